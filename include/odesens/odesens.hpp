@@ -1,0 +1,15 @@
+// odesens: parameter sensitivities of ODE systems. Umbrella header of the
+// C++ API (link with libodesens.a).
+#pragma once
+
+#include "odesens/builtin_models.hpp"
+#include "odesens/callback_model.hpp"
+#include "odesens/methods.hpp"
+#include "odesens/model.hpp"
+#include "odesens/model_loader.hpp"
+#include "odesens/options.hpp"
+#include "odesens/problem.hpp"
+#include "odesens/result.hpp"
+#include "odesens/sparsity.hpp"
+#include "odesens/status.hpp"
+#include "odesens/version.hpp"

@@ -1,0 +1,61 @@
+// Method options: a bag of named, typed values set by the caller, and the
+// declared specification against which a method reads them.
+//
+// Options are validated when a method starts: a key the method does not
+// declare, or a value of the wrong type or outside the allowed set, is an
+// Error naming the key. Integers are accepted where a double is declared.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace odesens {
+
+using OptionValue = std::variant<double, std::int64_t, std::string>;
+
+enum class OptionType { real, integer, text };
+
+struct OptionSpec {
+  std::string key;
+  OptionType type;
+  OptionValue default_value;
+  std::string doc;
+  std::vector<std::string> choices;  // for text options: the allowed values (empty = any)
+};
+
+class Options {
+ public:
+  void set(const std::string& key, double value) { values_[key] = value; }
+  void set(const std::string& key, std::int64_t value) { values_[key] = value; }
+  void set(const std::string& key, int value) { values_[key] = std::int64_t{value}; }
+  void set(const std::string& key, const std::string& value) { values_[key] = value; }
+  void set(const std::string& key, const char* value) { values_[key] = std::string(value); }
+  bool has(const std::string& key) const { return values_.count(key) != 0; }
+  const std::map<std::string, OptionValue>& values() const { return values_; }
+
+ private:
+  std::map<std::string, OptionValue> values_;
+};
+
+// The options of one method, checked against its specification; getters
+// return the caller's value or the documented default.
+class MethodOptions {
+ public:
+  // Throws Error(unknown_option) or Error(option_type) naming the key.
+  MethodOptions(const std::string& method_id, const std::vector<OptionSpec>& specs,
+                const Options& given);
+
+  double get_double(const std::string& key) const;
+  std::int64_t get_int(const std::string& key) const;
+  const std::string& get_string(const std::string& key) const;
+
+ private:
+  const OptionValue& lookup(const std::string& key, OptionType type) const;
+  std::string method_id_;
+  std::map<std::string, std::pair<OptionType, OptionValue>> values_;
+};
+
+}  // namespace odesens

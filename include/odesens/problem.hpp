@@ -1,0 +1,51 @@
+// Problem: what to solve. A model, parameter values, the start time, the
+// output times, tolerances and method options; plus, for adjoint methods,
+// the weights of the objective.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "odesens/model.hpp"
+#include "odesens/options.hpp"
+
+namespace odesens {
+
+struct Problem {
+  std::shared_ptr<const Model> model;
+
+  // Parameter values (np); empty means the model's nominal values.
+  std::vector<double> params;
+  // Initial state override (nx); empty means x0(p) from the model. With an
+  // override, dx0/dp is taken as zero (the state no longer depends on p).
+  std::vector<double> initial_state;
+
+  double t0 = 0.0;
+  // Strictly increasing, all >= t0. An output at t0 itself is allowed.
+  std::vector<double> output_times;
+
+  // Relative and absolute tolerances, meaning what they mean in CVODES:
+  // the local error e_i of each state is kept so that
+  // sqrt(mean((e_i / (rtol*|x_i| + atol_i))^2)) <= 1. atol has one entry
+  // (all states) or nx entries.
+  double rtol = 1e-6;
+  std::vector<double> atol{1e-8};
+  // Maximum internal steps between two output times.
+  std::int64_t max_steps = 100000;
+
+  // Adjoint objective G = sum_k w_k^T x(t_k): n_t blocks of nx weights,
+  // time slowest (w[i + k*nx]). Empty means G = sum_i x_i(t_final).
+  std::vector<double> adjoint_weights;
+
+  Options options;
+};
+
+// Throws Error naming the first thing wrong with the problem (sizes,
+// non-finite values, tolerances, time order).
+void validate_problem(const Problem& problem);
+
+// Parameters to use: the problem's or the model's nominal values.
+std::vector<double> effective_params(const Problem& problem);
+
+}  // namespace odesens

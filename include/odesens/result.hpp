@@ -1,0 +1,47 @@
+// Result: what a method computed, and what it did to compute it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace odesens {
+
+struct Stats {
+  std::int64_t steps = 0;           // internal steps (forward + backward for adjoint methods)
+  std::int64_t rhs_evals = 0;       // evaluations of f
+  std::int64_t jac_evals = 0;       // evaluations of J_x
+  std::int64_t linear_setups = 0;   // factorizations of the Newton matrix
+  std::int64_t error_test_failures = 0;
+  double wall_seconds = 0.0;
+  // Method-specific counters (e.g. "backward_steps", "checkpoints").
+  std::map<std::string, double> extra;
+};
+
+struct Result {
+  std::string method;
+  std::size_t nx = 0;
+  std::size_t np = 0;
+
+  std::vector<double> times;  // output times (n_t)
+  std::vector<double> x;      // states, n_t blocks of nx (x[i + k*nx])
+
+  // Times at which S is given: all output times for forward methods, the
+  // final time for adjoint methods (empty when not computed).
+  std::vector<double> s_times;
+  // S, one nx x np column-major block per s_time: S[i + j*nx + k*nx*np] = dx_i/dp_j.
+  std::vector<double> s;
+
+  // dG/dp (np) for gradient methods, empty otherwise.
+  std::vector<double> gradient;
+
+  Stats stats;
+
+  double x_at(std::size_t k, std::size_t i) const { return x[i + k * nx]; }
+  double s_at(std::size_t k, std::size_t i, std::size_t j) const {
+    return s[i + j * nx + k * nx * np];
+  }
+};
+
+}  // namespace odesens

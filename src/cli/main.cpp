@@ -1,0 +1,176 @@
+// odesens: the command-line tool.
+//
+//   odesens methods
+//   odesens options METHOD
+//   odesens info MODEL
+//   odesens run MODEL --method ID [--rtol R] [--atol A] [--t0 T]
+//                [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]
+//                [--option KEY=VALUE ...] [--max-steps N]
+//                [--format json|csv] [--out FILE]
+//
+// Exit status: 0 on success, 1 when the model or the solve fails, 2 on a
+// usage error; any error is one line on standard error.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/arguments.hpp"
+#include "cli/json_writer.hpp"
+#include "cli/result_output.hpp"
+#include "odesens/odesens.hpp"
+
+namespace {
+
+using namespace odesens;
+using namespace odesens::cli;
+
+const char* kUsage =
+    "usage: odesens methods\n"
+    "       odesens options METHOD\n"
+    "       odesens info MODEL\n"
+    "       odesens run MODEL --method ID [--rtol R] [--atol A] [--t0 T]\n"
+    "                   [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]\n"
+    "                   [--option KEY=VALUE ...] [--max-steps N]\n"
+    "                   [--format json|csv] [--out FILE]\n"
+    "MODEL: builtin:chua | builtin:vanderpol | builtin:glv:N | builtin:linear:N |\n"
+    "       builtin:heat2d:Np\n"
+    "Defaults: rtol 1e-6, atol 1e-8, output times: the model's span at 101 points.\n";
+
+int list_methods() {
+  for (const auto& m : method_infos()) std::cout << m.id << '\n';
+  return 0;
+}
+
+std::string describe(const OptionValue& v) {
+  if (auto d = std::get_if<double>(&v)) return format_double(*d);
+  if (auto i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  return std::get<std::string>(v);
+}
+
+int list_options(const std::string& id) {
+  const MethodInfo& info = method_info(id);
+  std::cout << info.id << ": " << info.summary << '\n';
+  for (const auto& o : info.options) {
+    std::cout << "  " << o.key << " (default " << describe(o.default_value) << "): " << o.doc
+              << '\n';
+  }
+  return 0;
+}
+
+int show_info(const std::string& spec) {
+  auto model = load_model(spec);
+  const auto p = model->nominal_params();
+  std::cout << "model: " << model->name() << '\n'
+            << "states (" << model->nx() << "):";
+  for (const auto& s : model->state_names()) std::cout << ' ' << s;
+  std::cout << "\nparameters (" << model->np() << "):";
+  for (std::size_t j = 0; j < model->np(); ++j)
+    std::cout << ' ' << model->param_names()[j] << '=' << format_double(p[j]);
+  std::cout << "\ntime span: [" << format_double(model->default_t0()) << ", "
+            << format_double(model->default_t_end()) << "]\n"
+            << "exact Jacobians: " << (model->has_analytic_jacobians() ? "yes" : "no") << '\n';
+  if (const auto* pattern = model->jac_x_pattern())
+    std::cout << "J_x non-zeros: " << pattern->nnz() << '\n';
+  else
+    std::cout << "J_x non-zeros: dense (" << model->nx() * model->nx() << ")\n";
+  return 0;
+}
+
+// Option value typed by the method's declaration of KEY.
+void set_option(Options& options, const MethodInfo& info, const std::string& key,
+                const std::string& text) {
+  for (const auto& spec : info.options) {
+    if (spec.key != key) continue;
+    if (spec.type == OptionType::text) {
+      options.set(key, text);
+    } else {
+      const double v = parse_number(text, "--option " + key);
+      if (spec.type == OptionType::integer) {
+        if (v != std::floor(v) || std::fabs(v) > 9e15)
+          throw UsageError{"--option " + key + " needs an integer, got '" + text + "'"};
+        options.set(key, static_cast<std::int64_t>(v));
+      } else {
+        options.set(key, v);
+      }
+    }
+    return;
+  }
+  options.set(key, text);  // unknown key: let the method's validation name it
+}
+
+int run(const std::vector<std::string>& args) {
+  const RunArguments a = parse_run_arguments(args);
+  const MethodInfo& info = method_info(a.method);
+  auto model = load_model(a.model);
+
+  Problem problem;
+  problem.model = model;
+  problem.params = model->nominal_params();
+  for (const auto& [name, value] : a.params) {
+    const auto& names = model->param_names();
+    auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end())
+      throw UsageError{"--param: model " + model->name() + " has no parameter '" + name + "'"};
+    problem.params[static_cast<std::size_t>(it - names.begin())] =
+        parse_number(value, "--param " + name);
+  }
+  problem.t0 = a.t0.value_or(model->default_t0());
+  if (!a.tout.empty()) {
+    problem.output_times = parse_time_grid(a.tout);
+  } else {
+    std::ostringstream grid;
+    grid << format_double(problem.t0) << ':' << format_double(model->default_t_end()) << ":101";
+    problem.output_times = parse_time_grid(grid.str());
+  }
+  if (a.rtol) problem.rtol = *a.rtol;
+  if (a.atol) problem.atol = {*a.atol};
+  if (a.max_steps) problem.max_steps = *a.max_steps;
+  for (const auto& [key, value] : a.options) set_option(problem.options, info, key, value);
+
+  const Result result = solve(problem, a.method);
+
+  RunDescription run{a.model, info.computes_gradient};
+  std::ofstream file;
+  if (!a.out.empty()) {
+    file.open(a.out);
+    if (!file) throw Error(Status::io_error, "cannot open '" + a.out + "' for writing");
+  }
+  std::ostream& out = a.out.empty() ? std::cout : file;
+  if (a.format == "csv")
+    write_csv(out, *model, result, run);
+  else
+    write_json(out, *model, result, run);
+  out.flush();
+  if (!out) throw Error(Status::io_error, "writing the result failed");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      std::cout << kUsage;
+      return args.empty() ? 2 : 0;
+    }
+    const std::string command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "methods" && rest.empty()) return list_methods();
+    if (command == "options" && rest.size() == 1) return list_options(rest[0]);
+    if (command == "info" && rest.size() == 1) return show_info(rest[0]);
+    if (command == "run") return run(rest);
+    throw UsageError{"unknown command or wrong arguments: '" + command + "' (see odesens --help)"};
+  } catch (const UsageError& e) {
+    std::cerr << "odesens: error: " << e.message << '\n';
+    return 2;
+  } catch (const odesens::Error& e) {
+    std::cerr << "odesens: error: " << e.what() << '\n';
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "odesens: error: " << e.what() << '\n';
+    return 1;
+  }
+}

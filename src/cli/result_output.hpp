@@ -1,0 +1,29 @@
+// Writing a Result as the tool's JSON or CSV document.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "odesens/model.hpp"
+#include "odesens/result.hpp"
+
+namespace odesens::cli {
+
+struct RunDescription {
+  std::string model_spec;  // as given on the command line
+  bool gradient_method = false;
+};
+
+// JSON fields: method, model, nx, np, states, parameters, times, x, S_times,
+// S (S[k][i][j] = dx_i/dp_j at S_times[k]), stats {steps, rhs_evals,
+// jac_evals, wall_seconds} and, for gradient methods, gradient.
+void write_json(std::ostream& out, const Model& model, const Result& result,
+                const RunDescription& run);
+
+// CSV: a header `t,<states>,d<state>/d<param>...` and one row per output
+// time (sensitivity cells empty where S is not given at that time); for
+// gradient methods a blank line and a `parameter,gradient` table follow.
+void write_csv(std::ostream& out, const Model& model, const Result& result,
+               const RunDescription& run);
+
+}  // namespace odesens::cli

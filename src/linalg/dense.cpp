@@ -1,0 +1,42 @@
+#include "linalg/dense.hpp"
+
+#include <cblas.h>
+
+#include <string>
+#include <vector>
+
+#include "odesens/status.hpp"
+
+extern "C" {
+// LAPACK (Fortran); the trailing size_t arguments are the hidden lengths of
+// the character arguments in the gfortran calling convention.
+void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
+            double* w, double* work, const int* lwork, int* info, std::size_t, std::size_t);
+}
+
+namespace odesens::linalg {
+
+void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, double alpha,
+          const double* a, std::size_t lda, const double* b, std::size_t ldb, double beta,
+          double* c, std::size_t ldc) {
+  if (m == 0 || n == 0) return;
+  cblas_dgemm(CblasColMajor, ta == Trans::yes ? CblasTrans : CblasNoTrans,
+              tb == Trans::yes ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
+              static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+
+void symmetric_eigen(std::size_t n, double* a, double* w) {
+  const int nn = static_cast<int>(n);
+  int info = 0;
+  int lwork = -1;
+  double query = 0.0;
+  dsyev_("V", "U", &nn, a, &nn, w, &query, &lwork, &info, 1, 1);
+  lwork = static_cast<int>(query);
+  std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));
+  dsyev_("V", "U", &nn, a, &nn, w, work.data(), &lwork, &info, 1, 1);
+  if (info != 0)
+    throw Error(Status::internal_error, "dsyev failed with info = " + std::to_string(info));
+}
+
+}  // namespace odesens::linalg

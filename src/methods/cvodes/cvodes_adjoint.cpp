@@ -1,0 +1,219 @@
+// cvodes_asa: checkpointed adjoint sensitivities with CVODES.
+//
+// Objective G = sum_k w_k^T x(t_k). The adjoint lambda solves
+// lambda' = -J_x^T lambda backwards from lambda(T) = w_K, jumping by w_k at
+// each earlier output time, and
+//   dG/dp = lambda(t0)^T dx0/dp + int_{t0}^{T} lambda^T J_p dt,
+// the integral as a backward quadrature q' = -J_p^T lambda, q(T) = 0.
+// Optionally (final_sensitivity) one more backward problem per state i with
+// lambda(T) = e_i gives row i of S(T); all backward problems share the
+// forward checkpoints and are integrated together.
+#include <cvodes/cvodes.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "methods/cvodes/cvodes_methods.hpp"
+#include "methods/cvodes/cvodes_session.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::cvodes {
+namespace {
+
+bool all_finite(const double* v, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(v[i])) return false;
+  return true;
+}
+
+// lambda' = -J_x^T lambda
+int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector lambda_dot, void* user_data) {
+  auto* s = static_cast<Session*>(user_data);
+  try {
+    double* out = N_VGetArrayPointer(lambda_dot);
+    s->model().vjp_x(t, N_VGetArrayPointer(y), s->params().data(), 1,
+                     N_VGetArrayPointer(lambda), out);
+    for (std::size_t i = 0; i < s->nx(); ++i) out[i] = -out[i];
+    return s->finished(all_finite(out, s->nx()));
+  } catch (...) {
+    s->store_exception(std::current_exception());
+    return -1;
+  }
+}
+
+// q' = -J_p^T lambda
+int adjoint_quadrature(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector q_dot,
+                       void* user_data) {
+  auto* s = static_cast<Session*>(user_data);
+  try {
+    double* out = N_VGetArrayPointer(q_dot);
+    s->model().vjp_p(t, N_VGetArrayPointer(y), s->params().data(), 1,
+                     N_VGetArrayPointer(lambda), out);
+    for (std::size_t j = 0; j < s->np(); ++j) out[j] = -out[j];
+    return s->finished(all_finite(out, s->np()));
+  } catch (...) {
+    s->store_exception(std::current_exception());
+    return -1;
+  }
+}
+
+// One backward problem: its CVODES index and its terminal/current values.
+struct BackwardProblem {
+  int which = -1;
+  VectorPtr lambda;
+  VectorPtr q;
+};
+
+}  // namespace
+
+std::vector<OptionSpec> adjoint_option_specs() {
+  auto specs = common_option_specs();
+  specs.push_back({"interpolation", OptionType::text, std::string("hermite"),
+                   "forward trajectory between checkpoints: hermite (cubic Hermite) or "
+                   "polynomial (variable-degree, matches the BDF/Adams order)",
+                   {"hermite", "polynomial"}});
+  specs.push_back({"checkpoint_steps", OptionType::integer, std::int64_t{100},
+                   "integration steps between two checkpoints", {}});
+  specs.push_back({"final_sensitivity", OptionType::integer, std::int64_t{1},
+                   "1: also compute the full S(T) by one backward problem per state; 0: only "
+                   "the gradient",
+                   {}});
+  return specs;
+}
+
+Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
+  Session session(problem, options);
+  session.create_integrator(problem, options);
+  const std::size_t n = session.nx(), np = session.np();
+  const auto& times = problem.output_times;
+  const std::size_t nt = times.size();
+  void* mem = session.mem();
+  const double t_final = times.back();
+
+  const auto steps = options.get_int("checkpoint_steps");
+  if (steps < 1)
+    throw Error(Status::option_type, "option 'checkpoint_steps' must be at least 1");
+  const int interp = options.get_string("interpolation") == "polynomial" ? CV_POLYNOMIAL : CV_HERMITE;
+  session.check(CVodeAdjInit(mem, static_cast<long>(steps), interp), "CVodeAdjInit");
+
+  Result result;
+  result.nx = n;
+  result.np = np;
+  result.times = times;
+  result.x.resize(n * nt);
+  const double* y = N_VGetArrayPointer(session.state());
+  int checkpoints = 0;
+  for (std::size_t k = 0; k < nt; ++k) {
+    if (times[k] > problem.t0) {
+      sunrealtype tret = problem.t0;
+      int ncheck = 0;
+      session.check(CVodeF(mem, times[k], session.state(), &tret, CV_NORMAL, &ncheck), "CVodeF");
+      checkpoints = ncheck;
+    }
+    std::copy(y, y + n, result.x.begin() + static_cast<std::ptrdiff_t>(k * n));
+  }
+
+  // Weights, defaulting to G = sum_i x_i(T).
+  std::vector<double> weights = problem.adjoint_weights;
+  if (weights.empty()) {
+    weights.assign(n * nt, 0.0);
+    std::fill(weights.end() - static_cast<std::ptrdiff_t>(n), weights.end(), 1.0);
+  }
+  auto weight = [&](std::size_t k) { return weights.data() + k * n; };
+
+  const int lmm = options.get_string("lmm") == "adams" ? CV_ADAMS : CV_BDF;
+  const bool rows = options.get_int("final_sensitivity") != 0;
+  std::vector<BackwardProblem> backward(1 + (rows ? n : 0));
+  const double atol_b = *std::min_element(problem.atol.begin(), problem.atol.end());
+  for (std::size_t b = 0; b < backward.size(); ++b) {
+    auto& bp = backward[b];
+    bp.lambda.reset(N_VNew_Serial(static_cast<sunindextype>(n), session.context()));
+    bp.q.reset(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
+    if (!bp.lambda || !bp.q) throw Error(Status::internal_error, "N_VNew_Serial failed");
+    double* l = N_VGetArrayPointer(bp.lambda.get());
+    if (b == 0)
+      std::copy(weight(nt - 1), weight(nt - 1) + n, l);
+    else {
+      std::fill(l, l + n, 0.0);
+      l[b - 1] = 1.0;
+    }
+    N_VConst(0.0, bp.q.get());
+    session.check(CVodeCreateB(mem, lmm, &bp.which), "CVodeCreateB");
+    session.capture_messages(CVodeGetAdjCVodeBmem(mem, bp.which));
+    session.check(CVodeInitB(mem, bp.which, &adjoint_rhs, t_final, bp.lambda.get()), "CVodeInitB");
+    session.check(CVodeSStolerancesB(mem, bp.which, problem.rtol, atol_b), "CVodeSStolerancesB");
+    session.check(CVodeSetUserDataB(mem, bp.which, &session), "CVodeSetUserDataB");
+    session.check(CVodeSetMaxNumStepsB(mem, bp.which, static_cast<long>(problem.max_steps)),
+                  "CVodeSetMaxNumStepsB");
+    session.attach_backward_linear_solver(bp.which);
+    if (np > 0) {
+      session.check(CVodeQuadInitB(mem, bp.which, &adjoint_quadrature, bp.q.get()),
+                    "CVodeQuadInitB");
+      session.check(CVodeSetQuadErrConB(mem, bp.which, SUNTRUE), "CVodeSetQuadErrConB");
+      session.check(CVodeQuadSStolerancesB(mem, bp.which, problem.rtol, atol_b),
+                    "CVodeQuadSStolerancesB");
+    }
+  }
+
+  // Backwards from T through the earlier output times, where the objective's
+  // adjoint jumps by w_k.
+  auto& objective = backward[0];
+  sunrealtype tret = t_final;
+  for (std::size_t k = nt - 1; k-- > 0;) {
+    if (!(times[k] > problem.t0)) break;
+    session.check(CVodeB(mem, times[k], CV_NORMAL), "CVodeB");
+    session.check(CVodeGetB(mem, objective.which, &tret, objective.lambda.get()), "CVodeGetB");
+    double* l = N_VGetArrayPointer(objective.lambda.get());
+    for (std::size_t i = 0; i < n; ++i) l[i] += weight(k)[i];
+    session.check(CVodeReInitB(mem, objective.which, times[k], objective.lambda.get()),
+                  "CVodeReInitB");
+    if (np > 0) {
+      session.check(CVodeGetQuadB(mem, objective.which, &tret, objective.q.get()), "CVodeGetQuadB");
+      session.check(CVodeQuadReInitB(mem, objective.which, objective.q.get()), "CVodeQuadReInitB");
+    }
+  }
+  session.check(CVodeB(mem, problem.t0, CV_NORMAL), "CVodeB");
+
+  // dG/dp (or a row of S(T)) = lambda(t0)^T dx0/dp + q(t0).
+  const auto& s0 = session.initial_sensitivity();
+  auto finish = [&](BackwardProblem& bp, bool add_w0, double* out) {
+    session.check(CVodeGetB(mem, bp.which, &tret, bp.lambda.get()), "CVodeGetB");
+    double* l = N_VGetArrayPointer(bp.lambda.get());
+    if (add_w0)
+      for (std::size_t i = 0; i < n; ++i) l[i] += weight(0)[i];
+    if (np == 0) return;
+    session.check(CVodeGetQuadB(mem, bp.which, &tret, bp.q.get()), "CVodeGetQuadB");
+    const double* q = N_VGetArrayPointer(bp.q.get());
+    for (std::size_t j = 0; j < np; ++j) {
+      double g = q[j];
+      for (std::size_t i = 0; i < n; ++i) g += l[i] * s0[i + j * n];
+      out[j] = g;
+    }
+  };
+  result.gradient.assign(np, 0.0);
+  finish(objective, nt > 1 && !(times[0] > problem.t0), result.gradient.data());
+  if (rows) {
+    result.s_times = {t_final};
+    result.s.assign(n * np, 0.0);
+    std::vector<double> row(np);
+    for (std::size_t i = 0; i < n; ++i) {
+      finish(backward[1 + i], false, row.data());
+      for (std::size_t j = 0; j < np; ++j) result.s[i + j * n] = row[j];
+    }
+  }
+
+  Session::add_stats(mem, result.stats);
+  Stats backward_stats;
+  for (auto& bp : backward) Session::add_stats(CVodeGetAdjCVodeBmem(mem, bp.which), backward_stats);
+  result.stats.steps += backward_stats.steps;
+  result.stats.rhs_evals += backward_stats.rhs_evals;
+  result.stats.jac_evals += backward_stats.jac_evals;
+  result.stats.linear_setups += backward_stats.linear_setups;
+  result.stats.error_test_failures += backward_stats.error_test_failures;
+  result.stats.extra["backward_steps"] = static_cast<double>(backward_stats.steps);
+  result.stats.extra["backward_problems"] = static_cast<double>(backward.size());
+  result.stats.extra["checkpoints"] = checkpoints;
+  return result;
+}
+
+}  // namespace odesens::cvodes

@@ -1,0 +1,124 @@
+// cvodes_fsa: forward sensitivities with CVODES.
+//
+// The sensitivity right-hand side is s_j' = J_x s_j + (J_p)_j for all j at
+// once, from the model (one product J_x S per call), unless the model has
+// no exact Jacobians (then CVODES' difference quotients, option jacobian).
+// Sensitivities take part in the error test (option sens_error_control) with
+// CVODES' estimated tolerances: rtol, and atol / |p_j| for parameter j
+// (atol where p_j = 0), so that each S column is controlled in the scale
+// of a relative parameter change.
+#include <cvodes/cvodes.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "methods/cvodes/cvodes_methods.hpp"
+#include "methods/cvodes/cvodes_session.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::cvodes {
+namespace {
+
+int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N_Vector* ysdot,
+                    void* user_data, N_Vector, N_Vector) {
+  auto* s = static_cast<Session*>(user_data);
+  const std::size_t n = s->nx(), np = static_cast<std::size_t>(ns);
+  try {
+    const double* x = N_VGetArrayPointer(y);
+    double* S = s->work_a.data();
+    double* JS = s->work_b.data();
+    gather_columns(ys, np, n, S);
+    s->model().jvp(t, x, s->params().data(), np, S, JS);
+    // J_p goes into S, which is no longer needed.
+    s->model().jac_p(t, x, s->params().data(), S);
+    bool finite = true;
+    for (std::size_t j = 0; j < np; ++j) {
+      double* out = N_VGetArrayPointer(ysdot[j]);
+      for (std::size_t i = 0; i < n; ++i) {
+        out[i] = JS[i + j * n] + S[i + j * n];
+        finite = finite && std::isfinite(out[i]);
+      }
+    }
+    return s->finished(finite);
+  } catch (...) {
+    s->store_exception(std::current_exception());
+    return -1;
+  }
+}
+
+}  // namespace
+
+std::vector<OptionSpec> forward_option_specs() {
+  auto specs = common_option_specs();
+  specs.push_back({"corrector", OptionType::text, std::string("simultaneous"),
+                   "sensitivity corrector: simultaneous (states and sensitivities in one Newton "
+                   "iteration) or staggered (sensitivities after the states converge)",
+                   {"simultaneous", "staggered"}});
+  specs.push_back({"sens_error_control", OptionType::integer, std::int64_t{1},
+                   "1: sensitivities take part in the local error test; 0: only states do", {}});
+  return specs;
+}
+
+Result solve_forward(const Problem& problem, const MethodOptions& options) {
+  Session session(problem, options);
+  session.create_integrator(problem, options);
+  const std::size_t n = session.nx(), np = session.np();
+  void* mem = session.mem();
+
+  VectorArray ys(static_cast<int>(np), session.state());
+  if (np > 0) {
+    scatter_columns(session.initial_sensitivity().data(), np, n, ys.get());
+    const int ism = options.get_string("corrector") == "staggered" ? CV_STAGGERED : CV_SIMULTANEOUS;
+    const bool from_model = session.use_model_jacobian();
+    session.check(CVodeSensInit(mem, static_cast<int>(np), ism,
+                                from_model ? &sensitivity_rhs : nullptr, ys.get()),
+                  "CVodeSensInit");
+    std::vector<double> pbar(np);
+    for (std::size_t j = 0; j < np; ++j) {
+      const double pj = std::fabs(session.params()[j]);
+      pbar[j] = pj > 0.0 ? pj : 1.0;
+    }
+    // With difference quotients CVODES perturbs the parameter array the
+    // right-hand side reads, so it is given the session's own.
+    session.check(CVodeSetSensParams(mem, from_model ? nullptr : session.params().data(),
+                                     pbar.data(), nullptr),
+                  "CVodeSetSensParams");
+    session.check(CVodeSensEEtolerances(mem), "CVodeSensEEtolerances");
+    session.check(CVodeSetSensErrCon(mem, options.get_int("sens_error_control") != 0),
+                  "CVodeSetSensErrCon");
+  }
+
+  Result result;
+  result.nx = n;
+  result.np = np;
+  result.times = problem.output_times;
+  result.s_times = problem.output_times;
+  result.x.resize(n * problem.output_times.size());
+  result.s.resize(n * np * problem.output_times.size());
+
+  const double* y = N_VGetArrayPointer(session.state());
+  for (std::size_t k = 0; k < problem.output_times.size(); ++k) {
+    const double tout = problem.output_times[k];
+    if (tout > problem.t0) {
+      sunrealtype tret = problem.t0;
+      session.check(CVode(mem, tout, session.state(), &tret, CV_NORMAL), "CVode");
+      if (np > 0) session.check(CVodeGetSens(mem, &tret, ys.get()), "CVodeGetSens");
+      if (np > 0) gather_columns(ys.get(), np, n, result.s.data() + k * n * np);
+    } else {
+      std::copy(session.initial_sensitivity().begin(), session.initial_sensitivity().end(),
+                result.s.begin() + static_cast<std::ptrdiff_t>(k * n * np));
+    }
+    std::copy(y, y + n, result.x.begin() + static_cast<std::ptrdiff_t>(k * n));
+  }
+
+  Session::add_stats(mem, result.stats);
+  if (np > 0) {
+    long v = 0;
+    if (CVodeGetSensNumRhsEvals(mem, &v) == CV_SUCCESS) result.stats.extra["sens_rhs_evals"] = v;
+    if (CVodeGetSensNumErrTestFails(mem, &v) == CV_SUCCESS)
+      result.stats.extra["sens_error_test_failures"] = v;
+  }
+  return result;
+}
+
+}  // namespace odesens::cvodes

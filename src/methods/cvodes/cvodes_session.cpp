@@ -1,0 +1,334 @@
+#include "methods/cvodes/cvodes_session.hpp"
+
+#include <cvodes/cvodes_ls.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cmath>
+#include <sstream>
+
+#include "odesens/status.hpp"
+
+namespace odesens::cvodes {
+namespace {
+
+bool all_finite(const double* v, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(v[i])) return false;
+  return true;
+}
+
+// CVODES reports errors through this handler instead of printing them; the
+// last message becomes part of the odesens error.
+void capture_message(int, const char* module, const char* function, char* msg, void* data) {
+  auto* last = static_cast<std::string*>(data);
+  *last = std::string(module ? module : "CVODES") + "::" + (function ? function : "?") + ": " +
+          (msg ? msg : "");
+}
+
+Status status_for_flag(int flag) {
+  switch (flag) {
+    case CV_TOO_MUCH_WORK: return Status::too_much_work;
+    case CV_MEM_FAIL: return Status::internal_error;
+    case CV_ILL_INPUT: return Status::invalid_argument;
+    default: return Status::solver_failed;
+  }
+}
+
+// The model pattern plus every missing diagonal entry, and for each model
+// entry its position in the merged pattern.
+void merge_diagonal(const SparsityPattern& in, SparsityPattern& out,
+                    std::vector<std::int64_t>& position) {
+  out.rows = in.rows;
+  out.cols = in.cols;
+  out.col_ptr.assign(in.cols + 1, 0);
+  out.row_idx.clear();
+  position.assign(in.nnz(), 0);
+  for (std::size_t j = 0; j < in.cols; ++j) {
+    const auto diag = static_cast<std::int64_t>(j);
+    bool placed = false;
+    for (auto q = in.col_ptr[j]; q < in.col_ptr[j + 1]; ++q) {
+      const auto row = in.row_idx[q];
+      if (!placed && row > diag) {
+        out.row_idx.push_back(diag);
+        placed = true;
+      }
+      if (row == diag) placed = true;
+      position[q] = static_cast<std::int64_t>(out.row_idx.size());
+      out.row_idx.push_back(row);
+    }
+    if (!placed) out.row_idx.push_back(diag);
+    out.col_ptr[j + 1] = static_cast<std::int64_t>(out.row_idx.size());
+  }
+}
+
+}  // namespace
+
+std::vector<OptionSpec> common_option_specs() {
+  return {
+      {"lmm", OptionType::text, std::string("bdf"),
+       "linear multistep method: bdf (stiff problems) or adams (non-stiff)", {"bdf", "adams"}},
+      {"linear_solver", OptionType::text, std::string("auto"),
+       "Newton linear solver: dense LU, klu (sparse; needs a model sparsity pattern), or auto "
+       "(klu when the model has a pattern and nx >= sparse_threshold)",
+       {"auto", "dense", "klu"}},
+      {"sparse_threshold", OptionType::integer, std::int64_t{100},
+       "smallest nx for which linear_solver=auto picks klu", {}},
+      {"jacobian", OptionType::text, std::string("auto"),
+       "source of J_x (and, for cvodes_fsa, of the sensitivity right-hand side): model, "
+       "difference_quotient (CVODES' internal approximations; dense solver only), or auto "
+       "(model when it has exact Jacobians or the solver is klu)",
+       {"auto", "model", "difference_quotient"}},
+  };
+}
+
+Session::Session(const Problem& problem, const MethodOptions& options)
+    : model_(*problem.model),
+      nx_(model_.nx()),
+      np_(model_.np()),
+      params_(effective_params(problem)) {
+  SUNContext raw = nullptr;
+  if (SUNContext_Create(nullptr, &raw) != 0 || !raw)
+    throw Error(Status::internal_error, "SUNContext_Create failed");
+  ctx_.reset(raw);
+  y_.reset(N_VNew_Serial(static_cast<sunindextype>(nx_), ctx_.get()));
+  if (!y_) throw Error(Status::internal_error, "N_VNew_Serial failed");
+  double* x0 = N_VGetArrayPointer(y_.get());
+  s0_.assign(nx_ * np_, 0.0);
+  if (problem.initial_state.empty()) {
+    model_.initial_state(params_.data(), x0);
+    model_.initial_sensitivity(params_.data(), s0_.data());
+  } else {
+    std::copy(problem.initial_state.begin(), problem.initial_state.end(), x0);
+  }
+  if (!all_finite(x0, nx_))
+    throw Error(Status::not_finite, "the initial state x0(p) contains NaN or Inf");
+  if (!all_finite(s0_.data(), s0_.size()))
+    throw Error(Status::not_finite, "the initial sensitivity dx0/dp contains NaN or Inf");
+  work_a.resize(nx_ * std::max<std::size_t>(np_, nx_));
+  work_b.resize(nx_ * std::max<std::size_t>(np_, nx_));
+  choose_linear_solver(options);
+}
+
+void Session::choose_linear_solver(const MethodOptions& options) {
+  const std::string& kind = options.get_string("linear_solver");
+  const SparsityPattern* pattern = model_.jac_x_pattern();
+  const auto threshold = options.get_int("sparse_threshold");
+  if (kind == "klu" && !pattern)
+    throw Error(Status::unsupported,
+                "linear_solver=klu needs a model that declares the sparsity pattern of J_x");
+  solver_kind_ = (kind == "klu" || (kind == "auto" && pattern &&
+                                    static_cast<std::int64_t>(nx_) >= threshold))
+                     ? LinearSolverKind::klu
+                     : LinearSolverKind::dense;
+  const std::string& jac = options.get_string("jacobian");
+  if (jac == "difference_quotient" && solver_kind_ == LinearSolverKind::klu)
+    throw Error(Status::unsupported,
+                "jacobian=difference_quotient is only available with the dense linear solver");
+  use_model_jacobian_ = jac == "model" || (jac == "auto" && (model_.has_analytic_jacobians() ||
+                                                             solver_kind_ == LinearSolverKind::klu));
+  if (solver_kind_ == LinearSolverKind::klu) {
+    merge_diagonal(*pattern, klu_pattern, klu_position);
+    jac_values.resize(pattern->nnz());
+  }
+}
+
+void Session::create_integrator(const Problem& problem, const MethodOptions& options) {
+  const int lmm = options.get_string("lmm") == "adams" ? CV_ADAMS : CV_BDF;
+  mem_.reset(CVodeCreate(lmm, ctx_.get()));
+  if (!mem_) throw Error(Status::internal_error, "CVodeCreate failed");
+  capture_messages(mem_.get());
+  check(CVodeInit(mem(), &Session::rhs, problem.t0, state()), "CVodeInit");
+  if (problem.atol.size() == 1) {
+    check(CVodeSStolerances(mem(), problem.rtol, problem.atol[0]), "CVodeSStolerances");
+  } else {
+    VectorPtr atol(N_VNew_Serial(static_cast<sunindextype>(nx_), ctx_.get()));
+    std::copy(problem.atol.begin(), problem.atol.end(), N_VGetArrayPointer(atol.get()));
+    check(CVodeSVtolerances(mem(), problem.rtol, atol.get()), "CVodeSVtolerances");
+  }
+  check(CVodeSetUserData(mem(), this), "CVodeSetUserData");
+  check(CVodeSetMaxNumSteps(mem(), static_cast<long>(problem.max_steps)), "CVodeSetMaxNumSteps");
+  attach_linear_solver();
+}
+
+void Session::attach_linear_solver() {
+  const auto n = static_cast<sunindextype>(nx_);
+  if (solver_kind_ == LinearSolverKind::dense) {
+    matrix_.reset(SUNDenseMatrix(n, n, ctx_.get()));
+    solver_.reset(SUNLinSol_Dense(state(), matrix_.get(), ctx_.get()));
+  } else {
+    matrix_.reset(SUNSparseMatrix(n, n, static_cast<sunindextype>(klu_pattern.nnz()), CSC_MAT,
+                                  ctx_.get()));
+    solver_.reset(SUNLinSol_KLU(state(), matrix_.get(), ctx_.get()));
+  }
+  if (!matrix_ || !solver_) throw Error(Status::internal_error, "linear solver creation failed");
+  check(CVodeSetLinearSolver(mem(), solver_.get(), matrix_.get()), "CVodeSetLinearSolver");
+  if (use_model_jacobian_)
+    check(CVodeSetJacFn(mem(), solver_kind_ == LinearSolverKind::dense ? &Session::dense_jacobian
+                                                                       : &Session::sparse_jacobian),
+          "CVodeSetJacFn");
+}
+
+namespace {
+
+int backward_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB,
+                            void* user_data, N_Vector, N_Vector, N_Vector) {
+  auto* s = static_cast<Session*>(user_data);
+  const std::size_t n = s->nx();
+  try {
+    double* J = s->work_a.data();
+    s->model().jac_x(t, N_VGetArrayPointer(y), s->params().data(), J);
+    double* out = SUNDenseMatrix_Data(JB);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 0; i < n; ++i) out[i + j * n] = -J[j + i * n];
+    return s->finished(all_finite(out, n * n));
+  } catch (...) {
+    s->store_exception(std::current_exception());
+    return -1;
+  }
+}
+
+// -J^T in CSR form has the index arrays of J in CSC form.
+int backward_sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB,
+                             void* user_data, N_Vector, N_Vector, N_Vector) {
+  auto* s = static_cast<Session*>(user_data);
+  try {
+    s->model().jac_x_values(t, N_VGetArrayPointer(y), s->params().data(), s->jac_values.data());
+    const auto& pat = s->klu_pattern;
+    std::copy(pat.col_ptr.begin(), pat.col_ptr.end(), SUNSparseMatrix_IndexPointers(JB));
+    std::copy(pat.row_idx.begin(), pat.row_idx.end(), SUNSparseMatrix_IndexValues(JB));
+    double* data = SUNSparseMatrix_Data(JB);
+    std::fill(data, data + pat.nnz(), 0.0);
+    for (std::size_t q = 0; q < s->jac_values.size(); ++q)
+      data[s->klu_position[q]] = -s->jac_values[q];
+    return s->finished(all_finite(data, pat.nnz()));
+  } catch (...) {
+    s->store_exception(std::current_exception());
+    return -1;
+  }
+}
+
+}  // namespace
+
+void Session::attach_backward_linear_solver(int which) {
+  const auto n = static_cast<sunindextype>(nx_);
+  MatrixPtr matrix;
+  LinearSolverPtr solver;
+  if (solver_kind_ == LinearSolverKind::dense) {
+    matrix.reset(SUNDenseMatrix(n, n, ctx_.get()));
+    solver.reset(SUNLinSol_Dense(state(), matrix.get(), ctx_.get()));
+  } else {
+    matrix.reset(SUNSparseMatrix(n, n, static_cast<sunindextype>(klu_pattern.nnz()), CSR_MAT,
+                                 ctx_.get()));
+    solver.reset(SUNLinSol_KLU(state(), matrix.get(), ctx_.get()));
+  }
+  if (!matrix || !solver) throw Error(Status::internal_error, "linear solver creation failed");
+  check(CVodeSetLinearSolverB(mem(), which, solver.get(), matrix.get()), "CVodeSetLinearSolverB");
+  if (use_model_jacobian_)
+    check(CVodeSetJacFnB(mem(), which,
+                         solver_kind_ == LinearSolverKind::dense ? &backward_dense_jacobian
+                                                                 : &backward_sparse_jacobian),
+          "CVodeSetJacFnB");
+  backward_matrices_.push_back(std::move(matrix));
+  backward_solvers_.push_back(std::move(solver));
+}
+
+void Session::capture_messages(void* cvode_mem) {
+  CVodeSetErrHandlerFn(cvode_mem, &capture_message, &last_message_);
+}
+
+void Session::check(int flag, const char* call) const {
+  if (pending_) {
+    std::exception_ptr e = pending_;
+    const_cast<Session*>(this)->pending_ = nullptr;
+    std::rethrow_exception(e);
+  }
+  if (flag >= 0) return;
+  std::ostringstream msg;
+  const char* name = CVodeGetReturnFlagName(flag);
+  msg << call << " failed (" << (name ? name : "?") << ")";
+  free(const_cast<char*>(name));
+  if (!last_message_.empty()) msg << ": " << last_message_;
+  Status status = status_for_flag(flag);
+  const bool evaluation_failure =
+      flag == CV_RHSFUNC_FAIL || flag == CV_FIRST_RHSFUNC_ERR || flag == CV_REPTD_RHSFUNC_ERR ||
+      flag == CV_SRHSFUNC_FAIL || flag == CV_FIRST_SRHSFUNC_ERR ||
+      flag == CV_REPTD_SRHSFUNC_ERR || flag == CV_QRHSFUNC_FAIL ||
+      flag == CV_FIRST_QRHSFUNC_ERR || flag == CV_REPTD_QRHSFUNC_ERR ||
+      flag == CV_CONV_FAILURE || flag == CV_LSETUP_FAIL;
+  if (saw_nonfinite_ && evaluation_failure) {
+    status = Status::not_finite;
+    msg << " (the right-hand side or a Jacobian produced NaN or Inf)";
+  }
+  throw Error(status, msg.str());
+}
+
+int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
+  auto* s = static_cast<Session*>(user_data);
+  try {
+    double* out = N_VGetArrayPointer(ydot);
+    s->model_.rhs(t, N_VGetArrayPointer(y), s->params_.data(), out);
+    return s->finished(all_finite(out, s->nx_));
+  } catch (...) {
+    s->store_exception(std::current_exception());
+    return -1;
+  }
+}
+
+int Session::dense_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, void* user_data,
+                            N_Vector, N_Vector, N_Vector) {
+  auto* s = static_cast<Session*>(user_data);
+  try {
+    double* out = SUNDenseMatrix_Data(J);
+    s->model_.jac_x(t, N_VGetArrayPointer(y), s->params_.data(), out);
+    return s->finished(all_finite(out, s->nx_ * s->nx_));
+  } catch (...) {
+    s->store_exception(std::current_exception());
+    return -1;
+  }
+}
+
+int Session::sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, void* user_data,
+                             N_Vector, N_Vector, N_Vector) {
+  auto* s = static_cast<Session*>(user_data);
+  try {
+    s->model_.jac_x_values(t, N_VGetArrayPointer(y), s->params_.data(), s->jac_values.data());
+    const auto& pat = s->klu_pattern;
+    std::copy(pat.col_ptr.begin(), pat.col_ptr.end(), SUNSparseMatrix_IndexPointers(J));
+    std::copy(pat.row_idx.begin(), pat.row_idx.end(), SUNSparseMatrix_IndexValues(J));
+    double* data = SUNSparseMatrix_Data(J);
+    std::fill(data, data + pat.nnz(), 0.0);
+    for (std::size_t q = 0; q < s->jac_values.size(); ++q)
+      data[s->klu_position[q]] = s->jac_values[q];
+    return s->finished(all_finite(data, pat.nnz()));
+  } catch (...) {
+    s->store_exception(std::current_exception());
+    return -1;
+  }
+}
+
+void Session::add_stats(void* cvode_mem, Stats& stats) {
+  long v = 0;
+  if (CVodeGetNumSteps(cvode_mem, &v) == CV_SUCCESS) stats.steps += v;
+  if (CVodeGetNumRhsEvals(cvode_mem, &v) == CV_SUCCESS) stats.rhs_evals += v;
+  if (CVodeGetNumJacEvals(cvode_mem, &v) == CV_SUCCESS) stats.jac_evals += v;
+  if (CVodeGetNumLinSolvSetups(cvode_mem, &v) == CV_SUCCESS) stats.linear_setups += v;
+  if (CVodeGetNumErrTestFails(cvode_mem, &v) == CV_SUCCESS) stats.error_test_failures += v;
+}
+
+void gather_columns(N_Vector* vs, std::size_t m, std::size_t n, double* out) {
+  for (std::size_t j = 0; j < m; ++j) {
+    const double* src = N_VGetArrayPointer(vs[j]);
+    std::copy(src, src + n, out + j * n);
+  }
+}
+
+void scatter_columns(const double* in, std::size_t m, std::size_t n, N_Vector* vs) {
+  for (std::size_t j = 0; j < m; ++j) std::copy(in + j * n, in + (j + 1) * n, N_VGetArrayPointer(vs[j]));
+}
+
+}  // namespace odesens::cvodes

@@ -1,0 +1,111 @@
+// What the CVODES baselines share: the SUNDIALS context and state vector,
+// the C callbacks that evaluate the model, the choice and set-up of the
+// linear solver (dense or KLU), translation of CVODES return flags and
+// messages into odesens::Error, and statistics.
+//
+// User code runs inside CVODES callbacks, which are C functions: an
+// exception thrown there is caught, stored in the session, and rethrown
+// after CVODES returns, so that nothing unwinds through C frames.
+#pragma once
+
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "methods/cvodes/sundials_handles.hpp"
+#include "odesens/methods.hpp"
+#include "odesens/model.hpp"
+#include "odesens/problem.hpp"
+#include "odesens/result.hpp"
+
+namespace odesens::cvodes {
+
+// Options shared by both baselines (declared in every method's spec).
+std::vector<OptionSpec> common_option_specs();
+
+enum class LinearSolverKind { dense, klu };
+
+class Session {
+ public:
+  Session(const Problem& problem, const MethodOptions& options);
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  const Model& model() const { return model_; }
+  std::size_t nx() const { return nx_; }
+  std::size_t np() const { return np_; }
+  SUNContext context() const { return ctx_.get(); }
+  void* mem() const { return mem_.get(); }
+  N_Vector state() const { return y_.get(); }
+  std::vector<double>& params() { return params_; }
+  const std::vector<double>& initial_sensitivity() const { return s0_; }
+  LinearSolverKind linear_solver_kind() const { return solver_kind_; }
+  bool use_model_jacobian() const { return use_model_jacobian_; }
+
+  // Creates cvode_mem (lmm from the options), initial state, tolerances,
+  // limits, error capture and the linear solver.
+  void create_integrator(const Problem& problem, const MethodOptions& options);
+
+  // Throws the pending callback exception if any, else an Error for a
+  // negative CVODES flag; `call` names the CVODES function.
+  void check(int flag, const char* call) const;
+  // Records an exception thrown by user code inside a callback.
+  void store_exception(std::exception_ptr e) { pending_ = e; }
+  // Return value of a callback whose output is (not) finite: 0, or 1 so
+  // that CVODES retries with a smaller step, remembering why.
+  int finished(bool finite) {
+    if (finite) return 0;
+    saw_nonfinite_ = true;
+    return 1;
+  }
+  // Installs the message capture on another cvode_mem (backward problems).
+  void capture_messages(void* cvode_mem);
+
+  // Linear solver for a backward problem (-J_x^T), same kind as forward.
+  void attach_backward_linear_solver(int which);
+
+  // Statistics of one cvode_mem added into stats.
+  static void add_stats(void* cvode_mem, Stats& stats);
+
+  // Scratch for callbacks, sized once.
+  std::vector<double> work_a, work_b, jac_values;
+
+  // CVODES callbacks (user_data is the Session).
+  static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data);
+  static int dense_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
+                            void* user_data, N_Vector, N_Vector, N_Vector);
+  static int sparse_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
+                             void* user_data, N_Vector, N_Vector, N_Vector);
+
+  // Sparse structure handed to KLU: the model's pattern plus the diagonal
+  // (the Newton matrix I - gamma J needs it), and where each model entry goes.
+  SparsityPattern klu_pattern;
+  std::vector<std::int64_t> klu_position;
+
+ private:
+  void choose_linear_solver(const MethodOptions& options);
+  void attach_linear_solver();
+
+  const Model& model_;
+  std::size_t nx_, np_;
+  std::vector<double> params_;
+  std::vector<double> s0_;
+  ContextPtr ctx_;
+  VectorPtr y_;
+  CvodeMemPtr mem_;
+  MatrixPtr matrix_;
+  LinearSolverPtr solver_;
+  std::vector<MatrixPtr> backward_matrices_;
+  std::vector<LinearSolverPtr> backward_solvers_;
+  LinearSolverKind solver_kind_ = LinearSolverKind::dense;
+  bool use_model_jacobian_ = true;
+  std::exception_ptr pending_;
+  std::string last_message_;
+  bool saw_nonfinite_ = false;
+};
+
+// Copies nx x m column blocks between N_Vector arrays and a column-major buffer.
+void gather_columns(N_Vector* vs, std::size_t m, std::size_t n, double* out);
+void scatter_columns(const double* in, std::size_t m, std::size_t n, N_Vector* vs);
+
+}  // namespace odesens::cvodes

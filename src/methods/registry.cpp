@@ -1,0 +1,78 @@
+// The table of methods. A new method adds its folder and one entry here.
+#include <chrono>
+#include <functional>
+#include <new>
+
+#include "methods/cvodes/cvodes_methods.hpp"
+#include "odesens/methods.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens {
+namespace {
+
+using SolveFunction = std::function<Result(const Problem&, const MethodOptions&)>;
+
+struct MethodEntry {
+  MethodInfo info;
+  SolveFunction solve;
+};
+
+const std::vector<MethodEntry>& registry() {
+  static const std::vector<MethodEntry> entries = {
+      {{"cvodes_fsa",
+        "CVODES forward sensitivities (BDF or Adams, simultaneous or staggered corrector): S at "
+        "every output time",
+        false, cvodes::forward_option_specs()},
+       cvodes::solve_forward},
+      {{"cvodes_asa",
+        "CVODES checkpointed adjoint: gradient of G = sum_k w_k^T x(t_k) and S at the final "
+        "time (one backward problem per state)",
+        true, cvodes::adjoint_option_specs()},
+       cvodes::solve_adjoint},
+  };
+  return entries;
+}
+
+const MethodEntry& entry(const std::string& id) {
+  for (const auto& e : registry())
+    if (e.info.id == id) return e;
+  std::string known;
+  for (const auto& e : registry()) known += (known.empty() ? "" : ", ") + e.info.id;
+  throw Error(Status::unknown_method, "unknown method '" + id + "' (methods: " + known + ")");
+}
+
+}  // namespace
+
+const std::vector<MethodInfo>& method_infos() {
+  static const std::vector<MethodInfo> infos = [] {
+    std::vector<MethodInfo> v;
+    for (const auto& e : registry()) v.push_back(e.info);
+    return v;
+  }();
+  return infos;
+}
+
+const MethodInfo& method_info(const std::string& method_id) { return entry(method_id).info; }
+
+Result solve(const Problem& problem, const std::string& method_id) {
+  const MethodEntry& method = entry(method_id);
+  validate_problem(problem);
+  const MethodOptions options(method_id, method.info.options, problem.options);
+  const auto start = std::chrono::steady_clock::now();
+  Result result;
+  try {
+    result = method.solve(problem, options);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw Error(Status::internal_error, "out of memory in method '" + method_id + "'");
+  } catch (const std::exception& e) {
+    throw Error(Status::internal_error, "method '" + method_id + "': " + e.what());
+  }
+  result.method = method_id;
+  result.stats.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace odesens

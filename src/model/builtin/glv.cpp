@@ -1,0 +1,134 @@
+// Generalized Lotka-Volterra, adjoint paper section 4.3, generated as
+// BUILTIN_MODELS.md prescribes: dx_i/dt = x_i (r_i + sum_j A_ij x_j),
+// r_i = 0.1, x_i(0) = 0.1, t in [0, 10]; parameters r (N) then A row-major (N^2).
+#include <cmath>
+#include <string>
+
+#include "linalg/dense.hpp"
+#include "model/builtin/builtin_models_internal.hpp"
+#include "model/scratch.hpp"
+
+namespace odesens::builtin {
+
+std::vector<double> glv_interaction_matrix(std::size_t n, std::uint64_t seed) {
+  const double connectance = 0.5;
+  const double sigma = 0.5 / std::sqrt(static_cast<double>(n) * connectance);
+  const double pi = 3.14159265358979323846;
+  SplitMix64 stream(seed);
+  std::vector<double> a(n * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      const double uc = stream.uniform();
+      const double u1 = stream.uniform();
+      const double u2 = stream.uniform();
+      const double g = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * pi * u2);
+      const double gij = uc < connectance ? g : 0.0;
+      a[i * n + j] = (i == j ? -1.0 : 0.0) + sigma * gij;
+    }
+  }
+  return a;
+}
+
+namespace {
+
+std::vector<std::string> glv_param_names(std::size_t n) {
+  std::vector<std::string> names = numbered_names("r", n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      names.push_back("A" + std::to_string(i + 1) + "_" + std::to_string(j + 1));
+  return names;
+}
+
+std::vector<double> glv_nominal(std::size_t n) {
+  std::vector<double> p(n, 0.1);
+  const auto a = glv_interaction_matrix(n);
+  p.insert(p.end(), a.begin(), a.end());
+  return p;
+}
+
+class Glv final : public BuiltinModel {
+ public:
+  explicit Glv(std::size_t n)
+      : BuiltinModel("builtin:glv:" + std::to_string(n), numbered_names("x", n),
+                     glv_param_names(n), glv_nominal(n), 10.0),
+        n_(n) {}
+
+  void initial_state(const double*, double* x0) const override {
+    for (std::size_t i = 0; i < n_; ++i) x0[i] = 0.1;
+  }
+
+  void rhs(double, const double* x, const double* p, double* f) const override {
+    for (std::size_t i = 0; i < n_; ++i) f[i] = x[i] * growth(i, x, p);
+  }
+
+  void jac_x(double, const double* x, const double* p, double* J) const override {
+    for (std::size_t j = 0; j < n_; ++j)
+      for (std::size_t i = 0; i < n_; ++i) J[i + j * n_] = x[i] * a(p, i, j);
+    for (std::size_t i = 0; i < n_; ++i) J[i + i * n_] += growth(i, x, p);
+  }
+
+  void jac_p(double, const double* x, const double*, double* Jp) const override {
+    std::fill(Jp, Jp + n_ * np(), 0.0);
+    for (std::size_t i = 0; i < n_; ++i) {
+      Jp[i + i * n_] = x[i];
+      for (std::size_t j = 0; j < n_; ++j) Jp[i + (n_ + i * n_ + j) * n_] = x[i] * x[j];
+    }
+  }
+
+  // J V = diag(r + A x) V + diag(x) A V, with A V as one BLAS-3 product.
+  void jvp(double, const double* x, const double* p, std::size_t nv, const double* V,
+           double* out) const override {
+    // A is row-major in p, i.e. A^T column-major.
+    linalg::gemm(linalg::Trans::yes, linalg::Trans::no, n_, nv, n_, 1.0, p + n_, n_, V, n_, 0.0,
+                 out, n_);
+    double* g = detail::scratch(detail::ScratchSlot::fd_shift, n_);
+    for (std::size_t i = 0; i < n_; ++i) g[i] = growth(i, x, p);
+    for (std::size_t k = 0; k < nv; ++k)
+      for (std::size_t i = 0; i < n_; ++i)
+        out[i + k * n_] = x[i] * out[i + k * n_] + g[i] * V[i + k * n_];
+  }
+
+  // J^T W = diag(r + A x) W + A^T diag(x) W.
+  void vjp_x(double, const double* x, const double* p, std::size_t nw, const double* W,
+             double* out) const override {
+    double* xw = detail::scratch(detail::ScratchSlot::dense_jacobian, n_ * nw);
+    for (std::size_t k = 0; k < nw; ++k)
+      for (std::size_t i = 0; i < n_; ++i) xw[i + k * n_] = x[i] * W[i + k * n_];
+    linalg::gemm(linalg::Trans::no, linalg::Trans::no, n_, nw, n_, 1.0, p + n_, n_, xw, n_,
+                 0.0, out, n_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double g = growth(i, x, p);
+      for (std::size_t k = 0; k < nw; ++k) out[i + k * n_] += g * W[i + k * n_];
+    }
+  }
+
+  // (J_p^T w)_{r_i} = x_i w_i, (J_p^T w)_{A_ij} = w_i x_i x_j.
+  void vjp_p(double, const double* x, const double*, std::size_t nw, const double* W,
+             double* out) const override {
+    const std::size_t m = np();
+    for (std::size_t k = 0; k < nw; ++k) {
+      const double* w = W + k * n_;
+      double* o = out + k * m;
+      for (std::size_t i = 0; i < n_; ++i) {
+        o[i] = x[i] * w[i];
+        for (std::size_t j = 0; j < n_; ++j) o[n_ + i * n_ + j] = w[i] * x[i] * x[j];
+      }
+    }
+  }
+
+ private:
+  double a(const double* p, std::size_t i, std::size_t j) const { return p[n_ + i * n_ + j]; }
+  double growth(std::size_t i, const double* x, const double* p) const {
+    double s = p[i];
+    for (std::size_t j = 0; j < n_; ++j) s += a(p, i, j) * x[j];
+    return s;
+  }
+
+  std::size_t n_;
+};
+
+}  // namespace
+
+std::shared_ptr<Model> make_glv(std::size_t n) { return std::make_shared<Glv>(n); }
+
+}  // namespace odesens::builtin

@@ -1,0 +1,96 @@
+// Random linear system, PBS paper section 6, generated as BUILTIN_MODELS.md
+// prescribes: dx/dt = A x + p∘p + 1, A = -B^T B, x(0) = 0, t in [0, 10].
+#include <cmath>
+#include <string>
+
+#include "linalg/dense.hpp"
+#include "model/builtin/builtin_models_internal.hpp"
+
+namespace odesens::builtin {
+
+LinearSystemData linear_system_data(std::size_t n, std::uint64_t seed) {
+  SplitMix64 stream(seed);
+  std::vector<double> b(n * n);  // row-major, as drawn
+  for (auto& v : b) v = stream.uniform();
+  LinearSystemData d;
+  d.p.resize(n);
+  for (auto& v : d.p) v = stream.uniform();
+  // A = -B^T B; (B^T B)_{ij} = sum_k B_ki B_kj. Computed in this fixed loop
+  // order so that the matrix is the same bit for bit on every machine.
+  d.a.assign(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double s = 0.0;
+      for (std::size_t k = 0; k < n; ++k) s += b[k * n + i] * b[k * n + j];
+      d.a[i + j * n] = -s;
+    }
+  return d;
+}
+
+void linear_exact_solution(std::size_t n, const double* p, double t, double* x, double* s,
+                           std::uint64_t seed) {
+  // A = V diag(lambda) V^T, so int_0^t e^{A(t-tau)} dtau = V diag(phi) V^T
+  // with phi = (e^{lambda t} - 1) / lambda (= t when lambda = 0).
+  auto data = linear_system_data(n, seed);
+  std::vector<double> v = data.a, lambda(n);
+  linalg::symmetric_eigen(n, v.data(), lambda.data());
+  std::vector<double> phi_vt(n * n);  // diag(phi) V^T
+  for (std::size_t i = 0; i < n; ++i) {
+    const double l = lambda[i];
+    const double phi = l == 0.0 ? t : std::expm1(l * t) / l;
+    for (std::size_t j = 0; j < n; ++j) phi_vt[i + j * n] = phi * v[j + i * n];
+  }
+  std::vector<double> integral(n * n);
+  linalg::gemm(linalg::Trans::no, linalg::Trans::no, n, n, n, 1.0, v.data(), n, phi_vt.data(),
+               n, 0.0, integral.data(), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    double xi = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      xi += integral[i + j * n] * (p[j] * p[j] + 1.0);
+      s[i + j * n] = integral[i + j * n] * 2.0 * p[j];
+    }
+    x[i] = xi;
+  }
+}
+
+namespace {
+
+class Linear final : public BuiltinModel {
+ public:
+  explicit Linear(std::size_t n, LinearSystemData data)
+      : BuiltinModel("builtin:linear:" + std::to_string(n), numbered_names("x", n),
+                     numbered_names("p", n), data.p, 10.0),
+        n_(n),
+        a_(std::move(data.a)) {}
+
+  void initial_state(const double*, double* x0) const override {
+    std::fill(x0, x0 + n_, 0.0);
+  }
+
+  void rhs(double, const double* x, const double* p, double* f) const override {
+    for (std::size_t i = 0; i < n_; ++i) f[i] = p[i] * p[i] + 1.0;
+    for (std::size_t j = 0; j < n_; ++j)
+      for (std::size_t i = 0; i < n_; ++i) f[i] += a_[i + j * n_] * x[j];
+  }
+
+  void jac_x(double, const double*, const double*, double* J) const override {
+    std::copy(a_.begin(), a_.end(), J);
+  }
+
+  void jac_p(double, const double*, const double* p, double* Jp) const override {
+    std::fill(Jp, Jp + n_ * n_, 0.0);
+    for (std::size_t i = 0; i < n_; ++i) Jp[i + i * n_] = 2.0 * p[i];
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<double> a_;  // column-major
+};
+
+}  // namespace
+
+std::shared_ptr<Model> make_linear(std::size_t n) {
+  return std::make_shared<Linear>(n, linear_system_data(n));
+}
+
+}  // namespace odesens::builtin

@@ -1,0 +1,27 @@
+#include "odesens/status.hpp"
+
+namespace odesens {
+
+const char* status_string(Status s) noexcept {
+  switch (s) {
+    case Status::ok: return "ok";
+    case Status::invalid_argument: return "invalid argument";
+    case Status::unknown_method: return "unknown method";
+    case Status::unknown_option: return "unknown option";
+    case Status::option_type: return "option has the wrong type or value";
+    case Status::callback_failed: return "a user callback failed";
+    case Status::too_much_work: return "too much work: maximum number of steps reached";
+    case Status::solver_failed: return "the integrator failed";
+    case Status::not_finite: return "NaN or Inf encountered";
+    case Status::unknown_model: return "unknown model";
+    case Status::parse_error: return "malformed model";
+    case Status::unsupported: return "unsupported";
+    case Status::buffer_too_small: return "output buffer too small";
+    case Status::null_handle: return "NULL handle or pointer";
+    case Status::io_error: return "input/output error";
+    case Status::internal_error: return "internal error";
+  }
+  return "unknown status";
+}
+
+}  // namespace odesens

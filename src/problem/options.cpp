@@ -1,0 +1,89 @@
+#include "odesens/options.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "odesens/status.hpp"
+
+namespace odesens {
+namespace {
+
+const char* type_name(OptionType t) {
+  switch (t) {
+    case OptionType::real: return "a real number";
+    case OptionType::integer: return "an integer";
+    case OptionType::text: return "a string";
+  }
+  return "?";
+}
+
+// Converts a given value to the declared type, or returns false.
+bool coerce(const OptionValue& given, OptionType type, OptionValue& out) {
+  switch (type) {
+    case OptionType::real:
+      if (auto d = std::get_if<double>(&given)) { out = *d; return true; }
+      if (auto i = std::get_if<std::int64_t>(&given)) { out = static_cast<double>(*i); return true; }
+      return false;
+    case OptionType::integer:
+      if (auto i = std::get_if<std::int64_t>(&given)) { out = *i; return true; }
+      return false;
+    case OptionType::text:
+      if (auto s = std::get_if<std::string>(&given)) { out = *s; return true; }
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+MethodOptions::MethodOptions(const std::string& method_id, const std::vector<OptionSpec>& specs,
+                             const Options& given)
+    : method_id_(method_id) {
+  for (const auto& spec : specs) values_[spec.key] = {spec.type, spec.default_value};
+  for (const auto& [key, value] : given.values()) {
+    auto it = std::find_if(specs.begin(), specs.end(),
+                           [&](const OptionSpec& s) { return s.key == key; });
+    if (it == specs.end()) {
+      std::string known;
+      for (const auto& s : specs) known += (known.empty() ? "" : ", ") + s.key;
+      throw Error(Status::unknown_option, "method '" + method_id + "' has no option '" + key +
+                                              "' (options: " + (known.empty() ? "none" : known) +
+                                              ")");
+    }
+    OptionValue converted;
+    if (!coerce(value, it->type, converted))
+      throw Error(Status::option_type, "option '" + key + "' of method '" + method_id +
+                                           "' must be " + type_name(it->type));
+    if (auto d = std::get_if<double>(&converted); d && !std::isfinite(*d))
+      throw Error(Status::option_type, "option '" + key + "' must be finite");
+    if (auto s = std::get_if<std::string>(&converted); s && !it->choices.empty() &&
+        std::find(it->choices.begin(), it->choices.end(), *s) == it->choices.end()) {
+      std::string allowed;
+      for (const auto& c : it->choices) allowed += (allowed.empty() ? "" : ", ") + c;
+      throw Error(Status::option_type, "option '" + key + "' of method '" + method_id +
+                                           "' must be one of: " + allowed + " (got '" + *s +
+                                           "')");
+    }
+    values_[key].second = converted;
+  }
+}
+
+const OptionValue& MethodOptions::lookup(const std::string& key, OptionType type) const {
+  auto it = values_.find(key);
+  if (it == values_.end() || it->second.first != type)
+    throw Error(Status::internal_error,
+                "method '" + method_id_ + "' reads undeclared option '" + key + "'");
+  return it->second.second;
+}
+
+double MethodOptions::get_double(const std::string& key) const {
+  return std::get<double>(lookup(key, OptionType::real));
+}
+std::int64_t MethodOptions::get_int(const std::string& key) const {
+  return std::get<std::int64_t>(lookup(key, OptionType::integer));
+}
+const std::string& MethodOptions::get_string(const std::string& key) const {
+  return std::get<std::string>(lookup(key, OptionType::text));
+}
+
+}  // namespace odesens

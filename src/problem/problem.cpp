@@ -1,0 +1,69 @@
+#include "odesens/problem.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "odesens/status.hpp"
+
+namespace odesens {
+namespace {
+
+void require_finite(const std::vector<double>& v, const std::string& what) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i]))
+      throw Error(Status::not_finite, what + "[" + std::to_string(i) + "] is NaN or Inf");
+}
+
+void require_size(const std::vector<double>& v, std::size_t n, const std::string& what) {
+  if (v.size() != n)
+    throw Error(Status::invalid_argument, what + " has " + std::to_string(v.size()) +
+                                              " entries, expected " + std::to_string(n));
+}
+
+}  // namespace
+
+std::vector<double> effective_params(const Problem& problem) {
+  return problem.params.empty() ? problem.model->nominal_params() : problem.params;
+}
+
+void validate_problem(const Problem& pr) {
+  if (!pr.model) throw Error(Status::invalid_argument, "problem has no model");
+  const std::size_t nx = pr.model->nx(), np = pr.model->np();
+  if (!pr.params.empty()) require_size(pr.params, np, "parameter vector");
+  require_finite(effective_params(pr), "parameter");
+  if (!pr.initial_state.empty()) {
+    require_size(pr.initial_state, nx, "initial state");
+    require_finite(pr.initial_state, "initial state");
+  }
+  if (!std::isfinite(pr.t0)) throw Error(Status::not_finite, "t0 is NaN or Inf");
+  if (pr.output_times.empty()) throw Error(Status::invalid_argument, "no output times given");
+  require_finite(pr.output_times, "output time");
+  if (pr.output_times.front() < pr.t0)
+    throw Error(Status::invalid_argument, "output time " + std::to_string(pr.output_times[0]) +
+                                              " is before t0 = " + std::to_string(pr.t0));
+  for (std::size_t k = 1; k < pr.output_times.size(); ++k)
+    if (!(pr.output_times[k] > pr.output_times[k - 1]))
+      throw Error(Status::invalid_argument,
+                  "output times must be strictly increasing: times[" + std::to_string(k) +
+                      "] = " + std::to_string(pr.output_times[k]) + " <= times[" +
+                      std::to_string(k - 1) + "] = " + std::to_string(pr.output_times[k - 1]));
+  if (!(pr.output_times.back() > pr.t0))
+    throw Error(Status::invalid_argument, "the last output time must be after t0");
+  if (!std::isfinite(pr.rtol)) throw Error(Status::not_finite, "rtol is NaN or Inf");
+  if (!(pr.rtol > 0.0)) throw Error(Status::invalid_argument, "rtol must be positive");
+  if (pr.atol.size() != 1 && pr.atol.size() != nx)
+    throw Error(Status::invalid_argument, "atol has " + std::to_string(pr.atol.size()) +
+                                              " entries, expected 1 or nx = " +
+                                              std::to_string(nx));
+  require_finite(pr.atol, "atol");
+  for (double a : pr.atol)
+    if (a < 0.0) throw Error(Status::invalid_argument, "atol must not be negative");
+  if (pr.max_steps <= 0) throw Error(Status::invalid_argument, "max_steps must be positive");
+  if (!pr.adjoint_weights.empty()) {
+    require_size(pr.adjoint_weights, nx * pr.output_times.size(),
+                 "adjoint weights (n_times x nx)");
+    require_finite(pr.adjoint_weights, "adjoint weight");
+  }
+}
+
+}  // namespace odesens
