@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "odesens/model.hpp"
@@ -28,9 +29,10 @@ struct Problem {
   // Relative and absolute tolerances, meaning what they mean in CVODES:
   // the local error e_i of each state is kept so that
   // sqrt(mean((e_i / (rtol*|x_i| + atol_i))^2)) <= 1. atol has one entry
-  // (all states) or nx entries.
-  double rtol = 1e-6;
-  std::vector<double> atol{1e-8};
+  // (all states) or nx entries. Unset (rtol empty, atol empty) means the
+  // method's defaults (MethodInfo::default_rtol, default_atol).
+  std::optional<double> rtol;
+  std::vector<double> atol;
   // Maximum internal steps between two output times.
   std::int64_t max_steps = 100000;
 

@@ -60,7 +60,7 @@ std::vector<double> parse_time_grid(const std::string& text) {
   return t;
 }
 
-RunArguments parse_run_arguments(const std::vector<std::string>& args) {
+RunArguments parse_run_arguments(const std::vector<std::string>& args, bool compare) {
   RunArguments run;
   std::size_t i = 0;
   auto value_of = [&](const std::string& flag) -> std::string {
@@ -69,7 +69,8 @@ RunArguments parse_run_arguments(const std::vector<std::string>& args) {
   };
   for (; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--method") run.method = value_of(a);
+    if (a == "--method" && !compare) run.method = value_of(a);
+    else if (a == "--methods" && compare) run.methods = split(value_of(a), ',');
     else if (a == "--rtol") run.rtol = parse_number(value_of(a), a);
     else if (a == "--atol") run.atol = parse_number(value_of(a), a);
     else if (a == "--t0") run.t0 = parse_number(value_of(a), a);
@@ -92,7 +93,10 @@ RunArguments parse_run_arguments(const std::vector<std::string>& args) {
     else throw UsageError{"unexpected argument '" + a + "'"};
   }
   if (run.model.empty()) throw UsageError{"run: no model given"};
-  if (run.method.empty()) throw UsageError{"run: --method ID is required (see 'odesens methods')"};
+  if (!compare && run.method.empty())
+    throw UsageError{"run: --method ID is required (see 'odesens methods')"};
+  if (compare && run.methods.size() < 2)
+    throw UsageError{"compare: --methods needs at least two ids, e.g. --methods cvodes_fsa,cvodes_asa"};
   return run;
 }
 

@@ -11,6 +11,7 @@ namespace odesens::cli {
 struct RunArguments {
   std::string model;
   std::string method;
+  std::vector<std::string> methods;  // compare: --methods a,b,...
   std::optional<double> rtol, atol, t0;
   std::optional<long long> max_steps;
   std::string tout;  // "a:b:n" or "t1,t2,..."; empty: model's span, 101 points
@@ -20,8 +21,9 @@ struct RunArguments {
   std::string out;  // empty: standard output
 };
 
-// Throws UsageError on anything malformed.
-RunArguments parse_run_arguments(const std::vector<std::string>& args);
+// Throws UsageError on anything malformed. `compare` takes --methods a,b
+// instead of --method.
+RunArguments parse_run_arguments(const std::vector<std::string>& args, bool compare = false);
 
 // Output times from "a:b:n" (n equally spaced points, n >= 2) or a comma list.
 std::vector<double> parse_time_grid(const std::string& text);

@@ -7,11 +7,13 @@
 //                [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]
 //                [--option KEY=VALUE ...] [--max-steps N]
 //                [--format json|csv] [--out FILE]
+//   odesens compare MODEL --methods ID1,ID2[,...] [the run flags]
 //
 // Exit status: 0 on success, 1 when the model or the solve fails, 2 on a
 // usage error; any error is one line on standard error.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -34,9 +36,12 @@ const char* kUsage =
     "                   [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]\n"
     "                   [--option KEY=VALUE ...] [--max-steps N]\n"
     "                   [--format json|csv] [--out FILE]\n"
+    "       odesens compare MODEL --methods ID1,ID2[,...] [run flags but --method,\n"
+    "                   --format, --out]\n"
     "MODEL: builtin:chua | builtin:vanderpol | builtin:glv:N | builtin:linear:N |\n"
     "       builtin:heat2d:Np\n"
-    "Defaults: rtol 1e-6, atol 1e-8, output times: the model's span at 101 points.\n";
+    "Defaults: the method's tolerances (odesens options METHOD), output times: the\n"
+    "model's span at 101 points.\n";
 
 int list_methods() {
   for (const auto& m : method_infos()) std::cout << m.id << '\n';
@@ -51,7 +56,9 @@ std::string describe(const OptionValue& v) {
 
 int list_options(const std::string& id) {
   const MethodInfo& info = method_info(id);
-  std::cout << info.id << ": " << info.summary << '\n';
+  std::cout << info.id << ": " << info.summary << '\n'
+            << "  default tolerances: rtol " << format_double(info.default_rtol) << ", atol "
+            << format_double(info.default_atol) << '\n';
   for (const auto& o : info.options) {
     std::cout << "  " << o.key << " (default " << describe(o.default_value) << "): " << o.doc
               << '\n';
@@ -100,11 +107,8 @@ void set_option(Options& options, const MethodInfo& info, const std::string& key
   options.set(key, text);  // unknown key: let the method's validation name it
 }
 
-int run(const std::vector<std::string>& args) {
-  const RunArguments a = parse_run_arguments(args);
-  const MethodInfo& info = method_info(a.method);
-  auto model = load_model(a.model);
-
+Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model,
+                      const MethodInfo& info) {
   Problem problem;
   problem.model = model;
   problem.params = model->nominal_params();
@@ -128,8 +132,14 @@ int run(const std::vector<std::string>& args) {
   if (a.atol) problem.atol = {*a.atol};
   if (a.max_steps) problem.max_steps = *a.max_steps;
   for (const auto& [key, value] : a.options) set_option(problem.options, info, key, value);
+  return problem;
+}
 
-  const Result result = solve(problem, a.method);
+int run(const std::vector<std::string>& args) {
+  const RunArguments a = parse_run_arguments(args);
+  const MethodInfo& info = method_info(a.method);
+  auto model = load_model(a.model);
+  const Result result = solve(build_problem(a, model, info), a.method);
 
   RunDescription run{a.model, info.computes_gradient};
   std::ofstream file;
@@ -144,6 +154,42 @@ int run(const std::vector<std::string>& args) {
     write_json(out, *model, result, run);
   out.flush();
   if (!out) throw Error(Status::io_error, "writing the result failed");
+  return 0;
+}
+
+// Largest |S_a - S_b| over the times both give S, relative to max |S_b|.
+double relative_s_difference(const Result& a, const Result& b) {
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t ka = 0; ka < a.s_times.size(); ++ka) {
+    auto it = std::find(b.s_times.begin(), b.s_times.end(), a.s_times[ka]);
+    if (it == b.s_times.end()) continue;
+    const auto kb = static_cast<std::size_t>(it - b.s_times.begin());
+    for (std::size_t i = 0; i < a.nx; ++i)
+      for (std::size_t j = 0; j < a.np; ++j) {
+        diff = std::max(diff, std::fabs(a.s_at(ka, i, j) - b.s_at(kb, i, j)));
+        scale = std::max(scale, std::fabs(b.s_at(kb, i, j)));
+      }
+  }
+  return scale > 0.0 ? diff / scale : diff;
+}
+
+// Runs several methods on one problem and prints a table against the first.
+int compare(const std::vector<std::string>& args) {
+  const RunArguments a = parse_run_arguments(args, true);
+  auto model = load_model(a.model);
+  std::vector<Result> results;
+  for (const auto& id : a.methods) results.push_back(solve(build_problem(a, model, method_info(id)), id));
+  std::printf("model %s: nx = %zu, np = %zu, %zu output times\n", model->name().c_str(),
+              model->nx(), model->np(), results[0].times.size());
+  std::printf("%-14s %12s %8s %10s %10s %22s\n", "method", "wall [s]", "steps", "rhs evals",
+              "jac evals", ("max|dS| vs " + a.methods[0]).c_str());
+  for (const auto& r : results) {
+    std::printf("%-14s %12.6f %8lld %10lld %10lld %22.3e\n", r.method.c_str(),
+                r.stats.wall_seconds, static_cast<long long>(r.stats.steps),
+                static_cast<long long>(r.stats.rhs_evals), static_cast<long long>(r.stats.jac_evals),
+                relative_s_difference(r, results[0]));
+  }
+  std::printf("(max|dS|: largest difference of S at the common S times, relative to max|S|)\n");
   return 0;
 }
 
@@ -162,6 +208,7 @@ int main(int argc, char** argv) {
     if (command == "options" && rest.size() == 1) return list_options(rest[0]);
     if (command == "info" && rest.size() == 1) return show_info(rest[0]);
     if (command == "run") return run(rest);
+    if (command == "compare") return compare(rest);
     throw UsageError{"unknown command or wrong arguments: '" + command + "' (see odesens --help)"};
   } catch (const UsageError& e) {
     std::cerr << "odesens: error: " << e.message << '\n';

@@ -22,12 +22,12 @@ const std::vector<MethodEntry>& registry() {
       {{"cvodes_fsa",
         "CVODES forward sensitivities (BDF or Adams, simultaneous or staggered corrector): S at "
         "every output time",
-        false, cvodes::forward_option_specs()},
+        false, 1e-8, 1e-10, cvodes::forward_option_specs()},
        cvodes::solve_forward},
       {{"cvodes_asa",
         "CVODES checkpointed adjoint: gradient of G = sum_k w_k^T x(t_k) and S at the final "
         "time (one backward problem per state)",
-        true, cvodes::adjoint_option_specs()},
+        true, 1e-8, 1e-10, cvodes::adjoint_option_specs()},
        cvodes::solve_adjoint},
   };
   return entries;
@@ -54,8 +54,11 @@ const std::vector<MethodInfo>& method_infos() {
 
 const MethodInfo& method_info(const std::string& method_id) { return entry(method_id).info; }
 
-Result solve(const Problem& problem, const std::string& method_id) {
+Result solve(const Problem& given, const std::string& method_id) {
   const MethodEntry& method = entry(method_id);
+  Problem problem = given;
+  if (!problem.rtol) problem.rtol = method.info.default_rtol;
+  if (problem.atol.empty()) problem.atol = {method.info.default_atol};
   validate_problem(problem);
   const MethodOptions options(method_id, method.info.options, problem.options);
   const auto start = std::chrono::steady_clock::now();

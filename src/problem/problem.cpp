@@ -49,8 +49,9 @@ void validate_problem(const Problem& pr) {
                       std::to_string(k - 1) + "] = " + std::to_string(pr.output_times[k - 1]));
   if (!(pr.output_times.back() > pr.t0))
     throw Error(Status::invalid_argument, "the last output time must be after t0");
-  if (!std::isfinite(pr.rtol)) throw Error(Status::not_finite, "rtol is NaN or Inf");
-  if (!(pr.rtol > 0.0)) throw Error(Status::invalid_argument, "rtol must be positive");
+  if (!pr.rtol) throw Error(Status::invalid_argument, "rtol is not set");
+  if (!std::isfinite(*pr.rtol)) throw Error(Status::not_finite, "rtol is NaN or Inf");
+  if (!(*pr.rtol > 0.0)) throw Error(Status::invalid_argument, "rtol must be positive");
   if (pr.atol.size() != 1 && pr.atol.size() != nx)
     throw Error(Status::invalid_argument, "atol has " + std::to_string(pr.atol.size()) +
                                               " entries, expected 1 or nx = " +

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
@@ -73,7 +74,9 @@ std::vector<OptionSpec> adjoint_option_specs() {
                    "polynomial (variable-degree, matches the BDF/Adams order)",
                    {"hermite", "polynomial"}});
   specs.push_back({"checkpoint_steps", OptionType::integer, std::int64_t{100},
-                   "integration steps between two checkpoints", {}});
+                   "integration steps between two checkpoints (at least 13 with "
+                   "interpolation=polynomial)",
+                   {}});
   specs.push_back({"final_sensitivity", OptionType::integer, std::int64_t{1},
                    "1: also compute the full S(T) by one backward problem per state; 0: only "
                    "the gradient",
@@ -91,9 +94,16 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const double t_final = times.back();
 
   const auto steps = options.get_int("checkpoint_steps");
-  if (steps < 1)
-    throw Error(Status::option_type, "option 'checkpoint_steps' must be at least 1");
-  const int interp = options.get_string("interpolation") == "polynomial" ? CV_POLYNOMIAL : CV_HERMITE;
+  const bool polynomial = options.get_string("interpolation") == "polynomial";
+  // CVODES' polynomial interpolation reads up to (maximum order + 1) stored
+  // steps and crashes with fewer between two checkpoints (seen with
+  // SUNDIALS 6.4); 13 covers Adams' order 12.
+  const std::int64_t min_steps = polynomial ? 13 : 1;
+  if (steps < min_steps)
+    throw Error(Status::option_type, "option 'checkpoint_steps' must be at least " +
+                                         std::to_string(min_steps) +
+                                         (polynomial ? " with interpolation=polynomial" : ""));
+  const int interp = polynomial ? CV_POLYNOMIAL : CV_HERMITE;
   session.check(CVodeAdjInit(mem, static_cast<long>(steps), interp), "CVodeAdjInit");
 
   Result result;
@@ -141,7 +151,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
     session.check(CVodeCreateB(mem, lmm, &bp.which), "CVodeCreateB");
     session.capture_messages(CVodeGetAdjCVodeBmem(mem, bp.which));
     session.check(CVodeInitB(mem, bp.which, &adjoint_rhs, t_final, bp.lambda.get()), "CVodeInitB");
-    session.check(CVodeSStolerancesB(mem, bp.which, problem.rtol, atol_b), "CVodeSStolerancesB");
+    session.check(CVodeSStolerancesB(mem, bp.which, *problem.rtol, atol_b), "CVodeSStolerancesB");
     session.check(CVodeSetUserDataB(mem, bp.which, &session), "CVodeSetUserDataB");
     session.check(CVodeSetMaxNumStepsB(mem, bp.which, static_cast<long>(problem.max_steps)),
                   "CVodeSetMaxNumStepsB");
@@ -150,7 +160,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
       session.check(CVodeQuadInitB(mem, bp.which, &adjoint_quadrature, bp.q.get()),
                     "CVodeQuadInitB");
       session.check(CVodeSetQuadErrConB(mem, bp.which, SUNTRUE), "CVodeSetQuadErrConB");
-      session.check(CVodeQuadSStolerancesB(mem, bp.which, problem.rtol, atol_b),
+      session.check(CVodeQuadSStolerancesB(mem, bp.which, *problem.rtol, atol_b),
                     "CVodeQuadSStolerancesB");
     }
   }
@@ -162,15 +172,17 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   for (std::size_t k = nt - 1; k-- > 0;) {
     if (!(times[k] > problem.t0)) break;
     session.check(CVodeB(mem, times[k], CV_NORMAL), "CVodeB");
+    // Both values are read before the re-initialisation, which discards
+    // the interpolation data they come from.
     session.check(CVodeGetB(mem, objective.which, &tret, objective.lambda.get()), "CVodeGetB");
+    if (np > 0)
+      session.check(CVodeGetQuadB(mem, objective.which, &tret, objective.q.get()), "CVodeGetQuadB");
     double* l = N_VGetArrayPointer(objective.lambda.get());
     for (std::size_t i = 0; i < n; ++i) l[i] += weight(k)[i];
     session.check(CVodeReInitB(mem, objective.which, times[k], objective.lambda.get()),
                   "CVodeReInitB");
-    if (np > 0) {
-      session.check(CVodeGetQuadB(mem, objective.which, &tret, objective.q.get()), "CVodeGetQuadB");
+    if (np > 0)
       session.check(CVodeQuadReInitB(mem, objective.which, objective.q.get()), "CVodeQuadReInitB");
-    }
   }
   session.check(CVodeB(mem, problem.t0, CV_NORMAL), "CVodeB");
 

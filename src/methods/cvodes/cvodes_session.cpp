@@ -25,9 +25,12 @@ bool all_finite(const double* v, std::size_t n) {
 // CVODES reports errors through this handler instead of printing them; the
 // last message becomes part of the odesens error.
 void capture_message(int, const char* module, const char* function, char* msg, void* data) {
+  // The adjoint module reports a backward failure after the backward
+  // integrator has said why, so the previous message is kept too.
   auto* last = static_cast<std::string*>(data);
-  *last = std::string(module ? module : "CVODES") + "::" + (function ? function : "?") + ": " +
-          (msg ? msg : "");
+  const std::string text = std::string(module ? module : "CVODES") + "::" +
+                           (function ? function : "?") + ": " + (msg ? msg : "");
+  *last = last->empty() ? text : *last + "; " + text;
 }
 
 Status status_for_flag(int flag) {
@@ -144,11 +147,11 @@ void Session::create_integrator(const Problem& problem, const MethodOptions& opt
   capture_messages(mem_.get());
   check(CVodeInit(mem(), &Session::rhs, problem.t0, state()), "CVodeInit");
   if (problem.atol.size() == 1) {
-    check(CVodeSStolerances(mem(), problem.rtol, problem.atol[0]), "CVodeSStolerances");
+    check(CVodeSStolerances(mem(), *problem.rtol, problem.atol[0]), "CVodeSStolerances");
   } else {
     VectorPtr atol(N_VNew_Serial(static_cast<sunindextype>(nx_), ctx_.get()));
     std::copy(problem.atol.begin(), problem.atol.end(), N_VGetArrayPointer(atol.get()));
-    check(CVodeSVtolerances(mem(), problem.rtol, atol.get()), "CVodeSVtolerances");
+    check(CVodeSVtolerances(mem(), *problem.rtol, atol.get()), "CVodeSVtolerances");
   }
   check(CVodeSetUserData(mem(), this), "CVodeSetUserData");
   check(CVodeSetMaxNumSteps(mem(), static_cast<long>(problem.max_steps)), "CVodeSetMaxNumSteps");
@@ -241,13 +244,16 @@ void Session::capture_messages(void* cvode_mem) {
   CVodeSetErrHandlerFn(cvode_mem, &capture_message, &last_message_);
 }
 
-void Session::check(int flag, const char* call) const {
+void Session::check(int flag, const char* call) {
   if (pending_) {
     std::exception_ptr e = pending_;
-    const_cast<Session*>(this)->pending_ = nullptr;
+    pending_ = nullptr;
     std::rethrow_exception(e);
   }
-  if (flag >= 0) return;
+  if (flag >= 0) {
+    last_message_.clear();
+    return;
+  }
   std::ostringstream msg;
   const char* name = CVodeGetReturnFlagName(flag);
   msg << call << " failed (" << (name ? name : "?") << ")";
@@ -260,9 +266,10 @@ void Session::check(int flag, const char* call) const {
       flag == CV_REPTD_SRHSFUNC_ERR || flag == CV_QRHSFUNC_FAIL ||
       flag == CV_FIRST_QRHSFUNC_ERR || flag == CV_REPTD_QRHSFUNC_ERR ||
       flag == CV_CONV_FAILURE || flag == CV_LSETUP_FAIL;
-  if (saw_nonfinite_ && evaluation_failure) {
+  if (saw_nonfinite_ && (evaluation_failure || flag == CV_TOO_MUCH_WORK)) {
     status = Status::not_finite;
-    msg << " (the right-hand side or a Jacobian produced NaN or Inf)";
+    msg << " (the right-hand side or a Jacobian produced NaN or Inf during the solve, and "
+           "the integrator could not step past it)";
   }
   throw Error(status, msg.str());
 }

@@ -48,7 +48,7 @@ class Session {
 
   // Throws the pending callback exception if any, else an Error for a
   // negative CVODES flag; `call` names the CVODES function.
-  void check(int flag, const char* call) const;
+  void check(int flag, const char* call);
   // Records an exception thrown by user code inside a callback.
   void store_exception(std::exception_ptr e) { pending_ = e; }
   // Return value of a callback whose output is (not) finite: 0, or 1 so

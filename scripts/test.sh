@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Sets up and builds odesens, runs the test suites, then builds again with
+# AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and runs the
+# suites there too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== tests (Release) =="
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== tests (AddressSanitizer + UndefinedBehaviorSanitizer) =="
+if [ ! -f build-asan/CMakeCache.txt ]; then
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DODESENS_SANITIZE=ON \
+        -DODESENS_BUILD_BENCHMARKS=OFF >/dev/null
+fi
+cmake --build build-asan -j"$jobs"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir build-asan --output-on-failure -j"$jobs"

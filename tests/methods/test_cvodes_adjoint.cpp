@@ -1,0 +1,118 @@
+// cvodes_asa against cvodes_fsa: gradients of weighted objectives and the
+// rows of S at the final time.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "odesens/odesens.hpp"
+#include "support/reference.hpp"
+
+namespace odesens {
+namespace {
+
+using testing::builtin_problem;
+using testing::linspace;
+using testing::relative_max_difference;
+
+// S block at output k of a forward result.
+std::vector<double> block(const Result& r, std::size_t k) {
+  const std::size_t m = r.nx * r.np;
+  return {r.s.begin() + k * m, r.s.begin() + (k + 1) * m};
+}
+
+class AdjointVersusForward : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AdjointVersusForward, FinalSensitivityAndGradientMatch) {
+  auto problem = builtin_problem(GetParam(), {});
+  problem.output_times = linspace(problem.t0, problem.model->default_t_end(), 5);
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  const Result fsa = solve(problem, "cvodes_fsa");
+  const Result asa = solve(problem, "cvodes_asa");
+  ASSERT_EQ(asa.s_times.size(), 1u);
+  EXPECT_EQ(asa.s_times[0], problem.output_times.back());
+  const auto s_final = block(fsa, 4);
+  EXPECT_LT(relative_max_difference(asa.s, s_final), 1e-6);
+  // Default objective: G = sum_i x_i(T).
+  std::vector<double> expected(fsa.np, 0.0);
+  for (std::size_t j = 0; j < fsa.np; ++j)
+    for (std::size_t i = 0; i < fsa.nx; ++i) expected[j] += s_final[i + j * fsa.nx];
+  EXPECT_LT(relative_max_difference(asa.gradient, expected), 1e-6);
+  EXPECT_LT(relative_max_difference(asa.x, fsa.x), 1e-7);
+  EXPECT_GT(asa.stats.extra.at("backward_steps"), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Builtins, AdjointVersusForward,
+                         ::testing::Values("chua", "glv:10", "vanderpol"));
+
+TEST(CvodesAdjoint, WeightsAtEveryOutputTimeIncludingT0) {
+  auto problem = builtin_problem("vanderpol", {0.0, 0.1, 0.2, 0.35, 0.5});
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  std::mt19937 gen(11);
+  std::normal_distribution<double> g;
+  problem.adjoint_weights.resize(2 * 5);
+  for (auto& w : problem.adjoint_weights) w = g(gen);
+  const Result fsa = solve(problem, "cvodes_fsa");
+  problem.options.set("final_sensitivity", 0);
+  const Result asa = solve(problem, "cvodes_asa");
+  EXPECT_TRUE(asa.s.empty());
+  double expected = 0.0;
+  for (std::size_t k = 0; k < 5; ++k)
+    for (std::size_t i = 0; i < 2; ++i) expected += problem.adjoint_weights[i + 2 * k] * fsa.s_at(k, i, 0);
+  ASSERT_EQ(asa.gradient.size(), 1u);
+  EXPECT_NEAR(asa.gradient[0], expected, 1e-6 * std::fabs(expected));
+}
+
+TEST(CvodesAdjoint, InterpolationAndCheckpointingDoNotChangeTheAnswer) {
+  auto problem = builtin_problem("glv:6", {5.0, 10.0});
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  const Result reference = solve(problem, "cvodes_asa");
+  problem.options.set("interpolation", "polynomial");
+  problem.options.set("checkpoint_steps", 13);
+  problem.options.set("lmm", "adams");
+  const Result r = solve(problem, "cvodes_asa");
+  EXPECT_LT(relative_max_difference(r.gradient, reference.gradient), 1e-6);
+  EXPECT_LT(relative_max_difference(r.s, reference.s), 1e-6);
+}
+
+TEST(CvodesAdjoint, FewCheckpointStepsAreRefusedForPolynomialInterpolation) {
+  auto problem = builtin_problem("glv:6", {10.0});
+  problem.options.set("interpolation", "polynomial");
+  problem.options.set("checkpoint_steps", 3);
+  try {
+    solve(problem, "cvodes_asa");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::option_type);
+    EXPECT_NE(std::string(e.what()).find("at least 13"), std::string::npos) << e.what();
+  }
+  problem.options.set("interpolation", "hermite");
+  EXPECT_NO_THROW(solve(problem, "cvodes_asa"));
+}
+
+TEST(CvodesAdjoint, SparseHeatEquationMatchesAnalyticSensitivity) {
+  const std::size_t grid = 10;
+  auto problem = builtin_problem("heat2d:10", {0.01});
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  problem.options.set("linear_solver", "klu");
+  const Result r = solve(problem, "cvodes_asa");
+  std::vector<double> x(grid * grid), s(grid * grid);
+  builtin::heat2d_exact_solution(grid, 1.0, 0.01, x.data(), s.data());
+  EXPECT_LT(relative_max_difference(r.s, s), 1e-6);
+}
+
+// The acceptance criterion of the tool: at the default tolerances the
+// adjoint S(T) of glv:40 is within 1e-6 of the forward one.
+TEST(CvodesAdjoint, Glv40ReproducesForwardFinalSensitivityAtDefaultTolerances) {
+  auto problem = builtin_problem("glv:40", {10.0});
+  const Result fsa = solve(problem, "cvodes_fsa");
+  const Result asa = solve(problem, "cvodes_asa");
+  EXPECT_LT(relative_max_difference(asa.s, fsa.s), 1e-6);
+}
+
+}  // namespace
+}  // namespace odesens

@@ -1,0 +1,131 @@
+// cvodes_fsa against exact sensitivities and central differences.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "odesens/odesens.hpp"
+#include "support/reference.hpp"
+
+namespace odesens {
+namespace {
+
+using testing::builtin_problem;
+using testing::central_difference_sensitivities;
+using testing::linspace;
+using testing::relative_max_difference;
+
+TEST(CvodesForward, MatchesExactSensitivitiesOfLinearSystem) {
+  auto problem = builtin_problem("linear:5", linspace(0, 10, 11));
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  const Result r = solve(problem, "cvodes_fsa");
+  const auto p = problem.model->nominal_params();
+  std::vector<double> x_exact(5 * 11), s_exact(25 * 11);
+  for (std::size_t k = 0; k < 11; ++k)
+    builtin::linear_exact_solution(5, p.data(), r.times[k], x_exact.data() + 5 * k,
+                                   s_exact.data() + 25 * k);
+  EXPECT_LT(relative_max_difference(r.x, x_exact), 1e-8);
+  EXPECT_LT(relative_max_difference(r.s, s_exact), 1e-8);
+  EXPECT_EQ(r.s_times, r.times);
+}
+
+class CvodesForwardHeat : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CvodesForwardHeat, MatchesAnalyticSensitivityOfHeatEquation) {
+  const std::size_t grid = 12;
+  auto problem = builtin_problem("heat2d:12", {0.005, 0.01});
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  problem.options.set("linear_solver", GetParam());
+  const Result r = solve(problem, "cvodes_fsa");
+  std::vector<double> x(grid * grid), s(grid * grid);
+  for (std::size_t k = 0; k < 2; ++k) {
+    builtin::heat2d_exact_solution(grid, 1.0, r.times[k], x.data(), s.data());
+    const std::vector<double> xs(r.x.begin() + k * grid * grid, r.x.begin() + (k + 1) * grid * grid);
+    const std::vector<double> ss(r.s.begin() + k * grid * grid, r.s.begin() + (k + 1) * grid * grid);
+    EXPECT_LT(relative_max_difference(xs, x), 1e-7);
+    EXPECT_LT(relative_max_difference(ss, s), 1e-6);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(DenseAndSparse, CvodesForwardHeat, ::testing::Values("dense", "klu"));
+
+// The acceptance criterion of the tool: at the default tolerances S is
+// within 1e-5 of central differences, relative to max |S|.
+TEST(CvodesForward, ChuaAgreesWithCentralDifferencesAtDefaultTolerances) {
+  auto problem = builtin_problem("chua", linspace(0, 10, 101));
+  const Result r = solve(problem, "cvodes_fsa");
+  const auto fd = central_difference_sensitivities(problem);
+  EXPECT_LT(relative_max_difference(r.s, fd), 1e-5);
+}
+
+TEST(CvodesForward, VanDerPolAgreesWithCentralDifferencesIncludingInitialSensitivity) {
+  auto problem = builtin_problem("vanderpol", {0.0, 0.1, 0.25, 0.5});
+  const Result r = solve(problem, "cvodes_fsa");
+  EXPECT_NE(r.s_at(0, 1, 0), 0.0);  // dv(0)/dmu
+  const auto fd = central_difference_sensitivities(problem);
+  EXPECT_LT(relative_max_difference(r.s, fd), 1e-5);
+}
+
+TEST(CvodesForward, CorrectorMultistepAndJacobianVariantsAgree) {
+  auto base = builtin_problem("chua", linspace(0, 10, 11));
+  base.rtol = 1e-10;
+  base.atol = {1e-12};
+  const Result reference = solve(base, "cvodes_fsa");
+  const std::vector<std::pair<const char*, const char*>> variants = {
+      {"corrector", "staggered"}, {"lmm", "adams"}, {"jacobian", "difference_quotient"}};
+  for (const auto& [key, value] : variants) {
+    auto problem = base;
+    problem.options.set(key, value);
+    // CVODES' difference quotients limit the attainable accuracy.
+    const bool dq = std::string(value) == "difference_quotient";
+    if (dq) problem.rtol = 1e-8;
+    const Result r = solve(problem, "cvodes_fsa");
+    EXPECT_LT(relative_max_difference(r.s, reference.s), dq ? 1e-5 : 1e-6) << key << "=" << value;
+  }
+}
+
+int chua_rhs(double, const double* x, const double* p, double* f, void*) {
+  const double g = -8.0 / 7.0 * x[0] + 4.0 / 63.0 * x[0] * x[0] * x[0];
+  f[0] = p[0] * (x[1] - x[0] - g);
+  f[1] = x[0] - x[1] + x[2];
+  f[2] = -p[1] * x[1];
+  return 0;
+}
+
+TEST(CvodesForward, CallbackModelWithoutJacobiansMatchesBuiltin) {
+  CallbackModelSpec spec;
+  spec.nx = 3;
+  spec.np = 2;
+  spec.nominal_params = {7.0, 15.0};
+  spec.x0 = {0.0, 0.0, -0.1};
+  spec.f = chua_rhs;
+  auto problem = builtin_problem("chua", linspace(0, 10, 11));
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  const Result reference = solve(problem, "cvodes_fsa");
+  problem.model = make_callback_model(spec);
+  problem.rtol = 1e-8;  // difference quotients limit the attainable accuracy
+  const Result r = solve(problem, "cvodes_fsa");
+  EXPECT_LT(relative_max_difference(r.s, reference.s), 1e-5);
+  problem.options.set("jacobian", "model");  // central-difference J_x and J_p
+  const Result r_fd = solve(problem, "cvodes_fsa");
+  EXPECT_LT(relative_max_difference(r_fd.s, reference.s), 1e-5);
+}
+
+TEST(CvodesForward, InitialStateOverrideHasZeroInitialSensitivity) {
+  auto problem = builtin_problem("vanderpol", {0.0, 0.1});
+  problem.initial_state = {2.0, -0.66};
+  const Result r = solve(problem, "cvodes_fsa");
+  EXPECT_EQ(r.x_at(0, 1), -0.66);
+  EXPECT_EQ(r.s_at(0, 1, 0), 0.0);
+  EXPECT_NE(r.s_at(1, 1, 0), 0.0);
+  EXPECT_GT(r.stats.steps, 0);
+  EXPECT_GT(r.stats.rhs_evals, 0);
+  EXPECT_GT(r.stats.jac_evals, 0);
+  EXPECT_GT(r.stats.wall_seconds, 0.0);
+}
+
+}  // namespace
+}  // namespace odesens

@@ -1,0 +1,179 @@
+// Failures inside a solve end in a specific status and message, for both
+// baselines, and leave nothing behind (the sanitizer build checks leaks).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "odesens/odesens.hpp"
+#include "support/reference.hpp"
+
+namespace odesens {
+namespace {
+
+using testing::builtin_problem;
+
+struct Failure {
+  Status status;
+  std::string message;
+};
+
+Failure failure_of(const Problem& problem, const std::string& method) {
+  try {
+    solve(problem, method);
+  } catch (const Error& e) {
+    return {e.status(), e.what()};
+  }
+  return {Status::ok, ""};
+}
+
+// Exponential decay x' = -p x whose callbacks fail or misbehave on demand
+// once t passes `after`.
+struct Misbehaviour {
+  enum Kind { none, fail_f, nan_f, fail_jac_x, fail_jac_p } kind = none;
+  double after = 0.5;
+};
+
+CallbackModelSpec decay(Misbehaviour* m) {
+  CallbackModelSpec spec;
+  spec.nx = 1;
+  spec.np = 1;
+  spec.nominal_params = {2.0};
+  spec.x0 = {1.0};
+  spec.user = m;
+  spec.f = [](double t, const double* x, const double* p, double* f, void* u) {
+    auto* mis = static_cast<Misbehaviour*>(u);
+    f[0] = -p[0] * x[0];
+    if (t > mis->after && mis->kind == Misbehaviour::fail_f) return 3;
+    if (t > mis->after && mis->kind == Misbehaviour::nan_f) f[0] = NAN;
+    return 0;
+  };
+  spec.jac_x = [](double t, const double*, const double* p, double* J, void* u) {
+    auto* mis = static_cast<Misbehaviour*>(u);
+    J[0] = -p[0];
+    return t > mis->after && mis->kind == Misbehaviour::fail_jac_x ? 4 : 0;
+  };
+  spec.jac_p = [](double t, const double* x, const double*, double* Jp, void* u) {
+    auto* mis = static_cast<Misbehaviour*>(u);
+    Jp[0] = -x[0];
+    return t > mis->after && mis->kind == Misbehaviour::fail_jac_p ? 5 : 0;
+  };
+  return spec;
+}
+
+class MethodErrors : public ::testing::TestWithParam<const char*> {
+ protected:
+  Problem decay_problem(Misbehaviour* m) {
+    Problem p;
+    p.model = make_callback_model(decay(m));
+    p.output_times = {0.25, 1.0, 2.0};
+    return p;
+  }
+};
+
+TEST_P(MethodErrors, WellBehavedModelSolves) {
+  Misbehaviour m;
+  const Result r = solve(decay_problem(&m), GetParam());
+  EXPECT_NEAR(r.x.back(), std::exp(-4.0), 1e-7);
+}
+
+TEST_P(MethodErrors, FailingRightHandSideIsReportedByName) {
+  Misbehaviour m{Misbehaviour::fail_f};
+  const auto f = failure_of(decay_problem(&m), GetParam());
+  EXPECT_EQ(f.status, Status::callback_failed) << f.message;
+  EXPECT_NE(f.message.find("user function 'f' returned 3"), std::string::npos) << f.message;
+}
+
+TEST_P(MethodErrors, FailingJacobiansAreReportedByName) {
+  Misbehaviour jx{Misbehaviour::fail_jac_x};
+  auto f = failure_of(decay_problem(&jx), GetParam());
+  EXPECT_EQ(f.status, Status::callback_failed) << f.message;
+  EXPECT_NE(f.message.find("'jac_x' returned 4"), std::string::npos) << f.message;
+  Misbehaviour jp{Misbehaviour::fail_jac_p};
+  f = failure_of(decay_problem(&jp), GetParam());
+  EXPECT_EQ(f.status, Status::callback_failed) << f.message;
+  EXPECT_NE(f.message.find("'jac_p' returned 5"), std::string::npos) << f.message;
+}
+
+TEST_P(MethodErrors, NaNFromRightHandSideIsNotFinite) {
+  Misbehaviour m{Misbehaviour::nan_f};
+  const auto f = failure_of(decay_problem(&m), GetParam());
+  EXPECT_EQ(f.status, Status::not_finite) << f.message;
+  EXPECT_NE(f.message.find("NaN or Inf"), std::string::npos) << f.message;
+}
+
+TEST_P(MethodErrors, TooMuchWorkIsReported) {
+  auto problem = builtin_problem("vanderpol", {0.5});
+  problem.max_steps = 10;
+  const auto f = failure_of(problem, GetParam());
+  EXPECT_EQ(f.status, Status::too_much_work) << f.message;
+  EXPECT_NE(f.message.find("CV_TOO_MUCH_WORK"), std::string::npos) << f.message;
+}
+
+TEST_P(MethodErrors, UnknownOptionAndBadOptionValue) {
+  auto problem = builtin_problem("chua", {1.0});
+  problem.options.set("no_such_option", 1);
+  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::unknown_option);
+  problem = builtin_problem("chua", {1.0});
+  problem.options.set("lmm", "rk4");
+  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::option_type);
+  problem = builtin_problem("chua", {1.0});
+  problem.options.set("lmm", 2);
+  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::option_type);
+}
+
+TEST_P(MethodErrors, SparseSolverNeedsAPattern) {
+  auto problem = builtin_problem("chua", {1.0});
+  problem.options.set("linear_solver", "klu");
+  const auto f = failure_of(problem, GetParam());
+  EXPECT_EQ(f.status, Status::unsupported) << f.message;
+}
+
+TEST_P(MethodErrors, InvalidProblemIsRejectedBeforeSolving) {
+  auto problem = builtin_problem("chua", {2.0, 1.0});
+  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::invalid_argument);
+  problem = builtin_problem("chua", {1.0});
+  problem.params = {NAN, 1.0};
+  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::not_finite);
+  problem = builtin_problem("chua", {1.0});
+  problem.rtol = -1.0;
+  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::invalid_argument);
+}
+
+TEST_P(MethodErrors, NonFiniteInitialStateFromModel) {
+  CallbackModelSpec spec = decay(nullptr);
+  spec.initial_state = [](const double* p, double* x0, void*) {
+    x0[0] = std::log(-p[0]);
+    return 0;
+  };
+  Problem problem;
+  problem.model = make_callback_model(spec);
+  problem.output_times = {1.0};
+  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::not_finite);
+}
+
+INSTANTIATE_TEST_SUITE_P(Baselines, MethodErrors, ::testing::Values("cvodes_fsa", "cvodes_asa"));
+
+TEST(MethodRegistry, UnknownMethodListsTheKnownOnes) {
+  const auto f = failure_of(builtin_problem("chua", {1.0}), "rk45");
+  EXPECT_EQ(f.status, Status::unknown_method);
+  EXPECT_NE(f.message.find("cvodes_fsa"), std::string::npos) << f.message;
+}
+
+TEST(MethodRegistry, AdjointCallbackFailureDuringBackwardPass) {
+  // vjp fails only when called, i.e. in the backward pass of the adjoint.
+  CallbackModelSpec spec = decay(nullptr);
+  Misbehaviour none;
+  spec.user = &none;
+  spec.vjp = [](double, const double*, const double*, std::int64_t, const double*, double*,
+                double*, void*) { return 9; };
+  Problem problem;
+  problem.model = make_callback_model(spec);
+  problem.output_times = {1.0};
+  const auto f = failure_of(problem, "cvodes_asa");
+  EXPECT_EQ(f.status, Status::callback_failed) << f.message;
+  EXPECT_NE(f.message.find("'vjp' returned 9"), std::string::npos) << f.message;
+}
+
+}  // namespace
+}  // namespace odesens
