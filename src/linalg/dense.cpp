@@ -2,6 +2,8 @@
 
 #include <cblas.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,9 @@
 extern "C" {
 // LAPACK (Fortran); the trailing size_t arguments are the hidden lengths of
 // the character arguments in the gfortran calling convention.
+void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
+void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda,
+             const int* ipiv, double* b, const int* ldb, int* info, std::size_t);
 void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
             double* w, double* work, const int* lwork, int* info, std::size_t, std::size_t);
 }
@@ -24,6 +29,32 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, doubl
               tb == Trans::yes ? CblasTrans : CblasNoTrans, static_cast<int>(m),
               static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
               static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+
+bool lu_factor(std::size_t n, double* a, int* pivots) {
+  const int nn = static_cast<int>(n);
+  int info = 0;
+  dgetrf_(&nn, &nn, a, &nn, pivots, &info);
+  if (info < 0) throw Error(Status::internal_error, "dgetrf: bad argument " + std::to_string(-info));
+  return info == 0;
+}
+
+void lu_solve(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs, double* b) {
+  if (nrhs == 0) return;
+  const int nn = static_cast<int>(n), nr = static_cast<int>(nrhs);
+  int info = 0;
+  dgetrs_("N", &nn, &nr, lu, &nn, pivots, b, &nn, &info, 1);
+  if (info != 0) throw Error(Status::internal_error, "dgetrs: bad argument " + std::to_string(-info));
+}
+
+double norm1(std::size_t m, std::size_t n, const double* a) {
+  double best = 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < m; ++i) sum += std::fabs(a[i + j * m]);
+    best = std::max(best, sum);
+  }
+  return best;
 }
 
 void symmetric_eigen(std::size_t n, double* a, double* w) {

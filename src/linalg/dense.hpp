@@ -13,6 +13,15 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, doubl
           const double* a, std::size_t lda, const double* b, std::size_t ldb, double beta,
           double* c, std::size_t ldc);
 
+// LU factorization with partial pivoting of the n x n matrix a (in place);
+// returns false when a is exactly singular.
+bool lu_factor(std::size_t n, double* a, int* pivots);
+// Solves A X = B in place for the nrhs columns of b, with A factored by lu_factor.
+void lu_solve(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs, double* b);
+
+// 1-norm (largest absolute column sum) of an m x n matrix.
+double norm1(std::size_t m, std::size_t n, const double* a);
+
 // Eigen-decomposition of a symmetric n x n matrix: on return `a` holds the
 // orthonormal eigenvectors (columns) and `w` the eigenvalues, ascending.
 // Throws Error(internal_error) if LAPACK fails to converge.

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "methods/cvodes/cvodes_methods.hpp"
+#include "methods/pbs/pbs_methods.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
 
@@ -29,6 +30,17 @@ const std::vector<MethodEntry>& registry() {
         "time (one backward problem per state)",
         true, 1e-8, 1e-10, cvodes::adjoint_option_specs()},
        cvodes::solve_adjoint},
+      {{"pbsr",
+        "Peano-Baker series with refinement (Algorithm 2 of the PBS paper): S at every output "
+        "time from a state-only solve, switching to the exponential update where J_x is "
+        "nearly constant",
+        false, 1e-5, 1e-6, pbs::pbsr_option_specs()},
+       pbs::solve_pbsr},
+      {{"exp",
+        "exponential update of S on every solver step (Algorithm 3 of the PBS paper): exact "
+        "for constant J_x and J_p",
+        false, 1e-5, 1e-6, pbs::exp_option_specs()},
+       pbs::solve_exp},
   };
   return entries;
 }

@@ -1,0 +1,53 @@
+// Sensitivities from a state trajectory by the Peano-Baker series (PBSR)
+// and the matrix exponential (Exp): Eriksson, Kramer, Milinanni, Nyquist,
+// "Sensitivity approximation by the Peano-Baker series" (2021),
+// Algorithms 2 and 3.
+//
+// The methods `pbsr` and `exp` integrate the states with CVODES and update
+// S on the solver's own step grid. This header offers the same update on a
+// grid the caller chooses, for example to study convergence.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "odesens/model.hpp"
+
+namespace odesens::pbs {
+
+enum class Algorithm {
+  pbsr,  // Peano-Baker series with refinement and the switching rule, Algorithm 2
+  exp    // exponential update on every interval, Algorithm 3
+};
+
+struct Settings {
+  Algorithm algorithm = Algorithm::pbsr;
+  // PBSR switches to the exponential update when the relative change of
+  // J_x over an interval, |J_{k+1} - J_k| / |J_k| (1-norms), is at most
+  // eps_tol, or when refinement would need more than n_max sub-intervals
+  // (Eq. 45). The interval [t_k, t_{k+1}] is refined into
+  // n_int = ceil(c * dt * |J_k|) sub-intervals with x interpolated linearly.
+  double eps_tol = 1e-4;
+  std::int64_t n_max = 10;
+  double c = 10.0;
+  // Never switch: always the Peano-Baker update with refinement, as the
+  // paper does for the random linear systems.
+  bool force_pbs = false;
+};
+
+struct Counters {
+  std::int64_t pbs_intervals = 0;    // intervals updated by Eq. 24
+  std::int64_t exp_intervals = 0;    // intervals updated by Eq. 18
+  std::int64_t sub_intervals = 0;    // Peano-Baker steps, refinement included
+  std::int64_t jacobian_evals = 0;   // evaluations of the pair (J_x, J_p)
+};
+
+// S at every grid point t[k] (nx x np blocks, time slowest), from states
+// x (nx per grid point) on a strictly increasing grid and S(t[0]) = s0.
+std::vector<double> sensitivities_on_grid(const Model& model, const std::vector<double>& p,
+                                          const std::vector<double>& t,
+                                          const std::vector<double>& x,
+                                          const std::vector<double>& s0,
+                                          const Settings& settings, Counters* counters = nullptr);
+
+}  // namespace odesens::pbs

@@ -1,0 +1,170 @@
+#include "linalg/expm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <utility>
+
+#include "linalg/dense.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::linalg {
+namespace {
+
+// Higham (2005), Table 2.3: largest 1-norm for which the degree-m Pade
+// approximant reaches double precision.
+constexpr double kTheta3 = 1.495585217958292e-2;
+constexpr double kTheta5 = 2.539398330063230e-1;
+constexpr double kTheta7 = 9.504178996162932e-1;
+constexpr double kTheta9 = 2.097847961257068e0;
+constexpr double kTheta13 = 5.371920351148152e0;
+
+// Coefficients b_0..b_m of the degree-m diagonal Pade approximant of e^x.
+constexpr double kPade3[] = {120, 60, 12, 1};
+constexpr double kPade5[] = {30240, 15120, 3360, 420, 30, 1};
+constexpr double kPade7[] = {17297280, 8648640, 1995840, 277200, 25200, 1512, 56, 1};
+constexpr double kPade9[] = {17643225600., 8821612800., 2075673600., 302702400., 30270240.,
+                             2162160., 110880., 3960., 90., 1.};
+constexpr double kPade13[] = {64764752532480000., 32382376266240000., 7771770303897600.,
+                              1187353796428800.,  129060195264000.,   10559470521600.,
+                              670442572800.,      33522128640.,       1323241920.,
+                              40840800.,          960960.,            16380.,
+                              182.,               1.};
+
+}  // namespace
+
+AugmentedExponential::AugmentedExponential(std::size_t n, std::size_t m)
+    : n_(n), m_(m), storage_(10 * (n * n + n * m)), pivots_(n) {
+  for (Block* b : {&m_block_, &m2_, &m4_, &m6_, &m8_, &u_, &v_, &w_, &t1_, &t2_})
+    *b = make_block();
+}
+
+AugmentedExponential::Block AugmentedExponential::make_block() {
+  Block b{storage_.data() + used_, storage_.data() + used_ + n_ * n_, 0.0};
+  used_ += n_ * n_ + n_ * m_;
+  return b;
+}
+
+void AugmentedExponential::multiply(const Block& x, const Block& y, Block& out) {
+  gemm(Trans::no, Trans::no, n_, n_, n_, 1.0, x.a, n_, y.a, n_, 0.0, out.a, n_);
+  if (m_ > 0) {
+    gemm(Trans::no, Trans::no, n_, m_, n_, 1.0, x.a, n_, y.b, n_, 0.0, out.b, n_);
+    if (y.c != 0.0)
+      for (std::size_t q = 0; q < n_ * m_; ++q) out.b[q] += y.c * x.b[q];
+  }
+  out.c = x.c * y.c;
+}
+
+void AugmentedExponential::pade(int degree, const Block& m, Block& u, Block& v) {
+  const std::size_t na = n_ * n_, nb = n_ * m_;
+  // out = identity_coefficient * I + sum of coefficient * block.
+  auto combine = [&](Block& out, double identity,
+                     std::initializer_list<std::pair<double, const Block*>> terms) {
+    std::fill(out.a, out.a + na, 0.0);
+    std::fill(out.b, out.b + nb, 0.0);
+    out.c = identity;
+    for (std::size_t i = 0; i < n_; ++i) out.a[i + i * n_] = identity;
+    for (const auto& [coef, blk] : terms) {
+      for (std::size_t q = 0; q < na; ++q) out.a[q] += coef * blk->a[q];
+      for (std::size_t q = 0; q < nb; ++q) out.b[q] += coef * blk->b[q];
+      out.c += coef * blk->c;
+    }
+  };
+  multiply(m, m, m2_);
+  if (degree >= 5) multiply(m2_, m2_, m4_);
+  if (degree >= 7) multiply(m4_, m2_, m6_);
+  if (degree == 9) multiply(m6_, m2_, m8_);
+  switch (degree) {
+    case 3:
+      combine(w_, kPade3[1], {{kPade3[3], &m2_}});
+      combine(v, kPade3[0], {{kPade3[2], &m2_}});
+      break;
+    case 5:
+      combine(w_, kPade5[1], {{kPade5[3], &m2_}, {kPade5[5], &m4_}});
+      combine(v, kPade5[0], {{kPade5[2], &m2_}, {kPade5[4], &m4_}});
+      break;
+    case 7:
+      combine(w_, kPade7[1], {{kPade7[3], &m2_}, {kPade7[5], &m4_}, {kPade7[7], &m6_}});
+      combine(v, kPade7[0], {{kPade7[2], &m2_}, {kPade7[4], &m4_}, {kPade7[6], &m6_}});
+      break;
+    case 9:
+      combine(w_, kPade9[1],
+              {{kPade9[3], &m2_}, {kPade9[5], &m4_}, {kPade9[7], &m6_}, {kPade9[9], &m8_}});
+      combine(v, kPade9[0],
+              {{kPade9[2], &m2_}, {kPade9[4], &m4_}, {kPade9[6], &m6_}, {kPade9[8], &m8_}});
+      break;
+    default: {  // 13, evaluated as in Higham (2005), eq. (2.2)
+      const double* b = kPade13;
+      combine(t1_, 0.0, {{b[13], &m6_}, {b[11], &m4_}, {b[9], &m2_}});
+      multiply(m6_, t1_, t2_);
+      combine(w_, b[1], {{1.0, &t2_}, {b[7], &m6_}, {b[5], &m4_}, {b[3], &m2_}});
+      combine(t1_, 0.0, {{b[12], &m6_}, {b[10], &m4_}, {b[8], &m2_}});
+      multiply(m6_, t1_, t2_);
+      combine(v, b[0], {{1.0, &t2_}, {b[6], &m6_}, {b[4], &m4_}, {b[2], &m2_}});
+    }
+  }
+  multiply(m, w_, u);  // u = m * (odd part / m)
+}
+
+// x = p^{-1} r for block-upper-triangular p and r; p is overwritten.
+void AugmentedExponential::solve(Block& p, const Block& r, Block& x) {
+  if (!lu_factor(n_, p.a, pivots_.data()))
+    throw Error(Status::solver_failed, "matrix exponential: singular Pade denominator");
+  x.c = r.c / p.c;
+  std::copy(r.a, r.a + n_ * n_, x.a);
+  lu_solve(n_, p.a, pivots_.data(), n_, x.a);
+  for (std::size_t q = 0; q < n_ * m_; ++q) x.b[q] = r.b[q] - p.b[q] * x.c;
+  lu_solve(n_, p.a, pivots_.data(), m_, x.b);
+}
+
+int AugmentedExponential::compute(const double* a, const double* b, double* e, double* f) {
+  std::copy(a, a + n_ * n_, m_block_.a);
+  if (m_ > 0) std::copy(b, b + n_ * m_, m_block_.b);
+  m_block_.c = 0.0;
+  const double norm = std::max(norm1(n_, n_, a), norm1(n_, m_, b));
+  if (!std::isfinite(norm))
+    throw Error(Status::not_finite, "matrix exponential of a matrix with NaN or Inf");
+
+  int degree = 13, squarings = 0;
+  if (norm <= kTheta3) degree = 3;
+  else if (norm <= kTheta5) degree = 5;
+  else if (norm <= kTheta7) degree = 7;
+  else if (norm <= kTheta9) degree = 9;
+  else {
+    squarings = std::max(0, static_cast<int>(std::ceil(std::log2(norm / kTheta13))));
+    const double scale = std::ldexp(1.0, -squarings);
+    for (std::size_t q = 0; q < n_ * n_; ++q) m_block_.a[q] *= scale;
+    for (std::size_t q = 0; q < n_ * m_; ++q) m_block_.b[q] *= scale;
+  }
+  pade(degree, m_block_, u_, v_);
+  // p = v - u, r = v + u, x = p^{-1} r
+  Block& p = t1_;
+  Block& r = t2_;
+  for (std::size_t q = 0; q < n_ * n_; ++q) {
+    p.a[q] = v_.a[q] - u_.a[q];
+    r.a[q] = v_.a[q] + u_.a[q];
+  }
+  for (std::size_t q = 0; q < n_ * m_; ++q) {
+    p.b[q] = v_.b[q] - u_.b[q];
+    r.b[q] = v_.b[q] + u_.b[q];
+  }
+  p.c = v_.c - u_.c;
+  r.c = v_.c + u_.c;
+  Block* x = &w_;
+  solve(p, r, *x);
+  Block* spare = &u_;
+  for (int k = 0; k < squarings; ++k) {
+    multiply(*x, *x, *spare);
+    std::swap(x, spare);
+  }
+  std::copy(x->a, x->a + n_ * n_, e);
+  if (m_ > 0) std::copy(x->b, x->b + n_ * m_, f);
+  return squarings;
+}
+
+void expm(std::size_t n, const double* a, double* e) {
+  AugmentedExponential exp(n, 0);
+  exp.compute(a, nullptr, e, nullptr);
+}
+
+}  // namespace odesens::linalg

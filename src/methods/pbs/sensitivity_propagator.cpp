@@ -1,0 +1,187 @@
+#include "methods/pbs/sensitivity_propagator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "linalg/dense.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::pbs {
+
+using linalg::gemm;
+using linalg::Trans;
+
+SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p,
+                                             const Settings& settings)
+    : model_(model),
+      p_(p),
+      settings_(settings),
+      nx_(model.nx()),
+      np_(model.np()),
+      exponential_(model.nx(), model.np()) {
+  const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
+  x_.resize(nx_);
+  x_sub_.resize(nx_);
+  for (Jacobians* j : {&left_, &right_, &sub_a_, &sub_b_}) {
+    j->jx.resize(nn);
+    j->jp.resize(nm);
+  }
+  s_.resize(nm);
+  s_next_.resize(nm);
+  i1_.resize(nn);
+  phi_forward_.resize(nn);
+  phi_backward_.resize(nn);
+  forcing_.resize(nm);
+  scaled_jx_.resize(nn);
+  scaled_jp_.resize(nm);
+  exp_e_.resize(nn);
+  exp_f_.resize(nm);
+  cached_jx_.resize(nn);
+  cached_jp_.resize(nm);
+}
+
+void SensitivityPropagator::evaluate(double t, const double* x, Jacobians& out) {
+  model_.jac_x(t, x, p_, out.jx.data());
+  if (np_ > 0) model_.jac_p(t, x, p_, out.jp.data());
+  out.norm = linalg::norm1(nx_, nx_, out.jx.data());
+  ++counters_.jacobian_evals;
+  if (!std::isfinite(out.norm))
+    throw Error(Status::not_finite, "J_x contains NaN or Inf at t = " + std::to_string(t));
+}
+
+void SensitivityPropagator::start(double t0, const double* x0, const double* s0) {
+  t_ = t0;
+  std::copy(x0, x0 + nx_, x_.begin());
+  std::copy(s0, s0 + nx_ * np_, s_.begin());
+  evaluate(t0, x0, left_);
+}
+
+bool SensitivityPropagator::use_exponential(double dt, std::int64_t& n_int) const {
+  const double steps = std::ceil(settings_.c * dt * left_.norm);
+  n_int = steps < 1.0 ? 1 : (steps > 1e12 ? std::numeric_limits<std::int64_t>::max()
+                                          : static_cast<std::int64_t>(steps));
+  if (settings_.algorithm == Algorithm::exp) return true;
+  if (settings_.force_pbs) return false;
+  // Eq. 45: J_x (nearly) constant over the interval, or too much refinement.
+  double diff_norm = 0.0;
+  for (std::size_t j = 0; j < nx_; ++j) {
+    double col = 0.0;
+    for (std::size_t i = 0; i < nx_; ++i)
+      col += std::fabs(right_.jx[i + j * nx_] - left_.jx[i + j * nx_]);
+    diff_norm = std::max(diff_norm, col);
+  }
+  const double change =
+      left_.norm > 0.0 ? diff_norm / left_.norm : (diff_norm > 0.0 ? INFINITY : 0.0);
+  return change <= settings_.eps_tol || n_int > settings_.n_max;
+}
+
+void SensitivityPropagator::advance(double t1, const double* x1) {
+  const double dt = t1 - t_;
+  if (!(dt > 0.0))
+    throw Error(Status::invalid_argument, "trajectory times must be strictly increasing");
+  evaluate(t1, x1, right_);
+  std::int64_t n_int = 1;
+  if (use_exponential(dt, n_int)) {
+    exponential_step(left_, dt);
+    ++counters_.exp_intervals;
+  } else {
+    refined_peano_baker(t1, x1, n_int);
+    ++counters_.pbs_intervals;
+  }
+  t_ = t1;
+  std::copy(x1, x1 + nx_, x_.begin());
+  std::swap(left_, right_);
+}
+
+// S <- e^{J dt} S + (int_0^dt e^{J s} ds) Jp, both factors from the
+// exponential of [[J dt, Jp dt], [0, 0]] (no inverse of J, Eq. 18).
+void SensitivityPropagator::exponential_step(const Jacobians& left, double dt) {
+  const bool reuse = dt == cached_dt_ && left.jx == cached_jx_ && left.jp == cached_jp_;
+  if (!reuse) {
+    for (std::size_t q = 0; q < nx_ * nx_; ++q) scaled_jx_[q] = left.jx[q] * dt;
+    for (std::size_t q = 0; q < nx_ * np_; ++q) scaled_jp_[q] = left.jp[q] * dt;
+    exponential_.compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(), exp_f_.data());
+    cached_dt_ = dt;
+    std::copy(left.jx.begin(), left.jx.end(), cached_jx_.begin());
+    std::copy(left.jp.begin(), left.jp.end(), cached_jp_.begin());
+  }
+  std::copy(exp_f_.begin(), exp_f_.end(), s_next_.begin());
+  gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, exp_e_.data(), nx_, s_.data(), nx_, 1.0,
+       s_next_.data(), nx_);
+  std::swap(s_, s_next_);
+}
+
+// Eq. 21-24: Phi(b;a) = I + I1 + I2, Phi(a;b) = I - I1 + I2 with
+// I1 = dt/2 (Ja + Jb), I2 = dt/2 Jb I1; then
+// S <- Phi(b;a) (S + dt/2 (Jp_a + Phi(a;b) Jp_b)).
+void SensitivityPropagator::peano_baker_step(const Jacobians& a, const Jacobians& b, double dt) {
+  const std::size_t nn = nx_ * nx_;
+  const double half = 0.5 * dt;
+  for (std::size_t q = 0; q < nn; ++q) i1_[q] = half * (a.jx[q] + b.jx[q]);
+  // phi_forward_ holds I2 first
+  gemm(Trans::no, Trans::no, nx_, nx_, nx_, half, b.jx.data(), nx_, i1_.data(), nx_, 0.0,
+       phi_forward_.data(), nx_);
+  for (std::size_t q = 0; q < nn; ++q) {
+    phi_backward_[q] = phi_forward_[q] - i1_[q];
+    phi_forward_[q] += i1_[q];
+  }
+  for (std::size_t i = 0; i < nx_; ++i) {
+    phi_forward_[i + i * nx_] += 1.0;
+    phi_backward_[i + i * nx_] += 1.0;
+  }
+  if (np_ == 0) return;
+  // forcing = S + dt/2 (Jp_a + Phi(a;b) Jp_b)
+  std::copy(a.jp.begin(), a.jp.end(), forcing_.begin());
+  gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_backward_.data(), nx_, b.jp.data(), nx_, 1.0,
+       forcing_.data(), nx_);
+  for (std::size_t q = 0; q < nx_ * np_; ++q) forcing_[q] = s_[q] + half * forcing_[q];
+  gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_forward_.data(), nx_, forcing_.data(), nx_,
+       0.0, s_next_.data(), nx_);
+  std::swap(s_, s_next_);
+}
+
+// Algorithm 2's refinement: n_int equal sub-intervals, x interpolated
+// linearly between the trajectory points, Jacobians at every sub-point.
+void SensitivityPropagator::refined_peano_baker(double t1, const double* x1, std::int64_t n_int) {
+  const double t0 = t_;
+  const double dt = (t1 - t0) / static_cast<double>(n_int);
+  const Jacobians* a = &left_;
+  for (std::int64_t h = 0; h < n_int; ++h) {
+    const Jacobians* b = &right_;
+    if (h + 1 < n_int) {
+      const double w = static_cast<double>(h + 1) / static_cast<double>(n_int);
+      for (std::size_t i = 0; i < nx_; ++i) x_sub_[i] = x_[i] + w * (x1[i] - x_[i]);
+      Jacobians& target = (a == &sub_b_) ? sub_a_ : sub_b_;
+      evaluate(t0 + w * (t1 - t0), x_sub_.data(), target);
+      b = &target;
+    }
+    peano_baker_step(*a, *b, dt);
+    ++counters_.sub_intervals;
+    a = b;
+  }
+}
+
+std::vector<double> sensitivities_on_grid(const Model& model, const std::vector<double>& p,
+                                          const std::vector<double>& t,
+                                          const std::vector<double>& x,
+                                          const std::vector<double>& s0,
+                                          const Settings& settings, Counters* counters) {
+  const std::size_t nx = model.nx(), np = model.np(), n = t.size();
+  if (p.size() != np || n == 0 || x.size() != n * nx || s0.size() != nx * np)
+    throw Error(Status::invalid_argument,
+                "sensitivities_on_grid: need np parameters, >= 1 time, nx states per time and "
+                "an nx x np initial sensitivity");
+  SensitivityPropagator propagator(model, p.data(), settings);
+  propagator.start(t[0], x.data(), s0.data());
+  std::vector<double> s(n * nx * np);
+  std::copy(s0.begin(), s0.end(), s.begin());
+  for (std::size_t k = 1; k < n; ++k) {
+    propagator.advance(t[k], x.data() + k * nx);
+    std::copy(propagator.s(), propagator.s() + nx * np, s.begin() + k * nx * np);
+  }
+  if (counters) *counters = propagator.counters();
+  return s;
+}
+
+}  // namespace odesens::pbs

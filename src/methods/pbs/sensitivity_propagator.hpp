@@ -1,0 +1,58 @@
+// Carries S(t) = dx/dp along a state trajectory, one interval at a time,
+// by the Peano-Baker update (Eq. 24, with refinement) or the exponential
+// update (Eq. 18). Workspaces are sized once; advance() does not allocate.
+#pragma once
+
+#include <vector>
+
+#include "linalg/expm.hpp"
+#include "odesens/model.hpp"
+#include "odesens/pbs.hpp"
+
+namespace odesens::pbs {
+
+class SensitivityPropagator {
+ public:
+  SensitivityPropagator(const Model& model, const double* p, const Settings& settings);
+
+  void start(double t0, const double* x0, const double* s0);
+  // Moves from the current point to (t1, x1), t1 > current time.
+  void advance(double t1, const double* x1);
+
+  const double* s() const { return s_.data(); }
+  const Counters& counters() const { return counters_; }
+
+ private:
+  // J and Jp at one point of the trajectory.
+  struct Jacobians {
+    std::vector<double> jx, jp;
+    double norm = 0.0;  // 1-norm of jx
+  };
+  void evaluate(double t, const double* x, Jacobians& out);
+  // Eq. 18 with the Jacobians of the left end of the interval.
+  void exponential_step(const Jacobians& left, double dt);
+  // Eq. 24 over [a, b].
+  void peano_baker_step(const Jacobians& a, const Jacobians& b, double dt);
+  void refined_peano_baker(double t1, const double* x1, std::int64_t n_int);
+  bool use_exponential(double dt, std::int64_t& n_int) const;
+
+  const Model& model_;
+  const double* p_;
+  Settings settings_;
+  std::size_t nx_, np_;
+  Counters counters_;
+
+  double t_ = 0.0;
+  std::vector<double> x_, x_sub_;
+  Jacobians left_, right_, sub_a_, sub_b_;
+  std::vector<double> s_, s_next_;
+  // Peano-Baker workspace
+  std::vector<double> i1_, phi_forward_, phi_backward_, forcing_;
+  // exponential workspace and the inputs of the last exponential, for reuse
+  linalg::AugmentedExponential exponential_;
+  std::vector<double> scaled_jx_, scaled_jp_, exp_e_, exp_f_;
+  std::vector<double> cached_jx_, cached_jp_;
+  double cached_dt_ = -1.0;
+};
+
+}  // namespace odesens::pbs
