@@ -20,12 +20,18 @@ enum class Algorithm {
   exp    // exponential update on every interval, Algorithm 3
 };
 
+// How PBSR places the states inside a refined interval.
+enum class StateInterpolation {
+  linear,  // straight line between the trajectory points, as in the paper
+  hermite  // cubic Hermite from x and f = dx/dt at both ends: O(dt^4) instead of O(dt^2)
+};
+
 struct Settings {
   Algorithm algorithm = Algorithm::pbsr;
-  // PBSR switches to the exponential update when the relative change of
-  // J_x over an interval, |J_{k+1} - J_k| / |J_k| (1-norms), is at most
-  // eps_tol, or when refinement would need more than n_max sub-intervals
-  // (Eq. 45). The interval [t_k, t_{k+1}] is refined into
+  // PBSR switches to the exponential update when the relative changes of
+  // J_x and of J_p over an interval, |J_{k+1} - J_k| / |J_k| (Frobenius
+  // norms), are both at most eps_tol (Algorithm 1's condition; Eq. 45 tests
+  // J_x alone), or when refinement would need more than n_max sub-intervals. The interval [t_k, t_{k+1}] is refined into
   // n_int = ceil(c * dt * |J_k|) sub-intervals with x interpolated linearly.
   double eps_tol = 1e-4;
   std::int64_t n_max = 10;
@@ -33,6 +39,7 @@ struct Settings {
   // Never switch: always the Peano-Baker update with refinement, as the
   // paper does for the random linear systems.
   bool force_pbs = false;
+  StateInterpolation interpolation = StateInterpolation::linear;
 };
 
 struct Counters {

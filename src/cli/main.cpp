@@ -37,7 +37,7 @@ const char* kUsage =
     "                   [--option KEY=VALUE ...] [--max-steps N]\n"
     "                   [--format json|csv] [--out FILE]\n"
     "       odesens compare MODEL --methods ID1,ID2[,...] [run flags but --method,\n"
-    "                   --format, --out]\n"
+    "                   --format, --out; an --option goes to the methods that have it]\n"
     "MODEL: builtin:chua | builtin:vanderpol | builtin:glv:N | builtin:linear:N |\n"
     "       builtin:heat2d:Np\n"
     "Defaults: the method's tolerances (odesens options METHOD), output times: the\n"
@@ -107,8 +107,24 @@ void set_option(Options& options, const MethodInfo& info, const std::string& key
   options.set(key, text);  // unknown key: let the method's validation name it
 }
 
+bool declares(const MethodInfo& info, const std::string& key) {
+  for (const auto& spec : info.options)
+    if (spec.key == key) return true;
+  return false;
+}
+
+// compare: each --option goes to the methods that declare it; one that no
+// method declares is an error.
+void check_compare_options(const RunArguments& a) {
+  for (const auto& [key, value] : a.options) {
+    bool used = false;
+    for (const auto& id : a.methods) used = used || declares(method_info(id), key);
+    if (!used) throw UsageError{"--option " + key + ": none of the compared methods has it"};
+  }
+}
+
 Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model,
-                      const MethodInfo& info) {
+                      const MethodInfo& info, bool only_declared = false) {
   Problem problem;
   problem.model = model;
   problem.params = model->nominal_params();
@@ -131,7 +147,8 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
   if (a.rtol) problem.rtol = *a.rtol;
   if (a.atol) problem.atol = {*a.atol};
   if (a.max_steps) problem.max_steps = *a.max_steps;
-  for (const auto& [key, value] : a.options) set_option(problem.options, info, key, value);
+  for (const auto& [key, value] : a.options)
+    if (!only_declared || declares(info, key)) set_option(problem.options, info, key, value);
   return problem;
 }
 
@@ -177,8 +194,10 @@ double relative_s_difference(const Result& a, const Result& b) {
 int compare(const std::vector<std::string>& args) {
   const RunArguments a = parse_run_arguments(args, true);
   auto model = load_model(a.model);
+  check_compare_options(a);
   std::vector<Result> results;
-  for (const auto& id : a.methods) results.push_back(solve(build_problem(a, model, method_info(id)), id));
+  for (const auto& id : a.methods)
+    results.push_back(solve(build_problem(a, model, method_info(id), true), id));
   std::printf("model %s: nx = %zu, np = %zu, %zu output times\n", model->name().c_str(),
               model->nx(), model->np(), results[0].times.size());
   std::printf("%-14s %12s %8s %10s %10s %22s\n", "method", "wall [s]", "steps", "rhs evals",

@@ -26,7 +26,8 @@ class SensitivityPropagator {
   // J and Jp at one point of the trajectory.
   struct Jacobians {
     std::vector<double> jx, jp;
-    double norm = 0.0;  // 1-norm of jx
+    std::vector<double> f;  // dx/dt, kept for Hermite interpolation
+    double norm = 0.0;  // Frobenius norm of jx
   };
   void evaluate(double t, const double* x, Jacobians& out);
   // Eq. 18 with the Jacobians of the left end of the interval.
@@ -35,6 +36,8 @@ class SensitivityPropagator {
   void peano_baker_step(const Jacobians& a, const Jacobians& b, double dt);
   void refined_peano_baker(double t1, const double* x1, std::int64_t n_int);
   bool use_exponential(double dt, std::int64_t& n_int) const;
+  // x at fraction w of the interval from the current point to (x1, right_).
+  void interpolate(double w, double dt, const double* x1, double* out) const;
 
   const Model& model_;
   const double* p_;

@@ -1,0 +1,230 @@
+// pbsr and exp (PBS paper, Algorithms 2 and 3): convergence order, exactness
+// for constant coefficients, and accuracy against cvodes_fsa.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <string>
+
+#include "odesens/odesens.hpp"
+#include "odesens/pbs.hpp"
+#include "support/reference.hpp"
+
+namespace odesens {
+namespace {
+
+using testing::builtin_problem;
+using testing::linspace;
+using testing::relative_max_difference;
+
+// Linear time-varying, decoupled: x1' = -p1 (1 + sin t) x1, x2' = -p2 (2 + cos t) x2,
+// x(0) = (1, 1); x1 = exp(-p1 (t + 1 - cos t)), x2 = exp(-p2 (2 t + sin t)).
+int ltv_rhs(double t, const double* x, const double* p, double* f, void*) {
+  f[0] = -p[0] * (1 + std::sin(t)) * x[0];
+  f[1] = -p[1] * (2 + std::cos(t)) * x[1];
+  return 0;
+}
+int ltv_jac_x(double t, const double*, const double* p, double* J, void*) {
+  J[0] = -p[0] * (1 + std::sin(t));
+  J[1] = 0.0;
+  J[2] = 0.0;
+  J[3] = -p[1] * (2 + std::cos(t));
+  return 0;
+}
+int ltv_jac_p(double t, const double* x, const double*, double* Jp, void*) {
+  Jp[0] = -(1 + std::sin(t)) * x[0];
+  Jp[1] = 0.0;
+  Jp[2] = 0.0;
+  Jp[3] = -(2 + std::cos(t)) * x[1];
+  return 0;
+}
+
+std::shared_ptr<Model> ltv_model() {
+  CallbackModelSpec spec;
+  spec.nx = 2;
+  spec.np = 2;
+  spec.nominal_params = {0.7, 0.4};
+  spec.x0 = {1.0, 1.0};
+  spec.f = ltv_rhs;
+  spec.jac_x = ltv_jac_x;
+  spec.jac_p = ltv_jac_p;
+  return make_callback_model(spec);
+}
+
+void ltv_exact(double t, const double* p, double* x, double* s) {
+  const double a = t + 1 - std::cos(t), b = 2 * t + std::sin(t);
+  x[0] = std::exp(-p[0] * a);
+  x[1] = std::exp(-p[1] * b);
+  s[0] = -a * x[0];
+  s[1] = 0.0;
+  s[2] = 0.0;
+  s[3] = -b * x[1];
+}
+
+// Error of S(T) on a uniform grid of n steps with the exact states.
+double pbs_error_on_uniform_grid(std::size_t n) {
+  auto model = ltv_model();
+  const std::vector<double> p{0.7, 0.4};
+  const double T = 3.0;
+  std::vector<double> t = linspace(0, T, n + 1), x(2 * (n + 1)), s(4);
+  for (std::size_t k = 0; k <= n; ++k) ltv_exact(t[k], p.data(), x.data() + 2 * k, s.data());
+  pbs::Settings settings;
+  settings.force_pbs = true;
+  settings.c = 1e-9;  // one sub-interval per grid step: the grid alone sets the step
+  pbs::Counters counters;
+  const auto out = pbs::sensitivities_on_grid(*model, p, t, x, {0, 0, 0, 0}, settings, &counters);
+  EXPECT_EQ(counters.exp_intervals, 0);
+  EXPECT_EQ(counters.sub_intervals, static_cast<std::int64_t>(n));
+  ltv_exact(T, p.data(), x.data(), s.data());
+  double err = 0.0;
+  for (std::size_t q = 0; q < 4; ++q) err = std::max(err, std::fabs(out[4 * n + q] - s[q]));
+  return err;
+}
+
+TEST(PeanoBaker, ConvergesWithOrderTwo) {
+  std::vector<double> log_h, log_e;
+  for (std::size_t n : {20, 40, 80, 160, 320}) {
+    log_h.push_back(std::log(3.0 / static_cast<double>(n)));
+    log_e.push_back(std::log(pbs_error_on_uniform_grid(n)));
+  }
+  // least-squares slope of log(error) against log(step)
+  const double mh = std::accumulate(log_h.begin(), log_h.end(), 0.0) / log_h.size();
+  const double me = std::accumulate(log_e.begin(), log_e.end(), 0.0) / log_e.size();
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < log_h.size(); ++i) {
+    num += (log_h[i] - mh) * (log_e[i] - me);
+    den += (log_h[i] - mh) * (log_h[i] - mh);
+  }
+  const double slope = num / den;
+  EXPECT_NEAR(slope, 2.0, 0.2);
+}
+
+// f = A x + B p with the singular A = [[-k, k], [k, -k]] and B = diag(1, 2):
+// S(t) = (int_0^t e^{A s} ds) B exactly.
+constexpr double kRate = 1.5;
+int conserved_rhs(double, const double* x, const double* p, double* f, void*) {
+  f[0] = -kRate * x[0] + kRate * x[1] + p[0];
+  f[1] = kRate * x[0] - kRate * x[1] + 2 * p[1];
+  return 0;
+}
+
+std::shared_ptr<Model> conserved_model() {
+  CallbackModelSpec spec;
+  spec.nx = 2;
+  spec.np = 2;
+  spec.nominal_params = {0.3, 0.2};
+  spec.x0 = {1.0, 0.5};
+  spec.f = conserved_rhs;
+  spec.jac_x = [](double, const double*, const double*, double* J, void*) {
+    J[0] = -kRate; J[1] = kRate; J[2] = kRate; J[3] = -kRate;
+    return 0;
+  };
+  spec.jac_p = [](double, const double*, const double*, double* Jp, void*) {
+    Jp[0] = 1; Jp[1] = 0; Jp[2] = 0; Jp[3] = 2;
+    return 0;
+  };
+  return make_callback_model(spec);
+}
+
+void conserved_exact_s(double t, double* s) {
+  const double g = (1 - std::exp(-2 * kRate * t)) / (2 * kRate);
+  s[0] = 0.5 * (t + g);
+  s[1] = 0.5 * (t - g);
+  s[2] = 2 * 0.5 * (t - g);
+  s[3] = 2 * 0.5 * (t + g);
+}
+
+TEST(Exponential, IsExactForConstantCoefficientsWithSingularJacobian) {
+  Problem problem;
+  problem.model = conserved_model();
+  problem.output_times = {0.1, 0.7, 2.0, 5.0};
+  const Result r = solve(problem, "exp");
+  std::vector<double> s(4);
+  for (std::size_t k = 0; k < 4; ++k) {
+    conserved_exact_s(r.times[k], s.data());
+    for (std::size_t q = 0; q < 4; ++q) EXPECT_NEAR(r.s[4 * k + q], s[q], 1e-10);
+  }
+  EXPECT_EQ(r.stats.extra.at("pbs_intervals"), 0.0);
+}
+
+TEST(Exponential, IsExactForTheRandomLinearSystem) {
+  auto problem = builtin_problem("linear:5", {1.0, 4.0, 10.0});
+  const Result r = solve(problem, "exp");
+  const auto p = problem.model->nominal_params();
+  std::vector<double> x(5), s(25);
+  for (std::size_t k = 0; k < 3; ++k) {
+    builtin::linear_exact_solution(5, p.data(), r.times[k], x.data(), s.data());
+    const std::vector<double> got(r.s.begin() + 25 * k, r.s.begin() + 25 * (k + 1));
+    EXPECT_LT(relative_max_difference(got, s), 1e-10);
+  }
+}
+
+// re_k = |S_k - S_k^ref|_F / |S_k^ref|_F, the PBS paper's relative error.
+std::vector<double> relative_errors(const Result& r, const Result& ref) {
+  std::vector<double> re;
+  const std::size_t m = r.nx * r.np;
+  for (std::size_t k = 0; k < r.times.size(); ++k) {
+    double d = 0.0, s = 0.0;
+    for (std::size_t q = 0; q < m; ++q) {
+      d += std::pow(r.s[k * m + q] - ref.s[k * m + q], 2);
+      s += std::pow(ref.s[k * m + q], 2);
+    }
+    re.push_back(s > 0 ? std::sqrt(d / s) : std::sqrt(d));
+  }
+  return re;
+}
+
+TEST(PeanoBaker, ChuaIsMoreAccurateThanExponentialAgainstForwardSensitivities) {
+  auto problem = builtin_problem("chua", linspace(0, 10, 101));
+  auto tight = problem;
+  tight.rtol = 1e-10;
+  tight.atol = {1e-12};
+  const Result ref = solve(tight, "cvodes_fsa");
+  const Result pbsr = solve(problem, "pbsr");
+  const Result exp = solve(problem, "exp");
+  const auto re_pbsr = relative_errors(pbsr, ref), re_exp = relative_errors(exp, ref);
+  double mean_pbsr = 0.0, mean_exp = 0.0, max_pbsr = 0.0;
+  std::printf("   t      re_pbsr    re_exp\n");
+  for (std::size_t k = 1; k < re_pbsr.size(); ++k) {
+    if (k % 10 == 0 || re_pbsr[k] > 0.03) std::printf("%5.1f  %9.2e  %9.2e\n", ref.times[k], re_pbsr[k], re_exp[k]);
+    mean_pbsr += re_pbsr[k];
+    mean_exp += re_exp[k];
+    max_pbsr = std::max(max_pbsr, re_pbsr[k]);
+  }
+  EXPECT_LT(max_pbsr, 5e-2);
+  EXPECT_LT(mean_pbsr, mean_exp);
+  EXPECT_GT(pbsr.stats.extra.at("pbs_intervals"), 0.0);
+}
+
+TEST(PeanoBaker, InitialSensitivityIsCarried) {
+  auto problem = builtin_problem("vanderpol", {0.0, 0.01});
+  const Result r = solve(problem, "pbsr");
+  EXPECT_NE(r.s_at(0, 1, 0), 0.0);
+  const Result fsa = solve(problem, "cvodes_fsa");
+  EXPECT_EQ(r.s_at(0, 1, 0), fsa.s_at(0, 1, 0));
+}
+
+TEST(PeanoBaker, BadOptionsAreRejected) {
+  auto problem = builtin_problem("chua", {1.0});
+  problem.options.set("n_max", 0);
+  EXPECT_THROW(solve(problem, "pbsr"), Error);
+  problem = builtin_problem("chua", {1.0});
+  problem.options.set("c", -1.0);
+  EXPECT_THROW(solve(problem, "pbsr"), Error);
+  problem = builtin_problem("chua", {1.0});
+  problem.options.set("eps_tol", 1e-3);
+  EXPECT_THROW(solve(problem, "exp"), Error);  // exp has no switching rule
+}
+
+TEST(PeanoBaker, GridApiRejectsInconsistentSizes) {
+  auto model = ltv_model();
+  EXPECT_THROW(pbs::sensitivities_on_grid(*model, {0.7}, {0.0, 1.0}, {1, 1, 1, 1}, {0, 0, 0, 0}, {}),
+               Error);
+  EXPECT_THROW(pbs::sensitivities_on_grid(*model, {0.7, 0.4}, {0.0, 0.0}, {1, 1, 1, 1},
+                                          {0, 0, 0, 0}, {}),
+               Error);
+}
+
+}  // namespace
+}  // namespace odesens
