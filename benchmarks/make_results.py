@@ -7,6 +7,7 @@ load affects both sides of a ratio alike.
     python3 benchmarks/make_results.py [build-dir]
 """
 import json
+import math
 import os
 import platform
 import subprocess
@@ -59,6 +60,64 @@ def baselines_section():
     return lines
 
 
+def fit_power(ns, ts):
+    """Least-squares fit of t = a * n^b on log-log axes; returns (a, b)."""
+    xs = [math.log(n) for n in ns]
+    ys = [math.log(t) for t in ts]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+    return math.exp(my - b * mx), b
+
+
+def pbs_section():
+    data = run("bench_pbs")
+    table1, figure4 = {}, {}
+    for b in data["benchmarks"]:
+        parts = b["name"].split("/")
+        if parts[0] == "table1":
+            table1.setdefault(parts[1], {})[parts[2]] = b
+        elif parts[0] == "figure4":
+            figure4.setdefault(int(parts[1]), {})[parts[2]] = b
+    lines = [
+        "## PBS paper: PBSR and Exp against forward sensitivities (`bench_pbs`)",
+        "",
+        "Command: `build/bin/bench_pbs` and `build/bin/bench_pbs --accuracy` (via",
+        "`python3 benchmarks/make_results.py`). All three methods at the paper's state tolerances",
+        "(rtol 1e-5, atol 1e-6); cvodes_fsa includes the sensitivities in its error test.",
+        "",
+        "### Table 1: PKA and CaMKII over [0, 600], 61 output times",
+        "",
+    ]
+    if table1:
+        lines += ["| model | nx | np | cvodes_fsa [ms] | pbsr [ms] | exp [ms] | fsa / pbsr | fsa / exp | paper fsa / pbsr | paper fsa / exp |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        paper = {"pka": (0.056 / 0.047, 0.056 / 0.008), "camkii": (1.518 / 0.110, 1.518 / 0.030)}
+        for model, m in table1.items():
+            f, p, e = (m[k]["real_time"] for k in ("cvodes_fsa", "pbsr", "exp"))
+            lines.append("| {} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.2f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} |".format(
+                model, m["pbsr"]["nx"], m["pbsr"]["np"], f, p, e, f / p, f / e, *paper.get(model, (0, 0))))
+    else:
+        lines.append("(skipped: the .ode models could not be loaded)")
+    lines += ["", "### Figure 4: random linear systems linear:n over [0, 10], 11 output times",
+              "", "pbsr runs with `force_pbs=1` (no switching), as in the paper.", "",
+              "| n | cvodes_fsa [ms] | pbsr [ms] | exp [ms] | fsa / pbsr | fsa / exp |",
+              "|---|---|---|---|---|---|"]
+    ns = sorted(figure4)
+    for n in ns:
+        f, p, e = (figure4[n][k]["real_time"] for k in ("cvodes_fsa", "pbsr", "exp"))
+        lines.append("| {} | {:.3f} | {:.3f} | {:.3f} | {:.2f} | {:.2f} |".format(n, f, p, e, f / p, f / e))
+    lines += ["", "Runtime fitted to a * n^b over n = {}..{}:".format(ns[0], ns[-1]), "",
+              "| method | b (measured) | b (paper) |", "|---|---|---|"]
+    for method, paper_b in (("cvodes_fsa", 4.2), ("pbsr", 3.7), ("exp", 2.1)):
+        _, b = fit_power(ns, [figure4[n][method]["real_time"] for n in ns])
+        lines.append("| {} | {:.2f} | {} |".format(method, b, paper_b))
+    accuracy = subprocess.run([os.path.join(build, "bin", "bench_pbs"), "--accuracy"],
+                              check=True, capture_output=True, text=True).stdout
+    lines += ["", "### Accuracy: the paper's relative error re_k = |S_k - S_k^FS|_F / |S_k^FS|_F"]
+    lines += accuracy.rstrip().splitlines()
+    return lines
+
+
 def main():
     lines = [
         "# Benchmark results",
@@ -70,6 +129,7 @@ def main():
         "",
     ]
     lines += baselines_section()
+    lines += [""] + pbs_section()
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
