@@ -1,0 +1,745 @@
+"""
+    ODESens
+
+Julia interface to libodesens, parameter sensitivities of ODE systems
+`dx/dt = f(t, x, p)`, `x(t0) = x0(p)`, through its C ABI (`odesens.h`).
+
+Two layers:
+
+- **Low level**: one Julia function per C function, with the same name and
+  arguments (`odesens_solve(solver, result_ref)`), each a single `ccall`.
+  They return the C status and never throw.
+- **High level**: [`Model`](@ref), [`builtin_model`](@ref), [`Solver`](@ref),
+  [`solve`](@ref) and [`Result`](@ref): Julia arrays in, Julia arrays out,
+  handles freed by finalizers, and every failure raised as an
+  [`ODESensError`](@ref) carrying the library's message.
+
+```julia
+include("ODESens.jl"); using .ODESens
+m = builtin_model("chua")
+s = Solver(m, "cvodes_fsa"; times = [1.0, 2.0, 5.0], rtol = 1e-8, atol = 1e-10)
+r = solve(s)
+r.s[:, :, end]          # S = dx/dp at t = 5, nx × np
+```
+
+The low level takes C function pointers made with `@cfunction`, for
+callbacks that need no Julia state (`user` is passed through untouched):
+
+```julia
+function decay(t::Cdouble, x::Ptr{Cdouble}, p::Ptr{Cdouble}, xdot::Ptr{Cdouble},
+               user::Ptr{Cvoid})::Cint
+    unsafe_store!(xdot, -unsafe_load(p, 1) * unsafe_load(x, 1))
+    return 0
+end
+f = @cfunction(decay, Cint, (Cdouble, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cvoid}))
+handle = Ref{Ptr{Cvoid}}(C_NULL)
+ODESens.odesens_model_create(1, 1, f, C_NULL, handle) == ODESens.ODESENS_OK
+```
+
+The library is found as `libodesens` on the system's search path, or at the
+path in the environment variable `ODESENS_LIBRARY` when the module is loaded.
+
+Threading: a handle (model, solver) is used by one task at a time; distinct
+solvers may be solved on different threads. Julia callbacks are then called
+on those threads.
+"""
+module ODESens
+
+export ODESensError, Model, Solver, Result, builtin_model, solve, method_ids, method_options,
+       set_params!, set_initial_state!, set_t0!, set_output_times!, set_tolerances!,
+       set_max_steps!, set_adjoint_weights!, set_option!, model_sizes, nominal_params,
+       state_names, param_names
+
+const libodesens = get(ENV, "ODESENS_LIBRARY", "libodesens")
+
+# ---------------------------------------------------------------------------
+# Constants of odesens.h
+# ---------------------------------------------------------------------------
+
+const ODESENS_VERSION_MAJOR = 0
+const ODESENS_VERSION_MINOR = 1
+const ODESENS_VERSION_PATCH = 0
+const ODESENS_ABI_VERSION = 1
+
+const ODESENS_OK = Cint(0)
+const ODESENS_ERR_INVALID_ARGUMENT = Cint(-1)
+const ODESENS_ERR_UNKNOWN_METHOD = Cint(-2)
+const ODESENS_ERR_UNKNOWN_OPTION = Cint(-3)
+const ODESENS_ERR_OPTION_TYPE = Cint(-4)
+const ODESENS_ERR_CALLBACK_FAILED = Cint(-5)
+const ODESENS_ERR_TOO_MUCH_WORK = Cint(-6)
+const ODESENS_ERR_SOLVER_FAILED = Cint(-7)
+const ODESENS_ERR_NOT_FINITE = Cint(-8)
+const ODESENS_ERR_UNKNOWN_MODEL = Cint(-9)
+const ODESENS_ERR_PARSE = Cint(-10)
+const ODESENS_ERR_UNSUPPORTED = Cint(-11)
+const ODESENS_ERR_BUFFER_TOO_SMALL = Cint(-12)
+const ODESENS_ERR_NULL_HANDLE = Cint(-13)
+const ODESENS_ERR_IO = Cint(-14)
+const ODESENS_ERR_INTERNAL = Cint(-99)
+
+const ODESENS_ARRAY_TIMES = Int64(0)
+const ODESENS_ARRAY_X = Int64(1)
+const ODESENS_ARRAY_S_TIMES = Int64(2)
+const ODESENS_ARRAY_S = Int64(3)
+const ODESENS_ARRAY_GRADIENT = Int64(4)
+
+const ODESENS_STAT_STEPS = 0
+const ODESENS_STAT_RHS_EVALS = 1
+const ODESENS_STAT_JAC_EVALS = 2
+const ODESENS_STAT_LINEAR_SETUPS = 3
+const ODESENS_STAT_ERROR_TEST_FAILURES = 4
+const ODESENS_STAT_WALL_SECONDS = 5
+const ODESENS_STAT_COUNT = 6
+
+const ODESENS_OPTION_DOUBLE = 0
+const ODESENS_OPTION_INT = 1
+const ODESENS_OPTION_STRING = 2
+
+# ---------------------------------------------------------------------------
+# Low level: the C functions, one ccall each. Handles are Ptr{Cvoid}; outputs
+# are Refs; arrays are passed as Vector{Float64} / Vector{Int64}.
+# ---------------------------------------------------------------------------
+
+odesens_version() = ccall((:odesens_version, libodesens), Cstring, ())
+odesens_abi_version() = ccall((:odesens_abi_version, libodesens), Cint, ())
+odesens_status_string(code) =
+    ccall((:odesens_status_string, libodesens), Cstring, (Cint,), code)
+odesens_errmsg(handle) = ccall((:odesens_errmsg, libodesens), Cstring, (Ptr{Cvoid},), handle)
+
+odesens_method_count(count) =
+    ccall((:odesens_method_count, libodesens), Cint, (Ref{Int64},), count)
+odesens_method_id(index, id) =
+    ccall((:odesens_method_id, libodesens), Cint, (Int64, Ref{Ptr{UInt8}}), index, id)
+odesens_method_option_count(method, count) =
+    ccall((:odesens_method_option_count, libodesens), Cint, (Cstring, Ref{Int64}), method, count)
+odesens_method_option(method, index, key, option_type, doc) =
+    ccall((:odesens_method_option, libodesens), Cint,
+          (Cstring, Int64, Ref{Ptr{UInt8}}, Ref{Int64}, Ref{Ptr{UInt8}}),
+          method, index, key, option_type, doc)
+
+odesens_model_create(nx, np, f, user, out) =
+    ccall((:odesens_model_create, libodesens), Cint,
+          (Int64, Int64, Ptr{Cvoid}, Ptr{Cvoid}, Ref{Ptr{Cvoid}}), nx, np, f, user, out)
+odesens_model_from_builtin(name, out) =
+    ccall((:odesens_model_from_builtin, libodesens), Cint, (Cstring, Ref{Ptr{Cvoid}}), name, out)
+odesens_model_from_text(text, out) =
+    ccall((:odesens_model_from_text, libodesens), Cint, (Cstring, Ref{Ptr{Cvoid}}), text, out)
+odesens_model_from_file(path, out) =
+    ccall((:odesens_model_from_file, libodesens), Cint, (Cstring, Ref{Ptr{Cvoid}}), path, out)
+odesens_model_free(model) = ccall((:odesens_model_free, libodesens), Cvoid, (Ptr{Cvoid},), model)
+
+odesens_model_set_jac_x(model, jac_x) =
+    ccall((:odesens_model_set_jac_x, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), model, jac_x)
+odesens_model_set_sparsity(model, nnz, col_ptr, row_idx) =
+    ccall((:odesens_model_set_sparsity, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ptr{Int64}, Ptr{Int64}), model, nnz, col_ptr, row_idx)
+odesens_model_set_jac_x_sparse(model, jac_x_values) =
+    ccall((:odesens_model_set_jac_x_sparse, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cvoid}),
+          model, jac_x_values)
+odesens_model_set_jac_p(model, jac_p) =
+    ccall((:odesens_model_set_jac_p, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), model, jac_p)
+odesens_model_set_jvp(model, jvp) =
+    ccall((:odesens_model_set_jvp, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), model, jvp)
+odesens_model_set_vjp(model, vjp) =
+    ccall((:odesens_model_set_vjp, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), model, vjp)
+odesens_model_set_x0_fn(model, x0) =
+    ccall((:odesens_model_set_x0_fn, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), model, x0)
+odesens_model_set_dx0dp_fn(model, dx0dp) =
+    ccall((:odesens_model_set_dx0dp_fn, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cvoid}), model, dx0dp)
+odesens_model_set_x0(model, x0, len) =
+    ccall((:odesens_model_set_x0, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          model, x0, len)
+odesens_model_set_nominal_params(model, p, len) =
+    ccall((:odesens_model_set_nominal_params, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          model, p, len)
+odesens_model_set_name(model, name) =
+    ccall((:odesens_model_set_name, libodesens), Cint, (Ptr{Cvoid}, Cstring), model, name)
+odesens_model_set_state_name(model, index, name) =
+    ccall((:odesens_model_set_state_name, libodesens), Cint, (Ptr{Cvoid}, Int64, Cstring),
+          model, index, name)
+odesens_model_set_param_name(model, index, name) =
+    ccall((:odesens_model_set_param_name, libodesens), Cint, (Ptr{Cvoid}, Int64, Cstring),
+          model, index, name)
+
+odesens_model_sizes(model, nx, np) =
+    ccall((:odesens_model_sizes, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}),
+          model, nx, np)
+odesens_model_nominal_params(model, out, len) =
+    ccall((:odesens_model_nominal_params, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          model, out, len)
+odesens_model_state_name(model, index, name) =
+    ccall((:odesens_model_state_name, libodesens), Cint, (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}),
+          model, index, name)
+odesens_model_param_name(model, index, name) =
+    ccall((:odesens_model_param_name, libodesens), Cint, (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}),
+          model, index, name)
+
+odesens_solver_create(model, method, out) =
+    ccall((:odesens_solver_create, libodesens), Cint, (Ptr{Cvoid}, Cstring, Ref{Ptr{Cvoid}}),
+          model, method, out)
+odesens_solver_free(solver) =
+    ccall((:odesens_solver_free, libodesens), Cvoid, (Ptr{Cvoid},), solver)
+odesens_solver_set_params(solver, p, len) =
+    ccall((:odesens_solver_set_params, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          solver, p, len)
+odesens_solver_set_initial_state(solver, x0, len) =
+    ccall((:odesens_solver_set_initial_state, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, x0, len)
+odesens_solver_set_t0(solver, t0) =
+    ccall((:odesens_solver_set_t0, libodesens), Cint, (Ptr{Cvoid}, Cdouble), solver, t0)
+odesens_solver_set_output_times(solver, times, len) =
+    ccall((:odesens_solver_set_output_times, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, times, len)
+odesens_solver_set_tolerances(solver, rtol, atol) =
+    ccall((:odesens_solver_set_tolerances, libodesens), Cint, (Ptr{Cvoid}, Cdouble, Cdouble),
+          solver, rtol, atol)
+odesens_solver_set_atol_vector(solver, atol, len) =
+    ccall((:odesens_solver_set_atol_vector, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, atol, len)
+odesens_solver_set_max_steps(solver, max_steps) =
+    ccall((:odesens_solver_set_max_steps, libodesens), Cint, (Ptr{Cvoid}, Int64),
+          solver, max_steps)
+odesens_solver_set_adjoint_weights(solver, w, len) =
+    ccall((:odesens_solver_set_adjoint_weights, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, w, len)
+odesens_set_option_double(solver, key, value) =
+    ccall((:odesens_set_option_double, libodesens), Cint, (Ptr{Cvoid}, Cstring, Cdouble),
+          solver, key, value)
+odesens_set_option_int(solver, key, value) =
+    ccall((:odesens_set_option_int, libodesens), Cint, (Ptr{Cvoid}, Cstring, Int64),
+          solver, key, value)
+odesens_set_option_string(solver, key, value) =
+    ccall((:odesens_set_option_string, libodesens), Cint, (Ptr{Cvoid}, Cstring, Cstring),
+          solver, key, value)
+odesens_solve(solver, result) =
+    ccall((:odesens_solve, libodesens), Cint, (Ptr{Cvoid}, Ref{Ptr{Cvoid}}), solver, result)
+
+odesens_result_free(result) =
+    ccall((:odesens_result_free, libodesens), Cvoid, (Ptr{Cvoid},), result)
+odesens_result_sizes(result, n_times, nx, np, n_s_times, n_gradient) =
+    ccall((:odesens_result_sizes, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}, Ref{Int64}, Ref{Int64}, Ref{Int64}),
+          result, n_times, nx, np, n_s_times, n_gradient)
+odesens_result_method(result, method) =
+    ccall((:odesens_result_method, libodesens), Cint, (Ptr{Cvoid}, Ref{Ptr{UInt8}}),
+          result, method)
+odesens_result_times(result, out, len) =
+    ccall((:odesens_result_times, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_x(result, out, len) =
+    ccall((:odesens_result_x, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_s_times(result, out, len) =
+    ccall((:odesens_result_s_times, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_s(result, out, len) =
+    ccall((:odesens_result_s, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_gradient(result, out, len) =
+    ccall((:odesens_result_gradient, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_stats(result, out, len) =
+    ccall((:odesens_result_stats, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_stat_count(result, count) =
+    ccall((:odesens_result_stat_count, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}),
+          result, count)
+odesens_result_stat_name(result, index, name) =
+    ccall((:odesens_result_stat_name, libodesens), Cint, (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}),
+          result, index, name)
+odesens_result_stat(result, name, value) =
+    ccall((:odesens_result_stat, libodesens), Cint, (Ptr{Cvoid}, Cstring, Ref{Cdouble}),
+          result, name, value)
+odesens_result_data(result, array, data, len) =
+    ccall((:odesens_result_data, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Ptr{Cdouble}}, Ref{Int64}), result, array, data, len)
+
+# ---------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------
+
+"""
+    ODESensError(status, name, message)
+
+A failed library call: `status` is the C status code (`ODESENS_ERR_*`),
+`name` its fixed text, `message` what went wrong in the library's words
+(for a failing Julia callback, followed by the callback's own exception).
+"""
+struct ODESensError <: Exception
+    status::Int
+    name::String
+    message::String
+end
+
+Base.showerror(io::IO, e::ODESensError) =
+    print(io, "ODESensError ", e.status, " (", e.name, "): ", e.message)
+
+# Throws the library's error for `status` unless it is ODESENS_OK; `handle`
+# is the handle the call was made on (C_NULL for create functions).
+function check(status::Integer, handle::Ptr{Cvoid} = C_NULL)
+    status == ODESENS_OK && return nothing
+    throw(ODESensError(status, unsafe_string(odesens_status_string(status)),
+                       unsafe_string(odesens_errmsg(handle))))
+end
+
+# ---------------------------------------------------------------------------
+# Callbacks: Julia functions behind C function pointers
+# ---------------------------------------------------------------------------
+
+# What the C callbacks receive as `user`: the Julia functions and sizes.
+# Kept alive by the Model (and, through it, by every Solver of the model).
+mutable struct CallbackData
+    nx::Int
+    np::Int
+    f!::Any
+    jac_x!::Any
+    jac_p!::Any
+    x0!::Any
+    dx0dp!::Any
+    error::Any   # exception thrown by a Julia callback during the last solve
+end
+
+# Runs a Julia callback; an exception becomes status 1 for the library and
+# is kept to be reported by `solve`.
+function guarded_call(f, data::CallbackData, args...)::Cint
+    try
+        f(args...)
+        return Cint(0)
+    catch err
+        data.error = err
+        return Cint(1)
+    end
+end
+
+_data(user::Ptr{Cvoid}) = unsafe_pointer_to_objref(user)::CallbackData
+
+function _rhs(t::Cdouble, x::Ptr{Cdouble}, p::Ptr{Cdouble}, xdot::Ptr{Cdouble},
+              user::Ptr{Cvoid})::Cint
+    d = _data(user)
+    guarded_call(d.f!, d, unsafe_wrap(Array, xdot, d.nx), unsafe_wrap(Array, x, d.nx),
+                 unsafe_wrap(Array, p, d.np), t)
+end
+
+function _jac_x(t::Cdouble, x::Ptr{Cdouble}, p::Ptr{Cdouble}, J::Ptr{Cdouble},
+                user::Ptr{Cvoid})::Cint
+    d = _data(user)
+    guarded_call(d.jac_x!, d, unsafe_wrap(Array, J, (d.nx, d.nx)), unsafe_wrap(Array, x, d.nx),
+                 unsafe_wrap(Array, p, d.np), t)
+end
+
+function _jac_p(t::Cdouble, x::Ptr{Cdouble}, p::Ptr{Cdouble}, Jp::Ptr{Cdouble},
+                user::Ptr{Cvoid})::Cint
+    d = _data(user)
+    guarded_call(d.jac_p!, d, unsafe_wrap(Array, Jp, (d.nx, d.np)), unsafe_wrap(Array, x, d.nx),
+                 unsafe_wrap(Array, p, d.np), t)
+end
+
+function _x0(p::Ptr{Cdouble}, x0::Ptr{Cdouble}, user::Ptr{Cvoid})::Cint
+    d = _data(user)
+    guarded_call(d.x0!, d, unsafe_wrap(Array, x0, d.nx), unsafe_wrap(Array, p, d.np))
+end
+
+function _dx0dp(p::Ptr{Cdouble}, dx0dp::Ptr{Cdouble}, user::Ptr{Cvoid})::Cint
+    d = _data(user)
+    guarded_call(d.dx0dp!, d, unsafe_wrap(Array, dx0dp, (d.nx, d.np)),
+                 unsafe_wrap(Array, p, d.np))
+end
+
+# @cfunction pointers are made at run time (they are not valid across
+# precompilation).
+_rhs_ptr() = @cfunction(_rhs, Cint, (Cdouble, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cvoid}))
+_jac_x_ptr() =
+    @cfunction(_jac_x, Cint, (Cdouble, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cvoid}))
+_jac_p_ptr() =
+    @cfunction(_jac_p, Cint, (Cdouble, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cvoid}))
+_x0_ptr() = @cfunction(_x0, Cint, (Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cvoid}))
+_dx0dp_ptr() = @cfunction(_dx0dp, Cint, (Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cvoid}))
+
+# ---------------------------------------------------------------------------
+# Models
+# ---------------------------------------------------------------------------
+
+"""
+    Model
+
+An ODE system held by the library: from Julia functions
+(`Model(f!, nx, np; ...)`) or a compiled built-in ([`builtin_model`](@ref)).
+Freed by its finalizer.
+"""
+mutable struct Model
+    handle::Ptr{Cvoid}
+    callbacks::Union{Nothing,CallbackData}
+
+    function Model(handle::Ptr{Cvoid}, callbacks::Union{Nothing,CallbackData})
+        m = new(handle, callbacks)
+        finalizer(m) do m
+            odesens_model_free(m.handle)
+            m.handle = C_NULL
+        end
+        return m
+    end
+end
+
+"""
+    Model(f!, nx, np; p = nothing, x0 = nothing, x0! = nothing, dx0dp! = nothing,
+          jac_x! = nothing, jac_p! = nothing, name = nothing,
+          state_names = nothing, param_names = nothing)
+
+A model of `nx` states and `np` parameters with right-hand side
+`f!(xdot, x, p, t)` (write `dx/dt` into `xdot`). Optional:
+
+- `p`: nominal parameters (default zeros); `x0`: the initial state
+  (default zeros), or `x0!(x0, p)` when it depends on `p`, with
+  `dx0dp!(S0, p)` writing `dx0/dp` (nx × np; by differences otherwise);
+- `jac_x!(J, x, p, t)` (nx × nx) and `jac_p!(Jp, x, p, t)` (nx × np):
+  exact Jacobians, used instead of finite differences;
+- names of the model, the states and the parameters.
+
+An exception thrown by one of these functions aborts the solve, and
+[`solve`](@ref) raises an `ODESensError` (`ODESENS_ERR_CALLBACK_FAILED`)
+that includes it. Sparse Jacobians and Jacobian products are available
+through the low-level functions (`odesens_model_set_sparsity`, ...).
+
+```julia
+decay!(xdot, x, p, t) = (xdot[1] = -p[1] * x[1])
+m = Model(decay!, 1, 2; p = [0.5, 2.0], x0! = (x0, p) -> (x0[1] = p[2]))
+```
+"""
+function Model(f!, nx::Integer, np::Integer; p = nothing, x0 = nothing, x0! = nothing,
+               dx0dp! = nothing, jac_x! = nothing, jac_p! = nothing, name = nothing,
+               state_names = nothing, param_names = nothing)
+    data = CallbackData(nx, np, f!, jac_x!, jac_p!, x0!, dx0dp!, nothing)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(odesens_model_create(nx, np, _rhs_ptr(), pointer_from_objref(data), out))
+    m = Model(out[], data)
+    h = m.handle
+    jac_x! === nothing || check(odesens_model_set_jac_x(h, _jac_x_ptr()), h)
+    jac_p! === nothing || check(odesens_model_set_jac_p(h, _jac_p_ptr()), h)
+    x0! === nothing || check(odesens_model_set_x0_fn(h, _x0_ptr()), h)
+    dx0dp! === nothing || check(odesens_model_set_dx0dp_fn(h, _dx0dp_ptr()), h)
+    if p !== nothing
+        v = Vector{Float64}(p)
+        check(odesens_model_set_nominal_params(h, v, length(v)), h)
+    end
+    if x0 !== nothing
+        v = Vector{Float64}(x0)
+        check(odesens_model_set_x0(h, v, length(v)), h)
+    end
+    name === nothing || check(odesens_model_set_name(h, String(name)), h)
+    if state_names !== nothing
+        for (i, n) in enumerate(state_names)
+            check(odesens_model_set_state_name(h, i - 1, String(n)), h)
+        end
+    end
+    if param_names !== nothing
+        for (j, n) in enumerate(param_names)
+            check(odesens_model_set_param_name(h, j - 1, String(n)), h)
+        end
+    end
+    return m
+end
+
+"""
+    builtin_model(name) -> Model
+
+A compiled built-in model: `"chua"`, `"vanderpol"`, `"glv:N"`, `"linear:N"`,
+`"heat2d:Np"` (a `"builtin:"` prefix is accepted).
+"""
+function builtin_model(name::AbstractString)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    check(odesens_model_from_builtin(String(name), out))
+    return Model(out[], nothing)
+end
+
+"""
+    model_sizes(model) -> (nx, np)
+"""
+function model_sizes(m::Model)
+    nx, np = Ref{Int64}(0), Ref{Int64}(0)
+    check(odesens_model_sizes(m.handle, nx, np), m.handle)
+    return (Int(nx[]), Int(np[]))
+end
+
+"""
+    nominal_params(model) -> Vector{Float64}
+"""
+function nominal_params(m::Model)
+    p = zeros(Float64, model_sizes(m)[2])
+    check(odesens_model_nominal_params(m.handle, p, length(p)), m.handle)
+    return p
+end
+
+function _names(m::Model, n::Integer, getter)
+    out = Ref{Ptr{UInt8}}(C_NULL)
+    return [begin
+                check(getter(m.handle, i - 1, out), m.handle)
+                unsafe_string(out[])
+            end for i in 1:n]
+end
+
+"""
+    state_names(model) -> Vector{String}
+"""
+state_names(m::Model) = _names(m, model_sizes(m)[1], odesens_model_state_name)
+
+"""
+    param_names(model) -> Vector{String}
+"""
+param_names(m::Model) = _names(m, model_sizes(m)[2], odesens_model_param_name)
+
+# ---------------------------------------------------------------------------
+# Methods
+# ---------------------------------------------------------------------------
+
+"""
+    method_ids() -> Vector{String}
+
+The ids of the available methods (`"cvodes_fsa"`, `"cvodes_asa"`, ...).
+"""
+function method_ids()
+    n = Ref{Int64}(0)
+    check(odesens_method_count(n))
+    id = Ref{Ptr{UInt8}}(C_NULL)
+    return [begin
+                check(odesens_method_id(i - 1, id))
+                unsafe_string(id[])
+            end for i in 1:n[]]
+end
+
+"""
+    method_options(method) -> Vector{NamedTuple{(:key, :type, :doc)}}
+
+The options of a method; `type` is `Float64`, `Int64` or `String`.
+"""
+function method_options(method::AbstractString)
+    n = Ref{Int64}(0)
+    check(odesens_method_option_count(String(method), n))
+    key, doc, code = Ref{Ptr{UInt8}}(C_NULL), Ref{Ptr{UInt8}}(C_NULL), Ref{Int64}(0)
+    types = Dict(ODESENS_OPTION_DOUBLE => Float64, ODESENS_OPTION_INT => Int64,
+                 ODESENS_OPTION_STRING => String)
+    return [begin
+                check(odesens_method_option(String(method), i - 1, key, code, doc))
+                (key = unsafe_string(key[]), type = types[code[]], doc = unsafe_string(doc[]))
+            end for i in 1:n[]]
+end
+
+# ---------------------------------------------------------------------------
+# Solvers
+# ---------------------------------------------------------------------------
+
+"""
+    Solver(model, method; p, x0, t0, times, rtol, atol, max_steps, weights, options)
+
+A model with a method and the settings of the solve; every keyword is
+optional and calls the setter of the same name (`set_params!`,
+`set_initial_state!`, `set_t0!`, `set_output_times!`, `set_tolerances!`,
+`set_max_steps!`, `set_adjoint_weights!`, and `set_option!` for each pair
+of the `options` dictionary). Given only one of `rtol` and `atol`, the other
+is 1e-8 (rtol) or 1e-10 (atol); given neither, the method's defaults apply.
+Output times must be set before [`solve`](@ref). The solver keeps the model
+(and its Julia callbacks) alive.
+"""
+mutable struct Solver
+    handle::Ptr{Cvoid}
+    model::Model
+
+    function Solver(model::Model, method::AbstractString; p = nothing, x0 = nothing,
+                    t0 = nothing, times = nothing, rtol = nothing, atol = nothing,
+                    max_steps = nothing, weights = nothing, options = Dict{String,Any}())
+        out = Ref{Ptr{Cvoid}}(C_NULL)
+        check(odesens_solver_create(model.handle, String(method), out))
+        s = new(out[], model)
+        finalizer(s) do s
+            odesens_solver_free(s.handle)
+            s.handle = C_NULL
+        end
+        p === nothing || set_params!(s, p)
+        x0 === nothing || set_initial_state!(s, x0)
+        t0 === nothing || set_t0!(s, t0)
+        times === nothing || set_output_times!(s, times)
+        if rtol !== nothing || atol !== nothing
+            set_tolerances!(s, something(rtol, 1e-8), something(atol, 1e-10))
+        end
+        max_steps === nothing || set_max_steps!(s, max_steps)
+        weights === nothing || set_adjoint_weights!(s, weights)
+        for (key, value) in options
+            set_option!(s, String(key), value)
+        end
+        return s
+    end
+end
+
+# Runs a setter on the solver's handle and raises its error.
+function _set(s::Solver, setter, args...)
+    check(setter(s.handle, args...), s.handle)
+    return s
+end
+
+_floats(v) = Vector{Float64}(vec(collect(v)))
+
+"""
+    set_params!(solver, p)
+
+Parameter values (length np) instead of the model's nominal ones.
+"""
+set_params!(s::Solver, p) = (v = _floats(p); _set(s, odesens_solver_set_params, v, length(v)))
+
+"""
+    set_initial_state!(solver, x0)
+
+A fixed initial state (length nx; `dx0/dp = 0`); an empty vector returns to
+the model's `x0(p)`.
+"""
+set_initial_state!(s::Solver, x0) =
+    (v = _floats(x0); _set(s, odesens_solver_set_initial_state, v, length(v)))
+
+"""
+    set_t0!(solver, t0)
+"""
+set_t0!(s::Solver, t0::Real) = _set(s, odesens_solver_set_t0, Float64(t0))
+
+"""
+    set_output_times!(solver, times)
+
+Strictly increasing output times, all ≥ t0.
+"""
+set_output_times!(s::Solver, times) =
+    (v = _floats(times); _set(s, odesens_solver_set_output_times, v, length(v)))
+
+"""
+    set_tolerances!(solver, rtol, atol)
+
+Relative tolerance and absolute tolerance: one number for all states, or a
+vector of nx.
+"""
+set_tolerances!(s::Solver, rtol::Real, atol::Real) =
+    _set(s, odesens_solver_set_tolerances, Float64(rtol), Float64(atol))
+function set_tolerances!(s::Solver, rtol::Real, atol::AbstractVector)
+    _set(s, odesens_solver_set_tolerances, Float64(rtol), 0.0)
+    v = _floats(atol)
+    return _set(s, odesens_solver_set_atol_vector, v, length(v))
+end
+
+"""
+    set_max_steps!(solver, n)
+
+Maximum internal steps between two output times.
+"""
+set_max_steps!(s::Solver, n::Integer) = _set(s, odesens_solver_set_max_steps, Int64(n))
+
+"""
+    set_adjoint_weights!(solver, W)
+
+Objective `G = Σ_k W[:, k]' x(t_k)` of the adjoint methods, `W` of size
+nx × n_times; an empty array returns to `G = Σ_i x_i(t_final)`.
+"""
+set_adjoint_weights!(s::Solver, W) =
+    (v = _floats(W); _set(s, odesens_solver_set_adjoint_weights, v, length(v)))
+
+"""
+    set_option!(solver, key, value)
+
+A method option (see [`method_options`](@ref)); the value's Julia type
+picks the typed setter: `AbstractFloat`, `Integer` or `AbstractString`.
+"""
+set_option!(s::Solver, key::AbstractString, value::AbstractFloat) =
+    _set(s, odesens_set_option_double, String(key), Float64(value))
+set_option!(s::Solver, key::AbstractString, value::Integer) =
+    _set(s, odesens_set_option_int, String(key), Int64(value))
+set_option!(s::Solver, key::AbstractString, value::AbstractString) =
+    _set(s, odesens_set_option_string, String(key), String(value))
+
+# ---------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------
+
+"""
+    Result
+
+What one solve computed, copied into Julia arrays:
+
+- `method`: the method id;
+- `times` (n_times) and `x` (nx × n_times);
+- `s_times` and `s` (nx × np × n_s_times, `s[i, j, k] = ∂x_i/∂p_j` at
+  `s_times[k]`): all output times for forward methods, the final time (or
+  nothing) for adjoint methods;
+- `gradient` (np, adjoint methods; empty otherwise);
+- `stats`: every statistic by name (`"steps"`, `"rhs_evals"`,
+  `"jac_evals"`, `"linear_setups"`, `"error_test_failures"`,
+  `"wall_seconds"`, then the method's own).
+"""
+struct Result
+    method::String
+    times::Vector{Float64}
+    x::Matrix{Float64}
+    s_times::Vector{Float64}
+    s::Array{Float64,3}
+    gradient::Vector{Float64}
+    stats::Dict{String,Float64}
+end
+
+# A copy of one array of a C result (empty when the method did not compute it).
+function _array(handle::Ptr{Cvoid}, which::Int64, n::Integer)
+    n == 0 && return Float64[]
+    data, len = Ref{Ptr{Cdouble}}(C_NULL), Ref{Int64}(0)
+    check(odesens_result_data(handle, which, data, len), handle)
+    return copy(unsafe_wrap(Array, data[], len[]))
+end
+
+function _result(handle::Ptr{Cvoid})
+    nt, nx, np, ns, ng = (Ref{Int64}(0) for _ in 1:5)
+    check(odesens_result_sizes(handle, nt, nx, np, ns, ng), handle)
+    method = Ref{Ptr{UInt8}}(C_NULL)
+    check(odesens_result_method(handle, method), handle)
+    stats = Dict{String,Float64}()
+    count, name, value = Ref{Int64}(0), Ref{Ptr{UInt8}}(C_NULL), Ref{Cdouble}(0.0)
+    check(odesens_result_stat_count(handle, count), handle)
+    for i in 1:count[]
+        check(odesens_result_stat_name(handle, i - 1, name), handle)
+        key = unsafe_string(name[])
+        check(odesens_result_stat(handle, key, value), handle)
+        stats[key] = value[]
+    end
+    return Result(unsafe_string(method[]),
+                  _array(handle, ODESENS_ARRAY_TIMES, nt[]),
+                  reshape(_array(handle, ODESENS_ARRAY_X, nt[]), Int(nx[]), Int(nt[])),
+                  _array(handle, ODESENS_ARRAY_S_TIMES, ns[]),
+                  reshape(_array(handle, ODESENS_ARRAY_S, ns[]), Int(nx[]), Int(np[]), Int(ns[])),
+                  _array(handle, ODESENS_ARRAY_GRADIENT, ng[]),
+                  stats)
+end
+
+"""
+    solve(solver) -> Result
+
+Runs the solver's method. Raises `ODESensError` with the library's message
+on failure; when a Julia callback threw, the message includes its exception.
+"""
+function solve(s::Solver)
+    data = s.model.callbacks
+    data === nothing || (data.error = nothing)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    status = GC.@preserve s odesens_solve(s.handle, out)
+    if status != ODESENS_OK
+        message = unsafe_string(odesens_errmsg(s.handle))
+        if data !== nothing && data.error !== nothing
+            message *= "\n  caused by: " * sprint(showerror, data.error)
+        end
+        throw(ODESensError(status, unsafe_string(odesens_status_string(status)), message))
+    end
+    try
+        return _result(out[])
+    finally
+        odesens_result_free(out[])
+    end
+end
+
+"""
+    version() -> VersionNumber
+
+The version of the loaded libodesens.
+"""
+version() = VersionNumber(unsafe_string(odesens_version()))
+
+end # module ODESens

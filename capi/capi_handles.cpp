@@ -1,0 +1,67 @@
+#include "capi_handles.hpp"
+
+#include "odesens/status.hpp"
+
+namespace odesens::capi {
+namespace {
+
+const char* kind_name(HandleKind kind) {
+  switch (kind) {
+    case HandleKind::model: return "a model";
+    case HandleKind::solver: return "a solver";
+    case HandleKind::result: return "a result";
+    case HandleKind::freed: return "a freed handle";
+  }
+  return "not an odesens handle";
+}
+
+// Throws unless `header` is a live handle of `expected` kind.
+void require_kind(const HandleHeader* header, HandleKind expected, const char* name) {
+  if (!header) throw Error(Status::null_handle, std::string("the ") + name + " handle is NULL");
+  if (header->kind != expected)
+    throw Error(Status::null_handle, std::string("the ") + name + " handle is " +
+                                         kind_name(header->kind) + ", not " +
+                                         kind_name(expected));
+}
+
+// Valid for any handle type: every handle is standard-layout with the
+// header first, so the two are pointer-interconvertible.
+const HandleHeader* raw_header(const void* handle) {
+  return static_cast<const HandleHeader*>(handle);
+}
+
+}  // namespace
+
+const HandleHeader* header_of(const void* handle) noexcept {
+  if (!handle) return nullptr;
+  const HandleHeader* header = raw_header(handle);
+  switch (header->kind) {
+    case HandleKind::model:
+    case HandleKind::solver:
+    case HandleKind::result: return header;
+    case HandleKind::freed: break;
+  }
+  return nullptr;
+}
+
+ModelState& model_state(odesens_model* model) {
+  require_kind(raw_header(model), HandleKind::model, "model");
+  return *model->state;
+}
+
+const ModelState& model_state(const odesens_model* model) {
+  require_kind(raw_header(model), HandleKind::model, "model");
+  return *model->state;
+}
+
+SolverState& solver_state(odesens_solver* solver) {
+  require_kind(raw_header(solver), HandleKind::solver, "solver");
+  return *solver->state;
+}
+
+const ResultState& result_state(const odesens_result* result) {
+  require_kind(raw_header(result), HandleKind::result, "result");
+  return *result->state;
+}
+
+}  // namespace odesens::capi

@@ -1,0 +1,96 @@
+// The three handle types behind the opaque C typedefs, and how a handle is
+// recognised from a bare pointer.
+//
+// Every handle starts with a HandleHeader: its kind and the message of its
+// last failed call. odesens_errmsg() receives a `const void*`, so it must
+// read the header without knowing the handle's type; that is well defined
+// because each handle is standard-layout with the header as first member
+// (asserted below), which makes the handle and its header
+// pointer-interconvertible. The state proper lives behind a unique_ptr,
+// whose layout is standard where std::map's (in Result, Options) is not.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+#include "capi_model_state.hpp"
+#include "odesens.h"
+#include "odesens/methods.hpp"
+#include "odesens/problem.hpp"
+#include "odesens/result.hpp"
+
+namespace odesens::capi {
+
+// Tags chosen to be unlikely in memory that is not a handle; `freed` is
+// written on destruction so that use after free is recognised more often.
+enum class HandleKind : std::uint32_t {
+  model = 0x6f64736d,
+  solver = 0x6f647373,
+  result = 0x6f647372,
+  freed = 0x66726565,
+};
+
+struct HandleHeader {
+  HandleKind kind;
+  mutable std::string message;  // const handles record failures too
+};
+
+struct SolverState {
+  std::string method;
+  const MethodInfo* info = nullptr;  // points into the static method registry
+  Problem problem;                   // holds the shared reference to the model
+};
+
+struct ResultState {
+  Result result;
+  std::vector<std::string> stat_names;  // fixed statistics, then the method's own
+};
+
+}  // namespace odesens::capi
+
+struct odesens_model {
+  odesens::capi::HandleHeader header;
+  std::unique_ptr<odesens::capi::ModelState> state;
+};
+
+struct odesens_solver {
+  odesens::capi::HandleHeader header;
+  std::unique_ptr<odesens::capi::SolverState> state;
+};
+
+struct odesens_result {
+  odesens::capi::HandleHeader header;
+  std::unique_ptr<odesens::capi::ResultState> state;
+};
+
+static_assert(std::is_standard_layout_v<odesens_model> &&
+                  std::is_standard_layout_v<odesens_solver> &&
+                  std::is_standard_layout_v<odesens_result>,
+              "odesens_errmsg reads the header of any handle through a const void*");
+
+namespace odesens::capi {
+
+// The header of a live handle of any kind, or nullptr for NULL or memory
+// that does not look like a handle.
+const HandleHeader* header_of(const void* handle) noexcept;
+
+// The state behind a handle, or Error(null_handle) naming what was expected
+// when the handle is NULL or of another kind.
+ModelState& model_state(odesens_model* model);
+const ModelState& model_state(const odesens_model* model);
+SolverState& solver_state(odesens_solver* solver);
+const ResultState& result_state(const odesens_result* result);
+
+// Deletes a handle of the expected kind; NULL and other kinds are ignored
+// (freeing is the one call that cannot report an error).
+template <class Handle>
+void free_handle(Handle* handle, HandleKind kind) noexcept {
+  const HandleHeader* header = header_of(handle);
+  if (!header || header->kind != kind) return;
+  handle->header.kind = HandleKind::freed;
+  delete handle;
+}
+
+}  // namespace odesens::capi

@@ -1,0 +1,153 @@
+// odesens_result_*: sizes, copies into caller buffers, zero-copy views and
+// statistics of one solve.
+#include "capi_guard.hpp"
+#include "capi_handles.hpp"
+#include "odesens.h"
+
+namespace {
+
+using namespace odesens;
+using namespace odesens::capi;
+
+// One array of the result; S and the gradient exist only when the method
+// computed them, and asking for them otherwise is an error rather than an
+// empty copy that would go unnoticed.
+const std::vector<double>& result_array(const Result& r, int64_t which) {
+  switch (which) {
+    case ODESENS_ARRAY_TIMES: return r.times;
+    case ODESENS_ARRAY_X: return r.x;
+    case ODESENS_ARRAY_S_TIMES:
+    case ODESENS_ARRAY_S:
+      if (r.s_times.empty())
+        throw Error(Status::unsupported, "method '" + r.method + "' did not compute S");
+      return which == ODESENS_ARRAY_S ? r.s : r.s_times;
+    case ODESENS_ARRAY_GRADIENT:
+      if (r.gradient.empty())
+        throw Error(Status::unsupported, "method '" + r.method + "' computes no gradient");
+      return r.gradient;
+    default:
+      throw Error(Status::invalid_argument,
+                  "unknown result array " + std::to_string(which) + " (see odesens_result_array)");
+  }
+}
+
+int copy_array(const odesens_result* result, const char* function, int64_t which, double* out,
+               int64_t len) {
+  return guarded(result, function, [&] {
+    copy_to_buffer(result_array(result_state(result).result, which), out, len, "out");
+  });
+}
+
+std::vector<double> fixed_stats(const Stats& s) {
+  std::vector<double> v(ODESENS_STAT_COUNT);
+  v[ODESENS_STAT_STEPS] = static_cast<double>(s.steps);
+  v[ODESENS_STAT_RHS_EVALS] = static_cast<double>(s.rhs_evals);
+  v[ODESENS_STAT_JAC_EVALS] = static_cast<double>(s.jac_evals);
+  v[ODESENS_STAT_LINEAR_SETUPS] = static_cast<double>(s.linear_setups);
+  v[ODESENS_STAT_ERROR_TEST_FAILURES] = static_cast<double>(s.error_test_failures);
+  v[ODESENS_STAT_WALL_SECONDS] = s.wall_seconds;
+  return v;
+}
+
+}  // namespace
+
+extern "C" {
+
+void odesens_result_free(odesens_result* result) { free_handle(result, HandleKind::result); }
+
+int odesens_result_sizes(const odesens_result* result, int64_t* n_times, int64_t* nx, int64_t* np,
+                         int64_t* n_s_times, int64_t* n_gradient) {
+  return guarded(result, __func__, [&] {
+    const Result& r = result_state(result).result;
+    if (n_times) *n_times = static_cast<int64_t>(r.times.size());
+    if (nx) *nx = static_cast<int64_t>(r.nx);
+    if (np) *np = static_cast<int64_t>(r.np);
+    if (n_s_times) *n_s_times = static_cast<int64_t>(r.s_times.size());
+    if (n_gradient) *n_gradient = static_cast<int64_t>(r.gradient.size());
+  });
+}
+
+int odesens_result_method(const odesens_result* result, const char** method) {
+  return guarded(result, __func__, [&] {
+    const Result& r = result_state(result).result;
+    require_pointer(method, "method");
+    *method = r.method.c_str();
+  });
+}
+
+int odesens_result_times(const odesens_result* result, double* out, int64_t len) {
+  return copy_array(result, __func__, ODESENS_ARRAY_TIMES, out, len);
+}
+
+int odesens_result_x(const odesens_result* result, double* out, int64_t len) {
+  return copy_array(result, __func__, ODESENS_ARRAY_X, out, len);
+}
+
+int odesens_result_s_times(const odesens_result* result, double* out, int64_t len) {
+  return copy_array(result, __func__, ODESENS_ARRAY_S_TIMES, out, len);
+}
+
+int odesens_result_s(const odesens_result* result, double* out, int64_t len) {
+  return copy_array(result, __func__, ODESENS_ARRAY_S, out, len);
+}
+
+int odesens_result_gradient(const odesens_result* result, double* out, int64_t len) {
+  return copy_array(result, __func__, ODESENS_ARRAY_GRADIENT, out, len);
+}
+
+int odesens_result_stats(const odesens_result* result, double* out, int64_t len) {
+  return guarded(result, __func__, [&] {
+    copy_to_buffer(fixed_stats(result_state(result).result.stats), out, len, "out");
+  });
+}
+
+int odesens_result_stat_count(const odesens_result* result, int64_t* count) {
+  return guarded(result, __func__, [&] {
+    const ResultState& r = result_state(result);
+    require_pointer(count, "count");
+    *count = static_cast<int64_t>(r.stat_names.size());
+  });
+}
+
+int odesens_result_stat_name(const odesens_result* result, int64_t index, const char** name) {
+  return guarded(result, __func__, [&] {
+    const ResultState& r = result_state(result);
+    require_pointer(name, "name");
+    *name = r.stat_names[require_index(index, r.stat_names.size(), "statistic index")].c_str();
+  });
+}
+
+int odesens_result_stat(const odesens_result* result, const char* name, double* value) {
+  return guarded(result, __func__, [&] {
+    const ResultState& r = result_state(result);
+    const std::string key = require_string(name, "name");
+    require_pointer(value, "value");
+    const std::vector<double> fixed = fixed_stats(r.result.stats);
+    for (std::size_t i = 0; i < fixed.size(); ++i)
+      if (r.stat_names[i] == key) {
+        *value = fixed[i];
+        return;
+      }
+    const auto it = r.result.stats.extra.find(key);
+    if (it == r.result.stats.extra.end()) {
+      std::string known;
+      for (const auto& n : r.stat_names) known += (known.empty() ? "" : ", ") + n;
+      throw Error(Status::invalid_argument,
+                  "no statistic '" + key + "' in this result (statistics: " + known + ")");
+    }
+    *value = it->second;
+  });
+}
+
+int odesens_result_data(const odesens_result* result, int64_t array, const double** data,
+                        int64_t* len) {
+  return guarded(result, __func__, [&] {
+    const std::vector<double>& v = result_array(result_state(result).result, array);
+    require_pointer(data, "data");
+    require_pointer(len, "len");
+    *data = v.data();
+    *len = static_cast<int64_t>(v.size());
+  });
+}
+
+}  // extern "C"

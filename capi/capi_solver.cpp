@@ -1,0 +1,192 @@
+// odesens_solver_*, odesens_set_option_*, odesens_solve: a problem under
+// construction and the method that will solve it.
+//
+// Setters check what they can see on their own (lengths, finiteness,
+// ordering, option keys and types) so that the error names the call that
+// caused it; what depends on several settings (output times against t0,
+// adjoint weights against the number of times) is checked by the solve.
+#include <cmath>
+#include <variant>
+
+#include "capi_guard.hpp"
+#include "capi_handles.hpp"
+#include "odesens.h"
+#include "odesens/methods.hpp"
+
+namespace {
+
+using namespace odesens;
+using namespace odesens::capi;
+
+template <class Change>
+int change_problem(odesens_solver* solver, const char* function, Change&& change) {
+  return guarded(solver, function, [&] { change(solver_state(solver).problem); });
+}
+
+std::size_t nx_of(const Problem& problem) { return problem.model->nx(); }
+
+// A tolerance: finite, positive (rtol) or non-negative (atol).
+void require_tolerance(double v, const char* name, bool allow_zero) {
+  if (!std::isfinite(v)) throw Error(Status::not_finite, std::string(name) + " is NaN or Inf");
+  if (v < 0.0 || (!allow_zero && v == 0.0))
+    throw Error(Status::invalid_argument, std::string(name) + " must be " +
+                                              (allow_zero ? "non-negative" : "positive") +
+                                              " (got " + std::to_string(v) + ")");
+}
+
+// Checks one option against the method's specification (the same check the
+// solve makes), then keeps it.
+void store_option(SolverState& s, const char* key, const OptionValue& value) {
+  const std::string name = require_string(key, "key");
+  Options single;
+  std::visit([&](const auto& v) { single.set(name, v); }, value);
+  MethodOptions(s.method, s.info->options, single);
+  std::visit([&](const auto& v) { s.problem.options.set(name, v); }, value);
+}
+
+std::vector<std::string> stat_names(const Stats& stats) {
+  std::vector<std::string> names = {"steps",         "rhs_evals",           "jac_evals",
+                                    "linear_setups", "error_test_failures", "wall_seconds"};
+  for (const auto& extra : stats.extra) names.push_back(extra.first);
+  return names;
+}
+
+}  // namespace
+
+extern "C" {
+
+int odesens_solver_create(const odesens_model* model, const char* method, odesens_solver** out) {
+  // No handle exists yet: failures are reported by odesens_errmsg(NULL).
+  return guarded(nullptr, __func__, [&] {
+    require_pointer(out, "out");
+    *out = nullptr;
+    const ModelState& m = model_state(model);
+    const MethodInfo& info = method_info(require_string(method, "method"));
+    auto state = std::make_unique<SolverState>();
+    state->method = info.id;
+    state->info = &info;
+    state->problem.model = m.model();
+    state->problem.t0 = state->problem.model->default_t0();
+    *out = new odesens_solver{HandleHeader{HandleKind::solver, {}}, std::move(state)};
+  });
+}
+
+void odesens_solver_free(odesens_solver* solver) { free_handle(solver, HandleKind::solver); }
+
+int odesens_solver_set_params(odesens_solver* solver, const double* p, int64_t len) {
+  return change_problem(solver, __func__, [&](Problem& pr) {
+    require_array(p, len, "p");
+    require_length(len, pr.model->np(), "parameter vector");
+    require_finite(p, len, "p");
+    pr.params.assign(p, p + len);
+  });
+}
+
+int odesens_solver_set_initial_state(odesens_solver* solver, const double* x0, int64_t len) {
+  return change_problem(solver, __func__, [&](Problem& pr) {
+    require_array(x0, len, "x0");
+    if (len != 0) {
+      require_length(len, nx_of(pr), "initial state");
+      require_finite(x0, len, "x0");
+    }
+    pr.initial_state.assign(x0, x0 + len);
+  });
+}
+
+int odesens_solver_set_t0(odesens_solver* solver, double t0) {
+  return change_problem(solver, __func__, [&](Problem& pr) {
+    if (!std::isfinite(t0)) throw Error(Status::not_finite, "t0 is NaN or Inf");
+    pr.t0 = t0;
+  });
+}
+
+int odesens_solver_set_output_times(odesens_solver* solver, const double* times, int64_t len) {
+  return change_problem(solver, __func__, [&](Problem& pr) {
+    require_array(times, len, "times");
+    if (len < 1) throw Error(Status::invalid_argument, "at least one output time is needed");
+    require_finite(times, len, "times");
+    for (int64_t k = 1; k < len; ++k)
+      if (!(times[k] > times[k - 1]))
+        throw Error(Status::invalid_argument,
+                    "output times must be strictly increasing: times[" + std::to_string(k) +
+                        "] = " + std::to_string(times[k]) + " <= times[" +
+                        std::to_string(k - 1) + "] = " + std::to_string(times[k - 1]));
+    pr.output_times.assign(times, times + len);
+  });
+}
+
+int odesens_solver_set_tolerances(odesens_solver* solver, double rtol, double atol) {
+  return change_problem(solver, __func__, [&](Problem& pr) {
+    require_tolerance(rtol, "rtol", false);
+    require_tolerance(atol, "atol", true);
+    pr.rtol = rtol;
+    pr.atol = {atol};
+  });
+}
+
+int odesens_solver_set_atol_vector(odesens_solver* solver, const double* atol, int64_t len) {
+  return change_problem(solver, __func__, [&](Problem& pr) {
+    require_array(atol, len, "atol");
+    if (len != 1 && len != static_cast<int64_t>(nx_of(pr)))
+      throw Error(Status::invalid_argument, "atol has " + std::to_string(len) +
+                                                " entries, expected 1 or nx = " +
+                                                std::to_string(nx_of(pr)));
+    for (int64_t i = 0; i < len; ++i)
+      require_tolerance(atol[i], ("atol[" + std::to_string(i) + "]").c_str(), true);
+    pr.atol.assign(atol, atol + len);
+  });
+}
+
+int odesens_solver_set_max_steps(odesens_solver* solver, int64_t max_steps) {
+  return change_problem(solver, __func__, [&](Problem& pr) {
+    if (max_steps <= 0)
+      throw Error(Status::invalid_argument,
+                  "max_steps must be positive (got " + std::to_string(max_steps) + ")");
+    pr.max_steps = max_steps;
+  });
+}
+
+int odesens_solver_set_adjoint_weights(odesens_solver* solver, const double* w, int64_t len) {
+  return change_problem(solver, __func__, [&](Problem& pr) {
+    require_array(w, len, "w");
+    if (len % static_cast<int64_t>(nx_of(pr)) != 0)
+      throw Error(Status::invalid_argument,
+                  "adjoint weights: " + std::to_string(len) +
+                      " entries is not a whole number of blocks of nx = " +
+                      std::to_string(nx_of(pr)));
+    require_finite(w, len, "w");
+    pr.adjoint_weights.assign(w, w + len);
+  });
+}
+
+int odesens_set_option_double(odesens_solver* solver, const char* key, double value) {
+  return guarded(solver, __func__,
+                 [&] { store_option(solver_state(solver), key, OptionValue{value}); });
+}
+
+int odesens_set_option_int(odesens_solver* solver, const char* key, int64_t value) {
+  return guarded(solver, __func__, [&] {
+    store_option(solver_state(solver), key, OptionValue{static_cast<std::int64_t>(value)});
+  });
+}
+
+int odesens_set_option_string(odesens_solver* solver, const char* key, const char* value) {
+  return guarded(solver, __func__, [&] {
+    SolverState& s = solver_state(solver);
+    store_option(s, key, OptionValue{require_string(value, "value")});
+  });
+}
+
+int odesens_solve(odesens_solver* solver, odesens_result** result) {
+  return guarded(solver, __func__, [&] {
+    if (result) *result = nullptr;
+    const SolverState& s = solver_state(solver);
+    require_pointer(result, "result");
+    auto state = std::make_unique<ResultState>();
+    state->result = odesens::solve(s.problem, s.method);
+    state->stat_names = stat_names(state->result.stats);
+    *result = new odesens_result{HandleHeader{HandleKind::result, {}}, std::move(state)};
+  });
+}
+
+}  // extern "C"

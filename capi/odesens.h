@@ -1,0 +1,317 @@
+/*
+ * odesens.h: the C ABI of odesens, parameter sensitivities of ODE systems
+ * dx/dt = f(t, x, p), x(t0) = x0(p).
+ *
+ * Three opaque handles, each created and freed by the library:
+ *
+ *   odesens_model   the ODE system: user callbacks or a compiled built-in
+ *   odesens_solver  a model plus a method ("cvodes_fsa", ...) and everything
+ *                   the solve needs: parameters, t0, output times,
+ *                   tolerances, adjoint weights, method options
+ *   odesens_result  what one solve computed: times, X, S, gradient, stats
+ *
+ *   odesens_model* m;  odesens_solver* s;  odesens_result* r;
+ *   odesens_model_from_builtin("chua", &m);
+ *   odesens_solver_create(m, "cvodes_fsa", &s);
+ *   odesens_solver_set_output_times(s, times, n_times);
+ *   if (odesens_solve(s, &r) != ODESENS_OK) puts(odesens_errmsg(s));
+ *   odesens_result_s(r, S, len);
+ *   odesens_result_free(r); odesens_solver_free(s); odesens_model_free(m);
+ *
+ * Errors. Every function that can fail returns an int status: ODESENS_OK (0)
+ * or one of the negative codes of odesens_status. Nothing else signals an
+ * error, and no C++ exception ever leaves the library. The message of the
+ * last failed call on a handle is odesens_errmsg(handle); the message of the
+ * last failed call on the calling thread, whatever the handle (including
+ * the create functions, which have no handle yet), is odesens_errmsg(NULL).
+ * Outputs of a failed call are left untouched, except that a failed create
+ * or solve sets its output handle to NULL.
+ *
+ * Ownership. Handles are owned by the caller from creation until the
+ * matching _free; freeing NULL does nothing. A solver keeps its own
+ * reference to the model it was created from, and a result owns its data,
+ * so a model may be freed before its solvers and a solver before its
+ * results. Strings and arrays returned by pointer (names, odesens_errmsg,
+ * odesens_result_data) belong to the handle: they stay valid until the
+ * handle is freed (for odesens_errmsg: until the next failed call on it;
+ * for model names: until the model is next changed). Output buffers belong
+ * to the caller, who passes their length; a buffer shorter than the data is
+ * refused with ODESENS_ERR_BUFFER_TOO_SMALL and nothing is written.
+ *
+ * Threading. A handle is used by one thread at a time; distinct handles may
+ * be used concurrently, so N solvers run in N threads. A model may back
+ * solvers in several threads at once: the solvers only read it. User
+ * callbacks are then called from those threads concurrently and must allow
+ * it (for example, no unsynchronised writes through `user`).
+ *
+ * Callback models are built up step by step: odesens_model_create with the
+ * right-hand side, then setters for what else is known. Everything not given
+ * is derived: Jacobians and products by finite differences (columns grouped
+ * by the sparsity pattern when one is set), x0 = the values set by
+ * odesens_model_set_x0 (zeros by default), dx0/dp by differences of the x0
+ * callback (zero without one). A solver takes a snapshot of its model when
+ * it is created; changing the model afterwards affects only solvers created
+ * later.
+ *
+ * Conventions. Sizes and indices are int64_t; indices are 0-based. Dense
+ * matrices are column-major: J_x is nx x nx, J_p and S are nx x np with
+ * S[i + j*nx] = dx_i/dp_j; a trajectory is a sequence of such blocks, time
+ * slowest. Strings are NUL-terminated UTF-8. Only int64_t, double, pointers
+ * and strings cross the boundary, so Fortran bind(C) and Julia ccall map
+ * every function one to one (see odesens.f90 and ODESens.jl).
+ *
+ * User callbacks return int: 0 for success; anything else aborts the solve,
+ * which returns ODESENS_ERR_CALLBACK_FAILED with a message naming the
+ * callback ("f", "jac_x", ...), its return value and the time.
+ */
+#ifndef ODESENS_H
+#define ODESENS_H
+
+#include <stdint.h>
+
+#define ODESENS_VERSION_MAJOR 0
+#define ODESENS_VERSION_MINOR 1
+#define ODESENS_VERSION_PATCH 0
+/* Changes when an existing function changes signature or meaning; adding
+ * functions does not change it. Compare with odesens_abi_version(). */
+#define ODESENS_ABI_VERSION 1
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ODESENS_API __attribute__((visibility("default")))
+#else
+#define ODESENS_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct odesens_model odesens_model;
+typedef struct odesens_solver odesens_solver;
+typedef struct odesens_result odesens_result;
+
+/* Status codes; the values are part of the ABI and never change meaning. */
+typedef enum odesens_status {
+  ODESENS_OK = 0,
+  ODESENS_ERR_INVALID_ARGUMENT = -1, /* a size, value or name given by the caller is wrong */
+  ODESENS_ERR_UNKNOWN_METHOD = -2,   /* no method with that id */
+  ODESENS_ERR_UNKNOWN_OPTION = -3,   /* an option key the method does not define */
+  ODESENS_ERR_OPTION_TYPE = -4,      /* an option given with the wrong type or value */
+  ODESENS_ERR_CALLBACK_FAILED = -5,  /* a user callback returned non-zero */
+  ODESENS_ERR_TOO_MUCH_WORK = -6,    /* max_steps reached before an output time */
+  ODESENS_ERR_SOLVER_FAILED = -7,    /* the integrator could not continue */
+  ODESENS_ERR_NOT_FINITE = -8,       /* NaN or Inf in input or produced during the solve */
+  ODESENS_ERR_UNKNOWN_MODEL = -9,    /* a model name or file that cannot be resolved */
+  ODESENS_ERR_PARSE = -10,           /* malformed model text */
+  ODESENS_ERR_UNSUPPORTED = -11,     /* valid input that cannot be handled (or was not computed) */
+  ODESENS_ERR_BUFFER_TOO_SMALL = -12, /* a caller's output buffer is too short */
+  ODESENS_ERR_NULL_HANDLE = -13,     /* NULL (or wrong kind of) handle or pointer */
+  ODESENS_ERR_IO = -14,              /* a file could not be read or written */
+  ODESENS_ERR_INTERNAL = -99         /* a bug: please report it with the message */
+} odesens_status;
+
+/* Arrays of a result, for odesens_result_data. */
+typedef enum odesens_result_array {
+  ODESENS_ARRAY_TIMES = 0,    /* n_times output times */
+  ODESENS_ARRAY_X = 1,        /* nx x n_times states */
+  ODESENS_ARRAY_S_TIMES = 2,  /* n_s_times times at which S is given */
+  ODESENS_ARRAY_S = 3,        /* nx x np x n_s_times sensitivities */
+  ODESENS_ARRAY_GRADIENT = 4  /* n_gradient (np or 0) entries of dG/dp */
+} odesens_result_array;
+
+/* Order of the statistics written by odesens_result_stats. */
+typedef enum odesens_stat {
+  ODESENS_STAT_STEPS = 0,               /* internal steps (forward + backward) */
+  ODESENS_STAT_RHS_EVALS = 1,           /* evaluations of f */
+  ODESENS_STAT_JAC_EVALS = 2,           /* evaluations of J_x */
+  ODESENS_STAT_LINEAR_SETUPS = 3,       /* factorizations of the Newton matrix */
+  ODESENS_STAT_ERROR_TEST_FAILURES = 4, /* rejected steps */
+  ODESENS_STAT_WALL_SECONDS = 5,        /* wall-clock time of the solve */
+  ODESENS_STAT_COUNT = 6
+} odesens_stat;
+
+/* Types of method options, as reported by odesens_method_option. */
+typedef enum odesens_option_type {
+  ODESENS_OPTION_DOUBLE = 0,
+  ODESENS_OPTION_INT = 1,
+  ODESENS_OPTION_STRING = 2
+} odesens_option_type;
+
+/* ---- user callbacks (the same signatures as the C++ CallbackModel) ---- */
+
+/* xdot (nx) = f(t, x, p) */
+typedef int (*odesens_rhs_fn)(double t, const double* x, const double* p, double* xdot,
+                              void* user);
+/* J (nx x nx) = df/dx, or Jp (nx x np) = df/dp; dense, column-major */
+typedef int (*odesens_dense_jac_fn)(double t, const double* x, const double* p, double* J,
+                                    void* user);
+/* values (nnz) of df/dx in the order of the sparsity pattern */
+typedef int (*odesens_sparse_jac_fn)(double t, const double* x, const double* p, double* values,
+                                     void* user);
+/* out (nx x nv) = J_x V for V (nx x nv) */
+typedef int (*odesens_jvp_fn)(double t, const double* x, const double* p, int64_t nv,
+                              const double* V, double* out, void* user);
+/* out_x (nx x nw) = J_x^T W and out_p (np x nw) = J_p^T W for W (nx x nw);
+ * either output may be NULL, and is then not wanted */
+typedef int (*odesens_vjp_fn)(double t, const double* x, const double* p, int64_t nw,
+                              const double* W, double* out_x, double* out_p, void* user);
+/* x0 (nx) = x0(p) */
+typedef int (*odesens_x0_fn)(const double* p, double* x0, void* user);
+/* dx0_dp (nx x np) = dx0/dp */
+typedef int (*odesens_dx0dp_fn)(const double* p, double* dx0_dp, void* user);
+
+/* ---- library ---- */
+
+/* "MAJOR.MINOR.PATCH" of the library actually loaded. */
+ODESENS_API const char* odesens_version(void);
+/* ODESENS_ABI_VERSION of the library actually loaded. */
+ODESENS_API int odesens_abi_version(void);
+/* Short fixed text for a status code ("invalid argument", ...); never NULL. */
+ODESENS_API const char* odesens_status_string(int code);
+/* Message of the last failed call on `handle` (a model, solver or result),
+ * or, for NULL, of the last failed call on this thread; "" if none. */
+ODESENS_API const char* odesens_errmsg(const void* handle);
+
+/* ---- methods and their options (strings are static) ---- */
+
+ODESENS_API int odesens_method_count(int64_t* count);
+ODESENS_API int odesens_method_id(int64_t index, const char** id);
+ODESENS_API int odesens_method_option_count(const char* method, int64_t* count);
+/* key, type (odesens_option_type) and one-line documentation of option
+ * `index` of `method`; any output may be NULL. */
+ODESENS_API int odesens_method_option(const char* method, int64_t index, const char** key,
+                                      int64_t* type, const char** doc);
+
+/* ---- models ---- */
+
+/* A callback model with nx >= 1 states and np >= 0 parameters; `user` is
+ * passed to every callback. Defaults: names x1.., p1.., nominal parameters
+ * and x0 zero. */
+ODESENS_API int odesens_model_create(int64_t nx, int64_t np, odesens_rhs_fn f, void* user,
+                                     odesens_model** out);
+/* A compiled built-in: "chua", "vanderpol", "glv:N", "linear:N", "heat2d:Np"
+ * (the "builtin:" prefix is optional). Built-ins cannot be changed. */
+ODESENS_API int odesens_model_from_builtin(const char* name, odesens_model** out);
+/* Reserved for model text (.ode) and files (.ode, SBML); they return
+ * ODESENS_ERR_UNSUPPORTED until those sources are available. */
+ODESENS_API int odesens_model_from_text(const char* text, odesens_model** out);
+ODESENS_API int odesens_model_from_file(const char* path, odesens_model** out);
+ODESENS_API void odesens_model_free(odesens_model* model);
+
+/* Setters of callback models; NULL clears a callback. */
+ODESENS_API int odesens_model_set_jac_x(odesens_model* model, odesens_dense_jac_fn jac_x);
+/* CSC sparsity pattern of J_x: col_ptr has nx + 1 entries (col_ptr[0] = 0,
+ * col_ptr[nx] = nnz), row_idx has nnz entries, sorted within each column.
+ * col_ptr == NULL removes the pattern (and the sparse Jacobian). */
+ODESENS_API int odesens_model_set_sparsity(odesens_model* model, int64_t nnz,
+                                           const int64_t* col_ptr, const int64_t* row_idx);
+/* Needs the sparsity pattern set first. */
+ODESENS_API int odesens_model_set_jac_x_sparse(odesens_model* model,
+                                               odesens_sparse_jac_fn jac_x_values);
+ODESENS_API int odesens_model_set_jac_p(odesens_model* model, odesens_dense_jac_fn jac_p);
+ODESENS_API int odesens_model_set_jvp(odesens_model* model, odesens_jvp_fn jvp);
+ODESENS_API int odesens_model_set_vjp(odesens_model* model, odesens_vjp_fn vjp);
+ODESENS_API int odesens_model_set_x0_fn(odesens_model* model, odesens_x0_fn x0);
+ODESENS_API int odesens_model_set_dx0dp_fn(odesens_model* model, odesens_dx0dp_fn dx0dp);
+/* Initial state used when there is no x0 callback; len must be nx. */
+ODESENS_API int odesens_model_set_x0(odesens_model* model, const double* x0, int64_t len);
+/* Parameters used when a solver is given none; len must be np. */
+ODESENS_API int odesens_model_set_nominal_params(odesens_model* model, const double* p,
+                                                 int64_t len);
+ODESENS_API int odesens_model_set_name(odesens_model* model, const char* name);
+ODESENS_API int odesens_model_set_state_name(odesens_model* model, int64_t index,
+                                             const char* name);
+ODESENS_API int odesens_model_set_param_name(odesens_model* model, int64_t index,
+                                             const char* name);
+
+/* Getters; either size output may be NULL. */
+ODESENS_API int odesens_model_sizes(const odesens_model* model, int64_t* nx, int64_t* np);
+ODESENS_API int odesens_model_nominal_params(const odesens_model* model, double* out,
+                                             int64_t len);
+ODESENS_API int odesens_model_state_name(const odesens_model* model, int64_t index,
+                                         const char** name);
+ODESENS_API int odesens_model_param_name(const odesens_model* model, int64_t index,
+                                         const char** name);
+
+/* ---- solvers ---- */
+
+/* A solver for `model` with method `method` (see odesens_method_id).
+ * Defaults: the model's nominal parameters, its x0(p), its default t0, the
+ * method's tolerances (1e-8 / 1e-10 for the CVODES methods), max_steps
+ * 100000, G = sum_i x_i(t_final); no output times (they must be set). */
+ODESENS_API int odesens_solver_create(const odesens_model* model, const char* method,
+                                      odesens_solver** out);
+ODESENS_API void odesens_solver_free(odesens_solver* solver);
+
+/* len must be np. */
+ODESENS_API int odesens_solver_set_params(odesens_solver* solver, const double* p, int64_t len);
+/* Overrides x0(p) (then dx0/dp = 0); len must be nx, or 0 to remove it. */
+ODESENS_API int odesens_solver_set_initial_state(odesens_solver* solver, const double* x0,
+                                                 int64_t len);
+ODESENS_API int odesens_solver_set_t0(odesens_solver* solver, double t0);
+/* Strictly increasing, all >= t0 (checked at solve), at least one. */
+ODESENS_API int odesens_solver_set_output_times(odesens_solver* solver, const double* times,
+                                                int64_t len);
+/* rtol > 0 and one atol >= 0 for all states. */
+ODESENS_API int odesens_solver_set_tolerances(odesens_solver* solver, double rtol, double atol);
+/* One atol per state (len nx), or one for all (len 1); keeps rtol. */
+ODESENS_API int odesens_solver_set_atol_vector(odesens_solver* solver, const double* atol,
+                                               int64_t len);
+ODESENS_API int odesens_solver_set_max_steps(odesens_solver* solver, int64_t max_steps);
+/* G = sum_k w_k^T x(t_k): n_times blocks of nx weights, time slowest
+ * (w[i + k*nx]); len 0 restores the default. */
+ODESENS_API int odesens_solver_set_adjoint_weights(odesens_solver* solver, const double* w,
+                                                   int64_t len);
+/* Method options, checked when set: an unknown key is
+ * ODESENS_ERR_UNKNOWN_OPTION, a value of the wrong type or outside the
+ * allowed choices ODESENS_ERR_OPTION_TYPE; the message names the key. An
+ * int is accepted for a double option. */
+ODESENS_API int odesens_set_option_double(odesens_solver* solver, const char* key, double value);
+ODESENS_API int odesens_set_option_int(odesens_solver* solver, const char* key, int64_t value);
+ODESENS_API int odesens_set_option_string(odesens_solver* solver, const char* key,
+                                          const char* value);
+
+/* Runs the method; on success *result is a new result owned by the caller.
+ * A solver can be solved again (after changing its settings or not). */
+ODESENS_API int odesens_solve(odesens_solver* solver, odesens_result** result);
+
+/* ---- results ---- */
+
+ODESENS_API void odesens_result_free(odesens_result* result);
+/* Sizes; any output may be NULL. n_s_times is n_times for forward methods,
+ * 1 (the final time) or 0 for adjoint methods; n_gradient is np for
+ * gradient methods and 0 otherwise. */
+ODESENS_API int odesens_result_sizes(const odesens_result* result, int64_t* n_times, int64_t* nx,
+                                     int64_t* np, int64_t* n_s_times, int64_t* n_gradient);
+/* The method id that produced the result. */
+ODESENS_API int odesens_result_method(const odesens_result* result, const char** method);
+
+/* Copies into the caller's buffer of `len` doubles. S and the gradient of a
+ * method that did not compute them are ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_result_times(const odesens_result* result, double* out, int64_t len);
+ODESENS_API int odesens_result_x(const odesens_result* result, double* out, int64_t len);
+ODESENS_API int odesens_result_s_times(const odesens_result* result, double* out, int64_t len);
+ODESENS_API int odesens_result_s(const odesens_result* result, double* out, int64_t len);
+ODESENS_API int odesens_result_gradient(const odesens_result* result, double* out, int64_t len);
+/* The ODESENS_STAT_COUNT statistics in the order of odesens_stat. */
+ODESENS_API int odesens_result_stats(const odesens_result* result, double* out, int64_t len);
+
+/* Every statistic by name: "steps", "rhs_evals", "jac_evals",
+ * "linear_setups", "error_test_failures", "wall_seconds", then the
+ * method's own ("sens_rhs_evals", "checkpoints", ...). */
+ODESENS_API int odesens_result_stat_count(const odesens_result* result, int64_t* count);
+ODESENS_API int odesens_result_stat_name(const odesens_result* result, int64_t index,
+                                         const char** name);
+ODESENS_API int odesens_result_stat(const odesens_result* result, const char* name,
+                                    double* value);
+
+/* Zero-copy, read-only view of one array (odesens_result_array), valid
+ * until the result is freed. */
+ODESENS_API int odesens_result_data(const odesens_result* result, int64_t array,
+                                    const double** data, int64_t* len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ODESENS_H */
