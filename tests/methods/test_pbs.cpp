@@ -148,6 +148,37 @@ TEST(Exponential, IsExactForConstantCoefficientsWithSingularJacobian) {
   EXPECT_EQ(r.stats.extra.at("pbs_intervals"), 0.0);
 }
 
+// More parameters than states (the exponential then integrates the identity
+// and applies J_p afterwards): f = A x + B p with B = [[1, 0, 3, 0], [0, 2, 0, -1]].
+TEST(Exponential, IsExactWithMoreParametersThanStates) {
+  CallbackModelSpec spec;
+  spec.nx = 2;
+  spec.np = 4;
+  spec.nominal_params = {0.3, 0.2, 0.1, 0.4};
+  spec.x0 = {1.0, 0.5};
+  spec.f = [](double, const double* x, const double* p, double* f, void*) {
+    f[0] = -kRate * x[0] + kRate * x[1] + p[0] + 3 * p[2];
+    f[1] = kRate * x[0] - kRate * x[1] + 2 * p[1] - p[3];
+    return 0;
+  };
+  Problem problem;
+  problem.model = make_callback_model(spec);
+  problem.output_times = {0.4, 3.0};
+  const Result r = solve(problem, "exp");
+  const double b[8] = {1, 0, 0, 2, 3, 0, 0, -1};  // column-major 2 x 4
+  std::vector<double> integral(4);                 // (int e^{A s} ds) for B = I, see above
+  for (std::size_t k = 0; k < 2; ++k) {
+    const double t = r.times[k];
+    const double g = (1 - std::exp(-2 * kRate * t)) / (2 * kRate);
+    integral = {0.5 * (t + g), 0.5 * (t - g), 0.5 * (t - g), 0.5 * (t + g)};
+    for (std::size_t j = 0; j < 4; ++j)
+      for (std::size_t i = 0; i < 2; ++i) {
+        const double exact = integral[i] * b[2 * j] + integral[i + 2] * b[2 * j + 1];
+        EXPECT_NEAR(r.s_at(k, i, j), exact, 1e-9) << "t " << t << " S" << i << j;
+      }
+  }
+}
+
 TEST(Exponential, IsExactForTheRandomLinearSystem) {
   auto problem = builtin_problem("linear:5", {1.0, 4.0, 10.0});
   const Result r = solve(problem, "exp");

@@ -43,7 +43,8 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
       settings_(settings),
       nx_(model.nx()),
       np_(model.np()),
-      exponential_(model.nx(), model.np()) {
+      augment_with_identity_(model.np() > model.nx()),
+      exponential_(model.nx(), augment_with_identity_ ? model.nx() : model.np()) {
   const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
   x_.resize(nx_);
   x_sub_.resize(nx_);
@@ -59,7 +60,8 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
   phi_backward_.resize(nn);
   forcing_.resize(nm);
   scaled_jx_.resize(nn);
-  scaled_jp_.resize(nm);
+  scaled_jp_.resize(augment_with_identity_ ? nn : nm);
+  exp_integral_.resize(augment_with_identity_ ? nn : 0);
   exp_e_.resize(nn);
   exp_f_.resize(nm);
   cached_jx_.resize(nn);
@@ -122,8 +124,17 @@ void SensitivityPropagator::exponential_step(const Jacobians& left, double dt) {
   const bool reuse = dt == cached_dt_ && left.jx == cached_jx_ && left.jp == cached_jp_;
   if (!reuse) {
     for (std::size_t q = 0; q < nx_ * nx_; ++q) scaled_jx_[q] = left.jx[q] * dt;
-    for (std::size_t q = 0; q < nx_ * np_; ++q) scaled_jp_[q] = left.jp[q] * dt;
-    exponential_.compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(), exp_f_.data());
+    if (augment_with_identity_) {
+      std::fill(scaled_jp_.begin(), scaled_jp_.end(), 0.0);
+      for (std::size_t i = 0; i < nx_; ++i) scaled_jp_[i + i * nx_] = 1.0;
+      exponential_.compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(),
+                           exp_integral_.data());
+      gemm(Trans::no, Trans::no, nx_, np_, nx_, dt, exp_integral_.data(), nx_, left.jp.data(),
+           nx_, 0.0, exp_f_.data(), nx_);
+    } else {
+      for (std::size_t q = 0; q < nx_ * np_; ++q) scaled_jp_[q] = left.jp[q] * dt;
+      exponential_.compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(), exp_f_.data());
+    }
     cached_dt_ = dt;
     std::copy(left.jx.begin(), left.jx.end(), cached_jx_.begin());
     std::copy(left.jp.begin(), left.jp.end(), cached_jp_.begin());
