@@ -18,8 +18,8 @@ root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
 
 
-def run(program):
-    out = subprocess.run([os.path.join(build, "bin", program), "--benchmark_format=json"],
+def run(program, *args):
+    out = subprocess.run([os.path.join(build, "bin", program), "--benchmark_format=json", *args],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -118,6 +118,57 @@ def pbs_section():
     return lines
 
 
+def expr_section():
+    data = run("bench_expr", "--benchmark_min_time=0.5")
+    ns = {}
+    for b in data["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6}[b.get("time_unit", "ns")]
+        ns[b["name"]] = b["real_time"] * scale
+
+    def cell(name, fmt="{:.0f}"):
+        return fmt.format(ns[name]) if name in ns else "n/a"
+
+    def ratio(a, b):
+        return "{:.2f}".format(ns[a] / ns[b]) if a in ns and b in ns else "n/a"
+
+    lines = [
+        "## Expression engine (`bench_expr`)",
+        "",
+        "Command: `build/bin/bench_expr --benchmark_min_time=0.5` (via `python3 benchmarks/make_results.py`).",
+        "Times per call in ns at a state with every term active. `expr`: ExprModel loaded from the",
+        "`.ode` file (native code for scalar tapes, SIMD lanes for products); `hand`: a C++ function",
+        "written for the benchmark (camkii: the .ode statements transcribed one by one).",
+        "Targets: f within 2x of the hand-written function; v^T J for 4 vectors at once (4 lanes)",
+        "at most 1.5x one vector.",
+        "",
+        "| model | f hand [ns] | f expr [ns] | expr / hand |",
+        "|---|---|---|---|",
+    ]
+    for m in ["chua", "camkii"]:
+        lines.append("| {} | {} | {} | {} |".format(
+            m, cell("f/%s/hand" % m, "{:.1f}"), cell("f/%s/expr" % m, "{:.1f}"),
+            ratio("f/%s/expr" % m, "f/%s/hand" % m)))
+    lines += [
+        "",
+        "v^T J: `vjp` (both J_x^T W and J_p^T W in one reverse sweep) with W of L columns at lane",
+        "width L; `L1 x4`: 4 columns at width 1 (one sweep each).",
+        "",
+        "| model | f | sparse J_x | dense J_p | v^T J, 1 vector (L1) | 4 vectors (L4) | 8 vectors (L8) | 4 vectors (L1 x4) | L4 / L1 | L8 / L1 |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for m in ["camkii", "gen500", "chua"]:
+        v = "vjp/%s/" % m
+        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            m, cell("f/%s/expr" % m), cell("jac_x/%s/expr" % m), cell("jac_p/%s/expr" % m),
+            cell(v + "L1"), cell(v + "L4"), cell(v + "L8"), cell(v + "L1x4"),
+            ratio(v + "L4", v + "L1"), ratio(v + "L8", v + "L1")))
+    lines += ["", "gen500: generated model, 500 states, 20 parameters, 4-5 states per equation "
+              "(`generated_model()` in bench_expr.cpp)."]
+    return lines
+
+
 def main():
     lines = [
         "# Benchmark results",
@@ -129,6 +180,7 @@ def main():
         "",
     ]
     lines += baselines_section()
+    lines += [""] + expr_section()
     lines += [""] + pbs_section()
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:
         f.write("\n".join(lines) + "\n")

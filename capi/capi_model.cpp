@@ -7,6 +7,7 @@
 #include "odesens.h"
 #include "odesens/builtin_models.hpp"
 #include "odesens/callback_model.hpp"
+#include "odesens/expr_model.hpp"
 
 // The C typedefs are the C++ callback types: a C function pointer goes into
 // the CallbackModelSpec unchanged.
@@ -85,7 +86,7 @@ int odesens_model_from_text(const char* text, odesens_model** out) {
     require_pointer(out, "out");
     *out = nullptr;
     require_pointer(text, "text");
-    throw Error(Status::unsupported, "models from text are not available in this version");
+    *out = new_model_handle(std::make_unique<ModelState>(load_ode_text(text, "<text>")));
   });
 }
 
@@ -93,8 +94,13 @@ int odesens_model_from_file(const char* path, odesens_model** out) {
   return guarded(nullptr, __func__, [&] {
     require_pointer(out, "out");
     *out = nullptr;
-    require_pointer(path, "path");
-    throw Error(Status::unsupported, "models from files are not available in this version");
+    const std::string file = require_string(path, "path");
+    const std::string extension = ".ode";
+    if (file.size() < extension.size() ||
+        file.compare(file.size() - extension.size(), extension.size(), extension) != 0)
+      throw Error(Status::unsupported,
+                  "cannot read '" + file + "': model files must be .ode text for now");
+    *out = new_model_handle(std::make_unique<ModelState>(load_ode_file(file)));
   });
 }
 

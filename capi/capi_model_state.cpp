@@ -10,8 +10,8 @@ ModelState::ModelState(std::shared_ptr<const Model> builtin) : model_(std::move(
 
 CallbackModelSpec& ModelState::spec_to_change(const char* what) {
   if (!spec_)
-    throw Error(Status::unsupported, "cannot set " + std::string(what) + " of the built-in model '" +
-                                         model_->name() + "'; only callback models can be changed");
+    throw Error(Status::unsupported, "cannot set " + std::string(what) + " of the model '" +
+                                         model_->name() + "': only callback models can be changed");
   std::lock_guard<std::mutex> lock(build_mutex_);
   model_.reset();
   return *spec_;

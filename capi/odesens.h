@@ -192,8 +192,12 @@ ODESENS_API int odesens_model_create(int64_t nx, int64_t np, odesens_rhs_fn f, v
 /* A compiled built-in: "chua", "vanderpol", "glv:N", "linear:N", "heat2d:Np"
  * (the "builtin:" prefix is optional). Built-ins cannot be changed. */
 ODESENS_API int odesens_model_from_builtin(const char* name, odesens_model** out);
-/* Reserved for model text (.ode) and files (.ode, SBML); they return
- * ODESENS_ERR_UNSUPPORTED until those sources are available. */
+/* A model from text in the .ode format (see docs: MODEL_FORMAT), or from a
+ * file (.ode). Malformed text: ODESENS_ERR_PARSE with "file:line:column:
+ * message" ("<text>" as the file name for odesens_model_from_text); a
+ * missing file: ODESENS_ERR_UNKNOWN_MODEL; any other file type:
+ * ODESENS_ERR_UNSUPPORTED. Such models have exact derivatives and cannot be
+ * changed by the setters. */
 ODESENS_API int odesens_model_from_text(const char* text, odesens_model** out);
 ODESENS_API int odesens_model_from_file(const char* path, odesens_model** out);
 ODESENS_API void odesens_model_free(odesens_model* model);

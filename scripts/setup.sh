@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  build-essential cmake pkg-config python3 gfortran clang
+  build-essential cmake pkg-config python3 gfortran clang libclang-rt-14-dev
   libsundials-dev libopenblas-dev liblapack-dev libsleef-dev libsuitesparse-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )

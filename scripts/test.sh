@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and builds odesens, runs the test suites, then builds again with
 # AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and runs the
-# suites there too.
+# suites there too, and finally fuzzes the .ode parser for 60 seconds
+# (fuzz/run_fuzz.sh, build-fuzz/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -19,3 +20,6 @@ cmake --build build-asan -j"$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== fuzzing the .ode parser (60 s, libFuzzer + ASan + UBSan) =="
+./fuzz/run_fuzz.sh 60

@@ -4,11 +4,13 @@
 
 #include "odesens/builtin_models.hpp"
 #include "odesens/callback_model.hpp"
+#include "odesens/expr_model.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/model.hpp"
 #include "odesens/model_loader.hpp"
 #include "odesens/options.hpp"
 #include "odesens/problem.hpp"
+#include "odesens/record.hpp"
 #include "odesens/result.hpp"
 #include "odesens/sparsity.hpp"
 #include "odesens/status.hpp"

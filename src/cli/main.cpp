@@ -38,8 +38,8 @@ const char* kUsage =
     "                   [--format json|csv] [--out FILE]\n"
     "       odesens compare MODEL --methods ID1,ID2[,...] [run flags but --method,\n"
     "                   --format, --out; an --option goes to the methods that have it]\n"
-    "MODEL: builtin:chua | builtin:vanderpol | builtin:glv:N | builtin:linear:N |\n"
-    "       builtin:heat2d:Np\n"
+    "MODEL: path/model.ode | builtin:chua | builtin:vanderpol | builtin:glv:N |\n"
+    "       builtin:linear:N | builtin:heat2d:Np\n"
     "Defaults: the method's tolerances (odesens options METHOD), output times: the\n"
     "model's span at 101 points.\n";
 

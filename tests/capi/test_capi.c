@@ -129,7 +129,7 @@ static void test_builtin_model_getters(void) {
   CHECK_STATUS(odesens_model_param_name(m, -1, &name), ODESENS_ERR_INVALID_ARGUMENT);
   /* Built-ins are finished models. */
   CHECK_STATUS(odesens_model_set_jac_x(m, chua_jac_x), ODESENS_ERR_UNSUPPORTED);
-  CHECK_MESSAGE(odesens_errmsg(m), "built-in");
+  CHECK_MESSAGE(odesens_errmsg(m), "only callback models can be changed");
   CHECK_STATUS(odesens_model_set_nominal_params(m, p, 2), ODESENS_ERR_UNSUPPORTED);
   odesens_model_free(m);
 
@@ -771,11 +771,52 @@ static void test_solve_errors(void) {
   odesens_model_free(m);
 }
 
-static void test_reserved_model_sources(void) {
-  odesens_model* m = (odesens_model*)1;
-  CHECK_STATUS(odesens_model_from_text("dx/dt = -x", &m), ODESENS_ERR_UNSUPPORTED);
+/* x' = -k x, x(0) = x0 with x0 = 2 k: x = 2k e^{-kt}, dx/dk = 2 e^{-kt} (1 - k t). */
+static const char* decay_text = "param k = 1.5\nstate x = 2*k\ndx/dt = -k*x\n";
+
+static void check_decay_text_model(odesens_model* m) {
+  const double t[] = {0.5, 2.0};
+  odesens_solver* s = make_solver(m, "cvodes_fsa", t, 2, 1e-10, 1e-12);
+  odesens_result* r = solve_ok(s);
+  double sens[2];
+  CHECK_OK(odesens_result_s(r, sens, 2));
+  for (int k = 0; k < 2; ++k) {
+    const double exact = 2.0 * exp(-1.5 * t[k]) * (1.0 - 1.5 * t[k]);
+    CHECK(fabs(sens[k] - exact) < 1e-8);
+  }
+  odesens_result_free(r);
+  odesens_solver_free(s);
+}
+
+static void test_text_and_file_models(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_text(decay_text, &m));
+  int64_t nx = 0, np = 0;
+  CHECK_OK(odesens_model_sizes(m, &nx, &np));
+  CHECK(nx == 1 && np == 1);
+  check_decay_text_model(m);
+  CHECK_STATUS(odesens_model_set_x0(m, (const double[]){1.0}, 1), ODESENS_ERR_UNSUPPORTED);
+  odesens_model_free(m);
+
+  const char* path = "odesens_capi_test_decay.ode";
+  FILE* f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(decay_text, f);
+    fclose(f);
+    m = NULL;
+    CHECK_OK(odesens_model_from_file(path, &m));
+    check_decay_text_model(m);
+    odesens_model_free(m);
+    remove(path);
+  }
+
+  m = (odesens_model*)1;
+  CHECK_STATUS(odesens_model_from_text("state x = 1\ndx/dt = -y\n", &m), ODESENS_ERR_PARSE);
   CHECK(m == NULL);
-  CHECK_STATUS(odesens_model_from_file("model.ode", &m), ODESENS_ERR_UNSUPPORTED);
+  CHECK_MESSAGE(odesens_errmsg(NULL), "<text>:2:");
+  CHECK_STATUS(odesens_model_from_file("no/such/model.ode", &m), ODESENS_ERR_UNKNOWN_MODEL);
+  CHECK_STATUS(odesens_model_from_file("model.xml", &m), ODESENS_ERR_UNSUPPORTED);
   CHECK_STATUS(odesens_model_from_text(NULL, &m), ODESENS_ERR_NULL_HANDLE);
 }
 
@@ -817,7 +858,7 @@ int main(void) {
   test_callback_failures_name_the_callback();
   test_nan_input_is_refused();
   test_solve_errors();
-  test_reserved_model_sources();
+  test_text_and_file_models();
   test_error_messages_per_handle();
   return check_exit_status("test_capi");
 }

@@ -1,0 +1,126 @@
+// ExprModel: a Model given as expressions, from `.ode` text (see
+// design/MODEL_FORMAT.md) or from a C++ function recorded with
+// odesens::record() (record.hpp).
+//
+// Every derivative is exact: J_x, J_p, df/dt and dx0/dp are differentiated
+// symbolically once, at load time, and compiled to flat instruction tapes;
+// the sparsity pattern of J_x is the set of structurally non-zero entries.
+// Products with J_x and J_p run on SIMD lanes, several vectors per pass:
+// jvp in forward mode, vjp_x / vjp_p in reverse mode. The lane width L is
+// 8 with AVX-512, 4 with AVX2 and 1 otherwise, chosen from the CPU at run
+// time.
+//
+// Beyond Model, the services the odeSD method needs: the second time
+// derivative along solutions, xddot = J_x f + df/dt, with its sparse state
+// Jacobian and its parameter Jacobian (built on first use); the model's
+// outputs (`output NAME = EXPR`); and f at several points at once.
+//
+// Scalar evaluations (f, J_x, J_p, xddot...) run as native x86-64 code
+// generated at load time where the platform allows (set ODESENS_JIT=0 to use
+// the portable interpreter; both give bitwise identical results). Work that
+// depends only on p is cached per thread and redone when p changes.
+//
+// Evaluation allocates nothing per call (per-thread register files, grown
+// once) and may run on several threads at once.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "odesens/model.hpp"
+
+namespace odesens {
+
+class ExprModel final : public Model {
+ public:
+  class Impl;
+  explicit ExprModel(std::unique_ptr<Impl> impl);
+  ~ExprModel() override;
+
+  std::size_t nx() const override;
+  std::size_t np() const override;
+  const std::vector<std::string>& state_names() const override;
+  const std::vector<std::string>& param_names() const override;
+  std::vector<double> nominal_params() const override;
+  std::string name() const override;
+  double default_t0() const override;
+  // The .ode format has no end time: 1 unless the model was recorded with one.
+  double default_t_end() const override;
+
+  void initial_state(const double* p, double* x0) const override;
+  void initial_sensitivity(const double* p, double* dx0_dp) const override;
+  void rhs(double t, const double* x, const double* p, double* xdot) const override;
+
+  bool has_analytic_jacobians() const override { return true; }
+  void jac_x(double t, const double* x, const double* p, double* J) const override;
+  const SparsityPattern* jac_x_pattern() const override;
+  void jac_x_values(double t, const double* x, const double* p, double* values) const override;
+  void jac_p(double t, const double* x, const double* p, double* Jp) const override;
+
+  void jvp(double t, const double* x, const double* p, std::size_t nv, const double* V,
+           double* out) const override;
+  void vjp_x(double t, const double* x, const double* p, std::size_t nw, const double* W,
+             double* out) const override;
+  void vjp_p(double t, const double* x, const double* p, std::size_t nw, const double* W,
+             double* out) const override;
+  // Both products of one reverse sweep: out_x (nx x nw) = J_x^T W and
+  // out_p (np x nw) = J_p^T W; either may be null.
+  void vjp(double t, const double* x, const double* p, std::size_t nw, const double* W,
+           double* out_x, double* out_p) const;
+
+  // Sparse J_p: its structurally non-zero entries, values in pattern order.
+  const SparsityPattern& jac_p_pattern() const;
+  void jac_p_values(double t, const double* x, const double* p, double* values) const;
+  // df/dt (nx); zero for autonomous models.
+  void dfdt(double t, const double* x, const double* p, double* out) const;
+
+  // Second time derivative along solutions: xddot = J_x f + df/dt (nx).
+  void xddot(double t, const double* x, const double* p, double* out) const;
+  // Its state Jacobian d xddot / dx: sparse pattern, values, dense (nx x nx).
+  const SparsityPattern& xddot_jac_x_pattern() const;
+  void xddot_jac_x_values(double t, const double* x, const double* p, double* values) const;
+  void xddot_jac_x(double t, const double* x, const double* p, double* J) const;
+  // Its parameter Jacobian d xddot / dp, dense nx x np.
+  void xddot_jac_p(double t, const double* x, const double* p, double* Jp) const;
+
+  // Observables declared with `output NAME = EXPR`.
+  std::size_t n_outputs() const;
+  const std::vector<std::string>& output_names() const;
+  void outputs(double t, const double* x, const double* p, double* out) const;
+
+  // F (nx x n) = f at n points: t[k], column k of X (nx x n) and P (np x n),
+  // lane_width() points per pass (transcendental functions through SLEEF;
+  // equal to rhs() to within a few ulp).
+  void rhs_points(std::size_t n, const double* t, const double* X, const double* P,
+                  double* F) const;
+
+  // Lane width used by jvp, vjp and rhs_points: 1, 4 or 8. The default is
+  // the widest the CPU supports; set_lane_width throws Error(unsupported)
+  // for a width the CPU or the build lacks. Set it before sharing the model.
+  int lane_width() const { return lane_width_.load(std::memory_order_relaxed); }
+  void set_lane_width(int width);
+
+  // The compiled internals, for the library's own tests and tools.
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  std::atomic<int> lane_width_;
+};
+
+// A model from .ode text; messages name `filename_for_messages`. Throws
+// Error(parse_error, "FILE:LINE:COLUMN: message") for malformed text.
+std::shared_ptr<ExprModel> load_ode_text(const std::string& text,
+                                         const std::string& filename_for_messages);
+// A model from an .ode file. Throws Error(unknown_model) when the file does
+// not exist, Error(io_error) when it cannot be read, and parse errors as
+// load_ode_text.
+std::shared_ptr<ExprModel> load_ode_file(const std::string& path);
+
+// The widest lane width this CPU supports (8, 4 or 1).
+int widest_expr_lane_width();
+
+}  // namespace odesens

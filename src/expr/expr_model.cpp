@@ -1,0 +1,223 @@
+// ExprModel's services: each is one tape evaluation (plus a scatter into a
+// dense matrix where Model asks for one).
+#include "expr/expr_model_impl.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "expr/lane_kernels.hpp"
+#include "expr/tape_evaluate.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens {
+
+using expr::Slot;
+using expr::Tape;
+using expr::TapeKind;
+
+namespace {
+
+Tape values_tape(const expr::SymbolicModel& m, const std::vector<expr::NodeId>& roots) {
+  return expr::compile_tape(m.graph, roots, m.state_names.size(), m.param_names.size(),
+                            TapeKind::values);
+}
+
+// Dense rows x cols (column-major, zeroed first) from pattern-ordered values.
+void scatter(const SparsityPattern& pattern, const double* values, double* dense) {
+  std::fill(dense, dense + pattern.rows * pattern.cols, 0.0);
+  for (std::size_t j = 0; j < pattern.cols; ++j)
+    for (auto q = pattern.col_ptr[j]; q < pattern.col_ptr[j + 1]; ++q)
+      dense[static_cast<std::size_t>(pattern.row_idx[q]) + j * pattern.rows] = values[q];
+}
+
+void check_names(const std::vector<std::string>& names, std::size_t n, const char* what) {
+  if (names.size() != n)
+    throw Error(Status::invalid_argument, std::string("expected ") + std::to_string(n) + " " +
+                                              what + " names, got " + std::to_string(names.size()));
+  std::unordered_set<std::string> seen;
+  for (const auto& s : names)
+    if (!seen.insert(s).second)
+      throw Error(Status::invalid_argument, std::string("duplicate ") + what + " name '" + s + "'");
+}
+
+const expr::LaneKernels& kernels(int width) {
+  const expr::LaneKernels* k = expr::lane_kernels(width);
+  return k ? *k : expr::isa::scalar_kernels;
+}
+
+}  // namespace
+
+ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
+  const std::size_t nx = sym.state_names.size(), np = sym.param_names.size();
+  check_names(sym.state_names, nx, "state");
+  check_names(sym.param_names, np, "parameter");
+  check_names(sym.output_names, sym.outputs.size(), "output");
+  if (nx == 0) throw Error(Status::invalid_argument, "a model needs at least one state");
+  if (sym.rhs.size() != nx || sym.x0.size() != nx || sym.nominal_params.size() != np)
+    throw Error(Status::invalid_argument, "symbolic model sizes disagree");
+  for (expr::NodeId id : sym.x0)
+    if (sym.graph.node(id).depends & (expr::kOnTime | expr::kOnState))
+      throw Error(Status::invalid_argument, "x0 may depend on parameters only");
+  first = expr::first_derivatives(sym);
+  rhs = values_tape(sym, sym.rhs);
+  rhs_adjoint = expr::compile_tape(sym.graph, sym.rhs, nx, np, TapeKind::adjoint);
+  jac_x = values_tape(sym, first.jac_x.values);
+  jac_p = values_tape(sym, first.jac_p.values);
+  x0 = values_tape(sym, sym.x0);
+  dx0_dp = values_tape(sym, first.dx0_dp.values);
+  dfdt = values_tape(sym, first.dfdt);
+  outputs = values_tape(sym, sym.outputs);
+}
+
+const ExprModel::Impl::SecondOrder& ExprModel::Impl::second_order() const {
+  std::call_once(second_once_, [this] {
+    // The graph only grows here (under the once-flag); tapes never read it.
+    auto& self = const_cast<Impl&>(*this);
+    auto s = std::make_unique<SecondOrder>();
+    s->d = expr::second_derivatives(self.sym, first);
+    s->xddot = values_tape(sym, s->d.xddot);
+    s->xddot_jac_x = values_tape(sym, s->d.xddot_jac_x.values);
+    s->xddot_jac_p = values_tape(sym, s->d.xddot_jac_p.values);
+    second_ = std::move(s);
+  });
+  return *second_;
+}
+
+std::shared_ptr<ExprModel> make_expr_model(expr::SymbolicModel model) {
+  return std::make_shared<ExprModel>(std::make_unique<ExprModel::Impl>(std::move(model)));
+}
+
+ExprModel::ExprModel(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)), lane_width_(expr::widest_lane_width()) {}
+
+ExprModel::~ExprModel() = default;
+
+std::size_t ExprModel::nx() const { return impl_->sym.state_names.size(); }
+std::size_t ExprModel::np() const { return impl_->sym.param_names.size(); }
+const std::vector<std::string>& ExprModel::state_names() const { return impl_->sym.state_names; }
+const std::vector<std::string>& ExprModel::param_names() const { return impl_->sym.param_names; }
+std::vector<double> ExprModel::nominal_params() const { return impl_->sym.nominal_params; }
+std::string ExprModel::name() const { return impl_->sym.name; }
+double ExprModel::default_t0() const { return impl_->sym.t0; }
+double ExprModel::default_t_end() const { return impl_->sym.t_end; }
+
+void ExprModel::set_lane_width(int width) {
+  if (!expr::lane_kernels(width))
+    throw Error(Status::unsupported, "lane width " + std::to_string(width) +
+                                         " is not available on this CPU (use 1, 4 or 8; widest: " +
+                                         std::to_string(expr::widest_lane_width()) + ")");
+  lane_width_.store(width, std::memory_order_relaxed);
+}
+
+void ExprModel::initial_state(const double* p, double* x0) const {
+  expr::evaluate(impl_->x0, Slot::x0, 0.0, nullptr, p, x0);
+}
+
+void ExprModel::initial_sensitivity(const double* p, double* dx0_dp) const {
+  const auto& s = impl_->first.dx0_dp;
+  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
+  expr::evaluate(impl_->dx0_dp, Slot::dx0_dp, 0.0, nullptr, p, values);
+  scatter(s.pattern, values, dx0_dp);
+}
+
+void ExprModel::rhs(double t, const double* x, const double* p, double* xdot) const {
+  expr::evaluate(impl_->rhs, Slot::rhs, t, x, p, xdot);
+}
+
+void ExprModel::jac_x(double t, const double* x, const double* p, double* J) const {
+  const auto& s = impl_->first.jac_x;
+  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
+  jac_x_values(t, x, p, values);
+  scatter(s.pattern, values, J);
+}
+
+const SparsityPattern* ExprModel::jac_x_pattern() const { return &impl_->first.jac_x.pattern; }
+
+void ExprModel::jac_x_values(double t, const double* x, const double* p, double* values) const {
+  expr::evaluate(impl_->jac_x, Slot::jac_x, t, x, p, values);
+}
+
+void ExprModel::jac_p(double t, const double* x, const double* p, double* Jp) const {
+  const auto& s = impl_->first.jac_p;
+  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
+  jac_p_values(t, x, p, values);
+  scatter(s.pattern, values, Jp);
+}
+
+const SparsityPattern& ExprModel::jac_p_pattern() const { return impl_->first.jac_p.pattern; }
+
+void ExprModel::jac_p_values(double t, const double* x, const double* p, double* values) const {
+  expr::evaluate(impl_->jac_p, Slot::jac_p, t, x, p, values);
+}
+
+void ExprModel::dfdt(double t, const double* x, const double* p, double* out) const {
+  expr::evaluate(impl_->dfdt, Slot::dfdt, t, x, p, out);
+}
+
+void ExprModel::jvp(double t, const double* x, const double* p, std::size_t nv, const double* V,
+                    double* out) const {
+  expr::evaluate_tangents(impl_->rhs_adjoint, kernels(lane_width()), t, x, p, nv, V, nullptr, out);
+}
+
+void ExprModel::vjp(double t, const double* x, const double* p, std::size_t nw, const double* W,
+                    double* out_x, double* out_p) const {
+  expr::evaluate_adjoints(impl_->rhs_adjoint, kernels(lane_width()), t, x, p, nw, W, out_x,
+                          out_p);
+}
+
+void ExprModel::vjp_x(double t, const double* x, const double* p, std::size_t nw,
+                      const double* W, double* out) const {
+  vjp(t, x, p, nw, W, out, nullptr);
+}
+
+void ExprModel::vjp_p(double t, const double* x, const double* p, std::size_t nw,
+                      const double* W, double* out) const {
+  vjp(t, x, p, nw, W, nullptr, out);
+}
+
+void ExprModel::xddot(double t, const double* x, const double* p, double* out) const {
+  expr::evaluate(impl_->second_order().xddot, Slot::xddot, t, x, p, out);
+}
+
+const SparsityPattern& ExprModel::xddot_jac_x_pattern() const {
+  return impl_->second_order().d.xddot_jac_x.pattern;
+}
+
+void ExprModel::xddot_jac_x_values(double t, const double* x, const double* p,
+                                   double* values) const {
+  expr::evaluate(impl_->second_order().xddot_jac_x, Slot::xddot_jac_x, t, x, p, values);
+}
+
+void ExprModel::xddot_jac_x(double t, const double* x, const double* p, double* J) const {
+  const auto& s = impl_->second_order().d.xddot_jac_x;
+  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
+  xddot_jac_x_values(t, x, p, values);
+  scatter(s.pattern, values, J);
+}
+
+void ExprModel::xddot_jac_p(double t, const double* x, const double* p, double* Jp) const {
+  const auto& second = impl_->second_order();
+  const auto& s = second.d.xddot_jac_p;
+  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
+  expr::evaluate(second.xddot_jac_p, Slot::xddot_jac_p, t, x, p, values);
+  scatter(s.pattern, values, Jp);
+}
+
+std::size_t ExprModel::n_outputs() const { return impl_->sym.outputs.size(); }
+const std::vector<std::string>& ExprModel::output_names() const {
+  return impl_->sym.output_names;
+}
+
+void ExprModel::outputs(double t, const double* x, const double* p, double* out) const {
+  expr::evaluate(impl_->outputs, Slot::outputs, t, x, p, out);
+}
+
+void ExprModel::rhs_points(std::size_t n, const double* t, const double* X, const double* P,
+                           double* F) const {
+  expr::evaluate_points(impl_->rhs, kernels(lane_width()), n, t, X, P, F);
+}
+
+int widest_expr_lane_width() { return expr::widest_lane_width(); }
+
+}  // namespace odesens

@@ -1,0 +1,42 @@
+// What an ExprModel holds: the symbolic model, its derivative expressions
+// and their compiled tapes. The second-order tapes (xddot and its
+// Jacobians) are built on first use, under a once-flag, because they cost
+// more than everything else together and only odeSD needs them.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "expr/derivatives.hpp"
+#include "expr/symbolic_model.hpp"
+#include "expr/tape.hpp"
+#include "odesens/expr_model.hpp"
+
+namespace odesens {
+
+class ExprModel::Impl {
+ public:
+  explicit Impl(expr::SymbolicModel model);
+
+  struct SecondOrder {
+    expr::SecondDerivatives d;
+    expr::Tape xddot, xddot_jac_x, xddot_jac_p;
+  };
+  // Thread-safe; builds on first call.
+  const SecondOrder& second_order() const;
+
+  expr::SymbolicModel sym;
+  expr::FirstDerivatives first;
+  expr::Tape rhs;          // values, with register reuse
+  expr::Tape rhs_adjoint;  // single assignment, for jvp and vjp
+  expr::Tape jac_x, jac_p, x0, dx0_dp, dfdt, outputs;
+
+ private:
+  mutable std::once_flag second_once_;
+  mutable std::unique_ptr<SecondOrder> second_;
+};
+
+// Validates the symbolic model (sizes, names, nominal values) and builds the model.
+std::shared_ptr<ExprModel> make_expr_model(expr::SymbolicModel model);
+
+}  // namespace odesens
