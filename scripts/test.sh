@@ -8,8 +8,11 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
 echo "== tests (Release) =="
-ctest --test-dir build --output-on-failure -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs" | tee "$logs/release.log"
 
 echo "== tests (AddressSanitizer + UndefinedBehaviorSanitizer) =="
 if [ ! -f build-asan/CMakeCache.txt ]; then
@@ -19,7 +22,13 @@ fi
 cmake --build build-asan -j"$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-asan --output-on-failure -j"$jobs"
+ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee "$logs/asan.log"
 
 echo "== fuzzing the .ode parser (60 s, libFuzzer + ASan + UBSan) =="
 ./fuzz/run_fuzz.sh 60
+
+# One closing line over both test runs (each ctest run already stopped the
+# script on a failure, so this line only ever reports success).
+grep -hoE "[0-9]+ tests failed out of [0-9]+" "$logs"/*.log |
+  awk '{ failed += $1; total += $6 } END { printf "%d passed, %d failed\n", total - failed, failed }'
+
