@@ -55,6 +55,10 @@ class Model {
   // they fall back to finite differences.
   virtual bool has_analytic_jacobians() const { return false; }
 
+  // True when J_x and J_p depend on neither t nor x (f affine in x with
+  // coefficients independent of t), so that methods may evaluate them once.
+  virtual bool has_constant_jacobians() const { return false; }
+
   // Dense J_x (nx x nx, column-major). Default: central differences of rhs,
   // see finite_difference_step() for the step rule.
   virtual void jac_x(double t, const double* x, const double* p, double* J) const;

@@ -136,6 +136,43 @@ void conserved_exact_s(double t, double* s) {
   s[3] = 2 * 0.5 * (t + g);
 }
 
+// Refinement of an interval into n_int sub-steps is the same computation as
+// a grid with n_int times as many points; with constant Jacobians the
+// sub-steps are applied by powering, which must not change the result.
+TEST(PeanoBaker, RefinementEqualsAFinerGridForConstantJacobians) {
+  auto model = make_builtin_model("linear:4");
+  ASSERT_TRUE(model->has_constant_jacobians());
+  const auto p = model->nominal_params();
+  const std::vector<double> s0(16, 0.0);
+  auto states = [&](const std::vector<double>& t) {
+    std::vector<double> x(4 * t.size()), s(16);
+    for (std::size_t k = 0; k < t.size(); ++k)
+      builtin::linear_exact_solution(4, p.data(), t[k], x.data() + 4 * k, s.data());
+    return x;
+  };
+  double norm = 0.0;  // |A|_F, to choose c for a given n_int
+  std::vector<double> a(16);
+  model->jac_x(0, s0.data(), p.data(), a.data());
+  for (double v : a) norm += v * v;
+  norm = std::sqrt(norm);
+  const std::int64_t n_int = 37;
+  const std::vector<double> coarse{0.0, 0.5, 1.0};
+  pbs::Settings refined;
+  refined.force_pbs = true;
+  refined.c = (n_int - 0.5) / (0.5 * norm);  // ceil(c * 0.5 * |A|) = n_int
+  pbs::Counters counters;
+  const auto s_coarse = pbs::sensitivities_on_grid(*model, p, coarse, states(coarse), s0, refined,
+                                                   &counters);
+  EXPECT_EQ(counters.sub_intervals, 2 * n_int);
+  const auto fine = linspace(0.0, 1.0, 2 * n_int + 1);
+  pbs::Settings single = refined;
+  single.c = 1e-12;
+  const auto s_fine = pbs::sensitivities_on_grid(*model, p, fine, states(fine), s0, single);
+  const std::vector<double> last_coarse(s_coarse.end() - 16, s_coarse.end());
+  const std::vector<double> last_fine(s_fine.end() - 16, s_fine.end());
+  EXPECT_LT(relative_max_difference(last_coarse, last_fine), 1e-12);
+}
+
 TEST(Exponential, IsExactForConstantCoefficientsWithSingularJacobian) {
   Problem problem;
   problem.model = conserved_model();

@@ -44,6 +44,7 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
       nx_(model.nx()),
       np_(model.np()),
       augment_with_identity_(model.np() > model.nx()),
+      constant_jacobians_(model.has_constant_jacobians()),
       exponential_(model.nx(), augment_with_identity_ ? model.nx() : model.np()) {
   const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
   x_.resize(nx_);
@@ -58,7 +59,11 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
   i1_.resize(nn);
   phi_forward_.resize(nn);
   phi_backward_.resize(nn);
-  forcing_.resize(nm);
+  drift_.resize(nm);
+  power_a_.resize(nn);
+  power_c_.resize(nm);
+  power_tmp_a_.resize(nn);
+  power_tmp_c_.resize(nm);
   scaled_jx_.resize(nn);
   scaled_jp_.resize(augment_with_identity_ ? nn : nm);
   exp_integral_.resize(augment_with_identity_ ? nn : 0);
@@ -104,13 +109,21 @@ void SensitivityPropagator::advance(double t1, const double* x1) {
   const double dt = t1 - t_;
   if (!(dt > 0.0))
     throw Error(Status::invalid_argument, "trajectory times must be strictly increasing");
-  evaluate(t1, x1, right_);
+  if (constant_jacobians_) {
+    right_.jx = left_.jx;
+    right_.jp = left_.jp;
+    right_.norm = left_.norm;
+    if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t1, x1, p_, right_.f.data());
+  } else {
+    evaluate(t1, x1, right_);
+  }
   std::int64_t n_int = 1;
   if (use_exponential(dt, n_int)) {
     exponential_step(left_, dt);
     ++counters_.exp_intervals;
   } else {
     refined_peano_baker(t1, x1, n_int);
+    apply_pending_steps();
     ++counters_.pbs_intervals;
   }
   t_ = t1;
@@ -149,6 +162,58 @@ void SensitivityPropagator::exponential_step(const Jacobians& left, double dt) {
 // I1 = dt/2 (Ja + Jb), I2 = dt/2 Jb I1; then
 // S <- Phi(b;a) (S + dt/2 (Jp_a + Phi(a;b) Jp_b)).
 void SensitivityPropagator::peano_baker_step(const Jacobians& a, const Jacobians& b, double dt) {
+  const bool reuse = dt == pbs_key_dt_ && a.jx == pbs_key_ja_ && b.jx == pbs_key_jb_ &&
+                     a.jp == pbs_key_jpa_ && b.jp == pbs_key_jpb_;
+  if (!reuse) {
+    apply_pending_steps();
+    transition_matrices(a, b, dt);
+    pbs_key_dt_ = dt;
+    pbs_key_ja_ = a.jx;
+    pbs_key_jb_ = b.jx;
+    pbs_key_jpa_ = a.jp;
+    pbs_key_jpb_ = b.jp;
+  }
+  ++pending_steps_;
+}
+
+// T(S) = Phi (S + drift) = Phi S + c with c = Phi drift, applied r times:
+// for each binary digit of r, S <- T^(2^i)(S) when the digit is set, and
+// T^(2^(i+1)) = T^(2^i) o T^(2^i) = (A^2, A c + c).
+void SensitivityPropagator::apply_pending_steps() {
+  std::int64_t r = pending_steps_;
+  pending_steps_ = 0;
+  if (r == 0 || np_ == 0) return;
+  const std::size_t nm = nx_ * np_;
+  if (r == 1) {
+    for (std::size_t q = 0; q < nm; ++q) s_next_[q] = s_[q] + drift_[q];
+    gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_forward_.data(), nx_, s_next_.data(), nx_,
+         0.0, s_.data(), nx_);
+    return;
+  }
+  std::copy(phi_forward_.begin(), phi_forward_.end(), power_a_.begin());
+  gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_forward_.data(), nx_, drift_.data(), nx_, 0.0,
+       power_c_.data(), nx_);
+  while (true) {
+    if (r & 1) {
+      std::copy(power_c_.begin(), power_c_.end(), s_next_.begin());
+      gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, power_a_.data(), nx_, s_.data(), nx_, 1.0,
+           s_next_.data(), nx_);
+      std::swap(s_, s_next_);
+    }
+    r >>= 1;
+    if (r == 0) break;
+    std::copy(power_c_.begin(), power_c_.end(), power_tmp_c_.begin());
+    gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, power_a_.data(), nx_, power_c_.data(), nx_, 1.0,
+         power_tmp_c_.data(), nx_);
+    gemm(Trans::no, Trans::no, nx_, nx_, nx_, 1.0, power_a_.data(), nx_, power_a_.data(), nx_, 0.0,
+         power_tmp_a_.data(), nx_);
+    std::swap(power_a_, power_tmp_a_);
+    std::swap(power_c_, power_tmp_c_);
+  }
+}
+
+void SensitivityPropagator::transition_matrices(const Jacobians& a, const Jacobians& b,
+                                                double dt) {
   const std::size_t nn = nx_ * nx_;
   const double half = 0.5 * dt;
   for (std::size_t q = 0; q < nn; ++q) i1_[q] = half * (a.jx[q] + b.jx[q]);
@@ -164,14 +229,11 @@ void SensitivityPropagator::peano_baker_step(const Jacobians& a, const Jacobians
     phi_backward_[i + i * nx_] += 1.0;
   }
   if (np_ == 0) return;
-  // forcing = S + dt/2 (Jp_a + Phi(a;b) Jp_b)
-  std::copy(a.jp.begin(), a.jp.end(), forcing_.begin());
+  // drift = dt/2 (Jp_a + Phi(a;b) Jp_b)
+  std::copy(a.jp.begin(), a.jp.end(), drift_.begin());
   gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_backward_.data(), nx_, b.jp.data(), nx_, 1.0,
-       forcing_.data(), nx_);
-  for (std::size_t q = 0; q < nx_ * np_; ++q) forcing_[q] = s_[q] + half * forcing_[q];
-  gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_forward_.data(), nx_, forcing_.data(), nx_,
-       0.0, s_next_.data(), nx_);
-  std::swap(s_, s_next_);
+       drift_.data(), nx_);
+  for (double& v : drift_) v *= half;
 }
 
 // Algorithm 2's refinement: n_int equal sub-intervals, x interpolated
@@ -179,6 +241,12 @@ void SensitivityPropagator::peano_baker_step(const Jacobians& a, const Jacobians
 void SensitivityPropagator::refined_peano_baker(double t1, const double* x1, std::int64_t n_int) {
   const double t0 = t_;
   const double dt = (t1 - t0) / static_cast<double>(n_int);
+  if (constant_jacobians_) {  // n_int identical sub-steps
+    peano_baker_step(left_, left_, dt);
+    pending_steps_ += n_int - 1;
+    counters_.sub_intervals += n_int;
+    return;
+  }
   const Jacobians* a = &left_;
   for (std::int64_t h = 0; h < n_int; ++h) {
     const Jacobians* b = &right_;

@@ -34,6 +34,10 @@ class SensitivityPropagator {
   void exponential_step(const Jacobians& left, double dt);
   // Eq. 24 over [a, b].
   void peano_baker_step(const Jacobians& a, const Jacobians& b, double dt);
+  // Phi(b;a) into phi_forward_ and the parameter drift into drift_ (Eq. 21-23).
+  void transition_matrices(const Jacobians& a, const Jacobians& b, double dt);
+  // Applies the pending run of identical Peano-Baker sub-steps to S.
+  void apply_pending_steps();
   void refined_peano_baker(double t1, const double* x1, std::int64_t n_int);
   bool use_exponential(double dt, std::int64_t& n_int) const;
   // x at fraction w of the interval from the current point to (x1, right_).
@@ -49,14 +53,26 @@ class SensitivityPropagator {
   std::vector<double> x_, x_sub_;
   Jacobians left_, right_, sub_a_, sub_b_;
   std::vector<double> s_, s_next_;
-  // Peano-Baker workspace
-  std::vector<double> i1_, phi_forward_, phi_backward_, forcing_;
+  // Peano-Baker workspace. phi_forward_ and drift_ = dt/2 (Jp_a + Phi(a;b) Jp_b)
+  // depend only on (Ja, Jb, Jp_a, Jp_b, dt), which repeat from sub-step to
+  // sub-step when J_x and J_p are constant (linear models), so they are
+  // kept with the inputs that made them and reused on a match.
+  std::vector<double> i1_, phi_forward_, phi_backward_, drift_;
+  std::vector<double> pbs_key_ja_, pbs_key_jb_, pbs_key_jpa_, pbs_key_jpb_;
+  double pbs_key_dt_ = -1.0;
+  // A run of identical sub-steps S <- Phi (S + drift) is applied at once
+  // by binary powering of the affine map (log2 of the run in products
+  // instead of one product per sub-step).
+  std::int64_t pending_steps_ = 0;
+  std::vector<double> power_a_, power_c_, power_tmp_a_, power_tmp_c_;
   // exponential workspace and the inputs of the last exponential, for reuse.
   // With more parameters than states the exponential is taken of
   // [[J dt, I], [0, 0]] and its integral block multiplied by J_p dt after
   // the squarings, which keeps every squaring at 2 nx^3 flops instead of
   // nx^3 + nx^2 np.
   bool augment_with_identity_;
+  // The model's J_x and J_p do not depend on t or x: evaluated once.
+  bool constant_jacobians_;
   linalg::AugmentedExponential exponential_;
   std::vector<double> scaled_jx_, scaled_jp_, exp_e_, exp_f_, exp_integral_;
   std::vector<double> cached_jx_, cached_jp_;

@@ -67,6 +67,8 @@ class Linear final : public BuiltinModel {
     std::fill(x0, x0 + n_, 0.0);
   }
 
+  bool has_constant_jacobians() const override { return true; }
+
   void rhs(double, const double* x, const double* p, double* f) const override {
     for (std::size_t i = 0; i < n_; ++i) f[i] = p[i] * p[i] + 1.0;
     for (std::size_t j = 0; j < n_; ++j)
