@@ -196,6 +196,43 @@ def expr_section():
     return lines
 
 
+def sbml_section():
+    data = run("bench_sbml")
+    rows = {}
+    for b in data["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        kind, model = b["name"].split("/")[:2]
+        scale = {"ns": 1.0, "us": 1e3, "ms": 1e6}[b.get("time_unit", "ns")]
+        rows.setdefault(model, {})[kind] = (b["real_time"] * scale, b)
+    lines = [
+        "## SBML import on the real models (`bench_sbml`)",
+        "",
+        "Command: `build/bin/bench_sbml` (via `python3 benchmarks/make_results.py`). The 20 models of",
+        "`../shared/models/sbml`. import: libsbml reading of the text, the expression graph, symbolic",
+        "J_x, J_p and dx0/dp, tape compilation. f and sparse J_x: one evaluation at the state of",
+        "t = 50. cvodes_fsa: [0, 100] with 101 output times (SBML gives no time span; 100 is the",
+        "importer's default end time and covers these models' transients), rtol 1e-6, atol 1e-8,",
+        "the default sensitivity parameters (constant global parameters no rule or initial",
+        "assignment sets).",
+        "",
+        "| model | nx | np | nnz(J_x) | import [ms] | f [ns] | J_x [ns] | cvodes_fsa [ms] | steps |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for model in sorted(rows):
+        m = rows[model]
+        if not all(k in m for k in ("import", "f", "jac_x", "cvodes_fsa")):
+            lines.append("| {} | (skipped) |||||||".format(model))
+            continue
+        b = m["cvodes_fsa"][1]
+        lines.append("| {} | {:.0f} | {:.0f} | {:.0f} | {:.2f} | {:.0f} | {:.0f} | {:.2f} | {:.0f} |".format(
+            model, b["nx"], b["np"], b["nnz"], m["import"][0] / 1e6, m["f"][0], m["jac_x"][0],
+            m["cvodes_fsa"][0] / 1e6, b["steps"]))
+    if not rows:
+        lines.append("(skipped: the SBML models could not be read)")
+    return lines
+
+
 def main():
     lines = [
         "# Benchmark results",
@@ -209,6 +246,7 @@ def main():
     lines += baselines_section()
     lines += [""] + expr_section()
     lines += [""] + pbs_section()
+    lines += [""] + sbml_section()
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))

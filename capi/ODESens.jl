@@ -45,10 +45,10 @@ on those threads.
 """
 module ODESens
 
-export ODESensError, Model, Solver, Result, builtin_model, solve, method_ids, method_options,
-       set_params!, set_initial_state!, set_t0!, set_output_times!, set_tolerances!,
-       set_max_steps!, set_adjoint_weights!, set_option!, model_sizes, nominal_params,
-       state_names, param_names
+export ODESensError, Model, Solver, Result, builtin_model, model_from_file, solve, method_ids,
+       method_options, set_params!, set_initial_state!, set_t0!, set_output_times!,
+       set_tolerances!, set_max_steps!, set_adjoint_weights!, set_option!, add_observable!,
+       model_sizes, nominal_params, state_names, param_names
 
 const libodesens = get(ENV, "ODESENS_LIBRARY", "libodesens")
 
@@ -127,6 +127,10 @@ odesens_model_from_text(text, out) =
     ccall((:odesens_model_from_text, libodesens), Cint, (Cstring, Ref{Ptr{Cvoid}}), text, out)
 odesens_model_from_file(path, out) =
     ccall((:odesens_model_from_file, libodesens), Cint, (Cstring, Ref{Ptr{Cvoid}}), path, out)
+# sens_params: "k1,k2", "" for none, C_NULL for the default set.
+odesens_model_from_sbml_file(path, sens_params, out) =
+    ccall((:odesens_model_from_sbml_file, libodesens), Cint,
+          (Cstring, Ptr{UInt8}, Ref{Ptr{Cvoid}}), path, sens_params, out)
 odesens_model_free(model) = ccall((:odesens_model_free, libodesens), Cvoid, (Ptr{Cvoid},), model)
 
 odesens_model_set_jac_x(model, jac_x) =
@@ -212,6 +216,10 @@ odesens_set_option_int(solver, key, value) =
 odesens_set_option_string(solver, key, value) =
     ccall((:odesens_set_option_string, libodesens), Cint, (Ptr{Cvoid}, Cstring, Cstring),
           solver, key, value)
+odesens_solver_add_observable(solver, name) =
+    ccall((:odesens_solver_add_observable, libodesens), Cint, (Ptr{Cvoid}, Cstring), solver, name)
+odesens_solver_clear_observables(solver) =
+    ccall((:odesens_solver_clear_observables, libodesens), Cint, (Ptr{Cvoid},), solver)
 odesens_solve(solver, result) =
     ccall((:odesens_solve, libodesens), Cint, (Ptr{Cvoid}, Ref{Ptr{Cvoid}}), solver, result)
 
@@ -251,6 +259,15 @@ odesens_result_stat_name(result, index, name) =
 odesens_result_stat(result, name, value) =
     ccall((:odesens_result_stat, libodesens), Cint, (Ptr{Cvoid}, Cstring, Ref{Cdouble}),
           result, name, value)
+odesens_result_observable_count(result, count) =
+    ccall((:odesens_result_observable_count, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}),
+          result, count)
+odesens_result_observable_name(result, index, name) =
+    ccall((:odesens_result_observable_name, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), result, index, name)
+odesens_result_observable(result, index, out, len) =
+    ccall((:odesens_result_observable, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ptr{Cdouble}, Int64), result, index, out, len)
 odesens_result_data(result, array, data, len) =
     ccall((:odesens_result_data, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Ptr{Cdouble}}, Ref{Int64}), result, array, data, len)
@@ -364,7 +381,8 @@ _dx0dp_ptr() = @cfunction(_dx0dp, Cint, (Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cvoid})
     Model
 
 An ODE system held by the library: from Julia functions
-(`Model(f!, nx, np; ...)`) or a compiled built-in ([`builtin_model`](@ref)).
+(`Model(f!, nx, np; ...)`), a compiled built-in ([`builtin_model`](@ref)) or
+an SBML or `.ode` file ([`model_from_file`](@ref)).
 Freed by its finalizer.
 """
 mutable struct Model
@@ -449,6 +467,24 @@ A compiled built-in model: `"chua"`, `"vanderpol"`, `"glv:N"`, `"linear:N"`,
 function builtin_model(name::AbstractString)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     check(odesens_model_from_builtin(String(name), out))
+    return Model(out[], nothing)
+end
+
+"""
+    model_from_file(path; sens_params = nothing) -> Model
+
+A model file: SBML when its content is XML, `.ode` text otherwise. For SBML,
+`sens_params` (a vector of SBML ids) chooses the sensitivity parameters;
+`nothing` keeps the default set (every constant global parameter that no
+rule or initial assignment sets).
+"""
+function model_from_file(path::AbstractString; sens_params = nothing)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    if sens_params === nothing
+        check(odesens_model_from_file(String(path), out))
+    else
+        check(odesens_model_from_sbml_file(String(path), join(String.(sens_params), ","), out))
+    end
     return Model(out[], nothing)
 end
 
@@ -546,7 +582,8 @@ mutable struct Solver
 
     function Solver(model::Model, method::AbstractString; p = nothing, x0 = nothing,
                     t0 = nothing, times = nothing, rtol = nothing, atol = nothing,
-                    max_steps = nothing, weights = nothing, options = Dict{String,Any}())
+                    max_steps = nothing, weights = nothing, options = Dict{String,Any}(),
+                    observables = String[])
         out = Ref{Ptr{Cvoid}}(C_NULL)
         check(odesens_solver_create(model.handle, String(method), out))
         s = new(out[], model)
@@ -565,6 +602,9 @@ mutable struct Solver
         weights === nothing || set_adjoint_weights!(s, weights)
         for (key, value) in options
             set_option!(s, String(key), value)
+        end
+        for name in observables
+            add_observable!(s, name)
         end
         return s
     end
@@ -650,6 +690,16 @@ set_option!(s::Solver, key::AbstractString, value::Integer) =
 set_option!(s::Solver, key::AbstractString, value::AbstractString) =
     _set(s, odesens_set_option_string, String(key), String(value))
 
+"""
+    add_observable!(solver, name)
+
+A named value of the model to evaluate at the output times (a state; an
+`.ode` let or output; any SBML id with a value, a species also as
+`"ID:amount"` or `"ID:concentration"`); the result's `observables` holds it.
+"""
+add_observable!(s::Solver, name::AbstractString) =
+    _set(s, odesens_solver_add_observable, String(name))
+
 # ---------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------
@@ -667,7 +717,9 @@ What one solve computed, copied into Julia arrays:
 - `gradient` (np, adjoint methods; empty otherwise);
 - `stats`: every statistic by name (`"steps"`, `"rhs_evals"`,
   `"jac_evals"`, `"linear_setups"`, `"error_test_failures"`,
-  `"wall_seconds"`, then the method's own).
+  `"wall_seconds"`, then the method's own);
+- `observables`: the values at `times` of each observable the solver had
+  (see [`add_observable!`](@ref)), by name.
 """
 struct Result
     method::String
@@ -677,6 +729,7 @@ struct Result
     s::Array{Float64,3}
     gradient::Vector{Float64}
     stats::Dict{String,Float64}
+    observables::Dict{String,Vector{Float64}}
 end
 
 # A copy of one array of a C result (empty when the method did not compute it).
@@ -701,13 +754,21 @@ function _result(handle::Ptr{Cvoid})
         check(odesens_result_stat(handle, key, value), handle)
         stats[key] = value[]
     end
+    observables = Dict{String,Vector{Float64}}()
+    check(odesens_result_observable_count(handle, count), handle)
+    for i in 1:count[]
+        check(odesens_result_observable_name(handle, i - 1, name), handle)
+        values = Vector{Float64}(undef, nt[])
+        check(odesens_result_observable(handle, i - 1, values, nt[]), handle)
+        observables[unsafe_string(name[])] = values
+    end
     return Result(unsafe_string(method[]),
                   _array(handle, ODESENS_ARRAY_TIMES, nt[]),
                   reshape(_array(handle, ODESENS_ARRAY_X, nt[]), Int(nx[]), Int(nt[])),
                   _array(handle, ODESENS_ARRAY_S_TIMES, ns[]),
                   reshape(_array(handle, ODESENS_ARRAY_S, ns[]), Int(nx[]), Int(np[]), Int(ns[])),
                   _array(handle, ODESENS_ARRAY_GRADIENT, ng[]),
-                  stats)
+                  stats, observables)
 end
 
 """

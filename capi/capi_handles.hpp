@@ -41,11 +41,14 @@ struct SolverState {
   std::string method;
   const MethodInfo* info = nullptr;  // points into the static method registry
   Problem problem;                   // holds the shared reference to the model
+  std::vector<std::string> observables;  // evaluated at the output times after each solve
 };
 
 struct ResultState {
   Result result;
   std::vector<std::string> stat_names;  // fixed statistics, then the method's own
+  std::vector<std::string> observable_names;
+  std::vector<std::vector<double>> observable_values;  // [observable][time]
 };
 
 }  // namespace odesens::capi

@@ -8,6 +8,8 @@
 #include "odesens/builtin_models.hpp"
 #include "odesens/callback_model.hpp"
 #include "odesens/expr_model.hpp"
+#include "odesens/model_loader.hpp"
+#include "odesens/sbml_model.hpp"
 
 // The C typedefs are the C++ callback types: a C function pointer goes into
 // the CallbackModelSpec unchanged.
@@ -86,7 +88,13 @@ int odesens_model_from_text(const char* text, odesens_model** out) {
     require_pointer(out, "out");
     *out = nullptr;
     require_pointer(text, "text");
-    *out = new_model_handle(std::make_unique<ModelState>(load_ode_text(text, "<text>")));
+    const std::string content = text;
+    std::shared_ptr<const Model> model;
+    if (looks_like_xml(content))
+      model = load_sbml_text(content, "<text>");
+    else
+      model = load_ode_text(content, "<text>");
+    *out = new_model_handle(std::make_unique<ModelState>(std::move(model)));
   });
 }
 
@@ -95,12 +103,31 @@ int odesens_model_from_file(const char* path, odesens_model** out) {
     require_pointer(out, "out");
     *out = nullptr;
     const std::string file = require_string(path, "path");
-    const std::string extension = ".ode";
-    if (file.size() < extension.size() ||
-        file.compare(file.size() - extension.size(), extension.size(), extension) != 0)
-      throw Error(Status::unsupported,
-                  "cannot read '" + file + "': model files must be .ode text for now");
-    *out = new_model_handle(std::make_unique<ModelState>(load_ode_file(file)));
+    *out = new_model_handle(std::make_unique<ModelState>(load_model_file(file)));
+  });
+}
+
+int odesens_model_from_sbml_file(const char* path, const char* sens_params, odesens_model** out) {
+  return guarded(nullptr, __func__, [&] {
+    require_pointer(out, "out");
+    *out = nullptr;
+    const std::string file = require_string(path, "path");
+    SbmlOptions options;
+    if (sens_params) {  // "a,b,c"; "" for none
+      options.sensitivity_params.emplace();
+      const std::string list = sens_params;
+      std::string::size_type start = 0;
+      while (!list.empty()) {
+        const auto comma = list.find(',', start);
+        const std::string id = list.substr(start, comma - start);
+        if (id.empty())
+          throw Error(Status::invalid_argument, "sens_params: empty id in '" + list + "'");
+        options.sensitivity_params->push_back(id);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+    *out = new_model_handle(std::make_unique<ModelState>(load_sbml_file(file, options)));
   });
 }
 

@@ -12,6 +12,7 @@
 #include "capi_handles.hpp"
 #include "odesens.h"
 #include "odesens/methods.hpp"
+#include "odesens/observables.hpp"
 
 namespace {
 
@@ -185,6 +186,9 @@ int odesens_solve(odesens_solver* solver, odesens_result** result) {
     auto state = std::make_unique<ResultState>();
     state->result = odesens::solve(s.problem, s.method);
     state->stat_names = stat_names(state->result.stats);
+    state->observable_names = s.observables;
+    if (!s.observables.empty())
+      state->observable_values = evaluate_observables(s.problem, state->result, s.observables);
     *result = new odesens_result{HandleHeader{HandleKind::result, {}}, std::move(state)};
   });
 }

@@ -168,6 +168,17 @@ module odesens
       integer(c_int) :: odesens_model_from_file
     end function
 
+    ! sens_params: "k1,k2"//c_null_char, or c_null_char alone for none (for
+    ! the default set, use odesens_model_from_file: Fortran cannot pass NULL
+    ! here).
+    function odesens_model_from_sbml_file(path, sens_params, out) &
+        bind(C, name="odesens_model_from_sbml_file")
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: path(*), sens_params(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: odesens_model_from_sbml_file
+    end function
+
     subroutine odesens_model_free(model) bind(C, name="odesens_model_free")
       import :: c_ptr
       type(c_ptr), value :: model
@@ -415,6 +426,21 @@ module odesens
       integer(c_int) :: odesens_set_option_string
     end function
 
+    function odesens_solver_add_observable(solver, name) &
+        bind(C, name="odesens_solver_add_observable")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: solver
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int) :: odesens_solver_add_observable
+    end function
+
+    function odesens_solver_clear_observables(solver) &
+        bind(C, name="odesens_solver_clear_observables")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: solver
+      integer(c_int) :: odesens_solver_clear_observables
+    end function
+
     function odesens_solve(solver, result) bind(C, name="odesens_solve")
       import :: c_int, c_ptr
       type(c_ptr), value :: solver
@@ -514,6 +540,33 @@ module odesens
       character(kind=c_char), intent(in) :: name(*)
       real(c_double), intent(out) :: value
       integer(c_int) :: odesens_result_stat
+    end function
+
+    function odesens_result_observable_count(result, count) &
+        bind(C, name="odesens_result_observable_count")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), intent(out) :: count
+      integer(c_int) :: odesens_result_observable_count
+    end function
+
+    function odesens_result_observable_name(result, index, name) &
+        bind(C, name="odesens_result_observable_name")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), value :: index
+      type(c_ptr), intent(out) :: name
+      integer(c_int) :: odesens_result_observable_name
+    end function
+
+    function odesens_result_observable(result, index, out, len) &
+        bind(C, name="odesens_result_observable")
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: result
+      integer(c_int64_t), value :: index
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_result_observable
     end function
 
     function odesens_result_data(result, array, data, len) bind(C, name="odesens_result_data")

@@ -4,7 +4,8 @@
  *
  * Three opaque handles, each created and freed by the library:
  *
- *   odesens_model   the ODE system: user callbacks or a compiled built-in
+ *   odesens_model   the ODE system: user callbacks, a compiled built-in, or
+ *                   a model from .ode or SBML text
  *   odesens_solver  a model plus a method ("cvodes_fsa", ...) and everything
  *                   the solve needs: parameters, t0, output times,
  *                   tolerances, adjoint weights, method options
@@ -192,14 +193,25 @@ ODESENS_API int odesens_model_create(int64_t nx, int64_t np, odesens_rhs_fn f, v
 /* A compiled built-in: "chua", "vanderpol", "glv:N", "linear:N", "heat2d:Np"
  * (the "builtin:" prefix is optional). Built-ins cannot be changed. */
 ODESENS_API int odesens_model_from_builtin(const char* name, odesens_model** out);
-/* A model from text in the .ode format (see docs: MODEL_FORMAT), or from a
- * file (.ode). Malformed text: ODESENS_ERR_PARSE with "file:line:column:
- * message" ("<text>" as the file name for odesens_model_from_text); a
- * missing file: ODESENS_ERR_UNKNOWN_MODEL; any other file type:
- * ODESENS_ERR_UNSUPPORTED. Such models have exact derivatives and cannot be
- * changed by the setters. */
+/* A model from text, or from a file, whatever its name: SBML when the
+ * content is XML (its first character after white space is '<'), the .ode
+ * format (see docs: MODEL_FORMAT) otherwise. Malformed text:
+ * ODESENS_ERR_PARSE with "file:line:column: message" (.ode) or
+ * "file:line: message" (SBML), "<text>" as the file name for
+ * odesens_model_from_text; SBML features not supported yet (events,
+ * algebraic rules, delays, fast reactions, packages...):
+ * ODESENS_ERR_UNSUPPORTED naming the element and its id; a missing file:
+ * ODESENS_ERR_UNKNOWN_MODEL. Such models have exact derivatives and cannot
+ * be changed by the setters. SBML models take as sensitivity parameters
+ * every constant global parameter that no rule or initial assignment sets. */
 ODESENS_API int odesens_model_from_text(const char* text, odesens_model** out);
 ODESENS_API int odesens_model_from_file(const char* path, odesens_model** out);
+/* An SBML file with chosen sensitivity parameters: `sens_params` lists
+ * their SBML ids separated by commas ("k1,k2,V"; global parameters or
+ * compartments, constant and set by no rule or initial assignment), "" for
+ * none, NULL for the default set. A wrong id: ODESENS_ERR_INVALID_ARGUMENT. */
+ODESENS_API int odesens_model_from_sbml_file(const char* path, const char* sens_params,
+                                             odesens_model** out);
 ODESENS_API void odesens_model_free(odesens_model* model);
 
 /* Setters of callback models; NULL clears a callback. */
@@ -275,6 +287,15 @@ ODESENS_API int odesens_set_option_int(odesens_solver* solver, const char* key, 
 ODESENS_API int odesens_set_option_string(odesens_solver* solver, const char* key,
                                           const char* value);
 
+/* Observables: named values of the model evaluated at the output times
+ * after each solve (odesens_result_observable). A name is a state; for
+ * models from text or files also an .ode let or output, or any SBML id with
+ * a value (species, parameter, compartment, rule variable...), a species as
+ * the model declares it unless the name ends in ":amount" or
+ * ":concentration". An unknown name: ODESENS_ERR_INVALID_ARGUMENT. */
+ODESENS_API int odesens_solver_add_observable(odesens_solver* solver, const char* name);
+ODESENS_API int odesens_solver_clear_observables(odesens_solver* solver);
+
 /* Runs the method; on success *result is a new result owned by the caller.
  * A solver can be solved again (after changing its settings or not). */
 ODESENS_API int odesens_solve(odesens_solver* solver, odesens_result** result);
@@ -308,6 +329,14 @@ ODESENS_API int odesens_result_stat_name(const odesens_result* result, int64_t i
                                          const char** name);
 ODESENS_API int odesens_result_stat(const odesens_result* result, const char* name,
                                     double* value);
+
+/* The observables the solver had when it solved, in the order added: their
+ * number, the name of observable `index`, and its n_times values. */
+ODESENS_API int odesens_result_observable_count(const odesens_result* result, int64_t* count);
+ODESENS_API int odesens_result_observable_name(const odesens_result* result, int64_t index,
+                                               const char** name);
+ODESENS_API int odesens_result_observable(const odesens_result* result, int64_t index,
+                                          double* out, int64_t len);
 
 /* Zero-copy, read-only view of one array (odesens_result_array), valid
  * until the result is freed. */

@@ -1,6 +1,6 @@
 // ExprModel: a Model given as expressions, from `.ode` text (see
-// design/MODEL_FORMAT.md) or from a C++ function recorded with
-// odesens::record() (record.hpp).
+// design/MODEL_FORMAT.md), from SBML (sbml_model.hpp) or from a C++
+// function recorded with odesens::record() (record.hpp).
 //
 // Every derivative is exact: J_x, J_p, df/dt and dx0/dp are differentiated
 // symbolically once, at load time, and compiled to flat instruction tapes;
@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "odesens/model.hpp"
@@ -90,6 +91,20 @@ class ExprModel final : public Model {
   std::size_t n_outputs() const;
   const std::vector<std::string>& output_names() const;
   void outputs(double t, const double* x, const double* p, double* out) const;
+
+  // Every named value of the model, as functions of (t, x, p): for .ode
+  // models the lets, then the states and outputs; for SBML models every id
+  // with a value (species as declared, and also as ID:amount and
+  // ID:concentration), then the states not named so. observables() writes
+  // all of them, in this order (its tape is built on first use).
+  // odesens::evaluate_observables (observables.hpp) picks some at the
+  // output times of a result.
+  const std::vector<std::string>& observable_names() const;
+  void observables(double t, const double* x, const double* p, double* out) const;
+
+  // Facts about the model source shown by `odesens info`, in order: for SBML
+  // the level and version and the counts of reactions, rules and so on.
+  const std::vector<std::pair<std::string, std::string>>& source_details() const;
 
   // F (nx x n) = f at n points: t[k], column k of X (nx x n) and P (np x n),
   // lane_width() points per pass (transcendental functions through SLEEF;

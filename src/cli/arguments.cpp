@@ -60,6 +60,14 @@ std::vector<double> parse_time_grid(const std::string& text) {
   return t;
 }
 
+std::vector<std::string> parse_sens_params(const std::string& list) {
+  if (list.empty()) return {};
+  std::vector<std::string> ids = split(list, ',');
+  for (const auto& id : ids)
+    if (id.empty()) throw UsageError{"--sens-params: empty id in '" + list + "'"};
+  return ids;
+}
+
 RunArguments parse_run_arguments(const std::vector<std::string>& args, bool compare) {
   RunArguments run;
   std::size_t i = 0;
@@ -88,6 +96,14 @@ RunArguments parse_run_arguments(const std::vector<std::string>& args, bool comp
         throw UsageError{"--format must be json or csv, got '" + run.format + "'"};
     }
     else if (a == "--out") run.out = value_of(a);
+    else if (a == "--sens-params") run.sens_params = parse_sens_params(value_of(a));
+    else if (a == "--observe" && !compare) {
+      const std::string list = value_of(a);
+      for (const auto& name : split(list, ',')) {
+        if (name.empty()) throw UsageError{"--observe: empty name in '" + list + "'"};
+        run.observe.push_back(name);
+      }
+    }
     else if (!a.empty() && a[0] == '-') throw UsageError{"unknown flag '" + a + "'"};
     else if (run.model.empty()) run.model = a;
     else throw UsageError{"unexpected argument '" + a + "'"};

@@ -2,10 +2,11 @@
 //
 //   odesens methods
 //   odesens options METHOD
-//   odesens info MODEL
+//   odesens info MODEL [--sens-params ID,...]
 //   odesens run MODEL --method ID [--rtol R] [--atol A] [--t0 T]
 //                [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]
 //                [--option KEY=VALUE ...] [--max-steps N]
+//                [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]
 //                [--format json|csv] [--out FILE]
 //   odesens compare MODEL --methods ID1,ID2[,...] [the run flags]
 //
@@ -31,15 +32,21 @@ using namespace odesens::cli;
 const char* kUsage =
     "usage: odesens methods\n"
     "       odesens options METHOD\n"
-    "       odesens info MODEL\n"
+    "       odesens info MODEL [--sens-params ID,...]\n"
     "       odesens run MODEL --method ID [--rtol R] [--atol A] [--t0 T]\n"
     "                   [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]\n"
     "                   [--option KEY=VALUE ...] [--max-steps N]\n"
+    "                   [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]\n"
     "                   [--format json|csv] [--out FILE]\n"
     "       odesens compare MODEL --methods ID1,ID2[,...] [run flags but --method,\n"
-    "                   --format, --out; an --option goes to the methods that have it]\n"
-    "MODEL: path/model.ode | builtin:chua | builtin:vanderpol | builtin:glv:N |\n"
-    "       builtin:linear:N | builtin:heat2d:Np\n"
+    "                   --observe, --format, --out; an --option goes to the methods\n"
+    "                   that have it]\n"
+    "MODEL: path/model.xml (SBML) | path/model.ode | builtin:chua | builtin:vanderpol |\n"
+    "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np\n"
+    "--sens-params: the SBML ids of the sensitivity parameters (default: every constant\n"
+    "       global parameter no rule or initial assignment sets; '' for none).\n"
+    "--observe: values at the output times of states, lets and outputs (.ode) or of any\n"
+    "       SBML id with a value; species as declared unless :amount or :concentration.\n"
     "Defaults: the method's tolerances (odesens options METHOD), output times: the\n"
     "model's span at 101 points.\n";
 
@@ -66,8 +73,19 @@ int list_options(const std::string& id) {
   return 0;
 }
 
-int show_info(const std::string& spec) {
-  auto model = load_model(spec);
+LoadOptions load_options(const std::optional<std::vector<std::string>>& sens_params) {
+  LoadOptions options;
+  options.sbml_sensitivity_params = sens_params;
+  return options;
+}
+
+int show_info(const std::vector<std::string>& args) {
+  std::optional<std::vector<std::string>> sens_params;
+  if (args.size() == 3 && args[1] == "--sens-params")
+    sens_params = parse_sens_params(args[2]);
+  else if (args.size() != 1)
+    throw UsageError{"info takes MODEL [--sens-params ID,...] (see odesens --help)"};
+  auto model = load_model(args[0], load_options(sens_params));
   const auto p = model->nominal_params();
   std::cout << "model: " << model->name() << '\n'
             << "states (" << model->nx() << "):";
@@ -76,8 +94,11 @@ int show_info(const std::string& spec) {
   for (std::size_t j = 0; j < model->np(); ++j)
     std::cout << ' ' << model->param_names()[j] << '=' << format_double(p[j]);
   std::cout << "\ntime span: [" << format_double(model->default_t0()) << ", "
-            << format_double(model->default_t_end()) << "]\n"
-            << "exact Jacobians: " << (model->has_analytic_jacobians() ? "yes" : "no") << '\n';
+            << format_double(model->default_t_end()) << "]\n";
+  if (const auto* expr = dynamic_cast<const ExprModel*>(model.get()))
+    for (const auto& [what, value] : expr->source_details())
+      std::cout << what << ": " << value << '\n';
+  std::cout << "exact Jacobians: " << (model->has_analytic_jacobians() ? "yes" : "no") << '\n';
   if (const auto* pattern = model->jac_x_pattern())
     std::cout << "J_x non-zeros: " << pattern->nnz() << '\n';
   else
@@ -155,10 +176,17 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
 int run(const std::vector<std::string>& args) {
   const RunArguments a = parse_run_arguments(args);
   const MethodInfo& info = method_info(a.method);
-  auto model = load_model(a.model);
-  const Result result = solve(build_problem(a, model, info), a.method);
+  auto model = load_model(a.model, load_options(a.sens_params));
+  try {
+    check_observables(*model, a.observe);
+  } catch (const Error& e) {
+    throw UsageError{std::string("--observe: ") + e.what()};
+  }
+  const Problem problem = build_problem(a, model, info);
+  const Result result = solve(problem, a.method);
 
-  RunDescription run{a.model, info.computes_gradient};
+  RunDescription run{a.model, info.computes_gradient, a.observe, {}};
+  if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
   std::ofstream file;
   if (!a.out.empty()) {
     file.open(a.out);
@@ -193,7 +221,7 @@ double relative_s_difference(const Result& a, const Result& b) {
 // Runs several methods on one problem and prints a table against the first.
 int compare(const std::vector<std::string>& args) {
   const RunArguments a = parse_run_arguments(args, true);
-  auto model = load_model(a.model);
+  auto model = load_model(a.model, load_options(a.sens_params));
   check_compare_options(a);
   std::vector<Result> results;
   for (const auto& id : a.methods)
@@ -225,7 +253,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (command == "methods" && rest.empty()) return list_methods();
     if (command == "options" && rest.size() == 1) return list_options(rest[0]);
-    if (command == "info" && rest.size() == 1) return show_info(rest[0]);
+    if (command == "info" && !rest.empty()) return show_info(rest);
     if (command == "run") return run(rest);
     if (command == "compare") return compare(rest);
     throw UsageError{"unknown command or wrong arguments: '" + command + "' (see odesens --help)"};

@@ -58,6 +58,15 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
     w.key("gradient");
     w.array(r.gradient);
   }
+  if (!run.observable_names.empty()) {
+    w.key("observables");
+    w.begin_object();
+    for (std::size_t n = 0; n < run.observable_names.size(); ++n) {
+      w.key(run.observable_names[n]);
+      w.array(run.observable_values[n]);
+    }
+    w.end_object();
+  }
   w.end_object();
   out << '\n';
 }
@@ -69,6 +78,7 @@ void write_csv(std::ostream& out, const Model& model, const Result& r,
   if (!r.s_times.empty())
     for (const auto& p : model.param_names())
       for (const auto& s : model.state_names()) out << ",d" << s << "/d" << p;
+  for (const auto& name : run.observable_names) out << ',' << name;
   out << '\n';
   for (std::size_t k = 0; k < r.times.size(); ++k) {
     out << format_double(r.times[k]);
@@ -81,6 +91,7 @@ void write_csv(std::ostream& out, const Model& model, const Result& r,
           if (ks >= 0) out << format_double(r.s_at(static_cast<std::size_t>(ks), i, j));
         }
     }
+    for (const auto& values : run.observable_values) out << ',' << format_double(values[k]);
     out << '\n';
   }
   if (run.gradient_method) {

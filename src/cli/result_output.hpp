@@ -3,6 +3,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "odesens/model.hpp"
 #include "odesens/result.hpp"
@@ -12,17 +13,23 @@ namespace odesens::cli {
 struct RunDescription {
   std::string model_spec;  // as given on the command line
   bool gradient_method = false;
+  // --observe: the names as given and their values at the output times
+  // (values[n][k]); no names, no observables in the output.
+  std::vector<std::string> observable_names;
+  std::vector<std::vector<double>> observable_values;
 };
 
 // JSON fields: method, model, nx, np, states, parameters, times, x, S_times,
 // S (S[k][i][j] = dx_i/dp_j at S_times[k]), stats {steps, rhs_evals,
-// jac_evals, wall_seconds} and, for gradient methods, gradient.
+// jac_evals, wall_seconds}, for gradient methods gradient, and with
+// --observe observables {NAME: [value at each time], ...}.
 void write_json(std::ostream& out, const Model& model, const Result& result,
                 const RunDescription& run);
 
-// CSV: a header `t,<states>,d<state>/d<param>...` and one row per output
-// time (sensitivity cells empty where S is not given at that time); for
-// gradient methods a blank line and a `parameter,gradient` table follow.
+// CSV: a header `t,<states>,d<state>/d<param>...,<observables>` and one row
+// per output time (sensitivity cells empty where S is not given at that
+// time); for gradient methods a blank line and a `parameter,gradient` table
+// follow.
 void write_csv(std::ostream& out, const Model& model, const Result& result,
                const RunDescription& run);
 

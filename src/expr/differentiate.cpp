@@ -153,7 +153,7 @@ class Reverse {
         give(n.c, g.select(a, zero, w));
         break;
       }
-      default: break;  // conditions and constants: zero derivative
+      default: break;  // conditions, floor, ceil, factorial, constants: zero derivative
     }
   }
 

@@ -68,11 +68,37 @@ ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
   dx0_dp = values_tape(sym, first.dx0_dp.values);
   dfdt = values_tape(sym, first.dfdt);
   outputs = values_tape(sym, sym.outputs);
+  collect_observables();
+}
+
+void ExprModel::Impl::collect_observables() {
+  check_names(sym.observable_names, sym.observables.size(), "observable");
+  observable_names = sym.observable_names;
+  observables = sym.observables;
+  std::unordered_set<std::string> named(observable_names.begin(), observable_names.end());
+  auto add = [&](const std::string& name, expr::NodeId value) {
+    if (!named.insert(name).second) return;
+    observable_names.push_back(name);
+    observables.push_back(value);
+  };
+  for (std::size_t i = 0; i < sym.state_names.size(); ++i)
+    add(sym.state_names[i], sym.graph.state(static_cast<int>(i)));
+  for (std::size_t k = 0; k < sym.outputs.size(); ++k) add(sym.output_names[k], sym.outputs[k]);
+}
+
+const expr::Tape& ExprModel::Impl::observables_tape() const {
+  std::call_once(observables_once_, [this] {
+    std::lock_guard<std::mutex> lock(graph_mutex_);
+    observables_tape_ = std::make_unique<expr::Tape>(values_tape(sym, observables));
+  });
+  return *observables_tape_;
 }
 
 const ExprModel::Impl::SecondOrder& ExprModel::Impl::second_order() const {
   std::call_once(second_once_, [this] {
-    // The graph only grows here (under the once-flag); tapes never read it.
+    // The graph only grows here (under the once-flag and the graph mutex);
+    // tapes never read it.
+    std::lock_guard<std::mutex> lock(graph_mutex_);
     auto& self = const_cast<Impl&>(*this);
     auto s = std::make_unique<SecondOrder>();
     s->d = expr::second_derivatives(self.sym, first);
@@ -211,6 +237,18 @@ const std::vector<std::string>& ExprModel::output_names() const {
 
 void ExprModel::outputs(double t, const double* x, const double* p, double* out) const {
   expr::evaluate(impl_->outputs, Slot::outputs, t, x, p, out);
+}
+
+const std::vector<std::string>& ExprModel::observable_names() const {
+  return impl_->observable_names;
+}
+
+void ExprModel::observables(double t, const double* x, const double* p, double* out) const {
+  expr::evaluate(impl_->observables_tape(), Slot::observables, t, x, p, out);
+}
+
+const std::vector<std::pair<std::string, std::string>>& ExprModel::source_details() const {
+  return impl_->sym.details;
 }
 
 void ExprModel::rhs_points(std::size_t n, const double* t, const double* X, const double* P,

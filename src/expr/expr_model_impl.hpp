@@ -1,7 +1,8 @@
 // What an ExprModel holds: the symbolic model, its derivative expressions
 // and their compiled tapes. The second-order tapes (xddot and its
 // Jacobians) are built on first use, under a once-flag, because they cost
-// more than everything else together and only odeSD needs them.
+// more than everything else together and only odeSD needs them; so is the
+// tape of the observables, which only result post-processing reads.
 #pragma once
 
 #include <memory>
@@ -24,16 +25,27 @@ class ExprModel::Impl {
   };
   // Thread-safe; builds on first call.
   const SecondOrder& second_order() const;
+  // Every observable at once, in the order of observable_names. Thread-safe;
+  // builds on first call.
+  const expr::Tape& observables_tape() const;
 
   expr::SymbolicModel sym;
   expr::FirstDerivatives first;
   expr::Tape rhs;          // values, with register reuse
   expr::Tape rhs_adjoint;  // single assignment, for jvp and vjp
   expr::Tape jac_x, jac_p, x0, dx0_dp, dfdt, outputs;
+  // The model's named values, then states and outputs not named by it.
+  std::vector<std::string> observable_names;
+  std::vector<expr::NodeId> observables;
 
  private:
-  mutable std::once_flag second_once_;
+  void collect_observables();
+
+  mutable std::once_flag second_once_, observables_once_;
   mutable std::unique_ptr<SecondOrder> second_;
+  mutable std::unique_ptr<expr::Tape> observables_tape_;
+  // second_order() grows the graph that observables_tape() reads.
+  mutable std::mutex graph_mutex_;
 };
 
 // Validates the symbolic model (sizes, names, nominal values) and builds the model.

@@ -14,6 +14,10 @@ bool is_condition(Op op) {
   return op == Op::logical_not || (op >= Op::lt && op <= Op::logical_or);
 }
 
+bool is_piecewise_constant(Op op) {
+  return op == Op::floor || op == Op::ceil || op == Op::factorial;
+}
+
 bool is_leaf(Op op) { return op <= Op::param; }
 
 const char* op_name(Op op) {
@@ -36,6 +40,9 @@ const char* op_name(Op op) {
     case Op::asin: return "asin";
     case Op::acos: return "acos";
     case Op::atan: return "atan";
+    case Op::floor: return "floor";
+    case Op::ceil: return "ceil";
+    case Op::factorial: return "factorial";
     case Op::abs: return "abs";
     case Op::powi: return "powi";
     case Op::logical_not: return "!";

@@ -34,6 +34,10 @@ enum class Op : std::uint8_t {
   asin,
   acos,
   atan,
+  // piecewise constant: zero derivative wherever they are differentiable
+  floor,
+  ceil,
+  factorial,  // Gamma(a + 1); SBML defines it on non-negative integers
   abs,
   powi,  // a^index, index a (possibly negative) integer: exact for negative a
   logical_not,
@@ -75,6 +79,10 @@ struct Node {
 int arity(Op op);
 // True for comparisons and logical operators (values 0/1, zero derivative).
 bool is_condition(Op op);
+// True for floor, ceil and factorial: steps whose derivative is taken as zero
+// (factorial because it is meant for integer arguments, typically a floor or
+// ceiling).
+bool is_piecewise_constant(Op op);
 bool is_leaf(Op op);
 const char* op_name(Op op);
 

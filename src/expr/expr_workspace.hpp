@@ -39,7 +39,7 @@ class AlignedBuffer {
 // One slot per kind of tape, so that alternating f and J evaluations on a
 // thread keep their cached parameter-only prefixes.
 enum class Slot {
-  rhs, jac_x, jac_p, x0, dx0_dp, dfdt, outputs, xddot, xddot_jac_x, xddot_jac_p,
+  rhs, jac_x, jac_p, x0, dx0_dp, dfdt, outputs, observables, xddot, xddot_jac_x, xddot_jac_p,
   dense_values, lanes_values, lanes_tangents, lanes_io, lanes_outputs, count
 };
 

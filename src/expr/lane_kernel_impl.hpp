@@ -63,6 +63,9 @@ struct Kernel {
         case Op::asin: r[d] = M::asin(r[in.a]); break;
         case Op::acos: r[d] = M::acos(r[in.a]); break;
         case Op::atan: r[d] = M::atan(r[in.a]); break;
+        case Op::floor: r[d] = M::floor(r[in.a]); break;
+        case Op::ceil: r[d] = M::ceil(r[in.a]); break;
+        case Op::factorial: r[d] = M::tgamma(r[in.a] + one); break;
         case Op::abs: r[d] = M::abs(r[in.a]); break;
         case Op::powi: r[d] = powi(r[in.a], exponent_of(in)); break;
         case Op::logical_not: r[d] = (r[in.a] == zero) ? one : zero; break;
@@ -144,7 +147,7 @@ struct Kernel {
         case Op::min: d = a <= v[in.b] ? dt[in.a] : dt[in.b]; break;
         case Op::max: d = a >= v[in.b] ? dt[in.a] : dt[in.b]; break;
         case Op::select: d = a != 0.0 ? dt[in.b] : dt[in.c]; break;
-        default: d = zero; break;  // conditions
+        default: d = zero; break;  // conditions, floor, ceil, factorial
       }
       dt[in.dst] = d;
     }
@@ -238,7 +241,7 @@ struct Kernel {
           give(adj, in, 2, in.c, c ? zero : g);
           break;
         }
-        default: break;  // conditions
+        default: break;  // conditions, floor, ceil, factorial
       }
     }
   }

@@ -27,6 +27,9 @@ struct LaneMath {
   static V asin(V a) { return Sleef_asind4_u10avx2(a); }
   static V acos(V a) { return Sleef_acosd4_u10avx2(a); }
   static V atan(V a) { return Sleef_atand4_u10avx2(a); }
+  static V floor(V a) { return Sleef_floord4_avx2(a); }
+  static V ceil(V a) { return Sleef_ceild4_avx2(a); }
+  static V tgamma(V a) { return Sleef_tgammad4_u10avx2(a); }
   static V abs(V a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
   static V pow(V a, V b) { return Sleef_powd4_u10avx2(a, b); }
 };

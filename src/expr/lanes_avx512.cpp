@@ -29,6 +29,9 @@ struct LaneMath {
   static V asin(V a) { return Sleef_asind8_u10avx512f(a); }
   static V acos(V a) { return Sleef_acosd8_u10avx512f(a); }
   static V atan(V a) { return Sleef_atand8_u10avx512f(a); }
+  static V floor(V a) { return Sleef_floord8_avx512f(a); }
+  static V ceil(V a) { return Sleef_ceild8_avx512f(a); }
+  static V tgamma(V a) { return Sleef_tgammad8_u10avx512f(a); }
   static V abs(V a) { return _mm512_abs_pd(a); }
   static V pow(V a, V b) { return Sleef_powd8_u10avx512f(a, b); }
 };

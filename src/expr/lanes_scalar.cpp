@@ -22,6 +22,9 @@ struct LaneMath {
   static V asin(V a) { return std::asin(a); }
   static V acos(V a) { return std::acos(a); }
   static V atan(V a) { return std::atan(a); }
+  static V floor(V a) { return std::floor(a); }
+  static V ceil(V a) { return std::ceil(a); }
+  static V tgamma(V a) { return std::tgamma(a); }
   static V abs(V a) { return std::fabs(a); }
   static V pow(V a, V b) { return std::pow(a, b); }
 };

@@ -48,6 +48,7 @@ NativeTape::~NativeTape() { ::munmap(memory_, size_); }
 namespace {
 
 double powi_call(double x, int n) { return powi(x, n); }
+double factorial_call(double x) { return scalar_unary(Op::factorial, x, 0); }
 
 using UnaryFn = double (*)(double);
 using BinaryFn = double (*)(double, double);
@@ -66,6 +67,9 @@ UnaryFn libm_function(Op op) {
     case Op::asin: return &::asin;
     case Op::acos: return &::acos;
     case Op::atan: return &::atan;
+    case Op::floor: return &::floor;
+    case Op::ceil: return &::ceil;
+    case Op::factorial: return &factorial_call;
     default: return nullptr;
   }
 }
@@ -213,6 +217,9 @@ class Emitter {
       case Op::asin:
       case Op::acos:
       case Op::atan:
+      case Op::floor:
+      case Op::ceil:
+      case Op::factorial:
         load_a(a);
         call(reinterpret_cast<const void*>(libm_function(op)));
         result(d, elide);
@@ -293,7 +300,7 @@ class Emitter {
   static bool reads_through_xmm0(Op op) {
     return op == Op::store || op == Op::neg || op == Op::abs || op == Op::sqrt ||
            op == Op::add || op == Op::sub || op == Op::mul || op == Op::div ||
-           op == Op::exp || op == Op::log || op == Op::log10 || (op >= Op::sin && op <= Op::atan);
+           libm_function(op) != nullptr;
   }
 
   // Results read only by the very next instruction, which takes them from
@@ -372,10 +379,7 @@ std::shared_ptr<const NativeTape> compile_native(const Tape& tape, bool keep_all
   if (tape.n_registers >= (1u << 28) || tape.n_outputs >= (1u << 28)) return nullptr;
   for (const Instr& in : tape.code) {
     const Op op = in.op();
-    const bool via_libm = op == Op::exp || op == Op::log || op == Op::log10 ||
-                          (op >= Op::sin && op <= Op::atan);
-    if (op <= Op::param || op >= Op::count || (via_libm && !libm_function(op)))
-      return nullptr;  // not an instruction this backend knows
+    if (op <= Op::param || op >= Op::count) return nullptr;  // not an instruction this backend knows
   }
   Emitter e(keep_all_values);
   const std::size_t prefix_at = e.pos();

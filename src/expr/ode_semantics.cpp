@@ -50,6 +50,10 @@ class Resolver {
         fail(s.name_at, "state " + quoted(s.name) + " has no d/dt equation");
       }
     if (m_.state_names.empty()) fail({1, 1}, "the model declares no state");
+    for (std::size_t l = 0; l < let_statement_.size(); ++l) {  // lets are observable
+      m_.observable_names.push_back(let_stmt(static_cast<int>(l)).name);
+      m_.observables.push_back(let_node_[l]);
+    }
     m_.name = file_;
     return std::move(m_);
   }

@@ -49,6 +49,9 @@ inline double scalar_unary(Op op, double a, int index) {
     case Op::asin: return std::asin(a);
     case Op::acos: return std::acos(a);
     case Op::atan: return std::atan(a);
+    case Op::floor: return std::floor(a);
+    case Op::ceil: return std::ceil(a);
+    case Op::factorial: return std::tgamma(a + 1.0);
     case Op::abs: return std::fabs(a);
     case Op::powi: return powi(a, index);
     case Op::logical_not: return bool_value(a == 0.0);

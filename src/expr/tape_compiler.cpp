@@ -21,7 +21,7 @@ bool is_parameter_only(const Node& n) { return (n.depends & (kOnTime | kOnState)
 
 // Operand slots whose adjoint the reverse sweep propagates.
 bool differentiable_slot(Op op, int slot) {
-  if (is_condition(op)) return false;
+  if (is_condition(op) || is_piecewise_constant(op)) return false;
   if (op == Op::select) return slot != 0;
   if (op == Op::powi) return slot == 0;
   return slot < arity(op);

@@ -1,26 +1,45 @@
 #include "odesens/model_loader.hpp"
 
+#include "model/model_file.hpp"
 #include "odesens/builtin_models.hpp"
 #include "odesens/expr_model.hpp"
+#include "odesens/sbml_model.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
 
-namespace {
+std::shared_ptr<Model> load_model(const std::string& spec) { return load_model(spec, {}); }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+std::shared_ptr<Model> load_model(const std::string& spec, const LoadOptions& options) {
+  const std::string prefix = "builtin:";
+  if (spec.compare(0, prefix.size(), prefix) == 0) {
+    if (options.sbml_sensitivity_params)
+      throw Error(Status::invalid_argument,
+                  "sensitivity parameters by SBML id apply to SBML models, not to '" + spec + "'");
+    return make_builtin_model(spec.substr(prefix.size()));
+  }
+  try {
+    return load_model_file(spec, options);
+  } catch (const Error& e) {
+    if (e.status() != Status::unknown_model) throw;
+    throw Error(Status::unknown_model,
+                std::string(e.what()) +
+                    " (a model is builtin:NAME[:ARG], an SBML file or an .ode file)");
+  }
 }
 
-}  // namespace
-
-std::shared_ptr<Model> load_model(const std::string& spec) {
-  const std::string prefix = "builtin:";
-  if (spec.compare(0, prefix.size(), prefix) == 0)
-    return make_builtin_model(spec.substr(prefix.size()));
-  if (ends_with(spec, ".ode")) return load_ode_file(spec);
-  throw Error(Status::unknown_model,
-              "cannot load model '" + spec + "': expected builtin:NAME[:ARG] or a path to an .ode file");
+std::shared_ptr<Model> load_model_file(const std::string& path, const LoadOptions& options) {
+  const std::string text = read_model_file(path);
+  if (looks_like_xml(text)) {
+    SbmlOptions sbml;
+    sbml.sensitivity_params = options.sbml_sensitivity_params;
+    return load_sbml_text(text, path, sbml);
+  }
+  if (options.sbml_sensitivity_params)
+    throw Error(Status::invalid_argument,
+                "sensitivity parameters by SBML id apply to SBML models; '" + path +
+                    "' is .ode text");
+  return load_ode_text(text, path);
 }
 
 }  // namespace odesens

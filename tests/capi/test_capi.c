@@ -816,7 +816,7 @@ static void test_text_and_file_models(void) {
   CHECK(m == NULL);
   CHECK_MESSAGE(odesens_errmsg(NULL), "<text>:2:");
   CHECK_STATUS(odesens_model_from_file("no/such/model.ode", &m), ODESENS_ERR_UNKNOWN_MODEL);
-  CHECK_STATUS(odesens_model_from_file("model.xml", &m), ODESENS_ERR_UNSUPPORTED);
+  CHECK_STATUS(odesens_model_from_file("no/such/model.xml", &m), ODESENS_ERR_UNKNOWN_MODEL);
   CHECK_STATUS(odesens_model_from_text(NULL, &m), ODESENS_ERR_NULL_HANDLE);
 }
 

@@ -136,4 +136,103 @@ TEST(Cli, ErrorsExitNonZeroWithOneLineOnStderr) {
   }
 }
 
+// ---- SBML models, --sens-params and --observe ----
+
+std::string sbml_model(const std::string& name) {
+  return std::string(ODESENS_SBML_TEST_MODELS) + "/" + name + ".xml";
+}
+
+TEST(Cli, SbmlJsonHasTheDocumentedFieldsAndObservablesOnlyWhenAsked) {
+  const std::string model = sbml_model("decay");
+  ToolRun r = run_tool("run " + model + " --method cvodes_fsa --tout 0:2:3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(",\"states\":[\"S\"],\"parameters\":[\"k\"],\"times\":[0,1,2],"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("observables"), std::string::npos);
+  EXPECT_EQ(r.out.substr(r.out.size() - 3), "}}\n");  // stats is the last field
+
+  r = run_tool("run " + model + " --method cvodes_fsa --tout 0:2:3 --rtol 1e-12 --atol 1e-14"
+               " --observe S,S:amount --observe k,R,c");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto at = r.out.find(",\"observables\":{\"S\":[1,");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_GT(at, r.out.find("\"stats\""));
+  EXPECT_NE(r.out.find("\"S:amount\":[1,0.60653065"), std::string::npos) << r.out;  // e^-0.5
+  EXPECT_NE(r.out.find("\"k\":[0.5,0.5,0.5]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"R\":[0.5,0.30326532"), std::string::npos) << r.out;  // k S
+  EXPECT_NE(r.out.find("\"c\":[1,1,1]}}"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ObservablesBecomeCsvColumnsAfterTheSensitivities) {
+  const ToolRun r = run_tool("run " + sbml_model("decay") +
+                             " --method cvodes_fsa --tout 0:1:2 --format csv --observe R");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "t,S,dS/dk,R");
+  EXPECT_NE(r.out.find("\n0,1,0,0.5\n"), std::string::npos) << r.out;
+}
+
+TEST(Cli, SensParamsChooseTheSensitivityParameters) {
+  ToolRun r = run_tool("run " + sbml_model("decay") + " --method cvodes_fsa --tout 0:1:2 "
+                       "--sens-params c,k");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"np\":2,"), std::string::npos);
+  EXPECT_NE(r.out.find("\"parameters\":[\"c\",\"k\"]"), std::string::npos) << r.out;
+  r = run_tool("run " + sbml_model("decay") + " --method cvodes_fsa --tout 0:1:2 --sens-params ''");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"np\":0,\"states\":[\"S\"],\"parameters\":[]"), std::string::npos)
+      << r.out;
+}
+
+TEST(Cli, InfoOfSbmlCountsReactionsAndRules) {
+  const ToolRun r = run_tool("info " + sbml_model("decay"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* line : {"states (1): S\n", "parameters (1): k=0.5\n", "time span: [0, 100]\n",
+                           "format: SBML Level 3 Version 2\n", "reactions: 1\n",
+                           "assignment rules: 0\n", "rate rules: 0\n", "J_x non-zeros: 1\n"})
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
+  const ToolRun only_c = run_tool("info " + sbml_model("decay") + " --sens-params c");
+  EXPECT_NE(only_c.out.find("parameters (1): c=1\n"), std::string::npos) << only_c.out;
+}
+
+TEST(Cli, OdeModelsObserveTheirLets) {
+  char path[] = "/tmp/odesens_cli_lets_XXXXXX";
+  const int fd = mkstemp(path);
+  const std::string text = "param k = 1\nstate x = 4\nlet half = x/2\ndx/dt = -k*x\n";
+  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  close(fd);
+  const ToolRun r = run_tool(std::string("run ") + path +
+                             " --method cvodes_fsa --tout 0:1:2 --observe half,x");
+  std::remove(path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(",\"observables\":{\"half\":[2,"), std::string::npos) << r.out;
+}
+
+TEST(Cli, SbmlAndObservableErrorsSayWhatIsWrong) {
+  struct Bad {
+    std::string args;
+    int status;
+    const char* message;
+  };
+  const std::string decay = sbml_model("decay");
+  const Bad bad[] = {
+      {"run " + decay + " --method cvodes_fsa --observe nosuch", 2, "no observable 'nosuch'"},
+      {"run " + decay + " --method cvodes_fsa --observe k:amount", 2, "'k' is not a species"},
+      {"run " + decay + " --method cvodes_fsa --observe S,", 2, "--observe: empty name"},
+      {"run " + decay + " --method cvodes_fsa --sens-params S", 1, "'S' cannot be a sensitivity"},
+      {"run builtin:chua --method cvodes_fsa --sens-params p1", 1, "apply to SBML models"},
+      {"run " + sbml_model("unsupported_event") + " --method cvodes_fsa", 1,
+       "<event> 'reset': events are not supported yet"},
+      {"info " + sbml_model("malformed_unknown_id"), 1, "unknown id 'kk'"},
+      {"info " + sbml_model("no_such_model"), 1, "no_such_model.xml"},
+      {"info " + decay + " --sens-params", 2, "info takes MODEL"},
+  };
+  for (const auto& b : bad) {
+    const ToolRun r = run_tool(b.args);
+    EXPECT_EQ(r.status, b.status) << b.args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << b.args << ": " << r.err;
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << b.args << ": " << r.err;
+  }
+}
+
 }  // namespace

@@ -1,0 +1,138 @@
+#include "expr/sbml/sbml_document.hpp"
+
+#include <vector>
+
+#include "odesens/status.hpp"
+
+namespace odesens::expr::sbml {
+namespace {
+
+
+[[noreturn]] void unsupported(const std::string& file, const SBase* element,
+                              const std::string& message) {
+  throw Error(Status::unsupported, where(file, element) + message);
+}
+
+// The first delay or rateOf in `math`, or null (iteratively: MathML may nest deeply).
+const ASTNode* find_delay_or_rate_of(const ASTNode* math) {
+  std::vector<const ASTNode*> stack{math};
+  while (!stack.empty()) {
+    const ASTNode* a = stack.back();
+    stack.pop_back();
+    if (!a) continue;
+    if (a->getType() == AST_FUNCTION_DELAY || a->getType() == AST_FUNCTION_RATE_OF)
+      return a;
+    for (unsigned i = 0; i < a->getNumChildren(); ++i) stack.push_back(a->getChild(i));
+  }
+  return nullptr;
+}
+
+void check_math(const std::string& file, const SBase& owner, const ASTNode* math,
+                const char* part = "") {
+  if (const ASTNode* a = find_delay_or_rate_of(math))
+    unsupported(file, &owner,
+                describe(owner) + part + ": " +
+                    (a->getType() == AST_FUNCTION_DELAY ? "delay" : "rateOf") +
+                    " (csymbol) is not supported yet");
+}
+
+// Names the first package element that is not a list (lists have no id).
+void reject_package_elements(SBMLDocument& document, const std::string& file) {
+  std::unique_ptr<List> all(document.getAllElements());
+  const SBase* found = nullptr;
+  for (unsigned i = 0; all && i < all->getSize(); ++i) {
+    const auto* e = static_cast<const SBase*>(all->get(i));
+    if (e->getPackageName() == "core") continue;
+    if (!found || (found->getTypeCode() == SBML_LIST_OF && e->getTypeCode() != SBML_LIST_OF))
+      found = e;
+    if (found->getTypeCode() != SBML_LIST_OF) break;
+  }
+  if (found)
+    unsupported(file, found,
+                describe(*found) + ": SBML package '" + found->getPackageName() +
+                    "' is not supported yet");
+}
+
+void reject_model_features(const SbmlModel& m, const std::string& file) {
+  if (m.getNumEvents() > 0)
+    unsupported(file, m.getEvent(0), describe(*m.getEvent(0)) + ": events are not supported yet");
+  for (unsigned i = 0; i < m.getNumRules(); ++i) {
+    const Rule* r = m.getRule(i);
+    if (r->isAlgebraic())
+      unsupported(file, r, "<algebraicRule> (rule #" + std::to_string(i + 1) +
+                               "): algebraic rules are not supported yet");
+  }
+  for (unsigned i = 0; i < m.getNumConstraints(); ++i) {
+    const Constraint* c = m.getConstraint(i);
+    // An empty <constraint/> constrains nothing (SBML Test Suite case 01247).
+    if (c->isSetMath())
+      unsupported(file, c, describe(*c) + " (constraint #" + std::to_string(i + 1) +
+                               "): constraints are not supported yet");
+  }
+  for (unsigned i = 0; i < m.getNumReactions(); ++i) {
+    const Reaction* r = m.getReaction(i);
+    if (r->isSetFast() && r->getFast())
+      unsupported(file, r, describe(*r) + ": fast reactions are not supported yet");
+  }
+  for (unsigned i = 0; i < m.getNumFunctionDefinitions(); ++i)
+    check_math(file, *m.getFunctionDefinition(i), m.getFunctionDefinition(i)->getMath());
+  for (unsigned i = 0; i < m.getNumRules(); ++i) check_math(file, *m.getRule(i), m.getRule(i)->getMath());
+  for (unsigned i = 0; i < m.getNumInitialAssignments(); ++i)
+    check_math(file, *m.getInitialAssignment(i), m.getInitialAssignment(i)->getMath());
+  for (unsigned i = 0; i < m.getNumReactions(); ++i) {
+    const Reaction* r = m.getReaction(i);
+    if (r->isSetKineticLaw()) check_math(file, *r, r->getKineticLaw()->getMath(), " (kinetic law)");
+  }
+}
+
+}  // namespace
+
+std::string where(const std::string& file, const SBase* element) {
+  if (element && element->getLine() > 0)
+    return file + ":" + std::to_string(element->getLine()) + ": ";
+  return file + ": ";
+}
+
+std::string describe(const SBase& element) {
+  std::string s = "<" + element.getElementName() + ">";
+  if (element.isSetId()) s += " '" + element.getId() + "'";
+  return s;
+}
+
+std::unique_ptr<SBMLDocument> read_document(const std::string& xml,
+                                                     const std::string& file) {
+  SBMLReader reader;
+  std::unique_ptr<SBMLDocument> doc(reader.readSBMLFromString(xml));
+  if (!doc) throw Error(Status::parse_error, file + ": libsbml could not read the document");
+  const unsigned n = doc->getNumErrors();
+  unsigned n_errors = 0;
+  const SBMLError* first = nullptr;
+  for (unsigned i = 0; i < n; ++i) {
+    const SBMLError* e = doc->getError(i);
+    if (!e->isError() && !e->isFatal()) continue;
+    if (!first) first = e;
+    ++n_errors;
+  }
+  if (first) {
+    std::string message = first->getMessage();
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    for (char& c : message)
+      if (c == '\n') c = ' ';
+    const std::string at = file + (first->getLine() > 0 ? ":" + std::to_string(first->getLine()) : "");
+    const std::string more =
+        n_errors > 1 ? " (and " + std::to_string(n_errors - 1) + " more errors)" : "";
+    const Status status = first->getErrorId() == RequiredPackagePresent
+                              ? Status::unsupported
+                              : Status::parse_error;
+    throw Error(status, at + ": not valid SBML: " + message + more);
+  }
+  if (!doc->getModel()) throw Error(Status::parse_error, file + ": the SBML document has no model");
+  return doc;
+}
+
+void reject_unsupported(SBMLDocument& document, const std::string& file) {
+  reject_package_elements(document, file);
+  reject_model_features(*document.getModel(), file);
+}
+
+}  // namespace odesens::expr::sbml

@@ -1,0 +1,29 @@
+// Reading SBML with libsbml, and the features the importer does not support
+// yet. Both reject a document as a whole, with a message that names the file,
+// the line where libsbml knows it, the element and its id.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "expr/sbml/sbml_api.hpp"
+
+namespace odesens::expr::sbml {
+
+// "FILE:LINE: " (or "FILE: " when the element has no line).
+std::string where(const std::string& file, const SBase* element);
+// `<reaction> 'R1'`: the element's XML name and its id when it has one.
+std::string describe(const SBase& element);
+
+// The document, or Error(parse_error) with libsbml's first error (XML and
+// schema-level problems, unknown required packages as Error(unsupported)).
+std::unique_ptr<SBMLDocument> read_document(const std::string& xml,
+                                                     const std::string& file);
+
+// Error(unsupported) for the first of: an element of an SBML package, an
+// event, an algebraic rule, a constraint with math, a fast reaction, a
+// delay or rateOf in any math. (Math the importer translates is checked
+// again there; this pass also covers function definitions no one calls.)
+void reject_unsupported(SBMLDocument& document, const std::string& file);
+
+}  // namespace odesens::expr::sbml

@@ -1,0 +1,388 @@
+// The SBML model as an ODE system in the expression graph (sbml_symbols.hpp
+// says which id is what). Every value has two expressions:
+//   initial  its value at t0 = 0, an expression of the parameters only: the
+//            initial assignments and assignment rules solved together, in
+//            the order their dependencies require, time read as 0;
+//   dynamic  its value at time t, an expression of (t, x, p).
+// Both are built on demand and memoized, so every rule is one shared
+// subexpression; a symbol met again while its own value is being built is
+// a cycle, which SBML forbids.
+#include "expr/sbml/sbml_import.hpp"
+
+#include <cmath>
+
+#include "expr/sbml/sbml_document.hpp"
+#include "expr/sbml/sbml_math.hpp"
+#include "expr/sbml/sbml_symbols.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::expr {
+namespace {
+
+using namespace sbml;
+
+// A value that the model leaves undefined (no attribute, no assignment).
+// Fatal where the value is needed; an observable without a value is left out.
+struct UndefinedValue : Error {
+  explicit UndefinedValue(const std::string& message) : Error(Status::parse_error, message) {}
+};
+
+enum Context { kInitial = 0, kDynamic = 1 };
+
+// Nesting of values within values beyond which the import gives up rather
+// than risk the stack (real models nest a few levels).
+constexpr std::size_t kMaxNesting = 400;
+
+class Importer {
+ public:
+  Importer(SbmlModel& model, const std::string& file, SymbolTable table)
+      : m_(model), file_(file), t_(std::move(table)), math_(out_.graph, model, file) {
+    for (auto& v : memo_) v.assign(t_.symbols.size(), kNoNode);
+    for (auto& b : busy_) b.assign(t_.symbols.size(), 0);
+  }
+
+  SymbolicModel run() {
+    out_.name = file_;
+    out_.t0 = 0.0;
+    out_.t_end = 100.0;
+    build_parameters();
+    build_states();
+    check_every_definition();
+    build_observables();
+    describe_source();
+    return std::move(out_);
+  }
+
+ private:
+  Graph& g() { return out_.graph; }
+  const Symbol& sym(int i) const { return t_.symbols[static_cast<std::size_t>(i)]; }
+  int index_of(const std::string& id) const { return t_.index.at(id); }
+
+  [[noreturn]] void undefined(const Symbol& s, const std::string& what) {
+    std::string message = where(file_, s.element) + what;
+    if (!wheres_.empty()) message += " (needed by " + wheres_.back() + ")";
+    throw UndefinedValue(message);
+  }
+
+  NodeId time(Context c) { return c == kInitial ? g().constant(0.0) : g().time(); }
+
+  // Math in context c; names resolve through `local` first (kinetic-law
+  // parameters), then to the model's values in the same context.
+  NodeId translate(const ASTNode* math, Context c, const SBase* element,
+                   const std::string& where_text,
+                   const std::unordered_map<std::string, NodeId>* local = nullptr) {
+    Scope scope;
+    scope.time = time(c);
+    scope.where = where_text;
+    scope.element = element;
+    scope.resolve = [this, c, local, element, &where_text](const std::string& id) -> NodeId {
+      if (local) {
+        auto it = local->find(id);
+        if (it != local->end()) return it->second;
+      }
+      auto it = t_.index.find(id);
+      if (it != t_.index.end()) return value(it->second, c);
+      const bool is_function = m_.getFunctionDefinition(id) != nullptr;
+      throw Error(Status::parse_error,
+                  where(file_, element) + where_text + ": " +
+                      (is_function ? "function '" + id + "' is used as a value"
+                                   : "unknown id '" + id + "'"));
+    };
+    wheres_.push_back(where_text);
+    const NodeId r = math_.translate(math, scope);
+    wheres_.pop_back();
+    return r;
+  }
+
+  NodeId value(int i, Context c) {
+    const auto k = static_cast<std::size_t>(i);
+    if (memo_[c][k] != kNoNode) return memo_[c][k];
+    if (busy_[c][k]) cycle(i);
+    if (stack_.size() >= kMaxNesting)
+      throw Error(Status::unsupported, file_ + ": values nested more than " +
+                                           std::to_string(kMaxNesting) + " levels deep");
+    busy_[c][k] = 1;
+    stack_.push_back(i);
+    const std::size_t wheres = wheres_.size();
+    try {
+      memo_[c][k] = compute(sym(i), c);
+    } catch (...) {  // leave no symbol marked busy: observables go on after an UndefinedValue
+      busy_[c][k] = 0;
+      stack_.pop_back();
+      wheres_.resize(wheres);
+      throw;
+    }
+    busy_[c][k] = 0;
+    stack_.pop_back();
+    return memo_[c][k];
+  }
+
+  [[noreturn]] void cycle(int i) {
+    std::string path;
+    bool in_cycle = false;
+    for (int j : stack_) {
+      in_cycle = in_cycle || j == i;
+      if (in_cycle) path += sym(j).id + " -> ";
+    }
+    throw Error(Status::parse_error, where(file_, sym(i).element) +
+                                         "rules and initial assignments form a cycle: " + path +
+                                         sym(i).id);
+  }
+
+  NodeId compute(const Symbol& s, Context c) {
+    if (s.kind == SymbolKind::reaction) return rate(s, c);
+    switch (s.role) {
+      case Role::parameter: return g().param(s.param);
+      case Role::assigned: return translate(s.rule_math, c, s.rule, rule_where(s));
+      case Role::rate_state:
+        if (c == kDynamic) return g().state(s.state);
+        break;
+      case Role::amount_state:
+        if (c == kDynamic) {
+          const NodeId amount = g().state(s.state);
+          return s.amount_valued ? amount : g().div(amount, size(s, c));
+        }
+        break;
+      case Role::fixed:
+        if (c != kDynamic) break;
+        // A species nothing changes keeps its amount; in a compartment whose
+        // size changes, its concentration follows the size.
+        if (s.kind == SymbolKind::species && !s.amount_valued)
+          return g().div(amount(index_of(s.id), kInitial), size(s, kDynamic));
+        return value(index_of(s.id), kInitial);
+    }
+    if (s.initial_math)
+      return translate(s.initial_math, kInitial, s.initial,
+                       "the initial assignment to '" + s.id + "'");
+    return attribute(s);
+  }
+
+  std::string rule_where(const Symbol& s) const {
+    if (s.rule && s.rule->getTypeCode() == SBML_SPECIES_REFERENCE)
+      return "the stoichiometryMath of '" + s.id + "'";
+    const bool rate_rule = s.role == Role::rate_state;
+    return std::string(rate_rule ? "the rate rule" : "the assignment rule") + " for '" + s.id + "'";
+  }
+
+  // The value the element's attributes give at t0.
+  NodeId attribute(const Symbol& s) {
+    switch (s.kind) {
+      case SymbolKind::compartment: {
+        const auto* c = static_cast<const Compartment*>(s.element);
+        if (c->isSetSize() || c->getLevel() == 1) return g().constant(c->getSize());
+        undefined(s, "compartment '" + s.id + "' has no size");
+      }
+      case SymbolKind::parameter: {
+        const auto* p = static_cast<const Parameter*>(s.element);
+        if (p->isSetValue()) return g().constant(p->getValue());
+        undefined(s, "parameter '" + s.id + "' has no value");
+      }
+      case SymbolKind::species_reference:
+        return stoichiometry_attribute(static_cast<const SpeciesReference*>(s.element));
+      case SymbolKind::species: {
+        const auto* sp = static_cast<const Species*>(s.element);
+        if (sp->isSetInitialAmount()) {
+          const NodeId n = g().constant(sp->getInitialAmount());
+          return s.amount_valued ? n : g().div(n, size(s, kInitial));
+        }
+        if (sp->isSetInitialConcentration()) {
+          const NodeId conc = g().constant(sp->getInitialConcentration());
+          return s.amount_valued ? g().mul(conc, size(s, kInitial)) : conc;
+        }
+        undefined(s, "species '" + s.id + "' has no initial amount or concentration");
+      }
+      case SymbolKind::reaction: break;
+    }
+    throw Error(Status::internal_error, "attribute of a reaction");
+  }
+
+  NodeId stoichiometry_attribute(const SpeciesReference* r) {
+    if (r->getLevel() >= 3) {
+      if (r->isSetStoichiometry()) return g().constant(r->getStoichiometry());
+      Symbol s;
+      s.id = r->getSpecies();
+      s.element = r;
+      undefined(s, "the stoichiometry of species '" + r->getSpecies() + "' in " +
+                       describe(*r->getAncestorOfType(SBML_REACTION)) + " is not set");
+    }
+    return g().constant(r->getStoichiometry() / static_cast<double>(r->getDenominator()));
+  }
+
+  NodeId stoichiometry(const SpeciesReference* r, Context c) {
+    if (r->isSetId() && !r->getId().empty()) return value(index_of(r->getId()), c);
+    if (r->isSetStoichiometryMath() && r->getStoichiometryMath()->isSetMath())
+      return translate(r->getStoichiometryMath()->getMath(), c, r,
+                       "the stoichiometryMath of species '" + r->getSpecies() + "' in " +
+                           describe(*r->getAncestorOfType(SBML_REACTION)));
+    return stoichiometry_attribute(r);
+  }
+
+  NodeId size(const Symbol& species, Context c) {
+    return value(index_of(static_cast<const Species*>(species.element)->getCompartment()), c);
+  }
+
+  NodeId amount(int i, Context c) {
+    const Symbol& s = sym(i);
+    if (c == kDynamic && s.role == Role::amount_state) return g().state(s.state);
+    const NodeId v = value(i, c);
+    return s.amount_valued ? v : g().mul(v, size(s, c));
+  }
+
+  NodeId concentration(int i, Context c) {
+    const Symbol& s = sym(i);
+    const NodeId v = value(i, c);
+    return s.amount_valued ? g().div(v, size(s, c)) : v;
+  }
+
+  // A reaction's rate (extent per time): its kinetic law with the local
+  // parameters in scope. No kinetic law, or one without math, has no effect.
+  NodeId rate(const Symbol& s, Context c) {
+    const auto* r = static_cast<const Reaction*>(s.element);
+    if (!r->isSetKineticLaw() || !r->getKineticLaw()->isSetMath()) return g().constant(0.0);
+    const KineticLaw* law = r->getKineticLaw();
+    std::unordered_map<std::string, NodeId> local;
+    auto add_local = [&](const SBase& p, bool set, double v) {
+      if (!set)
+        throw Error(Status::parse_error, where(file_, &p) + "local parameter '" + p.getId() +
+                                             "' of reaction '" + s.id + "' has no value");
+      local[p.getId()] = g().constant(v);
+    };
+    if (law->getLevel() >= 3) {
+      for (unsigned k = 0; k < law->getNumLocalParameters(); ++k) {
+        const LocalParameter* p = law->getLocalParameter(k);
+        add_local(*p, p->isSetValue(), p->getValue());
+      }
+    } else {
+      for (unsigned k = 0; k < law->getNumParameters(); ++k) {
+        const Parameter* p = law->getParameter(k);
+        add_local(*p, p->isSetValue(), p->getValue());
+      }
+    }
+    return translate(law->getMath(), c, law, "the kinetic law of reaction '" + s.id + "'",
+                     &local);
+  }
+
+  // d(amount)/dt of a species that reactions change: the sum over its
+  // reactions of stoichiometry x rate, scaled by its conversion factor.
+  NodeId reaction_rhs(int i) {
+    const auto* sp = static_cast<const Species*>(sym(i).element);
+    NodeId sum = g().constant(0.0);
+    for (const Participation& p : t_.participations.at(i)) {
+      const NodeId term =
+          g().mul(stoichiometry(p.reference, kDynamic), value(p.reaction, kDynamic));
+      sum = p.sign > 0 ? g().add(sum, term) : g().sub(sum, term);
+    }
+    const std::string& factor = sp->isSetConversionFactor() ? sp->getConversionFactor()
+                                : m_.isSetConversionFactor() ? m_.getConversionFactor()
+                                                              : std::string();
+    if (factor.empty()) return sum;
+    if (!t_.index.count(factor))
+      throw Error(Status::parse_error, where(file_, sp) + "unknown conversion factor '" + factor + "'");
+    return g().mul(sum, value(index_of(factor), kDynamic));
+  }
+
+  void build_parameters() {
+    for (int i : t_.params) {
+      const Symbol& s = sym(i);
+      out_.param_names.push_back(s.id);
+      out_.nominal_params.push_back(
+          s.kind == SymbolKind::parameter
+              ? static_cast<const Parameter*>(s.element)->getValue()
+              : static_cast<const Compartment*>(s.element)->getSize());
+    }
+  }
+
+  void build_states() {
+    for (int i : t_.states) {
+      const Symbol& s = sym(i);
+      out_.state_names.push_back(s.id);
+      if (s.role == Role::amount_state) {
+        out_.x0.push_back(amount(i, kInitial));
+        out_.rhs.push_back(reaction_rhs(i));
+      } else {
+        out_.x0.push_back(value(i, kInitial));
+        out_.rhs.push_back(translate(s.rule_math, kDynamic, s.rule, rule_where(s)));
+      }
+    }
+  }
+
+  // Rules, initial assignments and kinetic laws no state depends on are
+  // translated too, so that their errors are not silently skipped.
+  void check_every_definition() {
+    for (std::size_t i = 0; i < t_.symbols.size(); ++i) {
+      const Symbol& s = t_.symbols[i];
+      if (s.rule_math || s.initial_math || s.kind == SymbolKind::reaction) {
+        value(static_cast<int>(i), kInitial);
+        value(static_cast<int>(i), kDynamic);
+      }
+    }
+  }
+
+  void observe(const std::string& name, NodeId (Importer::*get)(int, Context), int i) {
+    try {
+      const NodeId v = (this->*get)(i, kDynamic);
+      out_.observable_names.push_back(name);
+      out_.observables.push_back(v);
+    } catch (const UndefinedValue&) {
+      // an id without a value is not observable
+    }
+  }
+
+  void build_observables() {
+    for (std::size_t k = 0; k < t_.symbols.size(); ++k) {
+      const int i = static_cast<int>(k);
+      const Symbol& s = sym(i);
+      observe(s.id, &Importer::value, i);
+      if (s.kind == SymbolKind::species) {
+        observe(s.id + ":amount", &Importer::amount, i);
+        observe(s.id + ":concentration", &Importer::concentration, i);
+      }
+    }
+  }
+
+  void describe_source() {
+    unsigned assignment = 0, rate = 0;
+    for (unsigned i = 0; i < m_.getNumRules(); ++i) {
+      assignment += m_.getRule(i)->isAssignment();
+      rate += m_.getRule(i)->isRate();
+    }
+    auto count = [&](const char* what, unsigned n) {
+      out_.details.emplace_back(what, std::to_string(n));
+    };
+    out_.details.emplace_back("format", "SBML Level " + std::to_string(m_.getLevel()) +
+                                            " Version " + std::to_string(m_.getVersion()));
+    if (m_.isSetId()) out_.details.emplace_back("model id", m_.getId());
+    count("compartments", m_.getNumCompartments());
+    count("species", m_.getNumSpecies());
+    count("global parameters", m_.getNumParameters());
+    count("reactions", m_.getNumReactions());
+    count("assignment rules", assignment);
+    count("rate rules", rate);
+    count("initial assignments", m_.getNumInitialAssignments());
+    count("function definitions", m_.getNumFunctionDefinitions());
+    out_.details.emplace_back("species states",
+                              "amounts (species changed by rate rules: as declared)");
+  }
+
+  SbmlModel& m_;
+  const std::string& file_;
+  SymbolTable t_;
+  SymbolicModel out_;
+  MathTranslator math_;
+  std::vector<NodeId> memo_[2];
+  std::vector<char> busy_[2];
+  std::vector<int> stack_;            // symbols whose values are being built
+  std::vector<std::string> wheres_;   // math being translated, innermost last
+};
+
+}  // namespace
+
+SymbolicModel import_sbml(const std::string& xml, const std::string& file,
+                          const SbmlOptions& options) {
+  auto document = sbml::read_document(xml, file);
+  sbml::reject_unsupported(*document, file);
+  SbmlModel& model = *document->getModel();
+  return Importer(model, file, build_symbol_table(model, file, options.sensitivity_params)).run();
+}
+
+}  // namespace odesens::expr

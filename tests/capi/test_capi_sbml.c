@@ -1,0 +1,181 @@
+/* SBML models and observables through the C ABI: odesens_model_from_file
+ * dispatches on the content, odesens_model_from_sbml_file chooses the
+ * sensitivity parameters, and observables come back with the result. The
+ * model is tests/sbml/models/decay.xml: S' = -k S, S(0) = 1, k = 0.5, in a
+ * compartment c of size 1, so S(t) = e^{-kt} and dS/dk = -t e^{-kt}. */
+#include <stdlib.h>
+
+#include "check.h"
+
+static const char* decay_path = ODESENS_SBML_TEST_MODELS "/decay.xml";
+
+static char* read_file(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  const long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char* text = malloc((size_t)n + 1);
+  if (text && fread(text, 1, (size_t)n, f) == (size_t)n) {
+    text[n] = '\0';
+  } else {
+    free(text);
+    text = NULL;
+  }
+  fclose(f);
+  return text;
+}
+
+static void check_sizes(const odesens_model* m, int64_t nx_expected, int64_t np_expected) {
+  int64_t nx = -1, np = -1;
+  CHECK_OK(odesens_model_sizes(m, &nx, &np));
+  CHECK(nx == nx_expected && np == np_expected);
+}
+
+static void test_files_dispatch_on_content(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_file(decay_path, &m));
+  check_sizes(m, 1, 1);
+  const char* name = NULL;
+  CHECK_OK(odesens_model_state_name(m, 0, &name));
+  CHECK(name && strcmp(name, "S") == 0);
+  CHECK_OK(odesens_model_param_name(m, 0, &name));
+  CHECK(name && strcmp(name, "k") == 0);
+  odesens_model_free(m);
+
+  /* The same SBML under a name that says nothing, and as text. */
+  char* text = read_file(decay_path);
+  CHECK(text != NULL);
+  if (!text) return;
+  const char* path = "odesens_capi_sbml_model.txt";
+  FILE* f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+    m = NULL;
+    CHECK_OK(odesens_model_from_file(path, &m));
+    check_sizes(m, 1, 1);
+    odesens_model_free(m);
+    remove(path);
+  }
+  m = NULL;
+  CHECK_OK(odesens_model_from_text(text, &m));
+  check_sizes(m, 1, 1);
+  odesens_model_free(m);
+  free(text);
+}
+
+static void test_sensitivity_parameters_by_id(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_sbml_file(decay_path, "c,k", &m));
+  check_sizes(m, 1, 2);
+  const char* name = NULL;
+  CHECK_OK(odesens_model_param_name(m, 0, &name));
+  CHECK(name && strcmp(name, "c") == 0);
+  odesens_model_free(m);
+  m = NULL;
+  CHECK_OK(odesens_model_from_sbml_file(decay_path, "", &m));
+  check_sizes(m, 1, 0);
+  odesens_model_free(m);
+  m = NULL;
+  CHECK_OK(odesens_model_from_sbml_file(decay_path, NULL, &m));
+  check_sizes(m, 1, 1);
+  odesens_model_free(m);
+
+  m = (odesens_model*)1;
+  CHECK_STATUS(odesens_model_from_sbml_file(decay_path, "S", &m), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK(m == NULL);
+  CHECK_MESSAGE(odesens_errmsg(NULL), "'S' cannot be a sensitivity parameter");
+  CHECK_STATUS(odesens_model_from_sbml_file(decay_path, "k,,c", &m), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(odesens_model_from_sbml_file(NULL, "k", &m), ODESENS_ERR_NULL_HANDLE);
+}
+
+static void test_unsupported_and_malformed_files(void) {
+  odesens_model* m = NULL;
+  CHECK_STATUS(odesens_model_from_file(ODESENS_SBML_TEST_MODELS "/unsupported_event.xml", &m),
+               ODESENS_ERR_UNSUPPORTED);
+  CHECK_MESSAGE(odesens_errmsg(NULL), "<event> 'reset': events are not supported yet");
+  CHECK_STATUS(odesens_model_from_file(ODESENS_SBML_TEST_MODELS "/malformed_xml.xml", &m),
+               ODESENS_ERR_PARSE);
+  CHECK_STATUS(odesens_model_from_text("<sbml", &m), ODESENS_ERR_PARSE);
+  CHECK_MESSAGE(odesens_errmsg(NULL), "<text>");
+  CHECK(m == NULL);
+}
+
+static void test_observables_come_back_with_the_result(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_file(decay_path, &m));
+  odesens_solver* s = NULL;
+  CHECK_OK(odesens_solver_create(m, "cvodes_fsa", &s));
+  const double times[] = {0.0, 1.0, 2.0};
+  CHECK_OK(odesens_solver_set_output_times(s, times, 3));
+  CHECK_OK(odesens_solver_set_tolerances(s, 1e-12, 1e-14));
+  CHECK_OK(odesens_solver_add_observable(s, "R"));  /* the reaction's rate k S */
+  CHECK_OK(odesens_solver_add_observable(s, "S:amount"));
+  CHECK_STATUS(odesens_solver_add_observable(s, "nosuch"), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(odesens_errmsg(s), "no observable 'nosuch'");
+  CHECK_STATUS(odesens_solver_add_observable(s, "k:concentration"), ODESENS_ERR_INVALID_ARGUMENT);
+
+  odesens_result* r = NULL;
+  CHECK_OK(odesens_solve(s, &r));
+  int64_t count = -1;
+  CHECK_OK(odesens_result_observable_count(r, &count));
+  CHECK(count == 2);
+  const char* name = NULL;
+  CHECK_OK(odesens_result_observable_name(r, 1, &name));
+  CHECK(name && strcmp(name, "S:amount") == 0);
+  double rate[3], amount[3], exact[3], half[3];
+  CHECK_OK(odesens_result_observable(r, 0, rate, 3));
+  CHECK_OK(odesens_result_observable(r, 1, amount, 3));
+  for (int k = 0; k < 3; ++k) {
+    exact[k] = exp(-0.5 * times[k]);
+    half[k] = 0.5 * exact[k];
+  }
+  CHECK_CLOSE(amount, exact, 3, 1e-9);
+  CHECK_CLOSE(rate, half, 3, 1e-9);
+  CHECK_STATUS(odesens_result_observable(r, 2, rate, 3), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(odesens_result_observable(r, 0, rate, 2), ODESENS_ERR_BUFFER_TOO_SMALL);
+  double sens[3];
+  CHECK_OK(odesens_result_s(r, sens, 3));
+  for (int k = 0; k < 3; ++k) exact[k] = -times[k] * exp(-0.5 * times[k]);
+  CHECK_CLOSE(sens, exact, 3, 1e-8);
+  odesens_result_free(r);
+
+  CHECK_OK(odesens_solver_clear_observables(s));
+  r = NULL;
+  CHECK_OK(odesens_solve(s, &r));
+  CHECK_OK(odesens_result_observable_count(r, &count));
+  CHECK(count == 0);
+  odesens_result_free(r);
+  odesens_solver_free(s);
+  odesens_model_free(m);
+}
+
+static void test_ode_lets_are_observables(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_text("param k = 1\nstate x = 4\nlet half = x/2\ndx/dt = -k*x\n", &m));
+  odesens_solver* s = NULL;
+  CHECK_OK(odesens_solver_create(m, "cvodes_fsa", &s));
+  const double times[] = {0.0, 1.0};
+  CHECK_OK(odesens_solver_set_output_times(s, times, 2));
+  CHECK_OK(odesens_solver_add_observable(s, "half"));
+  odesens_result* r = NULL;
+  CHECK_OK(odesens_solve(s, &r));
+  double half[2], x[2];
+  CHECK_OK(odesens_result_observable(r, 0, half, 2));
+  CHECK_OK(odesens_result_x(r, x, 2));
+  CHECK(half[0] == 2.0 && half[1] == x[1] / 2);
+  odesens_result_free(r);
+  odesens_solver_free(s);
+  odesens_model_free(m);
+}
+
+int main(void) {
+  test_files_dispatch_on_content();
+  test_sensitivity_parameters_by_id();
+  test_unsupported_and_malformed_files();
+  test_observables_come_back_with_the_result();
+  test_ode_lets_are_observables();
+  return check_exit_status("test_capi_sbml");
+}
