@@ -2,7 +2,7 @@
 # Sets up and builds odesens, runs the test suites, then builds again with
 # AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and runs the
 # suites there too, and finally fuzzes the .ode parser for 60 seconds
-# (fuzz/run_fuzz.sh, build-fuzz/).
+# (tests/fuzz/run_fuzz.sh, build-fuzz/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -25,7 +25,7 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee "$logs/asan.log"
 
 echo "== fuzzing the .ode parser (60 s, libFuzzer + ASan + UBSan) =="
-./fuzz/run_fuzz.sh 60
+./tests/fuzz/run_fuzz.sh 60
 
 # One closing line over both test runs (each ctest run already stopped the
 # script on a failure, so this line only ever reports success).

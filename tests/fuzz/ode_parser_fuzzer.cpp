@@ -4,7 +4,7 @@
 // Malformed text must end in Error(parse_error); anything else that escapes
 // (another exception, a crash, a sanitizer report) is a finding.
 //
-// Build and run: fuzz/run_fuzz.sh [seconds]
+// Build and run: tests/fuzz/run_fuzz.sh [seconds]
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Builds the .ode parser fuzzer (fuzz/ode_parser_fuzzer.cpp) with clang's
+# Builds the .ode parser fuzzer (tests/fuzz/ode_parser_fuzzer.cpp) with clang's
 # libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer into
 # build-fuzz/, then runs it for SECONDS (default 60) on the seed corpus
-# (fuzz/corpus, plus ../shared/models/ode when present). Exits non-zero on
+# (tests/fuzz/corpus, plus ../shared/models/ode when present). Exits non-zero on
 # any crash, leak, timeout or sanitizer report.
 #
-#   fuzz/run_fuzz.sh [SECONDS]
+#   tests/fuzz/run_fuzz.sh [SECONDS]
 # Needs clang and its libFuzzer runtime (Debian: clang, libclang-rt-14-dev).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 out=build-fuzz
 cxx=${FUZZ_CXX:-clang++}
@@ -27,7 +27,7 @@ for src in src/expr/*.cpp; do
     *) sources+=("$src") ;;
   esac
 done
-sources+=(fuzz/ode_parser_fuzzer.cpp)
+sources+=(tests/fuzz/ode_parser_fuzzer.cpp)
 
 objects=()
 for src in "${sources[@]}"; do
@@ -46,13 +46,13 @@ for src in "${sources[@]}"; do
 done
 "$cxx" -fsanitize=fuzzer,address,undefined "${objects[@]}" -lsleef -o "$out/ode_parser_fuzzer"
 
-corpora=("$out/corpus" fuzz/corpus)
+corpora=("$out/corpus" tests/fuzz/corpus)
 [ -d ../shared/models/ode ] && corpora+=(../shared/models/ode)
 echo "fuzz: running for ${seconds}s"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_OPTIONS=detect_leaks=1
 status=0
-"$out/ode_parser_fuzzer" "${corpora[@]}" -dict=fuzz/ode.dict -max_total_time="$seconds" \
+"$out/ode_parser_fuzzer" "${corpora[@]}" -dict=tests/fuzz/ode.dict -max_total_time="$seconds" \
   -max_len=4096 -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
   -artifact_prefix="$out/" >"$out/fuzz.log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
