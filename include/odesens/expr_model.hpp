@@ -56,6 +56,8 @@ class ExprModel final : public Model {
   void rhs(double t, const double* x, const double* p, double* xdot) const override;
 
   bool has_analytic_jacobians() const override { return true; }
+  // Decided symbolically: no entry of J_x or J_p depends on t or x.
+  bool has_constant_jacobians() const override;
   void jac_x(double t, const double* x, const double* p, double* J) const override;
   const SparsityPattern* jac_x_pattern() const override;
   void jac_x_values(double t, const double* x, const double* p, double* values) const override;

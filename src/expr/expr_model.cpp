@@ -60,6 +60,10 @@ ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
     if (sym.graph.node(id).depends & (expr::kOnTime | expr::kOnState))
       throw Error(Status::invalid_argument, "x0 may depend on parameters only");
   first = expr::first_derivatives(sym);
+  constant_jacobians = true;
+  for (const auto* entries : {&first.jac_x.values, &first.jac_p.values})
+    for (expr::NodeId id : *entries)
+      if (sym.graph.node(id).depends & (expr::kOnTime | expr::kOnState)) constant_jacobians = false;
   rhs = values_tape(sym, sym.rhs);
   rhs_adjoint = expr::compile_tape(sym.graph, sym.rhs, nx, np, TapeKind::adjoint);
   jac_x = values_tape(sym, first.jac_x.values);
@@ -118,6 +122,8 @@ ExprModel::ExprModel(std::unique_ptr<Impl> impl)
     : impl_(std::move(impl)), lane_width_(expr::widest_lane_width()) {}
 
 ExprModel::~ExprModel() = default;
+
+bool ExprModel::has_constant_jacobians() const { return impl_->constant_jacobians; }
 
 std::size_t ExprModel::nx() const { return impl_->sym.state_names.size(); }
 std::size_t ExprModel::np() const { return impl_->sym.param_names.size(); }

@@ -34,6 +34,8 @@ class ExprModel::Impl {
   expr::Tape rhs;          // values, with register reuse
   expr::Tape rhs_adjoint;  // single assignment, for jvp and vjp
   expr::Tape jac_x, jac_p, x0, dx0_dp, dfdt, outputs;
+  // No entry of J_x or J_p depends on t or x (f affine in x).
+  bool constant_jacobians = false;
   // The model's named values, then states and outputs not named by it.
   std::vector<std::string> observable_names;
   std::vector<expr::NodeId> observables;

@@ -79,3 +79,46 @@ TEST(ExprCvodes, AdjointGradientMatchesForwardSensitivities) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+const char* const kAffine =
+    "param k = 2\nparam u = 1\nstate x = 0\nstate y = 1\n"
+    "dx/dt = -2*x + y + u^2 + k\ndy/dt = x - 3*y\n";
+
+// f affine in x, with coefficients and parameter terms free of t and x:
+// constant J_x and J_p, decided symbolically. A parameter multiplying a
+// state (J_p then holds the state), a nonlinear term or a time-dependent
+// coefficient makes them vary.
+TEST(ExprModel, ConstantJacobiansAreRecognisedSymbolically) {
+  EXPECT_TRUE(load_ode_text(kAffine, "affine.ode")->has_constant_jacobians());
+  EXPECT_FALSE(load_ode_text("param k = 2\nstate x = 1\ndx/dt = -k*x\n", "scaled.ode")
+                   ->has_constant_jacobians());
+  EXPECT_FALSE(load_ode_text("param k = 2\nstate x = 1\ndx/dt = -k*x^2\n", "quadratic.ode")
+                   ->has_constant_jacobians());
+  EXPECT_FALSE(load_ode_text("param k = 2\nstate x = 1\ndx/dt = -k*sin(t)*x\n", "varying.ode")
+                   ->has_constant_jacobians());
+  EXPECT_FALSE(load_ode_text("param k = 2\nstate x = 1\ndx/dt = -k*x + x*t\n", "forced.ode")
+                   ->has_constant_jacobians());
+}
+
+// pbsr on an affine .ode model takes the constant-Jacobian path and agrees
+// with forward sensitivities.
+TEST(ExprModel, PbsrOnAnAffineModelMatchesForwardSensitivities) {
+  Problem problem;
+  problem.model = load_ode_text(kAffine, "affine.ode");
+  problem.output_times = {0.5, 1.0, 2.0};
+  problem.options.set("force_pbs", 1);
+  const Result pbsr = solve(problem, "pbsr");
+  Problem tight = problem;
+  tight.options = Options{};
+  tight.rtol = 1e-10;
+  tight.atol = {1e-12};
+  const Result fsa = solve(tight, "cvodes_fsa");
+  for (std::size_t q = 0; q < fsa.s.size(); ++q) EXPECT_NEAR(pbsr.s[q], fsa.s[q], 1e-3);
+  EXPECT_EQ(pbsr.stats.extra.at("exp_intervals"), 0.0);
+}
+
+}  // namespace
+}  // namespace odesens
