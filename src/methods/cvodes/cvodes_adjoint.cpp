@@ -21,12 +21,6 @@
 namespace odesens::cvodes {
 namespace {
 
-bool all_finite(const double* v, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(v[i])) return false;
-  return true;
-}
-
 // lambda' = -J_x^T lambda
 int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector lambda_dot, void* user_data) {
   auto* s = static_cast<Session*>(user_data);

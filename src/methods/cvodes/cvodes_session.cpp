@@ -14,13 +14,14 @@
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
-namespace {
 
 bool all_finite(const double* v, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
     if (!std::isfinite(v[i])) return false;
   return true;
 }
+
+namespace {
 
 // CVODES reports errors through this handler instead of printing them; the
 // last message becomes part of the odesens error.
@@ -198,21 +199,7 @@ int backward_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMa
 // -J^T in CSR form has the index arrays of J in CSC form.
 int backward_sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB,
                              void* user_data, N_Vector, N_Vector, N_Vector) {
-  auto* s = static_cast<Session*>(user_data);
-  try {
-    s->model().jac_x_values(t, N_VGetArrayPointer(y), s->params().data(), s->jac_values.data());
-    const auto& pat = s->klu_pattern;
-    std::copy(pat.col_ptr.begin(), pat.col_ptr.end(), SUNSparseMatrix_IndexPointers(JB));
-    std::copy(pat.row_idx.begin(), pat.row_idx.end(), SUNSparseMatrix_IndexValues(JB));
-    double* data = SUNSparseMatrix_Data(JB);
-    std::fill(data, data + pat.nnz(), 0.0);
-    for (std::size_t q = 0; q < s->jac_values.size(); ++q)
-      data[s->klu_position[q]] = -s->jac_values[q];
-    return s->finished(all_finite(data, pat.nnz()));
-  } catch (...) {
-    s->store_exception(std::current_exception());
-    return -1;
-  }
+  return static_cast<Session*>(user_data)->fill_sparse_jacobian(t, y, JB, -1.0);
 }
 
 }  // namespace
@@ -301,19 +288,23 @@ int Session::dense_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, vo
 
 int Session::sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, void* user_data,
                              N_Vector, N_Vector, N_Vector) {
-  auto* s = static_cast<Session*>(user_data);
+  return static_cast<Session*>(user_data)->fill_sparse_jacobian(t, y, J, 1.0);
+}
+
+int Session::fill_sparse_jacobian(double t, N_Vector y, SUNMatrix matrix, double sign) {
   try {
-    s->model_.jac_x_values(t, N_VGetArrayPointer(y), s->params_.data(), s->jac_values.data());
-    const auto& pat = s->klu_pattern;
-    std::copy(pat.col_ptr.begin(), pat.col_ptr.end(), SUNSparseMatrix_IndexPointers(J));
-    std::copy(pat.row_idx.begin(), pat.row_idx.end(), SUNSparseMatrix_IndexValues(J));
-    double* data = SUNSparseMatrix_Data(J);
-    std::fill(data, data + pat.nnz(), 0.0);
-    for (std::size_t q = 0; q < s->jac_values.size(); ++q)
-      data[s->klu_position[q]] = s->jac_values[q];
-    return s->finished(all_finite(data, pat.nnz()));
+    model_.jac_x_values(t, N_VGetArrayPointer(y), params_.data(), jac_values.data());
+    std::copy(klu_pattern.col_ptr.begin(), klu_pattern.col_ptr.end(),
+              SUNSparseMatrix_IndexPointers(matrix));
+    std::copy(klu_pattern.row_idx.begin(), klu_pattern.row_idx.end(),
+              SUNSparseMatrix_IndexValues(matrix));
+    double* data = SUNSparseMatrix_Data(matrix);
+    std::fill(data, data + klu_pattern.nnz(), 0.0);
+    for (std::size_t q = 0; q < jac_values.size(); ++q)
+      data[klu_position[q]] = sign * jac_values[q];
+    return finished(all_finite(data, klu_pattern.nnz()));
   } catch (...) {
-    s->store_exception(std::current_exception());
+    store_exception(std::current_exception());
     return -1;
   }
 }

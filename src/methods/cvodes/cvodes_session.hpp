@@ -77,6 +77,11 @@ class Session {
   static int sparse_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
                              void* user_data, N_Vector, N_Vector, N_Vector);
 
+  // sign * J_x into a KLU matrix: the forward Newton matrix (CSC, sign 1)
+  // or the backward one (-J_x^T as CSR, which shares J's CSC index arrays).
+  // A callback's return value.
+  int fill_sparse_jacobian(double t, N_Vector y, SUNMatrix matrix, double sign);
+
   // Sparse structure handed to KLU: the model's pattern plus the diagonal
   // (the Newton matrix I - gamma J needs it), and where each model entry goes.
   SparsityPattern klu_pattern;
@@ -103,6 +108,9 @@ class Session {
   std::string last_message_;
   bool saw_nonfinite_ = false;
 };
+
+// True when none of the n values is NaN or Inf.
+bool all_finite(const double* v, std::size_t n);
 
 // Copies nx x m column blocks between N_Vector arrays and a column-major buffer.
 void gather_columns(N_Vector* vs, std::size_t m, std::size_t n, double* out);
