@@ -112,4 +112,21 @@ inline bool in_pattern(const SparsityPattern& s, std::size_t i, std::size_t j) {
   return false;
 }
 
+// A reference .ode model (the test parameter, a file name) loaded with
+// probe parameters and a probe state; skipped when the file is absent.
+class ReferenceModelTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    ODESENS_REQUIRE_SHARED_MODEL(GetParam());
+    m = load_ode_file(ode_model_path(GetParam()));
+    p = probe_params(*m);
+    x = probe_state(*m, p);
+    n = m->nx();
+    np = m->np();
+  }
+  std::shared_ptr<ExprModel> m;
+  std::vector<double> p, x;
+  std::size_t n = 0, np = 0;
+};
+
 }  // namespace odesens::expr_testing

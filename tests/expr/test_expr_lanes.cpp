@@ -75,16 +75,8 @@ TEST(ExprLanes, EachFunctionInLanesIsWithinTwoUlpOfScalar) {
   }
 }
 
-class ExprLanesOnReferenceModels : public ::testing::TestWithParam<std::string> {
+class ExprLanesOnReferenceModels : public expr_testing::ReferenceModelTest {
  protected:
-  void SetUp() override {
-    ODESENS_REQUIRE_SHARED_MODEL(GetParam());
-    m = load_ode_file(ode_model_path(GetParam()));
-    p = expr_testing::probe_params(*m);
-    x = expr_testing::probe_state(*m, p);
-    n = m->nx();
-    np = m->np();
-  }
   std::vector<double> random_block(std::size_t rows, std::size_t cols, unsigned seed) const {
     std::mt19937 gen(seed);
     std::normal_distribution<double> g;
@@ -92,9 +84,6 @@ class ExprLanesOnReferenceModels : public ::testing::TestWithParam<std::string> 
     for (auto& v : b) v = g(gen);
     return b;
   }
-  std::shared_ptr<ExprModel> m;
-  std::vector<double> p, x;
-  std::size_t n = 0, np = 0;
   const double t = 0.21;
 };
 

@@ -16,19 +16,8 @@ using expr_testing::central_jacobian;
 using expr_testing::ode_model_path;
 using expr_testing::scaled_difference;
 
-class ReferenceModelDerivatives : public ::testing::TestWithParam<std::string> {
+class ReferenceModelDerivatives : public expr_testing::ReferenceModelTest {
  protected:
-  void SetUp() override {
-    ODESENS_REQUIRE_SHARED_MODEL(GetParam());
-    m = load_ode_file(ode_model_path(GetParam()));
-    p = expr_testing::probe_params(*m);
-    x = expr_testing::probe_state(*m, p);
-    n = m->nx();
-    np = m->np();
-  }
-  std::shared_ptr<ExprModel> m;
-  std::vector<double> p, x;
-  std::size_t n = 0, np = 0;
   const double t = 0.37;
 };
 
