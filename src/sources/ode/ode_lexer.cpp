@@ -1,4 +1,4 @@
-#include "expr/ode_lexer.hpp"
+#include "sources/ode/ode_lexer.hpp"
 
 #include <cctype>
 #include <charconv>

@@ -7,13 +7,13 @@
 // Both are built on demand and memoized, so every rule is one shared
 // subexpression; a symbol met again while its own value is being built is
 // a cycle, which SBML forbids.
-#include "expr/sbml/sbml_import.hpp"
+#include "sources/sbml/sbml_import.hpp"
 
 #include <cmath>
 
-#include "expr/sbml/sbml_document.hpp"
-#include "expr/sbml/sbml_math.hpp"
-#include "expr/sbml/sbml_symbols.hpp"
+#include "sources/sbml/sbml_document.hpp"
+#include "sources/sbml/sbml_math.hpp"
+#include "sources/sbml/sbml_symbols.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::expr {

@@ -1,4 +1,4 @@
-#include "expr/sbml/sbml_document.hpp"
+#include "sources/sbml/sbml_document.hpp"
 
 #include <vector>
 

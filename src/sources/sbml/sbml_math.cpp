@@ -1,9 +1,9 @@
-#include "expr/sbml/sbml_math.hpp"
+#include "sources/sbml/sbml_math.hpp"
 
 #include <cmath>
 #include <limits>
 
-#include "expr/sbml/sbml_document.hpp"
+#include "sources/sbml/sbml_document.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::expr::sbml {

@@ -2,8 +2,8 @@
 #include <cctype>
 
 #include "expr/expr_model_impl.hpp"
-#include "expr/sbml/sbml_import.hpp"
-#include "model/model_file.hpp"
+#include "sources/sbml/sbml_import.hpp"
+#include "sources/model_file.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {

@@ -1,4 +1,4 @@
-#include "model/model_file.hpp"
+#include "sources/model_file.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "expr/ode_parser.hpp"
-#include "expr/ode_syntax.hpp"
+#include "sources/ode/ode_parser.hpp"
+#include "sources/ode/ode_syntax.hpp"
 
 namespace odesens::expr {
 namespace {

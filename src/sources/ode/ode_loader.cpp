@@ -1,7 +1,7 @@
 // Loading .ode text and files into ExprModels.
 #include "expr/expr_model_impl.hpp"
-#include "expr/ode_parser.hpp"
-#include "model/model_file.hpp"
+#include "sources/ode/ode_parser.hpp"
+#include "sources/model_file.hpp"
 
 namespace odesens {
 

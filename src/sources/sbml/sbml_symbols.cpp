@@ -1,8 +1,8 @@
-#include "expr/sbml/sbml_symbols.hpp"
+#include "sources/sbml/sbml_symbols.hpp"
 
 #include <cmath>
 
-#include "expr/sbml/sbml_document.hpp"
+#include "sources/sbml/sbml_document.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::expr::sbml {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "expr/expr_node.hpp"
-#include "expr/ode_source.hpp"
+#include "sources/ode/ode_source.hpp"
 
 namespace odesens::expr {
 

@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "expr/sbml/sbml_api.hpp"
+#include "sources/sbml/sbml_api.hpp"
 
 #include "expr/expr_graph.hpp"
 

@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "expr/sbml/sbml_api.hpp"
+#include "sources/sbml/sbml_api.hpp"
 
 namespace odesens::expr::sbml {
 

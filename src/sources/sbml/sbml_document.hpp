@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "expr/sbml/sbml_api.hpp"
+#include "sources/sbml/sbml_api.hpp"
 
 namespace odesens::expr::sbml {
 

@@ -1,6 +1,6 @@
 #include "odesens/model_loader.hpp"
 
-#include "model/model_file.hpp"
+#include "sources/model_file.hpp"
 #include "odesens/builtin_models.hpp"
 #include "odesens/expr_model.hpp"
 #include "odesens/sbml_model.hpp"

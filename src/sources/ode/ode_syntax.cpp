@@ -11,11 +11,11 @@
 // Every subexpression is typed value or condition: arithmetic needs values,
 // && || ! need conditions, and a condition is accepted only as a condition
 // argument of piecewise.
-#include "expr/ode_syntax.hpp"
+#include "sources/ode/ode_syntax.hpp"
 
 #include <unordered_map>
 
-#include "expr/ode_lexer.hpp"
+#include "sources/ode/ode_lexer.hpp"
 
 namespace odesens::expr {
 namespace {

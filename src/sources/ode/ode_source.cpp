@@ -1,4 +1,4 @@
-#include "expr/ode_source.hpp"
+#include "sources/ode/ode_source.hpp"
 
 #include <cstdio>
 

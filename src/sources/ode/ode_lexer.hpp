@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "expr/ode_source.hpp"
+#include "sources/ode/ode_source.hpp"
 
 namespace odesens::expr {
 

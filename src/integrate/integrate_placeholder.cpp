@@ -1,0 +1,1 @@
+// Placeholder until the shared integration engines land.
