@@ -269,8 +269,9 @@ const Case& model_case(const std::string& name) {
 void rhs_expr(benchmark::State& state, const std::string& name) {
   const Case& c = model_case(name);
   std::vector<double> f(c.model->nx());
+  const auto ws = c.model->make_workspace();
   for (auto _ : state) {
-    c.model->rhs(0.5, c.x.data(), c.p.data(), f.data());
+    c.model->rhs(0.5, c.x.data(), c.p.data(), f.data(), ws.get());
     benchmark::DoNotOptimize(f.data());
     benchmark::ClobberMemory();
   }
@@ -296,8 +297,9 @@ void rhs_hand(benchmark::State& state, const std::string& name,
 void jac_x_sparse(benchmark::State& state, const std::string& name) {
   const Case& c = model_case(name);
   std::vector<double> v(c.model->jac_x_pattern()->nnz());
+  const auto ws = c.model->make_workspace();
   for (auto _ : state) {
-    c.model->jac_x_values(0.5, c.x.data(), c.p.data(), v.data());
+    c.model->jac_x_values(0.5, c.x.data(), c.p.data(), v.data(), ws.get());
     benchmark::DoNotOptimize(v.data());
     benchmark::ClobberMemory();
   }
@@ -307,8 +309,9 @@ void jac_x_sparse(benchmark::State& state, const std::string& name) {
 void jac_p_dense(benchmark::State& state, const std::string& name) {
   const Case& c = model_case(name);
   std::vector<double> Jp(c.model->nx() * c.model->np());
+  const auto ws = c.model->make_workspace();
   for (auto _ : state) {
-    c.model->jac_p(0.5, c.x.data(), c.p.data(), Jp.data());
+    c.model->jac_p(0.5, c.x.data(), c.p.data(), Jp.data(), ws.get());
     benchmark::DoNotOptimize(Jp.data());
     benchmark::ClobberMemory();
   }
@@ -321,16 +324,15 @@ void vjp(benchmark::State& state, const std::string& name, int lanes, int vector
     state.SkipWithError("lane width not available on this CPU");
     return;
   }
-  c.model->set_lane_width(lanes);
+  const auto ws = c.model->make_workspace(lanes);
   const std::size_t n = c.model->nx(), np = c.model->np(), nw = static_cast<std::size_t>(vectors);
   std::vector<double> W(n * nw, 0.5), ox(n * nw), op(np * nw);
   for (auto _ : state) {
-    c.model->vjp(0.5, c.x.data(), c.p.data(), nw, W.data(), ox.data(), op.data());
+    c.model->vjp(0.5, c.x.data(), c.p.data(), nw, W.data(), ox.data(), op.data(), ws.get());
     benchmark::DoNotOptimize(ox.data());
     benchmark::DoNotOptimize(op.data());
     benchmark::ClobberMemory();
   }
-  c.model->set_lane_width(odesens::widest_expr_lane_width());
   state.counters["lanes"] = lanes;
   state.counters["vectors"] = vectors;
 }

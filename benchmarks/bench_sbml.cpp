@@ -101,8 +101,9 @@ void rhs(benchmark::State& state, const std::string& name) {
   if (!model_text(name)) return state.SkipWithError(("cannot read " + model_path(name)).c_str());
   const Evaluation e = at_t50(name);
   std::vector<double> f(e.model->nx());
+  const auto ws = e.model->make_workspace();
   for (auto _ : state) {
-    e.model->rhs(50.0, e.x.data(), e.p.data(), f.data());
+    e.model->rhs(50.0, e.x.data(), e.p.data(), f.data(), ws.get());
     benchmark::DoNotOptimize(f.data());
   }
   counters(state, *e.model);
@@ -112,8 +113,9 @@ void jac_x(benchmark::State& state, const std::string& name) {
   if (!model_text(name)) return state.SkipWithError(("cannot read " + model_path(name)).c_str());
   const Evaluation e = at_t50(name);
   std::vector<double> values(e.model->jac_x_pattern()->nnz());
+  const auto ws = e.model->make_workspace();
   for (auto _ : state) {
-    e.model->jac_x_values(50.0, e.x.data(), e.p.data(), values.data());
+    e.model->jac_x_values(50.0, e.x.data(), e.p.data(), values.data(), ws.get());
     benchmark::DoNotOptimize(values.data());
   }
   counters(state, *e.model);

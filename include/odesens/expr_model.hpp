@@ -18,13 +18,20 @@
 // Scalar evaluations (f, J_x, J_p, xddot...) run as native x86-64 code
 // generated at load time where the platform allows (set ODESENS_JIT=0 to use
 // the portable interpreter; both give bitwise identical results). Work that
-// depends only on p is cached per thread and redone when p changes.
+// depends only on p is cached in the caller's Workspace and redone when p
+// changes.
 //
-// Evaluation allocates nothing per call (per-thread register files, grown
-// once) and may run on several threads at once.
+// A built ExprModel is immutable. Register files live in the Workspace of
+// whoever evaluates (make_workspace(lane_width)): evaluation with a
+// workspace allocates nothing per call once its buffers have grown, and
+// several threads may evaluate one model at once, each with its own
+// workspace. A workspace made by another model is refused
+// (Error(invalid_argument)). Without a workspace a temporary one is used.
+//
+// Capabilities (model_capabilities.hpp): SecondDerivatives, BatchedRhs and
+// ObservableSet are all provided.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -35,7 +42,10 @@
 
 namespace odesens {
 
-class ExprModel final : public Model {
+class ExprModel final : public Model,
+                        public SecondDerivatives,
+                        public BatchedRhs,
+                        public ObservableSet {
  public:
   class Impl;
   explicit ExprModel(std::unique_ptr<Impl> impl);
@@ -51,48 +61,71 @@ class ExprModel final : public Model {
   // The .ode format has no end time: 1 unless the model was recorded with one.
   double default_t_end() const override;
 
-  void initial_state(const double* p, double* x0) const override;
-  void initial_sensitivity(const double* p, double* dx0_dp) const override;
-  void rhs(double t, const double* x, const double* p, double* xdot) const override;
+  // Workspaces with register files for this model; lane_width 1, 4 or 8
+  // (0: the widest the CPU supports), Error(unsupported) for a width the CPU
+  // or the build lacks.
+  std::unique_ptr<Workspace> make_workspace(int lane_width = 0) const override;
+
+  const SecondDerivatives* second_derivatives() const override { return this; }
+  const BatchedRhs* batched_rhs() const override { return this; }
+  const ObservableSet* observable_set() const override { return this; }
+
+  void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const override;
+  void initial_sensitivity(const double* p, double* dx0_dp,
+                           Workspace* ws = nullptr) const override;
+  void rhs(double t, const double* x, const double* p, double* xdot,
+           Workspace* ws = nullptr) const override;
 
   bool has_analytic_jacobians() const override { return true; }
   // Decided symbolically: no entry of J_x or J_p depends on t or x.
   bool has_constant_jacobians() const override;
-  void jac_x(double t, const double* x, const double* p, double* J) const override;
+  void jac_x(double t, const double* x, const double* p, double* J,
+             Workspace* ws = nullptr) const override;
   const SparsityPattern* jac_x_pattern() const override;
-  void jac_x_values(double t, const double* x, const double* p, double* values) const override;
-  void jac_p(double t, const double* x, const double* p, double* Jp) const override;
+  void jac_x_values(double t, const double* x, const double* p, double* values,
+                    Workspace* ws = nullptr) const override;
+  void jac_p(double t, const double* x, const double* p, double* Jp,
+             Workspace* ws = nullptr) const override;
 
   void jvp(double t, const double* x, const double* p, std::size_t nv, const double* V,
-           double* out) const override;
+           double* out, Workspace* ws = nullptr) const override;
   void vjp_x(double t, const double* x, const double* p, std::size_t nw, const double* W,
-             double* out) const override;
+             double* out, Workspace* ws = nullptr) const override;
   void vjp_p(double t, const double* x, const double* p, std::size_t nw, const double* W,
-             double* out) const override;
+             double* out, Workspace* ws = nullptr) const override;
   // Both products of one reverse sweep: out_x (nx x nw) = J_x^T W and
   // out_p (np x nw) = J_p^T W; either may be null.
   void vjp(double t, const double* x, const double* p, std::size_t nw, const double* W,
-           double* out_x, double* out_p) const;
+           double* out_x, double* out_p, Workspace* ws = nullptr) const;
 
   // Sparse J_p: its structurally non-zero entries, values in pattern order.
   const SparsityPattern& jac_p_pattern() const;
-  void jac_p_values(double t, const double* x, const double* p, double* values) const;
+  void jac_p_values(double t, const double* x, const double* p, double* values,
+                    Workspace* ws = nullptr) const;
   // df/dt (nx); zero for autonomous models.
-  void dfdt(double t, const double* x, const double* p, double* out) const;
+  void dfdt(double t, const double* x, const double* p, double* out,
+            Workspace* ws = nullptr) const;
 
-  // Second time derivative along solutions: xddot = J_x f + df/dt (nx).
-  void xddot(double t, const double* x, const double* p, double* out) const;
-  // Its state Jacobian d xddot / dx: sparse pattern, values, dense (nx x nx).
-  const SparsityPattern& xddot_jac_x_pattern() const;
-  void xddot_jac_x_values(double t, const double* x, const double* p, double* values) const;
-  void xddot_jac_x(double t, const double* x, const double* p, double* J) const;
-  // Its parameter Jacobian d xddot / dp, dense nx x np.
-  void xddot_jac_p(double t, const double* x, const double* p, double* Jp) const;
+  // SecondDerivatives: xddot = J_x f + df/dt (nx), its state Jacobian
+  // (sparse pattern, values, dense nx x nx), its parameter Jacobian (dense
+  // nx x np) and its partial time derivative.
+  void xddot(double t, const double* x, const double* p, double* out,
+             Workspace* ws = nullptr) const override;
+  const SparsityPattern& xddot_jac_x_pattern() const override;
+  void xddot_jac_x_values(double t, const double* x, const double* p, double* values,
+                          Workspace* ws = nullptr) const override;
+  void xddot_jac_x(double t, const double* x, const double* p, double* J,
+                   Workspace* ws = nullptr) const override;
+  void xddot_jac_p(double t, const double* x, const double* p, double* Jp,
+                   Workspace* ws = nullptr) const override;
+  void xddot_dt(double t, const double* x, const double* p, double* out,
+                Workspace* ws = nullptr) const override;
 
   // Observables declared with `output NAME = EXPR`.
   std::size_t n_outputs() const;
   const std::vector<std::string>& output_names() const;
-  void outputs(double t, const double* x, const double* p, double* out) const;
+  void outputs(double t, const double* x, const double* p, double* out,
+               Workspace* ws = nullptr) const;
 
   // Every named value of the model, as functions of (t, x, p): for .ode
   // models the lets, then the states and outputs; for SBML models every id
@@ -101,31 +134,24 @@ class ExprModel final : public Model {
   // all of them, in this order (its tape is built on first use).
   // odesens::evaluate_observables (observables.hpp) picks some at the
   // output times of a result.
-  const std::vector<std::string>& observable_names() const;
-  void observables(double t, const double* x, const double* p, double* out) const;
+  const std::vector<std::string>& observable_names() const override;
+  void observables(double t, const double* x, const double* p, double* out,
+                   Workspace* ws = nullptr) const override;
 
   // Facts about the model source shown by `odesens info`, in order: for SBML
   // the level and version and the counts of reactions, rules and so on.
-  const std::vector<std::pair<std::string, std::string>>& source_details() const;
+  const std::vector<std::pair<std::string, std::string>>& source_details() const override;
 
-  // F (nx x n) = f at n points: t[k], column k of X (nx x n) and P (np x n),
-  // lane_width() points per pass (transcendental functions through SLEEF;
-  // equal to rhs() to within a few ulp).
-  void rhs_points(std::size_t n, const double* t, const double* X, const double* P,
-                  double* F) const;
-
-  // Lane width used by jvp, vjp and rhs_points: 1, 4 or 8. The default is
-  // the widest the CPU supports; set_lane_width throws Error(unsupported)
-  // for a width the CPU or the build lacks. Set it before sharing the model.
-  int lane_width() const { return lane_width_.load(std::memory_order_relaxed); }
-  void set_lane_width(int width);
-
-  // The compiled internals, for the library's own tests and tools.
-  const Impl& impl() const { return *impl_; }
+  // BatchedRhs: F (nx x n) = f at n points: t[k], column k of X (nx x n)
+  // and P (np x n), the workspace's lane width of points per pass
+  // (transcendental functions through SLEEF; equal to rhs() to within a few
+  // ulp). jvp and vjp use the same lanes for their vectors.
+  void rhs_points(std::size_t n, const double* t, const double* X, const double* P, double* F,
+                  Workspace* ws = nullptr) const override;
 
  private:
+  friend const Impl& expr_model_internals(const ExprModel& model);
   std::unique_ptr<Impl> impl_;
-  std::atomic<int> lane_width_;
 };
 
 // A model from .ode text; messages name `filename_for_messages`. Throws

@@ -12,19 +12,31 @@
 // nx x np, dx0/dp is nx x np. Several vectors at once are passed as the
 // columns of a column-major block.
 //
-// Thread safety: all evaluation functions are const and may be called from
-// several threads at once, provided the user functions behind the model allow
-// it. Default implementations use thread-local scratch space.
+// Thread safety: a Model is immutable once built. Every evaluation function
+// is const and takes the caller's Workspace (workspace.hpp; made by
+// make_workspace()), which holds everything that changes during evaluation,
+// so one model may be evaluated by several threads at once, each with its
+// own workspace (provided the user functions behind the model allow it).
+// The workspace argument may be omitted for one-off calls; a temporary one
+// is then used.
+//
+// Optional capabilities (model_capabilities.hpp): second derivatives,
+// batched f over lanes, named observables, source details. Each accessor
+// returns null (or an empty list) when the model lacks it.
 //
 // Errors: evaluation functions throw odesens::Error (callback_failed when a
 // user function reports failure).
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "odesens/model_capabilities.hpp"
 #include "odesens/sparsity.hpp"
+#include "odesens/workspace.hpp"
 
 namespace odesens {
 
@@ -46,10 +58,12 @@ class Model {
 
   // x0(p) and dx0/dp (nx x np). The defaults: x0 is model data and
   // independent of p (dx0/dp = 0).
-  virtual void initial_state(const double* p, double* x0) const = 0;
-  virtual void initial_sensitivity(const double* p, double* dx0_dp) const;
+  virtual void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const = 0;
+  virtual void initial_sensitivity(const double* p, double* dx0_dp,
+                                   Workspace* ws = nullptr) const;
 
-  virtual void rhs(double t, const double* x, const double* p, double* xdot) const = 0;
+  virtual void rhs(double t, const double* x, const double* p, double* xdot,
+                   Workspace* ws = nullptr) const = 0;
 
   // True when jac_x / jac_p are exact (analytic or symbolic), false when
   // they fall back to finite differences.
@@ -61,7 +75,8 @@ class Model {
 
   // Dense J_x (nx x nx, column-major). Default: central differences of rhs,
   // see finite_difference_step() for the step rule.
-  virtual void jac_x(double t, const double* x, const double* p, double* J) const;
+  virtual void jac_x(double t, const double* x, const double* p, double* J,
+                     Workspace* ws = nullptr) const;
 
   // Sparsity of J_x, or nullptr when the model does not know it.
   virtual const SparsityPattern* jac_x_pattern() const { return nullptr; }
@@ -69,21 +84,46 @@ class Model {
   // jac_x(), or, when the model has a pattern but no analytic Jacobian, from
   // central differences with columns grouped so that structurally
   // orthogonal columns share one pair of rhs evaluations.
-  virtual void jac_x_values(double t, const double* x, const double* p, double* values) const;
+  virtual void jac_x_values(double t, const double* x, const double* p, double* values,
+                            Workspace* ws = nullptr) const;
 
   // Dense J_p (nx x np). Default: central differences of rhs in p.
-  virtual void jac_p(double t, const double* x, const double* p, double* Jp) const;
+  virtual void jac_p(double t, const double* x, const double* p, double* Jp,
+                     Workspace* ws = nullptr) const;
 
   // out (nx x nv) = J_x V for V (nx x nv).
   virtual void jvp(double t, const double* x, const double* p, std::size_t nv,
-                   const double* V, double* out) const;
+                   const double* V, double* out, Workspace* ws = nullptr) const;
   // out (nx x nw) = J_x^T W for W (nx x nw).
   virtual void vjp_x(double t, const double* x, const double* p, std::size_t nw,
-                     const double* W, double* out) const;
+                     const double* W, double* out, Workspace* ws = nullptr) const;
   // out (np x nw) = J_p^T W for W (nx x nw).
   virtual void vjp_p(double t, const double* x, const double* p, std::size_t nw,
-                     const double* W, double* out) const;
+                     const double* W, double* out, Workspace* ws = nullptr) const;
+
+  // A workspace for evaluating this model (see workspace.hpp). lane_width:
+  // SIMD lanes of batched evaluations, 0 for the widest this model and CPU
+  // support; a model without lanes ignores it. Throws Error(unsupported)
+  // for a width it supports but the CPU lacks.
+  virtual std::unique_ptr<Workspace> make_workspace(int lane_width = 0) const;
+
+  // Optional capabilities (model_capabilities.hpp); null when absent.
+  virtual const SecondDerivatives* second_derivatives() const { return nullptr; }
+  virtual const BatchedRhs* batched_rhs() const { return nullptr; }
+  virtual const ObservableSet* observable_set() const { return nullptr; }
+  // Facts about the model's source for `odesens info`, in order (for SBML:
+  // level, version, counts of reactions, rules...); empty when none.
+  virtual const std::vector<std::pair<std::string, std::string>>& source_details() const;
 };
+
+// The caller's workspace, or `local` (made on first use) when there is none:
+// the one-off path of every evaluation function.
+inline Workspace& workspace_or_local(const Model& model, Workspace* ws,
+                                     std::unique_ptr<Workspace>& local) {
+  if (ws) return *ws;
+  if (!local) local = model.make_workspace(1);
+  return *local;
+}
 
 // The step used by every finite-difference fallback for the variable with
 // value v: h = cbrt(machine epsilon) * max(|v|, 1), the step that balances

@@ -74,7 +74,7 @@ SecondDerivatives second_derivatives(SymbolicModel& m, const FirstDerivatives& d
     for (NodeId term : terms[i]) xddot[i] = g.add(xddot[i], term);
   SecondDerivatives s;
   s.xddot = xddot;
-  differentiate_rows(g, xddot, nx, np, &s.xddot_jac_x, &s.xddot_jac_p, nullptr);
+  differentiate_rows(g, xddot, nx, np, &s.xddot_jac_x, &s.xddot_jac_p, &s.xddot_dt);
   return s;
 }
 

@@ -34,6 +34,7 @@ struct SecondDerivatives {
   std::vector<NodeId> xddot;  // nx
   SparseNodes xddot_jac_x;    // nx x nx
   SparseNodes xddot_jac_p;    // nx x np
+  std::vector<NodeId> xddot_dt;  // nx: partial d xddot / dt (odeSD's first-step estimate)
 };
 
 FirstDerivatives first_derivatives(SymbolicModel& m);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_set>
 
 #include "expr/lane_kernels.hpp"
@@ -44,6 +45,24 @@ void check_names(const std::vector<std::string>& names, std::size_t n, const cha
 const expr::LaneKernels& kernels(int width) {
   const expr::LaneKernels* k = expr::lane_kernels(width);
   return k ? *k : expr::isa::scalar_kernels;
+}
+
+// A Workspace of an ExprModel: the register files of its tapes.
+class ExprWorkspace final : public Workspace {
+ public:
+  ExprWorkspace(int lane_width, const void* owner) : Workspace(lane_width, owner) {}
+  expr::Registers registers;
+};
+
+// The caller's workspace, checked to belong to `owner`, or a temporary one
+// in `local` for a call without workspace.
+ExprWorkspace& expr_workspace(const void* owner, Workspace* ws,
+                              std::optional<ExprWorkspace>& local) {
+  if (!ws) return local.emplace(expr::widest_lane_width(), owner);
+  if (ws->owner() != owner)
+    throw Error(Status::invalid_argument,
+                "a workspace made by another model was passed to an expression model");
+  return static_cast<ExprWorkspace&>(*ws);
 }
 
 }  // namespace
@@ -109,6 +128,7 @@ const ExprModel::Impl::SecondOrder& ExprModel::Impl::second_order() const {
     s->xddot = values_tape(sym, s->d.xddot);
     s->xddot_jac_x = values_tape(sym, s->d.xddot_jac_x.values);
     s->xddot_jac_p = values_tape(sym, s->d.xddot_jac_p.values);
+    s->xddot_dt = values_tape(sym, s->d.xddot_dt);
     second_ = std::move(s);
   });
   return *second_;
@@ -118,8 +138,9 @@ std::shared_ptr<ExprModel> make_expr_model(expr::SymbolicModel model) {
   return std::make_shared<ExprModel>(std::make_unique<ExprModel::Impl>(std::move(model)));
 }
 
-ExprModel::ExprModel(std::unique_ptr<Impl> impl)
-    : impl_(std::move(impl)), lane_width_(expr::widest_lane_width()) {}
+const ExprModel::Impl& expr_model_internals(const ExprModel& model) { return *model.impl_; }
+
+ExprModel::ExprModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 ExprModel::~ExprModel() = default;
 
@@ -134,106 +155,145 @@ std::string ExprModel::name() const { return impl_->sym.name; }
 double ExprModel::default_t0() const { return impl_->sym.t0; }
 double ExprModel::default_t_end() const { return impl_->sym.t_end; }
 
-void ExprModel::set_lane_width(int width) {
+std::unique_ptr<Workspace> ExprModel::make_workspace(int lane_width) const {
+  const int width = lane_width == 0 ? expr::widest_lane_width() : lane_width;
   if (!expr::lane_kernels(width))
     throw Error(Status::unsupported, "lane width " + std::to_string(width) +
                                          " is not available on this CPU (use 1, 4 or 8; widest: " +
                                          std::to_string(expr::widest_lane_width()) + ")");
-  lane_width_.store(width, std::memory_order_relaxed);
+  return std::make_unique<ExprWorkspace>(width, impl_.get());
 }
 
-void ExprModel::initial_state(const double* p, double* x0) const {
-  expr::evaluate(impl_->x0, Slot::x0, 0.0, nullptr, p, x0);
+// Each service: the caller's registers (or temporary ones), one tape
+// evaluation, and a scatter where Model asks for a dense matrix.
+#define ODESENS_REGISTERS                       \
+  std::optional<ExprWorkspace> local_workspace; \
+  ExprWorkspace& w = expr_workspace(impl_.get(), ws, local_workspace)
+
+void ExprModel::initial_state(const double* p, double* x0, Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->x0, w.registers, Slot::x0, 0.0, nullptr, p, x0);
 }
 
-void ExprModel::initial_sensitivity(const double* p, double* dx0_dp) const {
+void ExprModel::initial_sensitivity(const double* p, double* dx0_dp, Workspace* ws) const {
+  ODESENS_REGISTERS;
   const auto& s = impl_->first.dx0_dp;
-  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
-  expr::evaluate(impl_->dx0_dp, Slot::dx0_dp, 0.0, nullptr, p, values);
+  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
+  expr::evaluate(impl_->dx0_dp, w.registers, Slot::dx0_dp, 0.0, nullptr, p, values);
   scatter(s.pattern, values, dx0_dp);
 }
 
-void ExprModel::rhs(double t, const double* x, const double* p, double* xdot) const {
-  expr::evaluate(impl_->rhs, Slot::rhs, t, x, p, xdot);
+void ExprModel::rhs(double t, const double* x, const double* p, double* xdot,
+                    Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->rhs, w.registers, Slot::rhs, t, x, p, xdot);
 }
 
-void ExprModel::jac_x(double t, const double* x, const double* p, double* J) const {
+void ExprModel::jac_x(double t, const double* x, const double* p, double* J,
+                      Workspace* ws) const {
+  ODESENS_REGISTERS;
   const auto& s = impl_->first.jac_x;
-  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
-  jac_x_values(t, x, p, values);
+  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
+  expr::evaluate(impl_->jac_x, w.registers, Slot::jac_x, t, x, p, values);
   scatter(s.pattern, values, J);
 }
 
 const SparsityPattern* ExprModel::jac_x_pattern() const { return &impl_->first.jac_x.pattern; }
 
-void ExprModel::jac_x_values(double t, const double* x, const double* p, double* values) const {
-  expr::evaluate(impl_->jac_x, Slot::jac_x, t, x, p, values);
+void ExprModel::jac_x_values(double t, const double* x, const double* p, double* values,
+                             Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->jac_x, w.registers, Slot::jac_x, t, x, p, values);
 }
 
-void ExprModel::jac_p(double t, const double* x, const double* p, double* Jp) const {
+void ExprModel::jac_p(double t, const double* x, const double* p, double* Jp,
+                      Workspace* ws) const {
+  ODESENS_REGISTERS;
   const auto& s = impl_->first.jac_p;
-  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
-  jac_p_values(t, x, p, values);
+  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
+  expr::evaluate(impl_->jac_p, w.registers, Slot::jac_p, t, x, p, values);
   scatter(s.pattern, values, Jp);
 }
 
 const SparsityPattern& ExprModel::jac_p_pattern() const { return impl_->first.jac_p.pattern; }
 
-void ExprModel::jac_p_values(double t, const double* x, const double* p, double* values) const {
-  expr::evaluate(impl_->jac_p, Slot::jac_p, t, x, p, values);
+void ExprModel::jac_p_values(double t, const double* x, const double* p, double* values,
+                             Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->jac_p, w.registers, Slot::jac_p, t, x, p, values);
 }
 
-void ExprModel::dfdt(double t, const double* x, const double* p, double* out) const {
-  expr::evaluate(impl_->dfdt, Slot::dfdt, t, x, p, out);
+void ExprModel::dfdt(double t, const double* x, const double* p, double* out,
+                     Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->dfdt, w.registers, Slot::dfdt, t, x, p, out);
 }
 
 void ExprModel::jvp(double t, const double* x, const double* p, std::size_t nv, const double* V,
-                    double* out) const {
-  expr::evaluate_tangents(impl_->rhs_adjoint, kernels(lane_width()), t, x, p, nv, V, nullptr, out);
+                    double* out, Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate_tangents(impl_->rhs_adjoint, kernels(w.lane_width()), w.registers, t, x, p, nv,
+                          V, nullptr, out);
 }
 
 void ExprModel::vjp(double t, const double* x, const double* p, std::size_t nw, const double* W,
-                    double* out_x, double* out_p) const {
-  expr::evaluate_adjoints(impl_->rhs_adjoint, kernels(lane_width()), t, x, p, nw, W, out_x,
-                          out_p);
+                    double* out_x, double* out_p, Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate_adjoints(impl_->rhs_adjoint, kernels(w.lane_width()), w.registers, t, x, p, nw,
+                          W, out_x, out_p);
 }
 
 void ExprModel::vjp_x(double t, const double* x, const double* p, std::size_t nw,
-                      const double* W, double* out) const {
-  vjp(t, x, p, nw, W, out, nullptr);
+                      const double* W, double* out, Workspace* ws) const {
+  vjp(t, x, p, nw, W, out, nullptr, ws);
 }
 
 void ExprModel::vjp_p(double t, const double* x, const double* p, std::size_t nw,
-                      const double* W, double* out) const {
-  vjp(t, x, p, nw, W, nullptr, out);
+                      const double* W, double* out, Workspace* ws) const {
+  vjp(t, x, p, nw, W, nullptr, out, ws);
 }
 
-void ExprModel::xddot(double t, const double* x, const double* p, double* out) const {
-  expr::evaluate(impl_->second_order().xddot, Slot::xddot, t, x, p, out);
+void ExprModel::xddot(double t, const double* x, const double* p, double* out,
+                      Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->second_order().xddot, w.registers, Slot::xddot, t, x, p, out);
 }
 
 const SparsityPattern& ExprModel::xddot_jac_x_pattern() const {
   return impl_->second_order().d.xddot_jac_x.pattern;
 }
 
-void ExprModel::xddot_jac_x_values(double t, const double* x, const double* p,
-                                   double* values) const {
-  expr::evaluate(impl_->second_order().xddot_jac_x, Slot::xddot_jac_x, t, x, p, values);
+void ExprModel::xddot_jac_x_values(double t, const double* x, const double* p, double* values,
+                                   Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->second_order().xddot_jac_x, w.registers, Slot::xddot_jac_x, t, x, p,
+                 values);
 }
 
-void ExprModel::xddot_jac_x(double t, const double* x, const double* p, double* J) const {
-  const auto& s = impl_->second_order().d.xddot_jac_x;
-  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
-  xddot_jac_x_values(t, x, p, values);
+void ExprModel::xddot_jac_x(double t, const double* x, const double* p, double* J,
+                            Workspace* ws) const {
+  ODESENS_REGISTERS;
+  const auto& second = impl_->second_order();
+  const auto& s = second.d.xddot_jac_x;
+  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
+  expr::evaluate(second.xddot_jac_x, w.registers, Slot::xddot_jac_x, t, x, p, values);
   scatter(s.pattern, values, J);
 }
 
-void ExprModel::xddot_jac_p(double t, const double* x, const double* p, double* Jp) const {
+void ExprModel::xddot_jac_p(double t, const double* x, const double* p, double* Jp,
+                            Workspace* ws) const {
+  ODESENS_REGISTERS;
   const auto& second = impl_->second_order();
   const auto& s = second.d.xddot_jac_p;
-  double* values = expr::scratch_buffer(Slot::dense_values).ensure(s.values.size());
-  expr::evaluate(second.xddot_jac_p, Slot::xddot_jac_p, t, x, p, values);
+  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
+  expr::evaluate(second.xddot_jac_p, w.registers, Slot::xddot_jac_p, t, x, p, values);
   scatter(s.pattern, values, Jp);
+}
+
+void ExprModel::xddot_dt(double t, const double* x, const double* p, double* out,
+                         Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->second_order().xddot_dt, w.registers, Slot::xddot_dt, t, x, p, out);
 }
 
 std::size_t ExprModel::n_outputs() const { return impl_->sym.outputs.size(); }
@@ -241,16 +301,20 @@ const std::vector<std::string>& ExprModel::output_names() const {
   return impl_->sym.output_names;
 }
 
-void ExprModel::outputs(double t, const double* x, const double* p, double* out) const {
-  expr::evaluate(impl_->outputs, Slot::outputs, t, x, p, out);
+void ExprModel::outputs(double t, const double* x, const double* p, double* out,
+                        Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->outputs, w.registers, Slot::outputs, t, x, p, out);
 }
 
 const std::vector<std::string>& ExprModel::observable_names() const {
   return impl_->observable_names;
 }
 
-void ExprModel::observables(double t, const double* x, const double* p, double* out) const {
-  expr::evaluate(impl_->observables_tape(), Slot::observables, t, x, p, out);
+void ExprModel::observables(double t, const double* x, const double* p, double* out,
+                            Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate(impl_->observables_tape(), w.registers, Slot::observables, t, x, p, out);
 }
 
 const std::vector<std::pair<std::string, std::string>>& ExprModel::source_details() const {
@@ -258,9 +322,12 @@ const std::vector<std::pair<std::string, std::string>>& ExprModel::source_detail
 }
 
 void ExprModel::rhs_points(std::size_t n, const double* t, const double* X, const double* P,
-                           double* F) const {
-  expr::evaluate_points(impl_->rhs, kernels(lane_width()), n, t, X, P, F);
+                           double* F, Workspace* ws) const {
+  ODESENS_REGISTERS;
+  expr::evaluate_points(impl_->rhs, kernels(w.lane_width()), w.registers, n, t, X, P, F);
 }
+
+#undef ODESENS_REGISTERS
 
 int widest_expr_lane_width() { return expr::widest_lane_width(); }
 

@@ -21,7 +21,7 @@ class ExprModel::Impl {
 
   struct SecondOrder {
     expr::SecondDerivatives d;
-    expr::Tape xddot, xddot_jac_x, xddot_jac_p;
+    expr::Tape xddot, xddot_jac_x, xddot_jac_p, xddot_dt;
   };
   // Thread-safe; builds on first call.
   const SecondOrder& second_order() const;
@@ -49,6 +49,9 @@ class ExprModel::Impl {
   // second_order() grows the graph that observables_tape() reads.
   mutable std::mutex graph_mutex_;
 };
+
+// The compiled internals of a model, for the library's own tests and tools.
+const ExprModel::Impl& expr_model_internals(const ExprModel& model);
 
 // Validates the symbolic model (sizes, names, nominal values) and builds the model.
 std::shared_ptr<ExprModel> make_expr_model(expr::SymbolicModel model);

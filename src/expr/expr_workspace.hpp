@@ -1,7 +1,8 @@
-// Per-thread register files for the tape evaluators. Model services are
-// const and may run on several threads at once, and must not allocate per
-// call: each thread keeps one buffer per slot, grown to the largest tape it
-// has seen and then reused. Buffers are 64-byte aligned for the SIMD lanes.
+// Register files of the tape evaluators, owned by whoever evaluates (inside
+// an ExprModel's Workspace): model services are const and may run on
+// several threads at once, each with its own Registers, and must not
+// allocate per call: one buffer per slot, grown to the largest tape it has
+// seen and then reused. Buffers are 64-byte aligned for the SIMD lanes.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +41,7 @@ class AlignedBuffer {
 // thread keep their cached parameter-only prefixes.
 enum class Slot {
   rhs, jac_x, jac_p, x0, dx0_dp, dfdt, outputs, observables, xddot, xddot_jac_x, xddot_jac_p,
+  xddot_dt,
   dense_values, lanes_values, lanes_tangents, lanes_io, lanes_outputs, count
 };
 
@@ -52,11 +54,15 @@ struct RegisterFile {
   std::vector<double> params;
 };
 
-inline RegisterFile& register_file(Slot slot) {
-  thread_local RegisterFile files[static_cast<int>(Slot::count)];
-  return files[static_cast<int>(slot)];
-}
+// One register file per slot: everything an evaluation of compiled tapes
+// writes.
+class Registers {
+ public:
+  RegisterFile& file(Slot slot) { return files_[static_cast<int>(slot)]; }
+  AlignedBuffer& buffer(Slot slot) { return file(slot).regs; }
 
-inline AlignedBuffer& scratch_buffer(Slot slot) { return register_file(slot).regs; }
+ private:
+  RegisterFile files_[static_cast<int>(Slot::count)];
+};
 
 }  // namespace odesens::expr

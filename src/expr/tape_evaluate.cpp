@@ -43,9 +43,9 @@ void fill_inputs(const Tape& tape, double t, const double* x, const double* p, d
 
 }  // namespace
 
-void evaluate(const Tape& tape, Slot slot, double t, const double* x, const double* p,
-              double* out) {
-  RegisterFile& f = register_file(slot);
+void evaluate(const Tape& tape, Registers& regs, Slot slot, double t, const double* x,
+              const double* p, double* out) {
+  RegisterFile& f = regs.file(slot);
   bool grew = false;
   double* r = f.regs.ensure(tape.n_registers, &grew);
   if (grew || f.tape_id != tape.id) {
@@ -81,9 +81,9 @@ namespace {
 
 // Every register of a single-assignment tape at (t, x, p), by native code
 // when there is some, else by the scalar interpreter.
-void single_assignment_values(const Tape& tape, double t, const double* x, const double* p,
-                              double* vals) {
-  double* out = scratch_buffer(Slot::lanes_outputs).ensure(tape.n_outputs);
+void single_assignment_values(const Tape& tape, Registers& regs, double t, const double* x,
+                              const double* p, double* vals) {
+  double* out = regs.buffer(Slot::lanes_outputs).ensure(tape.n_outputs);
   fill_inputs(tape, t, x, p, vals);
   if (tape.native) {
     tape.native->run_prefix(vals, out);
@@ -96,15 +96,16 @@ void single_assignment_values(const Tape& tape, double t, const double* x, const
 
 }  // namespace
 
-void evaluate_tangents(const Tape& tape, const LaneKernels& k, double t, const double* x,
+void evaluate_tangents(const Tape& tape, const LaneKernels& k, Registers& regs, double t,
+                       const double* x,
                        const double* p, std::size_t nv, const double* Vx, const double* Vp,
                        double* out) {
   const std::size_t L = static_cast<std::size_t>(k.width);
   const std::size_t nreg = tape.n_registers, nx = tape.nx, np = tape.np, nout = tape.n_outputs;
-  double* vals = scratch_buffer(Slot::lanes_values).ensure(nreg);
-  double* tans = scratch_buffer(Slot::lanes_tangents).ensure(nreg * L);
-  double* out_tan = scratch_buffer(Slot::lanes_io).ensure(nout * L);
-  single_assignment_values(tape, t, x, p, vals);
+  double* vals = regs.buffer(Slot::lanes_values).ensure(nreg);
+  double* tans = regs.buffer(Slot::lanes_tangents).ensure(nreg * L);
+  double* out_tan = regs.buffer(Slot::lanes_io).ensure(nout * L);
+  single_assignment_values(tape, regs, t, x, p, vals);
   std::fill(tans, tans + (1 + nx + np + tape.constants.size()) * L, 0.0);
   const TapeView v = tape.view();
   for (std::size_t c0 = 0; c0 < nv; c0 += L) {
@@ -122,16 +123,17 @@ void evaluate_tangents(const Tape& tape, const LaneKernels& k, double t, const d
   }
 }
 
-void evaluate_adjoints(const Tape& tape, const LaneKernels& k, double t, const double* x,
+void evaluate_adjoints(const Tape& tape, const LaneKernels& k, Registers& regs, double t,
+                       const double* x,
                        const double* p, std::size_t nw, const double* W, double* out_x,
                        double* out_p) {
   const std::size_t L = static_cast<std::size_t>(k.width);
   const std::size_t nreg = tape.n_registers, nx = tape.nx, np = tape.np, nout = tape.n_outputs;
   const std::size_t n_inputs = 1 + nx + np + tape.constants.size();
-  double* vals = scratch_buffer(Slot::lanes_values).ensure(nreg);
-  double* adj = scratch_buffer(Slot::lanes_tangents).ensure(nreg * L);
-  double* w = scratch_buffer(Slot::lanes_io).ensure(nout * L);
-  single_assignment_values(tape, t, x, p, vals);
+  double* vals = regs.buffer(Slot::lanes_values).ensure(nreg);
+  double* adj = regs.buffer(Slot::lanes_tangents).ensure(nreg * L);
+  double* w = regs.buffer(Slot::lanes_io).ensure(nout * L);
+  single_assignment_values(tape, regs, t, x, p, vals);
   const TapeView v = tape.view();
   for (std::size_t c0 = 0; c0 < nw; c0 += L) {
     const std::size_t cnt = std::min(L, nw - c0);
@@ -148,13 +150,14 @@ void evaluate_adjoints(const Tape& tape, const LaneKernels& k, double t, const d
   }
 }
 
-void evaluate_points(const Tape& tape, const LaneKernels& k, std::size_t n, const double* t,
+void evaluate_points(const Tape& tape, const LaneKernels& k, Registers& registers, std::size_t n,
+                     const double* t,
                      const double* X, const double* P, double* out) {
   const std::size_t L = static_cast<std::size_t>(k.width);
   const std::size_t nx = tape.nx, np = tape.np, nout = tape.n_outputs;
   const std::size_t first_const = 1 + nx + np;
-  double* regs = scratch_buffer(Slot::lanes_tangents).ensure(tape.n_registers * L);
-  double* lanes_out = scratch_buffer(Slot::lanes_io).ensure(nout * L);
+  double* regs = registers.buffer(Slot::lanes_tangents).ensure(tape.n_registers * L);
+  double* lanes_out = registers.buffer(Slot::lanes_io).ensure(nout * L);
   for (std::size_t c = 0; c < tape.constants.size(); ++c)
     for (std::size_t l = 0; l < L; ++l) regs[(first_const + c) * L + l] = tape.constants[c];
   const TapeView v = tape.view();

@@ -1,5 +1,5 @@
 // Evaluating compiled tapes on model inputs: the scalar path with the
-// parameter-only prefix cached per thread, and the lane paths that process
+// parameter-only prefix cached in the caller's registers, and the lane paths that process
 // several directions, weight vectors or points per pass, L at a time.
 // Matrices of vectors are column-major blocks, as in Model.
 #pragma once
@@ -14,26 +14,29 @@ namespace odesens::expr {
 
 // out (n_outputs) = the tape at (t, x, p). x may be null for tapes that do
 // not read states (x0, dx0/dp). Skips the parameter-only prefix when the
-// thread's register file for `slot` last ran this tape with the same p.
-void evaluate(const Tape& tape, Slot slot, double t, const double* x, const double* p,
-              double* out);
+// register file for `slot` last ran this tape with the same p.
+void evaluate(const Tape& tape, Registers& regs, Slot slot, double t, const double* x,
+              const double* p, double* out);
 
 // out (n_outputs x nv) = d outputs / d(x, p) applied to the directions
 // (Vx: nx x nv; Vp: np x nv or null for zero), forward mode on an adjoint
 // (single-assignment) tape.
-void evaluate_tangents(const Tape& tape, const LaneKernels& k, double t, const double* x,
+void evaluate_tangents(const Tape& tape, const LaneKernels& k, Registers& regs, double t,
+                       const double* x,
                        const double* p, std::size_t nv, const double* Vx, const double* Vp,
                        double* out);
 
 // out_x (nx x nw) = J_x^T W and out_p (np x nw) = J_p^T W for W (n_outputs
 // x nw), reverse mode on an adjoint tape; either output may be null.
-void evaluate_adjoints(const Tape& tape, const LaneKernels& k, double t, const double* x,
+void evaluate_adjoints(const Tape& tape, const LaneKernels& k, Registers& regs, double t,
+                       const double* x,
                        const double* p, std::size_t nw, const double* W, double* out_x,
                        double* out_p);
 
 // out (n_outputs x n) = the tape at n points (t[k], column k of X (nx x n)
 // and of P (np x n)), L points per pass.
-void evaluate_points(const Tape& tape, const LaneKernels& k, std::size_t n, const double* t,
+void evaluate_points(const Tape& tape, const LaneKernels& k, Registers& regs, std::size_t n,
+                     const double* t,
                      const double* X, const double* P, double* out);
 
 }  // namespace odesens::expr

@@ -7,7 +7,6 @@
 
 #include "linalg/csc.hpp"
 #include "model/finite_differences.hpp"
-#include "model/scratch.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -34,7 +33,7 @@ class CallbackModel final : public Model {
   double default_t0() const override { return s_.t0; }
   double default_t_end() const override { return s_.t_end; }
 
-  void initial_state(const double* p, double* x0) const override {
+  void initial_state(const double* p, double* x0, Workspace* = nullptr) const override {
     if (!s_.initial_state) {
       std::copy(s_.x0.begin(), s_.x0.end(), x0);
       return;
@@ -42,16 +41,18 @@ class CallbackModel final : public Model {
     check(s_.initial_state(p, x0, s_.user), "initial_state", nullptr);
   }
 
-  void initial_sensitivity(const double* p, double* dx0_dp) const override {
+  void initial_sensitivity(const double* p, double* dx0_dp,
+                           Workspace* ws = nullptr) const override {
     if (s_.initial_sensitivity)
       check(s_.initial_sensitivity(p, dx0_dp, s_.user), "initial_sensitivity", nullptr);
     else if (s_.initial_state)
-      detail::fd_initial_sensitivity(*this, p, dx0_dp);
+      fd_initial_sensitivity(p, dx0_dp, ws);
     else
-      Model::initial_sensitivity(p, dx0_dp);
+      Model::initial_sensitivity(p, dx0_dp, ws);
   }
 
-  void rhs(double t, const double* x, const double* p, double* xdot) const override {
+  void rhs(double t, const double* x, const double* p, double* xdot,
+           Workspace* = nullptr) const override {
     check(s_.f(t, x, p, xdot, s_.user), "f", &t);
   }
 
@@ -59,15 +60,18 @@ class CallbackModel final : public Model {
     return (s_.jac_x || s_.jac_x_sparse) && s_.jac_p;
   }
 
-  void jac_x(double t, const double* x, const double* p, double* J) const override {
+  void jac_x(double t, const double* x, const double* p, double* J,
+             Workspace* ws = nullptr) const override {
     if (s_.jac_x) {
       check(s_.jac_x(t, x, p, J, s_.user), "jac_x", &t);
     } else if (s_.jac_x_sparse) {
-      double* values = detail::scratch(detail::ScratchSlot::jacobian_values, s_.pattern.nnz());
+      std::unique_ptr<Workspace> local;
+      double* values = workspace_or_local(*this, ws, local)
+                           .scratch(Workspace::Scratch::jacobian_values, s_.pattern.nnz());
       check(s_.jac_x_sparse(t, x, p, values, s_.user), "jac_x_sparse", &t);
       linalg::csc_to_dense(s_.pattern, values, J);
     } else {
-      Model::jac_x(t, x, p, J);
+      Model::jac_x(t, x, p, J, ws);
     }
   }
 
@@ -75,50 +79,63 @@ class CallbackModel final : public Model {
     return has_pattern() ? &s_.pattern : nullptr;
   }
 
-  void jac_x_values(double t, const double* x, const double* p, double* values) const override {
+  void jac_x_values(double t, const double* x, const double* p, double* values,
+                    Workspace* ws = nullptr) const override {
     if (s_.jac_x_sparse)
       check(s_.jac_x_sparse(t, x, p, values, s_.user), "jac_x_sparse", &t);
     else if (has_pattern() && !s_.jac_x)
-      detail::fd_jac_x_grouped(*this, s_.pattern, groups_, t, x, p, values);
+      fd_jac_x_grouped(t, x, p, values, ws);
     else
-      Model::jac_x_values(t, x, p, values);
+      Model::jac_x_values(t, x, p, values, ws);
   }
 
-  void jac_p(double t, const double* x, const double* p, double* Jp) const override {
+  void jac_p(double t, const double* x, const double* p, double* Jp,
+             Workspace* ws = nullptr) const override {
     if (s_.jac_p)
       check(s_.jac_p(t, x, p, Jp, s_.user), "jac_p", &t);
     else
-      Model::jac_p(t, x, p, Jp);
+      Model::jac_p(t, x, p, Jp, ws);
   }
 
   void jvp(double t, const double* x, const double* p, std::size_t nv, const double* V,
-           double* out) const override {
+           double* out, Workspace* ws = nullptr) const override {
     if (s_.jvp)
       check(s_.jvp(t, x, p, static_cast<std::int64_t>(nv), V, out, s_.user), "jvp", &t);
     else
-      Model::jvp(t, x, p, nv, V, out);
+      Model::jvp(t, x, p, nv, V, out, ws);
   }
 
   void vjp_x(double t, const double* x, const double* p, std::size_t nw, const double* W,
-             double* out) const override {
+             double* out, Workspace* ws = nullptr) const override {
     if (s_.vjp)
       check(s_.vjp(t, x, p, static_cast<std::int64_t>(nw), W, out, nullptr, s_.user), "vjp",
             &t);
     else
-      Model::vjp_x(t, x, p, nw, W, out);
+      Model::vjp_x(t, x, p, nw, W, out, ws);
   }
 
   void vjp_p(double t, const double* x, const double* p, std::size_t nw, const double* W,
-             double* out) const override {
+             double* out, Workspace* ws = nullptr) const override {
     if (s_.vjp)
       check(s_.vjp(t, x, p, static_cast<std::int64_t>(nw), W, nullptr, out, s_.user), "vjp",
             &t);
     else
-      Model::vjp_p(t, x, p, nw, W, out);
+      Model::vjp_p(t, x, p, nw, W, out, ws);
   }
 
  private:
   bool has_pattern() const { return s_.pattern.rows != 0; }
+
+  void fd_initial_sensitivity(const double* p, double* dx0_dp, Workspace* ws) const {
+    std::unique_ptr<Workspace> local;
+    detail::fd_initial_sensitivity(*this, p, dx0_dp, workspace_or_local(*this, ws, local));
+  }
+  void fd_jac_x_grouped(double t, const double* x, const double* p, double* values,
+                        Workspace* ws) const {
+    std::unique_ptr<Workspace> local;
+    detail::fd_jac_x_grouped(*this, s_.pattern, groups_, t, x, p, values,
+                             workspace_or_local(*this, ws, local));
+  }
 
   static void check(int code, const char* which, const double* t) {
     if (code == 0) return;

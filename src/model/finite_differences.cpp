@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include "model/scratch.hpp"
 
 namespace odesens {
 
@@ -37,15 +36,16 @@ void central_difference(double* arg, std::size_t index, std::size_t out_size, do
 
 }  // namespace
 
-void fd_jac_x_dense(const Model& m, double t, const double* x, const double* p, double* J) {
+void fd_jac_x_dense(const Model& m, double t, const double* x, const double* p, double* J,
+                    Workspace& ws) {
   const std::size_t n = m.nx();
-  double* xs = scratch(ScratchSlot::fd_shift, n);
-  double* plus = scratch(ScratchSlot::fd_plus, n);
-  double* minus = scratch(ScratchSlot::fd_minus, n);
+  double* xs = ws.scratch(Workspace::Scratch::fd_shift, n);
+  double* plus = ws.scratch(Workspace::Scratch::fd_plus, n);
+  double* minus = ws.scratch(Workspace::Scratch::fd_minus, n);
   std::copy(x, x + n, xs);
   for (std::size_t j = 0; j < n; ++j)
     central_difference(xs, j, n, plus, minus, J + j * n,
-                       [&](const double* xv, double* f) { m.rhs(t, xv, p, f); });
+                       [&](const double* xv, double* f) { m.rhs(t, xv, p, f, &ws); });
 }
 
 std::vector<std::vector<std::size_t>> group_structurally_orthogonal_columns(
@@ -74,17 +74,17 @@ std::vector<std::vector<std::size_t>> group_structurally_orthogonal_columns(
 
 void fd_jac_x_grouped(const Model& m, const SparsityPattern& pattern,
                       const std::vector<std::vector<std::size_t>>& groups, double t,
-                      const double* x, const double* p, double* values) {
+                      const double* x, const double* p, double* values, Workspace& ws) {
   const std::size_t n = m.nx();
-  double* xs = scratch(ScratchSlot::fd_shift, n);
-  double* plus = scratch(ScratchSlot::fd_plus, n);
-  double* minus = scratch(ScratchSlot::fd_minus, n);
+  double* xs = ws.scratch(Workspace::Scratch::fd_shift, n);
+  double* plus = ws.scratch(Workspace::Scratch::fd_plus, n);
+  double* minus = ws.scratch(Workspace::Scratch::fd_minus, n);
   std::copy(x, x + n, xs);
   for (const auto& group : groups) {
     for (std::size_t j : group) xs[j] = x[j] + finite_difference_step(x[j]);
-    m.rhs(t, xs, p, plus);
+    m.rhs(t, xs, p, plus, &ws);
     for (std::size_t j : group) xs[j] = x[j] - finite_difference_step(x[j]);
-    m.rhs(t, xs, p, minus);
+    m.rhs(t, xs, p, minus, &ws);
     for (std::size_t j : group) {
       const double up = x[j] + finite_difference_step(x[j]);
       const double down = x[j] - finite_difference_step(x[j]);
@@ -98,26 +98,27 @@ void fd_jac_x_grouped(const Model& m, const SparsityPattern& pattern,
   }
 }
 
-void fd_jac_p(const Model& m, double t, const double* x, const double* p, double* Jp) {
+void fd_jac_p(const Model& m, double t, const double* x, const double* p, double* Jp,
+              Workspace& ws) {
   const std::size_t n = m.nx(), np = m.np();
-  double* ps = scratch(ScratchSlot::fd_shift, np);
-  double* plus = scratch(ScratchSlot::fd_plus, n);
-  double* minus = scratch(ScratchSlot::fd_minus, n);
+  double* ps = ws.scratch(Workspace::Scratch::fd_shift, np);
+  double* plus = ws.scratch(Workspace::Scratch::fd_plus, n);
+  double* minus = ws.scratch(Workspace::Scratch::fd_minus, n);
   std::copy(p, p + np, ps);
   for (std::size_t j = 0; j < np; ++j)
     central_difference(ps, j, n, plus, minus, Jp + j * n,
-                       [&](const double* pv, double* f) { m.rhs(t, x, pv, f); });
+                       [&](const double* pv, double* f) { m.rhs(t, x, pv, f, &ws); });
 }
 
-void fd_initial_sensitivity(const Model& m, const double* p, double* dx0_dp) {
+void fd_initial_sensitivity(const Model& m, const double* p, double* dx0_dp, Workspace& ws) {
   const std::size_t n = m.nx(), np = m.np();
-  double* ps = scratch(ScratchSlot::fd_shift, np);
-  double* plus = scratch(ScratchSlot::fd_plus, n);
-  double* minus = scratch(ScratchSlot::fd_minus, n);
+  double* ps = ws.scratch(Workspace::Scratch::fd_shift, np);
+  double* plus = ws.scratch(Workspace::Scratch::fd_plus, n);
+  double* minus = ws.scratch(Workspace::Scratch::fd_minus, n);
   std::copy(p, p + np, ps);
   for (std::size_t j = 0; j < np; ++j)
     central_difference(ps, j, n, plus, minus, dx0_dp + j * n,
-                       [&](const double* pv, double* x0) { m.initial_state(pv, x0); });
+                       [&](const double* pv, double* x0) { m.initial_state(pv, x0, &ws); });
 }
 
 }  // namespace detail

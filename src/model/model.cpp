@@ -6,26 +6,37 @@
 #include "linalg/csc.hpp"
 #include "linalg/dense.hpp"
 #include "model/finite_differences.hpp"
-#include "model/scratch.hpp"
 
 namespace odesens {
 
-using detail::scratch;
-using detail::ScratchSlot;
+using Scratch = Workspace::Scratch;
 
-void Model::initial_sensitivity(const double*, double* dx0_dp) const {
+std::unique_ptr<Workspace> Model::make_workspace(int) const {
+  return std::make_unique<Workspace>(1, this);
+}
+
+const std::vector<std::pair<std::string, std::string>>& Model::source_details() const {
+  static const std::vector<std::pair<std::string, std::string>> none;
+  return none;
+}
+
+void Model::initial_sensitivity(const double*, double* dx0_dp, Workspace*) const {
   std::fill(dx0_dp, dx0_dp + nx() * np(), 0.0);
 }
 
-void Model::jac_x(double t, const double* x, const double* p, double* J) const {
-  detail::fd_jac_x_dense(*this, t, x, p, J);
+void Model::jac_x(double t, const double* x, const double* p, double* J, Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  detail::fd_jac_x_dense(*this, t, x, p, J, workspace_or_local(*this, ws, local));
 }
 
-void Model::jac_x_values(double t, const double* x, const double* p, double* values) const {
+void Model::jac_x_values(double t, const double* x, const double* p, double* values,
+                         Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  Workspace& w = workspace_or_local(*this, ws, local);
   const SparsityPattern* pattern = jac_x_pattern();
   const std::size_t n = nx();
-  double* dense = scratch(ScratchSlot::dense_jacobian, n * n);
-  jac_x(t, x, p, dense);
+  double* dense = w.scratch(Scratch::dense_jacobian, n * n);
+  jac_x(t, x, p, dense, &w);
   if (!pattern) {
     std::copy(dense, dense + n * n, values);
     return;
@@ -35,44 +46,51 @@ void Model::jac_x_values(double t, const double* x, const double* p, double* val
       values[q] = dense[pattern->row_idx[q] + j * n];
 }
 
-void Model::jac_p(double t, const double* x, const double* p, double* Jp) const {
-  detail::fd_jac_p(*this, t, x, p, Jp);
+void Model::jac_p(double t, const double* x, const double* p, double* Jp, Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  detail::fd_jac_p(*this, t, x, p, Jp, workspace_or_local(*this, ws, local));
 }
 
 void Model::jvp(double t, const double* x, const double* p, std::size_t nv, const double* V,
-                double* out) const {
+                double* out, Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  Workspace& w = workspace_or_local(*this, ws, local);
   const std::size_t n = nx();
   if (const SparsityPattern* pattern = jac_x_pattern()) {
-    double* values = scratch(ScratchSlot::jacobian_values, pattern->nnz());
-    jac_x_values(t, x, p, values);
+    double* values = w.scratch(Scratch::jacobian_values, pattern->nnz());
+    jac_x_values(t, x, p, values, &w);
     linalg::csc_multiply(*pattern, values, nv, V, out);
     return;
   }
-  double* J = scratch(ScratchSlot::dense_jacobian, n * n);
-  jac_x(t, x, p, J);
+  double* J = w.scratch(Scratch::product, n * n);
+  jac_x(t, x, p, J, &w);
   linalg::gemm(linalg::Trans::no, linalg::Trans::no, n, nv, n, 1.0, J, n, V, n, 0.0, out, n);
 }
 
 void Model::vjp_x(double t, const double* x, const double* p, std::size_t nw, const double* W,
-                  double* out) const {
+                  double* out, Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  Workspace& w = workspace_or_local(*this, ws, local);
   const std::size_t n = nx();
   if (const SparsityPattern* pattern = jac_x_pattern()) {
-    double* values = scratch(ScratchSlot::jacobian_values, pattern->nnz());
-    jac_x_values(t, x, p, values);
+    double* values = w.scratch(Scratch::jacobian_values, pattern->nnz());
+    jac_x_values(t, x, p, values, &w);
     linalg::csc_multiply_transposed(*pattern, values, nw, W, out);
     return;
   }
-  double* J = scratch(ScratchSlot::dense_jacobian, n * n);
-  jac_x(t, x, p, J);
+  double* J = w.scratch(Scratch::product, n * n);
+  jac_x(t, x, p, J, &w);
   linalg::gemm(linalg::Trans::yes, linalg::Trans::no, n, nw, n, 1.0, J, n, W, n, 0.0, out, n);
 }
 
 void Model::vjp_p(double t, const double* x, const double* p, std::size_t nw, const double* W,
-                  double* out) const {
+                  double* out, Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  Workspace& w = workspace_or_local(*this, ws, local);
   const std::size_t n = nx(), m = np();
   if (m == 0) return;
-  double* Jp = scratch(ScratchSlot::dense_jacobian, n * m);
-  jac_p(t, x, p, Jp);
+  double* Jp = w.scratch(Scratch::product, n * m);
+  jac_p(t, x, p, Jp, &w);
   linalg::gemm(linalg::Trans::yes, linalg::Trans::no, m, nw, n, 1.0, Jp, n, W, n, 0.0, out, m);
 }
 

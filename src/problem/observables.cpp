@@ -2,14 +2,13 @@
 
 #include <algorithm>
 
-#include "odesens/expr_model.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
 namespace {
 
-// Where an observable's values come from: a state, or an entry of
-// ExprModel::observables().
+// Where an observable's values come from: a state, or an entry of the
+// model's ObservableSet.
 struct Source {
   bool is_state;
   std::size_t index;
@@ -31,14 +30,14 @@ std::string unknown_message(const Model& model, const std::vector<std::string>& 
     }
   }
   return "model " + model.name() + " has no observable '" + name + "'" +
-         (dynamic_cast<const ExprModel*>(&model)
+         (model.observable_set()
               ? std::string(" (observables: states, lets and outputs; for SBML, ids with a value)")
               : std::string(" (observables of this model: its states)"));
 }
 
 Source find_source(const Model& model, const std::string& name) {
-  if (const auto* expr = dynamic_cast<const ExprModel*>(&model)) {
-    const auto& names = expr->observable_names();
+  if (const ObservableSet* set = model.observable_set()) {
+    const auto& names = set->observable_names();
     const std::size_t k = position(names, name);
     if (k < names.size()) return {false, k};
     throw Error(Status::invalid_argument, unknown_message(model, names, name));
@@ -66,14 +65,15 @@ std::vector<std::vector<double>> evaluate_observables(const Problem& problem,
   if (result.nx != nx || result.x.size() != nt * nx)
     throw Error(Status::invalid_argument, "the result does not hold the states of this model");
   std::vector<std::vector<double>> values(names.size(), std::vector<double>(nt));
-  const auto* expr = dynamic_cast<const ExprModel*>(&model);
-  const bool needs_expr = std::any_of(sources.begin(), sources.end(),
-                                      [](const Source& s) { return !s.is_state; });
-  std::vector<double> all(needs_expr ? expr->observable_names().size() : 0);
+  const ObservableSet* set = model.observable_set();
+  const bool needs_set = std::any_of(sources.begin(), sources.end(),
+                                     [](const Source& s) { return !s.is_state; });
+  std::vector<double> all(needs_set ? set->observable_names().size() : 0);
   const std::vector<double> p = effective_params(problem);
+  const auto workspace = model.make_workspace();
   for (std::size_t k = 0; k < nt; ++k) {
     const double* x = result.x.data() + k * nx;
-    if (needs_expr) expr->observables(result.times[k], x, p.data(), all.data());
+    if (needs_set) set->observables(result.times[k], x, p.data(), all.data(), workspace.get());
     for (std::size_t n = 0; n < names.size(); ++n)
       values[n][k] = sources[n].is_state ? x[sources[n].index] : all[sources[n].index];
   }

@@ -78,20 +78,21 @@ TEST(ExprAllocations, EvaluationServicesAllocateNothingOnceWarm) {
     std::copy(x.begin(), x.end(), X.begin() + static_cast<std::ptrdiff_t>(k * n));
     std::copy(p.begin(), p.end(), P.begin() + static_cast<std::ptrdiff_t>(k * np));
   }
+  const auto ws = m->make_workspace();
   auto all = [&](const std::vector<double>& params) {
-    m->rhs(0.3, x.data(), params.data(), f.data());
-    m->jac_x(0.3, x.data(), params.data(), J.data());
-    m->jac_x_values(0.3, x.data(), params.data(), Jv.data());
-    m->jac_p(0.3, x.data(), params.data(), Jp.data());
-    m->jvp(0.3, x.data(), params.data(), nv, V.data(), out.data());
-    m->vjp_x(0.3, x.data(), params.data(), nv, V.data(), out.data());
-    m->vjp_p(0.3, x.data(), params.data(), nv, V.data(), outp.data());
-    m->initial_state(params.data(), x0.data());
-    m->initial_sensitivity(params.data(), S0.data());
-    m->xddot(0.3, x.data(), params.data(), xdd.data());
-    m->xddot_jac_x(0.3, x.data(), params.data(), JJ.data());
-    m->xddot_jac_p(0.3, x.data(), params.data(), JJp.data());
-    m->rhs_points(3, pts_t.data(), X.data(), P.data(), F.data());
+    m->rhs(0.3, x.data(), params.data(), f.data(), ws.get());
+    m->jac_x(0.3, x.data(), params.data(), J.data(), ws.get());
+    m->jac_x_values(0.3, x.data(), params.data(), Jv.data(), ws.get());
+    m->jac_p(0.3, x.data(), params.data(), Jp.data(), ws.get());
+    m->jvp(0.3, x.data(), params.data(), nv, V.data(), out.data(), ws.get());
+    m->vjp_x(0.3, x.data(), params.data(), nv, V.data(), out.data(), ws.get());
+    m->vjp_p(0.3, x.data(), params.data(), nv, V.data(), outp.data(), ws.get());
+    m->initial_state(params.data(), x0.data(), ws.get());
+    m->initial_sensitivity(params.data(), S0.data(), ws.get());
+    m->xddot(0.3, x.data(), params.data(), xdd.data(), ws.get());
+    m->xddot_jac_x(0.3, x.data(), params.data(), JJ.data(), ws.get());
+    m->xddot_jac_p(0.3, x.data(), params.data(), JJp.data(), ws.get());
+    m->rhs_points(3, pts_t.data(), X.data(), P.data(), F.data(), ws.get());
   };
   counting = true;  // the counter sees allocations, aligned ones included
   { std::vector<double> probe(3); }

@@ -185,14 +185,14 @@ TEST_P(FunctionDerivatives, TangentsAndAdjointsAtEveryLaneWidthMatchHandWrittenD
   auto m = model_of(c);
   for (int width : {1, 4, 8}) {
     if (width > widest_expr_lane_width()) continue;
-    m->set_lane_width(width);
+    auto ws = m->make_workspace(width);
     for (double x : c.xs) {
       const double p = c.p;
       // Several vectors at once: scaled copies of the unit direction.
       const std::vector<double> V = {1.0, -2.0, 0.5, 3.0, 1.0, 0.25, -1.0, 2.0, 4.0};
       std::vector<double> jv(V.size()), wx(V.size()), wp(V.size());
-      m->jvp(0.0, &x, &p, V.size(), V.data(), jv.data());
-      m->vjp(0.0, &x, &p, V.size(), V.data(), wx.data(), wp.data());
+      m->jvp(0.0, &x, &p, V.size(), V.data(), jv.data(), ws.get());
+      m->vjp(0.0, &x, &p, V.size(), V.data(), wx.data(), wp.data(), ws.get());
       for (std::size_t k = 0; k < V.size(); ++k) {
         const double fx = c.fx(x, p) * V[k], fp = c.fp(x, p) * V[k];
         EXPECT_NEAR(jv[k], fx, tolerance(fx, 1e-13)) << c.name << " x=" << x << " L=" << width;

@@ -91,7 +91,7 @@ std::string chain_model(int n) {
 
 TEST(ExprTape, LargeModelNeedsFewTemporaryRegisters) {
   auto m = load_ode_text(chain_model(1000), "chain.ode");
-  const expr::Tape& f = m->impl().rhs;
+  const expr::Tape& f = expr_model_internals(*m).rhs;
   const std::size_t inputs = 1 + f.nx + f.np + f.constants.size();
   EXPECT_GT(f.code.size(), 8000u);
   EXPECT_LT(f.n_registers - inputs, 16u) << "temporaries";
@@ -102,7 +102,7 @@ TEST(ExprTape, OnlyWhatTheOutputsNeedIsCompiled) {
   auto m = load_ode_text(
       "param k = 2\nstate x = 1\nlet unused = exp(sin(x))*k + log(x)\n"
       "let used = k*x\ndx/dt = -used\n", "dead.ode");
-  const expr::Tape& f = m->impl().rhs;
+  const expr::Tape& f = expr_model_internals(*m).rhs;
   std::size_t ops = 0;
   for (const auto& in : f.code)
     if (in.op() != Op::store) ++ops;
@@ -113,7 +113,7 @@ TEST(ExprTape, ParameterOnlyWorkIsHoistedAndRecomputedWhenParametersChange) {
   auto m = load_ode_text(
       "param a = 2\nparam b = 3\nstate x = 1\n"
       "let rate = exp(a)*b/(1 + a^2)\ndx/dt = -rate*x\n", "hoist.ode");
-  EXPECT_GT(m->impl().rhs.prefix_end, 0u);
+  EXPECT_GT(expr_model_internals(*m).rhs.prefix_end, 0u);
   auto expected = [](double a, double b, double x) {
     return -(std::exp(a) * b / (1 + a * a)) * x;
   };
@@ -205,7 +205,7 @@ TEST(ExprNativeTape, NativeCodeComputesExactlyWhatTheInterpreterComputes) {
   for (const auto& m : models) {
     const auto p = expr_testing::probe_params(*m);
     const auto x = expr_testing::probe_state(*m, p);
-    const auto& impl = m->impl();
+    const auto& impl = expr_model_internals(*m);
     for (const expr::Tape* tape : {&impl.rhs, &impl.rhs_adjoint, &impl.jac_x, &impl.jac_p,
                                    &impl.dfdt, &impl.outputs}) {
       ASSERT_NE(tape->native, nullptr);

@@ -62,8 +62,8 @@ TEST(ExprLanes, EachFunctionInLanesIsWithinTwoUlpOfScalar) {
   for (std::size_t k = 0; k < points; ++k)
     for (std::size_t i = 0; i < n; ++i) X[i + k * n] = i == 0 ? u(gen) : v(gen);
   for (int width : available_widths()) {
-    m->set_lane_width(width);
-    m->rhs_points(points, t.data(), X.data(), P.data(), F.data());
+    auto ws = m->make_workspace(width);
+    m->rhs_points(points, t.data(), X.data(), P.data(), F.data(), ws.get());
     for (std::size_t k = 0; k < points; ++k) {
       std::vector<double> f(n);
       m->rhs(0.0, &X[k * n], &P[k], f.data());
@@ -98,8 +98,8 @@ TEST_P(ExprLanesOnReferenceModels, RightHandSideAtSeveralPointsMatchesScalar) {
     for (std::size_t j = 0; j < np; ++j) P[j + k * np] = p[j] * u(gen);
   }
   for (int width : available_widths()) {
-    m->set_lane_width(width);
-    m->rhs_points(points, times.data(), X.data(), P.data(), F.data());
+    auto ws = m->make_workspace(width);
+    m->rhs_points(points, times.data(), X.data(), P.data(), F.data(), ws.get());
     for (std::size_t k = 0; k < points; ++k) {
       m->rhs(times[k], &X[k * n], &P[k * np], f.data());
       const std::vector<double> lane(F.begin() + static_cast<std::ptrdiff_t>(k * n),
@@ -113,14 +113,14 @@ TEST_P(ExprLanesOnReferenceModels, TangentsAndAdjointsAreIdenticalAtEveryWidth) 
   const std::size_t nv = 11;  // not a multiple of any width
   const auto V = random_block(n, nv, 1), W = random_block(n, nv, 2);
   std::vector<double> jv1(n * nv), wx1(n * nv), wp1(np * nv);
-  m->set_lane_width(1);
-  m->jvp(t, x.data(), p.data(), nv, V.data(), jv1.data());
-  m->vjp(t, x.data(), p.data(), nv, W.data(), wx1.data(), wp1.data());
+  auto ws1 = m->make_workspace(1);
+  m->jvp(t, x.data(), p.data(), nv, V.data(), jv1.data(), ws1.get());
+  m->vjp(t, x.data(), p.data(), nv, W.data(), wx1.data(), wp1.data(), ws1.get());
   for (int width : available_widths()) {
-    m->set_lane_width(width);
+    auto ws = m->make_workspace(width);
     std::vector<double> jv(n * nv), wx(n * nv), wp(np * nv);
-    m->jvp(t, x.data(), p.data(), nv, V.data(), jv.data());
-    m->vjp(t, x.data(), p.data(), nv, W.data(), wx.data(), wp.data());
+    m->jvp(t, x.data(), p.data(), nv, V.data(), jv.data(), ws.get());
+    m->vjp(t, x.data(), p.data(), nv, W.data(), wx.data(), wp.data(), ws.get());
     EXPECT_EQ(jv, jv1) << "width " << width;
     EXPECT_EQ(wx, wx1) << "width " << width;
     EXPECT_EQ(wp, wp1) << "width " << width;
@@ -145,11 +145,11 @@ TEST_P(ExprLanesOnReferenceModels, ProductsAgreeWithTheSymbolicJacobians) {
     for (std::size_t j = 0; j < np; ++j)
       for (std::size_t i = 0; i < n; ++i) JptV[j + k * np] += Jp[i + j * n] * V[i + k * n];
   for (int width : available_widths()) {
-    m->set_lane_width(width);
+    auto ws = m->make_workspace(width);
     std::vector<double> jv(n * nv), wx(n * nv), wp(np * nv);
-    m->jvp(t, x.data(), p.data(), nv, V.data(), jv.data());
-    m->vjp_x(t, x.data(), p.data(), nv, V.data(), wx.data());
-    m->vjp_p(t, x.data(), p.data(), nv, V.data(), wp.data());
+    m->jvp(t, x.data(), p.data(), nv, V.data(), jv.data(), ws.get());
+    m->vjp_x(t, x.data(), p.data(), nv, V.data(), wx.data(), ws.get());
+    m->vjp_p(t, x.data(), p.data(), nv, V.data(), wp.data(), ws.get());
     EXPECT_LT(expr_testing::scaled_difference(jv, JV), 1e-12) << "width " << width;
     EXPECT_LT(expr_testing::scaled_difference(wx, JtV), 1e-12) << "width " << width;
     EXPECT_LT(expr_testing::scaled_difference(wp, JptV), 1e-12) << "width " << width;
@@ -160,10 +160,10 @@ TEST_P(ExprLanesOnReferenceModels, ForwardAndReverseModeAgree) {
   const std::size_t nv = 8;
   const auto v = random_block(n, nv, 4), w = random_block(n, nv, 5);
   for (int width : available_widths()) {
-    m->set_lane_width(width);
+    auto ws = m->make_workspace(width);
     std::vector<double> Jw(n * nv), vJ(n * nv);
-    m->jvp(t, x.data(), p.data(), nv, w.data(), Jw.data());
-    m->vjp_x(t, x.data(), p.data(), nv, v.data(), vJ.data());
+    m->jvp(t, x.data(), p.data(), nv, w.data(), Jw.data(), ws.get());
+    m->vjp_x(t, x.data(), p.data(), nv, v.data(), vJ.data(), ws.get());
     for (std::size_t k = 0; k < nv; ++k) {
       double a = 0.0, b = 0.0, scale = 0.0;
       for (std::size_t i = 0; i < n; ++i) {
@@ -185,9 +185,9 @@ INSTANTIATE_TEST_SUITE_P(All, ExprLanesOnReferenceModels,
 
 TEST(ExprLanes, UnavailableWidthIsRejected) {
   auto m = load_ode_text("state x = 1\ndx/dt = -x\n", "a.ode");
-  EXPECT_EQ(m->lane_width(), widest_expr_lane_width());
+  EXPECT_EQ(m->make_workspace()->lane_width(), widest_expr_lane_width());
   try {
-    m->set_lane_width(3);
+    auto ws = m->make_workspace(3);
     FAIL() << "width 3 accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::unsupported);

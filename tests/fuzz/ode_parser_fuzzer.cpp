@@ -13,7 +13,7 @@
 
 #include "expr/derivatives.hpp"
 #include "expr/lane_kernels.hpp"
-#include "expr/ode_parser.hpp"
+#include "sources/ode/ode_parser.hpp"
 #include "expr/tape.hpp"
 #include "expr/tape_evaluate.hpp"
 #include "odesens/status.hpp"

@@ -42,14 +42,15 @@ TEST_P(BuiltinDerivatives, JacobiansMatchCentralDifferences) {
   const std::size_t n = m->nx(), np = m->np();
   std::vector<double> J(n * n), Jfd(n * n), Jp(n * np), Jpfd(n * np);
   m->jac_x(0.3, x.data(), p.data(), J.data());
-  detail::fd_jac_x_dense(*m, 0.3, x.data(), p.data(), Jfd.data());
+  auto ws = m->make_workspace();
+  detail::fd_jac_x_dense(*m, 0.3, x.data(), p.data(), Jfd.data(), *ws);
   EXPECT_LT(max_abs_diff(J, Jfd), 1e-7 * (1 + max_abs(J)));
   m->jac_p(0.3, x.data(), p.data(), Jp.data());
-  detail::fd_jac_p(*m, 0.3, x.data(), p.data(), Jpfd.data());
+  detail::fd_jac_p(*m, 0.3, x.data(), p.data(), Jpfd.data(), *ws);
   EXPECT_LT(max_abs_diff(Jp, Jpfd), 1e-7 * (1 + max_abs(Jp)));
   std::vector<double> S0(n * np), S0fd(n * np);
   m->initial_sensitivity(p.data(), S0.data());
-  detail::fd_initial_sensitivity(*m, p.data(), S0fd.data());
+  detail::fd_initial_sensitivity(*m, p.data(), S0fd.data(), *ws);
   EXPECT_LT(max_abs_diff(S0, S0fd), 1e-9 * (1 + max_abs(S0)));
   if (const auto* pattern = m->jac_x_pattern()) {
     std::vector<double> values(pattern->nnz());

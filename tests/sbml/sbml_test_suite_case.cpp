@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "expr/expr_model_impl.hpp"
-#include "expr/sbml/sbml_import.hpp"
+#include "sources/sbml/sbml_import.hpp"
 #include "odesens/odesens.hpp"
 
 namespace odesens::sbml_testing {

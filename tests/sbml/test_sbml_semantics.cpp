@@ -371,8 +371,8 @@ TEST_F(SbmlMathFunctions, AgreeInSimdLanes) {
   for (std::size_t k = 0; k < points; ++k) X[k * n] = probes_[k];
   for (int width : {1, 4, 8}) {
     if (width > widest_expr_lane_width()) continue;
-    model_->set_lane_width(width);
-    model_->rhs_points(points, t.data(), X.data(), nullptr, F.data());
+    auto ws = model_->make_workspace(width);
+    model_->rhs_points(points, t.data(), X.data(), nullptr, F.data(), ws.get());
     for (std::size_t k = 0; k < points; ++k) {
       const auto f = rhs_at(*model_, 0.75, state(probes_[k]), {});
       for (std::size_t i = 1; i < n; ++i)

@@ -34,17 +34,23 @@ class FrozenParameters final : public Model {
   const std::vector<std::string>& param_names() const override { return none_; }
   std::vector<double> nominal_params() const override { return {}; }
   std::string name() const override { return inner_->name(); }
-  void initial_state(const double*, double* x0) const override {
-    inner_->initial_state(p_.data(), x0);
+  void initial_state(const double*, double* x0, Workspace* ws = nullptr) const override {
+    inner_->initial_state(p_.data(), x0, ws);
   }
-  void rhs(double t, const double* x, const double*, double* f) const override {
-    inner_->rhs(t, x, p_.data(), f);
+  void rhs(double t, const double* x, const double*, double* f,
+           Workspace* ws = nullptr) const override {
+    inner_->rhs(t, x, p_.data(), f, ws);
+  }
+  // Evaluations run on the inner model, with its workspace.
+  std::unique_ptr<Workspace> make_workspace(int lane_width = 0) const override {
+    return inner_->make_workspace(lane_width);
   }
   bool has_analytic_jacobians() const override { return inner_->has_analytic_jacobians(); }
-  void jac_x(double t, const double* x, const double*, double* J) const override {
-    inner_->jac_x(t, x, p_.data(), J);
+  void jac_x(double t, const double* x, const double*, double* J,
+             Workspace* ws = nullptr) const override {
+    inner_->jac_x(t, x, p_.data(), J, ws);
   }
-  void jac_p(double, const double*, const double*, double*) const override {}
+  void jac_p(double, const double*, const double*, double*, Workspace* = nullptr) const override {}
 
  private:
   std::shared_ptr<const Model> inner_;

@@ -27,7 +27,7 @@ int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector lambda_dot,
   try {
     double* out = N_VGetArrayPointer(lambda_dot);
     s->model().vjp_x(t, N_VGetArrayPointer(y), s->params().data(), 1,
-                     N_VGetArrayPointer(lambda), out);
+                     N_VGetArrayPointer(lambda), out, s->workspace());
     for (std::size_t i = 0; i < s->nx(); ++i) out[i] = -out[i];
     return s->finished(all_finite(out, s->nx()));
   } catch (...) {
@@ -43,7 +43,7 @@ int adjoint_quadrature(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector q_do
   try {
     double* out = N_VGetArrayPointer(q_dot);
     s->model().vjp_p(t, N_VGetArrayPointer(y), s->params().data(), 1,
-                     N_VGetArrayPointer(lambda), out);
+                     N_VGetArrayPointer(lambda), out, s->workspace());
     for (std::size_t j = 0; j < s->np(); ++j) out[j] = -out[j];
     return s->finished(all_finite(out, s->np()));
   } catch (...) {

@@ -28,9 +28,9 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
     double* S = s->work_a.data();
     double* JS = s->work_b.data();
     gather_columns(ys, np, n, S);
-    s->model().jvp(t, x, s->params().data(), np, S, JS);
+    s->model().jvp(t, x, s->params().data(), np, S, JS, s->workspace());
     // J_p goes into S, which is no longer needed.
-    s->model().jac_p(t, x, s->params().data(), S);
+    s->model().jac_p(t, x, s->params().data(), S, s->workspace());
     bool finite = true;
     for (std::size_t j = 0; j < np; ++j) {
       double* out = N_VGetArrayPointer(ysdot[j]);

@@ -92,6 +92,7 @@ std::vector<OptionSpec> common_option_specs() {
 
 Session::Session(const Problem& problem, const MethodOptions& options)
     : model_(*problem.model),
+      workspace_(model_.make_workspace()),
       nx_(model_.nx()),
       np_(model_.np()),
       params_(effective_params(problem)) {
@@ -104,8 +105,8 @@ Session::Session(const Problem& problem, const MethodOptions& options)
   double* x0 = N_VGetArrayPointer(y_.get());
   s0_.assign(nx_ * np_, 0.0);
   if (problem.initial_state.empty()) {
-    model_.initial_state(params_.data(), x0);
-    model_.initial_sensitivity(params_.data(), s0_.data());
+    model_.initial_state(params_.data(), x0, workspace());
+    model_.initial_sensitivity(params_.data(), s0_.data(), workspace());
   } else {
     std::copy(problem.initial_state.begin(), problem.initial_state.end(), x0);
   }
@@ -185,7 +186,7 @@ int backward_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMa
   const std::size_t n = s->nx();
   try {
     double* J = s->work_a.data();
-    s->model().jac_x(t, N_VGetArrayPointer(y), s->params().data(), J);
+    s->model().jac_x(t, N_VGetArrayPointer(y), s->params().data(), J, s->workspace());
     double* out = SUNDenseMatrix_Data(JB);
     for (std::size_t j = 0; j < n; ++j)
       for (std::size_t i = 0; i < n; ++i) out[i + j * n] = -J[j + i * n];
@@ -265,7 +266,7 @@ int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
   auto* s = static_cast<Session*>(user_data);
   try {
     double* out = N_VGetArrayPointer(ydot);
-    s->model_.rhs(t, N_VGetArrayPointer(y), s->params_.data(), out);
+    s->model_.rhs(t, N_VGetArrayPointer(y), s->params_.data(), out, s->workspace());
     return s->finished(all_finite(out, s->nx_));
   } catch (...) {
     s->store_exception(std::current_exception());
@@ -278,7 +279,7 @@ int Session::dense_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, vo
   auto* s = static_cast<Session*>(user_data);
   try {
     double* out = SUNDenseMatrix_Data(J);
-    s->model_.jac_x(t, N_VGetArrayPointer(y), s->params_.data(), out);
+    s->model_.jac_x(t, N_VGetArrayPointer(y), s->params_.data(), out, s->workspace());
     return s->finished(all_finite(out, s->nx_ * s->nx_));
   } catch (...) {
     s->store_exception(std::current_exception());
@@ -293,7 +294,8 @@ int Session::sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, v
 
 int Session::fill_sparse_jacobian(double t, N_Vector y, SUNMatrix matrix, double sign) {
   try {
-    model_.jac_x_values(t, N_VGetArrayPointer(y), params_.data(), jac_values.data());
+    model_.jac_x_values(t, N_VGetArrayPointer(y), params_.data(), jac_values.data(),
+                        workspace());
     std::copy(klu_pattern.col_ptr.begin(), klu_pattern.col_ptr.end(),
               SUNSparseMatrix_IndexPointers(matrix));
     std::copy(klu_pattern.row_idx.begin(), klu_pattern.row_idx.end(),

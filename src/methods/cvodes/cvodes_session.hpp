@@ -9,6 +9,7 @@
 #pragma once
 
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   const Model& model() const { return model_; }
+  // The solve's workspace for every model evaluation.
+  Workspace* workspace() const { return workspace_.get(); }
   std::size_t nx() const { return nx_; }
   std::size_t np() const { return np_; }
   SUNContext context() const { return ctx_.get(); }
@@ -92,6 +95,7 @@ class Session {
   void attach_linear_solver();
 
   const Model& model_;
+  std::unique_ptr<Workspace> workspace_;
   std::size_t nx_, np_;
   std::vector<double> params_;
   std::vector<double> s0_;

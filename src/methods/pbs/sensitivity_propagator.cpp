@@ -41,6 +41,7 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
     : model_(model),
       p_(p),
       settings_(settings),
+      workspace_(model.make_workspace()),
       nx_(model.nx()),
       np_(model.np()),
       augment_with_identity_(model.np() > model.nx()),
@@ -74,9 +75,9 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
 }
 
 void SensitivityPropagator::evaluate(double t, const double* x, Jacobians& out) {
-  model_.jac_x(t, x, p_, out.jx.data());
-  if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t, x, p_, out.f.data());
-  if (np_ > 0) model_.jac_p(t, x, p_, out.jp.data());
+  model_.jac_x(t, x, p_, out.jx.data(), workspace_.get());
+  if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t, x, p_, out.f.data(), workspace_.get());
+  if (np_ > 0) model_.jac_p(t, x, p_, out.jp.data(), workspace_.get());
   out.norm = frobenius_norm(out.jx);
   ++counters_.jacobian_evals;
   if (!std::isfinite(out.norm))
@@ -113,7 +114,7 @@ void SensitivityPropagator::advance(double t1, const double* x1) {
     right_.jx = left_.jx;
     right_.jp = left_.jp;
     right_.norm = left_.norm;
-    if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t1, x1, p_, right_.f.data());
+    if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t1, x1, p_, right_.f.data(), workspace_.get());
   } else {
     evaluate(t1, x1, right_);
   }

@@ -3,6 +3,7 @@
 // update (Eq. 18). Workspaces are sized once; advance() does not allocate.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "linalg/expm.hpp"
@@ -46,6 +47,7 @@ class SensitivityPropagator {
   const Model& model_;
   const double* p_;
   Settings settings_;
+  std::unique_ptr<Workspace> workspace_;  // every model evaluation of this solve
   std::size_t nx_, np_;
   Counters counters_;
 

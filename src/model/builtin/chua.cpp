@@ -9,19 +9,19 @@ class Chua final : public BuiltinModel {
  public:
   Chua() : BuiltinModel("builtin:chua", {"x1", "x2", "x3"}, {"p1", "p2"}, {7.0, 15.0}, 10.0) {}
 
-  void initial_state(const double*, double* x0) const override {
+  void initial_state(const double*, double* x0, Workspace* ws = nullptr) const override {
     x0[0] = 0.0;
     x0[1] = 0.0;
     x0[2] = -0.1;
   }
 
-  void rhs(double, const double* x, const double* p, double* f) const override {
+  void rhs(double, const double* x, const double* p, double* f, Workspace* ws = nullptr) const override {
     f[0] = p[0] * (x[1] - x[0] - g(x[0]));
     f[1] = x[0] - x[1] + x[2];
     f[2] = -p[1] * x[1];
   }
 
-  void jac_x(double, const double* x, const double* p, double* J) const override {
+  void jac_x(double, const double* x, const double* p, double* J, Workspace* ws = nullptr) const override {
     const double dg = -8.0 / 7.0 + 12.0 / 63.0 * x[0] * x[0];
     // column-major 3 x 3
     J[0] = -p[0] * (1.0 + dg); J[1] = 1.0;  J[2] = 0.0;
@@ -29,7 +29,7 @@ class Chua final : public BuiltinModel {
     J[6] = 0.0;                J[7] = 1.0;  J[8] = 0.0;
   }
 
-  void jac_p(double, const double* x, const double*, double* Jp) const override {
+  void jac_p(double, const double* x, const double*, double* Jp, Workspace* ws = nullptr) const override {
     Jp[0] = x[1] - x[0] - g(x[0]); Jp[1] = 0.0; Jp[2] = 0.0;
     Jp[3] = 0.0;                   Jp[4] = 0.0; Jp[5] = -x[1];
   }

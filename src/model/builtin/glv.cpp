@@ -6,7 +6,6 @@
 
 #include "linalg/dense.hpp"
 #include "model/builtin/builtin_models_internal.hpp"
-#include "model/scratch.hpp"
 
 namespace odesens::builtin {
 
@@ -53,21 +52,21 @@ class Glv final : public BuiltinModel {
                      glv_param_names(n), glv_nominal(n), 10.0),
         n_(n) {}
 
-  void initial_state(const double*, double* x0) const override {
+  void initial_state(const double*, double* x0, Workspace* ws = nullptr) const override {
     for (std::size_t i = 0; i < n_; ++i) x0[i] = 0.1;
   }
 
-  void rhs(double, const double* x, const double* p, double* f) const override {
+  void rhs(double, const double* x, const double* p, double* f, Workspace* ws = nullptr) const override {
     for (std::size_t i = 0; i < n_; ++i) f[i] = x[i] * growth(i, x, p);
   }
 
-  void jac_x(double, const double* x, const double* p, double* J) const override {
+  void jac_x(double, const double* x, const double* p, double* J, Workspace* ws = nullptr) const override {
     for (std::size_t j = 0; j < n_; ++j)
       for (std::size_t i = 0; i < n_; ++i) J[i + j * n_] = x[i] * a(p, i, j);
     for (std::size_t i = 0; i < n_; ++i) J[i + i * n_] += growth(i, x, p);
   }
 
-  void jac_p(double, const double* x, const double*, double* Jp) const override {
+  void jac_p(double, const double* x, const double*, double* Jp, Workspace* ws = nullptr) const override {
     std::fill(Jp, Jp + n_ * np(), 0.0);
     for (std::size_t i = 0; i < n_; ++i) {
       Jp[i + i * n_] = x[i];
@@ -77,11 +76,13 @@ class Glv final : public BuiltinModel {
 
   // J V = diag(r + A x) V + diag(x) A V, with A V as one BLAS-3 product.
   void jvp(double, const double* x, const double* p, std::size_t nv, const double* V,
-           double* out) const override {
+           double* out, Workspace* ws = nullptr) const override {
     // A is row-major in p, i.e. A^T column-major.
     linalg::gemm(linalg::Trans::yes, linalg::Trans::no, n_, nv, n_, 1.0, p + n_, n_, V, n_, 0.0,
                  out, n_);
-    double* g = detail::scratch(detail::ScratchSlot::fd_shift, n_);
+    std::unique_ptr<Workspace> local;
+    double* g =
+        workspace_or_local(*this, ws, local).scratch(Workspace::Scratch::fd_shift, n_);
     for (std::size_t i = 0; i < n_; ++i) g[i] = growth(i, x, p);
     for (std::size_t k = 0; k < nv; ++k)
       for (std::size_t i = 0; i < n_; ++i)
@@ -90,8 +91,10 @@ class Glv final : public BuiltinModel {
 
   // J^T W = diag(r + A x) W + A^T diag(x) W.
   void vjp_x(double, const double* x, const double* p, std::size_t nw, const double* W,
-             double* out) const override {
-    double* xw = detail::scratch(detail::ScratchSlot::dense_jacobian, n_ * nw);
+             double* out, Workspace* ws = nullptr) const override {
+    std::unique_ptr<Workspace> local;
+    double* xw =
+        workspace_or_local(*this, ws, local).scratch(Workspace::Scratch::dense_jacobian, n_ * nw);
     for (std::size_t k = 0; k < nw; ++k)
       for (std::size_t i = 0; i < n_; ++i) xw[i + k * n_] = x[i] * W[i + k * n_];
     linalg::gemm(linalg::Trans::no, linalg::Trans::no, n_, nw, n_, 1.0, p + n_, n_, xw, n_,
@@ -104,7 +107,7 @@ class Glv final : public BuiltinModel {
 
   // (J_p^T w)_{r_i} = x_i w_i, (J_p^T w)_{A_ij} = w_i x_i x_j.
   void vjp_p(double, const double* x, const double*, std::size_t nw, const double* W,
-             double* out) const override {
+             double* out, Workspace* ws = nullptr) const override {
     const std::size_t m = np();
     for (std::size_t k = 0; k < nw; ++k) {
       const double* w = W + k * n_;

@@ -15,7 +15,6 @@
 
 #include "linalg/csc.hpp"
 #include "model/builtin/builtin_models_internal.hpp"
-#include "model/scratch.hpp"
 
 namespace odesens::builtin {
 namespace {
@@ -42,12 +41,12 @@ class Heat2d final : public BuiltinModel {
     build_pattern();
   }
 
-  void initial_state(const double*, double* x0) const override {
+  void initial_state(const double*, double* x0, Workspace* ws = nullptr) const override {
     for (std::size_t j = 0; j < grid_; ++j)
       for (std::size_t i = 0; i < grid_; ++i) x0[i + grid_ * j] = initial_value(i, j, grid_);
   }
 
-  void rhs(double, const double* u, const double* p, double* f) const override {
+  void rhs(double, const double* u, const double* p, double* f, Workspace* ws = nullptr) const override {
     laplacian(u, f);
     const std::size_t n = nx();
     for (std::size_t k = 0; k < n; ++k) f[k] *= p[0];
@@ -55,17 +54,19 @@ class Heat2d final : public BuiltinModel {
 
   const SparsityPattern* jac_x_pattern() const override { return &pattern_; }
 
-  void jac_x_values(double, const double*, const double* p, double* values) const override {
+  void jac_x_values(double, const double*, const double* p, double* values, Workspace* ws = nullptr) const override {
     for (std::size_t q = 0; q < coefficients_.size(); ++q) values[q] = p[0] * coefficients_[q];
   }
 
-  void jac_x(double t, const double* u, const double* p, double* J) const override {
-    double* values = detail::scratch(detail::ScratchSlot::jacobian_values, pattern_.nnz());
+  void jac_x(double t, const double* u, const double* p, double* J, Workspace* ws = nullptr) const override {
+    std::unique_ptr<Workspace> local;
+    double* values =
+        workspace_or_local(*this, ws, local).scratch(Workspace::Scratch::jacobian_values, pattern_.nnz());
     jac_x_values(t, u, p, values);
     linalg::csc_to_dense(pattern_, values, J);
   }
 
-  void jac_p(double, const double* u, const double*, double* Jp) const override {
+  void jac_p(double, const double* u, const double*, double* Jp, Workspace* ws = nullptr) const override {
     laplacian(u, Jp);
   }
 

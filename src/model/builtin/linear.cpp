@@ -63,23 +63,23 @@ class Linear final : public BuiltinModel {
         n_(n),
         a_(std::move(data.a)) {}
 
-  void initial_state(const double*, double* x0) const override {
+  void initial_state(const double*, double* x0, Workspace* ws = nullptr) const override {
     std::fill(x0, x0 + n_, 0.0);
   }
 
   bool has_constant_jacobians() const override { return true; }
 
-  void rhs(double, const double* x, const double* p, double* f) const override {
+  void rhs(double, const double* x, const double* p, double* f, Workspace* ws = nullptr) const override {
     for (std::size_t i = 0; i < n_; ++i) f[i] = p[i] * p[i] + 1.0;
     for (std::size_t j = 0; j < n_; ++j)
       for (std::size_t i = 0; i < n_; ++i) f[i] += a_[i + j * n_] * x[j];
   }
 
-  void jac_x(double, const double*, const double*, double* J) const override {
+  void jac_x(double, const double*, const double*, double* J, Workspace* ws = nullptr) const override {
     std::copy(a_.begin(), a_.end(), J);
   }
 
-  void jac_p(double, const double*, const double* p, double* Jp) const override {
+  void jac_p(double, const double*, const double* p, double* Jp, Workspace* ws = nullptr) const override {
     std::fill(Jp, Jp + n_ * n_, 0.0);
     for (std::size_t i = 0; i < n_; ++i) Jp[i + i * n_] = 2.0 * p[i];
   }

@@ -1,0 +1,60 @@
+// Optional capabilities of a Model: services that only some models offer
+// and only some methods need. Model's accessors (second_derivatives(),
+// batched_rhs(), observable_set()) return null when a model lacks one; a
+// method declares what it needs in its MethodCapabilities and the registry
+// refuses a model without it, with one message naming what is missing.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "odesens/sparsity.hpp"
+#include "odesens/workspace.hpp"
+
+namespace odesens {
+
+// The second time derivative along solutions, a = xddot = J_x f + df/dt,
+// and its derivatives (the odeSD method's J_a = da/dx, A_p = da/dp, and
+// da/dt for its first-step estimate).
+class SecondDerivatives {
+ public:
+  virtual ~SecondDerivatives() = default;
+  virtual void xddot(double t, const double* x, const double* p, double* out,
+                     Workspace* ws = nullptr) const = 0;
+  // da/dx: sparse pattern (nx x nx), values in pattern order, dense.
+  virtual const SparsityPattern& xddot_jac_x_pattern() const = 0;
+  virtual void xddot_jac_x_values(double t, const double* x, const double* p, double* values,
+                                  Workspace* ws = nullptr) const = 0;
+  virtual void xddot_jac_x(double t, const double* x, const double* p, double* J,
+                           Workspace* ws = nullptr) const = 0;
+  // da/dp, dense nx x np.
+  virtual void xddot_jac_p(double t, const double* x, const double* p, double* Jp,
+                           Workspace* ws = nullptr) const = 0;
+  // da/dt (partial derivative in t at fixed x), nx.
+  virtual void xddot_dt(double t, const double* x, const double* p, double* out,
+                        Workspace* ws = nullptr) const = 0;
+};
+
+// f at several points at once: F (nx x n) = f(t[k], X[:,k], P[:,k]), in
+// passes of the workspace's lane width.
+class BatchedRhs {
+ public:
+  virtual ~BatchedRhs() = default;
+  virtual void rhs_points(std::size_t n, const double* t, const double* X, const double* P,
+                          double* F, Workspace* ws = nullptr) const = 0;
+};
+
+// Named values of a model beyond its states (.ode lets and outputs, SBML
+// ids with a value), as functions of (t, x, p). Models without it observe
+// their states only.
+class ObservableSet {
+ public:
+  virtual ~ObservableSet() = default;
+  virtual const std::vector<std::string>& observable_names() const = 0;
+  // out (observable_names().size()) at (t, x, p).
+  virtual void observables(double t, const double* x, const double* p, double* out,
+                           Workspace* ws = nullptr) const = 0;
+};
+
+}  // namespace odesens
