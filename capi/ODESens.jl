@@ -117,6 +117,9 @@ odesens_method_option(method, index, key, option_type, doc) =
     ccall((:odesens_method_option, libodesens), Cint,
           (Cstring, Int64, Ref{Ptr{UInt8}}, Ref{Int64}, Ref{Ptr{UInt8}}),
           method, index, key, option_type, doc)
+odesens_method_option_bounds(method, index, min, max) =
+    ccall((:odesens_method_option_bounds, libodesens), Cint,
+          (Cstring, Int64, Ref{Float64}, Ref{Float64}), method, index, min, max)
 
 odesens_model_create(nx, np, f, user, out) =
     ccall((:odesens_model_create, libodesens), Cint,
@@ -544,19 +547,23 @@ function method_ids()
 end
 
 """
-    method_options(method) -> Vector{NamedTuple{(:key, :type, :doc)}}
+    method_options(method) -> Vector{NamedTuple{(:key, :type, :doc, :min, :max)}}
 
-The options of a method; `type` is `Float64`, `Int64` or `String`.
+The options of a method; `type` is `Float64`, `Int64` or `String`; `min` and
+`max` bound numeric options (`-Inf`/`Inf` where unbounded, `NaN` for strings).
 """
 function method_options(method::AbstractString)
     n = Ref{Int64}(0)
     check(odesens_method_option_count(String(method), n))
     key, doc, code = Ref{Ptr{UInt8}}(C_NULL), Ref{Ptr{UInt8}}(C_NULL), Ref{Int64}(0)
+    lo, hi = Ref{Float64}(0.0), Ref{Float64}(0.0)
     types = Dict(ODESENS_OPTION_DOUBLE => Float64, ODESENS_OPTION_INT => Int64,
                  ODESENS_OPTION_STRING => String)
     return [begin
                 check(odesens_method_option(String(method), i - 1, key, code, doc))
-                (key = unsafe_string(key[]), type = types[code[]], doc = unsafe_string(doc[]))
+                check(odesens_method_option_bounds(String(method), i - 1, lo, hi))
+                (key = unsafe_string(key[]), type = types[code[]], doc = unsafe_string(doc[]),
+                 min = lo[], max = hi[])
             end for i in 1:n[]]
 end
 

@@ -1,5 +1,7 @@
 // Discovery of methods and their options, so that bindings can list them
 // instead of hard-coding ids and keys.
+#include <limits>
+
 #include "capi_guard.hpp"
 #include "odesens.h"
 #include "odesens/methods.hpp"
@@ -55,6 +57,17 @@ int odesens_method_option(const char* method, int64_t index, const char** key, i
     if (key) *key = spec.key.c_str();
     if (type) *type = code;
     if (doc) *doc = spec.doc.c_str();
+  });
+}
+
+int odesens_method_option_bounds(const char* method, int64_t index, double* min, double* max) {
+  return guarded(nullptr, __func__, [&] {
+    const MethodInfo& info = method_info(require_string(method, "method"));
+    const OptionSpec& spec =
+        info.options[require_index(index, info.options.size(), "option index")];
+    const bool numeric = spec.type != OptionType::text;
+    if (min) *min = numeric ? spec.min : std::numeric_limits<double>::quiet_NaN();
+    if (max) *max = numeric ? spec.max : std::numeric_limits<double>::quiet_NaN();
   });
 }
 

@@ -38,15 +38,14 @@ int copy_array(const odesens_result* result, const char* function, int64_t which
   });
 }
 
+// The odesens_stat indices are positions in Stats::fixed_names().
 std::vector<double> fixed_stats(const Stats& s) {
-  std::vector<double> v(ODESENS_STAT_COUNT);
-  v[ODESENS_STAT_STEPS] = static_cast<double>(s.steps);
-  v[ODESENS_STAT_RHS_EVALS] = static_cast<double>(s.rhs_evals);
-  v[ODESENS_STAT_JAC_EVALS] = static_cast<double>(s.jac_evals);
-  v[ODESENS_STAT_LINEAR_SETUPS] = static_cast<double>(s.linear_setups);
-  v[ODESENS_STAT_ERROR_TEST_FAILURES] = static_cast<double>(s.error_test_failures);
-  v[ODESENS_STAT_WALL_SECONDS] = s.wall_seconds;
-  return v;
+  static_assert(ODESENS_STAT_STEPS == 0 && ODESENS_STAT_RHS_EVALS == 1 &&
+                    ODESENS_STAT_JAC_EVALS == 2 && ODESENS_STAT_LINEAR_SETUPS == 3 &&
+                    ODESENS_STAT_ERROR_TEST_FAILURES == 4 && ODESENS_STAT_WALL_SECONDS == 5 &&
+                    ODESENS_STAT_COUNT == 6,
+                "odesens_stat must follow Stats::fixed_names()");
+  return s.fixed_values();
 }
 
 }  // namespace

@@ -46,9 +46,8 @@ void store_option(SolverState& s, const char* key, const OptionValue& value) {
 }
 
 std::vector<std::string> stat_names(const Stats& stats) {
-  std::vector<std::string> names = {"steps",         "rhs_evals",           "jac_evals",
-                                    "linear_setups", "error_test_failures", "wall_seconds"};
-  for (const auto& extra : stats.extra) names.push_back(extra.first);
+  std::vector<std::string> names;
+  for (const auto& [name, value] : stats.all()) names.push_back(name);
   return names;
 }
 

@@ -136,6 +136,15 @@ module odesens
       integer(c_int) :: odesens_method_option
     end function
 
+    function odesens_method_option_bounds(method, index, min_value, max_value) &
+        bind(C, name="odesens_method_option_bounds")
+      import :: c_int, c_int64_t, c_char, c_double
+      character(kind=c_char), intent(in) :: method(*)
+      integer(c_int64_t), value :: index
+      real(c_double), intent(out) :: min_value, max_value
+      integer(c_int) :: odesens_method_option_bounds
+    end function
+
     ! ---- models ----
 
     function odesens_model_create(nx, np, f, user, out) bind(C, name="odesens_model_create")

@@ -182,6 +182,11 @@ ODESENS_API int odesens_method_option_count(const char* method, int64_t* count);
  * `index` of `method`; any output may be NULL. */
 ODESENS_API int odesens_method_option(const char* method, int64_t index, const char** key,
                                       int64_t* type, const char** doc);
+/* The allowed closed range [min, max] of a real or integer option (-inf and
+ * +inf where unbounded; both NaN for a string option); a value outside it
+ * is ODESENS_ERR_OPTION_TYPE when set. Either output may be NULL. */
+ODESENS_API int odesens_method_option_bounds(const char* method, int64_t index, double* min,
+                                             double* max);
 
 /* ---- models ---- */
 

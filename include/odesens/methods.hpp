@@ -15,12 +15,27 @@
 
 namespace odesens {
 
+// What a method computes and what it needs. The registry checks the needs
+// before solving and refuses a model or problem that lacks one, with a
+// message naming what is missing.
+struct MethodCapabilities {
+  // Outputs.
+  bool s_trajectory = false;  // S at every output time
+  bool final_s = false;       // S at the final time only (adjoint-type)
+  bool gradient = false;      // dG/dp of the objective (Problem::adjoint_weights)
+  bool bounds = false;        // enclosures over a parameter box
+  // Needs.
+  bool exact_jacobians = false;     // J_x and J_p exact (Model::has_analytic_jacobians)
+  bool second_derivatives = false;  // the SecondDerivatives capability of the model
+  bool parameter_box = false;       // Problem::param_lower / param_upper
+};
+
 struct MethodInfo {
   std::string id;
   std::string summary;
-  bool computes_gradient = false;  // adjoint-type: gradient, S at the final time only
-  double default_rtol = 1e-8;      // used when the problem leaves rtol unset
-  double default_atol = 1e-10;     // used when the problem leaves atol empty
+  MethodCapabilities capabilities;
+  double default_rtol = 1e-8;   // used when the problem leaves rtol unset
+  double default_atol = 1e-10;  // used when the problem leaves atol empty
   std::vector<OptionSpec> options;
 };
 // The CVODES baselines default to rtol 1e-8, atol 1e-10: tight enough that
@@ -31,6 +46,11 @@ struct MethodInfo {
 Result solve(const Problem& problem, const std::string& method_id);
 
 const std::vector<MethodInfo>& method_infos();
+
+// Throws Error(unsupported) naming the first need of a method that the
+// problem's model or the problem itself does not meet.
+void check_method_needs(const std::string& method_id, const MethodCapabilities& needs,
+                        const Problem& problem);
 // Throws Error(unknown_method) listing the known ids.
 const MethodInfo& method_info(const std::string& method_id);
 

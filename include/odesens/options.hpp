@@ -1,12 +1,15 @@
 // Method options: a bag of named, typed values set by the caller, and the
 // declared specification against which a method reads them.
 //
-// Options are validated when a method starts: a key the method does not
-// declare, or a value of the wrong type or outside the allowed set, is an
-// Error naming the key. Integers are accepted where a double is declared.
+// Options are validated when a method starts (and by the C ABI when they
+// are set): a key the method does not declare, or a value of the wrong type,
+// outside the allowed set or outside the allowed range, is an Error naming
+// the key. Integers are accepted where a double is declared. Each method
+// reads its options once, into a typed settings struct of its own.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <variant>
@@ -24,7 +27,16 @@ struct OptionSpec {
   OptionValue default_value;
   std::string doc;
   std::vector<std::string> choices;  // for text options: the allowed values (empty = any)
+  // For real and integer options: the allowed closed range (queryable from
+  // C with odesens_method_option_bounds). A value outside is Error(option_type).
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
 };
+
+// A flag: an integer option that is 0 or 1.
+OptionSpec flag_option(std::string key, bool default_value, std::string doc);
+// The spec with the allowed range [min, max].
+OptionSpec bounded(OptionSpec spec, double min, double max);
 
 class Options {
  public:

@@ -38,7 +38,13 @@ struct Problem {
 
   // Adjoint objective G = sum_k w_k^T x(t_k): n_t blocks of nx weights,
   // time slowest (w[i + k*nx]). Empty means G = sum_i x_i(t_final).
+  // Every gradient method reads it through objective_weights().
   std::vector<double> adjoint_weights;
+
+  // Parameter box for set-valued methods: lower and upper bounds (np each,
+  // lower <= upper), or both empty.
+  std::vector<double> param_lower;
+  std::vector<double> param_upper;
 
   Options options;
 };
@@ -49,5 +55,9 @@ void validate_problem(const Problem& problem);
 
 // Parameters to use: the problem's or the model's nominal values.
 std::vector<double> effective_params(const Problem& problem);
+
+// The objective's weights, n_t blocks of nx (time slowest): the problem's
+// adjoint_weights, or the default G = sum_i x_i(t_final).
+std::vector<double> objective_weights(const Problem& problem);
 
 }  // namespace odesens

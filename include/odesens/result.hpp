@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace odesens {
@@ -17,6 +18,14 @@ struct Stats {
   double wall_seconds = 0.0;
   // Method-specific counters (e.g. "backward_steps", "checkpoints").
   std::map<std::string, double> extra;
+
+  // The fixed statistics by name, in the one order the C ABI (odesens_stat
+  // indices), the tool and the bindings use: steps, rhs_evals, jac_evals,
+  // linear_setups, error_test_failures, wall_seconds.
+  static const std::vector<std::string>& fixed_names();
+  std::vector<double> fixed_values() const;  // in the order of fixed_names()
+  // Every statistic: the fixed ones, then `extra` in key order.
+  std::vector<std::pair<std::string, double>> all() const;
 };
 
 struct Result {

@@ -1,8 +1,10 @@
 #include "cli/arguments.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 
 namespace odesens::cli {
 namespace {
@@ -15,6 +17,7 @@ std::pair<std::string, std::string> split_assignment(const std::string& text,
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+// Unlike CLI11's delimiter(), keeps empty parts so that they can be reported.
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
   std::string::size_type start = 0;
@@ -27,8 +30,17 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
+// A flag taking one value, handed to `read` at each occurrence in command-line
+// order (so a repeated flag overrides or accumulates as `read` decides).
+void add_flag(CLI::App& command, const std::string& flag,
+              std::function<void(const std::string&)> read) {
+  command.add_option_function<std::string>(flag, std::move(read))->trigger_on_parse();
+}
+
 }  // namespace
 
+// strtod rather than CLI11's conversion, which reads a long double and rounds
+// it again to double.
 double parse_number(const std::string& text, const std::string& what) {
   if (text.empty()) throw UsageError{what + ": empty number"};
   errno = 0;
@@ -68,52 +80,53 @@ std::vector<std::string> parse_sens_params(const std::string& list) {
   return ids;
 }
 
-RunArguments parse_run_arguments(const std::vector<std::string>& args, bool compare) {
-  RunArguments run;
-  std::size_t i = 0;
-  auto value_of = [&](const std::string& flag) -> std::string {
-    if (i + 1 >= args.size()) throw UsageError{flag + " needs a value"};
-    return args[++i];
-  };
-  for (; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--method" && !compare) run.method = value_of(a);
-    else if (a == "--methods" && compare) run.methods = split(value_of(a), ',');
-    else if (a == "--rtol") run.rtol = parse_number(value_of(a), a);
-    else if (a == "--atol") run.atol = parse_number(value_of(a), a);
-    else if (a == "--t0") run.t0 = parse_number(value_of(a), a);
-    else if (a == "--max-steps") {
-      const double v = parse_number(value_of(a), a);
-      if (v < 1 || v != std::floor(v) || v > 9e18) throw UsageError{"--max-steps needs a positive integer"};
-      run.max_steps = static_cast<long long>(v);
-    }
-    else if (a == "--tout") run.tout = value_of(a);
-    else if (a == "--param") run.params.push_back(split_assignment(value_of(a), a));
-    else if (a == "--option") run.options.push_back(split_assignment(value_of(a), a));
-    else if (a == "--format") {
-      run.format = value_of(a);
-      if (run.format != "json" && run.format != "csv")
-        throw UsageError{"--format must be json or csv, got '" + run.format + "'"};
-    }
-    else if (a == "--out") run.out = value_of(a);
-    else if (a == "--sens-params") run.sens_params = parse_sens_params(value_of(a));
-    else if (a == "--observe" && !compare) {
-      const std::string list = value_of(a);
+void add_run_flags(CLI::App& command, RunArguments& run, bool compare) {
+  command.add_option("MODEL", run.model);
+  if (compare)
+    add_flag(command, "--methods", [&run](const std::string& v) { run.methods = split(v, ','); });
+  else
+    add_flag(command, "--method", [&run](const std::string& v) { run.method = v; });
+  add_flag(command, "--rtol",
+           [&run](const std::string& v) { run.rtol = parse_number(v, "--rtol"); });
+  add_flag(command, "--atol",
+           [&run](const std::string& v) { run.atol = parse_number(v, "--atol"); });
+  add_flag(command, "--t0", [&run](const std::string& v) { run.t0 = parse_number(v, "--t0"); });
+  add_flag(command, "--max-steps", [&run](const std::string& text) {
+    const double v = parse_number(text, "--max-steps");
+    if (v < 1 || v != std::floor(v) || v > 9e18)
+      throw UsageError{"--max-steps needs a positive integer"};
+    run.max_steps = static_cast<long long>(v);
+  });
+  add_flag(command, "--tout", [&run](const std::string& v) { run.tout = v; });
+  add_flag(command, "--param",
+           [&run](const std::string& v) { run.params.push_back(split_assignment(v, "--param")); });
+  add_flag(command, "--option", [&run](const std::string& v) {
+    run.options.push_back(split_assignment(v, "--option"));
+  });
+  add_flag(command, "--format", [&run](const std::string& v) {
+    if (v != "json" && v != "csv")
+      throw UsageError{"--format must be json or csv, got '" + v + "'"};
+    run.format = v;
+  });
+  add_flag(command, "--out", [&run](const std::string& v) { run.out = v; });
+  add_flag(command, "--sens-params",
+           [&run](const std::string& v) { run.sens_params = parse_sens_params(v); });
+  if (!compare)
+    add_flag(command, "--observe", [&run](const std::string& list) {
       for (const auto& name : split(list, ',')) {
         if (name.empty()) throw UsageError{"--observe: empty name in '" + list + "'"};
         run.observe.push_back(name);
       }
-    }
-    else if (!a.empty() && a[0] == '-') throw UsageError{"unknown flag '" + a + "'"};
-    else if (run.model.empty()) run.model = a;
-    else throw UsageError{"unexpected argument '" + a + "'"};
-  }
+    });
+}
+
+void check_run_arguments(const RunArguments& run, bool compare) {
   if (run.model.empty()) throw UsageError{"run: no model given"};
   if (!compare && run.method.empty())
     throw UsageError{"run: --method ID is required (see 'odesens methods')"};
   if (compare && run.methods.size() < 2)
-    throw UsageError{"compare: --methods needs at least two ids, e.g. --methods cvodes_fsa,cvodes_asa"};
-  return run;
+    throw UsageError{
+        "compare: --methods needs at least two ids, e.g. --methods cvodes_fsa,cvodes_asa"};
 }
 
 }  // namespace odesens::cli

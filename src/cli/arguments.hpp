@@ -1,10 +1,15 @@
-// Parsing of the tool's command line into a run request.
+// The tool's command line: the flags of `run` and `compare` declared on a
+// CLI11 subcommand, and the value syntaxes the flags share.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace odesens::cli {
 
@@ -24,9 +29,16 @@ struct RunArguments {
   std::vector<std::string> observe;  // --observe NAME[:amount|:concentration],...
 };
 
-// Throws UsageError on anything malformed. `compare` takes --methods a,b
-// instead of --method.
-RunArguments parse_run_arguments(const std::vector<std::string>& args, bool compare = false);
+// Declares MODEL and the run flags on `command`, parsed into `run`. Each
+// occurrence of a flag is checked as it is read (UsageError on a malformed
+// value); a repeated flag overrides, except --param, --option and --observe,
+// which accumulate. `compare` takes --methods a,b instead of --method and has
+// no --observe.
+void add_run_flags(CLI::App& command, RunArguments& run, bool compare);
+
+// What the parser cannot say about a whole command line: throws UsageError
+// when MODEL or the method(s) are missing.
+void check_run_arguments(const RunArguments& run, bool compare);
 
 // Output times from "a:b:n" (n equally spaced points, n >= 2) or a comma list.
 std::vector<double> parse_time_grid(const std::string& text);

@@ -19,8 +19,9 @@
 #include <iostream>
 #include <sstream>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/arguments.hpp"
-#include "cli/json_writer.hpp"
 #include "cli/result_output.hpp"
 #include "odesens/odesens.hpp"
 
@@ -79,13 +80,9 @@ LoadOptions load_options(const std::optional<std::vector<std::string>>& sens_par
   return options;
 }
 
-int show_info(const std::vector<std::string>& args) {
-  std::optional<std::vector<std::string>> sens_params;
-  if (args.size() == 3 && args[1] == "--sens-params")
-    sens_params = parse_sens_params(args[2]);
-  else if (args.size() != 1)
-    throw UsageError{"info takes MODEL [--sens-params ID,...] (see odesens --help)"};
-  auto model = load_model(args[0], load_options(sens_params));
+int show_info(const std::string& spec,
+              const std::optional<std::vector<std::string>>& sens_params) {
+  auto model = load_model(spec, load_options(sens_params));
   const auto p = model->nominal_params();
   std::cout << "model: " << model->name() << '\n'
             << "states (" << model->nx() << "):";
@@ -95,9 +92,8 @@ int show_info(const std::vector<std::string>& args) {
     std::cout << ' ' << model->param_names()[j] << '=' << format_double(p[j]);
   std::cout << "\ntime span: [" << format_double(model->default_t0()) << ", "
             << format_double(model->default_t_end()) << "]\n";
-  if (const auto* expr = dynamic_cast<const ExprModel*>(model.get()))
-    for (const auto& [what, value] : expr->source_details())
-      std::cout << what << ": " << value << '\n';
+  for (const auto& [what, value] : model->source_details())
+    std::cout << what << ": " << value << '\n';
   std::cout << "exact Jacobians: " << (model->has_analytic_jacobians() ? "yes" : "no") << '\n';
   if (const auto* pattern = model->jac_x_pattern())
     std::cout << "J_x non-zeros: " << pattern->nnz() << '\n';
@@ -173,8 +169,7 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
   return problem;
 }
 
-int run(const std::vector<std::string>& args) {
-  const RunArguments a = parse_run_arguments(args);
+int run(const RunArguments& a) {
   const MethodInfo& info = method_info(a.method);
   auto model = load_model(a.model, load_options(a.sens_params));
   try {
@@ -185,7 +180,7 @@ int run(const std::vector<std::string>& args) {
   const Problem problem = build_problem(a, model, info);
   const Result result = solve(problem, a.method);
 
-  RunDescription run{a.model, info.computes_gradient, a.observe, {}};
+  RunDescription run{a.model, info.capabilities.gradient, a.observe, {}};
   if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
   std::ofstream file;
   if (!a.out.empty()) {
@@ -219,8 +214,7 @@ double relative_s_difference(const Result& a, const Result& b) {
 }
 
 // Runs several methods on one problem and prints a table against the first.
-int compare(const std::vector<std::string>& args) {
-  const RunArguments a = parse_run_arguments(args, true);
+int compare(const RunArguments& a) {
   auto model = load_model(a.model, load_options(a.sens_params));
   check_compare_options(a);
   std::vector<Result> results;
@@ -240,23 +234,73 @@ int compare(const std::vector<std::string>& args) {
   return 0;
 }
 
+std::string wrong_arguments(const std::string& command) {
+  return "unknown command or wrong arguments: '" + command + "' (see odesens --help)";
+}
+
+// CLI11's error as the tool's one-line message for `args` (without argv[0]).
+std::string usage_message(const CLI::App& app, const CLI::Error& error,
+                          const std::vector<std::string>& args) {
+  const CLI::App* command = app.get_subcommands().empty() ? nullptr : app.get_subcommands()[0];
+  if (command == nullptr) return wrong_arguments(args.empty() ? "" : args[0]);
+  const std::string& name = command->get_name();
+  // methods, options and a bare command: the message main always gave.
+  if (name == "methods" || name == "options" || args.size() == 1) return wrong_arguments(name);
+  if (name == "info") return "info takes MODEL [--sens-params ID,...] (see odesens --help)";
+  // run and compare: the flag that lacks its value is the last argument;
+  // otherwise name the first argument nothing took.
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error)) return args.back() + " needs a value";
+  const auto extras = app.remaining(true);
+  if (!extras.empty()) {
+    const std::string& first = extras.front();
+    return (!first.empty() && first[0] == '-' ? "unknown flag '" : "unexpected argument '") +
+           first + "'";
+  }
+  return error.what();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  CLI::App app{"odesens"};
+  app.set_help_flag();  // the usage text is kUsage, printed above
+  app.require_subcommand(1);
+  CLI::App* methods = app.add_subcommand("methods");
+  std::string method;
+  CLI::App* options = app.add_subcommand("options");
+  options->add_option("METHOD", method)->required();
+  std::string model;
+  std::optional<std::vector<std::string>> sens_params;
+  CLI::App* info = app.add_subcommand("info");
+  info->add_option("MODEL", model)->required();
+  info->add_option_function<std::string>(
+          "--sens-params", [&](const std::string& v) { sens_params = parse_sens_params(v); })
+      ->trigger_on_parse();
+  RunArguments run_args, compare_args;
+  CLI::App* run_command = app.add_subcommand("run");
+  add_run_flags(*run_command, run_args, false);
+  CLI::App* compare_command = app.add_subcommand("compare");
+  add_run_flags(*compare_command, compare_args, true);
   try {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      std::cout << kUsage;
-      return args.empty() ? 2 : 0;
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      throw UsageError{usage_message(app, e, args)};
     }
-    const std::string command = args[0];
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (command == "methods" && rest.empty()) return list_methods();
-    if (command == "options" && rest.size() == 1) return list_options(rest[0]);
-    if (command == "info" && !rest.empty()) return show_info(rest);
-    if (command == "run") return run(rest);
-    if (command == "compare") return compare(rest);
-    throw UsageError{"unknown command or wrong arguments: '" + command + "' (see odesens --help)"};
+    if (*methods) return list_methods();
+    if (*options) return list_options(method);
+    if (*info) return show_info(model, sens_params);
+    if (*run_command) {
+      check_run_arguments(run_args, false);
+      return run(run_args);
+    }
+    check_run_arguments(compare_args, true);
+    return compare(compare_args);
   } catch (const UsageError& e) {
     std::cerr << "odesens: error: " << e.message << '\n';
     return 2;

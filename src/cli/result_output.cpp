@@ -1,11 +1,15 @@
 #include "cli/result_output.hpp"
 
 #include <algorithm>
-
-#include "cli/json_writer.hpp"
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 
 namespace odesens::cli {
 namespace {
+
+using Json = nlohmann::ordered_json;  // fields in the documented order
 
 // Index of output time k in s_times, or -1.
 long s_index(const Result& r, std::size_t k) {
@@ -13,62 +17,88 @@ long s_index(const Result& r, std::size_t k) {
   return it == r.s_times.end() ? -1 : static_cast<long>(it - r.s_times.begin());
 }
 
+// nlohmann prints every double with a fraction ("2.0"); an integral value
+// below 1e15 is exact as an integer and printed as the tool always has ("2");
+// -0 stays a double, so that its sign survives. NaN and Inf become null
+// (nlohmann's choice too).
+Json number(double d) {
+  if (!std::isfinite(d)) return nullptr;
+  if (d == std::trunc(d) && std::fabs(d) < 1e15 && !(d == 0.0 && std::signbit(d)))
+    return static_cast<std::int64_t>(d);
+  return d;
+}
+
+Json numbers(const std::vector<double>& v) {
+  Json array = Json::array();
+  for (double d : v) array.push_back(number(d));
+  return array;
+}
+
+// Streaming a document (operator<<) throws at a string that is not UTF-8,
+// after part of it is written; such a string (a file name, say) goes in with
+// its invalid bytes replaced by U+FFFD.
+Json text(const std::string& s) {
+  return Json::parse(Json(s).dump(-1, ' ', false, Json::error_handler_t::replace));
+}
+
+Json texts(const std::vector<std::string>& v) {
+  Json array = Json::array();
+  for (const auto& s : v) array.push_back(text(s));
+  return array;
+}
+
 }  // namespace
+
+std::string format_double(double d) {
+  char buf[32];
+  for (int precision = 15; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
 
 void write_json(std::ostream& out, const Model& model, const Result& r,
                 const RunDescription& run) {
-  JsonWriter w(out);
-  w.begin_object();
-  w.key("method"); w.value(r.method);
-  w.key("model"); w.value(run.model_spec);
-  w.key("nx"); w.value(r.nx);
-  w.key("np"); w.value(r.np);
-  w.key("states"); w.array(model.state_names());
-  w.key("parameters"); w.array(model.param_names());
-  w.key("times"); w.array(r.times);
-  w.key("x");
-  w.begin_array();
+  Json x = Json::array();
   for (std::size_t k = 0; k < r.times.size(); ++k) {
-    w.begin_array();
-    for (std::size_t i = 0; i < r.nx; ++i) w.value(r.x_at(k, i));
-    w.end_array();
+    Json row = Json::array();
+    for (std::size_t i = 0; i < r.nx; ++i) row.push_back(number(r.x_at(k, i)));
+    x.push_back(std::move(row));
   }
-  w.end_array();
-  w.key("S_times"); w.array(r.s_times);
-  w.key("S");
-  w.begin_array();
+  Json s = Json::array();
   for (std::size_t k = 0; k < r.s_times.size(); ++k) {
-    w.begin_array();
+    Json at_k = Json::array();
     for (std::size_t i = 0; i < r.nx; ++i) {
-      w.begin_array();
-      for (std::size_t j = 0; j < r.np; ++j) w.value(r.s_at(k, i, j));
-      w.end_array();
+      Json row = Json::array();
+      for (std::size_t j = 0; j < r.np; ++j) row.push_back(number(r.s_at(k, i, j)));
+      at_k.push_back(std::move(row));
     }
-    w.end_array();
+    s.push_back(std::move(at_k));
   }
-  w.end_array();
-  w.key("stats");
-  w.begin_object();
-  w.key("steps"); w.value(r.stats.steps);
-  w.key("rhs_evals"); w.value(r.stats.rhs_evals);
-  w.key("jac_evals"); w.value(r.stats.jac_evals);
-  w.key("wall_seconds"); w.value(r.stats.wall_seconds);
-  w.end_object();
-  if (run.gradient_method) {
-    w.key("gradient");
-    w.array(r.gradient);
-  }
+  Json doc = {{"method", text(r.method)},
+              {"model", text(run.model_spec)},
+              {"nx", r.nx},
+              {"np", r.np},
+              {"states", texts(model.state_names())},
+              {"parameters", texts(model.param_names())},
+              {"times", numbers(r.times)},
+              {"x", std::move(x)},
+              {"S_times", numbers(r.s_times)},
+              {"S", std::move(s)},
+              {"stats",
+               {{"steps", r.stats.steps},
+                {"rhs_evals", r.stats.rhs_evals},
+                {"jac_evals", r.stats.jac_evals},
+                {"wall_seconds", number(r.stats.wall_seconds)}}}};
+  if (run.gradient_method) doc["gradient"] = numbers(r.gradient);
   if (!run.observable_names.empty()) {
-    w.key("observables");
-    w.begin_object();
-    for (std::size_t n = 0; n < run.observable_names.size(); ++n) {
-      w.key(run.observable_names[n]);
-      w.array(run.observable_values[n]);
-    }
-    w.end_object();
+    Json& observables = doc["observables"] = Json::object();
+    for (std::size_t n = 0; n < run.observable_names.size(); ++n)
+      observables[text(run.observable_names[n]).get<std::string>()] =
+          numbers(run.observable_values[n]);
   }
-  w.end_object();
-  out << '\n';
+  out << doc << '\n';  // streamed: the document is not copied into a string
 }
 
 void write_csv(std::ostream& out, const Model& model, const Result& r,

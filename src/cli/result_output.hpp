@@ -22,7 +22,10 @@ struct RunDescription {
 // JSON fields: method, model, nx, np, states, parameters, times, x, S_times,
 // S (S[k][i][j] = dx_i/dp_j at S_times[k]), stats {steps, rhs_evals,
 // jac_evals, wall_seconds}, for gradient methods gradient, and with
-// --observe observables {NAME: [value at each time], ...}.
+// --observe observables {NAME: [value at each time], ...}. One line, no
+// spaces; numbers read back to the same double: integral values as integers
+// ("2", not "2.0"; -0 as -0.0), others in shortest round-trip form, NaN and
+// Inf (which JSON cannot express) as null; invalid UTF-8 in names as U+FFFD.
 void write_json(std::ostream& out, const Model& model, const Result& result,
                 const RunDescription& run);
 
@@ -32,5 +35,9 @@ void write_json(std::ostream& out, const Model& model, const Result& result,
 // follow.
 void write_csv(std::ostream& out, const Model& model, const Result& result,
                const RunDescription& run);
+
+// Shortest decimal form of d that reads back to the same double (%g style:
+// "0.1", "2", "1e-07"), for the CSV and text outputs.
+std::string format_double(double d);
 
 }  // namespace odesens::cli

@@ -39,12 +39,26 @@ bool lu_factor(std::size_t n, double* a, int* pivots) {
   return info == 0;
 }
 
-void lu_solve(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs, double* b) {
+namespace {
+
+void lu_solve_with(const char* trans, std::size_t n, const double* lu, const int* pivots,
+                   std::size_t nrhs, double* b) {
   if (nrhs == 0) return;
   const int nn = static_cast<int>(n), nr = static_cast<int>(nrhs);
   int info = 0;
-  dgetrs_("N", &nn, &nr, lu, &nn, pivots, b, &nn, &info, 1);
+  dgetrs_(trans, &nn, &nr, lu, &nn, pivots, b, &nn, &info, 1);
   if (info != 0) throw Error(Status::internal_error, "dgetrs: bad argument " + std::to_string(-info));
+}
+
+}  // namespace
+
+void lu_solve(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs, double* b) {
+  lu_solve_with("N", n, lu, pivots, nrhs, b);
+}
+
+void lu_solve_transposed(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs,
+                         double* b) {
+  lu_solve_with("T", n, lu, pivots, nrhs, b);
 }
 
 double norm1(std::size_t m, std::size_t n, const double* a) {

@@ -18,6 +18,9 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, doubl
 bool lu_factor(std::size_t n, double* a, int* pivots);
 // Solves A X = B in place for the nrhs columns of b, with A factored by lu_factor.
 void lu_solve(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs, double* b);
+// Solves A^T X = B in place, with A factored by lu_factor.
+void lu_solve_transposed(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs,
+                         double* b);
 
 // 1-norm (largest absolute column sum) of an m x n matrix.
 double norm1(std::size_t m, std::size_t n, const double* a);

@@ -18,28 +18,41 @@ struct MethodEntry {
   SolveFunction solve;
 };
 
+MethodCapabilities trajectory_method() {
+  MethodCapabilities c;
+  c.s_trajectory = true;
+  return c;
+}
+
+MethodCapabilities gradient_method() {
+  MethodCapabilities c;
+  c.gradient = true;
+  c.final_s = true;
+  return c;
+}
+
 const std::vector<MethodEntry>& registry() {
   static const std::vector<MethodEntry> entries = {
       {{"cvodes_fsa",
         "CVODES forward sensitivities (BDF or Adams, simultaneous or staggered corrector): S at "
         "every output time",
-        false, 1e-8, 1e-10, cvodes::forward_option_specs()},
+        trajectory_method(), 1e-8, 1e-10, cvodes::forward_option_specs()},
        cvodes::solve_forward},
       {{"cvodes_asa",
         "CVODES checkpointed adjoint: gradient of G = sum_k w_k^T x(t_k) and S at the final "
         "time (one backward problem per state)",
-        true, 1e-8, 1e-10, cvodes::adjoint_option_specs()},
+        gradient_method(), 1e-8, 1e-10, cvodes::adjoint_option_specs()},
        cvodes::solve_adjoint},
       {{"pbsr",
         "Peano-Baker series with refinement (Algorithm 2 of the PBS paper): S at every output "
         "time from a state-only solve, switching to the exponential update where J_x is "
         "nearly constant",
-        false, 1e-5, 1e-6, pbs::pbsr_option_specs()},
+        trajectory_method(), 1e-5, 1e-6, pbs::pbsr_option_specs()},
        pbs::solve_pbsr},
       {{"exp",
         "exponential update of S on every solver step (Algorithm 3 of the PBS paper): exact "
         "for constant J_x and J_p",
-        false, 1e-5, 1e-6, pbs::exp_option_specs()},
+        trajectory_method(), 1e-5, 1e-6, pbs::exp_option_specs()},
        pbs::solve_exp},
   };
   return entries;
@@ -66,12 +79,32 @@ const std::vector<MethodInfo>& method_infos() {
 
 const MethodInfo& method_info(const std::string& method_id) { return entry(method_id).info; }
 
+void check_method_needs(const std::string& method_id, const MethodCapabilities& needs,
+                        const Problem& problem) {
+  const Model& model = *problem.model;
+  const std::string who = "method '" + method_id + "' needs ";
+  if (needs.exact_jacobians && !model.has_analytic_jacobians())
+    throw Error(Status::unsupported,
+                who + "exact Jacobians J_x and J_p, which model " + model.name() +
+                    " does not provide (give them as callbacks, or load the model from .ode or "
+                    "SBML, whose derivatives are exact)");
+  if (needs.second_derivatives && !model.second_derivatives())
+    throw Error(Status::unsupported,
+                who + "the second derivatives of the model (xddot = J_x f + df/dt and its "
+                      "Jacobians), which model " + model.name() +
+                    " does not provide (models from .ode, SBML or record() have them)");
+  if (needs.parameter_box && problem.param_lower.empty())
+    throw Error(Status::unsupported,
+                who + "a parameter box (Problem::param_lower and param_upper)");
+}
+
 Result solve(const Problem& given, const std::string& method_id) {
   const MethodEntry& method = entry(method_id);
   Problem problem = given;
   if (!problem.rtol) problem.rtol = method.info.default_rtol;
   if (problem.atol.empty()) problem.atol = {method.info.default_atol};
   validate_problem(problem);
+  check_method_needs(method_id, method.info.capabilities, problem);
   const MethodOptions options(method_id, method.info.options, problem.options);
   const auto start = std::chrono::steady_clock::now();
   Result result;

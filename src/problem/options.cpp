@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "odesens/status.hpp"
 
@@ -34,7 +35,28 @@ bool coerce(const OptionValue& given, OptionType type, OptionValue& out) {
   return false;
 }
 
+std::string format_bound(double v) {
+  std::ostringstream out;
+  out.precision(17);
+  out << v;
+  return out.str();
+}
+
 }  // namespace
+
+OptionSpec flag_option(std::string key, bool default_value, std::string doc) {
+  OptionSpec spec{std::move(key), OptionType::integer, std::int64_t{default_value ? 1 : 0},
+                  std::move(doc), {}};
+  spec.min = 0;
+  spec.max = 1;
+  return spec;
+}
+
+OptionSpec bounded(OptionSpec spec, double min, double max) {
+  spec.min = min;
+  spec.max = max;
+  return spec;
+}
 
 MethodOptions::MethodOptions(const std::string& method_id, const std::vector<OptionSpec>& specs,
                              const Options& given)
@@ -56,6 +78,16 @@ MethodOptions::MethodOptions(const std::string& method_id, const std::vector<Opt
                                            "' must be " + type_name(it->type));
     if (auto d = std::get_if<double>(&converted); d && !std::isfinite(*d))
       throw Error(Status::option_type, "option '" + key + "' must be finite");
+    if (it->type != OptionType::text) {
+      const double v = it->type == OptionType::real
+                           ? std::get<double>(converted)
+                           : static_cast<double>(std::get<std::int64_t>(converted));
+      if (v < it->min || v > it->max)
+        throw Error(Status::option_type,
+                    "option '" + key + "' of method '" + method_id + "' must be in [" +
+                        format_bound(it->min) + ", " + format_bound(it->max) + "] (got " +
+                        format_bound(v) + ")");
+    }
     if (auto s = std::get_if<std::string>(&converted); s && !it->choices.empty() &&
         std::find(it->choices.begin(), it->choices.end(), *s) == it->choices.end()) {
       std::string allowed;

@@ -1,5 +1,6 @@
 #include "odesens/problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -24,6 +25,14 @@ void require_size(const std::vector<double>& v, std::size_t n, const std::string
 
 std::vector<double> effective_params(const Problem& problem) {
   return problem.params.empty() ? problem.model->nominal_params() : problem.params;
+}
+
+std::vector<double> objective_weights(const Problem& problem) {
+  if (!problem.adjoint_weights.empty()) return problem.adjoint_weights;
+  const std::size_t nx = problem.model->nx(), nt = problem.output_times.size();
+  std::vector<double> w(nx * nt, 0.0);
+  std::fill(w.end() - static_cast<std::ptrdiff_t>(nx), w.end(), 1.0);
+  return w;
 }
 
 void validate_problem(const Problem& pr) {
@@ -64,6 +73,17 @@ void validate_problem(const Problem& pr) {
     require_size(pr.adjoint_weights, nx * pr.output_times.size(),
                  "adjoint weights (n_times x nx)");
     require_finite(pr.adjoint_weights, "adjoint weight");
+  }
+  if (!pr.param_lower.empty() || !pr.param_upper.empty()) {
+    require_size(pr.param_lower, np, "parameter box lower bound");
+    require_size(pr.param_upper, np, "parameter box upper bound");
+    require_finite(pr.param_lower, "parameter box lower bound");
+    require_finite(pr.param_upper, "parameter box upper bound");
+    for (std::size_t j = 0; j < np; ++j)
+      if (pr.param_lower[j] > pr.param_upper[j])
+        throw Error(Status::invalid_argument,
+                    "parameter box of '" + pr.model->param_names()[j] +
+                        "': lower bound is above the upper bound");
   }
 }
 

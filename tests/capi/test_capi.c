@@ -98,6 +98,30 @@ static void test_method_discovery(void) {
   }
   CHECK(found_lmm && found_int);
   CHECK_OK(odesens_method_option("cvodes_fsa", 0, NULL, NULL, NULL));
+  /* Ranges: a flag is [0, 1], a string option has none, and a value outside
+   * the range is refused when set. */
+  for (int64_t i = 0; i < n; ++i) {
+    const char* key = NULL;
+    double lo = 0.0, hi = 0.0;
+    CHECK_OK(odesens_method_option("cvodes_fsa", i, &key, &type, NULL));
+    CHECK_OK(odesens_method_option_bounds("cvodes_fsa", i, &lo, &hi));
+    if (strcmp(key, "sens_error_control") == 0) CHECK(lo == 0.0 && hi == 1.0);
+    if (type == ODESENS_OPTION_STRING) CHECK(lo != lo && hi != hi);
+  }
+  CHECK_OK(odesens_method_option_bounds("cvodes_fsa", 0, NULL, NULL));
+  CHECK_STATUS(odesens_method_option_bounds("cvodes_fsa", n, NULL, NULL),
+               ODESENS_ERR_INVALID_ARGUMENT);
+  {
+    odesens_model* m = NULL;
+    odesens_solver* s = NULL;
+    CHECK_OK(odesens_model_from_builtin("chua", &m));
+    CHECK_OK(odesens_solver_create(m, "cvodes_fsa", &s));
+    CHECK_STATUS(odesens_set_option_int(s, "sens_error_control", 2), ODESENS_ERR_OPTION_TYPE);
+    CHECK_MESSAGE(odesens_errmsg(s), "must be in [0, 1]");
+    CHECK_OK(odesens_set_option_int(s, "sens_error_control", 0));
+    odesens_solver_free(s);
+    odesens_model_free(m);
+  }
   const char* id = NULL;
   CHECK_STATUS(odesens_method_id(n + 100, &id), ODESENS_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(odesens_method_id(-1, &id), ODESENS_ERR_INVALID_ARGUMENT);

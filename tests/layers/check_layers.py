@@ -18,6 +18,8 @@ PUBLIC_HEADER_LAYER = {
     "sparsity.hpp": "core",
     "version.hpp": "core",
     "model.hpp": "model",
+    "model_capabilities.hpp": "model",
+    "workspace.hpp": "model",
     "callback_model.hpp": "model",
     "builtin_models.hpp": "model",
     "expr_model.hpp": "expr",

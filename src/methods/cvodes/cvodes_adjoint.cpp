@@ -24,32 +24,26 @@ namespace {
 // lambda' = -J_x^T lambda
 int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector lambda_dot, void* user_data) {
   auto* s = static_cast<Session*>(user_data);
-  try {
+  return s->guard().run([&] {
     double* out = N_VGetArrayPointer(lambda_dot);
     s->model().vjp_x(t, N_VGetArrayPointer(y), s->params().data(), 1,
                      N_VGetArrayPointer(lambda), out, s->workspace());
     for (std::size_t i = 0; i < s->nx(); ++i) out[i] = -out[i];
-    return s->finished(all_finite(out, s->nx()));
-  } catch (...) {
-    s->store_exception(std::current_exception());
-    return -1;
-  }
+    return all_finite(out, s->nx());
+  });
 }
 
 // q' = -J_p^T lambda
 int adjoint_quadrature(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector q_dot,
                        void* user_data) {
   auto* s = static_cast<Session*>(user_data);
-  try {
+  return s->guard().run([&] {
     double* out = N_VGetArrayPointer(q_dot);
     s->model().vjp_p(t, N_VGetArrayPointer(y), s->params().data(), 1,
                      N_VGetArrayPointer(lambda), out, s->workspace());
     for (std::size_t j = 0; j < s->np(); ++j) out[j] = -out[j];
-    return s->finished(all_finite(out, s->np()));
-  } catch (...) {
-    s->store_exception(std::current_exception());
-    return -1;
-  }
+    return all_finite(out, s->np());
+  });
 }
 
 // One backward problem: its CVODES index and its terminal/current values.
@@ -67,14 +61,14 @@ std::vector<OptionSpec> adjoint_option_specs() {
                    "forward trajectory between checkpoints: hermite (cubic Hermite) or "
                    "polynomial (variable-degree, matches the BDF/Adams order)",
                    {"hermite", "polynomial"}});
-  specs.push_back({"checkpoint_steps", OptionType::integer, std::int64_t{100},
-                   "integration steps between two checkpoints (at least 13 with "
-                   "interpolation=polynomial)",
-                   {}});
-  specs.push_back({"final_sensitivity", OptionType::integer, std::int64_t{1},
-                   "1: also compute the full S(T) by one backward problem per state; 0: only "
-                   "the gradient",
-                   {}});
+  specs.push_back(bounded({"checkpoint_steps", OptionType::integer, std::int64_t{100},
+                           "integration steps between two checkpoints (at least 13 with "
+                           "interpolation=polynomial)",
+                           {}},
+                          1, 1e9));
+  specs.push_back(flag_option("final_sensitivity", true,
+                              "1: also compute the full S(T) by one backward problem per state; "
+                              "0: only the gradient"));
   return specs;
 }
 
@@ -117,12 +111,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
     std::copy(y, y + n, result.x.begin() + static_cast<std::ptrdiff_t>(k * n));
   }
 
-  // Weights, defaulting to G = sum_i x_i(T).
-  std::vector<double> weights = problem.adjoint_weights;
-  if (weights.empty()) {
-    weights.assign(n * nt, 0.0);
-    std::fill(weights.end() - static_cast<std::ptrdiff_t>(n), weights.end(), 1.0);
-  }
+  const std::vector<double> weights = objective_weights(problem);
   auto weight = [&](std::size_t k) { return weights.data() + k * n; };
 
   const int lmm = options.get_string("lmm") == "adams" ? CV_ADAMS : CV_BDF;

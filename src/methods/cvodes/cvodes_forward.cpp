@@ -23,7 +23,7 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
                     void* user_data, N_Vector, N_Vector) {
   auto* s = static_cast<Session*>(user_data);
   const std::size_t n = s->nx(), np = static_cast<std::size_t>(ns);
-  try {
+  return s->guard().run([&] {
     const double* x = N_VGetArrayPointer(y);
     double* S = s->work_a.data();
     double* JS = s->work_b.data();
@@ -39,11 +39,8 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
         finite = finite && std::isfinite(out[i]);
       }
     }
-    return s->finished(finite);
-  } catch (...) {
-    s->store_exception(std::current_exception());
-    return -1;
-  }
+    return finite;
+  });
 }
 
 }  // namespace
@@ -54,8 +51,9 @@ std::vector<OptionSpec> forward_option_specs() {
                    "sensitivity corrector: simultaneous (states and sensitivities in one Newton "
                    "iteration) or staggered (sensitivities after the states converge)",
                    {"simultaneous", "staggered"}});
-  specs.push_back({"sens_error_control", OptionType::integer, std::int64_t{1},
-                   "1: sensitivities take part in the local error test; 0: only states do", {}});
+  specs.push_back(flag_option("sens_error_control", true,
+                              "1: sensitivities take part in the local error test; 0: only states "
+                              "do"));
   return specs;
 }
 

@@ -80,8 +80,9 @@ std::vector<OptionSpec> common_option_specs() {
        "Newton linear solver: dense LU, klu (sparse; needs a model sparsity pattern), or auto "
        "(klu when the model has a pattern and nx >= sparse_threshold)",
        {"auto", "dense", "klu"}},
-      {"sparse_threshold", OptionType::integer, std::int64_t{100},
-       "smallest nx for which linear_solver=auto picks klu", {}},
+      bounded({"sparse_threshold", OptionType::integer, std::int64_t{100},
+               "smallest nx for which linear_solver=auto picks klu", {}},
+              1, 1e15),
       {"jacobian", OptionType::text, std::string("auto"),
        "source of J_x (and, for cvodes_fsa, of the sensitivity right-hand side): model, "
        "difference_quotient (CVODES' internal approximations; dense solver only), or auto "
@@ -184,17 +185,14 @@ int backward_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMa
                             void* user_data, N_Vector, N_Vector, N_Vector) {
   auto* s = static_cast<Session*>(user_data);
   const std::size_t n = s->nx();
-  try {
+  return s->guard().run([&] {
     double* J = s->work_a.data();
     s->model().jac_x(t, N_VGetArrayPointer(y), s->params().data(), J, s->workspace());
     double* out = SUNDenseMatrix_Data(JB);
     for (std::size_t j = 0; j < n; ++j)
       for (std::size_t i = 0; i < n; ++i) out[i + j * n] = -J[j + i * n];
-    return s->finished(all_finite(out, n * n));
-  } catch (...) {
-    s->store_exception(std::current_exception());
-    return -1;
-  }
+    return all_finite(out, n * n);
+  });
 }
 
 // -J^T in CSR form has the index arrays of J in CSC form.
@@ -233,11 +231,7 @@ void Session::capture_messages(void* cvode_mem) {
 }
 
 void Session::check(int flag, const char* call) {
-  if (pending_) {
-    std::exception_ptr e = pending_;
-    pending_ = nullptr;
-    std::rethrow_exception(e);
-  }
+  guard_.rethrow_pending();
   if (flag >= 0) {
     last_message_.clear();
     return;
@@ -254,7 +248,7 @@ void Session::check(int flag, const char* call) {
       flag == CV_REPTD_SRHSFUNC_ERR || flag == CV_QRHSFUNC_FAIL ||
       flag == CV_FIRST_QRHSFUNC_ERR || flag == CV_REPTD_QRHSFUNC_ERR ||
       flag == CV_CONV_FAILURE || flag == CV_LSETUP_FAIL;
-  if (saw_nonfinite_ && (evaluation_failure || flag == CV_TOO_MUCH_WORK)) {
+  if (guard_.saw_nonfinite() && (evaluation_failure || flag == CV_TOO_MUCH_WORK)) {
     status = Status::not_finite;
     msg << " (the right-hand side or a Jacobian produced NaN or Inf during the solve, and "
            "the integrator could not step past it)";
@@ -264,27 +258,21 @@ void Session::check(int flag, const char* call) {
 
 int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
   auto* s = static_cast<Session*>(user_data);
-  try {
+  return s->guard().run([&] {
     double* out = N_VGetArrayPointer(ydot);
     s->model_.rhs(t, N_VGetArrayPointer(y), s->params_.data(), out, s->workspace());
-    return s->finished(all_finite(out, s->nx_));
-  } catch (...) {
-    s->store_exception(std::current_exception());
-    return -1;
-  }
+    return all_finite(out, s->nx_);
+  });
 }
 
 int Session::dense_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, void* user_data,
                             N_Vector, N_Vector, N_Vector) {
   auto* s = static_cast<Session*>(user_data);
-  try {
+  return s->guard().run([&] {
     double* out = SUNDenseMatrix_Data(J);
     s->model_.jac_x(t, N_VGetArrayPointer(y), s->params_.data(), out, s->workspace());
-    return s->finished(all_finite(out, s->nx_ * s->nx_));
-  } catch (...) {
-    s->store_exception(std::current_exception());
-    return -1;
-  }
+    return all_finite(out, s->nx_ * s->nx_);
+  });
 }
 
 int Session::sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, void* user_data,
@@ -293,7 +281,7 @@ int Session::sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, v
 }
 
 int Session::fill_sparse_jacobian(double t, N_Vector y, SUNMatrix matrix, double sign) {
-  try {
+  return guard_.run([&] {
     model_.jac_x_values(t, N_VGetArrayPointer(y), params_.data(), jac_values.data(),
                         workspace());
     std::copy(klu_pattern.col_ptr.begin(), klu_pattern.col_ptr.end(),
@@ -304,11 +292,8 @@ int Session::fill_sparse_jacobian(double t, N_Vector y, SUNMatrix matrix, double
     std::fill(data, data + klu_pattern.nnz(), 0.0);
     for (std::size_t q = 0; q < jac_values.size(); ++q)
       data[klu_position[q]] = sign * jac_values[q];
-    return finished(all_finite(data, klu_pattern.nnz()));
-  } catch (...) {
-    store_exception(std::current_exception());
-    return -1;
-  }
+    return all_finite(data, klu_pattern.nnz());
+  });
 }
 
 void Session::add_stats(void* cvode_mem, Stats& stats) {

@@ -3,9 +3,9 @@
 // linear solver (dense or KLU), translation of CVODES return flags and
 // messages into odesens::Error, and statistics.
 //
-// User code runs inside CVODES callbacks, which are C functions: an
-// exception thrown there is caught, stored in the session, and rethrown
-// after CVODES returns, so that nothing unwinds through C frames.
+// User code runs inside CVODES callbacks, which are C functions: each body
+// runs through the session's CallbackGuard, which stores an exception and
+// rethrows it after CVODES returns, so that nothing unwinds through C frames.
 #pragma once
 
 #include <exception>
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "methods/common/callback_guard.hpp"
 #include "methods/cvodes/sundials_handles.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/model.hpp"
@@ -52,15 +53,9 @@ class Session {
   // Throws the pending callback exception if any, else an Error for a
   // negative CVODES flag; `call` names the CVODES function.
   void check(int flag, const char* call);
-  // Records an exception thrown by user code inside a callback.
-  void store_exception(std::exception_ptr e) { pending_ = e; }
-  // Return value of a callback whose output is (not) finite: 0, or 1 so
-  // that CVODES retries with a smaller step, remembering why.
-  int finished(bool finite) {
-    if (finite) return 0;
-    saw_nonfinite_ = true;
-    return 1;
-  }
+  // Every callback body runs through the session's guard
+  // (methods/common/callback_guard.hpp).
+  methods::CallbackGuard& guard() { return guard_; }
   // Installs the message capture on another cvode_mem (backward problems).
   void capture_messages(void* cvode_mem);
 
@@ -108,9 +103,8 @@ class Session {
   std::vector<LinearSolverPtr> backward_solvers_;
   LinearSolverKind solver_kind_ = LinearSolverKind::dense;
   bool use_model_jacobian_ = true;
-  std::exception_ptr pending_;
+  methods::CallbackGuard guard_;
   std::string last_message_;
-  bool saw_nonfinite_ = false;
 };
 
 // True when none of the n values is NaN or Inf.

@@ -7,6 +7,7 @@
 #include <cvodes/cvodes.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "methods/cvodes/cvodes_session.hpp"
@@ -72,17 +73,25 @@ std::vector<OptionSpec> exp_option_specs() { return cvodes::common_option_specs(
 
 std::vector<OptionSpec> pbsr_option_specs() {
   auto specs = cvodes::common_option_specs();
-  specs.push_back({"eps_tol", OptionType::real, 1e-4,
-                   "switch to the exponential update when the relative changes of J_x and J_p "
-                   "over a step (Frobenius norms) are at most eps_tol (Eq. 45, Algorithm 1)",
-                   {}});
-  specs.push_back({"n_max", OptionType::integer, std::int64_t{10},
-                   "switch to the exponential update when refinement needs more sub-intervals",
-                   {}});
-  specs.push_back({"c", OptionType::real, 10.0,
-                   "refinement: n_int = ceil(c * dt * |J_x|_F) sub-intervals per step", {}});
-  specs.push_back({"force_pbs", OptionType::integer, std::int64_t{0},
-                   "1: never switch, always the Peano-Baker update with refinement", {}});
+  specs.push_back(bounded({"eps_tol", OptionType::real, 1e-4,
+                           "switch to the exponential update when the relative changes of J_x "
+                           "and J_p over a step (Frobenius norms) are at most eps_tol (Eq. 45, "
+                           "Algorithm 1)",
+                           {}},
+                          0.0, std::numeric_limits<double>::infinity()));
+  specs.push_back(bounded({"n_max", OptionType::integer, std::int64_t{10},
+                           "switch to the exponential update when refinement needs more "
+                           "sub-intervals",
+                           {}},
+                          1, 1e9));
+  specs.push_back(bounded({"c", OptionType::real, 10.0,
+                           "refinement: n_int = ceil(c * dt * |J_x|_F) sub-intervals per step "
+                           "(must be positive)",
+                           {}},
+                          std::numeric_limits<double>::min(),
+                          std::numeric_limits<double>::infinity()));
+  specs.push_back(flag_option("force_pbs", false,
+                              "1: never switch, always the Peano-Baker update with refinement"));
   specs.push_back({"state_interpolation", OptionType::text, std::string("linear"),
                    "states inside a refined step: linear (the paper's choice) or hermite "
                    "(cubic, from x and dx/dt at both ends; one more f evaluation per step)",
@@ -106,9 +115,6 @@ Result solve_pbsr(const Problem& problem, const MethodOptions& options) {
   settings.interpolation = options.get_string("state_interpolation") == "linear"
                                ? StateInterpolation::linear
                                : StateInterpolation::hermite;
-  if (settings.eps_tol < 0.0) throw Error(Status::option_type, "option 'eps_tol' must be >= 0");
-  if (settings.n_max < 1) throw Error(Status::option_type, "option 'n_max' must be >= 1");
-  if (!(settings.c > 0.0)) throw Error(Status::option_type, "option 'c' must be positive");
   return run(problem, options, settings);
 }
 

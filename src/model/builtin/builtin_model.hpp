@@ -2,6 +2,7 @@
 // time span. Each built-in is a subclass that adds f and its derivatives.
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,5 +38,23 @@ class BuiltinModel : public Model {
 };
 
 std::vector<std::string> numbered_names(const std::string& prefix, std::size_t n);
+
+// A value of a model computed once, on first use, by whichever thread asks
+// first (std::call_once): large constant second-derivative data (the pattern
+// and values of L^2 or A^2) that a model not used with odeSD never pays for.
+// The model stays immutable from the outside.
+template <class T>
+class OnceBuilt {
+ public:
+  template <class Build>
+  const T& get(Build&& build) const {
+    std::call_once(once_, [&] { value_ = build(); });
+    return value_;
+  }
+
+ private:
+  mutable std::once_flag once_;
+  mutable T value_{};
+};
 
 }  // namespace odesens::builtin

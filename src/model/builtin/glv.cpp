@@ -1,7 +1,9 @@
 // Generalized Lotka-Volterra, adjoint paper section 4.3, generated as
 // BUILTIN_MODELS.md prescribes: dx_i/dt = x_i (r_i + sum_j A_ij x_j),
 // r_i = 0.1, x_i(0) = 0.1, t in [0, 10]; parameters r (N) then A row-major (N^2).
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "linalg/dense.hpp"
@@ -45,12 +47,28 @@ std::vector<double> glv_nominal(std::size_t n) {
   return p;
 }
 
-class Glv final : public BuiltinModel {
+// SecondDerivatives, analytic. With g = r + A x, f_i = x_i g_i and
+// J_ij = delta_ij g_i + x_i A_ij:
+//   a = J f:  a_i = g_i f_i + x_i (A f)_i  (autonomous: df/dt = 0, da/dt = 0),
+//   da/dx = J J + H, H_ik = sum_j f_j dJ_ij/dx_k; dJ_ij/dx_k =
+//           delta_ij A_ik + delta_ik A_ij gives H = diag(f) A + diag(A f),
+//   da/dp_m = (dJ/dp_m) f + J (df/dp_m):
+//     r_m:   dJ_ij/dr_m = delta_ij delta_im, df/dr_m = x_m e_m:
+//            da/dr_m = f_m e_m + x_m J[:, m],
+//     A_mn:  dJ_ij/dA_mn = delta_im (delta_ij x_n + x_i delta_jn),
+//            df/dA_mn = x_m x_n e_m:
+//            da/dA_mn = (x_n f_m + x_m f_n) e_m + x_m x_n J[:, m].
+// J^2 is full in general, so da/dx uses the dense pattern (built once, on
+// first use). da/dp is dense N x (N + N^2), as the interface asks; one
+// evaluation writes N^3 + N^2 numbers.
+class Glv final : public BuiltinModel, public SecondDerivatives {
  public:
   explicit Glv(std::size_t n)
       : BuiltinModel("builtin:glv:" + std::to_string(n), numbered_names("x", n),
                      glv_param_names(n), glv_nominal(n), 10.0),
         n_(n) {}
+
+  const SecondDerivatives* second_derivatives() const override { return this; }
 
   void initial_state(const double*, double* x0, Workspace* ws = nullptr) const override {
     for (std::size_t i = 0; i < n_; ++i) x0[i] = 0.1;
@@ -119,6 +137,71 @@ class Glv final : public BuiltinModel {
     }
   }
 
+  void xddot(double, const double* x, const double* p, double* out,
+             Workspace* ws = nullptr) const override {
+    std::unique_ptr<Workspace> local;
+    double* f = workspace_or_local(*this, ws, local).scratch(Workspace::Scratch::product, n_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double g = growth(i, x, p);
+      f[i] = x[i] * g;
+      out[i] = g * f[i];  // g_i f_i; the x_i (A f)_i term once f is complete
+    }
+    for (std::size_t i = 0; i < n_; ++i) out[i] += x[i] * row_dot(p, i, f);
+  }
+
+  const SparsityPattern& xddot_jac_x_pattern() const override {
+    return dense_pattern_.get([&] { return SparsityPattern::dense(n_, n_); });
+  }
+
+  // The dense pattern lists the entries column by column, as the dense matrix.
+  void xddot_jac_x_values(double t, const double* x, const double* p, double* values,
+                          Workspace* ws = nullptr) const override {
+    xddot_jac_x(t, x, p, values, ws);
+  }
+
+  void xddot_jac_x(double t, const double* x, const double* p, double* Ja,
+                   Workspace* ws = nullptr) const override {
+    std::unique_ptr<Workspace> local;
+    Workspace& w = workspace_or_local(*this, ws, local);
+    double* J = w.scratch(Workspace::Scratch::dense_jacobian, n_ * n_);
+    double* f = w.scratch(Workspace::Scratch::product, n_);
+    jac_x(t, x, p, J);
+    rhs(t, x, p, f);
+    linalg::gemm(linalg::Trans::no, linalg::Trans::no, n_, n_, n_, 1.0, J, n_, J, n_, 0.0, Ja,
+                 n_);
+    // + diag(f) A + diag(A f)
+    for (std::size_t k = 0; k < n_; ++k)
+      for (std::size_t i = 0; i < n_; ++i) Ja[i + k * n_] += f[i] * a(p, i, k);
+    for (std::size_t i = 0; i < n_; ++i) Ja[i + i * n_] += row_dot(p, i, f);
+  }
+
+  void xddot_jac_p(double t, const double* x, const double* p, double* Ap,
+                   Workspace* ws = nullptr) const override {
+    std::unique_ptr<Workspace> local;
+    Workspace& w = workspace_or_local(*this, ws, local);
+    double* J = w.scratch(Workspace::Scratch::dense_jacobian, n_ * n_);
+    double* f = w.scratch(Workspace::Scratch::product, n_);
+    jac_x(t, x, p, J);
+    rhs(t, x, p, f);
+    for (std::size_t m = 0; m < n_; ++m) {
+      const double* Jm = J + m * n_;
+      double* col = Ap + m * n_;  // r_m
+      for (std::size_t i = 0; i < n_; ++i) col[i] = x[m] * Jm[i];
+      col[m] += f[m];
+      for (std::size_t n = 0; n < n_; ++n) {
+        double* cmn = Ap + (n_ + m * n_ + n) * n_;  // A_mn
+        const double s = x[m] * x[n];
+        for (std::size_t i = 0; i < n_; ++i) cmn[i] = s * Jm[i];
+        cmn[m] += x[n] * f[m] + x[m] * f[n];
+      }
+    }
+  }
+
+  void xddot_dt(double, const double*, const double*, double* out,
+                Workspace* = nullptr) const override {
+    std::fill(out, out + n_, 0.0);
+  }
+
  private:
   double a(const double* p, std::size_t i, std::size_t j) const { return p[n_ + i * n_ + j]; }
   double growth(std::size_t i, const double* x, const double* p) const {
@@ -127,7 +210,16 @@ class Glv final : public BuiltinModel {
     return s;
   }
 
+  // (A v)_i, with A row-major in p.
+  double row_dot(const double* p, std::size_t i, const double* v) const {
+    const double* row = p + n_ + i * n_;
+    double s = 0.0;
+    for (std::size_t j = 0; j < n_; ++j) s += row[j] * v[j];
+    return s;
+  }
+
   std::size_t n_;
+  OnceBuilt<SparsityPattern> dense_pattern_;
 };
 
 }  // namespace

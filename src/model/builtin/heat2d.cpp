@@ -11,6 +11,8 @@
 // rounding.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 #include <string>
 
 #include "linalg/csc.hpp"
@@ -31,7 +33,16 @@ double initial_value(std::size_t i, std::size_t j, std::size_t grid) {
   return std::sin(kPi * static_cast<double>(i) * h) * std::sin(kPi * static_cast<double>(j) * h);
 }
 
-class Heat2d final : public BuiltinModel {
+// SecondDerivatives, analytic. f = alpha L u with the constant discrete
+// Laplacian L (zero rows on the boundary), so J_x = alpha L, J_p = L u:
+//   a = J_x f = alpha^2 L^2 u  (autonomous: df/dt = 0, so da/dt = 0),
+//   da/dx = J_x J_x + sum_j f_j dJ[:, j]/dx = alpha^2 L^2 (J_x is constant in u),
+//   da/dalpha = (dJ_x/dalpha) f + J_x J_p = L (alpha L u) + alpha L (L u)
+//             = 2 alpha L^2 u.
+// The pattern of da/dx is the structural pattern of L^2 (no cancellation
+// occurs: every path k -> j -> m contributes with the same sign), with the
+// values of L^2 kept alongside; both are built once, on first use.
+class Heat2d final : public BuiltinModel, public SecondDerivatives {
  public:
   explicit Heat2d(std::size_t grid)
       : BuiltinModel("builtin:heat2d:" + std::to_string(grid), numbered_names("u", grid * grid),
@@ -68,6 +79,54 @@ class Heat2d final : public BuiltinModel {
 
   void jac_p(double, const double* u, const double*, double* Jp, Workspace* ws = nullptr) const override {
     laplacian(u, Jp);
+  }
+
+  const SecondDerivatives* second_derivatives() const override { return this; }
+
+  void xddot(double, const double* u, const double* p, double* a,
+             Workspace* ws = nullptr) const override {
+    std::unique_ptr<Workspace> local;
+    double* lu = workspace_or_local(*this, ws, local).scratch(Workspace::Scratch::product, nx());
+    laplacian(u, lu);
+    laplacian(lu, a);
+    const double s = p[0] * p[0];
+    const std::size_t n = nx();
+    for (std::size_t k = 0; k < n; ++k) a[k] *= s;
+  }
+
+  const SparsityPattern& xddot_jac_x_pattern() const override { return squared().pattern; }
+
+  void xddot_jac_x_values(double, const double*, const double* p, double* values,
+                          Workspace* = nullptr) const override {
+    const auto& sq = squared();
+    const double s = p[0] * p[0];
+    for (std::size_t q = 0; q < sq.coefficients.size(); ++q) values[q] = s * sq.coefficients[q];
+  }
+
+  void xddot_jac_x(double t, const double* u, const double* p, double* J,
+                   Workspace* ws = nullptr) const override {
+    const auto& sq = squared();
+    std::unique_ptr<Workspace> local;
+    double* values = workspace_or_local(*this, ws, local)
+                         .scratch(Workspace::Scratch::jacobian_values, sq.pattern.nnz());
+    xddot_jac_x_values(t, u, p, values);
+    linalg::csc_to_dense(sq.pattern, values, J);
+  }
+
+  void xddot_jac_p(double, const double* u, const double* p, double* Ap,
+                   Workspace* ws = nullptr) const override {
+    std::unique_ptr<Workspace> local;
+    double* lu = workspace_or_local(*this, ws, local).scratch(Workspace::Scratch::product, nx());
+    laplacian(u, lu);
+    laplacian(lu, Ap);
+    const double s = 2.0 * p[0];
+    const std::size_t n = nx();
+    for (std::size_t k = 0; k < n; ++k) Ap[k] *= s;
+  }
+
+  void xddot_dt(double, const double*, const double*, double* out,
+                Workspace* = nullptr) const override {
+    std::fill(out, out + nx(), 0.0);
   }
 
  private:
@@ -109,10 +168,55 @@ class Heat2d final : public BuiltinModel {
     }
   }
 
+  struct Squared {
+    SparsityPattern pattern;            // structural pattern of L^2
+    std::vector<double> coefficients;   // L^2 in pattern order
+  };
+
+  const Squared& squared() const { return squared_.get([&] { return build_squared(); }); }
+
+  // L^2 = L L column by column: column c of L^2 is the sum over the entries
+  // L_kc of column c of L of L_kc times column k of L (a sparse accumulator
+  // over the rows; rows sorted per column as CSC requires).
+  Squared build_squared() const {
+    const std::size_t n = grid_ * grid_;
+    Squared sq;
+    sq.pattern.rows = sq.pattern.cols = n;
+    sq.pattern.col_ptr.assign(n + 1, 0);
+    std::vector<double> acc(n, 0.0);
+    std::vector<char> seen(n, 0);
+    std::vector<std::int64_t> rows;
+    for (std::size_t c = 0; c < n; ++c) {
+      rows.clear();
+      for (auto q = pattern_.col_ptr[c]; q < pattern_.col_ptr[c + 1]; ++q) {
+        const auto k = static_cast<std::size_t>(pattern_.row_idx[q]);
+        const double lkc = coefficients_[q];
+        for (auto r = pattern_.col_ptr[k]; r < pattern_.col_ptr[k + 1]; ++r) {
+          const auto m = pattern_.row_idx[r];
+          if (!seen[m]) {
+            seen[m] = 1;
+            rows.push_back(m);
+          }
+          acc[m] += coefficients_[r] * lkc;
+        }
+      }
+      std::sort(rows.begin(), rows.end());
+      for (const auto m : rows) {
+        sq.pattern.row_idx.push_back(m);
+        sq.coefficients.push_back(acc[m]);
+        acc[m] = 0.0;
+        seen[m] = 0;
+      }
+      sq.pattern.col_ptr[c + 1] = static_cast<std::int64_t>(sq.pattern.row_idx.size());
+    }
+    return sq;
+  }
+
   std::size_t grid_;
   double inv_h2_;
   SparsityPattern pattern_;
   std::vector<double> coefficients_;  // J_x / alpha in pattern order
+  OnceBuilt<Squared> squared_;
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Random linear system, PBS paper section 6, generated as BUILTIN_MODELS.md
 // prescribes: dx/dt = A x + p∘p + 1, A = -B^T B, x(0) = 0, t in [0, 10].
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "linalg/dense.hpp"
@@ -55,13 +57,21 @@ void linear_exact_solution(std::size_t n, const double* p, double t, double* x, 
 
 namespace {
 
-class Linear final : public BuiltinModel {
+// SecondDerivatives, analytic. f = A x + p.p + 1 with constant A, so
+// J_x = A, J_p = diag(2p), and nothing in J_x depends on x or p:
+//   a = A f  (autonomous: df/dt = 0, so da/dt = 0),
+//   da/dx = A J_x = A^2 (constant; A = -B^T B is full, so A^2 is too and
+//           the pattern is dense; both are built once, on first use),
+//   da/dp = (dA/dp) f + A J_p = A diag(2p): column m is 2 p_m A[:, m].
+class Linear final : public BuiltinModel, public SecondDerivatives {
  public:
   explicit Linear(std::size_t n, LinearSystemData data)
       : BuiltinModel("builtin:linear:" + std::to_string(n), numbered_names("x", n),
                      numbered_names("p", n), data.p, 10.0),
         n_(n),
         a_(std::move(data.a)) {}
+
+  const SecondDerivatives* second_derivatives() const override { return this; }
 
   void initial_state(const double*, double* x0, Workspace* ws = nullptr) const override {
     std::fill(x0, x0 + n_, 0.0);
@@ -84,9 +94,58 @@ class Linear final : public BuiltinModel {
     for (std::size_t i = 0; i < n_; ++i) Jp[i + i * n_] = 2.0 * p[i];
   }
 
+  void xddot(double t, const double* x, const double* p, double* a,
+             Workspace* ws = nullptr) const override {
+    std::unique_ptr<Workspace> local;
+    double* f = workspace_or_local(*this, ws, local).scratch(Workspace::Scratch::product, n_);
+    rhs(t, x, p, f);
+    linalg::gemm(linalg::Trans::no, linalg::Trans::no, n_, 1, n_, 1.0, a_.data(), n_, f, n_,
+                 0.0, a, n_);
+  }
+
+  const SparsityPattern& xddot_jac_x_pattern() const override {
+    return dense_pattern_.get([&] { return SparsityPattern::dense(n_, n_); });
+  }
+
+  // The dense pattern lists the entries column by column, as the dense matrix.
+  void xddot_jac_x_values(double t, const double* x, const double* p, double* values,
+                          Workspace* ws = nullptr) const override {
+    xddot_jac_x(t, x, p, values, ws);
+  }
+
+  void xddot_jac_x(double, const double*, const double*, double* Ja,
+                   Workspace* = nullptr) const override {
+    const auto& a2 = a_squared();
+    std::copy(a2.begin(), a2.end(), Ja);
+  }
+
+  void xddot_jac_p(double, const double*, const double* p, double* Ap,
+                   Workspace* = nullptr) const override {
+    for (std::size_t m = 0; m < n_; ++m) {
+      const double s = 2.0 * p[m];
+      for (std::size_t i = 0; i < n_; ++i) Ap[i + m * n_] = s * a_[i + m * n_];
+    }
+  }
+
+  void xddot_dt(double, const double*, const double*, double* out,
+                Workspace* = nullptr) const override {
+    std::fill(out, out + n_, 0.0);
+  }
+
  private:
+  const std::vector<double>& a_squared() const {
+    return a_squared_.get([&] {
+      std::vector<double> a2(n_ * n_);
+      linalg::gemm(linalg::Trans::no, linalg::Trans::no, n_, n_, n_, 1.0, a_.data(), n_,
+                   a_.data(), n_, 0.0, a2.data(), n_);
+      return a2;
+    });
+  }
+
   std::size_t n_;
   std::vector<double> a_;  // column-major
+  OnceBuilt<SparsityPattern> dense_pattern_;
+  OnceBuilt<std::vector<double>> a_squared_;  // A^2, column-major
 };
 
 }  // namespace

@@ -28,18 +28,20 @@ struct FunctionInfo {
   bool hill;
 };
 
+// The operations ops.def marks as .ode functions, plus hill and piecewise.
 const std::unordered_map<std::string, FunctionInfo>& functions() {
-  static const std::unordered_map<std::string, FunctionInfo> table = {
-      {"exp", {Op::exp, 1, false}},     {"log", {Op::log, 1, false}},
-      {"log10", {Op::log10, 1, false}}, {"sqrt", {Op::sqrt, 1, false}},
-      {"sin", {Op::sin, 1, false}},     {"cos", {Op::cos, 1, false}},
-      {"tan", {Op::tan, 1, false}},     {"sinh", {Op::sinh, 1, false}},
-      {"cosh", {Op::cosh, 1, false}},   {"tanh", {Op::tanh, 1, false}},
-      {"asin", {Op::asin, 1, false}},   {"acos", {Op::acos, 1, false}},
-      {"atan", {Op::atan, 1, false}},   {"abs", {Op::abs, 1, false}},
-      {"pow", {Op::pow, 2, false}},     {"min", {Op::min, 2, false}},
-      {"max", {Op::max, 2, false}},     {"hill", {Op::div, 3, true}},
-      {"piecewise", {Op::select, -1, false}}};
+  static const std::unordered_map<std::string, FunctionInfo> table = [] {
+    std::unordered_map<std::string, FunctionInfo> t = {{"hill", {Op::div, 3, true}},
+                                                       {"piecewise", {Op::select, -1, false}}};
+#define ode_function true
+#define ode_no_function false
+#define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) \
+  if (ode) t.emplace(text, FunctionInfo{Op::name, arity, false});
+#include "expr/ops.def"
+#undef ode_function
+#undef ode_no_function
+    return t;
+  }();
   return table;
 }
 

@@ -20,6 +20,39 @@ std::string plural(std::size_t n, const char* what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
+// The MathML elements that are one operation of ops.def, and how their
+// arguments map to it.
+enum class Form { none, unary, binary, fold, fold1, chain };
+struct SbmlOp {
+  Op op;
+  Form form;
+  ASTNodeType_t type;
+  double empty;  // fold: the value of no argument
+};
+
+constexpr SbmlOp kSbmlOps[] = {
+#define sbml_none Form::none, AST_UNKNOWN, 0.0
+#define sbml_unary(type) Form::unary, type, 0.0
+#define sbml_binary(type) Form::binary, type, 0.0
+#define sbml_fold(type, empty) Form::fold, type, empty
+#define sbml_fold1(type) Form::fold1, type, 0.0
+#define sbml_chain(type) Form::chain, type, 0.0
+#define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) {Op::name, sbml},
+#include "expr/ops.def"
+#undef sbml_none
+#undef sbml_unary
+#undef sbml_binary
+#undef sbml_fold
+#undef sbml_fold1
+#undef sbml_chain
+};
+
+const SbmlOp* sbml_op(ASTNodeType_t type) {
+  for (const SbmlOp& s : kSbmlOps)
+    if (s.form != Form::none && s.type == type) return &s;
+  return nullptr;
+}
+
 std::string element_name(const ASTNode* a) {
   if (a->getName()) return a->getName();
   return "MathML element (libsbml type " + std::to_string(static_cast<int>(a->getType())) + ")";
@@ -126,15 +159,21 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
     for (unsigned k = 1; k < n; ++k) r = g_.binary(op, r, x[k]);
     return r;
   };
+  if (const SbmlOp* s = sbml_op(a->getType())) {
+    switch (s->form) {
+      case Form::unary: return un(s->op);
+      case Form::binary: want(2, 2); return g_.binary(s->op, x[0], x[1]);
+      case Form::fold: return fold(s->op, g_.constant(s->empty));
+      case Form::fold1: want(1, ~0u); return fold(s->op, zero);
+      case Form::chain: return chain(s->op);
+      case Form::none: break;
+    }
+  }
   switch (a->getType()) {
-    case AST_PLUS: return fold(Op::add, zero);
-    case AST_TIMES: return fold(Op::mul, one);
     case AST_MINUS:
       want(1, 2);
       return n == 1 ? g_.neg(x[0]) : g_.sub(x[0], x[1]);
-    case AST_DIVIDE: want(2, 2); return g_.div(x[0], x[1]);
-    case AST_POWER:
-    case AST_FUNCTION_POWER: want(2, 2); return g_.pow(x[0], x[1]);
+    case AST_POWER: want(2, 2); return g_.pow(x[0], x[1]);  // ops.def: AST_FUNCTION_POWER
     case AST_FUNCTION_ROOT:  // root(x) or root(degree, x)
       want(1, 2);
       if (n == 1 || g_.is_constant(x[0], 2.0)) return g_.unary(Op::sqrt, x[n - 1]);
@@ -143,21 +182,6 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
       want(1, 2);
       if (n == 1 || g_.is_constant(x[0], 10.0)) return g_.unary(Op::log10, x[n - 1]);
       return g_.div(g_.unary(Op::log, x[1]), g_.unary(Op::log, x[0]));
-    case AST_FUNCTION_LN: return un(Op::log);
-    case AST_FUNCTION_EXP: return un(Op::exp);
-    case AST_FUNCTION_ABS: return un(Op::abs);
-    case AST_FUNCTION_FLOOR: return un(Op::floor);
-    case AST_FUNCTION_CEILING: return un(Op::ceil);
-    case AST_FUNCTION_FACTORIAL: return un(Op::factorial);
-    case AST_FUNCTION_SIN: return un(Op::sin);
-    case AST_FUNCTION_COS: return un(Op::cos);
-    case AST_FUNCTION_TAN: return un(Op::tan);
-    case AST_FUNCTION_SINH: return un(Op::sinh);
-    case AST_FUNCTION_COSH: return un(Op::cosh);
-    case AST_FUNCTION_TANH: return un(Op::tanh);
-    case AST_FUNCTION_ARCSIN: return un(Op::asin);
-    case AST_FUNCTION_ARCCOS: return un(Op::acos);
-    case AST_FUNCTION_ARCTAN: return un(Op::atan);
     case AST_FUNCTION_SEC: return recip(Op::cos);
     case AST_FUNCTION_CSC: return recip(Op::sin);
     case AST_FUNCTION_COT: return recip(Op::tan);
@@ -173,8 +197,6 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
     case AST_FUNCTION_ARCSECH: want(1, 1); return acosh(g_.div(one, x[0]));
     case AST_FUNCTION_ARCCSCH: want(1, 1); return asinh(g_.div(one, x[0]));
     case AST_FUNCTION_ARCCOTH: want(1, 1); return atanh(g_.div(one, x[0]));
-    case AST_FUNCTION_MIN: want(1, ~0u); return fold(Op::min, zero);
-    case AST_FUNCTION_MAX: want(1, ~0u); return fold(Op::max, zero);
     case AST_FUNCTION_QUOTIENT: want(2, 2); return trunc(g_.div(x[0], x[1]));
     case AST_FUNCTION_REM:
       want(2, 2);
@@ -185,24 +207,15 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
       for (unsigned k = n - n % 2; k >= 2; k -= 2) r = g_.select(x[k - 1], x[k - 2], r);
       return r;
     }
-    case AST_LOGICAL_AND: return fold(Op::logical_and, one);
-    case AST_LOGICAL_OR: return fold(Op::logical_or, zero);
     case AST_LOGICAL_XOR: {
       if (n == 0) return zero;
       NodeId r = truth(x[0]);
       for (unsigned k = 1; k < n; ++k) r = g_.binary(Op::ne, r, truth(x[k]));
       return r;
     }
-    case AST_LOGICAL_NOT: return un(Op::logical_not);
     case AST_LOGICAL_IMPLIES:
       want(2, 2);
       return g_.binary(Op::logical_or, g_.unary(Op::logical_not, x[0]), x[1]);
-    case AST_RELATIONAL_EQ: return chain(Op::eq);
-    case AST_RELATIONAL_GEQ: return chain(Op::ge);
-    case AST_RELATIONAL_GT: return chain(Op::gt);
-    case AST_RELATIONAL_LEQ: return chain(Op::le);
-    case AST_RELATIONAL_LT: return chain(Op::lt);
-    case AST_RELATIONAL_NEQ: want(2, 2); return g_.binary(Op::ne, x[0], x[1]);
     case AST_FUNCTION: return function(a, x, scope);
     default: break;
   }

@@ -1,0 +1,179 @@
+// The step loop of the ERK engine: reset, adaptive and fixed steps,
+// acceptance. Stage evaluation, error estimation and dense output are in
+// erk_stages.cpp.
+#include "integrate/erk/erk_engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "odesens/status.hpp"
+
+namespace odesens::integrate::erk {
+
+namespace {
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+// A step within this relative margin of the limit is stretched to land on it,
+// so that rounding in t never leaves a sliver step at the end.
+constexpr double kStretch = 1e-6;
+
+bool finite(double v) { return std::isfinite(v); }
+}  // namespace
+
+ErkEngine::ErkEngine(ErkSystem& system, ErkWorkspace& workspace, const ErkSettings& settings,
+                     ErkObserver* observer)
+    : system_(system),
+      workspace_(workspace),
+      tableau_(workspace.tableau()),
+      settings_(settings),
+      observer_(observer),
+      kernels_(erk_lane_kernels(workspace.lanes())),
+      controller_(std::max(1, workspace.tableau().error_order), settings.controller),
+      n_(workspace.n()) {
+  validate_settings();
+}
+
+void ErkEngine::validate_settings() const {
+  settings_.tolerances.validate(n_);
+  if (!kernels_) throw Error(Status::invalid_argument, "lane width must be 1, 4 or 8");
+  if (settings_.h_fixed && !(*settings_.h_fixed > 0 && finite(*settings_.h_fixed)))
+    throw Error(Status::invalid_argument, "h_fixed must be finite and > 0");
+  if (!settings_.h_fixed && tableau_.fixed_step_only)
+    throw Error(Status::invalid_argument, std::string(tableau_.name) +
+                                              " has no error estimate: it needs h_fixed");
+  if (!(settings_.h0 >= 0 && finite(settings_.h0)))
+    throw Error(Status::invalid_argument, "h0 must be finite and >= 0");
+  if (!(settings_.h_max >= 0 && !std::isnan(settings_.h_max)))
+    throw Error(Status::invalid_argument, "h_max must be >= 0");
+  if (settings_.max_steps <= 0) throw Error(Status::invalid_argument, "max_steps must be > 0");
+}
+
+void ErkEngine::require_started(const char* what) const {
+  if (!started_) throw Error(Status::invalid_argument, std::string(what) + " before reset()");
+}
+
+void ErkEngine::reset(double t0, const double* x0, double t_end) {
+  if (!finite(t0) || !finite(t_end) || t0 == t_end)
+    throw Error(Status::invalid_argument, "reset needs finite t0 != t_end");
+  if (!kernels_->all_finite(n_, x0)) throw Error(Status::not_finite, "x0 has NaN or Inf values");
+  std::copy(x0, x0 + size(), workspace_.x());
+  t_ = t_previous_ = t0;
+  h_last_ = 0;
+  direction_ = t_end > t0 ? 1.0 : -1.0;
+  stats_ = ErkStats{};
+  controller_.reset();
+  has_step_ = dense_ready_ = fsal_pending_ = false;
+  started_ = true;
+
+  double** k = workspace_.stages();
+  evaluate(0, t0, workspace_.x(), k[0]);
+  first_stage_ready_ = true;
+
+  const double h_max = settings_.h_max > 0 ? settings_.h_max : std::numeric_limits<double>::infinity();
+  if (settings_.h_fixed) {
+    h_next_ = direction_ * *settings_.h_fixed;
+  } else if (settings_.h0 > 0) {
+    h_next_ = direction_ * std::min(settings_.h0, h_max);
+  } else {
+    InitialStepInput in;
+    in.n = n_;
+    in.lanes = static_cast<std::size_t>(workspace_.lanes());
+    in.t0 = t0;
+    in.x0 = workspace_.x();
+    in.f0 = k[0];
+    in.direction = direction_;
+    in.order = tableau_.order;
+    in.h_max = settings_.h_max;
+    // k_1 is free before the first step: it holds the Euler-step derivative.
+    const InitialStepScratch scratch{workspace_.stage_value(), k[1], workspace_.weights()};
+    h_next_ = initial_step(settings_.tolerances, in,
+                           [this](double t, const double* x, double* f) {
+                             system_.rhs(t, x, f);
+                             ++stats_.rhs_evaluations;
+                           },
+                           scratch);
+  }
+}
+
+void ErkEngine::take_step(double h) {
+  require_started("take_step");
+  if (!(h != 0 && finite(h)) || (h > 0) != (direction_ > 0))
+    throw Error(Status::invalid_argument, "take_step needs a finite h != 0 in the direction of t_end");
+  if (stats_.steps >= settings_.max_steps)
+    throw Error(Status::too_much_work, "max_steps (" + std::to_string(settings_.max_steps) +
+                                           ") reached at t = " + std::to_string(t_));
+  prepare_first_stage();
+  ++stats_.steps;
+  compute_stages(h, /*defer_fsal=*/true);
+  accept(h, t_ + h, /*fsal_deferred=*/true);
+}
+
+void ErkEngine::step(double t_limit) {
+  require_started("step");
+  if (!(direction_ * (t_limit - t_) > 0))
+    throw Error(Status::invalid_argument, "step: t_limit must lie ahead of t in the direction of t_end");
+  const double h_max = settings_.h_max > 0 ? settings_.h_max : std::numeric_limits<double>::infinity();
+  const bool adaptive = !settings_.h_fixed;
+  prepare_first_stage();
+  bool rejected = false;
+  for (;;) {
+    if (stats_.steps >= settings_.max_steps)
+      throw Error(Status::too_much_work, "max_steps (" + std::to_string(settings_.max_steps) +
+                                             ") reached at t = " + std::to_string(t_));
+    const double h_proposed = direction_ * std::min(std::fabs(h_next_), h_max);
+    if (adaptive && !(std::fabs(h_proposed) > 16 * kEps * std::fabs(t_)))
+      throw Error(Status::solver_failed, "step size " + std::to_string(h_proposed) +
+                                             " below 16 eps |t| at t = " + std::to_string(t_));
+    double h = h_proposed;
+    const bool lands = direction_ * (t_ + h * (1 + kStretch) - t_limit) >= 0;
+    if (lands) h = t_limit - t_;
+    ++stats_.steps;
+
+    const bool defer_fsal = !adaptive || !fsal_stage_needed_by_error();
+    compute_stages(h, defer_fsal);
+    const double err = adaptive ? estimate_error(h) : 0.0;
+    if (std::isnan(err)) throw Error(Status::not_finite, "NaN in the error estimate at t = " + std::to_string(t_));
+    if (err <= 1) {
+      if (adaptive) {
+        double h_new = h * controller_.factor_after_accept(err);
+        // A step shortened to land on t_limit says nothing against the longer proposal.
+        if (lands && !rejected) h_new = direction_ * std::max(std::fabs(h_new), std::fabs(h_proposed));
+        h_next_ = h_new;
+      }
+      accept(h, lands ? t_limit : t_ + h, defer_fsal);
+      return;
+    }
+    ++stats_.rejected;
+    rejected = true;
+    if (observer_) observer_->on_step_rejected(t_, h, err);
+    h_next_ = h * controller_.factor_after_reject(err);
+  }
+}
+
+void ErkEngine::integrate_to(double t_end) {
+  while (t_ != t_end) step(t_end);
+}
+
+void ErkEngine::accept(double h, double t_new, bool fsal_deferred) {
+  double** k = workspace_.stages();
+  const int s = tableau_.stages;
+  if (tableau_.fsal && fsal_deferred) evaluate(s - 1, t_ + h, workspace_.x_candidate(), k[s - 1]);
+  if (observer_) observer_->on_step_accepted(t_, h, workspace_.x(), workspace_.x_candidate(), k);
+  // Rotate the state buffers: x_n becomes x_previous, the candidate becomes x.
+  double* old_previous = workspace_.x_previous();
+  workspace_.x_previous() = workspace_.x();
+  workspace_.x() = workspace_.x_candidate();
+  workspace_.x_candidate() = old_previous;
+  t_previous_ = t_;
+  t_ = t_new;
+  h_last_ = h;
+  ++stats_.accepted;
+  has_step_ = true;
+  dense_ready_ = false;
+  first_stage_ready_ = false;
+  fsal_pending_ = tableau_.fsal;
+}
+
+}  // namespace odesens::integrate::erk

@@ -1,0 +1,106 @@
+// One explicit Runge–Kutta engine for every tableau of tableaux.def:
+// adaptive steps (weighted RMS error norm, PI controller, HNW starting step)
+// or fixed steps, FSAL reuse, dense output, L trajectories on one shared
+// step size (the error of a step is the largest over the trajectories).
+//
+//   ErkWorkspace ws(tableau(TableauId::dopri5), n, 1);
+//   ErkEngine engine(system, ws, settings);
+//   engine.reset(t0, x0, t_end);
+//   while (engine.t() != t_end) engine.step(t_end);   // or integrate_to(t_end)
+//   engine.interpolate(t, x_at_t);                      // t in the last step
+//
+// Failures throw odesens::Error: invalid_argument (settings, lanes, h_fixed
+// missing for euler/rk4), too_much_work (max_steps), solver_failed (step
+// size below 16 eps |t|), not_finite (NaN/Inf in x0, f or the solution).
+// No allocation after construction (reset and the step loop only use the
+// workspace).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include "integrate/erk/erk_system.hpp"
+#include "integrate/erk/erk_workspace.hpp"
+#include "integrate/erk/lane_kernels.hpp"
+#include "integrate/erk/tableau.hpp"
+#include "integrate/step_control.hpp"
+
+namespace odesens::integrate::erk {
+
+struct ErkSettings {
+  Tolerances tolerances;          // rtol, atol (scalar or per state), CVODES meaning
+  PiSettings controller;          // safety and clamps of the PI controller
+  double h0 = 0;                  // first step; 0: HNW I §II.4 starting step
+  std::optional<double> h_fixed;  // set: fixed steps of this size (required for euler, rk4)
+  double h_max = 0;               // bound on |h|; 0: none
+  long max_steps = 100000;        // step attempts (accepted + rejected) after reset
+};
+
+struct ErkStats {
+  long steps = 0;              // attempts
+  long accepted = 0;
+  long rejected = 0;
+  long rhs_evaluations = 0;    // calls of ErkSystem::rhs (each for all L lanes)
+  long dense_evaluations = 0;  // of those, for lazy dense-output stages
+};
+
+class ErkEngine {
+ public:
+  ErkEngine(ErkSystem& system, ErkWorkspace& workspace, const ErkSettings& settings,
+            ErkObserver* observer = nullptr);
+
+  // Starts a solve at (t0, x0) towards t_end (which fixes the direction and
+  // feeds the starting-step heuristic). x0 holds n*L values.
+  void reset(double t0, const double* x0, double t_end);
+  // One accepted step towards t_limit; a step that would pass t_limit is
+  // shortened to end exactly on it (t() == t_limit afterwards).
+  void step(double t_limit);
+  // One step of exactly this h without error control (fixed-step mode and
+  // replays of a recorded step sequence).
+  void take_step(double h);
+  // Steps until t() == t_end.
+  void integrate_to(double t_end);
+  // Dense output over the last accepted step: out = x(t), t_previous() <= t <= t()
+  // (in the direction of integration). Computes lazy dense stages once per step.
+  void interpolate(double t, double* out);
+
+  double t() const { return t_; }
+  const double* x() const { return workspace_.x(); }
+  double t_previous() const { return t_previous_; }
+  double h_last() const { return h_last_; }
+  double h_next() const { return h_next_; }
+  bool has_step() const { return has_step_; }
+  const ErkStats& stats() const { return stats_; }
+  const Tableau& tableau() const { return tableau_; }
+  std::size_t size() const { return workspace_.size(); }
+  const ErkLaneKernels& kernels() const { return *kernels_; }
+
+ private:
+  void validate_settings() const;
+  void require_started(const char* what) const;
+  void evaluate(int i, double t_i, const double* Y, double* k);
+  void prepare_first_stage();
+  bool fsal_stage_needed_by_error() const;
+  void compute_stages(double h, bool defer_fsal);
+  double estimate_error(double h);
+  void accept(double h, double t_new, bool fsal_deferred);
+  void ensure_dense_stages();
+
+  ErkSystem& system_;
+  ErkWorkspace& workspace_;
+  const Tableau& tableau_;
+  ErkSettings settings_;
+  ErkObserver* observer_;
+  const ErkLaneKernels* kernels_;
+  PiController controller_;
+  ErkStats stats_;
+  std::size_t n_;
+  double t_ = 0, t_previous_ = 0, h_last_ = 0, h_next_ = 0, direction_ = 1;
+  bool started_ = false;
+  bool has_step_ = false;
+  bool first_stage_ready_ = false;  // k_0 holds f(t, x)
+  bool fsal_pending_ = false;       // k_{s-1} of the last step holds f(t, x)
+  bool dense_ready_ = false;        // lazy dense stages of the last step computed
+};
+
+}  // namespace odesens::integrate::erk

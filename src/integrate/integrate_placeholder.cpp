@@ -1,1 +1,0 @@
-// Placeholder until the shared integration engines land.

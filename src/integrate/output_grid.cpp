@@ -1,0 +1,47 @@
+#include "integrate/output_grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "odesens/status.hpp"
+
+namespace odesens::integrate {
+
+namespace {
+void check_times(double t0, const double* times, std::size_t count, double direction) {
+  double previous = t0;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (!std::isfinite(times[k]))
+      throw Error(Status::invalid_argument, "output time " + std::to_string(k) + " is not finite");
+    if (direction * (times[k] - previous) < 0)
+      throw Error(Status::invalid_argument,
+                  "output times must be monotone from t0 in the direction of integration "
+                  "(time " + std::to_string(k) + ")");
+    previous = times[k];
+  }
+}
+}  // namespace
+
+void reach_outputs(SteppedSolution& solver, const double* times, std::size_t count,
+                   const OutputGridSettings& settings, double* X_out) {
+  if (count == 0) return;
+  const double t_last = times[count - 1];
+  const double direction = t_last >= solver.t() ? 1.0 : -1.0;
+  check_times(solver.t(), times, count, direction);
+  const std::size_t n = solver.size();
+  for (std::size_t k = 0; k < count; ++k) {
+    const double t_out = times[k];
+    const double t_limit = settings.stop_at_outputs ? t_out : t_last;
+    while (direction * (solver.t() - t_out) < 0) solver.step(t_limit);
+    double* out = X_out + k * n;
+    if (solver.t() == t_out) {
+      std::copy(solver.x(), solver.x() + n, out);
+    } else {
+      // Only in dense mode: the step that covers t_out ended beyond it.
+      solver.interpolate(t_out, out);
+    }
+  }
+}
+
+}  // namespace odesens::integrate

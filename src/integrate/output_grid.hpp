@@ -1,0 +1,42 @@
+// Reaching the output times of a solve with any one-step integrator.
+//
+// By default the integrator never stops at outputs: it steps freely towards
+// the last output time and each output is read from the dense output of the
+// step that covers it (HNW I §II.6). Methods whose answer must come from a
+// step end (no interpolant, or sensitivities defined on the grid) set
+// stop_at_outputs: every step is then clipped to end exactly on the next
+// output time. An output time equal to the current t gives the current x
+// (x0 at t0) without stepping.
+//
+// Generic over the stepper through SteppedSolution, so that the ERK engine
+// (erk/erk_stepped_solution.hpp) and a CVODES-based stepper share this logic.
+#pragma once
+
+#include <cstddef>
+
+namespace odesens::integrate {
+
+// A one-step integrator as seen by the output grid.
+class SteppedSolution {
+ public:
+  virtual ~SteppedSolution() = default;
+  virtual std::size_t size() const = 0;  // values of x (n*L)
+  virtual double t() const = 0;
+  virtual const double* x() const = 0;
+  // One accepted step towards t_limit, ending exactly on t_limit if it gets there.
+  virtual void step(double t_limit) = 0;
+  // x(t) for t in the last accepted step.
+  virtual void interpolate(double t, double* out) = 0;
+};
+
+struct OutputGridSettings {
+  bool stop_at_outputs = false;  // clip steps to end on each output time
+};
+
+// Writes x(times[k]) to X_out + k*size() for k < count (time slowest).
+// times must be monotone in the direction of integration and not behind
+// solver.t() (else Error(invalid_argument)); repeated times are allowed.
+void reach_outputs(SteppedSolution& solver, const double* times, std::size_t count,
+                   const OutputGridSettings& settings, double* X_out);
+
+}  // namespace odesens::integrate

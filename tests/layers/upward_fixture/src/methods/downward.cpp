@@ -1,0 +1,2 @@
+// A method including a model header: allowed.
+#include "model/finite_differences.hpp"

@@ -1,0 +1,2 @@
+// A model file that reaches up into the methods layer: must be reported.
+#include "methods/registry.hpp"
