@@ -27,8 +27,10 @@ void reach_outputs(SteppedSolution& solver, const double* times, std::size_t cou
                    const OutputGridSettings& settings, double* X_out) {
   if (count == 0) return;
   const double t_last = times[count - 1];
-  const double direction = t_last >= solver.t() ? 1.0 : -1.0;
-  check_times(solver.t(), times, count, direction);
+  const double direction = settings.direction != 0 ? (settings.direction > 0 ? 1.0 : -1.0)
+                           : t_last >= solver.t()   ? 1.0
+                                                    : -1.0;
+  check_times(settings.direction != 0 ? times[0] : solver.t(), times, count, direction);
   const std::size_t n = solver.size();
   for (std::size_t k = 0; k < count; ++k) {
     const double t_out = times[k];

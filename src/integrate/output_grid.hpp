@@ -29,13 +29,29 @@ class SteppedSolution {
   virtual void interpolate(double t, double* out) = 0;
 };
 
+// Told of every accepted step of a SteppedSolution (t and the state at the
+// step's end), for methods that carry something along the step grid (PBS
+// carries S); any stepper that accepts one can drive them.
+class StepListener {
+ public:
+  virtual ~StepListener() = default;
+  virtual void step_taken(double t, const double* x) = 0;
+};
+
 struct OutputGridSettings {
   bool stop_at_outputs = false;  // clip steps to end on each output time
+  // Direction of integration: +1, -1, or 0 to infer it from the first
+  // output time. Give it when outputs are reached one call at a time: a
+  // solver that stepped past an output (dense mode) must not make the next
+  // call think time runs backwards.
+  int direction = 0;
 };
 
 // Writes x(times[k]) to X_out + k*size() for k < count (time slowest).
-// times must be monotone in the direction of integration and not behind
-// solver.t() (else Error(invalid_argument)); repeated times are allowed.
+// times must be monotone in the direction of integration and, unless a
+// direction is given, not behind solver.t() (else Error(invalid_argument));
+// repeated times are allowed. With a direction, a time behind solver.t()
+// is read from the interpolant of the last step (it must lie in it).
 void reach_outputs(SteppedSolution& solver, const double* times, std::size_t count,
                    const OutputGridSettings& settings, double* X_out);
 

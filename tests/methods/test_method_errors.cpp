@@ -1,9 +1,12 @@
-// Failures inside a solve end in a specific status and message, for both
-// baselines, and leave nothing behind (the sanitizer build checks leaks).
+// Failures inside a solve end in a specific status and message, for every
+// registered method, and leave nothing behind (the sanitizer build checks
+// leaks).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "odesens/odesens.hpp"
 #include "support/reference.hpp"
@@ -61,15 +64,30 @@ CallbackModelSpec decay(Misbehaviour* m) {
   return spec;
 }
 
-class MethodErrors : public ::testing::TestWithParam<const char*> {
+class MethodErrors : public ::testing::TestWithParam<std::string> {
  protected:
   Problem decay_problem(Misbehaviour* m) {
     Problem p;
     p.model = make_callback_model(decay(m));
     p.output_times = {0.25, 1.0, 2.0};
+    // The baselines' defaults, for every method.
+    p.rtol = 1e-8;
+    p.atol = {1e-10};
     return p;
   }
+  // Whether the method under test declares the option.
+  bool has_option(const std::string& key) const {
+    for (const auto& o : method_info(GetParam()).options)
+      if (o.key == key) return true;
+    return false;
+  }
 };
+
+std::vector<std::string> all_method_ids() {
+  std::vector<std::string> ids;
+  for (const auto& m : method_infos()) ids.push_back(m.id);
+  return ids;
+}
 
 TEST_P(MethodErrors, WellBehavedModelSolves) {
   Misbehaviour m;
@@ -114,15 +132,38 @@ TEST_P(MethodErrors, UnknownOptionAndBadOptionValue) {
   auto problem = builtin_problem("chua", {1.0});
   problem.options.set("no_such_option", 1);
   EXPECT_EQ(failure_of(problem, GetParam()).status, Status::unknown_option);
-  problem = builtin_problem("chua", {1.0});
-  problem.options.set("lmm", "rk4");
-  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::option_type);
-  problem = builtin_problem("chua", {1.0});
-  problem.options.set("lmm", 2);
-  EXPECT_EQ(failure_of(problem, GetParam()).status, Status::option_type);
+  // A text option with a set of values: one outside the set, and a number.
+  for (const auto& o : method_info(GetParam()).options) {
+    if (o.type != OptionType::text || o.choices.empty()) continue;
+    problem = builtin_problem("chua", {1.0});
+    problem.options.set(o.key, "rk4");
+    EXPECT_EQ(failure_of(problem, GetParam()).status, Status::option_type) << o.key;
+    problem = builtin_problem("chua", {1.0});
+    problem.options.set(o.key, 2);
+    EXPECT_EQ(failure_of(problem, GetParam()).status, Status::option_type) << o.key;
+  }
+  // A numeric option outside its range.
+  for (const auto& o : method_info(GetParam()).options) {
+    if (o.type == OptionType::text || !std::isfinite(o.max)) continue;
+    problem = builtin_problem("chua", {1.0});
+    problem.options.set(o.key, o.max + 1.0);
+    EXPECT_EQ(failure_of(problem, GetParam()).status, Status::option_type) << o.key;
+  }
+}
+
+TEST_P(MethodErrors, EveryOptionDefaultIsInItsRange) {
+  for (const auto& o : method_info(GetParam()).options) {
+    if (o.type == OptionType::text) continue;
+    const double v = o.type == OptionType::real
+                         ? std::get<double>(o.default_value)
+                         : static_cast<double>(std::get<std::int64_t>(o.default_value));
+    EXPECT_GE(v, o.min) << o.key;
+    EXPECT_LE(v, o.max) << o.key;
+  }
 }
 
 TEST_P(MethodErrors, SparseSolverNeedsAPattern) {
+  if (!has_option("linear_solver")) GTEST_SKIP() << GetParam() << " has no linear_solver option";
   auto problem = builtin_problem("chua", {1.0});
   problem.options.set("linear_solver", "klu");
   const auto f = failure_of(problem, GetParam());
@@ -152,7 +193,58 @@ TEST_P(MethodErrors, NonFiniteInitialStateFromModel) {
   EXPECT_EQ(failure_of(problem, GetParam()).status, Status::not_finite);
 }
 
-INSTANTIATE_TEST_SUITE_P(Baselines, MethodErrors, ::testing::Values("cvodes_fsa", "cvodes_asa"));
+INSTANTIATE_TEST_SUITE_P(EveryMethod, MethodErrors, ::testing::ValuesIn(all_method_ids()),
+                         [](const auto& param_info) { return param_info.param; });
+
+// A method's needs (MethodCapabilities) are checked before it runs, with one
+// message naming what is missing.
+TEST(MethodNeeds, MissingCapabilitiesAreNamed) {
+  auto problem = builtin_problem("chua", {1.0});
+  MethodCapabilities needs;
+  EXPECT_NO_THROW(check_method_needs("m", needs, problem));
+  needs.parameter_box = true;
+  try {
+    check_method_needs("m", needs, problem);
+    FAIL() << "no parameter box accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported);
+    EXPECT_NE(std::string(e.what()).find("parameter box"), std::string::npos) << e.what();
+  }
+  problem.param_lower = {6.0, 14.0};
+  problem.param_upper = {8.0, 16.0};
+  EXPECT_NO_THROW(check_method_needs("m", needs, problem));
+
+  // A callback model without derivatives: no exact Jacobians, no second
+  // derivatives.
+  Misbehaviour none;
+  Problem cb;
+  CallbackModelSpec spec = decay(&none);
+  spec.jac_x = nullptr;
+  spec.jac_p = nullptr;
+  cb.model = make_callback_model(spec);
+  cb.output_times = {1.0};
+  MethodCapabilities exact;
+  exact.exact_jacobians = true;
+  EXPECT_THROW(check_method_needs("m", exact, cb), Error);
+  MethodCapabilities second;
+  second.second_derivatives = true;
+  try {
+    check_method_needs("m", second, cb);
+    FAIL() << "a model without second derivatives accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported);
+    EXPECT_NE(std::string(e.what()).find("second derivatives"), std::string::npos) << e.what();
+  }
+  // Built-in and expression models have them.
+  EXPECT_NO_THROW(check_method_needs("m", second, problem));
+}
+
+TEST(MethodNeeds, EveryMethodDeclaresWhatItComputes) {
+  for (const auto& m : method_infos()) {
+    const auto& c = m.capabilities;
+    EXPECT_TRUE(c.s_trajectory || c.final_s || c.gradient || c.bounds) << m.id;
+  }
+}
 
 TEST(MethodRegistry, UnknownMethodListsTheKnownOnes) {
   const auto f = failure_of(builtin_problem("chua", {1.0}), "rk45");

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <string>
 
+#include "methods/common/result_builder.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
 #include "odesens/status.hpp"
@@ -94,11 +95,12 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const int interp = polynomial ? CV_POLYNOMIAL : CV_HERMITE;
   session.check(CVodeAdjInit(mem, static_cast<long>(steps), interp), "CVodeAdjInit");
 
-  Result result;
-  result.nx = n;
-  result.np = np;
-  result.times = times;
-  result.x.resize(n * nt);
+  const bool rows = options.get_int("final_sensitivity") != 0;
+  methods::ResultBuilder out(problem, n, np,
+                             rows ? methods::SensitivityLayout::final_time_only
+                                  : methods::SensitivityLayout::none);
+  // The forward pass runs through CVodeF, which records the checkpoints the
+  // backward pass reads; it stops at each output time as CV_NORMAL does.
   const double* y = N_VGetArrayPointer(session.state());
   int checkpoints = 0;
   for (std::size_t k = 0; k < nt; ++k) {
@@ -108,14 +110,13 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
       session.check(CVodeF(mem, times[k], session.state(), &tret, CV_NORMAL, &ncheck), "CVodeF");
       checkpoints = ncheck;
     }
-    std::copy(y, y + n, result.x.begin() + static_cast<std::ptrdiff_t>(k * n));
+    out.set_x(k, y);
   }
 
   const std::vector<double> weights = objective_weights(problem);
   auto weight = [&](std::size_t k) { return weights.data() + k * n; };
 
   const int lmm = options.get_string("lmm") == "adams" ? CV_ADAMS : CV_BDF;
-  const bool rows = options.get_int("final_sensitivity") != 0;
   std::vector<BackwardProblem> backward(1 + (rows ? n : 0));
   const double atol_b = *std::min_element(problem.atol.begin(), problem.atol.end());
   for (std::size_t b = 0; b < backward.size(); ++b) {
@@ -171,7 +172,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
 
   // dG/dp (or a row of S(T)) = lambda(t0)^T dx0/dp + q(t0).
   const auto& s0 = session.initial_sensitivity();
-  auto finish = [&](BackwardProblem& bp, bool add_w0, double* out) {
+  auto finish = [&](BackwardProblem& bp, bool add_w0, double* dg) {
     session.check(CVodeGetB(mem, bp.which, &tret, bp.lambda.get()), "CVodeGetB");
     double* l = N_VGetArrayPointer(bp.lambda.get());
     if (add_w0)
@@ -182,33 +183,33 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
     for (std::size_t j = 0; j < np; ++j) {
       double g = q[j];
       for (std::size_t i = 0; i < n; ++i) g += l[i] * s0[i + j * n];
-      out[j] = g;
+      dg[j] = g;
     }
   };
-  result.gradient.assign(np, 0.0);
-  finish(objective, nt > 1 && !(times[0] > problem.t0), result.gradient.data());
+  out.gradient().assign(np, 0.0);
+  finish(objective, nt > 1 && !(times[0] > problem.t0), out.gradient().data());
   if (rows) {
-    result.s_times = {t_final};
-    result.s.assign(n * np, 0.0);
+    double* s_final = out.s(0);
     std::vector<double> row(np);
     for (std::size_t i = 0; i < n; ++i) {
       finish(backward[1 + i], false, row.data());
-      for (std::size_t j = 0; j < np; ++j) result.s[i + j * n] = row[j];
+      for (std::size_t j = 0; j < np; ++j) s_final[i + j * n] = row[j];
     }
   }
 
-  Session::add_stats(mem, result.stats);
+  Stats& stats = out.stats();
+  Session::add_stats(mem, stats);
   Stats backward_stats;
   for (auto& bp : backward) Session::add_stats(CVodeGetAdjCVodeBmem(mem, bp.which), backward_stats);
-  result.stats.steps += backward_stats.steps;
-  result.stats.rhs_evals += backward_stats.rhs_evals;
-  result.stats.jac_evals += backward_stats.jac_evals;
-  result.stats.linear_setups += backward_stats.linear_setups;
-  result.stats.error_test_failures += backward_stats.error_test_failures;
-  result.stats.extra["backward_steps"] = static_cast<double>(backward_stats.steps);
-  result.stats.extra["backward_problems"] = static_cast<double>(backward.size());
-  result.stats.extra["checkpoints"] = checkpoints;
-  return result;
+  stats.steps += backward_stats.steps;
+  stats.rhs_evals += backward_stats.rhs_evals;
+  stats.jac_evals += backward_stats.jac_evals;
+  stats.linear_setups += backward_stats.linear_setups;
+  stats.error_test_failures += backward_stats.error_test_failures;
+  stats.extra["backward_steps"] = static_cast<double>(backward_stats.steps);
+  stats.extra["backward_problems"] = static_cast<double>(backward.size());
+  stats.extra["checkpoints"] = checkpoints;
+  return out.take();
 }
 
 }  // namespace odesens::cvodes

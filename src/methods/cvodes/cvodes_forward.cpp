@@ -12,8 +12,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "integrate/output_grid.hpp"
+#include "methods/common/result_builder.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
+#include "methods/cvodes/cvodes_stepper.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
@@ -86,37 +89,31 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
                   "CVodeSetSensErrCon");
   }
 
-  Result result;
-  result.nx = n;
-  result.np = np;
-  result.times = problem.output_times;
-  result.s_times = problem.output_times;
-  result.x.resize(n * problem.output_times.size());
-  result.s.resize(n * np * problem.output_times.size());
-
-  const double* y = N_VGetArrayPointer(session.state());
-  for (std::size_t k = 0; k < problem.output_times.size(); ++k) {
-    const double tout = problem.output_times[k];
-    if (tout > problem.t0) {
-      sunrealtype tret = problem.t0;
-      session.check(CVode(mem, tout, session.state(), &tret, CV_NORMAL), "CVode");
-      if (np > 0) session.check(CVodeGetSens(mem, &tret, ys.get()), "CVodeGetSens");
-      if (np > 0) gather_columns(ys.get(), np, n, result.s.data() + k * n * np);
+  // States through the shared output grid; S at each output from CVODES'
+  // interpolant over the step that covers it, as CV_NORMAL mode would.
+  methods::ResultBuilder out(problem, n, np, methods::SensitivityLayout::every_output);
+  CvodesStepper stepper(session, problem.t0, problem.max_steps, /*stop_at_outputs=*/false);
+  const auto& times = problem.output_times;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    stepper.begin_output();
+    integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
+    if (np == 0) continue;
+    if (times[k] > problem.t0) {
+      session.check(CVodeGetSensDky(mem, times[k], 0, ys.get()), "CVodeGetSensDky");
+      gather_columns(ys.get(), np, n, out.s(k));
     } else {
-      std::copy(session.initial_sensitivity().begin(), session.initial_sensitivity().end(),
-                result.s.begin() + static_cast<std::ptrdiff_t>(k * n * np));
+      out.set_s(k, session.initial_sensitivity().data());
     }
-    std::copy(y, y + n, result.x.begin() + static_cast<std::ptrdiff_t>(k * n));
   }
 
-  Session::add_stats(mem, result.stats);
+  Session::add_stats(mem, out.stats());
   if (np > 0) {
     long v = 0;
-    if (CVodeGetSensNumRhsEvals(mem, &v) == CV_SUCCESS) result.stats.extra["sens_rhs_evals"] = v;
+    if (CVodeGetSensNumRhsEvals(mem, &v) == CV_SUCCESS) out.stats().extra["sens_rhs_evals"] = v;
     if (CVodeGetSensNumErrTestFails(mem, &v) == CV_SUCCESS)
-      result.stats.extra["sens_error_test_failures"] = v;
+      out.stats().extra["sens_error_test_failures"] = v;
   }
-  return result;
+  return out.take();
 }
 
 }  // namespace odesens::cvodes

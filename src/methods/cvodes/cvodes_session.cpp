@@ -248,12 +248,15 @@ void Session::check(int flag, const char* call) {
       flag == CV_REPTD_SRHSFUNC_ERR || flag == CV_QRHSFUNC_FAIL ||
       flag == CV_FIRST_QRHSFUNC_ERR || flag == CV_REPTD_QRHSFUNC_ERR ||
       flag == CV_CONV_FAILURE || flag == CV_LSETUP_FAIL;
-  if (guard_.saw_nonfinite() && (evaluation_failure || flag == CV_TOO_MUCH_WORK)) {
-    status = Status::not_finite;
-    msg << " (the right-hand side or a Jacobian produced NaN or Inf during the solve, and "
-           "the integrator could not step past it)";
-  }
+  if (evaluation_failure || flag == CV_TOO_MUCH_WORK) fail_blaming_nonfinite(msg.str());
   throw Error(status, msg.str());
+}
+
+void Session::fail_blaming_nonfinite(const std::string& message) const {
+  if (!guard_.saw_nonfinite()) return;
+  throw Error(Status::not_finite,
+              message + " (the right-hand side or a Jacobian produced NaN or Inf during the "
+                        "solve, and the integrator could not step past it)");
 }
 
 int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {

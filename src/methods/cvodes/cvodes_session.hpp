@@ -56,6 +56,12 @@ class Session {
   // Every callback body runs through the session's guard
   // (methods/common/callback_guard.hpp).
   methods::CallbackGuard& guard() { return guard_; }
+  // After a failure that NaN or Inf from the model may have caused (too
+  // much work, repeated evaluation or convergence failures): throws
+  // Error(not_finite) with `message` and that reason if a callback saw one;
+  // returns otherwise, and the caller throws its own status.
+  void fail_blaming_nonfinite(const std::string& message) const;
+
   // Installs the message capture on another cvode_mem (backward problems).
   void capture_messages(void* cvode_mem);
 

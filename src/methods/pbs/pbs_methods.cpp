@@ -1,5 +1,5 @@
-// pbsr and exp: the states from CVODES (BDF by default) in one-step mode,
-// stopping exactly at every output time, and S carried along the solver's
+// pbsr and exp: the states from CVODES (BDF by default) in one-step mode
+// (cvodes/cvodes_stepper.hpp), stopping exactly at every output time, and S carried along the solver's
 // own step grid by the SensitivityPropagator. Only the nx-dimensional state
 // system is integrated; S costs matrix products per step.
 #include "methods/pbs/pbs_methods.hpp"
@@ -10,7 +10,10 @@
 #include <limits>
 #include <string>
 
+#include "integrate/output_grid.hpp"
+#include "methods/common/result_builder.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
+#include "methods/cvodes/cvodes_stepper.hpp"
 #include "methods/pbs/sensitivity_propagator.hpp"
 #include "odesens/status.hpp"
 
@@ -21,50 +24,43 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   cvodes::Session session(problem, options);
   session.create_integrator(problem, options);
   const std::size_t nx = session.nx(), np = session.np();
-  void* mem = session.mem();
-  N_Vector y = session.state();
-  const double* x = N_VGetArrayPointer(y);
+  const double* x = N_VGetArrayPointer(session.state());
 
   SensitivityPropagator propagator(session.model(), session.params().data(), settings);
   propagator.start(problem.t0, x, session.initial_sensitivity().data());
 
-  const auto& times = problem.output_times;
-  Result result;
-  result.nx = nx;
-  result.np = np;
-  result.times = times;
-  result.s_times = times;
-  result.x.resize(nx * times.size());
-  result.s.resize(nx * np * times.size());
-  std::int64_t grid_points = 1;
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    sunrealtype t = problem.t0;
-    if (times[k] > problem.t0) {
-      session.check(CVodeSetStopTime(mem, times[k]), "CVodeSetStopTime");
-      std::int64_t steps = 0;
-      do {
-        if (++steps > problem.max_steps)
-          throw Error(Status::too_much_work,
-                      "maximum number of steps (" + std::to_string(problem.max_steps) +
-                          ") taken before reaching t = " + std::to_string(times[k]));
-        session.check(CVode(mem, times[k], y, &t, CV_ONE_STEP), "CVode");
-        propagator.advance(t, x);
-        ++grid_points;
-      } while (t < times[k]);
+  // The propagator follows every step of the state solve, which stops
+  // exactly at each output time (S is defined on the step grid). It needs
+  // nothing of CVODES: any stepper with a StepListener can drive it.
+  struct Follow final : integrate::StepListener {
+    explicit Follow(SensitivityPropagator& p) : propagator(p) {}
+    void step_taken(double t, const double* x_end) override {
+      propagator.advance(t, x_end);
+      ++grid_points;
     }
-    std::copy(x, x + nx, result.x.begin() + static_cast<std::ptrdiff_t>(k * nx));
-    std::copy(propagator.s(), propagator.s() + nx * np,
-              result.s.begin() + static_cast<std::ptrdiff_t>(k * nx * np));
+    SensitivityPropagator& propagator;
+    std::int64_t grid_points = 1;
+  } follow(propagator);
+  cvodes::CvodesStepper stepper(session, problem.t0, problem.max_steps,
+                                /*stop_at_outputs=*/true, &follow);
+
+  const auto& times = problem.output_times;
+  methods::ResultBuilder out(problem, nx, np, methods::SensitivityLayout::every_output);
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    stepper.begin_output();
+    integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
+    out.set_s(k, propagator.s());
   }
 
-  cvodes::Session::add_stats(mem, result.stats);
+  Stats& stats = out.stats();
+  cvodes::Session::add_stats(session.mem(), stats);
   const Counters& c = propagator.counters();
-  result.stats.jac_evals += c.jacobian_evals;
-  result.stats.extra["grid_points"] = static_cast<double>(grid_points);
-  result.stats.extra["pbs_intervals"] = static_cast<double>(c.pbs_intervals);
-  result.stats.extra["exp_intervals"] = static_cast<double>(c.exp_intervals);
-  result.stats.extra["pbs_sub_intervals"] = static_cast<double>(c.sub_intervals);
-  return result;
+  stats.jac_evals += c.jacobian_evals;
+  stats.extra["grid_points"] = static_cast<double>(follow.grid_points);
+  stats.extra["pbs_intervals"] = static_cast<double>(c.pbs_intervals);
+  stats.extra["exp_intervals"] = static_cast<double>(c.exp_intervals);
+  stats.extra["pbs_sub_intervals"] = static_cast<double>(c.sub_intervals);
+  return out.take();
 }
 
 }  // namespace

@@ -1,0 +1,67 @@
+#include "methods/cvodes/cvodes_stepper.hpp"
+
+#include <cvodes/cvodes.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "odesens/status.hpp"
+
+namespace odesens::cvodes {
+namespace {
+
+std::string shortest(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+}  // namespace
+
+CvodesStepper::CvodesStepper(Session& session, double t0, std::int64_t max_steps,
+                             bool stop_at_outputs, integrate::StepListener* listener)
+    : session_(session),
+      t_(t0),
+      max_steps_(max_steps),
+      stop_at_outputs_(stop_at_outputs),
+      listener_(listener),
+      dky_(N_VNew_Serial(static_cast<sunindextype>(session.nx()), session.context())) {
+  if (!dky_) throw Error(Status::internal_error, "N_VNew_Serial failed");
+}
+
+const double* CvodesStepper::x() const { return N_VGetArrayPointer(session_.state()); }
+
+void CvodesStepper::step(double t_limit) {
+  if (++steps_since_output_ > max_steps_) {
+    const std::string message =
+        "CVode failed (CV_TOO_MUCH_WORK): at t = " + shortest(t_) + ", max_steps = " +
+        std::to_string(max_steps_) + " steps taken before reaching t = " + shortest(t_limit) +
+        " (raise max_steps, or check the model for stiffness or a blow-up)";
+    session_.fail_blaming_nonfinite(message);
+    throw Error(Status::too_much_work, message);
+  }
+  void* mem = session_.mem();
+  if (stop_at_outputs_) session_.check(CVodeSetStopTime(mem, t_limit), "CVodeSetStopTime");
+  sunrealtype t = t_;
+  session_.check(CVode(mem, t_limit, session_.state(), &t, CV_ONE_STEP), "CVode");
+  // A "successful" step that does not move t: the step size has fallen
+  // below the resolution of t (NaN/Inf from the model, or a blow-up).
+  if (!(t > t_)) {
+    const std::string message = "CVode could not advance past t = " + shortest(t_) +
+                                ": the step size fell below the resolution of t (the solution "
+                                "may blow up there)";
+    session_.fail_blaming_nonfinite(message);
+    throw Error(Status::solver_failed, message);
+  }
+  t_ = t;
+  if (listener_) listener_->step_taken(t_, x());
+}
+
+void CvodesStepper::interpolate(double t, double* out) {
+  session_.check(CVodeGetDky(session_.mem(), t, 0, dky_.get()), "CVodeGetDky");
+  const double* v = N_VGetArrayPointer(dky_.get());
+  std::copy(v, v + session_.nx(), out);
+}
+
+}  // namespace odesens::cvodes

@@ -1,0 +1,47 @@
+// The CVODES state integration seen as a one-step solver, so that the
+// CVODES-based methods reach their output times through the shared
+// integrate::reach_outputs (integrate/output_grid.hpp) like every other
+// method: one CVode call in CV_ONE_STEP mode per step, dense output from
+// CVodeGetDky over the last step. With stop_at_outputs each step is clipped
+// at the output time (CVodeSetStopTime), for methods that need a step end
+// there; otherwise CVODES steps past it and the output is interpolated,
+// exactly as CVode's CV_NORMAL mode does.
+//
+// max_steps counts steps between two output times (begin_output() starts
+// a new count), the meaning CVODES gives its mxstep.
+#pragma once
+
+#include <cstdint>
+
+#include "integrate/output_grid.hpp"
+#include "methods/cvodes/cvodes_session.hpp"
+
+namespace odesens::cvodes {
+
+class CvodesStepper final : public integrate::SteppedSolution {
+ public:
+  CvodesStepper(Session& session, double t0, std::int64_t max_steps, bool stop_at_outputs,
+                integrate::StepListener* listener = nullptr);
+
+  std::size_t size() const override { return session_.nx(); }
+  double t() const override { return t_; }
+  const double* x() const override;
+  void step(double t_limit) override;
+  void interpolate(double t, double* out) override;
+
+  // Starts counting the steps toward the next output time.
+  void begin_output() { steps_since_output_ = 0; }
+  // Every output of the solve, with the grid's settings.
+  integrate::OutputGridSettings grid_settings() const { return {stop_at_outputs_, +1}; }
+
+ private:
+  Session& session_;
+  double t_;
+  std::int64_t max_steps_;
+  bool stop_at_outputs_;
+  integrate::StepListener* listener_;
+  std::int64_t steps_since_output_ = 0;
+  VectorPtr dky_;  // CVodeGetDky's output
+};
+
+}  // namespace odesens::cvodes
