@@ -32,26 +32,27 @@ void exercise(SymbolicModel& m) {
   const Tape jp = compile_tape(m.graph, d.jac_p.values, nx, np, TapeKind::values);
   std::vector<double> x(nx), out(nx), J(d.jac_x.values.size()), Jp(d.jac_p.values.size());
   const std::vector<double>& p = m.nominal_params;
-  evaluate(x0, Slot::x0, 0.0, nullptr, p.data(), x.data());
-  evaluate(f, Slot::rhs, m.t0, x.data(), p.data(), out.data());
-  evaluate(jx, Slot::jac_x, m.t0, x.data(), p.data(), J.data());
-  evaluate(jp, Slot::jac_p, m.t0, x.data(), p.data(), Jp.data());
+  Registers regs;
+  evaluate(x0, regs, Slot::x0, 0.0, nullptr, p.data(), x.data());
+  evaluate(f, regs, Slot::rhs, m.t0, x.data(), p.data(), out.data());
+  evaluate(jx, regs, Slot::jac_x, m.t0, x.data(), p.data(), J.data());
+  evaluate(jp, regs, Slot::jac_p, m.t0, x.data(), p.data(), Jp.data());
   std::vector<double> V(nx * 3, 1.0), JV(nx * 3), WX(nx * 3), WP(np * 3 + 1);
   for (int width : {1, 4, 8}) {
     const LaneKernels* k = lane_kernels(width);
     if (!k) continue;
-    evaluate_tangents(f_adj, *k, m.t0, x.data(), p.data(), 3, V.data(), nullptr, JV.data());
-    evaluate_adjoints(f_adj, *k, m.t0, x.data(), p.data(), 3, V.data(), WX.data(), WP.data());
+    evaluate_tangents(f_adj, *k, regs, m.t0, x.data(), p.data(), 3, V.data(), nullptr, JV.data());
+    evaluate_adjoints(f_adj, *k, regs, m.t0, x.data(), p.data(), 3, V.data(), WX.data(), WP.data());
     std::vector<double> ts(3, m.t0), X(nx * 3), P(np * 3 + 1), F(nx * 3);
     for (std::size_t i = 0; i < X.size(); ++i) X[i] = x[i % nx];
     for (std::size_t j = 0; j < np * 3; ++j) P[j] = p[j % np];
-    evaluate_points(f, *k, 3, ts.data(), X.data(), P.data(), F.data());
+    evaluate_points(f, *k, regs, 3, ts.data(), X.data(), P.data(), F.data());
   }
   if (nx <= 12 && m.graph.size() < 4000) {
     const SecondDerivatives s = second_derivatives(m, d);
     const Tape xdd = compile_tape(m.graph, s.xddot_jac_x.values, nx, np, TapeKind::values);
     std::vector<double> JJ(s.xddot_jac_x.values.size());
-    evaluate(xdd, Slot::xddot_jac_x, m.t0, x.data(), p.data(), JJ.data());
+    evaluate(xdd, regs, Slot::xddot_jac_x, m.t0, x.data(), p.data(), JJ.data());
   }
 }
 

@@ -18,12 +18,13 @@ sleef_include=$(dirname "$(find /usr/include -name sleef.h -print -quit)")
 flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -ffp-contract=off
        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -Isrc -Iinclude "-I$sleef_include")
-# The engine without the Model layer (expr_model.cpp, ode_loader.cpp and
-# record.cpp need the rest of the library), plus the fuzz target.
+# The expression engine and the .ode parser without the Model layer
+# (expr_model.cpp and ode_loader.cpp need the rest of the library), plus the
+# fuzz target.
 sources=()
-for src in src/expr/*.cpp; do
+for src in src/expr/*.cpp src/sources/ode/*.cpp; do
   case "$src" in
-    */expr_model.cpp | */ode_loader.cpp | */record.cpp) ;;
+    */expr_model.cpp | */ode_loader.cpp) ;;
     *) sources+=("$src") ;;
   esac
 done
@@ -38,7 +39,7 @@ for src in "${sources[@]}"; do
     *lanes_avx512.cpp) extra=(-mavx512f -mavx2 -mfma) ;;
   esac
   # Rebuild when the source or any header of the engine is newer.
-  if [ ! -f "$obj" ] || [ -n "$(find "$src" src/expr include/odesens -newer "$obj" -name '*.[ch]pp' -print -quit)" ]; then
+  if [ ! -f "$obj" ] || [ -n "$(find "$src" src/expr src/sources/ode include/odesens -newer "$obj" -name '*.[ch]pp' -o -newer "$obj" -name '*.def' | head -n 1)" ]; then
     echo "fuzz: compiling $src"
     "$cxx" "${flags[@]}" "${extra[@]}" -c "$src" -o "$obj"
   fi

@@ -133,6 +133,45 @@ TEST(OutputGrid, BackwardGridWorks) {
   }
 }
 
+// A stepper that, like CVODES in one-step mode, steps past the limit: x = e^t
+// on a fixed grid of 0.3, read exactly in between.
+class OvershootingExponential final : public SteppedSolution {
+ public:
+  std::size_t size() const override { return 1; }
+  double t() const override { return t_; }
+  const double* x() const override { return &x_; }
+  void step(double) override {
+    t_ += 0.3;
+    x_ = std::exp(t_);
+    ++steps;
+  }
+  void interpolate(double t, double* out) override {
+    EXPECT_GE(t, t_ - 0.3 - 1e-15);
+    out[0] = std::exp(t);
+  }
+  long steps = 0;
+
+ private:
+  double t_ = 0.0, x_ = 1.0;
+};
+
+// Outputs reached one call at a time with the direction given: an output
+// the solver has already stepped past comes from the last step (a
+// regression: inferring the direction from such an output made the grid
+// step on forever).
+TEST(OutputGrid, OneCallPerOutputReadsOutputsTheSolverSteppedPast) {
+  OvershootingExponential solver;
+  OutputGridSettings grid;
+  grid.direction = +1;
+  const std::vector<double> times{0.0, 0.1, 0.2, 0.25, 0.7, 0.75, 1.0};
+  for (double t : times) {
+    double x = 0.0;
+    reach_outputs(solver, &t, 1, grid, &x);
+    EXPECT_DOUBLE_EQ(x, std::exp(t)) << t;
+  }
+  EXPECT_EQ(solver.steps, 4);  // 0.3, 0.6, 0.9, 1.2
+}
+
 TEST(OutputGrid, NonMonotoneTimesAreInvalid) {
   try {
     solve_on_grid(TableauId::dopri5, {0.0, 2.0, 1.0, 3.0}, false);

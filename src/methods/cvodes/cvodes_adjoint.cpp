@@ -73,17 +73,35 @@ std::vector<OptionSpec> adjoint_option_specs() {
   return specs;
 }
 
+namespace {
+
+// cvodes_asa's options, read once.
+struct AdjointSettings {
+  SessionSettings session;
+  bool polynomial_interpolation;
+  std::int64_t checkpoint_steps;
+  bool final_sensitivity;
+};
+
+AdjointSettings read_adjoint_settings(const MethodOptions& options) {
+  return {read_session_settings(options), options.get_string("interpolation") == "polynomial",
+          options.get_int("checkpoint_steps"), options.get_int("final_sensitivity") != 0};
+}
+
+}  // namespace
+
 Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
-  Session session(problem, options);
-  session.create_integrator(problem, options);
+  const AdjointSettings settings = read_adjoint_settings(options);
+  Session session(problem, settings.session);
+  session.create_integrator(problem);
   const std::size_t n = session.nx(), np = session.np();
   const auto& times = problem.output_times;
   const std::size_t nt = times.size();
   void* mem = session.mem();
   const double t_final = times.back();
 
-  const auto steps = options.get_int("checkpoint_steps");
-  const bool polynomial = options.get_string("interpolation") == "polynomial";
+  const auto steps = settings.checkpoint_steps;
+  const bool polynomial = settings.polynomial_interpolation;
   // CVODES' polynomial interpolation reads up to (maximum order + 1) stored
   // steps and crashes with fewer between two checkpoints (seen with
   // SUNDIALS 6.4); 13 covers Adams' order 12.
@@ -95,7 +113,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const int interp = polynomial ? CV_POLYNOMIAL : CV_HERMITE;
   session.check(CVodeAdjInit(mem, static_cast<long>(steps), interp), "CVodeAdjInit");
 
-  const bool rows = options.get_int("final_sensitivity") != 0;
+  const bool rows = settings.final_sensitivity;
   methods::ResultBuilder out(problem, n, np,
                              rows ? methods::SensitivityLayout::final_time_only
                                   : methods::SensitivityLayout::none);
@@ -116,7 +134,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const std::vector<double> weights = objective_weights(problem);
   auto weight = [&](std::size_t k) { return weights.data() + k * n; };
 
-  const int lmm = options.get_string("lmm") == "adams" ? CV_ADAMS : CV_BDF;
+  const int lmm = settings.session.lmm;
   std::vector<BackwardProblem> backward(1 + (rows ? n : 0));
   const double atol_b = *std::min_element(problem.atol.begin(), problem.atol.end());
   for (std::size_t b = 0; b < backward.size(); ++b) {

@@ -60,18 +60,35 @@ std::vector<OptionSpec> forward_option_specs() {
   return specs;
 }
 
+namespace {
+
+// cvodes_fsa's options, read once.
+struct ForwardSettings {
+  SessionSettings session;
+  int corrector;  // CV_SIMULTANEOUS or CV_STAGGERED
+  bool sens_error_control;
+};
+
+ForwardSettings read_forward_settings(const MethodOptions& options) {
+  return {read_session_settings(options),
+          options.get_string("corrector") == "staggered" ? CV_STAGGERED : CV_SIMULTANEOUS,
+          options.get_int("sens_error_control") != 0};
+}
+
+}  // namespace
+
 Result solve_forward(const Problem& problem, const MethodOptions& options) {
-  Session session(problem, options);
-  session.create_integrator(problem, options);
+  const ForwardSettings settings = read_forward_settings(options);
+  Session session(problem, settings.session);
+  session.create_integrator(problem);
   const std::size_t n = session.nx(), np = session.np();
   void* mem = session.mem();
 
   VectorArray ys(static_cast<int>(np), session.state());
   if (np > 0) {
     scatter_columns(session.initial_sensitivity().data(), np, n, ys.get());
-    const int ism = options.get_string("corrector") == "staggered" ? CV_STAGGERED : CV_SIMULTANEOUS;
     const bool from_model = session.use_model_jacobian();
-    session.check(CVodeSensInit(mem, static_cast<int>(np), ism,
+    session.check(CVodeSensInit(mem, static_cast<int>(np), settings.corrector,
                                 from_model ? &sensitivity_rhs : nullptr, ys.get()),
                   "CVodeSensInit");
     std::vector<double> pbar(np);
@@ -85,7 +102,7 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
                                      pbar.data(), nullptr),
                   "CVodeSetSensParams");
     session.check(CVodeSensEEtolerances(mem), "CVodeSensEEtolerances");
-    session.check(CVodeSetSensErrCon(mem, options.get_int("sens_error_control") != 0),
+    session.check(CVodeSetSensErrCon(mem, settings.sens_error_control),
                   "CVodeSetSensErrCon");
   }
 

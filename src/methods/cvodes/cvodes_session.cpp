@@ -91,8 +91,15 @@ std::vector<OptionSpec> common_option_specs() {
   };
 }
 
-Session::Session(const Problem& problem, const MethodOptions& options)
+SessionSettings read_session_settings(const MethodOptions& options) {
+  return {options.get_string("lmm") == "adams" ? CV_ADAMS : CV_BDF,
+          options.get_string("linear_solver"), options.get_int("sparse_threshold"),
+          options.get_string("jacobian")};
+}
+
+Session::Session(const Problem& problem, const SessionSettings& settings)
     : model_(*problem.model),
+      settings_(settings),
       workspace_(model_.make_workspace()),
       nx_(model_.nx()),
       np_(model_.np()),
@@ -117,13 +124,13 @@ Session::Session(const Problem& problem, const MethodOptions& options)
     throw Error(Status::not_finite, "the initial sensitivity dx0/dp contains NaN or Inf");
   work_a.resize(nx_ * std::max<std::size_t>(np_, nx_));
   work_b.resize(nx_ * std::max<std::size_t>(np_, nx_));
-  choose_linear_solver(options);
+  choose_linear_solver();
 }
 
-void Session::choose_linear_solver(const MethodOptions& options) {
-  const std::string& kind = options.get_string("linear_solver");
+void Session::choose_linear_solver() {
+  const std::string& kind = settings_.linear_solver;
   const SparsityPattern* pattern = model_.jac_x_pattern();
-  const auto threshold = options.get_int("sparse_threshold");
+  const auto threshold = settings_.sparse_threshold;
   if (kind == "klu" && !pattern)
     throw Error(Status::unsupported,
                 "linear_solver=klu needs a model that declares the sparsity pattern of J_x");
@@ -131,7 +138,7 @@ void Session::choose_linear_solver(const MethodOptions& options) {
                                     static_cast<std::int64_t>(nx_) >= threshold))
                      ? LinearSolverKind::klu
                      : LinearSolverKind::dense;
-  const std::string& jac = options.get_string("jacobian");
+  const std::string& jac = settings_.jacobian;
   if (jac == "difference_quotient" && solver_kind_ == LinearSolverKind::klu)
     throw Error(Status::unsupported,
                 "jacobian=difference_quotient is only available with the dense linear solver");
@@ -143,9 +150,8 @@ void Session::choose_linear_solver(const MethodOptions& options) {
   }
 }
 
-void Session::create_integrator(const Problem& problem, const MethodOptions& options) {
-  const int lmm = options.get_string("lmm") == "adams" ? CV_ADAMS : CV_BDF;
-  mem_.reset(CVodeCreate(lmm, ctx_.get()));
+void Session::create_integrator(const Problem& problem) {
+  mem_.reset(CVodeCreate(settings_.lmm, ctx_.get()));
   if (!mem_) throw Error(Status::internal_error, "CVodeCreate failed");
   capture_messages(mem_.get());
   check(CVodeInit(mem(), &Session::rhs, problem.t0, state()), "CVodeInit");

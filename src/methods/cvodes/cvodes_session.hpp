@@ -27,9 +27,18 @@ std::vector<OptionSpec> common_option_specs();
 
 enum class LinearSolverKind { dense, klu };
 
+// The options every CVODES-based method shares, read once.
+struct SessionSettings {
+  int lmm;                    // CV_BDF or CV_ADAMS
+  std::string linear_solver;  // auto, dense or klu
+  std::int64_t sparse_threshold;
+  std::string jacobian;       // auto, model or difference_quotient
+};
+SessionSettings read_session_settings(const MethodOptions& options);
+
 class Session {
  public:
-  Session(const Problem& problem, const MethodOptions& options);
+  Session(const Problem& problem, const SessionSettings& settings);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -46,9 +55,9 @@ class Session {
   LinearSolverKind linear_solver_kind() const { return solver_kind_; }
   bool use_model_jacobian() const { return use_model_jacobian_; }
 
-  // Creates cvode_mem (lmm from the options), initial state, tolerances,
+  // Creates cvode_mem (lmm from the settings), initial state, tolerances,
   // limits, error capture and the linear solver.
-  void create_integrator(const Problem& problem, const MethodOptions& options);
+  void create_integrator(const Problem& problem);
 
   // Throws the pending callback exception if any, else an Error for a
   // negative CVODES flag; `call` names the CVODES function.
@@ -92,10 +101,11 @@ class Session {
   std::vector<std::int64_t> klu_position;
 
  private:
-  void choose_linear_solver(const MethodOptions& options);
+  void choose_linear_solver();
   void attach_linear_solver();
 
   const Model& model_;
+  SessionSettings settings_;
   std::unique_ptr<Workspace> workspace_;
   std::size_t nx_, np_;
   std::vector<double> params_;

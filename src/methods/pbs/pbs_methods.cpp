@@ -21,8 +21,8 @@ namespace odesens::pbs {
 namespace {
 
 Result run(const Problem& problem, const MethodOptions& options, const Settings& settings) {
-  cvodes::Session session(problem, options);
-  session.create_integrator(problem, options);
+  cvodes::Session session(problem, cvodes::read_session_settings(options));
+  session.create_integrator(problem);
   const std::size_t nx = session.nx(), np = session.np();
   const double* x = N_VGetArrayPointer(session.state());
 
@@ -101,6 +101,7 @@ Result solve_exp(const Problem& problem, const MethodOptions& options) {
   return run(problem, options, settings);
 }
 
+// pbsr's options, read once into its Settings.
 Result solve_pbsr(const Problem& problem, const MethodOptions& options) {
   Settings settings;
   settings.algorithm = Algorithm::pbsr;
