@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Sets up and builds odesens, runs the test suites, then builds again with
 # AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and runs the
-# suites there too, and finally fuzzes the .ode parser for 60 seconds
-# (tests/fuzz/run_fuzz.sh, build-fuzz/).
+# suites there too, then runs the tests of models shared by threads (model,
+# expression and thread tests) under ThreadSanitizer (build-tsan/), and
+# finally fuzzes the .ode parser for 60 seconds (tests/fuzz/run_fuzz.sh,
+# build-fuzz/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -23,6 +25,18 @@ cmake --build build-asan -j"$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs" | tee "$logs/asan.log"
+
+echo "== tests of shared models (ThreadSanitizer) =="
+if [ ! -f build-tsan/CMakeCache.txt ]; then
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DODESENS_SANITIZE_THREAD=ON \
+        -DODESENS_BUILD_BENCHMARKS=OFF >/dev/null
+fi
+tsan_programs=(test_threads test_model test_expr)
+cmake --build build-tsan -j"$jobs" --target "${tsan_programs[@]}"
+# Serial BLAS here: OpenBLAS' own threads are not instrumented.
+TSAN_OPTIONS=halt_on_error=1 OPENBLAS_NUM_THREADS=1 \
+  ctest --test-dir build-tsan --output-on-failure -j"$jobs" \
+        -L "^($(IFS='|'; echo "${tsan_programs[*]}"))\$" | tee "$logs/tsan.log"
 
 echo "== fuzzing the .ode parser (60 s, libFuzzer + ASan + UBSan) =="
 ./tests/fuzz/run_fuzz.sh 60
