@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 
+#include "model/builtin/builtin_reference.hpp"
 #include "odesens/odesens.hpp"
 #include "support/reference.hpp"
 

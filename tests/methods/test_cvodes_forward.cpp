@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "model/builtin/builtin_reference.hpp"
 #include "odesens/odesens.hpp"
 #include "support/reference.hpp"
 

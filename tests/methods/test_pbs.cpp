@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "model/builtin/builtin_reference.hpp"
 #include "expr/expr_test_support.hpp"
 #include "odesens/odesens.hpp"
 #include "odesens/pbs.hpp"

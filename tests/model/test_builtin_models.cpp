@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "model/builtin/builtin_reference.hpp"
 #include "odesens/odesens.hpp"
 
 namespace odesens {

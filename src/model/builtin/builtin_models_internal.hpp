@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "model/builtin/builtin_model.hpp"
+#include "model/builtin/builtin_reference.hpp"
 #include "odesens/builtin_models.hpp"
 
 namespace odesens::builtin {

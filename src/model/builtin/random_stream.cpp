@@ -1,5 +1,5 @@
 // splitmix64 and the uniform draw of BUILTIN_MODELS.md, bit for bit.
-#include "odesens/builtin_models.hpp"
+#include "model/builtin/builtin_reference.hpp"
 
 namespace odesens::builtin {
 
