@@ -1,7 +1,6 @@
 // ExprModel's evaluation services allocate nothing once warm: integrators
 // call them in their inner loops. Counts every operator new of this thread
-// between two points (the replacement operators below serve the whole test
-// program, and count only while a test asks them to).
+// between two points (support/allocation_counter.hpp).
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -9,58 +8,8 @@
 #include <new>
 
 #include "expr_test_support.hpp"
+#include "support/allocation_counter.hpp"
 #include "odesens/odesens.hpp"
-
-namespace {
-thread_local bool counting = false;
-thread_local long allocations = 0;
-}  // namespace
-
-// Every form of the global allocation functions, so that whatever the
-// library (or the standard library) calls is counted and pairs with free().
-namespace {
-void* allocate(std::size_t n, std::size_t align) {
-  if (counting) ++allocations;
-  if (n == 0) n = 1;
-  return align <= alignof(std::max_align_t)
-             ? std::malloc(n)
-             : std::aligned_alloc(align, (n + align - 1) / align * align);
-}
-void* allocate_or_throw(std::size_t n, std::size_t align) {
-  if (void* p = allocate(n, align)) return p;
-  throw std::bad_alloc();
-}
-constexpr std::size_t kPlain = alignof(std::max_align_t);
-}  // namespace
-
-void* operator new(std::size_t n) { return allocate_or_throw(n, kPlain); }
-void* operator new[](std::size_t n) { return allocate_or_throw(n, kPlain); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return allocate(n, kPlain); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return allocate(n, kPlain); }
-void* operator new(std::size_t n, std::align_val_t a) {
-  return allocate_or_throw(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a) {
-  return allocate_or_throw(n, static_cast<std::size_t>(a));
-}
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return allocate(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return allocate(n, static_cast<std::size_t>(a));
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace odesens {
 namespace {

@@ -21,26 +21,12 @@
 #include "linalg/csc.hpp"
 #include "odesens/sparsity.hpp"
 #include "odesens/status.hpp"
+#include "support/allocation_counter.hpp"
 
 // ---------------------------------------------------------------------------
 // Allocation counting: every global operator new of this thread while a test
 // asks for it, and SuiteSparse's malloc hooks (KLU allocates through them).
 namespace {
-thread_local bool counting = false;
-thread_local long allocations = 0;
-void* allocate(std::size_t n, std::size_t align) {
-  if (counting) ++allocations;
-  if (n == 0) n = 1;
-  return align <= alignof(std::max_align_t)
-             ? std::malloc(n)
-             : std::aligned_alloc(align, (n + align - 1) / align * align);
-}
-void* allocate_or_throw(std::size_t n, std::size_t align) {
-  if (void* p = allocate(n, align)) return p;
-  throw std::bad_alloc();
-}
-constexpr std::size_t kPlain = alignof(std::max_align_t);
-
 long suitesparse_allocations = 0;
 void* counting_malloc(std::size_t n) {
   ++suitesparse_allocations;
@@ -56,34 +42,6 @@ void* counting_realloc(void* p, std::size_t n) {
 }
 }  // namespace
 
-void* operator new(std::size_t n) { return allocate_or_throw(n, kPlain); }
-void* operator new[](std::size_t n) { return allocate_or_throw(n, kPlain); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return allocate(n, kPlain); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return allocate(n, kPlain); }
-void* operator new(std::size_t n, std::align_val_t a) {
-  return allocate_or_throw(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a) {
-  return allocate_or_throw(n, static_cast<std::size_t>(a));
-}
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return allocate(n, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
-  return allocate(n, static_cast<std::size_t>(a));
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace odesens::integrate {
 namespace {
