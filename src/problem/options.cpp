@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -33,13 +33,6 @@ bool coerce(const OptionValue& given, OptionType type, OptionValue& out) {
       return false;
   }
   return false;
-}
-
-std::string format_bound(double v) {
-  std::ostringstream out;
-  out.precision(17);
-  out << v;
-  return out.str();
 }
 
 }  // namespace
@@ -85,8 +78,8 @@ MethodOptions::MethodOptions(const std::string& method_id, const std::vector<Opt
       if (v < it->min || v > it->max)
         throw Error(Status::option_type,
                     "option '" + key + "' of method '" + method_id + "' must be in [" +
-                        format_bound(it->min) + ", " + format_bound(it->max) + "] (got " +
-                        format_bound(v) + ")");
+                        number_text(it->min) + ", " + number_text(it->max) + "] (got " +
+                        number_text(v) + ")");
     }
     if (auto s = std::get_if<std::string>(&converted); s && !it->choices.empty() &&
         std::find(it->choices.begin(), it->choices.end(), *s) == it->choices.end()) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -48,14 +49,14 @@ void validate_problem(const Problem& pr) {
   if (pr.output_times.empty()) throw Error(Status::invalid_argument, "no output times given");
   require_finite(pr.output_times, "output time");
   if (pr.output_times.front() < pr.t0)
-    throw Error(Status::invalid_argument, "output time " + std::to_string(pr.output_times[0]) +
-                                              " is before t0 = " + std::to_string(pr.t0));
+    throw Error(Status::invalid_argument, "output time " + number_text(pr.output_times[0]) +
+                                              " is before t0 = " + number_text(pr.t0));
   for (std::size_t k = 1; k < pr.output_times.size(); ++k)
     if (!(pr.output_times[k] > pr.output_times[k - 1]))
       throw Error(Status::invalid_argument,
                   "output times must be strictly increasing: times[" + std::to_string(k) +
-                      "] = " + std::to_string(pr.output_times[k]) + " <= times[" +
-                      std::to_string(k - 1) + "] = " + std::to_string(pr.output_times[k - 1]));
+                      "] = " + number_text(pr.output_times[k]) + " <= times[" +
+                      std::to_string(k - 1) + "] = " + number_text(pr.output_times[k - 1]));
   if (!(pr.output_times.back() > pr.t0))
     throw Error(Status::invalid_argument, "the last output time must be after t0");
   if (!pr.rtol) throw Error(Status::invalid_argument, "rtol is not set");

@@ -67,7 +67,9 @@ check_layout() {
   if [ ! -L "$libdir/libodesens.so" ] || [ ! -L "$libdir/libodesens.so.0" ]; then
     echo "libodesens.so and libodesens.so.0 must be symbolic links"; missing=1
   fi
-  objdump -p "$libdir/libodesens.so" | grep -q "SONAME *libodesens.so.0" ||
+  # Read whole before matching: grep -q stopping early would make objdump
+  # die of SIGPIPE, which pipefail reports as a failure.
+  grep -q "SONAME *libodesens.so.0" <<<"$(objdump -p "$libdir/libodesens.so")" ||
     { echo "SONAME of libodesens.so is not libodesens.so.0"; missing=1; }
   # Xbyak is private to the library: consumers must not be asked for it.
   if grep -rqi xbyak "$(dirname "$config")"; then

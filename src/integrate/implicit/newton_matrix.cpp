@@ -7,16 +7,11 @@
 
 #include "integrate/implicit/newton_backend.hpp"
 #include "integrate/implicit/union_pattern.hpp"
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::integrate {
 namespace {
-
-std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
 
 void check_patterns(std::size_t n, const std::vector<const SparsityPattern*>& term_patterns) {
   if (n == 0) throw Error(Status::invalid_argument, "NewtonMatrix: size n must be positive");
@@ -89,7 +84,7 @@ bool NewtonMatrix::set(double c0, std::initializer_list<NewtonTerm> terms) {
 
   state_ = State::empty;  // until M is assembled and checked
   if (!std::isfinite(c0))
-    throw Error(Status::not_finite, "NewtonMatrix::set: coefficient c0 = " + number(c0));
+    throw Error(Status::not_finite, "NewtonMatrix::set: coefficient c0 = " + number_text(c0));
   std::size_t k = 0;
   for (const NewtonTerm& t : terms) {
     ++k;
@@ -98,7 +93,7 @@ bool NewtonMatrix::set(double c0, std::initializer_list<NewtonTerm> terms) {
                   "NewtonMatrix::set: term " + std::to_string(k) + " has no values");
     if (!std::isfinite(t.coefficient))
       throw Error(Status::not_finite, "NewtonMatrix::set: coefficient of term " +
-                                          std::to_string(k) + " = " + number(t.coefficient));
+                                          std::to_string(k) + " = " + number_text(t.coefficient));
   }
 
   backend_->assemble(c0, terms.begin(), terms.size());
@@ -136,8 +131,8 @@ bool NewtonMatrix::factor() {
 void NewtonMatrix::factor_or_throw(double t) {
   if (factor()) return;
   throw Error(Status::solver_failed,
-              "the Newton matrix c0*I + sum c_k*A_k is singular at t=" + number(t) + " (c0 = " +
-                  number(held_c0_) + ", n = " + std::to_string(n_) + ")");
+              "the Newton matrix c0*I + sum c_k*A_k is singular at t=" + number_text(t) + " (c0 = " +
+                  number_text(held_c0_) + ", n = " + std::to_string(n_) + ")");
 }
 
 void NewtonMatrix::require_factored(const char* caller) const {

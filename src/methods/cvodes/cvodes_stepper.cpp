@@ -3,22 +3,12 @@
 #include <cvodes/cvodes.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
-namespace {
-
-std::string shortest(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", v);
-  return buffer;
-}
-
-}  // namespace
-
 CvodesStepper::CvodesStepper(Session& session, double t0, std::int64_t max_steps,
                              bool stop_at_outputs, integrate::StepListener* listener)
     : session_(session),
@@ -35,8 +25,8 @@ const double* CvodesStepper::x() const { return N_VGetArrayPointer(session_.stat
 void CvodesStepper::step(double t_limit) {
   if (++steps_since_output_ > max_steps_) {
     const std::string message =
-        "CVode failed (CV_TOO_MUCH_WORK): at t = " + shortest(t_) + ", max_steps = " +
-        std::to_string(max_steps_) + " steps taken before reaching t = " + shortest(t_limit) +
+        "CVode failed (CV_TOO_MUCH_WORK): at t = " + number_text(t_) + ", max_steps = " +
+        std::to_string(max_steps_) + " steps taken before reaching t = " + number_text(t_limit) +
         " (raise max_steps, or check the model for stiffness or a blow-up)";
     session_.fail_blaming_nonfinite(message);
     throw Error(Status::too_much_work, message);
@@ -48,7 +38,7 @@ void CvodesStepper::step(double t_limit) {
   // A "successful" step that does not move t: the step size has fallen
   // below the resolution of t (NaN/Inf from the model, or a blow-up).
   if (!(t > t_)) {
-    const std::string message = "CVode could not advance past t = " + shortest(t_) +
+    const std::string message = "CVode could not advance past t = " + number_text(t_) +
                                 ": the step size fell below the resolution of t (the solution "
                                 "may blow up there)";
     session_.fail_blaming_nonfinite(message);

@@ -1,0 +1,11 @@
+// Numbers in messages: the shortest decimal text that reads back as the
+// same double ("0.1", "1e+308", not "0.100000" or 309 digits).
+#pragma once
+
+#include <string>
+
+namespace odesens {
+
+std::string number_text(double v);
+
+}  // namespace odesens
