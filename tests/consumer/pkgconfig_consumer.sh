@@ -29,7 +29,8 @@ LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$work/consumer_c
 # The program must have run against the installed libodesens.so.
 # (ldd read whole first: an early exit of grep -q would SIGPIPE it under pipefail.)
 loaded=$(LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ldd "$work/consumer_c_pc")
-grep -F "libodesens.so" <<<"$loaded" | grep -qF "$(cd "$libdir" && pwd -P)" ||
+line=$(grep -F "libodesens.so" <<<"$loaded" || true)
+grep -qF "$(cd "$libdir" && pwd -P)" <<<"$line" ||
   { echo "pkgconfig_consumer: consumer_c_pc did not load $libdir/libodesens.so" >&2; exit 1; }
 
 echo "pkg-config --cflags --libs odesens-cpp: $(pkg-config --cflags --libs odesens-cpp)"
