@@ -37,8 +37,9 @@ void differentiate_rows(Graph& g, const std::vector<NodeId>& roots, std::size_t 
                         std::vector<NodeId>* by_time) {
   std::vector<Entry> xs, ps;
   if (by_time) by_time->assign(roots.size(), g.constant(0.0));
+  GradientWorkspace workspace;
   for (std::size_t i = 0; i < roots.size(); ++i) {
-    for (const Partial& d : gradient(g, roots[i])) {
+    for (const Partial& d : gradient(g, roots[i], workspace)) {
       const auto k = static_cast<std::size_t>(d.index);
       if (d.leaf == Op::state) xs.push_back({i, k, d.derivative});
       if (d.leaf == Op::param) ps.push_back({i, k, d.derivative});

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
-namespace odesens::expr {
-namespace {
+#include "expr/derivative_rules.hpp"
 
-const double kLn10 = 2.302585092994045684017991454684364208;
+namespace odesens::expr {
 
 // Reused marks and adjoints, indexed by node id; a generation counter makes
 // clearing them free between calls.
-struct Workspace {
+struct GradientWorkspace::Scratch {
   std::vector<std::uint32_t> in_cone, has_adjoint;
   std::vector<NodeId> adjoint;
   std::uint32_t generation = 0;
@@ -29,9 +28,48 @@ struct Workspace {
   }
 };
 
+GradientWorkspace::GradientWorkspace() : scratch_(std::make_unique<Scratch>()) {}
+GradientWorkspace::~GradientWorkspace() = default;
+
+namespace {
+
+// A node of the graph under construction with the arithmetic of doubles,
+// so that the derivative rules (derivative_rules.hpp) build nodes when
+// they compute with Syms.
+struct Sym {
+  Graph* g;
+  NodeId id;
+};
+Sym sym(const Sym& like, NodeId id) { return {like.g, id}; }
+Sym operator-(Sym a) { return sym(a, a.g->neg(a.id)); }
+Sym operator+(Sym a, Sym b) { return sym(a, a.g->add(a.id, b.id)); }
+Sym operator-(Sym a, Sym b) { return sym(a, a.g->sub(a.id, b.id)); }
+Sym operator*(Sym a, Sym b) { return sym(a, a.g->mul(a.id, b.id)); }
+Sym operator/(Sym a, Sym b) { return sym(a, a.g->div(a.id, b.id)); }
+Sym constant(const Sym& like, double v) { return sym(like, like.g->constant(v)); }
+Sym operator+(double a, Sym b) { return constant(b, a) + b; }
+Sym operator-(double a, Sym b) { return constant(b, a) - b; }
+Sym operator*(double a, Sym b) { return constant(b, a) * b; }
+Sym operator-(Sym a, double b) { return a - constant(a, b); }
+Sym operator*(Sym a, double b) { return a * constant(a, b); }
+Sym operator<(Sym a, double b) { return sym(a, a.g->binary(Op::lt, a.id, constant(a, b).id)); }
+Sym operator<=(Sym a, Sym b) { return sym(a, a.g->binary(Op::le, a.id, b.id)); }
+Sym operator>=(Sym a, Sym b) { return sym(a, a.g->binary(Op::ge, a.id, b.id)); }
+Sym unary(Op op, Sym a) { return sym(a, a.g->unary(op, a.id)); }
+Sym sqrt(Sym a) { return unary(Op::sqrt, a); }
+Sym log(Sym a) { return unary(Op::log, a); }
+Sym sin(Sym a) { return unary(Op::sin, a); }
+Sym cos(Sym a) { return unary(Op::cos, a); }
+Sym sinh(Sym a) { return unary(Op::sinh, a); }
+Sym cosh(Sym a) { return unary(Op::cosh, a); }
+Sym pow(Sym a, Sym b) { return sym(a, a.g->pow(a.id, b.id)); }
+Sym powi(Sym a, int n) { return sym(a, a.g->powi(a.id, n)); }
+Sym select(Sym c, Sym a, Sym b) { return sym(c, c.g->select(c.id, a.id, b.id)); }
+Sym truth(Sym a) { return a; }  // a condition node is its own truth value
+
 class Reverse {
  public:
-  Reverse(Graph& g, Workspace& ws) : g_(g), ws_(ws) {}
+  Reverse(Graph& g, GradientWorkspace::Scratch& ws) : g_(g), ws_(ws) {}
 
   std::vector<Partial> run(NodeId root) {
     const std::size_t n_before = g_.size();
@@ -89,83 +127,44 @@ class Reverse {
 
   bool varies(NodeId id) const { return !g_.is_invariant(id); }
 
+  // The derivative rules' view of node `self` (= n) with adjoint w.
+  struct Rule {
+    Reverse& rev;
+    NodeId self_id;
+    const Node& node;
+    NodeId w_id;
+    Sym sym(NodeId id) const { return {&rev.g_, id}; }
+    Sym a() const { return sym(node.a); }
+    Sym b() const { return sym(node.b); }
+    Sym c() const { return sym(node.c); }
+    Sym self() const { return sym(self_id); }
+    Sym w() const { return sym(w_id); }
+    Sym zero() const { return sym(rev.g_.constant(0.0)); }
+    int n() const { return node.index; }
+    NodeId operand(int slot) const { return slot == 0 ? node.a : slot == 1 ? node.b : node.c; }
+    bool varies(int slot) const { return rev.varies(operand(slot)); }
+    void give(int slot, Sym contribution) { rev.give(operand(slot), contribution.id); }
+  };
+
   // Pushes the adjoint w of node `self` (= n) to its operands.
   void propagate(NodeId self, const Node& n, NodeId w) {
-    Graph& g = g_;
-    const NodeId a = n.a, b = n.b;
-    auto one = [&g] { return g.constant(1.0); };
+    Rule r{*this, self, n, w};
     switch (n.op) {
-      case Op::neg: give(a, g.neg(w)); break;
-      case Op::add:
-        give(a, w);
-        give(b, w);
-        break;
-      case Op::sub:
-        give(a, w);
-        give(b, g.neg(w));
-        break;
-      case Op::mul:
-        give(a, g.mul(w, b));
-        give(b, g.mul(w, a));
-        break;
-      case Op::div:  // d(a/b) = da/b - (a/b) db/b
-        give(a, g.div(w, b));
-        if (varies(b)) give(b, g.neg(g.div(g.mul(w, self), b)));
-        break;
-      case Op::pow:  // d(a^b) = b a^(b-1) da + a^b log(a) db
-        if (varies(a)) give(a, g.mul(w, g.mul(b, g.pow(a, g.sub(b, one())))));
-        if (varies(b)) give(b, g.mul(w, g.mul(self, g.unary(Op::log, a))));
-        break;
-      case Op::powi:
-        give(a, g.mul(w, g.mul(g.constant(n.index), g.powi(a, n.index - 1))));
-        break;
-      case Op::exp: give(a, g.mul(w, self)); break;
-      case Op::log: give(a, g.div(w, a)); break;
-      case Op::log10: give(a, g.div(w, g.mul(a, g.constant(kLn10)))); break;
-      case Op::sqrt: give(a, g.div(w, g.mul(g.constant(2.0), self))); break;
-      case Op::sin: give(a, g.mul(w, g.unary(Op::cos, a))); break;
-      case Op::cos: give(a, g.neg(g.mul(w, g.unary(Op::sin, a)))); break;
-      case Op::tan: give(a, g.mul(w, g.add(one(), g.mul(self, self)))); break;
-      case Op::sinh: give(a, g.mul(w, g.unary(Op::cosh, a))); break;
-      case Op::cosh: give(a, g.mul(w, g.unary(Op::sinh, a))); break;
-      case Op::tanh: give(a, g.mul(w, g.sub(one(), g.mul(self, self)))); break;
-      case Op::asin:
-        give(a, g.div(w, g.unary(Op::sqrt, g.sub(one(), g.mul(a, a)))));
-        break;
-      case Op::acos:
-        give(a, g.neg(g.div(w, g.unary(Op::sqrt, g.sub(one(), g.mul(a, a))))));
-        break;
-      case Op::atan: give(a, g.div(w, g.add(one(), g.mul(a, a)))); break;
-      case Op::abs:  // |a| = a < 0 ? -a : a
-        give(a, g.select(g.binary(Op::lt, a, g.constant(0.0)), g.neg(w), w));
-        break;
-      case Op::min:
-      case Op::max: {
-        const NodeId took_a = g.binary(n.op == Op::min ? Op::le : Op::ge, a, b);
-        const NodeId zero = g.constant(0.0);
-        give(a, g.select(took_a, w, zero));
-        give(b, g.select(took_a, zero, w));
-        break;
-      }
-      case Op::select: {
-        const NodeId zero = g.constant(0.0);
-        give(b, g.select(a, w, zero));
-        give(n.c, g.select(a, zero, w));
-        break;
-      }
-      default: break;  // conditions, floor, ceil, factorial, constants: zero derivative
+#define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) \
+  case Op::name: rule::reverse(r); break;
+#include "expr/ops.def"
+      default: break;  // constants and the tape-only store
     }
   }
 
   Graph& g_;
-  Workspace& ws_;
+  GradientWorkspace::Scratch& ws_;
 };
 
 }  // namespace
 
-std::vector<Partial> gradient(Graph& g, NodeId root) {
-  thread_local Workspace ws;
-  return Reverse(g, ws).run(root);
+std::vector<Partial> gradient(Graph& g, NodeId root, GradientWorkspace& workspace) {
+  return Reverse(g, workspace.scratch()).run(root);
 }
 
 }  // namespace odesens::expr

@@ -10,6 +10,7 @@
 // leaf get no adjoint, so for instance pow(a, 3.5) never builds log(a).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "expr/expr_graph.hpp"
@@ -22,8 +23,21 @@ struct Partial {
   NodeId derivative;
 };
 
+// Marks and adjoints indexed by node id, reused by the gradients of many
+// roots (cleared in O(1) between them); owned by the caller, one per thread.
+class GradientWorkspace {
+ public:
+  struct Scratch;
+  GradientWorkspace();
+  ~GradientWorkspace();
+  Scratch& scratch() { return *scratch_; }
+
+ private:
+  std::unique_ptr<Scratch> scratch_;
+};
+
 // Partial derivatives of `root`, one per leaf with a derivative that is not
 // the constant zero, ordered by leaf kind (time, states, params) and index.
-std::vector<Partial> gradient(Graph& g, NodeId root);
+std::vector<Partial> gradient(Graph& g, NodeId root, GradientWorkspace& workspace);
 
 }  // namespace odesens::expr

@@ -1,71 +1,40 @@
 #include "expr/expr_node.hpp"
 
+#include <cstddef>
+
 namespace odesens::expr {
+namespace {
 
-int arity(Op op) {
-  if (op <= Op::param) return 0;
-  if (op <= Op::logical_not) return 1;
-  if (op <= Op::logical_or) return 2;
-  if (op == Op::select) return 3;
-  return 1;  // store
-}
+enum class Kind : std::uint8_t { leaf, function, condition, step, tape_only };
 
-bool is_condition(Op op) {
-  return op == Op::logical_not || (op >= Op::lt && op <= Op::logical_or);
-}
+struct OpInfo {
+  const char* name;
+  int arity;
+  Kind kind;
+};
 
-bool is_piecewise_constant(Op op) {
-  return op == Op::floor || op == Op::ceil || op == Op::factorial;
-}
+constexpr OpInfo kOps[] = {
+#define ODESENS_LEAF(name, text) {text, 0, Kind::leaf},
+#define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) \
+  {text, arity, Kind::kind},
+#define ODESENS_TAPE_OP(name, text, arity) {text, arity, Kind::tape_only},
+#include "expr/ops.def"
+};
+static_assert(sizeof kOps / sizeof kOps[0] == static_cast<std::size_t>(Op::count),
+              "one row of ops.def per Op");
 
-bool is_leaf(Op op) { return op <= Op::param; }
+const OpInfo& info(Op op) { return kOps[static_cast<std::size_t>(op)]; }
 
-const char* op_name(Op op) {
-  switch (op) {
-    case Op::constant: return "constant";
-    case Op::time: return "t";
-    case Op::state: return "state";
-    case Op::param: return "param";
-    case Op::neg: return "neg";
-    case Op::exp: return "exp";
-    case Op::log: return "log";
-    case Op::log10: return "log10";
-    case Op::sqrt: return "sqrt";
-    case Op::sin: return "sin";
-    case Op::cos: return "cos";
-    case Op::tan: return "tan";
-    case Op::sinh: return "sinh";
-    case Op::cosh: return "cosh";
-    case Op::tanh: return "tanh";
-    case Op::asin: return "asin";
-    case Op::acos: return "acos";
-    case Op::atan: return "atan";
-    case Op::floor: return "floor";
-    case Op::ceil: return "ceil";
-    case Op::factorial: return "factorial";
-    case Op::abs: return "abs";
-    case Op::powi: return "powi";
-    case Op::logical_not: return "!";
-    case Op::add: return "+";
-    case Op::sub: return "-";
-    case Op::mul: return "*";
-    case Op::div: return "/";
-    case Op::pow: return "pow";
-    case Op::min: return "min";
-    case Op::max: return "max";
-    case Op::lt: return "<";
-    case Op::le: return "<=";
-    case Op::gt: return ">";
-    case Op::ge: return ">=";
-    case Op::eq: return "==";
-    case Op::ne: return "!=";
-    case Op::logical_and: return "&&";
-    case Op::logical_or: return "||";
-    case Op::select: return "select";
-    case Op::store: return "store";
-    case Op::count: break;
-  }
-  return "?";
-}
+}  // namespace
+
+int arity(Op op) { return op < Op::count ? info(op).arity : 1; }
+
+bool is_condition(Op op) { return op < Op::count && info(op).kind == Kind::condition; }
+
+bool is_piecewise_constant(Op op) { return op < Op::count && info(op).kind == Kind::step; }
+
+bool is_leaf(Op op) { return op < Op::count && info(op).kind == Kind::leaf; }
+
+const char* op_name(Op op) { return op < Op::count ? info(op).name : "?"; }
 
 }  // namespace odesens::expr

@@ -13,54 +13,14 @@ namespace odesens::expr {
 using NodeId = std::uint32_t;
 inline constexpr NodeId kNoNode = 0xffffffffu;
 
+// Every operation, in the order of ops.def (leaves, unary, binary,
+// ternary, tape-only), where each one is declared with its name, arity,
+// value, derivative and code generation.
 enum class Op : std::uint8_t {
-  // leaves
-  constant,
-  time,
-  state,  // index = state number
-  param,  // index = parameter number
-  // unary
-  neg,
-  exp,
-  log,
-  log10,
-  sqrt,
-  sin,
-  cos,
-  tan,
-  sinh,
-  cosh,
-  tanh,
-  asin,
-  acos,
-  atan,
-  // piecewise constant: zero derivative wherever they are differentiable
-  floor,
-  ceil,
-  factorial,  // Gamma(a + 1); SBML defines it on non-negative integers
-  abs,
-  powi,  // a^index, index a (possibly negative) integer: exact for negative a
-  logical_not,
-  // binary
-  add,
-  sub,
-  mul,
-  div,
-  pow,
-  min,  // a <= b ? a : b
-  max,  // a >= b ? a : b
-  lt,
-  le,
-  gt,
-  ge,
-  eq,
-  ne,
-  logical_and,
-  logical_or,
-  // ternary
-  select,  // a != 0 ? b : c
-  // tape only: out[index] = a
-  store,
+#define ODESENS_LEAF(name, text) name,
+#define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) name,
+#define ODESENS_TAPE_OP(name, text, arity) name,
+#include "expr/ops.def"
   count
 };
 

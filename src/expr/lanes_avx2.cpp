@@ -14,24 +14,21 @@ struct LaneMath {
   // aligned(8): registers are read from plain double buffers.
   typedef double V __attribute__((vector_size(32), __may_alias__, aligned(8)));
   typedef std::uint64_t Bits __attribute__((vector_size(32)));
-  static V exp(V a) { return Sleef_expd4_u10avx2(a); }
-  static V log(V a) { return Sleef_logd4_u10avx2(a); }
-  static V log10(V a) { return Sleef_log10d4_u10avx2(a); }
+  // The SLEEF functions that ops.def names (u10: at most 1 ulp).
+#define sleef1(fn, accuracy) \
+  static V fn(V a) { return Sleef_##fn##d4_##accuracy##avx2(a); }
+#define sleef2(fn, accuracy) \
+  static V fn(V a, V b) { return Sleef_##fn##d4_##accuracy##avx2(a, b); }
+#define intrinsic
+#define no_math
+#define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) math
+#include "expr/ops.def"
+#undef sleef1
+#undef sleef2
+#undef intrinsic
+#undef no_math
   static V sqrt(V a) { return _mm256_sqrt_pd(a); }
-  static V sin(V a) { return Sleef_sind4_u10avx2(a); }
-  static V cos(V a) { return Sleef_cosd4_u10avx2(a); }
-  static V tan(V a) { return Sleef_tand4_u10avx2(a); }
-  static V sinh(V a) { return Sleef_sinhd4_u10avx2(a); }
-  static V cosh(V a) { return Sleef_coshd4_u10avx2(a); }
-  static V tanh(V a) { return Sleef_tanhd4_u10avx2(a); }
-  static V asin(V a) { return Sleef_asind4_u10avx2(a); }
-  static V acos(V a) { return Sleef_acosd4_u10avx2(a); }
-  static V atan(V a) { return Sleef_atand4_u10avx2(a); }
-  static V floor(V a) { return Sleef_floord4_avx2(a); }
-  static V ceil(V a) { return Sleef_ceild4_avx2(a); }
-  static V tgamma(V a) { return Sleef_tgammad4_u10avx2(a); }
   static V abs(V a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
-  static V pow(V a, V b) { return Sleef_powd4_u10avx2(a, b); }
 };
 
 }  // namespace

@@ -12,7 +12,8 @@
 // Only on x86-64 Linux; compile_native() returns null elsewhere, when the
 // system refuses executable memory, or when ODESENS_JIT=0 is set, and the
 // interpreter runs instead. Code pages are written, then made read+execute
-// (never writable and executable at once).
+// (never writable and executable at once); xbyak assembles them
+// (native_tape.cpp).
 #pragma once
 
 #include <cstddef>
@@ -22,12 +23,12 @@
 namespace odesens::expr {
 
 struct Tape;
+class NativeCode;  // the generated code and its pages (native_tape.cpp)
 
 class NativeTape {
  public:
   using Function = void (*)(double* registers, double* out);
-  NativeTape(void* memory, std::size_t size, Function prefix, Function main)
-      : memory_(memory), size_(size), prefix_(prefix), main_(main) {}
+  NativeTape(std::unique_ptr<NativeCode> code, Function prefix, Function main);
   ~NativeTape();
   NativeTape(const NativeTape&) = delete;
   NativeTape& operator=(const NativeTape&) = delete;
@@ -37,8 +38,7 @@ class NativeTape {
   void run_main(double* registers, double* out) const { main_(registers, out); }
 
  private:
-  void* memory_;
-  std::size_t size_;
+  std::unique_ptr<NativeCode> code_;
   Function prefix_, main_;
 };
 

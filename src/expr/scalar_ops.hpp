@@ -31,53 +31,45 @@ inline T powi(T x, int n) {
   return n < 0 ? 1.0 / result : result;
 }
 
-inline double bool_value(bool b) { return b ? 1.0 : 0.0; }
+// The math functions of ops.def's `value` column on doubles: libm.
+struct ScalarMath {
+  using V = double;
+#define sleef1(fn, accuracy) \
+  static double fn(double a) { return std::fn(a); }
+#define sleef2(fn, accuracy) \
+  static double fn(double a, double b) { return std::fn(a, b); }
+#define intrinsic
+#define no_math
+#define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) math
+#include "expr/ops.def"
+#undef sleef1
+#undef sleef2
+#undef intrinsic
+#undef no_math
+  static double sqrt(double a) { return std::sqrt(a); }
+  static double abs(double a) { return std::fabs(a); }
+};
 
-inline double scalar_unary(Op op, double a, int index) {
+// The value of operation op (ops.def) on a, b, c; n is the powi exponent.
+// Operands an operation does not have are ignored.
+inline double scalar_value(Op op, double a, double b, double c, int n) {
+  using M = ScalarMath;
+  const double one = 1.0, zero = 0.0;
   switch (op) {
-    case Op::neg: return -a;
-    case Op::exp: return std::exp(a);
-    case Op::log: return std::log(a);
-    case Op::log10: return std::log10(a);
-    case Op::sqrt: return std::sqrt(a);
-    case Op::sin: return std::sin(a);
-    case Op::cos: return std::cos(a);
-    case Op::tan: return std::tan(a);
-    case Op::sinh: return std::sinh(a);
-    case Op::cosh: return std::cosh(a);
-    case Op::tanh: return std::tanh(a);
-    case Op::asin: return std::asin(a);
-    case Op::acos: return std::acos(a);
-    case Op::atan: return std::atan(a);
-    case Op::floor: return std::floor(a);
-    case Op::ceil: return std::ceil(a);
-    case Op::factorial: return std::tgamma(a + 1.0);
-    case Op::abs: return std::fabs(a);
-    case Op::powi: return powi(a, index);
-    case Op::logical_not: return bool_value(a == 0.0);
+#define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) \
+  case Op::name:                                                              \
+    return value;
+#include "expr/ops.def"
     default: return std::nan("");
   }
 }
 
+inline double scalar_unary(Op op, double a, int index) {
+  return arity(op) == 1 ? scalar_value(op, a, 0.0, 0.0, index) : std::nan("");
+}
+
 inline double scalar_binary(Op op, double a, double b) {
-  switch (op) {
-    case Op::add: return a + b;
-    case Op::sub: return a - b;
-    case Op::mul: return a * b;
-    case Op::div: return a / b;
-    case Op::pow: return std::pow(a, b);
-    case Op::min: return a <= b ? a : b;
-    case Op::max: return a >= b ? a : b;
-    case Op::lt: return bool_value(a < b);
-    case Op::le: return bool_value(a <= b);
-    case Op::gt: return bool_value(a > b);
-    case Op::ge: return bool_value(a >= b);
-    case Op::eq: return bool_value(a == b);
-    case Op::ne: return bool_value(a != b);
-    case Op::logical_and: return bool_value(a != 0.0 && b != 0.0);
-    case Op::logical_or: return bool_value(a != 0.0 || b != 0.0);
-    default: return std::nan("");
-  }
+  return arity(op) == 2 ? scalar_value(op, a, b, 0.0, 0) : std::nan("");
 }
 
 inline double scalar_select(double c, double a, double b) { return c != 0.0 ? a : b; }

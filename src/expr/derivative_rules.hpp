@@ -1,0 +1,242 @@
+// The derivative of every operation, referenced from ops.def's `rule`
+// column: one small struct per operation with
+//
+//   reverse(r)  the adjoint contributions to the operands, given the
+//               adjoint r.w() of the result: r.give(slot, contribution).
+//               Written once for two evaluators: the symbolic one
+//               (differentiate.cpp, values are graph nodes and the
+//               contributions new nodes) and the adjoint lanes
+//               (lane_kernel_impl.hpp, values are doubles and w a lane
+//               vector). r.varies(slot) is false for operands whose
+//               adjoint is not wanted (constant or invariant operands).
+//   forward(x)  the tangent of the result from the operands' tangents
+//               x.dt(slot), for the tangent lanes.
+//
+// r.a(), r.b(), r.c() are the operands, r.self() the result, r.n() the
+// powi exponent, r.zero() a zero of w's type. The formulas are written so
+// that both evaluators compute the same rounded values as the hand-written
+// rules they replace.
+//
+// Internal linkage on purpose (see scalar_ops.hpp): included by the SIMD
+// translation units.
+#pragma once
+
+#include <cmath>
+
+#include "expr/scalar_ops.hpp"
+
+namespace odesens::expr {
+namespace {
+
+using std::cos;
+using std::cosh;
+using std::log;
+using std::pow;
+using std::sin;
+using std::sinh;
+using std::sqrt;
+
+const double kLn10 = 2.302585092994045684017991454684364208;
+
+// Conditions on doubles (the graph's versions take and build nodes).
+template <class T>
+T select(bool condition, T if_true, T if_false) {
+  return condition ? if_true : if_false;
+}
+inline bool truth(double a) { return a != 0.0; }
+
+// Conditions, floor, ceil, factorial: zero derivative.
+struct ZeroRule {
+  template <class R> static void reverse(R&) {}
+  template <class X> static auto forward(const X& x) { return x.zero(); }
+};
+
+struct NegRule {
+  template <class R> static void reverse(R& r) { r.give(0, -r.w()); }
+  template <class X> static auto forward(const X& x) { return -x.dt(0); }
+};
+
+struct AddRule {
+  template <class R> static void reverse(R& r) {
+    r.give(0, r.w());
+    r.give(1, r.w());
+  }
+  template <class X> static auto forward(const X& x) { return x.dt(0) + x.dt(1); }
+};
+
+struct SubRule {
+  template <class R> static void reverse(R& r) {
+    r.give(0, r.w());
+    r.give(1, -r.w());
+  }
+  template <class X> static auto forward(const X& x) { return x.dt(0) - x.dt(1); }
+};
+
+struct MulRule {
+  template <class R> static void reverse(R& r) {
+    r.give(0, r.w() * r.b());
+    r.give(1, r.w() * r.a());
+  }
+  template <class X> static auto forward(const X& x) { return x.dt(0) * x.b() + x.dt(1) * x.a(); }
+};
+
+struct DivRule {  // d(a/b) = da/b - (a/b) db/b
+  template <class R> static void reverse(R& r) {
+    r.give(0, r.w() / r.b());
+    if (r.varies(1)) r.give(1, -((r.w() * r.self()) / r.b()));
+  }
+  template <class X> static auto forward(const X& x) {
+    return (x.dt(0) - x.dt(1) * x.self()) / x.b();
+  }
+};
+
+struct PowRule {  // d(a^b) = b a^(b-1) da + a^b log(a) db
+  template <class R> static void reverse(R& r) {
+    if (r.varies(0)) r.give(0, r.w() * (r.b() * pow(r.a(), r.b() - 1.0)));
+    if (r.varies(1)) r.give(1, r.w() * (r.self() * log(r.a())));
+  }
+  template <class X> static auto forward(const X& x) {
+    auto d = x.dt(0) * (x.b() * pow(x.a(), x.b() - 1.0));
+    if (x.varies(1)) {
+      // Only where the exponent moves: r log(a) may be NaN (a <= 0).
+      const auto db = x.dt(1);
+      d = (db != x.zero()) ? d + db * (x.self() * log(x.a())) : d;
+    }
+    return d;
+  }
+};
+
+struct PowiRule {
+  template <class R> static void reverse(R& r) {
+    r.give(0, r.w() * (static_cast<double>(r.n()) * powi(r.a(), r.n() - 1)));
+  }
+  template <class X> static auto forward(const X& x) {
+    return x.dt(0) * (static_cast<double>(x.n()) * powi(x.a(), x.n() - 1));
+  }
+};
+
+struct ExpRule {
+  template <class R> static void reverse(R& r) { r.give(0, r.w() * r.self()); }
+  template <class X> static auto forward(const X& x) { return x.dt(0) * x.self(); }
+};
+
+struct LogRule {
+  template <class R> static void reverse(R& r) { r.give(0, r.w() / r.a()); }
+  template <class X> static auto forward(const X& x) { return x.dt(0) / x.a(); }
+};
+
+struct Log10Rule {
+  template <class R> static void reverse(R& r) { r.give(0, r.w() / (r.a() * kLn10)); }
+  template <class X> static auto forward(const X& x) { return x.dt(0) / (x.a() * kLn10); }
+};
+
+struct SqrtRule {
+  template <class R> static void reverse(R& r) { r.give(0, r.w() / (2.0 * r.self())); }
+  template <class X> static auto forward(const X& x) { return x.dt(0) / (2.0 * x.self()); }
+};
+
+struct SinRule {
+  template <class R> static void reverse(R& r) { r.give(0, r.w() * cos(r.a())); }
+  template <class X> static auto forward(const X& x) { return x.dt(0) * cos(x.a()); }
+};
+
+struct CosRule {
+  template <class R> static void reverse(R& r) { r.give(0, -(r.w() * sin(r.a()))); }
+  template <class X> static auto forward(const X& x) { return -(x.dt(0) * sin(x.a())); }
+};
+
+struct TanRule {  // 1 + tan^2
+  template <class R> static void reverse(R& r) {
+    r.give(0, r.w() * (1.0 + r.self() * r.self()));
+  }
+  template <class X> static auto forward(const X& x) {
+    return x.dt(0) * (1.0 + x.self() * x.self());
+  }
+};
+
+struct SinhRule {
+  template <class R> static void reverse(R& r) { r.give(0, r.w() * cosh(r.a())); }
+  template <class X> static auto forward(const X& x) { return x.dt(0) * cosh(x.a()); }
+};
+
+struct CoshRule {
+  template <class R> static void reverse(R& r) { r.give(0, r.w() * sinh(r.a())); }
+  template <class X> static auto forward(const X& x) { return x.dt(0) * sinh(x.a()); }
+};
+
+struct TanhRule {  // 1 - tanh^2
+  template <class R> static void reverse(R& r) {
+    r.give(0, r.w() * (1.0 - r.self() * r.self()));
+  }
+  template <class X> static auto forward(const X& x) {
+    return x.dt(0) * (1.0 - x.self() * x.self());
+  }
+};
+
+struct AsinRule {
+  template <class R> static void reverse(R& r) {
+    r.give(0, r.w() / sqrt(1.0 - r.a() * r.a()));
+  }
+  template <class X> static auto forward(const X& x) {
+    return x.dt(0) / sqrt(1.0 - x.a() * x.a());
+  }
+};
+
+struct AcosRule {
+  template <class R> static void reverse(R& r) {
+    r.give(0, -(r.w() / sqrt(1.0 - r.a() * r.a())));
+  }
+  template <class X> static auto forward(const X& x) {
+    return -(x.dt(0) / sqrt(1.0 - x.a() * x.a()));
+  }
+};
+
+struct AtanRule {
+  template <class R> static void reverse(R& r) { r.give(0, r.w() / (1.0 + r.a() * r.a())); }
+  template <class X> static auto forward(const X& x) { return x.dt(0) / (1.0 + x.a() * x.a()); }
+};
+
+struct AbsRule {  // |a| = a < 0 ? -a : a
+  template <class R> static void reverse(R& r) {
+    r.give(0, select(r.a() < 0.0, -r.w(), r.w()));
+  }
+  template <class X> static auto forward(const X& x) {
+    return x.a() < 0.0 ? -x.dt(0) : x.dt(0);
+  }
+};
+
+struct MinRule {  // a <= b ? a : b
+  template <class R> static void reverse(R& r) {
+    const auto took_a = r.a() <= r.b();
+    r.give(0, select(took_a, r.w(), r.zero()));
+    r.give(1, select(took_a, r.zero(), r.w()));
+  }
+  template <class X> static auto forward(const X& x) {
+    return x.a() <= x.b() ? x.dt(0) : x.dt(1);
+  }
+};
+
+struct MaxRule {  // a >= b ? a : b
+  template <class R> static void reverse(R& r) {
+    const auto took_a = r.a() >= r.b();
+    r.give(0, select(took_a, r.w(), r.zero()));
+    r.give(1, select(took_a, r.zero(), r.w()));
+  }
+  template <class X> static auto forward(const X& x) {
+    return x.a() >= x.b() ? x.dt(0) : x.dt(1);
+  }
+};
+
+struct SelectRule {  // a != 0 ? b : c
+  template <class R> static void reverse(R& r) {
+    const auto condition = truth(r.a());
+    r.give(1, select(condition, r.w(), r.zero()));
+    r.give(2, select(condition, r.zero(), r.w()));
+  }
+  template <class X> static auto forward(const X& x) {
+    return x.a() != 0.0 ? x.dt(1) : x.dt(2);
+  }
+};
+
+}  // namespace
+}  // namespace odesens::expr
