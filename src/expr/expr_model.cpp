@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <unordered_set>
 
 #include "expr/lane_kernels.hpp"
@@ -54,15 +53,12 @@ class ExprWorkspace final : public Workspace {
   expr::Registers registers;
 };
 
-// The caller's workspace, checked to belong to `owner`, or a temporary one
-// in `local` for a call without workspace.
-ExprWorkspace& expr_workspace(const void* owner, Workspace* ws,
-                              std::optional<ExprWorkspace>& local) {
-  if (!ws) return local.emplace(expr::widest_lane_width(), owner);
-  if (ws->owner() != owner)
+// The caller's workspace, checked to belong to `owner`.
+ExprWorkspace& expr_workspace(const void* owner, Workspace& ws) {
+  if (ws.owner() != owner)
     throw Error(Status::invalid_argument,
                 "a workspace made by another model was passed to an expression model");
-  return static_cast<ExprWorkspace&>(*ws);
+  return static_cast<ExprWorkspace&>(ws);
 }
 
 }  // namespace
@@ -164,19 +160,25 @@ std::unique_ptr<Workspace> ExprModel::make_workspace(int lane_width) const {
   return std::make_unique<ExprWorkspace>(width, impl_.get());
 }
 
-// Each service: the caller's registers (or temporary ones), one tape
-// evaluation, and a scatter where Model asks for a dense matrix.
-#define ODESENS_REGISTERS                       \
-  std::optional<ExprWorkspace> local_workspace; \
-  ExprWorkspace& w = expr_workspace(impl_.get(), ws, local_workspace)
+// Each service: the caller's registers, one tape evaluation, and a scatter
+// where Model asks for a dense matrix. Without a workspace, the service
+// calls itself once more with a temporary one (kept off the hot path: the
+// call with a workspace only checks its owner).
+#define ODESENS_REGISTERS(...)                    \
+  if (!ws) {                                      \
+    const auto temporary = make_workspace();      \
+    Workspace* ws_given = temporary.get();        \
+    return __VA_ARGS__;                           \
+  }                                               \
+  ExprWorkspace& w = expr_workspace(impl_.get(), *ws)
 
 void ExprModel::initial_state(const double* p, double* x0, Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(initial_state(p, x0, ws_given));
   expr::evaluate(impl_->x0, w.registers, Slot::x0, 0.0, nullptr, p, x0);
 }
 
 void ExprModel::initial_sensitivity(const double* p, double* dx0_dp, Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(initial_sensitivity(p, dx0_dp, ws_given));
   const auto& s = impl_->first.dx0_dp;
   double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
   expr::evaluate(impl_->dx0_dp, w.registers, Slot::dx0_dp, 0.0, nullptr, p, values);
@@ -185,13 +187,13 @@ void ExprModel::initial_sensitivity(const double* p, double* dx0_dp, Workspace* 
 
 void ExprModel::rhs(double t, const double* x, const double* p, double* xdot,
                     Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(rhs(t, x, p, xdot, ws_given));
   expr::evaluate(impl_->rhs, w.registers, Slot::rhs, t, x, p, xdot);
 }
 
 void ExprModel::jac_x(double t, const double* x, const double* p, double* J,
                       Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(jac_x(t, x, p, J, ws_given));
   const auto& s = impl_->first.jac_x;
   double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
   expr::evaluate(impl_->jac_x, w.registers, Slot::jac_x, t, x, p, values);
@@ -202,13 +204,13 @@ const SparsityPattern* ExprModel::jac_x_pattern() const { return &impl_->first.j
 
 void ExprModel::jac_x_values(double t, const double* x, const double* p, double* values,
                              Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(jac_x_values(t, x, p, values, ws_given));
   expr::evaluate(impl_->jac_x, w.registers, Slot::jac_x, t, x, p, values);
 }
 
 void ExprModel::jac_p(double t, const double* x, const double* p, double* Jp,
                       Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(jac_p(t, x, p, Jp, ws_given));
   const auto& s = impl_->first.jac_p;
   double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
   expr::evaluate(impl_->jac_p, w.registers, Slot::jac_p, t, x, p, values);
@@ -219,26 +221,26 @@ const SparsityPattern& ExprModel::jac_p_pattern() const { return impl_->first.ja
 
 void ExprModel::jac_p_values(double t, const double* x, const double* p, double* values,
                              Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(jac_p_values(t, x, p, values, ws_given));
   expr::evaluate(impl_->jac_p, w.registers, Slot::jac_p, t, x, p, values);
 }
 
 void ExprModel::dfdt(double t, const double* x, const double* p, double* out,
                      Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(dfdt(t, x, p, out, ws_given));
   expr::evaluate(impl_->dfdt, w.registers, Slot::dfdt, t, x, p, out);
 }
 
 void ExprModel::jvp(double t, const double* x, const double* p, std::size_t nv, const double* V,
                     double* out, Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(jvp(t, x, p, nv, V, out, ws_given));
   expr::evaluate_tangents(impl_->rhs_adjoint, kernels(w.lane_width()), w.registers, t, x, p, nv,
                           V, nullptr, out);
 }
 
 void ExprModel::vjp(double t, const double* x, const double* p, std::size_t nw, const double* W,
                     double* out_x, double* out_p, Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(vjp(t, x, p, nw, W, out_x, out_p, ws_given));
   expr::evaluate_adjoints(impl_->rhs_adjoint, kernels(w.lane_width()), w.registers, t, x, p, nw,
                           W, out_x, out_p);
 }
@@ -255,7 +257,7 @@ void ExprModel::vjp_p(double t, const double* x, const double* p, std::size_t nw
 
 void ExprModel::xddot(double t, const double* x, const double* p, double* out,
                       Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(xddot(t, x, p, out, ws_given));
   expr::evaluate(impl_->second_order().xddot, w.registers, Slot::xddot, t, x, p, out);
 }
 
@@ -265,14 +267,14 @@ const SparsityPattern& ExprModel::xddot_jac_x_pattern() const {
 
 void ExprModel::xddot_jac_x_values(double t, const double* x, const double* p, double* values,
                                    Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(xddot_jac_x_values(t, x, p, values, ws_given));
   expr::evaluate(impl_->second_order().xddot_jac_x, w.registers, Slot::xddot_jac_x, t, x, p,
                  values);
 }
 
 void ExprModel::xddot_jac_x(double t, const double* x, const double* p, double* J,
                             Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(xddot_jac_x(t, x, p, J, ws_given));
   const auto& second = impl_->second_order();
   const auto& s = second.d.xddot_jac_x;
   double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
@@ -282,7 +284,7 @@ void ExprModel::xddot_jac_x(double t, const double* x, const double* p, double* 
 
 void ExprModel::xddot_jac_p(double t, const double* x, const double* p, double* Jp,
                             Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(xddot_jac_p(t, x, p, Jp, ws_given));
   const auto& second = impl_->second_order();
   const auto& s = second.d.xddot_jac_p;
   double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
@@ -292,7 +294,7 @@ void ExprModel::xddot_jac_p(double t, const double* x, const double* p, double* 
 
 void ExprModel::xddot_dt(double t, const double* x, const double* p, double* out,
                          Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(xddot_dt(t, x, p, out, ws_given));
   expr::evaluate(impl_->second_order().xddot_dt, w.registers, Slot::xddot_dt, t, x, p, out);
 }
 
@@ -303,7 +305,7 @@ const std::vector<std::string>& ExprModel::output_names() const {
 
 void ExprModel::outputs(double t, const double* x, const double* p, double* out,
                         Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(outputs(t, x, p, out, ws_given));
   expr::evaluate(impl_->outputs, w.registers, Slot::outputs, t, x, p, out);
 }
 
@@ -313,7 +315,7 @@ const std::vector<std::string>& ExprModel::observable_names() const {
 
 void ExprModel::observables(double t, const double* x, const double* p, double* out,
                             Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(observables(t, x, p, out, ws_given));
   expr::evaluate(impl_->observables_tape(), w.registers, Slot::observables, t, x, p, out);
 }
 
@@ -323,7 +325,7 @@ const std::vector<std::pair<std::string, std::string>>& ExprModel::source_detail
 
 void ExprModel::rhs_points(std::size_t n, const double* t, const double* X, const double* P,
                            double* F, Workspace* ws) const {
-  ODESENS_REGISTERS;
+  ODESENS_REGISTERS(rhs_points(n, t, X, P, F, ws_given));
   expr::evaluate_points(impl_->rhs, kernels(w.lane_width()), w.registers, n, t, X, P, F);
 }
 
