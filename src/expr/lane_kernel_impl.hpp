@@ -45,15 +45,16 @@ struct Kernel {
   static V splat(double s) { return s - V{}; }  // s - 0 keeps the sign of zero
 
   // An instruction's operands and result (scalar values of the tape) as
-  // the derivative rules read them; operands are read only when asked for
+  // the derivative rules read them; b and c are read only when asked for
   // (powi's b is its exponent, not a register).
   struct Operands {
     const Instr& in;
     const double* v;
-    double a() const { return v[in.a]; }
+    double a_value, self_value;  // read up front: every operation has them
+    double a() const { return a_value; }
     double b() const { return v[in.b]; }
     double c() const { return v[in.c]; }
-    double self() const { return v[in.dst]; }
+    double self() const { return self_value; }
     int n() const { return exponent_of(in); }
     bool varies(int slot) const { return mode_of(in, slot) != kSkip; }
     static std::uint32_t slot_register(const Instr& in, int slot) {
@@ -119,7 +120,7 @@ struct Kernel {
         store(out_tan + static_cast<std::size_t>(in.dst) * L, dt[in.a]);
         continue;
       }
-      const Tangent x{{in, v}, dt};
+      const Tangent x{{in, v, v[in.a], v[in.dst]}, dt};
       V d;
       switch (op) {
 #define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) \
@@ -160,7 +161,7 @@ struct Kernel {
         continue;
       }
       if (!has_adjoint_of(in)) continue;
-      Adjoint r{{in, v}, adj, adj[in.dst]};
+      Adjoint r{{in, v, v[in.a], v[in.dst]}, adj, adj[in.dst]};
       switch (op) {
 #define ODESENS_OP(name, text, arity, kind, ode, value, math, rule, jit, sbml) \
   case Op::name: rule::reverse(r); break;
