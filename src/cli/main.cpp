@@ -68,8 +68,14 @@ int list_options(const std::string& id) {
             << "  default tolerances: rtol " << format_double(info.default_rtol) << ", atol "
             << format_double(info.default_atol) << '\n';
   for (const auto& o : info.options) {
-    std::cout << "  " << o.key << " (default " << describe(o.default_value) << "): " << o.doc
-              << '\n';
+    std::cout << "  " << o.key << " (default " << describe(o.default_value);
+    if (o.type != OptionType::text && (std::isfinite(o.min) || std::isfinite(o.max)))
+      std::cout << ", range [" << format_double(o.min) << ", " << format_double(o.max) << "]";
+    if (!o.choices.empty()) {
+      std::cout << ", one of";
+      for (const auto& c : o.choices) std::cout << ' ' << c;
+    }
+    std::cout << "): " << o.doc << '\n';
   }
   return 0;
 }

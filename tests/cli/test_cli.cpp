@@ -47,6 +47,17 @@ TEST(Cli, MethodsListsOneIdPerLine) {
   EXPECT_EQ(r.out, "cvodes_fsa\ncvodes_asa\npbsr\nexp\n");
 }
 
+TEST(Cli, OptionsShowDefaultsRangesAndChoices) {
+  const ToolRun r = run_tool("options cvodes_fsa");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("sens_error_control (default 1, range [0, 1])"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("lmm (default bdf, one of bdf adams)"), std::string::npos) << r.out;
+  const ToolRun bad = run_tool("run builtin:chua --method cvodes_fsa --option sens_error_control=2");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("must be in [0, 1]"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, ForwardJsonHasExactlyTheDocumentedFields) {
   const ToolRun r = run_tool("run builtin:chua --method cvodes_fsa --tout 0:10:11");
   ASSERT_EQ(r.status, 0) << r.err;
