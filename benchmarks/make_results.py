@@ -4,7 +4,11 @@
 Every ratio in the file comes from one run of one program, so the machine's
 load affects both sides of a ratio alike.
 
-    python3 benchmarks/make_results.py [build-dir]
+    python3 benchmarks/make_results.py [build-dir] [--compare OTHER_BUILD_DIR]
+
+With --compare, a last section times the same benchmarks with the programs
+of another build (an earlier commit) and this one, alternating, and gives
+new/old per benchmark: how a change that should not alter speed is checked.
 """
 import json
 import math
@@ -15,7 +19,13 @@ import sys
 from datetime import date
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build")
+args = sys.argv[1:]
+other_build = None
+if "--compare" in args:
+    i = args.index("--compare")
+    other_build = args[i + 1]
+    del args[i:i + 2]
+build = args[0] if args else os.path.join(root, "build")
 
 
 def run(program, *args):
@@ -233,6 +243,41 @@ def sbml_section():
     return lines
 
 
+def comparison_section(old_build):
+    """new/old per benchmark: the minimum of two alternating runs of each."""
+    programs = [("bench_baselines", []), ("bench_pbs", []),
+                ("bench_expr", ["--benchmark_filter=^(f|jac_x|vjp)/(chua|camkii)",
+                                "--benchmark_min_time=0.2"]),
+                ("bench_sbml", ["--benchmark_filter=Boehm|Bachmann|Laske|Brannmark"])]
+
+    def times(directory, program, extra):
+        out = subprocess.run([os.path.join(directory, "bin", program), "--benchmark_format=json",
+                              *extra], check=True, capture_output=True, text=True).stdout
+        return {b["name"]: b["real_time"] for b in json.loads(out)["benchmarks"]}
+
+    lines = [
+        "## Against an earlier build (`--compare`)",
+        "",
+        "Command: `python3 benchmarks/make_results.py build --compare OLD_BUILD`. Each program of",
+        "OLD_BUILD and of this build run twice, alternating; the minimum of each is kept.",
+        "",
+        "| benchmark | old | new | new / old |",
+        "|---|---|---|---|",
+    ]
+    for program, extra in programs:
+        best = {"old": {}, "new": {}}
+        for _ in range(2):
+            for tag, directory in (("old", old_build), ("new", build)):
+                for name, t in times(directory, program, extra).items():
+                    best[tag][name] = min(t, best[tag].get(name, math.inf))
+        for name, t_old in best["old"].items():
+            if name in best["new"]:
+                t_new = best["new"][name]
+                lines.append("| {} `{}` | {:.4g} | {:.4g} | {:.2f} |".format(
+                    program, name.split("/iterations")[0], t_old, t_new, t_new / t_old))
+    return lines
+
+
 def main():
     lines = [
         "# Benchmark results",
@@ -247,6 +292,8 @@ def main():
     lines += [""] + expr_section()
     lines += [""] + pbs_section()
     lines += [""] + sbml_section()
+    if other_build:
+        lines += [""] + comparison_section(other_build)
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
