@@ -61,6 +61,15 @@ ExprWorkspace& expr_workspace(const void* owner, Workspace& ws) {
   return static_cast<ExprWorkspace&>(ws);
 }
 
+// A dense matrix from a tape of its structurally non-zero entries: the
+// values into the workspace, then scattered (zeros elsewhere).
+void evaluate_dense(const Tape& tape, const expr::SparseNodes& entries, Slot slot,
+                    ExprWorkspace& w, double t, const double* x, const double* p, double* dense) {
+  double* values = w.registers.buffer(Slot::dense_values).ensure(entries.values.size());
+  expr::evaluate(tape, w.registers, slot, t, x, p, values);
+  scatter(entries.pattern, values, dense);
+}
+
 }  // namespace
 
 ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
@@ -179,10 +188,7 @@ void ExprModel::initial_state(const double* p, double* x0, Workspace* ws) const 
 
 void ExprModel::initial_sensitivity(const double* p, double* dx0_dp, Workspace* ws) const {
   ODESENS_REGISTERS(initial_sensitivity(p, dx0_dp, ws_given));
-  const auto& s = impl_->first.dx0_dp;
-  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
-  expr::evaluate(impl_->dx0_dp, w.registers, Slot::dx0_dp, 0.0, nullptr, p, values);
-  scatter(s.pattern, values, dx0_dp);
+  evaluate_dense(impl_->dx0_dp, impl_->first.dx0_dp, Slot::dx0_dp, w, 0.0, nullptr, p, dx0_dp);
 }
 
 void ExprModel::rhs(double t, const double* x, const double* p, double* xdot,
@@ -194,10 +200,7 @@ void ExprModel::rhs(double t, const double* x, const double* p, double* xdot,
 void ExprModel::jac_x(double t, const double* x, const double* p, double* J,
                       Workspace* ws) const {
   ODESENS_REGISTERS(jac_x(t, x, p, J, ws_given));
-  const auto& s = impl_->first.jac_x;
-  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
-  expr::evaluate(impl_->jac_x, w.registers, Slot::jac_x, t, x, p, values);
-  scatter(s.pattern, values, J);
+  evaluate_dense(impl_->jac_x, impl_->first.jac_x, Slot::jac_x, w, t, x, p, J);
 }
 
 const SparsityPattern* ExprModel::jac_x_pattern() const { return &impl_->first.jac_x.pattern; }
@@ -211,10 +214,7 @@ void ExprModel::jac_x_values(double t, const double* x, const double* p, double*
 void ExprModel::jac_p(double t, const double* x, const double* p, double* Jp,
                       Workspace* ws) const {
   ODESENS_REGISTERS(jac_p(t, x, p, Jp, ws_given));
-  const auto& s = impl_->first.jac_p;
-  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
-  expr::evaluate(impl_->jac_p, w.registers, Slot::jac_p, t, x, p, values);
-  scatter(s.pattern, values, Jp);
+  evaluate_dense(impl_->jac_p, impl_->first.jac_p, Slot::jac_p, w, t, x, p, Jp);
 }
 
 const SparsityPattern& ExprModel::jac_p_pattern() const { return impl_->first.jac_p.pattern; }
@@ -276,20 +276,14 @@ void ExprModel::xddot_jac_x(double t, const double* x, const double* p, double* 
                             Workspace* ws) const {
   ODESENS_REGISTERS(xddot_jac_x(t, x, p, J, ws_given));
   const auto& second = impl_->second_order();
-  const auto& s = second.d.xddot_jac_x;
-  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
-  expr::evaluate(second.xddot_jac_x, w.registers, Slot::xddot_jac_x, t, x, p, values);
-  scatter(s.pattern, values, J);
+  evaluate_dense(second.xddot_jac_x, second.d.xddot_jac_x, Slot::xddot_jac_x, w, t, x, p, J);
 }
 
 void ExprModel::xddot_jac_p(double t, const double* x, const double* p, double* Jp,
                             Workspace* ws) const {
   ODESENS_REGISTERS(xddot_jac_p(t, x, p, Jp, ws_given));
   const auto& second = impl_->second_order();
-  const auto& s = second.d.xddot_jac_p;
-  double* values = w.registers.buffer(Slot::dense_values).ensure(s.values.size());
-  expr::evaluate(second.xddot_jac_p, w.registers, Slot::xddot_jac_p, t, x, p, values);
-  scatter(s.pattern, values, Jp);
+  evaluate_dense(second.xddot_jac_p, second.d.xddot_jac_p, Slot::xddot_jac_p, w, t, x, p, Jp);
 }
 
 void ExprModel::xddot_dt(double t, const double* x, const double* p, double* out,
