@@ -99,9 +99,9 @@ class ExprModel final : public Model,
            double* out_x, double* out_p, Workspace* ws = nullptr) const;
 
   // Sparse J_p: its structurally non-zero entries, values in pattern order.
-  const SparsityPattern& jac_p_pattern() const;
+  const SparsityPattern* jac_p_pattern() const override;
   void jac_p_values(double t, const double* x, const double* p, double* values,
-                    Workspace* ws = nullptr) const;
+                    Workspace* ws = nullptr) const override;
   // df/dt (nx); zero for autonomous models.
   void dfdt(double t, const double* x, const double* p, double* out,
             Workspace* ws = nullptr) const;

@@ -91,6 +91,14 @@ class Model {
   virtual void jac_p(double t, const double* x, const double* p, double* Jp,
                      Workspace* ws = nullptr) const;
 
+  // Sparsity of J_p (nx x np), or nullptr when the model does not know it.
+  // Large models should give it: methods then keep J_p in O(nnz) memory.
+  virtual const SparsityPattern* jac_p_pattern() const { return nullptr; }
+  // Values of J_p in the order of jac_p_pattern() (all nx*np entries,
+  // column-major, without a pattern). Default: gathered from jac_p().
+  virtual void jac_p_values(double t, const double* x, const double* p, double* values,
+                            Workspace* ws = nullptr) const;
+
   // out (nx x nv) = J_x V for V (nx x nv).
   virtual void jvp(double t, const double* x, const double* p, std::size_t nv,
                    const double* V, double* out, Workspace* ws = nullptr) const;

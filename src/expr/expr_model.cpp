@@ -217,7 +217,7 @@ void ExprModel::jac_p(double t, const double* x, const double* p, double* Jp,
   evaluate_dense(impl_->jac_p, impl_->first.jac_p, Slot::jac_p, w, t, x, p, Jp);
 }
 
-const SparsityPattern& ExprModel::jac_p_pattern() const { return impl_->first.jac_p.pattern; }
+const SparsityPattern* ExprModel::jac_p_pattern() const { return &impl_->first.jac_p.pattern; }
 
 void ExprModel::jac_p_values(double t, const double* x, const double* p, double* values,
                              Workspace* ws) const {

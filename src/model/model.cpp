@@ -51,6 +51,23 @@ void Model::jac_p(double t, const double* x, const double* p, double* Jp, Worksp
   detail::fd_jac_p(*this, t, x, p, Jp, workspace_or_local(*this, ws, local));
 }
 
+void Model::jac_p_values(double t, const double* x, const double* p, double* values,
+                         Workspace* ws) const {
+  const SparsityPattern* pattern = jac_p_pattern();
+  const std::size_t n = nx(), m = np();
+  if (!pattern) {
+    jac_p(t, x, p, values, ws);
+    return;
+  }
+  std::unique_ptr<Workspace> local;
+  Workspace& w = workspace_or_local(*this, ws, local);
+  double* dense = w.scratch(Scratch::dense_jacobian, n * m);
+  jac_p(t, x, p, dense, &w);
+  for (std::size_t j = 0; j < m; ++j)
+    for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
+      values[q] = dense[pattern->row_idx[q] + j * n];
+}
+
 void Model::jvp(double t, const double* x, const double* p, std::size_t nv, const double* V,
                 double* out, Workspace* ws) const {
   std::unique_ptr<Workspace> local;

@@ -44,7 +44,7 @@ TEST_P(ReferenceModelDerivatives, SparseValuesAgreeWithDenseJacobians) {
   std::vector<double> vx(sx.nnz());
   m->jac_x_values(t, x.data(), p.data(), vx.data());
   EXPECT_EQ(expr_testing::dense_from_pattern(sx, vx), J);
-  const SparsityPattern& sp = m->jac_p_pattern();
+  const SparsityPattern& sp = *m->jac_p_pattern();
   sp.validate();
   std::vector<double> vp(sp.nnz());
   m->jac_p_values(t, x.data(), p.data(), vp.data());
