@@ -21,6 +21,17 @@ void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const i
 
 namespace odesens::linalg {
 
+#ifdef ODESENS_BLAS_SERIAL_OPENBLAS
+std::string blas_description() {
+  return std::string(openblas_get_config()) + " (" + openblas_get_corename() + ", " +
+         (openblas_get_parallel() == 0 ? "serial" : "threaded") + ")";
+}
+bool blas_is_single_threaded() { return openblas_get_parallel() == 0; }
+#else
+std::string blas_description() { return "system BLAS/LAPACK (threading as that library sets it)"; }
+bool blas_is_single_threaded() { return false; }
+#endif
+
 void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, double alpha,
           const double* a, std::size_t lda, const double* b, std::size_t ldb, double beta,
           double* c, std::size_t ldc) {

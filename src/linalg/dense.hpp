@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace odesens::linalg {
 
@@ -21,6 +22,12 @@ void lu_solve(std::size_t n, const double* lu, const int* pivots, std::size_t nr
 // Solves A^T X = B in place, with A factored by lu_factor.
 void lu_solve_transposed(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs,
                          double* b);
+
+// The BLAS/LAPACK this build uses, e.g. "OpenBLAS 0.3.21 ... (serial)".
+std::string blas_description();
+// True when BLAS calls run on the calling thread only (the serial OpenBLAS
+// build odesens links by default; see cmake/FindOdesensBlasLapack.cmake).
+bool blas_is_single_threaded();
 
 // 1-norm (largest absolute column sum) of an m x n matrix.
 double norm1(std::size_t m, std::size_t n, const double* a);

@@ -130,3 +130,20 @@ TEST(CvodesForward, InitialStateOverrideHasZeroInitialSensitivity) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// network:10 (sparse, stiff: rate constants over four decades) with its
+// analytic sparse J_x and J_p against central differences of the trajectory.
+TEST(CvodesForward, NetworkSensitivitiesMatchCentralDifferences) {
+  auto problem = testing::builtin_problem("network:10", testing::linspace(0, 100, 11));
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  const Result r = solve(problem, "cvodes_fsa");
+  const auto fd = testing::central_difference_sensitivities(problem);
+  EXPECT_LT(testing::relative_max_difference(r.s, fd), 1e-5);
+}
+
+}  // namespace
+}  // namespace odesens

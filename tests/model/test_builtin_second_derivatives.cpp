@@ -173,11 +173,12 @@ TEST_P(BuiltinSecondDerivatives, WorkspaceCallsMatchOneOffCalls) {
 
 INSTANTIATE_TEST_SUITE_P(AllBuiltins, BuiltinSecondDerivatives,
                          ::testing::Values("chua", "vanderpol", "glv:5", "linear:6", "heat2d:5",
-                                           "heat2d:7"));
+                                           "heat2d:7", "network:10", "network:40"));
 
 TEST(BuiltinSecondDerivativesCapability, EveryBuiltinModelProvidesIt) {
-  // glv:N, linear:N and heat2d:Np at small sizes; no built-in lacks it.
-  for (const char* spec : {"chua", "vanderpol", "glv:3", "linear:4", "heat2d:4"}) {
+  // glv:N, linear:N, heat2d:Np and network:N at small sizes; no built-in
+  // lacks it.
+  for (const char* spec : {"chua", "vanderpol", "glv:3", "linear:4", "heat2d:4", "network:5"}) {
     auto m = make_builtin_model(spec);
     EXPECT_NE(m->second_derivatives(), nullptr) << spec;
   }

@@ -15,5 +15,6 @@ std::shared_ptr<Model> make_vanderpol();
 std::shared_ptr<Model> make_glv(std::size_t n);
 std::shared_ptr<Model> make_linear(std::size_t n);
 std::shared_ptr<Model> make_heat2d(std::size_t grid);
+std::shared_ptr<Model> make_network(std::size_t n);
 
 }  // namespace odesens::builtin

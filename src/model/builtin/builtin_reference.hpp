@@ -38,6 +38,18 @@ LinearSystemData linear_system_data(std::size_t n, std::uint64_t seed = 42);
 void linear_exact_solution(std::size_t n, const double* p, double t, double* x, double* s,
                            std::uint64_t seed = 42);
 
+// network:N: the reactions in order (b < 0 for a conversion X_a -> X_product,
+// else a binding X_a + X_b -> X_product) and x(0).
+struct NetworkData {
+  struct Reaction {
+    std::int64_t a, b, product;
+    double rate_constant;
+  };
+  std::vector<Reaction> reactions;
+  std::vector<double> x0;
+};
+NetworkData network_data(std::size_t n, std::uint64_t seed = 42);
+
 // Exact x(t) and dx/dalpha(t) of heat2d:Np (semi-discrete system: the
 // initial state is an eigenvector of the discrete Laplacian) at alpha.
 void heat2d_exact_solution(std::size_t np_grid, double alpha, double t, double* x, double* s);

@@ -36,7 +36,7 @@ std::size_t size_argument(const std::string& spec, const std::string& arg, std::
 }  // namespace
 
 std::vector<std::string> builtin_model_names() {
-  return {"chua", "vanderpol", "glv:N", "linear:N", "heat2d:Np"};
+  return {"chua", "vanderpol", "glv:N", "linear:N", "heat2d:Np", "network:N"};
 }
 
 std::shared_ptr<Model> make_builtin_model(const std::string& spec) {
@@ -53,6 +53,7 @@ std::shared_ptr<Model> make_builtin_model(const std::string& spec) {
   if (name == "glv") return builtin::make_glv(size_argument(spec, arg, 1, 1000));
   if (name == "linear") return builtin::make_linear(size_argument(spec, arg, 1, 5000));
   if (name == "heat2d") return builtin::make_heat2d(size_argument(spec, arg, 3, 1000));
+  if (name == "network") return builtin::make_network(size_argument(spec, arg, 2, 1000000));
   std::string known;
   for (const auto& n : builtin_model_names()) known += (known.empty() ? "" : ", ") + n;
   throw Error(Status::unknown_model,

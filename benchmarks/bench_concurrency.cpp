@@ -1,0 +1,69 @@
+// Does a solve slow down when another runs at the same time? Users run many
+// solves at once (fits, MCMC, ensembles), so a solve must not depend on
+// spare cores: dense linear algebra runs on the calling thread (serial
+// OpenBLAS, cmake/FindOdesensBlasLapack.cmake) and nothing inside a solve
+// starts threads of its own.
+//
+// For cvodes_fsa, pbsr and exp on CaMKII (camkii.ode, [0, 600], 601 output
+// times, rtol 1e-5, atol 1e-6: the PBS paper's tolerances), each benchmark
+// runs the same solve on 1 and on 2 threads at once (one shared model,
+// a workspace per solve) and reports the wall time of one solve. The
+// ratio 2 threads / 1 thread is the slowdown from running two at once;
+// this machine has 2 cores, so the goal is <= 1.3.
+//
+// Run: build/bin/bench_concurrency   (benchmarks/make_results.py writes RESULTS.md)
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "odesens/odesens.hpp"
+
+namespace {
+
+std::string shared_dir() {
+  const char* env = std::getenv("ODESENS_SHARED_DIR");
+  return env ? env : ODESENS_DEFAULT_SHARED_DIR;
+}
+
+odesens::Problem camkii_problem() {
+  odesens::Problem p;
+  p.model = odesens::load_model(shared_dir() + "/models/ode/camkii.ode");
+  p.t0 = 0.0;
+  for (int k = 0; k <= 600; ++k) p.output_times.push_back(k);
+  p.rtol = 1e-5;
+  p.atol = {1e-6};
+  return p;
+}
+
+void solve_repeatedly(benchmark::State& state, const odesens::Problem* problem,
+                      const std::string& method) {
+  odesens::Result r;
+  for (auto _ : state) r = odesens::solve(*problem, method);
+  state.counters["steps"] = static_cast<double>(r.stats.steps);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  static odesens::Problem problem;
+  try {
+    problem = camkii_problem();
+  } catch (const odesens::Error& e) {
+    std::fprintf(stderr, "bench_concurrency: skipping (camkii.ode): %s\n", e.what());
+    return 0;
+  }
+  for (const char* method : {"cvodes_fsa", "pbsr", "exp"})
+    for (int threads : {1, 2})
+      benchmark::RegisterBenchmark((std::string(method) + "/camkii").c_str(), solve_repeatedly,
+                                   &problem, std::string(method))
+          ->Threads(threads)
+          ->UseRealTime()
+          ->MinTime(1.0)
+          ->Unit(benchmark::kMillisecond);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

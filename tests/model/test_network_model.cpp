@@ -1,0 +1,146 @@
+// network:N: the generated data reproduces BUILTIN_MODELS.md's checksums, and
+// the sparse J_x, J_p and J_p^T W agree with central differences of f and
+// with each other.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "model/builtin/builtin_reference.hpp"
+#include "odesens/odesens.hpp"
+
+namespace odesens {
+namespace {
+
+struct NetworkChecksum {
+  std::size_t n;
+  double sum_k, sum_x0, sum_f;
+  std::size_t nnz_jx, bindings;
+};
+
+TEST(NetworkModel, ReproducesPublishedChecksums) {
+  const NetworkChecksum table[] = {
+      {10, 80.04901537500606, 21.717656133968006, -33.84412625377408, 45, 10},
+      {100, 1246.9292159753616, 222.90267302325785, -264.78639535912896, 537, 101},
+      {1000, 12727.70835393669, 2176.5237156609896, -5263.695979913984, 5448, 962},
+  };
+  for (const auto& c : table) {
+    auto m = make_builtin_model("network:" + std::to_string(c.n));
+    ASSERT_EQ(m->nx(), c.n);
+    ASSERT_EQ(m->np(), 2 * c.n);
+    const auto p = m->nominal_params();
+    std::vector<double> x0(c.n), f(c.n);
+    m->initial_state(p.data(), x0.data());
+    m->rhs(0.0, x0.data(), p.data(), f.data());
+    const double sum_k = std::accumulate(p.begin(), p.end(), 0.0);
+    const double sum_x0 = std::accumulate(x0.begin(), x0.end(), 0.0);
+    const double sum_f = std::accumulate(f.begin(), f.end(), 0.0);
+    EXPECT_NEAR(sum_k, c.sum_k, 1e-12 * std::fabs(c.sum_k)) << "N = " << c.n;
+    EXPECT_NEAR(sum_x0, c.sum_x0, 1e-12 * std::fabs(c.sum_x0)) << "N = " << c.n;
+    EXPECT_NEAR(sum_f, c.sum_f, 1e-12 * std::fabs(c.sum_f)) << "N = " << c.n;
+    ASSERT_NE(m->jac_x_pattern(), nullptr);
+    EXPECT_EQ(m->jac_x_pattern()->nnz(), c.nnz_jx) << "N = " << c.n;
+    const auto data = builtin::network_data(c.n);
+    const auto bindings = std::count_if(data.reactions.begin(), data.reactions.end(),
+                                        [](const auto& r) { return r.b >= 0; });
+    EXPECT_EQ(static_cast<std::size_t>(bindings), c.bindings) << "N = " << c.n;
+    EXPECT_EQ(m->default_t_end(), 100.0);
+  }
+}
+
+// A state away from x0 so that no product term vanishes.
+std::vector<double> probe_state(const Model& m) {
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<double> u(0.2, 3.0);
+  std::vector<double> x(m.nx());
+  for (auto& v : x) v = u(gen);
+  return x;
+}
+
+TEST(NetworkModel, JacobiansAgreeWithCentralDifferences) {
+  auto m = make_builtin_model("network:30");
+  const std::size_t n = m->nx(), np = m->np();
+  const auto p = m->nominal_params();
+  const auto x = probe_state(*m);
+  std::vector<double> J(n * n), Jp(n * np);
+  m->jac_x(0.0, x.data(), p.data(), J.data());
+  m->jac_p(0.0, x.data(), p.data(), Jp.data());
+  std::vector<double> xv = x, pv = p;
+  double worst = 0.0, scale = 0.0;
+  // Central differences, in place.
+  auto fd_column = [&](std::vector<double>& var, std::size_t j) {
+    const double v0 = var[j], h = 1e-6 * std::max(std::fabs(v0), 1.0);
+    std::vector<double> fp(n), fm(n), out(n);
+    var[j] = v0 + h;
+    m->rhs(0.0, xv.data(), pv.data(), fp.data());
+    var[j] = v0 - h;
+    m->rhs(0.0, xv.data(), pv.data(), fm.data());
+    var[j] = v0;
+    for (std::size_t i = 0; i < n; ++i) out[i] = (fp[i] - fm[i]) / (2 * h);
+    return out;
+  };
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto fd = fd_column(xv, j);
+    for (std::size_t i = 0; i < n; ++i) {
+      worst = std::max(worst, std::fabs(fd[i] - J[i + j * n]));
+      scale = std::max(scale, std::fabs(J[i + j * n]));
+    }
+  }
+  EXPECT_LT(worst, 1e-7 * scale);
+  worst = scale = 0.0;
+  for (std::size_t r = 0; r < np; ++r) {
+    const auto fd = fd_column(pv, r);
+    for (std::size_t i = 0; i < n; ++i) {
+      worst = std::max(worst, std::fabs(fd[i] - Jp[i + r * n]));
+      scale = std::max(scale, std::fabs(Jp[i + r * n]));
+    }
+  }
+  EXPECT_LT(worst, 1e-7 * scale);
+}
+
+TEST(NetworkModel, SparseServicesAgreeWithDenseMatrices) {
+  auto m = make_builtin_model("network:25");
+  const std::size_t n = m->nx(), np = m->np();
+  const auto p = m->nominal_params();
+  const auto x = probe_state(*m);
+  std::vector<double> J(n * n), Jp(n * np);
+  m->jac_x(0.0, x.data(), p.data(), J.data());
+  m->jac_p(0.0, x.data(), p.data(), Jp.data());
+  // Every non-zero of J lies in the pattern; J_p's values match its pattern.
+  const SparsityPattern* px = m->jac_x_pattern();
+  std::vector<char> in_pattern(n * n, 0);
+  for (std::size_t j = 0; j < n; ++j)
+    for (auto q = px->col_ptr[j]; q < px->col_ptr[j + 1]; ++q) in_pattern[px->row_idx[q] + j * n] = 1;
+  for (std::size_t k = 0; k < n * n; ++k)
+    if (!in_pattern[k]) {
+      EXPECT_EQ(J[k], 0.0) << "entry " << k << " outside the pattern";
+    }
+  const SparsityPattern* pp = m->jac_p_pattern();
+  ASSERT_NE(pp, nullptr);
+  pp->validate();
+  std::vector<double> values(pp->nnz());
+  m->jac_p_values(0.0, x.data(), p.data(), values.data());
+  std::vector<double> dense(n * np, 0.0);
+  for (std::size_t r = 0; r < np; ++r)
+    for (auto q = pp->col_ptr[r]; q < pp->col_ptr[r + 1]; ++q) dense[pp->row_idx[q] + r * n] = values[q];
+  EXPECT_EQ(dense, Jp);
+  // J_p^T W for three vectors against the dense product.
+  const std::size_t nw = 3;
+  std::mt19937 gen(9);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> W(n * nw), out(np * nw);
+  for (auto& v : W) v = u(gen);
+  m->vjp_p(0.0, x.data(), p.data(), nw, W.data(), out.data());
+  for (std::size_t k = 0; k < nw; ++k)
+    for (std::size_t r = 0; r < np; ++r) {
+      double s = 0.0;
+      for (std::size_t i = 0; i < n; ++i) s += Jp[i + r * n] * W[i + k * n];
+      EXPECT_NEAR(out[r + k * np], s, 1e-12 * (1.0 + std::fabs(s)));
+    }
+}
+
+}  // namespace
+}  // namespace odesens
