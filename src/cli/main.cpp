@@ -43,7 +43,7 @@ const char* kUsage =
     "                   --observe, --format, --out; an --option goes to the methods\n"
     "                   that have it]\n"
     "MODEL: path/model.xml (SBML) | path/model.ode | builtin:chua | builtin:vanderpol |\n"
-    "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np\n"
+    "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np | builtin:network:N\n"
     "--sens-params: the SBML ids of the sensitivity parameters (default: every constant\n"
     "       global parameter no rule or initial assignment sets; '' for none).\n"
     "--observe: values at the output times of states, lets and outputs (.ode) or of any\n"

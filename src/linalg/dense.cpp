@@ -21,12 +21,36 @@ void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const i
 
 namespace odesens::linalg {
 
-#ifdef ODESENS_BLAS_SERIAL_OPENBLAS
-std::string blas_description() {
-  return std::string(openblas_get_config()) + " (" + openblas_get_corename() + ", " +
-         (openblas_get_parallel() == 0 ? "serial" : "threaded") + ")";
+namespace {
+
+#ifdef ODESENS_BLAS_PRIVATE_OPENBLAS
+// odesens' private OpenBLAS (cmake/FindOdesensBlasLapack.cmake) computes on
+// the calling thread: held to one thread before its first call. A function
+// local static is initialised once, thread-safely; afterwards this is one
+// load per call.
+void hold_blas_to_calling_thread() {
+  static const bool held = [] {
+    openblas_set_num_threads(1);
+    return true;
+  }();
+  (void)held;
 }
-bool blas_is_single_threaded() { return openblas_get_parallel() == 0; }
+#else
+void hold_blas_to_calling_thread() {}
+#endif
+
+}  // namespace
+
+#ifdef ODESENS_BLAS_PRIVATE_OPENBLAS
+std::string blas_description() {
+  hold_blas_to_calling_thread();
+  return std::string(openblas_get_config()) + " (" + openblas_get_corename() + ", " +
+         std::to_string(openblas_get_num_threads()) + " thread)";
+}
+bool blas_is_single_threaded() {
+  hold_blas_to_calling_thread();
+  return openblas_get_num_threads() == 1;
+}
 #else
 std::string blas_description() { return "system BLAS/LAPACK (threading as that library sets it)"; }
 bool blas_is_single_threaded() { return false; }
@@ -36,6 +60,7 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, doubl
           const double* a, std::size_t lda, const double* b, std::size_t ldb, double beta,
           double* c, std::size_t ldc) {
   if (m == 0 || n == 0) return;
+  hold_blas_to_calling_thread();
   cblas_dgemm(CblasColMajor, ta == Trans::yes ? CblasTrans : CblasNoTrans,
               tb == Trans::yes ? CblasTrans : CblasNoTrans, static_cast<int>(m),
               static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
@@ -45,6 +70,7 @@ void gemm(Trans ta, Trans tb, std::size_t m, std::size_t n, std::size_t k, doubl
 bool lu_factor(std::size_t n, double* a, int* pivots) {
   const int nn = static_cast<int>(n);
   int info = 0;
+  hold_blas_to_calling_thread();
   dgetrf_(&nn, &nn, a, &nn, pivots, &info);
   if (info < 0) throw Error(Status::internal_error, "dgetrf: bad argument " + std::to_string(-info));
   return info == 0;
@@ -57,6 +83,7 @@ void lu_solve_with(const char* trans, std::size_t n, const double* lu, const int
   if (nrhs == 0) return;
   const int nn = static_cast<int>(n), nr = static_cast<int>(nrhs);
   int info = 0;
+  hold_blas_to_calling_thread();
   dgetrs_(trans, &nn, &nr, lu, &nn, pivots, b, &nn, &info, 1);
   if (info != 0) throw Error(Status::internal_error, "dgetrs: bad argument " + std::to_string(-info));
 }
@@ -87,6 +114,7 @@ void symmetric_eigen(std::size_t n, double* a, double* w) {
   int info = 0;
   int lwork = -1;
   double query = 0.0;
+  hold_blas_to_calling_thread();
   dsyev_("V", "U", &nn, a, &nn, w, &query, &lwork, &info, 1, 1);
   lwork = static_cast<int>(query);
   std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));

@@ -23,10 +23,10 @@ void lu_solve(std::size_t n, const double* lu, const int* pivots, std::size_t nr
 void lu_solve_transposed(std::size_t n, const double* lu, const int* pivots, std::size_t nrhs,
                          double* b);
 
-// The BLAS/LAPACK this build uses, e.g. "OpenBLAS 0.3.21 ... (serial)".
+// The BLAS/LAPACK this build uses, e.g. "OpenBLAS 0.3.21 ... (1 thread)".
 std::string blas_description();
-// True when BLAS calls run on the calling thread only (the serial OpenBLAS
-// build odesens links by default; see cmake/FindOdesensBlasLapack.cmake).
+// True when BLAS calls run on the calling thread only (the private OpenBLAS
+// odesens links by default; see cmake/FindOdesensBlasLapack.cmake).
 bool blas_is_single_threaded();
 
 // 1-norm (largest absolute column sum) of an m x n matrix.
