@@ -26,6 +26,17 @@ enum class StateInterpolation {
   hermite  // cubic Hermite from x and f = dx/dt at both ends: O(dt^4) instead of O(dt^2)
 };
 
+// Where the exponential update (Eq. 18) takes its frozen J_x and J_p.
+enum class ExpJacobian {
+  mean,     // the mean of both ends' (trapezoidal Magnus term): second order
+  left,     // at the left end of the interval, as in the paper: first order
+  midpoint  // at its midpoint, the state there from the state solver's
+            // interpolant: the exponential midpoint rule, second order, at
+            // the same number of Jacobian evaluations per step for exp.
+            // Used where a midpoint state is given (the methods pbsr and
+            // exp); sensitivities_on_grid() has none and uses left.
+};
+
 struct Settings {
   Algorithm algorithm = Algorithm::pbsr;
   // PBSR switches to the exponential update when the relative changes of
@@ -40,6 +51,7 @@ struct Settings {
   // paper does for the random linear systems.
   bool force_pbs = false;
   StateInterpolation interpolation = StateInterpolation::linear;
+  ExpJacobian exp_jacobian = ExpJacobian::midpoint;
 };
 
 struct Counters {
@@ -47,6 +59,7 @@ struct Counters {
   std::int64_t exp_intervals = 0;    // intervals updated by Eq. 18
   std::int64_t sub_intervals = 0;    // Peano-Baker steps, refinement included
   std::int64_t jacobian_evals = 0;   // evaluations of the pair (J_x, J_p)
+  std::int64_t output_updates = 0;   // partial updates to output times inside a step
 };
 
 // S at every grid point t[k] (nx x np blocks, time slowest), from states

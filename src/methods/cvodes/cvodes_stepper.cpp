@@ -34,7 +34,8 @@ void CvodesStepper::step(double t_limit) {
   void* mem = session_.mem();
   if (stop_at_outputs_) session_.check(CVodeSetStopTime(mem, t_limit), "CVodeSetStopTime");
   sunrealtype t = t_;
-  session_.check(CVode(mem, t_limit, session_.state(), &t, CV_ONE_STEP), "CVode");
+  const double t_out = !stop_at_outputs_ && has_horizon_ ? horizon_ : t_limit;
+  session_.check(CVode(mem, t_out, session_.state(), &t, CV_ONE_STEP), "CVode");
   // A "successful" step that does not move t: the step size has fallen
   // below the resolution of t (NaN/Inf from the model, or a blow-up).
   if (!(t > t_)) {

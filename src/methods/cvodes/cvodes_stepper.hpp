@@ -31,6 +31,11 @@ class CvodesStepper final : public integrate::SteppedSolution {
 
   // Starts counting the steps toward the next output time.
   void begin_output() { steps_since_output_ = 0; }
+  // The end of the whole solve, given to CVODES as its output time when
+  // steps are not clipped, so that nothing about the steps (the first step
+  // size included, which CVODES estimates from the first output time it
+  // sees) depends on the output times. Unset: each call's limit.
+  void set_horizon(double t_end) { horizon_ = t_end; has_horizon_ = true; }
   // Every output of the solve, with the grid's settings.
   integrate::OutputGridSettings grid_settings() const { return {stop_at_outputs_, +1}; }
 
@@ -41,6 +46,8 @@ class CvodesStepper final : public integrate::SteppedSolution {
   bool stop_at_outputs_;
   integrate::StepListener* listener_;
   std::int64_t steps_since_output_ = 0;
+  double horizon_ = 0.0;
+  bool has_horizon_ = false;
   VectorPtr dky_;  // CVodeGetDky's output
 };
 

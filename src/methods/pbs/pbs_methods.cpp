@@ -1,6 +1,7 @@
 // pbsr and exp: the states from CVODES (BDF by default) in one-step mode
-// (cvodes/cvodes_stepper.hpp), stopping exactly at every output time, and S carried along the solver's
-// own step grid by the SensitivityPropagator. Only the nx-dimensional state
+// (cvodes/cvodes_stepper.hpp), and S carried along the solver's own step
+// grid by the SensitivityPropagator; output times inside a step get S by a
+// partial update, so the steps do not depend on the output times. Only the nx-dimensional state
 // system is integrated; S costs matrix products per step.
 #include "methods/pbs/pbs_methods.hpp"
 
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
@@ -29,27 +31,70 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   SensitivityPropagator propagator(session.model(), session.params().data(), settings);
   propagator.start(problem.t0, x, session.initial_sensitivity().data());
 
-  // The propagator follows every step of the state solve, which stops
-  // exactly at each output time (S is defined on the step grid). It needs
-  // nothing of CVODES: any stepper with a StepListener can drive it.
-  struct Follow final : integrate::StepListener {
-    explicit Follow(SensitivityPropagator& p) : propagator(p) {}
+  // The state solve steps freely (its steps do not depend on the output
+  // times) and stops only at the last output time. The propagator follows
+  // every step one step behind, so that an output time inside a step gets
+  // its S by a partial update from the step's left end, with x(t_out) from
+  // the solver's interpolant (CVodeGetDky). It needs nothing of CVODES: any
+  // stepper with a StepListener can drive it.
+  class Follow final : public integrate::StepListener {
+   public:
+    Follow(SensitivityPropagator& p, std::size_t nx, std::size_t np)
+        : propagator_(p), pending_x_(nx), pending_mid_(nx), output_mid_(nx), s_out_(nx * np) {}
+    void set_solution(integrate::SteppedSolution* solution) { solution_ = solution; }
+    // The midpoint state comes from the solver's interpolant, valid over its
+    // last step only: taken now, used when the step is caught up.
     void step_taken(double t, const double* x_end) override {
-      propagator.advance(t, x_end);
+      catch_up();
+      pending_mid_ok_ = midpoint_state(t, pending_mid_.data());
+      pending_t_ = t;
+      std::copy(x_end, x_end + pending_x_.size(), pending_x_.begin());
+      pending_ = true;
       ++grid_points;
     }
-    SensitivityPropagator& propagator;
+    // S at an output time t within the last step (or at its end), x = x(t).
+    const double* sensitivity_at(double t, const double* x) {
+      if (pending_ && t == pending_t_) catch_up();
+      if (!pending_ || t == propagator_.t()) return propagator_.s();
+      const bool mid = midpoint_state(t, output_mid_.data());
+      propagator_.sensitivity_at(t, x, mid ? output_mid_.data() : nullptr, s_out_.data());
+      return s_out_.data();
+    }
     std::int64_t grid_points = 1;
-  } follow(propagator);
-  cvodes::CvodesStepper stepper(session, problem.t0, problem.max_steps,
-                                /*stop_at_outputs=*/true, &follow);
+
+   private:
+    void catch_up() {
+      if (!pending_) return;
+      propagator_.advance(pending_t_, pending_x_.data(),
+                          pending_mid_ok_ ? pending_mid_.data() : nullptr);
+      pending_ = false;
+    }
+    // x at the midpoint of [propagator time, t], inside the last step.
+    bool midpoint_state(double t, double* out) {
+      if (!solution_) return false;
+      solution_->interpolate(0.5 * (propagator_.t() + t), out);
+      return true;
+    }
+    SensitivityPropagator& propagator_;
+    integrate::SteppedSolution* solution_ = nullptr;
+    bool pending_ = false, pending_mid_ok_ = false;
+    double pending_t_ = 0.0;
+    std::vector<double> pending_x_, pending_mid_, output_mid_, s_out_;
+  } follow(propagator, nx, np);
 
   const auto& times = problem.output_times;
+  cvodes::CvodesStepper stepper(session, problem.t0, problem.max_steps,
+                                /*stop_at_outputs=*/false, &follow);
+  if (settings.exp_jacobian == ExpJacobian::midpoint) follow.set_solution(&stepper);
+  if (!times.empty() && times.back() > problem.t0) {
+    session.check(CVodeSetStopTime(session.mem(), times.back()), "CVodeSetStopTime");
+    stepper.set_horizon(times.back());
+  }
   methods::ResultBuilder out(problem, nx, np, methods::SensitivityLayout::every_output);
   for (std::size_t k = 0; k < times.size(); ++k) {
     stepper.begin_output();
     integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
-    out.set_s(k, propagator.s());
+    out.set_s(k, follow.sensitivity_at(times[k], out.x(k)));
   }
 
   Stats& stats = out.stats();
@@ -60,15 +105,36 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   stats.extra["pbs_intervals"] = static_cast<double>(c.pbs_intervals);
   stats.extra["exp_intervals"] = static_cast<double>(c.exp_intervals);
   stats.extra["pbs_sub_intervals"] = static_cast<double>(c.sub_intervals);
+  stats.extra["output_updates"] = static_cast<double>(c.output_updates);
   return out.take();
 }
 
 }  // namespace
 
-std::vector<OptionSpec> exp_option_specs() { return cvodes::common_option_specs(); }
+namespace {
+
+// Options of both methods beyond the CVODES state solve's.
+std::vector<OptionSpec> pbs_common_option_specs() {
+  auto specs = cvodes::common_option_specs();
+  specs.push_back({"exp_jacobian", OptionType::text, std::string("midpoint"),
+                   "where the exponential update (Eq. 18) freezes J_x and J_p: midpoint (the "
+                   "state there from the solver's interpolant; second order) or left (the "
+                   "paper's left end; first order)",
+                   {"midpoint", "mean", "left"}});
+  return specs;
+}
+
+ExpJacobian read_exp_jacobian(const MethodOptions& options) {
+  const std::string v = options.get_string("exp_jacobian");
+  return v == "left" ? ExpJacobian::left : v == "mean" ? ExpJacobian::mean : ExpJacobian::midpoint;
+}
+
+}  // namespace
+
+std::vector<OptionSpec> exp_option_specs() { return pbs_common_option_specs(); }
 
 std::vector<OptionSpec> pbsr_option_specs() {
-  auto specs = cvodes::common_option_specs();
+  auto specs = pbs_common_option_specs();
   specs.push_back(bounded({"eps_tol", OptionType::real, 1e-4,
                            "switch to the exponential update when the relative changes of J_x "
                            "and J_p over a step (Frobenius norms) are at most eps_tol (Eq. 45, "
@@ -98,6 +164,7 @@ std::vector<OptionSpec> pbsr_option_specs() {
 Result solve_exp(const Problem& problem, const MethodOptions& options) {
   Settings settings;
   settings.algorithm = Algorithm::exp;
+  settings.exp_jacobian = read_exp_jacobian(options);
   return run(problem, options, settings);
 }
 
@@ -105,6 +172,7 @@ Result solve_exp(const Problem& problem, const MethodOptions& options) {
 Result solve_pbsr(const Problem& problem, const MethodOptions& options) {
   Settings settings;
   settings.algorithm = Algorithm::pbsr;
+  settings.exp_jacobian = read_exp_jacobian(options);
   settings.eps_tol = options.get_double("eps_tol");
   settings.n_max = options.get_int("n_max");
   settings.c = options.get_double("c");

@@ -50,13 +50,15 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
   const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
   x_.resize(nx_);
   x_sub_.resize(nx_);
-  for (Jacobians* j : {&left_, &right_, &sub_a_, &sub_b_}) {
+  for (Jacobians* j : {&left_, &right_, &sub_a_, &sub_b_, &mid_}) {
     j->jx.resize(nn);
     j->jp.resize(nm);
     j->f.resize(nx_);
   }
   s_.resize(nm);
   s_next_.resize(nm);
+  s_saved_.resize(nm);
+  x_saved_.resize(nx_);
   i1_.resize(nn);
   phi_forward_.resize(nn);
   phi_backward_.resize(nn);
@@ -106,21 +108,32 @@ bool SensitivityPropagator::use_exponential(double dt, std::int64_t& n_int) cons
   return constant || n_int > settings_.n_max;
 }
 
-void SensitivityPropagator::advance(double t1, const double* x1) {
+void SensitivityPropagator::advance(double t1, const double* x1, const double* x_mid) {
   const double dt = t1 - t_;
   if (!(dt > 0.0))
     throw Error(Status::invalid_argument, "trajectory times must be strictly increasing");
+  const bool midpoint =
+      x_mid && settings_.exp_jacobian == ExpJacobian::midpoint && !constant_jacobians_;
+  // exp with midpoint Jacobians never reads those of the ends: evaluate
+  // J at the midpoint instead, one pair per interval as before.
+  const bool need_ends = !(midpoint && settings_.algorithm == Algorithm::exp);
   if (constant_jacobians_) {
     right_.jx = left_.jx;
     right_.jp = left_.jp;
     right_.norm = left_.norm;
     if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t1, x1, p_, right_.f.data(), workspace_.get());
-  } else {
+  } else if (need_ends) {
     evaluate(t1, x1, right_);
   }
   std::int64_t n_int = 1;
-  if (use_exponential(dt, n_int)) {
-    exponential_step(left_, dt);
+  if (!need_ends || use_exponential(dt, n_int)) {
+    if (midpoint) evaluate(t_ + 0.5 * dt, x_mid, mid_);
+    const bool mean = !midpoint && settings_.exp_jacobian == ExpJacobian::mean && !constant_jacobians_;
+    if (mean) {
+      for (std::size_t q = 0; q < mid_.jx.size(); ++q) mid_.jx[q] = 0.5 * (left_.jx[q] + right_.jx[q]);
+      for (std::size_t q = 0; q < mid_.jp.size(); ++q) mid_.jp[q] = 0.5 * (left_.jp[q] + right_.jp[q]);
+    }
+    exponential_step(midpoint || mean ? mid_ : left_, dt);
     ++counters_.exp_intervals;
   } else {
     refined_peano_baker(t1, x1, n_int);
@@ -129,7 +142,31 @@ void SensitivityPropagator::advance(double t1, const double* x1) {
   }
   t_ = t1;
   std::copy(x1, x1 + nx_, x_.begin());
-  std::swap(left_, right_);
+  ends_swapped_ = need_ends;
+  if (need_ends) std::swap(left_, right_);
+}
+
+// Advances to (t, x), reads S, and puts everything back. After advance()
+// right_ holds the Jacobians of the old left end if it swapped them, and no
+// Peano-Baker steps are pending, so swapping back restores the state; the
+// caches of the exponential and of the transition matrices are keyed by
+// their inputs and stay valid. Only the Jacobian evaluations count.
+void SensitivityPropagator::sensitivity_at(double t, const double* x, const double* x_mid,
+                                           double* s_out) {
+  const double t_saved = t_;
+  const Counters counters_saved = counters_;
+  std::copy(s_.begin(), s_.end(), s_saved_.begin());
+  std::copy(x_.begin(), x_.end(), x_saved_.begin());
+  advance(t, x, x_mid);
+  std::copy(s_.begin(), s_.end(), s_out);
+  std::swap(s_, s_saved_);
+  std::swap(x_, x_saved_);
+  if (ends_swapped_) std::swap(left_, right_);
+  t_ = t_saved;
+  const std::int64_t evals = counters_.jacobian_evals;
+  counters_ = counters_saved;
+  counters_.jacobian_evals = evals;
+  ++counters_.output_updates;
 }
 
 // S <- e^{J dt} S + (int_0^dt e^{J s} ds) Jp, both factors from the

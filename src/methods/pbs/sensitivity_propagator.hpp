@@ -17,9 +17,16 @@ class SensitivityPropagator {
   SensitivityPropagator(const Model& model, const double* p, const Settings& settings);
 
   void start(double t0, const double* x0, const double* s0);
-  // Moves from the current point to (t1, x1), t1 > current time.
-  void advance(double t1, const double* x1);
+  // Moves from the current point to (t1, x1), t1 > current time. x_mid:
+  // the state at the interval's midpoint, for the midpoint exponential
+  // update (Settings::exp_jacobian), or null (left-end Jacobians).
+  void advance(double t1, const double* x1, const double* x_mid = nullptr);
+  // S at (t, x(t)), t > current time, by the same update over [current, t]
+  // (a partial step: how output times inside a solver step get their S),
+  // into s_out (nx x np); the propagator stays where it was.
+  void sensitivity_at(double t, const double* x, const double* x_mid, double* s_out);
 
+  double t() const { return t_; }
   const double* s() const { return s_.data(); }
   const Counters& counters() const { return counters_; }
 
@@ -53,8 +60,10 @@ class SensitivityPropagator {
 
   double t_ = 0.0;
   std::vector<double> x_, x_sub_;
-  Jacobians left_, right_, sub_a_, sub_b_;
+  Jacobians left_, right_, sub_a_, sub_b_, mid_;
   std::vector<double> s_, s_next_;
+  std::vector<double> s_saved_, x_saved_;  // sensitivity_at's restore point
+  bool ends_swapped_ = false;              // the last advance() swapped left_/right_
   // Peano-Baker workspace. phi_forward_ and drift_ = dt/2 (Jp_a + Phi(a;b) Jp_b)
   // depend only on (Ja, Jb, Jp_a, Jp_b, dt), which repeat from sub-step to
   // sub-step when J_x and J_p are constant (linear models), so they are
