@@ -7,6 +7,7 @@
 
 #include "model/builtin/builtin_reference.hpp"
 #include "odesens/odesens.hpp"
+#include "expr/expr_test_support.hpp"
 #include "support/reference.hpp"
 
 namespace odesens {
@@ -113,6 +114,63 @@ TEST(CvodesAdjoint, Glv40ReproducesForwardFinalSensitivityAtDefaultTolerances) {
   const Result fsa = solve(problem, "cvodes_fsa");
   const Result asa = solve(problem, "cvodes_asa");
   EXPECT_LT(relative_max_difference(asa.s, fsa.s), 1e-6);
+}
+
+// Lang's cell-cycle model (124 states up to 1e12, 317 parameters): with the
+// backward tolerances derived from the problem the adjoint gradient of
+// G = sum_i x_i(100) agrees with forward sensitivities. With the forward
+// min(atol) for lambda and the quadratures (the old rule), the first
+// backward step failed with CV_TOO_MUCH_WORK.
+TEST(CvodesAdjoint, LangGradientMatchesForwardSensitivities) {
+  const std::string path = expr_testing::shared_dir() + "/models/sbml/Lang_PLOSComputBiol2024.xml";
+  if (!expr_testing::readable(path)) GTEST_SKIP() << path << " not found (set ODESENS_SHARED_DIR)";
+  Problem problem;
+  problem.model = load_model(path);
+  problem.output_times = linspace(0, 100, 11);
+  problem.rtol = 1e-6;
+  problem.atol = {1e-8};
+  const Result forward = solve(problem, "cvodes_fsa");
+  problem.options.set("final_sensitivity", 0);
+  const Result adjoint = solve(problem, "cvodes_asa");
+  const std::size_t nx = forward.nx, np = forward.np, last = forward.times.size() - 1;
+  std::vector<double> expected(np, 0.0);
+  for (std::size_t j = 0; j < np; ++j)
+    for (std::size_t i = 0; i < nx; ++i) expected[j] += forward.s_at(last, i, j);
+  EXPECT_LT(relative_max_difference(adjoint.gradient, expected), 1e-4);
+}
+
+TEST(CvodesAdjoint, BackwardToleranceOptionsAreCheckedAndNamedOnFailure) {
+  auto problem = builtin_problem("chua", {0.0, 10.0});
+  problem.options.set("final_sensitivity", 0);
+  for (const char* name : {"rtol_adjoint", "rtol_quadrature"}) {
+    auto bad = problem;
+    bad.options.set(name, 2.0);
+    EXPECT_THROW(solve(bad, "cvodes_asa"), Error) << name;
+  }
+  for (const char* name : {"atol_adjoint", "atol_quadrature"}) {
+    auto bad = problem;
+    bad.options.set(name, -1.0);
+    EXPECT_THROW(solve(bad, "cvodes_asa"), Error) << name;
+  }
+  // Explicit tolerances are used: a looser quadrature moves the gradient.
+  const Result derived = solve(problem, "cvodes_asa");
+  auto loose = problem;
+  loose.options.set("atol_quadrature", 1e-2);
+  loose.options.set("rtol_quadrature", 1e-2);
+  const Result explicit_loose = solve(loose, "cvodes_asa");
+  EXPECT_NE(derived.gradient, explicit_loose.gradient);
+  EXPECT_LT(relative_max_difference(explicit_loose.gradient, derived.gradient), 1e-1);
+  // A backward solve that fails says which tolerances it ran with.
+  auto impossible = problem;
+  impossible.options.set("rtol_adjoint", 1e-30);
+  impossible.options.set("atol_adjoint", 1e-300);
+  try {
+    solve(impossible, "cvodes_asa");
+    ADD_FAILURE() << "an impossible backward tolerance was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rtol_adjoint = 1e-30"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("atol_quadrature"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

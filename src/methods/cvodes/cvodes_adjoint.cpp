@@ -12,9 +12,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
+#include "core/number_text.hpp"
 #include "methods/common/result_builder.hpp"
+#include "methods/cvodes/adjoint_tolerances.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
 #include "odesens/status.hpp"
@@ -70,6 +73,28 @@ std::vector<OptionSpec> adjoint_option_specs() {
   specs.push_back(flag_option("final_sensitivity", true,
                               "1: also compute the full S(T) by one backward problem per state; "
                               "0: only the gradient"));
+  const double inf = std::numeric_limits<double>::infinity();
+  specs.push_back(bounded({"rtol_adjoint", OptionType::real, 0.0,
+                           "relative tolerance of the backward states lambda (0: the problem's "
+                           "rtol)",
+                           {}},
+                          0.0, 1.0));
+  specs.push_back(bounded({"atol_adjoint", OptionType::real, 0.0,
+                           "absolute tolerance of lambda (0: rtol_adjoint * max |w|, the scale "
+                           "of lambda's terminal value)",
+                           {}},
+                          0.0, inf));
+  specs.push_back(bounded({"rtol_quadrature", OptionType::real, 0.0,
+                           "relative tolerance of the gradient quadratures (0: the problem's "
+                           "rtol)",
+                           {}},
+                          0.0, 1.0));
+  specs.push_back(bounded({"atol_quadrature", OptionType::real, 0.0,
+                           "absolute tolerance of the gradient quadratures, all parameters (0: "
+                           "per parameter, rtol_quadrature times an estimate of |dG/dp_j| from "
+                           "J_p along the forward solution)",
+                           {}},
+                          0.0, inf));
   return specs;
 }
 
@@ -81,11 +106,35 @@ struct AdjointSettings {
   bool polynomial_interpolation;
   std::int64_t checkpoint_steps;
   bool final_sensitivity;
+  AdjointToleranceOptions tolerances;
 };
 
 AdjointSettings read_adjoint_settings(const MethodOptions& options) {
-  return {read_session_settings(options), options.get_string("interpolation") == "polynomial",
-          options.get_int("checkpoint_steps"), options.get_int("final_sensitivity") != 0};
+  return {read_session_settings(options),
+          options.get_string("interpolation") == "polynomial",
+          options.get_int("checkpoint_steps"),
+          options.get_int("final_sensitivity") != 0,
+          {options.get_double("rtol_adjoint"), options.get_double("atol_adjoint"),
+           options.get_double("rtol_quadrature"), options.get_double("atol_quadrature")}};
+}
+
+// What to change when a backward solve fails: the tolerances it ran with
+// and the limit it hit.
+std::string backward_hint(const BackwardTolerances& t, std::int64_t max_steps) {
+  double q_min = 0.0, q_max = 0.0;
+  if (!t.atol_quadrature.empty()) {
+    const auto [lo, hi] = std::minmax_element(t.atol_quadrature.begin(), t.atol_quadrature.end());
+    q_min = *lo;
+    q_max = *hi;
+  }
+  std::string hint = " [backward problem: rtol_adjoint = " + number_text(t.rtol_adjoint) +
+                     ", atol_adjoint = " + number_text(t.atol_adjoint);
+  if (!t.atol_quadrature.empty())
+    hint += ", rtol_quadrature = " + number_text(t.rtol_quadrature) + ", atol_quadrature in [" +
+            number_text(q_min) + ", " + number_text(q_max) + "]";
+  hint += ", max_steps = " + std::to_string(max_steps) +
+          "; loosen these options or raise max_steps]";
+  return hint;
 }
 
 }  // namespace
@@ -120,6 +169,20 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   // The forward pass runs through CVodeF, which records the checkpoints the
   // backward pass reads; it stops at each output time as CV_NORMAL does.
   const double* y = N_VGetArrayPointer(session.state());
+  const std::vector<double> weights = objective_weights(problem);
+  auto weight = [&](std::size_t k) { return weights.data() + k * n; };
+  // The forward solution at t0 and the output times, for the tolerances of
+  // the backward problems.
+  TrajectorySample sample;
+  auto add_sample = [&](double t, const double* w) {
+    sample.times.push_back(t);
+    sample.states.insert(sample.states.end(), y, y + n);
+    if (w)
+      sample.weights.insert(sample.weights.end(), w, w + n);
+    else
+      sample.weights.insert(sample.weights.end(), n, 0.0);
+  };
+  if (nt == 0 || times[0] > problem.t0) add_sample(problem.t0, nullptr);
   int checkpoints = 0;
   for (std::size_t k = 0; k < nt; ++k) {
     if (times[k] > problem.t0) {
@@ -129,14 +192,16 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
       checkpoints = ncheck;
     }
     out.set_x(k, y);
+    add_sample(times[k], weight(k));
   }
-
-  const std::vector<double> weights = objective_weights(problem);
-  auto weight = [&](std::size_t k) { return weights.data() + k * n; };
 
   const int lmm = settings.session.lmm;
   std::vector<BackwardProblem> backward(1 + (rows ? n : 0));
-  const double atol_b = *std::min_element(problem.atol.begin(), problem.atol.end());
+  const std::vector<BackwardTolerances> tolerances =
+      derive_backward_tolerances(settings.tolerances, *problem.rtol, session.model(),
+                                 session.params().data(), session.workspace(), sample, rows);
+  VectorPtr atol_q(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
+  if (!atol_q) throw Error(Status::internal_error, "N_VNew_Serial failed");
   for (std::size_t b = 0; b < backward.size(); ++b) {
     auto& bp = backward[b];
     bp.lambda.reset(N_VNew_Serial(static_cast<sunindextype>(n), session.context()));
@@ -153,7 +218,9 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
     session.check(CVodeCreateB(mem, lmm, &bp.which), "CVodeCreateB");
     session.capture_messages(CVodeGetAdjCVodeBmem(mem, bp.which));
     session.check(CVodeInitB(mem, bp.which, &adjoint_rhs, t_final, bp.lambda.get()), "CVodeInitB");
-    session.check(CVodeSStolerancesB(mem, bp.which, *problem.rtol, atol_b), "CVodeSStolerancesB");
+    const BackwardTolerances& tol = tolerances[b];
+    session.check(CVodeSStolerancesB(mem, bp.which, tol.rtol_adjoint, tol.atol_adjoint),
+                  "CVodeSStolerancesB");
     session.check(CVodeSetUserDataB(mem, bp.which, &session), "CVodeSetUserDataB");
     session.check(CVodeSetMaxNumStepsB(mem, bp.which, static_cast<long>(problem.max_steps)),
                   "CVodeSetMaxNumStepsB");
@@ -162,10 +229,23 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
       session.check(CVodeQuadInitB(mem, bp.which, &adjoint_quadrature, bp.q.get()),
                     "CVodeQuadInitB");
       session.check(CVodeSetQuadErrConB(mem, bp.which, SUNTRUE), "CVodeSetQuadErrConB");
-      session.check(CVodeQuadSStolerancesB(mem, bp.which, *problem.rtol, atol_b),
-                    "CVodeQuadSStolerancesB");
+      std::copy(tol.atol_quadrature.begin(), tol.atol_quadrature.end(),
+                N_VGetArrayPointer(atol_q.get()));
+      // CVODES copies the vector.
+      session.check(CVodeQuadSVtolerancesB(mem, bp.which, tol.rtol_quadrature, atol_q.get()),
+                    "CVodeQuadSVtolerancesB");
     }
   }
+
+  // A failed backward solve names the tolerances and limit it ran with.
+  auto check_backward = [&](int flag) {
+    try {
+      session.check(flag, "CVodeB");
+    } catch (const Error& e) {
+      if (e.status() == Status::not_finite || e.status() == Status::callback_failed) throw;
+      throw Error(e.status(), e.what() + backward_hint(tolerances[0], problem.max_steps));
+    }
+  };
 
   // Backwards from T through the earlier output times, where the objective's
   // adjoint jumps by w_k.
@@ -173,7 +253,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   sunrealtype tret = t_final;
   for (std::size_t k = nt - 1; k-- > 0;) {
     if (!(times[k] > problem.t0)) break;
-    session.check(CVodeB(mem, times[k], CV_NORMAL), "CVodeB");
+    check_backward(CVodeB(mem, times[k], CV_NORMAL));
     // Both values are read before the re-initialisation, which discards
     // the interpolation data they come from.
     session.check(CVodeGetB(mem, objective.which, &tret, objective.lambda.get()), "CVodeGetB");
@@ -186,7 +266,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
     if (np > 0)
       session.check(CVodeQuadReInitB(mem, objective.which, objective.q.get()), "CVodeQuadReInitB");
   }
-  session.check(CVodeB(mem, problem.t0, CV_NORMAL), "CVodeB");
+  check_backward(CVodeB(mem, problem.t0, CV_NORMAL));
 
   // dG/dp (or a row of S(T)) = lambda(t0)^T dx0/dp + q(t0).
   const auto& s0 = session.initial_sensitivity();
