@@ -147,3 +147,25 @@ TEST(CvodesForward, NetworkSensitivitiesMatchCentralDifferences) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// sensitivities=0: the same state solve without S (no sensitivity
+// right-hand sides, S neither integrated nor returned).
+TEST(CvodesForward, StatesOnlyWhenSensitivitiesAreOff) {
+  auto problem = testing::builtin_problem("chua", testing::linspace(0, 10, 11));
+  const Result with_s = solve(problem, "cvodes_fsa");
+  problem.options.set("sensitivities", 0);
+  const Result states = solve(problem, "cvodes_fsa");
+  EXPECT_TRUE(states.s.empty());
+  EXPECT_TRUE(states.s_times.empty());
+  EXPECT_EQ(states.np, with_s.np);
+  EXPECT_EQ(states.stats.extra.count("sens_rhs_evals"), 0u);
+  EXPECT_LT(testing::relative_max_difference(states.x, with_s.x), 1e-6);
+  problem.options.set("sensitivities", 2);
+  EXPECT_THROW(solve(problem, "cvodes_fsa"), Error);
+}
+
+}  // namespace
+}  // namespace odesens

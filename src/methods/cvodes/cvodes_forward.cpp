@@ -32,9 +32,22 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
     double* JS = s->work_b.data();
     gather_columns(ys, np, n, S);
     s->model().jvp(t, x, s->params().data(), np, S, JS, s->workspace());
+    bool finite = true;
+    if (const SparsityPattern* pattern = s->model().jac_p_pattern()) {
+      // J_p in O(nnz): its values, added column by column.
+      double* values = s->jac_p_values.data();
+      s->model().jac_p_values(t, x, s->params().data(), values, s->workspace());
+      for (std::size_t j = 0; j < np; ++j) {
+        double* out = N_VGetArrayPointer(ysdot[j]);
+        std::copy(JS + j * n, JS + (j + 1) * n, out);
+        for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
+          out[pattern->row_idx[q]] += values[q];
+        finite = finite && all_finite(out, n);
+      }
+      return finite;
+    }
     // J_p goes into S, which is no longer needed.
     s->model().jac_p(t, x, s->params().data(), S, s->workspace());
-    bool finite = true;
     for (std::size_t j = 0; j < np; ++j) {
       double* out = N_VGetArrayPointer(ysdot[j]);
       for (std::size_t i = 0; i < n; ++i) {
@@ -57,6 +70,9 @@ std::vector<OptionSpec> forward_option_specs() {
   specs.push_back(flag_option("sens_error_control", true,
                               "1: sensitivities take part in the local error test; 0: only states "
                               "do"));
+  specs.push_back(flag_option("sensitivities", true,
+                              "1: S at every output time; 0: the states alone (the cost of a "
+                              "state-only solve, to compare methods against)"));
   return specs;
 }
 
@@ -67,12 +83,13 @@ struct ForwardSettings {
   SessionSettings session;
   int corrector;  // CV_SIMULTANEOUS or CV_STAGGERED
   bool sens_error_control;
+  bool sensitivities;
 };
 
 ForwardSettings read_forward_settings(const MethodOptions& options) {
   return {read_session_settings(options),
           options.get_string("corrector") == "staggered" ? CV_STAGGERED : CV_SIMULTANEOUS,
-          options.get_int("sens_error_control") != 0};
+          options.get_int("sens_error_control") != 0, options.get_int("sensitivities") != 0};
 }
 
 }  // namespace
@@ -81,10 +98,14 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
   const ForwardSettings settings = read_forward_settings(options);
   Session session(problem, settings.session);
   session.create_integrator(problem);
-  const std::size_t n = session.nx(), np = session.np();
+  const std::size_t n = session.nx();
+  // np = 0 integrates the states alone.
+  const std::size_t np = settings.sensitivities ? session.np() : 0;
   void* mem = session.mem();
 
   VectorArray ys(static_cast<int>(np), session.state());
+  if (const SparsityPattern* jp = session.model().jac_p_pattern())
+    session.jac_p_values.resize(jp->nnz());
   if (np > 0) {
     scatter_columns(session.initial_sensitivity().data(), np, n, ys.get());
     const bool from_model = session.use_model_jacobian();
@@ -108,7 +129,9 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
 
   // States through the shared output grid; S at each output from CVODES'
   // interpolant over the step that covers it, as CV_NORMAL mode would.
-  methods::ResultBuilder out(problem, n, np, methods::SensitivityLayout::every_output);
+  methods::ResultBuilder out(problem, n, session.np(),
+                             settings.sensitivities ? methods::SensitivityLayout::every_output
+                                                    : methods::SensitivityLayout::none);
   CvodesStepper stepper(session, problem.t0, problem.max_steps, /*stop_at_outputs=*/false);
   const auto& times = problem.output_times;
   for (std::size_t k = 0; k < times.size(); ++k) {

@@ -110,6 +110,12 @@ Session::Session(const Problem& problem, const SessionSettings& settings)
   ctx_.reset(raw);
   y_.reset(N_VNew_Serial(static_cast<sunindextype>(nx_), ctx_.get()));
   if (!y_) throw Error(Status::internal_error, "N_VNew_Serial failed");
+  // Fused and vector-array operations: CVODES then combines its many
+  // per-vector operations on the np sensitivity vectors (prediction,
+  // corrections, error norms) into single passes. Every vector CVODES
+  // clones from this one inherits them.
+  if (N_VEnableFusedOps_Serial(y_.get(), SUNTRUE) != 0)
+    throw Error(Status::internal_error, "N_VEnableFusedOps_Serial failed");
   double* x0 = N_VGetArrayPointer(y_.get());
   s0_.assign(nx_ * np_, 0.0);
   if (problem.initial_state.empty()) {

@@ -82,6 +82,7 @@ class Session {
 
   // Scratch for callbacks, sized once.
   std::vector<double> work_a, work_b, jac_values;
+  std::vector<double> jac_p_values;  // J_p in the order of the model's jac_p_pattern()
 
   // CVODES callbacks (user_data is the Session).
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data);
