@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
+#include "methods/cvodes/batched_sensitivity_newton.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
 #include "methods/cvodes/cvodes_stepper.hpp"
@@ -70,6 +72,11 @@ std::vector<OptionSpec> forward_option_specs() {
   specs.push_back(flag_option("sens_error_control", true,
                               "1: sensitivities take part in the local error test; 0: only states "
                               "do"));
+  specs.push_back(flag_option("batched_solves", true,
+                              "1: with the simultaneous corrector, solve the Newton systems of "
+                              "the states and all sensitivities in one multi-right-hand-side call "
+                              "(same iteration, faster with many parameters); 0: CVODES' own "
+                              "Newton solver, one vector at a time"));
   specs.push_back(flag_option("sensitivities", true,
                               "1: S at every output time; 0: the states alone (the cost of a "
                               "state-only solve, to compare methods against)"));
@@ -84,12 +91,14 @@ struct ForwardSettings {
   int corrector;  // CV_SIMULTANEOUS or CV_STAGGERED
   bool sens_error_control;
   bool sensitivities;
+  bool batched_solves;
 };
 
 ForwardSettings read_forward_settings(const MethodOptions& options) {
   return {read_session_settings(options),
           options.get_string("corrector") == "staggered" ? CV_STAGGERED : CV_SIMULTANEOUS,
-          options.get_int("sens_error_control") != 0, options.get_int("sensitivities") != 0};
+          options.get_int("sens_error_control") != 0, options.get_int("sensitivities") != 0,
+          options.get_int("batched_solves") != 0};
 }
 
 }  // namespace
@@ -106,6 +115,9 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
   VectorArray ys(static_cast<int>(np), session.state());
   if (const SparsityPattern* jp = session.model().jac_p_pattern())
     session.jac_p_values.resize(jp->nnz());
+  // Declared after the session: CVODES does not own it, and it must go
+  // before the integrator that calls it.
+  std::unique_ptr<BatchedSensitivityNewton> newton;
   if (np > 0) {
     scatter_columns(session.initial_sensitivity().data(), np, n, ys.get());
     const bool from_model = session.use_model_jacobian();
@@ -125,6 +137,12 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
     session.check(CVodeSensEEtolerances(mem), "CVodeSensEEtolerances");
     session.check(CVodeSetSensErrCon(mem, settings.sens_error_control),
                   "CVodeSetSensErrCon");
+    if (settings.corrector == CV_SIMULTANEOUS && settings.batched_solves) {
+      newton = std::make_unique<BatchedSensitivityNewton>(session, np,
+                                                          settings.session.lmm == CV_BDF);
+      session.check(CVodeSetNonlinearSolverSensSim(mem, newton->get()),
+                    "CVodeSetNonlinearSolverSensSim");
+    }
   }
 
   // States through the shared output grid; S at each output from CVODES'
@@ -152,6 +170,12 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
     if (CVodeGetSensNumRhsEvals(mem, &v) == CV_SUCCESS) out.stats().extra["sens_rhs_evals"] = v;
     if (CVodeGetSensNumErrTestFails(mem, &v) == CV_SUCCESS)
       out.stats().extra["sens_error_test_failures"] = v;
+    if (CVodeGetNumNonlinSolvIters(mem, &v) == CV_SUCCESS)
+      out.stats().extra["newton_iterations"] = v;
+    if (newton) {
+      out.stats().extra["batched_solves"] = static_cast<double>(newton->batched_solves());
+      out.stats().extra["unbatched_solves"] = static_cast<double>(newton->fallback_solves());
+    }
   }
   return out.take();
 }

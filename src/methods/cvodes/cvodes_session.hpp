@@ -53,6 +53,10 @@ class Session {
   std::vector<double>& params() { return params_; }
   const std::vector<double>& initial_sensitivity() const { return s0_; }
   LinearSolverKind linear_solver_kind() const { return solver_kind_; }
+  // The forward problem's Newton matrix and linear solver (after
+  // create_integrator()): SUNDIALS' dense LU or KLU.
+  SUNMatrix newton_matrix() const { return matrix_.get(); }
+  SUNLinearSolver linear_solver() const { return solver_.get(); }
   bool use_model_jacobian() const { return use_model_jacobian_; }
 
   // Creates cvode_mem (lmm from the settings), initial state, tolerances,
