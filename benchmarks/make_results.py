@@ -243,6 +243,109 @@ def sbml_section():
     return lines
 
 
+def concurrency_section():
+    data = run("bench_concurrency")
+    per = {}
+    for b in data["benchmarks"]:
+        name = b["name"]
+        method = name.split("/")[0]
+        threads = 2 if "threads:2" in name else 1
+        # With 2 threads Google Benchmark divides the wall time by the
+        # iterations of both threads: one solve's time is twice that.
+        per.setdefault(method, {})[threads] = b["real_time"] * threads
+    lines = [
+        "## Concurrency: one solve alone and two at once (`bench_concurrency`)",
+        "",
+        "Command: `build/bin/bench_concurrency`. CaMKII over [0, 600] with 601 output times at",
+        "rtol 1e-5, atol 1e-6; the same solve on one thread, then on two threads at once (one",
+        "shared model, a workspace per solve). BLAS runs on the calling thread (a private",
+        "OpenBLAS held to one thread; README, Threads and BLAS), so two solves on this 2-core",
+        "machine should each take about as long as one alone. Goal: ratio <= 1.3.",
+        "",
+        "| method | one alone [ms] | each of two at once [ms] | ratio | goal <= 1.3 |",
+        "|---|---|---|---|---|",
+    ]
+    for method, t in per.items():
+        if 1 in t and 2 in t:
+            r = t[2] / t[1]
+            lines.append("| {} | {:.1f} | {:.1f} | {:.2f} | {} |".format(
+                method, t[1], t[2], r, "met" if r <= 1.3 else "not met"))
+    return lines
+
+
+def large_section():
+    out = subprocess.run([os.path.join(build, "bin", "bench_large"), "--sizes", "100,300,1000",
+                          "--budget", "600"], check=True, capture_output=True, text=True).stdout
+    rows = [l for l in out.splitlines() if l.startswith("|")]
+    table = {}
+    for l in rows[2:]:
+        cells = [c.strip() for c in l.strip("|").split("|")]
+        if not cells[0]:
+            continue
+        table[cells[0]] = cells
+
+    def num(cell):
+        try:
+            return float(cell)
+        except ValueError:
+            return None
+
+    cols = {"fsa": 3, "fsa_unbatched": 4, "states": 5, "asa": 6, "pbsr": 7, "exp": 8}
+    lines = [
+        "## Large models (`bench_large`)",
+        "",
+        "Command: `build/bin/bench_large --sizes 100,300,1000 --budget 600`. One solve per",
+        "method over [0, 100] (CaMKII [0, 600]) with 11 output times at rtol 1e-6, atol 1e-8",
+        "(CaMKII: 1e-5, 1e-6). fsa: cvodes_fsa; `batched_solves=0`: the same with CVODES' own",
+        "Newton solver (one linear solve per sensitivity vector); states only: cvodes_fsa with",
+        "`sensitivities=0`; adjoint gradient: cvodes_asa with `final_sensitivity=0`. re_k of",
+        "pbsr and exp against the fsa run. — : not run (a smaller size predicted more than the",
+        "budget) or failed.",
+        "",
+    ] + rows + [""]
+    nets = sorted((int(k.split(":")[1]), v) for k, v in table.items() if k.startswith("network:"))
+    if len(nets) >= 2:
+        lines += ["Cost exponent b of t ~ N^b on network:N (least squares over the sizes run):", "",
+                  "| method | b | sizes |", "|---|---|---|"]
+        for label, c in cols.items():
+            pts = [(n, num(v[c])) for n, v in nets if num(v[c])]
+            if len(pts) >= 2:
+                _, b = fit_power([p[0] for p in pts], [p[1] for p in pts])
+                lines.append("| {} | {:.2f} | {} |".format(label, b, ", ".join(str(p[0]) for p in pts)))
+        lines.append("")
+    lines += ["### Goals", ""]
+
+    def ratio(model, a, b):
+        v = table.get(model)
+        if not v:
+            return None
+        x, y = num(v[cols[a]]), num(v[cols[b]])
+        return x / y if x and y else None
+
+    for model in ("network:1000", "Lang", "CaMKII"):
+        r = ratio(model, "asa", "states")
+        if r:
+            lines.append("- Adjoint gradient <= 5x a state-only solve on {}: {} ({:.1f}x).".format(
+                model, "met" if r <= 5 else "not met", r))
+    r = ratio("Lang", "fsa", "asa")
+    if r:
+        lines.append("- Adjoint gradient on Lang <= 1/5 of cvodes_fsa's time: {} (1/{:.0f}).".format(
+            "met" if r >= 5 else "not met", r))
+    for model in ("network:100", "network:300", "network:1000", "Lang"):
+        for m in ("pbsr", "exp"):
+            r = ratio(model, "fsa", m)
+            if r:
+                goal = 10 if model == "network:1000" else 1
+                lines.append("- {} faster than cvodes_fsa on {}{}: {} ({:.2f}x).".format(
+                    m, model, " by >= 10x" if goal == 10 else "", "met" if r >= goal else "not met", r))
+    r = ratio("network:1000", "fsa_unbatched", "fsa")
+    if r:
+        lines.append("- cvodes_fsa on network:1000 cut at least 3x (the issue measured 399 s): "
+                     "batched solves give {:.2f}x over CVODES' own Newton solver in this run; "
+                     "fsa takes {} s.".format(r, table["network:1000"][cols["fsa"]]))
+    return lines
+
+
 def comparison_section(old_build):
     """new/old per benchmark: the minimum of two alternating runs of each."""
     programs = [("bench_baselines", []), ("bench_pbs", []),
@@ -292,6 +395,8 @@ def main():
     lines += [""] + expr_section()
     lines += [""] + pbs_section()
     lines += [""] + sbml_section()
+    lines += [""] + concurrency_section()
+    lines += [""] + large_section()
     if other_build:
         lines += [""] + comparison_section(other_build)
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:
