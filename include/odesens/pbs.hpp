@@ -37,6 +37,18 @@ enum class ExpJacobian {
             // exp); sensitivities_on_grid() has none and uses left.
 };
 
+// How S is updated: with dense n x n matrices (the exponential by scaling
+// and squaring, Peano-Baker transition matrices by BLAS-3), or with the
+// sparse J_x (the exponential's action on [S; I] by a truncated Taylor
+// series, Peano-Baker steps as sparse-times-dense products; memory O(nnz +
+// nx np)). automatic: sparse when the model has a J_x pattern and at least
+// sparse_threshold states, and then each exponential update by whichever
+// of the sparse action and the dense exponential of the scattered J costs
+// fewer flops (the sparse action needs about |J dt|_1 products: cheap for
+// non-stiff models and short steps, costly for stiff ones over long steps;
+// dense only up to 2000 states). sparse: always the sparse action.
+enum class Updates { automatic, dense, sparse };
+
 struct Settings {
   Algorithm algorithm = Algorithm::pbsr;
   // PBSR switches to the exponential update when the relative changes of
@@ -52,6 +64,8 @@ struct Settings {
   bool force_pbs = false;
   StateInterpolation interpolation = StateInterpolation::linear;
   ExpJacobian exp_jacobian = ExpJacobian::midpoint;
+  Updates updates = Updates::automatic;
+  std::int64_t sparse_threshold = 100;
 };
 
 struct Counters {
@@ -60,6 +74,8 @@ struct Counters {
   std::int64_t sub_intervals = 0;    // Peano-Baker steps, refinement included
   std::int64_t jacobian_evals = 0;   // evaluations of the pair (J_x, J_p)
   std::int64_t output_updates = 0;   // partial updates to output times inside a step
+  std::int64_t exponential_products = 0;  // sparse J products of the sparse exponential
+  std::int64_t sparse_exponentials = 0;   // exponential updates taken as a sparse action
 };
 
 // S at every grid point t[k] (nx x np blocks, time slowest), from states

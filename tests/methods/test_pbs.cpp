@@ -409,3 +409,67 @@ TEST(PeanoBaker, GridApiRejectsInconsistentSizes) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// Sparse updates (the exponential's action, Peano-Baker steps as sparse
+// products) against dense ones: the same S to 1e-10 on the heat equation
+// (np = 1) and the stiff random network (network:200, np = 2 nx), for both methods;
+// updates=auto mixes both and agrees too.
+TEST(PbsSparseUpdates, EqualDenseUpdates) {
+  struct Case {
+    const char* model;
+    double t_end;
+  };
+  for (const Case& c : {Case{"heat2d:12", 0.01}, Case{"network:200", 0.05}}) {
+    for (const char* method : {"exp", "pbsr"}) {
+      auto problem = testing::builtin_problem(c.model, testing::linspace(0, c.t_end, 6));
+      problem.rtol = 1e-6;
+      problem.atol = {1e-8};
+      problem.options.set("updates", std::string("dense"));
+      const Result dense = solve(problem, method);
+      for (const char* updates : {"sparse", "auto"}) {
+        problem.options.set("updates", std::string(updates));
+        const Result sparse = solve(problem, method);
+        const std::string label = std::string(c.model) + " " + method + " " + updates;
+        EXPECT_EQ(sparse.stats.steps, dense.stats.steps) << label;
+        EXPECT_LT(testing::relative_max_difference(sparse.s, dense.s), 1e-10) << label;
+        if (std::string(updates) == "sparse") {
+          EXPECT_GT(sparse.stats.extra.at("sparse_exponentials") +
+                        sparse.stats.extra.at("pbs_intervals"),
+                    0.0)
+              << label;
+        }
+      }
+      EXPECT_EQ(dense.stats.extra.at("sparse_exponentials"), 0.0);
+    }
+  }
+}
+
+// A model without a sparsity pattern cannot take sparse updates.
+TEST(PbsSparseUpdates, NeedAPattern) {
+  auto problem = testing::builtin_problem("chua", {0.0, 1.0});
+  problem.options.set("updates", std::string("sparse"));
+  EXPECT_THROW(solve(problem, "exp"), Error);
+}
+
+// A large sparse model with few parameters: auto takes the sparse action
+// (the dense update would hold nx x nx = 3600 x 3600 matrices).
+TEST(PbsSparseUpdates, LargeSparseModelUsesTheSparseAction) {
+  auto problem = testing::builtin_problem("heat2d:60", testing::linspace(0, 0.002, 3));
+  const Result r = solve(problem, "exp");
+  EXPECT_GT(r.stats.extra.at("sparse_exponentials"), 0.0);
+  std::vector<double> x(r.nx), s(r.nx);
+  builtin::heat2d_exact_solution(60, 1.0, 0.002, x.data(), s.data());
+  const std::size_t last = r.times.size() - 1;
+  double worst = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < r.nx; ++i) {
+    worst = std::max(worst, std::fabs(r.s_at(last, i, 0) - s[i]));
+    scale = std::max(scale, std::fabs(s[i]));
+  }
+  EXPECT_LT(worst, 1e-3 * scale);
+}
+
+}  // namespace
+}  // namespace odesens

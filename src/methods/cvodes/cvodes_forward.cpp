@@ -113,6 +113,10 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
   void* mem = session.mem();
 
   VectorArray ys(static_cast<int>(np), session.state());
+  if (np > 0) {  // the sensitivity right-hand side's scratch
+    session.work_a.resize(n * np);
+    session.work_b.resize(n * np);
+  }
   if (const SparsityPattern* jp = session.model().jac_p_pattern())
     session.jac_p_values.resize(jp->nnz());
   // Declared after the session: CVODES does not own it, and it must go

@@ -81,7 +81,8 @@ std::vector<OptionSpec> common_option_specs() {
        "(klu when the model has a pattern and nx >= sparse_threshold)",
        {"auto", "dense", "klu"}},
       bounded({"sparse_threshold", OptionType::integer, std::int64_t{100},
-               "smallest nx for which linear_solver=auto picks klu", {}},
+               "smallest nx for which the automatic choices go sparse (linear_solver=auto "
+               "picks klu; pbsr and exp with updates=auto use sparse updates)", {}},
               1, 1e15),
       {"jacobian", OptionType::text, std::string("auto"),
        "source of J_x (and, for cvodes_fsa, of the sensitivity right-hand side): model, "
@@ -128,8 +129,6 @@ Session::Session(const Problem& problem, const SessionSettings& settings)
     throw Error(Status::not_finite, "the initial state x0(p) contains NaN or Inf");
   if (!all_finite(s0_.data(), s0_.size()))
     throw Error(Status::not_finite, "the initial sensitivity dx0/dp contains NaN or Inf");
-  work_a.resize(nx_ * std::max<std::size_t>(np_, nx_));
-  work_b.resize(nx_ * std::max<std::size_t>(np_, nx_));
   choose_linear_solver();
 }
 
@@ -222,6 +221,7 @@ void Session::attach_backward_linear_solver(int which) {
   if (solver_kind_ == LinearSolverKind::dense) {
     matrix.reset(SUNDenseMatrix(n, n, ctx_.get()));
     solver.reset(SUNLinSol_Dense(state(), matrix.get(), ctx_.get()));
+    work_a.resize(std::max(work_a.size(), nx_ * nx_));  // backward_dense_jacobian's J
   } else {
     matrix.reset(SUNSparseMatrix(n, n, static_cast<sunindextype>(klu_pattern.nnz()), CSR_MAT,
                                  ctx_.get()));

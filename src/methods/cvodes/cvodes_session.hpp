@@ -84,7 +84,9 @@ class Session {
   // Statistics of one cvode_mem added into stats.
   static void add_stats(void* cvode_mem, Stats& stats);
 
-  // Scratch for callbacks, sized once.
+  // Scratch for callbacks, sized once by the method that needs it (never
+  // nx x nx with a sparse linear solver): work_a and work_b nx x np for the
+  // sensitivity right-hand side, work_a nx x nx for a dense backward J.
   std::vector<double> work_a, work_b, jac_values;
   std::vector<double> jac_p_values;  // J_p in the order of the model's jac_p_pattern()
 

@@ -106,6 +106,8 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   stats.extra["exp_intervals"] = static_cast<double>(c.exp_intervals);
   stats.extra["pbs_sub_intervals"] = static_cast<double>(c.sub_intervals);
   stats.extra["output_updates"] = static_cast<double>(c.output_updates);
+  stats.extra["exponential_products"] = static_cast<double>(c.exponential_products);
+  stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
   return out.take();
 }
 
@@ -121,7 +123,24 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    "state there from the solver's interpolant; second order) or left (the "
                    "paper's left end; first order)",
                    {"midpoint", "mean", "left"}});
+  specs.push_back({"updates", OptionType::text, std::string("auto"),
+                   "S updates with dense n x n matrices or with the sparse J_x (Peano-Baker "
+                   "steps as sparse products; the exponential's action by a truncated Taylor "
+                   "series, about |J dt|_1 sparse products per step; memory O(nnz + nx np)); "
+                   "auto: sparse when the model has a J_x pattern and nx >= sparse_threshold, "
+                   "each exponential then by the cheaper of the sparse action and the dense "
+                   "exponential",
+                   {"auto", "dense", "sparse"}});
   return specs;
+}
+
+// The options both methods share, into their Settings.
+void read_common(const MethodOptions& options, Settings& settings) {
+  const std::string updates = options.get_string("updates");
+  settings.updates = updates == "dense"    ? Updates::dense
+                     : updates == "sparse" ? Updates::sparse
+                                           : Updates::automatic;
+  settings.sparse_threshold = options.get_int("sparse_threshold");
 }
 
 ExpJacobian read_exp_jacobian(const MethodOptions& options) {
@@ -165,6 +184,7 @@ Result solve_exp(const Problem& problem, const MethodOptions& options) {
   Settings settings;
   settings.algorithm = Algorithm::exp;
   settings.exp_jacobian = read_exp_jacobian(options);
+  read_common(options, settings);
   return run(problem, options, settings);
 }
 
@@ -173,6 +193,7 @@ Result solve_pbsr(const Problem& problem, const MethodOptions& options) {
   Settings settings;
   settings.algorithm = Algorithm::pbsr;
   settings.exp_jacobian = read_exp_jacobian(options);
+  read_common(options, settings);
   settings.eps_tol = options.get_double("eps_tol");
   settings.n_max = options.get_int("n_max");
   settings.c = options.get_double("c");

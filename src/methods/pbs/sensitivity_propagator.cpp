@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "linalg/csc.hpp"
 #include "linalg/dense.hpp"
 #include "odesens/status.hpp"
 
@@ -36,6 +37,24 @@ double relative_change(const std::vector<double>& a, const std::vector<double>& 
 
 }  // namespace
 
+namespace {
+
+// Sparse updates for models with a J_x pattern and at least
+// settings.sparse_threshold states (or when asked for).
+bool use_sparse_updates(const Model& model, const Settings& settings) {
+  if (settings.updates == Updates::dense) return false;
+  const bool has_pattern = model.jac_x_pattern() != nullptr;
+  if (settings.updates == Updates::sparse) {
+    if (!has_pattern)
+      throw Error(Status::unsupported,
+                  "updates=sparse needs a model with a J_x sparsity pattern (this model has none)");
+    return true;
+  }
+  return has_pattern && static_cast<std::int64_t>(model.nx()) >= settings.sparse_threshold;
+}
+
+}  // namespace
+
 SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p,
                                              const Settings& settings)
     : model_(model),
@@ -44,21 +63,36 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
       workspace_(model.make_workspace()),
       nx_(model.nx()),
       np_(model.np()),
+      sparse_(use_sparse_updates(model, settings)),
+      jx_pattern_(sparse_ ? model.jac_x_pattern() : nullptr),
+      jp_pattern_(sparse_ ? model.jac_p_pattern() : nullptr),
       augment_with_identity_(model.np() > model.nx()),
-      constant_jacobians_(model.has_constant_jacobians()),
-      exponential_(model.nx(), augment_with_identity_ ? model.nx() : model.np()) {
-  const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
+      constant_jacobians_(model.has_constant_jacobians()) {
+  const std::size_t nm = nx_ * np_;
+  // Dense updates hold n x n matrices; sparse ones only J's values and
+  // n x np blocks.
+  const std::size_t nn = sparse_ ? 0 : nx_ * nx_;
+  const std::size_t jx_size = sparse_ ? jx_pattern_->nnz() : nx_ * nx_;
+  const std::size_t jp_size = jp_pattern_ ? jp_pattern_->nnz() : nm;
   x_.resize(nx_);
   x_sub_.resize(nx_);
   for (Jacobians* j : {&left_, &right_, &sub_a_, &sub_b_, &mid_}) {
-    j->jx.resize(nn);
-    j->jp.resize(nm);
+    j->jx.resize(jx_size);
+    j->jp.resize(jp_size);
     j->f.resize(nx_);
   }
   s_.resize(nm);
   s_next_.resize(nm);
   s_saved_.resize(nm);
   x_saved_.resize(nx_);
+  if (sparse_) {
+    expmv_ = std::make_unique<linalg::AugmentedExpmv>(nx_, np_);
+    block_a_.resize(nm);
+    block_b_.resize(nm);
+    block_c_.resize(nm);
+    return;
+  }
+  allocate_dense_exponential();
   i1_.resize(nn);
   phi_forward_.resize(nn);
   phi_backward_.resize(nn);
@@ -67,19 +101,20 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
   power_c_.resize(nm);
   power_tmp_a_.resize(nn);
   power_tmp_c_.resize(nm);
-  scaled_jx_.resize(nn);
-  scaled_jp_.resize(augment_with_identity_ ? nn : nm);
-  exp_integral_.resize(augment_with_identity_ ? nn : 0);
-  exp_e_.resize(nn);
-  exp_f_.resize(nm);
-  cached_jx_.resize(nn);
-  cached_jp_.resize(nm);
 }
 
 void SensitivityPropagator::evaluate(double t, const double* x, Jacobians& out) {
-  model_.jac_x(t, x, p_, out.jx.data(), workspace_.get());
+  if (sparse_)
+    model_.jac_x_values(t, x, p_, out.jx.data(), workspace_.get());
+  else
+    model_.jac_x(t, x, p_, out.jx.data(), workspace_.get());
   if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t, x, p_, out.f.data(), workspace_.get());
-  if (np_ > 0) model_.jac_p(t, x, p_, out.jp.data(), workspace_.get());
+  if (np_ > 0) {
+    if (jp_pattern_)
+      model_.jac_p_values(t, x, p_, out.jp.data(), workspace_.get());
+    else
+      model_.jac_p(t, x, p_, out.jp.data(), workspace_.get());
+  }
   out.norm = frobenius_norm(out.jx);
   ++counters_.jacobian_evals;
   if (!std::isfinite(out.norm))
@@ -172,23 +207,87 @@ void SensitivityPropagator::sensitivity_at(double t, const double* x, const doub
 // S <- e^{J dt} S + (int_0^dt e^{J s} ds) Jp, both factors from the
 // exponential of [[J dt, Jp dt], [0, 0]] (no inverse of J, Eq. 18).
 void SensitivityPropagator::exponential_step(const Jacobians& left, double dt) {
-  const bool reuse = dt == cached_dt_ && left.jx == cached_jx_ && left.jp == cached_jp_;
+  if (!sparse_) {
+    dense_exponential_step(left.jx, left.jp, dt);
+    return;
+  }
+  if (sparse_exponential_is_cheaper(left, dt)) {
+    // The action of the same exponential on [S; I], S in place.
+    expmv_->apply(*jx_pattern_, left.jx.data(), jp_pattern_, left.jp.data(), dt, s_.data());
+    counters_.exponential_products += static_cast<std::int64_t>(expmv_->last_products());
+    ++counters_.sparse_exponentials;
+    return;
+  }
+  allocate_dense_exponential();
+  linalg::csc_to_dense(*jx_pattern_, left.jx.data(), dense_jx_.data());
+  dense_jp(left, dense_jp_.data());
+  dense_exponential_step(dense_jx_, dense_jp_, dt);
+}
+
+// A flop of a sparse-times-dense product costs about this many of a dense
+// BLAS-3 product (measured on network:100 and network:300: the choice is
+// flat between 4 and 16).
+constexpr double kSparseFlopCost = 8.0;
+
+// The sparse action costs about (products) x (2 nnz np) flops; the dense
+// exponential (6 + squarings) block products of 2 nx^3 + 2 nx^2 m flops,
+// an LU and the product with S. Only with updates=auto, and the dense one
+// only up to kDenseLimit states (its memory is O(nx^2)).
+bool SensitivityPropagator::sparse_exponential_is_cheaper(const Jacobians& left, double dt) const {
+  if (settings_.updates == Updates::sparse || nx_ > kDenseLimit) return true;
+  const double n = static_cast<double>(nx_), np = static_cast<double>(np_);
+  const double norm = dt * linalg::AugmentedExpmv::augmented_norm1(
+                               *jx_pattern_, left.jx.data(), jp_pattern_, left.jp.data(), nx_, np_);
+  const double products = static_cast<double>(linalg::AugmentedExpmv::products_for(norm));
+  const double sparse_flops =
+      products * (2.0 * static_cast<double>(jx_pattern_->nnz()) + 4.0 * n) * np;
+  const double m = augment_with_identity_ ? n : np;
+  const double squarings = std::max(0.0, std::ceil(std::log2(std::max(norm, 1e-300) / 5.37)));
+  const double dense_flops =
+      (6.0 + squarings) * (2.0 * n * n * n + 2.0 * n * n * m) + 2.0 * n * n * np;
+  return kSparseFlopCost * sparse_flops < dense_flops;
+}
+
+void SensitivityPropagator::allocate_dense_exponential() {
+  if (exponential_) return;  // once per solve
+  const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
+  exponential_ = std::make_unique<linalg::AugmentedExponential>(
+      nx_, augment_with_identity_ ? nx_ : np_);
+  scaled_jx_.resize(nn);
+  scaled_jp_.resize(augment_with_identity_ ? nn : nm);
+  exp_integral_.resize(augment_with_identity_ ? nn : 0);
+  exp_e_.resize(nn);
+  exp_f_.resize(nm);
+  cached_jx_.resize(nn);
+  cached_jp_.resize(nm);
+  if (sparse_) {
+    dense_jx_.resize(nn);
+    dense_jp_.resize(nm);
+  }
+}
+
+// S <- e^{J dt} S + (int_0^dt e^{J s} ds) Jp, both factors from the
+// exponential of [[J dt, Jp dt], [0, 0]] (no inverse of J, Eq. 18); jx and
+// jp dense.
+void SensitivityPropagator::dense_exponential_step(const std::vector<double>& jx,
+                                                   const std::vector<double>& jp, double dt) {
+  const bool reuse = dt == cached_dt_ && jx == cached_jx_ && jp == cached_jp_;
   if (!reuse) {
-    for (std::size_t q = 0; q < nx_ * nx_; ++q) scaled_jx_[q] = left.jx[q] * dt;
+    for (std::size_t q = 0; q < nx_ * nx_; ++q) scaled_jx_[q] = jx[q] * dt;
     if (augment_with_identity_) {
       std::fill(scaled_jp_.begin(), scaled_jp_.end(), 0.0);
       for (std::size_t i = 0; i < nx_; ++i) scaled_jp_[i + i * nx_] = 1.0;
-      exponential_.compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(),
-                           exp_integral_.data());
-      gemm(Trans::no, Trans::no, nx_, np_, nx_, dt, exp_integral_.data(), nx_, left.jp.data(),
-           nx_, 0.0, exp_f_.data(), nx_);
+      exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(),
+                            exp_integral_.data());
+      gemm(Trans::no, Trans::no, nx_, np_, nx_, dt, exp_integral_.data(), nx_, jp.data(), nx_,
+           0.0, exp_f_.data(), nx_);
     } else {
-      for (std::size_t q = 0; q < nx_ * np_; ++q) scaled_jp_[q] = left.jp[q] * dt;
-      exponential_.compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(), exp_f_.data());
+      for (std::size_t q = 0; q < nx_ * np_; ++q) scaled_jp_[q] = jp[q] * dt;
+      exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(), exp_f_.data());
     }
     cached_dt_ = dt;
-    std::copy(left.jx.begin(), left.jx.end(), cached_jx_.begin());
-    std::copy(left.jp.begin(), left.jp.end(), cached_jp_.begin());
+    std::copy(jx.begin(), jx.end(), cached_jx_.begin());
+    std::copy(jp.begin(), jp.end(), cached_jp_.begin());
   }
   std::copy(exp_f_.begin(), exp_f_.end(), s_next_.begin());
   gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, exp_e_.data(), nx_, s_.data(), nx_, 1.0,
@@ -200,6 +299,10 @@ void SensitivityPropagator::exponential_step(const Jacobians& left, double dt) {
 // I1 = dt/2 (Ja + Jb), I2 = dt/2 Jb I1; then
 // S <- Phi(b;a) (S + dt/2 (Jp_a + Phi(a;b) Jp_b)).
 void SensitivityPropagator::peano_baker_step(const Jacobians& a, const Jacobians& b, double dt) {
+  if (sparse_) {
+    sparse_peano_baker_step(a, b, dt);
+    return;
+  }
   const bool reuse = dt == pbs_key_dt_ && a.jx == pbs_key_ja_ && b.jx == pbs_key_jb_ &&
                      a.jp == pbs_key_jpa_ && b.jp == pbs_key_jpb_;
   if (!reuse) {
@@ -274,11 +377,54 @@ void SensitivityPropagator::transition_matrices(const Jacobians& a, const Jacobi
   for (double& v : drift_) v *= half;
 }
 
+// Eq. 21-24 with sparse J, never forming Phi: with I1 X = dt/2 (Ja X + Jb X),
+//   Phi(a;b) X = X - I1 X + dt/2 Jb (I1 X),  Phi(b;a) X = X + I1 X + dt/2 Jb (I1 X),
+//   S <- Phi(b;a) (S + dt/2 (Jp_a + Phi(a;b) Jp_b)):
+// six sparse-times-dense products on n x np blocks.
+void SensitivityPropagator::sparse_peano_baker_step(const Jacobians& a, const Jacobians& b,
+                                                    double dt) {
+  if (np_ == 0) return;
+  const std::size_t nm = nx_ * np_;
+  const double half = 0.5 * dt;
+  // block_a_ = Jp_b (dense), then Phi(a;b) Jp_b.
+  dense_jp(b, block_a_.data());
+  apply_phi(a, b, half, -1.0, block_a_.data());
+  // s_ += dt/2 (Jp_a + Phi(a;b) Jp_b)
+  dense_jp(a, block_b_.data());
+  for (std::size_t q = 0; q < nm; ++q) s_[q] += half * (block_b_[q] + block_a_[q]);
+  apply_phi(a, b, half, +1.0, s_.data());
+}
+
+// X <- X + sign I1 X + half Jb (I1 X), I1 X = half (Ja X + Jb X).
+void SensitivityPropagator::apply_phi(const Jacobians& a, const Jacobians& b, double half,
+                                      double sign, double* X) {
+  const std::size_t nm = nx_ * np_;
+  linalg::csc_multiply(*jx_pattern_, a.jx.data(), np_, X, block_b_.data());
+  linalg::csc_multiply(*jx_pattern_, b.jx.data(), np_, X, block_c_.data());
+  for (std::size_t q = 0; q < nm; ++q) block_b_[q] = half * (block_b_[q] + block_c_[q]);  // I1 X
+  linalg::csc_multiply(*jx_pattern_, b.jx.data(), np_, block_b_.data(), block_c_.data());
+  for (std::size_t q = 0; q < nm; ++q) X[q] += sign * block_b_[q] + half * block_c_[q];
+}
+
+// J_p of `j` as a dense n x np block.
+void SensitivityPropagator::dense_jp(const Jacobians& j, double* out) const {
+  if (!jp_pattern_) {
+    std::copy(j.jp.begin(), j.jp.end(), out);
+    return;
+  }
+  linalg::csc_to_dense(*jp_pattern_, j.jp.data(), out);
+}
+
 // Algorithm 2's refinement: n_int equal sub-intervals, x interpolated
 // linearly between the trajectory points, Jacobians at every sub-point.
 void SensitivityPropagator::refined_peano_baker(double t1, const double* x1, std::int64_t n_int) {
   const double t0 = t_;
   const double dt = (t1 - t0) / static_cast<double>(n_int);
+  if (constant_jacobians_ && sparse_) {  // n_int identical sub-steps, one by one
+    for (std::int64_t h = 0; h < n_int; ++h) sparse_peano_baker_step(left_, left_, dt);
+    counters_.sub_intervals += n_int;
+    return;
+  }
   if (constant_jacobians_) {  // n_int identical sub-steps
     peano_baker_step(left_, left_, dt);
     pending_steps_ += n_int - 1;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "linalg/expm.hpp"
+#include "linalg/expmv.hpp"
 #include "odesens/model.hpp"
 #include "odesens/pbs.hpp"
 
@@ -56,6 +57,11 @@ class SensitivityPropagator {
   Settings settings_;
   std::unique_ptr<Workspace> workspace_;  // every model evaluation of this solve
   std::size_t nx_, np_;
+  bool sparse_;
+  const SparsityPattern* jx_pattern_;  // sparse updates only
+  const SparsityPattern* jp_pattern_;  // sparse updates with a J_p pattern
+  std::unique_ptr<linalg::AugmentedExpmv> expmv_;
+  std::vector<double> block_a_, block_b_, block_c_;  // n x np
   Counters counters_;
 
   double t_ = 0.0;
@@ -64,6 +70,22 @@ class SensitivityPropagator {
   std::vector<double> s_, s_next_;
   std::vector<double> s_saved_, x_saved_;  // sensitivity_at's restore point
   bool ends_swapped_ = false;              // the last advance() swapped left_/right_
+  // Sparse updates (Settings::updates): J_x and J_p as values in pattern
+  // order, the exponential as an action (linalg/expmv.hpp), Peano-Baker
+  // steps as sparse products, nothing n x n.
+  void sparse_peano_baker_step(const Jacobians& a, const Jacobians& b, double dt);
+  // With sparse updates the exponential is taken per interval by whichever
+  // costs fewer flops (updates=auto): the sparse action, or the dense
+  // exponential of the scattered J (up to kDenseLimit states).
+  bool sparse_exponential_is_cheaper(const Jacobians& left, double dt) const;
+  void allocate_dense_exponential();
+  void dense_exponential_step(const std::vector<double>& jx, const std::vector<double>& jp,
+                              double dt);
+  static constexpr std::size_t kDenseLimit = 2000;
+  std::vector<double> dense_jx_, dense_jp_;  // J scattered for a dense exponential
+  void apply_phi(const Jacobians& a, const Jacobians& b, double half, double sign, double* X);
+  void dense_jp(const Jacobians& j, double* out) const;
+
   // Peano-Baker workspace. phi_forward_ and drift_ = dt/2 (Jp_a + Phi(a;b) Jp_b)
   // depend only on (Ja, Jb, Jp_a, Jp_b, dt), which repeat from sub-step to
   // sub-step when J_x and J_p are constant (linear models), so they are
@@ -84,7 +106,7 @@ class SensitivityPropagator {
   bool augment_with_identity_;
   // The model's J_x and J_p do not depend on t or x: evaluated once.
   bool constant_jacobians_;
-  linalg::AugmentedExponential exponential_;
+  std::unique_ptr<linalg::AugmentedExponential> exponential_;  // dense updates only
   std::vector<double> scaled_jx_, scaled_jp_, exp_e_, exp_f_, exp_integral_;
   std::vector<double> cached_jx_, cached_jp_;
   double cached_dt_ = -1.0;
