@@ -13,6 +13,7 @@
 #include "linalg/expm.hpp"
 #include "linalg/expmv.hpp"
 #include "odesens/status.hpp"
+#include "support/reference.hpp"
 
 namespace odesens::linalg {
 namespace {
@@ -36,15 +37,6 @@ SparsityPattern random_pattern(std::size_t rows, std::size_t cols, std::size_t p
     p.col_ptr[j + 1] = static_cast<std::int64_t>(p.row_idx.size());
   }
   return p;
-}
-
-double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0.0, s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d = std::max(d, std::fabs(a[i] - b[i]));
-    s = std::max(s, std::fabs(b[i]));
-  }
-  return d / s;
 }
 
 TEST(AugmentedExpmv, MatchesTheDenseAugmentedExponential) {
@@ -77,7 +69,7 @@ TEST(AugmentedExpmv, MatchesTheDenseAugmentedExponential) {
       std::vector<double> got = u0;
       action.apply(a, av.data(), sparse_c ? &c : nullptr, sparse_c ? cv.data() : c_dense.data(),
                    t, got.data());
-      EXPECT_LT(max_rel(got, expected), 1e-12) << "t = " << t << (sparse_c ? " sparse C" : " dense C");
+      EXPECT_LT(testing::relative_max_difference(got, expected), 1e-12) << "t = " << t << (sparse_c ? " sparse C" : " dense C");
       EXPECT_GT(action.last_products(), 0u);
       EXPECT_LE(action.last_products(),
                 AugmentedExpmv::products_for(

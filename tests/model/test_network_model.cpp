@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "model/builtin/builtin_reference.hpp"
@@ -60,55 +62,60 @@ std::vector<double> probe_state(const Model& m) {
   return x;
 }
 
+// A network model with its dense J_x and J_p at a probe state.
+struct Probe {
+  explicit Probe(const std::string& spec)
+      : model(make_builtin_model(spec)), n(model->nx()), np(model->np()),
+        p(model->nominal_params()), x(probe_state(*model)), J(n * n), Jp(n * np) {
+    model->jac_x(0.0, x.data(), p.data(), J.data());
+    model->jac_p(0.0, x.data(), p.data(), Jp.data());
+  }
+  std::shared_ptr<Model> model;
+  std::size_t n, np;
+  std::vector<double> p, x, J, Jp;
+};
+
 TEST(NetworkModel, JacobiansAgreeWithCentralDifferences) {
-  auto m = make_builtin_model("network:30");
-  const std::size_t n = m->nx(), np = m->np();
-  const auto p = m->nominal_params();
-  const auto x = probe_state(*m);
-  std::vector<double> J(n * n), Jp(n * np);
-  m->jac_x(0.0, x.data(), p.data(), J.data());
-  m->jac_p(0.0, x.data(), p.data(), Jp.data());
-  std::vector<double> xv = x, pv = p;
-  double worst = 0.0, scale = 0.0;
-  // Central differences, in place.
+  Probe probe("network:30");
+  const std::size_t n = probe.n;
+  std::vector<double> xv = probe.x, pv = probe.p;
+  // Column j of d f / d var by central differences, var perturbed in place.
   auto fd_column = [&](std::vector<double>& var, std::size_t j) {
     const double v0 = var[j], h = 1e-6 * std::max(std::fabs(v0), 1.0);
     std::vector<double> fp(n), fm(n), out(n);
     var[j] = v0 + h;
-    m->rhs(0.0, xv.data(), pv.data(), fp.data());
+    probe.model->rhs(0.0, xv.data(), pv.data(), fp.data());
     var[j] = v0 - h;
-    m->rhs(0.0, xv.data(), pv.data(), fm.data());
+    probe.model->rhs(0.0, xv.data(), pv.data(), fm.data());
     var[j] = v0;
     for (std::size_t i = 0; i < n; ++i) out[i] = (fp[i] - fm[i]) / (2 * h);
     return out;
   };
-  for (std::size_t j = 0; j < n; ++j) {
-    const auto fd = fd_column(xv, j);
-    for (std::size_t i = 0; i < n; ++i) {
-      worst = std::max(worst, std::fabs(fd[i] - J[i + j * n]));
-      scale = std::max(scale, std::fabs(J[i + j * n]));
+  // max |analytic - central difference| over all columns, against max |analytic|.
+  auto check = [&](const std::vector<double>& analytic, std::vector<double>& var,
+                   const char* what) {
+    double worst = 0.0, scale = 0.0;
+    for (std::size_t j = 0; j < var.size(); ++j) {
+      const auto fd = fd_column(var, j);
+      for (std::size_t i = 0; i < n; ++i) {
+        worst = std::max(worst, std::fabs(fd[i] - analytic[i + j * n]));
+        scale = std::max(scale, std::fabs(analytic[i + j * n]));
+      }
     }
-  }
-  EXPECT_LT(worst, 1e-7 * scale);
-  worst = scale = 0.0;
-  for (std::size_t r = 0; r < np; ++r) {
-    const auto fd = fd_column(pv, r);
-    for (std::size_t i = 0; i < n; ++i) {
-      worst = std::max(worst, std::fabs(fd[i] - Jp[i + r * n]));
-      scale = std::max(scale, std::fabs(Jp[i + r * n]));
-    }
-  }
-  EXPECT_LT(worst, 1e-7 * scale);
+    EXPECT_LT(worst, 1e-7 * scale) << what;
+  };
+  check(probe.J, xv, "J_x");
+  check(probe.Jp, pv, "J_p");
 }
 
 TEST(NetworkModel, SparseServicesAgreeWithDenseMatrices) {
-  auto m = make_builtin_model("network:25");
-  const std::size_t n = m->nx(), np = m->np();
-  const auto p = m->nominal_params();
-  const auto x = probe_state(*m);
-  std::vector<double> J(n * n), Jp(n * np);
-  m->jac_x(0.0, x.data(), p.data(), J.data());
-  m->jac_p(0.0, x.data(), p.data(), Jp.data());
+  Probe probe("network:25");
+  const std::size_t n = probe.n, np = probe.np;
+  const auto& m = probe.model;
+  const auto& p = probe.p;
+  const auto& x = probe.x;
+  const auto& J = probe.J;
+  const auto& Jp = probe.Jp;
   // Every non-zero of J lies in the pattern; J_p's values match its pattern.
   const SparsityPattern* px = m->jac_x_pattern();
   std::vector<char> in_pattern(n * n, 0);

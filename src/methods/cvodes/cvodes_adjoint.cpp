@@ -73,28 +73,21 @@ std::vector<OptionSpec> adjoint_option_specs() {
   specs.push_back(flag_option("final_sensitivity", true,
                               "1: also compute the full S(T) by one backward problem per state; "
                               "0: only the gradient"));
+  // The backward tolerances: 0 derives them (adjoint_tolerances.hpp).
   const double inf = std::numeric_limits<double>::infinity();
-  specs.push_back(bounded({"rtol_adjoint", OptionType::real, 0.0,
-                           "relative tolerance of the backward states lambda (0: the problem's "
-                           "rtol)",
-                           {}},
-                          0.0, 1.0));
-  specs.push_back(bounded({"atol_adjoint", OptionType::real, 0.0,
-                           "absolute tolerance of lambda (0: rtol_adjoint * max |w|, the scale "
-                           "of lambda's terminal value)",
-                           {}},
-                          0.0, inf));
-  specs.push_back(bounded({"rtol_quadrature", OptionType::real, 0.0,
-                           "relative tolerance of the gradient quadratures (0: the problem's "
-                           "rtol)",
-                           {}},
-                          0.0, 1.0));
-  specs.push_back(bounded({"atol_quadrature", OptionType::real, 0.0,
-                           "absolute tolerance of the gradient quadratures, all parameters (0: "
-                           "per parameter, rtol_quadrature times an estimate of |dG/dp_j| from "
-                           "J_p along the forward solution)",
-                           {}},
-                          0.0, inf));
+  auto tolerance = [&](const char* name, double max, const char* description) {
+    specs.push_back(bounded({name, OptionType::real, 0.0, description, {}}, 0.0, max));
+  };
+  tolerance("rtol_adjoint", 1.0,
+            "relative tolerance of the backward states lambda (0: the problem's rtol)");
+  tolerance("atol_adjoint", inf,
+            "absolute tolerance of lambda (0: rtol_adjoint * max |w|, the scale of lambda's "
+            "terminal value)");
+  tolerance("rtol_quadrature", 1.0,
+            "relative tolerance of the gradient quadratures (0: the problem's rtol)");
+  tolerance("atol_quadrature", inf,
+            "absolute tolerance of the gradient quadratures, all parameters (0: per parameter, "
+            "rtol_quadrature times an estimate of |dG/dp_j| from J_p along the forward solution)");
   return specs;
 }
 
