@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/number_text.hpp"
 #include "linalg/csc.hpp"
 #include "odesens/status.hpp"
 
@@ -28,12 +29,13 @@ constexpr Theta kTheta[] = {
 constexpr double kTolerance = 0x1.0p-53;
 
 // (m*, s) minimising m*·s with t_norm / s <= theta_m*.
+// Scaling counts past 1e18 are capped (apply() refuses anything past 1e9).
 void degree_and_scaling(double t_norm, int& degree, double& scaling) {
   double best_cost = std::numeric_limits<double>::infinity();
   degree = 0;
   scaling = 1.0;
   for (const Theta& th : kTheta) {
-    const double s = std::max(1.0, std::ceil(t_norm / th.theta));
+    const double s = std::min(1e18, std::max(1.0, std::ceil(t_norm / th.theta)));
     const double cost = th.m * s;
     if (cost < best_cost) {
       best_cost = cost;
@@ -60,16 +62,18 @@ double inf_norm(const double* b, std::size_t n, std::size_t m, double beta,
 AugmentedExpmv::AugmentedExpmv(std::size_t n, std::size_t m)
     : n_(n), m_(m), term_(n * m), next_(n * m), row_sums_(n) {}
 
-double AugmentedExpmv::augmented_norm1(const SparsityPattern& a_pattern, const double* a_values,
-                                       const SparsityPattern* c_pattern, const double* c_values,
-                                       std::size_t n, std::size_t m) {
-  double norm = 0.0;
+AugmentedExpmv::Norms AugmentedExpmv::norms(const SparsityPattern& a_pattern,
+                                             const double* a_values,
+                                             const SparsityPattern* c_pattern,
+                                             const double* c_values, std::size_t n,
+                                             std::size_t m) {
+  Norms out;
   bool finite = true;
   for (std::size_t j = 0; j < n; ++j) {
     double sum = 0.0;
     for (auto q = a_pattern.col_ptr[j]; q < a_pattern.col_ptr[j + 1]; ++q)
       sum += std::fabs(a_values[q]);
-    norm = std::max(norm, sum);
+    out.a = std::max(out.a, sum);
     finite = finite && std::isfinite(sum);
   }
   for (std::size_t j = 0; j < m; ++j) {
@@ -80,17 +84,24 @@ double AugmentedExpmv::augmented_norm1(const SparsityPattern& a_pattern, const d
     } else {
       for (std::size_t i = 0; i < n; ++i) sum += std::fabs(c_values[i + j * n]);
     }
-    norm = std::max(norm, sum);
+    out.c = std::max(out.c, sum);
     finite = finite && std::isfinite(sum);
   }
-  return finite ? norm : std::numeric_limits<double>::quiet_NaN();
+  if (!finite) out.a = out.c = std::numeric_limits<double>::quiet_NaN();
+  // [[A, C], [0, 0]] and [[A, sigma C], [0, 0]] act alike on [U; I] and
+  // [U; I / sigma]: with sigma = |A| / |C| when |C| is larger, the step
+  // count follows |A| alone (J_p may be far larger than J_x, e.g. where
+  // the states are large).
+  out.sigma = out.c > out.a && out.a > 0.0 ? out.a / out.c : 1.0;
+  out.balanced = std::max(out.a, out.sigma * out.c);
+  return out;
 }
 
-std::size_t AugmentedExpmv::products_for(double t_norm) {
+double AugmentedExpmv::products_for(double t_norm) {
   int degree = 0;
   double scaling = 1.0;
   degree_and_scaling(t_norm, degree, scaling);
-  return static_cast<std::size_t>(degree * scaling);
+  return degree * scaling;
 }
 
 void AugmentedExpmv::apply(const SparsityPattern& a_pattern, const double* a_values,
@@ -98,7 +109,9 @@ void AugmentedExpmv::apply(const SparsityPattern& a_pattern, const double* a_val
                            double* U) {
   last_products_ = 0;
   const std::size_t n = n_, m = m_;
-  const double t_norm = t * augmented_norm1(a_pattern, a_values, c_pattern, c_values, n, m);
+  const Norms norm = norms(a_pattern, a_values, c_pattern, c_values, n, m);
+  const double t_norm = t * norm.balanced;
+  const double bottom = 1.0 / norm.sigma;  // [U; I / sigma] of the balanced matrix
   if (!std::isfinite(t_norm))
     throw Error(Status::not_finite, "exponential action: J_x or J_p contains NaN or Inf");
   if (t_norm == 0.0 || m == 0) return;
@@ -107,8 +120,8 @@ void AugmentedExpmv::apply(const SparsityPattern& a_pattern, const double* a_val
   degree_and_scaling(t_norm, degree, scaling);
   if (scaling > 1e9)
     throw Error(Status::too_much_work,
-                "exponential action: |J dt| = " + std::to_string(t_norm) +
-                    " needs more than 1e9 Taylor steps");
+                "exponential action: |J dt|_1 = " + number_text(t_norm) +
+                    " needs more than 1e9 Taylor steps (use updates=dense)");
   const auto s = static_cast<std::int64_t>(scaling);
   // F = [U; I] is the running sum; a term [B; beta I]: beta = 1 for the
   // first term of each scaling step, 0 afterwards (the bottom row of the
@@ -116,7 +129,7 @@ void AugmentedExpmv::apply(const SparsityPattern& a_pattern, const double* a_val
   for (std::int64_t step = 0; step < s; ++step) {
     std::copy(U, U + n * m, term_.begin());
     double beta = 1.0;
-    double c1 = inf_norm(term_.data(), n, m, beta, row_sums_);
+    double c1 = inf_norm(term_.data(), n, m, bottom, row_sums_);
     for (int j = 1; j <= degree; ++j) {
       const double coeff = t / (scaling * j);
       // next = coeff (A B + beta C)
@@ -138,7 +151,7 @@ void AugmentedExpmv::apply(const SparsityPattern& a_pattern, const double* a_val
       }
       std::swap(term_, next_);
       const double c2 = inf_norm(term_.data(), n, m, 0.0, row_sums_);
-      if (c1 + c2 <= kTolerance * inf_norm(U, n, m, 1.0, row_sums_)) break;
+      if (c1 + c2 <= kTolerance * inf_norm(U, n, m, bottom, row_sums_)) break;
       c1 = c2;
     }
   }

@@ -10,8 +10,8 @@
 // matrix exponential" (SIAM J. Sci. Comput. 33, 2011), Algorithm 3.2: a
 // truncated Taylor series of degree m* applied s times, with (m*, s)
 // minimising m*·s subject to t||A~||_1 / s <= theta_{m*} (the 1-norm of the
-// augmented matrix itself; their refinement by estimates of ||A~^p||^{1/p}
-// can only lower the count and is not used), the theta_m of their
+// augmented matrix with C balanced against A, see Norms; their refinement
+// by estimates of ||A~^p||^{1/p} can only lower the count and is not used), the theta_m of their
 // Table 3.1 and of Higham and Al-Mohy, Acta Numerica 19 (2010), Table A.3,
 // for double precision, and their early termination test. No shift by the
 // trace: the augmented matrix's zero block would not keep its structure.
@@ -37,13 +37,19 @@ class AugmentedExpmv {
   void apply(const SparsityPattern& a_pattern, const double* a_values,
              const SparsityPattern* c_pattern, const double* c_values, double t, double* U);
 
-  // The number of products with A that apply() will make at most for
-  // these matrices and t.
-  static std::size_t products_for(double t_norm);
-  // ||[[A, C], [0, 0]]||_1.
-  static double augmented_norm1(const SparsityPattern& a_pattern, const double* a_values,
-                                const SparsityPattern* c_pattern, const double* c_values,
-                                std::size_t n, std::size_t m);
+  // The number of products with A that apply() makes at most for
+  // t * Norms::balanced = t_norm.
+  static double products_for(double t_norm);
+  // 1-norms of A and C, the balancing factor sigma of C (the matrix
+  // [[A, sigma C], [0, 0]] acts on [U; I / sigma] with the same top result),
+  // and the balanced augmented matrix's 1-norm, which sets the work
+  // (NaN when A or C holds NaN or Inf).
+  struct Norms {
+    double a = 0.0, c = 0.0, sigma = 1.0, balanced = 0.0;
+  };
+  static Norms norms(const SparsityPattern& a_pattern, const double* a_values,
+                     const SparsityPattern* c_pattern, const double* c_values, std::size_t n,
+                     std::size_t m);
   // Products made by the last apply().
   std::size_t last_products() const { return last_products_; }
 

@@ -71,11 +71,41 @@ TEST(AugmentedExpmv, MatchesTheDenseAugmentedExponential) {
                    t, got.data());
       EXPECT_LT(testing::relative_max_difference(got, expected), 1e-12) << "t = " << t << (sparse_c ? " sparse C" : " dense C");
       EXPECT_GT(action.last_products(), 0u);
-      EXPECT_LE(action.last_products(),
+      EXPECT_LE(static_cast<double>(action.last_products()),
                 AugmentedExpmv::products_for(
-                    t * AugmentedExpmv::augmented_norm1(a, av.data(), &c, cv.data(), n, m)));
+                    t * AugmentedExpmv::norms(a, av.data(), &c, cv.data(), n, m).balanced));
     }
   }
+}
+
+// A C far larger than A (J_p of a model whose states are ~1e12) costs no
+// more products than A alone asks for, and the result is as accurate.
+TEST(AugmentedExpmv, LargeCIsBalancedAgainstA) {
+  const std::size_t n = 20, m = 3;
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const SparsityPattern a = random_pattern(n, n, 2, true, gen);
+  std::vector<double> av(a.nnz()), c(n * m), u0(n * m);
+  for (auto& v : av) v = u(gen);
+  for (auto& v : c) v = 1e12 * u(gen);
+  for (auto& v : u0) v = 1e12 * u(gen);
+  // The result is linear in (U, C): the dense reference is computed at
+  // unit scale (the dense exponential's scaling follows |[[A, C], [0, 0]]|
+  // and would square a tiny matrix ~40 times at full scale).
+  std::vector<double> a_dense(n * n), e(n * n), f(n * m), c_unit(n * m);
+  for (std::size_t q = 0; q < n * m; ++q) c_unit[q] = 1e-12 * c[q];
+  csc_to_dense(a, av.data(), a_dense.data());
+  AugmentedExponential(n, m).compute(a_dense.data(), c_unit.data(), e.data(), f.data());
+  std::vector<double> expected = f;
+  gemm(Trans::no, Trans::no, n, m, n, 1e-12, e.data(), n, u0.data(), n, 1.0, expected.data(), n);
+  for (auto& v : expected) v *= 1e12;
+  AugmentedExpmv action(n, m);
+  std::vector<double> got = u0;
+  action.apply(a, av.data(), nullptr, c.data(), 1.0, got.data());
+  EXPECT_LT(testing::relative_max_difference(got, expected), 1e-12);
+  const auto norms = AugmentedExpmv::norms(a, av.data(), nullptr, c.data(), n, m);
+  EXPECT_EQ(norms.balanced, norms.a);
+  EXPECT_LE(static_cast<double>(action.last_products()), AugmentedExpmv::products_for(norms.a));
 }
 
 TEST(AugmentedExpmv, ZeroMatricesLeaveUUnchangedAndNaNIsRefused) {

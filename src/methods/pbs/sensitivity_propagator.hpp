@@ -81,6 +81,7 @@ class SensitivityPropagator {
   void allocate_dense_exponential();
   void dense_exponential_step(const std::vector<double>& jx, const std::vector<double>& jp,
                               double dt);
+  double balance_factor(const std::vector<double>& jx, const std::vector<double>& jp) const;
   static constexpr std::size_t kDenseLimit = 2000;
   std::vector<double> dense_jx_, dense_jp_;  // J scattered for a dense exponential
   void apply_phi(const Jacobians& a, const Jacobians& b, double half, double sign, double* X);
