@@ -271,16 +271,7 @@ void SensitivityPropagator::allocate_dense_exponential() {
 // min(1, |J|_1 / |J_p|_1) for dense J (nx x nx) and J_p (nx x np).
 double SensitivityPropagator::balance_factor(const std::vector<double>& jx,
                                              const std::vector<double>& jp) const {
-  auto norm1 = [&](const std::vector<double>& a, std::size_t cols) {
-    double best = 0.0;
-    for (std::size_t j = 0; j < cols; ++j) {
-      double sum = 0.0;
-      for (std::size_t i = 0; i < nx_; ++i) sum += std::fabs(a[i + j * nx_]);
-      best = std::max(best, sum);
-    }
-    return best;
-  };
-  const double a = norm1(jx, nx_), c = norm1(jp, np_);
+  const double a = linalg::norm1(nx_, nx_, jx.data()), c = linalg::norm1(nx_, np_, jp.data());
   return c > a && a > 0.0 ? a / c : 1.0;
 }
 
