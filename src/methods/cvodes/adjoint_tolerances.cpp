@@ -6,18 +6,31 @@
 namespace odesens::cvodes {
 namespace {
 
-// Trapezoidal integral over the sample of the rates r_k (np x nw blocks, one
-// per sample point), taking the larger end of each interval.
-void integrate_rates(const std::vector<double>& times, const std::vector<double>& rates,
-                     std::size_t block, std::vector<double>& scale) {
-  scale.assign(block, 0.0);
-  for (std::size_t k = 1; k < times.size(); ++k) {
-    const double dt = times[k] - times[k - 1];
-    const double* a = rates.data() + (k - 1) * block;
-    const double* b = rates.data() + k * block;
-    for (std::size_t q = 0; q < block; ++q) scale[q] += dt * std::max(a[q], b[q]);
+// The trapezoidal integral over the sample of a rate block, taking the
+// larger end of each interval, accumulated point by point so that only two
+// blocks are held (the rows' blocks are nx x np each).
+class RateIntegral {
+ public:
+  explicit RateIntegral(std::size_t block) : scale_(block, 0.0), previous_(block), current_(block) {}
+  double* current() { return current_.data(); }
+  // Adds the interval ending at time t, whose rates are in current().
+  void add_point(double t) {
+    if (have_previous_) {
+      const double dt = t - t_previous_;
+      for (std::size_t q = 0; q < scale_.size(); ++q)
+        scale_[q] += dt * std::max(previous_[q], current_[q]);
+    }
+    std::swap(previous_, current_);
+    t_previous_ = t;
+    have_previous_ = true;
   }
-}
+  const double* scale() const { return scale_.data(); }
+
+ private:
+  std::vector<double> scale_, previous_, current_;
+  double t_previous_ = 0.0;
+  bool have_previous_ = false;
+};
 
 // atol_j = rtol * max(scale_j, 1e-12 max scale); the fallback when every
 // estimate vanishes (no parameter moves the objective at the sample).
@@ -49,26 +62,23 @@ std::vector<BackwardTolerances> derive_backward_tolerances(
   double max_w = 0.0;
   for (double w : sample.weights) max_w = std::max(max_w, std::fabs(w));
 
-  // Quadrature rates |J_p^T lambda^| (objective) and |J_p| (rows: e_i seeds).
+  // Quadrature rates |J_p^T lambda^| (objective) and |J_p| (rows: e_i
+  // seeds), integrated over the sample.
   const bool derive_q = !(options.atol_quadrature > 0.0) && np > 0;
-  std::vector<double> objective_rates, row_rates, jp;
-  if (derive_q) {
-    objective_rates.resize(m * np);
+  RateIntegral objective(derive_q ? np : 0), row_problems(derive_q && rows ? nx * np : 0);
+  std::vector<double> jp(derive_q && rows ? nx * np : 0);
+  for (std::size_t k = 0; derive_q && k < m; ++k) {
+    const double* x = sample.states.data() + k * nx;
+    double* r = objective.current();
+    model.vjp_p(sample.times[k], x, p, 1, seeds.data() + k * nx, r, ws);
+    for (std::size_t j = 0; j < np; ++j) r[j] = std::fabs(r[j]);
+    objective.add_point(sample.times[k]);
     if (rows) {
-      row_rates.resize(m * nx * np);
-      jp.resize(nx * np);
-    }
-    for (std::size_t k = 0; k < m; ++k) {
-      const double* x = sample.states.data() + k * nx;
-      double* r = objective_rates.data() + k * np;
-      model.vjp_p(sample.times[k], x, p, 1, seeds.data() + k * nx, r, ws);
-      for (std::size_t j = 0; j < np; ++j) r[j] = std::fabs(r[j]);
-      if (rows) {
-        model.jac_p(sample.times[k], x, p, jp.data(), ws);
-        double* rr = row_rates.data() + k * nx * np;  // np x nx: row problem i slowest
-        for (std::size_t i = 0; i < nx; ++i)
-          for (std::size_t j = 0; j < np; ++j) rr[j + i * np] = std::fabs(jp[i + j * nx]);
-      }
+      model.jac_p(sample.times[k], x, p, jp.data(), ws);
+      double* rr = row_problems.current();  // np x nx: row problem i slowest
+      for (std::size_t i = 0; i < nx; ++i)
+        for (std::size_t j = 0; j < np; ++j) rr[j + i * np] = std::fabs(jp[i + j * nx]);
+      row_problems.add_point(sample.times[k]);
     }
   }
 
@@ -87,15 +97,9 @@ std::vector<BackwardTolerances> derive_backward_tolerances(
   };
 
   std::vector<BackwardTolerances> out;
-  std::vector<double> scale;
-  if (derive_q) integrate_rates(sample.times, objective_rates, np, scale);
-  out.push_back(make(max_w, scale.data()));
-  if (rows) {
-    std::vector<double> row_scale;
-    if (derive_q) integrate_rates(sample.times, row_rates, nx * np, row_scale);
-    for (std::size_t i = 0; i < nx; ++i)
-      out.push_back(make(1.0, derive_q ? row_scale.data() + i * np : nullptr));
-  }
+  out.push_back(make(max_w, objective.scale()));
+  for (std::size_t i = 0; rows && i < nx; ++i)
+    out.push_back(make(1.0, derive_q ? row_problems.scale() + i * np : nullptr));
   return out;
 }
 
