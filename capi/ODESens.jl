@@ -262,6 +262,12 @@ odesens_result_stat_name(result, index, name) =
 odesens_result_stat(result, name, value) =
     ccall((:odesens_result_stat, libodesens), Cint, (Ptr{Cvoid}, Cstring, Ref{Cdouble}),
           result, name, value)
+odesens_result_warning_count(result, count) =
+    ccall((:odesens_result_warning_count, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}),
+          result, count)
+odesens_result_warning(result, index, text) =
+    ccall((:odesens_result_warning, libodesens), Cint, (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}),
+          result, index, text)
 odesens_result_observable_count(result, count) =
     ccall((:odesens_result_observable_count, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}),
           result, count)
@@ -737,6 +743,8 @@ struct Result
     gradient::Vector{Float64}
     stats::Dict{String,Float64}
     observables::Dict{String,Vector{Float64}}
+    # What the method distrusts in this result; empty when nothing is suspect.
+    warnings::Vector{String}
 end
 
 # A copy of one array of a C result (empty when the method did not compute it).
@@ -769,13 +777,19 @@ function _result(handle::Ptr{Cvoid})
         check(odesens_result_observable(handle, i - 1, values, nt[]), handle)
         observables[unsafe_string(name[])] = values
     end
+    warnings = String[]
+    check(odesens_result_warning_count(handle, count), handle)
+    for i in 1:count[]
+        check(odesens_result_warning(handle, i - 1, name), handle)
+        push!(warnings, unsafe_string(name[]))
+    end
     return Result(unsafe_string(method[]),
                   _array(handle, ODESENS_ARRAY_TIMES, nt[]),
                   reshape(_array(handle, ODESENS_ARRAY_X, nt[]), Int(nx[]), Int(nt[])),
                   _array(handle, ODESENS_ARRAY_S_TIMES, ns[]),
                   reshape(_array(handle, ODESENS_ARRAY_S, ns[]), Int(nx[]), Int(np[]), Int(ns[])),
                   _array(handle, ODESENS_ARRAY_GRADIENT, ng[]),
-                  stats, observables)
+                  stats, observables, warnings)
 end
 
 """

@@ -138,6 +138,23 @@ int odesens_result_stat(const odesens_result* result, const char* name, double* 
   });
 }
 
+int odesens_result_warning_count(const odesens_result* result, int64_t* count) {
+  return guarded(result, __func__, [&] {
+    const ResultState& r = result_state(result);
+    require_pointer(count, "count");
+    *count = static_cast<int64_t>(r.result.warnings.size());
+  });
+}
+
+int odesens_result_warning(const odesens_result* result, int64_t index, const char** text) {
+  return guarded(result, __func__, [&] {
+    const ResultState& r = result_state(result);
+    require_pointer(text, "text");
+    const auto& w = r.result.warnings;
+    *text = w[require_index(index, w.size(), "warning index")].c_str();
+  });
+}
+
 int odesens_result_data(const odesens_result* result, int64_t array, const double** data,
                         int64_t* len) {
   return guarded(result, __func__, [&] {

@@ -551,6 +551,23 @@ module odesens
       integer(c_int) :: odesens_result_stat
     end function
 
+    function odesens_result_warning_count(result, count) &
+        bind(C, name="odesens_result_warning_count")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), intent(out) :: count
+      integer(c_int) :: odesens_result_warning_count
+    end function
+
+    function odesens_result_warning(result, index, text) &
+        bind(C, name="odesens_result_warning")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), value :: index
+      type(c_ptr), intent(out) :: text
+      integer(c_int) :: odesens_result_warning
+    end function
+
     function odesens_result_observable_count(result, count) &
         bind(C, name="odesens_result_observable_count")
       import :: c_int, c_int64_t, c_ptr

@@ -343,6 +343,13 @@ ODESENS_API int odesens_result_observable_name(const odesens_result* result, int
 ODESENS_API int odesens_result_observable(const odesens_result* result, int64_t index,
                                           double* out, int64_t len);
 
+/* Warnings: what the method has reason to distrust in this result (for
+ * example an S it could not compute near the tolerances), one sentence
+ * each; 0 warnings when nothing is suspect. Check them before using S. */
+ODESENS_API int odesens_result_warning_count(const odesens_result* result, int64_t* count);
+ODESENS_API int odesens_result_warning(const odesens_result* result, int64_t index,
+                                       const char** text);
+
 /* Zero-copy, read-only view of one array (odesens_result_array), valid
  * until the result is freed. */
 ODESENS_API int odesens_result_data(const odesens_result* result, int64_t array,

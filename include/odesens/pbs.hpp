@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "odesens/model.hpp"
@@ -37,6 +38,18 @@ enum class ExpJacobian {
             // exp); sensitivities_on_grid() has none and uses left.
 };
 
+// How the exponential update treats J_p over an interval.
+enum class ExpJp {
+  linear,  // linear in time between its values at the interval's ends:
+           // S <- e^{J dt} S + dt phi1(J dt) Jp_0 + dt phi2(J dt) (Jp_1 - Jp_0).
+           // Second order like the frozen form where J dt is small, and
+           // right in the stiff limit, where fast components follow J_p:
+           // they end at -J^{-1} Jp_1, not at the value of a frozen J_p
+           // (which is off by the change of J_p over the step: a growing
+           // state makes that error O(dt), whatever the tolerances).
+  frozen   // held at the point exp_jacobian chooses (Eq. 18 as in the paper)
+};
+
 // How S is updated: with dense n x n matrices (the exponential by scaling
 // and squaring, Peano-Baker transition matrices by BLAS-3), or with the
 // sparse J_x (the exponential's action on [S; I] by a truncated Taylor
@@ -62,8 +75,14 @@ struct Settings {
   // Never switch: always the Peano-Baker update with refinement, as the
   // paper does for the random linear systems.
   bool force_pbs = false;
+  // Most sub-intervals one step may be refined into; a step that needs more
+  // (with force_pbs, or n_max above it) ends the solve with too_much_work
+  // instead of running for hours. The solve's max_steps bounds it as well.
+  std::int64_t max_refinement = 100000;
+  std::int64_t max_steps = std::numeric_limits<std::int64_t>::max();
   StateInterpolation interpolation = StateInterpolation::linear;
   ExpJacobian exp_jacobian = ExpJacobian::midpoint;
+  ExpJp exp_jp = ExpJp::linear;
   Updates updates = Updates::automatic;
   std::int64_t sparse_threshold = 100;
 };
@@ -72,7 +91,8 @@ struct Counters {
   std::int64_t pbs_intervals = 0;    // intervals updated by Eq. 24
   std::int64_t exp_intervals = 0;    // intervals updated by Eq. 18
   std::int64_t sub_intervals = 0;    // Peano-Baker steps, refinement included
-  std::int64_t jacobian_evals = 0;   // evaluations of the pair (J_x, J_p)
+  std::int64_t jacobian_evals = 0;   // evaluations of J_x (with J_p where needed)
+  std::int64_t jac_p_evals = 0;      // evaluations of J_p alone (exp_jp=linear's ends)
   std::int64_t output_updates = 0;   // partial updates to output times inside a step
   std::int64_t exponential_products = 0;  // sparse J products of the sparse exponential
   std::int64_t sparse_exponentials = 0;   // exponential updates taken as a sparse action

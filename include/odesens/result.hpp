@@ -47,6 +47,12 @@ struct Result {
 
   Stats stats;
 
+  // What the method has reason to distrust in the numbers above, one
+  // sentence each (e.g. an S whose error the method could not keep near the
+  // tolerances). Empty when nothing is suspect. The tool prints them on
+  // standard error; the C ABI gives them by odesens_result_warning.
+  std::vector<std::string> warnings;
+
   double x_at(std::size_t k, std::size_t i) const { return x[i + k * nx]; }
   double s_at(std::size_t k, std::size_t i, std::size_t j) const {
     return s[i + j * nx + k * nx * np];

@@ -185,6 +185,9 @@ int run(const RunArguments& a) {
   }
   const Problem problem = build_problem(a, model, info);
   const Result result = solve(problem, a.method);
+  // A warning is part of the answer: it goes to standard error whatever
+  // the output format (and into the JSON document as well).
+  for (const auto& w : result.warnings) std::cerr << "odesens: warning: " << w << '\n';
 
   RunDescription run{a.model, info.capabilities.gradient, a.observe, {}};
   if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
@@ -237,6 +240,8 @@ int compare(const RunArguments& a) {
                 relative_s_difference(r, results[0]));
   }
   std::printf("(max|dS|: largest difference of S at the common S times, relative to max|S|)\n");
+  for (const auto& r : results)
+    for (const auto& w : r.warnings) std::cerr << "odesens: warning: " << r.method << ": " << w << '\n';
   return 0;
 }
 

@@ -92,6 +92,7 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
                 {"jac_evals", r.stats.jac_evals},
                 {"wall_seconds", number(r.stats.wall_seconds)}}}};
   if (run.gradient_method) doc["gradient"] = numbers(r.gradient);
+  if (!r.warnings.empty()) doc["warnings"] = texts(r.warnings);
   if (!run.observable_names.empty()) {
     Json& observables = doc["observables"] = Json::object();
     for (std::size_t n = 0; n < run.observable_names.size(); ++n)

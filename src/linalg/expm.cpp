@@ -34,40 +34,53 @@ constexpr double kPade13[] = {64764752532480000., 32382376266240000., 7771770303
 }  // namespace
 
 AugmentedExponential::AugmentedExponential(std::size_t n, std::size_t m)
-    : n_(n), m_(m), storage_(10 * (n * n + n * m)), pivots_(n) {
+    : n_(n), m_(m), mb_(m), storage_(10 * (n * n + n * m)), pivots_(n) {
+  for (Block* b : {&m_block_, &m2_, &m4_, &m6_, &m8_, &u_, &v_, &w_, &t1_, &t2_})
+    *b = make_block();
+}
+
+AugmentedExponential::AugmentedExponential(std::size_t n, std::size_t m, WithRamp)
+    : n_(n), m_(m), ramp_(true), mb_(2 * m), storage_(10 * (n * n + 2 * n * m)), pivots_(n) {
   for (Block* b : {&m_block_, &m2_, &m4_, &m6_, &m8_, &u_, &v_, &w_, &t1_, &t2_})
     *b = make_block();
 }
 
 AugmentedExponential::Block AugmentedExponential::make_block() {
-  Block b{storage_.data() + used_, storage_.data() + used_ + n_ * n_, 0.0};
-  used_ += n_ * n_ + n_ * m_;
+  Block b{storage_.data() + used_, storage_.data() + used_ + n_ * n_, 0.0, 0.0};
+  used_ += n_ * n_ + n_ * mb_;
   return b;
 }
 
+// [[xa, xb], [0, Cx]] [[ya, yb], [0, Cy]] = [[xa ya, xa yb + xb Cy], [0, Cx Cy]]
+// with C = c I + d N: xb Cy = [c xb1, d xb1 + c xb2], Cx Cy = cc I + (cd + dc) N.
 void AugmentedExponential::multiply(const Block& x, const Block& y, Block& out) {
   gemm(Trans::no, Trans::no, n_, n_, n_, 1.0, x.a, n_, y.a, n_, 0.0, out.a, n_);
-  if (m_ > 0) {
-    gemm(Trans::no, Trans::no, n_, m_, n_, 1.0, x.a, n_, y.b, n_, 0.0, out.b, n_);
+  if (mb_ > 0) {
+    gemm(Trans::no, Trans::no, n_, mb_, n_, 1.0, x.a, n_, y.b, n_, 0.0, out.b, n_);
     if (y.c != 0.0)
-      for (std::size_t q = 0; q < n_ * m_; ++q) out.b[q] += y.c * x.b[q];
+      for (std::size_t q = 0; q < n_ * mb_; ++q) out.b[q] += y.c * x.b[q];
+    if (ramp_ && y.d != 0.0)
+      for (std::size_t q = 0; q < n_ * m_; ++q) out.b[n_ * m_ + q] += y.d * x.b[q];
   }
   out.c = x.c * y.c;
+  out.d = x.c * y.d + x.d * y.c;
 }
 
 void AugmentedExponential::pade(int degree, const Block& m, Block& u, Block& v) {
-  const std::size_t na = n_ * n_, nb = n_ * m_;
+  const std::size_t na = n_ * n_, nb = n_ * mb_;
   // out = identity_coefficient * I + sum of coefficient * block.
   auto combine = [&](Block& out, double identity,
                      std::initializer_list<std::pair<double, const Block*>> terms) {
     std::fill(out.a, out.a + na, 0.0);
     std::fill(out.b, out.b + nb, 0.0);
     out.c = identity;
+    out.d = 0.0;
     for (std::size_t i = 0; i < n_; ++i) out.a[i + i * n_] = identity;
     for (const auto& [coef, blk] : terms) {
       for (std::size_t q = 0; q < na; ++q) out.a[q] += coef * blk->a[q];
       for (std::size_t q = 0; q < nb; ++q) out.b[q] += coef * blk->b[q];
       out.c += coef * blk->c;
+      out.d += coef * blk->d;
     }
   };
   multiply(m, m, m2_);
@@ -110,18 +123,44 @@ void AugmentedExponential::pade(int degree, const Block& m, Block& u, Block& v) 
 void AugmentedExponential::solve(Block& p, const Block& r, Block& x) {
   if (!lu_factor(n_, p.a, pivots_.data()))
     throw Error(Status::solver_failed, "matrix exponential: singular Pade denominator");
+  // Lower-right: (c_p I + d_p N)(c_x I + d_x N) = c_r I + d_r N.
   x.c = r.c / p.c;
+  x.d = (r.d - p.d * x.c) / p.c;
   std::copy(r.a, r.a + n_ * n_, x.a);
   lu_solve(n_, p.a, pivots_.data(), n_, x.a);
-  for (std::size_t q = 0; q < n_ * m_; ++q) x.b[q] = r.b[q] - p.b[q] * x.c;
-  lu_solve(n_, p.a, pivots_.data(), m_, x.b);
+  // Top-right: p.a x.b = r.b - p.b (x.c I + x.d N).
+  for (std::size_t q = 0; q < n_ * mb_; ++q) x.b[q] = r.b[q] - p.b[q] * x.c;
+  if (ramp_)
+    for (std::size_t q = 0; q < n_ * m_; ++q) x.b[n_ * m_ + q] -= p.b[q] * x.d;
+  lu_solve(n_, p.a, pivots_.data(), mb_, x.b);
 }
 
 int AugmentedExponential::compute(const double* a, const double* b, double* e, double* f) {
+  if (ramp_)
+    throw Error(Status::internal_error, "AugmentedExponential: the ramp form needs b1 and b2");
   std::copy(a, a + n_ * n_, m_block_.a);
   if (m_ > 0) std::copy(b, b + n_ * m_, m_block_.b);
   m_block_.c = 0.0;
-  const double norm = std::max(norm1(n_, n_, a), norm1(n_, m_, b));
+  m_block_.d = 0.0;
+  return run(e, f, nullptr);
+}
+
+int AugmentedExponential::compute(const double* a, const double* b1, const double* b2, double* e,
+                                  double* f, double* f1) {
+  if (!ramp_)
+    throw Error(Status::internal_error, "AugmentedExponential: built without a ramp");
+  std::copy(a, a + n_ * n_, m_block_.a);
+  std::copy(b1, b1 + n_ * m_, m_block_.b);
+  std::copy(b2, b2 + n_ * m_, m_block_.b + n_ * m_);
+  m_block_.c = 0.0;
+  m_block_.d = 1.0;
+  return run(e, f, f1);
+}
+
+int AugmentedExponential::run(double* e, double* f, double* f1) {
+  // The 1-norm of M: the ramp's identity block adds 1 to the b2 columns.
+  double norm = std::max(norm1(n_, n_, m_block_.a), norm1(n_, m_, m_block_.b));
+  if (ramp_) norm = std::max(norm, norm1(n_, m_, m_block_.b + n_ * m_) + 1.0);
   if (!std::isfinite(norm))
     throw Error(Status::not_finite, "matrix exponential of a matrix with NaN or Inf");
 
@@ -134,7 +173,8 @@ int AugmentedExponential::compute(const double* a, const double* b, double* e, d
     squarings = std::max(0, static_cast<int>(std::ceil(std::log2(norm / kTheta13))));
     const double scale = std::ldexp(1.0, -squarings);
     for (std::size_t q = 0; q < n_ * n_; ++q) m_block_.a[q] *= scale;
-    for (std::size_t q = 0; q < n_ * m_; ++q) m_block_.b[q] *= scale;
+    for (std::size_t q = 0; q < n_ * mb_; ++q) m_block_.b[q] *= scale;
+    m_block_.d *= scale;
   }
   pade(degree, m_block_, u_, v_);
   // p = v - u, r = v + u, x = p^{-1} r
@@ -144,12 +184,14 @@ int AugmentedExponential::compute(const double* a, const double* b, double* e, d
     p.a[q] = v_.a[q] - u_.a[q];
     r.a[q] = v_.a[q] + u_.a[q];
   }
-  for (std::size_t q = 0; q < n_ * m_; ++q) {
+  for (std::size_t q = 0; q < n_ * mb_; ++q) {
     p.b[q] = v_.b[q] - u_.b[q];
     r.b[q] = v_.b[q] + u_.b[q];
   }
   p.c = v_.c - u_.c;
   r.c = v_.c + u_.c;
+  p.d = v_.d - u_.d;
+  r.d = v_.d + u_.d;
   Block* x = &w_;
   solve(p, r, *x);
   Block* spare = &u_;
@@ -158,7 +200,9 @@ int AugmentedExponential::compute(const double* a, const double* b, double* e, d
     std::swap(x, spare);
   }
   std::copy(x->a, x->a + n_ * n_, e);
-  if (m_ > 0) std::copy(x->b, x->b + n_ * m_, f);
+  // F: the b2 column block with a ramp, else the only one.
+  if (m_ > 0) std::copy(x->b + (ramp_ ? n_ * m_ : 0), x->b + (ramp_ ? 2 : 1) * n_ * m_, f);
+  if (f1 && m_ > 0) std::copy(x->b, x->b + n_ * m_, f1);
   return squarings;
 }
 

@@ -11,6 +11,17 @@
 // the block-upper-triangular shape, so the work is O(n^3 + n^2 m) instead
 // of O((n + m)^3). With m = 0 this is the plain exponential of A.
 //
+// With a ramp (the second constructor) the matrix is
+//
+//        M = [ A  B1  B2 ]     e^M = [ E  F1  F ]    F1 = phi1(A) B1,
+//            [ 0  0   I  ]           [ 0  I   I ]    F  = phi1(A) B2 + phi2(A) B1,
+//            [ 0  0   0  ],          [ 0  0   I ],
+//
+// phi1(z) = (e^z - 1)/z, phi2(z) = (e^z - 1 - z)/z^2: F = int_0^1 e^{A(1-s)}
+// (B2 + s B1) ds, the response to a forcing that varies linearly over the
+// interval. The same block-triangular shortcut holds (the lower-right
+// block is c I + d N with N nilpotent).
+//
 // The object owns its workspace: after construction, compute() does not
 // allocate.
 #pragma once
@@ -23,24 +34,36 @@ namespace odesens::linalg {
 class AugmentedExponential {
  public:
   AugmentedExponential(std::size_t n, std::size_t m);
+  struct WithRamp {};
+  AugmentedExponential(std::size_t n, std::size_t m, WithRamp);
 
   // E (n x n) = e^A and F (n x m) as above, all column-major. E and F may
   // not alias A or B. Returns the number of squarings used.
   int compute(const double* a, const double* b, double* e, double* f);
+  // The ramp form: b1 and b2 are n x m; F as above, and F1 = phi1(A) B1
+  // when f1 is not null.
+  int compute(const double* a, const double* b1, const double* b2, double* e, double* f,
+              double* f1 = nullptr);
 
  private:
-  // A block-upper-triangular matrix [[a, b], [0, c I]] held in workspace.
+  // A block-upper-triangular matrix [[a, b], [0, c I + d N]] held in
+  // workspace; b is n x m, or n x 2m = [b1 b2] with a ramp, where N maps
+  // the second column block onto the first (N = 0 without a ramp).
   struct Block {
     double* a;
     double* b;
     double c;
+    double d;
   };
+  int run(double* e, double* f, double* f1);
   Block make_block();
   void multiply(const Block& x, const Block& y, Block& out);
   void pade(int degree, const Block& m, Block& u, Block& v);
   void solve(Block& p, const Block& r, Block& x);
 
   std::size_t n_, m_;
+  bool ramp_ = false;
+  std::size_t mb_;  // columns of a block's b: m, or 2m with a ramp
   std::vector<double> storage_;
   std::size_t used_ = 0;
   std::vector<int> pivots_;

@@ -106,10 +106,14 @@ double AugmentedExpmv::products_for(double t_norm) {
 
 void AugmentedExpmv::apply(const SparsityPattern& a_pattern, const double* a_values,
                            const SparsityPattern* c_pattern, const double* c_values, double t,
-                           double* U) {
+                           double* U, const double* dc_values) {
   last_products_ = 0;
   const std::size_t n = n_, m = m_;
-  const Norms norm = norms(a_pattern, a_values, c_pattern, c_values, n, m);
+  Norms norm = norms(a_pattern, a_values, c_pattern, c_values, n, m);
+  if (dc_values) {  // the forcing's largest value over the interval sets the work
+    const Norms ramp = norms(a_pattern, a_values, c_pattern, dc_values, n, m);
+    if (ramp.c > norm.c || !std::isfinite(ramp.c)) norm = ramp;
+  }
   const double t_norm = t * norm.balanced;
   const double bottom = 1.0 / norm.sigma;  // [U; I / sigma] of the balanced matrix
   if (!std::isfinite(t_norm))
@@ -123,35 +127,43 @@ void AugmentedExpmv::apply(const SparsityPattern& a_pattern, const double* a_val
                 "exponential action: |J dt|_1 = " + number_text(t_norm) +
                     " needs more than 1e9 Taylor steps (use updates=dense)");
   const auto s = static_cast<std::int64_t>(scaling);
-  // F = [U; I] is the running sum; a term [B; beta I]: beta = 1 for the
-  // first term of each scaling step, 0 afterwards (the bottom row of the
-  // augmented matrix is zero).
+  // next += beta * values (C or dC, sparse or dense).
+  auto add_forcing = [&](const double* values, double beta) {
+    if (beta == 0.0) return;
+    if (c_pattern) {
+      for (std::size_t k = 0; k < m; ++k)
+        for (auto q = c_pattern->col_ptr[k]; q < c_pattern->col_ptr[k + 1]; ++q)
+          next_[c_pattern->row_idx[q] + k * n] += beta * values[q];
+    } else {
+      for (std::size_t q = 0; q < n * m; ++q) next_[q] += beta * values[q];
+    }
+  };
+  // F = [U; v; I] is the running sum; a term [B; beta_v; beta_w] (scalar
+  // multiples of I in the bottom rows): beta_w = 1 for the first term of
+  // each scaling step and 0 afterwards; the ramp's v = s/t at the step's
+  // start, then (coefficient / t) for the second term, then 0.
   for (std::int64_t step = 0; step < s; ++step) {
     std::copy(U, U + n * m, term_.begin());
-    double beta = 1.0;
+    double beta_w = 1.0;
+    double beta_v = dc_values ? static_cast<double>(step) / scaling : 0.0;
     double c1 = inf_norm(term_.data(), n, m, bottom, row_sums_);
-    for (int j = 1; j <= degree; ++j) {
+    for (int j = 1; j <= std::max(degree, dc_values ? 2 : 1); ++j) {
       const double coeff = t / (scaling * j);
-      // next = coeff (A B + beta C)
+      // next = coeff (A B + beta_v dC + beta_w C)
       csc_multiply(a_pattern, a_values, m, term_.data(), next_.data());
       ++last_products_;
-      if (beta != 0.0) {
-        if (c_pattern) {
-          for (std::size_t k = 0; k < m; ++k)
-            for (auto q = c_pattern->col_ptr[k]; q < c_pattern->col_ptr[k + 1]; ++q)
-              next_[c_pattern->row_idx[q] + k * n] += beta * c_values[q];
-        } else {
-          for (std::size_t q = 0; q < n * m; ++q) next_[q] += beta * c_values[q];
-        }
-      }
-      beta = 0.0;
+      add_forcing(c_values, beta_w);
+      if (dc_values) add_forcing(dc_values, beta_v);
+      beta_v = dc_values ? coeff * beta_w / t : 0.0;
+      beta_w = 0.0;
       for (std::size_t q = 0; q < n * m; ++q) {
         next_[q] *= coeff;
         U[q] += next_[q];
       }
       std::swap(term_, next_);
       const double c2 = inf_norm(term_.data(), n, m, 0.0, row_sums_);
-      if (c1 + c2 <= kTolerance * inf_norm(U, n, m, bottom, row_sums_)) break;
+      // Not before the ramp's last term (beta_v) has been added.
+      if (beta_v == 0.0 && c1 + c2 <= kTolerance * inf_norm(U, n, m, bottom, row_sums_)) break;
       c1 = c2;
     }
   }

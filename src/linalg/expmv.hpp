@@ -34,8 +34,15 @@ class AugmentedExpmv {
 
   // C sparse (c_pattern n x m with c_values) or dense (c_pattern null,
   // c_values n x m column-major). U is updated in place.
+  //
+  // With dc_values (same layout as c_values) the forcing varies linearly
+  // over the interval, C(s) = C + (s/t) dC:
+  //   U <- e^{tA} U + int_0^t e^{(t-s)A} C(s) ds = e^{tA} U + t phi1(tA) C + t phi2(tA) dC,
+  // the action of the exponential of [[A, dC, C], [0, 0, I/t], [0, 0, 0]]
+  // on [U; 0; I] (the nilpotent part adds one term per Taylor step).
   void apply(const SparsityPattern& a_pattern, const double* a_values,
-             const SparsityPattern* c_pattern, const double* c_values, double t, double* U);
+             const SparsityPattern* c_pattern, const double* c_values, double t, double* U,
+             const double* dc_values = nullptr);
 
   // The number of products with A that apply() makes at most for
   // t * Norms::balanced = t_norm.

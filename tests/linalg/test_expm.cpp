@@ -111,5 +111,63 @@ TEST(AugmentedExponential, SingularMatrixWithConservationLaw) {
   EXPECT_NEAR(f[3], 0.5 * (t + g) * 2.0, 1e-14);
 }
 
+
+// phi_1(z) = (e^z - 1)/z and phi_2(z) = (e^z - 1 - z)/z^2, by series near 0.
+namespace {
+double phi1(double z) { return std::fabs(z) < 1e-5 ? 1 + z / 2 + z * z / 6 : std::expm1(z) / z; }
+double phi2(double z) {
+  return std::fabs(z) < 1e-3 ? 0.5 + z / 6 + z * z / 24 : (std::expm1(z) - z) / (z * z);
+}
+}  // namespace
+
+// Diagonal A: F = phi1(A) B2 + phi2(A) B1 entry by entry, from a stiff
+// eigenvalue (squarings) through 0 (phi_2(0) = 1/2) to a growing one.
+TEST(AugmentedExponential, RampGivesPhi1AndPhi2OfADiagonalMatrix) {
+  const std::vector<double> z{-1e4, -30.0, -1.0, 0.0, 1e-9, 0.7, 12.0};
+  const std::size_t n = z.size(), m = 2;
+  std::vector<double> a(n * n, 0.0), b1(n * m), b2(n * m);
+  for (std::size_t i = 0; i < n; ++i) a[i + i * n] = z[i];
+  for (std::size_t q = 0; q < n * m; ++q) {
+    b1[q] = 1.0 + 0.5 * static_cast<double>(q);
+    b2[q] = 2.0 - 0.25 * static_cast<double>(q);
+  }
+  AugmentedExponential exp(n, m, AugmentedExponential::WithRamp{});
+  std::vector<double> e(n * n), f(n * m);
+  exp.compute(a.data(), b1.data(), b2.data(), e.data(), f.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    // 12 squarings for |A| = 1e4: relative accuracy about 2^12 eps.
+    EXPECT_NEAR(e[i + i * n], std::exp(z[i]), 1e-11 * std::exp(std::max(z[i], 0.0)));
+    for (std::size_t j = 0; j < m; ++j) {
+      const std::size_t q = i + j * n;
+      const double expected = phi1(z[i]) * b2[q] + phi2(z[i]) * b1[q];
+      EXPECT_NEAR(f[q], expected, 1e-11 * (1 + std::fabs(expected))) << "z = " << z[i];
+    }
+  }
+}
+
+// A full (symmetric, invertible) A: A F = (E - I) B2 + (phi1(A) - I) B1,
+// with phi1(A) B1 from the plain augmented form.
+TEST(AugmentedExponential, RampAgreesWithThePlainFormForAFullMatrix) {
+  const std::size_t n = 6, m = 4;
+  const auto a = random_symmetric(n, 40.0, 3);
+  std::vector<double> b1(n * m), b2(n * m);
+  std::mt19937 gen(7);
+  std::normal_distribution<double> g;
+  for (auto& v : b1) v = g(gen);
+  for (auto& v : b2) v = g(gen);
+  std::vector<double> e(n * n), f(n * m), e_plain(n * n), phi1_b1(n * m);
+  AugmentedExponential(n, m, AugmentedExponential::WithRamp{})
+      .compute(a.data(), b1.data(), b2.data(), e.data(), f.data());
+  AugmentedExponential(n, m).compute(a.data(), b1.data(), e_plain.data(), phi1_b1.data());
+  EXPECT_LT(max_rel(e, e_plain), 1e-12);
+  std::vector<double> af(n * m), rhs(n * m);
+  gemm(Trans::no, Trans::no, n, m, n, 1.0, a.data(), n, f.data(), n, 0.0, af.data(), n);
+  std::vector<double> e_minus_i = e;
+  for (std::size_t i = 0; i < n; ++i) e_minus_i[i + i * n] -= 1.0;
+  gemm(Trans::no, Trans::no, n, m, n, 1.0, e_minus_i.data(), n, b2.data(), n, 0.0, rhs.data(), n);
+  for (std::size_t q = 0; q < n * m; ++q) rhs[q] += phi1_b1[q] - b1[q];
+  EXPECT_LT(max_rel(af, rhs), 1e-11);
+}
+
 }  // namespace
 }  // namespace odesens::linalg

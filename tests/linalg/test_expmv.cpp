@@ -78,6 +78,49 @@ TEST(AugmentedExpmv, MatchesTheDenseAugmentedExponential) {
   }
 }
 
+// A forcing that varies linearly over the interval, C + (s/t) dC: the
+// action agrees with the dense exponential's ramp form for sparse and
+// dense C, short and long (many Taylor steps) intervals.
+TEST(AugmentedExpmv, LinearlyVaryingForcingMatchesTheDenseRampForm) {
+  const std::size_t n = 30, m = 5;
+  std::mt19937 gen(23);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const SparsityPattern a = random_pattern(n, n, 3, true, gen);
+  const SparsityPattern c = random_pattern(n, m, 4, false, gen);
+  std::vector<double> av(a.nnz()), cv(c.nnz()), dcv(c.nnz()), u0(n * m);
+  for (auto& v : av) v = u(gen);
+  for (std::size_t j = 0; j < n; ++j)
+    for (auto q = a.col_ptr[j]; q < a.col_ptr[j + 1]; ++q)
+      if (a.row_idx[q] == static_cast<std::int64_t>(j)) av[q] -= 3.0;
+  for (auto& v : cv) v = u(gen);
+  for (auto& v : dcv) v = 5.0 * u(gen);
+  for (auto& v : u0) v = u(gen);
+  std::vector<double> a_dense(n * n), c_dense(n * m), dc_dense(n * m);
+  csc_to_dense(a, av.data(), a_dense.data());
+  csc_to_dense(c, cv.data(), c_dense.data());
+  csc_to_dense(c, dcv.data(), dc_dense.data());
+  AugmentedExpmv action(n, m);
+  AugmentedExponential dense(n, m, AugmentedExponential::WithRamp{});
+  for (double t : {1e-6, 0.02, 0.7, 9.0}) {
+    std::vector<double> ta(n * n), tc(n * m), tdc(n * m), e(n * n), f(n * m);
+    for (std::size_t q = 0; q < n * n; ++q) ta[q] = t * a_dense[q];
+    for (std::size_t q = 0; q < n * m; ++q) {
+      tc[q] = t * c_dense[q];
+      tdc[q] = t * dc_dense[q];
+    }
+    dense.compute(ta.data(), tdc.data(), tc.data(), e.data(), f.data());
+    std::vector<double> expected = f;
+    gemm(Trans::no, Trans::no, n, m, n, 1.0, e.data(), n, u0.data(), n, 1.0, expected.data(), n);
+    for (bool sparse_c : {true, false}) {
+      std::vector<double> got = u0;
+      action.apply(a, av.data(), sparse_c ? &c : nullptr, sparse_c ? cv.data() : c_dense.data(),
+                   t, got.data(), sparse_c ? dcv.data() : dc_dense.data());
+      EXPECT_LT(testing::relative_max_difference(got, expected), 1e-12)
+          << "t = " << t << (sparse_c ? " sparse C" : " dense C");
+    }
+  }
+}
+
 // A C far larger than A (J_p of a model whose states are ~1e12) costs no
 // more products than A alone asks for, and the result is as accurate.
 TEST(AugmentedExpmv, LargeCIsBalancedAgainstA) {

@@ -497,5 +497,40 @@ TEST(Exponential, LargeStatesDoNotCostDigits) {
   EXPECT_LT(re.back(), 1e-6);
 }
 
+// A fast mode (rate k = 1e8) slaved to a growing slow one: dx/dk follows
+// -J^{-1} J_p, and J_p = [-x, x] grows by e^{dt} over each step. Freezing
+// J_p over a step (Eq. 18 as published) puts dx/dk off by that growth, O(dt)
+// whatever the tolerances (1 % at rtol 1e-8, 5 % at 1e-6); J_p linear over the step (exp_jp=
+// linear, the default) ends fast modes at -J^{-1} Jp_1 and leaves S as
+// accurate as the states. Reference: e^{At} and d/dk by central
+// differences of it in 60-digit arithmetic (t = 50, 100).
+TEST(Exponential, FastModesFollowAGrowingJp) {
+  const char* text =
+      "param k = 1e8\nstate x = 1\nstate y = 0\n"
+      "dx/dt = -k*x + y\ndy/dt = k*x - 1e-8*y\n";
+  const double ref_t50[2] = {-518469.744045225, 26960439.9061518};
+  const double ref_t100[2] = {-2.68810891618906e+27, 2.7418738092367e+29};
+  const double x_t100 = 2.68811168494396e+35;
+  for (const char* method : {"exp", "pbsr"}) {
+    Problem problem;
+    problem.model = load_ode_text(text, "fast_slow.ode");
+    problem.output_times = testing::linspace(0, 100, 11);
+    problem.rtol = 1e-8;
+    problem.atol = {1e-30};
+    const Result r = solve(problem, method);
+    const double x_error = std::fabs(r.x_at(10, 0) / x_t100 - 1);
+    EXPECT_LT(x_error, 1e-4) << method;
+    for (int i = 0; i < 2; ++i) {
+      // dx/dk as accurate as x; dy/dk to the method's second order in dt.
+      const double bound = i == 0 ? 2 * x_error + 1e-9 : 1e-3;
+      EXPECT_LT(std::fabs(r.s_at(5, i, 0) / ref_t50[i] - 1), bound) << method << " i = " << i;
+      EXPECT_LT(std::fabs(r.s_at(10, i, 0) / ref_t100[i] - 1), bound) << method << " i = " << i;
+    }
+    problem.options.set("exp_jp", std::string("frozen"));
+    const Result frozen = solve(problem, method);
+    EXPECT_GT(std::fabs(frozen.s_at(10, 0, 0) / ref_t100[0] - 1), 3e-3) << method;
+  }
+}
+
 }  // namespace
 }  // namespace odesens

@@ -108,6 +108,7 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   stats.extra["output_updates"] = static_cast<double>(c.output_updates);
   stats.extra["exponential_products"] = static_cast<double>(c.exponential_products);
   stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
+  stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
   return out.take();
 }
 
@@ -123,6 +124,12 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    "state there from the solver's interpolant; second order) or left (the "
                    "paper's left end; first order)",
                    {"midpoint", "mean", "left"}});
+  specs.push_back({"exp_jp", OptionType::text, std::string("linear"),
+                   "J_p over an exponential update: linear (between its values at the "
+                   "step's ends: the phi_2 term; right where fast modes follow a moving J_p, "
+                   "one more J_p evaluation per step) or frozen (at the point exp_jacobian "
+                   "chooses, as in the paper's Eq. 18)",
+                   {"linear", "frozen"}});
   specs.push_back({"updates", OptionType::text, std::string("auto"),
                    "S updates with dense n x n matrices or with the sparse J_x (Peano-Baker "
                    "steps as sparse products; the exponential's action by a truncated Taylor "
@@ -136,6 +143,7 @@ std::vector<OptionSpec> pbs_common_option_specs() {
 
 // The options both methods share, into their Settings.
 void read_common(const MethodOptions& options, Settings& settings) {
+  settings.exp_jp = options.get_string("exp_jp") == "frozen" ? ExpJp::frozen : ExpJp::linear;
   const std::string updates = options.get_string("updates");
   settings.updates = updates == "dense"    ? Updates::dense
                      : updates == "sparse" ? Updates::sparse
@@ -171,6 +179,12 @@ std::vector<OptionSpec> pbsr_option_specs() {
                            {}},
                           std::numeric_limits<double>::min(),
                           std::numeric_limits<double>::infinity()));
+  specs.push_back(bounded({"max_refinement", OptionType::integer, std::int64_t{100000},
+                           "most sub-intervals one step may be refined into (at most 1e9; "
+                           "max_steps bounds it too); a step that needs more ends the solve "
+                           "with too_much_work",
+                           {}},
+                          1, 1e9));
   specs.push_back(flag_option("force_pbs", false,
                               "1: never switch, always the Peano-Baker update with refinement"));
   specs.push_back({"state_interpolation", OptionType::text, std::string("linear"),
@@ -198,6 +212,8 @@ Result solve_pbsr(const Problem& problem, const MethodOptions& options) {
   settings.n_max = options.get_int("n_max");
   settings.c = options.get_double("c");
   settings.force_pbs = options.get_int("force_pbs") != 0;
+  settings.max_refinement = options.get_int("max_refinement");
+  settings.max_steps = problem.max_steps;
   settings.interpolation = options.get_string("state_interpolation") == "linear"
                                ? StateInterpolation::linear
                                : StateInterpolation::hermite;

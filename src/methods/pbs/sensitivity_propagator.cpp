@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/number_text.hpp"
 #include "linalg/csc.hpp"
 #include "linalg/dense.hpp"
 #include "odesens/status.hpp"
@@ -67,7 +68,9 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
       jx_pattern_(sparse_ ? model.jac_x_pattern() : nullptr),
       jp_pattern_(sparse_ ? model.jac_p_pattern() : nullptr),
       augment_with_identity_(model.np() > model.nx()),
+      ramp_(false),
       constant_jacobians_(model.has_constant_jacobians()) {
+  ramp_ = settings.exp_jp == ExpJp::linear && !constant_jacobians_ && model.np() > 0;
   const std::size_t nm = nx_ * np_;
   // Dense updates hold n x n matrices; sparse ones only J's values and
   // n x np blocks.
@@ -85,6 +88,7 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
   s_next_.resize(nm);
   s_saved_.resize(nm);
   x_saved_.resize(nx_);
+  if (ramp_) jp_delta_.resize(jp_size);
   if (sparse_) {
     expmv_ = std::make_unique<linalg::AugmentedExpmv>(nx_, np_);
     block_a_.resize(nm);
@@ -103,22 +107,26 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
   power_tmp_c_.resize(nm);
 }
 
-void SensitivityPropagator::evaluate(double t, const double* x, Jacobians& out) {
-  if (sparse_)
-    model_.jac_x_values(t, x, p_, out.jx.data(), workspace_.get());
-  else
-    model_.jac_x(t, x, p_, out.jx.data(), workspace_.get());
-  if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t, x, p_, out.f.data(), workspace_.get());
-  if (np_ > 0) {
+void SensitivityPropagator::evaluate(double t, const double* x, Jacobians& out, Parts parts) {
+  if (parts != Parts::jp_only) {
+    if (sparse_)
+      model_.jac_x_values(t, x, p_, out.jx.data(), workspace_.get());
+    else
+      model_.jac_x(t, x, p_, out.jx.data(), workspace_.get());
+    if (settings_.interpolation == StateInterpolation::hermite)
+      model_.rhs(t, x, p_, out.f.data(), workspace_.get());
+    out.norm = frobenius_norm(out.jx);
+    ++counters_.jacobian_evals;
+    if (!std::isfinite(out.norm))
+      throw Error(Status::not_finite, "J_x contains NaN or Inf at t = " + number_text(t));
+  }
+  if (np_ > 0 && parts != Parts::jx_only) {
     if (jp_pattern_)
       model_.jac_p_values(t, x, p_, out.jp.data(), workspace_.get());
     else
       model_.jac_p(t, x, p_, out.jp.data(), workspace_.get());
+    if (parts == Parts::jp_only) ++counters_.jac_p_evals;
   }
-  out.norm = frobenius_norm(out.jx);
-  ++counters_.jacobian_evals;
-  if (!std::isfinite(out.norm))
-    throw Error(Status::not_finite, "J_x contains NaN or Inf at t = " + std::to_string(t));
 }
 
 void SensitivityPropagator::start(double t0, const double* x0, const double* s0) {
@@ -159,10 +167,12 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
     if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t1, x1, p_, right_.f.data(), workspace_.get());
   } else if (need_ends) {
     evaluate(t1, x1, right_);
+  } else if (ramp_) {
+    evaluate(t1, x1, right_, Parts::jp_only);  // J_x comes from the midpoint
   }
   std::int64_t n_int = 1;
   if (!need_ends || use_exponential(dt, n_int)) {
-    if (midpoint) evaluate(t_ + 0.5 * dt, x_mid, mid_);
+    if (midpoint) evaluate(t_ + 0.5 * dt, x_mid, mid_, ramp_ ? Parts::jx_only : Parts::both);
     const bool mean = !midpoint && settings_.exp_jacobian == ExpJacobian::mean && !constant_jacobians_;
     if (mean) {
       for (std::size_t q = 0; q < mid_.jx.size(); ++q) mid_.jx[q] = 0.5 * (left_.jx[q] + right_.jx[q]);
@@ -171,14 +181,26 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
     exponential_step(midpoint || mean ? mid_ : left_, dt);
     ++counters_.exp_intervals;
   } else {
+    const std::int64_t limit = std::min(settings_.max_refinement, settings_.max_steps);
+    if (n_int > limit)
+      throw Error(Status::too_much_work,
+                  "pbsr: refining the step [" + number_text(t_) + ", " + number_text(t1) +
+                      "] needs " + (n_int == std::numeric_limits<std::int64_t>::max()
+                                        ? std::string("more than 1e12")
+                                        : std::to_string(n_int)) +
+                      " sub-intervals (c * dt * |J_x|_F), but " +
+                      (limit == settings_.max_steps ? "max_steps = " : "max_refinement = ") +
+                      std::to_string(limit) + " allows at most " + std::to_string(limit) +
+                      " (lower c, raise max_refinement, or let pbsr switch to the "
+                      "exponential update: force_pbs=0)");
     refined_peano_baker(t1, x1, n_int);
     apply_pending_steps();
     ++counters_.pbs_intervals;
   }
   t_ = t1;
   std::copy(x1, x1 + nx_, x_.begin());
-  ends_swapped_ = need_ends;
-  if (need_ends) std::swap(left_, right_);
+  ends_swapped_ = need_ends || ramp_;
+  if (ends_swapped_) std::swap(left_, right_);
 }
 
 // Advances to (t, x), reads S, and puts everything back. After advance()
@@ -206,22 +228,29 @@ void SensitivityPropagator::sensitivity_at(double t, const double* x, const doub
 
 // S <- e^{J dt} S + (int_0^dt e^{J s} ds) Jp, both factors from the
 // exponential of [[J dt, Jp dt], [0, 0]] (no inverse of J, Eq. 18).
-void SensitivityPropagator::exponential_step(const Jacobians& left, double dt) {
+// With exp_jp=linear the forcing is J_p(s) = Jp_0 + (s/dt)(Jp_1 - Jp_0),
+// from left_ and right_, instead of at's J_p.
+void SensitivityPropagator::exponential_step(const Jacobians& at, double dt) {
+  const Jacobians& p0 = ramp_ ? left_ : at;
+  if (ramp_)
+    for (std::size_t q = 0; q < jp_delta_.size(); ++q) jp_delta_[q] = right_.jp[q] - left_.jp[q];
   if (!sparse_) {
-    dense_exponential_step(left.jx, left.jp, dt);
+    dense_exponential_step(at.jx, p0.jp.data(), ramp_ ? right_.jp.data() : nullptr, dt);
     return;
   }
-  if (sparse_exponential_is_cheaper(left, dt)) {
+  if (sparse_exponential_is_cheaper(at, dt)) {
     // The action of the same exponential on [S; I], S in place.
-    expmv_->apply(*jx_pattern_, left.jx.data(), jp_pattern_, left.jp.data(), dt, s_.data());
+    expmv_->apply(*jx_pattern_, at.jx.data(), jp_pattern_, p0.jp.data(), dt, s_.data(),
+                  ramp_ ? jp_delta_.data() : nullptr);
     counters_.exponential_products += static_cast<std::int64_t>(expmv_->last_products());
     ++counters_.sparse_exponentials;
     return;
   }
   allocate_dense_exponential();
-  linalg::csc_to_dense(*jx_pattern_, left.jx.data(), dense_jx_.data());
-  dense_jp(left, dense_jp_.data());
-  dense_exponential_step(dense_jx_, dense_jp_, dt);
+  linalg::csc_to_dense(*jx_pattern_, at.jx.data(), dense_jx_.data());
+  dense_jp(p0, dense_jp_.data());
+  if (ramp_) dense_jp(right_, dense_jp1_.data());
+  dense_exponential_step(dense_jx_, dense_jp_.data(), ramp_ ? dense_jp1_.data() : nullptr, dt);
 }
 
 // A flop of a sparse-times-dense product costs about this many of a dense
@@ -253,11 +282,18 @@ bool SensitivityPropagator::sparse_exponential_is_cheaper(const Jacobians& left,
 void SensitivityPropagator::allocate_dense_exponential() {
   if (exponential_) return;  // once per solve
   const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
-  exponential_ = std::make_unique<linalg::AugmentedExponential>(
-      nx_, augment_with_identity_ ? nx_ : np_);
+  const std::size_t m = augment_with_identity_ ? nx_ : np_;
+  exponential_ = ramp_ ? std::make_unique<linalg::AugmentedExponential>(
+                             nx_, m, linalg::AugmentedExponential::WithRamp{})
+                       : std::make_unique<linalg::AugmentedExponential>(nx_, m);
   scaled_jx_.resize(nn);
   scaled_jp_.resize(augment_with_identity_ ? nn : nm);
   exp_integral_.resize(augment_with_identity_ ? nn : 0);
+  if (ramp_) {
+    scaled_jp1_.resize(augment_with_identity_ ? nn : nm);
+    exp_phi2_.resize(augment_with_identity_ ? nn : 0);
+    if (sparse_) dense_jp1_.resize(nm);
+  }
   exp_e_.resize(nn);
   exp_f_.resize(nm);
   cached_jx_.resize(nn);
@@ -270,41 +306,77 @@ void SensitivityPropagator::allocate_dense_exponential() {
 
 // min(1, |J|_1 / |J_p|_1) for dense J (nx x nx) and J_p (nx x np).
 double SensitivityPropagator::balance_factor(const std::vector<double>& jx,
-                                             const std::vector<double>& jp) const {
-  const double a = linalg::norm1(nx_, nx_, jx.data()), c = linalg::norm1(nx_, np_, jp.data());
+                                             const double* jp) const {
+  const double a = linalg::norm1(nx_, nx_, jx.data()), c = linalg::norm1(nx_, np_, jp);
   return c > a && a > 0.0 ? a / c : 1.0;
 }
 
 // S <- e^{J dt} S + (int_0^dt e^{J s} ds) Jp, both factors from the
-// exponential of [[J dt, Jp dt], [0, 0]] (no inverse of J, Eq. 18); jx and
-// jp dense.
+// exponential of [[J dt, Jp dt], [0, 0]] (no inverse of J, Eq. 18); with a
+// ramp (jp1 given), S <- e^{J dt} S + dt phi1(J dt) Jp_0 + dt phi2(J dt)
+// (Jp_1 - Jp_0) from the exponential of [[J dt, dJp dt, Jp_0 dt], [0, 0, I],
+// [0, 0, 0]] (linalg/expm.hpp). jx, jp0 and jp1 dense.
 void SensitivityPropagator::dense_exponential_step(const std::vector<double>& jx,
-                                                   const std::vector<double>& jp, double dt) {
-  const bool reuse = dt == cached_dt_ && jx == cached_jx_ && jp == cached_jp_;
+                                                   const double* jp0, const double* jp1,
+                                                   double dt) {
+  const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
+  // With the identity augmentation the exponential depends on J dt alone;
+  // otherwise on J_p too (a ramp's J_p changes every interval: no reuse).
+  const bool reuse = dt == cached_dt_ && jx == cached_jx_ &&
+                     (augment_with_identity_ ||
+                      (!jp1 && std::equal(jp0, jp0 + nm, cached_jp_.begin())));
   if (!reuse) {
-    for (std::size_t q = 0; q < nx_ * nx_; ++q) scaled_jx_[q] = jx[q] * dt;
+    for (std::size_t q = 0; q < nn; ++q) scaled_jx_[q] = jx[q] * dt;
     if (augment_with_identity_) {
+      // [[J dt, I], [0, 0]]: phi1(J dt); with a ramp [[J dt, I, 0], [0, 0,
+      // I], [0, 0, 0]]: phi1 and phi2 (the b1 = I block gives both).
       std::fill(scaled_jp_.begin(), scaled_jp_.end(), 0.0);
       for (std::size_t i = 0; i < nx_; ++i) scaled_jp_[i + i * nx_] = 1.0;
-      exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(),
-                            exp_integral_.data());
-      gemm(Trans::no, Trans::no, nx_, np_, nx_, dt, exp_integral_.data(), nx_, jp.data(), nx_,
-           0.0, exp_f_.data(), nx_);
+      if (jp1) {
+        std::fill(scaled_jp1_.begin(), scaled_jp1_.end(), 0.0);
+        exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), scaled_jp1_.data(),
+                              exp_e_.data(), exp_phi2_.data(), exp_integral_.data());
+      } else {
+        exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(),
+                              exp_integral_.data());
+      }
     } else {
       // F is linear in J_p: take the exponential with J_p scaled to J's
       // 1-norm and scale F back. Scaling and squaring follows the norm of
       // the whole [[J dt, J_p dt], [0, 0]]; a J_p far larger than J (large
       // states) would square a small matrix dozens of times and lose
       // digits (1e-4 relative at |J_p| / |J| = 1e12).
-      const double sigma = balance_factor(jx, jp);
-      for (std::size_t q = 0; q < nx_ * np_; ++q) scaled_jp_[q] = sigma * jp[q] * dt;
-      exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(), exp_f_.data());
-      if (sigma != 1.0)
-        for (double& v : exp_f_) v /= sigma;
+      if (jp1) {
+        const double sigma = std::min(balance_factor(jx, jp0), balance_factor(jx, jp1));
+        for (std::size_t q = 0; q < nm; ++q) {
+          scaled_jp_[q] = sigma * jp0[q] * dt;
+          scaled_jp1_[q] = sigma * (jp1[q] - jp0[q]) * dt;
+        }
+        exponential_->compute(scaled_jx_.data(), scaled_jp1_.data(), scaled_jp_.data(),
+                              exp_e_.data(), exp_f_.data());
+        if (sigma != 1.0)
+          for (double& v : exp_f_) v /= sigma;
+      } else {
+        const double sigma = balance_factor(jx, jp0);
+        for (std::size_t q = 0; q < nm; ++q) scaled_jp_[q] = sigma * jp0[q] * dt;
+        exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(), exp_f_.data());
+        if (sigma != 1.0)
+          for (double& v : exp_f_) v /= sigma;
+      }
     }
     cached_dt_ = dt;
     std::copy(jx.begin(), jx.end(), cached_jx_.begin());
-    std::copy(jp.begin(), jp.end(), cached_jp_.begin());
+    std::copy(jp0, jp0 + nm, cached_jp_.begin());
+  }
+  if (augment_with_identity_) {
+    // F = dt phi1 Jp_0 (+ dt phi2 (Jp_1 - Jp_0))
+    gemm(Trans::no, Trans::no, nx_, np_, nx_, dt, exp_integral_.data(), nx_, jp0, nx_, 0.0,
+         exp_f_.data(), nx_);
+    if (jp1) {
+      for (std::size_t q = 0; q < nm; ++q) s_next_[q] = jp1[q] - jp0[q];
+      gemm(Trans::no, Trans::no, nx_, np_, nx_, dt, exp_phi2_.data(), nx_, s_next_.data(), nx_,
+           1.0, exp_f_.data(), nx_);
+    }
   }
   std::copy(exp_f_.begin(), exp_f_.end(), s_next_.begin());
   gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, exp_e_.data(), nx_, s_.data(), nx_, 1.0,

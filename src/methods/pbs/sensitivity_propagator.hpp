@@ -38,9 +38,11 @@ class SensitivityPropagator {
     std::vector<double> f;  // dx/dt, kept for Hermite interpolation
     double norm = 0.0;  // Frobenius norm of jx
   };
-  void evaluate(double t, const double* x, Jacobians& out);
-  // Eq. 18 with the Jacobians of the left end of the interval.
-  void exponential_step(const Jacobians& left, double dt);
+  enum class Parts { both, jx_only, jp_only };
+  void evaluate(double t, const double* x, Jacobians& out, Parts parts = Parts::both);
+  // Eq. 18 with J_x of `at`; J_p that of `at` (exp_jp=frozen) or linear
+  // between left_.jp and right_.jp (exp_jp=linear).
+  void exponential_step(const Jacobians& at, double dt);
   // Eq. 24 over [a, b].
   void peano_baker_step(const Jacobians& a, const Jacobians& b, double dt);
   // Phi(b;a) into phi_forward_ and the parameter drift into drift_ (Eq. 21-23).
@@ -79,9 +81,11 @@ class SensitivityPropagator {
   // exponential of the scattered J (up to kDenseLimit states).
   bool sparse_exponential_is_cheaper(const Jacobians& left, double dt) const;
   void allocate_dense_exponential();
-  void dense_exponential_step(const std::vector<double>& jx, const std::vector<double>& jp,
+  // jp0: J_p (frozen) or its value at the left end; jp1: null (frozen) or
+  // its value at the right end; all dense.
+  void dense_exponential_step(const std::vector<double>& jx, const double* jp0, const double* jp1,
                               double dt);
-  double balance_factor(const std::vector<double>& jx, const std::vector<double>& jp) const;
+  double balance_factor(const std::vector<double>& jx, const double* jp) const;
   static constexpr std::size_t kDenseLimit = 2000;
   std::vector<double> dense_jx_, dense_jp_;  // J scattered for a dense exponential
   void apply_phi(const Jacobians& a, const Jacobians& b, double half, double sign, double* X);
@@ -105,6 +109,13 @@ class SensitivityPropagator {
   // the squarings, which keeps every squaring at 2 nx^3 flops instead of
   // nx^3 + nx^2 np.
   bool augment_with_identity_;
+  // exp_jp=linear (and J_p not constant): J_p linear over each exponential
+  // interval, from the ends' values.
+  bool ramp_;
+  std::vector<double> jp_delta_;        // Jp_1 - Jp_0 (pattern values or dense)
+  std::vector<double> dense_jp1_;       // Jp_1 scattered, sparse models' dense steps
+  std::vector<double> scaled_jp1_;      // the ramp block of the dense exponential
+  std::vector<double> exp_phi2_;        // phi2(J dt) with augment_with_identity_
   // The model's J_x and J_p do not depend on t or x: evaluated once.
   bool constant_jacobians_;
   std::unique_ptr<linalg::AugmentedExponential> exponential_;  // dense updates only
