@@ -92,7 +92,11 @@ struct Counters {
   std::int64_t exp_intervals = 0;    // intervals updated by Eq. 18
   std::int64_t sub_intervals = 0;    // Peano-Baker steps, refinement included
   std::int64_t jacobian_evals = 0;   // evaluations of J_x (with J_p where needed)
-  std::int64_t jac_p_evals = 0;      // evaluations of J_p alone (exp_jp=linear's ends)
+  std::int64_t jac_p_evals = 0;      // evaluations of J_p alone (at the ends, with midpoint J_x)
+  // exp_jp=frozen: the largest relative change |Jp_1 - Jp_0| / |Jp_0| (Frobenius)
+  // over an exponential step with dt |J_x|_F > 1. Fast components of S
+  // lag a moving J_p by about half its change on such a step.
+  double frozen_jp_lag = 0.0;
   std::int64_t output_updates = 0;   // partial updates to output times inside a step
   std::int64_t exponential_products = 0;  // sparse J products of the sparse exponential
   std::int64_t sparse_exponentials = 0;   // exponential updates taken as a sparse action

@@ -511,6 +511,43 @@ static void test_result_getters(void) {
 
 /* ---- lifetimes ---- */
 
+/* A result says what it distrusts: exp with J_p frozen over steps of a
+ * stiff model whose J_p grows (fast modes lag it) warns; the default does
+ * not. */
+static void test_result_warnings(void) {
+  static const char* text =
+      "param k = 1e8\nstate x = 1\nstate y = 0\n"
+      "dx/dt = -k*x + y\ndy/dt = k*x - 1e-8*y\n";
+  static const double times[3] = {0.0, 50.0, 100.0};
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_text(text, &m));
+  const char* frozen[2] = {"linear", "frozen"};
+  for (int k = 0; k < 2; ++k) {
+    odesens_solver* s = make_solver(m, "exp", times, 3, 1e-6, 1e-30);
+    CHECK_OK(odesens_set_option_string(s, "exp_jp", frozen[k]));
+    odesens_result* r = solve_ok(s);
+    if (!r) {
+      odesens_solver_free(s);
+      continue;
+    }
+    int64_t count = -1;
+    CHECK_OK(odesens_result_warning_count(r, &count));
+    CHECK(count == k);
+    const char* warning = NULL;
+    if (k == 1) {
+      CHECK_OK(odesens_result_warning(r, 0, &warning));
+      CHECK(warning && strstr(warning, "exp_jp=frozen") != NULL);
+    }
+    CHECK_STATUS(odesens_result_warning(r, count, &warning), ODESENS_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(odesens_result_warning(r, -1, &warning), ODESENS_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(odesens_result_warning(r, 0, NULL), ODESENS_ERR_NULL_HANDLE);
+    CHECK_STATUS(odesens_result_warning_count(NULL, &count), ODESENS_ERR_NULL_HANDLE);
+    odesens_result_free(r);
+    odesens_solver_free(s);
+  }
+  odesens_model_free(m);
+}
+
 static void test_model_lifetime_and_snapshots(void) {
   odesens_model* m = decay_model(NULL);
   odesens_solver* before = make_solver(m, "cvodes_fsa", decay_times, DECAY_NT, 1e-10, 1e-12);
@@ -874,6 +911,7 @@ int main(void) {
   test_initial_state_sources();
   test_solver_settings_reach_the_solve();
   test_result_getters();
+  test_result_warnings();
   test_model_lifetime_and_snapshots();
   test_null_handles_are_refused();
   test_wrong_sizes_are_refused();

@@ -247,3 +247,31 @@ TEST(Cli, SbmlAndObservableErrorsSayWhatIsWrong) {
 }
 
 }  // namespace
+
+namespace {
+
+// A method's warning reaches standard error and the JSON document; the
+// exit status stays 0 (the numbers are there, with the warning).
+TEST(Cli, WarningsGoToStandardErrorAndTheDocument) {
+  char path[] = "/tmp/odesens_cli_fast_slow_XXXXXX.ode";
+  const int fd = mkstemps(path, 4);
+  ASSERT_GE(fd, 0);
+  const std::string text =
+      "param k = 1e8\nstate x = 1\nstate y = 0\ndx/dt = -k*x + y\ndy/dt = k*x - 1e-8*y\n";
+  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  close(fd);
+  const std::string run = std::string("run ") + path + " --method pbsr --tout 0:100:3";
+  const ToolRun frozen = run_tool(run + " --option exp_jp=frozen");
+  EXPECT_EQ(frozen.status, 0) << frozen.err;
+  EXPECT_NE(frozen.err.find("odesens: warning: exp_jp=frozen: over stiff steps"),
+            std::string::npos)
+      << frozen.err;
+  EXPECT_NE(frozen.out.find(",\"warnings\":[\"exp_jp=frozen"), std::string::npos);
+  const ToolRun linear = run_tool(run);
+  EXPECT_EQ(linear.status, 0) << linear.err;
+  EXPECT_TRUE(linear.err.empty()) << linear.err;
+  EXPECT_EQ(linear.out.find("warnings"), std::string::npos);
+  std::remove(path);
+}
+
+}  // namespace

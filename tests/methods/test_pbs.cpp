@@ -518,6 +518,7 @@ TEST(Exponential, FastModesFollowAGrowingJp) {
     problem.rtol = 1e-8;
     problem.atol = {1e-30};
     const Result r = solve(problem, method);
+    EXPECT_TRUE(r.warnings.empty()) << method << ": " << r.warnings.front();
     const double x_error = std::fabs(r.x_at(10, 0) / x_t100 - 1);
     EXPECT_LT(x_error, 1e-4) << method;
     for (int i = 0; i < 2; ++i) {
@@ -529,7 +530,38 @@ TEST(Exponential, FastModesFollowAGrowingJp) {
     problem.options.set("exp_jp", std::string("frozen"));
     const Result frozen = solve(problem, method);
     EXPECT_GT(std::fabs(frozen.s_at(10, 0, 0) / ref_t100[0] - 1), 3e-3) << method;
+    // ... and says so.
+    ASSERT_EQ(frozen.warnings.size(), 1u) << method;
+    EXPECT_NE(frozen.warnings[0].find("exp_jp=frozen: over stiff steps"), std::string::npos);
   }
+}
+
+// Refinement is bounded: a step that needs more sub-intervals than
+// max_refinement (or max_steps) allows ends the solve at once with
+// too_much_work instead of running for hours.
+TEST(PeanoBaker, RefinementBeyondItsLimitIsRefused) {
+  auto problem = builtin_problem("glv:5", linspace(0, 1, 3));
+  problem.options.set("force_pbs", std::int64_t{1});
+  problem.options.set("c", 1e15);
+  try {
+    solve(problem, "pbsr");
+    FAIL() << "expected too_much_work";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::too_much_work);
+    EXPECT_NE(std::string(e.what()).find("sub-intervals"), std::string::npos) << e.what();
+  }
+  problem.options.set("c", 1e4);
+  problem.options.set("max_refinement", std::int64_t{50});
+  try {
+    solve(problem, "pbsr");
+    FAIL() << "expected too_much_work";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::too_much_work);
+    EXPECT_NE(std::string(e.what()).find("max_refinement = 50"), std::string::npos) << e.what();
+  }
+  problem.options.set("max_refinement", std::int64_t{100000});
+  problem.max_steps = 40;
+  EXPECT_THROW(solve(problem, "pbsr"), Error);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
+#include <utility>
 
 #include "odesens/problem.hpp"
 #include "odesens/result.hpp"
@@ -40,6 +42,8 @@ class ResultBuilder {
   }
   std::vector<double>& gradient() { return result_.gradient; }
   Stats& stats() { return result_.stats; }
+  // Something the method distrusts in this result (Result::warnings).
+  void warn(std::string text) { result_.warnings.push_back(std::move(text)); }
 
   Result take() { return std::move(result_); }
 

@@ -8,10 +8,13 @@
 #include <cvodes/cvodes.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "core/number_text.hpp"
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
@@ -109,6 +112,14 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   stats.extra["exponential_products"] = static_cast<double>(c.exponential_products);
   stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
   stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
+  if (settings.exp_jp == ExpJp::frozen && c.frozen_jp_lag > 10.0 * problem.rtol.value_or(1e-6)) {
+    char change[32];
+    std::snprintf(change, sizeof change, "%.3g", 2.0 * c.frozen_jp_lag);
+    out.warn(std::string("exp_jp=frozen: over stiff steps (dt |J_x| > 1) J_p changed by up to ") +
+             change +
+             " relative to its value; fast components of S lag such a change by about half of "
+             "it, so S may be off by as much (exp_jp=linear follows J_p)");
+  }
   return out.take();
 }
 

@@ -167,9 +167,12 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
     if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t1, x1, p_, right_.f.data(), workspace_.get());
   } else if (need_ends) {
     evaluate(t1, x1, right_);
-  } else if (ramp_) {
-    evaluate(t1, x1, right_, Parts::jp_only);  // J_x comes from the midpoint
+  } else if (np_ > 0) {
+    // J_x comes from the midpoint; J_p at the end for the ramp, or with a
+    // frozen J_p for its lag indicator (Counters::frozen_jp_lag).
+    evaluate(t1, x1, right_, Parts::jp_only);
   }
+  const bool jp_ends = !constant_jacobians_ && (need_ends || np_ > 0);
   std::int64_t n_int = 1;
   if (!need_ends || use_exponential(dt, n_int)) {
     if (midpoint) evaluate(t_ + 0.5 * dt, x_mid, mid_, ramp_ ? Parts::jx_only : Parts::both);
@@ -178,8 +181,12 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
       for (std::size_t q = 0; q < mid_.jx.size(); ++q) mid_.jx[q] = 0.5 * (left_.jx[q] + right_.jx[q]);
       for (std::size_t q = 0; q < mid_.jp.size(); ++q) mid_.jp[q] = 0.5 * (left_.jp[q] + right_.jp[q]);
     }
-    exponential_step(midpoint || mean ? mid_ : left_, dt);
+    const Jacobians& at = midpoint || mean ? mid_ : left_;
+    exponential_step(at, dt);
     ++counters_.exp_intervals;
+    if (!ramp_ && jp_ends && dt * at.norm > 1.0)
+      counters_.frozen_jp_lag =
+          std::max(counters_.frozen_jp_lag, 0.5 * relative_change(left_.jp, right_.jp));
   } else {
     const std::int64_t limit = std::min(settings_.max_refinement, settings_.max_steps);
     if (n_int > limit)
@@ -199,7 +206,7 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
   }
   t_ = t1;
   std::copy(x1, x1 + nx_, x_.begin());
-  ends_swapped_ = need_ends || ramp_;
+  ends_swapped_ = need_ends || jp_ends;
   if (ends_swapped_) std::swap(left_, right_);
 }
 
