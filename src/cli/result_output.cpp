@@ -93,6 +93,9 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
                 {"wall_seconds", number(r.stats.wall_seconds)}}}};
   if (run.gradient_method) doc["gradient"] = numbers(r.gradient);
   if (!r.warnings.empty()) doc["warnings"] = texts(r.warnings);
+  // The memory the solve held (an estimate from the integrators' own counts).
+  const auto bytes = r.stats.extra.find("workspace_bytes");
+  if (bytes != r.stats.extra.end()) doc["stats"]["workspace_bytes"] = number(bytes->second);
   if (!run.observable_names.empty()) {
     Json& observables = doc["observables"] = Json::object();
     for (std::size_t n = 0; n < run.observable_names.size(); ++n)

@@ -40,6 +40,7 @@ class AugmentedExponential {
   // E (n x n) = e^A and F (n x m) as above, all column-major. E and F may
   // not alias A or B. Returns the number of squarings used.
   int compute(const double* a, const double* b, double* e, double* f);
+  std::size_t bytes() const { return storage_.size() * sizeof(double) + pivots_.size() * sizeof(int); }
   // The ramp form: b1 and b2 are n x m; F as above, and F1 = phi1(A) B1
   // when f1 is not null.
   int compute(const double* a, const double* b1, const double* b2, double* e, double* f,

@@ -57,6 +57,9 @@ class AugmentedExpmv {
   static Norms norms(const SparsityPattern& a_pattern, const double* a_values,
                      const SparsityPattern* c_pattern, const double* c_values, std::size_t n,
                      std::size_t m);
+  std::size_t bytes() const {
+    return (term_.size() + next_.size() + row_sums_.size()) * sizeof(double);
+  }
   // Products made by the last apply().
   std::size_t last_products() const { return last_products_; }
 

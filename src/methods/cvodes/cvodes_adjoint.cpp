@@ -7,7 +7,10 @@
 // the integral as a backward quadrature q' = -J_p^T lambda, q(T) = 0.
 // Optionally (final_sensitivity) one more backward problem per state i with
 // lambda(T) = e_i gives row i of S(T); all backward problems share the
-// forward checkpoints and are integrated together.
+// forward checkpoints. CVODES integrates its backward problems together,
+// each with its own memory, linear solver and matrix (O(nx + nnz) each), so
+// the rows run in batches that fit a memory budget (option backward_batch):
+// nx problems at once would need O(nx^2) memory.
 #include <cvodes/cvodes.h>
 
 #include <algorithm>
@@ -73,6 +76,12 @@ std::vector<OptionSpec> adjoint_option_specs() {
   specs.push_back(flag_option("final_sensitivity", true,
                               "1: also compute the full S(T) by one backward problem per state; "
                               "0: only the gradient"));
+  specs.push_back(bounded({"backward_batch", OptionType::integer, std::int64_t{0},
+                           "final_sensitivity: rows of S(T) integrated in one backward sweep "
+                           "(each sweep after the first recomputes the forward interpolation "
+                           "data); 0: as many as fit in 1 GiB of backward work space",
+                           {}},
+                          0, 1e9));
   // The backward tolerances: 0 derives them (adjoint_tolerances.hpp).
   const double inf = std::numeric_limits<double>::infinity();
   auto tolerance = [&](const char* name, double max, const char* description) {
@@ -99,6 +108,7 @@ struct AdjointSettings {
   bool polynomial_interpolation;
   std::int64_t checkpoint_steps;
   bool final_sensitivity;
+  std::int64_t backward_batch;
   AdjointToleranceOptions tolerances;
 };
 
@@ -107,6 +117,7 @@ AdjointSettings read_adjoint_settings(const MethodOptions& options) {
           options.get_string("interpolation") == "polynomial",
           options.get_int("checkpoint_steps"),
           options.get_int("final_sensitivity") != 0,
+          options.get_int("backward_batch"),
           {options.get_double("rtol_adjoint"), options.get_double("atol_adjoint"),
            options.get_double("rtol_quadrature"), options.get_double("atol_quadrature")}};
 }
@@ -129,6 +140,25 @@ std::string backward_hint(const BackwardTolerances& t, std::int64_t max_steps) {
           "; loosen these options or raise max_steps]";
   return hint;
 }
+
+// Work space of one backward problem, estimated: CVODES' vectors (the
+// history array of up to 13 vectors for Adams, 6 for BDF, and about 8
+// more), its quadratures, and the Newton matrix with its saved copy (dense,
+// or CSR with an allowance for KLU's factors: ten times J's entries, what a
+// 2-D grid's factors fill in to at 3600 states).
+double backward_problem_bytes(std::size_t nx, std::size_t np, std::size_t nnz, bool dense,
+                              bool adams) {
+  const double n = static_cast<double>(nx), vectors = adams ? 21.0 : 14.0;
+  double bytes = 8.0 * vectors * (n + static_cast<double>(np));
+  if (dense)
+    bytes += 2.0 * 8.0 * n * n + 8.0 * n;
+  else
+    bytes += 2.0 * (12.0 * static_cast<double>(nnz) + 8.0 * (n + 1)) +
+             10.0 * 12.0 * static_cast<double>(nnz);
+  return bytes;
+}
+
+constexpr double kBackwardMemoryBudget = 1024.0 * 1024.0 * 1024.0;  // bytes
 
 }  // namespace
 
@@ -189,31 +219,62 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   }
 
   const int lmm = settings.session.lmm;
-  std::vector<BackwardProblem> backward(1 + (rows ? n : 0));
+  const std::size_t per_problem = static_cast<std::size_t>(backward_problem_bytes(
+      n, np, session.klu_pattern.nnz(),
+      session.linear_solver_kind() == LinearSolverKind::dense, lmm == CV_ADAMS));
+  std::size_t batch = 0;  // row problems per backward sweep
+  if (rows) {
+    batch = settings.backward_batch > 0
+                ? static_cast<std::size_t>(settings.backward_batch)
+                : static_cast<std::size_t>(
+                      std::max(1.0, std::floor(kBackwardMemoryBudget /
+                                               static_cast<double>(std::max<std::size_t>(
+                                                   per_problem, 1)))));
+    batch = std::min(batch, n);
+  }
+  std::vector<BackwardProblem> backward(1 + batch);
   const std::vector<BackwardTolerances> tolerances =
       derive_backward_tolerances(settings.tolerances, *problem.rtol, session.model(),
                                  session.params().data(), session.workspace(), sample, rows);
   VectorPtr atol_q(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
   if (!atol_q) throw Error(Status::internal_error, "N_VNew_Serial failed");
+  // Problem b of a sweep whose first row is `first`: the objective (b = 0)
+  // or row first + b - 1; none past the last row (it then idles at 0).
+  auto row_of = [&](std::size_t b, std::size_t first) { return first + b - 1; };
+  // lambda(T) of problem b in the sweep starting at row `first`: w_K for
+  // the objective in the first sweep, e_row for a row, 0 for an idle one.
+  auto terminal_value = [&](std::size_t b, std::size_t first, double* l) {
+    std::fill(l, l + n, 0.0);
+    if (b == 0) {
+      if (first == 0) std::copy(weight(nt - 1), weight(nt - 1) + n, l);
+    } else if (row_of(b, first) < n) {
+      l[row_of(b, first)] = 1.0;
+    }
+  };
+  auto set_tolerances = [&](std::size_t b, std::size_t first) {
+    const std::size_t index = b == 0 ? 0 : 1 + std::min(row_of(b, first), n - 1);
+    const BackwardTolerances& tol = tolerances[index];
+    session.check(CVodeSStolerancesB(mem, backward[b].which, tol.rtol_adjoint, tol.atol_adjoint),
+                  "CVodeSStolerancesB");
+    if (np > 0) {
+      std::copy(tol.atol_quadrature.begin(), tol.atol_quadrature.end(),
+                N_VGetArrayPointer(atol_q.get()));
+      // CVODES copies the vector.
+      session.check(CVodeQuadSVtolerancesB(mem, backward[b].which, tol.rtol_quadrature,
+                                           atol_q.get()),
+                    "CVodeQuadSVtolerancesB");
+    }
+  };
   for (std::size_t b = 0; b < backward.size(); ++b) {
     auto& bp = backward[b];
     bp.lambda.reset(N_VNew_Serial(static_cast<sunindextype>(n), session.context()));
     bp.q.reset(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
     if (!bp.lambda || !bp.q) throw Error(Status::internal_error, "N_VNew_Serial failed");
-    double* l = N_VGetArrayPointer(bp.lambda.get());
-    if (b == 0)
-      std::copy(weight(nt - 1), weight(nt - 1) + n, l);
-    else {
-      std::fill(l, l + n, 0.0);
-      l[b - 1] = 1.0;
-    }
+    terminal_value(b, 0, N_VGetArrayPointer(bp.lambda.get()));
     N_VConst(0.0, bp.q.get());
     session.check(CVodeCreateB(mem, lmm, &bp.which), "CVodeCreateB");
     session.capture_messages(CVodeGetAdjCVodeBmem(mem, bp.which));
     session.check(CVodeInitB(mem, bp.which, &adjoint_rhs, t_final, bp.lambda.get()), "CVodeInitB");
-    const BackwardTolerances& tol = tolerances[b];
-    session.check(CVodeSStolerancesB(mem, bp.which, tol.rtol_adjoint, tol.atol_adjoint),
-                  "CVodeSStolerancesB");
     session.check(CVodeSetUserDataB(mem, bp.which, &session), "CVodeSetUserDataB");
     session.check(CVodeSetMaxNumStepsB(mem, bp.which, static_cast<long>(problem.max_steps)),
                   "CVodeSetMaxNumStepsB");
@@ -222,12 +283,8 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
       session.check(CVodeQuadInitB(mem, bp.which, &adjoint_quadrature, bp.q.get()),
                     "CVodeQuadInitB");
       session.check(CVodeSetQuadErrConB(mem, bp.which, SUNTRUE), "CVodeSetQuadErrConB");
-      std::copy(tol.atol_quadrature.begin(), tol.atol_quadrature.end(),
-                N_VGetArrayPointer(atol_q.get()));
-      // CVODES copies the vector.
-      session.check(CVodeQuadSVtolerancesB(mem, bp.which, tol.rtol_quadrature, atol_q.get()),
-                    "CVodeQuadSVtolerancesB");
     }
+    set_tolerances(b, 0);
   }
 
   // A failed backward solve names the tolerances and limit it ran with.
@@ -277,21 +334,46 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
       dg[j] = g;
     }
   };
+  // A backward memory's counters restart at each re-initialisation: they
+  // are added up sweep by sweep.
+  Stats backward_stats;
+  auto add_backward_stats = [&] {
+    for (auto& bp : backward)
+      Session::add_stats(CVodeGetAdjCVodeBmem(mem, bp.which), backward_stats);
+  };
   out.gradient().assign(np, 0.0);
   finish(objective, nt > 1 && !(times[0] > problem.t0), out.gradient().data());
+  std::size_t sweeps = 1;
   if (rows) {
     double* s_final = out.s(0);
     std::vector<double> row(np);
-    for (std::size_t i = 0; i < n; ++i) {
-      finish(backward[1 + i], false, row.data());
-      for (std::size_t j = 0; j < np; ++j) s_final[i + j * n] = row[j];
+    for (std::size_t first = 0; first < n; first += batch) {
+      if (first > 0) {  // the next rows, from T again; the objective idles at 0
+        add_backward_stats();
+        for (std::size_t b = 0; b < backward.size(); ++b) {
+          auto& bp = backward[b];
+          terminal_value(b, first, N_VGetArrayPointer(bp.lambda.get()));
+          session.check(CVodeReInitB(mem, bp.which, t_final, bp.lambda.get()), "CVodeReInitB");
+          if (np > 0) {
+            N_VConst(0.0, bp.q.get());
+            session.check(CVodeQuadReInitB(mem, bp.which, bp.q.get()), "CVodeQuadReInitB");
+          }
+          set_tolerances(b, first);
+        }
+        check_backward(CVodeB(mem, problem.t0, CV_NORMAL));
+        ++sweeps;
+      }
+      for (std::size_t b = 1; b < backward.size() && row_of(b, first) < n; ++b) {
+        finish(backward[b], false, row.data());
+        const std::size_t i = row_of(b, first);
+        for (std::size_t j = 0; j < np; ++j) s_final[i + j * n] = row[j];
+      }
     }
   }
+  add_backward_stats();
 
   Stats& stats = out.stats();
   Session::add_stats(mem, stats);
-  Stats backward_stats;
-  for (auto& bp : backward) Session::add_stats(CVodeGetAdjCVodeBmem(mem, bp.which), backward_stats);
   stats.steps += backward_stats.steps;
   stats.rhs_evals += backward_stats.rhs_evals;
   stats.jac_evals += backward_stats.jac_evals;
@@ -299,6 +381,17 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   stats.error_test_failures += backward_stats.error_test_failures;
   stats.extra["backward_steps"] = static_cast<double>(backward_stats.steps);
   stats.extra["backward_problems"] = static_cast<double>(backward.size());
+  stats.extra["backward_sweeps"] = static_cast<double>(sweeps);
+  // Checkpoints hold the integrator's history (up to 13 vectors for Adams,
+  // 6 for BDF); the interpolation data of one interval, one (polynomial)
+  // or two (Hermite) vectors per step.
+  const double history = lmm == CV_ADAMS ? 13.0 : 6.0;
+  stats.extra["workspace_bytes"] =
+      session.workspace_bytes() +
+      8.0 * static_cast<double>(n) *
+          (history * checkpoints + (polynomial ? 1.0 : 2.0) * static_cast<double>(steps + 1) +
+           2.0 * static_cast<double>(backward.size())) +
+      8.0 * static_cast<double>(np) * static_cast<double>(backward.size());
   stats.extra["checkpoints"] = checkpoints;
   return out.take();
 }

@@ -169,6 +169,9 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
   }
 
   Session::add_stats(mem, out.stats());
+  out.stats().extra["workspace_bytes"] =
+      session.workspace_bytes() +
+      (newton ? 8.0 * static_cast<double>(n) * static_cast<double>(1 + np) : 0.0);
   if (np > 0) {
     long v = 0;
     if (CVodeGetSensNumRhsEvals(mem, &v) == CV_SUCCESS) out.stats().extra["sens_rhs_evals"] = v;

@@ -320,6 +320,37 @@ void Session::add_stats(void* cvode_mem, Stats& stats) {
   if (CVodeGetNumErrTestFails(cvode_mem, &v) == CV_SUCCESS) stats.error_test_failures += v;
 }
 
+namespace {
+
+double integrator_bytes(void* cvode_mem) {
+  long rw = 0, iw = 0, rw_ls = 0, iw_ls = 0;
+  if (CVodeGetWorkSpace(cvode_mem, &rw, &iw) != CV_SUCCESS) rw = iw = 0;
+  if (CVodeGetLinWorkSpace(cvode_mem, &rw_ls, &iw_ls) != CVLS_SUCCESS) rw_ls = iw_ls = 0;
+  return static_cast<double>(rw + rw_ls) * sizeof(sunrealtype) +
+         static_cast<double>(iw + iw_ls) * sizeof(long);
+}
+
+double klu_bytes(SUNLinearSolver solver) {
+  if (!solver || SUNLinSolGetID(solver) != SUNLINEARSOLVER_KLU) return 0.0;
+  const sun_klu_common* common = SUNLinSol_KLUGetCommon(solver);
+  return common ? static_cast<double>(common->mempeak) : 0.0;
+}
+
+}  // namespace
+
+double Session::workspace_bytes() const {
+  void* mem = this->mem();
+  double bytes = integrator_bytes(mem) + klu_bytes(solver_.get()) +
+                 8.0 * static_cast<double>(work_a.capacity() + work_b.capacity() +
+                                           jac_values.capacity() + jac_p_values.capacity());
+  for (int which = 0; which < static_cast<int>(backward_solvers_.size()); ++which) {
+    void* bmem = CVodeGetAdjCVodeBmem(mem, which);
+    if (bmem) bytes += integrator_bytes(bmem);
+    bytes += klu_bytes(backward_solvers_[static_cast<std::size_t>(which)].get());
+  }
+  return bytes;
+}
+
 void gather_columns(N_Vector* vs, std::size_t m, std::size_t n, double* out) {
   for (std::size_t j = 0; j < m; ++j) {
     const double* src = N_VGetArrayPointer(vs[j]);

@@ -83,6 +83,13 @@ class Session {
 
   // Statistics of one cvode_mem added into stats.
   static void add_stats(void* cvode_mem, Stats& stats);
+  // Bytes of work space of this session's CVODES memory and its backward
+  // problems: what CVODES reports for the integrators and their linear
+  // solvers and matrices (CVodeGetWorkSpace, CVodeGetLinWorkSpace), plus
+  // KLU's peak memory for sparse factorizations. Checkpoint data of an
+  // adjoint solve is not included (the adjoint method adds it); the
+  // session's scratch buffers are.
+  double workspace_bytes() const;
 
   // Scratch for callbacks, sized once by the method that needs it (never
   // nx x nx with a sparse linear solver): work_a and work_b nx x np for the

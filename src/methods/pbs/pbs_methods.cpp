@@ -112,6 +112,7 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   stats.extra["exponential_products"] = static_cast<double>(c.exponential_products);
   stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
   stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
+  stats.extra["workspace_bytes"] = session.workspace_bytes() + propagator.workspace_bytes();
   if (settings.exp_jp == ExpJp::frozen && c.frozen_jp_lag > 10.0 * problem.rtol.value_or(1e-6)) {
     char change[32];
     std::snprintf(change, sizeof change, "%.3g", 2.0 * c.frozen_jp_lag);

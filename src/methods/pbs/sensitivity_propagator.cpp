@@ -556,6 +556,23 @@ void SensitivityPropagator::interpolate(double w, double dt, const double* x1,
     out[i] = h00 * x_[i] + h10 * left_.f[i] + h01 * x1[i] + h11 * right_.f[i];
 }
 
+double SensitivityPropagator::workspace_bytes() const {
+  std::size_t doubles = 0;
+  for (const std::vector<double>* v :
+       {&x_, &x_sub_, &s_, &s_next_, &s_saved_, &x_saved_, &block_a_, &block_b_, &block_c_,
+        &jp_delta_, &dense_jp1_, &scaled_jp1_, &exp_phi2_, &dense_jx_, &dense_jp_, &i1_,
+        &phi_forward_, &phi_backward_, &drift_, &pbs_key_ja_, &pbs_key_jb_, &pbs_key_jpa_,
+        &pbs_key_jpb_, &power_a_, &power_c_, &power_tmp_a_, &power_tmp_c_, &scaled_jx_,
+        &scaled_jp_, &exp_e_, &exp_f_, &exp_integral_, &cached_jx_, &cached_jp_})
+    doubles += v->capacity();
+  for (const Jacobians* j : {&left_, &right_, &sub_a_, &sub_b_, &mid_})
+    doubles += j->jx.capacity() + j->jp.capacity() + j->f.capacity();
+  double bytes = 8.0 * static_cast<double>(doubles);
+  if (exponential_) bytes += static_cast<double>(exponential_->bytes());
+  if (expmv_) bytes += static_cast<double>(expmv_->bytes());
+  return bytes;
+}
+
 std::vector<double> sensitivities_on_grid(const Model& model, const std::vector<double>& p,
                                           const std::vector<double>& t,
                                           const std::vector<double>& x,

@@ -30,6 +30,8 @@ class SensitivityPropagator {
   double t() const { return t_; }
   const double* s() const { return s_.data(); }
   const Counters& counters() const { return counters_; }
+  // Bytes held by the propagator's buffers (Stats' workspace_bytes).
+  double workspace_bytes() const;
 
  private:
   // J and Jp at one point of the trajectory.
