@@ -564,5 +564,25 @@ TEST(PeanoBaker, RefinementBeyondItsLimitIsRefused) {
   EXPECT_THROW(solve(problem, "pbsr"), Error);
 }
 
+// Finite-time blow-up (x = 1/(1 - t)) is named as such, with the time the
+// state solve reached, not as a malformed trajectory.
+TEST(PeanoBaker, BlowUpIsNamedWithItsTime) {
+  for (const char* method : {"pbsr", "exp"}) {
+    Problem problem;
+    problem.model = load_ode_text("param a = 1\nstate x = 1\ndx/dt = a*x^2\n", "blow_up.ode");
+    problem.output_times = testing::linspace(0, 2, 5);
+    try {
+      solve(problem, method);
+      FAIL() << method << ": expected a failed solve";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::solver_failed) << method;
+      const std::string m = e.what();
+      EXPECT_NE(m.find("blow up"), std::string::npos) << m;
+      EXPECT_NE(m.find("t = 0.99"), std::string::npos) << m;
+      EXPECT_EQ(m.find("strictly increasing"), std::string::npos) << m;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace odesens
