@@ -4,6 +4,7 @@
 #include <new>
 
 #include "methods/cvodes/cvodes_methods.hpp"
+#include "methods/erk_adjoint/erk_adjoint_method.hpp"
 #include "methods/pbs/pbs_methods.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
@@ -54,6 +55,12 @@ const std::vector<MethodEntry>& registry() {
         "for constant J_x and J_p",
         trajectory_method(), 1e-5, 1e-6, pbs::exp_option_specs()},
        pbs::solve_exp},
+      {{"erk_adjoint",
+        "discrete adjoint of an adaptive explicit Runge-Kutta solve (dopri5 by default): the "
+        "exact gradient of G = sum_k w_k^T x(t_k) for the discrete solution, and S at the "
+        "final time",
+        gradient_method(), 1e-6, 1e-8, erk_adjoint::option_specs()},
+       erk_adjoint::solve},
   };
   return entries;
 }

@@ -125,7 +125,7 @@ TEST_P(MethodErrors, TooMuchWorkIsReported) {
   problem.max_steps = 10;
   const auto f = failure_of(problem, GetParam());
   EXPECT_EQ(f.status, Status::too_much_work) << f.message;
-  EXPECT_NE(f.message.find("CV_TOO_MUCH_WORK"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("max_steps"), std::string::npos) << f.message;
 }
 
 TEST_P(MethodErrors, UnknownOptionAndBadOptionValue) {

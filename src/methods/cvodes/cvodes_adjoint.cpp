@@ -211,7 +211,16 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
     if (times[k] > problem.t0) {
       sunrealtype tret = problem.t0;
       int ncheck = 0;
-      session.check(CVodeF(mem, times[k], session.state(), &tret, CV_NORMAL, &ncheck), "CVodeF");
+      try {
+        session.check(CVodeF(mem, times[k], session.state(), &tret, CV_NORMAL, &ncheck),
+                      "CVodeF");
+      } catch (const Error& e) {
+        if (e.status() != Status::too_much_work) throw;
+        throw Error(e.status(), e.what() + std::string(" [max_steps = ") +
+                                    std::to_string(problem.max_steps) +
+                                    " steps between output times; raise max_steps, or check "
+                                    "the model for stiffness or a blow-up]");
+      }
       checkpoints = ncheck;
     }
     out.set_x(k, y);

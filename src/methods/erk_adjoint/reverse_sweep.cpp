@@ -1,0 +1,81 @@
+#include "methods/erk_adjoint/reverse_sweep.hpp"
+
+#include <algorithm>
+
+namespace odesens::erk_adjoint {
+
+ReverseSweep::ReverseSweep(const Model& model, const double* p, Workspace* ws,
+                           const integrate::erk::Tableau& tableau, std::size_t m)
+    : model_(model),
+      p_(p),
+      ws_(ws),
+      tableau_(tableau),
+      nx_(model.nx()),
+      np_(model.np()),
+      m_(m),
+      y_(static_cast<std::size_t>(tableau.stages) * model.nx()),
+      k_(static_cast<std::size_t>(tableau.stages) * model.nx()),
+      theta_(model.nx() * m),
+      nu_(static_cast<std::size_t>(tableau.stages) * model.nx() * m),
+      pi_(std::max<std::size_t>(model.np(), 1) * m) {}
+
+// theta_i vanishes for every lambda when b_i = 0 and no later stage reads
+// k_i: the FSAL stage f(t_n + h, x_{n+1}), which belongs to the next step.
+bool ReverseSweep::stage_is_dead(int i) const {
+  if (tableau_.b[i] != 0.0) return false;
+  for (int j = i + 1; j < tableau_.stages; ++j)
+    if (tableau_.a_at(j, i) != 0.0) return false;
+  return true;
+}
+
+void ReverseSweep::step_back(const ForwardTrajectory& trajectory, std::size_t n, double* lambda,
+                             double* mu) {
+  const int s = tableau_.stages;
+  const double t = trajectory.t[n], h = trajectory.h[n];
+  const double* x = trajectory.x.data() + n * nx_;
+  // Stages forward (Eq. 4-6): Y_i = x_n + h sum_{j<i} a_ij k_j, k_i = f(Y_i).
+  // The last live stage's k is never read in reverse: only its Y is.
+  int last_live = s - 1;
+  while (last_live > 0 && stage_is_dead(last_live)) --last_live;
+  for (int i = 0; i <= last_live; ++i) {
+    double* y = y_.data() + static_cast<std::size_t>(i) * nx_;
+    std::copy(x, x + nx_, y);
+    for (int j = 0; j < i; ++j) {
+      const double a = tableau_.a_at(i, j);
+      if (a == 0.0) continue;
+      const double* kj = k_.data() + static_cast<std::size_t>(j) * nx_;
+      for (std::size_t q = 0; q < nx_; ++q) y[q] += h * a * kj[q];
+    }
+    if (i < last_live) {
+      model_.rhs(t + tableau_.c[i] * h, y, p_, k_.data() + static_cast<std::size_t>(i) * nx_, ws_);
+      ++counts_.rhs_evals;
+    }
+  }
+  // Stages backward (Algorithm 1).
+  const std::size_t block = nx_ * m_;
+  for (int i = last_live; i >= 0; --i) {
+    double* nu_i = nu_.data() + static_cast<std::size_t>(i) * block;
+    const double b = tableau_.b[i];
+    for (std::size_t q = 0; q < block; ++q) theta_[q] = h * b * lambda[q];
+    for (int j = i + 1; j <= last_live; ++j) {
+      const double a = tableau_.a_at(j, i);
+      if (a == 0.0) continue;
+      const double* nu_j = nu_.data() + static_cast<std::size_t>(j) * block;
+      for (std::size_t q = 0; q < block; ++q) theta_[q] += h * a * nu_j[q];
+    }
+    const double t_i = t + tableau_.c[i] * h;
+    const double* y = y_.data() + static_cast<std::size_t>(i) * nx_;
+    model_.vjp_x(t_i, y, p_, m_, theta_.data(), nu_i, ws_);
+    if (np_ > 0) {
+      model_.vjp_p(t_i, y, p_, m_, theta_.data(), pi_.data(), ws_);
+      for (std::size_t q = 0; q < np_ * m_; ++q) mu[q] += pi_[q];
+    }
+    ++counts_.vjp_products;
+  }
+  for (int i = 0; i <= last_live; ++i) {
+    const double* nu_i = nu_.data() + static_cast<std::size_t>(i) * block;
+    for (std::size_t q = 0; q < block; ++q) lambda[q] += nu_i[q];
+  }
+}
+
+}  // namespace odesens::erk_adjoint

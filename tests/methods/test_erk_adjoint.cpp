@@ -1,0 +1,214 @@
+// erk_adjoint: the gradient and S(T) are those of the discrete ERK solution,
+// exactly (central differences of replayed solves, Richardson-extrapolated),
+// and approach the true ones as the tolerance falls (cvodes_fsa reference).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "integrate/erk/erk_engine.hpp"
+#include "integrate/erk/erk_workspace.hpp"
+#include "methods/erk_adjoint/forward_trajectory.hpp"
+#include "odesens/odesens.hpp"
+#include "support/reference.hpp"
+
+namespace odesens {
+namespace {
+
+using testing::builtin_problem;
+using testing::linspace;
+
+double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t q = 0; q < a.size(); ++q) {
+    diff = std::max(diff, std::fabs(a[q] - b[q]));
+    scale = std::max(scale, std::fabs(b[q]));
+  }
+  return diff / scale;
+}
+
+// x(T) of a solve with parameters p.
+std::vector<double> final_state(Problem problem, const std::vector<double>& p) {
+  problem.params = p;
+  problem.options.set("final_sensitivity", std::int64_t{0});
+  const Result r = solve(problem, "erk_adjoint");
+  return std::vector<double>(r.x.end() - static_cast<std::ptrdiff_t>(r.nx), r.x.end());
+}
+
+// d x(T) / d p_j by central differences at delta and delta/2, Richardson
+// extrapolated (error O(delta^4)).
+std::vector<double> difference_column(const Problem& problem, std::size_t j, double rel) {
+  const std::vector<double> p0 = effective_params(problem);
+  const double delta = rel * std::max(1.0, std::fabs(p0[j]));
+  auto central = [&](double d) {
+    std::vector<double> plus = p0, minus = p0;
+    plus[j] += d;
+    minus[j] -= d;
+    const auto xp = final_state(problem, plus), xm = final_state(problem, minus);
+    std::vector<double> c(xp.size());
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = (xp[i] - xm[i]) / (2 * d);
+    return c;
+  };
+  const auto coarse = central(delta), fine = central(delta / 2);
+  std::vector<double> out(coarse.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = (4 * fine[i] - coarse[i]) / 3;
+  return out;
+}
+
+// Fixed steps make the step sequence independent of p, so differences of
+// whole solves differentiate the discrete map itself: every tableau.
+TEST(ErkAdjoint, FixedStepSensitivitiesAreThoseOfTheDiscreteMap) {
+  for (const char* tableau : {"euler", "rk4", "bs3", "cash_karp", "dopri5", "dop853"}) {
+    for (const char* model : {"glv:6", "chua"}) {
+      auto problem = builtin_problem(model, linspace(0, 2, 3));
+      problem.options.set("tableau", std::string(tableau));
+      problem.options.set("h_fixed", std::string(tableau) == "euler" ? 0.002 : 0.02);
+      const Result r = solve(problem, "erk_adjoint");
+      ASSERT_EQ(r.s_times.size(), 1u);
+      for (std::size_t j = 0; j < r.np; ++j) {
+        const auto column = difference_column(problem, j, 1e-3);
+        const std::vector<double> s_column(r.s.begin() + static_cast<std::ptrdiff_t>(j * r.nx),
+                                           r.s.begin() + static_cast<std::ptrdiff_t>((j + 1) * r.nx));
+        EXPECT_LT(max_relative_difference(s_column, column), 1e-9)
+            << tableau << " " << model << " p_" << j;
+      }
+      // G = sum_i x_i(T): the gradient is the column sums of S(T).
+      for (std::size_t j = 0; j < r.np; ++j) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i < r.nx; ++i) sum += r.s_at(0, i, j);
+        EXPECT_NEAR(r.gradient[j], sum, 1e-12 * (1 + std::fabs(sum))) << tableau << " " << model;
+      }
+    }
+  }
+}
+
+// Adaptive steps: the gradient of the discrete solution for the accepted
+// step sequence, checked by replaying that sequence (take_step) at p +- d.
+TEST(ErkAdjoint, AdaptiveGradientIsExactForTheAcceptedSteps) {
+  for (const char* tableau : {"dopri5", "cash_karp", "dop853"}) {
+    auto problem = builtin_problem("chua", linspace(0, 5, 6));
+    problem.options.set("tableau", std::string(tableau));
+    problem.rtol = 1e-7;
+    problem.atol = {1e-9};
+    const Result r = solve(problem, "erk_adjoint");
+    const Model& model = *problem.model;
+    const std::size_t nx = model.nx();
+    const std::vector<double> p0 = effective_params(problem);
+    const auto& tab = *integrate::erk::find_tableau(tableau);
+    integrate::erk::ErkSettings settings;
+    settings.tolerances.rtol = 1e-7;
+    settings.tolerances.atol = 1e-9;
+    auto ws = model.make_workspace();
+    std::vector<double> x0(nx), xs(nx * problem.output_times.size());
+    model.initial_state(p0.data(), x0.data(), ws.get());
+    const auto trajectory = erk_adjoint::run_forward(model, p0.data(), ws.get(), 0.0, x0.data(),
+                                                     problem.output_times, tab, settings,
+                                                     xs.data());
+    ASSERT_EQ(static_cast<double>(trajectory.steps()), r.stats.steps);
+    // G(p) of the replayed step sequence.
+    class Rhs final : public integrate::erk::ErkSystem {
+     public:
+      Rhs(const Model& m, const std::vector<double>& p) : m_(m), p_(p), ws_(m.make_workspace()) {}
+      void rhs(double t, const double* X, double* F) override { m_.rhs(t, X, p_.data(), F, ws_.get()); }
+      const Model& m_;
+      const std::vector<double>& p_;
+      std::unique_ptr<Workspace> ws_;
+    };
+    auto objective = [&](const std::vector<double>& p) {
+      Rhs rhs(model, p);
+      integrate::erk::ErkWorkspace w(tab, nx, 1);
+      integrate::erk::ErkSettings fixed = settings;
+      fixed.h_fixed = 1.0;  // steps come from take_step
+      integrate::erk::ErkEngine engine(rhs, w, fixed);
+      std::vector<double> start(nx);
+      model.initial_state(p.data(), start.data(), nullptr);
+      engine.reset(0.0, start.data(), 5.0);
+      for (std::size_t n = 0; n < trajectory.steps(); ++n) engine.take_step(trajectory.h[n]);
+      double g = 0.0;
+      for (std::size_t i = 0; i < nx; ++i) g += engine.x()[i];
+      return g;
+    };
+    ASSERT_EQ(p0.size(), 2u);
+    ASSERT_GT(trajectory.steps(), 20u) << tableau;
+    for (std::size_t j = 0; j < p0.size(); ++j) {
+      const double d = 1e-3 * std::max(1.0, std::fabs(p0[j]));
+      auto central = [&](double dd) {
+        std::vector<double> plus = p0, minus = p0;
+        plus[j] += dd;
+        minus[j] -= dd;
+        return (objective(plus) - objective(minus)) / (2 * dd);
+      };
+      const double reference = (4 * central(d / 2) - central(d)) / 3;
+      EXPECT_NEAR(r.gradient[j], reference, 1e-9 * std::fabs(reference)) << tableau << " p_" << j;
+    }
+  }
+}
+
+// The discrete gradient converges to the true one: glv:10 and chua against
+// cvodes_fsa at rtol 1e-12.
+TEST(ErkAdjoint, ApproachesForwardSensitivitiesAsTheToleranceFalls) {
+  for (const char* model : {"glv:10", "chua"}) {
+    auto reference_problem = builtin_problem(model, linspace(0, 5, 6));
+    reference_problem.rtol = 1e-12;
+    reference_problem.atol = {1e-14};
+    const Result ref = solve(reference_problem, "cvodes_fsa");
+    const std::vector<double> s_ref(ref.s.end() - static_cast<std::ptrdiff_t>(ref.nx * ref.np),
+                                    ref.s.end());
+    double previous = 1.0;
+    for (double tol : {1e-6, 1e-8, 1e-10}) {
+      auto problem = builtin_problem(model, linspace(0, 5, 6));
+      problem.rtol = tol;
+      problem.atol = {tol * 1e-2};
+      const Result r = solve(problem, "erk_adjoint");
+      const double error = max_relative_difference(r.s, s_ref);
+      EXPECT_LT(error, previous) << model << " tol " << tol;
+      previous = error;
+      if (tol == 1e-10) {
+        EXPECT_LT(error, 1e-6) << model;
+      }
+    }
+  }
+}
+
+// Intermediate output times enter the objective where their weights say.
+TEST(ErkAdjoint, WeightsAtEarlierOutputTimesMatchCvodesAdjoint) {
+  auto problem = builtin_problem("glv:5", linspace(0, 4, 5));
+  problem.adjoint_weights.assign(5 * 5, 0.0);
+  for (std::size_t k = 0; k < 5; ++k) problem.adjoint_weights[k * 5 + k] = 1.0 + k;
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  const Result erk = solve(problem, "erk_adjoint");
+  const Result cvodes = solve(problem, "cvodes_asa");
+  EXPECT_LT(max_relative_difference(erk.gradient, cvodes.gradient), 1e-6);
+}
+
+TEST(ErkAdjoint, BadInputIsRefusedWithAClearStatus) {
+  auto problem = builtin_problem("glv:3", linspace(0, 1, 3));
+  problem.options.set("tableau", std::string("rk4"));
+  try {
+    solve(problem, "erk_adjoint");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::option_type);
+    EXPECT_NE(std::string(e.what()).find("h_fixed"), std::string::npos);
+  }
+  problem.options.set("tableau", std::string("rk5"));
+  EXPECT_THROW(solve(problem, "erk_adjoint"), Error);
+  problem.options.set("tableau", std::string("dopri5"));
+  problem.options.set("h_fixed", -1.0);
+  EXPECT_THROW(solve(problem, "erk_adjoint"), Error);
+  problem.options.set("h_fixed", 0.0);
+  problem = builtin_problem("chua", linspace(0, 10, 2));
+  problem.max_steps = 5;
+  problem.rtol = 1e-12;
+  try {
+    solve(problem, "erk_adjoint");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::too_much_work);
+  }
+}
+
+}  // namespace
+}  // namespace odesens
