@@ -210,5 +210,41 @@ TEST(ErkAdjoint, BadInputIsRefusedWithAClearStatus) {
   }
 }
 
+// heat2d with fixed steps: u0 is an eigenvector of the discrete Laplacian
+// (eigenvalue lambda_h), so u_N = R(z)^N u0 with z = alpha lambda_h dt and
+// R the stability polynomial, and du_N/dalpha = N R(z)^(N-1) R'(z) lambda_h
+// dt u0 exactly (the discrete solution's own derivative).
+TEST(ErkAdjoint, HeatEquationWithFixedStepsMatchesTheStabilityPolynomial) {
+  const std::size_t grid = 10;
+  const double pi = 3.14159265358979323846, h = 1.0 / (grid - 1), dt = 5e-5;
+  const double lambda_h = -8.0 * std::sin(pi * h / 2) * std::sin(pi * h / 2) / (h * h);
+  const double z = lambda_h * dt;  // alpha = 1
+  const int steps = 200;           // [0, 0.01]
+  struct Case {
+    const char* tableau;
+    double r, dr;
+  };
+  const Case cases[] = {{"euler", 1 + z, 1.0},
+                        {"rk4", 1 + z + z * z / 2 + z * z * z / 6 + z * z * z * z / 24,
+                         1 + z + z * z / 2 + z * z * z / 6}};
+  for (const Case& c : cases) {
+    auto problem = builtin_problem("heat2d:10", {0.01});
+    problem.options.set("tableau", std::string(c.tableau));
+    problem.options.set("h_fixed", dt);
+    const Result r = solve(problem, "erk_adjoint");
+    EXPECT_EQ(r.stats.steps, steps) << c.tableau;
+    const double factor = steps * std::pow(c.r, steps - 1) * c.dr * lambda_h * dt;
+    auto x0 = std::vector<double>(grid * grid);
+    problem.model->initial_state(nullptr, x0.data());
+    double worst = 0.0;
+    for (std::size_t i = 0; i < grid * grid; ++i) {
+      const double expected = factor * x0[i];
+      worst = std::max(worst, std::fabs(r.s_at(0, i, 0) - expected) / std::fabs(factor));
+      EXPECT_NEAR(r.x_at(0, i), std::pow(c.r, steps) * x0[i], 1e-13) << c.tableau;
+    }
+    EXPECT_LT(worst, 1e-12) << c.tableau;
+  }
+}
+
 }  // namespace
 }  // namespace odesens
