@@ -8,18 +8,6 @@
 namespace odesens::erk_adjoint {
 namespace {
 
-// f(t, x, p) of the model for the engine (one lane).
-class ModelRhs final : public integrate::erk::ErkSystem {
- public:
-  ModelRhs(const Model& model, const double* p, Workspace* ws) : model_(model), p_(p), ws_(ws) {}
-  void rhs(double t, const double* X, double* F) override { model_.rhs(t, X, p_, F, ws_); }
-
- private:
-  const Model& model_;
-  const double* p_;
-  Workspace* ws_;
-};
-
 // Keeps (t_n, h_n, x_n) of every accepted step.
 class StepRecorder final : public integrate::erk::ErkObserver {
  public:

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "integrate/erk/erk_engine.hpp"
+#include "integrate/erk/erk_system.hpp"
 #include "odesens/model.hpp"
 
 namespace odesens::erk_adjoint {
@@ -27,6 +28,18 @@ struct ForwardTrajectory {
   double bytes() const {
     return 8.0 * static_cast<double>(t.capacity() + h.capacity() + x.capacity());
   }
+};
+
+// f(t, x, p) of a model for the ERK engine (one lane).
+class ModelRhs final : public integrate::erk::ErkSystem {
+ public:
+  ModelRhs(const Model& model, const double* p, Workspace* ws) : model_(model), p_(p), ws_(ws) {}
+  void rhs(double t, const double* X, double* F) override { model_.rhs(t, X, p_, F, ws_); }
+
+ private:
+  const Model& model_;
+  const double* p_;
+  Workspace* ws_;
 };
 
 // Solves x' = f(t, x, p) from (t0, x0) through the output times (sorted,

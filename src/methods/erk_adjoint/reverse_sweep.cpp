@@ -4,6 +4,19 @@
 
 namespace odesens::erk_adjoint {
 
+namespace {
+
+// The replay engine takes the recorded h_n with take_step: a fixed step
+// keeps reset() from guessing a first step (which would cost f evaluations).
+integrate::erk::ErkSettings replay_settings() {
+  integrate::erk::ErkSettings s;
+  s.h_fixed = 1.0;
+  s.max_steps = 1L << 62;
+  return s;
+}
+
+}  // namespace
+
 ReverseSweep::ReverseSweep(const Model& model, const double* p, Workspace* ws,
                            const integrate::erk::Tableau& tableau, std::size_t m)
     : model_(model),
@@ -13,11 +26,17 @@ ReverseSweep::ReverseSweep(const Model& model, const double* p, Workspace* ws,
       nx_(model.nx()),
       np_(model.np()),
       m_(m),
+      live_stages_(tableau.stages),
       y_(static_cast<std::size_t>(tableau.stages) * model.nx()),
-      k_(static_cast<std::size_t>(tableau.stages) * model.nx()),
       theta_(model.nx() * m),
       nu_(static_cast<std::size_t>(tableau.stages) * model.nx() * m),
-      pi_(std::max<std::size_t>(model.np(), 1) * m) {}
+      pi_(std::max<std::size_t>(model.np(), 1) * m),
+      rhs_(model, p, ws),
+      capture_(y_, model.nx()),
+      replay_workspace_(tableau, model.nx(), 1),
+      replay_(rhs_, replay_workspace_, replay_settings(), &capture_) {
+  while (live_stages_ > 1 && stage_is_dead(live_stages_ - 1)) --live_stages_;
+}
 
 // theta_i vanishes for every lambda when b_i = 0 and no later stage reads
 // k_i: the FSAL stage f(t_n + h, x_{n+1}), which belongs to the next step.
@@ -30,27 +49,13 @@ bool ReverseSweep::stage_is_dead(int i) const {
 
 void ReverseSweep::step_back(const ForwardTrajectory& trajectory, std::size_t n, double* lambda,
                              double* mu) {
-  const int s = tableau_.stages;
   const double t = trajectory.t[n], h = trajectory.h[n];
   const double* x = trajectory.x.data() + n * nx_;
-  // Stages forward (Eq. 4-6): Y_i = x_n + h sum_{j<i} a_ij k_j, k_i = f(Y_i).
-  // The last live stage's k is never read in reverse: only its Y is.
-  int last_live = s - 1;
-  while (last_live > 0 && stage_is_dead(last_live)) --last_live;
-  for (int i = 0; i <= last_live; ++i) {
-    double* y = y_.data() + static_cast<std::size_t>(i) * nx_;
-    std::copy(x, x + nx_, y);
-    for (int j = 0; j < i; ++j) {
-      const double a = tableau_.a_at(i, j);
-      if (a == 0.0) continue;
-      const double* kj = k_.data() + static_cast<std::size_t>(j) * nx_;
-      for (std::size_t q = 0; q < nx_; ++q) y[q] += h * a * kj[q];
-    }
-    if (i < last_live) {
-      model_.rhs(t + tableau_.c[i] * h, y, p_, k_.data() + static_cast<std::size_t>(i) * nx_, ws_);
-      ++counts_.rhs_evals;
-    }
-  }
+  // Stages forward (Eq. 4-6), replayed: Y_i = x_n + h sum_{j<i} a_ij k_j.
+  replay_.reset(t, x, t + h);  // (reset clears the engine's counters)
+  replay_.take_step(h);
+  counts_.rhs_evals += replay_.stats().rhs_evaluations;
+  const int last_live = live_stages_ - 1;
   // Stages backward (Algorithm 1).
   const std::size_t block = nx_ * m_;
   for (int i = last_live; i >= 0; --i) {

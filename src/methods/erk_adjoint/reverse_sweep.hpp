@@ -14,9 +14,12 @@
 // (dopri5's stage 1, cash_karp's 1 and 4, dop853's 1-4 feed later stages).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
+#include "integrate/erk/erk_engine.hpp"
+#include "integrate/erk/erk_workspace.hpp"
 #include "integrate/erk/tableau.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "odesens/model.hpp"
@@ -46,13 +49,34 @@ class ReverseSweep {
   void step_back(const ForwardTrajectory& trajectory, std::size_t n, double* lambda, double* mu);
   bool stage_is_dead(int i) const;
 
+  // Copies the stage values Y_i the engine reports.
+  class StageCapture final : public integrate::erk::ErkObserver {
+   public:
+    StageCapture(std::vector<double>& y, std::size_t nx) : y_(y), nx_(nx) {}
+    void on_stage(int i, double, const double* y, const double*) override {
+      if (static_cast<std::size_t>(i + 1) * nx_ <= y_.size())
+        std::copy(y, y + nx_, y_.begin() + static_cast<std::ptrdiff_t>(i) * nx_);
+    }
+
+   private:
+    std::vector<double>& y_;
+    std::size_t nx_;
+  };
+
   const Model& model_;
   const double* p_;
   Workspace* ws_;
   const integrate::erk::Tableau& tableau_;
   std::size_t nx_, np_, m_;
-  std::vector<double> y_, k_;           // stages Y_i and k_i, nx each
+  int live_stages_;                      // stages before the trailing dead ones
+  std::vector<double> y_;                // stage values Y_i, nx each
   std::vector<double> theta_, nu_, pi_;  // nx x M; nu for every stage; np x M
+  // The stages are recomputed by the same engine and kernels as the forward
+  // pass (a replay of step n), so they are the forward's to the bit.
+  ModelRhs rhs_;
+  StageCapture capture_;
+  integrate::erk::ErkWorkspace replay_workspace_;
+  integrate::erk::ErkEngine replay_;
   ReverseCounts counts_;
 };
 
