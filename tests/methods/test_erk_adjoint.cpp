@@ -9,6 +9,7 @@
 
 #include "integrate/erk/erk_engine.hpp"
 #include "integrate/erk/erk_workspace.hpp"
+#include "methods/erk_adjoint/checkpoint_schedule.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "odesens/odesens.hpp"
 #include "support/reference.hpp"
@@ -244,6 +245,60 @@ TEST(ErkAdjoint, HeatEquationWithFixedStepsMatchesTheStabilityPolynomial) {
     }
     EXPECT_LT(worst, 1e-12) << c.tableau;
   }
+}
+
+// The three checkpointing modes give the same numbers to the bit; states
+// keep (nx + 2) doubles per step, revolve at most C states and recomputes
+// exactly Griewank's binomial count of steps.
+TEST(ErkAdjoint, CheckpointingModesAgreeBitwise) {
+  for (const char* model : {"chua", "glv:8"}) {
+    auto problem = builtin_problem(model, linspace(0, 6, 4));
+    problem.options.set("checkpointing", std::string("states"));
+    const Result states = solve(problem, "erk_adjoint");
+    const double steps = states.stats.steps;
+    const double nx = static_cast<double>(states.nx);
+    EXPECT_EQ(states.stats.extra.at("trajectory_bytes"), (nx + 2) * 8 * steps);
+    EXPECT_EQ(states.stats.extra.at("recomputed_steps"), steps);
+    problem.options.set("checkpointing", std::string("stages"));
+    const Result stages = solve(problem, "erk_adjoint");
+    EXPECT_EQ(stages.stats.extra.at("recomputed_steps"), 0.0);
+    EXPECT_EQ(stages.gradient, states.gradient) << model;
+    EXPECT_EQ(stages.s, states.s) << model;
+    for (std::int64_t c : {1, 2, 5, 40}) {
+      problem.options.set("checkpointing", std::string("revolve"));
+      problem.options.set("checkpoints", c);
+      const Result revolve = solve(problem, "erk_adjoint");
+      EXPECT_EQ(revolve.gradient, states.gradient) << model << " C = " << c;
+      EXPECT_EQ(revolve.s, states.s) << model << " C = " << c;
+      const auto n = static_cast<long long>(steps);
+      EXPECT_EQ(revolve.stats.extra.at("recomputed_steps"),
+                static_cast<double>(n + erk_adjoint::revolve_advances(n, c)))
+          << model << " C = " << c;
+      // The step sequence, x0, C checkpoints and three work states.
+      EXPECT_LE(revolve.stats.extra.at("trajectory_bytes"), 8 * (2 * steps + (c + 4) * nx));
+    }
+  }
+}
+
+// T(l, c) is the optimum of the recursion that defines it (any first split
+// j, then the right part with one checkpoint fewer), checked exhaustively.
+TEST(ErkAdjoint, RevolveCountIsTheBinomialOptimum) {
+  const int max_l = 60, max_c = 5;
+  std::vector<std::vector<long long>> best(max_l + 1, std::vector<long long>(max_c + 1, 0));
+  for (int l = 2; l <= max_l; ++l) {
+    best[l][0] = static_cast<long long>(l) * (l - 1) / 2;
+    for (int c = 1; c <= max_c; ++c) {
+      long long b = -1;
+      for (int j = 1; j < l; ++j) {
+        const long long cost = j + best[l - j][c - 1] + best[j][c];
+        if (b < 0 || cost < b) b = cost;
+      }
+      best[l][c] = b;
+    }
+  }
+  for (int l = 1; l <= max_l; ++l)
+    for (int c = 0; c <= max_c; ++c)
+      EXPECT_EQ(erk_adjoint::revolve_advances(l, c), best[l][c]) << "l = " << l << " c = " << c;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "integrate/erk/erk_engine.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
+#include "methods/erk_adjoint/checkpoint_schedule.hpp"
 #include "methods/erk_adjoint/reverse_sweep.hpp"
 #include "odesens/status.hpp"
 
@@ -35,6 +36,15 @@ std::vector<OptionSpec> option_specs() {
       bounded({"h0", OptionType::real, 0.0, "first step size; 0: the HNW starting-step guess", {}},
               0.0, inf),
       bounded({"h_max", OptionType::real, 0.0, "largest step size; 0: no bound", {}}, 0.0, inf),
+      {"checkpointing", OptionType::text, std::string("states"),
+       "what the forward pass keeps for the reverse sweep: states (t_n, h_n, x_n per step; "
+       "stages recomputed, the paper's choice), stages (the stage values: no recomputation, "
+       "about s times the memory), revolve (the step sequence and at most `checkpoints` states, "
+       "Griewank's binomial schedule)",
+       {"states", "stages", "revolve"}},
+      bounded({"checkpoints", OptionType::integer, std::int64_t{100},
+               "checkpointing=revolve: states kept besides x0", {}},
+              1, 1e9),
       flag_option("final_sensitivity", true,
                   "1: also S(T), by nx more adjoint vectors seeded with unit vectors; 0: only "
                   "the gradient"),
@@ -90,19 +100,26 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   methods::ResultBuilder out(problem, nx, np,
                              rows ? methods::SensitivityLayout::final_time_only
                                   : methods::SensitivityLayout::none);
-  const ForwardTrajectory trajectory = run_forward(model, p.data(), ws.get(), problem.t0,
-                                                   x0.data(), times, *tableau, settings,
-                                                   out.x(0));
-
   // Adjoint vectors: the objective, then the rows of S(T).
   const std::size_t m = 1 + (rows ? nx : 0);
+  StepAdjoint adjoint(model, p.data(), ws.get(), *tableau, m);
+  const std::string mode_name = options.get_string("checkpointing");
+  const Checkpointing mode = mode_name == "stages"    ? Checkpointing::stages
+                             : mode_name == "revolve" ? Checkpointing::revolve
+                                                      : Checkpointing::states;
+  const ForwardTrajectory trajectory =
+      run_forward(model, p.data(), ws.get(), problem.t0, x0.data(), times, *tableau, settings,
+                  out.x(0), mode, adjoint.live_stages());
+
   const std::vector<double> weights = objective_weights(problem);
   std::vector<double> lambda(nx * m, 0.0), mu(np * m, 0.0);
   for (std::size_t i = 0; rows && i < nx; ++i) lambda[i + (1 + i) * nx] = 1.0;
-  ReverseSweep sweep(model, p.data(), ws.get(), *tableau, m);
-  sweep.run(trajectory, lambda.data(), mu.data(), [&](std::size_t k, double* l) {
-    for (std::size_t i = 0; i < nx; ++i) l[i] += weights[k * nx + i];
-  });
+  const auto checkpoints = static_cast<std::size_t>(options.get_int("checkpoints"));
+  run_reverse(trajectory, adjoint, lambda.data(), mu.data(),
+              [&](std::size_t k, double* l) {
+                for (std::size_t i = 0; i < nx; ++i) l[i] += weights[k * nx + i];
+              },
+              checkpoints);
 
   // dpsi/dp = mu + (dx0/dp)^T lambda_0.
   auto finish = [&](std::size_t v, double* dp) {
@@ -125,16 +142,22 @@ Result solve(const Problem& problem, const MethodOptions& options) {
 
   Stats& stats = out.stats();
   stats.steps = trajectory.stats.accepted;
-  stats.rhs_evals = trajectory.stats.rhs_evaluations + sweep.counts().rhs_evals;
+  const ReverseCounts& counts = adjoint.counts();
+  stats.rhs_evals = trajectory.stats.rhs_evaluations + counts.rhs_evals;
   stats.error_test_failures = trajectory.stats.rejected;
   stats.extra["rejected_steps"] = static_cast<double>(trajectory.stats.rejected);
-  stats.extra["reverse_rhs_evals"] = static_cast<double>(sweep.counts().rhs_evals);
-  stats.extra["vjp_products"] = static_cast<double>(sweep.counts().vjp_products);
+  stats.extra["reverse_rhs_evals"] = static_cast<double>(counts.rhs_evals);
+  stats.extra["recomputed_steps"] = static_cast<double>(counts.recomputed_steps);
+  stats.extra["vjp_products"] = static_cast<double>(counts.vjp_products);
   stats.extra["adjoint_vectors"] = static_cast<double>(m);
-  stats.extra["trajectory_bytes"] = trajectory.bytes();
+  // Revolve's checkpoints and work states come on top of the step sequence.
+  const double revolve_bytes =
+      mode == Checkpointing::revolve ? 8.0 * static_cast<double>((checkpoints + 3) * nx) : 0.0;
+  stats.extra["trajectory_bytes"] = trajectory.bytes() + revolve_bytes;
   stats.extra["workspace_bytes"] =
-      trajectory.bytes() + 8.0 * static_cast<double>(nx * m * (2 + tableau->stages) + np * m * 2 +
-                                                     2 * tableau->stages * nx);
+      trajectory.bytes() + revolve_bytes +
+      8.0 * static_cast<double>(nx * m * (2 + tableau->stages) + np * m * 2 +
+                                2 * tableau->stages * nx);
   return out.take();
 }
 

@@ -2,25 +2,32 @@
 
 #include <algorithm>
 
-#include "integrate/erk/erk_system.hpp"
 #include "integrate/erk/erk_workspace.hpp"
 
 namespace odesens::erk_adjoint {
 namespace {
 
-// Keeps (t_n, h_n, x_n) of every accepted step.
+// Keeps what the mode needs of every accepted step. Stage values arrive
+// during each attempt (on_stage) and are committed when it is accepted.
 class StepRecorder final : public integrate::erk::ErkObserver {
  public:
-  explicit StepRecorder(ForwardTrajectory& out) : out_(out) {}
+  explicit StepRecorder(ForwardTrajectory& out)
+      : out_(out), attempt_(static_cast<std::size_t>(out.live_stages) * out.nx) {}
+  void on_stage(int i, double, const double* y, const double*) override {
+    if (out_.mode != Checkpointing::stages || i >= out_.live_stages) return;
+    std::copy(y, y + out_.nx, attempt_.begin() + static_cast<std::ptrdiff_t>(i) * out_.nx);
+  }
   void on_step_accepted(double t_n, double h, const double* x_n, const double*,
                         const double* const*) override {
     out_.t.push_back(t_n);
     out_.h.push_back(h);
-    out_.x.insert(out_.x.end(), x_n, x_n + out_.nx);
+    if (out_.mode == Checkpointing::states) out_.x.insert(out_.x.end(), x_n, x_n + out_.nx);
+    if (out_.mode == Checkpointing::stages) out_.y.insert(out_.y.end(), attempt_.begin(), attempt_.end());
   }
 
  private:
   ForwardTrajectory& out_;
+  std::vector<double> attempt_;
 };
 
 }  // namespace
@@ -28,10 +35,14 @@ class StepRecorder final : public integrate::erk::ErkObserver {
 ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws, double t0,
                               const double* x0, const std::vector<double>& times,
                               const integrate::erk::Tableau& tableau,
-                              const integrate::erk::ErkSettings& settings, double* x_out) {
+                              const integrate::erk::ErkSettings& settings, double* x_out,
+                              Checkpointing mode, int live_stages) {
   ForwardTrajectory out;
   const std::size_t nx = model.nx();
+  out.mode = mode;
   out.nx = nx;
+  out.live_stages = live_stages > 0 ? live_stages : tableau.stages;
+  out.x0.assign(x0, x0 + nx);
   ModelRhs system(model, p, ws);
   StepRecorder recorder(out);
   integrate::erk::ErkWorkspace workspace(tableau, nx, 1);
@@ -43,7 +54,9 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
     out.steps_before.push_back(out.steps());
     std::copy(engine.x(), engine.x() + nx, x_out + k * nx);
   }
-  out.x_final.assign(engine.x(), engine.x() + nx);
+  // The trajectory is held through the reverse sweep: give back the
+  // growth reserve (one copy) so that it holds exactly what it stores.
+  for (std::vector<double>* v : {&out.t, &out.h, &out.x, &out.y}) v->shrink_to_fit();
   out.stats = engine.stats();
   return out;
 }

@@ -1,8 +1,11 @@
 // The forward pass of erk_adjoint: an ERK solve that lands on every output
-// time and keeps what the reverse sweep needs to recompute each accepted
-// step (the paper's §3.4 "states" checkpointing: t_n, h_n and x_n per
-// step; the stages are recomputed in reverse). The trajectory grows with
-// the step count; it is the method's memory, (nx + 2) doubles per step.
+// time and keeps what the reverse sweep needs, by checkpointing mode:
+//   states  (the paper's §3.4): t_n, h_n and x_n per accepted step; the
+//           stages are recomputed in reverse. (nx + 2) doubles per step.
+//   stages  (FATODE-like): t_n, h_n and the stage values Y_i the adjoint
+//           reads (s live stages); nothing is recomputed. (s nx + 2) per step.
+//   revolve t_n and h_n only (the step sequence); states come back from at
+//           most C checkpoints by the binomial schedule (checkpoint_schedule.hpp).
 #pragma once
 
 #include <cstddef>
@@ -14,19 +17,27 @@
 
 namespace odesens::erk_adjoint {
 
+enum class Checkpointing { states, stages, revolve };
+
 struct ForwardTrajectory {
+  Checkpointing mode = Checkpointing::states;
   std::size_t nx = 0;
+  int live_stages = 0;       // stage values kept per step (stages mode)
   std::vector<double> t, h;  // t_n and h_n of accepted step n
-  std::vector<double> x;     // x_n, nx values per step
+  std::vector<double> x;     // states mode: x_n, nx values per step
+  std::vector<double> y;     // stages mode: Y_0..Y_{live-1} of each step
+  std::vector<double> x0;    // the initial state
   // Accepted steps before output time k: x(t_k) is x_n with n = steps_before[k]
   // (x_N, the final state, when n = N).
   std::vector<std::size_t> steps_before;
-  std::vector<double> x_final;
   integrate::erk::ErkStats stats;
 
   std::size_t steps() const { return t.size(); }
+  // What the trajectory holds (x0 only in revolve mode: the others keep it
+  // as their first x_n or Y_0 anyway).
   double bytes() const {
-    return 8.0 * static_cast<double>(t.capacity() + h.capacity() + x.capacity());
+    return 8.0 * static_cast<double>(t.capacity() + h.capacity() + x.capacity() + y.capacity() +
+                                     (mode == Checkpointing::revolve ? x0.capacity() : 0));
   }
 };
 
@@ -43,10 +54,12 @@ class ModelRhs final : public integrate::erk::ErkSystem {
 };
 
 // Solves x' = f(t, x, p) from (t0, x0) through the output times (sorted,
-// >= t0), writing x(t_k) into x_out (nx per time).
+// >= t0), writing x(t_k) into x_out (nx per time). live_stages: how many
+// leading stages the adjoint reads (kept in stages mode).
 ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws, double t0,
                               const double* x0, const std::vector<double>& times,
                               const integrate::erk::Tableau& tableau,
-                              const integrate::erk::ErkSettings& settings, double* x_out);
+                              const integrate::erk::ErkSettings& settings, double* x_out,
+                              Checkpointing mode = Checkpointing::states, int live_stages = 0);
 
 }  // namespace odesens::erk_adjoint

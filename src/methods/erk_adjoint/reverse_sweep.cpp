@@ -17,8 +17,8 @@ integrate::erk::ErkSettings replay_settings() {
 
 }  // namespace
 
-ReverseSweep::ReverseSweep(const Model& model, const double* p, Workspace* ws,
-                           const integrate::erk::Tableau& tableau, std::size_t m)
+StepAdjoint::StepAdjoint(const Model& model, const double* p, Workspace* ws,
+                         const integrate::erk::Tableau& tableau, std::size_t m)
     : model_(model),
       p_(p),
       ws_(ws),
@@ -40,21 +40,27 @@ ReverseSweep::ReverseSweep(const Model& model, const double* p, Workspace* ws,
 
 // theta_i vanishes for every lambda when b_i = 0 and no later stage reads
 // k_i: the FSAL stage f(t_n + h, x_{n+1}), which belongs to the next step.
-bool ReverseSweep::stage_is_dead(int i) const {
+bool StepAdjoint::stage_is_dead(int i) const {
   if (tableau_.b[i] != 0.0) return false;
   for (int j = i + 1; j < tableau_.stages; ++j)
     if (tableau_.a_at(j, i) != 0.0) return false;
   return true;
 }
 
-void ReverseSweep::step_back(const ForwardTrajectory& trajectory, std::size_t n, double* lambda,
-                             double* mu) {
-  const double t = trajectory.t[n], h = trajectory.h[n];
-  const double* x = trajectory.x.data() + n * nx_;
-  // Stages forward (Eq. 4-6), replayed: Y_i = x_n + h sum_{j<i} a_ij k_j.
+void StepAdjoint::recompute_stages(double t, double h, const double* x) {
   replay_.reset(t, x, t + h);  // (reset clears the engine's counters)
   replay_.take_step(h);
   counts_.rhs_evals += replay_.stats().rhs_evaluations;
+  ++counts_.recomputed_steps;
+}
+
+void StepAdjoint::advance(double t, double h, const double* x, double* x_out) {
+  recompute_stages(t, h, x);
+  std::copy(replay_.x(), replay_.x() + nx_, x_out);
+}
+
+void StepAdjoint::step_back(double t, double h, const double* y_stages, double* lambda,
+                            double* mu) {
   const int last_live = live_stages_ - 1;
   // Stages backward (Algorithm 1).
   const std::size_t block = nx_ * m_;
@@ -69,7 +75,7 @@ void ReverseSweep::step_back(const ForwardTrajectory& trajectory, std::size_t n,
       for (std::size_t q = 0; q < block; ++q) theta_[q] += h * a * nu_j[q];
     }
     const double t_i = t + tableau_.c[i] * h;
-    const double* y = y_.data() + static_cast<std::size_t>(i) * nx_;
+    const double* y = y_stages + static_cast<std::size_t>(i) * nx_;
     model_.vjp_x(t_i, y, p_, m_, theta_.data(), nu_i, ws_);
     if (np_ > 0) {
       model_.vjp_p(t_i, y, p_, m_, theta_.data(), pi_.data(), ws_);

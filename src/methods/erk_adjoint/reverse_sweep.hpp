@@ -1,17 +1,19 @@
-// The reverse sweep of erk_adjoint (Algorithm 1; partials as in the paper's
-// Appendix A.5-A.18, whose Eqs. 49-51 carry index typos): M adjoint vectors
-// of x_{n+1} at once, stage by stage from the last, for every accepted step
-// from the last. For a step from x_n with stages Y_i, k_i = f(t_n + c_i h, Y_i):
+// The adjoint of one ERK step (Algorithm 1; partials as in the paper's
+// Appendix A.5-A.18, whose Eqs. 49-51 carry index typos), for M adjoint
+// vectors of x_{n+1} at once. For a step from x_n with stage values Y_i,
+// k_i = f(t_n + c_i h, Y_i), from the last stage to the first:
 //
 //   theta_i = h (b_i lambda + sum_{j>i} a_ji nu_j)      (= dpsi/dk_i)
 //   nu_i    = J_x(Y_i)^T theta_i                         (Eq. 47)
 //   mu     += J_p(Y_i)^T theta_i                         (Eq. 48)
 //   lambda += sum_i nu_i                                 (dpsi/dx_n)
 //
-// and lambda jumps by the objective's weight w_k where x_n is x(t_k).
 // A stage is skipped only where theta_i vanishes structurally (b_i = 0 and
 // a_ji = 0 for every later stage j: the FSAL stage), never on b_i = 0 alone
 // (dopri5's stage 1, cash_karp's 1 and 4, dop853's 1-4 feed later stages).
+// The stage values are recomputed by replaying the step on the shared
+// engine, so they equal the forward pass's to the bit; the same replay
+// advances a state for the revolve schedule.
 #pragma once
 
 #include <algorithm>
@@ -27,26 +29,30 @@
 namespace odesens::erk_adjoint {
 
 struct ReverseCounts {
-  long rhs_evals = 0;     // stage recomputations
-  long vjp_products = 0;  // calls of vjp_x (and as many of vjp_p), each for all M vectors
+  long rhs_evals = 0;         // f evaluations of recomputed steps
+  long recomputed_steps = 0;  // steps replayed (stage recomputation or advancing)
+  long vjp_products = 0;      // calls of vjp_x (and as many of vjp_p), each for all M vectors
 };
 
-// lambda (nx x M) holds the adjoint of x_N on entry and of x_0 on exit;
-// mu (np x M) accumulates dpsi/dp. jump(k, lambda) is called where x_n is
-// the state of output time k (steps_before[k] == n), before step n-1.
-class ReverseSweep {
+class StepAdjoint {
  public:
-  ReverseSweep(const Model& model, const double* p, Workspace* ws,
-               const integrate::erk::Tableau& tableau, std::size_t m);
+  StepAdjoint(const Model& model, const double* p, Workspace* ws,
+              const integrate::erk::Tableau& tableau, std::size_t m);
 
-  template <class Jump>
-  void run(const ForwardTrajectory& trajectory, double* lambda, double* mu, Jump jump);
+  // Stages whose values the adjoint reads (the trailing dead ones dropped).
+  int live_stages() const { return live_stages_; }
+  // The live stage values of the step (t, h) from x into stages().
+  void recompute_stages(double t, double h, const double* x);
+  const double* stages() const { return y_.data(); }
+  // x_out = x_{n+1} of the step (t, h) from x (x_out may not alias x).
+  void advance(double t, double h, const double* x, double* x_out);
+  // lambda (nx x M) from the adjoint of x_{n+1} to that of x_n; mu (np x M)
+  // accumulates. y: the live stage values of the step.
+  void step_back(double t, double h, const double* y, double* lambda, double* mu);
 
   const ReverseCounts& counts() const { return counts_; }
 
  private:
-  // Recomputes the stages of step n and takes lambda and mu back over it.
-  void step_back(const ForwardTrajectory& trajectory, std::size_t n, double* lambda, double* mu);
   bool stage_is_dead(int i) const;
 
   // Copies the stage values Y_i the engine reports.
@@ -68,33 +74,14 @@ class ReverseSweep {
   Workspace* ws_;
   const integrate::erk::Tableau& tableau_;
   std::size_t nx_, np_, m_;
-  int live_stages_;                      // stages before the trailing dead ones
-  std::vector<double> y_;                // stage values Y_i, nx each
+  int live_stages_;
+  std::vector<double> y_;                // live stage values, nx each
   std::vector<double> theta_, nu_, pi_;  // nx x M; nu for every stage; np x M
-  // The stages are recomputed by the same engine and kernels as the forward
-  // pass (a replay of step n), so they are the forward's to the bit.
   ModelRhs rhs_;
   StageCapture capture_;
   integrate::erk::ErkWorkspace replay_workspace_;
   integrate::erk::ErkEngine replay_;
   ReverseCounts counts_;
 };
-
-template <class Jump>
-void ReverseSweep::run(const ForwardTrajectory& trajectory, double* lambda, double* mu, Jump jump) {
-  const std::size_t outputs = trajectory.steps_before.size();
-  std::size_t next_output = outputs;  // outputs at or after the current step end are done
-  auto jumps_at = [&](std::size_t n) {
-    while (next_output > 0 && trajectory.steps_before[next_output - 1] == n) {
-      --next_output;
-      jump(next_output, lambda);
-    }
-  };
-  jumps_at(trajectory.steps());
-  for (std::size_t n = trajectory.steps(); n-- > 0;) {
-    step_back(trajectory, n, lambda, mu);
-    jumps_at(n);
-  }
-}
 
 }  // namespace odesens::erk_adjoint
