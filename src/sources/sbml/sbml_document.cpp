@@ -53,6 +53,14 @@ void reject_package_elements(SBMLDocument& document, const std::string& file) {
                     "' is not supported yet");
 }
 
+// A package declared required may change what the core elements mean (by
+// attributes, or by elements libsbml does not know and drops), so the
+// import could be wrong.
+[[noreturn]] void reject_required_package(const std::string& file, const RequiredPackage& p) {
+  throw Error(Status::unsupported, file + ": <sbml> " + describe(p) + ": the model needs SBML package '" +
+                                       p.name + "', which is not supported yet");
+}
+
 void reject_model_features(const SbmlModel& m, const std::string& file) {
   if (m.getNumEvents() > 0)
     unsupported(file, m.getEvent(0), describe(*m.getEvent(0)) + ": events are not supported yet");
@@ -99,8 +107,8 @@ std::string describe(const SBase& element) {
   return s;
 }
 
-std::unique_ptr<SBMLDocument> read_document(const std::string& xml,
-                                                     const std::string& file) {
+std::unique_ptr<SBMLDocument> read_document(const std::string& xml, const std::string& file,
+                                            const std::vector<RequiredPackage>& required) {
   SBMLReader reader;
   std::unique_ptr<SBMLDocument> doc(reader.readSBMLFromString(xml));
   if (!doc) throw Error(Status::parse_error, file + ": libsbml could not read the document");
@@ -121,17 +129,26 @@ std::unique_ptr<SBMLDocument> read_document(const std::string& xml,
     const std::string at = file + (first->getLine() > 0 ? ":" + std::to_string(first->getLine()) : "");
     const std::string more =
         n_errors > 1 ? " (and " + std::to_string(n_errors - 1) + " more errors)" : "";
-    const Status status = first->getErrorId() == RequiredPackagePresent
-                              ? Status::unsupported
-                              : Status::parse_error;
-    throw Error(status, at + ": not valid SBML: " + message + more);
+    if (first->getErrorId() == RequiredPackagePresent) {
+      if (!required.empty()) reject_required_package(file, required.front());
+      throw Error(Status::unsupported, at + ": " + message);
+    }
+    throw Error(Status::parse_error, at + ": not valid SBML: " + message + more);
   }
   if (!doc->getModel()) throw Error(Status::parse_error, file + ": the SBML document has no model");
   return doc;
 }
 
-void reject_unsupported(SBMLDocument& document, const std::string& file) {
+void reject_unsupported(SBMLDocument& document, const std::string& file,
+                        const std::vector<RequiredPackage>& required) {
   reject_package_elements(document, file);
+  for (const RequiredPackage& p : required) {
+    // comp changes nothing but through elements of its own, none of which
+    // is left here: a flat model declared comp-required (as sbmlutils
+    // writes them) is a core model.
+    if (p.name == "comp" && document.isPackageURIEnabled(p.uri)) continue;
+    reject_required_package(file, p);
+  }
   reject_model_features(*document.getModel(), file);
 }
 
