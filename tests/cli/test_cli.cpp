@@ -303,6 +303,38 @@ TEST(Cli, HostileModelFilesFailWithOneLineNamingTheReason) {
   ::rmdir(dir);
 }
 
+TEST(Cli, AStoichiometryNearTheLargestDoubleFailsWithTheTruthAboutIt) {
+  // S -> 1e300 P at rate k: CVODES' first step size is 0.
+  std::string doc = slurp(sbml_model("decay"));
+  const std::string old_law = "<apply><times/><ci> k </ci><ci> S </ci></apply>";
+  doc.replace(doc.find(old_law), old_law.size(), "<ci> k </ci>");
+  const std::string reactants = "</listOfReactants>";
+  doc.replace(doc.find(reactants), reactants.size(),
+              reactants + "<listOfProducts><speciesReference species=\"P\" "
+                          "stoichiometry=\"1e300\" constant=\"true\"/></listOfProducts>");
+  const std::string species = "</listOfSpecies>";
+  doc.replace(doc.find(species), species.size(),
+              "<species id=\"P\" compartment=\"c\" initialAmount=\"0\" "
+              "hasOnlySubstanceUnits=\"false\" boundaryCondition=\"false\" "
+              "constant=\"false\"/>" + species);
+  char path[] = "/tmp/odesens_cli_big_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::ofstream(path) << doc;
+  for (const char* method : {"cvodes_fsa", "cvodes_asa"}) {
+    const ToolRun r = run_tool(std::string("run ") + path + " --method " + method);
+    EXPECT_EQ(r.status, 1) << method << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << method << ": " << r.err;
+    EXPECT_NE(r.err.find("the step size is 0 at t = 0, where 'P' = 0 changes at 5e+299 per unit "
+                         "time"),
+              std::string::npos)
+        << method << ": " << r.err;
+    EXPECT_EQ(r.err.find("tcur"), std::string::npos) << method << ": " << r.err;
+  }
+  std::remove(path);
+}
+
 }  // namespace
 
 namespace {
