@@ -18,8 +18,8 @@ std::string size_text(std::uint64_t bytes) {
   const int shifts[] = {30, 20, 10};
   for (int k = 0; k < 3; ++k)
     if (bytes >= (std::uint64_t{1} << shifts[k]) && bytes % (std::uint64_t{1} << shifts[k]) == 0)
-      return std::to_string(bytes >> shifts[k]) + " " + units[k] + " (" +
-             std::to_string(bytes) + " bytes)";
+      return std::to_string(bytes >> shifts[k]) + " " + units[k] + " (" + std::to_string(bytes) +
+             " bytes)";
   return std::to_string(bytes) + " bytes";
 }
 

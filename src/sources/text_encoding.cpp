@@ -55,8 +55,8 @@ std::string byte_text(char c) {
 std::string_view model_text_as_utf8(const std::string& text, const std::string& name) {
   std::string_view view(text);
   if (const char* encoding = other_unicode_encoding(view))
-    throw Error(Status::unsupported, name + ": " + encoding +
-                                         " is not supported; convert the file to UTF-8");
+    throw Error(Status::unsupported,
+                name + ": " + encoding + " is not supported; convert the file to UTF-8");
   if (starts_with(view, "\xEF\xBB\xBF")) view.remove_prefix(3);
   const std::size_t nul = view.find('\0');
   if (nul != std::string_view::npos)
@@ -102,9 +102,8 @@ void require_utf8(std::string_view text, const std::string& name, const std::str
   const std::size_t bad = first_invalid_utf8(text);
   if (bad == std::string_view::npos) return;
   throw Error(Status::parse_error, name + ":" + line_and_column(text, bad) +
-                                       ": not valid UTF-8 (byte " + byte_text(text[bad]) +
-                                       "); " + what +
-                                       " (was it saved as Latin-1 or Windows-1252?)");
+                                       ": not valid UTF-8 (byte " + byte_text(text[bad]) + "); " +
+                                       what + " (was it saved as Latin-1 or Windows-1252?)");
 }
 
 }  // namespace odesens

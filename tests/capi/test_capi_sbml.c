@@ -218,7 +218,8 @@ static void test_hostile_input_is_refused(void) {
     CHECK(deep != NULL);
     if (deep) {
       CHECK_STATUS(odesens_model_from_text(deep, &m), ODESENS_ERR_UNSUPPORTED);
-      CHECK_MESSAGE(odesens_errmsg(NULL), "<text>:20: XML elements nested more than 256 levels deep");
+      CHECK_MESSAGE(odesens_errmsg(NULL),
+                    "<text>:20: XML elements nested more than 256 levels deep");
     }
     free(deep);
     free(law);
@@ -245,7 +246,8 @@ static void test_hostile_input_is_refused(void) {
     CHECK(chain != NULL);
     if (chain) {
       CHECK_STATUS(odesens_model_from_text(chain, &m), ODESENS_ERR_UNSUPPORTED);
-      CHECK_MESSAGE(odesens_errmsg(NULL), "function definitions call one another more than 64 levels deep");
+      CHECK_MESSAGE(odesens_errmsg(NULL),
+                    "function definitions call one another more than 64 levels deep");
     }
     free(chain);
     free(functions);

@@ -113,8 +113,7 @@ TEST_F(ModelFiles, TheEnvironmentVariableSetsTheLimit) {
   const std::string decay = write("decay.xml", kDecay);
   const std::string ode = write("decay.ode", kOde);
   ::setenv("ODESENS_MAX_MODEL_FILE_SIZE", "1K", 1);
-  expect_refused(decay, Status::io_error, "cannot read model file",
-                 "limit of 1 KiB (1024 bytes)");
+  expect_refused(decay, Status::io_error, "cannot read model file", "limit of 1 KiB (1024 bytes)");
   EXPECT_EQ(load_ode_file(ode)->nx(), 1u);  // 50 bytes
   try {
     load_sbml_file(decay);
@@ -130,8 +129,8 @@ TEST_F(ModelFiles, TheEnvironmentVariableSetsTheLimit) {
   ::unsetenv("ODESENS_MAX_MODEL_FILE_SIZE");
   LoadOptions zero;
   zero.max_file_bytes = 0;
-  expect_refused(decay, Status::invalid_argument, "the model file size limit must be positive",
-                 "", zero);
+  expect_refused(decay, Status::invalid_argument, "the model file size limit must be positive", "",
+                 zero);
 }
 
 // ---- file types ----
@@ -202,16 +201,15 @@ TEST_F(ModelFiles, Utf16AndUtf32AreRefusedByName) {
   LoadOptions sens;
   sens.sbml_sensitivity_params = std::vector<std::string>{"k"};
   const std::string p = write("le_sens.xml", utf16(kDecay, false));
-  expect_refused(p, Status::unsupported, p + ": ", "UTF-16 (little-endian) is not supported",
-                 sens);
+  expect_refused(p, Status::unsupported, p + ": ", "UTF-16 (little-endian) is not supported", sens);
 }
 
 TEST_F(ModelFiles, SbmlThatIsNotUtf8IsRefusedWhereTheBadByteIs) {
   std::string latin1 = kDecay;
   latin1.replace(latin1.find("<model id=\"decay\">"), 18, "<model id=\"decay\" name=\"caf\xE9\">");
   const std::string p = write("latin1.xml", latin1);
-  expect_refused(p, Status::parse_error, p + ":4:30: ",
-                 "not valid UTF-8 (byte 0xE9); SBML files must be UTF-8");
+  expect_refused(p, Status::parse_error,
+                 p + ":4:30: ", "not valid UTF-8 (byte 0xE9); SBML files must be UTF-8");
   std::string declared = latin1;
   declared.replace(declared.find("UTF-8"), 5, "ISO-8859-1");
   const std::string q = write("declared.xml", declared);
@@ -219,7 +217,8 @@ TEST_F(ModelFiles, SbmlThatIsNotUtf8IsRefusedWhereTheBadByteIs) {
                  "the XML declaration names the encoding 'ISO-8859-1': SBML files must be UTF-8");
   // UTF-8 itself is fine anywhere SBML allows text.
   std::string utf8 = kDecay;
-  utf8.replace(utf8.find("<model id=\"decay\">"), 18, "<model id=\"decay\" name=\"caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\xA7\xAA\">");
+  utf8.replace(utf8.find("<model id=\"decay\">"), 18,
+               "<model id=\"decay\" name=\"caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\xA7\xAA\">");
   EXPECT_EQ(load_sbml_text(utf8, "utf8.xml")->nx(), 1u);
 }
 
@@ -240,10 +239,14 @@ std::string ode_nested(int n, const std::string& open, const std::string& close)
 TEST(OdeNesting, ExpressionsAtTheParsersLimitParseOnASmallStack) {
   // The parser recurses once a level and stops at 200 (x itself is one).
   for (const auto& [open, close] : {std::pair<std::string, std::string>{"(", ")"},
-                                    {"exp(", ")"}, {"-", ""}, {"x^", ""}, {"max(x, ", ")"}}) {
-    odesens::testing::on_small_stack(odesens::testing::kSmallStack, [&, open = open, close = close] {
-      EXPECT_EQ(load_ode_text(ode_nested(199, open, close), "deep.ode")->nx(), 1u) << open;
-    });
+                                    {"exp(", ")"},
+                                    {"-", ""},
+                                    {"x^", ""},
+                                    {"max(x, ", ")"}}) {
+    odesens::testing::on_small_stack(
+        odesens::testing::kSmallStack, [&, open = open, close = close] {
+          EXPECT_EQ(load_ode_text(ode_nested(199, open, close), "deep.ode")->nx(), 1u) << open;
+        });
     try {
       load_ode_text(ode_nested(200, open, close), "deeper.ode");
       ADD_FAILURE() << open << " nested 200 deep accepted";
@@ -261,15 +264,15 @@ TEST(Utf8, ValidAndInvalidSequences) {
   EXPECT_EQ(first_invalid_utf8("ascii \xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"),
             std::string_view::npos);
   const std::pair<const char*, std::size_t> bad[] = {
-      {"ab\xE9", 2},              // Latin-1
-      {"\x80", 0},                // a lone continuation byte
-      {"a\xC0\xAF", 1},           // overlong '/'
-      {"\xE0\x80\xAF", 0},        // overlong, three bytes
-      {"\xED\xA0\x80", 0},        // a surrogate
-      {"\xF4\x90\x80\x80", 0},    // beyond U+10FFFF
-      {"\xF5\x80\x80\x80", 0},    // no such lead byte
-      {"ok\xE2\x82", 2},          // truncated
-      {"\xC3\xA9\xC3(", 2},       // a bad continuation
+      {"ab\xE9", 2},            // Latin-1
+      {"\x80", 0},              // a lone continuation byte
+      {"a\xC0\xAF", 1},         // overlong '/'
+      {"\xE0\x80\xAF", 0},      // overlong, three bytes
+      {"\xED\xA0\x80", 0},      // a surrogate
+      {"\xF4\x90\x80\x80", 0},  // beyond U+10FFFF
+      {"\xF5\x80\x80\x80", 0},  // no such lead byte
+      {"ok\xE2\x82", 2},        // truncated
+      {"\xC3\xA9\xC3(", 2},     // a bad continuation
   };
   for (const auto& [text, at] : bad) EXPECT_EQ(first_invalid_utf8(text), at) << text;
 }

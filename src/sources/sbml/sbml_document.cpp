@@ -57,8 +57,9 @@ void reject_package_elements(SBMLDocument& document, const std::string& file) {
 // attributes, or by elements libsbml does not know and drops), so the
 // import could be wrong.
 [[noreturn]] void reject_required_package(const std::string& file, const RequiredPackage& p) {
-  throw Error(Status::unsupported, file + ": <sbml> " + describe(p) + ": the model needs SBML package '" +
-                                       p.name + "', which is not supported yet");
+  throw Error(Status::unsupported, file + ": <sbml> " + describe(p) +
+                                       ": the model needs SBML package '" + p.name +
+                                       "', which is not supported yet");
 }
 
 void reject_model_features(const SbmlModel& m, const std::string& file) {
@@ -129,8 +130,9 @@ std::unique_ptr<SBMLDocument> read_document(const std::string& xml, const std::s
     const std::string at = file + (first->getLine() > 0 ? ":" + std::to_string(first->getLine()) : "");
     const std::string more =
         n_errors > 1 ? " (and " + std::to_string(n_errors - 1) + " more errors)" : "";
-    if (first->getErrorId() == RequiredPackagePresent) {
-      if (!required.empty()) reject_required_package(file, required.front());
+    if (first->getErrorId() == RequiredPackagePresent) {  // one libsbml does not know
+      for (const RequiredPackage& p : required)
+        if (!doc->isPackageURIEnabled(p.uri)) reject_required_package(file, p);
       throw Error(Status::unsupported, at + ": " + message);
     }
     throw Error(Status::parse_error, at + ": not valid SBML: " + message + more);

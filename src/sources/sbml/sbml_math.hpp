@@ -71,7 +71,8 @@ class MathTranslator {
   NodeId name(const ASTNode* a, const Scope& scope, const Frame* frame);
   NodeId call(const ASTNode* a, const Scope& scope, const Frame* frame);
   NodeId function(const ASTNode* a, const std::vector<NodeId>& args, const Scope& scope);
-  [[noreturn]] void fail(const Scope& scope, const std::string& message, bool is_unsupported = false) const;
+  [[noreturn]] void fail(const Scope& scope, const std::string& message,
+                         bool is_unsupported = false) const;
 
   Graph& g_;
   const SbmlModel& model_;

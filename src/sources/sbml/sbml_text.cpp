@@ -28,7 +28,8 @@ std::string package_name(const std::string& uri, const std::string& prefix) {
     const auto start = uri.find('/', k + marker.size());
     if (start != std::string::npos) {
       const auto end = uri.find('/', start + 1);
-      const std::string name = uri.substr(start + 1, end == std::string::npos ? end : end - start - 1);
+      const std::string name =
+          uri.substr(start + 1, end == std::string::npos ? end : end - start - 1);
       if (!name.empty()) return name;
     }
   }

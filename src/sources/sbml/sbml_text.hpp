@@ -19,9 +19,11 @@ constexpr std::size_t kMaxXmlDepth = 256;
 
 // A package the <sbml> element declares with PREFIX:required="true".
 struct RequiredPackage {
-  std::string name;    // from the namespace URI (".../level3/version1/comp/version1": comp), else the prefix
+  // From the namespace URI (".../level3/version1/comp/version1": comp), else
+  // the prefix.
+  std::string name;
   std::string prefix;
-  std::string uri;     // "" when the prefix has no namespace declaration on <sbml>
+  std::string uri;  // "" when the prefix has no namespace declaration on <sbml>
 };
 
 struct SbmlText {

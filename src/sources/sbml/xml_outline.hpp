@@ -23,10 +23,10 @@ namespace odesens::expr::sbml {
 
 struct XmlOutline {
   static constexpr std::size_t none = std::string_view::npos;
-  std::size_t depth = 0;          // deepest element nesting seen (the root is 1)
+  std::size_t depth = 0;           // deepest element nesting seen (the root is 1)
   std::size_t too_deep_at = none;  // offset of the first element deeper than the limit
   std::size_t entity_at = none;    // offset of the first <!ENTITY declaration
-  std::string encoding;           // named by the XML declaration; "" when none is
+  std::string encoding;            // named by the XML declaration; "" when none is
   // The root element's attributes, name and value as written (no entity
   // or character references resolved).
   std::vector<std::pair<std::string, std::string>> root_attributes;
