@@ -40,8 +40,9 @@ void check_math(const std::string& file, const SBase& owner, const ASTNode* math
 void reject_package_elements(SBMLDocument& document, const std::string& file) {
   std::unique_ptr<List> all(document.getAllElements());
   const SBase* found = nullptr;
-  for (unsigned i = 0; all && i < all->getSize(); ++i) {
-    const auto* e = static_cast<const SBase*>(all->get(i));
+  // libsbml's List is linked: get(i) walks i nodes, remove(0) none.
+  while (all && all->getSize() > 0) {
+    const auto* e = static_cast<const SBase*>(all->remove(0));
     if (e->getPackageName() == "core") continue;
     if (!found || (found->getTypeCode() == SBML_LIST_OF && e->getTypeCode() != SBML_LIST_OF))
       found = e;

@@ -61,7 +61,14 @@ std::string element_name(const ASTNode* a) {
 }  // namespace
 
 MathTranslator::MathTranslator(Graph& graph, const SbmlModel& model, std::string file)
-    : g_(graph), model_(model), file_(std::move(file)) {}
+    : g_(graph), file_(std::move(file)) {
+  // libsbml finds a definition by id by a linear search: once per call
+  // site, that is quadratic in the size of a large model.
+  for (unsigned i = 0; i < model.getNumFunctionDefinitions(); ++i) {
+    const FunctionDefinition* fd = model.getFunctionDefinition(i);
+    functions_.emplace(fd->getId(), fd);  // the first of duplicate ids, as libsbml
+  }
+}
 
 void MathTranslator::fail(const Scope& scope, const std::string& message, bool is_unsupported) const {
   throw Error(is_unsupported ? Status::unsupported : Status::parse_error,
@@ -89,8 +96,10 @@ NodeId MathTranslator::name(const ASTNode* a, const Scope& scope, const Frame* f
 NodeId MathTranslator::function(const ASTNode* a, const std::vector<NodeId>& args,
                                 const Scope& scope) {
   const std::string id = a->getName() ? a->getName() : "";
-  const FunctionDefinition* fd = model_.getFunctionDefinition(id);
-  if (!fd) fail(scope, "call of '" + id + "', which is not a function definition");
+  const auto found = functions_.find(id);
+  if (found == functions_.end())
+    fail(scope, "call of '" + id + "', which is not a function definition");
+  const FunctionDefinition* fd = found->second;
   const ASTNode* lambda = fd->getMath();
   const ASTNode* body = fd->getBody();
   if (!lambda || !body) fail(scope, "function '" + id + "' has no definition (no math)");

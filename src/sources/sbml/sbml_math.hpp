@@ -75,8 +75,8 @@ class MathTranslator {
                          bool is_unsupported = false) const;
 
   Graph& g_;
-  const SbmlModel& model_;
   std::string file_;
+  std::unordered_map<std::string, const FunctionDefinition*> functions_;  // by id
   std::vector<std::string> inlining_;  // function definitions being inlined (recursion check)
   std::size_t depth_ = 0;              // node() calls under way, across nested translate()
   std::size_t inlined_nodes_ = 0;      // nodes translated inside function bodies so far
