@@ -208,7 +208,16 @@ ODESENS_API int odesens_model_from_builtin(const char* name, odesens_model** out
  * ODESENS_ERR_UNSUPPORTED naming the element and its id; a missing file:
  * ODESENS_ERR_UNKNOWN_MODEL. Such models have exact derivatives and cannot
  * be changed by the setters. SBML models take as sensitivity parameters
- * every constant global parameter that no rule or initial assignment sets. */
+ * every constant global parameter that no rule or initial assignment sets.
+ * Limits (odesens/model_loader.hpp and odesens/sbml_model.hpp): a file that
+ * is not a regular file (directory, FIFO, device) or is larger than 64 MiB
+ * (environment variable ODESENS_MAX_MODEL_FILE_SIZE, e.g. "256M") is
+ * ODESENS_ERR_IO; text in UTF-16 or UTF-32 (a UTF-8 byte-order mark is
+ * fine), SBML nested deeper than 256 elements, math nested deeper than 500
+ * levels, function definitions calling one another deeper than 64 levels
+ * or inlined into more than 1,000,000 nodes are ODESENS_ERR_UNSUPPORTED.
+ * Loading needs under 0.5 MB of stack (in an optimized build), so a thread
+ * with 1 MB is enough. */
 ODESENS_API int odesens_model_from_text(const char* text, odesens_model** out);
 ODESENS_API int odesens_model_from_file(const char* path, odesens_model** out);
 /* An SBML file with chosen sensitivity parameters: `sens_params` lists

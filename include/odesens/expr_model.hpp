@@ -155,11 +155,16 @@ class ExprModel final : public Model,
 };
 
 // A model from .ode text; messages name `filename_for_messages`. Throws
-// Error(parse_error, "FILE:LINE:COLUMN: message") for malformed text.
+// Error(parse_error, "FILE:LINE:COLUMN: message") for malformed text,
+// expressions nested more than 200 levels deep included. The text is UTF-8
+// (ASCII outside comments), with or without a byte-order mark; UTF-16 and
+// UTF-32 text is Error(unsupported) naming the encoding, NUL bytes
+// Error(parse_error).
 std::shared_ptr<ExprModel> load_ode_text(const std::string& text,
                                          const std::string& filename_for_messages);
 // A model from an .ode file. Throws Error(unknown_model) when the file does
-// not exist, Error(io_error) when it cannot be read, and parse errors as
+// not exist, Error(io_error) when it cannot be read, is not a regular file
+// or is larger than the size limit (model_loader.hpp), and errors as
 // load_ode_text.
 std::shared_ptr<ExprModel> load_ode_file(const std::string& path);
 

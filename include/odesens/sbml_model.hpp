@@ -17,10 +17,32 @@
 //
 // Not supported yet, rejected with Error(unsupported) naming the element
 // and its id: events, algebraic rules, constraints, delays, rateOf, fast
-// reactions, elements of SBML packages. Malformed models (libsbml read
+// reactions, elements of SBML packages, and packages the document declares
+// required="true" (named; comp is accepted when none of its elements is
+// used, since it then changes nothing). Malformed models (libsbml read
 // errors, unknown ids, cycles among rules, missing values) are
 // Error(parse_error). Models without any state variable are
 // Error(unsupported): there is nothing to integrate.
+//
+// Limits, so that hostile documents fail with an Error rather than crash
+// (libsbml and the translation recurse through nested elements; at these
+// limits a load needs under 0.5 MB of stack in an optimized build, so a
+// thread with 1 MB is enough), each Error(unsupported) naming the limit:
+// - XML elements nested at most 256 deep (checked before libsbml reads the
+//   document; real models nest fewer than 20 levels);
+// - math nested at most 500 levels deep, counting through the function
+//   definitions it calls and the rules it refers to (real models: 72);
+// - values (rules, initial assignments) referring to one another at most
+//   200 deep (real models: 6);
+// - function definitions calling one another at most 64 deep;
+// - at most 1,000,000 expression nodes translated inside inlined function
+//   bodies over the whole model (every call inlines the body again, so a
+//   chain f_i(x) = f_{i-1}(x) + f_{i-1}(x) doubles at each level).
+// Text is UTF-8, with or without a byte-order mark: UTF-16 and UTF-32 are
+// Error(unsupported) naming the encoding, as is an XML declaration naming
+// another encoding or an <!ENTITY> declaration; bytes that are not UTF-8
+// are Error(parse_error) with their line and column. Files: see
+// model_loader.hpp (regular files only, 64 MiB at most by default).
 #pragma once
 
 #include <memory>
@@ -44,7 +66,8 @@ std::shared_ptr<ExprModel> load_sbml_text(const std::string& xml,
                                           const std::string& name_for_messages,
                                           const SbmlOptions& options = {});
 // A model from an SBML file: Error(unknown_model) when it does not exist,
-// Error(io_error) when it cannot be read, otherwise as load_sbml_text.
+// Error(io_error) when it cannot be read, is not a regular file or is larger
+// than the size limit (model_loader.hpp), otherwise as load_sbml_text.
 std::shared_ptr<ExprModel> load_sbml_file(const std::string& path,
                                           const SbmlOptions& options = {});
 

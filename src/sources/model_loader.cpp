@@ -1,6 +1,7 @@
 #include "odesens/model_loader.hpp"
 
 #include "sources/model_file.hpp"
+#include "sources/text_encoding.hpp"
 #include "odesens/builtin_models.hpp"
 #include "odesens/expr_model.hpp"
 #include "odesens/sbml_model.hpp"
@@ -29,7 +30,9 @@ std::shared_ptr<Model> load_model(const std::string& spec, const LoadOptions& op
 }
 
 std::shared_ptr<Model> load_model_file(const std::string& path, const LoadOptions& options) {
-  const std::string text = read_model_file(path);
+  const std::string text = read_model_file(path, model_file_size_limit(options.max_file_bytes));
+  // UTF-16 or UTF-32 text is neither XML nor .ode to looks_like_xml: say why here.
+  model_text_as_utf8(text, path);
   if (looks_like_xml(text)) {
     SbmlOptions sbml;
     sbml.sensitivity_params = options.sbml_sensitivity_params;

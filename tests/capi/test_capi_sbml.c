@@ -171,11 +171,122 @@ static void test_ode_lets_are_observables(void) {
   odesens_model_free(m);
 }
 
+/* The decay model with its kinetic law replaced by `law` and `functions`
+ * placed before the compartments; NULL when out of memory. */
+static char* decay_with(const char* law, const char* functions) {
+  char* text = read_file(decay_path);
+  if (!text) return NULL;
+  const char* old_law = "<apply><times/><ci> k </ci><ci> S </ci></apply>";
+  char* at_law = strstr(text, old_law);
+  char* at_lists = strstr(text, "<listOfCompartments>");
+  char* out = malloc(strlen(text) + strlen(law) + strlen(functions) + 1);
+  if (out && at_law && at_lists && at_lists < at_law) {
+    char* p = out;
+    memcpy(p, text, (size_t)(at_lists - text));
+    p += at_lists - text;
+    strcpy(p, functions);
+    p += strlen(functions);
+    memcpy(p, at_lists, (size_t)(at_law - at_lists));
+    p += at_law - at_lists;
+    strcpy(p, law);
+    strcat(p, at_law + strlen(old_law));
+  } else {
+    free(out);
+    out = NULL;
+  }
+  free(text);
+  return out;
+}
+
+/* Hostile input fails with a status and a message, never a crash. */
+static void test_hostile_input_is_refused(void) {
+  odesens_model* m = NULL;
+  /* 10000 nested <apply> elements: libsbml would recurse out of the stack. */
+  const char* open = "<apply><plus/>";
+  const char* close = "<cn> 1 </cn></apply>";
+  const int n = 10000;
+  char* law = malloc((size_t)n * (strlen(open) + strlen(close)) + 16);
+  CHECK(law != NULL);
+  if (law) {
+    char* p = law;
+    for (int i = 0; i < n; ++i, p += strlen(open)) memcpy(p, open, strlen(open));
+    strcpy(p, "<ci> k </ci>");
+    p += strlen(p);
+    for (int i = 0; i < n; ++i, p += strlen(close)) memcpy(p, close, strlen(close));
+    *p = '\0';
+    char* deep = decay_with(law, "");
+    CHECK(deep != NULL);
+    if (deep) {
+      CHECK_STATUS(odesens_model_from_text(deep, &m), ODESENS_ERR_UNSUPPORTED);
+      CHECK_MESSAGE(odesens_errmsg(NULL),
+                    "<text>:20: XML elements nested more than 256 levels deep");
+    }
+    free(deep);
+    free(law);
+  }
+  /* 100 function definitions, each calling the one before. */
+  char* functions = malloc(101 * 256 + 64);
+  CHECK(functions != NULL);
+  if (functions) {
+    strcpy(functions, "<listOfFunctionDefinitions>");
+    for (int i = 0; i <= 100; ++i) {
+      char body[64], def[256];
+      if (i == 0)
+        snprintf(body, sizeof body, "<ci>x</ci>");
+      else
+        snprintf(body, sizeof body, "<apply><ci>f%d</ci><ci>x</ci></apply>", i - 1);
+      snprintf(def, sizeof def,
+               "<functionDefinition id=\"f%d\"><math xmlns=\"http://www.w3.org/1998/Math/MathML\">"
+               "<lambda><bvar><ci>x</ci></bvar>%s</lambda></math></functionDefinition>",
+               i, body);
+      strcat(functions, def);
+    }
+    strcat(functions, "</listOfFunctionDefinitions>");
+    char* chain = decay_with("<apply><ci>f100</ci><ci>k</ci></apply>", functions);
+    CHECK(chain != NULL);
+    if (chain) {
+      CHECK_STATUS(odesens_model_from_text(chain, &m), ODESENS_ERR_UNSUPPORTED);
+      CHECK_MESSAGE(odesens_errmsg(NULL),
+                    "function definitions call one another more than 64 levels deep");
+    }
+    free(chain);
+    free(functions);
+  }
+  /* A byte-order mark is fine; UTF-16 is named. */
+  char* text = read_file(decay_path);
+  CHECK(text != NULL);
+  if (text) {
+    char* bom = malloc(strlen(text) + 4);
+    CHECK(bom != NULL);
+    if (bom) {
+      strcpy(bom, "\xEF\xBB\xBF");
+      strcat(bom, text);
+      CHECK_OK(odesens_model_from_text(bom, &m));
+      check_sizes(m, 1, 1);
+      odesens_model_free(m);
+      m = NULL;
+    }
+    free(bom);
+    free(text);
+  }
+  CHECK_STATUS(odesens_model_from_text("\xFF\xFE<", &m), ODESENS_ERR_UNSUPPORTED);
+  CHECK_MESSAGE(odesens_errmsg(NULL),
+                "<text>: UTF-16 (little-endian) is not supported; convert the file to UTF-8");
+  CHECK_STATUS(odesens_model_from_text("# caf\xE9\nstate x = 1\ndx/dt = -x\n", &m), ODESENS_OK);
+  odesens_model_free(m);
+  m = NULL;
+  /* Devices are not read. */
+  CHECK_STATUS(odesens_model_from_file("/dev/zero", &m), ODESENS_ERR_IO);
+  CHECK_MESSAGE(odesens_errmsg(NULL), "it is a character device, not a regular file");
+  CHECK(m == NULL);
+}
+
 int main(void) {
   test_files_dispatch_on_content();
   test_sensitivity_parameters_by_id();
   test_unsupported_and_malformed_files();
   test_observables_come_back_with_the_result();
   test_ode_lets_are_observables();
+  test_hostile_input_is_refused();
   return check_exit_status("test_capi_sbml");
 }

@@ -1,5 +1,6 @@
 // The odesens tool: output documents and error behaviour, run as a user would.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -244,6 +245,94 @@ TEST(Cli, SbmlAndObservableErrorsSayWhatIsWrong) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << b.args << ": " << r.err;
     EXPECT_NE(r.err.find(b.message), std::string::npos) << b.args << ": " << r.err;
   }
+}
+
+// ---- hostile model files: one line, exit status 1 (a model error), no crash ----
+
+TEST(Cli, HostileModelFilesFailWithOneLineNamingTheReason) {
+  char dir[] = "/tmp/odesens_cli_hostile_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string deep = std::string(dir) + "/deep.xml";
+  {
+    std::string law;
+    for (int i = 0; i < 10000; ++i) law += "<apply><plus/>";
+    law += "<ci> k </ci>";
+    for (int i = 0; i < 10000; ++i) law += "<cn> 1 </cn></apply>";
+    std::string doc = slurp(sbml_model("decay"));
+    const std::string old_law = "<apply><times/><ci> k </ci><ci> S </ci></apply>";
+    doc.replace(doc.find(old_law), old_law.size(), law);
+    std::ofstream(deep) << doc;
+  }
+  const std::string utf16 = std::string(dir) + "/utf16.xml";
+  {
+    std::string bytes = "\xFF\xFE";
+    for (char c : slurp(sbml_model("decay"))) bytes += std::string(1, c) + '\0';
+    std::ofstream(utf16, std::ios::binary) << bytes;
+  }
+  const std::string fifo = std::string(dir) + "/model.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  struct Bad {
+    std::string args;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"run " + deep + " --method cvodes_fsa", "XML elements nested more than 256 levels deep"},
+      {"info " + utf16, "UTF-16 (little-endian) is not supported; convert the file to UTF-8"},
+      {"run /dev/zero --method cvodes_fsa",
+       "cannot read model file '/dev/zero': it is a character device, not a regular file"},
+      {"info " + fifo, "it is a FIFO (named pipe), not a regular file"},
+      {"info " + std::string(dir), "it is a directory, not a regular file"},
+  };
+  for (const auto& b : bad) {
+    const ToolRun r = run_tool(b.args);
+    EXPECT_EQ(r.status, 1) << b.args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << b.args << ": " << r.err;
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << b.args << ": " << r.err;
+  }
+  ::setenv("ODESENS_MAX_MODEL_FILE_SIZE", "1K", 1);
+  const ToolRun limited = run_tool("info " + sbml_model("decay"));
+  ::unsetenv("ODESENS_MAX_MODEL_FILE_SIZE");
+  EXPECT_EQ(limited.status, 1) << limited.err;
+  EXPECT_NE(limited.err.find("larger than the model file size limit of 1 KiB (1024 bytes); set "
+                             "ODESENS_MAX_MODEL_FILE_SIZE"),
+            std::string::npos)
+      << limited.err;
+  std::remove(deep.c_str());
+  std::remove(utf16.c_str());
+  std::remove(fifo.c_str());
+  ::rmdir(dir);
+}
+
+TEST(Cli, AStoichiometryNearTheLargestDoubleFailsWithTheTruthAboutIt) {
+  // S -> 1e300 P at rate k: CVODES' first step size is 0.
+  std::string doc = slurp(sbml_model("decay"));
+  const std::string old_law = "<apply><times/><ci> k </ci><ci> S </ci></apply>";
+  doc.replace(doc.find(old_law), old_law.size(), "<ci> k </ci>");
+  const std::string reactants = "</listOfReactants>";
+  doc.replace(doc.find(reactants), reactants.size(),
+              reactants + "<listOfProducts><speciesReference species=\"P\" "
+                          "stoichiometry=\"1e300\" constant=\"true\"/></listOfProducts>");
+  const std::string species = "</listOfSpecies>";
+  doc.replace(doc.find(species), species.size(),
+              "<species id=\"P\" compartment=\"c\" initialAmount=\"0\" "
+              "hasOnlySubstanceUnits=\"false\" boundaryCondition=\"false\" "
+              "constant=\"false\"/>" + species);
+  char path[] = "/tmp/odesens_cli_big_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::ofstream(path) << doc;
+  for (const char* method : {"cvodes_fsa", "cvodes_asa"}) {
+    const ToolRun r = run_tool(std::string("run ") + path + " --method " + method);
+    EXPECT_EQ(r.status, 1) << method << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << method << ": " << r.err;
+    EXPECT_NE(r.err.find("the step size is 0 at t = 0, where 'P' = 0 changes at 5e+299 per unit "
+                         "time"),
+              std::string::npos)
+        << method << ": " << r.err;
+    EXPECT_EQ(r.err.find("tcur"), std::string::npos) << method << ": " << r.err;
+  }
+  std::remove(path);
 }
 
 }  // namespace

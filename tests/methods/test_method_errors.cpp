@@ -267,5 +267,24 @@ TEST(MethodRegistry, AdjointCallbackFailureDuringBackwardPass) {
   EXPECT_NE(f.message.find("'vjp' returned 9"), std::string::npos) << f.message;
 }
 
+TEST(CvodesFailures, RatesNearTheLargestDoubleNameTheStepSizeOfZero) {
+  // CVODES' bound on its first step, (0.1 |y| + atol) / |dy/dt|, is 0 for P:
+  // it "stepped" without moving, and CVodeF then reported times that mean
+  // nothing ("t = 1 is not between tcur - hu = 0 and tcur = 0").
+  Problem problem;
+  problem.model = load_ode_text(
+      "param k = 0.5\nstate S = 1\nstate P = 0\ndS/dt = -1e300*k\ndP/dt = 1e300*k\n", "big.ode");
+  problem.output_times = {1.0, 2.0};
+  for (const char* method : {"cvodes_fsa", "cvodes_asa"}) {
+    const auto f = failure_of(problem, method);
+    EXPECT_EQ(f.status, Status::not_finite) << method << ": " << f.message;
+    EXPECT_NE(f.message.find("the step size is 0 at t = 0, where 'P' = 0 changes at 5e+299 per "
+                             "unit time: the integrator's bound on its first step"),
+              std::string::npos)
+        << method << ": " << f.message;
+    EXPECT_EQ(f.message.find("tcur"), std::string::npos) << method << ": " << f.message;
+  }
+}
+
 }  // namespace
 }  // namespace odesens

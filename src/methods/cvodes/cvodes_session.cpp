@@ -11,6 +11,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
@@ -104,7 +105,8 @@ Session::Session(const Problem& problem, const SessionSettings& settings)
       workspace_(model_.make_workspace()),
       nx_(model_.nx()),
       np_(model_.np()),
-      params_(effective_params(problem)) {
+      params_(effective_params(problem)),
+      t0_(problem.t0) {
   SUNContext raw = nullptr;
   if (SUNContext_Create(nullptr, &raw) != 0 || !raw)
     throw Error(Status::internal_error, "SUNContext_Create failed");
@@ -127,6 +129,7 @@ Session::Session(const Problem& problem, const SessionSettings& settings)
   }
   if (!all_finite(x0, nx_))
     throw Error(Status::not_finite, "the initial state x0(p) contains NaN or Inf");
+  x0_.assign(x0, x0 + nx_);
   if (!all_finite(s0_.data(), s0_.size()))
     throw Error(Status::not_finite, "the initial sensitivity dx0/dp contains NaN or Inf");
   choose_linear_solver();
@@ -248,6 +251,8 @@ void Session::check(int flag, const char* call) {
     last_message_.clear();
     return;
   }
+  const std::string stalled = zero_step_reason();
+  if (!stalled.empty()) throw Error(Status::not_finite, call + (": " + stalled));
   std::ostringstream msg;
   const char* name = CVodeGetReturnFlagName(flag);
   msg << call << " failed (" << (name ? name : "?") << ")";
@@ -262,6 +267,56 @@ void Session::check(int flag, const char* call) {
       flag == CV_CONV_FAILURE || flag == CV_LSETUP_FAIL;
   if (evaluation_failure || flag == CV_TOO_MUCH_WORK) fail_blaming_nonfinite(msg.str());
   throw Error(status, msg.str());
+}
+
+// CVODES bounds its first step by h <= (0.1 |y_i| + atol_i) / |dy_i/dt| over
+// the states and sensitivities; for rates near the largest double (a
+// stoichiometry of 1e300) the ratio overflows, the bound is 0 and so is the
+// step size. CVODES then "steps" without moving and fails later with
+// messages whose times mean nothing (CVodeF takes tout as reached and cannot
+// interpolate there: "t = 1 is not between tcur - hu = 0 and tcur = 0").
+// The state with the smallest bound shows the scale.
+std::string Session::zero_step_reason() {
+  // The step size reads 0 too before the first step is chosen: only
+  // corrector iterations show that steps of size 0 were attempted.
+  sunrealtype h = 1.0, t = 0.0;
+  long iterations = 0;
+  if (!mem() || CVodeGetCurrentStep(mem(), &h) != CV_SUCCESS || h != 0.0 ||
+      CVodeGetNumNonlinSolvIters(mem(), &iterations) != CV_SUCCESS || iterations == 0 ||
+      CVodeGetCurrentTime(mem(), &t) != CV_SUCCESS)
+    return "";
+  std::string why = "the step size is 0 at t = " + number_text(t);
+  // Stuck at t0, as it is in practice: CVODES' own state there may already
+  // hold what steps of size 0 made of it.
+  std::vector<double> x = x0_, f(nx_);
+  VectorPtr v(N_VClone(y_.get()));
+  if (v && t != t0_) {
+    if (CVodeGetDky(mem(), t, 0, v.get()) == CV_SUCCESS)
+      std::copy(N_VGetArrayPointer(v.get()), N_VGetArrayPointer(v.get()) + nx_, x.begin());
+    else
+      x.clear();
+  }
+  if (v && nx_ > 0 && !x.empty() && CVodeGetErrWeights(mem(), v.get()) == CV_SUCCESS) {
+    try {
+      model_.rhs(t, x.data(), params_.data(), f.data(), workspace());
+      const double* w = N_VGetArrayPointer(v.get());  // 1 / (rtol |x| + atol)
+      auto inverse_bound = [&](std::size_t i) {
+        return std::abs(f[i]) / (0.1 * std::abs(x[i]) + 1.0 / w[i]);
+      };
+      std::size_t i = 0;
+      for (std::size_t k = 1; k < nx_; ++k)
+        if (!(inverse_bound(k) <= inverse_bound(i))) i = k;
+      why += ", where '" + model_.state_names()[i] + "' = " + number_text(x[i]) +
+             " changes at " + number_text(f[i]) + " per unit time";
+    } catch (const Error&) {
+      // the step size alone is the message
+    }
+  }
+  if (t == t0_)
+    why += ": the integrator's bound on its first step, (0.1 |y| + atol) / |dy/dt| over the "
+           "states and their sensitivities, is 0 in double precision";
+  last_message_.clear();  // what CVODES said about steps of size 0 is not the reason
+  return why + " (rates near the largest double cannot be integrated; rescale the model)";
 }
 
 void Session::fail_blaming_nonfinite(const std::string& message) const {

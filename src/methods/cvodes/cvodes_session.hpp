@@ -117,12 +117,16 @@ class Session {
  private:
   void choose_linear_solver();
   void attach_linear_solver();
+  // Why the forward integrator stands still, when its step size is 0; "".
+  std::string zero_step_reason();
 
   const Model& model_;
   SessionSettings settings_;
   std::unique_ptr<Workspace> workspace_;
   std::size_t nx_, np_;
   std::vector<double> params_;
+  double t0_;
+  std::vector<double> x0_;  // for messages
   std::vector<double> s0_;
   ContextPtr ctx_;
   VectorPtr y_;

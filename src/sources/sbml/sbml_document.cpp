@@ -40,8 +40,9 @@ void check_math(const std::string& file, const SBase& owner, const ASTNode* math
 void reject_package_elements(SBMLDocument& document, const std::string& file) {
   std::unique_ptr<List> all(document.getAllElements());
   const SBase* found = nullptr;
-  for (unsigned i = 0; all && i < all->getSize(); ++i) {
-    const auto* e = static_cast<const SBase*>(all->get(i));
+  // libsbml's List is linked: get(i) walks i nodes, remove(0) none.
+  while (all && all->getSize() > 0) {
+    const auto* e = static_cast<const SBase*>(all->remove(0));
     if (e->getPackageName() == "core") continue;
     if (!found || (found->getTypeCode() == SBML_LIST_OF && e->getTypeCode() != SBML_LIST_OF))
       found = e;
@@ -51,6 +52,15 @@ void reject_package_elements(SBMLDocument& document, const std::string& file) {
     unsupported(file, found,
                 describe(*found) + ": SBML package '" + found->getPackageName() +
                     "' is not supported yet");
+}
+
+// A package declared required may change what the core elements mean (by
+// attributes, or by elements libsbml does not know and drops), so the
+// import could be wrong.
+[[noreturn]] void reject_required_package(const std::string& file, const RequiredPackage& p) {
+  throw Error(Status::unsupported, file + ": <sbml> " + describe(p) +
+                                       ": the model needs SBML package '" + p.name +
+                                       "', which is not supported yet");
 }
 
 void reject_model_features(const SbmlModel& m, const std::string& file) {
@@ -99,8 +109,8 @@ std::string describe(const SBase& element) {
   return s;
 }
 
-std::unique_ptr<SBMLDocument> read_document(const std::string& xml,
-                                                     const std::string& file) {
+std::unique_ptr<SBMLDocument> read_document(const std::string& xml, const std::string& file,
+                                            const std::vector<RequiredPackage>& required) {
   SBMLReader reader;
   std::unique_ptr<SBMLDocument> doc(reader.readSBMLFromString(xml));
   if (!doc) throw Error(Status::parse_error, file + ": libsbml could not read the document");
@@ -121,17 +131,27 @@ std::unique_ptr<SBMLDocument> read_document(const std::string& xml,
     const std::string at = file + (first->getLine() > 0 ? ":" + std::to_string(first->getLine()) : "");
     const std::string more =
         n_errors > 1 ? " (and " + std::to_string(n_errors - 1) + " more errors)" : "";
-    const Status status = first->getErrorId() == RequiredPackagePresent
-                              ? Status::unsupported
-                              : Status::parse_error;
-    throw Error(status, at + ": not valid SBML: " + message + more);
+    if (first->getErrorId() == RequiredPackagePresent) {  // one libsbml does not know
+      for (const RequiredPackage& p : required)
+        if (!doc->isPackageURIEnabled(p.uri)) reject_required_package(file, p);
+      throw Error(Status::unsupported, at + ": " + message);
+    }
+    throw Error(Status::parse_error, at + ": not valid SBML: " + message + more);
   }
   if (!doc->getModel()) throw Error(Status::parse_error, file + ": the SBML document has no model");
   return doc;
 }
 
-void reject_unsupported(SBMLDocument& document, const std::string& file) {
+void reject_unsupported(SBMLDocument& document, const std::string& file,
+                        const std::vector<RequiredPackage>& required) {
   reject_package_elements(document, file);
+  for (const RequiredPackage& p : required) {
+    // comp changes nothing but through elements of its own, none of which
+    // is left here: a flat model declared comp-required (as sbmlutils
+    // writes them) is a core model.
+    if (p.name == "comp" && document.isPackageURIEnabled(p.uri)) continue;
+    reject_required_package(file, p);
+  }
   reject_model_features(*document.getModel(), file);
 }
 

@@ -14,6 +14,7 @@
 #include "sources/sbml/sbml_document.hpp"
 #include "sources/sbml/sbml_math.hpp"
 #include "sources/sbml/sbml_symbols.hpp"
+#include "sources/sbml/sbml_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::expr {
@@ -30,8 +31,11 @@ struct UndefinedValue : Error {
 enum Context { kInitial = 0, kDynamic = 1 };
 
 // Nesting of values within values beyond which the import gives up rather
-// than risk the stack (real models nest a few levels).
-constexpr std::size_t kMaxNesting = 400;
+// than risk the stack (real models nest a few levels: 6 at most in the SBML
+// Test Suite and the real models of ../shared). Each level takes about
+// 1.2 KB of stack on top of the math that refers to it (sbml_math.hpp):
+// 200 levels with 500 levels of math are 0.35 MB in an optimized build.
+constexpr std::size_t kMaxNesting = 200;
 
 class Importer {
  public:
@@ -99,8 +103,10 @@ class Importer {
     if (memo_[c][k] != kNoNode) return memo_[c][k];
     if (busy_[c][k]) cycle(i);
     if (stack_.size() >= kMaxNesting)
-      throw Error(Status::unsupported, file_ + ": values nested more than " +
-                                           std::to_string(kMaxNesting) + " levels deep");
+      throw Error(Status::unsupported,
+                  file_ + ": values nested more than " + std::to_string(kMaxNesting) +
+                      " levels deep (rules and initial assignments that refer to one another, "
+                      "from '" + sym(stack_.front()).id + "' to '" + sym(i).id + "')");
     busy_[c][k] = 1;
     stack_.push_back(i);
     const std::size_t wheres = wheres_.size();
@@ -379,8 +385,11 @@ class Importer {
 
 SymbolicModel import_sbml(const std::string& xml, const std::string& file,
                           const SbmlOptions& options) {
-  auto document = sbml::read_document(xml, file);
-  sbml::reject_unsupported(*document, file);
+  const sbml::SbmlText text = sbml::check_sbml_text(xml, file);
+  // A copy only without the byte-order mark, which libsbml does not accept.
+  auto document = sbml::read_document(
+      text.xml.size() == xml.size() ? xml : std::string(text.xml), file, text.required_packages);
+  sbml::reject_unsupported(*document, file, text.required_packages);
   SbmlModel& model = *document->getModel();
   return Importer(model, file, build_symbol_table(model, file, options.sensitivity_params)).run();
 }

@@ -61,7 +61,14 @@ std::string element_name(const ASTNode* a) {
 }  // namespace
 
 MathTranslator::MathTranslator(Graph& graph, const SbmlModel& model, std::string file)
-    : g_(graph), model_(model), file_(std::move(file)) {}
+    : g_(graph), file_(std::move(file)) {
+  // libsbml finds a definition by id by a linear search: once per call
+  // site, that is quadratic in the size of a large model.
+  for (unsigned i = 0; i < model.getNumFunctionDefinitions(); ++i) {
+    const FunctionDefinition* fd = model.getFunctionDefinition(i);
+    functions_.emplace(fd->getId(), fd);  // the first of duplicate ids, as libsbml
+  }
+}
 
 void MathTranslator::fail(const Scope& scope, const std::string& message, bool is_unsupported) const {
   throw Error(is_unsupported ? Status::unsupported : Status::parse_error,
@@ -89,8 +96,10 @@ NodeId MathTranslator::name(const ASTNode* a, const Scope& scope, const Frame* f
 NodeId MathTranslator::function(const ASTNode* a, const std::vector<NodeId>& args,
                                 const Scope& scope) {
   const std::string id = a->getName() ? a->getName() : "";
-  const FunctionDefinition* fd = model_.getFunctionDefinition(id);
-  if (!fd) fail(scope, "call of '" + id + "', which is not a function definition");
+  const auto found = functions_.find(id);
+  if (found == functions_.end())
+    fail(scope, "call of '" + id + "', which is not a function definition");
+  const FunctionDefinition* fd = found->second;
   const ASTNode* lambda = fd->getMath();
   const ASTNode* body = fd->getBody();
   if (!lambda || !body) fail(scope, "function '" + id + "' has no definition (no math)");
@@ -99,15 +108,25 @@ NodeId MathTranslator::function(const ASTNode* a, const std::vector<NodeId>& arg
                     ", called with " + std::to_string(args.size()));
   for (const auto& f : inlining_)
     if (f == id) fail(scope, "function '" + id + "' calls itself (recursion is not allowed)");
+  if (inlining_.size() >= kMaxFunctionNesting)
+    fail(scope,
+         "function definitions call one another more than " +
+             std::to_string(kMaxFunctionNesting) + " levels deep (" + inlining_.front() +
+             " -> ... -> " + inlining_.back() + " -> " + id + ")",
+         true);
   Frame callee{id, {}};
   for (unsigned k = 0; k < fd->getNumArguments(); ++k) {
     const ASTNode* bvar = fd->getArgument(k);
     callee.args[bvar && bvar->getName() ? bvar->getName() : ""] = args[k];
   }
-  inlining_.push_back(id);
-  const NodeId r = node(body, scope, &callee);
-  inlining_.pop_back();
-  return r;
+  // Popped on the way out of an error too: the importer goes on after some
+  // (observables without a value).
+  struct Inlining {
+    std::vector<std::string>& stack;
+    Inlining(std::vector<std::string>& s, const std::string& f) : stack(s) { stack.push_back(f); }
+    ~Inlining() { stack.pop_back(); }
+  } inlining(inlining_, id);
+  return node(body, scope, &callee);
 }
 
 NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* frame) {
@@ -224,6 +243,25 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
 
 NodeId MathTranslator::node(const ASTNode* a, const Scope& scope, const Frame* frame) {
   if (!a) fail(scope, "incomplete math");
+  if (depth_ >= kMaxMathDepth)
+    fail(scope,
+         "math nested more than " + std::to_string(kMaxMathDepth) +
+             " levels deep, counting the function definitions it calls and the rules it refers "
+             "to",
+         true);
+  if (frame && ++inlined_nodes_ > kMaxInlinedNodes)
+    fail(scope,
+         "the function definitions inlined into the model exceed " +
+             std::to_string(kMaxInlinedNodes) +
+             " expression nodes (each call inlines its function's body again, so calls within "
+             "calls multiply); reached inlining '" +
+             inlining_.front() + "'",
+         true);
+  struct Nesting {
+    std::size_t& depth;
+    explicit Nesting(std::size_t& d) : depth(d) { ++depth; }
+    ~Nesting() { --depth; }
+  } nesting(depth_);
   switch (a->getType()) {
     case AST_INTEGER: return g_.constant(static_cast<double>(a->getInteger()));
     case AST_REAL:
