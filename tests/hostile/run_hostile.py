@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""The hostile-input suite: runs the odesens tool and the C ABI program
+hostile_capi on inputs meant to break them, one case at a time, each in a
+process of its own with a time and a memory limit, and checks that each
+ends the way its table row says: an exit status and a fragment of the
+message on standard error, and never a crash, a sanitizer report, a hang
+or a memory blow-up.
+
+The cases are data: tests/hostile/cases_cli.py (command lines),
+cases_ode.py (.ode texts), cases_sbml.py (SBML texts), each a list of
+Case rows (hostile_case.py), and the table at the end of hostile_capi.c
+(C ABI call sequences, one C function per case, which checks statuses and
+odesens_errmsg itself and exits 0 when all its checks hold).
+
+A case marked `pending` (with the reason) describes behaviour that is
+being changed elsewhere: its expectation is what the behaviour should be
+after the change. Until then a mismatch, a crash included, is reported as
+a skip (exit status 77) with the details instead of a failure; a pending
+case that passes says so, so that the flag can be removed.
+
+  run_hostile.py --list
+  run_hostile.py --tool ODESENS --capi HOSTILE_CAPI [--sanitized] CASE...
+  run_hostile.py --tool ODESENS --capi HOSTILE_CAPI [--sanitized] --all [-j N]
+
+--sanitized: the programs are built with AddressSanitizer, which reserves
+terabytes of address space, so the memory limit is enforced by watching
+the resident set instead of with RLIMIT_AS. Exit status for one case: 0
+passed, 77 skipped (pending), 1 failed.
+"""
+import argparse
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from hostile_case import Case  # noqa: E402
+import cases_cli  # noqa: E402
+import cases_ode  # noqa: E402
+import cases_sbml  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(HERE))
+SHARED = os.environ.get("ODESENS_SHARED_DIR", os.path.join(os.path.dirname(REPO), "shared"))
+TIME_LIMIT = 20.0  # seconds per case
+MEMORY_LIMIT = 4 << 30  # bytes per case
+SKIP = 77
+
+SANITIZER_REPORTS = re.compile(
+    r"ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|ThreadSanitizer)"
+    r"|runtime error: |^SUMMARY: \w+Sanitizer",
+    re.MULTILINE)
+
+
+def capi_cases():
+    """The rows {"name", function, pending} of the table in hostile_capi.c."""
+    with open(os.path.join(HERE, "hostile_capi.c"), encoding="utf-8") as f:
+        source = f.read()
+    table = source[source.index("static const struct hostile_case cases[]"):]
+    rows = re.findall(r'\{\s*"(\w+)",\s*\w+,\s*(NULL|"(?:[^"\\]|\\.)*")\s*\}', table)
+    cases = []
+    for name, pending in rows:
+        cases.append(Case("capi." + name, args=["{capi}", name], status=0,
+                          stderr=[], pending=None if pending == "NULL" else pending[1:-1]))
+    return cases
+
+
+def all_cases():
+    cases = []
+    for prefix, module in (("cli", cases_cli), ("ode", cases_ode), ("sbml", cases_sbml)):
+        for case in module.CASES:
+            cases.append(case.renamed(prefix + "." + case.name))
+    cases += capi_cases()
+    names = [c.name for c in cases]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise SystemExit("duplicate case names: " + ", ".join(duplicates))
+    return cases
+
+
+def resident_bytes(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+class Outcome:
+    def __init__(self):
+        self.status = None
+        self.timed_out = False
+        self.memory = 0  # resident bytes when killed for memory, else 0
+        self.stdout = b""
+        self.stderr = b""
+
+
+def run_process(argv, cwd, sanitized):
+    """Runs argv with the limits; returns an Outcome."""
+    out = Outcome()
+
+    def limit_memory():
+        if not sanitized:
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    with open(os.path.join(cwd, ".stdout"), "wb+") as so, \
+            open(os.path.join(cwd, ".stderr"), "wb+") as se:
+        proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
+                                start_new_session=True, preexec_fn=limit_memory)
+        done = threading.Event()
+
+        def kill():
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+        # RSS watchdog: the only memory limit under ASan, a second one otherwise.
+        def watch():
+            while not done.wait(0.02):
+                rss = resident_bytes(proc.pid)
+                if rss > MEMORY_LIMIT:
+                    out.memory = rss
+                    kill()
+                    return
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            proc.wait(timeout=TIME_LIMIT)
+        except subprocess.TimeoutExpired:
+            out.timed_out = True
+            kill()
+            proc.wait()
+        done.set()
+        watcher.join()
+        out.status = proc.returncode
+        so.seek(0)
+        se.seek(0)
+        out.stdout = so.read()
+        out.stderr = se.read()
+    return out
+
+
+def problems_of(case, out, values):
+    """What is wrong with the outcome of `case`, as a list of sentences."""
+    text = out.stderr.decode("utf-8", "replace")
+    if out.timed_out:
+        return [f"did not finish within {TIME_LIMIT:g} s"]
+    if out.memory:
+        return [f"killed at {out.memory >> 20} MB resident (limit {MEMORY_LIMIT >> 20} MB)"]
+    problems = []
+    if out.status < 0:
+        problems.append(f"killed by signal {-out.status} ({signal.Signals(-out.status).name})")
+    if SANITIZER_REPORTS.search(text):
+        problems.append("sanitizer report on stderr")
+    if out.status >= 0 and out.status != case.status:
+        problems.append(f"exit status {out.status}, expected {case.status}")
+    for fragment in case.stderr_fragments():
+        fragment = substitute(fragment, values)
+        if fragment not in text:
+            problems.append(f"stderr lacks {fragment!r}")
+    if case.stdout is not None and case.stdout not in out.stdout.decode("utf-8", "replace"):
+        problems.append(f"stdout lacks {case.stdout!r}")
+    return problems
+
+
+def substitute(arg, values):
+    """{input}, {tmp}, {shared}, {repo}, {capi} in an argument (nothing
+    else: arguments may hold braces of their own)."""
+    if isinstance(arg, bytes):
+        return arg
+    for key, value in values.items():
+        arg = arg.replace("{" + key + "}", value)
+    return arg
+
+
+def run_case(case, tool, capi, sanitized):
+    """Returns (exit code for the case, report text)."""
+    work = tempfile.mkdtemp(prefix="odesens_hostile_")
+    try:
+        values = {"tool": tool, "capi": capi, "tmp": work, "shared": SHARED, "repo": REPO,
+                  "input": os.path.join(work, case.input_name)}
+        if case.input is not None:
+            with open(values["input"], "wb") as f:
+                f.write(case.input_bytes())
+        argv = [substitute(a, values) for a in case.args]
+        if not case.args or argv[0] != capi:
+            argv.insert(0, tool)
+        started = time.monotonic()
+        out = run_process(argv, work, sanitized)
+        seconds = time.monotonic() - started
+        problems = problems_of(case, out, values)
+        shown = " ".join(a if len(a) < 120 else a[:100] + "..."
+                         for a in map(os.fsdecode, argv[1:]))
+        head = f"{case.name}: {shown} -> status {out.status} in {seconds:.2f} s"
+        err = out.stderr.decode("utf-8", "replace")
+        err_tail = err if len(err) < 4000 else "...\n" + err[-4000:]
+        if not problems:
+            if case.pending:
+                return 0, (head + "\npassed; pending (" + case.pending +
+                           ") no longer needed: remove the flag")
+            return 0, head + "\npassed"
+        report = head + "\n  " + "\n  ".join(problems) + "\nstderr:\n" + err_tail
+        if case.pending:
+            return SKIP, "SKIPPED, pending: " + case.pending + "\n" + report
+        return 1, "FAILED\n" + report
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--list", action="store_true", help="print the case names")
+    parser.add_argument("--tool", help="the odesens program")
+    parser.add_argument("--capi", help="the hostile_capi program")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="programs built with AddressSanitizer: watch RSS, no RLIMIT_AS")
+    parser.add_argument("--all", action="store_true", help="run every case, print a summary")
+    parser.add_argument("-j", type=int, default=2, help="cases at once with --all")
+    parser.add_argument("cases", nargs="*")
+    a = parser.parse_args()
+    cases = all_cases()
+    if a.list:
+        print("\n".join(c.name for c in cases))
+        return 0
+    if not a.tool or not a.capi:
+        parser.error("--tool and --capi are required to run cases")
+    by_name = {c.name: c for c in cases}
+    chosen = cases if a.all else []
+    for name in a.cases:
+        if name not in by_name:
+            parser.error(f"no case named {name!r}")
+        chosen.append(by_name[name])
+    if not chosen:
+        parser.error("no case given")
+    tool, capi = os.path.abspath(a.tool), os.path.abspath(a.capi)
+    if len(chosen) == 1:
+        code, report = run_case(chosen[0], tool, capi, a.sanitized)
+        print(report)
+        return code
+    with ThreadPoolExecutor(max_workers=max(1, a.j)) as pool:
+        results = list(pool.map(lambda c: run_case(c, tool, capi, a.sanitized), chosen))
+    counts = {0: 0, SKIP: 0, 1: 0}
+    for code, report in results:
+        counts[code] += 1
+        if code != 0 or "no longer needed" in report:
+            print(report + "\n")
+    print(f"{counts[0]} passed, {counts[1]} failed, {counts[SKIP]} skipped")
+    return 1 if counts[1] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
