@@ -126,7 +126,7 @@ CASES = [
     Case("tout_tiny_span", RUN + ["--tout", "0:1e-300:3"], 0, [], stdout='"times"'),
     Case("tout_many_points", RUN + ["--tout", "0:1:100000001"], 2, "output times",
          pending=TIMES),
-    Case("tout_long_list", RUN + ["--tout", ",".join(str(k) for k in range(20000))], 0, [],
+    Case("tout_long_list", RUN + ["--tout", ",".join(str(k) for k in range(2000))], 0, [],
          stdout='"times"'),
 
     # Step limit.

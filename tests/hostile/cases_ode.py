@@ -128,8 +128,8 @@ CASES = [
         "expression nested too deeply"),
     ode("deep_function_calls", lines("state x = 1", "dx/dt = " + nest("sin(", ")", 100000, "x")),
         2, "expression nested too deeply"),
-    ode("file_over_size_limit", "#" + repeat("c", 70 << 20) + "\n" + DECAY, 1, "size limit",
-        pending=FILES),
+    ode("file_over_size_limit", lambda: "#" + repeat("c", 70 << 20) + "\n" + DECAY, 1,
+        "size limit", pending=FILES),
 
     # Values that are not finite.
     ode("division_by_zero_constant", lines("state x = 1", "dx/dt = x/0"), 1, "NaN or Inf",

@@ -282,9 +282,9 @@ CASES = [
                                                 nest('<a xmlns="http://example.org/a">', "</a>",
                                                      100000, "") + "</annotation>"), 1,
          "nested", pending=DEPTH),
-    sbml("function_chain", function_chain(10000), 1, "levels deep", pending=DEPTH),
+    sbml("function_chain", lambda: function_chain(10000), 1, "levels deep", pending=DEPTH),
     sbml("function_chain_moderate", function_chain(20), 0, "", stdout="states (1)"),
-    sbml("function_doubling", function_doubling(40), 1, "inlining", pending=DEPTH),
-    sbml("rule_chain", rule_chain(3000), 1, "values nested more than 400 levels deep"),
+    sbml("function_doubling", lambda: function_doubling(21), 1, "inlining", pending=DEPTH),
+    sbml("rule_chain", lambda: rule_chain(3000), 1, "values nested more than 400 levels deep"),
     sbml("rule_chain_moderate", rule_chain(100), 0, "", stdout="states (1)"),
 ]

@@ -8,7 +8,8 @@ class Case:
     args: the arguments after the program name. Placeholders: {input} the
       path of the file written from `input`, {tmp} a fresh directory for
       this case, {shared} the shared data directory, {repo} the repository.
-    input: the content of {input} (str, written as UTF-8, or bytes), if any;
+    input: the content of {input} (str, written as UTF-8, or bytes, or a
+      function returning either, called only when the case runs), if any;
       input_name its file name in {tmp}.
     status: the expected exit status; stderr: a fragment (or a list of
       fragments) the standard error must contain; stdout: a fragment the
@@ -37,12 +38,13 @@ class Case:
         return [self.stderr] if isinstance(self.stderr, str) else list(self.stderr)
 
     def input_bytes(self):
-        return self.input.encode("utf-8") if isinstance(self.input, str) else bytes(self.input)
+        content = self.input() if callable(self.input) else self.input
+        return content.encode("utf-8") if isinstance(content, str) else bytes(content)
 
 
 def repeat(text, n, sep=""):
     """`text` n times, joined by `sep`."""
-    return sep.join([text] * n)
+    return (text + sep) * (n - 1) + text if n > 0 else text[:0]
 
 
 def nest(open_, close, n, core):
