@@ -49,7 +49,8 @@ link_seeds() {  # DIR FILE...
 shopt -s nullglob
 sbml_seeds=(tests/fuzz/corpus_sbml/*.xml tests/sbml/models/*.xml "$shared"/models/sbml/*.xml)
 ode_seeds=(tests/fuzz/corpus/*.ode "$shared"/models/ode/*.ode)
-suite_seeds=("$shared"/sbml-test-suite/cases/*/*-sbml.xml "$shared"/sbml-test-suite/cases-2/*/*-sbml.xml)
+suite_seeds=("$shared"/sbml-test-suite/cases/*/*-sbml.xml
+             "$shared"/sbml-test-suite/cases-2/*/*-sbml.xml)
 link_seeds "$out/seeds/sbml_import_fuzzer" "${sbml_seeds[@]}" "${suite_seeds[@]}"
 # The C ABI target reads both formats; the suite's 1161 cases would take
 # its whole run to load, and the importer has its own target.
@@ -59,6 +60,7 @@ cat tests/fuzz/sbml.dict tests/fuzz/ode.dict >"$out/capi_model_fuzzer.dict"
 
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_OPTIONS=detect_leaks=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 for target in "${targets[@]}"; do
   corpus="$out/corpus/$target"  # what the run adds, kept for the next run
   artifacts="$out/artifacts/$target"

@@ -27,7 +27,8 @@ def document(model_body, sbml_attributes=L3, head='<?xml version="1.0" encoding=
     return f"{head}<sbml {sbml_attributes}>\n<model id=\"m\">\n{model_body}\n</model>\n</sbml>\n"
 
 
-COMPARTMENT = '<listOfCompartments><compartment id="c" size="1" constant="true"/></listOfCompartments>'
+COMPARTMENT = ('<listOfCompartments><compartment id="c" size="1" constant="true"/>'
+               '</listOfCompartments>')
 SPECIES = ('<listOfSpecies><species id="S" compartment="c" initialAmount="1" '
            'hasOnlySubstanceUnits="false" boundaryCondition="false" constant="false"/>'
            '</listOfSpecies>')
@@ -72,7 +73,8 @@ def function_chain(n):
     defs = [("f0", lam(["x"], "<ci>x</ci>"))]
     defs += [(f"f{i}", lam(["x"], f"<apply><plus/><apply><ci>f{i - 1}</ci><ci>x</ci></apply>"
                                   "<cn>1</cn></apply>")) for i in range(1, n)]
-    return decay(rate=f"<apply><times/><ci>k</ci><apply><ci>f{n - 1}</ci><ci>S</ci></apply></apply>",
+    return decay(rate=f"<apply><times/><ci>k</ci><apply><ci>f{n - 1}</ci><ci>S</ci></apply>"
+                      "</apply>",
                  more=functions(defs))
 
 
@@ -82,7 +84,8 @@ def function_doubling(n):
     defs += [(f"g{i}", lam(["x"], f"<apply><plus/><apply><ci>g{i - 1}</ci><ci>x</ci></apply>"
                                   f"<apply><ci>g{i - 1}</ci><ci>x</ci></apply></apply>"))
              for i in range(1, n)]
-    return decay(rate=f"<apply><times/><ci>k</ci><apply><ci>g{n - 1}</ci><ci>S</ci></apply></apply>",
+    return decay(rate=f"<apply><times/><ci>k</ci><apply><ci>g{n - 1}</ci><ci>S</ci></apply>"
+                      "</apply>",
                  more=functions(defs))
 
 
@@ -154,7 +157,8 @@ CASES = [
     sbml("kinetic_law_unknown_id", decay(rate="<apply><times/><ci>q</ci><ci>S</ci></apply>"), 2,
          "model.xml"),
     sbml("parameter_without_value",
-         decay(parameter='<listOfParameters><parameter id="k" constant="true"/></listOfParameters>'),
+         decay(parameter='<listOfParameters><parameter id="k" constant="true"/>'
+                         '</listOfParameters>'),
          2, "model.xml"),
     sbml("duplicate_ids", decay(more='<listOfParameters><parameter id="S" value="1" '
                                      'constant="true"/></listOfParameters>'), 2, "model.xml"),
@@ -175,7 +179,8 @@ CASES = [
                                 '<listOfParameters><parameter id="a" constant="false"/>'
                                 '<parameter id="b" constant="false"/></listOfParameters>'
                                 '<listOfRules><assignmentRule variable="a">' + math("<ci>b</ci>") +
-                                '</assignmentRule><assignmentRule variable="b">' + math("<ci>a</ci>") +
+                                '</assignmentRule><assignmentRule variable="b">' +
+                                math("<ci>a</ci>") +
                                 "</assignmentRule></listOfRules>" +
                                 reaction("<apply><times/><ci>a</ci><ci>S</ci></apply>")), 2,
          "model.xml"),

@@ -10,8 +10,10 @@
  *
  * tests/hostile/run_hostile.py runs each case in a process of its own with
  * a time and a memory limit, and reads the table at the end of this file
- * (name, function, pending reason or NULL; keep each row on one line of
- * that shape) to know the cases and which are pending.
+ * (name, function, and NULL or the reason the case is pending, as a string
+ * or one of the macros below; keep each row on one line of that shape) to
+ * know the cases and which are pending; ctest's hostile.capi_table_is_complete
+ * checks that it reads them all.
  *
  * Using a handle after it is freed is undefined behaviour that no library
  * can report reliably (AddressSanitizer rightly stops at the read), so the

@@ -12,6 +12,12 @@ Case rows (hostile_case.py), and the table at the end of hostile_capi.c
 (C ABI call sequences, one C function per case, which checks statuses and
 odesens_errmsg itself and exits 0 when all its checks hold).
 
+To add a case: a row in the table of its kind (see hostile_case.Case for
+the fields; an input can be built by a recipe such as repeat("x+", 10000)),
+or a C function and its row in the table of hostile_capi.c. CMake reads
+the case names when it configures, and configures again when a table
+changes; each case is then the ctest test hostile.KIND.NAME.
+
 A case marked `pending` (with the reason) describes behaviour that is
 being changed elsewhere: its expectation is what the behaviour should be
 after the change. Until then a mismatch, a crash included, is reported as
@@ -64,12 +70,19 @@ def capi_cases():
     """The rows {"name", function, pending} of the table in hostile_capi.c."""
     with open(os.path.join(HERE, "hostile_capi.c"), encoding="utf-8") as f:
         source = f.read()
+    reasons = dict(re.findall(r'^#define (\w+) "([^"]*)"$', source, re.MULTILINE))
     table = source[source.index("static const struct hostile_case cases[]"):]
-    rows = re.findall(r'\{\s*"(\w+)",\s*\w+,\s*(NULL|"(?:[^"\\]|\\.)*")\s*\}', table)
+    rows = re.findall(r'\{\s*"(\w+)",\s*\w+,\s*(NULL|\w+|"[^"]*")\s*\}', table)
     cases = []
     for name, pending in rows:
-        cases.append(Case("capi." + name, args=["{capi}", name], status=0,
-                          stderr=[], pending=None if pending == "NULL" else pending[1:-1]))
+        if pending == "NULL":
+            pending = None
+        elif pending.startswith('"'):
+            pending = pending[1:-1]
+        else:
+            pending = reasons.get(pending, pending)
+        cases.append(Case("capi." + name, args=["{capi}", name], status=0, stderr=[],
+                          pending=pending))
     return cases
 
 
@@ -98,7 +111,9 @@ def resident_bytes(pid):
 
 
 class Outcome:
-    def __init__(self):
+    def __init__(self, time_limit, memory_limit):
+        self.time_limit = time_limit
+        self.memory_limit = memory_limit
         self.status = None
         self.timed_out = False
         self.memory = 0  # resident bytes when killed for memory, else 0
@@ -106,19 +121,29 @@ class Outcome:
         self.stderr = b""
 
 
-def run_process(argv, cwd, sanitized):
+def child_environment():
+    """The environment, with the suppressions of leaks inside libraries
+    (tests/lsan.supp) added to LSAN_OPTIONS."""
+    env = dict(os.environ)
+    suppressions = "suppressions=" + os.path.join(REPO, "tests", "lsan.supp")
+    env["LSAN_OPTIONS"] = ":".join(filter(None, [env.get("LSAN_OPTIONS"), suppressions]))
+    return env
+
+
+def run_process(argv, cwd, sanitized, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT):
     """Runs argv with the limits; returns an Outcome."""
-    out = Outcome()
+    out = Outcome(time_limit, memory_limit)
 
     def limit_memory():
         if not sanitized:
-            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+            resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
     with open(os.path.join(cwd, ".stdout"), "wb+") as so, \
             open(os.path.join(cwd, ".stderr"), "wb+") as se:
         proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=so, stderr=se,
-                                start_new_session=True, preexec_fn=limit_memory)
+                                start_new_session=True, preexec_fn=limit_memory,
+                                env=child_environment())
         done = threading.Event()
 
         def kill():
@@ -131,7 +156,7 @@ def run_process(argv, cwd, sanitized):
         def watch():
             while not done.wait(0.02):
                 rss = resident_bytes(proc.pid)
-                if rss > MEMORY_LIMIT:
+                if rss > memory_limit:
                     out.memory = rss
                     kill()
                     return
@@ -139,7 +164,7 @@ def run_process(argv, cwd, sanitized):
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         try:
-            proc.wait(timeout=TIME_LIMIT)
+            proc.wait(timeout=time_limit)
         except subprocess.TimeoutExpired:
             out.timed_out = True
             kill()
@@ -158,9 +183,9 @@ def problems_of(case, out, values):
     """What is wrong with the outcome of `case`, as a list of sentences."""
     text = out.stderr.decode("utf-8", "replace")
     if out.timed_out:
-        return [f"did not finish within {TIME_LIMIT:g} s"]
+        return [f"did not finish within {out.time_limit:g} s"]
     if out.memory:
-        return [f"killed at {out.memory >> 20} MB resident (limit {MEMORY_LIMIT >> 20} MB)"]
+        return [f"killed at {out.memory >> 20} MB resident (limit {out.memory_limit >> 20} MB)"]
     problems = []
     if out.status < 0:
         problems.append(f"killed by signal {-out.status} ({signal.Signals(-out.status).name})")
@@ -221,8 +246,48 @@ def run_case(case, tool, capi, sanitized):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def self_test():
+    """The runner catches what it is there to catch: a hang, a memory
+    blow-up (with RLIMIT_AS and with the RSS watchdog alone), a signal, a
+    sanitizer report, a wrong status and a missing message. The programs
+    are this Python interpreter; the limits are small."""
+    python = sys.executable
+    checks = [
+        ("hang", "import time; time.sleep(30)", False, "did not finish within 1 s"),
+        ("address space", "b = b'x' * (600 << 20)", False, "exit status 1, expected 0"),
+        ("resident set", "import time; b = b'x' * (600 << 20); time.sleep(30)", True,
+         "MB resident (limit 256 MB)"),
+        ("signal", "import os; os.abort()", False, "killed by signal 6 (SIGABRT)"),
+        ("sanitizer", "import sys; sys.stderr.write('==1==ERROR: AddressSanitizer: x')", False,
+         "sanitizer report on stderr"),
+        ("status", "import sys; sys.exit(3)", False, "exit status 3, expected 0"),
+    ]
+    failures = 0
+    work = tempfile.mkdtemp(prefix="odesens_hostile_self_test_")
+    try:
+        for what, code, sanitized, expected in checks:
+            case = Case("self_test." + what, [], 0, ["never printed"] if what == "status" else [])
+            out = run_process([python, "-S", "-c", code], work, sanitized, time_limit=1.0,
+                              memory_limit=256 << 20)
+            problems = problems_of(case, out, {})
+            if not any(expected in p for p in problems):
+                failures += 1
+                print(f"self-test {what}: expected a problem with {expected!r}, got {problems}")
+            else:
+                print(f"self-test {what}: caught ({'; '.join(problems)})")
+        ok = run_process([python, "-S", "-c", "import sys; sys.stderr.write('fine')"], work, False)
+        if problems_of(Case("self_test.ok", [], 0, "fine"), ok, {}):
+            failures += 1
+            print("self-test ok: a good run was reported as a problem")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"{len(checks) + 1 - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true", help="print the case names")
     parser.add_argument("--tool", help="the odesens program")
     parser.add_argument("--capi", help="the hostile_capi program")
@@ -230,11 +295,30 @@ def main():
                         help="programs built with AddressSanitizer: watch RSS, no RLIMIT_AS")
     parser.add_argument("--all", action="store_true", help="run every case, print a summary")
     parser.add_argument("-j", type=int, default=2, help="cases at once with --all")
+    parser.add_argument("--check-capi-table", action="store_true",
+                        help="check that the rows read from hostile_capi.c are the cases "
+                             "`hostile_capi --list` prints")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check that the runner catches hangs, memory blow-ups, signals, "
+                             "sanitizer reports and wrong statuses")
     parser.add_argument("cases", nargs="*")
     a = parser.parse_args()
+    if a.self_test:
+        return self_test()
     cases = all_cases()
     if a.list:
         print("\n".join(c.name for c in cases))
+        return 0
+    if a.check_capi_table:
+        listed = subprocess.run([a.capi, "--list"], capture_output=True, text=True,
+                                check=True).stdout.split()
+        read = [c.name[len("capi."):] for c in capi_cases()]
+        if listed != read:
+            print("hostile_capi.c: rows not read from the table (keep each row on one line "
+                  "of the shape {\"name\", function, NULL, \"reason\" or MACRO}):",
+                  sorted(set(listed) ^ set(read)))
+            return 1
+        print(f"{len(read)} C ABI cases, all read from the table")
         return 0
     if not a.tool or not a.capi:
         parser.error("--tool and --capi are required to run cases")
