@@ -538,9 +538,10 @@ static void setters_on_models_that_cannot_change(void) {
 static void sparsity_patterns_that_are_wrong(void) {
   odesens_model* m = NULL;
   CHECK_OK(odesens_model_create(2, 0, decay_rhs, NULL, &m));
-  const int64_t col_ptr[3] = {0, 1, 2}, rows[2] = {0, 1};
+  const int64_t col_ptr[3] = {0, 1, 2}, rows[3] = {0, 1, 1};
   const int64_t decreasing[3] = {0, 2, 1}, bad_rows[2] = {0, 5}, unsorted[3] = {0, 2, 2},
                 swapped[2] = {1, 0};
+  /* nnz = 3 entries of row_idx given, but col_ptr[nx] = 2. */
   EXPECT(odesens_model_set_sparsity(m, 3, col_ptr, rows), ODESENS_ERR_INVALID_ARGUMENT, m,
          "differs from nnz = 3");
   EXPECT(odesens_model_set_sparsity(m, -1, col_ptr, rows), ODESENS_ERR_INVALID_ARGUMENT, m,
