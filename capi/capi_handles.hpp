@@ -6,8 +6,9 @@
 // read the header without knowing the handle's type; that is well defined
 // because each handle is standard-layout with the header as first member
 // (asserted below), which makes the handle and its header
-// pointer-interconvertible. The state proper lives behind a unique_ptr,
-// whose layout is standard where std::map's (in Result, Options) is not.
+// pointer-interconvertible. The state proper lives behind an owning
+// pointer, whose layout is standard where std::map's (in Result, Options)
+// is not.
 #pragma once
 
 #include <cstdint>
@@ -51,21 +52,36 @@ struct ResultState {
   std::vector<std::vector<double>> observable_values;  // [observable][time]
 };
 
+// The owner of a handle's state. Not std::unique_ptr: libstdc++'s is not
+// standard-layout when compiled by clang, and the handles must be.
+template <class T>
+class OwnedState {
+ public:
+  OwnedState(std::unique_ptr<T> state) noexcept : state_(state.release()) {}  // NOLINT: implicit
+  OwnedState(const OwnedState&) = delete;
+  OwnedState& operator=(const OwnedState&) = delete;
+  ~OwnedState() { delete state_; }
+  T& operator*() const noexcept { return *state_; }
+
+ private:
+  T* state_;
+};
+
 }  // namespace odesens::capi
 
 struct odesens_model {
   odesens::capi::HandleHeader header;
-  std::unique_ptr<odesens::capi::ModelState> state;
+  odesens::capi::OwnedState<odesens::capi::ModelState> state;
 };
 
 struct odesens_solver {
   odesens::capi::HandleHeader header;
-  std::unique_ptr<odesens::capi::SolverState> state;
+  odesens::capi::OwnedState<odesens::capi::SolverState> state;
 };
 
 struct odesens_result {
   odesens::capi::HandleHeader header;
-  std::unique_ptr<odesens::capi::ResultState> state;
+  odesens::capi::OwnedState<odesens::capi::ResultState> state;
 };
 
 static_assert(std::is_standard_layout_v<odesens_model> &&

@@ -3,8 +3,11 @@
 # AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and runs the
 # suites there too, then runs the tests of models shared by threads (model,
 # expression and thread tests) under ThreadSanitizer (build-tsan/), and
-# finally fuzzes the .ode parser for 60 seconds (tests/fuzz/run_fuzz.sh,
-# build-fuzz/).
+# finally fuzzes the .ode parser (tests/fuzz/run_fuzz.sh, build-fuzz/), the
+# SBML importer and the C ABI's model-from-text path
+# (tests/fuzz/run_fuzz_lib.sh, build-fuzz-lib/) for 60 seconds each. Both
+# test runs include the hostile-input suite (ctest -L hostile,
+# tests/hostile/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -40,6 +43,9 @@ TSAN_OPTIONS=halt_on_error=1 OPENBLAS_NUM_THREADS=1 \
 
 echo "== fuzzing the .ode parser (60 s, libFuzzer + ASan + UBSan) =="
 ./tests/fuzz/run_fuzz.sh 60
+
+echo "== fuzzing the SBML importer and the C ABI (60 s each, libFuzzer + ASan + UBSan) =="
+./tests/fuzz/run_fuzz_lib.sh 60
 
 # One closing line over both test runs (each ctest run already stopped the
 # script on a failure, so this line only ever reports success).

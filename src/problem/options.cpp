@@ -55,7 +55,10 @@ MethodOptions::MethodOptions(const std::string& method_id, const std::vector<Opt
                              const Options& given)
     : method_id_(method_id) {
   for (const auto& spec : specs) values_[spec.key] = {spec.type, spec.default_value};
-  for (const auto& [key, value] : given.values()) {
+  for (const auto& entry : given.values()) {
+    // Not a structured binding: C++17 lets no lambda capture one (clang refuses).
+    const std::string& key = entry.first;
+    const auto& value = entry.second;
     auto it = std::find_if(specs.begin(), specs.end(),
                            [&](const OptionSpec& s) { return s.key == key; });
     if (it == specs.end()) {
