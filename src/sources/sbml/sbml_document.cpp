@@ -112,7 +112,16 @@ std::string describe(const SBase& element) {
 std::unique_ptr<SBMLDocument> read_document(const std::string& xml, const std::string& file,
                                             const std::vector<RequiredPackage>& required) {
   SBMLReader reader;
-  std::unique_ptr<SBMLDocument> doc(reader.readSBMLFromString(xml));
+  std::unique_ptr<SBMLDocument> doc;
+  // libsbml throws from inside its reader on some malformed documents (an
+  // SBMLConstructorException for an element whose level/version it cannot
+  // place): that is bad input, not a failure of ours.
+  try {
+    doc.reset(reader.readSBMLFromString(xml));
+  } catch (const std::exception& e) {
+    throw Error(Status::parse_error, file + ": not valid SBML: libsbml stopped reading it (" +
+                                         std::string(e.what()) + ")");
+  }
   if (!doc) throw Error(Status::parse_error, file + ": libsbml could not read the document");
   const unsigned n = doc->getNumErrors();
   unsigned n_errors = 0;
