@@ -187,6 +187,12 @@ class Importer {
         return stoichiometry_attribute(static_cast<const SpeciesReference*>(s.element));
       case SymbolKind::species: {
         const auto* sp = static_cast<const Species*>(s.element);
+        // SBML allows one of the two (rule 20609): with both, which one the
+        // author meant is unknowable.
+        if (sp->isSetInitialAmount() && sp->isSetInitialConcentration())
+          throw Error(Status::parse_error,
+                      where(file_, sp) + "species '" + s.id +
+                          "' sets both initialAmount and initialConcentration (SBML allows one)");
         if (sp->isSetInitialAmount()) {
           const NodeId n = g().constant(sp->getInitialAmount());
           return s.amount_valued ? n : g().div(n, size(s, kInitial));
