@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/number_text.hpp"
 #include "linalg/csc.hpp"
 #include "model/finite_differences.hpp"
 #include "odesens/status.hpp"
@@ -141,7 +142,7 @@ class CallbackModel final : public Model {
     if (code == 0) return;
     std::ostringstream msg;
     msg << "user function '" << which << "' returned " << code;
-    if (t) msg << " at t = " << *t;
+    if (t) msg << " at t = " << number_text(*t);
     throw Error(Status::callback_failed, msg.str());
   }
 

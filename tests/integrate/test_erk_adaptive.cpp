@@ -120,6 +120,14 @@ TEST(DenseStages, Dop853ComputesItsExtraStagesOnlyWhenAskedAndOncePerStep) {
   engine.interpolate(0.9 * t_mid, out);
   EXPECT_EQ(engine.stats().dense_evaluations, 3);
   EXPECT_THROW(engine.interpolate(engine.t() + 1.0, out), Error);
+  // The time in the message is short and exact, not 301 digits.
+  try {
+    engine.interpolate(1e300, out);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_argument);
+    EXPECT_STREQ(e.what(), "interpolate: t = 1e+300 lies outside the last step");
+  }
 }
 
 // ---- failures ---------------------------------------------------------------

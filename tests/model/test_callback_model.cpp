@@ -130,6 +130,15 @@ TEST(CallbackModel, FailingCallbackNamesItself) {
     EXPECT_NE(std::string(e.what()).find("'jac_p' returned 7 at t = 1.5"), std::string::npos)
         << e.what();
   }
+  // The time with every digit it needs: two failures at distinct times read
+  // differently (not both "1.23457").
+  try {
+    m->jac_p(1.2345678901234567, x.data(), p.data(), Jp.data());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("at t = 1.2345678901234567"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(CallbackModel, InvalidSpecificationsAreRejected) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::integrate::erk {
@@ -103,7 +104,7 @@ void ErkEngine::take_step(double h) {
     throw Error(Status::invalid_argument, "take_step needs a finite h != 0 in the direction of t_end");
   if (stats_.steps >= settings_.max_steps)
     throw Error(Status::too_much_work, "max_steps (" + std::to_string(settings_.max_steps) +
-                                           ") reached at t = " + std::to_string(t_));
+                                           ") reached at t = " + number_text(t_));
   prepare_first_stage();
   ++stats_.steps;
   compute_stages(h, /*defer_fsal=*/true);
@@ -121,11 +122,11 @@ void ErkEngine::step(double t_limit) {
   for (;;) {
     if (stats_.steps >= settings_.max_steps)
       throw Error(Status::too_much_work, "max_steps (" + std::to_string(settings_.max_steps) +
-                                             ") reached at t = " + std::to_string(t_));
+                                             ") reached at t = " + number_text(t_));
     const double h_proposed = direction_ * std::min(std::fabs(h_next_), h_max);
     if (adaptive && !(std::fabs(h_proposed) > 16 * kEps * std::fabs(t_)))
-      throw Error(Status::solver_failed, "step size " + std::to_string(h_proposed) +
-                                             " below 16 eps |t| at t = " + std::to_string(t_));
+      throw Error(Status::solver_failed, "step size " + number_text(h_proposed) +
+                                             " below 16 eps |t| at t = " + number_text(t_));
     double h = h_proposed;
     const bool lands = direction_ * (t_ + h * (1 + kStretch) - t_limit) >= 0;
     if (lands) h = t_limit - t_;
@@ -134,7 +135,7 @@ void ErkEngine::step(double t_limit) {
     const bool defer_fsal = !adaptive || !fsal_stage_needed_by_error();
     compute_stages(h, defer_fsal);
     const double err = adaptive ? estimate_error(h) : 0.0;
-    if (std::isnan(err)) throw Error(Status::not_finite, "NaN in the error estimate at t = " + std::to_string(t_));
+    if (std::isnan(err)) throw Error(Status::not_finite, "NaN in the error estimate at t = " + number_text(t_));
     if (err <= 1) {
       if (adaptive) {
         double h_new = h * controller_.factor_after_accept(err);

@@ -8,6 +8,7 @@
 
 #include "integrate/erk/dense_output.hpp"
 #include "integrate/erk/erk_engine.hpp"
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::integrate::erk {
@@ -20,7 +21,7 @@ void ErkEngine::evaluate(int i, double t_i, const double* Y, double* k) {
   system_.rhs(t_i, Y, k);
   ++stats_.rhs_evaluations;
   if (!kernels_->all_finite(n_, k))
-    throw Error(Status::not_finite, "f returned NaN or Inf at t = " + std::to_string(t_i) +
+    throw Error(Status::not_finite, "f returned NaN or Inf at t = " + number_text(t_i) +
                                         " (stage " + std::to_string(i) + ")");
 }
 
@@ -67,7 +68,7 @@ void ErkEngine::compute_stages(double h, bool defer_fsal) {
   double* x_new = workspace_.x_candidate();
   kernels_->combine(n_, x, h, tableau_.b, k, s, x_new);
   if (!kernels_->all_finite(n_, x_new))
-    throw Error(Status::not_finite, "the solution became NaN or Inf after t = " + std::to_string(t_));
+    throw Error(Status::not_finite, "the solution became NaN or Inf after t = " + number_text(t_));
   if (tableau_.fsal && !defer_fsal) {
     evaluate(s - 1, t_ + h, x_new, k[s - 1]);
     if (observer_) observer_->on_stage(s - 1, t_ + h, x_new, k[s - 1]);
@@ -130,7 +131,7 @@ void ErkEngine::interpolate(double t, double* out) {
   }
   const double theta = (t - t_previous_) / h_last_;
   if (!(theta >= 0 && theta <= 1))
-    throw Error(Status::invalid_argument, "interpolate: t = " + std::to_string(t) +
+    throw Error(Status::invalid_argument, "interpolate: t = " + number_text(t) +
                                               " lies outside the last step");
   // The first stage of the next step must not have replaced k_0 yet.
   if (first_stage_ready_)
