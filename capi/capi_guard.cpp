@@ -37,6 +37,14 @@ void require_array(const void* p, std::int64_t len, const char* name) {
   if (len > 0 && !p) throw Error(Status::null_handle, std::string(name) + " is NULL");
 }
 
+std::size_t require_count(std::int64_t n, std::int64_t min, std::int64_t max, const char* name) {
+  if (n < min || n > max)
+    throw Error(Status::invalid_argument, std::string(name) + " must be from " +
+                                              std::to_string(min) + " to " + std::to_string(max) +
+                                              " (got " + std::to_string(n) + ")");
+  return static_cast<std::size_t>(n);
+}
+
 void require_length(std::int64_t len, std::size_t expected, const char* name) {
   if (len != static_cast<std::int64_t>(expected))
     throw Error(Status::invalid_argument, std::string(name) + " has " + std::to_string(len) +

@@ -1,6 +1,6 @@
 // The exception barrier of the C ABI. Every exported function runs its body
-// inside guarded(): an odesens::Error becomes its status code, anything
-// else ODESENS_ERR_INTERNAL, and the message is recorded on the handle and
+// inside guarded(): an odesens::Error becomes its status code, a failed
+// allocation ODESENS_ERR_OUT_OF_MEMORY, anything else ODESENS_ERR_INTERNAL, and the message is recorded on the handle and
 // as the calling thread's last error. No exception crosses into C.
 #pragma once
 
@@ -32,7 +32,9 @@ int guarded(const void* handle, const char* function, Body&& body) noexcept {
   } catch (const Error& e) {
     return record_failure(header, function, e.status(), e.what());
   } catch (const std::bad_alloc&) {
-    return record_failure(header, function, Status::internal_error, "out of memory");
+    return record_failure(header, function, Status::out_of_memory,
+                          "out of memory (an allocation failed; fewer output times, states or "
+                          "parameters need less)");
   } catch (const std::exception& e) {
     return record_failure(header, function, Status::internal_error, e.what());
   } catch (...) {
@@ -40,8 +42,15 @@ int guarded(const void* handle, const char* function, Body&& body) noexcept {
   }
 }
 
+// The most states, and the most parameters, of a callback model: beyond
+// them the names and vectors a model holds alone need gigabytes, and
+// products of sizes could no longer be formed.
+constexpr std::int64_t max_model_dimension = 100'000'000;
+
 // Argument checks shared by the ABI functions; each throws Error naming the
-// argument.
+// argument. Sizes are checked before anything is read or allocated.
+// A count in [min, max]: Error(invalid_argument) naming it and the range.
+std::size_t require_count(std::int64_t n, std::int64_t min, std::int64_t max, const char* name);
 void require_pointer(const void* p, const char* name);
 // A caller's array: non-NULL unless len is 0, len >= 0.
 void require_array(const void* p, std::int64_t len, const char* name);

@@ -53,14 +53,10 @@ int odesens_model_create(int64_t nx, int64_t np, odesens_rhs_fn f, void* user,
   return guarded(nullptr, __func__, [&] {
     require_pointer(out, "out");
     *out = nullptr;
-    if (nx < 1)
-      throw Error(Status::invalid_argument, "nx must be at least 1 (got " + std::to_string(nx) + ")");
-    if (np < 0)
-      throw Error(Status::invalid_argument, "np must not be negative (got " + std::to_string(np) + ")");
-    if (!f) throw Error(Status::null_handle, "the right-hand side f is NULL");
     CallbackModelSpec spec;
-    spec.nx = static_cast<std::size_t>(nx);
-    spec.np = static_cast<std::size_t>(np);
+    spec.nx = require_count(nx, 1, max_model_dimension, "nx");
+    spec.np = require_count(np, 0, max_model_dimension, "np");
+    if (!f) throw Error(Status::null_handle, "the right-hand side f is NULL");
     // Explicit defaults, so that getters can return them before any build.
     spec.state_names = numbered_names("x", spec.nx);
     spec.param_names = numbered_names("p", spec.np);
@@ -145,15 +141,18 @@ int odesens_model_set_sparsity(odesens_model* model, int64_t nnz, const int64_t*
       s.jac_x_sparse = nullptr;
       return;
     }
+    // nnz is checked against the largest pattern and col_ptr[nx] before
+    // row_idx is read: a wrong nnz must not read past the caller's array.
+    const auto nx = static_cast<std::int64_t>(s.nx);
+    require_count(nnz, 0, nx * nx, "nnz");
     require_array(row_idx, nnz, "row_idx");
+    if (col_ptr[nx] != nnz)
+      throw Error(Status::invalid_argument, "col_ptr[nx] = " + std::to_string(col_ptr[nx]) +
+                                                " differs from nnz = " + std::to_string(nnz));
     SparsityPattern pattern;
     pattern.rows = pattern.cols = s.nx;
-    pattern.col_ptr.assign(col_ptr, col_ptr + s.nx + 1);
+    pattern.col_ptr.assign(col_ptr, col_ptr + nx + 1);
     pattern.row_idx.assign(row_idx, row_idx + nnz);
-    if (pattern.col_ptr.back() != nnz)
-      throw Error(Status::invalid_argument,
-                  "col_ptr[nx] = " + std::to_string(pattern.col_ptr.back()) +
-                      " differs from nnz = " + std::to_string(nnz));
     pattern.validate();
     s.pattern = std::move(pattern);
   });

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "capi_guard.hpp"
+#include "core/number_text.hpp"
 #include "capi_handles.hpp"
 #include "odesens.h"
 #include "odesens/methods.hpp"
@@ -26,13 +27,19 @@ int change_problem(odesens_solver* solver, const char* function, Change&& change
 
 std::size_t nx_of(const Problem& problem) { return problem.model->nx(); }
 
-// A tolerance: finite, positive (rtol) or non-negative (atol).
-void require_tolerance(double v, const char* name, bool allow_zero) {
-  if (!std::isfinite(v)) throw Error(Status::not_finite, std::string(name) + " is NaN or Inf");
-  if (v < 0.0 || (!allow_zero && v == 0.0))
-    throw Error(Status::invalid_argument, std::string(name) + " must be " +
-                                              (allow_zero ? "non-negative" : "positive") +
-                                              " (got " + std::to_string(v) + ")");
+// rtol in (0, 1), as validate_problem requires.
+void require_rtol(double v) {
+  if (!std::isfinite(v)) throw Error(Status::not_finite, "rtol is NaN or Inf");
+  if (!(v > 0.0 && v < 1.0))
+    throw Error(Status::invalid_argument, "rtol must be in (0, 1) (got " + number_text(v) + ")");
+}
+
+// An atol: finite and non-negative.
+void require_atol(double v, const std::string& name) {
+  if (!std::isfinite(v)) throw Error(Status::not_finite, name + " is NaN or Inf");
+  if (v < 0.0)
+    throw Error(Status::invalid_argument,
+                name + " must not be negative (got " + number_text(v) + ")");
 }
 
 // Checks one option against the method's specification (the same check the
@@ -102,23 +109,23 @@ int odesens_solver_set_t0(odesens_solver* solver, double t0) {
 
 int odesens_solver_set_output_times(odesens_solver* solver, const double* times, int64_t len) {
   return change_problem(solver, __func__, [&](Problem& pr) {
+    require_count(len, 1, static_cast<std::int64_t>(max_output_times), "the number of output times");
     require_array(times, len, "times");
-    if (len < 1) throw Error(Status::invalid_argument, "at least one output time is needed");
     require_finite(times, len, "times");
     for (int64_t k = 1; k < len; ++k)
       if (!(times[k] > times[k - 1]))
         throw Error(Status::invalid_argument,
                     "output times must be strictly increasing: times[" + std::to_string(k) +
-                        "] = " + std::to_string(times[k]) + " <= times[" +
-                        std::to_string(k - 1) + "] = " + std::to_string(times[k - 1]));
+                        "] = " + number_text(times[k]) + " <= times[" + std::to_string(k - 1) +
+                        "] = " + number_text(times[k - 1]));
     pr.output_times.assign(times, times + len);
   });
 }
 
 int odesens_solver_set_tolerances(odesens_solver* solver, double rtol, double atol) {
   return change_problem(solver, __func__, [&](Problem& pr) {
-    require_tolerance(rtol, "rtol", false);
-    require_tolerance(atol, "atol", true);
+    require_rtol(rtol);
+    require_atol(atol, "atol");
     pr.rtol = rtol;
     pr.atol = {atol};
   });
@@ -132,7 +139,7 @@ int odesens_solver_set_atol_vector(odesens_solver* solver, const double* atol, i
                                                 " entries, expected 1 or nx = " +
                                                 std::to_string(nx_of(pr)));
     for (int64_t i = 0; i < len; ++i)
-      require_tolerance(atol[i], ("atol[" + std::to_string(i) + "]").c_str(), true);
+      require_atol(atol[i], "atol[" + std::to_string(i) + "]");
     pr.atol.assign(atol, atol + len);
   });
 }
@@ -148,12 +155,24 @@ int odesens_solver_set_max_steps(odesens_solver* solver, int64_t max_steps) {
 
 int odesens_solver_set_adjoint_weights(odesens_solver* solver, const double* w, int64_t len) {
   return change_problem(solver, __func__, [&](Problem& pr) {
-    require_array(w, len, "w");
-    if (len % static_cast<int64_t>(nx_of(pr)) != 0)
+    const auto nx = static_cast<int64_t>(nx_of(pr));
+    const auto nt = static_cast<int64_t>(pr.output_times.size());
+    if (len < 0)
+      throw Error(Status::invalid_argument,
+                  "length of w is negative (" + std::to_string(len) + ")");
+    if (len != 0 && nt > 0 && len != nx * nt)
+      throw Error(Status::invalid_argument,
+                  "adjoint weights: " + std::to_string(len) + " given, expected nx x n_times = " +
+                      std::to_string(nx) + " x " + std::to_string(nt) + " = " +
+                      std::to_string(nx * nt));
+    // Before any output times: whole blocks of nx, no more blocks than there
+    // can be times; the solve checks the count against the times set by then.
+    if (nt == 0 && (len % nx != 0 || len / nx > static_cast<int64_t>(max_output_times)))
       throw Error(Status::invalid_argument,
                   "adjoint weights: " + std::to_string(len) +
-                      " entries is not a whole number of blocks of nx = " +
-                      std::to_string(nx_of(pr)));
+                      " given, not a whole number of blocks of nx = " + std::to_string(nx) +
+                      " (at most " + std::to_string(max_output_times) + " blocks)");
+    require_array(w, len, "w");
     require_finite(w, len, "w");
     pr.adjoint_weights.assign(w, w + len);
   });

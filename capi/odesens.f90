@@ -54,6 +54,7 @@ module odesens
   integer(c_int), parameter :: ODESENS_ERR_BUFFER_TOO_SMALL = -12
   integer(c_int), parameter :: ODESENS_ERR_NULL_HANDLE = -13
   integer(c_int), parameter :: ODESENS_ERR_IO = -14
+  integer(c_int), parameter :: ODESENS_ERR_OUT_OF_MEMORY = -15
   integer(c_int), parameter :: ODESENS_ERR_INTERNAL = -99
 
   ! Arrays of a result (odesens_result_array).

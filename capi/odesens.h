@@ -108,6 +108,7 @@ typedef enum odesens_status {
   ODESENS_ERR_BUFFER_TOO_SMALL = -12, /* a caller's output buffer is too short */
   ODESENS_ERR_NULL_HANDLE = -13,     /* NULL (or wrong kind of) handle or pointer */
   ODESENS_ERR_IO = -14,              /* a file could not be read or written */
+  ODESENS_ERR_OUT_OF_MEMORY = -15,   /* an allocation failed: more memory needed than there is */
   ODESENS_ERR_INTERNAL = -99         /* a bug: please report it with the message */
 } odesens_status;
 
@@ -190,8 +191,8 @@ ODESENS_API int odesens_method_option_bounds(const char* method, int64_t index, 
 
 /* ---- models ---- */
 
-/* A callback model with nx >= 1 states and np >= 0 parameters; `user` is
- * passed to every callback. Defaults: names x1.., p1.., nominal parameters
+/* A callback model with 1 <= nx <= 100000000 states and
+ * 0 <= np <= 100000000 parameters; `user` is passed to every callback. Defaults: names x1.., p1.., nominal parameters
  * and x0 zero. */
 ODESENS_API int odesens_model_create(int64_t nx, int64_t np, odesens_rhs_fn f, void* user,
                                      odesens_model** out);
@@ -231,7 +232,8 @@ ODESENS_API void odesens_model_free(odesens_model* model);
 /* Setters of callback models; NULL clears a callback. */
 ODESENS_API int odesens_model_set_jac_x(odesens_model* model, odesens_dense_jac_fn jac_x);
 /* CSC sparsity pattern of J_x: col_ptr has nx + 1 entries (col_ptr[0] = 0,
- * col_ptr[nx] = nnz), row_idx has nnz entries, sorted within each column.
+ * col_ptr[nx] = nnz <= nx * nx), row_idx has nnz entries, sorted within
+ * each column.
  * col_ptr == NULL removes the pattern (and the sparse Jacobian). */
 ODESENS_API int odesens_model_set_sparsity(odesens_model* model, int64_t nnz,
                                            const int64_t* col_ptr, const int64_t* row_idx);
@@ -279,17 +281,21 @@ ODESENS_API int odesens_solver_set_params(odesens_solver* solver, const double* 
 ODESENS_API int odesens_solver_set_initial_state(odesens_solver* solver, const double* x0,
                                                  int64_t len);
 ODESENS_API int odesens_solver_set_t0(odesens_solver* solver, double t0);
-/* Strictly increasing, all >= t0 (checked at solve), at least one. */
+/* Strictly increasing, all >= t0 (checked at solve), from 1 to 100000000
+ * of them. */
 ODESENS_API int odesens_solver_set_output_times(odesens_solver* solver, const double* times,
                                                 int64_t len);
-/* rtol > 0 and one atol >= 0 for all states. */
+/* 0 < rtol < 1 and one atol >= 0 for all states. */
 ODESENS_API int odesens_solver_set_tolerances(odesens_solver* solver, double rtol, double atol);
 /* One atol per state (len nx), or one for all (len 1); keeps rtol. */
 ODESENS_API int odesens_solver_set_atol_vector(odesens_solver* solver, const double* atol,
                                                int64_t len);
 ODESENS_API int odesens_solver_set_max_steps(odesens_solver* solver, int64_t max_steps);
 /* G = sum_k w_k^T x(t_k): n_times blocks of nx weights, time slowest
- * (w[i + k*nx]); len 0 restores the default. */
+ * (w[i + k*nx]); len 0 restores the default. With output times set, len
+ * must be nx * n_times (ODESENS_ERR_INVALID_ARGUMENT naming both lengths
+ * otherwise); set before the output times, a whole number of blocks of nx,
+ * checked against the times at solve. */
 ODESENS_API int odesens_solver_set_adjoint_weights(odesens_solver* solver, const double* w,
                                                    int64_t len);
 /* Method options, checked when set: an unknown key is

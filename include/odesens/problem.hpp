@@ -3,6 +3,7 @@
 // the weights of the objective.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,6 +13,10 @@
 #include "odesens/options.hpp"
 
 namespace odesens {
+
+// The most output times a problem may have (every method stores at least
+// the states at each of them).
+inline constexpr std::size_t max_output_times = 100'000'000;
 
 struct Problem {
   std::shared_ptr<const Model> model;
@@ -23,7 +28,8 @@ struct Problem {
   std::vector<double> initial_state;
 
   double t0 = 0.0;
-  // Strictly increasing, all >= t0. An output at t0 itself is allowed.
+  // Strictly increasing, all >= t0, at most max_output_times. An output at
+  // t0 itself is allowed.
   std::vector<double> output_times;
 
   // Relative and absolute tolerances, meaning what they mean in CVODES:

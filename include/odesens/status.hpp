@@ -27,6 +27,7 @@ enum class Status : int {
   buffer_too_small = -12,  // a caller's output buffer is shorter than needed
   null_handle = -13,       // a NULL handle or pointer where one is required
   io_error = -14,          // a file could not be read or written
+  out_of_memory = -15,     // an allocation failed: the problem needs more memory than there is
   internal_error = -99     // a bug: please report it with the message
 };
 

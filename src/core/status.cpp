@@ -19,6 +19,7 @@ const char* status_string(Status s) noexcept {
     case Status::buffer_too_small: return "output buffer too small";
     case Status::null_handle: return "NULL handle or pointer";
     case Status::io_error: return "input/output error";
+    case Status::out_of_memory: return "out of memory";
     case Status::internal_error: return "internal error";
   }
   return "unknown status";

@@ -120,7 +120,9 @@ Result solve(const Problem& given, const std::string& method_id) {
   } catch (const Error&) {
     throw;
   } catch (const std::bad_alloc&) {
-    throw Error(Status::internal_error, "out of memory in method '" + method_id + "'");
+    throw Error(Status::out_of_memory, "out of memory in method '" + method_id +
+                                           "' (an allocation failed; fewer output times, "
+                                           "states or parameters need less)");
   } catch (const std::exception& e) {
     throw Error(Status::internal_error, "method '" + method_id + "': " + e.what());
   }

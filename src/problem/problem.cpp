@@ -39,6 +39,17 @@ std::vector<double> objective_weights(const Problem& problem) {
 void validate_problem(const Problem& pr) {
   if (!pr.model) throw Error(Status::invalid_argument, "problem has no model");
   const std::size_t nx = pr.model->nx(), np = pr.model->np();
+  // A forward method's result holds n_times x nx x (1 + np) values, indexed
+  // by products of these sizes: sizes whose product cannot even be
+  // addressed (a careless or hostile caller's) are refused before anything
+  // is allocated or the product wraps around.
+  const double entries = static_cast<double>(pr.output_times.size()) *
+                         static_cast<double>(nx) * (static_cast<double>(np) + 1.0);
+  if (entries > 0x1p53)
+    throw Error(Status::invalid_argument,
+                "the result would hold n_times x nx x (np + 1) = " +
+                    std::to_string(pr.output_times.size()) + " x " + std::to_string(nx) + " x " +
+                    std::to_string(np + 1) + " values, far more than any memory holds");
   if (!pr.params.empty()) require_size(pr.params, np, "parameter vector");
   require_finite(effective_params(pr), "parameter");
   if (!pr.initial_state.empty()) {
@@ -47,6 +58,10 @@ void validate_problem(const Problem& pr) {
   }
   if (!std::isfinite(pr.t0)) throw Error(Status::not_finite, "t0 is NaN or Inf");
   if (pr.output_times.empty()) throw Error(Status::invalid_argument, "no output times given");
+  if (pr.output_times.size() > max_output_times)
+    throw Error(Status::invalid_argument,
+                std::to_string(pr.output_times.size()) + " output times, at most " +
+                    std::to_string(max_output_times));
   require_finite(pr.output_times, "output time");
   if (pr.output_times.front() < pr.t0)
     throw Error(Status::invalid_argument, "output time " + number_text(pr.output_times[0]) +
@@ -61,14 +76,20 @@ void validate_problem(const Problem& pr) {
     throw Error(Status::invalid_argument, "the last output time must be after t0");
   if (!pr.rtol) throw Error(Status::invalid_argument, "rtol is not set");
   if (!std::isfinite(*pr.rtol)) throw Error(Status::not_finite, "rtol is NaN or Inf");
-  if (!(*pr.rtol > 0.0)) throw Error(Status::invalid_argument, "rtol must be positive");
+  // rtol = 0 (a pure absolute test, which CVODES allows) is refused too: the
+  // adjoint's derived tolerances scale with rtol and would all be 0; rtol >= 1
+  // asks for no correct digit, and the sensitivities come out with any sign.
+  if (!(*pr.rtol > 0.0 && *pr.rtol < 1.0))
+    throw Error(Status::invalid_argument,
+                "rtol must be in (0, 1), got " + number_text(*pr.rtol));
   if (pr.atol.size() != 1 && pr.atol.size() != nx)
     throw Error(Status::invalid_argument, "atol has " + std::to_string(pr.atol.size()) +
                                               " entries, expected 1 or nx = " +
                                               std::to_string(nx));
   require_finite(pr.atol, "atol");
   for (double a : pr.atol)
-    if (a < 0.0) throw Error(Status::invalid_argument, "atol must not be negative");
+    if (a < 0.0)
+      throw Error(Status::invalid_argument, "atol must not be negative, got " + number_text(a));
   if (pr.max_steps <= 0) throw Error(Status::invalid_argument, "max_steps must be positive");
   if (!pr.adjoint_weights.empty()) {
     require_size(pr.adjoint_weights, nx * pr.output_times.size(),

@@ -630,7 +630,7 @@ static void test_null_handles_are_refused(void) {
 static void test_wrong_sizes_are_refused(void) {
   odesens_model* m = NULL;
   CHECK_STATUS(odesens_model_create(0, 1, decay_rhs, NULL, &m), ODESENS_ERR_INVALID_ARGUMENT);
-  CHECK_MESSAGE(odesens_errmsg(NULL), "nx must be at least 1");
+  CHECK_MESSAGE(odesens_errmsg(NULL), "nx must be from 1 to 100000000 (got 0)");
   CHECK_STATUS(odesens_model_create(2, -1, decay_rhs, NULL, &m), ODESENS_ERR_INVALID_ARGUMENT);
   CHECK_OK(odesens_model_create(2, 3, decay_rhs, NULL, &m));
   const double v[4] = {1, 2, 3, 4};
@@ -666,9 +666,10 @@ static void test_wrong_sizes_are_refused(void) {
   CHECK_STATUS(odesens_solver_set_tolerances(s, 1e-6, -1.0), ODESENS_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(odesens_solver_set_max_steps(s, 0), ODESENS_ERR_INVALID_ARGUMENT);
 
-  /* Weights whose count matches no number of output times: found at solve. */
-  CHECK_OK(odesens_solver_set_output_times(s, v, 2));
+  /* Weights given before the output times and matching none of their
+   * number: found at solve. */
   CHECK_OK(odesens_solver_set_adjoint_weights(s, v, 2));
+  CHECK_OK(odesens_solver_set_output_times(s, v, 2));
   odesens_result* r = NULL;
   CHECK_STATUS(odesens_solve(s, &r), ODESENS_ERR_INVALID_ARGUMENT);
   CHECK_MESSAGE(odesens_errmsg(s), "adjoint weights");

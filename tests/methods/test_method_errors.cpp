@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <new>
 #include <string>
 #include <variant>
 #include <vector>
@@ -33,7 +34,7 @@ Failure failure_of(const Problem& problem, const std::string& method) {
 // Exponential decay x' = -p x whose callbacks fail or misbehave on demand
 // once t passes `after`.
 struct Misbehaviour {
-  enum Kind { none, fail_f, nan_f, fail_jac_x, fail_jac_p } kind = none;
+  enum Kind { none, fail_f, nan_f, fail_jac_x, fail_jac_p, no_memory_f, nan_jac_x } kind = none;
   double after = 0.5;
 };
 
@@ -49,11 +50,12 @@ CallbackModelSpec decay(Misbehaviour* m) {
     f[0] = -p[0] * x[0];
     if (t > mis->after && mis->kind == Misbehaviour::fail_f) return 3;
     if (t > mis->after && mis->kind == Misbehaviour::nan_f) f[0] = NAN;
+    if (t > mis->after && mis->kind == Misbehaviour::no_memory_f) throw std::bad_alloc();
     return 0;
   };
   spec.jac_x = [](double t, const double*, const double* p, double* J, void* u) {
     auto* mis = static_cast<Misbehaviour*>(u);
-    J[0] = -p[0];
+    J[0] = t > mis->after && mis->kind == Misbehaviour::nan_jac_x ? NAN : -p[0];
     return t > mis->after && mis->kind == Misbehaviour::fail_jac_x ? 4 : 0;
   };
   spec.jac_p = [](double t, const double* x, const double*, double* Jp, void* u) {
@@ -118,6 +120,17 @@ TEST_P(MethodErrors, NaNFromRightHandSideIsNotFinite) {
   const auto f = failure_of(decay_problem(&m), GetParam());
   EXPECT_EQ(f.status, Status::not_finite) << f.message;
   EXPECT_NE(f.message.find("NaN or Inf"), std::string::npos) << f.message;
+}
+
+// An allocation that fails anywhere in a solve is reported as such, not as
+// an internal error to report.
+TEST_P(MethodErrors, FailedAllocationIsOutOfMemory) {
+  Misbehaviour m{Misbehaviour::no_memory_f};
+  const auto f = failure_of(decay_problem(&m), GetParam());
+  EXPECT_EQ(f.status, Status::out_of_memory) << f.message;
+  EXPECT_NE(f.message.find("out of memory in method '" + GetParam() + "'"), std::string::npos)
+      << f.message;
+  EXPECT_STREQ(status_string(Status::out_of_memory), "out of memory");
 }
 
 TEST_P(MethodErrors, TooMuchWorkIsReported) {
@@ -250,6 +263,21 @@ TEST(MethodRegistry, UnknownMethodListsTheKnownOnes) {
   const auto f = failure_of(builtin_problem("chua", {1.0}), "rk45");
   EXPECT_EQ(f.status, Status::unknown_method);
   EXPECT_NE(f.message.find("cvodes_fsa"), std::string::npos) << f.message;
+}
+
+// Times in messages read back as the numbers they are ("0.1", not
+// "0.100000").
+TEST(MethodRegistry, PeanoBakerNamesTheTimeOfANonFiniteJacobianExactly) {
+  Misbehaviour m{Misbehaviour::nan_jac_x, -1.0};
+  Problem problem;
+  problem.model = make_callback_model(decay(&m));
+  problem.t0 = 0.1;
+  problem.output_times = {0.25, 1.0};
+  problem.options.set("jacobian", "difference_quotient");  // the state solve does without J_x
+  const auto f = failure_of(problem, "pbsr");
+  EXPECT_EQ(f.status, Status::not_finite) << f.message;
+  EXPECT_NE(f.message.find("J_x contains NaN or Inf at t = 0.1"), std::string::npos) << f.message;
+  EXPECT_EQ(f.message.find("0.100000"), std::string::npos) << f.message;
 }
 
 TEST(MethodRegistry, AdjointCallbackFailureDuringBackwardPass) {

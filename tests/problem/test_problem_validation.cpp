@@ -71,9 +71,9 @@ TEST(ProblemValidation, NonFiniteInputsAreRejected) {
 TEST(ProblemValidation, BadTolerancesAndTimesAreRejected) {
   auto p = valid();
   p.rtol = 0.0;
-  expect_rejected(p, Status::invalid_argument, "rtol must be positive");
+  expect_rejected(p, Status::invalid_argument, "rtol must be in (0, 1), got 0");
   p.rtol = -1e-6;
-  expect_rejected(p, Status::invalid_argument, "rtol must be positive");
+  expect_rejected(p, Status::invalid_argument, "rtol must be in (0, 1), got -1e-06");
   p = valid();
   p.atol = {-1.0};
   expect_rejected(p, Status::invalid_argument, "atol must not be negative");
@@ -94,6 +94,49 @@ TEST(ProblemValidation, BadTolerancesAndTimesAreRejected) {
   p = valid();
   p.max_steps = 0;
   expect_rejected(p, Status::invalid_argument, "max_steps");
+}
+
+// rtol >= 1 asks for no correct digit: with rtol 1e300 the solve ran and
+// gave S with the wrong sign.
+TEST(ProblemValidation, RelativeToleranceOfOneOrMoreIsRejected) {
+  auto p = valid();
+  p.rtol = 1.0;
+  expect_rejected(p, Status::invalid_argument, "rtol must be in (0, 1), got 1");
+  p.rtol = 1e300;
+  expect_rejected(p, Status::invalid_argument, "rtol must be in (0, 1), got 1e+300");
+  p.rtol = 0.5;
+  EXPECT_NO_THROW(validate_problem(p));
+}
+
+// A model that claims sizes it never allocates (as a C caller's could).
+class HugeModel final : public Model {
+ public:
+  HugeModel(std::size_t nx, std::size_t np) : nx_(nx), np_(np) {}
+  std::size_t nx() const override { return nx_; }
+  std::size_t np() const override { return np_; }
+  const std::vector<std::string>& state_names() const override { return none_; }
+  const std::vector<std::string>& param_names() const override { return none_; }
+  std::vector<double> nominal_params() const override {
+    ADD_FAILURE() << "read before the sizes were checked";
+    return {};
+  }
+  std::string name() const override { return "huge"; }
+  void initial_state(const double*, double*, Workspace*) const override {}
+  void rhs(double, const double*, const double*, double*, Workspace*) const override {}
+
+ private:
+  std::size_t nx_, np_;
+  std::vector<std::string> none_;
+};
+
+// n_times x nx x np wrapped around size_t: a result of a few values would
+// have been allocated and written far past its end.
+TEST(ProblemValidation, SizesWhoseProductCannotBeAddressedAreRejected) {
+  Problem p = valid();
+  p.model = std::make_shared<HugeModel>(std::size_t{1} << 32, std::size_t{1} << 32);
+  expect_rejected(p, Status::invalid_argument,
+                  "the result would hold n_times x nx x (np + 1) = 2 x 4294967296 x 4294967297 "
+                  "values, far more than any memory holds");
 }
 
 }  // namespace

@@ -246,7 +246,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
       derive_backward_tolerances(settings.tolerances, *problem.rtol, session.model(),
                                  session.params().data(), session.workspace(), sample, rows);
   VectorPtr atol_q(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
-  if (!atol_q) throw Error(Status::internal_error, "N_VNew_Serial failed");
+  if (!atol_q) throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
   // Problem b of a sweep whose first row is `first`: the objective (b = 0)
   // or row first + b - 1; none past the last row (it then idles at 0).
   auto row_of = [&](std::size_t b, std::size_t first) { return first + b - 1; };
@@ -278,7 +278,8 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
     auto& bp = backward[b];
     bp.lambda.reset(N_VNew_Serial(static_cast<sunindextype>(n), session.context()));
     bp.q.reset(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
-    if (!bp.lambda || !bp.q) throw Error(Status::internal_error, "N_VNew_Serial failed");
+    if (!bp.lambda || !bp.q)
+      throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
     terminal_value(b, 0, N_VGetArrayPointer(bp.lambda.get()));
     N_VConst(0.0, bp.q.get());
     session.check(CVodeCreateB(mem, lmm, &bp.which), "CVodeCreateB");

@@ -38,7 +38,7 @@ void capture_message(int, const char* module, const char* function, char* msg, v
 Status status_for_flag(int flag) {
   switch (flag) {
     case CV_TOO_MUCH_WORK: return Status::too_much_work;
-    case CV_MEM_FAIL: return Status::internal_error;
+    case CV_MEM_FAIL: return Status::out_of_memory;
     case CV_ILL_INPUT: return Status::invalid_argument;
     default: return Status::solver_failed;
   }
@@ -112,7 +112,7 @@ Session::Session(const Problem& problem, const SessionSettings& settings)
     throw Error(Status::internal_error, "SUNContext_Create failed");
   ctx_.reset(raw);
   y_.reset(N_VNew_Serial(static_cast<sunindextype>(nx_), ctx_.get()));
-  if (!y_) throw Error(Status::internal_error, "N_VNew_Serial failed");
+  if (!y_) throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
   // Fused and vector-array operations: CVODES then combines its many
   // per-vector operations on the np sensitivity vectors (prediction,
   // corrections, error norms) into single passes. Every vector CVODES
@@ -160,7 +160,7 @@ void Session::choose_linear_solver() {
 
 void Session::create_integrator(const Problem& problem) {
   mem_.reset(CVodeCreate(settings_.lmm, ctx_.get()));
-  if (!mem_) throw Error(Status::internal_error, "CVodeCreate failed");
+  if (!mem_) throw Error(Status::out_of_memory, "CVodeCreate failed (out of memory)");
   capture_messages(mem_.get());
   check(CVodeInit(mem(), &Session::rhs, problem.t0, state()), "CVodeInit");
   if (problem.atol.size() == 1) {

@@ -17,7 +17,7 @@ CvodesStepper::CvodesStepper(Session& session, double t0, std::int64_t max_steps
       stop_at_outputs_(stop_at_outputs),
       listener_(listener),
       dky_(N_VNew_Serial(static_cast<sunindextype>(session.nx()), session.context())) {
-  if (!dky_) throw Error(Status::internal_error, "N_VNew_Serial failed");
+  if (!dky_) throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
 }
 
 const double* CvodesStepper::x() const { return N_VGetArrayPointer(session_.state()); }
