@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <functional>
 
+#include "odesens/problem.hpp"
+
 namespace odesens::cli {
 namespace {
 
@@ -31,10 +33,19 @@ std::vector<std::string> split(const std::string& text, char sep) {
 }
 
 // A flag taking one value, handed to `read` at each occurrence in command-line
-// order (so a repeated flag overrides or accumulates as `read` decides).
+// order (so a repeated flag overrides or accumulates as `read` decides). An
+// empty value (--out "", from an unset shell variable, say) is refused rather
+// than taken as "not given".
 void add_flag(CLI::App& command, const std::string& flag,
               std::function<void(const std::string&)> read) {
-  command.add_option_function<std::string>(flag, std::move(read))->trigger_on_parse();
+  command
+      .add_option_function<std::string>(flag,
+                                        [flag, read = std::move(read)](const std::string& v) {
+                                          if (v.empty())
+                                            throw UsageError{flag + " needs a value, got ''"};
+                                          read(v);
+                                        })
+      ->trigger_on_parse();
 }
 
 }  // namespace
@@ -57,8 +68,11 @@ std::vector<double> parse_time_grid(const std::string& text) {
     const double a = parse_number(colon[0], "--tout start");
     const double b = parse_number(colon[1], "--tout end");
     const double n_real = parse_number(colon[2], "--tout count");
-    if (n_real < 2 || n_real != std::floor(n_real) || n_real > 1e8)
-      throw UsageError{"--tout a:b:n needs an integer n >= 2, got '" + colon[2] + "'"};
+    if (n_real < 2 || n_real != std::floor(n_real) ||
+        n_real > static_cast<double>(max_output_times))
+      throw UsageError{"--tout a:b:n needs an integer n from 2 to " +
+                       std::to_string(max_output_times) + " (output times), got '" + colon[2] +
+                       "'"};
     if (!(b > a)) throw UsageError{"--tout a:b:n needs b > a"};
     const auto n = static_cast<std::size_t>(n_real);
     std::vector<double> t(n);
@@ -69,6 +83,9 @@ std::vector<double> parse_time_grid(const std::string& text) {
   if (colon.size() != 1) throw UsageError{"--tout expects a:b:n or t1,t2,..., got '" + text + "'"};
   std::vector<double> t;
   for (const auto& part : split(text, ',')) t.push_back(parse_number(part, "--tout"));
+  if (t.size() > max_output_times)
+    throw UsageError{"--tout: " + std::to_string(t.size()) + " output times, at most " +
+                     std::to_string(max_output_times)};
   return t;
 }
 
@@ -109,8 +126,11 @@ void add_run_flags(CLI::App& command, RunArguments& run, bool compare) {
     run.format = v;
   });
   add_flag(command, "--out", [&run](const std::string& v) { run.out = v; });
-  add_flag(command, "--sens-params",
-           [&run](const std::string& v) { run.sens_params = parse_sens_params(v); });
+  // "" is a value here: no sensitivity parameters.
+  command
+      .add_option_function<std::string>(
+          "--sens-params", [&run](const std::string& v) { run.sens_params = parse_sens_params(v); })
+      ->trigger_on_parse();
   if (!compare)
     add_flag(command, "--observe", [&run](const std::string& list) {
       for (const auto& name : split(list, ',')) {

@@ -10,18 +10,23 @@
 //                [--format json|csv] [--out FILE]
 //   odesens compare MODEL --methods ID1,ID2[,...] [the run flags]
 //
-// Exit status: 0 on success, 1 when the model or the solve fails, 2 on a
-// usage error; any error is one line on standard error.
+// Exit status: 0 on success, 2 when the command line or what it names is
+// wrong (a flag, a value out of range, an unknown method, option or model,
+// malformed model text), 1 when valid input fails (the solve, a callback,
+// an unsupported model feature, memory, writing the output); any error is
+// one line on standard error.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <csignal>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/arguments.hpp"
+#include "cli/output_file.hpp"
 #include "cli/result_output.hpp"
 #include "odesens/odesens.hpp"
 
@@ -184,6 +189,10 @@ int run(const RunArguments& a) {
     throw UsageError{std::string("--observe: ") + e.what()};
   }
   const Problem problem = build_problem(a, model, info);
+  // Before the solve, so that a folder that cannot be written is reported
+  // before the work, not after it.
+  std::optional<OutputFile> file;
+  if (!a.out.empty()) file.emplace(a.out);
   const Result result = solve(problem, a.method);
   // A warning is part of the answer: it goes to standard error whatever
   // the output format (and into the JSON document as well).
@@ -191,18 +200,17 @@ int run(const RunArguments& a) {
 
   RunDescription run{a.model, info.capabilities.gradient, a.observe, {}};
   if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
-  std::ofstream file;
-  if (!a.out.empty()) {
-    file.open(a.out);
-    if (!file) throw Error(Status::io_error, "cannot open '" + a.out + "' for writing");
-  }
-  std::ostream& out = a.out.empty() ? std::cout : file;
+  std::ostream& out = file ? file->stream() : std::cout;
   if (a.format == "csv")
     write_csv(out, *model, result, run);
   else
     write_json(out, *model, result, run);
+  if (file) {
+    file->commit();
+    return 0;
+  }
   out.flush();
-  if (!out) throw Error(Status::io_error, "writing the result failed");
+  if (!out) throw Error(Status::io_error, "writing the result to standard output failed");
   return 0;
 }
 
@@ -245,6 +253,24 @@ int compare(const RunArguments& a) {
   return 0;
 }
 
+// A library error as the tool's exit status: 2 when what the command line
+// gives is wrong (a value, a method, an option, a model name or file, model
+// text), as for the errors the tool finds itself; 1 when valid input fails
+// (the model or the solve, an unsupported feature, memory, the output file).
+int exit_status(Status status) {
+  switch (status) {
+    case Status::invalid_argument:
+    case Status::unknown_method:
+    case Status::unknown_option:
+    case Status::option_type:
+    case Status::unknown_model:
+    case Status::parse_error:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
 std::string wrong_arguments(const std::string& command) {
   return "unknown command or wrong arguments: '" + command + "' (see odesens --help)";
 }
@@ -273,6 +299,9 @@ std::string usage_message(const CLI::App& app, const CLI::Error& error,
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Past a file-size limit, writes fail with EFBIG (and are reported) instead
+  // of the signal ending the tool with a partial file.
+  std::signal(SIGXFSZ, SIG_IGN);
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::cout << kUsage;
@@ -317,6 +346,10 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const odesens::Error& e) {
     std::cerr << "odesens: error: " << e.what() << '\n';
+    return exit_status(e.status());
+  } catch (const std::bad_alloc&) {
+    std::cerr << "odesens: error: out of memory (an allocation failed; fewer output times, "
+                 "states or parameters need less)\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "odesens: error: " << e.what() << '\n';

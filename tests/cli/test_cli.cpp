@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -25,11 +27,12 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-ToolRun run_tool(const std::string& args) {
+// Runs a shell command line; its standard error is collected too.
+ToolRun run_shell(const std::string& command) {
   char err_path[] = "/tmp/odesens_cli_err_XXXXXX";
   const int fd = mkstemp(err_path);
   close(fd);
-  const std::string cmd = std::string(ODESENS_CLI_PATH) + " " + args + " 2>" + err_path;
+  const std::string cmd = command + " 2>" + err_path;
   ToolRun r{};
   FILE* p = popen(cmd.c_str(), "r");
   char buf[4096];
@@ -40,6 +43,10 @@ ToolRun run_tool(const std::string& args) {
   r.err = slurp(err_path);
   std::remove(err_path);
   return r;
+}
+
+ToolRun run_tool(const std::string& args) {
+  return run_shell(std::string(ODESENS_CLI_PATH) + " " + args);
 }
 
 TEST(Cli, MethodsListsOneIdPerLine) {
@@ -231,12 +238,12 @@ TEST(Cli, SbmlAndObservableErrorsSayWhatIsWrong) {
       {"run " + decay + " --method cvodes_fsa --observe nosuch", 2, "no observable 'nosuch'"},
       {"run " + decay + " --method cvodes_fsa --observe k:amount", 2, "'k' is not a species"},
       {"run " + decay + " --method cvodes_fsa --observe S,", 2, "--observe: empty name"},
-      {"run " + decay + " --method cvodes_fsa --sens-params S", 1, "'S' cannot be a sensitivity"},
-      {"run builtin:chua --method cvodes_fsa --sens-params p1", 1, "apply to SBML models"},
+      {"run " + decay + " --method cvodes_fsa --sens-params S", 2, "'S' cannot be a sensitivity"},
+      {"run builtin:chua --method cvodes_fsa --sens-params p1", 2, "apply to SBML models"},
       {"run " + sbml_model("unsupported_event") + " --method cvodes_fsa", 1,
        "<event> 'reset': events are not supported yet"},
-      {"info " + sbml_model("malformed_unknown_id"), 1, "unknown id 'kk'"},
-      {"info " + sbml_model("no_such_model"), 1, "no_such_model.xml"},
+      {"info " + sbml_model("malformed_unknown_id"), 2, "unknown id 'kk'"},
+      {"info " + sbml_model("no_such_model"), 2, "no_such_model.xml"},
       {"info " + decay + " --sens-params", 2, "info takes MODEL"},
   };
   for (const auto& b : bad) {
@@ -361,6 +368,200 @@ TEST(Cli, WarningsGoToStandardErrorAndTheDocument) {
   EXPECT_TRUE(linear.err.empty()) << linear.err;
   EXPECT_EQ(linear.out.find("warnings"), std::string::npos);
   std::remove(path);
+}
+
+// ---- exit statuses, limits and the output file ----
+
+// Usage errors exit 2 wherever they are found (the tool or the library),
+// failures of valid input 1; the message names what is wrong.
+TEST(Cli, ExitStatusTellsUsageErrorsFromFailures) {
+  struct Case {
+    std::string args;
+    int status;
+    const char* message;
+  };
+  const std::string chua = "run builtin:chua --method cvodes_fsa --tout 0:1:3 ";
+  const Case cases[] = {
+      {chua + "--rtol 0", 2, "rtol must be in (0, 1), got 0"},
+      {chua + "--rtol 1e300", 2, "rtol must be in (0, 1), got 1e+300"},
+      {chua + "--rtol 1", 2, "rtol must be in (0, 1), got 1"},
+      {chua + "--rtol nan", 2, "--rtol: 'nan' is not a finite number"},
+      {chua + "--atol -1", 2, "atol must not be negative, got -1"},
+      {chua + "--atol inf", 2, "--atol: 'inf' is not a finite number"},
+      {chua + "--param p1=-inf", 2, "--param p1: '-inf' is not a finite number"},
+      {chua + "--option nosuch=1", 2, "method 'cvodes_fsa' has no option 'nosuch'"},
+      {chua + "--option sens_error_control=2", 2, "must be in [0, 1] (got 2)"},
+      {chua + "--option sparse_threshold=-5", 2, "must be in [1, 1e+15] (got -5)"},
+      {chua + "--option lmm=euler", 2, "must be one of: bdf, adams (got 'euler')"},
+      {chua + "--option lmm=bdf --tout 1,0.5", 2,
+       "output times must be strictly increasing: times[1] = 0.5 <= times[0] = 1"},
+      {chua + "--tout 0,1e-7,1e-7", 2, "times[2] = 1e-07 <= times[1] = 1e-07"},
+      {chua + "--t0 1e308 --tout 1,2", 2, "output time 1 is before t0 = 1e+308"},
+      {"run builtin:chua --method nosuch", 2, "unknown method 'nosuch'"},
+      {"run builtin:pbsr --method pbsr", 2, "unknown built-in model 'pbsr'"},
+      {"run builtin:chua --method pbsr --tout 0:1:3 --option force_pbs=5", 2,
+       "option 'force_pbs' of method 'pbsr' must be in [0, 1] (got 5)"},
+      {chua + "--max-steps 2", 1, "steps taken before reaching t ="},
+      {"run " + std::string(ODESENS_SBML_TEST_MODELS) + "/unsupported_event.xml --method pbsr", 1,
+       "events are not supported yet"},
+  };
+  for (const auto& c : cases) {
+    const ToolRun r = run_tool(c.args);
+    EXPECT_EQ(r.status, c.status) << c.args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.args << ": " << r.err;
+  }
+}
+
+TEST(Cli, MalformedModelTextIsAUsageError) {
+  char path[] = "/tmp/odesens_cli_bad_XXXXXX";
+  const int fd = mkstemp(path);
+  const std::string text = "state x = 1\ndx/dt = -k*\n";
+  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  close(fd);
+  const ToolRun r = run_tool(std::string("run ") + path + " --method cvodes_fsa");
+  std::remove(path);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find(std::string(path) + ":2:"), std::string::npos) << r.err;
+}
+
+// An empty value (an unset shell variable, say) was taken as "not given".
+TEST(Cli, EmptyValuesAreRefusedNamingTheFlag) {
+  const std::string chua = "run builtin:chua --method cvodes_fsa ";
+  const char* flags[] = {"--tout", "--out", "--option", "--param", "--rtol", "--atol", "--t0",
+                         "--max-steps", "--format", "--observe"};
+  for (const char* flag : flags) {
+    const ToolRun r = run_tool(chua + flag + " ''");
+    EXPECT_EQ(r.status, 2) << flag << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string(flag) + " needs a value, got ''"), std::string::npos)
+        << flag << ": " << r.err;
+  }
+  ToolRun r = run_tool("run builtin:chua --method ''");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--method needs a value, got ''"), std::string::npos) << r.err;
+  r = run_tool("compare builtin:chua --methods ''");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--methods needs a value, got ''"), std::string::npos) << r.err;
+}
+
+TEST(Cli, OutputTimesBeyondTheLimitNameTheLimit) {
+  const ToolRun r = run_tool("run builtin:chua --method cvodes_fsa --tout 0:1:1e9");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--tout a:b:n needs an integer n from 2 to 100000000 (output times), "
+                       "got '1e9'"),
+            std::string::npos)
+      << r.err;
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ODESENS_CLI_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define ODESENS_CLI_SANITIZED 1
+#endif
+#endif
+
+// 1e8 output times need 800 MB: under a 600 MB address-space limit the
+// allocation fails, which is said as such (it was "internal error").
+TEST(Cli, OutOfMemoryIsSaidClearly) {
+#ifdef ODESENS_CLI_SANITIZED
+  GTEST_SKIP() << "sanitizers reserve address space and abort on a failed allocation";
+#else
+  const ToolRun r = run_shell("ulimit -v 600000; exec timeout 120 " +
+                              std::string(ODESENS_CLI_PATH) +
+                              " run builtin:chua --method cvodes_fsa --tout 0:1:100000000");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err, "odesens: error: out of memory (an allocation failed; fewer output times, "
+                   "states or parameters need less)\n");
+#endif
+}
+
+// A fresh folder for output files, removed with what is left in it.
+struct Folder {
+  Folder() {
+    char name[] = "/tmp/odesens_cli_out_XXXXXX";
+    path = mkdtemp(name);
+  }
+  ~Folder() { std::filesystem::remove_all(path); }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(path))
+      names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  std::string path;
+};
+
+// --out was written in place: a write that failed half-way destroyed the
+// previous file and left a truncated one.
+TEST(Cli, OutFileIsReplacedWholeOrNotAtAll) {
+  Folder folder;
+  const std::string out = folder.path + "/result.json";
+  {
+    std::ofstream old(out);
+    old << "previous result\n";
+  }
+  std::filesystem::permissions(out, std::filesystem::perms::owner_read |
+                                        std::filesystem::perms::owner_write |
+                                        std::filesystem::perms::group_read);
+  const std::string run = std::string(ODESENS_CLI_PATH) +
+                          " run builtin:chua --method cvodes_fsa --tout 0:10:101 --out " + out;
+  // A file-size limit of 512 bytes: the document (15 kB) cannot be written.
+  ToolRun r = run_shell("ulimit -f 1; exec " + run);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_EQ(r.err, "odesens: error: writing '" + out +
+                       "' failed: File too large (the file is unchanged)\n");
+  EXPECT_EQ(slurp(out), "previous result\n");
+  EXPECT_EQ(folder.entries(), std::vector<std::string>{"result.json"});  // no temporary left
+
+  r = run_shell(run);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  const std::string doc = slurp(out);
+  EXPECT_EQ(doc.rfind("{\"method\":\"cvodes_fsa\"", 0), 0u) << doc.substr(0, 80);
+  EXPECT_EQ(doc.substr(doc.size() - 3), "}}\n");
+  EXPECT_EQ(folder.entries(), std::vector<std::string>{"result.json"});
+  // The replaced file keeps the permissions of the old one.
+  EXPECT_EQ(std::filesystem::status(out).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                std::filesystem::perms::group_read);
+}
+
+TEST(Cli, OutFileWhereNoneCanBeCreatedAndDevices) {
+  Folder folder;
+  ToolRun r = run_tool("run builtin:chua --method cvodes_fsa --tout 0:1:2 --out " + folder.path +
+                       "/missing/x.json");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot write '" + folder.path + "/missing/x.json': cannot create a file "
+                       "in '" + folder.path + "/missing/': No such file or directory"),
+            std::string::npos)
+      << r.err;
+  // Not a regular file: written directly, nothing to replace.
+  r = run_tool("run builtin:chua --method cvodes_fsa --tout 0:1:2 --out /dev/null");
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = run_tool("run builtin:chua --method cvodes_fsa --tout 0:1:2 --out " + folder.path);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("Is a directory"), std::string::npos) << r.err;
+  EXPECT_TRUE(folder.entries().empty());
+}
+
+// Two runs writing the same --out at once leave one whole document.
+TEST(Cli, ConcurrentWritersLeaveOneWholeDocument) {
+  Folder folder;
+  const std::string out = folder.path + "/same.json";
+  const std::string run = std::string(ODESENS_CLI_PATH) +
+                          " run builtin:glv:10 --method cvodes_fsa --out " + out + " --tout 0:1:";
+  const ToolRun r = run_shell("(" + run + "400 & " + run + "401 & wait)");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const std::string doc = slurp(out);
+  std::size_t documents = 0;
+  for (auto at = doc.find("{\"method\""); at != std::string::npos;
+       at = doc.find("{\"method\"", at + 1))
+    ++documents;
+  EXPECT_EQ(documents, 1u);
+  EXPECT_EQ(doc.substr(doc.size() - 3), "}}\n");
+  EXPECT_EQ(folder.entries(), std::vector<std::string>{"same.json"});
 }
 
 }  // namespace
