@@ -17,6 +17,8 @@ namespace odesens {
 // The most output times a problem may have (every method stores at least
 // the states at each of them).
 inline constexpr std::size_t max_output_times = 100'000'000;
+// The longest time span from t0 to the last output time.
+inline constexpr double max_time_span = 1e300;
 
 struct Problem {
   std::shared_ptr<const Model> model;

@@ -75,9 +75,16 @@ std::vector<double> parse_time_grid(const std::string& text) {
                        "'"};
     if (!(b > a)) throw UsageError{"--tout a:b:n needs b > a"};
     const auto n = static_cast<std::size_t>(n_real);
+    // b - a overflows for ends near the largest doubles (-1e308:1e308): the
+    // points are then weighted means of the ends, which cannot.
+    const bool span_finite = std::isfinite(b - a);
     std::vector<double> t(n);
-    for (std::size_t k = 0; k < n; ++k)
-      t[k] = k + 1 == n ? b : a + (b - a) * static_cast<double>(k) / static_cast<double>(n - 1);
+    for (std::size_t k = 0; k < n; ++k) {
+      const double s = static_cast<double>(k) / static_cast<double>(n - 1);
+      t[k] = k + 1 == n      ? b
+             : span_finite ? a + (b - a) * static_cast<double>(k) / static_cast<double>(n - 1)
+                           : a * (1.0 - s) + b * s;
+    }
     return t;
   }
   if (colon.size() != 1) throw UsageError{"--tout expects a:b:n or t1,t2,..., got '" + text + "'"};

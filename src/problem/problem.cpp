@@ -74,6 +74,15 @@ void validate_problem(const Problem& pr) {
                       std::to_string(k - 1) + "] = " + number_text(pr.output_times[k - 1]));
   if (!(pr.output_times.back() > pr.t0))
     throw Error(Status::invalid_argument, "the last output time must be after t0");
+  // CVODES' step-size arithmetic overflows on longer spans (from about 1e306
+  // on, a step became NaN and CVode never returned); the span itself may
+  // overflow to Inf (t0 = -1e308, last time 1e308).
+  const double span = pr.output_times.back() - pr.t0;
+  if (!(span <= max_time_span))
+    throw Error(Status::invalid_argument,
+                "the time span from t0 = " + number_text(pr.t0) + " to the last output time " +
+                    number_text(pr.output_times.back()) + " is " + number_text(span) +
+                    ", at most " + number_text(max_time_span));
   if (!pr.rtol) throw Error(Status::invalid_argument, "rtol is not set");
   if (!std::isfinite(*pr.rtol)) throw Error(Status::not_finite, "rtol is NaN or Inf");
   // rtol = 0 (a pure absolute test, which CVODES allows) is refused too: the

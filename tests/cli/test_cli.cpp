@@ -444,6 +444,19 @@ TEST(Cli, EmptyValuesAreRefusedNamingTheFlag) {
   EXPECT_NE(r.err.find("--methods needs a value, got ''"), std::string::npos) << r.err;
 }
 
+// The grid's span b - a overflowed to Inf and the times became NaN ("output
+// time[0] is NaN or Inf", exit 1); such a span is now refused as too long.
+TEST(Cli, OutputGridBetweenTheLargestDoublesIsRefusedAsTooLong) {
+  const ToolRun r =
+      run_tool("run builtin:linear:2 --method cvodes_fsa --tout -1e308:1e308:3 --t0 -1e308");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.err.find("NaN"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the time span from t0 = -1e+308 to the last output time 1e+308 is inf, "
+                       "at most 1e+300"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(Cli, OutputTimesBeyondTheLimitNameTheLimit) {
   const ToolRun r = run_tool("run builtin:chua --method cvodes_fsa --tout 0:1:1e9");
   EXPECT_EQ(r.status, 2) << r.err;

@@ -108,6 +108,21 @@ TEST(ProblemValidation, RelativeToleranceOfOneOrMoreIsRejected) {
   EXPECT_NO_THROW(validate_problem(p));
 }
 
+// Spans from about 1e306 on made CVODES loop forever inside one step.
+TEST(ProblemValidation, TimeSpansBeyondTheLimitAreRejected) {
+  auto p = valid();
+  p.output_times = {1e306};
+  expect_rejected(p, Status::invalid_argument,
+                  "the time span from t0 = 0 to the last output time 1e+306 is 1e+306, at most "
+                  "1e+300");
+  p.t0 = -1e308;
+  p.output_times = {1e308};
+  expect_rejected(p, Status::invalid_argument, "is inf, at most 1e+300");
+  p.t0 = 1e307;
+  p.output_times = {1.0000001e307};  // large times, short span: fine
+  EXPECT_NO_THROW(validate_problem(p));
+}
+
 // A model that claims sizes it never allocates (as a C caller's could).
 class HugeModel final : public Model {
  public:
