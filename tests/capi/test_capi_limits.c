@@ -131,6 +131,7 @@ static void test_tolerances_and_options_out_of_range(void) {
 #endif
 #endif
 
+#ifndef SANITIZED
 /* Bytes of address space this process uses now. */
 static long long address_space_in_use(void) {
   FILE* f = fopen("/proc/self/statm", "r");
@@ -140,6 +141,7 @@ static long long address_space_in_use(void) {
   fclose(f);
   return pages < 0 ? -1 : pages * sysconf(_SC_PAGESIZE);
 }
+#endif
 
 /* A model of 5e7 states (allowed) needs gigabytes for its names and
  * vectors; with 256 MB of address space to spare the allocation fails,

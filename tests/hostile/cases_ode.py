@@ -1,12 +1,10 @@
 """Hostile .ode model texts (see run_hostile.py and
 ../shared/design/MODEL_FORMAT.md). Malformed text is a parse error, exit
-status 2 (pending EXIT2 while the library's parse errors exit with 1),
-with "file:line:column: message"; NaN or Inf met during a solve is exit
+status 2, with "file:line:column: message"; NaN or Inf met during a solve is exit
 status 1.
 """
 from hostile_case import Case, nest, repeat
 
-EXIT2 = "exit status 2 for bad input found by the library (today 1)"
 ENCODING = "UTF-8 byte-order mark accepted, UTF-16 and NUL bytes refused by name"
 FILES = "model files: only regular files, size limit"
 
@@ -15,11 +13,9 @@ INFO = ["info", "{input}"]
 RUN = ["run", "{input}", "--method", "cvodes_fsa", "--tout", "0:1:3"]
 
 
-def ode(name, text, status, stderr, args=INFO, pending="exit2", **kw):
+def ode(name, text, status, stderr, args=INFO, pending=None, **kw):
     """A model text loaded by `odesens info` (or `args`); parse errors
     name the file, so most fragments start with "model.ode:"."""
-    if pending == "exit2":
-        pending = EXIT2 if status == 2 else None
     return Case(name, args, status, stderr, input=text, input_name="model.ode",
                 pending=pending, **kw)
 
