@@ -85,11 +85,10 @@ CASES = [
                                 "d" + repeat("x", 100000) + "/dt = 1"), 0, "", stdout="states (1)"),
 
     # Encodings and bytes.
-    ode("utf8_bom", "\ufeff" + DECAY, 0, "", stdout="states (1)",
-        pending=ENCODING),
-    ode("utf16le_bom", b"\xff\xfe" + DECAY.encode("utf-16-le"), 1, "UTF-16", pending=ENCODING),
-    ode("utf16be_bom", b"\xfe\xff" + DECAY.encode("utf-16-be"), 1, "UTF-16", pending=ENCODING),
-    ode("nul_byte", DECAY.encode() + b"\x00\n", 2, "model.ode:4:", pending=ENCODING),
+    ode("utf8_bom", "\ufeff" + DECAY, 0, "", stdout="states (1)"),
+    ode("utf16le_bom", b"\xff\xfe" + DECAY.encode("utf-16-le"), 1, "UTF-16"),
+    ode("utf16be_bom", b"\xfe\xff" + DECAY.encode("utf-16-be"), 1, "UTF-16"),
+    ode("nul_byte", DECAY.encode() + b"\x00\n", 2, "model.ode:4:"),
     ode("not_utf8_in_comment", b"# \xff\xfe\x80 latin-1: \xe9\n" + DECAY.encode(), 0, "",
         stdout="states (1)"),
     ode("not_utf8_in_name", b"param k\xe9 = 1\n" + DECAY.encode(), 2, "model.ode:1:"),
@@ -125,7 +124,7 @@ CASES = [
     ode("deep_function_calls", lines("state x = 1", "dx/dt = " + nest("sin(", ")", 100000, "x")),
         2, "expression nested too deeply"),
     ode("file_over_size_limit", lambda: "#" + repeat("c", 70 << 20) + "\n" + DECAY, 1,
-        "size limit", pending=FILES),
+        "size limit"),
 
     # Values that are not finite.
     ode("division_by_zero_constant", lines("state x = 1", "dx/dt = x/0"), 1, "NaN or Inf",

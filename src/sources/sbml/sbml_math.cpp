@@ -279,6 +279,7 @@ NodeId MathTranslator::node(const ASTNode* a, const Scope& scope, const Frame* f
     case AST_FUNCTION_RATE_OF:
       fail(scope, "rateOf (csymbol) is not supported yet", true);
     case AST_LAMBDA: fail(scope, "a lambda outside a function definition");
+    case AST_UNKNOWN: fail(scope, "the math is empty or not MathML libsbml can read");
     default: return call(a, scope, frame);
   }
 }
