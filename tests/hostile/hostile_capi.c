@@ -25,10 +25,6 @@
 
 #include "check.h"
 
-/* Expectations on rows whose behaviour is being changed (see the table). */
-#define ENCODING "UTF-8 byte-order mark accepted"
-#define FILES "model files: only regular files"
-
 /* `call` returns `expected` and odesens_errmsg(handle) contains `fragment`. */
 #define EXPECT(call, expected, handle, fragment)      \
   do {                                                \
@@ -995,11 +991,11 @@ static const struct hostile_case cases[] = {
     {"text_malformed_ode", text_malformed_ode, NULL},
     {"text_malformed_sbml", text_malformed_sbml, NULL},
     {"text_sbml_event", text_sbml_event, NULL},
-    {"text_with_bom", text_with_bom, ENCODING},
+    {"text_with_bom", text_with_bom, NULL},
     {"text_huge_expression", text_huge_expression, NULL},
     {"file_null_and_missing", file_null_and_missing, NULL},
     {"file_is_directory", file_is_directory, NULL},
-    {"file_is_endless_device", file_is_endless_device, FILES},
+    {"file_is_endless_device", file_is_endless_device, NULL},
     {"sbml_file_bad_sensitivity_ids", sbml_file_bad_sensitivity_ids, NULL},
     {"builtin_bad_names", builtin_bad_names, NULL},
     {"builtin_bad_sizes", builtin_bad_sizes, NULL},
