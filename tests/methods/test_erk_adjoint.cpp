@@ -184,6 +184,23 @@ TEST(ErkAdjoint, WeightsAtEarlierOutputTimesMatchCvodesAdjoint) {
   EXPECT_LT(max_relative_difference(erk.gradient, cvodes.gradient), 1e-6);
 }
 
+// x' = x^2 blows up at t = 1: the step size collapses there and the
+// message says what that may mean.
+TEST(ErkAdjoint, BlowUpIsASolverFailureNamingItsTime) {
+  Problem problem;
+  problem.model = load_ode_text("param a = 1\nstate x = 1\ndx/dt = a*x^2\n", "blow_up.ode");
+  problem.output_times = linspace(0, 2, 3);
+  try {
+    solve(problem, "erk_adjoint");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::solver_failed);
+    const std::string m = e.what();
+    EXPECT_NE(m.find("blow up"), std::string::npos) << m;
+    EXPECT_NE(m.find("t = 1"), std::string::npos) << m;
+  }
+}
+
 TEST(ErkAdjoint, BadInputIsRefusedWithAClearStatus) {
   auto problem = builtin_problem("glv:3", linspace(0, 1, 3));
   problem.options.set("tableau", std::string("rk4"));

@@ -126,7 +126,8 @@ void ErkEngine::step(double t_limit) {
     const double h_proposed = direction_ * std::min(std::fabs(h_next_), h_max);
     if (adaptive && !(std::fabs(h_proposed) > 16 * kEps * std::fabs(t_)))
       throw Error(Status::solver_failed, "step size " + number_text(h_proposed) +
-                                             " below 16 eps |t| at t = " + number_text(t_));
+                                             " below 16 eps |t| at t = " + number_text(t_) +
+                                             " (the solution may blow up there)");
     double h = h_proposed;
     const bool lands = direction_ * (t_ + h * (1 + kStretch) - t_limit) >= 0;
     if (lands) h = t_limit - t_;
