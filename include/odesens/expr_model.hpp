@@ -137,6 +137,11 @@ class ExprModel final : public Model,
   const std::vector<std::string>& observable_names() const override;
   void observables(double t, const double* x, const double* p, double* out,
                    Workspace* ws = nullptr) const override;
+  // By reverse sweeps of an adjoint tape of every observable (built on
+  // first use), one per lane group of `which`.
+  void observable_gradients(double t, const double* x, const double* p, std::size_t n,
+                            const std::size_t* which, double* out_x, double* out_p,
+                            Workspace* ws = nullptr) const override;
 
   // Facts about the model source shown by `odesens info`, in order: for SBML
   // the level and version and the counts of reactions, rules and so on.

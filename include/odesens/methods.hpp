@@ -24,6 +24,10 @@ struct MethodCapabilities {
   bool final_s = false;       // S at the final time only (adjoint-type)
   bool gradient = false;      // dG/dp of the objective (Problem::adjoint_weights)
   bool bounds = false;        // enclosures over a parameter box
+  // Several objectives at once (Problem::n_objectives > 1) and running
+  // costs (Problem::integrand); gradient methods without it take one
+  // objective G = sum_k w_k^T x(t_k).
+  bool integrands = false;
   // Needs.
   bool exact_jacobians = false;     // J_x and J_p exact (Model::has_analytic_jacobians)
   bool second_derivatives = false;  // the SecondDerivatives capability of the model

@@ -55,6 +55,13 @@ class ObservableSet {
   // out (observable_names().size()) at (t, x, p).
   virtual void observables(double t, const double* x, const double* p, double* out,
                            Workspace* ws = nullptr) const = 0;
+  // Exact gradients of the observables which[0..n) (indices into
+  // observable_names()): out_x (nx x n) and out_p (np x n), column m for
+  // which[m]; either may be null. For integrands (integrand.hpp). Default:
+  // Error(unsupported).
+  virtual void observable_gradients(double t, const double* x, const double* p, std::size_t n,
+                                    const std::size_t* which, double* out_x, double* out_p,
+                                    Workspace* ws = nullptr) const;
 };
 
 }  // namespace odesens

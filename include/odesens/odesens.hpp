@@ -5,6 +5,7 @@
 #include "odesens/builtin_models.hpp"
 #include "odesens/callback_model.hpp"
 #include "odesens/expr_model.hpp"
+#include "odesens/integrand.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/model.hpp"
 #include "odesens/model_loader.hpp"

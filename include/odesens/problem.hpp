@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "odesens/integrand.hpp"
 #include "odesens/model.hpp"
 #include "odesens/options.hpp"
 
@@ -19,6 +20,8 @@ namespace odesens {
 inline constexpr std::size_t max_output_times = 100'000'000;
 // The longest time span from t0 to the last output time.
 inline constexpr double max_time_span = 1e300;
+// The most objectives of one solve.
+inline constexpr std::size_t max_objectives = 1'000'000;
 
 struct Problem {
   std::shared_ptr<const Model> model;
@@ -47,7 +50,18 @@ struct Problem {
   // Adjoint objective G = sum_k w_k^T x(t_k): n_t blocks of nx weights,
   // time slowest (w[i + k*nx]). Empty means G = sum_i x_i(t_final).
   // Every gradient method reads it through objective_weights().
+  // With n_objectives = M > 1: M such sets, objective slowest
+  // (w[i + k*nx + m*nx*n_t]); empty then means all zero (the objectives
+  // are the integrals of `integrand`), as it does with an integrand.
   std::vector<double> adjoint_weights;
+  // Objectives differentiated at once (methods with
+  // MethodCapabilities::integrands; the others take 1). At most
+  // max_objectives.
+  std::size_t n_objectives = 1;
+  // Running costs R_m of the objectives, psi_m = sum_k w_{k,m}^T x(t_k) +
+  // integral of R_m over [t0, t_final] (integrand.hpp); null: none. Its
+  // count() must be n_objectives.
+  std::shared_ptr<const Integrand> integrand;
 
   // Parameter box for set-valued methods: lower and upper bounds (np each,
   // lower <= upper), or both empty.
@@ -64,8 +78,9 @@ void validate_problem(const Problem& problem);
 // Parameters to use: the problem's or the model's nominal values.
 std::vector<double> effective_params(const Problem& problem);
 
-// The objective's weights, n_t blocks of nx (time slowest): the problem's
-// adjoint_weights, or the default G = sum_i x_i(t_final).
+// The objectives' weights, n_objectives x n_t blocks of nx (time, then
+// objective slowest): the problem's adjoint_weights, or the default: G =
+// sum_i x_i(t_final) for one objective without integrand, zero otherwise.
 std::vector<double> objective_weights(const Problem& problem);
 
 }  // namespace odesens

@@ -42,8 +42,15 @@ struct Result {
   // S, one nx x np column-major block per s_time: S[i + j*nx + k*nx*np] = dx_i/dp_j.
   std::vector<double> s;
 
-  // dG/dp (np) for gradient methods, empty otherwise.
+  // dG/dp for gradient methods, empty otherwise: np values, or np x M
+  // column-major for M = Problem::n_objectives objectives
+  // (gradient[j + m*np] = dpsi_m/dp_j).
   std::vector<double> gradient;
+  // d psi_m / d x(t0) (nx x M, column-major) and the objectives' values
+  // psi_m (M), from the methods that report them (erk_adjoint); empty
+  // otherwise.
+  std::vector<double> gradient_x0;
+  std::vector<double> objective_values;
 
   Stats stats;
 

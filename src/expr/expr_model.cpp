@@ -122,6 +122,16 @@ const expr::Tape& ExprModel::Impl::observables_tape() const {
   return *observables_tape_;
 }
 
+const expr::Tape& ExprModel::Impl::observables_adjoint_tape() const {
+  std::call_once(observables_adjoint_once_, [this] {
+    std::lock_guard<std::mutex> lock(graph_mutex_);
+    observables_adjoint_tape_ = std::make_unique<expr::Tape>(
+        expr::compile_tape(sym.graph, observables, sym.state_names.size(),
+                           sym.param_names.size(), TapeKind::adjoint));
+  });
+  return *observables_adjoint_tape_;
+}
+
 const ExprModel::Impl::SecondOrder& ExprModel::Impl::second_order() const {
   std::call_once(second_once_, [this] {
     // The graph only grows here (under the once-flag and the graph mutex);
@@ -311,6 +321,25 @@ void ExprModel::observables(double t, const double* x, const double* p, double* 
                             Workspace* ws) const {
   ODESENS_REGISTERS(observables(t, x, p, out, ws_given));
   expr::evaluate(impl_->observables_tape(), w.registers, Slot::observables, t, x, p, out);
+}
+
+void ExprModel::observable_gradients(double t, const double* x, const double* p, std::size_t n,
+                                     const std::size_t* which, double* out_x, double* out_p,
+                                     Workspace* ws) const {
+  ODESENS_REGISTERS(observable_gradients(t, x, p, n, which, out_x, out_p, ws_given));
+  const expr::Tape& tape = impl_->observables_adjoint_tape();
+  const std::size_t count = impl_->observables.size();
+  for (std::size_t m = 0; m < n; ++m)
+    if (which[m] >= count)
+      throw Error(Status::invalid_argument,
+                  "observable index " + std::to_string(which[m]) + " out of range (model has " +
+                      std::to_string(count) + ")");
+  // Unit seeds, one column per wanted observable.
+  double* seeds = w.registers.buffer(Slot::observable_seeds).ensure(count * n);
+  std::fill(seeds, seeds + count * n, 0.0);
+  for (std::size_t m = 0; m < n; ++m) seeds[which[m] + m * count] = 1.0;
+  expr::evaluate_adjoints(tape, kernels(w.lane_width()), w.registers, t, x, p, n, seeds, out_x,
+                          out_p);
 }
 
 const std::vector<std::pair<std::string, std::string>>& ExprModel::source_details() const {

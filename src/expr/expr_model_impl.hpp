@@ -28,6 +28,9 @@ class ExprModel::Impl {
   // Every observable at once, in the order of observable_names. Thread-safe;
   // builds on first call.
   const expr::Tape& observables_tape() const;
+  // The same observables as one single-assignment tape for reverse sweeps
+  // (their gradients). Thread-safe; builds on first call.
+  const expr::Tape& observables_adjoint_tape() const;
 
   expr::SymbolicModel sym;
   expr::FirstDerivatives first;
@@ -43,9 +46,9 @@ class ExprModel::Impl {
  private:
   void collect_observables();
 
-  mutable std::once_flag second_once_, observables_once_;
+  mutable std::once_flag second_once_, observables_once_, observables_adjoint_once_;
   mutable std::unique_ptr<SecondOrder> second_;
-  mutable std::unique_ptr<expr::Tape> observables_tape_;
+  mutable std::unique_ptr<expr::Tape> observables_tape_, observables_adjoint_tape_;
   // second_order() grows the graph that observables_tape() reads.
   mutable std::mutex graph_mutex_;
 };

@@ -42,7 +42,7 @@ class AlignedBuffer {
 enum class Slot {
   rhs, jac_x, jac_p, x0, dx0_dp, dfdt, outputs, observables, xddot, xddot_jac_x, xddot_jac_p,
   xddot_dt,
-  dense_values, lanes_values, lanes_tangents, lanes_io, lanes_outputs, count
+  dense_values, lanes_values, lanes_tangents, lanes_io, lanes_outputs, observable_seeds, count
 };
 
 // Register file of a scalar evaluation and what it holds: the constants and

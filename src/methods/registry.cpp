@@ -32,6 +32,12 @@ MethodCapabilities gradient_method() {
   return c;
 }
 
+MethodCapabilities integrand_gradient_method() {
+  MethodCapabilities c = gradient_method();
+  c.integrands = true;
+  return c;
+}
+
 const std::vector<MethodEntry>& registry() {
   static const std::vector<MethodEntry> entries = {
       {{"cvodes_fsa",
@@ -57,9 +63,9 @@ const std::vector<MethodEntry>& registry() {
        pbs::solve_exp},
       {{"erk_adjoint",
         "discrete adjoint of an adaptive explicit Runge-Kutta solve (dopri5 by default): the "
-        "exact gradient of G = sum_k w_k^T x(t_k) for the discrete solution, and S at the "
-        "final time",
-        gradient_method(), 1e-6, 1e-8, erk_adjoint::option_specs()},
+        "exact gradients of M objectives sum_k w_k^T x(t_k) + integral of R(t, x, p) for the "
+        "discrete solution, and S at the final time",
+        integrand_gradient_method(), 1e-6, 1e-8, erk_adjoint::option_specs()},
        erk_adjoint::solve},
   };
   return entries;
@@ -100,6 +106,11 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
                 who + "the second derivatives of the model (xddot = J_x f + df/dt and its "
                       "Jacobians), which model " + model.name() +
                     " does not provide (models from .ode, SBML or record() have them)");
+  if (!needs.integrands && (problem.n_objectives != 1 || problem.integrand))
+    throw Error(Status::unsupported,
+                "method '" + method_id + "' differentiates one objective G = sum_k w_k^T x(t_k) " +
+                    (needs.gradient ? "" : "(if any) ") +
+                    "and takes neither several objectives nor integrands (erk_adjoint does)");
   if (needs.parameter_box && problem.param_lower.empty())
     throw Error(Status::unsupported,
                 who + "a parameter box (Problem::param_lower and param_upper)");

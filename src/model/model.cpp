@@ -6,6 +6,7 @@
 #include "linalg/csc.hpp"
 #include "linalg/dense.hpp"
 #include "model/finite_differences.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens {
 
@@ -18,6 +19,12 @@ std::unique_ptr<Workspace> Model::make_workspace(int) const {
 const std::vector<std::pair<std::string, std::string>>& Model::source_details() const {
   static const std::vector<std::pair<std::string, std::string>> none;
   return none;
+}
+
+void ObservableSet::observable_gradients(double, const double*, const double*, std::size_t,
+                                         const std::size_t*, double*, double*,
+                                         Workspace*) const {
+  throw Error(Status::unsupported, "this model cannot differentiate its observables");
 }
 
 void Model::initial_sensitivity(const double*, double* dx0_dp, Workspace*) const {

@@ -31,8 +31,9 @@ std::vector<double> effective_params(const Problem& problem) {
 std::vector<double> objective_weights(const Problem& problem) {
   if (!problem.adjoint_weights.empty()) return problem.adjoint_weights;
   const std::size_t nx = problem.model->nx(), nt = problem.output_times.size();
-  std::vector<double> w(nx * nt, 0.0);
-  std::fill(w.end() - static_cast<std::ptrdiff_t>(nx), w.end(), 1.0);
+  std::vector<double> w(nx * nt * problem.n_objectives, 0.0);
+  if (problem.n_objectives == 1 && !problem.integrand)
+    std::fill(w.end() - static_cast<std::ptrdiff_t>(nx), w.end(), 1.0);
   return w;
 }
 
@@ -100,11 +101,33 @@ void validate_problem(const Problem& pr) {
     if (a < 0.0)
       throw Error(Status::invalid_argument, "atol must not be negative, got " + number_text(a));
   if (pr.max_steps <= 0) throw Error(Status::invalid_argument, "max_steps must be positive");
+  if (pr.n_objectives < 1 || pr.n_objectives > max_objectives)
+    throw Error(Status::invalid_argument, "n_objectives must be from 1 to " +
+                                              std::to_string(max_objectives) + ", got " +
+                                              std::to_string(pr.n_objectives));
+  if (static_cast<double>(nx + np) * static_cast<double>(pr.n_objectives) > 0x1p53)
+    throw Error(Status::invalid_argument,
+                "the gradients would hold (nx + np) x n_objectives = " +
+                    std::to_string(nx + np) + " x " + std::to_string(pr.n_objectives) +
+                    " values, far more than any memory holds");
   if (!pr.adjoint_weights.empty()) {
-    require_size(pr.adjoint_weights, nx * pr.output_times.size(),
-                 "adjoint weights (n_times x nx)");
+    if (static_cast<double>(nx) * static_cast<double>(pr.output_times.size()) *
+            static_cast<double>(pr.n_objectives) != static_cast<double>(pr.adjoint_weights.size()))
+      throw Error(Status::invalid_argument,
+                  "adjoint weights has " + std::to_string(pr.adjoint_weights.size()) +
+                      " entries, expected " +
+                      number_text(static_cast<double>(nx * pr.output_times.size()) *
+                                  static_cast<double>(pr.n_objectives)) +
+                      " (nx x n_times x n_objectives = " + std::to_string(nx) + " x " +
+                      std::to_string(pr.output_times.size()) + " x " +
+                      std::to_string(pr.n_objectives) + ")");
     require_finite(pr.adjoint_weights, "adjoint weight");
   }
+  if (pr.integrand && pr.integrand->count() != pr.n_objectives)
+    throw Error(Status::invalid_argument,
+                "the integrand has " + std::to_string(pr.integrand->count()) +
+                    " running costs, expected one per objective (n_objectives = " +
+                    std::to_string(pr.n_objectives) + ")");
   if (!pr.param_lower.empty() || !pr.param_upper.empty()) {
     require_size(pr.param_lower, np, "parameter box lower bound");
     require_size(pr.param_upper, np, "parameter box upper bound");

@@ -30,6 +30,7 @@ PUBLIC_HEADER_LAYER = {
     "problem.hpp": "problem",
     "result.hpp": "problem",
     "observables.hpp": "problem",
+    "integrand.hpp": "problem",
     "methods.hpp": "methods",
     "pbs.hpp": "methods",
     "odesens.hpp": "api",

@@ -318,5 +318,246 @@ TEST(ErkAdjoint, RevolveCountIsTheBinomialOptimum) {
       EXPECT_EQ(erk_adjoint::revolve_advances(l, c), best[l][c]) << "l = " << l << " c = " << c;
 }
 
+// ---- several objectives, running costs, lanes and threads ----
+
+// Two states, three parameters, x0 depending on p, transcendental terms in
+// f and in the outputs that serve as running costs.
+const char* kCostModel =
+    "param a = 1.3\nparam b = 0.7\nparam c = 0.4\n"
+    "state u = 1\nstate v = 0.5*a\n"
+    "let w = sin(u)*exp(-c*v)\n"
+    "du/dt = -a*u + b*w + 0.1*t\n"
+    "dv/dt = a*u*v/(1 + v^2) - c*v + w\n"
+    "output cost = (u - 0.3)^2 + b*log(1 + v^2)\n"
+    "output energy = u*v + exp(c*u)\n";
+
+Problem cost_problem() {
+  Problem problem;
+  problem.model = load_ode_text(kCostModel, "cost.ode");
+  problem.output_times = {0.5, 1.0, 2.0};
+  problem.options.set("tableau", std::string("dopri5"));
+  problem.options.set("h_fixed", 0.01);
+  // psi_0 = int cost + 2 v(0.5) - u(2); psi_1 = int energy + u(1);
+  // psi_2 = int u (a state as running cost, no weights).
+  problem.n_objectives = 3;
+  problem.integrand = observable_integrand(problem.model, {"cost", "energy", "u"});
+  problem.adjoint_weights.assign(2 * 3 * 3, 0.0);
+  problem.adjoint_weights[1 + 0 * 2 + 0 * 6] = 2.0;
+  problem.adjoint_weights[0 + 2 * 2 + 0 * 6] = -1.0;
+  problem.adjoint_weights[0 + 1 * 2 + 1 * 6] = 1.0;
+  return problem;
+}
+
+// psi(p) and psi(x0) of whole solves: with fixed steps these differentiate
+// the discrete map, quadrature included.
+std::vector<double> objectives_at(Problem problem, const std::vector<double>& p,
+                                  const std::vector<double>& x0 = {}) {
+  problem.params = p;
+  problem.initial_state = x0;
+  problem.options.set("final_sensitivity", std::int64_t{0});
+  return solve(problem, "erk_adjoint").objective_values;
+}
+
+TEST(ErkAdjoint, GradientsOfSeveralObjectivesWithRunningCostsAreExact) {
+  const Problem problem = cost_problem();
+  const Result r = solve(problem, "erk_adjoint");
+  const std::size_t nx = 2, np = 3, m = 3;
+  ASSERT_EQ(r.gradient.size(), np * m);
+  ASSERT_EQ(r.gradient_x0.size(), nx * m);
+  ASSERT_EQ(r.objective_values.size(), m);
+  const std::vector<double> p0 = effective_params(problem);
+  auto richardson = [](auto&& f, double d) {
+    auto central = [&](double dd) {
+      const auto plus = f(dd), minus = f(-dd);
+      std::vector<double> c(plus.size());
+      for (std::size_t k = 0; k < c.size(); ++k) c[k] = (plus[k] - minus[k]) / (2 * dd);
+      return c;
+    };
+    const auto coarse = central(d), fine = central(d / 2);
+    std::vector<double> out(coarse.size());
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] = (4 * fine[k] - coarse[k]) / 3;
+    return out;
+  };
+  for (std::size_t j = 0; j < np; ++j) {
+    const auto reference = richardson(
+        [&](double d) {
+          auto p = p0;
+          p[j] += d;
+          return objectives_at(problem, p);
+        },
+        1e-3);
+    for (std::size_t k = 0; k < m; ++k)
+      EXPECT_NEAR(r.gradient[j + k * np], reference[k], 1e-9 * (1 + std::fabs(reference[k])))
+          << "objective " << k << " p_" << j;
+  }
+  // d psi / d x0, with x0 given (then it no longer depends on p).
+  const std::vector<double> x0 = {r.x_at(0, 0) * 0 + 1.0, 0.5 * p0[0]};
+  for (std::size_t i = 0; i < nx; ++i) {
+    const auto reference = richardson(
+        [&](double d) {
+          auto x = x0;
+          x[i] += d;
+          return objectives_at(problem, p0, x);
+        },
+        1e-3);
+    for (std::size_t k = 0; k < m; ++k)
+      EXPECT_NEAR(r.gradient_x0[i + k * nx], reference[k], 1e-9 * (1 + std::fabs(reference[k])))
+          << "objective " << k << " x0_" << i;
+  }
+  // S(T) is unchanged by the objectives: the same as with the default one.
+  Problem single = problem;
+  single.n_objectives = 1;
+  single.integrand = nullptr;
+  single.adjoint_weights.clear();
+  const Result s = solve(single, "erk_adjoint");
+  EXPECT_EQ(s.s, r.s);
+}
+
+// The quadrature is the tableau's: at tight tolerance the objective value
+// and its gradient approach those of an accurate solve (cvodes_fsa's S
+// integrated by a fine trapezoid rule would do; here: psi_2 = int u, whose
+// gradient must equal the integral of S_u, approximated by dopri5 itself
+// at two tolerances converging to each other).
+TEST(ErkAdjoint, RunningCostGradientConvergesWithTheTolerance) {
+  Problem problem = cost_problem();
+  problem.options.set("h_fixed", 0.0);
+  problem.rtol = 1e-6;
+  problem.atol = {1e-8};
+  const Result coarse = solve(problem, "erk_adjoint");
+  problem.rtol = 1e-11;
+  problem.atol = {1e-13};
+  const Result fine = solve(problem, "erk_adjoint");
+  EXPECT_LT(max_relative_difference(coarse.gradient, fine.gradient), 1e-4);
+  EXPECT_LT(max_relative_difference(coarse.objective_values, fine.objective_values), 1e-5);
+}
+
+TEST(ErkAdjoint, FunctionIntegrandOnABuiltinModel) {
+  // R = x_1^2 + r_1 x_2 on glv:4 (p_0 = r_1), fixed steps.
+  auto problem = builtin_problem("glv:4", {1.0, 2.0});
+  problem.options.set("tableau", std::string("rk4"));
+  problem.options.set("h_fixed", 0.05);
+  const std::size_t nx = 4, np = problem.model->np();
+  problem.integrand = function_integrand(
+      1, [nx, np](double, const double* x, const double* p, double* r, double* rx, double* rp) {
+        if (r) r[0] = x[0] * x[0] + p[0] * x[1];
+        if (rx) {
+          for (std::size_t i = 0; i < nx; ++i) rx[i] = 0.0;
+          rx[0] = 2 * x[0];
+          rx[1] = p[0];
+        }
+        if (rp) {
+          for (std::size_t j = 0; j < np; ++j) rp[j] = 0.0;
+          rp[0] = x[1];
+        }
+      });
+  const Result r = solve(problem, "erk_adjoint");
+  const std::vector<double> p0 = effective_params(problem);
+  for (std::size_t j : {std::size_t{0}, std::size_t{1}, std::size_t{4}, np - 1}) {
+    auto at = [&](double d) {
+      auto p = p0;
+      p[j] += d;
+      return objectives_at(problem, p)[0];
+    };
+    const double d = 1e-3;
+    const double reference =
+        (4 * (at(d / 2) - at(-d / 2)) / d - (at(d) - at(-d)) / (2 * d)) / 3;
+    EXPECT_NEAR(r.gradient[j], reference, 1e-9 * (1 + std::fabs(reference))) << "p_" << j;
+  }
+}
+
+// Lanes and threads change how the adjoint vectors are grouped, never a bit
+// of any of them.
+TEST(ErkAdjoint, LanesAndThreadsAgreeBitwise) {
+  Problem problem = cost_problem();
+  problem.options.set("h_fixed", 0.0);
+  problem.rtol = 1e-8;
+  // 40 objectives: the three above, repeated with scaled weights.
+  const std::size_t per = problem.adjoint_weights.size();
+  problem.n_objectives = 40;
+  std::vector<std::string> names;
+  std::vector<double> weights;
+  for (std::size_t k = 0; k < 40; ++k) {
+    names.push_back(k % 3 == 0 ? "cost" : k % 3 == 1 ? "energy" : "v");
+    for (std::size_t q = 0; q < per / 3; ++q)
+      weights.push_back(problem.adjoint_weights[q + (k % 3) * (per / 3)] * (1.0 + 0.1 * k));
+  }
+  problem.adjoint_weights = weights;
+  problem.integrand = observable_integrand(problem.model, names);
+  problem.options.set("lanes", std::int64_t{1});
+  problem.options.set("threads", std::int64_t{1});
+  const Result reference = solve(problem, "erk_adjoint");
+  EXPECT_EQ(reference.stats.extra.at("threads"), 1.0);
+  std::vector<std::int64_t> widths = {1};
+  if (widest_expr_lane_width() >= 4) widths.push_back(4);
+  if (widest_expr_lane_width() >= 8) widths.push_back(8);
+  for (std::int64_t lanes : widths) {
+    for (std::int64_t threads : {1, 2, 3}) {
+      for (const char* mode : {"states", "revolve"}) {
+        Problem variant = problem;
+        variant.options.set("lanes", lanes);
+        variant.options.set("threads", threads);
+        variant.options.set("checkpointing", std::string(mode));
+        variant.options.set("checkpoints", std::int64_t{3});
+        const Result r = solve(variant, "erk_adjoint");
+        EXPECT_EQ(r.stats.extra.at("lanes"), static_cast<double>(lanes));
+        EXPECT_EQ(r.stats.extra.at("threads"), static_cast<double>(threads));
+        EXPECT_EQ(r.gradient, reference.gradient) << lanes << " lanes, " << threads << " threads";
+        EXPECT_EQ(r.gradient_x0, reference.gradient_x0) << lanes << " lanes";
+        EXPECT_EQ(r.s, reference.s) << lanes << " lanes, " << threads << " threads";
+        EXPECT_EQ(r.objective_values, reference.objective_values);
+      }
+    }
+  }
+}
+
+TEST(ErkAdjoint, ObjectivesAndIntegrandsAreCheckedAndOtherMethodsRefuseThem) {
+  Problem problem = cost_problem();
+  for (const char* method : {"cvodes_asa", "cvodes_fsa", "pbsr"}) {
+    try {
+      solve(problem, method);
+      ADD_FAILURE() << method << " took several objectives";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::unsupported) << method;
+      EXPECT_NE(std::string(e.what()).find("erk_adjoint"), std::string::npos) << e.what();
+    }
+  }
+  auto expect_invalid = [](const Problem& p, const std::string& fragment) {
+    try {
+      solve(p, "erk_adjoint");
+      ADD_FAILURE() << "accepted: " << fragment;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  Problem wrong_count = problem;
+  wrong_count.n_objectives = 2;
+  expect_invalid(wrong_count, "adjoint weights");
+  wrong_count.adjoint_weights.clear();
+  expect_invalid(wrong_count, "one per objective");
+  Problem zero = problem;
+  zero.n_objectives = 0;
+  expect_invalid(zero, "n_objectives");
+  EXPECT_THROW(observable_integrand(problem.model, {"nosuch"}), Error);
+  EXPECT_THROW(observable_integrand(problem.model, {}), Error);
+  Problem lanes = problem;
+  lanes.options.set("lanes", std::int64_t{3});
+  EXPECT_THROW(solve(lanes, "erk_adjoint"), Error);
+  // A failing running cost ends the solve with its error, from any thread.
+  Problem failing = problem;
+  failing.integrand = function_integrand(3, [](double t, const double*, const double*, double* r,
+                                               double*, double*) {
+    if (t > 1.0) throw Error(Status::callback_failed, "running cost failed at t > 1");
+    if (r) r[0] = r[1] = r[2] = 0.0;
+  });
+  failing.options.set("threads", std::int64_t{2});
+  try {
+    solve(failing, "erk_adjoint");
+    ADD_FAILURE() << "a failing integrand went unnoticed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::callback_failed);
+  }
+}
+
 }  // namespace
 }  // namespace odesens

@@ -41,6 +41,8 @@ class ResultBuilder {
     std::copy(s_k, s_k + result_.nx * result_.np, s(k));
   }
   std::vector<double>& gradient() { return result_.gradient; }
+  std::vector<double>& gradient_x0() { return result_.gradient_x0; }
+  std::vector<double>& objective_values() { return result_.objective_values; }
   Stats& stats() { return result_.stats; }
   // Something the method distrusts in this result (Result::warnings).
   void warn(std::string text) { result_.warnings.push_back(std::move(text)); }

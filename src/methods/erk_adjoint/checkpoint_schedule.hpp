@@ -18,7 +18,7 @@
 #include <functional>
 
 #include "methods/erk_adjoint/forward_trajectory.hpp"
-#include "methods/erk_adjoint/reverse_sweep.hpp"
+#include "methods/erk_adjoint/step_adjoint.hpp"
 
 namespace odesens::erk_adjoint {
 

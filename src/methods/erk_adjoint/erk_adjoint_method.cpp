@@ -1,20 +1,22 @@
 // erk_adjoint: forward ERK solve with states checkpointing, then one reverse
-// sweep for the objective G = sum_k w_k^T x(t_k) and, with
-// final_sensitivity, nx more adjoint vectors seeded with unit vectors at T
-// (rows of S(T), the paper's Eq. 34). Accepted step sizes are frozen:
+// sweep for the M objectives psi_m = sum_k w_{k,m}^T x(t_k) + integral of
+// R_m (the adjoint paper's Eq. 41-42) and, with final_sensitivity, nx more
+// adjoint vectors seeded with unit vectors at T (rows of S(T), Eq. 34). Accepted step sizes are frozen:
 // the gradient is exact for the discrete solution of that step sequence
 // (no dh/dp terms); rejected trials play no part.
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <limits>
 #include <string>
+#include <thread>
 
 #include "integrate/erk/erk_engine.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "methods/erk_adjoint/checkpoint_schedule.hpp"
-#include "methods/erk_adjoint/reverse_sweep.hpp"
+#include "methods/erk_adjoint/step_adjoint.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::erk_adjoint {
@@ -48,6 +50,19 @@ std::vector<OptionSpec> option_specs() {
       flag_option("final_sensitivity", true,
                   "1: also S(T), by nx more adjoint vectors seeded with unit vectors; 0: only "
                   "the gradient"),
+      bounded({"lanes", OptionType::integer, std::int64_t{0},
+               "SIMD lanes of the vector-Jacobian products (adjoint vectors per pass) for "
+               "models with lanes (.ode, SBML, recorded): 0 the widest the CPU has, 1, 4 or 8; "
+               "results are bitwise the same",
+               {}},
+              0, 8),
+      bounded({"threads", OptionType::integer, std::int64_t{1},
+               "threads of the reverse sweep, each reversing a block of whole lane groups of "
+               "adjoint vectors over the shared trajectory (fewer when there are fewer than "
+               "two lane groups per thread); 0: one per core. The model's functions must then "
+               "be safe to call concurrently; results are bitwise the same",
+               {}},
+              0, 1024),
   };
 }
 
@@ -77,18 +92,56 @@ integrate::erk::ErkSettings engine_settings(const Problem& problem, const Method
 
 }  // namespace
 
+namespace {
+
+// Vectors [first, first + m) reversed by one thread.
+struct VectorBlock {
+  std::size_t first, m;
+};
+
+// The adjoint vectors split into contiguous blocks of whole lane groups,
+// one per thread; fewer threads than asked when there are fewer than two
+// lane groups per thread (a thread replays every step's stages, so a thin
+// block costs more than it saves).
+std::vector<VectorBlock> split_vectors(std::size_t total, std::size_t lanes, std::size_t threads) {
+  const std::size_t groups = (total + lanes - 1) / lanes;
+  const std::size_t count = std::max<std::size_t>(1, std::min(threads, groups / 2));
+  std::vector<VectorBlock> blocks;
+  for (std::size_t b = 0, g0 = 0; b < count; ++b) {
+    const std::size_t g1 = g0 + groups / count + (b < groups % count ? 1 : 0);
+    const std::size_t first = g0 * lanes, last = std::min(total, g1 * lanes);
+    if (last > first) blocks.push_back({first, last - first});
+    g0 = g1;
+  }
+  return blocks;
+}
+
+std::size_t thread_count(std::int64_t option) {
+  if (option > 0) return static_cast<std::size_t>(option);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace
+
 Result solve(const Problem& problem, const MethodOptions& options) {
   const Model& model = *problem.model;
-  const std::size_t nx = model.nx(), np = model.np();
+  const std::size_t nx = model.nx(), np = model.np(), nt = problem.output_times.size();
   const auto& times = problem.output_times;
   const integrate::erk::Tableau* tableau =
       integrate::erk::find_tableau(options.get_string("tableau"));
   if (!tableau) throw Error(Status::option_type, "unknown tableau '" + options.get_string("tableau") + "'");
   const integrate::erk::ErkSettings settings = engine_settings(problem, options, *tableau);
   const bool rows = options.get_int("final_sensitivity") != 0;
+  const std::size_t n_objectives = problem.n_objectives;
+  const Integrand* integrand = problem.integrand.get();
 
+  const std::int64_t lanes_option = options.get_int("lanes");
+  if (lanes_option != 0 && lanes_option != 1 && lanes_option != 4 && lanes_option != 8)
+    throw Error(Status::option_type,
+                "option 'lanes' must be 0 (the widest), 1, 4 or 8, got " + std::to_string(lanes_option));
   const std::vector<double> p = effective_params(problem);
-  auto ws = model.make_workspace();
+  auto ws = model.make_workspace(static_cast<int>(lanes_option));
+  const std::size_t lanes = static_cast<std::size_t>(ws->lane_width());
   std::vector<double> x0(nx), dx0_dp(nx * np);
   model.initial_state(p.data(), x0.data(), ws.get());
   model.initial_sensitivity(p.data(), dx0_dp.data(), ws.get());
@@ -100,28 +153,63 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   methods::ResultBuilder out(problem, nx, np,
                              rows ? methods::SensitivityLayout::final_time_only
                                   : methods::SensitivityLayout::none);
-  // Adjoint vectors: the objective, then the rows of S(T).
-  const std::size_t m = 1 + (rows ? nx : 0);
-  StepAdjoint adjoint(model, p.data(), ws.get(), *tableau, m);
+  // Adjoint vectors: the objectives, then the rows of S(T).
+  const std::size_t m = n_objectives + (rows ? nx : 0);
   const std::string mode_name = options.get_string("checkpointing");
   const Checkpointing mode = mode_name == "stages"    ? Checkpointing::stages
                              : mode_name == "revolve" ? Checkpointing::revolve
                                                       : Checkpointing::states;
+  const int live_stages = StepAdjoint(model, p.data(), ws.get(), *tableau, {0, 1, nullptr}).live_stages();
+  std::vector<double> q(n_objectives, 0.0);
   const ForwardTrajectory trajectory =
       run_forward(model, p.data(), ws.get(), problem.t0, x0.data(), times, *tableau, settings,
-                  out.x(0), mode, adjoint.live_stages());
+                  out.x(0), mode, live_stages, {integrand, q.data()});
 
+  // The reverse sweeps, one per block of vectors, each on its own thread
+  // with its own workspace over the shared trajectory.
   const std::vector<double> weights = objective_weights(problem);
   std::vector<double> lambda(nx * m, 0.0), mu(np * m, 0.0);
-  for (std::size_t i = 0; rows && i < nx; ++i) lambda[i + (1 + i) * nx] = 1.0;
+  for (std::size_t i = 0; rows && i < nx; ++i) lambda[i + (n_objectives + i) * nx] = 1.0;
   const auto checkpoints = static_cast<std::size_t>(options.get_int("checkpoints"));
-  run_reverse(trajectory, adjoint, lambda.data(), mu.data(),
-              [&](std::size_t k, double* l) {
-                for (std::size_t i = 0; i < nx; ++i) l[i] += weights[k * nx + i];
-              },
-              checkpoints);
+  const std::vector<VectorBlock> blocks =
+      split_vectors(m, lanes, thread_count(options.get_int("threads")));
+  std::vector<ReverseCounts> counts(blocks.size());
+  std::vector<std::exception_ptr> failures(blocks.size());
+  auto reverse_block = [&](std::size_t b) {
+    try {
+      const VectorBlock& block = blocks[b];
+      auto block_ws = model.make_workspace(static_cast<int>(lanes));
+      StepAdjoint adjoint(model, p.data(), block_ws.get(), *tableau,
+                          {block.first, block.m, integrand});
+      double* l_block = lambda.data() + block.first * nx;
+      // w_k of the block's objectives (vectors first + c < n_objectives).
+      const std::size_t objectives =
+          block.first < n_objectives ? std::min(block.m, n_objectives - block.first) : 0;
+      run_reverse(trajectory, adjoint, l_block, mu.data() + block.first * np,
+                  [&](std::size_t k, double* l) {
+                    for (std::size_t c = 0; c < objectives; ++c) {
+                      const double* w = weights.data() + (block.first + c) * nx * nt + k * nx;
+                      for (std::size_t i = 0; i < nx; ++i) l[i + c * nx] += w[i];
+                    }
+                  },
+                  checkpoints);
+      counts[b] = adjoint.counts();
+    } catch (...) {
+      failures[b] = std::current_exception();
+    }
+  };
+  if (blocks.size() == 1) {
+    reverse_block(0);
+  } else {
+    std::vector<std::thread> workers;
+    for (std::size_t b = 1; b < blocks.size(); ++b) workers.emplace_back(reverse_block, b);
+    reverse_block(0);
+    for (auto& w : workers) w.join();
+  }
+  for (const auto& f : failures)
+    if (f) std::rethrow_exception(f);
 
-  // dpsi/dp = mu + (dx0/dp)^T lambda_0.
+  // dpsi/dp = mu + (dx0/dp)^T lambda_0 (dpsi/dx0 = lambda_0).
   auto finish = [&](std::size_t v, double* dp) {
     for (std::size_t j = 0; j < np; ++j) {
       double g = mu[j + v * np];
@@ -129,35 +217,52 @@ Result solve(const Problem& problem, const MethodOptions& options) {
       dp[j] = g;
     }
   };
-  out.gradient().assign(np, 0.0);
-  finish(0, out.gradient().data());
+  out.gradient().assign(np * n_objectives, 0.0);
+  out.gradient_x0().assign(lambda.begin(), lambda.begin() + static_cast<std::ptrdiff_t>(nx * n_objectives));
+  out.objective_values() = q;
+  for (std::size_t v = 0; v < n_objectives; ++v) {
+    finish(v, out.gradient().data() + v * np);
+    for (std::size_t k = 0; k < nt; ++k)
+      for (std::size_t i = 0; i < nx; ++i)
+        out.objective_values()[v] += weights[i + k * nx + v * nx * nt] * out.x(k)[i];
+  }
   if (rows) {
     std::vector<double> row(np);
     double* s_final = out.s(0);
     for (std::size_t i = 0; i < nx; ++i) {
-      finish(1 + i, row.data());
+      finish(n_objectives + i, row.data());
       for (std::size_t j = 0; j < np; ++j) s_final[i + j * nx] = row[j];
     }
   }
 
+  ReverseCounts total;
+  for (const auto& c : counts) {
+    total.rhs_evals += c.rhs_evals;
+    total.recomputed_steps += c.recomputed_steps;
+    total.vjp_products += c.vjp_products;
+  }
   Stats& stats = out.stats();
   stats.steps = trajectory.stats.accepted;
-  const ReverseCounts& counts = adjoint.counts();
-  stats.rhs_evals = trajectory.stats.rhs_evaluations + counts.rhs_evals;
+  stats.rhs_evals = trajectory.stats.rhs_evaluations + total.rhs_evals;
   stats.error_test_failures = trajectory.stats.rejected;
   stats.extra["rejected_steps"] = static_cast<double>(trajectory.stats.rejected);
-  stats.extra["reverse_rhs_evals"] = static_cast<double>(counts.rhs_evals);
-  stats.extra["recomputed_steps"] = static_cast<double>(counts.recomputed_steps);
-  stats.extra["vjp_products"] = static_cast<double>(counts.vjp_products);
+  stats.extra["reverse_rhs_evals"] = static_cast<double>(total.rhs_evals);
+  stats.extra["recomputed_steps"] = static_cast<double>(total.recomputed_steps);
+  stats.extra["vjp_products"] = static_cast<double>(total.vjp_products);
   stats.extra["adjoint_vectors"] = static_cast<double>(m);
-  // Revolve's checkpoints and work states come on top of the step sequence.
+  stats.extra["lanes"] = static_cast<double>(lanes);
+  stats.extra["threads"] = static_cast<double>(blocks.size());
+  // Revolve's checkpoints and work states (per thread) come on top of the
+  // step sequence.
   const double revolve_bytes =
-      mode == Checkpointing::revolve ? 8.0 * static_cast<double>((checkpoints + 3) * nx) : 0.0;
+      mode == Checkpointing::revolve
+          ? 8.0 * static_cast<double>((checkpoints + 3) * nx * blocks.size())
+          : 0.0;
   stats.extra["trajectory_bytes"] = trajectory.bytes() + revolve_bytes;
   stats.extra["workspace_bytes"] =
       trajectory.bytes() + revolve_bytes +
       8.0 * static_cast<double>(nx * m * (2 + tableau->stages) + np * m * 2 +
-                                2 * tableau->stages * nx);
+                                2 * tableau->stages * nx * blocks.size());
   return out.take();
 }
 

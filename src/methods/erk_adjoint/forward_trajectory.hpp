@@ -13,6 +13,7 @@
 
 #include "integrate/erk/erk_engine.hpp"
 #include "integrate/erk/erk_system.hpp"
+#include "odesens/integrand.hpp"
 #include "odesens/model.hpp"
 
 namespace odesens::erk_adjoint {
@@ -53,6 +54,13 @@ class ModelRhs final : public integrate::erk::ErkSystem {
   Workspace* ws_;
 };
 
+// Running costs integrated along the forward pass (Eq. 41-42): q (M) +=
+// h sum_i b_i R(t_n + c_i h, Y_i, p) over the accepted steps.
+struct ForwardQuadrature {
+  const Integrand* integrand = nullptr;  // none: nothing integrated
+  double* q = nullptr;                   // M values, accumulated
+};
+
 // Solves x' = f(t, x, p) from (t0, x0) through the output times (sorted,
 // >= t0), writing x(t_k) into x_out (nx per time). live_stages: how many
 // leading stages the adjoint reads (kept in stages mode).
@@ -60,6 +68,7 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
                               const double* x0, const std::vector<double>& times,
                               const integrate::erk::Tableau& tableau,
                               const integrate::erk::ErkSettings& settings, double* x_out,
-                              Checkpointing mode = Checkpointing::states, int live_stages = 0);
+                              Checkpointing mode = Checkpointing::states, int live_stages = 0,
+                              ForwardQuadrature quadrature = {});
 
 }  // namespace odesens::erk_adjoint

@@ -1,4 +1,4 @@
-#include "methods/erk_adjoint/reverse_sweep.hpp"
+#include "methods/erk_adjoint/step_adjoint.hpp"
 
 #include <algorithm>
 
@@ -18,24 +18,47 @@ integrate::erk::ErkSettings replay_settings() {
 }  // namespace
 
 StepAdjoint::StepAdjoint(const Model& model, const double* p, Workspace* ws,
-                         const integrate::erk::Tableau& tableau, std::size_t m)
+                         const integrate::erk::Tableau& tableau, Block block)
     : model_(model),
       p_(p),
       ws_(ws),
       tableau_(tableau),
       nx_(model.nx()),
       np_(model.np()),
-      m_(m),
+      m_(block.m),
+      block_(block),
       live_stages_(tableau.stages),
       y_(static_cast<std::size_t>(tableau.stages) * model.nx()),
-      theta_(model.nx() * m),
-      nu_(static_cast<std::size_t>(tableau.stages) * model.nx() * m),
-      pi_(std::max<std::size_t>(model.np(), 1) * m),
+      theta_(model.nx() * block.m),
+      nu_(static_cast<std::size_t>(tableau.stages) * model.nx() * block.m),
+      pi_(std::max<std::size_t>(model.np(), 1) * block.m),
       rhs_(model, p, ws),
       capture_(y_, model.nx()),
       replay_workspace_(tableau, model.nx(), 1),
       replay_(rhs_, replay_workspace_, replay_settings(), &capture_) {
   while (live_stages_ > 1 && stage_is_dead(live_stages_ - 1)) --live_stages_;
+  if (block.integrand) {
+    const std::size_t costs = block.integrand->count();
+    cost_begin_ = 0;
+    cost_end_ = block.first < costs ? std::min(block.m, costs - block.first) : 0;
+    if (cost_end_ > 0) {
+      r_x_.resize(nx_ * costs);
+      r_p_.resize(np_ * costs);
+    }
+  }
+}
+
+void StepAdjoint::add_running_cost(double t_i, const double* y, double hb, double* nu_i,
+                                   double* mu) {
+  block_.integrand->evaluate(t_i, y, p_, nullptr, r_x_.data(), np_ > 0 ? r_p_.data() : nullptr,
+                             ws_);
+  for (std::size_t c = cost_begin_; c < cost_end_; ++c) {
+    const std::size_t objective = block_.first + c;
+    const double* rx = r_x_.data() + objective * nx_;
+    const double* rp = r_p_.data() + objective * np_;
+    for (std::size_t i = 0; i < nx_; ++i) nu_i[i + c * nx_] += hb * rx[i];
+    for (std::size_t j = 0; j < np_; ++j) mu[j + c * np_] += hb * rp[j];
+  }
 }
 
 // theta_i vanishes for every lambda when b_i = 0 and no later stage reads
@@ -82,6 +105,7 @@ void StepAdjoint::step_back(double t, double h, const double* y_stages, double* 
       for (std::size_t q = 0; q < np_ * m_; ++q) mu[q] += pi_[q];
     }
     ++counts_.vjp_products;
+    if (cost_end_ > cost_begin_ && b != 0.0) add_running_cost(t_i, y, h * b, nu_i, mu);
   }
   for (int i = 0; i <= last_live; ++i) {
     const double* nu_i = nu_.data() + static_cast<std::size_t>(i) * block;

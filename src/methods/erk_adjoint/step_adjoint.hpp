@@ -4,9 +4,14 @@
 // k_i = f(t_n + c_i h, Y_i), from the last stage to the first:
 //
 //   theta_i = h (b_i lambda + sum_{j>i} a_ji nu_j)      (= dpsi/dk_i)
-//   nu_i    = J_x(Y_i)^T theta_i                         (Eq. 47)
-//   mu     += J_p(Y_i)^T theta_i                         (Eq. 48)
+//   nu_i    = J_x(Y_i)^T theta_i + h b_i dR/dx(Y_i)      (Eq. 47)
+//   mu     += J_p(Y_i)^T theta_i + h b_i dR/dp(Y_i)      (Eq. 48)
 //   lambda += sum_i nu_i                                 (dpsi/dx_n)
+//
+// The running-cost terms (R, integrand.hpp) belong to the objectives' own
+// vectors only, not to the rows of S(T). A StepAdjoint may hold a block of
+// the adjoint vectors (threads split them): vectors first .. first + m - 1
+// of the solve's, objectives being the solve's first n_objectives.
 //
 // A stage is skipped only where theta_i vanishes structurally (b_i = 0 and
 // a_ji = 0 for every later stage j: the FSAL stage), never on b_i = 0 alone
@@ -24,6 +29,7 @@
 #include "integrate/erk/erk_workspace.hpp"
 #include "integrate/erk/tableau.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
+#include "odesens/integrand.hpp"
 #include "odesens/model.hpp"
 
 namespace odesens::erk_adjoint {
@@ -36,8 +42,16 @@ struct ReverseCounts {
 
 class StepAdjoint {
  public:
+  // The block of vectors [first, first + m) of a solve whose first
+  // n_objectives vectors are objectives with running costs `integrand`
+  // (null: none).
+  struct Block {
+    std::size_t first = 0;
+    std::size_t m = 1;
+    const Integrand* integrand = nullptr;
+  };
   StepAdjoint(const Model& model, const double* p, Workspace* ws,
-              const integrate::erk::Tableau& tableau, std::size_t m);
+              const integrate::erk::Tableau& tableau, Block block);
 
   // Stages whose values the adjoint reads (the trailing dead ones dropped).
   int live_stages() const { return live_stages_; }
@@ -54,6 +68,8 @@ class StepAdjoint {
 
  private:
   bool stage_is_dead(int i) const;
+  // nu_i += h b_i dR/dx and mu += h b_i dR/dp for this block's objectives.
+  void add_running_cost(double t_i, const double* y, double hb, double* nu_i, double* mu);
 
   // Copies the stage values Y_i the engine reports.
   class StageCapture final : public integrate::erk::ErkObserver {
@@ -74,6 +90,11 @@ class StepAdjoint {
   Workspace* ws_;
   const integrate::erk::Tableau& tableau_;
   std::size_t nx_, np_, m_;
+  Block block_;
+  // This block's columns [cost_begin_, cost_end_) are objectives with
+  // running costs (objective index = first + column).
+  std::size_t cost_begin_ = 0, cost_end_ = 0;
+  std::vector<double> r_x_, r_p_;  // dR/dx, dR/dp of every objective
   int live_stages_;
   std::vector<double> y_;                // live stage values, nx each
   std::vector<double> theta_, nu_, pi_;  // nx x M; nu for every stage; np x M
