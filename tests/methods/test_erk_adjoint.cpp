@@ -264,6 +264,38 @@ TEST(ErkAdjoint, HeatEquationWithFixedStepsMatchesTheStabilityPolynomial) {
   }
 }
 
+// The adjoint paper's Tables 1-2, adjoint column: the relative error (59)
+// of dx(t_f)/dalpha from S(T) against the closed form (57) of the heat
+// equation (u0 = sin(pi x) sin(pi y): only gamma_11 = 1), fixed steps of
+// 5e-5 over [0, 0.01], in units of 1e-1 % as the tables give it.
+TEST(ErkAdjoint, HeatEquationReproducesTheAdjointColumnOfTables1And2) {
+  const double pi = 3.14159265358979323846, t_f = 0.01;
+  struct Case {
+    const char* tableau;
+    std::size_t grid;
+    double table;
+  };
+  const Case cases[] = {{"euler", 10, 7.260}, {"euler", 30, 0.104},
+                        {"rk4", 10, 8.135},   {"rk4", 30, 0.785}};
+  for (const Case& c : cases) {
+    auto problem = builtin_problem("heat2d:" + std::to_string(c.grid), {t_f});
+    problem.options.set("tableau", std::string(c.tableau));
+    problem.options.set("h_fixed", 5e-5);
+    const Result r = solve(problem, "erk_adjoint");
+    const double h = 1.0 / static_cast<double>(c.grid - 1);
+    double diff = 0.0, scale = 0.0;
+    for (std::size_t k = 0; k < c.grid * c.grid; ++k) {
+      const double x = static_cast<double>(k % c.grid) * h, y = static_cast<double>(k / c.grid) * h;
+      const double exact = -2 * pi * pi * t_f * std::sin(pi * x) * std::sin(pi * y) *
+                           std::exp(-2 * pi * pi * t_f);  // Eq. 57, alpha = 1
+      diff = std::max(diff, std::fabs(r.s_at(0, k, 0) - exact));
+      scale = std::max(scale, std::fabs(exact));
+    }
+    const double eps_r = diff / scale / 1e-3;  // Eq. 59, in 1e-1 %
+    EXPECT_NEAR(eps_r, c.table, 6e-4) << c.tableau << " Np = " << c.grid;
+  }
+}
+
 // The three checkpointing modes give the same numbers to the bit; states
 // keep (nx + 2) doubles per step, revolve at most C states and recomputes
 // exactly Griewank's binomial count of steps.
