@@ -108,6 +108,14 @@ class Model {
   // out (np x nw) = J_p^T W for W (nx x nw).
   virtual void vjp_p(double t, const double* x, const double* p, std::size_t nw,
                      const double* W, double* out, Workspace* ws = nullptr) const;
+  // out_x (nx x nw) = J_x^T W and out_p (np x nw) += J_p^T W for W (nx x nw):
+  // the two products an adjoint sweep needs per stage, the parameter part
+  // accumulated in place (no np x nw temporary). out_p may be null (only
+  // out_x). Default: vjp_x, then vjp_p into workspace scratch added to
+  // out_p; models with a cheaper fused form override it.
+  virtual void vjp_accumulate(double t, const double* x, const double* p, std::size_t nw,
+                              const double* W, double* out_x, double* out_p,
+                              Workspace* ws = nullptr) const;
 
   // A workspace for evaluating this model (see workspace.hpp). lane_width:
   // SIMD lanes of batched evaluations, 0 for the widest this model and CPU

@@ -23,9 +23,10 @@ namespace odesens {
 class Workspace {
  public:
   // Scratch buffers of the default derivative implementations; distinct
-  // slots never alias.
+  // slots never alias. accumulate holds J_p^T W in Model::vjp_accumulate
+  // while vjp_p, whose own defaults use product and the fd_* slots, runs.
   enum class Scratch {
-    fd_plus, fd_minus, fd_shift, dense_jacobian, jacobian_values, product, count
+    fd_plus, fd_minus, fd_shift, dense_jacobian, jacobian_values, product, accumulate, count
   };
 
   // `owner` identifies the model (or its compiled form) the workspace was

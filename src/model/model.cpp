@@ -118,4 +118,17 @@ void Model::vjp_p(double t, const double* x, const double* p, std::size_t nw, co
   linalg::gemm(linalg::Trans::yes, linalg::Trans::no, m, nw, n, 1.0, Jp, n, W, n, 0.0, out, m);
 }
 
+void Model::vjp_accumulate(double t, const double* x, const double* p, std::size_t nw,
+                           const double* W, double* out_x, double* out_p, Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  Workspace& w = workspace_or_local(*this, ws, local);
+  vjp_x(t, x, p, nw, W, out_x, &w);
+  const std::size_t m = np();
+  if (!out_p || m == 0) return;
+  // A slot of its own: vjp_p's defaults use product and the fd_* slots.
+  double* JptW = w.scratch(Scratch::accumulate, m * nw);
+  vjp_p(t, x, p, nw, W, JptW, &w);
+  for (std::size_t k = 0; k < m * nw; ++k) out_p[k] += JptW[k];
+}
+
 }  // namespace odesens

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "odesens/odesens.hpp"
+#include "support/vjp_accumulate_check.hpp"
 
 namespace odesens {
 namespace {
@@ -112,6 +115,82 @@ TEST(CallbackModel, ParameterJacobianAndInitialSensitivityFallbacks) {
   for (std::size_t i = 0; i < kChain; ++i) {
     EXPECT_NEAR(S0[i], 2 * 0.7 * static_cast<double>(i), 1e-9);
     EXPECT_NEAR(S0[i + kChain], 0.0, 1e-12);
+  }
+}
+
+// The default vjp_accumulate on finite differences (dense, and grouped by a
+// pattern), with and without a workspace.
+TEST(CallbackModel, VjpAccumulateWithoutProductsUsesTheDefaults) {
+  const auto x = chain_state();
+  const std::vector<double> p{0.7, 0.4};
+  auto sparse = chain_spec();
+  sparse.pattern = tridiagonal(kChain);
+  for (const auto& spec : {chain_spec(), sparse}) {
+    auto m = make_callback_model(spec);
+    auto ws = m->make_workspace();
+    testing::expect_vjp_accumulate_consistent(*m, 0.2, x, p, ws.get(), {});
+    testing::expect_vjp_accumulate_consistent(*m, 0.2, x, p, nullptr, {});
+  }
+}
+
+// J_x^T W and J_p^T W of the chain, for the vjp callback.
+int chain_vjp(double, const double* x, const double* p, std::int64_t nw, const double* W,
+              double* out_x, double* out_p, void*) {
+  std::vector<double> J(kChain * kChain);
+  chain_jacobian(x, p, J.data());
+  for (std::int64_t k = 0; k < nw; ++k) {
+    const double* w = W + k * static_cast<std::int64_t>(kChain);
+    double s0 = 0.0, s1 = 0.0;
+    for (std::size_t j = 0; j < kChain; ++j) {
+      double s = 0.0;
+      for (std::size_t i = 0; i < kChain; ++i) s += J[i + j * kChain] * w[i];
+      if (out_x) out_x[j + static_cast<std::size_t>(k) * kChain] = s;
+      const double left = j > 0 ? x[j - 1] : 0.0, right = j + 1 < kChain ? x[j + 1] : 0.0;
+      s0 += (left - 2 * x[j] + right) * w[j];
+      s1 += std::sin(x[j]) * w[j];
+    }
+    if (out_p) {
+      out_p[2 * k] = s0;
+      out_p[2 * k + 1] = s1;
+    }
+  }
+  return 0;
+}
+
+// With the user's vjp (and exact Jacobians for the dense reference): the
+// default calls it for each product, its failure is reported as any
+// callback's.
+TEST(CallbackModel, VjpAccumulateWithUserProducts) {
+  auto spec = chain_spec();
+  spec.vjp = chain_vjp;
+  spec.jac_x = [](double, const double* x, const double* p, double* J, void*) {
+    chain_jacobian(x, p, J);
+    return 0;
+  };
+  spec.jac_p = [](double, const double* x, const double*, double* Jp, void*) {
+    for (std::size_t i = 0; i < kChain; ++i) {
+      const double left = i > 0 ? x[i - 1] : 0.0, right = i + 1 < kChain ? x[i + 1] : 0.0;
+      Jp[i] = left - 2 * x[i] + right;
+      Jp[i + kChain] = std::sin(x[i]);
+    }
+    return 0;
+  };
+  auto m = make_callback_model(spec);
+  const auto x = chain_state();
+  const std::vector<double> p{0.7, 0.4};
+  auto ws = m->make_workspace();
+  testing::expect_vjp_accumulate_consistent(*m, 0.2, x, p, ws.get(), {});
+  spec.vjp = [](double, const double*, const double*, std::int64_t, const double*, double*,
+                double*, void*) { return 5; };
+  auto failing = make_callback_model(spec);
+  std::vector<double> W(kChain, 1.0), out_x(kChain), out_p(2);
+  try {
+    failing->vjp_accumulate(0.5, x.data(), p.data(), 1, W.data(), out_x.data(), out_p.data(),
+                            ws.get());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::callback_failed);
+    EXPECT_NE(std::string(e.what()).find("'vjp' returned 5"), std::string::npos) << e.what();
   }
 }
 

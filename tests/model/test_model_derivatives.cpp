@@ -7,6 +7,7 @@
 
 #include "model/finite_differences.hpp"
 #include "odesens/odesens.hpp"
+#include "support/vjp_accumulate_check.hpp"
 
 namespace odesens {
 namespace {
@@ -96,6 +97,28 @@ TEST_P(BuiltinDerivatives, ProductsMatchDenseJacobians) {
       EXPECT_NEAR(vjp[j + k * np], c, 1e-10 * (1 + std::fabs(c)));
     }
   }
+}
+
+// The fused product (glv's own, the default elsewhere) reproduces vjp_x
+// and vjp_p, with and without a workspace.
+TEST_P(BuiltinDerivatives, VjpAccumulateMatchesSeparateProducts) {
+  auto m = make_builtin_model(GetParam());
+  const auto p = m->nominal_params();
+  const auto x = probe_state(*m, p);
+  auto ws = m->make_workspace();
+  testing::expect_vjp_accumulate_consistent(*m, 0.1, x, p, ws.get(), {});
+  testing::expect_vjp_accumulate_consistent(*m, 0.1, x, p, nullptr, {});
+}
+
+// glv's vjp_accumulate is its vjp_x for out_x, bit for bit.
+TEST(GlvModel, VjpAccumulateIsVjpXAndAddsVjpP) {
+  auto m = make_builtin_model("glv:10");
+  const auto p = m->nominal_params();
+  const auto x = probe_state(*m, p);
+  auto ws = m->make_workspace();
+  testing::VjpAccumulateExactness exact;
+  exact.out_x_bitwise = true;
+  testing::expect_vjp_accumulate_consistent(*m, 0.1, x, p, ws.get(), exact);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllBuiltins, BuiltinDerivatives,
