@@ -6,9 +6,9 @@
 // symbolically once, at load time, and compiled to flat instruction tapes;
 // the sparsity pattern of J_x is the set of structurally non-zero entries.
 // Products with J_x and J_p run on SIMD lanes, several vectors per pass:
-// jvp in forward mode, vjp_x / vjp_p in reverse mode. The lane width L is
-// 8 with AVX-512, 4 with AVX2 and 1 otherwise, chosen from the CPU at run
-// time.
+// jvp in forward mode, vjp_x / vjp_p / vjp_accumulate in reverse mode. The
+// lane width L is 8 with AVX-512, 4 with AVX2 and 1 otherwise, chosen from
+// the CPU at run time.
 //
 // Beyond Model, the services the odeSD method needs: the second time
 // derivative along solutions, xddot = J_x f + df/dt, with its sparse state
@@ -97,6 +97,11 @@ class ExprModel final : public Model,
   // out_p (np x nw) = J_p^T W; either may be null.
   void vjp(double t, const double* x, const double* p, std::size_t nw, const double* W,
            double* out_x, double* out_p, Workspace* ws = nullptr) const;
+  // The same sweep with J_p^T W added into out_p: bitwise vjp_x's out_x
+  // and out_p + vjp_p's output, at every lane width.
+  void vjp_accumulate(double t, const double* x, const double* p, std::size_t nw,
+                      const double* W, double* out_x, double* out_p,
+                      Workspace* ws = nullptr) const override;
 
   // Sparse J_p: its structurally non-zero entries, values in pattern order.
   const SparsityPattern* jac_p_pattern() const override;

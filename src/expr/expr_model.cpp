@@ -255,6 +255,14 @@ void ExprModel::vjp(double t, const double* x, const double* p, std::size_t nw, 
                           W, out_x, out_p);
 }
 
+void ExprModel::vjp_accumulate(double t, const double* x, const double* p, std::size_t nw,
+                               const double* W, double* out_x, double* out_p,
+                               Workspace* ws) const {
+  ODESENS_REGISTERS(vjp_accumulate(t, x, p, nw, W, out_x, out_p, ws_given));
+  expr::evaluate_adjoints(impl_->rhs_adjoint, kernels(w.lane_width()), w.registers, t, x, p, nw,
+                          W, out_x, out_p, expr::ParamAdjoints::add);
+}
+
 void ExprModel::vjp_x(double t, const double* x, const double* p, std::size_t nw,
                       const double* W, double* out, Workspace* ws) const {
   vjp(t, x, p, nw, W, out, nullptr, ws);

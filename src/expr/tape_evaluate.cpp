@@ -126,7 +126,7 @@ void evaluate_tangents(const Tape& tape, const LaneKernels& k, Registers& regs, 
 void evaluate_adjoints(const Tape& tape, const LaneKernels& k, Registers& regs, double t,
                        const double* x,
                        const double* p, std::size_t nw, const double* W, double* out_x,
-                       double* out_p) {
+                       double* out_p, ParamAdjoints p_mode) {
   const std::size_t L = static_cast<std::size_t>(k.width);
   const std::size_t nreg = tape.n_registers, nx = tape.nx, np = tape.np, nout = tape.n_outputs;
   const std::size_t n_inputs = 1 + nx + np + tape.constants.size();
@@ -144,7 +144,9 @@ void evaluate_adjoints(const Tape& tape, const LaneKernels& k, Registers& regs, 
     for (std::size_t l = 0; l < cnt; ++l) {
       if (out_x)
         for (std::size_t i = 0; i < nx; ++i) out_x[i + (c0 + l) * nx] = adj[(1 + i) * L + l];
-      if (out_p)
+      if (out_p && p_mode == ParamAdjoints::add)
+        for (std::size_t j = 0; j < np; ++j) out_p[j + (c0 + l) * np] += adj[(1 + nx + j) * L + l];
+      else if (out_p)
         for (std::size_t j = 0; j < np; ++j) out_p[j + (c0 + l) * np] = adj[(1 + nx + j) * L + l];
     }
   }

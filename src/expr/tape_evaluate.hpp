@@ -26,12 +26,19 @@ void evaluate_tangents(const Tape& tape, const LaneKernels& k, Registers& regs, 
                        const double* p, std::size_t nv, const double* Vx, const double* Vp,
                        double* out);
 
-// out_x (nx x nw) = J_x^T W and out_p (np x nw) = J_p^T W for W (n_outputs
-// x nw), reverse mode on an adjoint tape; either output may be null.
+// How evaluate_adjoints delivers J_p^T W: stored into out_p, or added to
+// it in place (an adjoint sweep's running parameter adjoint, without an
+// np x nw temporary).
+enum class ParamAdjoints { store, add };
+
+// out_x (nx x nw) = J_x^T W and out_p (np x nw) = J_p^T W (or += with
+// ParamAdjoints::add) for W (n_outputs x nw), reverse mode on an adjoint
+// tape; either output may be null. Both modes run the same sweeps, so
+// added results are bitwise out_p + the stored ones.
 void evaluate_adjoints(const Tape& tape, const LaneKernels& k, Registers& regs, double t,
                        const double* x,
                        const double* p, std::size_t nw, const double* W, double* out_x,
-                       double* out_p);
+                       double* out_p, ParamAdjoints p_mode = ParamAdjoints::store);
 
 // out (n_outputs x n) = the tape at n points (t[k], column k of X (nx x n)
 // and of P (np x n)), L points per pass.

@@ -36,6 +36,8 @@ TEST(ExprAllocations, EvaluationServicesAllocateNothingOnceWarm) {
     m->jvp(0.3, x.data(), params.data(), nv, V.data(), out.data(), ws.get());
     m->vjp_x(0.3, x.data(), params.data(), nv, V.data(), out.data(), ws.get());
     m->vjp_p(0.3, x.data(), params.data(), nv, V.data(), outp.data(), ws.get());
+    m->vjp_accumulate(0.3, x.data(), params.data(), nv, V.data(), out.data(), outp.data(),
+                      ws.get());
     m->initial_state(params.data(), x0.data(), ws.get());
     m->initial_sensitivity(params.data(), S0.data(), ws.get());
     m->xddot(0.3, x.data(), params.data(), xdd.data(), ws.get());
@@ -58,6 +60,26 @@ TEST(ExprAllocations, EvaluationServicesAllocateNothingOnceWarm) {
   all(q);  // new parameters: the cached prefixes are recomputed in place
   counting = false;
   EXPECT_EQ(allocations, 0);
+}
+
+// Model's default vjp_accumulate (chua), and the built-ins' own (glv,
+// network), allocate nothing either once the workspace has grown: they run
+// in the reverse sweep of erk_adjoint.
+TEST(ExprAllocations, VjpAccumulateOfBuiltinsAllocatesNothingOnceWarm) {
+  for (const char* spec : {"chua", "glv:7", "network:20"}) {
+    auto m = make_builtin_model(spec);
+    const std::size_t n = m->nx(), np = m->np(), nw = 5;
+    const auto p = m->nominal_params();
+    std::vector<double> x(n, 0.3), W(n * nw, 0.5), out_x(n * nw), out_p(np * nw, 0.0);
+    const auto ws = m->make_workspace();
+    m->vjp_accumulate(0.3, x.data(), p.data(), nw, W.data(), out_x.data(), out_p.data(), ws.get());
+    allocations = 0;
+    counting = true;
+    m->vjp_accumulate(0.3, x.data(), p.data(), nw, W.data(), out_x.data(), out_p.data(), ws.get());
+    m->vjp_accumulate(0.3, x.data(), p.data(), nw, W.data(), out_x.data(), nullptr, ws.get());
+    counting = false;
+    EXPECT_EQ(allocations, 0) << spec;
+  }
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "expr_test_support.hpp"
 #include "odesens/odesens.hpp"
+#include "support/vjp_accumulate_check.hpp"
 
 namespace odesens {
 namespace {
@@ -176,12 +177,48 @@ TEST_P(ExprLanesOnReferenceModels, ForwardAndReverseModeAgree) {
   }
 }
 
+// The fused product runs the lane kernels of vjp: out_x is vjp_x's and
+// out_p the initial out_p plus vjp_p's, bit for bit, at every width.
+TEST_P(ExprLanesOnReferenceModels, VjpAccumulateIsVjpBitwiseAtEveryWidth) {
+  for (int width : available_widths()) {
+    SCOPED_TRACE("width " + std::to_string(width));
+    auto ws = m->make_workspace(width);
+    testing::expect_vjp_accumulate_consistent(*m, t, x, p, ws.get(), {true, true});
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(All, ExprLanesOnReferenceModels,
                          ::testing::Values("pka.ode", "camkii.ode", "chua.ode", "vanderpol.ode"),
                          [](const auto& param_info) {
                            std::string s = param_info.param;
                            return s.substr(0, s.find('.'));
                          });
+
+// Several states and parameters, every product term non-zero, t-dependent.
+const char* kReactionModel =
+    "param k1 = 0.7\nparam k2 = 1.3\nparam k3 = 0.25\nparam K = 0.5\nparam s = 0.1\n"
+    "state a = 1\nstate b = 0.5\nstate c = 0.2\nstate d = 2\nstate e = 0.3\n"
+    "let r = k1*a*b\n"
+    "da/dt = -r + k3*c/(K + c) + s*sin(t)\n"
+    "db/dt = -r + k2*exp(-d)*e\n"
+    "dc/dt = r - k3*c/(K + c) - k2*c^2\n"
+    "dd/dt = -s*d + log(1 + a*c)\n"
+    "de/dt = k2*c^2 - k2*exp(-d)*e + sqrt(b + d)\n";
+
+TEST(ExprLanes, VjpAccumulateOfATextModelAtOneAndTheWidestLanes) {
+  auto m = load_ode_text(kReactionModel, "reactions.ode");
+  ASSERT_EQ(m->nx(), 5u);
+  ASSERT_EQ(m->np(), 5u);
+  const auto p = expr_testing::probe_params(*m);
+  const auto x = expr_testing::probe_state(*m, p);
+  for (int width : {1, 0}) {
+    SCOPED_TRACE("make_workspace(" + std::to_string(width) + ")");
+    auto ws = m->make_workspace(width);
+    testing::expect_vjp_accumulate_consistent(*m, 0.4, x, p, ws.get(), {true, true});
+  }
+  // Without a workspace: a temporary one of the widest lanes.
+  testing::expect_vjp_accumulate_consistent(*m, 0.4, x, p, nullptr, {true, true});
+}
 
 TEST(ExprLanes, UnavailableWidthIsRejected) {
   auto m = load_ode_text("state x = 1\ndx/dt = -x\n", "a.ode");
