@@ -13,6 +13,7 @@
 
 #include "model/builtin/builtin_reference.hpp"
 #include "odesens/odesens.hpp"
+#include "support/vjp_accumulate_check.hpp"
 
 namespace odesens {
 namespace {
@@ -147,6 +148,15 @@ TEST(NetworkModel, SparseServicesAgreeWithDenseMatrices) {
       for (std::size_t i = 0; i < n; ++i) s += Jp[i + r * n] * W[i + k * n];
       EXPECT_NEAR(out[r + k * np], s, 1e-12 * (1.0 + std::fabs(s)));
     }
+}
+
+// network's vjp_accumulate: the default J_x^T W and its own J_p^T W added in place.
+TEST(NetworkModel, VjpAccumulateMatchesSeparateProducts) {
+  Probe probe("network:25");
+  auto ws = probe.model->make_workspace();
+  testing::VjpAccumulateExactness exact;
+  exact.out_x_bitwise = true;  // vjp_x itself
+  testing::expect_vjp_accumulate_consistent(*probe.model, 0.0, probe.x, probe.p, ws.get(), exact);
 }
 
 }  // namespace

@@ -123,18 +123,19 @@ class Glv final : public BuiltinModel, public SecondDerivatives {
     }
   }
 
-  // (J_p^T w)_{r_i} = x_i w_i, (J_p^T w)_{A_ij} = w_i x_i x_j.
   void vjp_p(double, const double* x, const double*, std::size_t nw, const double* W,
              double* out, Workspace* ws = nullptr) const override {
-    const std::size_t m = np();
-    for (std::size_t k = 0; k < nw; ++k) {
-      const double* w = W + k * n_;
-      double* o = out + k * m;
-      for (std::size_t i = 0; i < n_; ++i) {
-        o[i] = x[i] * w[i];
-        for (std::size_t j = 0; j < n_; ++j) o[n_ + i * n_ + j] = w[i] * x[i] * x[j];
-      }
-    }
+    parameter_products<false>(x, nw, W, out);
+  }
+
+  // vjp_x, and J_p^T W added into out_p as it is formed: out_p's np x nw
+  // block, the bulk of an adjoint sweep's memory traffic, is read and
+  // written once, with no temporary of its size.
+  void vjp_accumulate(double t, const double* x, const double* p, std::size_t nw,
+                      const double* W, double* out_x, double* out_p,
+                      Workspace* ws = nullptr) const override {
+    vjp_x(t, x, p, nw, W, out_x, ws);
+    if (out_p) parameter_products<true>(x, nw, W, out_p);
   }
 
   void xddot(double, const double* x, const double* p, double* out,
@@ -204,6 +205,30 @@ class Glv final : public BuiltinModel, public SecondDerivatives {
 
  private:
   double a(const double* p, std::size_t i, std::size_t j) const { return p[n_ + i * n_ + j]; }
+
+  // (J_p^T w)_{r_i} = x_i w_i, (J_p^T w)_{A_ij} = w_i x_i x_j, stored into
+  // out or added to it (vjp_accumulate). Per vector and state i the A_i.
+  // row is an axpy of x scaled by w_i x_i, contiguous in j.
+  template <bool Add>
+  void parameter_products(const double* x, std::size_t nw, const double* W, double* out) const {
+    const std::size_t m = np();
+    for (std::size_t k = 0; k < nw; ++k) {
+      const double* w = W + k * n_;
+      double* o = out + k * m;
+      for (std::size_t i = 0; i < n_; ++i) {
+        const double wx = w[i] * x[i];
+        double* row = o + n_ + i * n_;
+        if (Add) {
+          o[i] += x[i] * w[i];
+          for (std::size_t j = 0; j < n_; ++j) row[j] += wx * x[j];
+        } else {
+          o[i] = x[i] * w[i];
+          for (std::size_t j = 0; j < n_; ++j) row[j] = wx * x[j];
+        }
+      }
+    }
+  }
+
   double growth(std::size_t i, const double* x, const double* p) const {
     double s = p[i];
     for (std::size_t j = 0; j < n_; ++j) s += a(p, i, j) * x[j];

@@ -162,19 +162,18 @@ class Network final : public BuiltinModel, public SecondDerivatives {
     }
   }
 
-  // (J_p^T w)_r = (rate_r / k_r) * sum_i nu_ir w_i, without forming J_p.
   void vjp_p(double, const double* x, const double*, std::size_t nw, const double* W,
              double* out, Workspace* = nullptr) const override {
-    const std::size_t n = nx(), m = np();
-    for (std::size_t r = 0; r < reactions_.size(); ++r) {
-      const double ma = mass_action(reactions_[r], x);
-      for (std::size_t k = 0; k < nw; ++k) {
-        double s = 0.0;
-        for (const auto& [species, nu] : reactions_[r].net)
-          s += nu * W[static_cast<std::size_t>(species) + k * n];
-        out[r + k * m] = ma * s;
-      }
-    }
+    parameter_products<false>(x, nw, W, out);
+  }
+
+  // J_x^T W by the default (sparse J_x values), J_p^T W added into out_p
+  // as it is formed: no np x nw temporary.
+  void vjp_accumulate(double t, const double* x, const double* p, std::size_t nw,
+                      const double* W, double* out_x, double* out_p,
+                      Workspace* ws = nullptr) const override {
+    vjp_x(t, x, p, nw, W, out_x, ws);
+    if (out_p) parameter_products<true>(x, nw, W, out_p);
   }
 
   void xddot(double t, const double* x, const double* p, double* a,
@@ -263,6 +262,25 @@ class Network final : public BuiltinModel, public SecondDerivatives {
   }
 
  private:
+  // (J_p^T w)_r = (rate_r / k_r) * sum_i nu_ir w_i, without forming J_p;
+  // stored into out, or added to it (vjp_accumulate).
+  template <bool Add>
+  void parameter_products(const double* x, std::size_t nw, const double* W, double* out) const {
+    const std::size_t n = nx(), m = np();
+    for (std::size_t r = 0; r < reactions_.size(); ++r) {
+      const double ma = mass_action(reactions_[r], x);
+      for (std::size_t k = 0; k < nw; ++k) {
+        double s = 0.0;
+        for (const auto& [species, nu] : reactions_[r].net)
+          s += nu * W[static_cast<std::size_t>(species) + k * n];
+        if (Add)
+          out[r + k * m] += ma * s;
+        else
+          out[r + k * m] = ma * s;
+      }
+    }
+  }
+
   // Structural pattern of J^2 and, for each J_x term with a partner, the
   // position of (row, partner) in it (H's entry). Built on first use.
   struct Squared {
