@@ -1,7 +1,10 @@
 // Cost of the expression engine's evaluators: f, sparse J_x, dense J_p and
 // v^T J (vjp, both J_x^T and J_p^T) with 1, 4 and 8 lanes, on camkii.ode
 // (21 states, 59 parameters), on a generated 500-state sparse model, and on
-// chua.ode; f against hand-written C functions of chua and camkii.
+// chua.ode; f against hand-written C functions of chua and camkii. And one
+// stage of an adjoint sweep of glv:200 with 201 vectors (erk_adjoint's S(T)),
+// builtin and recorded: vjp_x + vjp_p + adding J_p^T W into mu against the
+// fused vjp_accumulate.
 //
 // Run: build/bin/bench_expr   (benchmarks/make_results.py writes RESULTS.md)
 // The models are read from $ODESENS_SHARED_DIR/models/ode, by default
@@ -337,6 +340,78 @@ void vjp(benchmark::State& state, const std::string& name, int lanes, int vector
   state.counters["vectors"] = vectors;
 }
 
+// ---- one adjoint stage of glv:200: M = 201 vectors, np = 40200 ----
+
+// glv:N as an ExprModel, recorded from the same formula as the builtin
+// (f_i = x_i (r_i + sum_j A_ij x_j), parameters r then A row-major).
+std::shared_ptr<odesens::ExprModel> recorded_glv(std::size_t n) {
+  const auto builtin = odesens::load_model("builtin:glv:" + std::to_string(n));
+  odesens::RecordOptions options;
+  options.name = "recorded glv:" + std::to_string(n);
+  options.nominal_params = builtin->nominal_params();
+  options.x0.assign(n, 0.1);
+  return odesens::record(
+      n, n + n * n,
+      [n](auto, const auto* x, const auto* p, auto* dx) {
+        for (std::size_t i = 0; i < n; ++i) {
+          auto g = p[i];
+          for (std::size_t j = 0; j < n; ++j) g += p[n + i * n + j] * x[j];
+          dx[i] = x[i] * g;
+        }
+      },
+      options);
+}
+
+struct StageCase {
+  std::shared_ptr<const odesens::Model> model;
+  std::vector<double> x, p;
+};
+
+const StageCase& stage_case(const std::string& source) {
+  static std::map<std::string, StageCase> cases;
+  auto it = cases.find(source);
+  if (it != cases.end()) return it->second;
+  StageCase c;
+  if (source == "recorded")
+    c.model = recorded_glv(200);
+  else
+    c.model = odesens::load_model("builtin:glv:200");
+  c.p = c.model->nominal_params();
+  c.x.resize(c.model->nx());
+  std::mt19937 gen(4);
+  std::uniform_real_distribution<double> u(0.05, 0.3);
+  for (auto& v : c.x) v = u(gen);
+  return cases.emplace(source, std::move(c)).first->second;
+}
+
+// mu (np x M) += J_p^T W and nu (nx x M) = J_x^T W, as the reverse sweep
+// of erk_adjoint needs them per stage: separately (vjp_x, vjp_p into an
+// np x M temporary, added) or fused (vjp_accumulate).
+void adjoint_stage(benchmark::State& state, const std::string& source, bool fused) {
+  const StageCase& c = stage_case(source);
+  const auto ws = c.model->make_workspace();
+  const std::size_t n = c.model->nx(), np = c.model->np(), nw = n + 1;
+  std::vector<double> W(n * nw), nu(n * nw), mu(np * nw, 0.0), JptW(fused ? 0 : np * nw);
+  std::mt19937 gen(5);
+  std::normal_distribution<double> g;
+  for (auto& v : W) v = 1e-3 * g(gen);
+  for (auto _ : state) {
+    if (fused) {
+      c.model->vjp_accumulate(0.5, c.x.data(), c.p.data(), nw, W.data(), nu.data(), mu.data(),
+                              ws.get());
+    } else {
+      c.model->vjp_x(0.5, c.x.data(), c.p.data(), nw, W.data(), nu.data(), ws.get());
+      c.model->vjp_p(0.5, c.x.data(), c.p.data(), nw, W.data(), JptW.data(), ws.get());
+      for (std::size_t k = 0; k < np * nw; ++k) mu[k] += JptW[k];
+    }
+    benchmark::DoNotOptimize(nu.data());
+    benchmark::DoNotOptimize(mu.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["vectors"] = static_cast<double>(nw);
+  state.counters["lanes"] = ws->lane_width();
+}
+
 void register_all() {
   using benchmark::RegisterBenchmark;
   RegisterBenchmark("f/chua/hand", rhs_hand, "chua", &chua_hand);
@@ -350,6 +425,11 @@ void register_all() {
     for (int lanes : {1, 4, 8})
       RegisterBenchmark(("vjp/" + m + "/L" + std::to_string(lanes)).c_str(), vjp, m, lanes, lanes);
     RegisterBenchmark(("vjp/" + m + "/L1x4").c_str(), vjp, m, 1, 4);
+  }
+  for (const std::string source : {"builtin", "recorded"}) {
+    const std::string name = "vjp_accumulate/glv200/" + source;
+    RegisterBenchmark((name + "/separate").c_str(), adjoint_stage, source, false);
+    RegisterBenchmark((name + "/fused").c_str(), adjoint_stage, source, true);
   }
 }
 
