@@ -117,6 +117,20 @@ class Model {
                               const double* W, double* out_x, double* out_p,
                               Workspace* ws = nullptr) const;
 
+  // The parameter parts of the adjoint products at n points, summed:
+  // out_p (np x nw) += sum_q J_p(t[q], X_q)^T W_q, X (nx x n, column q the
+  // point's state), W (nx x nw per point, point slowest). Default: one
+  // vjp_p per point added in.
+  virtual void vjp_p_accumulate_points(std::size_t n, const double* t, const double* X,
+                                       const double* p, std::size_t nw, const double* W,
+                                       double* out_p, Workspace* ws = nullptr) const;
+  // True when vjp_p_accumulate_points over several points costs about what
+  // one point's parameter products cost (J_p^T W of a few points is then
+  // one low-rank update of out_p, as for glv): adjoint sweeps then take
+  // vjp_x at each stage and the parameter parts of a whole step at once,
+  // so that the np x nw block is read and written once per step.
+  virtual bool batches_parameter_products() const { return false; }
+
   // A workspace for evaluating this model (see workspace.hpp). lane_width:
   // SIMD lanes of batched evaluations, 0 for the widest this model and CPU
   // support; a model without lanes ignores it. Throws Error(unsupported)

@@ -26,7 +26,8 @@ class Workspace {
   // slots never alias. accumulate holds J_p^T W in Model::vjp_accumulate
   // while vjp_p, whose own defaults use product and the fd_* slots, runs.
   enum class Scratch {
-    fd_plus, fd_minus, fd_shift, dense_jacobian, jacobian_values, product, accumulate, count
+    fd_plus, fd_minus, fd_shift, dense_jacobian, jacobian_values, product, accumulate,
+    point_products, count
   };
 
   // `owner` identifies the model (or its compiled form) the workspace was

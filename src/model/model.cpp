@@ -131,4 +131,19 @@ void Model::vjp_accumulate(double t, const double* x, const double* p, std::size
   for (std::size_t k = 0; k < m * nw; ++k) out_p[k] += JptW[k];
 }
 
+void Model::vjp_p_accumulate_points(std::size_t n, const double* t, const double* X,
+                                    const double* p, std::size_t nw, const double* W,
+                                    double* out_p, Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  Workspace& w = workspace_or_local(*this, ws, local);
+  const std::size_t nx_ = nx(), m = np();
+  if (m == 0) return;
+  // A slot of its own: vjp_p's defaults use product and the fd_* slots.
+  double* JptW = w.scratch(Scratch::point_products, m * nw);
+  for (std::size_t q = 0; q < n; ++q) {
+    vjp_p(t[q], X + q * nx_, p, nw, W + q * nx_ * nw, JptW, &w);
+    for (std::size_t k = 0; k < m * nw; ++k) out_p[k] += JptW[k];
+  }
+}
+
 }  // namespace odesens

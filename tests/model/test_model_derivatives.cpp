@@ -124,5 +124,45 @@ TEST(GlvModel, VjpAccumulateIsVjpXAndAddsVjpP) {
 INSTANTIATE_TEST_SUITE_P(AllBuiltins, BuiltinDerivatives,
                          ::testing::Values("chua", "vanderpol", "glv:6", "linear:5", "heat2d:6"));
 
+
+// vjp_p_accumulate_points: the sum over points of J_p^T W_q, from dense
+// J_p, for the default (one vjp_p per point) and glv's one-gemm form.
+TEST(ModelDerivatives, ParameterProductsOverSeveralPointsAreTheirSum) {
+  for (const char* name : {"builtin:glv:7", "builtin:chua", "builtin:network:20"}) {
+    const auto model = load_model(name);
+    const std::size_t nx = model->nx(), np = model->np(), n = 5, nw = 3;
+    const std::vector<double> p = model->nominal_params();
+    std::vector<double> t(n), X(nx * n), W(nx * nw * n), out(np * nw), want(np * nw);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (auto& v : X) v = 0.2 + 0.1 * u(rng);
+    for (auto& v : W) v = u(rng);
+    for (std::size_t q = 0; q < n; ++q) t[q] = 0.1 * static_cast<double>(q);
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] = want[k] = u(rng);
+    std::vector<double> jp(nx * np);
+    for (std::size_t q = 0; q < n; ++q) {
+      model->jac_p(t[q], X.data() + q * nx, p.data(), jp.data());
+      for (std::size_t k = 0; k < nw; ++k)
+        for (std::size_t j = 0; j < np; ++j)
+          for (std::size_t i = 0; i < nx; ++i)
+            want[j + k * np] += jp[i + j * nx] * W[i + (q * nw + k) * nx];
+    }
+    auto ws = model->make_workspace();
+    model->vjp_p_accumulate_points(n, t.data(), X.data(), p.data(), nw, W.data(), out.data(),
+                                   ws.get());
+    const double scale = testing::largest_magnitude(want);
+    testing::expect_block(out, want, false, 1e-13, scale, name);
+    // The Model default gives the same sum.
+    std::vector<double> by_default(np * nw, 0.0), reference(np * nw, 0.0);
+    model->Model::vjp_p_accumulate_points(n, t.data(), X.data(), p.data(), nw, W.data(),
+                                          by_default.data(), ws.get());
+    model->vjp_p_accumulate_points(n, t.data(), X.data(), p.data(), nw, W.data(),
+                                   reference.data(), ws.get());
+    testing::expect_block(by_default, reference, false, 1e-13, scale, name);
+  }
+  EXPECT_TRUE(load_model("builtin:glv:3")->batches_parameter_products());
+  EXPECT_FALSE(load_model("builtin:chua")->batches_parameter_products());
+}
+
 }  // namespace
 }  // namespace odesens

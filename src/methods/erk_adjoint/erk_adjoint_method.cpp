@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "integrate/erk/erk_engine.hpp"
+#include "linalg/dense.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "methods/erk_adjoint/checkpoint_schedule.hpp"
@@ -209,30 +210,23 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   for (const auto& f : failures)
     if (f) std::rethrow_exception(f);
 
-  // dpsi/dp = mu + (dx0/dp)^T lambda_0 (dpsi/dx0 = lambda_0).
-  auto finish = [&](std::size_t v, double* dp) {
-    for (std::size_t j = 0; j < np; ++j) {
-      double g = mu[j + v * np];
-      for (std::size_t i = 0; i < nx; ++i) g += dx0_dp[i + j * nx] * lambda[i + v * nx];
-      dp[j] = g;
-    }
-  };
-  out.gradient().assign(np * n_objectives, 0.0);
+  // dpsi/dp = mu + (dx0/dp)^T lambda_0 for every vector at once (one gemm;
+  // none when x0 does not depend on p, the common case); dpsi/dx0 = lambda_0.
+  if (std::any_of(dx0_dp.begin(), dx0_dp.end(), [](double v) { return v != 0.0; }))
+    linalg::gemm(linalg::Trans::yes, linalg::Trans::no, np, m, nx, 1.0, dx0_dp.data(), nx,
+                 lambda.data(), nx, 1.0, mu.data(), np);
+  out.gradient().assign(mu.begin(), mu.begin() + static_cast<std::ptrdiff_t>(np * n_objectives));
   out.gradient_x0().assign(lambda.begin(), lambda.begin() + static_cast<std::ptrdiff_t>(nx * n_objectives));
   out.objective_values() = q;
-  for (std::size_t v = 0; v < n_objectives; ++v) {
-    finish(v, out.gradient().data() + v * np);
+  for (std::size_t v = 0; v < n_objectives; ++v)
     for (std::size_t k = 0; k < nt; ++k)
       for (std::size_t i = 0; i < nx; ++i)
         out.objective_values()[v] += weights[i + k * nx + v * nx * nt] * out.x(k)[i];
-  }
-  if (rows) {
-    std::vector<double> row(np);
+  if (rows) {  // row i of S(T) is vector n_objectives + i
     double* s_final = out.s(0);
-    for (std::size_t i = 0; i < nx; ++i) {
-      finish(n_objectives + i, row.data());
-      for (std::size_t j = 0; j < np; ++j) s_final[i + j * nx] = row[j];
-    }
+    const double* rows_mu = mu.data() + n_objectives * np;
+    for (std::size_t j = 0; j < np; ++j)
+      for (std::size_t i = 0; i < nx; ++i) s_final[i + j * nx] = rows_mu[j + i * np];
   }
 
   ReverseCounts total;

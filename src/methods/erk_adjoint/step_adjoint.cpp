@@ -29,9 +29,11 @@ StepAdjoint::StepAdjoint(const Model& model, const double* p, Workspace* ws,
       block_(block),
       live_stages_(tableau.stages),
       y_(static_cast<std::size_t>(tableau.stages) * model.nx()),
-      theta_(model.nx() * block.m),
+      batched_(model.batches_parameter_products()),
+      theta_(model.nx() * block.m *
+             (model.batches_parameter_products() ? static_cast<std::size_t>(tableau.stages) : 1)),
+      stage_times_(static_cast<std::size_t>(tableau.stages)),
       nu_(static_cast<std::size_t>(tableau.stages) * model.nx() * block.m),
-      pi_(std::max<std::size_t>(model.np(), 1) * block.m),
       rhs_(model, p, ws),
       capture_(y_, model.nx()),
       replay_workspace_(tableau, model.nx(), 1),
@@ -85,28 +87,33 @@ void StepAdjoint::advance(double t, double h, const double* x, double* x_out) {
 void StepAdjoint::step_back(double t, double h, const double* y_stages, double* lambda,
                             double* mu) {
   const int last_live = live_stages_ - 1;
-  // Stages backward (Algorithm 1).
+  // Stages backward (Algorithm 1). theta_i is kept per stage when the
+  // model takes the parameter parts of the whole step at once.
   const std::size_t block = nx_ * m_;
+  const bool batched = batched_ && np_ > 0;
   for (int i = last_live; i >= 0; --i) {
     double* nu_i = nu_.data() + static_cast<std::size_t>(i) * block;
+    double* theta = batched ? theta_.data() + static_cast<std::size_t>(i) * block : theta_.data();
     const double b = tableau_.b[i];
-    for (std::size_t q = 0; q < block; ++q) theta_[q] = h * b * lambda[q];
+    for (std::size_t q = 0; q < block; ++q) theta[q] = h * b * lambda[q];
     for (int j = i + 1; j <= last_live; ++j) {
       const double a = tableau_.a_at(j, i);
       if (a == 0.0) continue;
       const double* nu_j = nu_.data() + static_cast<std::size_t>(j) * block;
-      for (std::size_t q = 0; q < block; ++q) theta_[q] += h * a * nu_j[q];
+      for (std::size_t q = 0; q < block; ++q) theta[q] += h * a * nu_j[q];
     }
     const double t_i = t + tableau_.c[i] * h;
+    stage_times_[static_cast<std::size_t>(i)] = t_i;
     const double* y = y_stages + static_cast<std::size_t>(i) * nx_;
-    model_.vjp_x(t_i, y, p_, m_, theta_.data(), nu_i, ws_);
-    if (np_ > 0) {
-      model_.vjp_p(t_i, y, p_, m_, theta_.data(), pi_.data(), ws_);
-      for (std::size_t q = 0; q < np_ * m_; ++q) mu[q] += pi_[q];
-    }
+    // nu_i = J_x^T theta_i and mu += J_p^T theta_i (Eqs. 47-48), the
+    // parameter part here or for the whole step below.
+    model_.vjp_accumulate(t_i, y, p_, m_, theta, nu_i, batched || np_ == 0 ? nullptr : mu, ws_);
     ++counts_.vjp_products;
     if (cost_end_ > cost_begin_ && b != 0.0) add_running_cost(t_i, y, h * b, nu_i, mu);
   }
+  if (batched)
+    model_.vjp_p_accumulate_points(static_cast<std::size_t>(live_stages_), stage_times_.data(),
+                                   y_stages, p_, m_, theta_.data(), mu, ws_);
   for (int i = 0; i <= last_live; ++i) {
     const double* nu_i = nu_.data() + static_cast<std::size_t>(i) * block;
     for (std::size_t q = 0; q < block; ++q) lambda[q] += nu_i[q];

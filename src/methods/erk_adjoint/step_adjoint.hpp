@@ -37,7 +37,7 @@ namespace odesens::erk_adjoint {
 struct ReverseCounts {
   long rhs_evals = 0;         // f evaluations of recomputed steps
   long recomputed_steps = 0;  // steps replayed (stage recomputation or advancing)
-  long vjp_products = 0;      // calls of vjp_x (and as many of vjp_p), each for all M vectors
+  long vjp_products = 0;      // stage products J_x^T, J_p^T for all M vectors
 };
 
 class StepAdjoint {
@@ -97,7 +97,10 @@ class StepAdjoint {
   std::vector<double> r_x_, r_p_;  // dR/dx, dR/dp of every objective
   int live_stages_;
   std::vector<double> y_;                // live stage values, nx each
-  std::vector<double> theta_, nu_, pi_;  // nx x M; nu for every stage; np x M
+  bool batched_;  // Model::batches_parameter_products
+  // theta: nx x M (for every stage when batched_); nu: nx x M per stage.
+  std::vector<double> theta_, nu_;
+  std::vector<double> stage_times_;
   ModelRhs rhs_;
   StageCapture capture_;
   integrate::erk::ErkWorkspace replay_workspace_;

@@ -138,6 +138,41 @@ class Glv final : public BuiltinModel, public SecondDerivatives {
     if (out_p) parameter_products<true>(x, nw, W, out_p);
   }
 
+  // Summed over n points, J_p^T W is a rank-n update per vector. Viewed
+  // with leading dimension N, out_p (np = N (N + 1) rows per vector) is an
+  // N x nw (N + 1) matrix whose column k (N + 1) holds vector k's r part
+  // and whose columns k (N + 1) + 1 + i hold its A row i, (A_i.)_j =
+  // sum_q W_q,k[i] X_q[i] X_q[j]: all A rows of all vectors are one gemm,
+  //   out_p += X V,  V (n x nw (N + 1)), V[q, k (N + 1) + 1 + i] = W_q,k[i] X_q[i],
+  // the r columns getting 0 from it and their own sum afterwards.
+  void vjp_p_accumulate_points(std::size_t n, const double*, const double* X, const double*,
+                               std::size_t nw, const double* W, double* out_p,
+                               Workspace* ws = nullptr) const override {
+    const std::size_t cols = nw * (n_ + 1);
+    std::unique_ptr<Workspace> local;
+    double* V = workspace_or_local(*this, ws, local)
+                    .scratch(Workspace::Scratch::point_products, n * cols);
+    for (std::size_t k = 0; k < nw; ++k) {
+      for (std::size_t q = 0; q < n; ++q) {
+        const double* x = X + q * n_;
+        const double* w = W + (q * nw + k) * n_;
+        V[q + k * (n_ + 1) * n] = 0.0;
+        for (std::size_t i = 0; i < n_; ++i) V[q + (k * (n_ + 1) + 1 + i) * n] = w[i] * x[i];
+      }
+    }
+    linalg::gemm(linalg::Trans::no, linalg::Trans::no, n_, cols, n, 1.0, X, n_, V, n, 1.0, out_p,
+                 n_);
+    for (std::size_t k = 0; k < nw; ++k) {
+      double* r = out_p + k * np();
+      for (std::size_t q = 0; q < n; ++q) {
+        const double* x = X + q * n_;
+        const double* w = W + (q * nw + k) * n_;
+        for (std::size_t i = 0; i < n_; ++i) r[i] += x[i] * w[i];
+      }
+    }
+  }
+  bool batches_parameter_products() const override { return true; }
+
   void xddot(double, const double* x, const double* p, double* out,
              Workspace* ws = nullptr) const override {
     std::unique_ptr<Workspace> local;
