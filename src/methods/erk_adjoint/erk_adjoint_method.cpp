@@ -146,10 +146,12 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   std::vector<double> x0(nx), dx0_dp(nx * np);
   model.initial_state(p.data(), x0.data(), ws.get());
   model.initial_sensitivity(p.data(), dx0_dp.data(), ws.get());
-  if (!problem.initial_state.empty()) {
-    x0 = problem.initial_state;
-    std::fill(dx0_dp.begin(), dx0_dp.end(), 0.0);
-  }
+  if (!problem.initial_state.empty()) x0 = problem.initial_state;
+  // dx0/dp is needed only when it is not zero (nx x np: 64 MB for glv:200).
+  const bool x0_depends_on_p =
+      problem.initial_state.empty() &&
+      std::any_of(dx0_dp.begin(), dx0_dp.end(), [](double v) { return v != 0.0; });
+  if (!x0_depends_on_p) std::vector<double>().swap(dx0_dp);
 
   methods::ResultBuilder out(problem, nx, np,
                              rows ? methods::SensitivityLayout::final_time_only
@@ -212,7 +214,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
 
   // dpsi/dp = mu + (dx0/dp)^T lambda_0 for every vector at once (one gemm;
   // none when x0 does not depend on p, the common case); dpsi/dx0 = lambda_0.
-  if (std::any_of(dx0_dp.begin(), dx0_dp.end(), [](double v) { return v != 0.0; }))
+  if (x0_depends_on_p)
     linalg::gemm(linalg::Trans::yes, linalg::Trans::no, np, m, nx, 1.0, dx0_dp.data(), nx,
                  lambda.data(), nx, 1.0, mu.data(), np);
   out.gradient().assign(mu.begin(), mu.begin() + static_cast<std::ptrdiff_t>(np * n_objectives));
@@ -253,10 +255,16 @@ Result solve(const Problem& problem, const MethodOptions& options) {
           ? 8.0 * static_cast<double>((checkpoints + 3) * nx * blocks.size())
           : 0.0;
   stats.extra["trajectory_bytes"] = trajectory.bytes() + revolve_bytes;
+  // lambda and mu; per stage nu (and theta when the model batches its
+  // parameter products, with its n_stages x M (nx + 1) gemm operand);
+  // dx0/dp when kept; the replay's stage values per thread.
+  const std::size_t stages = static_cast<std::size_t>(tableau->stages);
+  const bool batched = model.batches_parameter_products();
   stats.extra["workspace_bytes"] =
       trajectory.bytes() + revolve_bytes +
-      8.0 * static_cast<double>(nx * m * (2 + tableau->stages) + np * m * 2 +
-                                2 * tableau->stages * nx * blocks.size());
+      8.0 * static_cast<double>(nx * m * (1 + stages + (batched ? stages : 1)) + np * m +
+                                (batched ? stages * m * (nx + 1) : 0) + dx0_dp.size() +
+                                2 * stages * nx * blocks.size());
   return out.take();
 }
 
