@@ -12,9 +12,9 @@
 //            ExprModel at lanes 1, 4 and 8, and cvodes_asa (N <= 55); time
 //            against the error of S(T) with the fitted t ~ eps^m; then
 //            (fig5) time against N + P at each tolerance, fitted t ~ (N+P)^m
-//   vjp      vector-Jacobian products J_x^T W, J_p^T W of recorded glv:N for
-//            4 and N + 1 vectors at lanes 1, 4, 8: vectors per second and
-//            the ratio to lanes 1
+//   vjp      the adjoint sweep's stage products (vjp_accumulate: J_x^T W and
+//            J_p^T W added in) of recorded glv:N for 4 and N + 1 vectors at
+//            lanes 1, 4, 8: vectors per second and the ratio to lanes 1
 //   cost     one gradient (final_sensitivity=0) against a state-only solve
 //            of the same engine, tableau and tolerance
 //   memory   peak RSS of this process after one S(T) of glv:200 at tol 1e-8
@@ -286,8 +286,8 @@ void vjp(const std::vector<double>& sizes) {
         const auto start = Clock::now();
         double elapsed = 0;
         do {
-          model->vjp_x(0.0, x.data(), p.data(), nw, w.data(), out_x.data(), ws.get());
-          model->vjp_p(0.0, x.data(), p.data(), nw, w.data(), out_p.data(), ws.get());
+          model->vjp_accumulate(0.0, x.data(), p.data(), nw, w.data(), out_x.data(),
+                                out_p.data(), ws.get());
           ++calls;
           elapsed = std::chrono::duration<double>(Clock::now() - start).count();
         } while (elapsed < 0.3);
