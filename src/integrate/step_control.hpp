@@ -45,6 +45,28 @@ void weighted_sum_squares(std::size_t n, std::size_t lanes, const double* e, con
 // this is <= 1.
 double weighted_rms_norm(std::size_t n, std::size_t lanes, const double* e, const double* w);
 
+// What an engine knows of one attempted step, for a method that judges
+// steps by its own norm (internal differences weigh the differences of
+// perturbed trajectories, not each trajectory alone). Buffers are n x lanes
+// in the layout above.
+struct StepErrorEstimate {
+  std::size_t n = 0, lanes = 1;
+  double t = 0, h = 0;               // the step from t to t + h
+  const double* x_old = nullptr;     // x_n
+  const double* x_new = nullptr;     // the candidate x_{n+1}
+  const double* err = nullptr;       // the embedded error estimate
+  const double* err_low = nullptr;   // dop853's 3rd-order estimate, else null
+};
+
+// A method's error norm over all trajectories of a step: accepted iff
+// <= 1, and the engine's step-size controller reads it as it would its
+// own (so it must scale like the engine's estimate, O(h^(p_hat+1))).
+class StepErrorNorm {
+ public:
+  virtual ~StepErrorNorm() = default;
+  virtual double norm(const StepErrorEstimate& estimate) = 0;
+};
+
 // Settings of the PI controller; defaults are Gustafsson's gains and the
 // usual safety factor and clamps.
 struct PiSettings {

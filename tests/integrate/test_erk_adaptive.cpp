@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "erk_test_problems.hpp"
 #include "integrate/erk/erk_engine.hpp"
@@ -139,6 +140,63 @@ Status status_of(const std::function<void()>& run) {
     return e.status();
   }
   return Status::ok;
+}
+
+// A method's own error norm replaces the engine's: one that recomputes the
+// engine's WRMS norm reproduces the step sequence exactly, one that asks
+// for 100 times more accuracy takes more steps, and dop853's second
+// estimate is handed over.
+class WrmsNorm final : public StepErrorNorm {
+ public:
+  WrmsNorm(const Tolerances& tol, double scale) : tol_(tol), scale_(scale) {}
+  double norm(const StepErrorEstimate& e) override {
+    ++calls;
+    if (e.err_low) ++with_low;
+    std::vector<double> w(e.n * e.lanes);
+    error_weights(tol_, e.n, e.lanes, e.x_old, e.x_new, w.data());
+    return scale_ * weighted_rms_norm(e.n, e.lanes, e.err, w.data());
+  }
+  long calls = 0, with_low = 0;
+
+ private:
+  Tolerances tol_;
+  double scale_;
+};
+
+TEST(AdaptiveSolve, AMethodsErrorNormDecidesTheSteps) {
+  for (TableauId id : {TableauId::dopri5, TableauId::dop853}) {
+    auto run = [&](StepErrorNorm* norm, ErkStats* stats) {
+      LogisticAndLinear system;
+      ErkWorkspace ws(tableau(id), 2, 1);
+      ErkSettings settings;
+      settings.tolerances.rtol = settings.tolerances.atol = 1e-8;
+      settings.error_norm = norm;
+      ErkEngine engine(system, ws, settings);
+      double x0[2];
+      LogisticAndLinear::exact(0.0, x0);
+      engine.reset(0.0, x0, 10.0);
+      engine.integrate_to(10.0);
+      *stats = engine.stats();
+      return engine.x()[0];
+    };
+    Tolerances tol;
+    tol.rtol = tol.atol = 1e-8;
+    ErkStats base, same, strict;
+    const double x_base = run(nullptr, &base);
+    WrmsNorm copy(tol, 1.0), demanding(tol, 100.0);
+    const double x_same = run(&copy, &same);
+    run(&demanding, &strict);
+    if (id == TableauId::dopri5) {
+      EXPECT_EQ(same.accepted, base.accepted);
+      EXPECT_EQ(same.rejected, base.rejected);
+      EXPECT_EQ(x_same, x_base);
+      EXPECT_EQ(copy.with_low, 0);
+    } else {
+      EXPECT_EQ(copy.with_low, copy.calls);  // dop853 hands over its err3
+    }
+    EXPECT_EQ(copy.calls, same.steps);
+    EXPECT_GT(strict.accepted, same.accepted);
+  }
 }
 
 TEST(ErkFailures, MaxStepsIsTooMuchWork) {

@@ -34,6 +34,10 @@ struct ErkSettings {
   std::optional<double> h_fixed;  // set: fixed steps of this size (required for euler, rk4)
   double h_max = 0;               // bound on |h|; 0: none
   long max_steps = 100000;        // step attempts (accepted + rejected) after reset
+  // A method's own norm of each step's error (step_control.hpp); null: the
+  // WRMS norm of the tolerances, largest over the trajectories (dop853: its
+  // err5/err3 combination).
+  StepErrorNorm* error_norm = nullptr;
 };
 
 struct ErkStats {

@@ -83,6 +83,21 @@ double ErkEngine::estimate_error(double h) {
   double* w = workspace_.weights();
   double* e = workspace_.error();
   kernels_->combine(n_, nullptr, h, tableau_.e, k, s, e);
+  if (settings_.error_norm) {
+    StepErrorEstimate estimate;
+    estimate.n = n_;
+    estimate.lanes = lanes;
+    estimate.t = t_;
+    estimate.h = h;
+    estimate.x_old = workspace_.x();
+    estimate.x_new = workspace_.x_candidate();
+    estimate.err = e;
+    if (tableau_.estimator == ErrorEstimator::dop853) {
+      kernels_->combine(n_, nullptr, h, tableau_.e3, k, s, workspace_.error3());
+      estimate.err_low = workspace_.error3();
+    }
+    return settings_.error_norm->norm(estimate);
+  }
   error_weights(settings_.tolerances, n_, lanes, workspace_.x(), workspace_.x_candidate(), w);
   if (tableau_.estimator != ErrorEstimator::dop853) return weighted_rms_norm(n_, lanes, e, w);
 
