@@ -47,8 +47,8 @@ module ODESens
 
 export ODESensError, Model, Solver, Result, builtin_model, model_from_file, solve, method_ids,
        method_options, set_params!, set_initial_state!, set_t0!, set_output_times!,
-       set_tolerances!, set_max_steps!, set_adjoint_weights!, set_option!, add_observable!,
-       model_sizes, nominal_params, state_names, param_names
+       set_tolerances!, set_max_steps!, set_adjoint_weights!, set_objectives!, set_integrand!,
+       set_option!, add_observable!, model_sizes, nominal_params, state_names, param_names
 
 const libodesens = get(ENV, "ODESENS_LIBRARY", "libodesens")
 
@@ -84,6 +84,8 @@ const ODESENS_ARRAY_X = Int64(1)
 const ODESENS_ARRAY_S_TIMES = Int64(2)
 const ODESENS_ARRAY_S = Int64(3)
 const ODESENS_ARRAY_GRADIENT = Int64(4)
+const ODESENS_ARRAY_GRADIENT_X0 = Int64(5)
+const ODESENS_ARRAY_OBJECTIVES = Int64(6)
 
 const ODESENS_STAT_STEPS = 0
 const ODESENS_STAT_RHS_EVALS = 1
@@ -208,9 +210,16 @@ odesens_solver_set_atol_vector(solver, atol, len) =
 odesens_solver_set_max_steps(solver, max_steps) =
     ccall((:odesens_solver_set_max_steps, libodesens), Cint, (Ptr{Cvoid}, Int64),
           solver, max_steps)
+odesens_solver_set_objectives(solver, n_objectives) =
+    ccall((:odesens_solver_set_objectives, libodesens), Cint, (Ptr{Cvoid}, Int64),
+          solver, n_objectives)
 odesens_solver_set_adjoint_weights(solver, w, len) =
     ccall((:odesens_solver_set_adjoint_weights, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, w, len)
+# names: a Vector{String} (ccall passes an array of C strings).
+odesens_solver_set_integrand_observables(solver, names, count) =
+    ccall((:odesens_solver_set_integrand_observables, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cstring}, Int64), solver, names, count)
 odesens_set_option_double(solver, key, value) =
     ccall((:odesens_set_option_double, libodesens), Cint, (Ptr{Cvoid}, Cstring, Cdouble),
           solver, key, value)
@@ -236,6 +245,8 @@ odesens_result_sizes(result, n_times, nx, np, n_s_times, n_gradient) =
 odesens_result_method(result, method) =
     ccall((:odesens_result_method, libodesens), Cint, (Ptr{Cvoid}, Ref{Ptr{UInt8}}),
           result, method)
+odesens_result_n_objectives(result, m) =
+    ccall((:odesens_result_n_objectives, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}), result, m)
 odesens_result_times(result, out, len) =
     ccall((:odesens_result_times, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
           result, out, len)
@@ -250,6 +261,12 @@ odesens_result_s(result, out, len) =
           result, out, len)
 odesens_result_gradient(result, out, len) =
     ccall((:odesens_result_gradient, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_gradient_x0(result, out, len) =
+    ccall((:odesens_result_gradient_x0, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_objectives(result, out, len) =
+    ccall((:odesens_result_objectives, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
           result, out, len)
 odesens_result_stats(result, out, len) =
     ccall((:odesens_result_stats, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
@@ -579,14 +596,17 @@ end
 # ---------------------------------------------------------------------------
 
 """
-    Solver(model, method; p, x0, t0, times, rtol, atol, max_steps, weights, options)
+    Solver(model, method; p, x0, t0, times, rtol, atol, max_steps, objectives, integrand,
+           weights, options, observables)
 
 A model with a method and the settings of the solve; every keyword is
 optional and calls the setter of the same name (`set_params!`,
 `set_initial_state!`, `set_t0!`, `set_output_times!`, `set_tolerances!`,
-`set_max_steps!`, `set_adjoint_weights!`, and `set_option!` for each pair
-of the `options` dictionary). Given only one of `rtol` and `atol`, the other
-is 1e-8 (rtol) or 1e-10 (atol); given neither, the method's defaults apply.
+`set_max_steps!`, `set_objectives!`, `set_integrand!`,
+`set_adjoint_weights!`, `set_option!` for each pair of the `options`
+dictionary and `add_observable!` for each name of `observables`). Given
+only one of `rtol` and `atol`, the other is 1e-8 (rtol) or 1e-10 (atol);
+given neither, the method's defaults apply.
 Output times must be set before [`solve`](@ref). The solver keeps the model
 (and its Julia callbacks) alive.
 """
@@ -596,8 +616,8 @@ mutable struct Solver
 
     function Solver(model::Model, method::AbstractString; p = nothing, x0 = nothing,
                     t0 = nothing, times = nothing, rtol = nothing, atol = nothing,
-                    max_steps = nothing, weights = nothing, options = Dict{String,Any}(),
-                    observables = String[])
+                    max_steps = nothing, objectives = nothing, integrand = nothing,
+                    weights = nothing, options = Dict{String,Any}(), observables = String[])
         out = Ref{Ptr{Cvoid}}(C_NULL)
         check(odesens_solver_create(model.handle, String(method), out))
         s = new(out[], model)
@@ -613,6 +633,8 @@ mutable struct Solver
             set_tolerances!(s, something(rtol, 1e-8), something(atol, 1e-10))
         end
         max_steps === nothing || set_max_steps!(s, max_steps)
+        objectives === nothing || set_objectives!(s, objectives)
+        integrand === nothing || set_integrand!(s, integrand)
         weights === nothing || set_adjoint_weights!(s, weights)
         for (key, value) in options
             set_option!(s, String(key), value)
@@ -683,13 +705,47 @@ Maximum internal steps between two output times.
 set_max_steps!(s::Solver, n::Integer) = _set(s, odesens_solver_set_max_steps, Int64(n))
 
 """
+    set_objectives!(solver, M)
+
+The number of objectives differentiated at once (from 1, the default, to
+1000000): `ψ_m = Σ_k W[:, k, m]' x(t_k) + ∫ R_m dt` with the weights of
+[`set_adjoint_weights!`](@ref) and the running costs of
+[`set_integrand!`](@ref). Methods other than `erk_adjoint` take one. Set it
+before the weights.
+"""
+set_objectives!(s::Solver, m::Integer) = _set(s, odesens_solver_set_objectives, Int64(m))
+
+"""
     set_adjoint_weights!(solver, W)
 
 Objective `G = Σ_k W[:, k]' x(t_k)` of the adjoint methods, `W` of size
-nx × n_times; an empty array returns to `G = Σ_i x_i(t_final)`.
+nx × n_times; with M objectives ([`set_objectives!`](@ref)) `W` is
+nx × n_times × M. An empty array returns to the default: `G = Σ_i
+x_i(t_final)` for one objective without running cost, all zero otherwise.
 """
 set_adjoint_weights!(s::Solver, W) =
     (v = _floats(W); _set(s, odesens_solver_set_adjoint_weights, v, length(v)))
+
+"""
+    set_integrand!(solver, names)
+
+Running costs that are observables of the model, `R_m = names[m]` (a state;
+an `.ode` let or output; an SBML id with a value), one per objective
+(`length(names)` must equal the number of objectives when solving); an
+empty vector removes them. Only `erk_adjoint` takes running costs.
+
+```julia
+s = Solver(model_from_file("cost.ode"), "erk_adjoint"; times = [1.0, 2.0],
+           objectives = 2, integrand = ["cost", "energy"])
+r = solve(s)
+r.objectives                          # ψ_1, ψ_2 = ∫ cost dt, ∫ energy dt
+reshape(r.gradient, :, 2)             # np × 2: dψ_m/dp
+```
+"""
+function set_integrand!(s::Solver, names::AbstractVector)
+    v = String[String(n) for n in names]
+    return _set(s, odesens_solver_set_integrand_observables, v, length(v))
+end
 
 """
     set_option!(solver, key, value)
@@ -728,12 +784,19 @@ What one solve computed, copied into Julia arrays:
 - `s_times` and `s` (nx × np × n_s_times, `s[i, j, k] = ∂x_i/∂p_j` at
   `s_times[k]`): all output times for forward methods, the final time (or
   nothing) for adjoint methods;
-- `gradient` (np, adjoint methods; empty otherwise);
+- `gradient` (adjoint methods; empty otherwise): np values of dG/dp, or
+  for M objectives np × M of them, column-major (`reshape(r.gradient, :,
+  r.n_objectives)[j, m] = ∂ψ_m/∂p_j`);
 - `stats`: every statistic by name (`"steps"`, `"rhs_evals"`,
   `"jac_evals"`, `"linear_setups"`, `"error_test_failures"`,
   `"wall_seconds"`, then the method's own);
 - `observables`: the values at `times` of each observable the solver had
-  (see [`add_observable!`](@ref)), by name.
+  (see [`add_observable!`](@ref)), by name;
+- `warnings`: what the method distrusts in this result;
+- `n_objectives`: the number M of objectives (0 for methods without
+  gradient), `gradient_x0` (nx × M, `∂ψ_m/∂x_i(t0)`) and `objectives` (the
+  M values ψ_m), from the methods that give them (`erk_adjoint`; empty
+  otherwise).
 """
 struct Result
     method::String
@@ -746,6 +809,9 @@ struct Result
     observables::Dict{String,Vector{Float64}}
     # What the method distrusts in this result; empty when nothing is suspect.
     warnings::Vector{String}
+    n_objectives::Int
+    gradient_x0::Matrix{Float64}
+    objectives::Vector{Float64}
 end
 
 # A copy of one array of a C result (empty when the method did not compute it).
@@ -753,6 +819,16 @@ function _array(handle::Ptr{Cvoid}, which::Int64, n::Integer)
     n == 0 && return Float64[]
     data, len = Ref{Ptr{Cdouble}}(C_NULL), Ref{Int64}(0)
     check(odesens_result_data(handle, which, data, len), handle)
+    return copy(unsafe_wrap(Array, data[], len[]))
+end
+
+# A copy of an array that only some methods compute: empty for the others.
+function _optional_array(handle::Ptr{Cvoid}, which::Int64)
+    data, len = Ref{Ptr{Cdouble}}(C_NULL), Ref{Int64}(0)
+    status = odesens_result_data(handle, which, data, len)
+    status == ODESENS_ERR_UNSUPPORTED && return Float64[]
+    check(status, handle)
+    len[] == 0 && return Float64[]
     return copy(unsafe_wrap(Array, data[], len[]))
 end
 
@@ -784,13 +860,18 @@ function _result(handle::Ptr{Cvoid})
         check(odesens_result_warning(handle, i - 1, name), handle)
         push!(warnings, unsafe_string(name[]))
     end
+    m = Ref{Int64}(0)
+    check(odesens_result_n_objectives(handle, m), handle)
+    gradient_x0 = _optional_array(handle, ODESENS_ARRAY_GRADIENT_X0)
     return Result(unsafe_string(method[]),
                   _array(handle, ODESENS_ARRAY_TIMES, nt[]),
                   reshape(_array(handle, ODESENS_ARRAY_X, nt[]), Int(nx[]), Int(nt[])),
                   _array(handle, ODESENS_ARRAY_S_TIMES, ns[]),
                   reshape(_array(handle, ODESENS_ARRAY_S, ns[]), Int(nx[]), Int(np[]), Int(ns[])),
                   _array(handle, ODESENS_ARRAY_GRADIENT, ng[]),
-                  stats, observables, warnings)
+                  stats, observables, warnings, Int(m[]),
+                  reshape(gradient_x0, Int(nx[]), length(gradient_x0) ÷ Int(nx[])),
+                  _optional_array(handle, ODESENS_ARRAY_OBJECTIVES))
 end
 
 """

@@ -50,6 +50,7 @@ struct ResultState {
   std::vector<std::string> stat_names;  // fixed statistics, then the method's own
   std::vector<std::string> observable_names;
   std::vector<std::vector<double>> observable_values;  // [observable][time]
+  std::size_t n_objectives = 0;  // of the problem for gradient methods, 0 for the others
 };
 
 // The owner of a handle's state. Not std::unique_ptr: libstdc++'s is not

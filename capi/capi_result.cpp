@@ -9,9 +9,9 @@ namespace {
 using namespace odesens;
 using namespace odesens::capi;
 
-// One array of the result; S and the gradient exist only when the method
-// computed them, and asking for them otherwise is an error rather than an
-// empty copy that would go unnoticed.
+// One array of the result; S, the gradients and the objective values exist
+// only when the method computed them, and asking for them otherwise is an
+// error rather than an empty copy that would go unnoticed.
 const std::vector<double>& result_array(const Result& r, int64_t which) {
   switch (which) {
     case ODESENS_ARRAY_TIMES: return r.times;
@@ -25,6 +25,17 @@ const std::vector<double>& result_array(const Result& r, int64_t which) {
       if (r.gradient.empty())
         throw Error(Status::unsupported, "method '" + r.method + "' computes no gradient");
       return r.gradient;
+    case ODESENS_ARRAY_GRADIENT_X0:
+      if (r.gradient_x0.empty())
+        throw Error(Status::unsupported, "method '" + r.method +
+                                             "' computes no gradient with respect to x(t0) "
+                                             "(erk_adjoint does)");
+      return r.gradient_x0;
+    case ODESENS_ARRAY_OBJECTIVES:
+      if (r.objective_values.empty())
+        throw Error(Status::unsupported,
+                    "method '" + r.method + "' gives no objective values (erk_adjoint does)");
+      return r.objective_values;
     default:
       throw Error(Status::invalid_argument,
                   "unknown result array " + std::to_string(which) + " (see odesens_result_array)");
@@ -74,6 +85,14 @@ int odesens_result_method(const odesens_result* result, const char** method) {
   });
 }
 
+int odesens_result_n_objectives(const odesens_result* result, int64_t* m) {
+  return guarded(result, __func__, [&] {
+    const ResultState& r = result_state(result);
+    require_pointer(m, "m");
+    *m = static_cast<int64_t>(r.n_objectives);
+  });
+}
+
 int odesens_result_times(const odesens_result* result, double* out, int64_t len) {
   return copy_array(result, __func__, ODESENS_ARRAY_TIMES, out, len);
 }
@@ -92,6 +111,14 @@ int odesens_result_s(const odesens_result* result, double* out, int64_t len) {
 
 int odesens_result_gradient(const odesens_result* result, double* out, int64_t len) {
   return copy_array(result, __func__, ODESENS_ARRAY_GRADIENT, out, len);
+}
+
+int odesens_result_gradient_x0(const odesens_result* result, double* out, int64_t len) {
+  return copy_array(result, __func__, ODESENS_ARRAY_GRADIENT_X0, out, len);
+}
+
+int odesens_result_objectives(const odesens_result* result, double* out, int64_t len) {
+  return copy_array(result, __func__, ODESENS_ARRAY_OBJECTIVES, out, len);
 }
 
 int odesens_result_stats(const odesens_result* result, double* out, int64_t len) {

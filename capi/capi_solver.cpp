@@ -4,7 +4,8 @@
 // Setters check what they can see on their own (lengths, finiteness,
 // ordering, option keys and types) so that the error names the call that
 // caused it; what depends on several settings (output times against t0,
-// adjoint weights against the number of times) is checked by the solve.
+// adjoint weights against the number of times and objectives, running
+// costs against the number of objectives) is checked by the solve.
 #include <cmath>
 #include <variant>
 
@@ -12,6 +13,7 @@
 #include "core/number_text.hpp"
 #include "capi_handles.hpp"
 #include "odesens.h"
+#include "odesens/integrand.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/observables.hpp"
 
@@ -50,6 +52,16 @@ void store_option(SolverState& s, const char* key, const OptionValue& value) {
   std::visit([&](const auto& v) { single.set(name, v); }, value);
   MethodOptions(s.method, s.info->options, single);
   std::visit([&](const auto& v) { s.problem.options.set(name, v); }, value);
+}
+
+// Several objectives and running costs are refused as soon as they are set
+// when the solver's method cannot take them, with the message the solve
+// would give.
+void require_integrands(const SolverState& s, const Problem& wanted) {
+  MethodCapabilities needs;
+  needs.gradient = s.info->capabilities.gradient;
+  needs.integrands = s.info->capabilities.integrands;
+  check_method_needs(s.method, needs, wanted);
 }
 
 std::vector<std::string> stat_names(const Stats& stats) {
@@ -153,28 +165,77 @@ int odesens_solver_set_max_steps(odesens_solver* solver, int64_t max_steps) {
   });
 }
 
+int odesens_solver_set_objectives(odesens_solver* solver, int64_t n_objectives) {
+  return guarded(solver, __func__, [&] {
+    SolverState& s = solver_state(solver);
+    const std::size_t m = require_count(n_objectives, 1, static_cast<int64_t>(max_objectives),
+                                        "n_objectives");
+    Problem wanted;
+    wanted.model = s.problem.model;
+    wanted.n_objectives = m;
+    require_integrands(s, wanted);
+    s.problem.n_objectives = m;
+  });
+}
+
 int odesens_solver_set_adjoint_weights(odesens_solver* solver, const double* w, int64_t len) {
   return change_problem(solver, __func__, [&](Problem& pr) {
     const auto nx = static_cast<int64_t>(nx_of(pr));
     const auto nt = static_cast<int64_t>(pr.output_times.size());
+    // Both at most 1e8 and 1e6: the products below cannot overflow.
+    const auto m = static_cast<int64_t>(pr.n_objectives);
     if (len < 0)
       throw Error(Status::invalid_argument,
                   "length of w is negative (" + std::to_string(len) + ")");
-    if (len != 0 && nt > 0 && len != nx * nt)
+    if (len != 0 && nt > 0 && len != nx * nt * m)
       throw Error(Status::invalid_argument,
-                  "adjoint weights: " + std::to_string(len) + " given, expected nx x n_times = " +
-                      std::to_string(nx) + " x " + std::to_string(nt) + " = " +
-                      std::to_string(nx * nt));
+                  "adjoint weights: " + std::to_string(len) + " given, expected " +
+                      (m == 1 ? "nx x n_times = " + std::to_string(nx) + " x " +
+                                    std::to_string(nt)
+                              : "nx x n_times x n_objectives = " + std::to_string(nx) + " x " +
+                                    std::to_string(nt) + " x " + std::to_string(m)) +
+                      " = " + std::to_string(nx * nt * m));
     // Before any output times: whole blocks of nx, no more blocks than there
-    // can be times; the solve checks the count against the times set by then.
-    if (nt == 0 && (len % nx != 0 || len / nx > static_cast<int64_t>(max_output_times)))
+    // can be times (for each objective); the solve checks the count against
+    // the times set by then.
+    if (nt == 0 &&
+        (len % nx != 0 || len / nx > static_cast<int64_t>(max_output_times) * m))
       throw Error(Status::invalid_argument,
                   "adjoint weights: " + std::to_string(len) +
                       " given, not a whole number of blocks of nx = " + std::to_string(nx) +
-                      " (at most " + std::to_string(max_output_times) + " blocks)");
+                      " (at most " + std::to_string(max_output_times) +
+                      (m == 1 ? ""
+                              : " x n_objectives = " +
+                                    std::to_string(static_cast<int64_t>(max_output_times) * m)) +
+                      " blocks)");
     require_array(w, len, "w");
     require_finite(w, len, "w");
     pr.adjoint_weights.assign(w, w + len);
+  });
+}
+
+int odesens_solver_set_integrand_observables(odesens_solver* solver, const char* const* names,
+                                             int64_t count) {
+  return guarded(solver, __func__, [&] {
+    SolverState& s = solver_state(solver);
+    const std::size_t n =
+        require_count(count, 0, static_cast<int64_t>(max_objectives), "the number of names");
+    require_array(names, count, "names");
+    if (n == 0) {
+      s.problem.integrand = nullptr;
+      return;
+    }
+    std::vector<std::string> observables;
+    observables.reserve(n);
+    for (std::size_t k = 0; k < n; ++k)
+      observables.push_back(
+          require_string(names[k], ("names[" + std::to_string(k) + "]").c_str()));
+    Problem wanted;
+    wanted.model = s.problem.model;
+    wanted.n_objectives = n;
+    wanted.integrand = observable_integrand(s.problem.model, observables);
+    require_integrands(s, wanted);
+    s.problem.integrand = std::move(wanted.integrand);
   });
 }
 
@@ -204,6 +265,7 @@ int odesens_solve(odesens_solver* solver, odesens_result** result) {
     auto state = std::make_unique<ResultState>();
     state->result = odesens::solve(s.problem, s.method);
     state->stat_names = stat_names(state->result.stats);
+    state->n_objectives = s.info->capabilities.gradient ? s.problem.n_objectives : 0;
     state->observable_names = s.observables;
     if (!s.observables.empty())
       state->observable_values = evaluate_observables(s.problem, state->result, s.observables);

@@ -10,6 +10,8 @@
 !   strings in         character(kind=c_char) s(*), NUL-terminated: pass
 !                      "text"//c_null_char or odesens_c_string(text)
 !   strings out        type(c_ptr); convert with odesens_f_string
+!   arrays of strings  type(c_ptr) names(*), each c_loc of a NUL-terminated
+!                      string; odesens_set_integrand builds them
 !   callbacks          type(c_funptr), value: c_funloc of a bind(C) function
 !   status             integer(c_int) function result, ODESENS_OK = 0
 !
@@ -26,7 +28,8 @@
 !     type(c_ptr), value :: user
 !
 ! returning 0 for success. The conveniences at the end (odesens_get_*)
-! allocate Fortran arrays of the right shape and copy results into them.
+! allocate Fortran arrays of the right shape and copy results into them;
+! odesens_set_integrand passes Fortran strings as running costs.
 module odesens
   use, intrinsic :: iso_c_binding
   implicit none
@@ -63,6 +66,8 @@ module odesens
   integer(c_int64_t), parameter :: ODESENS_ARRAY_S_TIMES = 2
   integer(c_int64_t), parameter :: ODESENS_ARRAY_S = 3
   integer(c_int64_t), parameter :: ODESENS_ARRAY_GRADIENT = 4
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_GRADIENT_X0 = 5
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_OBJECTIVES = 6
 
   ! Statistics, 0-based positions in odesens_result_stats (odesens_stat).
   integer(c_int64_t), parameter :: ODESENS_STAT_STEPS = 0
@@ -402,6 +407,14 @@ module odesens
       integer(c_int) :: odesens_solver_set_max_steps
     end function
 
+    function odesens_solver_set_objectives(solver, n_objectives) &
+        bind(C, name="odesens_solver_set_objectives")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: solver
+      integer(c_int64_t), value :: n_objectives
+      integer(c_int) :: odesens_solver_set_objectives
+    end function
+
     function odesens_solver_set_adjoint_weights(solver, w, len) &
         bind(C, name="odesens_solver_set_adjoint_weights")
       import :: c_int, c_int64_t, c_ptr, c_double
@@ -409,6 +422,16 @@ module odesens
       real(c_double), intent(in) :: w(*)
       integer(c_int64_t), value :: len
       integer(c_int) :: odesens_solver_set_adjoint_weights
+    end function
+
+    ! names(k) = c_loc of a NUL-terminated string (see odesens_set_integrand).
+    function odesens_solver_set_integrand_observables(solver, names, count) &
+        bind(C, name="odesens_solver_set_integrand_observables")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: solver
+      type(c_ptr), intent(in) :: names(*)
+      integer(c_int64_t), value :: count
+      integer(c_int) :: odesens_solver_set_integrand_observables
     end function
 
     function odesens_set_option_double(solver, key, value) &
@@ -480,6 +503,13 @@ module odesens
       integer(c_int) :: odesens_result_method
     end function
 
+    function odesens_result_n_objectives(result, m) bind(C, name="odesens_result_n_objectives")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), intent(out) :: m
+      integer(c_int) :: odesens_result_n_objectives
+    end function
+
     function odesens_result_times(result, out, len) bind(C, name="odesens_result_times")
       import :: c_int, c_int64_t, c_ptr, c_double
       type(c_ptr), value :: result
@@ -518,6 +548,24 @@ module odesens
       real(c_double), intent(inout) :: out(*)
       integer(c_int64_t), value :: len
       integer(c_int) :: odesens_result_gradient
+    end function
+
+    function odesens_result_gradient_x0(result, out, len) &
+        bind(C, name="odesens_result_gradient_x0")
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: result
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_result_gradient_x0
+    end function
+
+    function odesens_result_objectives(result, out, len) &
+        bind(C, name="odesens_result_objectives")
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: result
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_result_objectives
     end function
 
     function odesens_result_stats(result, out, len) bind(C, name="odesens_result_stats")
@@ -696,7 +744,35 @@ contains
     status = odesens_result_s(result, s, nx * np * ns)
   end subroutine
 
-  ! gradient(np) of an adjoint result.
+  ! Running costs R_m = names(m), observables of the model (trailing blanks
+  ! removed), through odesens_solver_set_integrand_observables; no names
+  ! removes them. Returns the status of that call.
+  function odesens_set_integrand(solver, names) result(status)
+    type(c_ptr), intent(in) :: solver
+    character(len=*), intent(in) :: names(:)
+    integer(c_int) :: status
+    character(kind=c_char), allocatable, target :: chars(:)
+    type(c_ptr), allocatable :: pointers(:)
+    integer :: k, i, n, at
+    allocate(chars(sum(len_trim(names)) + size(names)))
+    allocate(pointers(max(size(names), 1)))
+    pointers = c_null_ptr
+    at = 1
+    do k = 1, size(names)
+      n = len_trim(names(k))
+      do i = 1, n
+        chars(at + i - 1) = names(k)(i:i)
+      end do
+      chars(at + n) = c_null_char
+      pointers(k) = c_loc(chars(at))
+      at = at + n + 1
+    end do
+    status = odesens_solver_set_integrand_observables(solver, pointers, &
+                                                      int(size(names), c_int64_t))
+  end function
+
+  ! gradient(np) of an adjoint result; for M objectives all np * M values,
+  ! objective slowest (see odesens_get_gradients).
   subroutine odesens_get_gradient(result, gradient, status)
     type(c_ptr), intent(in) :: result
     real(c_double), allocatable, intent(out) :: gradient(:)
@@ -706,6 +782,46 @@ contains
     if (status /= ODESENS_OK) return
     allocate(gradient(ng))
     status = odesens_result_gradient(result, gradient, ng)
+  end subroutine
+
+  ! gradients(np, M) of an adjoint result: gradients(j, m) = dpsi_m/dp_j.
+  subroutine odesens_get_gradients(result, gradients, status)
+    type(c_ptr), intent(in) :: result
+    real(c_double), allocatable, intent(out) :: gradients(:, :)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: nt, nx, np, ns, ng, m
+    status = odesens_result_sizes(result, nt, nx, np, ns, ng)
+    if (status /= ODESENS_OK) return
+    status = odesens_result_n_objectives(result, m)
+    if (status /= ODESENS_OK) return
+    allocate(gradients(np, m))
+    status = odesens_result_gradient(result, gradients, np * m)
+  end subroutine
+
+  ! gradient_x0(nx, M): gradient_x0(i, m) = dpsi_m/dx_i(t0) (erk_adjoint).
+  subroutine odesens_get_gradient_x0(result, gradient_x0, status)
+    type(c_ptr), intent(in) :: result
+    real(c_double), allocatable, intent(out) :: gradient_x0(:, :)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: nt, nx, np, ns, ng, m
+    status = odesens_result_sizes(result, nt, nx, np, ns, ng)
+    if (status /= ODESENS_OK) return
+    status = odesens_result_n_objectives(result, m)
+    if (status /= ODESENS_OK) return
+    allocate(gradient_x0(nx, m))
+    status = odesens_result_gradient_x0(result, gradient_x0, nx * m)
+  end subroutine
+
+  ! values(M): the objectives psi_m (erk_adjoint).
+  subroutine odesens_get_objectives(result, values, status)
+    type(c_ptr), intent(in) :: result
+    real(c_double), allocatable, intent(out) :: values(:)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: m
+    status = odesens_result_n_objectives(result, m)
+    if (status /= ODESENS_OK) return
+    allocate(values(m))
+    status = odesens_result_objectives(result, values, m)
   end subroutine
 
   ! The statistics in the order of odesens_stat; Fortran counts from 1, so

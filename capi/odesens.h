@@ -8,8 +8,9 @@
  *                   a model from .ode or SBML text
  *   odesens_solver  a model plus a method ("cvodes_fsa", ...) and everything
  *                   the solve needs: parameters, t0, output times,
- *                   tolerances, adjoint weights, method options
- *   odesens_result  what one solve computed: times, X, S, gradient, stats
+ *                   tolerances, adjoint objectives, method options
+ *   odesens_result  what one solve computed: times, X, S, gradients,
+ *                   objective values, stats
  *
  *   odesens_model* m;  odesens_solver* s;  odesens_result* r;
  *   odesens_model_from_builtin("chua", &m);
@@ -114,11 +115,13 @@ typedef enum odesens_status {
 
 /* Arrays of a result, for odesens_result_data. */
 typedef enum odesens_result_array {
-  ODESENS_ARRAY_TIMES = 0,    /* n_times output times */
-  ODESENS_ARRAY_X = 1,        /* nx x n_times states */
-  ODESENS_ARRAY_S_TIMES = 2,  /* n_s_times times at which S is given */
-  ODESENS_ARRAY_S = 3,        /* nx x np x n_s_times sensitivities */
-  ODESENS_ARRAY_GRADIENT = 4  /* n_gradient (np or 0) entries of dG/dp */
+  ODESENS_ARRAY_TIMES = 0,       /* n_times output times */
+  ODESENS_ARRAY_X = 1,           /* nx x n_times states */
+  ODESENS_ARRAY_S_TIMES = 2,     /* n_s_times times at which S is given */
+  ODESENS_ARRAY_S = 3,           /* nx x np x n_s_times sensitivities */
+  ODESENS_ARRAY_GRADIENT = 4,    /* n_gradient (np x n_objectives, or 0) entries of dpsi/dp */
+  ODESENS_ARRAY_GRADIENT_X0 = 5, /* nx x n_objectives entries of dpsi/dx(t0) */
+  ODESENS_ARRAY_OBJECTIVES = 6   /* n_objectives values psi_m of the objectives */
 } odesens_result_array;
 
 /* Order of the statistics written by odesens_result_stats. */
@@ -270,7 +273,8 @@ ODESENS_API int odesens_model_param_name(const odesens_model* model, int64_t ind
 /* A solver for `model` with method `method` (see odesens_method_id).
  * Defaults: the model's nominal parameters, its x0(p), its default t0, the
  * method's tolerances (1e-8 / 1e-10 for the CVODES methods), max_steps
- * 100000, G = sum_i x_i(t_final); no output times (they must be set). */
+ * 100000, one objective G = sum_i x_i(t_final); no output times (they must
+ * be set). */
 ODESENS_API int odesens_solver_create(const odesens_model* model, const char* method,
                                       odesens_solver** out);
 ODESENS_API void odesens_solver_free(odesens_solver* solver);
@@ -291,13 +295,37 @@ ODESENS_API int odesens_solver_set_tolerances(odesens_solver* solver, double rto
 ODESENS_API int odesens_solver_set_atol_vector(odesens_solver* solver, const double* atol,
                                                int64_t len);
 ODESENS_API int odesens_solver_set_max_steps(odesens_solver* solver, int64_t max_steps);
-/* G = sum_k w_k^T x(t_k): n_times blocks of nx weights, time slowest
- * (w[i + k*nx]); len 0 restores the default. With output times set, len
- * must be nx * n_times (ODESENS_ERR_INVALID_ARGUMENT naming both lengths
- * otherwise); set before the output times, a whole number of blocks of nx,
- * checked against the times at solve. */
+/* Objectives of the adjoint methods. One objective (the default) is
+ * G = sum_k w_k^T x(t_k); with n_objectives = M, objective m is
+ *   psi_m = sum_k w_{k,m}^T x(t_k) + integral from t0 to t_final of R_m dt
+ * with the running cost R_m of odesens_solver_set_integrand_observables
+ * (none: 0). Several objectives and running costs need a method that
+ * differentiates them (erk_adjoint); the others refuse M > 1 and running
+ * costs with ODESENS_ERR_UNSUPPORTED when they are set. */
+
+/* M, from 1 (the default) to 1000000; ODESENS_ERR_INVALID_ARGUMENT naming
+ * the range otherwise. Set it before the weights: the weights and the
+ * running costs are checked against it at solve. */
+ODESENS_API int odesens_solver_set_objectives(odesens_solver* solver, int64_t n_objectives);
+/* The weights: n_objectives x n_times blocks of nx, time then objective
+ * slowest (w[i + k*nx + m*nx*n_times]); len 0 restores the default, which
+ * is G = sum_i x_i(t_final) for one objective without running cost and
+ * all zero otherwise (psi_m is then the integral of R_m alone). With output
+ * times set, len must be nx * n_times * n_objectives
+ * (ODESENS_ERR_INVALID_ARGUMENT naming the lengths otherwise); set before
+ * the output times, a whole number of blocks of nx, checked against the
+ * times at solve. */
 ODESENS_API int odesens_solver_set_adjoint_weights(odesens_solver* solver, const double* w,
                                                    int64_t len);
+/* Running costs that are observables of the model: R_m = names[m], any
+ * name odesens_solver_add_observable accepts (a state; an .ode let or
+ * output; an SBML id with a value), with exact derivatives. count must be
+ * n_objectives at solve; count 0 removes the running costs (names may then
+ * be NULL). An unknown name: ODESENS_ERR_INVALID_ARGUMENT naming it; a
+ * method without running costs: ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_solver_set_integrand_observables(odesens_solver* solver,
+                                                         const char* const* names,
+                                                         int64_t count);
 /* Method options, checked when set: an unknown key is
  * ODESENS_ERR_UNKNOWN_OPTION, a value of the wrong type or outside the
  * allowed choices ODESENS_ERR_OPTION_TYPE; the message names the key. An
@@ -324,20 +352,35 @@ ODESENS_API int odesens_solve(odesens_solver* solver, odesens_result** result);
 
 ODESENS_API void odesens_result_free(odesens_result* result);
 /* Sizes; any output may be NULL. n_s_times is n_times for forward methods,
- * 1 (the final time) or 0 for adjoint methods; n_gradient is np for
- * gradient methods and 0 otherwise. */
+ * 1 (the final time) or 0 for adjoint methods; n_gradient is np x
+ * n_objectives for gradient methods (np with one objective) and 0
+ * otherwise. */
 ODESENS_API int odesens_result_sizes(const odesens_result* result, int64_t* n_times, int64_t* nx,
                                      int64_t* np, int64_t* n_s_times, int64_t* n_gradient);
 /* The method id that produced the result. */
 ODESENS_API int odesens_result_method(const odesens_result* result, const char** method);
+/* The number of objectives M differentiated (odesens_solver_set_objectives)
+ * for gradient methods, 0 for the others. */
+ODESENS_API int odesens_result_n_objectives(const odesens_result* result, int64_t* m);
 
-/* Copies into the caller's buffer of `len` doubles. S and the gradient of a
- * method that did not compute them are ODESENS_ERR_UNSUPPORTED. */
+/* Copies into the caller's buffer of `len` doubles. S, the gradient, the
+ * gradient with respect to x(t0) and the objective values of a method that
+ * did not compute them are ODESENS_ERR_UNSUPPORTED. */
 ODESENS_API int odesens_result_times(const odesens_result* result, double* out, int64_t len);
 ODESENS_API int odesens_result_x(const odesens_result* result, double* out, int64_t len);
 ODESENS_API int odesens_result_s_times(const odesens_result* result, double* out, int64_t len);
 ODESENS_API int odesens_result_s(const odesens_result* result, double* out, int64_t len);
+/* The gradient dpsi/dp, np x n_objectives column-major:
+ * out[j + m*np] = dpsi_m/dp_j (dG/dp, np values, for one objective). */
 ODESENS_API int odesens_result_gradient(const odesens_result* result, double* out, int64_t len);
+/* dpsi/dx(t0), nx x n_objectives column-major: out[i + m*nx] =
+ * dpsi_m/dx_i(t0), the gradient with respect to the initial state whatever
+ * its source (erk_adjoint). */
+ODESENS_API int odesens_result_gradient_x0(const odesens_result* result, double* out,
+                                           int64_t len);
+/* The n_objectives values psi_m of the objectives (erk_adjoint). */
+ODESENS_API int odesens_result_objectives(const odesens_result* result, double* out,
+                                          int64_t len);
 /* The ODESENS_STAT_COUNT statistics in the order of odesens_stat. */
 ODESENS_API int odesens_result_stats(const odesens_result* result, double* out, int64_t len);
 

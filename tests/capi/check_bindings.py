@@ -46,6 +46,8 @@ def c_kind(ctype, callbacks, handles):
     if stars == 2:
         if base in handles:
             return "handle_out"
+        if base == "char" and re.search(r"\*\s*const\s*\*", t):
+            return "string_array"  # const char* const*: strings in
         return {"char": "string_out", "double": "double_ptr_out"}[base]
     raise ValueError("unexpected C type " + ctype)
 
@@ -89,6 +91,8 @@ JULIA_TYPES = {
     "int64_ptr": {"Ptr{Int64}", "Ref{Int64}"},
     "handle_out": {"Ref{Ptr{Cvoid}}", "Ptr{Ptr{Cvoid}}"},
     "string_out": {"Ref{Ptr{UInt8}}", "Ref{Cstring}", "Ptr{Ptr{UInt8}}", "Ptr{Cstring}"},
+    # An array of strings passed in: a Vector{String} converts to either.
+    "string_array": {"Ptr{Cstring}", "Ptr{Ptr{UInt8}}"},
     "double_ptr_out": {"Ref{Ptr{Cdouble}}", "Ptr{Ptr{Cdouble}}", "Ref{Ptr{Float64}}"},
 }
 
@@ -186,6 +190,7 @@ FORTRAN_TYPES = {
     "int64_ptr": ("integer(c_int64_t)", False),
     "handle_out": ("type(c_ptr)", False),
     "string_out": ("type(c_ptr)", False),
+    "string_array": ("type(c_ptr)", False),  # type(c_ptr) :: names(*), c_loc of each string
     "double_ptr_out": ("type(c_ptr)", False),
 }
 FORTRAN_RETURNS = {"int": "integer(c_int)", "string": "type(c_ptr)"}

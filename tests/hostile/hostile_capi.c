@@ -765,6 +765,84 @@ static void adjoint_weights_against_times(void) {
   odesens_model_free(m);
 }
 
+static void objectives_wrong(void) {
+  odesens_model* m = text_model();
+  odesens_solver* s = solver_for(m, "erk_adjoint");
+  const int64_t bad[] = {0, -1, 1000001, INT64_MAX, INT64_MIN};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+    EXPECT(odesens_solver_set_objectives(s, bad[i]), ODESENS_ERR_INVALID_ARGUMENT, s,
+           "n_objectives must be from 1 to 1000000");
+  /* Two objectives, one state, two times: four weights, said when set. */
+  CHECK_OK(odesens_solver_set_objectives(s, 2));
+  const double w[5] = {1, 0, 0, 1, 1};
+  EXPECT(odesens_solver_set_adjoint_weights(s, w, 2), ODESENS_ERR_INVALID_ARGUMENT, s,
+         "adjoint weights: 2 given, expected nx x n_times x n_objectives = 1 x 2 x 2 = 4");
+  EXPECT(odesens_solver_set_adjoint_weights(s, w, 5), ODESENS_ERR_INVALID_ARGUMENT, s,
+         "5 given");
+  CHECK_OK(odesens_solver_set_adjoint_weights(s, w, 4));
+  /* The count of weights follows a later change of n_objectives at solve. */
+  CHECK_OK(odesens_solver_set_objectives(s, 3));
+  odesens_result* r = (odesens_result*)&r;
+  EXPECT(odesens_solve(s, &r), ODESENS_ERR_INVALID_ARGUMENT, s,
+         "adjoint weights has 4 entries, expected 6 (nx x n_times x n_objectives = 1 x 2 x 3)");
+  CHECK(r == NULL);
+  CHECK_OK(odesens_solver_set_objectives(s, 2));
+  CHECK_OK(odesens_solve(s, &r));
+  int64_t count = -1;
+  CHECK_OK(odesens_result_n_objectives(r, &count));
+  CHECK(count == 2);
+  double out[4];
+  EXPECT(odesens_result_gradient(r, out, 1), ODESENS_ERR_BUFFER_TOO_SMALL, r, "2 needed");
+  EXPECT(odesens_result_gradient_x0(r, out, 1), ODESENS_ERR_BUFFER_TOO_SMALL, r, "2 needed");
+  EXPECT(odesens_result_objectives(r, NULL, 2), ODESENS_ERR_NULL_HANDLE, r, "out is NULL");
+  EXPECT(odesens_result_n_objectives(r, NULL), ODESENS_ERR_NULL_HANDLE, r, "m is NULL");
+  odesens_result_free(r);
+  odesens_solver_free(s);
+  odesens_model_free(m);
+}
+
+static void integrand_wrong(void) {
+  odesens_model* m = text_model();
+  odesens_solver* s = solver_for(m, "erk_adjoint");
+  const char* names[3] = {"x", NULL, "nosuch"};
+  EXPECT(odesens_solver_set_integrand_observables(s, NULL, 1), ODESENS_ERR_NULL_HANDLE, s,
+         "names is NULL");
+  EXPECT(odesens_solver_set_integrand_observables(s, names, 2), ODESENS_ERR_NULL_HANDLE, s,
+         "names[1] is NULL");
+  EXPECT(odesens_solver_set_integrand_observables(s, names, -1), ODESENS_ERR_INVALID_ARGUMENT, s,
+         "the number of names must be from 0 to 1000000 (got -1)");
+  EXPECT(odesens_solver_set_integrand_observables(s, names, INT64_MAX),
+         ODESENS_ERR_INVALID_ARGUMENT, s, "the number of names");
+  const char* unknown[2] = {"x", "nosuch"};
+  EXPECT(odesens_solver_set_integrand_observables(s, unknown, 2), ODESENS_ERR_INVALID_ARGUMENT, s,
+         "no observable 'nosuch'");
+  const char* empty[1] = {""};
+  EXPECT(odesens_solver_set_integrand_observables(s, empty, 1), ODESENS_ERR_INVALID_ARGUMENT, s,
+         "observable");
+  /* One running cost for two objectives: said at solve. */
+  CHECK_OK(odesens_solver_set_integrand_observables(s, names, 1));
+  CHECK_OK(odesens_solver_set_objectives(s, 2));
+  odesens_result* r = (odesens_result*)&r;
+  EXPECT(odesens_solve(s, &r), ODESENS_ERR_INVALID_ARGUMENT, s,
+         "the integrand has 1 running costs, expected one per objective (n_objectives = 2)");
+  CHECK(r == NULL);
+  CHECK_OK(odesens_solver_set_integrand_observables(s, NULL, 0));
+  CHECK_OK(odesens_solve(s, &r));
+  odesens_result_free(r);
+  odesens_solver_free(s);
+  /* Methods without running costs refuse them, and several objectives, when
+   * they are set. */
+  odesens_solver* a = solver_for(m, "cvodes_asa");
+  EXPECT(odesens_solver_set_objectives(a, 2), ODESENS_ERR_UNSUPPORTED, a,
+         "takes neither several objectives nor integrands (erk_adjoint does)");
+  EXPECT(odesens_solver_set_integrand_observables(a, names, 1), ODESENS_ERR_UNSUPPORTED, a,
+         "(erk_adjoint does)");
+  CHECK_OK(odesens_solver_set_objectives(a, 1));
+  CHECK_OK(odesens_solver_set_integrand_observables(a, NULL, 0));
+  odesens_solver_free(a);
+  odesens_model_free(m);
+}
+
 static void options_wrong(void) {
   odesens_model* m = text_model();
   odesens_solver* s = solver_for(m, "cvodes_fsa");
@@ -891,10 +969,15 @@ static void result_data_and_stats(void) {
   odesens_result* r = result_of("cvodes_fsa");
   const double* data = NULL;
   int64_t len = -1;
-  const int64_t bad[] = {-1, 5, 99, INT64_MAX, INT64_MIN};
+  const int64_t bad[] = {-1, 7, 99, INT64_MAX, INT64_MIN};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
     EXPECT(odesens_result_data(r, bad[i], &data, &len), ODESENS_ERR_INVALID_ARGUMENT, r,
            "unknown result array");
+  CHECK(data == NULL && len == -1);
+  EXPECT(odesens_result_data(r, ODESENS_ARRAY_GRADIENT_X0, &data, &len), ODESENS_ERR_UNSUPPORTED,
+         r, "computes no gradient with respect to x(t0)");
+  EXPECT(odesens_result_data(r, ODESENS_ARRAY_OBJECTIVES, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
+         "gives no objective values");
   CHECK(data == NULL && len == -1);
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_X, NULL, &len), ODESENS_ERR_NULL_HANDLE, r,
          "data is NULL");
@@ -1020,6 +1103,8 @@ static const struct hostile_case cases[] = {
     {"parameters_and_state_wrong", parameters_and_state_wrong, NULL},
     {"adjoint_weights_wrong", adjoint_weights_wrong, NULL},
     {"adjoint_weights_against_times", adjoint_weights_against_times, NULL},
+    {"objectives_wrong", objectives_wrong, NULL},
+    {"integrand_wrong", integrand_wrong, NULL},
     {"options_wrong", options_wrong, NULL},
     {"observables_wrong", observables_wrong, NULL},
     {"callback_fails_during_solve", callback_fails_during_solve, NULL},
