@@ -138,13 +138,23 @@ void add_run_flags(CLI::App& command, RunArguments& run, bool compare) {
       .add_option_function<std::string>(
           "--sens-params", [&run](const std::string& v) { run.sens_params = parse_sens_params(v); })
       ->trigger_on_parse();
-  if (!compare)
+  if (!compare) {
     add_flag(command, "--observe", [&run](const std::string& list) {
       for (const auto& name : split(list, ',')) {
         if (name.empty()) throw UsageError{"--observe: empty name in '" + list + "'"};
         run.observe.push_back(name);
       }
     });
+    add_flag(command, "--integrand", [&run](const std::string& list) {
+      for (const auto& name : split(list, ',')) {
+        if (name.empty()) throw UsageError{"--integrand: empty name in '" + list + "'"};
+        if (run.integrand.size() == max_objectives)
+          throw UsageError{"--integrand: more than " + std::to_string(max_objectives) +
+                           " names (objectives)"};
+        run.integrand.push_back(name);
+      }
+    });
+  }
 }
 
 void check_run_arguments(const RunArguments& run, bool compare) {

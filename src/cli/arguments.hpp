@@ -27,13 +27,15 @@ struct RunArguments {
   // --sens-params a,b,c (SBML models): unset means the model's default set.
   std::optional<std::vector<std::string>> sens_params;
   std::vector<std::string> observe;  // --observe NAME[:amount|:concentration],...
+  // --integrand NAME,...: one objective per name, psi_m = integral of NAME.
+  std::vector<std::string> integrand;
 };
 
 // Declares MODEL and the run flags on `command`, parsed into `run`. Each
 // occurrence of a flag is checked as it is read (UsageError on a malformed
-// value); a repeated flag overrides, except --param, --option and --observe,
-// which accumulate. `compare` takes --methods a,b instead of --method and has
-// no --observe.
+// value); a repeated flag overrides, except --param, --option, --observe and
+// --integrand, which accumulate. `compare` takes --methods a,b instead of
+// --method and has no --observe or --integrand.
 void add_run_flags(CLI::App& command, RunArguments& run, bool compare);
 
 // What the parser cannot say about a whole command line: throws UsageError

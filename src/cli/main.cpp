@@ -7,7 +7,7 @@
 //                [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]
 //                [--option KEY=VALUE ...] [--max-steps N]
 //                [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]
-//                [--format json|csv] [--out FILE]
+//                [--integrand NAME,...] [--format json|csv] [--out FILE]
 //   odesens compare MODEL --methods ID1,ID2[,...] [the run flags]
 //
 // Exit status: 0 on success, 2 when the command line or what it names is
@@ -43,16 +43,19 @@ const char* kUsage =
     "                   [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]\n"
     "                   [--option KEY=VALUE ...] [--max-steps N]\n"
     "                   [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]\n"
-    "                   [--format json|csv] [--out FILE]\n"
+    "                   [--integrand NAME,...] [--format json|csv] [--out FILE]\n"
     "       odesens compare MODEL --methods ID1,ID2[,...] [run flags but --method,\n"
-    "                   --observe, --format, --out; an --option goes to the methods\n"
-    "                   that have it]\n"
+    "                   --observe, --integrand, --format, --out; an --option goes to the\n"
+    "                   methods that have it]\n"
     "MODEL: path/model.xml (SBML) | path/model.ode | builtin:chua | builtin:vanderpol |\n"
     "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np | builtin:network:N\n"
     "--sens-params: the SBML ids of the sensitivity parameters (default: every constant\n"
     "       global parameter no rule or initial assignment sets; '' for none).\n"
     "--observe: values at the output times of states, lets and outputs (.ode) or of any\n"
     "       SBML id with a value; species as declared unless :amount or :concentration.\n"
+    "--integrand: one objective per name (repeatable; names as for --observe), psi = the\n"
+    "       integral of that observable from t0 to the last output time; the output gives the\n"
+    "       gradient of each, d psi/d x(t0) and the values psi. Only erk_adjoint takes it.\n"
     "Defaults: the method's tolerances (odesens options METHOD), output times: the\n"
     "model's span at 101 points.\n";
 
@@ -188,7 +191,19 @@ int run(const RunArguments& a) {
   } catch (const Error& e) {
     throw UsageError{std::string("--observe: ") + e.what()};
   }
-  const Problem problem = build_problem(a, model, info);
+  try {
+    check_observables(*model, a.integrand);
+  } catch (const Error& e) {
+    throw UsageError{std::string("--integrand: ") + e.what()};
+  }
+  Problem problem = build_problem(a, model, info);
+  // One objective per name, without weights: psi_m = integral of R_m (the
+  // default weights are zero once there is an integrand). A method that
+  // takes no integrands refuses them in solve, saying which does.
+  if (!a.integrand.empty()) {
+    problem.n_objectives = a.integrand.size();
+    problem.integrand = observable_integrand(model, a.integrand);
+  }
   // Before the solve, so that a folder that cannot be written is reported
   // before the work, not after it.
   std::optional<OutputFile> file;
@@ -198,7 +213,7 @@ int run(const RunArguments& a) {
   // the output format (and into the JSON document as well).
   for (const auto& w : result.warnings) std::cerr << "odesens: warning: " << w << '\n';
 
-  RunDescription run{a.model, info.capabilities.gradient, a.observe, {}};
+  RunDescription run{a.model, info.capabilities.gradient, a.observe, {}, problem.n_objectives};
   if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
   std::ostream& out = file ? file->stream() : std::cout;
   if (a.format == "csv")

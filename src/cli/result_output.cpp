@@ -47,6 +47,20 @@ Json texts(const std::vector<std::string>& v) {
   return array;
 }
 
+// A column-major n x M matrix: the flat list of its n values when M = 1 (as
+// the gradient always was), a list of its M columns otherwise.
+Json columns(const std::vector<double>& v, std::size_t m) {
+  if (m <= 1) return numbers(v);
+  const std::size_t n = v.size() / m;
+  Json array = Json::array();
+  for (std::size_t k = 0; k < m; ++k) {
+    Json column = Json::array();
+    for (std::size_t i = 0; i < n; ++i) column.push_back(number(v[i + k * n]));
+    array.push_back(std::move(column));
+  }
+  return array;
+}
+
 }  // namespace
 
 std::string format_double(double d) {
@@ -91,7 +105,9 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
                 {"rhs_evals", r.stats.rhs_evals},
                 {"jac_evals", r.stats.jac_evals},
                 {"wall_seconds", number(r.stats.wall_seconds)}}}};
-  if (run.gradient_method) doc["gradient"] = numbers(r.gradient);
+  if (run.gradient_method) doc["gradient"] = columns(r.gradient, run.n_objectives);
+  if (!r.gradient_x0.empty()) doc["gradient_x0"] = columns(r.gradient_x0, run.n_objectives);
+  if (!r.objective_values.empty()) doc["objectives"] = numbers(r.objective_values);
   if (!r.warnings.empty()) doc["warnings"] = texts(r.warnings);
   // The memory the solve held (an estimate from the integrators' own counts).
   const auto bytes = r.stats.extra.find("workspace_bytes");
@@ -129,9 +145,21 @@ void write_csv(std::ostream& out, const Model& model, const Result& r,
     out << '\n';
   }
   if (run.gradient_method) {
-    out << "\nparameter,gradient\n";
-    for (std::size_t j = 0; j < r.np; ++j)
-      out << model.param_names()[j] << ',' << format_double(r.gradient[j]) << '\n';
+    const std::size_t m = run.n_objectives;
+    out << "\nparameter";
+    if (m == 1) out << ",gradient";
+    for (std::size_t k = 1; m > 1 && k <= m; ++k) out << ",gradient_" << k;
+    out << '\n';
+    for (std::size_t j = 0; j < r.np; ++j) {
+      out << model.param_names()[j];
+      for (std::size_t k = 0; k < m; ++k) out << ',' << format_double(r.gradient[j + k * r.np]);
+      out << '\n';
+    }
+  }
+  if (!r.objective_values.empty()) {
+    out << "\nobjective,value\n";
+    for (std::size_t k = 0; k < r.objective_values.size(); ++k)
+      out << k + 1 << ',' << format_double(r.objective_values[k]) << '\n';
   }
 }
 

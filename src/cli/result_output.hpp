@@ -17,12 +17,18 @@ struct RunDescription {
   // (values[n][k]); no names, no observables in the output.
   std::vector<std::string> observable_names;
   std::vector<std::vector<double>> observable_values;
+  // Objectives differentiated (Problem::n_objectives; --integrand).
+  std::size_t n_objectives = 1;
 };
 
 // JSON fields: method, model, nx, np, states, parameters, times, x, S_times,
 // S (S[k][i][j] = dx_i/dp_j at S_times[k]), stats {steps, rhs_evals,
-// jac_evals, wall_seconds}, for gradient methods gradient, and with
-// --observe observables {NAME: [value at each time], ...}. One line, no
+// jac_evals, wall_seconds}, for gradient methods gradient (np values dG/dp
+// for one objective; for M > 1 objectives M lists of np, gradient[m][j] =
+// dpsi_m/dp_j), from the methods that give them gradient_x0 (likewise nx
+// values, or M lists of nx: dpsi_m/dx_i(t0)) and objectives (the M values
+// psi_m), and with --observe observables {NAME: [value at each time], ...}.
+// One line, no
 // spaces; numbers read back to the same double: integral values as integers
 // ("2", not "2.0"; -0 as -0.0), others in shortest round-trip form, NaN and
 // Inf (which JSON cannot express) as null; invalid UTF-8 in names as U+FFFD.
@@ -32,7 +38,9 @@ void write_json(std::ostream& out, const Model& model, const Result& result,
 // CSV: a header `t,<states>,d<state>/d<param>...,<observables>` and one row
 // per output time (sensitivity cells empty where S is not given at that
 // time); for gradient methods a blank line and a `parameter,gradient` table
-// follow.
+// follow (`parameter,gradient_1,...,gradient_M` for M > 1 objectives), and
+// from the methods that give objective values another blank line and an
+// `objective,value` table (objectives numbered from 1).
 void write_csv(std::ostream& out, const Model& model, const Result& result,
                const RunDescription& run);
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -91,6 +92,125 @@ TEST(Cli, AdjointJsonGivesFinalTimeSensitivityAndGradient) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"S_times\":[10]"), std::string::npos);
   EXPECT_NE(r.out.find(",\"gradient\":["), std::string::npos);
+}
+
+// ---- several objectives: --integrand ----
+
+// Two states, two parameters, and an output to serve as running cost.
+const char* kCostModel =
+    "param a = 1.3\nparam b = 0.7\nstate u = 1\nstate v = 0.5*a\n"
+    "du/dt = -a*u + b*sin(v)\ndv/dt = a*u*v/(1 + v^2) - b*v\n"
+    "output cost = (u - 0.3)^2 + b*log(1 + v^2)\n";
+
+// Runs the tool on kCostModel written to a file; `flags` follow the model.
+ToolRun run_cost_model(const std::string& flags) {
+  char path[] = "/tmp/odesens_cli_cost_XXXXXX.ode";
+  const int fd = mkstemps(path, 4);
+  const std::string text = kCostModel;
+  const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  close(fd);
+  ToolRun r = written ? run_tool(std::string("run ") + path + " " + flags) : ToolRun{-1, "", ""};
+  std::remove(path);
+  return r;
+}
+
+TEST(Cli, IntegrandGivesOneGradientPerObjectiveInJson) {
+  const std::string erk = "--method erk_adjoint --tout 0.5,1,2 --option h_fixed=0.01 ";
+  // Two objectives, from two flags: psi_1 = int cost, psi_2 = int u.
+  ToolRun r = run_cost_model(erk + "--integrand cost --integrand u");
+  ASSERT_EQ(r.status, 0) << r.err;
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(doc["gradient"].is_array());
+  ASSERT_EQ(doc["gradient"].size(), 2u) << r.out;
+  for (const auto& column : doc["gradient"]) EXPECT_EQ(column.size(), 2u) << r.out;  // np
+  ASSERT_EQ(doc["gradient_x0"].size(), 2u) << r.out;
+  for (const auto& column : doc["gradient_x0"]) EXPECT_EQ(column.size(), 2u) << r.out;  // nx
+  ASSERT_EQ(doc["objectives"].size(), 2u) << r.out;
+  const double psi_cost = doc["objectives"][0].get<double>();
+  const double psi_u = doc["objectives"][1].get<double>();
+  EXPECT_GT(psi_cost, 0.0);
+  EXPECT_GT(psi_u, 0.0);
+  // The same running costs in one comma list, in the other order.
+  r = run_cost_model(erk + "--integrand u,cost");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json swapped = nlohmann::json::parse(r.out);
+  EXPECT_EQ(swapped["objectives"][0].get<double>(), psi_u);
+  EXPECT_EQ(swapped["objectives"][1].get<double>(), psi_cost);
+  EXPECT_EQ(swapped["gradient"][0], doc["gradient"][1]);
+
+  // One objective: flat lists, as the gradient always was, and without
+  // weights psi is the integral alone.
+  r = run_cost_model(erk + "--integrand cost");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json one = nlohmann::json::parse(r.out);
+  ASSERT_EQ(one["gradient"].size(), 2u);
+  EXPECT_TRUE(one["gradient"][0].is_number()) << r.out;
+  EXPECT_EQ(one["gradient"], doc["gradient"][0]);
+  EXPECT_TRUE(one["gradient_x0"][0].is_number()) << r.out;
+  ASSERT_EQ(one["objectives"].size(), 1u);
+  EXPECT_EQ(one["objectives"][0].get<double>(), psi_cost);
+
+  // Without --integrand: G = sum_i x_i(t_final), its value reported.
+  r = run_cost_model(erk);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json plain = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(plain["gradient"][0].is_number());
+  const auto& x_final = plain["x"].back();
+  EXPECT_NEAR(plain["objectives"][0].get<double>(),
+              x_final[0].get<double>() + x_final[1].get<double>(), 1e-14);
+  // Methods without them give neither gradient_x0 nor objectives.
+  r = run_cost_model("--method cvodes_asa --tout 0.5,1,2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("gradient_x0"), std::string::npos);
+  EXPECT_EQ(r.out.find("objectives"), std::string::npos);
+}
+
+TEST(Cli, IntegrandCsvHasAGradientColumnPerObjectiveAndTheirValues) {
+  ToolRun r = run_cost_model(
+      "--method erk_adjoint --tout 0.5,1,2 --integrand cost,u,v --format csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto table = r.out.find("\n\nparameter,gradient_1,gradient_2,gradient_3\na,");
+  ASSERT_NE(table, std::string::npos) << r.out;
+  const auto values = r.out.find("\n\nobjective,value\n1,", table);
+  ASSERT_NE(values, std::string::npos) << r.out;
+  const std::string tail = r.out.substr(values + 2);
+  EXPECT_EQ(std::count(tail.begin(), tail.end(), '\n'), 4) << tail;  // header, 3 objectives
+  const std::string b_row = r.out.substr(r.out.find("\nb,", table) + 1);
+  EXPECT_EQ(std::count(b_row.begin(), b_row.begin() + b_row.find('\n'), ','), 3) << b_row;
+  // One objective: the table of old, and the value.
+  r = run_cost_model("--method erk_adjoint --tout 0.5,1,2 --integrand cost --format csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\n\nparameter,gradient\na,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n\nobjective,value\n1,"), std::string::npos) << r.out;
+}
+
+TEST(Cli, IntegrandErrorsSayWhatIsWrong) {
+  struct Bad {
+    std::string flags;
+    int status;
+    const char* message;
+  };
+  const Bad bad[] = {
+      // A method without running costs: the library's refusal, exit 1 as for
+      // other unsupported input.
+      {"--method cvodes_asa --tout 0.5,1,2 --integrand cost", 1,
+       "method 'cvodes_asa' differentiates one objective G = sum_k w_k^T x(t_k) and takes "
+       "neither several objectives nor integrands (erk_adjoint does)"},
+      {"--method cvodes_fsa --tout 0.5,1,2 --integrand cost,u", 1,
+       "takes neither several objectives nor integrands (erk_adjoint does)"},
+      {"--method erk_adjoint --tout 0.5,1,2 --integrand cost,nosuch", 2,
+       "--integrand: model"},
+      {"--method erk_adjoint --tout 0.5,1,2 --integrand cost,nosuch", 2,
+       "has no observable 'nosuch'"},
+      {"--method erk_adjoint --integrand cost,", 2, "--integrand: empty name in 'cost,'"},
+  };
+  for (const auto& b : bad) {
+    const ToolRun r = run_cost_model(b.flags);
+    EXPECT_EQ(r.status, b.status) << b.flags << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << b.flags << ": " << r.err;
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << b.flags << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << b.flags;
+  }
 }
 
 TEST(Cli, ParametersToleranceOptionsAndCsv) {
@@ -429,7 +549,7 @@ TEST(Cli, MalformedModelTextIsAUsageError) {
 TEST(Cli, EmptyValuesAreRefusedNamingTheFlag) {
   const std::string chua = "run builtin:chua --method cvodes_fsa ";
   const char* flags[] = {"--tout", "--out", "--option", "--param", "--rtol", "--atol", "--t0",
-                         "--max-steps", "--format", "--observe"};
+                         "--max-steps", "--format", "--observe", "--integrand"};
   for (const char* flag : flags) {
     const ToolRun r = run_tool(chua + flag + " ''");
     EXPECT_EQ(r.status, 2) << flag << ": " << r.err;

@@ -10,6 +10,7 @@ from hostile_case import Case, repeat
 FILES = "model files: only regular files, size limit"
 
 RUN = ["run", "builtin:chua", "--method", "cvodes_fsa"]
+ERK = ["run", "builtin:chua", "--method", "erk_adjoint"]
 SHORT = ["--tout", "0:1:3"]
 
 CASES = [
@@ -166,4 +167,14 @@ CASES = [
     Case("observe_empty_name", RUN + ["--observe", "x1,"], 2, "--observe: empty name"),
     Case("observe_empty", RUN + ["--observe", ""], 2, "--observe"),
     Case("observe_bad_suffix", RUN + ["--observe", "x1:volume"], 2, "--observe"),
+
+    # Running costs (--integrand): names as for --observe, erk_adjoint only.
+    Case("integrand_unknown", ERK + SHORT + ["--integrand", "x1,nosuch"], 2,
+         "--integrand: model builtin:chua has no observable 'nosuch'"),
+    Case("integrand_empty_name", ERK + ["--integrand", ",x1"], 2, "--integrand: empty name"),
+    Case("integrand_empty", ERK + ["--integrand", ""], 2, "--integrand needs a value"),
+    Case("integrand_method_without_integrands", RUN + SHORT + ["--integrand", "x1"], 1,
+         "takes neither several objectives nor integrands (erk_adjoint does)"),
+    Case("compare_integrand", ["compare", "builtin:chua", "--methods", "cvodes_fsa,erk_adjoint",
+                               "--integrand", "x1"], 2, "--integrand"),
 ]
