@@ -73,6 +73,8 @@ class ExprModel final : public Model,
   void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const override;
   void initial_sensitivity(const double* p, double* dx0_dp,
                            Workspace* ws = nullptr) const override;
+  // Decided symbolically: dx0/dp has a structurally non-zero entry.
+  bool initial_state_depends_on_params() const override;
   void rhs(double t, const double* x, const double* p, double* xdot,
            Workspace* ws = nullptr) const override;
 

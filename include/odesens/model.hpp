@@ -61,6 +61,9 @@ class Model {
   virtual void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const = 0;
   virtual void initial_sensitivity(const double* p, double* dx0_dp,
                                    Workspace* ws = nullptr) const;
+  // False when dx0/dp is known to be zero (x0 is data), so that methods may
+  // skip forming the nx x np matrix. Default: true (it may depend on p).
+  virtual bool initial_state_depends_on_params() const { return true; }
 
   virtual void rhs(double t, const double* x, const double* p, double* xdot,
                    Workspace* ws = nullptr) const = 0;

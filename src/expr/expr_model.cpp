@@ -196,6 +196,10 @@ void ExprModel::initial_state(const double* p, double* x0, Workspace* ws) const 
   expr::evaluate(impl_->x0, w.registers, Slot::x0, 0.0, nullptr, p, x0);
 }
 
+bool ExprModel::initial_state_depends_on_params() const {
+  return impl_->first.dx0_dp.pattern.nnz() > 0;
+}
+
 void ExprModel::initial_sensitivity(const double* p, double* dx0_dp, Workspace* ws) const {
   ODESENS_REGISTERS(initial_sensitivity(p, dx0_dp, ws_given));
   evaluate_dense(impl_->dx0_dp, impl_->first.dx0_dp, Slot::dx0_dp, w, 0.0, nullptr, p, dx0_dp);

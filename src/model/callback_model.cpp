@@ -42,6 +42,10 @@ class CallbackModel final : public Model {
     check(s_.initial_state(p, x0, s_.user), "initial_state", nullptr);
   }
 
+  // Without an initial_state callback x0 is data.
+  bool initial_state_depends_on_params() const override {
+    return s_.initial_sensitivity || s_.initial_state;
+  }
   void initial_sensitivity(const double* p, double* dx0_dp,
                            Workspace* ws = nullptr) const override {
     if (s_.initial_sensitivity)

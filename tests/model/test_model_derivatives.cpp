@@ -2,6 +2,7 @@
 // differences, and the product services agree with the dense matrices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -162,6 +163,28 @@ TEST(ModelDerivatives, ParameterProductsOverSeveralPointsAreTheirSum) {
   }
   EXPECT_TRUE(load_model("builtin:glv:3")->batches_parameter_products());
   EXPECT_FALSE(load_model("builtin:chua")->batches_parameter_products());
+}
+
+// Whether x0 depends on p, as models know it; where they say no, dx0/dp is
+// indeed zero, where they say yes it is not.
+TEST(ModelDerivatives, ModelsKnowWhetherTheInitialStateDependsOnTheParameters) {
+  struct Case {
+    std::shared_ptr<const Model> model;
+    bool depends;
+  };
+  const Case cases[] = {
+      {load_model("builtin:glv:4"), false},
+      {load_model("builtin:chua"), false},
+      {load_model("builtin:vanderpol"), true},
+      {load_ode_text("param a = 2\nstate x = 1\ndx/dt = -a*x\n", "c.ode"), false},
+      {load_ode_text("param a = 2\nstate x = 3*a\ndx/dt = -a*x\n", "d.ode"), true}};
+  for (const Case& c : cases) {
+    EXPECT_EQ(c.model->initial_state_depends_on_params(), c.depends) << c.model->name();
+    std::vector<double> s0(c.model->nx() * c.model->np(), 1.0);
+    c.model->initial_sensitivity(c.model->nominal_params().data(), s0.data());
+    const bool nonzero = std::any_of(s0.begin(), s0.end(), [](double v) { return v != 0.0; });
+    EXPECT_EQ(nonzero, c.depends) << c.model->name();
+  }
 }
 
 }  // namespace

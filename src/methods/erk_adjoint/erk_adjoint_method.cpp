@@ -143,9 +143,12 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   const std::vector<double> p = effective_params(problem);
   auto ws = model.make_workspace(static_cast<int>(lanes_option));
   const std::size_t lanes = static_cast<std::size_t>(ws->lane_width());
-  std::vector<double> x0(nx), dx0_dp(nx * np);
+  std::vector<double> x0(nx), dx0_dp;
   model.initial_state(p.data(), x0.data(), ws.get());
-  model.initial_sensitivity(p.data(), dx0_dp.data(), ws.get());
+  if (problem.initial_state.empty() && model.initial_state_depends_on_params()) {
+    dx0_dp.resize(nx * np);
+    model.initial_sensitivity(p.data(), dx0_dp.data(), ws.get());
+  }
   if (!problem.initial_state.empty()) x0 = problem.initial_state;
   // dx0/dp is needed only when it is not zero (nx x np: 64 MB for glv:200).
   const bool x0_depends_on_p =

@@ -29,6 +29,8 @@ class BuiltinModel : public Model {
   std::string name() const override { return name_; }
   double default_t_end() const override { return t_end_; }
   bool has_analytic_jacobians() const override { return true; }
+  // x0 is data unless a model overrides initial_sensitivity (vanderpol).
+  bool initial_state_depends_on_params() const override { return false; }
 
  private:
   std::string name_;

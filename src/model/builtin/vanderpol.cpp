@@ -31,6 +31,7 @@ class VanDerPol final : public BuiltinModel, public SecondDerivatives {
     x0[1] = -2.0 / 3.0 + 10.0 / (81.0 * mu) - 292.0 / (2187.0 * mu * mu);
   }
 
+  bool initial_state_depends_on_params() const override { return true; }
   void initial_sensitivity(const double* p, double* s0, Workspace* ws = nullptr) const override {
     const double mu = p[0];
     s0[0] = 0.0;
