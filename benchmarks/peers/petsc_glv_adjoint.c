@@ -556,6 +556,7 @@ int main(int argc, char **argv)
 
   if (out && !write_sensitivities(out, n, (long)n + (long)n * n, S)) {
     fprintf(stderr, "cannot write %s\n", out);
+    PetscCall(PetscFinalize());
     return 1;
   }
   printf("{\"program\": \"petsc_glv_adjoint\", \"petsc\": \"%d.%d.%d\", \"model\": \"builtin:glv:%d\", \"N\": %d, "
