@@ -4,7 +4,11 @@
 Every ratio in the file comes from one run of one program, so the machine's
 load affects both sides of a ratio alike.
 
-    python3 benchmarks/make_results.py [build-dir] [--reuse-large] [--compare OTHER_BUILD_DIR]
+    python3 benchmarks/make_results.py [build-dir] [--reuse-large] [--erk-only]
+                                       [--compare OTHER_BUILD_DIR]
+
+--erk-only regenerates only the discrete ERK adjoint section and keeps the
+rest of the current file.
 
 With --compare, a last section times the same benchmarks with the programs
 of another build (an earlier commit) and this one, alternating, and gives
@@ -26,6 +30,9 @@ other_build = None
 reuse_large = "--reuse-large" in args
 if reuse_large:
     args.remove("--reuse-large")
+erk_only = "--erk-only" in args
+if erk_only:
+    args.remove("--erk-only")
 if "--compare" in args:
     i = args.index("--compare")
     other_build = args[i + 1]
@@ -411,44 +418,42 @@ changes took 663 s on this machine (the issue measured 399 s elsewhere); fsa now
     return lines
 
 
-ERK_GOALS = """\
-### Goals of the erk_adjoint issue, as measured here (first part of the method)
-
-- **S(T) of glv:200 within 1.5x of PETSc's TSAdjoint** (PETSc, measured elsewhere: 281 /
-  335 / 534 ms at tol 1e-4 / 1e-6 / 1e-8): **missed**, about 7-8 s here, 15-25x. The
-  reverse sweep reads the 201 adjoint vectors of a stage in one `vjp_x` and one `vjp_p`
-  call, but `vjp_p` writes an np x M block (40200 x 201, 64 MB) that is then added into
-  mu: the sweep is bound by memory traffic, 2 x 64 MB per stage. A fused `vjp_accumulate`
-  (J_p^T W added into mu in place) and glv's per-step low-rank form (one gemm for all
-  stages and vectors) are not built yet; the PETSc peer program is not built either, so
-  the PETSc numbers are the issue's.
-- **One gradient within 4x of a state-only solve**: not measured (there is no state-only
-  ERK method to time against); the gradient costs 0.2-1.4 % of S(T) at N = 40-200 here.
-- **At N = 200 a states-mode trajectory <= 10 MB and peak RSS <= 200 MB**: trajectory met
-  (34 kB: 21 steps x (200 + 2) doubles); workspace 132 MB (S(T)'s mu alone is 64 MB), met.
-- **On par with forward sensitivities at N = 10, about 10x faster at N = 40** (the paper's
-  Fig. 3 with cash_karp): exceeded here; erk_adjoint takes 0.07-0.11 ms at N = 10 and
-  15-20 ms at N = 40 against cvodes_fsa's 12-20 ms and 1.0-1.8 s, with smaller S(T)
-  errors at the same tolerance (CVODES' BDF takes more, smaller steps on this non-stiff
-  problem and carries N + N^2 sensitivities through Newton iterations).
-- Not built yet: lanes 1/4/8 and threads over adjoint-vector groups, several objectives and
-  integrands, the PETSc peer, Figs. 2, 4 and 5 of the paper."""
+def erk_goals():
+    with open(os.path.join(root, "benchmarks", "erk_adjoint_goals.md")) as f:
+        return f.read().rstrip("\n").split("\n")
 
 
 def erk_adjoint_section():
-    out = subprocess.run([os.path.join(build, "bin", "bench_erk_adjoint")], check=True,
-                         capture_output=True, text=True).stdout.strip().split("\n")
+    def run(args):
+        return subprocess.run([os.path.join(build, "bin", args[0])] + args[1:], check=True,
+                              capture_output=True, text=True).stdout.strip().split("\n")
     lines = [
-        "## Discrete ERK adjoint on glv:N (`bench_erk_adjoint`)",
+        "## Discrete ERK adjoint on glv:N (`bench_erk_adjoint`, `bench_erk_adjoint_paper`)",
         "",
         "Command: `build/bin/bench_erk_adjoint` (sizes 2, 10, 30, 40, 100, 200; tolerances",
         "1e-4 ... 1e-10, atol = rtol / 100; median of 5 runs). S(T) error: max |S - S_ref| /",
         "max |S_ref| at T, S_ref from cvodes_fsa at rtol 1e-12 (N > 40: erk_adjoint dop853 at",
         "1e-13; the CVODES methods are not run there); the gradient row compares dG/dp with the",
-        "column sums of S_ref. Steps: accepted steps (CVODES: forward and backward).",
+        "column sums of S_ref. Steps: accepted steps (CVODES: forward and backward). This is",
+        "the paper's Fig. 3 setting.",
         "",
     ]
-    return lines + out + [""] + ERK_GOALS.split("\n")
+    lines += run(["bench_erk_adjoint", "--sizes", "2,10,30,40,100,200"])
+    lines += ["", "The paper's other experiments: `build/bin/bench_erk_adjoint_paper --long`", ""]
+    lines += run(["bench_erk_adjoint_paper", "--long"])
+    lines += ["", "### Memory: `build/bin/bench_erk_adjoint_paper --only memory` (a process of its own)", "",
+              "| problem | trajectory | workspace | peak RSS |", "|---|---|---|---|"]
+    lines += run(["bench_erk_adjoint_paper", "--only", "memory"])
+    peer = os.path.join(build, "bin", "petsc_glv_adjoint")
+    if os.path.exists(peer):
+        lines += ["", "### PETSc TSAdjoint (`benchmarks/peers/compare_petsc.py --reference`)", ""]
+        lines += subprocess.run(
+            [sys.executable, os.path.join(root, "benchmarks", "peers", "compare_petsc.py"),
+             "--reference", "--build", build], check=True, capture_output=True,
+            text=True).stdout.strip().split("\n")
+    else:
+        lines += ["", "(PETSc peer not built: `petsc-dev` absent when configuring.)"]
+    return lines + [""] + erk_goals()
 
 
 def kept_section(title):
@@ -502,7 +507,23 @@ def comparison_section(old_build):
     return lines
 
 
+def replace_erk_section():
+    path = os.path.join(root, "benchmarks", "RESULTS.md")
+    with open(path) as f:
+        text = f.read()
+    title = "## Discrete ERK adjoint"
+    start = text.index(title)
+    end = text.find("\n## ", start + 1)
+    rest = text[end:] if end >= 0 else "\n"
+    new = text[:start] + "\n".join(erk_adjoint_section()) + "\n" + (rest if end >= 0 else "")
+    with open(path, "w") as f:
+        f.write(new)
+
+
 def main():
+    if erk_only:
+        replace_erk_section()
+        return
     lines = [
         "# Benchmark results",
         "",
