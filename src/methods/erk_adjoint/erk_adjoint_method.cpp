@@ -7,16 +7,15 @@
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <limits>
 #include <string>
-#include <thread>
 
 #include "integrate/erk/erk_engine.hpp"
 #include "linalg/dense.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "methods/erk_adjoint/checkpoint_schedule.hpp"
+#include "methods/erk_adjoint/parallel_reverse.hpp"
 #include "methods/erk_adjoint/step_adjoint.hpp"
 #include "odesens/status.hpp"
 
@@ -93,37 +92,6 @@ integrate::erk::ErkSettings engine_settings(const Problem& problem, const Method
 
 }  // namespace
 
-namespace {
-
-// Vectors [first, first + m) reversed by one thread.
-struct VectorBlock {
-  std::size_t first, m;
-};
-
-// The adjoint vectors split into contiguous blocks of whole lane groups,
-// one per thread; fewer threads than asked when there are fewer than two
-// lane groups per thread (a thread replays every step's stages, so a thin
-// block costs more than it saves).
-std::vector<VectorBlock> split_vectors(std::size_t total, std::size_t lanes, std::size_t threads) {
-  const std::size_t groups = (total + lanes - 1) / lanes;
-  const std::size_t count = std::max<std::size_t>(1, std::min(threads, groups / 2));
-  std::vector<VectorBlock> blocks;
-  for (std::size_t b = 0, g0 = 0; b < count; ++b) {
-    const std::size_t g1 = g0 + groups / count + (b < groups % count ? 1 : 0);
-    const std::size_t first = g0 * lanes, last = std::min(total, g1 * lanes);
-    if (last > first) blocks.push_back({first, last - first});
-    g0 = g1;
-  }
-  return blocks;
-}
-
-std::size_t thread_count(std::int64_t option) {
-  if (option > 0) return static_cast<std::size_t>(option);
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
-}  // namespace
-
 Result solve(const Problem& problem, const MethodOptions& options) {
   const Model& model = *problem.model;
   const std::size_t nx = model.nx(), np = model.np(), nt = problem.output_times.size();
@@ -165,7 +133,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   const Checkpointing mode = mode_name == "stages"    ? Checkpointing::stages
                              : mode_name == "revolve" ? Checkpointing::revolve
                                                       : Checkpointing::states;
-  const int live_stages = StepAdjoint(model, p.data(), ws.get(), *tableau, {0, 1, nullptr}).live_stages();
+  const int live_stages = live_stage_count(*tableau);
   std::vector<double> q(n_objectives, 0.0);
   const ForwardTrajectory trajectory =
       run_forward(model, p.data(), ws.get(), problem.t0, x0.data(), times, *tableau, settings,
@@ -177,43 +145,18 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   std::vector<double> lambda(nx * m, 0.0), mu(np * m, 0.0);
   for (std::size_t i = 0; rows && i < nx; ++i) lambda[i + (n_objectives + i) * nx] = 1.0;
   const auto checkpoints = static_cast<std::size_t>(options.get_int("checkpoints"));
-  const std::vector<VectorBlock> blocks =
-      split_vectors(m, lanes, thread_count(options.get_int("threads")));
-  std::vector<ReverseCounts> counts(blocks.size());
-  std::vector<std::exception_ptr> failures(blocks.size());
-  auto reverse_block = [&](std::size_t b) {
-    try {
-      const VectorBlock& block = blocks[b];
-      auto block_ws = model.make_workspace(static_cast<int>(lanes));
-      StepAdjoint adjoint(model, p.data(), block_ws.get(), *tableau,
-                          {block.first, block.m, integrand});
-      double* l_block = lambda.data() + block.first * nx;
-      // w_k of the block's objectives (vectors first + c < n_objectives).
-      const std::size_t objectives =
-          block.first < n_objectives ? std::min(block.m, n_objectives - block.first) : 0;
-      run_reverse(trajectory, adjoint, l_block, mu.data() + block.first * np,
-                  [&](std::size_t k, double* l) {
-                    for (std::size_t c = 0; c < objectives; ++c) {
-                      const double* w = weights.data() + (block.first + c) * nx * nt + k * nx;
-                      for (std::size_t i = 0; i < nx; ++i) l[i + c * nx] += w[i];
-                    }
-                  },
-                  checkpoints);
-      counts[b] = adjoint.counts();
-    } catch (...) {
-      failures[b] = std::current_exception();
-    }
-  };
-  if (blocks.size() == 1) {
-    reverse_block(0);
-  } else {
-    std::vector<std::thread> workers;
-    for (std::size_t b = 1; b < blocks.size(); ++b) workers.emplace_back(reverse_block, b);
-    reverse_block(0);
-    for (auto& w : workers) w.join();
-  }
-  for (const auto& f : failures)
-    if (f) std::rethrow_exception(f);
+  const std::vector<VectorBlock> blocks = split_vectors(m, lanes, options.get_int("threads"));
+  const ReverseJob job{&model, p.data(), tableau, &trajectory, integrand,
+                       static_cast<int>(lanes), checkpoints};
+  // At output k, w_k of the block's objectives (vectors first + c < n_objectives).
+  const ReverseCounts total = reverse_in_blocks(
+      job, blocks, lambda.data(), mu.data(),
+      [&](std::size_t k, std::size_t first, std::size_t count, double* l) {
+        for (std::size_t c = 0; first + c < n_objectives && c < count; ++c) {
+          const double* w = weights.data() + (first + c) * nx * nt + k * nx;
+          for (std::size_t i = 0; i < nx; ++i) l[i + c * nx] += w[i];
+        }
+      });
 
   // dpsi/dp = mu + (dx0/dp)^T lambda_0 for every vector at once (one gemm;
   // none when x0 does not depend on p, the common case); dpsi/dx0 = lambda_0.
@@ -234,12 +177,6 @@ Result solve(const Problem& problem, const MethodOptions& options) {
       for (std::size_t i = 0; i < nx; ++i) s_final[i + j * nx] = rows_mu[j + i * np];
   }
 
-  ReverseCounts total;
-  for (const auto& c : counts) {
-    total.rhs_evals += c.rhs_evals;
-    total.recomputed_steps += c.recomputed_steps;
-    total.vjp_products += c.vjp_products;
-  }
   Stats& stats = out.stats();
   stats.steps = trajectory.stats.accepted;
   stats.rhs_evals = trajectory.stats.rhs_evaluations + total.rhs_evals;

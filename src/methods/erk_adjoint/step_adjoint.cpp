@@ -17,6 +17,20 @@ integrate::erk::ErkSettings replay_settings() {
 
 }  // namespace
 
+// theta_i vanishes for every lambda when b_i = 0 and no later stage reads
+// k_i: the FSAL stage f(t_n + h, x_{n+1}), which belongs to the next step.
+int live_stage_count(const integrate::erk::Tableau& tableau) {
+  auto dead = [&](int i) {
+    if (tableau.b[i] != 0.0) return false;
+    for (int j = i + 1; j < tableau.stages; ++j)
+      if (tableau.a_at(j, i) != 0.0) return false;
+    return true;
+  };
+  int live = tableau.stages;
+  while (live > 1 && dead(live - 1)) --live;
+  return live;
+}
+
 StepAdjoint::StepAdjoint(const Model& model, const double* p, Workspace* ws,
                          const integrate::erk::Tableau& tableau, Block block)
     : model_(model),
@@ -27,7 +41,7 @@ StepAdjoint::StepAdjoint(const Model& model, const double* p, Workspace* ws,
       np_(model.np()),
       m_(block.m),
       block_(block),
-      live_stages_(tableau.stages),
+      live_stages_(live_stage_count(tableau)),
       y_(static_cast<std::size_t>(tableau.stages) * model.nx()),
       batched_(model.batches_parameter_products()),
       theta_(model.nx() * block.m *
@@ -38,7 +52,6 @@ StepAdjoint::StepAdjoint(const Model& model, const double* p, Workspace* ws,
       capture_(y_, model.nx()),
       replay_workspace_(tableau, model.nx(), 1),
       replay_(rhs_, replay_workspace_, replay_settings(), &capture_) {
-  while (live_stages_ > 1 && stage_is_dead(live_stages_ - 1)) --live_stages_;
   if (block.integrand) {
     const std::size_t costs = block.integrand->count();
     cost_begin_ = 0;
@@ -63,14 +76,6 @@ void StepAdjoint::add_running_cost(double t_i, const double* y, double hb, doubl
   }
 }
 
-// theta_i vanishes for every lambda when b_i = 0 and no later stage reads
-// k_i: the FSAL stage f(t_n + h, x_{n+1}), which belongs to the next step.
-bool StepAdjoint::stage_is_dead(int i) const {
-  if (tableau_.b[i] != 0.0) return false;
-  for (int j = i + 1; j < tableau_.stages; ++j)
-    if (tableau_.a_at(j, i) != 0.0) return false;
-  return true;
-}
 
 void StepAdjoint::recompute_stages(double t, double h, const double* x) {
   replay_.reset(t, x, t + h);  // (reset clears the engine's counters)

@@ -40,6 +40,10 @@ struct ReverseCounts {
   long vjp_products = 0;      // stage products J_x^T, J_p^T for all M vectors
 };
 
+// Stages whose values the adjoint reads: all but the trailing ones with
+// b_i = 0 that no later stage reads (the FSAL stage).
+int live_stage_count(const integrate::erk::Tableau& tableau);
+
 class StepAdjoint {
  public:
   // The block of vectors [first, first + m) of a solve whose first
@@ -67,7 +71,6 @@ class StepAdjoint {
   const ReverseCounts& counts() const { return counts_; }
 
  private:
-  bool stage_is_dead(int i) const;
   // nu_i += h b_i dR/dx and mu += h b_i dR/dp for this block's objectives.
   void add_running_cost(double t_i, const double* y, double hb, double* nu_i, double* mu);
 
