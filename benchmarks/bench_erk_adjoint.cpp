@@ -5,6 +5,9 @@
 //   erk_adjoint dopri5      the default tableau
 //   erk_adjoint gradient    dopri5, final_sensitivity=0 (one adjoint vector)
 //   cvodes_fsa, cvodes_asa  S(T) (cvodes_asa: one backward problem per state)
+//   finite differences      the paper's "ND": forward differences of state-only
+//                           cash_karp solves (own adaptive steps), bump 1e-6
+//                           relative to max(1, |p_j|); N <= 40
 // Error: max |S - S_ref| / max |S_ref| at T, S_ref from cvodes_fsa at rtol
 // 1e-12 (N > 40: erk_adjoint dop853 at 1e-13; the CVODES methods are not run there) (the gradient row compares dG/dp with the column sums of S_ref).
 // Times are the median of --repeats runs (default 5). Also the memory:
@@ -18,10 +21,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "integrate/erk/erk_engine.hpp"
+#include "integrate/erk/erk_workspace.hpp"
+#include "integrate/erk/tableau.hpp"
 #include "odesens/odesens.hpp"
 
 namespace {
@@ -63,6 +70,71 @@ double seconds_median(const odesens::Problem& problem, const std::string& method
   return t[t.size() / 2];
 }
 
+class ModelSystem final : public odesens::integrate::erk::ErkSystem {
+ public:
+  ModelSystem(const odesens::Model& m, const double* p) : m_(m), p_(p), ws_(m.make_workspace()) {}
+  void rhs(double t, const double* x, double* f) override { m_.rhs(t, x, p_, f, ws_.get()); }
+
+ private:
+  const odesens::Model& m_;
+  const double* p_;
+  std::unique_ptr<odesens::Workspace> ws_;
+};
+
+// x(T) of a state-only cash_karp solve with its own adaptive steps.
+std::vector<double> final_state(const odesens::Model& model, const std::vector<double>& p,
+                                double rtol, double t_end, long* steps) {
+  namespace erk = odesens::integrate::erk;
+  const erk::Tableau& tableau = *erk::find_tableau("cash_karp");
+  ModelSystem system(model, p.data());
+  erk::ErkWorkspace workspace(tableau, model.nx(), 1);
+  erk::ErkSettings settings;
+  settings.tolerances.rtol = rtol;
+  settings.tolerances.atol = rtol * 1e-2;
+  erk::ErkEngine engine(system, workspace, settings);
+  std::vector<double> x(model.nx());
+  model.initial_state(p.data(), x.data());
+  engine.reset(0.0, x.data(), t_end);
+  engine.integrate_to(t_end);
+  *steps += engine.stats().accepted;
+  return std::vector<double>(engine.x(), engine.x() + model.nx());
+}
+
+// S(T) by forward differences, bump 1e-6 max(1, |p_j|).
+odesens::Result finite_differences(const odesens::Problem& problem) {
+  const odesens::Model& model = *problem.model;
+  const std::size_t nx = model.nx(), np = model.np();
+  const double t_end = problem.output_times.back();
+  odesens::Result r;
+  r.nx = nx;
+  r.np = np;
+  r.s_times = {t_end};
+  r.s.resize(nx * np);
+  long steps = 0;
+  const std::vector<double> p0 = model.nominal_params();
+  const std::vector<double> x0 = final_state(model, p0, *problem.rtol, t_end, &steps);
+  for (std::size_t j = 0; j < np; ++j) {
+    std::vector<double> p = p0;
+    const double bump = 1e-6 * std::max(1.0, std::fabs(p0[j]));
+    p[j] += bump;
+    const std::vector<double> x = final_state(model, p, *problem.rtol, t_end, &steps);
+    for (std::size_t i = 0; i < nx; ++i) r.s[i + j * nx] = (x[i] - x0[i]) / bump;
+  }
+  r.stats.steps = steps;
+  return r;
+}
+
+double fd_seconds_median(const odesens::Problem& problem, int repeats, odesens::Result& last) {
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    last = finite_differences(problem);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -77,7 +149,8 @@ int main(int argc, char** argv) {
                               {"erk_adjoint dopri5", "erk_adjoint", "dopri5", false},
                               {"erk_adjoint gradient", "erk_adjoint", "dopri5", true},
                               {"cvodes_fsa", "cvodes_fsa", nullptr, false},
-                              {"cvodes_asa", "cvodes_asa", nullptr, false}};
+                              {"cvodes_asa", "cvodes_asa", nullptr, false},
+                              {"finite differences", "fd", "cash_karp", false}};
   std::printf("| N | tol | method | time [ms] | error of S(T) (or dG/dp) | steps |\n");
   std::printf("|---|---|---|---|---|---|\n");
   for (double size : sizes) {
@@ -106,7 +179,9 @@ int main(int argc, char** argv) {
         if (v.tableau) problem.options.set("tableau", std::string(v.tableau));
         if (v.gradient_only) problem.options.set("final_sensitivity", std::int64_t{0});
         odesens::Result r;
-        const double t = seconds_median(problem, v.method, repeats, r);
+        const bool fd = std::strcmp(v.method, "fd") == 0;
+        const double t = fd ? fd_seconds_median(problem, repeats, r)
+                            : seconds_median(problem, v.method, repeats, r);
         double err = 0.0;
         if (v.gradient_only) {
           for (std::size_t j = 0; j < np; ++j) err = std::max(err, std::fabs(r.gradient[j] - g_ref[j]));
