@@ -45,7 +45,8 @@ namespace odesens {
 class ExprModel final : public Model,
                         public SecondDerivatives,
                         public BatchedRhs,
-                        public ObservableSet {
+                        public ObservableSet,
+                        public RetainedValues {
  public:
   class Impl;
   explicit ExprModel(std::unique_ptr<Impl> impl);
@@ -69,6 +70,7 @@ class ExprModel final : public Model,
   const SecondDerivatives* second_derivatives() const override { return this; }
   const BatchedRhs* batched_rhs() const override { return this; }
   const ObservableSet* observable_set() const override { return this; }
+  const RetainedValues* retained_values() const override { return this; }
 
   void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const override;
   void initial_sensitivity(const double* p, double* dx0_dp,
@@ -153,6 +155,13 @@ class ExprModel final : public Model,
   // Facts about the model source shown by `odesens info`, in order: for SBML
   // the level and version and the counts of reactions, rules and so on.
   const std::vector<std::pair<std::string, std::string>>& source_details() const override;
+
+  // RetainedValues: f by the single-assignment tape of the adjoint
+  // products, its registers kept per slot in the workspace.
+  void rhs_retained(std::size_t slot, double t, const double* x, const double* p, double* f,
+                    Workspace* ws) const override;
+  void vjp_accumulate_retained(std::size_t slot, std::size_t nw, const double* W, double* out_x,
+                               double* out_p, Workspace* ws) const override;
 
   // BatchedRhs: F (nx x n) = f at n points: t[k], column k of X (nx x n)
   // and P (np x n), the workspace's lane width of points per pass

@@ -45,6 +45,24 @@ class BatchedRhs {
                           double* F, Workspace* ws = nullptr) const = 0;
 };
 
+// Adjoint products that reuse the value sweep of a right-hand-side
+// evaluation, for reverse sweeps over recomputed stages (erk_adjoint): an
+// evaluation keeps its intermediate values in one of the workspace's
+// numbered slots, and the products at that point later start from them.
+class RetainedValues {
+ public:
+  virtual ~RetainedValues() = default;
+  // f at (t, x, p), keeping what vjp_accumulate_retained(slot) needs in
+  // the workspace. The same f whichever slot; a slot's earlier values are
+  // replaced.
+  virtual void rhs_retained(std::size_t slot, double t, const double* x, const double* p,
+                            double* f, Workspace* ws) const = 0;
+  // Model::vjp_accumulate at the point of slot's last rhs_retained, without
+  // evaluating f's intermediate values again: bitwise the same products.
+  virtual void vjp_accumulate_retained(std::size_t slot, std::size_t nw, const double* W,
+                                       double* out_x, double* out_p, Workspace* ws) const = 0;
+};
+
 // Named values of a model beyond its states (.ode lets and outputs, SBML
 // ids with a value), as functions of (t, x, p). Models without it observe
 // their states only.

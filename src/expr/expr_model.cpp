@@ -51,6 +51,8 @@ class ExprWorkspace final : public Workspace {
  public:
   ExprWorkspace(int lane_width, const void* owner) : Workspace(lane_width, owner) {}
   expr::Registers registers;
+  // RetainedValues: the adjoint tape's registers of one evaluation per slot.
+  std::vector<expr::AlignedBuffer> retained;
 };
 
 // The caller's workspace, checked to belong to `owner`.
@@ -356,6 +358,28 @@ void ExprModel::observable_gradients(double t, const double* x, const double* p,
 
 const std::vector<std::pair<std::string, std::string>>& ExprModel::source_details() const {
   return impl_->sym.details;
+}
+
+void ExprModel::rhs_retained(std::size_t slot, double t, const double* x, const double* p,
+                             double* f, Workspace* ws) const {
+  if (!ws) throw Error(Status::invalid_argument, "rhs_retained needs the caller's workspace");
+  ExprWorkspace& w = expr_workspace(impl_.get(), *ws);
+  if (slot >= w.retained.size()) w.retained.resize(slot + 1);
+  const expr::Tape& tape = impl_->rhs_adjoint;
+  expr::evaluate_values(tape, w.registers, t, x, p, w.retained[slot].ensure(tape.n_registers), f);
+}
+
+void ExprModel::vjp_accumulate_retained(std::size_t slot, std::size_t nw, const double* W,
+                                        double* out_x, double* out_p, Workspace* ws) const {
+  if (!ws) throw Error(Status::invalid_argument, "vjp_accumulate_retained needs the caller's workspace");
+  ExprWorkspace& w = expr_workspace(impl_.get(), *ws);
+  if (slot >= w.retained.size())
+    throw Error(Status::internal_error, "vjp_accumulate_retained: slot " + std::to_string(slot) +
+                                            " holds no evaluation");
+  const expr::Tape& tape = impl_->rhs_adjoint;
+  expr::evaluate_adjoints_from(tape, kernels(w.lane_width()), w.registers,
+                               w.retained[slot].ensure(tape.n_registers), nw, W, out_x, out_p,
+                               expr::ParamAdjoints::add);
 }
 
 void ExprModel::rhs_points(std::size_t n, const double* t, const double* X, const double* P,

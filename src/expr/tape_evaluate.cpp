@@ -123,17 +123,35 @@ void evaluate_tangents(const Tape& tape, const LaneKernels& k, Registers& regs, 
   }
 }
 
+void evaluate_values(const Tape& tape, Registers&, double t, const double* x, const double* p,
+                     double* vals, double* out) {
+  fill_inputs(tape, t, x, p, vals);
+  if (tape.native) {
+    tape.native->run_prefix(vals, out);
+    tape.native->run_main(vals, out);
+  } else {
+    isa::scalar_kernels.values(tape.view(), 0, static_cast<std::uint32_t>(tape.code.size()), vals,
+                               out);
+  }
+}
+
 void evaluate_adjoints(const Tape& tape, const LaneKernels& k, Registers& regs, double t,
                        const double* x,
                        const double* p, std::size_t nw, const double* W, double* out_x,
                        double* out_p, ParamAdjoints p_mode) {
+  double* vals = regs.buffer(Slot::lanes_values).ensure(tape.n_registers);
+  single_assignment_values(tape, regs, t, x, p, vals);
+  evaluate_adjoints_from(tape, k, regs, vals, nw, W, out_x, out_p, p_mode);
+}
+
+void evaluate_adjoints_from(const Tape& tape, const LaneKernels& k, Registers& regs,
+                            const double* vals, std::size_t nw, const double* W, double* out_x,
+                            double* out_p, ParamAdjoints p_mode) {
   const std::size_t L = static_cast<std::size_t>(k.width);
   const std::size_t nreg = tape.n_registers, nx = tape.nx, np = tape.np, nout = tape.n_outputs;
   const std::size_t n_inputs = 1 + nx + np + tape.constants.size();
-  double* vals = regs.buffer(Slot::lanes_values).ensure(nreg);
   double* adj = regs.buffer(Slot::lanes_tangents).ensure(nreg * L);
   double* w = regs.buffer(Slot::lanes_io).ensure(nout * L);
-  single_assignment_values(tape, regs, t, x, p, vals);
   const TapeView v = tape.view();
   for (std::size_t c0 = 0; c0 < nw; c0 += L) {
     const std::size_t cnt = std::min(L, nw - c0);

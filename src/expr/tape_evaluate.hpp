@@ -40,6 +40,18 @@ void evaluate_adjoints(const Tape& tape, const LaneKernels& k, Registers& regs, 
                        const double* p, std::size_t nw, const double* W, double* out_x,
                        double* out_p, ParamAdjoints p_mode = ParamAdjoints::store);
 
+// Every register of an adjoint tape at (t, x, p) into vals (n_registers),
+// its outputs into out: the value sweep evaluate_adjoints starts with,
+// kept by the caller to run reverse sweeps from it later.
+void evaluate_values(const Tape& tape, Registers& regs, double t, const double* x,
+                     const double* p, double* vals, double* out);
+
+// evaluate_adjoints from the registers a previous evaluate_values left in
+// vals (no value sweep): bitwise the same products.
+void evaluate_adjoints_from(const Tape& tape, const LaneKernels& k, Registers& regs,
+                            const double* vals, std::size_t nw, const double* W, double* out_x,
+                            double* out_p, ParamAdjoints p_mode);
+
 // out (n_outputs x n) = the tape at n points (t[k], column k of X (nx x n)
 // and of P (np x n)), L points per pass.
 void evaluate_points(const Tape& tape, const LaneKernels& k, Registers& regs, std::size_t n,

@@ -58,7 +58,9 @@ TEST(Workspace, AdjointRowsOfSRunInBatches) {
       EXPECT_NEAR(r.s[q], all.s[q], 1e-12 + 1e-9 * std::fabs(all.s[q])) << "batch " << batch;
     ASSERT_EQ(r.gradient.size(), all.gradient.size());
     EXPECT_NEAR(r.gradient[0], all.gradient[0], 1e-12 * std::fabs(all.gradient[0]));
-    if (batch == 1) EXPECT_LT(4.0 * workspace_of(r), workspace_of(all));
+    if (batch == 1) {
+      EXPECT_LT(4.0 * workspace_of(r), workspace_of(all));
+    }
   }
 }
 

@@ -42,16 +42,37 @@ struct ForwardTrajectory {
   }
 };
 
-// f(t, x, p) of a model for the ERK engine (one lane).
+// f(t, x, p) of a model for the ERK engine (one lane). A model with
+// RetainedValues evaluates f through them, in the forward pass too, so that
+// forward and replayed stages are the same arithmetic to the bit; with
+// numbered slots (the replay of a step) evaluation k since restart_slots()
+// keeps its values in slot k, which the engine's stage order makes slot i
+// for stage i.
 class ModelRhs final : public integrate::erk::ErkSystem {
  public:
-  ModelRhs(const Model& model, const double* p, Workspace* ws) : model_(model), p_(p), ws_(ws) {}
-  void rhs(double t, const double* X, double* F) override { model_.rhs(t, X, p_, F, ws_); }
+  ModelRhs(const Model& model, const double* p, Workspace* ws, bool numbered_slots = false)
+      : model_(model), retained_(model.retained_values()), p_(p), ws_(ws),
+        numbered_slots_(numbered_slots) {}
+  void rhs(double t, const double* X, double* F) override {
+    if (!retained_) {
+      model_.rhs(t, X, p_, F, ws_);
+      return;
+    }
+    last_slot_ = numbered_slots_ ? next_slot_++ : 0;
+    retained_->rhs_retained(last_slot_, t, X, p_, F, ws_);
+  }
+  void restart_slots() { next_slot_ = 0; }
+  std::size_t last_slot() const { return last_slot_; }
+  bool retains() const { return retained_ != nullptr; }
+  const RetainedValues* retained() const { return retained_; }
 
  private:
   const Model& model_;
+  const RetainedValues* retained_;
   const double* p_;
   Workspace* ws_;
+  bool numbered_slots_;
+  std::size_t next_slot_ = 0, last_slot_ = 0;
 };
 
 // Running costs integrated along the forward pass (Eq. 41-42): q (M) +=

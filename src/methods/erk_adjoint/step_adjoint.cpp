@@ -1,6 +1,9 @@
 #include "methods/erk_adjoint/step_adjoint.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "odesens/status.hpp"
 
 namespace odesens::erk_adjoint {
 
@@ -48,8 +51,8 @@ StepAdjoint::StepAdjoint(const Model& model, const double* p, Workspace* ws,
              (model.batches_parameter_products() ? static_cast<std::size_t>(tableau.stages) : 1)),
       nu_(static_cast<std::size_t>(tableau.stages) * model.nx() * block.m),
       stage_times_(static_cast<std::size_t>(tableau.stages)),
-      rhs_(model, p, ws),
-      capture_(y_, model.nx()),
+      rhs_(model, p, ws, /*numbered_slots=*/true),
+      capture_(y_, model.nx(), rhs_),
       replay_workspace_(tableau, model.nx(), 1),
       replay_(rhs_, replay_workspace_, replay_settings(), &capture_) {
   if (block.integrand) {
@@ -77,7 +80,16 @@ void StepAdjoint::add_running_cost(double t_i, const double* y, double hb, doubl
 }
 
 
+void StepAdjoint::StageCapture::on_stage(int i, double, const double* y, const double*) {
+  if (static_cast<std::size_t>(i + 1) * nx_ <= y_.size())
+    std::copy(y, y + nx_, y_.begin() + static_cast<std::ptrdiff_t>(i) * nx_);
+  if (rhs_.retains() && rhs_.last_slot() != static_cast<std::size_t>(i))
+    throw Error(Status::internal_error, "erk_adjoint: stage " + std::to_string(i) +
+                                            " was evaluated out of order");
+}
+
 void StepAdjoint::recompute_stages(double t, double h, const double* x) {
+  rhs_.restart_slots();
   replay_.reset(t, x, t + h);  // (reset clears the engine's counters)
   replay_.take_step(h);
   counts_.rhs_evals += replay_.stats().rhs_evaluations;
@@ -96,6 +108,8 @@ void StepAdjoint::step_back(double t, double h, const double* y_stages, double* 
   // model takes the parameter parts of the whole step at once.
   const std::size_t block = nx_ * m_;
   const bool batched = batched_ && np_ > 0;
+  // Stage values of this object's own replay have their values retained.
+  const bool replayed = rhs_.retains() && y_stages == y_.data();
   for (int i = last_live; i >= 0; --i) {
     double* nu_i = nu_.data() + static_cast<std::size_t>(i) * block;
     double* theta = batched ? theta_.data() + static_cast<std::size_t>(i) * block : theta_.data();
@@ -112,7 +126,12 @@ void StepAdjoint::step_back(double t, double h, const double* y_stages, double* 
     const double* y = y_stages + static_cast<std::size_t>(i) * nx_;
     // nu_i = J_x^T theta_i and mu += J_p^T theta_i (Eqs. 47-48), the
     // parameter part here or for the whole step below.
-    model_.vjp_accumulate(t_i, y, p_, m_, theta, nu_i, batched || np_ == 0 ? nullptr : mu, ws_);
+    double* mu_here = batched || np_ == 0 ? nullptr : mu;
+    if (replayed)  // from the values the replay kept (RetainedValues)
+      rhs_.retained()->vjp_accumulate_retained(static_cast<std::size_t>(i), m_, theta, nu_i,
+                                               mu_here, ws_);
+    else
+      model_.vjp_accumulate(t_i, y, p_, m_, theta, nu_i, mu_here, ws_);
     ++counts_.vjp_products;
     if (cost_end_ > cost_begin_ && b != 0.0) add_running_cost(t_i, y, h * b, nu_i, mu);
   }

@@ -74,18 +74,18 @@ class StepAdjoint {
   // nu_i += h b_i dR/dx and mu += h b_i dR/dp for this block's objectives.
   void add_running_cost(double t_i, const double* y, double hb, double* nu_i, double* mu);
 
-  // Copies the stage values Y_i the engine reports.
+  // Copies the stage values Y_i the engine reports, and checks that stage
+  // i's values were retained in slot i.
   class StageCapture final : public integrate::erk::ErkObserver {
    public:
-    StageCapture(std::vector<double>& y, std::size_t nx) : y_(y), nx_(nx) {}
-    void on_stage(int i, double, const double* y, const double*) override {
-      if (static_cast<std::size_t>(i + 1) * nx_ <= y_.size())
-        std::copy(y, y + nx_, y_.begin() + static_cast<std::ptrdiff_t>(i) * nx_);
-    }
+    StageCapture(std::vector<double>& y, std::size_t nx, const ModelRhs& rhs)
+        : y_(y), nx_(nx), rhs_(rhs) {}
+    void on_stage(int i, double, const double* y, const double*) override;
 
    private:
     std::vector<double>& y_;
     std::size_t nx_;
+    const ModelRhs& rhs_;
   };
 
   const Model& model_;
