@@ -111,9 +111,9 @@ class ExprModel final : public Model,
   const SparsityPattern* jac_p_pattern() const override;
   void jac_p_values(double t, const double* x, const double* p, double* values,
                     Workspace* ws = nullptr) const override;
-  // df/dt (nx); zero for autonomous models.
+  // df/dt (nx), differentiated symbolically; zero for autonomous models.
   void dfdt(double t, const double* x, const double* p, double* out,
-            Workspace* ws = nullptr) const;
+            Workspace* ws = nullptr) const override;
 
   // SecondDerivatives: xddot = J_x f + df/dt (nx), its state Jacobian
   // (sparse pattern, values, dense nx x nx), its parameter Jacobian (dense

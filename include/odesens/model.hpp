@@ -90,6 +90,14 @@ class Model {
   virtual void jac_x_values(double t, const double* x, const double* p, double* values,
                             Workspace* ws = nullptr) const;
 
+  // The partial derivative of f in t at fixed x and p (nx), which
+  // Rosenbrock methods need for non-autonomous f (HNW II (7.4')). Default:
+  // central differences of rhs in t with step finite_difference_step(t),
+  // exactly zero for a model whose f ignores t; models that know it
+  // (ExprModel symbolically, the autonomous built-ins) override it.
+  virtual void dfdt(double t, const double* x, const double* p, double* out,
+                    Workspace* ws = nullptr) const;
+
   // Dense J_p (nx x np). Default: central differences of rhs in p.
   virtual void jac_p(double t, const double* x, const double* p, double* Jp,
                      Workspace* ws = nullptr) const;

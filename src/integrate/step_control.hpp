@@ -1,4 +1,4 @@
-// Step-size control shared by the explicit integrators: error weights with
+// Step-size control shared by the explicit RK and Rosenbrock engines: error weights with
 // the meaning CVODES gives rtol/atol, the weighted RMS norm, the PI
 // controller of Gustafsson (1991) and the starting step of Hairer, Nørsett &
 // Wanner, "Solving ODEs I", 2nd ed., §II.4.

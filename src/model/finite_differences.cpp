@@ -110,6 +110,16 @@ void fd_jac_p(const Model& m, double t, const double* x, const double* p, double
                        [&](const double* pv, double* f) { m.rhs(t, x, pv, f, &ws); });
 }
 
+void fd_dfdt(const Model& m, double t, const double* x, const double* p, double* out,
+             Workspace& ws) {
+  const std::size_t n = m.nx();
+  double* plus = ws.scratch(Workspace::Scratch::fd_plus, n);
+  double* minus = ws.scratch(Workspace::Scratch::fd_minus, n);
+  double ts = t;
+  central_difference(&ts, 0, n, plus, minus, out,
+                     [&](const double* tv, double* f) { m.rhs(*tv, x, p, f, &ws); });
+}
+
 void fd_initial_sensitivity(const Model& m, const double* p, double* dx0_dp, Workspace& ws) {
   const std::size_t n = m.nx(), np = m.np();
   double* ps = ws.scratch(Workspace::Scratch::fd_shift, np);

@@ -30,6 +30,10 @@ void fd_jac_x_grouped(const Model& m, const SparsityPattern& pattern,
 void fd_jac_p(const Model& m, double t, const double* x, const double* p, double* Jp,
               Workspace& ws);
 
+// df/dt (nx) at fixed x and p.
+void fd_dfdt(const Model& m, double t, const double* x, const double* p, double* out,
+             Workspace& ws);
+
 // dx0/dp (nx x np) by central differences of initial_state.
 void fd_initial_sensitivity(const Model& m, const double* p, double* dx0_dp, Workspace& ws);
 

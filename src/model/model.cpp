@@ -53,6 +53,11 @@ void Model::jac_x_values(double t, const double* x, const double* p, double* val
       values[q] = dense[pattern->row_idx[q] + j * n];
 }
 
+void Model::dfdt(double t, const double* x, const double* p, double* out, Workspace* ws) const {
+  std::unique_ptr<Workspace> local;
+  detail::fd_dfdt(*this, t, x, p, out, workspace_or_local(*this, ws, local));
+}
+
 void Model::jac_p(double t, const double* x, const double* p, double* Jp, Workspace* ws) const {
   std::unique_ptr<Workspace> local;
   detail::fd_jac_p(*this, t, x, p, Jp, workspace_or_local(*this, ws, local));

@@ -122,6 +122,46 @@ TEST(GlvModel, VjpAccumulateIsVjpXAndAddsVjpP) {
   testing::expect_vjp_accumulate_consistent(*m, 0.1, x, p, ws.get(), exact);
 }
 
+// The default df/dt (central differences in t) agrees with ExprModel's
+// symbolic one on a non-autonomous f, away from t = 0 and at a large t
+// (where the step scales with |t|).
+TEST(ModelDerivatives, DefaultDfdtMatchesTheSymbolicOne) {
+  const auto m = load_ode_text(
+      "param a = 2\nstate x = 1\nstate y = 0.5\n"
+      "dx/dt = -a*x*sin(3*t) + exp(-t/4)*y\ndy/dt = t^2*x - cos(t)*y^2\n",
+      "nonautonomous.ode");
+  const std::vector<double> p = m->nominal_params(), x = {0.7, -1.3};
+  auto ws = m->make_workspace();
+  for (double t : {0.0, 0.37, 4.5, 60.0}) {
+    std::vector<double> exact(2), by_default(2);
+    m->dfdt(t, x.data(), p.data(), exact.data(), ws.get());
+    m->Model::dfdt(t, x.data(), p.data(), by_default.data(), ws.get());
+    EXPECT_GT(max_abs(exact), 0.1) << "t = " << t;
+    EXPECT_LT(max_abs_diff(by_default, exact), 1e-8 * (1 + max_abs(exact))) << "t = " << t;
+  }
+  // Without a workspace the default makes its own.
+  std::vector<double> exact(2), by_default(2);
+  m->dfdt(1.0, x.data(), p.data(), exact.data());
+  m->Model::dfdt(1.0, x.data(), p.data(), by_default.data());
+  EXPECT_LT(max_abs_diff(by_default, exact), 1e-8 * (1 + max_abs(exact)));
+}
+
+// The built-ins are autonomous: their df/dt is zero, and so is the default's
+// difference of f at t +- h, which confirms that f ignores t.
+TEST(ModelDerivatives, DfdtIsZeroForTheAutonomousBuiltins) {
+  for (const char* name :
+       {"chua", "vanderpol", "glv:6", "linear:5", "heat2d:6", "network:20"}) {
+    auto m = make_builtin_model(name);
+    const auto p = m->nominal_params();
+    const auto x = probe_state(*m, p);
+    std::vector<double> d(m->nx(), 1.0), by_default(m->nx(), 1.0);
+    m->dfdt(2.5, x.data(), p.data(), d.data());
+    m->Model::dfdt(2.5, x.data(), p.data(), by_default.data());
+    EXPECT_EQ(max_abs(d), 0.0) << name;
+    EXPECT_EQ(max_abs(by_default), 0.0) << name;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBuiltins, BuiltinDerivatives,
                          ::testing::Values("chua", "vanderpol", "glv:6", "linear:5", "heat2d:6"));
 

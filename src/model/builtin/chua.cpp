@@ -1,5 +1,7 @@
 // Chua's circuit, PBS paper section 6: p1 = 7, p2 = 15, x0 = (0, 0, -0.1),
 // t in [0, 10]; g(x1) = -8/7 x1 + 4/63 x1^3.
+#include <algorithm>
+
 #include "model/builtin/builtin_models_internal.hpp"
 
 namespace odesens::builtin {
@@ -91,6 +93,12 @@ class Chua final : public BuiltinModel, public SecondDerivatives {
     Ap[3] = 0.0;
     Ap[4] = -x[1];
     Ap[5] = -f[1];
+  }
+
+  // Autonomous: f does not depend on t.
+  void dfdt(double, const double*, const double*, double* out,
+            Workspace* = nullptr) const override {
+    std::fill(out, out + nx(), 0.0);
   }
 
   void xddot_dt(double, const double*, const double*, double* out,

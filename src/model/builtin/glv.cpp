@@ -233,6 +233,12 @@ class Glv final : public BuiltinModel, public SecondDerivatives {
     }
   }
 
+  // Autonomous: f does not depend on t.
+  void dfdt(double, const double*, const double*, double* out,
+            Workspace* = nullptr) const override {
+    std::fill(out, out + nx(), 0.0);
+  }
+
   void xddot_dt(double, const double*, const double*, double* out,
                 Workspace* = nullptr) const override {
     std::fill(out, out + n_, 0.0);

@@ -124,6 +124,12 @@ class Heat2d final : public BuiltinModel, public SecondDerivatives {
     for (std::size_t k = 0; k < n; ++k) Ap[k] *= s;
   }
 
+  // Autonomous: f does not depend on t.
+  void dfdt(double, const double*, const double*, double* out,
+            Workspace* = nullptr) const override {
+    std::fill(out, out + nx(), 0.0);
+  }
+
   void xddot_dt(double, const double*, const double*, double* out,
                 Workspace* = nullptr) const override {
     std::fill(out, out + nx(), 0.0);

@@ -1,5 +1,7 @@
 // Van der Pol oscillator, adjoint paper section 4.2: mu = 1000, x(0) = 2,
 // v(0) = -2/3 + 10/(81 mu) - 292/(2187 mu^2), t in [0, 0.5].
+#include <algorithm>
+
 #include "model/builtin/builtin_models_internal.hpp"
 
 namespace odesens::builtin {
@@ -95,6 +97,12 @@ class VanDerPol final : public BuiltinModel, public SecondDerivatives {
     const double q = (1.0 - x[0] * x[0]) * x[1] - x[0];
     Ap[0] = q;
     Ap[1] = -(2.0 * x[0] * x[1] + 1.0) * f[0] + (1.0 - x[0] * x[0]) * f[1] + J[3] * q;
+  }
+
+  // Autonomous: f does not depend on t.
+  void dfdt(double, const double*, const double*, double* out,
+            Workspace* = nullptr) const override {
+    std::fill(out, out + nx(), 0.0);
   }
 
   void xddot_dt(double, const double*, const double*, double* out,
