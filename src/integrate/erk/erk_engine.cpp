@@ -158,6 +158,16 @@ void ErkEngine::integrate_to(double t_end) {
   while (t_ != t_end) step(t_end);
 }
 
+void ErkEngine::replace_state(const double* x) {
+  require_started("replace_state");
+  if (!kernels_->all_finite(n_, x))
+    throw Error(Status::not_finite, "the replaced state has NaN or Inf values at t = " + number_text(t_));
+  std::copy(x, x + size(), workspace_.x());
+  // k_0 (from reset, the FSAL stage or a dense stage) belongs to the old state.
+  first_stage_ready_ = fsal_pending_ = dense_ready_ = false;
+  has_step_ = false;
+}
+
 void ErkEngine::accept(double h, double t_new, bool fsal_deferred) {
   double** k = workspace_.stages();
   const int s = tableau_.stages;

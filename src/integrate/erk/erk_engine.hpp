@@ -9,6 +9,8 @@
 //   while (engine.t() != t_end) engine.step(t_end);   // or integrate_to(t_end)
 //   engine.interpolate(t, x_at_t);                      // t in the last step
 //
+// Between two steps a method may overwrite the state (replace_state).
+//
 // Failures throw odesens::Error: invalid_argument (settings, lanes, h_fixed
 // missing for euler/rk4), too_much_work (max_steps), solver_failed (step
 // size below 16 eps |t|), not_finite (NaN/Inf in x0, f or the solution).
@@ -64,6 +66,14 @@ class ErkEngine {
   void take_step(double h);
   // Steps until t() == t_end.
   void integrate_to(double t_end);
+  // Overwrites the state at t() between two steps (n*L values), for methods
+  // that re-seed trajectories as they go (internal differences re-perturb
+  // theirs after every step). The step-size controller keeps its memory and
+  // the next step starts from h_next(); k_0 is evaluated afresh (the FSAL
+  // stage no longer matches) and the last step's dense output is gone, so
+  // interpolate before replacing. Whatever the ErkSystem reads besides x
+  // (parameters of the lanes, say) may change at the same moment.
+  void replace_state(const double* x);
   // Dense output over the last accepted step: out = x(t), t_previous() <= t <= t()
   // (in the direction of integration). Computes lazy dense stages once per step.
   void interpolate(double t, double* out);

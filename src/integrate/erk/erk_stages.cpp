@@ -134,7 +134,9 @@ void ErkEngine::ensure_dense_stages() {
 }
 
 void ErkEngine::interpolate(double t, double* out) {
-  if (!has_step_) throw Error(Status::invalid_argument, "interpolate needs an accepted step");
+  if (!has_step_)
+    throw Error(Status::invalid_argument,
+                "interpolate needs an accepted step (none since reset or replace_state)");
   const std::size_t count = size();
   if (t == t_) {
     std::copy(workspace_.x(), workspace_.x() + count, out);
