@@ -28,6 +28,9 @@ struct MethodCapabilities {
   // costs (Problem::integrand); gradient methods without it take one
   // objective G = sum_k w_k^T x(t_k).
   bool integrands = false;
+  // Evaluates the model's f alone (and x0, dx0/dp): no Jacobians or other
+  // derivatives, so models without them cost nothing extra.
+  bool rhs_only = false;
   // Needs.
   bool exact_jacobians = false;     // J_x and J_p exact (Model::has_analytic_jacobians)
   bool second_derivatives = false;  // the SecondDerivatives capability of the model

@@ -63,6 +63,13 @@ struct Problem {
   // count() must be n_objectives.
   std::shared_ptr<const Integrand> integrand;
 
+  // Sensitivity directions R of the methods that compute S·R (dopri8s):
+  // (nx + np) x n_s, column-major, n_s = size / (nx + np). Rows 0..nx-1 of
+  // column j perturb x(t0), rows nx.. perturb p, and the method gives
+  // S(t) r_j = dx(t)/d(x0, p) r_j in Result::sr. Empty: the method's
+  // `directions` option decides (dx/dp by default). Other methods ignore it.
+  std::vector<double> sens_directions;
+
   // Parameter box for set-valued methods: lower and upper bounds (np each,
   // lower <= upper), or both empty.
   std::vector<double> param_lower;

@@ -42,6 +42,14 @@ struct Result {
   // S, one nx x np column-major block per s_time: S[i + j*nx + k*nx*np] = dx_i/dp_j.
   std::vector<double> s;
 
+  // S·R for the methods with sensitivity directions R ((nx + np) x ns:
+  // Problem::sens_directions, or dopri8s' option directions=states or all):
+  // one nx x ns column-major block per output time, sr[i + j*nx + k*nx*ns]
+  // = (dx(t_k)/d(x0, p) r_j)_i. ns = 0 and sr empty for the other methods
+  // and for directions=params, whose S·R is S itself (in s).
+  std::size_t ns = 0;
+  std::vector<double> sr;
+
   // dG/dp for gradient methods, empty otherwise: np values, or np x M
   // column-major for M = Problem::n_objectives objectives
   // (gradient[j + m*np] = dpsi_m/dp_j).
@@ -63,6 +71,9 @@ struct Result {
   double x_at(std::size_t k, std::size_t i) const { return x[i + k * nx]; }
   double s_at(std::size_t k, std::size_t i, std::size_t j) const {
     return s[i + j * nx + k * nx * np];
+  }
+  double sr_at(std::size_t k, std::size_t i, std::size_t j) const {
+    return sr[i + j * nx + k * nx * ns];
   }
 };
 

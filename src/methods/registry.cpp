@@ -5,6 +5,7 @@
 
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
+#include "methods/internal_diff/dopri8s_method.hpp"
 #include "methods/pbs/pbs_methods.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
@@ -22,6 +23,13 @@ struct MethodEntry {
 MethodCapabilities trajectory_method() {
   MethodCapabilities c;
   c.s_trajectory = true;
+  return c;
+}
+
+// Evaluates f alone (no Jacobians or other derivatives of the model).
+MethodCapabilities difference_method() {
+  MethodCapabilities c = trajectory_method();
+  c.rhs_only = true;
   return c;
 }
 
@@ -67,6 +75,13 @@ const std::vector<MethodEntry>& registry() {
         "discrete solution, and S at the final time",
         integrand_gradient_method(), 1e-6, 1e-8, erk_adjoint::option_specs()},
        erk_adjoint::solve},
+      {{"dopri8s",
+        "internal differences on dop853 (Franz & Kiehl's DOPRI8S, non-stiff problems): S*R for "
+        "directions R (dx/dp by default, dx/dx0, both, or Problem::sens_directions) at every "
+        "output time, from 1 + n_s trajectories on one shared step sequence whose error test "
+        "also bounds the error of S*R (sens_rtol, sens_atol)",
+        difference_method(), 1e-8, 1e-10, dopri8s::option_specs()},
+       dopri8s::solve},
   };
   return entries;
 }

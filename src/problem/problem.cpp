@@ -128,6 +128,21 @@ void validate_problem(const Problem& pr) {
                 "the integrand has " + std::to_string(pr.integrand->count()) +
                     " running costs, expected one per objective (n_objectives = " +
                     std::to_string(pr.n_objectives) + ")");
+  if (!pr.sens_directions.empty()) {
+    const std::size_t rows = nx + np;
+    if (pr.sens_directions.size() % rows != 0)
+      throw Error(Status::invalid_argument,
+                  "sensitivity directions has " + std::to_string(pr.sens_directions.size()) +
+                      " entries, expected a multiple of nx + np = " + std::to_string(rows) +
+                      " (one column of (x0, p) perturbations per direction)");
+    const double ns = static_cast<double>(pr.sens_directions.size() / rows);
+    if (static_cast<double>(pr.output_times.size()) * static_cast<double>(nx) * ns > 0x1p53)
+      throw Error(Status::invalid_argument,
+                  "S·R would hold n_times x nx x n_directions = " +
+                      std::to_string(pr.output_times.size()) + " x " + std::to_string(nx) +
+                      " x " + number_text(ns) + " values, far more than any memory holds");
+    require_finite(pr.sens_directions, "sensitivity direction entry");
+  }
   if (!pr.param_lower.empty() || !pr.param_upper.empty()) {
     require_size(pr.param_lower, np, "parameter box lower bound");
     require_size(pr.param_upper, np, "parameter box upper bound");

@@ -68,6 +68,19 @@ TEST(ProblemValidation, NonFiniteInputsAreRejected) {
   expect_rejected(p, Status::not_finite, "t0");
 }
 
+// R is (nx + np) x n_s: chua has 3 states and 2 parameters, so 5 rows.
+TEST(ProblemValidation, SensitivityDirectionsNeedWholeFiniteColumns) {
+  auto p = valid();
+  p.sens_directions = std::vector<double>(10, 0.5);  // two directions
+  EXPECT_NO_THROW(validate_problem(p));
+  p.sens_directions.resize(7);
+  expect_rejected(p, Status::invalid_argument,
+                  "sensitivity directions has 7 entries, expected a multiple of nx + np = 5");
+  p.sens_directions = std::vector<double>(5, 0.0);
+  p.sens_directions[4] = NAN;
+  expect_rejected(p, Status::not_finite, "sensitivity direction entry[4] is NaN or Inf");
+}
+
 TEST(ProblemValidation, BadTolerancesAndTimesAreRejected) {
   auto p = valid();
   p.rtol = 0.0;

@@ -40,6 +40,12 @@ class ResultBuilder {
   void set_s(std::size_t k, const double* s_k) {
     std::copy(s_k, s_k + result_.nx * result_.np, s(k));
   }
+  // S·R for ns directions at every output time (Result::sr), zero until set.
+  void allocate_directions(std::size_t ns) {
+    result_.ns = ns;
+    result_.sr.assign(result_.nx * ns * result_.times.size(), 0.0);
+  }
+  double* sr(std::size_t k) { return result_.sr.data() + k * result_.nx * result_.ns; }
   std::vector<double>& gradient() { return result_.gradient; }
   std::vector<double>& gradient_x0() { return result_.gradient_x0; }
   std::vector<double>& objective_values() { return result_.objective_values; }

@@ -1,0 +1,84 @@
+// What an integration engine provides to internal differences: stepping a
+// bundle of L trajectories (trajectory_bundle.hpp) on one shared step-size
+// sequence, judged by the caller's StepErrorNorm. Directions, rescaling,
+// the error test (14), outputs and the Result are the engine-independent
+// part (internal_diff_solve.hpp); a method plugs an engine in with a
+// BundleIntegratorFactory: dopri8s the explicit RK engine with dop853
+// (erk_bundle_integrator.hpp), grk4as a Rosenbrock engine.
+//
+// Contract of a BundleIntegrator:
+//   - start(t0, X0, t_end): X0 holds the bundle (nx·L values); t_end fixes
+//     the direction and feeds the starting-step guess.
+//   - step(t_limit): one accepted step towards t_limit, shortened to end
+//     exactly on it if it would pass it. Every attempt is judged by
+//     settings.error_norm (accepted iff <= 1; the step-size controller reads
+//     it as the engine's own error, O(h^(q+1))), with the estimates of all
+//     trajectories in one StepErrorEstimate (the bundle in its first nx·L
+//     values; err_low only for engines that have a second estimate). With
+//     h_fixed set, steps are of that size and unjudged. A rejection redoes
+//     all trajectories from the same start. Failures throw Error:
+//     too_much_work after max_steps attempts, solver_failed when h
+//     collapses, not_finite for NaN/Inf in f or the solution.
+//   - replace_states(X): between steps only, overwrites the bundle at t()
+//     (re-perturbed trajectories); the parameters behind the BundleRhs may
+//     have changed too. The step-size controller keeps its memory.
+//   - interpolate(t, X): the bundle at t_previous() <= t <= t() from the
+//     last step, before any replace_states; only if has_dense_output().
+//     Without dense output the caller lands steps on its output times.
+//   - every evaluation of f goes through the BundleRhs, for all L
+//     trajectories at once; the step loop allocates nothing.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "integrate/step_control.hpp"
+#include "methods/internal_diff/bundle_rhs.hpp"
+
+namespace odesens::internal_diff {
+
+struct BundleStepSettings {
+  // TOL of the states: the starting-step guess reads it (the steps
+  // themselves are judged by error_norm).
+  integrate::Tolerances tolerances;
+  integrate::StepErrorNorm* error_norm = nullptr;  // required unless h_fixed
+  double h0 = 0;                                   // first step; 0: the engine's guess
+  double h_max = 0;                                // bound on |h|; 0: none
+  std::optional<double> h_fixed;                   // fixed steps without error control
+  long max_steps = 100000;                         // step attempts after start
+};
+
+// What an integrator did, for Result::stats.
+struct BundleCounts {
+  long steps = 0;           // attempts
+  long accepted = 0;
+  long rejected = 0;
+  long jacobians = 0;       // evaluations of J_x (implicit engines)
+  long factorizations = 0;  // of the iteration matrix (implicit engines)
+};
+
+class BundleIntegrator {
+ public:
+  virtual ~BundleIntegrator() = default;
+  virtual void start(double t0, const double* X0, double t_end) = 0;
+  virtual void step(double t_limit) = 0;
+  virtual void replace_states(const double* X) = 0;
+  virtual double t() const = 0;
+  virtual double t_previous() const = 0;
+  virtual const double* x() const = 0;  // the bundle at t()
+  virtual bool has_dense_output() const = 0;
+  virtual void interpolate(double t, double* X) = 0;
+  virtual BundleCounts counts() const = 0;
+};
+
+class BundleIntegratorFactory {
+ public:
+  virtual ~BundleIntegratorFactory() = default;
+  // An integrator of the bundle rhs.shape() over `rhs` (which outlives it).
+  virtual std::unique_ptr<BundleIntegrator> make(BundleRhs& rhs,
+                                                 const BundleStepSettings& settings) const = 0;
+  // Order p of the method (the error estimate's is lower).
+  virtual int order() const = 0;
+};
+
+}  // namespace odesens::internal_diff

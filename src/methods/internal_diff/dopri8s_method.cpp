@@ -1,0 +1,29 @@
+#include "methods/internal_diff/dopri8s_method.hpp"
+
+#include <string>
+
+#include "methods/internal_diff/erk_bundle_integrator.hpp"
+#include "methods/internal_diff/internal_diff_settings.hpp"
+#include "methods/internal_diff/internal_diff_solve.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::dopri8s {
+
+std::vector<OptionSpec> option_specs() { return internal_diff::option_specs(); }
+
+Result solve(const Problem& problem, const MethodOptions& options) {
+  const internal_diff::InternalDiffSettings settings = internal_diff::read_settings(problem, options);
+  const internal_diff::ErkBundleIntegratorFactory dop853(integrate::erk::TableauId::dop853);
+  try {
+    return internal_diff::solve(problem, settings, dop853);
+  } catch (const Error& e) {
+    // An explicit method on a stiff problem runs out of steps (or of step
+    // size) long before the end: say so next to the engine's message.
+    if (e.status() != Status::too_much_work && e.status() != Status::solver_failed) throw;
+    throw Error(e.status(), std::string(e.what()) +
+                                "; dopri8s is explicit, and a stiff problem needs an implicit "
+                                "method such as cvodes_fsa");
+  }
+}
+
+}  // namespace odesens::dopri8s

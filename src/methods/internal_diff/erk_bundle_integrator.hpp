@@ -1,0 +1,69 @@
+// The explicit RK engine (integrate/erk/) as a BundleIntegrator: dopri8s'
+// engine, with dop853 (the paper's DOPRI8 is Prince & Dormand's 13-stage
+// 8(7) pair; dop853 is its successor with 7th-order dense output and the
+// err5/err3 estimate).
+//
+// The engine integrates the whole bundle as one system: its stage
+// combinations are element-wise, so the bundle's nx·L values may be viewed
+// as (nx·L/W) states × W lanes for the widest kernel W the CPU runs, padded
+// with zeros to a multiple of W. Every value undergoes the same operations
+// in the same order whatever W (lane_kernels.hpp), so W is a matter of
+// speed only; the padding has f = 0 and stays 0.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "integrate/erk/erk_engine.hpp"
+#include "integrate/erk/erk_system.hpp"
+#include "integrate/erk/erk_workspace.hpp"
+#include "methods/internal_diff/bundle_integrator.hpp"
+
+namespace odesens::internal_diff {
+
+class ErkBundleIntegrator final : public BundleIntegrator {
+ public:
+  ErkBundleIntegrator(const integrate::erk::Tableau& tableau, BundleRhs& rhs,
+                      const BundleStepSettings& settings);
+
+  void start(double t0, const double* X0, double t_end) override;
+  void step(double t_limit) override { engine_.step(t_limit); }
+  void replace_states(const double* X) override;
+  double t() const override { return engine_.t(); }
+  double t_previous() const override { return engine_.t_previous(); }
+  const double* x() const override { return engine_.x(); }
+  bool has_dense_output() const override { return true; }
+  void interpolate(double t, double* X) override;
+  BundleCounts counts() const override;
+
+ private:
+  // The bundle's f with zeros on the padding.
+  class PaddedSystem final : public integrate::erk::ErkSystem {
+   public:
+    PaddedSystem(BundleRhs& rhs, std::size_t padded) : rhs_(rhs), padded_(padded) {}
+    void rhs(double t, const double* X, double* F) override;
+
+   private:
+    BundleRhs& rhs_;
+    std::size_t padded_;
+  };
+
+  std::size_t size_;  // nx·L
+  PaddedSystem system_;
+  integrate::erk::ErkWorkspace workspace_;
+  integrate::erk::ErkEngine engine_;
+  std::vector<double> padded_;  // one bundle with its padding
+};
+
+class ErkBundleIntegratorFactory final : public BundleIntegratorFactory {
+ public:
+  explicit ErkBundleIntegratorFactory(integrate::erk::TableauId id);
+  std::unique_ptr<BundleIntegrator> make(BundleRhs& rhs,
+                                         const BundleStepSettings& settings) const override;
+  int order() const override { return tableau_.order; }
+
+ private:
+  const integrate::erk::Tableau& tableau_;
+};
+
+}  // namespace odesens::internal_diff

@@ -1,0 +1,69 @@
+#include "methods/internal_diff/external_differences.hpp"
+
+#include <vector>
+
+#include "methods/internal_diff/output_cursor.hpp"
+#include "methods/internal_diff/perturbation_scale.hpp"
+#include "methods/internal_diff/sensitivity_error_norm.hpp"
+#include "methods/internal_diff/step_settings.hpp"
+
+namespace odesens::internal_diff {
+namespace {
+
+// One trajectory from (t0, x0) with parameters p at TOL; visit(k, x) at
+// every output time.
+template <typename Visit>
+void run_alone(const SolveSetup& s, const double* x0, const double* p, Visit&& visit,
+               RunTally& tally) {
+  const BundleShape single{s.directions.nx(), 0};
+  SensitivityErrorNorm norm(single, s.settings.tolerances, s.settings.sensitivity, nullptr);
+  BundleRhs rhs(s.model, s.workspace, single, p);
+  const auto integrator =
+      s.factory.make(rhs, step_settings(s.settings, s.settings.tolerances, &norm));
+  const auto& times = s.problem.output_times;
+  integrator->start(s.t0(), x0, s.t_end());
+  OutputCursor at(times, s.t0());
+  for (std::size_t k = 0; k < at.first_after_start(); ++k) visit(k, x0);
+  std::vector<double> buffer(single.size());
+  while (integrator->t() < s.t_end()) {
+    integrator->step(at.limit(*integrator, s.t_end()));
+    at.collect(*integrator, buffer.data(), visit);
+  }
+  tally.add(integrator->counts(), tally.bundle);
+  tally.add(rhs);
+  ++tally.runs;
+}
+
+}  // namespace
+
+RunTally run_external_differences(const SolveSetup& s, SensitivityOutput& out) {
+  const SensitivityDirections& d = s.directions;
+  const std::size_t nx = d.nx(), np = d.np();
+  RunTally tally;
+  run_alone(s, s.x0.data(), s.p.data(),
+            [&](std::size_t k, const double* x) { out.set_states(k, x); }, tally);
+  std::vector<double> x0(nx), p(np), sigma(nx);
+  const double delta = s.settings.sensitivity.rtol;
+  for (std::size_t j = 0; j < d.count(); ++j) {
+    const double* r_x = d.state_part(j);
+    const double* r_p = d.param_part(j);
+    const double eps = perturbation_size(Scaling::componentwise, nx, s.x0.data(), r_x,
+                                         parameter_scale(np, r_p, s.p.data(), s.read_by_f), delta);
+    for (std::size_t i = 0; i < nx; ++i) x0[i] = s.x0[i] + eps * r_x[i];
+    for (std::size_t k = 0; k < np; ++k) p[k] = s.p[k] + eps * r_p[k];
+    run_alone(s, x0.data(), p.data(),
+              [&](std::size_t k, const double* x) {
+                if (s.problem.output_times[k] == s.t0()) {
+                  out.set_direction(k, j, r_x);  // S(t0)·r = R_x exactly
+                  return;
+                }
+                const double* nominal = out.states(k);
+                for (std::size_t i = 0; i < nx; ++i) sigma[i] = (x[i] - nominal[i]) / eps;
+                out.set_direction(k, j, sigma.data());
+              },
+              tally);
+  }
+  return tally;
+}
+
+}  // namespace odesens::internal_diff

@@ -1,0 +1,75 @@
+#include "methods/internal_diff/internal_diff_solve.hpp"
+
+#include <memory>
+#include <vector>
+
+#include "methods/internal_diff/external_differences.hpp"
+#include "methods/internal_diff/internal_differences.hpp"
+#include "methods/internal_diff/perturbation_scale.hpp"
+#include "methods/internal_diff/sensitivity_output.hpp"
+#include "methods/internal_diff/solve_setup.hpp"
+
+namespace odesens::internal_diff {
+namespace {
+
+// R from Problem::sens_directions, or the option's set (with dx0/dp for
+// the parameter columns, formed only when it may be non-zero).
+SensitivityDirections directions_of(const Problem& problem, DirectionSet set,
+                                    const std::vector<double>& p, Workspace& ws) {
+  const Model& model = *problem.model;
+  const std::size_t nx = model.nx(), np = model.np();
+  if (!problem.sens_directions.empty())
+    return SensitivityDirections(problem.sens_directions, nx, np);
+  std::vector<double> dx0_dp;
+  if (set != DirectionSet::states && problem.initial_state.empty() &&
+      model.initial_state_depends_on_params()) {
+    dx0_dp.resize(nx * np);
+    model.initial_sensitivity(p.data(), dx0_dp.data(), &ws);
+  }
+  return SensitivityDirections(set, nx, np, dx0_dp);
+}
+
+void report(const RunTally& tally, const SensitivityDirections& d, int lanes, Stats& stats) {
+  stats.steps = tally.bundle.accepted;
+  stats.error_test_failures = tally.bundle.rejected;
+  stats.rhs_evals = tally.rhs_evaluations;
+  stats.jac_evals = tally.bundle.jacobians + tally.nominal.jacobians;
+  stats.linear_setups = tally.bundle.factorizations + tally.nominal.factorizations;
+  stats.extra["directions"] = static_cast<double>(d.count());
+  stats.extra["lanes"] = lanes;
+  stats.extra["rhs_batches"] = static_cast<double>(tally.rhs_calls);
+  stats.extra["rejected_steps"] = static_cast<double>(tally.bundle.rejected);
+  stats.extra["reperturbations"] = static_cast<double>(tally.reperturbations);
+  stats.extra["sensitivity_limited_steps"] = static_cast<double>(tally.sensitivity_limited);
+  stats.extra["runs"] = static_cast<double>(tally.runs);
+  if (tally.nominal.steps > 0) {
+    stats.extra["nominal_steps"] = static_cast<double>(tally.nominal.accepted);
+    stats.extra["nominal_rejected_steps"] = static_cast<double>(tally.nominal.rejected);
+  }
+}
+
+}  // namespace
+
+Result solve(const Problem& problem, const InternalDiffSettings& settings,
+             const BundleIntegratorFactory& factory) {
+  const Model& model = *problem.model;
+  const std::vector<double> p = effective_params(problem);
+  const std::unique_ptr<Workspace> ws = model.make_workspace(settings.lanes);
+  std::vector<double> x0(model.nx());
+  if (problem.initial_state.empty())
+    model.initial_state(p.data(), x0.data(), ws.get());
+  else
+    x0 = problem.initial_state;
+  const SensitivityDirections directions = directions_of(problem, settings.directions, p, *ws);
+
+  SensitivityOutput out(problem, directions);
+  const std::vector<char> read_by_f = parameters_read_by_f(model);
+  const SolveSetup setup{problem, model, settings, factory, directions, p, x0, read_by_f, *ws};
+  const RunTally tally = settings.differences == Differences::external
+                             ? run_external_differences(setup, out)
+                             : run_internal_differences(setup, out);
+  report(tally, directions, ws->lane_width(), out.builder().stats());
+  return out.take();
+}
+
+}  // namespace odesens::internal_diff

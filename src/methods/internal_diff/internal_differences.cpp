@@ -1,0 +1,99 @@
+#include "methods/internal_diff/internal_differences.hpp"
+
+#include <memory>
+#include <vector>
+
+#include "methods/internal_diff/output_cursor.hpp"
+#include "methods/internal_diff/perturbation_scale.hpp"
+#include "methods/internal_diff/perturbations.hpp"
+#include "methods/internal_diff/sensitivity_error_norm.hpp"
+#include "methods/internal_diff/step_settings.hpp"
+
+namespace odesens::internal_diff {
+namespace {
+
+// TOL scaled to TOLS: the accurate mode's bundle keeps the states' own
+// relative and absolute scales at the sensitivities' accuracy.
+integrate::Tolerances scaled(integrate::Tolerances tol, double factor) {
+  tol.rtol *= factor;
+  tol.atol *= factor;
+  for (double& a : tol.atol_per_state) a *= factor;
+  return tol;
+}
+
+}  // namespace
+
+RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
+  const SensitivityDirections& d = s.directions;
+  const BundleShape shape{d.nx(), d.count()};
+  const bool accurate = s.settings.nominal == Nominal::accurate;
+  const auto& times = s.problem.output_times;
+  const double t_end = s.t_end();
+
+  Perturbations perturbations(d, s.p, s.read_by_f, s.x0.data(), s.settings.scaling,
+                              internal_delta());
+  std::vector<double> X(shape.size()), buffer(shape.size());
+  perturbations.seed(s.x0.data(), nullptr, X.data());
+
+  const integrate::Tolerances bundle_tol =
+      accurate ? scaled(s.settings.tolerances, s.settings.sensitivity.rtol / s.settings.tolerances.rtol)
+               : s.settings.tolerances;
+  SensitivityErrorNorm norm(shape, bundle_tol, s.settings.sensitivity, perturbations.epsilon());
+  BundleRhs rhs(s.model, s.workspace, shape, perturbations.params());
+  const auto bundle = s.factory.make(rhs, step_settings(s.settings, bundle_tol, &norm));
+  bundle->start(s.t0(), X.data(), t_end);
+
+  // nominal=accurate: η̃, alone at TOL.
+  const BundleShape single{d.nx(), 0};
+  SensitivityErrorNorm nominal_norm(single, s.settings.tolerances, s.settings.sensitivity, nullptr);
+  BundleRhs nominal_rhs(s.model, s.workspace, single, s.p.data());
+  std::unique_ptr<BundleIntegrator> nominal;
+  if (accurate) {
+    nominal = s.factory.make(nominal_rhs, step_settings(s.settings, s.settings.tolerances, &nominal_norm));
+    nominal->start(s.t0(), s.x0.data(), t_end);
+  }
+
+  OutputCursor sigma_at(times, s.t0()), x_at(times, s.t0());
+  for (std::size_t k = 0; k < sigma_at.first_after_start(); ++k) {
+    out.set_states(k, s.x0.data());
+    for (std::size_t j = 0; j < d.count(); ++j) out.set_direction(k, j, d.state_part(j));
+  }
+
+  RunTally tally;
+  while (bundle->t() < t_end) {
+    bundle->step(sigma_at.limit(*bundle, t_end));
+    if (norm.sensitivity_decided()) ++tally.sensitivity_limited;
+    sigma_at.collect(*bundle, buffer.data(), [&](std::size_t k, const double* Xk) {
+      out.set_from_bundle(k, Xk, perturbations.epsilon(), !accurate);
+    });
+    const double* eta = bundle->x();
+    if (accurate) {
+      while (nominal->t() < bundle->t()) {
+        nominal->step(x_at.limit(*nominal, bundle->t()));
+        x_at.collect(*nominal, buffer.data(),
+                     [&](std::size_t k, const double* xk) { out.set_states(k, xk); });
+      }
+      eta = nominal->x();
+    }
+    perturbations.differentiate(bundle->x());  // (11)
+    if (bundle->t() >= t_end) break;
+    // (12)–(13) and the bundle of the next step.
+    const bool renewed = s.settings.rescale && perturbations.rescale(eta, accurate);
+    if (accurate || renewed) {
+      perturbations.seed(eta, accurate ? nullptr : bundle->x(), X.data());
+      bundle->replace_states(X.data());
+      ++tally.reperturbations;
+    }
+  }
+
+  tally.runs = accurate ? 2 : 1;
+  tally.add(bundle->counts(), tally.bundle);
+  tally.add(rhs);
+  if (nominal) {
+    tally.add(nominal->counts(), tally.nominal);
+    tally.add(nominal_rhs);
+  }
+  return tally;
+}
+
+}  // namespace odesens::internal_diff

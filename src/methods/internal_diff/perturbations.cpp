@@ -1,0 +1,75 @@
+#include "methods/internal_diff/perturbations.hpp"
+
+#include <algorithm>
+
+#include "methods/internal_diff/perturbation_scale.hpp"
+
+namespace odesens::internal_diff {
+
+Perturbations::Perturbations(const SensitivityDirections& directions, const std::vector<double>& p,
+                             const std::vector<char>& read_by_f, const double* x0,
+                             Scaling scaling, double delta)
+    : directions_(directions),
+      nx_(directions.nx()),
+      np_(directions.np()),
+      ns_(directions.count()),
+      scaling_(scaling),
+      delta_(delta),
+      p_(p),
+      sigma_(nx_ * ns_),
+      epsilon_(ns_),
+      v_param_(ns_),
+      params_(np_ * (1 + ns_)),
+      changed_(ns_, 1) {
+  std::copy(p.begin(), p.end(), params_.begin());
+  for (std::size_t j = 0; j < ns_; ++j) {
+    std::copy(directions.state_part(j), directions.state_part(j) + nx_, sigma_.begin() + j * nx_);
+    v_param_[j] = parameter_scale(np_, directions.param_part(j), p.data(), read_by_f);
+    epsilon_[j] = perturbation_size(scaling_, nx_, x0, sigma(j), v_param_[j], delta_);
+    set_params(j);
+  }
+}
+
+void Perturbations::set_params(std::size_t j) {
+  const double* r_p = directions_.param_part(j);
+  double* column = params_.data() + (j + 1) * np_;
+  for (std::size_t k = 0; k < np_; ++k) column[k] = p_[k] + epsilon_[j] * r_p[k];
+}
+
+void Perturbations::differentiate(const double* X) {
+  for (std::size_t j = 0; j < ns_; ++j) {
+    const double* hat = X + (j + 1) * nx_;
+    const double inv = 1.0 / epsilon_[j];
+    double* s = sigma_.data() + j * nx_;
+    for (std::size_t i = 0; i < nx_; ++i) s[i] = (hat[i] - X[i]) * inv;
+  }
+}
+
+bool Perturbations::rescale(const double* eta, bool always) {
+  bool any = false;
+  for (std::size_t j = 0; j < ns_; ++j) {
+    const double renewed = perturbation_size(scaling_, nx_, eta, sigma(j), v_param_[j], delta_);
+    const double ratio = renewed / epsilon_[j];
+    changed_[j] = always || ratio > 2.0 || ratio < 0.5;
+    if (!changed_[j]) continue;
+    epsilon_[j] = renewed;
+    set_params(j);
+    any = true;
+  }
+  return any;
+}
+
+void Perturbations::seed(const double* eta, const double* current, double* X) const {
+  std::copy(eta, eta + nx_, X);
+  for (std::size_t j = 0; j < ns_; ++j) {
+    double* out = X + (j + 1) * nx_;
+    if (current && !changed_[j]) {
+      std::copy(current + (j + 1) * nx_, current + (j + 2) * nx_, out);
+      continue;
+    }
+    const double* s = sigma(j);
+    for (std::size_t i = 0; i < nx_; ++i) out[i] = eta[i] + epsilon_[j] * s[i];
+  }
+}
+
+}  // namespace odesens::internal_diff

@@ -1,0 +1,60 @@
+// The perturbed trajectories of a bundle between steps: the state rows of
+// σ_j, the sizes ε_j and the parameters p + ε_j R_p,j (np x L, column 0 = p)
+// that BundleRhs reads. The parameter rows of σ_j stay R_p,j (§2.6).
+//
+// After a step: differentiate() forms σ_j by (11); rescale() renews ε_j by
+// (12)–(13) at the nominal; seed() builds the bundle the next step starts
+// from, η and η + ε_j σ_j (9)–(10). Nothing here allocates after
+// construction.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "methods/internal_diff/perturbation_scale.hpp"
+#include "methods/internal_diff/sensitivity_directions.hpp"
+
+namespace odesens::internal_diff {
+
+class Perturbations {
+ public:
+  // σ_j = R_x,j and ε_j by (12), (13), (17) at x0, with δ of (13);
+  // read_by_f: parameters_read_by_f (perturbation_scale.hpp).
+  Perturbations(const SensitivityDirections& directions, const std::vector<double>& p,
+                const std::vector<char>& read_by_f, const double* x0, Scaling scaling,
+                double delta);
+
+  const double* epsilon() const { return epsilon_.data(); }
+  const double* params() const { return params_.data(); }  // np x L
+  const double* sigma(std::size_t j) const { return sigma_.data() + j * nx_; }
+
+  // (11): σ_j = (X_j − X_0)/ε_j from the bundle at a step's end.
+  void differentiate(const double* X);
+  // (12)–(13) at η. A direction takes its new ε when `always`, or when the
+  // new ε differs from the one in use by more than a factor 2 (a new ε
+  // means a re-perturbed trajectory, which costs an f evaluation; within a
+  // factor 2 the error terms O(ε) + O(eps/ε) of (8) change by at most 25%).
+  // Returns whether any ε changed.
+  bool rescale(const double* eta, bool always);
+  // The bundle X = [η, η + ε_j σ_j]. With `current` (the bundle at the
+  // step's end), directions whose ε did not change in the last rescale()
+  // keep their trajectory from it instead (η̂_j = η + ε_j σ_j up to
+  // rounding, without a new f evaluation).
+  void seed(const double* eta, const double* current, double* X) const;
+
+ private:
+  void set_params(std::size_t j);
+
+  const SensitivityDirections& directions_;
+  std::size_t nx_, np_, ns_;
+  Scaling scaling_;
+  double delta_;
+  std::vector<double> p_;
+  std::vector<double> sigma_;     // nx x ns
+  std::vector<double> epsilon_;   // ns
+  std::vector<double> v_param_;   // ns: (17), once
+  std::vector<double> params_;    // np x (1 + ns)
+  std::vector<char> changed_;     // ns: ε renewed by the last rescale()
+};
+
+}  // namespace odesens::internal_diff

@@ -1,0 +1,91 @@
+#include "methods/internal_diff/sensitivity_error_norm.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "odesens/status.hpp"
+
+namespace odesens::internal_diff {
+namespace {
+
+// The engine's norm from the sums of squares of the weighted estimates:
+// RMS, or DOP853's combination when a lower-order estimate exists (HNW I
+// §II.10): it behaves like the RMS of e5 but stays reliable where e3 is
+// much larger.
+double combined(double sum5, double sum3, bool has_low, std::size_t n) {
+  const double count = static_cast<double>(n);
+  if (!has_low) return std::sqrt(sum5 / count);
+  const double deno = sum5 + 0.01 * sum3;
+  return deno > 0 ? sum5 / std::sqrt(count * deno) : 0.0;
+}
+
+}  // namespace
+
+SensitivityErrorNorm::SensitivityErrorNorm(BundleShape shape, const integrate::Tolerances& state,
+                                           SensitivityTolerances sensitivity,
+                                           const double* epsilon)
+    : shape_(shape), state_(state), sensitivity_(sensitivity), epsilon_(epsilon) {
+  state_.validate(shape.nx);
+}
+
+// ‖d̂_l‖ (‖d‖ for l = 0) with the weights of TOL.
+double SensitivityErrorNorm::trajectory_error(const integrate::StepErrorEstimate& e,
+                                              std::size_t l) const {
+  const std::size_t nx = shape_.nx, o = l * nx;
+  double sum5 = 0.0, sum3 = 0.0;
+  for (std::size_t i = 0; i < nx; ++i) {
+    const double scale = std::max(std::fabs(e.x_old[o + i]), std::fabs(e.x_new[o + i]));
+    const double w = 1.0 / (state_.atol_of(i) + state_.rtol * scale);
+    const double v5 = e.err[o + i] * w;
+    sum5 += v5 * v5;
+    if (e.err_low) {
+      const double v3 = e.err_low[o + i] * w;
+      sum3 += v3 * v3;
+    }
+  }
+  return combined(sum5, sum3, e.err_low != nullptr, nx);
+}
+
+// ‖Δ_j‖, (14), with the weights of TOLS at σ_j at both ends of the step.
+double SensitivityErrorNorm::difference_error(const integrate::StepErrorEstimate& e,
+                                              std::size_t j) const {
+  const std::size_t nx = shape_.nx, o = j * nx;
+  const double inv = 1.0 / epsilon_[j - 1];
+  double sum5 = 0.0, sum3 = 0.0;
+  for (std::size_t i = 0; i < nx; ++i) {
+    const double s_old = (e.x_old[o + i] - e.x_old[i]) * inv;
+    const double s_new = (e.x_new[o + i] - e.x_new[i]) * inv;
+    const double w =
+        1.0 / (sensitivity_.atol + sensitivity_.rtol * std::max(std::fabs(s_old), std::fabs(s_new)));
+    const double v5 = (e.err[o + i] - e.err[i]) * inv * w;
+    sum5 += v5 * v5;
+    if (e.err_low) {
+      const double v3 = (e.err_low[o + i] - e.err_low[i]) * inv * w;
+      sum3 += v3 * v3;
+    }
+  }
+  return combined(sum5, sum3, e.err_low != nullptr, nx);
+}
+
+double SensitivityErrorNorm::norm(const integrate::StepErrorEstimate& estimate) {
+  if (estimate.n * estimate.lanes < shape_.size())
+    throw Error(Status::internal_error, "step error estimate smaller than the trajectory bundle");
+  double worst = 0.0;
+  for (std::size_t l = 0; l < shape_.trajectories(); ++l) {
+    const double err = trajectory_error(estimate, l);
+    if (!(err <= worst)) worst = err;  // NaN wins: never mistaken for a small error
+  }
+  double worst_difference = 0.0;
+  for (std::size_t j = 1; j <= shape_.ns; ++j) {
+    const double err = difference_error(estimate, j);
+    if (!(err <= worst_difference)) worst_difference = err;
+  }
+  if (std::isnan(worst)) {
+    sensitivity_decided_ = false;
+    return worst;
+  }
+  sensitivity_decided_ = !(worst_difference <= worst);  // a NaN in Δ wins too
+  return sensitivity_decided_ ? worst_difference : worst;
+}
+
+}  // namespace odesens::internal_diff
