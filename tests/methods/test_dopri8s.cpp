@@ -304,17 +304,21 @@ TEST(Dopri8s, RescalingFollowsAGrowingSensitivity) {
 }
 
 // (17): a parameter of size 1e-6 is perturbed relative to itself (by
-// √eps·1e-6, not √eps, which would be a 1.5% change of p with an O(ε) error
-// to match), and a zero one by √eps.
+// √eps·1e-6, where the states' part of v, zero at t0, would allow ε = 1,
+// a change of p by a factor 1e6), and a zero one by √eps. Without rescaling
+// the ε of t0 stays, so (17) alone decides.
 TEST(Dopri8s, SmallAndZeroParametersArePerturbedRelativeToThemselves) {
-  // y' = -p y + q, y(0) = 1: dy/dp = -t e^-pt, dy/dq = (1 - e^-pt)/p.
-  const char* text = "param p = 1e-6\nparam q = 0\nstate y = 1\ndy/dt = -p*y + q\n";
-  const double t = 1e6, p = 1e-6, e = std::exp(-p * t);
-  Problem problem = text_problem(text, {t});
-  set_tolerances(problem, 1e-7);
-  const Result r = solve(problem, "dopri8s");
-  EXPECT_NEAR(r.s[0], -t * e, 1e-6 * t * e);
-  EXPECT_NEAR(r.s[1], (1 - e) / p, 1e-6 * (1 - e) / p);
+  // y' = -p e^q y, y(0) = 1, q = 0: dy/dp = -t y, dy/dq = -p t y.
+  const char* text = "param p = 1e-6\nparam q = 0\nstate y = 1\ndy/dt = -p*exp(q)*y\n";
+  const double t = 1e6, y = std::exp(-1e-6 * t);
+  for (std::int64_t rescale : {0, 1}) {
+    Problem problem = text_problem(text, {t});
+    set_tolerances(problem, 1e-7);
+    problem.options.set("rescale", rescale);
+    const Result r = solve(problem, "dopri8s");
+    EXPECT_NEAR(r.s[0], -t * y, 1e-6 * t * y) << "rescale " << rescale;
+    EXPECT_NEAR(r.s[1], -1e-6 * t * y, 1e-6 * 1e-6 * t * y) << "rescale " << rescale;
+  }
 }
 
 // ---- lanes --------------------------------------------------------------------
