@@ -99,12 +99,25 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
               {"times", numbers(r.times)},
               {"x", std::move(x)},
               {"S_times", numbers(r.s_times)},
-              {"S", std::move(s)},
-              {"stats",
-               {{"steps", r.stats.steps},
-                {"rhs_evals", r.stats.rhs_evals},
-                {"jac_evals", r.stats.jac_evals},
-                {"wall_seconds", number(r.stats.wall_seconds)}}}};
+              {"S", std::move(s)}};
+  if (r.ns > 0) {
+    Json sr = Json::array();
+    for (std::size_t k = 0; k < r.times.size(); ++k) {
+      Json at_k = Json::array();
+      for (std::size_t i = 0; i < r.nx; ++i) {
+        Json row = Json::array();
+        for (std::size_t j = 0; j < r.ns; ++j) row.push_back(number(r.sr_at(k, i, j)));
+        at_k.push_back(std::move(row));
+      }
+      sr.push_back(std::move(at_k));
+    }
+    doc["ns"] = r.ns;
+    doc["SR"] = std::move(sr);
+  }
+  doc["stats"] = {{"steps", r.stats.steps},
+                  {"rhs_evals", r.stats.rhs_evals},
+                  {"jac_evals", r.stats.jac_evals},
+                  {"wall_seconds", number(r.stats.wall_seconds)}};
   if (run.gradient_method) doc["gradient"] = columns(r.gradient, run.n_objectives);
   if (!r.gradient_x0.empty()) doc["gradient_x0"] = columns(r.gradient_x0, run.n_objectives);
   if (!r.objective_values.empty()) doc["objectives"] = numbers(r.objective_values);
@@ -128,6 +141,8 @@ void write_csv(std::ostream& out, const Model& model, const Result& r,
   if (!r.s_times.empty())
     for (const auto& p : model.param_names())
       for (const auto& s : model.state_names()) out << ",d" << s << "/d" << p;
+  for (std::size_t j = 1; j <= r.ns; ++j)
+    for (const auto& s : model.state_names()) out << ",d" << s << "/dr" << j;
   for (const auto& name : run.observable_names) out << ',' << name;
   out << '\n';
   for (std::size_t k = 0; k < r.times.size(); ++k) {
@@ -141,6 +156,8 @@ void write_csv(std::ostream& out, const Model& model, const Result& r,
           if (ks >= 0) out << format_double(r.s_at(static_cast<std::size_t>(ks), i, j));
         }
     }
+    for (std::size_t j = 0; j < r.ns; ++j)
+      for (std::size_t i = 0; i < r.nx; ++i) out << ',' << format_double(r.sr_at(k, i, j));
     for (const auto& values : run.observable_values) out << ',' << format_double(values[k]);
     out << '\n';
   }

@@ -22,7 +22,10 @@ struct RunDescription {
 };
 
 // JSON fields: method, model, nx, np, states, parameters, times, x, S_times,
-// S (S[k][i][j] = dx_i/dp_j at S_times[k]), stats {steps, rhs_evals,
+// S (S[k][i][j] = dx_i/dp_j at S_times[k]), for methods with sensitivity
+// directions R other than the parameters (dopri8s with directions=states or
+// all, or given ones) ns and SR (SR[k][i][j] = (dx(t_k)/d(x0, p) r_j)_i at
+// times[k], j from 0 to ns - 1), stats {steps, rhs_evals,
 // jac_evals, wall_seconds}, for gradient methods gradient (np values dG/dp
 // for one objective; for M > 1 objectives M lists of np, gradient[m][j] =
 // dpsi_m/dp_j), from the methods that give them gradient_x0 (likewise nx
@@ -35,9 +38,10 @@ struct RunDescription {
 void write_json(std::ostream& out, const Model& model, const Result& result,
                 const RunDescription& run);
 
-// CSV: a header `t,<states>,d<state>/d<param>...,<observables>` and one row
-// per output time (sensitivity cells empty where S is not given at that
-// time); for gradient methods a blank line and a `parameter,gradient` table
+// CSV: a header `t,<states>,d<state>/d<param>...,d<state>/dr<j>...,<observables>`
+// and one row per output time (sensitivity cells empty where S is not given
+// at that time; the S·R columns d<state>/dr1.. only with Result::ns > 0,
+// direction slowest); for gradient methods a blank line and a `parameter,gradient` table
 // follow (`parameter,gradient_1,...,gradient_M` for M > 1 objectives), and
 // from the methods that give objective values another blank line and an
 // `objective,value` table (objectives numbered from 1).

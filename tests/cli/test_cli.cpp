@@ -53,7 +53,7 @@ ToolRun run_tool(const std::string& args) {
 TEST(Cli, MethodsListsOneIdPerLine) {
   const ToolRun r = run_tool("methods");
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out, "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\n");
+  EXPECT_EQ(r.out, "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\ndopri8s\n");
 }
 
 TEST(Cli, OptionsShowDefaultsRangesAndChoices) {
@@ -85,6 +85,31 @@ TEST(Cli, ForwardJsonHasExactlyTheDocumentedFields) {
   }
   EXPECT_EQ(r.out.find("gradient"), std::string::npos);
   EXPECT_EQ(r.out.substr(r.out.size() - 3), "}}\n");
+}
+
+// dopri8s with directions=all: S (dx/dp) and, after it, ns and SR
+// (dx/dx0, then dx/dp: chua has 3 states and 2 parameters).
+TEST(Cli, DirectionsGiveSRInJsonAndCsv) {
+  ToolRun r = run_tool("run builtin:chua --method dopri8s --tout 0,1 --option directions=all");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const char* fields[] = {",\"S_times\":[0,1]", ",\"S\":[[[0,0],[0,0],[0,0]],", ",\"ns\":5",
+                          ",\"SR\":[[[1,0,0,0,0],[0,1,0,0,0],[0,0,1,0,0]],", ",\"stats\":{"};
+  std::size_t pos = 0;
+  for (const char* f : fields) {
+    const auto found = r.out.find(f, pos);
+    ASSERT_NE(found, std::string::npos) << "missing or out of order: " << f << " in " << r.out;
+    pos = found;
+  }
+  r = run_tool("run builtin:chua --method dopri8s --tout 0,1 --option directions=states "
+               "--format csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+            "t,x1,x2,x3,dx1/dr1,dx2/dr1,dx3/dr1,dx1/dr2,dx2/dr2,dx3/dr2,dx1/dr3,dx2/dr3,dx3/dr3");
+  EXPECT_NE(r.out.find("\n0,0,0,-0.1,1,0,0,0,1,0,0,0,1\n"), std::string::npos) << r.out;
+  // The default directions are the parameters: S alone.
+  r = run_tool("run builtin:chua --method dopri8s --tout 0,1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("\"SR\""), std::string::npos);
 }
 
 TEST(Cli, AdjointJsonGivesFinalTimeSensitivityAndGradient) {
