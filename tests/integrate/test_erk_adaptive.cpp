@@ -107,6 +107,31 @@ TEST(AdaptiveSolve, RespectsHmaxAndGivenFirstStep) {
   }
 }
 
+// reset's h_first overrides h0 and the guess, within h_max; fixed steps
+// keep theirs; a negative or NaN one is refused.
+TEST(AdaptiveSolve, ResetTakesTheCallersFirstStep) {
+  LogisticAndLinear system;
+  ErkWorkspace ws(tableau(TableauId::dopri5), 2, 1);
+  ErkSettings settings;
+  settings.h0 = 1e-3;
+  settings.h_max = 0.05;
+  ErkEngine engine(system, ws, settings);
+  double x0[2];
+  LogisticAndLinear::exact(0.0, x0);
+  engine.reset(0.0, x0, 1.0, 2e-3);
+  EXPECT_EQ(engine.h_next(), 2e-3);
+  engine.reset(0.0, x0, 1.0, 1.0);
+  EXPECT_EQ(engine.h_next(), 0.05);
+  engine.reset(1.0, x0, 0.0, 2e-3);
+  EXPECT_EQ(engine.h_next(), -2e-3);
+  EXPECT_THROW(engine.reset(0.0, x0, 1.0, -1.0), Error);
+  EXPECT_THROW(engine.reset(0.0, x0, 1.0, std::nan("")), Error);
+  settings.h_fixed = 0.01;
+  ErkEngine fixed(system, ws, settings);
+  fixed.reset(0.0, x0, 1.0, 2e-3);
+  EXPECT_EQ(fixed.h_next(), 0.01);
+}
+
 TEST(DenseStages, Dop853ComputesItsExtraStagesOnlyWhenAskedAndOncePerStep) {
   LogisticAndLinear system;
   ErkWorkspace ws(tableau(TableauId::dop853), 2, 1);

@@ -55,9 +55,11 @@ void ErkEngine::require_started(const char* what) const {
   if (!started_) throw Error(Status::invalid_argument, std::string(what) + " before reset()");
 }
 
-void ErkEngine::reset(double t0, const double* x0, double t_end) {
+void ErkEngine::reset(double t0, const double* x0, double t_end, double h_first) {
   if (!finite(t0) || !finite(t_end) || t0 == t_end)
     throw Error(Status::invalid_argument, "reset needs finite t0 != t_end");
+  if (!(h_first >= 0 && finite(h_first)))
+    throw Error(Status::invalid_argument, "reset: the first step must be finite and >= 0");
   if (!kernels_->all_finite(n_, x0)) throw Error(Status::not_finite, "x0 has NaN or Inf values");
   std::copy(x0, x0 + size(), workspace_.x());
   t_ = t_previous_ = t0;
@@ -75,8 +77,8 @@ void ErkEngine::reset(double t0, const double* x0, double t_end) {
   const double h_max = settings_.h_max > 0 ? settings_.h_max : std::numeric_limits<double>::infinity();
   if (settings_.h_fixed) {
     h_next_ = direction_ * *settings_.h_fixed;
-  } else if (settings_.h0 > 0) {
-    h_next_ = direction_ * std::min(settings_.h0, h_max);
+  } else if (h_first > 0 || settings_.h0 > 0) {
+    h_next_ = direction_ * std::min(h_first > 0 ? h_first : settings_.h0, h_max);
   } else {
     InitialStepInput in;
     in.n = n_;

@@ -56,8 +56,11 @@ class ErkEngine {
             ErkObserver* observer = nullptr);
 
   // Starts a solve at (t0, x0) towards t_end (which fixes the direction and
-  // feeds the starting-step heuristic). x0 holds n*L values.
-  void reset(double t0, const double* x0, double t_end);
+  // feeds the starting-step heuristic). x0 holds n*L values. h_first > 0
+  // overrides settings.h0 and the heuristic (not h_fixed): for callers who
+  // guess better, e.g. when the L lanes are not L trajectories to the
+  // heuristic (which takes the smallest guess over the lanes).
+  void reset(double t0, const double* x0, double t_end, double h_first = 0);
   // One accepted step towards t_limit; a step that would pass t_limit is
   // shortened to end exactly on it (t() == t_limit afterwards).
   void step(double t_limit);

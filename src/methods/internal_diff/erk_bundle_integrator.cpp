@@ -1,6 +1,7 @@
 #include "methods/internal_diff/erk_bundle_integrator.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "integrate/erk/lane_kernels.hpp"
 #include "odesens/status.hpp"
@@ -23,8 +24,9 @@ integrate::erk::ErkSettings engine_settings(const BundleStepSettings& s) {
   if (!s.h_fixed && !s.error_norm)
     throw Error(Status::internal_error, "an adaptive bundle needs its error norm");
   integrate::erk::ErkSettings e;
-  // The engine's view mixes the states of all trajectories, so its own
-  // tolerances (read only by the starting-step guess) take the smallest atol.
+  // The engine's view mixes the states of all trajectories and its own
+  // tolerances are never read (the norm judges steps, the first step is
+  // guessed here): the smallest atol keeps them valid.
   e.tolerances.rtol = s.tolerances.rtol;
   e.tolerances.atol = s.tolerances.atol;
   if (!s.tolerances.atol_per_state.empty())
@@ -38,6 +40,15 @@ integrate::erk::ErkSettings engine_settings(const BundleStepSettings& s) {
   return e;
 }
 
+// TOL for every value of the bundle: the states' atol repeated per trajectory.
+integrate::Tolerances bundle_tolerances(const integrate::Tolerances& tol, BundleShape shape) {
+  integrate::Tolerances out;
+  out.rtol = tol.rtol;
+  out.atol_per_state.resize(shape.size());
+  for (std::size_t q = 0; q < shape.size(); ++q) out.atol_per_state[q] = tol.atol_of(q % shape.nx);
+  return out;
+}
+
 }  // namespace
 
 void ErkBundleIntegrator::PaddedSystem::rhs(double t, const double* X, double* F) {
@@ -48,15 +59,48 @@ void ErkBundleIntegrator::PaddedSystem::rhs(double t, const double* X, double* F
 ErkBundleIntegrator::ErkBundleIntegrator(const integrate::erk::Tableau& tableau, BundleRhs& rhs,
                                          const BundleStepSettings& settings)
     : size_(rhs.shape().size()),
+      rhs_(rhs),
+      settings_(settings),
+      guess_tolerances_(bundle_tolerances(settings.tolerances, rhs.shape())),
       system_(rhs, padded_size(size_)),
       workspace_(tableau, padded_size(size_) / static_cast<std::size_t>(view_width()),
                  view_width()),
       engine_(system_, workspace_, engine_settings(settings)),
-      padded_(padded_size(size_), 0.0) {}
+      padded_(padded_size(size_), 0.0),
+      guess_scratch_(4 * size_) {}
 
 void ErkBundleIntegrator::start(double t0, const double* X0, double t_end) {
+  // As the engine would, before f sees them.
+  for (std::size_t q = 0; q < size_; ++q)
+    if (!std::isfinite(X0[q])) throw Error(Status::not_finite, "x0 has NaN or Inf values");
   std::copy(X0, X0 + size_, padded_.begin());
-  engine_.reset(t0, padded_.data(), t_end);
+  const bool guess = !settings_.h_fixed && !(settings_.h0 > 0);
+  engine_.reset(t0, padded_.data(), t_end, guess ? first_step(t0, t_end) : 0.0);
+}
+
+// HNW I §II.4 over the bundle, from padded_ (x0). One more f evaluation
+// than the engine's own guess (f0 again in reset): once per solve. 0 when
+// f is not finite at x0 or the guess is not: the engine then decides.
+double ErkBundleIntegrator::first_step(double t0, double t_end) {
+  double* f0 = guess_scratch_.data();
+  rhs_.evaluate(t0, padded_.data(), f0);
+  // NaN or Inf in f: no guess, and the engine's reset names the failure.
+  for (std::size_t q = 0; q < size_; ++q)
+    if (!std::isfinite(f0[q])) return 0.0;
+  integrate::InitialStepInput in;
+  in.n = size_;
+  in.lanes = 1;
+  in.t0 = t0;
+  in.x0 = padded_.data();
+  in.f0 = f0;
+  in.direction = t_end > t0 ? 1.0 : -1.0;
+  in.order = engine_.tableau().order;
+  in.h_max = settings_.h_max;
+  const integrate::InitialStepScratch scratch{f0 + size_, f0 + 2 * size_, f0 + 3 * size_};
+  const double h = integrate::initial_step(
+      guess_tolerances_, in, [this](double t, const double* x, double* f) { rhs_.evaluate(t, x, f); },
+      scratch);
+  return std::isfinite(h) ? std::fabs(h) : 0.0;  // 0: the engine guesses
 }
 
 void ErkBundleIntegrator::replace_states(const double* X) {

@@ -8,7 +8,10 @@
 // as (nx·L/W) states × W lanes for the widest kernel W the CPU runs, padded
 // with zeros to a multiple of W. Every value undergoes the same operations
 // in the same order whatever W (lane_kernels.hpp), so W is a matter of
-// speed only; the padding has f = 0 and stays 0.
+// speed only; the padding has f = 0 and stays 0. The starting step is
+// guessed here, over the bundle as one trajectory (HNW I §II.4): to the
+// engine's heuristic each of the W lanes would be a trajectory, and a lane
+// of padding or of states that start at zero makes it fall back to 1e-6.
 #pragma once
 
 #include <memory>
@@ -48,11 +51,17 @@ class ErkBundleIntegrator final : public BundleIntegrator {
     std::size_t padded_;
   };
 
+  double first_step(double t0, double t_end);
+
   std::size_t size_;  // nx·L
+  BundleRhs& rhs_;
+  BundleStepSettings settings_;
+  integrate::Tolerances guess_tolerances_;  // TOL over the bundle (nx·L values)
   PaddedSystem system_;
   integrate::erk::ErkWorkspace workspace_;
   integrate::erk::ErkEngine engine_;
   std::vector<double> padded_;  // one bundle with its padding
+  std::vector<double> guess_scratch_;  // f0, x1, f1, weights for first_step
 };
 
 class ErkBundleIntegratorFactory final : public BundleIntegratorFactory {
