@@ -42,7 +42,7 @@ TEST_P(InternalDiffAllocations, StepsRescalingAndReperturbationAllocateNothing) 
   Perturbations perturbations(directions, p, read, x0.data(), Scaling::normwise,
                               internal_delta());
   const BundleShape shape{nx, directions.count()};
-  std::vector<double> X(shape.size()), buffer(shape.size());
+  std::vector<double> X(shape.size()), buffer(shape.size()), eta(nx);
   perturbations.seed(x0.data(), nullptr, X.data());
   integrate::Tolerances tol;
   tol.rtol = tol.atol = 1e-10;
@@ -61,8 +61,9 @@ TEST_P(InternalDiffAllocations, StepsRescalingAndReperturbationAllocateNothing) 
     bundle->step(10.0);
     bundle->interpolate(0.5 * (bundle->t_previous() + bundle->t()), buffer.data());
     perturbations.differentiate(bundle->x());
-    perturbations.rescale(bundle->x(), k % 2 == 0);
-    perturbations.seed(bundle->x(), bundle->x(), X.data());
+    perturbations.nominal_of(bundle->x(), eta.data());
+    perturbations.rescale(eta.data(), k % 2 == 0);
+    perturbations.seed(eta.data(), bundle->x(), X.data());
     bundle->replace_states(X.data());
   }
   const long counted = allocations;

@@ -25,8 +25,10 @@
 //   - interpolate(t, X): the bundle at t_previous() <= t <= t() from the
 //     last step, before any replace_states; only if has_dense_output().
 //     Without dense output the caller lands steps on its output times.
-//   - every evaluation of f goes through the BundleRhs, for all L
-//     trajectories at once; the step loop allocates nothing.
+//   - f is evaluated for all L trajectories at once, through the BundleRhs
+//     or a system built from its model, workspace and parameters (which
+//     the caller changes only between steps, before replace_states); the
+//     step loop allocates nothing.
 #pragma once
 
 #include <memory>
@@ -53,6 +55,7 @@ struct BundleCounts {
   long steps = 0;           // attempts
   long accepted = 0;
   long rejected = 0;
+  long rhs_calls = 0;       // evaluations of f for the whole bundle
   long jacobians = 0;       // evaluations of J_x (implicit engines)
   long factorizations = 0;  // of the iteration matrix (implicit engines)
 };

@@ -1,5 +1,5 @@
 // f at every trajectory of a bundle, each with its own parameter vector:
-// F_l = f(t, X_l, P_l), l = 0..L-1 (trajectory_bundle.hpp).
+// F_l = f(t, X_l, P_l), l = 0..L-1, X and F interleaved (trajectory_bundle.hpp).
 //
 // All L points go through one call of the model's batched f (SIMD lanes of
 // 8 or 4 for expression models) when it has one, else through Model::rhs
@@ -8,9 +8,10 @@
 // so η and η̂_j must see the same arithmetic (the batched path may differ
 // from Model::rhs by a few ulp).
 //
-// Engines of any kind (explicit RK, Rosenbrock) evaluate the bundle through
-// this class; a Rosenbrock engine also reaches the model, the parameters of
-// each trajectory and the workspace for J_x and J·v.
+// The explicit RK engine evaluates the bundle through this class; an engine
+// with a system of its own (the Rosenbrock engine's ModelRosenbrockSystem,
+// which also gives J_x and J·v) takes the model, the workspace and each
+// trajectory's parameters from here.
 #pragma once
 
 #include <cstddef>
@@ -27,7 +28,8 @@ class BundleRhs {
   // call, so the caller may change them between steps.
   BundleRhs(const Model& model, Workspace& workspace, BundleShape shape, const double* params);
 
-  // F = f(t, X) for the whole bundle (nx x L each). Allocates nothing.
+  // F = f(t, X) for the whole bundle (nx·L values each, interleaved).
+  // Allocates nothing.
   void evaluate(double t, const double* X, double* F);
 
   const Model& model() const { return model_; }
@@ -43,7 +45,8 @@ class BundleRhs {
   const BatchedRhs* batched_;
   BundleShape shape_;
   const double* params_;
-  std::vector<double> times_;  // t for each point of a batched call
+  std::vector<double> times_;            // t for each point of a batched call
+  std::vector<double> columns_, out_;    // X and F as nx × L columns
   long calls_ = 0;
 };
 

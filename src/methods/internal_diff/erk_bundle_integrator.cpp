@@ -119,6 +119,7 @@ BundleCounts ErkBundleIntegrator::counts() const {
   c.steps = s.steps;
   c.accepted = s.accepted;
   c.rejected = s.rejected;
+  c.rhs_calls = rhs_.calls();  // the starting-step guess's included
   return c;
 }
 

@@ -30,7 +30,7 @@ void run_alone(const SolveSetup& s, const double* x0, const double* p, Visit&& v
     at.collect(*integrator, buffer.data(), visit);
   }
   tally.add(integrator->counts(), tally.bundle);
-  tally.add(rhs);
+  tally.add_rhs(integrator->counts(), single);
   ++tally.runs;
 }
 

@@ -32,7 +32,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
 
   Perturbations perturbations(d, s.p, s.read_by_f, s.x0.data(), s.settings.scaling,
                               internal_delta());
-  std::vector<double> X(shape.size()), buffer(shape.size());
+  std::vector<double> X(shape.size()), buffer(shape.size()), eta_shared(d.nx());
   perturbations.seed(s.x0.data(), nullptr, X.data());
 
   const integrate::Tolerances bundle_tol =
@@ -66,7 +66,8 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
     sigma_at.collect(*bundle, buffer.data(), [&](std::size_t k, const double* Xk) {
       out.set_from_bundle(k, Xk, perturbations.epsilon(), !accurate);
     });
-    const double* eta = bundle->x();
+    // η_{i+1}: the bundle's nominal, or η̃ brought to t_{i+1} at TOL.
+    const double* eta = eta_shared.data();
     if (accurate) {
       while (nominal->t() < bundle->t()) {
         nominal->step(x_at.limit(*nominal, bundle->t()));
@@ -74,6 +75,8 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
                      [&](std::size_t k, const double* xk) { out.set_states(k, xk); });
       }
       eta = nominal->x();
+    } else {
+      perturbations.nominal_of(bundle->x(), eta_shared.data());
     }
     perturbations.differentiate(bundle->x());  // (11)
     if (bundle->t() >= t_end) break;
@@ -88,10 +91,10 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
 
   tally.runs = accurate ? 2 : 1;
   tally.add(bundle->counts(), tally.bundle);
-  tally.add(rhs);
+  tally.add_rhs(bundle->counts(), shape);
   if (nominal) {
     tally.add(nominal->counts(), tally.nominal);
-    tally.add(nominal_rhs);
+    tally.add_rhs(nominal->counts(), single);
   }
   return tally;
 }

@@ -37,12 +37,17 @@ void Perturbations::set_params(std::size_t j) {
 }
 
 void Perturbations::differentiate(const double* X) {
+  const std::size_t L = 1 + ns_;
   for (std::size_t j = 0; j < ns_; ++j) {
-    const double* hat = X + (j + 1) * nx_;
     const double inv = 1.0 / epsilon_[j];
     double* s = sigma_.data() + j * nx_;
-    for (std::size_t i = 0; i < nx_; ++i) s[i] = (hat[i] - X[i]) * inv;
+    for (std::size_t i = 0; i < nx_; ++i) s[i] = (X[i * L + j + 1] - X[i * L]) * inv;
   }
+}
+
+void Perturbations::nominal_of(const double* X, double* eta) const {
+  const std::size_t L = 1 + ns_;
+  for (std::size_t i = 0; i < nx_; ++i) eta[i] = X[i * L];
 }
 
 bool Perturbations::rescale(const double* eta, bool always) {
@@ -60,15 +65,16 @@ bool Perturbations::rescale(const double* eta, bool always) {
 }
 
 void Perturbations::seed(const double* eta, const double* current, double* X) const {
-  std::copy(eta, eta + nx_, X);
+  const std::size_t L = 1 + ns_;
+  for (std::size_t i = 0; i < nx_; ++i) X[i * L] = eta[i];
   for (std::size_t j = 0; j < ns_; ++j) {
-    double* out = X + (j + 1) * nx_;
+    const std::size_t l = j + 1;
     if (current && !changed_[j]) {
-      std::copy(current + (j + 1) * nx_, current + (j + 2) * nx_, out);
+      for (std::size_t i = 0; i < nx_; ++i) X[i * L + l] = current[i * L + l];
       continue;
     }
     const double* s = sigma(j);
-    for (std::size_t i = 0; i < nx_; ++i) out[i] = eta[i] + epsilon_[j] * s[i];
+    for (std::size_t i = 0; i < nx_; ++i) X[i * L + l] = eta[i] + epsilon_[j] * s[i];
   }
 }
 

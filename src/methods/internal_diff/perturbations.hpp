@@ -30,16 +30,18 @@ class Perturbations {
 
   // (11): σ_j = (X_j − X_0)/ε_j from the bundle at a step's end.
   void differentiate(const double* X);
+  // Trajectory 0 of the bundle X into eta (nx values).
+  void nominal_of(const double* X, double* eta) const;
   // (12)–(13) at η. A direction takes its new ε when `always`, or when the
   // new ε differs from the one in use by more than a factor 2 (a new ε
   // means a re-perturbed trajectory, which costs an f evaluation; within a
   // factor 2 the error terms O(ε) + O(eps/ε) of (8) change by at most 25%).
   // Returns whether any ε changed.
   bool rescale(const double* eta, bool always);
-  // The bundle X = [η, η + ε_j σ_j]. With `current` (the bundle at the
-  // step's end), directions whose ε did not change in the last rescale()
-  // keep their trajectory from it instead (η̂_j = η + ε_j σ_j up to
-  // rounding, without a new f evaluation).
+  // The bundle X = [η, η + ε_j σ_j] (η: nx values; X, current: bundles).
+  // With `current` (the bundle at the step's end), directions whose ε did
+  // not change in the last rescale() keep their trajectory from it instead
+  // (η̂_j = η + ε_j σ_j up to rounding, without a new f evaluation).
   void seed(const double* eta, const double* current, double* X) const;
 
  private:

@@ -31,15 +31,16 @@ SensitivityErrorNorm::SensitivityErrorNorm(BundleShape shape, const integrate::T
 // ‖d̂_l‖ (‖d‖ for l = 0) with the weights of TOL.
 double SensitivityErrorNorm::trajectory_error(const integrate::StepErrorEstimate& e,
                                               std::size_t l) const {
-  const std::size_t nx = shape_.nx, o = l * nx;
+  const std::size_t nx = shape_.nx, L = shape_.trajectories();
   double sum5 = 0.0, sum3 = 0.0;
   for (std::size_t i = 0; i < nx; ++i) {
-    const double scale = std::max(std::fabs(e.x_old[o + i]), std::fabs(e.x_new[o + i]));
+    const std::size_t q = i * L + l;
+    const double scale = std::max(std::fabs(e.x_old[q]), std::fabs(e.x_new[q]));
     const double w = 1.0 / (state_.atol_of(i) + state_.rtol * scale);
-    const double v5 = e.err[o + i] * w;
+    const double v5 = e.err[q] * w;
     sum5 += v5 * v5;
     if (e.err_low) {
-      const double v3 = e.err_low[o + i] * w;
+      const double v3 = e.err_low[q] * w;
       sum3 += v3 * v3;
     }
   }
@@ -49,18 +50,19 @@ double SensitivityErrorNorm::trajectory_error(const integrate::StepErrorEstimate
 // ‖Δ_j‖, (14), with the weights of TOLS at σ_j at both ends of the step.
 double SensitivityErrorNorm::difference_error(const integrate::StepErrorEstimate& e,
                                               std::size_t j) const {
-  const std::size_t nx = shape_.nx, o = j * nx;
+  const std::size_t nx = shape_.nx, L = shape_.trajectories();
   const double inv = 1.0 / epsilon_[j - 1];
   double sum5 = 0.0, sum3 = 0.0;
   for (std::size_t i = 0; i < nx; ++i) {
-    const double s_old = (e.x_old[o + i] - e.x_old[i]) * inv;
-    const double s_new = (e.x_new[o + i] - e.x_new[i]) * inv;
+    const std::size_t q = i * L + j, q0 = i * L;  // trajectory j, the nominal
+    const double s_old = (e.x_old[q] - e.x_old[q0]) * inv;
+    const double s_new = (e.x_new[q] - e.x_new[q0]) * inv;
     const double w =
         1.0 / (sensitivity_.atol + sensitivity_.rtol * std::max(std::fabs(s_old), std::fabs(s_new)));
-    const double v5 = (e.err[o + i] - e.err[i]) * inv * w;
+    const double v5 = (e.err[q] - e.err[q0]) * inv * w;
     sum5 += v5 * v5;
     if (e.err_low) {
-      const double v3 = (e.err_low[o + i] - e.err_low[i]) * inv * w;
+      const double v3 = (e.err_low[q] - e.err_low[q0]) * inv * w;
       sum3 += v3 * v3;
     }
   }

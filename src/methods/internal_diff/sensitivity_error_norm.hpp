@@ -17,9 +17,11 @@
 // estimates are differenced alike. The magnitudes in the weights are the
 // larger of the step's two ends, as in error_weights (step_control.hpp).
 //
-// The estimate's buffers hold the bundle (trajectory_bundle.hpp) in their
-// first nx·L values: an engine may see the bundle as one system of n·lanes
-// >= nx·L values (padding included), whatever its lane view.
+// The estimate's buffers hold the bundle (trajectory_bundle.hpp: nx × L
+// interleaved) in their first nx·L values: n = nx and lanes = L for an
+// engine with L lanes (Rosenbrock), or any n·lanes >= nx·L for an engine
+// that sees the bundle as one flat system, padding at the end (the
+// explicit RK engine, erk_bundle_integrator.hpp).
 #pragma once
 
 #include <cstddef>

@@ -31,13 +31,14 @@ void SensitivityOutput::set_direction(std::size_t k, std::size_t j, const double
 
 void SensitivityOutput::set_from_bundle(std::size_t k, const double* X, const double* epsilon,
                                         bool with_states) {
-  if (with_states) set_states(k, X);
+  const std::size_t L = 1 + directions_.count();
+  if (with_states)
+    for (std::size_t i = 0; i < nx_; ++i) builder_.x(k)[i] = X[i * L];
   for (std::size_t j = 0; j < directions_.count(); ++j) {
-    const double* hat = X + (j + 1) * nx_;
     const double inv = 1.0 / epsilon[j];
     for (double* out : {s_column(k, j), sr_column(k, j)})
       if (out)
-        for (std::size_t i = 0; i < nx_; ++i) out[i] = (hat[i] - X[i]) * inv;
+        for (std::size_t i = 0; i < nx_; ++i) out[i] = (X[i * L + j + 1] - X[i * L]) * inv;
   }
 }
 

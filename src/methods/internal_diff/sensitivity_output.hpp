@@ -19,8 +19,8 @@ class SensitivityOutput {
   void set_states(std::size_t k, const double* x);
   // Column j of S·R at output k (nx values).
   void set_direction(std::size_t k, std::size_t j, const double* sigma);
-  // (11) from a bundle X at output k: σ_j = (X_j − X_0)/ε_j for every j, and
-  // x = X_0 when with_states. Allocates nothing.
+  // (11) from a bundle X (interleaved) at output k: σ_j = (X_j − X_0)/ε_j
+  // for every j, and x = X_0 when with_states. Allocates nothing.
   void set_from_bundle(std::size_t k, const double* X, const double* epsilon, bool with_states);
 
   const double* states(std::size_t k) { return builder_.x(k); }

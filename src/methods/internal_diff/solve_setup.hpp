@@ -44,9 +44,9 @@ struct RunTally {
     into.jacobians += c.jacobians;
     into.factorizations += c.factorizations;
   }
-  void add(const BundleRhs& rhs) {
-    rhs_evaluations += rhs.evaluations();
-    rhs_calls += rhs.calls();
+  void add_rhs(const BundleCounts& c, BundleShape shape) {
+    rhs_calls += c.rhs_calls;
+    rhs_evaluations += c.rhs_calls * static_cast<long>(shape.trajectories());
   }
 };
 

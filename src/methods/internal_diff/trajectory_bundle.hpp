@@ -4,12 +4,11 @@
 // on one shared step-size sequence so that σ_j = (η̂_j − η)/ε_j
 // differentiates the discrete solution itself, (7)–(11).
 //
-// Layout, trajectory-major: state i of trajectory l at [i + l*nx], so that
-// each trajectory is one contiguous column. Both consumers of a bundle want
-// that: the model's batched f (BatchedRhs::rhs_points takes its points as
-// columns) and multi-right-hand-side LU solves of Rosenbrock stages. The
-// parameters of the trajectories are np x L in the same layout: column 0 is
-// p, column j is p + ε_j R_p,j.
+// Layout: the engines' lanes (step_control.hpp), nx states × L trajectories
+// interleaved state-major, state i of trajectory l at [i*L + l], so that an
+// engine's StepErrorEstimate and its lane states are the bundle as they
+// are. The parameters of the trajectories are np × L column-major, the
+// layout of the model's batched f: column 0 is p, column j is p + ε_j R_p,j.
 #pragma once
 
 #include <cstddef>
