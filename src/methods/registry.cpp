@@ -6,6 +6,7 @@
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
 #include "methods/internal_diff/dopri8s_method.hpp"
+#include "methods/internal_diff/grk4as_method.hpp"
 #include "methods/pbs/pbs_methods.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
@@ -30,6 +31,14 @@ MethodCapabilities trajectory_method() {
 MethodCapabilities difference_method() {
   MethodCapabilities c = trajectory_method();
   c.rhs_only = true;
+  return c;
+}
+
+// Internal differences on an implicit engine: f and the exact J_x (and
+// J_x·v) of the model, no J_p.
+MethodCapabilities grk4as_method() {
+  MethodCapabilities c = trajectory_method();
+  c.exact_jacobians = true;
   return c;
 }
 
@@ -82,6 +91,12 @@ const std::vector<MethodEntry>& registry() {
         "also bounds the error of S*R (sens_rtol, sens_atol)",
         difference_method(), 1e-8, 1e-10, dopri8s::option_specs()},
        dopri8s::solve},
+      {{"grk4as",
+        "internal differences on the Rosenbrock method GRK4A (Franz & Kiehl's GRK4AS, stiff "
+        "problems): S*R as dopri8s computes it, with one exact J_x and one LU of I - h*gamma*J "
+        "per step shared by all 1 + n_s trajectories; steps land on the output times",
+        grk4as_method(), 1e-8, 1e-10, grk4as::option_specs()},
+       grk4as::solve},
   };
   return entries;
 }

@@ -117,6 +117,12 @@ TEST_P(MethodErrors, FailingJacobiansAreReportedByName) {
   EXPECT_NE(f.message.find("'jac_x' returned 4"), std::string::npos) << f.message;
   Misbehaviour jp{Misbehaviour::fail_jac_p};
   f = failure_of(decay_problem(&jp), GetParam());
+  if (GetParam() == "grk4as") {
+    // J_x only (the iteration matrix and the trajectories' J_x v): the
+    // parameters enter by differences, J_p is never called.
+    EXPECT_EQ(f.status, Status::ok) << f.message;
+    return;
+  }
   EXPECT_EQ(f.status, Status::callback_failed) << f.message;
   EXPECT_NE(f.message.find("'jac_p' returned 5"), std::string::npos) << f.message;
 }

@@ -1,0 +1,52 @@
+#include "methods/internal_diff/grk4as_method.hpp"
+
+#include <limits>
+#include <string>
+
+#include "integrate/implicit/rosenbrock_tableau.hpp"
+#include "methods/internal_diff/internal_diff_settings.hpp"
+#include "methods/internal_diff/internal_diff_solve.hpp"
+#include "methods/internal_diff/rosenbrock_bundle_integrator.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::grk4as {
+namespace {
+
+integrate::RosenbrockJacobian jacobian_mode(const std::string& text) {
+  if (text == "frozen") return integrate::RosenbrockJacobian::frozen;
+  return integrate::RosenbrockJacobian::corrected;  // the only other choice
+}
+
+}  // namespace
+
+std::vector<OptionSpec> option_specs() {
+  std::vector<OptionSpec> specs = internal_diff::option_specs();
+  specs.push_back(
+      {"jacobian", OptionType::text, std::string("corrected"),
+       "how the perturbed trajectories use the nominal's J_x (all share its LU of "
+       "I - h*gamma*J): corrected, their stages add products with their own Jacobian, "
+       "(I - h gamma W) k_i^ = h f(Y_i^) + h J^(sum_{j<i} gamma_ij k_j^ + gamma k_i) - h gamma W "
+       "k_i, O(eps^2) off their exact Rosenbrock step, so S*R keeps order 4; frozen, the "
+       "paper's GRK4AS, W = J of the nominal in every stage: for a perturbed trajectory a "
+       "W-method, and GRK4A has sum b_i alpha_i = 0.4881 != 1/2, so S*R converges at order 1 "
+       "only for nonlinear f",
+       {"corrected", "frozen"}});
+  specs.push_back(bounded({"sparse_threshold", OptionType::integer, std::int64_t{100},
+                           "I - h*gamma*J is factored by dense LAPACK LU below this many states "
+                           "and by KLU from it on, when the model has a sparse J_x pattern "
+                           "(dense LU otherwise)",
+                           {}},
+                          1, std::numeric_limits<double>::infinity()));
+  return specs;
+}
+
+Result solve(const Problem& problem, const MethodOptions& options) {
+  const internal_diff::InternalDiffSettings settings = internal_diff::read_settings(problem, options);
+  integrate::NewtonMatrixOptions newton;
+  newton.sparse_threshold = static_cast<std::size_t>(options.get_int("sparse_threshold"));
+  const internal_diff::RosenbrockBundleIntegratorFactory factory(
+      integrate::grk4a(), jacobian_mode(options.get_string("jacobian")), newton);
+  return internal_diff::solve(problem, settings, factory);
+}
+
+}  // namespace odesens::grk4as

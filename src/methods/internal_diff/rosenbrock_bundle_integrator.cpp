@@ -1,0 +1,91 @@
+#include "methods/internal_diff/rosenbrock_bundle_integrator.hpp"
+
+#include <algorithm>
+
+#include "odesens/status.hpp"
+
+namespace odesens::internal_diff {
+namespace {
+
+integrate::RosenbrockSettings engine_settings(const BundleStepSettings& s,
+                                              integrate::RosenbrockJacobian jacobian) {
+  if (!s.h_fixed && !s.error_norm)
+    throw Error(Status::internal_error, "an adaptive bundle needs its error norm");
+  integrate::RosenbrockSettings e;
+  // TOL of the states: the engine's starting-step guess reads it per lane;
+  // the steps themselves are judged by the method's error norm (14).
+  e.tolerances = s.tolerances;
+  e.error_norm = s.error_norm;
+  e.h0 = s.h0;
+  e.h_max = s.h_max;
+  e.h_fixed = s.h_fixed;
+  e.max_steps = s.max_steps;
+  e.jacobian = jacobian;
+  return e;
+}
+
+}  // namespace
+
+RosenbrockBundleIntegrator::RosenbrockBundleIntegrator(
+    const integrate::RosenbrockTableau& tableau, BundleRhs& rhs,
+    const BundleStepSettings& settings, integrate::RosenbrockJacobian jacobian,
+    const integrate::NewtonMatrixOptions& newton)
+    : rhs_(rhs),
+      nx_(rhs.shape().nx),
+      lanes_(rhs.shape().trajectories()),
+      // params(l) = params(0) + l·np: the BundleRhs's np × L block.
+      system_(rhs.model(), lanes_, rhs.params(0), rhs.workspace()),
+      workspace_(tableau, nx_, lanes_, system_.jacobian_pattern(), newton),
+      engine_(system_, workspace_, engine_settings(settings, jacobian)),
+      lane_(nx_) {}
+
+void RosenbrockBundleIntegrator::copy_params() {
+  for (std::size_t l = 0; l < lanes_; ++l) system_.set_lane_params(l, rhs_.params(l));
+}
+
+void RosenbrockBundleIntegrator::start(double t0, const double* X0, double t_end) {
+  copy_params();  // the perturbations of t0 may differ from those at construction
+  engine_.reset(t0, X0, t_end);
+}
+
+void RosenbrockBundleIntegrator::replace_states(const double* X) {
+  // Parameters first: set_lane_state drops what the engine evaluated at
+  // t(), so f, ∂f/∂t and J are recomputed with the new parameters.
+  copy_params();
+  for (std::size_t l = 0; l < lanes_; ++l) {
+    for (std::size_t i = 0; i < nx_; ++i) lane_[i] = X[i * lanes_ + l];
+    engine_.set_lane_state(l, lane_.data());
+  }
+}
+
+void RosenbrockBundleIntegrator::interpolate(double, double*) {
+  throw Error(Status::internal_error, "grk4as has no dense output: steps land on output times");
+}
+
+BundleCounts RosenbrockBundleIntegrator::counts() const {
+  const auto& s = engine_.stats();
+  const auto& n = engine_.newton_stats();
+  BundleCounts c;
+  c.steps = s.steps;
+  c.accepted = s.accepted;
+  c.rejected = s.rejected;
+  c.rhs_calls = s.rhs_evaluations;  // each for the whole bundle
+  c.jacobians = s.jacobian_evaluations;
+  // Numeric factorizations of I − hγJ: fresh ones and KLU's refactorizations
+  // on the old pivot order (a fallback counts in both: two factorizations).
+  c.factorizations = static_cast<long>(n.factorizations + n.refactorizations);
+  return c;
+}
+
+RosenbrockBundleIntegratorFactory::RosenbrockBundleIntegratorFactory(
+    const integrate::RosenbrockTableau& tableau, integrate::RosenbrockJacobian jacobian,
+    const integrate::NewtonMatrixOptions& newton)
+    : tableau_(tableau), jacobian_(jacobian), newton_(newton) {}
+
+std::unique_ptr<BundleIntegrator> RosenbrockBundleIntegratorFactory::make(
+    BundleRhs& rhs, const BundleStepSettings& settings) const {
+  return std::make_unique<RosenbrockBundleIntegrator>(tableau_, rhs, settings, jacobian_,
+                                                      newton_);
+}
+
+}  // namespace odesens::internal_diff
