@@ -94,6 +94,29 @@ TEST(Grk4as, StiffE3MeetsTheSensitivityToleranceInBothModes) {
   }
 }
 
+// The paper's baseline runs on the same factory: 1 + n_s independent
+// GRK4A solves, each with its own steps; and the §2.4 nominal.
+TEST(Grk4as, ExternalDifferencesAndAccurateNominalRunOnGrk4a) {
+  ODESENS_REQUIRE_SHARED_MODEL("stiff_e3.ode");
+  const Problem base = ode_problem("stiff_e3.ode", linspace(25, 500, 20));
+  const Result ref = cvodes_reference(base);
+  Problem p = base;
+  set_tolerances(p, 1e-5);
+  p.rtol = 1e-10;  // independent solves: their error over eps_j ~ TOLS needs TOL = TOLS^2
+  p.atol = {1e-10};
+  p.options.set("differences", "external");
+  const Result external = solve(p, "grk4as");
+  EXPECT_EQ(external.stats.extra.at("runs"), 5.0);
+  EXPECT_LE(mixed_error(external.s, ref.s), 1e-4);
+  p.options.set("differences", "internal");
+  p.options.set("nominal", "accurate");
+  p.rtol = 1e-8;
+  p.atol = {1e-8};
+  const Result accurate = solve(p, "grk4as");
+  EXPECT_LE(mixed_error(accurate.s, ref.s), 1e-4);
+  EXPECT_LE(mixed_error(accurate.x, ref.x), 1e-7);
+}
+
 // ---- Van der Pol and PKA against CVODES -----------------------------------------
 
 // Van der Pol (mu = 1000) at TOLS 1e-5 and 1e-6. PKA at 1e-4 and 1e-5: at
