@@ -12,15 +12,21 @@
 //                      its columns are those of S·R
 // Error: max over output times and entries of |S - S_ref| / (|S_ref| + 1),
 // S_ref exact (C1) or cvodes_fsa adams at rtol 1e-13 (C5).
-// Cases (the paper's non-stiff examples; E3 and E3x10 with grk4as join the
-// same table as further Case entries):
+// Cases (the paper's examples; E3x10 is still to come):
 //   C1  DETEST C1, directions=all (dx/dx0 and dx/dk: n_s = 11), t = 0..20
 //   C5  DETEST C5, the 30 initial values as parameters (n_s = 30), t = 1..20
+//   E3  STIFF DETEST E3, directions=all (n_s = 7), t = 25..500, first step
+//       0.02, with the stiff variants:
+//         grk4as corrected   internal differences on GRK4A, lanes' own J v
+//         grk4as frozen      the paper's GRK4AS (W = the nominal's J)
+//         external GRK4A     differences=external on GRK4A
+//         cvodes_fsa bdf     at rtol = atol = TOLS on the x0-as-parameter copy
+//       reference: cvodes_fsa bdf at rtol 1e-13
 // After the table: the goals as ratios, and cvodes_fsa against
 // dopri8s at equal achieved error (a sweep of cvodes_fsa tolerances).
 //
 // Run: build/bin/bench_internal_diff [--tols 1e-4,1e-5,1e-6,1e-7] [--repeats 7]
-//      [--cases C1,C5]
+//      [--cases C1,C5,E3]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -68,7 +74,8 @@ struct Case {
   std::string name;
   odesens::Problem problem;         // for dopri8s (directions set by `directions`)
   odesens::Problem x0_problem;      // x0 as parameters (cvodes_fsa)
-  std::string directions;           // dopri8s' option
+  std::string directions;           // the internal-difference methods' option
+  bool stiff = false;               // no goal ratios of dopri8s, no adams sweep
   std::vector<double> reference;    // S·R at the output times, n_t x nx x n_s
   std::vector<Variant> variants;
 };
@@ -122,6 +129,24 @@ std::vector<Variant> non_stiff_variants() {
          tolerances(p, tols);
          p.options.set("lmm", std::string("adams"));
        }},
+  };
+}
+
+std::vector<Variant> stiff_variants() {
+  auto grk4as = [](const char* key, const char* value) {
+    return [=](odesens::Problem& p, double tols) {
+      tolerances(p, tols * tols);
+      p.options.set("sens_rtol", tols);
+      p.options.set("h0", 0.02);  // the paper's E3 setting
+      if (key) p.options.set(key, std::string(value));
+    };
+  };
+  return {
+      {"grk4as corrected", "grk4as", false, grk4as(nullptr, nullptr)},
+      {"grk4as frozen", "grk4as", false, grk4as("jacobian", "frozen")},
+      {"external GRK4A", "grk4as", false, grk4as("differences", "external")},
+      {"cvodes_fsa bdf", "cvodes_fsa", true,
+       [](odesens::Problem& p, double tols) { tolerances(p, tols); }},
   };
 }
 
@@ -219,6 +244,25 @@ Case detest_c5() {
   return c;
 }
 
+// STIFF DETEST E3, directions=all: columns dx/dx0 (3), then dx/da (4).
+Case stiff_e3() {
+  Case c;
+  c.name = "E3";
+  const std::string path = shared_dir() + "/models/ode/stiff_e3.ode";
+  c.problem.model = odesens::load_model(path);
+  c.problem.output_times = range(25, 500, 20);
+  c.directions = "all";
+  c.stiff = true;
+  const std::string copy = x0_as_params(read_file(path), {"y1", "y2", "y3"});
+  c.x0_problem.model = odesens::load_ode_text(copy, "stiff_e3_x0.ode");
+  c.x0_problem.output_times = c.problem.output_times;
+  odesens::Problem ref = c.x0_problem;
+  tolerances(ref, 1e-13);
+  c.reference = odesens::solve(ref, "cvodes_fsa").s;
+  c.variants = stiff_variants();
+  return c;
+}
+
 struct Row {
   std::string case_name, label;
   double tols, seconds, error;
@@ -245,6 +289,7 @@ int main(int argc, char** argv) {
   for (const auto& name : case_names) {
     if (name == "C1") cases.push_back(detest_c1());
     if (name == "C5") cases.push_back(detest_c5());
+    if (name == "E3") cases.push_back(stiff_e3());
   }
 
   std::vector<Row> rows;
@@ -254,7 +299,7 @@ int main(int argc, char** argv) {
     for (double tols : tols_list) {
       for (const Variant& v : c.variants) {
         odesens::Problem p = v.x0_as_params ? c.x0_problem : c.problem;
-        if (v.method == "dopri8s") p.options.set("directions", c.directions);
+        if (v.method != "cvodes_fsa") p.options.set("directions", c.directions);
         v.configure(p, tols);
         odesens::Result r;
         const double seconds = median_seconds(p, v.method, repeats, r);
@@ -288,12 +333,29 @@ int main(int argc, char** argv) {
                   scalar->seconds / shared->seconds, shared->error / tols, accurate->error / tols);
     }
 
+  std::printf("\nStiff goals at TOLS <= 1e-6 (error <= TOLS on E3, external/internal >= 1):\n\n");
+  std::printf("| case | TOLS | external/corrected | external/frozen | cvodes_fsa/corrected | "
+              "corrected error/TOLS | frozen error/TOLS |\n|---|---|---|---|---|---|---|\n");
+  for (const Case& c : cases)
+    for (double tols : tols_list) {
+      const Row* corrected = find(c.name, "grk4as corrected", tols);
+      const Row* frozen = find(c.name, "grk4as frozen", tols);
+      const Row* external = find(c.name, "external GRK4A", tols);
+      const Row* cvodes = find(c.name, "cvodes_fsa bdf", tols);
+      if (!corrected || !frozen || !external || !cvodes) continue;
+      std::printf("| %s | %.0e | %.2f | %.2f | %.2f | %.2f | %.2f |\n", c.name.c_str(), tols,
+                  external->seconds / corrected->seconds, external->seconds / frozen->seconds,
+                  cvodes->seconds / corrected->seconds, corrected->error / tols,
+                  frozen->error / tols);
+    }
+
   // cvodes_fsa at equal achieved error: a sweep of its tolerances, and for
   // each dopri8s row the fastest cvodes_fsa run at least as accurate.
   std::printf("\ncvodes_fsa (adams) at equal achieved error:\n\n");
   std::printf("| case | dopri8s | TOLS | its error | its time [ms] | fastest cvodes_fsa at least "
               "as accurate: rtol | time [ms] | cvodes/dopri8s |\n|---|---|---|---|---|---|---|---|\n");
   for (const Case& c : cases) {
+    if (c.stiff) continue;  // Adams on a stiff problem says nothing
     std::vector<Row> sweep;
     for (double rtol = 1e-4; rtol >= 0.99e-13; rtol /= 10) {
       odesens::Problem p = c.x0_problem;
