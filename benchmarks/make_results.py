@@ -534,7 +534,7 @@ def replace_section(name):
 
 
 INTERNAL_DIFF_GOALS = """\
-### Goals of the dopri8s/grk4as issue (dopri8s part), as measured in this run
+### Goals of the dopri8s/grk4as issue, as measured in this run
 
 - **Error <= TOLS on C1 at TOLS <= 1e-6: met** (shared 0.02 and 0.55 TOLS at 1e-6 and
   1e-7; accurate 0.05 and 0.20).
@@ -547,21 +547,47 @@ INTERNAL_DIFF_GOALS = """\
 - C5 at TOLS 1e-7 misses TOLS itself (6.2 TOLS): the error is at the rounding floor of
   internal differences, about sqrt(eps) max|S| = 5e-7 (the paper's Eq. 8), already at
   TOLS 1e-5. The paper misses the tolerance there too.
-- grk4as (E3, E3x10) rows are not in this table yet."""
+- **grk4as on E3: external/internal >= 1 met** (corrected 1.1-1.5, frozen 2.0-2.7).
+  **Error <= TOLS on E3 at TOLS <= 1e-6: missed** (33 TOLS corrected, 40 frozen at 1e-6):
+  at TOL = TOLS^2 = 1e-12 GRK4A takes 83 000 steps over [0, 500], and the rounding of
+  each step's differences (eps |x| / epsilon_j) accumulates to about 2-3e-5 whatever
+  TOLS is; the external baseline (own steps per trajectory, perturbation TOLS) stays
+  nearer TOLS there. The unit test runs E3 with TOL = TOLS and meets 10 TOLS in the
+  corrected mode (0.2 and 3.6 TOLS at 1e-4 and 1e-6). E3x10 (dense and KLU) is not
+  built yet, so its goals (>= 3 dense, >= 1.5 KLU) are not measured. grk4as is 20-500x
+  slower than cvodes_fsa bdf on E3, whose BDF needs a few hundred steps."""
 
 
 def internal_diff_section():
     out = subprocess.run([os.path.join(build, "bin", "bench_internal_diff"), "--repeats", "21"],
                          check=True, capture_output=True, text=True).stdout.strip().split("\n")
     lines = [
-        "## Internal differences: dopri8s (`bench_internal_diff`)",
+        "## Internal differences: dopri8s and grk4as (`bench_internal_diff`)",
         "",
         "Command: `build/bin/bench_internal_diff --repeats 21` (Franz & Kiehl §4: TOLS 1e-4 ...",
         "1e-7, TOL = TOLS^2; median of 21 runs). Error: max over output times and entries of",
         "|S - S_ref| / (|S_ref| + 1), S_ref exact (C1) or cvodes_fsa adams at rtol 1e-13 (C5).",
         "",
     ]
-    return lines + out + [""] + INTERNAL_DIFF_GOALS.split("\n")
+    e3 = subprocess.run([os.path.join(build, "bin", "bench_internal_diff"), "--cases", "E3",
+                         "--repeats", "3"], check=True, capture_output=True,
+                        text=True).stdout.strip().split("\n")
+    lines += out + ["", "### grk4as on STIFF DETEST E3: `build/bin/bench_internal_diff --cases E3 --repeats 3`",
+                    "", "Reference: cvodes_fsa bdf at rtol 1e-13; n_s = 7 (directions=all).", ""]
+    return lines + stiff_rows(e3) + [""] + INTERNAL_DIFF_GOALS.split("\n")
+
+
+def stiff_rows(e3):
+    """The E3 table and its stiff goals, without the empty non-stiff tables."""
+    keep, skip = [], False
+    for line in e3:
+        if line.startswith("Goals at TOLS") or line.startswith("cvodes_fsa (adams) at equal"):
+            skip = True
+        elif line.startswith("Stiff goals"):
+            skip = False
+        if not skip:
+            keep.append(line)
+    return keep
 
 
 def main():
