@@ -85,6 +85,7 @@ static void test_version_and_status_strings(void) {
 static void test_method_discovery(void) {
   CHECK(has_method("cvodes_fsa"));
   CHECK(has_method("cvodes_asa"));
+  CHECK(has_method("odesd"));
   int64_t n = 0, type = -1;
   CHECK_OK(odesens_method_option_count("cvodes_fsa", &n));
   CHECK(n >= 1);

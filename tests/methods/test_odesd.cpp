@@ -111,6 +111,20 @@ TEST(OdesdOutput, QuinticHermiteReproducesQuintics) {
   }
 }
 
+// On a non-stiff model the quintic Hermite output (no steps clipped to the
+// outputs) agrees with step-end outputs to about the tolerance.
+TEST(OdesdOutput, HermiteOutputAgreesWithStepEndsOnANonStiffModel) {
+  auto problem = testing::builtin_problem("chua", linspace(0.05, 5, 100));
+  problem.rtol = 1e-9;
+  problem.atol = {1e-11};
+  const Result ends = solve(problem, "odesd");
+  problem.options.set("output", "hermite");
+  const Result hermite = solve(problem, "odesd");
+  EXPECT_LT(hermite.stats.steps, ends.stats.steps);
+  EXPECT_LT(testing::relative_max_difference(hermite.x, ends.x), 1e-6);
+  EXPECT_LT(testing::relative_max_difference(hermite.s, ends.s), 1e-5);
+}
+
 // x' = lam x, one fixed step: R(z) = (12 + 6z + z^2)/(12 - 6z + z^2).
 TEST(OdesdRule, OneStepOfLinearDecayIsTheStabilityFunction) {
   for (double lam : {-0.5, -3.0, -40.0, 2.0}) {

@@ -38,8 +38,8 @@ std::vector<OptionSpec> option_specs() {
        {"step_end", "hermite"}},
       {"predictor", OptionType::text, std::string("quintic"),
        "Newton's starting point (the paper's is explicit, unspecified): quintic (Hermite "
-       "through x, f, a at the last two step ends, Taylor on the first step and after a "
-       "failure) or taylor (x0 + h f0 + h^2/2 a0)",
+       "through x, f, a at the last two step ends, taylor on the first step) or taylor "
+       "(x0 + h f0 + h^2/2 a0); after a failed Newton iteration always x0 itself",
        {"quintic", "taylor"}},
       {"jacobian_update", OptionType::text, std::string("every_step"),
        "every_step: one Jacobian set per step (at the accepted x with sensitivities, the "
@@ -50,7 +50,10 @@ std::vector<OptionSpec> option_specs() {
                "Newton iterations per step before the step is retried", {}},
               1, 100),
       bounded({"newton_tolerance", OptionType::real, 0.01,
-               "Newton stops when |delta| rho/(1-rho) is below this in the error norm", {}},
+               "Newton stops when |delta| rho/(1-rho) is below this in the error norm (ours: "
+               "0.1 leaves errors in stiff components, which the rule does not damp, "
+               "|R(-inf)| = 1, several times larger at about the same cost)",
+               {}},
               1e-10, 1.0),
       bounded({"step_factor_min", OptionType::real, 0.2,
                "smallest h_new/h (the step factor is (1/(2 err))^(1/5), Eq. 12)", {}},

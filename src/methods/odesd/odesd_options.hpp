@@ -34,7 +34,7 @@ struct Settings {
   double h_max = 0.0;       // 0: no bound
   double factor_min = 0.2, factor_max = 5.0;
   int newton_max_iterations = 4;
-  double newton_tolerance = 0.1;
+  double newton_tolerance = 0.01;
   PredictorKind predictor = PredictorKind::quintic;
   JacobianUpdate jacobian_update = JacobianUpdate::every_step;
   integrate::NewtonMatrixOptions linear_solver;
