@@ -294,14 +294,14 @@ TEST(OdesdErrorEstimate, TracksTheTrueLocalErrorOnMichaelisMenten) {
         const Result rr = solve(ref, "cvodes_fsa");
         std::vector<double> xm1(rr.x.begin(), rr.x.begin() + 4), x0(rr.x.begin() + 4, rr.x.begin() + 8),
             xt(rr.x.begin() + 8, rr.x.end());
-        std::vector<double> f0(n), a0(n), x1 = x0, f1(n), a1(n), w(n, 1e12), delta(n), g(n);
+        std::vector<double> f0(n), a0(n), x1 = x0, f1(n), a1(n), w(n, 1e12), delta(n), g(n), tmp(n);
         d.f(t0, x0.data(), f0.data());
         d.a(t0, x0.data(), a0.data());
         d.evaluate_jacobians(t0, x0.data());
         M.set(1.0, {{-h / 2, d.j_values(), d.version()}, {h * h / 12, d.ja_values(), d.version()}});
         ASSERT_TRUE(M.factor());
         const odesd::RuleStep step{t0 + h, h, x0.data(), f0.data(), a0.data(), w.data(),
-                                   x1.data(), f1.data(), a1.data(), delta.data()};
+                                   x1.data(), f1.data(), a1.data(), delta.data(), tmp.data()};
         ASSERT_TRUE(odesd::solve_rule(d, M, step, {50, 1e-3, 0.5}).converged);
         odesd::g5_minus_x1(n, odesd::g5_coefficients(r), h, xm1.data(), x0.data(), f0.data(),
                            a0.data(), x1.data(), f1.data(), a1.data(), g.data());
@@ -486,6 +486,29 @@ TEST(OdesdSteps, FewRejectionsOnSmoothModels) {
                 0.15 * static_cast<double>(r.stats.steps))
           << spec << " rtol " << rtol << ": " << r.stats.steps << " steps";
     }
+  }
+}
+
+// States only, jacobian_update=lazy keeps J, J_a and the LU across steps:
+// fewer Jacobian sets and LUs, the same accuracy class.
+TEST(OdesdJacobians, LazyUpdateNeedsFewerJacobiansAndFactorizations) {
+  for (const char* spec : {"vanderpol", "glv:6", "network:30"}) {
+    auto problem = testing::builtin_problem(spec, linspace(0.1, 1, 5));
+    problem.rtol = 1e-7;
+    problem.atol = {1e-9};
+    problem.options.set("sensitivities", std::int64_t{0});
+    Problem ref = problem;
+    ref.rtol = 1e-12;
+    ref.atol = {1e-14};
+    const Result rr = solve(ref, "cvodes_fsa");
+    const Result every = solve(problem, "odesd");
+    problem.options.set("jacobian_update", "lazy");
+    const Result lazy = solve(problem, "odesd");
+    EXPECT_LT(lazy.stats.jac_evals, every.stats.jac_evals / 2) << spec;
+    EXPECT_LT(lazy.stats.linear_setups, every.stats.linear_setups) << spec;
+    const double e_every = testing::relative_max_difference(every.x, rr.x);
+    const double e_lazy = testing::relative_max_difference(lazy.x, rr.x);
+    EXPECT_LT(e_lazy, 5 * std::max(e_every, 1e-7)) << spec;
   }
 }
 

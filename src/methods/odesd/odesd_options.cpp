@@ -43,8 +43,10 @@ std::vector<OptionSpec> option_specs() {
        {"quintic", "taylor"}},
       {"jacobian_update", OptionType::text, std::string("every_step"),
        "every_step: one Jacobian set per step (at the accepted x with sensitivities, the "
-       "paper's reuse; at the predictor without); lazy: keep J, J_a and the LU while Newton "
-       "contracts by at least 0.3 per iteration (states only)",
+       "paper's reuse; at the predictor without); lazy (states only, beyond the paper): keep "
+       "J and J_a while Newton contracts by at least 0.3 per iteration, and their LU while h "
+       "stays within 30% of the h it was made for (Newton and the error estimate then use "
+       "that LU)",
        {"every_step", "lazy"}},
       bounded({"newton_max_iterations", OptionType::integer, std::int64_t{4},
                "Newton iterations per step before the step is retried", {}},

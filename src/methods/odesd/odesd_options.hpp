@@ -20,7 +20,7 @@ enum class PredictorKind {
 
 enum class JacobianUpdate {
   every_step,  // one Jacobian set per step (the paper's choice)
-  lazy         // keep J, J_a and M's LU until Newton contracts slower than 0.3
+  lazy         // keep J, J_a while Newton contracts fast, and the LU while h changes < 30%
 };
 
 struct Settings {

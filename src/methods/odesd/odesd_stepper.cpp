@@ -109,9 +109,14 @@ void OdesdStepper::step(double t_limit) {
 bool OdesdStepper::set_and_factor(double h) {
   const std::uint64_t v = d_.version();
   N_.set(1.0, {{-0.5 * h, d_.j_values(), v}, {h * h / 12.0, d_.ja_values(), v}});
-  if (N_.factor()) return true;
-  ++stats_.singular_matrices;
-  return false;
+  factored_h_ = 0.0;
+  if (!N_.factor()) {
+    ++stats_.singular_matrices;
+    return false;
+  }
+  factored_h_ = h;
+  factored_version_ = v;
+  return true;
 }
 
 void OdesdStepper::predict(double h, double* x1) const {
@@ -228,7 +233,11 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
     refresh_jacobians_ = false;
     jacobians_at_x0_ = true;  // current for this step
   }
-  if (!set_and_factor(h)) {
+  // lazy: the LU of an h within 30% of this one still makes Newton contract
+  // (CVODES' rule for its own matrix); else M is rebuilt for this h.
+  const bool keep_lu = lazy && factored_version_ == d_.version() && factored_h_ > 0.0 &&
+                       std::fabs(h / factored_h_ - 1.0) <= 0.3;
+  if (!keep_lu && !set_and_factor(h)) {
     shrink_after_failure(h, "the Newton matrix I - h/2 J + h^2/12 J_a is singular");
     return Attempt::retry;
   }
@@ -236,7 +245,7 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
   integrate::error_weights(settings_.tolerances, n_, 1, y0_.data(), nullptr, weights_.data());
   NewtonControl control{settings_.newton_max_iterations, settings_.newton_tolerance, rate_};
   const RuleStep rule{t1, h, y0_.data(), yd0_.data(), ydd0_.data(), weights_.data(),
-                      y1_.data(), yd1_.data(), ydd1_.data(), delta_.data()};
+                      y1_.data(), yd1_.data(), ydd1_.data(), delta_.data(), err_.data()};
   const NewtonOutcome newton = solve_rule(d_, N_, rule, control);
   stats_.newton_iterations += static_cast<std::size_t>(newton.iterations);
   if (newton.iterations > 1) rate_ = newton.rate;

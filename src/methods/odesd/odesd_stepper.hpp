@@ -12,7 +12,7 @@
 // step's h for Eq. 15 and reused for the next step's Newton iteration (a
 // new LU only when h changes): one Jacobian set and at most two LUs a step.
 // States only, the set is evaluated at the predictor (every_step) or kept
-// while Newton converges fast (lazy).
+// while Newton converges fast, with the LU of any h within 30% (lazy).
 #pragma once
 
 #include <cstddef>
@@ -78,6 +78,8 @@ class OdesdStepper final : public integrate::SteppedSolution {
   bool refresh_jacobians_ = false;
   bool saw_non_finite_ = false;
   double rate_ = 0.5;             // last Newton contraction
+  double factored_h_ = 0.0;       // the h and Jacobian set of the LU held (0: none)
+  std::uint64_t factored_version_ = 0;
   // y, ẏ, ÿ at t − h_prev (m1), t (0) and the candidate t + h (1).
   std::vector<double> ym1_, ydm1_, yddm1_, y0_, yd0_, ydd0_, y1_, yd1_, ydd1_;
   std::vector<double> weights_, delta_, err_, adot0_;

@@ -36,12 +36,13 @@ struct NewtonOutcome {
 };
 
 // The step's vectors (n each); x1 holds the predictor on entry and the
-// solution on a converged return, f1 and a1 then f and a at it. weights
-// are the error weights (1 / (atol + rtol |x|)); delta is scratch.
+// solution on a converged return, f1 and a1 then f and a at it (to first
+// order in the last correction). weights are the error weights
+// (1 / (atol + rtol |x|)); delta and scratch are scratch.
 struct RuleStep {
   double t1 = 0.0, h = 0.0;
   const double *x0 = nullptr, *f0 = nullptr, *a0 = nullptr, *weights = nullptr;
-  double *x1 = nullptr, *f1 = nullptr, *a1 = nullptr, *delta = nullptr;
+  double *x1 = nullptr, *f1 = nullptr, *a1 = nullptr, *delta = nullptr, *scratch = nullptr;
 };
 
 // Eq. 8 with the factored N: iterates until ‖δ‖ ρ/(1 − ρ) ≤ tolerance
