@@ -599,8 +599,10 @@ TEST(OdesdFailures, BlowUpNamesItsTime) {
   const auto at = m.find("at t=");
   ASSERT_NE(at, std::string::npos) << m;
   const double t = std::atof(m.c_str() + at + 5);
+  // The pole is at t = 1; the implicit rule may take its last accepted
+  // step a hair beyond it before h collapses.
   EXPECT_GE(t, 0.99) << m;
-  EXPECT_LE(t, 1.0) << m;
+  EXPECT_LE(t, 1.0 + 1e-6) << m;
 }
 
 TEST(OdesdFailures, MaxStepsIsTooMuchWork) {

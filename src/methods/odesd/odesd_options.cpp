@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::odesd {
@@ -91,8 +92,8 @@ Settings read_settings(const Problem& problem, const MethodOptions& options) {
   s.h0 = options.get_double("h0");
   s.h_max = options.get_double("h_max");
   if (s.h_max > 0.0 && s.h0 > s.h_max)
-    throw Error(Status::option_type, "option h0 (" + std::to_string(s.h0) +
-                                         ") exceeds option h_max (" + std::to_string(s.h_max) +
+    throw Error(Status::option_type, "option h0 (" + number_text(s.h0) +
+                                         ") exceeds option h_max (" + number_text(s.h_max) +
                                          ")");
   s.factor_min = options.get_double("step_factor_min");
   s.factor_max = options.get_double("step_factor_max");

@@ -10,6 +10,7 @@
 #include "methods/odesd/hermite_quintic.hpp"
 #include "methods/odesd/predictor.hpp"
 #include "methods/odesd/second_derivative_rule.hpp"
+#include "core/number_text.hpp"
 #include "methods/odesd/sensitivity_step.hpp"
 
 namespace odesens::odesd {
@@ -61,7 +62,7 @@ OdesdStepper::OdesdStepper(const Model& model, const double* p, Workspace* ws,
   if (!all_finite(n_, yd0_.data()) || !all_finite(n_, ydd0_.data()))
     throw Error(Status::not_finite,
                 "odesd: f or its time derivative a = J f + df/dt is not finite at t0=" +
-                    std::to_string(t0) + " (check x0 and the parameters)");
+                    number_text(t0) + " (check x0 and the parameters)");
   // The Jacobian set at x0: Ṡ0 and S̈0 (Eq. 13), the first step's ȧ0, and
   // with sensitivities the first Newton matrix.
   d_.evaluate_jacobians(t_, y0_.data());
@@ -101,8 +102,8 @@ void OdesdStepper::step(double t_limit) {
 }
 
 [[noreturn]] void OdesdStepper::fail(Status status, const std::string& why, double h) const {
-  throw Error(status, "odesd: " + why + " at t=" + std::to_string(t_) +
-                          " (step size h=" + std::to_string(h) + ")");
+  throw Error(status, "odesd: " + why + " at t=" + number_text(t_) +
+                          " (step size h=" + number_text(h) + ")");
 }
 
 // M = I − h/2 J + h²/12 J_a with the held Jacobian set; false when singular.
@@ -209,8 +210,8 @@ void OdesdStepper::accept(double t1, double h, double err) {
 OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
   if (static_cast<long>(stats_.attempts) >= settings_.max_attempts)
     throw Error(Status::too_much_work,
-                "odesd: max_steps reached at t=" + std::to_string(t_) + " before t=" +
-                    std::to_string(t_limit) + " (" + std::to_string(stats_.attempts) +
+                "odesd: max_steps reached at t=" + number_text(t_) + " before t=" +
+                    number_text(t_limit) + " (" + std::to_string(stats_.attempts) +
                     " step attempts)");
   ++stats_.attempts;
   double h = h_;
@@ -219,7 +220,7 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
   if (last) h = t_limit - t_;
   if (!(h > 16.0 * eps * std::max(std::fabs(t_), std::fabs(h))))
     fail(saw_non_finite_ ? Status::not_finite : Status::solver_failed,
-         saw_non_finite_ ? "step size collapsed while f or a was NaN/Inf"
+         saw_non_finite_ ? "step size collapsed while f or a was NaN or Inf"
                          : "step size collapsed (Newton or error test kept failing)",
          h);
   const double t1 = last ? t_limit : t_ + h;
@@ -264,7 +265,7 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
       restart_from_x0_ = true;
       return Attempt::retry;
     }
-    shrink_after_failure(h, newton.not_finite ? "f or a became NaN/Inf in the Newton iteration"
+    shrink_after_failure(h, newton.not_finite ? "f or a became NaN or Inf in the Newton iteration"
                                               : "the Newton iteration did not converge");
     return Attempt::retry;
   }
@@ -291,7 +292,7 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
                      y1_.data() + n_, yd1_.data() + n_, ydd1_.data() + n_);
     if (!all_finite(n_ * np_, y1_.data() + n_)) {
       saw_non_finite_ = true;
-      shrink_after_failure(h, "S became NaN/Inf");
+      shrink_after_failure(h, "S became NaN or Inf");
       return Attempt::retry;
     }
     if (controlled && settings_.sens_error_control) {
