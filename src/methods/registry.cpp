@@ -7,6 +7,7 @@
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
 #include "methods/internal_diff/dopri8s_method.hpp"
 #include "methods/internal_diff/grk4as_method.hpp"
+#include "methods/odesd/odesd_method.hpp"
 #include "methods/pbs/pbs_methods.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
@@ -39,6 +40,12 @@ MethodCapabilities difference_method() {
 MethodCapabilities grk4as_method() {
   MethodCapabilities c = trajectory_method();
   c.exact_jacobians = true;
+  return c;
+}
+
+MethodCapabilities second_derivative_method() {
+  MethodCapabilities c = trajectory_method();
+  c.second_derivatives = true;
   return c;
 }
 
@@ -97,6 +104,12 @@ const std::vector<MethodEntry>& registry() {
         "per step shared by all 1 + n_s trajectories; steps land on the output times",
         grk4as_method(), 1e-8, 1e-10, grk4as::option_specs()},
        grk4as::solve},
+      {{"odesd",
+        "odeSD (Gonnet et al. 2012): the 4th-degree implicit rule in f and its time "
+        "derivative a = J f + df/dt, error estimate from the 5th-degree g5, direct "
+        "sensitivities (Eq. 15) on the same LU: S at every output time",
+        second_derivative_method(), 1e-8, 1e-10, odesd::option_specs()},
+       odesd::solve},
   };
   return entries;
 }

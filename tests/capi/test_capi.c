@@ -85,6 +85,7 @@ static void test_version_and_status_strings(void) {
 static void test_method_discovery(void) {
   CHECK(has_method("cvodes_fsa"));
   CHECK(has_method("cvodes_asa"));
+  CHECK(has_method("odesd"));
   int64_t n = 0, type = -1;
   CHECK_OK(odesens_method_option_count("cvodes_fsa", &n));
   CHECK(n >= 1);
@@ -210,6 +211,18 @@ static void test_callback_chua_matches_builtin_for_every_method(void) {
     CHECK_OK(odesens_method_id(i, &method));
     odesens_solver* a = make_solver(builtin, method, chua_times, CHUA_NT, 1e-10, 1e-12);
     odesens_solver* b = make_solver(callbacks, method, chua_times, CHUA_NT, 1e-10, 1e-12);
+    if (strcmp(method, "odesd") == 0) {
+      /* odesd needs the model's second derivatives, which callback models
+       * lack: refused with a message naming them. */
+      odesens_result* r = NULL;
+      CHECK_STATUS(odesens_solve(b, &r), ODESENS_ERR_UNSUPPORTED);
+      CHECK(strstr(odesens_errmsg(b), "second derivatives") != NULL);
+      odesens_result* ra = solve_ok(a);
+      odesens_result_free(ra);
+      odesens_solver_free(a);
+      odesens_solver_free(b);
+      continue;
+    }
     odesens_result* ra = solve_ok(a);
     odesens_result* rb = solve_ok(b);
     if (ra && rb) {

@@ -53,7 +53,7 @@ ToolRun run_tool(const std::string& args) {
 TEST(Cli, MethodsListsOneIdPerLine) {
   const ToolRun r = run_tool("methods");
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out, "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\ndopri8s\ngrk4as\n");
+  EXPECT_EQ(r.out, "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\ndopri8s\ngrk4as\nodesd\n");
 }
 
 TEST(Cli, OptionsShowDefaultsRangesAndChoices) {

@@ -1,0 +1,329 @@
+// odesd against cvodes_fsa on the odeSD paper's measures (Gonnet et al.
+// 2012, Figs. 1-5), in one run:
+//   cvodes            cvodes_fsa, sensitivities=0 (the states alone)
+//   cvodes_fsa        simultaneous corrector, S at every output time
+//   cvodes_stg        staggered corrector
+//   odesd_x           odesd, sensitivities=0
+//   odesd             odesd with S (direct sensitivities, Eq. 15)
+// per model and rtol (atol = 1e-2 rtol). Precision: max |e| / max |ref| over
+// x and S at every output time, against cvodes_fsa at rtol 1e-12 (states
+// only for the generated networks, whose n_p = 2n makes S large), that
+// reference checked by odesd at 1e-12.
+// Tables: Fig. 1 (states only: odesd/CVODES time, steps, f, J per rtol, mean
+// and std over models), Fig. 3A/B (per model at 1e-6, with and without S),
+// Figs. 3C/3D/4B (cvodes_fsa/odesd time, odesd/cvodes_fsa steps, f, J, per
+// rtol, geometric means), Figs. 2/5 (work-precision rows), the sparse
+// statistics of odesd (nnz(J), nnz(J_a), nnz(M), nnz(L+U)) and the goals.
+//
+// Run: build/bin/bench_odesd [--ode] [--sbml] [--networks 300,1000,3000]
+//      [--network-s-max 1000] [--tols 1e-3,...,1e-10] [--repeats 1] [--outputs 10]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "odesens/odesens.hpp"
+
+namespace {
+
+using odesens::Problem;
+using odesens::Result;
+
+std::vector<std::string> split(const char* text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(item);
+  return out;
+}
+
+std::string shared_dir() {
+  const char* env = std::getenv("ODESENS_SHARED_DIR");
+  return env ? env : ODESENS_DEFAULT_SHARED_DIR;
+}
+
+struct Case {
+  std::string name;
+  std::shared_ptr<odesens::Model> model;
+  double t_end;
+  bool with_s;  // S solves and an S reference
+};
+
+struct Variant {
+  const char* label;
+  const char* method;
+  bool s;
+  const char* corrector;  // cvodes_fsa only
+};
+const Variant variants[] = {{"cvodes", "cvodes_fsa", false, nullptr},
+                            {"cvodes_fsa", "cvodes_fsa", true, "simultaneous"},
+                            {"cvodes_stg", "cvodes_fsa", true, "staggered"},
+                            {"odesd_x", "odesd", false, nullptr},
+                            {"odesd", "odesd", true, nullptr}};
+
+struct Run {
+  bool ok = false;
+  double seconds = 0, precision = 0;
+  double steps = 0, f = 0, jac = 0, lu = 0;
+  std::map<std::string, double> extra;
+  std::string error;
+};
+
+double max_rel(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0, s = 0;
+  for (std::size_t q = 0; q < a.size() && q < b.size(); ++q) {
+    d = std::max(d, std::fabs(a[q] - b[q]));
+    s = std::max(s, std::fabs(b[q]));
+  }
+  return s > 0 ? d / s : d;
+}
+
+Problem problem_of(const Case& c, double rtol, std::size_t outputs) {
+  Problem p;
+  p.model = c.model;
+  p.t0 = 0.0;
+  for (std::size_t k = 1; k <= outputs; ++k)
+    p.output_times.push_back(c.t_end * static_cast<double>(k) / static_cast<double>(outputs));
+  p.rtol = rtol;
+  p.atol = {1e-2 * rtol};
+  return p;
+}
+
+Run run(const Case& c, const Variant& v, double rtol, std::size_t outputs, int repeats,
+        const Result& ref) {
+  Problem p = problem_of(c, rtol, outputs);
+  p.options.set("sensitivities", std::int64_t{v.s ? 1 : 0});
+  if (v.corrector) p.options.set("corrector", v.corrector);
+  Run r;
+  std::vector<double> times;
+  try {
+    Result res;
+    for (int k = 0; k < repeats; ++k) {
+      const auto start = std::chrono::steady_clock::now();
+      res = odesens::solve(p, v.method);
+      times.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(times.begin(), times.end());
+    r.seconds = times[times.size() / 2];
+    r.precision = max_rel(res.x, ref.x);
+    if (v.s && c.with_s) r.precision = std::max(r.precision, max_rel(res.s, ref.s));
+    r.steps = static_cast<double>(res.stats.steps);
+    r.f = static_cast<double>(res.stats.rhs_evals);
+    r.jac = static_cast<double>(res.stats.jac_evals);
+    r.lu = static_cast<double>(res.stats.linear_setups);
+    r.extra = res.stats.extra;
+    r.ok = true;
+  } catch (const odesens::Error& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+struct Stat {
+  std::vector<double> v;
+  void add(double x) {
+    if (std::isfinite(x) && x > 0) v.push_back(x);
+  }
+  double mean() const {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? NAN : s / static_cast<double>(v.size());
+  }
+  double sd() const {
+    const double m = mean();
+    double s = 0;
+    for (double x : v) s += (x - m) * (x - m);
+    return v.size() < 2 ? 0.0 : std::sqrt(s / static_cast<double>(v.size() - 1));
+  }
+  double geomean() const {
+    double s = 0;
+    for (double x : v) s += std::log(x);
+    return v.empty() ? NAN : std::exp(s / static_cast<double>(v.size()));
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool ode = false, sbml = false;
+  std::vector<std::string> networks;
+  std::vector<double> tols = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
+  int repeats = 1;
+  std::size_t outputs = 10, network_s_max = 1000;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--ode") ode = true;
+    else if (a == "--sbml") sbml = true;
+    else if (a == "--networks" && i + 1 < argc) networks = split(argv[++i]);
+    else if (a == "--network-s-max" && i + 1 < argc) network_s_max = std::strtoul(argv[++i], nullptr, 10);
+    else if (a == "--tols" && i + 1 < argc) {
+      tols.clear();
+      for (const auto& t : split(argv[++i])) tols.push_back(std::strtod(t.c_str(), nullptr));
+    } else if (a == "--repeats" && i + 1 < argc) repeats = std::atoi(argv[++i]);
+    else if (a == "--outputs" && i + 1 < argc) outputs = std::strtoul(argv[++i], nullptr, 10);
+    else {
+      std::fprintf(stderr, "unknown argument %s\n", a.c_str());
+      return 2;
+    }
+  }
+  if (!ode && !sbml && networks.empty()) ode = true;
+
+  std::vector<Case> cases;
+  const std::vector<std::pair<std::string, double>> ode_files = {
+      {"camkii", 600}, {"chua", 10}, {"cubic_oscillator", 100}, {"detest_c1", 20},
+      {"detest_c5", 20}, {"michaelis_menten", 50}, {"pka", 600}, {"stiff_e3", 500},
+      {"vanderpol", 0.5}};
+  if (ode)
+    for (const auto& [f, t] : ode_files) {
+      const std::string path = shared_dir() + "/models/ode/" + f + ".ode";
+      if (!std::ifstream(path).good()) continue;
+      cases.push_back({f, odesens::load_model_file(path), t, true});
+    }
+  if (sbml) {
+    const char* names[] = {"Armistead_CellDeathDis2024", "Bachmann_MSB2011",
+                           "Beer_MolBioSystems2014", "Bertozzi_PNAS2020",
+                           "Boehm_JProteomeRes2014", "Brannmark_JBC2010", "Bruno_JExpBot2016",
+                           "Crauste_CellSystems2017", "Elowitz_Nature2000",
+                           "Lang_PLOSComputBiol2024", "Laske_PLOSComputBiol2019",
+                           "Lucarelli_CellSystems2018", "Okuonghae_ChaosSolitonsFractals2020",
+                           "Oliveira_NatCommun2021", "Perelson_Science1996", "Rahman_MBS2016",
+                           "Raia_CancerResearch2011", "SalazarCavazos_MBoC2020",
+                           "Schwen_PONE2014", "Weber_BMC2015", "Zheng_PNAS2012"};
+    for (const char* n : names) {
+      const std::string path = shared_dir() + "/models/sbml/" + n + ".xml";
+      if (!std::ifstream(path).good()) continue;
+      auto m = odesens::load_model_file(path);
+      cases.push_back({n, m, m->default_t_end(), true});
+    }
+  }
+  for (const auto& n : networks) {
+    auto m = odesens::load_model("builtin:network:" + n);
+    cases.push_back({"network:" + n, m, 100.0,
+                     static_cast<std::size_t>(std::atoi(n.c_str())) <= network_s_max});
+  }
+
+  // results[case][variant][tol]
+  std::vector<std::vector<std::vector<Run>>> results(cases.size());
+  std::printf("# rows: model rtol variant seconds steps f J LU precision\n");
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    const Case& c = cases[ci];
+    Problem ref = problem_of(c, 1e-12, outputs);
+    ref.atol = {1e-14};
+    ref.options.set("sensitivities", std::int64_t{c.with_s ? 1 : 0});
+    Result rr, check;
+    try {
+      rr = odesens::solve(ref, "cvodes_fsa");
+      check = odesens::solve(ref, "odesd");
+    } catch (const odesens::Error& e) {
+      std::printf("%s: no reference (%s)\n", c.name.c_str(), e.what());
+      continue;
+    }
+    std::printf("%s: nx %zu np %zu, reference checked by odesd at 1e-12: x %.2e S %.2e\n",
+                c.name.c_str(), c.model->nx(), c.model->np(), max_rel(check.x, rr.x),
+                c.with_s ? max_rel(check.s, rr.s) : 0.0);
+    results[ci].resize(std::size(variants));
+    for (std::size_t vi = 0; vi < std::size(variants); ++vi) {
+      const Variant& v = variants[vi];
+      for (double tol : tols) {
+        Run r;
+        if (!v.s || c.with_s) r = run(c, v, tol, outputs, repeats, rr);
+        results[ci][vi].push_back(r);
+        if (!v.s || c.with_s)
+          std::printf("%s %.0e %s %s %.4g %g %g %g %g %.3e%s%s\n", c.name.c_str(), tol, v.label,
+                      r.ok ? "ok" : "FAILED", r.seconds, r.steps, r.f, r.jac, r.lu, r.precision,
+                      r.ok ? "" : " ", r.error.c_str());
+        std::fflush(stdout);
+      }
+    }
+  }
+
+  auto ratio_table = [&](const char* title, std::size_t num, std::size_t den, bool inverse_time) {
+    std::printf("\n## %s\n\n| rtol | models | time | steps | f | J |\n|---|---|---|---|---|---|\n",
+                title);
+    for (std::size_t ti = 0; ti < tols.size(); ++ti) {
+      Stat t, s, f, j;
+      for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+        if (results[ci].empty()) continue;
+        const Run& a = results[ci][num][ti];
+        const Run& b = results[ci][den][ti];
+        if (!a.ok || !b.ok) continue;
+        t.add(inverse_time ? b.seconds / a.seconds : a.seconds / b.seconds);
+        s.add(a.steps / b.steps);
+        f.add(a.f / b.f);
+        j.add(a.jac / b.jac);
+      }
+      std::printf("| %.0e | %zu | %.2f ± %.2f (gm %.2f) | %.2f ± %.2f | %.2f ± %.2f | %.2f ± %.2f |\n",
+                  tols[ti], t.v.size(), t.mean(), t.sd(), t.geomean(), s.mean(), s.sd(),
+                  f.mean(), f.sd(), j.mean(), j.sd());
+    }
+  };
+  ratio_table("Fig. 1: states only, odesd_x / cvodes (time, steps, f, J; mean ± std)", 3, 0, false);
+  ratio_table("Figs. 3C/3D/4B: cvodes_fsa / odesd time; odesd / cvodes_fsa steps, f, J", 4, 1, true);
+  ratio_table("staggered: cvodes_stg / odesd time; odesd / cvodes_stg steps, f, J", 4, 2, true);
+
+  const auto at = std::find_if(tols.begin(), tols.end(), [](double t) { return std::fabs(t - 1e-6) < 1e-12; });
+  if (at != tols.end()) {
+    const std::size_t ti = static_cast<std::size_t>(at - tols.begin());
+    std::printf("\n## Fig. 3A/B: per model at rtol 1e-6 (seconds; steps)\n\n"
+                "| model | nx | np | cvodes | cvodes_fsa | odesd_x | odesd | odesd/odesd_x | cvodes_fsa/odesd | steps odesd/cvodes_fsa | nnz(J) | nnz(J_a) | nnz(M) | nnz(L+U) | KLU |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+      if (results[ci].empty()) continue;
+      const auto& R = results[ci];
+      const Run& od = R[4][ti].ok ? R[4][ti] : R[3][ti];
+      auto ex = [&](const char* k) {
+        const auto it = od.extra.find(k);
+        return it == od.extra.end() ? NAN : it->second;
+      };
+      std::printf("| %s | %zu | %zu | %.4f (%g) | %.4f (%g) | %.4f (%g) | %.4f (%g) | %.2f | %.2f | %.2f | %g | %g | %g | %g | %g |\n",
+                  cases[ci].name.c_str(), cases[ci].model->nx(), cases[ci].model->np(),
+                  R[0][ti].seconds, R[0][ti].steps, R[1][ti].seconds, R[1][ti].steps,
+                  R[3][ti].seconds, R[3][ti].steps, R[4][ti].seconds, R[4][ti].steps,
+                  R[4][ti].seconds / R[3][ti].seconds, R[1][ti].seconds / R[4][ti].seconds,
+                  R[4][ti].steps / R[1][ti].steps, ex("nnz_jac_x"), ex("nnz_jac_a"),
+                  ex("nnz_matrix"), ex("nnz_factors"), ex("klu"));
+    }
+  }
+
+  // Goals of issue 14 (the paper's claims as floors).
+  Stat t48, t6, steps48, sx_t, sx_steps, s_over_x;
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    if (results[ci].empty()) continue;
+    for (std::size_t ti = 0; ti < tols.size(); ++ti) {
+      const auto& R = results[ci];
+      const double tol = tols[ti];
+      if (R[4][ti].ok && R[1][ti].ok && tol <= 1.001e-4 && tol >= 0.999e-8) {
+        t48.add(R[1][ti].seconds / R[4][ti].seconds);
+        steps48.add(R[4][ti].steps / R[1][ti].steps);
+      }
+      if (R[4][ti].ok && R[1][ti].ok && std::fabs(tol - 1e-6) < 1e-12)
+        t6.add(R[1][ti].seconds / R[4][ti].seconds);
+      if (R[3][ti].ok && R[0][ti].ok && tol <= 1.001e-4 && tol >= 0.999e-8) {
+        sx_t.add(R[3][ti].seconds / R[0][ti].seconds);
+        sx_steps.add(R[3][ti].steps / R[0][ti].steps);
+      }
+      if (R[4][ti].ok && R[3][ti].ok && tol <= 1.001e-4 && tol >= 0.999e-8)
+        s_over_x.add(R[4][ti].seconds / R[3][ti].seconds);
+    }
+  }
+  std::printf("\n## Goals (geometric means, rtol 1e-4 ... 1e-8)\n\n");
+  std::printf("| goal | measured | met |\n|---|---|---|\n");
+  auto goal = [](const char* g, double v, bool met) {
+    std::printf("| %s | %.2f | %s |\n", g, v, met ? "yes" : "no");
+  };
+  goal("cvodes_fsa/odesd time >= 2", t48.geomean(), t48.geomean() >= 2);
+  goal("cvodes_fsa/odesd time at 1e-6 >= 3", t6.geomean(), t6.geomean() >= 3);
+  goal("odesd/cvodes_fsa steps <= 0.5", steps48.geomean(), steps48.geomean() <= 0.5);
+  goal("states only: odesd_x/cvodes time <= 1", sx_t.geomean(), sx_t.geomean() <= 1);
+  goal("states only: odesd_x/cvodes steps <= 0.5", sx_steps.geomean(), sx_steps.geomean() <= 0.5);
+  goal("odesd/odesd_x time <= 3", s_over_x.geomean(), s_over_x.geomean() <= 3);
+  return 0;
+}

@@ -1,0 +1,101 @@
+#include "methods/odesd/model_derivatives.hpp"
+
+#include "linalg/csc.hpp"
+#include "linalg/dense.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::odesd {
+
+namespace {
+const SecondDerivatives& second_derivatives_of(const Model& model) {
+  const SecondDerivatives* sd = model.second_derivatives();
+  if (!sd)
+    throw Error(Status::unsupported, "method 'odesd' needs the second derivatives of model " +
+                                         model.name());
+  return *sd;
+}
+}  // namespace
+
+ModelDerivatives::ModelDerivatives(const Model& model, const double* p, Workspace* ws,
+                                   bool sparse, bool with_parameters)
+    : model_(model),
+      sd_(second_derivatives_of(model)),
+      p_(p),
+      ws_(ws),
+      n_(model.nx()),
+      np_(model.np()),
+      sparse_(sparse),
+      with_parameters_(with_parameters) {
+  if (sparse_) {
+    const SparsityPattern* jp = model.jac_x_pattern();
+    if (!jp)
+      throw Error(Status::unsupported, "linear_solver=klu needs the sparsity pattern of J_x, "
+                                       "which model " + model.name() + " does not give");
+    j_pattern_ = *jp;
+    ja_pattern_ = sd_.xddot_jac_x_pattern();
+    j_.assign(j_pattern_.nnz(), 0.0);
+    ja_.assign(ja_pattern_.nnz(), 0.0);
+  } else {
+    j_.assign(n_ * n_, 0.0);
+    ja_.assign(n_ * n_, 0.0);
+  }
+  if (with_parameters_) {
+    fp_.assign(n_ * np_, 0.0);
+    ap_.assign(n_ * np_, 0.0);
+  }
+}
+
+void ModelDerivatives::f(double t, const double* x, double* out) {
+  ++counts_.f;
+  model_.rhs(t, x, p_, out, ws_);
+}
+
+void ModelDerivatives::a(double t, const double* x, double* out) {
+  ++counts_.a;
+  sd_.xddot(t, x, p_, out, ws_);
+}
+
+void ModelDerivatives::a_dt(double t, const double* x, double* out) {
+  sd_.xddot_dt(t, x, p_, out, ws_);
+}
+
+void ModelDerivatives::evaluate_jacobians(double t, const double* x) {
+  if (sparse_) {
+    model_.jac_x_values(t, x, p_, j_.data(), ws_);
+    sd_.xddot_jac_x_values(t, x, p_, ja_.data(), ws_);
+  } else {
+    model_.jac_x(t, x, p_, j_.data(), ws_);
+    sd_.xddot_jac_x(t, x, p_, ja_.data(), ws_);
+  }
+  if (with_parameters_ && np_ > 0) {
+    model_.jac_p(t, x, p_, fp_.data(), ws_);
+    sd_.xddot_jac_p(t, x, p_, ap_.data(), ws_);
+    ++counts_.parameter_jacobians;
+  }
+  ++counts_.jacobian_sets;
+  ++version_;
+  jacobian_t_ = t;
+}
+
+std::size_t ModelDerivatives::nnz_j() const { return sparse_ ? j_pattern_.nnz() : n_ * n_; }
+std::size_t ModelDerivatives::nnz_ja() const { return sparse_ ? ja_pattern_.nnz() : n_ * n_; }
+
+void ModelDerivatives::multiply_j(std::size_t nv, const double* V, double* out) const {
+  if (nv == 0) return;
+  if (sparse_)
+    linalg::csc_multiply(j_pattern_, j_.data(), nv, V, out);
+  else
+    linalg::gemm(linalg::Trans::no, linalg::Trans::no, n_, nv, n_, 1.0, j_.data(), n_, V, n_,
+                 0.0, out, n_);
+}
+
+void ModelDerivatives::multiply_ja(std::size_t nv, const double* V, double* out) const {
+  if (nv == 0) return;
+  if (sparse_)
+    linalg::csc_multiply(ja_pattern_, ja_.data(), nv, V, out);
+  else
+    linalg::gemm(linalg::Trans::no, linalg::Trans::no, n_, nv, n_, 1.0, ja_.data(), n_, V, n_,
+                 0.0, out, n_);
+}
+
+}  // namespace odesens::odesd

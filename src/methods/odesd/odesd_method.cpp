@@ -1,0 +1,75 @@
+// odesd: states and S at every output time from one solve of the
+// two-derivative rule with its direct sensitivities; outputs are read from
+// the quintic Hermite interpolant of the step that covers them.
+#include "methods/odesd/odesd_method.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "integrate/output_grid.hpp"
+#include "methods/common/result_builder.hpp"
+#include "methods/odesd/odesd_options.hpp"
+#include "methods/odesd/odesd_stepper.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::odesd {
+
+Result solve(const Problem& problem, const MethodOptions& options) {
+  const Model& model = *problem.model;
+  const std::size_t nx = model.nx(), np = model.np(), nt = problem.output_times.size();
+  const Settings settings = read_settings(problem, options);
+  const std::vector<double> p = effective_params(problem);
+  auto ws = model.make_workspace(1);
+
+  std::vector<double> x0(nx), S0;
+  model.initial_state(p.data(), x0.data(), ws.get());
+  if (!problem.initial_state.empty()) x0 = problem.initial_state;
+  if (settings.sensitivities) {
+    S0.assign(nx * np, 0.0);  // S(t0) = dx0/dp; zero for a given initial state
+    if (problem.initial_state.empty() && model.initial_state_depends_on_params() && np > 0)
+      model.initial_sensitivity(p.data(), S0.data(), ws.get());
+  }
+
+  const double t_end = problem.output_times.back();
+  OdesdStepper stepper(model, p.data(), ws.get(), settings, problem.t0, x0.data(),
+                       settings.sensitivities ? S0.data() : nullptr, t_end);
+  std::vector<double> Y(stepper.size() * nt);
+  integrate::OutputGridSettings grid;
+  grid.direction = 1;
+  grid.stop_at_outputs = settings.stop_at_outputs;
+  integrate::reach_outputs(stepper, problem.output_times.data(), nt, grid, Y.data());
+
+  methods::ResultBuilder out(problem, nx, np,
+                             settings.sensitivities ? methods::SensitivityLayout::every_output
+                                                    : methods::SensitivityLayout::none);
+  for (std::size_t k = 0; k < nt; ++k) {
+    const double* y = Y.data() + k * stepper.size();
+    out.set_x(k, y);
+    if (settings.sensitivities) out.set_s(k, y + nx);
+  }
+
+  const StepperStats& s = stepper.stats();
+  const EvaluationCounts& e = stepper.evaluations();
+  const integrate::NewtonMatrixStats& m = stepper.matrix_stats();
+  Stats& stats = out.stats();
+  stats.steps = static_cast<std::int64_t>(s.steps);
+  stats.rhs_evals = static_cast<std::int64_t>(e.f);
+  stats.jac_evals = static_cast<std::int64_t>(e.jacobian_sets);
+  stats.linear_setups = static_cast<std::int64_t>(m.factorizations + m.refactorizations);
+  stats.error_test_failures = static_cast<std::int64_t>(s.error_test_failures);
+  stats.extra["xddot_evals"] = static_cast<double>(e.a);
+  stats.extra["parameter_jacobians"] = static_cast<double>(e.parameter_jacobians);
+  stats.extra["newton_iterations"] = static_cast<double>(s.newton_iterations);
+  stats.extra["newton_failures"] = static_cast<double>(s.newton_failures);
+  stats.extra["singular_matrices"] = static_cast<double>(s.singular_matrices);
+  stats.extra["step_attempts"] = static_cast<double>(s.attempts);
+  stats.extra["lu_solves"] = static_cast<double>(m.solves);
+  stats.extra["klu"] = stepper.backend() == integrate::NewtonBackendKind::klu ? 1.0 : 0.0;
+  stats.extra["nnz_jac_x"] = static_cast<double>(stepper.nnz_j());
+  stats.extra["nnz_jac_a"] = static_cast<double>(stepper.nnz_ja());
+  stats.extra["nnz_matrix"] = static_cast<double>(m.nnz_matrix);
+  stats.extra["nnz_factors"] = static_cast<double>(m.nnz_factors);
+  return out.take();
+}
+
+}  // namespace odesens::odesd

@@ -1,0 +1,321 @@
+#include "methods/odesd/odesd_stepper.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "integrate/step_control.hpp"
+#include "methods/odesd/error_estimate.hpp"
+#include "methods/odesd/hermite_quintic.hpp"
+#include "methods/odesd/predictor.hpp"
+#include "methods/odesd/second_derivative_rule.hpp"
+#include "core/number_text.hpp"
+#include "methods/odesd/sensitivity_step.hpp"
+
+namespace odesens::odesd {
+
+namespace {
+
+constexpr double eps = std::numeric_limits<double>::epsilon();
+
+bool sparse_storage(const Model& model, const Settings& s) {
+  using integrate::NewtonBackendKind;
+  if (s.linear_solver.backend == NewtonBackendKind::klu) return true;
+  if (s.linear_solver.backend == NewtonBackendKind::dense_lu) return false;
+  return model.nx() >= s.linear_solver.sparse_threshold && model.jac_x_pattern() != nullptr;
+}
+
+bool all_finite(std::size_t n, const double* v) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(v[i])) return false;
+  return true;
+}
+
+// Eq. 12 (label inferred): the paper aims the next step at half the
+// tolerance, h_new = h (τ/(2ε))^(1/5), τ = 1 in our weighted norm.
+double step_factor(double err, const Settings& s) {
+  if (err <= 0.0) return s.factor_max;
+  return std::clamp(std::pow(0.5 / err, 0.2), s.factor_min, s.factor_max);
+}
+
+}  // namespace
+
+OdesdStepper::OdesdStepper(const Model& model, const double* p, Workspace* ws,
+                           const Settings& settings, double t0, const double* x0,
+                           const double* S0, double t_end)
+    : settings_(settings),
+      d_(model, p, ws, sparse_storage(model, settings), S0 != nullptr),
+      N_(model.nx(), {d_.j_pattern(), d_.ja_pattern()}, settings.linear_solver),
+      n_(model.nx()),
+      np_(S0 ? model.np() : 0),
+      len_(n_ * (1 + np_)),
+      t_(t0) {
+  for (auto* v : {&ym1_, &ydm1_, &yddm1_, &y0_, &yd0_, &ydd0_, &y1_, &yd1_, &ydd1_, &err_})
+    v->assign(len_, 0.0);
+  for (auto* v : {&weights_, &delta_, &adot0_}) v->assign(n_, 0.0);
+
+  std::copy(x0, x0 + n_, y0_.begin());
+  if (S0) std::copy(S0, S0 + n_ * np_, y0_.begin() + static_cast<std::ptrdiff_t>(n_));
+  d_.f(t_, y0_.data(), yd0_.data());
+  d_.a(t_, y0_.data(), ydd0_.data());
+  if (!all_finite(n_, yd0_.data()) || !all_finite(n_, ydd0_.data()))
+    throw Error(Status::not_finite,
+                "odesd: f or its time derivative a = J f + df/dt is not finite at t0=" +
+                    number_text(t0) + " (check x0 and the parameters)");
+  // The Jacobian set at x0: Ṡ0 and S̈0 (Eq. 13), the first step's ȧ0, and
+  // with sensitivities the first Newton matrix.
+  d_.evaluate_jacobians(t_, y0_.data());
+  jacobians_at_x0_ = true;
+  if (np_ > 0)
+    sensitivity_derivatives(d_, y0_.data() + n_, yd0_.data() + n_, ydd0_.data() + n_);
+  d_.multiply_ja(1, yd0_.data(), adot0_.data());  // ȧ0 = J_a f0 + ∂a/∂t
+  d_.a_dt(t_, y0_.data(), delta_.data());
+  for (std::size_t i = 0; i < n_; ++i) adot0_[i] += delta_[i];
+  h_ = settings.fixed_step > 0.0 ? settings.fixed_step : initial_step(t_end);
+}
+
+// Our starting step (the paper gives none): the step whose Taylor terms
+// h‖f0‖ and h²‖a0‖/2 stay near 1% of the tolerance, in the style of HNW I
+// §II.4, bounded by the span and h_max.
+double OdesdStepper::initial_step(double t_end) {
+  double h = settings_.h0;
+  if (h <= 0.0) {
+    integrate::error_weights(settings_.tolerances, n_, 1, y0_.data(), nullptr, weights_.data());
+    const double d0 = integrate::weighted_rms_norm(n_, 1, y0_.data(), weights_.data());
+    const double d1 = integrate::weighted_rms_norm(n_, 1, yd0_.data(), weights_.data());
+    const double d2 = integrate::weighted_rms_norm(n_, 1, ydd0_.data(), weights_.data());
+    const double h_f = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
+    const double h_order = std::pow(0.01 / std::max({d1, std::sqrt(d2), 1e-15}), 0.2);
+    h = std::min(100.0 * h_f, h_order);
+    if (d1 <= 1e-15 && d2 <= 1e-15) h = 1e-3 * std::fabs(t_end - t_);
+  }
+  if (settings_.h_max > 0.0) h = std::min(h, settings_.h_max);
+  const double span = std::fabs(t_end - t_);
+  if (span > 0.0) h = std::min(h, span);
+  return h > 0.0 ? h : 1e-6;
+}
+
+void OdesdStepper::step(double t_limit) {
+  while (attempt(t_limit) == Attempt::retry) {
+  }
+}
+
+[[noreturn]] void OdesdStepper::fail(Status status, const std::string& why, double h) const {
+  throw Error(status, "odesd: " + why + " at t=" + number_text(t_) +
+                          " (step size h=" + number_text(h) + ")");
+}
+
+// M = I − h/2 J + h²/12 J_a with the held Jacobian set; false when singular.
+bool OdesdStepper::set_and_factor(double h) {
+  const std::uint64_t v = d_.version();
+  N_.set(1.0, {{-0.5 * h, d_.j_values(), v}, {h * h / 12.0, d_.ja_values(), v}});
+  factored_h_ = 0.0;
+  if (!N_.factor()) {
+    ++stats_.singular_matrices;
+    return false;
+  }
+  factored_h_ = h;
+  factored_version_ = v;
+  return true;
+}
+
+void OdesdStepper::predict(double h, double* x1) const {
+  if (restart_from_x0_)
+    std::copy(y0_.begin(), y0_.begin() + static_cast<std::ptrdiff_t>(n_), x1);
+  else if (settings_.predictor == PredictorKind::quintic && has_previous_)
+    quintic_predictor(n_, h_prev_, h, ym1_.data(), ydm1_.data(), yddm1_.data(), y0_.data(),
+                      yd0_.data(), ydd0_.data(), x1);
+  else
+    taylor_predictor(n_, h, y0_.data(), yd0_.data(), ydd0_.data(), x1);
+}
+
+// ‖M⁻¹(g5 − x1)‖ over the states (Eq. 11) with the LU Newton used.
+double OdesdStepper::state_error(double h) {
+  if (has_previous_)
+    g5_minus_x1(n_, g5_coefficients(h_prev_ / h), h, ym1_.data(), y0_.data(), yd0_.data(),
+                ydd0_.data(), y1_.data(), yd1_.data(), ydd1_.data(), err_.data());
+  else
+    first_step_g5_minus_x1(n_, h, y0_.data(), yd0_.data(), ydd0_.data(), adot0_.data(),
+                           y1_.data(), yd1_.data(), ydd1_.data(), err_.data());
+  N_.solve(1, err_.data());
+  return integrate::weighted_rms_norm(n_, 1, err_.data(), weights_.data());
+}
+
+// The same estimate for S, with the LU of Eq. 15, in cvodes_fsa's norm:
+// weights 1/(atol_i/p̄_j + rtol |S_ij|), the largest RMS over the columns.
+// There is no S₋₁ on the first step: S is not tested there.
+double OdesdStepper::sensitivity_error(double h) {
+  if (!has_previous_ || np_ == 0) return 0.0;
+  const std::size_t len = n_ * np_, off = n_;
+  g5_minus_x1(len, g5_coefficients(h_prev_ / h), h, ym1_.data() + off, y0_.data() + off,
+              yd0_.data() + off, ydd0_.data() + off, y1_.data() + off, yd1_.data() + off,
+              ydd1_.data() + off, err_.data() + off);
+  N_.solve(np_, err_.data() + off);
+  const double rtol = settings_.tolerances.rtol;
+  double worst = 0.0;
+  for (std::size_t j = 0; j < np_; ++j) {
+    const double scale = settings_.param_scale[j];
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n_; ++i) {
+      const std::size_t q = off + i + j * n_;
+      const double w = settings_.tolerances.atol_of(i) / scale +
+                       rtol * std::max(std::fabs(y0_[q]), std::fabs(y1_[q]));
+      const double e = err_[q] / w;
+      sum += e * e;
+    }
+    worst = std::max(worst, std::sqrt(sum / static_cast<double>(n_)));
+  }
+  return worst;
+}
+
+void OdesdStepper::shrink_after_failure(double h, const char* why) {
+  if (settings_.fixed_step > 0.0)
+    fail(saw_non_finite_ ? Status::not_finite : Status::solver_failed,
+         std::string(why) + " on fixed steps", h);
+  h_ = 0.25 * h;
+  restart_from_x0_ = true;
+}
+
+void OdesdStepper::reject(double h, double err) {
+  ++stats_.error_test_failures;
+  h_ = h * std::min(1.0, step_factor(err, settings_));
+}
+
+void OdesdStepper::accept(double t1, double h, double err) {
+  ++stats_.steps;
+  std::swap(ym1_, y0_);
+  std::swap(ydm1_, yd0_);
+  std::swap(yddm1_, ydd0_);
+  std::swap(y0_, y1_);
+  std::swap(yd0_, yd1_);
+  std::swap(ydd0_, ydd1_);
+  t_prev_ = t_;
+  t_ = t1;
+  h_prev_ = h;
+  has_previous_ = true;
+  restart_from_x0_ = false;
+  saw_non_finite_ = false;
+  // With S the set was just evaluated at the new x0; states only it was at
+  // the predictor of the step now behind.
+  jacobians_at_x0_ = np_ > 0;
+  if (settings_.fixed_step > 0.0) {
+    h_ = settings_.fixed_step;
+    return;
+  }
+  h_ = h * step_factor(err, settings_);
+  if (settings_.h_max > 0.0) h_ = std::min(h_, settings_.h_max);
+}
+
+OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
+  if (static_cast<long>(stats_.attempts) >= settings_.max_attempts)
+    throw Error(Status::too_much_work,
+                "odesd: max_steps reached at t=" + number_text(t_) + " before t=" +
+                    number_text(t_limit) + " (" + std::to_string(stats_.attempts) +
+                    " step attempts)");
+  ++stats_.attempts;
+  double h = h_;
+  // The step ends on t_limit when it would pass it or stop just short.
+  const bool last = t_limit - t_ <= 1.01 * h;
+  if (last) h = t_limit - t_;
+  if (!(h > 16.0 * eps * std::max(std::fabs(t_), std::fabs(h))))
+    fail(saw_non_finite_ ? Status::not_finite : Status::solver_failed,
+         saw_non_finite_ ? "step size collapsed while f or a was NaN or Inf"
+                         : "step size collapsed (Newton or error test kept failing)",
+         h);
+  const double t1 = last ? t_limit : t_ + h;
+
+  // Newton's matrix: with S the set held at x0; states only at the predictor.
+  predict(h, y1_.data());
+  const bool states_only = np_ == 0;
+  const bool lazy = settings_.jacobian_update == JacobianUpdate::lazy && states_only;
+  if (states_only && (!lazy || refresh_jacobians_)) {
+    d_.evaluate_jacobians(t1, y1_.data());
+    refresh_jacobians_ = false;
+    jacobians_at_x0_ = true;  // current for this step
+  }
+  // lazy: the LU of an h within 30% of this one still makes Newton contract
+  // (CVODES' rule for its own matrix); else M is rebuilt for this h.
+  const bool keep_lu = lazy && factored_version_ == d_.version() && factored_h_ > 0.0 &&
+                       std::fabs(h / factored_h_ - 1.0) <= 0.3;
+  if (!keep_lu && !set_and_factor(h)) {
+    shrink_after_failure(h, "the Newton matrix I - h/2 J + h^2/12 J_a is singular");
+    return Attempt::retry;
+  }
+
+  integrate::error_weights(settings_.tolerances, n_, 1, y0_.data(), nullptr, weights_.data());
+  NewtonControl control{settings_.newton_max_iterations, settings_.newton_tolerance, rate_};
+  const RuleStep rule{t1, h, y0_.data(), yd0_.data(), ydd0_.data(), weights_.data(),
+                      y1_.data(), yd1_.data(), ydd1_.data(), delta_.data(), err_.data()};
+  const NewtonOutcome newton = solve_rule(d_, N_, rule, control);
+  stats_.newton_iterations += static_cast<std::size_t>(newton.iterations);
+  if (newton.iterations > 1) rate_ = newton.rate;
+  if (!newton.converged) {
+    ++stats_.newton_failures;
+    saw_non_finite_ = saw_non_finite_ || newton.not_finite;
+    // Retry the same h once more from x0 itself with a current Jacobian
+    // set: predictors built from f and a amplify stiff components (a = J f
+    // is large where the rule, with |R(-inf)| = 1, leaves them undamped).
+    const bool retry_same_h = !newton.not_finite && (!jacobians_at_x0_ || !restart_from_x0_);
+    if (!jacobians_at_x0_) {
+      d_.evaluate_jacobians(t_, y0_.data());
+      jacobians_at_x0_ = true;
+    }
+    if (retry_same_h) {
+      restart_from_x0_ = true;
+      return Attempt::retry;
+    }
+    shrink_after_failure(h, newton.not_finite ? "f or a became NaN or Inf in the Newton iteration"
+                                              : "the Newton iteration did not converge");
+    return Attempt::retry;
+  }
+  if (lazy && newton.iterations > 1 && newton.rate > 0.3) refresh_jacobians_ = true;
+
+  const bool controlled = settings_.fixed_step <= 0.0;
+  integrate::error_weights(settings_.tolerances, n_, 1, y0_.data(), y1_.data(), weights_.data());
+  double err = controlled ? state_error(h) : 0.0;
+  if (!std::isfinite(err)) err = 1e10;
+  if (err > 1.0) {
+    reject(h, err);
+    return Attempt::retry;
+  }
+
+  if (np_ > 0) {
+    // The paper's reuse: the set at x1 serves Eq. 15 now and Newton next step.
+    d_.evaluate_jacobians(t1, y1_.data());
+    jacobians_at_x0_ = false;  // at the candidate, not yet the accepted x0
+    if (!set_and_factor(h)) {
+      shrink_after_failure(h, "the sensitivity matrix I - h/2 J + h^2/12 J_a is singular");
+      return Attempt::retry;
+    }
+    sensitivity_step(d_, N_, h, y0_.data() + n_, yd0_.data() + n_, ydd0_.data() + n_,
+                     y1_.data() + n_, yd1_.data() + n_, ydd1_.data() + n_);
+    if (!all_finite(n_ * np_, y1_.data() + n_)) {
+      saw_non_finite_ = true;
+      shrink_after_failure(h, "S became NaN or Inf");
+      return Attempt::retry;
+    }
+    if (controlled && settings_.sens_error_control) {
+      double err_s = sensitivity_error(h);
+      if (!std::isfinite(err_s)) err_s = 1e10;
+      err = std::max(err, err_s);
+      if (err > 1.0) {
+        reject(h, err);
+        return Attempt::retry;
+      }
+    }
+  }
+  accept(t1, h, err);
+  return Attempt::accepted;
+}
+
+void OdesdStepper::interpolate(double t, double* out) {
+  if (!has_previous_) {
+    std::copy(y0_.begin(), y0_.end(), out);
+    return;
+  }
+  quintic_hermite(len_, (t - t_prev_) / h_prev_, h_prev_, ym1_.data(), ydm1_.data(),
+                  yddm1_.data(), y0_.data(), yd0_.data(), ydd0_.data(), out);
+}
+
+}  // namespace odesens::odesd
