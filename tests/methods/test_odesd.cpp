@@ -408,8 +408,8 @@ TEST_P(OdesdOdeModels, AgreeWithCvodes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Odesd, OdesdOdeModels, ::testing::ValuesIn(ode_cases),
-                         [](const ::testing::TestParamInfo<OdeCase>& info) {
-                           std::string name = info.param.file;
+                         [](const ::testing::TestParamInfo<OdeCase>& param_info) {
+                           std::string name = param_info.param.file;
                            return name.substr(0, name.find('.'));
                          });
 
@@ -438,7 +438,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "Oliveira_NatCommun2021", "Perelson_Science1996", "Rahman_MBS2016",
                       "Raia_CancerResearch2011", "SalazarCavazos_MBoC2020", "Schwen_PONE2014",
                       "Weber_BMC2015", "Zheng_PNAS2012"),
-    [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+    [](const ::testing::TestParamInfo<const char*>& param_info) { return std::string(param_info.param); });
 
 TEST(OdesdAccuracy, SensitivitiesMatchFiniteDifferences) {
   for (const char* spec : {"chua", "glv:4"}) {
