@@ -48,7 +48,7 @@ module ODESens
 export ODESensError, Model, Solver, Result, builtin_model, model_from_file, solve, method_ids,
        method_options, set_params!, set_initial_state!, set_t0!, set_output_times!,
        set_tolerances!, set_max_steps!, set_adjoint_weights!, set_objectives!, set_integrand!,
-       set_option!, add_observable!, model_sizes, nominal_params, state_names, param_names
+       set_sens_directions!, set_option!, add_observable!, model_sizes, nominal_params, state_names, param_names
 
 const libodesens = get(ENV, "ODESENS_LIBRARY", "libodesens")
 
@@ -86,6 +86,7 @@ const ODESENS_ARRAY_S = Int64(3)
 const ODESENS_ARRAY_GRADIENT = Int64(4)
 const ODESENS_ARRAY_GRADIENT_X0 = Int64(5)
 const ODESENS_ARRAY_OBJECTIVES = Int64(6)
+const ODESENS_ARRAY_SR = Int64(7)
 
 const ODESENS_STAT_STEPS = 0
 const ODESENS_STAT_RHS_EVALS = 1
@@ -216,6 +217,9 @@ odesens_solver_set_objectives(solver, n_objectives) =
 odesens_solver_set_adjoint_weights(solver, w, len) =
     ccall((:odesens_solver_set_adjoint_weights, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, w, len)
+odesens_solver_set_sens_directions(solver, r, len) =
+    ccall((:odesens_solver_set_sens_directions, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, r, len)
 # names: a Vector{String} (ccall passes an array of C strings).
 odesens_solver_set_integrand_observables(solver, names, count) =
     ccall((:odesens_solver_set_integrand_observables, libodesens), Cint,
@@ -267,6 +271,11 @@ odesens_result_gradient_x0(result, out, len) =
           result, out, len)
 odesens_result_objectives(result, out, len) =
     ccall((:odesens_result_objectives, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
+          result, out, len)
+odesens_result_n_directions(result, n) =
+    ccall((:odesens_result_n_directions, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}), result, n)
+odesens_result_sr(result, out, len) =
+    ccall((:odesens_result_sr, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
           result, out, len)
 odesens_result_stats(result, out, len) =
     ccall((:odesens_result_stats, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
@@ -597,13 +606,13 @@ end
 
 """
     Solver(model, method; p, x0, t0, times, rtol, atol, max_steps, objectives, integrand,
-           weights, options, observables)
+           weights, directions, options, observables)
 
 A model with a method and the settings of the solve; every keyword is
 optional and calls the setter of the same name (`set_params!`,
 `set_initial_state!`, `set_t0!`, `set_output_times!`, `set_tolerances!`,
 `set_max_steps!`, `set_objectives!`, `set_integrand!`,
-`set_adjoint_weights!`, `set_option!` for each pair of the `options`
+`set_adjoint_weights!`, `set_sens_directions!`, `set_option!` for each pair of the `options`
 dictionary and `add_observable!` for each name of `observables`). Given
 only one of `rtol` and `atol`, the other is 1e-8 (rtol) or 1e-10 (atol);
 given neither, the method's defaults apply.
@@ -617,7 +626,8 @@ mutable struct Solver
     function Solver(model::Model, method::AbstractString; p = nothing, x0 = nothing,
                     t0 = nothing, times = nothing, rtol = nothing, atol = nothing,
                     max_steps = nothing, objectives = nothing, integrand = nothing,
-                    weights = nothing, options = Dict{String,Any}(), observables = String[])
+                    weights = nothing, directions = nothing, options = Dict{String,Any}(),
+                    observables = String[])
         out = Ref{Ptr{Cvoid}}(C_NULL)
         check(odesens_solver_create(model.handle, String(method), out))
         s = new(out[], model)
@@ -636,6 +646,7 @@ mutable struct Solver
         objectives === nothing || set_objectives!(s, objectives)
         integrand === nothing || set_integrand!(s, integrand)
         weights === nothing || set_adjoint_weights!(s, weights)
+        directions === nothing || set_sens_directions!(s, directions)
         for (key, value) in options
             set_option!(s, String(key), value)
         end
@@ -748,6 +759,18 @@ function set_integrand!(s::Solver, names::AbstractVector)
 end
 
 """
+    set_sens_directions!(solver, R)
+
+Sensitivity directions of `dopri8s` and `grk4as`: `R` of size
+(nx + np) × n_directions, rows 1:nx perturbing x(t0) and the rest p; the
+result's `sr[:, j, k]` is then `S(t_k) R[:, j]`. They override the
+method's `directions` option; an empty matrix removes them. Other methods
+refuse them.
+"""
+set_sens_directions!(s::Solver, R) =
+    (v = _floats(R); _set(s, odesens_solver_set_sens_directions, v, length(v)))
+
+"""
     set_option!(solver, key, value)
 
 A method option (see [`method_options`](@ref)); the value's Julia type
@@ -796,7 +819,11 @@ What one solve computed, copied into Julia arrays:
 - `n_objectives`: the number M of objectives (0 for methods without
   gradient), `gradient_x0` (nx × M, `∂ψ_m/∂x_i(t0)`) and `objectives` (the
   M values ψ_m), from the methods that give them (`erk_adjoint`; empty
-  otherwise).
+  otherwise);
+- `sr` (nx × n_directions × n_times, `sr[:, j, k] = S(t_k) r_j`): the
+  products with the sensitivity directions of `dopri8s` and `grk4as`
+  ([`set_sens_directions!`](@ref), or the option `directions` = `states`
+  or `all`); empty otherwise.
 """
 struct Result
     method::String
@@ -812,6 +839,7 @@ struct Result
     n_objectives::Int
     gradient_x0::Matrix{Float64}
     objectives::Vector{Float64}
+    sr::Array{Float64,3}
 end
 
 # A copy of one array of a C result (empty when the method did not compute it).
@@ -863,6 +891,9 @@ function _result(handle::Ptr{Cvoid})
     m = Ref{Int64}(0)
     check(odesens_result_n_objectives(handle, m), handle)
     gradient_x0 = _optional_array(handle, ODESENS_ARRAY_GRADIENT_X0)
+    n_directions = Ref{Int64}(0)
+    check(odesens_result_n_directions(handle, n_directions), handle)
+    sr = _optional_array(handle, ODESENS_ARRAY_SR)
     return Result(unsafe_string(method[]),
                   _array(handle, ODESENS_ARRAY_TIMES, nt[]),
                   reshape(_array(handle, ODESENS_ARRAY_X, nt[]), Int(nx[]), Int(nt[])),
@@ -871,7 +902,9 @@ function _result(handle::Ptr{Cvoid})
                   _array(handle, ODESENS_ARRAY_GRADIENT, ng[]),
                   stats, observables, warnings, Int(m[]),
                   reshape(gradient_x0, Int(nx[]), length(gradient_x0) ÷ Int(nx[])),
-                  _optional_array(handle, ODESENS_ARRAY_OBJECTIVES))
+                  _optional_array(handle, ODESENS_ARRAY_OBJECTIVES),
+                  reshape(sr, Int(nx[]), Int(n_directions[]),
+                          Int(n_directions[]) == 0 ? 0 : Int(nt[])))
 end
 
 """

@@ -36,6 +36,14 @@ const std::vector<double>& result_array(const Result& r, int64_t which) {
         throw Error(Status::unsupported,
                     "method '" + r.method + "' gives no objective values (erk_adjoint does)");
       return r.objective_values;
+    case ODESENS_ARRAY_SR:
+      if (r.ns == 0)
+        throw Error(Status::unsupported,
+                    "method '" + r.method +
+                        "' computed no S·R for sensitivity directions (dopri8s and grk4as do, "
+                        "given odesens_solver_set_sens_directions or the option directions=states "
+                        "or all)");
+      return r.sr;
     default:
       throw Error(Status::invalid_argument,
                   "unknown result array " + std::to_string(which) + " (see odesens_result_array)");
@@ -119,6 +127,18 @@ int odesens_result_gradient_x0(const odesens_result* result, double* out, int64_
 
 int odesens_result_objectives(const odesens_result* result, double* out, int64_t len) {
   return copy_array(result, __func__, ODESENS_ARRAY_OBJECTIVES, out, len);
+}
+
+int odesens_result_n_directions(const odesens_result* result, int64_t* n) {
+  return guarded(result, __func__, [&] {
+    const Result& r = result_state(result).result;
+    require_pointer(n, "n");
+    *n = static_cast<int64_t>(r.ns);
+  });
+}
+
+int odesens_result_sr(const odesens_result* result, double* out, int64_t len) {
+  return copy_array(result, __func__, ODESENS_ARRAY_SR, out, len);
 }
 
 int odesens_result_stats(const odesens_result* result, double* out, int64_t len) {

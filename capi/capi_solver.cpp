@@ -239,6 +239,34 @@ int odesens_solver_set_integrand_observables(odesens_solver* solver, const char*
   });
 }
 
+int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r, int64_t len) {
+  return guarded(solver, __func__, [&] {
+    SolverState& s = solver_state(solver);
+    Problem& pr = s.problem;
+    if (len < 0)
+      throw Error(Status::invalid_argument,
+                  "length of r is negative (" + std::to_string(len) + ")");
+    if (len == 0) {
+      pr.sens_directions.clear();
+      return;
+    }
+    if (!s.info->capabilities.directions)
+      throw Error(Status::unsupported,
+                  "method '" + s.method +
+                      "' computes S = dx/dp and takes no sensitivity directions (dopri8s and "
+                      "grk4as do)");
+    const auto rows = static_cast<int64_t>(pr.model->nx() + pr.model->np());
+    if (len % rows != 0)
+      throw Error(Status::invalid_argument,
+                  "sensitivity directions: " + std::to_string(len) +
+                      " entries given, not a whole number of columns of nx + np = " +
+                      std::to_string(rows) + " (one (x0, p) perturbation per direction)");
+    require_array(r, len, "r");
+    require_finite(r, len, "r");
+    pr.sens_directions.assign(r, r + len);
+  });
+}
+
 int odesens_set_option_double(odesens_solver* solver, const char* key, double value) {
   return guarded(solver, __func__,
                  [&] { store_option(solver_state(solver), key, OptionValue{value}); });

@@ -68,6 +68,7 @@ module odesens
   integer(c_int64_t), parameter :: ODESENS_ARRAY_GRADIENT = 4
   integer(c_int64_t), parameter :: ODESENS_ARRAY_GRADIENT_X0 = 5
   integer(c_int64_t), parameter :: ODESENS_ARRAY_OBJECTIVES = 6
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_SR = 7
 
   ! Statistics, 0-based positions in odesens_result_stats (odesens_stat).
   integer(c_int64_t), parameter :: ODESENS_STAT_STEPS = 0
@@ -559,6 +560,30 @@ module odesens
       integer(c_int) :: odesens_result_gradient_x0
     end function
 
+    function odesens_solver_set_sens_directions(solver, r, len) &
+        bind(C, name="odesens_solver_set_sens_directions")
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: solver
+      real(c_double), intent(in) :: r(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_solver_set_sens_directions
+    end function
+
+    function odesens_result_n_directions(result, n) bind(C, name="odesens_result_n_directions")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), intent(out) :: n
+      integer(c_int) :: odesens_result_n_directions
+    end function
+
+    function odesens_result_sr(result, out, len) bind(C, name="odesens_result_sr")
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: result
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_result_sr
+    end function
+
     function odesens_result_objectives(result, out, len) &
         bind(C, name="odesens_result_objectives")
       import :: c_int, c_int64_t, c_ptr, c_double
@@ -810,6 +835,22 @@ contains
     if (status /= ODESENS_OK) return
     allocate(gradient_x0(nx, m))
     status = odesens_result_gradient_x0(result, gradient_x0, nx * m)
+  end subroutine
+
+  ! sr(nx, n_directions, n_times): sr(i, j, k) = (S(t_k) r_j)_i for the
+  ! directions of odesens_solver_set_sens_directions or of the option
+  ! directions=states|all (dopri8s, grk4as).
+  subroutine odesens_get_sr(result, sr, status)
+    type(c_ptr), intent(in) :: result
+    real(c_double), allocatable, intent(out) :: sr(:, :, :)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: nt, nx, np, ns, ng, nd
+    status = odesens_result_sizes(result, nt, nx, np, ns, ng)
+    if (status /= ODESENS_OK) return
+    status = odesens_result_n_directions(result, nd)
+    if (status /= ODESENS_OK) return
+    allocate(sr(nx, nd, nt))
+    status = odesens_result_sr(result, sr, nx * nd * nt)
   end subroutine
 
   ! values(M): the objectives psi_m (erk_adjoint).

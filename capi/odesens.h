@@ -121,7 +121,8 @@ typedef enum odesens_result_array {
   ODESENS_ARRAY_S = 3,           /* nx x np x n_s_times sensitivities */
   ODESENS_ARRAY_GRADIENT = 4,    /* n_gradient (np x n_objectives, or 0) entries of dpsi/dp */
   ODESENS_ARRAY_GRADIENT_X0 = 5, /* nx x n_objectives entries of dpsi/dx(t0) */
-  ODESENS_ARRAY_OBJECTIVES = 6   /* n_objectives values psi_m of the objectives */
+  ODESENS_ARRAY_OBJECTIVES = 6,  /* n_objectives values psi_m of the objectives */
+  ODESENS_ARRAY_SR = 7           /* nx x n_directions x n_times products S(t_k) r_j */
 } odesens_result_array;
 
 /* Order of the statistics written by odesens_result_stats. */
@@ -326,6 +327,17 @@ ODESENS_API int odesens_solver_set_adjoint_weights(odesens_solver* solver, const
 ODESENS_API int odesens_solver_set_integrand_observables(odesens_solver* solver,
                                                          const char* const* names,
                                                          int64_t count);
+/* Sensitivity directions R of the methods that compute S·R (dopri8s,
+ * grk4as): an (nx + np) x n_directions column-major matrix,
+ * len = (nx + np) * n_directions. Rows 0..nx-1 of column j perturb x(t0),
+ * rows nx..nx+np-1 perturb p, and the result holds S(t) r_j =
+ * dx(t)/d(x0, p) r_j (odesens_result_sr). They override the method's
+ * `directions` option; len 0 removes them (r may then be NULL). A length
+ * that is not a whole number of columns: ODESENS_ERR_INVALID_ARGUMENT
+ * naming nx + np; a NaN or Inf entry: ODESENS_ERR_NOT_FINITE; a method
+ * that computes S = dx/dp alone: ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r,
+                                                   int64_t len);
 /* Method options, checked when set: an unknown key is
  * ODESENS_ERR_UNKNOWN_OPTION, a value of the wrong type or outside the
  * allowed choices ODESENS_ERR_OPTION_TYPE; the message names the key. An
@@ -381,6 +393,16 @@ ODESENS_API int odesens_result_gradient_x0(const odesens_result* result, double*
 /* The n_objectives values psi_m of the objectives (erk_adjoint). */
 ODESENS_API int odesens_result_objectives(const odesens_result* result, double* out,
                                           int64_t len);
+/* The number of sensitivity directions n_directions whose products S·R
+ * the result holds: the columns of odesens_solver_set_sens_directions, or
+ * those of the option `directions` (`states`: nx, `all`: nx + np) of
+ * dopri8s and grk4as; 0 for the other methods and for directions=params,
+ * whose S·R is S itself (odesens_result_s). */
+ODESENS_API int odesens_result_n_directions(const odesens_result* result, int64_t* n);
+/* S·R, nx x n_directions x n_times column-major: out[i + j*nx +
+ * k*nx*n_directions] = (S(t_k) r_j)_i = (dx(t_k)/d(x0, p) r_j)_i. A result
+ * without directions: ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_result_sr(const odesens_result* result, double* out, int64_t len);
 /* The ODESENS_STAT_COUNT statistics in the order of odesens_stat. */
 ODESENS_API int odesens_result_stats(const odesens_result* result, double* out, int64_t len);
 

@@ -28,6 +28,9 @@ struct MethodCapabilities {
   // costs (Problem::integrand); gradient methods without it take one
   // objective G = sum_k w_k^T x(t_k).
   bool integrands = false;
+  // S·R for given directions R (Problem::sens_directions, Result::sr);
+  // methods without it refuse directions rather than ignore them.
+  bool directions = false;
   // Evaluates the model's f alone (and x0, dx0/dp): no Jacobians or other
   // derivatives, so models without them cost nothing extra.
   bool rhs_only = false;

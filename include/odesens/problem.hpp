@@ -67,7 +67,8 @@ struct Problem {
   // (nx + np) x n_s, column-major, n_s = size / (nx + np). Rows 0..nx-1 of
   // column j perturb x(t0), rows nx.. perturb p, and the method gives
   // S(t) r_j = dx(t)/d(x0, p) r_j in Result::sr. Empty: the method's
-  // `directions` option decides (dx/dp by default). Other methods ignore it.
+  // `directions` option decides (dx/dp by default). Methods without
+  // MethodCapabilities::directions refuse it (Status::unsupported).
   std::vector<double> sens_directions;
 
   // Parameter box for set-valued methods: lower and upper bounds (np each,

@@ -32,6 +32,7 @@ MethodCapabilities trajectory_method() {
 MethodCapabilities difference_method() {
   MethodCapabilities c = trajectory_method();
   c.rhs_only = true;
+  c.directions = true;
   return c;
 }
 
@@ -40,6 +41,7 @@ MethodCapabilities difference_method() {
 MethodCapabilities grk4as_method() {
   MethodCapabilities c = trajectory_method();
   c.exact_jacobians = true;
+  c.directions = true;
   return c;
 }
 
@@ -154,6 +156,11 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
                 "method '" + method_id + "' differentiates one objective G = sum_k w_k^T x(t_k) " +
                     (needs.gradient ? "" : "(if any) ") +
                     "and takes neither several objectives nor integrands (erk_adjoint does)");
+  if (!needs.directions && !problem.sens_directions.empty())
+    throw Error(Status::unsupported,
+                "method '" + method_id +
+                    "' computes S = dx/dp and takes no sensitivity directions "
+                    "(Problem::sens_directions; dopri8s and grk4as do)");
   if (needs.parameter_box && problem.param_lower.empty())
     throw Error(Status::unsupported,
                 who + "a parameter box (Problem::param_lower and param_upper)");

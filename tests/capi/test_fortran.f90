@@ -109,6 +109,7 @@ program test_fortran
   call check_getters(model)
   call check_errors(model)
   call check_objectives()
+  call check_directions()
 
   ! A callback failure surfaces as a status and a message naming 'f'.
   call odesens_check(odesens_model_create(3_c_int64_t, 2_c_int64_t, c_funloc(failing_rhs), &
@@ -256,6 +257,46 @@ contains
     call expect(difference <= 1e-7_c_double, "the gradients agree with differences to 1e-7")
     call expect(all(abs(gradient_x0) > 0), "d psi / d x0 is not zero")
     deallocate(gradients, gradient_x0, psi, flat)
+    call odesens_model_free(m)
+  end subroutine
+
+  ! S·R of dopri8s for directions given as a 2-D Fortran array (columns
+  ! (u0, v0, a, b)) on u' = -a u, v' = -b v: sr(:, j, k) against the exact
+  ! partial derivatives at t_k.
+  subroutine check_directions()
+    character(len=*), parameter :: text = &
+      "param a = 0.5" // c_new_line // "param b = 2" // c_new_line // &
+      "state u = 1" // c_new_line // "state v = b" // c_new_line // &
+      "du/dt = -a*u" // c_new_line // "dv/dt = -b*v" // c_new_line
+    real(c_double), parameter :: t(2) = [1.0_c_double, 2.0_c_double]
+    real(c_double) :: r(4, 2), expected(2, 2, 2)
+    real(c_double), allocatable :: sr(:, :, :)
+    type(c_ptr) :: m, solver, result
+    integer :: k
+    r = 0
+    r(1, 1) = 1                 ! du0
+    r(2, 2) = -2                ! dv0 and db together
+    r(4, 2) = 0.25_c_double
+    do k = 1, 2
+      expected(:, 1, k) = [exp(-0.5_c_double * t(k)), 0.0_c_double]
+      expected(:, 2, k) = [0.0_c_double, &
+                           (-2 - 0.25_c_double * t(k) * 2) * exp(-2 * t(k))]
+    end do
+    call odesens_check(odesens_model_from_text(text // c_null_char, m), c_null_ptr)
+    call odesens_check(odesens_solver_create(m, "dopri8s" // c_null_char, solver), c_null_ptr)
+    call odesens_check(odesens_solver_set_output_times(solver, t, 2_c_int64_t), solver)
+    call expect(odesens_solver_set_sens_directions(solver, r, 3_c_int64_t) == &
+                ODESENS_ERR_INVALID_ARGUMENT, "directions of a partial column are refused")
+    call odesens_check(odesens_solver_set_sens_directions(solver, r, 8_c_int64_t), solver)
+    call odesens_check(odesens_solve(solver, result), solver)
+    call odesens_get_sr(result, sr, status)
+    call odesens_check(status, result)
+    call expect(all(shape(sr) == [2, 2, 2]), "sr has shape (nx, n_directions, n_times)")
+    difference = maxval(abs(sr - expected))
+    write (*, '(a, es10.3)') "max difference of S*R from the exact products: ", difference
+    call expect(difference <= 1e-6_c_double, "S*R agrees with the exact products to 1e-6")
+    call odesens_result_free(result)
+    call odesens_solver_free(solver)
     call odesens_model_free(m)
   end subroutine
 

@@ -282,6 +282,25 @@ TEST(MethodNeeds, EveryMethodDeclaresWhatItComputes) {
   }
 }
 
+// Sensitivity directions are refused, not ignored, by the methods that
+// compute S = dx/dp alone, and taken by those that declare them.
+TEST(MethodRegistry, MethodsWithoutDirectionsRefuseThem) {
+  Problem problem = builtin_problem("chua", {1.0});
+  const std::size_t rows = problem.model->nx() + problem.model->np();
+  problem.sens_directions.assign(rows, 0.0);
+  problem.sens_directions[0] = 1.0;
+  for (const auto& m : method_infos()) {
+    const auto f = failure_of(problem, m.id);
+    if (m.capabilities.directions) {
+      EXPECT_EQ(f.status, Status::ok) << m.id << ": " << f.message;
+    } else {
+      EXPECT_EQ(f.status, Status::unsupported) << m.id;
+      EXPECT_NE(f.message.find("takes no sensitivity directions"), std::string::npos)
+          << m.id << ": " << f.message;
+    }
+  }
+}
+
 TEST(MethodRegistry, UnknownMethodListsTheKnownOnes) {
   const auto f = failure_of(builtin_problem("chua", {1.0}), "rk45");
   EXPECT_EQ(f.status, Status::unknown_method);
