@@ -207,6 +207,8 @@ TEST(Dopri8s, DetestC5AgreesWithCvodes) {
 
 // Why `scaling` defaults to normwise: (12) componentwise shrinks ε where a
 // position crosses zero, and the large positions then lose σ to rounding.
+// Measured at TOLS 1e-7: normwise 4.7e-7, componentwise 4.6e-6 (2e-5 before
+// the states were accumulated compensated).
 TEST(Dopri8s, NormwiseScalingKeepsC5AwayFromTheRoundingError) {
   ODESENS_REQUIRE_SHARED_MODEL("detest_c5.ode");
   Problem p = ode_problem("detest_c5.ode", linspace(1, 20, 20));
@@ -215,7 +217,7 @@ TEST(Dopri8s, NormwiseScalingKeepsC5AwayFromTheRoundingError) {
   const double normwise = mixed_error(solve(p, "dopri8s").s, ref.s);
   p.options.set("scaling", "componentwise");
   const double componentwise = mixed_error(solve(p, "dopri8s").s, ref.s);
-  EXPECT_LT(10 * normwise, componentwise);
+  EXPECT_LT(5 * normwise, componentwise);
 }
 
 TEST(Dopri8s, ChuaAndMichaelisMentenAgreeWithCvodes) {

@@ -42,8 +42,8 @@ TEST_P(InternalDiffAllocations, StepsRescalingAndReperturbationAllocateNothing) 
   Perturbations perturbations(directions, p, read, x0.data(), Scaling::normwise,
                               internal_delta());
   const BundleShape shape{nx, directions.count()};
-  std::vector<double> X(shape.size()), buffer(shape.size()), eta(nx);
-  perturbations.seed(x0.data(), nullptr, X.data());
+  std::vector<double> X(shape.size()), X_low(shape.size()), buffer(shape.size()), eta(nx);
+  perturbations.seed(x0.data(), nullptr, nullptr, nullptr, X.data(), X_low.data());
   integrate::Tolerances tol;
   tol.rtol = tol.atol = 1e-10;
   SensitivityErrorNorm norm(shape, tol, {1e-6, 1e-6}, perturbations.epsilon());
@@ -53,18 +53,18 @@ TEST_P(InternalDiffAllocations, StepsRescalingAndReperturbationAllocateNothing) 
   settings.error_norm = &norm;
   const ErkBundleIntegratorFactory factory(integrate::erk::TableauId::dop853);
   const auto bundle = factory.make(rhs, settings);
-  bundle->start(0.0, X.data(), 10.0);
+  bundle->start(0.0, X.data(), X_low.data(), 10.0);
   bundle->step(10.0);  // first use: the model's registers
   counting = true;
   allocations = 0;
   for (int k = 0; k < 20; ++k) {
     bundle->step(10.0);
     bundle->interpolate(0.5 * (bundle->t_previous() + bundle->t()), buffer.data());
-    perturbations.differentiate(bundle->x());
+    perturbations.differentiate(bundle->x(), bundle->x_low());
     perturbations.nominal_of(bundle->x(), eta.data());
     perturbations.rescale(eta.data(), k % 2 == 0);
-    perturbations.seed(eta.data(), bundle->x(), X.data());
-    bundle->replace_states(X.data());
+    perturbations.seed(eta.data(), nullptr, bundle->x(), bundle->x_low(), X.data(), X_low.data());
+    bundle->replace_states(X.data(), X_low.data());
   }
   const long counted = allocations;
   counting = false;

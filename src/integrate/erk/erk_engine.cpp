@@ -62,6 +62,7 @@ void ErkEngine::reset(double t0, const double* x0, double t_end, double h_first)
     throw Error(Status::invalid_argument, "reset: the first step must be finite and >= 0");
   if (!kernels_->all_finite(n_, x0)) throw Error(Status::not_finite, "x0 has NaN or Inf values");
   std::copy(x0, x0 + size(), workspace_.x());
+  std::fill(workspace_.x_low(), workspace_.x_low() + size(), 0.0);
   t_ = t_previous_ = t0;
   h_last_ = 0;
   direction_ = t_end > t0 ? 1.0 : -1.0;
@@ -160,14 +161,29 @@ void ErkEngine::integrate_to(double t_end) {
   while (t_ != t_end) step(t_end);
 }
 
-void ErkEngine::replace_state(const double* x) {
+void ErkEngine::replace_state(const double* x, const double* x_low) {
   require_started("replace_state");
   if (!kernels_->all_finite(n_, x))
     throw Error(Status::not_finite, "the replaced state has NaN or Inf values at t = " + number_text(t_));
+  if (x_low && !kernels_->all_finite(n_, x_low))
+    throw Error(Status::not_finite, "the replaced state's low part has NaN or Inf values");
   std::copy(x, x + size(), workspace_.x());
+  if (x_low && settings_.compensated)
+    std::copy(x_low, x_low + size(), workspace_.x_low());
+  else
+    std::fill(workspace_.x_low(), workspace_.x_low() + size(), 0.0);
   // k_0 (from reset, the FSAL stage or a dense stage) belongs to the old state.
   first_stage_ready_ = fsal_pending_ = dense_ready_ = false;
   has_step_ = false;
+}
+
+void ErkEngine::set_state_low(const double* x_low) {
+  require_started("set_state_low");
+  if (!settings_.compensated)
+    throw Error(Status::invalid_argument, "set_state_low needs ErkSettings::compensated");
+  if (!kernels_->all_finite(n_, x_low))
+    throw Error(Status::not_finite, "the state's low part has NaN or Inf values");
+  std::copy(x_low, x_low + size(), workspace_.x_low());
 }
 
 void ErkEngine::accept(double h, double t_new, bool fsal_deferred) {
@@ -180,6 +196,10 @@ void ErkEngine::accept(double h, double t_new, bool fsal_deferred) {
   workspace_.x_previous() = workspace_.x();
   workspace_.x() = workspace_.x_candidate();
   workspace_.x_candidate() = old_previous;
+  double* old_low_previous = workspace_.x_low_previous();
+  workspace_.x_low_previous() = workspace_.x_low();
+  workspace_.x_low() = workspace_.x_low_candidate();
+  workspace_.x_low_candidate() = old_low_previous;
   t_previous_ = t_;
   t_ = t_new;
   h_last_ = h;

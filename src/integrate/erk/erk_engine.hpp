@@ -40,6 +40,13 @@ struct ErkSettings {
   // WRMS norm of the tolerances, largest over the trajectories (dop853: its
   // err5/err3 combination).
   StepErrorNorm* error_norm = nullptr;
+  // Accumulate x_{n+1} = x_n + h Σ b_j k_j compensated (its rounding error
+  // kept in a low part and added to the next increment): the states then
+  // drift by rounding at the increments' scale, not the states'. For
+  // internal differences, whose σ = (x̂ − x)/ε magnifies every rounding of
+  // x by 1/ε. Off: x_{n+1} is exactly the tableau's sum as rounded (the
+  // discrete adjoint replays it so).
+  bool compensated = false;
 };
 
 struct ErkStats {
@@ -75,14 +82,22 @@ class ErkEngine {
   // the next step starts from h_next(); k_0 is evaluated afresh (the FSAL
   // stage no longer matches) and the last step's dense output is gone, so
   // interpolate before replacing. Whatever the ErkSystem reads besides x
-  // (parameters of the lanes, say) may change at the same moment.
-  void replace_state(const double* x);
+  // (parameters of the lanes, say) may change at the same moment. x_low
+  // (n*L values, or null for zeros) is the low part of a compensated state
+  // (ErkSettings::compensated): the state is x + x_low.
+  void replace_state(const double* x, const double* x_low = nullptr);
+  // Sets the low part of the state at t() alone (n*L values): f, evaluated
+  // at x, is unchanged, so nothing evaluated is dropped. Only with
+  // ErkSettings::compensated; between steps.
+  void set_state_low(const double* x_low);
   // Dense output over the last accepted step: out = x(t), t_previous() <= t <= t()
   // (in the direction of integration). Computes lazy dense stages once per step.
   void interpolate(double t, double* out);
 
   double t() const { return t_; }
   const double* x() const { return workspace_.x(); }
+  // The low part of x when compensated (zeros otherwise): the state is x + x_low.
+  const double* x_low() const { return workspace_.x_low(); }
   double t_previous() const { return t_previous_; }
   double h_last() const { return h_last_; }
   double h_next() const { return h_next_; }

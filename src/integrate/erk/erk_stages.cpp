@@ -66,7 +66,11 @@ void ErkEngine::compute_stages(double h, bool defer_fsal) {
   }
   // The FSAL row of A equals b (b_{s-1} = 0), so Y_{s-1} is exactly x_{n+1}.
   double* x_new = workspace_.x_candidate();
-  kernels_->combine(n_, x, h, tableau_.b, k, s, x_new);
+  if (settings_.compensated)
+    kernels_->combine_compensated(n_, x, workspace_.x_low(), h, tableau_.b, k, s, x_new,
+                                  workspace_.x_low_candidate());
+  else
+    kernels_->combine(n_, x, h, tableau_.b, k, s, x_new);
   if (!kernels_->all_finite(n_, x_new))
     throw Error(Status::not_finite, "the solution became NaN or Inf after t = " + number_text(t_));
   if (tableau_.fsal && !defer_fsal) {

@@ -26,6 +26,11 @@ class ErkWorkspace {
   double*& x_previous() { return x_previous_; }
   double*& x() { return x_; }
   double*& x_candidate() { return x_candidate_; }
+  // Their low parts, when the engine accumulates x compensated
+  // (ErkSettings::compensated): rounding errors, rotated with the states.
+  double*& x_low_previous() { return x_low_previous_; }
+  double*& x_low() { return x_low_; }
+  double*& x_low_candidate() { return x_low_candidate_; }
   double* stage_value() { return block(0); }   // Y_i
   double* error() { return block(1); }         // error vector e
   double* error3() { return block(2); }        // dop853's second estimate
@@ -44,6 +49,9 @@ class ErkWorkspace {
   double* x_previous_;
   double* x_;
   double* x_candidate_;
+  double* x_low_previous_;
+  double* x_low_;
+  double* x_low_candidate_;
 };
 
 }  // namespace odesens::integrate::erk

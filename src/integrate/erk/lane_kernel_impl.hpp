@@ -58,6 +58,27 @@ void combine(std::size_t n, const double* base, double h, const double* coef,
 }
 
 template <int L>
+void combine_compensated(std::size_t n, const double* base, const double* base_low, double h,
+                         const double* coef, const double* const* K, int count, double* out,
+                         double* out_low) {
+  using LV = LaneVector<L>;
+  using V = typename LV::V;
+  const V hv = LV::splat(h);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t o = i * L;
+    V acc = LV::splat(0.0);
+    for (int j = 0; j < count; ++j)
+      if (coef[j] != 0.0) acc = acc + LV::splat(coef[j]) * LV::load(K[j] + o);
+    const V b = LV::load(base + o);
+    const V d = hv * acc + LV::load(base_low + o);
+    const V sum = b + d;
+    const V d_kept = sum - b;
+    LV::store(out + o, sum);
+    LV::store(out_low + o, (b - (sum - d_kept)) + (d - d_kept));
+  }
+}
+
+template <int L>
 bool all_finite(std::size_t n, const double* v) {
   using LV = LaneVector<L>;
   using V = typename LV::V;
@@ -73,7 +94,7 @@ bool all_finite(std::size_t n, const double* v) {
 
 template <int L>
 constexpr ErkLaneKernels make_kernels(const char* isa_name) {
-  return ErkLaneKernels{L, isa_name, &combine<L>, &all_finite<L>};
+  return ErkLaneKernels{L, isa_name, &combine<L>, &combine_compensated<L>, &all_finite<L>};
 }
 
 }  // namespace

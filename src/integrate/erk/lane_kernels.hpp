@@ -22,6 +22,13 @@ struct ErkLaneKernels {
   // stage values Y_i = x + h Σ a_ij k_j, for x_{n+1} and the error vector.
   void (*combine)(std::size_t n, const double* base, double h, const double* coef,
                   const double* const* K, int count, double* out);
+  // Compensated x_{n+1}: with d = base_low + h * (Σ_j coef_j K_j) (the sum
+  // as in combine), out = base + d and out_low = the rounding error of that
+  // addition (TwoSum, exact), so that base + base_low carries the state to
+  // about twice double precision from step to step.
+  void (*combine_compensated)(std::size_t n, const double* base, const double* base_low, double h,
+                              const double* coef, const double* const* K, int count, double* out,
+                              double* out_low);
   // True when none of the n*L values is NaN or Inf.
   bool (*all_finite)(std::size_t n, const double* v);
 };

@@ -78,6 +78,7 @@ void RosenbrockEngine::reset(double t0, const double* x0, double t_end) {
   const std::size_t size = workspace_.size();
   if (!all_finite(size, x0)) throw Error(Status::not_finite, "x0 has NaN or Inf values");
   std::copy(x0, x0 + size, workspace_.x());
+  std::fill(workspace_.x_low(), workspace_.x_low() + size, 0.0);
   t_ = t_previous_ = t0;
   h_last_ = 0;
   direction_ = t_end > t0 ? 1.0 : -1.0;
@@ -205,6 +206,7 @@ void RosenbrockEngine::accept(double h, double t_new) {
     observing_ = false;
   }
   std::swap(workspace_.x(), workspace_.x_candidate());
+  std::swap(workspace_.x_low(), workspace_.x_low_candidate());
   t_previous_ = t_;
   t_ = t_new;
   h_last_ = h;
@@ -214,7 +216,8 @@ void RosenbrockEngine::accept(double h, double t_new) {
   if (!system_.constant_jacobian()) jacobian_ready_ = false;
 }
 
-void RosenbrockEngine::set_lane_state(std::size_t lane, const double* x_lane) {
+void RosenbrockEngine::set_lane_state(std::size_t lane, const double* x_lane,
+                                      const double* x_low_lane) {
   require_between_steps("set_lane_state");
   if (lane >= m_)
     throw Error(Status::invalid_argument, "set_lane_state: lane " + std::to_string(lane) +
@@ -222,10 +225,25 @@ void RosenbrockEngine::set_lane_state(std::size_t lane, const double* x_lane) {
   if (!all_finite(n_, x_lane))
     throw Error(Status::not_finite, "set_lane_state: the state of lane " +
                                         std::to_string(lane) + " has NaN or Inf values");
+  if (x_low_lane && !all_finite(n_, x_low_lane))
+    throw Error(Status::not_finite, "set_lane_state: the low part of lane " +
+                                        std::to_string(lane) + " has NaN or Inf values");
   double* x = workspace_.x();
-  for (std::size_t i = 0; i < n_; ++i) x[i * m_ + lane] = x_lane[i];
+  double* low = workspace_.x_low();
+  for (std::size_t i = 0; i < n_; ++i) {
+    x[i * m_ + lane] = x_lane[i];
+    low[i * m_ + lane] = x_low_lane ? x_low_lane[i] : 0.0;
+  }
   f_ready_ = dfdt_ready_ = false;
   if (lane == 0) jacobian_ready_ = false;
+}
+
+void RosenbrockEngine::set_state_low(const double* x_low) {
+  require_between_steps("set_state_low");
+  const std::size_t size = workspace_.size();
+  if (!all_finite(size, x_low))
+    throw Error(Status::not_finite, "set_state_low: NaN or Inf values");
+  std::copy(x_low, x_low + size, workspace_.x_low());
 }
 
 void RosenbrockEngine::system_changed() {

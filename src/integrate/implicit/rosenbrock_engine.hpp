@@ -108,9 +108,13 @@ class RosenbrockEngine {
   // Steps until t() == t_end.
   void integrate_to(double t_end);
 
-  // Lane `lane`'s state at t() becomes x_lane (n values). Between steps
-  // only, not from an observer call; step control carries on.
-  void set_lane_state(std::size_t lane, const double* x_lane);
+  // Lane `lane`'s state at t() becomes x_lane + x_low_lane (n values each;
+  // x_low_lane null: zeros). Between steps only, not from an observer
+  // call; step control carries on.
+  void set_lane_state(std::size_t lane, const double* x_lane, const double* x_low_lane = nullptr);
+  // The low parts of all lanes at t() (n×m interleaved): f and J, evaluated
+  // at x, are unchanged, so nothing evaluated is dropped. Between steps.
+  void set_state_low(const double* x_low);
   // The system's lanes changed (e.g. their parameters) at the same states.
   void system_changed();
   // Lane `lane`'s state at t() into out (n values).
@@ -118,6 +122,9 @@ class RosenbrockEngine {
 
   double t() const { return t_; }
   const double* x() const { return workspace_.x(); }  // n×m interleaved
+  // The states are accumulated compensated: x + x_low is the state to about
+  // twice double precision (x_low n×m interleaved, the rounding errors).
+  const double* x_low() const { return workspace_.x_low(); }
   double t_previous() const { return t_previous_; }
   double h_last() const { return h_last_; }
   double h_next() const { return h_next_; }

@@ -30,7 +30,7 @@ RosenbrockWorkspace::RosenbrockWorkspace(const RosenbrockTableau& tableau, std::
                                 : std::nullopt),
       jacobian_(jacobian_pattern ? jacobian_pattern->nnz() : n * n),
       newton_(n, term_patterns(jacobian_pattern), newton),
-      states_(2 * n * lanes),
+      states_(4 * n * lanes),
       scratch_(6 * n * lanes),
       stage_storage_(2 * static_cast<std::size_t>(tableau.stages) * n * lanes),
       solve_block_(n * lanes),
@@ -43,6 +43,8 @@ RosenbrockWorkspace::RosenbrockWorkspace(const RosenbrockTableau& tableau, std::
   }
   x_ = states_.data();
   x_candidate_ = states_.data() + size;
+  x_low_ = states_.data() + 2 * size;
+  x_low_candidate_ = states_.data() + 3 * size;
 }
 
 }  // namespace odesens::integrate

@@ -38,9 +38,13 @@ class RosenbrockWorkspace {
   NewtonMatrix& newton() { return newton_; }
   const NewtonMatrix& newton() const { return newton_; }
 
-  // Interleaved n×m buffers. x and x_candidate are swapped on acceptance.
+  // Interleaved n×m buffers. x and x_candidate are swapped on acceptance,
+  // and so are their low parts: the rounding error of x's compensated
+  // accumulation (the state is x + x_low to about twice double precision).
   double*& x() { return x_; }
   double*& x_candidate() { return x_candidate_; }
+  double*& x_low() { return x_low_; }
+  double*& x_low_candidate() { return x_low_candidate_; }
   double* f_start() { return block(0); }      // f(t_n, x_n), kept over rejected attempts
   double* dfdt_start() { return block(1); }   // ∂f/∂t(t_n, x_n)
   double* stage_value() { return block(2); }  // Y_i
@@ -71,6 +75,8 @@ class RosenbrockWorkspace {
   std::vector<double*> stages_, stage_rhs_;
   double* x_;
   double* x_candidate_;
+  double* x_low_;
+  double* x_low_candidate_;
 };
 
 }  // namespace odesens::integrate

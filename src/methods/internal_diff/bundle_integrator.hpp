@@ -7,8 +7,9 @@
 // (erk_bundle_integrator.hpp), grk4as a Rosenbrock engine.
 //
 // Contract of a BundleIntegrator:
-//   - start(t0, X0, t_end): X0 holds the bundle (nx·L values); t_end fixes
-//     the direction and feeds the starting-step guess.
+//   - start(t0, X0, X0_low, t_end): X0 + X0_low is the bundle (nx·L values
+//     each; X0_low null: zeros); t_end fixes the direction and feeds the
+//     starting-step guess.
 //   - step(t_limit): one accepted step towards t_limit, shortened to end
 //     exactly on it if it would pass it. Every attempt is judged by
 //     settings.error_norm (accepted iff <= 1; the step-size controller reads
@@ -19,9 +20,14 @@
 //     all trajectories from the same start. Failures throw Error:
 //     too_much_work after max_steps attempts, solver_failed when h
 //     collapses, not_finite for NaN/Inf in f or the solution.
-//   - replace_states(X): between steps only, overwrites the bundle at t()
-//     (re-perturbed trajectories); the parameters behind the BundleRhs may
-//     have changed too. The step-size controller keeps its memory.
+//   - replace_states(X, X_low): between steps only, overwrites the bundle
+//     at t() (re-perturbed trajectories) with X + X_low (X_low null: zeros);
+//     the parameters behind the BundleRhs may have changed too. The
+//     step-size controller keeps its memory.
+//   - x(), x_low(): the bundle at t() as x + x_low. Engines accumulate the
+//     states compensated, x_low holding the rounding errors (TwoSum), so
+//     that σ = (x̂ − x)/ε is not swamped by rounding at the states' scale
+//     magnified by 1/ε over many steps.
 //   - interpolate(t, X): the bundle at t_previous() <= t <= t() from the
 //     last step, before any replace_states; only if has_dense_output().
 //     Without dense output the caller lands steps on its output times.
@@ -63,12 +69,13 @@ struct BundleCounts {
 class BundleIntegrator {
  public:
   virtual ~BundleIntegrator() = default;
-  virtual void start(double t0, const double* X0, double t_end) = 0;
+  virtual void start(double t0, const double* X0, const double* X0_low, double t_end) = 0;
   virtual void step(double t_limit) = 0;
-  virtual void replace_states(const double* X) = 0;
+  virtual void replace_states(const double* X, const double* X_low) = 0;
   virtual double t() const = 0;
   virtual double t_previous() const = 0;
-  virtual const double* x() const = 0;  // the bundle at t()
+  virtual const double* x() const = 0;      // the bundle at t()
+  virtual const double* x_low() const = 0;  // its low part
   virtual bool has_dense_output() const = 0;
   virtual void interpolate(double t, double* X) = 0;
   virtual BundleCounts counts() const = 0;

@@ -37,6 +37,9 @@ integrate::erk::ErkSettings engine_settings(const BundleStepSettings& s) {
   e.h_max = s.h_max;
   e.h_fixed = s.h_fixed;
   e.max_steps = s.max_steps;
+  // σ = (x̂ − x)/ε magnifies the states' rounding by 1/ε: accumulate them
+  // compensated, as the Rosenbrock engine does.
+  e.compensated = true;
   return e;
 }
 
@@ -67,15 +70,20 @@ ErkBundleIntegrator::ErkBundleIntegrator(const integrate::erk::Tableau& tableau,
                  view_width()),
       engine_(system_, workspace_, engine_settings(settings)),
       padded_(padded_size(size_), 0.0),
+      padded_low_(padded_size(size_), 0.0),
       guess_scratch_(4 * size_) {}
 
-void ErkBundleIntegrator::start(double t0, const double* X0, double t_end) {
+void ErkBundleIntegrator::start(double t0, const double* X0, const double* X0_low, double t_end) {
   // As the engine would, before f sees them.
   for (std::size_t q = 0; q < size_; ++q)
     if (!std::isfinite(X0[q])) throw Error(Status::not_finite, "x0 has NaN or Inf values");
   std::copy(X0, X0 + size_, padded_.begin());
   const bool guess = !settings_.h_fixed && !(settings_.h0 > 0);
   engine_.reset(t0, padded_.data(), t_end, guess ? first_step(t0, t_end) : 0.0);
+  if (X0_low) {
+    std::copy(X0_low, X0_low + size_, padded_low_.begin());
+    engine_.set_state_low(padded_low_.data());
+  }
 }
 
 // HNW I §II.4 over the bundle, from padded_ (x0). One more f evaluation
@@ -103,9 +111,14 @@ double ErkBundleIntegrator::first_step(double t0, double t_end) {
   return std::isfinite(h) ? std::fabs(h) : 0.0;  // 0: the engine guesses
 }
 
-void ErkBundleIntegrator::replace_states(const double* X) {
+void ErkBundleIntegrator::replace_states(const double* X, const double* X_low) {
   std::copy(X, X + size_, padded_.begin());
-  engine_.replace_state(padded_.data());
+  if (!X_low) {
+    engine_.replace_state(padded_.data());
+    return;
+  }
+  std::copy(X_low, X_low + size_, padded_low_.begin());
+  engine_.replace_state(padded_.data(), padded_low_.data());
 }
 
 void ErkBundleIntegrator::interpolate(double t, double* X) {

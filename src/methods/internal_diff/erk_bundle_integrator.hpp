@@ -29,12 +29,13 @@ class ErkBundleIntegrator final : public BundleIntegrator {
   ErkBundleIntegrator(const integrate::erk::Tableau& tableau, BundleRhs& rhs,
                       const BundleStepSettings& settings);
 
-  void start(double t0, const double* X0, double t_end) override;
+  void start(double t0, const double* X0, const double* X0_low, double t_end) override;
   void step(double t_limit) override { engine_.step(t_limit); }
-  void replace_states(const double* X) override;
+  void replace_states(const double* X, const double* X_low) override;
   double t() const override { return engine_.t(); }
   double t_previous() const override { return engine_.t_previous(); }
   const double* x() const override { return engine_.x(); }
+  const double* x_low() const override { return engine_.x_low(); }
   bool has_dense_output() const override { return true; }
   void interpolate(double t, double* X) override;
   BundleCounts counts() const override;
@@ -60,7 +61,8 @@ class ErkBundleIntegrator final : public BundleIntegrator {
   PaddedSystem system_;
   integrate::erk::ErkWorkspace workspace_;
   integrate::erk::ErkEngine engine_;
-  std::vector<double> padded_;  // one bundle with its padding
+  std::vector<double> padded_;      // one bundle with its padding
+  std::vector<double> padded_low_;  // its low part, for replace_states
   std::vector<double> guess_scratch_;  // f0, x1, f1, weights for first_step
 };
 

@@ -21,7 +21,7 @@ void run_alone(const SolveSetup& s, const double* x0, const double* p, Visit&& v
   const auto integrator =
       s.factory.make(rhs, step_settings(s.settings, s.settings.tolerances, &norm));
   const auto& times = s.problem.output_times;
-  integrator->start(s.t0(), x0, s.t_end());
+  integrator->start(s.t0(), x0, nullptr, s.t_end());
   OutputCursor at(times, s.t0());
   for (std::size_t k = 0; k < at.first_after_start(); ++k) visit(k, x0);
   std::vector<double> buffer(single.size());

@@ -32,8 +32,9 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
 
   Perturbations perturbations(d, s.p, s.read_by_f, s.x0.data(), s.settings.scaling,
                               internal_delta());
-  std::vector<double> X(shape.size()), buffer(shape.size()), eta_shared(d.nx());
-  perturbations.seed(s.x0.data(), nullptr, X.data());
+  std::vector<double> X(shape.size()), X_low(shape.size()), buffer(shape.size()),
+      eta_shared(d.nx()), eta_shared_low(d.nx());
+  perturbations.seed(s.x0.data(), nullptr, nullptr, nullptr, X.data(), X_low.data());
 
   const integrate::Tolerances bundle_tol =
       accurate ? scaled(s.settings.tolerances, s.settings.sensitivity.rtol / s.settings.tolerances.rtol)
@@ -41,7 +42,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   SensitivityErrorNorm norm(shape, bundle_tol, s.settings.sensitivity, perturbations.epsilon());
   BundleRhs rhs(s.model, s.workspace, shape, perturbations.params());
   const auto bundle = s.factory.make(rhs, step_settings(s.settings, bundle_tol, &norm));
-  bundle->start(s.t0(), X.data(), t_end);
+  bundle->start(s.t0(), X.data(), X_low.data(), t_end);
 
   // nominal=accurate: η̃, alone at TOL.
   const BundleShape single{d.nx(), 0};
@@ -50,7 +51,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   std::unique_ptr<BundleIntegrator> nominal;
   if (accurate) {
     nominal = s.factory.make(nominal_rhs, step_settings(s.settings, s.settings.tolerances, &nominal_norm));
-    nominal->start(s.t0(), s.x0.data(), t_end);
+    nominal->start(s.t0(), s.x0.data(), nullptr, t_end);
   }
 
   OutputCursor sigma_at(times, s.t0()), x_at(times, s.t0());
@@ -68,6 +69,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
     });
     // η_{i+1}: the bundle's nominal, or η̃ brought to t_{i+1} at TOL.
     const double* eta = eta_shared.data();
+    const double* eta_low = eta_shared_low.data();
     if (accurate) {
       while (nominal->t() < bundle->t()) {
         nominal->step(x_at.limit(*nominal, bundle->t()));
@@ -75,16 +77,19 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
                      [&](std::size_t k, const double* xk) { out.set_states(k, xk); });
       }
       eta = nominal->x();
+      eta_low = nominal->x_low();
     } else {
       perturbations.nominal_of(bundle->x(), eta_shared.data());
+      perturbations.nominal_of(bundle->x_low(), eta_shared_low.data());
     }
-    perturbations.differentiate(bundle->x());  // (11)
+    perturbations.differentiate(bundle->x(), bundle->x_low());  // (11)
     if (bundle->t() >= t_end) break;
     // (12)–(13) and the bundle of the next step.
     const bool renewed = s.settings.rescale && perturbations.rescale(eta, accurate);
     if (accurate || renewed) {
-      perturbations.seed(eta, accurate ? nullptr : bundle->x(), X.data());
-      bundle->replace_states(X.data());
+      perturbations.seed(eta, eta_low, accurate ? nullptr : bundle->x(),
+                         accurate ? nullptr : bundle->x_low(), X.data(), X_low.data());
+      bundle->replace_states(X.data(), X_low.data());
       ++tally.reperturbations;
     }
   }

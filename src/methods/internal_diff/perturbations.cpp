@@ -36,12 +36,17 @@ void Perturbations::set_params(std::size_t j) {
   for (std::size_t k = 0; k < np_; ++k) column[k] = p_[k] + epsilon_[j] * r_p[k];
 }
 
-void Perturbations::differentiate(const double* X) {
+void Perturbations::differentiate(const double* X, const double* X_low) {
   const std::size_t L = 1 + ns_;
   for (std::size_t j = 0; j < ns_; ++j) {
     const double inv = 1.0 / epsilon_[j];
     double* s = sigma_.data() + j * nx_;
-    for (std::size_t i = 0; i < nx_; ++i) s[i] = (X[i * L + j + 1] - X[i * L]) * inv;
+    for (std::size_t i = 0; i < nx_; ++i) {
+      const std::size_t at = i * L + j + 1, nominal = i * L;
+      double d = X[at] - X[nominal];  // exact for nearby values (Sterbenz)
+      if (X_low) d += X_low[at] - X_low[nominal];
+      s[i] = d * inv;
+    }
   }
 }
 
@@ -64,17 +69,31 @@ bool Perturbations::rescale(const double* eta, bool always) {
   return any;
 }
 
-void Perturbations::seed(const double* eta, const double* current, double* X) const {
+void Perturbations::seed(const double* eta, const double* eta_low, const double* current,
+                         const double* current_low, double* X, double* X_low) const {
   const std::size_t L = 1 + ns_;
-  for (std::size_t i = 0; i < nx_; ++i) X[i * L] = eta[i];
+  for (std::size_t i = 0; i < nx_; ++i) {
+    X[i * L] = eta[i];
+    X_low[i * L] = eta_low ? eta_low[i] : 0.0;
+  }
   for (std::size_t j = 0; j < ns_; ++j) {
     const std::size_t l = j + 1;
     if (current && !changed_[j]) {
-      for (std::size_t i = 0; i < nx_; ++i) X[i * L + l] = current[i * L + l];
+      for (std::size_t i = 0; i < nx_; ++i) {
+        X[i * L + l] = current[i * L + l];
+        X_low[i * L + l] = current_low ? current_low[i * L + l] : 0.0;
+      }
       continue;
     }
     const double* s = sigma(j);
-    for (std::size_t i = 0; i < nx_; ++i) X[i * L + l] = eta[i] + epsilon_[j] * s[i];
+    for (std::size_t i = 0; i < nx_; ++i) {
+      // TwoSum: sum + error = eta_i + delta exactly.
+      const double delta = epsilon_[j] * s[i] + (eta_low ? eta_low[i] : 0.0);
+      const double sum = eta[i] + delta;
+      const double delta_kept = sum - eta[i];
+      X[i * L + l] = sum;
+      X_low[i * L + l] = (eta[i] - (sum - delta_kept)) + (delta - delta_kept);
+    }
   }
 }
 

@@ -28,8 +28,9 @@ class Perturbations {
   const double* params() const { return params_.data(); }  // np x L
   const double* sigma(std::size_t j) const { return sigma_.data() + j * nx_; }
 
-  // (11): σ_j = (X_j − X_0)/ε_j from the bundle at a step's end.
-  void differentiate(const double* X);
+  // (11): σ_j = (X_j − X_0)/ε_j from the bundle X + X_low at a step's end
+  // (X_low: the integrator's low parts, or null).
+  void differentiate(const double* X, const double* X_low);
   // Trajectory 0 of the bundle X into eta (nx values).
   void nominal_of(const double* X, double* eta) const;
   // (12)–(13) at η. A direction takes its new ε when `always`, or when the
@@ -38,11 +39,17 @@ class Perturbations {
   // factor 2 the error terms O(ε) + O(eps/ε) of (8) change by at most 25%).
   // Returns whether any ε changed.
   bool rescale(const double* eta, bool always);
-  // The bundle X = [η, η + ε_j σ_j] (η: nx values; X, current: bundles).
-  // With `current` (the bundle at the step's end), directions whose ε did
-  // not change in the last rescale() keep their trajectory from it instead
-  // (η̂_j = η + ε_j σ_j up to rounding, without a new f evaluation).
-  void seed(const double* eta, const double* current, double* X) const;
+  // The bundle X + X_low = [η, η + ε_j σ_j] with η = eta + eta_low (nx
+  // values each, eta_low null: zeros; X, X_low, current, current_low:
+  // bundles): η + ε_j σ_j is split exactly into its rounded value and the
+  // rounding error (TwoSum), so that the trajectories start ε_j σ_j apart
+  // to the last bit of the perturbation, not of η. With `current` (the
+  // bundle at the step's end, current_low its low part or null), directions
+  // whose ε did not change in the last rescale() keep their trajectory from
+  // it instead (η̂_j = η + ε_j σ_j up to the error of the step, without a
+  // new f evaluation); η must then be current's nominal with its low part.
+  void seed(const double* eta, const double* eta_low, const double* current,
+            const double* current_low, double* X, double* X_low) const;
 
  private:
   void set_params(std::size_t j);

@@ -37,24 +37,29 @@ RosenbrockBundleIntegrator::RosenbrockBundleIntegrator(
       system_(rhs.model(), lanes_, rhs.params(0), rhs.workspace()),
       workspace_(tableau, nx_, lanes_, system_.jacobian_pattern(), newton),
       engine_(system_, workspace_, engine_settings(settings, jacobian)),
-      lane_(nx_) {}
+      lane_(nx_),
+      lane_low_(nx_) {}
 
 void RosenbrockBundleIntegrator::copy_params() {
   for (std::size_t l = 0; l < lanes_; ++l) system_.set_lane_params(l, rhs_.params(l));
 }
 
-void RosenbrockBundleIntegrator::start(double t0, const double* X0, double t_end) {
+void RosenbrockBundleIntegrator::start(double t0, const double* X0, const double* X0_low,
+                                       double t_end) {
   copy_params();  // the perturbations of t0 may differ from those at construction
   engine_.reset(t0, X0, t_end);
+  if (X0_low) engine_.set_state_low(X0_low);
 }
 
-void RosenbrockBundleIntegrator::replace_states(const double* X) {
+void RosenbrockBundleIntegrator::replace_states(const double* X, const double* X_low) {
   // Parameters first: set_lane_state drops what the engine evaluated at
   // t(), so f, ∂f/∂t and J are recomputed with the new parameters.
   copy_params();
   for (std::size_t l = 0; l < lanes_; ++l) {
     for (std::size_t i = 0; i < nx_; ++i) lane_[i] = X[i * lanes_ + l];
-    engine_.set_lane_state(l, lane_.data());
+    if (X_low)
+      for (std::size_t i = 0; i < nx_; ++i) lane_low_[i] = X_low[i * lanes_ + l];
+    engine_.set_lane_state(l, lane_.data(), X_low ? lane_low_.data() : nullptr);
   }
 }
 

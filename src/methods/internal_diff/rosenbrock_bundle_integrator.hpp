@@ -35,12 +35,13 @@ class RosenbrockBundleIntegrator final : public BundleIntegrator {
                              integrate::RosenbrockJacobian jacobian,
                              const integrate::NewtonMatrixOptions& newton);
 
-  void start(double t0, const double* X0, double t_end) override;
+  void start(double t0, const double* X0, const double* X0_low, double t_end) override;
   void step(double t_limit) override { engine_.step(t_limit); }
-  void replace_states(const double* X) override;
+  void replace_states(const double* X, const double* X_low) override;
   double t() const override { return engine_.t(); }
   double t_previous() const override { return engine_.t_previous(); }
   const double* x() const override { return engine_.x(); }
+  const double* x_low() const override { return engine_.x_low(); }
   bool has_dense_output() const override { return false; }
   void interpolate(double t, double* X) override;
   BundleCounts counts() const override;
@@ -53,7 +54,8 @@ class RosenbrockBundleIntegrator final : public BundleIntegrator {
   integrate::ModelRosenbrockSystem system_;
   integrate::RosenbrockWorkspace workspace_;
   integrate::RosenbrockEngine engine_;
-  std::vector<double> lane_;  // one trajectory's state (nx values)
+  std::vector<double> lane_;      // one trajectory's state (nx values)
+  std::vector<double> lane_low_;  // and its low part
 };
 
 class RosenbrockBundleIntegratorFactory final : public BundleIntegratorFactory {
