@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::integrate {
@@ -146,6 +147,26 @@ double initial_step(const Tolerances& tol, const InitialStepInput& in, const Rhs
   const double h1 = d12_max <= 1e-15 ? std::max(1e-6, h0 * 1e-3)
                                      : std::pow(0.01 / d12_max, 1.0 / (in.order + 1));
   return in.direction * std::min({100 * h0, h1, h_max});
+}
+
+StepAttempt next_step_attempt(long attempts, long max_steps, double t, double t_limit,
+                              double direction, double h_next, double h_max, bool adaptive) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  constexpr double stretch = 1e-6;
+  if (attempts >= max_steps)
+    throw Error(Status::too_much_work, "max_steps (" + std::to_string(max_steps) +
+                                           ") reached at t = " + number_text(t));
+  StepAttempt a;
+  const double bound = h_max > 0 ? h_max : std::numeric_limits<double>::infinity();
+  a.h_proposed = direction * std::min(std::fabs(h_next), bound);
+  if (adaptive && !(std::fabs(a.h_proposed) > 16 * eps * std::fabs(t)))
+    throw Error(Status::solver_failed, "step size " + number_text(a.h_proposed) +
+                                           " below 16 eps |t| at t = " + number_text(t) +
+                                           " (the solution may blow up there)");
+  a.h = a.h_proposed;
+  a.lands = direction * (t + a.h * (1 + stretch) - t_limit) >= 0;
+  if (a.lands) a.h = t_limit - t;
+  return a;
 }
 
 }  // namespace odesens::integrate

@@ -104,6 +104,21 @@ class PiController {
   bool rejected_last_ = false;
 };
 
+// The size of the next step attempt of an engine at t heading for t_limit:
+// h_next bounded by h_max (0: no bound), shortened to end exactly on
+// t_limit when it would reach it (or stop within a relative 1e-6 of it, so
+// that rounding in t never leaves a sliver step at the end).
+struct StepAttempt {
+  double h = 0;           // the step to take
+  double h_proposed = 0;  // before landing on t_limit
+  bool lands = false;     // t + h == t_limit
+};
+// Throws Error(too_much_work) when `attempts` has reached max_steps and,
+// for adaptive steps, Error(solver_failed) when the step collapses below
+// 16 eps |t| (the solution may blow up there).
+StepAttempt next_step_attempt(long attempts, long max_steps, double t, double t_limit,
+                              double direction, double h_next, double h_max, bool adaptive);
+
 // f(t, x) for all trajectories of a buffer (same layout as above).
 using RhsCallback = std::function<void(double t, const double* x, double* f)>;
 

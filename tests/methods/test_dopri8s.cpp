@@ -15,6 +15,7 @@
 #include "methods/internal_diff/sensitivity_error_norm.hpp"
 #include "odesens/odesens.hpp"
 #include "support/reference.hpp"
+#include "support/sensitivity_problems.hpp"
 
 namespace odesens {
 namespace {
@@ -22,30 +23,9 @@ namespace {
 using expr_testing::ode_model_path;
 using testing::builtin_problem;
 using testing::linspace;
-
-// max |a - b| / (|b| + 1): relative where S is large, absolute where small
-// (the measure, and what sens_rtol = sens_atol asks for).
-double mixed_error(const std::vector<double>& a, const std::vector<double>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  double e = 0.0;
-  for (std::size_t q = 0; q < a.size() && q < b.size(); ++q)
-    e = std::max(e, std::fabs(a[q] - b[q]) / (std::fabs(b[q]) + 1.0));
-  return e;
-}
-
-Problem ode_problem(const std::string& file, std::vector<double> times) {
-  Problem p;
-  p.model = load_model(ode_model_path(file));
-  p.output_times = std::move(times);
-  return p;
-}
-
-Problem text_problem(const char* text, std::vector<double> times) {
-  Problem p;
-  p.model = load_ode_text(text, "test.ode");
-  p.output_times = std::move(times);
-  return p;
-}
+using testing::mixed_error;
+using testing::ode_problem;
+using testing::text_problem;
 
 // TOL = TOLS^2 (the paper's §4): rtol = atol = TOL, sens_rtol = TOLS.
 void set_tolerances(Problem& p, double tols) {

@@ -15,11 +15,6 @@
 namespace odesens::integrate::erk {
 
 namespace {
-constexpr double kEps = std::numeric_limits<double>::epsilon();
-// A step within this relative margin of the limit is stretched to land on it,
-// so that rounding in t never leaves a sliver step at the end.
-constexpr double kStretch = 1e-6;
-
 bool finite(double v) { return std::isfinite(v); }
 }  // namespace
 
@@ -118,22 +113,14 @@ void ErkEngine::step(double t_limit) {
   require_started("step");
   if (!(direction_ * (t_limit - t_) > 0))
     throw Error(Status::invalid_argument, "step: t_limit must lie ahead of t in the direction of t_end");
-  const double h_max = settings_.h_max > 0 ? settings_.h_max : std::numeric_limits<double>::infinity();
   const bool adaptive = !settings_.h_fixed;
   prepare_first_stage();
   bool rejected = false;
   for (;;) {
-    if (stats_.steps >= settings_.max_steps)
-      throw Error(Status::too_much_work, "max_steps (" + std::to_string(settings_.max_steps) +
-                                             ") reached at t = " + number_text(t_));
-    const double h_proposed = direction_ * std::min(std::fabs(h_next_), h_max);
-    if (adaptive && !(std::fabs(h_proposed) > 16 * kEps * std::fabs(t_)))
-      throw Error(Status::solver_failed, "step size " + number_text(h_proposed) +
-                                             " below 16 eps |t| at t = " + number_text(t_) +
-                                             " (the solution may blow up there)");
-    double h = h_proposed;
-    const bool lands = direction_ * (t_ + h * (1 + kStretch) - t_limit) >= 0;
-    if (lands) h = t_limit - t_;
+    const StepAttempt attempt = next_step_attempt(stats_.steps, settings_.max_steps, t_, t_limit,
+                                                  direction_, h_next_, settings_.h_max, adaptive);
+    const double h = attempt.h, h_proposed = attempt.h_proposed;
+    const bool lands = attempt.lands;
     ++stats_.steps;
 
     const bool defer_fsal = !adaptive || !fsal_stage_needed_by_error();
