@@ -61,13 +61,23 @@ class ConstantRateRosenbrock final : public RosenbrockSystem {
 
 // The error of x + x_low at t_end = 100 against 1 + 1e-7 (exact in the
 // arithmetic of the sum: 1e-7 is far above an ulp of 1).
+// One trajectory of x' = kRate on dopri5 with fixed steps kStep.
+struct ErkRun {
+  explicit ErkRun(bool compensated)
+      : system(1), ws(erk::tableau(erk::TableauId::dopri5), 1, 1), engine(system, ws, [&] {
+          erk::ErkSettings settings;
+          settings.h_fixed = kStep;
+          settings.compensated = compensated;
+          return settings;
+        }()) {}
+  ConstantRateErk system;
+  erk::ErkWorkspace ws;
+  erk::ErkEngine engine;
+};
+
 double erk_drift(bool compensated) {
-  ConstantRateErk system(1);
-  erk::ErkWorkspace ws(erk::tableau(erk::TableauId::dopri5), 1, 1);
-  erk::ErkSettings settings;
-  settings.h_fixed = kStep;
-  settings.compensated = compensated;
-  erk::ErkEngine engine(system, ws, settings);
+  ErkRun run(compensated);
+  erk::ErkEngine& engine = run.engine;
   const double x0 = 1.0;
   engine.reset(0.0, &x0, kSteps * kStep);
   for (int k = 0; k < kSteps; ++k) engine.take_step(kStep);
@@ -83,11 +93,8 @@ TEST(CompensatedStates, ErkSumsWithoutDrift) {
 }
 
 TEST(CompensatedStates, ErkPlainStateHasNoLowPart) {
-  ConstantRateErk system(1);
-  erk::ErkWorkspace ws(erk::tableau(erk::TableauId::dopri5), 1, 1);
-  erk::ErkSettings settings;
-  settings.h_fixed = kStep;
-  erk::ErkEngine engine(system, ws, settings);
+  ErkRun run(false);
+  erk::ErkEngine& engine = run.engine;
   const double x0 = 1.0, low = 1e-17;
   engine.reset(0.0, &x0, 1.0);
   engine.take_step(kStep);
@@ -99,12 +106,8 @@ TEST(CompensatedStates, ErkPlainStateHasNoLowPart) {
 
 // A low part given with the state is carried into the next step's sum.
 TEST(CompensatedStates, ErkTakesTheLowPartOfAReplacedState) {
-  ConstantRateErk system(1);
-  erk::ErkWorkspace ws(erk::tableau(erk::TableauId::dopri5), 1, 1);
-  erk::ErkSettings settings;
-  settings.h_fixed = kStep;
-  settings.compensated = true;
-  erk::ErkEngine engine(system, ws, settings);
+  ErkRun run(true);
+  erk::ErkEngine& engine = run.engine;
   const double x0 = 1.0, low = 3e-17;
   engine.reset(0.0, &x0, 1.0);
   engine.replace_state(&x0, &low);

@@ -40,6 +40,17 @@ struct LaneVector<8> {
   static V splat(double a) { return V{a, a, a, a, a, a, a, a}; }
 };
 
+// Σ_j coef_j K_j at offset o, left to right, skipping exact zeros.
+template <int L>
+typename LaneVector<L>::V stage_sum(std::size_t o, const double* coef, const double* const* K,
+                                    int count) {
+  using LV = LaneVector<L>;
+  typename LV::V acc = LV::splat(0.0);
+  for (int j = 0; j < count; ++j)
+    if (coef[j] != 0.0) acc = acc + LV::splat(coef[j]) * LV::load(K[j] + o);
+  return acc;
+}
+
 template <int L>
 void combine(std::size_t n, const double* base, double h, const double* coef,
              const double* const* K, int count, double* out) {
@@ -48,10 +59,7 @@ void combine(std::size_t n, const double* base, double h, const double* coef,
   const V hv = LV::splat(h);
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t o = i * L;
-    V acc = LV::splat(0.0);
-    for (int j = 0; j < count; ++j)
-      if (coef[j] != 0.0) acc = acc + LV::splat(coef[j]) * LV::load(K[j] + o);
-    V r = hv * acc;
+    V r = hv * stage_sum<L>(o, coef, K, count);
     if (base) r = LV::load(base + o) + r;
     LV::store(out + o, r);
   }
@@ -66,11 +74,8 @@ void combine_compensated(std::size_t n, const double* base, const double* base_l
   const V hv = LV::splat(h);
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t o = i * L;
-    V acc = LV::splat(0.0);
-    for (int j = 0; j < count; ++j)
-      if (coef[j] != 0.0) acc = acc + LV::splat(coef[j]) * LV::load(K[j] + o);
     const V b = LV::load(base + o);
-    const V d = hv * acc + LV::load(base_low + o);
+    const V d = hv * stage_sum<L>(o, coef, K, count) + LV::load(base_low + o);
     const V sum = b + d;
     const V d_kept = sum - b;
     LV::store(out + o, sum);
