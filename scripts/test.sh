@@ -34,7 +34,7 @@ if [ ! -f build-tsan/CMakeCache.txt ]; then
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DODESENS_SANITIZE_THREAD=ON \
         -DODESENS_BUILD_BENCHMARKS=OFF >/dev/null
 fi
-tsan_programs=(test_threads test_model test_expr)
+tsan_programs=(test_threads test_model test_expr test_ensemble)
 cmake --build build-tsan -j"$jobs" --target "${tsan_programs[@]}"
 # Serial BLAS here: OpenBLAS' own threads are not instrumented.
 TSAN_OPTIONS=halt_on_error=1 OPENBLAS_NUM_THREADS=1 \

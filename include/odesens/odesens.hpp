@@ -4,6 +4,7 @@
 
 #include "odesens/builtin_models.hpp"
 #include "odesens/callback_model.hpp"
+#include "odesens/ensemble.hpp"
 #include "odesens/expr_model.hpp"
 #include "odesens/integrand.hpp"
 #include "odesens/methods.hpp"

@@ -33,6 +33,7 @@ PUBLIC_HEADER_LAYER = {
     "integrand.hpp": "problem",
     "methods.hpp": "methods",
     "pbs.hpp": "methods",
+    "ensemble.hpp": "ensemble",
     "odesens.hpp": "api",
 }
 # Parts of the tree above every library layer: they may include anything.

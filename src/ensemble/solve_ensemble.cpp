@@ -1,0 +1,96 @@
+// solve_ensemble: member problems, per-member failures, the callback under
+// one lock, cancellation.
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <new>
+#include <thread>
+
+#include "ensemble/worker_pool.hpp"
+#include "odesens/ensemble.hpp"
+#include "odesens/methods.hpp"
+
+namespace odesens {
+namespace {
+
+void require_per_member(const std::vector<std::vector<double>>& v, std::size_t members,
+                        const char* what) {
+  if (!v.empty() && v.size() != members)
+    throw Error(Status::invalid_argument,
+                std::string("ensemble: ") + what + " has " + std::to_string(v.size()) +
+                    " entries, expected none or one per member (" + std::to_string(members) + ")");
+}
+
+// The base problem with member k's parameters, initial state and times.
+Problem member_problem(const Problem& base, std::size_t k,
+                       const std::vector<std::vector<double>>& parameter_sets,
+                       const EnsembleOptions& options) {
+  Problem p = base;
+  p.params = parameter_sets[k];
+  if (!options.initial_states.empty() && !options.initial_states[k].empty())
+    p.initial_state = options.initial_states[k];
+  if (!options.output_times.empty() && !options.output_times[k].empty())
+    p.output_times = options.output_times[k];
+  return p;
+}
+
+unsigned worker_count(unsigned wanted) {
+  if (wanted > 0) return wanted;
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return hardware > 0 ? hardware : 1;
+}
+
+}  // namespace
+
+std::vector<EnsembleMember> solve_ensemble(const Problem& problem, const std::string& method_id,
+                                           const std::vector<std::vector<double>>& parameter_sets,
+                                           const EnsembleOptions& options) {
+  const std::size_t count = parameter_sets.size();
+  method_info(method_id);  // an unknown method fails here, not K times
+  require_per_member(options.initial_states, count, "initial_states");
+  require_per_member(options.output_times, count, "output_times");
+
+  std::vector<EnsembleMember> members(count);
+  std::atomic<bool> stop{false};
+  std::mutex callback_mutex;
+  std::exception_ptr callback_error;
+
+  ensemble::run_tasks(count, worker_count(options.threads), stop, [&](std::size_t k) {
+    if (options.cancel && options.cancel->load()) {
+      stop = true;
+      return;
+    }
+    EnsembleMember& m = members[k];
+    m.ran = true;
+    try {
+      m.result = solve(member_problem(problem, k, parameter_sets, options), method_id);
+    } catch (const Error& e) {
+      m.status = e.status();
+      m.message = e.what();
+    } catch (const std::bad_alloc&) {
+      m.status = Status::out_of_memory;
+      m.message = "out of memory (an allocation failed)";
+    } catch (const std::exception& e) {
+      m.status = Status::internal_error;
+      m.message = e.what();
+    }
+    if (!options.on_member_done) return;
+    std::lock_guard<std::mutex> lock(callback_mutex);
+    if (callback_error) return;
+    try {
+      options.on_member_done(k, m);
+    } catch (...) {
+      callback_error = std::current_exception();
+      stop = true;
+    }
+  });
+  if (callback_error) std::rethrow_exception(callback_error);
+  for (EnsembleMember& m : members) {
+    if (m.ran) continue;
+    m.status = Status::unsupported;
+    m.message = "not solved: the ensemble was cancelled before this member's turn";
+  }
+  return members;
+}
+
+}  // namespace odesens

@@ -1,0 +1,227 @@
+// solve_ensemble: every method gives, bit for bit, the results of K separate
+// solve() calls whatever the number of threads; failed members keep their
+// status and message without touching the others; per-member initial
+// states and output times; the callback runs once per member, never two at
+// once; cancellation and the errors of the call itself. Run under
+// ThreadSanitizer by scripts/test.sh.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "odesens/odesens.hpp"
+
+namespace odesens {
+namespace {
+
+// Nonlinear, with exact first and second derivatives (every method takes it).
+const char* kModel = R"(
+param k1 = 0.8
+param k2 = 1.7
+param km = 0.4
+state a = 1.0
+state b = 0.2
+state c = 0.0
+da/dt = -k1 * a / (km + a) + 0.1 * c
+db/dt = k1 * a / (km + a) - k2 * b
+dc/dt = k2 * b - 0.1 * c
+)";
+
+Problem base_problem() {
+  Problem p;
+  p.model = load_ode_text(kModel, "ensemble.ode");
+  p.output_times = {0.5, 1.0, 2.0};
+  return p;
+}
+
+std::vector<std::vector<double>> parameter_sets(std::size_t k) {
+  std::vector<std::vector<double>> sets;
+  for (std::size_t i = 0; i < k; ++i)
+    sets.push_back({0.8 + 0.05 * static_cast<double>(i), 1.7 - 0.1 * static_cast<double>(i),
+                    0.4 + 0.02 * static_cast<double>(i % 3)});
+  return sets;
+}
+
+// Every number of a result that a method computes (not the wall time).
+void expect_same_numbers(const Result& a, const Result& b, const std::string& where) {
+  EXPECT_EQ(a.times, b.times) << where;
+  EXPECT_EQ(a.x, b.x) << where;
+  EXPECT_EQ(a.s, b.s) << where;
+  EXPECT_EQ(a.s_times, b.s_times) << where;
+  EXPECT_EQ(a.gradient, b.gradient) << where;
+  EXPECT_EQ(a.sr, b.sr) << where;
+  EXPECT_EQ(a.stats.steps, b.stats.steps) << where;
+}
+
+class EveryMethod : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryMethod, MembersEqualSeparateSolvesWithOneTwoAndFourThreads) {
+  const std::string method = GetParam();
+  const Problem base = base_problem();
+  const auto sets = parameter_sets(6);
+  std::vector<Result> separate;
+  for (const auto& p : sets) {
+    Problem q = base;
+    q.params = p;
+    separate.push_back(solve(q, method));
+  }
+  for (unsigned threads : {1u, 2u, 4u}) {
+    EnsembleOptions options;
+    options.threads = threads;
+    const auto members = solve_ensemble(base, method, sets, options);
+    ASSERT_EQ(members.size(), sets.size());
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      const std::string where = method + ", " + std::to_string(threads) + " threads, member " +
+                                std::to_string(k);
+      EXPECT_TRUE(members[k].ran) << where;
+      ASSERT_EQ(members[k].status, Status::ok) << where << ": " << members[k].message;
+      EXPECT_TRUE(members[k].message.empty()) << where;
+      EXPECT_EQ(members[k].result.method, method) << where;
+      expect_same_numbers(members[k].result, separate[k], where);
+    }
+  }
+}
+
+std::vector<std::string> method_ids() {
+  std::vector<std::string> ids;
+  for (const auto& m : method_infos()) ids.push_back(m.id);
+  return ids;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ensemble, EveryMethod, ::testing::ValuesIn(method_ids()),
+                         [](const auto& param_info) { return param_info.param; });
+
+// A NaN parameter and a member that runs out of steps fail alone.
+TEST(Ensemble, FailedMembersKeepTheirStatusAndTheOthersAreComplete) {
+  Problem base = base_problem();
+  base.max_steps = 200;
+  auto sets = parameter_sets(5);
+  sets[1][0] = NAN;
+  sets[3] = {8e4, 1.7, 0.4};  // stiff: Adams-free explicit work explodes
+  EnsembleOptions options;
+  options.threads = 2;
+  const auto members = solve_ensemble(base, "dopri8s", sets, options);
+  EXPECT_EQ(members[1].status, Status::not_finite);
+  EXPECT_NE(members[1].message.find("NaN"), std::string::npos) << members[1].message;
+  EXPECT_EQ(members[3].status, Status::too_much_work) << members[3].message;
+  for (std::size_t k : {0u, 2u, 4u}) {
+    ASSERT_EQ(members[k].status, Status::ok) << k << ": " << members[k].message;
+    EXPECT_EQ(members[k].result.x.size(), 3u * 3u);
+  }
+  EXPECT_TRUE(members[1].result.x.empty());
+}
+
+// A parameter vector of the wrong length is that member's error.
+TEST(Ensemble, AWrongParameterCountIsTheMembersError) {
+  auto sets = parameter_sets(3);
+  sets[2].pop_back();
+  const auto members = solve_ensemble(base_problem(), "cvodes_fsa", sets);
+  EXPECT_EQ(members[0].status, Status::ok);
+  EXPECT_EQ(members[2].status, Status::invalid_argument);
+  EXPECT_FALSE(members[2].message.empty());
+}
+
+TEST(Ensemble, MembersTakeTheirOwnInitialStatesAndOutputTimes) {
+  const Problem base = base_problem();
+  const auto sets = parameter_sets(3);
+  EnsembleOptions options;
+  options.threads = 2;
+  options.initial_states = {{}, {2.0, 0.0, 0.5}, {}};
+  options.output_times = {{}, {}, {0.25, 3.0}};
+  const auto members = solve_ensemble(base, "cvodes_fsa", sets, options);
+  for (const auto& m : members) ASSERT_EQ(m.status, Status::ok) << m.message;
+  EXPECT_EQ(members[0].result.times, base.output_times);
+  EXPECT_EQ(members[2].result.times, (std::vector<double>{0.25, 3.0}));
+  Problem one = base;
+  one.params = sets[1];
+  one.initial_state = {2.0, 0.0, 0.5};
+  expect_same_numbers(members[1].result, solve(one, "cvodes_fsa"), "member 1");
+  // An initial state given per member means dx0/dp = 0.
+  EXPECT_NE(members[1].result.x[0], members[0].result.x[0]);
+}
+
+TEST(Ensemble, CallbackRunsOncePerMemberNeverTwoAtOnce) {
+  const auto sets = parameter_sets(8);
+  std::atomic<int> inside{0}, most_inside{0};
+  std::vector<int> calls(sets.size(), 0);
+  EnsembleOptions options;
+  options.threads = 4;
+  options.on_member_done = [&](std::size_t k, const EnsembleMember& m) {
+    const int now = ++inside;
+    if (now > most_inside) most_inside = now;
+    EXPECT_EQ(m.status, Status::ok);
+    ++calls[k];
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    --inside;
+  };
+  solve_ensemble(base_problem(), "cvodes_fsa", sets, options);
+  EXPECT_EQ(most_inside.load(), 1);
+  for (int c : calls) EXPECT_EQ(c, 1);
+}
+
+TEST(Ensemble, ACallbackErrorStopsTheEnsembleAndIsRethrown) {
+  const auto sets = parameter_sets(20);
+  std::atomic<int> calls{0};
+  EnsembleOptions options;
+  options.threads = 2;
+  options.on_member_done = [&](std::size_t, const EnsembleMember&) {
+    ++calls;
+    throw Error(Status::io_error, "disk full");
+  };
+  try {
+    solve_ensemble(base_problem(), "cvodes_fsa", sets, options);
+    FAIL() << "expected the callback's error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::io_error);
+    EXPECT_STREQ(e.what(), "disk full");
+  }
+  EXPECT_EQ(calls.load(), 1);
+}
+
+TEST(Ensemble, CancelledMembersAreMarkedNotRun) {
+  const auto sets = parameter_sets(10);
+  std::atomic<bool> cancel{false};
+  EnsembleOptions options;
+  options.threads = 1;
+  options.cancel = &cancel;
+  options.on_member_done = [&](std::size_t k, const EnsembleMember&) {
+    if (k == 2) cancel = true;
+  };
+  const auto members = solve_ensemble(base_problem(), "cvodes_fsa", sets, options);
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    EXPECT_EQ(members[k].ran, k <= 2) << k;
+    if (k > 2) {
+      EXPECT_EQ(members[k].status, Status::unsupported);
+      EXPECT_NE(members[k].message.find("cancelled"), std::string::npos);
+    }
+  }
+}
+
+TEST(Ensemble, ErrorsOfTheCallItself) {
+  const auto sets = parameter_sets(3);
+  try {
+    solve_ensemble(base_problem(), "rk45", sets);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unknown_method);
+  }
+  EnsembleOptions options;
+  options.output_times = {{1.0}};
+  try {
+    solve_ensemble(base_problem(), "cvodes_fsa", sets, options);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("one per member (3)"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(solve_ensemble(base_problem(), "cvodes_fsa", {}).empty());
+}
+
+}  // namespace
+}  // namespace odesens
