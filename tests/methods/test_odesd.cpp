@@ -603,6 +603,10 @@ TEST(OdesdFailures, BlowUpNamesItsTime) {
   // step a hair beyond it before h collapses.
   EXPECT_GE(t, 0.99) << m;
   EXPECT_LE(t, 1.0 + 1e-6) << m;
+  // Steps were accepted all the way down: named as a blow-up, not as
+  // Newton or the error test failing.
+  EXPECT_EQ(s, Status::solver_failed) << m;
+  EXPECT_NE(m.find("may blow up"), std::string::npos) << m;
 }
 
 TEST(OdesdFailures, MaxStepsIsTooMuchWork) {

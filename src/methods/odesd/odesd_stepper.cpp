@@ -218,11 +218,24 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
   // The step ends on t_limit when it would pass it or stop just short.
   const bool last = t_limit - t_ <= 1.01 * h;
   if (last) h = t_limit - t_;
-  if (!(h > 16.0 * eps * std::max(std::fabs(t_), std::fabs(h))))
-    fail(saw_non_finite_ ? Status::not_finite : Status::solver_failed,
-         saw_non_finite_ ? "step size collapsed while f or a was NaN or Inf"
-                         : "step size collapsed (Newton or error test kept failing)",
-         h);
+  if (!(h > 16.0 * eps * std::max(std::fabs(t_), std::fabs(h)))) {
+    if (saw_non_finite_)
+      fail(Status::not_finite, "step size collapsed while f or a was NaN or Inf", h);
+    // Steps still accepted within 100x of the collapsed h: Newton and the
+    // error test kept passing while h shrank step by step, as h tracks the
+    // distance to a pole (x' = x^2, or a neighbouring trajectory of an
+    // ill-conditioned model that blows up), not a failing iteration.
+    if (has_previous_ && h_prev_ <= 100.0 * h) {
+      double largest = 0.0;
+      for (std::size_t i = 0; i < n_; ++i) largest = std::max(largest, std::fabs(y0_[i]));
+      fail(Status::solver_failed,
+           "step size collapsed, the solution may blow up (steps kept passing Newton and the "
+           "error test down to h=" + number_text(h_prev_) + ", |x| up to " +
+               number_text(largest) + ")",
+           h);
+    }
+    fail(Status::solver_failed, "step size collapsed (Newton or error test kept failing)", h);
+  }
   const double t1 = last ? t_limit : t_ + h;
 
   // Newton's matrix: with S the set held at x0; states only at the predictor.
