@@ -45,7 +45,8 @@ on those threads.
 """
 module ODESens
 
-export ODESensError, Model, Solver, Result, builtin_model, model_from_file, solve, method_ids,
+export ODESensError, Model, Solver, Result, builtin_model, model_from_file, solve, solve_ensemble,
+       method_ids,
        method_options, set_params!, set_initial_state!, set_t0!, set_output_times!,
        set_tolerances!, set_max_steps!, set_adjoint_weights!, set_objectives!, set_integrand!,
        set_sens_directions!, set_option!, add_observable!, model_sizes, nominal_params, state_names, param_names
@@ -239,6 +240,25 @@ odesens_solver_clear_observables(solver) =
     ccall((:odesens_solver_clear_observables, libodesens), Cint, (Ptr{Cvoid},), solver)
 odesens_solve(solver, result) =
     ccall((:odesens_solve, libodesens), Cint, (Ptr{Cvoid}, Ref{Ptr{Cvoid}}), solver, result)
+
+odesens_solver_solve_ensemble(solver, params, n_members, threads, statuses, ensemble) =
+    ccall((:odesens_solver_solve_ensemble, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64, Int64, Ptr{Int64}, Ref{Ptr{Cvoid}}),
+          solver, params, n_members, threads, statuses, ensemble)
+odesens_ensemble_free(ensemble) =
+    ccall((:odesens_ensemble_free, libodesens), Cvoid, (Ptr{Cvoid},), ensemble)
+odesens_ensemble_sizes(ensemble, n_members, n_failed) =
+    ccall((:odesens_ensemble_sizes, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}),
+          ensemble, n_members, n_failed)
+odesens_ensemble_status(ensemble, member, status) =
+    ccall((:odesens_ensemble_status, libodesens), Cint, (Ptr{Cvoid}, Int64, Ref{Int64}),
+          ensemble, member, status)
+odesens_ensemble_message(ensemble, member, message) =
+    ccall((:odesens_ensemble_message, libodesens), Cint, (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}),
+          ensemble, member, message)
+odesens_ensemble_result(ensemble, member, result) =
+    ccall((:odesens_ensemble_result, libodesens), Cint, (Ptr{Cvoid}, Int64, Ref{Ptr{Cvoid}}),
+          ensemble, member, result)
 
 odesens_result_free(result) =
     ccall((:odesens_result_free, libodesens), Cvoid, (Ptr{Cvoid},), result)
@@ -905,6 +925,53 @@ function _result(handle::Ptr{Cvoid})
                   _optional_array(handle, ODESENS_ARRAY_OBJECTIVES),
                   reshape(sr, Int(nx[]), Int(n_directions[]),
                           Int(n_directions[]) == 0 ? 0 : Int(nt[])))
+end
+
+"""
+    solve_ensemble(solver, P; threads = 0) -> Vector{Union{Result,ODESensError}}
+
+The solver's problem for every column of `P` (np × K: column k is member
+k's parameter vector), on `threads` threads (0: one per hardware thread)
+sharing the model: element k is member k's `Result`, bit for bit what
+`solve` gives with `set_params!(solver, P[:, k])`, or the `ODESensError` it
+failed with (a failed member never loses the others). Julia callbacks are
+then called from several threads at once.
+
+```julia
+P = [0.8 0.9 1.0; 1.7 1.7 1.6]            # np = 2, K = 3
+members = solve_ensemble(s, P; threads = 2)
+ok = [m.s for m in members if m isa ODESens.Result]
+```
+"""
+function solve_ensemble(s::Solver, P::AbstractMatrix; threads::Integer = 0)
+    params = Matrix{Float64}(P)
+    K = size(params, 2)
+    statuses = Vector{Int64}(undef, K)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    status = GC.@preserve s params statuses odesens_solver_solve_ensemble(
+        s.handle, params, K, Int64(threads), statuses, out)
+    status == ODESENS_OK || throw(ODESensError(status, unsafe_string(odesens_status_string(status)),
+                                               unsafe_string(odesens_errmsg(s.handle))))
+    try
+        message, result = Ref{Ptr{UInt8}}(C_NULL), Ref{Ptr{Cvoid}}(C_NULL)
+        return Union{Result,ODESensError}[begin
+            if statuses[k] == ODESENS_OK
+                check(odesens_ensemble_result(out[], k - 1, result), out[])
+                try
+                    _result(result[])
+                finally
+                    odesens_result_free(result[])
+                end
+            else
+                check(odesens_ensemble_message(out[], k - 1, message), out[])
+                ODESensError(Cint(statuses[k]),
+                             unsafe_string(odesens_status_string(Cint(statuses[k]))),
+                             unsafe_string(message[]))
+            end
+        end for k in 1:K]
+    finally
+        odesens_ensemble_free(out[])
+    end
 end
 
 """

@@ -10,6 +10,7 @@ const char* kind_name(HandleKind kind) {
     case HandleKind::model: return "a model";
     case HandleKind::solver: return "a solver";
     case HandleKind::result: return "a result";
+    case HandleKind::ensemble: return "an ensemble";
     case HandleKind::freed: return "a freed handle";
   }
   return "not an odesens handle";
@@ -38,7 +39,8 @@ const HandleHeader* header_of(const void* handle) noexcept {
   switch (header->kind) {
     case HandleKind::model:
     case HandleKind::solver:
-    case HandleKind::result: return header;
+    case HandleKind::result:
+    case HandleKind::ensemble: return header;
     case HandleKind::freed: break;
   }
   return nullptr;
@@ -62,6 +64,11 @@ SolverState& solver_state(odesens_solver* solver) {
 const ResultState& result_state(const odesens_result* result) {
   require_kind(raw_header(result), HandleKind::result, "result");
   return *result->state;
+}
+
+const EnsembleState& ensemble_state(const odesens_ensemble* ensemble) {
+  require_kind(raw_header(ensemble), HandleKind::ensemble, "ensemble");
+  return *ensemble->state;
 }
 
 }  // namespace odesens::capi

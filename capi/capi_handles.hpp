@@ -1,4 +1,4 @@
-// The three handle types behind the opaque C typedefs, and how a handle is
+// The handle types behind the opaque C typedefs, and how a handle is
 // recognised from a bare pointer.
 //
 // Every handle starts with a HandleHeader: its kind and the message of its
@@ -21,6 +21,7 @@
 #include "odesens/methods.hpp"
 #include "odesens/problem.hpp"
 #include "odesens/result.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens::capi {
 
@@ -30,6 +31,7 @@ enum class HandleKind : std::uint32_t {
   model = 0x6f64736d,
   solver = 0x6f647373,
   result = 0x6f647372,
+  ensemble = 0x6f647365,
   freed = 0x66726565,
 };
 
@@ -51,6 +53,22 @@ struct ResultState {
   std::vector<std::string> observable_names;
   std::vector<std::vector<double>> observable_values;  // [observable][time]
   std::size_t n_objectives = 0;  // of the problem for gradient methods, 0 for the others
+};
+
+// Result state of one solved problem: what odesens_solve hands out, and
+// what an ensemble keeps per member.
+std::unique_ptr<ResultState> make_result_state(const SolverState& solver, const Problem& problem,
+                                               Result result);
+
+struct EnsembleMemberState {
+  Status status = Status::ok;
+  std::string message;
+  std::unique_ptr<ResultState> result;  // null for a failed member
+};
+
+struct EnsembleState {
+  std::vector<EnsembleMemberState> members;
+  std::size_t failed = 0;
 };
 
 // The owner of a handle's state. Not std::unique_ptr: libstdc++'s is not
@@ -85,9 +103,15 @@ struct odesens_result {
   odesens::capi::OwnedState<odesens::capi::ResultState> state;
 };
 
+struct odesens_ensemble {
+  odesens::capi::HandleHeader header;
+  odesens::capi::OwnedState<odesens::capi::EnsembleState> state;
+};
+
 static_assert(std::is_standard_layout_v<odesens_model> &&
                   std::is_standard_layout_v<odesens_solver> &&
-                  std::is_standard_layout_v<odesens_result>,
+                  std::is_standard_layout_v<odesens_result> &&
+                  std::is_standard_layout_v<odesens_ensemble>,
               "odesens_errmsg reads the header of any handle through a const void*");
 
 namespace odesens::capi {
@@ -102,6 +126,7 @@ ModelState& model_state(odesens_model* model);
 const ModelState& model_state(const odesens_model* model);
 SolverState& solver_state(odesens_solver* solver);
 const ResultState& result_state(const odesens_result* result);
+const EnsembleState& ensemble_state(const odesens_ensemble* ensemble);
 
 // Deletes a handle of the expected kind; NULL and other kinds are ignored
 // (freeing is the one call that cannot report an error).

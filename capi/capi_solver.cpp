@@ -64,13 +64,24 @@ void require_integrands(const SolverState& s, const Problem& wanted) {
   check_method_needs(s.method, needs, wanted);
 }
 
-std::vector<std::string> stat_names(const Stats& stats) {
-  std::vector<std::string> names;
-  for (const auto& [name, value] : stats.all()) names.push_back(name);
-  return names;
-}
 
 }  // namespace
+
+namespace odesens::capi {
+
+std::unique_ptr<ResultState> make_result_state(const SolverState& solver, const Problem& problem,
+                                               Result result) {
+  auto state = std::make_unique<ResultState>();
+  state->result = std::move(result);
+  for (const auto& [name, value] : state->result.stats.all()) state->stat_names.push_back(name);
+  state->n_objectives = solver.info->capabilities.gradient ? problem.n_objectives : 0;
+  state->observable_names = solver.observables;
+  if (!solver.observables.empty())
+    state->observable_values = evaluate_observables(problem, state->result, solver.observables);
+  return state;
+}
+
+}  // namespace odesens::capi
 
 extern "C" {
 
@@ -290,14 +301,8 @@ int odesens_solve(odesens_solver* solver, odesens_result** result) {
     if (result) *result = nullptr;
     const SolverState& s = solver_state(solver);
     require_pointer(result, "result");
-    auto state = std::make_unique<ResultState>();
-    state->result = odesens::solve(s.problem, s.method);
-    state->stat_names = stat_names(state->result.stats);
-    state->n_objectives = s.info->capabilities.gradient ? s.problem.n_objectives : 0;
-    state->observable_names = s.observables;
-    if (!s.observables.empty())
-      state->observable_values = evaluate_observables(s.problem, state->result, s.observables);
-    *result = new odesens_result{HandleHeader{HandleKind::result, {}}, std::move(state)};
+    *result = new odesens_result{HandleHeader{HandleKind::result, {}},
+                                 make_result_state(s, s.problem, odesens::solve(s.problem, s.method))};
   });
 }
 

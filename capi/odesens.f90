@@ -484,6 +484,57 @@ module odesens
 
     ! ---- results ----
 
+    function odesens_solver_solve_ensemble(solver, params, n_members, threads, statuses, &
+                                           ensemble) bind(C, name="odesens_solver_solve_ensemble")
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: solver
+      real(c_double), intent(in) :: params(*)
+      integer(c_int64_t), value :: n_members, threads
+      integer(c_int64_t), intent(out) :: statuses(*)
+      type(c_ptr), intent(out) :: ensemble
+      integer(c_int) :: odesens_solver_solve_ensemble
+    end function
+
+    subroutine odesens_ensemble_free(ensemble) bind(C, name="odesens_ensemble_free")
+      import :: c_ptr
+      type(c_ptr), value :: ensemble
+    end subroutine
+
+    function odesens_ensemble_sizes(ensemble, n_members, n_failed) &
+        bind(C, name="odesens_ensemble_sizes")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ensemble
+      integer(c_int64_t), intent(out) :: n_members, n_failed
+      integer(c_int) :: odesens_ensemble_sizes
+    end function
+
+    function odesens_ensemble_status(ensemble, member, status) &
+        bind(C, name="odesens_ensemble_status")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ensemble
+      integer(c_int64_t), value :: member
+      integer(c_int64_t), intent(out) :: status
+      integer(c_int) :: odesens_ensemble_status
+    end function
+
+    function odesens_ensemble_message(ensemble, member, message) &
+        bind(C, name="odesens_ensemble_message")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ensemble
+      integer(c_int64_t), value :: member
+      type(c_ptr), intent(out) :: message
+      integer(c_int) :: odesens_ensemble_message
+    end function
+
+    function odesens_ensemble_result(ensemble, member, result) &
+        bind(C, name="odesens_ensemble_result")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: ensemble
+      integer(c_int64_t), value :: member
+      type(c_ptr), intent(out) :: result
+      integer(c_int) :: odesens_ensemble_result
+    end function
+
     subroutine odesens_result_free(result) bind(C, name="odesens_result_free")
       import :: c_ptr
       type(c_ptr), value :: result

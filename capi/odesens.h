@@ -2,7 +2,7 @@
  * odesens.h: the C ABI of odesens, parameter sensitivities of ODE systems
  * dx/dt = f(t, x, p), x(t0) = x0(p).
  *
- * Three opaque handles, each created and freed by the library:
+ * Four opaque handles, each created and freed by the library:
  *
  *   odesens_model   the ODE system: user callbacks, a compiled built-in, or
  *                   a model from .ode or SBML text
@@ -11,6 +11,8 @@
  *                   tolerances, adjoint objectives, method options
  *   odesens_result  what one solve computed: times, X, S, gradients,
  *                   objective values, stats
+ *   odesens_ensemble  the results of one solver's problem for many
+ *                   parameter vectors (odesens_solver_solve_ensemble)
  *
  *   odesens_model* m;  odesens_solver* s;  odesens_result* r;
  *   odesens_model_from_builtin("chua", &m);
@@ -91,6 +93,7 @@ extern "C" {
 typedef struct odesens_model odesens_model;
 typedef struct odesens_solver odesens_solver;
 typedef struct odesens_result odesens_result;
+typedef struct odesens_ensemble odesens_ensemble;
 
 /* Status codes; the values are part of the ABI and never change meaning. */
 typedef enum odesens_status {
@@ -359,6 +362,45 @@ ODESENS_API int odesens_solver_clear_observables(odesens_solver* solver);
 /* Runs the method; on success *result is a new result owned by the caller.
  * A solver can be solved again (after changing its settings or not). */
 ODESENS_API int odesens_solve(odesens_solver* solver, odesens_result** result);
+
+/* ---- ensembles: one problem, many parameter vectors ---- */
+
+/* Solves the solver's problem (method, settings, observables) once per
+ * parameter vector, on `threads` threads (0: one per hardware thread; at
+ * most n_members are used) that share the model read-only. params holds
+ * n_members x np values owned by the caller, member-major:
+ * params[j + k*np] = p_j of member k. Each member's numbers are, bit for
+ * bit, those of odesens_solve with odesens_solver_set_params(params + k*np),
+ * whatever the number of threads. One failed member (a NaN parameter, too
+ * much work, a callback failure) never loses the others: the call returns
+ * ODESENS_OK with the failure in its member, and `statuses` (NULL, or
+ * n_members values owned by the caller) receives every member's status
+ * (ODESENS_OK or the odesens_status of its failure). *ensemble is a new
+ * handle owned by the caller (odesens_ensemble_free). n_members from 1 to
+ * 100000000, threads from 0 to 4096: ODESENS_ERR_INVALID_ARGUMENT otherwise.
+ * Callbacks of a callback model are then called from several threads at
+ * once: they must be safe for that (C callbacks without shared mutable
+ * state are). */
+ODESENS_API int odesens_solver_solve_ensemble(odesens_solver* solver, const double* params,
+                                              int64_t n_members, int64_t threads,
+                                              int64_t* statuses, odesens_ensemble** ensemble);
+ODESENS_API void odesens_ensemble_free(odesens_ensemble* ensemble);
+/* The number of members and of failed members; either output may be NULL. */
+ODESENS_API int odesens_ensemble_sizes(const odesens_ensemble* ensemble, int64_t* n_members,
+                                       int64_t* n_failed);
+/* Member `member`'s status (ODESENS_OK, or the status its solve ended in)
+ * and message ("" for a member that succeeded; valid until the ensemble is
+ * freed). */
+ODESENS_API int odesens_ensemble_status(const odesens_ensemble* ensemble, int64_t member,
+                                        int64_t* status);
+ODESENS_API int odesens_ensemble_message(const odesens_ensemble* ensemble, int64_t member,
+                                         const char** message);
+/* Member `member`'s result as a new result handle, owned by the caller
+ * (odesens_result_free) and independent of the ensemble, readable by every
+ * odesens_result_* function. A failed member has none: its status is
+ * returned, with its message as the ensemble's error message. */
+ODESENS_API int odesens_ensemble_result(const odesens_ensemble* ensemble, int64_t member,
+                                        odesens_result** result);
 
 /* ---- results ---- */
 

@@ -69,6 +69,7 @@ end module chua_fortran
 
 program test_fortran
   use, intrinsic :: iso_c_binding
+  use, intrinsic :: ieee_arithmetic, only: ieee_value, ieee_quiet_nan
   use odesens
   use chua_fortran
   implicit none
@@ -110,6 +111,7 @@ program test_fortran
   call check_errors(model)
   call check_objectives()
   call check_directions()
+  call check_ensemble()
 
   ! A callback failure surfaces as a status and a message naming 'f'.
   call odesens_check(odesens_model_create(3_c_int64_t, 2_c_int64_t, c_funloc(failing_rhs), &
@@ -296,6 +298,48 @@ contains
     write (*, '(a, es10.3)') "max difference of S*R from the exact products: ", difference
     call expect(difference <= 1e-6_c_double, "S*R agrees with the exact products to 1e-6")
     call odesens_result_free(result)
+    call odesens_solver_free(solver)
+    call odesens_model_free(m)
+  end subroutine
+
+  ! An ensemble of four parameter vectors, the columns of params(2, 4), the
+  ! third with a NaN: its status is not_finite, the others equal separate
+  ! solves bit for bit.
+  subroutine check_ensemble()
+    character(len=*), parameter :: text = &
+      "param a = 0.5" // c_new_line // "param b = 2" // c_new_line // &
+      "state u = 1" // c_new_line // "state v = b" // c_new_line // &
+      "du/dt = -a*u*v" // c_new_line // "dv/dt = -b*v + u" // c_new_line
+    real(c_double), parameter :: t(2) = [1.0_c_double, 2.0_c_double]
+    real(c_double) :: params(2, 4), s_member(2, 2, 2), s_alone(2, 2, 2)
+    integer(c_int64_t) :: statuses(4), n_members, n_failed, k
+    type(c_ptr) :: m, solver, ensemble, member, alone, message
+    params(1, :) = [0.5_c_double, 0.6_c_double, 0.7_c_double, 0.8_c_double]
+    params(2, :) = [2.0_c_double, 1.5_c_double, 1.0_c_double, 0.5_c_double]
+    params(1, 3) = ieee_value(params(1, 3), ieee_quiet_nan)
+    call odesens_check(odesens_model_from_text(text // c_null_char, m), c_null_ptr)
+    call odesens_check(odesens_solver_create(m, "cvodes_fsa" // c_null_char, solver), c_null_ptr)
+    call odesens_check(odesens_solver_set_output_times(solver, t, 2_c_int64_t), solver)
+    call odesens_check(odesens_solver_solve_ensemble(solver, params, 4_c_int64_t, 2_c_int64_t, &
+                                                     statuses, ensemble), solver)
+    call odesens_check(odesens_ensemble_sizes(ensemble, n_members, n_failed), ensemble)
+    call expect(n_members == 4 .and. n_failed == 1, "four members, one failed")
+    call expect(statuses(3) == ODESENS_ERR_NOT_FINITE, "the NaN member is not_finite")
+    call odesens_check(odesens_ensemble_message(ensemble, 2_c_int64_t, message), ensemble)
+    call expect(index(odesens_f_string(message), "NaN") > 0, "its message names the NaN")
+    do k = 1, 4
+      if (k == 3) cycle
+      call expect(statuses(k) == ODESENS_OK, "the other members succeed")
+      call odesens_check(odesens_ensemble_result(ensemble, k - 1, member), ensemble)
+      call odesens_check(odesens_result_s(member, s_member, 8_c_int64_t), member)
+      call odesens_check(odesens_solver_set_params(solver, params(:, k), 2_c_int64_t), solver)
+      call odesens_check(odesens_solve(solver, alone), solver)
+      call odesens_check(odesens_result_s(alone, s_alone, 8_c_int64_t), alone)
+      call expect(all(s_member == s_alone), "a member's S equals a separate solve's")
+      call odesens_result_free(member)
+      call odesens_result_free(alone)
+    end do
+    call odesens_ensemble_free(ensemble)
     call odesens_solver_free(solver)
     call odesens_model_free(m)
   end subroutine
