@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "ensemble/member_codec.hpp"
 #include "odesens/odesens.hpp"
 
 namespace odesens {
@@ -221,6 +222,46 @@ TEST(Ensemble, ErrorsOfTheCallItself) {
     EXPECT_NE(std::string(e.what()).find("one per member (3)"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(solve_ensemble(base_problem(), "cvodes_fsa", {}).empty());
+}
+
+// The bytes an MPI run sends for a member give back the same member.
+TEST(EnsembleMemberCodec, RoundTripsEveryField) {
+  Problem p = base_problem();
+  p.options.set("directions", "all");
+  EnsembleMember m;
+  m.ran = true;
+  m.result = solve(p, "dopri8s");
+  m.result.warnings = {"first", "second"};
+  m.result.gradient = {1.5, -2.0};
+  std::vector<char> bytes;
+  ensemble::encode_member(17, m, bytes);
+  std::size_t index = 0;
+  const EnsembleMember back = ensemble::decode_member(bytes.data(), bytes.size(), &index);
+  EXPECT_EQ(index, 17u);
+  EXPECT_TRUE(back.ran);
+  EXPECT_EQ(back.status, Status::ok);
+  expect_same_numbers(back.result, m.result, "round trip");
+  EXPECT_EQ(back.result.ns, m.result.ns);
+  EXPECT_EQ(back.result.nx, m.result.nx);
+  EXPECT_EQ(back.result.method, "dopri8s");
+  EXPECT_EQ(back.result.stats.all(), m.result.stats.all());
+  EXPECT_EQ(back.result.warnings, m.result.warnings);
+
+  EnsembleMember failed;
+  failed.ran = true;
+  failed.status = Status::too_much_work;
+  failed.message = "max_steps (10) reached at t = 0.5";
+  bytes.clear();
+  ensemble::encode_member(3, failed, bytes);
+  const EnsembleMember f = ensemble::decode_member(bytes.data(), bytes.size(), &index);
+  EXPECT_EQ(f.status, Status::too_much_work);
+  EXPECT_EQ(f.message, failed.message);
+  // Truncated or padded bytes are refused, never read past.
+  for (std::size_t cut : {std::size_t{0}, std::size_t{5}, bytes.size() - 1}) {
+    EXPECT_THROW(ensemble::decode_member(bytes.data(), cut, &index), Error) << cut;
+  }
+  bytes.push_back('x');
+  EXPECT_THROW(ensemble::decode_member(bytes.data(), bytes.size(), &index), Error);
 }
 
 }  // namespace
