@@ -30,7 +30,7 @@ other_build = None
 reuse_large = "--reuse-large" in args
 if reuse_large:
     args.remove("--reuse-large")
-# --only erk|internal_diff|odesd regenerates one section and keeps the rest of
+# --only erk|internal_diff|odesd|ensemble regenerates one section and keeps the rest of
 # the current file (--erk-only is --only erk).
 only = None
 if "--erk-only" in args:
@@ -515,7 +515,35 @@ def comparison_section(old_build):
 
 
 SECTIONS = {"erk": "## Discrete ERK adjoint", "internal_diff": "## Internal differences",
-            "odesd": "## odeSD"}
+            "odesd": "## odeSD", "ensemble": "## Ensembles"}
+
+
+def ensemble_section():
+    threads = subprocess.run([os.path.join(build, "bin", "bench_ensemble"), "--members", "200",
+                              "--repeats", "3"], check=True, capture_output=True,
+                             text=True).stdout.strip().split("\n")
+    lines = [
+        "## Ensembles (`bench_ensemble`, `bench_ensemble_mpi`)",
+        "",
+        "Command: `build/bin/bench_ensemble --members 200 --repeats 3`: solve_ensemble with",
+        "cvodes_fsa, K = 200 members (parameters spread by +-20 % around the nominal), 1 and 2",
+        "threads alternately, median of 3; the per-member overhead against a bare loop of",
+        "solve() calls on chua (K = 2000, 1 thread).",
+        "",
+    ] + threads
+    mpi = os.path.join(build, "bin", "bench_ensemble_mpi")
+    if os.path.exists(mpi):
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        out = subprocess.run(["mpirun", "--oversubscribe", "-np", "2", mpi, "--members", "200",
+                              "--repeats", "3"], check=True, capture_output=True, text=True,
+                             env=env).stdout.strip().split("\n")
+        lines += ["", "Command: `mpirun --oversubscribe -np 2 build/bin/bench_ensemble_mpi "
+                  "--members 200 --repeats 3` (the same CaMKII ensemble on 2 ranks with one",
+                  "worker each against 1 process with 2 threads, alternately; median of 3):", ""]
+        lines += out
+    else:
+        lines += ["", "bench_ensemble_mpi was not built (no MPI): the MPI row is missing."]
+    return lines
 
 
 def odesd_section():
@@ -545,7 +573,7 @@ def replace_section(name):
         text = f.read()
     title = SECTIONS[name]
     make = {"erk": erk_adjoint_section, "internal_diff": internal_diff_section,
-            "odesd": odesd_section}[name]
+            "odesd": odesd_section, "ensemble": ensemble_section}[name]
     body = "\n".join(make()) + "\n"
     start = text.find(title)
     if start < 0:  # a new section goes at the end
@@ -642,6 +670,7 @@ def main():
                      else erk_adjoint_section())
     lines += [""] + internal_diff_section()
     lines += [""] + odesd_section()
+    lines += [""] + ensemble_section()
     if other_build:
         lines += [""] + comparison_section(other_build)
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:
