@@ -27,6 +27,7 @@ class Writer {
 
  private:
   void raw(const void* p, std::size_t n) {
+    if (n == 0) return;
     const char* c = static_cast<const char*>(p);
     out_.insert(out_.end(), c, c + n);
   }
@@ -69,6 +70,7 @@ class Reader {
   }
   void raw(void* p, std::size_t n) {
     if (static_cast<std::size_t>(end_ - at_) < n) fail();
+    if (n == 0) return;  // p may be an empty vector's null data()
     std::memcpy(p, at_, n);
     at_ += n;
   }
