@@ -148,9 +148,9 @@ CASES = [
          "has no option 'eps_tol'"),
 
     # Output.
-    Case("format_unknown", RUN + ["--format", "xml"], 2, "--format must be json or csv"),
+    Case("format_unknown", RUN + ["--format", "xml"], 2, "--format must be json, csv or h5"),
     Case("format_empty", RUN + ["--format", ""], 2, "--format"),
-    Case("format_case_differs", RUN + ["--format", "JSON"], 2, "--format must be json or csv"),
+    Case("format_case_differs", RUN + ["--format", "JSON"], 2, "--format must be json, csv or h5"),
     Case("out_missing_directory", RUN + SHORT + ["--out", "{tmp}/nosuch/out.json"], 1,
          "nosuch/out.json"),
     Case("out_is_directory", RUN + SHORT + ["--out", "{tmp}"], 1, "{tmp}"),
