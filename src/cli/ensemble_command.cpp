@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -18,6 +19,9 @@
 
 namespace odesens::cli {
 namespace {
+
+// Members given to solve_ensemble at once.
+constexpr std::size_t kBatchMembers = 4096;
 
 // What every member shares, checked once before the first member rather
 // than failing K times: tolerances, times, the method's needs and options.
@@ -46,32 +50,43 @@ int run_ensemble(const RunArguments& a) {
   auto model = load_model(a.model, load_options(a.sens_params));
   const Problem problem = build_problem(a, model, info);
   check_shared_problem(problem, info);
-  const std::vector<std::vector<double>> sets = parameter_sets(
-      read_parameter_table(a.params_file, model->param_names(), model->name()), problem.params);
+  const ParameterTable table = read_parameter_table(a.params_file, model->param_names(),
+                                                    model->name());
+  const std::size_t count = table.rows;
 
   EnsembleH5Writer writer(a.out,
                           {a.model, info.id, model->state_names(), model->param_names(),
                            problem.output_times},
-                          sets);
+                          count);
   const Interrupt interrupt;
-  ProgressBar progress(sets.size(), ::isatty(STDERR_FILENO) == 1);
-  std::size_t failed = 0;
+  ProgressBar progress(count, ::isatty(STDERR_FILENO) == 1);
+  progress.update(0, 0);
+  std::size_t failed = 0, first = 0;
   std::string first_failure;
   EnsembleOptions options;
   options.threads = a.threads;
   options.cancel = interrupt.requested();
   options.keep_results = false;  // written as they come: one result per worker in memory
   options.on_member_done = [&](std::size_t k, const EnsembleMember& member) {
-    writer.write_member(k, member);
+    writer.write_member(first + k, member);
     if (member.status != Status::ok && failed++ == 0)
-      first_failure = "member " + std::to_string(k) + ": " + member.message;
+      first_failure = "member " + std::to_string(first + k) + ": " + member.message;
     progress.update(writer.members_done(), failed);
   };
 
   const auto start = std::chrono::steady_clock::now();
-  std::vector<EnsembleMember> members;
   try {
-    members = solve_ensemble(problem, info.id, sets, options);
+    for (std::size_t k = 0; k < count; k += kBatchMembers)
+      writer.write_parameters(k, parameter_sets(table, problem.params, k,
+                                                std::min(kBatchMembers, count - k)));
+    // In batches, so that the members' parameter vectors, statuses and
+    // messages are held for one batch at a time, not for all K; a batch
+    // after a cancellation returns its members not run at once.
+    for (first = 0; first < count; first += kBatchMembers) {
+      const auto sets =
+          parameter_sets(table, problem.params, first, std::min(kBatchMembers, count - first));
+      writer.write_not_run(first, solve_ensemble(problem, info.id, sets, options));
+    }
   } catch (const Error& e) {
     progress.finish();
     if (writer.members_done() == 0) {
@@ -83,16 +98,15 @@ int run_ensemble(const RunArguments& a) {
                                 writer.partial_file() + "')");
   }
   progress.finish();
-  writer.finish(members);
+  writer.finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const std::size_t not_run = members.size() - writer.members_done();
+  const std::size_t not_run = count - writer.members_done();
   std::cerr << "odesens: ensemble: ";
   if (not_run > 0)
     std::cerr << "interrupted by " << signal_name(interrupt.signal()) << ": ";
-  std::cerr << members.size() << (members.size() == 1 ? " member, " : " members, ") << failed
-            << " failed";
+  std::cerr << count << (count == 1 ? " member, " : " members, ") << failed << " failed";
   if (not_run > 0) std::cerr << ", " << not_run << " not run";
   std::cerr << ", " << format_double(std::round(seconds * 1000) / 1000) << " s wall time; "
             << a.out << '\n';

@@ -25,7 +25,7 @@ std::string partial_path_of(const std::string& path) { return path + ".partial";
 constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 30;
 // Rows of the per-member tables (status, message, parameters, ...) per chunk.
 constexpr std::size_t kTableChunkBytes = std::size_t{1} << 16;
-// Members' statuses and messages written at once by finish().
+// Members' statuses and messages written at once by write_not_run().
 constexpr std::size_t kBlockMembers = 1 << 16;
 
 // An HDF5 identifier closed by its own close function.
@@ -161,7 +161,7 @@ struct EnsembleH5Writer::Impl {
   std::size_t members = 0, nt = 0, nx = 0, np = 0, done = 0;
   std::size_t ns = 0, ngradient = 0;  // S's times and the gradient's length, once known
   std::vector<double> buffer;         // one member's S in the file's order
-  Hid file, string_type, x, s, gradient, status, message, done_flags, members_done;
+  Hid file, string_type, x, s, gradient, status, message, done_flags, parameters, members_done;
 
   [[noreturn]] void fail(const std::string& what) {
     throw Error(Status::io_error,
@@ -290,8 +290,8 @@ struct EnsembleH5Writer::Impl {
   // failure, if any, is reported.
   void close_all() {
     bool failed = false;
-    for (Hid* h : {&x, &s, &gradient, &status, &message, &done_flags, &members_done,
-                   &string_type})
+    for (Hid* h : {&x, &s, &gradient, &status, &message, &done_flags, &parameters,
+                   &members_done, &string_type})
       failed = h->release() < 0 || failed;
     failed = file.release() < 0 || failed;
     if (failed) fail("closing the file");
@@ -310,12 +310,12 @@ struct EnsembleH5Writer::Impl {
 const std::string& EnsembleH5Writer::partial_file() const { return impl_->partial; }
 
 EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Header& header,
-                                   const std::vector<std::vector<double>>& parameter_sets)
+                                   std::size_t members)
     : impl_(std::make_unique<Impl>()) {
   Impl& w = *impl_;
   w.path = replaced_file(path);
   w.partial = partial_path_of(w.path);
-  w.members = parameter_sets.size();
+  w.members = members;
   w.nt = header.times.size();
   w.nx = header.state_names.size();
   w.np = header.parameter_names.size();
@@ -374,23 +374,10 @@ EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Head
     const std::uint8_t zero = 0;
     w.done_flags = w.dataset("done", H5T_STD_U8LE, {w.members}, table_rows(1), 1, &zero,
                              H5T_NATIVE_UINT8, false);
-    const Hid parameters =
-        w.dataset("parameters", H5T_IEEE_F64LE, {w.members, w.np},
-                  table_rows(w.np * sizeof(double)), sizeof(double), nullptr, 0, false);
-    std::vector<double> rows;
-    for (std::size_t k = 0; k < w.members; k += kBlockMembers) {
-      const std::size_t count = std::min(kBlockMembers, w.members - k);
-      rows.clear();
-      for (std::size_t m = k; m < k + count; ++m) {
-        if (parameter_sets[m].size() != w.np)
-          throw Error(Status::internal_error, "member " + std::to_string(m) + " has " +
-                                                  std::to_string(parameter_sets[m].size()) +
-                                                  " parameters, the model " +
-                                                  std::to_string(w.np));
-        rows.insert(rows.end(), parameter_sets[m].begin(), parameter_sets[m].end());
-      }
-      w.write_rows(parameters, "parameters", H5T_NATIVE_DOUBLE, k, count, rows.data());
-    }
+    const double nan_parameter = std::numeric_limits<double>::quiet_NaN();
+    w.parameters = w.dataset("parameters", H5T_IEEE_F64LE, {w.members, w.np},
+                             table_rows(w.np * sizeof(double)), sizeof(double), &nan_parameter,
+                             H5T_NATIVE_DOUBLE, false);
     w.write_strings("parameter_names", header.parameter_names);
     w.write_strings("state_names", header.state_names);
     w.check(H5Fflush(w.file.get(), H5F_SCOPE_LOCAL), "flushing");
@@ -428,9 +415,25 @@ void EnsembleH5Writer::write_member(std::size_t k, const EnsembleMember& member)
 
 std::size_t EnsembleH5Writer::members_done() const { return impl_->done; }
 
-void EnsembleH5Writer::finish(const std::vector<EnsembleMember>& members) {
+void EnsembleH5Writer::write_parameters(std::size_t first,
+                                        const std::vector<std::vector<double>>& sets) {
   Impl& w = *impl_;
-  // The members that did not run, as runs of consecutive members.
+  std::vector<double> rows;
+  rows.reserve(sets.size() * w.np);
+  for (std::size_t m = 0; m < sets.size(); ++m) {
+    if (sets[m].size() != w.np)
+      throw Error(Status::internal_error, "member " + std::to_string(first + m) + " has " +
+                                              std::to_string(sets[m].size()) +
+                                              " parameters, the model " + std::to_string(w.np));
+    rows.insert(rows.end(), sets[m].begin(), sets[m].end());
+  }
+  w.write_rows(w.parameters, "parameters", H5T_NATIVE_DOUBLE, first, sets.size(), rows.data());
+}
+
+void EnsembleH5Writer::write_not_run(std::size_t first,
+                                     const std::vector<EnsembleMember>& members) {
+  Impl& w = *impl_;
+  // As runs of consecutive members, at most kBlockMembers at a time.
   std::vector<std::int32_t> codes;
   std::vector<std::string> texts;
   std::vector<const char*> pointers;
@@ -439,18 +442,22 @@ void EnsembleH5Writer::finish(const std::vector<EnsembleMember>& members) {
       ++k;
       continue;
     }
-    const std::size_t first = k;
+    const std::size_t start = k;
     codes.clear();
     texts.clear();
-    while (k < members.size() && !members[k].ran && k - first < kBlockMembers) {
+    while (k < members.size() && !members[k].ran && k - start < kBlockMembers) {
       codes.push_back(static_cast<std::int32_t>(members[k].status));
       texts.push_back(valid_utf8(members[k].message));
       ++k;
     }
     pointers.clear();
     for (const auto& t : texts) pointers.push_back(t.c_str());
-    w.write_status(first, codes.size(), codes.data(), pointers.data());
+    w.write_status(first + start, codes.size(), codes.data(), pointers.data());
   }
+}
+
+void EnsembleH5Writer::finish() {
+  Impl& w = *impl_;
   w.close_all();
   if (::fsync(w.lock_fd) != 0)
     throw Error(Status::io_error, "writing '" + w.partial + "' failed: " + std::strerror(errno));

@@ -47,15 +47,15 @@ struct EnsembleH5Header {
 
 class EnsembleH5Writer {
  public:
-  // Creates PATH.partial (replacing one a previous run left) with t, x,
-  // status, message, done, parameters, the names and the attributes
-  // (members_done 0). When PATH is a symbolic link, the file it leads to is
-  // replaced (and its .partial is next to it). UsageError when PATH is
-  // standard output or exists and is not a regular file; Error(io_error)
-  // naming the file and the reason when it cannot be created, or when
-  // another run is writing it.
+  // Creates PATH.partial (replacing one a previous run left) for `members`
+  // members with t, x, status, message, done, parameters (NaN until
+  // write_parameters), the names and the attributes (members_done 0). When
+  // PATH is a symbolic link, the file it leads to is replaced (and its
+  // .partial is next to it). UsageError when PATH is standard output or
+  // exists and is not a regular file; Error(io_error) naming the file and
+  // the reason when it cannot be created, or when another run is writing it.
   EnsembleH5Writer(const std::string& path, const EnsembleH5Header& header,
-                   const std::vector<std::vector<double>>& parameter_sets);
+                   std::size_t members);
   // Closes PATH.partial, leaving it in place, unless finish() or discard() ran.
   ~EnsembleH5Writer();
   EnsembleH5Writer(const EnsembleH5Writer&) = delete;
@@ -70,10 +70,14 @@ class EnsembleH5Writer {
   // PATH.partial (next to the file a link PATH leads to).
   const std::string& partial_file() const;
 
-  // Writes the status and message of the members that did not run, closes
-  // and syncs the file and renames PATH.partial to PATH (Error(io_error) on
-  // failure; PATH.partial then stays).
-  void finish(const std::vector<EnsembleMember>& members);
+  // The parameter vectors of members first, first + 1, ... (n_p values each).
+  void write_parameters(std::size_t first, const std::vector<std::vector<double>>& sets);
+  // The status and message of the members that did not run among
+  // members[i], which is member first + i.
+  void write_not_run(std::size_t first, const std::vector<EnsembleMember>& members);
+  // Closes and syncs the file and renames PATH.partial to PATH
+  // (Error(io_error) on failure; PATH.partial then stays).
+  void finish();
   // Closes and removes PATH.partial.
   void discard();
 

@@ -148,14 +148,15 @@ void print_warnings(const Result& result) {
 int run_h5(const RunArguments& a, const Model& model, const Problem& problem) {
   EnsembleH5Writer writer(
       a.out, {a.model, a.method, model.state_names(), model.param_names(), problem.output_times},
-      {problem.params});
+      1);
   try {
+    writer.write_parameters(0, {problem.params});
     EnsembleMember member;
     member.ran = true;
     member.result = solve(problem, a.method);
     print_warnings(member.result);
     writer.write_member(0, member);
-    writer.finish({member});
+    writer.finish();
   } catch (...) {
     writer.discard();
     throw;

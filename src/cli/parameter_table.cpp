@@ -227,12 +227,13 @@ ParameterTable read_parameter_table(const std::string& path,
 }
 
 std::vector<std::vector<double>> parameter_sets(const ParameterTable& table,
-                                                const std::vector<double>& nominal) {
+                                                const std::vector<double>& nominal,
+                                                std::size_t first, std::size_t count) {
   const std::size_t columns = table.columns.size();
-  std::vector<std::vector<double>> sets(table.rows, nominal);
-  for (std::size_t k = 0; k < table.rows; ++k)
+  std::vector<std::vector<double>> sets(count, nominal);
+  for (std::size_t k = 0; k < count; ++k)
     for (std::size_t c = 0; c < columns; ++c)
-      sets[k][table.columns[c]] = table.values[k * columns + c];
+      sets[k][table.columns[c]] = table.values[(first + k) * columns + c];
   return sets;
 }
 

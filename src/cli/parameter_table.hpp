@@ -29,8 +29,8 @@ struct ParameterTable {
   std::vector<double> values;        // rows x names.size(), row after row
 };
 
-// The most members one file may give (the ensemble keeps a status and a
-// message per member in memory, and the output file a row).
+// The most members one file may give (the table is held in memory, and
+// the output file has a row for each).
 inline constexpr std::size_t max_members = 10'000'000;
 // The longest line read (a header of a million parameter names fits).
 inline constexpr std::size_t max_line_bytes = std::size_t{64} << 20;
@@ -43,8 +43,10 @@ ParameterTable read_parameter_table(const std::string& path,
                                     const std::vector<std::string>& model_names,
                                     const std::string& model_name);
 
-// One full parameter vector per row: `nominal` with the table's columns set.
+// The full parameter vectors of rows first .. first + count - 1: `nominal`
+// with the table's columns set.
 std::vector<std::vector<double>> parameter_sets(const ParameterTable& table,
-                                                const std::vector<double>& nominal);
+                                                const std::vector<double>& nominal,
+                                                std::size_t first, std::size_t count);
 
 }  // namespace odesens::cli

@@ -325,6 +325,37 @@ TEST(CliEnsemble, GradientMethodsWriteTheGradientAndSAtTheFinalTime) {
   }
 }
 
+// More members than the tool gives the worker pool at once (4096): every
+// member at its own row. dx/dt = -k x, x(0) = 1: x(1) = exp(-k).
+TEST(CliEnsemble, ManyMembersEachAtItsRow) {
+  TempDir dir;
+  write_file(dir / "decay.ode", "param k = 1\nstate x = 1\ndx/dt = -k*x\n");
+  const std::size_t count = 5000;
+  std::ostringstream csv;
+  csv.precision(17);
+  csv << "k\n";
+  for (std::size_t m = 0; m < count; ++m) csv << 0.001 * static_cast<double>(m) << '\n';
+  write_file(dir / "k.csv", csv.str());
+  const Exit e = run_tool(dir, {"ensemble", dir / "decay.ode", "--method", "cvodes_fsa",
+                                "--params", dir / "k.csv", "--tout", "0,1", "--threads", "2",
+                                "--out", dir / "decay.h5"});
+  ASSERT_EQ(e.status, 0) << e.err;
+  H5File f(dir / "decay.h5");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f.members_done(), static_cast<long long>(count));
+  const auto x = f.doubles("x");
+  const auto s = f.doubles("S");
+  const auto k = f.doubles("parameters");
+  const auto done = f.bytes("done");
+  ASSERT_EQ(x.size(), 2 * count);
+  for (std::size_t m = 0; m < count; ++m) {
+    ASSERT_EQ(k[m], 0.001 * static_cast<double>(m)) << m;
+    ASSERT_EQ(done[m], 1) << m;
+    ASSERT_NEAR(x[2 * m + 1], std::exp(-k[m]), 1e-6) << m;
+    ASSERT_NEAR(s[2 * m + 1], -std::exp(-k[m]), 1e-5) << m;  // dx/dk = -t exp(-k t)
+  }
+}
+
 // Every dataset and attribute of two files, compared as stored.
 void expect_same_documents(const H5File& a, const H5File& b) {
   for (const char* name : {"t", "x", "S", "S_times", "parameters"}) {
