@@ -173,6 +173,9 @@ struct EnsembleH5Writer::Impl {
     return r;
   }
 
+  // A dataset: chunked with `chunk_rows` members a chunk (contiguous with
+  // 0, and its storage allocated and filled at once), filled with `fill`
+  // where not written.
   Hid dataset(const char* name, hid_t file_type, const std::vector<hsize_t>& dims,
               std::size_t chunk_rows, std::size_t element_bytes, const void* fill,
               hid_t fill_type, bool compress) {
@@ -187,6 +190,8 @@ struct EnsembleH5Writer::Impl {
         check(H5Pset_shuffle(plist.get()), name);
         check(H5Pset_deflate(plist.get(), 4), name);
       }
+    } else {
+      check(H5Pset_alloc_time(plist.get(), H5D_ALLOC_TIME_EARLY), name);
     }
     if (fill) check(H5Pset_fill_value(plist.get(), fill_type, fill), name);
     return Hid(check(H5Dcreate2(file.get(), name, file_type, space.get(), H5P_DEFAULT,
@@ -372,8 +377,10 @@ EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Head
     w.message = w.dataset("message", w.string_type.get(), {w.members},
                           table_rows(sizeof(hvl_t)), sizeof(hvl_t), nullptr, 0, false);
     const std::uint8_t zero = 0;
-    w.done_flags = w.dataset("done", H5T_STD_U8LE, {w.members}, table_rows(1), 1, &zero,
-                             H5T_NATIVE_UINT8, false);
+    // Contiguous and allocated now: setting a flag changes no metadata, so
+    // that a flush writes it before the members_done attribute.
+    w.done_flags =
+        w.dataset("done", H5T_STD_U8LE, {w.members}, 0, 1, &zero, H5T_NATIVE_UINT8, false);
     const double nan_parameter = std::numeric_limits<double>::quiet_NaN();
     w.parameters = w.dataset("parameters", H5T_IEEE_F64LE, {w.members, w.np},
                              table_rows(w.np * sizeof(double)), sizeof(double), &nan_parameter,
@@ -406,6 +413,10 @@ void EnsembleH5Writer::write_member(std::size_t k, const EnsembleMember& member)
   const std::string text = valid_utf8(member.message);
   const char* pointer = text.c_str();
   w.write_status(k, 1, &code, &pointer);
+  // The rows on disk first, then the flag and the count that say they are
+  // there: a run killed during a flush leaves at worst a member whose rows
+  // are written and whose flag is not (or the count one behind the flags).
+  w.check(H5Fflush(w.file.get(), H5F_SCOPE_LOCAL), "flushing");
   const std::uint8_t one = 1;
   w.write_rows(w.done_flags, "done", H5T_NATIVE_UINT8, k, 1, &one);
   const auto done = static_cast<std::int64_t>(++w.done);

@@ -24,8 +24,9 @@
 // Members not written yet read as NaN (x, S, gradient), status unsupported
 // (-11), an empty message and done = 0; a failed member has its status and
 // message and NaN rows. The document is written to PATH.partial, flushed
-// after each member (H5Fflush), and renamed to PATH by finish(): a run that
-// ends early leaves PATH.partial with the members done so far.
+// after each member (H5Fflush: its rows, then its done flag), and renamed to
+// PATH by finish(): a run that ends early leaves PATH.partial with the
+// members done so far.
 #pragma once
 
 #include <cstddef>
@@ -61,10 +62,10 @@ class EnsembleH5Writer {
   EnsembleH5Writer(const EnsembleH5Writer&) = delete;
   EnsembleH5Writer& operator=(const EnsembleH5Writer&) = delete;
 
-  // Member k's rows (x, S and gradient when it succeeded), status, message
-  // and done flag; members_done + 1; then H5Fflush. Error(io_error) when
-  // writing fails, Error(internal_error) when its result has another shape
-  // than the members before.
+  // Member k's rows (x, S and gradient when it succeeded), status and
+  // message, flushed (H5Fflush); then its done flag and members_done + 1,
+  // flushed. Error(io_error) when writing fails, Error(internal_error) when
+  // its result has another shape than the members before.
   void write_member(std::size_t k, const EnsembleMember& member);
   std::size_t members_done() const;
   // PATH.partial (next to the file a link PATH leads to).
