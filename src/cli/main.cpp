@@ -70,6 +70,7 @@ const char* kUsage =
     "       lines and lines starting with # are skipped. Output: FILE.h5 (written as\n"
     "       FILE.h5.partial, renamed at the end; Ctrl-C stops after the members in\n"
     "       progress). Exit status 3 when some members failed, 128 + N after signal N.\n"
+    "--threads: members solved at once (default 1).\n"
     "--integrand: one objective per name (repeatable; names as for --observe), psi = the\n"
     "       integral of that observable from t0 to the last output time; the output gives the\n"
     "       gradient of each, d psi/d x(t0) and the values psi. Only erk_adjoint takes it.\n"
