@@ -9,7 +9,7 @@ packages=(
   build-essential cmake pkg-config python3 gfortran clang libclang-rt-14-dev
   libsundials-dev libopenblas-pthread-dev libsleef-dev libsuitesparse-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsbml5-dev libxbyak-dev
-  nlohmann-json3-dev libcli11-dev libopenmpi-dev openmpi-bin
+  nlohmann-json3-dev libcli11-dev libhdf5-dev hdf5-tools libopenmpi-dev openmpi-bin
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -54,6 +54,10 @@ struct EnsembleOptions {
   // come. An exception it throws cancels the ensemble and is rethrown by
   // solve_ensemble once the workers have stopped.
   std::function<void(std::size_t member, const EnsembleMember&)> on_member_done;
+  // false: each member's result is released once on_member_done has
+  // returned (the returned members keep their status and message), so that
+  // a caller who writes results as they come holds one per worker, not K.
+  bool keep_results = true;
   // When set to true (from any thread, a signal handler included), workers
   // take no new member; the members not begun are returned with ran = false.
   const std::atomic<bool>* cancel = nullptr;

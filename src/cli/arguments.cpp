@@ -104,9 +104,9 @@ std::vector<std::string> parse_sens_params(const std::string& list) {
   return ids;
 }
 
-void add_run_flags(CLI::App& command, RunArguments& run, bool compare) {
+void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
   command.add_option("MODEL", run.model);
-  if (compare)
+  if (kind == SolveCommand::compare)
     add_flag(command, "--methods", [&run](const std::string& v) { run.methods = split(v, ','); });
   else
     add_flag(command, "--method", [&run](const std::string& v) { run.method = v; });
@@ -122,15 +122,8 @@ void add_run_flags(CLI::App& command, RunArguments& run, bool compare) {
     run.max_steps = static_cast<long long>(v);
   });
   add_flag(command, "--tout", [&run](const std::string& v) { run.tout = v; });
-  add_flag(command, "--param",
-           [&run](const std::string& v) { run.params.push_back(split_assignment(v, "--param")); });
   add_flag(command, "--option", [&run](const std::string& v) {
     run.options.push_back(split_assignment(v, "--option"));
-  });
-  add_flag(command, "--format", [&run](const std::string& v) {
-    if (v != "json" && v != "csv")
-      throw UsageError{"--format must be json or csv, got '" + v + "'"};
-    run.format = v;
   });
   add_flag(command, "--out", [&run](const std::string& v) { run.out = v; });
   // "" is a value here: no sensitivity parameters.
@@ -138,32 +131,67 @@ void add_run_flags(CLI::App& command, RunArguments& run, bool compare) {
       .add_option_function<std::string>(
           "--sens-params", [&run](const std::string& v) { run.sens_params = parse_sens_params(v); })
       ->trigger_on_parse();
-  if (!compare) {
-    add_flag(command, "--observe", [&run](const std::string& list) {
-      for (const auto& name : split(list, ',')) {
-        if (name.empty()) throw UsageError{"--observe: empty name in '" + list + "'"};
-        run.observe.push_back(name);
-      }
+  if (kind == SolveCommand::ensemble) {
+    add_flag(command, "--params", [&run](const std::string& v) { run.params_file = v; });
+    add_flag(command, "--threads", [&run](const std::string& text) {
+      const double v = parse_number(text, "--threads");
+      if (v < 1 || v > max_threads || v != std::floor(v))
+        throw UsageError{"--threads needs an integer from 1 to " + std::to_string(max_threads) +
+                         ", got '" + text + "'"};
+      run.threads = static_cast<unsigned>(v);
     });
-    add_flag(command, "--integrand", [&run](const std::string& list) {
-      for (const auto& name : split(list, ',')) {
-        if (name.empty()) throw UsageError{"--integrand: empty name in '" + list + "'"};
-        if (run.integrand.size() == max_objectives)
-          throw UsageError{"--integrand: more than " + std::to_string(max_objectives) +
-                           " names (objectives)"};
-        run.integrand.push_back(name);
-      }
-    });
+    return;
   }
+  add_flag(command, "--param",
+           [&run](const std::string& v) { run.params.push_back(split_assignment(v, "--param")); });
+  add_flag(command, "--format", [&run](const std::string& v) {
+    if (v != "json" && v != "csv" && v != "h5")
+      throw UsageError{"--format must be json, csv or h5, got '" + v + "'"};
+    run.format = v;
+  });
+  if (kind == SolveCommand::compare) return;
+  add_flag(command, "--observe", [&run](const std::string& list) {
+    for (const auto& name : split(list, ',')) {
+      if (name.empty()) throw UsageError{"--observe: empty name in '" + list + "'"};
+      run.observe.push_back(name);
+    }
+  });
+  add_flag(command, "--integrand", [&run](const std::string& list) {
+    for (const auto& name : split(list, ',')) {
+      if (name.empty()) throw UsageError{"--integrand: empty name in '" + list + "'"};
+      if (run.integrand.size() == max_objectives)
+        throw UsageError{"--integrand: more than " + std::to_string(max_objectives) +
+                         " names (objectives)"};
+      run.integrand.push_back(name);
+    }
+  });
 }
 
-void check_run_arguments(const RunArguments& run, bool compare) {
-  if (run.model.empty()) throw UsageError{"run: no model given"};
-  if (!compare && run.method.empty())
-    throw UsageError{"run: --method ID is required (see 'odesens methods')"};
-  if (compare && run.methods.size() < 2)
+void check_run_arguments(const RunArguments& run, SolveCommand kind) {
+  const char* name = kind == SolveCommand::ensemble ? "ensemble" : "run";
+  if (run.model.empty()) throw UsageError{std::string(name) + ": no model given"};
+  if (kind != SolveCommand::compare && run.method.empty())
+    throw UsageError{std::string(name) + ": --method ID is required (see 'odesens methods')"};
+  if (kind == SolveCommand::compare && run.methods.size() < 2)
     throw UsageError{
         "compare: --methods needs at least two ids, e.g. --methods cvodes_fsa,cvodes_asa"};
+  if (kind == SolveCommand::ensemble) {
+    if (run.params_file.empty())
+      throw UsageError{"ensemble: --params FILE.csv|FILE.tsv is required (one row of "
+                       "parameter values per member)"};
+    if (run.out.empty())
+      throw UsageError{"ensemble: --out FILE.h5 is required (the output is HDF5, written "
+                       "to a file)"};
+  }
+  if (kind == SolveCommand::run && run.format == "h5") {
+    if (run.out.empty())
+      throw UsageError{"--format h5 needs --out FILE.h5: HDF5 is not written to standard "
+                       "output"};
+    if (!run.observe.empty() || !run.integrand.empty())
+      throw UsageError{std::string("--format h5 does not take ") +
+                       (run.observe.empty() ? "--integrand" : "--observe") +
+                       " (use --format json or csv)"};
+  }
 }
 
 }  // namespace odesens::cli

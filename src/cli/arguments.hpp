@@ -29,18 +29,31 @@ struct RunArguments {
   std::vector<std::string> observe;  // --observe NAME[:amount|:concentration],...
   // --integrand NAME,...: one objective per name, psi_m = integral of NAME.
   std::vector<std::string> integrand;
+  // ensemble: --params FILE.csv|FILE.tsv and --threads N.
+  std::string params_file;
+  unsigned threads = 1;
 };
 
-// Declares MODEL and the run flags on `command`, parsed into `run`. Each
+// The commands that solve: run, compare, ensemble.
+enum class SolveCommand { run, compare, ensemble };
+
+// The most worker threads of `ensemble --threads`.
+inline constexpr unsigned max_threads = 1024;
+
+// Declares MODEL and the flags of `command` on it, parsed into `run`. Each
 // occurrence of a flag is checked as it is read (UsageError on a malformed
 // value); a repeated flag overrides, except --param, --option, --observe and
 // --integrand, which accumulate. `compare` takes --methods a,b instead of
-// --method and has no --observe or --integrand.
-void add_run_flags(CLI::App& command, RunArguments& run, bool compare);
+// --method and has no --observe or --integrand (its --format and --out
+// are accepted and unused); `ensemble` takes --params and --threads instead of --param, and has no
+// --observe, --integrand or --format (its output is HDF5).
+void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind);
 
 // What the parser cannot say about a whole command line: throws UsageError
-// when MODEL or the method(s) are missing.
-void check_run_arguments(const RunArguments& run, bool compare);
+// when MODEL or the method(s) are missing, when ensemble lacks --params or
+// --out, or when --format h5 lacks --out or comes with --observe or
+// --integrand.
+void check_run_arguments(const RunArguments& run, SolveCommand kind);
 
 // Output times from "a:b:n" (n equally spaced points, n >= 2) or a comma list.
 std::vector<double> parse_time_grid(const std::string& text);

@@ -7,14 +7,19 @@
 //                [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]
 //                [--option KEY=VALUE ...] [--max-steps N]
 //                [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]
-//                [--integrand NAME,...] [--format json|csv] [--out FILE]
+//                [--integrand NAME,...] [--format json|csv|h5] [--out FILE]
 //   odesens compare MODEL --methods ID1,ID2[,...] [the run flags]
+//   odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5
+//                [--threads N] [--rtol R] [--atol A] [--t0 T] [--tout ...]
+//                [--option KEY=VALUE ...] [--max-steps N] [--sens-params ID,...]
 //
 // Exit status: 0 on success, 2 when the command line or what it names is
 // wrong (a flag, a value out of range, an unknown method, option or model,
-// malformed model text), 1 when valid input fails (the solve, a callback,
-// an unsupported model feature, memory, writing the output); any error is
-// one line on standard error.
+// malformed model text or parameter file), 1 when valid input fails (the
+// solve, a callback, an unsupported model feature, memory, writing the
+// output); any error is one line on standard error. ensemble: 3 when some
+// members failed (the file has their statuses), 128 + N when signal N
+// stopped it (130 for Ctrl-C; the file has the members done).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,7 +31,10 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/arguments.hpp"
+#include "cli/ensemble_command.hpp"
+#include "cli/ensemble_h5.hpp"
 #include "cli/output_file.hpp"
+#include "cli/problem_from_arguments.hpp"
 #include "cli/result_output.hpp"
 #include "odesens/odesens.hpp"
 
@@ -43,16 +51,26 @@ const char* kUsage =
     "                   [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]\n"
     "                   [--option KEY=VALUE ...] [--max-steps N]\n"
     "                   [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]\n"
-    "                   [--integrand NAME,...] [--format json|csv] [--out FILE]\n"
+    "                   [--integrand NAME,...] [--format json|csv|h5] [--out FILE]\n"
     "       odesens compare MODEL --methods ID1,ID2[,...] [run flags but --method,\n"
     "                   --observe, --integrand, --format, --out; an --option goes to the\n"
     "                   methods that have it]\n"
+    "       odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5\n"
+    "                   [--threads N] [--rtol R] [--atol A] [--t0 T] [--tout ...]\n"
+    "                   [--option KEY=VALUE ...] [--max-steps N] [--sens-params ID,...]\n"
     "MODEL: path/model.xml (SBML) | path/model.ode | builtin:chua | builtin:vanderpol |\n"
     "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np | builtin:network:N\n"
     "--sens-params: the SBML ids of the sensitivity parameters (default: every constant\n"
     "       global parameter no rule or initial assignment sets; '' for none).\n"
     "--observe: values at the output times of states, lets and outputs (.ode) or of any\n"
     "       SBML id with a value; species as declared unless :amount or :concentration.\n"
+    "--format h5: HDF5 (needs --out; the layout of ensemble with one member).\n"
+    "--params: one member per row; a header row of parameter names (any of the model's;\n"
+    "       the others keep their nominal values), ',' for .csv and tab for .tsv; blank\n"
+    "       lines and lines starting with # are skipped. Output: FILE.h5 (written as\n"
+    "       FILE.h5.partial, renamed at the end; Ctrl-C stops after the members in\n"
+    "       progress). Exit status 3 when some members failed, 128 + N after signal N.\n"
+    "--threads: members solved at once (default 1).\n"
     "--integrand: one objective per name (repeatable; names as for --observe), psi = the\n"
     "       integral of that observable from t0 to the last output time; the output gives the\n"
     "       gradient of each, d psi/d x(t0) and the values psi. Only erk_adjoint takes it.\n"
@@ -88,12 +106,6 @@ int list_options(const std::string& id) {
   return 0;
 }
 
-LoadOptions load_options(const std::optional<std::vector<std::string>>& sens_params) {
-  LoadOptions options;
-  options.sbml_sensitivity_params = sens_params;
-  return options;
-}
-
 int show_info(const std::string& spec,
               const std::optional<std::vector<std::string>>& sens_params) {
   auto model = load_model(spec, load_options(sens_params));
@@ -116,34 +128,6 @@ int show_info(const std::string& spec,
   return 0;
 }
 
-// Option value typed by the method's declaration of KEY.
-void set_option(Options& options, const MethodInfo& info, const std::string& key,
-                const std::string& text) {
-  for (const auto& spec : info.options) {
-    if (spec.key != key) continue;
-    if (spec.type == OptionType::text) {
-      options.set(key, text);
-    } else {
-      const double v = parse_number(text, "--option " + key);
-      if (spec.type == OptionType::integer) {
-        if (v != std::floor(v) || std::fabs(v) > 9e15)
-          throw UsageError{"--option " + key + " needs an integer, got '" + text + "'"};
-        options.set(key, static_cast<std::int64_t>(v));
-      } else {
-        options.set(key, v);
-      }
-    }
-    return;
-  }
-  options.set(key, text);  // unknown key: let the method's validation name it
-}
-
-bool declares(const MethodInfo& info, const std::string& key) {
-  for (const auto& spec : info.options)
-    if (spec.key == key) return true;
-  return false;
-}
-
 // compare: each --option goes to the methods that declare it; one that no
 // method declares is an error.
 void check_compare_options(const RunArguments& a) {
@@ -154,33 +138,31 @@ void check_compare_options(const RunArguments& a) {
   }
 }
 
-Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model,
-                      const MethodInfo& info, bool only_declared = false) {
-  Problem problem;
-  problem.model = model;
-  problem.params = model->nominal_params();
-  for (const auto& [name, value] : a.params) {
-    const auto& names = model->param_names();
-    auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end())
-      throw UsageError{"--param: model " + model->name() + " has no parameter '" + name + "'"};
-    problem.params[static_cast<std::size_t>(it - names.begin())] =
-        parse_number(value, "--param " + name);
+// A warning is part of the answer: it goes to standard error whatever the
+// output format (and into the JSON document as well).
+void print_warnings(const Result& result) {
+  for (const auto& w : result.warnings) std::cerr << "odesens: warning: " << w << '\n';
+}
+
+// run --format h5: the ensemble layout with one member. A failed solve is
+// the run's error, as with the other formats: no file is left.
+int run_h5(const RunArguments& a, const Model& model, const Problem& problem) {
+  EnsembleH5Writer writer(
+      a.out, {a.model, a.method, model.state_names(), model.param_names(), problem.output_times},
+      1);
+  try {
+    writer.write_parameters(0, {problem.params});
+    EnsembleMember member;
+    member.ran = true;
+    member.result = solve(problem, a.method);
+    print_warnings(member.result);
+    writer.write_member(0, member);
+    writer.finish();
+  } catch (...) {
+    writer.discard();
+    throw;
   }
-  problem.t0 = a.t0.value_or(model->default_t0());
-  if (!a.tout.empty()) {
-    problem.output_times = parse_time_grid(a.tout);
-  } else {
-    std::ostringstream grid;
-    grid << format_double(problem.t0) << ':' << format_double(model->default_t_end()) << ":101";
-    problem.output_times = parse_time_grid(grid.str());
-  }
-  if (a.rtol) problem.rtol = *a.rtol;
-  if (a.atol) problem.atol = {*a.atol};
-  if (a.max_steps) problem.max_steps = *a.max_steps;
-  for (const auto& [key, value] : a.options)
-    if (!only_declared || declares(info, key)) set_option(problem.options, info, key, value);
-  return problem;
+  return 0;
 }
 
 int run(const RunArguments& a) {
@@ -204,14 +186,13 @@ int run(const RunArguments& a) {
     problem.n_objectives = a.integrand.size();
     problem.integrand = observable_integrand(model, a.integrand);
   }
+  if (a.format == "h5") return run_h5(a, *model, problem);
   // Before the solve, so that a folder that cannot be written is reported
   // before the work, not after it.
   std::optional<OutputFile> file;
   if (!a.out.empty()) file.emplace(a.out);
   const Result result = solve(problem, a.method);
-  // A warning is part of the answer: it goes to standard error whatever
-  // the output format (and into the JSON document as well).
-  for (const auto& w : result.warnings) std::cerr << "odesens: warning: " << w << '\n';
+  print_warnings(result);
 
   RunDescription run{a.model, info.capabilities.gradient, a.observe, {}, problem.n_objectives};
   if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
@@ -336,11 +317,13 @@ int main(int argc, char** argv) {
   info->add_option_function<std::string>(
           "--sens-params", [&](const std::string& v) { sens_params = parse_sens_params(v); })
       ->trigger_on_parse();
-  RunArguments run_args, compare_args;
+  RunArguments run_args, compare_args, ensemble_args;
   CLI::App* run_command = app.add_subcommand("run");
-  add_run_flags(*run_command, run_args, false);
+  add_run_flags(*run_command, run_args, SolveCommand::run);
   CLI::App* compare_command = app.add_subcommand("compare");
-  add_run_flags(*compare_command, compare_args, true);
+  add_run_flags(*compare_command, compare_args, SolveCommand::compare);
+  CLI::App* ensemble_command = app.add_subcommand("ensemble");
+  add_run_flags(*ensemble_command, ensemble_args, SolveCommand::ensemble);
   try {
     try {
       app.parse(argc, argv);
@@ -351,10 +334,14 @@ int main(int argc, char** argv) {
     if (*options) return list_options(method);
     if (*info) return show_info(model, sens_params);
     if (*run_command) {
-      check_run_arguments(run_args, false);
+      check_run_arguments(run_args, SolveCommand::run);
       return run(run_args);
     }
-    check_run_arguments(compare_args, true);
+    if (*ensemble_command) {
+      check_run_arguments(ensemble_args, SolveCommand::ensemble);
+      return run_ensemble(ensemble_args);
+    }
+    check_run_arguments(compare_args, SolveCommand::compare);
     return compare(compare_args);
   } catch (const UsageError& e) {
     std::cerr << "odesens: error: " << e.message << '\n';

@@ -1,5 +1,5 @@
 // solve_ensemble: member problems, per-member failures, the callback under
-// one lock, cancellation.
+// one lock, results kept or released, cancellation.
 #include <algorithm>
 #include <exception>
 #include <mutex>
@@ -74,15 +74,18 @@ std::vector<EnsembleMember> solve_ensemble(const Problem& problem, const std::st
       m.status = Status::internal_error;
       m.message = e.what();
     }
-    if (!options.on_member_done) return;
-    std::lock_guard<std::mutex> lock(callback_mutex);
-    if (callback_error) return;
-    try {
-      options.on_member_done(k, m);
-    } catch (...) {
-      callback_error = std::current_exception();
-      stop = true;
+    if (options.on_member_done) {
+      std::lock_guard<std::mutex> lock(callback_mutex);
+      if (!callback_error) {
+        try {
+          options.on_member_done(k, m);
+        } catch (...) {
+          callback_error = std::current_exception();
+          stop = true;
+        }
+      }
     }
+    if (!options.keep_results) m.result = Result{};
   });
   if (callback_error) std::rethrow_exception(callback_error);
   for (EnsembleMember& m : members) {

@@ -204,6 +204,29 @@ TEST(Ensemble, CancelledMembersAreMarkedNotRun) {
   }
 }
 
+// keep_results = false: the callback sees each result, the returned
+// members keep only their status and message.
+TEST(Ensemble, ResultsReleasedAfterTheCallbackWhenNotKept) {
+  auto sets = parameter_sets(4);
+  sets[2][0] = NAN;
+  std::vector<std::vector<double>> seen(sets.size());
+  EnsembleOptions options;
+  options.threads = 2;
+  options.keep_results = false;
+  options.on_member_done = [&](std::size_t k, const EnsembleMember& m) { seen[k] = m.result.x; };
+  const auto members = solve_ensemble(base_problem(), "cvodes_fsa", sets, options);
+  for (std::size_t k = 0; k < members.size(); ++k) {
+    EXPECT_TRUE(members[k].ran) << k;
+    EXPECT_TRUE(members[k].result.x.empty()) << k;
+    EXPECT_TRUE(members[k].result.s.empty()) << k;
+    if (k == 2) continue;
+    EXPECT_EQ(members[k].status, Status::ok) << k;
+    EXPECT_EQ(seen[k].size(), 3u * 3u) << k;
+  }
+  EXPECT_EQ(members[2].status, Status::not_finite);
+  EXPECT_FALSE(members[2].message.empty());
+}
+
 TEST(Ensemble, ErrorsOfTheCallItself) {
   const auto sets = parameter_sets(3);
   try {

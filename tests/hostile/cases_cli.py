@@ -12,6 +12,14 @@ FILES = "model files: only regular files, size limit"
 RUN = ["run", "builtin:chua", "--method", "cvodes_fsa"]
 ERK = ["run", "builtin:chua", "--method", "erk_adjoint"]
 SHORT = ["--tout", "0:1:3"]
+ENSEMBLE = ["ensemble", "builtin:chua", "--method", "cvodes_fsa", "--tout", "0:1:3"]
+
+
+def params(name, content, status, stderr, input_name="sets.csv"):
+    """ensemble with `content` as its parameter file."""
+    return Case(name, ENSEMBLE + ["--params", "{input}", "--out", "{tmp}/out.h5"], status, stderr,
+                input=content, input_name=input_name)
+
 
 CASES = [
     # Commands and their arguments.
@@ -148,9 +156,9 @@ CASES = [
          "has no option 'eps_tol'"),
 
     # Output.
-    Case("format_unknown", RUN + ["--format", "xml"], 2, "--format must be json or csv"),
+    Case("format_unknown", RUN + ["--format", "xml"], 2, "--format must be json, csv or h5"),
     Case("format_empty", RUN + ["--format", ""], 2, "--format"),
-    Case("format_case_differs", RUN + ["--format", "JSON"], 2, "--format must be json or csv"),
+    Case("format_case_differs", RUN + ["--format", "JSON"], 2, "--format must be json, csv or h5"),
     Case("out_missing_directory", RUN + SHORT + ["--out", "{tmp}/nosuch/out.json"], 1,
          "nosuch/out.json"),
     Case("out_is_directory", RUN + SHORT + ["--out", "{tmp}"], 1, "{tmp}"),
@@ -177,4 +185,58 @@ CASES = [
          "takes neither several objectives nor integrands (erk_adjoint does)"),
     Case("compare_integrand", ["compare", "builtin:chua", "--methods", "cvodes_fsa,erk_adjoint",
                                "--integrand", "x1"], 2, "--integrand"),
+
+    # HDF5 output: a regular file, never standard output.
+    Case("h5_without_out", RUN + SHORT + ["--format", "h5"], 2,
+         "--format h5 needs --out FILE.h5: HDF5 is not written to standard output"),
+    Case("h5_out_dev_null", RUN + SHORT + ["--format", "h5", "--out", "/dev/null"], 2,
+         "'/dev/null' is not a regular file"),
+    Case("h5_out_is_directory", RUN + SHORT + ["--format", "h5", "--out", "{tmp}"], 2,
+         "is not a regular file"),
+    Case("h5_out_missing_directory", RUN + SHORT + ["--format", "h5", "--out",
+                                                    "{tmp}/nosuch/out.h5"], 1,
+         "nosuch/out.h5.partial': No such file or directory"),
+    Case("h5_observe", RUN + SHORT + ["--format", "h5", "--out", "{tmp}/o.h5", "--observe", "x1"],
+         2, "--format h5 does not take --observe"),
+
+    # Ensembles: flags, and the parameter file (one member per row).
+    Case("ensemble_without_params", ENSEMBLE + ["--out", "{tmp}/out.h5"], 2,
+         "ensemble: --params FILE.csv|FILE.tsv is required"),
+    Case("ensemble_without_out", ENSEMBLE + ["--params", "{input}"], 2,
+         "ensemble: --out FILE.h5 is required", input="p1\n7\n", input_name="sets.csv"),
+    Case("ensemble_param_flag", ENSEMBLE + ["--param", "p1=7"], 2, "unknown flag '--param'"),
+    Case("ensemble_threads_zero", ENSEMBLE + ["--threads", "0"], 2,
+         "--threads needs an integer from 1 to 1024, got '0'"),
+    Case("ensemble_threads_huge", ENSEMBLE + ["--threads", "1e9"], 2,
+         "--threads needs an integer from 1 to 1024"),
+    Case("ensemble_threads_text", ENSEMBLE + ["--threads", "two"], 2,
+         "--threads: 'two' is not a finite number"),
+    Case("ensemble_out_dev_full", ENSEMBLE + ["--params", "{input}", "--out", "/dev/full"], 2,
+         "'/dev/full' is not a regular file", input="p1\n7\n", input_name="sets.csv"),
+    Case("ensemble_missing_params_file", ENSEMBLE + ["--params", "{tmp}/nosuch.csv", "--out",
+                                                     "{tmp}/out.h5"], 2,
+         "nosuch.csv': No such file or directory"),
+    params("params_empty", "", 2, "sets.csv: empty file"),
+    params("params_only_comments", "# p1\n\n   \n# p2\n", 2, "only blank and comment lines"),
+    params("params_no_rows", "p1,p2\n", 2, "no data rows after the header (line 1)"),
+    params("params_ragged", "p1,p2\n7,15\n7\n", 2, "sets.csv:3: 1 cell, but the header (line 1) has 2"),
+    params("params_not_a_number", "p1,p2\n7,15\n7,0x\n", 2,
+           "sets.csv:3: column 2 (p2): '0x' is not a number"),
+    params("params_overflow", "p1\n1e400\n", 2, "'1e400' is out of the range of doubles"),
+    params("params_empty_cell", "p1,p2\n7,\n", 2, "sets.csv:2: column 2 (p2) is empty"),
+    params("params_unknown_name", "p1,nosuch\n7,1\n", 2,
+           "sets.csv:1: model builtin:chua has no parameter 'nosuch' (column 2)"),
+    params("params_duplicate_name", "p1,p1\n7,7\n", 2, "appears twice in the header"),
+    params("params_many_names", repeat("p1", 100000, ","), 2, "appears twice in the header"),
+    params("params_nul_bytes", b"p1\n\x00\n", 2, "is not a number"),
+    params("params_binary", bytes(range(256)) * 64, 2, "sets.csv:1:"),
+    params("params_not_utf8_name", b"p1,\xff\xfe\n1,2\n", 2, "has no parameter"),
+    params("params_long_line", lambda: "p1," + "x" * (65 << 20) + "\n", 2,
+           "sets.csv:1: line longer than 64 MiB"),
+    params("params_wrong_suffix", "p1\n7\n", 2, "must end in .csv (comma-separated) or .tsv",
+           input_name="sets.json"),
+    params("params_tsv_with_commas", "p1,p2\n7,15\n", 2, "has no parameter 'p1,p2'",
+           input_name="sets.tsv"),
+    params("params_nan_member", "p1\n7\nnan\n", 3, ["2 members, 1 failed", "member 1"]),
+    params("params_inf_member", "p2\n-inf\n", 3, "1 member, 1 failed"),
 ]

@@ -1,0 +1,118 @@
+#include "cli/ensemble_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "cli/ensemble_h5.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/parameter_table.hpp"
+#include "cli/problem_from_arguments.hpp"
+#include "cli/progress_bar.hpp"
+#include "cli/result_output.hpp"
+
+namespace odesens::cli {
+namespace {
+
+// Members given to solve_ensemble at once.
+constexpr std::size_t kBatchMembers = 4096;
+
+// What every member shares, checked once before the first member rather
+// than failing K times: tolerances, times, the method's needs and options.
+void check_shared_problem(const Problem& base, const MethodInfo& info) {
+  Problem problem = base;
+  if (!problem.rtol) problem.rtol = info.default_rtol;
+  if (problem.atol.empty()) problem.atol = {info.default_atol};
+  validate_problem(problem);
+  check_method_needs(info.id, info.capabilities, problem);
+  const MethodOptions options(info.id, info.options, problem.options);
+}
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+  }
+}
+
+}  // namespace
+
+int run_ensemble(const RunArguments& a) {
+  const MethodInfo& info = method_info(a.method);
+  auto model = load_model(a.model, load_options(a.sens_params));
+  const Problem problem = build_problem(a, model, info);
+  check_shared_problem(problem, info);
+  const ParameterTable table = read_parameter_table(a.params_file, model->param_names(),
+                                                    model->name());
+  const std::size_t count = table.rows;
+
+  EnsembleH5Writer writer(a.out,
+                          {a.model, info.id, model->state_names(), model->param_names(),
+                           problem.output_times},
+                          count);
+  const Interrupt interrupt;
+  ProgressBar progress(count, ::isatty(STDERR_FILENO) == 1);
+  progress.update(0, 0);
+  std::size_t failed = 0, first = 0;
+  std::string first_failure;
+  EnsembleOptions options;
+  options.threads = a.threads;
+  options.cancel = interrupt.requested();
+  options.keep_results = false;  // written as they come: one result per worker in memory
+  options.on_member_done = [&](std::size_t k, const EnsembleMember& member) {
+    writer.write_member(first + k, member);
+    if (member.status != Status::ok && failed++ == 0)
+      first_failure = "member " + std::to_string(first + k) + ": " + member.message;
+    progress.update(writer.members_done(), failed);
+  };
+
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    for (std::size_t k = 0; k < count; k += kBatchMembers)
+      writer.write_parameters(k, parameter_sets(table, problem.params, k,
+                                                std::min(kBatchMembers, count - k)));
+    // In batches, so that the members' parameter vectors, statuses and
+    // messages are held for one batch at a time, not for all K; a batch
+    // after a cancellation returns its members not run at once.
+    for (first = 0; first < count; first += kBatchMembers) {
+      const auto sets =
+          parameter_sets(table, problem.params, first, std::min(kBatchMembers, count - first));
+      writer.write_not_run(first, solve_ensemble(problem, info.id, sets, options));
+    }
+  } catch (const Error& e) {
+    progress.finish();
+    if (writer.members_done() == 0) {
+      writer.discard();
+      throw;
+    }
+    throw Error(e.status(), std::string(e.what()) + " (the " +
+                                std::to_string(writer.members_done()) + " members done are in '" +
+                                writer.partial_file() + "')");
+  }
+  progress.finish();
+  writer.finish();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const std::size_t not_run = count - writer.members_done();
+  std::cerr << "odesens: ensemble: ";
+  if (not_run > 0)
+    std::cerr << "interrupted by " << signal_name(interrupt.signal()) << ": ";
+  std::cerr << count << (count == 1 ? " member, " : " members, ") << failed << " failed";
+  if (not_run > 0) std::cerr << ", " << not_run << " not run";
+  std::cerr << ", " << format_double(std::round(seconds * 1000) / 1000) << " s wall time; "
+            << a.out << '\n';
+  if (failed > 0) std::cerr << "odesens: first failure: " << first_failure << '\n';
+  if (not_run > 0) return 128 + (interrupt.signal() > 0 ? interrupt.signal() : SIGINT);
+  return failed > 0 ? kEnsembleSomeFailed : kEnsembleAllSucceeded;
+}
+
+}  // namespace odesens::cli

@@ -1,0 +1,495 @@
+#include "cli/ensemble_h5.hpp"
+
+#include <fcntl.h>
+#include <hdf5.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "cli/arguments.hpp"
+#include "odesens/version.hpp"
+
+namespace odesens::cli {
+namespace {
+
+std::string partial_path_of(const std::string& path) { return path + ".partial"; }
+
+// Chunks hold at most this much (HDF5 allows 4 GiB).
+constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 30;
+// Rows of the per-member tables (status, message, parameters, ...) per chunk.
+constexpr std::size_t kTableChunkBytes = std::size_t{1} << 16;
+// Members' statuses and messages written at once by write_not_run().
+constexpr std::size_t kBlockMembers = 1 << 16;
+
+// An HDF5 identifier closed by its own close function.
+class Hid {
+ public:
+  Hid() = default;
+  Hid(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Hid(Hid&& other) noexcept : id_(other.id_), close_(other.close_) { other.id_ = -1; }
+  Hid& operator=(Hid&& other) noexcept {
+    if (this != &other) {
+      release();
+      id_ = other.id_;
+      close_ = other.close_;
+      other.id_ = -1;
+    }
+    return *this;
+  }
+  ~Hid() { release(); }
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  // Closes now; the close function's result.
+  herr_t release() {
+    if (id_ < 0) return 0;
+    const herr_t r = close_(id_);
+    id_ = -1;
+    return r;
+  }
+
+ private:
+  hid_t id_ = -1;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+// The innermost message on HDF5's error stack: what actually failed.
+std::string hdf5_reason() {
+  std::string reason;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned n, const H5E_error2_t* e, void* data) -> herr_t {
+        if (n == 0 && e->desc) *static_cast<std::string*>(data) = e->desc;
+        return 0;
+      },
+      &reason);
+  H5Eclear2(H5E_DEFAULT);
+  return reason.empty() ? "the HDF5 library reported an error" : reason;
+}
+
+// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD.
+std::string valid_utf8(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = s[i];
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= n;
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xC0) == 0x80;
+    if (ok && len > 1) {
+      // Overlong forms, surrogates and values past U+10FFFF.
+      std::uint32_t cp = c & (0x7F >> len);
+      for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+      const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+      ok = cp >= least[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
+    }
+    if (ok) {
+      out.append(text, i, len);
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::size_t product(const std::vector<hsize_t>& dims, std::size_t from = 0) {
+  std::size_t p = 1;
+  for (std::size_t d = from; d < dims.size(); ++d) p *= static_cast<std::size_t>(dims[d]);
+  return p;
+}
+
+// Chunk dimensions: `rows` members, all of the other dimensions, the
+// largest of them halved while the chunk holds more than kMaxChunkBytes.
+std::vector<hsize_t> chunk_dims(const std::vector<hsize_t>& dims, std::size_t rows,
+                                std::size_t element_bytes) {
+  std::vector<hsize_t> chunk = dims;
+  chunk[0] = std::min<hsize_t>(dims[0], std::max<std::size_t>(rows, 1));
+  while (product(chunk) * element_bytes > kMaxChunkBytes) {
+    auto largest = std::max_element(chunk.begin() + 1, chunk.end());
+    if (largest == chunk.end() || *largest == 1) break;
+    *largest = (*largest + 1) / 2;
+  }
+  return chunk;
+}
+
+// Rows of a per-member table per chunk: about kTableChunkBytes.
+std::size_t table_rows(std::size_t row_bytes) {
+  return std::max<std::size_t>(1, kTableChunkBytes / std::max<std::size_t>(row_bytes, 1));
+}
+
+// The file --out PATH names: PATH, or the file a symbolic link PATH leads
+// to (replaced in its folder, the link kept). UsageError when that exists
+// and is not a regular file (a directory, a device, a pipe) or is standard
+// output, or when the link leads nowhere that can be written.
+std::string replaced_file(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) == 0) {
+    struct stat out {};
+    if (::fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == info.st_dev &&
+        out.st_ino == info.st_ino)
+      throw UsageError{"--out '" + path + "' is standard output: HDF5 is written to a file"};
+    if (!S_ISREG(info.st_mode))
+      throw UsageError{"--out '" + path +
+                       "' is not a regular file: HDF5 output is written next to it as '" +
+                       partial_path_of(path) + "' and renamed over it"};
+  }
+  if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return path;
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real)
+    throw UsageError{"--out '" + path + "' is a symbolic link that leads nowhere (" +
+                     std::strerror(errno) + ")"};
+  const std::string target = real;
+  std::free(real);
+  return target;
+}
+
+}  // namespace
+
+struct EnsembleH5Writer::Impl {
+  std::string path, partial;
+  int lock_fd = -1;  // PATH.partial, holding the lock that keeps other runs out
+  std::size_t members = 0, nt = 0, nx = 0, np = 0, done = 0;
+  std::size_t ns = 0, ngradient = 0;  // S's times and the gradient's length, once known
+  std::vector<double> buffer;         // one member's S in the file's order
+  Hid file, string_type, x, s, gradient, status, message, done_flags, parameters, members_done;
+
+  [[noreturn]] void fail(const std::string& what) {
+    throw Error(Status::io_error,
+                "writing '" + partial + "' failed: " + what + ": " + hdf5_reason());
+  }
+  template <typename T>
+  T check(T r, const std::string& what) {
+    if (r < 0) fail(what);
+    return r;
+  }
+
+  // A dataset: chunked with `chunk_rows` members a chunk (contiguous with
+  // 0, and its storage allocated and filled at once), filled with `fill`
+  // where not written.
+  Hid dataset(const char* name, hid_t file_type, const std::vector<hsize_t>& dims,
+              std::size_t chunk_rows, std::size_t element_bytes, const void* fill,
+              hid_t fill_type, bool compress) {
+    Hid space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                    name),
+              H5Sclose);
+    Hid plist(check(H5Pcreate(H5P_DATASET_CREATE), name), H5Pclose);
+    if (chunk_rows > 0 && product(dims) > 0) {
+      const auto chunk = chunk_dims(dims, chunk_rows, element_bytes);
+      check(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()), name);
+      if (compress && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+        check(H5Pset_shuffle(plist.get()), name);
+        check(H5Pset_deflate(plist.get(), 4), name);
+      }
+    } else {
+      check(H5Pset_alloc_time(plist.get(), H5D_ALLOC_TIME_EARLY), name);
+    }
+    if (fill) check(H5Pset_fill_value(plist.get(), fill_type, fill), name);
+    return Hid(check(H5Dcreate2(file.get(), name, file_type, space.get(), H5P_DEFAULT,
+                                plist.get(), H5P_DEFAULT),
+                     name),
+               H5Dclose);
+  }
+
+  // Writes `count` members' rows from k on (each `row` values long) of a
+  // dataset from `data`.
+  void write_rows(const Hid& set, const char* name, hid_t memory_type, std::size_t k,
+                  std::size_t count, const void* data) {
+    Hid space(check(H5Dget_space(set.get()), name), H5Sclose);
+    std::vector<hsize_t> dims(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space.get())));
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    if (count == 0 || product(dims, 1) == 0) return;
+    std::vector<hsize_t> start(dims.size(), 0), extent = dims;
+    start[0] = k;
+    extent[0] = count;
+    check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, extent.data(),
+                              nullptr),
+          name);
+    const hsize_t n = product(extent);
+    Hid memory(check(H5Screate_simple(1, &n, nullptr), name), H5Sclose);
+    check(H5Dwrite(set.get(), memory_type, memory.get(), space.get(), H5P_DEFAULT, data), name);
+  }
+
+  void write_whole(const Hid& set, const char* name, hid_t memory_type, const void* data) {
+    check(H5Dwrite(set.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
+  }
+
+  void write_strings(const char* name, const std::vector<std::string>& texts) {
+    const Hid set = dataset(name, string_type.get(), {texts.size()}, 0, 0, nullptr, 0, false);
+    if (texts.empty()) return;
+    std::vector<std::string> clean;
+    std::vector<const char*> pointers;
+    for (const auto& t : texts) clean.push_back(valid_utf8(t));
+    for (const auto& t : clean) pointers.push_back(t.c_str());
+    write_whole(set, name, string_type.get(), pointers.data());
+  }
+
+  void string_attribute(const char* name, const std::string& value) {
+    Hid space(check(H5Screate(H5S_SCALAR), name), H5Sclose);
+    Hid attr(check(H5Acreate2(file.get(), name, string_type.get(), space.get(), H5P_DEFAULT,
+                              H5P_DEFAULT),
+                   name),
+             H5Aclose);
+    const std::string clean = valid_utf8(value);
+    const char* pointer = clean.c_str();
+    check(H5Awrite(attr.get(), string_type.get(), &pointer), name);
+  }
+
+  void write_status(std::size_t k, std::size_t count, const std::int32_t* codes,
+                    const char* const* texts) {
+    write_rows(status, "status", H5T_NATIVE_INT32, k, count, codes);
+    write_rows(message, "message", string_type.get(), k, count, texts);
+  }
+
+  // S of a member that gave it, transposed from the Result's column-major
+  // n_x x n_p blocks to the file's (t, i, j) order; created by the first.
+  void write_sensitivities(std::size_t k, const Result& r) {
+    if (r.s.empty() || np == 0) return;
+    if (!s.valid()) {
+      ns = r.s_times.size();
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      s = dataset("S", H5T_IEEE_F64LE, {members, ns, nx, np}, 1, sizeof(double), &nan,
+                  H5T_NATIVE_DOUBLE, true);
+      const Hid times = dataset("S_times", H5T_IEEE_F64LE, {ns}, 0, 0, nullptr, 0, false);
+      if (ns > 0) write_whole(times, "S_times", H5T_NATIVE_DOUBLE, r.s_times.data());
+    }
+    if (r.s_times.size() != ns || r.s.size() != ns * nx * np)
+      throw Error(Status::internal_error,
+                  "member " + std::to_string(k) + ": S at " + std::to_string(r.s_times.size()) +
+                      " times, where the members before gave it at " + std::to_string(ns));
+    buffer.resize(r.s.size());
+    for (std::size_t t = 0; t < ns; ++t)
+      for (std::size_t i = 0; i < nx; ++i)
+        for (std::size_t j = 0; j < np; ++j)
+          buffer[(t * nx + i) * np + j] = r.s[i + j * nx + t * nx * np];
+    write_rows(s, "S", H5T_NATIVE_DOUBLE, k, 1, buffer.data());
+  }
+
+  void write_gradient(std::size_t k, const Result& r) {
+    if (r.gradient.empty()) return;
+    if (!gradient.valid()) {
+      ngradient = r.gradient.size();
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      gradient = dataset("gradient", H5T_IEEE_F64LE, {members, ngradient},
+                         table_rows(ngradient * sizeof(double)), sizeof(double), &nan,
+                         H5T_NATIVE_DOUBLE, false);
+    }
+    if (r.gradient.size() != ngradient)
+      throw Error(Status::internal_error,
+                  "member " + std::to_string(k) + ": a gradient of " +
+                      std::to_string(r.gradient.size()) + " values, where the members before gave " +
+                      std::to_string(ngradient));
+    write_rows(gradient, "gradient", H5T_NATIVE_DOUBLE, k, 1, r.gradient.data());
+  }
+
+  // Closes every HDF5 object, the datasets before the file; the first
+  // failure, if any, is reported.
+  void close_all() {
+    bool failed = false;
+    for (Hid* h : {&x, &s, &gradient, &status, &message, &done_flags, &parameters,
+                   &members_done, &string_type})
+      failed = h->release() < 0 || failed;
+    failed = file.release() < 0 || failed;
+    if (failed) fail("closing the file");
+  }
+
+  void close_quietly() {
+    try {
+      close_all();
+    } catch (const Error&) {
+    }
+    if (lock_fd >= 0) ::close(lock_fd);
+    lock_fd = -1;
+  }
+};
+
+const std::string& EnsembleH5Writer::partial_file() const { return impl_->partial; }
+
+EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Header& header,
+                                   std::size_t members)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& w = *impl_;
+  w.path = replaced_file(path);
+  w.partial = partial_path_of(w.path);
+  w.members = members;
+  w.nt = header.times.size();
+  w.nx = header.state_names.size();
+  w.np = header.parameter_names.size();
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become one message, not a trace
+
+  // The lock (an open-file-description lock: closing other descriptors of
+  // the file keeps it) keeps a second run from writing the same file; HDF5's
+  // own lock is off, so that h5py can look at PATH.partial during the run.
+  w.lock_fd = ::open(w.partial.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+  if (w.lock_fd < 0)
+    throw Error(Status::io_error,
+                "cannot write '" + path + "': cannot create '" + w.partial + "': " +
+                    std::strerror(errno));
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  if (::fcntl(w.lock_fd, F_OFD_SETLK, &lock) != 0 && (errno == EACCES || errno == EAGAIN)) {
+    ::close(w.lock_fd);
+    w.lock_fd = -1;
+    throw Error(Status::io_error, "cannot write '" + path + "': '" + w.partial +
+                                      "' is being written by another run");
+  }
+  try {
+    Hid access(w.check(H5Pcreate(H5P_FILE_ACCESS), "creating the file"), H5Pclose);
+    w.check(H5Pset_file_locking(access.get(), false, true), "creating the file");
+    w.file = Hid(w.check(H5Fcreate(w.partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
+                         "creating the file"),
+                 H5Fclose);
+    w.string_type = Hid(w.check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
+    w.check(H5Tset_size(w.string_type.get(), H5T_VARIABLE), "string type");
+    w.check(H5Tset_cset(w.string_type.get(), H5T_CSET_UTF8), "string type");
+
+    w.string_attribute("model", header.model_spec);
+    w.string_attribute("method", header.method);
+    w.string_attribute("odesens_version", ODESENS_VERSION_STRING);
+    {
+      Hid space(w.check(H5Screate(H5S_SCALAR), "members_done"), H5Sclose);
+      w.members_done = Hid(w.check(H5Acreate2(w.file.get(), "members_done", H5T_STD_I64LE,
+                                              space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                                   "members_done"),
+                           H5Aclose);
+      const std::int64_t zero = 0;
+      w.check(H5Awrite(w.members_done.get(), H5T_NATIVE_INT64, &zero), "members_done");
+    }
+
+    const Hid t = w.dataset("t", H5T_IEEE_F64LE, {w.nt}, 0, 0, nullptr, 0, false);
+    if (w.nt > 0) w.write_whole(t, "t", H5T_NATIVE_DOUBLE, header.times.data());
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    w.x = w.dataset("x", H5T_IEEE_F64LE, {w.members, w.nt, w.nx}, 1, sizeof(double), &nan,
+                    H5T_NATIVE_DOUBLE, true);
+    const std::int32_t not_run = static_cast<std::int32_t>(Status::unsupported);
+    w.status = w.dataset("status", H5T_STD_I32LE, {w.members}, table_rows(4), 4, &not_run,
+                         H5T_NATIVE_INT32, false);
+    w.message = w.dataset("message", w.string_type.get(), {w.members},
+                          table_rows(sizeof(hvl_t)), sizeof(hvl_t), nullptr, 0, false);
+    const std::uint8_t zero = 0;
+    // Contiguous and allocated now: setting a flag changes no metadata, so
+    // that a flush writes it before the members_done attribute.
+    w.done_flags =
+        w.dataset("done", H5T_STD_U8LE, {w.members}, 0, 1, &zero, H5T_NATIVE_UINT8, false);
+    const double nan_parameter = std::numeric_limits<double>::quiet_NaN();
+    w.parameters = w.dataset("parameters", H5T_IEEE_F64LE, {w.members, w.np},
+                             table_rows(w.np * sizeof(double)), sizeof(double), &nan_parameter,
+                             H5T_NATIVE_DOUBLE, false);
+    w.write_strings("parameter_names", header.parameter_names);
+    w.write_strings("state_names", header.state_names);
+    w.check(H5Fflush(w.file.get(), H5F_SCOPE_LOCAL), "flushing");
+  } catch (...) {
+    discard();
+    throw;
+  }
+}
+
+EnsembleH5Writer::~EnsembleH5Writer() { impl_->close_quietly(); }
+
+void EnsembleH5Writer::write_member(std::size_t k, const EnsembleMember& member) {
+  Impl& w = *impl_;
+  if (member.status == Status::ok) {
+    const Result& r = member.result;
+    if (r.x.size() != w.nt * w.nx)
+      throw Error(Status::internal_error, "member " + std::to_string(k) + ": " +
+                                              std::to_string(r.x.size()) +
+                                              " state values, expected " +
+                                              std::to_string(w.nt * w.nx));
+    w.write_rows(w.x, "x", H5T_NATIVE_DOUBLE, k, 1, r.x.data());
+    w.write_sensitivities(k, r);
+    w.write_gradient(k, r);
+  }
+  const std::int32_t code = static_cast<std::int32_t>(member.status);
+  const std::string text = valid_utf8(member.message);
+  const char* pointer = text.c_str();
+  w.write_status(k, 1, &code, &pointer);
+  // The rows on disk first, then the flag and the count that say they are
+  // there: a run killed during a flush leaves at worst a member whose rows
+  // are written and whose flag is not (or the count one behind the flags).
+  w.check(H5Fflush(w.file.get(), H5F_SCOPE_LOCAL), "flushing");
+  const std::uint8_t one = 1;
+  w.write_rows(w.done_flags, "done", H5T_NATIVE_UINT8, k, 1, &one);
+  const auto done = static_cast<std::int64_t>(++w.done);
+  w.check(H5Awrite(w.members_done.get(), H5T_NATIVE_INT64, &done), "members_done");
+  w.check(H5Fflush(w.file.get(), H5F_SCOPE_LOCAL), "flushing");
+}
+
+std::size_t EnsembleH5Writer::members_done() const { return impl_->done; }
+
+void EnsembleH5Writer::write_parameters(std::size_t first,
+                                        const std::vector<std::vector<double>>& sets) {
+  Impl& w = *impl_;
+  std::vector<double> rows;
+  rows.reserve(sets.size() * w.np);
+  for (std::size_t m = 0; m < sets.size(); ++m) {
+    if (sets[m].size() != w.np)
+      throw Error(Status::internal_error, "member " + std::to_string(first + m) + " has " +
+                                              std::to_string(sets[m].size()) +
+                                              " parameters, the model " + std::to_string(w.np));
+    rows.insert(rows.end(), sets[m].begin(), sets[m].end());
+  }
+  w.write_rows(w.parameters, "parameters", H5T_NATIVE_DOUBLE, first, sets.size(), rows.data());
+}
+
+void EnsembleH5Writer::write_not_run(std::size_t first,
+                                     const std::vector<EnsembleMember>& members) {
+  Impl& w = *impl_;
+  // As runs of consecutive members, at most kBlockMembers at a time.
+  std::vector<std::int32_t> codes;
+  std::vector<std::string> texts;
+  std::vector<const char*> pointers;
+  for (std::size_t k = 0; k < members.size();) {
+    if (members[k].ran) {
+      ++k;
+      continue;
+    }
+    const std::size_t start = k;
+    codes.clear();
+    texts.clear();
+    while (k < members.size() && !members[k].ran && k - start < kBlockMembers) {
+      codes.push_back(static_cast<std::int32_t>(members[k].status));
+      texts.push_back(valid_utf8(members[k].message));
+      ++k;
+    }
+    pointers.clear();
+    for (const auto& t : texts) pointers.push_back(t.c_str());
+    w.write_status(first + start, codes.size(), codes.data(), pointers.data());
+  }
+}
+
+void EnsembleH5Writer::finish() {
+  Impl& w = *impl_;
+  w.close_all();
+  if (::fsync(w.lock_fd) != 0)
+    throw Error(Status::io_error, "writing '" + w.partial + "' failed: " + std::strerror(errno));
+  if (::rename(w.partial.c_str(), w.path.c_str()) != 0)
+    throw Error(Status::io_error, "renaming '" + w.partial + "' to '" + w.path +
+                                      "' failed: " + std::strerror(errno));
+  ::close(w.lock_fd);
+  w.lock_fd = -1;
+  // The rename is durable once the folder is synced.
+  const auto slash = w.path.rfind('/');
+  const std::string folder = slash == std::string::npos ? "." : w.path.substr(0, slash + 1);
+  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+void EnsembleH5Writer::discard() {
+  impl_->close_quietly();
+  ::unlink(impl_->partial.c_str());
+}
+
+}  // namespace odesens::cli

@@ -1,0 +1,90 @@
+// The tool's HDF5 document: K members of one problem (an ensemble; `run
+// --format h5` is K = 1), written as the members finish.
+//
+// Layout (row-major, member slowest: h5py reads x[k, t, i], Julia's HDF5.jl
+// the reverse, x[i, t, k]; docs/hdf5-output.md has the whole description):
+//
+//   t                (n_t)                  output times
+//   x                (K, n_t, n_x)          states; one member per chunk, deflate
+//   S                (K, n_S, n_x, n_p)     S[k, t, i, j] = dx_i/dp_j at S_times[t];
+//                                           one member per chunk, deflate; only
+//                                           when the method gives S
+//   S_times          (n_S)                  with S: the output times (forward
+//                                           methods) or the final time (adjoint)
+//   gradient         (K, n_gradient)        when the method gives one
+//   status           (K) int32              the odesens status code, 0 = ok
+//   message          (K) UTF-8 strings      empty when ok
+//   done             (K) uint8              1 once the member's rows are written
+//   parameters       (K, n_p)               each member's parameter vector
+//   parameter_names  (n_p) UTF-8 strings
+//   state_names      (n_x) UTF-8 strings
+//   attributes of /: model, method, odesens_version (strings), members_done
+//                    (int64, updated as members finish)
+//
+// Members not written yet read as NaN (x, S, gradient), status unsupported
+// (-11), an empty message and done = 0; a failed member has its status and
+// message and NaN rows. The document is written to PATH.partial, flushed
+// after each member (H5Fflush: its rows, then its done flag), and renamed to
+// PATH by finish(): a run that ends early leaves PATH.partial with the
+// members done so far.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "odesens/ensemble.hpp"
+
+namespace odesens::cli {
+
+struct EnsembleH5Header {
+  std::string model_spec;  // attribute model: the model as given on the command line
+  std::string method;      // attribute method
+  std::vector<std::string> state_names;
+  std::vector<std::string> parameter_names;
+  std::vector<double> times;  // t
+};
+
+class EnsembleH5Writer {
+ public:
+  // Creates PATH.partial (replacing one a previous run left) for `members`
+  // members with t, x, status, message, done, parameters (NaN until
+  // write_parameters), the names and the attributes (members_done 0). When
+  // PATH is a symbolic link, the file it leads to is replaced (and its
+  // .partial is next to it). UsageError when PATH is standard output or
+  // exists and is not a regular file; Error(io_error) naming the file and
+  // the reason when it cannot be created, or when another run is writing it.
+  EnsembleH5Writer(const std::string& path, const EnsembleH5Header& header,
+                   std::size_t members);
+  // Closes PATH.partial, leaving it in place, unless finish() or discard() ran.
+  ~EnsembleH5Writer();
+  EnsembleH5Writer(const EnsembleH5Writer&) = delete;
+  EnsembleH5Writer& operator=(const EnsembleH5Writer&) = delete;
+
+  // Member k's rows (x, S and gradient when it succeeded), status and
+  // message, flushed (H5Fflush); then its done flag and members_done + 1,
+  // flushed. Error(io_error) when writing fails, Error(internal_error) when
+  // its result has another shape than the members before.
+  void write_member(std::size_t k, const EnsembleMember& member);
+  std::size_t members_done() const;
+  // PATH.partial (next to the file a link PATH leads to).
+  const std::string& partial_file() const;
+
+  // The parameter vectors of members first, first + 1, ... (n_p values each).
+  void write_parameters(std::size_t first, const std::vector<std::vector<double>>& sets);
+  // The status and message of the members that did not run among
+  // members[i], which is member first + i.
+  void write_not_run(std::size_t first, const std::vector<EnsembleMember>& members);
+  // Closes and syncs the file and renames PATH.partial to PATH
+  // (Error(io_error) on failure; PATH.partial then stays).
+  void finish();
+  // Closes and removes PATH.partial.
+  void discard();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace odesens::cli
