@@ -43,9 +43,40 @@ const char* signal_name(int sig) {
   }
 }
 
+class ThreadedRunner final : public EnsembleRunner {
+ public:
+  std::vector<EnsembleMember> solve(const Problem& problem, const std::string& method,
+                                    const std::vector<std::vector<double>>& sets,
+                                    const EnsembleOptions& options) override {
+    return solve_ensemble(problem, method, sets, options);
+  }
+};
+
+// A process that only solves members for another (an MPI rank other than
+// 0): the same batches, nothing written.
+int solve_without_output(const RunArguments& a, const Problem& problem, const ParameterTable& table,
+                         EnsembleRunner& runner) {
+  const Interrupt interrupt;
+  EnsembleOptions options;
+  options.threads = a.threads;
+  options.cancel = interrupt.requested();
+  options.keep_results = false;
+  for (std::size_t first = 0; first < table.rows; first += kBatchMembers)
+    runner.solve(problem, a.method,
+                 parameter_sets(table, problem.params, first,
+                                std::min(kBatchMembers, table.rows - first)),
+                 options);
+  return 0;
+}
+
 }  // namespace
 
 int run_ensemble(const RunArguments& a) {
+  ThreadedRunner threads;
+  return run_ensemble(a, threads);
+}
+
+int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
   const MethodInfo& info = method_info(a.method);
   auto model = load_model(a.model, load_options(a.sens_params));
   const Problem problem = build_problem(a, model, info);
@@ -53,6 +84,7 @@ int run_ensemble(const RunArguments& a) {
   const ParameterTable table = read_parameter_table(a.params_file, model->param_names(),
                                                     model->name());
   const std::size_t count = table.rows;
+  if (!runner.writes_output()) return solve_without_output(a, problem, table, runner);
 
   EnsembleH5Writer writer(a.out,
                           {a.model, info.id, model->state_names(), model->param_names(),
@@ -85,7 +117,7 @@ int run_ensemble(const RunArguments& a) {
     for (first = 0; first < count; first += kBatchMembers) {
       const auto sets =
           parameter_sets(table, problem.params, first, std::min(kBatchMembers, count - first));
-      writer.write_not_run(first, solve_ensemble(problem, info.id, sets, options));
+      writer.write_not_run(first, runner.solve(problem, info.id, sets, options));
     }
   } catch (const Error& e) {
     progress.finish();

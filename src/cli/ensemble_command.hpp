@@ -5,7 +5,11 @@
 // terminal and a summary line at the end.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "cli/arguments.hpp"
+#include "odesens/ensemble.hpp"
 
 namespace odesens::cli {
 
@@ -16,8 +20,24 @@ namespace odesens::cli {
 inline constexpr int kEnsembleAllSucceeded = 0;
 inline constexpr int kEnsembleSomeFailed = 3;
 
-// Runs the ensemble of `a` (checked by check_run_arguments); throws
-// UsageError and odesens::Error as the other commands do.
+// Who solves the members of one batch: solve_ensemble on threads, or the
+// MPI ensemble (odesens-mpi), whose every rank runs the command and only one
+// writes the file, the progress and the summary.
+class EnsembleRunner {
+ public:
+  virtual ~EnsembleRunner() = default;
+  // Whether this process writes the output (false on MPI ranks other than 0,
+  // which solve members for rank 0 and return no members).
+  virtual bool writes_output() const { return true; }
+  virtual std::vector<EnsembleMember> solve(const Problem& problem, const std::string& method,
+                                            const std::vector<std::vector<double>>& sets,
+                                            const EnsembleOptions& options) = 0;
+};
+
+// Runs the ensemble of `a` (checked by check_run_arguments) on threads, or
+// with `runner`; throws UsageError and odesens::Error as the other commands
+// do. A process that does not write the output returns 0.
 int run_ensemble(const RunArguments& a);
+int run_ensemble(const RunArguments& a, EnsembleRunner& runner);
 
 }  // namespace odesens::cli

@@ -126,13 +126,15 @@ std::vector<EnsembleMember> serve(MPI_Comm comm, int ranks, const Problem& probl
     std::lock_guard<std::mutex> lock(deliver_mutex);
     members[k] = std::move(m);
     solved_by[k] = rank;
-    if (!options.on_member_done || callback_error) return;
-    try {
-      options.on_member_done(k, members[k]);
-    } catch (...) {
-      callback_error = std::current_exception();
-      stop = true;
+    if (options.on_member_done && !callback_error) {
+      try {
+        options.on_member_done(k, members[k]);
+      } catch (...) {
+        callback_error = std::current_exception();
+        stop = true;
+      }
     }
+    if (!options.keep_results) members[k].result = Result{};
   };
 
   std::thread local([&] {

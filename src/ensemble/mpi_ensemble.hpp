@@ -23,8 +23,9 @@ namespace odesens::ensemble {
 // per hardware thread); on ranks other than 0 the workers call MPI
 // themselves, which needs MPI_THREAD_MULTIPLE: `thread_level` is what
 // MPI_Init_thread provided, and below MULTIPLE those ranks run one worker.
-// options.on_member_done and options.cancel are used on rank 0 (cancel is
-// also read on the others: a cancelled rank asks for no more members).
+// options.on_member_done, keep_results and cancel are used on rank 0
+// (cancel is also read on the others: a cancelled rank asks for no more
+// members).
 // Rank 0's own workers never call MPI; its calling thread serves the
 // others, polling without spinning a core. solved_by (rank 0; may be null)
 // receives the rank that solved each member.

@@ -1,0 +1,122 @@
+// odesens-mpi: `odesens ensemble` over the processes of an MPI run.
+//
+//   mpirun -np 4 odesens-mpi ensemble MODEL --method ID --params FILE.csv --out FILE.h5
+//          [--threads N] [run flags]
+//
+// The same arguments, parameter file, HDF5 document, progress line, summary
+// and exit statuses as `odesens ensemble` (ensemble_command.hpp). Every
+// rank reads the model and the parameter file (a file system all ranks
+// see, as under Slurm); rank 0 hands out members one at a time to the
+// `--threads` workers of every rank and writes the file as members arrive,
+// in member order; the others only solve. All ranks exit with rank 0's
+// status.
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/arguments.hpp"
+#include "cli/ensemble_command.hpp"
+#include "ensemble/mpi_ensemble.hpp"
+#include "odesens/odesens.hpp"
+
+namespace {
+
+using namespace odesens;
+using namespace odesens::cli;
+
+const char* kUsage =
+    "usage: mpirun [-np N] odesens-mpi ensemble MODEL --method ID --params FILE.csv|FILE.tsv\n"
+    "                  --out FILE.h5 [--threads N] [--rtol R] [--atol A] [--t0 T]\n"
+    "                  [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]\n"
+    "                  [--option KEY=VALUE ...] [--max-steps N] [--sens-params ID,...]\n"
+    "The arguments, output and exit statuses of `odesens ensemble` (odesens --help);\n"
+    "members are solved by the --threads workers of every rank (0: one per hardware\n"
+    "thread), rank 0 writes FILE.h5. Under Slurm: srun odesens-mpi ensemble ...\n";
+
+class MpiRunner final : public EnsembleRunner {
+ public:
+  MpiRunner(int rank, int thread_level) : rank_(rank), thread_level_(thread_level) {}
+  bool writes_output() const override { return rank_ == 0; }
+  std::vector<EnsembleMember> solve(const Problem& problem, const std::string& method,
+                                    const std::vector<std::vector<double>>& sets,
+                                    const EnsembleOptions& options) override {
+    return ensemble::solve_ensemble_mpi(MPI_COMM_WORLD, thread_level_, problem, method, sets,
+                                        options);
+  }
+
+ private:
+  int rank_, thread_level_;
+};
+
+// A library error as the exit status, as `odesens` gives it: 2 for what the
+// command line gives wrong, 1 for valid input that fails.
+int exit_status(Status status) {
+  switch (status) {
+    case Status::invalid_argument:
+    case Status::unknown_method:
+    case Status::unknown_option:
+    case Status::option_type:
+    case Status::unknown_model:
+    case Status::parse_error:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+// The command on this rank; messages only from rank 0 (every rank sees the
+// same arguments and files, so they fail alike).
+int run(int argc, char** argv, int rank, int thread_level) {
+  auto say = [rank](const std::string& message) {
+    if (rank == 0) std::cerr << "odesens-mpi: error: " << message << '\n';
+  };
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    if (rank == 0) std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  CLI::App app{"odesens-mpi"};
+  app.set_help_flag();
+  app.require_subcommand(1);
+  RunArguments a;
+  CLI::App* ensemble_command = app.add_subcommand("ensemble");
+  add_run_flags(*ensemble_command, a, SolveCommand::ensemble);
+  try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      throw UsageError{std::string(e.what()) + " (see odesens-mpi --help)"};
+    }
+    check_run_arguments(a, SolveCommand::ensemble);
+    MpiRunner runner(rank, thread_level);
+    return run_ensemble(a, runner);
+  } catch (const UsageError& e) {
+    say(e.message);
+    return 2;
+  } catch (const Error& e) {
+    say(e.what());
+    return exit_status(e.status());
+  } catch (const std::exception& e) {
+    say(e.what());
+    return 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGXFSZ, SIG_IGN);
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int status = run(argc, argv, rank, provided);
+  // Every rank ends with rank 0's status (the one that wrote the file).
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return status;
+}

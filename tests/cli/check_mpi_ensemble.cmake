@@ -1,0 +1,56 @@
+# odesens-mpi on two ranks writes the same HDF5 document as `odesens ensemble`
+# with threads: 40 members of a small model, one with a NaN parameter
+# (exit status 3 from both, as every rank of the MPI run), compared
+# dataset by dataset and bit for bit by h5diff; and a wrong command line is
+# exit status 2 with one message.
+# Usage: cmake -DODESENS=... -DODESENS_MPI=... -DMPIEXEC=... -DH5DIFF=... -DWORK=dir -P this
+cmake_minimum_required(VERSION 3.25)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+file(WRITE ${WORK}/m.ode "param k1 = 0.8\nparam k2 = 1.7\nstate a = 1\nstate b = 0.2\n"
+                         "da/dt = -k1*a/(0.4 + a)\ndb/dt = k1*a/(0.4 + a) - k2*b\n")
+set(rows "k2,k1\n")
+foreach(k RANGE 39)
+  math(EXPR k1 "600 + 10 * ${k}")
+  math(EXPR k2 "1000 + 25 * ${k}")
+  if(k EQUAL 17)
+    string(APPEND rows "nan,0.${k1}\n")
+  else()
+    string(APPEND rows "1.${k2},0.${k1}\n")
+  endif()
+endforeach()
+file(WRITE ${WORK}/sets.csv "${rows}")
+set(flags m.ode --method cvodes_fsa --params sets.csv --tout 0:5:11)
+
+execute_process(COMMAND ${ODESENS} ensemble ${flags} --threads 2 --out threads.h5
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE threaded ERROR_VARIABLE threaded_err)
+if(NOT threaded EQUAL 3)
+  message(FATAL_ERROR "odesens ensemble: exit ${threaded}, expected 3: ${threaded_err}")
+endif()
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --allow-run-as-root -np 2 ${ODESENS_MPI}
+                        ensemble ${flags} --threads 1 --out mpi.h5
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE mpi ERROR_VARIABLE mpi_err)
+if(NOT mpi EQUAL 3)
+  message(FATAL_ERROR "odesens-mpi ensemble: exit ${mpi}, expected 3: ${mpi_err}")
+endif()
+string(REGEX MATCHALL "odesens: ensemble: 40 members, 1 failed" summaries "${mpi_err}")
+list(LENGTH summaries n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "expected one summary line from rank 0, got ${n}: ${mpi_err}")
+endif()
+execute_process(COMMAND ${H5DIFF} threads.h5 mpi.h5 WORKING_DIRECTORY ${WORK}
+                RESULT_VARIABLE diff OUTPUT_VARIABLE diff_out)
+if(NOT diff EQUAL 0)
+  message(FATAL_ERROR "the MPI and threaded documents differ:\n${diff_out}")
+endif()
+
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --allow-run-as-root -np 2 ${ODESENS_MPI}
+                        ensemble m.ode --method nosuch --params sets.csv --out x.h5
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE bad ERROR_VARIABLE bad_err)
+string(REGEX MATCHALL "odesens-mpi: error: [^\n]*nosuch" errors "${bad_err}")
+list(LENGTH errors n)
+if(NOT bad EQUAL 2 OR NOT n EQUAL 1)
+  message(FATAL_ERROR "a wrong method: exit ${bad} (expected 2), ${n} messages (expected 1):\n"
+                      "${bad_err}")
+endif()
+message(STATUS "odesens-mpi on 2 ranks: the threaded document, bit for bit")
