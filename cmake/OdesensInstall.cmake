@@ -43,6 +43,9 @@ install(TARGETS odesens_static odesens_shared
 if(TARGET odesens_cli)
   install(TARGETS odesens_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 endif()
+if(TARGET odesens_mpi)
+  install(TARGETS odesens_mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/odesens
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev
   FILES_MATCHING PATTERN "*.hpp")
