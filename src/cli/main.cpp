@@ -32,6 +32,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/ensemble_command.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/ensemble_h5.hpp"
 #include "cli/output_file.hpp"
 #include "cli/problem_from_arguments.hpp"
@@ -247,24 +248,6 @@ int compare(const RunArguments& a) {
   for (const auto& r : results)
     for (const auto& w : r.warnings) std::cerr << "odesens: warning: " << r.method << ": " << w << '\n';
   return 0;
-}
-
-// A library error as the tool's exit status: 2 when what the command line
-// gives is wrong (a value, a method, an option, a model name or file, model
-// text), as for the errors the tool finds itself; 1 when valid input fails
-// (the model or the solve, an unsupported feature, memory, the output file).
-int exit_status(Status status) {
-  switch (status) {
-    case Status::invalid_argument:
-    case Status::unknown_method:
-    case Status::unknown_option:
-    case Status::option_type:
-    case Status::unknown_model:
-    case Status::parse_error:
-      return 2;
-    default:
-      return 1;
-  }
 }
 
 std::string wrong_arguments(const std::string& command) {

@@ -20,6 +20,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/ensemble_command.hpp"
+#include "cli/exit_status.hpp"
 #include "ensemble/mpi_ensemble.hpp"
 #include "odesens/odesens.hpp"
 
@@ -51,22 +52,6 @@ class MpiRunner final : public EnsembleRunner {
  private:
   int rank_, thread_level_;
 };
-
-// A library error as the exit status, as `odesens` gives it: 2 for what the
-// command line gives wrong, 1 for valid input that fails.
-int exit_status(Status status) {
-  switch (status) {
-    case Status::invalid_argument:
-    case Status::unknown_method:
-    case Status::unknown_option:
-    case Status::option_type:
-    case Status::unknown_model:
-    case Status::parse_error:
-      return 2;
-    default:
-      return 1;
-  }
-}
 
 // The command on this rank; messages only from rank 0 (every rank sees the
 // same arguments and files, so they fail alike).

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <thread>
 
+#include "ensemble/ensemble_member.hpp"
 #include "ensemble/member_codec.hpp"
 #include "ensemble/worker_pool.hpp"
 #include "odesens/methods.hpp"
@@ -32,23 +33,9 @@ constexpr int kFirstAnswerTag = 100;  // worker w of a rank waits on tag 100 + w
 // One member solved as solve_ensemble does.
 EnsembleMember solve_member(const Problem& problem, const std::string& method_id,
                             const std::vector<double>& params) {
-  EnsembleMember m;
-  m.ran = true;
   Problem p = problem;
   p.params = params;
-  try {
-    m.result = solve(p, method_id);
-  } catch (const Error& e) {
-    m.status = e.status();
-    m.message = e.what();
-  } catch (const std::bad_alloc&) {
-    m.status = Status::out_of_memory;
-    m.message = "out of memory (an allocation failed)";
-  } catch (const std::exception& e) {
-    m.status = Status::internal_error;
-    m.message = e.what();
-  }
-  return m;
+  return ensemble::solve_member(p, method_id);
 }
 
 unsigned worker_count(unsigned wanted) {
@@ -155,11 +142,7 @@ std::vector<EnsembleMember> serve(MPI_Comm comm, int ranks, const Problem& probl
   }
   local.join();
   if (callback_error) std::rethrow_exception(callback_error);
-  for (EnsembleMember& m : members) {
-    if (m.ran) continue;
-    m.status = Status::unsupported;
-    m.message = "not solved: the ensemble was cancelled before this member's turn";
-  }
+  mark_not_run(members);
   return members;
 }
 

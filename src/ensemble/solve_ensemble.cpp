@@ -6,6 +6,7 @@
 #include <new>
 #include <thread>
 
+#include "ensemble/ensemble_member.hpp"
 #include "ensemble/worker_pool.hpp"
 #include "odesens/ensemble.hpp"
 #include "odesens/methods.hpp"
@@ -61,19 +62,7 @@ std::vector<EnsembleMember> solve_ensemble(const Problem& problem, const std::st
       return;
     }
     EnsembleMember& m = members[k];
-    m.ran = true;
-    try {
-      m.result = solve(member_problem(problem, k, parameter_sets, options), method_id);
-    } catch (const Error& e) {
-      m.status = e.status();
-      m.message = e.what();
-    } catch (const std::bad_alloc&) {
-      m.status = Status::out_of_memory;
-      m.message = "out of memory (an allocation failed)";
-    } catch (const std::exception& e) {
-      m.status = Status::internal_error;
-      m.message = e.what();
-    }
+    m = ensemble::solve_member(member_problem(problem, k, parameter_sets, options), method_id);
     if (options.on_member_done) {
       std::lock_guard<std::mutex> lock(callback_mutex);
       if (!callback_error) {
@@ -88,11 +77,7 @@ std::vector<EnsembleMember> solve_ensemble(const Problem& problem, const std::st
     if (!options.keep_results) m.result = Result{};
   });
   if (callback_error) std::rethrow_exception(callback_error);
-  for (EnsembleMember& m : members) {
-    if (m.ran) continue;
-    m.status = Status::unsupported;
-    m.message = "not solved: the ensemble was cancelled before this member's turn";
-  }
+  ensemble::mark_not_run(members);
   return members;
 }
 
