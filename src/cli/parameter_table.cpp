@@ -13,6 +13,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "core/file_kind.hpp"
 #include "cli/arguments.hpp"
 #include "odesens/status.hpp"
 
@@ -22,15 +23,6 @@ namespace {
 // A cell or name as quoted in a message: at most 40 bytes of it.
 std::string shown(const std::string& text) {
   return text.size() <= 40 ? text : text.substr(0, 37) + "...";
-}
-
-const char* kind_of_file(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "a special file";
 }
 
 char separator_of(const std::string& path) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/file_kind.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -43,15 +44,6 @@ std::uint64_t parse_size(const std::string& text) {
   }
   if (i != text.size() || value > (~std::uint64_t{0} >> shift)) return 0;
   return value << shift;
-}
-
-const char* kind_of_file(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "a special file";
 }
 
 [[noreturn]] void cannot_read(const std::string& path, const std::string& why) {

@@ -476,15 +476,31 @@ std::vector<std::string> slow_run_args(const TempDir& dir) {
           "--tout", "0,25,50,75,100", "--threads", "2", "--out", dir / "slow.h5"};
 }
 
-TEST(CliEnsemble, AKilledRunLeavesThePartialFileWithTheMembersDone) {
-  TempDir dir;
+// The slow ensemble of 40 members, sent `sig` once one member is written.
+struct StoppedRun {
+  std::vector<std::vector<double>> sets;
+  bool started = false;  // a member was written before the signal
+  Exit exit;
+};
+
+StoppedRun stop_slow_run(const TempDir& dir, int sig) {
+  StoppedRun run;
   std::string csv;
-  const auto sets = slow_sets(40, csv);
+  run.sets = slow_sets(40, csv);
   write_file(dir / "slow.csv", csv);
   const pid_t pid = start_tool(slow_run_args(dir), dir / "stderr.txt");
-  const bool started = wait_for_members(dir / "slow.h5.partial", 1);
-  ::kill(pid, SIGKILL);
-  const Exit e = wait_tool(pid, dir / "stderr.txt");
+  run.started = wait_for_members(dir / "slow.h5.partial", 1);
+  ::kill(pid, sig);
+  run.exit = wait_tool(pid, dir / "stderr.txt");
+  return run;
+}
+
+TEST(CliEnsemble, AKilledRunLeavesThePartialFileWithTheMembersDone) {
+  TempDir dir;
+  const StoppedRun run = stop_slow_run(dir, SIGKILL);
+  const auto& sets = run.sets;
+  const bool started = run.started;
+  const Exit& e = run.exit;
   ASSERT_TRUE(started) << e.err;
   ASSERT_EQ(e.signal, SIGKILL) << "the run ended before it was killed: " << e.err;
   EXPECT_FALSE(fs::exists(dir / "slow.h5"));
@@ -526,13 +542,10 @@ TEST(CliEnsemble, AKilledRunLeavesThePartialFileWithTheMembersDone) {
 
 TEST(CliEnsemble, CtrlCEndsTheRunWithTheMembersDoneAndTheRestMarkedNotRun) {
   TempDir dir;
-  std::string csv;
-  const auto sets = slow_sets(40, csv);
-  write_file(dir / "slow.csv", csv);
-  const pid_t pid = start_tool(slow_run_args(dir), dir / "stderr.txt");
-  const bool started = wait_for_members(dir / "slow.h5.partial", 1);
-  ::kill(pid, SIGINT);
-  const Exit e = wait_tool(pid, dir / "stderr.txt");
+  const StoppedRun run = stop_slow_run(dir, SIGINT);
+  const auto& sets = run.sets;
+  const bool started = run.started;
+  const Exit& e = run.exit;
   ASSERT_TRUE(started) << e.err;
   EXPECT_EQ(e.status, 128 + SIGINT) << e.err;
   EXPECT_NE(e.err.find("stopping after the members in progress"), std::string::npos) << e.err;
