@@ -58,6 +58,7 @@ module odesens
   integer(c_int), parameter :: ODESENS_ERR_NULL_HANDLE = -13
   integer(c_int), parameter :: ODESENS_ERR_IO = -14
   integer(c_int), parameter :: ODESENS_ERR_OUT_OF_MEMORY = -15
+  integer(c_int), parameter :: ODESENS_ERR_UNBOUNDED = -16
   integer(c_int), parameter :: ODESENS_ERR_INTERNAL = -99
 
   ! Arrays of a result (odesens_result_array).

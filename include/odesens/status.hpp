@@ -28,6 +28,7 @@ enum class Status : int {
   null_handle = -13,       // a NULL handle or pointer where one is required
   io_error = -14,          // a file could not be read or written
   out_of_memory = -15,     // an allocation failed: the problem needs more memory than there is
+  unbounded = -16,         // a set-valued method cannot enclose an operation over the box
   internal_error = -99     // a bug: please report it with the message
 };
 
