@@ -46,7 +46,8 @@ class ExprModel final : public Model,
                         public SecondDerivatives,
                         public BatchedRhs,
                         public ObservableSet,
-                        public RetainedValues {
+                        public RetainedValues,
+                        public SymbolicForm {
  public:
   class Impl;
   explicit ExprModel(std::unique_ptr<Impl> impl);
@@ -71,6 +72,8 @@ class ExprModel final : public Model,
   const BatchedRhs* batched_rhs() const override { return this; }
   const ObservableSet* observable_set() const override { return this; }
   const RetainedValues* retained_values() const override { return this; }
+  const SymbolicForm* symbolic_form() const override { return this; }
+  const expr::SymbolicModel& symbolic_model() const override;
 
   void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const override;
   void initial_sensitivity(const double* p, double* dx0_dp,

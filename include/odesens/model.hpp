@@ -153,6 +153,7 @@ class Model {
   virtual const BatchedRhs* batched_rhs() const { return nullptr; }
   virtual const ObservableSet* observable_set() const { return nullptr; }
   virtual const RetainedValues* retained_values() const { return nullptr; }
+  virtual const SymbolicForm* symbolic_form() const { return nullptr; }
   // Facts about the model's source for `odesens info`, in order (for SBML:
   // level, version, counts of reactions, rules...); empty when none.
   virtual const std::vector<std::pair<std::string, std::string>>& source_details() const;

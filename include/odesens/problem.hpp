@@ -75,6 +75,11 @@ struct Problem {
   // lower <= upper), or both empty.
   std::vector<double> param_lower;
   std::vector<double> param_upper;
+  // Least-squares objective of the set-valued methods: F = sum over output
+  // times k and states i of (d[k*nx + i] - x_i(t_k))^2, n_t x nx values
+  // (time slowest), NaN where a state is not observed. Empty: F is the
+  // adjoint_weights objective. Other methods refuse it.
+  std::vector<double> objective_data;
 
   Options options;
 };

@@ -28,6 +28,35 @@ struct Stats {
   std::vector<std::pair<std::string, double>> all() const;
 };
 
+// What a set-valued method (bounds_fsa) returns: polynomial models in the
+// scaled parameters xi_j = (p_j - box_mid_j) / box_rad_j in [-1, 1] with
+// remainder bounds, valid for every p in the box. Each model has
+// n_monomials coefficients over the basis functions B_k(xi) (chebyshev:
+// prod_j T_{e_kj}(xi_j); taylor: prod_j xi_j^{e_kj}), a remainder interval
+// and the hull of its range (polynomial range + remainder). The models of
+// x are indexed i + k*nx (output time k), of S i + j*nx + k*nx*np, of the
+// objective's gradient j; coefficients of model m are coef[c + m*n_mon],
+// its remainder rem[2m], rem[2m+1] (lower, upper), likewise hull.
+// The enclosure holds for the exact solution of the bounding ODEs; the
+// error of their numerical integration (CVODES, tolerances of the solve)
+// is not enclosed.
+struct BoundsResult {
+  std::string basis;      // "chebyshev" or "taylor"
+  std::string remainder;  // "interval" or "ellipsoid"
+  int order = 0;
+  std::size_t n_monomials = 0;
+  std::vector<double> box_lower, box_upper;  // the box as given (np)
+  std::vector<double> box_mid, box_rad;      // p_j = mid_j + rad_j xi_j (np)
+  std::vector<std::int64_t> exponents;       // n_monomials x np, e_kj = exponents[k*np + j]
+  std::vector<double> x_coef, x_rem, x_hull;
+  // Ellipsoidal remainders: each output time's shape matrix Q of x
+  // (nx x nx, column-major; quadrature states, bounded by intervals, have
+  // zero rows and columns). Empty for interval remainders.
+  std::vector<double> x_shape;
+  std::vector<double> s_coef, s_rem, s_hull;
+  std::vector<double> gradient_coef, gradient_rem, gradient_hull;
+};
+
 struct Result {
   std::string method;
   std::size_t nx = 0;
@@ -59,6 +88,10 @@ struct Result {
   // otherwise.
   std::vector<double> gradient_x0;
   std::vector<double> objective_values;
+
+  // Enclosures over a parameter box (set-valued methods); empty otherwise.
+  // x and s above then hold the models' values at the box centre.
+  BoundsResult bounds;
 
   Stats stats;
 

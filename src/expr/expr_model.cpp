@@ -166,6 +166,7 @@ bool ExprModel::has_constant_jacobians() const { return impl_->constant_jacobian
 std::size_t ExprModel::nx() const { return impl_->sym.state_names.size(); }
 std::size_t ExprModel::np() const { return impl_->sym.param_names.size(); }
 const std::vector<std::string>& ExprModel::state_names() const { return impl_->sym.state_names; }
+const expr::SymbolicModel& ExprModel::symbolic_model() const { return impl_->sym; }
 const std::vector<std::string>& ExprModel::param_names() const { return impl_->sym.param_names; }
 std::vector<double> ExprModel::nominal_params() const { return impl_->sym.nominal_params; }
 std::string ExprModel::name() const { return impl_->sym.name; }

@@ -3,6 +3,7 @@
 #include <functional>
 #include <new>
 
+#include "methods/bounds/bounds_fsa_method.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
 #include "methods/internal_diff/dopri8s_method.hpp"
@@ -48,6 +49,16 @@ MethodCapabilities grk4as_method() {
 MethodCapabilities second_derivative_method() {
   MethodCapabilities c = trajectory_method();
   c.second_derivatives = true;
+  return c;
+}
+
+// Enclosures over Problem::param_lower/upper from the model's expressions.
+MethodCapabilities bounds_method() {
+  MethodCapabilities c;
+  c.s_trajectory = true;
+  c.gradient = true;
+  c.bounds = true;
+  c.parameter_box = true;
   return c;
 }
 
@@ -112,6 +123,12 @@ const std::vector<MethodEntry>& registry() {
         "sensitivities (Eq. 15) on the same LU: S at every output time",
         second_derivative_method(), 1e-8, 1e-10, odesd::option_specs()},
        odesd::solve},
+      {{"bounds_fsa",
+        "set-valued sensitivity bounds (Peric, Villanueva & Chachuat 2017), forward variant: "
+        "Chebyshev or Taylor models in the parameters over a box, with interval or ellipsoidal "
+        "remainders, enclosing x, S and dF/dp at every output time for all p in the box",
+        bounds_method(), 1e-8, 1e-10, bounds::bounds_fsa_option_specs()},
+       bounds::solve_bounds_fsa},
   };
   return entries;
 }
@@ -161,9 +178,19 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
                 "method '" + method_id +
                     "' computes S = dx/dp and takes no sensitivity directions "
                     "(Problem::sens_directions; dopri8s and grk4as do)");
-  if (needs.parameter_box && problem.param_lower.empty())
+  if (!needs.bounds && !problem.objective_data.empty())
     throw Error(Status::unsupported,
-                who + "a parameter box (Problem::param_lower and param_upper)");
+                "method '" + method_id +
+                    "' takes no objective data (Problem::objective_data; bounds_fsa does)");
+  if (needs.bounds && !model.symbolic_form())
+    throw Error(Status::unsupported,
+                who + "the model's expressions, to evaluate it over the parameter box; model " +
+                    model.name() +
+                    " has none (load it from .ode or SBML, or build it with record())");
+  if (needs.parameter_box && problem.param_lower.empty())
+    throw Error(Status::invalid_argument,
+                who + "a parameter box (Problem::param_lower and param_upper; --box "
+                      "name=lower:upper,... on the command line)");
 }
 
 Result solve(const Problem& given, const std::string& method_id) {

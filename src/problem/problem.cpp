@@ -154,6 +154,14 @@ void validate_problem(const Problem& pr) {
                     "parameter box of '" + pr.model->param_names()[j] +
                         "': lower bound is above the upper bound");
   }
+  if (!pr.objective_data.empty()) {
+    require_size(pr.objective_data, pr.output_times.size() * nx,
+                 "objective data (n_times x nx, NaN where unobserved)");
+    for (double d : pr.objective_data)
+      if (std::isinf(d))
+        throw Error(Status::not_finite,
+                    "objective data holds an infinite value (NaN marks an unobserved state)");
+  }
 }
 
 }  // namespace odesens

@@ -1,0 +1,121 @@
+#include "methods/bounds/bounds_output.hpp"
+
+#include <cmath>
+
+#include "methods/bounds/bounds_settings.hpp"
+
+namespace odesens::bounds {
+
+BoundsOutput::BoundsOutput(const Problem& problem, const ParameterBox& box,
+                           const PolyArithmetic& arith, const BoundsSettings& settings,
+                           const SystemBounder& state,
+                           const std::vector<std::unique_ptr<SystemBounder>>& sens)
+    : problem_(&problem),
+      box_(&box),
+      arith_(&arith),
+      settings_(settings),
+      state_(&state),
+      sens_(&sens),
+      nx_(problem.model->nx()),
+      np_(problem.model->np()),
+      n_t_(problem.output_times.size()),
+      x_(n_t_ * nx_, arith.make()),
+      s_(n_t_ * nx_ * np_, arith.make()),
+      scratch_(nx_, arith.make()) {}
+
+void BoundsOutput::record(std::size_t k, const double* y, const std::vector<const double*>& sens) {
+  state_->models(y, scratch_);
+  for (std::size_t i = 0; i < nx_; ++i) x_[i + k * nx_] = scratch_[i];
+  for (std::size_t j = 0; j < np_; ++j) {
+    (*sens_)[j]->models(sens[j], scratch_);
+    for (std::size_t i = 0; i < nx_; ++i) s_[i + j * nx_ + k * nx_ * np_] = scratch_[i];
+  }
+  const SystemLayout& layout = state_->layout();
+  if (!layout.ellipsoid) return;
+  for (std::size_t c = 0; c < nx_; ++c)
+    for (std::size_t r = 0; r < nx_; ++r) {
+      const std::size_t i = r > c ? r : c, m = r > c ? c : r;
+      const bool used = !state_->is_quadrature(i) && !state_->is_quadrature(m);
+      shapes_.push_back(used ? y[layout.shape(i, m)] : 0.0);
+    }
+}
+
+void BoundsOutput::append(const PolyModel& m, std::vector<double>& coef, std::vector<double>& rem,
+                          std::vector<double>& hull) const {
+  coef.insert(coef.end(), m.coef.begin(), m.coef.end());
+  rem.push_back(m.rem.lower());
+  rem.push_back(m.rem.upper());
+  const Interval h = arith_->bound(m);
+  hull.push_back(h.lower());
+  hull.push_back(h.upper());
+}
+
+double BoundsOutput::centre(const PolyModel& m) const {
+  const std::vector<double> zero(arith_->n_vars(), 0.0);
+  return boost::numeric::median(arith_->evaluate(m, zero.data()));
+}
+
+Result BoundsOutput::finish() {
+  Result r;
+  r.nx = nx_;
+  r.np = np_;
+  r.times = problem_->output_times;
+  r.s_times = problem_->output_times;
+  BoundsResult& b = r.bounds;
+  b.basis = basis_name(settings_.basis);
+  b.remainder = remainder_name(settings_.remainder);
+  b.order = arith_->order();
+  b.n_monomials = arith_->n_monomials();
+  b.box_lower = box_->lower;
+  b.box_upper = box_->upper;
+  b.box_mid = box_->mid;
+  b.box_rad = box_->rad;
+  for (std::size_t k = 0; k < b.n_monomials; ++k)
+    for (std::size_t j = 0; j < np_; ++j) {
+      const std::size_t v = box_->variable[j];
+      b.exponents.push_back(v == ParameterBox::npos ? 0 : arith_->exponent(k, v));
+    }
+  for (const PolyModel& m : x_) {
+    append(m, b.x_coef, b.x_rem, b.x_hull);
+    r.x.push_back(centre(m));
+  }
+  for (const PolyModel& m : s_) {
+    append(m, b.s_coef, b.s_rem, b.s_hull);
+    r.s.push_back(centre(m));
+  }
+  b.x_shape = shapes_;
+
+  // (8) at the output times.
+  const std::vector<double>& data = problem_->objective_data;
+  const std::vector<double> w = data.empty() ? objective_weights(*problem_) : std::vector<double>{};
+  PolyModel g = arith_->make(), term = arith_->make(), residual = arith_->make();
+  for (std::size_t j = 0; j < np_; ++j) {
+    arith_->set_constant(g, 0.0);
+    for (std::size_t k = 0; k < n_t_; ++k)
+      for (std::size_t i = 0; i < nx_; ++i) {
+        const PolyModel& s = s_[i + j * nx_ + k * nx_ * np_];
+        if (data.empty()) {
+          const double wk = w[i + k * nx_];
+          if (wk == 0.0) continue;
+          arith_->scale(s, wk, term);
+        } else {
+          const double d = data[i + k * nx_];
+          if (std::isnan(d)) continue;
+          // d/dp (d - x)^2 = 2 (x - d) s
+          arith_->set_constant(residual, -d);
+          arith_->add(x_[i + k * nx_], residual, residual);
+          arith_->mul(residual, s, term);
+          arith_->scale(term, 2.0, term);
+        }
+        arith_->add(g, term, g);
+      }
+    append(g, b.gradient_coef, b.gradient_rem, b.gradient_hull);
+    r.gradient.push_back(centre(g));
+  }
+  r.warnings.push_back(
+      "the bounds enclose the exact solution of the bounding ODEs; the error of their numerical "
+      "integration (CVODES at the solve's tolerances) is not enclosed");
+  return r;
+}
+
+}  // namespace odesens::bounds

@@ -1,0 +1,46 @@
+// Collects the models of x and S at the output times into the Result, and
+// encloses the objective's gradient by (8): dF/dp_j = sum_k w_k^T s_j(t_k)
+// for F = sum_k w_k^T x(t_k), or sum_k -2 (d_k - x(t_k))^T s_j(t_k) for the
+// least-squares objective of Problem::objective_data, in model arithmetic.
+// Call record() and finish() inside an UpwardRounding scope.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "methods/bounds/bounds_settings.hpp"
+#include "methods/bounds/parameter_box.hpp"
+#include "methods/bounds/system_bounder.hpp"
+#include "odesens/problem.hpp"
+#include "odesens/result.hpp"
+
+namespace odesens::bounds {
+
+class BoundsOutput {
+ public:
+  BoundsOutput(const Problem& problem, const ParameterBox& box, const PolyArithmetic& arith,
+               const BoundsSettings& settings, const SystemBounder& state,
+               const std::vector<std::unique_ptr<SystemBounder>>& sens);
+
+  // The state vector y and the sensitivity vectors at output time k.
+  void record(std::size_t k, const double* y, const std::vector<const double*>& sens);
+  Result finish();
+
+ private:
+  void append(const PolyModel& m, std::vector<double>& coef, std::vector<double>& rem,
+              std::vector<double>& hull) const;
+  double centre(const PolyModel& m) const;
+
+  const Problem* problem_;
+  const ParameterBox* box_;
+  const PolyArithmetic* arith_;
+  BoundsSettings settings_;
+  const SystemBounder* state_;
+  const std::vector<std::unique_ptr<SystemBounder>>* sens_;
+  std::size_t nx_, np_, n_t_;
+  std::vector<PolyModel> x_, s_;  // n_t * nx, n_t * nx * np
+  std::vector<double> shapes_;
+  std::vector<PolyModel> scratch_;
+};
+
+}  // namespace odesens::bounds

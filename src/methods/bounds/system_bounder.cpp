@@ -1,0 +1,322 @@
+#include "methods/bounds/system_bounder.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace odesens::bounds {
+namespace {
+
+Interval symmetric(double radius) { return Interval(-radius, radius); }
+
+// sqrt(v) rounded up (v >= 0; a slightly negative diagonal from the
+// integrator counts as 0).
+double sqrt_up(double v) {
+  if (!(v > 0.0)) return 0.0;
+  return boost::numeric::sqrt(Interval(v, v)).upper();
+}
+
+}  // namespace
+
+SystemBounder::SystemBounder(const BoundingTapes& tapes, std::size_t parameter,
+                             const PolyArithmetic& arith, const PolyArithmetic& jac_arith,
+                             const BoundsSettings& settings, const ParameterModels& params)
+    : tapes_(&tapes),
+      parameter_(parameter),
+      arith_(&arith),
+      jac_arith_(&jac_arith),
+      settings_(settings),
+      quadrature_(&tapes.quadrature),
+      own_offset_(parameter == state_system ? 0 : tapes.nx),
+      ops_(arith),
+      jac_ops_(jac_arith) {
+  const std::size_t n = tapes.nx;
+  layout_.n = n;
+  layout_.n_mon = arith.n_monomials();
+  layout_.ellipsoid = settings.remainder == RemainderKind::ellipsoid;
+  const bool sens = parameter != state_system;
+
+  full_ = prepare(sens ? tapes.sens[parameter] : tapes.f, ops_, params.order_q);
+  if (!layout_.ellipsoid) {
+    const auto& each = sens ? tapes.sens_each[parameter] : tapes.f_each;
+    for (const expr::Tape& t : each) each_.push_back(prepare(t, ops_, params.order_q));
+  } else {
+    jac_own_ = prepare(tapes.jac_x, jac_ops_, params.order_jac);
+    if (sens) jac_dist_ = prepare(tapes.sens_jac_x[parameter], jac_ops_, params.order_jac);
+  }
+  own_.assign(n, arith.make());
+  state_models_.assign(n, arith.make());
+  own_jac_.assign(n, jac_arith.make());
+  state_jac_.assign(n, jac_arith.make());
+  poly_only_ = arith.make();
+  C_.assign(n * n, 0.0);
+  Cw_.assign(n * n, 0.0);
+  omega_.assign(n, Interval(0.0, 0.0));
+  Q_.assign(n * n, 0.0);
+  Qw_.assign(n * n, 0.0);
+  AQ_.assign(n * n, 0.0);
+  BBt_.assign(n * n, 0.0);
+  CwQw_.assign(n * n, 0.0);
+}
+
+SystemBounder::TapeRun SystemBounder::prepare(const expr::Tape& tape, ModelOperations& ops,
+                                              const std::vector<PolyModel>& params) {
+  TapeRun run;
+  run.regs = std::make_unique<Registers>(tape, ops);
+  run.out.assign(tape.n_outputs, ops.make());
+  ops.set_constant(run.regs->time(), 0.0);
+  for (std::size_t i = 0; i < tape.nx; ++i) ops.set_constant(run.regs->state(i), 0.0);
+  for (std::size_t j = 0; j < tape.np; ++j) ops.assign(run.regs->param(j), params[j]);
+  expr::evaluate_prefix_over(*run.regs, ops, run.out.data());
+  return run;
+}
+
+void SystemBounder::load(TapeRun& run, ModelOperations& ops, double t,
+                         const std::vector<PolyModel>& own,
+                         const std::vector<PolyModel>* state) const {
+  ops.set_constant(run.regs->time(), t);
+  for (std::size_t k = 0; k < own.size(); ++k) ops.assign(run.regs->state(own_offset_ + k), own[k]);
+  if (state)
+    for (std::size_t k = 0; k < state->size(); ++k) ops.assign(run.regs->state(k), (*state)[k]);
+}
+
+Interval SystemBounder::remainder_hull(const double* y, std::size_t i) const {
+  if (layout_.ellipsoid && !is_quadrature(i)) return symmetric(sqrt_up(y[layout_.shape(i, i)]));
+  return Interval(y[layout_.lower(i)], y[layout_.upper(i)]);
+}
+
+void SystemBounder::models(const double* y, std::vector<PolyModel>& out) const {
+  for (std::size_t i = 0; i < layout_.n; ++i) {
+    std::copy(y + layout_.coef(i), y + layout_.coef(i) + layout_.n_mon, out[i].coef.begin());
+    out[i].rem = remainder_hull(y, i);
+  }
+}
+
+void SystemBounder::initial(const std::vector<PolyModel>& init, double* y) const {
+  std::fill(y, y + layout_.size(), 0.0);
+  double total_radius = 0.0;
+  std::vector<double> radius(layout_.n, 0.0);
+  for (std::size_t i = 0; i < layout_.n; ++i) {
+    std::copy(init[i].coef.begin(), init[i].coef.end(), y + layout_.coef(i));
+    if (!layout_.ellipsoid || is_quadrature(i)) {
+      y[layout_.lower(i)] = init[i].rem.lower();
+      y[layout_.upper(i)] = init[i].rem.upper();
+      continue;
+    }
+    // The ellipsoid is centred: the remainder's midpoint moves into the
+    // constant coefficient (the realised shift, in intervals).
+    const double c0 = init[i].coef[0];
+    const double shifted = c0 + boost::numeric::median(init[i].rem);
+    y[layout_.coef(i)] = shifted;
+    const Interval rest = init[i].rem - (Interval(shifted, shifted) - Interval(c0, c0));
+    radius[i] = magnitude(rest);
+    total_radius += radius[i];
+  }
+  if (!layout_.ellipsoid) return;
+  // (46) with gamma_0 = rad / (sum rad + eps): Q_ii = rad_i (sum rad + eps).
+  for (std::size_t i = 0; i < layout_.n; ++i)
+    if (!is_quadrature(i)) y[layout_.shape(i, i)] = radius[i] * (total_radius + settings_.ellipsoid_eps);
+}
+
+void SystemBounder::rhs(double t, const double* y, const double* state, double* ydot) {
+  std::fill(ydot, ydot + layout_.size(), 0.0);
+  if (layout_.ellipsoid)
+    rhs_ellipsoid(t, y, state, ydot);
+  else
+    rhs_interval(t, y, state, ydot);
+}
+
+void SystemBounder::rhs_interval(double t, const double* y, const double* state, double* ydot) {
+  models(y, own_);
+  const std::vector<PolyModel>* x = nullptr;
+  if (state) {
+    models(state, state_models_);  // same layout as the state system's
+    x = &state_models_;
+  }
+  load(full_, ops_, t, own_, x);
+  expr::evaluate_main_over(*full_.regs, ops_, full_.out.data());
+  for (std::size_t i = 0; i < layout_.n; ++i) {
+    const PolyModel& F = full_.out[i];
+    std::copy(F.coef.begin(), F.coef.end(), ydot + layout_.coef(i));
+    if (is_quadrature(i)) {  // (51)-(52): nothing reads r_i
+      ydot[layout_.lower(i)] = F.rem.lower();
+      ydot[layout_.upper(i)] = F.rem.upper();
+      continue;
+    }
+    ops_.assign(poly_only_, F);
+    poly_only_.rem = Interval(0.0, 0.0);
+    // (31)-(32): r_i held at each of its bounds, the others over theirs.
+    const Interval full_remainder = own_[i].rem;
+    for (int side = 0; side < 2; ++side) {
+      const double r = side == 0 ? full_remainder.lower() : full_remainder.upper();
+      own_[i].rem = Interval(r, r);
+      TapeRun& run = each_[i];
+      load(run, ops_, t, own_, x);
+      expr::evaluate_main_over(*run.regs, ops_, run.out.data());
+      PolyModel& G = run.out[0];
+      arith_->sub(G, poly_only_, G);
+      const Interval slope = arith_->bound(G);
+      if (side == 0)
+        ydot[layout_.lower(i)] = slope.lower();
+      else
+        ydot[layout_.upper(i)] = slope.upper();
+    }
+    own_[i].rem = full_remainder;
+  }
+}
+
+void SystemBounder::rhs_ellipsoid(double t, const double* y, const double* state, double* ydot) {
+  // (56): the model of phi at the polynomial parts alone.
+  models(y, own_);
+  for (auto& m : own_) m.rem = Interval(0.0, 0.0);
+  const std::vector<PolyModel>* x = nullptr;
+  if (state) {
+    models(state, state_models_);
+    for (auto& m : state_models_) m.rem = Interval(0.0, 0.0);
+    x = &state_models_;
+  }
+  load(full_, ops_, t, own_, x);
+  expr::evaluate_main_over(*full_.regs, ops_, full_.out.data());
+  jacobian_bounds(t, y, state);
+  for (std::size_t i = 0; i < layout_.n; ++i) {
+    const PolyModel& F = full_.out[i];
+    std::copy(F.coef.begin(), F.coef.end(), ydot + layout_.coef(i));
+    if (is_quadrature(i)) {
+      ydot[layout_.lower(i)] = omega_[i].lower();
+      ydot[layout_.upper(i)] = omega_[i].upper();
+      continue;
+    }
+    // The drift mid(Omega) joins the constant coefficient so that the
+    // ellipsoid, centred at 0, bounds Omega - drift (the realised drift,
+    // in intervals).
+    const double c0 = F.coef[0];
+    const double shifted = c0 + boost::numeric::median(omega_[i]);
+    ydot[layout_.coef(i)] = shifted;
+    omega_[i] = omega_[i] - (Interval(shifted, shifted) - Interval(c0, c0));
+  }
+  shape_derivative(y, state, ydot);
+}
+
+void SystemBounder::jacobian_bounds(double t, const double* y, const double* state) {
+  const std::size_t n = layout_.n;
+  const bool sens = state != nullptr;
+  // Models of order q' with the remainders' hulls (section 4.2 (ii)).
+  models(y, own_);
+  for (std::size_t i = 0; i < n; ++i) jac_arith_->reduce_from(*arith_, own_[i], own_jac_[i]);
+  if (sens) {
+    models(state, state_models_);
+    for (std::size_t i = 0; i < n; ++i)
+      jac_arith_->reduce_from(*arith_, state_models_[i], state_jac_[i]);
+  }
+  // J = d phi / d(own): J_x at the state (own for the state system).
+  jac_ops_.set_constant(jac_own_.regs->time(), t);
+  const std::vector<PolyModel>& x_jac = sens ? state_jac_ : own_jac_;
+  for (std::size_t k = 0; k < n; ++k) jac_ops_.assign(jac_own_.regs->state(k), x_jac[k]);
+  expr::evaluate_main_over(*jac_own_.regs, jac_ops_, jac_own_.out.data());
+  if (sens) {
+    load(jac_dist_, jac_ops_, t, own_jac_, &state_jac_);
+    expr::evaluate_main_over(*jac_dist_.regs, jac_ops_, jac_dist_.out.data());
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool quad = is_quadrature(i);
+    Interval omega = full_.out[i].rem;  // R0
+    for (std::size_t k = 0; k < n; ++k) {
+      const PolyModel& J = jac_own_.out[i + k * n];
+      const double c = J.coef[0];
+      C_[i + k * n] = quad ? 0.0 : c;
+      if (is_quadrature(k)) continue;  // nothing reads it: J is 0
+      const Interval range = jac_arith_->bound(J);
+      const Interval slope = quad ? range : range - Interval(c, c);
+      omega += slope * remainder_hull(y, k);
+    }
+    if (!sens) {
+      omega_[i] = omega;
+      continue;
+    }
+    for (std::size_t l = 0; l < n; ++l) {
+      const PolyModel& Jw = jac_dist_.out[i + l * n];
+      const double c = Jw.coef[0];
+      Cw_[i + l * n] = quad ? 0.0 : c;
+      if (is_quadrature(l)) continue;
+      const Interval range = jac_arith_->bound(Jw);
+      const Interval slope = quad ? range : range - Interval(c, c);
+      omega += slope * remainder_hull(state, l);
+    }
+    omega_[i] = omega;
+  }
+}
+
+void SystemBounder::shape_derivative(const double* y, const double* state, double* ydot) {
+  const std::size_t n = layout_.n;
+  auto unpack = [&](const double* v, std::vector<double>& M) {
+    for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t i = k; i < n; ++i) {
+        const bool used = !is_quadrature(i) && !is_quadrature(k);
+        const double q = used ? v[layout_.shape(i, k)] : 0.0;
+        M[i + k * n] = q;
+        M[k + i * n] = q;
+      }
+  };
+  unpack(y, Q_);
+  // Scales of (2)-(3): s_i = Q_ii / max Q_ii + RTOL.
+  double q_max = 0.0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!is_quadrature(i)) q_max = std::max(q_max, Q_[i + i * n]);
+  auto scale = [&](std::size_t i) {
+    const double ratio = q_max > 0.0 ? std::max(Q_[i + i * n], 0.0) / q_max : 1.0;
+    return ratio + settings_.scaled_trace;
+  };
+  auto scaled_trace = [&](const std::vector<double>& M) {
+    double tr = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!is_quadrature(i)) tr += M[i + i * n] / scale(i);
+    return tr;
+  };
+  const double root_trace = std::sqrt(scaled_trace(Q_) + settings_.ellipsoid_eps);
+  double kappa_sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!is_quadrature(i)) kappa_sum += magnitude(omega_[i]) / std::sqrt(scale(i)) / root_trace;
+
+  // B B^T = C_w Q_x C_w^T (sensitivity systems: the state's ellipsoid).
+  std::fill(BBt_.begin(), BBt_.end(), 0.0);
+  double nu = 0.0;
+  if (state) {
+    unpack(state, Qw_);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t l = 0; l < n; ++l) {
+        double v = 0.0;
+        for (std::size_t m = 0; m < n; ++m) v += Cw_[i + m * n] * Qw_[m + l * n];
+        CwQw_[i + l * n] = v;
+      }
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t k = 0; k <= i; ++k) {
+        double v = 0.0;
+        for (std::size_t l = 0; l < n; ++l) v += CwQw_[i + l * n] * Cw_[k + l * n];
+        BBt_[i + k * n] = v;
+        BBt_[k + i * n] = v;
+      }
+    const double tr_b = scaled_trace(BBt_);
+    if (tr_b > 0.0) nu = std::sqrt(tr_b) / root_trace;
+  }
+  // A Q with A = C.
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < n; ++k) {
+      double v = 0.0;
+      for (std::size_t m = 0; m < n; ++m) v += C_[i + m * n] * Q_[m + k * n];
+      AQ_[i + k * n] = v;
+    }
+  // (45): Q' = A Q + Q A^T + Q (nu + sum kappa) + B B^T / nu
+  //           + diag(rad(Omega_i)^2 / kappa_i),
+  // with rad^2 / kappa_i = rad_i sqrt(s_i) sqrt(tr_Q(Q) + eps).
+  for (std::size_t k = 0; k < n; ++k) {
+    if (is_quadrature(k)) continue;
+    for (std::size_t i = k; i < n; ++i) {
+      if (is_quadrature(i)) continue;
+      double v = AQ_[i + k * n] + AQ_[k + i * n] + Q_[i + k * n] * (nu + kappa_sum);
+      if (nu > 0.0) v += BBt_[i + k * n] / nu;
+      if (i == k) v += magnitude(omega_[i]) * std::sqrt(scale(i)) * root_trace;
+      ydot[layout_.shape(i, k)] = v;
+    }
+  }
+}
+
+}  // namespace odesens::bounds

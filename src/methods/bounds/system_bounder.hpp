@@ -1,0 +1,101 @@
+// The right-hand side of one bounding system: the ODEs of the polynomial
+// coefficients and of the remainder bounds of the state (Table 1, "State")
+// or of one parameter's sensitivities s_j (Table 1, "FSA"), whose
+// disturbance w is the state's remainder (section 4).
+//
+//   interval remainders   (21) with (31)-(32) by section 4.1: each r_i's
+//                         bound is the model of f_i with x_i's remainder
+//                         fixed at that bound, the others full, measured
+//                         against the full-remainder polynomial;
+//   ellipsoidal           (21) and (45) by section 4.2: (56) with zero
+//                         remainders gives the coefficients and R0; the
+//                         Jacobian models of order q' give A = C and
+//                         Omega = R0 + B(J - C) hull E(Q) (+ B(J_w - C_w) R_w);
+//                         nu and kappa from the scaled traces (2)-(3).
+//   quadratures           (section 3.3) components nothing reads: interval
+//                         bounds (51)-(52), outside the ellipsoid.
+//
+// All model and interval work runs under directed rounding (interval.hpp);
+// the caller opens the UpwardRounding scope.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "expr/evaluate_over.hpp"
+#include "methods/bounds/bounding_tapes.hpp"
+#include "methods/bounds/bounds_settings.hpp"
+#include "methods/bounds/model_operations.hpp"
+#include "methods/bounds/poly_model.hpp"
+#include "methods/bounds/system_layout.hpp"
+
+namespace odesens::bounds {
+
+// The parameters as models p_j = mid_j + rad_j xi_j in both arithmetics.
+struct ParameterModels {
+  std::vector<PolyModel> order_q, order_jac;
+};
+
+class SystemBounder {
+ public:
+  static constexpr std::size_t state_system = static_cast<std::size_t>(-1);
+
+  // parameter = state_system for the state, else j of s_j.
+  SystemBounder(const BoundingTapes& tapes, std::size_t parameter, const PolyArithmetic& arith,
+                const PolyArithmetic& jac_arith, const BoundsSettings& settings,
+                const ParameterModels& params);
+
+  const SystemLayout& layout() const { return layout_; }
+  bool is_quadrature(std::size_t i) const { return (*quadrature_)[i]; }
+
+  // y from models of the initial values (paper (22), (33)-(34), (46)).
+  void initial(const std::vector<PolyModel>& init, double* y) const;
+  // ydot at (t, y); `state` is the state system's vector for sensitivity
+  // systems (null for the state system).
+  void rhs(double t, const double* y, const double* state, double* ydot);
+  // The models at y: coefficients and the interval hull of the remainder.
+  void models(const double* y, std::vector<PolyModel>& out) const;
+  // The interval hull of component i's remainder at y.
+  Interval remainder_hull(const double* y, std::size_t i) const;
+
+ private:
+  using Registers = expr::RegistersOver<ModelOperations>;
+  struct TapeRun {
+    std::unique_ptr<Registers> regs;
+    std::vector<PolyModel> out;
+  };
+  TapeRun prepare(const expr::Tape& tape, ModelOperations& ops,
+                  const std::vector<PolyModel>& params);
+  // Sets t and the inputs: own models at own_offset_, the state's at 0.
+  void load(TapeRun& run, ModelOperations& ops, double t, const std::vector<PolyModel>& own,
+            const std::vector<PolyModel>* state) const;
+  void rhs_interval(double t, const double* y, const double* state, double* ydot);
+  void rhs_ellipsoid(double t, const double* y, const double* state, double* ydot);
+  // Omega_i and the Jacobian constants for the ellipsoid: fills C_, Omega_.
+  void jacobian_bounds(double t, const double* y, const double* state);
+  void shape_derivative(const double* y, const double* state, double* ydot);
+
+  const BoundingTapes* tapes_;
+  std::size_t parameter_;
+  const PolyArithmetic* arith_;
+  const PolyArithmetic* jac_arith_;
+  BoundsSettings settings_;
+  SystemLayout layout_;
+  const std::vector<bool>* quadrature_;
+  std::size_t own_offset_;  // tape state index of the first own component
+
+  ModelOperations ops_, jac_ops_;
+  TapeRun full_;
+  std::vector<TapeRun> each_;
+  TapeRun jac_own_, jac_dist_;  // jac_dist_: sensitivity systems only
+
+  // Scratch, sized once.
+  std::vector<PolyModel> own_, state_models_, own_jac_, state_jac_;
+  PolyModel poly_only_;
+  std::vector<double> C_, Cw_;          // n x n, n x nx (column-major)
+  std::vector<Interval> omega_;         // n
+  std::vector<double> Q_, Qw_, AQ_, BBt_, CwQw_;  // dense n x n work
+};
+
+}  // namespace odesens::bounds
