@@ -40,32 +40,35 @@ std::string time_text(double t) {
 struct BoundingSolve {
   SystemBounder* state = nullptr;
   std::vector<std::unique_ptr<SystemBounder>> sens;
-  std::optional<Error> failure;  // the first error of a callback
+  // The last error of a callback: reported if CVODES gives up.
+  std::optional<Error> failure;
 
-  // Runs body under upward rounding; an exception becomes the stored
-  // failure (with the time) and CVODES' unrecoverable -1.
+  // Runs body under upward rounding. A range that cannot be enclosed is
+  // recoverable for CVODES (+1): Newton's trial iterates and too long steps
+  // may leave the region where the model can be bounded, and a shorter
+  // step may not; it is the solve's error only if CVODES gives up. Other
+  // exceptions are unrecoverable (-1).
   template <class Body>
   int guarded(double t, double* out, std::size_t n, Body body) {
     try {
       UpwardRounding upward;
       body();
     } catch (const Error& e) {
-      if (!failure) failure = Error(e.status(), std::string(e.what()) + " at t = " + time_text(t));
-      return -1;
+      failure = Error(e.status(), std::string(e.what()) + " at t = " + time_text(t));
+      return e.status() == Status::unbounded ? 1 : -1;
     } catch (const std::bad_alloc&) {
-      if (!failure) failure = Error(Status::out_of_memory, "out of memory bounding the model");
+      failure = Error(Status::out_of_memory, "out of memory bounding the model");
       return -1;
     } catch (const std::exception& e) {
-      if (!failure) failure = Error(Status::internal_error, e.what());
+      failure = Error(Status::internal_error, e.what());
       return -1;
     }
     for (std::size_t i = 0; i < n; ++i)
       if (!std::isfinite(out[i])) {
-        if (!failure)
-          failure = Error(Status::unbounded, "the bounding system grew without bound (a value "
-                                             "of its right-hand side is not finite) at t = " +
-                                                 time_text(t));
-        return -1;
+        failure = Error(Status::unbounded,
+                        "the bounding system grew without bound (a value of its right-hand "
+                        "side is not finite) at t = " + time_text(t));
+        return 1;
       }
     return 0;
   }
@@ -123,7 +126,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   std::unique_ptr<SystemBounder> state;
   BoundingSolve solve;
   std::vector<double> y0, ys0;
-  {
+  try {
     UpwardRounding upward;
     box_holder = make_parameter_box(problem.param_lower, problem.param_upper);
     const ParameterBox& box = *box_holder;
@@ -167,6 +170,10 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
                                 dx0.begin() + static_cast<std::ptrdiff_t>((j + 1) * nx));
       solve.sens[j]->initial(s0, ys0.data() + j * layout.size());
     }
+  } catch (const Error& e) {
+    // The initial values and the parameter-only parts of f.
+    if (e.status() != Status::unbounded) throw;
+    throw Error(e.status(), std::string(e.what()) + " at t = " + time_text(problem.t0));
   }
   const SystemLayout& layout = state->layout();
   const std::size_t n = layout.size();
@@ -211,7 +218,8 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
       check(CVodeSetStopTime(cv, tk), "CVodeSetStopTime");
       sunrealtype reached = problem.t0;
       const int flag = CVode(cv, tk, y.get(), &reached, CV_NORMAL);
-      if (solve.failure) throw *solve.failure;
+      if (flag < 0 && solve.failure) throw *solve.failure;
+      solve.failure.reset();  // recovered from by shorter steps
       if (flag < 0) {
         const Status status = flag == CV_TOO_MUCH_WORK ? Status::too_much_work
                                                        : Status::solver_failed;
@@ -222,6 +230,13 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
                                 "higher order or a shorter time span help");
       }
       if (np > 0) check(CVodeGetSens(cv, &reached, yS.get()), "CVodeGetSens");
+      // Output times are stage boundaries (the paper's t_k): the
+      // integration restarts there, so a right-hand side that switches
+      // with t (a piecewise control) is never stepped across.
+      if (k + 1 < n_t) {
+        check(CVodeReInit(cv, tk, y.get()), "CVodeReInit");
+        if (np > 0) check(CVodeSensReInit(cv, CV_SIMULTANEOUS, yS.get()), "CVodeSensReInit");
+      }
     }
     std::vector<const double*> sens_vectors(np);
     for (std::size_t j = 0; j < np; ++j)

@@ -265,10 +265,12 @@ void SystemBounder::shape_derivative(const double* y, const double* state, doubl
     const double ratio = q_max > 0.0 ? std::max(Q_[i + i * n], 0.0) / q_max : 1.0;
     return ratio + settings_.scaled_trace;
   };
+  // (The integrator may leave a diagonal entry slightly negative: it
+  // counts as 0.)
   auto scaled_trace = [&](const std::vector<double>& M) {
     double tr = 0.0;
     for (std::size_t i = 0; i < n; ++i)
-      if (!is_quadrature(i)) tr += M[i + i * n] / scale(i);
+      if (!is_quadrature(i)) tr += std::max(M[i + i * n], 0.0) / scale(i);
     return tr;
   };
   const double root_trace = std::sqrt(scaled_trace(Q_) + settings_.ellipsoid_eps);
