@@ -95,14 +95,17 @@ PolyArithmetic::PolyArithmetic(std::size_t n_vars, int order, Basis basis, Range
   m.max_width = max_width;
   m.build_monomials();
   m.build_product_table();
-  if (bounder == RangeBounder::bernstein) {
-    // The conversion matrices are computed in interval arithmetic.
-    if (rounding_is_upward()) {
-      m.build_bernstein();
-    } else {
-      UpwardRounding scope;
-      m.build_bernstein();
-    }
+  // The Bernstein matrices and the Chebyshev nodes are computed in
+  // interval arithmetic.
+  auto build_tables = [&m, basis, bounder] {
+    if (bounder == RangeBounder::bernstein) m.build_bernstein();
+    if (basis == Basis::chebyshev) m.build_chebyshev_nodes();
+  };
+  if (rounding_is_upward()) {
+    build_tables();
+  } else {
+    UpwardRounding scope;
+    build_tables();
   }
   m.acc.assign(m.n_mon, 0.0);
   m.abs_acc.assign(m.n_mon, 0.0);

@@ -71,6 +71,12 @@ struct PolyArithmetic::Impl {
 
   // range_bounder.cpp
   void build_bernstein();
+  // univariate_enclosure.cpp: the Chebyshev nodes of [-1, 1],
+  // cos(theta_i), theta_i = (2i+1) pi / (2(q+1)), and T_k at them,
+  // cheb_t[i * (q+1) + k] = cos(k theta_i), enclosed once per arithmetic
+  // (MPFR's cosines cost more than the rest of a composition).
+  void build_chebyshev_nodes();
+  std::vector<Interval> cheb_node, cheb_t;
   Interval bound_naive(const PolyModel& a, bool skip_lsb_terms) const;
   Interval bound_lsb(const PolyModel& a) const;
   Interval bound_bernstein(const PolyModel& a) const;

@@ -121,20 +121,18 @@ void PolyArithmetic::compose(UnaryFunction f, bool power, double cexp, const Pol
     const double lo = X.lower(), hi = X.upper();
     const Interval width = Interval(hi) - Interval(lo);
     const Interval mid = (Interval(lo) + Interval(hi)) / Interval(2.0);
-    const Interval pi = pi_interval();
     // Interpolation at the Chebyshev nodes x_i = cos(theta_i) of [-1, 1],
     // theta_i = (2i+1) pi / (2(q+1)); discrete orthogonality gives
     // c_k = 2/(q+1) sum_i g(y_i) T_k(x_i) (c_0 with 1/(q+1)).
     std::array<Interval, kMaxTaylorOrder + 1> ck;
     ck.fill(Interval(0.0));
-    for (int i = 0; i <= q; ++i) {
-      const Interval theta = pi * Interval(2 * i + 1) / Interval(2 * (q + 1));
-      Interval y = mid + width / Interval(2.0) * cos(theta);
+    const std::size_t nodes = static_cast<std::size_t>(q) + 1;
+    for (std::size_t i = 0; i < nodes; ++i) {
+      Interval y = mid + width / Interval(2.0) * m.cheb_node[i];
       y = boost::numeric::intersect(y, X);  // the exact node lies in X
       Interval gy;
       coefficients(f, power, cexp, y, 0, &gy);
-      for (int k = 0; k <= q; ++k)
-        ck[static_cast<std::size_t>(k)] += gy * cos(Interval(k) * theta);
+      for (std::size_t k = 0; k < nodes; ++k) ck[k] += gy * m.cheb_t[i * nodes + k];
     }
     for (int k = 0; k <= q; ++k)
       ck[static_cast<std::size_t>(k)] *= Interval(k == 0 ? 1.0 : 2.0) / Interval(q + 1);
@@ -290,6 +288,20 @@ void PolyArithmetic::max(const PolyModel& a, const PolyModel& b, PolyModel& out)
   } else {
     const Interval A = bound(a), B = bound(b);
     set_interval(out, Interval(std::max(A.lower(), B.lower()), std::max(A.upper(), B.upper())));
+  }
+}
+
+void PolyArithmetic::Impl::build_chebyshev_nodes() {
+  const std::size_t nodes = static_cast<std::size_t>(q) + 1;
+  const Interval pi = pi_interval();
+  cheb_node.assign(nodes, Interval(0.0));
+  cheb_t.assign(nodes * nodes, Interval(0.0));
+  for (std::size_t i = 0; i < nodes; ++i) {
+    const Interval theta = pi * Interval(2.0 * static_cast<double>(i) + 1.0) /
+                           Interval(2.0 * static_cast<double>(nodes));
+    cheb_node[i] = cos(theta);
+    for (std::size_t k = 0; k < nodes; ++k)
+      cheb_t[i * nodes + k] = cos(Interval(static_cast<double>(k)) * theta);
   }
 }
 
