@@ -123,6 +123,13 @@ class PolyArithmetic {
   void reduce_from(const PolyArithmetic& from, const PolyModel& a, PolyModel& out) const;
 
  private:
+  // apply(f) (power == false) or x^c (power == true): univariate_enclosure.cpp.
+  void compose(UnaryFunction f, bool power, double c, const PolyModel& a, PolyModel& out) const;
+  // out = alpha a + beta with interval alpha, beta (midpoints in the
+  // coefficients, the rest in the remainder).
+  void affine_interval(const PolyModel& a, const Interval& alpha, const Interval& beta,
+                       PolyModel& out) const;
+
   struct Impl;
   std::shared_ptr<Impl> impl_;
 };
