@@ -72,6 +72,16 @@ void require_set_valued(const SolverState& s, bool takes_it, const std::string& 
                 "method '" + s.method + "' takes no " + what + " (bounds_fsa does)");
 }
 
+// A length of an optional input: negative is an error; 0 removes it
+// (clears `v`) and returns true.
+bool removed(int64_t len, const char* name, std::vector<double>& v) {
+  if (len < 0)
+    throw Error(Status::invalid_argument,
+                "length of " + std::string(name) + " is negative (" + std::to_string(len) + ")");
+  if (len == 0) v.clear();
+  return len == 0;
+}
+
 // A box bound: np values, all finite.
 void require_bound(const double* v, int64_t np, std::size_t model_np, const char* name) {
   require_array(v, np, name);
@@ -268,13 +278,7 @@ int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r, 
   return guarded(solver, __func__, [&] {
     SolverState& s = solver_state(solver);
     Problem& pr = s.problem;
-    if (len < 0)
-      throw Error(Status::invalid_argument,
-                  "length of r is negative (" + std::to_string(len) + ")");
-    if (len == 0) {
-      pr.sens_directions.clear();
-      return;
-    }
+    if (removed(len, "r", pr.sens_directions)) return;
     if (!s.info->capabilities.directions)
       throw Error(Status::unsupported,
                   "method '" + s.method +
@@ -322,13 +326,7 @@ int odesens_solver_set_objective_data(odesens_solver* solver, const double* data
   return guarded(solver, __func__, [&] {
     SolverState& s = solver_state(solver);
     Problem& pr = s.problem;
-    if (n < 0)
-      throw Error(Status::invalid_argument,
-                  "length of data is negative (" + std::to_string(n) + ")");
-    if (n == 0) {
-      pr.objective_data.clear();
-      return;
-    }
+    if (removed(n, "data", pr.objective_data)) return;
     require_set_valued(s, s.info->capabilities.bounds, "objective data");
     const auto nx = static_cast<int64_t>(nx_of(pr));
     const auto nt = static_cast<int64_t>(pr.output_times.size());
