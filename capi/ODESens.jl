@@ -45,11 +45,12 @@ on those threads.
 """
 module ODESens
 
-export ODESensError, Model, Solver, Result, builtin_model, model_from_file, solve, solve_ensemble,
-       method_ids,
+export ODESensError, Model, Solver, Result, Bounds, builtin_model, model_from_file, solve,
+       solve_ensemble, method_ids,
        method_options, set_params!, set_initial_state!, set_t0!, set_output_times!,
        set_tolerances!, set_max_steps!, set_adjoint_weights!, set_objectives!, set_integrand!,
-       set_sens_directions!, set_option!, add_observable!, model_sizes, nominal_params, state_names, param_names
+       set_sens_directions!, set_param_box!, set_objective_data!, set_option!, add_observable!,
+       model_sizes, nominal_params, state_names, param_names
 
 const libodesens = get(ENV, "ODESENS_LIBRARY", "libodesens")
 
@@ -89,6 +90,20 @@ const ODESENS_ARRAY_GRADIENT = Int64(4)
 const ODESENS_ARRAY_GRADIENT_X0 = Int64(5)
 const ODESENS_ARRAY_OBJECTIVES = Int64(6)
 const ODESENS_ARRAY_SR = Int64(7)
+const ODESENS_ARRAY_X_COEF = Int64(8)
+const ODESENS_ARRAY_X_REM = Int64(9)
+const ODESENS_ARRAY_X_HULL = Int64(10)
+const ODESENS_ARRAY_X_SHAPE = Int64(11)
+const ODESENS_ARRAY_S_COEF = Int64(12)
+const ODESENS_ARRAY_S_REM = Int64(13)
+const ODESENS_ARRAY_S_HULL = Int64(14)
+const ODESENS_ARRAY_GRADIENT_COEF = Int64(15)
+const ODESENS_ARRAY_GRADIENT_REM = Int64(16)
+const ODESENS_ARRAY_GRADIENT_HULL = Int64(17)
+const ODESENS_ARRAY_BOX_MID = Int64(18)
+const ODESENS_ARRAY_BOX_RAD = Int64(19)
+const ODESENS_ARRAY_BOX_LOWER = Int64(20)
+const ODESENS_ARRAY_BOX_UPPER = Int64(21)
 
 const ODESENS_STAT_STEPS = 0
 const ODESENS_STAT_RHS_EVALS = 1
@@ -222,6 +237,12 @@ odesens_solver_set_adjoint_weights(solver, w, len) =
 odesens_solver_set_sens_directions(solver, r, len) =
     ccall((:odesens_solver_set_sens_directions, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, r, len)
+odesens_solver_set_param_box(solver, lower, upper, np) =
+    ccall((:odesens_solver_set_param_box, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Ptr{Cdouble}, Int64), solver, lower, upper, np)
+odesens_solver_set_objective_data(solver, data, n) =
+    ccall((:odesens_solver_set_objective_data, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, data, n)
 # names: a Vector{String} (ccall passes an array of C strings).
 odesens_solver_set_integrand_observables(solver, names, count) =
     ccall((:odesens_solver_set_integrand_observables, libodesens), Cint,
@@ -298,6 +319,13 @@ odesens_result_n_directions(result, n) =
 odesens_result_sr(result, out, len) =
     ccall((:odesens_result_sr, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
           result, out, len)
+odesens_result_bounds_info(result, order, n_monomials, basis, remainder) =
+    ccall((:odesens_result_bounds_info, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}, Ref{Ptr{UInt8}}, Ref{Ptr{UInt8}}),
+          result, order, n_monomials, basis, remainder)
+odesens_result_bounds_exponents(result, out, n) =
+    ccall((:odesens_result_bounds_exponents, libodesens), Cint, (Ptr{Cvoid}, Ptr{Int64}, Int64),
+          result, out, n)
 odesens_result_stats(result, out, len) =
     ccall((:odesens_result_stats, libodesens), Cint, (Ptr{Cvoid}, Ptr{Cdouble}, Int64),
           result, out, len)
@@ -627,13 +655,14 @@ end
 
 """
     Solver(model, method; p, x0, t0, times, rtol, atol, max_steps, objectives, integrand,
-           weights, directions, options, observables)
+           weights, directions, box, data, options, observables)
 
 A model with a method and the settings of the solve; every keyword is
 optional and calls the setter of the same name (`set_params!`,
 `set_initial_state!`, `set_t0!`, `set_output_times!`, `set_tolerances!`,
 `set_max_steps!`, `set_objectives!`, `set_integrand!`,
-`set_adjoint_weights!`, `set_sens_directions!`, `set_option!` for each pair of the `options`
+`set_adjoint_weights!`, `set_sens_directions!`, `set_param_box!` (`box = (lower,
+upper)`), `set_objective_data!`, `set_option!` for each pair of the `options`
 dictionary and `add_observable!` for each name of `observables`). Given
 only one of `rtol` and `atol`, the other is 1e-8 (rtol) or 1e-10 (atol);
 given neither, the method's defaults apply.
@@ -647,8 +676,8 @@ mutable struct Solver
     function Solver(model::Model, method::AbstractString; p = nothing, x0 = nothing,
                     t0 = nothing, times = nothing, rtol = nothing, atol = nothing,
                     max_steps = nothing, objectives = nothing, integrand = nothing,
-                    weights = nothing, directions = nothing, options = Dict{String,Any}(),
-                    observables = String[])
+                    weights = nothing, directions = nothing, box = nothing, data = nothing,
+                    options = Dict{String,Any}(), observables = String[])
         out = Ref{Ptr{Cvoid}}(C_NULL)
         check(odesens_solver_create(model.handle, String(method), out))
         s = new(out[], model)
@@ -668,6 +697,8 @@ mutable struct Solver
         integrand === nothing || set_integrand!(s, integrand)
         weights === nothing || set_adjoint_weights!(s, weights)
         directions === nothing || set_sens_directions!(s, directions)
+        box === nothing || set_param_box!(s, box...)
+        data === nothing || set_objective_data!(s, data)
         for (key, value) in options
             set_option!(s, String(key), value)
         end
@@ -792,6 +823,32 @@ set_sens_directions!(s::Solver, R) =
     (v = _floats(R); _set(s, odesens_solver_set_sens_directions, v, length(v)))
 
 """
+    set_param_box!(solver, lower, upper)
+
+The parameter box of `bounds_fsa` (length np each, `lower ≤ upper`; a
+parameter with equal bounds is held fixed): the result's `bounds` then
+encloses x, S and the gradient for every p in the box. Empty vectors
+remove it. Other methods refuse it.
+"""
+function set_param_box!(s::Solver, lower, upper)
+    lo, hi = _floats(lower), _floats(upper)
+    length(lo) == length(hi) ||
+        throw(ArgumentError("lower and upper have $(length(lo)) and $(length(hi)) entries"))
+    return _set(s, odesens_solver_set_param_box, lo, hi, length(lo))
+end
+
+"""
+    set_objective_data!(solver, D)
+
+Data of the least-squares objective of `bounds_fsa`, `F = Σ (D[i, k] -
+x_i(t_k))²` over the observed entries: `D` of size nx × n_times, `NaN`
+where a state is not observed. The result's gradient (and
+`bounds.gradient_*`) is then that of F. An empty matrix removes it.
+"""
+set_objective_data!(s::Solver, D) =
+    (v = _floats(D); _set(s, odesens_solver_set_objective_data, v, length(v)))
+
+"""
     set_option!(solver, key, value)
 
 A method option (see [`method_options`](@ref)); the value's Julia type
@@ -819,6 +876,49 @@ add_observable!(s::Solver, name::AbstractString) =
 # ---------------------------------------------------------------------------
 
 """
+    Bounds
+
+The enclosures of a set-valued method (`bounds_fsa`), valid for every p in
+the box: polynomial models in the scaled parameters `ξ_j = (p_j -
+box_mid[j]) / box_rad[j]` ∈ [-1, 1], model m being `Σ_c coef[c, m...]
+B_c(ξ) + [rem[1, m...], rem[2, m...]]` over the basis functions `B_c(ξ) =
+Π_j T_{e_cj}(ξ_j)` (`basis == "chebyshev"`, Chebyshev polynomials) or `Π_j
+ξ_j^{e_cj}` (`"taylor"`) with `e_cj = exponents[j, c]`, and `hull[:, m...]`
+the (lower, upper) enclosure of its range:
+
+- `basis`, `remainder` (`"interval"` or `"ellipsoid"`), `order` q;
+- `box_lower`, `box_upper` (the box as given), `box_mid`, `box_rad` (np);
+- `exponents` (np × n_monomials);
+- `x_coef` (n_monomials × nx × n_times), `x_rem`, `x_hull` (2 × nx ×
+  n_times), `x_shape` (nx × nx × n_times, the ellipsoids' shape matrices;
+  empty with interval remainders);
+- `s_coef` (n_monomials × nx × np × n_times), `s_rem`, `s_hull` (2 × nx ×
+  np × n_times);
+- `gradient_coef` (n_monomials × np), `gradient_rem`, `gradient_hull`
+  (2 × np): the objective's gradient.
+"""
+struct Bounds
+    basis::String
+    remainder::String
+    order::Int
+    box_lower::Vector{Float64}
+    box_upper::Vector{Float64}
+    box_mid::Vector{Float64}
+    box_rad::Vector{Float64}
+    exponents::Matrix{Int64}
+    x_coef::Array{Float64,3}
+    x_rem::Array{Float64,3}
+    x_hull::Array{Float64,3}
+    x_shape::Array{Float64,3}
+    s_coef::Array{Float64,4}
+    s_rem::Array{Float64,4}
+    s_hull::Array{Float64,4}
+    gradient_coef::Matrix{Float64}
+    gradient_rem::Matrix{Float64}
+    gradient_hull::Matrix{Float64}
+end
+
+"""
     Result
 
 What one solve computed, copied into Julia arrays:
@@ -844,7 +944,9 @@ What one solve computed, copied into Julia arrays:
 - `sr` (nx × n_directions × n_times, `sr[:, j, k] = S(t_k) r_j`): the
   products with the sensitivity directions of `dopri8s` and `grk4as`
   ([`set_sens_directions!`](@ref), or the option `directions` = `states`
-  or `all`); empty otherwise.
+  or `all`); empty otherwise;
+- `bounds`: the enclosures of `bounds_fsa` over the parameter box (a
+  [`Bounds`](@ref)), `nothing` for the other methods.
 """
 struct Result
     method::String
@@ -861,6 +963,7 @@ struct Result
     gradient_x0::Matrix{Float64}
     objectives::Vector{Float64}
     sr::Array{Float64,3}
+    bounds::Union{Nothing,Bounds}
 end
 
 # A copy of one array of a C result (empty when the method did not compute it).
@@ -879,6 +982,32 @@ function _optional_array(handle::Ptr{Cvoid}, which::Int64)
     check(status, handle)
     len[] == 0 && return Float64[]
     return copy(unsafe_wrap(Array, data[], len[]))
+end
+
+# The bounds of a result, or nothing when its method computed none.
+function _bounds(handle::Ptr{Cvoid}, nt::Int, nx::Int, np::Int)
+    order, nm = Ref{Int64}(0), Ref{Int64}(0)
+    basis, remainder = Ref{Ptr{UInt8}}(C_NULL), Ref{Ptr{UInt8}}(C_NULL)
+    status = odesens_result_bounds_info(handle, order, nm, basis, remainder)
+    status == ODESENS_ERR_UNSUPPORTED && return nothing
+    check(status, handle)
+    n = Int(nm[])
+    exponents = Vector{Int64}(undef, n * np)
+    check(odesens_result_bounds_exponents(handle, exponents, length(exponents)), handle)
+    # Models of one kind (coefficients, remainders, hulls) in the shape of their index.
+    models(first, dims...) = (reshape(_array(handle, first, 1), n, dims...),
+                              reshape(_array(handle, first + 1, 1), 2, dims...),
+                              reshape(_array(handle, first + 2, 1), 2, dims...))
+    box(which) = _array(handle, which, np)
+    shape = _optional_array(handle, ODESENS_ARRAY_X_SHAPE)
+    return Bounds(unsafe_string(basis[]), unsafe_string(remainder[]), Int(order[]),
+                  box(ODESENS_ARRAY_BOX_LOWER), box(ODESENS_ARRAY_BOX_UPPER),
+                  box(ODESENS_ARRAY_BOX_MID), box(ODESENS_ARRAY_BOX_RAD),
+                  reshape(exponents, np, n),
+                  models(ODESENS_ARRAY_X_COEF, nx, nt)...,
+                  reshape(shape, nx, nx, isempty(shape) ? 0 : nt),
+                  models(ODESENS_ARRAY_S_COEF, nx, np, nt)...,
+                  models(ODESENS_ARRAY_GRADIENT_COEF, np)...)
 end
 
 function _result(handle::Ptr{Cvoid})
@@ -925,7 +1054,8 @@ function _result(handle::Ptr{Cvoid})
                   reshape(gradient_x0, Int(nx[]), length(gradient_x0) ÷ Int(nx[])),
                   _optional_array(handle, ODESENS_ARRAY_OBJECTIVES),
                   reshape(sr, Int(nx[]), Int(n_directions[]),
-                          Int(n_directions[]) == 0 ? 0 : Int(nt[])))
+                          Int(n_directions[]) == 0 ? 0 : Int(nt[])),
+                  _bounds(handle, Int(nt[]), Int(nx[]), Int(np[])))
 end
 
 """

@@ -70,14 +70,4 @@ std::string require_string(const char* s, const char* name) {
   return s;
 }
 
-void copy_to_buffer(const std::vector<double>& data, double* out, std::int64_t len,
-                    const char* name) {
-  require_array(out, len, name);
-  if (len < static_cast<std::int64_t>(data.size()))
-    throw Error(Status::buffer_too_small, std::string(name) + " has room for " +
-                                              std::to_string(len) + " values, " +
-                                              std::to_string(data.size()) + " needed");
-  std::copy(data.begin(), data.end(), out);
-}
-
 }  // namespace odesens::capi

@@ -4,6 +4,7 @@
 // as the calling thread's last error. No exception crosses into C.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <new>
@@ -62,9 +63,17 @@ void require_finite(const double* v, std::int64_t len, const char* name);
 std::size_t require_index(std::int64_t index, std::size_t n, const char* name);
 std::string require_string(const char* s, const char* name);
 
-// Copies `data` into the caller's buffer of `len` doubles, refusing a
-// shorter one with Error(buffer_too_small) before writing anything.
-void copy_to_buffer(const std::vector<double>& data, double* out, std::int64_t len,
-                    const char* name);
+// Copies `data` into the caller's buffer of `len` values (doubles or
+// int64_t), refusing a shorter one with Error(buffer_too_small) before
+// writing anything.
+template <class T>
+void copy_to_buffer(const std::vector<T>& data, T* out, std::int64_t len, const char* name) {
+  require_array(out, len, name);
+  if (len < static_cast<std::int64_t>(data.size()))
+    throw Error(Status::buffer_too_small, std::string(name) + " has room for " +
+                                              std::to_string(len) + " values, " +
+                                              std::to_string(data.size()) + " needed");
+  std::copy(data.begin(), data.end(), out);
+}
 
 }  // namespace odesens::capi

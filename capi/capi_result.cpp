@@ -9,6 +9,41 @@ namespace {
 using namespace odesens;
 using namespace odesens::capi;
 
+// The enclosures of a set-valued method, or Error(unsupported) naming
+// `what` was asked for.
+const BoundsResult& bounds_of(const Result& r, const std::string& what) {
+  if (r.bounds.n_monomials == 0)
+    throw Error(Status::unsupported, "method '" + r.method + "' computed no " + what +
+                                         " (bounds_fsa does, given a parameter box)");
+  return r.bounds;
+}
+
+// One array of BoundsResult (ODESENS_ARRAY_X_COEF .. ODESENS_ARRAY_BOX_UPPER).
+const std::vector<double>& bounds_array(const Result& r, int64_t which) {
+  const BoundsResult& b = bounds_of(r, "bounds");
+  switch (which) {
+    case ODESENS_ARRAY_X_COEF: return b.x_coef;
+    case ODESENS_ARRAY_X_REM: return b.x_rem;
+    case ODESENS_ARRAY_X_HULL: return b.x_hull;
+    case ODESENS_ARRAY_X_SHAPE:
+      if (b.x_shape.empty())
+        throw Error(Status::unsupported,
+                    "the bounds have no shape matrices: remainder=" + b.remainder +
+                        " (remainder=ellipsoid gives them)");
+      return b.x_shape;
+    case ODESENS_ARRAY_S_COEF: return b.s_coef;
+    case ODESENS_ARRAY_S_REM: return b.s_rem;
+    case ODESENS_ARRAY_S_HULL: return b.s_hull;
+    case ODESENS_ARRAY_GRADIENT_COEF: return b.gradient_coef;
+    case ODESENS_ARRAY_GRADIENT_REM: return b.gradient_rem;
+    case ODESENS_ARRAY_GRADIENT_HULL: return b.gradient_hull;
+    case ODESENS_ARRAY_BOX_MID: return b.box_mid;
+    case ODESENS_ARRAY_BOX_RAD: return b.box_rad;
+    case ODESENS_ARRAY_BOX_LOWER: return b.box_lower;
+    default: return b.box_upper;
+  }
+}
+
 // One array of the result; S, the gradients and the objective values exist
 // only when the method computed them, and asking for them otherwise is an
 // error rather than an empty copy that would go unnoticed.
@@ -45,6 +80,8 @@ const std::vector<double>& result_array(const Result& r, int64_t which) {
                         "or all)");
       return r.sr;
     default:
+      if (which >= ODESENS_ARRAY_X_COEF && which <= ODESENS_ARRAY_BOX_UPPER)
+        return bounds_array(r, which);
       throw Error(Status::invalid_argument,
                   "unknown result array " + std::to_string(which) + " (see odesens_result_array)");
   }
@@ -139,6 +176,23 @@ int odesens_result_n_directions(const odesens_result* result, int64_t* n) {
 
 int odesens_result_sr(const odesens_result* result, double* out, int64_t len) {
   return copy_array(result, __func__, ODESENS_ARRAY_SR, out, len);
+}
+
+int odesens_result_bounds_info(const odesens_result* result, int64_t* order,
+                               int64_t* n_monomials, const char** basis, const char** remainder) {
+  return guarded(result, __func__, [&] {
+    const BoundsResult& b = bounds_of(result_state(result).result, "bounds");
+    if (order) *order = b.order;
+    if (n_monomials) *n_monomials = static_cast<int64_t>(b.n_monomials);
+    if (basis) *basis = b.basis.c_str();
+    if (remainder) *remainder = b.remainder.c_str();
+  });
+}
+
+int odesens_result_bounds_exponents(const odesens_result* result, int64_t* out, int64_t n) {
+  return guarded(result, __func__, [&] {
+    copy_to_buffer(bounds_of(result_state(result).result, "bounds").exponents, out, n, "out");
+  });
 }
 
 int odesens_result_stats(const odesens_result* result, double* out, int64_t len) {

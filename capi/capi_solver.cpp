@@ -64,6 +64,30 @@ void require_integrands(const SolverState& s, const Problem& wanted) {
   check_method_needs(s.method, needs, wanted);
 }
 
+// The inputs of the set-valued methods are refused as soon as they are set
+// by a method that would not use them.
+void require_set_valued(const SolverState& s, bool takes_it, const std::string& what) {
+  if (!takes_it)
+    throw Error(Status::unsupported,
+                "method '" + s.method + "' takes no " + what + " (bounds_fsa does)");
+}
+
+// A length of an optional input: negative is an error; 0 removes it
+// (clears `v`) and returns true.
+bool removed(int64_t len, const char* name, std::vector<double>& v) {
+  if (len < 0)
+    throw Error(Status::invalid_argument,
+                "length of " + std::string(name) + " is negative (" + std::to_string(len) + ")");
+  if (len == 0) v.clear();
+  return len == 0;
+}
+
+// A box bound: np values, all finite.
+void require_bound(const double* v, int64_t np, std::size_t model_np, const char* name) {
+  require_array(v, np, name);
+  require_length(np, model_np, name);
+  require_finite(v, np, name);
+}
 
 }  // namespace
 
@@ -254,13 +278,7 @@ int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r, 
   return guarded(solver, __func__, [&] {
     SolverState& s = solver_state(solver);
     Problem& pr = s.problem;
-    if (len < 0)
-      throw Error(Status::invalid_argument,
-                  "length of r is negative (" + std::to_string(len) + ")");
-    if (len == 0) {
-      pr.sens_directions.clear();
-      return;
-    }
+    if (removed(len, "r", pr.sens_directions)) return;
     if (!s.info->capabilities.directions)
       throw Error(Status::unsupported,
                   "method '" + s.method +
@@ -275,6 +293,57 @@ int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r, 
     require_array(r, len, "r");
     require_finite(r, len, "r");
     pr.sens_directions.assign(r, r + len);
+  });
+}
+
+int odesens_solver_set_param_box(odesens_solver* solver, const double* lower,
+                                 const double* upper, int64_t np) {
+  return guarded(solver, __func__, [&] {
+    SolverState& s = solver_state(solver);
+    Problem& pr = s.problem;
+    if (np == 0) {
+      pr.param_lower.clear();
+      pr.param_upper.clear();
+      return;
+    }
+    require_set_valued(s, s.info->capabilities.parameter_box, "parameter box");
+    const std::size_t model_np = pr.model->np();
+    require_bound(lower, np, model_np, "lower");
+    require_bound(upper, np, model_np, "upper");
+    for (std::size_t j = 0; j < model_np; ++j)
+      if (lower[j] > upper[j])
+        throw Error(Status::invalid_argument,
+                    "parameter box of '" + pr.model->param_names()[j] + "': lower[" +
+                        std::to_string(j) + "] = " + number_text(lower[j]) +
+                        " is above upper[" + std::to_string(j) + "] = " +
+                        number_text(upper[j]));
+    pr.param_lower.assign(lower, lower + np);
+    pr.param_upper.assign(upper, upper + np);
+  });
+}
+
+int odesens_solver_set_objective_data(odesens_solver* solver, const double* data, int64_t n) {
+  return guarded(solver, __func__, [&] {
+    SolverState& s = solver_state(solver);
+    Problem& pr = s.problem;
+    if (removed(n, "data", pr.objective_data)) return;
+    require_set_valued(s, s.info->capabilities.bounds, "objective data");
+    const auto nx = static_cast<int64_t>(nx_of(pr));
+    const auto nt = static_cast<int64_t>(pr.output_times.size());
+    // Before any output times: whole blocks of nx, checked against the
+    // times at solve.
+    if (nt > 0 ? n != nx * nt : n % nx != 0 || n / nx > static_cast<int64_t>(max_output_times))
+      throw Error(Status::invalid_argument,
+                  "objective data: " + std::to_string(n) + " values given, expected n_times x nx" +
+                      (nt > 0 ? " = " + std::to_string(nt) + " x " + std::to_string(nx)
+                              : " for nx = " + std::to_string(nx)) +
+                      " (time slowest, NaN where a state is not observed)");
+    require_array(data, n, "data");
+    for (int64_t i = 0; i < n; ++i)
+      if (std::isinf(data[i]))
+        throw Error(Status::not_finite, "data[" + std::to_string(i) +
+                                            "] is infinite (NaN marks an unobserved state)");
+    pr.objective_data.assign(data, data + n);
   });
 }
 

@@ -27,8 +27,10 @@
 !     real(c_double), intent(out) :: xdot(*)
 !     type(c_ptr), value :: user
 !
-! returning 0 for success. The conveniences at the end (odesens_get_*)
-! allocate Fortran arrays of the right shape and copy results into them;
+! returning 0 for success. The conveniences at the end (odesens_get_*,
+! odesens_get_bounds_* for bounds_fsa) allocate Fortran arrays of the right
+! shape and copy results into them; odesens_copy_array copies any array of
+! odesens_result_data;
 ! odesens_set_integrand passes Fortran strings as running costs.
 module odesens
   use, intrinsic :: iso_c_binding
@@ -70,6 +72,20 @@ module odesens
   integer(c_int64_t), parameter :: ODESENS_ARRAY_GRADIENT_X0 = 5
   integer(c_int64_t), parameter :: ODESENS_ARRAY_OBJECTIVES = 6
   integer(c_int64_t), parameter :: ODESENS_ARRAY_SR = 7
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_X_COEF = 8
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_X_REM = 9
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_X_HULL = 10
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_X_SHAPE = 11
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_S_COEF = 12
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_S_REM = 13
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_S_HULL = 14
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_GRADIENT_COEF = 15
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_GRADIENT_REM = 16
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_GRADIENT_HULL = 17
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_BOX_MID = 18
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_BOX_RAD = 19
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_BOX_LOWER = 20
+  integer(c_int64_t), parameter :: ODESENS_ARRAY_BOX_UPPER = 21
 
   ! Statistics, 0-based positions in odesens_result_stats (odesens_stat).
   integer(c_int64_t), parameter :: ODESENS_STAT_STEPS = 0
@@ -636,6 +652,42 @@ module odesens
       integer(c_int) :: odesens_result_sr
     end function
 
+    function odesens_solver_set_param_box(solver, lower, upper, np) &
+        bind(C, name="odesens_solver_set_param_box")
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: solver
+      real(c_double), intent(in) :: lower(*), upper(*)
+      integer(c_int64_t), value :: np
+      integer(c_int) :: odesens_solver_set_param_box
+    end function
+
+    function odesens_solver_set_objective_data(solver, data, n) &
+        bind(C, name="odesens_solver_set_objective_data")
+      import :: c_int, c_int64_t, c_ptr, c_double
+      type(c_ptr), value :: solver
+      real(c_double), intent(in) :: data(*)
+      integer(c_int64_t), value :: n
+      integer(c_int) :: odesens_solver_set_objective_data
+    end function
+
+    function odesens_result_bounds_info(result, order, n_monomials, basis, remainder) &
+        bind(C, name="odesens_result_bounds_info")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), intent(out) :: order, n_monomials
+      type(c_ptr), intent(out) :: basis, remainder
+      integer(c_int) :: odesens_result_bounds_info
+    end function
+
+    function odesens_result_bounds_exponents(result, out, n) &
+        bind(C, name="odesens_result_bounds_exponents")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), intent(inout) :: out(*)
+      integer(c_int64_t), value :: n
+      integer(c_int) :: odesens_result_bounds_exponents
+    end function
+
     function odesens_result_objectives(result, out, len) &
         bind(C, name="odesens_result_objectives")
       import :: c_int, c_int64_t, c_ptr, c_double
@@ -903,6 +955,113 @@ contains
     if (status /= ODESENS_OK) return
     allocate(sr(nx, nd, nt))
     status = odesens_result_sr(result, sr, nx * nd * nt)
+  end subroutine
+
+  ! Copies the n values of result array `array` (odesens_result_array,
+  ! through odesens_result_data) into values.
+  subroutine odesens_copy_array(result, array, values, n, status)
+    type(c_ptr), intent(in) :: result
+    integer(c_int64_t), intent(in) :: array, n
+    real(c_double), intent(inout) :: values(*)
+    integer(c_int), intent(out) :: status
+    type(c_ptr) :: data
+    integer(c_int64_t) :: len
+    real(c_double), pointer :: view(:)
+    status = odesens_result_data(result, array, data, len)
+    if (status /= ODESENS_OK) return
+    if (len > n) then
+      status = ODESENS_ERR_BUFFER_TOO_SMALL
+      return
+    end if
+    call c_f_pointer(data, view, [len])
+    values(1:len) = view
+  end subroutine
+
+  ! The sizes of a result with bounds (bounds_fsa): n_times, nx, np and
+  ! the number of coefficients of each model.
+  subroutine bounds_sizes(result, nt, nx, np, n_monomials, status)
+    type(c_ptr), intent(in) :: result
+    integer(c_int64_t), intent(out) :: nt, nx, np, n_monomials
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: ns, ng, order
+    type(c_ptr) :: basis, remainder
+    status = odesens_result_sizes(result, nt, nx, np, ns, ng)
+    if (status /= ODESENS_OK) return
+    status = odesens_result_bounds_info(result, order, n_monomials, basis, remainder)
+  end subroutine
+
+  ! n models of one kind: coefficients from array `first` (ODESENS_ARRAY_X_COEF,
+  ! _S_COEF or _GRADIENT_COEF), remainders and hulls from the two after it.
+  subroutine copy_models(result, first, n_monomials, n, coef, rem, hull, status)
+    type(c_ptr), intent(in) :: result
+    integer(c_int64_t), intent(in) :: first, n_monomials, n
+    real(c_double), intent(inout) :: coef(*), rem(*), hull(*)
+    integer(c_int), intent(out) :: status
+    call odesens_copy_array(result, first, coef, n_monomials * n, status)
+    if (status /= ODESENS_OK) return
+    call odesens_copy_array(result, first + 1, rem, 2 * n, status)
+    if (status /= ODESENS_OK) return
+    call odesens_copy_array(result, first + 2, hull, 2 * n, status)
+  end subroutine
+
+  ! The models of x (bounds_fsa): coef(n_monomials, nx, n_times) over the
+  ! basis of odesens_get_bounds_basis, rem(:, i, k) and hull(:, i, k) the
+  ! (lower, upper) remainder and enclosure of x_i(t_k) over the box.
+  subroutine odesens_get_bounds_x(result, coef, rem, hull, status)
+    type(c_ptr), intent(in) :: result
+    real(c_double), allocatable, intent(out) :: coef(:, :, :), rem(:, :, :), hull(:, :, :)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: nt, nx, np, nm
+    call bounds_sizes(result, nt, nx, np, nm, status)
+    if (status /= ODESENS_OK) return
+    allocate(coef(nm, nx, nt), rem(2, nx, nt), hull(2, nx, nt))
+    call copy_models(result, ODESENS_ARRAY_X_COEF, nm, nx * nt, coef, rem, hull, status)
+  end subroutine
+
+  ! The models of S: coef(n_monomials, nx, np, n_times), rem and
+  ! hull(2, nx, np, n_times) for dx_i/dp_j at t_k.
+  subroutine odesens_get_bounds_s(result, coef, rem, hull, status)
+    type(c_ptr), intent(in) :: result
+    real(c_double), allocatable, intent(out) :: coef(:, :, :, :), rem(:, :, :, :), &
+                                                hull(:, :, :, :)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: nt, nx, np, nm
+    call bounds_sizes(result, nt, nx, np, nm, status)
+    if (status /= ODESENS_OK) return
+    allocate(coef(nm, nx, np, nt), rem(2, nx, np, nt), hull(2, nx, np, nt))
+    call copy_models(result, ODESENS_ARRAY_S_COEF, nm, nx * np * nt, coef, rem, hull, status)
+  end subroutine
+
+  ! The models of the objective's gradient: coef(n_monomials, np), rem and
+  ! hull(2, np).
+  subroutine odesens_get_bounds_gradient(result, coef, rem, hull, status)
+    type(c_ptr), intent(in) :: result
+    real(c_double), allocatable, intent(out) :: coef(:, :), rem(:, :), hull(:, :)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: nt, nx, np, nm
+    call bounds_sizes(result, nt, nx, np, nm, status)
+    if (status /= ODESENS_OK) return
+    allocate(coef(nm, np), rem(2, np), hull(2, np))
+    call copy_models(result, ODESENS_ARRAY_GRADIENT_COEF, nm, np, coef, rem, hull, status)
+  end subroutine
+
+  ! The basis of the models: exponents(np, n_monomials) (basis function c
+  ! is prod_j T_{exponents(j, c)}(xi_j), or xi_j^exponents(j, c) for the
+  ! taylor basis) and xi_j = (p_j - mid(j)) / rad(j).
+  subroutine odesens_get_bounds_basis(result, exponents, mid, rad, status)
+    type(c_ptr), intent(in) :: result
+    integer(c_int64_t), allocatable, intent(out) :: exponents(:, :)
+    real(c_double), allocatable, intent(out) :: mid(:), rad(:)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: nt, nx, np, nm
+    call bounds_sizes(result, nt, nx, np, nm, status)
+    if (status /= ODESENS_OK) return
+    allocate(exponents(np, nm), mid(np), rad(np))
+    status = odesens_result_bounds_exponents(result, exponents, np * nm)
+    if (status /= ODESENS_OK) return
+    call odesens_copy_array(result, ODESENS_ARRAY_BOX_MID, mid, np, status)
+    if (status /= ODESENS_OK) return
+    call odesens_copy_array(result, ODESENS_ARRAY_BOX_RAD, rad, np, status)
   end subroutine
 
   ! values(M): the objectives psi_m (erk_adjoint).

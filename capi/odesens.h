@@ -126,7 +126,25 @@ typedef enum odesens_result_array {
   ODESENS_ARRAY_GRADIENT = 4,    /* n_gradient (np x n_objectives, or 0) entries of dpsi/dp */
   ODESENS_ARRAY_GRADIENT_X0 = 5, /* nx x n_objectives entries of dpsi/dx(t0) */
   ODESENS_ARRAY_OBJECTIVES = 6,  /* n_objectives values psi_m of the objectives */
-  ODESENS_ARRAY_SR = 7           /* nx x n_directions x n_times products S(t_k) r_j */
+  ODESENS_ARRAY_SR = 7,          /* nx x n_directions x n_times products S(t_k) r_j */
+  /* Set-valued methods (bounds_fsa; see odesens_result_bounds_info): models
+   * of n_monomials coefficients, remainders and hulls as (lower, upper)
+   * pairs, model m's coefficients at [c + m*n_monomials], its pair at
+   * [2m], [2m + 1]. */
+  ODESENS_ARRAY_X_COEF = 8,         /* n_monomials x nx x n_times: models of x */
+  ODESENS_ARRAY_X_REM = 9,          /* 2 x nx x n_times: their remainders */
+  ODESENS_ARRAY_X_HULL = 10,        /* 2 x nx x n_times: enclosures of x over the box */
+  ODESENS_ARRAY_X_SHAPE = 11,       /* nx x nx x n_times: shape matrices (remainder=ellipsoid) */
+  ODESENS_ARRAY_S_COEF = 12,        /* n_monomials x nx x np x n_times: models of S */
+  ODESENS_ARRAY_S_REM = 13,         /* 2 x nx x np x n_times */
+  ODESENS_ARRAY_S_HULL = 14,        /* 2 x nx x np x n_times: enclosures of S */
+  ODESENS_ARRAY_GRADIENT_COEF = 15, /* n_monomials x np: models of the objective's gradient */
+  ODESENS_ARRAY_GRADIENT_REM = 16,  /* 2 x np */
+  ODESENS_ARRAY_GRADIENT_HULL = 17, /* 2 x np: enclosures of the gradient */
+  ODESENS_ARRAY_BOX_MID = 18,       /* np centres: p_j = mid_j + rad_j xi_j, xi_j in [-1, 1] */
+  ODESENS_ARRAY_BOX_RAD = 19,       /* np radii (0 for a parameter held fixed) */
+  ODESENS_ARRAY_BOX_LOWER = 20,     /* np lower bounds of the box as given */
+  ODESENS_ARRAY_BOX_UPPER = 21      /* np upper bounds of the box as given */
 } odesens_result_array;
 
 /* Order of the statistics written by odesens_result_stats. */
@@ -342,6 +360,27 @@ ODESENS_API int odesens_solver_set_integrand_observables(odesens_solver* solver,
  * that computes S = dx/dp alone: ODESENS_ERR_UNSUPPORTED. */
 ODESENS_API int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r,
                                                    int64_t len);
+/* The parameter box of the set-valued methods (bounds_fsa): lower and
+ * upper bounds, np each; a parameter with lower = upper is held fixed.
+ * Results then enclose x, S and the gradient for every p in the box
+ * (odesens_result_bounds_info). np must be the model's
+ * (ODESENS_ERR_INVALID_ARGUMENT naming it otherwise), as must
+ * lower <= upper; a NaN or Inf bound: ODESENS_ERR_NOT_FINITE; np 0 removes
+ * the box (lower and upper may then be NULL); a method without box:
+ * ODESENS_ERR_UNSUPPORTED. bounds_fsa refuses to solve without one
+ * (ODESENS_ERR_INVALID_ARGUMENT). */
+ODESENS_API int odesens_solver_set_param_box(odesens_solver* solver, const double* lower,
+                                             const double* upper, int64_t np);
+/* Least-squares objective of the set-valued methods: F = sum over output
+ * times k and states i of (data[i + k*nx] - x_i(t_k))^2, n = n_times x nx
+ * values, time slowest, NaN where a state is not observed; the result's
+ * gradient encloses dF/dp. n must be a whole number of blocks of nx
+ * (checked against the output times at solve); Inf:
+ * ODESENS_ERR_NOT_FINITE; n 0 removes the data (then the objective is
+ * that of the adjoint weights); a method without bounds:
+ * ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_solver_set_objective_data(odesens_solver* solver, const double* data,
+                                                  int64_t n);
 /* Method options, checked when set: an unknown key is
  * ODESENS_ERR_UNKNOWN_OPTION, a value of the wrong type or outside the
  * allowed choices ODESENS_ERR_OPTION_TYPE; the message names the key. An
@@ -446,6 +485,24 @@ ODESENS_API int odesens_result_n_directions(const odesens_result* result, int64_
  * k*nx*n_directions] = (S(t_k) r_j)_i = (dx(t_k)/d(x0, p) r_j)_i. A result
  * without directions: ODESENS_ERR_UNSUPPORTED. */
 ODESENS_API int odesens_result_sr(const odesens_result* result, double* out, int64_t len);
+/* The enclosures of a set-valued method (bounds_fsa), valid for every p in
+ * the box: polynomial models in the scaled parameters xi_j = (p_j -
+ * mid_j) / rad_j in [-1, 1] (ODESENS_ARRAY_BOX_MID, _BOX_RAD), each
+ * sum_c coef[c] B_c(xi) + [rem lower, rem upper] over the basis functions
+ * B_c(xi) = prod_j T_{e_cj}(xi_j) (Chebyshev polynomials, basis
+ * "chebyshev") or prod_j xi_j^{e_cj} ("taylor"), with the hull of its range.
+ * The order q, the number of coefficients of each model, the basis and the
+ * remainder ("interval" or "ellipsoid"; strings belong to the result); any
+ * output may be NULL. A result without bounds: ODESENS_ERR_UNSUPPORTED.
+ * The arrays: odesens_result_data with ODESENS_ARRAY_X_COEF and after. */
+ODESENS_API int odesens_result_bounds_info(const odesens_result* result, int64_t* order,
+                                           int64_t* n_monomials, const char** basis,
+                                           const char** remainder);
+/* The exponents e_cj of the basis functions, n = n_monomials x np:
+ * out[j + c*np] = e_cj (0 for a parameter held fixed). A result without
+ * bounds: ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_result_bounds_exponents(const odesens_result* result, int64_t* out,
+                                                int64_t n);
 /* The ODESENS_STAT_COUNT statistics in the order of odesens_stat. */
 ODESENS_API int odesens_result_stats(const odesens_result* result, double* out, int64_t len);
 

@@ -48,6 +48,29 @@ void add_flag(CLI::App& command, const std::string& flag,
       ->trigger_on_parse();
 }
 
+// The NAME=VALUE items of a comma list, each handed to `read` with its
+// name and value.
+void for_each_assignment(const std::string& list, const std::string& flag,
+                         const std::function<void(const std::string&, const std::string&)>& read) {
+  for (const auto& item : split(list, ',')) {
+    const auto [name, value] = split_assignment(item, flag);
+    read(name, value);
+  }
+}
+
+BoxBound parse_box_bound(const std::string& name, const std::string& range) {
+  const auto ends = split(range, ':');
+  const std::string what = "--box " + name;
+  if (ends.size() != 2)
+    throw UsageError{what + " expects LOWER:UPPER, got '" + range + "'"};
+  BoxBound b{name, parse_number(ends[0], what + " lower bound"),
+             parse_number(ends[1], what + " upper bound")};
+  if (b.lower > b.upper)
+    throw UsageError{what + ": the lower bound " + ends[0] + " is above the upper bound " +
+                     ends[1]};
+  return b;
+}
+
 }  // namespace
 
 // strtod rather than CLI11's conversion, which reads a long double and rounds
@@ -165,6 +188,17 @@ void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
       run.integrand.push_back(name);
     }
   });
+  add_flag(command, "--box", [&run](const std::string& list) {
+    for_each_assignment(list, "--box", [&run](const std::string& name, const std::string& range) {
+      run.box.push_back(parse_box_bound(name, range));
+    });
+  });
+  add_flag(command, "--weights", [&run](const std::string& list) {
+    for_each_assignment(list, "--weights", [&run](const std::string& name, const std::string& w) {
+      run.weights.emplace_back(name, parse_number(w, "--weights " + name));
+    });
+  });
+  add_flag(command, "--data", [&run](const std::string& v) { run.data_file = v; });
 }
 
 void check_run_arguments(const RunArguments& run, SolveCommand kind) {

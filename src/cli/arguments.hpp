@@ -13,6 +13,12 @@ class App;
 
 namespace odesens::cli {
 
+// --box NAME=LOWER:UPPER: one parameter's interval.
+struct BoxBound {
+  std::string name;
+  double lower = 0.0, upper = 0.0;
+};
+
 struct RunArguments {
   std::string model;
   std::string method;
@@ -29,6 +35,12 @@ struct RunArguments {
   std::vector<std::string> observe;  // --observe NAME[:amount|:concentration],...
   // --integrand NAME,...: one objective per name, psi_m = integral of NAME.
   std::vector<std::string> integrand;
+  // Set-valued methods (run): --box NAME=LO:HI,... (the other parameters
+  // held at their values), --weights STATE=W,... (objective sum_i w_i
+  // x_i(t_final)), --data FILE.csv|FILE.tsv (least-squares objective).
+  std::vector<BoxBound> box;
+  std::vector<std::pair<std::string, double>> weights;
+  std::string data_file;
   // ensemble: --params FILE.csv|FILE.tsv and --threads N.
   std::string params_file;
   unsigned threads = 1;
@@ -42,8 +54,8 @@ inline constexpr unsigned max_threads = 1024;
 
 // Declares MODEL and the flags of `command` on it, parsed into `run`. Each
 // occurrence of a flag is checked as it is read (UsageError on a malformed
-// value); a repeated flag overrides, except --param, --option, --observe and
-// --integrand, which accumulate. `compare` takes --methods a,b instead of
+// value); a repeated flag overrides, except --param, --option, --observe,
+// --integrand, --box and --weights, which accumulate. `compare` takes --methods a,b instead of
 // --method and has no --observe or --integrand (its --format and --out
 // are accepted and unused); `ensemble` takes --params and --threads instead of --param, and has no
 // --observe, --integrand or --format (its output is HDF5).

@@ -8,6 +8,7 @@
 //                [--option KEY=VALUE ...] [--max-steps N]
 //                [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]
 //                [--integrand NAME,...] [--format json|csv|h5] [--out FILE]
+//                [--box NAME=LO:HI,...] [--weights STATE=W,...] [--data FILE.csv]
 //   odesens compare MODEL --methods ID1,ID2[,...] [the run flags]
 //   odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5
 //                [--threads N] [--rtol R] [--atol A] [--t0 T] [--tout ...]
@@ -53,6 +54,7 @@ const char* kUsage =
     "                   [--option KEY=VALUE ...] [--max-steps N]\n"
     "                   [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]\n"
     "                   [--integrand NAME,...] [--format json|csv|h5] [--out FILE]\n"
+    "                   [--box NAME=LO:HI,...] [--weights STATE=W,...] [--data FILE.csv]\n"
     "       odesens compare MODEL --methods ID1,ID2[,...] [run flags but --method,\n"
     "                   --observe, --integrand, --format, --out; an --option goes to the\n"
     "                   methods that have it]\n"
@@ -75,6 +77,15 @@ const char* kUsage =
     "--integrand: one objective per name (repeatable; names as for --observe), psi = the\n"
     "       integral of that observable from t0 to the last output time; the output gives the\n"
     "       gradient of each, d psi/d x(t0) and the values psi. Only erk_adjoint takes it.\n"
+    "--box: the parameter box of bounds_fsa, e.g. --box k1=1.5:2.5,k2=-0.5:0.5; parameters\n"
+    "       not named are held at their values (--param or nominal). The output's \"bounds\"\n"
+    "       (JSON) or hull tables (CSV) enclose x, S and the gradient over the box.\n"
+    "--weights: the objective G = sum of w * STATE at the last output time (gradient\n"
+    "       methods; states not named weigh 0; default: every state weighs 1).\n"
+    "--data: bounds_fsa's least-squares objective sum (d - x)^2: a header row t,STATE,...\n"
+    "       (any of the states, any order), one row per output time; an empty or nan\n"
+    "       cell is not observed. Its t column gives the output times, or must agree with\n"
+    "       --tout when that is given. .csv (comma) or .tsv (tab).\n"
     "Defaults: the method's tolerances (odesens options METHOD), output times: the\n"
     "model's span at 101 points.\n";
 

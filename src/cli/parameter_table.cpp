@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 
 #include "core/file_kind.hpp"
@@ -25,13 +26,13 @@ std::string shown(const std::string& text) {
   return text.size() <= 40 ? text : text.substr(0, 37) + "...";
 }
 
-char separator_of(const std::string& path) {
+char separator_of(const std::string& path, const std::string& flag) {
   std::string ext = path.size() >= 4 ? path.substr(path.size() - 4) : "";
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == ".csv") return ',';
   if (ext == ".tsv") return '\t';
-  throw UsageError{"--params: '" + path +
+  throw UsageError{flag + ": '" + path +
                    "' must end in .csv (comma-separated) or .tsv (tab-separated)"};
 }
 
@@ -39,7 +40,8 @@ char separator_of(const std::string& path) {
 // in blocks so that no line longer than max_line_bytes is ever held.
 class LineReader {
  public:
-  LineReader(int fd, const std::string& path) : fd_(fd), path_(path) {}
+  LineReader(int fd, const std::string& path, const std::string& flag)
+      : fd_(fd), path_(path), flag_(flag) {}
 
   // The next line into `line`; false at the end of the file.
   bool next(std::string& line) {
@@ -79,7 +81,7 @@ class LineReader {
       if (n < 0 && errno == EINTR) continue;
       if (n < 0)
         throw Error(Status::io_error,
-                    "--params: reading '" + path_ + "' failed: " + std::strerror(errno));
+                    flag_ + ": reading '" + path_ + "' failed: " + std::strerror(errno));
       pos_ = 0;
       end_ = static_cast<std::size_t>(n);
       return n > 0;
@@ -88,6 +90,7 @@ class LineReader {
 
   int fd_;
   const std::string& path_;
+  const std::string& flag_;
   std::array<char, 1 << 16> buffer_;
   std::size_t pos_ = 0, end_ = 0, number_ = 0;
 };
@@ -141,20 +144,35 @@ Cell read_cell(const std::string& cell, double& value) {
 ParameterTable read_parameter_table(const std::string& path,
                                     const std::vector<std::string>& model_names,
                                     const std::string& model_name) {
-  const char separator = separator_of(path);
+  TableSchema schema;
+  schema.flag = "--params";
+  schema.column = "parameter";
+  schema.names = model_names;
+  schema.owner = "model " + model_name;
+  schema.row = "member";
+  schema.max_rows = max_members;
+  schema.too_many = "parameter sets (members); at most " + std::to_string(max_members) +
+                    " per run: split the file";
+  return read_table(path, schema);
+}
+
+ParameterTable read_table(const std::string& path, const TableSchema& schema) {
+  const std::string& flag = schema.flag;
+  const std::vector<std::string>& model_names = schema.names;
+  const char separator = separator_of(path, flag);
   // O_NONBLOCK: opening a FIFO does not wait for a writer (and is refused below).
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) throw UsageError{"--params: cannot read '" + path + "': " + std::strerror(errno)};
+  if (fd < 0) throw UsageError{flag + ": cannot read '" + path + "': " + std::strerror(errno)};
   const FileDescriptor file{fd};
   struct stat info {};
   if (::fstat(fd, &info) != 0)
-    throw Error(Status::io_error, "--params: cannot read '" + path + "': " + std::strerror(errno));
+    throw Error(Status::io_error, flag + ": cannot read '" + path + "': " + std::strerror(errno));
   if (!S_ISREG(info.st_mode))
-    throw UsageError{"--params: cannot read '" + path + "': it is " + kind_of_file(info.st_mode) +
+    throw UsageError{flag + ": cannot read '" + path + "': it is " + kind_of_file(info.st_mode) +
                      ", not a regular file"};
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 
-  LineReader lines(fd, path);
+  LineReader lines(fd, path, flag);
   std::string line;
   std::vector<std::string> cells;
   ParameterTable table;
@@ -169,15 +187,15 @@ ParameterTable read_parameter_table(const std::string& path,
       for (std::size_t c = 0; c < cells.size(); ++c) {
         if (cells[c].empty())
           throw UsageError{at() + "column " + std::to_string(c + 1) +
-                           " of the header is empty (expected a parameter name)"};
+                           " of the header is empty (expected a " + schema.column + " name)"};
         const auto [it, fresh] = seen.emplace(cells[c], c);
         if (!fresh)
-          throw UsageError{at() + "parameter '" + shown(cells[c]) +
+          throw UsageError{at() + schema.column + " '" + shown(cells[c]) +
                            "' appears twice in the header (columns " +
                            std::to_string(it->second + 1) + " and " + std::to_string(c + 1) + ")"};
         const auto known = std::find(model_names.begin(), model_names.end(), cells[c]);
         if (known == model_names.end())
-          throw UsageError{at() + "model " + model_name + " has no parameter '" +
+          throw UsageError{at() + schema.owner + " has no " + schema.column + " '" +
                            shown(cells[c]) + "' (column " + std::to_string(c + 1) + ")"};
         table.columns.push_back(static_cast<std::size_t>(known - model_names.begin()));
       }
@@ -189,13 +207,16 @@ ParameterTable read_parameter_table(const std::string& path,
                        (cells.size() == 1 ? " cell" : " cells") + ", but the header (line " +
                        std::to_string(table.header_line) + ") has " +
                        std::to_string(table.names.size())};
-    if (table.rows == max_members)
-      throw UsageError{at() + "more than " + std::to_string(max_members) +
-                       " parameter sets (members); at most " + std::to_string(max_members) +
-                       " per run: split the file"};
+    if (table.rows == schema.max_rows)
+      throw UsageError{at() + "more than " + std::to_string(schema.max_rows) + " " +
+                       schema.too_many};
     for (std::size_t c = 0; c < cells.size(); ++c) {
       double value = 0.0;
-      const Cell cell = read_cell(cells[c], value);
+      Cell cell = read_cell(cells[c], value);
+      if (cell == Cell::empty && schema.empty_is_nan) {
+        cell = Cell::number;
+        value = std::numeric_limits<double>::quiet_NaN();
+      }
       if (cell != Cell::number) {
         const std::string column =
             "column " + std::to_string(c + 1) + " (" + shown(table.names[c]) + ")";
@@ -211,10 +232,12 @@ ParameterTable read_parameter_table(const std::string& path,
   if (table.header_line == 0)
     throw UsageError{path + ": " +
                      (lines.number() == 0 ? "empty file" : "only blank and comment lines") +
-                     ": expected a header row of parameter names, then one row per member"};
+                     ": expected a header row of " + schema.column + " names, then one row per " +
+                     schema.row};
   if (table.rows == 0)
     throw UsageError{path + ": no data rows after the header (line " +
-                     std::to_string(table.header_line) + "): expected one row of values per member"};
+                     std::to_string(table.header_line) + "): expected one row of values per " +
+                     schema.row};
   return table;
 }
 

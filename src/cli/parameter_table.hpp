@@ -35,10 +35,26 @@ inline constexpr std::size_t max_members = 10'000'000;
 // The longest line read (a header of a million parameter names fits).
 inline constexpr std::size_t max_line_bytes = std::size_t{64} << 20;
 
-// Reads PATH (a regular file, .csv or .tsv), the header's names matched to
-// `model_names` as soon as it is read (a name the model `model_name` does
-// not have is an error before any row is read). Throws UsageError on
-// malformed content and odesens::Error(io_error) when reading fails.
+// What a table holds, for reading it and for the messages about it.
+struct TableSchema {
+  std::string flag;                // the flag naming the file: "--params"
+  std::string column;              // what a header name is: "parameter"
+  std::vector<std::string> names;  // the names the header may use
+  std::string owner;               // who has them: "model builtin:chua"
+  std::string row;                 // what a row is: "member"
+  std::size_t max_rows = 0;
+  std::string too_many;            // the rows past max_rows: "parameter sets (members); ..."
+  bool empty_is_nan = false;       // an empty cell is NaN (otherwise an error)
+};
+
+// Reads PATH (a regular file, .csv or .tsv) as `schema` describes it; the
+// header's names are matched to schema.names as soon as it is read (a name
+// not there is an error before any row is read). `columns` of the result
+// are indices into schema.names. Throws UsageError on malformed content and
+// odesens::Error(io_error) when reading fails.
+ParameterTable read_table(const std::string& path, const TableSchema& schema);
+
+// read_table for --params: names are the model's parameters.
 ParameterTable read_parameter_table(const std::string& path,
                                     const std::vector<std::string>& model_names,
                                     const std::string& model_name);

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 
+#include "cli/parameter_table.hpp"
 #include "cli/result_output.hpp"
 
 namespace odesens::cli {
@@ -39,6 +41,91 @@ void set_option(Options& options, const MethodInfo& info, const std::string& key
   options.set(key, text);  // unknown key: let the method's validation name it
 }
 
+// The index of `name` among the model's parameters or states (`what`), or
+// UsageError from `flag`.
+std::size_t index_of(const std::vector<std::string>& names, const std::string& name,
+                     const std::string& flag, const Model& model, const char* what) {
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end())
+    throw UsageError{flag + ": model " + model.name() + " has no " + what + " '" + name + "'"};
+  return static_cast<std::size_t>(it - names.begin());
+}
+
+// A flag of the set-valued or gradient methods given to another method.
+void require_capability(bool has, const std::string& flag, const MethodInfo& info,
+                        const char* takers) {
+  if (!has)
+    throw UsageError{flag + ": method " + info.id + " does not take it (" + takers + " do)"};
+}
+
+// --box: the named parameters' intervals, the others held at their values.
+void set_box(Problem& problem, const std::vector<BoxBound>& box) {
+  problem.param_lower = problem.params;
+  problem.param_upper = problem.params;
+  for (const auto& b : box) {
+    const Model& model = *problem.model;
+    const std::size_t j = index_of(model.param_names(), b.name, "--box", model, "parameter");
+    problem.param_lower[j] = b.lower;
+    problem.param_upper[j] = b.upper;
+  }
+}
+
+// --weights: G = sum_i w_i x_i(t_final), the other states weighted 0.
+void set_weights(Problem& problem, const std::vector<std::pair<std::string, double>>& weights) {
+  const Model& model = *problem.model;
+  const std::size_t nx = model.nx(), last = problem.output_times.size() - 1;
+  problem.adjoint_weights.assign(nx * (last + 1), 0.0);
+  for (const auto& [name, w] : weights)
+    problem.adjoint_weights[index_of(model.state_names(), name, "--weights", model, "state") +
+                            last * nx] = w;
+}
+
+// The table of --data: a column t and any of the model's states.
+ParameterTable read_data_table(const std::string& path, const Model& model) {
+  TableSchema schema;
+  schema.flag = "--data";
+  schema.column = "state";
+  schema.names = model.state_names();
+  schema.names.insert(schema.names.begin(), "t");
+  schema.owner = "model " + model.name();
+  schema.row = "output time";
+  schema.max_rows = max_output_times;
+  schema.too_many = "rows (output times)";
+  schema.empty_is_nan = true;
+  return read_table(path, schema);
+}
+
+// --data: the least-squares objective's data, NaN where a state has no
+// column or an empty cell. Its t column gives the output times, or must
+// agree with those of --tout (`times`, non-empty).
+void set_objective_data(Problem& problem, const std::string& path) {
+  const ParameterTable table = read_data_table(path, *problem.model);
+  const std::size_t n_columns = table.columns.size(), nx = problem.model->nx();
+  const auto t_column = std::find(table.columns.begin(), table.columns.end(), 0);
+  if (t_column == table.columns.end())
+    throw UsageError{"--data: " + path + ": no column 't' (the output times)"};
+  const auto c_t = static_cast<std::size_t>(t_column - table.columns.begin());
+  std::vector<double>& times = problem.output_times;
+  if (!times.empty() && times.size() != table.rows)
+    throw UsageError{"--data: " + path + " has " + std::to_string(table.rows) +
+                     " rows, but --tout gives " + std::to_string(times.size()) +
+                     " output times (one row each)"};
+  const bool from_file = times.empty();
+  problem.objective_data.assign(table.rows * nx, std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t k = 0; k < table.rows; ++k) {
+    const double* row = table.values.data() + k * n_columns;
+    const double t = row[c_t];
+    if (std::isnan(t))
+      throw UsageError{"--data: " + path + ": row " + std::to_string(k + 1) + " has no t"};
+    if (from_file) times.push_back(t);
+    if (!(std::fabs(t - times[k]) <= 1e-12 * std::max(1.0, std::fabs(times[k]))))
+      throw UsageError{"--data: " + path + ": row " + std::to_string(k + 1) + " has t = " +
+                       format_double(t) + ", not the output time " + format_double(times[k])};
+    for (std::size_t c = 0; c < n_columns; ++c)
+      if (c != c_t) problem.objective_data[table.columns[c] - 1 + k * nx] = row[c];
+  }
+}
+
 }  // namespace
 
 bool declares(const MethodInfo& info, const std::string& key) {
@@ -52,21 +139,27 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
   Problem problem;
   problem.model = model;
   problem.params = model->nominal_params();
-  for (const auto& [name, value] : a.params) {
-    const auto& names = model->param_names();
-    auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end())
-      throw UsageError{"--param: model " + model->name() + " has no parameter '" + name + "'"};
-    problem.params[static_cast<std::size_t>(it - names.begin())] =
+  for (const auto& [name, value] : a.params)
+    problem.params[index_of(model->param_names(), name, "--param", *model, "parameter")] =
         parse_number(value, "--param " + name);
-  }
   problem.t0 = a.t0.value_or(model->default_t0());
-  if (!a.tout.empty()) {
-    problem.output_times = parse_time_grid(a.tout);
-  } else {
+  if (!a.tout.empty()) problem.output_times = parse_time_grid(a.tout);
+  if (!a.data_file.empty()) {
+    require_capability(info.capabilities.bounds, "--data", info, "bounds_fsa");
+    set_objective_data(problem, a.data_file);
+  }
+  if (problem.output_times.empty()) {
     std::ostringstream grid;
     grid << format_double(problem.t0) << ':' << format_double(model->default_t_end()) << ":101";
     problem.output_times = parse_time_grid(grid.str());
+  }
+  if (!a.box.empty()) {
+    require_capability(info.capabilities.parameter_box, "--box", info, "bounds_fsa");
+    set_box(problem, a.box);
+  }
+  if (!a.weights.empty()) {
+    require_capability(info.capabilities.gradient, "--weights", info, "gradient methods");
+    set_weights(problem, a.weights);
   }
   if (a.rtol) problem.rtol = *a.rtol;
   if (a.atol) problem.atol = {*a.atol};

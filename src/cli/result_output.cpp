@@ -61,6 +61,93 @@ Json columns(const std::vector<double>& v, std::size_t m) {
   return array;
 }
 
+// One axis of a flat array: its length and the distance between its
+// neighbouring elements.
+struct Axis {
+  std::size_t count, stride;
+};
+
+// The values of v as nested lists, axes outermost first: element [a][b]...
+// is v[offset + a * axes[0].stride + b * axes[1].stride + ...].
+Json nested(const std::vector<double>& v, const std::vector<Axis>& axes, std::size_t level = 0,
+            std::size_t offset = 0) {
+  if (level == axes.size()) return number(v[offset]);
+  Json array = Json::array();
+  for (std::size_t a = 0; a < axes[level].count; ++a)
+    array.push_back(nested(v, axes, level + 1, offset + a * axes[level].stride));
+  return array;
+}
+
+// Models of x (per time and state), S (per time, state and parameter) or
+// the gradient (per parameter), `inner` values each (coefficients or a
+// (lower, upper) pair), in the order of the output's x, S and gradient.
+std::vector<Axis> x_axes(const Result& r, std::size_t inner) {
+  return {{r.times.size(), inner * r.nx}, {r.nx, inner}, {inner, 1}};
+}
+std::vector<Axis> s_axes(const Result& r, std::size_t inner) {
+  return {{r.times.size(), inner * r.nx * r.np}, {r.nx, inner}, {r.np, inner * r.nx}, {inner, 1}};
+}
+std::vector<Axis> gradient_axes(const Result& r, std::size_t inner) {
+  return {{r.np, inner}, {inner, 1}};
+}
+
+// Every field of BoundsResult, named as there: exponents[c][j],
+// x_coef[k][i][c], x_rem and x_hull[k][i] = [lower, upper], x_shape[k][r][c]
+// (empty for interval remainders), s_*[k][i][j], gradient_*[j].
+Json bounds_json(const Result& r) {
+  const BoundsResult& b = r.bounds;
+  const std::size_t nm = b.n_monomials;
+  Json exponents = Json::array();
+  for (std::size_t c = 0; c < nm; ++c)
+    exponents.push_back(Json(std::vector<std::int64_t>(
+        b.exponents.begin() + static_cast<std::ptrdiff_t>(c * r.np),
+        b.exponents.begin() + static_cast<std::ptrdiff_t>((c + 1) * r.np))));
+  const std::size_t shapes = b.x_shape.empty() ? 0 : r.times.size();
+  return {{"basis", text(b.basis)},
+          {"remainder", text(b.remainder)},
+          {"order", b.order},
+          {"n_monomials", nm},
+          {"box_lower", numbers(b.box_lower)},
+          {"box_upper", numbers(b.box_upper)},
+          {"box_mid", numbers(b.box_mid)},
+          {"box_rad", numbers(b.box_rad)},
+          {"exponents", std::move(exponents)},
+          {"x_coef", nested(b.x_coef, x_axes(r, nm))},
+          {"x_rem", nested(b.x_rem, x_axes(r, 2))},
+          {"x_hull", nested(b.x_hull, x_axes(r, 2))},
+          {"x_shape", nested(b.x_shape, {{shapes, r.nx * r.nx}, {r.nx, 1}, {r.nx, r.nx}})},
+          {"s_coef", nested(b.s_coef, s_axes(r, nm))},
+          {"s_rem", nested(b.s_rem, s_axes(r, 2))},
+          {"s_hull", nested(b.s_hull, s_axes(r, 2))},
+          {"gradient_coef", nested(b.gradient_coef, gradient_axes(r, nm))},
+          {"gradient_rem", nested(b.gradient_rem, gradient_axes(r, 2))},
+          {"gradient_hull", nested(b.gradient_hull, gradient_axes(r, 2))}};
+}
+
+// CSV: the hulls of x and S at each output time, then of the gradient.
+void write_hulls_csv(std::ostream& out, const Model& model, const Result& r) {
+  const BoundsResult& b = r.bounds;
+  out << "\nt";
+  for (const auto& s : model.state_names()) out << ',' << s << "_lower," << s << "_upper";
+  for (const auto& p : model.param_names())
+    for (const auto& s : model.state_names())
+      out << ",d" << s << "/d" << p << "_lower,d" << s << "/d" << p << "_upper";
+  out << '\n';
+  const std::size_t per_time = r.nx * r.np;
+  for (std::size_t k = 0; k < r.times.size(); ++k) {
+    out << format_double(r.times[k]);
+    for (std::size_t m = k * r.nx; m < (k + 1) * r.nx; ++m)
+      out << ',' << format_double(b.x_hull[2 * m]) << ',' << format_double(b.x_hull[2 * m + 1]);
+    for (std::size_t m = k * per_time; m < (k + 1) * per_time; ++m)
+      out << ',' << format_double(b.s_hull[2 * m]) << ',' << format_double(b.s_hull[2 * m + 1]);
+    out << '\n';
+  }
+  out << "\nparameter,gradient_lower,gradient_upper\n";
+  for (std::size_t j = 0; j < r.np; ++j)
+    out << model.param_names()[j] << ',' << format_double(b.gradient_hull[2 * j]) << ','
+        << format_double(b.gradient_hull[2 * j + 1]) << '\n';
+}
+
 }  // namespace
 
 std::string format_double(double d) {
@@ -121,6 +208,7 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
   if (run.gradient_method) doc["gradient"] = columns(r.gradient, run.n_objectives);
   if (!r.gradient_x0.empty()) doc["gradient_x0"] = columns(r.gradient_x0, run.n_objectives);
   if (!r.objective_values.empty()) doc["objectives"] = numbers(r.objective_values);
+  if (r.bounds.n_monomials > 0) doc["bounds"] = bounds_json(r);
   if (!r.warnings.empty()) doc["warnings"] = texts(r.warnings);
   // The memory the solve held (an estimate from the integrators' own counts).
   const auto bytes = r.stats.extra.find("workspace_bytes");
@@ -178,6 +266,7 @@ void write_csv(std::ostream& out, const Model& model, const Result& r,
     for (std::size_t k = 0; k < r.objective_values.size(); ++k)
       out << k + 1 << ',' << format_double(r.objective_values[k]) << '\n';
   }
+  if (r.bounds.n_monomials > 0) write_hulls_csv(out, model, r);
 }
 
 }  // namespace odesens::cli

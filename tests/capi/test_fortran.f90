@@ -111,6 +111,7 @@ program test_fortran
   call check_errors(model)
   call check_objectives()
   call check_directions()
+  call check_bounds()
   call check_ensemble()
 
   ! A callback failure surfaces as a status and a message naming 'f'.
@@ -340,6 +341,69 @@ contains
       call odesens_result_free(alone)
     end do
     call odesens_ensemble_free(ensemble)
+    call odesens_solver_free(solver)
+    call odesens_model_free(m)
+  end subroutine
+
+  ! bounds_fsa over the box p in [0.9, 1.1] of x' = -p x, x(0) = 1: at
+  ! parameters across the box, exp(-p t_k) lies in the hull of x(t_k) and
+  ! in its Chebyshev model (T_e(xi) = cos(e acos(xi))) plus remainder,
+  ! -t exp(-p t) in the hull of S, and -exp(-p) in that of the gradient of
+  ! the default objective x(1).
+  subroutine check_bounds()
+    character(len=*), parameter :: text = &
+      "param p = 1" // c_new_line // "state x = 1" // c_new_line // "dx/dt = -p*x" // c_new_line
+    real(c_double), parameter :: t(2) = [0.5_c_double, 1.0_c_double], slack = 1e-6_c_double
+    real(c_double), allocatable :: x_coef(:, :, :), x_rem(:, :, :), x_hull(:, :, :), &
+                                   s_coef(:, :, :, :), s_rem(:, :, :, :), s_hull(:, :, :, :), &
+                                   g_coef(:, :), g_rem(:, :), g_hull(:, :), mid(:), rad(:)
+    integer(c_int64_t), allocatable :: exponents(:, :)
+    real(c_double) :: p, xi, model_value, exact
+    type(c_ptr) :: m, solver, result
+    integer :: k, step
+    logical :: inside
+    call odesens_check(odesens_model_from_text(text // c_null_char, m), c_null_ptr)
+    call odesens_check(odesens_solver_create(m, "bounds_fsa" // c_null_char, solver), c_null_ptr)
+    call odesens_check(odesens_solver_set_output_times(solver, t, 2_c_int64_t), solver)
+    call odesens_check(odesens_set_option_int(solver, "order" // c_null_char, 5_c_int64_t), &
+                       solver)
+    call expect(odesens_solver_set_param_box(solver, [1.1_c_double], [0.9_c_double], &
+                                             1_c_int64_t) == ODESENS_ERR_INVALID_ARGUMENT, &
+                "a box with lower > upper is refused")
+    call odesens_check(odesens_solver_set_param_box(solver, [0.9_c_double], [1.1_c_double], &
+                                                    1_c_int64_t), solver)
+    call odesens_check(odesens_solve(solver, result), solver)
+    call odesens_get_bounds_x(result, x_coef, x_rem, x_hull, status)
+    call odesens_check(status, result)
+    call odesens_get_bounds_s(result, s_coef, s_rem, s_hull, status)
+    call odesens_check(status, result)
+    call odesens_get_bounds_gradient(result, g_coef, g_rem, g_hull, status)
+    call odesens_check(status, result)
+    call odesens_get_bounds_basis(result, exponents, mid, rad, status)
+    call odesens_check(status, result)
+    call expect(all(shape(x_coef) == [6, 1, 2]) .and. all(shape(s_hull) == [2, 1, 1, 2]) .and. &
+                all(shape(g_rem) == [2, 1]) .and. all(shape(exponents) == [1, 6]), &
+                "the bounds have shapes (n_monomials or 2, nx, [np,] n_times)")
+    inside = .true.
+    do step = 0, 4
+      p = 0.9_c_double + 0.05_c_double * step
+      xi = (p - mid(1)) / rad(1)
+      do k = 1, 2
+        exact = exp(-p * t(k))
+        model_value = sum(x_coef(:, 1, k) * cos(exponents(1, :) * acos(xi)))
+        inside = inside .and. x_hull(1, 1, k) - slack <= exact .and. &
+                 exact <= x_hull(2, 1, k) + slack .and. &
+                 model_value + x_rem(1, 1, k) - slack <= exact .and. &
+                 exact <= model_value + x_rem(2, 1, k) + slack .and. &
+                 s_hull(1, 1, 1, k) - slack <= -t(k) * exact .and. &
+                 -t(k) * exact <= s_hull(2, 1, 1, k) + slack
+      end do
+      inside = inside .and. g_hull(1, 1) - slack <= -exp(-p) .and. -exp(-p) <= g_hull(2, 1) + slack
+    end do
+    call expect(inside, "the bounds enclose x, S and the gradient across the box")
+    call expect(x_hull(2, 1, 2) - x_hull(1, 1, 2) <= exp(-0.9_c_double) - exp(-1.1_c_double) + &
+                1e-4_c_double, "the hull of x(1) is tight")
+    call odesens_result_free(result)
     call odesens_solver_free(solver)
     call odesens_model_free(m)
   end subroutine

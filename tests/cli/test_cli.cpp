@@ -53,7 +53,8 @@ ToolRun run_tool(const std::string& args) {
 TEST(Cli, MethodsListsOneIdPerLine) {
   const ToolRun r = run_tool("methods");
   EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out, "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\ndopri8s\ngrk4as\nodesd\n");
+  EXPECT_EQ(r.out,
+            "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\ndopri8s\ngrk4as\nodesd\nbounds_fsa\n");
 }
 
 TEST(Cli, OptionsShowDefaultsRangesAndChoices) {
@@ -127,17 +128,35 @@ const char* kCostModel =
     "du/dt = -a*u + b*sin(v)\ndv/dt = a*u*v/(1 + v^2) - b*v\n"
     "output cost = (u - 0.3)^2 + b*log(1 + v^2)\n";
 
-// Runs the tool on kCostModel written to a file; `flags` follow the model.
-ToolRun run_cost_model(const std::string& flags) {
-  char path[] = "/tmp/odesens_cli_cost_XXXXXX.ode";
-  const int fd = mkstemps(path, 4);
-  const std::string text = kCostModel;
-  const bool written = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-  close(fd);
-  ToolRun r = written ? run_tool(std::string("run ") + path + " " + flags) : ToolRun{-1, "", ""};
-  std::remove(path);
-  return r;
+// A file under /tmp holding `text`, its name ending in `suffix`; removed
+// with the object.
+class TempFile {
+ public:
+  TempFile(const std::string& text, const std::string& suffix)
+      : path_("/tmp/odesens_cli_XXXXXX" + suffix) {
+    const int fd = mkstemps(path_.data(), static_cast<int>(suffix.size()));
+    written_ = fd >= 0 && write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    if (fd >= 0) close(fd);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+  bool written() const { return written_; }
+
+ private:
+  std::string path_;
+  bool written_ = false;
+};
+
+// Runs the tool on the model `text` written to an .ode file; `flags`
+// follow the model.
+ToolRun run_model_text(const std::string& text, const std::string& flags) {
+  const TempFile model(text, ".ode");
+  return model.written() ? run_tool("run " + model.path() + " " + flags) : ToolRun{-1, "", ""};
 }
+
+ToolRun run_cost_model(const std::string& flags) { return run_model_text(kCostModel, flags); }
 
 TEST(Cli, IntegrandGivesOneGradientPerObjectiveInJson) {
   const std::string erk = "--method erk_adjoint --tout 0.5,1,2 --option h_fixed=0.01 ";
@@ -720,6 +739,187 @@ TEST(Cli, ConcurrentWritersLeaveOneWholeDocument) {
   EXPECT_EQ(documents, 1u);
   EXPECT_EQ(doc.substr(doc.size() - 3), "}}\n");
   EXPECT_EQ(folder.entries(), std::vector<std::string>{"same.json"});
+}
+
+// ---- set-valued bounds: --box, --weights, --data ----
+
+// x' = -p x, x(0) = c/2 = 1: x = e^{-pt}, dx/dp = -t e^{-pt}.
+const char* kDecayModel = "param p = 1\nparam c = 2\nstate x = c/2\ndx/dt = -p*x\n";
+const double kSlack = 1e-6;  // the integration error, not enclosed (result.hpp)
+
+// The pair [lower, upper] of a hull holds `value`.
+::testing::AssertionResult encloses(const nlohmann::json& hull, double value) {
+  const double lo = hull[0].get<double>(), hi = hull[1].get<double>();
+  if (lo - kSlack <= value && value <= hi + kSlack) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << value << " outside [" << lo << ", " << hi << "]";
+}
+
+// p across the box [0.9, 1.1].
+std::vector<double> box_points() { return {0.9, 0.95, 1.0, 1.05, 1.1}; }
+
+TEST(Cli, BoundsJsonHullsEncloseTheClosedForm) {
+  const ToolRun r = run_model_text(kDecayModel, "--method bounds_fsa --box p=0.9:1.1 --tout "
+                                                "0.5,1 --option order=5 --param c=2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  const nlohmann::json& b = doc["bounds"];
+  const char* fields[] = {"basis",  "remainder", "order",  "n_monomials", "box_lower",
+                          "box_upper", "box_mid", "box_rad", "exponents", "x_coef", "x_rem",
+                          "x_hull", "x_shape", "s_coef", "s_rem", "s_hull", "gradient_coef",
+                          "gradient_rem", "gradient_hull"};
+  ASSERT_EQ(b.size(), std::size(fields)) << b.dump();
+  std::size_t at = r.out.find("\"bounds\":{");
+  for (const char* f : fields) {  // in this order
+    at = r.out.find("\"" + std::string(f) + "\":", at);
+    EXPECT_NE(at, std::string::npos) << "missing or out of order: " << f;
+  }
+  EXPECT_EQ(b["basis"], "chebyshev");
+  EXPECT_EQ(b["order"], 5);
+  EXPECT_EQ(b["n_monomials"], 6);
+  // c is held at its value: a zero radius and exponent.
+  EXPECT_EQ(b["box_lower"], nlohmann::json::parse("[0.9,2]"));
+  EXPECT_EQ(b["box_upper"], nlohmann::json::parse("[1.1,2]"));
+  EXPECT_EQ(b["box_rad"][1], 0);
+  ASSERT_EQ(b["exponents"].size(), 6u);
+  for (const auto& e : b["exponents"]) EXPECT_EQ(e[1], 0);
+  ASSERT_EQ(b["x_coef"][1][0].size(), 6u);  // [time][state][coefficient]
+  const double times[] = {0.5, 1.0};
+  for (double p : box_points()) {
+    for (std::size_t k = 0; k < 2; ++k) {
+      const double t = times[k], x = std::exp(-p * t);
+      EXPECT_TRUE(encloses(b["x_hull"][k][0], x)) << "p = " << p << ", t = " << t;
+      EXPECT_TRUE(encloses(b["s_hull"][k][0][0], -t * x)) << "p = " << p << ", t = " << t;
+      EXPECT_TRUE(encloses(b["s_hull"][k][0][1], 0.5 * x)) << "p = " << p << ", t = " << t;
+    }
+    EXPECT_TRUE(encloses(b["gradient_hull"][0], -std::exp(-p))) << "p = " << p;
+  }
+  // Tight: within 1e-4 of the exact range of x(1).
+  EXPECT_NEAR(b["x_hull"][1][0][0].get<double>(), std::exp(-1.1), 1e-4);
+  EXPECT_NEAR(b["x_hull"][1][0][1].get<double>(), std::exp(-0.9), 1e-4);
+  // Held parameters take their --param values.
+  const ToolRun held = run_model_text(kDecayModel, "--method bounds_fsa --box p=0.9:1.1 "
+                                                   "--tout 1 --param c=3");
+  ASSERT_EQ(held.status, 0) << held.err;
+  EXPECT_EQ(nlohmann::json::parse(held.out)["bounds"]["box_lower"][1], 3);
+}
+
+TEST(Cli, BoundsCsvPrintsTheHulls) {
+  const ToolRun r = run_model_text(kDecayModel, "--method bounds_fsa --box p=0.9:1.1 --tout "
+                                                "0.5,1 --format csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string header = "\nt,x_lower,x_upper,dx/dp_lower,dx/dp_upper,dx/dc_lower,dx/dc_upper\n";
+  const auto table = r.out.find(header);
+  ASSERT_NE(table, std::string::npos) << r.out;
+  std::istringstream rows(r.out.substr(table + header.size()));
+  std::string row;
+  ASSERT_TRUE(std::getline(rows, row));
+  ASSERT_TRUE(std::getline(rows, row));  // t = 1
+  double cells[7];
+  char comma;
+  std::istringstream in(row);
+  in >> cells[0];
+  for (int c = 1; c < 7; ++c) in >> comma >> cells[c];
+  EXPECT_EQ(cells[0], 1.0);
+  EXPECT_LE(cells[1], std::exp(-1.1));
+  EXPECT_GE(cells[2], std::exp(-0.9));
+  EXPECT_NE(r.out.find("\nparameter,gradient_lower,gradient_upper\np,"), std::string::npos);
+}
+
+// G = 2 x(t_final) by --weights: twice the default gradient.
+TEST(Cli, WeightsSetTheObjectiveAtTheFinalTime) {
+  const ToolRun r = run_model_text(kDecayModel, "--method bounds_fsa --box p=0.9:1.1 --tout "
+                                                "0.5,1 --weights x=2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  for (double p : box_points())
+    EXPECT_TRUE(encloses(doc["bounds"]["gradient_hull"][0], -2.0 * std::exp(-p))) << p;
+  EXPECT_NEAR(doc["gradient"][0].get<double>(), -2.0 * std::exp(-1.0), 1e-6);
+  // Gradient methods take them too.
+  const ToolRun asa = run_model_text(kDecayModel, "--method cvodes_asa --tout 0.5,1 --weights x=2");
+  ASSERT_EQ(asa.status, 0) << asa.err;
+  EXPECT_NEAR(nlohmann::json::parse(asa.out)["gradient"][0].get<double>(),
+              -2.0 * std::exp(-1.0), 1e-6);
+}
+
+// F = (d - x(1))^2 with x(0.5) unobserved: dF/dp = 2 (x(1) - d) dx(1)/dp.
+TEST(Cli, DataGiveTheLeastSquaresObjectiveAndTheTimes) {
+  const double d = std::exp(-0.95);
+  std::ostringstream table;
+  table.precision(17);
+  table << "t,x\n0.5,\n1," << d << "\n";
+  const TempFile data(table.str(), ".csv");
+  for (const std::string tout : {"", " --tout 0.5,1"}) {
+    const ToolRun r = run_model_text(kDecayModel, "--method bounds_fsa --box p=0.9:1.1 --data " +
+                                                      data.path() + tout);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc["times"], nlohmann::json::parse("[0.5,1]"));
+    for (double p : box_points()) {
+      const double x = std::exp(-p);
+      EXPECT_TRUE(encloses(doc["bounds"]["gradient_hull"][0], 2.0 * (x - d) * -x)) << p;
+    }
+  }
+}
+
+TEST(Cli, DataErrorsNameTheFileAndWhatIsWrong) {
+  const std::string flags = "--method bounds_fsa --box p=0.9:1.1 --data ";
+  const struct {
+    const char* table;
+    const char* more_flags;
+    const char* message;
+  } cases[] = {
+      {"t,x,y\n1,0.3,0.2\n", "", ".ode has no state 'y' (column 3)"},
+      {"t,x\n0.5,0.6\n1,abc\n", "", ":3: column 2 (x): 'abc' is not a number"},
+      {"x\n0.5\n", "", "no column 't' (the output times)"},
+      {"t,x\n0.5,0.6\n1,0.3\n", " --tout 0.5", "has 2 rows, but --tout gives 1 output times"},
+      {"t,x\n0.5,0.6\n1,0.3\n", " --tout 0.5,2", "row 2 has t = 1, not the output time 2"},
+      {"t,x\n,0.6\n", "", "row 1 has no t"},
+  };
+  for (const auto& c : cases) {
+    const TempFile data(c.table, ".csv");
+    const ToolRun r = run_model_text(kDecayModel,
+                                     flags + data.path() + c.more_flags);
+    EXPECT_EQ(r.status, 2) << c.table;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  const TempFile data("t,x\n1,0.3\n", ".csv");
+  const ToolRun other = run_model_text(kDecayModel, "--method cvodes_fsa --data " + data.path());
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("--data: method cvodes_fsa does not take it"), std::string::npos)
+      << other.err;
+}
+
+TEST(Cli, BoxAndWeightsErrorsAreUsageErrors) {
+  const struct {
+    const char* flags;
+    const char* message;
+  } cases[] = {
+      {"--box q=0.9:1.1", ".ode has no parameter 'q'"},
+      {"--box p=1.1:0.9", "--box p: the lower bound 1.1 is above the upper bound 0.9"},
+      {"--box p=0.9", "--box p expects LOWER:UPPER, got '0.9'"},
+      {"--box p=0.9:1:2", "--box p expects LOWER:UPPER"},
+      {"--box p=a:1", "--box p lower bound: 'a' is not a finite number"},
+      {"--box 0.9:1.1", "--box expects NAME=VALUE"},
+      {"--box p=0.9:1.1,", "--box expects NAME=VALUE, got ''"},
+      {"--box p=0.9:1.1 --weights z=1", ".ode has no state 'z'"},
+      {"--box p=0.9:1.1 --weights x=nan", "--weights x: 'nan' is not a finite number"},
+      {"", "needs a parameter box"},
+  };
+  for (const auto& c : cases) {
+    const ToolRun r = run_model_text(kDecayModel,
+                                     std::string("--method bounds_fsa --tout 1 ") + c.flags);
+    EXPECT_EQ(r.status, 2) << c.flags;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.flags << ": " << r.err;
+  }
+  const ToolRun other = run_model_text(kDecayModel, "--method cvodes_fsa --box p=0.9:1.1");
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("--box: method cvodes_fsa does not take it"), std::string::npos)
+      << other.err;
+  const ToolRun forward = run_model_text(kDecayModel, "--method cvodes_fsa --weights x=1");
+  EXPECT_EQ(forward.status, 2);
+  EXPECT_NE(forward.err.find("--weights: method cvodes_fsa does not take it"), std::string::npos)
+      << forward.err;
 }
 
 }  // namespace

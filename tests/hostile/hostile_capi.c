@@ -969,7 +969,7 @@ static void result_data_and_stats(void) {
   odesens_result* r = result_of("cvodes_fsa");
   const double* data = NULL;
   int64_t len = -1;
-  const int64_t bad[] = {-1, 8, 99, INT64_MAX, INT64_MIN};
+  const int64_t bad[] = {-1, 22, 99, INT64_MAX, INT64_MIN};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
     EXPECT(odesens_result_data(r, bad[i], &data, &len), ODESENS_ERR_INVALID_ARGUMENT, r,
            "unknown result array");
@@ -980,6 +980,10 @@ static void result_data_and_stats(void) {
          "gives no objective values");
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_SR, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
          "computed no S·R");
+  EXPECT(odesens_result_data(r, ODESENS_ARRAY_X_HULL, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
+         "computed no bounds");
+  EXPECT(odesens_result_data(r, ODESENS_ARRAY_BOX_UPPER, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
+         "computed no bounds");
   CHECK(data == NULL && len == -1);
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_X, NULL, &len), ODESENS_ERR_NULL_HANDLE, r,
          "data is NULL");
