@@ -97,6 +97,13 @@ TEST(SharedModelThreads, ConcurrentSolvesEqualASolveAlone) {
     Problem problem;
     problem.model = model;
     problem.output_times = {0.5, 1.0, 2.0};
+    if (info.capabilities.parameter_box) {  // +-10% around the nominal values
+      for (double p : model->nominal_params()) {
+        problem.param_lower.push_back(0.9 * p);
+        problem.param_upper.push_back(1.1 * p);
+      }
+      problem.options.set("order", 2);
+    }
     const Result alone = solve(problem, info.id);
     std::vector<Result> results(2);
     std::vector<std::thread> threads;
@@ -106,6 +113,9 @@ TEST(SharedModelThreads, ConcurrentSolvesEqualASolveAlone) {
     for (const Result& r : results) {
       EXPECT_EQ(r.x, alone.x) << info.id;
       EXPECT_EQ(r.s, alone.s) << info.id;
+      EXPECT_EQ(r.bounds.x_coef, alone.bounds.x_coef) << info.id;
+      EXPECT_EQ(r.bounds.s_rem, alone.bounds.s_rem) << info.id;
+      EXPECT_EQ(r.bounds.gradient_hull, alone.bounds.gradient_hull) << info.id;
       EXPECT_EQ(r.gradient, alone.gradient) << info.id;
     }
   }

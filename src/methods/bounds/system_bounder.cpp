@@ -81,7 +81,10 @@ void SystemBounder::load(TapeRun& run, ModelOperations& ops, double t,
 
 Interval SystemBounder::remainder_hull(const double* y, std::size_t i) const {
   if (layout_.ellipsoid && !is_quadrature(i)) return symmetric(sqrt_up(y[layout_.shape(i, i)]));
-  return Interval(y[layout_.lower(i)], y[layout_.upper(i)]);
+  // The exact bounds never cross; integrated ones that do (both near 0, a
+  // corrector iterate) are read as the interval between them.
+  const double lo = y[layout_.lower(i)], hi = y[layout_.upper(i)];
+  return lo <= hi ? Interval(lo, hi) : Interval(hi, lo);
 }
 
 void SystemBounder::models(const double* y, std::vector<PolyModel>& out) const {

@@ -372,6 +372,21 @@ TEST(BoundsFsa, UnboundableModelsEndInUnbounded) {
   EXPECT_EQ(std::fegetround(), FE_TONEAREST);
 }
 
+TEST(BoundsFsa, TooMuchWorkAndUnknownOptionsAreReported) {
+  Problem pr = bounds_problem(cubic_oscillator(10.0), 2, "ellipsoid");
+  pr.max_steps = 10;
+  std::string message;
+  EXPECT_EQ(status_of(pr, &message), Status::too_much_work) << message;
+  EXPECT_NE(message.find("max_steps"), std::string::npos) << message;
+  pr = bounds_problem(cubic_oscillator(1.0), 2, "ellipsoid");
+  pr.options.set("no_such_option", 1);
+  EXPECT_EQ(status_of(pr), Status::unknown_option);
+  pr = bounds_problem(cubic_oscillator(1.0), 2, "ellipsoid");
+  pr.options.set("basis", "legendre");
+  EXPECT_EQ(status_of(pr), Status::option_type);
+  EXPECT_EQ(std::fegetround(), FE_TONEAREST);
+}
+
 TEST(BoundsFsa, CallbackModelsAreRefused) {
   Problem pr;
   pr.model = load_model("builtin:linear:2");
