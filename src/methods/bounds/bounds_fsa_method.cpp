@@ -123,6 +123,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   std::optional<ParameterBox> box_holder;
   std::unique_ptr<PolyArithmetic> arith, jac_arith;
   ParameterModels params;
+  std::unique_ptr<StateJacobian> jacobian;
   std::unique_ptr<SystemBounder> state;
   BoundingSolve solve;
   std::vector<double> y0, ys0;
@@ -137,11 +138,14 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
                                                  settings.max_width);
     params.order_q = parameter_models(box, *arith);
     params.order_jac = parameter_models(box, *jac_arith);
+    if (settings.remainder == RemainderKind::ellipsoid)
+      jacobian = std::make_unique<StateJacobian>(tapes.jac_x, *arith, *jac_arith, params.order_jac,
+                                                 nx);
     state = std::make_unique<SystemBounder>(tapes, SystemBounder::state_system, *arith, *jac_arith,
-                                            settings, params);
+                                            settings, params, jacobian.get());
     for (std::size_t j = 0; j < np; ++j)
-      solve.sens.push_back(
-          std::make_unique<SystemBounder>(tapes, j, *arith, *jac_arith, settings, params));
+      solve.sens.push_back(std::make_unique<SystemBounder>(tapes, j, *arith, *jac_arith, settings,
+                                                           params, jacobian.get()));
     solve.state = state.get();
 
     // x0(p) and dx0/dp over the box (an initial-state override is data).
@@ -211,6 +215,20 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     check(CVodeSetSensErrCon(cv, SUNTRUE), "CVodeSetSensErrCon");
   }
 
+  // CVODES' counters restart with every CVodeReInit: summed per stage.
+  Stats stats;
+  double sens_rhs_evals = 0.0;
+  auto add_stage_counters = [&] {
+    long steps = 0, rhs = 0, sens = 0, fails = 0;
+    CVodeGetNumSteps(cv, &steps);
+    CVodeGetNumRhsEvals(cv, &rhs);
+    CVodeGetNumErrTestFails(cv, &fails);
+    if (np > 0) CVodeGetSensNumRhsEvals(cv, &sens);
+    stats.steps += steps;
+    stats.rhs_evals += rhs;
+    stats.error_test_failures += fails;
+    sens_rhs_evals += static_cast<double>(sens);
+  };
   BoundsOutput out(problem, *box_holder, *arith, settings, *state, solve.sens);
   for (std::size_t k = 0; k < n_t; ++k) {
     const double tk = problem.output_times[k];
@@ -234,6 +252,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
       // integration restarts there, so a right-hand side that switches
       // with t (a piecewise control) is never stepped across.
       if (k + 1 < n_t) {
+        add_stage_counters();
         check(CVodeReInit(cv, tk, y.get()), "CVodeReInit");
         if (np > 0) check(CVodeSensReInit(cv, CV_SIMULTANEOUS, yS.get()), "CVodeSensReInit");
       }
@@ -251,15 +270,11 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     UpwardRounding upward;
     result = out.finish();
   }
-  long steps = 0, rhs = 0, sens_rhs_evals = 0, fails = 0;
-  CVodeGetNumSteps(cv, &steps);
-  CVodeGetNumRhsEvals(cv, &rhs);
-  CVodeGetNumErrTestFails(cv, &fails);
-  if (np > 0) CVodeGetSensNumRhsEvals(cv, &sens_rhs_evals);
-  result.stats.steps = steps;
-  result.stats.rhs_evals = rhs;
-  result.stats.error_test_failures = fails;
-  result.stats.extra["sens_rhs_evals"] = static_cast<double>(sens_rhs_evals);
+  add_stage_counters();
+  result.stats.steps = stats.steps;
+  result.stats.rhs_evals = stats.rhs_evals;
+  result.stats.error_test_failures = stats.error_test_failures;
+  result.stats.extra["sens_rhs_evals"] = sens_rhs_evals;
   result.stats.extra["monomials"] = static_cast<double>(arith->n_monomials());
   return result;
 }

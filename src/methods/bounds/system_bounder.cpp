@@ -19,7 +19,8 @@ double sqrt_up(double v) {
 
 SystemBounder::SystemBounder(const BoundingTapes& tapes, std::size_t parameter,
                              const PolyArithmetic& arith, const PolyArithmetic& jac_arith,
-                             const BoundsSettings& settings, const ParameterModels& params)
+                             const BoundsSettings& settings, const ParameterModels& params,
+                             StateJacobian* jacobian)
     : tapes_(&tapes),
       parameter_(parameter),
       arith_(&arith),
@@ -28,7 +29,8 @@ SystemBounder::SystemBounder(const BoundingTapes& tapes, std::size_t parameter,
       quadrature_(&tapes.quadrature),
       own_offset_(parameter == state_system ? 0 : tapes.nx),
       ops_(arith),
-      jac_ops_(jac_arith) {
+      jac_ops_(jac_arith),
+      jacobian_(jacobian) {
   const std::size_t n = tapes.nx;
   layout_.n = n;
   layout_.n_mon = arith.n_monomials();
@@ -40,13 +42,11 @@ SystemBounder::SystemBounder(const BoundingTapes& tapes, std::size_t parameter,
     const auto& each = sens ? tapes.sens_each[parameter] : tapes.f_each;
     for (const expr::Tape& t : each) each_.push_back(prepare(t, ops_, params.order_q));
   } else {
-    jac_own_ = prepare(tapes.jac_x, jac_ops_, params.order_jac);
     if (sens) jac_dist_ = prepare(tapes.sens_jac_x[parameter], jac_ops_, params.order_jac);
   }
   own_.assign(n, arith.make());
   state_models_.assign(n, arith.make());
   own_jac_.assign(n, jac_arith.make());
-  state_jac_.assign(n, jac_arith.make());
   poly_only_ = arith.make();
   C_.assign(n * n, 0.0);
   Cw_.assign(n * n, 0.0);
@@ -202,32 +202,25 @@ void SystemBounder::rhs_ellipsoid(double t, const double* y, const double* state
 void SystemBounder::jacobian_bounds(double t, const double* y, const double* state) {
   const std::size_t n = layout_.n;
   const bool sens = state != nullptr;
-  // Models of order q' with the remainders' hulls (section 4.2 (ii)).
-  models(y, own_);
-  for (std::size_t i = 0; i < n; ++i) jac_arith_->reduce_from(*arith_, own_[i], own_jac_[i]);
+  // Models of order q' with the remainders' hulls (section 4.2 (ii)); J =
+  // d phi / d(own) is J_x at the state's (own for the state system).
+  jacobian_->update(t, sens ? state : y, layout_.size(), *this);
+  const std::vector<PolyModel>& J = jacobian_->jacobian();
   if (sens) {
-    models(state, state_models_);
-    for (std::size_t i = 0; i < n; ++i)
-      jac_arith_->reduce_from(*arith_, state_models_[i], state_jac_[i]);
-  }
-  // J = d phi / d(own): J_x at the state (own for the state system).
-  jac_ops_.set_constant(jac_own_.regs->time(), t);
-  const std::vector<PolyModel>& x_jac = sens ? state_jac_ : own_jac_;
-  for (std::size_t k = 0; k < n; ++k) jac_ops_.assign(jac_own_.regs->state(k), x_jac[k]);
-  expr::evaluate_main_over(*jac_own_.regs, jac_ops_, jac_own_.out.data());
-  if (sens) {
-    load(jac_dist_, jac_ops_, t, own_jac_, &state_jac_);
+    models(y, own_);
+    for (std::size_t i = 0; i < n; ++i) jac_arith_->reduce_from(*arith_, own_[i], own_jac_[i]);
+    load(jac_dist_, jac_ops_, t, own_jac_, &jacobian_->x_models());
     expr::evaluate_main_over(*jac_dist_.regs, jac_ops_, jac_dist_.out.data());
   }
   for (std::size_t i = 0; i < n; ++i) {
     const bool quad = is_quadrature(i);
     Interval omega = full_.out[i].rem;  // R0
     for (std::size_t k = 0; k < n; ++k) {
-      const PolyModel& J = jac_own_.out[i + k * n];
-      const double c = J.coef[0];
+      const PolyModel& Jik = J[i + k * n];
+      const double c = Jik.coef[0];
       C_[i + k * n] = quad ? 0.0 : c;
       if (is_quadrature(k)) continue;  // nothing reads it: J is 0
-      const Interval range = jac_arith_->bound(J);
+      const Interval range = jac_arith_->bound(Jik);
       const Interval slope = quad ? range : range - Interval(c, c);
       omega += slope * remainder_hull(y, k);
     }

@@ -28,6 +28,7 @@
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/model_operations.hpp"
 #include "methods/bounds/poly_model.hpp"
+#include "methods/bounds/state_jacobian.hpp"
 #include "methods/bounds/system_layout.hpp"
 
 namespace odesens::bounds {
@@ -41,10 +42,11 @@ class SystemBounder {
  public:
   static constexpr std::size_t state_system = static_cast<std::size_t>(-1);
 
-  // parameter = state_system for the state, else j of s_j.
+  // parameter = state_system for the state, else j of s_j. Ellipsoidal
+  // remainders read J_x from `jacobian` (shared by all systems of a solve).
   SystemBounder(const BoundingTapes& tapes, std::size_t parameter, const PolyArithmetic& arith,
                 const PolyArithmetic& jac_arith, const BoundsSettings& settings,
-                const ParameterModels& params);
+                const ParameterModels& params, StateJacobian* jacobian);
 
   const SystemLayout& layout() const { return layout_; }
   bool is_quadrature(std::size_t i) const { return (*quadrature_)[i]; }
@@ -88,10 +90,11 @@ class SystemBounder {
   ModelOperations ops_, jac_ops_;
   TapeRun full_;
   std::vector<TapeRun> each_;
-  TapeRun jac_own_, jac_dist_;  // jac_dist_: sensitivity systems only
+  StateJacobian* jacobian_;
+  TapeRun jac_dist_;  // sensitivity systems: d phi_j / dx
 
   // Scratch, sized once.
-  std::vector<PolyModel> own_, state_models_, own_jac_, state_jac_;
+  std::vector<PolyModel> own_, state_models_, own_jac_;
   PolyModel poly_only_;
   std::vector<double> C_, Cw_;          // n x n, n x nx (column-major)
   std::vector<Interval> omega_;         // n

@@ -1,0 +1,47 @@
+// J_x over the state's models of order q' with their remainders' hulls:
+// the linear part A and the nonlinearity bound of the state's ellipsoid
+// and, with the state as the disturbance's carrier, of every sensitivity
+// system's (section 4.2 (ii); Table 1: the sensitivity systems' d phi/ds is
+// J_x). CVODES evaluates the state system and then every sensitivity
+// system at the same (t, y), so the models are computed once per point and
+// shared.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "expr/evaluate_over.hpp"
+#include "methods/bounds/model_operations.hpp"
+#include "methods/bounds/poly_model.hpp"
+
+namespace odesens::bounds {
+
+class SystemBounder;
+
+class StateJacobian {
+ public:
+  StateJacobian(const expr::Tape& jac_x, const PolyArithmetic& arith,
+                const PolyArithmetic& jac_arith, const std::vector<PolyModel>& params_jac,
+                std::size_t nx);
+
+  // The models at the state vector y of the state system `reader` (any
+  // system of the same layout reads it alike); recomputed only when t or y
+  // changed since the last call.
+  void update(double t, const double* y, std::size_t size, const SystemBounder& reader);
+  // x reduced to order q' (remainder hulls included), and J (nx x nx,
+  // column-major) at them.
+  const std::vector<PolyModel>& x_models() const { return x_; }
+  const std::vector<PolyModel>& jacobian() const { return out_; }
+
+ private:
+  const PolyArithmetic* arith_;
+  const PolyArithmetic* jac_arith_;
+  ModelOperations ops_;
+  std::unique_ptr<expr::RegistersOver<ModelOperations>> regs_;
+  std::vector<PolyModel> full_, x_, out_;
+  bool valid_ = false;
+  double t_ = 0.0;
+  std::vector<double> y_;
+};
+
+}  // namespace odesens::bounds
