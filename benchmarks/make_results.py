@@ -515,7 +515,14 @@ def comparison_section(old_build):
 
 
 SECTIONS = {"erk": "## Discrete ERK adjoint", "internal_diff": "## Internal differences",
-            "odesd": "## odeSD", "ensemble": "## Ensembles"}
+            "odesd": "## odeSD", "ensemble": "## Ensembles", "bounds": "## Set-valued bounds"}
+
+
+BOUNDS_GOALS = """\
+### Goals of the set-valued bounds issue (part 1, bounds_fsa), as measured in this run
+
+See the notes below the tables (written by hand after each run: the goals and whether the
+run above meets them)."""
 
 
 ENSEMBLE_GOALS = """\
@@ -563,6 +570,21 @@ def ensemble_section():
     return lines + [""] + ENSEMBLE_GOALS.split("\n")
 
 
+def bounds_section():
+    out = subprocess.run([os.path.join(build, "bin", "bench_bounds")], check=True,
+                         capture_output=True, text=True).stdout.rstrip().split("\n")
+    return [
+        "## Set-valued bounds: bounds_fsa on the paper's case studies (`bench_bounds`)",
+        "",
+        "Command: `build/bin/bench_bounds` (one run of each cell; rtol 1e-8, atol 1e-10, shape",
+        "atol 1e-20, Chebyshev models, lsb bounder, q' = 2, as in the paper). Time is the wall",
+        "time of one solve here against the paper's CPU time on an i7-3770 (gcc 4.8 -O2); RHS is",
+        "ours counted as state plus sensitivity right-hand sides (one per parameter), which is",
+        "more than the paper's count for the same steps.",
+        "",
+    ] + out + [""] + BOUNDS_GOALS.split("\n")
+
+
 def odesd_section():
     out = subprocess.run([os.path.join(build, "bin", "bench_odesd"), "--ode", "--networks", "300",
                           "--repeats", "1"], check=True, capture_output=True,
@@ -590,7 +612,8 @@ def replace_section(name):
         text = f.read()
     title = SECTIONS[name]
     make = {"erk": erk_adjoint_section, "internal_diff": internal_diff_section,
-            "odesd": odesd_section, "ensemble": ensemble_section}[name]
+            "odesd": odesd_section, "ensemble": ensemble_section,
+            "bounds": bounds_section}[name]
     body = "\n".join(make()) + "\n"
     start = text.find(title)
     if start < 0:  # a new section goes at the end
@@ -707,6 +730,7 @@ def main():
     lines += [""] + internal_diff_section()
     lines += [""] + odesd_section()
     lines += [""] + ensemble_section()
+    lines += [""] + bounds_section()
     if other_build:
         lines += [""] + comparison_section(other_build)
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:

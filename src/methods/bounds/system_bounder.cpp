@@ -243,11 +243,25 @@ void SystemBounder::jacobian_bounds(double t, const double* y, const double* sta
 
 void SystemBounder::shape_derivative(const double* y, const double* state, double* ydot) {
   const std::size_t n = layout_.n;
+  // Q as a symmetric matrix, projected onto what a positive semidefinite
+  // matrix can be (Q_ii >= 0, |Q_ik| <= sqrt(Q_ii Q_kk)): the exact bounding
+  // ODE keeps Q there, where the projection changes nothing, but the
+  // integrator's iterates can leave it, and the growth term Q (nu + sum
+  // kappa) with the large kappa of a small trace would then drive a
+  // negative diagonal to -infinity.
   auto unpack = [&](const double* v, std::vector<double>& M) {
     for (std::size_t k = 0; k < n; ++k)
       for (std::size_t i = k; i < n; ++i) {
         const bool used = !is_quadrature(i) && !is_quadrature(k);
         const double q = used ? v[layout_.shape(i, k)] : 0.0;
+        M[i + k * n] = q;
+        M[k + i * n] = q;
+      }
+    for (std::size_t i = 0; i < n; ++i) M[i + i * n] = std::max(M[i + i * n], 0.0);
+    for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t i = k + 1; i < n; ++i) {
+        const double limit = std::sqrt(M[i + i * n] * M[k + k * n]);
+        const double q = std::min(std::max(M[i + k * n], -limit), limit);
         M[i + k * n] = q;
         M[k + i * n] = q;
       }
@@ -261,12 +275,10 @@ void SystemBounder::shape_derivative(const double* y, const double* state, doubl
     const double ratio = q_max > 0.0 ? std::max(Q_[i + i * n], 0.0) / q_max : 1.0;
     return ratio + settings_.scaled_trace;
   };
-  // (The integrator may leave a diagonal entry slightly negative: it
-  // counts as 0.)
   auto scaled_trace = [&](const std::vector<double>& M) {
     double tr = 0.0;
     for (std::size_t i = 0; i < n; ++i)
-      if (!is_quadrature(i)) tr += std::max(M[i + i * n], 0.0) / scale(i);
+      if (!is_quadrature(i)) tr += M[i + i * n] / scale(i);
     return tr;
   };
   const double root_trace = std::sqrt(scaled_trace(Q_) + settings_.ellipsoid_eps);

@@ -18,6 +18,17 @@
 namespace odesens {
 namespace {
 
+// Under the sanitizers (a Debug build, 20-50x slower here) the containment
+// tests take fewer samples and the paper-width runs (t = 100 at q = 8) are
+// left to the Release run.
+#ifdef ODESENS_SANITIZED
+constexpr int kSampleDivisor = 4;
+constexpr bool kSanitized = true;
+#else
+constexpr int kSampleDivisor = 1;
+constexpr bool kSanitized = false;
+#endif
+
 using testing::Containment;
 using testing::model_value;
 using testing::scaled;
@@ -177,7 +188,8 @@ void expect_contained(const CaseStudy& c, int order, const std::string& remainde
   SCOPED_TRACE(c.name + ", q = " + std::to_string(order) + ", " + remainder + ", " + basis);
   const Result r = solve(bounds_problem(c, order, remainder, basis), "bounds_fsa");
   EXPECT_EQ(std::fegetround(), FE_TONEAREST);
-  const Containment k = containment(c, r, samples, 1234u + static_cast<unsigned>(order));
+  const Containment k =
+      containment(c, r, samples / kSampleDivisor, 1234u + static_cast<unsigned>(order));
   EXPECT_GT(k.checked, 0u);
   EXPECT_EQ(k.violations, 0u) << k.first;
 }
@@ -241,10 +253,13 @@ TEST(BoundsFsa, BatchReactorContainsSampledSolutions) {
   expect_contained(batch_reactor(), 2, "interval", "chebyshev", 30);
 }
 
-// The full matrix: case studies x remainders x bases, 1000 samples.
+// The full matrix: case studies x remainders x bases, 1000 samples. The
+// cubic oscillator's interval remainders wrap without bound well before
+// t = 100 (the paper uses ellipsoids there): they run to t = 10.
 TEST(BoundsFsaSlow, CaseStudiesContainSampledSolutions) {
-  for (const CaseStudy& c : {cubic_oscillator(), digester(), batch_reactor()})
-    for (const std::string remainder : {"ellipsoid", "interval"})
+  for (const std::string remainder : {"ellipsoid", "interval"})
+    for (const CaseStudy& c :
+         {cubic_oscillator(remainder == "interval" ? 10.0 : 100.0), digester(), batch_reactor()})
       for (const std::string basis : {"chebyshev", "taylor"})
         expect_contained(c, c.name == "anaerobic digester" ? 3 : 4, remainder, basis, 1000);
 }
@@ -252,6 +267,7 @@ TEST(BoundsFsaSlow, CaseStudiesContainSampledSolutions) {
 // --- widths -------------------------------------------------------------------
 
 TEST(BoundsFsa, CubicOscillatorWidthsShrinkWithOrderAndMeetThePaper) {
+  if (kSanitized) GTEST_SKIP() << "t = 100 at q = 8: checked in the Release run";
   const CaseStudy c = cubic_oscillator();
   // The paper's FSA enclosures of dF/dp (Chebyshev, ellipsoidal remainders).
   const struct {
