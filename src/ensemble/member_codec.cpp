@@ -1,5 +1,7 @@
 #include "ensemble/member_codec.hpp"
 
+#include <array>
+
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -83,6 +85,14 @@ class Reader {
 
 }  // namespace
 
+// Every array of a BoundsResult, in one order for both directions.
+template <class B>
+auto bounds_arrays(B& b) {
+  return std::array{&b.box_lower, &b.box_upper, &b.box_mid, &b.box_rad, &b.x_coef, &b.x_rem,
+                    &b.x_hull, &b.x_shape, &b.s_coef, &b.s_rem, &b.s_hull, &b.gradient_coef,
+                    &b.gradient_rem, &b.gradient_hull};
+}
+
 void encode_member(std::size_t index, const EnsembleMember& member, std::vector<char>& out) {
   Writer w(out);
   const Result& r = member.result;
@@ -109,6 +119,15 @@ void encode_member(std::size_t index, const EnsembleMember& member, std::vector<
   }
   w.u64(r.warnings.size());
   for (const auto& warning : r.warnings) w.text(warning);
+  // Set-valued methods' enclosures.
+  const BoundsResult& b = r.bounds;
+  w.text(b.basis);
+  w.text(b.remainder);
+  w.u64(static_cast<std::uint64_t>(b.order));
+  w.u64(b.n_monomials);
+  std::vector<double> exponents(b.exponents.begin(), b.exponents.end());  // small integers
+  w.doubles(exponents);
+  for (const auto* v : bounds_arrays(b)) w.doubles(*v);
 }
 
 EnsembleMember decode_member(const char* data, std::size_t size, std::size_t* index) {
@@ -138,6 +157,13 @@ EnsembleMember decode_member(const char* data, std::size_t size, std::size_t* in
   }
   const std::uint64_t warnings = in.u64();
   for (std::uint64_t k = 0; k < warnings && !in.done(); ++k) r.warnings.push_back(in.text());
+  BoundsResult& b = r.bounds;
+  b.basis = in.text();
+  b.remainder = in.text();
+  b.order = static_cast<int>(in.u64());
+  b.n_monomials = static_cast<std::size_t>(in.u64());
+  for (double e : in.doubles()) b.exponents.push_back(static_cast<std::int64_t>(e));
+  for (auto* v : bounds_arrays(b)) *v = in.doubles();
   if (!in.done() || r.warnings.size() != warnings)
     throw Error(Status::internal_error, "a received ensemble member has trailing or missing bytes");
   return m;

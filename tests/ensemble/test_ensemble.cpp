@@ -278,6 +278,30 @@ TEST(EnsembleMemberCodec, RoundTripsEveryField) {
   EXPECT_EQ(back.result.stats.all(), m.result.stats.all());
   EXPECT_EQ(back.result.warnings, m.result.warnings);
 
+  // A set-valued member: every array of its bounds.
+  Problem box = base_problem();
+  box.param_lower = {0.7, 1.5, 0.35};
+  box.param_upper = {0.9, 1.8, 0.45};
+  box.options.set("order", 2);
+  EnsembleMember bounded;
+  bounded.ran = true;
+  bounded.result = solve(box, "bounds_fsa");
+  bytes.clear();
+  ensemble::encode_member(4, bounded, bytes);
+  const BoundsResult b = ensemble::decode_member(bytes.data(), bytes.size(), &index).result.bounds;
+  const BoundsResult& a = bounded.result.bounds;
+  EXPECT_EQ(b.basis, a.basis);
+  EXPECT_EQ(b.remainder, a.remainder);
+  EXPECT_EQ(b.order, a.order);
+  EXPECT_EQ(b.n_monomials, a.n_monomials);
+  EXPECT_EQ(b.exponents, a.exponents);
+  EXPECT_EQ(b.box_mid, a.box_mid);
+  EXPECT_EQ(b.x_coef, a.x_coef);
+  EXPECT_EQ(b.x_shape, a.x_shape);
+  EXPECT_EQ(b.s_rem, a.s_rem);
+  EXPECT_EQ(b.gradient_hull, a.gradient_hull);
+  EXPECT_FALSE(a.x_coef.empty());
+
   EnsembleMember failed;
   failed.ran = true;
   failed.status = Status::too_much_work;
