@@ -1,6 +1,8 @@
 #include "methods/bounds/bounds_output.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "methods/bounds/bounds_settings.hpp"
 
@@ -115,6 +117,20 @@ Result BoundsOutput::finish() {
   r.warnings.push_back(
       "the bounds enclose the exact solution of the bounding ODEs; the error of their numerical "
       "integration (CVODES at the solve's tolerances) is not enclosed");
+  // Remainders wider than what the polynomials resolve: valid but loose.
+  std::size_t loose = 0, models = 0;
+  for (const auto* set : {&x_, &s_}) {
+    for (const PolyModel& m : *set) {
+      ++models;
+      const Interval p = arith_->bound_polynomial(m);
+      if (m.rem.upper() - m.rem.lower() > std::max(p.upper() - p.lower(), 1e-12)) ++loose;
+    }
+  }
+  if (loose > 0)
+    r.warnings.push_back(std::to_string(loose) + " of the " + std::to_string(models) +
+                         " models of x and S have remainders wider than the range of their "
+                         "polynomials: the enclosures hold but are loose (a higher order, "
+                         "ellipsoidal remainders or a smaller box tighten them)");
   return r;
 }
 
