@@ -187,7 +187,7 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
                 who + "the model's expressions, to evaluate it over the parameter box; model " +
                     model.name() +
                     " has none (load it from .ode or SBML, or build it with record())");
-  if (needs.parameter_box && problem.param_lower.empty())
+  if (needs.parameter_box && problem.param_lower.empty() && model.np() > 0)
     throw Error(Status::invalid_argument,
                 who + "a parameter box (Problem::param_lower and param_upper; --box "
                       "name=lower:upper,... on the command line)");

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "methods/bounds/bounds_settings.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens::bounds {
 
@@ -43,11 +44,16 @@ void BoundsOutput::record(std::size_t k, const double* y, const std::vector<cons
 }
 
 void BoundsOutput::append(const PolyModel& m, std::vector<double>& coef, std::vector<double>& rem,
-                          std::vector<double>& hull) const {
+                          std::vector<double>& hull, const std::string& what) const {
   coef.insert(coef.end(), m.coef.begin(), m.coef.end());
   rem.push_back(m.rem.lower());
   rem.push_back(m.rem.upper());
   const Interval h = arith_->bound(m);
+  if (!(h.upper() - h.lower() <= settings_.max_width))
+    throw Error(Status::unbounded, "the enclosure of " + what + " is wider than max_width (" +
+                                       std::to_string(settings_.max_width) + "): [" +
+                                       std::to_string(h.lower()) + ", " +
+                                       std::to_string(h.upper()) + "]");
   hull.push_back(h.lower());
   hull.push_back(h.upper());
 }
@@ -77,13 +83,17 @@ Result BoundsOutput::finish() {
       const std::size_t v = box_->variable[j];
       b.exponents.push_back(v == ParameterBox::npos ? 0 : arith_->exponent(k, v));
     }
-  for (const PolyModel& m : x_) {
-    append(m, b.x_coef, b.x_rem, b.x_hull);
-    r.x.push_back(centre(m));
+  const auto& states = problem_->model->state_names();
+  const auto& params = problem_->model->param_names();
+  auto at = [&](std::size_t k) { return " at t = " + std::to_string(problem_->output_times[k]); };
+  for (std::size_t m = 0; m < x_.size(); ++m) {
+    append(x_[m], b.x_coef, b.x_rem, b.x_hull, states[m % nx_] + at(m / nx_));
+    r.x.push_back(centre(x_[m]));
   }
-  for (const PolyModel& m : s_) {
-    append(m, b.s_coef, b.s_rem, b.s_hull);
-    r.s.push_back(centre(m));
+  for (std::size_t m = 0; m < s_.size(); ++m) {
+    const std::size_t i = m % nx_, j = (m / nx_) % np_, k = m / (nx_ * np_);
+    append(s_[m], b.s_coef, b.s_rem, b.s_hull, "d" + states[i] + "/d" + params[j] + at(k));
+    r.s.push_back(centre(s_[m]));
   }
   b.x_shape = shapes_;
 
@@ -111,7 +121,7 @@ Result BoundsOutput::finish() {
         }
         arith_->add(g, term, g);
       }
-    append(g, b.gradient_coef, b.gradient_rem, b.gradient_hull);
+    append(g, b.gradient_coef, b.gradient_rem, b.gradient_hull, "dF/d" + params[j]);
     r.gradient.push_back(centre(g));
   }
   r.warnings.push_back(

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "methods/bounds/bounds_settings.hpp"
@@ -27,8 +28,10 @@ class BoundsOutput {
   Result finish();
 
  private:
+  // Adds m's arrays; Error(unbounded) naming `what` when its hull is wider
+  // than max_width.
   void append(const PolyModel& m, std::vector<double>& coef, std::vector<double>& rem,
-              std::vector<double>& hull) const;
+              std::vector<double>& hull, const std::string& what) const;
   double centre(const PolyModel& m) const;
 
   const Problem* problem_;

@@ -396,6 +396,17 @@ TEST(BoundsFsa, UnboundableModelsEndInUnbounded) {
     EXPECT_NE(message.find("t = "), std::string::npos) << message;
     EXPECT_EQ(std::fegetround(), FE_TONEAREST);
   }
+  // An enclosure wider than max_width.
+  Problem wide;
+  wide.model = load_ode_text("param p = 1\nstate x = p\ndx/dt = -x\n", "wide.ode");
+  wide.output_times = {1.0};
+  wide.param_lower = {0.0};
+  wide.param_upper = {10.0};
+  wide.options.set("max_width", 1.0);
+  std::string wide_message;
+  EXPECT_EQ(status_of(wide, &wide_message), Status::unbounded) << wide_message;
+  EXPECT_NE(wide_message.find("max_width"), std::string::npos) << wide_message;
+  EXPECT_NE(wide_message.find("x at t = 1"), std::string::npos) << wide_message;
   // x' = x^2 from [1, 2] blows up at t = 1/x0 in [0.5, 1].
   Problem blow_up;
   blow_up.model = load_ode_text("param p = 1.5\nstate x = p\ndx/dt = x^2\n", "blowup.ode");
@@ -421,6 +432,17 @@ TEST(BoundsFsa, TooMuchWorkAndUnknownOptionsAreReported) {
   pr.options.set("basis", "legendre");
   EXPECT_EQ(status_of(pr), Status::option_type);
   EXPECT_EQ(std::fegetround(), FE_TONEAREST);
+}
+
+// A model without parameters has the empty box: a point enclosure.
+TEST(BoundsFsa, ModelsWithoutParametersGiveAPointEnclosure) {
+  Problem pr;
+  pr.model = load_ode_text("state x = 1\ndx/dt = -x\n", "noparam.ode");
+  pr.output_times = {1.0};
+  const Result r = solve(pr, "bounds_fsa");
+  ASSERT_EQ(r.bounds.n_monomials, 1u);
+  EXPECT_TRUE(within(std::exp(-1.0), r.bounds.x_hull[0], r.bounds.x_hull[1]));
+  EXPECT_LT(r.bounds.x_hull[1] - r.bounds.x_hull[0], 1e-8);
 }
 
 TEST(BoundsFsa, CallbackModelsAreRefused) {
