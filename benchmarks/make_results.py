@@ -527,8 +527,13 @@ BOUNDS_GOALS = """\
   range from q = 3 on (the paper reports them as remainder radii in its Fig. 4 only: no
   number to compare). The remaining gap to the true range is the paper's too: the lsb
   bounder is not exact on the polynomial part (section 5.1).
-- **CPU <= the paper's: met in every FSA cell of Tables 3 and 4** (ratios above, 1.5x to 5x
-  faster, on a 2-core machine shared with other work, against the paper's i7-3770).
+- **CPU <= the paper's: met in every FSA cell of Tables 3 and 4 but the small reactor cells,
+  which are at the edge** (ratios above: 1.3x-7.8x faster on the digester and the N = 8
+  reactor). The N = 2 reactor cells take 0.6-2 s against the paper's 0.84-1.9 s, and vary by
+  up to 2x between runs on this shared 2-core machine: q = 3, N = 2 with ellipsoids measured
+  1.98 s (0.8x, missed) in the full run above and 1.13 s (1.4x) in `bench_bounds --quick`
+  run alone right after. Their steps are 1.1-1.5x the paper's (the restart at the stage
+  boundary and the ellipsoid's Q, which CVODES' error test watches with atol 1e-20).
   Most time goes into the Chebyshev compositions (MPFR-rounded function values at the
   q + 1 nodes of every univariate operation) and, for ellipsoidal remainders, into the
   second-derivative models d phi_j / dx of each sensitivity system.
