@@ -104,6 +104,31 @@ void fill_tolerances(const SystemLayout& layout, double atol, double shape_atol,
   for (std::size_t k = 0; k < layout.shape_size(); ++k) v[layout.shape_offset() + k] = shape_atol;
 }
 
+// The most doubles the bounding systems may hold (coefficients of x and S
+// at one time): 1e8, 800 MB.
+constexpr double kMaxCoefficients = 1e8;
+
+// Refuses a box and order whose bounding systems would not fit in memory,
+// before anything is allocated: n_mon = C(n_var + q, q) coefficients per
+// component, nx (1 + np) components.
+void check_size(const Problem& problem, int order) {
+  std::size_t n_var = 0;
+  for (std::size_t j = 0; j < problem.param_lower.size(); ++j)
+    if (problem.param_lower[j] < problem.param_upper[j]) ++n_var;
+  double n_mon = 1.0;
+  for (int k = 1; k <= order; ++k)
+    n_mon = n_mon * static_cast<double>(n_var + static_cast<std::size_t>(k)) / k;
+  const double nx = static_cast<double>(problem.model->nx());
+  const double total = n_mon * nx * (1.0 + static_cast<double>(problem.model->np()));
+  if (total > kMaxCoefficients)
+    throw Error(Status::invalid_argument,
+                "bounds_fsa: " + std::to_string(n_var) + " box parameters at order " +
+                    std::to_string(order) + " give " + std::to_string(n_mon) +
+                    " coefficients per model, " + std::to_string(total) +
+                    " in the bounding systems (at most 1e8): a lower order or fewer "
+                    "parameters with lower < upper");
+}
+
 }  // namespace
 
 std::vector<OptionSpec> bounds_fsa_option_specs() { return bounds_option_specs(); }
@@ -112,6 +137,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   const Model& model = *problem.model;
   const expr::SymbolicModel& sym = model.symbolic_form()->symbolic_model();
   const BoundsSettings settings = read_bounds_settings(options);
+  check_size(problem, settings.order);
   const std::size_t nx = model.nx(), np = model.np();
   const std::size_t n_t = problem.output_times.size();
 

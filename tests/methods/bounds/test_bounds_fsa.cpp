@@ -363,6 +363,18 @@ TEST(BoundsFsa, RefusesBadBoxesAndOptions) {
   Problem inf_box = pr;
   inf_box.param_lower[0] = -INFINITY;
   EXPECT_EQ(status_of(inf_box), Status::not_finite);
+  // A box whose bounding systems would not fit in memory: refused at once.
+  Problem large;
+  std::string text;
+  for (int j = 0; j < 60; ++j) text += "param p" + std::to_string(j) + " = 1\n";
+  text += "state x = 1\ndx/dt = -p0*x\n";
+  large.model = load_ode_text(text, "large.ode");
+  large.output_times = {1.0};
+  large.param_lower.assign(60, 0.9);
+  large.param_upper.assign(60, 1.1);
+  large.options.set("order", 8);
+  EXPECT_EQ(status_of(large, &message), Status::invalid_argument) << message;
+  EXPECT_NE(message.find("coefficients"), std::string::npos) << message;
   for (int order : {-1, 13}) {
     Problem bad = pr;
     bad.options.set("order", order);
