@@ -134,6 +134,10 @@ void check_size(const Problem& problem, int order) {
 std::vector<OptionSpec> bounds_fsa_option_specs() { return bounds_option_specs(); }
 
 Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
+  // MPFR's per-thread caches go when the solve does, however it ends.
+  struct ReleaseCaches {
+    ~ReleaseCaches() { release_thread_caches(); }
+  } release_caches;
   const Model& model = *problem.model;
   const expr::SymbolicModel& sym = model.symbolic_form()->symbolic_model();
   const BoundsSettings settings = read_bounds_settings(options);

@@ -58,6 +58,8 @@ UpwardRounding::UpwardRounding() {
 
 UpwardRounding::~UpwardRounding() { std::fesetround(FE_TONEAREST); }
 
+void release_thread_caches() noexcept { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+
 bool rounding_is_upward() noexcept { return std::fegetround() == FE_UPWARD; }
 
 Interval log10(const Interval& x) {

@@ -64,6 +64,11 @@ class UpwardRounding {
   UpwardRounding& operator=(const UpwardRounding&) = delete;
 };
 
+// Frees MPFR's caches of the calling thread (constants such as pi and
+// log 2 it keeps per thread): called when a solve ends, so that a thread
+// that exits after solving leaves nothing behind.
+void release_thread_caches() noexcept;
+
 // True while the FPU rounds upward (an UpwardRounding scope is active).
 bool rounding_is_upward() noexcept;
 
