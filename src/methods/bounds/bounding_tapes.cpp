@@ -41,7 +41,66 @@ std::vector<bool> states_read(const Graph& g, const std::vector<NodeId>& roots, 
   return read;
 }
 
+// d phi / dx of outputs on the states [x; own]: nx x nx, column-major.
+std::vector<NodeId> disturbance_jacobian(Graph& g, const std::vector<NodeId>& phi, std::size_t nx) {
+  expr::GradientWorkspace ws;
+  std::vector<NodeId> out(phi.size() * nx, g.constant(0.0));
+  for (std::size_t i = 0; i < phi.size(); ++i)
+    for (const expr::Partial& part : expr::gradient(g, phi[i], ws))
+      if (part.leaf == expr::Op::state && static_cast<std::size_t>(part.index) < nx)
+        out[i + static_cast<std::size_t>(part.index) * phi.size()] = part.derivative;
+  return out;
+}
+
+// psi = J_x^T lambda and theta = J_p^T lambda, lambda the states nx .. 2 nx - 1.
+void add_adjoint_tapes(Graph& g, const std::vector<NodeId>& jx, const std::vector<NodeId>& jp,
+                       const TapeSelection& which, BoundingTapes& t) {
+  const std::size_t nx = t.nx, np = t.np;
+  auto values = [&](const std::vector<NodeId>& roots) {
+    return expr::compile_tape(g, roots, 2 * nx, np, TapeKind::values);
+  };
+  auto lambda = [&](std::size_t k) { return g.state(static_cast<int>(nx + k)); };
+  std::vector<NodeId> psi(nx), theta(np);
+  for (std::size_t i = 0; i < nx; ++i) {
+    NodeId sum = g.constant(0.0);
+    for (std::size_t k = 0; k < nx; ++k) {
+      const NodeId jki = jx[k + i * nx];
+      if (!g.is_constant(jki, 0.0)) sum = g.add(sum, g.mul(jki, lambda(k)));
+    }
+    psi[i] = sum;
+  }
+  for (std::size_t j = 0; j < np; ++j) {
+    NodeId sum = g.constant(0.0);
+    for (std::size_t k = 0; k < nx; ++k) {
+      const NodeId jkj = jp[k + j * nx];
+      if (!g.is_constant(jkj, 0.0)) sum = g.add(sum, g.mul(jkj, lambda(k)));
+    }
+    theta[j] = sum;
+  }
+  t.adj = values(psi);
+  const std::vector<bool> read = states_read(g, psi, 2 * nx);
+  t.adj_quadrature.resize(nx);
+  for (std::size_t i = 0; i < nx; ++i) t.adj_quadrature[i] = !read[nx + i];
+  if (which.each_output)
+    for (std::size_t i = 0; i < nx; ++i) t.adj_each.push_back(values({psi[i]}));
+  if (which.jacobians) t.adj_jac_x = values(disturbance_jacobian(g, psi, nx));
+  t.gradient_integrand = values(theta);
+}
+
 }  // namespace
+
+SystemTapes BoundingTapes::state() const {
+  return SystemTapes{&f, &f_each, nullptr, &quadrature, false};
+}
+
+SystemTapes BoundingTapes::sensitivity(std::size_t j) const {
+  return SystemTapes{&sens[j], sens_each.empty() ? nullptr : &sens_each[j],
+                     sens_jac_x.empty() ? nullptr : &sens_jac_x[j], &quadrature, false};
+}
+
+SystemTapes BoundingTapes::adjoint() const {
+  return SystemTapes{&adj, &adj_each, &adj_jac_x, &adj_quadrature, true};
+}
 
 BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeSelection& which) {
   expr::SymbolicModel m = model;  // the derivatives grow the graph
@@ -65,11 +124,11 @@ BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeS
     for (std::size_t i = 0; i < nx; ++i) t.f_each.push_back(values({m.rhs[i]}, nx));
   const std::vector<NodeId> jx = dense(g, d.jac_x);
   if (which.jacobians) t.jac_x = values(jx, nx);
+  if (which.adjoint) add_adjoint_tapes(g, jx, dense(g, d.jac_p), which, t);
   if (!which.sensitivities) return t;
 
   // phi_j = J_x s_j + J_p e_j, with s_j the states nx .. 2 nx - 1.
   const std::vector<NodeId> jp = dense(g, d.jac_p);
-  expr::GradientWorkspace ws;
   for (std::size_t j = 0; j < np; ++j) {
     std::vector<NodeId> phi(nx);
     for (std::size_t i = 0; i < nx; ++i) {
@@ -87,14 +146,7 @@ BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeS
       for (std::size_t i = 0; i < nx; ++i) each.push_back(values({phi[i]}, 2 * nx));
       t.sens_each.push_back(std::move(each));
     }
-    if (which.jacobians) {
-      std::vector<NodeId> dphi_dx(nx * nx, g.constant(0.0));
-      for (std::size_t i = 0; i < nx; ++i)
-        for (const expr::Partial& part : expr::gradient(g, phi[i], ws))
-          if (part.leaf == expr::Op::state && static_cast<std::size_t>(part.index) < nx)
-            dphi_dx[i + static_cast<std::size_t>(part.index) * nx] = part.derivative;
-      t.sens_jac_x.push_back(values(dphi_dx, 2 * nx));
-    }
+    if (which.jacobians) t.sens_jac_x.push_back(values(disturbance_jacobian(g, phi, nx), 2 * nx));
   }
   return t;
 }

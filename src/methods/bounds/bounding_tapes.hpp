@@ -7,7 +7,13 @@
 //   sensitivity system  for each parameter j, phi_j = J_x s_j + J_p e_j on
 //                        the inputs [x; s_j] (2 nx "states"), each
 //                        component alone, and d phi_j / dx (the disturbance
-//                        Jacobian C_w: x's remainder is the disturbance w).
+//                        Jacobian C_w: x's remainder is the disturbance w);
+//   adjoint system      (Table 1 "ASA") psi = J_x^T lambda on [x; lambda]:
+//                        the adjoint equation (13) (q = 0) in reversed time
+//                        tau = -t, so that it is bounded forward in tau like
+//                        the others; each component alone, d psi / dx; and
+//                        the gradient's integrand theta = J_p^T lambda
+//                        (Table 1 "ASA", quadrature functions; np outputs).
 // x0 and dx0/dp give the initial values.
 #pragma once
 
@@ -18,6 +24,17 @@
 #include "expr/tape.hpp"
 
 namespace odesens::bounds {
+
+// The tapes of one bounding system: its right-hand side phi on the inputs
+// [driver's components; own components] (no driver: own components only).
+struct SystemTapes {
+  const expr::Tape* rhs = nullptr;                    // n outputs
+  const std::vector<expr::Tape>* rhs_each = nullptr;  // interval remainders: one per output
+  const expr::Tape* disturbance_jacobian = nullptr;   // ellipsoidal, driven: d phi / dx
+  const std::vector<bool>* quadrature = nullptr;      // own components no phi reads
+  // d phi / d(own) is J_x^T (the adjoint system) rather than J_x.
+  bool transposed_jacobian = false;
+};
 
 struct BoundingTapes {
   std::size_t nx = 0, np = 0;
@@ -35,12 +52,24 @@ struct BoundingTapes {
   std::vector<expr::Tape> sens;                   // per j: nx outputs
   std::vector<std::vector<expr::Tape>> sens_each; // per j, per i: one output
   std::vector<expr::Tape> sens_jac_x;             // per j: nx * nx, d phi_j / dx
+
+  // Adjoint tapes, on states [x; lambda] (tape.nx = 2 nx).
+  expr::Tape adj;                     // nx outputs: psi = J_x^T lambda
+  std::vector<expr::Tape> adj_each;   // per i: one output
+  expr::Tape adj_jac_x;               // nx * nx: d psi / dx
+  std::vector<bool> adj_quadrature;   // lambda_i no psi reads
+  expr::Tape gradient_integrand;      // np outputs: theta = J_p^T lambda
+
+  SystemTapes state() const;
+  SystemTapes sensitivity(std::size_t j) const;
+  SystemTapes adjoint() const;
 };
 
 struct TapeSelection {
   bool each_output = false;   // interval remainders
   bool jacobians = false;     // ellipsoidal remainders
   bool sensitivities = false; // bounds_fsa
+  bool adjoint = false;       // bounds_asa
 };
 
 BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeSelection& which);

@@ -22,14 +22,15 @@ BoundsOutput::BoundsOutput(const Problem& problem, const ParameterBox& box,
       nx_(problem.model->nx()),
       np_(problem.model->np()),
       n_t_(problem.output_times.size()),
+      with_s_(!sens.empty()),
       x_(n_t_ * nx_, arith.make()),
-      s_(n_t_ * nx_ * np_, arith.make()),
+      s_(with_s_ ? n_t_ * nx_ * np_ : 0, arith.make()),
       scratch_(nx_, arith.make()) {}
 
 void BoundsOutput::record(std::size_t k, const double* y, const std::vector<const double*>& sens) {
   state_->models(y, scratch_);
   for (std::size_t i = 0; i < nx_; ++i) x_[i + k * nx_] = scratch_[i];
-  for (std::size_t j = 0; j < np_; ++j) {
+  for (std::size_t j = 0; with_s_ && j < np_; ++j) {
     (*sens_)[j]->models(sens[j], scratch_);
     for (std::size_t i = 0; i < nx_; ++i) s_[i + j * nx_ + k * nx_ * np_] = scratch_[i];
   }
@@ -63,12 +64,12 @@ double BoundsOutput::centre(const PolyModel& m) const {
   return boost::numeric::median(arith_->evaluate(m, zero.data()));
 }
 
-Result BoundsOutput::finish() {
+Result BoundsOutput::finish(const std::vector<PolyModel>* gradient) {
   Result r;
   r.nx = nx_;
   r.np = np_;
   r.times = problem_->output_times;
-  r.s_times = problem_->output_times;
+  if (with_s_) r.s_times = problem_->output_times;
   BoundsResult& b = r.bounds;
   b.basis = basis_name(settings_.basis);
   b.remainder = remainder_name(settings_.remainder);
@@ -103,6 +104,12 @@ Result BoundsOutput::finish() {
   PolyModel g = arith_->make(), term = arith_->make(), residual = arith_->make();
   for (std::size_t j = 0; j < np_; ++j) {
     arith_->set_constant(g, 0.0);
+    if (gradient) {
+      g = (*gradient)[j];
+      append(g, b.gradient_coef, b.gradient_rem, b.gradient_hull, "dF/d" + params[j]);
+      r.gradient.push_back(centre(g));
+      continue;
+    }
     for (std::size_t k = 0; k < n_t_; ++k)
       for (std::size_t i = 0; i < nx_; ++i) {
         const PolyModel& s = s_[i + j * nx_ + k * nx_ * np_];
@@ -138,7 +145,7 @@ Result BoundsOutput::finish() {
   }
   if (loose > 0)
     r.warnings.push_back(std::to_string(loose) + " of the " + std::to_string(models) +
-                         " models of x and S have remainders wider than the range of their "
+                         (with_s_ ? " models of x and S" : " models of x") + " have remainders wider than the range of their "
                          "polynomials: the enclosures hold but are loose (a higher order, "
                          "ellipsoidal remainders or a smaller box tighten them)");
   return r;

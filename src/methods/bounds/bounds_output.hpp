@@ -1,8 +1,10 @@
-// Collects the models of x and S at the output times into the Result, and
-// encloses the objective's gradient by (8): dF/dp_j = sum_k w_k^T s_j(t_k)
-// for F = sum_k w_k^T x(t_k), or sum_k -2 (d_k - x(t_k))^T s_j(t_k) for the
-// least-squares objective of Problem::objective_data, in model arithmetic.
-// Call record() and finish() inside an UpwardRounding scope.
+// Collects the models of x (and of S, bounds_fsa) at the output times into
+// the Result, with the objective's gradient: bounds_fsa's by (8), dF/dp_j =
+// sum_k w_k^T s_j(t_k) for F = sum_k w_k^T x(t_k), or sum_k -2 (d_k -
+// x(t_k))^T s_j(t_k) for the least-squares objective of
+// Problem::objective_data, in model arithmetic; bounds_asa's given
+// (adjoint, (12)). Call record() and finish() inside an UpwardRounding
+// scope.
 #pragma once
 
 #include <memory>
@@ -23,9 +25,12 @@ class BoundsOutput {
                const BoundsSettings& settings, const SystemBounder& state,
                const std::vector<std::unique_ptr<SystemBounder>>& sens);
 
+  // `sens` empty: no S (bounds_asa).
   // The state vector y and the sensitivity vectors at output time k.
   void record(std::size_t k, const double* y, const std::vector<const double*>& sens);
-  Result finish();
+  // The gradient by (8) from S, or `gradient` (np models) when S is not
+  // kept.
+  Result finish(const std::vector<PolyModel>* gradient = nullptr);
 
  private:
   // Adds m's arrays; Error(unbounded) naming `what` when its hull is wider
@@ -41,6 +46,7 @@ class BoundsOutput {
   const SystemBounder* state_;
   const std::vector<std::unique_ptr<SystemBounder>>* sens_;
   std::size_t nx_, np_, n_t_;
+  bool with_s_;
   std::vector<PolyModel> x_, s_;  // n_t * nx, n_t * nx * np
   std::vector<double> shapes_;
   std::vector<PolyModel> scratch_;

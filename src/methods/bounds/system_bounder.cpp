@@ -17,32 +17,30 @@ double sqrt_up(double v) {
 
 }  // namespace
 
-SystemBounder::SystemBounder(const BoundingTapes& tapes, std::size_t parameter,
+SystemBounder::SystemBounder(const SystemTapes& tapes, const SystemBounder* driver,
                              const PolyArithmetic& arith, const PolyArithmetic& jac_arith,
                              const BoundsSettings& settings, const ParameterModels& params,
                              StateJacobian* jacobian)
-    : tapes_(&tapes),
-      parameter_(parameter),
+    : driver_(driver),
+      transposed_jacobian_(tapes.transposed_jacobian),
       arith_(&arith),
       jac_arith_(&jac_arith),
       settings_(settings),
-      quadrature_(&tapes.quadrature),
-      own_offset_(parameter == state_system ? 0 : tapes.nx),
+      quadrature_(tapes.quadrature),
+      own_offset_(driver ? driver->layout().n : 0),
       ops_(arith),
       jac_ops_(jac_arith),
       jacobian_(jacobian) {
-  const std::size_t n = tapes.nx;
+  const std::size_t n = tapes.quadrature->size();
   layout_.n = n;
   layout_.n_mon = arith.n_monomials();
   layout_.ellipsoid = settings.remainder == RemainderKind::ellipsoid;
-  const bool sens = parameter != state_system;
 
-  full_ = prepare(sens ? tapes.sens[parameter] : tapes.f, ops_, params.order_q);
+  full_ = prepare(*tapes.rhs, ops_, params.order_q);
   if (!layout_.ellipsoid) {
-    const auto& each = sens ? tapes.sens_each[parameter] : tapes.f_each;
-    for (const expr::Tape& t : each) each_.push_back(prepare(t, ops_, params.order_q));
-  } else {
-    if (sens) jac_dist_ = prepare(tapes.sens_jac_x[parameter], jac_ops_, params.order_jac);
+    for (const expr::Tape& t : *tapes.rhs_each) each_.push_back(prepare(t, ops_, params.order_q));
+  } else if (driver) {
+    jac_dist_ = prepare(*tapes.disturbance_jacobian, jac_ops_, params.order_jac);
   }
   own_.assign(n, arith.make());
   state_models_.assign(n, arith.make());
@@ -94,6 +92,13 @@ void SystemBounder::models(const double* y, std::vector<PolyModel>& out) const {
   }
 }
 
+void SystemBounder::models_outside_ellipsoid(const double* y, std::vector<PolyModel>& out) const {
+  models(y, out);
+  if (!layout_.ellipsoid) return;
+  for (std::size_t i = 0; i < layout_.n; ++i)
+    if (!is_quadrature(i)) out[i].rem = Interval(0.0, 0.0);
+}
+
 void SystemBounder::initial(const std::vector<PolyModel>& init, double* y) const {
   std::fill(y, y + layout_.size(), 0.0);
   double total_radius = 0.0;
@@ -120,6 +125,66 @@ void SystemBounder::initial(const std::vector<PolyModel>& init, double* y) const
     if (!is_quadrature(i)) y[layout_.shape(i, i)] = radius[i] * (total_radius + settings_.ellipsoid_eps);
 }
 
+void SystemBounder::add_jump(double* y, const std::vector<PolyModel>& jump, const double* driver_y,
+                             const std::vector<double>& gain) const {
+  const std::size_t n = layout_.n;
+  std::vector<PolyModel> sum(n, arith_->make());
+  models_outside_ellipsoid(y, sum);
+  std::vector<Interval> omega(n, Interval(0.0, 0.0));
+  for (std::size_t i = 0; i < n; ++i) {
+    arith_->add(sum[i], jump[i], sum[i]);
+    std::copy(sum[i].coef.begin(), sum[i].coef.end(), y + layout_.coef(i));
+    Interval rem = sum[i].rem;
+    const bool driven = !gain.empty() && gain[i] != 0.0 && driver_->layout().ellipsoid &&
+                        !driver_->is_quadrature(i);
+    if (!layout_.ellipsoid || is_quadrature(i)) {
+      // (35)-(36): interval remainders take the jump's whole range.
+      if (driven) rem += Interval(gain[i], gain[i]) * driver_->remainder_hull(driver_y, i);
+      y[layout_.lower(i)] = rem.lower();
+      y[layout_.upper(i)] = rem.upper();
+      continue;
+    }
+    // Centred as in initial(): the midpoint joins the constant coefficient.
+    const double c0 = sum[i].coef[0];
+    const double shifted = c0 + boost::numeric::median(rem);
+    y[layout_.coef(i)] = shifted;
+    omega[i] = rem - (Interval(shifted, shifted) - Interval(c0, c0));
+  }
+  if (!layout_.ellipsoid) return;
+  // (47) with A = I: Q+ = Q / alpha + B Q_w B^T / beta + diag(rad(Omega)^2 / gamma),
+  // B = diag(gain) on the driver's ellipsoid. The weights that minimise the
+  // trace of Q+ (alpha + beta + sum gamma = 1) are proportional to the
+  // square roots of the terms' traces; Q+ = S * sum_m M_m / sqrt(tr M_m),
+  // S = sum_m sqrt(tr M_m).
+  auto own = [&](std::size_t i, std::size_t k) {
+    return is_quadrature(i) || is_quadrature(k) ? 0.0 : y[layout_.shape(std::max(i, k), std::min(i, k))];
+  };
+  auto driven = [&](std::size_t i, std::size_t k) {
+    if (gain.empty() || !driver_->layout().ellipsoid) return 0.0;
+    if (driver_->is_quadrature(i) || driver_->is_quadrature(k)) return 0.0;
+    if (is_quadrature(i) || is_quadrature(k)) return 0.0;
+    const SystemLayout& d = driver_->layout();
+    return gain[i] * gain[k] * driver_y[d.shape(std::max(i, k), std::min(i, k))];
+  };
+  double tr_own = 0.0, tr_driven = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    tr_own += std::max(own(i, i), 0.0);
+    tr_driven += std::max(driven(i, i), 0.0);
+  }
+  const double root_own = std::sqrt(tr_own), root_driven = std::sqrt(tr_driven);
+  double total = root_own + root_driven;
+  for (std::size_t i = 0; i < n; ++i) total += magnitude(omega[i]);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t i = k; i < n; ++i) {
+      if (is_quadrature(i) || is_quadrature(k)) continue;
+      double v = 0.0;
+      if (root_own > 0.0) v += own(i, k) / root_own;
+      if (root_driven > 0.0) v += driven(i, k) / root_driven;
+      if (i == k) v += magnitude(omega[i]);  // rad^2 / sqrt(rad^2)
+      y[layout_.shape(i, k)] = total * v;
+    }
+}
+
 void SystemBounder::rhs(double t, const double* y, const double* state, double* ydot) {
   std::fill(ydot, ydot + layout_.size(), 0.0);
   if (layout_.ellipsoid)
@@ -132,7 +197,7 @@ void SystemBounder::rhs_interval(double t, const double* y, const double* state,
   models(y, own_);
   const std::vector<PolyModel>* x = nullptr;
   if (state) {
-    models(state, state_models_);  // same layout as the state system's
+    driver_->models(state, state_models_);
     x = &state_models_;
   }
   load(full_, ops_, t, own_, x);
@@ -173,7 +238,7 @@ void SystemBounder::rhs_ellipsoid(double t, const double* y, const double* state
   for (auto& m : own_) m.rem = Interval(0.0, 0.0);
   const std::vector<PolyModel>* x = nullptr;
   if (state) {
-    models(state, state_models_);
+    driver_->models(state, state_models_);
     for (auto& m : state_models_) m.rem = Interval(0.0, 0.0);
     x = &state_models_;
   }
@@ -203,9 +268,12 @@ void SystemBounder::jacobian_bounds(double t, const double* y, const double* sta
   const std::size_t n = layout_.n;
   const bool sens = state != nullptr;
   // Models of order q' with the remainders' hulls (section 4.2 (ii)); J =
-  // d phi / d(own) is J_x at the state's (own for the state system).
-  jacobian_->update(t, sens ? state : y, layout_.size(), *this);
+  // d phi / d(own) is J_x (its transpose for the adjoint) at the state's
+  // models (own for the state system).
+  const SystemBounder& state_reader = sens ? *driver_ : *this;
+  jacobian_->update(t, sens ? state : y, state_reader.layout().size(), state_reader);
   const std::vector<PolyModel>& J = jacobian_->jacobian();
+  const std::size_t nx = state_reader.layout().n;
   if (sens) {
     models(y, own_);
     for (std::size_t i = 0; i < n; ++i) jac_arith_->reduce_from(*arith_, own_[i], own_jac_[i]);
@@ -216,7 +284,7 @@ void SystemBounder::jacobian_bounds(double t, const double* y, const double* sta
     const bool quad = is_quadrature(i);
     Interval omega = full_.out[i].rem;  // R0
     for (std::size_t k = 0; k < n; ++k) {
-      const PolyModel& Jik = J[i + k * n];
+      const PolyModel& Jik = transposed_jacobian_ ? J[k + i * n] : J[i + k * n];
       const double c = Jik.coef[0];
       C_[i + k * n] = quad ? 0.0 : c;
       if (is_quadrature(k)) continue;  // nothing reads it: J is 0
@@ -228,14 +296,14 @@ void SystemBounder::jacobian_bounds(double t, const double* y, const double* sta
       omega_[i] = omega;
       continue;
     }
-    for (std::size_t l = 0; l < n; ++l) {
+    for (std::size_t l = 0; l < nx; ++l) {
       const PolyModel& Jw = jac_dist_.out[i + l * n];
       const double c = Jw.coef[0];
       Cw_[i + l * n] = quad ? 0.0 : c;
-      if (is_quadrature(l)) continue;
+      if (driver_->is_quadrature(l)) continue;
       const Interval range = jac_arith_->bound(Jw);
       const Interval slope = quad ? range : range - Interval(c, c);
-      omega += slope * remainder_hull(state, l);
+      omega += slope * driver_->remainder_hull(state, l);
     }
     omega_[i] = omega;
   }
@@ -249,11 +317,11 @@ void SystemBounder::shape_derivative(const double* y, const double* state, doubl
   // integrator's iterates can leave it, and the growth term Q (nu + sum
   // kappa) with the large kappa of a small trace would then drive a
   // negative diagonal to -infinity.
-  auto unpack = [&](const double* v, std::vector<double>& M) {
+  auto unpack = [&](const SystemBounder& owner, const double* v, std::vector<double>& M) {
     for (std::size_t k = 0; k < n; ++k)
       for (std::size_t i = k; i < n; ++i) {
-        const bool used = !is_quadrature(i) && !is_quadrature(k);
-        const double q = used ? v[layout_.shape(i, k)] : 0.0;
+        const bool used = !owner.is_quadrature(i) && !owner.is_quadrature(k);
+        const double q = used ? v[owner.layout().shape(i, k)] : 0.0;
         M[i + k * n] = q;
         M[k + i * n] = q;
       }
@@ -266,7 +334,7 @@ void SystemBounder::shape_derivative(const double* y, const double* state, doubl
         M[k + i * n] = q;
       }
   };
-  unpack(y, Q_);
+  unpack(*this, y, Q_);
   // Scales of (2)-(3): s_i = Q_ii / max Q_ii + RTOL.
   double q_max = 0.0;
   for (std::size_t i = 0; i < n; ++i)
@@ -290,7 +358,7 @@ void SystemBounder::shape_derivative(const double* y, const double* state, doubl
   std::fill(BBt_.begin(), BBt_.end(), 0.0);
   double nu = 0.0;
   if (state) {
-    unpack(state, Qw_);
+    unpack(*driver_, state, Qw_);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t l = 0; l < n; ++l) {
         double v = 0.0;

@@ -1,7 +1,8 @@
 // The right-hand side of one bounding system: the ODEs of the polynomial
-// coefficients and of the remainder bounds of the state (Table 1, "State")
-// or of one parameter's sensitivities s_j (Table 1, "FSA"), whose
-// disturbance w is the state's remainder (section 4).
+// coefficients and of the remainder bounds of the state (Table 1, "State"),
+// of one parameter's sensitivities s_j (Table 1, "FSA") or of the adjoint
+// lambda in reversed time (Table 1, "ASA"); the last two are driven by the
+// state, whose remainder is their disturbance w (section 4).
 //
 //   interval remainders   (21) with (31)-(32) by section 4.1: each r_i's
 //                         bound is the model of f_i with x_i's remainder
@@ -40,13 +41,14 @@ struct ParameterModels {
 
 class SystemBounder {
  public:
-  static constexpr std::size_t state_system = static_cast<std::size_t>(-1);
-
-  // parameter = state_system for the state, else j of s_j. Ellipsoidal
-  // remainders read J_x from `jacobian` (shared by all systems of a solve).
-  SystemBounder(const BoundingTapes& tapes, std::size_t parameter, const PolyArithmetic& arith,
-                const PolyArithmetic& jac_arith, const BoundsSettings& settings,
-                const ParameterModels& params, StateJacobian* jacobian);
+  // `driver`: the state system of a sensitivity or adjoint system (whose
+  // vector rhs() then receives), null for the state system itself.
+  // Ellipsoidal remainders read J_x from `jacobian` (shared by all systems
+  // of a solve).
+  SystemBounder(const SystemTapes& tapes, const SystemBounder* driver,
+                const PolyArithmetic& arith, const PolyArithmetic& jac_arith,
+                const BoundsSettings& settings, const ParameterModels& params,
+                StateJacobian* jacobian);
 
   const SystemLayout& layout() const { return layout_; }
   bool is_quadrature(std::size_t i) const { return (*quadrature_)[i]; }
@@ -58,6 +60,16 @@ class SystemBounder {
   void rhs(double t, const double* y, const double* state, double* ydot);
   // The models at y: coefficients and the interval hull of the remainder.
   void models(const double* y, std::vector<PolyModel>& out) const;
+  // The same with the remainders the ellipsoid holds left out (0): only
+  // interval remainders (all of them, or the quadratures') remain.
+  void models_outside_ellipsoid(const double* y, std::vector<PolyModel>& out) const;
+  // A transition y(t_k-) -> y(t_k+) = y + jump (paper (23), (35)-(36) and
+  // (47) with A = I): `jump` holds the models of the added values; when the
+  // driver's remainders are ellipsoidal, the jump also adds gain_i * e_i
+  // with e in the driver's ellipsoid at driver_y, which the jump's own
+  // remainders leave out (models_outside_ellipsoid). gain empty: none.
+  void add_jump(double* y, const std::vector<PolyModel>& jump, const double* driver_y,
+                const std::vector<double>& gain) const;
   // The interval hull of component i's remainder at y.
   Interval remainder_hull(const double* y, std::size_t i) const;
 
@@ -69,7 +81,7 @@ class SystemBounder {
   };
   TapeRun prepare(const expr::Tape& tape, ModelOperations& ops,
                   const std::vector<PolyModel>& params);
-  // Sets t and the inputs: own models at own_offset_, the state's at 0.
+  // Sets t and the inputs: own models at own_offset_, the driver's at 0.
   void load(TapeRun& run, ModelOperations& ops, double t, const std::vector<PolyModel>& own,
             const std::vector<PolyModel>* state) const;
   void rhs_interval(double t, const double* y, const double* state, double* ydot);
@@ -78,20 +90,20 @@ class SystemBounder {
   void jacobian_bounds(double t, const double* y, const double* state);
   void shape_derivative(const double* y, const double* state, double* ydot);
 
-  const BoundingTapes* tapes_;
-  std::size_t parameter_;
+  const SystemBounder* driver_;
+  bool transposed_jacobian_;
   const PolyArithmetic* arith_;
   const PolyArithmetic* jac_arith_;
   BoundsSettings settings_;
   SystemLayout layout_;
   const std::vector<bool>* quadrature_;
-  std::size_t own_offset_;  // tape state index of the first own component
+  std::size_t own_offset_;  // tape state index of the first own component (the driver's n)
 
   ModelOperations ops_, jac_ops_;
   TapeRun full_;
   std::vector<TapeRun> each_;
   StateJacobian* jacobian_;
-  TapeRun jac_dist_;  // sensitivity systems: d phi_j / dx
+  TapeRun jac_dist_;  // driven systems: d phi / dx
 
   // Scratch, sized once.
   std::vector<PolyModel> own_, state_models_, own_jac_;

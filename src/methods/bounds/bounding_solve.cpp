@@ -1,0 +1,85 @@
+#include "methods/bounds/bounding_solve.hpp"
+
+#include <cvodes/cvodes.h>
+
+#include <sstream>
+
+#include "expr/evaluate_over.hpp"
+#include "methods/bounds/model_operations.hpp"
+
+namespace odesens::bounds {
+
+std::string time_text(double t) {
+  std::ostringstream os;
+  os.precision(10);
+  os << t;
+  return os.str();
+}
+
+BoundingArithmetic make_bounding_arithmetic(const Problem& problem,
+                                            const BoundsSettings& settings) {
+  BoundingArithmetic a{make_parameter_box(problem.param_lower, problem.param_upper), {}, {}, {}};
+  a.arith = std::make_unique<PolyArithmetic>(a.box.n_variables, settings.order, settings.basis,
+                                             settings.bounder, settings.max_width);
+  a.jac_arith = std::make_unique<PolyArithmetic>(a.box.n_variables, settings.jac_order,
+                                                 settings.basis, settings.bounder,
+                                                 settings.max_width);
+  a.params.order_q = parameter_models(a.box, *a.arith);
+  a.params.order_jac = parameter_models(a.box, *a.jac_arith);
+  return a;
+}
+
+void initial_models(const Problem& problem, const BoundingTapes& tapes,
+                    const BoundingArithmetic& a, std::vector<PolyModel>& x0,
+                    std::vector<PolyModel>& dx0) {
+  const std::size_t nx = tapes.nx, np = tapes.np;
+  x0.assign(nx, a.arith->make());
+  dx0.assign(nx * np, a.arith->make());
+  if (!problem.initial_state.empty()) {
+    for (std::size_t i = 0; i < nx; ++i) a.arith->set_constant(x0[i], problem.initial_state[i]);
+    for (auto& m : dx0) a.arith->set_constant(m, 0.0);
+    return;
+  }
+  ModelOperations ops(*a.arith);
+  expr::RegistersOver<ModelOperations> r0(tapes.x0, ops), r1(tapes.dx0_dp, ops);
+  for (std::size_t j = 0; j < np; ++j) {
+    ops.assign(r0.param(j), a.params.order_q[j]);
+    ops.assign(r1.param(j), a.params.order_q[j]);
+  }
+  expr::evaluate_prefix_over(r0, ops, x0.data());
+  expr::evaluate_main_over(r0, ops, x0.data());
+  expr::evaluate_prefix_over(r1, ops, dx0.data());
+  expr::evaluate_main_over(r1, ops, dx0.data());
+}
+
+void check_bounding_size(const Problem& problem, int order, double components,
+                         const std::string& method) {
+  constexpr double kMaxCoefficients = 1e8;
+  std::size_t n_var = 0;
+  for (std::size_t j = 0; j < problem.param_lower.size(); ++j)
+    if (problem.param_lower[j] < problem.param_upper[j]) ++n_var;
+  double n_mon = 1.0;
+  for (int k = 1; k <= order; ++k)
+    n_mon = n_mon * static_cast<double>(n_var + static_cast<std::size_t>(k)) / k;
+  const double total = n_mon * components;
+  if (total > kMaxCoefficients)
+    throw Error(Status::invalid_argument,
+                method + ": " + std::to_string(n_var) + " box parameters at order " +
+                    std::to_string(order) + " give " + std::to_string(n_mon) +
+                    " coefficients per model, " + std::to_string(total) +
+                    " in the bounding systems (at most 1e8): a lower order or fewer "
+                    "parameters with lower < upper");
+}
+
+void fill_tolerances(const SystemLayout& layout, double atol, double shape_atol, double* v) {
+  for (std::size_t k = 0; k < layout.size(); ++k) v[k] = atol;
+  for (std::size_t k = 0; k < layout.shape_size(); ++k) v[layout.shape_offset() + k] = shape_atol;
+}
+
+void check_cvodes(int flag, const char* what) {
+  if (flag < 0)
+    throw Error(flag == CV_MEM_FAIL ? Status::out_of_memory : Status::internal_error,
+                std::string(what) + " failed (CVODES flag " + std::to_string(flag) + ")");
+}
+
+}  // namespace odesens::bounds

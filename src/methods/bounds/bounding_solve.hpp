@@ -1,0 +1,98 @@
+// What bounds_fsa and bounds_asa share around CVODES: the arithmetic and
+// parameter models of a box, the initial values' models, the size guard,
+// the tolerances of a bounding system's vector and the guard that turns a
+// callback's exceptions into CVODES' return codes.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "methods/bounds/bounding_tapes.hpp"
+#include "methods/bounds/bounds_settings.hpp"
+#include "methods/bounds/interval.hpp"
+#include "methods/bounds/parameter_box.hpp"
+#include "methods/bounds/poly_model.hpp"
+#include "methods/bounds/system_bounder.hpp"
+#include "odesens/problem.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::bounds {
+
+std::string time_text(double t);
+
+// The box, the arithmetic of order q and of the Jacobians' order q', and
+// the parameters as models in both. Built under directed rounding.
+struct BoundingArithmetic {
+  ParameterBox box;
+  std::unique_ptr<PolyArithmetic> arith, jac_arith;
+  ParameterModels params;
+};
+BoundingArithmetic make_bounding_arithmetic(const Problem& problem,
+                                            const BoundsSettings& settings);
+
+// x0(p) (nx) and dx0/dp (nx * np, column-major) over the box; an
+// initial-state override is data (dx0/dp = 0). Under directed rounding.
+void initial_models(const Problem& problem, const BoundingTapes& tapes,
+                    const BoundingArithmetic& a, std::vector<PolyModel>& x0,
+                    std::vector<PolyModel>& dx0);
+
+// Refuses a box and order whose bounding systems would hold more than 1e8
+// coefficients (800 MB) at one time, before anything is allocated:
+// C(n_var + q, q) coefficients per component, `components` of them.
+void check_bounding_size(const Problem& problem, int order, double components,
+                         const std::string& method);
+
+// Absolute tolerances of a bounding system's vector: atol on coefficients
+// and interval bounds, shape_atol on Q's entries (the paper's 1e-20, i.e.
+// 1e-10 on its square root).
+void fill_tolerances(const SystemLayout& layout, double atol, double shape_atol, double* v);
+
+// Throws Error for a failed CVODES set-up call.
+void check_cvodes(int flag, const char* what);
+
+// Runs a callback body under upward rounding and keeps its error. A range
+// that cannot be enclosed is recoverable for CVODES (+1): Newton's trial
+// iterates and too long steps may leave the region where the model can be
+// bounded, and a shorter step may not; it is the solve's error only if
+// CVODES gives up. Other exceptions are unrecoverable (-1).
+struct CallbackGuard {
+  std::optional<Error> failure;
+
+  template <class Body>
+  int run(double t, const double* out, std::size_t n, Body body) {
+    try {
+      UpwardRounding upward;
+      body();
+    } catch (const Error& e) {
+      failure = Error(e.status(), std::string(e.what()) + " at t = " + time_text(t));
+      return e.status() == Status::unbounded ? 1 : -1;
+    } catch (const std::bad_alloc&) {
+      failure = Error(Status::out_of_memory, "out of memory bounding the model");
+      return -1;
+    } catch (const std::exception& e) {
+      failure = Error(Status::internal_error, e.what());
+      return -1;
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (!std::isfinite(out[i])) {
+        failure = Error(Status::unbounded,
+                        "the bounding system grew without bound (a value of its right-hand "
+                        "side is not finite) at t = " + time_text(t));
+        return 1;
+      }
+    return 0;
+  }
+};
+
+// MPFR's per-thread caches go when a solve does, however it ends.
+struct ReleaseThreadCaches {
+  ~ReleaseThreadCaches() { release_thread_caches(); }
+};
+
+}  // namespace odesens::bounds
