@@ -85,7 +85,7 @@ std::vector<Axis> x_axes(const Result& r, std::size_t inner) {
   return {{r.times.size(), inner * r.nx}, {r.nx, inner}, {inner, 1}};
 }
 std::vector<Axis> s_axes(const Result& r, std::size_t inner) {
-  return {{r.times.size(), inner * r.nx * r.np}, {r.nx, inner}, {r.np, inner * r.nx}, {inner, 1}};
+  return {{r.s_times.size(), inner * r.nx * r.np}, {r.nx, inner}, {r.np, inner * r.nx}, {inner, 1}};
 }
 std::vector<Axis> gradient_axes(const Result& r, std::size_t inner) {
   return {{r.np, inner}, {inner, 1}};
@@ -124,16 +124,18 @@ Json bounds_json(const Result& r) {
           {"gradient_hull", nested(b.gradient_hull, gradient_axes(r, 2))}};
 }
 
-// CSV: the hulls of x and S at each output time, then of the gradient.
+// CSV: the hulls of x and S (bounds_fsa) at each output time, then of the
+// gradient.
 void write_hulls_csv(std::ostream& out, const Model& model, const Result& r) {
   const BoundsResult& b = r.bounds;
+  const bool with_s = !b.s_hull.empty();
   out << "\nt";
   for (const auto& s : model.state_names()) out << ',' << s << "_lower," << s << "_upper";
   for (const auto& p : model.param_names())
     for (const auto& s : model.state_names())
-      out << ",d" << s << "/d" << p << "_lower,d" << s << "/d" << p << "_upper";
+      if (with_s) out << ",d" << s << "/d" << p << "_lower,d" << s << "/d" << p << "_upper";
   out << '\n';
-  const std::size_t per_time = r.nx * r.np;
+  const std::size_t per_time = with_s ? r.nx * r.np : 0;
   for (std::size_t k = 0; k < r.times.size(); ++k) {
     out << format_double(r.times[k]);
     for (std::size_t m = k * r.nx; m < (k + 1) * r.nx; ++m)

@@ -3,6 +3,7 @@
 #include <functional>
 #include <new>
 
+#include "methods/bounds/bounds_asa_method.hpp"
 #include "methods/bounds/bounds_fsa_method.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
@@ -59,6 +60,12 @@ MethodCapabilities bounds_method() {
   c.gradient = true;
   c.bounds = true;
   c.parameter_box = true;
+  return c;
+}
+
+MethodCapabilities bounds_adjoint_method() {
+  MethodCapabilities c = bounds_method();
+  c.s_trajectory = false;
   return c;
 }
 
@@ -129,6 +136,12 @@ const std::vector<MethodEntry>& registry() {
         "remainders, enclosing x, S and dF/dp at every output time for all p in the box",
         bounds_method(), 1e-8, 1e-10, bounds::bounds_fsa_option_specs()},
        bounds::solve_bounds_fsa},
+      {{"bounds_asa",
+        "set-valued sensitivity bounds (Peric, Villanueva & Chachuat 2017), adjoint variant: "
+        "one forward state bounding and one backward adjoint bounding enclose x at every "
+        "output time and dF/dp (no S) for all p in the box, whatever the number of parameters",
+        bounds_adjoint_method(), 1e-8, 1e-10, bounds::bounds_asa_option_specs()},
+       bounds::solve_bounds_asa},
   };
   return entries;
 }
