@@ -1,8 +1,9 @@
-// bounds_fsa on the set-valued sensitivity paper's case studies (Peric,
-// Villanueva & Chachuat 2017): its Tables 3 (anaerobic digester) and 4
-// (batch reactor, the simultaneous-corrector FSA columns) cell by cell
-// beside the paper's numbers, and the widths of the dF/dp enclosures on the
-// cubic oscillator (section 5.1) and the digester (section 5.2).
+// bounds_fsa and bounds_asa on the set-valued sensitivity paper's case
+// studies (Peric, Villanueva & Chachuat 2017): its Tables 3 (anaerobic
+// digester) and 4 (batch reactor; the simultaneous-corrector FSA columns
+// and the ASA columns, state and adjoint passes apart) cell by cell beside
+// the paper's numbers, and the widths of the dF/dp enclosures on the cubic
+// oscillator (section 5.1) and the digester (section 5.2).
 //
 //   bench_bounds [--quick]   (--quick: only the cells under a few seconds)
 //
@@ -13,41 +14,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "odesens/expr_model.hpp"
 #include "odesens/odesens.hpp"
+#include "support/bounds_case_studies.hpp"
 
 using namespace odesens;
 
 namespace {
 
-std::string shared_dir() {
-  const char* env = std::getenv("ODESENS_SHARED_DIR");
-  return env ? env : ODESENS_DEFAULT_SHARED_DIR;
-}
-
-// The digester of section 5.2 ((60)-(70); tests/models/digester.ode).
-std::shared_ptr<const Model> digester_model() {
-  return load_ode_file(std::string(ODESENS_SOURCE_DIR) + "/tests/models/digester.ode");
-}
-
-// The batch reactor of section 5.3 with N stages of the jacket temperature
-// ((72)-(73); tests/models/batch_reactor_n2.ode is N = 2).
-std::shared_ptr<const Model> reactor_model(int stages) {
-  std::ostringstream s;
-  s << "const k0 = 0.022\nconst CA0 = 10\nconst V = 0.1\nconst Cp = 60\nconst Ea = 6000\n"
-       "const R = 8.314\nconst dHR = -140000\nconst UA = 3\nparam T_0 = 360\n";
-  for (int k = 1; k <= stages; ++k) s << "param Tj" << k << " = 300\n";
-  s << "state X = 0\nstate T = T_0\nlet Tj = piecewise(";
-  for (int k = 1; k < stages; ++k) s << "Tj" << k << ", t <= " << 900.0 * k / stages << ", ";
-  s << "Tj" << stages << ")\n";
-  s << "let rate = k0*exp(-Ea/(R*T))*(1 - X)\ndX/dt = rate\n"
-       "dT/dt = UA/(CA0*V*Cp)*(Tj - T) - dHR/Cp*rate\n";
-  return load_ode_text(s.str(), "batch_reactor.ode");
-}
+using odesens::testing::batch_reactor;
+using odesens::testing::bounds_problem;
+using odesens::testing::cubic_oscillator;
+using odesens::testing::digester;
 
 struct Run {
   bool ok = false;
@@ -57,63 +40,35 @@ struct Run {
   Result result;
 };
 
-Run run(Problem pr, int order, const char* remainder) {
-  pr.options.set("order", order);
-  pr.options.set("remainder", remainder);
+// One solve of `method`; RHS counts state plus sensitivity (or adjoint and
+// quadrature) right-hand sides.
+Run run(const odesens::testing::CaseStudy& c, const char* method, int order,
+        const char* remainder) {
+  const Problem pr = bounds_problem(c, order, remainder);
   Run r;
   const auto start = std::chrono::steady_clock::now();
   try {
-    r.result = solve(pr, "bounds_fsa");
+    r.result = solve(pr, method);
     r.ok = true;
   } catch (const Error& e) {
     r.error = e.what();
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (r.ok) {
+    auto& extra = r.result.stats.extra;
     r.steps = r.result.stats.steps;
-    r.rhs = r.result.stats.rhs_evals +
-            static_cast<std::int64_t>(r.result.stats.extra["sens_rhs_evals"]);
+    r.rhs = r.result.stats.rhs_evals + static_cast<std::int64_t>(extra["sens_rhs_evals"]) +
+            static_cast<std::int64_t>(extra["backward_rhs_evals"]);
   }
   return r;
 }
 
-Problem digester_problem() {
-  Problem pr;
-  pr.model = digester_model();
-  pr.param_lower = {0.46, 0.92, 36.8};
-  pr.param_upper = {0.54, 1.08, 43.2};
-  const double s1[] = {0.74, 0.63, 0.61, 0.58, 0.59, 0.60, 0.61, 0.63, 0.64, 0.66, 0.67, 0.70};
-  const double s2[] = {2.3, 2.2, 2.2, 2.1, 2.2, 2.3, 2.3, 2.3, 2.4, 2.4, 2.4, 2.5};
-  const double cm[] = {51.1, 53.4, 54.0, 54.0, 54.0, 54.0, 53.9, 53.9, 53.8, 53.8, 53.8, 53.7};
-  const double nan = std::nan("");
-  for (int k = 0; k < 12; ++k) {
-    pr.output_times.push_back(0.25 * (k + 1));
-    pr.objective_data.insert(pr.objective_data.end(), {nan, nan, s1[k], s2[k], nan, cm[k]});
-  }
-  return pr;
-}
-
-Problem reactor_problem(int stages) {
-  Problem pr;
-  pr.model = reactor_model(stages);
-  pr.param_lower.assign(1 + static_cast<std::size_t>(stages), 290.0);
-  pr.param_upper.assign(1 + static_cast<std::size_t>(stages), 310.0);
-  pr.param_lower[0] = 350.0;
-  pr.param_upper[0] = 370.0;
-  for (int k = 1; k <= stages; ++k) pr.output_times.push_back(900.0 * k / stages);
-  pr.adjoint_weights.assign(2 * static_cast<std::size_t>(stages), 0.0);
-  pr.adjoint_weights[2 * static_cast<std::size_t>(stages) - 2] = 1.0;  // F = X(900)
-  return pr;
-}
-
-Problem cubic_problem() {
-  Problem pr;
-  pr.model = load_ode_file(shared_dir() + "/models/ode/cubic_oscillator.ode");
-  pr.param_lower = {1.5, -0.5};
-  pr.param_upper = {2.5, 0.5};
-  pr.output_times = {100.0};
-  pr.adjoint_weights = {0, 0, 1};  // F = q(100) = integral of x1^2
-  return pr;
+// The cubic oscillator over [0, 100] with F = q(100) only.
+odesens::testing::CaseStudy cubic_case() {
+  odesens::testing::CaseStudy c = cubic_oscillator();
+  c.tout = {100.0};
+  c.weights = {0, 0, 1};
+  return c;
 }
 
 std::string cell(const Run& r, double paper_seconds, std::int64_t paper_steps,
@@ -153,12 +108,16 @@ int main(int argc, char** argv) {
   } table3[] = {{2, 3.3, 5.5, 1136, 1865, 2781, 4450},
                 {3, 7.1, 8.9, 1143, 2156, 2728, 5379},
                 {5, 44.8, 52.7, 1059, 2785, 2644, 7449}};
-  Result digester_q5;
+  std::map<std::string, double> fsa_seconds;  // "case q rem" -> seconds
+  auto key = [](const char* name, int q, int n, const char* rem) {
+    return std::string(name) + " " + std::to_string(q) + " " + std::to_string(n) + " " + rem;
+  };
   for (const auto& row : table3) {
     if (quick && row.q > 3) continue;
     for (const char* rem : {"interval", "ellipsoid"}) {
       const bool ir = std::strcmp(rem, "interval") == 0;
-      const Run r = run(digester_problem(), row.q, rem);
+      const Run r = run(digester(), "bounds_fsa", row.q, rem);
+      if (r.ok) fsa_seconds[key("digester", row.q, 0, rem)] = r.seconds;
       std::printf("| %d | %s | %s |\n", row.q, rem,
                   cell(r, ir ? row.t_ir : row.t_er, ir ? row.steps_ir : row.steps_er,
                        ir ? row.rhs_ir : row.rhs_er)
@@ -184,7 +143,8 @@ int main(int argc, char** argv) {
     if (quick && row.n > 2) continue;
     for (const char* rem : {"interval", "ellipsoid"}) {
       const bool ir = std::strcmp(rem, "interval") == 0;
-      const Run r = run(reactor_problem(row.n), row.q, rem);
+      const Run r = run(batch_reactor(row.n), "bounds_fsa", row.q, rem);
+      if (r.ok) fsa_seconds[key("reactor", row.q, row.n, rem)] = r.seconds;
       std::printf("| %d, %d | %s | %s |\n", row.q, row.n, rem,
                   cell(r, ir ? row.t_ir : row.t_er, ir ? row.steps_ir : row.steps_er,
                        ir ? row.rhs_ir : row.rhs_er)
@@ -192,27 +152,95 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::printf("\n### Cubic oscillator: dF/dp enclosures (Chebyshev, ellipsoidal remainders)\n\n");
-  std::printf("| q | bounds_fsa | paper FSA | width ratio (ours / paper) | time | steps |\n");
-  std::printf("|---|---|---|---|---|---|\n");
+  // The ASA columns: the state pass (CVodeF) and the adjoint pass (CVodeB
+  // with the gradient's quadratures) apart, and bounds_fsa's time of the
+  // same cell above over ours.
+  auto asa_cell = [&](const Run& r, double paper_state, double paper_adjoint, double fsa) {
+    char b[300];
+    if (!r.ok) return "failed (" + r.error.substr(0, 60) + ") | | | |";
+    const auto& extra = r.result.stats.extra;
+    const double st = extra.at("state_pass_seconds"), ad = extra.at("adjoint_pass_seconds");
+    std::snprintf(b, sizeof b,
+                  "%.2f s (paper %.2f; %.1fx) | %.2f s (paper %.2f; %.1fx) | %.2f s | %s | %lld, %lld",
+                  st, paper_state, paper_state / st, ad, paper_adjoint, paper_adjoint / ad,
+                  r.seconds, fsa > 0 ? (std::to_string(fsa / r.seconds).substr(0, 4) + "x").c_str() : "-",
+                  static_cast<long long>(r.steps),
+                  static_cast<long long>(extra.at("backward_steps")));
+    return std::string(b);
+  };
+  const char* asa_header =
+      "| state pass (paper; paper/ours) | adjoint pass (paper; paper/ours) | total | "
+      "bounds_fsa / bounds_asa | steps (state, adjoint) |\n";
+  std::printf("\n### Table 3: anaerobic digester, ASA (state pass + adjoint pass)\n\n");
+  std::printf("| q | remainder %s", asa_header);
+  std::printf("|---|---|---|---|---|---|---|\n");
   const struct {
     int q;
+    double state_ir, state_er, adjoint_ir, adjoint_er;
+  } table3_asa[] = {{2, 0.4, 0.7, 2.0, 2.7}, {3, 0.9, 1.0, 4.0, 4.1}, {5, 3.6, 5.5, 15.6, 27.6}};
+  for (const auto& row : table3_asa) {
+    if (quick && row.q > 3) continue;
+    for (const char* rem : {"interval", "ellipsoid"}) {
+      const bool ir = std::strcmp(rem, "interval") == 0;
+      const Run r = run(digester(), "bounds_asa", row.q, rem);
+      std::printf("| %d | %s | %s |\n", row.q, rem,
+                  asa_cell(r, ir ? row.state_ir : row.state_er,
+                           ir ? row.adjoint_ir : row.adjoint_er,
+                           fsa_seconds[key("digester", row.q, 0, rem)])
+                      .c_str());
+      if (r.ok) std::printf("|   |   | dF/dp in %s | | | | |\n", hull_text(r.result).c_str());
+    }
+  }
+
+  std::printf("\n### Table 4: batch reactor, ASA (state pass + adjoint pass)\n\n");
+  std::printf("| q, N | remainder %s", asa_header);
+  std::printf("|---|---|---|---|---|---|---|\n");
+  const struct {
+    int q, n;
+    double state_ir, state_er, adjoint_ir, adjoint_er;
+  } table4_asa[] = {{2, 2, 0.11, 0.10, 0.07, 0.09},
+                    {2, 8, 1.23, 0.88, 1.10, 1.20},
+                    {3, 2, 1.70, 0.18, 1.83, 0.17},
+                    {3, 8, 19.3, 5.21, 11.0, 4.85}};
+  for (const auto& row : table4_asa) {
+    if (quick && row.n > 2) continue;
+    for (const char* rem : {"interval", "ellipsoid"}) {
+      const bool ir = std::strcmp(rem, "interval") == 0;
+      const Run r = run(batch_reactor(row.n), "bounds_asa", row.q, rem);
+      std::printf("| %d, %d | %s | %s |\n", row.q, row.n, rem,
+                  asa_cell(r, ir ? row.state_ir : row.state_er,
+                           ir ? row.adjoint_ir : row.adjoint_er,
+                           fsa_seconds[key("reactor", row.q, row.n, rem)])
+                      .c_str());
+    }
+  }
+
+  std::printf("\n### Cubic oscillator: dF/dp enclosures (Chebyshev, ellipsoidal remainders)\n\n");
+  std::printf("| q | method | enclosure | paper | width ratio (ours / paper) | time | steps |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  const struct {
+    const char* method;
+    int q;
     double lo1, hi1, lo2, hi2;
-  } cubic[] = {{4, 1.454, 4.438, -1.553, 3.566},
-               {5, 2.085, 3.806, -0.406, 2.417},
-               {8, 2.252, 3.639, -0.111, 2.123}};
+  } cubic[] = {{"bounds_fsa", 4, 1.454, 4.438, -1.553, 3.566},
+               {"bounds_asa", 4, 0.945, 4.947, -2.829, 4.841},
+               {"bounds_fsa", 5, 2.085, 3.806, -0.406, 2.417},
+               {"bounds_asa", 5, 2.015, 3.876, -0.604, 2.617},
+               {"bounds_fsa", 8, 2.252, 3.639, -0.111, 2.123},
+               {"bounds_asa", 8, 2.252, 3.640, -0.113, 2.125}};
   for (const auto& row : cubic) {
     if (quick && row.q > 5) continue;
-    const Run r = run(cubic_problem(), row.q, "ellipsoid");
+    const Run r = run(cubic_case(), row.method, row.q, "ellipsoid");
     if (!r.ok) {
-      std::printf("| %d | failed: %s | | | | |\n", row.q, r.error.c_str());
+      std::printf("| %d | %s | failed: %s | | | | |\n", row.q, row.method, r.error.c_str());
       continue;
     }
     const auto& h = r.result.bounds.gradient_hull;
-    std::printf("| %d | %s | [%.3f, %.3f] x [%.3f, %.3f] | %.3f, %.3f | %.2f s | %lld |\n", row.q,
-                hull_text(r.result).c_str(), row.lo1, row.hi1, row.lo2, row.hi2,
-                (h[1] - h[0]) / (row.hi1 - row.lo1), (h[3] - h[2]) / (row.hi2 - row.lo2),
-                r.seconds, static_cast<long long>(r.steps));
+    std::printf("| %d | %s | %s | [%.3f, %.3f] x [%.3f, %.3f] | %.3f, %.3f | %.2f s | %lld |\n",
+                row.q, row.method, hull_text(r.result).c_str(), row.lo1, row.hi1, row.lo2,
+                row.hi2, (h[1] - h[0]) / (row.hi1 - row.lo1),
+                (h[3] - h[2]) / (row.hi2 - row.lo2), r.seconds,
+                static_cast<long long>(r.steps));
   }
   std::printf("\nTrue range by dense sampling: [2.4606, 3.5918] x [-0.0485, 1.8938].\n");
   return 0;

@@ -54,7 +54,7 @@ TEST(Cli, MethodsListsOneIdPerLine) {
   const ToolRun r = run_tool("methods");
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out,
-            "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\ndopri8s\ngrk4as\nodesd\nbounds_fsa\n");
+            "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\ndopri8s\ngrk4as\nodesd\nbounds_fsa\nbounds_asa\n");
 }
 
 TEST(Cli, OptionsShowDefaultsRangesAndChoices) {
