@@ -825,7 +825,7 @@ set_sens_directions!(s::Solver, R) =
 """
     set_param_box!(solver, lower, upper)
 
-The parameter box of `bounds_fsa` (length np each, `lower ≤ upper`; a
+The parameter box of `bounds_fsa` and `bounds_asa` (length np each, `lower ≤ upper`; a
 parameter with equal bounds is held fixed): the result's `bounds` then
 encloses x, S and the gradient for every p in the box. Empty vectors
 remove it. Other methods refuse it.
@@ -840,7 +840,7 @@ end
 """
     set_objective_data!(solver, D)
 
-Data of the least-squares objective of `bounds_fsa`, `F = Σ (D[i, k] -
+Data of the least-squares objective of `bounds_fsa` and `bounds_asa`, `F = Σ (D[i, k] -
 x_i(t_k))²` over the observed entries: `D` of size nx × n_times, `NaN`
 where a state is not observed. The result's gradient (and
 `bounds.gradient_*`) is then that of F. An empty matrix removes it.
@@ -878,7 +878,7 @@ add_observable!(s::Solver, name::AbstractString) =
 """
     Bounds
 
-The enclosures of a set-valued method (`bounds_fsa`), valid for every p in
+The enclosures of a set-valued method (`bounds_fsa`; `bounds_asa` has no S), valid for every p in
 the box: polynomial models in the scaled parameters `ξ_j = (p_j -
 box_mid[j]) / box_rad[j]` ∈ [-1, 1], model m being `Σ_c coef[c, m...]
 B_c(ξ) + [rem[1, m...], rem[2, m...]]` over the basis functions `B_c(ξ) =
@@ -893,7 +893,7 @@ the (lower, upper) enclosure of its range:
   n_times), `x_shape` (nx × nx × n_times, the ellipsoids' shape matrices;
   empty with interval remainders);
 - `s_coef` (n_monomials × nx × np × n_times), `s_rem`, `s_hull` (2 × nx ×
-  np × n_times);
+  np × n_times); no times for `bounds_asa`, which keeps no S;
 - `gradient_coef` (n_monomials × np), `gradient_rem`, `gradient_hull`
   (2 × np): the objective's gradient.
 """
@@ -945,7 +945,7 @@ What one solve computed, copied into Julia arrays:
   products with the sensitivity directions of `dopri8s` and `grk4as`
   ([`set_sens_directions!`](@ref), or the option `directions` = `states`
   or `all`); empty otherwise;
-- `bounds`: the enclosures of `bounds_fsa` over the parameter box (a
+- `bounds`: the enclosures of `bounds_fsa` or `bounds_asa` over the parameter box (a
   [`Bounds`](@ref)), `nothing` for the other methods.
 """
 struct Result
@@ -995,9 +995,11 @@ function _bounds(handle::Ptr{Cvoid}, nt::Int, nx::Int, np::Int)
     exponents = Vector{Int64}(undef, n * np)
     check(odesens_result_bounds_exponents(handle, exponents, length(exponents)), handle)
     # Models of one kind (coefficients, remainders, hulls) in the shape of their index.
-    models(first, dims...) = (reshape(_array(handle, first, 1), n, dims...),
-                              reshape(_array(handle, first + 1, 1), 2, dims...),
-                              reshape(_array(handle, first + 2, 1), 2, dims...))
+    models(first, dims...) = (reshape(_optional_array(handle, first), n, dims...),
+                              reshape(_optional_array(handle, first + 1), 2, dims...),
+                              reshape(_optional_array(handle, first + 2), 2, dims...))
+    # bounds_asa keeps no S: its S models have no times.
+    ns = isempty(_optional_array(handle, ODESENS_ARRAY_S_HULL)) ? 0 : nt
     box(which) = _array(handle, which, np)
     shape = _optional_array(handle, ODESENS_ARRAY_X_SHAPE)
     return Bounds(unsafe_string(basis[]), unsafe_string(remainder[]), Int(order[]),
@@ -1006,7 +1008,7 @@ function _bounds(handle::Ptr{Cvoid}, nt::Int, nx::Int, np::Int)
                   reshape(exponents, np, n),
                   models(ODESENS_ARRAY_X_COEF, nx, nt)...,
                   reshape(shape, nx, nx, isempty(shape) ? 0 : nt),
-                  models(ODESENS_ARRAY_S_COEF, nx, np, nt)...,
+                  models(ODESENS_ARRAY_S_COEF, nx, np, ns)...,
                   models(ODESENS_ARRAY_GRADIENT_COEF, np)...)
 end
 

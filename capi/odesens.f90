@@ -28,7 +28,7 @@
 !     type(c_ptr), value :: user
 !
 ! returning 0 for success. The conveniences at the end (odesens_get_*,
-! odesens_get_bounds_* for bounds_fsa) allocate Fortran arrays of the right
+! odesens_get_bounds_* for bounds_fsa and bounds_asa) allocate Fortran arrays of the right
 ! shape and copy results into them; odesens_copy_array copies any array of
 ! odesens_result_data;
 ! odesens_set_integrand passes Fortran strings as running costs.
@@ -977,7 +977,7 @@ contains
     values(1:len) = view
   end subroutine
 
-  ! The sizes of a result with bounds (bounds_fsa): n_times, nx, np and
+  ! The sizes of a result with bounds (bounds_fsa, bounds_asa): n_times, nx, np and
   ! the number of coefficients of each model.
   subroutine bounds_sizes(result, nt, nx, np, n_monomials, status)
     type(c_ptr), intent(in) :: result
@@ -1004,7 +1004,7 @@ contains
     call odesens_copy_array(result, first + 2, hull, 2 * n, status)
   end subroutine
 
-  ! The models of x (bounds_fsa): coef(n_monomials, nx, n_times) over the
+  ! The models of x (bounds_fsa, bounds_asa): coef(n_monomials, nx, n_times) over the
   ! basis of odesens_get_bounds_basis, rem(:, i, k) and hull(:, i, k) the
   ! (lower, upper) remainder and enclosure of x_i(t_k) over the box.
   subroutine odesens_get_bounds_x(result, coef, rem, hull, status)
@@ -1019,17 +1019,21 @@ contains
   end subroutine
 
   ! The models of S: coef(n_monomials, nx, np, n_times), rem and
-  ! hull(2, nx, np, n_times) for dx_i/dp_j at t_k.
+  ! hull(2, nx, np, n_times) for dx_i/dp_j at t_k (bounds_fsa; bounds_asa
+  ! keeps no S: the arrays are allocated with no times).
   subroutine odesens_get_bounds_s(result, coef, rem, hull, status)
     type(c_ptr), intent(in) :: result
     real(c_double), allocatable, intent(out) :: coef(:, :, :, :), rem(:, :, :, :), &
                                                 hull(:, :, :, :)
     integer(c_int), intent(out) :: status
-    integer(c_int64_t) :: nt, nx, np, nm
+    integer(c_int64_t) :: nt, nx, np, nm, ns, ng
     call bounds_sizes(result, nt, nx, np, nm, status)
     if (status /= ODESENS_OK) return
-    allocate(coef(nm, nx, np, nt), rem(2, nx, np, nt), hull(2, nx, np, nt))
-    call copy_models(result, ODESENS_ARRAY_S_COEF, nm, nx * np * nt, coef, rem, hull, status)
+    status = odesens_result_sizes(result, nt, nx, np, ns, ng)
+    if (status /= ODESENS_OK) return
+    allocate(coef(nm, nx, np, ns), rem(2, nx, np, ns), hull(2, nx, np, ns))
+    if (ns == 0) return
+    call copy_models(result, ODESENS_ARRAY_S_COEF, nm, nx * np * ns, coef, rem, hull, status)
   end subroutine
 
   ! The models of the objective's gradient: coef(n_monomials, np), rem and

@@ -127,7 +127,7 @@ typedef enum odesens_result_array {
   ODESENS_ARRAY_GRADIENT_X0 = 5, /* nx x n_objectives entries of dpsi/dx(t0) */
   ODESENS_ARRAY_OBJECTIVES = 6,  /* n_objectives values psi_m of the objectives */
   ODESENS_ARRAY_SR = 7,          /* nx x n_directions x n_times products S(t_k) r_j */
-  /* Set-valued methods (bounds_fsa; see odesens_result_bounds_info): models
+  /* Set-valued methods (bounds_fsa, bounds_asa; see odesens_result_bounds_info): models
    * of n_monomials coefficients, remainders and hulls as (lower, upper)
    * pairs, model m's coefficients at [c + m*n_monomials], its pair at
    * [2m], [2m + 1]. */
@@ -135,7 +135,7 @@ typedef enum odesens_result_array {
   ODESENS_ARRAY_X_REM = 9,          /* 2 x nx x n_times: their remainders */
   ODESENS_ARRAY_X_HULL = 10,        /* 2 x nx x n_times: enclosures of x over the box */
   ODESENS_ARRAY_X_SHAPE = 11,       /* nx x nx x n_times: shape matrices (remainder=ellipsoid) */
-  ODESENS_ARRAY_S_COEF = 12,        /* n_monomials x nx x np x n_times: models of S */
+  ODESENS_ARRAY_S_COEF = 12,        /* n_monomials x nx x np x n_times: models of S (empty: bounds_asa) */
   ODESENS_ARRAY_S_REM = 13,         /* 2 x nx x np x n_times */
   ODESENS_ARRAY_S_HULL = 14,        /* 2 x nx x np x n_times: enclosures of S */
   ODESENS_ARRAY_GRADIENT_COEF = 15, /* n_monomials x np: models of the objective's gradient */
@@ -360,14 +360,14 @@ ODESENS_API int odesens_solver_set_integrand_observables(odesens_solver* solver,
  * that computes S = dx/dp alone: ODESENS_ERR_UNSUPPORTED. */
 ODESENS_API int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r,
                                                    int64_t len);
-/* The parameter box of the set-valued methods (bounds_fsa): lower and
+/* The parameter box of the set-valued methods (bounds_fsa, bounds_asa): lower and
  * upper bounds, np each; a parameter with lower = upper is held fixed.
  * Results then enclose x, S and the gradient for every p in the box
  * (odesens_result_bounds_info). np must be the model's
  * (ODESENS_ERR_INVALID_ARGUMENT naming it otherwise), as must
  * lower <= upper; a NaN or Inf bound: ODESENS_ERR_NOT_FINITE; np 0 removes
  * the box (lower and upper may then be NULL); a method without box:
- * ODESENS_ERR_UNSUPPORTED. bounds_fsa refuses to solve without one
+ * ODESENS_ERR_UNSUPPORTED. The set-valued methods refuse to solve without one
  * (ODESENS_ERR_INVALID_ARGUMENT). */
 ODESENS_API int odesens_solver_set_param_box(odesens_solver* solver, const double* lower,
                                              const double* upper, int64_t np);
@@ -485,7 +485,7 @@ ODESENS_API int odesens_result_n_directions(const odesens_result* result, int64_
  * k*nx*n_directions] = (S(t_k) r_j)_i = (dx(t_k)/d(x0, p) r_j)_i. A result
  * without directions: ODESENS_ERR_UNSUPPORTED. */
 ODESENS_API int odesens_result_sr(const odesens_result* result, double* out, int64_t len);
-/* The enclosures of a set-valued method (bounds_fsa), valid for every p in
+/* The enclosures of a set-valued method (bounds_fsa; bounds_asa: no S), valid for every p in
  * the box: polynomial models in the scaled parameters xi_j = (p_j -
  * mid_j) / rad_j in [-1, 1] (ODESENS_ARRAY_BOX_MID, _BOX_RAD), each
  * sum_c coef[c] B_c(xi) + [rem lower, rem upper] over the basis functions

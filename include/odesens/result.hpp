@@ -53,7 +53,7 @@ struct BoundsResult {
   // (nx x nx, column-major; quadrature states, bounded by intervals, have
   // zero rows and columns). Empty for interval remainders.
   std::vector<double> x_shape;
-  std::vector<double> s_coef, s_rem, s_hull;
+  std::vector<double> s_coef, s_rem, s_hull;  // empty for bounds_asa (no S)
   std::vector<double> gradient_coef, gradient_rem, gradient_hull;
 };
 

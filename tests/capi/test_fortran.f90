@@ -405,6 +405,25 @@ contains
                 1e-4_c_double, "the hull of x(1) is tight")
     call odesens_result_free(result)
     call odesens_solver_free(solver)
+    ! bounds_asa: the same gradient enclosure by the adjoint, and no S.
+    call odesens_check(odesens_solver_create(m, "bounds_asa" // c_null_char, solver), c_null_ptr)
+    call odesens_check(odesens_solver_set_output_times(solver, t, 2_c_int64_t), solver)
+    call odesens_check(odesens_set_option_int(solver, "order" // c_null_char, 5_c_int64_t), &
+                       solver)
+    call odesens_check(odesens_solver_set_param_box(solver, [0.9_c_double], [1.1_c_double], &
+                                                    1_c_int64_t), solver)
+    call odesens_check(odesens_solve(solver, result), solver)
+    call odesens_get_bounds_s(result, s_coef, s_rem, s_hull, status)
+    call odesens_check(status, result)
+    call odesens_get_bounds_gradient(result, g_coef, g_rem, g_hull, status)
+    call odesens_check(status, result)
+    call expect(all(shape(s_hull) == [2, 1, 1, 0]), "bounds_asa keeps no S")
+    call expect(g_hull(1, 1) - slack <= -exp(-0.9_c_double) .and. &
+                -exp(-1.1_c_double) <= g_hull(2, 1) + slack .and. &
+                g_hull(2, 1) - g_hull(1, 1) <= exp(-0.9_c_double) - exp(-1.1_c_double) + &
+                1e-4_c_double, "bounds_asa encloses the gradient tightly")
+    call odesens_result_free(result)
+    call odesens_solver_free(solver)
     call odesens_model_free(m)
   end subroutine
 
