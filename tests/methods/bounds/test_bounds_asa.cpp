@@ -99,8 +99,13 @@ TEST(BoundsAsa, CubicOscillatorContainsSampledSolutions) {
 }
 
 TEST(BoundsAsa, DigesterContainsSampledSolutions) {
-  expect_contained(digester(), 2, "ellipsoid", "chebyshev", 30);
-  expect_contained(digester(), 2, "interval", "chebyshev", 20);
+  CaseStudy c = digester();
+  if (kSanitized) {  // the first day (4 of the 12 measurements) only
+    c.tout.resize(4);
+    c.data.resize(4 * 6);
+  }
+  expect_contained(c, 2, "ellipsoid", "chebyshev", 30);
+  if (!kSanitized) expect_contained(c, 2, "interval", "chebyshev", 20);
 }
 
 TEST(BoundsAsa, BatchReactorContainsSampledSolutions) {
@@ -157,7 +162,13 @@ TEST(BoundsAsa, CubicOscillatorWidthsShrinkWithOrderAndMeetThePaper) {
 // (polynomial plus remainder); over {p_c}, bounds_asa agrees with
 // bounds_fsa and with cvodes_asa.
 TEST(BoundsAsa, AgreesWithBoundsFsaAndCvodesAsaAtTheBoxCentre) {
-  for (const CaseStudy& c : {cubic_oscillator(10.0), digester(), batch_reactor()}) {
+  // Under the sanitizers the cubic oscillator alone (the others in Release).
+  std::vector<CaseStudy> cases = {cubic_oscillator(10.0)};
+  if (!kSanitized) {
+    cases.push_back(digester());
+    cases.push_back(batch_reactor());
+  }
+  for (const CaseStudy& c : cases) {
     SCOPED_TRACE(c.name);
     const Result asa = solve(bounds_problem(c, 3, "ellipsoid"), "bounds_asa");
     const BoundsResult& b = asa.bounds;
