@@ -8,7 +8,7 @@
 # (tests/fuzz/run_fuzz_lib.sh, build-fuzz-lib/) for 60 seconds each. Both
 # test runs include the hostile-input suite (ctest -L hostile,
 # tests/hostile/). Tests labelled `slow` (the full containment matrix of
-# bounds_fsa) are left out: ctest --test-dir build -L slow runs them.
+# bounds_fsa and bounds_asa) are left out: ctest --test-dir build -L slow runs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh

@@ -70,14 +70,14 @@ class MethodErrors : public ::testing::TestWithParam<std::string> {
  protected:
   // Callback models have no second derivatives and no expressions: methods
   // that need them (odesd; bounds_fsa, which also needs a parameter box)
-  // refuse them (test_odesd.cpp, test_bounds_fsa.cpp), so the callback
+  // refuse them (test_odesd.cpp, test_bounds_errors.cpp), so the callback
   // cases skip them.
   bool refuses_callback_models() const {
     const auto& c = method_info(GetParam()).capabilities;
     return c.second_derivatives || c.bounds;
   }
   // Set-valued methods refuse a problem without a parameter box before
-  // anything else (their own errors: test_bounds_fsa.cpp).
+  // anything else (their own errors: test_bounds_errors.cpp).
   bool needs_box() const { return method_info(GetParam()).capabilities.parameter_box; }
   Problem decay_problem(Misbehaviour* m) {
     Problem p;

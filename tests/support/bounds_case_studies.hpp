@@ -91,6 +91,16 @@ inline CaseStudy batch_reactor(int stages = 2) {
   return c;
 }
 
+// x' = A x with A = [[-0.3, 2], [-2, -0.3]], x(0) = (p1, p2): x(t) =
+// e^(-0.3 t) [[cos 2t, sin 2t], [-sin 2t, cos 2t]] p, linear in p, so
+// models of order 1 are exact.
+inline std::shared_ptr<const Model> damped_rotation() {
+  return load_ode_text(
+      "param p1 = 1\nparam p2 = 0\nstate x1 = p1\nstate x2 = p2\n"
+      "dx1/dt = -0.3*x1 + 2*x2\ndx2/dt = -2*x1 - 0.3*x2\n",
+      "linear.ode");
+}
+
 inline Problem bounds_problem(const CaseStudy& c, int order, const std::string& remainder,
                               const std::string& basis = "chebyshev") {
   Problem pr;

@@ -29,6 +29,24 @@ BoundingArithmetic make_bounding_arithmetic(const Problem& problem,
   return a;
 }
 
+TapeSelection tapes_for(const BoundsSettings& settings) {
+  TapeSelection which;
+  which.each_output = settings.remainder == RemainderKind::interval;
+  which.jacobians = settings.remainder == RemainderKind::ellipsoid;
+  return which;
+}
+
+StateBounding make_state_bounding(const BoundingTapes& tapes, const BoundingArithmetic& a,
+                                  const BoundsSettings& settings) {
+  StateBounding b;
+  if (settings.remainder == RemainderKind::ellipsoid)
+    b.jacobian = std::make_unique<StateJacobian>(tapes.jac_x, *a.arith, *a.jac_arith,
+                                                 a.params.order_jac, tapes.nx);
+  b.state = std::make_unique<SystemBounder>(tapes.state(), nullptr, *a.arith, *a.jac_arith,
+                                            settings, a.params, b.jacobian.get());
+  return b;
+}
+
 void initial_models(const Problem& problem, const BoundingTapes& tapes,
                     const BoundingArithmetic& a, std::vector<PolyModel>& x0,
                     std::vector<PolyModel>& dx0) {
@@ -74,6 +92,13 @@ void check_bounding_size(const Problem& problem, int order, double components,
 void fill_tolerances(const SystemLayout& layout, double atol, double shape_atol, double* v) {
   for (std::size_t k = 0; k < layout.size(); ++k) v[k] = atol;
   for (std::size_t k = 0; k < layout.shape_size(); ++k) v[layout.shape_offset() + k] = shape_atol;
+}
+
+int bounding_state_rhs(double t, N_Vector y, N_Vector ydot, void* data) {
+  auto* s = static_cast<StateSolve*>(data);
+  double* out = N_VGetArrayPointer(ydot);
+  return s->guard.run(t, out, s->state->layout().size(),
+                      [&] { s->state->rhs(t, N_VGetArrayPointer(y), nullptr, out); });
 }
 
 void check_cvodes(int flag, const char* what) {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nvector/nvector_serial.h>
+
 #include "methods/bounds/bounding_tapes.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/interval.hpp"
@@ -35,6 +37,19 @@ struct BoundingArithmetic {
 };
 BoundingArithmetic make_bounding_arithmetic(const Problem& problem,
                                             const BoundsSettings& settings);
+
+// The tapes the remainders need (each output alone for interval
+// remainders, Jacobians for ellipsoidal ones); the caller adds its systems.
+TapeSelection tapes_for(const BoundsSettings& settings);
+
+// The state bounding system and, for ellipsoidal remainders, the J_x
+// models it shares with the systems it drives. Under directed rounding.
+struct StateBounding {
+  std::unique_ptr<StateJacobian> jacobian;
+  std::unique_ptr<SystemBounder> state;
+};
+StateBounding make_state_bounding(const BoundingTapes& tapes, const BoundingArithmetic& a,
+                                  const BoundsSettings& settings);
 
 // x0(p) (nx) and dx0/dp (nx * np, column-major) over the box; an
 // initial-state override is data (dx0/dp = 0). Under directed rounding.
@@ -89,6 +104,17 @@ struct CallbackGuard {
     return 0;
   }
 };
+
+// What the state system's CVODES callback reaches; each method's solve
+// derives from it and is passed to CVODES as a StateSolve*.
+struct StateSolve {
+  SystemBounder* state = nullptr;
+  CallbackGuard guard;
+};
+
+// CVODES' right-hand side of the state bounding system (user data: a
+// StateSolve*).
+int bounding_state_rhs(double t, N_Vector y, N_Vector ydot, void* data);
 
 // MPFR's per-thread caches go when a solve does, however it ends.
 struct ReleaseThreadCaches {

@@ -59,24 +59,18 @@ void add_adjoint_tapes(Graph& g, const std::vector<NodeId>& jx, const std::vecto
   auto values = [&](const std::vector<NodeId>& roots) {
     return expr::compile_tape(g, roots, 2 * nx, np, TapeKind::values);
   };
-  auto lambda = [&](std::size_t k) { return g.state(static_cast<int>(nx + k)); };
+  // Column c of M^T lambda for an nx-row matrix M (column-major).
+  auto transposed_times_lambda = [&](const std::vector<NodeId>& M, std::size_t c) {
+    NodeId sum = g.constant(0.0);
+    for (std::size_t k = 0; k < nx; ++k) {
+      const NodeId m = M[k + c * nx];
+      if (!g.is_constant(m, 0.0)) sum = g.add(sum, g.mul(m, g.state(static_cast<int>(nx + k))));
+    }
+    return sum;
+  };
   std::vector<NodeId> psi(nx), theta(np);
-  for (std::size_t i = 0; i < nx; ++i) {
-    NodeId sum = g.constant(0.0);
-    for (std::size_t k = 0; k < nx; ++k) {
-      const NodeId jki = jx[k + i * nx];
-      if (!g.is_constant(jki, 0.0)) sum = g.add(sum, g.mul(jki, lambda(k)));
-    }
-    psi[i] = sum;
-  }
-  for (std::size_t j = 0; j < np; ++j) {
-    NodeId sum = g.constant(0.0);
-    for (std::size_t k = 0; k < nx; ++k) {
-      const NodeId jkj = jp[k + j * nx];
-      if (!g.is_constant(jkj, 0.0)) sum = g.add(sum, g.mul(jkj, lambda(k)));
-    }
-    theta[j] = sum;
-  }
+  for (std::size_t i = 0; i < nx; ++i) psi[i] = transposed_times_lambda(jx, i);
+  for (std::size_t j = 0; j < np; ++j) theta[j] = transposed_times_lambda(jp, j);
   t.adj = values(psi);
   const std::vector<bool> read = states_read(g, psi, 2 * nx);
   t.adj_quadrature.resize(nx);

@@ -35,45 +35,35 @@ using cvodes::VectorPtr;
 constexpr double kHermiteBytes = 512.0 * 1024.0 * 1024.0;
 
 // Everything the CVODES callbacks reach.
-struct AdjointSolve {
-  SystemBounder* state = nullptr;
+struct AdjointSolve : StateSolve {
   SystemBounder* adjoint = nullptr;
   GradientQuadrature* quadrature = nullptr;
-  CallbackGuard guard;
 };
-
-int state_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
-  auto* s = static_cast<AdjointSolve*>(data);
-  double* out = N_VGetArrayPointer(ydot);
-  return s->guard.run(t, out, s->state->layout().size(),
-                      [&] { s->state->rhs(t, N_VGetArrayPointer(y), nullptr, out); });
-}
 
 // The adjoint and quadrature bounding systems are bounded forward in
 // reversed time tau = -t (bounding_tapes.hpp); CVODES integrates them
 // backward in t, where d/dt = -d/dtau.
-void negate(double* v, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) v[i] = -v[i];
+// Runs a backward system's bound (adjoint or quadrature) at t on the
+// interpolated state y and the backward vector yB, negated for CVODES.
+template <class System>
+int reversed(AdjointSolve& s, System& system, sunrealtype t, N_Vector y, N_Vector yB,
+             N_Vector out_vector) {
+  double* out = N_VGetArrayPointer(out_vector);
+  const std::size_t n = system.layout().size();
+  return s.guard.run(t, out, n, [&] {
+    system.rhs(t, N_VGetArrayPointer(yB), N_VGetArrayPointer(y), out);
+    for (std::size_t i = 0; i < n; ++i) out[i] = -out[i];
+  });
 }
 
 int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector yB, N_Vector yBdot, void* data) {
-  auto* s = static_cast<AdjointSolve*>(data);
-  double* out = N_VGetArrayPointer(yBdot);
-  const std::size_t n = s->adjoint->layout().size();
-  return s->guard.run(t, out, n, [&] {
-    s->adjoint->rhs(t, N_VGetArrayPointer(yB), N_VGetArrayPointer(y), out);
-    negate(out, n);
-  });
+  auto* s = static_cast<AdjointSolve*>(static_cast<StateSolve*>(data));
+  return reversed(*s, *s->adjoint, t, y, yB, yBdot);
 }
 
 int quadrature_rhs(sunrealtype t, N_Vector y, N_Vector yB, N_Vector qBdot, void* data) {
-  auto* s = static_cast<AdjointSolve*>(data);
-  double* out = N_VGetArrayPointer(qBdot);
-  const std::size_t n = s->quadrature->layout().size();
-  return s->guard.run(t, out, n, [&] {
-    s->quadrature->rhs(t, N_VGetArrayPointer(yB), N_VGetArrayPointer(y), out);
-    negate(out, n);
-  });
+  auto* s = static_cast<AdjointSolve*>(static_cast<StateSolve*>(data));
+  return reversed(*s, *s->quadrature, t, y, yB, qBdot);
 }
 
 void silence(void* mem) {
@@ -190,15 +180,13 @@ Result solve_bounds_asa(const Problem& problem, const MethodOptions& options) {
   const std::size_t n_t = times.size();
   const double t0 = problem.t0;
 
-  TapeSelection which;
-  which.each_output = settings.remainder == RemainderKind::interval;
-  which.jacobians = settings.remainder == RemainderKind::ellipsoid;
+  TapeSelection which = tapes_for(settings);
   which.adjoint = true;
   const BoundingTapes tapes = build_bounding_tapes(sym, which);
 
   std::optional<BoundingArithmetic> a;
-  std::unique_ptr<StateJacobian> jacobian;
-  std::unique_ptr<SystemBounder> state, adjoint;
+  StateBounding bounding;
+  std::unique_ptr<SystemBounder> adjoint;
   std::unique_ptr<GradientQuadrature> quadrature;
   std::vector<PolyModel> x0, dx0;
   std::vector<double> y0;
@@ -206,26 +194,23 @@ Result solve_bounds_asa(const Problem& problem, const MethodOptions& options) {
   try {
     UpwardRounding upward;
     a = make_bounding_arithmetic(problem, settings);
-    if (settings.remainder == RemainderKind::ellipsoid)
-      jacobian = std::make_unique<StateJacobian>(tapes.jac_x, *a->arith, *a->jac_arith,
-                                                 a->params.order_jac, nx);
-    state = std::make_unique<SystemBounder>(tapes.state(), nullptr, *a->arith, *a->jac_arith,
-                                            settings, a->params, jacobian.get());
-    adjoint = std::make_unique<SystemBounder>(tapes.adjoint(), state.get(), *a->arith,
-                                              *a->jac_arith, settings, a->params, jacobian.get());
-    quadrature = std::make_unique<GradientQuadrature>(tapes.gradient_integrand, *state, *adjoint,
+    bounding = make_state_bounding(tapes, *a, settings);
+    adjoint = std::make_unique<SystemBounder>(tapes.adjoint(), bounding.state.get(), *a->arith,
+                                              *a->jac_arith, settings, a->params,
+                                              bounding.jacobian.get());
+    quadrature = std::make_unique<GradientQuadrature>(tapes.gradient_integrand, *bounding.state, *adjoint,
                                                       *a->arith, a->params.order_q);
     initial_models(problem, tapes, *a, x0, dx0);
-    y0.resize(state->layout().size());
-    state->initial(x0, y0.data());
+    y0.resize(bounding.state->layout().size());
+    bounding.state->initial(x0, y0.data());
   } catch (const Error& e) {
     if (e.status() != Status::unbounded) throw;
     throw Error(e.status(), std::string(e.what()) + " at t = " + time_text(t0));
   }
-  solve.state = state.get();
+  solve.state = bounding.state.get();
   solve.adjoint = adjoint.get();
   solve.quadrature = quadrature.get();
-  const std::size_t n = state->layout().size();
+  const std::size_t n = bounding.state->layout().size();
   const std::size_t n_adj = adjoint->layout().size();
   const std::size_t n_quad = quadrature->layout().size();
 
@@ -244,7 +229,7 @@ Result solve_bounds_asa(const Problem& problem, const MethodOptions& options) {
   VectorPtr lambda = new_vector(n_adj), atol_b = new_vector(n_adj);
   VectorPtr q = new_vector(n_quad), atol_q = new_vector(n_quad);
   std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(y.get()));
-  fill_tolerances(state->layout(), problem.atol[0], settings.shape_atol,
+  fill_tolerances(bounding.state->layout(), problem.atol[0], settings.shape_atol,
                   N_VGetArrayPointer(atol.get()));
   fill_tolerances(adjoint->layout(), problem.atol[0], settings.shape_atol,
                   N_VGetArrayPointer(atol_b.get()));
@@ -273,9 +258,9 @@ Result solve_bounds_asa(const Problem& problem, const MethodOptions& options) {
     stage.mem.reset(CVodeCreate(CV_BDF, ctx.get()));
     void* cv = stage.mem.get();
     if (!cv) throw Error(Status::out_of_memory, "CVodeCreate failed (out of memory)");
-    check_cvodes(CVodeInit(cv, state_rhs, stage.start, y.get()), "CVodeInit");
+    check_cvodes(CVodeInit(cv, bounding_state_rhs, stage.start, y.get()), "CVodeInit");
     check_cvodes(CVodeSVtolerances(cv, *problem.rtol, atol.get()), "CVodeSVtolerances");
-    check_cvodes(CVodeSetUserData(cv, &solve), "CVodeSetUserData");
+    check_cvodes(CVodeSetUserData(cv, static_cast<StateSolve*>(&solve)), "CVodeSetUserData");
     check_cvodes(CVodeSetMaxNumSteps(cv, problem.max_steps), "CVodeSetMaxNumSteps");
     check_cvodes(CVDiag(cv), "CVDiag");
     silence(cv);
@@ -302,7 +287,7 @@ Result solve_bounds_asa(const Problem& problem, const MethodOptions& options) {
   // The backward pass, stage by stage from the last: lambda(t_N) = dm_N/dx
   // (14), the jumps (15) at the earlier output times, the gradient's
   // integral as quadratures carried from stage to stage.
-  ObjectiveJumps objective(problem, *state, *a->arith);
+  ObjectiveJumps objective(problem, *bounding.state, *a->arith);
   std::vector<PolyModel> jump;
   std::vector<double> gain;
   auto apply_jump = [&](std::size_t k) {
@@ -326,7 +311,7 @@ Result solve_bounds_asa(const Problem& problem, const MethodOptions& options) {
     check_cvodes(CVodeInitB(cv, which_b, adjoint_rhs, stage.end, lambda.get()), "CVodeInitB");
     check_cvodes(CVodeSVtolerancesB(cv, which_b, *problem.rtol, atol_b.get()),
                  "CVodeSVtolerancesB");
-    check_cvodes(CVodeSetUserDataB(cv, which_b, &solve), "CVodeSetUserDataB");
+    check_cvodes(CVodeSetUserDataB(cv, which_b, static_cast<StateSolve*>(&solve)), "CVodeSetUserDataB");
     check_cvodes(CVodeSetMaxNumStepsB(cv, which_b, problem.max_steps), "CVodeSetMaxNumStepsB");
     check_cvodes(CVDiagB(cv, which_b), "CVDiagB");
     if (np > 0) {  // no parameters: no gradient to integrate
@@ -352,7 +337,7 @@ Result solve_bounds_asa(const Problem& problem, const MethodOptions& options) {
 
   const auto backward_end = Clock::now();
   // (12) enclosed as (55): dF/dp_j = Q_j(t0) + sum_i dx0_i/dp_j lambda_i(t0).
-  BoundsOutput out(problem, a->box, *a->arith, settings, *state, {});
+  BoundsOutput out(problem, a->box, *a->arith, settings, *bounding.state, {});
   Result result;
   {
     UpwardRounding upward;

@@ -31,22 +31,13 @@ using cvodes::VectorArray;
 using cvodes::VectorPtr;
 
 // Everything the CVODES callbacks reach.
-struct BoundingSolve {
-  SystemBounder* state = nullptr;
+struct BoundingSolve : StateSolve {
   std::vector<std::unique_ptr<SystemBounder>> sens;
-  CallbackGuard guard;
 };
-
-int state_rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
-  auto* s = static_cast<BoundingSolve*>(data);
-  double* out = N_VGetArrayPointer(ydot);
-  return s->guard.run(t, out, s->state->layout().size(),
-                    [&] { s->state->rhs(t, N_VGetArrayPointer(y), nullptr, out); });
-}
 
 int sens_rhs(int, sunrealtype t, N_Vector y, N_Vector, int j, N_Vector yS, N_Vector ySdot,
              void* data, N_Vector, N_Vector) {
-  auto* s = static_cast<BoundingSolve*>(data);
+  auto* s = static_cast<BoundingSolve*>(static_cast<StateSolve*>(data));
   double* out = N_VGetArrayPointer(ySdot);
   SystemBounder& b = *s->sens[static_cast<std::size_t>(j)];
   return s->guard.run(t, out, b.layout().size(), [&] {
@@ -68,37 +59,30 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
                       static_cast<double>(nx) * (1.0 + static_cast<double>(np)), "bounds_fsa");
   const std::size_t n_t = problem.output_times.size();
 
-  TapeSelection which;
-  which.each_output = settings.remainder == RemainderKind::interval;
-  which.jacobians = settings.remainder == RemainderKind::ellipsoid;
+  TapeSelection which = tapes_for(settings);
   which.sensitivities = true;
   const BoundingTapes tapes = build_bounding_tapes(sym, which);
 
   // Arithmetic, parameter models and initial values: directed rounding.
   std::optional<BoundingArithmetic> a;
-  std::unique_ptr<StateJacobian> jacobian;
-  std::unique_ptr<SystemBounder> state;
+  StateBounding bounding;
   BoundingSolve solve;
   std::vector<double> y0, ys0;
   try {
     UpwardRounding upward;
     a = make_bounding_arithmetic(problem, settings);
-    if (settings.remainder == RemainderKind::ellipsoid)
-      jacobian = std::make_unique<StateJacobian>(tapes.jac_x, *a->arith, *a->jac_arith,
-                                                 a->params.order_jac, nx);
-    state = std::make_unique<SystemBounder>(tapes.state(), nullptr, *a->arith, *a->jac_arith,
-                                            settings, a->params, jacobian.get());
+    bounding = make_state_bounding(tapes, *a, settings);
     for (std::size_t j = 0; j < np; ++j)
-      solve.sens.push_back(std::make_unique<SystemBounder>(tapes.sensitivity(j), state.get(),
-                                                           *a->arith, *a->jac_arith, settings,
-                                                           a->params, jacobian.get()));
-    solve.state = state.get();
+      solve.sens.push_back(std::make_unique<SystemBounder>(
+          tapes.sensitivity(j), bounding.state.get(), *a->arith, *a->jac_arith, settings,
+          a->params, bounding.jacobian.get()));
+    solve.state = bounding.state.get();
 
     std::vector<PolyModel> x0, dx0;
     initial_models(problem, tapes, *a, x0, dx0);
-    const SystemLayout& layout = state->layout();
+    const SystemLayout& layout = bounding.state->layout();
     y0.resize(layout.size());
-    state->initial(x0, y0.data());
+    bounding.state->initial(x0, y0.data());
     ys0.resize(layout.size() * np);
     for (std::size_t j = 0; j < np; ++j) {
       std::vector<PolyModel> s0(dx0.begin() + static_cast<std::ptrdiff_t>(j * nx),
@@ -110,7 +94,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     if (e.status() != Status::unbounded) throw;
     throw Error(e.status(), std::string(e.what()) + " at t = " + time_text(problem.t0));
   }
-  const SystemLayout& layout = state->layout();
+  const SystemLayout& layout = bounding.state->layout();
   const std::size_t n = layout.size();
 
   SUNContext raw_ctx = nullptr;
@@ -124,10 +108,10 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   CvodeMemPtr mem(CVodeCreate(CV_BDF, ctx.get()));
   if (!mem) throw Error(Status::out_of_memory, "CVodeCreate failed (out of memory)");
   void* cv = mem.get();
-  check_cvodes(CVodeInit(cv, state_rhs, problem.t0, y.get()), "CVodeInit");
+  check_cvodes(CVodeInit(cv, bounding_state_rhs, problem.t0, y.get()), "CVodeInit");
   fill_tolerances(layout, problem.atol[0], settings.shape_atol, N_VGetArrayPointer(atol.get()));
   check_cvodes(CVodeSVtolerances(cv, *problem.rtol, atol.get()), "CVodeSVtolerances");
-  check_cvodes(CVodeSetUserData(cv, &solve), "CVodeSetUserData");
+  check_cvodes(CVodeSetUserData(cv, static_cast<StateSolve*>(&solve)), "CVodeSetUserData");
   check_cvodes(CVodeSetMaxNumSteps(cv, problem.max_steps), "CVodeSetMaxNumSteps");
   check_cvodes(CVDiag(cv), "CVDiag");
   CVodeSetErrHandlerFn(cv, [](int, const char*, const char*, char*, void*) {}, nullptr);
@@ -160,7 +144,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     stats.error_test_failures += fails;
     sens_rhs_evals += static_cast<double>(sens);
   };
-  BoundsOutput out(problem, a->box, *a->arith, settings, *state, solve.sens);
+  BoundsOutput out(problem, a->box, *a->arith, settings, *bounding.state, solve.sens);
   for (std::size_t k = 0; k < n_t; ++k) {
     const double tk = problem.output_times[k];
     if (tk > problem.t0) {

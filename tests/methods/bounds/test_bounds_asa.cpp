@@ -18,36 +18,22 @@
 namespace odesens {
 namespace {
 
-#ifdef ODESENS_SANITIZED
-constexpr int kSampleDivisor = 4;
-constexpr bool kSanitized = true;
-#else
-constexpr int kSampleDivisor = 1;
-constexpr bool kSanitized = false;
-#endif
-
 using testing::batch_reactor;
 using testing::bounds_problem;
 using testing::CaseStudy;
 using testing::cubic_oscillator;
 using testing::digester;
+using testing::kSanitized;
+using testing::expect_contained;
 using testing::model_value;
 using testing::scaled;
 using testing::width;
 using testing::within;
 
-void expect_contained(const CaseStudy& c, int order, const std::string& remainder,
-                      const std::string& basis, int samples) {
-  testing::expect_contained("bounds_asa", c, order, remainder, basis, samples / kSampleDivisor);
-}
-
 // --- x' = A x, x(0) = p: dF/dp = Phi(T)^T w, constant over the box ----------
 
 TEST(BoundsAsa, LinearSystemGradientIsExactAtOrderOne) {
-  auto model = load_ode_text(
-      "param p1 = 1\nparam p2 = 0\nstate x1 = p1\nstate x2 = p2\n"
-      "dx1/dt = -0.3*x1 + 2*x2\ndx2/dt = -2*x1 - 0.3*x2\n",
-      "linear.ode");
+  auto model = testing::damped_rotation();
   for (const std::string remainder : {"interval", "ellipsoid"}) {
     SCOPED_TRACE(remainder);
     Problem pr;
@@ -93,9 +79,9 @@ TEST(BoundsAsa, LinearSystemGradientIsExactAtOrderOne) {
 // --- the case studies: containment ------------------------------------------
 
 TEST(BoundsAsa, CubicOscillatorContainsSampledSolutions) {
-  expect_contained(cubic_oscillator(10.0), 4, "ellipsoid", "chebyshev", 40);
-  expect_contained(cubic_oscillator(10.0), 4, "ellipsoid", "taylor", 20);
-  expect_contained(cubic_oscillator(3.0), 4, "interval", "chebyshev", 20);
+  expect_contained("bounds_asa", cubic_oscillator(10.0), 4, "ellipsoid", "chebyshev", 40);
+  expect_contained("bounds_asa", cubic_oscillator(10.0), 4, "ellipsoid", "taylor", 20);
+  expect_contained("bounds_asa", cubic_oscillator(3.0), 4, "interval", "chebyshev", 20);
 }
 
 TEST(BoundsAsa, DigesterContainsSampledSolutions) {
@@ -104,58 +90,16 @@ TEST(BoundsAsa, DigesterContainsSampledSolutions) {
     c.tout.resize(4);
     c.data.resize(4 * 6);
   }
-  expect_contained(c, 2, "ellipsoid", "chebyshev", 30);
-  if (!kSanitized) expect_contained(c, 2, "interval", "chebyshev", 20);
+  expect_contained("bounds_asa", c, 2, "ellipsoid", "chebyshev", 30);
+  if (!kSanitized) expect_contained("bounds_asa", c, 2, "interval", "chebyshev", 20);
 }
 
 TEST(BoundsAsa, BatchReactorContainsSampledSolutions) {
-  expect_contained(batch_reactor(), 2, "interval", "chebyshev", 30);
-  expect_contained(batch_reactor(), 2, "ellipsoid", "taylor", 20);
+  expect_contained("bounds_asa", batch_reactor(), 2, "interval", "chebyshev", 30);
+  expect_contained("bounds_asa", batch_reactor(), 2, "ellipsoid", "taylor", 20);
 }
 
-// The matrix: case studies x remainders x bases, 1000 samples plus
-// the corners (spans as for bounds_fsa: the cubic oscillator's interval
-// remainders wrap without bound sooner).
-TEST(BoundsAsaSlow, CaseStudiesContainSampledSolutions) {
-  for (const std::string remainder : {"ellipsoid", "interval"})
-    for (const std::string basis : {"chebyshev", "taylor"}) {
-      const bool ellipsoid = remainder == "ellipsoid", chebyshev = basis == "chebyshev";
-      const double t_end = ellipsoid ? (chebyshev ? 100.0 : 10.0) : (chebyshev ? 9.0 : 5.0);
-      for (const CaseStudy& c : {cubic_oscillator(t_end), digester(), batch_reactor()})
-        expect_contained(c, c.name == "anaerobic digester" ? 3 : 4, remainder, basis, 1000);
-    }
-}
-
-// --- widths and agreement -----------------------------------------------------
-
-TEST(BoundsAsa, CubicOscillatorWidthsShrinkWithOrderAndMeetThePaper) {
-  if (kSanitized) GTEST_SKIP() << "t = 100 at q = 8: checked in the Release run";
-  const CaseStudy c = cubic_oscillator();
-  // The paper's ASA enclosures of dF/dp (Chebyshev, ellipsoidal remainders).
-  const struct {
-    int q;
-    double w1, w2;
-  } paper[] = {{4, 4.947 - 0.945, 4.841 + 2.829},
-               {5, 3.876 - 2.015, 2.617 + 0.604},
-               {8, 3.640 - 2.252, 2.125 + 0.113}};
-  double previous[2] = {INFINITY, INFINITY};
-  for (const auto& row : paper) {
-    SCOPED_TRACE("q = " + std::to_string(row.q));
-    const Result r = solve(bounds_problem(c, row.q, "ellipsoid"), "bounds_asa");
-    const double w[2] = {width(r.bounds.gradient_hull, 0), width(r.bounds.gradient_hull, 1)};
-    EXPECT_LE(w[0], 2.0 * row.w1);
-    EXPECT_LE(w[1], 2.0 * row.w2);
-    EXPECT_LT(w[0], previous[0]);
-    EXPECT_LT(w[1], previous[1]);
-    previous[0] = w[0];
-    previous[1] = w[1];
-    // The sampled range (the paper's inner bounds) lies inside.
-    EXPECT_LE(r.bounds.gradient_hull[0], 2.4606);
-    EXPECT_GE(r.bounds.gradient_hull[1], 3.5918);
-    EXPECT_LE(r.bounds.gradient_hull[2], -0.0485);
-    EXPECT_GE(r.bounds.gradient_hull[3], 1.8938);
-  }
-}
+// --- agreement -----------------------------------------------------
 
 // At the box centre p_c: bounds_fsa's point values (its enclosure over the
 // box {p_c}) inside bounds_asa's model over the whole box evaluated at p_c

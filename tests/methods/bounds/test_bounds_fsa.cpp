@@ -1,7 +1,8 @@
 // bounds_fsa: enclosures of x, S and dF/dp over a parameter box (set-valued
 // sensitivity paper), checked against point solutions of cvodes_fsa at
-// sampled parameters, for the paper's case studies; the paper's widths on
-// the cubic oscillator; convergence in the box size; errors.
+// sampled parameters, for the paper's case studies; warnings; convergence
+// in the box size (the paper's widths and the full matrix:
+// test_bounds_paper.cpp; errors: test_bounds_errors.cpp).
 #include <gtest/gtest.h>
 
 #include <cfenv>
@@ -18,16 +19,6 @@
 namespace odesens {
 namespace {
 
-// Under the sanitizers (a Debug build, 20-50x slower here) the containment
-// tests take fewer samples and the paper-width runs (t = 100 at q = 8) are
-// left to the Release run.
-#ifdef ODESENS_SANITIZED
-constexpr int kSampleDivisor = 4;
-constexpr bool kSanitized = true;
-#else
-constexpr int kSampleDivisor = 1;
-constexpr bool kSanitized = false;
-#endif
 
 using testing::batch_reactor;
 using testing::bounds_problem;
@@ -36,24 +27,15 @@ using testing::Containment;
 using testing::containment;
 using testing::cubic_oscillator;
 using testing::digester;
+using testing::expect_contained;
 using testing::model_value;
 using testing::scaled;
 using testing::within;
 
-void expect_contained(const CaseStudy& c, int order, const std::string& remainder,
-                      const std::string& basis, int samples) {
-  testing::expect_contained("bounds_fsa", c, order, remainder, basis, samples / kSampleDivisor);
-}
-
-using testing::width;
-
 // --- x' = A x, x(0) = p: the order-1 model is exact -------------------------
 
 TEST(BoundsFsa, LinearSystemIsEnclosedExactlyAtOrderOne) {
-  auto model = load_ode_text(
-      "param p1 = 1\nparam p2 = 0\nstate x1 = p1\nstate x2 = p2\n"
-      "dx1/dt = -0.3*x1 + 2*x2\ndx2/dt = -2*x1 - 0.3*x2\n",
-      "linear.ode");
+  auto model = testing::damped_rotation();
   for (const std::string remainder : {"interval", "ellipsoid"}) {
     SCOPED_TRACE(remainder);
     Problem pr;
@@ -87,66 +69,19 @@ TEST(BoundsFsa, LinearSystemIsEnclosedExactlyAtOrderOne) {
 // --- the case studies: containment ------------------------------------------
 
 TEST(BoundsFsa, CubicOscillatorContainsSampledSolutions) {
-  expect_contained(cubic_oscillator(10.0), 4, "ellipsoid", "chebyshev", 40);
-  expect_contained(cubic_oscillator(10.0), 4, "ellipsoid", "taylor", 20);
+  expect_contained("bounds_fsa", cubic_oscillator(10.0), 4, "ellipsoid", "chebyshev", 40);
+  expect_contained("bounds_fsa", cubic_oscillator(10.0), 4, "ellipsoid", "taylor", 20);
   // Interval remainders wrap on this rotation (the paper's point): a
   // shorter span.
-  expect_contained(cubic_oscillator(3.0), 4, "interval", "chebyshev", 20);
+  expect_contained("bounds_fsa", cubic_oscillator(3.0), 4, "interval", "chebyshev", 20);
 }
 
 TEST(BoundsFsa, DigesterContainsSampledSolutions) {
-  expect_contained(digester(), 2, "ellipsoid", "chebyshev", 30);
+  expect_contained("bounds_fsa", digester(), 2, "ellipsoid", "chebyshev", 30);
 }
 
 TEST(BoundsFsa, BatchReactorContainsSampledSolutions) {
-  expect_contained(batch_reactor(), 2, "interval", "chebyshev", 30);
-}
-
-// The full matrix: case studies x remainders x bases, 1000 samples. On the
-// cubic oscillator only Chebyshev models with ellipsoidal remainders (the
-// paper's choice) stay bounded to t = 100 at q = 4; Taylor models with
-// ellipsoids run to t = 10, interval remainders wrap without bound sooner
-// (Chebyshev to t = 9: by t = 10 the enclosures of S pass max_width; Taylor
-// to t = 5: they overflow near t = 7.6).
-TEST(BoundsFsaSlow, CaseStudiesContainSampledSolutions) {
-  for (const std::string remainder : {"ellipsoid", "interval"})
-    for (const std::string basis : {"chebyshev", "taylor"}) {
-      const bool ellipsoid = remainder == "ellipsoid", chebyshev = basis == "chebyshev";
-      const double t_end = ellipsoid ? (chebyshev ? 100.0 : 10.0) : (chebyshev ? 9.0 : 5.0);
-      for (const CaseStudy& c : {cubic_oscillator(t_end), digester(), batch_reactor()})
-        expect_contained(c, c.name == "anaerobic digester" ? 3 : 4, remainder, basis, 1000);
-    }
-}
-
-// --- widths -------------------------------------------------------------------
-
-TEST(BoundsFsa, CubicOscillatorWidthsShrinkWithOrderAndMeetThePaper) {
-  if (kSanitized) GTEST_SKIP() << "t = 100 at q = 8: checked in the Release run";
-  const CaseStudy c = cubic_oscillator();
-  // The paper's FSA enclosures of dF/dp (Chebyshev, ellipsoidal remainders).
-  const struct {
-    int q;
-    double w1, w2;
-  } paper[] = {{4, 4.438 - 1.454, 3.566 + 1.553},
-               {5, 3.806 - 2.085, 2.417 + 0.406},
-               {8, 3.639 - 2.252, 2.123 + 0.111}};
-  double previous[2] = {INFINITY, INFINITY};
-  for (const auto& row : paper) {
-    SCOPED_TRACE("q = " + std::to_string(row.q));
-    const Result r = solve(bounds_problem(c, row.q, "ellipsoid"), "bounds_fsa");
-    const double w[2] = {width(r.bounds.gradient_hull, 0), width(r.bounds.gradient_hull, 1)};
-    EXPECT_LE(w[0], 2.0 * row.w1);
-    EXPECT_LE(w[1], 2.0 * row.w2);
-    EXPECT_LT(w[0], previous[0]);
-    EXPECT_LT(w[1], previous[1]);
-    previous[0] = w[0];
-    previous[1] = w[1];
-    // The true range (dense sampling) lies inside.
-    EXPECT_LE(r.bounds.gradient_hull[0], 2.4606);
-    EXPECT_GE(r.bounds.gradient_hull[1], 3.5918);
-    EXPECT_LE(r.bounds.gradient_hull[2], -0.0485);
-    EXPECT_GE(r.bounds.gradient_hull[3], 1.8938);
-  }
+  expect_contained("bounds_fsa", batch_reactor(), 2, "interval", "chebyshev", 30);
 }
 
 // Every result says what is not enclosed; loose enclosures say so too.
