@@ -841,6 +841,36 @@ TEST(Cli, WeightsSetTheObjectiveAtTheFinalTime) {
               -2.0 * std::exp(-1.0), 1e-6);
 }
 
+// bounds_asa: the same objectives by the adjoint; the JSON and CSV carry
+// x and the gradient, no S.
+TEST(Cli, BoundsAsaEnclosesTheGradientWithoutS) {
+  const double d = std::exp(-0.95);
+  std::ostringstream table;
+  table.precision(17);
+  table << "t,x\n0.5,\n1," << d << "\n";
+  const TempFile data(table.str(), ".csv");
+  const ToolRun weights = run_model_text(kDecayModel, "--method bounds_asa --box p=0.9:1.1 "
+                                                      "--tout 0.5,1 --weights x=2 --option order=5");
+  const ToolRun fitted = run_model_text(kDecayModel, "--method bounds_asa --box p=0.9:1.1 --data " +
+                                                     data.path());
+  ASSERT_EQ(weights.status, 0) << weights.err;
+  ASSERT_EQ(fitted.status, 0) << fitted.err;
+  const nlohmann::json w = nlohmann::json::parse(weights.out), f = nlohmann::json::parse(fitted.out);
+  EXPECT_TRUE(w["bounds"]["s_hull"].empty());
+  EXPECT_TRUE(w["S"].empty());
+  for (double p : box_points()) {
+    const double x = std::exp(-p);
+    EXPECT_TRUE(encloses(w["bounds"]["gradient_hull"][0], -2.0 * x)) << p;
+    EXPECT_TRUE(encloses(w["bounds"]["x_hull"][1][0], x)) << p;
+    EXPECT_TRUE(encloses(f["bounds"]["gradient_hull"][0], 2.0 * (x - d) * -x)) << p;
+  }
+  const ToolRun csv = run_model_text(kDecayModel, "--method bounds_asa --box p=0.9:1.1 --tout "
+                                                  "0.5,1 --format csv");
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find("\nt,x_lower,x_upper\n"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("\nparameter,gradient_lower,gradient_upper\np,"), std::string::npos);
+}
+
 // F = (d - x(1))^2 with x(0.5) unobserved: dF/dp = 2 (x(1) - d) dx(1)/dp.
 TEST(Cli, DataGiveTheLeastSquaresObjectiveAndTheTimes) {
   const double d = std::exp(-0.95);
