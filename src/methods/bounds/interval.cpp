@@ -32,21 +32,7 @@ double rounded_by_mpfr(Fn fn, double x, mpfr_rnd_t rnd) {
 #define ODESENS_VERIFIED_FUNCTION(fn)                                                   \
   double VerifiedRounding::fn##_down(double x) { return rounded_by_mpfr(mpfr_##fn, x, MPFR_RNDD); } \
   double VerifiedRounding::fn##_up(double x) { return rounded_by_mpfr(mpfr_##fn, x, MPFR_RNDU); }
-ODESENS_VERIFIED_FUNCTION(exp)
-ODESENS_VERIFIED_FUNCTION(log)
-ODESENS_VERIFIED_FUNCTION(log10)
-ODESENS_VERIFIED_FUNCTION(sin)
-ODESENS_VERIFIED_FUNCTION(cos)
-ODESENS_VERIFIED_FUNCTION(tan)
-ODESENS_VERIFIED_FUNCTION(asin)
-ODESENS_VERIFIED_FUNCTION(acos)
-ODESENS_VERIFIED_FUNCTION(atan)
-ODESENS_VERIFIED_FUNCTION(sinh)
-ODESENS_VERIFIED_FUNCTION(cosh)
-ODESENS_VERIFIED_FUNCTION(tanh)
-ODESENS_VERIFIED_FUNCTION(asinh)
-ODESENS_VERIFIED_FUNCTION(acosh)
-ODESENS_VERIFIED_FUNCTION(atanh)
+ODESENS_VERIFIED_FUNCTIONS(ODESENS_VERIFIED_FUNCTION)
 #undef ODESENS_VERIFIED_FUNCTION
 
 UpwardRounding::UpwardRounding() {

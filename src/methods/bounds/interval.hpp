@@ -22,6 +22,12 @@
 
 namespace odesens::bounds {
 
+// The functions MPFR rounds for the intervals, once for the declarations
+// below and the definitions in interval.cpp: X(name) for mpfr_name.
+#define ODESENS_VERIFIED_FUNCTIONS(X) \
+  X(exp) X(log) X(log10) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan) X(sinh) X(cosh) \
+  X(tanh) X(asinh) X(acosh) X(atanh)
+
 // Transcendental functions rounded down and up by MPFR, on top of Boost's
 // upward-mode arithmetic. Each function is correctly rounded (the nearest
 // double below / above the exact value), whatever the FPU's rounding mode.
@@ -29,21 +35,7 @@ struct VerifiedRounding : boost::numeric::interval_lib::rounded_arith_opp<double
 #define ODESENS_VERIFIED_FUNCTION(fn) \
   double fn##_down(double x);         \
   double fn##_up(double x);
-  ODESENS_VERIFIED_FUNCTION(exp)
-  ODESENS_VERIFIED_FUNCTION(log)
-  ODESENS_VERIFIED_FUNCTION(log10)
-  ODESENS_VERIFIED_FUNCTION(sin)
-  ODESENS_VERIFIED_FUNCTION(cos)
-  ODESENS_VERIFIED_FUNCTION(tan)
-  ODESENS_VERIFIED_FUNCTION(asin)
-  ODESENS_VERIFIED_FUNCTION(acos)
-  ODESENS_VERIFIED_FUNCTION(atan)
-  ODESENS_VERIFIED_FUNCTION(sinh)
-  ODESENS_VERIFIED_FUNCTION(cosh)
-  ODESENS_VERIFIED_FUNCTION(tanh)
-  ODESENS_VERIFIED_FUNCTION(asinh)
-  ODESENS_VERIFIED_FUNCTION(acosh)
-  ODESENS_VERIFIED_FUNCTION(atanh)
+  ODESENS_VERIFIED_FUNCTIONS(ODESENS_VERIFIED_FUNCTION)
 #undef ODESENS_VERIFIED_FUNCTION
 };
 
