@@ -93,6 +93,9 @@ struct CallbackGuard {
     } catch (const std::exception& e) {
       failure = Error(Status::internal_error, e.what());
       return -1;
+    } catch (...) {  // nothing may unwind through CVODES' C frames
+      failure = Error(Status::internal_error, "unknown exception bounding the model");
+      return -1;
     }
     for (std::size_t i = 0; i < n; ++i)
       if (!std::isfinite(out[i])) {

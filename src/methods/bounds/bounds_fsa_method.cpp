@@ -144,7 +144,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     stats.error_test_failures += fails;
     sens_rhs_evals += static_cast<double>(sens);
   };
-  BoundsOutput out(problem, a->box, *a->arith, settings, *bounding.state, solve.sens);
+  BoundsOutput out(problem, a->box, *a->arith, settings, *bounding.state, &solve.sens);
   for (std::size_t k = 0; k < n_t; ++k) {
     const double tk = problem.output_times[k];
     if (tk > problem.t0) {

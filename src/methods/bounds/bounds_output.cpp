@@ -12,17 +12,17 @@ namespace odesens::bounds {
 BoundsOutput::BoundsOutput(const Problem& problem, const ParameterBox& box,
                            const PolyArithmetic& arith, const BoundsSettings& settings,
                            const SystemBounder& state,
-                           const std::vector<std::unique_ptr<SystemBounder>>& sens)
+                           const std::vector<std::unique_ptr<SystemBounder>>* sens)
     : problem_(&problem),
       box_(&box),
       arith_(&arith),
       settings_(settings),
       state_(&state),
-      sens_(&sens),
+      sens_(sens),
       nx_(problem.model->nx()),
       np_(problem.model->np()),
       n_t_(problem.output_times.size()),
-      with_s_(!sens.empty()),
+      with_s_(sens != nullptr),
       x_(n_t_ * nx_, arith.make()),
       s_(with_s_ ? n_t_ * nx_ * np_ : 0, arith.make()),
       scratch_(nx_, arith.make()) {}

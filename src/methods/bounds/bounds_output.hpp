@@ -21,11 +21,12 @@ namespace odesens::bounds {
 
 class BoundsOutput {
  public:
+  // `sens`: the sensitivity systems (bounds_fsa), or null when the method
+  // keeps no S (bounds_asa).
   BoundsOutput(const Problem& problem, const ParameterBox& box, const PolyArithmetic& arith,
                const BoundsSettings& settings, const SystemBounder& state,
-               const std::vector<std::unique_ptr<SystemBounder>>& sens);
+               const std::vector<std::unique_ptr<SystemBounder>>* sens);
 
-  // `sens` empty: no S (bounds_asa).
   // The state vector y and the sensitivity vectors at output time k.
   void record(std::size_t k, const double* y, const std::vector<const double*>& sens);
   // The gradient by (8) from S, or `gradient` (np models) when S is not

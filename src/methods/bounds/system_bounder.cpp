@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "odesens/status.hpp"
 
 namespace odesens::bounds {
 namespace {
@@ -32,6 +35,12 @@ SystemBounder::SystemBounder(const SystemTapes& tapes, const SystemBounder* driv
       jac_ops_(jac_arith),
       jacobian_(jacobian) {
   const std::size_t n = tapes.quadrature->size();
+  // The disturbance's matrices (C_w, Q_w) are sized n x n: a driven system
+  // has as many components as the state that drives it (S_j, lambda: nx).
+  if (driver && driver->layout().n != n)
+    throw Error(Status::internal_error, "a bounding system of " + std::to_string(n) +
+                                            " components driven by one of " +
+                                            std::to_string(driver->layout().n));
   layout_.n = n;
   layout_.n_mon = arith.n_monomials();
   layout_.ellipsoid = settings.remainder == RemainderKind::ellipsoid;

@@ -151,6 +151,13 @@ TEST_P(BoundsMethods, ModelsWithoutParametersGiveAPointEnclosure) {
   ASSERT_EQ(r.bounds.n_monomials, 1u);
   EXPECT_TRUE(within(std::exp(-1.0), r.bounds.x_hull[0], r.bounds.x_hull[1]));
   EXPECT_LT(r.bounds.x_hull[1] - r.bounds.x_hull[0], 1e-8);
+  EXPECT_TRUE(r.gradient.empty());
+  // bounds_fsa's S (empty columns) is at every output time, as for
+  // cvodes_fsa; bounds_asa keeps none.
+  if (GetParam() == "bounds_fsa")
+    EXPECT_EQ(r.s_times, pr.output_times);
+  else
+    EXPECT_TRUE(r.s_times.empty());
 }
 
 TEST_P(BoundsMethods, CallbackModelsAreRefused) {
