@@ -527,13 +527,12 @@ BOUNDS_GOALS = """\
   range from q = 3 on (the paper reports them as remainder radii in its Fig. 4 only: no
   number to compare). The remaining gap to the true range is the paper's too: the lsb
   bounder is not exact on the polynomial part (section 5.1).
-- **CPU <= the paper's: met in every FSA cell of Tables 3 and 4 but the small reactor cells,
-  which are at the edge** (ratios above: 1.3x-7.8x faster on the digester and the N = 8
-  reactor). The N = 2 reactor cells take 0.6-2 s against the paper's 0.84-1.9 s, and vary by
-  up to 2x between runs on this shared 2-core machine: q = 3, N = 2 with ellipsoids measured
-  1.98 s (0.8x, missed) in the full run above and 1.13 s (1.4x) in `bench_bounds --quick`
-  run alone right after. Their steps are 1.1-1.5x the paper's (the restart at the stage
-  boundary and the ellipsoid's Q, which CVODES' error test watches with atol 1e-20).
+- **CPU <= the paper's: met in every FSA cell of Tables 3 and 4 in this run** (1.4-7.4x
+  faster). The N = 2 reactor cells (0.5-1 s against the paper's 0.84-1.9 s) are at the edge
+  and vary by up to 2x between runs on this shared 2-core machine: q = 3, N = 2 with
+  ellipsoids measured 1.98 s (0.8x, missed) in an earlier full run and 1.04 s (1.5x) here.
+  Their steps are 1.1-1.5x the paper's (the restart at the stage boundary and the
+  ellipsoid's Q, which CVODES' error test watches with atol 1e-20).
   Most time goes into the Chebyshev compositions (MPFR-rounded function values at the
   q + 1 nodes of every univariate operation) and, for ellipsoidal remainders, into the
   second-derivative models d phi_j / dx of each sensitivity system.
@@ -553,21 +552,19 @@ BOUNDS_GOALS = """\
   adjoint carries the least-squares residuals 2 (x - d) through the nonlinear dynamics and
   the order-2 truncation of those products dominates (docs/set-valued-bounds.md, known
   limits).
-- **bounds_asa >= 5x cheaper than bounds_fsa on the reactor at q = 3, N = 8: met** (5.3x with
-  interval remainders, 5.7x with ellipsoids in this run; 10.6x and 14.9x in an earlier run
-  where bounds_fsa's cells took longer on the loaded machine). With fewer parameters (N = 2,
-  3 of them) the gain is 1.9-2.7x; on the digester (3 parameters, 12 jumps of the adjoint)
-  bounds_fsa / bounds_asa is 0.5-1.5 against 1.4-2.3 in the paper's Table 3: there our
-  bounds_fsa gains more on the paper (3.7-7.5x faster) than our bounds_asa does (1.7-5.4x
-  per pass, 0.6x on the q = 2 interval state pass).
-- **CPU <= the paper's: met for the state pass in 12 of 14 cells and for the adjoint pass in
-  9 of 14; missed on the small reactor cells and on the ellipsoidal adjoint pass of the
-  reactor** (q = 2, N = 2: 0.21 s against 0.09 s; q = 2, N = 8: 2.13 s against 1.20 s;
-  q = 3, N = 8: 6.59 s against 4.85 s). Three quarters of the time goes into products of
-  polynomial models (`PolyArithmetic::mul`, measured with perf on q = 3, N = 8), and the
-  ellipsoidal adjoint pass takes twice the steps of the interval one (CVODES' error test
-  also watches the shape matrix, atol 1e-20). Cells under 0.3 s vary by up to 2x between runs
-  on this shared machine.
+- **bounds_asa >= 5x cheaper than bounds_fsa on the reactor at q = 3, N = 8: met** (8.2x with
+  interval remainders, 6.5x with ellipsoids in this run). With fewer parameters (N = 2, 3 of
+  them) the gain is 2.4-4.7x; on the digester (3 parameters, 12 jumps of the adjoint)
+  bounds_fsa / bounds_asa is 0.7-1.7 against 1.4-2.3 in the paper's Table 3: there our
+  bounds_fsa gains more on the paper (3.7-7.5x faster) than our adjoint pass does (2.1-5.7x).
+- **CPU <= the paper's: met for the state pass in all 14 cells (1.2-9.2x faster) and for the
+  adjoint pass in 11 of 14; missed by the ellipsoidal adjoint pass on three reactor cells**
+  (q = 2, N = 2: 0.12 s against 0.09 s; q = 2, N = 8: 1.64 s against 1.20 s; q = 3, N = 2:
+  0.23 s against 0.17 s; q = 3, N = 8 is even at 4.74 s against 4.85 s). Three quarters of
+  the time goes into products of polynomial models (`PolyArithmetic::mul`, measured with
+  perf on q = 3, N = 8), and the ellipsoidal adjoint pass takes 2-3x the steps of the interval
+  one (CVODES' error test also watches the shape matrix, atol 1e-20). Cells under 0.3 s vary
+  by up to 2x between runs on this shared machine.
 - The backward pass reads the state bounds through cubic Hermite interpolation (the
   paper's choice); each stage between two output times is its own forward integration with
   its own checkpoints, so neither pass steps across an output time (the reactor's jacket
