@@ -77,23 +77,42 @@ void add_adjoint_tapes(Graph& g, const std::vector<NodeId>& jx, const std::vecto
   for (std::size_t i = 0; i < nx; ++i) t.adj_quadrature[i] = !read[nx + i];
   if (which.each_output)
     for (std::size_t i = 0; i < nx; ++i) t.adj_each.push_back(values({psi[i]}));
-  if (which.jacobians) t.adj_jac_x = values(disturbance_jacobian(g, psi, nx));
+  if (which.jacobians) {
+    // Second derivatives of f, each nonzero once (i <= l; H is symmetric
+    // in i, l): the state's Hessian models give every d psi / dx.
+    expr::GradientWorkspace ws;
+    std::vector<NodeId> roots;
+    for (std::size_t k = 0; k < nx; ++k)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const NodeId jki = jx[k + i * nx];
+        if (g.is_constant(jki, 0.0)) continue;
+        for (const expr::Partial& part : expr::gradient(g, jki, ws)) {
+          if (part.leaf != expr::Op::state) continue;
+          const auto l = static_cast<std::size_t>(part.index);
+          if (l >= nx || l < i || g.is_constant(part.derivative, 0.0)) continue;
+          t.hess_entries.push_back({static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i),
+                                    static_cast<std::uint32_t>(l)});
+          roots.push_back(part.derivative);
+        }
+      }
+    t.hess_x = expr::compile_tape(g, roots, nx, np, TapeKind::values);
+  }
   t.gradient_integrand = values(theta);
 }
 
 }  // namespace
 
 SystemTapes BoundingTapes::state() const {
-  return SystemTapes{&f, &f_each, nullptr, &quadrature, false};
+  return SystemTapes{&f, &f_each, nullptr, nullptr, &quadrature, false};
 }
 
 SystemTapes BoundingTapes::sensitivity(std::size_t j) const {
   return SystemTapes{&sens[j], sens_each.empty() ? nullptr : &sens_each[j],
-                     sens_jac_x.empty() ? nullptr : &sens_jac_x[j], &quadrature, false};
+                     sens_jac_x.empty() ? nullptr : &sens_jac_x[j], nullptr, &quadrature, false};
 }
 
 SystemTapes BoundingTapes::adjoint() const {
-  return SystemTapes{&adj, &adj_each, &adj_jac_x, &adj_quadrature, true};
+  return SystemTapes{&adj, &adj_each, nullptr, &hess_entries, &adj_quadrature, true};
 }
 
 BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeSelection& which) {

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "expr/symbolic_model.hpp"
@@ -25,12 +26,20 @@
 
 namespace odesens::bounds {
 
+// A structurally nonzero second derivative d^2 f_k / dx_i dx_l.
+struct HessianEntry {
+  std::uint32_t k, i, l;
+};
+
 // The tapes of one bounding system: its right-hand side phi on the inputs
 // [driver's components; own components] (no driver: own components only).
 struct SystemTapes {
   const expr::Tape* rhs = nullptr;                    // n outputs
   const std::vector<expr::Tape>* rhs_each = nullptr;  // interval remainders: one per output
   const expr::Tape* disturbance_jacobian = nullptr;   // ellipsoidal, driven: d phi / dx
+  // Ellipsoidal adjoint: d psi_i / dx_l = sum_k H[k, i, l] lambda_k from the
+  // state's Hessian models (StateJacobian) instead of a tape of its own.
+  const std::vector<HessianEntry>* hessian = nullptr;
   const std::vector<bool>* quadrature = nullptr;      // own components no phi reads
   // d phi / d(own) is J_x^T (the adjoint system) rather than J_x.
   bool transposed_jacobian = false;
@@ -56,7 +65,9 @@ struct BoundingTapes {
   // Adjoint tapes, on states [x; lambda] (tape.nx = 2 nx).
   expr::Tape adj;                     // nx outputs: psi = J_x^T lambda
   std::vector<expr::Tape> adj_each;   // per i: one output
-  expr::Tape adj_jac_x;               // nx * nx: d psi / dx
+  // The Hessian of f in x (ellipsoidal adjoint): one output per entry.
+  expr::Tape hess_x;
+  std::vector<HessianEntry> hess_entries;
   std::vector<bool> adj_quadrature;   // lambda_i no psi reads
   expr::Tape gradient_integrand;      // np outputs: theta = J_p^T lambda
 

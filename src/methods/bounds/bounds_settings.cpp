@@ -21,7 +21,7 @@ std::vector<OptionSpec> bounds_option_specs() {
        "parameters, all the paper's runs) or taylor (monomials)",
        {"chebyshev", "taylor"}},
       {"remainder", OptionType::text, std::string("ellipsoid"),
-       "remainder of the state and sensitivity models: ellipsoid (section 3.2, a shape "
+       "remainder of the state, sensitivity and adjoint models: ellipsoid (section 3.2, a shape "
        "matrix Q; mitigates wrapping) or interval (section 3.1, differential inequalities)",
        {"ellipsoid", "interval"}},
       {"bounder", OptionType::text, std::string("lsb"),

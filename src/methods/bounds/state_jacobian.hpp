@@ -1,4 +1,5 @@
-// J_x over the state's models of order q' with their remainders' hulls:
+// J_x (and, for the adjoint, the Hessian of f in x) over the state's
+// models of order q' with their remainders' hulls:
 // the linear part A and the nonlinearity bound of the state's ellipsoid
 // and, with the state as the disturbance's carrier, of every sensitivity
 // system's (section 4.2 (ii); Table 1: the sensitivity systems' d phi/ds is
@@ -20,7 +21,9 @@ class SystemBounder;
 
 class StateJacobian {
  public:
-  StateJacobian(const expr::Tape& jac_x, const PolyArithmetic& arith,
+  // `hess_x` (may be null): the Hessian entries' tape (bounding_tapes.hpp),
+  // evaluated alongside J for the adjoint's disturbance Jacobian.
+  StateJacobian(const expr::Tape& jac_x, const expr::Tape* hess_x, const PolyArithmetic& arith,
                 const PolyArithmetic& jac_arith, const std::vector<PolyModel>& params_jac,
                 std::size_t nx);
 
@@ -32,14 +35,18 @@ class StateJacobian {
   // column-major) at them.
   const std::vector<PolyModel>& x_models() const { return x_; }
   const std::vector<PolyModel>& jacobian() const { return out_; }
+  // The Hessian entries' models at the same point (empty without hess_x),
+  // computed at the first call after update() moved: the state system's
+  // own steps never need them.
+  const std::vector<PolyModel>& hessian();
 
  private:
   const PolyArithmetic* arith_;
   const PolyArithmetic* jac_arith_;
   ModelOperations ops_;
-  std::unique_ptr<expr::RegistersOver<ModelOperations>> regs_;
-  std::vector<PolyModel> full_, x_, out_;
-  bool valid_ = false;
+  std::unique_ptr<expr::RegistersOver<ModelOperations>> regs_, hess_regs_;
+  std::vector<PolyModel> full_, x_, out_, hess_out_;
+  bool valid_ = false, hess_valid_ = false;
   double t_ = 0.0;
   std::vector<double> y_;
 };

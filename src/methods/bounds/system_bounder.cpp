@@ -48,6 +48,10 @@ SystemBounder::SystemBounder(const SystemTapes& tapes, const SystemBounder* driv
   full_ = prepare(*tapes.rhs, ops_, params.order_q);
   if (!layout_.ellipsoid) {
     for (const expr::Tape& t : *tapes.rhs_each) each_.push_back(prepare(t, ops_, params.order_q));
+  } else if (driver && tapes.hessian) {
+    hessian_ = tapes.hessian;
+    hess_dist_.assign(n * n, jac_arith.make());
+    hess_term_ = jac_arith.make();
   } else if (driver) {
     jac_dist_ = prepare(*tapes.disturbance_jacobian, jac_ops_, params.order_jac);
   }
@@ -286,9 +290,25 @@ void SystemBounder::jacobian_bounds(double t, const double* y, const double* sta
   if (sens) {
     models(y, own_);
     for (std::size_t i = 0; i < n; ++i) jac_arith_->reduce_from(*arith_, own_[i], own_jac_[i]);
-    load(jac_dist_, jac_ops_, t, own_jac_, &jacobian_->x_models());
-    expr::evaluate_main_over(*jac_dist_.regs, jac_ops_, jac_dist_.out.data());
+    if (hessian_) {
+      // d psi_i / dx_l = sum_k H[k, i, l] lambda_k: the Hessian models are
+      // the state's, computed once per (t, x) for every call at that point
+      // (Newton's iterations, the quadratures).
+      for (auto& m : hess_dist_) jac_arith_->set_constant(m, 0.0);
+      const std::vector<PolyModel>& H = jacobian_->hessian();
+      for (std::size_t e = 0; e < hessian_->size(); ++e) {
+        const HessianEntry& h = (*hessian_)[e];
+        jac_arith_->mul(H[e], own_jac_[h.k], hess_term_);
+        jac_arith_->add(hess_dist_[h.i + h.l * n], hess_term_, hess_dist_[h.i + h.l * n]);
+        if (h.i != h.l)
+          jac_arith_->add(hess_dist_[h.l + h.i * n], hess_term_, hess_dist_[h.l + h.i * n]);
+      }
+    } else {
+      load(jac_dist_, jac_ops_, t, own_jac_, &jacobian_->x_models());
+      expr::evaluate_main_over(*jac_dist_.regs, jac_ops_, jac_dist_.out.data());
+    }
   }
+  const std::vector<PolyModel>& dist = hessian_ ? hess_dist_ : jac_dist_.out;
   for (std::size_t i = 0; i < n; ++i) {
     const bool quad = is_quadrature(i);
     Interval omega = full_.out[i].rem;  // R0
@@ -306,7 +326,7 @@ void SystemBounder::jacobian_bounds(double t, const double* y, const double* sta
       continue;
     }
     for (std::size_t l = 0; l < nx; ++l) {
-      const PolyModel& Jw = jac_dist_.out[i + l * n];
+      const PolyModel& Jw = dist[i + l * n];
       const double c = Jw.coef[0];
       Cw_[i + l * n] = quad ? 0.0 : c;
       if (driver_->is_quadrature(l)) continue;

@@ -103,7 +103,10 @@ class SystemBounder {
   TapeRun full_;
   std::vector<TapeRun> each_;
   StateJacobian* jacobian_;
-  TapeRun jac_dist_;  // driven systems: d phi / dx
+  TapeRun jac_dist_;  // driven systems: d phi / dx (by its tape)
+  const std::vector<HessianEntry>* hessian_ = nullptr;  // or from the state's Hessian
+  std::vector<PolyModel> hess_dist_;                     // ... into these (n x n)
+  PolyModel hess_term_;
 
   // Scratch, sized once.
   std::vector<PolyModel> own_, state_models_, own_jac_;
