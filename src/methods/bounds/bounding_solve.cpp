@@ -41,7 +41,9 @@ StateBounding make_state_bounding(const BoundingTapes& tapes, const BoundingArit
   StateBounding b;
   if (settings.remainder == RemainderKind::ellipsoid)
     b.jacobian = std::make_unique<StateJacobian>(
-        tapes.jac_x, tapes.hess_entries.empty() ? nullptr : &tapes.hess_x, *a.arith,
+        tapes.jac_x,
+        tapes.hess_entries.empty() && tapes.mixed_entries.empty() ? nullptr : &tapes.hess_x,
+        *a.arith,
         *a.jac_arith, a.params.order_jac, tapes.nx);
   b.state = std::make_unique<SystemBounder>(tapes.state(), nullptr, *a.arith, *a.jac_arith,
                                             settings, a.params, b.jacobian.get());

@@ -41,15 +41,36 @@ std::vector<bool> states_read(const Graph& g, const std::vector<NodeId>& roots, 
   return read;
 }
 
-// d phi / dx of outputs on the states [x; own]: nx x nx, column-major.
-std::vector<NodeId> disturbance_jacobian(Graph& g, const std::vector<NodeId>& phi, std::size_t nx) {
+// The nonzero derivatives in x of each entry of the nx-row matrix M
+// (column-major, `cols` columns): (row, column, l) with l >= column when
+// `symmetric` (M = J_x, whose derivatives form the symmetric Hessian).
+void add_x_derivatives(Graph& g, const std::vector<NodeId>& M, std::size_t nx, std::size_t cols,
+                       bool symmetric, std::vector<HessianEntry>& entries,
+                       std::vector<NodeId>& roots) {
   expr::GradientWorkspace ws;
-  std::vector<NodeId> out(phi.size() * nx, g.constant(0.0));
-  for (std::size_t i = 0; i < phi.size(); ++i)
-    for (const expr::Partial& part : expr::gradient(g, phi[i], ws))
-      if (part.leaf == expr::Op::state && static_cast<std::size_t>(part.index) < nx)
-        out[i + static_cast<std::size_t>(part.index) * phi.size()] = part.derivative;
-  return out;
+  for (std::size_t k = 0; k < nx; ++k)
+    for (std::size_t c = 0; c < cols; ++c) {
+      const NodeId m = M[k + c * nx];
+      if (g.is_constant(m, 0.0)) continue;
+      for (const expr::Partial& part : expr::gradient(g, m, ws)) {
+        if (part.leaf != expr::Op::state) continue;
+        const auto l = static_cast<std::size_t>(part.index);
+        if (l >= nx || (symmetric && l < c) || g.is_constant(part.derivative, 0.0)) continue;
+        entries.push_back({static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(c),
+                           static_cast<std::uint32_t>(l)});
+        roots.push_back(part.derivative);
+      }
+    }
+}
+
+// The second derivatives the driven systems' ellipsoids need: the Hessian
+// of f in x, and d J_p / dx for the sensitivities.
+void add_second_derivatives(Graph& g, const std::vector<NodeId>& jx,
+                            const std::vector<NodeId>& jp, bool mixed, BoundingTapes& t) {
+  std::vector<NodeId> roots;
+  add_x_derivatives(g, jx, t.nx, t.nx, true, t.hess_entries, roots);
+  if (mixed) add_x_derivatives(g, jp, t.nx, t.np, false, t.mixed_entries, roots);
+  t.hess_x = expr::compile_tape(g, roots, t.nx, t.np, TapeKind::values);
 }
 
 // psi = J_x^T lambda and theta = J_p^T lambda, lambda the states nx .. 2 nx - 1.
@@ -77,42 +98,38 @@ void add_adjoint_tapes(Graph& g, const std::vector<NodeId>& jx, const std::vecto
   for (std::size_t i = 0; i < nx; ++i) t.adj_quadrature[i] = !read[nx + i];
   if (which.each_output)
     for (std::size_t i = 0; i < nx; ++i) t.adj_each.push_back(values({psi[i]}));
-  if (which.jacobians) {
-    // Second derivatives of f, each nonzero once (i <= l; H is symmetric
-    // in i, l): the state's Hessian models give every d psi / dx.
-    expr::GradientWorkspace ws;
-    std::vector<NodeId> roots;
-    for (std::size_t k = 0; k < nx; ++k)
-      for (std::size_t i = 0; i < nx; ++i) {
-        const NodeId jki = jx[k + i * nx];
-        if (g.is_constant(jki, 0.0)) continue;
-        for (const expr::Partial& part : expr::gradient(g, jki, ws)) {
-          if (part.leaf != expr::Op::state) continue;
-          const auto l = static_cast<std::size_t>(part.index);
-          if (l >= nx || l < i || g.is_constant(part.derivative, 0.0)) continue;
-          t.hess_entries.push_back({static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i),
-                                    static_cast<std::uint32_t>(l)});
-          roots.push_back(part.derivative);
-        }
-      }
-    t.hess_x = expr::compile_tape(g, roots, nx, np, TapeKind::values);
-  }
   t.gradient_integrand = values(theta);
 }
 
 }  // namespace
 
 SystemTapes BoundingTapes::state() const {
-  return SystemTapes{&f, &f_each, nullptr, nullptr, &quadrature, false};
+  SystemTapes s;
+  s.rhs = &f;
+  s.rhs_each = &f_each;
+  s.quadrature = &quadrature;
+  return s;
 }
 
 SystemTapes BoundingTapes::sensitivity(std::size_t j) const {
-  return SystemTapes{&sens[j], sens_each.empty() ? nullptr : &sens_each[j],
-                     sens_jac_x.empty() ? nullptr : &sens_jac_x[j], nullptr, &quadrature, false};
+  SystemTapes s;
+  s.rhs = &sens[j];
+  s.rhs_each = sens_each.empty() ? nullptr : &sens_each[j];
+  s.hessian = &hess_entries;
+  s.mixed = &mixed_entries;
+  s.parameter = j;
+  s.quadrature = &quadrature;
+  return s;
 }
 
 SystemTapes BoundingTapes::adjoint() const {
-  return SystemTapes{&adj, &adj_each, nullptr, &hess_entries, &adj_quadrature, true};
+  SystemTapes s;
+  s.rhs = &adj;
+  s.rhs_each = &adj_each;
+  s.hessian = &hess_entries;
+  s.quadrature = &adj_quadrature;
+  s.transposed_jacobian = true;
+  return s;
 }
 
 BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeSelection& which) {
@@ -136,12 +153,14 @@ BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeS
   if (which.each_output)
     for (std::size_t i = 0; i < nx; ++i) t.f_each.push_back(values({m.rhs[i]}, nx));
   const std::vector<NodeId> jx = dense(g, d.jac_x);
+  const std::vector<NodeId> jp = dense(g, d.jac_p);
   if (which.jacobians) t.jac_x = values(jx, nx);
-  if (which.adjoint) add_adjoint_tapes(g, jx, dense(g, d.jac_p), which, t);
+  if (which.jacobians && (which.adjoint || which.sensitivities))
+    add_second_derivatives(g, jx, jp, which.sensitivities, t);
+  if (which.adjoint) add_adjoint_tapes(g, jx, jp, which, t);
   if (!which.sensitivities) return t;
 
   // phi_j = J_x s_j + J_p e_j, with s_j the states nx .. 2 nx - 1.
-  const std::vector<NodeId> jp = dense(g, d.jac_p);
   for (std::size_t j = 0; j < np; ++j) {
     std::vector<NodeId> phi(nx);
     for (std::size_t i = 0; i < nx; ++i) {
@@ -159,7 +178,6 @@ BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeS
       for (std::size_t i = 0; i < nx; ++i) each.push_back(values({phi[i]}, 2 * nx));
       t.sens_each.push_back(std::move(each));
     }
-    if (which.jacobians) t.sens_jac_x.push_back(values(disturbance_jacobian(g, phi, nx), 2 * nx));
   }
   return t;
 }

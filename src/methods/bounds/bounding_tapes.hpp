@@ -6,12 +6,14 @@
 //                        part A and the nonlinearity bounder);
 //   sensitivity system  for each parameter j, phi_j = J_x s_j + J_p e_j on
 //                        the inputs [x; s_j] (2 nx "states"), each
-//                        component alone, and d phi_j / dx (the disturbance
-//                        Jacobian C_w: x's remainder is the disturbance w);
+//                        component alone; its disturbance Jacobian d phi_j /
+//                        dx (C_w: x's remainder is the disturbance w) comes
+//                        from the second derivatives of f, shared by all j;
 //   adjoint system      (Table 1 "ASA") psi = J_x^T lambda on [x; lambda]:
 //                        the adjoint equation (13) (q = 0) in reversed time
 //                        tau = -t, so that it is bounded forward in tau like
-//                        the others; each component alone, d psi / dx; and
+//                        the others; each component alone (d psi / dx from
+//                        the same second derivatives); and
 //                        the gradient's integrand theta = J_p^T lambda
 //                        (Table 1 "ASA", quadrature functions; np outputs).
 // x0 and dx0/dp give the initial values.
@@ -26,7 +28,8 @@
 
 namespace odesens::bounds {
 
-// A structurally nonzero second derivative d^2 f_k / dx_i dx_l.
+// A structurally nonzero second derivative d^2 f_k / dx_i dx_l (i <= l:
+// H is symmetric in i, l), or, as a mixed entry, d^2 f_k / dp_i dx_l.
 struct HessianEntry {
   std::uint32_t k, i, l;
 };
@@ -36,10 +39,13 @@ struct HessianEntry {
 struct SystemTapes {
   const expr::Tape* rhs = nullptr;                    // n outputs
   const std::vector<expr::Tape>* rhs_each = nullptr;  // interval remainders: one per output
-  const expr::Tape* disturbance_jacobian = nullptr;   // ellipsoidal, driven: d phi / dx
-  // Ellipsoidal adjoint: d psi_i / dx_l = sum_k H[k, i, l] lambda_k from the
-  // state's Hessian models (StateJacobian) instead of a tape of its own.
+  // Ellipsoidal, driven systems: d phi / dx from the state's second
+  // derivative models (StateJacobian), shared by all systems at a point:
+  // the adjoint's d psi_i / dx_l = sum_k H[k, i, l] lambda_k, sensitivity
+  // j's d phi_k / dx_l = sum_i H[k, i, l] s_i + M[k, j, l].
   const std::vector<HessianEntry>* hessian = nullptr;
+  const std::vector<HessianEntry>* mixed = nullptr;  // sensitivities: M entries
+  std::size_t parameter = 0;                          // sensitivities: j
   const std::vector<bool>* quadrature = nullptr;      // own components no phi reads
   // d phi / d(own) is J_x^T (the adjoint system) rather than J_x.
   bool transposed_jacobian = false;
@@ -60,14 +66,14 @@ struct BoundingTapes {
   // Sensitivity tapes, on states [x; s_j] (tape.nx = 2 nx).
   std::vector<expr::Tape> sens;                   // per j: nx outputs
   std::vector<std::vector<expr::Tape>> sens_each; // per j, per i: one output
-  std::vector<expr::Tape> sens_jac_x;             // per j: nx * nx, d phi_j / dx
 
   // Adjoint tapes, on states [x; lambda] (tape.nx = 2 nx).
   expr::Tape adj;                     // nx outputs: psi = J_x^T lambda
   std::vector<expr::Tape> adj_each;   // per i: one output
-  // The Hessian of f in x (ellipsoidal adjoint): one output per entry.
+  // Second derivatives of f (ellipsoidal remainders of driven systems): one
+  // output per entry, the Hessian's, then the mixed ones (sensitivities).
   expr::Tape hess_x;
-  std::vector<HessianEntry> hess_entries;
+  std::vector<HessianEntry> hess_entries, mixed_entries;
   std::vector<bool> adj_quadrature;   // lambda_i no psi reads
   expr::Tape gradient_integrand;      // np outputs: theta = J_p^T lambda
 

@@ -48,12 +48,12 @@ SystemBounder::SystemBounder(const SystemTapes& tapes, const SystemBounder* driv
   full_ = prepare(*tapes.rhs, ops_, params.order_q);
   if (!layout_.ellipsoid) {
     for (const expr::Tape& t : *tapes.rhs_each) each_.push_back(prepare(t, ops_, params.order_q));
-  } else if (driver && tapes.hessian) {
-    hessian_ = tapes.hessian;
-    hess_dist_.assign(n * n, jac_arith.make());
-    hess_term_ = jac_arith.make();
   } else if (driver) {
-    jac_dist_ = prepare(*tapes.disturbance_jacobian, jac_ops_, params.order_jac);
+    hessian_ = tapes.hessian;
+    mixed_ = tapes.mixed;
+    parameter_ = tapes.parameter;
+    dist_.assign(n * n, jac_arith.make());
+    dist_term_ = jac_arith.make();
   }
   own_.assign(n, arith.make());
   state_models_.assign(n, arith.make());
@@ -290,25 +290,9 @@ void SystemBounder::jacobian_bounds(double t, const double* y, const double* sta
   if (sens) {
     models(y, own_);
     for (std::size_t i = 0; i < n; ++i) jac_arith_->reduce_from(*arith_, own_[i], own_jac_[i]);
-    if (hessian_) {
-      // d psi_i / dx_l = sum_k H[k, i, l] lambda_k: the Hessian models are
-      // the state's, computed once per (t, x) for every call at that point
-      // (Newton's iterations, the quadratures).
-      for (auto& m : hess_dist_) jac_arith_->set_constant(m, 0.0);
-      const std::vector<PolyModel>& H = jacobian_->hessian();
-      for (std::size_t e = 0; e < hessian_->size(); ++e) {
-        const HessianEntry& h = (*hessian_)[e];
-        jac_arith_->mul(H[e], own_jac_[h.k], hess_term_);
-        jac_arith_->add(hess_dist_[h.i + h.l * n], hess_term_, hess_dist_[h.i + h.l * n]);
-        if (h.i != h.l)
-          jac_arith_->add(hess_dist_[h.l + h.i * n], hess_term_, hess_dist_[h.l + h.i * n]);
-      }
-    } else {
-      load(jac_dist_, jac_ops_, t, own_jac_, &jacobian_->x_models());
-      expr::evaluate_main_over(*jac_dist_.regs, jac_ops_, jac_dist_.out.data());
-    }
+    disturbance_jacobian();
   }
-  const std::vector<PolyModel>& dist = hessian_ ? hess_dist_ : jac_dist_.out;
+  const std::vector<PolyModel>& dist = dist_;
   for (std::size_t i = 0; i < n; ++i) {
     const bool quad = is_quadrature(i);
     Interval omega = full_.out[i].rem;  // R0
@@ -335,6 +319,41 @@ void SystemBounder::jacobian_bounds(double t, const double* y, const double* sta
       omega += slope * driver_->remainder_hull(state, l);
     }
     omega_[i] = omega;
+  }
+}
+
+void SystemBounder::disturbance_jacobian() {
+  // From the state's second derivative models, computed once per (t, x)
+  // for every system and call at that point (Newton's iterations, the
+  // quadratures, the other parameters), times the own models of order q':
+  //   adjoint       d psi_i / dx_l = sum_k H[k, i, l] lambda_k,
+  //   sensitivity   d phi_k / dx_l = sum_i H[k, i, l] s_i + M[k, j, l],
+  // H symmetric in (i, l), each pair stored once.
+  const std::size_t n = layout_.n;
+  for (auto& m : dist_) jac_arith_->set_constant(m, 0.0);
+  const std::vector<PolyModel>& H = jacobian_->hessian();
+  auto add_to = [&](std::size_t row, std::size_t col, const PolyModel& v) {
+    jac_arith_->add(dist_[row + col * n], v, dist_[row + col * n]);
+  };
+  for (std::size_t e = 0; e < hessian_->size(); ++e) {
+    const HessianEntry& h = (*hessian_)[e];
+    if (transposed_jacobian_) {
+      jac_arith_->mul(H[e], own_jac_[h.k], dist_term_);
+      add_to(h.i, h.l, dist_term_);
+      if (h.i != h.l) add_to(h.l, h.i, dist_term_);
+    } else {
+      jac_arith_->mul(H[e], own_jac_[h.i], dist_term_);
+      add_to(h.k, h.l, dist_term_);
+      if (h.i != h.l) {
+        jac_arith_->mul(H[e], own_jac_[h.l], dist_term_);
+        add_to(h.k, h.i, dist_term_);
+      }
+    }
+  }
+  if (!mixed_) return;
+  for (std::size_t e = 0; e < mixed_->size(); ++e) {
+    const HessianEntry& m = (*mixed_)[e];
+    if (m.i == parameter_) add_to(m.k, m.l, H[hessian_->size() + e]);
   }
 }
 

@@ -89,6 +89,7 @@ class SystemBounder {
   // Omega_i and the Jacobian constants for the ellipsoid: fills C_, Omega_.
   void jacobian_bounds(double t, const double* y, const double* state);
   void shape_derivative(const double* y, const double* state, double* ydot);
+  void disturbance_jacobian();  // fills dist_ (driven systems)
 
   const SystemBounder* driver_;
   bool transposed_jacobian_;
@@ -103,10 +104,13 @@ class SystemBounder {
   TapeRun full_;
   std::vector<TapeRun> each_;
   StateJacobian* jacobian_;
-  TapeRun jac_dist_;  // driven systems: d phi / dx (by its tape)
-  const std::vector<HessianEntry>* hessian_ = nullptr;  // or from the state's Hessian
-  std::vector<PolyModel> hess_dist_;                     // ... into these (n x n)
-  PolyModel hess_term_;
+  // Driven systems, ellipsoidal remainders: d phi / dx (n x n) from the
+  // state's second derivative models.
+  const std::vector<HessianEntry>* hessian_ = nullptr;
+  const std::vector<HessianEntry>* mixed_ = nullptr;
+  std::size_t parameter_ = 0;
+  std::vector<PolyModel> dist_;
+  PolyModel dist_term_;
 
   // Scratch, sized once.
   std::vector<PolyModel> own_, state_models_, own_jac_;
