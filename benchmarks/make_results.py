@@ -533,9 +533,10 @@ BOUNDS_GOALS = """\
   ellipsoids measured 1.98 s (0.8x, missed) in an earlier full run and 1.04 s (1.5x) here.
   Their steps are 1.1-1.5x the paper's (the restart at the stage boundary and the
   ellipsoid's Q, which CVODES' error test watches with atol 1e-20).
-  Most time goes into the Chebyshev compositions (MPFR-rounded function values at the
-  q + 1 nodes of every univariate operation) and, for ellipsoidal remainders, into the
-  second-derivative models d phi_j / dx of each sensitivity system.
+  Most time goes into products of polynomial models and the Chebyshev compositions
+  (MPFR-rounded function values at the q + 1 nodes of every univariate operation); the
+  ellipsoids' disturbance Jacobians come from one set of second-derivative models of f per
+  point, shared by all sensitivity systems.
 - Steps are of the paper's order (CVODES BDF with CVDiag, error control on everything); the
   integration restarts at every output time (they are the stages, as in the paper), which
   the step counts include.
