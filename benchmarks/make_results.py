@@ -527,10 +527,10 @@ BOUNDS_GOALS = """\
   range from q = 3 on (the paper reports them as remainder radii in its Fig. 4 only: no
   number to compare). The remaining gap to the true range is the paper's too: the lsb
   bounder is not exact on the polynomial part (section 5.1).
-- **CPU <= the paper's: met in every FSA cell of Tables 3 and 4 in this run** (1.4-7.4x
+- **CPU <= the paper's: met in every FSA cell of Tables 3 and 4 in this run** (1.3-6.8x
   faster). The N = 2 reactor cells (0.5-1 s against the paper's 0.84-1.9 s) are at the edge
   and vary by up to 2x between runs on this shared 2-core machine: q = 3, N = 2 with
-  ellipsoids measured 1.98 s (0.8x, missed) in an earlier full run and 1.04 s (1.5x) here.
+  ellipsoids measured 1.98 s (0.8x, missed) in an earlier full run and 0.78 s (2.0x) here.
   Their steps are 1.1-1.5x the paper's (the restart at the stage boundary and the
   ellipsoid's Q, which CVODES' error test watches with atol 1e-20).
   Most time goes into products of polynomial models and the Chebyshev compositions
@@ -553,19 +553,20 @@ BOUNDS_GOALS = """\
   adjoint carries the least-squares residuals 2 (x - d) through the nonlinear dynamics and
   the order-2 truncation of those products dominates (docs/set-valued-bounds.md, known
   limits).
-- **bounds_asa >= 5x cheaper than bounds_fsa on the reactor at q = 3, N = 8: met** (8.2x with
-  interval remainders, 6.5x with ellipsoids in this run). With fewer parameters (N = 2, 3 of
-  them) the gain is 2.4-4.7x; on the digester (3 parameters, 12 jumps of the adjoint)
-  bounds_fsa / bounds_asa is 0.7-1.7 against 1.4-2.3 in the paper's Table 3: there our
-  bounds_fsa gains more on the paper (3.7-7.5x faster) than our adjoint pass does (2.1-5.7x).
-- **CPU <= the paper's: met for the state pass in all 14 cells (1.2-9.2x faster) and for the
-  adjoint pass in 11 of 14; missed by the ellipsoidal adjoint pass on three reactor cells**
-  (q = 2, N = 2: 0.12 s against 0.09 s; q = 2, N = 8: 1.64 s against 1.20 s; q = 3, N = 2:
-  0.23 s against 0.17 s; q = 3, N = 8 is even at 4.74 s against 4.85 s). Three quarters of
-  the time goes into products of polynomial models (`PolyArithmetic::mul`, measured with
-  perf on q = 3, N = 8), and the ellipsoidal adjoint pass takes 2-3x the steps of the interval
-  one (CVODES' error test also watches the shape matrix, atol 1e-20). Cells under 0.3 s vary
-  by up to 2x between runs on this shared machine.
+- **bounds_asa >= 5x cheaper than bounds_fsa on the reactor at q = 3, N = 8: met** (7.9x with
+  interval remainders, 7.8x with ellipsoids in this run). With fewer parameters (N = 2, 3 of
+  them) the gain is 2.5-4.4x; on the digester (3 parameters, 12 jumps of the adjoint)
+  bounds_fsa / bounds_asa is 0.6-1.8 against 1.4-2.3 in the paper's Table 3: there our
+  bounds_fsa gains more on the paper (3.9-6.8x faster) than our adjoint pass does (1.6-7.7x).
+- **CPU <= the paper's: met for the state pass in all 14 cells (1.2-10.2x faster) and for the
+  adjoint pass in 12 of 14; missed by the ellipsoidal adjoint pass on two reactor cells**
+  (q = 2, N = 2: 0.14 s against 0.09 s; q = 3, N = 8: 5.64 s against 4.85 s; in an earlier
+  run q = 2, N = 8 and q = 3, N = 2 missed too, at 0.7-0.8x). Three quarters of the time goes
+  into products of polynomial models (`PolyArithmetic::mul`, measured with perf on q = 3,
+  N = 8), and the ellipsoidal adjoint pass takes 2-3x the steps of the interval one (CVODES'
+  error test also watches the shape matrix, atol 1e-20). Cells under 0.3 s vary by up to 2x
+  between runs on this shared machine, and the whole machine by 20-40 % between runs (the
+  same q = 3, N = 8 bounds_fsa solve took 43 s and 59 s an hour apart).
 - The backward pass reads the state bounds through cubic Hermite interpolation (the
   paper's choice); each stage between two output times is its own forward integration with
   its own checkpoints, so neither pass steps across an output time (the reactor's jacket
