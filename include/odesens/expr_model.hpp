@@ -47,7 +47,8 @@ class ExprModel final : public Model,
                         public BatchedRhs,
                         public ObservableSet,
                         public RetainedValues,
-                        public SymbolicForm {
+                        public SymbolicForm,
+                        public EventSystem {
  public:
   class Impl;
   explicit ExprModel(std::unique_ptr<Impl> impl);
@@ -74,6 +75,31 @@ class ExprModel final : public Model,
   const RetainedValues* retained_values() const override { return this; }
   const SymbolicForm* symbolic_form() const override { return this; }
   const expr::SymbolicModel& symbolic_model() const override;
+  // Events (.ode `event`, SBML <event>) and the comparisons f switches on;
+  // null when the model has neither.
+  const EventSystem* event_system() const override;
+
+  // EventSystem (model_capabilities.hpp); Error(invalid_argument) when
+  // event_system() is null.
+  const std::vector<Event>& events() const override;
+  const std::vector<Root>& roots() const override;
+  void root_values(double t, const double* x, const double* p, double* g,
+                   Workspace* ws = nullptr) const override;
+  void root_gradient(std::size_t i, double t, const double* x, const double* p, double* g_t,
+                     double* g_x, double* g_p, Workspace* ws = nullptr) const override;
+  void triggers(const int* sides, bool* out) const override;
+  const std::vector<std::size_t>& trigger_roots(std::size_t k) const override;
+  double delay(std::size_t k, double t, const double* x, const double* p,
+               Workspace* ws = nullptr) const override;
+  void delay_gradient(std::size_t k, double t, const double* x, const double* p, double* d_t,
+                      double* d_x, double* d_p, Workspace* ws = nullptr) const override;
+  double priority(std::size_t k, double t, const double* x, const double* p,
+                  Workspace* ws = nullptr) const override;
+  void assignment_values(std::size_t k, double t, const double* x, const double* p,
+                         double* values, Workspace* ws = nullptr) const override;
+  void assignment_jacobians(std::size_t k, double t, const double* x, const double* p,
+                            double* h_t, double* h_x, double* h_p,
+                            Workspace* ws = nullptr) const override;
 
   void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const override;
   void initial_sensitivity(const double* p, double* dx0_dp,

@@ -76,6 +76,74 @@ class RetainedValues {
                                        double* out_x, double* out_p, Workspace* ws) const = 0;
 };
 
+// Discrete events and discontinuities of f: what a method needs to stop
+// the integration where something switches and to carry sensitivities
+// across (docs/events.md).
+//
+// Root functions g_i(t, x, p) are the differences a - b of the comparisons
+// `a < b`, `a >= b`, ... that appear in the events' triggers and in f (a
+// piecewise f switches where one of them changes sign). The "side" of a
+// root function is the sign of g_i (-1, 0, +1); a comparison holds or not
+// on each side (on side 0, exactly at the root, as the comparison says).
+// A trigger is a logical combination of comparisons and is evaluated from
+// the sides alone, so that an integrator that has just located a root can
+// say on which side it now is without relying on the sign of a g_i that
+// is zero to rounding.
+//
+// An event fires when its trigger turns from false to true, executes after
+// its delay (0 when it has none), and then assigns new values to some
+// states (in state units: a species' amount). SBML Level 3's semantics:
+// initial trigger value, persistence, priority, values from the trigger or
+// the execution time.
+class EventSystem {
+ public:
+  enum class Comparison { lt, le, gt, ge, eq, ne };
+  struct Event {
+    std::string id;                       // for messages
+    bool initial_value = true;            // the trigger's value just before t0
+    bool persistent = true;               // a pending execution survives the trigger turning false
+    bool values_from_trigger_time = true; // assignments evaluated when it fires, not when it executes
+    bool has_delay = false;
+    bool has_priority = false;
+    std::vector<std::size_t> targets;     // the states it assigns, in order
+  };
+  struct Root {
+    Comparison comparison;
+    bool switches_rhs = false;  // f depends on this comparison (a discontinuity of f)
+    std::string text;           // the comparison, for messages
+  };
+
+  virtual ~EventSystem() = default;
+  virtual const std::vector<Event>& events() const = 0;
+  virtual const std::vector<Root>& roots() const = 0;
+  // g (roots().size()) at (t, x, p).
+  virtual void root_values(double t, const double* x, const double* p, double* g,
+                           Workspace* ws = nullptr) const = 0;
+  // dg_i/dt, dg_i/dx (nx), dg_i/dp (np) of root i.
+  virtual void root_gradient(std::size_t i, double t, const double* x, const double* p,
+                             double* g_t, double* g_x, double* g_p,
+                             Workspace* ws = nullptr) const = 0;
+  // Each event's trigger (events().size() flags) from the sides of the roots.
+  virtual void triggers(const int* sides, bool* out) const = 0;
+  // The roots event k's trigger reads.
+  virtual const std::vector<std::size_t>& trigger_roots(std::size_t k) const = 0;
+  // Delay (0 without one) and priority (0 without one) of event k at (t, x, p).
+  virtual double delay(std::size_t k, double t, const double* x, const double* p,
+                       Workspace* ws = nullptr) const = 0;
+  virtual void delay_gradient(std::size_t k, double t, const double* x, const double* p,
+                              double* d_t, double* d_x, double* d_p,
+                              Workspace* ws = nullptr) const = 0;
+  virtual double priority(std::size_t k, double t, const double* x, const double* p,
+                          Workspace* ws = nullptr) const = 0;
+  // The values event k assigns to its targets (targets.size()), from (t, x, p).
+  virtual void assignment_values(std::size_t k, double t, const double* x, const double* p,
+                                 double* values, Workspace* ws = nullptr) const = 0;
+  // Their derivatives: h_t (m), h_x (m x nx), h_p (m x np), column-major, m = targets.size().
+  virtual void assignment_jacobians(std::size_t k, double t, const double* x, const double* p,
+                                    double* h_t, double* h_x, double* h_p,
+                                    Workspace* ws = nullptr) const = 0;
+};
+
 // Named values of a model beyond its states (.ode lets and outputs, SBML
 // ids with a value), as functions of (t, x, p). Models without it observe
 // their states only.

@@ -98,6 +98,8 @@ ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
   dx0_dp = values_tape(sym, first.dx0_dp.values);
   dfdt = values_tape(sym, first.dfdt);
   outputs = values_tape(sym, sym.outputs);
+  auto event_functions = std::make_unique<expr::EventFunctions>(sym);
+  if (!event_functions->empty()) events = std::move(event_functions);
   collect_observables();
 }
 
@@ -387,6 +389,78 @@ void ExprModel::rhs_points(std::size_t n, const double* t, const double* X, cons
                            double* F, Workspace* ws) const {
   ODESENS_REGISTERS(rhs_points(n, t, X, P, F, ws_given));
   expr::evaluate_points(impl_->rhs, kernels(w.lane_width()), w.registers, n, t, X, P, F);
+}
+
+const EventSystem* ExprModel::event_system() const {
+  return impl_->events ? this : nullptr;
+}
+
+namespace {
+
+const expr::EventFunctions& event_functions(const ExprModel::Impl& impl) {
+  if (!impl.events) throw Error(Status::invalid_argument, "the model has no events");
+  return *impl.events;
+}
+
+}  // namespace
+
+const std::vector<EventSystem::Event>& ExprModel::events() const {
+  return event_functions(*impl_).events();
+}
+
+const std::vector<EventSystem::Root>& ExprModel::roots() const {
+  return event_functions(*impl_).roots();
+}
+
+void ExprModel::root_values(double t, const double* x, const double* p, double* g,
+                            Workspace* ws) const {
+  ODESENS_REGISTERS(root_values(t, x, p, g, ws_given));
+  event_functions(*impl_).root_values(w.registers, t, x, p, g);
+}
+
+void ExprModel::root_gradient(std::size_t i, double t, const double* x, const double* p,
+                              double* g_t, double* g_x, double* g_p, Workspace* ws) const {
+  ODESENS_REGISTERS(root_gradient(i, t, x, p, g_t, g_x, g_p, ws_given));
+  event_functions(*impl_).root_gradient(w.registers, i, t, x, p, g_t, g_x, g_p);
+}
+
+void ExprModel::triggers(const int* sides, bool* out) const {
+  event_functions(*impl_).triggers(sides, out);
+}
+
+const std::vector<std::size_t>& ExprModel::trigger_roots(std::size_t k) const {
+  return event_functions(*impl_).trigger_roots(k);
+}
+
+double ExprModel::delay(std::size_t k, double t, const double* x, const double* p,
+                        Workspace* ws) const {
+  ODESENS_REGISTERS(delay(k, t, x, p, ws_given));
+  return event_functions(*impl_).delay(w.registers, k, t, x, p);
+}
+
+void ExprModel::delay_gradient(std::size_t k, double t, const double* x, const double* p,
+                               double* d_t, double* d_x, double* d_p, Workspace* ws) const {
+  ODESENS_REGISTERS(delay_gradient(k, t, x, p, d_t, d_x, d_p, ws_given));
+  event_functions(*impl_).delay_gradient(w.registers, k, t, x, p, d_t, d_x, d_p);
+}
+
+double ExprModel::priority(std::size_t k, double t, const double* x, const double* p,
+                           Workspace* ws) const {
+  ODESENS_REGISTERS(priority(k, t, x, p, ws_given));
+  return event_functions(*impl_).priority(w.registers, k, t, x, p);
+}
+
+void ExprModel::assignment_values(std::size_t k, double t, const double* x, const double* p,
+                                  double* values, Workspace* ws) const {
+  ODESENS_REGISTERS(assignment_values(k, t, x, p, values, ws_given));
+  event_functions(*impl_).assignment_values(w.registers, k, t, x, p, values);
+}
+
+void ExprModel::assignment_jacobians(std::size_t k, double t, const double* x, const double* p,
+                                     double* h_t, double* h_x, double* h_p,
+                                     Workspace* ws) const {
+  ODESENS_REGISTERS(assignment_jacobians(k, t, x, p, h_t, h_x, h_p, ws_given));
+  event_functions(*impl_).assignment_jacobians(w.registers, k, t, x, p, h_t, h_x, h_p);
 }
 
 #undef ODESENS_REGISTERS

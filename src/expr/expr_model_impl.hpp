@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "expr/derivatives.hpp"
+#include "expr/event_functions.hpp"
 #include "expr/symbolic_model.hpp"
 #include "expr/tape.hpp"
 #include "odesens/expr_model.hpp"
@@ -39,6 +40,8 @@ class ExprModel::Impl {
   expr::Tape jac_x, jac_p, x0, dx0_dp, dfdt, outputs;
   // No entry of J_x or J_p depends on t or x (f affine in x).
   bool constant_jacobians = false;
+  // Events and the switches of f (null when the model has neither).
+  std::unique_ptr<expr::EventFunctions> events;
   // The model's named values, then states and outputs not named by it.
   std::vector<std::string> observable_names;
   std::vector<expr::NodeId> observables;

@@ -13,6 +13,21 @@
 
 namespace odesens::expr {
 
+// A discrete event (docs/events.md): when `trigger` (a condition of t, x,
+// p) turns from false to true, after `delay`, the states `targets` take
+// `values` (expressions of t, x, p, in state units).
+struct SymbolicEvent {
+  std::string id;  // for messages
+  NodeId trigger = kNoNode;
+  bool initial_value = true;
+  bool persistent = true;
+  bool values_from_trigger_time = true;
+  NodeId delay = kNoNode;     // none: executes when it fires
+  NodeId priority = kNoNode;  // none: priority 0, declaration order among equals
+  std::vector<int> targets;
+  std::vector<NodeId> values;
+};
+
 struct SymbolicModel {
   std::string name;
   Graph graph;
@@ -29,6 +44,7 @@ struct SymbolicModel {
   // adds to the observables itself.
   std::vector<std::string> observable_names;
   std::vector<NodeId> observables;
+  std::vector<SymbolicEvent> events;
   // Facts about the source for `odesens info`, in order ("reactions", "36").
   std::vector<std::pair<std::string, std::string>> details;
   double t0 = 0.0;

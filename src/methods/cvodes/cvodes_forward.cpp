@@ -19,6 +19,7 @@
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
 #include "methods/cvodes/cvodes_stepper.hpp"
+#include "methods/cvodes/forward_events.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
@@ -154,17 +155,23 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
   methods::ResultBuilder out(problem, n, session.np(),
                              settings.sensitivities ? methods::SensitivityLayout::every_output
                                                     : methods::SensitivityLayout::none);
-  CvodesStepper stepper(session, problem.t0, problem.max_steps, /*stop_at_outputs=*/false);
-  const auto& times = problem.output_times;
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    stepper.begin_output();
-    integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
-    if (np == 0) continue;
-    if (times[k] > problem.t0) {
-      session.check(CVodeGetSensDky(mem, times[k], 0, ys.get()), "CVodeGetSensDky");
-      gather_columns(ys.get(), np, n, out.s(k));
-    } else {
-      out.set_s(k, session.initial_sensitivity().data());
+  integrate::EventRunner events(session.model(), session.params().data(), np,
+                                session.workspace());
+  if (events.active()) {
+    integrate_with_events(session, problem, events, ys.get(), np, settings.corrector, out);
+  } else {
+    CvodesStepper stepper(session, problem.t0, problem.max_steps, /*stop_at_outputs=*/false);
+    const auto& times = problem.output_times;
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      stepper.begin_output();
+      integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
+      if (np == 0) continue;
+      if (times[k] > problem.t0) {
+        session.check(CVodeGetSensDky(mem, times[k], 0, ys.get()), "CVodeGetSensDky");
+        gather_columns(ys.get(), np, n, out.s(k));
+      } else {
+        out.set_s(k, session.initial_sensitivity().data());
+      }
     }
   }
 
@@ -173,12 +180,7 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
       session.workspace_bytes() +
       (newton ? 8.0 * static_cast<double>(n) * static_cast<double>(1 + np) : 0.0);
   if (np > 0) {
-    long v = 0;
-    if (CVodeGetSensNumRhsEvals(mem, &v) == CV_SUCCESS) out.stats().extra["sens_rhs_evals"] = v;
-    if (CVodeGetSensNumErrTestFails(mem, &v) == CV_SUCCESS)
-      out.stats().extra["sens_error_test_failures"] = v;
-    if (CVodeGetNumNonlinSolvIters(mem, &v) == CV_SUCCESS)
-      out.stats().extra["newton_iterations"] = v;
+    add_sensitivity_stats(mem, out.stats());
     if (newton) {
       out.stats().extra["batched_solves"] = static_cast<double>(newton->batched_solves());
       out.stats().extra["unbatched_solves"] = static_cast<double>(newton->fallback_solves());

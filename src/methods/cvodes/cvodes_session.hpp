@@ -20,6 +20,10 @@
 #include "odesens/problem.hpp"
 #include "odesens/result.hpp"
 
+namespace odesens::integrate {
+class EventRunner;
+}
+
 namespace odesens::cvodes {
 
 // Options shared by both baselines (declared in every method's spec).
@@ -96,6 +100,8 @@ class Session {
   // sensitivity right-hand side, work_a nx x nx for a dense backward J.
   std::vector<double> work_a, work_b, jac_values;
   std::vector<double> jac_p_values;  // J_p in the order of the model's jac_p_pattern()
+  // The model's events while a forward solve runs them (forward_events.hpp).
+  integrate::EventRunner* event_runner = nullptr;
 
   // CVODES callbacks (user_data is the Session).
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data);

@@ -64,21 +64,14 @@ void reject_package_elements(SBMLDocument& document, const std::string& file) {
 }
 
 void reject_model_features(const SbmlModel& m, const std::string& file) {
-  if (m.getNumEvents() > 0)
-    unsupported(file, m.getEvent(0), describe(*m.getEvent(0)) + ": events are not supported yet");
   for (unsigned i = 0; i < m.getNumRules(); ++i) {
     const Rule* r = m.getRule(i);
     if (r->isAlgebraic())
       unsupported(file, r, "<algebraicRule> (rule #" + std::to_string(i + 1) +
                                "): algebraic rules are not supported yet");
   }
-  for (unsigned i = 0; i < m.getNumConstraints(); ++i) {
-    const Constraint* c = m.getConstraint(i);
-    // An empty <constraint/> constrains nothing (SBML Test Suite case 01247).
-    if (c->isSetMath())
-      unsupported(file, c, describe(*c) + " (constraint #" + std::to_string(i + 1) +
-                               "): constraints are not supported yet");
-  }
+  // Constraints are checks on a simulation, not changes of it: a model
+  // simulates as if they were absent (the import lists how many it skipped).
   for (unsigned i = 0; i < m.getNumReactions(); ++i) {
     const Reaction* r = m.getReaction(i);
     if (r->isSetFast() && r->getFast())
@@ -92,6 +85,14 @@ void reject_model_features(const SbmlModel& m, const std::string& file) {
   for (unsigned i = 0; i < m.getNumReactions(); ++i) {
     const Reaction* r = m.getReaction(i);
     if (r->isSetKineticLaw()) check_math(file, *r, r->getKineticLaw()->getMath(), " (kinetic law)");
+  }
+  for (unsigned i = 0; i < m.getNumEvents(); ++i) {
+    const Event* e = m.getEvent(i);
+    if (e->isSetTrigger()) check_math(file, *e, e->getTrigger()->getMath(), " (trigger)");
+    if (e->isSetDelay()) check_math(file, *e, e->getDelay()->getMath(), " (delay)");
+    if (e->isSetPriority()) check_math(file, *e, e->getPriority()->getMath(), " (priority)");
+    for (unsigned k = 0; k < e->getNumEventAssignments(); ++k)
+      check_math(file, *e->getEventAssignment(k), e->getEventAssignment(k)->getMath());
   }
 }
 

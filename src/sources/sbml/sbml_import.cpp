@@ -10,6 +10,7 @@
 #include "sources/sbml/sbml_import.hpp"
 
 #include <cmath>
+#include <unordered_map>
 
 #include "sources/sbml/sbml_document.hpp"
 #include "sources/sbml/sbml_math.hpp"
@@ -51,6 +52,7 @@ class Importer {
     out_.t_end = 100.0;
     build_parameters();
     build_states();
+    build_events();
     check_every_definition();
     build_observables();
     describe_source();
@@ -142,6 +144,12 @@ class Importer {
       case Role::assigned: return translate(s.rule_math, c, s.rule, rule_where(s));
       case Role::rate_state:
         if (c == kDynamic) return g().state(s.state);
+        break;
+      case Role::event_state:
+        if (c == kDynamic) {
+          const NodeId v = g().state(s.state);
+          return SymbolTable::amount_state(s) && !s.amount_valued ? g().div(v, size(s, c)) : v;
+        }
         break;
       case Role::amount_state:
         if (c == kDynamic) {
@@ -235,7 +243,7 @@ class Importer {
 
   NodeId amount(int i, Context c) {
     const Symbol& s = sym(i);
-    if (c == kDynamic && s.role == Role::amount_state) return g().state(s.state);
+    if (c == kDynamic && SymbolTable::amount_state(s)) return g().state(s.state);
     const NodeId v = value(i, c);
     return s.amount_valued ? v : g().mul(v, size(s, c));
   }
@@ -311,10 +319,92 @@ class Importer {
       if (s.role == Role::amount_state) {
         out_.x0.push_back(amount(i, kInitial));
         out_.rhs.push_back(reaction_rhs(i));
+      } else if (s.role == Role::event_state) {
+        out_.x0.push_back(SymbolTable::amount_state(s) ? amount(i, kInitial) : value(i, kInitial));
+        out_.rhs.push_back(g().constant(0.0));
       } else {
         out_.x0.push_back(value(i, kInitial));
         out_.rhs.push_back(translate(s.rule_math, kDynamic, s.rule, rule_where(s)));
       }
+    }
+  }
+
+  // Math of an event's part; kNoNode where Level 3 Version 2 lets it be
+  // absent (the part then has no effect), an error where it is required.
+  NodeId event_math(const ASTNode* math, const SBase* element, const std::string& what) {
+    if (math) return translate(math, kDynamic, element, what);
+    if (m_.getLevel() == 3 && m_.getVersion() >= 2) return kNoNode;
+    throw Error(Status::parse_error, where(file_, element) + what + " has no math");
+  }
+
+  // SBML events (Level 3 semantics; Level 2 events behave as Level 3 ones
+  // with initialValue, persistent and useValuesFromTriggerTime true).
+  void build_events() {
+    for (unsigned i = 0; i < m_.getNumEvents(); ++i) {
+      const Event* e = m_.getEvent(i);
+      SymbolicEvent ev;
+      ev.id = e->isSetId() && !e->getId().empty() ? e->getId()
+                                                  : "event #" + std::to_string(i + 1);
+      const std::string name = "event '" + ev.id + "'";
+      const Trigger* trigger = e->getTrigger();
+      if (!trigger && !(m_.getLevel() == 3 && m_.getVersion() >= 2))
+        throw Error(Status::parse_error, where(file_, e) + name + " has no trigger");
+      ev.trigger = trigger ? event_math(trigger->getMath(), trigger, "the trigger of " + name)
+                           : kNoNode;
+      if (ev.trigger == kNoNode) ev.trigger = g().constant(0.0);  // never fires
+      // A number as a trigger is true where it is not zero (the SBML Test
+      // Suite expects it; the .ode format asks for a condition).
+      if (e->getLevel() >= 3 && trigger) {
+        ev.initial_value = trigger->getInitialValue();
+        ev.persistent = trigger->getPersistent();
+      }
+      ev.values_from_trigger_time =
+          !e->isSetUseValuesFromTriggerTime() || e->getUseValuesFromTriggerTime();
+      if (e->isSetDelay())
+        ev.delay = event_math(e->getDelay()->getMath(), e->getDelay(), "the delay of " + name);
+      if (e->isSetPriority())
+        ev.priority =
+            event_math(e->getPriority()->getMath(), e->getPriority(), "the priority of " + name);
+      // Every value first, in the units of its id, all from the state
+      // before the event; then state units: a species' amount is its
+      // concentration times the compartment's size before the event, and
+      // keeps its amount when the event resizes the compartment, so a
+      // species whose state is a concentration (a rate rule) is rescaled.
+      std::unordered_map<std::string, NodeId> assigned;
+      std::vector<std::string> order;
+      for (unsigned k = 0; k < e->getNumEventAssignments(); ++k) {
+        const EventAssignment* a = e->getEventAssignment(k);
+        const NodeId v = event_math(a->getMath(), a,
+                                    "the assignment to '" + a->getVariable() + "' of " + name);
+        if (v == kNoNode) continue;
+        if (!assigned.count(a->getVariable())) order.push_back(a->getVariable());
+        assigned[a->getVariable()] = v;
+      }
+      for (const Symbol& s : t_.symbols) {
+        if (s.kind != SymbolKind::species || s.role != Role::rate_state || s.amount_valued ||
+            assigned.count(s.id))
+          continue;
+        if (assigned.count(static_cast<const Species*>(s.element)->getCompartment())) {
+          assigned[s.id] = value(index_of(s.id), kDynamic);
+          order.push_back(s.id);
+        }
+      }
+      for (const std::string& id : order) {
+        const Symbol& s = sym(index_of(id));
+        NodeId v = assigned.at(id);
+        if (s.kind == SymbolKind::species && !s.amount_valued) {
+          const std::string& c = static_cast<const Species*>(s.element)->getCompartment();
+          const NodeId size_before = size(s, kDynamic);
+          auto resized = assigned.find(c);
+          if (SymbolTable::amount_state(s))
+            v = g().mul(v, size_before);
+          else if (resized != assigned.end())
+            v = g().div(g().mul(v, size_before), resized->second);
+        }
+        ev.targets.push_back(s.state);
+        ev.values.push_back(v);
+      }
+      out_.events.push_back(std::move(ev));
     }
   }
 

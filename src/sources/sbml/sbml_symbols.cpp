@@ -29,6 +29,7 @@ class TableBuilder {
     read_stoichiometry_math();
     read_initial_assignments();
     read_reactions();
+    read_event_assignments();
     classify_species();
     number_states();
     choose_parameters(sensitivity_params);
@@ -180,6 +181,24 @@ class TableBuilder {
     }
   }
 
+  // What events assign becomes a state (if nothing else made it one).
+  void read_event_assignments() {
+    for (unsigned i = 0; i < m_.getNumEvents(); ++i) {
+      const Event* e = m_.getEvent(i);
+      for (unsigned k = 0; k < e->getNumEventAssignments(); ++k) {
+        const EventAssignment* a = e->getEventAssignment(k);
+        const std::string what = describe(*e) + ": the assignment to '" + a->getVariable() + "'";
+        Symbol& s = target(a, a->getVariable(), what);
+        if (declared_constant(s))
+          fail(a, what + ": '" + s.id + "' is declared constant, so no event may change it");
+        if (s.role == Role::assigned)
+          fail(a, what + ": '" + s.id + "' is set by an assignment rule at all times");
+        s.event_assigned = true;
+        if (s.role == Role::fixed) s.role = Role::event_state;
+      }
+    }
+  }
+
   bool has_size(const Symbol& c) const {
     const auto* comp = static_cast<const Compartment*>(c.element);
     return comp->isSetSize() || c.initial_math || c.rule_math || comp->getLevel() == 1;
@@ -220,6 +239,12 @@ class TableBuilder {
       s.state = static_cast<int>(t_.states.size());
       t_.states.push_back(t_.index.at(s.id));
     }
+    for (std::size_t i = 0; i < t_.symbols.size(); ++i) {
+      Symbol& s = t_.symbols[i];
+      if (s.role != Role::event_state || s.state >= 0) continue;
+      s.state = static_cast<int>(t_.states.size());
+      t_.states.push_back(static_cast<int>(i));
+    }
   }
 
   // Why symbol s cannot be a sensitivity parameter, or "" when it can.
@@ -227,6 +252,7 @@ class TableBuilder {
     if (s.kind != SymbolKind::parameter && s.kind != SymbolKind::compartment)
       return std::string("it is a ") + kind_name(s.kind) +
              "; only global parameters and compartments can be";
+    if (s.role == Role::event_state) return "an event sets it";
     if (s.role != Role::fixed) return "a rule sets it";
     if (s.initial_math) return "an initial assignment sets it";
     double value = NAN;

@@ -7,6 +7,8 @@
 //   rate_state   a rate rule gives its derivative: a state of the ODE
 //   amount_state a species that reactions change (not boundary, not
 //                constant, no rule): a state holding its amount
+//   event_state  none of the above, but events assign it: a state whose
+//                value only events change (derivative 0)
 //   parameter    a sensitivity parameter: p_j
 //   fixed        none of these: the value at t0 (an initial assignment or
 //                the attribute) for all times
@@ -27,7 +29,7 @@
 namespace odesens::expr::sbml {
 
 enum class SymbolKind { compartment, species, parameter, species_reference, reaction };
-enum class Role { fixed, parameter, assigned, rate_state, amount_state };
+enum class Role { fixed, parameter, assigned, rate_state, amount_state, event_state };
 
 struct Symbol {
   std::string id;
@@ -40,6 +42,7 @@ struct Symbol {
   const SBase* initial = nullptr;         // the initial assignment, for messages
   int state = -1;  // rate_state, amount_state
   int param = -1;  // parameter
+  bool event_assigned = false;  // the target of an event assignment
   // Species: its value is an amount (hasOnlySubstanceUnits, or a
   // dimensionless compartment without size); otherwise a concentration.
   bool amount_valued = false;
@@ -59,6 +62,12 @@ struct SymbolTable {
   std::vector<int> params;      // symbol index of sensitivity parameter j
   // For each amount_state species (by symbol index), the reactions that change it.
   std::unordered_map<int, std::vector<Participation>> participations;
+
+  // A species whose state is its amount (reactions or events change it).
+  static bool amount_state(const Symbol& s) {
+    return s.kind == SymbolKind::species &&
+           (s.role == Role::amount_state || s.role == Role::event_state);
+  }
 
   const Symbol* find(const std::string& id) const {
     auto it = index.find(id);

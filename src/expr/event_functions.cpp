@@ -1,0 +1,280 @@
+#include "expr/event_functions.hpp"
+
+#include <algorithm>
+
+#include "expr/differentiate.hpp"
+#include "expr/tape_evaluate.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::expr {
+
+using Comparison = EventSystem::Comparison;
+
+FunctionRows::FunctionRows(Graph& g, const std::vector<NodeId>& rows, std::size_t nx,
+                           std::size_t np)
+    : n_rows_(rows.size()), nx_(nx), np_(np) {
+  values_ = compile_tape(g, rows, nx, np, TapeKind::values);
+  std::vector<NodeId> partial_nodes;
+  GradientWorkspace workspace;
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    for (const Partial& d : gradient(g, rows[r], workspace)) {
+      entries_.push_back({r, d.leaf, static_cast<std::size_t>(d.index)});
+      partial_nodes.push_back(d.derivative);
+    }
+  partials_ = compile_tape(g, partial_nodes, nx, np, TapeKind::values);
+}
+
+void FunctionRows::values(Registers& regs, double t, const double* x, const double* p,
+                          double* out) const {
+  if (n_rows_ > 0) evaluate(values_, regs, Slot::events, t, x, p, out);
+}
+
+void FunctionRows::gradients(Registers& regs, double t, const double* x, const double* p,
+                             double* out_t, double* out_x, double* out_p) const {
+  if (out_t) std::fill(out_t, out_t + n_rows_, 0.0);
+  if (out_x) std::fill(out_x, out_x + n_rows_ * nx_, 0.0);
+  if (out_p) std::fill(out_p, out_p + n_rows_ * np_, 0.0);
+  if (entries_.empty()) return;
+  double* v = regs.buffer(Slot::event_scratch).ensure(entries_.size());
+  evaluate(partials_, regs, Slot::event_partials, t, x, p, v);
+  for (std::size_t q = 0; q < entries_.size(); ++q) {
+    const Entry& e = entries_[q];
+    if (e.leaf == Op::time && out_t) out_t[e.row] = v[q];
+    if (e.leaf == Op::state && out_x) out_x[e.row + e.index * n_rows_] = v[q];
+    if (e.leaf == Op::param && out_p) out_p[e.row + e.index * n_rows_] = v[q];
+  }
+}
+
+void FunctionRows::row_gradient(Registers& regs, std::size_t row, double t, const double* x,
+                                const double* p, double* out_t, double* out_x,
+                                double* out_p) const {
+  *out_t = 0.0;
+  std::fill(out_x, out_x + nx_, 0.0);
+  std::fill(out_p, out_p + np_, 0.0);
+  if (entries_.empty()) return;
+  double* v = regs.buffer(Slot::event_scratch).ensure(entries_.size());
+  evaluate(partials_, regs, Slot::event_partials, t, x, p, v);
+  for (std::size_t q = 0; q < entries_.size(); ++q) {
+    const Entry& e = entries_[q];
+    if (e.row != row) continue;
+    if (e.leaf == Op::time) *out_t = v[q];
+    if (e.leaf == Op::state) out_x[e.index] = v[q];
+    if (e.leaf == Op::param) out_p[e.index] = v[q];
+  }
+}
+
+namespace {
+
+bool comparison_of(Op op, Comparison* out) {
+  switch (op) {
+    case Op::lt: *out = Comparison::lt; return true;
+    case Op::le: *out = Comparison::le; return true;
+    case Op::gt: *out = Comparison::gt; return true;
+    case Op::ge: *out = Comparison::ge; return true;
+    case Op::eq: *out = Comparison::eq; return true;
+    case Op::ne: *out = Comparison::ne; return true;
+    default: return false;
+  }
+}
+
+bool holds(Comparison c, int side) {
+  switch (c) {
+    case Comparison::lt: return side < 0;
+    case Comparison::le: return side <= 0;
+    case Comparison::gt: return side > 0;
+    case Comparison::ge: return side >= 0;
+    case Comparison::eq: return side == 0;
+    case Comparison::ne: return side != 0;
+  }
+  return false;
+}
+
+}  // namespace
+
+EventFunctions::EventFunctions(SymbolicModel& model) {
+  Graph& g = model.graph;
+  const std::size_t nx = model.state_names.size(), np = model.param_names.size();
+  collect_switches(model);
+  for (const SymbolicEvent& e : model.events) {
+    EventSystem::Event info;
+    info.id = e.id;
+    info.initial_value = e.initial_value;
+    info.persistent = e.persistent;
+    info.values_from_trigger_time = e.values_from_trigger_time;
+    info.has_delay = e.delay != kNoNode;
+    info.has_priority = e.priority != kNoNode;
+    if (e.targets.size() != e.values.size())
+      throw Error(Status::invalid_argument, "event '" + e.id + "': targets and values disagree");
+    for (int target : e.targets) {
+      if (target < 0 || static_cast<std::size_t>(target) >= nx)
+        throw Error(Status::invalid_argument, "event '" + e.id + "' assigns no state");
+      info.targets.push_back(static_cast<std::size_t>(target));
+    }
+    CompiledEvent c;
+    add_logic(g, e.trigger, c, nx);
+    std::sort(c.roots.begin(), c.roots.end());
+    c.roots.erase(std::unique(c.roots.begin(), c.roots.end()), c.roots.end());
+    c.assignments = FunctionRows(g, e.values, nx, np);
+    if (e.delay != kNoNode) c.delay = FunctionRows(g, {e.delay}, nx, np);
+    if (e.priority != kNoNode) c.priority = FunctionRows(g, {e.priority}, nx, np);
+    events_.push_back(std::move(info));
+    compiled_.push_back(std::move(c));
+  }
+  root_rows_ = FunctionRows(g, root_nodes_, nx, np);
+}
+
+// Every comparison that f reads and whose value can change during a solve
+// (it depends on t or x) is a switch: f may jump where it changes.
+void EventFunctions::collect_switches(const SymbolicModel& model) {
+  const Graph& cg = model.graph;
+  std::vector<char> seen(cg.size(), 0);
+  std::vector<NodeId> stack(model.rhs.begin(), model.rhs.end()), found;
+  while (!stack.empty()) {
+    const NodeId id = stack.back();
+    stack.pop_back();
+    if (id == kNoNode || seen[id]) continue;
+    seen[id] = 1;
+    const Node& n = cg.node(id);
+    if (!(n.depends & (kOnTime | kOnState))) continue;
+    Comparison c = Comparison::ne;
+    if (comparison_of(n.op, &c)) found.push_back(id);
+    for (NodeId operand : {n.a, n.b, n.c}) stack.push_back(operand);
+  }
+  std::sort(found.begin(), found.end());
+  Graph& g = const_cast<SymbolicModel&>(model).graph;
+  for (NodeId id : found) {
+    const Node n = g.node(id);
+    Comparison c = Comparison::ne;
+    comparison_of(n.op, &c);
+    const std::size_t r = add_root(g, g.sub(n.a, n.b), c, id);
+    roots_[r].switches_rhs = true;
+  }
+}
+
+std::size_t EventFunctions::add_root(Graph& g, NodeId difference, Comparison comparison,
+                                     NodeId comparison_node) {
+  for (std::size_t r = 0; r < roots_.size(); ++r)
+    if (root_nodes_[r] == difference && roots_[r].comparison == comparison) return r;
+  EventSystem::Root root;
+  root.comparison = comparison;
+  root.text = std::string("'") + op_name(g.node(comparison_node).op) + "' comparison";
+  roots_.push_back(root);
+  root_nodes_.push_back(difference);
+  comparison_nodes_.push_back(comparison_node);
+  return roots_.size() - 1;
+}
+
+int EventFunctions::add_logic(Graph& g, NodeId id, CompiledEvent& event, std::size_t nx) {
+  const int at = static_cast<int>(event.logic.size());
+  event.logic.push_back({});
+  const Node n = g.node(id);
+  Logic l;
+  Comparison c = Comparison::ne;
+  const bool both_conditions = n.a != kNoNode && n.b != kNoNode && is_condition(g.node(n.a).op) &&
+                               is_condition(g.node(n.b).op);
+  if (n.op == Op::constant) {
+    l.kind = Logic::constant;
+    l.value = n.value != 0.0;
+  } else if (n.op == Op::logical_not) {
+    l.kind = Logic::logical_not;
+    l.a = add_logic(g, n.a, event, nx);
+  } else if (n.op == Op::logical_and || n.op == Op::logical_or) {
+    l.kind = n.op == Op::logical_and ? Logic::logical_and : Logic::logical_or;
+    l.a = add_logic(g, n.a, event, nx);
+    l.b = add_logic(g, n.b, event, nx);
+  } else if ((n.op == Op::eq || n.op == Op::ne) && both_conditions) {
+    l.kind = n.op == Op::eq ? Logic::same : Logic::differ;
+    l.a = add_logic(g, n.a, event, nx);
+    l.b = add_logic(g, n.b, event, nx);
+  } else if (n.op == Op::select && is_condition(g.node(n.b).op) &&
+             is_condition(g.node(n.c).op)) {
+    l.kind = Logic::select;
+    l.a = add_logic(g, n.a, event, nx);
+    l.b = add_logic(g, n.b, event, nx);
+    l.c = add_logic(g, n.c, event, nx);
+  } else if (comparison_of(n.op, &c)) {
+    l.kind = Logic::comparison;
+    l.root = add_root(g, g.sub(n.a, n.b), c, id);
+    event.roots.push_back(l.root);
+  } else {
+    // Any other value is true where it is non-zero.
+    l.kind = Logic::comparison;
+    l.root = add_root(g, id, Comparison::ne, id);
+    event.roots.push_back(l.root);
+  }
+  event.logic[static_cast<std::size_t>(at)] = l;
+  return at;
+}
+
+bool EventFunctions::evaluate(const CompiledEvent& event, int node, const int* sides) const {
+  const Logic& l = event.logic[static_cast<std::size_t>(node)];
+  switch (l.kind) {
+    case Logic::constant: return l.value;
+    case Logic::comparison: return holds(roots_[l.root].comparison, sides[l.root]);
+    case Logic::logical_not: return !evaluate(event, l.a, sides);
+    case Logic::logical_and: return evaluate(event, l.a, sides) && evaluate(event, l.b, sides);
+    case Logic::logical_or: return evaluate(event, l.a, sides) || evaluate(event, l.b, sides);
+    case Logic::same: return evaluate(event, l.a, sides) == evaluate(event, l.b, sides);
+    case Logic::differ: return evaluate(event, l.a, sides) != evaluate(event, l.b, sides);
+    case Logic::select:
+      return evaluate(event, l.a, sides) ? evaluate(event, l.b, sides)
+                                         : evaluate(event, l.c, sides);
+  }
+  return false;
+}
+
+const std::vector<std::size_t>& EventFunctions::trigger_roots(std::size_t k) const {
+  return compiled_.at(k).roots;
+}
+
+void EventFunctions::root_values(Registers& regs, double t, const double* x, const double* p,
+                                 double* g) const {
+  root_rows_.values(regs, t, x, p, g);
+}
+
+void EventFunctions::root_gradient(Registers& regs, std::size_t i, double t, const double* x,
+                                   const double* p, double* g_t, double* g_x,
+                                   double* g_p) const {
+  root_rows_.row_gradient(regs, i, t, x, p, g_t, g_x, g_p);
+}
+
+void EventFunctions::triggers(const int* sides, bool* out) const {
+  for (std::size_t k = 0; k < compiled_.size(); ++k) out[k] = evaluate(compiled_[k], 0, sides);
+}
+
+double EventFunctions::delay(Registers& regs, std::size_t k, double t, const double* x,
+                             const double* p) const {
+  const FunctionRows& d = compiled_.at(k).delay;
+  if (d.size() == 0) return 0.0;
+  double v = 0.0;
+  d.values(regs, t, x, p, &v);
+  return v;
+}
+
+void EventFunctions::delay_gradient(Registers& regs, std::size_t k, double t, const double* x,
+                                    const double* p, double* d_t, double* d_x,
+                                    double* d_p) const {
+  compiled_.at(k).delay.gradients(regs, t, x, p, d_t, d_x, d_p);
+}
+
+double EventFunctions::priority(Registers& regs, std::size_t k, double t, const double* x,
+                                const double* p) const {
+  const FunctionRows& r = compiled_.at(k).priority;
+  if (r.size() == 0) return 0.0;
+  double v = 0.0;
+  r.values(regs, t, x, p, &v);
+  return v;
+}
+
+void EventFunctions::assignment_values(Registers& regs, std::size_t k, double t, const double* x,
+                                       const double* p, double* values) const {
+  compiled_.at(k).assignments.values(regs, t, x, p, values);
+}
+
+void EventFunctions::assignment_jacobians(Registers& regs, std::size_t k, double t,
+                                          const double* x, const double* p, double* h_t,
+                                          double* h_x, double* h_p) const {
+  compiled_.at(k).assignments.gradients(regs, t, x, p, h_t, h_x, h_p);
+}
+
+}  // namespace odesens::expr

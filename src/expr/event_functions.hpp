@@ -1,0 +1,100 @@
+// The compiled functions behind an ExprModel's EventSystem
+// (model_capabilities.hpp): root functions from the comparisons in the
+// events' triggers and in f, each trigger as a small logic tree over the
+// sides of those roots, and per event its assignments, delay and priority
+// with their exact first derivatives.
+//
+// Built once from the symbolic model (its graph grows by the differences
+// a - b and their derivatives). Events are rare next to steps, so every
+// function is a plain values tape and derivatives are dense rows scattered
+// from the tape of their structurally non-zero entries.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "expr/expr_workspace.hpp"
+#include "expr/symbolic_model.hpp"
+#include "expr/tape.hpp"
+#include "odesens/model_capabilities.hpp"
+
+namespace odesens::expr {
+
+// Rows of functions of (t, x, p) with their gradients.
+class FunctionRows {
+ public:
+  FunctionRows() = default;
+  FunctionRows(Graph& g, const std::vector<NodeId>& rows, std::size_t nx, std::size_t np);
+  std::size_t size() const { return n_rows_; }
+  void values(Registers& regs, double t, const double* x, const double* p, double* out) const;
+  // out_t (rows), out_x (rows x nx), out_p (rows x np), column-major; any may be null.
+  void gradients(Registers& regs, double t, const double* x, const double* p, double* out_t,
+                 double* out_x, double* out_p) const;
+  // The gradient of one row: out_t (1), out_x (nx), out_p (np).
+  void row_gradient(Registers& regs, std::size_t row, double t, const double* x, const double* p,
+                    double* out_t, double* out_x, double* out_p) const;
+
+ private:
+  struct Entry {
+    std::size_t row;
+    Op leaf;
+    std::size_t index;
+  };
+  std::size_t n_rows_ = 0, nx_ = 0, np_ = 0;
+  Tape values_, partials_;
+  std::vector<Entry> entries_;
+};
+
+class EventFunctions {
+ public:
+  explicit EventFunctions(SymbolicModel& model);
+
+  // Neither events nor comparisons in f.
+  bool empty() const { return events_.empty() && roots_.empty(); }
+  const std::vector<EventSystem::Event>& events() const { return events_; }
+  const std::vector<EventSystem::Root>& roots() const { return roots_; }
+  const std::vector<std::size_t>& trigger_roots(std::size_t k) const;
+
+  void root_values(Registers& regs, double t, const double* x, const double* p, double* g) const;
+  void root_gradient(Registers& regs, std::size_t i, double t, const double* x, const double* p,
+                     double* g_t, double* g_x, double* g_p) const;
+  void triggers(const int* sides, bool* out) const;
+  double delay(Registers& regs, std::size_t k, double t, const double* x, const double* p) const;
+  void delay_gradient(Registers& regs, std::size_t k, double t, const double* x, const double* p,
+                      double* d_t, double* d_x, double* d_p) const;
+  double priority(Registers& regs, std::size_t k, double t, const double* x,
+                  const double* p) const;
+  void assignment_values(Registers& regs, std::size_t k, double t, const double* x,
+                         const double* p, double* values) const;
+  void assignment_jacobians(Registers& regs, std::size_t k, double t, const double* x,
+                            const double* p, double* h_t, double* h_x, double* h_p) const;
+
+ private:
+  // A trigger as a tree over the sides of roots: node 0 is the top.
+  struct Logic {
+    enum Kind { constant, comparison, logical_not, logical_and, logical_or, same, differ, select } kind;
+    bool value = false;    // constant
+    std::size_t root = 0;  // comparison: the root it reads
+    int a = -1, b = -1, c = -1;
+  };
+  struct CompiledEvent {
+    std::vector<Logic> logic;
+    std::vector<std::size_t> roots;
+    FunctionRows assignments, delay, priority;
+  };
+
+  int add_logic(Graph& g, NodeId node, CompiledEvent& event, std::size_t nx);
+  std::size_t add_root(Graph& g, NodeId difference, EventSystem::Comparison comparison,
+                       NodeId comparison_node);
+  void collect_switches(const SymbolicModel& model);
+  bool evaluate(const CompiledEvent& event, int node, const int* sides) const;
+
+  std::vector<EventSystem::Event> events_;
+  std::vector<EventSystem::Root> roots_;
+  std::vector<NodeId> root_nodes_;        // g_i = a - b
+  std::vector<NodeId> comparison_nodes_;  // the comparison each root came from
+  std::vector<CompiledEvent> compiled_;
+  FunctionRows root_rows_;
+};
+
+}  // namespace odesens::expr

@@ -1,0 +1,320 @@
+#include "integrate/events/event_runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/number_text.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::integrate {
+namespace {
+
+using Comparison = EventSystem::Comparison;
+
+// Executions at one instant beyond which the events are taken to loop
+// (each one re-fires another): an error instead of a hang.
+constexpr std::size_t kMaxExecutionsPerInstant = 100000;
+
+int sign_of(double v) { return v > 0.0 ? 1 : v < 0.0 ? -1 : 0; }
+
+bool holds(Comparison c, int side) {
+  switch (c) {
+    case Comparison::lt: return side < 0;
+    case Comparison::le: return side <= 0;
+    case Comparison::gt: return side > 0;
+    case Comparison::ge: return side >= 0;
+    case Comparison::eq: return side == 0;
+    case Comparison::ne: return side != 0;
+  }
+  return false;
+}
+
+}  // namespace
+
+EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Workspace* ws)
+    : model_(model), p_(p), nx_(model.nx()), np_(model.np()), ns_(ns), ws_(ws) {
+  system_ = model.event_system();
+  if (!system_) return;
+  if (ns_ != 0 && ns_ != np_)
+    throw Error(Status::internal_error, "EventRunner: S must have 0 or np columns");
+  const std::size_t ne = system_->events().size();
+  n_roots_ = system_->roots().size();
+  g_.assign(n_roots_, 0.0);
+  g_before_.assign(n_roots_, 0.0);
+  sides_.assign(n_roots_, 0);
+  sides_before_.assign(n_roots_, 0);
+  trigger_.assign(ne, 0);
+  trigger_now_.reset(new bool[ne > 0 ? ne : 1]);
+  std::size_t m = 0;
+  for (const auto& e : system_->events()) m = std::max(m, e.targets.size());
+  dtau_.assign(ns_, 0.0);
+  T_.assign(nx_ * ns_, 0.0);
+  f_plus_.assign(nx_, 0.0);
+  gx_.assign(nx_, 0.0);
+  gp_.assign(np_, 0.0);
+  hx_.assign(std::max<std::size_t>(m, 1) * nx_, 0.0);
+  hp_.assign(std::max<std::size_t>(m, 1) * np_, 0.0);
+  ht_.assign(std::max<std::size_t>(m, 1), 0.0);
+  D_.assign(std::max<std::size_t>(m, 1) * ns_, 0.0);
+}
+
+void EventRunner::root_values(double t, const double* x, double* g) {
+  if (n_roots_ > 0) system_->root_values(t, x, p_, g, ws_);
+}
+
+void EventRunner::warn(const std::string& message) {
+  if (std::find(warnings_.begin(), warnings_.end(), message) == warnings_.end())
+    warnings_.push_back(message);
+}
+
+double EventRunner::next_execution() const {
+  double next = std::numeric_limits<double>::infinity();
+  for (const Pending& e : pending_) next = std::min(next, e.time);
+  return next;
+}
+
+void EventRunner::update_sides(double t, const double* x, const int* found) {
+  root_values(t, x, g_.data());
+  const auto& roots = system_->roots();
+  for (std::size_t i = 0; i < n_roots_; ++i) {
+    if (found && found[i] != 0) {
+      // Located by the integrator: the side it crossed to, except that an
+      // equality holds (and an inequality fails) at the crossing itself.
+      const bool equality = roots[i].comparison == Comparison::eq ||
+                            roots[i].comparison == Comparison::ne;
+      sides_[i] = equality ? 0 : (found[i] > 0 ? 1 : -1);
+    } else {
+      sides_[i] = sign_of(g_[i]);
+    }
+  }
+}
+
+EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
+  Outcome outcome;
+  if (!active()) return outcome;
+  root_values(t0, x, g_.data());
+  for (std::size_t i = 0; i < n_roots_; ++i) sides_[i] = sign_of(g_[i]);
+  const auto& events = system_->events();
+  for (std::size_t k = 0; k < events.size(); ++k) trigger_[k] = events[k].initial_value;
+  std::fill(dtau_.begin(), dtau_.end(), 0.0);
+  if (ns_ > 0) std::copy(S, S + nx_ * ns_, T_.begin());
+  evaluate_triggers(t0, x);
+  outcome.state_changed = execute_due(t0, x);
+  outcome.scheduled = scheduled_;
+  if (outcome.state_changed && ns_ > 0) std::copy(T_.begin(), T_.end(), S);
+  return outcome;
+}
+
+EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const double* f_minus,
+                                     const int* found) {
+  Outcome outcome;
+  if (!active()) return outcome;
+  sides_before_ = sides_;
+  update_sides(t, x, found);
+  const bool due = next_execution() <= t;
+  if (!due && sides_ == sides_before_) return outcome;
+  instant_time_derivative(t, x, S, f_minus, found);
+  if (ns_ > 0)
+    for (std::size_t j = 0; j < ns_; ++j)
+      for (std::size_t i = 0; i < nx_; ++i) T_[i + j * nx_] = S[i + j * nx_] + f_minus[i] * dtau_[j];
+  scheduled_ = false;
+  evaluate_triggers(t, x);
+  outcome.state_changed = execute_due(t, x);
+  outcome.scheduled = scheduled_;
+  const auto& roots = system_->roots();
+  for (std::size_t i = 0; i < n_roots_; ++i)
+    if (roots[i].switches_rhs &&
+        holds(roots[i].comparison, sides_before_[i]) != holds(roots[i].comparison, sides_[i]))
+      outcome.rhs_switched = true;
+  if (outcome.state_changed || outcome.rhs_switched)
+    carry_sensitivities(t, x, S, outcome.state_changed);
+  return outcome;
+}
+
+void EventRunner::instant_time_derivative(double t, const double* x, const double* S,
+                                          const double* f_minus, const int* found) {
+  std::fill(dtau_.begin(), dtau_.end(), 0.0);
+  if (ns_ == 0) return;
+  // The root that put the instant here: one the integrator located, else
+  // one that changed side; without either, a scheduled execution.
+  std::size_t cause = n_roots_;
+  for (std::size_t i = 0; i < n_roots_ && cause == n_roots_; ++i)
+    if (found && found[i] != 0) cause = i;
+  for (std::size_t i = 0; i < n_roots_ && cause == n_roots_; ++i)
+    if (sides_[i] != sides_before_[i]) cause = i;
+  if (cause == n_roots_) {
+    const Pending* first = nullptr;
+    for (const Pending& e : pending_)
+      if (e.time <= t && (!first || e.order < first->order)) first = &e;
+    if (first) dtau_ = first->dtime;
+    return;
+  }
+  double g_t = 0.0;
+  system_->root_gradient(cause, t, x, p_, &g_t, gx_.data(), gp_.data(), ws_);
+  double rate = g_t;
+  for (std::size_t i = 0; i < nx_; ++i) rate += gx_[i] * f_minus[i];
+  // dtau/dp_j = -(g_x s_j + g_p_j) / (g_x f- + g_t)
+  bool moves = false;
+  for (std::size_t j = 0; j < ns_; ++j) {
+    double num = gp_[j];
+    for (std::size_t i = 0; i < nx_; ++i) num += gx_[i] * S[i + j * nx_];
+    dtau_[j] = num;
+    moves = moves || num != 0.0;
+  }
+  if (!moves) return;  // the instant does not move with p
+  if (!(std::fabs(rate) > 0.0) || !std::isfinite(rate)) {
+    std::fill(dtau_.begin(), dtau_.end(), 0.0);
+    warn("at t = " + number_text(t) + " the solution touches the " +
+         system_->roots()[cause].text +
+         " without crossing it (dg/dt = 0): the sensitivities across this instant are not "
+         "defined and were carried as if the instant did not move with p");
+    return;
+  }
+  for (std::size_t j = 0; j < ns_; ++j) dtau_[j] = -dtau_[j] / rate;
+}
+
+void EventRunner::evaluate_triggers(double t, const double* x) {
+  const auto& events = system_->events();
+  system_->triggers(sides_.data(), trigger_now_.get());
+  for (std::size_t k = 0; k < events.size(); ++k) {
+    const bool now = trigger_now_[k];
+    if (now && !trigger_[k]) {
+      trigger_[k] = 1;
+      fire(k, t, x);
+    } else if (!now && trigger_[k]) {
+      trigger_[k] = 0;
+      if (!events[k].persistent)
+        pending_.erase(std::remove_if(pending_.begin(), pending_.end(),
+                                      [k](const Pending& e) { return e.event == k; }),
+                       pending_.end());
+    }
+  }
+}
+
+void EventRunner::fire(std::size_t k, double t, const double* x) {
+  const EventSystem::Event& event = system_->events()[k];
+  Pending e;
+  e.event = k;
+  e.order = fired_++;
+  double d = 0.0;
+  if (event.has_delay) {
+    d = system_->delay(k, t, x, p_, ws_);
+    if (!(d >= 0.0) || !std::isfinite(d))
+      throw Error(Status::solver_failed, "event '" + event.id + "' fired at t = " +
+                                             number_text(t) + " with delay " + number_text(d) +
+                                             " (a delay must be finite and >= 0)");
+  }
+  e.time = t + d;
+  if (e.time > t) scheduled_ = true;
+  if (ns_ > 0) {
+    e.dtime = dtau_;
+    if (event.has_delay) {
+      // dtau_e = dtau + d_t dtau + d_x T + d_p
+      double d_t = 0.0;
+      system_->delay_gradient(k, t, x, p_, &d_t, gx_.data(), gp_.data(), ws_);
+      for (std::size_t j = 0; j < ns_; ++j) {
+        double v = dtau_[j] * (1.0 + d_t) + gp_[j];
+        for (std::size_t i = 0; i < nx_; ++i) v += gx_[i] * T_[i + j * nx_];
+        e.dtime[j] = v;
+      }
+    }
+  }
+  if (event.values_from_trigger_time) {  // also without delay: a lower priority may defer it
+    const std::size_t m = event.targets.size();
+    e.values.assign(m, 0.0);
+    system_->assignment_values(k, t, x, p_, e.values.data(), ws_);
+    if (ns_ > 0) {
+      total_assignment_derivative(k, t, x, D_.data());
+      e.dvalues.assign(D_.begin(), D_.begin() + static_cast<std::ptrdiff_t>(m * ns_));
+    }
+  }
+  pending_.push_back(std::move(e));
+}
+
+void EventRunner::total_assignment_derivative(std::size_t k, double t, const double* x,
+                                              double* D) {
+  const std::size_t m = system_->events()[k].targets.size();
+  system_->assignment_jacobians(k, t, x, p_, ht_.data(), hx_.data(), hp_.data(), ws_);
+  for (std::size_t j = 0; j < ns_; ++j)
+    for (std::size_t r = 0; r < m; ++r) {
+      double v = hp_[r + j * m] + ht_[r] * dtau_[j];
+      for (std::size_t i = 0; i < nx_; ++i) v += hx_[r + i * m] * T_[i + j * nx_];
+      D[r + j * m] = v;
+    }
+}
+
+bool EventRunner::execute_due(double t, double* x) {
+  bool changed = false;
+  std::size_t executions = 0;
+  while (true) {
+    // The due event of highest priority; firing order among equals.
+    std::size_t best = pending_.size();
+    double best_priority = 0.0;
+    for (std::size_t q = 0; q < pending_.size(); ++q) {
+      const Pending& e = pending_[q];
+      if (!(e.time <= t)) continue;
+      const double priority = system_->events()[e.event].has_priority
+                                  ? system_->priority(e.event, t, x, p_, ws_)
+                                  : 0.0;
+      if (best == pending_.size() || priority > best_priority ||
+          (priority == best_priority && e.order < pending_[best].order)) {
+        best = q;
+        best_priority = priority;
+      }
+    }
+    if (best == pending_.size()) break;
+    if (++executions > kMaxExecutionsPerInstant)
+      throw Error(Status::solver_failed,
+                  "events keep firing at t = " + number_text(t) + ": more than " +
+                      std::to_string(kMaxExecutionsPerInstant) +
+                      " executions at one instant (an assignment re-triggers its own event?)");
+    const Pending e = std::move(pending_[best]);
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(best));
+    execute(e, t, x);
+    changed = true;
+    // The roots whose g the assignment moved take their new sides; the
+    // others keep the side the integrator located them on.
+    g_before_ = g_;
+    root_values(t, x, g_.data());
+    for (std::size_t i = 0; i < n_roots_; ++i)
+      if (g_[i] != g_before_[i]) sides_[i] = sign_of(g_[i]);
+    evaluate_triggers(t, x);
+  }
+  return changed;
+}
+
+void EventRunner::execute(const Pending& e, double t, double* x) {
+  const EventSystem::Event& event = system_->events()[e.event];
+  const std::size_t m = event.targets.size();
+  ++executed_;
+  if (m == 0) return;
+  std::vector<double> values = e.values;
+  const double* D = e.dvalues.data();
+  if (values.empty()) {
+    values.assign(m, 0.0);
+    system_->assignment_values(e.event, t, x, p_, values.data(), ws_);
+    if (ns_ > 0) {
+      total_assignment_derivative(e.event, t, x, D_.data());
+      D = D_.data();
+    }
+  }
+  for (std::size_t r = 0; r < m; ++r) {
+    const std::size_t i = event.targets[r];
+    if (!std::isfinite(values[r]))
+      throw Error(Status::not_finite, "event '" + event.id + "' at t = " + number_text(t) +
+                                          " assigns " + number_text(values[r]) + " to '" +
+                                          model_.state_names()[i] + "'");
+    x[i] = values[r];
+    for (std::size_t j = 0; j < ns_; ++j) T_[i + j * nx_] = D[r + j * m];
+  }
+}
+
+void EventRunner::carry_sensitivities(double t, const double* x, double* S, bool) {
+  if (ns_ == 0) return;
+  model_.rhs(t, x, p_, f_plus_.data(), ws_);
+  for (std::size_t j = 0; j < ns_; ++j)
+    for (std::size_t i = 0; i < nx_; ++i)
+      S[i + j * nx_] = T_[i + j * nx_] - f_plus_[i] * dtau_[j];
+}
+
+}  // namespace odesens::integrate

@@ -1,0 +1,116 @@
+// Running a model's events and the switches of its f during a forward
+// solve, with the jumps of the sensitivities: what every forward method
+// shares, whatever its integrator (docs/events.md).
+//
+// The integrator locates the roots of the model's root functions and
+// stops at every pending execution time (next_execution()); at each such
+// instant, and at t0 and every output time, the method calls at() with
+// the state there (and S, and f just before the instant). The runner then
+//   - updates the side of every root function (the direction of the
+//     crossing for the roots the integrator reported, else the sign of g),
+//   - evaluates the triggers; an event whose trigger turned true fires: its
+//     delay (and, for values from the trigger time, its assignments) are
+//     evaluated and it is scheduled; a non-persistent pending event whose
+//     trigger turned false is cancelled,
+//   - executes every event due now, highest priority first (declaration
+//     order among equals), re-evaluating the triggers after each one, so
+//     that events fired by an assignment run at the same instant,
+//   - carries S across: with tau the instant, dtau/dp from the root
+//     function g that caused it, dtau/dp = -(g_x S- + g_p)/(g_x f- + g_t),
+//     the total derivative of the state at the instant, T = S- + f- dtau/dp,
+//     goes through each assignment x_i = h_i(t, x, p) as
+//     T_i = h_x T + h_p + h_t dtau/dp, and S+ = T - f+ dtau/dp with f+
+//     after the assignments. A switch of f alone (no assignment) gives
+//     S+ = S- + (f- - f+) dtau/dp. A delayed event's execution time moves
+//     with its trigger time and its delay: dtau_e = dtau + d_x T + d_p +
+//     d_t dtau; values from the trigger time carry their derivative from
+//     then.
+// The caller restarts its integrator when the state changed or f switched.
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "odesens/model.hpp"
+
+namespace odesens::integrate {
+
+class EventRunner {
+ public:
+  // p: the parameters of the solve; ns: columns of S carried (0: none).
+  EventRunner(const Model& model, const double* p, std::size_t ns, Workspace* ws);
+
+  // The model has events or switches (else the runner does nothing).
+  bool active() const { return system_ != nullptr; }
+  std::size_t n_roots() const { return n_roots_; }
+  void root_values(double t, const double* x, double* g);
+
+  struct Outcome {
+    bool state_changed = false;  // an event assigned
+    bool rhs_switched = false;   // a comparison in f changed
+    bool scheduled = false;      // an event fired with a delay: a new stop time
+    bool restart() const { return state_changed || rhs_switched || scheduled; }
+  };
+
+  // At t0: the sides from the signs of g, the triggers against their
+  // initial values, events due at t0 executed. x (nx) and S (nx x ns) in-out.
+  Outcome start(double t0, double* x, double* S);
+
+  // At an instant t > t0: found (n_roots, CVODES' convention: +1 / -1 for
+  // a root crossed upward / downward, 0 else) or null where the integrator
+  // stopped for another reason; f_minus: dx/dt just before t (read only
+  // when S is carried).
+  Outcome at(double t, double* x, double* S, const double* f_minus, const int* found);
+
+  // Time of the next pending execution (+inf when none).
+  double next_execution() const;
+
+  std::size_t events_executed() const { return executed_; }
+  // Why some sensitivities across an event are not to be trusted ("" if none).
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  struct Pending {
+    std::size_t event;
+    double time;
+    std::size_t order;             // firing order, for ties
+    std::vector<double> dtime;     // d(time)/dp (ns)
+    std::vector<double> values;    // values from the trigger time
+    std::vector<double> dvalues;   // their total derivatives (m x ns)
+  };
+
+  void update_sides(double t, const double* x, const int* found);
+  // Fires and cancels after the triggers were (re)evaluated.
+  void evaluate_triggers(double t, const double* x);
+  void fire(std::size_t k, double t, const double* x);
+  // The instant's dtau/dp from the roots that changed side (null: none).
+  void instant_time_derivative(double t, const double* x, const double* S,
+                               const double* f_minus, const int* found);
+  bool execute_due(double t, double* x);
+  void execute(const Pending& e, double t, double* x);
+  // D (m x ns) = h_x T + h_p + h_t dtau for event k at (t, x).
+  void total_assignment_derivative(std::size_t k, double t, const double* x, double* D);
+  void carry_sensitivities(double t, const double* x, double* S, bool state_changed);
+  void warn(const std::string& message);
+
+  const Model& model_;
+  const EventSystem* system_ = nullptr;
+  const double* p_;
+  std::size_t nx_, np_, ns_, n_roots_ = 0;
+  Workspace* ws_;
+  std::vector<double> g_, g_before_;
+  std::vector<int> sides_, sides_before_;
+  std::vector<char> trigger_;
+  std::unique_ptr<bool[]> trigger_now_;
+  std::vector<Pending> pending_;
+  std::size_t fired_ = 0, executed_ = 0;
+  bool scheduled_ = false;  // fire() scheduled an execution after now
+  // Sensitivities at the instant: dtau/dp, T, and scratch.
+  std::vector<double> dtau_, T_, f_plus_, gx_, gp_, hx_, hp_, ht_, D_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace odesens::integrate

@@ -1,0 +1,29 @@
+// cvodes_fsa on a model with events or switches of f: CVODES locates the
+// roots of the model's root functions (CVodeRootInit) and stops at every
+// pending execution time (CVodeSetStopTime); at each such instant and at
+// every output time the shared EventRunner (integrate/events/) fires and
+// executes the events and carries S across; after an assignment or a
+// switch of f, CVODES restarts from the new state and sensitivities
+// (CVodeReInit, CVodeSensReInit), so that no step spans a discontinuity.
+#pragma once
+
+#include <cstddef>
+
+#include "integrate/events/event_runner.hpp"
+#include "methods/common/result_builder.hpp"
+#include "methods/cvodes/cvodes_session.hpp"
+
+namespace odesens::cvodes {
+
+// Adds CVODES' sensitivity counters (they restart with every CVodeReInit).
+void add_sensitivity_stats(void* mem, Stats& stats);
+
+// Integrates to every output time of the problem, writing x (and S when
+// ns > 0) into out; ys: CVODES' sensitivity vectors (ns of them) after
+// CVodeSensInit, corrector: the ism of CVodeSensReInit. Adds CVODES'
+// counters of every restart into out.stats().
+void integrate_with_events(Session& session, const Problem& problem,
+                           integrate::EventRunner& events, N_Vector* ys, std::size_t ns,
+                           int corrector, methods::ResultBuilder& out);
+
+}  // namespace odesens::cvodes
