@@ -34,6 +34,10 @@ struct MethodCapabilities {
   // Evaluates the model's f alone (and x0, dx0/dp): no Jacobians or other
   // derivatives, so models without them cost nothing extra.
   bool rhs_only = false;
+  // Runs the model's events (EventSystem) and stops where f switches,
+  // carrying S and gradients across. Methods without it refuse a model
+  // with events and warn when f has switches they step over.
+  bool events = false;
   // Needs.
   bool exact_jacobians = false;     // J_x and J_p exact (Model::has_analytic_jacobians)
   bool second_derivatives = false;  // the SecondDerivatives capability of the model

@@ -82,12 +82,18 @@ MethodCapabilities integrand_gradient_method() {
   return c;
 }
 
+MethodCapabilities forward_sensitivity_method() {
+  MethodCapabilities c = trajectory_method();
+  c.events = true;
+  return c;
+}
+
 const std::vector<MethodEntry>& registry() {
   static const std::vector<MethodEntry> entries = {
       {{"cvodes_fsa",
         "CVODES forward sensitivities (BDF or Adams, simultaneous or staggered corrector): S at "
         "every output time",
-        trajectory_method(), 1e-8, 1e-10, cvodes::forward_option_specs()},
+        forward_sensitivity_method(), 1e-8, 1e-10, cvodes::forward_option_specs()},
        cvodes::solve_forward},
       {{"cvodes_asa",
         "CVODES checkpointed adjoint: gradient of G = sum_k w_k^T x(t_k) and S at the final "
@@ -154,6 +160,22 @@ const MethodEntry& entry(const std::string& id) {
   throw Error(Status::unknown_method, "unknown method '" + id + "' (methods: " + known + ")");
 }
 
+// A method that steps over the switches of f (piecewise in t or x) may
+// miss the jumps of S there.
+void warn_of_switches(const Problem& problem, const std::string& method_id, Result& result) {
+  const EventSystem* events = problem.model->event_system();
+  if (!events) return;
+  for (const auto& root : events->roots())
+    if (root.switches_rhs) {
+      result.warnings.push_back(
+          "the model's right-hand side switches (piecewise in t or the states), and method '" +
+          method_id +
+          "' steps over switches without locating them: its S may miss the jumps there "
+          "(cvodes_fsa stops at each switch and carries S across)");
+      return;
+    }
+}
+
 }  // namespace
 
 const std::vector<MethodInfo>& method_infos() {
@@ -181,6 +203,15 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
                 who + "the second derivatives of the model (xddot = J_x f + df/dt and its "
                       "Jacobians), which model " + model.name() +
                     " does not provide (models from .ode, SBML or record() have them)");
+  const EventSystem* events = model.event_system();
+  if (!needs.events && events && !events->events().empty()) {
+    std::string runs;
+    for (const auto& e : registry())
+      if (e.info.capabilities.events) runs += (runs.empty() ? "" : ", ") + e.info.id;
+    throw Error(Status::unsupported,
+                "method '" + method_id + "' does not run the model's events yet (event '" +
+                    events->events().front().id + "'; " + runs + " does)");
+  }
   if (!needs.integrands && (problem.n_objectives != 1 || problem.integrand))
     throw Error(Status::unsupported,
                 "method '" + method_id + "' differentiates one objective G = sum_k w_k^T x(t_k) " +
@@ -228,6 +259,7 @@ Result solve(const Problem& given, const std::string& method_id) {
     throw Error(Status::internal_error, "method '" + method_id + "': " + e.what());
   }
   result.method = method_id;
+  if (!method.info.capabilities.events) warn_of_switches(problem, method_id, result);
   result.stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

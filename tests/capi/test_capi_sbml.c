@@ -93,9 +93,12 @@ static void test_sensitivity_parameters_by_id(void) {
 
 static void test_unsupported_and_malformed_files(void) {
   odesens_model* m = NULL;
-  CHECK_STATUS(odesens_model_from_file(ODESENS_SBML_TEST_MODELS "/unsupported_event.xml", &m),
+  CHECK_STATUS(odesens_model_from_file(ODESENS_SBML_TEST_MODELS "/malformed_event_on_constant.xml",
+                                       &m),
+               ODESENS_ERR_PARSE);
+  CHECK_MESSAGE(odesens_errmsg(NULL), "<event> 'reset': the assignment to 'k'");
+  CHECK_STATUS(odesens_model_from_file(ODESENS_SBML_TEST_MODELS "/unsupported_delay.xml", &m),
                ODESENS_ERR_UNSUPPORTED);
-  CHECK_MESSAGE(odesens_errmsg(NULL), "<event> 'reset': events are not supported yet");
   CHECK_STATUS(odesens_model_from_file(ODESENS_SBML_TEST_MODELS "/malformed_xml.xml", &m),
                ODESENS_ERR_PARSE);
   CHECK_STATUS(odesens_model_from_text("<sbml", &m), ODESENS_ERR_PARSE);

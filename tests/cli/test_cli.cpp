@@ -404,8 +404,8 @@ TEST(Cli, SbmlAndObservableErrorsSayWhatIsWrong) {
       {"run " + decay + " --method cvodes_fsa --observe S,", 2, "--observe: empty name"},
       {"run " + decay + " --method cvodes_fsa --sens-params S", 2, "'S' cannot be a sensitivity"},
       {"run builtin:chua --method cvodes_fsa --sens-params p1", 2, "apply to SBML models"},
-      {"run " + sbml_model("unsupported_event") + " --method cvodes_fsa", 1,
-       "<event> 'reset': events are not supported yet"},
+      {"run " + sbml_model("malformed_event_on_constant") + " --method cvodes_fsa", 2,
+       "<event> 'reset': the assignment to 'k': 'k' is declared constant"},
       {"info " + sbml_model("malformed_unknown_id"), 2, "unknown id 'kk'"},
       {"info " + sbml_model("no_such_model"), 2, "no_such_model.xml"},
       {"info " + decay + " --sens-params", 2, "info takes MODEL"},
@@ -566,8 +566,8 @@ TEST(Cli, ExitStatusTellsUsageErrorsFromFailures) {
       {"run builtin:chua --method pbsr --tout 0:1:3 --option force_pbs=5", 2,
        "option 'force_pbs' of method 'pbsr' must be in [0, 1] (got 5)"},
       {chua + "--max-steps 2", 1, "steps taken before reaching t ="},
-      {"run " + std::string(ODESENS_SBML_TEST_MODELS) + "/unsupported_event.xml --method pbsr", 1,
-       "events are not supported yet"},
+      {"run " + std::string(ODESENS_SBML_TEST_MODELS) + "/event_reset.xml --method pbsr", 1,
+       "method 'pbsr' does not run the model's events yet"},
   };
   for (const auto& c : cases) {
     const ToolRun r = run_tool(c.args);

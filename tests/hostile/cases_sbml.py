@@ -1,7 +1,7 @@
 """Hostile SBML documents (see run_hostile.py). Malformed documents are a
 parse error, exit status 2 (pending EXIT2 where the importer still calls
-them unsupported, which exits with 1); valid SBML the importer cannot handle yet (events,
-packages, limits) is unsupported, exit status 1, with a message naming the
+them unsupported, which exits with 1); valid SBML the importer cannot handle yet (delays,
+algebraic rules, packages, limits) is unsupported, exit status 1, with a message naming the
 element.
 """
 from hostile_case import Case, nest, repeat
@@ -200,7 +200,13 @@ CASES = [
                              "www.sbml.org/sbml/symbols/time\">t</csymbol><cn>1</cn></apply>") +
                         '</trigger><listOfEventAssignments><eventAssignment variable="S">' +
                         math("<cn>0</cn>") + "</eventAssignment></listOfEventAssignments>"
-                        "</event></listOfEvents>"), 1, "<event> 'e': events are not supported"),
+                        "</event></listOfEvents>"), 0, "", args=RUN),
+    sbml("event_on_constant",
+         decay(more='<listOfEvents><event id="e" useValuesFromTriggerTime="true">'
+                    '<trigger initialValue="true" persistent="true">' + math("<true/>") +
+                    '</trigger><listOfEventAssignments><eventAssignment variable="k">' +
+                    math("<cn>0</cn>") + "</eventAssignment></listOfEventAssignments>"
+                    "</event></listOfEvents>"), 2, "'k' is declared constant"),
     sbml("algebraic_rule", decay(more="<listOfRules><algebraicRule>" +
                                       math("<apply><minus/><ci>S</ci><cn>1</cn></apply>") +
                                       "</algebraicRule></listOfRules>"), 1,
@@ -209,14 +215,13 @@ CASES = [
                              'sbml/symbols/delay">delay</csymbol><ci>S</ci><cn>1</cn></apply>'), 1,
          "delay"),
     sbml("rate_of", decay(rate='<apply><csymbol encoding="text" definitionURL="http://www.sbml.org/'
-                               'sbml/symbols/rateOf">rateOf</csymbol><ci>S</ci></apply>'), 1,
-         "rateOf"),
+                               'sbml/symbols/rateOf">rateOf</csymbol><ci>k</ci></apply>'), 0, "",
+         args=RUN),
     sbml("fast_reaction", l3v1("").replace('fast="false"', 'fast="true"'), 1,
          "fast reactions are not supported"),
     sbml("constraint", decay(more="<listOfConstraints><constraint>" +
                                   math("<apply><gt/><ci>S</ci><cn>0</cn></apply>") +
-                                  "</constraint></listOfConstraints>"), 1,
-         "constraints are not supported"),
+                                  "</constraint></listOfConstraints>"), 0, "", args=RUN),
     # comp declared required but not used: the document is plain core SBML
     # (a real model does this), so it loads.
     sbml("required_package_unused_comp", l3v1(PACKAGE_NS), 0, "", stdout="states (1)"),

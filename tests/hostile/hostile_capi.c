@@ -292,8 +292,17 @@ static void text_sbml_event(void) {
            "xmlns=\"http://www.w3.org/1998/Math/MathML\"><true/></math></trigger></event>"
            "</listOfEvents>");
   odesens_model* m = NULL;
-  EXPECT(odesens_model_from_text(text, &m), ODESENS_ERR_UNSUPPORTED, NULL,
-         "events are not supported");
+  CHECK_OK(odesens_model_from_text(text, &m));  /* an event without assignments */
+  odesens_model_free(m);
+  m = NULL;
+  snprintf(text, sizeof text, decay_sbml,
+           "<listOfEvents><event id=\"e\" useValuesFromTriggerTime=\"true\"><trigger "
+           "initialValue=\"true\" persistent=\"true\"><math "
+           "xmlns=\"http://www.w3.org/1998/Math/MathML\"><true/></math></trigger>"
+           "<listOfEventAssignments><eventAssignment variable=\"k\"><math "
+           "xmlns=\"http://www.w3.org/1998/Math/MathML\"><cn>1</cn></math></eventAssignment>"
+           "</listOfEventAssignments></event></listOfEvents>");
+  EXPECT(odesens_model_from_text(text, &m), ODESENS_ERR_PARSE, NULL, "is declared constant");
   CHECK(m == NULL);
   snprintf(text, sizeof text, decay_sbml, "");
   CHECK_OK(odesens_model_from_text(text, &m));

@@ -39,18 +39,16 @@ TEST_P(SbmlRejects, WithItsStatusAndAMessageNamingTheElement) {
 INSTANTIATE_TEST_SUITE_P(
     Files, SbmlRejects,
     ::testing::Values(
-        BadFile{"unsupported_event", Status::unsupported,
-                ":25: <event> 'reset': events are not supported yet"},
+        BadFile{"malformed_event_on_constant", Status::parse_error,
+                ":30: <event> 'reset': the assignment to 'k': 'k' is declared constant, so no "
+                "event may change it"},
         BadFile{"unsupported_algebraic_rule", Status::unsupported,
                 ":16: <algebraicRule> (rule #1): algebraic rules are not supported yet"},
         BadFile{"unsupported_delay", Status::unsupported,
-                "<reaction> 'R' (kinetic law): delay (csymbol) is not supported yet"},
-        BadFile{"unsupported_rate_of", Status::unsupported,
-                "<assignmentRule> 'dS': rateOf (csymbol) is not supported yet"},
+                "<reaction> 'R' (kinetic law): delay (csymbol) is not supported (odesens "
+                "integrates ODEs, not delay equations)"},
         BadFile{"unsupported_fast_reaction", Status::unsupported,
                 "<reaction> 'R': fast reactions are not supported yet"},
-        BadFile{"unsupported_constraint", Status::unsupported,
-                "<constraint> 'positive' (constraint #1): constraints are not supported yet"},
         BadFile{"unsupported_package", Status::unsupported,
                 "<submodel> 'inner': SBML package 'comp' is not supported yet"},
         BadFile{"malformed_xml", Status::parse_error, ":7: not valid SBML: "},

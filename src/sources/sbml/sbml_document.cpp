@@ -14,14 +14,13 @@ namespace {
 }
 
 // The first delay or rateOf in `math`, or null (iteratively: MathML may nest deeply).
-const ASTNode* find_delay_or_rate_of(const ASTNode* math) {
+const ASTNode* find_delay(const ASTNode* math) {
   std::vector<const ASTNode*> stack{math};
   while (!stack.empty()) {
     const ASTNode* a = stack.back();
     stack.pop_back();
     if (!a) continue;
-    if (a->getType() == AST_FUNCTION_DELAY || a->getType() == AST_FUNCTION_RATE_OF)
-      return a;
+    if (a->getType() == AST_FUNCTION_DELAY) return a;
     for (unsigned i = 0; i < a->getNumChildren(); ++i) stack.push_back(a->getChild(i));
   }
   return nullptr;
@@ -29,11 +28,11 @@ const ASTNode* find_delay_or_rate_of(const ASTNode* math) {
 
 void check_math(const std::string& file, const SBase& owner, const ASTNode* math,
                 const char* part = "") {
-  if (const ASTNode* a = find_delay_or_rate_of(math))
+  if (const ASTNode* a = find_delay(math))
     unsupported(file, &owner,
-                describe(owner) + part + ": " +
-                    (a->getType() == AST_FUNCTION_DELAY ? "delay" : "rateOf") +
-                    " (csymbol) is not supported yet");
+                describe(owner) + part +
+                    ": delay (csymbol) is not supported (odesens integrates ODEs, not delay "
+                    "equations)");
 }
 
 // Names the first package element that is not a list (lists have no id).

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "expr/differentiate.hpp"
 #include "sources/sbml/sbml_document.hpp"
 #include "sources/sbml/sbml_math.hpp"
 #include "sources/sbml/sbml_symbols.hpp"
@@ -93,6 +94,14 @@ class Importer {
                   where(file_, element) + where_text + ": " +
                       (is_function ? "function '" + id + "' is used as a value"
                                    : "unknown id '" + id + "'"));
+    };
+    scope.rate_of = [this, c, local, element, &where_text](const std::string& id) -> NodeId {
+      if (local && local->count(id)) return g().constant(0.0);  // a kinetic law's constant
+      auto it = t_.index.find(id);
+      if (it == t_.index.end())
+        throw Error(Status::parse_error,
+                    where(file_, element) + where_text + ": rateOf of unknown id '" + id + "'");
+      return rate_of(it->second, c);
     };
     wheres_.push_back(where_text);
     const NodeId r = math_.translate(math, scope);
@@ -284,12 +293,12 @@ class Importer {
 
   // d(amount)/dt of a species that reactions change: the sum over its
   // reactions of stoichiometry x rate, scaled by its conversion factor.
-  NodeId reaction_rhs(int i) {
+  NodeId reaction_rhs(int i, Context c = kDynamic) {
     const auto* sp = static_cast<const Species*>(sym(i).element);
     NodeId sum = g().constant(0.0);
     for (const Participation& p : t_.participations.at(i)) {
       const NodeId term =
-          g().mul(stoichiometry(p.reference, kDynamic), value(p.reaction, kDynamic));
+          g().mul(stoichiometry(p.reference, c), value(p.reaction, c));
       sum = p.sign > 0 ? g().add(sum, term) : g().sub(sum, term);
     }
     const std::string& factor = sp->isSetConversionFactor() ? sp->getConversionFactor()
@@ -298,7 +307,67 @@ class Importer {
     if (factor.empty()) return sum;
     if (!t_.index.count(factor))
       throw Error(Status::parse_error, where(file_, sp) + "unknown conversion factor '" + factor + "'");
-    return g().mul(sum, value(index_of(factor), kDynamic));
+    return g().mul(sum, value(index_of(factor), c));
+  }
+
+  // The rateOf csymbol: the time derivative of id's value along the
+  // solution, in context c. States: their right-hand side (a species'
+  // concentration from its amount and its compartment's rate); values of
+  // assignment rules: the chain rule through t and the states (dynamic
+  // context only); everything else is constant between events: 0.
+  NodeId rate_of(int i, Context c) {
+    const auto key = static_cast<std::size_t>(i) * 2 + c;
+    if (auto it = rate_memo_.find(key); it != rate_memo_.end()) {
+      if (it->second == kNoNode)
+        throw Error(Status::parse_error, where(file_, sym(i).element) + "rateOf('" + sym(i).id +
+                                             "') depends on itself");
+      return it->second;
+    }
+    rate_memo_[key] = kNoNode;  // busy
+    const NodeId r = compute_rate(sym(i), c);
+    rate_memo_[key] = r;
+    return r;
+  }
+
+  NodeId compute_rate(const Symbol& s, Context c) {
+    const int i = index_of(s.id);
+    switch (s.role) {
+      case Role::amount_state: {
+        const NodeId amount_rate = reaction_rhs(i, c);
+        if (s.amount_valued) return amount_rate;
+        const int compartment = index_of(static_cast<const Species*>(s.element)->getCompartment());
+        // d(n/V)/dt = (n' - (n/V) V') / V
+        return g().div(g().sub(amount_rate, g().mul(value(i, c), rate_of(compartment, c))),
+                       size(s, c));
+      }
+      case Role::rate_state: return translate(s.rule_math, c, s.rule, rule_where(s));
+      case Role::assigned: {
+        if (c == kInitial)
+          throw Error(Status::unsupported,
+                      where(file_, s.rule) + "rateOf('" + s.id +
+                          "') at the initial time: the rate of a value given by an assignment "
+                          "rule is only supported during the simulation");
+        GradientWorkspace ws;
+        NodeId sum = g().constant(0.0);
+        const NodeId v = value(i, kDynamic);
+        for (const Partial& d : gradient(g(), v, ws)) {
+          if (d.leaf == Op::time) sum = g().add(sum, d.derivative);
+          if (d.leaf == Op::state)
+            sum = g().add(sum, g().mul(d.derivative, state_rate(d.index, kDynamic)));
+        }
+        return sum;
+      }
+      default: return g().constant(0.0);
+    }
+  }
+
+  // d x_k/dt: the right-hand side of state k.
+  NodeId state_rate(int k, Context c) {
+    const int i = t_.states[static_cast<std::size_t>(k)];
+    const Symbol& s = sym(i);
+    if (s.role == Role::amount_state) return reaction_rhs(i, c);
+    if (s.role == Role::rate_state) return translate(s.rule_math, c, s.rule, rule_where(s));
+    return g().constant(0.0);
   }
 
   void build_parameters() {
@@ -473,6 +542,7 @@ class Importer {
   MathTranslator math_;
   std::vector<NodeId> memo_[2];
   std::vector<char> busy_[2];
+  std::unordered_map<std::size_t, NodeId> rate_memo_;  // rateOf by symbol and context
   std::vector<int> stack_;            // symbols whose values are being built
   std::vector<std::string> wheres_;   // math being translated, innermost last
 };

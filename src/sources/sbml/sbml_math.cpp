@@ -276,8 +276,15 @@ NodeId MathTranslator::node(const ASTNode* a, const Scope& scope, const Frame* f
     case AST_NAME: return name(a, scope, frame);
     case AST_FUNCTION_DELAY:
       fail(scope, "delay (csymbol) is not supported yet", true);
-    case AST_FUNCTION_RATE_OF:
-      fail(scope, "rateOf (csymbol) is not supported yet", true);
+    case AST_FUNCTION_RATE_OF: {
+      if (a->getNumChildren() != 1 || !a->getChild(0) || a->getChild(0)->getType() != AST_NAME)
+        fail(scope, "rateOf (csymbol) takes one id");
+      if (!scope.rate_of) fail(scope, "rateOf (csymbol) has no meaning here", true);
+      const ASTNode* arg = a->getChild(0);
+      if (frame && frame->args.count(arg->getName() ? arg->getName() : ""))
+        fail(scope, "rateOf of a function argument is not supported", true);
+      return scope.rate_of(arg->getName() ? arg->getName() : "");
+    }
     case AST_LAMBDA: fail(scope, "a lambda outside a function definition");
     case AST_UNKNOWN: fail(scope, "the math is empty or not MathML libsbml can read");
     default: return call(a, scope, frame);

@@ -27,6 +27,9 @@ struct Scope {
   NodeId time = kNoNode;  // what the time csymbol means here
   // Value of a model id; throws Error when there is none.
   std::function<NodeId(const std::string& id)> resolve;
+  // The rate of change of a model id (the rateOf csymbol), or null where
+  // rateOf has no meaning.
+  std::function<NodeId(const std::string& id)> rate_of;
   // Where the math is, for messages: "the kinetic law of reaction 'R1'",
   // and the element that holds it (for its line), or null.
   std::string where;
@@ -60,7 +63,7 @@ class MathTranslator {
 
   // Error(parse_error) for malformed math (wrong argument counts, unknown
   // functions, recursion), Error(unsupported) for MathML without an ODE
-  // meaning here (delay, rateOf, package functions) and beyond the limits
+  // meaning here (delay, package functions; rateOf where the scope has no rate_of) and beyond the limits
   // above.
   NodeId translate(const ASTNode* math, const Scope& scope);
 
