@@ -61,7 +61,8 @@ class ExprModel final : public Model,
   std::vector<double> nominal_params() const override;
   std::string name() const override;
   double default_t0() const override;
-  // The .ode format has no end time: 1 unless the model was recorded with one.
+  // The model's end time: `time t_end = ...` of .ode files, 100 for SBML
+  // (which has none), 1 when the source gives none.
   double default_t_end() const override;
 
   // Workspaces with register files for this model; lane_width 1, 4 or 8

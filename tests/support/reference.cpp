@@ -22,45 +22,12 @@ Problem builtin_problem(const std::string& spec, std::vector<double> times) {
 
 namespace {
 
-// The model with its parameters fixed at p and hidden (np = 0), so that
-// the forward method integrates the trajectory alone.
-class FrozenParameters final : public Model {
- public:
-  FrozenParameters(std::shared_ptr<const Model> inner, std::vector<double> p)
-      : inner_(std::move(inner)), p_(std::move(p)) {}
-  std::size_t nx() const override { return inner_->nx(); }
-  std::size_t np() const override { return 0; }
-  const std::vector<std::string>& state_names() const override { return inner_->state_names(); }
-  const std::vector<std::string>& param_names() const override { return none_; }
-  std::vector<double> nominal_params() const override { return {}; }
-  std::string name() const override { return inner_->name(); }
-  void initial_state(const double*, double* x0, Workspace* ws = nullptr) const override {
-    inner_->initial_state(p_.data(), x0, ws);
-  }
-  void rhs(double t, const double* x, const double*, double* f,
-           Workspace* ws = nullptr) const override {
-    inner_->rhs(t, x, p_.data(), f, ws);
-  }
-  // Evaluations run on the inner model, with its workspace.
-  std::unique_ptr<Workspace> make_workspace(int lane_width = 0) const override {
-    return inner_->make_workspace(lane_width);
-  }
-  bool has_analytic_jacobians() const override { return inner_->has_analytic_jacobians(); }
-  void jac_x(double t, const double* x, const double*, double* J,
-             Workspace* ws = nullptr) const override {
-    inner_->jac_x(t, x, p_.data(), J, ws);
-  }
-  void jac_p(double, const double*, const double*, double*, Workspace* = nullptr) const override {}
-
- private:
-  std::shared_ptr<const Model> inner_;
-  std::vector<double> p_;
-  std::vector<std::string> none_;
-};
-
 std::vector<double> trajectory(const Problem& base, const std::vector<double>& p) {
+  // The trajectory alone (events included), at parameters p.
   Problem pr;
-  pr.model = std::make_shared<FrozenParameters>(base.model, p);
+  pr.model = base.model;
+  pr.params = p;
+  pr.options.set("sensitivities", 0);
   pr.t0 = base.t0;
   pr.output_times = base.output_times;
   pr.rtol = 1e-12;

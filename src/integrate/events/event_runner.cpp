@@ -50,6 +50,9 @@ EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Wo
   dtau_.assign(ns_, 0.0);
   T_.assign(nx_ * ns_, 0.0);
   f_plus_.assign(nx_, 0.0);
+  f_minus_.assign(nx_, 0.0);
+  x_left_.assign(nx_, 0.0);
+  g_left_.assign(n_roots_, 0.0);
   gx_.assign(nx_, 0.0);
   gp_.assign(np_, 0.0);
   hx_.assign(std::max<std::size_t>(m, 1) * nx_, 0.0);
@@ -105,18 +108,21 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   return outcome;
 }
 
-EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const double* f_minus,
-                                     const int* found) {
+EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* found) {
   Outcome outcome;
   if (!active()) return outcome;
   sides_before_ = sides_;
   update_sides(t, x, found);
   const bool due = next_execution() <= t;
   if (!due && sides_ == sides_before_) return outcome;
-  instant_time_derivative(t, x, S, f_minus, found);
-  if (ns_ > 0)
+  const std::size_t cause = cause_root(found);
+  if (ns_ > 0) {
+    left_rate(t, x, cause);
+    instant_time_derivative(t, x, S, cause);
     for (std::size_t j = 0; j < ns_; ++j)
-      for (std::size_t i = 0; i < nx_; ++i) T_[i + j * nx_] = S[i + j * nx_] + f_minus[i] * dtau_[j];
+      for (std::size_t i = 0; i < nx_; ++i)
+        T_[i + j * nx_] = S[i + j * nx_] + f_minus_[i] * dtau_[j];
+  }
   scheduled_ = false;
   evaluate_triggers(t, x);
   outcome.state_changed = execute_due(t, x);
@@ -131,17 +137,42 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const doubl
   return outcome;
 }
 
+std::size_t EventRunner::cause_root(const int* found) const {
+  for (std::size_t i = 0; i < n_roots_; ++i)
+    if (found && found[i] != 0) return i;
+  for (std::size_t i = 0; i < n_roots_; ++i)
+    if (sides_[i] != sides_before_[i]) return i;
+  return n_roots_;
+}
+
+// f just before the instant. Where a root put it there f may jump, and
+// f(t, x) may already be on the new branch (the root is located to within
+// rounding, and an integrator's last step may be as short as that): f is
+// evaluated at (t - delta, x - delta f(t, x)) instead, for the first of a
+// few growing delta where the root function is back on its old side.
+// The error is O(delta), delta >= 1e-10 |t|.
+void EventRunner::left_rate(double t, const double* x, std::size_t cause) {
+  model_.rhs(t, x, p_, f_minus_.data(), ws_);
+  if (cause == n_roots_) return;
+  std::copy(f_minus_.begin(), f_minus_.end(), f_plus_.begin());
+  const double scale = std::max(std::fabs(t), 1.0);
+  for (double delta = 1e-10 * scale; delta <= 1e-3 * scale; delta *= 10.0) {
+    const double t_left = t - delta;
+    for (std::size_t i = 0; i < nx_; ++i) x_left_[i] = x[i] - delta * f_plus_[i];
+    root_values(t_left, x_left_.data(), g_left_.data());
+    if (sign_of(g_left_[cause]) != sides_before_[cause]) continue;
+    model_.rhs(t_left, x_left_.data(), p_, f_minus_.data(), ws_);
+    return;
+  }
+  warn("at t = " + number_text(t) + " the solution does not reach the " +
+       system_->roots()[cause].text +
+       " from its old side along f (it slides along the switch?); the sensitivities across "
+       "this instant use f after it");
+}
+
 void EventRunner::instant_time_derivative(double t, const double* x, const double* S,
-                                          const double* f_minus, const int* found) {
+                                          std::size_t cause) {
   std::fill(dtau_.begin(), dtau_.end(), 0.0);
-  if (ns_ == 0) return;
-  // The root that put the instant here: one the integrator located, else
-  // one that changed side; without either, a scheduled execution.
-  std::size_t cause = n_roots_;
-  for (std::size_t i = 0; i < n_roots_ && cause == n_roots_; ++i)
-    if (found && found[i] != 0) cause = i;
-  for (std::size_t i = 0; i < n_roots_ && cause == n_roots_; ++i)
-    if (sides_[i] != sides_before_[i]) cause = i;
   if (cause == n_roots_) {
     const Pending* first = nullptr;
     for (const Pending& e : pending_)
@@ -152,7 +183,7 @@ void EventRunner::instant_time_derivative(double t, const double* x, const doubl
   double g_t = 0.0;
   system_->root_gradient(cause, t, x, p_, &g_t, gx_.data(), gp_.data(), ws_);
   double rate = g_t;
-  for (std::size_t i = 0; i < nx_; ++i) rate += gx_[i] * f_minus[i];
+  for (std::size_t i = 0; i < nx_; ++i) rate += gx_[i] * f_minus_[i];
   // dtau/dp_j = -(g_x s_j + g_p_j) / (g_x f- + g_t)
   bool moves = false;
   for (std::size_t j = 0; j < ns_; ++j) {

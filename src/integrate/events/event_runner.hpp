@@ -17,7 +17,9 @@
 //     that events fired by an assignment run at the same instant,
 //   - carries S across: with tau the instant, dtau/dp from the root
 //     function g that caused it, dtau/dp = -(g_x S- + g_p)/(g_x f- + g_t),
-//     the total derivative of the state at the instant, T = S- + f- dtau/dp,
+//     the total derivative of the state at the instant, T = S- + f- dtau/dp
+//     (f- on the old side of the root: f a little before t, at the state
+//     stepped back along f),
 //     goes through each assignment x_i = h_i(t, x, p) as
 //     T_i = h_x T + h_p + h_t dtau/dp, and S+ = T - f+ dtau/dp with f+
 //     after the assignments. A switch of f alone (no assignment) gives
@@ -61,9 +63,8 @@ class EventRunner {
 
   // At an instant t > t0: found (n_roots, CVODES' convention: +1 / -1 for
   // a root crossed upward / downward, 0 else) or null where the integrator
-  // stopped for another reason; f_minus: dx/dt just before t (read only
-  // when S is carried).
-  Outcome at(double t, double* x, double* S, const double* f_minus, const int* found);
+  // stopped for another reason.
+  Outcome at(double t, double* x, double* S, const int* found);
 
   // Time of the next pending execution (+inf when none).
   double next_execution() const;
@@ -86,9 +87,12 @@ class EventRunner {
   // Fires and cancels after the triggers were (re)evaluated.
   void evaluate_triggers(double t, const double* x);
   void fire(std::size_t k, double t, const double* x);
-  // The instant's dtau/dp from the roots that changed side (null: none).
-  void instant_time_derivative(double t, const double* x, const double* S,
-                               const double* f_minus, const int* found);
+  // The root that caused the instant (n_roots_: none, a scheduled time).
+  std::size_t cause_root(const int* found) const;
+  // f just before the instant into f_minus_.
+  void left_rate(double t, const double* x, std::size_t cause);
+  // The instant's dtau/dp from its cause.
+  void instant_time_derivative(double t, const double* x, const double* S, std::size_t cause);
   bool execute_due(double t, double* x);
   void execute(const Pending& e, double t, double* x);
   // D (m x ns) = h_x T + h_p + h_t dtau for event k at (t, x).
@@ -109,7 +113,8 @@ class EventRunner {
   std::size_t fired_ = 0, executed_ = 0;
   bool scheduled_ = false;  // fire() scheduled an execution after now
   // Sensitivities at the instant: dtau/dp, T, and scratch.
-  std::vector<double> dtau_, T_, f_plus_, gx_, gp_, hx_, hp_, ht_, D_;
+  std::vector<double> dtau_, T_, f_plus_, f_minus_, x_left_, g_left_, gx_, gp_, hx_, hp_, ht_,
+      D_;
   std::vector<std::string> warnings_;
 };
 

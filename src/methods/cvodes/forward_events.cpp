@@ -42,10 +42,8 @@ void integrate_with_events(Session& session, const Problem& problem,
   const std::size_t n = session.nx();
   session.event_runner = &events;
   double* x = N_VGetArrayPointer(session.state());
-  std::vector<double> S(n * ns), f_minus(n);
+  std::vector<double> S(n * ns);
   std::vector<int> found(std::max<std::size_t>(events.n_roots(), 1));
-  VectorPtr dky(N_VClone(session.state()));
-  if (!dky) throw Error(Status::out_of_memory, "N_VClone failed (out of memory)");
   if (ns > 0) std::copy(session.initial_sensitivity().begin(),
                         session.initial_sensitivity().end(), S.begin());
 
@@ -102,11 +100,8 @@ void integrate_with_events(Session& session, const Problem& problem,
       if (ns > 0) {
         session.check(CVodeGetSens(mem, &t_ret, ys), "CVodeGetSens");
         gather_columns(ys, ns, n, S.data());
-        session.check(CVodeGetDky(mem, t, 1, dky.get()), "CVodeGetDky");
-        std::copy(N_VGetArrayPointer(dky.get()), N_VGetArrayPointer(dky.get()) + n,
-                  f_minus.begin());
       }
-      const auto outcome = events.at(t, x, ns > 0 ? S.data() : nullptr, f_minus.data(), roots);
+      const auto outcome = events.at(t, x, ns > 0 ? S.data() : nullptr, roots);
       // A stop time once reached is restarted from too, so that it is cleared.
       if (outcome.restart() || flag == CV_TSTOP_RETURN) restart(t);
     }

@@ -62,6 +62,8 @@ class LineLexer {
       case '(': return make(Tok::lparen, start, 1);
       case ')': return make(Tok::rparen, start, 1);
       case ',': return make(Tok::comma, start, 1);
+      case ':': return make(Tok::colon, start, 1);
+      case ';': return make(Tok::semicolon, start, 1);
       case '<': return d == '=' ? make(Tok::le, start, 2) : make(Tok::lt, start, 1);
       case '>': return d == '=' ? make(Tok::ge, start, 2) : make(Tok::gt, start, 1);
       case '=': return d == '=' ? make(Tok::eq, start, 2) : make(Tok::assign, start, 1);

@@ -11,7 +11,7 @@ namespace odesens::expr {
 
 enum class Tok {
   name, number,
-  plus, minus, star, slash, caret, lparen, rparen, comma, assign,
+  plus, minus, star, slash, caret, lparen, rparen, comma, assign, colon, semicolon,
   lt, le, gt, ge, eq, ne, and_, or_, not_,
   end
 };

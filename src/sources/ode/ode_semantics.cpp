@@ -2,9 +2,11 @@
 // statement kind, orders lets by their dependencies (rejecting cycles) and
 // builds the expression graph. Statements are checked in file order, lets
 // on first use, so the reported error is close to the first one in the file.
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
+#include "core/number_text.hpp"
 #include "sources/ode/ode_parser.hpp"
 #include "sources/ode/ode_syntax.hpp"
 
@@ -40,7 +42,14 @@ class Resolver {
           m_.output_names.push_back(s.name);
           m_.outputs.push_back(build(s, Context::output));
           break;
-        case StatementKind::time: m_.t0 = s.number; break;
+        case StatementKind::time:
+          (s.name == "t0" ? m_.t0 : m_.t_end) = s.number;
+          if (s.name == "t_end") {
+            has_t_end_ = true;
+            t_end_at_ = s.name_at;
+          }
+          break;
+        case StatementKind::event: resolve_event(s); break;
         case StatementKind::param: break;
       }
     }
@@ -50,6 +59,9 @@ class Resolver {
         fail(s.name_at, "state " + quoted(s.name) + " has no d/dt equation");
       }
     if (m_.state_names.empty()) fail({1, 1}, "the model declares no state");
+    if (has_t_end_ && !(m_.t_end > m_.t0))
+      fail(t_end_at_, "t_end = " + number_text(m_.t_end) + " must be after t0 = " +
+                          number_text(m_.t0));
     for (std::size_t l = 0; l < let_statement_.size(); ++l) {  // lets are observable
       m_.observable_names.push_back(let_stmt(static_cast<int>(l)).name);
       m_.observables.push_back(let_node_[l]);
@@ -86,6 +98,7 @@ class Resolver {
         case StatementKind::output: break;
         case StatementKind::derivative:
         case StatementKind::time: continue;
+        case StatementKind::event: break;
       }
       decl_.emplace(s.name, d);
     }
@@ -116,6 +129,31 @@ class Resolver {
                           std::to_string(syn_.statements[static_cast<std::size_t>(it->second.statement)]
                                              .name_at.line) + ")");
     m_.rhs[static_cast<std::size_t>(it->second.index)] = build(s, Context::rhs);
+  }
+
+  // Every .ode event fires when its condition turns true (never at t0),
+  // stays pending through its delay, and assigns values computed when it
+  // fired; events at one time run in the order of declaration.
+  void resolve_event(const Statement& s) {
+    SymbolicEvent e;
+    e.id = s.name;
+    e.trigger = build_part(s, s.parts[0], Context::rhs);
+    if (s.parts[1].root >= 0) e.delay = build_part(s, s.parts[1], Context::rhs);
+    for (std::size_t k = 2; k < s.parts.size(); ++k) {
+      const Part& a = s.parts[k];
+      auto it = decl_.find(a.target);
+      if (it == decl_.end()) fail(a.target_at, "event " + quoted(s.name) + " assigns " +
+                                                   quoted(a.target) + ", which is not declared");
+      if (it->second.kind != StatementKind::state)
+        fail(a.target_at, "event " + quoted(s.name) + " assigns " + quoted(a.target) +
+                              ", which is a " + statement_keyword(it->second.kind) +
+                              ", not a state");
+      if (std::find(e.targets.begin(), e.targets.end(), it->second.index) != e.targets.end())
+        fail(a.target_at, "event " + quoted(s.name) + " assigns " + quoted(a.target) + " twice");
+      e.targets.push_back(it->second.index);
+      e.values.push_back(build_part(s, a, Context::rhs));
+    }
+    m_.events.push_back(std::move(e));
   }
 
   // Lets that the statement's expression names, in order of appearance.
@@ -229,13 +267,20 @@ class Resolver {
   // Graph of the statement's expression; operands precede their users in
   // the node array, so one forward loop suffices.
   NodeId build(const Statement& s, Context c) {
+    Part whole;
+    whole.first = s.first_node;
+    whole.root = s.root;
+    return build_part(s, whole, c);
+  }
+
+  NodeId build_part(const Statement& s, const Part& part, Context c) {
     Graph& g = m_.graph;
-    const int n0 = s.first_node;
-    std::vector<NodeId> local(static_cast<std::size_t>(s.root - n0 + 1), kNoNode);
+    const int n0 = part.first;
+    std::vector<NodeId> local(static_cast<std::size_t>(part.root - n0 + 1), kNoNode);
     auto arg = [&](const AstNode& a, std::size_t k) {
       return local[static_cast<std::size_t>(a.args[k] - n0)];
     };
-    for (int n = n0; n <= s.root; ++n) {
+    for (int n = n0; n <= part.root; ++n) {
       const AstNode& a = syn_.nodes[static_cast<std::size_t>(n)];
       NodeId& out = local[static_cast<std::size_t>(n - n0)];
       switch (a.kind) {
@@ -268,6 +313,8 @@ class Resolver {
   std::unordered_map<std::string, NodeId> const_node_;
   std::vector<int> state_statement_, let_statement_;
   std::vector<NodeId> let_node_;
+  bool has_t_end_ = false;
+  SourceLocation t_end_at_{};
 };
 
 }  // namespace

@@ -47,7 +47,7 @@ const std::unordered_map<std::string, FunctionInfo>& functions() {
 
 bool is_keyword(const std::string& s) {
   return s == "param" || s == "const" || s == "state" || s == "let" || s == "output" ||
-         s == "time";
+         s == "time" || s == "event";
 }
 
 std::string plural(int n, const char* word) {
@@ -93,13 +93,15 @@ class LineParser {
       s.kind = StatementKind::time;
       pos_ = 1;
       const Token& name = t_[pos_];
-      if (name.kind != Tok::name || name.text != "t0")
-        fail(name.at, "expected 't0' after 'time', found " + describe(name));
-      s.name = "t0";
+      if (name.kind != Tok::name || (name.text != "t0" && name.text != "t_end"))
+        fail(name.at, "expected 't0' or 't_end' after 'time', found " + describe(name));
+      s.name = name.text;
       s.name_at = name.at;
       ++pos_;
-      expect(Tok::assign, "'=' after 't0'");
-      s.number = signed_number("the start time t0");
+      expect(Tok::assign, "'=' after '" + s.name + "'");
+      s.number = signed_number(s.name == "t0" ? "the start time t0" : "the end time t_end");
+    } else if (kw == "event") {
+      event(s);
     } else if (kw[0] == 'd' && (t_[1].kind == Tok::slash || (kw == "d" && t_[1].kind == Tok::name))) {
       s.kind = StatementKind::derivative;
       if (kw == "d" && t_[1].kind == Tok::name) {  // spaced form: d NAME / dt
@@ -119,7 +121,7 @@ class LineParser {
       expect(Tok::assign, "'=' after 'd" + s.name + "/dt'");
       s.root = value(top(), "");
     } else {
-      fail(first.at, "expected a statement (param, const, state, let, output, time or "
+      fail(first.at, "expected a statement (param, const, state, let, output, time, event or "
                      "dNAME/dt), found " + describe(first));
     }
     const Token& rest = t_[pos_];
@@ -168,6 +170,53 @@ class LineParser {
     n.args = std::move(args);
     n.at = at;
     return add(std::move(n));
+  }
+
+  // event NAME when COND [after EXPR]: X = EXPR; Y = EXPR ...
+  void event(Statement& s) {
+    s.kind = StatementKind::event;
+    pos_ = 1;
+    const Token& name = t_[pos_];
+    if (name.kind != Tok::name) fail(name.at, "expected a name after 'event', found " + describe(name));
+    s.name = name.text;
+    s.name_at = name.at;
+    ++pos_;
+    if (peek().kind != Tok::name || peek().text != "when")
+      fail(peek().at, "expected 'when' after 'event " + s.name + "', found " + describe(peek()));
+    ++pos_;
+    Part condition;
+    condition.first = static_cast<int>(nodes_.size());
+    const SourceLocation condition_at = peek().at;
+    const Typed c = top();
+    if (!c.condition)
+      fail(condition_at, "the trigger of event " + quoted(s.name) +
+                         " is not a condition (a comparison, or comparisons joined by && || !)");
+    condition.root = c.node;
+    s.parts.push_back(condition);
+    Part delay;
+    if (peek().kind == Tok::name && peek().text == "after") {
+      ++pos_;
+      delay.first = static_cast<int>(nodes_.size());
+      delay.root = value(top(), "the delay of event " + quoted(s.name));
+    }
+    s.parts.push_back(delay);
+    expect(Tok::colon, "':' before the assignments of event " + quoted(s.name));
+    do {
+      const Token& target = peek();
+      if (target.kind != Tok::name)
+        fail(target.at, "expected a state to assign in event " + quoted(s.name) + ", found " +
+                            describe(target));
+      Part assignment;
+      assignment.target = target.text;
+      assignment.target_at = target.at;
+      ++pos_;
+      expect(Tok::assign, "'=' after " + quoted(assignment.target));
+      assignment.first = static_cast<int>(nodes_.size());
+      assignment.root = value(top(), "");
+      s.parts.push_back(assignment);
+    } while (peek().kind == Tok::semicolon && (++pos_, peek().kind != Tok::end));
+    s.first_node = s.parts.front().first;
+    s.root = s.parts.back().root;
   }
 
   // The node of a value; a condition here is outside piecewise.
@@ -428,6 +477,7 @@ const char* statement_keyword(StatementKind kind) {
     case StatementKind::derivative: return "d/dt";
     case StatementKind::output: return "output";
     case StatementKind::time: return "time";
+    case StatementKind::event: return "event";
   }
   return "?";
 }
@@ -436,7 +486,7 @@ OdeSyntax parse_ode_syntax(const std::string& text, const std::string& file) {
   OdeSyntax out;
   std::unordered_map<std::string, Declared> declared;
   std::unordered_map<std::string, int> derivative_line;
-  int time_line = 0;
+  std::unordered_map<std::string, int> time_line;
   std::size_t start = 0;
   int line_number = 0;
   while (start <= text.size()) {
@@ -449,10 +499,11 @@ OdeSyntax parse_ode_syntax(const std::string& text, const std::string& file) {
     if (tokens.size() == 1) continue;  // blank or comment
     Statement s = LineParser(file, std::move(tokens), out.nodes).statement();
     if (s.kind == StatementKind::time) {
-      if (time_line)
+      auto [it, fresh] = time_line.emplace(s.name, line_number);
+      if (!fresh)
         throw_parse_error(file, s.name_at,
-                          "duplicate time statement (first at line " + std::to_string(time_line) + ")");
-      time_line = line_number;
+                          "duplicate 'time " + s.name + "' statement (first at line " +
+                              std::to_string(it->second) + ")");
     } else if (s.kind == StatementKind::derivative) {
       auto [it, fresh] = derivative_line.emplace(s.name, line_number);
       if (!fresh)

@@ -27,15 +27,27 @@ struct AstNode {
   SourceLocation at;
 };
 
-enum class StatementKind { param, constant, state, let, derivative, output, time };
+enum class StatementKind { param, constant, state, let, derivative, output, time, event };
+
+// One expression of a statement: its nodes [first, root]; for an event's
+// assignments also the state it assigns.
+struct Part {
+  int first = 0;
+  int root = -1;
+  std::string target;
+  SourceLocation target_at;
+};
 
 struct Statement {
   StatementKind kind;
-  std::string name;    // declared name; for derivative: the state
+  std::string name;    // declared name; for derivative: the state; for time: t0 or t_end
   SourceLocation name_at;
   int first_node = 0;  // expression nodes [first_node, root]
   int root = -1;       // -1 for param and time (number only)
   double number = 0.0; // param and time value
+  // event: its condition, its delay (root -1 without `after`), then one
+  // part per assignment.
+  std::vector<Part> parts;
 };
 
 struct OdeSyntax {

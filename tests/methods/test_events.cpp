@@ -1,0 +1,267 @@
+// Events and switches of f with sensitivities (docs/events.md): exact
+// sensitivities of doses at a parameter time and at a state crossing,
+// central differences across delays, values from the trigger time,
+// cascades and switches of a piecewise f; malformed events; methods
+// without events refuse them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "odesens/odesens.hpp"
+#include "support/reference.hpp"
+
+namespace odesens {
+namespace {
+
+using testing::central_difference_sensitivities;
+using testing::linspace;
+using testing::relative_max_difference;
+
+Problem ode_problem(const std::string& text, std::vector<double> times) {
+  Problem p;
+  p.model = load_ode_text(text, "events.ode");
+  p.output_times = std::move(times);
+  p.rtol = 1e-10;
+  p.atol = {1e-12};
+  return p;
+}
+
+// x' = -k x, x(0) = 1, dose x += D at t = tau (k, D, tau parameters).
+const char* kTimedDose = R"(
+param k = 0.5
+param D = 2
+param tau = 1.5
+state x = 1
+dx/dt = -k*x
+event dose when t >= tau: x = x + D
+)";
+
+TEST(Events, TimedDoseHasExactSensitivitiesInEveryParameter) {
+  const auto problem = ode_problem(kTimedDose, linspace(0, 4, 9));
+  const Result r = solve(problem, "cvodes_fsa");
+  const double k = 0.5, D = 2, tau = 1.5;
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    const double t = r.times[i];
+    const bool after = t >= tau;
+    const double decay = std::exp(-k * (t - tau));
+    const double x = std::exp(-k * t) + (after ? D * decay : 0.0);
+    const double dk = -t * std::exp(-k * t) - (after ? D * (t - tau) * decay : 0.0);
+    const double dD = after ? decay : 0.0;
+    const double dtau = after ? k * D * decay : 0.0;
+    EXPECT_NEAR(r.x[i], x, 1e-8 * std::fabs(x)) << "t = " << t;
+    EXPECT_NEAR(r.s[3 * i + 0], dk, 1e-8) << "dx/dk at t = " << t;
+    EXPECT_NEAR(r.s[3 * i + 1], dD, 1e-8) << "dx/dD at t = " << t;
+    EXPECT_NEAR(r.s[3 * i + 2], dtau, 1e-8) << "dx/dtau at t = " << t;
+  }
+  EXPECT_EQ(r.stats.extra.at("events_executed"), 1.0);
+}
+
+// The same dose when x falls below c: tau = ln(1/c)/k moves with k and c.
+const char* kCrossingDose = R"(
+param k = 0.5
+param D = 2
+param c = 0.5
+state x = 1
+dx/dt = -k*x
+event dose when x < c: x = x + D
+)";
+
+TEST(Events, DoseAtAStateCrossingHasExactSensitivities) {
+  const auto problem = ode_problem(kCrossingDose, linspace(0, 4, 9));
+  const Result r = solve(problem, "cvodes_fsa");
+  const double k = 0.5, D = 2, c = 0.5, tau = std::log(1 / c) / k;
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    const double t = r.times[i];
+    const bool after = t > tau;
+    // After the dose: x = (c + D) e^{-k (t - tau)} = (c + D)/c e^{-k t}.
+    const double x = after ? (c + D) / c * std::exp(-k * t) : std::exp(-k * t);
+    const double dk = -t * x;
+    const double dD = after ? std::exp(-k * t) / c : 0.0;
+    const double dc = after ? -D / (c * c) * std::exp(-k * t) : 0.0;
+    EXPECT_NEAR(r.x[i], x, 1e-8 * std::fabs(x)) << "t = " << t;
+    EXPECT_NEAR(r.s[3 * i + 0], dk, 1e-7) << "dx/dk at t = " << t;
+    EXPECT_NEAR(r.s[3 * i + 1], dD, 1e-7) << "dx/dD at t = " << t;
+    EXPECT_NEAR(r.s[3 * i + 2], dc, 1e-7) << "dx/dc at t = " << t;
+  }
+}
+
+// f switches at a parameter time (as Brannmark's insulin input does):
+// x' = a before tau, -k x after.
+const char* kSwitchedRate = R"(
+param a = 0.4
+param k = 0.7
+param tau = 1.25
+state x = 1
+dx/dt = piecewise(a, t < tau, -k*x)
+)";
+
+TEST(Events, SwitchOfFAtAParameterTimeCarriesTheJumpOfS) {
+  const auto problem = ode_problem(kSwitchedRate, linspace(0, 3, 7));
+  const Result r = solve(problem, "cvodes_fsa");
+  const double a = 0.4, k = 0.7, tau = 1.25;
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    const double t = r.times[i];
+    if (t < tau) {
+      EXPECT_NEAR(r.s[3 * i + 2], 0.0, 1e-9);
+      continue;
+    }
+    const double decay = std::exp(-k * (t - tau)), top = 1 + a * tau;
+    EXPECT_NEAR(r.x[i], top * decay, 1e-8);
+    EXPECT_NEAR(r.s[3 * i + 0], tau * decay, 1e-7) << "dx/da at t = " << t;
+    EXPECT_NEAR(r.s[3 * i + 1], -(t - tau) * top * decay, 1e-7) << "dx/dk at t = " << t;
+    EXPECT_NEAR(r.s[3 * i + 2], a * decay + top * k * decay, 1e-7) << "dx/dtau at t = " << t;
+  }
+  EXPECT_TRUE(r.warnings.empty());
+}
+
+// Central differences of trajectories across every kind of event.
+struct EventCase {
+  const char* name;
+  const char* text;
+};
+
+class EventSensitivities : public ::testing::TestWithParam<EventCase> {};
+
+TEST_P(EventSensitivities, AgreeWithCentralDifferences) {
+  auto problem = ode_problem(GetParam().text, linspace(0, 6, 13));
+  problem.rtol = 1e-11;
+  problem.atol = {1e-13};
+  const Result r = solve(problem, "cvodes_fsa");
+  const auto fd = central_difference_sensitivities(problem, 1e-5);
+  EXPECT_LT(relative_max_difference(r.s, fd), 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kinds, EventSensitivities,
+    ::testing::Values(
+        // A delay that depends on a parameter; values from the trigger time.
+        EventCase{"delayed_dose", R"(
+param k = 0.5
+param D = 2
+param c = 0.6
+param d = 0.8
+state x = 1
+state y = 0
+dx/dt = -k*x
+dy/dt = x - 0.3*y
+event dose when x < c after d: y = y + D*x
+)"},
+        // One event's assignment triggers another at the same instant.
+        EventCase{"cascade", R"(
+param k = 0.4
+param c = 0.5
+param D = 1.5
+state x = 1
+state y = 0
+dx/dt = -k*x
+dy/dt = -0.2*y
+event first when x < c: y = y + D
+event second when y > 1: x = x + 0.5*y
+)"},
+        // A state switch of f and a repeated dose.
+        EventCase{"switch_and_doses", R"(
+param k = 0.3
+param v = 0.8
+param K = 0.55
+state x = 1
+state z = 0
+dx/dt = piecewise(-v, x > K, -k*x)
+dz/dt = 1
+event again when z >= 1.7: z = 0; x = x + 0.4
+)"}),
+    [](const ::testing::TestParamInfo<EventCase>& info) { return info.param.name; });
+
+TEST(Events, ManyDosesRun) {
+  std::string text = "param k = 0.2\nparam D = 1\nparam period = 0.5\nstate x = 0\nstate clock = 0\n"
+                     "dx/dt = -k*x\ndclock/dt = 1\n"
+                     "event dose when clock >= period: clock = 0; x = x + D\n";
+  auto problem = ode_problem(text, linspace(0, 50.25, 202));
+  const Result r = solve(problem, "cvodes_fsa");
+  EXPECT_EQ(r.stats.extra.at("events_executed"), 100.0);
+  // Periodic after many doses: x just after a dose is D / (1 - e^{-k
+  // period}); the last output is a quarter period after the 100th dose.
+  const double peak = 1.0 / (1.0 - std::exp(-0.2 * 0.5));
+  EXPECT_NEAR(r.x[2 * 201], peak * std::exp(-0.2 * 0.25), 1e-4 * peak);
+}
+
+TEST(Events, EventsThatReTriggerEachOtherForeverEndWithAMessage) {
+  const auto problem = ode_problem(R"(
+state x = 0
+state y = 0
+dx/dt = 1
+dy/dt = 0
+event up when x > 1 && y < 0.5: y = 1
+event down when y > 0.5: y = 0
+)", {0, 2});
+  try {
+    solve(problem, "cvodes_fsa");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::solver_failed);
+    EXPECT_NE(std::string(e.what()).find("events keep firing at t = 1"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Events, MethodsWithoutEventsRefuseThemAndWarnOfSwitches) {
+  const auto dosed = ode_problem(kTimedDose, {0, 1, 2});
+  try {
+    solve(dosed, "pbsr");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported);
+    EXPECT_NE(std::string(e.what()).find("does not run the model's events yet (event 'dose'"),
+              std::string::npos)
+        << e.what();
+  }
+  const Result r = solve(ode_problem(kSwitchedRate, {0, 1, 2}), "exp");
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("steps over switches"), std::string::npos);
+}
+
+TEST(Events, StatesOnlySolveRunsEventsToo) {
+  auto problem = ode_problem(kTimedDose, {0, 2});
+  problem.options.set("sensitivities", 0);
+  const Result r = solve(problem, "cvodes_fsa");
+  EXPECT_NEAR(r.x[1], std::exp(-1.0) + 2 * std::exp(-0.25), 1e-8);
+  EXPECT_TRUE(r.s.empty());
+}
+
+TEST(Events, MalformedEventsAreRefusedWithLineAndName) {
+  struct Bad {
+    const char* text;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"param k = 1\nstate x = 1\ndx/dt = -k*x\nevent e when x + 1: x = 0\n",
+       "events.ode:4:14: the trigger of event 'e' is not a condition"},
+      {"param k = 1\nstate x = 1\ndx/dt = -k*x\nevent e when x < 1: k = 0\n",
+       "events.ode:4:21: event 'e' assigns 'k', which is a param, not a state"},
+      {"state x = 1\ndx/dt = -x\nevent e when x < 1: y = 0\n",
+       "event 'e' assigns 'y', which is not declared"},
+      {"state x = 1\ndx/dt = -x\nevent e when x < 1 x = 0\n", "expected ':' before the assignments"},
+      {"state x = 1\ndx/dt = -x\nevent e when x < 1:\n", "expected a state to assign"},
+      {"state x = 1\ndx/dt = -x\nevent e when x < 1: x = 0; x = 1\n", "assigns 'x' twice"},
+      {"state x = 1\ndx/dt = -x\nevent x when x < 1: x = 0\n", "duplicate name 'x'"},
+      {"state x = 1\ndx/dt = -x\ntime t_end = 0\n", "t_end = 0 must be after t0 = 0"},
+  };
+  for (const Bad& b : bad) {
+    try {
+      load_ode_text(b.text, "events.ode");
+      ADD_FAILURE() << "accepted: " << b.text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::parse_error) << b.text;
+      EXPECT_NE(std::string(e.what()).find(b.message), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Events, TimeEndIsTheModelsDefaultSpan) {
+  const auto model = load_ode_text("state x = 1\ndx/dt = -x\ntime t0 = 1\ntime t_end = 7.5\n", "m.ode");
+  EXPECT_EQ(model->default_t0(), 1.0);
+  EXPECT_EQ(model->default_t_end(), 7.5);
+}
+
+}  // namespace
+}  // namespace odesens
