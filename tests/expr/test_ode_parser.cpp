@@ -277,7 +277,8 @@ const std::vector<Malformed>& malformed_cases() {
       {"missing =", "state x 0\n", "bad.ode:1:9: expected '=' after 'x', found '0'"},
       {"missing name", "state = 0\n", "bad.ode:1:7: expected a name after 'state', found '='"},
       {"unknown statement", "x = 1\n",
-       "bad.ode:1:1: expected a statement (param, const, state, let, output, time or dNAME/dt), "
+       "bad.ode:1:1: expected a statement (param, const, state, let, output, time, event or "
+       "dNAME/dt), "
        "found 'x'"},
       {"statement starting with a number", "1 = x\n",
        "bad.ode:1:1: expected a statement, found '1'"},
