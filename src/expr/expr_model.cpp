@@ -79,7 +79,6 @@ ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
   check_names(sym.state_names, nx, "state");
   check_names(sym.param_names, np, "parameter");
   check_names(sym.output_names, sym.outputs.size(), "output");
-  if (nx == 0) throw Error(Status::invalid_argument, "a model needs at least one state");
   if (sym.rhs.size() != nx || sym.x0.size() != nx || sym.nominal_params.size() != np)
     throw Error(Status::invalid_argument, "symbolic model sizes disagree");
   for (expr::NodeId id : sym.x0)

@@ -160,6 +160,25 @@ const MethodEntry& entry(const std::string& id) {
   throw Error(Status::unknown_method, "unknown method '" + id + "' (methods: " + known + ")");
 }
 
+// A model without states (SBML rules of t and p only): nothing to
+// integrate, every method's result is its shape with no state rows: the
+// output times, S and gradients of nothing (a gradient of zeros).
+Result solve_without_states(const Problem& problem, const MethodInfo& info) {
+  const MethodCapabilities& c = info.capabilities;
+  if (c.bounds)
+    throw Error(Status::unsupported, "method '" + info.id +
+                                         "' encloses states, and the model has none (its "
+                                         "values depend on t and p only)");
+  Result r;
+  r.nx = 0;
+  r.np = problem.model->np();
+  r.times = problem.output_times;
+  if (c.s_trajectory) r.s_times = r.times;
+  if (c.final_s && !r.times.empty()) r.s_times = {r.times.back()};
+  if (c.gradient) r.gradient.assign(r.np * problem.n_objectives, 0.0);
+  return r;
+}
+
 // A method that steps over the switches of f (piecewise in t or x) may
 // miss the jumps of S there.
 void warn_of_switches(const Problem& problem, const std::string& method_id, Result& result) {
@@ -248,7 +267,8 @@ Result solve(const Problem& given, const std::string& method_id) {
   const auto start = std::chrono::steady_clock::now();
   Result result;
   try {
-    result = method.solve(problem, options);
+    result = problem.model->nx() == 0 ? solve_without_states(problem, method.info)
+                                      : method.solve(problem, options);
   } catch (const Error&) {
     throw;
   } catch (const std::bad_alloc&) {

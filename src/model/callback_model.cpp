@@ -170,7 +170,6 @@ void check_names(std::vector<std::string>& names, std::size_t n, const char* pre
 
 std::shared_ptr<Model> make_callback_model(CallbackModelSpec spec) {
   auto fail = [](const std::string& what) { throw Error(Status::invalid_argument, what); };
-  if (spec.nx == 0) fail("callback model: nx must be at least 1");
   if (!spec.f) fail("callback model: the right-hand side f is required");
   check_names(spec.state_names, spec.nx, "x", "state names");
   check_names(spec.param_names, spec.np, "p", "parameter names");

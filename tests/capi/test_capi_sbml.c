@@ -284,8 +284,37 @@ static void test_hostile_input_is_refused(void) {
   CHECK(m == NULL);
 }
 
+/* A model with no state variables (a parameter and a rule): every method
+ * advances time and evaluates its values; x and S have no rows. */
+static void test_models_without_states_solve(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_file(ODESENS_SBML_TEST_MODELS "/no_state_variables.xml", &m));
+  check_sizes(m, 0, 1);
+  const char* methods[] = {"cvodes_fsa", "cvodes_asa", "pbsr", "erk_adjoint", "dopri8s"};
+  for (int k = 0; k < 5; ++k) {
+    odesens_solver* s = NULL;
+    CHECK_OK(odesens_solver_create(m, methods[k], &s));
+    const double times[] = {0.0, 1.0, 2.0};
+    CHECK_OK(odesens_solver_set_output_times(s, times, 3));
+    CHECK_OK(odesens_solver_add_observable(s, "twice_k"));
+    odesens_result* r = NULL;
+    CHECK_OK(odesens_solve(s, &r));
+    int64_t nt = -1, nx = -1, np = -1;
+    CHECK_OK(odesens_result_sizes(r, &nt, &nx, &np, NULL, NULL));
+    CHECK(nt == 3 && nx == 0 && np == 1);
+    double value[3], expected[3] = {1.0, 1.0, 1.0};
+    CHECK_OK(odesens_result_observable(r, 0, value, 3));
+    CHECK_CLOSE(value, expected, 3, 1e-15);
+    CHECK_OK(odesens_result_x(r, NULL, 0));
+    odesens_result_free(r);
+    odesens_solver_free(s);
+  }
+  odesens_model_free(m);
+}
+
 int main(void) {
   test_files_dispatch_on_content();
+  test_models_without_states_solve();
   test_sensitivity_parameters_by_id();
   test_unsupported_and_malformed_files();
   test_observables_come_back_with_the_result();

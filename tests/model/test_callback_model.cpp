@@ -230,9 +230,6 @@ TEST(CallbackModel, InvalidSpecificationsAreRejected) {
     }
   };
   auto s = chain_spec();
-  s.nx = 0;
-  expect_invalid(s, "nx must be at least 1");
-  s = chain_spec();
   s.f = nullptr;
   expect_invalid(s, "right-hand side f is required");
   s = chain_spec();

@@ -113,15 +113,7 @@ std::vector<std::string> run_case(const std::string& cases_dir, const std::strin
   const std::string file = id + "-sbml.xml";
   std::vector<std::string> failures;
   try {
-    expr::SymbolicModel sym = expr::import_sbml(slurp(dir + file), file, {});
-    // A model whose values are all fixed by constants and rules has no ODE;
-    // ExprModel needs one state, so a constant stand-in drives the clock.
-    if (sym.state_names.empty()) {
-      sym.state_names.push_back("stand-in state");
-      sym.x0.push_back(sym.graph.constant(0.0));
-      sym.rhs.push_back(sym.graph.constant(0.0));
-    }
-    std::shared_ptr<ExprModel> model = make_expr_model(std::move(sym));
+    std::shared_ptr<ExprModel> model = make_expr_model(expr::import_sbml(slurp(dir + file), file, {}));
     Problem problem;
     problem.model = model;
     problem.t0 = 0.0;

@@ -63,9 +63,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"malformed_argument_count", Status::parse_error,
                 "function 'mass_action' takes 2 arguments, called with 1"},
         BadFile{"malformed_rule_on_constant", Status::parse_error,
-                "the rate rule for 'k': 'k' is declared constant, so no rule may change it"},
-        BadFile{"no_state_variables", Status::unsupported,
-                "the model has no state variables"}));
+                "the rate rule for 'k': 'k' is declared constant, so no rule may change it"}));
 
 TEST(SbmlLoad, TheValidBaseOfTheBadFilesLoads) {
   auto m = load_sbml_file(model_path("decay"));

@@ -17,12 +17,9 @@ bool looks_like_xml(const std::string& text) {
 std::shared_ptr<ExprModel> load_sbml_text(const std::string& xml,
                                           const std::string& name_for_messages,
                                           const SbmlOptions& options) {
-  expr::SymbolicModel model = expr::import_sbml(xml, name_for_messages, options);
-  if (model.state_names.empty())
-    throw Error(Status::unsupported,
-                name_for_messages + ": the model has no state variables (no species that " +
-                    "reactions change, no rate rules): there is nothing to integrate");
-  return make_expr_model(std::move(model));
+  // A model without state variables (only rules, parameters and time) is
+  // valid: a solve advances time and evaluates its values.
+  return make_expr_model(expr::import_sbml(xml, name_for_messages, options));
 }
 
 std::shared_ptr<ExprModel> load_sbml_file(const std::string& path, const SbmlOptions& options) {
