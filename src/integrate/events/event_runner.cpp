@@ -114,7 +114,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   sides_before_ = sides_;
   update_sides(t, x, found);
   const bool due = next_execution() <= t;
-  if (!due && sides_ == sides_before_) return outcome;
+  if (!due && cause_root(found) == n_roots_) return outcome;  // no comparison changed
   const std::size_t cause = cause_root(found);
   if (ns_ > 0) {
     left_rate(t, x, cause);
@@ -137,11 +137,18 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   return outcome;
 }
 
+// A root whose comparison changed its truth, one the integrator located
+// first; a side that changes without changing the comparison (from exactly
+// 0 at t0 to the sign g moves to) changes nothing.
 std::size_t EventRunner::cause_root(const int* found) const {
+  const auto& roots = system_->roots();
+  auto changed = [&](std::size_t i) {
+    return holds(roots[i].comparison, sides_[i]) != holds(roots[i].comparison, sides_before_[i]);
+  };
   for (std::size_t i = 0; i < n_roots_; ++i)
-    if (found && found[i] != 0) return i;
+    if (found && found[i] != 0 && changed(i)) return i;
   for (std::size_t i = 0; i < n_roots_; ++i)
-    if (sides_[i] != sides_before_[i]) return i;
+    if (changed(i)) return i;
   return n_roots_;
 }
 
