@@ -138,6 +138,12 @@ int show_info(const std::string& spec,
     std::cout << "J_x non-zeros: " << pattern->nnz() << '\n';
   else
     std::cout << "J_x non-zeros: dense (" << model->nx() * model->nx() << ")\n";
+  if (const auto* events = model->event_system()) {
+    std::size_t switches = 0;
+    for (const auto& r : events->roots()) switches += r.switches_rhs;
+    std::cout << "events: " << events->events().size() << " (run by cvodes_fsa; docs/events.md)\n"
+              << "switches of f: " << switches << " comparisons of t or the states\n";
+  }
   return 0;
 }
 

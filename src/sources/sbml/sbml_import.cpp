@@ -531,6 +531,11 @@ class Importer {
     count("rate rules", rate);
     count("initial assignments", m_.getNumInitialAssignments());
     count("function definitions", m_.getNumFunctionDefinitions());
+    count("events", m_.getNumEvents());
+    if (m_.getNumConstraints() > 0)
+      out_.details.emplace_back("constraints",
+                                std::to_string(m_.getNumConstraints()) +
+                                    " (checks, not applied: the model simulates without them)");
     out_.details.emplace_back("species states",
                               "amounts (species changed by rate rules: as declared)");
   }
