@@ -88,6 +88,12 @@ MethodCapabilities forward_sensitivity_method() {
   return c;
 }
 
+MethodCapabilities event_gradient_method() {
+  MethodCapabilities c = gradient_method();
+  c.events = true;
+  return c;
+}
+
 const std::vector<MethodEntry>& registry() {
   static const std::vector<MethodEntry> entries = {
       {{"cvodes_fsa",
@@ -98,7 +104,7 @@ const std::vector<MethodEntry>& registry() {
       {{"cvodes_asa",
         "CVODES checkpointed adjoint: gradient of G = sum_k w_k^T x(t_k) and S at the final "
         "time (one backward problem per state)",
-        gradient_method(), 1e-8, 1e-10, cvodes::adjoint_option_specs()},
+        event_gradient_method(), 1e-8, 1e-10, cvodes::adjoint_option_specs()},
        cvodes::solve_adjoint},
       {{"pbsr",
         "Peano-Baker series with refinement (Algorithm 2 of the PBS paper): S at every output "

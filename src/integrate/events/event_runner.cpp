@@ -101,10 +101,13 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   for (std::size_t k = 0; k < events.size(); ++k) trigger_[k] = events[k].initial_value;
   std::fill(dtau_.begin(), dtau_.end(), 0.0);
   if (ns_ > 0) std::copy(S, S + nx_ * ns_, T_.begin());
+  begin_record(t0, x, n_roots_);
+  if (recording_) model_.rhs(t0, x, p_, instant_.f_minus.data(), ws_);
   evaluate_triggers(t0, x);
   outcome.state_changed = execute_due(t0, x);
   outcome.scheduled = scheduled_;
   if (outcome.state_changed && ns_ > 0) std::copy(T_.begin(), T_.end(), S);
+  if (recording_) model_.rhs(t0, x, p_, instant_.f_plus.data(), ws_);
   return outcome;
 }
 
@@ -116,8 +119,10 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   const bool due = next_execution() <= t;
   if (!due && cause_root(found) == n_roots_) return outcome;  // no comparison changed
   const std::size_t cause = cause_root(found);
+  begin_record(t, x, cause);
+  if (ns_ > 0 || recording_) left_rate(t, x, cause);
+  if (recording_) std::copy(f_minus_.begin(), f_minus_.end(), instant_.f_minus.begin());
   if (ns_ > 0) {
-    left_rate(t, x, cause);
     instant_time_derivative(t, x, S, cause);
     for (std::size_t j = 0; j < ns_; ++j)
       for (std::size_t i = 0; i < nx_; ++i)
@@ -134,6 +139,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
       outcome.rhs_switched = true;
   if (outcome.state_changed || outcome.rhs_switched)
     carry_sensitivities(t, x, S, outcome.state_changed);
+  if (recording_) model_.rhs(t, x, p_, instant_.f_plus.data(), ws_);
   return outcome;
 }
 
@@ -244,6 +250,10 @@ void EventRunner::fire(std::size_t k, double t, const double* x) {
   }
   e.time = t + d;
   if (e.time > t) scheduled_ = true;
+  if (recording_) {
+    e.x_fired.assign(x, x + nx_);
+    e.source = executed_here_;
+  }
   if (ns_ > 0) {
     e.dtime = dtau_;
     if (event.has_delay) {
@@ -325,6 +335,13 @@ void EventRunner::execute(const Pending& e, double t, double* x) {
   const EventSystem::Event& event = system_->events()[e.event];
   const std::size_t m = event.targets.size();
   ++executed_;
+  if (recording_) {
+    const bool fired_values = !e.values.empty();
+    instant_.steps.push_back({e.event,
+                              fired_values ? e.x_fired : std::vector<double>(x, x + nx_),
+                              fired_values ? e.source : executed_here_});
+  }
+  ++executed_here_;
   if (m == 0) return;
   std::vector<double> values = e.values;
   const double* D = e.dvalues.data();
@@ -345,6 +362,68 @@ void EventRunner::execute(const Pending& e, double t, double* x) {
     x[i] = values[r];
     for (std::size_t j = 0; j < ns_; ++j) T_[i + j * nx_] = D[r + j * m];
   }
+}
+
+void EventRunner::begin_record(double t, const double* x, std::size_t cause) {
+  executed_here_ = 0;
+  if (!recording_) return;
+  instant_.t = t;
+  instant_.x_minus.assign(x, x + nx_);
+  instant_.cause = cause;
+  instant_.f_minus.assign(nx_, 0.0);
+  instant_.f_plus.assign(nx_, 0.0);
+  instant_.steps.clear();
+}
+
+void EventRunner::adjoint_jump(const Instant& instant, const double* lambda_plus,
+                               double* lambda_minus, double* gradient) {
+  const std::size_t E = instant.steps.size();
+  const double t = instant.t;
+  // M[e]: the adjoint of T after e executions (T_0 = S- + f- dtau).
+  std::vector<double> M((E + 1) * nx_, 0.0);
+  std::copy(lambda_plus, lambda_plus + nx_, M.begin() + static_cast<std::ptrdiff_t>(E * nx_));
+  double a = 0.0;  // the adjoint of dtau, as a factor of dtau/dp
+  for (std::size_t i = 0; i < nx_; ++i) a -= lambda_plus[i] * instant.f_plus[i];
+  for (std::size_t e = E; e >= 1; --e) {
+    const ExecutedStep& step = instant.steps[e - 1];
+    const auto& targets = system_->events()[step.event].targets;
+    const std::size_t m = targets.size();
+    double* Me = M.data() + e * nx_;
+    double* Mprev = M.data() + (e - 1) * nx_;
+    double* Msrc = M.data() + step.source * nx_;
+    std::vector<double> nu(m);
+    for (std::size_t r = 0; r < m; ++r) nu[r] = Me[targets[r]];
+    std::vector<char> assigned(nx_, 0);
+    for (std::size_t r = 0; r < m; ++r) assigned[targets[r]] = 1;
+    for (std::size_t i = 0; i < nx_; ++i)
+      if (!assigned[i]) Mprev[i] += Me[i];
+    if (m == 0) continue;
+    system_->assignment_jacobians(step.event, t, step.x_eval.data(), p_, ht_.data(), hx_.data(),
+                                  hp_.data(), ws_);
+    for (std::size_t r = 0; r < m; ++r) {
+      for (std::size_t i = 0; i < nx_; ++i) Msrc[i] += hx_[r + i * m] * nu[r];
+      for (std::size_t j = 0; j < np_; ++j) gradient[j] += hp_[r + j * m] * nu[r];
+      a += ht_[r] * nu[r];
+    }
+  }
+  std::copy(M.begin(), M.begin() + static_cast<std::ptrdiff_t>(nx_), lambda_minus);
+  if (instant.cause >= n_roots_) return;  // the instant does not move
+  for (std::size_t i = 0; i < nx_; ++i) a += M[i] * instant.f_minus[i];
+  double g_t = 0.0;
+  system_->root_gradient(instant.cause, t, instant.x_minus.data(), p_, &g_t, gx_.data(),
+                         gp_.data(), ws_);
+  double rate = g_t;
+  for (std::size_t i = 0; i < nx_; ++i) rate += gx_[i] * instant.f_minus[i];
+  if (!(std::fabs(rate) > 0.0) || !std::isfinite(rate)) {
+    warn("at t = " + number_text(t) + " the solution touches the " +
+         system_->roots()[instant.cause].text +
+         " without crossing it (dg/dt = 0): the gradient across this instant is not defined "
+         "and was carried as if the instant did not move with p");
+    return;
+  }
+  const double c = a / rate;  // dtau/dp = -(g_x S- + g_p) / rate
+  for (std::size_t i = 0; i < nx_; ++i) lambda_minus[i] -= c * gx_[i];
+  for (std::size_t j = 0; j < np_; ++j) gradient[j] -= c * gp_[j];
 }
 
 void EventRunner::carry_sensitivities(double t, const double* x, double* S, bool) {

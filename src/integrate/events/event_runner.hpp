@@ -70,11 +70,35 @@ class EventRunner {
   double next_execution() const;
 
   std::size_t events_executed() const { return executed_; }
+
+  // What happened at an instant, for adjoint methods, which carry the
+  // adjoint back across it (adjoint_jump) after the forward pass. Recorded
+  // by start() and at() once record_instants(true) was called.
+  struct ExecutedStep {
+    std::size_t event;
+    std::vector<double> x_eval;  // the state its values were computed from
+    std::size_t source;          // executions before that, at this instant
+  };
+  struct Instant {
+    double t = 0.0;
+    std::size_t cause = 0;  // the root that caused it; n_roots(): none (t0, a scheduled time)
+    std::vector<double> x_minus, f_minus, f_plus;  // x and f just before, f after
+    std::vector<ExecutedStep> steps;
+  };
+  void record_instants(bool on) { recording_ = on; }
+  const Instant& last_instant() const { return instant_; }
+  // The adjoint of the instant's map S- -> S+ (the chain at the top of this
+  // file): lambda_minus (nx) from lambda_plus (nx), gradient (np) += the
+  // parameters' part. Warns where the instant's time derivative is undefined.
+  void adjoint_jump(const Instant& instant, const double* lambda_plus, double* lambda_minus,
+                    double* gradient);
   // Why some sensitivities across an event are not to be trusted ("" if none).
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   struct Pending {
+    std::vector<double> x_fired;   // recording: the state when it fired
+    std::size_t source = 0;        // recording: executions before it fired, at this instant
     std::size_t event;
     double time;
     std::size_t order;             // firing order, for ties
@@ -98,6 +122,7 @@ class EventRunner {
   // D (m x ns) = h_x T + h_p + h_t dtau for event k at (t, x).
   void total_assignment_derivative(std::size_t k, double t, const double* x, double* D);
   void carry_sensitivities(double t, const double* x, double* S, bool state_changed);
+  void begin_record(double t, const double* x, std::size_t cause);
   void warn(const std::string& message);
 
   const Model& model_;
@@ -116,6 +141,9 @@ class EventRunner {
   std::vector<double> dtau_, T_, f_plus_, f_minus_, x_left_, g_left_, gx_, gp_, hx_, hp_, ht_,
       D_;
   std::vector<std::string> warnings_;
+  bool recording_ = false;
+  Instant instant_;
+  std::size_t executed_here_ = 0;  // executions at the current instant
 };
 
 }  // namespace odesens::integrate

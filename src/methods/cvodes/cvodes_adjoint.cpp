@@ -20,13 +20,14 @@
 
 #include "core/number_text.hpp"
 #include "methods/common/result_builder.hpp"
+#include "methods/cvodes/adjoint_callbacks.hpp"
+#include "methods/cvodes/adjoint_events.hpp"
 #include "methods/cvodes/adjoint_tolerances.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
-namespace {
 
 // lambda' = -J_x^T lambda
 int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector lambda_dot, void* user_data) {
@@ -52,6 +53,8 @@ int adjoint_quadrature(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector q_do
     return all_finite(out, s->np());
   });
 }
+
+namespace {
 
 // One backward problem: its CVODES index and its terminal/current values.
 struct BackwardProblem {
@@ -164,6 +167,14 @@ constexpr double kBackwardMemoryBudget = 1024.0 * 1024.0 * 1024.0;  // bytes
 
 Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const AdjointSettings settings = read_adjoint_settings(options);
+  if (problem.model->event_system()) {
+    if (settings.polynomial_interpolation && settings.checkpoint_steps < 13)
+      throw Error(Status::option_type,
+                  "option 'checkpoint_steps' must be at least 13 with interpolation=polynomial");
+    return solve_adjoint_with_events(
+        problem, {settings.session, settings.polynomial_interpolation ? CV_POLYNOMIAL : CV_HERMITE,
+                  settings.checkpoint_steps, settings.final_sensitivity, settings.tolerances});
+  }
   Session session(problem, settings.session);
   session.create_integrator(problem);
   const std::size_t n = session.nx(), np = session.np();
