@@ -110,12 +110,12 @@ const std::vector<MethodEntry>& registry() {
         "Peano-Baker series with refinement (Algorithm 2 of the PBS paper): S at every output "
         "time from a state-only solve, switching to the exponential update where J_x is "
         "nearly constant",
-        trajectory_method(), 1e-5, 1e-6, pbs::pbsr_option_specs()},
+        forward_sensitivity_method(), 1e-5, 1e-6, pbs::pbsr_option_specs()},
        pbs::solve_pbsr},
       {{"exp",
         "exponential update of S on every solver step (Algorithm 3 of the PBS paper): exact "
         "for constant J_x and J_p",
-        trajectory_method(), 1e-5, 1e-6, pbs::exp_option_specs()},
+        forward_sensitivity_method(), 1e-5, 1e-6, pbs::exp_option_specs()},
        pbs::solve_exp},
       {{"erk_adjoint",
         "discrete adjoint of an adaptive explicit Runge-Kutta solve (dopri5 by default): the "

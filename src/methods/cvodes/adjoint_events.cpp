@@ -15,13 +15,6 @@
 namespace odesens::cvodes {
 namespace {
 
-int root_functions(sunrealtype t, N_Vector y, sunrealtype* g, void* user_data) {
-  auto* s = static_cast<Session*>(user_data);
-  return s->guard().run([&] {
-    s->event_runner->root_values(t, N_VGetArrayPointer(y), g);
-    return all_finite(g, s->event_runner->n_roots());
-  });
-}
 
 // One stretch of the forward solution between two restarts.
 struct Segment {
@@ -112,7 +105,7 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
                                settings.interpolation),
                   "CVodeAdjInit");
     if (runner.n_roots() > 0) {
-      session.check(CVodeRootInit(mem, static_cast<int>(runner.n_roots()), &root_functions),
+      session.check(CVodeRootInit(mem, static_cast<int>(runner.n_roots()), &Session::event_roots),
                     "CVodeRootInit");
       session.check(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
     }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/number_text.hpp"
+#include "integrate/events/event_runner.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
@@ -332,6 +333,14 @@ int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
     double* out = N_VGetArrayPointer(ydot);
     s->model_.rhs(t, N_VGetArrayPointer(y), s->params_.data(), out, s->workspace());
     return all_finite(out, s->nx_);
+  });
+}
+
+int Session::event_roots(sunrealtype t, N_Vector y, sunrealtype* g, void* user_data) {
+  auto* s = static_cast<Session*>(user_data);
+  return s->guard().run([&] {
+    s->event_runner->root_values(t, N_VGetArrayPointer(y), g);
+    return all_finite(g, s->event_runner->n_roots());
   });
 }
 

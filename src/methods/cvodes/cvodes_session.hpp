@@ -103,7 +103,9 @@ class Session {
   // The model's events while a forward solve runs them (forward_events.hpp).
   integrate::EventRunner* event_runner = nullptr;
 
-  // CVODES callbacks (user_data is the Session).
+  // CVODES callbacks (user_data is the Session). event_roots: the root
+  // functions of event_runner.
+  static int event_roots(sunrealtype t, N_Vector y, sunrealtype* g, void* user_data);
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data);
   static int dense_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
                             void* user_data, N_Vector, N_Vector, N_Vector);

@@ -35,21 +35,36 @@ void CvodesStepper::step(double t_limit) {
   if (stop_at_outputs_) session_.check(CVodeSetStopTime(mem, t_limit), "CVodeSetStopTime");
   sunrealtype t = t_;
   const double t_out = !stop_at_outputs_ && has_horizon_ ? horizon_ : t_limit;
-  session_.check(CVode(mem, t_out, session_.state(), &t, CV_ONE_STEP), "CVode");
+  const int flag = CVode(mem, t_out, session_.state(), &t, CV_ONE_STEP);
+  session_.check(flag, "CVode");
   // A "successful" step that does not move t: the step size has fallen
-  // below the resolution of t (NaN/Inf from the model, or a blow-up).
-  if (!(t > t_)) {
+  // below the resolution of t (NaN/Inf from the model, or a blow-up). A
+  // root may be found again at the start of a restart: that one is kept.
+  if (!(t > t_) && !(handler_ && flag == CV_ROOT_RETURN)) {
     const std::string message = "CVode could not advance past t = " + number_text(t_) +
                                 ": the step size fell below the resolution of t (the solution "
                                 "may blow up there)";
     session_.fail_blaming_nonfinite(message);
     throw Error(Status::solver_failed, message);
   }
+  const bool moved = t > t_;
   t_ = t;
-  if (listener_) listener_->step_taken(t_, x());
+  if (listener_ && moved) listener_->step_taken(t_, x());
+  if (handler_ && (flag == CV_ROOT_RETURN || flag == CV_TSTOP_RETURN)) {
+    const int* found = nullptr;
+    if (flag == CV_ROOT_RETURN) {
+      session_.check(CVodeGetRootInfo(mem, found_.data()), "CVodeGetRootInfo");
+      found = found_.data();
+    }
+    handler_->at_instant(t_, found);
+  }
 }
 
 void CvodesStepper::interpolate(double t, double* out) {
+  if (t == t_) {  // the current state (after a restart there is no step to interpolate)
+    std::copy(x(), x() + session_.nx(), out);
+    return;
+  }
   session_.check(CVodeGetDky(session_.mem(), t, 0, dky_.get()), "CVodeGetDky");
   const double* v = N_VGetArrayPointer(dky_.get());
   std::copy(v, v + session_.nx(), out);

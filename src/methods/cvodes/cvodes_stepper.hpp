@@ -12,11 +12,21 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "integrate/output_grid.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
 
 namespace odesens::cvodes {
+
+// Told when CVODES stops short of a step's end: on a root of the model's
+// root functions (found: CVodeGetRootInfo's flags) or at a stop time
+// (found null). It may restart the integration there (CvodesStepper::restart).
+class InstantHandler {
+ public:
+  virtual ~InstantHandler() = default;
+  virtual void at_instant(double t, const int* found) = 0;
+};
 
 class CvodesStepper final : public integrate::SteppedSolution {
  public:
@@ -36,6 +46,14 @@ class CvodesStepper final : public integrate::SteppedSolution {
   // size included, which CVODES estimates from the first output time it
   // sees) depends on the output times. Unset: each call's limit.
   void set_horizon(double t_end) { horizon_ = t_end; has_horizon_ = true; }
+  // Roots and stop times go to the handler (after the listener heard of
+  // the step that ends there).
+  void set_instant_handler(InstantHandler* handler, std::size_t n_roots) {
+    handler_ = handler;
+    found_.assign(n_roots > 0 ? n_roots : 1, 0);
+  }
+  // The handler re-initialised CVODES at t (CVodeReInit): steps go on from t.
+  void restart(double t) { t_ = t; }
   // Every output of the solve, with the grid's settings.
   integrate::OutputGridSettings grid_settings() const { return {stop_at_outputs_, +1}; }
 
@@ -49,6 +67,8 @@ class CvodesStepper final : public integrate::SteppedSolution {
   double horizon_ = 0.0;
   bool has_horizon_ = false;
   VectorPtr dky_;  // CVodeGetDky's output
+  InstantHandler* handler_ = nullptr;
+  std::vector<int> found_;
 };
 
 }  // namespace odesens::cvodes

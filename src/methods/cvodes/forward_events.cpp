@@ -15,15 +15,6 @@ namespace {
 // Instants at one time beyond which the root finder is taken to be stuck.
 constexpr int kMaxInstantsAtOneTime = 1000;
 
-int root_functions(sunrealtype t, N_Vector y, sunrealtype* g, void* user_data) {
-  // CVODES passes the integrator's user data: the Session, which holds
-  // the runner for this callback.
-  auto* s = static_cast<Session*>(user_data);
-  return s->guard().run([&] {
-    s->event_runner->root_values(t, N_VGetArrayPointer(y), g);
-    return all_finite(g, s->event_runner->n_roots());
-  });
-}
 
 }  // namespace
 
@@ -60,7 +51,7 @@ void integrate_with_events(Session& session, const Problem& problem,
   double t = problem.t0;
   if (events.start(t, x, ns > 0 ? S.data() : nullptr).restart()) restart(t);
   if (events.n_roots() > 0) {
-    session.check(CVodeRootInit(mem, static_cast<int>(events.n_roots()), &root_functions),
+    session.check(CVodeRootInit(mem, static_cast<int>(events.n_roots()), &Session::event_roots),
                   "CVodeRootInit");
     session.check(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
   }

@@ -9,12 +9,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "core/number_text.hpp"
+#include "integrate/events/event_runner.hpp"
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/cvodes/cvodes_session.hpp"
@@ -45,6 +47,9 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
     Follow(SensitivityPropagator& p, std::size_t nx, std::size_t np)
         : propagator_(p), pending_x_(nx), pending_mid_(nx), output_mid_(nx), s_out_(nx * np) {}
     void set_solution(integrate::SteppedSolution* solution) { solution_ = solution; }
+    // After an event or a switch the propagator restarts at the instant:
+    // no step is pending any more.
+    void restart() { pending_ = false; }
     // The midpoint state comes from the solver's interpolant, valid over its
     // last step only: taken now, used when the step is caught up.
     void step_taken(double t, const double* x_end) override {
@@ -89,16 +94,97 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   cvodes::CvodesStepper stepper(session, problem.t0, problem.max_steps,
                                 /*stop_at_outputs=*/false, &follow);
   if (settings.exp_jacobian == ExpJacobian::midpoint) follow.set_solution(&stepper);
+  const double t_last = times.empty() ? problem.t0 : times.back();
   if (!times.empty() && times.back() > problem.t0) {
     session.check(CVodeSetStopTime(session.mem(), times.back()), "CVodeSetStopTime");
     stepper.set_horizon(times.back());
   }
+
+  // Events and switches of f (docs/events.md): CVODES locates the roots
+  // and stops at pending executions; at each instant S catches up to it,
+  // jumps, and the state solve and the propagator restart there.
+  integrate::EventRunner events(session.model(), session.params().data(), np,
+                                session.workspace());
+  std::vector<double> s_instant(nx * np);
+  class Instants final : public cvodes::InstantHandler {
+   public:
+    std::function<void(double, const int*)> run;
+    void at_instant(double t, const int* found) override { run(t, found); }
+  } instants;
+  auto restart_at = [&](double t, const double* x_new, const double* s_new) {
+    double* y = N_VGetArrayPointer(session.state());
+    std::copy(x_new, x_new + nx, y);
+    session.check(CVodeReInit(session.mem(), t, session.state()), "CVodeReInit");
+    const double stop = std::min(events.next_execution(), t_last);
+    if (stop > t) session.check(CVodeSetStopTime(session.mem(), stop), "CVodeSetStopTime");
+    propagator.start(t, y, s_new);
+    follow.restart();
+    stepper.restart(t);
+  };
+  // The instant at t with the state x (in-out) and S there.
+  auto instant = [&](double t, double* x_now, const int* found) {
+    std::copy_n(follow.sensitivity_at(t, x_now), nx * np, s_instant.begin());
+    if (events.at(t, x_now, s_instant.data(), found).restart())
+      restart_at(t, x_now, s_instant.data());
+  };
+  std::vector<double> x_instant(nx);
+  double next_output = t_last;
+  bool deferred = false;
+  double deferred_t = 0.0;
+  std::vector<int> deferred_found;
+  if (events.active()) {
+    session.event_runner = &events;
+    std::copy(x, x + nx, x_instant.begin());
+    std::copy_n(session.initial_sensitivity().data(), nx * np, s_instant.begin());
+    if (events.start(problem.t0, x_instant.data(), s_instant.data()).restart())
+      restart_at(problem.t0, x_instant.data(), s_instant.data());
+    if (events.n_roots() > 0) {
+      session.check(CVodeRootInit(session.mem(), static_cast<int>(events.n_roots()),
+                                  &cvodes::Session::event_roots),
+                    "CVodeRootInit");
+      session.check(CVodeSetNoInactiveRootWarn(session.mem()), "CVodeSetNoInactiveRootWarn");
+    }
+    instants.run = [&](double t, const int* found) {
+      // A root beyond the output time being reached waits until that
+      // output is written from the interpolant the restart would discard.
+      if (t > next_output) {
+        deferred = true;
+        deferred_t = t;
+        deferred_found.assign(found ? found : deferred_found.data(),
+                              found ? found + events.n_roots() : deferred_found.data());
+        return;
+      }
+      std::copy(x, x + nx, x_instant.begin());
+      instant(t, x_instant.data(), found);
+    };
+    stepper.set_instant_handler(&instants, events.n_roots());
+  }
   methods::ResultBuilder out(problem, nx, np, methods::SensitivityLayout::every_output);
   for (std::size_t k = 0; k < times.size(); ++k) {
     stepper.begin_output();
+    next_output = times[k];
+    if (deferred && !(deferred_t > times[k])) {  // the root the last output waited for
+      deferred = false;
+      std::copy(x, x + nx, x_instant.begin());
+      instant(deferred_t, x_instant.data(),
+              deferred_found.empty() ? nullptr : deferred_found.data());
+    }
     integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
+    if (events.active()) {  // what happens at the output time comes first
+      const double t_before = propagator.t();
+      instant(times[k], out.x(k), nullptr);
+      if (propagator.t() == times[k] && t_before != times[k]) deferred = false;  // restarted here
+      if (propagator.t() == times[k]) {
+        out.set_s(k, propagator.s());
+        continue;
+      }
+    }
     out.set_s(k, follow.sensitivity_at(times[k], out.x(k)));
   }
+  session.event_runner = nullptr;
+  for (const auto& w : events.warnings()) out.warn(w);
+  if (events.active())
+    out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
 
   Stats& stats = out.stats();
   cvodes::Session::add_stats(session.mem(), stats);
