@@ -113,6 +113,24 @@ class EventSystem {
     std::string text;           // the comparison, for messages
   };
 
+  // The side of a root function with value g: its sign, or kUnordered for
+  // NaN, where every comparison but != fails (as on NaN operands).
+  static constexpr int kUnordered = 2;
+  static int side_of(double g) { return g > 0.0 ? 1 : g < 0.0 ? -1 : g == 0.0 ? 0 : kUnordered; }
+  // Whether a comparison holds on a side.
+  static bool holds(Comparison c, int side) {
+    if (side == kUnordered) return c == Comparison::ne;
+    switch (c) {
+      case Comparison::lt: return side < 0;
+      case Comparison::le: return side <= 0;
+      case Comparison::gt: return side > 0;
+      case Comparison::ge: return side >= 0;
+      case Comparison::eq: return side == 0;
+      case Comparison::ne: return side != 0;
+    }
+    return false;
+  }
+
   virtual ~EventSystem() = default;
   virtual const std::vector<Event>& events() const = 0;
   virtual const std::vector<Root>& roots() const = 0;

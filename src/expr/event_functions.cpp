@@ -77,17 +77,6 @@ bool comparison_of(Op op, Comparison* out) {
   }
 }
 
-bool holds(Comparison c, int side) {
-  switch (c) {
-    case Comparison::lt: return side < 0;
-    case Comparison::le: return side <= 0;
-    case Comparison::gt: return side > 0;
-    case Comparison::ge: return side >= 0;
-    case Comparison::eq: return side == 0;
-    case Comparison::ne: return side != 0;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -111,7 +100,7 @@ EventFunctions::EventFunctions(SymbolicModel& model) {
       info.targets.push_back(static_cast<std::size_t>(target));
     }
     CompiledEvent c;
-    add_logic(g, e.trigger, c, nx);
+    add_logic(g, e.trigger, c, nx, 0);
     std::sort(c.roots.begin(), c.roots.end());
     c.roots.erase(std::unique(c.roots.begin(), c.roots.end()), c.roots.end());
     c.assignments = FunctionRows(g, e.values, nx, np);
@@ -164,7 +153,16 @@ std::size_t EventFunctions::add_root(Graph& g, NodeId difference, Comparison com
   return roots_.size() - 1;
 }
 
-int EventFunctions::add_logic(Graph& g, NodeId id, CompiledEvent& event, std::size_t nx) {
+// Logic nested deeper than this is refused: a trigger is evaluated by
+// recursion over its tree (real triggers nest a few levels; SBML's n-ary
+// and/or of many terms nests one level per term).
+constexpr int kMaxLogicDepth = 2000;
+
+int EventFunctions::add_logic(Graph& g, NodeId id, CompiledEvent& event, std::size_t nx,
+                              int depth) {
+  if (depth > kMaxLogicDepth)
+    throw Error(Status::unsupported, "a trigger nests logical operators more than " +
+                                         std::to_string(kMaxLogicDepth) + " levels deep");
   const int at = static_cast<int>(event.logic.size());
   event.logic.push_back({});
   const Node n = g.node(id);
@@ -177,21 +175,21 @@ int EventFunctions::add_logic(Graph& g, NodeId id, CompiledEvent& event, std::si
     l.value = n.value != 0.0;
   } else if (n.op == Op::logical_not) {
     l.kind = Logic::logical_not;
-    l.a = add_logic(g, n.a, event, nx);
+    l.a = add_logic(g, n.a, event, nx, depth + 1);
   } else if (n.op == Op::logical_and || n.op == Op::logical_or) {
     l.kind = n.op == Op::logical_and ? Logic::logical_and : Logic::logical_or;
-    l.a = add_logic(g, n.a, event, nx);
-    l.b = add_logic(g, n.b, event, nx);
+    l.a = add_logic(g, n.a, event, nx, depth + 1);
+    l.b = add_logic(g, n.b, event, nx, depth + 1);
   } else if ((n.op == Op::eq || n.op == Op::ne) && both_conditions) {
     l.kind = n.op == Op::eq ? Logic::same : Logic::differ;
-    l.a = add_logic(g, n.a, event, nx);
-    l.b = add_logic(g, n.b, event, nx);
+    l.a = add_logic(g, n.a, event, nx, depth + 1);
+    l.b = add_logic(g, n.b, event, nx, depth + 1);
   } else if (n.op == Op::select && is_condition(g.node(n.b).op) &&
              is_condition(g.node(n.c).op)) {
     l.kind = Logic::select;
-    l.a = add_logic(g, n.a, event, nx);
-    l.b = add_logic(g, n.b, event, nx);
-    l.c = add_logic(g, n.c, event, nx);
+    l.a = add_logic(g, n.a, event, nx, depth + 1);
+    l.b = add_logic(g, n.b, event, nx, depth + 1);
+    l.c = add_logic(g, n.c, event, nx, depth + 1);
   } else if (comparison_of(n.op, &c)) {
     l.kind = Logic::comparison;
     l.root = add_root(g, g.sub(n.a, n.b), c, id);
@@ -210,7 +208,7 @@ bool EventFunctions::evaluate(const CompiledEvent& event, int node, const int* s
   const Logic& l = event.logic[static_cast<std::size_t>(node)];
   switch (l.kind) {
     case Logic::constant: return l.value;
-    case Logic::comparison: return holds(roots_[l.root].comparison, sides[l.root]);
+    case Logic::comparison: return EventSystem::holds(roots_[l.root].comparison, sides[l.root]);
     case Logic::logical_not: return !evaluate(event, l.a, sides);
     case Logic::logical_and: return evaluate(event, l.a, sides) && evaluate(event, l.b, sides);
     case Logic::logical_or: return evaluate(event, l.a, sides) || evaluate(event, l.b, sides);

@@ -83,7 +83,7 @@ class EventFunctions {
     FunctionRows assignments, delay, priority;
   };
 
-  int add_logic(Graph& g, NodeId node, CompiledEvent& event, std::size_t nx);
+  int add_logic(Graph& g, NodeId node, CompiledEvent& event, std::size_t nx, int depth);
   std::size_t add_root(Graph& g, NodeId difference, EventSystem::Comparison comparison,
                        NodeId comparison_node);
   void collect_switches(const SymbolicModel& model);

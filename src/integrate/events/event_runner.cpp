@@ -15,19 +15,9 @@ using Comparison = EventSystem::Comparison;
 // (each one re-fires another): an error instead of a hang.
 constexpr std::size_t kMaxExecutionsPerInstant = 100000;
 
-int sign_of(double v) { return v > 0.0 ? 1 : v < 0.0 ? -1 : 0; }
+int sign_of(double v) { return EventSystem::side_of(v); }
+bool holds(Comparison c, int side) { return EventSystem::holds(c, side); }
 
-bool holds(Comparison c, int side) {
-  switch (c) {
-    case Comparison::lt: return side < 0;
-    case Comparison::le: return side <= 0;
-    case Comparison::gt: return side > 0;
-    case Comparison::ge: return side >= 0;
-    case Comparison::eq: return side == 0;
-    case Comparison::ne: return side != 0;
-  }
-  return false;
-}
 
 }  // namespace
 
