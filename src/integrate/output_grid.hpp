@@ -29,6 +29,14 @@ class SteppedSolution {
   virtual void interpolate(double t, double* out) = 0;
 };
 
+// A SteppedSolution that can start again from a given state (after an
+// event or a switch of f, integrate/events/evented_solution.hpp).
+class RestartableSolution : public SteppedSolution {
+ public:
+  // Starts again at t from y (size() values), forgetting its history.
+  virtual void restart(double t, const double* y) = 0;
+};
+
 // Told of every accepted step of a SteppedSolution (t and the state at the
 // step's end), for methods that carry something along the step grid (PBS
 // carries S); any stepper that accepts one can drive them.

@@ -50,6 +50,7 @@ MethodCapabilities grk4as_method() {
 MethodCapabilities second_derivative_method() {
   MethodCapabilities c = trajectory_method();
   c.second_derivatives = true;
+  c.events = true;
   return c;
 }
 

@@ -159,8 +159,8 @@ TEST_P(EventSensitivities, AgreeWithCentralDifferences) {
   const Result r = solve(problem, "cvodes_fsa");
   const auto fd = central_difference_sensitivities(problem, 1e-5);
   EXPECT_LT(relative_max_difference(r.s, fd), 1e-5);
-  // pbsr and exp at their usual accuracy (delays through CVODES' stop times).
-  for (const char* method : {"pbsr", "exp"}) {
+  // pbsr, exp and odesd at their usual accuracy (delays through stop times).
+  for (const char* method : {"pbsr", "exp", "odesd"}) {
     auto looser = problem;
     looser.rtol = 1e-8;
     looser.atol = {1e-10};
@@ -247,12 +247,14 @@ event down when y > 0.5: y = 0
 }
 
 // pbsr and exp carry S along CVODES' steps; at each instant S catches up,
-// jumps as cvodes_fsa's does, and the propagation restarts. Their S is as
-// accurate across the instants as on the smooth pieces (~1e-4 relative at
-// these tolerances), so cvodes_fsa at tight tolerances is the reference.
-class PbsEvents : public ::testing::TestWithParam<const char*> {};
+// jumps as cvodes_fsa's does, and the propagation restarts. odesd locates
+// the roots on its quintic dense output and restarts its stepper there.
+// Their S is as accurate across the instants as on the smooth pieces
+// (pbsr/exp ~1e-4 relative at these tolerances), so cvodes_fsa at tight
+// tolerances is the reference.
+class ForwardEvents : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(PbsEvents, CarrySAcrossDosesSwitchesAndCascades) {
+TEST_P(ForwardEvents, CarrySAcrossDosesSwitchesAndCascades) {
   for (const char* text : {kTimedDose, kCrossingDose, kSwitchedRate}) {
     auto reference = ode_problem(text, linspace(0, 4, 9));
     const Result exact = solve(reference, "cvodes_fsa");
@@ -266,7 +268,7 @@ TEST_P(PbsEvents, CarrySAcrossDosesSwitchesAndCascades) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Methods, PbsEvents, ::testing::Values("pbsr", "exp"));
+INSTANTIATE_TEST_SUITE_P(Methods, ForwardEvents, ::testing::Values("pbsr", "exp", "odesd"));
 
 TEST(Events, AdjointRefusesDelayedEventsAndRunsSwitches) {
   const auto delayed = ode_problem(R"(
@@ -295,7 +297,7 @@ event later when x < 0.5 after 1: x = 1
 TEST(Events, MethodsWithoutEventsRefuseThemAndWarnOfSwitches) {
   const auto dosed = ode_problem(kTimedDose, {0, 1, 2});
   try {
-    solve(dosed, "odesd");
+    solve(dosed, "dopri8s");
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::unsupported);
@@ -303,7 +305,7 @@ TEST(Events, MethodsWithoutEventsRefuseThemAndWarnOfSwitches) {
               std::string::npos)
         << e.what();
   }
-  const Result r = solve(ode_problem(kSwitchedRate, {0, 1, 2}), "dopri8s");
+  const Result r = solve(ode_problem(kSwitchedRate, {0, 1, 2}), "grk4as");
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("steps over switches"), std::string::npos);
 }

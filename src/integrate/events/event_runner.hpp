@@ -47,6 +47,7 @@ class EventRunner {
 
   // The model has events or switches (else the runner does nothing).
   bool active() const { return system_ != nullptr; }
+  const std::vector<EventSystem::Root>& roots_of_system() const { return system_->roots(); }
   std::size_t n_roots() const { return n_roots_; }
   void root_values(double t, const double* x, double* g);
 

@@ -4,8 +4,10 @@
 #include "methods/odesd/odesd_method.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
+#include "integrate/events/evented_solution.hpp"
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/odesd/odesd_options.hpp"
@@ -37,7 +39,15 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   integrate::OutputGridSettings grid;
   grid.direction = 1;
   grid.stop_at_outputs = settings.stop_at_outputs;
-  integrate::reach_outputs(stepper, problem.output_times.data(), nt, grid, Y.data());
+  // Events and switches of f: the stepper restarts at every instant.
+  integrate::EventRunner events(model, p.data(), settings.sensitivities ? np : 0, ws.get());
+  std::unique_ptr<integrate::EventedSolution> evented;
+  if (events.active())
+    evented = std::make_unique<integrate::EventedSolution>(stepper, events, nx,
+                                                           settings.sensitivities ? np : 0);
+  integrate::SteppedSolution& solution =
+      evented ? static_cast<integrate::SteppedSolution&>(*evented) : stepper;
+  integrate::reach_outputs(solution, problem.output_times.data(), nt, grid, Y.data());
 
   methods::ResultBuilder out(problem, nx, np,
                              settings.sensitivities ? methods::SensitivityLayout::every_output
@@ -48,6 +58,9 @@ Result solve(const Problem& problem, const MethodOptions& options) {
     if (settings.sensitivities) out.set_s(k, y + nx);
   }
 
+  for (const auto& w : events.warnings()) out.warn(w);
+  if (events.active())
+    out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
   const StepperStats& s = stepper.stats();
   const EvaluationCounts& e = stepper.evaluations();
   const integrate::NewtonMatrixStats& m = stepper.matrix_stats();

@@ -57,12 +57,29 @@ OdesdStepper::OdesdStepper(const Model& model, const double* p, Workspace* ws,
 
   std::copy(x0, x0 + n_, y0_.begin());
   if (S0) std::copy(S0, S0 + n_ * np_, y0_.begin() + static_cast<std::ptrdiff_t>(n_));
+  begin(t_end);
+}
+
+void OdesdStepper::restart(double t, const double* y) {
+  t_ = t;
+  std::copy(y, y + len_, y0_.begin());
+  has_previous_ = false;  // the predictor and g5 start afresh (first-step forms)
+  restart_from_x0_ = false;
+  refresh_jacobians_ = false;
+  saw_non_finite_ = false;
+  factored_h_ = 0.0;
+  begin(t_end_);
+}
+
+// The derivatives at (t_, y0_) and the first step: at t0 and after a restart.
+void OdesdStepper::begin(double t_end) {
+  t_end_ = t_end;
   d_.f(t_, y0_.data(), yd0_.data());
   d_.a(t_, y0_.data(), ydd0_.data());
   if (!all_finite(n_, yd0_.data()) || !all_finite(n_, ydd0_.data()))
     throw Error(Status::not_finite,
-                "odesd: f or its time derivative a = J f + df/dt is not finite at t0=" +
-                    number_text(t0) + " (check x0 and the parameters)");
+                "odesd: f or its time derivative a = J f + df/dt is not finite at t=" +
+                    number_text(t_) + " (check x0 and the parameters)");
   // The Jacobian set at x0: Ṡ0 and S̈0 (Eq. 13), the first step's ȧ0, and
   // with sensitivities the first Newton matrix.
   d_.evaluate_jacobians(t_, y0_.data());
@@ -72,7 +89,7 @@ OdesdStepper::OdesdStepper(const Model& model, const double* p, Workspace* ws,
   d_.multiply_ja(1, yd0_.data(), adot0_.data());  // ȧ0 = J_a f0 + ∂a/∂t
   d_.a_dt(t_, y0_.data(), delta_.data());
   for (std::size_t i = 0; i < n_; ++i) adot0_[i] += delta_[i];
-  h_ = settings.fixed_step > 0.0 ? settings.fixed_step : initial_step(t_end);
+  h_ = settings_.fixed_step > 0.0 ? settings_.fixed_step : initial_step(t_end);
 }
 
 // Our starting step (the paper gives none): the step whose Taylor terms

@@ -33,7 +33,7 @@ struct StepperStats {
   std::size_t singular_matrices = 0, newton_iterations = 0;
 };
 
-class OdesdStepper final : public integrate::SteppedSolution {
+class OdesdStepper final : public integrate::RestartableSolution {
  public:
   // S0 (n x np) = dx0/dp, or null for a state-only solve. t_end bounds the
   // first step.
@@ -45,6 +45,9 @@ class OdesdStepper final : public integrate::SteppedSolution {
   const double* x() const override { return y0_.data(); }
   void step(double t_limit) override;
   void interpolate(double t, double* out) override;
+  // Starts again at t from y (x, then S) after an event or a switch: the
+  // first-step predictor and estimate, a fresh step size.
+  void restart(double t, const double* y) override;
 
   const StepperStats& stats() const { return stats_; }
   const EvaluationCounts& evaluations() const { return d_.counts(); }
@@ -58,6 +61,7 @@ class OdesdStepper final : public integrate::SteppedSolution {
 
   Attempt attempt(double t_limit);
   double initial_step(double t_end);
+  void begin(double t_end);
   bool set_and_factor(double h);
   void predict(double h, double* x1) const;
   double state_error(double h);
@@ -71,7 +75,7 @@ class OdesdStepper final : public integrate::SteppedSolution {
   ModelDerivatives d_;
   integrate::NewtonMatrix N_;
   std::size_t n_, np_, len_;  // np_ = 0 without sensitivities
-  double t_, t_prev_ = 0.0, h_ = 0.0, h_prev_ = 0.0;
+  double t_, t_prev_ = 0.0, h_ = 0.0, h_prev_ = 0.0, t_end_ = 0.0;
   bool has_previous_ = false;     // ym1 holds the start of the last accepted step
   bool restart_from_x0_ = false;  // Newton starts from x0 (after a failure)
   bool jacobians_at_x0_ = false;  // the held set was evaluated at (t, x0)

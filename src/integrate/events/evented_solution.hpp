@@ -1,0 +1,49 @@
+// A model's events and switches of f on any restartable one-step solver
+// (docs/events.md): after each step the wrapper looks for the root
+// functions whose comparison changed over the step, locates the earliest
+// crossing on the step's dense output (bisection to the resolution of t),
+// ends the step there, lets the EventRunner act (S jumps with it), and
+// restarts the inner solver from the state after the instant. Executions
+// pending after a delay cut the steps at their times.
+//
+// The solution vector is x (nx), then S (nx x ns, column-major) when the
+// solver carries sensitivities. Outputs before an instant are still read
+// from the inner solver's last step; the restart happens on the next step.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "integrate/events/event_runner.hpp"
+#include "integrate/output_grid.hpp"
+
+namespace odesens::integrate {
+
+class EventedSolution final : public SteppedSolution {
+ public:
+  // ns: the columns of S after x in the inner solution (0: states only).
+  EventedSolution(RestartableSolution& inner, EventRunner& events, std::size_t nx,
+                  std::size_t ns);
+
+  std::size_t size() const override { return inner_.size(); }
+  double t() const override { return t_; }
+  const double* x() const override;
+  void step(double t_limit) override;
+  void interpolate(double t, double* out) override;
+
+ private:
+  // The instant at t with the solution y (in-out); found: located root or null.
+  void instant(double t, double* y, const int* found);
+  double locate(std::size_t root, double t0, double t1);
+  void refresh_sides(double t, const double* y);
+
+  RestartableSolution& inner_;
+  EventRunner& events_;
+  std::size_t nx_, ns_;
+  double t_;
+  bool restart_pending_ = false;
+  std::vector<double> y_after_, y_scratch_, g_, g_new_, g_end_;
+  std::vector<int> found_;
+};
+
+}  // namespace odesens::integrate
