@@ -110,6 +110,7 @@ class EventSystem {
   struct Root {
     Comparison comparison;
     bool switches_rhs = false;  // f depends on this comparison (a discontinuity of f)
+    bool moves = false;         // g depends on the states or the parameters (not on t alone)
     std::string text;           // the comparison, for messages
   };
 

@@ -230,6 +230,23 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
                       "Jacobians), which model " + model.name() +
                     " does not provide (models from .ode, SBML or record() have them)");
   const EventSystem* events = model.event_system();
+  if (needs.bounds && events) {
+    // One polynomial model in p cannot follow a solution that jumps or
+    // switches at a place that moves with p (or x) inside the box.
+    if (!events->events().empty())
+      throw Error(Status::unsupported,
+                  "method '" + method_id + "' cannot enclose a model with events (event '" +
+                      events->events().front().id +
+                      "'): a jump inside the parameter box cannot be enclosed by one polynomial "
+                      "model in the parameters");
+    for (const auto& root : events->roots())
+      if (root.switches_rhs && root.moves)
+        throw Error(Status::unsupported,
+                    "method '" + method_id + "' cannot enclose a model whose right-hand side "
+                    "switches where the states or parameters say (a " + root.text +
+                    " of piecewise): a switch inside the parameter box cannot be enclosed by one "
+                    "polynomial model in the parameters");
+  }
   if (!needs.events && events && !events->events().empty()) {
     std::string runs;
     for (const auto& e : registry())

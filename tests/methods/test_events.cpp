@@ -310,6 +310,28 @@ TEST(Events, MethodsWithoutEventsRefuseThemAndWarnOfSwitches) {
   EXPECT_NE(r.warnings[0].find("steps over switches"), std::string::npos);
 }
 
+TEST(Events, BoundsMethodsRefuseEventsAndMovingSwitches) {
+  for (const char* method : {"bounds_fsa", "bounds_asa"}) {
+    for (const char* text : {kTimedDose, kSwitchedRate}) {
+      auto problem = ode_problem(text, {0, 1, 2});
+      const auto p = problem.model->nominal_params();
+      for (double v : p) {
+        problem.param_lower.push_back(0.9 * v);
+        problem.param_upper.push_back(1.1 * v);
+      }
+      try {
+        solve(problem, method);
+        ADD_FAILURE() << method << " accepted " << text;
+      } catch (const Error& e) {
+        EXPECT_EQ(e.status(), Status::unsupported);
+        EXPECT_NE(std::string(e.what()).find("cannot be enclosed by one polynomial model"),
+                  std::string::npos)
+            << e.what();
+      }
+    }
+  }
+}
+
 TEST(Events, StatesOnlySolveRunsEventsToo) {
   auto problem = ode_problem(kTimedDose, {0, 2});
   problem.options.set("sensitivities", 0);
