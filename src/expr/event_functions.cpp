@@ -241,13 +241,22 @@ void EventFunctions::triggers(const int* sides, bool* out) const {
   for (std::size_t k = 0; k < compiled_.size(); ++k) out[k] = evaluate(compiled_[k], 0, sides);
 }
 
+namespace {
+
+// The value of a one-row function, 0 when the event has none.
+double value_or_zero(const FunctionRows& f, Registers& regs, double t, const double* x,
+                     const double* p) {
+  if (f.size() == 0) return 0.0;
+  double v = 0.0;
+  f.values(regs, t, x, p, &v);
+  return v;
+}
+
+}  // namespace
+
 double EventFunctions::delay(Registers& regs, std::size_t k, double t, const double* x,
                              const double* p) const {
-  const FunctionRows& d = compiled_.at(k).delay;
-  if (d.size() == 0) return 0.0;
-  double v = 0.0;
-  d.values(regs, t, x, p, &v);
-  return v;
+  return value_or_zero(compiled_.at(k).delay, regs, t, x, p);
 }
 
 void EventFunctions::delay_gradient(Registers& regs, std::size_t k, double t, const double* x,
@@ -258,11 +267,7 @@ void EventFunctions::delay_gradient(Registers& regs, std::size_t k, double t, co
 
 double EventFunctions::priority(Registers& regs, std::size_t k, double t, const double* x,
                                 const double* p) const {
-  const FunctionRows& r = compiled_.at(k).priority;
-  if (r.size() == 0) return 0.0;
-  double v = 0.0;
-  r.values(regs, t, x, p, &v);
-  return v;
+  return value_or_zero(compiled_.at(k).priority, regs, t, x, p);
 }
 
 void EventFunctions::assignment_values(Registers& regs, std::size_t k, double t, const double* x,

@@ -260,12 +260,7 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
       for (std::size_t j = 0; j < np; ++j) out.s(0)[i + j * n] = adjoints[1 + i].gradient[j];
 
   Stats& stats = out.stats();
-  stats.steps += backward_stats.steps;
-  stats.rhs_evals += backward_stats.rhs_evals;
-  stats.jac_evals += backward_stats.jac_evals;
-  stats.linear_setups += backward_stats.linear_setups;
-  stats.error_test_failures += backward_stats.error_test_failures;
-  stats.extra["backward_steps"] = static_cast<double>(backward_stats.steps);
+  Session::add_backward_stats(backward_stats, stats);
   stats.extra["backward_problems"] = static_cast<double>(n_adjoints);
   stats.extra["segments"] = static_cast<double>(segments.size());
   stats.extra["events_executed"] = static_cast<double>(runner.events_executed());

@@ -395,12 +395,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
 
   Stats& stats = out.stats();
   Session::add_stats(mem, stats);
-  stats.steps += backward_stats.steps;
-  stats.rhs_evals += backward_stats.rhs_evals;
-  stats.jac_evals += backward_stats.jac_evals;
-  stats.linear_setups += backward_stats.linear_setups;
-  stats.error_test_failures += backward_stats.error_test_failures;
-  stats.extra["backward_steps"] = static_cast<double>(backward_stats.steps);
+  Session::add_backward_stats(backward_stats, stats);
   stats.extra["backward_problems"] = static_cast<double>(backward.size());
   stats.extra["backward_sweeps"] = static_cast<double>(sweeps);
   // Checkpoints hold the integrator's history (up to 13 vectors for Adams,

@@ -384,6 +384,15 @@ void Session::add_stats(void* cvode_mem, Stats& stats) {
   if (CVodeGetNumErrTestFails(cvode_mem, &v) == CV_SUCCESS) stats.error_test_failures += v;
 }
 
+void Session::add_backward_stats(const Stats& backward, Stats& stats) {
+  stats.steps += backward.steps;
+  stats.rhs_evals += backward.rhs_evals;
+  stats.jac_evals += backward.jac_evals;
+  stats.linear_setups += backward.linear_setups;
+  stats.error_test_failures += backward.error_test_failures;
+  stats.extra["backward_steps"] = static_cast<double>(backward.steps);
+}
+
 namespace {
 
 double integrator_bytes(void* cvode_mem) {

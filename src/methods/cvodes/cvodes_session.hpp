@@ -87,6 +87,9 @@ class Session {
 
   // Statistics of one cvode_mem added into stats.
   static void add_stats(void* cvode_mem, Stats& stats);
+  // An adjoint solve's backward counters added into its stats (and as
+  // backward_steps).
+  static void add_backward_stats(const Stats& backward, Stats& stats);
   // Bytes of work space of this session's CVODES memory and its backward
   // problems: what CVODES reports for the integrators and their linear
   // solvers and matrices (CVodeGetWorkSpace, CVodeGetLinWorkSpace), plus
