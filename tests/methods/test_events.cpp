@@ -270,6 +270,36 @@ TEST_P(ForwardEvents, CarrySAcrossDosesSwitchesAndCascades) {
 
 INSTANTIATE_TEST_SUITE_P(Methods, ForwardEvents, ::testing::Values("pbsr", "exp", "odesd"));
 
+// Several instants inside one step of a solver that takes large steps: a
+// trigger turning false (no restart), then a timed reset; and equalities,
+// which hold only at the crossing (== fires there; != turns false there
+// and true again just after, so it fires too).
+TEST_P(ForwardEvents, FindEveryInstantOfAStepAndEqualities) {
+  auto problem = ode_problem(R"(
+state x = 2
+state y = 0
+state u = 1
+state v = 0
+state w = 0
+dx/dt = -1
+dy/dt = 1
+du/dt = -0.1
+dv/dt = 0
+dw/dt = 0
+event a when x > 1: y = 100
+event b when t >= 1.5: y = 0
+event e when u == 0.5: v = v + 1
+event n when u != 0.5: w = w + 1
+)", {0, 10});
+  problem.rtol = 1e-8;
+  problem.atol = {1e-10};
+  if (std::string(GetParam()) == "odesd") problem.options.set("output", "hermite");
+  const Result r = solve(problem, GetParam());
+  EXPECT_NEAR(r.x_at(1, 1), 8.5, 1e-6) << "y: b must reset it at 1.5, a never fires";
+  EXPECT_NEAR(r.x_at(1, 3), 1.0, 1e-12) << "v: == fires once";
+  EXPECT_NEAR(r.x_at(1, 4), 1.0, 1e-12) << "w: != fires once, just after the crossing";
+}
+
 TEST(Events, AdjointRefusesDelayedEventsAndRunsSwitches) {
   const auto delayed = ode_problem(R"(
 param k = 0.5

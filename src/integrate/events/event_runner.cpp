@@ -107,7 +107,13 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   sides_before_ = sides_;
   update_sides(t, x, found);
   const bool due = next_execution() <= t;
-  if (!due && cause_root(found) == n_roots_) return outcome;  // no comparison changed
+  bool equality_located = false;  // == and != change just after their crossing too
+  for (std::size_t i = 0; found && i < n_roots_; ++i)
+    equality_located = equality_located ||
+                       (found[i] != 0 && (system_->roots()[i].comparison == Comparison::eq ||
+                                          system_->roots()[i].comparison == Comparison::ne));
+  if (!due && !equality_located && cause_root(found) == n_roots_)
+    return outcome;  // no comparison changed
   const std::size_t cause = cause_root(found);
   begin_record(t, x, cause);
   if (ns_ > 0 || recording_) left_rate(t, x, cause);
@@ -116,11 +122,26 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     instant_time_derivative(t, x, S, cause);
     for (std::size_t j = 0; j < ns_; ++j)
       for (std::size_t i = 0; i < nx_; ++i)
-        T_[i + j * nx_] = S[i + j * nx_] + f_minus_[i] * dtau_[j];
+        T_[i + j * nx_] = S[i + j * nx_] + (dtau_[j] != 0.0 ? f_minus_[i] * dtau_[j] : 0.0);
   }
   scheduled_ = false;
   evaluate_triggers(t, x);
   outcome.state_changed = execute_due(t, x);
+  // An == or != located here held (failed) only at the crossing: just after
+  // it g has the sign it crossed to, and the triggers are evaluated again
+  // at the same instant (so != fires now, and == is false from now on).
+  bool equality_crossed = false;
+  const auto& all_roots = system_->roots();
+  for (std::size_t i = 0; i < n_roots_; ++i)
+    if (found && found[i] != 0 && sides_[i] == 0 &&
+        (all_roots[i].comparison == Comparison::eq || all_roots[i].comparison == Comparison::ne)) {
+      sides_[i] = found[i] > 0 ? 1 : -1;
+      equality_crossed = true;
+    }
+  if (equality_crossed) {
+    evaluate_triggers(t, x);
+    outcome.state_changed = execute_due(t, x) || outcome.state_changed;
+  }
   outcome.scheduled = scheduled_;
   const auto& roots = system_->roots();
   for (std::size_t i = 0; i < n_roots_; ++i)
@@ -163,10 +184,14 @@ void EventRunner::left_rate(double t, const double* x, std::size_t cause) {
     const double t_left = t - delta;
     for (std::size_t i = 0; i < nx_; ++i) x_left_[i] = x[i] - delta * f_plus_[i];
     root_values(t_left, x_left_.data(), g_left_.data());
-    if (sign_of(g_left_[cause]) != sides_before_[cause]) continue;
+    const auto c = system_->roots()[cause].comparison;
+    if (holds(c, sign_of(g_left_[cause])) != holds(c, sides_before_[cause])) continue;
     model_.rhs(t_left, x_left_.data(), p_, f_minus_.data(), ws_);
-    return;
+    bool finite = true;
+    for (double v : f_minus_) finite = finite && std::isfinite(v);
+    if (finite) return;
   }
+  model_.rhs(t, x, p_, f_minus_.data(), ws_);
   warn("at t = " + number_text(t) + " the solution does not reach the " +
        system_->roots()[cause].text +
        " from its old side along f (it slides along the switch?); the sensitivities across "
@@ -186,7 +211,8 @@ void EventRunner::instant_time_derivative(double t, const double* x, const doubl
   double g_t = 0.0;
   system_->root_gradient(cause, t, x, p_, &g_t, gx_.data(), gp_.data(), ws_);
   double rate = g_t;
-  for (std::size_t i = 0; i < nx_; ++i) rate += gx_[i] * f_minus_[i];
+  for (std::size_t i = 0; i < nx_; ++i)
+    if (gx_[i] != 0.0) rate += gx_[i] * f_minus_[i];
   // dtau/dp_j = -(g_x s_j + g_p_j) / (g_x f- + g_t)
   bool moves = false;
   for (std::size_t j = 0; j < ns_; ++j) {
@@ -309,7 +335,7 @@ bool EventRunner::execute_due(double t, double* x) {
     const Pending e = std::move(pending_[best]);
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(best));
     execute(e, t, x);
-    changed = true;
+    changed = changed || !system_->events()[e.event].targets.empty();
     // The roots whose g the assignment moved take their new sides; the
     // others keep the side the integrator located them on.
     g_before_ = g_;
@@ -403,7 +429,8 @@ void EventRunner::adjoint_jump(const Instant& instant, const double* lambda_plus
   system_->root_gradient(instant.cause, t, instant.x_minus.data(), p_, &g_t, gx_.data(),
                          gp_.data(), ws_);
   double rate = g_t;
-  for (std::size_t i = 0; i < nx_; ++i) rate += gx_[i] * instant.f_minus[i];
+  for (std::size_t i = 0; i < nx_; ++i)
+    if (gx_[i] != 0.0) rate += gx_[i] * instant.f_minus[i];
   if (!(std::fabs(rate) > 0.0) || !std::isfinite(rate)) {
     warn("at t = " + number_text(t) + " the solution touches the " +
          system_->roots()[instant.cause].text +
@@ -421,7 +448,7 @@ void EventRunner::carry_sensitivities(double t, const double* x, double* S, bool
   model_.rhs(t, x, p_, f_plus_.data(), ws_);
   for (std::size_t j = 0; j < ns_; ++j)
     for (std::size_t i = 0; i < nx_; ++i)
-      S[i + j * nx_] = T_[i + j * nx_] - f_plus_[i] * dtau_[j];
+      S[i + j * nx_] = T_[i + j * nx_] - (dtau_[j] != 0.0 ? f_plus_[i] * dtau_[j] : 0.0);
 }
 
 }  // namespace odesens::integrate

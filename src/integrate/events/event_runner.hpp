@@ -48,6 +48,8 @@ class EventRunner {
   // The model has events or switches (else the runner does nothing).
   bool active() const { return system_ != nullptr; }
   const std::vector<EventSystem::Root>& roots_of_system() const { return system_->roots(); }
+  // The side of every root function as of the last instant (or t0).
+  const std::vector<int>& sides() const { return sides_; }
   std::size_t n_roots() const { return n_roots_; }
   void root_values(double t, const double* x, double* g);
 

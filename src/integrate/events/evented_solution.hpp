@@ -35,14 +35,14 @@ class EventedSolution final : public SteppedSolution {
   // The instant at t with the solution y (in-out); found: located root or null.
   void instant(double t, double* y, const int* found);
   double locate(std::size_t root, double t0, double t1);
-  void refresh_sides(double t, const double* y);
 
   RestartableSolution& inner_;
   EventRunner& events_;
   std::size_t nx_, ns_;
   double t_;
   bool restart_pending_ = false;
-  std::vector<double> y_after_, y_scratch_, g_, g_new_, g_end_;
+  std::vector<double> y_after_, y_scratch_, g_new_, g_end_;
+  std::vector<int> side_;  // the sides at the start of the part of the step searched
   std::vector<int> found_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/number_text.hpp"
@@ -61,6 +62,11 @@ void integrate_with_events(Session& session, const Problem& problem,
   const auto& times = problem.output_times;
   for (std::size_t k = 0; k < times.size(); ++k) {
     const double t_out = times[k];
+    // An output within rounding of the current time (a restart just before
+    // it) is the current state: CVODES refuses an output time that close.
+    if (t < t_out && t_out - t <= 4.0 * std::numeric_limits<double>::epsilon() *
+                                     std::max(std::fabs(t_out), 1.0))
+      t = t_out;
     while (t < t_out) {
       // CVODES never steps past a pending execution, even toward a later
       // output time (it could not be stopped there afterwards).

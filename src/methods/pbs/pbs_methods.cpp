@@ -150,8 +150,10 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
       if (t > next_output) {
         deferred = true;
         deferred_t = t;
-        deferred_found.assign(found ? found : deferred_found.data(),
-                              found ? found + events.n_roots() : deferred_found.data());
+        if (found)
+          deferred_found.assign(found, found + events.n_roots());
+        else
+          deferred_found.clear();
         return;
       }
       std::copy(x, x + nx, x_instant.begin());

@@ -357,7 +357,15 @@ class Importer {
         }
         return sum;
       }
-      default: return g().constant(0.0);
+      default:
+        // A species nothing but events changes keeps its amount; its
+        // concentration follows its compartment: -(n/V) V' / V.
+        if (s.kind == SymbolKind::species && !s.amount_valued) {
+          const int compartment =
+              index_of(static_cast<const Species*>(s.element)->getCompartment());
+          return g().neg(g().div(g().mul(value(i, c), rate_of(compartment, c)), size(s, c)));
+        }
+        return g().constant(0.0);
     }
   }
 
