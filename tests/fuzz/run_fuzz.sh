@@ -19,9 +19,9 @@ flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -ffp-contract=off
        -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -Isrc -Iinclude "-I$sleef_include")
 # The expression engine and the .ode parser without the Model layer
-# (expr_model.cpp and ode_loader.cpp need the rest of the library), plus the
-# fuzz target.
-sources=()
+# (expr_model.cpp and ode_loader.cpp need the rest of the library), the
+# number formatting of their messages, plus the fuzz target.
+sources=(src/core/number_text.cpp)
 for src in src/expr/*.cpp src/sources/ode/*.cpp; do
   case "$src" in
     */expr_model.cpp | */ode_loader.cpp) ;;
