@@ -150,7 +150,6 @@ std::size_t EventFunctions::add_root(Graph& g, NodeId difference, Comparison com
   root.text = std::string("'") + op_name(g.node(comparison_node).op) + "' comparison";
   roots_.push_back(root);
   root_nodes_.push_back(difference);
-  comparison_nodes_.push_back(comparison_node);
   return roots_.size() - 1;
 }
 

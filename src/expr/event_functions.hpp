@@ -92,7 +92,6 @@ class EventFunctions {
   std::vector<EventSystem::Event> events_;
   std::vector<EventSystem::Root> roots_;
   std::vector<NodeId> root_nodes_;        // g_i = a - b
-  std::vector<NodeId> comparison_nodes_;  // the comparison each root came from
   std::vector<CompiledEvent> compiled_;
   FunctionRows root_rows_;
 };

@@ -149,7 +149,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
         holds(roots[i].comparison, sides_before_[i]) != holds(roots[i].comparison, sides_[i]))
       outcome.rhs_switched = true;
   if (outcome.state_changed || outcome.rhs_switched)
-    carry_sensitivities(t, x, S, outcome.state_changed);
+    carry_sensitivities(t, x, S);
   if (recording_) model_.rhs(t, x, p_, instant_.f_plus.data(), ws_);
   return outcome;
 }
@@ -443,7 +443,7 @@ void EventRunner::adjoint_jump(const Instant& instant, const double* lambda_plus
   for (std::size_t j = 0; j < np_; ++j) gradient[j] -= c * gp_[j];
 }
 
-void EventRunner::carry_sensitivities(double t, const double* x, double* S, bool) {
+void EventRunner::carry_sensitivities(double t, const double* x, double* S) {
   if (ns_ == 0) return;
   model_.rhs(t, x, p_, f_plus_.data(), ws_);
   for (std::size_t j = 0; j < ns_; ++j)

@@ -124,7 +124,7 @@ class EventRunner {
   void execute(const Pending& e, double t, double* x);
   // D (m x ns) = h_x T + h_p + h_t dtau for event k at (t, x).
   void total_assignment_derivative(std::size_t k, double t, const double* x, double* D);
-  void carry_sensitivities(double t, const double* x, double* S, bool state_changed);
+  void carry_sensitivities(double t, const double* x, double* S);
   void begin_record(double t, const double* x, std::size_t cause);
   void warn(const std::string& message);
 
