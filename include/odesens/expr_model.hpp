@@ -101,6 +101,10 @@ class ExprModel final : public Model,
   void assignment_jacobians(std::size_t k, double t, const double* x, const double* p,
                             double* h_t, double* h_x, double* h_p,
                             Workspace* ws = nullptr) const override;
+  const std::vector<std::size_t>& branch_roots() const override;
+  void rhs_points_on_branches(std::size_t n, const double* t, const double* X, const double* P,
+                              const double* truth, double* F,
+                              Workspace* ws = nullptr) const override;
 
   void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const override;
   void initial_sensitivity(const double* p, double* dx0_dp,

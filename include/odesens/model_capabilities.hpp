@@ -161,6 +161,18 @@ class EventSystem {
   virtual void assignment_jacobians(std::size_t k, double t, const double* x, const double* p,
                                     double* h_t, double* h_x, double* h_p,
                                     Workspace* ws = nullptr) const = 0;
+
+  // The comparisons of f that switch it (roots with switches_rhs, by root
+  // index), in the order rhs_points_on_branches reads their truth.
+  virtual const std::vector<std::size_t>& branch_roots() const = 0;
+  // f at n points as BatchedRhs::rhs_points gives it (X nx x n, P np x n,
+  // F nx x n, column-major), with comparison i of branch_roots() taken as
+  // truth[i] (0 or 1, for every point) instead of evaluated at each point:
+  // for points that must follow the branches of one trajectory (the
+  // perturbed trajectories of internal differences follow the nominal's).
+  virtual void rhs_points_on_branches(std::size_t n, const double* t, const double* X,
+                                      const double* P, const double* truth, double* F,
+                                      Workspace* ws = nullptr) const = 0;
 };
 
 // Named values of a model beyond its states (.ode lets and outputs, SBML

@@ -78,6 +78,37 @@ bool comparison_of(Op op, Comparison* out) {
 }
 
 
+// rows with every node `replace[i].first` replaced by `replace[i].second`
+// (ids are a topological order, so one pass in id order rebuilds every
+// node above a replaced one).
+std::vector<NodeId> substitute(Graph& g, const std::vector<NodeId>& rows,
+                               const std::vector<std::pair<NodeId, NodeId>>& replace) {
+  NodeId top = 0;
+  for (NodeId r : rows)
+    if (r != kNoNode) top = std::max(top, r);
+  std::vector<NodeId> image(static_cast<std::size_t>(top) + 1, kNoNode);
+  std::vector<char> needed(image.size(), 0);
+  for (NodeId r : rows)
+    if (r != kNoNode) needed[r] = 1;
+  for (NodeId id = top + 1; id-- > 0;) {  // what the rows read, top down
+    if (!needed[id]) continue;
+    const Node& n = g.node(id);
+    for (NodeId operand : {n.a, n.b, n.c})
+      if (operand != kNoNode) needed[operand] = 1;
+  }
+  for (const auto& [from, to] : replace)
+    if (from < image.size()) image[from] = to;
+  for (NodeId id = 0; id <= top; ++id) {
+    if (!needed[id] || image[id] != kNoNode) continue;
+    const Node n = g.node(id);
+    auto mapped = [&](NodeId operand) { return operand == kNoNode ? kNoNode : image[operand]; };
+    image[id] = g.rebuild(id, mapped(n.a), mapped(n.b), mapped(n.c));
+  }
+  std::vector<NodeId> out;
+  for (NodeId r : rows) out.push_back(r == kNoNode ? kNoNode : image[r]);
+  return out;
+}
+
 }  // namespace
 
 EventFunctions::EventFunctions(SymbolicModel& model) {
@@ -131,13 +162,21 @@ void EventFunctions::collect_switches(const SymbolicModel& model) {
   }
   std::sort(found.begin(), found.end());
   Graph& g = const_cast<SymbolicModel&>(model).graph;
+  const std::size_t np = model.param_names.size();
+  std::vector<std::pair<NodeId, NodeId>> branches;
   for (NodeId id : found) {
     const Node n = g.node(id);
     Comparison c = Comparison::ne;
     comparison_of(n.op, &c);
     const std::size_t r = add_root(g, g.sub(n.a, n.b), c, id);
     roots_[r].switches_rhs = true;
+    branches.push_back({id, g.param(static_cast<int>(np + branch_roots_.size()))});
+    branch_roots_.push_back(r);
   }
+  if (branches.empty()) return;
+  rhs_on_branches_ = compile_tape(g, substitute(g, model.rhs, branches),
+                                  model.state_names.size(), np + branches.size(),
+                                  TapeKind::values);
 }
 
 std::size_t EventFunctions::add_root(Graph& g, NodeId difference, Comparison comparison,

@@ -68,6 +68,10 @@ class EventFunctions {
                          const double* p, double* values) const;
   void assignment_jacobians(Registers& regs, std::size_t k, double t, const double* x,
                             const double* p, double* h_t, double* h_x, double* h_p) const;
+  // The comparisons of f that are switches (root indices), and f with
+  // comparison i replaced by parameter np + i (EventSystem::rhs_points_on_branches).
+  const std::vector<std::size_t>& branch_roots() const { return branch_roots_; }
+  const Tape& rhs_on_branches() const { return rhs_on_branches_; }
 
  private:
   // A trigger as a tree over the sides of roots: node 0 is the top.
@@ -94,6 +98,8 @@ class EventFunctions {
   std::vector<NodeId> root_nodes_;        // g_i = a - b
   std::vector<CompiledEvent> compiled_;
   FunctionRows root_rows_;
+  std::vector<std::size_t> branch_roots_;
+  Tape rhs_on_branches_;
 };
 
 }  // namespace odesens::expr

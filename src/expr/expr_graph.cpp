@@ -163,4 +163,13 @@ NodeId Graph::pow(NodeId a, NodeId b) {
   return fold(Op::pow, a, b, kNoNode, 0);
 }
 
+NodeId Graph::rebuild(NodeId id, NodeId a, NodeId b, NodeId c) {
+  const Node n = nodes_[id];
+  if (is_leaf(n.op)) return id;
+  if (n.op == Op::select) return select(a, b, c);
+  if (n.op == Op::powi) return powi(a, n.index);
+  if (arity(n.op) == 1) return unary(n.op, a);
+  return binary(n.op, a, b);
+}
+
 }  // namespace odesens::expr

@@ -38,6 +38,10 @@ class Graph {
   // pow with an integral constant exponent (|n| <= 2^20) becomes powi.
   NodeId pow(NodeId a, NodeId b);
 
+  // Node id's operation on new operands (a leaf stays itself), folded as
+  // the builders above fold.
+  NodeId rebuild(NodeId id, NodeId a, NodeId b, NodeId c);
+
   NodeId neg(NodeId a) { return unary(Op::neg, a); }
   NodeId add(NodeId a, NodeId b) { return binary(Op::add, a, b); }
   NodeId sub(NodeId a, NodeId b) { return binary(Op::sub, a, b); }

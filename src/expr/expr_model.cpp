@@ -462,6 +462,26 @@ void ExprModel::assignment_jacobians(std::size_t k, double t, const double* x, c
   event_functions(*impl_).assignment_jacobians(w.registers, k, t, x, p, h_t, h_x, h_p);
 }
 
+const std::vector<std::size_t>& ExprModel::branch_roots() const {
+  return event_functions(*impl_).branch_roots();
+}
+
+void ExprModel::rhs_points_on_branches(std::size_t n, const double* t, const double* X,
+                                       const double* P, const double* truth, double* F,
+                                       Workspace* ws) const {
+  ODESENS_REGISTERS(rhs_points_on_branches(n, t, X, P, truth, F, ws_given));
+  const expr::EventFunctions& events = event_functions(*impl_);
+  const std::size_t np = impl_->sym.param_names.size(), nb = events.branch_roots().size();
+  // The truth values are parameters np.. of the tape of f on branches.
+  double* P_branches = w.registers.buffer(Slot::branch_params).ensure((np + nb) * n);
+  for (std::size_t l = 0; l < n; ++l) {
+    std::copy(P + l * np, P + (l + 1) * np, P_branches + l * (np + nb));
+    std::copy(truth, truth + nb, P_branches + l * (np + nb) + np);
+  }
+  expr::evaluate_points(events.rhs_on_branches(), kernels(w.lane_width()), w.registers, n, t, X,
+                        P_branches, F);
+}
+
 #undef ODESENS_REGISTERS
 
 int widest_expr_lane_width() { return expr::widest_lane_width(); }

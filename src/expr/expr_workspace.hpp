@@ -41,7 +41,7 @@ class AlignedBuffer {
 // thread keep their cached parameter-only prefixes.
 enum class Slot {
   rhs, jac_x, jac_p, x0, dx0_dp, dfdt, outputs, observables, xddot, xddot_jac_x, xddot_jac_p,
-  xddot_dt, events, event_partials, event_scratch,
+  xddot_dt, events, event_partials, event_scratch, branch_params,
   dense_values, lanes_values, lanes_tangents, lanes_io, lanes_outputs, observable_seeds, count
 };
 

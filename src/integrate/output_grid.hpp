@@ -35,6 +35,10 @@ class RestartableSolution : public SteppedSolution {
  public:
   // Starts again at t from y (size() values), forgetting its history.
   virtual void restart(double t, const double* y) = 0;
+  // Takes the last step again so that it ends exactly at t (inside it),
+  // when the solver can (else false). The dense output of a step across a
+  // switch of f is not to be trusted near the switch.
+  virtual bool retake(double /*t*/) { return false; }
 };
 
 // Told of every accepted step of a SteppedSolution (t and the state at the

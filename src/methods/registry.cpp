@@ -35,6 +35,7 @@ MethodCapabilities difference_method() {
   MethodCapabilities c = trajectory_method();
   c.rhs_only = true;
   c.directions = true;
+  c.events = true;
   return c;
 }
 
@@ -44,6 +45,7 @@ MethodCapabilities grk4as_method() {
   MethodCapabilities c = trajectory_method();
   c.exact_jacobians = true;
   c.directions = true;
+  c.events = true;
   return c;
 }
 

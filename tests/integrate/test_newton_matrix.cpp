@@ -324,6 +324,22 @@ TEST(NewtonMatrix, DenseTermsWorkOnBothBackends) {
   EXPECT_LT(max_relative_difference(x[0], x[1]), 1e-12);
 }
 
+TEST(NewtonMatrix, ATermWithoutEntriesNeedsNoValues) {
+  // f independent of x: J has an empty pattern, and its values pointer is
+  // that of an empty vector (null). M = 2 I then.
+  SparsityPattern empty;
+  empty.rows = empty.cols = 3;
+  empty.col_ptr.assign(4, 0);
+  for (const auto kind : {NewtonBackendKind::dense_lu, NewtonBackendKind::klu}) {
+    NewtonMatrix nm(3, {&empty}, backend_options(kind));
+    nm.set(2.0, {{-0.5, nullptr, 1}});
+    nm.factor_or_throw(0.0);
+    std::vector<double> b = {2.0, 4.0, -6.0};
+    nm.solve(1, b.data());
+    EXPECT_EQ(b, (std::vector<double>{1.0, 2.0, -3.0})) << name_of(kind);
+  }
+}
+
 TEST(NewtonMatrix, AutomaticChoosesKluOnlyForLargeSparseTerms) {
   const OdesdFamily small = odesd_family(5, 1), large = odesd_family(12, 1);  // n = 25, 144
   NewtonMatrixOptions o;

@@ -21,11 +21,18 @@ bool holds(Comparison c, int side) { return EventSystem::holds(c, side); }
 
 }  // namespace
 
-EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Workspace* ws)
-    : model_(model), p_(p), nx_(model.nx()), np_(model.np()), ns_(ns), ws_(ws) {
+EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Workspace* ws,
+                         const double* param_directions)
+    : model_(model),
+      p_(p),
+      param_directions_(param_directions),
+      nx_(model.nx()),
+      np_(model.np()),
+      ns_(ns),
+      ws_(ws) {
   system_ = model.event_system();
   if (!system_) return;
-  if (ns_ != 0 && ns_ != np_)
+  if (ns_ != 0 && ns_ != np_ && !param_directions_)
     throw Error(Status::internal_error, "EventRunner: S must have 0 or np columns");
   const std::size_t ne = system_->events().size();
   n_roots_ = system_->roots().size();
@@ -53,6 +60,15 @@ EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Wo
 
 void EventRunner::root_values(double t, const double* x, double* g) {
   if (n_roots_ > 0) system_->root_values(t, x, p_, g, ws_);
+}
+
+double EventRunner::along(const double* grad_p, std::size_t stride, std::size_t j) const {
+  if (!param_directions_) return grad_p[j * stride];
+  const double* r = param_directions_ + j * np_;
+  double v = 0.0;
+  for (std::size_t k = 0; k < np_; ++k)
+    if (r[k] != 0.0) v += grad_p[k * stride] * r[k];
+  return v;
 }
 
 void EventRunner::warn(const std::string& message) {
@@ -150,7 +166,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
       outcome.rhs_switched = true;
   if (outcome.state_changed || outcome.rhs_switched)
     carry_sensitivities(t, x, S);
-  if (recording_) model_.rhs(t, x, p_, instant_.f_plus.data(), ws_);
+  if (recording_) rhs_on_sides(t, x, sides_, instant_.f_plus.data());
   return outcome;
 }
 
@@ -175,9 +191,37 @@ std::size_t EventRunner::cause_root(const int* found) const {
 // evaluated at (t - delta, x - delta f(t, x)) instead, for the first of a
 // few growing delta where the root function is back on its old side.
 // The error is O(delta), delta >= 1e-10 |t|.
+void EventRunner::rhs_on_sides(double t, const double* x, const std::vector<int>& sides,
+                               double* out) {
+  const auto& branches = system_->branch_roots();
+  if (branches.empty()) {
+    model_.rhs(t, x, p_, out, ws_);
+    return;
+  }
+  branch_truth_.resize(branches.size());
+  for (std::size_t i = 0; i < branches.size(); ++i) {
+    const std::size_t r = branches[i];
+    branch_truth_[i] = holds(system_->roots()[r].comparison, sides[r]) ? 1.0 : 0.0;
+  }
+  system_->rhs_points_on_branches(1, &t, x, p_, branch_truth_.data(), out, ws_);
+}
+
 void EventRunner::left_rate(double t, const double* x, std::size_t cause) {
+  if (cause == n_roots_) {
+    model_.rhs(t, x, p_, f_minus_.data(), ws_);
+    return;
+  }
+  // f on the branches of before the instant, at the instant itself: exact
+  // where the model evaluates f on given branches and f is finite there.
+  rhs_on_sides(t, x, sides_before_, f_minus_.data());
+  bool finite_there = true;
+  for (double v : f_minus_) finite_there = finite_there && std::isfinite(v);
+  const auto& branches = system_->branch_roots();
+  const bool cause_on_branches =
+      !system_->roots()[cause].switches_rhs ||
+      std::find(branches.begin(), branches.end(), cause) != branches.end();
+  if (finite_there && !branches.empty() && cause_on_branches) return;
   model_.rhs(t, x, p_, f_minus_.data(), ws_);
-  if (cause == n_roots_) return;
   std::copy(f_minus_.begin(), f_minus_.end(), f_plus_.begin());
   const double scale = std::max(std::fabs(t), 1.0);
   for (double delta = 1e-10 * scale; delta <= 1e-3 * scale; delta *= 10.0) {
@@ -216,7 +260,7 @@ void EventRunner::instant_time_derivative(double t, const double* x, const doubl
   // dtau/dp_j = -(g_x s_j + g_p_j) / (g_x f- + g_t)
   bool moves = false;
   for (std::size_t j = 0; j < ns_; ++j) {
-    double num = gp_[j];
+    double num = along(gp_.data(), 1, j);
     for (std::size_t i = 0; i < nx_; ++i) num += gx_[i] * S[i + j * nx_];
     dtau_[j] = num;
     moves = moves || num != 0.0;
@@ -277,7 +321,7 @@ void EventRunner::fire(std::size_t k, double t, const double* x) {
       double d_t = 0.0;
       system_->delay_gradient(k, t, x, p_, &d_t, gx_.data(), gp_.data(), ws_);
       for (std::size_t j = 0; j < ns_; ++j) {
-        double v = dtau_[j] * (1.0 + d_t) + gp_[j];
+        double v = dtau_[j] * (1.0 + d_t) + along(gp_.data(), 1, j);
         for (std::size_t i = 0; i < nx_; ++i) v += gx_[i] * T_[i + j * nx_];
         e.dtime[j] = v;
       }
@@ -301,7 +345,7 @@ void EventRunner::total_assignment_derivative(std::size_t k, double t, const dou
   system_->assignment_jacobians(k, t, x, p_, ht_.data(), hx_.data(), hp_.data(), ws_);
   for (std::size_t j = 0; j < ns_; ++j)
     for (std::size_t r = 0; r < m; ++r) {
-      double v = hp_[r + j * m] + ht_[r] * dtau_[j];
+      double v = along(hp_.data() + r, m, j) + ht_[r] * dtau_[j];
       for (std::size_t i = 0; i < nx_; ++i) v += hx_[r + i * m] * T_[i + j * nx_];
       D[r + j * m] = v;
     }
@@ -445,7 +489,7 @@ void EventRunner::adjoint_jump(const Instant& instant, const double* lambda_plus
 
 void EventRunner::carry_sensitivities(double t, const double* x, double* S) {
   if (ns_ == 0) return;
-  model_.rhs(t, x, p_, f_plus_.data(), ws_);
+  rhs_on_sides(t, x, sides_, f_plus_.data());  // the state may lag the located side by rounding
   for (std::size_t j = 0; j < ns_; ++j)
     for (std::size_t i = 0; i < nx_; ++i)
       S[i + j * nx_] = T_[i + j * nx_] - (dtau_[j] != 0.0 ? f_plus_[i] * dtau_[j] : 0.0);

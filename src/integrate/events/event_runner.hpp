@@ -43,7 +43,12 @@ namespace odesens::integrate {
 class EventRunner {
  public:
   // p: the parameters of the solve; ns: columns of S carried (0: none).
-  EventRunner(const Model& model, const double* p, std::size_t ns, Workspace* ws);
+  // Column j of S is dx/dp by default (ns = np); with param_directions
+  // (np x ns, column-major, kept by the caller) it is the derivative along
+  // the direction whose parameter part is column j (its state part enters
+  // through S(t0)), for methods that carry S·R (internal differences).
+  EventRunner(const Model& model, const double* p, std::size_t ns, Workspace* ws,
+              const double* param_directions = nullptr);
 
   // The model has events or switches (else the runner does nothing).
   bool active() const { return system_ != nullptr; }
@@ -118,6 +123,9 @@ class EventRunner {
   std::size_t cause_root(const int* found) const;
   // f just before the instant into f_minus_.
   void left_rate(double t, const double* x, std::size_t cause);
+  // f at (t, x) with every switch of f on its branch for `sides` (f itself
+  // where the model has no switches or cannot evaluate f on given branches).
+  void rhs_on_sides(double t, const double* x, const std::vector<int>& sides, double* out);
   // The instant's dtau/dp from its cause.
   void instant_time_derivative(double t, const double* x, const double* S, std::size_t cause);
   bool execute_due(double t, double* x);
@@ -126,11 +134,15 @@ class EventRunner {
   void total_assignment_derivative(std::size_t k, double t, const double* x, double* D);
   void carry_sensitivities(double t, const double* x, double* S);
   void begin_record(double t, const double* x, std::size_t cause);
+  // The derivative along column j's parameter direction of a function whose
+  // parameter gradient is grad_p[k * stride], k < np.
+  double along(const double* grad_p, std::size_t stride, std::size_t j) const;
   void warn(const std::string& message);
 
   const Model& model_;
   const EventSystem* system_ = nullptr;
   const double* p_;
+  const double* param_directions_;  // np x ns, or null: the unit vectors
   std::size_t nx_, np_, ns_, n_roots_ = 0;
   Workspace* ws_;
   std::vector<double> g_, g_before_;
@@ -142,7 +154,7 @@ class EventRunner {
   bool scheduled_ = false;  // fire() scheduled an execution after now
   // Sensitivities at the instant: dtau/dp, T, and scratch.
   std::vector<double> dtau_, T_, f_plus_, f_minus_, x_left_, g_left_, gx_, gp_, hx_, hp_, ht_,
-      D_;
+      D_, branch_truth_;
   std::vector<std::string> warnings_;
   bool recording_ = false;
   Instant instant_;

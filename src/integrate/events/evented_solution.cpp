@@ -76,6 +76,15 @@ double EventedSolution::locate(std::size_t root, double t0, double t1) {
     else
       lo = mid;
   }
+  // An output time in (lo, hi] where the comparison has changed is the
+  // earliest such time to the resolution of the search.
+  const double* end = output_times_ + output_count_;
+  const double* at = std::upper_bound(output_times_, end, lo);
+  if (output_times_ && at != end && *at < hi) {
+    inner_.interpolate(*at, y_scratch_.data());
+    events_.root_values(*at, y_scratch_.data(), g_new_.data());
+    if (comparison_changed(r, side_lo, g_new_[root])) return *at;
+  }
   return hi;
 }
 
@@ -111,6 +120,7 @@ void EventedSolution::step(double t_limit) {
     std::fill(found_.begin(), found_.end(), 0);
     inner_.interpolate(tau, y_scratch_.data());
     events_.root_values(tau, y_scratch_.data(), g_new_.data());
+    const bool retaken = tau < t1 && roots[first].switches_rhs && inner_.retake(tau);
     // Every root that crossed by tau is located there (the earliest, and
     // any other whose g changed sign or whose comparison changed too).
     for (std::size_t i = 0; i < roots.size(); ++i) {
@@ -120,8 +130,13 @@ void EventedSolution::step(double t_limit) {
       found_[i] = before != 0 && before != EventSystem::kUnordered ? -before
                                                                    : (g_new_[i] > 0.0 ? 1 : -1);
     }
+    if (retaken)  // the state at tau from a step that ends there
+      std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
     instant(tau, y_scratch_.data(), found_.data());
-    if (restart_pending_) return;
+    if (restart_pending_ || retaken) {  // the inner solver is at tau
+      t_ = tau;
+      return;
+    }
     if (!(tau < t1)) break;  // nothing changed there: look on in the step
     t_from = tau;
     side_ = events_.sides();

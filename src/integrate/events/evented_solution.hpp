@@ -25,6 +25,14 @@ class EventedSolution final : public SteppedSolution {
   EventedSolution(RestartableSolution& inner, EventRunner& events, std::size_t nx,
                   std::size_t ns);
 
+  // Output times (sorted, kept by the caller): an instant located within
+  // the resolution of t of one of them is put on it, so that the output
+  // there is the value after the instant, as CVODES gives it.
+  void set_output_times(const double* times, std::size_t count) {
+    output_times_ = times;
+    output_count_ = count;
+  }
+
   std::size_t size() const override { return inner_.size(); }
   double t() const override { return t_; }
   const double* x() const override;
@@ -40,6 +48,8 @@ class EventedSolution final : public SteppedSolution {
   EventRunner& events_;
   std::size_t nx_, ns_;
   double t_;
+  const double* output_times_ = nullptr;
+  std::size_t output_count_ = 0;
   bool restart_pending_ = false;
   std::vector<double> y_after_, y_scratch_, g_new_, g_end_;
   std::vector<int> side_;  // the sides at the start of the part of the step searched

@@ -14,6 +14,7 @@ ModelRosenbrockSystem::ModelRosenbrockSystem(const Model& model, std::size_t lan
       np_(model.np()),
       lanes_(lanes),
       workspace_(workspace),
+      branches_(model),
       params_(params, params + model.np() * lanes),
       columns_(model.nx() * lanes),
       out_(model.nx() * lanes),
@@ -33,7 +34,11 @@ void ModelRosenbrockSystem::rhs(double t, const double* X, double* F) {
   const std::size_t m = lanes_;
   for (std::size_t l = 0; l < m; ++l)
     for (std::size_t i = 0; i < n_; ++i) columns_[l * n_ + i] = X[i * m + l];
-  if (const BatchedRhs* batched = model_.batched_rhs()) {
+  if (branches_.active() && m > 1) {  // the perturbed lanes on the nominal's branches
+    std::fill(times_.begin(), times_.end(), t);
+    branches_.rhs_points(m, times_.data(), columns_.data(), params_.data(), out_.data(),
+                         &workspace_);
+  } else if (const BatchedRhs* batched = model_.batched_rhs()) {
     std::fill(times_.begin(), times_.end(), t);
     batched->rhs_points(m, times_.data(), columns_.data(), params_.data(), out_.data(),
                         &workspace_);

@@ -3,7 +3,8 @@
 // model's batched f when it has one, so that every lane sees the same
 // arithmetic; a loop over lanes otherwise), the nominal's J_x from the
 // model (sparse values when it has a pattern), Jacobian products and ∂f/∂t
-// at each lane's own state and parameters.
+// at each lane's own state and parameters. Every lane follows lane 0's
+// branches of f (integrate/events/nominal_branches.hpp).
 //
 // The caller's Workspace of this model is used for every evaluation: once
 // its buffers have grown, nothing here allocates.
@@ -12,6 +13,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "integrate/events/nominal_branches.hpp"
 #include "integrate/implicit/rosenbrock_system.hpp"
 #include "odesens/model.hpp"
 
@@ -40,6 +42,7 @@ class ModelRosenbrockSystem final : public RosenbrockSystem {
   const Model& model_;
   std::size_t n_, np_, lanes_;
   Workspace& workspace_;
+  NominalBranches branches_;
   std::vector<double> params_;          // np×m
   std::vector<double> columns_, out_;   // n×m column-major copies of X and F
   std::vector<double> times_;           // m times for the batched f

@@ -51,6 +51,8 @@ NewtonMatrix::NewtonMatrix(std::size_t n, const std::vector<const SparsityPatter
                            const NewtonMatrixOptions& options)
     : n_(n), term_count_(term_patterns.size()) {
   check_patterns(n, term_patterns);
+  for (std::size_t k = 0; k < term_patterns.size(); ++k)
+    term_empty_[k] = term_patterns[k] && term_patterns[k]->nnz() == 0;
   kind_ = resolve_backend(n, term_patterns, options);
   backend_ = kind_ == NewtonBackendKind::klu
                  ? make_klu_backend(n, term_patterns, options.refactor_min_rcond)
@@ -88,7 +90,7 @@ bool NewtonMatrix::set(double c0, std::initializer_list<NewtonTerm> terms) {
   std::size_t k = 0;
   for (const NewtonTerm& t : terms) {
     ++k;
-    if (!t.values)
+    if (!t.values && !term_empty_[k - 1])
       throw Error(Status::invalid_argument,
                   "NewtonMatrix::set: term " + std::to_string(k) + " has no values");
     if (!std::isfinite(t.coefficient))

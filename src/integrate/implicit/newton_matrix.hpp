@@ -146,6 +146,7 @@ class NewtonMatrix {
   State state_ = State::empty;
   double held_c0_ = 0.0;
   std::array<NewtonTerm, max_terms> held_terms_{};
+  std::array<bool, max_terms> term_empty_{};  // a pattern without entries (values may be null)
   NewtonMatrixStats stats_;
 };
 

@@ -29,8 +29,12 @@
 //     that σ = (x̂ − x)/ε is not swamped by rounding at the states' scale
 //     magnified by 1/ε over many steps.
 //   - interpolate(t, X): the bundle at t_previous() <= t <= t() from the
-//     last step, before any replace_states; only if has_dense_output().
-//     Without dense output the caller lands steps on its output times.
+//     last step, before any replace_states. has_dense_output(): accurate
+//     to the method's order and used for output times; without, the
+//     caller lands steps on its output times and interpolate() serves only
+//     to locate the roots of events (to a lower order).
+//   - start() again later restarts the bundle (after an event); counts()
+//     go on from the earlier parts.
 //   - f is evaluated for all L trajectories at once, through the BundleRhs
 //     or a system built from its model, workspace and parameters (which
 //     the caller changes only between steps, before replace_states); the

@@ -9,6 +9,7 @@ BundleRhs::BundleRhs(const Model& model, Workspace& workspace, BundleShape shape
     : model_(model),
       workspace_(workspace),
       batched_(model.batched_rhs()),
+      branches_(model),
       shape_(shape),
       params_(params),
       times_(shape.trajectories(), 0.0),
@@ -27,7 +28,10 @@ void BundleRhs::evaluate(double t, const double* X, double* F) {
       for (std::size_t i = 0; i < nx; ++i) columns_[l * nx + i] = X[i * L + l];
     columns = columns_.data();
   }
-  if (batched_) {
+  if (branches_.active() && L > 1) {  // the perturbed trajectories on the nominal's branches
+    std::fill(times_.begin(), times_.end(), t);
+    branches_.rhs_points(L, times_.data(), columns, params_, out, &workspace_);
+  } else if (batched_) {
     std::fill(times_.begin(), times_.end(), t);
     batched_->rhs_points(L, times_.data(), columns, params_, out, &workspace_);
   } else {

@@ -6,7 +6,8 @@
 // point by point. The nominal goes with the perturbed trajectories on
 // purpose: σ_j = (η̂_j − η)/ε_j divides rounding differences by ε ≈ √eps,
 // so η and η̂_j must see the same arithmetic (the batched path may differ
-// from Model::rhs by a few ulp).
+// from Model::rhs by a few ulp). For the same reason every trajectory
+// follows the nominal's branches of f (integrate/events/nominal_branches.hpp).
 //
 // The explicit RK engine evaluates the bundle through this class; an engine
 // with a system of its own (the Rosenbrock engine's ModelRosenbrockSystem,
@@ -17,6 +18,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "integrate/events/nominal_branches.hpp"
 #include "methods/internal_diff/trajectory_bundle.hpp"
 #include "odesens/model.hpp"
 
@@ -43,6 +45,7 @@ class BundleRhs {
   const Model& model_;
   Workspace& workspace_;
   const BatchedRhs* batched_;
+  integrate::NominalBranches branches_;  // switches of f: trajectory 0's for all
   BundleShape shape_;
   const double* params_;
   std::vector<double> times_;            // t for each point of a batched call

@@ -78,6 +78,13 @@ void ErkBundleIntegrator::start(double t0, const double* X0, const double* X0_lo
   for (std::size_t q = 0; q < size_; ++q)
     if (!std::isfinite(X0[q])) throw Error(Status::not_finite, "x0 has NaN or Inf values");
   std::copy(X0, X0 + size_, padded_.begin());
+  if (started_) {  // a restart (after an event): the engine's counts start again
+    const auto& s = engine_.stats();
+    before_restart_.steps += s.steps;
+    before_restart_.accepted += s.accepted;
+    before_restart_.rejected += s.rejected;
+  }
+  started_ = true;
   const bool guess = !settings_.h_fixed && !(settings_.h0 > 0);
   engine_.reset(t0, padded_.data(), t_end, guess ? first_step(t0, t_end) : 0.0);
   if (X0_low) {
@@ -129,10 +136,10 @@ void ErkBundleIntegrator::interpolate(double t, double* X) {
 BundleCounts ErkBundleIntegrator::counts() const {
   const auto& s = engine_.stats();
   BundleCounts c;
-  c.steps = s.steps;
-  c.accepted = s.accepted;
-  c.rejected = s.rejected;
-  c.rhs_calls = rhs_.calls();  // the starting-step guess's included
+  c.steps = before_restart_.steps + s.steps;
+  c.accepted = before_restart_.accepted + s.accepted;
+  c.rejected = before_restart_.rejected + s.rejected;
+  c.rhs_calls = rhs_.calls();  // the starting-step guesses' included
   return c;
 }
 

@@ -64,6 +64,8 @@ class ErkBundleIntegrator final : public BundleIntegrator {
   std::vector<double> padded_;      // one bundle with its padding
   std::vector<double> padded_low_;  // its low part, for replace_states
   std::vector<double> guess_scratch_;  // f0, x1, f1, weights for first_step
+  BundleCounts before_restart_;        // the engine's counts before its last start()
+  bool started_ = false;
 };
 
 class ErkBundleIntegratorFactory final : public BundleIntegratorFactory {

@@ -1,9 +1,11 @@
 #include "methods/internal_diff/external_differences.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "methods/internal_diff/output_cursor.hpp"
 #include "methods/internal_diff/perturbation_scale.hpp"
+#include "methods/internal_diff/run_solution.hpp"
 #include "methods/internal_diff/sensitivity_error_norm.hpp"
 #include "methods/internal_diff/step_settings.hpp"
 
@@ -22,16 +24,24 @@ void run_alone(const SolveSetup& s, const double* x0, const double* p, Visit&& v
       s.factory.make(rhs, step_settings(s.settings, s.settings.tolerances, &norm));
   const auto& times = s.problem.output_times;
   integrator->start(s.t0(), x0, nullptr, s.t_end());
-  OutputCursor at(times, s.t0());
-  for (std::size_t k = 0; k < at.first_after_start(); ++k) visit(k, x0);
+  // Each run meets the model's events at its own instants: the differences
+  // of the runs carry the jumps of S themselves.
+  RunSolution run(*integrator, rhs, nullptr, false, times, p, {});
+  integrate::SteppedSolution& solution = run.solution();
+  OutputCursor at(times, s.t0(), run.dense());
+  for (std::size_t k = 0; k < at.first_after_start(); ++k) visit(k, solution.x());
   std::vector<double> buffer(single.size());
-  while (integrator->t() < s.t_end()) {
-    integrator->step(at.limit(*integrator, s.t_end()));
-    at.collect(*integrator, buffer.data(), visit);
+  while (solution.t() < s.t_end()) {
+    solution.step(at.limit(s.t_end()));
+    at.collect(solution, buffer.data(), visit);
   }
   tally.add(integrator->counts(), tally.bundle);
   tally.add_rhs(integrator->counts(), single);
   ++tally.runs;
+  if (tally.runs == 1) tally.events_executed = run.events_executed();
+  for (const auto& w : run.warnings())
+    if (std::find(tally.warnings.begin(), tally.warnings.end(), w) == tally.warnings.end())
+      tally.warnings.push_back(w);
 }
 
 }  // namespace
@@ -53,7 +63,7 @@ RunTally run_external_differences(const SolveSetup& s, SensitivityOutput& out) {
     for (std::size_t k = 0; k < np; ++k) p[k] = s.p[k] + eps * r_p[k];
     run_alone(s, x0.data(), p.data(),
               [&](std::size_t k, const double* x) {
-                if (s.problem.output_times[k] == s.t0()) {
+                if (s.problem.output_times[k] == s.t0() && !s.model.event_system()) {
                   out.set_direction(k, j, r_x);  // S(t0)·r = R_x exactly
                   return;
                 }

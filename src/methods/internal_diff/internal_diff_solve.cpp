@@ -8,6 +8,7 @@
 #include "methods/internal_diff/perturbation_scale.hpp"
 #include "methods/internal_diff/sensitivity_output.hpp"
 #include "methods/internal_diff/solve_setup.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens::internal_diff {
 namespace {
@@ -42,6 +43,8 @@ void report(const RunTally& tally, const SensitivityDirections& d, int lanes, St
   stats.extra["reperturbations"] = static_cast<double>(tally.reperturbations);
   stats.extra["sensitivity_limited_steps"] = static_cast<double>(tally.sensitivity_limited);
   stats.extra["runs"] = static_cast<double>(tally.runs);
+  if (tally.events_executed > 0)
+    stats.extra["events_executed"] = static_cast<double>(tally.events_executed);
   if (tally.nominal.steps > 0) {
     stats.extra["nominal_steps"] = static_cast<double>(tally.nominal.accepted);
     stats.extra["nominal_rejected_steps"] = static_cast<double>(tally.nominal.rejected);
@@ -54,6 +57,10 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
              const BundleIntegratorFactory& factory) {
   const Model& model = *problem.model;
   const std::vector<double> p = effective_params(problem);
+  if (settings.nominal == Nominal::accurate && model.event_system())
+    throw Error(Status::unsupported,
+                "nominal=accurate does not run events or switches of f (the model has them); "
+                "use nominal=shared");
   const std::unique_ptr<Workspace> ws = model.make_workspace(settings.lanes);
   std::vector<double> x0(model.nx());
   if (problem.initial_state.empty())
@@ -69,6 +76,7 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
                              ? run_external_differences(setup, out)
                              : run_internal_differences(setup, out);
   report(tally, directions, ws->lane_width(), out.builder().stats());
+  for (const auto& w : tally.warnings) out.builder().warn(w);
   return out.take();
 }
 

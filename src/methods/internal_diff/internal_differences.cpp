@@ -3,9 +3,11 @@
 #include <memory>
 #include <vector>
 
+#include "methods/internal_diff/bundle_solution.hpp"
 #include "methods/internal_diff/output_cursor.hpp"
 #include "methods/internal_diff/perturbation_scale.hpp"
 #include "methods/internal_diff/perturbations.hpp"
+#include "methods/internal_diff/run_solution.hpp"
 #include "methods/internal_diff/sensitivity_error_norm.hpp"
 #include "methods/internal_diff/step_settings.hpp"
 
@@ -32,7 +34,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
 
   Perturbations perturbations(d, s.p, s.read_by_f, s.x0.data(), s.settings.scaling,
                               internal_delta());
-  std::vector<double> X(shape.size()), X_low(shape.size()), buffer(shape.size()),
+  std::vector<double> X(shape.size()), X_low(shape.size()),
       eta_shared(d.nx()), eta_shared_low(d.nx());
   perturbations.seed(s.x0.data(), nullptr, nullptr, nullptr, X.data(), X_low.data());
 
@@ -43,37 +45,49 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   BundleRhs rhs(s.model, s.workspace, shape, perturbations.params());
   const auto bundle = s.factory.make(rhs, step_settings(s.settings, bundle_tol, &norm));
   bundle->start(s.t0(), X.data(), X_low.data(), t_end);
+  RunSolution run(*bundle, rhs, &perturbations, s.settings.rescale, times, s.p.data(),
+                  d.param_parts());
+  integrate::SteppedSolution& solution = run.solution();
 
   // nominal=accurate: η̃, alone at TOL.
   const BundleShape single{d.nx(), 0};
   SensitivityErrorNorm nominal_norm(single, s.settings.tolerances, s.settings.sensitivity, nullptr);
   BundleRhs nominal_rhs(s.model, s.workspace, single, s.p.data());
   std::unique_ptr<BundleIntegrator> nominal;
+  std::unique_ptr<BundleSolution> nominal_solution;
   if (accurate) {
     nominal = s.factory.make(nominal_rhs, step_settings(s.settings, s.settings.tolerances, &nominal_norm));
     nominal->start(s.t0(), s.x0.data(), nullptr, t_end);
+    nominal_solution = std::make_unique<BundleSolution>(*nominal, nominal_rhs, nullptr, false, t_end);
   }
 
-  OutputCursor sigma_at(times, s.t0()), x_at(times, s.t0());
+  std::vector<double> y(shape.size());
+  OutputCursor sigma_at(times, s.t0(), run.dense()), x_at(times, s.t0(), run.dense());
   for (std::size_t k = 0; k < sigma_at.first_after_start(); ++k) {
+    if (run.has_events()) {  // the state and S·R after what happens at t0
+      out.set_from_solution(k, solution.x(), true);
+      continue;
+    }
     out.set_states(k, s.x0.data());
     for (std::size_t j = 0; j < d.count(); ++j) out.set_direction(k, j, d.state_part(j));
   }
 
   RunTally tally;
-  while (bundle->t() < t_end) {
-    bundle->step(sigma_at.limit(*bundle, t_end));
+  while (solution.t() < t_end) {
+    solution.step(sigma_at.limit(t_end));
     if (norm.sensitivity_decided()) ++tally.sensitivity_limited;
-    sigma_at.collect(*bundle, buffer.data(), [&](std::size_t k, const double* Xk) {
-      out.set_from_bundle(k, Xk, perturbations.epsilon(), !accurate);
+    sigma_at.collect(solution, y.data(), [&](std::size_t k, const double* yk) {
+      out.set_from_solution(k, yk, !accurate);
     });
+    // An instant inside the step: the bundle restarts there on the next step.
+    if (!run.bundle_current()) continue;
     // η_{i+1}: the bundle's nominal, or η̃ brought to t_{i+1} at TOL.
     const double* eta = eta_shared.data();
     const double* eta_low = eta_shared_low.data();
     if (accurate) {
       while (nominal->t() < bundle->t()) {
-        nominal->step(x_at.limit(*nominal, bundle->t()));
-        x_at.collect(*nominal, buffer.data(),
+        nominal->step(x_at.limit(bundle->t()));
+        x_at.collect(*nominal_solution, y.data(),
                      [&](std::size_t k, const double* xk) { out.set_states(k, xk); });
       }
       eta = nominal->x();
@@ -94,6 +108,8 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
     }
   }
 
+  tally.warnings = run.warnings();
+  tally.events_executed = run.events_executed();
   tally.runs = accurate ? 2 : 1;
   tally.add(bundle->counts(), tally.bundle);
   tally.add_rhs(bundle->counts(), shape);

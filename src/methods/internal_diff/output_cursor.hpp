@@ -1,4 +1,5 @@
-// Reaching a problem's output times with a BundleIntegrator: with dense
+// Reaching a problem's output times with the solution of a bundle
+// (bundle_solution.hpp, or the same under the model's events): with dense
 // output the integrator steps freely and each output is interpolated in the
 // step that covers it; without, every step is clipped to land on the next
 // output time (grk4as). Output times are strictly increasing and >= t0
@@ -9,15 +10,17 @@
 #include <cstddef>
 #include <vector>
 
-#include "methods/internal_diff/bundle_integrator.hpp"
+#include "integrate/output_grid.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::internal_diff {
 
 class OutputCursor {
  public:
-  // Starts at the first output time after t0.
-  OutputCursor(const std::vector<double>& times, double t0) : times_(times) {
+  // Starts at the first output time after t0; dense: the solution's dense
+  // output is fit for output times.
+  OutputCursor(const std::vector<double>& times, double t0, bool dense)
+      : times_(times), dense_(dense) {
     while (next_ < times_.size() && times_[next_] <= t0) ++next_;
     first_ = next_;
   }
@@ -26,31 +29,32 @@ class OutputCursor {
   std::size_t first_after_start() const { return first_; }
   bool done() const { return next_ == times_.size(); }
 
-  // Where the next step of `integrator` may end on its way to t_target.
-  double limit(const BundleIntegrator& integrator, double t_target) const {
-    if (integrator.has_dense_output() || done()) return t_target;
+  // Where the next step may end on its way to t_target.
+  double limit(double t_target) const {
+    if (dense_ || done()) return t_target;
     return std::min(t_target, times_[next_]);
   }
 
-  // After a step: visit(k, X) with the bundle X at times[k] for every
-  // output time in (t_previous, t]. buffer holds one bundle.
+  // After a step: visit(k, y) with the solution y at times[k] for every
+  // output time in (t_previous, t]. buffer holds one solution.
   template <typename Visit>
-  void collect(BundleIntegrator& integrator, double* buffer, Visit&& visit) {
-    const double t = integrator.t();
+  void collect(integrate::SteppedSolution& solution, double* buffer, Visit&& visit) {
+    const double t = solution.t();
     for (; next_ < times_.size() && times_[next_] <= t; ++next_) {
       if (times_[next_] == t) {
-        visit(next_, integrator.x());
+        visit(next_, solution.x());
         continue;
       }
-      if (!integrator.has_dense_output())
+      if (!dense_)
         throw Error(Status::internal_error, "a step without dense output passed an output time");
-      integrator.interpolate(times_[next_], buffer);
+      solution.interpolate(times_[next_], buffer);
       visit(next_, static_cast<const double*>(buffer));
     }
   }
 
  private:
   const std::vector<double>& times_;
+  bool dense_;
   std::size_t next_ = 0;
   std::size_t first_ = 0;
 };

@@ -9,7 +9,7 @@ namespace odesens::internal_diff {
 std::vector<char> parameters_read_by_f(const Model& model) {
   const std::size_t np = model.np();
   const SparsityPattern* pattern = model.jac_p_pattern();
-  if (!pattern || pattern->cols != np || pattern->col_ptr.size() != np + 1)
+  if (!pattern || model.event_system() || pattern->cols != np || pattern->col_ptr.size() != np + 1)
     return std::vector<char>(np, 1);
   std::vector<char> read(np);
   for (std::size_t k = 0; k < np; ++k) read[k] = pattern->col_ptr[k + 1] > pattern->col_ptr[k];

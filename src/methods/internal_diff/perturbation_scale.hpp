@@ -39,7 +39,10 @@ namespace odesens::internal_diff {
 enum class Scaling { normwise, componentwise };
 
 // Whether f reads parameter k (np flags): the non-empty columns of J_p's
-// sparsity pattern, or all when the model has none.
+// sparsity pattern, or all when the model has none. All too when the model
+// has events or switches of f: a parameter may appear only in a comparison
+// (whose derivative is zero, so J_p does not show it) or in an event, and
+// it then moves the solution all the same.
 std::vector<char> parameters_read_by_f(const Model& model);
 
 // (17): max_k |r_k| / |p_k| over the np parameters f reads (|r_k| where

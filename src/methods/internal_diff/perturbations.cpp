@@ -37,10 +37,14 @@ void Perturbations::set_params(std::size_t j) {
 }
 
 void Perturbations::differentiate(const double* X, const double* X_low) {
+  directions_of(X, X_low, sigma_.data());
+}
+
+void Perturbations::directions_of(const double* X, const double* X_low, double* S) const {
   const std::size_t L = 1 + ns_;
   for (std::size_t j = 0; j < ns_; ++j) {
     const double inv = 1.0 / epsilon_[j];
-    double* s = sigma_.data() + j * nx_;
+    double* s = S + j * nx_;
     for (std::size_t i = 0; i < nx_; ++i) {
       const std::size_t at = i * L + j + 1, nominal = i * L;
       double d = X[at] - X[nominal];  // exact for nearby values (Sterbenz)

@@ -8,6 +8,7 @@
 // construction.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -31,6 +32,11 @@ class Perturbations {
   // (11): σ_j = (X_j − X_0)/ε_j from the bundle X + X_low at a step's end
   // (X_low: the integrator's low parts, or null).
   void differentiate(const double* X, const double* X_low);
+  // S·R (nx x ns, column-major) by (11) from the bundle X + X_low (X_low
+  // null: zeros), without keeping it.
+  void directions_of(const double* X, const double* X_low, double* S) const;
+  // σ_j from S·R (nx x ns): after an event's jump.
+  void set_sigma(const double* S) { std::copy(S, S + nx_ * ns_, sigma_.begin()); }
   // Trajectory 0 of the bundle X into eta (nx values).
   void nominal_of(const double* X, double* eta) const;
   // (12)–(13) at η. A direction takes its new ε when `always`, or when the

@@ -38,7 +38,10 @@ RosenbrockBundleIntegrator::RosenbrockBundleIntegrator(
       workspace_(tableau, nx_, lanes_, system_.jacobian_pattern(), newton),
       engine_(system_, workspace_, engine_settings(settings, jacobian)),
       lane_(nx_),
-      lane_low_(nx_) {}
+      lane_low_(nx_),
+      x_start_(nx_ * lanes_),
+      f_start_(nx_ * lanes_),
+      f_end_(nx_ * lanes_) {}
 
 void RosenbrockBundleIntegrator::copy_params() {
   for (std::size_t l = 0; l < lanes_; ++l) system_.set_lane_params(l, rhs_.params(l));
@@ -47,6 +50,16 @@ void RosenbrockBundleIntegrator::copy_params() {
 void RosenbrockBundleIntegrator::start(double t0, const double* X0, const double* X0_low,
                                        double t_end) {
   copy_params();  // the perturbations of t0 may differ from those at construction
+  if (started_) {  // a restart (after an event): the engine's counts start again
+    const auto& s = engine_.stats();
+    before_restart_.steps += s.steps;
+    before_restart_.accepted += s.accepted;
+    before_restart_.rejected += s.rejected;
+    before_restart_.rhs_calls += s.rhs_evaluations;
+    before_restart_.jacobians += s.jacobian_evaluations;
+  }
+  started_ = true;
+  hermite_ready_ = false;
   engine_.reset(t0, X0, t_end);
   if (X0_low) engine_.set_state_low(X0_low);
 }
@@ -63,19 +76,43 @@ void RosenbrockBundleIntegrator::replace_states(const double* X, const double* X
   }
 }
 
-void RosenbrockBundleIntegrator::interpolate(double, double*) {
-  throw Error(Status::internal_error, "grk4as has no dense output: steps land on output times");
+void RosenbrockBundleIntegrator::step(double t_limit) {
+  t_start_ = engine_.t();
+  std::copy(engine_.x(), engine_.x() + x_start_.size(), x_start_.begin());
+  hermite_ready_ = false;
+  engine_.step(t_limit);
+}
+
+void RosenbrockBundleIntegrator::interpolate(double t, double* X) {
+  const double t_end = engine_.t(), h = t_end - t_start_;
+  const double* x_end = engine_.x();
+  if (h == 0.0) {
+    std::copy(x_end, x_end + x_start_.size(), X);
+    return;
+  }
+  if (!hermite_ready_) {
+    rhs_.evaluate(t_start_, x_start_.data(), f_start_.data());
+    rhs_.evaluate(t_end, x_end, f_end_.data());
+    hermite_calls_ += 2;
+    hermite_ready_ = true;
+  }
+  const double s = (t - t_start_) / h, s2 = s * s, s3 = s2 * s;
+  const double h00 = 2 * s3 - 3 * s2 + 1, h10 = (s3 - 2 * s2 + s) * h, h01 = 3 * s2 - 2 * s3,
+               h11 = (s3 - s2) * h;
+  for (std::size_t q = 0; q < x_start_.size(); ++q)
+    X[q] = h00 * x_start_[q] + h10 * f_start_[q] + h01 * x_end[q] + h11 * f_end_[q];
 }
 
 BundleCounts RosenbrockBundleIntegrator::counts() const {
   const auto& s = engine_.stats();
   const auto& n = engine_.newton_stats();
   BundleCounts c;
-  c.steps = s.steps;
-  c.accepted = s.accepted;
-  c.rejected = s.rejected;
-  c.rhs_calls = s.rhs_evaluations;  // each for the whole bundle
-  c.jacobians = s.jacobian_evaluations;
+  c.steps = before_restart_.steps + s.steps;
+  c.accepted = before_restart_.accepted + s.accepted;
+  c.rejected = before_restart_.rejected + s.rejected;
+  // Each for the whole bundle; interpolate()'s included.
+  c.rhs_calls = before_restart_.rhs_calls + s.rhs_evaluations + hermite_calls_;
+  c.jacobians = before_restart_.jacobians + s.jacobian_evaluations;
   // Numeric factorizations of I − hγJ: fresh ones and KLU's refactorizations
   // on the old pivot order (a fallback counts in both: two factorizations).
   c.factorizations = static_cast<long>(n.factorizations + n.refactorizations);

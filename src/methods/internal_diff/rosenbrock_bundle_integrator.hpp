@@ -14,7 +14,11 @@
 // so nominal and perturbed trajectories see the same arithmetic); it holds
 // its own copy of each lane's parameters, refreshed from the BundleRhs at
 // start() and replace_states(). GRK4A has no dense output: the framework
-// lands steps on the output times.
+// lands steps on the output times. interpolate() gives the cubic Hermite
+// polynomial through the states and f at both ends of the last step
+// (O(h^4), two more f evaluations of the bundle when first asked in a
+// step): enough to locate the roots of events and switches, not to give
+// outputs at the method's order.
 #pragma once
 
 #include <memory>
@@ -36,7 +40,7 @@ class RosenbrockBundleIntegrator final : public BundleIntegrator {
                              const integrate::NewtonMatrixOptions& newton);
 
   void start(double t0, const double* X0, const double* X0_low, double t_end) override;
-  void step(double t_limit) override { engine_.step(t_limit); }
+  void step(double t_limit) override;
   void replace_states(const double* X, const double* X_low) override;
   double t() const override { return engine_.t(); }
   double t_previous() const override { return engine_.t_previous(); }
@@ -56,6 +60,14 @@ class RosenbrockBundleIntegrator final : public BundleIntegrator {
   integrate::RosenbrockEngine engine_;
   std::vector<double> lane_;      // one trajectory's state (nx values)
   std::vector<double> lane_low_;  // and its low part
+  // The last step's ends for interpolate(): states at its start, f at both
+  // ends once asked for.
+  double t_start_ = 0.0;
+  std::vector<double> x_start_, f_start_, f_end_;
+  bool hermite_ready_ = false;
+  long hermite_calls_ = 0;         // f of the bundle for interpolate()
+  BundleCounts before_restart_;    // the engine's counts before its last start()
+  bool started_ = false;
 };
 
 class RosenbrockBundleIntegratorFactory final : public BundleIntegratorFactory {

@@ -1,5 +1,6 @@
 #include "methods/internal_diff/sensitivity_directions.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "odesens/status.hpp"
@@ -39,6 +40,13 @@ SensitivityDirections::SensitivityDirections(std::vector<double> r, std::size_t 
     : set_(DirectionSet::given), nx_(nx), np_(np), ns_(r.size() / (nx + np)), r_(std::move(r)) {
   if (r_.size() != ns_ * (nx + np))
     throw Error(Status::invalid_argument, "sensitivity directions must be (nx + np) x n_s");
+}
+
+std::vector<double> SensitivityDirections::param_parts() const {
+  std::vector<double> parts(np_ * ns_);
+  for (std::size_t j = 0; j < ns_; ++j)
+    std::copy(param_part(j), param_part(j) + np_, parts.begin() + static_cast<std::ptrdiff_t>(j * np_));
+  return parts;
 }
 
 }  // namespace odesens::internal_diff

@@ -38,6 +38,8 @@ class SensitivityDirections {
   // R_x,j (nx values) and R_p,j (np values) of direction j.
   const double* state_part(std::size_t j) const { return r_.data() + j * (nx_ + np_); }
   const double* param_part(std::size_t j) const { return state_part(j) + nx_; }
+  // The parameter parts of all directions, np x n_s column-major.
+  std::vector<double> param_parts() const;
 
   // Where S·R goes in the Result: columns [s_first(), s_first() + np) are
   // dx/dp (Result::s) when gives_s(); all columns go to Result::sr when

@@ -29,17 +29,9 @@ void SensitivityOutput::set_direction(std::size_t k, std::size_t j, const double
     if (out) std::copy(sigma, sigma + nx_, out);
 }
 
-void SensitivityOutput::set_from_bundle(std::size_t k, const double* X, const double* epsilon,
-                                        bool with_states) {
-  const std::size_t L = 1 + directions_.count();
-  if (with_states)
-    for (std::size_t i = 0; i < nx_; ++i) builder_.x(k)[i] = X[i * L];
-  for (std::size_t j = 0; j < directions_.count(); ++j) {
-    const double inv = 1.0 / epsilon[j];
-    for (double* out : {s_column(k, j), sr_column(k, j)})
-      if (out)
-        for (std::size_t i = 0; i < nx_; ++i) out[i] = (X[i * L + j + 1] - X[i * L]) * inv;
-  }
+void SensitivityOutput::set_from_solution(std::size_t k, const double* y, bool with_states) {
+  if (with_states) set_states(k, y);
+  for (std::size_t j = 0; j < directions_.count(); ++j) set_direction(k, j, y + (j + 1) * nx_);
 }
 
 }  // namespace odesens::internal_diff

@@ -19,9 +19,9 @@ class SensitivityOutput {
   void set_states(std::size_t k, const double* x);
   // Column j of S·R at output k (nx values).
   void set_direction(std::size_t k, std::size_t j, const double* sigma);
-  // (11) from a bundle X (interleaved) at output k: σ_j = (X_j − X_0)/ε_j
-  // for every j, and x = X_0 when with_states. Allocates nothing.
-  void set_from_bundle(std::size_t k, const double* X, const double* epsilon, bool with_states);
+  // From a solution y = [x, σ_1, ..., σ_ns] (bundle_solution.hpp) at
+  // output k: the directions, and x when with_states.
+  void set_from_solution(std::size_t k, const double* y, bool with_states);
 
   const double* states(std::size_t k) { return builder_.x(k); }
   methods::ResultBuilder& builder() { return builder_; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "methods/internal_diff/bundle_integrator.hpp"
@@ -36,6 +37,8 @@ struct RunTally {
   long reperturbations = 0;       // steps after which trajectories were re-perturbed
   long sensitivity_limited = 0;   // accepted steps whose size Δ (14) decided
   long runs = 0;                  // integrations (external: 1 + n_s)
+  std::size_t events_executed = 0;  // by the run that gives the states
+  std::vector<std::string> warnings;  // of the runs, once each
 
   void add(const BundleCounts& c, BundleCounts& into) {
     into.steps += c.steps;

@@ -45,6 +45,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   if (events.active())
     evented = std::make_unique<integrate::EventedSolution>(stepper, events, nx,
                                                            settings.sensitivities ? np : 0);
+  if (evented) evented->set_output_times(problem.output_times.data(), nt);
   integrate::SteppedSolution& solution =
       evented ? static_cast<integrate::SteppedSolution&>(*evented) : stepper;
   integrate::reach_outputs(solution, problem.output_times.data(), nt, grid, Y.data());

@@ -1,0 +1,27 @@
+#include "integrate/events/nominal_branches.hpp"
+
+namespace odesens::integrate {
+
+NominalBranches::NominalBranches(const Model& model) {
+  const EventSystem* system = model.event_system();
+  if (!system || system->branch_roots().empty()) return;
+  system_ = system;
+  g_.resize(system->roots().size());
+  truth_.resize(system->branch_roots().size());
+}
+
+void NominalBranches::rhs_points(std::size_t n, const double* t, const double* X,
+                                 const double* P, double* F, Workspace* ws) {
+  // The comparison a op b holds exactly where its root a - b is on a side
+  // where op holds: the truth point 0 itself would compute.
+  system_->root_values(t[0], X, P, g_.data(), ws);
+  const auto& roots = system_->roots();
+  const auto& branches = system_->branch_roots();
+  for (std::size_t i = 0; i < branches.size(); ++i) {
+    const std::size_t r = branches[i];
+    truth_[i] = EventSystem::holds(roots[r].comparison, EventSystem::side_of(g_[r])) ? 1.0 : 0.0;
+  }
+  system_->rhs_points_on_branches(n, t, X, P, truth_.data(), F, ws);
+}
+
+}  // namespace odesens::integrate

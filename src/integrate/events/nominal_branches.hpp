@@ -1,0 +1,37 @@
+// f at many points that all follow the branches of the first: every
+// comparison that switches f (EventSystem::branch_roots) takes the value it
+// has at point 0, for every point.
+//
+// Internal differences integrate perturbed trajectories η̂_j = η + ε_j σ_j
+// next to the nominal η. Each would otherwise evaluate the comparisons of f
+// at its own state and parameters, and near a switch that moves with x or p
+// it switches up to ε_j |dτ/dp| earlier or later than η: over that window
+// the difference (η̂_j − η)/ε_j integrates the jump of f divided by ε_j.
+// Following η's branches, the trajectories differentiate f on one branch,
+// and the jump of S is carried at the instant itself (EventRunner), once.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "odesens/model.hpp"
+
+namespace odesens::integrate {
+
+class NominalBranches {
+ public:
+  explicit NominalBranches(const Model& model);
+
+  // The model has switches of f and can evaluate f on given branches.
+  bool active() const { return system_ != nullptr; }
+  // F = f at n points (X nx x n, P np x n, F nx x n, column-major), every
+  // switch on the side point 0 is on. Allocates nothing after the first call.
+  void rhs_points(std::size_t n, const double* t, const double* X, const double* P, double* F,
+                  Workspace* ws);
+
+ private:
+  const EventSystem* system_ = nullptr;
+  std::vector<double> g_, truth_;
+};
+
+}  // namespace odesens::integrate

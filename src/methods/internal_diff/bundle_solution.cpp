@@ -1,0 +1,121 @@
+#include "methods/internal_diff/bundle_solution.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/number_text.hpp"
+
+namespace odesens::internal_diff {
+
+BundleSolution::BundleSolution(BundleIntegrator& bundle, BundleRhs& rhs,
+                               Perturbations* perturbations, bool rescale, double t_end)
+    : bundle_(bundle),
+      rhs_(rhs),
+      perturbations_(perturbations),
+      rescale_(rescale),
+      t_end_(t_end),
+      nx_(rhs.shape().nx),
+      ns_(rhs.shape().ns),
+      switches_(rhs.model().event_system(), rhs),
+      y_(rhs.shape().size()),
+      X_(rhs.shape().size()),
+      X_low_(rhs.shape().size()),
+      F_(rhs.shape().size()),
+      y_moved_(rhs.shape().size()) {
+  if (!bundle.has_dense_output()) {
+    X_step_start_.resize(rhs.shape().size());
+    X_low_step_start_.resize(rhs.shape().size());
+  }
+}
+
+void BundleSolution::step(double t_limit) {
+  if (!X_step_start_.empty()) {
+    t_step_start_ = bundle_.t();
+    std::copy(bundle_.x(), bundle_.x() + X_step_start_.size(), X_step_start_.begin());
+    std::copy(bundle_.x_low(), bundle_.x_low() + X_step_start_.size(), X_low_step_start_.begin());
+  }
+  bundle_.step(t_limit);
+}
+
+bool BundleSolution::retake(double t) {
+  if (X_step_start_.empty() || !(t > t_step_start_) || !(t < bundle_.t())) return false;
+  bundle_.start(t_step_start_, X_step_start_.data(), X_low_step_start_.data(), t_end_);
+  while (bundle_.t() < t) bundle_.step(t);
+  return true;
+}
+
+void BundleSolution::to_solution(const double* X, const double* X_low, double* y) const {
+  const std::size_t L = 1 + ns_;
+  for (std::size_t i = 0; i < nx_; ++i) y[i] = X[i * L];
+  if (perturbations_) perturbations_->directions_of(X, X_low, y + nx_);
+}
+
+const double* BundleSolution::x() const {
+  to_solution(bundle_.x(), bundle_.x_low(), y_.data());
+  return y_.data();
+}
+
+void BundleSolution::interpolate(double t, double* out) {
+  bundle_.interpolate(t, X_.data());
+  to_solution(X_.data(), nullptr, out);
+}
+
+void BundleSolution::seed(const double* y) {
+  if (!perturbations_) {
+    std::copy(y, y + nx_, X_.begin());
+    std::fill(X_low_.begin(), X_low_.end(), 0.0);
+    return;
+  }
+  perturbations_->set_sigma(y + nx_);
+  perturbations_->seed(y, nullptr, nullptr, nullptr, X_.data(), X_low_.data());
+}
+
+void BundleSolution::restart(double t, const double* y) {
+  if (perturbations_) {
+    perturbations_->set_sigma(y + nx_);
+    // The state jumped: ε by (12)–(13) at the new state (the parameters of
+    // the perturbed trajectories follow).
+    if (rescale_) perturbations_->rescale(y, false);
+  }
+  seed(y);
+  double t_start = t;
+  if (perturbations_ && switches_.any() && !switches_.agree(t, X_.data()))
+    t_start = past_lane_switches(t, y);
+  bundle_.start(t_start, X_.data(), X_low_.data(), t_end_);
+}
+
+double BundleSolution::past_lane_switches(double t, const double* y) {
+  const std::size_t L = 1 + ns_;
+  const double direction = t_end_ > t ? 1.0 : -1.0;
+  const double scale = std::max(std::fabs(t), 1.0);
+  // The nominal's rate on its side: every trajectory drifts along it.
+  rhs_.evaluate(t, X_.data(), F_.data());
+  for (double delta = 1e-12 * scale; delta <= 1e-5 * scale; delta *= 4.0) {
+    const double t_moved = t + direction * delta;
+    if (direction * (t_end_ - t_moved) <= 0.0) break;
+    std::vector<double>& moved = y_moved_;  // the drifted bundle, then y there
+    for (std::size_t i = 0; i < nx_; ++i)
+      for (std::size_t l = 0; l < L; ++l)
+        moved[i * L + l] = X_[i * L + l] + direction * delta * F_[i * L];
+    if (!switches_.agree(t_moved, moved.data())) continue;
+    // One Euler step with the rates of every trajectory on the new side.
+    rhs_.evaluate(t_moved, moved.data(), F_.data());
+    for (std::size_t i = 0; i < nx_; ++i) moved[i] = y[i] + direction * delta * F_[i * L];
+    for (std::size_t j = 0; j < ns_; ++j) {
+      const double h = direction * delta / perturbations_->epsilon()[j];
+      for (std::size_t i = 0; i < nx_; ++i)
+        moved[nx_ + j * nx_ + i] =
+            y[nx_ + j * nx_ + i] + h * (F_[i * L + j + 1] - F_[i * L]);
+    }
+    std::copy(moved.begin(), moved.end(), y_.begin());
+    seed(y_.data());
+    return t_moved;
+  }
+  if (warnings_.empty())  // the first such instant stands for all
+    warnings_.push_back("after the instant at t = " + number_text(t) +
+                        " the perturbed trajectories stay on different sides of a switch of f: "
+                        "the sensitivities after it may be inaccurate");
+  return t;
+}
+
+}  // namespace odesens::internal_diff

@@ -1,0 +1,76 @@
+// A bundle of trajectories (trajectory_bundle.hpp) seen as the solution
+// y = [x, σ_1, ..., σ_ns] (nx x (1 + ns), column-major) that the output
+// grid and the events of the model (integrate/events/) work with: x is the
+// nominal η (trajectory 0) and σ_j = (η̂_j − η)/ε_j by (11), S·R's column j.
+//
+// Restarting from y (after an event: x and S·R have jumped) re-perturbs
+// the trajectories around the new state, η̂_j = x + ε_j σ_j, with ε_j
+// renewed by (12)–(13). Where a switch of f sits at the restart, the
+// perturbed trajectories may be on its other side (lane_switches.hpp): the
+// bundle then starts at the first t + δ (δ from 1e-12 |t|, growing) where
+// they all agree, reached by one Euler step whose differences are taken on
+// the new side, x(t+δ) = x + δ f_0, σ_j(t+δ) = σ_j + δ (f_j − f_0)/ε_j,
+// an error O(δ²).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "integrate/output_grid.hpp"
+#include "methods/internal_diff/bundle_integrator.hpp"
+#include "methods/internal_diff/lane_switches.hpp"
+#include "methods/internal_diff/perturbations.hpp"
+
+namespace odesens::internal_diff {
+
+class BundleSolution final : public integrate::RestartableSolution {
+ public:
+  // perturbations: those of the bundle, or null for a single trajectory
+  // (then y = x). rescale: renew ε at a restart. t_end: the end of the
+  // solve (direction and first-step guess after a restart).
+  BundleSolution(BundleIntegrator& bundle, BundleRhs& rhs, Perturbations* perturbations,
+                 bool rescale, double t_end);
+
+  std::size_t size() const override { return y_.size(); }
+  double t() const override { return bundle_.t(); }
+  const double* x() const override;  // with the low parts of the states
+  void step(double t_limit) override;
+  void interpolate(double t, double* out) override;
+  void restart(double t, const double* y) override;
+  // Without dense output for outputs (grk4as): the step again from its
+  // start, in as many steps as it takes to end at t. Its interpolant
+  // (for locating roots only) does not see a switch of f inside the step.
+  // With dense output (dopri8s): false, outputs inside the step still read it.
+  bool retake(double t) override;
+
+  BundleIntegrator& bundle() { return bundle_; }
+  // Dense output fit for output times (else steps land on them).
+  bool dense() const { return bundle_.has_dense_output(); }
+  // Restarts after which the trajectories stayed on different sides of a switch.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  // y from the bundle X (+ X_low, or null).
+  void to_solution(const double* X, const double* X_low, double* y) const;
+  // The bundle at t from y into X_, X_low_.
+  void seed(const double* y);
+  // Where the bundle seeded from y at t starts so that its trajectories
+  // agree on every switch of f; X_, X_low_ re-seeded there.
+  double past_lane_switches(double t, const double* y);
+
+  BundleIntegrator& bundle_;
+  BundleRhs& rhs_;
+  Perturbations* perturbations_;
+  bool rescale_;
+  double t_end_;
+  std::size_t nx_, ns_;
+  LaneSwitches switches_;
+  mutable std::vector<double> y_;
+  std::vector<double> X_, X_low_, F_, y_moved_;
+  double t_step_start_ = 0.0;  // the last step's start and the bundle there
+  std::vector<double> X_step_start_, X_low_step_start_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace odesens::internal_diff
