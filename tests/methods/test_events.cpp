@@ -275,6 +275,23 @@ TEST_P(ForwardEvents, CarrySAcrossDosesSwitchesAndCascades) {
 INSTANTIATE_TEST_SUITE_P(Methods, ForwardEvents,
                          ::testing::Values("pbsr", "exp", "odesd", "dopri8s", "grk4as"));
 
+// An output time on an instant gives the value after it, as cvodes_fsa
+// gives it: for t >= 1.5 and for the strict t > 1.5 (true just after).
+TEST_P(ForwardEvents, AnOutputOnAnInstantIsTheValueAfterIt) {
+  for (const char* op : {">=", ">"}) {
+    auto problem = ode_problem(std::string("state x = 1\nstate y = 0\ndx/dt = -0.1*x\n"
+                                           "dy/dt = 1\nevent e when t ") +
+                                   op + " 1.5: x = x + 2",
+                               {0, 1.5, 3});
+    problem.rtol = 1e-8;
+    problem.atol = {1e-10};
+    const Result reference = solve(problem, "cvodes_fsa");
+    const Result r = solve(problem, GetParam());
+    EXPECT_NEAR(reference.x_at(1, 0), std::exp(-0.15) + 2, 1e-6) << op;
+    EXPECT_NEAR(r.x_at(1, 0), reference.x_at(1, 0), 1e-6) << op;
+  }
+}
+
 // Internal differences carry S·R for any directions across an instant:
 // with directions=all, dx/dx0 and dx/dp of the timed dose, exactly known.
 TEST_P(ForwardEvents, CarryEveryDirectionAcrossADose) {

@@ -30,6 +30,7 @@ EventedSolution::EventedSolution(RestartableSolution& inner, EventRunner& events
       y_after_(inner.size()),
       y_scratch_(inner.size()),
       g_new_(events.n_roots()),
+      g_start_(events.n_roots()),
       found_(std::max<std::size_t>(events.n_roots(), 1), 0) {
   // What happens at t0 (initial values of triggers, events due at t0).
   std::copy(inner.x(), inner.x() + inner.size(), y_after_.begin());
@@ -76,15 +77,13 @@ double EventedSolution::locate(std::size_t root, double t0, double t1) {
     else
       lo = mid;
   }
-  // An output time in (lo, hi] where the comparison has changed is the
-  // earliest such time to the resolution of the search.
+  // An output time within the final bracket (after the search's start) is
+  // the instant, as CVODES puts a root found at an output time: the output
+  // there is then the value after the instant.
   const double* end = output_times_ + output_count_;
-  const double* at = std::upper_bound(output_times_, end, lo);
-  if (output_times_ && at != end && *at < hi) {
-    inner_.interpolate(*at, y_scratch_.data());
-    events_.root_values(*at, y_scratch_.data(), g_new_.data());
-    if (comparison_changed(r, side_lo, g_new_[root])) return *at;
-  }
+  const double* at = std::lower_bound(
+      output_times_, end, std::max(lo, std::nextafter(t0, std::numeric_limits<double>::infinity())));
+  if (output_times_ && at != end && *at <= hi) return *at;
   return hi;
 }
 
@@ -94,6 +93,7 @@ void EventedSolution::step(double t_limit) {
     restart_pending_ = false;
   }
   const double t0 = inner_.t();
+  events_.root_values(t0, inner_.x(), g_start_.data());
   const double next = events_.next_execution();
   inner_.step(std::min(t_limit, next > t0 ? next : t_limit));
   const double t1 = inner_.t();
@@ -109,7 +109,11 @@ void EventedSolution::step(double t_limit) {
     std::size_t first = roots.size();
     double tau = t1;
     for (std::size_t i = 0; i < roots.size(); ++i) {
-      if (!comparison_changed(roots[i], side_[i], g_end_[i])) continue;
+      // g exactly 0 at the step's end counts as a crossing there (as CVODES
+      // counts it), also for a strict comparison that turns true just after.
+      const bool zero_at_end = g_end_[i] == 0.0 && g_start_[i] != 0.0 && side_[i] != 0 &&
+                               side_[i] != EventSystem::kUnordered && t_from < t1;
+      if (!zero_at_end && !comparison_changed(roots[i], side_[i], g_end_[i])) continue;
       const double t_i = locate(i, t_from, t1);
       if (t_i < tau || first == roots.size()) {
         tau = t_i;

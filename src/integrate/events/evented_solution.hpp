@@ -27,7 +27,8 @@ class EventedSolution final : public SteppedSolution {
 
   // Output times (sorted, kept by the caller): an instant located within
   // the resolution of t of one of them is put on it, so that the output
-  // there is the value after the instant, as CVODES gives it.
+  // there is the value after the instant, as CVODES gives it (also for a
+  // strict t > t_out, which turns true just after t_out).
   void set_output_times(const double* times, std::size_t count) {
     output_times_ = times;
     output_count_ = count;
@@ -51,7 +52,7 @@ class EventedSolution final : public SteppedSolution {
   const double* output_times_ = nullptr;
   std::size_t output_count_ = 0;
   bool restart_pending_ = false;
-  std::vector<double> y_after_, y_scratch_, g_new_, g_end_;
+  std::vector<double> y_after_, y_scratch_, g_new_, g_start_, g_end_;
   std::vector<int> side_;  // the sides at the start of the part of the step searched
   std::vector<int> found_;
 };
