@@ -82,6 +82,7 @@ MethodCapabilities gradient_method() {
 MethodCapabilities integrand_gradient_method() {
   MethodCapabilities c = gradient_method();
   c.integrands = true;
+  c.events = true;
   return c;
 }
 

@@ -566,8 +566,8 @@ TEST(Cli, ExitStatusTellsUsageErrorsFromFailures) {
       {"run builtin:chua --method pbsr --tout 0:1:3 --option force_pbs=5", 2,
        "option 'force_pbs' of method 'pbsr' must be in [0, 1] (got 5)"},
       {chua + "--max-steps 2", 1, "steps taken before reaching t ="},
-      {"run " + std::string(ODESENS_SBML_TEST_MODELS) + "/event_reset.xml --method erk_adjoint", 1,
-       "method 'erk_adjoint' does not run the model's events yet"},
+      {"run " + std::string(ODESENS_SBML_TEST_MODELS) + "/event_reset.xml --method bounds_fsa", 1,
+       "method 'bounds_fsa' cannot enclose a model with events"},
   };
   for (const auto& c : cases) {
     const ToolRun r = run_tool(c.args);

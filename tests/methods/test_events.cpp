@@ -59,14 +59,22 @@ TEST(Events, TimedDoseHasExactSensitivitiesInEveryParameter) {
 
 // cvodes_asa across the same instants: the gradient of x(T) (the default
 // objective) and S(T) from adjoints that jump by the transposed map.
+// erk_adjoint (the discrete adjoint of its steps, each instant ending a
+// step) the same, at tight tolerance, with every checkpointing mode that
+// runs events.
 void expect_adjoint_matches_exact(const char* text, double t_end,
                                   const std::vector<double>& exact_s_final, double tolerance) {
   auto problem = ode_problem(text, linspace(0, t_end, 5));
-  const Result r = solve(problem, "cvodes_asa");
-  ASSERT_EQ(r.gradient.size(), exact_s_final.size());
-  for (std::size_t j = 0; j < exact_s_final.size(); ++j) {
-    EXPECT_NEAR(r.gradient[j], exact_s_final[j], tolerance) << "parameter " << j;
-    EXPECT_NEAR(r.s[j], exact_s_final[j], tolerance) << "S(T), parameter " << j;
+  for (const char* method : {"cvodes_asa", "erk_adjoint", "erk_adjoint stages"}) {
+    auto p = problem;
+    if (std::string(method) == "erk_adjoint stages") p.options.set("checkpointing", "stages");
+    const Result r = solve(p, std::string(method).substr(0, std::string(method).find(' ')));
+    ASSERT_EQ(r.gradient.size(), exact_s_final.size());
+    for (std::size_t j = 0; j < exact_s_final.size(); ++j) {
+      EXPECT_NEAR(r.gradient[j], exact_s_final[j], tolerance) << method << ", parameter " << j;
+      EXPECT_NEAR(r.s[j], exact_s_final[j], tolerance) << method << ", S(T), parameter " << j;
+    }
+    EXPECT_TRUE(r.warnings.empty()) << method;
   }
 }
 
@@ -170,12 +178,14 @@ TEST_P(EventSensitivities, AgreeWithCentralDifferences) {
     EXPECT_LT(relative_max_difference(m.s, fd), internal ? 1e-4 : 5e-3) << method;
     EXPECT_TRUE(m.warnings.empty()) << method << ": " << m.warnings.front();
   }
-  // The adjoint's S(T) against the same differences at T.
-  if (std::string(GetParam().name) == "delayed_dose") return;  // not run by cvodes_asa
-  const Result a = solve(problem, "cvodes_asa");
+  // The adjoints' S(T) against the same differences at T.
+  if (std::string(GetParam().name) == "delayed_dose") return;  // not run by the adjoints
   const std::size_t block = r.nx * r.np;
   const std::vector<double> fd_final(fd.end() - static_cast<std::ptrdiff_t>(block), fd.end());
-  EXPECT_LT(relative_max_difference(a.s, fd_final), 1e-5);
+  for (const char* method : {"cvodes_asa", "erk_adjoint"}) {
+    const Result a = solve(problem, method);
+    EXPECT_LT(relative_max_difference(a.s, fd_final), 1e-5) << method;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -394,20 +404,63 @@ event later when x < 0.5 after 1: x = 1
                                1e-7);
 }
 
-TEST(Events, MethodsWithoutEventsRefuseThemAndWarnOfSwitches) {
-  const auto dosed = ode_problem(kTimedDose, {0, 1, 2});
+// A running cost across an instant: int_0^T x dt with the dose at the
+// crossing x = c, tau = ln(1/c)/k, whose value and gradient are known in
+// closed form (the steps taken again to end on the instant leave the
+// quadrature as it was).
+TEST(Events, ErkAdjointRunningCostAcrossAnInstant) {
+  auto problem = ode_problem(kCrossingDose, {4});
+  problem.n_objectives = 1;
+  problem.integrand = observable_integrand(problem.model, {"x"});
+  problem.adjoint_weights.assign(1, 0.0);
+  problem.options.set("final_sensitivity", std::int64_t{0});
+  auto integral = [](double k, double D, double c) {
+    const double T = 4, tau = std::log(1 / c) / k;
+    return (1 - std::exp(-k * tau)) / k + (c + D) / c * (std::exp(-k * tau) - std::exp(-k * T)) / k;
+  };
+  const double p[] = {0.5, 2, 0.5};
+  for (const char* mode : {"states", "stages"}) {
+    auto run = problem;
+    run.options.set("checkpointing", std::string(mode));
+    const Result r = solve(run, "erk_adjoint");
+    ASSERT_EQ(r.objective_values.size(), 1u);
+    EXPECT_NEAR(r.objective_values[0], integral(p[0], p[1], p[2]), 1e-8) << mode;
+    for (std::size_t j = 0; j < 3; ++j) {
+      double up[] = {p[0], p[1], p[2]}, down[] = {p[0], p[1], p[2]};
+      const double d = 1e-5 * p[j];
+      up[j] += d;
+      down[j] -= d;
+      const double exact = (integral(up[0], up[1], up[2]) - integral(down[0], down[1], down[2])) / (2 * d);
+      EXPECT_NEAR(r.gradient[j], exact, 1e-6) << mode << ", parameter " << j;
+    }
+  }
+}
+
+TEST(Events, ErkAdjointRefusesDelayedEventsAndRevolve) {
+  auto delayed = ode_problem(R"(
+param k = 0.5
+state x = 1
+dx/dt = -k*x
+event late when x < 0.5 after 1: x = x + 1
+)", {0, 4});
   try {
-    solve(dosed, "erk_adjoint");
+    solve(delayed, "erk_adjoint");
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::unsupported);
-    EXPECT_NE(std::string(e.what()).find("does not run the model's events yet (event 'dose'"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("delayed events yet (event 'late'"), std::string::npos)
         << e.what();
   }
-  const Result r = solve(ode_problem(kSwitchedRate, {0, 1, 2}), "erk_adjoint");
-  ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("steps over switches"), std::string::npos);
+  auto revolve = ode_problem(kTimedDose, {0, 4});
+  revolve.options.set("checkpointing", "revolve");
+  try {
+    solve(revolve, "erk_adjoint");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported);
+    EXPECT_NE(std::string(e.what()).find("checkpointing=states or stages"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Events, BoundsMethodsRefuseEventsAndMovingSwitches) {

@@ -113,7 +113,10 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   outcome.state_changed = execute_due(t0, x);
   outcome.scheduled = scheduled_;
   if (outcome.state_changed && ns_ > 0) std::copy(T_.begin(), T_.end(), S);
-  if (recording_) model_.rhs(t0, x, p_, instant_.f_plus.data(), ws_);
+  if (recording_) {
+    model_.rhs(t0, x, p_, instant_.f_plus.data(), ws_);
+    instant_.x_plus.assign(x, x + nx_);
+  }
   return outcome;
 }
 
@@ -166,7 +169,10 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
       outcome.rhs_switched = true;
   if (outcome.state_changed || outcome.rhs_switched)
     carry_sensitivities(t, x, S);
-  if (recording_) rhs_on_sides(t, x, sides_, instant_.f_plus.data());
+  if (recording_) {
+    rhs_on_sides(t, x, sides_, instant_.f_plus.data());
+    instant_.x_plus.assign(x, x + nx_);
+  }
   return outcome;
 }
 
@@ -436,13 +442,13 @@ void EventRunner::begin_record(double t, const double* x, std::size_t cause) {
 }
 
 void EventRunner::adjoint_jump(const Instant& instant, const double* lambda_plus,
-                               double* lambda_minus, double* gradient) {
+                               double* lambda_minus, double* gradient, double cost_jump) {
   const std::size_t E = instant.steps.size();
   const double t = instant.t;
   // M[e]: the adjoint of T after e executions (T_0 = S- + f- dtau).
   std::vector<double> M((E + 1) * nx_, 0.0);
   std::copy(lambda_plus, lambda_plus + nx_, M.begin() + static_cast<std::ptrdiff_t>(E * nx_));
-  double a = 0.0;  // the adjoint of dtau, as a factor of dtau/dp
+  double a = cost_jump;  // the adjoint of dtau, as a factor of dtau/dp
   for (std::size_t i = 0; i < nx_; ++i) a -= lambda_plus[i] * instant.f_plus[i];
   for (std::size_t e = E; e >= 1; --e) {
     const ExecutedStep& step = instant.steps[e - 1];

@@ -91,6 +91,7 @@ class EventRunner {
     double t = 0.0;
     std::size_t cause = 0;  // the root that caused it; n_roots(): none (t0, a scheduled time)
     std::vector<double> x_minus, f_minus, f_plus;  // x and f just before, f after
+    std::vector<double> x_plus;                    // x after
     std::vector<ExecutedStep> steps;
   };
   void record_instants(bool on) { recording_ = on; }
@@ -98,8 +99,10 @@ class EventRunner {
   // The adjoint of the instant's map S- -> S+ (the chain at the top of this
   // file): lambda_minus (nx) from lambda_plus (nx), gradient (np) += the
   // parameters' part. Warns where the instant's time derivative is undefined.
+  // cost_jump: R(t, x-) - R(t, x+) of the objective's running cost, which
+  // moves with the instant (the integral's limit between the two branches).
   void adjoint_jump(const Instant& instant, const double* lambda_plus, double* lambda_minus,
-                    double* gradient);
+                    double* gradient, double cost_jump = 0.0);
   // Why some sensitivities across an event are not to be trusted ("" if none).
   const std::vector<std::string>& warnings() const { return warnings_; }
 

@@ -124,7 +124,10 @@ void EventedSolution::step(double t_limit) {
     std::fill(found_.begin(), found_.end(), 0);
     inner_.interpolate(tau, y_scratch_.data());
     events_.root_values(tau, y_scratch_.data(), g_new_.data());
-    const bool retaken = tau < t1 && roots[first].switches_rhs && inner_.retake(tau);
+    // A solver that can take the step again to end on the instant gives
+    // the state there from a step (its dense output may be less accurate,
+    // across a switch of f much less; an adjoint needs the step).
+    const bool retaken = tau < t1 && inner_.retake(tau);
     // Every root that crossed by tau is located there (the earliest, and
     // any other whose g changed sign or whose comparison changed too).
     for (std::size_t i = 0; i < roots.size(); ++i) {

@@ -34,6 +34,10 @@ class EventedSolution final : public SteppedSolution {
     output_count_ = count;
   }
 
+  // An instant at t() changed the state or f: the inner solver restarts
+  // there on the next step (x() is already the state after it).
+  bool restart_pending() const { return restart_pending_; }
+
   std::size_t size() const override { return inner_.size(); }
   double t() const override { return t_; }
   const double* x() const override;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "odesens/status.hpp"
+
 namespace odesens::erk_adjoint {
 namespace {
 
@@ -44,15 +46,22 @@ long long split(long long l, long long c) {
 class Schedule {
  public:
   Schedule(const ForwardTrajectory& trajectory, StepAdjoint& adjoint, double* lambda, double* mu,
-           const Jump& jump)
+           const Jump& jump, const InstantJump& instant_jump)
       : tr_(trajectory), adjoint_(adjoint), lambda_(lambda), mu_(mu), jump_(jump),
-        next_output_(trajectory.steps_before.size()) {}
+        instant_jump_(instant_jump),
+        next_output_(trajectory.steps_before.size()),
+        next_instant_(trajectory.instants.size()) {}
 
-  // Jumps of the outputs whose state is x_n.
+  // Jumps of the outputs whose state is x_n, then back across the instants
+  // just before x_n (latest first).
   void jumps_at(std::size_t n) {
     while (next_output_ > 0 && tr_.steps_before[next_output_ - 1] == n) {
       --next_output_;
       jump_(next_output_, lambda_);
+    }
+    while (next_instant_ > 0 && tr_.instants[next_instant_ - 1].steps_before == n) {
+      --next_instant_;
+      instant_jump_(tr_.instants[next_instant_], lambda_, mu_);
     }
   }
 
@@ -122,7 +131,8 @@ class Schedule {
   double* lambda_;
   double* mu_;
   const Jump& jump_;
-  std::size_t next_output_;
+  const InstantJump& instant_jump_;
+  std::size_t next_output_, next_instant_;
   std::vector<double> slots_, work_a_, work_b_, last_;
 };
 
@@ -133,8 +143,11 @@ long long revolve_advances(long long l, long long c) {
 }
 
 void run_reverse(const ForwardTrajectory& trajectory, StepAdjoint& adjoint, double* lambda,
-                 double* mu, const Jump& jump, std::size_t checkpoints) {
-  Schedule schedule(trajectory, adjoint, lambda, mu, jump);
+                 double* mu, const Jump& jump, std::size_t checkpoints,
+                 const InstantJump& instant_jump) {
+  if (!trajectory.instants.empty() && !instant_jump)
+    throw Error(Status::internal_error, "a trajectory with instants needs their adjoint jump");
+  Schedule schedule(trajectory, adjoint, lambda, mu, jump, instant_jump);
   schedule.jumps_at(trajectory.steps());
   switch (trajectory.mode) {
     case Checkpointing::states: schedule.states(); break;

@@ -23,10 +23,15 @@
 namespace odesens::erk_adjoint {
 
 using Jump = std::function<void(std::size_t output, double* lambda)>;
+// Carries lambda (and mu) back across a recorded instant (after the jumps
+// of the outputs on it, whose states are the states after it).
+using InstantJump =
+    std::function<void(const RecordedInstant& instant, double* lambda, double* mu)>;
 
 // checkpoints: revolve's C (ignored by the other modes).
 void run_reverse(const ForwardTrajectory& trajectory, StepAdjoint& adjoint, double* lambda,
-                 double* mu, const Jump& jump, std::size_t checkpoints);
+                 double* mu, const Jump& jump, std::size_t checkpoints,
+                 const InstantJump& instant_jump = {});
 
 // T(l, c) above: the fewest step advances that reverse l steps with c free
 // checkpoints (saturates at 2^62).

@@ -134,10 +134,20 @@ Result solve(const Problem& problem, const MethodOptions& options) {
                              : mode_name == "revolve" ? Checkpointing::revolve
                                                       : Checkpointing::states;
   const int live_stages = live_stage_count(*tableau);
+  // Events and switches of f: the forward pass records the instants, the
+  // reverse sweep carries the adjoints back across them (docs/events.md).
+  integrate::EventRunner events(model, p.data(), 0, ws.get());
+  if (events.active()) {
+    for (const auto& e : model.event_system()->events())
+      if (e.has_delay)
+        throw Error(Status::unsupported, "method 'erk_adjoint' does not run delayed events yet "
+                                         "(event '" + e.id + "'; cvodes_fsa does)");
+    events.record_instants(true);
+  }
   std::vector<double> q(n_objectives, 0.0);
   const ForwardTrajectory trajectory =
       run_forward(model, p.data(), ws.get(), problem.t0, x0.data(), times, *tableau, settings,
-                  out.x(0), mode, live_stages, {integrand, q.data()});
+                  out.x(0), mode, live_stages, {integrand, q.data()}, &events);
 
   // The reverse sweeps, one per block of vectors, each on its own thread
   // with its own workspace over the shared trajectory.
@@ -177,7 +187,15 @@ Result solve(const Problem& problem, const MethodOptions& options) {
       for (std::size_t i = 0; i < nx; ++i) s_final[i + j * nx] = rows_mu[j + i * np];
   }
 
+  for (const auto& w : events.warnings()) out.warn(w);
+  for (const auto& w : total.warnings)
+    if (std::find(events.warnings().begin(), events.warnings().end(), w) == events.warnings().end())
+      out.warn(w);
   Stats& stats = out.stats();
+  if (events.active()) {
+    stats.extra["events_executed"] = static_cast<double>(events.events_executed());
+    stats.extra["instants"] = static_cast<double>(trajectory.instants.size());
+  }
   stats.steps = trajectory.stats.accepted;
   stats.rhs_evals = trajectory.stats.rhs_evaluations + total.rhs_evals;
   stats.error_test_failures = trajectory.stats.rejected;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "integrate/erk/erk_workspace.hpp"
+#include "integrate/events/evented_solution.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens::erk_adjoint {
 namespace {
@@ -21,7 +23,8 @@ class StepRecorder final : public integrate::erk::ErkObserver {
         quadrature_(quadrature),
         keep_stages_(out.mode == Checkpointing::stages || quadrature.integrand),
         attempt_(static_cast<std::size_t>(out.live_stages) * out.nx),
-        r_(quadrature.integrand ? quadrature.integrand->count() : 0) {}
+        r_(quadrature.integrand ? quadrature.integrand->count() : 0),
+        last_q_(r_.size(), 0.0) {}
   void on_stage(int i, double, const double* y, const double*) override {
     if (!keep_stages_ || i >= out_.live_stages) return;
     std::copy(y, y + out_.nx, attempt_.begin() + static_cast<std::ptrdiff_t>(i) * out_.nx);
@@ -34,16 +37,29 @@ class StepRecorder final : public integrate::erk::ErkObserver {
     if (out_.mode == Checkpointing::stages) out_.y.insert(out_.y.end(), attempt_.begin(), attempt_.end());
     if (quadrature_.integrand) integrate(t_n, h);
   }
+  // Forgets the last accepted step (it is taken again, shorter).
+  void drop_last_step() {
+    out_.t.pop_back();
+    out_.h.pop_back();
+    if (out_.mode == Checkpointing::states) out_.x.resize(out_.x.size() - out_.nx);
+    if (out_.mode == Checkpointing::stages) out_.y.resize(out_.y.size() - attempt_.size());
+    for (std::size_t m = 0; m < last_q_.size(); ++m) quadrature_.q[m] -= last_q_[m];
+    std::fill(last_q_.begin(), last_q_.end(), 0.0);
+  }
 
  private:
   // q += h sum_i b_i R(t_n + c_i h, Y_i) (every stage with b_i != 0 is live).
   void integrate(double t_n, double h) {
+    std::fill(last_q_.begin(), last_q_.end(), 0.0);
     for (int i = 0; i < out_.live_stages; ++i) {
       if (tableau_.b[i] == 0.0) continue;
       const double* y = attempt_.data() + static_cast<std::size_t>(i) * out_.nx;
       quadrature_.integrand->evaluate(t_n + tableau_.c[i] * h, y, p_, r_.data(), nullptr,
                                       nullptr, ws_);
-      for (std::size_t m = 0; m < r_.size(); ++m) quadrature_.q[m] += h * tableau_.b[i] * r_[m];
+      for (std::size_t m = 0; m < r_.size(); ++m) {
+        quadrature_.q[m] += h * tableau_.b[i] * r_[m];
+        last_q_[m] += h * tableau_.b[i] * r_[m];
+      }
     }
   }
 
@@ -55,6 +71,61 @@ class StepRecorder final : public integrate::erk::ErkObserver {
   bool keep_stages_;
   std::vector<double> attempt_;
   std::vector<double> r_;
+  std::vector<double> last_q_;  // the last step's part of q
+};
+
+// The engine as a restartable solution for EventedSolution: steps are
+// recorded as they are accepted; retake() replaces the last one by steps
+// that end on the instant, and restart() records the instant the runner
+// has just carried out (the only reason for a restart).
+class RecordedSolution final : public integrate::RestartableSolution {
+ public:
+  RecordedSolution(integrate::erk::ErkEngine& engine, StepRecorder& recorder,
+                   ForwardTrajectory& out, integrate::EventRunner& events, double t_end)
+      : engine_(engine), recorder_(recorder), out_(out), events_(events), t_end_(t_end),
+        x_start_(out.nx) {}
+
+  std::size_t size() const override { return out_.nx; }
+  double t() const override { return engine_.t(); }
+  const double* x() const override { return engine_.x(); }
+  void step(double t_limit) override {
+    t_start_ = engine_.t();
+    std::copy(engine_.x(), engine_.x() + out_.nx, x_start_.begin());
+    engine_.step(t_limit);
+  }
+  void interpolate(double t, double* out) override { engine_.interpolate(t, out); }
+  bool retake(double t) override {
+    recorder_.drop_last_step();
+    add_stats();
+    engine_.reset(t_start_, x_start_.data(), t_end_, t - t_start_);
+    while (engine_.t() < t) engine_.step(t);
+    return true;
+  }
+  void restart(double t, const double* y) override {
+    record_instant();
+    add_stats();
+    engine_.reset(t, y, t_end_);
+  }
+  // The instant the runner carried out last, after the steps so far.
+  void record_instant() { out_.instants.push_back({out_.steps(), events_.last_instant()}); }
+  // The engine's counts since its last reset, added to the trajectory's.
+  void add_stats() {
+    const auto& s = engine_.stats();
+    out_.stats.steps += s.steps;
+    out_.stats.accepted += s.accepted;
+    out_.stats.rejected += s.rejected;
+    out_.stats.rhs_evaluations += s.rhs_evaluations;
+    out_.stats.dense_evaluations += s.dense_evaluations;
+  }
+
+ private:
+  integrate::erk::ErkEngine& engine_;
+  StepRecorder& recorder_;
+  ForwardTrajectory& out_;
+  integrate::EventRunner& events_;
+  double t_end_;
+  double t_start_ = 0.0;
+  std::vector<double> x_start_;
 };
 
 }  // namespace
@@ -64,7 +135,7 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
                               const integrate::erk::Tableau& tableau,
                               const integrate::erk::ErkSettings& settings, double* x_out,
                               Checkpointing mode, int live_stages,
-                              ForwardQuadrature quadrature) {
+                              ForwardQuadrature quadrature, integrate::EventRunner* events) {
   ForwardTrajectory out;
   const std::size_t nx = model.nx();
   out.mode = mode;
@@ -76,16 +147,36 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
   integrate::erk::ErkWorkspace workspace(tableau, nx, 1);
   integrate::erk::ErkEngine engine(system, workspace, settings, &recorder);
   const double t_end = times.empty() ? t0 : std::max(t0, times.back());
-  engine.reset(t0, x0, t_end > t0 ? t_end : t0 + 1.0);
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    while (engine.t() < times[k]) engine.step(times[k]);
-    out.steps_before.push_back(out.steps());
-    std::copy(engine.x(), engine.x() + nx, x_out + k * nx);
+  const double t_toward = t_end > t0 ? t_end : t0 + 1.0;
+  engine.reset(t0, x0, t_toward);
+  if (!events || !events->active()) {
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      while (engine.t() < times[k]) engine.step(times[k]);
+      out.steps_before.push_back(out.steps());
+      std::copy(engine.x(), engine.x() + nx, x_out + k * nx);
+    }
+    out.stats = engine.stats();
+  } else {
+    if (mode == Checkpointing::revolve)
+      throw Error(Status::unsupported,
+                  "checkpointing=revolve does not run events or switches of f (the model has "
+                  "them); use checkpointing=states or stages");
+    RecordedSolution recorded(engine, recorder, out, *events, t_toward);
+    integrate::EventedSolution solution(recorded, *events, nx, 0);
+    solution.set_output_times(times.data(), times.size());
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      while (solution.t() < times[k]) solution.step(times[k]);
+      out.steps_before.push_back(out.steps());
+      std::copy(solution.x(), solution.x() + nx, x_out + k * nx);
+    }
+    // An instant at the last output changed the state there: it is part of
+    // the solution the objectives read.
+    if (solution.restart_pending()) recorded.record_instant();
+    recorded.add_stats();
   }
   // The trajectory is held through the reverse sweep: give back the
   // growth reserve (one copy) so that it holds exactly what it stores.
   for (std::vector<double>* v : {&out.t, &out.h, &out.x, &out.y}) v->shrink_to_fit();
-  out.stats = engine.stats();
   return out;
 }
 

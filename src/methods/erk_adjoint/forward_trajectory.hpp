@@ -13,12 +13,22 @@
 
 #include "integrate/erk/erk_engine.hpp"
 #include "integrate/erk/erk_system.hpp"
+#include "integrate/events/event_runner.hpp"
 #include "odesens/integrand.hpp"
 #include "odesens/model.hpp"
 
 namespace odesens::erk_adjoint {
 
 enum class Checkpointing { states, stages, revolve };
+
+// An instant of the model's events or switches of f that changed the state
+// or f (integrate/events/): it lies between accepted steps steps_before - 1
+// and steps_before, and the reverse sweep carries the adjoints across it by
+// EventRunner::adjoint_jump.
+struct RecordedInstant {
+  std::size_t steps_before = 0;
+  integrate::EventRunner::Instant instant;
+};
 
 struct ForwardTrajectory {
   Checkpointing mode = Checkpointing::states;
@@ -31,6 +41,7 @@ struct ForwardTrajectory {
   // Accepted steps before output time k: x(t_k) is x_n with n = steps_before[k]
   // (x_N, the final state, when n = N).
   std::vector<std::size_t> steps_before;
+  std::vector<RecordedInstant> instants;  // in forward order
   integrate::erk::ErkStats stats;
 
   std::size_t steps() const { return t.size(); }
@@ -85,11 +96,20 @@ struct ForwardQuadrature {
 // Solves x' = f(t, x, p) from (t0, x0) through the output times (sorted,
 // >= t0), writing x(t_k) into x_out (nx per time). live_stages: how many
 // leading stages the adjoint reads (kept in stages mode).
+//
+// events (null or inactive: none; it must record instants, without S):
+// the model's events and switches of f run on the engine by EventedSolution.
+// A step in which an instant falls is taken again to end on it (its record
+// replaced), so that the trajectory is made of whole steps; the engine
+// restarts after every instant that changed the state or f, which is then
+// recorded. x(t_k) on an instant is the state after it. Not with revolve
+// (its replays would have to cross the instants).
 ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws, double t0,
                               const double* x0, const std::vector<double>& times,
                               const integrate::erk::Tableau& tableau,
                               const integrate::erk::ErkSettings& settings, double* x_out,
                               Checkpointing mode = Checkpointing::states, int live_stages = 0,
-                              ForwardQuadrature quadrature = {});
+                              ForwardQuadrature quadrature = {},
+                              integrate::EventRunner* events = nullptr);
 
 }  // namespace odesens::erk_adjoint

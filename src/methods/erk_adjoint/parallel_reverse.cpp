@@ -33,10 +33,32 @@ ReverseCounts reverse_in_blocks(const ReverseJob& job, const std::vector<VectorB
       auto ws = job.model->make_workspace(job.lane_width);
       StepAdjoint adjoint(*job.model, job.p, ws.get(), *job.tableau,
                           {block.first, block.m, job.integrand});
+      // Each block carries its own vectors across the instants, with its
+      // own workspace (the runner only evaluates the model's event functions).
+      integrate::EventRunner events(*job.model, job.p, 0, ws.get());
+      std::vector<double> lambda_minus(nx);
+      const std::size_t n_costs = job.integrand ? job.integrand->count() : 0;
+      std::vector<double> cost_minus(n_costs), cost_plus(n_costs);
+      const InstantJump across = [&](const RecordedInstant& r, double* l, double* m) {
+        // The running costs on both sides of the instant (objectives only).
+        if (n_costs > 0 && block.first < n_costs) {
+          job.integrand->evaluate(r.instant.t, r.instant.x_minus.data(), job.p,
+                                  cost_minus.data(), nullptr, nullptr, ws.get());
+          job.integrand->evaluate(r.instant.t, r.instant.x_plus.data(), job.p, cost_plus.data(),
+                                  nullptr, nullptr, ws.get());
+        }
+        for (std::size_t c = 0; c < block.m; ++c) {
+          const std::size_t v = block.first + c;
+          const double cost_jump = v < n_costs ? cost_minus[v] - cost_plus[v] : 0.0;
+          events.adjoint_jump(r.instant, l + c * nx, lambda_minus.data(), m + c * np, cost_jump);
+          std::copy(lambda_minus.begin(), lambda_minus.end(), l + c * nx);
+        }
+      };
       run_reverse(*job.trajectory, adjoint, lambda + block.first * nx, mu + block.first * np,
                   [&](std::size_t k, double* l) { jump(k, block.first, block.m, l); },
-                  job.checkpoints);
+                  job.checkpoints, across);
       counts[b] = adjoint.counts();
+      counts[b].warnings = events.warnings();
     } catch (...) {
       failures[b] = std::current_exception();
     }
@@ -54,6 +76,9 @@ ReverseCounts reverse_in_blocks(const ReverseJob& job, const std::vector<VectorB
     total.rhs_evals += c.rhs_evals;
     total.recomputed_steps += c.recomputed_steps;
     total.vjp_products += c.vjp_products;
+    for (const auto& w : c.warnings)
+      if (std::find(total.warnings.begin(), total.warnings.end(), w) == total.warnings.end())
+        total.warnings.push_back(w);
   }
   return total;
 }

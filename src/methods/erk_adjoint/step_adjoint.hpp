@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "integrate/erk/erk_engine.hpp"
@@ -38,6 +39,7 @@ struct ReverseCounts {
   long rhs_evals = 0;         // f evaluations of recomputed steps
   long recomputed_steps = 0;  // steps replayed (stage recomputation or advancing)
   long vjp_products = 0;      // stage products J_x^T, J_p^T for all M vectors
+  std::vector<std::string> warnings;  // from carrying the adjoints across instants
 };
 
 // Stages whose values the adjoint reads: all but the trailing ones with

@@ -39,9 +39,10 @@ class BundleSolution final : public integrate::RestartableSolution {
   void interpolate(double t, double* out) override;
   void restart(double t, const double* y) override;
   // Without dense output for outputs (grk4as): the step again from its
-  // start, in as many steps as it takes to end at t. Its interpolant
-  // (for locating roots only) does not see a switch of f inside the step.
-  // With dense output (dopri8s): false, outputs inside the step still read it.
+  // start, in as many steps as it takes to end at t: its interpolant (for
+  // locating roots only) is less accurate than a step, and does not see a
+  // switch of f inside the step. With dense output (dopri8s): false,
+  // outputs inside the step still read it.
   bool retake(double t) override;
 
   BundleIntegrator& bundle() { return bundle_; }
