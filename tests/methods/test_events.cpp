@@ -179,7 +179,6 @@ TEST_P(EventSensitivities, AgreeWithCentralDifferences) {
     EXPECT_TRUE(m.warnings.empty()) << method << ": " << m.warnings.front();
   }
   // The adjoints' S(T) against the same differences at T.
-  if (std::string(GetParam().name) == "delayed_dose") return;  // not run by the adjoints
   const std::size_t block = r.nx * r.np;
   const std::vector<double> fd_final(fd.end() - static_cast<std::ptrdiff_t>(block), fd.end());
   for (const char* method : {"cvodes_asa", "erk_adjoint"}) {
@@ -380,22 +379,38 @@ event n when u != 0.5: w = w + 1
   EXPECT_NEAR(r.x_at(1, 4), 1.0, 1e-12) << "w: != fires once, just after the crossing";
 }
 
-TEST(Events, AdjointRefusesDelayedEventsAndRunsSwitches) {
-  const auto delayed = ode_problem(R"(
+// A dose d after x falls below c, its value x + D taken at the firing (as
+// .ode events do): the execution time ln(1/c)/k + d moves with k, c and d
+// through the firing, and x(T) = (c + D)/c e^{-k(T-d)}. The adjoints owe
+// the execution's time and values to the firing instant.
+TEST(Events, AdjointsCarryDelayedEventsBackToTheirFiring) {
+  const char* text = R"(
 param k = 0.5
+param c = 0.5
+param d = 0.8
+param D = 2
 state x = 1
 dx/dt = -k*x
-event later when x < 0.5 after 1: x = 1
-)", {0, 3});
-  try {
-    solve(delayed, "cvodes_asa");
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), Status::unsupported);
-    EXPECT_NE(std::string(e.what()).find("does not run delayed events yet (event 'later'"),
-              std::string::npos)
-        << e.what();
+event later when x < c after d: x = x + D
+)";
+  const double T = 4;
+  auto x_final = [&](double k, double c, double d, double D) {
+    return (c + D) / c * std::exp(-k * (T - d));
+  };
+  const double p[] = {0.5, 0.5, 0.8, 2};
+  std::vector<double> exact(4);
+  for (std::size_t j = 0; j < 4; ++j) {
+    double up[] = {p[0], p[1], p[2], p[3]}, down[] = {p[0], p[1], p[2], p[3]};
+    const double h = 1e-5 * p[j];
+    up[j] += h;
+    down[j] -= h;
+    exact[j] = (x_final(up[0], up[1], up[2], up[3]) - x_final(down[0], down[1], down[2], down[3])) /
+               (2 * h);
   }
+  expect_adjoint_matches_exact(text, T, exact, 1e-7);
+}
+
+TEST(Events, AdjointsRunSwitches) {
   // The switch at a parameter time, through the adjoint.
   const double a = 0.4, k = 0.7, tau = 1.25, t = 3;
   const double decay = std::exp(-k * (t - tau)), top = 1 + a * tau;
@@ -436,21 +451,7 @@ TEST(Events, ErkAdjointRunningCostAcrossAnInstant) {
   }
 }
 
-TEST(Events, ErkAdjointRefusesDelayedEventsAndRevolve) {
-  auto delayed = ode_problem(R"(
-param k = 0.5
-state x = 1
-dx/dt = -k*x
-event late when x < 0.5 after 1: x = x + 1
-)", {0, 4});
-  try {
-    solve(delayed, "erk_adjoint");
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), Status::unsupported);
-    EXPECT_NE(std::string(e.what()).find("delayed events yet (event 'late'"), std::string::npos)
-        << e.what();
-  }
+TEST(Events, ErkAdjointRefusesRevolve) {
   auto revolve = ode_problem(kTimedDose, {0, 4});
   revolve.options.set("checkpointing", "revolve");
   try {

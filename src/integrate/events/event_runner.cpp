@@ -135,6 +135,16 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     return outcome;  // no comparison changed
   const std::size_t cause = cause_root(found);
   begin_record(t, x, cause);
+  if (recording_ && cause == n_roots_) {
+    // As instant_time_derivative: the due execution fired first times it.
+    const Pending* first = nullptr;
+    for (const Pending& e : pending_)
+      if (e.time <= t && (!first || e.order < first->order)) first = &e;
+    if (first && first->instant != instants_) {
+      instant_.timed_by_firing = true;
+      instant_.timed_by = first->order;
+    }
+  }
   if (ns_ > 0 || recording_) left_rate(t, x, cause);
   if (recording_) std::copy(f_minus_.begin(), f_minus_.end(), instant_.f_minus.begin());
   if (ns_ > 0) {
@@ -319,6 +329,8 @@ void EventRunner::fire(std::size_t k, double t, const double* x) {
   if (recording_) {
     e.x_fired.assign(x, x + nx_);
     e.source = executed_here_;
+    e.instant = instants_;
+    if (e.time > t) instant_.fired.push_back({k, e.order, executed_here_, e.x_fired});
   }
   if (ns_ > 0) {
     e.dtime = dtau_;
@@ -405,7 +417,8 @@ void EventRunner::execute(const Pending& e, double t, double* x) {
     const bool fired_values = !e.values.empty();
     instant_.steps.push_back({e.event,
                               fired_values ? e.x_fired : std::vector<double>(x, x + nx_),
-                              fired_values ? e.source : executed_here_});
+                              fired_values ? e.source : executed_here_, e.order,
+                              e.instant != instants_, fired_values});
   }
   ++executed_here_;
   if (m == 0) return;
@@ -439,17 +452,66 @@ void EventRunner::begin_record(double t, const double* x, std::size_t cause) {
   instant_.f_minus.assign(nx_, 0.0);
   instant_.f_plus.assign(nx_, 0.0);
   instant_.steps.clear();
+  instant_.fired.clear();
+  instant_.timed_by_firing = false;
+  ++instants_;
+}
+
+EventRunner::DelayedAdjoint& EventRunner::owed_to(std::vector<DelayedAdjoint>& owed,
+                                                 std::size_t order, std::size_t m) {
+  for (DelayedAdjoint& d : owed)
+    if (d.order == order) {
+      if (d.nu.size() < m) d.nu.resize(m, 0.0);
+      return d;
+    }
+  owed.push_back({order, 0.0, std::vector<double>(m, 0.0)});
+  return owed.back();
 }
 
 void EventRunner::adjoint_jump(const Instant& instant, const double* lambda_plus,
-                               double* lambda_minus, double* gradient, double cost_jump) {
+                               double* lambda_minus, double* gradient, double cost_jump,
+                               std::vector<DelayedAdjoint>* owed) {
   const std::size_t E = instant.steps.size();
   const double t = instant.t;
+  const bool delays = instant.timed_by_firing || !instant.fired.empty() ||
+                      std::any_of(instant.steps.begin(), instant.steps.end(),
+                                  [](const ExecutedStep& s) { return s.delayed; });
+  if (delays && !owed)
+    throw Error(Status::internal_error, "adjoint_jump across delayed events needs their debts");
   // M[e]: the adjoint of T after e executions (T_0 = S- + f- dtau).
   std::vector<double> M((E + 1) * nx_, 0.0);
   std::copy(lambda_plus, lambda_plus + nx_, M.begin() + static_cast<std::ptrdiff_t>(E * nx_));
   double a = cost_jump;  // the adjoint of dtau, as a factor of dtau/dp
   for (std::size_t i = 0; i < nx_; ++i) a -= lambda_plus[i] * instant.f_plus[i];
+  // Events fired here and executed later: what the later instants owe them.
+  // Their execution time moved by dtau (1 + d_t) + d_x T + d_p, and values
+  // from the trigger time by h_x T + h_p + h_t dtau, T after `source`
+  // executions here.
+  for (const Firing& f : instant.fired) {
+    auto it = std::find_if(owed->begin(), owed->end(),
+                           [&](const DelayedAdjoint& d) { return d.order == f.order; });
+    if (it == owed->end()) continue;  // never executed (cancelled, or after the end)
+    double* Msrc = M.data() + f.source * nx_;
+    if (it->a != 0.0) {
+      double d_t = 0.0;
+      system_->delay_gradient(f.event, t, f.x_fired.data(), p_, &d_t, gx_.data(), gp_.data(), ws_);
+      for (std::size_t i = 0; i < nx_; ++i) Msrc[i] += it->a * gx_[i];
+      for (std::size_t j = 0; j < np_; ++j) gradient[j] += it->a * gp_[j];
+      a += it->a * (1.0 + d_t);
+    }
+    const auto& targets = system_->events()[f.event].targets;
+    const std::size_t m = targets.size();
+    if (m > 0 && std::any_of(it->nu.begin(), it->nu.end(), [](double v) { return v != 0.0; })) {
+      system_->assignment_jacobians(f.event, t, f.x_fired.data(), p_, ht_.data(), hx_.data(),
+                                    hp_.data(), ws_);
+      for (std::size_t r = 0; r < m; ++r) {
+        for (std::size_t i = 0; i < nx_; ++i) Msrc[i] += hx_[r + i * m] * it->nu[r];
+        for (std::size_t j = 0; j < np_; ++j) gradient[j] += hp_[r + j * m] * it->nu[r];
+        a += ht_[r] * it->nu[r];
+      }
+    }
+    owed->erase(it);
+  }
   for (std::size_t e = E; e >= 1; --e) {
     const ExecutedStep& step = instant.steps[e - 1];
     const auto& targets = system_->events()[step.event].targets;
@@ -464,6 +526,11 @@ void EventRunner::adjoint_jump(const Instant& instant, const double* lambda_plus
     for (std::size_t i = 0; i < nx_; ++i)
       if (!assigned[i]) Mprev[i] += Me[i];
     if (m == 0) continue;
+    if (step.delayed && step.values_fired) {  // values of an earlier instant: owed there
+      DelayedAdjoint& d = owed_to(*owed, step.order, m);
+      for (std::size_t r = 0; r < m; ++r) d.nu[r] += nu[r];
+      continue;
+    }
     system_->assignment_jacobians(step.event, t, step.x_eval.data(), p_, ht_.data(), hx_.data(),
                                   hp_.data(), ws_);
     for (std::size_t r = 0; r < m; ++r) {
@@ -473,7 +540,14 @@ void EventRunner::adjoint_jump(const Instant& instant, const double* lambda_plus
     }
   }
   std::copy(M.begin(), M.begin() + static_cast<std::ptrdiff_t>(nx_), lambda_minus);
-  if (instant.cause >= n_roots_) return;  // the instant does not move
+  if (instant.cause >= n_roots_) {
+    // A delayed execution time moves with its firing: owed there.
+    if (instant.timed_by_firing) {
+      for (std::size_t i = 0; i < nx_; ++i) a += M[i] * instant.f_minus[i];
+      owed_to(*owed, instant.timed_by, 0).a += a;
+    }
+    return;  // else the instant does not move (t0)
+  }
   for (std::size_t i = 0; i < nx_; ++i) a += M[i] * instant.f_minus[i];
   double g_t = 0.0;
   system_->root_gradient(instant.cause, t, instant.x_minus.data(), p_, &g_t, gx_.data(),

@@ -85,7 +85,16 @@ class EventRunner {
   struct ExecutedStep {
     std::size_t event;
     std::vector<double> x_eval;  // the state its values were computed from
-    std::size_t source;          // executions before that, at this instant
+    std::size_t source;          // executions before that, at the instant they were computed
+    std::size_t order = 0;       // the firing it executes
+    bool delayed = false;        // fired at an earlier instant
+    bool values_fired = false;   // its values are from the trigger time
+  };
+  // An event fired here and executed at a later instant (after its delay).
+  struct Firing {
+    std::size_t event, order;
+    std::size_t source;          // executions before it fired, at this instant
+    std::vector<double> x_fired;
   };
   struct Instant {
     double t = 0.0;
@@ -93,6 +102,20 @@ class EventRunner {
     std::vector<double> x_minus, f_minus, f_plus;  // x and f just before, f after
     std::vector<double> x_plus;                    // x after
     std::vector<ExecutedStep> steps;
+    std::vector<Firing> fired;
+    // Without a root: the instant is a delayed execution time, which moves
+    // with the firing `timed_by` (an order) at an earlier instant.
+    bool timed_by_firing = false;
+    std::size_t timed_by = 0;
+  };
+  // What an adjoint vector owes to the earlier instants where delayed
+  // events fired: the adjoint of their execution time (a) and of the
+  // values they took at firing (nu). One per adjoint vector, carried by
+  // the caller from the last instant to the first.
+  struct DelayedAdjoint {
+    std::size_t order;
+    double a = 0.0;
+    std::vector<double> nu;
   };
   void record_instants(bool on) { recording_ = on; }
   const Instant& last_instant() const { return instant_; }
@@ -101,8 +124,11 @@ class EventRunner {
   // parameters' part. Warns where the instant's time derivative is undefined.
   // cost_jump: R(t, x-) - R(t, x+) of the objective's running cost, which
   // moves with the instant (the integral's limit between the two branches).
+  // owed: the vector's debts to earlier firings (required when the
+  // instant executes or fires delayed events).
   void adjoint_jump(const Instant& instant, const double* lambda_plus, double* lambda_minus,
-                    double* gradient, double cost_jump = 0.0);
+                    double* gradient, double cost_jump = 0.0,
+                    std::vector<DelayedAdjoint>* owed = nullptr);
   // Why some sensitivities across an event are not to be trusted ("" if none).
   const std::vector<std::string>& warnings() const { return warnings_; }
 
@@ -110,6 +136,7 @@ class EventRunner {
   struct Pending {
     std::vector<double> x_fired;   // recording: the state when it fired
     std::size_t source = 0;        // recording: executions before it fired, at this instant
+    std::size_t instant = 0;       // recording: the instant it fired at (instants_ then)
     std::size_t event;
     double time;
     std::size_t order;             // firing order, for ties
@@ -162,6 +189,9 @@ class EventRunner {
   bool recording_ = false;
   Instant instant_;
   std::size_t executed_here_ = 0;  // executions at the current instant
+  std::size_t instants_ = 0;       // instants recorded so far
+  // adjoint_jump: what a vector owes to firing `order` (created on demand).
+  DelayedAdjoint& owed_to(std::vector<DelayedAdjoint>& owed, std::size_t order, std::size_t m);
 };
 
 }  // namespace odesens::integrate

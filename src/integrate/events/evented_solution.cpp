@@ -121,6 +121,11 @@ void EventedSolution::step(double t_limit) {
       }
     }
     if (first == roots.size()) break;
+    // Within rounding of the step's end: the instant is there (a step of a
+    // few ulps to the end would be below any solver's smallest step).
+    if (t1 - tau <= 64.0 * std::numeric_limits<double>::epsilon() *
+                        std::max(std::fabs(t1), 1.0))
+      tau = t1;
     std::fill(found_.begin(), found_.end(), 0);
     inner_.interpolate(tau, y_scratch_.data());
     events_.root_values(tau, y_scratch_.data(), g_new_.data());
@@ -137,8 +142,24 @@ void EventedSolution::step(double t_limit) {
       found_[i] = before != 0 && before != EventSystem::kUnordered ? -before
                                                                    : (g_new_[i] > 0.0 ? 1 : -1);
     }
-    if (retaken)  // the state at tau from a step that ends there
-      std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
+    if (retaken) {  // the state at tau from a step that ends there
+      // Located on the dense output, the crossing may still lie just ahead
+      // of the step's state: the next step, which starts right before it,
+      // locates it again (a few times at most), so that the state at the
+      // instant is on the side it crossed to (after those few times, the
+      // step's state stands: f on either side is taken on its branches).
+      // Where tau is within rounding of the step's start (the solver takes
+      // no step to it), the dense output's state (on the new side) stands.
+      const bool at_start = inner_.t() < tau;  // it stopped within rounding of tau
+      events_.root_values(tau, inner_.x(), g_new_.data());
+      if (!at_start && !comparison_changed(roots[first], side_[first], g_new_[first]) &&
+          ++relocations_ <= kMaxRelocations) {
+        t_ = tau;
+        return;
+      }
+      if (!at_start) std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
+    }
+    relocations_ = 0;
     instant(tau, y_scratch_.data(), found_.data());
     if (restart_pending_ || retaken) {  // the inner solver is at tau
       t_ = tau;

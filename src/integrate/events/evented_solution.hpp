@@ -56,6 +56,9 @@ class EventedSolution final : public SteppedSolution {
   const double* output_times_ = nullptr;
   std::size_t output_count_ = 0;
   bool restart_pending_ = false;
+  // Steps taken again to a crossing whose state was still before it.
+  static constexpr int kMaxRelocations = 4;
+  int relocations_ = 0;
   std::vector<double> y_after_, y_scratch_, g_new_, g_start_, g_end_;
   std::vector<int> side_;  // the sides at the start of the part of the step searched
   std::vector<int> found_;

@@ -3,6 +3,7 @@
 #include <cvodes/cvodes.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -30,17 +31,13 @@ struct Segment {
 struct Adjoint {
   std::vector<double> lambda;    // at the current time
   std::vector<double> gradient;  // accumulated dG/dp (np)
+  std::vector<integrate::EventRunner::DelayedAdjoint> owed;  // to earlier firings
 };
 
 }  // namespace
 
 Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSettings& settings) {
   const Model& model = *problem.model;
-  const EventSystem& system = *model.event_system();
-  for (const auto& e : system.events())
-    if (e.has_delay)
-      throw Error(Status::unsupported, "method 'cvodes_asa' does not run delayed events yet "
-                                       "(event '" + e.id + "'; cvodes_fsa does)");
   const std::size_t n = model.nx(), np = model.np();
   const auto& times = problem.output_times;
   const std::size_t nt = times.size();
@@ -115,6 +112,10 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
     while (k < nt && !restarted) {
       sunrealtype t_ret = t;
       int ncheck = 0;
+      // A delayed execution falls due: CVODES stops there (set while no
+      // internal step has passed it, since the segment began before it).
+      const double next = runner.next_execution();
+      if (std::isfinite(next)) session.check(CVodeSetStopTime(mem, next), "CVodeSetStopTime");
       const int flag = CVodeF(mem, times[k], session.state(), &t_ret, CV_NORMAL, &ncheck);
       session.check(flag, "CVodeF");
       seg.checkpoints = ncheck;
@@ -245,7 +246,7 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
     if (s > 0 && segments[s - 1].ends_with_instant)
       for (auto& a : adjoints) {
         runner.adjoint_jump(segments[s - 1].instant, a.lambda.data(), lambda_minus.data(),
-                            a.gradient.data());
+                            a.gradient.data(), 0.0, &a.owed);
         a.lambda = lambda_minus;
       }
   }

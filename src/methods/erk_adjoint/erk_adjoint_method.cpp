@@ -137,13 +137,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   // Events and switches of f: the forward pass records the instants, the
   // reverse sweep carries the adjoints back across them (docs/events.md).
   integrate::EventRunner events(model, p.data(), 0, ws.get());
-  if (events.active()) {
-    for (const auto& e : model.event_system()->events())
-      if (e.has_delay)
-        throw Error(Status::unsupported, "method 'erk_adjoint' does not run delayed events yet "
-                                         "(event '" + e.id + "'; cvodes_fsa does)");
-    events.record_instants(true);
-  }
+  if (events.active()) events.record_instants(true);
   std::vector<double> q(n_objectives, 0.0);
   const ForwardTrajectory trajectory =
       run_forward(model, p.data(), ws.get(), problem.t0, x0.data(), times, *tableau, settings,

@@ -39,6 +39,7 @@ ReverseCounts reverse_in_blocks(const ReverseJob& job, const std::vector<VectorB
       std::vector<double> lambda_minus(nx);
       const std::size_t n_costs = job.integrand ? job.integrand->count() : 0;
       std::vector<double> cost_minus(n_costs), cost_plus(n_costs);
+      std::vector<std::vector<integrate::EventRunner::DelayedAdjoint>> owed(block.m);
       const InstantJump across = [&](const RecordedInstant& r, double* l, double* m) {
         // The running costs on both sides of the instant (objectives only).
         if (n_costs > 0 && block.first < n_costs) {
@@ -50,7 +51,8 @@ ReverseCounts reverse_in_blocks(const ReverseJob& job, const std::vector<VectorB
         for (std::size_t c = 0; c < block.m; ++c) {
           const std::size_t v = block.first + c;
           const double cost_jump = v < n_costs ? cost_minus[v] - cost_plus[v] : 0.0;
-          events.adjoint_jump(r.instant, l + c * nx, lambda_minus.data(), m + c * np, cost_jump);
+          events.adjoint_jump(r.instant, l + c * nx, lambda_minus.data(), m + c * np, cost_jump,
+                              &owed[c]);
           std::copy(lambda_minus.begin(), lambda_minus.end(), l + c * nx);
         }
       };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/number_text.hpp"
 
@@ -40,6 +41,11 @@ void BundleSolution::step(double t_limit) {
 bool BundleSolution::retake(double t) {
   if (X_step_start_.empty() || !(t > t_step_start_) || !(t < bundle_.t())) return false;
   bundle_.start(t_step_start_, X_step_start_.data(), X_low_step_start_.data(), t_end_);
+  // Within rounding of the step's start, no step: the instant takes the
+  // state there.
+  if (t - t_step_start_ <= 64.0 * std::numeric_limits<double>::epsilon() *
+                               std::max(std::fabs(t), 1.0))
+    return true;
   while (bundle_.t() < t) bundle_.step(t);
   return true;
 }
