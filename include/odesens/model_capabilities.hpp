@@ -111,6 +111,7 @@ class EventSystem {
     Comparison comparison;
     bool switches_rhs = false;  // f depends on this comparison (a discontinuity of f)
     bool moves = false;         // g depends on the states or the parameters (not on t alone)
+    bool reads_state = false;   // g depends on the states
     std::string text;           // the comparison, for messages
   };
 

@@ -186,6 +186,7 @@ std::size_t EventFunctions::add_root(Graph& g, NodeId difference, Comparison com
   EventSystem::Root root;
   root.comparison = comparison;
   root.moves = (g.node(difference).depends & (kOnState | kOnParam)) != 0;
+  root.reads_state = (g.node(difference).depends & kOnState) != 0;
   root.text = std::string("'") + op_name(g.node(comparison_node).op) + "' comparison";
   roots_.push_back(root);
   root_nodes_.push_back(difference);

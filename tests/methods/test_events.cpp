@@ -301,6 +301,25 @@ TEST_P(ForwardEvents, AnOutputOnAnInstantIsTheValueAfterIt) {
   }
 }
 
+// Statistics count every part of the solve: the solvers restart at each
+// dose, and their counters with them.
+TEST_P(ForwardEvents, StatisticsCountTheStepsOfEveryPart) {
+  auto problem = ode_problem(R"(
+param k = 0.2
+state x = 0
+state clock = 0
+dx/dt = -k*x
+dclock/dt = 1
+event dose when clock >= 0.5: clock = 0; x = x + 1
+)", {0, 25.25});
+  problem.rtol = 1e-6;
+  problem.atol = {1e-8};
+  const Result r = solve(problem, GetParam());
+  EXPECT_EQ(r.stats.extra.at("events_executed"), 50.0);
+  EXPECT_GE(r.stats.steps, 50) << "at least one step between two doses";
+  EXPECT_GE(r.stats.rhs_evals, r.stats.steps);
+}
+
 // Internal differences carry S·R for any directions across an instant:
 // with directions=all, dx/dx0 and dx/dp of the timed dose, exactly known.
 TEST_P(ForwardEvents, CarryEveryDirectionAcrossADose) {

@@ -109,9 +109,13 @@ void EventedSolution::step(double t_limit) {
     std::size_t first = roots.size();
     double tau = t1;
     for (std::size_t i = 0; i < roots.size(); ++i) {
-      // g exactly 0 at the step's end counts as a crossing there (as CVODES
-      // counts it), also for a strict comparison that turns true just after.
-      const bool zero_at_end = g_end_[i] == 0.0 && g_start_[i] != 0.0 && side_[i] != 0 &&
+      // A g of t and p exactly 0 at the step's end (an output or stop time
+      // on it) counts as a crossing there, as CVODES counts it, also for a
+      // strict comparison that turns true just after. Not a g of the
+      // states: exactly 0 there is rounding, and a state resting on its
+      // threshold would cross it at every step.
+      const bool zero_at_end = !roots[i].reads_state && g_end_[i] == 0.0 &&
+                               g_start_[i] != 0.0 && side_[i] != 0 &&
                                side_[i] != EventSystem::kUnordered && t_from < t1;
       if (!zero_at_end && !comparison_changed(roots[i], side_[i], g_end_[i])) continue;
       const double t_i = locate(i, t_from, t1);

@@ -111,9 +111,12 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
     std::function<void(double, const int*)> run;
     void at_instant(double t, const int* found) override { run(t, found); }
   } instants;
+  Stats before_restarts;
   auto restart_at = [&](double t, const double* x_new, const double* s_new) {
     double* y = N_VGetArrayPointer(session.state());
     std::copy(x_new, x_new + nx, y);
+    // CVODES' counters restart with CVodeReInit: those so far are kept.
+    cvodes::Session::add_stats(session.mem(), before_restarts);
     session.check(CVodeReInit(session.mem(), t, session.state()), "CVodeReInit");
     const double stop = std::min(events.next_execution(), t_last);
     if (stop > t) session.check(CVodeSetStopTime(session.mem(), stop), "CVodeSetStopTime");
@@ -190,6 +193,11 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
 
   Stats& stats = out.stats();
   cvodes::Session::add_stats(session.mem(), stats);
+  stats.steps += before_restarts.steps;
+  stats.rhs_evals += before_restarts.rhs_evals;
+  stats.jac_evals += before_restarts.jac_evals;
+  stats.linear_setups += before_restarts.linear_setups;
+  stats.error_test_failures += before_restarts.error_test_failures;
   const Counters& c = propagator.counters();
   stats.jac_evals += c.jacobian_evals;
   stats.extra["grid_points"] = static_cast<double>(follow.grid_points);
