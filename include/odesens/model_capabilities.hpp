@@ -82,7 +82,8 @@ class RetainedValues {
 //
 // Root functions g_i(t, x, p) are the differences a - b of the comparisons
 // `a < b`, `a >= b`, ... that appear in the events' triggers and in f (a
-// piecewise f switches where one of them changes sign). The "side" of a
+// piecewise f switches where one of them changes sign), and the arguments
+// u of floor(u) and ceil(u) in f (Root::Kind). The "side" of a
 // root function is the sign of g_i (-1, 0, +1); a comparison holds or not
 // on each side (on side 0, exactly at the root, as the comparison says).
 // A trigger is a logical combination of comparisons and is evaluated from
@@ -108,11 +109,21 @@ class EventSystem {
     std::vector<std::size_t> targets;     // the states it assigns, in order
   };
   struct Root {
+    // comparison: g = a - b of a comparison. floor, ceil: f reads floor(u)
+    // or ceil(u) of a u that depends on t or x, so f switches wherever u
+    // crosses an integer; g is u itself. A method reads such a root as the
+    // distance of u into the cell [k, k + 1] of integers it is in,
+    // min(u - k, k + 1 - u), under `comparison` ge (the EventRunner of
+    // integrate/events/ keeps the cell): the comparison fails as soon as u
+    // has left the cell, however many integers one step crossed, and holds
+    // on the cell's ends.
+    enum class Kind { comparison, floor, ceil };
     Comparison comparison;
     bool switches_rhs = false;  // f depends on this comparison (a discontinuity of f)
     bool moves = false;         // g depends on the states or the parameters (not on t alone)
     bool reads_state = false;   // g depends on the states
     std::string text;           // the comparison, for messages
+    Kind kind = Kind::comparison;
   };
 
   // The side of a root function with value g: its sign, or kUnordered for
@@ -163,14 +174,16 @@ class EventSystem {
                                     double* h_t, double* h_x, double* h_p,
                                     Workspace* ws = nullptr) const = 0;
 
-  // The comparisons of f that switch it (roots with switches_rhs, by root
-  // index), in the order rhs_points_on_branches reads their truth.
+  // The comparisons, floors and ceils of f that switch it (roots with
+  // switches_rhs, by root index), in the order rhs_points_on_branches reads
+  // their truth.
   virtual const std::vector<std::size_t>& branch_roots() const = 0;
   // f at n points as BatchedRhs::rhs_points gives it (X nx x n, P np x n,
   // F nx x n, column-major), with comparison i of branch_roots() taken as
-  // truth[i] (0 or 1, for every point) instead of evaluated at each point:
-  // for points that must follow the branches of one trajectory (the
-  // perturbed trajectories of internal differences follow the nominal's).
+  // truth[i] (0 or 1, for every point) instead of evaluated at each point,
+  // and a floor or ceil i as the integer truth[i]: for points that must
+  // follow the branches of one trajectory (the perturbed trajectories of
+  // internal differences follow the nominal's).
   virtual void rhs_points_on_branches(std::size_t n, const double* t, const double* X,
                                       const double* P, const double* truth, double* F,
                                       Workspace* ws = nullptr) const = 0;

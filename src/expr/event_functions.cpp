@@ -9,6 +9,7 @@
 namespace odesens::expr {
 
 using Comparison = EventSystem::Comparison;
+using RootKind = EventSystem::Root::Kind;
 
 FunctionRows::FunctionRows(Graph& g, const std::vector<NodeId>& rows, std::size_t nx,
                            std::size_t np)
@@ -77,6 +78,14 @@ bool comparison_of(Op op, Comparison* out) {
   }
 }
 
+// floor and ceil: f switches wherever their argument crosses an integer.
+bool step_of(Op op, RootKind* out) {
+  switch (op) {
+    case Op::floor: *out = RootKind::floor; return true;
+    case Op::ceil: *out = RootKind::ceil; return true;
+    default: return false;
+  }
+}
 
 // rows with every node `replace[i].first` replaced by `replace[i].second`
 // (ids are a topological order, so one pass in id order rebuilds every
@@ -144,7 +153,10 @@ EventFunctions::EventFunctions(SymbolicModel& model) {
 }
 
 // Every comparison that f reads and whose value can change during a solve
-// (it depends on t or x) is a switch: f may jump where it changes.
+// (it depends on t or x) is a switch: f may jump where it changes. So is
+// every floor(u) and ceil(u) of such a u, where u crosses an integer; its
+// root function is u itself (Root::Kind). factorial is not: it is meant for
+// integer arguments (typically a floor or ceil, itself a switch).
 void EventFunctions::collect_switches(const SymbolicModel& model) {
   const Graph& cg = model.graph;
   std::vector<char> seen(cg.size(), 0);
@@ -157,7 +169,8 @@ void EventFunctions::collect_switches(const SymbolicModel& model) {
     const Node& n = cg.node(id);
     if (!(n.depends & (kOnTime | kOnState))) continue;
     Comparison c = Comparison::ne;
-    if (comparison_of(n.op, &c)) found.push_back(id);
+    RootKind kind = RootKind::comparison;
+    if (comparison_of(n.op, &c) || step_of(n.op, &kind)) found.push_back(id);
     for (NodeId operand : {n.a, n.b, n.c}) stack.push_back(operand);
   }
   std::sort(found.begin(), found.end());
@@ -167,8 +180,14 @@ void EventFunctions::collect_switches(const SymbolicModel& model) {
   for (NodeId id : found) {
     const Node n = g.node(id);
     Comparison c = Comparison::ne;
-    comparison_of(n.op, &c);
-    const std::size_t r = add_root(g, g.sub(n.a, n.b), c, id);
+    RootKind kind = RootKind::comparison;
+    std::size_t r = 0;
+    if (step_of(n.op, &kind)) {
+      r = add_root(g, n.a, Comparison::ge, id, kind);  // read under ge: see Root::Kind
+    } else {
+      comparison_of(n.op, &c);
+      r = add_root(g, g.sub(n.a, n.b), c, id);
+    }
     roots_[r].switches_rhs = true;
     branches.push_back({id, g.param(static_cast<int>(np + branch_roots_.size()))});
     branch_roots_.push_back(r);
@@ -180,14 +199,18 @@ void EventFunctions::collect_switches(const SymbolicModel& model) {
 }
 
 std::size_t EventFunctions::add_root(Graph& g, NodeId difference, Comparison comparison,
-                                     NodeId comparison_node) {
+                                     NodeId comparison_node, RootKind kind) {
   for (std::size_t r = 0; r < roots_.size(); ++r)
-    if (root_nodes_[r] == difference && roots_[r].comparison == comparison) return r;
+    if (root_nodes_[r] == difference && roots_[r].comparison == comparison &&
+        roots_[r].kind == kind)
+      return r;
   EventSystem::Root root;
   root.comparison = comparison;
+  root.kind = kind;
   root.moves = (g.node(difference).depends & (kOnState | kOnParam)) != 0;
   root.reads_state = (g.node(difference).depends & kOnState) != 0;
-  root.text = std::string("'") + op_name(g.node(comparison_node).op) + "' comparison";
+  root.text = std::string("'") + op_name(g.node(comparison_node).op) + "' " +
+              (kind == RootKind::comparison ? "comparison" : "switch");
   roots_.push_back(root);
   root_nodes_.push_back(difference);
   return roots_.size() - 1;

@@ -68,8 +68,9 @@ class EventFunctions {
                          const double* p, double* values) const;
   void assignment_jacobians(Registers& regs, std::size_t k, double t, const double* x,
                             const double* p, double* h_t, double* h_x, double* h_p) const;
-  // The comparisons of f that are switches (root indices), and f with
-  // comparison i replaced by parameter np + i (EventSystem::rhs_points_on_branches).
+  // The comparisons, floors and ceils of f that are switches (root
+  // indices), and f with switch i replaced by parameter np + i
+  // (EventSystem::rhs_points_on_branches).
   const std::vector<std::size_t>& branch_roots() const { return branch_roots_; }
   const Tape& rhs_on_branches() const { return rhs_on_branches_; }
 
@@ -88,14 +89,17 @@ class EventFunctions {
   };
 
   int add_logic(Graph& g, NodeId node, CompiledEvent& event, std::size_t nx, int depth);
+  // The root of g = difference (for floor and ceil: their argument) under
+  // comparison; comparison_node names it in messages. Roots are shared.
   std::size_t add_root(Graph& g, NodeId difference, EventSystem::Comparison comparison,
-                       NodeId comparison_node);
+                       NodeId comparison_node,
+                       EventSystem::Root::Kind kind = EventSystem::Root::Kind::comparison);
   void collect_switches(const SymbolicModel& model);
   bool evaluate(const CompiledEvent& event, int node, const int* sides) const;
 
   std::vector<EventSystem::Event> events_;
   std::vector<EventSystem::Root> roots_;
-  std::vector<NodeId> root_nodes_;        // g_i = a - b
+  std::vector<NodeId> root_nodes_;        // g_i = a - b (floor, ceil: their argument)
   std::vector<CompiledEvent> compiled_;
   FunctionRows root_rows_;
   std::vector<std::size_t> branch_roots_;

@@ -18,6 +18,12 @@ constexpr std::size_t kMaxExecutionsPerInstant = 100000;
 int sign_of(double v) { return EventSystem::side_of(v); }
 bool holds(Comparison c, int side) { return EventSystem::holds(c, side); }
 
+// A floor or ceil root's g: how far u is inside its cell [k, k + 1],
+// negative once u has left it at either end (NaN where u is).
+double into_cell(double u, double k) {
+  const double above_lower = u - k, below_upper = k + 1.0 - u;
+  return above_lower < below_upper ? above_lower : below_upper;
+}
 
 }  // namespace
 
@@ -36,6 +42,10 @@ EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Wo
     throw Error(Status::internal_error, "EventRunner: S must have 0 or np columns");
   const std::size_t ne = system_->events().size();
   n_roots_ = system_->roots().size();
+  for (std::size_t i = 0; i < n_roots_; ++i)
+    if (system_->roots()[i].kind != EventSystem::Root::Kind::comparison) stepped_.push_back(i);
+  cell_.assign(n_roots_, 0.0);
+  u_.assign(n_roots_, 0.0);
   g_.assign(n_roots_, 0.0);
   g_before_.assign(n_roots_, 0.0);
   sides_.assign(n_roots_, 0);
@@ -59,7 +69,68 @@ EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Wo
 }
 
 void EventRunner::root_values(double t, const double* x, double* g) {
-  if (n_roots_ > 0) system_->root_values(t, x, p_, g, ws_);
+  if (n_roots_ == 0) return;
+  system_->root_values(t, x, p_, g, ws_);
+  for (std::size_t i : stepped_) g[i] = into_cell(g[i], cell_[i]);
+}
+
+void EventRunner::set_cell(std::size_t i, double k) {
+  cell_[i] = k;
+  g_[i] = into_cell(u_[i], k);
+}
+
+// The value of floor or ceil root i on its cell (f on the cell's branch):
+// k for floor, k + 1 for ceil, whatever u is within rounding of the ends.
+double EventRunner::cell_value(std::size_t i) const {
+  return system_->roots()[i].kind == EventSystem::Root::Kind::floor ? cell_[i] : cell_[i] + 1.0;
+}
+
+// Each floor or ceil root's cell: the integers u is between. On an
+// integer, the cell u moves into along f, where floor(u) and ceil(u) keep
+// the value the integrator sees from t on (the value at the integer itself
+// holds at t alone); the root is then on its cell's end, where its
+// comparison (ge) holds, so nothing switches as u moves in (floor(a t) and
+// ceil(a t) from t0 = 0). Where u does not move, floor's value holds above
+// the integer and ceil's below.
+void EventRunner::place_cells(double t, const double* x) {
+  if (stepped_.empty()) return;
+  system_->root_values(t, x, p_, u_.data(), ws_);
+  bool have_rate = false;
+  for (std::size_t i : stepped_) {
+    const double u = u_[i];
+    double k = std::floor(u);
+    if (u == k) {
+      if (!have_rate) model_.rhs(t, x, p_, f_plus_.data(), ws_);
+      have_rate = true;
+      double u_t = 0.0;
+      system_->root_gradient(i, t, x, p_, &u_t, gx_.data(), gp_.data(), ws_);
+      for (std::size_t j = 0; j < nx_; ++j)
+        if (gx_[j] != 0.0) u_t += gx_[j] * f_plus_[j];
+      const bool floor = system_->roots()[i].kind == EventSystem::Root::Kind::floor;
+      if (u_t < 0.0 || (u_t == 0.0 && !floor)) k = u - 1.0;
+    }
+    set_cell(i, k);
+    sides_[i] = sign_of(g_[i]);
+  }
+}
+
+// After an instant, each floor or ceil root whose u left its cell (the
+// integrator located the crossing, or an assignment moved u) takes the
+// next cell on the side u left at, or the cell u is in when an assignment
+// moved it further. u is then on the new cell's end (update_sides took a
+// located crossing only where u had left the cell), and keeps the side it
+// crossed to: inside.
+void EventRunner::move_cells(double t, const double* x) {
+  if (stepped_.empty()) return;
+  system_->root_values(t, x, p_, u_.data(), ws_);
+  const auto& roots = system_->roots();
+  for (std::size_t i : stepped_) {
+    const double u = u_[i], k = cell_[i];
+    if (holds(roots[i].comparison, sides_[i]) || !std::isfinite(u)) continue;
+    set_cell(i, u >= k + 0.5 ? std::max(k + 1.0, std::floor(u))
+                             : std::min(k - 1.0, std::ceil(u) - 1.0));
+    sides_[i] = 1;
+  }
 }
 
 double EventRunner::along(const double* grad_p, std::size_t stride, std::size_t j) const {
@@ -86,7 +157,12 @@ void EventRunner::update_sides(double t, const double* x, const int* found) {
   root_values(t, x, g_.data());
   const auto& roots = system_->roots();
   for (std::size_t i = 0; i < n_roots_; ++i) {
-    if (found && found[i] != 0) {
+    // A floor or ceil root reported while u is still inside its cell (a
+    // root located a little early on a dense output, with the step taken
+    // again to end there) has not switched yet: f and the jump of S wait
+    // for u to cross, where it is located again.
+    const bool stepped = roots[i].kind != EventSystem::Root::Kind::comparison;
+    if (found && found[i] != 0 && !(stepped && g_[i] > 0.0)) {
       // Located by the integrator: the side it crossed to, except that an
       // equality holds (and an inequality fails) at the crossing itself.
       const bool equality = roots[i].comparison == Comparison::eq ||
@@ -101,6 +177,7 @@ void EventRunner::update_sides(double t, const double* x, const int* found) {
 EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   Outcome outcome;
   if (!active()) return outcome;
+  place_cells(t0, x);
   root_values(t0, x, g_.data());
   for (std::size_t i = 0; i < n_roots_; ++i) sides_[i] = sign_of(g_[i]);
   const auto& events = system_->events();
@@ -111,6 +188,7 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   if (recording_) model_.rhs(t0, x, p_, instant_.f_minus.data(), ws_);
   evaluate_triggers(t0, x);
   outcome.state_changed = execute_due(t0, x);
+  if (outcome.state_changed) place_cells(t0, x);  // an assignment may have moved u
   outcome.scheduled = scheduled_;
   if (outcome.state_changed && ns_ > 0) std::copy(T_.begin(), T_.end(), S);
   if (recording_) {
@@ -177,6 +255,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     if (roots[i].switches_rhs &&
         holds(roots[i].comparison, sides_before_[i]) != holds(roots[i].comparison, sides_[i]))
       outcome.rhs_switched = true;
+  if (outcome.rhs_switched) move_cells(t, x);  // f after the instant: on the new cells
   if (outcome.state_changed || outcome.rhs_switched)
     carry_sensitivities(t, x, S);
   if (recording_) {
@@ -217,7 +296,9 @@ void EventRunner::rhs_on_sides(double t, const double* x, const std::vector<int>
   branch_truth_.resize(branches.size());
   for (std::size_t i = 0; i < branches.size(); ++i) {
     const std::size_t r = branches[i];
-    branch_truth_[i] = holds(system_->roots()[r].comparison, sides[r]) ? 1.0 : 0.0;
+    branch_truth_[i] = system_->roots()[r].kind != EventSystem::Root::Kind::comparison
+                           ? cell_value(r)
+                           : holds(system_->roots()[r].comparison, sides[r]) ? 1.0 : 0.0;
   }
   system_->rhs_points_on_branches(1, &t, x, p_, branch_truth_.data(), out, ws_);
 }

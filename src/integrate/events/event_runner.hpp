@@ -8,6 +8,9 @@
 // the state there (and S, and f just before the instant). The runner then
 //   - updates the side of every root function (the direction of the
 //     crossing for the roots the integrator reported, else the sign of g),
+//     a floor or ceil root's g being the distance of its argument u into
+//     its cell of integers (EventSystem::Root::Kind), which moves on when
+//     u left it,
 //   - evaluates the triggers; an event whose trigger turned true fires: its
 //     delay (and, for values from the trigger time, its assignments) are
 //     evaluated and it is scheduled; a non-persistent pending event whose
@@ -56,6 +59,8 @@ class EventRunner {
   // The side of every root function as of the last instant (or t0).
   const std::vector<int>& sides() const { return sides_; }
   std::size_t n_roots() const { return n_roots_; }
+  // g at (t, x): what integrators locate the roots of (a floor or ceil
+  // root: the distance of u into its current cell).
   void root_values(double t, const double* x, double* g);
 
   struct Outcome {
@@ -145,6 +150,13 @@ class EventRunner {
     std::vector<double> dvalues;   // their total derivatives (m x ns)
   };
 
+  // The cells of the floor and ceil roots: the one u is in at (t, x), or
+  // on an integer moves into (place); the next one for those whose u left
+  // theirs at an instant (move).
+  void place_cells(double t, const double* x);
+  void move_cells(double t, const double* x);
+  void set_cell(std::size_t i, double k);  // and g_[i] from u_[i]
+  double cell_value(std::size_t i) const;  // floor or ceil root i's value on its cell
   void update_sides(double t, const double* x, const int* found);
   // Fires and cancels after the triggers were (re)evaluated.
   void evaluate_triggers(double t, const double* x);
@@ -153,8 +165,9 @@ class EventRunner {
   std::size_t cause_root(const int* found) const;
   // f just before the instant into f_minus_.
   void left_rate(double t, const double* x, std::size_t cause);
-  // f at (t, x) with every switch of f on its branch for `sides` (f itself
-  // where the model has no switches or cannot evaluate f on given branches).
+  // f at (t, x) with every switch of f on its branch for `sides`, a floor
+  // or ceil on the value of its current cell (f itself where the model has
+  // no switches or cannot evaluate f on given branches).
   void rhs_on_sides(double t, const double* x, const std::vector<int>& sides, double* out);
   // The instant's dtau/dp from its cause.
   void instant_time_derivative(double t, const double* x, const double* S, std::size_t cause);
@@ -177,6 +190,10 @@ class EventRunner {
   Workspace* ws_;
   std::vector<double> g_, g_before_;
   std::vector<int> sides_, sides_before_;
+  std::vector<std::size_t> stepped_;  // the floor and ceil roots
+  // By root: the lower integer k of a floor or ceil root's cell [k, k + 1],
+  // and u (scratch).
+  std::vector<double> cell_, u_;
   std::vector<char> trigger_;
   std::unique_ptr<bool[]> trigger_now_;
   std::vector<Pending> pending_;

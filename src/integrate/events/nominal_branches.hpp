@@ -1,6 +1,6 @@
 // f at many points that all follow the branches of the first: every
-// comparison that switches f (EventSystem::branch_roots) takes the value it
-// has at point 0, for every point.
+// comparison, floor and ceil that switches f (EventSystem::branch_roots)
+// takes the value it has at point 0, for every point.
 //
 // Internal differences integrate perturbed trajectories η̂_j = η + ε_j σ_j
 // next to the nominal η. Each would otherwise evaluate the comparisons of f
@@ -17,6 +17,11 @@
 #include "odesens/model.hpp"
 
 namespace odesens::integrate {
+
+// The branch of f a switch is on where its root function is g, as
+// rhs_points_on_branches reads it: a comparison's truth (1 or 0), a floor's
+// or ceil's value (g is its argument).
+double branch_value(const EventSystem::Root& root, double g);
 
 class NominalBranches {
  public:

@@ -1,5 +1,7 @@
 #include "methods/internal_diff/lane_switches.hpp"
 
+#include "integrate/events/nominal_branches.hpp"
+
 namespace odesens::internal_diff {
 
 LaneSwitches::LaneSwitches(const EventSystem* system, BundleRhs& rhs)
@@ -22,9 +24,8 @@ bool LaneSwitches::agree(double t, const double* X) {
     system_->root_values(t, lane_.data(), rhs_.params(l), g.data(), &rhs_.workspace());
     if (l == 0) continue;
     for (std::size_t r : switches_) {
-      const auto c = system_->roots()[r].comparison;
-      if (EventSystem::holds(c, EventSystem::side_of(g_lane_[r])) !=
-          EventSystem::holds(c, EventSystem::side_of(g_nominal_[r])))
+      const auto& root = system_->roots()[r];
+      if (integrate::branch_value(root, g_lane_[r]) != integrate::branch_value(root, g_nominal_[r]))
         return false;
     }
   }

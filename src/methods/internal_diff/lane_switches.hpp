@@ -1,6 +1,6 @@
-// The switches of f (comparisons in f that depend on t or x, turned into
-// root functions by the model's EventSystem) as the trajectories of a
-// bundle see them.
+// The switches of f (comparisons, floors and ceils in f that depend on t or
+// x, turned into root functions by the model's EventSystem) as the
+// trajectories of a bundle see them.
 //
 // Each trajectory evaluates the comparisons of f at its own state and
 // parameters, so next to an instant that switched f the perturbed
