@@ -142,7 +142,8 @@ int show_info(const std::string& spec,
     std::size_t switches = 0;
     for (const auto& r : events->roots()) switches += r.switches_rhs;
     std::cout << "events: " << events->events().size() << " (run by cvodes_fsa; docs/events.md)\n"
-              << "switches of f: " << switches << " comparisons of t or the states\n";
+              << "switches of f: " << switches
+              << " (comparisons, floor and ceil of t or the states)\n";
   }
   return 0;
 }

@@ -189,15 +189,16 @@ Result solve_without_states(const Problem& problem, const MethodInfo& info) {
   return r;
 }
 
-// A method that steps over the switches of f (piecewise in t or x) may
-// miss the jumps of S there.
+// A method that steps over the switches of f (piecewise, floor or ceil in t
+// or x) may miss the jumps of S there.
 void warn_of_switches(const Problem& problem, const std::string& method_id, Result& result) {
   const EventSystem* events = problem.model->event_system();
   if (!events) return;
   for (const auto& root : events->roots())
     if (root.switches_rhs) {
       result.warnings.push_back(
-          "the model's right-hand side switches (piecewise in t or the states), and method '" +
+          "the model's right-hand side switches (piecewise, floor or ceil in t or the states), "
+          "and method '" +
           method_id +
           "' steps over switches without locating them: its S may miss the jumps there "
           "(cvodes_fsa stops at each switch and carries S across)");
@@ -246,9 +247,9 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
       if (root.switches_rhs && root.moves)
         throw Error(Status::unsupported,
                     "method '" + method_id + "' cannot enclose a model whose right-hand side "
-                    "switches where the states or parameters say (a " + root.text +
-                    " of piecewise): a switch inside the parameter box cannot be enclosed by one "
-                    "polynomial model in the parameters");
+                    "switches where the states or parameters say (the " + root.text +
+                    "): a switch inside the parameter box cannot be enclosed by one polynomial "
+                    "model in the parameters");
   }
   if (!needs.events && events && !events->events().empty()) {
     std::string runs;
