@@ -1,14 +1,16 @@
 // Events and switches of f with sensitivities (docs/events.md): exact
 // sensitivities of doses at a parameter time and at a state crossing,
 // central differences across delays, values from the trigger time,
-// cascades and switches of a piecewise f; malformed events; methods
-// without events refuse them.
+// cascades and switches of a piecewise f and of floor and ceil; malformed
+// events; methods without events refuse them.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "odesens/odesens.hpp"
+#include "sbml/sbml_test_documents.hpp"
 #include "support/reference.hpp"
 
 namespace odesens {
@@ -62,9 +64,8 @@ TEST(Events, TimedDoseHasExactSensitivitiesInEveryParameter) {
 // erk_adjoint (the discrete adjoint of its steps, each instant ending a
 // step) the same, at tight tolerance, with every checkpointing mode that
 // runs events.
-void expect_adjoint_matches_exact(const char* text, double t_end,
-                                  const std::vector<double>& exact_s_final, double tolerance) {
-  auto problem = ode_problem(text, linspace(0, t_end, 5));
+void expect_adjoint_matches_exact(const Problem& problem, const std::vector<double>& exact_s_final,
+                                  double tolerance) {
   for (const char* method : {"cvodes_asa", "erk_adjoint", "erk_adjoint stages"}) {
     auto p = problem;
     if (std::string(method) == "erk_adjoint stages") p.options.set("checkpointing", "stages");
@@ -76,6 +77,11 @@ void expect_adjoint_matches_exact(const char* text, double t_end,
     }
     EXPECT_TRUE(r.warnings.empty()) << method;
   }
+}
+
+void expect_adjoint_matches_exact(const char* text, double t_end,
+                                  const std::vector<double>& exact_s_final, double tolerance) {
+  expect_adjoint_matches_exact(ode_problem(text, linspace(0, t_end, 5)), exact_s_final, tolerance);
 }
 
 TEST(Events, AdjointCrossesATimedDoseExactly) {
@@ -538,6 +544,249 @@ TEST(Events, MalformedEventsAreRefusedWithLineAndName) {
     } catch (const Error& e) {
       EXPECT_EQ(e.status(), Status::parse_error) << b.text;
       EXPECT_NE(std::string(e.what()).find(b.message), std::string::npos) << e.what();
+    }
+  }
+}
+
+// floor and ceil are SBML functions (not .ode ones): the models of their
+// switches are small SBML documents.
+Problem sbml_problem(const std::string& lists, std::vector<double> times) {
+  Problem p;
+  p.model = load_sbml_text(sbml_testing::l3v2(lists), "switches.xml");
+  p.output_times = std::move(times);
+  p.rtol = 1e-10;
+  p.atol = {1e-12};
+  return p;
+}
+
+std::string sbml_time() {
+  return "<csymbol encoding=\"text\" definitionURL=\"http://www.sbml.org/sbml/symbols/time\"> t "
+         "</csymbol>";
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// x' = c step(a t), x(0) = 0, step floor or ceiling (a the only
+// parameter): f steps up by c at t_k = k/a, which move with a. With
+// K = floor(a t) steps by t, x = c (K t - K (K + 1)/(2a)) (plus c t for
+// ceiling, a step ahead) and dx/da = c K (K + 1)/(2 a^2) (each t_k moves by
+// -k/a^2 and takes a step of c from x). a t is an integer at t0 = 0.
+std::string steps_in_time(const char* step, double a, double c) {
+  using namespace sbml_testing;
+  const std::string rate = fn("times", "<cn> " + number(c) + " </cn>" +
+                                           fn(step, fn("times", ci("a") + sbml_time())));
+  return list("Parameters", parameter("a", number(a), true) + parameter("x", "0", false)) +
+         list("Rules", rate_rule("x", rate));
+}
+
+void steps_in_time_exact(const std::string& step, double a, double c,
+                         const std::vector<double>& times, std::vector<double>* x,
+                         std::vector<double>* s) {
+  for (double t : times) {
+    const double K = std::floor(a * t);
+    x->push_back(c * (K * t - K * (K + 1) / (2 * a) + (step == "ceiling" ? t : 0.0)));
+    s->push_back(c * K * (K + 1) / (2 * a * a));
+  }
+}
+
+// The forward methods besides cvodes_fsa, at rtol 1e-8: S of pbsr, exp and
+// odesd to 1e-6, of the internal differences of dopri8s and grk4as to 1e-4.
+const char* const kLooserMethods[] = {"pbsr", "exp", "odesd", "dopri8s", "grk4as"};
+double looser_s_tolerance(const std::string& method) {
+  return method == "dopri8s" || method == "grk4as" ? 1e-4 : 1e-6;
+}
+
+// A forward method against the exact x and S at every output time,
+// relative to their largest values (x unchecked at x_tolerance 0).
+void expect_exact_trajectory(const Problem& problem, const char* method,
+                             const std::vector<double>& x, const std::vector<double>& s,
+                             double x_tolerance, double s_tolerance) {
+  const Result r = solve(problem, method);
+  if (x_tolerance > 0) {
+    EXPECT_LT(relative_max_difference(r.x, x), x_tolerance) << method;
+  }
+  EXPECT_LT(relative_max_difference(r.s, s), s_tolerance) << method;
+  EXPECT_TRUE(r.warnings.empty()) << method << ": " << r.warnings.front();
+}
+
+// floor(a t) and ceil(a t), both on an integer at t0 = 0 (nothing happens
+// there: u moves into the cell where they keep their value). odesd's state
+// at a switch comes from the dense output of the step across it (~1e-6 at
+// these tolerances, as with a piecewise f).
+TEST(Events, FloorAndCeilOfTimeSwitchFAndCarryTheJumpOfS) {
+  const double a = 0.7, c = 1;
+  for (const char* step : {"floor", "ceiling"}) {
+    SCOPED_TRACE(step);
+    const auto problem = sbml_problem(steps_in_time(step, a, c), linspace(0, 5, 11));
+    std::vector<double> x, s;
+    steps_in_time_exact(step, a, c, problem.output_times, &x, &s);
+    ASSERT_GT(s.back(), 12.0);  // three steps by t = 5: S = 6/a^2
+    expect_exact_trajectory(problem, "cvodes_fsa", x, s, 1e-9, 1e-8);
+    auto looser = problem;
+    looser.rtol = 1e-8;
+    looser.atol = {1e-10};
+    for (const char* method : kLooserMethods)
+      expect_exact_trajectory(looser, method, x, s, 2e-6, looser_s_tolerance(method));
+    expect_adjoint_matches_exact(sbml_problem(steps_in_time(step, a, c), linspace(0, 5, 5)),
+                                 {s.back()}, 1e-8 * s.back());
+  }
+}
+
+// f's steps (c = 1e-14) are below the tolerances, so the integrators' error
+// tests do not see them and one step crosses many integers of a t. S still
+// takes each jump: the root function leaves the cell [k, k + 1] at the
+// first integer a step crosses. (A root function that changes sign at each
+// integer, sin(pi a t), misses the crossings of a step that crosses an
+// even number of them: most of them here.)
+TEST(Events, FloorSwitchesAreLocatedWhereAStepCrossesManyIntegers) {
+  const double a = 37.3, c = 1e-14;
+  const auto problem = sbml_problem(steps_in_time("floor", a, c), linspace(0, 2, 5));
+  std::vector<double> x, s;
+  steps_in_time_exact("floor", a, c, problem.output_times, &x, &s);
+  ASSERT_GT(s.back(), 1.9e-14);  // 74 steps
+  // One jump missed would be 2/75 of S; the internal differences of dopri8s
+  // and grk4as are ~1e-8 off.
+  for (const std::string method : {"cvodes_fsa", "pbsr", "exp", "odesd", "dopri8s", "grk4as"})
+    expect_exact_trajectory(problem, method.c_str(), x, s, 0.0,
+                            method == "dopri8s" || method == "grk4as" ? 1e-6 : 1e-10);
+}
+
+// x' = -k ceil(x), x(0) = x0 = 2.5: x falls at 3k, 2k, then k until it
+// reaches 0 at t3 = 4.17, where ceil(x) = 0 holds it on the switch (f just
+// before t3 is f on the old cell: nothing to step back to along f = 0). x
+// depends on k t alone, so dx/dk = t f/k = -n t on the piece of rate n k;
+// dx/dx0 = n/3 (each switch time moves with x0 by 1/(3k)); after t3, x = 0
+// whatever k and x0.
+std::string ceil_of_state() {
+  using namespace sbml_testing;
+  return list("Parameters", parameter("k", "0.4", true) + parameter("x0", "2.5", true) +
+                                parameter("x", "", false)) +
+         list("InitialAssignments", initial_assignment("x", ci("x0"))) +
+         list("Rules", rate_rule("x", fn("minus", fn("times", ci("k") + fn("ceiling", ci("x"))))));
+}
+
+struct CeilExact {
+  double x, dk, dx0;
+};
+
+CeilExact ceil_of_state_exact(double t) {
+  const double k = 0.4, x0 = 2.5;
+  const double t1 = (x0 - 2) / (3 * k), t2 = t1 + 1 / (2 * k), t3 = t2 + 1 / k;
+  if (t < t1) return {x0 - 3 * k * t, -3 * t, 1.0};
+  if (t < t2) return {2 - 2 * k * (t - t1), -2 * t, 2.0 / 3};
+  if (t < t3) return {1 - k * (t - t2), -t, 1.0 / 3};
+  return {0.0, 0.0, 0.0};
+}
+
+TEST(Events, CeilOfTheStateSwitchesWhereTheStateCrossesIntegers) {
+  auto problem = sbml_problem(ceil_of_state(), linspace(0, 5, 11));
+  std::vector<double> x, s;
+  for (double t : problem.output_times) {
+    const CeilExact e = ceil_of_state_exact(t);
+    x.push_back(e.x);
+    s.push_back(e.dk);
+    s.push_back(e.dx0);
+  }
+  expect_exact_trajectory(problem, "cvodes_fsa", x, s, 1e-9, 1e-8);
+  auto looser = problem;
+  looser.rtol = 1e-8;
+  looser.atol = {1e-10};
+  for (const char* method : kLooserMethods)
+    expect_exact_trajectory(looser, method, x, s, 1e-7, looser_s_tolerance(method));
+  for (double t_end : {3.0, 5.0}) {
+    SCOPED_TRACE(t_end);
+    const CeilExact e = ceil_of_state_exact(t_end);
+    expect_adjoint_matches_exact(sbml_problem(ceil_of_state(), linspace(0, t_end, 4)),
+                                 {e.dk, e.dx0}, 1e-8);
+  }
+}
+
+// x' = 1/2 from x(0) = 0.2, a dose x += D at t = 1 that takes x across two
+// integers at once, and y' = floor(x): the switches continue from the cell
+// x was moved into, at t3 = 2 (2.8 - D) (x = 3) and t4 = 2 (3.8 - D) (x = 4).
+// y(T) = 2 (t3 - 1) + 3 (t4 - t3) + 4 (T - t4) = 4 T - 2 - t3 - t4, so
+// dy/dD = 4; x = 0.2 + T/2 + D, dx/dD = 1.
+std::string dose_across_integers() {
+  using namespace sbml_testing;
+  const std::string event =
+      "<event id=\"dose\" useValuesFromTriggerTime=\"true\">"
+      "<trigger initialValue=\"false\" persistent=\"true\">" +
+      math(fn("geq", sbml_time() + cn(1))) +
+      "</trigger><listOfEventAssignments><eventAssignment variable=\"x\">" +
+      math(fn("plus", ci("x") + ci("D"))) + "</eventAssignment></listOfEventAssignments></event>";
+  return list("Parameters", parameter("D", "2", true) + parameter("x", "0.2", false) +
+                                parameter("y", "0", false)) +
+         list("Rules", rate_rule("x", cn(0.5)) + rate_rule("y", fn("floor", ci("x")))) +
+         list("Events", event);
+}
+
+TEST(Events, FloorSwitchesFollowAnAssignmentAcrossIntegers) {
+  const double T = 4, D = 2, t3 = 2 * (2.8 - D), t4 = 2 * (3.8 - D);
+  const auto problem = sbml_problem(dose_across_integers(), {0, T});
+  const std::vector<double> x = {0.2, 0, 0.2 + T / 2 + D, 4 * T - 2 - t3 - t4};
+  const std::vector<double> s = {0, 0, 1, 4};
+  const Result r = solve(problem, "cvodes_fsa");
+  ASSERT_EQ(r.nx, 2u);
+  EXPECT_LT(relative_max_difference(r.x, x), 1e-9);
+  EXPECT_LT(relative_max_difference(r.s, s), 1e-8);
+  EXPECT_EQ(r.stats.extra.at("events_executed"), 1.0);
+  EXPECT_TRUE(r.warnings.empty());
+  auto looser = problem;
+  looser.rtol = 1e-8;
+  looser.atol = {1e-10};
+  for (const char* method : kLooserMethods)
+    expect_exact_trajectory(looser, method, x, s, 2e-6, looser_s_tolerance(method));
+  for (const char* method : {"cvodes_asa", "erk_adjoint"})
+    EXPECT_LT(relative_max_difference(solve(problem, method).s, {1, 4}), 1e-8) << method;
+}
+
+TEST(Events, FloorAndCeilOfTOrXAreSwitchesOfF) {
+  auto model = load_sbml_text(sbml_testing::l3v2(steps_in_time("floor", 0.7, 1)), "floor.xml");
+  ASSERT_NE(model->event_system(), nullptr);
+  const auto& roots = model->event_system()->roots();
+  ASSERT_EQ(roots.size(), 1u);
+  EXPECT_EQ(roots[0].kind, EventSystem::Root::Kind::floor);
+  EXPECT_EQ(roots[0].text, "'floor' switch");
+  EXPECT_TRUE(roots[0].switches_rhs);
+  EXPECT_TRUE(roots[0].moves);
+  model = load_sbml_text(sbml_testing::l3v2(ceil_of_state()), "ceil.xml");
+  ASSERT_NE(model->event_system(), nullptr);
+  ASSERT_EQ(model->event_system()->roots().size(), 1u);
+  EXPECT_EQ(model->event_system()->roots()[0].kind, EventSystem::Root::Kind::ceil);
+  EXPECT_EQ(model->event_system()->roots()[0].text, "'ceil' switch");
+}
+
+// x' = floor(t) - k x: floor of t alone switches at fixed times, which the
+// bounds methods step over (with the warning of methods that do not locate
+// switches); floor of a parameter times t moves inside the box: refused.
+TEST(Events, BoundsStepOverFloorOfTimeAndRefuseFloorThatMoves) {
+  using namespace sbml_testing;
+  const std::string fixed =
+      list("Parameters", parameter("k", "0.3", true) + parameter("x", "1", false)) +
+      list("Rules", rate_rule("x", fn("minus", fn("floor", sbml_time()) +
+                                                   fn("times", ci("k") + ci("x")))));
+  auto bounded = [](Problem problem) {
+    for (double v : problem.model->nominal_params()) {
+      problem.param_lower.push_back(0.9 * v);
+      problem.param_upper.push_back(1.1 * v);
+    }
+    return problem;
+  };
+  for (const char* method : {"bounds_fsa", "bounds_asa"}) {
+    const Result r = solve(bounded(sbml_problem(fixed, {0, 1.5, 3})), method);
+    bool warned = false;
+    for (const auto& w : r.warnings) warned = warned || w.find("steps over switches") != std::string::npos;
+    EXPECT_TRUE(warned) << method;
+    try {
+      solve(bounded(sbml_problem(steps_in_time("floor", 0.7, 1), {0, 1, 2})), method);
+      ADD_FAILURE() << method << " accepted a moving floor switch";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::unsupported);
+      EXPECT_NE(std::string(e.what()).find("the 'floor' switch"), std::string::npos) << e.what();
     }
   }
 }
