@@ -280,12 +280,6 @@ std::size_t EventRunner::cause_root(const int* found) const {
   return n_roots_;
 }
 
-// f just before the instant. Where a root put it there f may jump, and
-// f(t, x) may already be on the new branch (the root is located to within
-// rounding, and an integrator's last step may be as short as that): f is
-// evaluated at (t - delta, x - delta f(t, x)) instead, for the first of a
-// few growing delta where the root function is back on its old side.
-// The error is O(delta), delta >= 1e-10 |t|.
 void EventRunner::rhs_on_sides(double t, const double* x, const std::vector<int>& sides,
                                double* out) {
   const auto& branches = system_->branch_roots();
@@ -303,6 +297,14 @@ void EventRunner::rhs_on_sides(double t, const double* x, const std::vector<int>
   system_->rhs_points_on_branches(1, &t, x, p_, branch_truth_.data(), out, ws_);
 }
 
+// f just before the instant. Where a root put it there f may jump, and
+// f(t, x) may already be on the new branch (the root is located to within
+// rounding, and an integrator's last step may be as short as that). Where
+// the model evaluates f on given branches, f is taken at the instant on
+// the branches of the sides before it; else (or where that f is not
+// finite) at (t - delta, x - delta f(t, x)), for the first of a few
+// growing delta where the root function is back on its old side, an error
+// O(delta), delta >= 1e-10 |t|.
 void EventRunner::left_rate(double t, const double* x, std::size_t cause) {
   if (cause == n_roots_) {
     model_.rhs(t, x, p_, f_minus_.data(), ws_);
