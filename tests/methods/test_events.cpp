@@ -282,7 +282,10 @@ TEST_P(ForwardEvents, CarrySAcrossDosesSwitchesAndCascades) {
     problem.atol = {1e-10};
     const Result r = solve(problem, GetParam());
     EXPECT_LT(relative_max_difference(r.x, exact.x), 1e-6) << text;
-    EXPECT_LT(relative_max_difference(r.s, exact.s), 2e-3) << text;
+    // pbsr and exp at their usual accuracy, the others within their tolerance.
+    const std::string method = GetParam();
+    const double s_tolerance = method == "pbsr" || method == "exp" ? 2e-3 : 1e-6;
+    EXPECT_LT(relative_max_difference(r.s, exact.s), s_tolerance) << text;
     EXPECT_TRUE(r.warnings.empty()) << text;
   }
 }
