@@ -18,6 +18,9 @@ namespace odesens::odesd {
 namespace {
 
 constexpr double eps = std::numeric_limits<double>::epsilon();
+// Refinements of one Eq. 15 solve; a residual still above the tolerance
+// after them is left to the error estimate.
+constexpr int max_sensitivity_refinements = 3;
 
 bool sparse_storage(const Model& model, const Settings& s) {
   using integrate::NewtonBackendKind;
@@ -159,8 +162,7 @@ double OdesdStepper::state_error(double h) {
   return integrate::weighted_rms_norm(n_, 1, err_.data(), weights_.data());
 }
 
-// The same estimate for S, with the LU of Eq. 15, in cvodes_fsa's norm:
-// weights 1/(atol_i/p̄_j + rtol |S_ij|), the largest RMS over the columns.
+// The same estimate for S, with the LU of Eq. 15, in sensitivity_norm.
 // There is no S₋₁ on the first step: S is not tested there.
 double OdesdStepper::sensitivity_error(double h) {
   if (!has_previous_ || np_ == 0) return 0.0;
@@ -169,21 +171,63 @@ double OdesdStepper::sensitivity_error(double h) {
               yd0_.data() + off, ydd0_.data() + off, y1_.data() + off, yd1_.data() + off,
               ydd1_.data() + off, err_.data() + off);
   N_.solve(np_, err_.data() + off);
+  return sensitivity_norm(err_.data() + off);
+}
+
+// e (n x np) in cvodes_fsa's norm for S: weights 1/(atol_i/p̄_j + rtol |S_ij|)
+// with |S_ij| the larger at the two ends of the step, the largest RMS over
+// the columns.
+double OdesdStepper::sensitivity_norm(const double* e) const {
   const double rtol = settings_.tolerances.rtol;
   double worst = 0.0;
   for (std::size_t j = 0; j < np_; ++j) {
     const double scale = settings_.param_scale[j];
     double sum = 0.0;
     for (std::size_t i = 0; i < n_; ++i) {
-      const std::size_t q = off + i + j * n_;
+      const std::size_t q = n_ + i + j * n_;
       const double w = settings_.tolerances.atol_of(i) / scale +
                        rtol * std::max(std::fabs(y0_[q]), std::fabs(y1_[q]));
-      const double e = err_[q] / w;
-      sum += e * e;
+      const double ratio = e[i + j * n_] / w;
+      sum += ratio * ratio;
     }
     worst = std::max(worst, std::sqrt(sum / static_cast<double>(n_)));
   }
   return worst;
+}
+
+// Eq. 15 for S1, refined while its residual is above the Newton tolerance
+// in S's error norm. A badly scaled M (rows of stiff components, where
+// h²/12 J_a reaches 1e10 and more, beside rows of order 1) lets the LU solve
+// leave a residual far above the tolerance of the small entries of S; the g5
+// estimate then measures that residual, not the local error, and drives h
+// down (Laske_PLOSComputBiol2019: 130 000 steps instead of 2 000). Iterative
+// refinement, with the residual formed from Ṡ1 and S̈1, removes it. It stops
+// once a refinement no longer halves the residual: what is left is rounding
+// in Ṡ1 and S̈1 themselves (on Lang_PLOSComputBiol2024, S̈ = J_a S + A_p is a
+// difference of terms 1e12 times larger), which no solve can remove; it
+// enters the estimate and costs steps, as it should, since S carries it.
+// Where the LU solve is accurate the check costs O(n·np).
+void OdesdStepper::solve_sensitivities(double h) {
+  const std::size_t off = n_;
+  const double* S0 = y0_.data() + off;
+  const double* Sd0 = yd0_.data() + off;
+  const double* Sdd0 = ydd0_.data() + off;
+  double* S1 = y1_.data() + off;
+  double* Sd1 = yd1_.data() + off;
+  double* Sdd1 = ydd1_.data() + off;
+  double* r = err_.data() + off;  // free until sensitivity_error
+  sensitivity_step(d_, N_, h, S0, Sd0, Sdd0, S1, Sd1, Sdd1);
+  double last = std::numeric_limits<double>::infinity();
+  for (int k = 0; k <= max_sensitivity_refinements; ++k) {
+    sensitivity_residual(n_ * np_, h, S0, Sd0, Sdd0, S1, Sd1, Sdd1, r);
+    const double norm = sensitivity_norm(r);
+    if (!(norm > settings_.newton_tolerance) || !(norm < 0.5 * last) ||
+        k == max_sensitivity_refinements)
+      return;
+    last = norm;
+    refine_sensitivities(d_, N_, r, S1, Sd1, Sdd1);
+    ++stats_.sensitivity_refinements;
+  }
 }
 
 void OdesdStepper::shrink_after_failure(double h, const char* why) {
@@ -318,8 +362,7 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
       shrink_after_failure(h, "the sensitivity matrix I - h/2 J + h^2/12 J_a is singular");
       return Attempt::retry;
     }
-    sensitivity_step(d_, N_, h, y0_.data() + n_, yd0_.data() + n_, ydd0_.data() + n_,
-                     y1_.data() + n_, yd1_.data() + n_, ydd1_.data() + n_);
+    solve_sensitivities(h);
     if (!all_finite(n_ * np_, y1_.data() + n_)) {
       saw_non_finite_ = true;
       shrink_after_failure(h, "S became NaN or Inf");

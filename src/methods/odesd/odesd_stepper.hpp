@@ -31,6 +31,7 @@ namespace odesens::odesd {
 struct StepperStats {
   std::size_t steps = 0, attempts = 0, error_test_failures = 0, newton_failures = 0;
   std::size_t singular_matrices = 0, newton_iterations = 0;
+  std::size_t sensitivity_refinements = 0;  // iterative-refinement steps of Eq. 15
 };
 
 class OdesdStepper final : public integrate::RestartableSolution {
@@ -66,6 +67,8 @@ class OdesdStepper final : public integrate::RestartableSolution {
   void predict(double h, double* x1) const;
   double state_error(double h);
   double sensitivity_error(double h);
+  double sensitivity_norm(const double* e) const;
+  void solve_sensitivities(double h);
   void accept(double t1, double h, double err);
   void reject(double h, double err);
   void shrink_after_failure(double h, const char* why);

@@ -29,4 +29,20 @@ void sensitivity_step(const ModelDerivatives& d, integrate::NewtonMatrix& N, dou
   sensitivity_derivatives(d, S1, Sd1, Sdd1);
 }
 
+void sensitivity_residual(std::size_t len, double h, const double* S0, const double* Sd0,
+                          const double* Sdd0, const double* S1, const double* Sd1,
+                          const double* Sdd1, double* r) {
+  const double c1 = 0.5 * h, c2 = h * h / 12.0;
+  for (std::size_t q = 0; q < len; ++q)
+    r[q] = S0[q] - S1[q] + c1 * (Sd0[q] + Sd1[q]) + c2 * (Sdd0[q] - Sdd1[q]);
+}
+
+void refine_sensitivities(const ModelDerivatives& d, integrate::NewtonMatrix& N, double* r,
+                          double* S1, double* Sd1, double* Sdd1) {
+  const std::size_t len = d.n() * d.np();
+  N.solve(d.np(), r);
+  for (std::size_t q = 0; q < len; ++q) S1[q] += r[q];
+  sensitivity_derivatives(d, S1, Sd1, Sdd1);
+}
+
 }  // namespace odesens::odesd

@@ -23,6 +23,19 @@ void sensitivity_step(const ModelDerivatives& d, integrate::NewtonMatrix& N, dou
                       const double* S0, const double* Sd0, const double* Sdd0, double* S1,
                       double* Sd1, double* Sdd1);
 
+// The residual of Eq. 15 left by the solve, r = rhs − M S1, written with
+// the quantities sensitivity_step produced:
+//   r = S0 − S1 + h/2 (Ṡ0 + Ṡ1) + h²/12 (S̈0 − S̈1).
+// (n x np, into r.) Exactly 0 in exact arithmetic.
+void sensitivity_residual(std::size_t len, double h, const double* S0, const double* Sd0,
+                          const double* Sdd0, const double* S1, const double* Sd1,
+                          const double* Sdd1, double* r);
+
+// One step of iterative refinement of Eq. 15: S1 += M⁻¹ r with N's LU, then
+// Ṡ1 and S̈1 from the corrected S1. r is overwritten.
+void refine_sensitivities(const ModelDerivatives& d, integrate::NewtonMatrix& N, double* r,
+                          double* S1, double* Sd1, double* Sdd1);
+
 // Ṡ = J S + F_p and S̈ = J_a S + A_p with the Jacobians held by d (Eq. 13).
 void sensitivity_derivatives(const ModelDerivatives& d, const double* S, double* Sd, double* Sdd);
 
