@@ -35,6 +35,10 @@ ModelDerivatives::ModelDerivatives(const Model& model, const double* p, Workspac
     ja_pattern_ = sd_.xddot_jac_x_pattern();
     j_.assign(j_pattern_.nnz(), 0.0);
     ja_.assign(ja_pattern_.nnz(), 0.0);
+    j_diagonal_at_.assign(n_, -1);
+    for (std::size_t col = 0; col < n_; ++col)
+      for (auto q = j_pattern_.col_ptr[col]; q < j_pattern_.col_ptr[col + 1]; ++q)
+        if (static_cast<std::size_t>(j_pattern_.row_idx[q]) == col) j_diagonal_at_[col] = q;
   } else {
     j_.assign(n_ * n_, 0.0);
     ja_.assign(n_ * n_, 0.0);
@@ -75,6 +79,15 @@ void ModelDerivatives::evaluate_jacobians(double t, const double* x) {
   ++counts_.jacobian_sets;
   ++version_;
   jacobian_t_ = t;
+}
+
+void ModelDerivatives::j_diagonal(double* out) const {
+  for (std::size_t i = 0; i < n_; ++i) {
+    if (!sparse_)
+      out[i] = j_[i + i * n_];
+    else
+      out[i] = j_diagonal_at_[i] < 0 ? 0.0 : j_[static_cast<std::size_t>(j_diagonal_at_[i])];
+  }
 }
 
 std::size_t ModelDerivatives::nnz_j() const { return sparse_ ? j_pattern_.nnz() : n_ * n_; }

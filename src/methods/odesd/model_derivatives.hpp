@@ -51,6 +51,9 @@ class ModelDerivatives {
   std::size_t nnz_j() const;
   std::size_t nnz_ja() const;
 
+  // The diagonal of the held J (n values; 0 where J's pattern has none).
+  void j_diagonal(double* out) const;
+
   // out (n x nv) = J V and J_a V with the held Jacobians.
   void multiply_j(std::size_t nv, const double* V, double* out) const;
   void multiply_ja(std::size_t nv, const double* V, double* out) const;
@@ -68,6 +71,7 @@ class ModelDerivatives {
   std::size_t n_, np_;
   bool sparse_, with_parameters_;
   SparsityPattern j_pattern_, ja_pattern_;
+  std::vector<std::int64_t> j_diagonal_at_;  // sparse: J_ii's position in j_, or -1
   std::vector<double> j_, ja_, fp_, ap_;
   std::uint64_t version_ = 0;
   double jacobian_t_ = 0.0;

@@ -77,6 +77,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   stats.extra["newton_failures"] = static_cast<double>(s.newton_failures);
   stats.extra["singular_matrices"] = static_cast<double>(s.singular_matrices);
   stats.extra["sensitivity_refinements"] = static_cast<double>(s.sensitivity_refinements);
+  stats.extra["spurious_roots"] = static_cast<double>(s.spurious_roots);
   stats.extra["step_attempts"] = static_cast<double>(s.attempts);
   stats.extra["lu_solves"] = static_cast<double>(m.solves);
   stats.extra["klu"] = stepper.backend() == integrate::NewtonBackendKind::klu ? 1.0 : 0.0;

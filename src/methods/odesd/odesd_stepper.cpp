@@ -56,7 +56,7 @@ OdesdStepper::OdesdStepper(const Model& model, const double* p, Workspace* ws,
       t_(t0) {
   for (auto* v : {&ym1_, &ydm1_, &yddm1_, &y0_, &yd0_, &ydd0_, &y1_, &yd1_, &ydd1_, &err_})
     v->assign(len_, 0.0);
-  for (auto* v : {&weights_, &delta_, &adot0_}) v->assign(n_, 0.0);
+  for (auto* v : {&weights_, &delta_, &adot0_, &j_diagonal0_, &j_diagonal1_}) v->assign(n_, 0.0);
 
   std::copy(x0, x0 + n_, y0_.begin());
   if (S0) std::copy(S0, S0 + n_ * np_, y0_.begin() + static_cast<std::ptrdiff_t>(n_));
@@ -230,6 +230,44 @@ void OdesdStepper::solve_sensitivities(double h) {
   }
 }
 
+// A failed Newton iteration, or a root refused: retry the same h once more
+// from x0 itself with a Jacobian set at x0 (predictors built from f and a
+// amplify stiff components: a = J f is large where the rule, with
+// |R(-inf)| = 1, leaves them undamped), then shrink h.
+OdesdStepper::Attempt OdesdStepper::after_newton_failure(double h, bool not_finite) {
+  ++stats_.newton_failures;
+  saw_non_finite_ = saw_non_finite_ || not_finite;
+  const bool retry_same_h = !not_finite && (!jacobians_at_x0_ || !restart_from_x0_);
+  if (!jacobians_at_x0_) {
+    d_.evaluate_jacobians(t_, y0_.data());
+    jacobians_at_x0_ = true;
+  }
+  if (retry_same_h) {
+    restart_from_x0_ = true;
+    return Attempt::retry;
+  }
+  shrink_after_failure(h, not_finite ? "f or a became NaN or Inf in the Newton iteration"
+                                     : "the Newton iteration did not converge");
+  return Attempt::retry;
+}
+
+// True when a component that was not growing at x0 (J_ii <= 0) grows at
+// the candidate x1 faster than the step resolves (h J_ii > 6). Such an x1
+// is a spurious root of the rule: with f and a large enough, Eq. 7 has roots
+// far from x0, and Eq. 11 cannot see them, since M⁻¹ = (1 − z/2 + z²/12)⁻¹
+// shrinks the estimate of a component with |z| = |h J_ii| > 6 whatever the
+// sign of z. On Laske_PLOSComputBiol2019 at rtol 1e-6 Newton converged to
+// the mirror image of two stiff species (P_B1 = P_B2 = 0.2139 became
+// -0.2138, h J_ii = -1288 at x0 and +1288 at x1), and the estimate passed it.
+// A growing component with h J_ii > 6 is never resolved (its growth over
+// the step exceeds e^6), so no accurate step is refused.
+bool OdesdStepper::turned_to_unresolved_growth(double h) {
+  d_.j_diagonal(j_diagonal1_.data());
+  for (std::size_t i = 0; i < n_; ++i)
+    if (j_diagonal0_[i] <= 0.0 && h * j_diagonal1_[i] > 6.0) return true;
+  return false;
+}
+
 void OdesdStepper::shrink_after_failure(double h, const char* why) {
   if (settings_.fixed_step > 0.0)
     fail(saw_non_finite_ ? Status::not_finite : Status::solver_failed,
@@ -324,25 +362,7 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
   const NewtonOutcome newton = solve_rule(d_, N_, rule, control);
   stats_.newton_iterations += static_cast<std::size_t>(newton.iterations);
   if (newton.iterations > 1) rate_ = newton.rate;
-  if (!newton.converged) {
-    ++stats_.newton_failures;
-    saw_non_finite_ = saw_non_finite_ || newton.not_finite;
-    // Retry the same h once more from x0 itself with a current Jacobian
-    // set: predictors built from f and a amplify stiff components (a = J f
-    // is large where the rule, with |R(-inf)| = 1, leaves them undamped).
-    const bool retry_same_h = !newton.not_finite && (!jacobians_at_x0_ || !restart_from_x0_);
-    if (!jacobians_at_x0_) {
-      d_.evaluate_jacobians(t_, y0_.data());
-      jacobians_at_x0_ = true;
-    }
-    if (retry_same_h) {
-      restart_from_x0_ = true;
-      return Attempt::retry;
-    }
-    shrink_after_failure(h, newton.not_finite ? "f or a became NaN or Inf in the Newton iteration"
-                                              : "the Newton iteration did not converge");
-    return Attempt::retry;
-  }
+  if (!newton.converged) return after_newton_failure(h, newton.not_finite);
   if (lazy && newton.iterations > 1 && newton.rate > 0.3) refresh_jacobians_ = true;
 
   const bool controlled = settings_.fixed_step <= 0.0;
@@ -356,8 +376,14 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
 
   if (np_ > 0) {
     // The paper's reuse: the set at x1 serves Eq. 15 now and Newton next step.
+    const bool held_at_x0 = jacobians_at_x0_;
+    if (held_at_x0) d_.j_diagonal(j_diagonal0_.data());
     d_.evaluate_jacobians(t1, y1_.data());
     jacobians_at_x0_ = false;  // at the candidate, not yet the accepted x0
+    if (controlled && held_at_x0 && turned_to_unresolved_growth(h)) {
+      ++stats_.spurious_roots;
+      return after_newton_failure(h, false);
+    }
     if (!set_and_factor(h)) {
       shrink_after_failure(h, "the sensitivity matrix I - h/2 J + h^2/12 J_a is singular");
       return Attempt::retry;

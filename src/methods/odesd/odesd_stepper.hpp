@@ -32,6 +32,7 @@ struct StepperStats {
   std::size_t steps = 0, attempts = 0, error_test_failures = 0, newton_failures = 0;
   std::size_t singular_matrices = 0, newton_iterations = 0;
   std::size_t sensitivity_refinements = 0;  // iterative-refinement steps of Eq. 15
+  std::size_t spurious_roots = 0;  // Newton roots refused for an unresolved growing component
 };
 
 class OdesdStepper final : public integrate::RestartableSolution {
@@ -69,6 +70,8 @@ class OdesdStepper final : public integrate::RestartableSolution {
   double sensitivity_error(double h);
   double sensitivity_norm(const double* e) const;
   void solve_sensitivities(double h);
+  Attempt after_newton_failure(double h, bool not_finite);
+  bool turned_to_unresolved_growth(double h);
   void accept(double t1, double h, double err);
   void reject(double h, double err);
   void shrink_after_failure(double h, const char* why);
@@ -90,6 +93,7 @@ class OdesdStepper final : public integrate::RestartableSolution {
   // y, ẏ, ÿ at t − h_prev (m1), t (0) and the candidate t + h (1).
   std::vector<double> ym1_, ydm1_, yddm1_, y0_, yd0_, ydd0_, y1_, yd1_, ydd1_;
   std::vector<double> weights_, delta_, err_, adot0_;
+  std::vector<double> j_diagonal0_, j_diagonal1_;  // diag J at x0 and at the candidate x1
   StepperStats stats_;
 };
 
