@@ -342,14 +342,30 @@ TEST(NewtonMatrix, ATermWithoutEntriesNeedsNoValues) {
 
 TEST(NewtonMatrix, AutomaticChoosesKluOnlyForLargeSparseTerms) {
   const OdesdFamily small = odesd_family(5, 1), large = odesd_family(12, 1);  // n = 25, 144
+  const std::size_t m = 20, n = m * m;
+  const SparsityPattern grid = laplacian_2d(m).pattern;  // factors stay sparse
   NewtonMatrixOptions o;
   o.sparse_threshold = 100;
   EXPECT_EQ(NewtonMatrix(small.n, {&small.jac.pattern}, o).backend(), NewtonBackendKind::dense_lu);
-  EXPECT_EQ(NewtonMatrix(large.n, {&large.jac.pattern}, o).backend(), NewtonBackendKind::klu);
+  EXPECT_EQ(NewtonMatrix(n, {&grid}, o).backend(), NewtonBackendKind::klu);
   EXPECT_EQ(NewtonMatrix(large.n, {&large.jac.pattern, nullptr}, o).backend(),
             NewtonBackendKind::dense_lu);
   const SparsityPattern full = SparsityPattern::dense(large.n, large.n);
   EXPECT_EQ(NewtonMatrix(large.n, {&full}, o).backend(), NewtonBackendKind::dense_lu);
+  // J plus a random 4 % (J_a's 6 % in the second term): M has under 20 %
+  // non-zeros, but klu_analyze foresees factors far denser than
+  // max_factor_density, so the dense LU is chosen; without that bound, KLU.
+  const std::size_t nnz_m =
+      NewtonMatrix(large.n, {&large.jac.pattern, &large.jac_a.pattern},
+                   backend_options(NewtonBackendKind::klu))
+          .stats()
+          .nnz_matrix;
+  ASSERT_LT(static_cast<double>(nnz_m), o.max_sparse_density * large.n * large.n);
+  EXPECT_EQ(NewtonMatrix(large.n, {&large.jac.pattern, &large.jac_a.pattern}, o).backend(),
+            NewtonBackendKind::dense_lu);
+  o.max_factor_density = 1.0;
+  EXPECT_EQ(NewtonMatrix(large.n, {&large.jac.pattern, &large.jac_a.pattern}, o).backend(),
+            NewtonBackendKind::klu);
 }
 
 // ---------------------------------------------------------------------------

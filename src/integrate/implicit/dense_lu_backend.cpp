@@ -64,6 +64,9 @@ class DenseLuBackend final : public NewtonBackend {
 
   std::size_t nnz_matrix() const override { return n_ * n_; }
   std::size_t nnz_factors() const override { return n_ * n_; }
+  double predicted_nnz_factors() const override {
+    return static_cast<double>(n_) * static_cast<double>(n_);
+  }
 
  private:
   std::size_t n_;

@@ -111,6 +111,12 @@ class KluBackend final : public NewtonBackend {
 
   std::size_t nnz_matrix() const override { return union_.pattern.nnz(); }
 
+  // klu_analyze's estimate for its fill-reducing order, counted as nnz_factors.
+  double predicted_nnz_factors() const override {
+    return symbolic_->lnz + symbolic_->unz - static_cast<double>(n_) +
+           static_cast<double>(symbolic_->nzoff);
+  }
+
   // nnz(L + U) as stored: KLU counts the unit diagonal of L in lnz and the
   // diagonal of U in unz, so one n is subtracted; entries in the off-diagonal
   // blocks of the block-triangular form (nzoff) are stored apart and added.

@@ -27,6 +27,9 @@ class NewtonBackend {
 
   virtual std::size_t nnz_matrix() const = 0;
   virtual std::size_t nnz_factors() const = 0;
+  // nnz(L + U) foreseen before any factorization (KLU: from its symbolic
+  // analysis); n² for a dense LU.
+  virtual double predicted_nnz_factors() const = 0;
 };
 
 // term_patterns[k] == nullptr marks a dense term; patterns are already validated.

@@ -57,6 +57,12 @@ NewtonMatrix::NewtonMatrix(std::size_t n, const std::vector<const SparsityPatter
   backend_ = kind_ == NewtonBackendKind::klu
                  ? make_klu_backend(n, term_patterns, options.refactor_min_rcond)
                  : make_dense_lu_backend(n, term_patterns);
+  const double n2 = static_cast<double>(n) * static_cast<double>(n);
+  if (options.backend == NewtonBackendKind::automatic && kind_ == NewtonBackendKind::klu &&
+      backend_->predicted_nnz_factors() > options.max_factor_density * n2) {
+    kind_ = NewtonBackendKind::dense_lu;
+    backend_ = make_dense_lu_backend(n, term_patterns);
+  }
   if (kind_ == NewtonBackendKind::klu) stats_.symbolic_analyses = 1;
   stats_.nnz_matrix = backend_->nnz_matrix();
 }

@@ -65,7 +65,8 @@ std::vector<OptionSpec> option_specs() {
       {"linear_solver", OptionType::text, std::string("automatic"),
        "Newton matrix I - h/2 J + h^2/12 J_a: dense (LAPACK LU), klu (SuiteSparse on the "
        "union pattern of I, J and J_a) or automatic (klu from sparse_threshold states when "
-       "the model gives J's pattern and M is sparse enough)",
+       "the model gives J's pattern, M has at most 20% non-zeros and KLU's analysis foresees "
+       "factors with at most 25%; the products J_a fills in can make the dense LU faster)",
        {"automatic", "dense", "klu"}},
       bounded({"sparse_threshold", OptionType::integer, std::int64_t{100},
                "linear_solver=automatic: the fewest states for which KLU is used", {}},
