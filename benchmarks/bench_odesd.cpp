@@ -15,8 +15,14 @@
 // rtol, geometric means), Figs. 2/5 (work-precision rows), the sparse
 // statistics of odesd (nnz(J), nnz(J_a), nnz(M), nnz(L+U)) and the goals.
 //
+// Networks of n >= 1000 (n_p = 2n) run at --network-tols only, without the
+// staggered corrector, and their precision is that of x: a cvodes_fsa
+// reference for S at rtol 1e-12 would take hours. Above --network-s-max they
+// run states only.
+//
 // Run: build/bin/bench_odesd [--ode] [--sbml] [--networks 300,1000,3000]
-//      [--network-s-max 1000] [--tols 1e-3,...,1e-10] [--repeats 1] [--outputs 10]
+//      [--network-s-max 1000] [--network-tols 1e-6] [--tols 1e-3,...,1e-10]
+//      [--repeats 1] [--outputs 10]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -53,7 +60,9 @@ struct Case {
   std::string name;
   std::shared_ptr<odesens::Model> model;
   double t_end;
-  bool with_s;  // S solves and an S reference
+  bool with_s;        // S solves
+  bool s_reference;   // S in the reference and in the precision
+  bool large = false;  // network of n >= 1000: --network-tols, no staggered corrector
 };
 
 struct Variant {
@@ -114,7 +123,7 @@ Run run(const Case& c, const Variant& v, double rtol, std::size_t outputs, int r
     std::sort(times.begin(), times.end());
     r.seconds = times[times.size() / 2];
     r.precision = max_rel(res.x, ref.x);
-    if (v.s && c.with_s) r.precision = std::max(r.precision, max_rel(res.s, ref.s));
+    if (v.s && c.s_reference) r.precision = std::max(r.precision, max_rel(res.s, ref.s));
     r.steps = static_cast<double>(res.stats.steps);
     r.f = static_cast<double>(res.stats.rhs_evals);
     r.jac = static_cast<double>(res.stats.jac_evals);
@@ -158,12 +167,17 @@ int main(int argc, char** argv) {
   std::vector<double> tols = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};
   int repeats = 1;
   std::size_t outputs = 10, network_s_max = 1000;
+  std::vector<double> network_tols = {1e-6};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--ode") ode = true;
     else if (a == "--sbml") sbml = true;
     else if (a == "--networks" && i + 1 < argc) networks = split(argv[++i]);
     else if (a == "--network-s-max" && i + 1 < argc) network_s_max = std::strtoul(argv[++i], nullptr, 10);
+    else if (a == "--network-tols" && i + 1 < argc) {
+      network_tols.clear();
+      for (const auto& t : split(argv[++i])) network_tols.push_back(std::strtod(t.c_str(), nullptr));
+    }
     else if (a == "--tols" && i + 1 < argc) {
       tols.clear();
       for (const auto& t : split(argv[++i])) tols.push_back(std::strtod(t.c_str(), nullptr));
@@ -185,7 +199,7 @@ int main(int argc, char** argv) {
     for (const auto& [f, t] : ode_files) {
       const std::string path = shared_dir() + "/models/ode/" + f + ".ode";
       if (!std::ifstream(path).good()) continue;
-      cases.push_back({f, odesens::load_model_file(path), t, true});
+      cases.push_back({f, odesens::load_model_file(path), t, true, true});
     }
   if (sbml) {
     const char* names[] = {"Armistead_CellDeathDis2024", "Bachmann_MSB2011",
@@ -201,13 +215,15 @@ int main(int argc, char** argv) {
       const std::string path = shared_dir() + "/models/sbml/" + n + ".xml";
       if (!std::ifstream(path).good()) continue;
       auto m = odesens::load_model_file(path);
-      cases.push_back({n, m, m->default_t_end(), true});
+      cases.push_back({n, m, m->default_t_end(), true, true});
     }
   }
   for (const auto& n : networks) {
     auto m = odesens::load_model("builtin:network:" + n);
-    cases.push_back({"network:" + n, m, 100.0,
-                     static_cast<std::size_t>(std::atoi(n.c_str())) <= network_s_max});
+    const auto size = static_cast<std::size_t>(std::atoi(n.c_str()));
+    const bool large = size >= 1000;
+    cases.push_back({"network:" + n, m, 100.0, size <= network_s_max, size <= network_s_max && !large,
+                     large});
   }
 
   // results[case][variant][tol]
@@ -217,7 +233,7 @@ int main(int argc, char** argv) {
     const Case& c = cases[ci];
     Problem ref = problem_of(c, 1e-12, outputs);
     ref.atol = {1e-14};
-    ref.options.set("sensitivities", std::int64_t{c.with_s ? 1 : 0});
+    ref.options.set("sensitivities", std::int64_t{c.s_reference ? 1 : 0});
     Result rr, check;
     try {
       rr = odesens::solve(ref, "cvodes_fsa");
@@ -228,15 +244,20 @@ int main(int argc, char** argv) {
     }
     std::printf("%s: nx %zu np %zu, reference checked by odesd at 1e-12: x %.2e S %.2e\n",
                 c.name.c_str(), c.model->nx(), c.model->np(), max_rel(check.x, rr.x),
-                c.with_s ? max_rel(check.s, rr.s) : 0.0);
+                c.s_reference ? max_rel(check.s, rr.s) : 0.0);
     results[ci].resize(std::size(variants));
     for (std::size_t vi = 0; vi < std::size(variants); ++vi) {
       const Variant& v = variants[vi];
       for (double tol : tols) {
         Run r;
-        if (!v.s || c.with_s) r = run(c, v, tol, outputs, repeats, rr);
+        const bool wanted =
+            (!v.s || c.with_s) &&
+            (!c.large || (std::find(network_tols.begin(), network_tols.end(), tol) !=
+                              network_tols.end() &&
+                          std::strcmp(v.label, "cvodes_stg") != 0));
+        if (wanted) r = run(c, v, tol, outputs, repeats, rr);
         results[ci][vi].push_back(r);
-        if (!v.s || c.with_s)
+        if (wanted)
           std::printf("%s %.0e %s %s %.4g %g %g %g %g %.3e%s%s\n", c.name.c_str(), tol, v.label,
                       r.ok ? "ok" : "FAILED", r.seconds, r.steps, r.f, r.jac, r.lu, r.precision,
                       r.ok ? "" : " ", r.error.c_str());
@@ -251,7 +272,7 @@ int main(int argc, char** argv) {
     for (std::size_t ti = 0; ti < tols.size(); ++ti) {
       Stat t, s, f, j;
       for (std::size_t ci = 0; ci < cases.size(); ++ci) {
-        if (results[ci].empty()) continue;
+        if (results[ci].empty() || cases[ci].large) continue;
         const Run& a = results[ci][num][ti];
         const Run& b = results[ci][den][ti];
         if (!a.ok || !b.ok) continue;
@@ -293,10 +314,63 @@ int main(int argc, char** argv) {
     }
   }
 
-  // Goals of issue 14 (the paper's claims as floors).
-  Stat t48, t6, steps48, sx_t, sx_steps, s_over_x;
+  // Figs. 2/5: work against precision, geometric means over the models
+  // (the networks of n >= 1000 apart) of time and precision per rtol.
+  std::printf("\n## Figs. 2/5: work-precision (geometric means over models: seconds; precision)\n\n"
+              "| rtol | models |");
+  for (const Variant& v : variants) std::printf(" %s |", v.label);
+  std::printf("\n|---|---|");
+  for (std::size_t vi = 0; vi < std::size(variants); ++vi) std::printf("---|");
+  std::printf("\n");
+  for (std::size_t ti = 0; ti < tols.size(); ++ti) {
+    std::vector<Stat> time(std::size(variants)), prec(std::size(variants));
+    std::size_t models = 0;
+    for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+      if (results[ci].empty() || cases[ci].large) continue;
+      bool all = true;
+      for (std::size_t vi = 0; vi < std::size(variants); ++vi)
+        all = all && results[ci][vi][ti].ok;
+      if (!all) continue;  // the same models in every column
+      ++models;
+      for (std::size_t vi = 0; vi < std::size(variants); ++vi) {
+        time[vi].add(results[ci][vi][ti].seconds);
+        prec[vi].add(results[ci][vi][ti].precision);
+      }
+    }
+    std::printf("| %.0e | %zu |", tols[ti], models);
+    for (std::size_t vi = 0; vi < std::size(variants); ++vi)
+      std::printf(" %.3g; %.1e |", time[vi].geomean(), prec[vi].geomean());
+    std::printf("\n");
+  }
+
+  // cvodes_fsa's time at odesd's achieved precision, by log-log
+  // interpolation between the two cvodes_fsa points that bracket it.
+  auto fsa_time_at = [&](std::size_t ci, double precision) {
+    std::vector<std::pair<double, double>> pts;  // (log precision, log time)
+    for (const Run& r : results[ci][1])
+      if (r.ok && r.precision > 0) pts.push_back({std::log(r.precision), std::log(r.seconds)});
+    std::sort(pts.begin(), pts.end());
+    const double lp = std::log(precision);
+    for (std::size_t k = 1; k < pts.size(); ++k)
+      if (pts[k - 1].first <= lp && lp <= pts[k].first) {
+        const double w = pts[k].first > pts[k - 1].first
+                             ? (lp - pts[k - 1].first) / (pts[k].first - pts[k - 1].first)
+                             : 0.0;
+        return std::exp(pts[k - 1].second + w * (pts[k].second - pts[k - 1].second));
+      }
+    return std::numeric_limits<double>::quiet_NaN();
+  };
+
+  // Goals (the paper's claims as floors).
+  Stat t48, t6, steps48, sx_t, sx_steps, s_over_x, equal_precision, large_fsa;
   for (std::size_t ci = 0; ci < cases.size(); ++ci) {
     if (results[ci].empty()) continue;
+    if (cases[ci].large) {
+      for (std::size_t ti = 0; ti < tols.size(); ++ti)
+        if (results[ci][4][ti].ok && results[ci][1][ti].ok)
+          large_fsa.add(results[ci][1][ti].seconds / results[ci][4][ti].seconds);
+      continue;
+    }
     for (std::size_t ti = 0; ti < tols.size(); ++ti) {
       const auto& R = results[ci];
       const double tol = tols[ti];
@@ -312,6 +386,8 @@ int main(int argc, char** argv) {
       }
       if (R[4][ti].ok && R[3][ti].ok && tol <= 1.001e-4 && tol >= 0.999e-8)
         s_over_x.add(R[4][ti].seconds / R[3][ti].seconds);
+      if (R[4][ti].ok && cases[ci].s_reference && tol <= 1.001e-4 && tol >= 0.999e-8)
+        equal_precision.add(fsa_time_at(ci, R[4][ti].precision) / R[4][ti].seconds);
     }
   }
   std::printf("\n## Goals (geometric means, rtol 1e-4 ... 1e-8)\n\n");
@@ -321,9 +397,13 @@ int main(int argc, char** argv) {
   };
   goal("cvodes_fsa/odesd time >= 2", t48.geomean(), t48.geomean() >= 2);
   goal("cvodes_fsa/odesd time at 1e-6 >= 3", t6.geomean(), t6.geomean() >= 3);
+  goal("cvodes_fsa/odesd time at equal precision >= 2", equal_precision.geomean(),
+       equal_precision.geomean() >= 2);
   goal("odesd/cvodes_fsa steps <= 0.5", steps48.geomean(), steps48.geomean() <= 0.5);
   goal("states only: odesd_x/cvodes time <= 1", sx_t.geomean(), sx_t.geomean() <= 1);
   goal("states only: odesd_x/cvodes steps <= 0.5", sx_steps.geomean(), sx_steps.geomean() <= 0.5);
   goal("odesd/odesd_x time <= 3", s_over_x.geomean(), s_over_x.geomean() <= 3);
+  if (!large_fsa.v.empty())
+    goal("n >= 1000: cvodes_fsa/odesd time >= 2", large_fsa.geomean(), large_fsa.geomean() >= 2);
   return 0;
 }
