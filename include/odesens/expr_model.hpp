@@ -151,7 +151,7 @@ class ExprModel final : public Model,
 
   // SecondDerivatives: xddot = J_x f + df/dt (nx), its state Jacobian
   // (sparse pattern, values, dense nx x nx), its parameter Jacobian (dense
-  // nx x np) and its partial time derivative.
+  // nx x np, or sparse pattern and values) and its partial time derivative.
   void xddot(double t, const double* x, const double* p, double* out,
              Workspace* ws = nullptr) const override;
   const SparsityPattern& xddot_jac_x_pattern() const override;
@@ -161,6 +161,9 @@ class ExprModel final : public Model,
                    Workspace* ws = nullptr) const override;
   void xddot_jac_p(double t, const double* x, const double* p, double* Jp,
                    Workspace* ws = nullptr) const override;
+  const SparsityPattern* xddot_jac_p_pattern() const override;
+  void xddot_jac_p_values(double t, const double* x, const double* p, double* values,
+                          Workspace* ws = nullptr) const override;
   void xddot_dt(double t, const double* x, const double* p, double* out,
                 Workspace* ws = nullptr) const override;
 

@@ -44,6 +44,14 @@ class SecondDerivatives {
   // da/dp, dense nx x np.
   virtual void xddot_jac_p(double t, const double* x, const double* p, double* Jp,
                            Workspace* ws = nullptr) const = 0;
+  // da/dp on a sparse pattern (nx x np), so that storage and work scale with
+  // its non-zeros; null when the model gives only the dense form.
+  virtual const SparsityPattern* xddot_jac_p_pattern() const { return nullptr; }
+  // Values in the order of xddot_jac_p_pattern(). The default evaluates the
+  // dense form into a temporary and gathers (all nx*np values when there is
+  // no pattern); a model that gives a pattern overrides it.
+  virtual void xddot_jac_p_values(double t, const double* x, const double* p, double* values,
+                                  Workspace* ws = nullptr) const;
   // da/dt (partial derivative in t at fixed x), nx.
   virtual void xddot_dt(double t, const double* x, const double* p, double* out,
                         Workspace* ws = nullptr) const = 0;

@@ -312,6 +312,17 @@ void ExprModel::xddot_jac_p(double t, const double* x, const double* p, double* 
   evaluate_dense(second.xddot_jac_p, second.d.xddot_jac_p, Slot::xddot_jac_p, w, t, x, p, Jp);
 }
 
+const SparsityPattern* ExprModel::xddot_jac_p_pattern() const {
+  return &impl_->second_order().d.xddot_jac_p.pattern;
+}
+
+void ExprModel::xddot_jac_p_values(double t, const double* x, const double* p, double* values,
+                                   Workspace* ws) const {
+  ODESENS_REGISTERS(xddot_jac_p_values(t, x, p, values, ws_given));
+  expr::evaluate(impl_->second_order().xddot_jac_p, w.registers, Slot::xddot_jac_p, t, x, p,
+                 values);
+}
+
 void ExprModel::xddot_dt(double t, const double* x, const double* p, double* out,
                          Workspace* ws) const {
   ODESENS_REGISTERS(xddot_dt(t, x, p, out, ws_given));

@@ -118,6 +118,14 @@ TEST_P(ReferenceModelDerivatives, SecondDerivativeJacobiansMatchCentralDifferenc
   std::vector<double> values(s.nnz());
   m->xddot_jac_x_values(t, x.data(), p.data(), values.data());
   EXPECT_EQ(expr_testing::dense_from_pattern(s, values), JJ);
+  const SparsityPattern* sp = m->xddot_jac_p_pattern();
+  ASSERT_NE(sp, nullptr);
+  sp->validate();
+  ASSERT_EQ(sp->rows, n);
+  ASSERT_EQ(sp->cols, np);
+  std::vector<double> p_values(sp->nnz());
+  m->xddot_jac_p_values(t, x.data(), p.data(), p_values.data());
+  EXPECT_EQ(expr_testing::dense_from_pattern(*sp, p_values), JJp);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ReferenceModelDerivatives,

@@ -513,6 +513,9 @@ TEST(OdesdLinearSolver, DenseAndKluAgree) {
     const Result rd = solve(dense, "odesd"), rk = solve(klu, "odesd");
     EXPECT_EQ(rk.stats.extra.at("klu"), 1.0);
     EXPECT_EQ(rd.stats.extra.at("klu"), 0.0);
+    // With KLU, F_p and A_p are held on their patterns as well.
+    EXPECT_EQ(rk.stats.extra.at("sparse_parameter_jacobians"), 1.0);
+    EXPECT_EQ(rd.stats.extra.at("sparse_parameter_jacobians"), 0.0);
     const double tol = fixed ? 1e-10 : 1e-6;
     EXPECT_LT(testing::relative_max_difference(rk.x, rd.x), tol) << "fixed " << fixed;
     EXPECT_LT(testing::relative_max_difference(rk.s, rd.s), 100 * tol) << "fixed " << fixed;

@@ -145,6 +145,38 @@ TEST_P(BuiltinSecondDerivatives, SparseValuesMatchDenseMatrix) {
   }
 }
 
+// da/dp on its pattern (models that give one) agrees with the dense form,
+// which has no non-zero outside it.
+TEST_P(BuiltinSecondDerivatives, SparseParameterValuesMatchDenseMatrix) {
+  std::vector<double> Ap(n * np);
+  sd->xddot_jac_p(kT, x.data(), p.data(), Ap.data());
+  const SparsityPattern* pattern = sd->xddot_jac_p_pattern();
+  if (!pattern) {
+    std::vector<double> values(n * np);
+    sd->xddot_jac_p_values(kT, x.data(), p.data(), values.data());
+    EXPECT_EQ(values, Ap);
+    return;
+  }
+  EXPECT_NO_THROW(pattern->validate());
+  ASSERT_EQ(pattern->rows, n);
+  ASSERT_EQ(pattern->cols, np);
+  std::vector<double> values(pattern->nnz());
+  auto ws = m->make_workspace();
+  sd->xddot_jac_p_values(kT, x.data(), p.data(), values.data(), ws.get());
+  std::vector<char> in_pattern(n * np, 0);
+  for (std::size_t j = 0; j < np; ++j)
+    for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q) {
+      const auto i = static_cast<std::size_t>(pattern->row_idx[q]);
+      in_pattern[i + j * n] = 1;
+      EXPECT_EQ(values[q], Ap[i + j * n]) << "entry (" << i << ", " << j << ")";
+    }
+  for (std::size_t k = 0; k < n * np; ++k) {
+    if (!in_pattern[k]) {
+      EXPECT_EQ(Ap[k], 0.0) << "(" << k % n << ", " << k / n << ") outside";
+    }
+  }
+}
+
 // With a workspace (twice, so that its buffers are reused) and without one,
 // the results are the same bit for bit.
 TEST_P(BuiltinSecondDerivatives, WorkspaceCallsMatchOneOffCalls) {

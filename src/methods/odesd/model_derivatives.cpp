@@ -44,8 +44,18 @@ ModelDerivatives::ModelDerivatives(const Model& model, const double* p, Workspac
     ja_.assign(n_ * n_, 0.0);
   }
   if (with_parameters_) {
-    fp_.assign(n_ * np_, 0.0);
-    ap_.assign(n_ * np_, 0.0);
+    const SparsityPattern* fp = model.jac_p_pattern();
+    const SparsityPattern* ap = sd_.xddot_jac_p_pattern();
+    sparse_parameters_ = sparse_ && fp && ap;
+    if (sparse_parameters_) {
+      fp_pattern_ = *fp;
+      ap_pattern_ = *ap;
+      fp_.assign(fp_pattern_.nnz(), 0.0);
+      ap_.assign(ap_pattern_.nnz(), 0.0);
+    } else {
+      fp_.assign(n_ * np_, 0.0);
+      ap_.assign(n_ * np_, 0.0);
+    }
   }
 }
 
@@ -72,8 +82,13 @@ void ModelDerivatives::evaluate_jacobians(double t, const double* x) {
     sd_.xddot_jac_x(t, x, p_, ja_.data(), ws_);
   }
   if (with_parameters_ && np_ > 0) {
-    model_.jac_p(t, x, p_, fp_.data(), ws_);
-    sd_.xddot_jac_p(t, x, p_, ap_.data(), ws_);
+    if (sparse_parameters_) {
+      model_.jac_p_values(t, x, p_, fp_.data(), ws_);
+      sd_.xddot_jac_p_values(t, x, p_, ap_.data(), ws_);
+    } else {
+      model_.jac_p(t, x, p_, fp_.data(), ws_);
+      sd_.xddot_jac_p(t, x, p_, ap_.data(), ws_);
+    }
     ++counts_.parameter_jacobians;
   }
   ++counts_.jacobian_sets;
@@ -88,6 +103,28 @@ void ModelDerivatives::j_diagonal(double* out) const {
     else
       out[i] = j_diagonal_at_[i] < 0 ? 0.0 : j_[static_cast<std::size_t>(j_diagonal_at_[i])];
   }
+}
+
+namespace {
+// out (n x cols, dense) += c V, V dense (pattern null) or on the pattern.
+void add_scaled(const SparsityPattern* pattern, std::size_t n, std::size_t cols, double c,
+                const double* v, double* out) {
+  if (!pattern) {
+    for (std::size_t q = 0; q < n * cols; ++q) out[q] += c * v[q];
+    return;
+  }
+  for (std::size_t j = 0; j < cols; ++j)
+    for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
+      out[static_cast<std::size_t>(pattern->row_idx[q]) + j * n] += c * v[q];
+}
+}  // namespace
+
+void ModelDerivatives::add_fp(double c, double* out) const {
+  add_scaled(sparse_parameters_ ? &fp_pattern_ : nullptr, n_, np_, c, fp_.data(), out);
+}
+
+void ModelDerivatives::add_ap(double c, double* out) const {
+  add_scaled(sparse_parameters_ ? &ap_pattern_ : nullptr, n_, np_, c, ap_.data(), out);
 }
 
 std::size_t ModelDerivatives::nnz_j() const { return sparse_ ? j_pattern_.nnz() : n_ * n_; }

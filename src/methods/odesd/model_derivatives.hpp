@@ -3,7 +3,9 @@
 // J = ∂f/∂x, J_a = ∂a/∂x (the paper's J_Jf, Eq. 9), F_p = ∂f/∂p,
 // A_p = ∂a/∂p at one point. J and J_a are kept dense (n²) or as values on
 // the model's sparsity patterns, whichever the Newton matrix's backend
-// wants; the products J·V and J_a·V use the same storage. Counts every
+// wants; the products J·V and J_a·V use the same storage. With sparse
+// storage F_p and A_p are kept on their patterns too, where the model gives
+// them, so that memory and work scale with their non-zeros. Counts every
 // evaluation for the statistics.
 #pragma once
 
@@ -57,9 +59,11 @@ class ModelDerivatives {
   // out (n x nv) = J V and J_a V with the held Jacobians.
   void multiply_j(std::size_t nv, const double* V, double* out) const;
   void multiply_ja(std::size_t nv, const double* V, double* out) const;
-  // n x np, dense.
-  const double* fp() const { return fp_.data(); }
-  const double* ap() const { return ap_.data(); }
+  // out (n x np, dense) += c F_p and += c A_p. F_p and A_p are held on the
+  // model's patterns when it gives both (sparse storage), else dense.
+  void add_fp(double c, double* out) const;
+  void add_ap(double c, double* out) const;
+  bool sparse_parameter_jacobians() const { return sparse_parameters_; }
 
   const EvaluationCounts& counts() const { return counts_; }
 
@@ -70,7 +74,8 @@ class ModelDerivatives {
   Workspace* ws_;
   std::size_t n_, np_;
   bool sparse_, with_parameters_;
-  SparsityPattern j_pattern_, ja_pattern_;
+  bool sparse_parameters_ = false;  // F_p, A_p on fp_pattern_, ap_pattern_
+  SparsityPattern j_pattern_, ja_pattern_, fp_pattern_, ap_pattern_;
   std::vector<std::int64_t> j_diagonal_at_;  // sparse: J_ii's position in j_, or -1
   std::vector<double> j_, ja_, fp_, ap_;
   std::uint64_t version_ = 0;

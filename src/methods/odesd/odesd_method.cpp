@@ -83,6 +83,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   stats.extra["klu"] = stepper.backend() == integrate::NewtonBackendKind::klu ? 1.0 : 0.0;
   stats.extra["nnz_jac_x"] = static_cast<double>(stepper.nnz_j());
   stats.extra["nnz_jac_a"] = static_cast<double>(stepper.nnz_ja());
+  stats.extra["sparse_parameter_jacobians"] = stepper.sparse_parameter_jacobians() ? 1.0 : 0.0;
   stats.extra["nnz_matrix"] = static_cast<double>(m.nnz_matrix);
   stats.extra["nnz_factors"] = static_cast<double>(m.nnz_factors);
   return out.take();

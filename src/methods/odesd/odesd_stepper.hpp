@@ -57,6 +57,7 @@ class OdesdStepper final : public integrate::RestartableSolution {
   integrate::NewtonBackendKind backend() const { return N_.backend(); }
   std::size_t nnz_j() const { return d_.nnz_j(); }
   std::size_t nnz_ja() const { return d_.nnz_ja(); }
+  bool sparse_parameter_jacobians() const { return d_.sparse_parameter_jacobians(); }
 
  private:
   enum class Attempt { accepted, retry };

@@ -4,15 +4,10 @@ namespace odesens::odesd {
 
 void sensitivity_derivatives(const ModelDerivatives& d, const double* S, double* Sd,
                              double* Sdd) {
-  const std::size_t len = d.n() * d.np();
   d.multiply_j(d.np(), S, Sd);
   d.multiply_ja(d.np(), S, Sdd);
-  const double* fp = d.fp();
-  const double* ap = d.ap();
-  for (std::size_t q = 0; q < len; ++q) {
-    Sd[q] += fp[q];
-    Sdd[q] += ap[q];
-  }
+  d.add_fp(1.0, Sd);
+  d.add_ap(1.0, Sdd);
 }
 
 void sensitivity_step(const ModelDerivatives& d, integrate::NewtonMatrix& N, double h,
@@ -21,10 +16,9 @@ void sensitivity_step(const ModelDerivatives& d, integrate::NewtonMatrix& N, dou
   const std::size_t len = d.n() * d.np();
   if (len == 0) return;
   const double c1 = 0.5 * h, c2 = h * h / 12.0;
-  const double* fp = d.fp();
-  const double* ap = d.ap();
-  for (std::size_t q = 0; q < len; ++q)
-    S1[q] = S0[q] + c1 * (Sd0[q] + fp[q]) + c2 * (Sdd0[q] - ap[q]);  // Eq. 15's right side
+  for (std::size_t q = 0; q < len; ++q) S1[q] = S0[q] + c1 * Sd0[q] + c2 * Sdd0[q];
+  d.add_fp(c1, S1);  // Eq. 15's right side
+  d.add_ap(-c2, S1);
   N.solve(d.np(), S1);
   sensitivity_derivatives(d, S1, Sd1, Sdd1);
 }

@@ -256,6 +256,35 @@ class Network final : public BuiltinModel, public SecondDerivatives {
     }
   }
 
+  const SparsityPattern* xddot_jac_p_pattern() const override { return &sparse_ap().pattern; }
+
+  // The terms of xddot_jac_p, each added at its place in the pattern.
+  void xddot_jac_p_values(double t, const double* x, const double* p, double* values,
+                          Workspace* ws = nullptr) const override {
+    const SparseAp& ap = sparse_ap();
+    const std::size_t n = nx();
+    std::unique_ptr<Workspace> local;
+    Workspace& w = workspace_or_local(*this, ws, local);
+    double* f = w.scratch(Workspace::Scratch::product, n);
+    double* jx = w.scratch(Workspace::Scratch::jacobian_values, jx_pattern_.nnz());
+    rhs(t, x, p, f);
+    jac_x_values(t, x, p, jx);
+    std::fill(values, values + ap.pattern.nnz(), 0.0);
+    const auto& cp = jx_pattern_.col_ptr;
+    std::size_t k = 0;
+    for (std::size_t r = 0; r < reactions_.size(); ++r) {
+      const double m = mass_action(reactions_[r], x);
+      for (const auto& [species, nu] : reactions_[r].net)  // J (df/dk_r)
+        for (auto q = cp[species]; q < cp[species + 1]; ++q)
+          values[ap.jf_position[k++]] += jx[q] * nu * m;
+    }
+    for (std::size_t e = 0; e < jx_terms_.size(); ++e) {  // (dJ/dk_r) f
+      const JacobianTerm& term = jx_terms_[e];
+      const double partner = term.partner < 0 ? 1.0 : x[term.partner];
+      values[ap.term_position[e]] += term.coefficient * partner * f[jx_column_[term.q]];
+    }
+  }
+
   // Autonomous: f does not depend on t.
   void dfdt(double, const double*, const double*, double* out,
             Workspace* = nullptr) const override {
@@ -326,6 +355,50 @@ class Network final : public BuiltinModel, public SecondDerivatives {
         sq.h_position[e] = std::lower_bound(begin, end, ri[term.q]) - sq.pattern.row_idx.begin();
       }
       return sq;
+    });
+  }
+
+  // The pattern of da/dk: column r holds the rows of J's columns for the
+  // species reaction r changes (J df/dk_r) and the rows of the J entries
+  // whose value k_r scales ((dJ/dk_r) f). Positions of every term, in the
+  // order xddot_jac_p_values visits them.
+  struct SparseAp {
+    SparsityPattern pattern;
+    std::vector<std::int64_t> jf_position, term_position;
+  };
+  const SparseAp& sparse_ap() const {
+    return sparse_ap_.get([this] {
+      const std::size_t n = nx(), m = reactions_.size();
+      const auto& cp = jx_pattern_.col_ptr;
+      const auto& ri = jx_pattern_.row_idx;
+      std::vector<std::vector<std::int64_t>> rows(m);
+      for (std::size_t r = 0; r < m; ++r)
+        for (const auto& entry : reactions_[r].net)
+          for (auto q = cp[entry.first]; q < cp[entry.first + 1]; ++q) rows[r].push_back(ri[q]);
+      for (const auto& term : jx_terms_) rows[term.reaction].push_back(ri[term.q]);
+      SparseAp ap;
+      ap.pattern.rows = n;
+      ap.pattern.cols = m;
+      ap.pattern.col_ptr.assign(m + 1, 0);
+      for (std::size_t r = 0; r < m; ++r) {
+        auto& col = rows[r];
+        std::sort(col.begin(), col.end());
+        col.erase(std::unique(col.begin(), col.end()), col.end());
+        ap.pattern.row_idx.insert(ap.pattern.row_idx.end(), col.begin(), col.end());
+        ap.pattern.col_ptr[r + 1] = static_cast<std::int64_t>(ap.pattern.row_idx.size());
+      }
+      auto position = [&](std::int64_t row, std::size_t col) {
+        const auto begin = ap.pattern.row_idx.begin() + ap.pattern.col_ptr[col];
+        const auto end = ap.pattern.row_idx.begin() + ap.pattern.col_ptr[col + 1];
+        return static_cast<std::int64_t>(std::lower_bound(begin, end, row) -
+                                         ap.pattern.row_idx.begin());
+      };
+      for (std::size_t r = 0; r < m; ++r)
+        for (const auto& entry : reactions_[r].net)
+          for (auto q = cp[entry.first]; q < cp[entry.first + 1]; ++q)
+            ap.jf_position.push_back(position(ri[q], r));
+      for (const auto& term : jx_terms_) ap.term_position.push_back(position(ri[term.q], term.reaction));
+      return ap;
     });
   }
 
@@ -405,6 +478,7 @@ class Network final : public BuiltinModel, public SecondDerivatives {
   std::vector<JacobianTerm> jx_terms_;
   std::vector<std::size_t> jx_column_;  // column of each J_x entry
   OnceBuilt<Squared> squared_;
+  OnceBuilt<SparseAp> sparse_ap_;
 };
 
 }  // namespace
