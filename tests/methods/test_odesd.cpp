@@ -495,31 +495,57 @@ TEST(OdesdSensitivities, WellScaledSolvesNeedNoRefinement) {
   }
 }
 
-TEST(OdesdLinearSolver, DenseAndKluAgree) {
-  auto problem = testing::builtin_problem("network:150", linspace(1, 5, 3));
-  problem.rtol = 1e-8;
-  problem.atol = {1e-10};
-  problem.options.set("sensitivities", std::int64_t{1});
+// The dense LU and KLU give the same x and S: to 1e-10 on the same fixed
+// steps, to the tolerance adaptively.
+void expect_dense_and_klu_agree(const Problem& problem, double fixed_step,
+                                const std::string& what, bool with_s = true) {
   for (const bool fixed : {true, false}) {
     Problem dense = problem, klu = problem;
     if (fixed) {
       for (Problem* q : {&dense, &klu}) {
-        q->options.set("fixed_step", 0.01);
+        q->options.set("fixed_step", fixed_step);
         q->options.set("newton_max_iterations", std::int64_t{30});
       }
     }
     dense.options.set("linear_solver", "dense");
     klu.options.set("linear_solver", "klu");
     const Result rd = solve(dense, "odesd"), rk = solve(klu, "odesd");
-    EXPECT_EQ(rk.stats.extra.at("klu"), 1.0);
-    EXPECT_EQ(rd.stats.extra.at("klu"), 0.0);
+    EXPECT_EQ(rk.stats.extra.at("klu"), 1.0) << what;
+    EXPECT_EQ(rd.stats.extra.at("klu"), 0.0) << what;
+    const double tol = fixed ? 1e-10 : 100 * problem.rtol.value_or(1e-6);
+    EXPECT_LT(testing::relative_max_difference(rk.x, rd.x), tol) << what << ", fixed " << fixed;
+    if (!with_s) continue;
     // With KLU, F_p and A_p are held on their patterns as well.
-    EXPECT_EQ(rk.stats.extra.at("sparse_parameter_jacobians"), 1.0);
-    EXPECT_EQ(rd.stats.extra.at("sparse_parameter_jacobians"), 0.0);
-    const double tol = fixed ? 1e-10 : 1e-6;
-    EXPECT_LT(testing::relative_max_difference(rk.x, rd.x), tol) << "fixed " << fixed;
-    EXPECT_LT(testing::relative_max_difference(rk.s, rd.s), 100 * tol) << "fixed " << fixed;
+    EXPECT_EQ(rk.stats.extra.at("sparse_parameter_jacobians"), 1.0) << what;
+    EXPECT_EQ(rd.stats.extra.at("sparse_parameter_jacobians"), 0.0) << what;
+    EXPECT_LT(testing::relative_max_difference(rk.s, rd.s), 100 * tol)
+        << what << ", fixed " << fixed;
   }
+}
+
+TEST(OdesdLinearSolver, DenseAndKluAgree) {
+  auto problem = testing::builtin_problem("network:150", linspace(1, 5, 3));
+  problem.rtol = 1e-8;
+  problem.atol = {1e-10};
+  expect_dense_and_klu_agree(problem, 0.01, "network:150");
+}
+
+// A real model (75 states, 43 parameters) and a generated one of 1000
+// states (states only: S would have 2000 columns).
+TEST(OdesdLinearSolver, DenseAndKluAgreeOnLargerModels) {
+  auto large = testing::builtin_problem("network:1000", linspace(0.01, 0.03, 3));
+  large.rtol = 1e-6;
+  large.atol = {1e-8};
+  large.options.set("sensitivities", std::int64_t{0});
+  expect_dense_and_klu_agree(large, 0.01, "network:1000", false);
+  const std::string path = shared_dir() + "/models/sbml/SalazarCavazos_MBoC2020.xml";
+  REQUIRE_SHARED(path);
+  Problem p;
+  p.model = load_model_file(path);
+  p.output_times = linspace(1, 5, 3);
+  p.rtol = 1e-8;
+  p.atol = {1e-10};
+  expect_dense_and_klu_agree(p, 0.01, "SalazarCavazos_MBoC2020");
 }
 
 TEST(OdesdSteps, FewRejectionsOnSmoothModels) {
