@@ -413,8 +413,13 @@ INSTANTIATE_TEST_SUITE_P(Odesd, OdesdOdeModels, ::testing::ValuesIn(ode_cases),
                            return name.substr(0, name.find('.'));
                          });
 
-// The 20 SBML models take minutes (references at rtol 1e-12): run with
-// ODESENS_LONG_TESTS=1. Two small ones always run.
+// The SBML models: their cvodes_fsa references at rtol 1e-12 take about
+// half a minute in all (Release), so beyond two small ones they run with
+// ODESENS_LONG_TESTS=1, which ./scripts/test.sh sets for its Release run
+// (not under the sanitizers). Two have no such reference: cvodes_fsa at
+// rtol 1e-12 needs over 20 000 steps (a minute and a half with 317
+// sensitivities) before t = 0.001 on Lang_PLOSComputBiol2024, and its step
+// collapses at t = 97 on Oliveira_NatCommun2021.
 class OdesdSbmlModels : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(OdesdSbmlModels, AgreeWithCvodes) {
@@ -422,6 +427,8 @@ TEST_P(OdesdSbmlModels, AgreeWithCvodes) {
   const bool always = name == "Elowitz_Nature2000" || name == "Bertozzi_PNAS2020";
   if (!always && !std::getenv("ODESENS_LONG_TESTS"))
     GTEST_SKIP() << name << ": slow, set ODESENS_LONG_TESTS=1 to run";
+  if (name == "Lang_PLOSComputBiol2024" || name == "Oliveira_NatCommun2021")
+    GTEST_SKIP() << name << ": no cvodes_fsa reference at rtol 1e-12";
   const std::string path = shared_dir() + "/models/sbml/" + name + ".xml";
   REQUIRE_SHARED(path);
   auto model = load_model_file(path);
