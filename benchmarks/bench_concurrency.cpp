@@ -11,12 +11,20 @@
 // ratio 2 threads / 1 thread is the slowdown from running two at once;
 // this machine has 2 cores, so the goal is <= 1.3.
 //
+// Two baselines measure the machine itself in the same run: a loop of
+// floating-point arithmetic on registers alone (no memory traffic) and a
+// sum streaming through 64 MB (memory bandwidth), each on 1 and 2 threads.
+// Where the first slows down with two threads, the two cores are not
+// independent (virtual CPUs sharing a physical core, or a clock that drops
+// when both run), and no solve can do better than that ratio.
+//
 // Run: build/bin/bench_concurrency   (benchmarks/make_results.py writes RESULTS.md)
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "odesens/odesens.hpp"
 
@@ -44,6 +52,26 @@ void solve_repeatedly(benchmark::State& state, const odesens::Problem* problem,
   state.counters["steps"] = static_cast<double>(r.stats.steps);
 }
 
+// 8 independent chains of multiply-adds, 2e7 rounds: registers only.
+void registers_only(benchmark::State& state) {
+  double a[8] = {1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
+  for (auto _ : state) {
+    for (int k = 0; k < 20000000; ++k)
+      for (double& v : a) v = v * 0.999999 + 1e-7;
+    benchmark::DoNotOptimize(a);
+  }
+}
+
+// A sum over 64 MB of this thread's own: memory bandwidth.
+void memory_stream(benchmark::State& state) {
+  std::vector<double> data(8u << 20, 1.0);
+  for (auto _ : state) {
+    double sum = 0.0;
+    for (double v : data) sum += v;
+    benchmark::DoNotOptimize(sum);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,6 +91,18 @@ int main(int argc, char** argv) {
           ->UseRealTime()
           ->MinTime(1.0)
           ->Unit(benchmark::kMillisecond);
+  for (int threads : {1, 2}) {
+    benchmark::RegisterBenchmark("baseline_registers", registers_only)
+        ->Threads(threads)
+        ->UseRealTime()
+        ->MinTime(1.0)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("baseline_memory", memory_stream)
+        ->Threads(threads)
+        ->UseRealTime()
+        ->MinTime(1.0)
+        ->Unit(benchmark::kMillisecond);
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -322,16 +322,21 @@ def concurrency_section():
         "rtol 1e-5, atol 1e-6; the same solve on one thread, then on two threads at once (one",
         "shared model, a workspace per solve). BLAS runs on the calling thread (a private",
         "OpenBLAS held to one thread; README, Threads and BLAS), so two solves on this 2-core",
-        "machine should each take about as long as one alone. Goal: ratio <= 1.3.",
+        "machine should each take about as long as one alone. Goal: ratio <= 1.3. The two",
+        "baselines, in the same run, measure the machine: arithmetic on registers only (no",
+        "memory traffic) and a sum streaming through 64 MB a thread (memory bandwidth).",
         "",
         "| method | one alone [ms] | each of two at once [ms] | ratio | goal <= 1.3 |",
         "|---|---|---|---|---|",
     ]
+    baselines = {"baseline_registers": "machine: arithmetic on registers only",
+                 "baseline_memory": "machine: a sum streaming through 64 MB"}
     for method, t in per.items():
         if 1 in t and 2 in t:
             r = t[2] / t[1]
+            goal = "(baseline)" if method in baselines else ("met" if r <= 1.3 else "not met")
             lines.append("| {} | {:.1f} | {:.1f} | {:.2f} | {} |".format(
-                method, t[1], t[2], r, "met" if r <= 1.3 else "not met"))
+                baselines.get(method, method), t[1], t[2], r, goal))
     return lines
 
 
