@@ -11,12 +11,15 @@
 // ratio 2 threads / 1 thread is the slowdown from running two at once;
 // this machine has 2 cores, so the goal is <= 1.3.
 //
-// Two baselines measure the machine itself in the same run: a loop of
-// floating-point arithmetic on registers alone (no memory traffic) and a
-// sum streaming through 64 MB (memory bandwidth), each on 1 and 2 threads.
-// Where the first slows down with two threads, the two cores are not
-// independent (virtual CPUs sharing a physical core, or a clock that drops
-// when both run), and no solve can do better than that ratio.
+// Three baselines measure the machine itself in the same run, each on 1
+// and 2 threads: a loop of dependent floating-point operations on
+// registers (latency-bound, no memory traffic), a sum streaming through
+// 64 MB (memory bandwidth), and 32 x 32 matrix products in cache with the
+// library's dgemm (the vector units' throughput, as in exp's and pbsr's
+// exponentials). Where a baseline slows down with two threads, the two
+// cores share that resource (virtual CPUs on one physical core share its
+// vector units; a clock may drop when both run), and no solve that leans
+// on it can do better than that ratio.
 //
 // Run: build/bin/bench_concurrency   (benchmarks/make_results.py writes RESULTS.md)
 #include <benchmark/benchmark.h>
@@ -26,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "linalg/dense.hpp"
 #include "odesens/odesens.hpp"
 
 namespace {
@@ -72,6 +76,18 @@ void memory_stream(benchmark::State& state) {
   }
 }
 
+// 32 x 32 products in cache, 2000 a round: vector-unit throughput.
+void small_products(benchmark::State& state) {
+  const std::size_t n = 32;
+  std::vector<double> a(n * n, 0.5), b(n * n, 0.25), c(n * n, 0.0);
+  for (auto _ : state) {
+    for (int k = 0; k < 2000; ++k)
+      odesens::linalg::gemm(odesens::linalg::Trans::no, odesens::linalg::Trans::no, n, n, n,
+                            1.0, a.data(), n, b.data(), n, 0.0, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,6 +114,11 @@ int main(int argc, char** argv) {
         ->MinTime(1.0)
         ->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("baseline_memory", memory_stream)
+        ->Threads(threads)
+        ->UseRealTime()
+        ->MinTime(1.0)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("baseline_products", small_products)
         ->Threads(threads)
         ->UseRealTime()
         ->MinTime(1.0)
