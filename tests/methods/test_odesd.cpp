@@ -458,6 +458,16 @@ TEST(OdesdAccuracy, SensitivitiesMatchFiniteDifferences) {
   }
 }
 
+// The model in `path` at `outputs`, rtol and atol = 1e-2 rtol.
+Problem file_problem(const std::string& path, std::vector<double> outputs, double rtol) {
+  Problem p;
+  p.model = load_model_file(path);
+  p.output_times = std::move(outputs);
+  p.rtol = rtol;
+  p.atol = {1e-2 * rtol};
+  return p;
+}
+
 // Eq. 15 on a badly scaled model: Laske's Newton matrix has rows of stiff
 // components with h²/12 J_a entries near 1e10 beside rows of order 1, and
 // its LU solve left a residual far above the tolerance of S's small
@@ -471,11 +481,7 @@ TEST(OdesdAccuracy, SensitivitiesMatchFiniteDifferences) {
 TEST(OdesdSensitivities, RefinesABadlyScaledSolveAndRefusesSpuriousRoots) {
   const std::string path = shared_dir() + "/models/sbml/Laske_PLOSComputBiol2019.xml";
   REQUIRE_SHARED(path);
-  Problem p;
-  p.model = load_model_file(path);
-  p.output_times = linspace(10, 100, 10);
-  p.rtol = 1e-6;
-  p.atol = {1e-8};
+  const Problem p = file_problem(path, linspace(10, 100, 10), 1e-6);
   const Result r = solve(p, "odesd");
   const Result c = solve(p, "cvodes_fsa");
   EXPECT_GT(r.stats.extra.at("sensitivity_refinements"), 0.0);
@@ -547,12 +553,8 @@ TEST(OdesdLinearSolver, DenseAndKluAgreeOnLargerModels) {
   expect_dense_and_klu_agree(large, 0.01, "network:1000", false);
   const std::string path = shared_dir() + "/models/sbml/SalazarCavazos_MBoC2020.xml";
   REQUIRE_SHARED(path);
-  Problem p;
-  p.model = load_model_file(path);
-  p.output_times = linspace(1, 5, 3);
-  p.rtol = 1e-8;
-  p.atol = {1e-10};
-  expect_dense_and_klu_agree(p, 0.01, "SalazarCavazos_MBoC2020");
+  expect_dense_and_klu_agree(file_problem(path, linspace(1, 5, 3), 1e-8), 0.01,
+                             "SalazarCavazos_MBoC2020");
 }
 
 TEST(OdesdSteps, FewRejectionsOnSmoothModels) {

@@ -234,26 +234,9 @@ class Network final : public BuiltinModel, public SecondDerivatives {
   void xddot_jac_p(double t, const double* x, const double* p, double* Ap,
                    Workspace* ws = nullptr) const override {
     const std::size_t n = nx();
-    std::unique_ptr<Workspace> local;
-    Workspace& w = workspace_or_local(*this, ws, local);
-    double* f = w.scratch(Workspace::Scratch::product, n);
-    double* values = w.scratch(Workspace::Scratch::jacobian_values, jx_pattern_.nnz());
-    rhs(t, x, p, f);
-    jac_x_values(t, x, p, values);
     std::fill(Ap, Ap + n * np(), 0.0);
-    const auto& cp = jx_pattern_.col_ptr;
-    const auto& ri = jx_pattern_.row_idx;
-    for (std::size_t r = 0; r < reactions_.size(); ++r) {
-      double* col = Ap + r * n;
-      const double m = mass_action(reactions_[r], x);
-      for (const auto& [species, nu] : reactions_[r].net)  // J (df/dk_r)
-        for (auto q = cp[species]; q < cp[species + 1]; ++q) col[ri[q]] += values[q] * nu * m;
-    }
-    for (const auto& term : jx_terms_) {  // (dJ/dk_r) f
-      const double partner = term.partner < 0 ? 1.0 : x[term.partner];
-      Ap[static_cast<std::size_t>(ri[term.q]) + term.reaction * n] +=
-          term.coefficient * partner * f[jx_column_[term.q]];
-    }
+    for_each_xddot_jac_p_term(t, x, p, ws, [&](std::size_t, std::int64_t row, std::size_t r,
+                                               double v) { Ap[static_cast<std::size_t>(row) + r * n] += v; });
   }
 
   const SparsityPattern* xddot_jac_p_pattern() const override { return &sparse_ap().pattern; }
@@ -262,6 +245,16 @@ class Network final : public BuiltinModel, public SecondDerivatives {
   void xddot_jac_p_values(double t, const double* x, const double* p, double* values,
                           Workspace* ws = nullptr) const override {
     const SparseAp& ap = sparse_ap();
+    std::fill(values, values + ap.pattern.nnz(), 0.0);
+    for_each_xddot_jac_p_term(t, x, p, ws, [&](std::size_t k, std::int64_t, std::size_t,
+                                               double v) { values[ap.position[k]] += v; });
+  }
+
+  // Visits the terms of da/dk_r = J (df/dk_r) + (dJ/dk_r) f in a fixed order,
+  // the k-th as visit(k, row, r, value); several terms may share an entry.
+  template <class Visit>
+  void for_each_xddot_jac_p_term(double t, const double* x, const double* p, Workspace* ws,
+                                 Visit&& visit) const {
     const std::size_t n = nx();
     std::unique_ptr<Workspace> local;
     Workspace& w = workspace_or_local(*this, ws, local);
@@ -269,19 +262,17 @@ class Network final : public BuiltinModel, public SecondDerivatives {
     double* jx = w.scratch(Workspace::Scratch::jacobian_values, jx_pattern_.nnz());
     rhs(t, x, p, f);
     jac_x_values(t, x, p, jx);
-    std::fill(values, values + ap.pattern.nnz(), 0.0);
     const auto& cp = jx_pattern_.col_ptr;
+    const auto& ri = jx_pattern_.row_idx;
     std::size_t k = 0;
     for (std::size_t r = 0; r < reactions_.size(); ++r) {
       const double m = mass_action(reactions_[r], x);
       for (const auto& [species, nu] : reactions_[r].net)  // J (df/dk_r)
-        for (auto q = cp[species]; q < cp[species + 1]; ++q)
-          values[ap.jf_position[k++]] += jx[q] * nu * m;
+        for (auto q = cp[species]; q < cp[species + 1]; ++q) visit(k++, ri[q], r, jx[q] * nu * m);
     }
-    for (std::size_t e = 0; e < jx_terms_.size(); ++e) {  // (dJ/dk_r) f
-      const JacobianTerm& term = jx_terms_[e];
+    for (const auto& term : jx_terms_) {  // (dJ/dk_r) f
       const double partner = term.partner < 0 ? 1.0 : x[term.partner];
-      values[ap.term_position[e]] += term.coefficient * partner * f[jx_column_[term.q]];
+      visit(k++, ri[term.q], term.reaction, term.coefficient * partner * f[jx_column_[term.q]]);
     }
   }
 
@@ -360,11 +351,11 @@ class Network final : public BuiltinModel, public SecondDerivatives {
 
   // The pattern of da/dk: column r holds the rows of J's columns for the
   // species reaction r changes (J df/dk_r) and the rows of the J entries
-  // whose value k_r scales ((dJ/dk_r) f). Positions of every term, in the
-  // order xddot_jac_p_values visits them.
+  // whose value k_r scales ((dJ/dk_r) f). The position of every term, in
+  // the order for_each_xddot_jac_p_term visits them.
   struct SparseAp {
     SparsityPattern pattern;
-    std::vector<std::int64_t> jf_position, term_position;
+    std::vector<std::int64_t> position;  // of each term, in for_each_xddot_jac_p_term's order
   };
   const SparseAp& sparse_ap() const {
     return sparse_ap_.get([this] {
@@ -396,8 +387,8 @@ class Network final : public BuiltinModel, public SecondDerivatives {
       for (std::size_t r = 0; r < m; ++r)
         for (const auto& entry : reactions_[r].net)
           for (auto q = cp[entry.first]; q < cp[entry.first + 1]; ++q)
-            ap.jf_position.push_back(position(ri[q], r));
-      for (const auto& term : jx_terms_) ap.term_position.push_back(position(ri[term.q], term.reaction));
+            ap.position.push_back(position(ri[q], r));
+      for (const auto& term : jx_terms_) ap.position.push_back(position(ri[term.q], term.reaction));
       return ap;
     });
   }
