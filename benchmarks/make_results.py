@@ -689,7 +689,8 @@ def odesd_section():
     while body and not body[-1]:
         body.pop()
     # Models the program could not run: no reference, or a variant failed.
-    notes = [l for l in out[:start] if "no reference" in l or " FAILED " in l]
+    notes = [l if len(l) <= 240 else l[:240] + " ..." for l in out[:start]
+             if "no reference" in l or " FAILED " in l]
     return [
         "## odeSD: odesd against cvodes_fsa (`bench_odesd`): .ode and SBML models, network:300 and network:1000",
         "",
