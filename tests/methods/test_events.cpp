@@ -616,6 +616,17 @@ void expect_exact_trajectory(const Problem& problem, const char* method,
   EXPECT_TRUE(r.warnings.empty()) << method << ": " << r.warnings.front();
 }
 
+// kLooserMethods at rtol 1e-8, atol 1e-10 on `problem` against the exact x
+// and S.
+void expect_looser_methods_exact(const Problem& problem, const std::vector<double>& x,
+                                 const std::vector<double>& s, double x_tolerance) {
+  Problem looser = problem;
+  looser.rtol = 1e-8;
+  looser.atol = {1e-10};
+  for (const char* method : kLooserMethods)
+    expect_exact_trajectory(looser, method, x, s, x_tolerance, looser_s_tolerance(method));
+}
+
 // floor(a t) and ceil(a t), both on an integer at t0 = 0 (nothing happens
 // there: u moves into the cell where they keep their value). odesd's state
 // at a switch comes from the dense output of the step across it (~1e-6 at
@@ -629,11 +640,7 @@ TEST(Events, FloorAndCeilOfTimeSwitchFAndCarryTheJumpOfS) {
     steps_in_time_exact(step, a, c, problem.output_times, &x, &s);
     ASSERT_GT(s.back(), 12.0);  // three steps by t = 5: S = 6/a^2
     expect_exact_trajectory(problem, "cvodes_fsa", x, s, 1e-9, 1e-8);
-    auto looser = problem;
-    looser.rtol = 1e-8;
-    looser.atol = {1e-10};
-    for (const char* method : kLooserMethods)
-      expect_exact_trajectory(looser, method, x, s, 2e-6, looser_s_tolerance(method));
+    expect_looser_methods_exact(problem, x, s, 2e-6);
     expect_adjoint_matches_exact(sbml_problem(steps_in_time(step, a, c), linspace(0, 5, 5)),
                                  {s.back()}, 1e-8 * s.back());
   }
@@ -695,11 +702,7 @@ TEST(Events, CeilOfTheStateSwitchesWhereTheStateCrossesIntegers) {
     s.push_back(e.dx0);
   }
   expect_exact_trajectory(problem, "cvodes_fsa", x, s, 1e-9, 1e-8);
-  auto looser = problem;
-  looser.rtol = 1e-8;
-  looser.atol = {1e-10};
-  for (const char* method : kLooserMethods)
-    expect_exact_trajectory(looser, method, x, s, 1e-7, looser_s_tolerance(method));
+  expect_looser_methods_exact(problem, x, s, 1e-7);
   for (double t_end : {3.0, 5.0}) {
     SCOPED_TRACE(t_end);
     const CeilExact e = ceil_of_state_exact(t_end);
@@ -738,11 +741,7 @@ TEST(Events, FloorSwitchesFollowAnAssignmentAcrossIntegers) {
   EXPECT_LT(relative_max_difference(r.s, s), 1e-8);
   EXPECT_EQ(r.stats.extra.at("events_executed"), 1.0);
   EXPECT_TRUE(r.warnings.empty());
-  auto looser = problem;
-  looser.rtol = 1e-8;
-  looser.atol = {1e-10};
-  for (const char* method : kLooserMethods)
-    expect_exact_trajectory(looser, method, x, s, 2e-6, looser_s_tolerance(method));
+  expect_looser_methods_exact(problem, x, s, 2e-6);
   for (const char* method : {"cvodes_asa", "erk_adjoint"})
     EXPECT_LT(relative_max_difference(solve(problem, method).s, {1, 4}), 1e-8) << method;
 }
