@@ -47,9 +47,9 @@ class SecondDerivatives {
   // da/dp on a sparse pattern (nx x np), so that storage and work scale with
   // its non-zeros; null when the model gives only the dense form.
   virtual const SparsityPattern* xddot_jac_p_pattern() const { return nullptr; }
-  // Values in the order of xddot_jac_p_pattern(). The default evaluates the
-  // dense form into a temporary and gathers (all nx*np values when there is
-  // no pattern); a model that gives a pattern overrides it.
+  // Values in the order of xddot_jac_p_pattern(). The default serves models
+  // without a pattern (all nx*np values, the dense form); a model that gives
+  // a pattern overrides it.
   virtual void xddot_jac_p_values(double t, const double* x, const double* p, double* values,
                                   Workspace* ws = nullptr) const;
   // da/dt (partial derivative in t at fixed x), nx.

@@ -153,17 +153,11 @@ void Model::vjp_p_accumulate_points(std::size_t n, const double* t, const double
 
 void SecondDerivatives::xddot_jac_p_values(double t, const double* x, const double* p,
                                            double* values, Workspace* ws) const {
-  const SparsityPattern* pattern = xddot_jac_p_pattern();
-  if (!pattern) {
-    xddot_jac_p(t, x, p, values, ws);
-    return;
-  }
-  const std::size_t n = pattern->rows, m = pattern->cols;
-  std::vector<double> dense(n * m);
-  xddot_jac_p(t, x, p, dense.data(), ws);
-  for (std::size_t j = 0; j < m; ++j)
-    for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
-      values[q] = dense[static_cast<std::size_t>(pattern->row_idx[q]) + j * n];
+  if (xddot_jac_p_pattern())
+    throw Error(Status::internal_error,
+                "a model gives the pattern of d(xddot)/dp but not its values "
+                "(SecondDerivatives::xddot_jac_p_values)");
+  xddot_jac_p(t, x, p, values, ws);
 }
 
 }  // namespace odesens
