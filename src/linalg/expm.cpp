@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "linalg/csc.hpp"
 #include "linalg/dense.hpp"
 #include "odesens/status.hpp"
 
@@ -53,10 +54,14 @@ AugmentedExponential::Block AugmentedExponential::make_block() {
 
 // [[xa, xb], [0, Cx]] [[ya, yb], [0, Cy]] = [[xa ya, xa yb + xb Cy], [0, Cx Cy]]
 // with C = c I + d N: xb Cy = [c xb1, d xb1 + c xb2], Cx Cy = cc I + (cd + dc) N.
+// A block's b follows its a in storage (make_block), so x.a [y.a y.b] is
+// one product with n + mb columns: sparse when x is M and A is sparse.
 void AugmentedExponential::multiply(const Block& x, const Block& y, Block& out) {
-  gemm(Trans::no, Trans::no, n_, n_, n_, 1.0, x.a, n_, y.a, n_, 0.0, out.a, n_);
+  if (&x == &m_block_ && sparse_products_)
+    csc_multiply_transposed(at_pattern_, at_values_.data(), n_ + mb_, y.a, out.a);
+  else
+    gemm(Trans::no, Trans::no, n_, n_ + mb_, n_, 1.0, x.a, n_, y.a, n_, 0.0, out.a, n_);
   if (mb_ > 0) {
-    gemm(Trans::no, Trans::no, n_, mb_, n_, 1.0, x.a, n_, y.b, n_, 0.0, out.b, n_);
     if (y.c != 0.0)
       for (std::size_t q = 0; q < n_ * mb_; ++q) out.b[q] += y.c * x.b[q];
     if (ramp_ && y.d != 0.0)
@@ -84,9 +89,9 @@ void AugmentedExponential::pade(int degree, const Block& m, Block& u, Block& v) 
     }
   };
   multiply(m, m, m2_);
-  if (degree >= 5) multiply(m2_, m2_, m4_);
-  if (degree >= 7) multiply(m4_, m2_, m6_);
-  if (degree == 9) multiply(m6_, m2_, m8_);
+  if (degree >= 5) times_m_squared(m2_, m4_);
+  if (degree >= 7) times_m_squared(m4_, m6_);
+  if (degree == 9) times_m_squared(m6_, m8_);
   switch (degree) {
     case 3:
       combine(w_, kPade3[1], {{kPade3[3], &m2_}});
@@ -119,6 +124,17 @@ void AugmentedExponential::pade(int degree, const Block& m, Block& u, Block& v) 
   multiply(m, w_, u);  // u = m * (odd part / m)
 }
 
+// Powers of m commute: with a sparse A two sparse products (w_ is free
+// until the Pade sums) are cheaper than one dense one.
+void AugmentedExponential::times_m_squared(const Block& y, Block& out) {
+  if (sparse_products_) {
+    multiply(m_block_, y, w_);
+    multiply(m_block_, w_, out);
+  } else {
+    multiply(y, m2_, out);
+  }
+}
+
 // x = p^{-1} r for block-upper-triangular p and r; p is overwritten.
 void AugmentedExponential::solve(Block& p, const Block& r, Block& x) {
   if (!lu_factor(n_, p.a, pivots_.data()))
@@ -127,19 +143,39 @@ void AugmentedExponential::solve(Block& p, const Block& r, Block& x) {
   x.c = r.c / p.c;
   x.d = (r.d - p.d * x.c) / p.c;
   std::copy(r.a, r.a + n_ * n_, x.a);
-  lu_solve(n_, p.a, pivots_.data(), n_, x.a);
   // Top-right: p.a x.b = r.b - p.b (x.c I + x.d N).
   for (std::size_t q = 0; q < n_ * mb_; ++q) x.b[q] = r.b[q] - p.b[q] * x.c;
   if (ramp_)
     for (std::size_t q = 0; q < n_ * m_; ++q) x.b[n_ * m_ + q] -= p.b[q] * x.d;
-  lu_solve(n_, p.a, pivots_.data(), mb_, x.b);
+  // x.b follows x.a: one solve with n + mb right-hand sides.
+  lu_solve(n_, p.a, pivots_.data(), n_ + mb_, x.a);
+}
+
+void AugmentedExponential::take_a_sparse(const SparsityPattern* pattern) {
+  if (pattern && (pattern->rows != n_ || pattern->cols != n_))
+    throw Error(Status::internal_error, "AugmentedExponential: the pattern is not n x n");
+  pattern_ = pattern;
+  sparse_products_ = pattern && sparse_products_pay(n_, pattern->nnz());
+  at_pattern_ = sparse_products_ ? transpose_pattern(*pattern, at_source_) : SparsityPattern{};
+  at_values_.assign(at_pattern_.nnz(), 0.0);
+}
+
+// M's a block, dense always (the norm, the Pade sums), and A's values too
+// when its products are sparse.
+void AugmentedExponential::load_a(const double* a) {
+  if (!pattern_) {
+    std::copy(a, a + n_ * n_, m_block_.a);
+    return;
+  }
+  csc_to_dense(*pattern_, a, m_block_.a);
+  for (std::size_t q = 0; q < at_values_.size(); ++q) at_values_[q] = a[at_source_[q]];
 }
 
 int AugmentedExponential::compute(const double* a, const double* b, double* e, double* f) {
   if (ramp_)
     throw Error(Status::internal_error, "AugmentedExponential: the ramp form needs b1 and b2");
-  std::copy(a, a + n_ * n_, m_block_.a);
-  if (m_ > 0) std::copy(b, b + n_ * m_, m_block_.b);
+  load_a(a);
+  if (m_ > 0 && b) std::copy(b, b + n_ * m_, m_block_.b);
   m_block_.c = 0.0;
   m_block_.d = 0.0;
   return run(e, f, nullptr);
@@ -149,7 +185,7 @@ int AugmentedExponential::compute(const double* a, const double* b1, const doubl
                                   double* f, double* f1) {
   if (!ramp_)
     throw Error(Status::internal_error, "AugmentedExponential: built without a ramp");
-  std::copy(a, a + n_ * n_, m_block_.a);
+  load_a(a);
   std::copy(b1, b1 + n_ * m_, m_block_.b);
   std::copy(b2, b2 + n_ * m_, m_block_.b + n_ * m_);
   m_block_.c = 0.0;
@@ -157,10 +193,20 @@ int AugmentedExponential::compute(const double* a, const double* b1, const doubl
   return run(e, f, f1);
 }
 
+// The 1-norm of a block matrix [[a, b], [0, c I + d N]]: the ramp's N adds
+// |d| to the b2 columns.
+double AugmentedExponential::block_norm(const Block& x) const {
+  double best = norm1(n_, n_, x.a);
+  for (std::size_t j = 0; j < mb_; ++j) {
+    double sum = std::fabs(x.c) + (ramp_ && j >= m_ ? std::fabs(x.d) : 0.0);
+    for (std::size_t i = 0; i < n_; ++i) sum += std::fabs(x.b[i + j * n_]);
+    best = std::max(best, sum);
+  }
+  return best;
+}
+
 int AugmentedExponential::run(double* e, double* f, double* f1) {
-  // The 1-norm of M: the ramp's identity block adds 1 to the b2 columns.
-  double norm = std::max(norm1(n_, n_, m_block_.a), norm1(n_, m_, m_block_.b));
-  if (ramp_) norm = std::max(norm, norm1(n_, m_, m_block_.b + n_ * m_) + 1.0);
+  const double norm = block_norm(m_block_);
   if (!std::isfinite(norm))
     throw Error(Status::not_finite, "matrix exponential of a matrix with NaN or Inf");
 
@@ -173,6 +219,7 @@ int AugmentedExponential::run(double* e, double* f, double* f1) {
     squarings = std::max(0, static_cast<int>(std::ceil(std::log2(norm / kTheta13))));
     const double scale = std::ldexp(1.0, -squarings);
     for (std::size_t q = 0; q < n_ * n_; ++q) m_block_.a[q] *= scale;
+    for (double& v : at_values_) v *= scale;
     for (std::size_t q = 0; q < n_ * mb_; ++q) m_block_.b[q] *= scale;
     m_block_.d *= scale;
   }

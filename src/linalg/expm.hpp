@@ -29,6 +29,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "odesens/sparsity.hpp"
+
 namespace odesens::linalg {
 
 class AugmentedExponential {
@@ -40,7 +42,27 @@ class AugmentedExponential {
   // E (n x n) = e^A and F (n x m) as above, all column-major. E and F may
   // not alias A or B. Returns the number of squarings used.
   int compute(const double* a, const double* b, double* e, double* f);
-  std::size_t bytes() const { return storage_.size() * sizeof(double) + pivots_.size() * sizeof(int); }
+  // From now on compute() reads A as the values (pattern order) of a sparse
+  // n x n matrix with this pattern (null: dense again; the pattern must
+  // outlive its use). When A is sparse enough (16 nnz <= n^2) the products
+  // with M, the powers M^2 ... M^8 of the Pade approximant and its odd
+  // part, are sparse, O(nnz (n + m)) instead of O(n^2 (n + m)); what is
+  // left dense is two products of degree 13, the LU solve and the
+  // squarings. Allocates; call it once, before the solve.
+  void take_a_sparse(const SparsityPattern* pattern);
+  // Whether take_a_sparse would make the products sparse for n x n with
+  // nnz: a power of M then costs two sparse products, each entry a gather
+  // at about 8 times a dense BLAS-3 flop (linalg/csc.hpp), instead of one
+  // dense product.
+  static bool sparse_products_pay(std::size_t n, std::size_t nnz) {
+    return 16.0 * static_cast<double>(nnz) <= static_cast<double>(n) * static_cast<double>(n);
+  }
+  bool sparse_products() const { return sparse_products_; }
+  std::size_t bytes() const {
+    return (storage_.size() + at_values_.size()) * sizeof(double) +
+           pivots_.size() * sizeof(int) + at_source_.size() * sizeof(std::size_t) +
+           at_pattern_.nnz() * sizeof(std::int64_t);
+  }
   // The ramp form: b1 and b2 are n x m; F as above, and F1 = phi1(A) B1
   // when f1 is not null.
   int compute(const double* a, const double* b1, const double* b2, double* e, double* f,
@@ -57,6 +79,11 @@ class AugmentedExponential {
     double d;
   };
   int run(double* e, double* f, double* f1);
+  // The 1-norm of a block matrix.
+  double block_norm(const Block& x) const;
+  void load_a(const double* a);
+  // out = y m^2 = m (m y), the next even power of m from y.
+  void times_m_squared(const Block& y, Block& out);
   Block make_block();
   void multiply(const Block& x, const Block& y, Block& out);
   void pade(int degree, const Block& m, Block& u, Block& v);
@@ -68,6 +95,13 @@ class AugmentedExponential {
   std::vector<double> storage_;
   std::size_t used_ = 0;
   std::vector<int> pivots_;
+  const SparsityPattern* pattern_ = nullptr;
+  bool sparse_products_ = false;
+  // A sparse A as A^T in compressed columns (linalg/csc.hpp), for products
+  // by gathers; its values scaled with the block.
+  SparsityPattern at_pattern_;
+  std::vector<std::size_t> at_source_;
+  std::vector<double> at_values_;
   Block m_block_, m2_, m4_, m6_, m8_, u_, v_, w_, t1_, t2_;
 };
 

@@ -2,10 +2,12 @@
 // degree and with scaling and squaring.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include "linalg/csc.hpp"
 #include "linalg/dense.hpp"
 #include "linalg/expm.hpp"
 
@@ -167,6 +169,111 @@ TEST(AugmentedExponential, RampAgreesWithThePlainFormForAFullMatrix) {
   gemm(Trans::no, Trans::no, n, m, n, 1.0, e_minus_i.data(), n, b2.data(), n, 0.0, rhs.data(), n);
   for (std::size_t q = 0; q < n * m; ++q) rhs[q] += phi1_b1[q] - b1[q];
   EXPECT_LT(max_rel(af, rhs), 1e-11);
+}
+
+// A random sparse n x n pattern: the diagonal and `per_column` more rows a
+// column, values spread over four decades (stiff, far from normal, like
+// mass-action kinetics), scaled to 1-norm `norm`.
+struct SparseMatrix {
+  SparsityPattern pattern;
+  std::vector<double> values;
+};
+SparseMatrix random_sparse(std::size_t n, std::size_t per_column, double norm, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<std::size_t> row(0, n - 1);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  SparseMatrix m;
+  m.pattern.rows = m.pattern.cols = n;
+  m.pattern.col_ptr.push_back(0);
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<std::int64_t> rows{static_cast<std::int64_t>(j)};
+    for (std::size_t k = 0; k < per_column; ++k) rows.push_back(static_cast<std::int64_t>(row(gen)));
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    for (auto r : rows) {
+      m.pattern.row_idx.push_back(r);
+      const double size = std::pow(10.0, 4.0 * u(gen));
+      m.values.push_back(r == static_cast<std::int64_t>(j) ? -2.0 * size : size * (u(gen) - 0.3));
+    }
+    m.pattern.col_ptr.push_back(static_cast<std::int64_t>(m.pattern.row_idx.size()));
+  }
+  m.pattern.validate();
+  const double scale = norm / csc_norm1(m.pattern, m.values.data());
+  for (double& v : m.values) v *= scale;
+  return m;
+}
+
+TEST(SparseProducts, TransposeAndDenseTimesSparseAgreeWithDenseProducts) {
+  const std::size_t n = 30, m = 7;
+  const auto a = random_sparse(n, 3, 5.0, 11);
+  std::vector<double> dense(n * n);
+  csc_to_dense(a.pattern, a.values.data(), dense.data());
+  EXPECT_DOUBLE_EQ(csc_norm1(a.pattern, a.values.data()), norm1(n, n, dense.data()));
+  // A V by the transposed pattern's gathers = the dense product.
+  std::vector<std::size_t> source;
+  const SparsityPattern at = transpose_pattern(a.pattern, source);
+  at.validate();
+  std::vector<double> at_values(source.size());
+  for (std::size_t q = 0; q < source.size(); ++q) at_values[q] = a.values[source[q]];
+  std::mt19937 gen(2);
+  std::normal_distribution<double> g;
+  std::vector<double> v(n * m), by_gather(n * m), by_blas(n * m);
+  for (double& x : v) x = g(gen);
+  csc_multiply_transposed(at, at_values.data(), m, v.data(), by_gather.data());
+  gemm(Trans::no, Trans::no, n, m, n, 1.0, dense.data(), n, v.data(), n, 0.0, by_blas.data(), n);
+  EXPECT_LT(max_rel(by_gather, by_blas), 1e-14);
+  // D A for a dense m x n D.
+  std::vector<double> d(m * n), da(m * n), da_blas(m * n);
+  for (double& x : d) x = g(gen);
+  dense_times_csc(m, d.data(), a.pattern, a.values.data(), da.data());
+  gemm(Trans::no, Trans::no, m, n, n, 1.0, d.data(), m, dense.data(), n, 0.0, da_blas.data(), m);
+  EXPECT_LT(max_rel(da, da_blas), 1e-14);
+}
+
+// A sparse A (its products with M sparse) gives the dense path's E and F,
+// plain and with a ramp, from a Pade degree without squarings to many.
+TEST(AugmentedExponential, SparseAGivesTheDenseResult) {
+  const std::size_t n = 48, m = 5;
+  for (double norm : {0.5, 4.0, 60.0, 3e4}) {
+    const auto a = random_sparse(n, 1, norm, 17);
+    ASSERT_TRUE(AugmentedExponential::sparse_products_pay(n, a.pattern.nnz()));
+    std::vector<double> dense(n * n), b1(n * m), b2(n * m);
+    csc_to_dense(a.pattern, a.values.data(), dense.data());
+    std::mt19937 gen(3);
+    std::normal_distribution<double> g;
+    for (double& x : b1) x = g(gen);
+    for (double& x : b2) x = g(gen);
+
+    AugmentedExponential plain(n, m), plain_sparse(n, m);
+    plain_sparse.take_a_sparse(&a.pattern);
+    ASSERT_TRUE(plain_sparse.sparse_products());
+    std::vector<double> e(n * n), f(n * m), e_s(n * n), f_s(n * m);
+    const int squarings = plain.compute(dense.data(), b1.data(), e.data(), f.data());
+    EXPECT_EQ(plain_sparse.compute(a.values.data(), b1.data(), e_s.data(), f_s.data()), squarings);
+    EXPECT_LT(max_rel(e_s, e), 1e-12) << "norm " << norm;
+    EXPECT_LT(max_rel(f_s, f), 1e-12) << "norm " << norm;
+
+    AugmentedExponential ramp(n, m, AugmentedExponential::WithRamp{}),
+        ramp_sparse(n, m, AugmentedExponential::WithRamp{});
+    ramp_sparse.take_a_sparse(&a.pattern);
+    std::vector<double> f1(n * m), f1_s(n * m);
+    ramp.compute(dense.data(), b1.data(), b2.data(), e.data(), f.data(), f1.data());
+    ramp_sparse.compute(a.values.data(), b1.data(), b2.data(), e_s.data(), f_s.data(), f1_s.data());
+    EXPECT_LT(max_rel(e_s, e), 1e-12) << "norm " << norm;
+    EXPECT_LT(max_rel(f_s, f), 1e-12) << "norm " << norm;
+    EXPECT_LT(max_rel(f1_s, f1), 1e-12) << "norm " << norm;
+  }
+  // Too dense a pattern keeps dense products, with the same results.
+  const auto full = random_sparse(8, 6, 3.0, 5);
+  AugmentedExponential small(8, 1);
+  small.take_a_sparse(&full.pattern);
+  EXPECT_FALSE(small.sparse_products());
+  std::vector<double> dense(64), e(64), e_s(64), b(8, 1.0), f(8), f_s(8);
+  csc_to_dense(full.pattern, full.values.data(), dense.data());
+  AugmentedExponential(8, 1).compute(dense.data(), b.data(), e.data(), f.data());
+  small.compute(full.values.data(), b.data(), e_s.data(), f_s.data());
+  EXPECT_LT(max_rel(e_s, e), 1e-14);
+  EXPECT_LT(max_rel(f_s, f), 1e-14);
 }
 
 }  // namespace

@@ -447,6 +447,24 @@ TEST(PbsSparseUpdates, EqualDenseUpdates) {
   }
 }
 
+// Where updates=auto takes the dense exponential of a sparse J (longer,
+// stiffer steps than above), the exponential's products with J are sparse
+// (linalg/expm.hpp) and F comes from the sparse J_p: the same S as dense
+// updates.
+TEST(PbsSparseUpdates, DenseExponentialsOfASparseJacobianEqualDenseUpdates) {
+  auto problem = testing::builtin_problem("network:100", testing::linspace(0, 2, 3));
+  problem.rtol = 1e-6;
+  problem.atol = {1e-8};
+  problem.options.set("updates", std::string("dense"));
+  const Result dense = solve(problem, "exp");
+  problem.options.set("updates", std::string("auto"));
+  const Result automatic = solve(problem, "exp");
+  EXPECT_EQ(automatic.stats.steps, dense.stats.steps);
+  EXPECT_GT(automatic.stats.extra.at("exp_intervals"),
+            automatic.stats.extra.at("sparse_exponentials") + 10.0);
+  EXPECT_LT(testing::relative_max_difference(automatic.s, dense.s), 1e-10);
+}
+
 // A model without a sparsity pattern cannot take sparse updates.
 TEST(PbsSparseUpdates, NeedAPattern) {
   auto problem = testing::builtin_problem("chua", {0.0, 1.0});

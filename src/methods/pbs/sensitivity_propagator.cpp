@@ -257,7 +257,10 @@ void SensitivityPropagator::exponential_step(const Jacobians& at, double dt) {
   linalg::csc_to_dense(*jx_pattern_, at.jx.data(), dense_jx_.data());
   dense_jp(p0, dense_jp_.data());
   if (ramp_) dense_jp(right_, dense_jp1_.data());
-  dense_exponential_step(dense_jx_, dense_jp_.data(), ramp_ ? dense_jp1_.data() : nullptr, dt);
+  const SparseForms forms{at.jx.data(), jp_pattern_ ? p0.jp.data() : nullptr,
+                          jp_pattern_ && ramp_ ? jp_delta_.data() : nullptr};
+  dense_exponential_step(dense_jx_, dense_jp_.data(), ramp_ ? dense_jp1_.data() : nullptr, dt,
+                         &forms);
 }
 
 // A flop of a sparse-times-dense product costs about this many of a dense
@@ -265,24 +268,39 @@ void SensitivityPropagator::exponential_step(const Jacobians& at, double dt) {
 // flat between 4 and 16).
 constexpr double kSparseFlopCost = 8.0;
 
-// The sparse action costs about (products) x (2 nnz np) flops; the dense
-// exponential (6 + squarings) block products of 2 nx^3 + 2 nx^2 m flops,
-// an LU and the product with S. Only with updates=auto, and the dense one
-// only up to kDenseLimit states (its memory is O(nx^2)).
+// The sparse action costs about (products) x (2 nnz np) flops. The dense
+// exponential of degree 13: the powers M^2, M^4, M^6 and the odd part's
+// product with M (each power two sparse products when J is sparse enough,
+// linalg/expm.hpp), two more dense block products, the LU solve (about one
+// block product) and the squarings, one block product each; then E S and
+// F's products with J_p (sparse with a J_p pattern). Only with
+// updates=auto, and the dense one only up to kDenseLimit states (its
+// memory is O(nx^2)).
 bool SensitivityPropagator::sparse_exponential_is_cheaper(const Jacobians& left, double dt) const {
   if (settings_.updates == Updates::sparse || nx_ > kDenseLimit) return true;
   const double n = static_cast<double>(nx_), np = static_cast<double>(np_);
+  const double nnz = static_cast<double>(jx_pattern_->nnz());
   const double norm = dt * linalg::AugmentedExpmv::norms(*jx_pattern_, left.jx.data(), jp_pattern_,
                                                          left.jp.data(), nx_, np_)
                                .balanced;
   if (!std::isfinite(norm)) return true;  // the action reports it
   const double products = linalg::AugmentedExpmv::products_for(norm);
-  const double sparse_flops =
-      products * (2.0 * static_cast<double>(jx_pattern_->nnz()) + 4.0 * n) * np;
+  const double sparse_flops = products * (2.0 * nnz + 4.0 * n) * np;
   const double m = augment_with_identity_ ? n : np;
+  const double cols = n + (ramp_ ? 2.0 : 1.0) * m;  // a block's columns
+  const double block_product = 2.0 * n * n * cols;
+  const double powers =
+      linalg::AugmentedExponential::sparse_products_pay(nx_, jx_pattern_->nnz())
+          ? 2.0 * block_product + 6.0 * kSparseFlopCost * 2.0 * nnz * cols
+          : 6.0 * block_product;
   const double squarings = std::max(0.0, std::ceil(std::log2(std::max(norm, 1e-300) / 5.37)));
+  double forcing = 0.0;  // F = dt (phi1 Jp_0 + phi2 dJp)
+  if (augment_with_identity_)
+    forcing = (ramp_ ? 2.0 : 1.0) *
+              (jp_pattern_ ? kSparseFlopCost * 2.0 * n * static_cast<double>(jp_pattern_->nnz())
+                           : 2.0 * n * n * np);
   const double dense_flops =
-      (6.0 + squarings) * (2.0 * n * n * n + 2.0 * n * n * m) + 2.0 * n * n * np;
+      powers + (1.0 + squarings) * block_product + 2.0 * n * n * np + forcing;
   return kSparseFlopCost * sparse_flops < dense_flops;
 }
 
@@ -293,6 +311,10 @@ void SensitivityPropagator::allocate_dense_exponential() {
   exponential_ = ramp_ ? std::make_unique<linalg::AugmentedExponential>(
                              nx_, m, linalg::AugmentedExponential::WithRamp{})
                        : std::make_unique<linalg::AugmentedExponential>(nx_, m);
+  if (sparse_ && linalg::AugmentedExponential::sparse_products_pay(nx_, jx_pattern_->nnz())) {
+    exponential_->take_a_sparse(jx_pattern_);
+    scaled_jx_values_.resize(jx_pattern_->nnz());
+  }
   scaled_jx_.resize(nn);
   scaled_jp_.resize(augment_with_identity_ ? nn : nm);
   exp_integral_.resize(augment_with_identity_ ? nn : 0);
@@ -322,10 +344,11 @@ double SensitivityPropagator::balance_factor(const std::vector<double>& jx,
 // exponential of [[J dt, Jp dt], [0, 0]] (no inverse of J, Eq. 18); with a
 // ramp (jp1 given), S <- e^{J dt} S + dt phi1(J dt) Jp_0 + dt phi2(J dt)
 // (Jp_1 - Jp_0) from the exponential of [[J dt, dJp dt, Jp_0 dt], [0, 0, I],
-// [0, 0, 0]] (linalg/expm.hpp). jx, jp0 and jp1 dense.
+// [0, 0, 0]] (linalg/expm.hpp). jx, jp0 and jp1 dense; with sparse J_x
+// and J_p (sparse updates) their values too, for sparse products.
 void SensitivityPropagator::dense_exponential_step(const std::vector<double>& jx,
                                                    const double* jp0, const double* jp1,
-                                                   double dt) {
+                                                   double dt, const SparseForms* sparse) {
   const std::size_t nn = nx_ * nx_, nm = nx_ * np_;
   // With the identity augmentation the exponential depends on J dt alone;
   // otherwise on J_p too (a ramp's J_p changes every interval: no reuse).
@@ -333,7 +356,17 @@ void SensitivityPropagator::dense_exponential_step(const std::vector<double>& jx
                      (augment_with_identity_ ||
                       (!jp1 && std::equal(jp0, jp0 + nm, cached_jp_.begin())));
   if (!reuse) {
-    for (std::size_t q = 0; q < nn; ++q) scaled_jx_[q] = jx[q] * dt;
+    // A sparse J goes in as its values (allocate_dense_exponential).
+    const double* a = scaled_jx_.data();
+    if (exponential_->sparse_products()) {
+      if (!sparse)
+        throw Error(Status::internal_error, "dense_exponential_step: sparse J_x values missing");
+      for (std::size_t q = 0; q < scaled_jx_values_.size(); ++q)
+        scaled_jx_values_[q] = sparse->jx[q] * dt;
+      a = scaled_jx_values_.data();
+    } else {
+      for (std::size_t q = 0; q < nn; ++q) scaled_jx_[q] = jx[q] * dt;
+    }
     if (augment_with_identity_) {
       // [[J dt, I], [0, 0]]: phi1(J dt); with a ramp [[J dt, I, 0], [0, 0,
       // I], [0, 0, 0]]: phi1 and phi2 (the b1 = I block gives both).
@@ -341,10 +374,10 @@ void SensitivityPropagator::dense_exponential_step(const std::vector<double>& jx
       for (std::size_t i = 0; i < nx_; ++i) scaled_jp_[i + i * nx_] = 1.0;
       if (jp1) {
         std::fill(scaled_jp1_.begin(), scaled_jp1_.end(), 0.0);
-        exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), scaled_jp1_.data(),
+        exponential_->compute(a, scaled_jp_.data(), scaled_jp1_.data(),
                               exp_e_.data(), exp_phi2_.data(), exp_integral_.data());
       } else {
-        exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(),
+        exponential_->compute(a, scaled_jp_.data(), exp_e_.data(),
                               exp_integral_.data());
       }
     } else {
@@ -359,14 +392,14 @@ void SensitivityPropagator::dense_exponential_step(const std::vector<double>& jx
           scaled_jp_[q] = sigma * jp0[q] * dt;
           scaled_jp1_[q] = sigma * (jp1[q] - jp0[q]) * dt;
         }
-        exponential_->compute(scaled_jx_.data(), scaled_jp1_.data(), scaled_jp_.data(),
+        exponential_->compute(a, scaled_jp1_.data(), scaled_jp_.data(),
                               exp_e_.data(), exp_f_.data());
         if (sigma != 1.0)
           for (double& v : exp_f_) v /= sigma;
       } else {
         const double sigma = balance_factor(jx, jp0);
         for (std::size_t q = 0; q < nm; ++q) scaled_jp_[q] = sigma * jp0[q] * dt;
-        exponential_->compute(scaled_jx_.data(), scaled_jp_.data(), exp_e_.data(), exp_f_.data());
+        exponential_->compute(a, scaled_jp_.data(), exp_e_.data(), exp_f_.data());
         if (sigma != 1.0)
           for (double& v : exp_f_) v /= sigma;
       }
@@ -375,7 +408,16 @@ void SensitivityPropagator::dense_exponential_step(const std::vector<double>& jx
     std::copy(jx.begin(), jx.end(), cached_jx_.begin());
     std::copy(jp0, jp0 + nm, cached_jp_.begin());
   }
-  if (augment_with_identity_) {
+  if (augment_with_identity_ && sparse && sparse->jp0) {
+    // The same F, by products with the sparse J_p: n nnz(J_p) instead of n^2 np.
+    linalg::dense_times_csc(nx_, exp_integral_.data(), *jp_pattern_, sparse->jp0, exp_f_.data());
+    if (jp1) {
+      linalg::dense_times_csc(nx_, exp_phi2_.data(), *jp_pattern_, sparse->jp_delta,
+                              s_next_.data());
+      for (std::size_t q = 0; q < nm; ++q) exp_f_[q] += s_next_[q];
+    }
+    for (double& v : exp_f_) v *= dt;
+  } else if (augment_with_identity_) {
     // F = dt phi1 Jp_0 (+ dt phi2 (Jp_1 - Jp_0))
     gemm(Trans::no, Trans::no, nx_, np_, nx_, dt, exp_integral_.data(), nx_, jp0, nx_, 0.0,
          exp_f_.data(), nx_);

@@ -85,8 +85,16 @@ class SensitivityPropagator {
   void allocate_dense_exponential();
   // jp0: J_p (frozen) or its value at the left end; jp1: null (frozen) or
   // its value at the right end; all dense.
+  // J_x's values and, with a J_p pattern, J_p's at the left end and the
+  // ramp's change (null without), all in pattern order.
+  struct SparseForms {
+    const double* jx;
+    const double* jp0;
+    const double* jp_delta;
+  };
   void dense_exponential_step(const std::vector<double>& jx, const double* jp0, const double* jp1,
-                              double dt);
+                              double dt, const SparseForms* sparse = nullptr);
+  std::vector<double> scaled_jx_values_;  // J dt's values for a sparse exponential
   double balance_factor(const std::vector<double>& jx, const double* jp) const;
   static constexpr std::size_t kDenseLimit = 2000;
   std::vector<double> dense_jx_, dense_jp_;  // J scattered for a dense exponential
