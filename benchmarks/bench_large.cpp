@@ -1,7 +1,8 @@
 // Large models: the generated sparse mass-action network network:N
 // (N = 100, 300, 1000 by default; ../shared/design/BUILTIN_MODELS.md),
 // Lang's cell-cycle model (124 states, 317 parameters) and CaMKII, each
-// solved once per method over its span with 11 output times at rtol 1e-6,
+// solved once per method (a solve under 0.2 s: the fastest of repeats
+// adding up to 0.5 s) over its span with 11 output times at rtol 1e-6,
 // atol 1e-8 (CaMKII: the PBS paper's rtol 1e-5, atol 1e-6), in one run:
 //   cvodes_fsa                     S at every output time
 //   cvodes_fsa batched_solves=0    the same with CVODES' own Newton solver
@@ -102,6 +103,14 @@ std::map<std::string, Run> run_all(const odesens::Problem& base,
       const odesens::Result r = odesens::solve(p, v.method);
       run.seconds = r.stats.wall_seconds;
       run.steps = r.stats.steps;
+      // A solve of milliseconds is at the mercy of one interruption on this
+      // shared machine: the fastest of repeats that add up to half a second.
+      double spent = run.seconds;
+      for (int k = 0; run.seconds < 0.2 && spent < 0.5 && k < 200; ++k) {
+        const double again = odesens::solve(p, v.method).stats.wall_seconds;
+        run.seconds = std::min(run.seconds, again);
+        spent += again;
+      }
       if (std::strcmp(v.label, "fsa") == 0) {
         reference = r;
         have_reference = true;

@@ -30,7 +30,7 @@ other_build = None
 reuse_large = "--reuse-large" in args
 if reuse_large:
     args.remove("--reuse-large")
-# --only erk|internal_diff|odesd|ensemble|bounds|events|concurrency regenerates one section and keeps the rest of
+# --only erk|internal_diff|odesd|ensemble|bounds|events|concurrency|large regenerates one section and keeps the rest of
 # the current file (--erk-only is --only erk).
 only = None
 if "--erk-only" in args:
@@ -181,18 +181,24 @@ def pbs_section():
         "",
         "Why the 61-output ratios on CaMKII fell below the earlier 7.8 / 8.3: cvodes_fsa itself",
         "got faster (batched Newton solves and fused vector operations: 92.8 ms in the previous",
-        "RESULTS.md, ~51 ms now), while pbsr and exp went from 14.0 and 16.3 ms to ~8 ms.",
-        "Why 601 outputs miss 10x / 20x: each output inside a step costs a partial update, one",
-        "more 21 x 21 exponential with the 59 parameter columns (about the cost of a step),",
-        "and 600 of the 601 outputs fall inside steps, while cvodes_fsa reads its outputs from",
-        "its interpolant almost for free. The step count no longer grows with the outputs",
-        "(with outputs as stop times CaMKII took 765 steps instead of ~230).",
-        "Why exp stays near 10x on CaMKII with 61 outputs: the paper's 50x was measured against a",
-        "Julia forward solve of 1.5 s; cvodes_fsa needs well under 0.1 s here, so the remaining",
-        "cost of exp, the state solve plus one matrix exponential per solver step, weighs far",
-        "more. CaMKII is stiff (|J dt| up to ~1e4), so each exponential needs about 11 squarings",
-        "after the degree-13 Pade approximant. pbsr takes the same exponential on most CaMKII",
-        "steps (refinement would need more than n_max = 10 sub-intervals), hence the same time.",
+        "RESULTS.md, ~51 ms now), and about 50 of the 61 outputs now fall inside a solver step,",
+        "each a partial update (below). With 2 output times (no partial update) exp takes about",
+        "8.6 ms: fsa/exp about 6-7 at most with 61 outputs.",
+        "Why 601 outputs miss 10x / 20x, and why this design cannot meet them: an output inside",
+        "a step gets S by a partial update over [t_k, t_out] (as the issue asks), one more",
+        "exponential, 21 x 21 with 2 x 21 phi columns, about the cost of a step's. 600 of the",
+        "601 outputs fall inside steps: 772 exponentials instead of 172, while cvodes_fsa reads",
+        "its outputs from its interpolant. At ~45-65 us an exponential, exp cannot go below",
+        "~35 ms with 601 outputs, against cvodes_fsa's 66-90 ms: fsa/exp <= ~2.5. Even free",
+        "partial updates would leave ~8.6 ms, fsa/exp ~10, not 20. The step count no longer",
+        "grows with the outputs (with outputs as stop times CaMKII took 765 steps, not 172).",
+        "Why an exponential costs that much on CaMKII: it is stiff, |J dt| up to 3e5 on the long",
+        "steps after the transient, so the degree-13 Pade approximant needs on average 7 and up",
+        "to 19 squarings (measured over one solve); the norms of powers of J (Al-Mohy and",
+        "Higham 2009) would save about one squaring of 14, but in a trial their estimates",
+        "cost more than that saved, here and on network:300. pbsr takes the same exponential on most",
+        "CaMKII steps (refinement would need more than n_max = 10 sub-intervals), hence the",
+        "same time.",
         "On linear:n, pbsr (always Peano-Baker, with refinement) evaluates J_x once because",
         "the model declares constant Jacobians, and applies each run of identical",
         "sub-steps by powering the affine update; without that reuse its exponent was about",
@@ -344,7 +350,7 @@ def concurrency_section():
 
 def large_section():
     out = subprocess.run([os.path.join(build, "bin", "bench_large"), "--sizes", "100,300,1000",
-                          "--budget", "600"], check=True, capture_output=True, text=True).stdout
+                          "--budget", "1500"], check=True, capture_output=True, text=True).stdout
     rows = [l for l in out.splitlines() if l.startswith("|")]
     table = {}
     for l in rows[2:]:
@@ -363,13 +369,13 @@ def large_section():
     lines = [
         "## Large models (`bench_large`)",
         "",
-        "Command: `build/bin/bench_large --sizes 100,300,1000 --budget 600`. One solve per",
+        "Command: `build/bin/bench_large --sizes 100,300,1000 --budget 1500`. One solve per",
         "method over [0, 100] (CaMKII [0, 600]) with 11 output times at rtol 1e-6, atol 1e-8",
         "(CaMKII: 1e-5, 1e-6). fsa: cvodes_fsa; `batched_solves=0`: the same with CVODES' own",
         "Newton solver (one linear solve per sensitivity vector); states only: cvodes_fsa with",
         "`sensitivities=0`; adjoint gradient: cvodes_asa with `final_sensitivity=0`. re_k of",
         "pbsr and exp against the fsa run. — : not run (a smaller size predicted more than the",
-        "budget) or failed.",
+        "budget) or failed. A solve under 0.2 s: the fastest of repeats adding up to 0.5 s.",
         "",
     ] + rows + [""]
     nets = sorted((int(k.split(":")[1]), v) for k, v in table.items() if k.startswith("network:"))
@@ -416,19 +422,28 @@ def large_section():
 Why pbsr and exp do not beat cvodes_fsa on network:300 and network:1000: the network is
 stiff (rate constants over four decades; |J_x|_1 is 400 to 1600 along the network:1000
 solution) and the state solver's steps grow to |J dt| of 1e2 to 1e3. The dense
-exponential costs O(nx^3) per step (2e9 flops at nx = 1000), and the sparse action
+exponential costs O(nx^3) per step: with the phi_1 and phi_2 blocks of the J_p ramp every
+squaring is 3 nx^3 multiply-adds (6e9 flops at nx = 1000), on average 4 squarings a step
+on network:300, plus two products of the degree-13 Pade approximant and its LU solve. Its
+powers of the sparse J are sparse products and F comes from the sparse J_p (linalg/expm.hpp):
+exp took 23.7 / 26.0 s before that and 19.9 / 21.6 s after on network:300 (alternating
+runs), 811 s before and 612 s after on network:1000 (the two at once). The sparse action
 (`updates=sparse`, Al-Mohy and Higham) needs about |J dt|_1 sparse products with the
 nx x np block per step, more still; `updates=auto` takes the cheaper per step, which here
 is mostly the dense one. cvodes_fsa's implicit solve needs a few sparse LU solves per
 step instead. Beating it by 10x would take an implicit (rational) update of S sharing the
-Newton matrix, which is not the paper's method. On network:100 (and Lang) they are ahead.
+Newton matrix, which is not the paper's method. On network:100 they are ahead; on Lang
+about even in this run.
 Why cvodes_fsa on network:1000 is not 3x faster: its time is the 2000 sparse triangular
 solves per Newton iteration (LU of this random network fills to ~20x nnz(J): 110k entries)
 and CVODES' operations on 2000 sensitivity vectors. Solving all columns in one call (KLU
-works through four at a time) gave 1.61x in this run; fused vector operations and a
+works through four at a time) gave 1.4-1.6x over CVODES' own solver across runs; fused vector operations and a
 sparse J_p in the sensitivity right-hand side are in both columns. The run before these
-changes took 663 s on this machine (the issue measured 399 s elsewhere); fsa now takes
-392 s.""".split("\n")
+changes took 663 s on this machine (the issue measured 399 s elsewhere). CVODES' own
+Newton solver varies most between runs (536-633 s on this machine).
+Absolute times of this run are 40-90 % above the previous RESULTS.md's in most columns,
+fsa included: a slower day of this shared machine (the binaries before and after the
+sparse products took the same time on Lang today). Compare ratios within the table.""".split("\n")
     return lines
 
 
@@ -523,7 +538,8 @@ def comparison_section(old_build):
 
 SECTIONS = {"erk": "## Discrete ERK adjoint", "internal_diff": "## Internal differences",
             "odesd": "## odeSD", "ensemble": "## Ensembles", "bounds": "## Set-valued bounds",
-            "events": "## Events", "concurrency": "## Concurrency"}
+            "events": "## Events", "concurrency": "## Concurrency",
+            "large": "## Large models"}
 
 
 BOUNDS_GOALS = """\
@@ -713,7 +729,7 @@ def replace_section(name):
     make = {"erk": erk_adjoint_section, "internal_diff": internal_diff_section,
             "odesd": odesd_section, "ensemble": ensemble_section,
             "bounds": bounds_section, "events": events_section,
-            "concurrency": concurrency_section}[name]
+            "concurrency": concurrency_section, "large": large_section}[name]
     body = "\n".join(make()) + "\n"
     start = text.find(title)
     if start < 0:  # a new section goes at the end

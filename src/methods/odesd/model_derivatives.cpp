@@ -97,12 +97,12 @@ void ModelDerivatives::evaluate_jacobians(double t, const double* x) {
 }
 
 void ModelDerivatives::j_diagonal(double* out) const {
-  for (std::size_t i = 0; i < n_; ++i) {
-    if (!sparse_)
-      out[i] = j_[i + i * n_];
-    else
-      out[i] = j_diagonal_at_[i] < 0 ? 0.0 : j_[static_cast<std::size_t>(j_diagonal_at_[i])];
+  if (!sparse_) {
+    for (std::size_t i = 0; i < n_; ++i) out[i] = j_[i + i * n_];
+    return;
   }
+  for (std::size_t i = 0; i < n_; ++i)
+    out[i] = j_diagonal_at_[i] < 0 ? 0.0 : j_[static_cast<std::size_t>(j_diagonal_at_[i])];
 }
 
 namespace {
