@@ -73,7 +73,8 @@ SparsityPattern transpose_pattern(const SparsityPattern& pattern,
   // Columns of A in order: each column of A^T gets its rows sorted.
   for (std::size_t j = 0; j < pattern.cols; ++j)
     for (auto q = pattern.col_ptr[j]; q < pattern.col_ptr[j + 1]; ++q) {
-      const auto slot = static_cast<std::size_t>(next[static_cast<std::size_t>(pattern.row_idx[q])]++);
+      const auto row = static_cast<std::size_t>(pattern.row_idx[q]);
+      const auto slot = static_cast<std::size_t>(next[row]++);
       t.row_idx[slot] = static_cast<std::int64_t>(j);
       source[slot] = static_cast<std::size_t>(q);
     }

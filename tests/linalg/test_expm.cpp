@@ -187,7 +187,8 @@ SparseMatrix random_sparse(std::size_t n, std::size_t per_column, double norm, u
   m.pattern.col_ptr.push_back(0);
   for (std::size_t j = 0; j < n; ++j) {
     std::vector<std::int64_t> rows{static_cast<std::int64_t>(j)};
-    for (std::size_t k = 0; k < per_column; ++k) rows.push_back(static_cast<std::int64_t>(row(gen)));
+    for (std::size_t k = 0; k < per_column; ++k)
+      rows.push_back(static_cast<std::int64_t>(row(gen)));
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     for (auto r : rows) {

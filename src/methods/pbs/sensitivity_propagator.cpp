@@ -605,7 +605,8 @@ double SensitivityPropagator::workspace_bytes() const {
         &jp_delta_, &dense_jp1_, &scaled_jp1_, &exp_phi2_, &dense_jx_, &dense_jp_, &i1_,
         &phi_forward_, &phi_backward_, &drift_, &pbs_key_ja_, &pbs_key_jb_, &pbs_key_jpa_,
         &pbs_key_jpb_, &power_a_, &power_c_, &power_tmp_a_, &power_tmp_c_, &scaled_jx_,
-        &scaled_jp_, &exp_e_, &exp_f_, &exp_integral_, &cached_jx_, &cached_jp_})
+        &scaled_jp_, &exp_e_, &exp_f_, &exp_integral_, &cached_jx_, &cached_jp_,
+        &scaled_jx_values_})
     doubles += v->capacity();
   for (const Jacobians* j : {&left_, &right_, &sub_a_, &sub_b_, &mid_})
     doubles += j->jx.capacity() + j->jp.capacity() + j->f.capacity();
