@@ -1,7 +1,6 @@
 #include "linalg/csc.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace odesens::linalg {
 
@@ -47,16 +46,6 @@ void dense_times_csc(std::size_t m, const double* d, const SparsityPattern& patt
       for (std::size_t i = 0; i < m; ++i) oj[i] += v * dk[i];
     }
   }
-}
-
-double csc_norm1(const SparsityPattern& pattern, const double* values) {
-  double best = 0.0;
-  for (std::size_t j = 0; j < pattern.cols; ++j) {
-    double sum = 0.0;
-    for (auto q = pattern.col_ptr[j]; q < pattern.col_ptr[j + 1]; ++q) sum += std::fabs(values[q]);
-    best = std::max(best, sum);
-  }
-  return best;
 }
 
 SparsityPattern transpose_pattern(const SparsityPattern& pattern,

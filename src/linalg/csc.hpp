@@ -18,8 +18,6 @@ void csc_multiply_transposed(const SparsityPattern& pattern, const double* value
 // per stored entry, m nnz multiply-adds.
 void dense_times_csc(std::size_t m, const double* d, const SparsityPattern& pattern,
                      const double* values, double* out);
-// The 1-norm (largest absolute column sum).
-double csc_norm1(const SparsityPattern& pattern, const double* values);
 // The pattern of A^T (A's rows as columns), and for each of its entries
 // the position of the same entry in A's values (source), so that A's
 // values permuted by source are A^T's. A product A V is then
