@@ -66,6 +66,7 @@ EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Wo
   hp_.assign(std::max<std::size_t>(m, 1) * np_, 0.0);
   ht_.assign(std::max<std::size_t>(m, 1), 0.0);
   D_.assign(std::max<std::size_t>(m, 1) * ns_, 0.0);
+  f_settle_.assign(nx_, 0.0);
 }
 
 void EventRunner::root_values(double t, const double* x, double* g) {
@@ -156,6 +157,7 @@ double EventRunner::next_execution() const {
 void EventRunner::update_sides(double t, const double* x, const int* found) {
   root_values(t, x, g_.data());
   const auto& roots = system_->roots();
+  bool have_rate = false;
   for (std::size_t i = 0; i < n_roots_; ++i) {
     // A floor or ceil root reported while u is still inside its cell (a
     // root located a little early on a dense output, with the step taken
@@ -168,6 +170,10 @@ void EventRunner::update_sides(double t, const double* x, const int* found) {
       const bool equality = roots[i].comparison == Comparison::eq ||
                             roots[i].comparison == Comparison::ne;
       sides_[i] = equality ? 0 : (found[i] > 0 ? 1 : -1);
+    } else if (g_[i] == 0.0 && !stepped && (sides_[i] == 1 || sides_[i] == -1) &&
+               motion_side(i, t, x, have_rate) == sides_[i]) {
+      // At exactly 0 but moving on into the side it is on: settled there at
+      // an instant just now (an output at the same time), not a crossing.
     } else {
       sides_[i] = sign_of(g_[i]);
     }
@@ -188,6 +194,7 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   if (recording_) model_.rhs(t0, x, p_, instant_.f_minus.data(), ws_);
   evaluate_triggers(t0, x);
   outcome.state_changed = execute_due(t0, x);
+  outcome.state_changed = settle_and_execute(t0, x) || outcome.state_changed;
   if (outcome.state_changed) place_cells(t0, x);  // an assignment may have moved u
   outcome.scheduled = scheduled_;
   if (outcome.state_changed && ns_ > 0) std::copy(T_.begin(), T_.end(), S);
@@ -249,6 +256,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     evaluate_triggers(t, x);
     outcome.state_changed = execute_due(t, x) || outcome.state_changed;
   }
+  outcome.state_changed = settle_and_execute(t, x) || outcome.state_changed;
   outcome.scheduled = scheduled_;
   const auto& roots = system_->roots();
   for (std::size_t i = 0; i < n_roots_; ++i)
@@ -263,6 +271,44 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     instant_.x_plus.assign(x, x + nx_);
   }
   return outcome;
+}
+
+int EventRunner::motion_side(std::size_t i, double t, const double* x, bool& have_rate) {
+  if (!have_rate) rhs_on_sides(t, x, sides_, f_settle_.data());
+  have_rate = true;
+  double rate = 0.0;
+  system_->root_gradient(i, t, x, p_, &rate, gx_.data(), gp_.data(), ws_);
+  for (std::size_t j = 0; j < nx_; ++j)
+    if (gx_[j] != 0.0) rate += gx_[j] * f_settle_[j];
+  const int side = sign_of(rate);
+  return side == 1 || side == -1 ? side : 0;
+}
+
+bool EventRunner::settle_zero_sides(double t, const double* x) {
+  const auto& roots = system_->roots();
+  bool have_rate = false, changed = false;
+  for (std::size_t i = 0; i < n_roots_; ++i) {
+    if (roots[i].kind != EventSystem::Root::Kind::comparison || g_[i] != 0.0) continue;
+    const int side = motion_side(i, t, x, have_rate);
+    if (side == 0) continue;  // resting on the threshold, or NaN
+    const Comparison c = roots[i].comparison;
+    changed = changed || holds(c, side) != holds(c, sides_[i]);
+    sides_[i] = side;
+  }
+  return changed;
+}
+
+bool EventRunner::settle_and_execute(double t, double* x) {
+  bool state_changed = false;
+  root_values(t, x, g_.data());
+  // Each round settles roots an assignment of the round before put on 0;
+  // a settled root keeps its side, so the rounds end (at most one a root).
+  for (std::size_t round = 0; round <= n_roots_ && settle_zero_sides(t, x); ++round) {
+    evaluate_triggers(t, x);
+    state_changed = execute_due(t, x) || state_changed;
+    root_values(t, x, g_.data());
+  }
+  return state_changed;
 }
 
 // A root whose comparison changed its truth, one the integrator located

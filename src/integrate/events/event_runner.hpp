@@ -158,6 +158,19 @@ class EventRunner {
   void set_cell(std::size_t i, double k);  // and g_[i] from u_[i]
   double cell_value(std::size_t i) const;  // floor or ceil root i's value on its cell
   void update_sides(double t, const double* x, const int* found);
+  // After an instant: a comparison root left at exactly g = 0 (an
+  // assignment put the state on the threshold, or the integrator located
+  // the root there) takes the side g moves to along f, which no integrator
+  // reports as a crossing (CVODES starts a restart at g = 0 without a side).
+  // True when a comparison changed its truth (the triggers are evaluated
+  // again at the same instant).
+  bool settle_zero_sides(double t, const double* x);
+  // The side root i's g moves to along f (on the current sides) at (t, x):
+  // +1, -1, or 0 where it stays or is NaN. have_rate: f is computed once.
+  int motion_side(std::size_t i, double t, const double* x, bool& have_rate);
+  // Evaluates the triggers and executes what is due until no zero side
+  // settles any more; true when an assignment changed the state.
+  bool settle_and_execute(double t, double* x);
   // Fires and cancels after the triggers were (re)evaluated.
   void evaluate_triggers(double t, const double* x);
   void fire(std::size_t k, double t, const double* x);
@@ -201,7 +214,7 @@ class EventRunner {
   bool scheduled_ = false;  // fire() scheduled an execution after now
   // Sensitivities at the instant: dtau/dp, T, and scratch.
   std::vector<double> dtau_, T_, f_plus_, f_minus_, x_left_, g_left_, gx_, gp_, hx_, hp_, ht_,
-      D_, branch_truth_;
+      D_, branch_truth_, f_settle_;
   std::vector<std::string> warnings_;
   bool recording_ = false;
   Instant instant_;
