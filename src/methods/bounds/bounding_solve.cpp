@@ -104,10 +104,4 @@ int bounding_state_rhs(double t, N_Vector y, N_Vector ydot, void* data) {
                       [&] { s->state->rhs(t, N_VGetArrayPointer(y), nullptr, out); });
 }
 
-void check_cvodes(int flag, const char* what) {
-  if (flag < 0)
-    throw Error(flag == CV_MEM_FAIL ? Status::out_of_memory : Status::internal_error,
-                std::string(what) + " failed (CVODES flag " + std::to_string(flag) + ")");
-}
-
 }  // namespace odesens::bounds

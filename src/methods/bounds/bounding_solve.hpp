@@ -15,6 +15,7 @@
 
 #include <nvector/nvector_serial.h>
 
+#include "integrate/cvodes/cvodes_flags.hpp"
 #include "methods/bounds/bounding_tapes.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/interval.hpp"
@@ -68,8 +69,8 @@ void check_bounding_size(const Problem& problem, int order, double components,
 // 1e-10 on its square root).
 void fill_tolerances(const SystemLayout& layout, double atol, double shape_atol, double* v);
 
-// Throws Error for a failed CVODES set-up call.
-void check_cvodes(int flag, const char* what);
+// Throws Error for a failed CVODES call (integrate/cvodes' one flag mapping).
+inline void check_cvodes(int flag, const char* what) { cvodes::check_flag(flag, what); }
 
 // Runs a callback body under upward rounding and keeps its error. A range
 // that cannot be enclosed is recoverable for CVODES (+1): Newton's trial

@@ -19,7 +19,7 @@
 #include "methods/bounds/gradient_quadrature.hpp"
 #include "methods/bounds/objective_jumps.hpp"
 #include "methods/bounds/system_bounder.hpp"
-#include "methods/cvodes/sundials_handles.hpp"
+#include "integrate/cvodes/sundials_handles.hpp"
 #include "odesens/model.hpp"
 #include "odesens/status.hpp"
 
@@ -205,10 +205,7 @@ AdjointBounding::AdjointBounding(const Problem& problem, const MethodOptions& op
   solve_.quadrature = quadrature_.get();
   n_ = bounding_.state->layout().size();
 
-  SUNContext raw_ctx = nullptr;
-  if (SUNContext_Create(nullptr, &raw_ctx) != 0)
-    throw Error(Status::out_of_memory, "SUNContext_Create failed");
-  ctx_.reset(raw_ctx);
+  ctx_ = cvodes::make_context();
   y_ = new_vector(n_);
   atol_ = new_vector(n_);
   lambda_ = new_vector(adjoint_->layout().size());
@@ -230,8 +227,7 @@ AdjointBounding::AdjointBounding(const Problem& problem, const MethodOptions& op
 }
 
 VectorPtr AdjointBounding::new_vector(std::size_t size) const {
-  VectorPtr v(N_VNew_Serial(static_cast<sunindextype>(std::max<std::size_t>(size, 1)), ctx_.get()));
-  if (!v) throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
+  VectorPtr v = cvodes::make_vector(std::max<std::size_t>(size, 1), ctx_.get());
   N_VConst(0.0, v.get());
   return v;
 }
@@ -246,9 +242,8 @@ void AdjointBounding::forward_pass() {
   CheckpointBudget budget(checkpoint_steps_, n_, stages_.size());
   long previous_steps = 0;
   for (Stage& stage : stages_) {
-    stage.mem.reset(CVodeCreate(CV_BDF, ctx_.get()));
+    stage.mem = cvodes::make_cvode(CV_BDF, ctx_.get());
     void* cv = stage.mem.get();
-    if (!cv) throw Error(Status::out_of_memory, "CVodeCreate failed (out of memory)");
     check_cvodes(CVodeInit(cv, bounding_state_rhs, stage.start, y_.get()), "CVodeInit");
     check_cvodes(CVodeSVtolerances(cv, *problem_.rtol, atol_.get()), "CVodeSVtolerances");
     check_cvodes(CVodeSetUserData(cv, static_cast<StateSolve*>(&solve_)), "CVodeSetUserData");

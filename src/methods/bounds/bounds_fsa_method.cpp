@@ -12,13 +12,14 @@
 #include <string>
 
 #include "expr/symbolic_model.hpp"
+#include "integrate/cvodes/cvodes_counters.hpp"
 #include "methods/bounds/bounding_solve.hpp"
 #include "methods/bounds/bounding_tapes.hpp"
 #include "methods/bounds/bounds_output.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/parameter_box.hpp"
 #include "methods/bounds/system_bounder.hpp"
-#include "methods/cvodes/sundials_handles.hpp"
+#include "integrate/cvodes/sundials_handles.hpp"
 #include "odesens/model.hpp"
 #include "odesens/status.hpp"
 
@@ -97,16 +98,11 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   const SystemLayout& layout = bounding.state->layout();
   const std::size_t n = layout.size();
 
-  SUNContext raw_ctx = nullptr;
-  if (SUNContext_Create(nullptr, &raw_ctx) != 0)
-    throw Error(Status::out_of_memory, "SUNContext_Create failed");
-  ContextPtr ctx(raw_ctx);
-  VectorPtr y(N_VNew_Serial(static_cast<sunindextype>(n), ctx.get()));
-  VectorPtr atol(N_VClone(y.get()));
-  if (!y || !atol) throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
+  ContextPtr ctx = cvodes::make_context();
+  VectorPtr y = cvodes::make_vector(n, ctx.get());
+  VectorPtr atol = cvodes::clone_vector(y.get());
   std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(y.get()));
-  CvodeMemPtr mem(CVodeCreate(CV_BDF, ctx.get()));
-  if (!mem) throw Error(Status::out_of_memory, "CVodeCreate failed (out of memory)");
+  CvodeMemPtr mem = cvodes::make_cvode(CV_BDF, ctx.get());
   void* cv = mem.get();
   check_cvodes(CVodeInit(cv, bounding_state_rhs, problem.t0, y.get()), "CVodeInit");
   fill_tolerances(layout, problem.atol[0], settings.shape_atol, N_VGetArrayPointer(atol.get()));
@@ -130,20 +126,9 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     check_cvodes(CVodeSetSensErrCon(cv, SUNTRUE), "CVodeSetSensErrCon");
   }
 
-  // CVODES' counters restart with every CVodeReInit: summed per stage.
-  Stats stats;
-  double sens_rhs_evals = 0.0;
-  auto add_stage_counters = [&] {
-    long steps = 0, rhs = 0, sens = 0, fails = 0;
-    CVodeGetNumSteps(cv, &steps);
-    CVodeGetNumRhsEvals(cv, &rhs);
-    CVodeGetNumErrTestFails(cv, &fails);
-    if (np > 0) CVodeGetSensNumRhsEvals(cv, &sens);
-    stats.steps += steps;
-    stats.rhs_evals += rhs;
-    stats.error_test_failures += fails;
-    sens_rhs_evals += static_cast<double>(sens);
-  };
+  // CVODES' counters restart with every CVodeReInit: banked per stage.
+  cvodes::RestartCounters counters;
+  counters.count_sensitivities(np > 0);
   BoundsOutput out(problem, a->box, *a->arith, settings, *bounding.state, &solve.sens);
   for (std::size_t k = 0; k < n_t; ++k) {
     const double tk = problem.output_times[k];
@@ -167,7 +152,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
       // integration restarts there, so a right-hand side that switches
       // with t (a piecewise control) is never stepped across.
       if (k + 1 < n_t) {
-        add_stage_counters();
+        counters.bank(cv);
         check_cvodes(CVodeReInit(cv, tk, y.get()), "CVodeReInit");
         if (np > 0) check_cvodes(CVodeSensReInit(cv, CV_SIMULTANEOUS, yS.get()), "CVodeSensReInit");
       }
@@ -185,11 +170,11 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     UpwardRounding upward;
     result = out.finish();
   }
-  add_stage_counters();
-  result.stats.steps = stats.steps;
-  result.stats.rhs_evals = stats.rhs_evals;
-  result.stats.error_test_failures = stats.error_test_failures;
-  result.stats.extra["sens_rhs_evals"] = sens_rhs_evals;
+  const cvodes::Counters total = counters.total(cv);
+  result.stats.steps = total.steps;
+  result.stats.rhs_evals = total.rhs_evals;
+  result.stats.error_test_failures = total.error_test_failures;
+  result.stats.extra["sens_rhs_evals"] = static_cast<double>(total.sens_rhs_evals);
   result.stats.extra["monomials"] = static_cast<double>(a->arith->n_monomials());
   return result;
 }

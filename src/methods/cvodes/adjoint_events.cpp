@@ -9,6 +9,7 @@
 
 #include "core/number_text.hpp"
 #include "integrate/events/event_runner.hpp"
+#include "methods/common/cvodes_options.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/cvodes/adjoint_callbacks.hpp"
 #include "odesens/status.hpp"
@@ -51,12 +52,12 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
   // Forward, segment by segment.
   std::vector<Segment> segments;
   auto open_segment = [&](double t, const std::vector<double>& x) {
-    Problem seg = problem;
+    InitialValueProblem seg = initial_value_problem(problem);
     seg.t0 = t;
     if (!segments.empty()) seg.initial_state = x;  // the first starts from x0(p)
     Segment s;
     s.session = std::make_unique<Session>(seg, settings.session);
-    s.session->create_integrator(seg);
+    s.session->create_integrator();
     s.t_begin = s.t_end = t;
     segments.push_back(std::move(s));
     return segments.size() - 1;
@@ -97,7 +98,7 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
     Session& session = *seg.session;
     void* mem = session.mem();
     if (k == nt) break;  // events at t0 and no output after them
-    session.event_runner = &runner;
+    session.set_event_runner(&runner);
     session.check(CVodeAdjInit(mem, static_cast<long>(settings.checkpoint_steps),
                                settings.interpolation),
                   "CVodeAdjInit");
@@ -153,7 +154,7 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
     adjoints[b].gradient.assign(np, 0.0);
     if (b > 0) adjoints[b].lambda[b - 1] = 1.0;  // row b - 1 of S(T)
   }
-  Stats backward_stats;
+  Counters backward_counters, forward_counters;
   std::vector<double> lambda_minus(n);
   for (std::size_t s = segments.size(); s-- > 0;) {
     Segment& seg = segments[s];
@@ -175,13 +176,10 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
     if (seg.t_end > seg.t_begin) {
       std::vector<int> which(n_adjoints);
       std::vector<VectorPtr> lambdas(n_adjoints), qs(n_adjoints);
-      VectorPtr atol_q(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1),
-                                     session.context()));
+      VectorPtr atol_q = make_vector(np > 0 ? np : 1, session.context());
       for (std::size_t b = 0; b < n_adjoints; ++b) {
-        lambdas[b].reset(N_VNew_Serial(static_cast<sunindextype>(n), session.context()));
-        qs[b].reset(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
-        if (!lambdas[b] || !qs[b] || !atol_q)
-          throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
+        lambdas[b] = make_vector(n, session.context());
+        qs[b] = make_vector(np > 0 ? np : 1, session.context());
         std::copy(adjoints[b].lambda.begin(), adjoints[b].lambda.end(),
                   N_VGetArrayPointer(lambdas[b].get()));
         N_VConst(0.0, qs[b].get());
@@ -221,6 +219,7 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
         if (!reinit) return;
         add_weights_at(t);
         for (std::size_t b = 0; b < n_adjoints; ++b) {
+          backward_counters += session.backward_counters(which[b]);  // CVodeReInitB zeroes them
           std::copy(adjoints[b].lambda.begin(), adjoints[b].lambda.end(),
                     N_VGetArrayPointer(lambdas[b].get()));
           session.check(CVodeReInitB(mem, which[b], t, lambdas[b].get()), "CVodeReInitB");
@@ -238,10 +237,10 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
       session.check(CVodeB(mem, seg.t_begin, CV_NORMAL), "CVodeB");
       read_back(false, seg.t_begin);
       for (std::size_t b = 0; b < n_adjoints; ++b)
-        Session::add_stats(CVodeGetAdjCVodeBmem(mem, which[b]), backward_stats);
+        backward_counters += session.backward_counters(which[b]);
     }
     add_weights_at(seg.t_begin);
-    Session::add_stats(mem, out.stats());
+    forward_counters += session.counters();
     // Across the instant that started this segment.
     if (s > 0 && segments[s - 1].ends_with_instant)
       for (auto& a : adjoints) {
@@ -261,7 +260,8 @@ Result solve_adjoint_with_events(const Problem& problem, const AdjointEventSetti
       for (std::size_t j = 0; j < np; ++j) out.s(0)[i + j * n] = adjoints[1 + i].gradient[j];
 
   Stats& stats = out.stats();
-  Session::add_backward_stats(backward_stats, stats);
+  add_counters(forward_counters, stats, false);
+  add_backward_counters(backward_counters, stats);
   stats.extra["backward_problems"] = static_cast<double>(n_adjoints);
   stats.extra["segments"] = static_cast<double>(segments.size());
   stats.extra["events_executed"] = static_cast<double>(runner.events_executed());

@@ -17,7 +17,7 @@
 #include <cstdint>
 
 #include "methods/cvodes/adjoint_tolerances.hpp"
-#include "methods/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
 #include "odesens/problem.hpp"
 #include "odesens/result.hpp"
 

@@ -23,7 +23,7 @@
 
 #include <vector>
 
-#include "methods/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
 
 namespace odesens::cvodes {
 

@@ -19,12 +19,13 @@
 #include <string>
 
 #include "core/number_text.hpp"
+#include "methods/common/cvodes_options.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/cvodes/adjoint_callbacks.hpp"
 #include "methods/cvodes/adjoint_events.hpp"
 #include "methods/cvodes/adjoint_tolerances.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
-#include "methods/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
@@ -175,8 +176,8 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
         problem, {settings.session, settings.polynomial_interpolation ? CV_POLYNOMIAL : CV_HERMITE,
                   settings.checkpoint_steps, settings.final_sensitivity, settings.tolerances});
   }
-  Session session(problem, settings.session);
-  session.create_integrator(problem);
+  Session session(initial_value_problem(problem), settings.session);
+  session.create_integrator();
   const std::size_t n = session.nx(), np = session.np();
   const auto& times = problem.output_times;
   const std::size_t nt = times.size();
@@ -240,7 +241,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
 
   const int lmm = settings.session.lmm;
   const std::size_t per_problem = static_cast<std::size_t>(backward_problem_bytes(
-      n, np, session.klu_pattern.nnz(),
+      n, np, session.klu_nnz(),
       session.linear_solver_kind() == LinearSolverKind::dense, lmm == CV_ADAMS));
   std::size_t batch = 0;  // row problems per backward sweep
   if (rows) {
@@ -256,8 +257,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const std::vector<BackwardTolerances> tolerances =
       derive_backward_tolerances(settings.tolerances, *problem.rtol, session.model(),
                                  session.params().data(), session.workspace(), sample, rows);
-  VectorPtr atol_q(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
-  if (!atol_q) throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
+  VectorPtr atol_q = make_vector(np > 0 ? np : 1, session.context());
   // Problem b of a sweep whose first row is `first`: the objective (b = 0)
   // or row first + b - 1; none past the last row (it then idles at 0).
   auto row_of = [&](std::size_t b, std::size_t first) { return first + b - 1; };
@@ -287,10 +287,8 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   };
   for (std::size_t b = 0; b < backward.size(); ++b) {
     auto& bp = backward[b];
-    bp.lambda.reset(N_VNew_Serial(static_cast<sunindextype>(n), session.context()));
-    bp.q.reset(N_VNew_Serial(static_cast<sunindextype>(np > 0 ? np : 1), session.context()));
-    if (!bp.lambda || !bp.q)
-      throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
+    bp.lambda = make_vector(n, session.context());
+    bp.q = make_vector(np > 0 ? np : 1, session.context());
     terminal_value(b, 0, N_VGetArrayPointer(bp.lambda.get()));
     N_VConst(0.0, bp.q.get());
     session.check(CVodeCreateB(mem, lmm, &bp.which), "CVodeCreateB");
@@ -357,10 +355,9 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   };
   // A backward memory's counters restart at each re-initialisation: they
   // are added up sweep by sweep.
-  Stats backward_stats;
+  Counters backward_counters;
   auto add_backward_stats = [&] {
-    for (auto& bp : backward)
-      Session::add_stats(CVodeGetAdjCVodeBmem(mem, bp.which), backward_stats);
+    for (auto& bp : backward) backward_counters += session.backward_counters(bp.which);
   };
   out.gradient().assign(np, 0.0);
   finish(objective, nt > 1 && !(times[0] > problem.t0), out.gradient().data());
@@ -394,8 +391,8 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   add_backward_stats();
 
   Stats& stats = out.stats();
-  Session::add_stats(mem, stats);
-  Session::add_backward_stats(backward_stats, stats);
+  add_counters(session.counters(), stats, false);
+  add_backward_counters(backward_counters, stats);
   stats.extra["backward_problems"] = static_cast<double>(backward.size());
   stats.extra["backward_sweeps"] = static_cast<double>(sweeps);
   // Checkpoints hold the integrator's history (up to 13 vectors for Adams,

@@ -17,8 +17,9 @@
 #include "methods/common/result_builder.hpp"
 #include "methods/cvodes/batched_sensitivity_newton.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
-#include "methods/cvodes/cvodes_session.hpp"
-#include "methods/cvodes/cvodes_stepper.hpp"
+#include "methods/common/cvodes_options.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/cvodes_stepper.hpp"
 #include "methods/cvodes/forward_events.hpp"
 #include "odesens/status.hpp"
 
@@ -31,14 +32,14 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
   const std::size_t n = s->nx(), np = static_cast<std::size_t>(ns);
   return s->guard().run([&] {
     const double* x = N_VGetArrayPointer(y);
-    double* S = s->work_a.data();
-    double* JS = s->work_b.data();
+    double* S = s->sens_s();
+    double* JS = s->sens_js();
     gather_columns(ys, np, n, S);
     s->model().jvp(t, x, s->params().data(), np, S, JS, s->workspace());
     bool finite = true;
     if (const SparsityPattern* pattern = s->model().jac_p_pattern()) {
       // J_p in O(nnz): its values, added column by column.
-      double* values = s->jac_p_values.data();
+      double* values = s->jac_p_values();
       s->model().jac_p_values(t, x, s->params().data(), values, s->workspace());
       for (std::size_t j = 0; j < np; ++j) {
         double* out = N_VGetArrayPointer(ysdot[j]);
@@ -106,20 +107,15 @@ ForwardSettings read_forward_settings(const MethodOptions& options) {
 
 Result solve_forward(const Problem& problem, const MethodOptions& options) {
   const ForwardSettings settings = read_forward_settings(options);
-  Session session(problem, settings.session);
-  session.create_integrator(problem);
+  Session session(initial_value_problem(problem), settings.session);
+  session.create_integrator();
   const std::size_t n = session.nx();
   // np = 0 integrates the states alone.
   const std::size_t np = settings.sensitivities ? session.np() : 0;
   void* mem = session.mem();
 
   VectorArray ys(static_cast<int>(np), session.state());
-  if (np > 0) {  // the sensitivity right-hand side's scratch
-    session.work_a.resize(n * np);
-    session.work_b.resize(n * np);
-  }
-  if (const SparsityPattern* jp = session.model().jac_p_pattern())
-    session.jac_p_values.resize(jp->nnz());
+  if (np > 0) session.size_sensitivity_scratch(np);
   // Declared after the session: CVODES does not own it, and it must go
   // before the integrator that calls it.
   std::unique_ptr<BatchedSensitivityNewton> newton;
@@ -129,6 +125,7 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
     session.check(CVodeSensInit(mem, static_cast<int>(np), settings.corrector,
                                 from_model ? &sensitivity_rhs : nullptr, ys.get()),
                   "CVodeSensInit");
+    session.count_sensitivities();
     std::vector<double> pbar(np);
     for (std::size_t j = 0; j < np; ++j) {
       const double pj = std::fabs(session.params()[j]);
@@ -175,16 +172,13 @@ Result solve_forward(const Problem& problem, const MethodOptions& options) {
     }
   }
 
-  Session::add_stats(mem, out.stats());
+  add_counters(session.counters(), out.stats(), np > 0);
   out.stats().extra["workspace_bytes"] =
       session.workspace_bytes() +
       (newton ? 8.0 * static_cast<double>(n) * static_cast<double>(1 + np) : 0.0);
-  if (np > 0) {
-    add_sensitivity_stats(mem, out.stats());
-    if (newton) {
-      out.stats().extra["batched_solves"] = static_cast<double>(newton->batched_solves());
-      out.stats().extra["unbatched_solves"] = static_cast<double>(newton->fallback_solves());
-    }
+  if (newton) {
+    out.stats().extra["batched_solves"] = static_cast<double>(newton->batched_solves());
+    out.stats().extra["unbatched_solves"] = static_cast<double>(newton->fallback_solves());
   }
   return out.take();
 }

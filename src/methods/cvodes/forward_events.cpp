@@ -19,20 +19,12 @@ constexpr int kMaxInstantsAtOneTime = 1000;
 
 }  // namespace
 
-void add_sensitivity_stats(void* mem, Stats& stats) {
-  long v = 0;
-  if (CVodeGetSensNumRhsEvals(mem, &v) == CV_SUCCESS) stats.extra["sens_rhs_evals"] += v;
-  if (CVodeGetSensNumErrTestFails(mem, &v) == CV_SUCCESS)
-    stats.extra["sens_error_test_failures"] += v;
-  if (CVodeGetNumNonlinSolvIters(mem, &v) == CV_SUCCESS) stats.extra["newton_iterations"] += v;
-}
-
 void integrate_with_events(Session& session, const Problem& problem,
                            integrate::EventRunner& events, N_Vector* ys, std::size_t ns,
                            int corrector, methods::ResultBuilder& out) {
   void* mem = session.mem();
   const std::size_t n = session.nx();
-  session.event_runner = &events;
+  session.set_event_runner(&events);
   double* x = N_VGetArrayPointer(session.state());
   std::vector<double> S(n * ns);
   std::vector<int> found(std::max<std::size_t>(events.n_roots(), 1));
@@ -40,9 +32,7 @@ void integrate_with_events(Session& session, const Problem& problem,
                         session.initial_sensitivity().end(), S.begin());
 
   auto restart = [&](double t) {
-    Session::add_stats(mem, out.stats());
-    if (ns > 0) add_sensitivity_stats(mem, out.stats());
-    session.check(CVodeReInit(mem, t, session.state()), "CVodeReInit");
+    session.reinit(t);
     if (ns > 0) {
       scatter_columns(S.data(), ns, n, ys);
       session.check(CVodeSensReInit(mem, corrector, ys), "CVodeSensReInit");
@@ -105,7 +95,7 @@ void integrate_with_events(Session& session, const Problem& problem,
     std::copy(x, x + n, out.x(k));
     if (ns > 0) out.set_s(k, S.data());
   }
-  session.event_runner = nullptr;
+  session.set_event_runner(nullptr);
   for (const auto& w : events.warnings()) out.warn(w);
   out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
 }

@@ -11,12 +11,10 @@
 
 #include "integrate/events/event_runner.hpp"
 #include "methods/common/result_builder.hpp"
-#include "methods/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
 
 namespace odesens::cvodes {
 
-// Adds CVODES' sensitivity counters (they restart with every CVodeReInit).
-void add_sensitivity_stats(void* mem, Stats& stats);
 
 // Integrates to every output time of the problem, writing x (and S when
 // ns > 0) into out; ys: CVODES' sensitivity vectors (ns of them) after

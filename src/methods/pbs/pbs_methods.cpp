@@ -19,8 +19,9 @@
 #include "integrate/events/event_runner.hpp"
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
-#include "methods/cvodes/cvodes_session.hpp"
-#include "methods/cvodes/cvodes_stepper.hpp"
+#include "methods/common/cvodes_options.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/cvodes_stepper.hpp"
 #include "methods/pbs/sensitivity_propagator.hpp"
 #include "odesens/status.hpp"
 
@@ -28,8 +29,9 @@ namespace odesens::pbs {
 namespace {
 
 Result run(const Problem& problem, const MethodOptions& options, const Settings& settings) {
-  cvodes::Session session(problem, cvodes::read_session_settings(options));
-  session.create_integrator(problem);
+  cvodes::Session session(cvodes::initial_value_problem(problem),
+                          cvodes::read_session_settings(options));
+  session.create_integrator();
   const std::size_t nx = session.nx(), np = session.np();
   const double* x = N_VGetArrayPointer(session.state());
 
@@ -111,13 +113,10 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
     std::function<void(double, const int*)> run;
     void at_instant(double t, const int* found) override { run(t, found); }
   } instants;
-  Stats before_restarts;
   auto restart_at = [&](double t, const double* x_new, const double* s_new) {
     double* y = N_VGetArrayPointer(session.state());
     std::copy(x_new, x_new + nx, y);
-    // CVODES' counters restart with CVodeReInit: those so far are kept.
-    cvodes::Session::add_stats(session.mem(), before_restarts);
-    session.check(CVodeReInit(session.mem(), t, session.state()), "CVodeReInit");
+    session.reinit(t);
     const double stop = std::min(events.next_execution(), t_last);
     if (stop > t) session.check(CVodeSetStopTime(session.mem(), stop), "CVodeSetStopTime");
     propagator.start(t, y, s_new);
@@ -136,7 +135,7 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   double deferred_t = 0.0;
   std::vector<int> deferred_found;
   if (events.active()) {
-    session.event_runner = &events;
+    session.set_event_runner(&events);
     std::copy(x, x + nx, x_instant.begin());
     std::copy_n(session.initial_sensitivity().data(), nx * np, s_instant.begin());
     if (events.start(problem.t0, x_instant.data(), s_instant.data()).restart())
@@ -186,18 +185,13 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
     }
     out.set_s(k, follow.sensitivity_at(times[k], out.x(k)));
   }
-  session.event_runner = nullptr;
+  session.set_event_runner(nullptr);
   for (const auto& w : events.warnings()) out.warn(w);
   if (events.active())
     out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
 
   Stats& stats = out.stats();
-  cvodes::Session::add_stats(session.mem(), stats);
-  stats.steps += before_restarts.steps;
-  stats.rhs_evals += before_restarts.rhs_evals;
-  stats.jac_evals += before_restarts.jac_evals;
-  stats.linear_setups += before_restarts.linear_setups;
-  stats.error_test_failures += before_restarts.error_test_failures;
+  cvodes::add_counters(session.counters(), stats, /*sensitivities=*/false);
   const Counters& c = propagator.counters();
   stats.jac_evals += c.jacobian_evals;
   stats.extra["grid_points"] = static_cast<double>(follow.grid_points);

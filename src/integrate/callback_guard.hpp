@@ -11,7 +11,7 @@
 
 #include <exception>
 
-namespace odesens::methods {
+namespace odesens::integrate {
 
 class CallbackGuard {
  public:
@@ -44,4 +44,4 @@ class CallbackGuard {
   bool saw_nonfinite_ = false;
 };
 
-}  // namespace odesens::methods
+}  // namespace odesens::integrate

@@ -1,5 +1,8 @@
 // Owning handles for SUNDIALS objects, so that every exit path of a solve
-// (including exceptions from user callbacks) frees what it created.
+// (including exceptions from user callbacks) frees what it created, and the
+// one place where they are created: each constructor's result is checked,
+// and a failure is Error(out_of_memory) naming what could not be allocated
+// (SUNDIALS returns NULL, and a NULL passed on crashes in the next call).
 #pragma once
 
 #include <cvodes/cvodes.h>
@@ -8,6 +11,7 @@
 #include <sundials/sundials_linearsolver.h>
 #include <sundials/sundials_matrix.h>
 
+#include <cstddef>
 #include <memory>
 
 #if SUNDIALS_VERSION_MAJOR != 6
@@ -38,13 +42,23 @@ using MatrixPtr = std::unique_ptr<_generic_SUNMatrix, MatrixDeleter>;
 using LinearSolverPtr = std::unique_ptr<_generic_SUNLinearSolver, LinearSolverDeleter>;
 using CvodeMemPtr = std::unique_ptr<void, CvodeMemDeleter>;
 
-// An array of N_Vectors made by N_VCloneVectorArray.
+// The checked constructors (Error(out_of_memory) when SUNDIALS returns NULL).
+ContextPtr make_context();
+VectorPtr make_vector(std::size_t n, SUNContext ctx);
+VectorPtr clone_vector(N_Vector like);
+CvodeMemPtr make_cvode(int lmm, SUNContext ctx);
+// n x n dense matrix, and the dense LU on it.
+MatrixPtr make_dense_matrix(std::size_t n, SUNContext ctx);
+LinearSolverPtr make_dense_solver(N_Vector like, SUNMatrix matrix, SUNContext ctx);
+// n x n sparse matrix with nnz entries (CSC_MAT or CSR_MAT), and KLU on it.
+MatrixPtr make_sparse_matrix(std::size_t n, std::size_t nnz, int storage, SUNContext ctx);
+LinearSolverPtr make_klu_solver(N_Vector like, SUNMatrix matrix, SUNContext ctx);
+
+// An array of N_Vectors made by N_VCloneVectorArray (checked as above).
 class VectorArray {
  public:
   VectorArray() = default;
-  VectorArray(int count, N_Vector like) : count_(count) {
-    if (count > 0) data_ = N_VCloneVectorArray(count, like);
-  }
+  VectorArray(int count, N_Vector like);
   ~VectorArray() {
     if (data_) N_VDestroyVectorArray(data_, count_);
   }

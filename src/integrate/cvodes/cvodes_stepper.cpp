@@ -1,4 +1,4 @@
-#include "methods/cvodes/cvodes_stepper.hpp"
+#include "integrate/cvodes/cvodes_stepper.hpp"
 
 #include <cvodes/cvodes.h>
 
@@ -16,9 +16,7 @@ CvodesStepper::CvodesStepper(Session& session, double t0, std::int64_t max_steps
       max_steps_(max_steps),
       stop_at_outputs_(stop_at_outputs),
       listener_(listener),
-      dky_(N_VNew_Serial(static_cast<sunindextype>(session.nx()), session.context())) {
-  if (!dky_) throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
-}
+      dky_(make_vector(session.nx(), session.context())) {}
 
 const double* CvodesStepper::x() const { return N_VGetArrayPointer(session_.state()); }
 

@@ -1,4 +1,4 @@
-#include "methods/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
 
 #include <cvodes/cvodes_ls.h>
 #include <sunlinsol/sunlinsol_dense.h>
@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/number_text.hpp"
+#include "integrate/cvodes/cvodes_flags.hpp"
 #include "integrate/events/event_runner.hpp"
 #include "odesens/status.hpp"
 
@@ -34,15 +35,6 @@ void capture_message(int, const char* module, const char* function, char* msg, v
   const std::string text = std::string(module ? module : "CVODES") + "::" +
                            (function ? function : "?") + ": " + (msg ? msg : "");
   *last = last->empty() ? text : *last + "; " + text;
-}
-
-Status status_for_flag(int flag) {
-  switch (flag) {
-    case CV_TOO_MUCH_WORK: return Status::too_much_work;
-    case CV_MEM_FAIL: return Status::out_of_memory;
-    case CV_ILL_INPUT: return Status::invalid_argument;
-    default: return Status::solver_failed;
-  }
 }
 
 // The model pattern plus every missing diagonal entry, and for each model
@@ -74,46 +66,17 @@ void merge_diagonal(const SparsityPattern& in, SparsityPattern& out,
 
 }  // namespace
 
-std::vector<OptionSpec> common_option_specs() {
-  return {
-      {"lmm", OptionType::text, std::string("bdf"),
-       "linear multistep method: bdf (stiff problems) or adams (non-stiff)", {"bdf", "adams"}},
-      {"linear_solver", OptionType::text, std::string("auto"),
-       "Newton linear solver: dense LU, klu (sparse; needs a model sparsity pattern), or auto "
-       "(klu when the model has a pattern and nx >= sparse_threshold)",
-       {"auto", "dense", "klu"}},
-      bounded({"sparse_threshold", OptionType::integer, std::int64_t{100},
-               "smallest nx for which the automatic choices go sparse (linear_solver=auto "
-               "picks klu; pbsr and exp with updates=auto use sparse updates)", {}},
-              1, 1e15),
-      {"jacobian", OptionType::text, std::string("auto"),
-       "source of J_x (and, for cvodes_fsa, of the sensitivity right-hand side): model, "
-       "difference_quotient (CVODES' internal approximations; dense solver only), or auto "
-       "(model when it has exact Jacobians or the solver is klu)",
-       {"auto", "model", "difference_quotient"}},
-  };
-}
-
-SessionSettings read_session_settings(const MethodOptions& options) {
-  return {options.get_string("lmm") == "adams" ? CV_ADAMS : CV_BDF,
-          options.get_string("linear_solver"), options.get_int("sparse_threshold"),
-          options.get_string("jacobian")};
-}
-
-Session::Session(const Problem& problem, const SessionSettings& settings)
-    : model_(*problem.model),
+Session::Session(const InitialValueProblem& ivp, const SessionSettings& settings)
+    : model_(*ivp.model),
+      ivp_(ivp),
       settings_(settings),
       workspace_(model_.make_workspace()),
       nx_(model_.nx()),
       np_(model_.np()),
-      params_(effective_params(problem)),
-      t0_(problem.t0) {
-  SUNContext raw = nullptr;
-  if (SUNContext_Create(nullptr, &raw) != 0 || !raw)
-    throw Error(Status::internal_error, "SUNContext_Create failed");
-  ctx_.reset(raw);
-  y_.reset(N_VNew_Serial(static_cast<sunindextype>(nx_), ctx_.get()));
-  if (!y_) throw Error(Status::out_of_memory, "N_VNew_Serial failed (out of memory)");
+      params_(ivp.params),
+      t0_(ivp.t0),
+      ctx_(make_context()),
+      y_(make_vector(nx_, ctx_.get())) {
   // Fused and vector-array operations: CVODES then combines its many
   // per-vector operations on the np sensitivity vectors (prediction,
   // corrections, error norms) into single passes. Every vector CVODES
@@ -122,11 +85,11 @@ Session::Session(const Problem& problem, const SessionSettings& settings)
     throw Error(Status::internal_error, "N_VEnableFusedOps_Serial failed");
   double* x0 = N_VGetArrayPointer(y_.get());
   s0_.assign(nx_ * np_, 0.0);
-  if (problem.initial_state.empty()) {
+  if (ivp.initial_state.empty()) {
     model_.initial_state(params_.data(), x0, workspace());
     model_.initial_sensitivity(params_.data(), s0_.data(), workspace());
   } else {
-    std::copy(problem.initial_state.begin(), problem.initial_state.end(), x0);
+    std::copy(ivp.initial_state.begin(), ivp.initial_state.end(), x0);
   }
   if (!all_finite(x0, nx_))
     throw Error(Status::not_finite, "the initial state x0(p) contains NaN or Inf");
@@ -154,39 +117,50 @@ void Session::choose_linear_solver() {
   use_model_jacobian_ = jac == "model" || (jac == "auto" && (model_.has_analytic_jacobians() ||
                                                              solver_kind_ == LinearSolverKind::klu));
   if (solver_kind_ == LinearSolverKind::klu) {
-    merge_diagonal(*pattern, klu_pattern, klu_position);
-    jac_values.resize(pattern->nnz());
+    merge_diagonal(*pattern, klu_pattern_, klu_position_);
+    jac_values_.resize(pattern->nnz());
   }
 }
 
-void Session::create_integrator(const Problem& problem) {
-  mem_.reset(CVodeCreate(settings_.lmm, ctx_.get()));
-  if (!mem_) throw Error(Status::out_of_memory, "CVodeCreate failed (out of memory)");
+void Session::create_integrator() {
+  mem_ = make_cvode(settings_.lmm, ctx_.get());
   capture_messages(mem_.get());
-  check(CVodeInit(mem(), &Session::rhs, problem.t0, state()), "CVodeInit");
-  if (problem.atol.size() == 1) {
-    check(CVodeSStolerances(mem(), *problem.rtol, problem.atol[0]), "CVodeSStolerances");
+  check(CVodeInit(mem(), &Session::rhs, ivp_.t0, state()), "CVodeInit");
+  if (ivp_.atol.size() == 1) {
+    check(CVodeSStolerances(mem(), ivp_.rtol, ivp_.atol[0]), "CVodeSStolerances");
   } else {
-    VectorPtr atol(N_VNew_Serial(static_cast<sunindextype>(nx_), ctx_.get()));
-    std::copy(problem.atol.begin(), problem.atol.end(), N_VGetArrayPointer(atol.get()));
-    check(CVodeSVtolerances(mem(), *problem.rtol, atol.get()), "CVodeSVtolerances");
+    VectorPtr atol = make_vector(nx_, ctx_.get());
+    std::copy(ivp_.atol.begin(), ivp_.atol.end(), N_VGetArrayPointer(atol.get()));
+    check(CVodeSVtolerances(mem(), ivp_.rtol, atol.get()), "CVodeSVtolerances");
   }
   check(CVodeSetUserData(mem(), this), "CVodeSetUserData");
-  check(CVodeSetMaxNumSteps(mem(), static_cast<long>(problem.max_steps)), "CVodeSetMaxNumSteps");
+  check(CVodeSetMaxNumSteps(mem(), static_cast<long>(ivp_.max_steps)), "CVodeSetMaxNumSteps");
   attach_linear_solver();
 }
 
+void Session::reinit(double t) {
+  restarts_.bank(mem());
+  check(CVodeReInit(mem(), t, state()), "CVodeReInit");
+}
+
+Counters Session::backward_counters(int which) const {
+  return read_counters(CVodeGetAdjCVodeBmem(mem(), which), false);
+}
+
+void Session::size_sensitivity_scratch(std::size_t np) {
+  work_a_.resize(std::max(work_a_.size(), nx_ * np));
+  work_b_.resize(std::max(work_b_.size(), nx_ * np));
+  if (const SparsityPattern* jp = model_.jac_p_pattern()) jac_p_values_.resize(jp->nnz());
+}
+
 void Session::attach_linear_solver() {
-  const auto n = static_cast<sunindextype>(nx_);
   if (solver_kind_ == LinearSolverKind::dense) {
-    matrix_.reset(SUNDenseMatrix(n, n, ctx_.get()));
-    solver_.reset(SUNLinSol_Dense(state(), matrix_.get(), ctx_.get()));
+    matrix_ = make_dense_matrix(nx_, ctx_.get());
+    solver_ = make_dense_solver(state(), matrix_.get(), ctx_.get());
   } else {
-    matrix_.reset(SUNSparseMatrix(n, n, static_cast<sunindextype>(klu_pattern.nnz()), CSC_MAT,
-                                  ctx_.get()));
-    solver_.reset(SUNLinSol_KLU(state(), matrix_.get(), ctx_.get()));
+    matrix_ = make_sparse_matrix(nx_, klu_pattern_.nnz(), CSC_MAT, ctx_.get());
+    solver_ = make_klu_solver(state(), matrix_.get(), ctx_.get());
   }
-  if (!matrix_ || !solver_) throw Error(Status::internal_error, "linear solver creation failed");
   check(CVodeSetLinearSolver(mem(), solver_.get(), matrix_.get()), "CVodeSetLinearSolver");
   if (use_model_jacobian_)
     check(CVodeSetJacFn(mem(), solver_kind_ == LinearSolverKind::dense ? &Session::dense_jacobian
@@ -194,14 +168,12 @@ void Session::attach_linear_solver() {
           "CVodeSetJacFn");
 }
 
-namespace {
-
-int backward_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB,
-                            void* user_data, N_Vector, N_Vector, N_Vector) {
+int Session::backward_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB,
+                                     void* user_data, N_Vector, N_Vector, N_Vector) {
   auto* s = static_cast<Session*>(user_data);
   const std::size_t n = s->nx();
   return s->guard().run([&] {
-    double* J = s->work_a.data();
+    double* J = s->work_a_.data();
     s->model().jac_x(t, N_VGetArrayPointer(y), s->params().data(), J, s->workspace());
     double* out = SUNDenseMatrix_Data(JB);
     for (std::size_t j = 0; j < n; ++j)
@@ -211,27 +183,22 @@ int backward_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMa
 }
 
 // -J^T in CSR form has the index arrays of J in CSC form.
-int backward_sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB,
-                             void* user_data, N_Vector, N_Vector, N_Vector) {
+int Session::backward_sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB,
+                                      void* user_data, N_Vector, N_Vector, N_Vector) {
   return static_cast<Session*>(user_data)->fill_sparse_jacobian(t, y, JB, -1.0);
 }
 
-}  // namespace
-
 void Session::attach_backward_linear_solver(int which) {
-  const auto n = static_cast<sunindextype>(nx_);
   MatrixPtr matrix;
   LinearSolverPtr solver;
   if (solver_kind_ == LinearSolverKind::dense) {
-    matrix.reset(SUNDenseMatrix(n, n, ctx_.get()));
-    solver.reset(SUNLinSol_Dense(state(), matrix.get(), ctx_.get()));
-    work_a.resize(std::max(work_a.size(), nx_ * nx_));  // backward_dense_jacobian's J
+    matrix = make_dense_matrix(nx_, ctx_.get());
+    solver = make_dense_solver(state(), matrix.get(), ctx_.get());
+    work_a_.resize(std::max(work_a_.size(), nx_ * nx_));  // backward_dense_jacobian's J
   } else {
-    matrix.reset(SUNSparseMatrix(n, n, static_cast<sunindextype>(klu_pattern.nnz()), CSR_MAT,
-                                 ctx_.get()));
-    solver.reset(SUNLinSol_KLU(state(), matrix.get(), ctx_.get()));
+    matrix = make_sparse_matrix(nx_, klu_pattern_.nnz(), CSR_MAT, ctx_.get());
+    solver = make_klu_solver(state(), matrix.get(), ctx_.get());
   }
-  if (!matrix || !solver) throw Error(Status::internal_error, "linear solver creation failed");
   check(CVodeSetLinearSolverB(mem(), which, solver.get(), matrix.get()), "CVodeSetLinearSolverB");
   if (use_model_jacobian_)
     check(CVodeSetJacFnB(mem(), which,
@@ -254,20 +221,10 @@ void Session::check(int flag, const char* call) {
   }
   const std::string stalled = zero_step_reason();
   if (!stalled.empty()) throw Error(Status::not_finite, call + (": " + stalled));
-  std::ostringstream msg;
-  const char* name = CVodeGetReturnFlagName(flag);
-  msg << call << " failed (" << (name ? name : "?") << ")";
-  free(const_cast<char*>(name));
-  if (!last_message_.empty()) msg << ": " << last_message_;
-  Status status = status_for_flag(flag);
-  const bool evaluation_failure =
-      flag == CV_RHSFUNC_FAIL || flag == CV_FIRST_RHSFUNC_ERR || flag == CV_REPTD_RHSFUNC_ERR ||
-      flag == CV_SRHSFUNC_FAIL || flag == CV_FIRST_SRHSFUNC_ERR ||
-      flag == CV_REPTD_SRHSFUNC_ERR || flag == CV_QRHSFUNC_FAIL ||
-      flag == CV_FIRST_QRHSFUNC_ERR || flag == CV_REPTD_QRHSFUNC_ERR ||
-      flag == CV_CONV_FAILURE || flag == CV_LSETUP_FAIL;
-  if (evaluation_failure || flag == CV_TOO_MUCH_WORK) fail_blaming_nonfinite(msg.str());
-  throw Error(status, msg.str());
+  std::string message = std::string(call) + " failed (" + flag_name(flag) + ")";
+  if (!last_message_.empty()) message += ": " + last_message_;
+  if (may_come_from_nonfinite(flag)) fail_blaming_nonfinite(message);
+  throw Error(status_for_flag(flag), message);
 }
 
 // CVODES bounds its first step by h <= (0.1 |y_i| + atol_i) / |dy_i/dt| over
@@ -290,7 +247,7 @@ std::string Session::zero_step_reason() {
   // Stuck at t0, as it is in practice: CVODES' own state there may already
   // hold what steps of size 0 made of it.
   std::vector<double> x = x0_, f(nx_);
-  VectorPtr v(N_VClone(y_.get()));
+  VectorPtr v(N_VClone(y_.get()));  // unchecked: without it the message is shorter
   if (v && t != t0_) {
     if (CVodeGetDky(mem(), t, 0, v.get()) == CV_SUCCESS)
       std::copy(N_VGetArrayPointer(v.get()), N_VGetArrayPointer(v.get()) + nx_, x.begin());
@@ -339,8 +296,8 @@ int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
 int Session::event_roots(sunrealtype t, N_Vector y, sunrealtype* g, void* user_data) {
   auto* s = static_cast<Session*>(user_data);
   return s->guard().run([&] {
-    s->event_runner->root_values(t, N_VGetArrayPointer(y), g);
-    return all_finite(g, s->event_runner->n_roots());
+    s->event_runner_->root_values(t, N_VGetArrayPointer(y), g);
+    return all_finite(g, s->event_runner_->n_roots());
   });
 }
 
@@ -361,36 +318,18 @@ int Session::sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, SUNMatrix J, v
 
 int Session::fill_sparse_jacobian(double t, N_Vector y, SUNMatrix matrix, double sign) {
   return guard_.run([&] {
-    model_.jac_x_values(t, N_VGetArrayPointer(y), params_.data(), jac_values.data(),
+    model_.jac_x_values(t, N_VGetArrayPointer(y), params_.data(), jac_values_.data(),
                         workspace());
-    std::copy(klu_pattern.col_ptr.begin(), klu_pattern.col_ptr.end(),
+    std::copy(klu_pattern_.col_ptr.begin(), klu_pattern_.col_ptr.end(),
               SUNSparseMatrix_IndexPointers(matrix));
-    std::copy(klu_pattern.row_idx.begin(), klu_pattern.row_idx.end(),
+    std::copy(klu_pattern_.row_idx.begin(), klu_pattern_.row_idx.end(),
               SUNSparseMatrix_IndexValues(matrix));
     double* data = SUNSparseMatrix_Data(matrix);
-    std::fill(data, data + klu_pattern.nnz(), 0.0);
-    for (std::size_t q = 0; q < jac_values.size(); ++q)
-      data[klu_position[q]] = sign * jac_values[q];
-    return all_finite(data, klu_pattern.nnz());
+    std::fill(data, data + klu_pattern_.nnz(), 0.0);
+    for (std::size_t q = 0; q < jac_values_.size(); ++q)
+      data[klu_position_[q]] = sign * jac_values_[q];
+    return all_finite(data, klu_pattern_.nnz());
   });
-}
-
-void Session::add_stats(void* cvode_mem, Stats& stats) {
-  long v = 0;
-  if (CVodeGetNumSteps(cvode_mem, &v) == CV_SUCCESS) stats.steps += v;
-  if (CVodeGetNumRhsEvals(cvode_mem, &v) == CV_SUCCESS) stats.rhs_evals += v;
-  if (CVodeGetNumJacEvals(cvode_mem, &v) == CV_SUCCESS) stats.jac_evals += v;
-  if (CVodeGetNumLinSolvSetups(cvode_mem, &v) == CV_SUCCESS) stats.linear_setups += v;
-  if (CVodeGetNumErrTestFails(cvode_mem, &v) == CV_SUCCESS) stats.error_test_failures += v;
-}
-
-void Session::add_backward_stats(const Stats& backward, Stats& stats) {
-  stats.steps += backward.steps;
-  stats.rhs_evals += backward.rhs_evals;
-  stats.jac_evals += backward.jac_evals;
-  stats.linear_setups += backward.linear_setups;
-  stats.error_test_failures += backward.error_test_failures;
-  stats.extra["backward_steps"] = static_cast<double>(backward.steps);
 }
 
 namespace {
@@ -414,8 +353,8 @@ double klu_bytes(SUNLinearSolver solver) {
 double Session::workspace_bytes() const {
   void* mem = this->mem();
   double bytes = integrator_bytes(mem) + klu_bytes(solver_.get()) +
-                 8.0 * static_cast<double>(work_a.capacity() + work_b.capacity() +
-                                           jac_values.capacity() + jac_p_values.capacity());
+                 8.0 * static_cast<double>(work_a_.capacity() + work_b_.capacity() +
+                                           jac_values_.capacity() + jac_p_values_.capacity());
   for (int which = 0; which < static_cast<int>(backward_solvers_.size()); ++which) {
     void* bmem = CVodeGetAdjCVodeBmem(mem, which);
     if (bmem) bytes += integrator_bytes(bmem);

@@ -1,24 +1,24 @@
-// What the CVODES baselines share: the SUNDIALS context and state vector,
+// What every CVODES user shares: the SUNDIALS context and state vector,
 // the C callbacks that evaluate the model, the choice and set-up of the
-// linear solver (dense or KLU), translation of CVODES return flags and
-// messages into odesens::Error, and statistics.
+// linear solver (dense or KLU, forward and backward), translation of
+// CVODES return flags and messages into odesens::Error, and counters that
+// survive CVodeReInit. Option parsing and Results are the methods' (the
+// CVODES methods read SessionSettings from their options).
 //
 // User code runs inside CVODES callbacks, which are C functions: each body
 // runs through the session's CallbackGuard, which stores an exception and
 // rethrows it after CVODES returns, so that nothing unwinds through C frames.
 #pragma once
 
-#include <exception>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "methods/common/callback_guard.hpp"
-#include "methods/cvodes/sundials_handles.hpp"
-#include "odesens/methods.hpp"
+#include "integrate/callback_guard.hpp"
+#include "integrate/cvodes/cvodes_counters.hpp"
+#include "integrate/cvodes/sundials_handles.hpp"
 #include "odesens/model.hpp"
-#include "odesens/problem.hpp"
-#include "odesens/result.hpp"
 
 namespace odesens::integrate {
 class EventRunner;
@@ -26,23 +26,30 @@ class EventRunner;
 
 namespace odesens::cvodes {
 
-// Options shared by both baselines (declared in every method's spec).
-std::vector<OptionSpec> common_option_specs();
-
 enum class LinearSolverKind { dense, klu };
 
-// The options every CVODES-based method shares, read once.
+// How the integrator is built (read from a method's options by the method).
 struct SessionSettings {
   int lmm;                    // CV_BDF or CV_ADAMS
   std::string linear_solver;  // auto, dense or klu
   std::int64_t sparse_threshold;
   std::string jacobian;       // auto, model or difference_quotient
 };
-SessionSettings read_session_settings(const MethodOptions& options);
+
+// The initial-value problem the session integrates.
+struct InitialValueProblem {
+  const Model* model = nullptr;
+  std::vector<double> params;         // np
+  double t0 = 0.0;
+  std::vector<double> initial_state;  // empty: x0(p) from the model, with dx0/dp
+  double rtol = 1e-8;
+  std::vector<double> atol;           // 1 or nx
+  std::int64_t max_steps = 100000;    // between two output times
+};
 
 class Session {
  public:
-  Session(const Problem& problem, const SessionSettings& settings);
+  Session(const InitialValueProblem& ivp, const SessionSettings& settings);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -65,14 +72,23 @@ class Session {
 
   // Creates cvode_mem (lmm from the settings), initial state, tolerances,
   // limits, error capture and the linear solver.
-  void create_integrator(const Problem& problem);
+  void create_integrator();
+  // CVodeReInit at t from state() (the caller wrote it), keeping the
+  // counters so far (counters()).
+  void reinit(double t);
+  // The forward integrator's counters over all its restarts.
+  Counters counters() const { return restarts_.total(mem()); }
+  // The forward integrator carries sensitivities (their counters are read).
+  void count_sensitivities() { restarts_.count_sensitivities(true); }
+  // The counters of backward problem `which` (of an adjoint solve).
+  Counters backward_counters(int which) const;
 
   // Throws the pending callback exception if any, else an Error for a
   // negative CVODES flag; `call` names the CVODES function.
   void check(int flag, const char* call);
   // Every callback body runs through the session's guard
   // (methods/common/callback_guard.hpp).
-  methods::CallbackGuard& guard() { return guard_; }
+  integrate::CallbackGuard& guard() { return guard_; }
   // After a failure that NaN or Inf from the model may have caused (too
   // much work, repeated evaluation or convergence failures): throws
   // Error(not_finite) with `message` and that reason if a callback saw one;
@@ -85,11 +101,6 @@ class Session {
   // Linear solver for a backward problem (-J_x^T), same kind as forward.
   void attach_backward_linear_solver(int which);
 
-  // Statistics of one cvode_mem added into stats.
-  static void add_stats(void* cvode_mem, Stats& stats);
-  // An adjoint solve's backward counters added into its stats (and as
-  // backward_steps).
-  static void add_backward_stats(const Stats& backward, Stats& stats);
   // Bytes of work space of this session's CVODES memory and its backward
   // problems: what CVODES reports for the integrators and their linear
   // solvers and matrices (CVodeGetWorkSpace, CVodeGetLinWorkSpace), plus
@@ -98,13 +109,16 @@ class Session {
   // session's scratch buffers are.
   double workspace_bytes() const;
 
-  // Scratch for callbacks, sized once by the method that needs it (never
-  // nx x nx with a sparse linear solver): work_a and work_b nx x np for the
-  // sensitivity right-hand side, work_a nx x nx for a dense backward J.
-  std::vector<double> work_a, work_b, jac_values;
-  std::vector<double> jac_p_values;  // J_p in the order of the model's jac_p_pattern()
-  // The model's events while a forward solve runs them (forward_events.hpp).
-  integrate::EventRunner* event_runner = nullptr;
+  // Buffers of the forward sensitivity right-hand side, sized once here:
+  // S and J_x S (nx x np each) and J_p's values on its pattern.
+  void size_sensitivity_scratch(std::size_t np);
+  double* sens_s() { return work_a_.data(); }
+  double* sens_js() { return work_b_.data(); }
+  double* jac_p_values() { return jac_p_values_.data(); }
+  // Nonzeros of the KLU Newton matrix (the model's J_x pattern and the diagonal).
+  std::size_t klu_nnz() const { return klu_pattern_.nnz(); }
+  // The model's events while a solve runs them: CVODES' root functions.
+  void set_event_runner(integrate::EventRunner* runner) { event_runner_ = runner; }
 
   // CVODES callbacks (user_data is the Session). event_roots: the root
   // functions of event_runner.
@@ -115,15 +129,17 @@ class Session {
   static int sparse_jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J,
                              void* user_data, N_Vector, N_Vector, N_Vector);
 
+  // The backward problems' Newton matrices: -J_x^T, dense or as CSR.
+  static int backward_dense_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB,
+                                     void* user_data, N_Vector, N_Vector, N_Vector);
+  static int backward_sparse_jacobian(sunrealtype t, N_Vector y, N_Vector, N_Vector,
+                                      SUNMatrix JB, void* user_data, N_Vector, N_Vector,
+                                      N_Vector);
+
   // sign * J_x into a KLU matrix: the forward Newton matrix (CSC, sign 1)
   // or the backward one (-J_x^T as CSR, which shares J's CSC index arrays).
   // A callback's return value.
   int fill_sparse_jacobian(double t, N_Vector y, SUNMatrix matrix, double sign);
-
-  // Sparse structure handed to KLU: the model's pattern plus the diagonal
-  // (the Newton matrix I - gamma J needs it), and where each model entry goes.
-  SparsityPattern klu_pattern;
-  std::vector<std::int64_t> klu_position;
 
  private:
   void choose_linear_solver();
@@ -132,6 +148,7 @@ class Session {
   std::string zero_step_reason();
 
   const Model& model_;
+  InitialValueProblem ivp_;
   SessionSettings settings_;
   std::unique_ptr<Workspace> workspace_;
   std::size_t nx_, np_;
@@ -148,8 +165,18 @@ class Session {
   std::vector<LinearSolverPtr> backward_solvers_;
   LinearSolverKind solver_kind_ = LinearSolverKind::dense;
   bool use_model_jacobian_ = true;
-  methods::CallbackGuard guard_;
+  integrate::CallbackGuard guard_;
   std::string last_message_;
+  RestartCounters restarts_;
+  integrate::EventRunner* event_runner_ = nullptr;
+  // Scratch of callbacks: work_a_ and work_b_ nx x np for the sensitivity
+  // right-hand side, work_a_ nx x nx for a dense backward J (never nx x nx
+  // with a sparse linear solver).
+  std::vector<double> work_a_, work_b_, jac_values_, jac_p_values_;
+  // Sparse structure handed to KLU: the model's pattern plus the diagonal
+  // (the Newton matrix I - gamma J needs it), and where each model entry goes.
+  SparsityPattern klu_pattern_;
+  std::vector<std::int64_t> klu_position_;
 };
 
 // True when none of the n values is NaN or Inf.

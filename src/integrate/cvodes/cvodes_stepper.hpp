@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "integrate/output_grid.hpp"
-#include "methods/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
 
 namespace odesens::cvodes {
 

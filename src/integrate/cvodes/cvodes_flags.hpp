@@ -1,0 +1,23 @@
+// CVODES return flags in odesens' terms: one Status per failure, for every
+// user of CVODES (the methods, the bounds' integrators, backward problems).
+#pragma once
+
+#include <string>
+
+#include "odesens/status.hpp"
+
+namespace odesens::cvodes {
+
+// The status a negative CVODES flag ends a solve with.
+Status status_for_flag(int flag);
+// CVODES' name of a flag ("CV_TOO_MUCH_WORK").
+std::string flag_name(int flag);
+// Failures that NaN or Inf from the model may have caused (repeated
+// evaluation or convergence failures, too much work), which are then
+// reported as not_finite.
+bool may_come_from_nonfinite(int flag);
+// Throws Error(status_for_flag) for a negative flag of a call that has no
+// session to ask for CVODES' message (set-up calls): "`call` failed (NAME)".
+void check_flag(int flag, const char* call);
+
+}  // namespace odesens::cvodes

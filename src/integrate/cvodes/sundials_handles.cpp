@@ -1,0 +1,79 @@
+#include "integrate/cvodes/sundials_handles.hpp"
+
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <string>
+
+#include "core/number_text.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::cvodes {
+namespace {
+
+template <class Handle>
+Handle checked(Handle handle, const std::string& what) {
+  if (!handle) throw Error(Status::out_of_memory, "out of memory: could not allocate " + what);
+  return handle;
+}
+
+std::string doubles(double count) { return number_text(count) + " doubles"; }
+
+}  // namespace
+
+ContextPtr make_context() {
+  SUNContext raw = nullptr;
+  if (SUNContext_Create(nullptr, &raw) != 0 || !raw)
+    throw Error(Status::out_of_memory,
+                "out of memory: could not create the SUNDIALS context (SUNContext_Create)");
+  return ContextPtr(raw);
+}
+
+VectorPtr make_vector(std::size_t n, SUNContext ctx) {
+  return checked(VectorPtr(N_VNew_Serial(static_cast<sunindextype>(n), ctx)),
+                 "a vector of " + doubles(static_cast<double>(n)));
+}
+
+VectorPtr clone_vector(N_Vector like) {
+  return checked(VectorPtr(N_VClone(like)),
+                 "a vector of " + doubles(static_cast<double>(N_VGetLength(like))));
+}
+
+CvodeMemPtr make_cvode(int lmm, SUNContext ctx) {
+  return checked(CvodeMemPtr(CVodeCreate(lmm, ctx)), "the CVODES integrator (CVodeCreate)");
+}
+
+MatrixPtr make_dense_matrix(std::size_t n, SUNContext ctx) {
+  const auto m = static_cast<sunindextype>(n);
+  return checked(MatrixPtr(SUNDenseMatrix(m, m, ctx)),
+                 "the dense Newton matrix (" + doubles(static_cast<double>(n) * n) +
+                     "; linear_solver=klu with a sparse model needs less)");
+}
+
+LinearSolverPtr make_dense_solver(N_Vector like, SUNMatrix matrix, SUNContext ctx) {
+  return checked(LinearSolverPtr(SUNLinSol_Dense(like, matrix, ctx)), "the dense LU solver");
+}
+
+MatrixPtr make_sparse_matrix(std::size_t n, std::size_t nnz, int storage, SUNContext ctx) {
+  const auto m = static_cast<sunindextype>(n);
+  return checked(
+      MatrixPtr(SUNSparseMatrix(m, m, static_cast<sunindextype>(nnz), storage, ctx)),
+      "the sparse Newton matrix (" + number_text(static_cast<double>(nnz)) + " entries)");
+}
+
+LinearSolverPtr make_klu_solver(N_Vector like, SUNMatrix matrix, SUNContext ctx) {
+  return checked(LinearSolverPtr(SUNLinSol_KLU(like, matrix, ctx)), "the KLU solver");
+}
+
+VectorArray::VectorArray(int count, N_Vector like) : count_(count) {
+  if (count <= 0) return;
+  data_ = N_VCloneVectorArray(count, like);
+  if (!data_)
+    throw Error(Status::out_of_memory,
+                "out of memory: could not allocate " + std::to_string(count) + " vectors of " +
+                    doubles(static_cast<double>(N_VGetLength(like))));
+}
+
+}  // namespace odesens::cvodes
