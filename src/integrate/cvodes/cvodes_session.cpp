@@ -125,7 +125,7 @@ void Session::choose_linear_solver() {
 void Session::create_integrator() {
   mem_ = make_cvode(settings_.lmm, ctx_.get());
   capture_messages(mem_.get());
-  check(CVodeInit(mem(), &Session::rhs, ivp_.t0, state()), "CVodeInit");
+  check(init_cvode(mem(), &Session::rhs, ivp_.t0, state()), "CVodeInit");
   if (ivp_.atol.size() == 1) {
     check(CVodeSStolerances(mem(), ivp_.rtol, ivp_.atol[0]), "CVodeSStolerances");
   } else {

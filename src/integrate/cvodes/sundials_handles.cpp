@@ -5,6 +5,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include <atomic>
 #include <string>
 
 #include "core/number_text.hpp"
@@ -21,11 +22,29 @@ Handle checked(Handle handle, const std::string& what) {
 
 std::string doubles(double count) { return number_text(count) + " doubles"; }
 
+std::atomic<int> pending_faults[2] = {0, 0};
+
+// Whether an injected fault of this kind is due (and takes it).
+bool take_fault(Fault fault) {
+  std::atomic<int>& pending = pending_faults[static_cast<int>(fault)];
+  int n = pending.load();
+  while (n > 0)
+    if (pending.compare_exchange_weak(n, n - 1)) return true;
+  return false;
+}
+
 }  // namespace
+
+void inject_fault(Fault fault, int count) { pending_faults[static_cast<int>(fault)] = count; }
+
+int init_cvode(void* cvode_mem, CVRhsFn f, double t0, N_Vector y0) {
+  if (take_fault(Fault::cvode_init)) return CV_MEM_FAIL;
+  return CVodeInit(cvode_mem, f, t0, y0);
+}
 
 ContextPtr make_context() {
   SUNContext raw = nullptr;
-  if (SUNContext_Create(nullptr, &raw) != 0 || !raw)
+  if (take_fault(Fault::context) || SUNContext_Create(nullptr, &raw) != 0 || !raw)
     throw Error(Status::out_of_memory,
                 "out of memory: could not create the SUNDIALS context (SUNContext_Create)");
   return ContextPtr(raw);

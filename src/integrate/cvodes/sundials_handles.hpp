@@ -54,6 +54,16 @@ LinearSolverPtr make_dense_solver(N_Vector like, SUNMatrix matrix, SUNContext ct
 MatrixPtr make_sparse_matrix(std::size_t n, std::size_t nnz, int storage, SUNContext ctx);
 LinearSolverPtr make_klu_solver(N_Vector like, SUNMatrix matrix, SUNContext ctx);
 
+// CVodeInit through the one place that can be made to fail (below); the
+// caller checks the flag as it checks every CVODES call.
+int init_cvode(void* cvode_mem, CVRhsFn f, double t0, N_Vector y0);
+
+// Fault injection for tests: the next `count` context creations or
+// CVodeInit calls (in any thread) fail as SUNDIALS fails when memory runs
+// out, so that every CVODES user can be seen to report them alike.
+enum class Fault { context, cvode_init };
+void inject_fault(Fault fault, int count = 1);
+
 // An array of N_Vectors made by N_VCloneVectorArray (checked as above).
 class VectorArray {
  public:

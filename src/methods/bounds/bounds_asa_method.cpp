@@ -244,7 +244,7 @@ void AdjointBounding::forward_pass() {
   for (Stage& stage : stages_) {
     stage.mem = cvodes::make_cvode(CV_BDF, ctx_.get());
     void* cv = stage.mem.get();
-    check_cvodes(CVodeInit(cv, bounding_state_rhs, stage.start, y_.get()), "CVodeInit");
+    check_cvodes(cvodes::init_cvode(cv, bounding_state_rhs, stage.start, y_.get()), "CVodeInit");
     check_cvodes(CVodeSVtolerances(cv, *problem_.rtol, atol_.get()), "CVodeSVtolerances");
     check_cvodes(CVodeSetUserData(cv, static_cast<StateSolve*>(&solve_)), "CVodeSetUserData");
     check_cvodes(CVodeSetMaxNumSteps(cv, problem_.max_steps), "CVodeSetMaxNumSteps");

@@ -104,7 +104,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(y.get()));
   CvodeMemPtr mem = cvodes::make_cvode(CV_BDF, ctx.get());
   void* cv = mem.get();
-  check_cvodes(CVodeInit(cv, bounding_state_rhs, problem.t0, y.get()), "CVodeInit");
+  check_cvodes(cvodes::init_cvode(cv, bounding_state_rhs, problem.t0, y.get()), "CVodeInit");
   fill_tolerances(layout, problem.atol[0], settings.shape_atol, N_VGetArrayPointer(atol.get()));
   check_cvodes(CVodeSVtolerances(cv, *problem.rtol, atol.get()), "CVodeSVtolerances");
   check_cvodes(CVodeSetUserData(cv, static_cast<StateSolve*>(&solve)), "CVodeSetUserData");

@@ -1,0 +1,174 @@
+// The CVODES engine of integrate/cvodes/ as every method that runs on it
+// sees it: a failure to create the SUNDIALS context or to initialise the
+// integrator ends every CVODES user with the same status, and the work
+// counters of a solve that restarts CVODES are the sum of its segments'.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "integrate/cvodes/cvodes_session.hpp"
+#include "integrate/cvodes/sundials_handles.hpp"
+#include "odesens/odesens.hpp"
+
+namespace odesens {
+namespace {
+
+Problem ode_problem(const std::string& text, std::vector<double> times) {
+  Problem p;
+  p.model = load_ode_text(text, "engine.ode");
+  p.output_times = std::move(times);
+  p.rtol = 1e-8;
+  p.atol = {1e-10};
+  return p;
+}
+
+const char* kDecay = "param k = 0.8\nstate x = 1\ndx/dt = -k*x\n";
+const char* kDecayWithDose = "param k = 0.8\nstate x = 1\ndx/dt = -k*x\n"
+                             "event dose when t >= 0.5: x = x + 1\n";
+
+// Every CVODES user: the four methods, cvodes_asa's segmented driver (a
+// model with events), and the set-valued methods' own integrators.
+struct CvodesUser {
+  std::string method;
+  const char* model;
+};
+std::vector<CvodesUser> cvodes_users() {
+  return {{"cvodes_fsa", kDecay},     {"cvodes_asa", kDecay},
+          {"pbsr", kDecay},           {"exp", kDecay},
+          {"cvodes_fsa", kDecayWithDose}, {"cvodes_asa", kDecayWithDose},
+          {"pbsr", kDecayWithDose},   {"bounds_fsa", kDecay},
+          {"bounds_asa", kDecay}};
+}
+
+Problem user_problem(const CvodesUser& user) {
+  Problem p = ode_problem(user.model, {0.0, 1.0});
+  if (user.method.rfind("bounds_", 0) == 0) {
+    p.param_lower = {0.7};
+    p.param_upper = {0.9};
+  }
+  return p;
+}
+
+struct Failure {
+  Status status = Status::ok;
+  std::string message;
+};
+Failure failure_with(cvodes::Fault fault, const CvodesUser& user) {
+  const Problem p = user_problem(user);
+  cvodes::inject_fault(fault);
+  Failure f;
+  try {
+    solve(p, user.method);
+  } catch (const Error& e) {
+    f = {e.status(), e.what()};
+  }
+  cvodes::inject_fault(fault, 0);  // not taken: nothing left for the next solve
+  return f;
+}
+
+TEST(CvodesEngine, EveryUserSolvesWithoutAFault) {
+  for (const auto& user : cvodes_users())
+    EXPECT_NO_THROW(solve(user_problem(user), user.method)) << user.method << ": " << user.model;
+}
+
+TEST(CvodesEngine, AFailedContextIsOutOfMemoryForEveryUser) {
+  for (const auto& user : cvodes_users()) {
+    const Failure f = failure_with(cvodes::Fault::context, user);
+    EXPECT_EQ(f.status, Status::out_of_memory) << user.method << ": " << f.message;
+    EXPECT_NE(f.message.find("SUNDIALS context"), std::string::npos)
+        << user.method << ": " << f.message;
+  }
+}
+
+TEST(CvodesEngine, AFailedCVodeInitIsOutOfMemoryForEveryUser) {
+  for (const auto& user : cvodes_users()) {
+    const Failure f = failure_with(cvodes::Fault::cvode_init, user);
+    EXPECT_EQ(f.status, Status::out_of_memory) << user.method << ": " << f.message;
+    EXPECT_NE(f.message.find("CVodeInit failed (CV_MEM_FAIL)"), std::string::npos)
+        << user.method << ": " << f.message;
+  }
+}
+
+// The session's counters over CVodeReInit are exactly the sum of what
+// CVODES counted in each part.
+TEST(CvodesEngine, SessionCountersSumTheSegments) {
+  const Problem p = ode_problem(kDecay, {0.0, 2.0});
+  cvodes::InitialValueProblem ivp;
+  ivp.model = p.model.get();
+  ivp.params = {0.8};
+  ivp.rtol = 1e-8;
+  ivp.atol = {1e-10};
+  cvodes::Session session(ivp, {CV_BDF, "dense", 100, "auto"});
+  session.create_integrator();
+  sunrealtype t = 0.0;
+  session.check(CVode(session.mem(), 1.0, session.state(), &t, CV_NORMAL), "CVode");
+  const cvodes::Counters first = cvodes::read_counters(session.mem(), false);
+  session.reinit(t);
+  session.check(CVode(session.mem(), 2.0, session.state(), &t, CV_NORMAL), "CVode");
+  const cvodes::Counters second = cvodes::read_counters(session.mem(), false);
+  const cvodes::Counters total = session.counters();
+  EXPECT_GT(first.steps, 10);
+  EXPECT_GT(second.steps, 10);
+  EXPECT_EQ(total.steps, first.steps + second.steps);
+  EXPECT_EQ(total.rhs_evals, first.rhs_evals + second.rhs_evals);
+  EXPECT_EQ(total.linear_setups, first.linear_setups + second.linear_setups);
+  EXPECT_EQ(total.newton_iterations, first.newton_iterations + second.newton_iterations);
+}
+
+// Laps of an autonomous model that each start from the same state (c is a
+// clock reset with x): every method restarts CVODES at each lap, and each
+// extra lap adds about as many steps and evaluations as the one before (a
+// count lost at a restart would add none; CVODES' first step after a
+// restart depends on the distance to the end, so they differ a little).
+const char* kLaps = "param k = 0.8\nstate x = 1\nstate c = 0\ndx/dt = -k*x\ndc/dt = 1\n"
+                    "event lap when c >= 1: c = 0; x = 1\n";
+
+// The forward integrator's steps and evaluations (cvodes_asa's stats also
+// count its backward problems: those are taken out).
+struct ForwardCounts {
+  double steps, rhs_evals, sens_rhs_evals;
+};
+ForwardCounts forward_counts(const Result& r) {
+  auto extra = [&](const char* key) {
+    const auto it = r.stats.extra.find(key);
+    return it == r.stats.extra.end() ? 0.0 : it->second;
+  };
+  const double backward_steps = extra("backward_steps");
+  return {static_cast<double>(r.stats.steps) - backward_steps,
+          backward_steps > 0.0 ? 0.0 : static_cast<double>(r.stats.rhs_evals),
+          extra("sens_rhs_evals")};
+}
+
+void expect_similar_and_positive(double a, double b, const std::string& what) {
+  EXPECT_GT(a, 5.0) << what;
+  EXPECT_GT(b, 5.0) << what;
+  EXPECT_LT(std::max(a, b), 1.6 * std::min(a, b)) << what << ": " << a << " and " << b;
+}
+
+TEST(CvodesEngine, CountersOfEveryMethodGrowWithEveryRestartedLap) {
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "pbsr", "exp"}) {
+    auto run = [&](double t_end) {
+      Problem p = ode_problem(kLaps, {0.0, t_end});
+      if (std::string(method) == "cvodes_asa") p.options.set("final_sensitivity", 0);
+      const Result r = solve(p, method);
+      EXPECT_EQ(r.stats.extra.at("events_executed"), std::floor(t_end)) << method;
+      return forward_counts(r);
+    };
+    const ForwardCounts one = run(1.5), two = run(2.5), three = run(3.5);
+    const std::string m = method;
+    expect_similar_and_positive(two.steps - one.steps, three.steps - two.steps, m + " steps");
+    if (m != "cvodes_asa")
+      expect_similar_and_positive(two.rhs_evals - one.rhs_evals, three.rhs_evals - two.rhs_evals,
+                                  m + " f evaluations");
+    if (m == "cvodes_fsa")
+      expect_similar_and_positive(two.sens_rhs_evals - one.sens_rhs_evals,
+                                  three.sens_rhs_evals - two.sens_rhs_evals,
+                                  m + " sensitivity evaluations");
+  }
+}
+
+}  // namespace
+}  // namespace odesens
