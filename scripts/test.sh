@@ -11,11 +11,21 @@
 # bounds_fsa and bounds_asa) are left out: ctest --test-dir build -L slow runs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
-jobs=$(nproc 2>/dev/null || echo 2)
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+# Wall time of every stage, printed at the end (where CI's time goes).
+stage_start=$SECONDS
+stage_name="setup and Release build"
+end_stage() {  # NEXT_STAGE_NAME
+  printf '%-58s %5d s\n' "$stage_name" $((SECONDS - stage_start)) >>"$logs/stages.txt"
+  stage_name=$1
+  stage_start=$SECONDS
+}
+
+./scripts/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+end_stage "tests (Release)"
 
 echo "== tests (Release) =="
 # ODESENS_LONG_TESTS: odesd against cvodes_fsa on every SBML model (about half
@@ -23,16 +33,19 @@ echo "== tests (Release) =="
 ODESENS_LONG_TESTS=1 ctest --test-dir build --output-on-failure -j"$jobs" -LE slow |
   tee "$logs/release.log"
 
+end_stage "build (ASan + UBSan)"
 echo "== tests (AddressSanitizer + UndefinedBehaviorSanitizer) =="
 if [ ! -f build-asan/CMakeCache.txt ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DODESENS_SANITIZE=ON \
         -DODESENS_BUILD_BENCHMARKS=OFF >/dev/null
 fi
 cmake --build build-asan -j"$jobs"
+end_stage "tests (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE slow | tee "$logs/asan.log"
 
+end_stage "build and tests (TSan)"
 echo "== tests of shared models (ThreadSanitizer) =="
 if [ ! -f build-tsan/CMakeCache.txt ]; then
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DODESENS_SANITIZE_THREAD=ON \
@@ -45,11 +58,17 @@ TSAN_OPTIONS=halt_on_error=1 OPENBLAS_NUM_THREADS=1 \
   ctest --test-dir build-tsan --output-on-failure -j"$jobs" \
         -L "^($(IFS='|'; echo "${tsan_programs[*]}"))\$" | tee "$logs/tsan.log"
 
+end_stage "fuzzing the .ode parser (build and 60 s)"
 echo "== fuzzing the .ode parser (60 s, libFuzzer + ASan + UBSan) =="
 ./tests/fuzz/run_fuzz.sh 60
 
+end_stage "fuzzing the SBML importer and the C ABI (build and 2 x 60 s)"
 echo "== fuzzing the SBML importer and the C ABI (60 s each, libFuzzer + ASan + UBSan) =="
 ./tests/fuzz/run_fuzz_lib.sh 60
+
+end_stage ""
+echo "== wall time by stage =="
+cat "$logs/stages.txt"
 
 # One closing line over both test runs (each ctest run already stopped the
 # script on a failure, so this line only ever reports success).

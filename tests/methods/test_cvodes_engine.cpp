@@ -170,5 +170,44 @@ TEST(CvodesEngine, CountersOfEveryMethodGrowWithEveryRestartedLap) {
   }
 }
 
+// A chain of 200 states with a dose into its head at t = 0.5 (and a
+// switch of the decay rate at t = 1): cvodes_asa's rows of S(T) in small
+// batches equal those of one sweep, and the backward work space shrinks
+// with the batch (the rows across events ran all at once before).
+std::string dosed_chain(std::size_t n) {
+  std::string text = "param k = 2\nparam D = 1\nstate x0 = 1\ndx0/dt = -k*x0\n";
+  for (std::size_t i = 1; i < n; ++i) {
+    const std::string x = "x" + std::to_string(i), prev = "x" + std::to_string(i - 1);
+    text += "state " + x + " = 0\nd" + x + "/dt = k*" + prev + " - piecewise(k, t < 1, 1.5*k)*" +
+            x + "\n";
+  }
+  return text + "event dose when t >= 0.5: x0 = x0 + D\n";
+}
+
+TEST(CvodesEngine, AdjointRowsAcrossEventsRunInBatches) {
+  const std::size_t n = 200;
+  Problem p = ode_problem(dosed_chain(n), {0.0, 1.0, 2.0});
+  p.rtol = 1e-7;
+  p.atol = {1e-9};
+  const Result all = solve(p, "cvodes_asa");
+  EXPECT_EQ(all.stats.extra.at("backward_sweeps"), 1.0);
+  EXPECT_EQ(all.stats.extra.at("events_executed"), 1.0);
+  const Result fsa = solve(p, "cvodes_fsa");
+  for (std::size_t q = 0; q < all.s.size(); ++q)
+    EXPECT_NEAR(all.s[q], fsa.s[fsa.s.size() - all.s.size() + q], 1e-5) << q;
+  p.options.set("backward_batch", 25);
+  const Result batched = solve(p, "cvodes_asa");
+  EXPECT_EQ(batched.stats.extra.at("backward_problems"), 26.0);
+  EXPECT_EQ(batched.stats.extra.at("backward_sweeps"), 8.0);
+  ASSERT_EQ(batched.s.size(), all.s.size());
+  for (std::size_t q = 0; q < all.s.size(); ++q)
+    EXPECT_NEAR(batched.s[q], all.s[q], 1e-12 + 1e-9 * std::fabs(all.s[q])) << q;
+  EXPECT_NEAR(batched.gradient[0], all.gradient[0], 1e-12 * std::fabs(all.gradient[0]));
+  const double bytes_all = all.stats.extra.at("workspace_bytes");
+  const double bytes_batched = batched.stats.extra.at("workspace_bytes");
+  // 201 backward problems (each with its KLU Newton matrix) against 26.
+  EXPECT_LT(bytes_batched, 0.25 * bytes_all) << bytes_batched << " vs " << bytes_all;
+}
+
 }  // namespace
 }  // namespace odesens

@@ -57,12 +57,14 @@ class Session {
   // The solve's workspace for every model evaluation.
   Workspace* workspace() const { return workspace_.get(); }
   std::size_t nx() const { return nx_; }
+  double t0() const { return t0_; }
   std::size_t np() const { return np_; }
   SUNContext context() const { return ctx_.get(); }
   void* mem() const { return mem_.get(); }
   N_Vector state() const { return y_.get(); }
   std::vector<double>& params() { return params_; }
   const std::vector<double>& initial_sensitivity() const { return s0_; }
+  const std::vector<double>& initial_state() const { return x0_; }
   LinearSolverKind linear_solver_kind() const { return solver_kind_; }
   // The forward problem's Newton matrix and linear solver (after
   // create_integrator()): SUNDIALS' dense LU or KLU.

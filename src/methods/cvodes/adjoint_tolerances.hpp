@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "integrate/cvodes/adjoint_driver.hpp"
 #include "odesens/model.hpp"
 
 namespace odesens::cvodes {
@@ -36,12 +37,6 @@ struct AdjointToleranceOptions {
   double atol_quadrature = 0.0;
 };
 
-struct BackwardTolerances {
-  double rtol_adjoint = 0.0;
-  double atol_adjoint = 0.0;
-  double rtol_quadrature = 0.0;
-  std::vector<double> atol_quadrature;  // np
-};
 
 // The forward trajectory at the points the estimate uses: times (t0 first,
 // increasing) and states (nx per time), and the objective's weights at the

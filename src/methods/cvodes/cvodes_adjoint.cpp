@@ -10,7 +10,10 @@
 // forward checkpoints. CVODES integrates its backward problems together,
 // each with its own memory, linear solver and matrix (O(nx + nnz) each), so
 // the rows run in batches that fit a memory budget (option backward_batch):
-// nx problems at once would need O(nx^2) memory.
+// nx problems at once would need O(nx^2) memory. Events and switches of f
+// run through the same driver (integrate/cvodes/adjoint_driver.hpp): the
+// forward pass in segments between instants, the adjoint crossing each by
+// the transposed jump.
 #include <cvodes/cvodes.h>
 
 #include <algorithm>
@@ -18,53 +21,16 @@
 #include <limits>
 #include <string>
 
-#include "core/number_text.hpp"
+#include "integrate/cvodes/adjoint_driver.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
+#include "integrate/events/event_runner.hpp"
 #include "methods/common/cvodes_options.hpp"
 #include "methods/common/result_builder.hpp"
-#include "methods/cvodes/adjoint_callbacks.hpp"
-#include "methods/cvodes/adjoint_events.hpp"
 #include "methods/cvodes/adjoint_tolerances.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
-#include "integrate/cvodes/cvodes_session.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
-
-// lambda' = -J_x^T lambda
-int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector lambda_dot, void* user_data) {
-  auto* s = static_cast<Session*>(user_data);
-  return s->guard().run([&] {
-    double* out = N_VGetArrayPointer(lambda_dot);
-    s->model().vjp_x(t, N_VGetArrayPointer(y), s->params().data(), 1,
-                     N_VGetArrayPointer(lambda), out, s->workspace());
-    for (std::size_t i = 0; i < s->nx(); ++i) out[i] = -out[i];
-    return all_finite(out, s->nx());
-  });
-}
-
-// q' = -J_p^T lambda
-int adjoint_quadrature(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector q_dot,
-                       void* user_data) {
-  auto* s = static_cast<Session*>(user_data);
-  return s->guard().run([&] {
-    double* out = N_VGetArrayPointer(q_dot);
-    s->model().vjp_p(t, N_VGetArrayPointer(y), s->params().data(), 1,
-                     N_VGetArrayPointer(lambda), out, s->workspace());
-    for (std::size_t j = 0; j < s->np(); ++j) out[j] = -out[j];
-    return all_finite(out, s->np());
-  });
-}
-
-namespace {
-
-// One backward problem: its CVODES index and its terminal/current values.
-struct BackwardProblem {
-  int which = -1;
-  VectorPtr lambda;
-  VectorPtr q;
-};
-
-}  // namespace
 
 std::vector<OptionSpec> adjoint_option_specs() {
   auto specs = common_option_specs();
@@ -126,25 +92,6 @@ AdjointSettings read_adjoint_settings(const MethodOptions& options) {
            options.get_double("rtol_quadrature"), options.get_double("atol_quadrature")}};
 }
 
-// What to change when a backward solve fails: the tolerances it ran with
-// and the limit it hit.
-std::string backward_hint(const BackwardTolerances& t, std::int64_t max_steps) {
-  double q_min = 0.0, q_max = 0.0;
-  if (!t.atol_quadrature.empty()) {
-    const auto [lo, hi] = std::minmax_element(t.atol_quadrature.begin(), t.atol_quadrature.end());
-    q_min = *lo;
-    q_max = *hi;
-  }
-  std::string hint = " [backward problem: rtol_adjoint = " + number_text(t.rtol_adjoint) +
-                     ", atol_adjoint = " + number_text(t.atol_adjoint);
-  if (!t.atol_quadrature.empty())
-    hint += ", rtol_quadrature = " + number_text(t.rtol_quadrature) + ", atol_quadrature in [" +
-            number_text(q_min) + ", " + number_text(q_max) + "]";
-  hint += ", max_steps = " + std::to_string(max_steps) +
-          "; loosen these options or raise max_steps]";
-  return hint;
-}
-
 // Work space of one backward problem, estimated: CVODES' vectors (the
 // history array of up to 13 vectors for Adams, 6 for BDF, and about 8
 // more), its quadratures, and the Newton matrix with its saved copy (dense,
@@ -164,248 +111,140 @@ double backward_problem_bytes(std::size_t nx, std::size_t np, std::size_t nnz, b
 
 constexpr double kBackwardMemoryBudget = 1024.0 * 1024.0 * 1024.0;  // bytes
 
+// G's adjoint (vector 0: lambda(T) = w_K, jumps by w_k at earlier outputs)
+// and, with final_sensitivity, one per row i of S(T) (lambda(T) = e_i).
+class ObjectiveAndRows final : public AdjointSeeds {
+ public:
+  ObjectiveAndRows(const std::vector<double>& weights, std::size_t nx, bool rows,
+                   std::vector<BackwardTolerances> tolerances)
+      : weights_(weights), nx_(nx), rows_(rows), tolerances_(std::move(tolerances)) {}
+  std::size_t count() const override { return 1 + (rows_ ? nx_ : 0); }
+  void add_output_jump(std::size_t v, std::size_t k, const double*, double* lambda) const override {
+    if (nx_ == 0) return;
+    const std::size_t last = weights_.size() / nx_ - 1;
+    if (v == 0) {
+      const double* w = weights_.data() + k * nx_;
+      for (std::size_t i = 0; i < nx_; ++i) lambda[i] += w[i];
+    } else if (k == last) {
+      lambda[v - 1] += 1.0;
+    }
+  }
+  const BackwardTolerances& tolerances(std::size_t v) const override {
+    return tolerances_[std::min(v, tolerances_.size() - 1)];
+  }
+
+ private:
+  const std::vector<double>& weights_;
+  std::size_t nx_;
+  bool rows_;
+  std::vector<BackwardTolerances> tolerances_;
+};
+
+void check_checkpoint_steps(const AdjointSettings& settings) {
+  // CVODES' polynomial interpolation reads up to (maximum order + 1) stored
+  // steps and crashes with fewer between two checkpoints (seen with
+  // SUNDIALS 6.4); 13 covers Adams' order 12.
+  const bool polynomial = settings.polynomial_interpolation;
+  const std::int64_t min_steps = polynomial ? 13 : 1;
+  if (settings.checkpoint_steps < min_steps)
+    throw Error(Status::option_type, "option 'checkpoint_steps' must be at least " +
+                                         std::to_string(min_steps) +
+                                         (polynomial ? " with interpolation=polynomial" : ""));
+}
+
+// Backward problems per sweep: the objective's and the rows that fit the
+// memory budget (or backward_batch rows).
+std::size_t problems_per_sweep(const AdjointSettings& settings, const Session& session) {
+  if (!settings.final_sensitivity) return 1;
+  const std::size_t n = session.nx();
+  const std::size_t per_problem = static_cast<std::size_t>(backward_problem_bytes(
+      n, session.np(), session.klu_nnz(), session.linear_solver_kind() == LinearSolverKind::dense,
+      settings.session.lmm == CV_ADAMS));
+  const std::size_t rows =
+      settings.backward_batch > 0
+          ? static_cast<std::size_t>(settings.backward_batch)
+          : static_cast<std::size_t>(std::max(
+                1.0, std::floor(kBackwardMemoryBudget /
+                                static_cast<double>(std::max<std::size_t>(per_problem, 1)))));
+  return 1 + std::min(rows, n);
+}
+
+// The forward solution at t0 (unless an output is there) and at the output
+// times, with the objective's weights, for the backward tolerances.
+TrajectorySample trajectory_sample(const Problem& problem, const Session& session,
+                                   const std::vector<double>& x, const std::vector<double>& w) {
+  const std::size_t n = session.nx();
+  const auto& times = problem.output_times;
+  TrajectorySample sample;
+  if (times.empty() || times[0] > problem.t0) {
+    sample.times.push_back(problem.t0);
+    sample.states = session.initial_state();
+    sample.weights.assign(n, 0.0);
+  }
+  sample.times.insert(sample.times.end(), times.begin(), times.end());
+  sample.states.insert(sample.states.end(), x.begin(), x.end());
+  sample.weights.insert(sample.weights.end(), w.begin(), w.begin() + static_cast<std::ptrdiff_t>(
+                                                                         times.size() * n));
+  return sample;
+}
+
+void write_adjoint_stats(const Session& session, const AdjointDriver& driver,
+                         const integrate::EventRunner& events, methods::ResultBuilder& out) {
+  Stats& stats = out.stats();
+  add_counters(session.counters(), stats, false);
+  add_backward_counters(driver.backward_counters(), stats);
+  const double problems = static_cast<double>(driver.backward_problems());
+  stats.extra["backward_problems"] = problems;
+  stats.extra["backward_sweeps"] = static_cast<double>(driver.sweeps());
+  stats.extra["checkpoints"] = driver.checkpoints();
+  stats.extra["workspace_bytes"] =
+      session.workspace_bytes() + driver.checkpoint_bytes() +
+      8.0 * (2.0 * static_cast<double>(session.nx()) + static_cast<double>(session.np())) *
+          problems;
+  if (!events.active()) return;
+  stats.extra["segments"] = static_cast<double>(driver.segments());
+  stats.extra["recomputed_segments"] = static_cast<double>(driver.recomputed_segments());
+  stats.extra["events_executed"] = static_cast<double>(events.events_executed());
+  for (const auto& w : events.warnings()) out.warn(w);
+}
+
 }  // namespace
 
 Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const AdjointSettings settings = read_adjoint_settings(options);
-  if (problem.model->event_system()) {
-    if (settings.polynomial_interpolation && settings.checkpoint_steps < 13)
-      throw Error(Status::option_type,
-                  "option 'checkpoint_steps' must be at least 13 with interpolation=polynomial");
-    return solve_adjoint_with_events(
-        problem, {settings.session, settings.polynomial_interpolation ? CV_POLYNOMIAL : CV_HERMITE,
-                  settings.checkpoint_steps, settings.final_sensitivity, settings.tolerances});
-  }
+  check_checkpoint_steps(settings);
   Session session(initial_value_problem(problem), settings.session);
   session.create_integrator();
   const std::size_t n = session.nx(), np = session.np();
-  const auto& times = problem.output_times;
-  const std::size_t nt = times.size();
-  void* mem = session.mem();
-  const double t_final = times.back();
-
-  const auto steps = settings.checkpoint_steps;
-  const bool polynomial = settings.polynomial_interpolation;
-  // CVODES' polynomial interpolation reads up to (maximum order + 1) stored
-  // steps and crashes with fewer between two checkpoints (seen with
-  // SUNDIALS 6.4); 13 covers Adams' order 12.
-  const std::int64_t min_steps = polynomial ? 13 : 1;
-  if (steps < min_steps)
-    throw Error(Status::option_type, "option 'checkpoint_steps' must be at least " +
-                                         std::to_string(min_steps) +
-                                         (polynomial ? " with interpolation=polynomial" : ""));
-  const int interp = polynomial ? CV_POLYNOMIAL : CV_HERMITE;
-  session.check(CVodeAdjInit(mem, static_cast<long>(steps), interp), "CVodeAdjInit");
-
   const bool rows = settings.final_sensitivity;
   methods::ResultBuilder out(problem, n, np,
                              rows ? methods::SensitivityLayout::final_time_only
                                   : methods::SensitivityLayout::none);
-  // The forward pass runs through CVodeF, which records the checkpoints the
-  // backward pass reads; it stops at each output time as CV_NORMAL does.
-  const double* y = N_VGetArrayPointer(session.state());
+  integrate::EventRunner events(session.model(), session.params().data(), 0,
+                                session.workspace());
+  AdjointDriver driver(session, events,
+                       {settings.session.lmm,
+                        settings.polynomial_interpolation ? CV_POLYNOMIAL : CV_HERMITE,
+                        static_cast<long>(settings.checkpoint_steps), problem.max_steps,
+                        problems_per_sweep(settings, session)});
+  const auto& times = problem.output_times;
+  std::vector<double> x(times.size() * n);
+  driver.forward(times, x.data());
+  for (std::size_t k = 0; k < times.size(); ++k) out.set_x(k, x.data() + k * n);
+
   const std::vector<double> weights = objective_weights(problem);
-  auto weight = [&](std::size_t k) { return weights.data() + k * n; };
-  // The forward solution at t0 and the output times, for the tolerances of
-  // the backward problems.
-  TrajectorySample sample;
-  auto add_sample = [&](double t, const double* w) {
-    sample.times.push_back(t);
-    sample.states.insert(sample.states.end(), y, y + n);
-    if (w)
-      sample.weights.insert(sample.weights.end(), w, w + n);
-    else
-      sample.weights.insert(sample.weights.end(), n, 0.0);
-  };
-  if (nt == 0 || times[0] > problem.t0) add_sample(problem.t0, nullptr);
-  int checkpoints = 0;
-  for (std::size_t k = 0; k < nt; ++k) {
-    if (times[k] > problem.t0) {
-      sunrealtype tret = problem.t0;
-      int ncheck = 0;
-      try {
-        session.check(CVodeF(mem, times[k], session.state(), &tret, CV_NORMAL, &ncheck),
-                      "CVodeF");
-      } catch (const Error& e) {
-        if (e.status() != Status::too_much_work) throw;
-        throw Error(e.status(), e.what() + std::string(" [max_steps = ") +
-                                    std::to_string(problem.max_steps) +
-                                    " steps between output times; raise max_steps, or check "
-                                    "the model for stiffness or a blow-up]");
-      }
-      checkpoints = ncheck;
-    }
-    out.set_x(k, y);
-    add_sample(times[k], weight(k));
-  }
-
-  const int lmm = settings.session.lmm;
-  const std::size_t per_problem = static_cast<std::size_t>(backward_problem_bytes(
-      n, np, session.klu_nnz(),
-      session.linear_solver_kind() == LinearSolverKind::dense, lmm == CV_ADAMS));
-  std::size_t batch = 0;  // row problems per backward sweep
-  if (rows) {
-    batch = settings.backward_batch > 0
-                ? static_cast<std::size_t>(settings.backward_batch)
-                : static_cast<std::size_t>(
-                      std::max(1.0, std::floor(kBackwardMemoryBudget /
-                                               static_cast<double>(std::max<std::size_t>(
-                                                   per_problem, 1)))));
-    batch = std::min(batch, n);
-  }
-  std::vector<BackwardProblem> backward(1 + batch);
-  const std::vector<BackwardTolerances> tolerances =
+  const ObjectiveAndRows seeds(
+      weights, n, rows,
       derive_backward_tolerances(settings.tolerances, *problem.rtol, session.model(),
-                                 session.params().data(), session.workspace(), sample, rows);
-  VectorPtr atol_q = make_vector(np > 0 ? np : 1, session.context());
-  // Problem b of a sweep whose first row is `first`: the objective (b = 0)
-  // or row first + b - 1; none past the last row (it then idles at 0).
-  auto row_of = [&](std::size_t b, std::size_t first) { return first + b - 1; };
-  // lambda(T) of problem b in the sweep starting at row `first`: w_K for
-  // the objective in the first sweep, e_row for a row, 0 for an idle one.
-  auto terminal_value = [&](std::size_t b, std::size_t first, double* l) {
-    std::fill(l, l + n, 0.0);
-    if (b == 0) {
-      if (first == 0) std::copy(weight(nt - 1), weight(nt - 1) + n, l);
-    } else if (row_of(b, first) < n) {
-      l[row_of(b, first)] = 1.0;
-    }
-  };
-  auto set_tolerances = [&](std::size_t b, std::size_t first) {
-    const std::size_t index = b == 0 ? 0 : 1 + std::min(row_of(b, first), n - 1);
-    const BackwardTolerances& tol = tolerances[index];
-    session.check(CVodeSStolerancesB(mem, backward[b].which, tol.rtol_adjoint, tol.atol_adjoint),
-                  "CVodeSStolerancesB");
-    if (np > 0) {
-      std::copy(tol.atol_quadrature.begin(), tol.atol_quadrature.end(),
-                N_VGetArrayPointer(atol_q.get()));
-      // CVODES copies the vector.
-      session.check(CVodeQuadSVtolerancesB(mem, backward[b].which, tol.rtol_quadrature,
-                                           atol_q.get()),
-                    "CVodeQuadSVtolerancesB");
-    }
-  };
-  for (std::size_t b = 0; b < backward.size(); ++b) {
-    auto& bp = backward[b];
-    bp.lambda = make_vector(n, session.context());
-    bp.q = make_vector(np > 0 ? np : 1, session.context());
-    terminal_value(b, 0, N_VGetArrayPointer(bp.lambda.get()));
-    N_VConst(0.0, bp.q.get());
-    session.check(CVodeCreateB(mem, lmm, &bp.which), "CVodeCreateB");
-    session.capture_messages(CVodeGetAdjCVodeBmem(mem, bp.which));
-    session.check(CVodeInitB(mem, bp.which, &adjoint_rhs, t_final, bp.lambda.get()), "CVodeInitB");
-    session.check(CVodeSetUserDataB(mem, bp.which, &session), "CVodeSetUserDataB");
-    session.check(CVodeSetMaxNumStepsB(mem, bp.which, static_cast<long>(problem.max_steps)),
-                  "CVodeSetMaxNumStepsB");
-    session.attach_backward_linear_solver(bp.which);
-    if (np > 0) {
-      session.check(CVodeQuadInitB(mem, bp.which, &adjoint_quadrature, bp.q.get()),
-                    "CVodeQuadInitB");
-      session.check(CVodeSetQuadErrConB(mem, bp.which, SUNTRUE), "CVodeSetQuadErrConB");
-    }
-    set_tolerances(b, 0);
-  }
-
-  // A failed backward solve names the tolerances and limit it ran with.
-  auto check_backward = [&](int flag) {
-    try {
-      session.check(flag, "CVodeB");
-    } catch (const Error& e) {
-      if (e.status() == Status::not_finite || e.status() == Status::callback_failed) throw;
-      throw Error(e.status(), e.what() + backward_hint(tolerances[0], problem.max_steps));
-    }
-  };
-
-  // Backwards from T through the earlier output times, where the objective's
-  // adjoint jumps by w_k.
-  auto& objective = backward[0];
-  sunrealtype tret = t_final;
-  for (std::size_t k = nt - 1; k-- > 0;) {
-    if (!(times[k] > problem.t0)) break;
-    check_backward(CVodeB(mem, times[k], CV_NORMAL));
-    // Both values are read before the re-initialisation, which discards
-    // the interpolation data they come from.
-    session.check(CVodeGetB(mem, objective.which, &tret, objective.lambda.get()), "CVodeGetB");
-    if (np > 0)
-      session.check(CVodeGetQuadB(mem, objective.which, &tret, objective.q.get()), "CVodeGetQuadB");
-    double* l = N_VGetArrayPointer(objective.lambda.get());
-    for (std::size_t i = 0; i < n; ++i) l[i] += weight(k)[i];
-    session.check(CVodeReInitB(mem, objective.which, times[k], objective.lambda.get()),
-                  "CVodeReInitB");
-    if (np > 0)
-      session.check(CVodeQuadReInitB(mem, objective.which, objective.q.get()), "CVodeQuadReInitB");
-  }
-  check_backward(CVodeB(mem, problem.t0, CV_NORMAL));
-
-  // dG/dp (or a row of S(T)) = lambda(t0)^T dx0/dp + q(t0).
-  const auto& s0 = session.initial_sensitivity();
-  auto finish = [&](BackwardProblem& bp, bool add_w0, double* dg) {
-    session.check(CVodeGetB(mem, bp.which, &tret, bp.lambda.get()), "CVodeGetB");
-    double* l = N_VGetArrayPointer(bp.lambda.get());
-    if (add_w0)
-      for (std::size_t i = 0; i < n; ++i) l[i] += weight(0)[i];
-    if (np == 0) return;
-    session.check(CVodeGetQuadB(mem, bp.which, &tret, bp.q.get()), "CVodeGetQuadB");
-    const double* q = N_VGetArrayPointer(bp.q.get());
-    for (std::size_t j = 0; j < np; ++j) {
-      double g = q[j];
-      for (std::size_t i = 0; i < n; ++i) g += l[i] * s0[i + j * n];
-      dg[j] = g;
-    }
-  };
-  // A backward memory's counters restart at each re-initialisation: they
-  // are added up sweep by sweep.
-  Counters backward_counters;
-  auto add_backward_stats = [&] {
-    for (auto& bp : backward) backward_counters += session.backward_counters(bp.which);
-  };
-  out.gradient().assign(np, 0.0);
-  finish(objective, nt > 1 && !(times[0] > problem.t0), out.gradient().data());
-  std::size_t sweeps = 1;
-  if (rows) {
-    double* s_final = out.s(0);
-    std::vector<double> row(np);
-    for (std::size_t first = 0; first < n; first += batch) {
-      if (first > 0) {  // the next rows, from T again; the objective idles at 0
-        add_backward_stats();
-        for (std::size_t b = 0; b < backward.size(); ++b) {
-          auto& bp = backward[b];
-          terminal_value(b, first, N_VGetArrayPointer(bp.lambda.get()));
-          session.check(CVodeReInitB(mem, bp.which, t_final, bp.lambda.get()), "CVodeReInitB");
-          if (np > 0) {
-            N_VConst(0.0, bp.q.get());
-            session.check(CVodeQuadReInitB(mem, bp.which, bp.q.get()), "CVodeQuadReInitB");
-          }
-          set_tolerances(b, first);
-        }
-        check_backward(CVodeB(mem, problem.t0, CV_NORMAL));
-        ++sweeps;
-      }
-      for (std::size_t b = 1; b < backward.size() && row_of(b, first) < n; ++b) {
-        finish(backward[b], false, row.data());
-        const std::size_t i = row_of(b, first);
-        for (std::size_t j = 0; j < np; ++j) s_final[i + j * n] = row[j];
-      }
-    }
-  }
-  add_backward_stats();
-
-  Stats& stats = out.stats();
-  add_counters(session.counters(), stats, false);
-  add_backward_counters(backward_counters, stats);
-  stats.extra["backward_problems"] = static_cast<double>(backward.size());
-  stats.extra["backward_sweeps"] = static_cast<double>(sweeps);
-  // Checkpoints hold the integrator's history (up to 13 vectors for Adams,
-  // 6 for BDF); the interpolation data of one interval, one (polynomial)
-  // or two (Hermite) vectors per step.
-  const double history = lmm == CV_ADAMS ? 13.0 : 6.0;
-  stats.extra["workspace_bytes"] =
-      session.workspace_bytes() +
-      8.0 * static_cast<double>(n) *
-          (history * checkpoints + (polynomial ? 1.0 : 2.0) * static_cast<double>(steps + 1) +
-           2.0 * static_cast<double>(backward.size())) +
-      8.0 * static_cast<double>(np) * static_cast<double>(backward.size());
-  stats.extra["checkpoints"] = checkpoints;
+                                 session.params().data(), session.workspace(),
+                                 trajectory_sample(problem, session, x, weights), rows));
+  std::vector<double> gradients(seeds.count() * np);
+  driver.backward(seeds, gradients.data());
+  out.gradient().assign(gradients.begin(), gradients.begin() + static_cast<std::ptrdiff_t>(np));
+  if (rows)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < np; ++j) out.s(0)[i + j * n] = gradients[(1 + i) * np + j];
+  write_adjoint_stats(session, driver, events, out);
   return out.take();
 }
 

@@ -1,0 +1,396 @@
+#include "integrate/cvodes/adjoint_driver.hpp"
+
+#include <cvodes/cvodes.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/number_text.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::cvodes {
+namespace {
+
+// lambda' = -J_x^T lambda (user data: the Session).
+int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector lambda_dot, void* data) {
+  auto* s = static_cast<Session*>(data);
+  return s->guard().run([&] {
+    double* out = N_VGetArrayPointer(lambda_dot);
+    s->model().vjp_x(t, N_VGetArrayPointer(y), s->params().data(), 1,
+                     N_VGetArrayPointer(lambda), out, s->workspace());
+    for (std::size_t i = 0; i < s->nx(); ++i) out[i] = -out[i];
+    return all_finite(out, s->nx());
+  });
+}
+
+// q' = -J_p^T lambda: the gradient's integral, backwards.
+int adjoint_quadrature(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector q_dot, void* data) {
+  auto* s = static_cast<Session*>(data);
+  return s->guard().run([&] {
+    double* out = N_VGetArrayPointer(q_dot);
+    s->model().vjp_p(t, N_VGetArrayPointer(y), s->params().data(), 1,
+                     N_VGetArrayPointer(lambda), out, s->workspace());
+    for (std::size_t j = 0; j < s->np(); ++j) out[j] = -out[j];
+    return all_finite(out, s->np());
+  });
+}
+
+}  // namespace
+
+std::string backward_hint(const BackwardTolerances& t, std::int64_t max_steps) {
+  std::string hint = " [backward problem: rtol_adjoint = " + number_text(t.rtol_adjoint) +
+                     ", atol_adjoint = " + number_text(t.atol_adjoint);
+  if (!t.atol_quadrature.empty()) {
+    const auto [lo, hi] = std::minmax_element(t.atol_quadrature.begin(), t.atol_quadrature.end());
+    hint += ", rtol_quadrature = " + number_text(t.rtol_quadrature) + ", atol_quadrature in [" +
+            number_text(*lo) + ", " + number_text(*hi) + "]";
+  }
+  return hint + ", max_steps = " + std::to_string(max_steps) +
+         "; loosen these options or raise max_steps]";
+}
+
+AdjointDriver::AdjointDriver(Session& session, integrate::EventRunner& events,
+                             const AdjointDriverSettings& settings)
+    : session_(session),
+      events_(events),
+      settings_(settings),
+      nx_(session.nx()),
+      np_(session.np()),
+      found_(std::max<std::size_t>(events.n_roots(), 1)) {}
+
+// --- forward ----------------------------------------------------------------
+
+void AdjointDriver::open_segment(double t, const double* x) {
+  Segment s;
+  s.t_begin = s.t_end = t;
+  s.x_begin.assign(x, x + nx_);
+  segments_.push_back(std::move(s));
+  live_segment_ = segments_.size() - 1;
+}
+
+// Outputs at t are written after what happened there (with a restart they
+// belong to the segment after it: its adjoint starts after the jump).
+void AdjointDriver::write_outputs_at(double t, const double* x) {
+  for (; next_output_ < times_.size() && times_[next_output_] == t; ++next_output_) {
+    std::copy(x, x + nx_, x_outputs_.begin() + static_cast<std::ptrdiff_t>(next_output_ * nx_));
+    segments_.back().outputs.push_back(next_output_);
+  }
+}
+
+int AdjointDriver::forward_step(double t_out) {
+  void* mem = session_.mem();
+  // A delayed execution falls due: CVODES stops there.
+  const double next = events_.active() ? events_.next_execution()
+                                       : std::numeric_limits<double>::infinity();
+  if (std::isfinite(next)) session_.check(CVodeSetStopTime(mem, next), "CVodeSetStopTime");
+  sunrealtype t_ret = segments_.back().t_end;
+  int ncheck = 0;
+  int flag = 0;
+  try {
+    flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
+    session_.check(flag, "CVodeF");
+  } catch (const Error& e) {
+    if (e.status() != Status::too_much_work) throw;
+    throw Error(e.status(), e.what() + std::string(" [max_steps = ") +
+                                std::to_string(settings_.max_steps) +
+                                " steps between output times; raise max_steps, or check the "
+                                "model for stiffness or a blow-up]");
+  }
+  checkpoints_ = std::max(checkpoints_, ncheck);
+  segments_.back().t_end = t_ret;
+  return flag;
+}
+
+void AdjointDriver::restart_after_instant(double t, const double* x) {
+  Segment& ended = segments_.back();
+  ended.t_end = t;
+  ended.ends_with_instant = true;
+  ended.instant = events_.last_instant();
+  open_segment(t, x);
+  session_.reinit(t);
+  session_.check(CVodeAdjReInit(session_.mem()), "CVodeAdjReInit");
+}
+
+void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
+  times_ = times;
+  x_outputs_.assign(times.size() * nx_, 0.0);
+  void* mem = session_.mem();
+  session_.check(CVodeAdjInit(mem, settings_.checkpoint_steps, settings_.interpolation),
+                 "CVodeAdjInit");
+  double* y = N_VGetArrayPointer(session_.state());
+  const double t0 = session_.t0();
+  open_segment(t0, y);
+  if (events_.active()) {
+    events_.record_instants(true);
+    session_.set_event_runner(&events_);
+    if (events_.start(t0, y, nullptr).restart()) restart_after_instant(t0, y);
+    if (events_.n_roots() > 0) {
+      session_.check(CVodeRootInit(mem, static_cast<int>(events_.n_roots()),
+                                   &Session::event_roots),
+                     "CVodeRootInit");
+      session_.check(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
+    }
+  }
+  write_outputs_at(t0, y);
+  while (next_output_ < times_.size()) {
+    const int flag = forward_step(times_[next_output_]);
+    const double t = segments_.back().t_end;
+    const int* roots = nullptr;
+    if (flag == CV_ROOT_RETURN) {
+      session_.check(CVodeGetRootInfo(mem, found_.data()), "CVodeGetRootInfo");
+      roots = found_.data();
+    }
+    if (events_.active() && events_.at(t, y, nullptr, roots).restart()) {
+      restart_after_instant(t, y);
+      write_outputs_at(t, y);
+    } else if (flag != CV_ROOT_RETURN) {
+      write_outputs_at(t, y);
+    }
+  }
+  session_.set_event_runner(nullptr);
+  std::copy(x_outputs_.begin(), x_outputs_.end(), x_out);
+}
+
+// --- backward ---------------------------------------------------------------
+
+void AdjointDriver::create_problems(std::size_t count, std::size_t np) {
+  void* mem = session_.mem();
+  const double t_end = segments_.back().t_end;
+  atol_q_ = make_vector(np > 0 ? np : 1, session_.context());
+  problems_.resize(count);
+  for (BackwardProblem& bp : problems_) {
+    bp.lambda = make_vector(nx_, session_.context());
+    bp.q = make_vector(np > 0 ? np : 1, session_.context());
+    N_VConst(0.0, bp.lambda.get());
+    N_VConst(0.0, bp.q.get());
+    session_.check(CVodeCreateB(mem, settings_.lmm, &bp.which), "CVodeCreateB");
+    session_.capture_messages(CVodeGetAdjCVodeBmem(mem, bp.which));
+    session_.check(CVodeInitB(mem, bp.which, &adjoint_rhs, t_end, bp.lambda.get()),
+                   "CVodeInitB");
+    session_.check(CVodeSetUserDataB(mem, bp.which, &session_), "CVodeSetUserDataB");
+    session_.check(CVodeSetMaxNumStepsB(mem, bp.which, static_cast<long>(settings_.max_steps)),
+                   "CVodeSetMaxNumStepsB");
+    session_.attach_backward_linear_solver(bp.which);
+    if (np > 0) {
+      session_.check(CVodeQuadInitB(mem, bp.which, &adjoint_quadrature, bp.q.get()),
+                     "CVodeQuadInitB");
+      session_.check(CVodeSetQuadErrConB(mem, bp.which, SUNTRUE), "CVodeSetQuadErrConB");
+    }
+  }
+}
+
+// The segment's forward pass again, from its start state to a stop time at
+// its end (root finding is off: its instants are known).
+void AdjointDriver::recompute(std::size_t s) {
+  const Segment& seg = segments_[s];
+  void* mem = session_.mem();
+  std::copy(seg.x_begin.begin(), seg.x_begin.end(), N_VGetArrayPointer(session_.state()));
+  session_.reinit(seg.t_begin);
+  session_.check(CVodeAdjReInit(mem), "CVodeAdjReInit");
+  session_.check(CVodeSetStopTime(mem, seg.t_end), "CVodeSetStopTime");
+  sunrealtype t_ret = seg.t_begin;
+  int ncheck = 0;
+  session_.check(CVodeF(mem, seg.t_end, session_.state(), &t_ret, CV_NORMAL, &ncheck), "CVodeF");
+  checkpoints_ = std::max(checkpoints_, ncheck);
+  live_segment_ = s;
+  ++recomputed_;
+}
+
+void AdjointDriver::start_problems(const AdjointSeeds& seeds, double t,
+                                   const std::vector<Vector>& vectors) {
+  void* mem = session_.mem();
+  for (std::size_t b = 0; b < problems_.size(); ++b) {
+    BackwardProblem& bp = problems_[b];
+    backward_counters_ += session_.backward_counters(bp.which);  // CVodeReInitB zeroes them
+    std::copy(vectors[b].lambda.begin(), vectors[b].lambda.end(),
+              N_VGetArrayPointer(bp.lambda.get()));
+    session_.check(CVodeReInitB(mem, bp.which, t, bp.lambda.get()), "CVodeReInitB");
+    const BackwardTolerances& tol = seeds.tolerances(vectors[b].idle() ? 0 : vectors[b].index);
+    session_.check(CVodeSStolerancesB(mem, bp.which, tol.rtol_adjoint, tol.atol_adjoint),
+                   "CVodeSStolerancesB");
+    if (np_ == 0) continue;
+    N_VConst(0.0, bp.q.get());
+    session_.check(CVodeQuadReInitB(mem, bp.which, bp.q.get()), "CVodeQuadReInitB");
+    std::copy(tol.atol_quadrature.begin(), tol.atol_quadrature.end(),
+              N_VGetArrayPointer(atol_q_.get()));
+    session_.check(CVodeQuadSVtolerancesB(mem, bp.which, tol.rtol_quadrature, atol_q_.get()),
+                   "CVodeQuadSVtolerancesB");
+  }
+}
+
+void AdjointDriver::read_problems(std::vector<Vector>& vectors) {
+  void* mem = session_.mem();
+  sunrealtype t_ret = 0.0;
+  for (std::size_t b = 0; b < problems_.size(); ++b) {
+    BackwardProblem& bp = problems_[b];
+    session_.check(CVodeGetB(mem, bp.which, &t_ret, bp.lambda.get()), "CVodeGetB");
+    const double* l = N_VGetArrayPointer(bp.lambda.get());
+    std::copy(l, l + nx_, vectors[b].lambda.begin());
+    if (np_ == 0) continue;
+    session_.check(CVodeGetQuadB(mem, bp.which, &t_ret, bp.q.get()), "CVodeGetQuadB");
+    const double* q = N_VGetArrayPointer(bp.q.get());
+    for (std::size_t j = 0; j < np_; ++j) vectors[b].gradient[j] += q[j];
+  }
+}
+
+// A failed backward solve names the tolerances and limit it ran with.
+void AdjointDriver::backward_to(double t, const AdjointSeeds& seeds) {
+  try {
+    session_.check(CVodeB(session_.mem(), t, CV_NORMAL), "CVodeB");
+  } catch (const Error& e) {
+    if (e.status() == Status::not_finite || e.status() == Status::callback_failed) throw;
+    throw Error(e.status(), e.what() + backward_hint(seeds.tolerances(0), settings_.max_steps));
+  }
+}
+
+// The seeds' jumps of the outputs at t (those of the segment from
+// outputs[o] on, in reverse order; o moves past them).
+bool AdjointDriver::add_jumps_at(const AdjointSeeds& seeds, const Segment& seg,
+                                 double t, std::size_t& o, std::vector<Vector>& vectors) const {
+  bool any = false;
+  for (; o < seg.outputs.size(); ++o) {
+    const std::size_t k = seg.outputs[seg.outputs.size() - 1 - o];
+    if (times_[k] != t) break;
+    any = true;
+    const double* x = x_outputs_.data() + k * nx_;
+    for (Vector& v : vectors)
+      if (!v.idle()) seeds.add_output_jump(v.index, k, x, v.lambda.data());
+  }
+  return any;
+}
+
+// At an output time inside a segment: the problems whose lambda jumps
+// there restart from lambda + jump (their quadrature so far is added to
+// the gradient); the others go on undisturbed.
+void AdjointDriver::jump_problems(const AdjointSeeds& seeds, const Segment& seg, double t, std::size_t& o,
+                                  std::vector<Vector>& vectors) {
+  void* mem = session_.mem();
+  sunrealtype t_ret = t;
+  std::vector<std::vector<double>> before(problems_.size());
+  for (std::size_t b = 0; b < problems_.size(); ++b) {
+    session_.check(CVodeGetB(mem, problems_[b].which, &t_ret, problems_[b].lambda.get()),
+                   "CVodeGetB");
+    const double* l = N_VGetArrayPointer(problems_[b].lambda.get());
+    vectors[b].lambda.assign(l, l + nx_);
+    before[b] = vectors[b].lambda;
+  }
+  add_jumps_at(seeds, seg, t, o, vectors);
+  for (std::size_t b = 0; b < problems_.size(); ++b) {
+    if (vectors[b].lambda == before[b]) continue;
+    BackwardProblem& bp = problems_[b];
+    if (np_ > 0) {
+      session_.check(CVodeGetQuadB(mem, bp.which, &t_ret, bp.q.get()), "CVodeGetQuadB");
+      const double* q = N_VGetArrayPointer(bp.q.get());
+      for (std::size_t j = 0; j < np_; ++j) vectors[b].gradient[j] += q[j];
+    }
+    backward_counters_ += session_.backward_counters(bp.which);  // CVodeReInitB zeroes them
+    std::copy(vectors[b].lambda.begin(), vectors[b].lambda.end(),
+              N_VGetArrayPointer(bp.lambda.get()));
+    session_.check(CVodeReInitB(mem, bp.which, t, bp.lambda.get()), "CVodeReInitB");
+    if (np_ > 0) {
+      N_VConst(0.0, bp.q.get());
+      session_.check(CVodeQuadReInitB(mem, bp.which, bp.q.get()), "CVodeQuadReInitB");
+    }
+  }
+}
+
+// One segment backward: from its end (after the outputs there) through
+// the outputs inside it to its start, then across the instant before it.
+void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
+                                  std::vector<Vector>& vectors) {
+  const Segment& seg = segments_[s];
+  std::size_t o = 0;  // outputs done, from the last
+  add_jumps_at(seeds, seg, seg.t_end, o, vectors);
+  if (seg.t_end > seg.t_begin) {
+    if (live_segment_ != s) recompute(s);
+    start_problems(seeds, seg.t_end, vectors);
+    while (o < seg.outputs.size()) {
+      const double t = times_[seg.outputs[seg.outputs.size() - 1 - o]];
+      if (!(t > seg.t_begin)) break;
+      backward_to(t, seeds);
+      jump_problems(seeds, seg, t, o, vectors);
+    }
+    backward_to(seg.t_begin, seeds);
+    read_problems(vectors);
+  }
+  add_jumps_at(seeds, seg, seg.t_begin, o, vectors);
+  if (s > 0 && segments_[s - 1].ends_with_instant) {
+    std::vector<double> lambda_minus(nx_);
+    for (Vector& v : vectors) {
+      if (v.idle()) continue;
+      events_.adjoint_jump(segments_[s - 1].instant, v.lambda.data(), lambda_minus.data(),
+                           v.gradient.data(), 0.0, &v.owed);
+      v.lambda = lambda_minus;
+    }
+  }
+}
+
+// Sweep k's vectors, one per backward problem: the first sweep takes
+// vectors 0 .. P-1; later ones leave problem 0 idle (it carries vector 0,
+// the objective, in the first sweep only) and take P-1 more each. With
+// one problem, sweep k takes vector k.
+std::vector<AdjointDriver::Vector> AdjointDriver::sweep_vectors(std::size_t k,
+                                                                std::size_t count) const {
+  const std::size_t P = problems_.size();
+  std::vector<Vector> vectors(P);
+  for (std::size_t b = 0; b < P; ++b) {
+    Vector& v = vectors[b];
+    v.lambda.assign(nx_, 0.0);
+    v.gradient.assign(np_, 0.0);
+    const std::size_t index = P == 1   ? k
+                              : k == 0 ? b
+                              : b == 0 ? Vector::kIdle
+                                       : P + (k - 1) * (P - 1) + b - 1;
+    v.index = index < count ? index : Vector::kIdle;
+  }
+  return vectors;
+}
+
+void AdjointDriver::sweep(const AdjointSeeds& seeds, std::size_t k, double* gradients) {
+  ++sweeps_;
+  std::vector<Vector> vectors = sweep_vectors(k, seeds.count());
+  for (std::size_t s = segments_.size(); s-- > 0;) sweep_segment(seeds, s, vectors);
+  // dG/dp = lambda(t0-)^T dx0/dp + the integrals and jumps.
+  const auto& s0 = session_.initial_sensitivity();
+  for (const Vector& v : vectors) {
+    if (v.idle()) continue;
+    double* g = gradients + v.index * np_;
+    for (std::size_t j = 0; j < np_; ++j) {
+      double value = v.gradient[j];
+      for (std::size_t i = 0; i < nx_; ++i) value += v.lambda[i] * s0[i + j * nx_];
+      g[j] = value;
+    }
+  }
+}
+
+void AdjointDriver::backward(const AdjointSeeds& seeds, double* gradients) {
+  const std::size_t count = seeds.count();
+  if (count == 0) return;
+  // CVodeB recomputes the forward solution between checkpoints, one step
+  // at a time; the roots inside a segment changed nothing, and a root
+  // return there would end a recomputed step early: root finding is off.
+  if (events_.n_roots() > 0)
+    session_.check(CVodeRootInit(session_.mem(), 0, nullptr), "CVodeRootInit");
+  const std::size_t P = std::min(std::max<std::size_t>(settings_.batch, 1), count);
+  create_problems(P, np_);
+  const std::size_t sweeps = P == 1       ? count
+                             : P >= count ? 1
+                                          : 1 + (count - P + P - 2) / (P - 1);
+  for (std::size_t k = 0; k < sweeps; ++k) sweep(seeds, k, gradients);
+  for (const BackwardProblem& bp : problems_)
+    backward_counters_ += session_.backward_counters(bp.which);
+}
+
+double AdjointDriver::checkpoint_bytes() const {
+  // Checkpoints hold the integrator's history (up to 13 vectors for Adams,
+  // 6 for BDF); the interpolation data of one interval, one (polynomial) or
+  // two (Hermite) vectors per step.
+  const double history = settings_.lmm == CV_ADAMS ? 13.0 : 6.0;
+  const double per_step = settings_.interpolation == CV_POLYNOMIAL ? 1.0 : 2.0;
+  return 8.0 * static_cast<double>(nx_) *
+         (history * checkpoints_ +
+          per_step * static_cast<double>(settings_.checkpoint_steps + 1));
+}
+
+}  // namespace odesens::cvodes
