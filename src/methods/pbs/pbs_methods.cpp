@@ -22,11 +22,40 @@
 #include "methods/common/cvodes_options.hpp"
 #include "integrate/cvodes/cvodes_session.hpp"
 #include "integrate/cvodes/cvodes_stepper.hpp"
+#include "methods/pbs/propagator_follower.hpp"
 #include "methods/pbs/sensitivity_propagator.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::pbs {
 namespace {
+
+// Statistics of the state solve over all its restarts and of the
+// propagator, and the warning of a frozen J_p that lagged.
+void write_stats(const cvodes::Session& session, const SensitivityPropagator& propagator,
+                 const PropagatorFollower& follow, const Settings& settings,
+                 const Problem& problem, methods::ResultBuilder& out) {
+  Stats& stats = out.stats();
+  cvodes::add_counters(session.counters(), stats, /*sensitivities=*/false);
+  const Counters& c = propagator.counters();
+  stats.jac_evals += c.jacobian_evals;
+  stats.extra["grid_points"] = static_cast<double>(follow.grid_points);
+  stats.extra["pbs_intervals"] = static_cast<double>(c.pbs_intervals);
+  stats.extra["exp_intervals"] = static_cast<double>(c.exp_intervals);
+  stats.extra["pbs_sub_intervals"] = static_cast<double>(c.sub_intervals);
+  stats.extra["output_updates"] = static_cast<double>(c.output_updates);
+  stats.extra["exponential_products"] = static_cast<double>(c.exponential_products);
+  stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
+  stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
+  stats.extra["workspace_bytes"] = session.workspace_bytes() + propagator.workspace_bytes();
+  if (settings.exp_jp == ExpJp::frozen && c.frozen_jp_lag > 10.0 * problem.rtol.value_or(1e-6)) {
+    char change[32];
+    std::snprintf(change, sizeof change, "%.3g", 2.0 * c.frozen_jp_lag);
+    out.warn(std::string("exp_jp=frozen: over stiff steps (dt |J_x| > 1) J_p changed by up to ") +
+             change +
+             " relative to its value; fast components of S lag such a change by about half of "
+             "it, so S may be off by as much (exp_jp=linear follows J_p)");
+  }
+}
 
 Result run(const Problem& problem, const MethodOptions& options, const Settings& settings) {
   cvodes::Session session(cvodes::initial_value_problem(problem),
@@ -38,59 +67,7 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   SensitivityPropagator propagator(session.model(), session.params().data(), settings);
   propagator.start(problem.t0, x, session.initial_sensitivity().data());
 
-  // The state solve steps freely (its steps do not depend on the output
-  // times) and stops only at the last output time. The propagator follows
-  // every step one step behind, so that an output time inside a step gets
-  // its S by a partial update from the step's left end, with x(t_out) from
-  // the solver's interpolant (CVodeGetDky). It needs nothing of CVODES: any
-  // stepper with a StepListener can drive it.
-  class Follow final : public integrate::StepListener {
-   public:
-    Follow(SensitivityPropagator& p, std::size_t nx, std::size_t np)
-        : propagator_(p), pending_x_(nx), pending_mid_(nx), output_mid_(nx), s_out_(nx * np) {}
-    void set_solution(integrate::SteppedSolution* solution) { solution_ = solution; }
-    // After an event or a switch the propagator restarts at the instant:
-    // no step is pending any more.
-    void restart() { pending_ = false; }
-    // The midpoint state comes from the solver's interpolant, valid over its
-    // last step only: taken now, used when the step is caught up.
-    void step_taken(double t, const double* x_end) override {
-      catch_up();
-      pending_mid_ok_ = midpoint_state(t, pending_mid_.data());
-      pending_t_ = t;
-      std::copy(x_end, x_end + pending_x_.size(), pending_x_.begin());
-      pending_ = true;
-      ++grid_points;
-    }
-    // S at an output time t within the last step (or at its end), x = x(t).
-    const double* sensitivity_at(double t, const double* x) {
-      if (pending_ && t == pending_t_) catch_up();
-      if (!pending_ || t == propagator_.t()) return propagator_.s();
-      const bool mid = midpoint_state(t, output_mid_.data());
-      propagator_.sensitivity_at(t, x, mid ? output_mid_.data() : nullptr, s_out_.data());
-      return s_out_.data();
-    }
-    std::int64_t grid_points = 1;
-
-   private:
-    void catch_up() {
-      if (!pending_) return;
-      propagator_.advance(pending_t_, pending_x_.data(),
-                          pending_mid_ok_ ? pending_mid_.data() : nullptr);
-      pending_ = false;
-    }
-    // x at the midpoint of [propagator time, t], inside the last step.
-    bool midpoint_state(double t, double* out) {
-      if (!solution_) return false;
-      solution_->interpolate(0.5 * (propagator_.t() + t), out);
-      return true;
-    }
-    SensitivityPropagator& propagator_;
-    integrate::SteppedSolution* solution_ = nullptr;
-    bool pending_ = false, pending_mid_ok_ = false;
-    double pending_t_ = 0.0;
-    std::vector<double> pending_x_, pending_mid_, output_mid_, s_out_;
-  } follow(propagator, nx, np);
+  PropagatorFollower follow(propagator, nx, np);
 
   const auto& times = problem.output_times;
   cvodes::CvodesStepper stepper(session, problem.t0, problem.max_steps,
@@ -190,27 +167,7 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   if (events.active())
     out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
 
-  Stats& stats = out.stats();
-  cvodes::add_counters(session.counters(), stats, /*sensitivities=*/false);
-  const Counters& c = propagator.counters();
-  stats.jac_evals += c.jacobian_evals;
-  stats.extra["grid_points"] = static_cast<double>(follow.grid_points);
-  stats.extra["pbs_intervals"] = static_cast<double>(c.pbs_intervals);
-  stats.extra["exp_intervals"] = static_cast<double>(c.exp_intervals);
-  stats.extra["pbs_sub_intervals"] = static_cast<double>(c.sub_intervals);
-  stats.extra["output_updates"] = static_cast<double>(c.output_updates);
-  stats.extra["exponential_products"] = static_cast<double>(c.exponential_products);
-  stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
-  stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
-  stats.extra["workspace_bytes"] = session.workspace_bytes() + propagator.workspace_bytes();
-  if (settings.exp_jp == ExpJp::frozen && c.frozen_jp_lag > 10.0 * problem.rtol.value_or(1e-6)) {
-    char change[32];
-    std::snprintf(change, sizeof change, "%.3g", 2.0 * c.frozen_jp_lag);
-    out.warn(std::string("exp_jp=frozen: over stiff steps (dt |J_x| > 1) J_p changed by up to ") +
-             change +
-             " relative to its value; fast components of S lag such a change by about half of "
-             "it, so S may be off by as much (exp_jp=linear follows J_p)");
-  }
+  write_stats(session, propagator, follow, settings, problem, out);
   return out.take();
 }
 

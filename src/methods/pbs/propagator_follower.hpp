@@ -1,0 +1,47 @@
+// How pbsr and exp carry S along the state solve's steps. The state solve
+// steps freely (its steps do not depend on the output times) and stops
+// only at the last output time. The propagator follows every step one step
+// behind, so that an output time inside a step gets its S by a partial
+// update from the step's left end, with x(t_out) from the solver's
+// interpolant (CVodeGetDky). It needs nothing of CVODES: any stepper with a
+// StepListener can drive it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "integrate/output_grid.hpp"
+#include "methods/pbs/sensitivity_propagator.hpp"
+
+namespace odesens::pbs {
+
+class PropagatorFollower final : public integrate::StepListener {
+ public:
+  PropagatorFollower(SensitivityPropagator& p, std::size_t nx, std::size_t np)
+      : propagator_(p), pending_x_(nx), pending_mid_(nx), output_mid_(nx), s_out_(nx * np) {}
+  // The solver whose interpolant gives midpoint states (exp_jacobian=midpoint).
+  void set_solution(integrate::SteppedSolution* solution) { solution_ = solution; }
+  // After an event or a switch the propagator restarts at the instant:
+  // no step is pending any more.
+  void restart() { pending_ = false; }
+  // The midpoint state comes from the solver's interpolant, valid over its
+  // last step only: taken now, used when the step is caught up.
+  void step_taken(double t, const double* x_end) override;
+  // S at an output time t within the last step (or at its end), x = x(t).
+  const double* sensitivity_at(double t, const double* x);
+  std::int64_t grid_points = 1;
+
+ private:
+  void catch_up();
+  // x at the midpoint of [propagator time, t], inside the last step.
+  bool midpoint_state(double t, double* out);
+
+  SensitivityPropagator& propagator_;
+  integrate::SteppedSolution* solution_ = nullptr;
+  bool pending_ = false, pending_mid_ok_ = false;
+  double pending_t_ = 0.0;
+  std::vector<double> pending_x_, pending_mid_, output_mid_, s_out_;
+};
+
+}  // namespace odesens::pbs
