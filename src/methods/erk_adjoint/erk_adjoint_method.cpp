@@ -90,6 +90,26 @@ integrate::erk::ErkSettings engine_settings(const Problem& problem, const Method
   return s;
 }
 
+// x0 (nx) and dx0/dp (nx x np), the latter left empty where it is zero
+// (nx x np: 64 MB for glv:200).
+void initial_values(const Problem& problem, const std::vector<double>& p, Workspace* ws,
+                    std::vector<double>& x0, std::vector<double>& dx0_dp) {
+  const Model& model = *problem.model;
+  const std::size_t nx = model.nx(), np = model.np();
+  x0.assign(nx, 0.0);
+  dx0_dp.clear();
+  if (!problem.initial_state.empty()) {
+    x0 = problem.initial_state;
+    return;
+  }
+  model.initial_state(p.data(), x0.data(), ws);
+  if (!model.initial_state_depends_on_params()) return;
+  dx0_dp.resize(nx * np);
+  model.initial_sensitivity(p.data(), dx0_dp.data(), ws);
+  if (std::none_of(dx0_dp.begin(), dx0_dp.end(), [](double v) { return v != 0.0; }))
+    std::vector<double>().swap(dx0_dp);
+}
+
 }  // namespace
 
 Result solve(const Problem& problem, const MethodOptions& options) {
@@ -111,18 +131,9 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   const std::vector<double> p = effective_params(problem);
   auto ws = model.make_workspace(static_cast<int>(lanes_option));
   const std::size_t lanes = static_cast<std::size_t>(ws->lane_width());
-  std::vector<double> x0(nx), dx0_dp;
-  model.initial_state(p.data(), x0.data(), ws.get());
-  if (problem.initial_state.empty() && model.initial_state_depends_on_params()) {
-    dx0_dp.resize(nx * np);
-    model.initial_sensitivity(p.data(), dx0_dp.data(), ws.get());
-  }
-  if (!problem.initial_state.empty()) x0 = problem.initial_state;
-  // dx0/dp is needed only when it is not zero (nx x np: 64 MB for glv:200).
-  const bool x0_depends_on_p =
-      problem.initial_state.empty() &&
-      std::any_of(dx0_dp.begin(), dx0_dp.end(), [](double v) { return v != 0.0; });
-  if (!x0_depends_on_p) std::vector<double>().swap(dx0_dp);
+  std::vector<double> x0, dx0_dp;
+  initial_values(problem, p, ws.get(), x0, dx0_dp);
+  const bool x0_depends_on_p = !dx0_dp.empty();
 
   methods::ResultBuilder out(problem, nx, np,
                              rows ? methods::SensitivityLayout::final_time_only
