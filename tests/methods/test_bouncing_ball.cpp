@@ -76,6 +76,21 @@ void expect_exact(const Result& r, double tolerance, const std::string& what) {
   }
 }
 
+Problem ball_problem(const char* comparison, bool reset_h, const std::vector<double>& times) {
+  Problem p;
+  p.model = load_ode_text(ball_text(comparison, reset_h), "ball.ode");
+  p.output_times = times;
+  p.rtol = 1e-9;
+  p.atol = {1e-11};
+  return p;
+}
+
+std::string variant(const std::string& method, const char* comparison, bool reset_h,
+                    std::size_t outputs) {
+  return method + ", h " + comparison + " 0" + (reset_h ? " with h = 0" : "") + ", " +
+         std::to_string(outputs) + " outputs";
+}
+
 class BouncingBall : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BouncingBall, EveryBounceOnEveryOutputGrid) {
@@ -85,15 +100,8 @@ TEST_P(BouncingBall, EveryBounceOnEveryOutputGrid) {
   for (const char* comparison : {"<=", "<"})
     for (bool reset_h : {true, false})
       for (const auto& times : output_grids()) {
-        Problem p;
-        p.model = load_ode_text(ball_text(comparison, reset_h), "ball.ode");
-        p.output_times = times;
-        p.rtol = 1e-9;
-        p.atol = {1e-11};
-        const std::string what = method + ", h " + comparison + " 0" +
-                                 (reset_h ? " with h = 0" : "") + ", " +
-                                 std::to_string(times.size()) + " outputs";
-        const Result r = solve(p, method);
+        const std::string what = variant(method, comparison, reset_h, times.size());
+        const Result r = solve(ball_problem(comparison, reset_h, times), method);
         ASSERT_EQ(r.times.size(), times.size()) << what;
         expect_exact(r, tolerance, what);
         EXPECT_EQ(r.stats.extra.at("events_executed"), 3.0) << what;
@@ -114,19 +122,13 @@ TEST(BouncingBallAdjoint, GradientAndFinalSensitivityAcrossEveryBounce) {
     for (const char* comparison : {"<=", "<"})
       for (bool reset_h : {true, false})
         for (const auto& times : output_grids()) {
-          Problem p;
-          p.model = load_ode_text(ball_text(comparison, reset_h), "ball.ode");
-          p.output_times = times;
-          p.rtol = 1e-9;
-          p.atol = {1e-11};
+          Problem p = ball_problem(comparison, reset_h, times);
           p.options.set("final_sensitivity", 1);
           // G = h(T) + v(T): weights on the last output only.
           p.adjoint_weights.assign(times.size() * 2, 0.0);
           p.adjoint_weights[2 * (times.size() - 1)] = 1.0;
           p.adjoint_weights[2 * (times.size() - 1) + 1] = 1.0;
-          const std::string what = std::string(method) + ", h " + comparison + " 0" +
-                                   (reset_h ? " with h = 0" : "") + ", " +
-                                   std::to_string(times.size()) + " outputs";
+          const std::string what = variant(method, comparison, reset_h, times.size());
           const Result r = solve(p, method);
           ASSERT_EQ(r.gradient.size(), 1u) << what;
           EXPECT_NEAR(r.gradient[0], dh + dv, 1e-5) << what;

@@ -12,17 +12,13 @@
 #include "integrate/cvodes/cvodes_session.hpp"
 #include "integrate/cvodes/sundials_handles.hpp"
 #include "odesens/odesens.hpp"
+#include "support/reference.hpp"
 
 namespace odesens {
 namespace {
 
 Problem ode_problem(const std::string& text, std::vector<double> times) {
-  Problem p;
-  p.model = load_ode_text(text, "engine.ode");
-  p.output_times = std::move(times);
-  p.rtol = 1e-8;
-  p.atol = {1e-10};
-  return p;
+  return testing::ode_text_problem(text, std::move(times), 1e-8, 1e-10);
 }
 
 const char* kDecay = "param k = 0.8\nstate x = 1\ndx/dt = -k*x\n";

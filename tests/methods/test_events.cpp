@@ -21,12 +21,7 @@ using testing::linspace;
 using testing::relative_max_difference;
 
 Problem ode_problem(const std::string& text, std::vector<double> times) {
-  Problem p;
-  p.model = load_ode_text(text, "events.ode");
-  p.output_times = std::move(times);
-  p.rtol = 1e-10;
-  p.atol = {1e-12};
-  return p;
+  return testing::ode_text_problem(text, std::move(times), 1e-10, 1e-12);
 }
 
 // x' = -k x, x(0) = 1, dose x += D at t = tau (k, D, tau parameters).

@@ -20,6 +20,16 @@ Problem builtin_problem(const std::string& spec, std::vector<double> times) {
   return p;
 }
 
+Problem ode_text_problem(const std::string& text, std::vector<double> times, double rtol,
+                         double atol) {
+  Problem p;
+  p.model = load_ode_text(text, "test.ode");
+  p.output_times = std::move(times);
+  p.rtol = rtol;
+  p.atol = {atol};
+  return p;
+}
+
 namespace {
 
 std::vector<double> trajectory(const Problem& base, const std::vector<double>& p) {

@@ -22,6 +22,10 @@ double relative_max_difference(const std::vector<double>& a, const std::vector<d
 // The same problem on a built-in model with the given output times.
 Problem builtin_problem(const std::string& spec, std::vector<double> times);
 
+// A .ode model given as text with the output times and tolerances.
+Problem ode_text_problem(const std::string& text, std::vector<double> times, double rtol,
+                         double atol);
+
 // n equally spaced times from a to b.
 std::vector<double> linspace(double a, double b, std::size_t n);
 
