@@ -16,7 +16,7 @@ Counters& Counters::operator+=(const Counters& o) {
   return *this;
 }
 
-Counters read_counters(void* cvode_mem, bool sensitivities) {
+Counters read_counters(void* cvode_mem, bool sensitivities, bool jacobians) {
   Counters c;
   if (!cvode_mem) return c;
   auto read = [&](int (*get)(void*, long*), long& into) {
@@ -25,7 +25,7 @@ Counters read_counters(void* cvode_mem, bool sensitivities) {
   };
   read(CVodeGetNumSteps, c.steps);
   read(CVodeGetNumRhsEvals, c.rhs_evals);
-  read(CVodeGetNumJacEvals, c.jac_evals);
+  if (jacobians) read(CVodeGetNumJacEvals, c.jac_evals);
   read(CVodeGetNumLinSolvSetups, c.linear_setups);
   read(CVodeGetNumErrTestFails, c.error_test_failures);
   read(CVodeGetNumNonlinSolvIters, c.newton_iterations);
@@ -37,7 +37,7 @@ Counters read_counters(void* cvode_mem, bool sensitivities) {
 
 Counters RestartCounters::total(void* cvode_mem) const {
   Counters c = banked_;
-  c += read_counters(cvode_mem, sensitivities_);
+  c += read_counters(cvode_mem, sensitivities_, jacobians_);
   return c;
 }
 

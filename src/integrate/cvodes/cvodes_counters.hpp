@@ -18,8 +18,11 @@ struct Counters {
 
 // What cvode_mem counted since its last CVodeInit or CVodeReInit; the
 // sensitivity counters only with `sensitivities` (asking a solver without
-// them is an error CVODES reports through its message handler).
-Counters read_counters(void* cvode_mem, bool sensitivities);
+// them is an error CVODES reports through its message handler), the
+// Jacobian evaluations only with `jacobians` (a SUNLinearSolver attached
+// through CVodeSetLinearSolver: with CVDiag CVodeGetNumJacEvals reads
+// another module's memory).
+Counters read_counters(void* cvode_mem, bool sensitivities, bool jacobians = true);
 
 // Counters of one integrator over all its restarts: bank() just before
 // each CVodeReInit, total() at the end.
@@ -27,12 +30,14 @@ class RestartCounters {
  public:
   // The integrator carries forward sensitivities (CVodeSensInit was called).
   void count_sensitivities(bool on) { sensitivities_ = on; }
-  void bank(void* cvode_mem) { banked_ += read_counters(cvode_mem, sensitivities_); }
+  // The integrator has no SUNLinearSolver (CVDiag): no Jacobian count.
+  void without_jacobians() { jacobians_ = false; }
+  void bank(void* cvode_mem) { banked_ += read_counters(cvode_mem, sensitivities_, jacobians_); }
   Counters total(void* cvode_mem) const;
 
  private:
   Counters banked_;
-  bool sensitivities_ = false;
+  bool sensitivities_ = false, jacobians_ = true;
 };
 
 }  // namespace odesens::cvodes

@@ -50,6 +50,20 @@ int sens_rhs(int, sunrealtype t, N_Vector y, N_Vector, int j, N_Vector yS, N_Vec
 
 std::vector<OptionSpec> bounds_fsa_option_specs() { return bounds_option_specs(); }
 
+namespace {
+
+// CVODES gave up on the bounding system before t.
+[[noreturn]] void bounding_failed(int flag, double t) {
+  const Status status = flag == CV_TOO_MUCH_WORK ? Status::too_much_work : Status::solver_failed;
+  throw Error(status, "CVODES could not integrate the bounding system before t = " +
+                          time_text(t) + " (" + cvodes::flag_name(flag) +
+                          (flag == CV_TOO_MUCH_WORK ? ", max_steps reached" : "") +
+                          "); the enclosure may be growing too fast: a smaller box, a higher "
+                          "order or a shorter time span help");
+}
+
+}  // namespace
+
 Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   ReleaseThreadCaches release_caches;
   const Model& model = *problem.model;
@@ -129,6 +143,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   // CVODES' counters restart with every CVodeReInit: banked per stage.
   cvodes::RestartCounters counters;
   counters.count_sensitivities(np > 0);
+  counters.without_jacobians();  // CVDiag
   BoundsOutput out(problem, a->box, *a->arith, settings, *bounding.state, &solve.sens);
   for (std::size_t k = 0; k < n_t; ++k) {
     const double tk = problem.output_times[k];
@@ -138,15 +153,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
       const int flag = CVode(cv, tk, y.get(), &reached, CV_NORMAL);
       if (flag < 0 && solve.guard.failure) throw *solve.guard.failure;
       solve.guard.failure.reset();  // recovered from by shorter steps
-      if (flag < 0) {
-        const Status status = flag == CV_TOO_MUCH_WORK ? Status::too_much_work
-                                                       : Status::solver_failed;
-        throw Error(status, "CVODES could not integrate the bounding system before t = " +
-                                time_text(tk) + " (flag " + std::to_string(flag) +
-                                (flag == CV_TOO_MUCH_WORK ? ", max_steps reached" : "") +
-                                "); the enclosure may be growing too fast: a smaller box, a "
-                                "higher order or a shorter time span help");
-      }
+      if (flag < 0) bounding_failed(flag, tk);
       if (np > 0) check_cvodes(CVodeGetSens(cv, &reached, yS.get()), "CVodeGetSens");
       // Output times are stage boundaries (the paper's t_k): the
       // integration restarts there, so a right-hand side that switches
