@@ -129,14 +129,17 @@ enum class Cell { number, empty, not_a_number, out_of_range };
 
 // A cell's value: any number strtod reads whole, NaN and Inf included
 // (that member then fails with its own status), but not a finite number
-// too large for a double.
+// too large for a double, nor one too small to be told from 0 (1e-400
+// would silently become 0; the .ode parser refuses both too).
 Cell read_cell(const std::string& cell, double& value) {
   if (cell.empty()) return Cell::empty;
   errno = 0;
   char* end = nullptr;
   value = std::strtod(cell.c_str(), &end);
   if (end != cell.c_str() + cell.size()) return Cell::not_a_number;
-  return errno == ERANGE && std::isinf(value) ? Cell::out_of_range : Cell::number;
+  const bool underflow = errno == ERANGE && value == 0.0;
+  return errno == ERANGE && (std::isinf(value) || underflow) ? Cell::out_of_range
+                                                               : Cell::number;
 }
 
 }  // namespace

@@ -227,6 +227,7 @@ CASES = [
     params("params_not_a_number", "p1,p2\n7,15\n7,0x\n", 2,
            "sets.csv:3: column 2 (p2): '0x' is not a number"),
     params("params_overflow", "p1\n1e400\n", 2, "'1e400' is out of the range of doubles"),
+    params("params_underflow", "p1\n1e-400\n", 2, "'1e-400' is out of the range of doubles"),
     params("params_empty_cell", "p1,p2\n7,\n", 2, "sets.csv:2: column 2 (p2) is empty"),
     params("params_unknown_name", "p1,nosuch\n7,1\n", 2,
            "sets.csv:1: model builtin:chua has no parameter 'nosuch' (column 2)"),
