@@ -159,6 +159,8 @@ void AdjointDriver::create_problems(std::size_t count, std::size_t np) {
   const double t_end = segments_.back().t_end;
   atol_q_ = make_vector(np > 0 ? np : 1, session_.context());
   problems_.resize(count);
+  lambda_before_.assign(count * nx_, 0.0);
+  lambda_minus_.assign(nx_, 0.0);
   for (BackwardProblem& bp : problems_) {
     bp.lambda = make_vector(nx_, session_.context());
     bp.q = make_vector(np > 0 ? np : 1, session_.context());
@@ -246,18 +248,15 @@ void AdjointDriver::backward_to(double t, const AdjointSeeds& seeds) {
 
 // The seeds' jumps of the outputs at t (those of the segment from
 // outputs[o] on, in reverse order; o moves past them).
-bool AdjointDriver::add_jumps_at(const AdjointSeeds& seeds, const Segment& seg,
+void AdjointDriver::add_jumps_at(const AdjointSeeds& seeds, const Segment& seg,
                                  double t, std::size_t& o, std::vector<Vector>& vectors) const {
-  bool any = false;
   for (; o < seg.outputs.size(); ++o) {
     const std::size_t k = seg.outputs[seg.outputs.size() - 1 - o];
     if (times_[k] != t) break;
-    any = true;
     const double* x = x_outputs_.data() + k * nx_;
     for (Vector& v : vectors)
       if (!v.idle()) seeds.add_output_jump(v.index, k, x, v.lambda.data());
   }
-  return any;
 }
 
 // At an output time inside a segment: the problems whose lambda jumps
@@ -267,17 +266,18 @@ void AdjointDriver::jump_problems(const AdjointSeeds& seeds, const Segment& seg,
                                   std::vector<Vector>& vectors) {
   void* mem = session_.mem();
   sunrealtype t_ret = t;
-  std::vector<std::vector<double>> before(problems_.size());
   for (std::size_t b = 0; b < problems_.size(); ++b) {
     session_.check(CVodeGetB(mem, problems_[b].which, &t_ret, problems_[b].lambda.get()),
                    "CVodeGetB");
     const double* l = N_VGetArrayPointer(problems_[b].lambda.get());
     vectors[b].lambda.assign(l, l + nx_);
-    before[b] = vectors[b].lambda;
+    std::copy(l, l + nx_, lambda_before_.begin() + static_cast<std::ptrdiff_t>(b * nx_));
   }
   add_jumps_at(seeds, seg, t, o, vectors);
   for (std::size_t b = 0; b < problems_.size(); ++b) {
-    if (vectors[b].lambda == before[b]) continue;
+    if (std::equal(vectors[b].lambda.begin(), vectors[b].lambda.end(),
+                   lambda_before_.begin() + static_cast<std::ptrdiff_t>(b * nx_)))
+      continue;
     BackwardProblem& bp = problems_[b];
     if (np_ > 0) {
       session_.check(CVodeGetQuadB(mem, bp.which, &t_ret, bp.q.get()), "CVodeGetQuadB");
@@ -316,12 +316,11 @@ void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
   }
   add_jumps_at(seeds, seg, seg.t_begin, o, vectors);
   if (s > 0 && segments_[s - 1].ends_with_instant) {
-    std::vector<double> lambda_minus(nx_);
     for (Vector& v : vectors) {
       if (v.idle()) continue;
-      events_.adjoint_jump(segments_[s - 1].instant, v.lambda.data(), lambda_minus.data(),
+      events_.adjoint_jump(segments_[s - 1].instant, v.lambda.data(), lambda_minus_.data(),
                            v.gradient.data(), 0.0, &v.owed);
-      v.lambda = lambda_minus;
+      v.lambda.swap(lambda_minus_);
     }
   }
 }

@@ -131,7 +131,7 @@ class AdjointDriver {
   // lambda from the problems into the vectors, q added to their gradients.
   void read_problems(std::vector<Vector>& vectors);
   void backward_to(double t, const AdjointSeeds& seeds);
-  bool add_jumps_at(const AdjointSeeds& seeds, const Segment& seg, double t,
+  void add_jumps_at(const AdjointSeeds& seeds, const Segment& seg, double t,
                     std::size_t& o, std::vector<Vector>& vectors) const;
   void jump_problems(const AdjointSeeds& seeds, const Segment& seg, double t, std::size_t& o,
                      std::vector<Vector>& vectors);
@@ -148,6 +148,9 @@ class AdjointDriver {
   std::vector<int> found_;
   std::vector<BackwardProblem> problems_;
   VectorPtr atol_q_;
+  // Scratch of the backward sweeps, sized with the problems: lambda of
+  // every problem before an output's jumps, and lambda across an instant.
+  std::vector<double> lambda_before_, lambda_minus_;
   int checkpoints_ = 0;
   std::size_t sweeps_ = 0, recomputed_ = 0;
   Counters backward_counters_;
