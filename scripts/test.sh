@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Sets up and builds odesens, runs the test suites, then builds again with
-# AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/) and runs the
+# Sets up and builds odesens, runs the test suites, then builds the
+# sanitized tree build-san/ (clang, AddressSanitizer +
+# UndefinedBehaviorSanitizer, scripts/configure_sanitized.sh) and runs the
 # suites there too, then runs the tests of models shared by threads (model,
-# expression and thread tests) under ThreadSanitizer (build-tsan/), and
-# finally fuzzes the .ode parser (tests/fuzz/run_fuzz.sh, build-fuzz/), the
-# SBML importer and the C ABI's model-from-text path
-# (tests/fuzz/run_fuzz_lib.sh, build-fuzz-lib/) for 60 seconds each. Both
+# expression, thread and ensemble tests) under ThreadSanitizer
+# (build-tsan/), and finally runs the libFuzzer targets built in
+# build-san/ (the .ode parser, the SBML importer and the C ABI's
+# model-from-text path; tests/fuzz/run_fuzz.sh) for 60 seconds each. Both
 # test runs include the hostile-input suite (ctest -L hostile,
 # tests/hostile/). Tests labelled `slow` (the full containment matrix of
 # bounds_fsa and bounds_asa) are left out: ctest --test-dir build -L slow runs them.
@@ -33,17 +34,14 @@ echo "== tests (Release) =="
 ODESENS_LONG_TESTS=1 ctest --test-dir build --output-on-failure -j"$jobs" -LE slow |
   tee "$logs/release.log"
 
-end_stage "build (ASan + UBSan)"
+end_stage "build (clang, ASan + UBSan, tests and fuzzers)"
 echo "== tests (AddressSanitizer + UndefinedBehaviorSanitizer) =="
-if [ ! -f build-asan/CMakeCache.txt ]; then
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DODESENS_SANITIZE=ON \
-        -DODESENS_BUILD_BENCHMARKS=OFF >/dev/null
-fi
-cmake --build build-asan -j"$jobs"
+./scripts/configure_sanitized.sh build-san
+cmake --build build-san -j"$jobs"
 end_stage "tests (ASan + UBSan)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE slow | tee "$logs/asan.log"
+ctest --test-dir build-san --output-on-failure -j"$jobs" -LE slow | tee "$logs/asan.log"
 
 end_stage "build and tests (TSan)"
 echo "== tests of shared models (ThreadSanitizer) =="
@@ -58,13 +56,9 @@ TSAN_OPTIONS=halt_on_error=1 OPENBLAS_NUM_THREADS=1 \
   ctest --test-dir build-tsan --output-on-failure -j"$jobs" \
         -L "^($(IFS='|'; echo "${tsan_programs[*]}"))\$" | tee "$logs/tsan.log"
 
-end_stage "fuzzing the .ode parser (build and 60 s)"
-echo "== fuzzing the .ode parser (60 s, libFuzzer + ASan + UBSan) =="
+end_stage "fuzzing (3 targets x 60 s, two at a time)"
+echo "== fuzzing the .ode parser, the SBML importer and the C ABI (60 s each) =="
 ./tests/fuzz/run_fuzz.sh 60
-
-end_stage "fuzzing the SBML importer and the C ABI (build and 2 x 60 s)"
-echo "== fuzzing the SBML importer and the C ABI (60 s each, libFuzzer + ASan + UBSan) =="
-./tests/fuzz/run_fuzz_lib.sh 60
 
 end_stage ""
 echo "== wall time by stage =="

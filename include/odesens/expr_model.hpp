@@ -47,7 +47,6 @@ class ExprModel final : public Model,
                         public BatchedRhs,
                         public ObservableSet,
                         public RetainedValues,
-                        public SymbolicForm,
                         public EventSystem {
  public:
   class Impl;
@@ -74,8 +73,6 @@ class ExprModel final : public Model,
   const BatchedRhs* batched_rhs() const override { return this; }
   const ObservableSet* observable_set() const override { return this; }
   const RetainedValues* retained_values() const override { return this; }
-  const SymbolicForm* symbolic_form() const override { return this; }
-  const expr::SymbolicModel& symbolic_model() const override;
   // Events (.ode `event`, SBML <event>) and the comparisons f switches on;
   // null when the model has neither.
   const EventSystem* event_system() const override;

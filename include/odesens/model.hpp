@@ -153,7 +153,6 @@ class Model {
   virtual const BatchedRhs* batched_rhs() const { return nullptr; }
   virtual const ObservableSet* observable_set() const { return nullptr; }
   virtual const RetainedValues* retained_values() const { return nullptr; }
-  virtual const SymbolicForm* symbolic_form() const { return nullptr; }
   // Events and switches of f; null (or one with no events and no roots) when the model has none.
   virtual const EventSystem* event_system() const { return nullptr; }
   // Facts about the model's source for `odesens info`, in order (for SBML:

@@ -14,19 +14,6 @@
 
 namespace odesens {
 
-namespace expr {
-struct SymbolicModel;  // src/expr/symbolic_model.hpp: internal to the library
-}
-
-// The model's expressions, for methods that evaluate f in another
-// arithmetic than doubles (the set-valued bounds run it on polynomial
-// models). Only models built from expressions (.ode, SBML, record()) have it.
-class SymbolicForm {
- public:
-  virtual ~SymbolicForm() = default;
-  virtual const expr::SymbolicModel& symbolic_model() const = 0;
-};
-
 // The second time derivative along solutions, a = xddot = J_x f + df/dt,
 // and its derivatives (the odeSD method's J_a = da/dx, A_p = da/dp, and
 // da/dt for its first-step estimate).

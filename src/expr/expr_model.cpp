@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "expr/lane_kernels.hpp"
+#include "expr/model_expressions.hpp"
 #include "expr/tape_evaluate.hpp"
 #include "odesens/status.hpp"
 
@@ -158,6 +159,11 @@ std::shared_ptr<ExprModel> make_expr_model(expr::SymbolicModel model) {
 
 const ExprModel::Impl& expr_model_internals(const ExprModel& model) { return *model.impl_; }
 
+const expr::SymbolicModel* expr::symbolic_model_of(const Model& model) {
+  const auto* e = dynamic_cast<const ExprModel*>(&model);
+  return e ? &expr_model_internals(*e).sym : nullptr;
+}
+
 ExprModel::ExprModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 ExprModel::~ExprModel() = default;
@@ -167,7 +173,6 @@ bool ExprModel::has_constant_jacobians() const { return impl_->constant_jacobian
 std::size_t ExprModel::nx() const { return impl_->sym.state_names.size(); }
 std::size_t ExprModel::np() const { return impl_->sym.param_names.size(); }
 const std::vector<std::string>& ExprModel::state_names() const { return impl_->sym.state_names; }
-const expr::SymbolicModel& ExprModel::symbolic_model() const { return impl_->sym; }
 const std::vector<std::string>& ExprModel::param_names() const { return impl_->sym.param_names; }
 std::vector<double> ExprModel::nominal_params() const { return impl_->sym.nominal_params; }
 std::string ExprModel::name() const { return impl_->sym.name; }

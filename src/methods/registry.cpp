@@ -3,6 +3,7 @@
 #include <functional>
 #include <new>
 
+#include "arith/model_functions.hpp"
 #include "methods/bounds/bounds_asa_method.hpp"
 #include "methods/bounds/bounds_fsa_method.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
@@ -273,7 +274,7 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
     throw Error(Status::unsupported,
                 "method '" + method_id +
                     "' takes no objective data (Problem::objective_data; bounds_fsa does)");
-  if (needs.bounds && !model.symbolic_form())
+  if (needs.bounds && !arith::has_expressions(model))
     throw Error(Status::unsupported,
                 who + "the model's expressions, to evaluate it over the parameter box; model " +
                     model.name() +

@@ -1,65 +1,107 @@
 #!/usr/bin/env bash
-# Builds the .ode parser fuzzer (tests/fuzz/ode_parser_fuzzer.cpp) with clang's
-# libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer into
-# build-fuzz/, then runs it for SECONDS (default 60) on the seed corpus
-# (tests/fuzz/corpus, plus ../shared/models/ode when present). Exits non-zero on
-# any crash, leak, timeout or sanitizer report.
+# Builds the libFuzzer targets of tests/fuzz (the .ode parser, the SBML
+# importer, the C ABI's model-from-text path) in the sanitized tree
+# build-san/ (clang, ASan + UBSan, CMake options ODESENS_SANITIZE and
+# ODESENS_FUZZ; scripts/test.sh runs the sanitized tests from the same
+# tree), then runs each for SECONDS (default 60), two at a time. Exits
+# non-zero when a target finds a crash, leak, timeout, memory blow-up or
+# sanitizer report; its reproducer is left in build-san/fuzz/artifacts/TARGET/.
 #
-#   tests/fuzz/run_fuzz.sh [SECONDS]
+#   tests/fuzz/run_fuzz.sh [SECONDS] [TARGET...]
+#
 # Needs clang and its libFuzzer runtime (Debian: clang, libclang-rt-14-dev).
+# Seeds, read in place (never copied into the repository): the SBML test
+# suite's models and the real SBML and .ode models of ../shared (or
+# $ODESENS_SHARED_DIR), the models of tests/sbml/models and the small
+# hand-written seeds of tests/fuzz/corpus*. Files longer than a target's
+# largest input (-max_len) are left out rather than cut into malformed text.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
-out=build-fuzz
-cxx=${FUZZ_CXX:-clang++}
-mkdir -p "$out/obj" "$out/corpus"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(ode_parser_fuzzer sbml_import_fuzzer capi_model_fuzzer)
+tree=build-san
+out=$tree/fuzz
+shared=${ODESENS_SHARED_DIR:-../shared}
+jobs=$(nproc 2>/dev/null || echo 2)
 
-sleef_include=$(dirname "$(find /usr/include -name sleef.h -print -quit)")
-flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -ffp-contract=off
-       -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-       -Isrc -Iinclude "-I$sleef_include")
-# The expression engine and the .ode parser without the Model layer
-# (expr_model.cpp and ode_loader.cpp need the rest of the library), the
-# number formatting of their messages, plus the fuzz target.
-sources=(src/core/number_text.cpp)
-for src in src/expr/*.cpp src/sources/ode/*.cpp; do
-  case "$src" in
-    */expr_model.cpp | */ode_loader.cpp) ;;
-    *) sources+=("$src") ;;
-  esac
-done
-sources+=(tests/fuzz/ode_parser_fuzzer.cpp)
+./scripts/configure_sanitized.sh "$tree"
+cmake --build "$tree" -j"$jobs" --target "${targets[@]}"
 
-objects=()
-for src in "${sources[@]}"; do
-  obj="$out/obj/$(basename "${src%.cpp}").o"
-  extra=()
-  case "$src" in
-    *lanes_avx2.cpp) extra=(-mavx2 -mfma) ;;
-    *lanes_avx512.cpp) extra=(-mavx512f -mavx2 -mfma) ;;
-  esac
-  # Rebuild when the source or any header of the engine is newer.
-  if [ ! -f "$obj" ] || [ -n "$(find "$src" src/expr src/sources/ode include/odesens -newer "$obj" -name '*.[ch]pp' -o -newer "$obj" -name '*.def' | head -n 1)" ]; then
-    echo "fuzz: compiling $src"
-    "$cxx" "${flags[@]}" "${extra[@]}" -c "$src" -o "$obj"
-  fi
-  objects+=("$obj")
-done
-"$cxx" -fsanitize=fuzzer,address,undefined "${objects[@]}" -lsleef -o "$out/ode_parser_fuzzer"
+# Symbolic links to the seed files no longer than MAX_LEN.
+link_seeds() {  # DIR MAX_LEN FILE...
+  local dir=$1 max_len=$2 file
+  shift 2
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  for file in "$@"; do
+    [ -f "$file" ] && [ "$(stat -c %s "$file")" -le "$max_len" ] || continue
+    ln -s "$(realpath "$file")" "$dir/$(echo "${file#./}" | tr '/' '_')"
+  done
+}
+shopt -s nullglob
+sbml_seeds=(tests/fuzz/corpus_sbml/*.xml tests/sbml/models/*.xml "$shared"/models/sbml/*.xml)
+ode_seeds=(tests/fuzz/corpus/*.ode "$shared"/models/ode/*.ode)
+suite_seeds=("$shared"/sbml-test-suite/cases/*/*-sbml.xml
+             "$shared"/sbml-test-suite/cases-2/*/*-sbml.xml)
+declare -A max_len dict
+max_len[ode_parser_fuzzer]=4096
+max_len[sbml_import_fuzzer]=65536
+max_len[capi_model_fuzzer]=65536
+dict[ode_parser_fuzzer]="tests/fuzz/ode.dict"
+dict[sbml_import_fuzzer]="tests/fuzz/sbml.dict"
+dict[capi_model_fuzzer]="tests/fuzz/sbml.dict tests/fuzz/ode.dict"
+mkdir -p "$out"
+link_seeds "$out/seeds/ode_parser_fuzzer" 4096 "${ode_seeds[@]}"
+link_seeds "$out/seeds/sbml_import_fuzzer" 65536 "${sbml_seeds[@]}" "${suite_seeds[@]}"
+# The C ABI target reads both formats; the suite's 1161 cases would take
+# its whole run to load, and the importer has its own target.
+link_seeds "$out/seeds/capi_model_fuzzer" 65536 "${sbml_seeds[@]}" "${ode_seeds[@]}"
 
-corpora=("$out/corpus" tests/fuzz/corpus)
-[ -d ../shared/models/ode ] && corpora+=(../shared/models/ode)
-echo "fuzz: running for ${seconds}s"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export ASAN_OPTIONS=detect_leaks=1
-status=0
-"$out/ode_parser_fuzzer" "${corpora[@]}" -dict=tests/fuzz/ode.dict -max_total_time="$seconds" \
-  -max_len=4096 -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
-  -artifact_prefix="$out/" >"$out/fuzz.log" 2>&1 || status=$?
-if [ "$status" -ne 0 ]; then
-  tail -n 80 "$out/fuzz.log" >&2
-  echo "fuzz: FAILED (status $status); log in $out/fuzz.log, reproducer in $out/" >&2
-  exit "$status"
-fi
-grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$out/fuzz.log" || true
-echo "fuzz: no findings in ${seconds}s"
+# The slow unwinder on malloc: libsbml is built without frame pointers, and
+# the fast one stops inside it, short of the frame (SBMLReader::readInternal)
+# that tests/lsan.supp names for libsbml's own leaks.
+export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
+
+fuzz() {  # TARGET: runs it, leaves its log in $out/TARGET.log
+  local target=$1 corpus="$out/corpus/$1" artifacts="$out/artifacts/$1"
+  mkdir -p "$corpus" "$artifacts"  # the corpus keeps what a run adds
+  # shellcheck disable=SC2086
+  cat ${dict[$target]} >"$out/$target.dict"
+  "$tree/bin/$target" "$corpus" "$out/seeds/$target" -dict="$out/$target.dict" \
+    -max_total_time="$seconds" -max_len="${max_len[$target]}" -timeout=20 \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    >"$out/$target.log" 2>&1
+}
+report() {  # TARGET STATUS
+  local target=$1 status=$2
+  if [ "$status" -ne 0 ]; then
+    tail -n 80 "$out/$target.log" >&2
+    echo "fuzz: $target FAILED (status $status); log in $out/$target.log," \
+         "reproducer in $out/artifacts/$target/" >&2
+    return "$status"
+  fi
+  grep -E '^(Done|stat::number_of_executed_units|stat::new_units_added)' "$out/$target.log" || true
+  echo "fuzz: $target: no findings in ${seconds}s"
+}
+
+# Two targets at a time (one per core of the CI machine).
+failed=0
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  batch=("${targets[@]:i:2}")
+  pids=()
+  for target in "${batch[@]}"; do
+    echo "fuzz: running $target for ${seconds}s"
+    fuzz "$target" &
+    pids+=($!)
+  done
+  for k in "${!batch[@]}"; do
+    status=0
+    wait "${pids[$k]}" || status=$?
+    report "${batch[$k]}" "$status" || failed=$status
+  done
+done
+exit "$failed"

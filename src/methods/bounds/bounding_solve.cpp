@@ -4,8 +4,7 @@
 
 #include <sstream>
 
-#include "expr/evaluate_over.hpp"
-#include "methods/bounds/model_operations.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 
 namespace odesens::bounds {
 
@@ -29,14 +28,14 @@ BoundingArithmetic make_bounding_arithmetic(const Problem& problem,
   return a;
 }
 
-TapeSelection tapes_for(const BoundsSettings& settings) {
-  TapeSelection which;
+FunctionSelection functions_for(const BoundsSettings& settings) {
+  FunctionSelection which;
   which.each_output = settings.remainder == RemainderKind::interval;
   which.jacobians = settings.remainder == RemainderKind::ellipsoid;
   return which;
 }
 
-StateBounding make_state_bounding(const BoundingTapes& tapes, const BoundingArithmetic& a,
+StateBounding make_state_bounding(const BoundingFunctions& tapes, const BoundingArithmetic& a,
                                   const BoundsSettings& settings) {
   StateBounding b;
   if (settings.remainder == RemainderKind::ellipsoid)
@@ -50,7 +49,7 @@ StateBounding make_state_bounding(const BoundingTapes& tapes, const BoundingArit
   return b;
 }
 
-void initial_models(const Problem& problem, const BoundingTapes& tapes,
+void initial_models(const Problem& problem, const BoundingFunctions& tapes,
                     const BoundingArithmetic& a, std::vector<PolyModel>& x0,
                     std::vector<PolyModel>& dx0) {
   const std::size_t nx = tapes.nx, np = tapes.np;
@@ -61,16 +60,14 @@ void initial_models(const Problem& problem, const BoundingTapes& tapes,
     for (auto& m : dx0) a.arith->set_constant(m, 0.0);
     return;
   }
-  ModelOperations ops(*a.arith);
-  expr::RegistersOver<ModelOperations> r0(tapes.x0, ops), r1(tapes.dx0_dp, ops);
-  for (std::size_t j = 0; j < np; ++j) {
-    ops.assign(r0.param(j), a.params.order_q[j]);
-    ops.assign(r1.param(j), a.params.order_q[j]);
-  }
-  expr::evaluate_prefix_over(r0, ops, x0.data());
-  expr::evaluate_main_over(r0, ops, x0.data());
-  expr::evaluate_prefix_over(r1, ops, dx0.data());
-  expr::evaluate_main_over(r1, ops, dx0.data());
+  // Functions of the parameters alone: their whole value is the parameter part.
+  PolyEvaluation e0(tapes.x0, *a.arith), e1(tapes.dx0_dp, *a.arith);
+  e0.set_params(a.params.order_q);
+  e1.set_params(a.params.order_q);
+  e0.evaluate_parameter_part(x0.data());
+  e0.evaluate(x0.data());
+  e1.evaluate_parameter_part(dx0.data());
+  e1.evaluate(dx0.data());
 }
 
 void check_bounding_size(const Problem& problem, int order, double components,

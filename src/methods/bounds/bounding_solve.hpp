@@ -16,11 +16,9 @@
 #include <nvector/nvector_serial.h>
 
 #include "integrate/cvodes/cvodes_flags.hpp"
-#include "methods/bounds/bounding_tapes.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "methods/bounds/bounds_settings.hpp"
-#include "methods/bounds/interval.hpp"
 #include "methods/bounds/parameter_box.hpp"
-#include "methods/bounds/poly_model.hpp"
 #include "methods/bounds/system_bounder.hpp"
 #include "odesens/problem.hpp"
 #include "odesens/status.hpp"
@@ -39,9 +37,9 @@ struct BoundingArithmetic {
 BoundingArithmetic make_bounding_arithmetic(const Problem& problem,
                                             const BoundsSettings& settings);
 
-// The tapes the remainders need (each output alone for interval
+// The functions the remainders need (each output alone for interval
 // remainders, Jacobians for ellipsoidal ones); the caller adds its systems.
-TapeSelection tapes_for(const BoundsSettings& settings);
+FunctionSelection functions_for(const BoundsSettings& settings);
 
 // The state bounding system and, for ellipsoidal remainders, the J_x
 // models it shares with the systems it drives. Under directed rounding.
@@ -49,12 +47,12 @@ struct StateBounding {
   std::unique_ptr<StateJacobian> jacobian;
   std::unique_ptr<SystemBounder> state;
 };
-StateBounding make_state_bounding(const BoundingTapes& tapes, const BoundingArithmetic& a,
+StateBounding make_state_bounding(const BoundingFunctions& tapes, const BoundingArithmetic& a,
                                   const BoundsSettings& settings);
 
 // x0(p) (nx) and dx0/dp (nx * np, column-major) over the box; an
 // initial-state override is data (dx0/dp = 0). Under directed rounding.
-void initial_models(const Problem& problem, const BoundingTapes& tapes,
+void initial_models(const Problem& problem, const BoundingFunctions& tapes,
                     const BoundingArithmetic& a, std::vector<PolyModel>& x0,
                     std::vector<PolyModel>& dx0);
 

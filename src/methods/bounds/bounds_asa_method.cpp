@@ -11,9 +11,8 @@
 #include <optional>
 #include <string>
 
-#include "expr/symbolic_model.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "methods/bounds/bounding_solve.hpp"
-#include "methods/bounds/bounding_tapes.hpp"
 #include "methods/bounds/bounds_output.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/gradient_quadrature.hpp"
@@ -143,7 +142,7 @@ class AdjointBounding {
   const std::size_t nx_, np_, n_t_;
   const BoundsSettings settings_;
   const std::int64_t checkpoint_steps_;
-  BoundingTapes tapes_;
+  BoundingFunctions tapes_;
   std::optional<BoundingArithmetic> a_;
   StateBounding bounding_;
   std::unique_ptr<SystemBounder> adjoint_;
@@ -178,9 +177,9 @@ AdjointBounding::AdjointBounding(const Problem& problem, const MethodOptions& op
       checkpoint_steps_(options.get_int("checkpoint_steps")) {
   check_bounding_size(problem, settings_.order,
                       2.0 * static_cast<double>(nx_) + static_cast<double>(np_), "bounds_asa");
-  TapeSelection which = tapes_for(settings_);
+  FunctionSelection which = functions_for(settings_);
   which.adjoint = true;
-  tapes_ = build_bounding_tapes(problem.model->symbolic_form()->symbolic_model(), which);
+  tapes_ = build_bounding_functions(*problem.model, which);
   std::vector<double> y0;
   try {
     UpwardRounding upward;

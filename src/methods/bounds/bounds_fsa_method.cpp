@@ -11,10 +11,9 @@
 #include <sstream>
 #include <string>
 
-#include "expr/symbolic_model.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "integrate/cvodes/cvodes_counters.hpp"
 #include "methods/bounds/bounding_solve.hpp"
-#include "methods/bounds/bounding_tapes.hpp"
 #include "methods/bounds/bounds_output.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/parameter_box.hpp"
@@ -67,16 +66,15 @@ namespace {
 Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   ReleaseThreadCaches release_caches;
   const Model& model = *problem.model;
-  const expr::SymbolicModel& sym = model.symbolic_form()->symbolic_model();
   const BoundsSettings settings = read_bounds_settings(options);
   const std::size_t nx = model.nx(), np = model.np();
   check_bounding_size(problem, settings.order,
                       static_cast<double>(nx) * (1.0 + static_cast<double>(np)), "bounds_fsa");
   const std::size_t n_t = problem.output_times.size();
 
-  TapeSelection which = tapes_for(settings);
+  FunctionSelection which = functions_for(settings);
   which.sensitivities = true;
-  const BoundingTapes tapes = build_bounding_tapes(sym, which);
+  const BoundingFunctions tapes = build_bounding_functions(model, which);
 
   // Arithmetic, parameter models and initial values: directed rounding.
   std::optional<BoundingArithmetic> a;

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "methods/bounds/poly_model.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "odesens/options.hpp"
 
 namespace odesens::bounds {

@@ -4,33 +4,29 @@
 
 namespace odesens::bounds {
 
-GradientQuadrature::GradientQuadrature(const expr::Tape& theta, const SystemBounder& state,
+GradientQuadrature::GradientQuadrature(const Function& theta, const SystemBounder& state,
                                        const SystemBounder& adjoint, const PolyArithmetic& arith,
                                        const std::vector<PolyModel>& params)
     : state_(&state),
       adjoint_(&adjoint),
-      ops_(arith),
+      theta_(theta, arith),
       x_(state.layout().n, arith.make()),
       lambda_(adjoint.layout().n, arith.make()),
-      out_(theta.n_outputs, arith.make()) {
-  layout_.n = theta.n_outputs;
+      out_(theta.n_outputs(), arith.make()) {
+  layout_.n = theta.n_outputs();
   layout_.n_mon = arith.n_monomials();
   layout_.ellipsoid = false;
-  regs_ = std::make_unique<expr::RegistersOver<ModelOperations>>(theta, ops_);
-  ops_.set_constant(regs_->time(), 0.0);
-  for (std::size_t i = 0; i < theta.nx; ++i) ops_.set_constant(regs_->state(i), 0.0);
-  for (std::size_t j = 0; j < theta.np; ++j) ops_.assign(regs_->param(j), params[j]);
-  expr::evaluate_prefix_over(*regs_, ops_, out_.data());
+  theta_.set_params(params);
+  theta_.evaluate_parameter_part(out_.data());
 }
 
 void GradientQuadrature::rhs(double t, const double* lambda, const double* state, double* qdot) {
   state_->models(state, x_);
   adjoint_->models(lambda, lambda_);
-  ops_.set_constant(regs_->time(), t);
-  for (std::size_t i = 0; i < x_.size(); ++i) ops_.assign(regs_->state(i), x_[i]);
-  for (std::size_t i = 0; i < lambda_.size(); ++i)
-    ops_.assign(regs_->state(x_.size() + i), lambda_[i]);
-  expr::evaluate_main_over(*regs_, ops_, out_.data());
+  theta_.set_time(t);
+  for (std::size_t i = 0; i < x_.size(); ++i) theta_.set_input(i, x_[i]);
+  for (std::size_t i = 0; i < lambda_.size(); ++i) theta_.set_input(x_.size() + i, lambda_[i]);
+  theta_.evaluate(out_.data());
   // (50) the coefficients; (51)-(52) the model's remainder, which encloses
   // theta over the remainders minus its polynomial part.
   for (std::size_t j = 0; j < layout_.n; ++j) {

@@ -8,12 +8,9 @@
 // Call rhs() inside an UpwardRounding scope.
 #pragma once
 
-#include <memory>
 #include <vector>
 
-#include "expr/evaluate_over.hpp"
-#include "methods/bounds/model_operations.hpp"
-#include "methods/bounds/poly_model.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "methods/bounds/system_bounder.hpp"
 #include "methods/bounds/system_layout.hpp"
 
@@ -23,7 +20,7 @@ class GradientQuadrature {
  public:
   // `theta`: np outputs on the states [x; lambda]; `state` and `adjoint`
   // read the vectors rhs() receives.
-  GradientQuadrature(const expr::Tape& theta, const SystemBounder& state,
+  GradientQuadrature(const Function& theta, const SystemBounder& state,
                      const SystemBounder& adjoint, const PolyArithmetic& arith,
                      const std::vector<PolyModel>& params);
 
@@ -36,8 +33,7 @@ class GradientQuadrature {
  private:
   const SystemBounder* state_;
   const SystemBounder* adjoint_;
-  ModelOperations ops_;
-  std::unique_ptr<expr::RegistersOver<ModelOperations>> regs_;
+  PolyEvaluation theta_;
   SystemLayout layout_;
   std::vector<PolyModel> x_, lambda_, out_;
 };

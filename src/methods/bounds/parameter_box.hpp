@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "methods/bounds/poly_model.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 
 namespace odesens::bounds {
 

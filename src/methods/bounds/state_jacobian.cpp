@@ -7,27 +7,22 @@
 
 namespace odesens::bounds {
 
-StateJacobian::StateJacobian(const expr::Tape& jac_x, const expr::Tape* hess_x,
+StateJacobian::StateJacobian(const Function& jac_x, const Function* hess_x,
                              const PolyArithmetic& arith, const PolyArithmetic& jac_arith,
                              const std::vector<PolyModel>& params_jac, std::size_t nx)
     : arith_(&arith),
       jac_arith_(&jac_arith),
-      ops_(jac_arith),
+      jac_(jac_x, jac_arith),
       full_(nx, arith.make()),
       x_(nx, jac_arith.make()),
-      out_(jac_x.n_outputs, jac_arith.make()) {
-  regs_ = std::make_unique<expr::RegistersOver<ModelOperations>>(jac_x, ops_);
-  ops_.set_constant(regs_->time(), 0.0);
-  for (std::size_t i = 0; i < jac_x.nx; ++i) ops_.set_constant(regs_->state(i), 0.0);
-  for (std::size_t j = 0; j < jac_x.np; ++j) ops_.assign(regs_->param(j), params_jac[j]);
-  expr::evaluate_prefix_over(*regs_, ops_, out_.data());
+      out_(jac_x.n_outputs(), jac_arith.make()) {
+  jac_.set_params(params_jac);
+  jac_.evaluate_parameter_part(out_.data());
   if (hess_x) {
-    hess_out_.assign(hess_x->n_outputs, jac_arith.make());
-    hess_regs_ = std::make_unique<expr::RegistersOver<ModelOperations>>(*hess_x, ops_);
-    ops_.set_constant(hess_regs_->time(), 0.0);
-    for (std::size_t i = 0; i < hess_x->nx; ++i) ops_.set_constant(hess_regs_->state(i), 0.0);
-    for (std::size_t j = 0; j < hess_x->np; ++j) ops_.assign(hess_regs_->param(j), params_jac[j]);
-    expr::evaluate_prefix_over(*hess_regs_, ops_, hess_out_.data());
+    hess_out_.assign(hess_x->n_outputs(), jac_arith.make());
+    hess_ = std::make_unique<PolyEvaluation>(*hess_x, jac_arith);
+    hess_->set_params(params_jac);
+    hess_->evaluate_parameter_part(hess_out_.data());
   }
 }
 
@@ -40,9 +35,9 @@ void StateJacobian::update(double t, const double* y, std::size_t size,
   hess_valid_ = false;
   reader.models(y, full_);
   for (std::size_t i = 0; i < x_.size(); ++i) jac_arith_->reduce_from(*arith_, full_[i], x_[i]);
-  ops_.set_constant(regs_->time(), t);
-  for (std::size_t i = 0; i < x_.size(); ++i) ops_.assign(regs_->state(i), x_[i]);
-  expr::evaluate_main_over(*regs_, ops_, out_.data());
+  jac_.set_time(t);
+  for (std::size_t i = 0; i < x_.size(); ++i) jac_.set_input(i, x_[i]);
+  jac_.evaluate(out_.data());
   hess_valid_ = false;
   t_ = t;
   y_.assign(y, y + size);
@@ -50,10 +45,10 @@ void StateJacobian::update(double t, const double* y, std::size_t size,
 }
 
 const std::vector<PolyModel>& StateJacobian::hessian() {
-  if (!hess_regs_ || hess_valid_) return hess_out_;
-  ops_.set_constant(hess_regs_->time(), t_);
-  for (std::size_t i = 0; i < x_.size(); ++i) ops_.assign(hess_regs_->state(i), x_[i]);
-  expr::evaluate_main_over(*hess_regs_, ops_, hess_out_.data());
+  if (!hess_ || hess_valid_) return hess_out_;
+  hess_->set_time(t_);
+  for (std::size_t i = 0; i < x_.size(); ++i) hess_->set_input(i, x_[i]);
+  hess_->evaluate(hess_out_.data());
   hess_valid_ = true;
   return hess_out_;
 }

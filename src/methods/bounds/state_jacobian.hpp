@@ -11,9 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "expr/evaluate_over.hpp"
-#include "methods/bounds/model_operations.hpp"
-#include "methods/bounds/poly_model.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 
 namespace odesens::bounds {
 
@@ -21,9 +19,10 @@ class SystemBounder;
 
 class StateJacobian {
  public:
-  // `hess_x` (may be null): the Hessian entries' tape (bounding_tapes.hpp),
-  // evaluated alongside J for the adjoint's disturbance Jacobian.
-  StateJacobian(const expr::Tape& jac_x, const expr::Tape* hess_x, const PolyArithmetic& arith,
+  // `hess_x` (may be null): the Hessian entries' function
+  // (arith/model_functions.hpp), evaluated alongside J for the adjoint's
+  // disturbance Jacobian.
+  StateJacobian(const Function& jac_x, const Function* hess_x, const PolyArithmetic& arith,
                 const PolyArithmetic& jac_arith, const std::vector<PolyModel>& params_jac,
                 std::size_t nx);
 
@@ -43,8 +42,8 @@ class StateJacobian {
  private:
   const PolyArithmetic* arith_;
   const PolyArithmetic* jac_arith_;
-  ModelOperations ops_;
-  std::unique_ptr<expr::RegistersOver<ModelOperations>> regs_, hess_regs_;
+  PolyEvaluation jac_;
+  std::unique_ptr<PolyEvaluation> hess_;
   std::vector<PolyModel> full_, x_, out_, hess_out_;
   bool valid_ = false, hess_valid_ = false;
   double t_ = 0.0;

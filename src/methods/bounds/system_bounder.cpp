@@ -20,7 +20,7 @@ double sqrt_up(double v) {
 
 }  // namespace
 
-SystemBounder::SystemBounder(const SystemTapes& tapes, const SystemBounder* driver,
+SystemBounder::SystemBounder(const SystemFunctions& tapes, const SystemBounder* driver,
                              const PolyArithmetic& arith, const PolyArithmetic& jac_arith,
                              const BoundsSettings& settings, const ParameterModels& params,
                              StateJacobian* jacobian)
@@ -31,8 +31,6 @@ SystemBounder::SystemBounder(const SystemTapes& tapes, const SystemBounder* driv
       settings_(settings),
       quadrature_(tapes.quadrature),
       own_offset_(driver ? driver->layout().n : 0),
-      ops_(arith),
-      jac_ops_(jac_arith),
       jacobian_(jacobian) {
   const std::size_t n = tapes.quadrature->size();
   // The disturbance's matrices (C_w, Q_w) are sized n x n: a driven system
@@ -45,9 +43,9 @@ SystemBounder::SystemBounder(const SystemTapes& tapes, const SystemBounder* driv
   layout_.n_mon = arith.n_monomials();
   layout_.ellipsoid = settings.remainder == RemainderKind::ellipsoid;
 
-  full_ = prepare(*tapes.rhs, ops_, params.order_q);
+  full_ = prepare(*tapes.rhs, params.order_q);
   if (!layout_.ellipsoid) {
-    for (const expr::Tape& t : *tapes.rhs_each) each_.push_back(prepare(t, ops_, params.order_q));
+    for (const Function& f : *tapes.rhs_each) each_.push_back(prepare(f, params.order_q));
   } else if (driver) {
     hessian_ = tapes.hessian;
     mixed_ = tapes.mixed;
@@ -69,25 +67,23 @@ SystemBounder::SystemBounder(const SystemTapes& tapes, const SystemBounder* driv
   CwQw_.assign(n * n, 0.0);
 }
 
-SystemBounder::TapeRun SystemBounder::prepare(const expr::Tape& tape, ModelOperations& ops,
-                                              const std::vector<PolyModel>& params) {
-  TapeRun run;
-  run.regs = std::make_unique<Registers>(tape, ops);
-  run.out.assign(tape.n_outputs, ops.make());
-  ops.set_constant(run.regs->time(), 0.0);
-  for (std::size_t i = 0; i < tape.nx; ++i) ops.set_constant(run.regs->state(i), 0.0);
-  for (std::size_t j = 0; j < tape.np; ++j) ops.assign(run.regs->param(j), params[j]);
-  expr::evaluate_prefix_over(*run.regs, ops, run.out.data());
+SystemBounder::Run SystemBounder::prepare(const Function& f,
+                                          const std::vector<PolyModel>& params) const {
+  Run run;
+  run.eval = std::make_unique<PolyEvaluation>(f, *arith_);
+  run.out.assign(f.n_outputs(), arith_->make());
+  run.eval->set_params(params);
+  run.eval->evaluate_parameter_part(run.out.data());
   return run;
 }
 
-void SystemBounder::load(TapeRun& run, ModelOperations& ops, double t,
-                         const std::vector<PolyModel>& own,
-                         const std::vector<PolyModel>* state) const {
-  ops.set_constant(run.regs->time(), t);
-  for (std::size_t k = 0; k < own.size(); ++k) ops.assign(run.regs->state(own_offset_ + k), own[k]);
+void SystemBounder::evaluate(Run& run, double t, const std::vector<PolyModel>& own,
+                             const std::vector<PolyModel>* state) const {
+  run.eval->set_time(t);
+  for (std::size_t k = 0; k < own.size(); ++k) run.eval->set_input(own_offset_ + k, own[k]);
   if (state)
-    for (std::size_t k = 0; k < state->size(); ++k) ops.assign(run.regs->state(k), (*state)[k]);
+    for (std::size_t k = 0; k < state->size(); ++k) run.eval->set_input(k, (*state)[k]);
+  run.eval->evaluate(run.out.data());
 }
 
 Interval SystemBounder::remainder_hull(const double* y, std::size_t i) const {
@@ -213,8 +209,7 @@ void SystemBounder::rhs_interval(double t, const double* y, const double* state,
     driver_->models(state, state_models_);
     x = &state_models_;
   }
-  load(full_, ops_, t, own_, x);
-  expr::evaluate_main_over(*full_.regs, ops_, full_.out.data());
+  evaluate(full_, t, own_, x);
   for (std::size_t i = 0; i < layout_.n; ++i) {
     const PolyModel& F = full_.out[i];
     std::copy(F.coef.begin(), F.coef.end(), ydot + layout_.coef(i));
@@ -223,16 +218,15 @@ void SystemBounder::rhs_interval(double t, const double* y, const double* state,
       ydot[layout_.upper(i)] = F.rem.upper();
       continue;
     }
-    ops_.assign(poly_only_, F);
+    arith_->assign(poly_only_, F);
     poly_only_.rem = Interval(0.0, 0.0);
     // (31)-(32): r_i held at each of its bounds, the others over theirs.
     const Interval full_remainder = own_[i].rem;
     for (int side = 0; side < 2; ++side) {
       const double r = side == 0 ? full_remainder.lower() : full_remainder.upper();
       own_[i].rem = Interval(r, r);
-      TapeRun& run = each_[i];
-      load(run, ops_, t, own_, x);
-      expr::evaluate_main_over(*run.regs, ops_, run.out.data());
+      Run& run = each_[i];
+      evaluate(run, t, own_, x);
       PolyModel& G = run.out[0];
       arith_->sub(G, poly_only_, G);
       const Interval slope = arith_->bound(G);
@@ -255,8 +249,7 @@ void SystemBounder::rhs_ellipsoid(double t, const double* y, const double* state
     for (auto& m : state_models_) m.rem = Interval(0.0, 0.0);
     x = &state_models_;
   }
-  load(full_, ops_, t, own_, x);
-  expr::evaluate_main_over(*full_.regs, ops_, full_.out.data());
+  evaluate(full_, t, own_, x);
   jacobian_bounds(t, y, state);
   for (std::size_t i = 0; i < layout_.n; ++i) {
     const PolyModel& F = full_.out[i];

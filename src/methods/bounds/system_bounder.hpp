@@ -24,11 +24,8 @@
 #include <memory>
 #include <vector>
 
-#include "expr/evaluate_over.hpp"
-#include "methods/bounds/bounding_tapes.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "methods/bounds/bounds_settings.hpp"
-#include "methods/bounds/model_operations.hpp"
-#include "methods/bounds/poly_model.hpp"
 #include "methods/bounds/state_jacobian.hpp"
 #include "methods/bounds/system_layout.hpp"
 
@@ -45,7 +42,7 @@ class SystemBounder {
   // vector rhs() then receives), null for the state system itself.
   // Ellipsoidal remainders read J_x from `jacobian` (shared by all systems
   // of a solve).
-  SystemBounder(const SystemTapes& tapes, const SystemBounder* driver,
+  SystemBounder(const SystemFunctions& tapes, const SystemBounder* driver,
                 const PolyArithmetic& arith, const PolyArithmetic& jac_arith,
                 const BoundsSettings& settings, const ParameterModels& params,
                 StateJacobian* jacobian);
@@ -74,16 +71,15 @@ class SystemBounder {
   Interval remainder_hull(const double* y, std::size_t i) const;
 
  private:
-  using Registers = expr::RegistersOver<ModelOperations>;
-  struct TapeRun {
-    std::unique_ptr<Registers> regs;
+  // A function's evaluation site and its outputs.
+  struct Run {
+    std::unique_ptr<PolyEvaluation> eval;
     std::vector<PolyModel> out;
   };
-  TapeRun prepare(const expr::Tape& tape, ModelOperations& ops,
-                  const std::vector<PolyModel>& params);
-  // Sets t and the inputs: own models at own_offset_, the driver's at 0.
-  void load(TapeRun& run, ModelOperations& ops, double t, const std::vector<PolyModel>& own,
-            const std::vector<PolyModel>* state) const;
+  Run prepare(const Function& f, const std::vector<PolyModel>& params) const;
+  // Evaluates run at t with the inputs: own models at own_offset_, the driver's at 0.
+  void evaluate(Run& run, double t, const std::vector<PolyModel>& own,
+                const std::vector<PolyModel>* state) const;
   void rhs_interval(double t, const double* y, const double* state, double* ydot);
   void rhs_ellipsoid(double t, const double* y, const double* state, double* ydot);
   // Omega_i and the Jacobian constants for the ellipsoid: fills C_, Omega_.
@@ -98,11 +94,10 @@ class SystemBounder {
   BoundsSettings settings_;
   SystemLayout layout_;
   const std::vector<bool>* quadrature_;
-  std::size_t own_offset_;  // tape state index of the first own component (the driver's n)
+  std::size_t own_offset_;  // input index of the first own component (the driver's n)
 
-  ModelOperations ops_, jac_ops_;
-  TapeRun full_;
-  std::vector<TapeRun> each_;
+  Run full_;
+  std::vector<Run> each_;
   StateJacobian* jacobian_;
   // Driven systems, ellipsoidal remainders: d phi / dx (n x n) from the
   // state's second derivative models.

@@ -20,7 +20,7 @@
 
 #include <boost/numeric/interval.hpp>
 
-namespace odesens::bounds {
+namespace odesens::arith {
 
 // The functions MPFR rounds for the intervals, once for the declarations
 // below and the definitions in interval.cpp: X(name) for mpfr_name.
@@ -75,4 +75,4 @@ inline Interval point(double v) { return Interval(v, v); }
 // |x| as an interval's magnitude: max(|lo|, |hi|).
 double magnitude(const Interval& x);
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

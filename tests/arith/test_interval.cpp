@@ -8,11 +8,11 @@
 #include <random>
 #include <stdexcept>
 
-#include "methods/bounds/bounds_test_support.hpp"
-#include "methods/bounds/interval.hpp"
+#include "arith/mpfr_reference.hpp"
+#include "arith/interval.hpp"
 #include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 using test::Mp;
@@ -38,7 +38,7 @@ Interval interval_function(UnaryFunction f, const Interval& x) {
   switch (f) {
     case UnaryFunction::exp: return exp(x);
     case UnaryFunction::log: return log(x);
-    case UnaryFunction::log10: return odesens::bounds::log10(x);
+    case UnaryFunction::log10: return odesens::arith::log10(x);
     case UnaryFunction::sqrt: return sqrt(x);
     case UnaryFunction::sin: return sin(x);
     case UnaryFunction::cos: return cos(x);
@@ -156,4 +156,4 @@ TEST(UpwardRoundingScope, RestoresNearestAfterwardsAndOnException) {
 }
 
 }  // namespace
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

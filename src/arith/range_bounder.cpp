@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "methods/bounds/poly_model_impl.hpp"
+#include "arith/poly_model_impl.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 // Above this many Bernstein coefficients ((q+1)^n) the bernstein bounder
@@ -171,4 +171,4 @@ Interval PolyArithmetic::Impl::bound_polynomial(const PolyModel& a) const {
   return bound_naive(a, false);
 }
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "methods/bounds/bounds_test_support.hpp"
-#include "methods/bounds/poly_model.hpp"
+#include "arith/mpfr_reference.hpp"
+#include "arith/poly_model.hpp"
 #include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 using test::Mp;
@@ -479,4 +479,4 @@ TEST(PolyModel, UnboundedCasesThrow) {
 }
 
 }  // namespace
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

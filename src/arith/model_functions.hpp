@@ -1,5 +1,5 @@
-// The tapes the set-valued method evaluates on polynomial models, built
-// once per solve from the model's expressions (set-valued sensitivity
+// The functions the set-valued methods evaluate on polynomial models,
+// built once per solve from the model's expressions (set-valued sensitivity
 // paper, Table 1 and section 4):
 //   state system        f, each f_i alone (section 4.1, one remainder
 //                        fixed at a time), J_x (section 4.2, the linear
@@ -23,10 +23,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "expr/symbolic_model.hpp"
-#include "expr/tape.hpp"
+#include "arith/function.hpp"
+#include "odesens/model.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 
 // A structurally nonzero second derivative d^2 f_k / dx_i dx_l (i <= l:
 // H is symmetric in i, l), or, as a mixed entry, d^2 f_k / dp_i dx_l.
@@ -34,11 +34,11 @@ struct HessianEntry {
   std::uint32_t k, i, l;
 };
 
-// The tapes of one bounding system: its right-hand side phi on the inputs
+// The functions of one bounding system: its right-hand side phi on the inputs
 // [driver's components; own components] (no driver: own components only).
-struct SystemTapes {
-  const expr::Tape* rhs = nullptr;                    // n outputs
-  const std::vector<expr::Tape>* rhs_each = nullptr;  // interval remainders: one per output
+struct SystemFunctions {
+  const Function* rhs = nullptr;                    // n outputs
+  const std::vector<Function>* rhs_each = nullptr;  // interval remainders: one per output
   // Ellipsoidal, driven systems: d phi / dx from the state's second
   // derivative models (StateJacobian), shared by all systems at a point:
   // the adjoint's d psi_i / dx_l = sum_k H[k, i, l] lambda_k, sensitivity
@@ -51,44 +51,49 @@ struct SystemTapes {
   bool transposed_jacobian = false;
 };
 
-struct BoundingTapes {
+struct BoundingFunctions {
   std::size_t nx = 0, np = 0;
-  expr::Tape x0;       // nx outputs, parameters only
-  expr::Tape dx0_dp;   // nx * np outputs (column-major), parameters only
-  expr::Tape f;        // nx outputs
-  std::vector<expr::Tape> f_each;  // nx tapes of one output
-  expr::Tape jac_x;    // nx * nx outputs, column-major
+  Function x0;                   // nx outputs, parameters only
+  Function dx0_dp;               // nx * np outputs (column-major), parameters only
+  Function f;                    // nx outputs
+  std::vector<Function> f_each;  // nx functions of one output
+  Function jac_x;                // nx * nx outputs, column-major
   // States that no right-hand side reads (through any operation, conditions
   // included): bounded as quadratures (paper, section 3.3), outside the
   // ellipsoid.
   std::vector<bool> quadrature;
 
-  // Sensitivity tapes, on states [x; s_j] (tape.nx = 2 nx).
-  std::vector<expr::Tape> sens;                   // per j: nx outputs
-  std::vector<std::vector<expr::Tape>> sens_each; // per j, per i: one output
+  // Sensitivity functions, on inputs [x; s_j] (2 nx of them).
+  std::vector<Function> sens;                    // per j: nx outputs
+  std::vector<std::vector<Function>> sens_each;  // per j, per i: one output
 
-  // Adjoint tapes, on states [x; lambda] (tape.nx = 2 nx).
-  expr::Tape adj;                     // nx outputs: psi = J_x^T lambda
-  std::vector<expr::Tape> adj_each;   // per i: one output
+  // Adjoint functions, on inputs [x; lambda] (2 nx of them).
+  Function adj;                    // nx outputs: psi = J_x^T lambda
+  std::vector<Function> adj_each;  // per i: one output
   // Second derivatives of f (ellipsoidal remainders of driven systems): one
   // output per entry, the Hessian's, then the mixed ones (sensitivities).
-  expr::Tape hess_x;
+  Function hess_x;
   std::vector<HessianEntry> hess_entries, mixed_entries;
-  std::vector<bool> adj_quadrature;   // lambda_i no psi reads
-  expr::Tape gradient_integrand;      // np outputs: theta = J_p^T lambda
+  std::vector<bool> adj_quadrature;  // lambda_i no psi reads
+  Function gradient_integrand;       // np outputs: theta = J_p^T lambda
 
-  SystemTapes state() const;
-  SystemTapes sensitivity(std::size_t j) const;
-  SystemTapes adjoint() const;
+  SystemFunctions state() const;
+  SystemFunctions sensitivity(std::size_t j) const;
+  SystemFunctions adjoint() const;
 };
 
-struct TapeSelection {
+struct FunctionSelection {
   bool each_output = false;   // interval remainders
   bool jacobians = false;     // ellipsoidal remainders
   bool sensitivities = false; // bounds_fsa
   bool adjoint = false;       // bounds_asa
 };
 
-BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeSelection& which);
+// Whether the model has the expressions these functions are built from
+// (.ode, SBML, record(); not built-in or callback models).
+bool has_expressions(const Model& model);
 
-}  // namespace odesens::bounds
+// Error(unsupported) for a model without expressions.
+BoundingFunctions build_bounding_functions(const Model& model, const FunctionSelection& which);
+
+}  // namespace odesens::arith

@@ -10,10 +10,10 @@
 // UpwardRounding scope.
 #pragma once
 
-#include "methods/bounds/interval.hpp"
-#include "methods/bounds/poly_model.hpp"
+#include "arith/interval.hpp"
+#include "arith/poly_model.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 
 // Highest K supported (order 12 needs K = 13 for the remainder).
 inline constexpr int kMaxTaylorOrder = 15;
@@ -27,4 +27,4 @@ void power_taylor_coefficients(const Interval& X, double c, int K, Interval* out
 // ln 10, rounded outward by MPFR.
 Interval ln10_interval();
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

@@ -1,4 +1,4 @@
-// Shared by the bounds tests: 200-bit MPFR references for the univariate
+// Shared by the tests of the verified arithmetic: 200-bit MPFR references for the univariate
 // functions, so that enclosures are checked against values far more
 // accurate than a double.
 #pragma once
@@ -7,10 +7,10 @@
 
 #include <cfenv>
 
-#include "methods/bounds/interval.hpp"
-#include "methods/bounds/poly_model.hpp"
+#include "arith/interval.hpp"
+#include "arith/poly_model.hpp"
 
-namespace odesens::bounds::test {
+namespace odesens::arith::test {
 
 constexpr mpfr_prec_t kPrecision = 200;
 
@@ -49,4 +49,4 @@ inline bool contains(const Interval& r, const mpfr_t x) {
   return mpfr_cmp_d(x, r.lower()) >= 0 && mpfr_cmp_d(x, r.upper()) <= 0;
 }
 
-}  // namespace odesens::bounds::test
+}  // namespace odesens::arith::test

@@ -2,13 +2,13 @@
 // (taylor_coefficients.hpp). Notation: x, u are truncated series,
 // x = x_0 + x_1 t + ..., u = g(x); the recurrences come from comparing the
 // coefficients of t^(k-1) in the function's differential equation.
-#include "methods/bounds/taylor_coefficients.hpp"
+#include "arith/taylor_coefficients.hpp"
 
 #include <array>
 
 #include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 using Series = std::array<Interval, kMaxTaylorOrder + 2>;
@@ -70,7 +70,7 @@ void series(UnaryFunction g, const Series& x, int K, Series& u) {
       return;
     case UnaryFunction::log:  // x u' = x'
     case UnaryFunction::log10: {
-      u[0] = g == UnaryFunction::log ? log(x[0]) : odesens::bounds::log10(x[0]);
+      u[0] = g == UnaryFunction::log ? log(x[0]) : odesens::arith::log10(x[0]);
       for (int k = 1; k <= K; ++k) {
         Interval s = I(k) * x[k];
         for (int j = 1; j < k; ++j) s -= I(j) * u[j] * x[k - j];
@@ -177,4 +177,4 @@ Interval ln10_interval() {
   return Interval(rnd.log_down(10.0), rnd.log_up(10.0));
 }
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "methods/bounds/poly_model.hpp"
+#include "arith/poly_model.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 
 // One term of the product of two basis functions: coef * B_target, or a
 // term above the order (target == kAbove), which goes to the remainder.
@@ -93,4 +93,4 @@ void require_upward(const char* operation);
 // "[lo, hi]" for messages.
 std::string range_text(const Interval& x);
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

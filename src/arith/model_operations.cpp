@@ -1,4 +1,4 @@
-#include "methods/bounds/model_operations.hpp"
+#include "arith/model_operations.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -6,7 +6,7 @@
 
 #include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 std::string range_text(const Interval& v) {
@@ -56,10 +56,7 @@ bool is_exact_constant(const PolyModel& a, double* c) {
 ModelOperations::ModelOperations(const PolyArithmetic& arith)
     : arith_(&arith), difference_(arith.make()) {}
 
-void ModelOperations::assign(PolyModel& out, const PolyModel& a) const {
-  out.coef.assign(a.coef.begin(), a.coef.end());  // same size: no allocation
-  out.rem = a.rem;
-}
+void ModelOperations::assign(PolyModel& out, const PolyModel& a) const { arith_->assign(out, a); }
 
 bool ModelOperations::decide_comparison(expr::Op op, const PolyModel& a, const PolyModel& b) {
   using expr::Op;
@@ -182,4 +179,4 @@ void ModelOperations::apply(expr::Op op, const PolyModel& a, const PolyModel& b,
   }
 }
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

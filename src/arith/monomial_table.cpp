@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "methods/bounds/poly_model_impl.hpp"
+#include "arith/poly_model_impl.hpp"
 #include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 // All exponent vectors of total degree d in n variables, earlier variables'
@@ -158,4 +158,4 @@ void PolyArithmetic::Impl::build_product_table() {
     }
 }
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

@@ -1,14 +1,16 @@
-#include "methods/bounds/bounding_tapes.hpp"
+#include "arith/model_functions.hpp"
 
 #include "expr/derivatives.hpp"
 #include "expr/differentiate.hpp"
+#include "expr/model_expressions.hpp"
+#include "expr/tape.hpp"
+#include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 using expr::Graph;
 using expr::NodeId;
-using expr::Tape;
 using expr::TapeKind;
 
 // Dense column-major nodes (zero constants off the pattern).
@@ -66,19 +68,19 @@ void add_x_derivatives(Graph& g, const std::vector<NodeId>& M, std::size_t nx, s
 // The second derivatives the driven systems' ellipsoids need: the Hessian
 // of f in x, and d J_p / dx for the sensitivities.
 void add_second_derivatives(Graph& g, const std::vector<NodeId>& jx,
-                            const std::vector<NodeId>& jp, bool mixed, BoundingTapes& t) {
+                            const std::vector<NodeId>& jp, bool mixed, BoundingFunctions& t) {
   std::vector<NodeId> roots;
   add_x_derivatives(g, jx, t.nx, t.nx, true, t.hess_entries, roots);
   if (mixed) add_x_derivatives(g, jp, t.nx, t.np, false, t.mixed_entries, roots);
-  t.hess_x = expr::compile_tape(g, roots, t.nx, t.np, TapeKind::values);
+  t.hess_x = Function(expr::compile_tape(g, roots, t.nx, t.np, TapeKind::values));
 }
 
 // psi = J_x^T lambda and theta = J_p^T lambda, lambda the states nx .. 2 nx - 1.
 void add_adjoint_tapes(Graph& g, const std::vector<NodeId>& jx, const std::vector<NodeId>& jp,
-                       const TapeSelection& which, BoundingTapes& t) {
+                       const FunctionSelection& which, BoundingFunctions& t) {
   const std::size_t nx = t.nx, np = t.np;
   auto values = [&](const std::vector<NodeId>& roots) {
-    return expr::compile_tape(g, roots, 2 * nx, np, TapeKind::values);
+    return Function(expr::compile_tape(g, roots, 2 * nx, np, TapeKind::values));
   };
   // Column c of M^T lambda for an nx-row matrix M (column-major).
   auto transposed_times_lambda = [&](const std::vector<NodeId>& M, std::size_t c) {
@@ -103,16 +105,16 @@ void add_adjoint_tapes(Graph& g, const std::vector<NodeId>& jx, const std::vecto
 
 }  // namespace
 
-SystemTapes BoundingTapes::state() const {
-  SystemTapes s;
+SystemFunctions BoundingFunctions::state() const {
+  SystemFunctions s;
   s.rhs = &f;
   s.rhs_each = &f_each;
   s.quadrature = &quadrature;
   return s;
 }
 
-SystemTapes BoundingTapes::sensitivity(std::size_t j) const {
-  SystemTapes s;
+SystemFunctions BoundingFunctions::sensitivity(std::size_t j) const {
+  SystemFunctions s;
   s.rhs = &sens[j];
   s.rhs_each = sens_each.empty() ? nullptr : &sens_each[j];
   s.hessian = &hess_entries;
@@ -122,8 +124,8 @@ SystemTapes BoundingTapes::sensitivity(std::size_t j) const {
   return s;
 }
 
-SystemTapes BoundingTapes::adjoint() const {
-  SystemTapes s;
+SystemFunctions BoundingFunctions::adjoint() const {
+  SystemFunctions s;
   s.rhs = &adj;
   s.rhs_each = &adj_each;
   s.hessian = &hess_entries;
@@ -132,16 +134,22 @@ SystemTapes BoundingTapes::adjoint() const {
   return s;
 }
 
-BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeSelection& which) {
-  expr::SymbolicModel m = model;  // the derivatives grow the graph
+bool has_expressions(const Model& model) { return expr::symbolic_model_of(model) != nullptr; }
+
+BoundingFunctions build_bounding_functions(const Model& model, const FunctionSelection& which) {
+  const expr::SymbolicModel* sym = expr::symbolic_model_of(model);
+  if (!sym)
+    throw Error(Status::unsupported,
+                "model " + model.name() + " has no expressions to evaluate over a parameter box");
+  expr::SymbolicModel m = *sym;  // the derivatives grow the graph
   Graph& g = m.graph;
-  BoundingTapes t;
+  BoundingFunctions t;
   t.nx = m.state_names.size();
   t.np = m.param_names.size();
   const std::size_t nx = t.nx, np = t.np;
   const expr::FirstDerivatives d = expr::first_derivatives(m);
   auto values = [&](const std::vector<NodeId>& roots, std::size_t n_states) {
-    return expr::compile_tape(g, roots, n_states, np, TapeKind::values);
+    return Function(expr::compile_tape(g, roots, n_states, np, TapeKind::values));
   };
 
   t.x0 = values(m.x0, nx);
@@ -174,7 +182,7 @@ BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeS
     }
     t.sens.push_back(values(phi, 2 * nx));
     if (which.each_output) {
-      std::vector<Tape> each;
+      std::vector<Function> each;
       for (std::size_t i = 0; i < nx; ++i) each.push_back(values({phi[i]}, 2 * nx));
       t.sens_each.push_back(std::move(each));
     }
@@ -182,4 +190,4 @@ BoundingTapes build_bounding_tapes(const expr::SymbolicModel& model, const TapeS
   return t;
 }
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

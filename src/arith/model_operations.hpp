@@ -8,9 +8,9 @@
 #pragma once
 
 #include "expr/expr_node.hpp"
-#include "methods/bounds/poly_model.hpp"
+#include "arith/poly_model.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 
 class ModelOperations {
  public:
@@ -40,4 +40,4 @@ class ModelOperations {
 // remainder); sets c.
 bool is_exact_constant(const PolyModel& a, double* c);
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

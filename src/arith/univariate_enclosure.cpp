@@ -15,11 +15,11 @@
 #include <cmath>
 #include <utility>
 
-#include "methods/bounds/poly_model_impl.hpp"
-#include "methods/bounds/taylor_coefficients.hpp"
+#include "arith/poly_model_impl.hpp"
+#include "arith/taylor_coefficients.hpp"
 #include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 using boost::numeric::hull;
@@ -305,4 +305,4 @@ void PolyArithmetic::Impl::build_chebyshev_nodes() {
   }
 }
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "methods/bounds/interval.hpp"
+#include "arith/interval.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 
 enum class Basis { chebyshev, taylor };
 
@@ -85,6 +85,11 @@ class PolyArithmetic {
   void set_constant(PolyModel& out, double c) const;
   void set_interval(PolyModel& out, const Interval& v) const;
   void set_affine(PolyModel& out, std::size_t j, double c0, double c1) const;
+  // out = a, into out's storage (no allocation when both come from make()).
+  void assign(PolyModel& out, const PolyModel& a) const {
+    out.coef.assign(a.coef.begin(), a.coef.end());
+    out.rem = a.rem;
+  }
 
   // out may alias a or b in every operation.
   void add(const PolyModel& a, const PolyModel& b, PolyModel& out) const;
@@ -134,4 +139,4 @@ class PolyArithmetic {
   std::shared_ptr<Impl> impl_;
 };
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

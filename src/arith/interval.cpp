@@ -1,6 +1,6 @@
 // MPFR-rounded transcendental functions and the rounding-mode scope of
 // interval.hpp.
-#include "methods/bounds/interval.hpp"
+#include "arith/interval.hpp"
 
 #include <mpfr.h>
 
@@ -9,7 +9,7 @@
 
 #include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 // One double-precision MPFR evaluation of fn at x, rounded in direction rnd,
@@ -64,4 +64,4 @@ Interval pi_interval() {
 
 double magnitude(const Interval& x) { return std::fmax(std::fabs(x.lower()), std::fabs(x.upper())); }
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith

@@ -4,16 +4,16 @@
 // a sum of m products is off by at most gamma_{m+1} times the sum of their
 // magnitudes, plus the absolute underflow error) and, since |B_k| <= 1 on
 // the box in both bases, added to the remainder as it is.
-#include "methods/bounds/poly_model.hpp"
+#include "arith/poly_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "methods/bounds/poly_model_impl.hpp"
+#include "arith/poly_model_impl.hpp"
 #include "odesens/status.hpp"
 
-namespace odesens::bounds {
+namespace odesens::arith {
 namespace {
 
 constexpr double kUnit = 0x1p-52;        // relative rounding error, directed rounding
@@ -346,4 +346,4 @@ void PolyArithmetic::reduce_from(const PolyArithmetic& from, const PolyModel& a,
   out.rem = rem;
 }
 
-}  // namespace odesens::bounds
+}  // namespace odesens::arith
