@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -23,8 +24,20 @@ std::string partial_path_of(const std::string& path) { return path + ".partial";
 
 // Chunks hold at most this much (HDF5 allows 4 GiB).
 constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 30;
-// Rows of the per-member tables (status, message, parameters, ...) per chunk.
+// Members per chunk of every per-member dataset (x, S, status, message,
+// parameters, ...): about this many bytes, at least one member. Chunks of
+// one small member each cost a compressor's set-up apiece and made a file
+// of many members slow to write and to read.
 constexpr std::size_t kTableChunkBytes = std::size_t{1} << 16;
+// HDF5's type-conversion buffer for each write (its default is 1 MiB,
+// allocated and zeroed by every write that converts, as the messages' strings
+// do: with one member a write that was most of an ensemble's time).
+constexpr std::size_t kTransferBufferBytes = std::size_t{1} << 16;
+// Members written are committed (their rows flushed, then their done flags
+// and members_done, flushed) at most this often, and when the file is
+// closed: a flush compresses every open chunk again, and one a member made
+// an ensemble of small members slower than solving them.
+constexpr std::chrono::milliseconds kCommitInterval{500};
 // Members' statuses and messages written at once by write_not_run().
 constexpr std::size_t kBlockMembers = 1 << 16;
 
@@ -161,7 +174,10 @@ struct EnsembleH5Writer::Impl {
   std::size_t members = 0, nt = 0, nx = 0, np = 0, done = 0;
   std::size_t ns = 0, ngradient = 0;  // S's times and the gradient's length, once known
   std::vector<double> buffer;         // one member's S in the file's order
-  Hid file, string_type, x, s, gradient, status, message, done_flags, parameters, members_done;
+  std::vector<std::size_t> pending;   // members written, not yet committed
+  std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
+  Hid file, transfer, string_type, x, s, gradient, status, message, done_flags, parameters,
+      members_done;
 
   [[noreturn]] void fail(const std::string& what) {
     throw Error(Status::io_error,
@@ -216,11 +232,11 @@ struct EnsembleH5Writer::Impl {
           name);
     const hsize_t n = product(extent);
     Hid memory(check(H5Screate_simple(1, &n, nullptr), name), H5Sclose);
-    check(H5Dwrite(set.get(), memory_type, memory.get(), space.get(), H5P_DEFAULT, data), name);
+    check(H5Dwrite(set.get(), memory_type, memory.get(), space.get(), transfer.get(), data), name);
   }
 
   void write_whole(const Hid& set, const char* name, hid_t memory_type, const void* data) {
-    check(H5Dwrite(set.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
+    check(H5Dwrite(set.get(), memory_type, H5S_ALL, H5S_ALL, transfer.get(), data), name);
   }
 
   void write_strings(const char* name, const std::vector<std::string>& texts) {
@@ -257,7 +273,8 @@ struct EnsembleH5Writer::Impl {
     if (!s.valid()) {
       ns = r.s_times.size();
       const double nan = std::numeric_limits<double>::quiet_NaN();
-      s = dataset("S", H5T_IEEE_F64LE, {members, ns, nx, np}, 1, sizeof(double), &nan,
+      s = dataset("S", H5T_IEEE_F64LE, {members, ns, nx, np},
+                  table_rows(ns * nx * np * sizeof(double)), sizeof(double), &nan,
                   H5T_NATIVE_DOUBLE, true);
       const Hid times = dataset("S_times", H5T_IEEE_F64LE, {ns}, 0, 0, nullptr, 0, false);
       if (ns > 0) write_whole(times, "S_times", H5T_NATIVE_DOUBLE, r.s_times.data());
@@ -293,10 +310,32 @@ struct EnsembleH5Writer::Impl {
 
   // Closes every HDF5 object, the datasets before the file; the first
   // failure, if any, is reported.
+  // The rows on disk first, then the flags and the count that say they are
+  // there: a run killed during a flush leaves at worst members whose rows
+  // are written and whose flags are not (or the count behind the flags).
+  void commit() {
+    if (pending.empty()) return;
+    check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "flushing");
+    const std::uint8_t one = 1;
+    for (const std::size_t k : pending) write_rows(done_flags, "done", H5T_NATIVE_UINT8, k, 1, &one);
+    const auto count = static_cast<std::int64_t>(done);
+    check(H5Awrite(members_done.get(), H5T_NATIVE_INT64, &count), "members_done");
+    check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "flushing");
+    pending.clear();
+    last_commit = std::chrono::steady_clock::now();
+  }
+
   void close_all() {
     bool failed = false;
+    if (file.get() >= 0) {
+      try {
+        commit();
+      } catch (const Error&) {
+        failed = true;  // the handles are closed all the same
+      }
+    }
     for (Hid* h : {&x, &s, &gradient, &status, &message, &done_flags, &parameters,
-                   &members_done, &string_type})
+                   &members_done, &string_type, &transfer})
       failed = h->release() < 0 || failed;
     failed = file.release() < 0 || failed;
     if (failed) fail("closing the file");
@@ -349,6 +388,9 @@ EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Head
     w.file = Hid(w.check(H5Fcreate(w.partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
                          "creating the file"),
                  H5Fclose);
+    w.transfer = Hid(w.check(H5Pcreate(H5P_DATASET_XFER), "transfer properties"), H5Pclose);
+    w.check(H5Pset_buffer(w.transfer.get(), kTransferBufferBytes, nullptr, nullptr),
+            "transfer properties");
     w.string_type = Hid(w.check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
     w.check(H5Tset_size(w.string_type.get(), H5T_VARIABLE), "string type");
     w.check(H5Tset_cset(w.string_type.get(), H5T_CSET_UTF8), "string type");
@@ -369,7 +411,8 @@ EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Head
     const Hid t = w.dataset("t", H5T_IEEE_F64LE, {w.nt}, 0, 0, nullptr, 0, false);
     if (w.nt > 0) w.write_whole(t, "t", H5T_NATIVE_DOUBLE, header.times.data());
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    w.x = w.dataset("x", H5T_IEEE_F64LE, {w.members, w.nt, w.nx}, 1, sizeof(double), &nan,
+    w.x = w.dataset("x", H5T_IEEE_F64LE, {w.members, w.nt, w.nx},
+                    table_rows(w.nt * w.nx * sizeof(double)), sizeof(double), &nan,
                     H5T_NATIVE_DOUBLE, true);
     const std::int32_t not_run = static_cast<std::int32_t>(Status::unsupported);
     w.status = w.dataset("status", H5T_STD_I32LE, {w.members}, table_rows(4), 4, &not_run,
@@ -413,15 +456,9 @@ void EnsembleH5Writer::write_member(std::size_t k, const EnsembleMember& member)
   const std::string text = valid_utf8(member.message);
   const char* pointer = text.c_str();
   w.write_status(k, 1, &code, &pointer);
-  // The rows on disk first, then the flag and the count that say they are
-  // there: a run killed during a flush leaves at worst a member whose rows
-  // are written and whose flag is not (or the count one behind the flags).
-  w.check(H5Fflush(w.file.get(), H5F_SCOPE_LOCAL), "flushing");
-  const std::uint8_t one = 1;
-  w.write_rows(w.done_flags, "done", H5T_NATIVE_UINT8, k, 1, &one);
-  const auto done = static_cast<std::int64_t>(++w.done);
-  w.check(H5Awrite(w.members_done.get(), H5T_NATIVE_INT64, &done), "members_done");
-  w.check(H5Fflush(w.file.get(), H5F_SCOPE_LOCAL), "flushing");
+  w.pending.push_back(k);
+  ++w.done;
+  if (std::chrono::steady_clock::now() - w.last_commit >= kCommitInterval) w.commit();
 }
 
 std::size_t EnsembleH5Writer::members_done() const { return impl_->done; }

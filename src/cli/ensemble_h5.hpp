@@ -63,9 +63,12 @@ class EnsembleH5Writer {
   EnsembleH5Writer& operator=(const EnsembleH5Writer&) = delete;
 
   // Member k's rows (x, S and gradient when it succeeded), status and
-  // message, flushed (H5Fflush); then its done flag and members_done + 1,
-  // flushed. Error(io_error) when writing fails, Error(internal_error) when
-  // its result has another shape than the members before.
+  // message. Members are committed at most every half second and when the
+  // file is closed: their rows flushed (H5Fflush), then their done flags and
+  // members_done, flushed, so that a run killed at any point leaves no flag
+  // without its rows (and at most the last half second's members
+  // unflagged). Error(io_error) when writing fails, Error(internal_error)
+  // when its result has another shape than the members before.
   void write_member(std::size_t k, const EnsembleMember& member);
   std::size_t members_done() const;
   // PATH.partial (next to the file a link PATH leads to).
