@@ -121,13 +121,13 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
     }
   } catch (const Error& e) {
     progress.finish();
-    if (writer.members_done() == 0) {
+    const std::size_t kept = writer.close_partial();
+    if (kept == 0) {
       writer.discard();
       throw;
     }
-    throw Error(e.status(), std::string(e.what()) + " (the " +
-                                std::to_string(writer.members_done()) + " members done are in '" +
-                                writer.partial_file() + "')");
+    throw Error(e.status(), std::string(e.what()) + " (the " + std::to_string(kept) +
+                                " members done are in '" + writer.partial_file() + "')");
   }
   progress.finish();
   writer.finish();

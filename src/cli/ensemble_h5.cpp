@@ -38,6 +38,9 @@ constexpr std::size_t kTransferBufferBytes = std::size_t{1} << 16;
 // closed: a flush compresses every open chunk again, and one a member made
 // an ensemble of small members slower than solving them.
 constexpr std::chrono::milliseconds kCommitInterval{500};
+// ... and once this much has been given to HDF5 since the last commit,
+// which bounds the room a commit claims first (reserve_for_flush).
+constexpr std::size_t kCommitBytes = std::size_t{1} << 20;
 // Members' statuses and messages written at once by write_not_run().
 constexpr std::size_t kBlockMembers = 1 << 16;
 
@@ -83,7 +86,17 @@ std::string hdf5_reason() {
       },
       &reason);
   H5Eclear2(H5E_DEFAULT);
-  return reason.empty() ? "the HDF5 library reported an error" : reason;
+  if (reason.empty()) return "the HDF5 library reported an error";
+  // A failed system call: HDF5 writes a record of it ("file write failed:
+  // time = ..., errno = 27, error message = 'File too large', ..."); its
+  // message is the reason.
+  const std::string tag = "error message = '";
+  const auto at = reason.find(tag);
+  if (at != std::string::npos) {
+    const auto end = reason.find('\'', at + tag.size());
+    if (end != std::string::npos) return reason.substr(at + tag.size(), end - at - tag.size());
+  }
+  return reason;
 }
 
 // `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD.
@@ -171,15 +184,22 @@ std::string replaced_file(const std::string& path) {
 struct EnsembleH5Writer::Impl {
   std::string path, partial;
   int lock_fd = -1;  // PATH.partial, holding the lock that keeps other runs out
-  std::size_t members = 0, nt = 0, nx = 0, np = 0, done = 0;
+  std::size_t members = 0, nt = 0, nx = 0, np = 0;
+  std::size_t done = 0;       // members written
+  std::size_t committed = 0;  // members flagged done on disk
+  // A write failed: what is on disk is the last commit, left as it is (a
+  // flush now could write half of the metadata and make the file unreadable).
+  bool broken = false;
   std::size_t ns = 0, ngradient = 0;  // S's times and the gradient's length, once known
   std::vector<double> buffer;         // one member's S in the file's order
   std::vector<std::size_t> pending;   // members written, not yet committed
+  std::size_t unflushed_bytes = 0;    // given to HDF5 since the last commit
   std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
   Hid file, transfer, string_type, x, s, gradient, status, message, done_flags, parameters,
       members_done;
 
   [[noreturn]] void fail(const std::string& what) {
+    broken = true;
     throw Error(Status::io_error,
                 "writing '" + partial + "' failed: " + what + ": " + hdf5_reason());
   }
@@ -231,6 +251,7 @@ struct EnsembleH5Writer::Impl {
                               nullptr),
           name);
     const hsize_t n = product(extent);
+    unflushed_bytes += static_cast<std::size_t>(n) * H5Tget_size(memory_type);
     Hid memory(check(H5Screate_simple(1, &n, nullptr), name), H5Sclose);
     check(H5Dwrite(set.get(), memory_type, memory.get(), space.get(), transfer.get(), data), name);
   }
@@ -263,6 +284,7 @@ struct EnsembleH5Writer::Impl {
   void write_status(std::size_t k, std::size_t count, const std::int32_t* codes,
                     const char* const* texts) {
     write_rows(status, "status", H5T_NATIVE_INT32, k, count, codes);
+    for (std::size_t i = 0; i < count; ++i) unflushed_bytes += std::strlen(texts[i]) + 16;
     write_rows(message, "message", string_type.get(), k, count, texts);
   }
 
@@ -313,15 +335,50 @@ struct EnsembleH5Writer::Impl {
   // The rows on disk first, then the flags and the count that say they are
   // there: a run killed during a flush leaves at worst members whose rows
   // are written and whose flags are not (or the count behind the flags).
+  // Room on disk for everything a flush may write, claimed before it: a
+  // flush that fails half-way (a full disk, a file size limit) leaves
+  // metadata that points past the end of the file, and the file unreadable;
+  // a failure here leaves the file as the last commit made it. A flush
+  // writes each touched chunk whole (deflate may add 0.1 %), the metadata
+  // and the message heap: the bytes given since the last commit, two
+  // chunks a dataset and a margin bound it.
+  void reserve_for_flush() {
+    const std::size_t bytes =
+        unflushed_bytes + unflushed_bytes / 64 + 12 * kTableChunkBytes + (std::size_t{1} << 18);
+    struct stat info {};
+    if (::fstat(lock_fd, &info) != 0) fail_errno("making room for a flush", errno);
+    const int e = ::posix_fallocate(lock_fd, info.st_size, static_cast<off_t>(bytes));
+    if (e != 0 && e != EOPNOTSUPP && e != EINVAL) fail_errno("making room for a flush", e);
+  }
+
+  // The room reserve_for_flush() claimed beyond what HDF5 allocated (a flush
+  // does not shorten the file; only closing it does).
+  void release_reserve() {
+    haddr_t eoa = 0;
+    struct stat info {};
+    if (H5Fget_eoa(file.get(), &eoa) < 0 || eoa == 0 || ::fstat(lock_fd, &info) != 0) return;
+    if (static_cast<haddr_t>(info.st_size) > eoa) (void)::ftruncate(lock_fd, static_cast<off_t>(eoa));
+  }
+
+  [[noreturn]] void fail_errno(const std::string& what, int error) {
+    broken = true;
+    throw Error(Status::io_error,
+                "writing '" + partial + "' failed: " + what + ": " + std::strerror(error));
+  }
+
   void commit() {
-    if (pending.empty()) return;
+    if (pending.empty() || broken) return;
+    reserve_for_flush();
     check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "flushing");
+    release_reserve();
+    unflushed_bytes = 0;
     const std::uint8_t one = 1;
     for (const std::size_t k : pending) write_rows(done_flags, "done", H5T_NATIVE_UINT8, k, 1, &one);
     const auto count = static_cast<std::int64_t>(done);
     check(H5Awrite(members_done.get(), H5T_NATIVE_INT64, &count), "members_done");
     check(H5Fflush(file.get(), H5F_SCOPE_LOCAL), "flushing");
     pending.clear();
+    committed = done;
     last_commit = std::chrono::steady_clock::now();
   }
 
@@ -341,9 +398,11 @@ struct EnsembleH5Writer::Impl {
     if (failed) fail("closing the file");
   }
 
+  // After a failed write the HDF5 objects are abandoned, not closed
+  // (closing flushes): the process's exit releases them (H5dont_atexit).
   void close_quietly() {
     try {
-      close_all();
+      if (!broken) close_all();
     } catch (const Error&) {
     }
     if (lock_fd >= 0) ::close(lock_fd);
@@ -363,6 +422,11 @@ EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Head
   w.nt = header.times.size();
   w.nx = header.state_names.size();
   w.np = header.parameter_names.size();
+  // HDF5's clean-up at exit closes what a failed write left open and
+  // crashed doing so (a full disk, a file size limit): the writer closes
+  // what it opened itself, and the process's exit closes the rest. Only
+  // possible before the library's first call; later it changes nothing.
+  H5dont_atexit();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become one message, not a trace
 
   // The lock (an open-file-description lock: closing other descriptors of
@@ -381,6 +445,17 @@ EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Head
     w.lock_fd = -1;
     throw Error(Status::io_error, "cannot write '" + path + "': '" + w.partial +
                                       "' is being written by another run");
+  }
+  // A .partial nobody writes is what a killed run left: the members it
+  // finished (docs/hdf5-output.md). Not replaced without being asked.
+  struct stat existing {};
+  if (::fstat(w.lock_fd, &existing) == 0 && existing.st_size > 0) {
+    ::close(w.lock_fd);
+    w.lock_fd = -1;
+    throw Error(Status::io_error,
+                "cannot write '" + path + "': '" + w.partial +
+                    "' is left from an earlier run that did not finish and may hold the "
+                    "members it solved; move or remove it, then run again");
   }
   try {
     Hid access(w.check(H5Pcreate(H5P_FILE_ACCESS), "creating the file"), H5Pclose);
@@ -458,10 +533,17 @@ void EnsembleH5Writer::write_member(std::size_t k, const EnsembleMember& member)
   w.write_status(k, 1, &code, &pointer);
   w.pending.push_back(k);
   ++w.done;
-  if (std::chrono::steady_clock::now() - w.last_commit >= kCommitInterval) w.commit();
+  if (w.unflushed_bytes >= kCommitBytes ||
+      std::chrono::steady_clock::now() - w.last_commit >= kCommitInterval)
+    w.commit();
 }
 
 std::size_t EnsembleH5Writer::members_done() const { return impl_->done; }
+
+std::size_t EnsembleH5Writer::close_partial() {
+  impl_->close_quietly();
+  return impl_->committed;
+}
 
 void EnsembleH5Writer::write_parameters(std::size_t first,
                                         const std::vector<std::vector<double>>& sets) {

@@ -71,6 +71,10 @@ class EnsembleH5Writer {
   // when its result has another shape than the members before.
   void write_member(std::size_t k, const EnsembleMember& member);
   std::size_t members_done() const;
+  // After a failure: commits what it can (nothing once a write has failed:
+  // the file is left as its last commit made it, readable), closes
+  // PATH.partial and leaves it in place; the members done in it.
+  std::size_t close_partial();
   // PATH.partial (next to the file a link PATH leads to).
   const std::string& partial_file() const;
 

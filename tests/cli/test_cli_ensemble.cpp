@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,7 +69,9 @@ std::string slurp(const std::string& path) {
 
 // Starts the tool with `args`, standard output to /dev/null and standard
 // error to `err_path`; returns its process id.
-pid_t start_tool(const std::vector<std::string>& args, const std::string& err_path) {
+// file_limit: the child's RLIMIT_FSIZE in bytes (a disk that fills up).
+pid_t start_tool(const std::vector<std::string>& args, const std::string& err_path,
+                 rlim_t file_limit = RLIM_INFINITY) {
   std::vector<std::string> argv_text{ODESENS_CLI_PATH};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -80,6 +83,10 @@ pid_t start_tool(const std::vector<std::string>& args, const std::string& err_pa
     const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(out, STDOUT_FILENO);
     ::dup2(err, STDERR_FILENO);
+    if (file_limit != RLIM_INFINITY) {
+      const struct rlimit limit {file_limit, file_limit};
+      ::setrlimit(RLIMIT_FSIZE, &limit);
+    }
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
@@ -539,6 +546,58 @@ TEST(CliEnsemble, AKilledRunLeavesThePartialFileWithTheMembersDone) {
   // A commit flushes the flags after the rows and before the counter: a
   // kill during it can leave the counter behind the flags, never ahead.
   EXPECT_GE(flagged, done_count);
+
+  // The next run with the same --out keeps the .partial and says so.
+  const std::string before = slurp(dir / "slow.h5.partial");
+  const Exit again = run_tool(dir, slow_run_args(dir));
+  EXPECT_EQ(again.status, 1) << again.err;
+  EXPECT_NE(again.err.find("slow.h5.partial' is left from an earlier run"), std::string::npos)
+      << again.err;
+  EXPECT_EQ(slurp(dir / "slow.h5.partial"), before);
+}
+
+// A disk that fills up during the run (here a file size limit): status 1,
+// one sentence, and the .partial readable whole, with every member flagged
+// done correct (the room for each flush is claimed before it, so no flush
+// fails half-way).
+TEST(CliEnsemble, AFullDiskLeavesAReadablePartialWithTheMembersCommitted) {
+  TempDir dir;
+  write_file(dir / "decay.ode", "param k = 1\nstate x = 1\ndx/dt = -k*x\n");
+  const std::size_t count = 2000;
+  std::ostringstream csv;
+  csv.precision(17);
+  csv << "k\n";
+  for (std::size_t m = 0; m < count; ++m) csv << 0.5 + 0.001 * static_cast<double>(m) << '\n';
+  write_file(dir / "k.csv", csv.str());
+  const std::string err = dir / "stderr.txt";
+  const Exit e = wait_tool(
+      start_tool({"ensemble", dir / "decay.ode", "--method", "cvodes_fsa", "--params",
+                  dir / "k.csv", "--tout", "0:1:501", "--out", dir / "decay.h5"},
+                 err, 4u << 20),
+      err);
+  ASSERT_EQ(e.signal, 0) << e.err;
+  ASSERT_EQ(e.status, 1) << e.err;
+  EXPECT_NE(e.err.find("File too large"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("members done are in"), std::string::npos) << e.err;
+  EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
+  EXPECT_FALSE(fs::exists(dir / "decay.h5"));
+
+  H5File f(dir / "decay.h5.partial");
+  ASSERT_TRUE(f.ok());
+  const long long done_count = f.members_done();
+  ASSERT_GT(done_count, 0);
+  ASSERT_LT(done_count, static_cast<long long>(count));
+  const auto done = f.bytes("done");
+  const auto x = f.doubles("x");
+  const auto k = f.doubles("parameters");
+  ASSERT_EQ(x.size(), count * 501);
+  long long flagged = 0;
+  for (std::size_t m = 0; m < count; ++m) {
+    if (!done[m]) continue;
+    ++flagged;
+    ASSERT_NEAR(x[m * 501 + 500], std::exp(-k[m]), 1e-6) << m;
+  }
+  EXPECT_EQ(flagged, done_count);
 }
 
 TEST(CliEnsemble, CtrlCEndsTheRunWithTheMembersDoneAndTheRestMarkedNotRun) {

@@ -200,6 +200,19 @@ CASES = [
     Case("h5_out_missing_directory", RUN + SHORT + ["--format", "h5", "--out",
                                                     "{tmp}/nosuch/out.h5"], 1,
          "nosuch/out.h5.partial': No such file or directory"),
+    # A disk that fills up (a file size limit): one sentence, no HDF5 trace,
+    # no crash at exit; an ensemble keeps the members committed.
+    Case("h5_file_size_limit", RUN + ["--tout", "0:1:100000", "--format", "h5", "--out",
+                                      "{tmp}/x.h5"], 1,
+         ["writing '", "File too large"], file_limit=20 << 10),
+    Case("ensemble_file_size_limit",
+         ["ensemble", "builtin:chua", "--method", "cvodes_fsa", "--tout", "0:1:2000",
+          "--params", "{input}", "--out", "{tmp}/out.h5"], 1,
+         ["File too large", "members done are in '"], input="\n".join(["p2"] + ["15.6"] * 300),
+         input_name="sets.csv", file_limit=3 << 20),
+    # A .partial a killed run left is kept, not replaced.
+    Case("stale_partial_is_kept", RUN + SHORT + ["--format", "h5", "--out", "{tmp}/out.h5"], 1, ["out.h5.partial' is left from an earlier run", "move or remove it"],
+         input="an earlier run's members", input_name="out.h5.partial"),
     Case("h5_observe", RUN + SHORT + ["--format", "h5", "--out", "{tmp}/o.h5", "--observe", "x1"],
          2, "--format h5 does not take --observe"),
 

@@ -16,10 +16,12 @@ class Case:
       standard output must contain, if given.
     pending: why the expectation is not met yet (behaviour being changed
       elsewhere), or None.
+    file_limit: the largest file the program may write, in bytes
+      (RLIMIT_FSIZE: a disk that fills up), or None.
     """
 
     def __init__(self, name, args, status, stderr, input=None, input_name="model.txt",
-                 stdout=None, pending=None):
+                 stdout=None, pending=None, file_limit=None):
         self.name = name
         self.args = list(args)
         self.status = status
@@ -28,10 +30,11 @@ class Case:
         self.input_name = input_name
         self.stdout = stdout
         self.pending = pending
+        self.file_limit = file_limit
 
     def renamed(self, name):
         copy = Case(name, self.args, self.status, self.stderr, self.input, self.input_name,
-                    self.stdout, self.pending)
+                    self.stdout, self.pending, self.file_limit)
         return copy
 
     def stderr_fragments(self):

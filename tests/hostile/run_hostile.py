@@ -130,14 +130,18 @@ def child_environment():
     return env
 
 
-def run_process(argv, cwd, sanitized, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT):
-    """Runs argv with the limits; returns an Outcome."""
+def run_process(argv, cwd, sanitized, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT,
+                file_limit=None):
+    """Runs argv with the limits (file_limit: RLIMIT_FSIZE, if given);
+    returns an Outcome."""
     out = Outcome(time_limit, memory_limit)
 
     def limit_memory():
         if not sanitized:
             resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if file_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
     with open(os.path.join(cwd, ".stdout"), "wb+") as so, \
             open(os.path.join(cwd, ".stderr"), "wb+") as se:
@@ -225,7 +229,7 @@ def run_case(case, tool, capi, sanitized):
         if not case.args or argv[0] != capi:
             argv.insert(0, tool)
         started = time.monotonic()
-        out = run_process(argv, work, sanitized)
+        out = run_process(argv, work, sanitized, file_limit=case.file_limit)
         seconds = time.monotonic() - started
         problems = problems_of(case, out, values)
         shown = " ".join(a if len(a) < 120 else a[:100] + "..."
