@@ -61,7 +61,8 @@ class ExprModel final : public Model,
   std::string name() const override;
   double default_t0() const override;
   // The model's end time: `time t_end = ...` of .ode files, 100 for SBML
-  // (which has none), 1 when the source gives none.
+  // (which has none), 1 when the source gives none (t0 + 1 for a t0 at or
+  // past 1).
   double default_t_end() const override;
 
   // Workspaces with register files for this model; lane_width 1, 4 or 8

@@ -21,6 +21,7 @@
 #include "cli/arguments.hpp"
 #include "cli/ensemble_command.hpp"
 #include "cli/exit_status.hpp"
+#include "core/quoted_text.hpp"
 #include "ensemble/mpi_ensemble.hpp"
 #include "odesens/odesens.hpp"
 
@@ -63,6 +64,11 @@ int run(int argc, char** argv, int rank, int thread_level) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     if (rank == 0) std::cout << kUsage;
     return args.empty() ? 2 : 0;
+  }
+  if (args[0] != "ensemble" && !args[0].empty() && args[0][0] != '-') {
+    say("unknown command '" + printable_text(args[0]) +
+        "': odesens-mpi has one, ensemble (run, compare and the others are odesens's)");
+    return 2;
   }
   CLI::App app{"odesens-mpi"};
   app.set_help_flag();

@@ -14,16 +14,19 @@
 #include <limits>
 #include <unordered_map>
 
-#include "core/file_kind.hpp"
 #include "cli/arguments.hpp"
+#include "core/file_kind.hpp"
+#include "core/quoted_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cli {
 namespace {
 
-// A cell or name as quoted in a message: at most 40 bytes of it.
+// A cell or name as shown in a message: at most 40 bytes of it, bytes that
+// are not printable ASCII as \xNN.
 std::string shown(const std::string& text) {
-  return text.size() <= 40 ? text : text.substr(0, 37) + "...";
+  return printable_text(text.size() <= 40 ? text : text.substr(0, 37)) +
+         (text.size() <= 40 ? "" : "...");
 }
 
 char separator_of(const std::string& path, const std::string& flag) {

@@ -53,4 +53,11 @@ if(NOT bad EQUAL 2 OR NOT n EQUAL 1)
   message(FATAL_ERROR "a wrong method: exit ${bad} (expected 2), ${n} messages (expected 1):\n"
                       "${bad_err}")
 endif()
+
+# A command odesens-mpi does not have is named, with the one it has.
+execute_process(COMMAND ${ODESENS_MPI} run m.ode --method cvodes_fsa
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE other ERROR_VARIABLE other_err)
+if(NOT other EQUAL 2 OR NOT other_err MATCHES "unknown command 'run': odesens-mpi has one, ensemble")
+  message(FATAL_ERROR "odesens-mpi run: exit ${other} (expected 2):\n${other_err}")
+endif()
 message(STATUS "odesens-mpi on 2 ranks: the threaded document, bit for bit")

@@ -701,9 +701,9 @@ TEST(CliEnsembleParams, DuplicateOrEmptyNames) {
 }
 
 TEST(CliEnsembleParams, SeparatorFollowsTheSuffix) {
-  // A tab-separated header in a .csv file is one name.
+  // A tab-separated header in a .csv file is one name (the tab shown as \x09).
   expect_params_error("sets.csv", "p1\tp2\n7\t15\n",
-                      "sets.csv:1: model builtin:chua has no parameter 'p1\tp2' (column 1)");
+                      "sets.csv:1: model builtin:chua has no parameter 'p1\\x09p2' (column 1)");
   expect_params_error("sets.txt", "p1,p2\n7,15\n",
                       "sets.txt' must end in .csv (comma-separated) or .tsv (tab-separated)");
 }

@@ -233,6 +233,11 @@ CASES = [
     Case("ensemble_missing_params_file", ENSEMBLE + ["--params", "{tmp}/nosuch.csv", "--out",
                                                      "{tmp}/out.h5"], 2,
          "nosuch.csv': No such file or directory"),
+    # Bytes of a parameter file reach the terminal escaped, as the .ode parser's.
+    params("params_control_bytes", b"p1\n1\x1b[2J\r\x00x\n", 2,
+           "'1\\x1B[2J\\x0D\\x00x' is not a number"),
+    params("params_control_bytes_in_header", b"p1\x07\x1b]0;x\n1\n", 2,
+           "has no parameter 'p1\\x07\\x1B]0;x'"),
     params("params_empty", "", 2, "sets.csv: empty file"),
     params("params_only_comments", "# p1\n\n   \n# p2\n", 2, "only blank and comment lines"),
     params("params_no_rows", "p1,p2\n", 2, "no data rows after the header (line 1)"),

@@ -83,6 +83,11 @@ CASES = [
     ode("unknown_time_key", DECAY + "time t1 = 5\n", 2, "model.ode:4:"),
     ode("time_not_a_number", DECAY + "time t0 = abc\n", 2, "model.ode:4:"),
     ode("end_before_start", DECAY + "time t0 = 1\ntime t_end = 0\n", 2, "model.ode"),
+    # t0 past the default end: the default span is [t0, t0 + 1].
+    Case("start_after_default_end", ["run", "{input}", "--method", "cvodes_fsa"], 0, [],
+         input=DECAY + "time t0 = 200\n", input_name="model.ode", stdout='"times":[200,200.01,'),
+    ode("start_too_large_for_a_default_end", DECAY + "time t0 = 1e300\n", 2,
+        "leaves no default end time t0 + 1 in doubles"),
     ode("name_very_long", lines("state " + repeat("x", 100000) + " = 1",
                                 "d" + repeat("x", 100000) + "/dt = 1"), 0, "", stdout="states (1)"),
 

@@ -44,6 +44,7 @@ class Resolver {
           break;
         case StatementKind::time:
           (s.name == "t0" ? m_.t0 : m_.t_end) = s.number;
+          if (s.name == "t0") t0_at_ = s.name_at;
           if (s.name == "t_end") {
             has_t_end_ = true;
             t_end_at_ = s.name_at;
@@ -62,6 +63,14 @@ class Resolver {
     if (has_t_end_ && !(m_.t_end > m_.t0))
       fail(t_end_at_, "t_end = " + number_text(m_.t_end) + " must be after t0 = " +
                           number_text(m_.t0));
+    // Without t_end the default span is [t0, t0 + 1] when t0 is at or past
+    // the usual default end of 1 (not a span that runs backwards).
+    if (!has_t_end_ && !(m_.t_end > m_.t0)) {
+      m_.t_end = m_.t0 + 1.0;
+      if (!(m_.t_end > m_.t0))
+        fail(t0_at_, "t0 = " + number_text(m_.t0) +
+                         " leaves no default end time t0 + 1 in doubles: give 'time t_end'");
+    }
     for (std::size_t l = 0; l < let_statement_.size(); ++l) {  // lets are observable
       m_.observable_names.push_back(let_stmt(static_cast<int>(l)).name);
       m_.observables.push_back(let_node_[l]);
@@ -315,6 +324,7 @@ class Resolver {
   std::vector<NodeId> let_node_;
   bool has_t_end_ = false;
   SourceLocation t_end_at_{};
+  SourceLocation t0_at_{};
 };
 
 }  // namespace

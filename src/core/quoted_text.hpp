@@ -1,0 +1,15 @@
+// Text from a user's file, quoted for a message: bytes that are not
+// printable ASCII (control characters, escape sequences that could act on
+// a terminal, a lone CR, NUL, bytes of other encodings) are written as \xNN.
+#pragma once
+
+#include <string>
+
+namespace odesens {
+
+// 'text' with its quotes.
+std::string quoted_text(const std::string& text);
+// The same without the quotes.
+std::string printable_text(const std::string& text);
+
+}  // namespace odesens
