@@ -35,6 +35,7 @@ void reach_outputs(SteppedSolution& solver, const double* times, std::size_t cou
   for (std::size_t k = 0; k < count; ++k) {
     const double t_out = times[k];
     const double t_limit = settings.stop_at_outputs ? t_out : t_last;
+    if (direction * (solver.t() - t_out) < 0) solver.begin_output_interval();
     while (direction * (solver.t() - t_out) < 0) solver.step(t_limit);
     double* out = X_out + k * n;
     if (solver.t() == t_out) {

@@ -27,6 +27,9 @@ class SteppedSolution {
   virtual void step(double t_limit) = 0;
   // x(t) for t in the last accepted step.
   virtual void interpolate(double t, double* out) = 0;
+  // A new output interval begins: max_steps bounds the steps of each
+  // (CVODES' mxstep per output time), not the solve's.
+  virtual void begin_output_interval() {}
 };
 
 // A SteppedSolution that can start again from a given state (after an

@@ -170,6 +170,31 @@ TEST_P(MethodErrors, TooMuchWorkIsReported) {
   EXPECT_NE(f.message.find("max_steps"), std::string::npos) << f.message;
 }
 
+// max_steps bounds the steps between two output times, as CVODES' mxstep
+// does, in every method: many outputs each within the budget solve although
+// the solve as a whole takes more; the message names max_steps itself.
+TEST_P(MethodErrors, MaxStepsBoundsEachOutputInterval) {
+  if (needs_box()) GTEST_SKIP() << GetParam() << " needs a parameter box and expressions";
+  std::vector<double> times;
+  for (int k = 0; k <= 200; ++k) times.push_back(0.05 * k);
+  auto problem = builtin_problem("chua", times);
+  const auto steps = static_cast<std::int64_t>(solve(problem, GetParam()).stats.steps);
+  // An eighth of the steps of the whole solve (forward and backward passes,
+  // several backward problems, for the adjoint methods): more than any of
+  // its 200 intervals needs, fewer than one interval over the whole span does.
+  problem.max_steps = steps / 8;
+  ASSERT_GT(problem.max_steps, 5);
+  EXPECT_NO_THROW(solve(problem, GetParam())) << "max_steps " << problem.max_steps;
+  auto one_output = builtin_problem("chua", {0.0, 10.0});
+  one_output.max_steps = steps / 8;
+  const auto f = failure_of(one_output, GetParam());
+  EXPECT_EQ(f.status, Status::too_much_work) << f.message;
+  const std::string n = std::to_string(steps / 8);
+  EXPECT_TRUE(f.message.find("max_steps (" + n + ")") != std::string::npos ||
+              f.message.find("max_steps = " + n) != std::string::npos)
+      << f.message;
+}
+
 TEST_P(MethodErrors, UnknownOptionAndBadOptionValue) {
   if (needs_box()) GTEST_SKIP() << GetParam() << " needs a parameter box and expressions";
   auto problem = builtin_problem("chua", {1.0});

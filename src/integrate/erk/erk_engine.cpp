@@ -62,6 +62,7 @@ void ErkEngine::reset(double t0, const double* x0, double t_end, double h_first)
   h_last_ = 0;
   direction_ = t_end > t0 ? 1.0 : -1.0;
   stats_ = ErkStats{};
+  budget_start_ = 0;
   controller_.reset();
   has_step_ = dense_ready_ = fsal_pending_ = false;
   started_ = true;
@@ -100,7 +101,7 @@ void ErkEngine::take_step(double h) {
   require_started("take_step");
   if (!(h != 0 && finite(h)) || (h > 0) != (direction_ > 0))
     throw Error(Status::invalid_argument, "take_step needs a finite h != 0 in the direction of t_end");
-  if (stats_.steps >= settings_.max_steps)
+  if (stats_.steps - budget_start_ >= settings_.max_steps)
     throw Error(Status::too_much_work, "max_steps (" + std::to_string(settings_.max_steps) +
                                            ") reached at t = " + number_text(t_));
   prepare_first_stage();
@@ -117,7 +118,7 @@ void ErkEngine::step(double t_limit) {
   prepare_first_stage();
   bool rejected = false;
   for (;;) {
-    const StepAttempt attempt = next_step_attempt(stats_.steps, settings_.max_steps, t_, t_limit,
+    const StepAttempt attempt = next_step_attempt(stats_.steps - budget_start_, settings_.max_steps, t_, t_limit,
                                                   direction_, h_next_, settings_.h_max, adaptive);
     const double h = attempt.h, h_proposed = attempt.h_proposed;
     const bool lands = attempt.lands;

@@ -36,6 +36,7 @@ struct ErkSettings {
   std::optional<double> h_fixed;  // set: fixed steps of this size (required for euler, rk4)
   double h_max = 0;               // bound on |h|; 0: none
   long max_steps = 100000;        // step attempts (accepted + rejected) after reset
+                                  // or begin_step_budget()
   // A method's own norm of each step's error (step_control.hpp); null: the
   // WRMS norm of the tolerances, largest over the trajectories (dop853: its
   // err5/err3 combination).
@@ -71,6 +72,8 @@ class ErkEngine {
   // One accepted step towards t_limit; a step that would pass t_limit is
   // shortened to end exactly on it (t() == t_limit afterwards).
   void step(double t_limit);
+  // max_steps counts the attempts from here on (an output interval begins).
+  void begin_step_budget() { budget_start_ = stats_.steps; }
   // One step of exactly this h without error control (fixed-step mode and
   // replays of a recorded step sequence).
   void take_step(double h);
@@ -126,6 +129,7 @@ class ErkEngine {
   const ErkLaneKernels* kernels_;
   PiController controller_;
   ErkStats stats_;
+  long budget_start_ = 0;  // stats_.steps when the step budget began
   std::size_t n_;
   double t_ = 0, t_previous_ = 0, h_last_ = 0, h_next_ = 0, direction_ = 1;
   bool started_ = false;

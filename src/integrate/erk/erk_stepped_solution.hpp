@@ -14,6 +14,7 @@ class ErkSteppedSolution final : public SteppedSolution {
   const double* x() const override { return engine_.x(); }
   void step(double t_limit) override { engine_.step(t_limit); }
   void interpolate(double t, double* out) override { engine_.interpolate(t, out); }
+  void begin_output_interval() override { engine_.begin_step_budget(); }
 
  private:
   ErkEngine& engine_;

@@ -42,6 +42,7 @@ class EventedSolution final : public SteppedSolution {
   double t() const override { return t_; }
   const double* x() const override;
   void step(double t_limit) override;
+  void begin_output_interval() override { inner_.begin_output_interval(); }
   void interpolate(double t, double* out) override;
 
  private:

@@ -78,6 +78,7 @@ void RosenbrockEngine::reset(double t0, const double* x0, double t_end) {
   h_last_ = 0;
   direction_ = t_end > t0 ? 1.0 : -1.0;
   stats_ = RosenbrockStats{};
+  budget_start_ = 0;
   controller_.reset();
   f_ready_ = dfdt_ready_ = jacobian_ready_ = false;
   started_ = true;
@@ -119,7 +120,7 @@ void RosenbrockEngine::take_step(double h) {
   if (!(h != 0 && finite(h)) || (h > 0) != (direction_ > 0))
     throw Error(Status::invalid_argument,
                 "take_step needs a finite h != 0 in the direction of t_end");
-  if (stats_.steps >= settings_.max_steps)
+  if (stats_.steps - budget_start_ >= settings_.max_steps)
     throw Error(Status::too_much_work, "max_steps (" + std::to_string(settings_.max_steps) +
                                            ") reached at t = " + number_text(t_));
   prepare_step_start();
@@ -139,7 +140,7 @@ void RosenbrockEngine::step(double t_limit) {
   bool rejected = false;
   int singular_in_a_row = 0;
   for (;;) {
-    const StepAttempt attempt = next_step_attempt(stats_.steps, settings_.max_steps, t_, t_limit,
+    const StepAttempt attempt = next_step_attempt(stats_.steps - budget_start_, settings_.max_steps, t_, t_limit,
                                                   direction_, h_next_, settings_.h_max, adaptive);
     const double h = attempt.h, h_proposed = attempt.h_proposed;
     const bool lands = attempt.lands;

@@ -69,6 +69,7 @@ struct RosenbrockSettings {
   std::optional<double> h_fixed;  // set: fixed steps of this size, no error control
   double h_max = 0;               // bound on |h|; 0: none
   long max_steps = 100000;        // step attempts after reset (accepted, rejected, singular)
+                                  // or begin_step_budget()
   RosenbrockJacobian jacobian = RosenbrockJacobian::corrected;  // perturbed lanes' stages
   // A method's own norm of each step's error (step_control.hpp); null: the
   // WRMS norm of the tolerances, largest over the lanes.
@@ -103,6 +104,8 @@ class RosenbrockEngine {
   // One accepted step towards t_limit; a step that would pass t_limit is
   // shortened to end exactly on it (t() == t_limit afterwards).
   void step(double t_limit);
+  // max_steps counts the attempts from here on (an output interval begins).
+  void begin_step_budget() { budget_start_ = stats_.steps; }
   // One step of exactly this h without error control.
   void take_step(double h);
   // Steps until t() == t_end.
@@ -157,6 +160,7 @@ class RosenbrockEngine {
   RosenbrockObserver* observer_;
   PiController controller_;
   RosenbrockStats stats_;
+  long budget_start_ = 0;  // stats_.steps when the step budget began
   std::size_t n_, m_;
   bool autonomous_;
   double t_ = 0, t_previous_ = 0, h_last_ = 0, h_next_ = 0, direction_ = 1;

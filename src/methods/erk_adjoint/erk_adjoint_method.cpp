@@ -83,10 +83,9 @@ integrate::erk::ErkSettings engine_settings(const Problem& problem, const Method
   if (tableau.fixed_step_only && !s.h_fixed)
     throw Error(Status::option_type, std::string("tableau ") + tableau.name +
                                          " has no error estimate: give option h_fixed > 0");
-  // max_steps bounds the steps between two output times; the engine counts
-  // attempts over the whole solve.
-  const double intervals = static_cast<double>(std::max<std::size_t>(problem.output_times.size(), 1));
-  s.max_steps = static_cast<long>(std::min(static_cast<double>(problem.max_steps) * intervals, 4e18));
+  // max_steps bounds the step attempts between two output times (the output
+  // grid starts each interval's budget).
+  s.max_steps = static_cast<long>(problem.max_steps);
   return s;
 }
 

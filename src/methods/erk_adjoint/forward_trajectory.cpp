@@ -96,6 +96,7 @@ class RecordedSolution final : public integrate::RestartableSolution {
     engine_.step(t_limit);
   }
   void interpolate(double t, double* out) override { engine_.interpolate(t, out); }
+  void begin_output_interval() override { engine_.begin_step_budget(); }
   bool retake(double t) override {
     recorder_.drop_last_step();
     add_stats();
@@ -156,6 +157,7 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
   engine.reset(t0, x0, t_toward);
   if (!events || !events->active()) {
     for (std::size_t k = 0; k < times.size(); ++k) {
+      if (engine.t() < times[k]) engine.begin_step_budget();  // max_steps per output interval
       while (engine.t() < times[k]) engine.step(times[k]);
       out.steps_before.push_back(out.steps());
       std::copy(engine.x(), engine.x() + nx, x_out + k * nx);
@@ -170,6 +172,7 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
     integrate::EventedSolution solution(recorded, *events, nx, 0);
     solution.set_output_times(times.data(), times.size());
     for (std::size_t k = 0; k < times.size(); ++k) {
+      if (solution.t() < times[k]) solution.begin_output_interval();
       while (solution.t() < times[k]) solution.step(times[k]);
       out.steps_before.push_back(out.steps());
       std::copy(solution.x(), solution.x() + nx, x_out + k * nx);

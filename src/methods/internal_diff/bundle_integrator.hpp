@@ -75,6 +75,8 @@ class BundleIntegrator {
   virtual ~BundleIntegrator() = default;
   virtual void start(double t0, const double* X0, const double* X0_low, double t_end) = 0;
   virtual void step(double t_limit) = 0;
+  // max_steps counts the attempts from here on (an output interval begins).
+  virtual void begin_step_budget() = 0;
   virtual void replace_states(const double* X, const double* X_low) = 0;
   virtual double t() const = 0;
   virtual double t_previous() const = 0;

@@ -36,6 +36,7 @@ class BundleSolution final : public integrate::RestartableSolution {
   double t() const override { return bundle_.t(); }
   const double* x() const override;  // with the low parts of the states
   void step(double t_limit) override;
+  void begin_output_interval() override { bundle_.begin_step_budget(); }
   void interpolate(double t, double* out) override;
   void restart(double t, const double* y) override;
   // Without dense output for outputs (grk4as): the step again from its

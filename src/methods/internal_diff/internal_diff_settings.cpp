@@ -113,11 +113,9 @@ InternalDiffSettings read_settings(const Problem& problem, const MethodOptions& 
   if (fixed > 0.0) s.h_fixed = fixed;
   s.h0 = options.get_double("h0");
   s.h_max = options.get_double("h_max");
-  // max_steps bounds the steps between two output times; integrators count
-  // attempts over the whole solve.
-  const double intervals = static_cast<double>(std::max<std::size_t>(problem.output_times.size(), 1));
-  s.max_steps =
-      static_cast<long>(std::min(static_cast<double>(problem.max_steps) * intervals, 4e18));
+  // max_steps bounds the step attempts between two output times (the output
+  // grid starts each interval's budget).
+  s.max_steps = static_cast<long>(problem.max_steps);
   return s;
 }
 

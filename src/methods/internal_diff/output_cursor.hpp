@@ -36,10 +36,12 @@ class OutputCursor {
   }
 
   // After a step: visit(k, y) with the solution y at times[k] for every
-  // output time in (t_previous, t]. buffer holds one solution.
+  // output time in (t_previous, t]. buffer holds one solution. Reaching an
+  // output begins the solution's next output interval (max_steps).
   template <typename Visit>
   void collect(integrate::SteppedSolution& solution, double* buffer, Visit&& visit) {
     const double t = solution.t();
+    if (next_ < times_.size() && times_[next_] <= t) solution.begin_output_interval();
     for (; next_ < times_.size() && times_[next_] <= t; ++next_) {
       if (times_[next_] == t) {
         visit(next_, solution.x());

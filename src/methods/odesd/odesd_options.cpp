@@ -109,12 +109,9 @@ Settings read_settings(const Problem& problem, const MethodOptions& options) {
                             : solver == "klu" ? integrate::NewtonBackendKind::klu
                                               : integrate::NewtonBackendKind::automatic;
   s.linear_solver.sparse_threshold = static_cast<std::size_t>(options.get_int("sparse_threshold"));
-  // max_steps bounds the steps between two output times; the stepper counts
-  // attempts over the whole solve.
-  const double intervals =
-      static_cast<double>(std::max<std::size_t>(problem.output_times.size(), 1));
-  s.max_attempts =
-      static_cast<long>(std::min(static_cast<double>(problem.max_steps) * intervals, 4e18));
+  // max_steps bounds the step attempts between two output times (the
+  // output grid starts each interval's budget).
+  s.max_attempts = static_cast<long>(problem.max_steps);
   return s;
 }
 

@@ -38,7 +38,7 @@ struct Settings {
   PredictorKind predictor = PredictorKind::quintic;
   JacobianUpdate jacobian_update = JacobianUpdate::every_step;
   integrate::NewtonMatrixOptions linear_solver;
-  long max_attempts = 0;  // step attempts over the whole solve
+  long max_attempts = 0;  // step attempts between two output times
 };
 
 std::vector<OptionSpec> option_specs();

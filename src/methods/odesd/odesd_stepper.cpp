@@ -307,11 +307,11 @@ void OdesdStepper::accept(double t1, double h, double err) {
 }
 
 OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
-  if (static_cast<long>(stats_.attempts) >= settings_.max_attempts)
+  if (static_cast<long>(stats_.attempts - budget_start_) >= settings_.max_attempts)
     throw Error(Status::too_much_work,
-                "odesd: max_steps reached at t=" + number_text(t_) + " before t=" +
-                    number_text(t_limit) + " (" + std::to_string(stats_.attempts) +
-                    " step attempts)");
+                "odesd: max_steps (" + std::to_string(settings_.max_attempts) +
+                    ") step attempts since the last output time, at t = " + number_text(t_) +
+                    " before t = " + number_text(t_limit));
   ++stats_.attempts;
   double h = h_;
   // The step ends on t_limit when it would pass it or stop just short.

@@ -46,6 +46,8 @@ class OdesdStepper final : public integrate::RestartableSolution {
   double t() const override { return t_; }
   const double* x() const override { return y0_.data(); }
   void step(double t_limit) override;
+  // max_steps counts the attempts from here on.
+  void begin_output_interval() override { budget_start_ = stats_.attempts; }
   void interpolate(double t, double* out) override;
   // Starts again at t from y (x, then S) after an event or a switch: the
   // first-step predictor and estimate, a fresh step size.
@@ -96,6 +98,7 @@ class OdesdStepper final : public integrate::RestartableSolution {
   std::vector<double> weights_, delta_, err_, adot0_;
   std::vector<double> j_diagonal0_, j_diagonal1_;  // diag J at x0 and at the candidate x1
   StepperStats stats_;
+  std::size_t budget_start_ = 0;  // stats_.attempts when the output interval began
 };
 
 }  // namespace odesens::odesd
