@@ -17,6 +17,7 @@
 
 #include "arith/poly_model_impl.hpp"
 #include "arith/taylor_coefficients.hpp"
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::arith {
@@ -99,7 +100,7 @@ void PolyArithmetic::compose(UnaryFunction f, bool power, double cexp, const Pol
   Interval X = bound(a);
   if (!std::isfinite(X.lower()) || !std::isfinite(X.upper())) unbounded(name, "is not finite", X);
   if (!(X.upper() - X.lower() <= m.max_width))
-    unbounded(name, "is wider than max_width (" + std::to_string(m.max_width) + ")", X);
+    unbounded(name, "is wider than max_width (" + number_text(m.max_width) + ")", X);
   const double c = a.coef[0];
   if (m.basis == Basis::taylor) X = hull(X, Interval(c));  // the expansion point
   check_domain(f, power, name, X);

@@ -121,8 +121,14 @@ void set_objective_data(Problem& problem, const std::string& path) {
     if (!(std::fabs(t - times[k]) <= 1e-12 * std::max(1.0, std::fabs(times[k]))))
       throw UsageError{"--data: " + path + ": row " + std::to_string(k + 1) + " has t = " +
                        format_double(t) + ", not the output time " + format_double(times[k])};
-    for (std::size_t c = 0; c < n_columns; ++c)
-      if (c != c_t) problem.objective_data[table.columns[c] - 1 + k * nx] = row[c];
+    for (std::size_t c = 0; c < n_columns; ++c) {
+      if (c == c_t) continue;
+      if (std::isinf(row[c]))  // a usage error, as every other bad cell of the file
+        throw UsageError{"--data: " + path + ": row " + std::to_string(k + 1) + ", column " +
+                         std::to_string(c + 1) + ": " + format_double(row[c]) +
+                         " is not a measurement (NaN or an empty cell marks a missing one)"};
+      problem.objective_data[table.columns[c] - 1 + k * nx] = row[c];
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 #include "core/number_text.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -9,9 +10,18 @@ std::string number_text(double v) {
   char buffer[32];
   // 17 significant digits always round-trip; fewer are tried first so that
   // the text is as short as it can be.
-  for (int digits = 1; digits <= 17; ++digits) {
+  int digits = 1;
+  for (; digits <= 17; ++digits) {
     std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
     if (digits == 17 || std::strtod(buffer, nullptr) == v) break;
+  }
+  // Whole numbers below 1e15 without an exponent (10, not 1e+01): %g writes
+  // one when the exponent reaches the precision, so the precision covers
+  // every digit before the point.
+  const double magnitude = std::fabs(v);
+  if (magnitude >= 1.0 && magnitude < 1e15) {
+    const int before_point = static_cast<int>(std::floor(std::log10(magnitude))) + 1;
+    if (before_point > digits) std::snprintf(buffer, sizeof buffer, "%.*g", before_point, v);
   }
   return buffer;
 }

@@ -213,6 +213,16 @@ CASES = [
     # A .partial a killed run left is kept, not replaced.
     Case("stale_partial_is_kept", RUN + SHORT + ["--format", "h5", "--out", "{tmp}/out.h5"], 1, ["out.h5.partial' is left from an earlier run", "move or remove it"],
          input="an earlier run's members", input_name="out.h5.partial"),
+    # An infinite measurement is a bad cell of the file (status 2), as any other.
+    Case("data_infinite_value", ["run", "builtin:chua", "--method", "bounds_fsa", "--box",
+                                 "p1=6.9:7.1", "--tout", "0:1:3", "--data", "{input}"], 2,
+         "row 2, column 2: inf is not a measurement", input="t,x1\n0,1\n0.5,inf\n1,2\n",
+         input_name="data.csv"),
+    # A box too wide to enclose anything: a clear status, not CVODES' internals.
+    Case("bounds_box_of_1e300", ["run", "{input}", "--method", "bounds_fsa", "--box",
+                                 "k=-1e300:1e300", "--tout", "0:1:3"], 1,
+         "the box is too wide to enclose the solution", input="param k = 1\nstate x = 1\n"
+         "dx/dt = -k*x\n", input_name="decay.ode"),
     Case("h5_observe", RUN + SHORT + ["--format", "h5", "--out", "{tmp}/o.h5", "--observe", "x1"],
          2, "--format h5 does not take --observe"),
 

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "core/number_text.hpp"
 #include "methods/bounds/verified_arithmetic.hpp"
 
 namespace odesens::bounds {
@@ -83,8 +84,8 @@ void check_bounding_size(const Problem& problem, int order, double components,
   if (total > kMaxCoefficients)
     throw Error(Status::invalid_argument,
                 method + ": " + std::to_string(n_var) + " box parameters at order " +
-                    std::to_string(order) + " give " + std::to_string(n_mon) +
-                    " coefficients per model, " + std::to_string(total) +
+                    std::to_string(order) + " give " + number_text(n_mon) +
+                    " coefficients per model, " + number_text(total) +
                     " in the bounding systems (at most 1e8): a lower order or fewer "
                     "parameters with lower < upper");
 }

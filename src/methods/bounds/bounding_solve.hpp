@@ -16,10 +16,10 @@
 #include <nvector/nvector_serial.h>
 
 #include "integrate/cvodes/cvodes_flags.hpp"
-#include "methods/bounds/verified_arithmetic.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/parameter_box.hpp"
 #include "methods/bounds/system_bounder.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "odesens/problem.hpp"
 #include "odesens/status.hpp"
 

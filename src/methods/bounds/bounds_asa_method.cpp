@@ -11,14 +11,14 @@
 #include <optional>
 #include <string>
 
-#include "methods/bounds/verified_arithmetic.hpp"
+#include "integrate/cvodes/sundials_handles.hpp"
 #include "methods/bounds/bounding_solve.hpp"
 #include "methods/bounds/bounds_output.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/gradient_quadrature.hpp"
 #include "methods/bounds/objective_jumps.hpp"
 #include "methods/bounds/system_bounder.hpp"
-#include "integrate/cvodes/sundials_handles.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "odesens/model.hpp"
 #include "odesens/status.hpp"
 
@@ -71,8 +71,8 @@ void silence(void* mem) {
   if (solve.guard.failure) throw *solve.guard.failure;
   const Status status = flag == CV_TOO_MUCH_WORK ? Status::too_much_work : Status::solver_failed;
   throw Error(status, std::string("CVODES could not integrate the ") + pass +
-                          " bounding system to t = " + time_text(t) + " (flag " +
-                          std::to_string(flag) +
+                          " bounding system to t = " + time_text(t) + " (" +
+                          cvodes::flag_name(flag) +
                           (flag == CV_TOO_MUCH_WORK ? ", max_steps reached" : "") +
                           "); the enclosure may be growing too fast: a smaller box, a higher "
                           "order or a shorter time span help");

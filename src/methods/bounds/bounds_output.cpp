@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/number_text.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "odesens/status.hpp"
 
@@ -52,9 +53,9 @@ void BoundsOutput::append(const PolyModel& m, std::vector<double>& coef, std::ve
   const Interval h = arith_->bound(m);
   if (!(h.upper() - h.lower() <= settings_.max_width))
     throw Error(Status::unbounded, "the enclosure of " + what + " is wider than max_width (" +
-                                       std::to_string(settings_.max_width) + "): [" +
-                                       std::to_string(h.lower()) + ", " +
-                                       std::to_string(h.upper()) + "]");
+                                       number_text(settings_.max_width) + "): [" +
+                                       number_text(h.lower()) + ", " +
+                                       number_text(h.upper()) + "]");
   hull.push_back(h.lower());
   hull.push_back(h.upper());
 }
@@ -86,7 +87,7 @@ Result BoundsOutput::finish(const std::vector<PolyModel>* gradient) {
     }
   const auto& states = problem_->model->state_names();
   const auto& params = problem_->model->param_names();
-  auto at = [&](std::size_t k) { return " at t = " + std::to_string(problem_->output_times[k]); };
+  auto at = [&](std::size_t k) { return " at t = " + number_text(problem_->output_times[k]); };
   for (std::size_t m = 0; m < x_.size(); ++m) {
     append(x_[m], b.x_coef, b.x_rem, b.x_hull, states[m % nx_] + at(m / nx_));
     r.x.push_back(centre(x_[m]));

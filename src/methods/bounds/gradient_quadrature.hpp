@@ -10,9 +10,9 @@
 
 #include <vector>
 
-#include "methods/bounds/verified_arithmetic.hpp"
 #include "methods/bounds/system_bounder.hpp"
 #include "methods/bounds/system_layout.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 
 namespace odesens::bounds {
 

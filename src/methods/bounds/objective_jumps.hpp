@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "methods/bounds/verified_arithmetic.hpp"
 #include "methods/bounds/system_bounder.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 #include "odesens/problem.hpp"
 
 namespace odesens::bounds {

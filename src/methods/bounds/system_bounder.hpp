@@ -24,10 +24,10 @@
 #include <memory>
 #include <vector>
 
-#include "methods/bounds/verified_arithmetic.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/state_jacobian.hpp"
 #include "methods/bounds/system_layout.hpp"
+#include "methods/bounds/verified_arithmetic.hpp"
 
 namespace odesens::bounds {
 
