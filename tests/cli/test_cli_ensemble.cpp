@@ -332,17 +332,23 @@ TEST(CliEnsemble, GradientMethodsWriteTheGradientAndSAtTheFinalTime) {
   }
 }
 
-// More members than the tool gives the worker pool at once (4096): every
-// member at its own row. dx/dt = -k x, x(0) = 1: x(1) = exp(-k).
-TEST(CliEnsemble, ManyMembersEachAtItsRow) {
-  TempDir dir;
+// dir/decay.ode (dx/dt = -k x, x(0) = 1: x(t) = exp(-k t)) and dir/k.csv
+// with `count` members, k = k0 + 0.001 m.
+void write_decay_ensemble(const TempDir& dir, std::size_t count, double k0) {
   write_file(dir / "decay.ode", "param k = 1\nstate x = 1\ndx/dt = -k*x\n");
-  const std::size_t count = 5000;
   std::ostringstream csv;
   csv.precision(17);
   csv << "k\n";
-  for (std::size_t m = 0; m < count; ++m) csv << 0.001 * static_cast<double>(m) << '\n';
+  for (std::size_t m = 0; m < count; ++m) csv << k0 + 0.001 * static_cast<double>(m) << '\n';
   write_file(dir / "k.csv", csv.str());
+}
+
+// More members than the tool gives the worker pool at once (4096): every
+// member at its own row. x(1) = exp(-k).
+TEST(CliEnsemble, ManyMembersEachAtItsRow) {
+  TempDir dir;
+  const std::size_t count = 5000;
+  write_decay_ensemble(dir, count, 0.0);
   const Exit e = run_tool(dir, {"ensemble", dir / "decay.ode", "--method", "cvodes_fsa",
                                 "--params", dir / "k.csv", "--tout", "0,1", "--threads", "2",
                                 "--out", dir / "decay.h5"});
@@ -562,13 +568,8 @@ TEST(CliEnsemble, AKilledRunLeavesThePartialFileWithTheMembersDone) {
 // fails half-way).
 TEST(CliEnsemble, AFullDiskLeavesAReadablePartialWithTheMembersCommitted) {
   TempDir dir;
-  write_file(dir / "decay.ode", "param k = 1\nstate x = 1\ndx/dt = -k*x\n");
   const std::size_t count = 2000;
-  std::ostringstream csv;
-  csv.precision(17);
-  csv << "k\n";
-  for (std::size_t m = 0; m < count; ++m) csv << 0.5 + 0.001 * static_cast<double>(m) << '\n';
-  write_file(dir / "k.csv", csv.str());
+  write_decay_ensemble(dir, count, 0.5);
   const std::string err = dir / "stderr.txt";
   const Exit e = wait_tool(
       start_tool({"ensemble", dir / "decay.ode", "--method", "cvodes_fsa", "--params",
