@@ -223,6 +223,10 @@ CASES = [
                                  "k=-1e300:1e300", "--tout", "0:1:3"], 1,
          "the box is too wide to enclose the solution", input="param k = 1\nstate x = 1\n"
          "dx/dt = -k*x\n", input_name="decay.ode"),
+    Case("bounds_asa_box_of_1e300", ["run", "{input}", "--method", "bounds_asa", "--box",
+                                     "k=-1e300:1e300", "--tout", "0:1:3"], 1,
+         "the box is too wide to enclose the solution", input="param k = 1\nstate x = 1\n"
+         "dx/dt = -k*x\n", input_name="decay.ode"),
     Case("h5_observe", RUN + SHORT + ["--format", "h5", "--out", "{tmp}/o.h5", "--observe", "x1"],
          2, "--format h5 does not take --observe"),
 

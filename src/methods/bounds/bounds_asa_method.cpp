@@ -69,6 +69,14 @@ void silence(void* mem) {
 [[noreturn]] void integration_failed(int flag, const AdjointSolve& solve, const char* pass,
                                      double t) {
   if (solve.guard.failure) throw *solve.guard.failure;
+  // Asked for valid times, CVODES says CV_BAD_T only when its step size
+  // has turned non-finite: a box so wide that the bounding system overflows.
+  if (flag == CV_BAD_T)
+    throw Error(Status::unbounded, std::string("the ") + pass +
+                                       " bounding system is no longer finite before t = " +
+                                       time_text(t) +
+                                       ": the box is too wide to enclose the solution; a "
+                                       "smaller box helps");
   const Status status = flag == CV_TOO_MUCH_WORK ? Status::too_much_work : Status::solver_failed;
   throw Error(status, std::string("CVODES could not integrate the ") + pass +
                           " bounding system to t = " + time_text(t) + " (" +
