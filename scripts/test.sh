@@ -46,8 +46,8 @@ ctest --test-dir build-san --output-on-failure -j"$jobs" -LE slow | tee "$logs/a
 end_stage "build and tests (TSan)"
 echo "== tests of shared models (ThreadSanitizer) =="
 if [ ! -f build-tsan/CMakeCache.txt ]; then
-  # RelWithDebInfo: at -O1 the tree builds in 209 s instead of about 250 s,
-  # but its tests take as much longer (326 s in all against 321 s).
+  # RelWithDebInfo: at -O1 this stage took 326 s against 321 s (a shorter
+  # build, longer tests).
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DODESENS_SANITIZE_THREAD=ON \
         -DODESENS_BUILD_BENCHMARKS=OFF >/dev/null
 fi
