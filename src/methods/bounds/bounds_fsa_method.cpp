@@ -4,7 +4,6 @@
 #include <cvodes/cvodes_diag.h>
 #include <nvector/nvector_serial.h>
 
-#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <new>
@@ -13,6 +12,7 @@
 #include <string>
 
 #include "integrate/cvodes/cvodes_counters.hpp"
+#include "integrate/cvodes/cvodes_session.hpp"
 #include "integrate/cvodes/sundials_handles.hpp"
 #include "methods/bounds/bounding_solve.hpp"
 #include "methods/bounds/bounds_output.hpp"
@@ -51,12 +51,6 @@ int sens_rhs(int, sunrealtype t, N_Vector y, N_Vector, int j, N_Vector yS, N_Vec
 std::vector<OptionSpec> bounds_fsa_option_specs() { return bounds_option_specs(); }
 
 namespace {
-
-bool all_finite(N_Vector v) {
-  const double* d = N_VGetArrayPointer(v);
-  const auto n = static_cast<std::size_t>(N_VGetLength(v));
-  return std::all_of(d, d + n, [](double x) { return std::isfinite(x); });
-}
 
 // CVODES gave up on the bounding system before t.
 [[noreturn]] void bounding_failed(int flag, double t) {
@@ -161,7 +155,8 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
       if (flag < 0) bounding_failed(flag, tk);
       // A box so wide that the bounding system overflows: CVODES' step
       // size turns non-finite without a failure of its own.
-      if (!all_finite(y.get()) || (np > 0 && CVodeGetSens(cv, &reached, yS.get()) != CV_SUCCESS))
+      if (!cvodes::all_finite(N_VGetArrayPointer(y.get()),
+                              static_cast<std::size_t>(N_VGetLength(y.get()))) || (np > 0 && CVodeGetSens(cv, &reached, yS.get()) != CV_SUCCESS))
         throw Error(Status::unbounded,
                     "the bounding system is no longer finite before t = " + time_text(tk) +
                         ": the box is too wide to enclose the solution; a smaller box helps");
