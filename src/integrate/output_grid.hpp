@@ -42,6 +42,18 @@ class RestartableSolution : public SteppedSolution {
   // when the solver can (else false). The dense output of a step across a
   // switch of f is not to be trusted near the switch.
   virtual bool retake(double /*t*/) { return false; }
+
+  // Solvers that locate the roots of the model's root functions themselves
+  // (CVODES): a step ends on the roots found, and located_roots() gives
+  // their flags (CVODES' convention: +1 / -1 for a root crossed upward /
+  // downward, 0 else) until the next step; null after a step that found none.
+  virtual bool locates_roots() const { return false; }
+  virtual const int* located_roots() const { return nullptr; }
+  // How far a located root may lie from the true one, at the last step's end.
+  virtual double root_tolerance() const { return 0.0; }
+  // A time the next steps must end on (a pending execution; +inf: none),
+  // for solvers that step past the t_limit of step() (they never clip).
+  virtual void set_stop_time(double /*t*/) {}
 };
 
 // Told of every accepted step of a SteppedSolution (t and the state at the

@@ -305,6 +305,36 @@ TEST_P(ForwardEvents, AnOutputOnAnInstantIsTheValueAfterIt) {
   }
 }
 
+// An output time on an instant of a root function of the state (located
+// only to rounding, on either side of the output) is the value after it
+// too, in every forward method. x' = k reaches 5 at tau = 5/k, where y's
+// rate turns from 0 to 1: y = t - tau after it, so dy/dk = 5/k^2 from tau
+// on (after the jump) and 0 before it.
+class StateInstantOutputs : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(StateInstantOutputs, AreTheValueAfterTheInstant) {
+  for (const char* op : {">=", ">"}) {
+    auto problem = ode_problem(std::string("param k = 1\nstate x = 0\nstate y = 0\n"
+                                           "state r = 0\ndx/dt = k\ndy/dt = r\ndr/dt = 0\n"
+                                           "event e when x ") +
+                                   op + " 5: r = 1",
+                               linspace(0, 10, 11));
+    const Result r = solve(problem, GetParam());
+    const std::string what = std::string(GetParam()) + ", x " + op + " 5";
+    for (std::size_t i = 0; i < r.times.size(); ++i) {
+      const double t = r.times[i];
+      EXPECT_NEAR(r.x_at(i, 1), std::max(t - 5.0, 0.0), 1e-7) << what << ", t = " << t;
+      EXPECT_NEAR(r.s_at(i, 1, 0), t >= 5.0 ? 5.0 : 0.0, 1e-6) << what << ", t = " << t;
+      EXPECT_NEAR(r.x_at(i, 2), t >= 5.0 ? 1.0 : 0.0, 1e-12) << what << ", t = " << t;
+    }
+    EXPECT_EQ(r.stats.extra.at("events_executed"), 1.0) << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, StateInstantOutputs,
+                         ::testing::Values("cvodes_fsa", "pbsr", "exp", "odesd", "dopri8s",
+                                           "grk4as"));
+
 // Statistics count every part of the solve: the solvers restart at each
 // dose, and their counters with them.
 TEST_P(ForwardEvents, StatisticsCountTheStepsOfEveryPart) {

@@ -4,6 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "core/number_text.hpp"
+#include "odesens/status.hpp"
+
 namespace odesens::integrate {
 namespace {
 
@@ -87,10 +90,62 @@ double EventedSolution::locate(std::size_t root, double t0, double t1) {
   return hi;
 }
 
+bool EventedSolution::at_output_time(double t) const {
+  return output_times_ && std::binary_search(output_times_, output_times_ + output_count_, t);
+}
+
+double EventedSolution::output_time_near(double t_from, double t, double tolerance) const {
+  if (!output_times_) return t;
+  const double* end = output_times_ + output_count_;
+  const double* at = std::lower_bound(output_times_, end, std::max(t_from, t - tolerance));
+  return at != end && *at > t_from && *at < t ? *at : t;
+}
+
+bool EventedSolution::outputs_in_step(double t0, double tau, bool with_tau) {
+  if (!output_times_) return false;
+  const double* end = output_times_ + output_count_;
+  for (const double* at = std::upper_bound(output_times_, end, t0);
+       at != end && (*at < tau || (with_tau && *at == tau)); ++at) {
+    inner_.interpolate(*at, y_scratch_.data());
+    instant(*at, y_scratch_.data(), nullptr);
+    if (restart_pending_) return true;
+  }
+  return false;
+}
+
+void EventedSolution::step_located(double t_limit) {
+  const double t0 = inner_.t();
+  const double next = events_.next_execution();
+  inner_.set_stop_time(next);
+  inner_.step(t_limit);
+  const double t1 = inner_.t();
+  const int* found = inner_.located_roots();
+  if (t1 > t0) {
+    instants_here_ = 0;
+  } else if (found && ++instants_here_ > kMaxInstantsAtOneTime) {
+    throw Error(Status::solver_failed, "the root finder keeps stopping at t = " +
+                                           number_text(t1) +
+                                           " (a root function that stays at zero?)");
+  }
+  // A root located just after an output time may be on it: the instant is
+  // put there, so that the output is the value after it, as in bisection.
+  const double tau = found ? output_time_near(t0, t1, inner_.root_tolerance()) : t1;
+  const bool instant_at_tau = found || next <= t1;
+  if (!outputs_in_step(t0, tau, !instant_at_tau) && instant_at_tau) {
+    inner_.interpolate(tau, y_scratch_.data());
+    instant(tau, y_scratch_.data(), found);
+  }
+  if (!restart_pending_) t_ = t1;  // nothing changed: outputs come from the step
+}
+
 void EventedSolution::step(double t_limit) {
   if (restart_pending_) {
     inner_.restart(t_, y_after_.data());
     restart_pending_ = false;
+  }
+  if (inner_.locates_roots()) {
+    step_located(t_limit);
+    return;
   }
   const double t0 = inner_.t();
   events_.root_values(t0, inner_.x(), g_start_.data());
@@ -111,11 +166,13 @@ void EventedSolution::step(double t_limit) {
     for (std::size_t i = 0; i < roots.size(); ++i) {
       // A g of t and p exactly 0 at the step's end (an output or stop time
       // on it) counts as a crossing there, as CVODES counts it, also for a
-      // strict comparison that turns true just after. Not a g of the
-      // states: exactly 0 there is rounding, and a state resting on its
-      // threshold would cross it at every step.
-      const bool zero_at_end = !roots[i].reads_state && g_end_[i] == 0.0 &&
-                               g_start_[i] != 0.0 && side_[i] != 0 &&
+      // strict comparison that turns true just after. A g of the states
+      // only at an output time, where the output is the value after the
+      // instant in every method; elsewhere exactly 0 is rounding, which the
+      // next step settles. Never a g that was 0 already: a state resting on
+      // its threshold would cross it at every step.
+      const bool zero_at_end = (!roots[i].reads_state || at_output_time(t1)) &&
+                               g_end_[i] == 0.0 && g_start_[i] != 0.0 && side_[i] != 0 &&
                                side_[i] != EventSystem::kUnordered && t_from < t1;
       if (!zero_at_end && !comparison_changed(roots[i], side_[i], g_end_[i])) continue;
       const double t_i = locate(i, t_from, t1);

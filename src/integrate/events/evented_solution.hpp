@@ -6,6 +6,12 @@
 // restarts the inner solver from the state after the instant. Executions
 // pending after a delay cut the steps at their times.
 //
+// A solver that locates the roots itself (CVODES, RestartableSolution::
+// locates_roots) ends its steps on them: the wrapper then only acts at the
+// roots it reports and at pending executions (set_stop_time), and puts an
+// instant located within the solver's root tolerance after an output time
+// on that output time, as the bisection does.
+//
 // The solution vector is x (nx), then S (nx x ns, column-major) when the
 // solver carries sensitivities. Outputs before an instant are still read
 // from the inner solver's last step; the restart happens on the next step.
@@ -49,6 +55,17 @@ class EventedSolution final : public SteppedSolution {
   // The instant at t with the solution y (in-out); found: located root or null.
   void instant(double t, double* y, const int* found);
   double locate(std::size_t root, double t0, double t1);
+  // step() for a solver that locates the roots itself.
+  void step_located(double t_limit);
+  // The triggers at the output times in (t0, tau), and at tau too when
+  // with_tau, with the located roots: the root finder sees only the signs
+  // at a step's ends, and a root function of t that changes sign twice
+  // within a step (a fast oscillation against a slow state) shows no root
+  // there. True when an instant at one of them restarts the solver.
+  bool outputs_in_step(double t0, double tau, bool with_tau);
+  bool at_output_time(double t) const;
+  // The output time within `tolerance` before t (after t_from), else t.
+  double output_time_near(double t_from, double t, double tolerance) const;
 
   RestartableSolution& inner_;
   EventRunner& events_;
@@ -60,6 +77,10 @@ class EventedSolution final : public SteppedSolution {
   // Steps taken again to a crossing whose state was still before it.
   static constexpr int kMaxRelocations = 4;
   int relocations_ = 0;
+  // Instants in a row at one time (located roots), beyond which the root
+  // finder is taken to be stuck on a root function that stays at zero.
+  static constexpr int kMaxInstantsAtOneTime = 1000;
+  int instants_here_ = 0;
   std::vector<double> y_after_, y_scratch_, g_new_, g_start_, g_end_;
   std::vector<int> side_;  // the sides at the start of the part of the step searched
   std::vector<int> found_;

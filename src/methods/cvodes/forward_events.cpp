@@ -3,97 +3,85 @@
 #include <cvodes/cvodes.h>
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <vector>
 
-#include "core/number_text.hpp"
-#include "odesens/status.hpp"
+#include "integrate/cvodes/cvodes_stepper.hpp"
+#include "integrate/cvodes/restartable_cvodes.hpp"
+#include "integrate/events/evented_solution.hpp"
 
 namespace odesens::cvodes {
 namespace {
 
-// Instants at one time beyond which the root finder is taken to be stuck.
-constexpr int kMaxInstantsAtOneTime = 1000;
+// CVODES' own forward sensitivities as the columns beside the state.
+class CvodesSensitivities final : public SensitivityColumns {
+ public:
+  CvodesSensitivities(Session& session, N_Vector* ys, std::size_t ns, int corrector,
+                      const CvodesStepper& stepper, double t0)
+      : session_(session),
+        ys_(ys),
+        ns_(ns),
+        corrector_(corrector),
+        stepper_(stepper),
+        restart_t_(t0),
+        s_restart_(session.initial_sensitivity()) {}
 
+  std::size_t columns() const override { return ns_; }
+
+  void at(double t, const double*, double* S) override {
+    if (t == restart_t_ && stepper_.t() == restart_t_) {
+      // No step since the restart: CVODES has no interpolant yet.
+      std::copy(s_restart_.begin(), s_restart_.end(), S);
+      return;
+    }
+    sunrealtype t_ret = t;
+    if (t == stepper_.t())
+      session_.check(CVodeGetSens(session_.mem(), &t_ret, ys_), "CVodeGetSens");
+    else
+      session_.check(CVodeGetSensDky(session_.mem(), t, 0, ys_), "CVodeGetSensDky");
+    gather_columns(ys_, ns_, session_.nx(), S);
+  }
+
+  void restart(double t, const double*, const double* S) override {
+    restart_t_ = t;
+    std::copy(S, S + s_restart_.size(), s_restart_.begin());
+    scatter_columns(S, ns_, session_.nx(), ys_);
+    session_.check(CVodeSensReInit(session_.mem(), corrector_, ys_), "CVodeSensReInit");
+  }
+
+ private:
+  Session& session_;
+  N_Vector* ys_;
+  std::size_t ns_;
+  int corrector_;
+  const CvodesStepper& stepper_;
+  double restart_t_;
+  std::vector<double> s_restart_;  // S where the integration (re)started
+};
 
 }  // namespace
 
 void integrate_with_events(Session& session, const Problem& problem,
                            integrate::EventRunner& events, N_Vector* ys, std::size_t ns,
                            int corrector, methods::ResultBuilder& out) {
-  void* mem = session.mem();
-  const std::size_t n = session.nx();
+  const std::size_t nx = session.nx();
   session.set_event_runner(&events);
-  double* x = N_VGetArrayPointer(session.state());
-  std::vector<double> S(n * ns);
-  std::vector<int> found(std::max<std::size_t>(events.n_roots(), 1));
-  if (ns > 0) std::copy(session.initial_sensitivity().begin(),
-                        session.initial_sensitivity().end(), S.begin());
-
-  auto restart = [&](double t) {
-    session.reinit(t);
-    if (ns > 0) {
-      scatter_columns(S.data(), ns, n, ys);
-      session.check(CVodeSensReInit(mem, corrector, ys), "CVodeSensReInit");
-    }
-  };
-
-  double t = problem.t0;
-  if (events.start(t, x, ns > 0 ? S.data() : nullptr).restart()) restart(t);
-  if (events.n_roots() > 0) {
-    session.check(CVodeRootInit(mem, static_cast<int>(events.n_roots()), &Session::event_roots),
-                  "CVodeRootInit");
-    session.check(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
-  }
-
-  int instants_here = 0;
-  double last_instant = problem.t0;
+  CvodesStepper stepper(session, problem.t0, problem.max_steps, /*stop_at_outputs=*/false);
+  // CVODES' first step after each restart is sized toward the end of the
+  // solve, not toward the next output time.
   const auto& times = problem.output_times;
+  if (!times.empty() && times.back() > problem.t0) stepper.set_horizon(times.back());
+  CvodesSensitivities sensitivities(session, ys, ns, corrector, stepper, problem.t0);
+  // No step passes the last output time: nothing after it happens.
+  RestartableCvodes solution(session, stepper, events.n_roots(),
+                             ns > 0 ? &sensitivities : nullptr,
+                             times.empty() ? problem.t0 : times.back());
+  integrate::EventedSolution evented(solution, events, nx, ns);
+  evented.set_output_times(times.data(), times.size());
+  std::vector<double> y(solution.size());
   for (std::size_t k = 0; k < times.size(); ++k) {
-    const double t_out = times[k];
-    // An output within rounding of the current time (a restart just before
-    // it) is the current state: CVODES refuses an output time that close.
-    if (t < t_out && t_out - t <= 4.0 * std::numeric_limits<double>::epsilon() *
-                                     std::max(std::fabs(t_out), 1.0))
-      t = t_out;
-    while (t < t_out) {
-      // CVODES never steps past a pending execution, even toward a later
-      // output time (it could not be stopped there afterwards).
-      const double next = events.next_execution();
-      if (std::isfinite(next)) session.check(CVodeSetStopTime(mem, next), "CVodeSetStopTime");
-      sunrealtype t_ret = t;
-      const int flag = CVode(mem, t_out, session.state(), &t_ret, CV_NORMAL);
-      session.check(flag, "CVode");
-      if (!(t_ret > t) && flag != CV_ROOT_RETURN)
-        throw Error(Status::solver_failed,
-                    "CVode could not advance past t = " + number_text(t) +
-                        " (the step size fell below the resolution of t)");
-      t = t_ret;
-      if (t == last_instant) {
-        if (++instants_here > kMaxInstantsAtOneTime)
-          throw Error(Status::solver_failed,
-                      "the root finder keeps stopping at t = " + number_text(t) +
-                          " (a root function that stays at zero?)");
-      } else {
-        instants_here = 0;
-        last_instant = t;
-      }
-      const int* roots = nullptr;
-      if (flag == CV_ROOT_RETURN) {
-        session.check(CVodeGetRootInfo(mem, found.data()), "CVodeGetRootInfo");
-        roots = found.data();
-      }
-      if (ns > 0) {
-        session.check(CVodeGetSens(mem, &t_ret, ys), "CVodeGetSens");
-        gather_columns(ys, ns, n, S.data());
-      }
-      const auto outcome = events.at(t, x, ns > 0 ? S.data() : nullptr, roots);
-      // A stop time once reached is restarted from too, so that it is cleared.
-      if (outcome.restart() || flag == CV_TSTOP_RETURN) restart(t);
-    }
-    std::copy(x, x + n, out.x(k));
-    if (ns > 0) out.set_s(k, S.data());
+    integrate::reach_outputs(evented, &times[k], 1, {false, +1}, y.data());
+    std::copy(y.begin(), y.begin() + nx, out.x(k));
+    if (ns > 0) out.set_s(k, y.data() + nx);
   }
   session.set_event_runner(nullptr);
   for (const auto& w : events.warnings()) out.warn(w);

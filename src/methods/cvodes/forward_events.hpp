@@ -1,9 +1,9 @@
-// cvodes_fsa on a model with events or switches of f: CVODES locates the
-// roots of the model's root functions (CVodeRootInit) and stops at every
-// pending execution time (CVodeSetStopTime); at each such instant and at
-// every output time the shared EventRunner (integrate/events/) fires and
-// executes the events and carries S across; after an assignment or a
-// switch of f, CVODES restarts from the new state and sensitivities
+// cvodes_fsa on a model with events or switches of f, through the shared
+// event loop (integrate/events/evented_solution.hpp) in the mode where
+// CVODES locates the roots of the model's root functions (CVodeRootInit)
+// and stops at every pending execution time (CVodeSetStopTime); at each
+// instant the EventRunner fires and executes the events and carries S
+// across, and CVODES restarts from the new state and sensitivities
 // (CVodeReInit, CVodeSensReInit), so that no step spans a discontinuity.
 #pragma once
 
@@ -15,11 +15,9 @@
 
 namespace odesens::cvodes {
 
-
 // Integrates to every output time of the problem, writing x (and S when
 // ns > 0) into out; ys: CVODES' sensitivity vectors (ns of them) after
-// CVodeSensInit, corrector: the ism of CVodeSensReInit. Adds CVODES'
-// counters of every restart into out.stats().
+// CVodeSensInit, corrector: the ism of CVodeSensReInit.
 void integrate_with_events(Session& session, const Problem& problem,
                            integrate::EventRunner& events, N_Vector* ys, std::size_t ns,
                            int corrector, methods::ResultBuilder& out);

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -17,6 +16,8 @@
 
 #include "core/number_text.hpp"
 #include "integrate/events/event_runner.hpp"
+#include "integrate/events/evented_solution.hpp"
+#include "integrate/cvodes/restartable_cvodes.hpp"
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/common/cvodes_options.hpp"
@@ -57,6 +58,71 @@ void write_stats(const cvodes::Session& session, const SensitivityPropagator& pr
   }
 }
 
+// S from the propagator as the columns beside CVODES' state, for the
+// shared event loop. S at a time inside the last step never moves the
+// propagator (outputs before an instant located at the step's end are read
+// after it); a restart starts it again from the instant.
+class PropagatedSensitivities final : public cvodes::SensitivityColumns {
+ public:
+  PropagatedSensitivities(SensitivityPropagator& propagator, PropagatorFollower& follow,
+                          std::size_t nx, std::size_t np)
+      : propagator_(propagator), follow_(follow), nx_(nx), np_(np) {}
+  std::size_t columns() const override { return np_; }
+  void at(double t, const double* x, double* S) override {
+    const double* s = follow_.sensitivity_ahead(t, x);
+    std::copy(s, s + nx_ * np_, S);
+  }
+  void restart(double t, const double* x, const double* S) override {
+    propagator_.start(t, x, S);
+    follow_.restart();
+  }
+
+ private:
+  SensitivityPropagator& propagator_;
+  PropagatorFollower& follow_;
+  std::size_t nx_, np_;
+};
+
+// The outputs of a model without events: the state solve steps freely to
+// the last output time, S follows its steps.
+void reach_plain(const Problem& problem, cvodes::CvodesStepper& stepper,
+                 PropagatorFollower& follow, methods::ResultBuilder& out) {
+  const auto& times = problem.output_times;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    stepper.begin_output();
+    integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
+    out.set_s(k, follow.sensitivity_at(times[k], out.x(k)));
+  }
+}
+
+// The outputs of a model with events or switches of f (docs/events.md),
+// through the shared event loop: CVODES locates the roots and stops at
+// pending executions; at each instant S is read at it, jumps, and the
+// state solve and the propagator restart there.
+void reach_with_events(const Problem& problem, cvodes::Session& session,
+                       cvodes::CvodesStepper& stepper, SensitivityPropagator& propagator,
+                       PropagatorFollower& follow, integrate::EventRunner& events,
+                       methods::ResultBuilder& out) {
+  const std::size_t nx = session.nx(), np = session.np();
+  const auto& times = problem.output_times;
+  session.set_event_runner(&events);
+  PropagatedSensitivities sensitivities(propagator, follow, nx, np);
+  cvodes::RestartableCvodes solution(session, stepper, events.n_roots(),
+                                     np > 0 ? &sensitivities : nullptr,
+                                     times.empty() ? problem.t0 : times.back());
+  integrate::EventedSolution evented(solution, events, nx, np);
+  evented.set_output_times(times.data(), times.size());
+  std::vector<double> y(solution.size());
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    integrate::reach_outputs(evented, &times[k], 1, {false, +1}, y.data());
+    std::copy(y.begin(), y.begin() + nx, out.x(k));
+    if (np > 0) out.set_s(k, y.data() + nx);
+  }
+  session.set_event_runner(nullptr);
+  for (const auto& w : events.warnings()) out.warn(w);
+  out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
+}
+
 Result run(const Problem& problem, const MethodOptions& options, const Settings& settings) {
   cvodes::Session session(cvodes::initial_value_problem(problem),
                           cvodes::read_session_settings(options));
@@ -66,107 +132,24 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
 
   SensitivityPropagator propagator(session.model(), session.params().data(), settings);
   propagator.start(problem.t0, x, session.initial_sensitivity().data());
-
   PropagatorFollower follow(propagator, nx, np);
 
   const auto& times = problem.output_times;
   cvodes::CvodesStepper stepper(session, problem.t0, problem.max_steps,
                                 /*stop_at_outputs=*/false, &follow);
   if (settings.exp_jacobian == ExpJacobian::midpoint) follow.set_solution(&stepper);
-  const double t_last = times.empty() ? problem.t0 : times.back();
-  if (!times.empty() && times.back() > problem.t0) {
-    session.check(CVodeSetStopTime(session.mem(), times.back()), "CVodeSetStopTime");
-    stepper.set_horizon(times.back());
-  }
+  if (!times.empty() && times.back() > problem.t0) stepper.set_horizon(times.back());
 
-  // Events and switches of f (docs/events.md): CVODES locates the roots
-  // and stops at pending executions; at each instant S catches up to it,
-  // jumps, and the state solve and the propagator restart there.
+  methods::ResultBuilder out(problem, nx, np, methods::SensitivityLayout::every_output);
   integrate::EventRunner events(session.model(), session.params().data(), np,
                                 session.workspace());
-  std::vector<double> s_instant(nx * np);
-  class Instants final : public cvodes::InstantHandler {
-   public:
-    std::function<void(double, const int*)> run;
-    void at_instant(double t, const int* found) override { run(t, found); }
-  } instants;
-  auto restart_at = [&](double t, const double* x_new, const double* s_new) {
-    double* y = N_VGetArrayPointer(session.state());
-    std::copy(x_new, x_new + nx, y);
-    session.reinit(t);
-    const double stop = std::min(events.next_execution(), t_last);
-    if (stop > t) session.check(CVodeSetStopTime(session.mem(), stop), "CVodeSetStopTime");
-    propagator.start(t, y, s_new);
-    follow.restart();
-    stepper.restart(t);
-  };
-  // The instant at t with the state x (in-out) and S there.
-  auto instant = [&](double t, double* x_now, const int* found) {
-    std::copy_n(follow.sensitivity_at(t, x_now), nx * np, s_instant.begin());
-    if (events.at(t, x_now, s_instant.data(), found).restart())
-      restart_at(t, x_now, s_instant.data());
-  };
-  std::vector<double> x_instant(nx);
-  double next_output = t_last;
-  bool deferred = false;
-  double deferred_t = 0.0;
-  std::vector<int> deferred_found;
   if (events.active()) {
-    session.set_event_runner(&events);
-    std::copy(x, x + nx, x_instant.begin());
-    std::copy_n(session.initial_sensitivity().data(), nx * np, s_instant.begin());
-    if (events.start(problem.t0, x_instant.data(), s_instant.data()).restart())
-      restart_at(problem.t0, x_instant.data(), s_instant.data());
-    if (events.n_roots() > 0) {
-      session.check(CVodeRootInit(session.mem(), static_cast<int>(events.n_roots()),
-                                  &cvodes::Session::event_roots),
-                    "CVodeRootInit");
-      session.check(CVodeSetNoInactiveRootWarn(session.mem()), "CVodeSetNoInactiveRootWarn");
-    }
-    instants.run = [&](double t, const int* found) {
-      // A root beyond the output time being reached waits until that
-      // output is written from the interpolant the restart would discard.
-      if (t > next_output) {
-        deferred = true;
-        deferred_t = t;
-        if (found)
-          deferred_found.assign(found, found + events.n_roots());
-        else
-          deferred_found.clear();
-        return;
-      }
-      std::copy(x, x + nx, x_instant.begin());
-      instant(t, x_instant.data(), found);
-    };
-    stepper.set_instant_handler(&instants, events.n_roots());
+    reach_with_events(problem, session, stepper, propagator, follow, events, out);
+  } else {
+    if (!times.empty() && times.back() > problem.t0)
+      session.check(CVodeSetStopTime(session.mem(), times.back()), "CVodeSetStopTime");
+    reach_plain(problem, stepper, follow, out);
   }
-  methods::ResultBuilder out(problem, nx, np, methods::SensitivityLayout::every_output);
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    stepper.begin_output();
-    next_output = times[k];
-    if (deferred && !(deferred_t > times[k])) {  // the root the last output waited for
-      deferred = false;
-      std::copy(x, x + nx, x_instant.begin());
-      instant(deferred_t, x_instant.data(),
-              deferred_found.empty() ? nullptr : deferred_found.data());
-    }
-    integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
-    if (events.active()) {  // what happens at the output time comes first
-      const double t_before = propagator.t();
-      instant(times[k], out.x(k), nullptr);
-      if (propagator.t() == times[k] && t_before != times[k]) deferred = false;  // restarted here
-      if (propagator.t() == times[k]) {
-        out.set_s(k, propagator.s());
-        continue;
-      }
-    }
-    out.set_s(k, follow.sensitivity_at(times[k], out.x(k)));
-  }
-  session.set_event_runner(nullptr);
-  for (const auto& w : events.warnings()) out.warn(w);
-  if (events.active())
-    out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
-
   write_stats(session, propagator, follow, settings, problem, out);
   return out.take();
 }

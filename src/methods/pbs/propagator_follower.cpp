@@ -15,6 +15,10 @@ void PropagatorFollower::step_taken(double t, const double* x_end) {
 
 const double* PropagatorFollower::sensitivity_at(double t, const double* x) {
   if (pending_ && t == pending_t_) catch_up();
+  return sensitivity_ahead(t, x);
+}
+
+const double* PropagatorFollower::sensitivity_ahead(double t, const double* x) {
   if (!pending_ || t == propagator_.t()) return propagator_.s();
   const bool mid = midpoint_state(t, output_mid_.data());
   propagator_.sensitivity_at(t, x, mid ? output_mid_.data() : nullptr, s_out_.data());

@@ -30,6 +30,11 @@ class PropagatorFollower final : public integrate::StepListener {
   void step_taken(double t, const double* x_end) override;
   // S at an output time t within the last step (or at its end), x = x(t).
   const double* sensitivity_at(double t, const double* x);
+  // The same without catching up to the last step's end, even at it: the
+  // propagator stays at the step's start, so that outputs inside the step
+  // can still be read afterwards (an instant located at the step's end is
+  // handled before them).
+  const double* sensitivity_ahead(double t, const double* x);
   std::int64_t grid_points = 1;
 
  private:
