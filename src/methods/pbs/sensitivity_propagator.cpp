@@ -36,10 +36,6 @@ double relative_change(const std::vector<double>& a, const std::vector<double>& 
   return std::sqrt(diff / base);
 }
 
-}  // namespace
-
-namespace {
-
 // Sparse updates for models with a J_x pattern and at least
 // settings.sparse_threshold states (or when asked for).
 bool use_sparse_updates(const Model& model, const Settings& settings) {
@@ -54,6 +50,17 @@ bool use_sparse_updates(const Model& model, const Settings& settings) {
   return has_pattern && static_cast<std::int64_t>(model.nx()) >= settings.sparse_threshold;
 }
 
+// The sizes and patterns of a solve with this model and these settings.
+PropagatorShape make_shape(const Model& model, const Settings& settings) {
+  PropagatorShape shape;
+  shape.nx = model.nx();
+  shape.np = model.np();
+  shape.sparse = use_sparse_updates(model, settings);
+  shape.jx_pattern = shape.sparse ? model.jac_x_pattern() : nullptr;
+  shape.jp_pattern = shape.sparse ? model.jac_p_pattern() : nullptr;
+  return shape;
+}
+
 }  // namespace
 
 SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p,
@@ -62,19 +69,19 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
       p_(p),
       settings_(settings),
       workspace_(model.make_workspace()),
-      nx_(model.nx()),
-      np_(model.np()),
-      sparse_(use_sparse_updates(model, settings)),
-      jx_pattern_(sparse_ ? model.jac_x_pattern() : nullptr),
-      jp_pattern_(sparse_ ? model.jac_p_pattern() : nullptr),
+      shape_(make_shape(model, settings)),
+      nx_(shape_.nx),
+      np_(shape_.np),
+      sparse_(shape_.sparse),
+      jx_pattern_(shape_.jx_pattern),
+      jp_pattern_(shape_.jp_pattern),
+      peano_baker_(shape_),
       augment_with_identity_(model.np() > model.nx()),
       ramp_(false),
       constant_jacobians_(model.has_constant_jacobians()) {
   ramp_ = settings.exp_jp == ExpJp::linear && !constant_jacobians_ && model.np() > 0;
   const std::size_t nm = nx_ * np_;
-  // Dense updates hold n x n matrices; sparse ones only J's values and
-  // n x np blocks.
-  const std::size_t nn = sparse_ ? 0 : nx_ * nx_;
+  // Dense updates hold J_x as an n x n matrix; sparse ones only J's values.
   const std::size_t jx_size = sparse_ ? jx_pattern_->nnz() : nx_ * nx_;
   const std::size_t jp_size = jp_pattern_ ? jp_pattern_->nnz() : nm;
   x_.resize(nx_);
@@ -91,20 +98,9 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
   if (ramp_) jp_delta_.resize(jp_size);
   if (sparse_) {
     expmv_ = std::make_unique<linalg::AugmentedExpmv>(nx_, np_);
-    block_a_.resize(nm);
-    block_b_.resize(nm);
-    block_c_.resize(nm);
     return;
   }
   allocate_dense_exponential();
-  i1_.resize(nn);
-  phi_forward_.resize(nn);
-  phi_backward_.resize(nn);
-  drift_.resize(nm);
-  power_a_.resize(nn);
-  power_c_.resize(nm);
-  power_tmp_a_.resize(nn);
-  power_tmp_c_.resize(nm);
 }
 
 void SensitivityPropagator::evaluate(double t, const double* x, Jacobians& out, Parts parts) {
@@ -201,7 +197,7 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
                       " (lower c, raise max_refinement, or let pbsr switch to the "
                       "exponential update: force_pbs=0)");
     refined_peano_baker(t1, x1, n_int);
-    apply_pending_steps();
+    peano_baker_.apply_pending_steps(blocks());
     ++counters_.pbs_intervals;
   }
   t_ = t1;
@@ -255,8 +251,8 @@ void SensitivityPropagator::exponential_step(const Jacobians& at, double dt) {
   }
   allocate_dense_exponential();
   linalg::csc_to_dense(*jx_pattern_, at.jx.data(), dense_jx_.data());
-  dense_jp(p0, dense_jp_.data());
-  if (ramp_) dense_jp(right_, dense_jp1_.data());
+  dense_jp(shape_, p0, dense_jp_.data());
+  if (ramp_) dense_jp(shape_, right_, dense_jp1_.data());
   const SparseForms forms{at.jx.data(), jp_pattern_ ? p0.jp.data() : nullptr,
                           jp_pattern_ && ramp_ ? jp_delta_.data() : nullptr};
   dense_exponential_step(dense_jx_, dense_jp_.data(), ramp_ ? dense_jp1_.data() : nullptr, dt,
@@ -433,139 +429,13 @@ void SensitivityPropagator::dense_exponential_step(const std::vector<double>& jx
   std::swap(s_, s_next_);
 }
 
-// Eq. 21-24: Phi(b;a) = I + I1 + I2, Phi(a;b) = I - I1 + I2 with
-// I1 = dt/2 (Ja + Jb), I2 = dt/2 Jb I1; then
-// S <- Phi(b;a) (S + dt/2 (Jp_a + Phi(a;b) Jp_b)).
-void SensitivityPropagator::peano_baker_step(const Jacobians& a, const Jacobians& b, double dt) {
-  if (sparse_) {
-    sparse_peano_baker_step(a, b, dt);
-    return;
-  }
-  const bool reuse = dt == pbs_key_dt_ && a.jx == pbs_key_ja_ && b.jx == pbs_key_jb_ &&
-                     a.jp == pbs_key_jpa_ && b.jp == pbs_key_jpb_;
-  if (!reuse) {
-    apply_pending_steps();
-    transition_matrices(a, b, dt);
-    pbs_key_dt_ = dt;
-    pbs_key_ja_ = a.jx;
-    pbs_key_jb_ = b.jx;
-    pbs_key_jpa_ = a.jp;
-    pbs_key_jpb_ = b.jp;
-  }
-  ++pending_steps_;
-}
-
-// T(S) = Phi (S + drift) = Phi S + c with c = Phi drift, applied r times:
-// for each binary digit of r, S <- T^(2^i)(S) when the digit is set, and
-// T^(2^(i+1)) = T^(2^i) o T^(2^i) = (A^2, A c + c).
-void SensitivityPropagator::apply_pending_steps() {
-  std::int64_t r = pending_steps_;
-  pending_steps_ = 0;
-  if (r == 0 || np_ == 0) return;
-  const std::size_t nm = nx_ * np_;
-  if (r == 1) {
-    for (std::size_t q = 0; q < nm; ++q) s_next_[q] = s_[q] + drift_[q];
-    gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_forward_.data(), nx_, s_next_.data(), nx_,
-         0.0, s_.data(), nx_);
-    return;
-  }
-  std::copy(phi_forward_.begin(), phi_forward_.end(), power_a_.begin());
-  gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_forward_.data(), nx_, drift_.data(), nx_, 0.0,
-       power_c_.data(), nx_);
-  while (true) {
-    if (r & 1) {
-      std::copy(power_c_.begin(), power_c_.end(), s_next_.begin());
-      gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, power_a_.data(), nx_, s_.data(), nx_, 1.0,
-           s_next_.data(), nx_);
-      std::swap(s_, s_next_);
-    }
-    r >>= 1;
-    if (r == 0) break;
-    std::copy(power_c_.begin(), power_c_.end(), power_tmp_c_.begin());
-    gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, power_a_.data(), nx_, power_c_.data(), nx_, 1.0,
-         power_tmp_c_.data(), nx_);
-    gemm(Trans::no, Trans::no, nx_, nx_, nx_, 1.0, power_a_.data(), nx_, power_a_.data(), nx_, 0.0,
-         power_tmp_a_.data(), nx_);
-    std::swap(power_a_, power_tmp_a_);
-    std::swap(power_c_, power_tmp_c_);
-  }
-}
-
-void SensitivityPropagator::transition_matrices(const Jacobians& a, const Jacobians& b,
-                                                double dt) {
-  const std::size_t nn = nx_ * nx_;
-  const double half = 0.5 * dt;
-  for (std::size_t q = 0; q < nn; ++q) i1_[q] = half * (a.jx[q] + b.jx[q]);
-  // phi_forward_ holds I2 first
-  gemm(Trans::no, Trans::no, nx_, nx_, nx_, half, b.jx.data(), nx_, i1_.data(), nx_, 0.0,
-       phi_forward_.data(), nx_);
-  for (std::size_t q = 0; q < nn; ++q) {
-    phi_backward_[q] = phi_forward_[q] - i1_[q];
-    phi_forward_[q] += i1_[q];
-  }
-  for (std::size_t i = 0; i < nx_; ++i) {
-    phi_forward_[i + i * nx_] += 1.0;
-    phi_backward_[i + i * nx_] += 1.0;
-  }
-  if (np_ == 0) return;
-  // drift = dt/2 (Jp_a + Phi(a;b) Jp_b)
-  std::copy(a.jp.begin(), a.jp.end(), drift_.begin());
-  gemm(Trans::no, Trans::no, nx_, np_, nx_, 1.0, phi_backward_.data(), nx_, b.jp.data(), nx_, 1.0,
-       drift_.data(), nx_);
-  for (double& v : drift_) v *= half;
-}
-
-// Eq. 21-24 with sparse J, never forming Phi: with I1 X = dt/2 (Ja X + Jb X),
-//   Phi(a;b) X = X - I1 X + dt/2 Jb (I1 X),  Phi(b;a) X = X + I1 X + dt/2 Jb (I1 X),
-//   S <- Phi(b;a) (S + dt/2 (Jp_a + Phi(a;b) Jp_b)):
-// six sparse-times-dense products on n x np blocks.
-void SensitivityPropagator::sparse_peano_baker_step(const Jacobians& a, const Jacobians& b,
-                                                    double dt) {
-  if (np_ == 0) return;
-  const std::size_t nm = nx_ * np_;
-  const double half = 0.5 * dt;
-  // block_a_ = Jp_b (dense), then Phi(a;b) Jp_b.
-  dense_jp(b, block_a_.data());
-  apply_phi(a, b, half, -1.0, block_a_.data());
-  // s_ += dt/2 (Jp_a + Phi(a;b) Jp_b)
-  dense_jp(a, block_b_.data());
-  for (std::size_t q = 0; q < nm; ++q) s_[q] += half * (block_b_[q] + block_a_[q]);
-  apply_phi(a, b, half, +1.0, s_.data());
-}
-
-// X <- X + sign I1 X + half Jb (I1 X), I1 X = half (Ja X + Jb X).
-void SensitivityPropagator::apply_phi(const Jacobians& a, const Jacobians& b, double half,
-                                      double sign, double* X) {
-  const std::size_t nm = nx_ * np_;
-  linalg::csc_multiply(*jx_pattern_, a.jx.data(), np_, X, block_b_.data());
-  linalg::csc_multiply(*jx_pattern_, b.jx.data(), np_, X, block_c_.data());
-  for (std::size_t q = 0; q < nm; ++q) block_b_[q] = half * (block_b_[q] + block_c_[q]);  // I1 X
-  linalg::csc_multiply(*jx_pattern_, b.jx.data(), np_, block_b_.data(), block_c_.data());
-  for (std::size_t q = 0; q < nm; ++q) X[q] += sign * block_b_[q] + half * block_c_[q];
-}
-
-// J_p of `j` as a dense n x np block.
-void SensitivityPropagator::dense_jp(const Jacobians& j, double* out) const {
-  if (!jp_pattern_) {
-    std::copy(j.jp.begin(), j.jp.end(), out);
-    return;
-  }
-  linalg::csc_to_dense(*jp_pattern_, j.jp.data(), out);
-}
-
 // Algorithm 2's refinement: n_int equal sub-intervals, x interpolated
 // linearly between the trajectory points, Jacobians at every sub-point.
 void SensitivityPropagator::refined_peano_baker(double t1, const double* x1, std::int64_t n_int) {
   const double t0 = t_;
   const double dt = (t1 - t0) / static_cast<double>(n_int);
-  if (constant_jacobians_ && sparse_) {  // n_int identical sub-steps, one by one
-    for (std::int64_t h = 0; h < n_int; ++h) sparse_peano_baker_step(left_, left_, dt);
-    counters_.sub_intervals += n_int;
-    return;
-  }
   if (constant_jacobians_) {  // n_int identical sub-steps
-    peano_baker_step(left_, left_, dt);
-    pending_steps_ += n_int - 1;
+    peano_baker_.identical_steps(left_, dt, n_int, blocks());
     counters_.sub_intervals += n_int;
     return;
   }
@@ -579,7 +449,7 @@ void SensitivityPropagator::refined_peano_baker(double t1, const double* x1, std
       evaluate(t0 + w * (t1 - t0), x_sub_.data(), target);
       b = &target;
     }
-    peano_baker_step(*a, *b, dt);
+    peano_baker_.step(*a, *b, dt, blocks());
     ++counters_.sub_intervals;
     a = b;
   }
@@ -601,16 +471,13 @@ void SensitivityPropagator::interpolate(double w, double dt, const double* x1,
 double SensitivityPropagator::workspace_bytes() const {
   std::size_t doubles = 0;
   for (const std::vector<double>* v :
-       {&x_, &x_sub_, &s_, &s_next_, &s_saved_, &x_saved_, &block_a_, &block_b_, &block_c_,
-        &jp_delta_, &dense_jp1_, &scaled_jp1_, &exp_phi2_, &dense_jx_, &dense_jp_, &i1_,
-        &phi_forward_, &phi_backward_, &drift_, &pbs_key_ja_, &pbs_key_jb_, &pbs_key_jpa_,
-        &pbs_key_jpb_, &power_a_, &power_c_, &power_tmp_a_, &power_tmp_c_, &scaled_jx_,
-        &scaled_jp_, &exp_e_, &exp_f_, &exp_integral_, &cached_jx_, &cached_jp_,
-        &scaled_jx_values_})
+       {&x_, &x_sub_, &s_, &s_next_, &s_saved_, &x_saved_, &jp_delta_, &dense_jp1_,
+        &scaled_jp1_, &exp_phi2_, &dense_jx_, &dense_jp_, &scaled_jx_, &scaled_jp_, &exp_e_,
+        &exp_f_, &exp_integral_, &cached_jx_, &cached_jp_, &scaled_jx_values_})
     doubles += v->capacity();
   for (const Jacobians* j : {&left_, &right_, &sub_a_, &sub_b_, &mid_})
     doubles += j->jx.capacity() + j->jp.capacity() + j->f.capacity();
-  double bytes = 8.0 * static_cast<double>(doubles);
+  double bytes = 8.0 * static_cast<double>(doubles) + peano_baker_.workspace_bytes();
   if (exponential_) bytes += static_cast<double>(exponential_->bytes());
   if (expmv_) bytes += static_cast<double>(expmv_->bytes());
   return bytes;
