@@ -140,11 +140,26 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
   // exp with midpoint Jacobians never reads those of the ends: evaluate
   // J at the midpoint instead, one pair per interval as before.
   const bool need_ends = !(midpoint && settings_.algorithm == Algorithm::exp);
+  evaluate_right_end(t1, x1, need_ends);
+  const bool jp_ends = !constant_jacobians_ && (need_ends || np_ > 0);
+  std::int64_t n_int = 1;
+  if (!need_ends || use_exponential(dt, n_int))
+    exponential_interval(dt, x_mid, midpoint, jp_ends);
+  else
+    peano_baker_interval(t1, x1, n_int);
+  t_ = t1;
+  std::copy(x1, x1 + nx_, x_.begin());
+  ends_swapped_ = need_ends || jp_ends;
+  if (ends_swapped_) std::swap(left_, right_);
+}
+
+void SensitivityPropagator::evaluate_right_end(double t1, const double* x1, bool need_ends) {
   if (constant_jacobians_) {
     right_.jx = left_.jx;
     right_.jp = left_.jp;
     right_.norm = left_.norm;
-    if (settings_.interpolation == StateInterpolation::hermite) model_.rhs(t1, x1, p_, right_.f.data(), workspace_.get());
+    if (settings_.interpolation == StateInterpolation::hermite)
+      model_.rhs(t1, x1, p_, right_.f.data(), workspace_.get());
   } else if (need_ends) {
     evaluate(t1, x1, right_);
   } else if (np_ > 0) {
@@ -152,43 +167,44 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
     // frozen J_p for its lag indicator (Counters::frozen_jp_lag).
     evaluate(t1, x1, right_, Parts::jp_only);
   }
-  const bool jp_ends = !constant_jacobians_ && (need_ends || np_ > 0);
-  std::int64_t n_int = 1;
-  if (!need_ends || use_exponential(dt, n_int)) {
-    const bool ramp = exponential_.ramp();
-    if (midpoint) evaluate(t_ + 0.5 * dt, x_mid, mid_, ramp ? Parts::jx_only : Parts::both);
-    const bool mean = !midpoint && settings_.exp_jacobian == ExpJacobian::mean && !constant_jacobians_;
-    if (mean) {
-      for (std::size_t q = 0; q < mid_.jx.size(); ++q) mid_.jx[q] = 0.5 * (left_.jx[q] + right_.jx[q]);
-      for (std::size_t q = 0; q < mid_.jp.size(); ++q) mid_.jp[q] = 0.5 * (left_.jp[q] + right_.jp[q]);
-    }
-    const Jacobians& at = midpoint || mean ? mid_ : left_;
-    exponential_.step(at, left_, right_, dt, blocks(), counters_);
-    ++counters_.exp_intervals;
-    if (!ramp && jp_ends && dt * at.norm > 1.0)
-      counters_.frozen_jp_lag =
-          std::max(counters_.frozen_jp_lag, 0.5 * relative_change(left_.jp, right_.jp));
-  } else {
-    const std::int64_t limit = std::min(settings_.max_refinement, settings_.max_steps);
-    if (n_int > limit)
-      throw Error(Status::too_much_work,
-                  "pbsr: refining the step [" + number_text(t_) + ", " + number_text(t1) +
-                      "] needs " + (n_int == std::numeric_limits<std::int64_t>::max()
-                                        ? std::string("more than 1e12")
-                                        : std::to_string(n_int)) +
-                      " sub-intervals (c * dt * |J_x|_F), but " +
-                      (limit == settings_.max_steps ? "max_steps = " : "max_refinement = ") +
-                      std::to_string(limit) + " allows at most " + std::to_string(limit) +
-                      " (lower c, raise max_refinement, or let pbsr switch to the "
-                      "exponential update: force_pbs=0)");
-    refined_peano_baker(t1, x1, n_int);
-    peano_baker_.apply_pending_steps(blocks());
-    ++counters_.pbs_intervals;
+}
+
+void SensitivityPropagator::exponential_interval(double dt, const double* x_mid, bool midpoint,
+                                                 bool jp_ends) {
+  const bool ramp = exponential_.ramp();
+  if (midpoint) evaluate(t_ + 0.5 * dt, x_mid, mid_, ramp ? Parts::jx_only : Parts::both);
+  const bool mean =
+      !midpoint && settings_.exp_jacobian == ExpJacobian::mean && !constant_jacobians_;
+  if (mean) {
+    for (std::size_t q = 0; q < mid_.jx.size(); ++q)
+      mid_.jx[q] = 0.5 * (left_.jx[q] + right_.jx[q]);
+    for (std::size_t q = 0; q < mid_.jp.size(); ++q)
+      mid_.jp[q] = 0.5 * (left_.jp[q] + right_.jp[q]);
   }
-  t_ = t1;
-  std::copy(x1, x1 + nx_, x_.begin());
-  ends_swapped_ = need_ends || jp_ends;
-  if (ends_swapped_) std::swap(left_, right_);
+  const Jacobians& at = midpoint || mean ? mid_ : left_;
+  exponential_.step(at, left_, right_, dt, blocks(), counters_);
+  ++counters_.exp_intervals;
+  if (!ramp && jp_ends && dt * at.norm > 1.0)
+    counters_.frozen_jp_lag =
+        std::max(counters_.frozen_jp_lag, 0.5 * relative_change(left_.jp, right_.jp));
+}
+
+void SensitivityPropagator::peano_baker_interval(double t1, const double* x1, std::int64_t n_int) {
+  const std::int64_t limit = std::min(settings_.max_refinement, settings_.max_steps);
+  if (n_int > limit)
+    throw Error(Status::too_much_work,
+                "pbsr: refining the step [" + number_text(t_) + ", " + number_text(t1) +
+                    "] needs " + (n_int == std::numeric_limits<std::int64_t>::max()
+                                      ? std::string("more than 1e12")
+                                      : std::to_string(n_int)) +
+                    " sub-intervals (c * dt * |J_x|_F), but " +
+                    (limit == settings_.max_steps ? "max_steps = " : "max_refinement = ") +
+                    std::to_string(limit) + " allows at most " + std::to_string(limit) +
+                    " (lower c, raise max_refinement, or let pbsr switch to the "
+                    "exponential update: force_pbs=0)");
+  refined_peano_baker(t1, x1, n_int);
+  peano_baker_.apply_pending_steps(blocks());
+  ++counters_.pbs_intervals;
 }
 
 // Advances to (t, x), reads S, and puts everything back. After advance()

@@ -40,9 +40,17 @@ class SensitivityPropagator {
  private:
   enum class Parts { both, jx_only, jp_only };
   void evaluate(double t, const double* x, Jacobians& out, Parts parts = Parts::both);
+  // right_ at (t1, x1) as the interval needs it: copied from left_
+  // (constant Jacobians), evaluated, or only its J_p (midpoint exp).
+  void evaluate_right_end(double t1, const double* x1, bool need_ends);
   // The switching rule: whether the interval takes the exponential update;
   // n_int: the sub-intervals the Peano-Baker update would refine it into.
   bool use_exponential(double dt, std::int64_t& n_int) const;
+  // Eq. 18 over the interval, with J at its midpoint, the ends' mean or
+  // the left end (Settings::exp_jacobian).
+  void exponential_interval(double dt, const double* x_mid, bool midpoint, bool jp_ends);
+  // Eq. 24 over the interval refined into n_int sub-intervals.
+  void peano_baker_interval(double t1, const double* x1, std::int64_t n_int);
   void refined_peano_baker(double t1, const double* x1, std::int64_t n_int);
   // x at fraction w of the interval from the current point to (x1, right_).
   void interpolate(double w, double dt, const double* x1, double* out) const;
