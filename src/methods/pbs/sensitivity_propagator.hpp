@@ -1,13 +1,17 @@
 // Carries S(t) = dx/dp along a state trajectory, one interval at a time,
-// by the Peano-Baker update (Eq. 24, with refinement) or the exponential
-// update (Eq. 18). Workspaces are sized once; advance() does not allocate.
+// by the Peano-Baker update (Eq. 24, with refinement; peano_baker_update.hpp)
+// or the exponential update (Eq. 18; exponential_update.hpp), chosen per
+// interval by the switching rule. Workspaces are sized once; advance() does
+// not allocate.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "linalg/expm.hpp"
-#include "linalg/expmv.hpp"
+#include "methods/pbs/exponential_update.hpp"
+#include "methods/pbs/peano_baker_update.hpp"
+#include "methods/pbs/propagator_jacobians.hpp"
 #include "odesens/model.hpp"
 #include "odesens/pbs.hpp"
 
@@ -34,38 +38,34 @@ class SensitivityPropagator {
   double workspace_bytes() const;
 
  private:
-  // J and Jp at one point of the trajectory.
-  struct Jacobians {
-    std::vector<double> jx, jp;
-    std::vector<double> f;  // dx/dt, kept for Hermite interpolation
-    double norm = 0.0;  // Frobenius norm of jx
-  };
   enum class Parts { both, jx_only, jp_only };
   void evaluate(double t, const double* x, Jacobians& out, Parts parts = Parts::both);
-  // Eq. 18 with J_x of `at`; J_p that of `at` (exp_jp=frozen) or linear
-  // between left_.jp and right_.jp (exp_jp=linear).
-  void exponential_step(const Jacobians& at, double dt);
-  // Eq. 24 over [a, b].
-  void peano_baker_step(const Jacobians& a, const Jacobians& b, double dt);
-  // Phi(b;a) into phi_forward_ and the parameter drift into drift_ (Eq. 21-23).
-  void transition_matrices(const Jacobians& a, const Jacobians& b, double dt);
-  // Applies the pending run of identical Peano-Baker sub-steps to S.
-  void apply_pending_steps();
-  void refined_peano_baker(double t1, const double* x1, std::int64_t n_int);
+  // right_ at (t1, x1) as the interval needs it: copied from left_
+  // (constant Jacobians), evaluated, or only its J_p (midpoint exp).
+  void evaluate_right_end(double t1, const double* x1, bool need_ends);
+  // The switching rule: whether the interval takes the exponential update;
+  // n_int: the sub-intervals the Peano-Baker update would refine it into.
   bool use_exponential(double dt, std::int64_t& n_int) const;
+  // Eq. 18 over the interval, with J at its midpoint, the ends' mean or
+  // the left end (Settings::exp_jacobian).
+  void exponential_interval(double dt, const double* x_mid, bool midpoint, bool jp_ends);
+  // Eq. 24 over the interval refined into n_int sub-intervals.
+  void peano_baker_interval(double t1, const double* x1, std::int64_t n_int);
+  void refined_peano_baker(double t1, const double* x1, std::int64_t n_int);
   // x at fraction w of the interval from the current point to (x1, right_).
   void interpolate(double w, double dt, const double* x1, double* out) const;
+  SensitivityBlocks blocks() { return {s_, s_next_}; }
 
   const Model& model_;
   const double* p_;
   Settings settings_;
   std::unique_ptr<Workspace> workspace_;  // every model evaluation of this solve
+  PropagatorShape shape_;
   std::size_t nx_, np_;
-  bool sparse_;
-  const SparsityPattern* jx_pattern_;  // sparse updates only
-  const SparsityPattern* jp_pattern_;  // sparse updates with a J_p pattern
-  std::unique_ptr<linalg::AugmentedExpmv> expmv_;
-  std::vector<double> block_a_, block_b_, block_c_;  // n x np
+  // The model's J_x and J_p do not depend on t or x: evaluated once.
+  bool constant_jacobians_;
+  PeanoBakerUpdate peano_baker_;
+  ExponentialUpdate exponential_;
   Counters counters_;
 
   double t_ = 0.0;
@@ -74,64 +74,6 @@ class SensitivityPropagator {
   std::vector<double> s_, s_next_;
   std::vector<double> s_saved_, x_saved_;  // sensitivity_at's restore point
   bool ends_swapped_ = false;              // the last advance() swapped left_/right_
-  // Sparse updates (Settings::updates): J_x and J_p as values in pattern
-  // order, the exponential as an action (linalg/expmv.hpp), Peano-Baker
-  // steps as sparse products, nothing n x n.
-  void sparse_peano_baker_step(const Jacobians& a, const Jacobians& b, double dt);
-  // With sparse updates the exponential is taken per interval by whichever
-  // costs fewer flops (updates=auto): the sparse action, or the dense
-  // exponential of the scattered J (up to kDenseLimit states).
-  bool sparse_exponential_is_cheaper(const Jacobians& left, double dt) const;
-  void allocate_dense_exponential();
-  // jp0: J_p (frozen) or its value at the left end; jp1: null (frozen) or
-  // its value at the right end; all dense.
-  // J_x's values and, with a J_p pattern, J_p's at the left end and the
-  // ramp's change (null without), all in pattern order.
-  struct SparseForms {
-    const double* jx;
-    const double* jp0;
-    const double* jp_delta;
-  };
-  void dense_exponential_step(const std::vector<double>& jx, const double* jp0, const double* jp1,
-                              double dt, const SparseForms* sparse = nullptr);
-  std::vector<double> scaled_jx_values_;  // J dt's values for a sparse exponential
-  double balance_factor(const std::vector<double>& jx, const double* jp) const;
-  static constexpr std::size_t kDenseLimit = 2000;
-  std::vector<double> dense_jx_, dense_jp_;  // J scattered for a dense exponential
-  void apply_phi(const Jacobians& a, const Jacobians& b, double half, double sign, double* X);
-  void dense_jp(const Jacobians& j, double* out) const;
-
-  // Peano-Baker workspace. phi_forward_ and drift_ = dt/2 (Jp_a + Phi(a;b) Jp_b)
-  // depend only on (Ja, Jb, Jp_a, Jp_b, dt), which repeat from sub-step to
-  // sub-step when J_x and J_p are constant (linear models), so they are
-  // kept with the inputs that made them and reused on a match.
-  std::vector<double> i1_, phi_forward_, phi_backward_, drift_;
-  std::vector<double> pbs_key_ja_, pbs_key_jb_, pbs_key_jpa_, pbs_key_jpb_;
-  double pbs_key_dt_ = -1.0;
-  // A run of identical sub-steps S <- Phi (S + drift) is applied at once
-  // by binary powering of the affine map (log2 of the run in products
-  // instead of one product per sub-step).
-  std::int64_t pending_steps_ = 0;
-  std::vector<double> power_a_, power_c_, power_tmp_a_, power_tmp_c_;
-  // exponential workspace and the inputs of the last exponential, for reuse.
-  // With more parameters than states the exponential is taken of
-  // [[J dt, I], [0, 0]] and its integral block multiplied by J_p dt after
-  // the squarings, which keeps every squaring at 2 nx^3 flops instead of
-  // nx^3 + nx^2 np.
-  bool augment_with_identity_;
-  // exp_jp=linear (and J_p not constant): J_p linear over each exponential
-  // interval, from the ends' values.
-  bool ramp_;
-  std::vector<double> jp_delta_;        // Jp_1 - Jp_0 (pattern values or dense)
-  std::vector<double> dense_jp1_;       // Jp_1 scattered, sparse models' dense steps
-  std::vector<double> scaled_jp1_;      // the ramp block of the dense exponential
-  std::vector<double> exp_phi2_;        // phi2(J dt) with augment_with_identity_
-  // The model's J_x and J_p do not depend on t or x: evaluated once.
-  bool constant_jacobians_;
-  std::unique_ptr<linalg::AugmentedExponential> exponential_;  // dense updates only
-  std::vector<double> scaled_jx_, scaled_jp_, exp_e_, exp_f_, exp_integral_;
-  std::vector<double> cached_jx_, cached_jp_;
-  double cached_dt_ = -1.0;
 };
 
 }  // namespace odesens::pbs
