@@ -335,6 +335,60 @@ INSTANTIATE_TEST_SUITE_P(Methods, StateInstantOutputs,
                          ::testing::Values("cvodes_fsa", "pbsr", "exp", "odesd", "dopri8s",
                                            "grk4as"));
 
+// A non-persistent delayed event cancelled before it executes (its trigger
+// true on [1, 1.2), delay 0.5), with an output time on the execution time
+// it would have had: nothing happens there, x = exp(-k t) throughout.
+const char* kCancelledDelayedEvent = R"(<sbml xmlns="http://www.sbml.org/sbml/level3/version1/core" level="3" version="1">
+  <model id="cancelled">
+    <listOfParameters>
+      <parameter id="k" value="0.5" constant="true"/>
+      <parameter id="x" value="1" constant="false"/>
+    </listOfParameters>
+    <listOfRules>
+      <rateRule variable="x">
+        <math xmlns="http://www.w3.org/1998/Math/MathML">
+          <apply><times/><apply><minus/><ci>k</ci></apply><ci>x</ci></apply>
+        </math>
+      </rateRule>
+    </listOfRules>
+    <listOfEvents>
+      <event id="e" useValuesFromTriggerTime="true">
+        <trigger initialValue="false" persistent="false">
+          <math xmlns="http://www.w3.org/1998/Math/MathML">
+            <apply><and/>
+              <apply><geq/><csymbol encoding="text" definitionURL="http://www.sbml.org/sbml/symbols/time">time</csymbol><cn>1</cn></apply>
+              <apply><lt/><csymbol encoding="text" definitionURL="http://www.sbml.org/sbml/symbols/time">time</csymbol><cn>1.2</cn></apply>
+            </apply>
+          </math>
+        </trigger>
+        <delay><math xmlns="http://www.w3.org/1998/Math/MathML"><cn>0.5</cn></math></delay>
+        <listOfEventAssignments>
+          <eventAssignment variable="x"><math xmlns="http://www.w3.org/1998/Math/MathML"><cn>5</cn></math></eventAssignment>
+        </listOfEventAssignments>
+      </event>
+    </listOfEvents>
+  </model>
+</sbml>
+)";
+
+TEST_P(StateInstantOutputs, ACancelledDelayedEventLeavesNoTrace) {
+  Problem problem;
+  problem.model = load_sbml_text(kCancelledDelayedEvent, "cancelled.xml", SbmlOptions{});
+  problem.output_times = {0, 0.5, 1, 1.5, 2};
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  const Result r = solve(problem, GetParam());
+  // pbsr and exp: S is O(dt^2) along the state solver's steps.
+  const std::string method = GetParam();
+  const double tolerance = method == "pbsr" || method == "exp" ? 1e-4 : 1e-6;
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    const double t = r.times[i];
+    EXPECT_NEAR(r.x_at(i, 0), std::exp(-0.5 * t), 1e-7) << method << ", t = " << t;
+    EXPECT_NEAR(r.s_at(i, 0, 0), -t * std::exp(-0.5 * t), tolerance) << method << ", t = " << t;
+  }
+  EXPECT_EQ(r.stats.extra.at("events_executed"), 0.0) << GetParam();
+}
+
 // Statistics count every part of the solve: the solvers restart at each
 // dose, and their counters with them.
 TEST_P(ForwardEvents, StatisticsCountTheStepsOfEveryPart) {

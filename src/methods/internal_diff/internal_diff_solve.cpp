@@ -30,7 +30,10 @@ SensitivityDirections directions_of(const Problem& problem, DirectionSet set,
   return SensitivityDirections(set, nx, np, dx0_dp);
 }
 
-void report(const RunTally& tally, const SensitivityDirections& d, int lanes, Stats& stats) {
+// has_events: the model has events or switches of f (events_executed is
+// reported then, 0 included, as by every method).
+void report(const RunTally& tally, const SensitivityDirections& d, int lanes, bool has_events,
+            Stats& stats) {
   stats.steps = tally.bundle.accepted;
   stats.error_test_failures = tally.bundle.rejected;
   stats.rhs_evals = tally.rhs_evaluations;
@@ -43,7 +46,7 @@ void report(const RunTally& tally, const SensitivityDirections& d, int lanes, St
   stats.extra["reperturbations"] = static_cast<double>(tally.reperturbations);
   stats.extra["sensitivity_limited_steps"] = static_cast<double>(tally.sensitivity_limited);
   stats.extra["runs"] = static_cast<double>(tally.runs);
-  if (tally.events_executed > 0)
+  if (has_events)
     stats.extra["events_executed"] = static_cast<double>(tally.events_executed);
   if (tally.nominal.steps > 0) {
     stats.extra["nominal_steps"] = static_cast<double>(tally.nominal.accepted);
@@ -75,7 +78,8 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
   const RunTally tally = settings.differences == Differences::external
                              ? run_external_differences(setup, out)
                              : run_internal_differences(setup, out);
-  report(tally, directions, ws->lane_width(), out.builder().stats());
+  report(tally, directions, ws->lane_width(), model.event_system() != nullptr,
+         out.builder().stats());
   for (const auto& w : tally.warnings) out.builder().warn(w);
   return out.take();
 }
