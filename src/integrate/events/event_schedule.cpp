@@ -1,0 +1,160 @@
+#include "integrate/events/event_schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/number_text.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::integrate {
+namespace {
+
+// Executions at one instant beyond which the events are taken to loop
+// (each one re-fires another): an error instead of a hang.
+constexpr std::size_t kMaxExecutionsPerInstant = 100000;
+
+}  // namespace
+
+EventSchedule::EventSchedule(const EventContext& context) : ctx_(context) {
+  if (!ctx_.system) return;
+  const std::size_t ne = ctx_.system->events().size();
+  trigger_.assign(ne, 0);
+  trigger_now_.reset(new bool[ne > 0 ? ne : 1]);
+}
+
+void EventSchedule::start() {
+  const auto& events = ctx_.system->events();
+  for (std::size_t k = 0; k < events.size(); ++k) trigger_[k] = events[k].initial_value;
+}
+
+double EventSchedule::next_execution() const {
+  double next = std::numeric_limits<double>::infinity();
+  for (const Pending& e : pending_) next = std::min(next, e.time);
+  return next;
+}
+
+const EventSchedule::Pending* EventSchedule::first_due(double t) const {
+  const Pending* first = nullptr;
+  for (const Pending& e : pending_)
+    if (e.time <= t && (!first || e.order < first->order)) first = &e;
+  return first;
+}
+
+void EventSchedule::evaluate_triggers(double t, const double* x, const std::vector<int>& sides,
+                                      ForwardJump& jump, InstantRecord& record) {
+  const auto& events = ctx_.system->events();
+  ctx_.system->triggers(sides.data(), trigger_now_.get());
+  for (std::size_t k = 0; k < events.size(); ++k) {
+    const bool now = trigger_now_[k];
+    if (now && !trigger_[k]) {
+      trigger_[k] = 1;
+      fire(k, t, x, jump, record);
+    } else if (!now && trigger_[k]) {
+      trigger_[k] = 0;
+      if (!events[k].persistent)
+        pending_.erase(std::remove_if(pending_.begin(), pending_.end(),
+                                      [k](const Pending& e) { return e.event == k; }),
+                       pending_.end());
+    }
+  }
+}
+
+void EventSchedule::fire(std::size_t k, double t, const double* x, ForwardJump& jump,
+                         InstantRecord& record) {
+  const EventSystem::Event& event = ctx_.system->events()[k];
+  Pending e;
+  e.event = k;
+  e.order = fired_++;
+  double d = 0.0;
+  if (event.has_delay) {
+    d = ctx_.system->delay(k, t, x, ctx_.p, ctx_.ws);
+    if (!(d >= 0.0) || !std::isfinite(d))
+      throw Error(Status::solver_failed, "event '" + event.id + "' fired at t = " +
+                                             number_text(t) + " with delay " + number_text(d) +
+                                             " (a delay must be finite and >= 0)");
+  }
+  e.time = t + d;
+  if (e.time > t) scheduled_ = true;
+  record.fire(k, e.order, e.time > t, x, e.point);
+  if (ctx_.ns > 0) jump.execution_time_derivative(k, event.has_delay, t, x, e.dtime);
+  if (event.values_from_trigger_time) {  // also without delay: a lower priority may defer it
+    const std::size_t m = event.targets.size();
+    e.values.assign(m, 0.0);
+    ctx_.system->assignment_values(k, t, x, ctx_.p, e.values.data(), ctx_.ws);
+    if (ctx_.ns > 0) {
+      const double* D = jump.assignment_derivative(k, t, x);
+      e.dvalues.assign(D, D + m * ctx_.ns);
+    }
+  }
+  pending_.push_back(std::move(e));
+}
+
+std::size_t EventSchedule::most_urgent(double t, const double* x) const {
+  // The due event of highest priority; firing order among equals.
+  std::size_t best = pending_.size();
+  double best_priority = 0.0;
+  for (std::size_t q = 0; q < pending_.size(); ++q) {
+    const Pending& e = pending_[q];
+    if (!(e.time <= t)) continue;
+    const double priority = ctx_.system->events()[e.event].has_priority
+                                ? ctx_.system->priority(e.event, t, x, ctx_.p, ctx_.ws)
+                                : 0.0;
+    if (best == pending_.size() || priority > best_priority ||
+        (priority == best_priority && e.order < pending_[best].order)) {
+      best = q;
+      best_priority = priority;
+    }
+  }
+  return best;
+}
+
+bool EventSchedule::execute_due(double t, double* x, RootSides& roots, ForwardJump& jump,
+                                InstantRecord& record) {
+  bool changed = false;
+  std::size_t executions = 0;
+  while (true) {
+    const std::size_t best = most_urgent(t, x);
+    if (best == pending_.size()) break;
+    if (++executions > kMaxExecutionsPerInstant)
+      throw Error(Status::solver_failed,
+                  "events keep firing at t = " + number_text(t) + ": more than " +
+                      std::to_string(kMaxExecutionsPerInstant) +
+                      " executions at one instant (an assignment re-triggers its own event?)");
+    const Pending e = std::move(pending_[best]);
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(best));
+    execute(e, t, x, jump, record);
+    changed = changed || !ctx_.system->events()[e.event].targets.empty();
+    roots.take_moved_sides(t, x);
+    evaluate_triggers(t, x, roots.sides(), jump, record);
+  }
+  return changed;
+}
+
+void EventSchedule::execute(const Pending& e, double t, double* x, ForwardJump& jump,
+                            InstantRecord& record) {
+  const EventSystem::Event& event = ctx_.system->events()[e.event];
+  const std::size_t m = event.targets.size();
+  ++executed_;
+  record.execute(e.event, e.order, e.point, !e.values.empty(), x);
+  if (m == 0) return;
+  std::vector<double> values = e.values;
+  const double* D = e.dvalues.data();
+  if (values.empty()) {
+    values.assign(m, 0.0);
+    ctx_.system->assignment_values(e.event, t, x, ctx_.p, values.data(), ctx_.ws);
+    if (ctx_.ns > 0) D = jump.assignment_derivative(e.event, t, x);
+  }
+  for (std::size_t r = 0; r < m; ++r) {
+    const std::size_t i = event.targets[r];
+    if (!std::isfinite(values[r]))
+      throw Error(Status::not_finite, "event '" + event.id + "' at t = " + number_text(t) +
+                                          " assigns " + number_text(values[r]) + " to '" +
+                                          ctx_.model.state_names()[i] + "'");
+    x[i] = values[r];
+    jump.assign(i, D, r, m);
+  }
+}
+
+}  // namespace odesens::integrate

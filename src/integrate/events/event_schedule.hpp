@@ -1,0 +1,77 @@
+// The events of the model's event system: their triggers, read from the
+// sides of the root functions (root_sides.hpp), their firings, the
+// pending executions and the assignments.
+//
+// After the sides changed, the triggers are evaluated; an event whose
+// trigger turned true fires: its delay (and, for values from the trigger
+// time, its assignments) are evaluated and it is scheduled; a
+// non-persistent pending event whose trigger turned false is cancelled.
+// Every event due now executes, highest priority first (firing order
+// among equals), the triggers evaluated again after each one, so that
+// events fired by an assignment run at the same instant. The derivatives
+// of the firings and assignments go to the forward jump
+// (forward_jump.hpp), what happened to the record (instant_record.hpp).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "integrate/events/event_context.hpp"
+#include "integrate/events/forward_jump.hpp"
+#include "integrate/events/instant_record.hpp"
+#include "integrate/events/root_sides.hpp"
+
+namespace odesens::integrate {
+
+class EventSchedule {
+ public:
+  struct Pending {
+    FiringPoint point;  // recording: where it fired
+    std::size_t event;
+    double time;
+    std::size_t order;            // firing order, for ties
+    std::vector<double> dtime;    // d(time)/dp (ns)
+    std::vector<double> values;   // values from the trigger time
+    std::vector<double> dvalues;  // their total derivatives (m x ns)
+  };
+
+  explicit EventSchedule(const EventContext& context);
+
+  // At t0: every trigger at its value just before t0.
+  void start();
+  // At an instant after t0: nothing scheduled at it yet.
+  void begin_instant() { scheduled_ = false; }
+  // An event fired with a delay since start() or begin_instant(): a new
+  // stop time.
+  bool scheduled() const { return scheduled_; }
+  // Time of the next pending execution (+inf when none).
+  double next_execution() const;
+  // The due execution (time <= t) fired first, which times an instant no
+  // root caused; null when none is due.
+  const Pending* first_due(double t) const;
+  std::size_t executed() const { return executed_; }
+
+  // Fires and cancels after the triggers were (re)evaluated on `sides`.
+  void evaluate_triggers(double t, const double* x, const std::vector<int>& sides,
+                         ForwardJump& jump, InstantRecord& record);
+  // Executes what is due at t, assigning x (and T in `jump`), the sides of
+  // `roots` following each assignment; true when an assignment changed the
+  // state.
+  bool execute_due(double t, double* x, RootSides& roots, ForwardJump& jump, InstantRecord& record);
+
+ private:
+  void fire(std::size_t k, double t, const double* x, ForwardJump& jump, InstantRecord& record);
+  // The due event of highest priority (pending_.size(): none).
+  std::size_t most_urgent(double t, const double* x) const;
+  void execute(const Pending& e, double t, double* x, ForwardJump& jump, InstantRecord& record);
+
+  EventContext ctx_;
+  std::vector<char> trigger_;
+  std::unique_ptr<bool[]> trigger_now_;
+  std::vector<Pending> pending_;
+  std::size_t fired_ = 0, executed_ = 0;
+  bool scheduled_ = false;  // fire() scheduled an execution after now
+};
+
+}  // namespace odesens::integrate

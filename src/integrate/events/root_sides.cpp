@@ -1,0 +1,230 @@
+#include "integrate/events/root_sides.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace odesens::integrate {
+namespace {
+
+using Comparison = EventSystem::Comparison;
+
+int sign_of(double v) { return EventSystem::side_of(v); }
+bool holds(Comparison c, int side) { return EventSystem::holds(c, side); }
+bool is_equality(Comparison c) { return c == Comparison::eq || c == Comparison::ne; }
+
+// A floor or ceil root's g: how far u is inside its cell [k, k + 1],
+// negative once u has left it at either end (NaN where u is).
+double into_cell(double u, double k) {
+  const double above_lower = u - k, below_upper = k + 1.0 - u;
+  return above_lower < below_upper ? above_lower : below_upper;
+}
+
+}  // namespace
+
+RootSides::RootSides(const EventContext& context) : ctx_(context) {
+  if (!ctx_.system) return;
+  const std::size_t n = ctx_.n_roots;
+  for (std::size_t i = 0; i < n; ++i)
+    if (ctx_.system->roots()[i].kind != EventSystem::Root::Kind::comparison) stepped_.push_back(i);
+  cell_.assign(n, 0.0);
+  u_.assign(n, 0.0);
+  g_.assign(n, 0.0);
+  g_before_.assign(n, 0.0);
+  sides_.assign(n, 0);
+  sides_before_.assign(n, 0);
+  f_.assign(ctx_.nx, 0.0);
+  gx_.assign(ctx_.nx, 0.0);
+  gp_.assign(ctx_.np, 0.0);
+}
+
+void RootSides::root_values(double t, const double* x, double* g) {
+  if (ctx_.n_roots == 0) return;
+  ctx_.system->root_values(t, x, ctx_.p, g, ctx_.ws);
+  for (std::size_t i : stepped_) g[i] = into_cell(g[i], cell_[i]);
+}
+
+void RootSides::set_cell(std::size_t i, double k) {
+  cell_[i] = k;
+  g_[i] = into_cell(u_[i], k);
+}
+
+// The value of floor or ceil root i on its cell (f on the cell's branch):
+// k for floor, k + 1 for ceil, whatever u is within rounding of the ends.
+double RootSides::cell_value(std::size_t i) const {
+  return ctx_.system->roots()[i].kind == EventSystem::Root::Kind::floor ? cell_[i] : cell_[i] + 1.0;
+}
+
+void RootSides::start(double t0, const double* x) {
+  place_cells(t0, x);
+  root_values(t0, x, g_.data());
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i) sides_[i] = sign_of(g_[i]);
+}
+
+// Each floor or ceil root's cell: the integers u is between. On an
+// integer, the cell u moves into along f, where floor(u) and ceil(u) keep
+// the value the integrator sees from t on (the value at the integer itself
+// holds at t alone); the root is then on its cell's end, where its
+// comparison (ge) holds, so nothing switches as u moves in (floor(a t) and
+// ceil(a t) from t0 = 0). Where u does not move, floor's value holds above
+// the integer and ceil's below.
+void RootSides::place_cells(double t, const double* x) {
+  if (stepped_.empty()) return;
+  ctx_.system->root_values(t, x, ctx_.p, u_.data(), ctx_.ws);
+  bool have_rate = false;
+  for (std::size_t i : stepped_) {
+    const double u = u_[i];
+    double k = std::floor(u);
+    if (u == k) {
+      if (!have_rate) ctx_.model.rhs(t, x, ctx_.p, f_.data(), ctx_.ws);
+      have_rate = true;
+      double u_t = 0.0;
+      ctx_.system->root_gradient(i, t, x, ctx_.p, &u_t, gx_.data(), gp_.data(), ctx_.ws);
+      for (std::size_t j = 0; j < ctx_.nx; ++j)
+        if (gx_[j] != 0.0) u_t += gx_[j] * f_[j];
+      const bool floor = ctx_.system->roots()[i].kind == EventSystem::Root::Kind::floor;
+      if (u_t < 0.0 || (u_t == 0.0 && !floor)) k = u - 1.0;
+    }
+    set_cell(i, k);
+    sides_[i] = sign_of(g_[i]);
+  }
+}
+
+// After an instant, each floor or ceil root whose u left its cell (the
+// integrator located the crossing, or an assignment moved u) takes the
+// next cell on the side u left at, or the cell u is in when an assignment
+// moved it further. u is then on the new cell's end (update_sides took a
+// located crossing only where u had left the cell), and keeps the side it
+// crossed to: inside.
+void RootSides::move_cells(double t, const double* x) {
+  if (stepped_.empty()) return;
+  ctx_.system->root_values(t, x, ctx_.p, u_.data(), ctx_.ws);
+  const auto& roots = ctx_.system->roots();
+  for (std::size_t i : stepped_) {
+    const double u = u_[i], k = cell_[i];
+    if (holds(roots[i].comparison, sides_[i]) || !std::isfinite(u)) continue;
+    set_cell(i, u >= k + 0.5 ? std::max(k + 1.0, std::floor(u))
+                             : std::min(k - 1.0, std::ceil(u) - 1.0));
+    sides_[i] = 1;
+  }
+}
+
+void RootSides::update_sides(double t, const double* x, const int* found) {
+  root_values(t, x, g_.data());
+  const auto& roots = ctx_.system->roots();
+  bool have_rate = false;
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
+    // A floor or ceil root reported while u is still inside its cell (a
+    // root located a little early on a dense output, with the step taken
+    // again to end there) has not switched yet: f and the jump of S wait
+    // for u to cross, where it is located again.
+    const bool stepped = roots[i].kind != EventSystem::Root::Kind::comparison;
+    if (found && found[i] != 0 && !(stepped && g_[i] > 0.0)) {
+      // Located by the integrator: the side it crossed to, except that an
+      // equality holds (and an inequality fails) at the crossing itself.
+      sides_[i] = is_equality(roots[i].comparison) ? 0 : (found[i] > 0 ? 1 : -1);
+    } else if (g_[i] == 0.0 && !stepped && (sides_[i] == 1 || sides_[i] == -1) &&
+               motion_side(i, t, x, have_rate) == sides_[i]) {
+      // At exactly 0 but moving on into the side it is on: settled there at
+      // an instant just now (an output at the same time), not a crossing.
+    } else {
+      sides_[i] = sign_of(g_[i]);
+    }
+  }
+}
+
+bool RootSides::equality_located(const int* found) const {
+  const auto& roots = ctx_.system->roots();
+  for (std::size_t i = 0; found && i < ctx_.n_roots; ++i)
+    if (found[i] != 0 && is_equality(roots[i].comparison)) return true;
+  return false;
+}
+
+// An == or != located here held (failed) only at the crossing: just after
+// it g has the sign it crossed to.
+bool RootSides::cross_located_equalities(const int* found) {
+  const auto& roots = ctx_.system->roots();
+  bool crossed = false;
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i)
+    if (found && found[i] != 0 && sides_[i] == 0 && is_equality(roots[i].comparison)) {
+      sides_[i] = found[i] > 0 ? 1 : -1;
+      crossed = true;
+    }
+  return crossed;
+}
+
+// A root whose comparison changed its truth, one the integrator located
+// first; a side that changes without changing the comparison (from exactly
+// 0 at t0 to the sign g moves to) changes nothing.
+std::size_t RootSides::cause_root(const int* found) const {
+  const auto& roots = ctx_.system->roots();
+  auto changed = [&](std::size_t i) {
+    return holds(roots[i].comparison, sides_[i]) != holds(roots[i].comparison, sides_before_[i]);
+  };
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i)
+    if (found && found[i] != 0 && changed(i)) return i;
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i)
+    if (changed(i)) return i;
+  return ctx_.n_roots;
+}
+
+bool RootSides::rhs_switched() const {
+  const auto& roots = ctx_.system->roots();
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i)
+    if (roots[i].switches_rhs &&
+        holds(roots[i].comparison, sides_before_[i]) != holds(roots[i].comparison, sides_[i]))
+      return true;
+  return false;
+}
+
+// The roots whose g the assignment moved take their new sides; the others
+// keep the side the integrator located them on.
+void RootSides::take_moved_sides(double t, const double* x) {
+  g_before_ = g_;
+  root_values(t, x, g_.data());
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i)
+    if (g_[i] != g_before_[i]) sides_[i] = sign_of(g_[i]);
+}
+
+int RootSides::motion_side(std::size_t i, double t, const double* x, bool& have_rate) {
+  if (!have_rate) rhs_on_sides(t, x, sides_, f_.data());
+  have_rate = true;
+  double rate = 0.0;
+  ctx_.system->root_gradient(i, t, x, ctx_.p, &rate, gx_.data(), gp_.data(), ctx_.ws);
+  for (std::size_t j = 0; j < ctx_.nx; ++j)
+    if (gx_[j] != 0.0) rate += gx_[j] * f_[j];
+  const int side = sign_of(rate);
+  return side == 1 || side == -1 ? side : 0;
+}
+
+bool RootSides::settle_zero_sides(double t, const double* x) {
+  const auto& roots = ctx_.system->roots();
+  bool have_rate = false, changed = false;
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
+    if (roots[i].kind != EventSystem::Root::Kind::comparison || g_[i] != 0.0) continue;
+    const int side = motion_side(i, t, x, have_rate);
+    if (side == 0) continue;  // resting on the threshold, or NaN
+    const Comparison c = roots[i].comparison;
+    changed = changed || holds(c, side) != holds(c, sides_[i]);
+    sides_[i] = side;
+  }
+  return changed;
+}
+
+void RootSides::rhs_on_sides(double t, const double* x, const std::vector<int>& sides,
+                             double* out) {
+  const auto& branches = ctx_.system->branch_roots();
+  if (branches.empty()) {
+    ctx_.model.rhs(t, x, ctx_.p, out, ctx_.ws);
+    return;
+  }
+  branch_truth_.resize(branches.size());
+  for (std::size_t i = 0; i < branches.size(); ++i) {
+    const std::size_t r = branches[i];
+    branch_truth_[i] = ctx_.system->roots()[r].kind != EventSystem::Root::Kind::comparison
+                           ? cell_value(r)
+                           : holds(ctx_.system->roots()[r].comparison, sides[r]) ? 1.0 : 0.0;
+  }
+  ctx_.system->rhs_points_on_branches(1, &t, x, ctx_.p, branch_truth_.data(), out, ctx_.ws);
+}
+
+}  // namespace odesens::integrate

@@ -1,0 +1,92 @@
+// The side of every root function of the model's event system, which the
+// triggers (event_schedule.hpp) and the switches of f read, and the cells
+// of its floor and ceil roots.
+//
+// At each instant the side of every root function is updated: the
+// direction of the crossing for the roots the integrator reported, else
+// the sign of g. A floor or ceil root's g is the distance of its argument
+// u into its cell of integers (EventSystem::Root::Kind), which moves on
+// when u left it.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "integrate/events/event_context.hpp"
+
+namespace odesens::integrate {
+
+class RootSides {
+ public:
+  explicit RootSides(const EventContext& context);
+
+  // g at (t, x): what integrators locate the roots of (a floor or ceil
+  // root: the distance of u into its current cell).
+  void root_values(double t, const double* x, double* g);
+  // The side of every root function as of the last instant (or t0), and
+  // as of before the current one (remember_sides()).
+  const std::vector<int>& sides() const { return sides_; }
+  const std::vector<int>& sides_before() const { return sides_before_; }
+
+  // At t0: the cells, and the sides from the signs of g.
+  void start(double t0, const double* x);
+  // The cells of the floor and ceil roots: the one u is in at (t, x), or
+  // on an integer moves into (place); the next one for those whose u left
+  // theirs at an instant (move).
+  void place_cells(double t, const double* x);
+  void move_cells(double t, const double* x);
+
+  // At an instant: the sides before it are kept, then updated from the
+  // roots the integrator found (n_roots, CVODES' convention: +1 / -1 for a
+  // root crossed upward / downward, 0 else; or null).
+  void remember_sides() { sides_before_ = sides_; }
+  void update_sides(double t, const double* x, const int* found);
+  // An == or != root was found: such a comparison changes just after its
+  // crossing too.
+  bool equality_located(const int* found) const;
+  // The found == and != roots left at side 0 take the side they crossed
+  // to; true when there was one.
+  bool cross_located_equalities(const int* found);
+  // The root that caused the instant (n_roots: none, a scheduled time).
+  std::size_t cause_root(const int* found) const;
+  // A comparison in f changed its truth since remember_sides().
+  bool rhs_switched() const;
+
+  // g at (t, x), for settle_zero_sides.
+  void refresh(double t, const double* x) { root_values(t, x, g_.data()); }
+  // After an assignment at (t, x): the roots whose g it moved take their
+  // new sides.
+  void take_moved_sides(double t, const double* x);
+  // After an instant: a comparison root left at exactly g = 0 (an
+  // assignment put the state on the threshold, or the integrator located
+  // the root there) takes the side g moves to along f, which no integrator
+  // reports as a crossing (CVODES starts a restart at g = 0 without a side).
+  // True when a comparison changed its truth (the triggers are evaluated
+  // again at the same instant).
+  bool settle_zero_sides(double t, const double* x);
+
+  // f at (t, x) with every switch of f on its branch for `sides`, a floor
+  // or ceil on the value of its current cell (f itself where the model has
+  // no switches or cannot evaluate f on given branches).
+  void rhs_on_sides(double t, const double* x, const std::vector<int>& sides, double* out);
+
+ private:
+  void set_cell(std::size_t i, double k);  // and g_[i] from u_[i]
+  double cell_value(std::size_t i) const;  // floor or ceil root i's value on its cell
+  // The side root i's g moves to along f (on the current sides) at (t, x):
+  // +1, -1, or 0 where it stays or is NaN. have_rate: f is computed once.
+  int motion_side(std::size_t i, double t, const double* x, bool& have_rate);
+
+  EventContext ctx_;
+  std::vector<double> g_, g_before_;
+  std::vector<int> sides_, sides_before_;
+  std::vector<std::size_t> stepped_;  // the floor and ceil roots
+  // By root: the lower integer k of a floor or ceil root's cell [k, k + 1],
+  // and u (scratch).
+  std::vector<double> cell_, u_;
+  // Scratch: f where a root's motion along it is taken, a root's gradient,
+  // the branches of f.
+  std::vector<double> f_, gx_, gp_, branch_truth_;
+};
+
+}  // namespace odesens::integrate
