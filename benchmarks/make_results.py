@@ -30,8 +30,9 @@ other_build = None
 reuse_large = "--reuse-large" in args
 if reuse_large:
     args.remove("--reuse-large")
-# --only erk|internal_diff|odesd|ensemble|bounds|events|concurrency|large regenerates one section and keeps the rest of
-# the current file (--erk-only is --only erk).
+# --only erk|internal_diff|odesd|ensemble|bounds|events|concurrency|large|compare regenerates
+# one section and keeps the rest of the current file (--erk-only is --only erk; --only
+# compare needs --compare OLD_BUILD).
 only = None
 if "--erk-only" in args:
     args.remove("--erk-only")
@@ -539,7 +540,7 @@ def comparison_section(old_build):
 SECTIONS = {"erk": "## Discrete ERK adjoint", "internal_diff": "## Internal differences",
             "odesd": "## odeSD", "ensemble": "## Ensembles", "bounds": "## Set-valued bounds",
             "events": "## Events", "concurrency": "## Concurrency",
-            "large": "## Large models"}
+            "large": "## Large models", "compare": "## Against an earlier build"}
 
 
 BOUNDS_GOALS = """\
@@ -729,7 +730,8 @@ def replace_section(name):
     make = {"erk": erk_adjoint_section, "internal_diff": internal_diff_section,
             "odesd": odesd_section, "ensemble": ensemble_section,
             "bounds": bounds_section, "events": events_section,
-            "concurrency": concurrency_section, "large": large_section}[name]
+            "concurrency": concurrency_section, "large": large_section,
+            "compare": lambda: comparison_section(other_build)}[name]
     body = "\n".join(make()) + "\n"
     start = text.find(title)
     if start < 0:  # a new section goes at the end
@@ -821,6 +823,8 @@ def stiff_rows(e3):
 
 
 def main():
+    if only == "compare" and not other_build:
+        sys.exit("--only compare needs --compare OLD_BUILD")
     if only:
         replace_section(only)
         return

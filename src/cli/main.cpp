@@ -206,7 +206,14 @@ int run(const RunArguments& a) {
     problem.n_objectives = a.integrand.size();
     problem.integrand = observable_integrand(model, a.integrand);
   }
-  if (a.format == "h5") return run_h5(a, *model, problem);
+  if (a.format == "h5") {
+    // The HDF5 layout has no place for enclosures yet: refused before the
+    // work rather than written without them.
+    if (info.capabilities.bounds)
+      throw UsageError{"--format h5 does not hold the enclosures of " + a.method +
+                       " (its polynomial models and hulls): use --format json or csv"};
+    return run_h5(a, *model, problem);
+  }
   // Before the solve, so that a folder that cannot be written is reported
   // before the work, not after it.
   std::optional<OutputFile> file;

@@ -213,6 +213,15 @@ CASES = [
     # A .partial a killed run left is kept, not replaced.
     Case("stale_partial_is_kept", RUN + SHORT + ["--format", "h5", "--out", "{tmp}/out.h5"], 1, ["out.h5.partial' is left from an earlier run", "move or remove it"],
          input="an earlier run's members", input_name="out.h5.partial"),
+    # The HDF5 layout has no enclosures: refused, not written without them.
+    Case("h5_bounds_refused", ["run", "builtin:chua", "--method", "bounds_fsa", "--box",
+                               "p1=6.9:7.1", "--tout", "0:1:3", "--format", "h5", "--out",
+                               "{tmp}/b.h5"], 2,
+         "--format h5 does not hold the enclosures of bounds_fsa"),
+    Case("h5_bounds_asa_refused", ["run", "builtin:chua", "--method", "bounds_asa", "--box",
+                                   "p1=6.9:7.1", "--tout", "0:1:3", "--format", "h5", "--out",
+                                   "{tmp}/b.h5"], 2,
+         "--format h5 does not hold the enclosures of bounds_asa"),
     # An infinite measurement is a bad cell of the file (status 2), as any other.
     Case("data_infinite_value", ["run", "builtin:chua", "--method", "bounds_fsa", "--box",
                                  "p1=6.9:7.1", "--tout", "0:1:3", "--data", "{input}"], 2,

@@ -6,6 +6,7 @@
 // central differences in g of it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -137,6 +138,63 @@ TEST(BouncingBallAdjoint, GradientAndFinalSensitivityAcrossEveryBounce) {
           EXPECT_NEAR(r.s[1], dv, 1e-5) << what;
         }
 }
+
+}  // namespace
+}  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// A ball that keeps half its speed at each bounce bounces infinitely often
+// before t* = 0.4515 + 0.4515 / (1 - 0.5) = 1.3546. Every method says so:
+// it either returns with a warning that names the accumulation (the states
+// after t* follow the trigger, which stays true: the ball falls through the
+// floor, h(3) = -g (3 - t*)^2 / 2, as an SBML simulator gives them), or it
+// fails afterwards with a message that names it. With restitution 0.9 and
+// t_end = 3 (4 bounces) there is no warning.
+class ZenoBall : public ::testing::TestWithParam<const char*> {};
+
+Problem lossy_ball(double restitution, double t_end) {
+  Problem p;
+  p.model = load_ode_text("param g = 9.81\nstate h = 1\nstate v = 0\ndh/dt = v\n"
+                          "dv/dt = -g\nevent bounce when h <= 0: v = -" +
+                              std::to_string(restitution) + "*v; h = 0\n",
+                          "ball.ode");
+  p.output_times = {0.0, t_end};
+  p.rtol = 1e-8;
+  p.atol = {1e-10};
+  p.adjoint_weights = {0.0, 0.0, 1.0, 0.0};  // G = h(t_end)
+  return p;
+}
+
+bool names_the_accumulation(const std::string& text) {
+  return text.find("events accumulate at t = 1.35") != std::string::npos &&
+         text.find("Zeno") != std::string::npos;
+}
+
+TEST_P(ZenoBall, AccumulatingEventsAreNamed) {
+  Result r;
+  try {
+    r = solve(lossy_ball(0.5, 3.0), GetParam());
+  } catch (const Error& e) {
+    EXPECT_TRUE(names_the_accumulation(e.what())) << GetParam() << ": " << e.what();
+    return;
+  }
+  const bool warned = std::any_of(r.warnings.begin(), r.warnings.end(), names_the_accumulation);
+  EXPECT_TRUE(warned) << GetParam() << ": no warning of the accumulation";
+  const double t_star = 0.45152364098 * 3.0, tail = 3.0 - t_star;
+  EXPECT_NEAR(r.x_at(1, 0), -0.5 * 9.81 * tail * tail, 1e-3) << GetParam();
+}
+
+TEST_P(ZenoBall, FewShrinkingBouncesRun) {
+  const Result r = solve(lossy_ball(0.9, 3.0), GetParam());
+  EXPECT_EQ(r.stats.extra.at("events_executed"), 4.0) << GetParam();
+  EXPECT_TRUE(r.warnings.empty()) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryMethod, ZenoBall,
+                         ::testing::Values("cvodes_fsa", "cvodes_asa", "pbsr", "exp", "odesd",
+                                           "dopri8s", "grk4as", "erk_adjoint"));
 
 }  // namespace
 }  // namespace odesens

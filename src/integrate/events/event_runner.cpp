@@ -55,6 +55,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     outcome.state_changed = execute_due(t, x) || outcome.state_changed;
   }
   outcome.state_changed = settle_and_execute(t, x) || outcome.state_changed;
+  if (outcome.state_changed && zeno_.instant(t)) warnings_.warn(zeno_.message());
   outcome.scheduled = schedule_.scheduled();
   outcome.rhs_switched = roots_.rhs_switched();
   if (outcome.rhs_switched) roots_.move_cells(t, x);  // f after the instant: on the new cells

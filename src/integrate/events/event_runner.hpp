@@ -25,6 +25,7 @@
 #include "integrate/events/forward_jump.hpp"
 #include "integrate/events/instant_record.hpp"
 #include "integrate/events/root_sides.hpp"
+#include "integrate/events/zeno_watch.hpp"
 #include "odesens/model.hpp"
 
 namespace odesens::integrate {
@@ -93,6 +94,10 @@ class EventRunner {
   }
   // Why some sensitivities across an event are not to be trusted ("" if none).
   const std::vector<std::string>& warnings() const { return warnings_.list(); }
+  // Events accumulate at a finite time (zeno_watch.hpp): what was found, or null.
+  const std::string* accumulation() const {
+    return zeno_.detected() ? &zeno_.message() : nullptr;
+  }
 
  private:
   // The instant's record, f just before it, dtau/dp and T = S- + f- dtau.
@@ -111,6 +116,7 @@ class EventRunner {
   InstantRecord record_;
   AdjointJump adjoint_;
   EventWarnings warnings_;
+  ZenoWatch zeno_;
 };
 
 }  // namespace odesens::integrate

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "core/number_text.hpp"
 #include "odesens/status.hpp"
@@ -139,6 +140,17 @@ void EventedSolution::step_located(double t_limit) {
 }
 
 void EventedSolution::step(double t_limit) {
+  try {
+    step_events(t_limit);
+  } catch (const Error& e) {
+    // A solver that fails after events began to accumulate fails because of them.
+    const std::string* accumulation = events_.accumulation();
+    if (!accumulation || std::string(e.what()).find(*accumulation) != std::string::npos) throw;
+    throw Error(e.status(), std::string(e.what()) + ", after " + *accumulation);
+  }
+}
+
+void EventedSolution::step_events(double t_limit) {
   if (restart_pending_) {
     inner_.restart(t_, y_after_.data());
     restart_pending_ = false;

@@ -55,6 +55,8 @@ class EventedSolution final : public SteppedSolution {
   // The instant at t with the solution y (in-out); found: located root or null.
   void instant(double t, double* y, const int* found);
   double locate(std::size_t root, double t0, double t1);
+  // step() without the context of an accumulation of events in its errors.
+  void step_events(double t_limit);
   // step() for a solver that locates the roots itself.
   void step_located(double t_limit);
   // The triggers at the output times in (t0, tau), and at tau too when

@@ -62,6 +62,78 @@ namespace {
                           "order or a shorter time span help");
 }
 
+// The bounding system and its sensitivity systems in CVODES: BDF with a
+// diagonal Newton matrix (CVDiag), tolerances per component of the layout.
+class BoundingIntegrator {
+ public:
+  BoundingIntegrator(const Problem& problem, const BoundsSettings& settings,
+                     const SystemLayout& layout, std::size_t np, BoundingSolve& solve,
+                     const std::vector<double>& y0, const std::vector<double>& ys0)
+      : np_(np),
+        ctx_(cvodes::make_context()),
+        y_(cvodes::make_vector(layout.size(), ctx_.get())),
+        atol_(cvodes::clone_vector(y_.get())),
+        mem_(cvodes::make_cvode(CV_BDF, ctx_.get())),
+        ys_(static_cast<int>(np), y_.get()),
+        atol_s_(static_cast<int>(np), y_.get()) {
+    void* cv = mem_.get();
+    std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(y_.get()));
+    check_cvodes(cvodes::init_cvode(cv, bounding_state_rhs, problem.t0, y_.get()), "CVodeInit");
+    fill_tolerances(layout, problem.atol[0], settings.shape_atol, N_VGetArrayPointer(atol_.get()));
+    check_cvodes(CVodeSVtolerances(cv, *problem.rtol, atol_.get()), "CVodeSVtolerances");
+    check_cvodes(CVodeSetUserData(cv, static_cast<StateSolve*>(&solve)), "CVodeSetUserData");
+    check_cvodes(CVodeSetMaxNumSteps(cv, problem.max_steps), "CVodeSetMaxNumSteps");
+    check_cvodes(CVDiag(cv), "CVDiag");
+    CVodeSetErrHandlerFn(cv, [](int, const char*, const char*, char*, void*) {}, nullptr);
+    if (np == 0) return;
+    const std::size_t n = layout.size();
+    for (std::size_t j = 0; j < np; ++j) {
+      std::copy(ys0.begin() + static_cast<std::ptrdiff_t>(j * n),
+                ys0.begin() + static_cast<std::ptrdiff_t>((j + 1) * n), N_VGetArrayPointer(ys_[j]));
+      fill_tolerances(layout, problem.atol[0], settings.shape_atol, N_VGetArrayPointer(atol_s_[j]));
+    }
+    check_cvodes(CVodeSensInit1(cv, static_cast<int>(np), CV_SIMULTANEOUS, sens_rhs, ys_.get()),
+                 "CVodeSensInit1");
+    check_cvodes(CVodeSensSVtolerances(cv, *problem.rtol, atol_s_.get()), "CVodeSensSVtolerances");
+    check_cvodes(CVodeSetSensErrCon(cv, SUNTRUE), "CVodeSetSensErrCon");
+  }
+
+  void* mem() const { return mem_.get(); }
+  const double* state() const { return N_VGetArrayPointer(y_.get()); }
+  const double* sensitivity(std::size_t j) const { return N_VGetArrayPointer(ys_[j]); }
+
+  // Integrates the stage up to tk (an output time); restart: a new stage
+  // begins there (CVodeReInit, its counters banked first).
+  void stage(double t0, double tk, bool restart, BoundingSolve& solve,
+             cvodes::RestartCounters& counters) {
+    void* cv = mem_.get();
+    check_cvodes(CVodeSetStopTime(cv, tk), "CVodeSetStopTime");
+    sunrealtype reached = t0;
+    const int flag = CVode(cv, tk, y_.get(), &reached, CV_NORMAL);
+    if (flag < 0 && solve.guard.failure) throw *solve.guard.failure;
+    solve.guard.failure.reset();  // recovered from by shorter steps
+    if (flag < 0) bounding_failed(flag, tk);
+    // A box so wide that the bounding system overflows: CVODES' step
+    // size turns non-finite without a failure of its own.
+    if (!cvodes::all_finite(state(), static_cast<std::size_t>(N_VGetLength(y_.get()))) ||
+        (np_ > 0 && CVodeGetSens(cv, &reached, ys_.get()) != CV_SUCCESS))
+      throw Error(Status::unbounded,
+                  "the bounding system is no longer finite before t = " + time_text(tk) +
+                      ": the box is too wide to enclose the solution; a smaller box helps");
+    if (!restart) return;
+    counters.bank(cv);
+    check_cvodes(CVodeReInit(cv, tk, y_.get()), "CVodeReInit");
+    if (np_ > 0) check_cvodes(CVodeSensReInit(cv, CV_SIMULTANEOUS, ys_.get()), "CVodeSensReInit");
+  }
+
+ private:
+  std::size_t np_;
+  ContextPtr ctx_;
+  VectorPtr y_, atol_;
+  CvodeMemPtr mem_;
+  VectorArray ys_, atol_s_;
+};
+
 }  // namespace
 
 Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
@@ -111,70 +183,25 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   const SystemLayout& layout = bounding.state->layout();
   const std::size_t n = layout.size();
 
-  ContextPtr ctx = cvodes::make_context();
-  VectorPtr y = cvodes::make_vector(n, ctx.get());
-  VectorPtr atol = cvodes::clone_vector(y.get());
-  std::copy(y0.begin(), y0.end(), N_VGetArrayPointer(y.get()));
-  CvodeMemPtr mem = cvodes::make_cvode(CV_BDF, ctx.get());
-  void* cv = mem.get();
-  check_cvodes(cvodes::init_cvode(cv, bounding_state_rhs, problem.t0, y.get()), "CVodeInit");
-  fill_tolerances(layout, problem.atol[0], settings.shape_atol, N_VGetArrayPointer(atol.get()));
-  check_cvodes(CVodeSVtolerances(cv, *problem.rtol, atol.get()), "CVodeSVtolerances");
-  check_cvodes(CVodeSetUserData(cv, static_cast<StateSolve*>(&solve)), "CVodeSetUserData");
-  check_cvodes(CVodeSetMaxNumSteps(cv, problem.max_steps), "CVodeSetMaxNumSteps");
-  check_cvodes(CVDiag(cv), "CVDiag");
-  CVodeSetErrHandlerFn(cv, [](int, const char*, const char*, char*, void*) {}, nullptr);
-
-  VectorArray yS(static_cast<int>(np), y.get());
-  VectorArray atolS(static_cast<int>(np), y.get());
-  if (np > 0) {
-    for (std::size_t j = 0; j < np; ++j) {
-      std::copy(ys0.begin() + static_cast<std::ptrdiff_t>(j * n),
-                ys0.begin() + static_cast<std::ptrdiff_t>((j + 1) * n), N_VGetArrayPointer(yS[j]));
-      fill_tolerances(layout, problem.atol[0], settings.shape_atol, N_VGetArrayPointer(atolS[j]));
-    }
-    check_cvodes(CVodeSensInit1(cv, static_cast<int>(np), CV_SIMULTANEOUS, sens_rhs, yS.get()),
-          "CVodeSensInit1");
-    check_cvodes(CVodeSensSVtolerances(cv, *problem.rtol, atolS.get()), "CVodeSensSVtolerances");
-    check_cvodes(CVodeSetSensErrCon(cv, SUNTRUE), "CVodeSetSensErrCon");
-  }
+  BoundingIntegrator integrator(problem, settings, layout, np, solve, y0, ys0);
 
   // CVODES' counters restart with every CVodeReInit: banked per stage.
   cvodes::RestartCounters counters;
   counters.count_sensitivities(np > 0);
   counters.without_jacobians();  // CVDiag
   BoundsOutput out(problem, a->box, *a->arith, settings, *bounding.state, &solve.sens);
+  std::vector<const double*> sens_vectors(np);
   for (std::size_t k = 0; k < n_t; ++k) {
     const double tk = problem.output_times[k];
-    if (tk > problem.t0) {
-      check_cvodes(CVodeSetStopTime(cv, tk), "CVodeSetStopTime");
-      sunrealtype reached = problem.t0;
-      const int flag = CVode(cv, tk, y.get(), &reached, CV_NORMAL);
-      if (flag < 0 && solve.guard.failure) throw *solve.guard.failure;
-      solve.guard.failure.reset();  // recovered from by shorter steps
-      if (flag < 0) bounding_failed(flag, tk);
-      // A box so wide that the bounding system overflows: CVODES' step
-      // size turns non-finite without a failure of its own.
-      if (!cvodes::all_finite(N_VGetArrayPointer(y.get()),
-                              static_cast<std::size_t>(N_VGetLength(y.get()))) || (np > 0 && CVodeGetSens(cv, &reached, yS.get()) != CV_SUCCESS))
-        throw Error(Status::unbounded,
-                    "the bounding system is no longer finite before t = " + time_text(tk) +
-                        ": the box is too wide to enclose the solution; a smaller box helps");
-      // Output times are stage boundaries (the paper's t_k): the
-      // integration restarts there, so a right-hand side that switches
-      // with t (a piecewise control) is never stepped across.
-      if (k + 1 < n_t) {
-        counters.bank(cv);
-        check_cvodes(CVodeReInit(cv, tk, y.get()), "CVodeReInit");
-        if (np > 0) check_cvodes(CVodeSensReInit(cv, CV_SIMULTANEOUS, yS.get()), "CVodeSensReInit");
-      }
-    }
-    std::vector<const double*> sens_vectors(np);
+    const bool stepped = tk > problem.t0;
+    // Output times are stage boundaries (the paper's t_k): the integration
+    // restarts there, so a right-hand side that switches with t (a
+    // piecewise control) is never stepped across.
+    if (stepped) integrator.stage(problem.t0, tk, k + 1 < n_t, solve, counters);
     for (std::size_t j = 0; j < np; ++j)
-      sens_vectors[j] = tk > problem.t0 ? N_VGetArrayPointer(yS[j]) : ys0.data() + j * n;
-    const double* yk = tk > problem.t0 ? N_VGetArrayPointer(y.get()) : y0.data();
+      sens_vectors[j] = stepped ? integrator.sensitivity(j) : ys0.data() + j * n;
     UpwardRounding upward;
-    out.record(k, yk, sens_vectors);
+    out.record(k, stepped ? integrator.state() : y0.data(), sens_vectors);
   }
 
   Result result;
@@ -182,7 +209,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     UpwardRounding upward;
     result = out.finish();
   }
-  const cvodes::Counters total = counters.total(cv);
+  const cvodes::Counters total = counters.total(integrator.mem());
   result.stats.steps = total.steps;
   result.stats.rhs_evals = total.rhs_evals;
   result.stats.error_test_failures = total.error_test_failures;

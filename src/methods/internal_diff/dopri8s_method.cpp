@@ -17,9 +17,13 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   try {
     return internal_diff::solve(problem, settings, dop853);
   } catch (const Error& e) {
-    // An explicit method on a stiff problem runs out of steps (or of step
-    // size) long before the end: say so next to the engine's message.
-    if (e.status() != Status::too_much_work && e.status() != Status::solver_failed) throw;
+    // An explicit method on a stiff problem runs out of steps long before
+    // the end: say so next to the engine's message. Not where the steps
+    // were fixed by the caller, nor for a failure with a cause of its own
+    // (a step size that collapsed where the solution blows up, events that
+    // accumulate): stiffness holds an explicit method's steps at its
+    // stability limit, it does not make them collapse.
+    if (e.status() != Status::too_much_work || settings.h_fixed) throw;
     throw Error(e.status(), std::string(e.what()) +
                                 "; dopri8s is explicit, and a stiff problem needs an implicit "
                                 "method such as cvodes_fsa");
