@@ -7,7 +7,7 @@
 
 #include "integrate/cvodes/cvodes_stepper.hpp"
 #include "integrate/cvodes/restartable_cvodes.hpp"
-#include "integrate/events/evented_solution.hpp"
+#include "methods/common/evented_cvodes_outputs.hpp"
 
 namespace odesens::cvodes {
 namespace {
@@ -63,29 +63,14 @@ class CvodesSensitivities final : public SensitivityColumns {
 void integrate_with_events(Session& session, const Problem& problem,
                            integrate::EventRunner& events, N_Vector* ys, std::size_t ns,
                            int corrector, methods::ResultBuilder& out) {
-  const std::size_t nx = session.nx();
-  session.set_event_runner(&events);
   CvodesStepper stepper(session, problem.t0, problem.max_steps, /*stop_at_outputs=*/false);
   // CVODES' first step after each restart is sized toward the end of the
   // solve, not toward the next output time.
   const auto& times = problem.output_times;
   if (!times.empty() && times.back() > problem.t0) stepper.set_horizon(times.back());
   CvodesSensitivities sensitivities(session, ys, ns, corrector, stepper, problem.t0);
-  // No step passes the last output time: nothing after it happens.
-  RestartableCvodes solution(session, stepper, events.n_roots(),
-                             ns > 0 ? &sensitivities : nullptr,
-                             times.empty() ? problem.t0 : times.back());
-  integrate::EventedSolution evented(solution, events, nx, ns);
-  evented.set_output_times(times.data(), times.size());
-  std::vector<double> y(solution.size());
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    integrate::reach_outputs(evented, &times[k], 1, {false, +1}, y.data());
-    std::copy(y.begin(), y.begin() + nx, out.x(k));
-    if (ns > 0) out.set_s(k, y.data() + nx);
-  }
-  session.set_event_runner(nullptr);
-  for (const auto& w : events.warnings()) out.warn(w);
-  out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
+  methods::reach_outputs_with_events(problem, session, stepper, events,
+                                     ns > 0 ? &sensitivities : nullptr, out);
 }
 
 }  // namespace odesens::cvodes

@@ -16,8 +16,7 @@
 
 #include "core/number_text.hpp"
 #include "integrate/events/event_runner.hpp"
-#include "integrate/events/evented_solution.hpp"
-#include "integrate/cvodes/restartable_cvodes.hpp"
+#include "methods/common/evented_cvodes_outputs.hpp"
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/common/cvodes_options.hpp"
@@ -104,23 +103,9 @@ void reach_with_events(const Problem& problem, cvodes::Session& session,
                        PropagatorFollower& follow, integrate::EventRunner& events,
                        methods::ResultBuilder& out) {
   const std::size_t nx = session.nx(), np = session.np();
-  const auto& times = problem.output_times;
-  session.set_event_runner(&events);
   PropagatedSensitivities sensitivities(propagator, follow, nx, np);
-  cvodes::RestartableCvodes solution(session, stepper, events.n_roots(),
-                                     np > 0 ? &sensitivities : nullptr,
-                                     times.empty() ? problem.t0 : times.back());
-  integrate::EventedSolution evented(solution, events, nx, np);
-  evented.set_output_times(times.data(), times.size());
-  std::vector<double> y(solution.size());
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    integrate::reach_outputs(evented, &times[k], 1, {false, +1}, y.data());
-    std::copy(y.begin(), y.begin() + nx, out.x(k));
-    if (np > 0) out.set_s(k, y.data() + nx);
-  }
-  session.set_event_runner(nullptr);
-  for (const auto& w : events.warnings()) out.warn(w);
-  out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
+  methods::reach_outputs_with_events(problem, session, stepper, events,
+                                     np > 0 ? &sensitivities : nullptr, out);
 }
 
 Result run(const Problem& problem, const MethodOptions& options, const Settings& settings) {
