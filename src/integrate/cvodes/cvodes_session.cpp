@@ -293,11 +293,33 @@ int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
   });
 }
 
+namespace {
+
+// CVODES fails on a root function that is not a number. A comparison with
+// NaN is false (!= true), as the one-step methods' bisection takes it
+// (EventSystem::holds): CVODES is given a value on that side instead, so
+// that it locates where g becomes a number and the trigger can turn there.
+// +-Inf keep their side at a magnitude CVODES' secant can divide.
+void ordered_roots(const std::vector<EventSystem::Root>& roots, double* g) {
+  constexpr double kLarge = 1e300;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    if (std::isnan(g[i])) {
+      const auto c = roots[i].comparison;
+      g[i] = c == EventSystem::Comparison::gt || c == EventSystem::Comparison::ge ? -1.0 : 1.0;
+    } else if (std::isinf(g[i])) {
+      g[i] = g[i] > 0.0 ? kLarge : -kLarge;
+    }
+  }
+}
+
+}  // namespace
+
 int Session::event_roots(sunrealtype t, N_Vector y, sunrealtype* g, void* user_data) {
   auto* s = static_cast<Session*>(user_data);
   return s->guard().run([&] {
     s->event_runner_->root_values(t, N_VGetArrayPointer(y), g);
-    return all_finite(g, s->event_runner_->n_roots());
+    ordered_roots(s->event_runner_->roots_of_system(), g);
+    return true;
   });
 }
 
