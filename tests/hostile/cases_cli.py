@@ -213,6 +213,13 @@ CASES = [
     # A .partial a killed run left is kept, not replaced.
     Case("stale_partial_is_kept", RUN + SHORT + ["--format", "h5", "--out", "{tmp}/out.h5"], 1, ["out.h5.partial' is left from an earlier run", "move or remove it"],
          input="an earlier run's members", input_name="out.h5.partial"),
+    # A solution that blows up: one sentence from cvodes_asa's forward pass, as
+    # from cvodes_fsa, not CVODES' t + h = t warning ten times over.
+    Case("cvodes_asa_blow_up_one_sentence", ["run", "{input}", "--method", "cvodes_asa",
+                                             "--tout", "0,2"], 1,
+         ["CVodeF could not advance past t = 0.99",
+          "the step size fell below the resolution of t"],
+         input="state x = 1\ndx/dt = x^2\n", input_name="blow_up.ode"),
     # The HDF5 layout has no enclosures: refused, not written without them.
     Case("h5_bounds_refused", ["run", "builtin:chua", "--method", "bounds_fsa", "--box",
                                "p1=6.9:7.1", "--tout", "0:1:3", "--format", "h5", "--out",

@@ -34,7 +34,16 @@ void capture_message(int, const char* module, const char* function, char* msg, v
   auto* last = static_cast<std::string*>(data);
   const std::string text = std::string(module ? module : "CVODES") + "::" +
                            (function ? function : "?") + ": " + (msg ? msg : "");
+  // A message CVODES repeats (its t + h = t warning, up to ten times) is kept once.
+  if (last->size() >= text.size() &&
+      last->compare(last->size() - text.size(), text.size(), text) == 0)
+    return;
   *last = last->empty() ? text : *last + "; " + text;
+}
+
+// CVODES' warning that the step size fell below the resolution of t.
+bool says_step_below_resolution(const std::string& messages) {
+  return messages.find("are such that t + h = t") != std::string::npos;
 }
 
 // The model pattern plus every missing diagonal entry, and for each model
@@ -221,6 +230,19 @@ void Session::check(int flag, const char* call) {
   }
   const std::string stalled = zero_step_reason();
   if (!stalled.empty()) throw Error(Status::not_finite, call + (": " + stalled));
+  sunrealtype t_now = 0.0;
+  if (says_step_below_resolution(last_message_) && mem() &&
+      CVodeGetCurrentTime(mem(), &t_now) == CV_SUCCESS) {
+    // One sentence, as the one-step drivers say it (CvodesStepper), not
+    // CVODES' warnings: the solution may blow up there.
+    const std::string message = std::string(call) + " could not advance past t = " +
+                                number_text(t_now) +
+                                ": the step size fell below the resolution of t (the solution "
+                                "may blow up there)";
+    last_message_.clear();
+    fail_blaming_nonfinite(message);
+    throw Error(Status::solver_failed, message);
+  }
   std::string message = std::string(call) + " failed (" + flag_name(flag) + ")";
   if (!last_message_.empty()) message += ": " + last_message_;
   if (may_come_from_nonfinite(flag)) fail_blaming_nonfinite(message);
