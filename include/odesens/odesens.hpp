@@ -16,6 +16,7 @@
 #include "odesens/record.hpp"
 #include "odesens/result.hpp"
 #include "odesens/sbml_model.hpp"
+#include "odesens/session.hpp"
 #include "odesens/sparsity.hpp"
 #include "odesens/status.hpp"
 #include "odesens/version.hpp"

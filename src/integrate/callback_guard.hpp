@@ -36,6 +36,12 @@ class CallbackGuard {
     std::rethrow_exception(e);
   }
 
+  // A new solve: nothing pending, no NaN or Inf seen.
+  void reset() {
+    pending_ = nullptr;
+    saw_nonfinite_ = false;
+  }
+
   // Whether any callback produced NaN or Inf so far.
   bool saw_nonfinite() const { return saw_nonfinite_; }
 

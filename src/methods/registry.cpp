@@ -1,8 +1,4 @@
 // The table of methods. A new method adds its folder and one entry here.
-#include <chrono>
-#include <functional>
-#include <new>
-
 #include "arith/model_functions.hpp"
 #include "methods/bounds/bounds_asa_method.hpp"
 #include "methods/bounds/bounds_fsa_method.hpp"
@@ -12,18 +8,12 @@
 #include "methods/internal_diff/grk4as_method.hpp"
 #include "methods/odesd/odesd_method.hpp"
 #include "methods/pbs/pbs_methods.hpp"
+#include "methods/registry.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
 namespace {
-
-using SolveFunction = std::function<Result(const Problem&, const MethodOptions&)>;
-
-struct MethodEntry {
-  MethodInfo info;
-  SolveFunction solve;
-};
 
 MethodCapabilities trajectory_method() {
   MethodCapabilities c;
@@ -105,109 +95,73 @@ const std::vector<MethodEntry>& registry() {
         "CVODES forward sensitivities (BDF or Adams, simultaneous or staggered corrector): S at "
         "every output time",
         forward_sensitivity_method(), 1e-8, 1e-10, cvodes::forward_option_specs()},
-       cvodes::solve_forward},
+       cvodes::prepare_forward},
       {{"cvodes_asa",
         "CVODES checkpointed adjoint: gradient of G = sum_k w_k^T x(t_k) and S at the final "
         "time (one backward problem per state)",
         event_gradient_method(), 1e-8, 1e-10, cvodes::adjoint_option_specs()},
-       cvodes::solve_adjoint},
+       methods::keeps_nothing(cvodes::solve_adjoint)},
       {{"pbsr",
         "Peano-Baker series with refinement (Algorithm 2 of the PBS paper): S at every output "
         "time from a state-only solve, switching to the exponential update where J_x is "
         "nearly constant",
         forward_sensitivity_method(), 1e-5, 1e-6, pbs::pbsr_option_specs()},
-       pbs::solve_pbsr},
+       methods::keeps_nothing(pbs::solve_pbsr)},
       {{"exp",
         "exponential update of S on every solver step (Algorithm 3 of the PBS paper): exact "
         "for constant J_x and J_p",
         forward_sensitivity_method(), 1e-5, 1e-6, pbs::exp_option_specs()},
-       pbs::solve_exp},
+       methods::keeps_nothing(pbs::solve_exp)},
       {{"erk_adjoint",
         "discrete adjoint of an adaptive explicit Runge-Kutta solve (dopri5 by default): the "
         "exact gradients of M objectives sum_k w_k^T x(t_k) + integral of R(t, x, p) for the "
         "discrete solution, and S at the final time",
         integrand_gradient_method(), 1e-6, 1e-8, erk_adjoint::option_specs()},
-       erk_adjoint::solve},
+       methods::keeps_nothing(erk_adjoint::solve)},
       {{"dopri8s",
         "internal differences on dop853 (Franz & Kiehl's DOPRI8S, non-stiff problems): S*R for "
         "directions R (dx/dp by default, dx/dx0, both, or Problem::sens_directions) at every "
         "output time, from 1 + n_s trajectories on one shared step sequence whose error test "
         "also bounds the error of S*R (sens_rtol, sens_atol)",
         difference_method(), 1e-8, 1e-10, dopri8s::option_specs()},
-       dopri8s::solve},
+       methods::keeps_nothing(dopri8s::solve)},
       {{"grk4as",
         "internal differences on the Rosenbrock method GRK4A (Franz & Kiehl's GRK4AS, stiff "
         "problems): S*R as dopri8s computes it, with one exact J_x and one LU of I - h*gamma*J "
         "per step shared by all 1 + n_s trajectories; steps land on the output times",
         grk4as_method(), 1e-8, 1e-10, grk4as::option_specs()},
-       grk4as::solve},
+       methods::keeps_nothing(grk4as::solve)},
       {{"odesd",
         "odeSD (Gonnet et al. 2012): the 4th-degree implicit rule in f and its time "
         "derivative a = J f + df/dt, error estimate from the 5th-degree g5, direct "
         "sensitivities (Eq. 15) on the same LU: S at every output time",
         second_derivative_method(), 1e-8, 1e-10, odesd::option_specs()},
-       odesd::solve},
+       methods::keeps_nothing(odesd::solve)},
       {{"bounds_fsa",
         "set-valued sensitivity bounds (Peric, Villanueva & Chachuat 2017), forward variant: "
         "Chebyshev or Taylor models in the parameters over a box, with interval or ellipsoidal "
         "remainders, enclosing x, S and dF/dp at every output time for all p in the box",
         bounds_method(), 1e-8, 1e-10, bounds::bounds_fsa_option_specs()},
-       bounds::solve_bounds_fsa},
+       methods::keeps_nothing(bounds::solve_bounds_fsa)},
       {{"bounds_asa",
         "set-valued sensitivity bounds (Peric, Villanueva & Chachuat 2017), adjoint variant: "
         "one forward state bounding and one backward adjoint bounding enclose x at every "
         "output time and dF/dp (no S) for all p in the box, whatever the number of parameters",
         bounds_adjoint_method(), 1e-8, 1e-10, bounds::bounds_asa_option_specs()},
-       bounds::solve_bounds_asa},
+       methods::keeps_nothing(bounds::solve_bounds_asa)},
   };
   return entries;
 }
 
-const MethodEntry& entry(const std::string& id) {
+}  // namespace
+
+const MethodEntry& method_entry(const std::string& id) {
   for (const auto& e : registry())
     if (e.info.id == id) return e;
   std::string known;
   for (const auto& e : registry()) known += (known.empty() ? "" : ", ") + e.info.id;
   throw Error(Status::unknown_method, "unknown method '" + id + "' (methods: " + known + ")");
 }
-
-// A model without states (SBML rules of t and p only): nothing to
-// integrate, every method's result is its shape with no state rows: the
-// output times, S and gradients of nothing (a gradient of zeros).
-Result solve_without_states(const Problem& problem, const MethodInfo& info) {
-  const MethodCapabilities& c = info.capabilities;
-  if (c.bounds)
-    throw Error(Status::unsupported, "method '" + info.id +
-                                         "' encloses states, and the model has none (its "
-                                         "values depend on t and p only)");
-  Result r;
-  r.nx = 0;
-  r.np = problem.model->np();
-  r.times = problem.output_times;
-  if (c.s_trajectory) r.s_times = r.times;
-  if (c.final_s && !r.times.empty()) r.s_times = {r.times.back()};
-  if (c.gradient) r.gradient.assign(r.np * problem.n_objectives, 0.0);
-  return r;
-}
-
-// A method that steps over the switches of f (piecewise, floor or ceil in t
-// or x) may miss the jumps of S there.
-void warn_of_switches(const Problem& problem, const std::string& method_id, Result& result) {
-  const EventSystem* events = problem.model->event_system();
-  if (!events) return;
-  for (const auto& root : events->roots())
-    if (root.switches_rhs) {
-      result.warnings.push_back(
-          "the model's right-hand side switches (piecewise, floor or ceil in t or the states), "
-          "and method '" +
-          method_id +
-          "' steps over switches without locating them: its S may miss the jumps there "
-          "(cvodes_fsa stops at each switch and carries S across)");
-      return;
-    }
-}
-
-}  // namespace
 
 const std::vector<MethodInfo>& method_infos() {
   static const std::vector<MethodInfo> infos = [] {
@@ -218,7 +172,7 @@ const std::vector<MethodInfo>& method_infos() {
   return infos;
 }
 
-const MethodInfo& method_info(const std::string& method_id) { return entry(method_id).info; }
+const MethodInfo& method_info(const std::string& method_id) { return method_entry(method_id).info; }
 
 void check_method_needs(const std::string& method_id, const MethodCapabilities& needs,
                         const Problem& problem) {
@@ -283,35 +237,6 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
     throw Error(Status::invalid_argument,
                 who + "a parameter box (Problem::param_lower and param_upper; --box "
                       "name=lower:upper,... on the command line)");
-}
-
-Result solve(const Problem& given, const std::string& method_id) {
-  const MethodEntry& method = entry(method_id);
-  Problem problem = given;
-  if (!problem.rtol) problem.rtol = method.info.default_rtol;
-  if (problem.atol.empty()) problem.atol = {method.info.default_atol};
-  validate_problem(problem);
-  check_method_needs(method_id, method.info.capabilities, problem);
-  const MethodOptions options(method_id, method.info.options, problem.options);
-  const auto start = std::chrono::steady_clock::now();
-  Result result;
-  try {
-    result = problem.model->nx() == 0 ? solve_without_states(problem, method.info)
-                                      : method.solve(problem, options);
-  } catch (const Error&) {
-    throw;
-  } catch (const std::bad_alloc&) {
-    throw Error(Status::out_of_memory, "out of memory in method '" + method_id +
-                                           "' (an allocation failed; fewer output times, "
-                                           "states or parameters need less)");
-  } catch (const std::exception& e) {
-    throw Error(Status::internal_error, "method '" + method_id + "': " + e.what());
-  }
-  result.method = method_id;
-  if (!method.info.capabilities.events) warn_of_switches(problem, method_id, result);
-  result.stats.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
 }
 
 }  // namespace odesens

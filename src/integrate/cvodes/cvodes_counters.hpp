@@ -34,6 +34,8 @@ class RestartCounters {
   void without_jacobians() { jacobians_ = false; }
   void bank(void* cvode_mem) { banked_ += read_counters(cvode_mem, sensitivities_, jacobians_); }
   Counters total(void* cvode_mem) const;
+  // Forgets what was banked (a new solve on the same integrator).
+  void reset() { banked_ = Counters{}; }
 
  private:
   Counters banked_;

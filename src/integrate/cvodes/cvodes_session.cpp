@@ -92,20 +92,49 @@ Session::Session(const InitialValueProblem& ivp, const SessionSettings& settings
   // clones from this one inherits them.
   if (N_VEnableFusedOps_Serial(y_.get(), SUNTRUE) != 0)
     throw Error(Status::internal_error, "N_VEnableFusedOps_Serial failed");
+  set_initial_values();
+  choose_linear_solver();
+}
+
+void Session::set_initial_values() {
   double* x0 = N_VGetArrayPointer(y_.get());
   s0_.assign(nx_ * np_, 0.0);
-  if (ivp.initial_state.empty()) {
+  if (ivp_.initial_state.empty()) {
     model_.initial_state(params_.data(), x0, workspace());
     model_.initial_sensitivity(params_.data(), s0_.data(), workspace());
   } else {
-    std::copy(ivp.initial_state.begin(), ivp.initial_state.end(), x0);
+    std::copy(ivp_.initial_state.begin(), ivp_.initial_state.end(), x0);
   }
   if (!all_finite(x0, nx_))
     throw Error(Status::not_finite, "the initial state x0(p) contains NaN or Inf");
   x0_.assign(x0, x0 + nx_);
   if (!all_finite(s0_.data(), s0_.size()))
     throw Error(Status::not_finite, "the initial sensitivity dx0/dp contains NaN or Inf");
-  choose_linear_solver();
+}
+
+void Session::begin_solve(const std::vector<double>& params,
+                      const std::vector<double>& initial_state) {
+  params_ = params;  // same size: the pointer CVODES may hold stays valid
+  ivp_.params = params;
+  ivp_.initial_state = initial_state;
+  set_initial_values();
+  restarts_.reset();
+  last_message_.clear();
+  guard_.reset();
+  if (!mem_) return;
+  if (solver_kind_ == LinearSolverKind::klu) forget_klu_factorization();
+  check(CVodeReInit(mem(), t0_, state()), "CVodeReInit");
+}
+
+// SUNDIALS analyses and factorises anew at the first step after a
+// CVodeReInit (SUNLinSolInitialize); freeing the old factorization first
+// keeps KLU's peak memory that of one solve, as solve() reports it.
+void Session::forget_klu_factorization() {
+  if (SUNLinSol_KLUReInit(solver_.get(), matrix_.get(),
+                          static_cast<sunindextype>(klu_pattern_.nnz()),
+                          SUNKLU_REINIT_PARTIAL) != SUNLS_SUCCESS)
+    throw Error(Status::internal_error, "SUNLinSol_KLUReInit failed");
+  if (sun_klu_common* common = SUNLinSol_KLUGetCommon(solver_.get())) common->mempeak = 0;
 }
 
 void Session::choose_linear_solver() {

@@ -75,6 +75,13 @@ class Session {
   // Creates cvode_mem (lmm from the settings), initial state, tolerances,
   // limits, error capture and the linear solver.
   void create_integrator();
+  // A new solve of the same problem with other parameters (np) and
+  // initial state (nx, or empty for x0(p)): the initial values anew,
+  // counters and messages cleared, CVodeReInit at t0 (after
+  // create_integrator()). The integrator's options, linear solver and
+  // sensitivity set-up stay; SUNDIALS' solvers are initialised afresh at
+  // the next step, as after CVodeInit.
+  void begin_solve(const std::vector<double>& params, const std::vector<double>& initial_state);
   // CVodeReInit at t from state() (the caller wrote it), keeping the
   // counters so far (counters()).
   void reinit(double t);
@@ -144,7 +151,10 @@ class Session {
   int fill_sparse_jacobian(double t, N_Vector y, SUNMatrix matrix, double sign);
 
  private:
+  // x0 (into state()) and dx0/dp from the parameters, or the given x0.
+  void set_initial_values();
   void choose_linear_solver();
+  void forget_klu_factorization();
   void attach_linear_solver();
   // Why the forward integrator stands still, when its step size is 0; "".
   std::string zero_step_reason();

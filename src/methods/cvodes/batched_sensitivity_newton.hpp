@@ -43,6 +43,8 @@ class BatchedSensitivityNewton {
   // that fell back to CVODES' vector-by-vector solve.
   long batched_solves() const { return batched_solves_; }
   long fallback_solves() const { return fallback_solves_; }
+  // A new solve on the same integrator: counts from zero.
+  void reset_counts() { batched_solves_ = fallback_solves_ = 0; }
 
   int solve(N_Vector y0, N_Vector ycor, N_Vector w, double tol, bool call_setup, void* mem);
 

@@ -105,82 +105,129 @@ ForwardSettings read_forward_settings(const MethodOptions& options) {
 
 }  // namespace
 
-Result solve_forward(const Problem& problem, const MethodOptions& options) {
-  const ForwardSettings settings = read_forward_settings(options);
-  Session session(initial_value_problem(problem), settings.session);
-  session.create_integrator();
-  const std::size_t n = session.nx();
-  // np = 0 integrates the states alone.
-  const std::size_t np = settings.sensitivities ? session.np() : 0;
-  void* mem = session.mem();
+namespace {
 
-  VectorArray ys(static_cast<int>(np), session.state());
-  if (np > 0) session.size_sensitivity_scratch(np);
+// cvodes_fsa set up once: the CVODES memory with its linear solver,
+// sensitivity set-up and nonlinear solver, reinitialised for each run.
+class PreparedForward final : public methods::PreparedMethod {
+ public:
+  PreparedForward(const Problem& problem, const MethodOptions& options)
+      : settings_(read_forward_settings(options)),
+        session_(initial_value_problem(problem), settings_.session),
+        np_(settings_.sensitivities ? session_.np() : 0),  // 0: the states alone
+        ys_(static_cast<int>(np_), session_.state()) {
+    session_.create_integrator();
+    if (np_ > 0) init_sensitivities();
+  }
+
+  Result run(const Problem& problem) override;
+
+ private:
+  void init_sensitivities();
+  // S(t0) and the parameter scales of the error test for this run's p.
+  void reinit_sensitivities();
+  void reach_outputs(const Problem& problem, methods::ResultBuilder& out);
+  void report(methods::ResultBuilder& out);
+
+  const ForwardSettings settings_;
+  Session session_;
+  const std::size_t np_;
+  VectorArray ys_;
+  std::vector<double> pbar_;
   // Declared after the session: CVODES does not own it, and it must go
   // before the integrator that calls it.
-  std::unique_ptr<BatchedSensitivityNewton> newton;
-  if (np > 0) {
-    scatter_columns(session.initial_sensitivity().data(), np, n, ys.get());
-    const bool from_model = session.use_model_jacobian();
-    session.check(CVodeSensInit(mem, static_cast<int>(np), settings.corrector,
-                                from_model ? &sensitivity_rhs : nullptr, ys.get()),
-                  "CVodeSensInit");
-    session.count_sensitivities();
-    std::vector<double> pbar(np);
-    for (std::size_t j = 0; j < np; ++j) {
-      const double pj = std::fabs(session.params()[j]);
-      pbar[j] = pj > 0.0 ? pj : 1.0;
-    }
-    // With difference quotients CVODES perturbs the parameter array the
-    // right-hand side reads, so it is given the session's own.
-    session.check(CVodeSetSensParams(mem, from_model ? nullptr : session.params().data(),
-                                     pbar.data(), nullptr),
-                  "CVodeSetSensParams");
-    session.check(CVodeSensEEtolerances(mem), "CVodeSensEEtolerances");
-    session.check(CVodeSetSensErrCon(mem, settings.sens_error_control),
-                  "CVodeSetSensErrCon");
-    if (settings.corrector == CV_SIMULTANEOUS && settings.batched_solves) {
-      newton = std::make_unique<BatchedSensitivityNewton>(session, np,
-                                                          settings.session.lmm == CV_BDF);
-      session.check(CVodeSetNonlinearSolverSensSim(mem, newton->get()),
-                    "CVodeSetNonlinearSolverSensSim");
-    }
-  }
+  std::unique_ptr<BatchedSensitivityNewton> newton_;
+};
 
-  // States through the shared output grid; S at each output from CVODES'
-  // interpolant over the step that covers it, as CV_NORMAL mode would.
-  methods::ResultBuilder out(problem, n, session.np(),
-                             settings.sensitivities ? methods::SensitivityLayout::every_output
-                                                    : methods::SensitivityLayout::none);
-  integrate::EventRunner events(session.model(), session.params().data(), np,
-                                session.workspace());
-  if (events.active()) {
-    integrate_with_events(session, problem, events, ys.get(), np, settings.corrector, out);
-  } else {
-    CvodesStepper stepper(session, problem.t0, problem.max_steps, /*stop_at_outputs=*/false);
-    const auto& times = problem.output_times;
-    for (std::size_t k = 0; k < times.size(); ++k) {
-      stepper.begin_output();
-      integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
-      if (np == 0) continue;
-      if (times[k] > problem.t0) {
-        session.check(CVodeGetSensDky(mem, times[k], 0, ys.get()), "CVodeGetSensDky");
-        gather_columns(ys.get(), np, n, out.s(k));
-      } else {
-        out.set_s(k, session.initial_sensitivity().data());
-      }
-    }
+void PreparedForward::init_sensitivities() {
+  void* mem = session_.mem();
+  session_.size_sensitivity_scratch(np_);
+  scatter_columns(session_.initial_sensitivity().data(), np_, session_.nx(), ys_.get());
+  session_.check(CVodeSensInit(mem, static_cast<int>(np_), settings_.corrector,
+                               session_.use_model_jacobian() ? &sensitivity_rhs : nullptr,
+                               ys_.get()),
+                 "CVodeSensInit");
+  session_.count_sensitivities();
+  session_.check(CVodeSensEEtolerances(mem), "CVodeSensEEtolerances");
+  session_.check(CVodeSetSensErrCon(mem, settings_.sens_error_control), "CVodeSetSensErrCon");
+  if (settings_.corrector == CV_SIMULTANEOUS && settings_.batched_solves) {
+    newton_ = std::make_unique<BatchedSensitivityNewton>(session_, np_,
+                                                         settings_.session.lmm == CV_BDF);
+    session_.check(CVodeSetNonlinearSolverSensSim(mem, newton_->get()),
+                   "CVodeSetNonlinearSolverSensSim");
   }
+  pbar_.resize(np_);
+}
 
-  add_counters(session.counters(), out.stats(), np > 0);
-  out.stats().extra["workspace_bytes"] =
-      session.workspace_bytes() +
-      (newton ? 8.0 * static_cast<double>(n) * static_cast<double>(1 + np) : 0.0);
-  if (newton) {
-    out.stats().extra["batched_solves"] = static_cast<double>(newton->batched_solves());
-    out.stats().extra["unbatched_solves"] = static_cast<double>(newton->fallback_solves());
+void PreparedForward::reinit_sensitivities() {
+  void* mem = session_.mem();
+  scatter_columns(session_.initial_sensitivity().data(), np_, session_.nx(), ys_.get());
+  session_.check(CVodeSensReInit(mem, settings_.corrector, ys_.get()), "CVodeSensReInit");
+  for (std::size_t j = 0; j < np_; ++j) {
+    const double pj = std::fabs(session_.params()[j]);
+    pbar_[j] = pj > 0.0 ? pj : 1.0;
   }
+  // With difference quotients CVODES perturbs the parameter array the
+  // right-hand side reads, so it is given the session's own.
+  const bool from_model = session_.use_model_jacobian();
+  session_.check(CVodeSetSensParams(mem, from_model ? nullptr : session_.params().data(),
+                                    pbar_.data(), nullptr),
+                 "CVodeSetSensParams");
+  if (newton_) newton_->reset_counts();
+}
+
+Result PreparedForward::run(const Problem& problem) {
+  session_.begin_solve(effective_params(problem), problem.initial_state);
+  if (np_ > 0) reinit_sensitivities();
+  methods::ResultBuilder out(problem, session_.nx(), session_.np(),
+                             settings_.sensitivities ? methods::SensitivityLayout::every_output
+                                                     : methods::SensitivityLayout::none);
+  reach_outputs(problem, out);
+  report(out);
   return out.take();
+}
+
+// States through the shared output grid; S at each output from CVODES'
+// interpolant over the step that covers it, as CV_NORMAL mode would.
+void PreparedForward::reach_outputs(const Problem& problem, methods::ResultBuilder& out) {
+  const std::size_t n = session_.nx();
+  integrate::EventRunner events(session_.model(), session_.params().data(), np_,
+                                session_.workspace());
+  if (events.active()) {
+    integrate_with_events(session_, problem, events, ys_.get(), np_, settings_.corrector, out);
+    return;
+  }
+  CvodesStepper stepper(session_, problem.t0, problem.max_steps, /*stop_at_outputs=*/false);
+  const auto& times = problem.output_times;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    stepper.begin_output();
+    integrate::reach_outputs(stepper, &times[k], 1, stepper.grid_settings(), out.x(k));
+    if (np_ == 0) continue;
+    if (times[k] > problem.t0) {
+      session_.check(CVodeGetSensDky(session_.mem(), times[k], 0, ys_.get()), "CVodeGetSensDky");
+      gather_columns(ys_.get(), np_, n, out.s(k));
+    } else {
+      out.set_s(k, session_.initial_sensitivity().data());
+    }
+  }
+}
+
+void PreparedForward::report(methods::ResultBuilder& out) {
+  add_counters(session_.counters(), out.stats(), np_ > 0);
+  const double n = static_cast<double>(session_.nx());
+  out.stats().extra["workspace_bytes"] =
+      session_.workspace_bytes() + (newton_ ? 8.0 * n * static_cast<double>(1 + np_) : 0.0);
+  if (newton_) {
+    out.stats().extra["batched_solves"] = static_cast<double>(newton_->batched_solves());
+    out.stats().extra["unbatched_solves"] = static_cast<double>(newton_->fallback_solves());
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<methods::PreparedMethod> prepare_forward(const Problem& problem,
+                                                         const MethodOptions& options) {
+  return std::make_unique<PreparedForward>(problem, options);
 }
 
 }  // namespace odesens::cvodes

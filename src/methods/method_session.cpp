@@ -1,0 +1,135 @@
+// prepare() and run(): MethodSession over the registry's prepare functions,
+// and solve() as the two in one.
+#include <chrono>
+#include <new>
+#include <utility>
+
+#include "methods/registry.hpp"
+#include "odesens/session.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens {
+namespace {
+
+// A model without states (SBML rules of t and p only): nothing to
+// integrate, every method's result is its shape with no state rows: the
+// output times, S and gradients of nothing (a gradient of zeros).
+Result solve_without_states(const Problem& problem, const MethodInfo& info) {
+  const MethodCapabilities& c = info.capabilities;
+  if (c.bounds)
+    throw Error(Status::unsupported, "method '" + info.id +
+                                         "' encloses states, and the model has none (its "
+                                         "values depend on t and p only)");
+  Result r;
+  r.nx = 0;
+  r.np = problem.model->np();
+  r.times = problem.output_times;
+  if (c.s_trajectory) r.s_times = r.times;
+  if (c.final_s && !r.times.empty()) r.s_times = {r.times.back()};
+  if (c.gradient) r.gradient.assign(r.np * problem.n_objectives, 0.0);
+  return r;
+}
+
+// A method that steps over the switches of f (piecewise, floor or ceil in t
+// or x) may miss the jumps of S there.
+void warn_of_switches(const Problem& problem, const std::string& method_id, Result& result) {
+  const EventSystem* events = problem.model->event_system();
+  if (!events) return;
+  for (const auto& root : events->roots())
+    if (root.switches_rhs) {
+      result.warnings.push_back(
+          "the model's right-hand side switches (piecewise, floor or ceil in t or the states), "
+          "and method '" +
+          method_id +
+          "' steps over switches without locating them: its S may miss the jumps there "
+          "(cvodes_fsa stops at each switch and carries S across)");
+      return;
+    }
+}
+
+// Runs `body`, turning what is not an Error into one that names the method.
+template <typename Body>
+auto translating_failures(const std::string& method_id, Body&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw Error(Status::out_of_memory, "out of memory in method '" + method_id +
+                                           "' (an allocation failed; fewer output times, "
+                                           "states or parameters need less)");
+  } catch (const std::exception& e) {
+    throw Error(Status::internal_error, "method '" + method_id + "': " + e.what());
+  }
+}
+
+// The prepared problem: the method's default tolerances where the problem
+// leaves them unset, validated, and the method's needs checked.
+Problem prepared_problem(const Problem& given, const MethodInfo& info) {
+  Problem problem = given;
+  if (!problem.rtol) problem.rtol = info.default_rtol;
+  if (problem.atol.empty()) problem.atol = {info.default_atol};
+  validate_problem(problem);
+  check_method_needs(info.id, info.capabilities, problem);
+  return problem;
+}
+
+class PreparedSession final : public MethodSession {
+ public:
+  PreparedSession(const MethodEntry& entry, const Problem& problem)
+      : entry_(entry),
+        prepared_(prepared_problem(problem, entry.info)),
+        current_(prepared_),
+        options_(entry.info.id, entry.info.options, prepared_.options) {
+    // A model without states has nothing to set up.
+    if (prepared_.model->nx() > 0)
+      method_ = translating_failures(entry.info.id,
+                                     [&] { return entry.prepare(prepared_, options_); });
+  }
+
+  const MethodInfo& method() const override { return entry_.info; }
+  const Problem& problem() const override { return prepared_; }
+
+  Result run(const RunInputs& inputs) override {
+    const auto start = std::chrono::steady_clock::now();
+    // Assigning keeps the working copy's buffers: no allocation for inputs
+    // of the prepared sizes.
+    current_.params = inputs.params ? *inputs.params : prepared_.params;
+    current_.initial_state = inputs.initial_state ? *inputs.initial_state : prepared_.initial_state;
+    current_.output_times = inputs.output_times ? *inputs.output_times : prepared_.output_times;
+    validate_problem(current_);
+    const std::string& id = entry_.info.id;
+    Result result = translating_failures(id, [&] {
+      return method_ ? method_->run(current_) : solve_without_states(current_, entry_.info);
+    });
+    result.method = id;
+    if (!entry_.info.capabilities.events) warn_of_switches(current_, id, result);
+    result.stats.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+ private:
+  const MethodEntry& entry_;
+  const Problem prepared_;
+  Problem current_;
+  const MethodOptions options_;
+  std::unique_ptr<methods::PreparedMethod> method_;
+};
+
+}  // namespace
+
+std::unique_ptr<MethodSession> prepare(const Problem& problem, const std::string& method_id) {
+  return std::make_unique<PreparedSession>(method_entry(method_id), problem);
+}
+
+// The wall time is the whole solve's, set-up included.
+Result solve(const Problem& problem, const std::string& method_id) {
+  const auto start = std::chrono::steady_clock::now();
+  Result result = prepare(problem, method_id)->run(RunInputs{});
+  result.stats.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace odesens
