@@ -21,6 +21,7 @@
 #include "odesens/methods.hpp"
 #include "odesens/problem.hpp"
 #include "odesens/result.hpp"
+#include "odesens/session.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::capi {
@@ -45,6 +46,11 @@ struct SolverState {
   const MethodInfo* info = nullptr;  // points into the static method registry
   Problem problem;                   // holds the shared reference to the model
   std::vector<std::string> observables;  // evaluated at the output times after each solve
+  // The session of the last solve and the problem it was prepared from:
+  // reused while the problem differs from that one only in parameters,
+  // initial state and output times.
+  std::unique_ptr<MethodSession> session;
+  Problem prepared_from;
 };
 
 struct ResultState {

@@ -16,6 +16,7 @@
 #include "odesens/integrand.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/observables.hpp"
+#include "odesens/session.hpp"
 
 namespace {
 
@@ -28,6 +29,22 @@ int change_problem(odesens_solver* solver, const char* function, Change&& change
 }
 
 std::size_t nx_of(const Problem& problem) { return problem.model->nx(); }
+
+// odesens_solve's result: the solver's session run with the problem's
+// parameters, initial state and output times, prepared anew when anything
+// else has changed since it was prepared (or its preparation failed).
+Result run_session(SolverState& s) {
+  if (!s.session || !same_set_up(s.prepared_from, s.problem)) {
+    s.session.reset();
+    s.session = prepare(s.problem, s.method);
+    s.prepared_from = s.problem;
+  }
+  RunInputs inputs;
+  inputs.params = s.problem.params;
+  inputs.initial_state = s.problem.initial_state;
+  inputs.output_times = s.problem.output_times;
+  return s.session->run(inputs);
+}
 
 // rtol in (0, 1), as validate_problem requires.
 void require_rtol(double v) {
@@ -98,7 +115,8 @@ std::unique_ptr<ResultState> make_result_state(const SolverState& solver, const 
   auto state = std::make_unique<ResultState>();
   state->result = std::move(result);
   for (const auto& [name, value] : state->result.stats.all()) state->stat_names.push_back(name);
-  state->n_objectives = solver.info->capabilities.gradient ? problem.n_objectives : 0;
+  // Every method that gives S or a gradient gives the objective's gradient.
+  state->n_objectives = state->result.gradient.empty() ? 0 : problem.n_objectives;
   state->observable_names = solver.observables;
   if (!solver.observables.empty())
     state->observable_values = evaluate_observables(problem, state->result, solver.observables);
@@ -368,10 +386,10 @@ int odesens_set_option_string(odesens_solver* solver, const char* key, const cha
 int odesens_solve(odesens_solver* solver, odesens_result** result) {
   return guarded(solver, __func__, [&] {
     if (result) *result = nullptr;
-    const SolverState& s = solver_state(solver);
+    SolverState& s = solver_state(solver);
     require_pointer(result, "result");
     *result = new odesens_result{HandleHeader{HandleKind::result, {}},
-                                 make_result_state(s, s.problem, odesens::solve(s.problem, s.method))};
+                                 make_result_state(s, s.problem, run_session(s))};
   });
 }
 

@@ -11,6 +11,7 @@
 
 #include "odesens/integrand.hpp"
 #include "odesens/model.hpp"
+#include "odesens/objective.hpp"
 #include "odesens/options.hpp"
 
 namespace odesens {
@@ -46,6 +47,12 @@ struct Problem {
   std::vector<double> atol;
   // Maximum internal steps between two output times.
   std::int64_t max_steps = 100000;
+
+  // The objective of every method that gives S or a gradient
+  // (objective.hpp): sum_k phi_k(x(t_k), p), e.g. least squares over
+  // observables. Null: the linear objective of adjoint_weights below. With
+  // an objective, n_objectives is 1 and adjoint_weights is empty.
+  std::shared_ptr<const Objective> objective;
 
   // Adjoint objective G = sum_k w_k^T x(t_k): n_t blocks of nx weights,
   // time slowest (w[i + k*nx]). Empty means G = sum_i x_i(t_final).
@@ -87,6 +94,11 @@ struct Problem {
 // Throws Error naming the first thing wrong with the problem (sizes,
 // non-finite values, tolerances, time order).
 void validate_problem(const Problem& problem);
+
+// Whether two problems differ at most in what a prepared session's run
+// changes (params, initial_state, output_times): the same model, t0,
+// tolerances, limits, objectives, directions, box, data and options.
+bool same_set_up(const Problem& a, const Problem& b);
 
 // Parameters to use: the problem's or the model's nominal values.
 std::vector<double> effective_params(const Problem& problem);

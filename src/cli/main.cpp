@@ -221,7 +221,8 @@ int run(const RunArguments& a) {
   const Result result = solve(problem, a.method);
   print_warnings(result);
 
-  RunDescription run{a.model, info.capabilities.gradient, a.observe, {}, problem.n_objectives};
+  RunDescription run{a.model, info.capabilities.gradient || !result.gradient.empty(), a.observe, {},
+                     problem.n_objectives};
   if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
   std::ostream& out = file ? file->stream() : std::cout;
   if (a.format == "csv")

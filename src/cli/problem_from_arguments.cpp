@@ -151,8 +151,19 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
   problem.t0 = a.t0.value_or(model->default_t0());
   if (!a.tout.empty()) problem.output_times = parse_time_grid(a.tout);
   if (!a.data_file.empty()) {
-    require_capability(info.capabilities.bounds, "--data", info, "bounds_fsa");
+    const MethodCapabilities& c = info.capabilities;
+    require_capability(c.bounds || c.gradient || c.s_trajectory, "--data", info,
+                       "the methods that give S or a gradient");
     set_objective_data(problem, a.data_file);
+    // The set-valued methods enclose the least-squares objective of the
+    // data themselves; the others differentiate it as Problem::objective.
+    if (!c.bounds) {
+      if (!a.weights.empty())
+        throw UsageError{"--data and --weights are two objectives; give one"};
+      problem.objective =
+          least_squares_objective(model, {}, std::move(problem.objective_data));
+      problem.objective_data.clear();
+    }
   }
   if (problem.output_times.empty()) {
     std::ostringstream grid;
@@ -164,7 +175,8 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
     set_box(problem, a.box);
   }
   if (!a.weights.empty()) {
-    require_capability(info.capabilities.gradient, "--weights", info, "gradient methods");
+    require_capability(info.capabilities.gradient || info.capabilities.s_trajectory, "--weights",
+                       info, "the methods that give S or a gradient");
     set_weights(problem, a.weights);
   }
   if (a.rtol) problem.rtol = *a.rtol;

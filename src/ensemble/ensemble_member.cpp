@@ -4,14 +4,20 @@
 #include <new>
 
 #include "odesens/methods.hpp"
+#include "odesens/session.hpp"
 
 namespace odesens::ensemble {
 
-EnsembleMember solve_member(const Problem& problem, const std::string& method_id) {
+EnsembleMember MemberSolver::solve(const Problem& member_problem) {
   EnsembleMember m;
   m.ran = true;
   try {
-    m.result = solve(problem, method_id);
+    if (!session_) session_ = prepare(member_problem, method_id_);
+    RunInputs inputs;
+    inputs.params = member_problem.params;
+    inputs.initial_state = member_problem.initial_state;
+    inputs.output_times = member_problem.output_times;
+    m.result = session_->run(inputs);
   } catch (const Error& e) {
     m.status = e.status();
     m.message = e.what();

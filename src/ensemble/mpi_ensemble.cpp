@@ -30,12 +30,12 @@ constexpr int kResult = 2;
 constexpr int kRankDone = 3;
 constexpr int kFirstAnswerTag = 100;  // worker w of a rank waits on tag 100 + w
 
-// One member solved as solve_ensemble does.
-EnsembleMember solve_member(const Problem& problem, const std::string& method_id,
+// One member solved as solve_ensemble does, on the worker's session.
+EnsembleMember solve_member(MemberSolver& solver, const Problem& problem,
                             const std::vector<double>& params) {
   Problem p = problem;
   p.params = params;
-  return ensemble::solve_member(p, method_id);
+  return solver.solve(p);
 }
 
 unsigned worker_count(unsigned wanted) {
@@ -126,10 +126,11 @@ std::vector<EnsembleMember> serve(MPI_Comm comm, int ranks, const Problem& probl
 
   std::thread local([&] {
     const unsigned workers = worker_count(options.threads);
-    run_tasks(workers, workers, stop, [&](std::size_t) {
+    run_tasks(workers, workers, stop, [&](std::size_t, std::size_t) {
+      MemberSolver solver(method_id);
       for (std::int64_t k = take(); k >= 0; k = take())
         deliver(static_cast<std::size_t>(k),
-                solve_member(problem, method_id, sets[static_cast<std::size_t>(k)]), 0);
+                solve_member(solver, problem, sets[static_cast<std::size_t>(k)]), 0);
     });
   });
 
@@ -153,8 +154,9 @@ void work(MPI_Comm comm, int thread_level, const Problem& problem, const std::st
       thread_level >= MPI_THREAD_MULTIPLE ? worker_count(options.threads) : 1;
   std::atomic<std::int64_t> sent{0};
   std::atomic<bool> stop{false};
-  run_tasks(workers, workers, stop, [&](std::size_t w) {
+  run_tasks(workers, workers, stop, [&](std::size_t w, std::size_t) {
     const int answer_tag = kFirstAnswerTag + static_cast<int>(w);
+    MemberSolver solver(method_id);
     std::vector<char> bytes;
     for (;;) {
       if (options.cancel && options.cancel->load()) return;
@@ -162,7 +164,7 @@ void work(MPI_Comm comm, int thread_level, const Problem& problem, const std::st
       std::int64_t k = -1;
       MPI_Recv(&k, 1, MPI_INT64_T, 0, answer_tag, comm, MPI_STATUS_IGNORE);
       if (k < 0 || static_cast<std::size_t>(k) >= sets.size()) return;
-      EnsembleMember m = solve_member(problem, method_id, sets[static_cast<std::size_t>(k)]);
+      EnsembleMember m = solve_member(solver, problem, sets[static_cast<std::size_t>(k)]);
       bytes.clear();
       encode_member(static_cast<std::size_t>(k), m, bytes);
       if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {

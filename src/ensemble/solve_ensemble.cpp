@@ -56,13 +56,18 @@ std::vector<EnsembleMember> solve_ensemble(const Problem& problem, const std::st
   std::mutex callback_mutex;
   std::exception_ptr callback_error;
 
-  ensemble::run_tasks(count, worker_count(options.threads), stop, [&](std::size_t k) {
+  const unsigned threads = worker_count(options.threads);
+  // One session per worker thread.
+  std::vector<ensemble::MemberSolver> solvers;
+  for (std::size_t w = ensemble::worker_threads(count, threads); w > 0; --w)
+    solvers.emplace_back(method_id);
+  ensemble::run_tasks(count, threads, stop, [&](std::size_t k, std::size_t worker) {
     if (options.cancel && options.cancel->load()) {
       stop = true;
       return;
     }
     EnsembleMember& m = members[k];
-    m = ensemble::solve_member(member_problem(problem, k, parameter_sets, options), method_id);
+    m = solvers[worker].solve(member_problem(problem, k, parameter_sets, options));
     if (options.on_member_done) {
       std::lock_guard<std::mutex> lock(callback_mutex);
       if (!callback_error) {

@@ -4,6 +4,7 @@
 #include <new>
 #include <utility>
 
+#include "methods/common/objective_from_sensitivities.hpp"
 #include "methods/registry.hpp"
 #include "odesens/session.hpp"
 #include "odesens/status.hpp"
@@ -104,17 +105,27 @@ class PreparedSession final : public MethodSession {
     });
     result.method = id;
     if (!entry_.info.capabilities.events) warn_of_switches(current_, id, result);
+    if (!entry_.info.capabilities.bounds && methods::gives_objective_through_s(result))
+      add_objective(result);
     result.stats.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
 
  private:
+  void add_objective(Result& result) {
+    if (!workspace_) workspace_ = prepared_.model->make_workspace();
+    translating_failures(entry_.info.id, [&] {
+      methods::add_objective_from_sensitivities(current_, result, workspace_.get());
+    });
+  }
+
   const MethodEntry& entry_;
   const Problem prepared_;
   Problem current_;
   const MethodOptions options_;
   std::unique_ptr<methods::PreparedMethod> method_;
+  std::unique_ptr<Workspace> workspace_;  // the objective's evaluations
 };
 
 }  // namespace

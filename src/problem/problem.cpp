@@ -28,6 +28,9 @@ std::vector<double> effective_params(const Problem& problem) {
   return problem.params.empty() ? problem.model->nominal_params() : problem.params;
 }
 
+// The default objective, chosen here: G = sum_i x_i(t_final), for one
+// objective without running costs; with running costs or several
+// objectives, no discrete terms (all weights zero).
 std::vector<double> objective_weights(const Problem& problem) {
   if (!problem.adjoint_weights.empty()) return problem.adjoint_weights;
   const std::size_t nx = problem.model->nx(), nt = problem.output_times.size();
@@ -128,6 +131,13 @@ void validate_problem(const Problem& pr) {
                 "the integrand has " + std::to_string(pr.integrand->count()) +
                     " running costs, expected one per objective (n_objectives = " +
                     std::to_string(pr.n_objectives) + ")");
+  if (pr.objective) {
+    if (pr.n_objectives != 1 || !pr.adjoint_weights.empty())
+      throw Error(Status::invalid_argument,
+                  "a problem with an objective has one (n_objectives = 1) and no adjoint "
+                  "weights (they are the linear objective)");
+    pr.objective->check_sizes(pr.output_times.size(), nx, np);
+  }
   if (!pr.sens_directions.empty()) {
     const std::size_t rows = nx + np;
     if (pr.sens_directions.size() % rows != 0)
@@ -162,6 +172,16 @@ void validate_problem(const Problem& pr) {
         throw Error(Status::not_finite,
                     "objective data holds an infinite value (NaN marks an unobserved state)");
   }
+}
+
+bool same_set_up(const Problem& a, const Problem& b) {
+  return a.model == b.model && a.t0 == b.t0 && a.rtol == b.rtol && a.atol == b.atol &&
+         a.max_steps == b.max_steps && a.adjoint_weights == b.adjoint_weights &&
+         a.n_objectives == b.n_objectives && a.integrand == b.integrand &&
+         a.objective == b.objective &&
+         a.sens_directions == b.sens_directions && a.param_lower == b.param_lower &&
+         a.param_upper == b.param_upper && a.objective_data == b.objective_data &&
+         a.options.values() == b.options.values();
 }
 
 }  // namespace odesens

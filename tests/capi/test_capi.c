@@ -469,6 +469,65 @@ static void test_solver_settings_reach_the_solve(void) {
   odesens_model_free(m);
 }
 
+/* Solves of one solver handle: a change of parameters, initial state or
+ * output times reuses its prepared session, and its results are bit for bit
+ * those of a fresh solver; any other change (an option, tolerances)
+ * prepares anew. */
+static int same_arrays(const odesens_result* a, const odesens_result* b) {
+  const int64_t which[] = {ODESENS_ARRAY_X, ODESENS_ARRAY_S};
+  for (int w = 0; w < 2; ++w) {
+    const double *va = NULL, *vb = NULL;
+    int64_t na = -1, nb = -2;
+    if (odesens_result_data(a, which[w], &va, &na) != ODESENS_OK ||
+        odesens_result_data(b, which[w], &vb, &nb) != ODESENS_OK || na != nb ||
+        memcmp(va, vb, (size_t)na * sizeof(double)) != 0)
+      return 0;
+  }
+  return 1;
+}
+
+static odesens_result* fresh_solve(const odesens_model* m, const double* p, const char* corrector,
+                                   double rtol) {
+  odesens_solver* s = make_solver(m, "cvodes_fsa", chua_times, CHUA_NT, rtol, rtol * 1e-2);
+  CHECK_OK(odesens_solver_set_params(s, p, 2));
+  if (corrector) CHECK_OK(odesens_set_option_string(s, "corrector", corrector));
+  odesens_result* r = solve_ok(s);
+  odesens_solver_free(s);
+  return r;
+}
+
+static void test_repeated_solves_match_fresh_solvers(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_builtin("chua", &m));
+  double p0[2], p1[2];
+  CHECK_OK(odesens_model_nominal_params(m, p0, 2));
+  for (int j = 0; j < 2; ++j) p1[j] = p0[j] * (1.0 + 0.03 * (j + 1));
+  odesens_solver* s = make_solver(m, "cvodes_fsa", chua_times, CHUA_NT, 1e-8, 1e-10);
+  CHECK_OK(odesens_solver_set_params(s, p0, 2));
+  odesens_result* first = solve_ok(s);
+  CHECK_OK(odesens_solver_set_params(s, p1, 2));
+  odesens_result* other = solve_ok(s);
+  odesens_result* other_fresh = fresh_solve(m, p1, NULL, 1e-8);
+  CHECK(same_arrays(other, other_fresh));
+  CHECK(!same_arrays(other, first));
+  CHECK_OK(odesens_solver_set_params(s, p0, 2));
+  odesens_result* again = solve_ok(s);
+  CHECK(same_arrays(again, first));
+  CHECK_OK(odesens_set_option_string(s, "corrector", "staggered"));
+  odesens_result* staggered = solve_ok(s);
+  odesens_result* staggered_fresh = fresh_solve(m, p0, "staggered", 1e-8);
+  CHECK(same_arrays(staggered, staggered_fresh));
+  CHECK_OK(odesens_solver_set_tolerances(s, 1e-6, 1e-8));
+  odesens_result* looser = solve_ok(s);
+  odesens_result* looser_fresh = fresh_solve(m, p0, "staggered", 1e-6);
+  CHECK(same_arrays(looser, looser_fresh));
+  odesens_result* all[] = {first, other, other_fresh, again, staggered, staggered_fresh, looser,
+                           looser_fresh};
+  for (int i = 0; i < 8; ++i) odesens_result_free(all[i]);
+  odesens_solver_free(s);
+  odesens_model_free(m);
+}
+
 /* ---- results ---- */
 
 static void test_result_getters(void) {
@@ -479,7 +538,7 @@ static void test_result_getters(void) {
   if (!r) return;
   int64_t nt = 0, nx = 0, np = 0, ns = 0, ng = -1, n = 0;
   CHECK_OK(odesens_result_sizes(r, &nt, &nx, &np, &ns, &ng));
-  CHECK(nt == CHUA_NT && nx == 3 && np == 2 && ns == CHUA_NT && ng == 0);
+  CHECK(nt == CHUA_NT && nx == 3 && np == 2 && ns == CHUA_NT && ng == 2);
   CHECK_OK(odesens_result_sizes(r, NULL, NULL, NULL, NULL, NULL));
   const char* method = NULL;
   CHECK_OK(odesens_result_method(r, &method));
@@ -519,11 +578,19 @@ static void test_result_getters(void) {
   CHECK_MESSAGE(odesens_errmsg(r), "no_such_stat");
   CHECK_STATUS(odesens_result_stat_name(r, count, &method), ODESENS_ERR_INVALID_ARGUMENT);
 
-  /* A forward method computes no gradient. */
-  double g[2];
+  /* A forward method gives the default objective's gradient, sum_i x_i(T),
+   * through S: the column sums of S(T). */
+  double g[2], s_all[CHUA_NT * 3 * 2];
   const double* view = NULL;
-  CHECK_STATUS(odesens_result_gradient(r, g, 2), ODESENS_ERR_UNSUPPORTED);
-  CHECK_STATUS(odesens_result_data(r, ODESENS_ARRAY_GRADIENT, &view, &n), ODESENS_ERR_UNSUPPORTED);
+  CHECK_OK(odesens_result_gradient(r, g, 2));
+  CHECK_OK(odesens_result_s(r, s_all, CHUA_NT * 3 * 2));
+  for (int j = 0; j < 2; ++j) {
+    const double* s_final = s_all + (CHUA_NT - 1) * 6 + j * 3;
+    const double sum = s_final[0] + s_final[1] + s_final[2];
+    CHECK(fabs(g[j] - sum) <= 1e-12 * (fabs(sum) + 1.0));
+  }
+  CHECK_OK(odesens_result_data(r, ODESENS_ARRAY_GRADIENT, &view, &n));
+  CHECK(n == 2 && view && view[0] == g[0] && view[1] == g[1]);
   CHECK_STATUS(odesens_result_data(r, 99, &view, &n), ODESENS_ERR_INVALID_ARGUMENT);
 
   /* The result outlives its solver and model. */
@@ -936,6 +1003,7 @@ int main(void) {
   test_decay_adjoint_gradient_matches_exact_solution();
   test_initial_state_sources();
   test_solver_settings_reach_the_solve();
+  test_repeated_solves_match_fresh_solvers();
   test_result_getters();
   test_result_warnings();
   test_model_lifetime_and_snapshots();

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -84,8 +85,17 @@ TEST(Cli, ForwardJsonHasExactlyTheDocumentedFields) {
     ASSERT_NE(found, std::string::npos) << "missing or out of order: " << f;
     pos = found;
   }
-  EXPECT_EQ(r.out.find("gradient"), std::string::npos);
-  EXPECT_EQ(r.out.substr(r.out.size() - 3), "}}\n");
+  // The default objective sum_i x_i(t_final), its gradient through S.
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["gradient"].size(), 2u);
+  double sum = 0.0;
+  for (const auto& v : doc["x"].back()) sum += v.get<double>();
+  EXPECT_NEAR(doc["objectives"][0].get<double>(), sum, 1e-14 * std::fabs(sum));
+  for (std::size_t j = 0; j < 2; ++j) {
+    double column = 0.0;
+    for (std::size_t i = 0; i < 3; ++i) column += doc["S"].back()[i][j].get<double>();
+    EXPECT_NEAR(doc["gradient"][j].get<double>(), column, 1e-12 * (std::fabs(column) + 1.0));
+  }
 }
 
 // dopri8s with directions=all: S (dx/dp) and, after it, ns and SR
@@ -202,11 +212,14 @@ TEST(Cli, IntegrandGivesOneGradientPerObjectiveInJson) {
   const auto& x_final = plain["x"].back();
   EXPECT_NEAR(plain["objectives"][0].get<double>(),
               x_final[0].get<double>() + x_final[1].get<double>(), 1e-14);
-  // Methods without them give neither gradient_x0 nor objectives.
+  // cvodes_asa gives the objective's value too, but no gradient_x0.
   r = run_cost_model("--method cvodes_asa --tout 0.5,1,2");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.find("gradient_x0"), std::string::npos);
-  EXPECT_EQ(r.out.find("objectives"), std::string::npos);
+  const nlohmann::json asa = nlohmann::json::parse(r.out);
+  const auto& asa_final = asa["x"].back();
+  EXPECT_NEAR(asa["objectives"][0].get<double>(),
+              asa_final[0].get<double>() + asa_final[1].get<double>(), 1e-14);
 }
 
 TEST(Cli, IntegrandCsvHasAGradientColumnPerObjectiveAndTheirValues) {
@@ -263,7 +276,9 @@ TEST(Cli, ParametersToleranceOptionsAndCsv) {
       "--atol 1e-9 --option corrector=staggered --format csv");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "t,x,v,dx/dmu,dv/dmu");
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3);
+  // Two rows of x and S, then the default objective's gradient and value.
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3 + 6);
+  EXPECT_NE(r.out.find("\nparameter,gradient\nmu,"), std::string::npos) << r.out;
 }
 
 TEST(Cli, OutFileReceivesTheDocument) {
@@ -333,7 +348,7 @@ TEST(Cli, SbmlJsonHasTheDocumentedFieldsAndObservablesOnlyWhenAsked) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("observables"), std::string::npos);
-  EXPECT_EQ(r.out.substr(r.out.size() - 3), "}}\n");  // stats is the last field
+  EXPECT_NO_THROW(nlohmann::json::parse(r.out));
 
   r = run_tool("run " + model + " --method cvodes_fsa --tout 0:2:3 --rtol 1e-12 --atol 1e-14"
                " --observe S,S:amount --observe k,R,c");
@@ -697,7 +712,7 @@ TEST(Cli, OutFileIsReplacedWholeOrNotAtAll) {
   EXPECT_TRUE(r.out.empty());
   const std::string doc = slurp(out);
   EXPECT_EQ(doc.rfind("{\"method\":\"cvodes_fsa\"", 0), 0u) << doc.substr(0, 80);
-  EXPECT_EQ(doc.substr(doc.size() - 3), "}}\n");
+  EXPECT_NO_THROW(nlohmann::json::parse(doc));
   EXPECT_EQ(folder.entries(), std::vector<std::string>{"result.json"});
   // The replaced file keeps the permissions of the old one.
   EXPECT_EQ(std::filesystem::status(out).permissions() & std::filesystem::perms::all,
@@ -737,7 +752,7 @@ TEST(Cli, ConcurrentWritersLeaveOneWholeDocument) {
        at = doc.find("{\"method\"", at + 1))
     ++documents;
   EXPECT_EQ(documents, 1u);
-  EXPECT_EQ(doc.substr(doc.size() - 3), "}}\n");
+  EXPECT_NO_THROW(nlohmann::json::parse(doc));
   EXPECT_EQ(folder.entries(), std::vector<std::string>{"same.json"});
 }
 
@@ -914,10 +929,22 @@ TEST(Cli, DataErrorsNameTheFileAndWhatIsWrong) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   const TempFile data("t,x\n1,0.3\n", ".csv");
-  const ToolRun other = run_model_text(kDecayModel, "--method cvodes_fsa --data " + data.path());
-  EXPECT_EQ(other.status, 2);
-  EXPECT_NE(other.err.find("--data: method cvodes_fsa does not take it"), std::string::npos)
-      << other.err;
+  // Every method with S or a gradient takes --data: least squares over the
+  // states, F = (0.3 - x(1))^2 here.
+  for (const char* method : {"cvodes_fsa", "cvodes_asa"}) {
+    const ToolRun other =
+        run_model_text(kDecayModel, std::string("--method ") + method + " --data " + data.path());
+    ASSERT_EQ(other.status, 0) << other.err;
+    const nlohmann::json doc = nlohmann::json::parse(other.out);
+    const double x1 = doc["x"][0][0].get<double>();
+    EXPECT_NEAR(doc["objectives"][0].get<double>(), (0.3 - x1) * (0.3 - x1), 1e-12) << method;
+    EXPECT_EQ(doc["gradient"].size(), doc["parameters"].size()) << method;
+  }
+  const ToolRun both =
+      run_model_text(kDecayModel, "--method cvodes_fsa --weights x=1 --data " + data.path());
+  EXPECT_EQ(both.status, 2);
+  EXPECT_NE(both.err.find("--data and --weights are two objectives"), std::string::npos)
+      << both.err;
 }
 
 TEST(Cli, BoxAndWeightsErrorsAreUsageErrors) {
@@ -946,10 +973,16 @@ TEST(Cli, BoxAndWeightsErrorsAreUsageErrors) {
   EXPECT_EQ(other.status, 2);
   EXPECT_NE(other.err.find("--box: method cvodes_fsa does not take it"), std::string::npos)
       << other.err;
+  // A forward method takes --weights: the same gradient through S as the adjoint's.
   const ToolRun forward = run_model_text(kDecayModel, "--method cvodes_fsa --weights x=1");
-  EXPECT_EQ(forward.status, 2);
-  EXPECT_NE(forward.err.find("--weights: method cvodes_fsa does not take it"), std::string::npos)
-      << forward.err;
+  const ToolRun adjoint = run_model_text(kDecayModel, "--method cvodes_asa --weights x=1");
+  ASSERT_EQ(forward.status, 0) << forward.err;
+  ASSERT_EQ(adjoint.status, 0) << adjoint.err;
+  const nlohmann::json f = nlohmann::json::parse(forward.out), b = nlohmann::json::parse(adjoint.out);
+  ASSERT_EQ(f["gradient"].size(), b["gradient"].size());
+  for (std::size_t j = 0; j < f["gradient"].size(); ++j)
+    EXPECT_NEAR(f["gradient"][j].get<double>(), b["gradient"][j].get<double>(),
+                1e-5 * (std::fabs(b["gradient"][j].get<double>()) + 1e-3));
 }
 
 }  // namespace

@@ -281,7 +281,8 @@ TEST(CliEnsemble, H5HoldsEveryMemberAsSolveGivesItBitForBit) {
   EXPECT_EQ(f.doubles("t"), kTimes);
   EXPECT_EQ(f.dims("x"), (std::vector<hsize_t>{5, 4, 3}));
   EXPECT_EQ(f.dims("S"), (std::vector<hsize_t>{5, 4, 3, 2}));
-  EXPECT_FALSE(f.has("gradient"));
+  // The default objective's gradient, through S.
+  EXPECT_EQ(f.dims("gradient"), (std::vector<hsize_t>{5, 2}));
   EXPECT_EQ(f.strings("state_names"), (std::vector<std::string>{"x1", "x2", "x3"}));
   EXPECT_EQ(f.strings("parameter_names"), (std::vector<std::string>{"p1", "p2"}));
   const auto parameters = f.doubles("parameters");

@@ -951,15 +951,16 @@ static void result_buffers(void) {
   EXPECT(odesens_result_times(r, out, -1), ODESENS_ERR_INVALID_ARGUMENT, r, "negative");
   EXPECT(odesens_result_s(r, NULL, 2), ODESENS_ERR_NULL_HANDLE, r, "out is NULL");
   EXPECT(odesens_result_s(r, out, 0), ODESENS_ERR_BUFFER_TOO_SMALL, r, "0 values");
-  EXPECT(odesens_result_gradient(r, out, 8), ODESENS_ERR_UNSUPPORTED, r,
-         "method 'cvodes_fsa' computes no gradient");
+  /* A forward method gives the default objective's gradient (through S). */
+  CHECK_OK(odesens_result_gradient(r, out, 8));
+  EXPECT(odesens_result_gradient(r, out, 0), ODESENS_ERR_BUFFER_TOO_SMALL, r, "0 values");
   EXPECT(odesens_result_stats(r, out, ODESENS_STAT_COUNT - 1), ODESENS_ERR_BUFFER_TOO_SMALL, r,
          "needed");
   CHECK_OK(odesens_result_x(r, out, INT64_MAX));
   int64_t n = -1, nx = -1, np = -1, ns = -1, ng = -1;
   CHECK_OK(odesens_result_sizes(r, NULL, NULL, NULL, NULL, NULL));
   CHECK_OK(odesens_result_sizes(r, &n, &nx, &np, &ns, &ng));
-  CHECK(n == 2 && nx == 1 && np == 1 && ns == 2 && ng == 0);
+  CHECK(n == 2 && nx == 1 && np == 1 && ns == 2 && ng == 1);
   odesens_result_free(r);
 }
 
@@ -985,8 +986,10 @@ static void result_data_and_stats(void) {
   CHECK(data == NULL && len == -1);
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_GRADIENT_X0, &data, &len), ODESENS_ERR_UNSUPPORTED,
          r, "computes no gradient with respect to x(t0)");
-  EXPECT(odesens_result_data(r, ODESENS_ARRAY_OBJECTIVES, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
-         "gives no objective values");
+  CHECK_OK(odesens_result_data(r, ODESENS_ARRAY_OBJECTIVES, &data, &len));
+  CHECK(data != NULL && len == 1);
+  data = NULL;
+  len = -1;
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_SR, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
          "computed no S·R");
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_X_HULL, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
@@ -998,9 +1001,9 @@ static void result_data_and_stats(void) {
          "data is NULL");
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_X, &data, NULL), ODESENS_ERR_NULL_HANDLE, r,
          "len is NULL");
-  EXPECT(odesens_result_data(r, ODESENS_ARRAY_GRADIENT, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
-         "computes no gradient");
   CHECK(data == NULL && len == -1);
+  CHECK_OK(odesens_result_data(r, ODESENS_ARRAY_GRADIENT, &data, &len));
+  CHECK(data != NULL && len == 1);
   CHECK_OK(odesens_result_data(r, ODESENS_ARRAY_S, &data, &len));
   CHECK(data != NULL && len == 2);
   double v = -1.0;

@@ -28,6 +28,8 @@ PUBLIC_HEADER_LAYER = {
     "model_loader.hpp": "sources",
     "options.hpp": "problem",
     "problem.hpp": "problem",
+    "objective.hpp": "problem",
+    "session.hpp": "methods",
     "result.hpp": "problem",
     "observables.hpp": "problem",
     "integrand.hpp": "problem",

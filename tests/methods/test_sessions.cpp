@@ -56,8 +56,9 @@ void expect_same_values(const std::vector<double>& a, const std::vector<double>&
                         const char* what) {
   ASSERT_EQ(a.size(), b.size()) << what;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (!(std::isnan(a[i]) && std::isnan(b[i])))
+    if (!(std::isnan(a[i]) && std::isnan(b[i]))) {
       ASSERT_EQ(a[i], b[i]) << what << "[" << i << "]";
+    }
 }
 
 void expect_bit_identical(const Result& a, const Result& b) {
@@ -79,8 +80,9 @@ void expect_bit_identical(const Result& a, const Result& b) {
   ASSERT_EQ(fa.size(), fb.size());
   for (std::size_t i = 0; i < fa.size(); ++i) {
     EXPECT_EQ(fa[i].first, fb[i].first);
-    if (fa[i].first.find("seconds") == std::string::npos)
+    if (fa[i].first.find("seconds") == std::string::npos) {
       EXPECT_EQ(fa[i].second, fb[i].second) << fa[i].first;
+    }
   }
 }
 

@@ -29,6 +29,7 @@
 #include "methods/cvodes/adjoint_tolerances.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "odesens/status.hpp"
+#include "problem/objective_terms.hpp"
 
 namespace odesens::cvodes {
 
@@ -232,7 +233,10 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   driver.forward(times, x.data());
   for (std::size_t k = 0; k < times.size(); ++k) out.set_x(k, x.data() + k * n);
 
-  const std::vector<double> weights = objective_weights(problem);
+  // The backward problems' weights dphi_k/dx from the forward states.
+  const ObjectiveTerms terms =
+      objective_terms(problem, x.data(), session.params().data(), session.workspace());
+  const std::vector<double>& weights = terms.weights;
   const ObjectiveAndRows seeds(
       weights, n, rows,
       derive_backward_tolerances(settings.tolerances, *problem.rtol, session.model(),
@@ -241,6 +245,8 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   std::vector<double> gradients(seeds.count() * np);
   driver.backward(seeds, gradients.data());
   out.gradient().assign(gradients.begin(), gradients.begin() + static_cast<std::ptrdiff_t>(np));
+  for (std::size_t j = 0; j < np; ++j) out.gradient()[j] += terms.gradient_p[j];
+  out.objective_values() = terms.values;
   if (rows)
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < np; ++j) out.s(0)[i + j * n] = gradients[(1 + i) * np + j];

@@ -18,6 +18,7 @@
 #include "methods/erk_adjoint/parallel_reverse.hpp"
 #include "methods/erk_adjoint/step_adjoint.hpp"
 #include "odesens/status.hpp"
+#include "problem/objective_terms.hpp"
 
 namespace odesens::erk_adjoint {
 
@@ -155,7 +156,9 @@ Result solve(const Problem& problem, const MethodOptions& options) {
 
   // The reverse sweeps, one per block of vectors, each on its own thread
   // with its own workspace over the shared trajectory.
-  const std::vector<double> weights = objective_weights(problem);
+  // The weights dphi_k/dx from the forward states at the output times.
+  const ObjectiveTerms terms = objective_terms(problem, out.x(0), p.data(), ws.get());
+  const std::vector<double>& weights = terms.weights;
   std::vector<double> lambda(nx * m, 0.0), mu(np * m, 0.0);
   for (std::size_t i = 0; rows && i < nx; ++i) lambda[i + (n_objectives + i) * nx] = 1.0;
   const auto checkpoints = static_cast<std::size_t>(options.get_int("checkpoints"));
@@ -179,11 +182,9 @@ Result solve(const Problem& problem, const MethodOptions& options) {
                  lambda.data(), nx, 1.0, mu.data(), np);
   out.gradient().assign(mu.begin(), mu.begin() + static_cast<std::ptrdiff_t>(np * n_objectives));
   out.gradient_x0().assign(lambda.begin(), lambda.begin() + static_cast<std::ptrdiff_t>(nx * n_objectives));
+  for (std::size_t j = 0; j < np * n_objectives; ++j) out.gradient()[j] += terms.gradient_p[j];
   out.objective_values() = q;
-  for (std::size_t v = 0; v < n_objectives; ++v)
-    for (std::size_t k = 0; k < nt; ++k)
-      for (std::size_t i = 0; i < nx; ++i)
-        out.objective_values()[v] += weights[i + k * nx + v * nx * nt] * out.x(k)[i];
+  for (std::size_t v = 0; v < n_objectives; ++v) out.objective_values()[v] += terms.values[v];
   if (rows) {  // row i of S(T) is vector n_objectives + i
     double* s_final = out.s(0);
     const double* rows_mu = mu.data() + n_objectives * np;
