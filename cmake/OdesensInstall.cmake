@@ -7,7 +7,10 @@
 #   <prefix>/include/odesens.h                   C header (#include "odesens.h",
 #                                                as in docs/c-api.md)
 #   <prefix>/bin/odesens                         the command-line tool
-#   <prefix>/share/odesens/odesens.f90, ODESens.jl
+#   <prefix>/share/odesens/odesens.f90, ODESens.jl   the Fortran and Julia
+#   <prefix>/share/odesens/generated/odesens_raw.{f90,jl}  modules and the raw
+#                                                layers they use (same layout
+#                                                as capi/)
 #   <prefix>/lib/cmake/odesens/                  odesensConfig.cmake & co., plus
 #                                                the find modules of the
 #                                                dependencies (modules/)
@@ -51,6 +54,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/odesens
   FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${PROJECT_SOURCE_DIR}/capi/odesens.f90 ${PROJECT_SOURCE_DIR}/capi/ODESens.jl
   DESTINATION ${CMAKE_INSTALL_DATADIR}/odesens COMPONENT dev)
+# ODESens.jl includes generated/odesens_raw.jl relative to itself.
+install(FILES ${PROJECT_SOURCE_DIR}/capi/generated/odesens_raw.f90
+              ${PROJECT_SOURCE_DIR}/capi/generated/odesens_raw.jl
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/odesens/generated COMPONENT dev)
 
 # --- CMake package -----------------------------------------------------------
 install(EXPORT odesensTargets

@@ -1,99 +1,74 @@
 #!/usr/bin/env python3
-"""Checks that a language binding declares every function of odesens.h
-with the same arguments, and the header's constants with the same values.
+"""Checks that a raw language binding declares every function of odesens.h
+with the same arguments, and the header's constants with the same values;
+and that the hand-written module on it calls the library through it only.
 
-  check_bindings.py julia   odesens.h ODESens.jl
-  check_bindings.py fortran odesens.h odesens.f90
+  check_bindings.py julia   odesens.h generated/odesens_raw.jl  [ODESens.jl]
+  check_bindings.py fortran odesens.h generated/odesens_raw.f90 [odesens.f90]
 
-Julia: every exported C function needs a wrapper `NAME(args...) =
-ccall((:NAME, libodesens), RET, (TYPES...), args...)` whose argument count
-and ccall types correspond to the C prototype. Fortran: every function needs
-a `bind(C, name="NAME")` interface whose dummy arguments correspond in
-number, type and passing (value or reference). A binding of a function the
-header does not declare is an error too, so stale wrappers are found.
+The raw bindings are generated from the header (bindings/); this is a
+second, independent reader of what the generator wrote. Julia: every C
+function needs a wrapper `NAME(args...) = ccall((:NAME, libodesens), RET,
+(TYPES...), args...)` whose argument count and ccall types correspond to the
+C prototype. Fortran: every function needs a `bind(C, name="NAME")`
+interface whose dummy arguments correspond in number, type, passing (value
+or reference) and shape (one value or an array). A binding of a function
+the header does not declare is an error too, so stale wrappers are found.
+The hand-written module must include (Julia) or use (Fortran) the raw one
+and neither call a C function of the library nor define a constant of the
+header itself.
 
-C types are first reduced to a kind (int64, double, pointer, callback,
-string, output handle, ...); each binding language accepts a small set of
-spellings per kind.
+C types are reduced to a kind (odesens_header.KINDS: int64, double,
+handle, callback, string, output handle, ...); each binding language
+accepts a small set of spellings per kind.
 """
+import os
 import re
 import sys
 
-# ---------------------------------------------------------------- the header
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "bindings"))
+from odesens_header import HeaderError, parse_header  # noqa: E402
 
 
-def strip_c_comments(text):
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    return re.sub(r"//[^\n]*", " ", text)
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
-def c_kind(ctype, callbacks, handles):
-    """The kind of a C parameter or return type."""
-    t = re.sub(r"\s+", " ", ctype.replace("*", " * ")).strip()
-    t = t.replace("* *", "**")
-    base = re.sub(r"\bconst\b", "", t).replace("*", "").strip()
-    stars = t.count("*")
-    if stars == 0:
-        if base in callbacks:
-            return "callback"
-        return {"int64_t": "int64", "double": "double", "int": "int", "void": "void"}[base]
-    if stars == 1:
-        if base == "char":
-            return "string"
-        if base in handles or base == "void":
-            return "pointer"
-        return {"double": "double_ptr", "int64_t": "int64_ptr"}[base]
-    if stars == 2:
-        if base in handles:
-            return "handle_out"
-        if base == "char" and re.search(r"\*\s*const\s*\*", t):
-            return "string_array"  # const char* const*: strings in
-        return {"char": "string_out", "double": "double_ptr_out"}[base]
-    raise ValueError("unexpected C type " + ctype)
-
-
-def parse_header(path):
-    text = strip_c_comments(open(path, encoding="utf-8").read())
-    callbacks = set(re.findall(r"typedef\s+int\s*\(\s*\*\s*(\w+)\s*\)", text))
-    handles = set(re.findall(r"typedef\s+struct\s+\w+\s+(\w+)\s*;", text))
-    functions = {}
-    for ret, name, params in re.findall(
-            r"ODESENS_API\s+([^;(]*?)\s*\b(odesens_\w+)\s*\(([^)]*)\)\s*;", text):
-        kinds = []
-        params = re.sub(r"\s+", " ", params).strip()
-        if params and params != "void":
-            for param in params.split(","):
-                param = param.strip()
-                ptype = re.sub(r"\w+$", "", param).strip()  # drop the parameter name
-                kinds.append(c_kind(ptype, callbacks, handles))
-        functions[name] = (c_kind(ret, callbacks, handles), kinds)
-    constants = {}
-    for name, value in re.findall(r"#define\s+(ODESENS_[A-Z_]+)\s+(-?\d+)\b", text):
-        constants[name] = int(value)
-    for body in re.findall(r"typedef\s+enum\s+\w*\s*\{(.*?)\}", text, flags=re.S):
-        for name, value in re.findall(r"(ODESENS_[A-Z_]+)\s*=\s*(-?\d+)", body):
-            constants[name] = int(value)
-    return functions, constants
+def header_tables(path):
+    """{name: (return kind, [argument kinds])} and {constant: value}."""
+    header = parse_header(path)
+    functions = {f.name: (f.ret, [p.kind for p in f.params]) for f in header.functions}
+    return functions, {c.name: c.value for c in header.constants}
 
 
 # ----------------------------------------------------------------- Julia
 
 
+_JULIA_DOUBLE_PTR = {"Ptr{Cdouble}", "Ptr{Float64}"}
+_JULIA_INT64_PTR = {"Ptr{Int64}"}
 JULIA_TYPES = {
     "int64": {"Int64"},
     "double": {"Cdouble", "Float64"},
     "int": {"Cint", "Int32"},
     "void": {"Cvoid", "Nothing"},
     "string": {"Cstring", "Ptr{UInt8}", "Ptr{Cchar}"},
-    "pointer": {"Ptr{Cvoid}", "Ptr{Nothing}"},
+    "string_or_null": {"Ptr{UInt8}", "Ptr{Cchar}"},  # Cstring would refuse C_NULL
+    "handle": {"Ptr{Cvoid}", "Ptr{Nothing}"},
     "callback": {"Ptr{Cvoid}", "Ptr{Nothing}"},
-    "double_ptr": {"Ptr{Cdouble}", "Ptr{Float64}", "Ref{Cdouble}", "Ref{Float64}"},
-    "int64_ptr": {"Ptr{Int64}", "Ref{Int64}"},
+    "double_array": _JULIA_DOUBLE_PTR,
+    "double_array_out": _JULIA_DOUBLE_PTR,
+    "int64_array": _JULIA_INT64_PTR,
+    "int64_array_out": _JULIA_INT64_PTR,
+    "double_out": {"Ref{Cdouble}", "Ref{Float64}"},
+    "int64_out": {"Ref{Int64}"},
     "handle_out": {"Ref{Ptr{Cvoid}}", "Ptr{Ptr{Cvoid}}"},
     "string_out": {"Ref{Ptr{UInt8}}", "Ref{Cstring}", "Ptr{Ptr{UInt8}}", "Ptr{Cstring}"},
     # An array of strings passed in: a Vector{String} converts to either.
     "string_array": {"Ptr{Cstring}", "Ptr{Ptr{UInt8}}"},
-    "double_ptr_out": {"Ref{Ptr{Cdouble}}", "Ptr{Ptr{Cdouble}}", "Ref{Ptr{Float64}}"},
+    "double_view_out": {"Ref{Ptr{Cdouble}}", "Ptr{Ptr{Cdouble}}", "Ref{Ptr{Float64}}"},
 }
 
 
@@ -129,7 +104,7 @@ def balanced(text, start):
 
 
 def parse_julia(path):
-    text = re.sub(r"#[^\n]*", "", open(path, encoding="utf-8").read())
+    text = re.sub(r"#[^\n]*", "", read_text(path))
     wrappers = {}
     for m in re.finditer(r"^(odesens_\w+)\(([^)]*)\)\s*=\s*ccall\(", text, flags=re.M):
         name, args = m.group(1), m.group(2)
@@ -144,8 +119,8 @@ def parse_julia(path):
             "passed": len(inner) - 3,
         }
     constants = {}
-    for name, value in re.findall(
-            r"^const\s+(ODESENS_[A-Z_]+)\s*=\s*(?:\w+\()?\s*(-?\d+)\s*\)?\s*$", text, flags=re.M):
+    pattern = r"^const\s+(ODESENS_[A-Z0-9_]+)\s*=\s*(?:\w+\()?\s*(-?\d+)\s*\)?\s*$"
+    for name, value in re.findall(pattern, text, flags=re.M):
         constants[name] = int(value)
     return wrappers, constants
 
@@ -178,20 +153,25 @@ def check_julia(functions, wrappers):
 
 # ---------------------------------------------------------------- Fortran
 
-# kind -> (base type, passed by value)
+# kind -> (base type, passed by value, an array)
 FORTRAN_TYPES = {
-    "int64": ("integer(c_int64_t)", True),
-    "double": ("real(c_double)", True),
-    "int": ("integer(c_int)", True),
-    "string": ("character(kind=c_char)", False),
-    "pointer": ("type(c_ptr)", True),
-    "callback": ("type(c_funptr)", True),
-    "double_ptr": ("real(c_double)", False),
-    "int64_ptr": ("integer(c_int64_t)", False),
-    "handle_out": ("type(c_ptr)", False),
-    "string_out": ("type(c_ptr)", False),
-    "string_array": ("type(c_ptr)", False),  # type(c_ptr) :: names(*), c_loc of each string
-    "double_ptr_out": ("type(c_ptr)", False),
+    "int64": ("integer(c_int64_t)", True, False),
+    "double": ("real(c_double)", True, False),
+    "int": ("integer(c_int)", True, False),
+    "string": ("character(kind=c_char)", False, True),
+    "string_or_null": ("character(kind=c_char)", False, True),
+    "handle": ("type(c_ptr)", True, False),
+    "callback": ("type(c_funptr)", True, False),
+    "double_array": ("real(c_double)", False, True),
+    "double_array_out": ("real(c_double)", False, True),
+    "int64_array": ("integer(c_int64_t)", False, True),
+    "int64_array_out": ("integer(c_int64_t)", False, True),
+    "double_out": ("real(c_double)", False, False),
+    "int64_out": ("integer(c_int64_t)", False, False),
+    "handle_out": ("type(c_ptr)", False, False),
+    "string_out": ("type(c_ptr)", False, False),
+    "string_array": ("type(c_ptr)", False, True),  # type(c_ptr) :: names(*), c_loc of each
+    "double_view_out": ("type(c_ptr)", False, False),
 }
 FORTRAN_RETURNS = {"int": "integer(c_int)", "string": "type(c_ptr)"}
 
@@ -199,7 +179,7 @@ FORTRAN_RETURNS = {"int": "integer(c_int)", "string": "type(c_ptr)"}
 def fortran_lines(path):
     """Lines without comments, continuation lines joined, lower case."""
     out, pending = [], ""
-    for raw in open(path, encoding="utf-8"):
+    for raw in read_text(path).splitlines():
         line, quote = "", None
         for ch in raw.rstrip("\n"):
             if quote:
@@ -241,7 +221,8 @@ def parse_fortran(path):
                                 r"character\([^)]*\))", spec)
                 for var in split_top_level(d.group(2)):
                     vname = re.match(r"\w+", var.strip()).group(0).lower()
-                    decls[vname] = (base.group(1) if base else spec, ",value" in spec)
+                    decls[vname] = (base.group(1) if base else spec, ",value" in spec,
+                                    bool(re.search(r"\(\s*\*\s*\)", var)))
             i += 1
         arg_names = [a.strip().lower() for a in args.split(",") if a.strip()]
         interfaces[cname] = {
@@ -253,10 +234,15 @@ def parse_fortran(path):
         }
     constants = {}
     for line in lines:
-        c = re.match(r".*parameter\s*::\s*(odesens_[a-z_]+)\s*=\s*(-?\d+)", line, re.I)
+        c = re.match(r".*parameter\s*::\s*(odesens_[a-z0-9_]+)\s*=\s*(-?\d+)", line, re.I)
         if c:
             constants[c.group(1).upper()] = int(c.group(2))
     return interfaces, constants
+
+
+def fortran_spelling(decl):
+    base, value, array = decl
+    return base + (", value" if value else "") + (" :: x(*)" if array else "")
 
 
 def check_fortran(functions, interfaces):
@@ -272,7 +258,7 @@ def check_fortran(functions, interfaces):
             if f["kind"] != "subroutine":
                 errors.append("%s: returns void, the Fortran interface is a function" % name)
         elif f["kind"] != "function" or not f["result"] or \
-                f["result"][0] != FORTRAN_RETURNS[ret] or f["result"][1]:
+                f["result"] != (FORTRAN_RETURNS[ret], False, False):
             errors.append("%s: must be a function returning %s" % (name, FORTRAN_RETURNS[ret]))
         if len(f["args"]) != len(kinds):
             errors.append("%s: %d C arguments, %d in Fortran" % (name, len(kinds), len(f["args"])))
@@ -281,10 +267,9 @@ def check_fortran(functions, interfaces):
             if decl is None:
                 errors.append("%s: argument %s has no declaration" % (name, f["arg_names"][i]))
             elif decl != FORTRAN_TYPES[kind]:
-                errors.append("%s: argument %s is %s%s in Fortran, C has %s (expected %s%s)"
-                              % (name, f["arg_names"][i], decl[0], ", value" if decl[1] else "",
-                                 kind, FORTRAN_TYPES[kind][0],
-                                 ", value" if FORTRAN_TYPES[kind][1] else ""))
+                errors.append("%s: argument %s is %s in Fortran, C has %s (expected %s)"
+                              % (name, f["arg_names"][i], fortran_spelling(decl), kind,
+                                 fortran_spelling(FORTRAN_TYPES[kind])))
     for name in interfaces:
         if name.startswith("odesens_") and name not in functions:
             errors.append("%s: Fortran interface of a function odesens.h does not declare" % name)
@@ -305,15 +290,43 @@ def check_constants(header, binding, renamed):
     return errors
 
 
+def check_julia_layer(path, raw_path):
+    text = re.sub(r"#[^\n]*", "", read_text(path))
+    errors = []
+    raw_name = os.path.basename(raw_path)
+    if not re.search(r"^\s*include\(.*\b%s\b" % re.escape(raw_name), text, flags=re.M):
+        errors.append("does not include %s" % raw_name)
+    for name in re.findall(r"ccall\(\s*\(\s*:(odesens_\w+)", text):
+        errors.append("calls %s itself: call the wrapper of %s" % (name, raw_name))
+    for name in re.findall(r"^\s*const\s+(ODESENS_\w+)", text, flags=re.M):
+        errors.append("defines %s, which %s defines" % (name, raw_name))
+    return errors
+
+
+def check_fortran_layer(path, raw_path):
+    interfaces, constants = parse_fortran(path)
+    module = os.path.splitext(os.path.basename(raw_path))[0]
+    errors = []
+    if not any(re.fullmatch(r"use\s+%s\b.*" % module, line, re.I)
+               for line in fortran_lines(path)):
+        errors.append("does not use the module %s" % module)
+    for name in interfaces:
+        if name.startswith("odesens_"):
+            errors.append("declares an interface of %s: %s has it" % (name, module))
+    for name in constants:
+        errors.append("defines %s, which %s defines" % (name, module))
+    return errors
+
+
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("julia", "fortran"):
+    if len(argv) not in (4, 5) or argv[1] not in ("julia", "fortran"):
         print(__doc__)
         return 2
-    language, header_path, binding_path = argv[1:]
-    functions, header_constants = parse_header(header_path)
-    if len(functions) < 10:
-        print("only %d functions found in %s: the header parser is broken" %
-              (len(functions), header_path))
+    language, header_path, binding_path = argv[1:4]
+    try:
+        functions, header_constants = header_tables(header_path)
+    except HeaderError as e:
+        print("%s: %s" % (header_path, e))
         return 1
     if language == "julia":
         wrappers, constants = parse_julia(binding_path)
@@ -325,13 +338,19 @@ def main(argv):
         renamed = {"ODESENS_ABI_VERSION": "ODESENS_MODULE_ABI_VERSION"}
         errors = check_fortran(functions, interfaces) + \
             check_constants(header_constants, constants, renamed)
+    errors = ["%s: %s" % (binding_path, e) for e in errors]
+    if len(argv) == 5:
+        layer = check_julia_layer if language == "julia" else check_fortran_layer
+        errors += ["%s: %s" % (argv[4], e) for e in layer(argv[4], binding_path)]
     for e in errors:
-        print("%s: %s" % (binding_path, e))
+        print(e)
     if errors:
-        print("%d problem(s) between %s and %s" % (len(errors), header_path, binding_path))
+        print("%d problem(s) between %s and %s" % (len(errors), header_path,
+                                                  " and ".join(argv[3:])))
         return 1
-    print("%s: %d functions and %d constants agree with %s" %
-          (binding_path, len(functions), len(header_constants), header_path))
+    print("%s: %d functions and %d constants agree with %s%s" %
+          (binding_path, len(functions), len(header_constants), header_path,
+           "; %s calls the library through it" % argv[4] if len(argv) == 5 else ""))
     return 0
 
 

@@ -59,6 +59,8 @@ check_layout() {
            "$prefix/include/odesens.h" "$prefix/include/odesens/odesens.hpp" \
            "$prefix/include/odesens/version.hpp" \
            "$prefix/share/odesens/odesens.f90" "$prefix/share/odesens/ODESens.jl" \
+           "$prefix/share/odesens/generated/odesens_raw.f90" \
+           "$prefix/share/odesens/generated/odesens_raw.jl" \
            "$prefix/bin/odesens" "$config" "$(dirname "$config")/odesensConfigVersion.cmake" \
            "$(dirname "$config")/odesensTargets.cmake" "$libdir/pkgconfig/odesens.pc" \
            "$libdir/pkgconfig/odesens-cpp.pc"; do
