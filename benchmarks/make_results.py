@@ -328,7 +328,7 @@ def concurrency_section():
         "Command: `build/bin/bench_concurrency`. CaMKII over [0, 600] with 601 output times at",
         "rtol 1e-5, atol 1e-6; the same solve on one thread, then on two threads at once (one",
         "shared model, a workspace per solve). BLAS runs on the calling thread (a private",
-        "OpenBLAS held to one thread; README, Threads and BLAS), so two solves on this 2-core",
+        "OpenBLAS held to one thread; docs/cpp-api.md, Threads and BLAS), so two solves on this 2-core",
         "machine should each take about as long as one alone. Goal: ratio <= 1.3. The three",
         "baselines, in the same run, measure the machine: dependent arithmetic on registers",
         "(latency-bound), a sum streaming through 64 MB a thread (memory bandwidth) and 32 x 32",
@@ -746,7 +746,7 @@ def replace_section(name):
 INTERNAL_DIFF_GOALS = """\
 ### Goals of the dopri8s/grk4as issue, as measured in this run
 
-Since the previous run the trajectories' states are summed compensated (README, dopri8s):
+Since the previous run the trajectories' states are summed compensated (docs/methods/dopri8s.md):
 that changed the errors below, not the step counts.
 
 - **Error <= TOLS on C1 at TOLS <= 1e-6: met** (shared 0.02 and 0.16 TOLS at 1e-6 and

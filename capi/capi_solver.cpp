@@ -1,4 +1,4 @@
-// odesens_solver_*, odesens_set_option_*, odesens_solve: a problem under
+// odesens_solver_* (and the aliases odesens_set_option_*), odesens_solve: a problem under
 // construction and the method that will solve it.
 //
 // Setters check what they can see on their own (lengths, finiteness,
@@ -69,6 +69,21 @@ void store_option(SolverState& s, const char* key, const OptionValue& value) {
   std::visit([&](const auto& v) { single.set(name, v); }, value);
   MethodOptions(s.method, s.info->options, single);
   std::visit([&](const auto& v) { s.problem.options.set(name, v); }, value);
+}
+
+// The body of odesens_solver_set_option_* and of their aliases, which differ
+// only in the name a failure's message gives.
+int set_option(odesens_solver* solver, const char* function, const char* key,
+               const OptionValue& value) {
+  return guarded(solver, function, [&] { store_option(solver_state(solver), key, value); });
+}
+
+int set_string_option(odesens_solver* solver, const char* function, const char* key,
+                      const char* value) {
+  return guarded(solver, function, [&] {
+    SolverState& s = solver_state(solver);
+    store_option(s, key, OptionValue{require_string(value, "value")});
+  });
 }
 
 // Several objectives and running costs are refused as soon as they are set
@@ -365,22 +380,29 @@ int odesens_solver_set_objective_data(odesens_solver* solver, const double* data
   });
 }
 
+int odesens_solver_set_option_double(odesens_solver* solver, const char* key, double value) {
+  return set_option(solver, __func__, key, OptionValue{value});
+}
+
+int odesens_solver_set_option_int(odesens_solver* solver, const char* key, int64_t value) {
+  return set_option(solver, __func__, key, OptionValue{static_cast<std::int64_t>(value)});
+}
+
+int odesens_solver_set_option_string(odesens_solver* solver, const char* key, const char* value) {
+  return set_string_option(solver, __func__, key, value);
+}
+
+// The first names of the three setters, kept as aliases.
 int odesens_set_option_double(odesens_solver* solver, const char* key, double value) {
-  return guarded(solver, __func__,
-                 [&] { store_option(solver_state(solver), key, OptionValue{value}); });
+  return set_option(solver, __func__, key, OptionValue{value});
 }
 
 int odesens_set_option_int(odesens_solver* solver, const char* key, int64_t value) {
-  return guarded(solver, __func__, [&] {
-    store_option(solver_state(solver), key, OptionValue{static_cast<std::int64_t>(value)});
-  });
+  return set_option(solver, __func__, key, OptionValue{static_cast<std::int64_t>(value)});
 }
 
 int odesens_set_option_string(odesens_solver* solver, const char* key, const char* value) {
-  return guarded(solver, __func__, [&] {
-    SolverState& s = solver_state(solver);
-    store_option(s, key, OptionValue{require_string(value, "value")});
-  });
+  return set_string_option(solver, __func__, key, value);
 }
 
 int odesens_solve(odesens_solver* solver, odesens_result** result) {

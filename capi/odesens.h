@@ -382,9 +382,19 @@ ODESENS_API int odesens_solver_set_param_box(odesens_solver* solver, const doubl
 ODESENS_API int odesens_solver_set_objective_data(odesens_solver* solver, const double* data,
                                                   int64_t n);
 /* Method options, checked when set: an unknown key is
- * ODESENS_ERR_UNKNOWN_OPTION, a value of the wrong type or outside the
- * allowed choices ODESENS_ERR_OPTION_TYPE; the message names the key. An
- * int is accepted for a double option. */
+ * ODESENS_ERR_UNKNOWN_OPTION, a value of the wrong type, outside the
+ * allowed range (odesens_method_option_bounds) or outside the allowed
+ * choices ODESENS_ERR_OPTION_TYPE; the message names the key and what is
+ * allowed. An int is accepted for a double option. */
+ODESENS_API int odesens_solver_set_option_double(odesens_solver* solver, const char* key,
+                                                 double value);
+ODESENS_API int odesens_solver_set_option_int(odesens_solver* solver, const char* key,
+                                              int64_t value);
+ODESENS_API int odesens_solver_set_option_string(odesens_solver* solver, const char* key,
+                                                 const char* value);
+/* The same three under their first names, without the solver_ prefix of
+ * the other solver setters: aliases kept for existing callers, with the
+ * same behaviour (a failure's message names the function called). */
 ODESENS_API int odesens_set_option_double(odesens_solver* solver, const char* key, double value);
 ODESENS_API int odesens_set_option_int(odesens_solver* solver, const char* key, int64_t value);
 ODESENS_API int odesens_set_option_string(odesens_solver* solver, const char* key,

@@ -38,6 +38,18 @@ OptionSpec flag_option(std::string key, bool default_value, std::string doc);
 // The spec with the allowed range [min, max].
 OptionSpec bounded(OptionSpec spec, double min, double max);
 
+// What an option is, as people write it, for help texts, documentation and
+// messages. The type: "real", "integer", "flag" (an integer that is 0 or 1)
+// or "text".
+std::string option_type_text(const OptionSpec& spec);
+// The allowed range of a real or integer option: "> 0" (a lower bound that
+// is the smallest positive double), ">= 0", "<= 5", "1 .. 12", "0 or 1"
+// (a flag); "" when any finite number is allowed, and for text options
+// (their allowed values are `choices`).
+std::string range_text(const OptionSpec& spec);
+// A value of an option: 1e-4 as "0.0001", 1e9 as "1e9", text as it is.
+std::string option_value_text(const OptionValue& value);
+
 class Options {
  public:
   void set(const std::string& key, double value) { values_[key] = value; }

@@ -129,6 +129,7 @@ std::vector<std::string> parse_sens_params(const std::string& list) {
 
 void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
   command.add_option("MODEL", run.model);
+  command.add_flag("-h,--help", run.help);
   if (kind == SolveCommand::compare)
     add_flag(command, "--methods", [&run](const std::string& v) { run.methods = split(v, ','); });
   else

@@ -44,6 +44,8 @@ struct RunArguments {
   // ensemble: --params FILE.csv|FILE.tsv and --threads N.
   std::string params_file;
   unsigned threads = 1;
+  // --help, -h: the command's flags (and the method's options) instead of a run.
+  bool help = false;
 };
 
 // The commands that solve: run, compare, ensemble.
@@ -52,7 +54,7 @@ enum class SolveCommand { run, compare, ensemble };
 // The most worker threads of `ensemble --threads`.
 inline constexpr unsigned max_threads = 1024;
 
-// Declares MODEL and the flags of `command` on it, parsed into `run`. Each
+// Declares MODEL and the flags of `command` on it (and --help), parsed into `run`. Each
 // occurrence of a flag is checked as it is read (UsageError on a malformed
 // value); a repeated flag overrides, except --param, --option, --observe,
 // --integrand, --box and --weights, which accumulate. `compare` takes --methods a,b instead of

@@ -1,6 +1,6 @@
 // odesens: the command-line tool.
 //
-//   odesens methods
+//   odesens methods [--markdown ID]
 //   odesens options METHOD
 //   odesens info MODEL [--sens-params ID,...]
 //   odesens run MODEL --method ID [--rtol R] [--atol A] [--t0 T]
@@ -13,6 +13,7 @@
 //   odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5
 //                [--threads N] [--rtol R] [--atol A] [--t0 T] [--tout ...]
 //                [--option KEY=VALUE ...] [--max-steps N] [--sens-params ID,...]
+//   odesens run|compare|ensemble [--method ID | --methods ID1,ID2] --help
 //
 // Exit status: 0 on success, 2 when the command line or what it names is
 // wrong (a flag, a value out of range, an unknown method, option or model,
@@ -32,9 +33,11 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/arguments.hpp"
+#include "cli/command_help.hpp"
 #include "cli/ensemble_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/ensemble_h5.hpp"
+#include "cli/method_listing.hpp"
 #include "cli/output_file.hpp"
 #include "cli/problem_from_arguments.hpp"
 #include "cli/result_output.hpp"
@@ -45,77 +48,13 @@ namespace {
 using namespace odesens;
 using namespace odesens::cli;
 
-const char* kUsage =
-    "usage: odesens methods\n"
-    "       odesens options METHOD\n"
-    "       odesens info MODEL [--sens-params ID,...]\n"
-    "       odesens run MODEL --method ID [--rtol R] [--atol A] [--t0 T]\n"
-    "                   [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]\n"
-    "                   [--option KEY=VALUE ...] [--max-steps N]\n"
-    "                   [--sens-params ID,...] [--observe NAME[:amount|:concentration],...]\n"
-    "                   [--integrand NAME,...] [--format json|csv|h5] [--out FILE]\n"
-    "                   [--box NAME=LO:HI,...] [--weights STATE=W,...] [--data FILE.csv]\n"
-    "       odesens compare MODEL --methods ID1,ID2[,...] [run flags but --method,\n"
-    "                   --observe, --integrand, --format, --out; an --option goes to the\n"
-    "                   methods that have it]\n"
-    "       odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5\n"
-    "                   [--threads N] [--rtol R] [--atol A] [--t0 T] [--tout ...]\n"
-    "                   [--option KEY=VALUE ...] [--max-steps N] [--sens-params ID,...]\n"
-    "MODEL: path/model.xml (SBML) | path/model.ode | builtin:chua | builtin:vanderpol |\n"
-    "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np | builtin:network:N\n"
-    "--sens-params: the SBML ids of the sensitivity parameters (default: every constant\n"
-    "       global parameter no rule or initial assignment sets; '' for none).\n"
-    "--observe: values at the output times of states, lets and outputs (.ode) or of any\n"
-    "       SBML id with a value; species as declared unless :amount or :concentration.\n"
-    "--format h5: HDF5 (needs --out; the layout of ensemble with one member).\n"
-    "--params: one member per row; a header row of parameter names (any of the model's;\n"
-    "       the others keep their nominal values), ',' for .csv and tab for .tsv; blank\n"
-    "       lines and lines starting with # are skipped. Output: FILE.h5 (written as\n"
-    "       FILE.h5.partial, renamed at the end; Ctrl-C stops after the members in\n"
-    "       progress). Exit status 3 when some members failed, 128 + N after signal N.\n"
-    "--threads: members solved at once (default 1).\n"
-    "--integrand: one objective per name (repeatable; names as for --observe), psi = the\n"
-    "       integral of that observable from t0 to the last output time; the output gives the\n"
-    "       gradient of each, d psi/d x(t0) and the values psi. Only erk_adjoint takes it.\n"
-    "--box: the parameter box of bounds_fsa and bounds_asa, e.g. --box k1=1.5:2.5,k2=-0.5:0.5;\n"
-    "       parameters not named are held at their values (--param or nominal). The output's\n"
-    "       \"bounds\" (JSON) or hull tables (CSV) enclose x, S (bounds_fsa) and the gradient\n"
-    "       over the box.\n"
-    "--weights: the objective G = sum of w * STATE at the last output time (gradient\n"
-    "       methods; states not named weigh 0; default: every state weighs 1).\n"
-    "--data: the set-valued methods' least-squares objective sum (d - x)^2: a header row\n"
-    "       t,STATE,... (any of the states, any order), one row per output time; an empty or nan\n"
-    "       cell is not observed. Its t column gives the output times, or must agree with\n"
-    "       --tout when that is given. .csv (comma) or .tsv (tab).\n"
-    "Defaults: the method's tolerances (odesens options METHOD), output times: the\n"
-    "model's span at 101 points.\n";
-
-int list_methods() {
-  for (const auto& m : method_infos()) std::cout << m.id << '\n';
-  return 0;
-}
-
-std::string describe(const OptionValue& v) {
-  if (auto d = std::get_if<double>(&v)) return format_double(*d);
-  if (auto i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
-  return std::get<std::string>(v);
-}
-
-int list_options(const std::string& id) {
-  const MethodInfo& info = method_info(id);
-  std::cout << info.id << ": " << info.summary << '\n'
-            << "  default tolerances: rtol " << format_double(info.default_rtol) << ", atol "
-            << format_double(info.default_atol) << '\n';
-  for (const auto& o : info.options) {
-    std::cout << "  " << o.key << " (default " << describe(o.default_value);
-    if (o.type != OptionType::text && (std::isfinite(o.min) || std::isfinite(o.max)))
-      std::cout << ", range [" << format_double(o.min) << ", " << format_double(o.max) << "]";
-    if (!o.choices.empty()) {
-      std::cout << ", one of";
-      for (const auto& c : o.choices) std::cout << ' ' << c;
-    }
-    std::cout << "): " << o.doc << '\n';
-  }
+// odesens methods: the table of methods, or with --markdown ID the
+// generated part of docs/methods/ID.md.
+int list_methods(const std::string& markdown_method) {
+  if (markdown_method.empty())
+    write_method_table(std::cout);
+  else
+    write_option_markdown(std::cout, method_info(markdown_method));
   return 0;
 }
 
@@ -287,6 +226,8 @@ std::string usage_message(const CLI::App& app, const CLI::Error& error,
   const CLI::App* command = app.get_subcommands().empty() ? nullptr : app.get_subcommands()[0];
   if (command == nullptr) return wrong_arguments(args.empty() ? "" : args[0]);
   const std::string& name = command->get_name();
+  if (name == "methods" && dynamic_cast<const CLI::ArgumentMismatch*>(&error))
+    return "--markdown needs a method id, e.g. methods --markdown cvodes_fsa";
   // methods, options and a bare command: the message main always gave.
   if (name == "methods" || name == "options" || args.size() == 1) return wrong_arguments(name);
   if (name == "info") return "info takes MODEL [--sens-params ID,...] (see odesens --help)";
@@ -310,13 +251,15 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   const std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::cout << kUsage;
+    std::cout << usage_text();
     return args.empty() ? 2 : 0;
   }
   CLI::App app{"odesens"};
-  app.set_help_flag();  // the usage text is kUsage, printed above
+  app.set_help_flag();  // the usage text is usage_text(), printed above
   app.require_subcommand(1);
   CLI::App* methods = app.add_subcommand("methods");
+  std::string markdown_method;
+  CLI::Option* markdown = methods->add_option("--markdown", markdown_method);
   std::string method;
   CLI::App* options = app.add_subcommand("options");
   options->add_option("METHOD", method)->required();
@@ -340,17 +283,29 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
       throw UsageError{usage_message(app, e, args)};
     }
-    if (*methods) return list_methods();
-    if (*options) return list_options(method);
+    if (*methods) {
+      if (markdown->count() > 0 && markdown_method.empty())
+        throw UsageError{"--markdown needs a method id, got ''"};
+      return list_methods(markdown_method);
+    }
+    if (*options) {
+      write_method_description(std::cout, method_info(method));
+      return 0;
+    }
     if (*info) return show_info(model, sens_params);
     if (*run_command) {
+      if (run_args.help) return print_command_help("odesens", run_args, SolveCommand::run);
       check_run_arguments(run_args, SolveCommand::run);
       return run(run_args);
     }
     if (*ensemble_command) {
+      if (ensemble_args.help)
+        return print_command_help("odesens", ensemble_args, SolveCommand::ensemble);
       check_run_arguments(ensemble_args, SolveCommand::ensemble);
       return run_ensemble(ensemble_args);
     }
+    if (compare_args.help)
+      return print_command_help("odesens", compare_args, SolveCommand::compare);
     check_run_arguments(compare_args, SolveCommand::compare);
     return compare(compare_args);
   } catch (const UsageError& e) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/arguments.hpp"
+#include "cli/command_help.hpp"
 #include "cli/ensemble_command.hpp"
 #include "cli/exit_status.hpp"
 #include "core/quoted_text.hpp"
@@ -33,9 +34,10 @@ using namespace odesens::cli;
 const char* kUsage =
     "usage: mpirun [-np N] odesens-mpi ensemble MODEL --method ID --params FILE.csv|FILE.tsv\n"
     "                  --out FILE.h5 [--threads N] [--rtol R] [--atol A] [--t0 T]\n"
-    "                  [--tout a:b:n | --tout t1,t2,...] [--param NAME=VALUE ...]\n"
+    "                  [--tout a:b:n | --tout t1,t2,...]\n"
     "                  [--option KEY=VALUE ...] [--max-steps N] [--sens-params ID,...]\n"
-    "The arguments, output and exit statuses of `odesens ensemble` (odesens --help);\n"
+    "The arguments, output and exit statuses of `odesens ensemble` (odesens --help;\n"
+    "odesens-mpi ensemble [--method ID] --help: its flags and the options of ID);\n"
     "members are solved by the --threads workers of every rank (0: one per hardware\n"
     "thread), rank 0 writes FILE.h5. Under Slurm: srun odesens-mpi ensemble ...\n";
 
@@ -82,6 +84,9 @@ int run(int argc, char** argv, int rank, int thread_level) {
     } catch (const CLI::ParseError& e) {
       throw UsageError{std::string(e.what()) + " (see odesens-mpi --help)"};
     }
+    // Rank 0 prints (or fails on an unknown method); every rank ends with its status.
+    if (a.help)
+      return rank == 0 ? print_command_help("odesens-mpi", a, SolveCommand::ensemble) : 0;
     check_run_arguments(a, SolveCommand::ensemble);
     MpiRunner runner(rank, thread_level);
     return run_ensemble(a, runner);

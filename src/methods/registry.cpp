@@ -103,8 +103,8 @@ const std::vector<MethodEntry>& registry() {
        methods::keeps_nothing(cvodes::solve_adjoint)},
       {{"pbsr",
         "Peano-Baker series with refinement (Algorithm 2 of the PBS paper): S at every output "
-        "time from a state-only solve, switching to the exponential update where J_x is "
-        "nearly constant",
+        "time from a state-only solve, switching to the exponential update where J_x and J_p "
+        "are nearly constant",
         forward_sensitivity_method(), 1e-5, 1e-6, pbs::pbsr_option_specs()},
        methods::keeps_nothing(pbs::solve_pbsr)},
       {{"exp",

@@ -35,6 +35,14 @@ bool coerce(const OptionValue& given, OptionType type, OptionValue& out) {
   return false;
 }
 
+// "from 1 to 12", ">= 0", "0 or 1": the range as the end of "must be ...".
+std::string range_requirement(const OptionSpec& spec) {
+  const std::string range = range_text(spec);
+  const auto dots = range.find(" .. ");
+  if (dots == std::string::npos) return range;
+  return "from " + range.substr(0, dots) + " to " + range.substr(dots + 4);
+}
+
 }  // namespace
 
 OptionSpec flag_option(std::string key, bool default_value, std::string doc) {
@@ -79,10 +87,9 @@ MethodOptions::MethodOptions(const std::string& method_id, const std::vector<Opt
                            ? std::get<double>(converted)
                            : static_cast<double>(std::get<std::int64_t>(converted));
       if (v < it->min || v > it->max)
-        throw Error(Status::option_type,
-                    "option '" + key + "' of method '" + method_id + "' must be in [" +
-                        number_text(it->min) + ", " + number_text(it->max) + "] (got " +
-                        number_text(v) + ")");
+        throw Error(Status::option_type, "option '" + key + "' of method '" + method_id +
+                                             "' must be " + range_requirement(*it) + " (got " +
+                                             number_text(v) + ")");
     }
     if (auto s = std::get_if<std::string>(&converted); s && !it->choices.empty() &&
         std::find(it->choices.begin(), it->choices.end(), *s) == it->choices.end()) {

@@ -117,9 +117,10 @@ static void test_method_discovery(void) {
     odesens_solver* s = NULL;
     CHECK_OK(odesens_model_from_builtin("chua", &m));
     CHECK_OK(odesens_solver_create(m, "cvodes_fsa", &s));
-    CHECK_STATUS(odesens_set_option_int(s, "sens_error_control", 2), ODESENS_ERR_OPTION_TYPE);
-    CHECK_MESSAGE(odesens_errmsg(s), "must be in [0, 1]");
-    CHECK_OK(odesens_set_option_int(s, "sens_error_control", 0));
+    CHECK_STATUS(odesens_solver_set_option_int(s, "sens_error_control", 2),
+                 ODESENS_ERR_OPTION_TYPE);
+    CHECK_MESSAGE(odesens_errmsg(s), "must be 0 or 1 (got 2)");
+    CHECK_OK(odesens_solver_set_option_int(s, "sens_error_control", 0));
     odesens_solver_free(s);
     odesens_model_free(m);
   }
@@ -282,7 +283,7 @@ static void test_finite_difference_jacobians_match_analytic(void) {
   const char* sources[] = {"auto", "model"};
   for (int k = 0; k < 2; ++k) {
     odesens_solver* s = make_solver(differences, "cvodes_fsa", chua_times, CHUA_NT, 1e-8, 1e-10);
-    CHECK_OK(odesens_set_option_string(s, "jacobian", sources[k]));
+    CHECK_OK(odesens_solver_set_option_string(s, "jacobian", sources[k]));
     odesens_result* r = solve_ok(s);
     if (r && rref) {
       int64_t n = 0, nref = 0;
@@ -333,7 +334,7 @@ static void test_decay_forward_matches_exact_solution(void) {
     test_user user = test_user_make();
     odesens_model* m = decay_model(&user);
     odesens_solver* s = make_solver(m, "cvodes_fsa", decay_times, DECAY_NT, 1e-10, 1e-12);
-    CHECK_OK(odesens_set_option_string(s, "linear_solver", solvers[k]));
+    CHECK_OK(odesens_solver_set_option_string(s, "linear_solver", solvers[k]));
     odesens_result* r = solve_ok(s);
     if (r) {
       int64_t n = 0;
@@ -385,7 +386,7 @@ static void test_decay_adjoint_gradient_matches_exact_solution(void) {
 
   /* Back to the default objective G = sum_i x_i(T). */
   CHECK_OK(odesens_solver_set_adjoint_weights(s, NULL, 0));
-  CHECK_OK(odesens_set_option_int(s, "final_sensitivity", 0));
+  CHECK_OK(odesens_solver_set_option_int(s, "final_sensitivity", 0));
   r = solve_ok(s);
   if (r) {
     double x[2], se[6], expected[3], g[3];
@@ -616,7 +617,7 @@ static void test_result_warnings(void) {
   const char* frozen[2] = {"linear", "frozen"};
   for (int k = 0; k < 2; ++k) {
     odesens_solver* s = make_solver(m, "exp", times, 3, 1e-6, 1e-30);
-    CHECK_OK(odesens_set_option_string(s, "exp_jp", frozen[k]));
+    CHECK_OK(odesens_solver_set_option_string(s, "exp_jp", frozen[k]));
     odesens_result* r = solve_ok(s);
     if (!r) {
       odesens_solver_free(s);
@@ -688,7 +689,7 @@ static void test_null_handles_are_refused(void) {
   CHECK(s == NULL);
   CHECK_STATUS(odesens_solver_set_params(NULL, buf, 3), ODESENS_ERR_NULL_HANDLE);
   CHECK_STATUS(odesens_solver_set_output_times(NULL, buf, 1), ODESENS_ERR_NULL_HANDLE);
-  CHECK_STATUS(odesens_set_option_string(NULL, "lmm", "bdf"), ODESENS_ERR_NULL_HANDLE);
+  CHECK_STATUS(odesens_solver_set_option_string(NULL, "lmm", "bdf"), ODESENS_ERR_NULL_HANDLE);
   CHECK_STATUS(odesens_solve(NULL, &r), ODESENS_ERR_NULL_HANDLE);
   CHECK(r == NULL);
   CHECK_STATUS(odesens_result_sizes(NULL, &n, NULL, NULL, NULL, NULL), ODESENS_ERR_NULL_HANDLE);
@@ -700,8 +701,8 @@ static void test_null_handles_are_refused(void) {
   CHECK_STATUS(odesens_solver_create(m, NULL, &s), ODESENS_ERR_NULL_HANDLE);
   CHECK_OK(odesens_solver_create(m, "cvodes_fsa", &s));
   CHECK_STATUS(odesens_solver_set_params(s, NULL, 2), ODESENS_ERR_NULL_HANDLE);
-  CHECK_STATUS(odesens_set_option_string(s, NULL, "bdf"), ODESENS_ERR_NULL_HANDLE);
-  CHECK_STATUS(odesens_set_option_string(s, "lmm", NULL), ODESENS_ERR_NULL_HANDLE);
+  CHECK_STATUS(odesens_solver_set_option_string(s, NULL, "bdf"), ODESENS_ERR_NULL_HANDLE);
+  CHECK_STATUS(odesens_solver_set_option_string(s, "lmm", NULL), ODESENS_ERR_NULL_HANDLE);
   CHECK_OK(odesens_solver_set_output_times(s, chua_times, 1));
   CHECK_STATUS(odesens_solve(s, NULL), ODESENS_ERR_NULL_HANDLE);
   CHECK_OK(odesens_solve(s, &r));
@@ -809,24 +810,89 @@ static void test_unknown_method_and_options_are_refused(void) {
   CHECK_MESSAGE(odesens_errmsg(NULL), "cvodes_fsa"); /* lists what exists */
 
   CHECK_OK(odesens_solver_create(m, "cvodes_fsa", &s));
-  CHECK_STATUS(odesens_set_option_int(s, "no_such_option", 1), ODESENS_ERR_UNKNOWN_OPTION);
+  CHECK_STATUS(odesens_solver_set_option_int(s, "no_such_option", 1), ODESENS_ERR_UNKNOWN_OPTION);
   CHECK_MESSAGE(odesens_errmsg(s), "no_such_option");
-  CHECK_STATUS(odesens_set_option_double(s, "lmm", 1.0), ODESENS_ERR_OPTION_TYPE);
+  CHECK_STATUS(odesens_solver_set_option_double(s, "lmm", 1.0), ODESENS_ERR_OPTION_TYPE);
   CHECK_MESSAGE(odesens_errmsg(s), "'lmm'");
-  CHECK_STATUS(odesens_set_option_string(s, "sens_error_control", "yes"), ODESENS_ERR_OPTION_TYPE);
+  CHECK_STATUS(odesens_solver_set_option_string(s, "sens_error_control", "yes"),
+               ODESENS_ERR_OPTION_TYPE);
   CHECK_MESSAGE(odesens_errmsg(s), "sens_error_control");
-  CHECK_STATUS(odesens_set_option_double(s, "sens_error_control", 1.0), ODESENS_ERR_OPTION_TYPE);
-  CHECK_STATUS(odesens_set_option_string(s, "lmm", "euler"), ODESENS_ERR_OPTION_TYPE);
+  CHECK_STATUS(odesens_solver_set_option_double(s, "sens_error_control", 1.0),
+               ODESENS_ERR_OPTION_TYPE);
+  CHECK_STATUS(odesens_solver_set_option_string(s, "lmm", "euler"), ODESENS_ERR_OPTION_TYPE);
   CHECK_MESSAGE(odesens_errmsg(s), "bdf, adams");
   /* checkpoint_steps belongs to the adjoint method only. */
-  CHECK_STATUS(odesens_set_option_int(s, "checkpoint_steps", 10), ODESENS_ERR_UNKNOWN_OPTION);
-  CHECK_OK(odesens_set_option_string(s, "lmm", "adams"));
-  CHECK_OK(odesens_set_option_string(s, "corrector", "staggered"));
-  CHECK_OK(odesens_set_option_int(s, "sens_error_control", 0));
+  CHECK_STATUS(odesens_solver_set_option_int(s, "checkpoint_steps", 10),
+               ODESENS_ERR_UNKNOWN_OPTION);
+  CHECK_OK(odesens_solver_set_option_string(s, "lmm", "adams"));
+  CHECK_OK(odesens_solver_set_option_string(s, "corrector", "staggered"));
+  CHECK_OK(odesens_solver_set_option_int(s, "sens_error_control", 0));
   CHECK_OK(odesens_solver_set_output_times(s, chua_times, CHUA_NT));
   odesens_result* r = solve_ok(s); /* the accepted options work */
   odesens_result_free(r);
   odesens_solver_free(s);
+  odesens_model_free(m);
+}
+
+/* The option setters' first names, odesens_set_option_*, are aliases of
+ * odesens_solver_set_option_*: the same checks, statuses and messages (each
+ * naming the function called), and the same options reach the solve. */
+static odesens_solver* adjoint_solver_with_options(const odesens_model* m, int aliases) {
+  odesens_solver* s = make_solver(m, "cvodes_asa", chua_times, CHUA_NT, 1e-6, 1e-8);
+  if (aliases) {
+    CHECK_OK(odesens_set_option_string(s, "lmm", "adams"));
+    CHECK_OK(odesens_set_option_int(s, "final_sensitivity", 0));
+    CHECK_OK(odesens_set_option_double(s, "rtol_adjoint", 1e-9));
+  } else {
+    CHECK_OK(odesens_solver_set_option_string(s, "lmm", "adams"));
+    CHECK_OK(odesens_solver_set_option_int(s, "final_sensitivity", 0));
+    CHECK_OK(odesens_solver_set_option_double(s, "rtol_adjoint", 1e-9));
+  }
+  return s;
+}
+
+static void test_option_setters_have_their_first_names_as_aliases(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_builtin("chua", &m));
+  odesens_solver* s = make_solver(m, "cvodes_asa", chua_times, CHUA_NT, 1e-6, 1e-8);
+  CHECK_STATUS(odesens_solver_set_option_int(s, "final_sensitivity", 2), ODESENS_ERR_OPTION_TYPE);
+  CHECK_MESSAGE(odesens_errmsg(s), "odesens_solver_set_option_int: option 'final_sensitivity'");
+  CHECK_MESSAGE(odesens_errmsg(s), "must be 0 or 1 (got 2)");
+  CHECK_STATUS(odesens_set_option_int(s, "final_sensitivity", 2), ODESENS_ERR_OPTION_TYPE);
+  CHECK_MESSAGE(odesens_errmsg(s), "odesens_set_option_int: option 'final_sensitivity'");
+  CHECK_MESSAGE(odesens_errmsg(s), "must be 0 or 1 (got 2)");
+  CHECK_STATUS(odesens_solver_set_option_double(s, "rtol_adjoint", 2.0), ODESENS_ERR_OPTION_TYPE);
+  CHECK_MESSAGE(odesens_errmsg(s), "must be from 0 to 1 (got 2)");
+  CHECK_STATUS(odesens_set_option_double(s, "rtol_adjoint", 2.0), ODESENS_ERR_OPTION_TYPE);
+  CHECK_MESSAGE(odesens_errmsg(s), "odesens_set_option_double: option 'rtol_adjoint'");
+  CHECK_STATUS(odesens_solver_set_option_string(s, "lmm", "euler"), ODESENS_ERR_OPTION_TYPE);
+  CHECK_STATUS(odesens_set_option_string(s, "lmm", "euler"), ODESENS_ERR_OPTION_TYPE);
+  CHECK_MESSAGE(odesens_errmsg(s), "odesens_set_option_string: option 'lmm'");
+  CHECK_STATUS(odesens_set_option_string(s, "lmm", NULL), ODESENS_ERR_NULL_HANDLE);
+  CHECK_STATUS(odesens_set_option_int(NULL, "lmm", 1), ODESENS_ERR_NULL_HANDLE);
+  CHECK_STATUS(odesens_set_option_int(s, "no_such_option", 1), ODESENS_ERR_UNKNOWN_OPTION);
+  odesens_solver_free(s);
+
+  /* Set under either name, the options give the same solve: no S(T)
+   * (final_sensitivity = 0) and the gradient bit for bit. */
+  odesens_solver* by_alias = adjoint_solver_with_options(m, 1);
+  odesens_solver* by_name = adjoint_solver_with_options(m, 0);
+  odesens_result* a = solve_ok(by_alias);
+  odesens_result* b = solve_ok(by_name);
+  int64_t n_s_times = -1, n_gradient = 0;
+  CHECK_OK(odesens_result_sizes(a, NULL, NULL, NULL, &n_s_times, &n_gradient));
+  CHECK(n_s_times == 0);
+  int64_t len_a = 0, len_b = 0;
+  double* gradient_a = copy_array(a, ODESENS_ARRAY_GRADIENT, &len_a);
+  double* gradient_b = copy_array(b, ODESENS_ARRAY_GRADIENT, &len_b);
+  CHECK(len_a == n_gradient && len_b == len_a && len_a > 0);
+  CHECK(memcmp(gradient_a, gradient_b, (size_t)len_a * sizeof(double)) == 0);
+  free(gradient_a);
+  free(gradient_b);
+  odesens_result_free(a);
+  odesens_result_free(b);
+  odesens_solver_free(by_alias);
+  odesens_solver_free(by_name);
   odesens_model_free(m);
 }
 
@@ -862,7 +928,7 @@ static void test_callback_failures_name_the_callback(void) {
   user.fail = CB_JAC_SPARSE;
   odesens_model* m = decay_model(&user);
   odesens_solver* s = make_solver(m, "cvodes_fsa", decay_times, DECAY_NT, 1e-8, 1e-10);
-  CHECK_OK(odesens_set_option_string(s, "linear_solver", "klu"));
+  CHECK_OK(odesens_solver_set_option_string(s, "linear_solver", "klu"));
   odesens_result* r = NULL;
   CHECK_STATUS(odesens_solve(s, &r), ODESENS_ERR_CALLBACK_FAILED);
   CHECK_MESSAGE(odesens_errmsg(s), "'jac_x_sparse'");
@@ -1011,6 +1077,7 @@ int main(void) {
   test_wrong_sizes_are_refused();
   test_short_buffers_are_refused();
   test_unknown_method_and_options_are_refused();
+  test_option_setters_have_their_first_names_as_aliases();
   test_callback_failures_name_the_callback();
   test_nan_input_is_refused();
   test_solve_errors();

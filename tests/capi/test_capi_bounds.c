@@ -98,8 +98,8 @@ static odesens_solver* bounds_solver(const odesens_model* m, const char* remaind
   CHECK_OK(odesens_solver_create(m, "bounds_fsa", &s));
   if (!s) return NULL;
   CHECK_OK(odesens_solver_set_output_times(s, times, NT));
-  CHECK_OK(odesens_set_option_int(s, "order", ORDER));
-  CHECK_OK(odesens_set_option_string(s, "remainder", remainder));
+  CHECK_OK(odesens_solver_set_option_int(s, "order", ORDER));
+  CHECK_OK(odesens_solver_set_option_string(s, "remainder", remainder));
   CHECK_OK(odesens_solver_set_param_box(s, lower, upper, NP));
   return s;
 }
@@ -242,7 +242,7 @@ static void test_setter_errors(const odesens_model* m) {
   CHECK_STATUS(odesens_solver_set_param_box(s, lower, with_nan, NP), ODESENS_ERR_NOT_FINITE);
   CHECK_STATUS(odesens_solver_set_param_box(s, NULL, upper, NP), ODESENS_ERR_NULL_HANDLE);
   CHECK_STATUS(odesens_solver_set_param_box(NULL, lower, upper, NP), ODESENS_ERR_NULL_HANDLE);
-  CHECK_STATUS(odesens_set_option_int(s, "order", 13), ODESENS_ERR_OPTION_TYPE);
+  CHECK_STATUS(odesens_solver_set_option_int(s, "order", 13), ODESENS_ERR_OPTION_TYPE);
   CHECK_MESSAGE(odesens_errmsg(s), "order");
 
   const double data[3] = {1.0, 2.0, 3.0};

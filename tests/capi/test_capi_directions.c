@@ -40,7 +40,7 @@ static odesens_solver* directions_solver(const odesens_model* m, const char* met
   if (!s) return NULL;
   CHECK_OK(odesens_solver_set_output_times(s, times, NT));
   CHECK_OK(odesens_solver_set_tolerances(s, 1e-10, 1e-12));
-  CHECK_OK(odesens_set_option_double(s, "sens_rtol", 1e-7));
+  CHECK_OK(odesens_solver_set_option_double(s, "sens_rtol", 1e-7));
   return s;
 }
 
@@ -101,7 +101,7 @@ static void test_given_directions(const odesens_model* m, const char* method) {
 static void test_directions_option_all(const odesens_model* m) {
   odesens_solver* s = directions_solver(m, "dopri8s");
   if (!s) return;
-  CHECK_OK(odesens_set_option_string(s, "directions", "all"));
+  CHECK_OK(odesens_solver_set_option_string(s, "directions", "all"));
   odesens_result* r = NULL;
   CHECK_OK(odesens_solve(s, &r));
   if (r) {

@@ -40,7 +40,7 @@ static odesens_solver* objectives_solver(const odesens_model* m) {
   CHECK_OK(odesens_solver_create(m, "erk_adjoint", &s));
   if (!s) return NULL;
   CHECK_OK(odesens_solver_set_output_times(s, times, NT));
-  CHECK_OK(odesens_set_option_double(s, "h_fixed", 0.01));
+  CHECK_OK(odesens_solver_set_option_double(s, "h_fixed", 0.01));
   CHECK_OK(odesens_solver_set_objectives(s, M));
   double w[NX * NT * M];
   objective_weights(w);
@@ -133,7 +133,7 @@ static void test_gradients_match_differences_of_the_objectives(void) {
   odesens_solver* single = NULL;
   CHECK_OK(odesens_solver_create(m, "erk_adjoint", &single));
   CHECK_OK(odesens_solver_set_output_times(single, times, NT));
-  CHECK_OK(odesens_set_option_double(single, "h_fixed", 0.01));
+  CHECK_OK(odesens_solver_set_option_double(single, "h_fixed", 0.01));
   const char* const energy[1] = {"energy"};
   CHECK_OK(odesens_solver_set_integrand_observables(single, energy, 1));
   odesens_result* r1 = NULL;

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "odesens/odesens.hpp"
+
 namespace {
 
 struct ToolRun {
@@ -51,22 +53,192 @@ ToolRun run_tool(const std::string& args) {
   return run_shell(std::string(ODESENS_CLI_PATH) + " " + args);
 }
 
-TEST(Cli, MethodsListsOneIdPerLine) {
-  const ToolRun r = run_tool("methods");
-  EXPECT_EQ(r.status, 0);
-  EXPECT_EQ(r.out,
-            "cvodes_fsa\ncvodes_asa\npbsr\nexp\nerk_adjoint\ndopri8s\ngrk4as\nodesd\nbounds_fsa\nbounds_asa\n");
+// The lines of a text.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
-TEST(Cli, OptionsShowDefaultsRangesAndChoices) {
-  const ToolRun r = run_tool("options cvodes_fsa");
+// The words of a line.
+std::vector<std::string> words_of(const std::string& line) {
+  std::vector<std::string> words;
+  std::istringstream in(line);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+// The summary of method `id` below the table of `odesens methods`: the line
+// that starts with the id and the indented lines that continue it, joined.
+std::string summary_after_table(const std::vector<std::string>& lines, const std::string& id) {
+  std::size_t k = odesens::method_infos().size() + 1;
+  while (k < lines.size() && lines[k].rfind(id + "  ", 0) != 0) ++k;
+  if (k == lines.size()) return "";
+  std::string text;
+  for (auto word : words_of(lines[k])) text += word + " ";
+  while (++k < lines.size() && lines[k].rfind("             ", 0) == 0)
+    for (const auto& word : words_of(lines[k])) text += word + " ";
+  return text.substr(id.size() + 1, text.size() - id.size() - 2);
+}
+
+// `odesens methods`: one row per method with what it gives (yes or -) and
+// needs and its default tolerances, read from the registry; then each
+// method's summary; nothing wider than 100 columns.
+TEST(Cli, MethodsTableShowsCapabilitiesTolerancesAndSummaries) {
+  const ToolRun r = run_tool("methods");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto lines = lines_of(r.out);
+  for (const auto& line : lines) EXPECT_LE(line.size(), 100u) << line;
+  ASSERT_GT(lines.size(), odesens::method_infos().size());
+  EXPECT_EQ(words_of(lines[0]),
+            (std::vector<std::string>{"method", "S(t)", "S(T)", "grad", "events", "dirs",
+                                      "integr", "bounds", "f-only", "needs", "rtol", "atol"}));
+  const auto yes = [](bool b) { return std::string(b ? "yes" : "-"); };
+  std::size_t row = 1;
+  for (const auto& info : odesens::method_infos()) {
+    const auto& c = info.capabilities;
+    const auto words = words_of(lines[row++]);
+    ASSERT_EQ(words.size(), 12u) << info.id;
+    EXPECT_EQ(words[0], info.id);
+    EXPECT_EQ(words[1], yes(c.s_trajectory)) << info.id;
+    EXPECT_EQ(words[2], yes(c.final_s)) << info.id;
+    EXPECT_EQ(words[3], yes(c.gradient)) << info.id;
+    EXPECT_EQ(words[4], yes(c.events)) << info.id;
+    EXPECT_EQ(words[5], yes(c.directions)) << info.id;
+    EXPECT_EQ(words[6], yes(c.integrands)) << info.id;
+    EXPECT_EQ(words[7], yes(c.bounds)) << info.id;
+    EXPECT_EQ(words[8], yes(c.rhs_only)) << info.id;
+    EXPECT_EQ(std::strtod(words[10].c_str(), nullptr), info.default_rtol) << info.id;
+    EXPECT_EQ(std::strtod(words[11].c_str(), nullptr), info.default_atol) << info.id;
+    EXPECT_EQ(summary_after_table(lines, info.id), info.summary);
+  }
+  EXPECT_EQ(words_of(lines[7])[9], "exact-J");     // grk4as
+  EXPECT_EQ(words_of(lines[8])[9], "2nd-derivs");  // odesd
+  EXPECT_EQ(words_of(lines[9])[9], "box");         // bounds_fsa
+}
+
+TEST(Cli, OptionsShowTypesRangesAsWrittenDefaultsAndChoices) {
+  ToolRun r = run_tool("options cvodes_fsa");
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("sens_error_control (default 1, range [0, 1])"), std::string::npos)
+  EXPECT_NE(r.out.find("default tolerances: rtol 1e-8, atol 1e-10\n"), std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("lmm (default bdf, one of bdf adams)"), std::string::npos) << r.out;
-  const ToolRun bad = run_tool("run builtin:chua --method cvodes_fsa --option sens_error_control=2");
+  EXPECT_NE(r.out.find("\n  sens_error_control (flag, 0 or 1; default 1)\n      1: "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n  lmm (text: bdf, adams; default bdf)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  sparse_threshold (integer, 1 .. 1e15; default 100)\n"),
+            std::string::npos)
+      << r.out;
+  // A positive range is "> 0", not [2.2250738585072014e-308, inf].
+  r = run_tool("options pbsr");
+  EXPECT_NE(r.out.find("\n  c (real, > 0; default 10)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  eps_tol (real, >= 0; default 0.0001)\n"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n  max_refinement (integer, 1 .. 1e9; default 100000)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("e-308"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+  const ToolRun bad =
+      run_tool("run builtin:chua --method cvodes_fsa --option sens_error_control=2");
   EXPECT_NE(bad.status, 0);
-  EXPECT_NE(bad.err.find("must be in [0, 1]"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("must be 0 or 1 (got 2)"), std::string::npos) << bad.err;
+}
+
+// `run --method ID --help`: the flags that apply to ID and ID's options;
+// without a method every flag of run, and where the options are.
+TEST(Cli, RunHelpShowsTheFlagsAndOptionsOfTheMethod) {
+  ToolRun r = run_tool("run --method erk_adjoint --help");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_EQ(r.out.rfind("usage: odesens run MODEL --method erk_adjoint [flags]\n", 0), 0u) << r.out;
+  for (const char* flag : {"\n  --rtol R ", "(default for erk_adjoint: 1e-6)", "\n  --integrand ",
+                           "\n  --weights ", "\n  --observe ", "\n  --format json|csv|h5 ",
+                           "\noptions of erk_adjoint (--option KEY=VALUE):\n",
+                           "\n  tableau (text: euler, rk4, bs3, cash_karp, dopri5, dop853; default "
+                           "dopri5)\n",
+                           "\n  threads (integer, 0 .. 1024; default 1)\n"})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag << " in " << r.out;
+  for (const char* flag : {"\n  --box ", "\n  --data ", "\n  --params ", "\n  --methods "})
+    EXPECT_EQ(r.out.find(flag), std::string::npos) << flag << " in " << r.out;
+  for (const auto& line : lines_of(r.out)) EXPECT_LE(line.size(), 100u) << line;
+
+  // Flags of the set-valued methods; no gradient-only or h5 output.
+  r = run_tool("run builtin:chua -h --method bounds_fsa");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* flag : {"\n  --box ", "\n  --data ", "\n  --weights ", "\n  --format json|csv ",
+                           "\n  order (integer, 0 .. 12; default 4)\n"})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag << " in " << r.out;
+  EXPECT_EQ(r.out.find("\n  --integrand "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("json|csv|h5"), std::string::npos) << r.out;
+
+  // A forward method takes no objective flags.
+  r = run_tool("run --help --method cvodes_fsa");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* flag : {"\n  --box ", "\n  --data ", "\n  --weights ", "\n  --integrand "})
+    EXPECT_EQ(r.out.find(flag), std::string::npos) << flag << " in " << r.out;
+
+  // Without a method: every flag of run, and the way to the options.
+  r = run_tool("run --help");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* flag : {"\n  --box ", "\n  --data ", "\n  --weights ", "\n  --integrand ",
+                           "odesens run --method ID --help lists them"})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag << " in " << r.out;
+  EXPECT_EQ(r.out.find("\noptions of "), std::string::npos) << r.out;
+
+  // ensemble and compare have their own flags.
+  r = run_tool("ensemble --method exp --help");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* flag : {"\n  --params ", "\n  --threads N ", "\noptions of exp "})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag << " in " << r.out;
+  EXPECT_EQ(r.out.find("\n  --observe "), std::string::npos) << r.out;
+  r = run_tool("compare --methods exp,pbsr --help");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* flag : {"\n  --methods ", "\noptions of exp ", "\noptions of pbsr "})
+    EXPECT_NE(r.out.find(flag), std::string::npos) << flag << " in " << r.out;
+
+  // An unknown method is a usage error, as without --help.
+  r = run_tool("run --method nosuch --help");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown method 'nosuch'"), std::string::npos) << r.err;
+}
+
+// `methods --markdown ID`: the generated part of docs/methods/ID.md, a
+// table row per option with its type, default and allowed values.
+TEST(Cli, MethodsMarkdownIsATableOfTheOptions) {
+  ToolRun r = run_tool("methods --markdown pbsr");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto lines = lines_of(r.out);
+  const auto& info = odesens::method_info("pbsr");
+  ASSERT_EQ(lines.size(), 4 + info.options.size()) << r.out;
+  EXPECT_EQ(lines[0], "Default tolerances: rtol 1e-5, atol 1e-6.");
+  EXPECT_EQ(lines[2], "| option | type | default | allowed | what it sets |");
+  for (std::size_t k = 0; k < info.options.size(); ++k)
+    EXPECT_EQ(lines[4 + k].rfind("| `" + info.options[k].key + "` | ", 0), 0u) << lines[4 + k];
+  EXPECT_NE(r.out.find("\n| `c` | real | `10` | > 0 | "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n| `force_pbs` | flag | `0` | 0 or 1 | "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n| `exp_jp` | text | `linear` | `linear`, `frozen` | "),
+            std::string::npos)
+      << r.out;
+  // A '|' of the documentation is escaped, so that it does not end the cell.
+  EXPECT_NE(r.out.find("ceil(c \\* dt \\* \\|J_x\\|_F)"), std::string::npos) << r.out;
+  r = run_tool("methods --markdown nosuch");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("unknown method 'nosuch'"), std::string::npos) << r.err;
+  r = run_tool("methods --markdown");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--markdown needs a method id"), std::string::npos) << r.err;
+}
+
+// Every method has its page, whose option table tests/cli/check_option_tables.cmake
+// keeps current.
+TEST(Cli, EveryMethodHasADocumentationPage) {
+  for (const auto& info : odesens::method_infos()) {
+    const std::string page =
+        slurp(std::string(ODESENS_SOURCE_DIR) + "/docs/methods/" + info.id + ".md");
+    EXPECT_NE(page.find("<!-- options:begin -->"), std::string::npos) << info.id;
+  }
 }
 
 TEST(Cli, ForwardJsonHasExactlyTheDocumentedFields) {
@@ -569,8 +741,12 @@ TEST(Cli, ExitStatusTellsUsageErrorsFromFailures) {
       {chua + "--atol inf", 2, "--atol: 'inf' is not a finite number"},
       {chua + "--param p1=-inf", 2, "--param p1: '-inf' is not a finite number"},
       {chua + "--option nosuch=1", 2, "method 'cvodes_fsa' has no option 'nosuch'"},
-      {chua + "--option sens_error_control=2", 2, "must be in [0, 1] (got 2)"},
-      {chua + "--option sparse_threshold=-5", 2, "must be in [1, 1e+15] (got -5)"},
+      {chua + "--option sens_error_control=2", 2, "must be 0 or 1 (got 2)"},
+      {chua + "--option sparse_threshold=-5", 2, "must be from 1 to 1e15 (got -5)"},
+      {"run builtin:chua --method pbsr --tout 0:1:3 --option c=0", 2,
+       "option 'c' of method 'pbsr' must be > 0 (got 0)"},
+      {"run builtin:chua --method dopri8s --tout 0:1:3 --option h0=-1", 2,
+       "option 'h0' of method 'dopri8s' must be >= 0 (got -1)"},
       {chua + "--option lmm=euler", 2, "must be one of: bdf, adams (got 'euler')"},
       {chua + "--option lmm=bdf --tout 1,0.5", 2,
        "output times must be strictly increasing: times[1] = 0.5 <= times[0] = 1"},
@@ -579,7 +755,7 @@ TEST(Cli, ExitStatusTellsUsageErrorsFromFailures) {
       {"run builtin:chua --method nosuch", 2, "unknown method 'nosuch'"},
       {"run builtin:pbsr --method pbsr", 2, "unknown built-in model 'pbsr'"},
       {"run builtin:chua --method pbsr --tout 0:1:3 --option force_pbs=5", 2,
-       "option 'force_pbs' of method 'pbsr' must be in [0, 1] (got 5)"},
+       "option 'force_pbs' of method 'pbsr' must be 0 or 1 (got 5)"},
       {chua + "--max-steps 2", 1, "steps taken before reaching t ="},
       {"run " + std::string(ODESENS_SBML_TEST_MODELS) + "/event_reset.xml --method bounds_fsa", 1,
        "method 'bounds_fsa' cannot enclose a model with events"},

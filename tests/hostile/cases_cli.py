@@ -147,7 +147,7 @@ CASES = [
          "method 'cvodes_fsa' has no option 'nosuch'"),
     Case("option_bad_choice", RUN + ["--option", "lmm=rk4"], 2, "must be one of: bdf, adams"),
     Case("option_out_of_range", RUN + ["--option", "sens_error_control=2"], 2,
-         "must be in [0, 1]"),
+         "must be 0 or 1"),
     Case("option_not_integer", RUN + ["--option", "sparse_threshold=1.5"], 2,
          "--option sparse_threshold needs an integer"),
     Case("option_integer_huge", RUN + ["--option", "sparse_threshold=1e300"], 2,

@@ -131,7 +131,7 @@ static void null_solver_handle(void) {
   EXPECT(odesens_solver_set_output_times(NULL, v, 1), ODESENS_ERR_NULL_HANDLE, NULL, "solver");
   EXPECT(odesens_solver_set_tolerances(NULL, 1e-6, 1e-8), ODESENS_ERR_NULL_HANDLE, NULL,
          "solver");
-  EXPECT(odesens_set_option_int(NULL, "sensitivities", 0), ODESENS_ERR_NULL_HANDLE, NULL,
+  EXPECT(odesens_solver_set_option_int(NULL, "sensitivities", 0), ODESENS_ERR_NULL_HANDLE, NULL,
          "solver");
   EXPECT(odesens_solver_add_observable(NULL, "x"), ODESENS_ERR_NULL_HANDLE, NULL, "solver");
   odesens_result* r = (odesens_result*)&r;
@@ -855,29 +855,30 @@ static void integrand_wrong(void) {
 static void options_wrong(void) {
   odesens_model* m = text_model();
   odesens_solver* s = solver_for(m, "cvodes_fsa");
-  EXPECT(odesens_set_option_int(s, "nosuch", 1), ODESENS_ERR_UNKNOWN_OPTION, s,
+  EXPECT(odesens_solver_set_option_int(s, "nosuch", 1), ODESENS_ERR_UNKNOWN_OPTION, s,
          "method 'cvodes_fsa' has no option 'nosuch'");
-  EXPECT(odesens_set_option_double(s, "eps_tol", 1e-3), ODESENS_ERR_UNKNOWN_OPTION, s,
+  EXPECT(odesens_solver_set_option_double(s, "eps_tol", 1e-3), ODESENS_ERR_UNKNOWN_OPTION, s,
          "has no option 'eps_tol'");
-  EXPECT(odesens_set_option_int(s, NULL, 1), ODESENS_ERR_NULL_HANDLE, s, "key is NULL");
-  EXPECT(odesens_set_option_string(s, "lmm", NULL), ODESENS_ERR_NULL_HANDLE, s,
+  EXPECT(odesens_solver_set_option_int(s, NULL, 1), ODESENS_ERR_NULL_HANDLE, s, "key is NULL");
+  EXPECT(odesens_solver_set_option_string(s, "lmm", NULL), ODESENS_ERR_NULL_HANDLE, s,
          "value is NULL");
-  EXPECT(odesens_set_option_string(s, "lmm", "rk4"), ODESENS_ERR_OPTION_TYPE, s,
+  EXPECT(odesens_solver_set_option_string(s, "lmm", "rk4"), ODESENS_ERR_OPTION_TYPE, s,
          "must be one of: bdf, adams (got 'rk4')");
-  EXPECT(odesens_set_option_string(s, "lmm", ""), ODESENS_ERR_OPTION_TYPE, s, "(got '')");
-  EXPECT(odesens_set_option_int(s, "lmm", 1), ODESENS_ERR_OPTION_TYPE, s, "must be a string");
-  EXPECT(odesens_set_option_string(s, "sens_error_control", "1"), ODESENS_ERR_OPTION_TYPE, s,
+  EXPECT(odesens_solver_set_option_string(s, "lmm", ""), ODESENS_ERR_OPTION_TYPE, s, "(got '')");
+  EXPECT(odesens_solver_set_option_int(s, "lmm", 1), ODESENS_ERR_OPTION_TYPE, s,
+         "must be a string");
+  EXPECT(odesens_solver_set_option_string(s, "sens_error_control", "1"), ODESENS_ERR_OPTION_TYPE, s,
          "sens_error_control");
-  EXPECT(odesens_set_option_int(s, "sens_error_control", 2), ODESENS_ERR_OPTION_TYPE, s,
-         "must be in [0, 1]");
-  EXPECT(odesens_set_option_int(s, "sens_error_control", INT64_MIN), ODESENS_ERR_OPTION_TYPE, s,
-         "must be in [0, 1]");
-  EXPECT(odesens_set_option_double(s, "sparse_threshold", 1.5), ODESENS_ERR_OPTION_TYPE, s,
+  EXPECT(odesens_solver_set_option_int(s, "sens_error_control", 2), ODESENS_ERR_OPTION_TYPE, s,
+         "must be 0 or 1");
+  EXPECT(odesens_solver_set_option_int(s, "sens_error_control", INT64_MIN),
+         ODESENS_ERR_OPTION_TYPE, s, "must be 0 or 1");
+  EXPECT(odesens_solver_set_option_double(s, "sparse_threshold", 1.5), ODESENS_ERR_OPTION_TYPE, s,
          "sparse_threshold");
   odesens_solver* a = solver_for(m, "cvodes_asa");
-  EXPECT(odesens_set_option_double(a, "rtol_adjoint", NAN), ODESENS_ERR_OPTION_TYPE, a,
+  EXPECT(odesens_solver_set_option_double(a, "rtol_adjoint", NAN), ODESENS_ERR_OPTION_TYPE, a,
          "must be finite");
-  EXPECT(odesens_set_option_double(a, "rtol_adjoint", INFINITY), ODESENS_ERR_OPTION_TYPE, a,
+  EXPECT(odesens_solver_set_option_double(a, "rtol_adjoint", INFINITY), ODESENS_ERR_OPTION_TYPE, a,
          "rtol_adjoint");
   /* The refused options left the solvers as they were. */
   odesens_result* r = NULL;

@@ -1,0 +1,245 @@
+#include "cli/command_help.hpp"
+
+#include <iostream>
+#include <string>
+
+#include "cli/method_listing.hpp"
+#include "cli/text_wrap.hpp"
+
+namespace odesens::cli {
+namespace {
+
+const char* kUsage =
+    "usage: odesens methods [--markdown ID]\n"
+    "       odesens options METHOD\n"
+    "       odesens info MODEL [--sens-params ID,...]\n"
+    "       odesens run MODEL --method ID [flags]\n"
+    "       odesens compare MODEL --methods ID1,ID2[,...] [flags]\n"
+    "       odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5 [flags]\n"
+    "MODEL: path/model.xml (SBML) | path/model.ode | builtin:chua | builtin:vanderpol |\n"
+    "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np | builtin:network:N\n"
+    "\n"
+    "methods   the methods: what each computes and needs, default tolerances, summaries\n"
+    "          (--markdown ID: the option table of docs/methods/ID.md)\n"
+    "options   the options of a method: types, ranges, defaults, what each sets\n"
+    "info      a model's states, parameters, time span, derivatives and events\n"
+    "run       one solve: x, S, gradients at the output times as JSON, CSV or HDF5\n"
+    "compare   several methods on one problem: time, work and the difference of S\n"
+    "ensemble  one solve per row of a parameter file, on threads, into one HDF5 file\n"
+    "\n"
+    "odesens COMMAND --help: the flags of run, compare or ensemble; with --method ID, the\n"
+    "flags and options that apply to method ID. Every flag and output: docs/cli.md.\n"
+    "Exit status: 0 success; 2 the command line or what it names is wrong; 1 valid input\n"
+    "that fails; ensemble: 3 when some members failed, 128 + N after signal N.\n";
+
+// What a flag is for: every method, or those with a capability.
+enum class FlagUse { any, gradient, bounds, integrands };
+
+enum CommandMask : unsigned { kRun = 1, kCompare = 2, kEnsemble = 4, kAll = 7 };
+
+struct FlagHelp {
+  const char* flag;
+  const char* text;
+  unsigned commands;
+  FlagUse use = FlagUse::any;
+};
+
+const FlagHelp kFlags[] = {
+    {"--method ID", "the method (odesens methods lists them)", kRun | kEnsemble},
+    {"--methods ID1,ID2,...",
+     "two or more methods solved on the same problem; the table compares each with the first",
+     kCompare},
+    {"--params FILE.csv|FILE.tsv",
+     "one member per row after a header row of parameter names (any of the model's, any "
+     "order; the others keep their nominal values); ',' in .csv, tab in .tsv; blank lines and "
+     "lines starting with # are skipped; nan or inf fails that member alone",
+     kEnsemble},
+    {"--out FILE.h5",
+     "the HDF5 document (required; written as FILE.h5.partial and renamed when complete; "
+     "docs/hdf5-output.md)",
+     kEnsemble},
+    {"--threads N", "members solved at once, 1 to 1024 (default 1)", kEnsemble},
+    {"--rtol R", "relative tolerance, 0 < R < 1", kAll},
+    {"--atol A", "absolute tolerance, >= 0", kAll},
+    {"--t0 T", "initial time (default: the model's)", kAll},
+    {"--tout a:b:n|t1,t2,...",
+     "output times: n equally spaced from a to b (2 <= n <= 1e8), or a list (default: the "
+     "model's time span at 101 points)",
+     kAll},
+    {"--param NAME=VALUE", "a parameter's value instead of its nominal one (repeatable)",
+     kRun | kCompare},
+    {"--option KEY=VALUE", "a method option (repeatable; listed below with --method)",
+     kRun | kEnsemble},
+    {"--option KEY=VALUE", "a method option, given to the methods that have it (repeatable)",
+     kCompare},
+    {"--max-steps N", "the most solver steps between two output times (a positive integer)",
+     kAll},
+    {"--sens-params ID,...",
+     "SBML: the sensitivity parameters or compartments (default: every constant global "
+     "parameter no rule or initial assignment sets; '' for none)",
+     kAll},
+    {"--observe NAME[:amount|:concentration],...",
+     "values at the output times of states, .ode lets and outputs, or any SBML id with a "
+     "value; a species as declared unless :amount or :concentration (repeatable)",
+     kRun},
+    {"--integrand NAME,...",
+     "one objective per NAME, psi = the integral of NAME from t0 to the last output time "
+     "(names as for --observe; repeatable): the output gives each psi, its gradient and "
+     "dpsi/dx(t0)",
+     kRun, FlagUse::integrands},
+    {"--weights STATE=W,...",
+     "the objective G = sum of W * STATE at the last output time, whose gradient is computed "
+     "(states not named weigh 0; default: every state weighs 1; repeatable)",
+     kRun, FlagUse::gradient},
+    {"--box NAME=LO:HI,...",
+     "the parameter box to enclose over (parameters not named are held at their values; "
+     "repeatable)",
+     kRun, FlagUse::bounds},
+    {"--data FILE.csv|FILE.tsv",
+     "the least-squares objective sum (d - x)^2: a header row t,STATE,... and one row per "
+     "output time, an empty or nan cell where a state is not observed; its t column gives "
+     "the output times or must agree with --tout",
+     kRun, FlagUse::bounds},
+    {"--format json|csv|h5",
+     "output format (default json); h5 needs --out and takes no --observe or --integrand "
+     "(docs/hdf5-output.md)",
+     kRun},
+    {"--out FILE",
+     "write the output to FILE, replaced whole or not at all (default: standard output)",
+     kRun},
+    {"--help, -h", "this help; with --method ID, the flags and options that apply to ID",
+     kRun | kEnsemble},
+    {"--help, -h", "this help; with --methods, the options of each method", kCompare},
+};
+
+unsigned mask_of(SolveCommand command) {
+  switch (command) {
+    case SolveCommand::run: return kRun;
+    case SolveCommand::compare: return kCompare;
+    case SolveCommand::ensemble: return kEnsemble;
+  }
+  return 0;
+}
+
+bool used_by(FlagUse use, const MethodInfo& info) {
+  switch (use) {
+    case FlagUse::any: return true;
+    case FlagUse::gradient: return info.capabilities.gradient;
+    case FlagUse::bounds: return info.capabilities.bounds;
+    case FlagUse::integrands: return info.capabilities.integrands;
+  }
+  return false;
+}
+
+// A flag applies when every method named uses it (any method when none is).
+bool applies(const FlagHelp& flag, SolveCommand command,
+             const std::vector<const MethodInfo*>& methods) {
+  if ((flag.commands & mask_of(command)) == 0) return false;
+  for (const auto* info : methods)
+    if (!used_by(flag.use, *info)) return false;
+  return true;
+}
+
+bool all_bounds(const std::vector<const MethodInfo*>& methods) {
+  for (const auto* info : methods)
+    if (!info->capabilities.bounds) return false;
+  return !methods.empty();
+}
+
+// --format of a bounds method: h5 has no place for enclosures.
+std::string flag_name(const FlagHelp& flag, const std::vector<const MethodInfo*>& methods) {
+  const std::string name = flag.flag;
+  return name.rfind("--format", 0) == 0 && all_bounds(methods) ? "--format json|csv" : name;
+}
+
+// The default tolerance of one method, said after --rtol and --atol.
+std::string flag_text(const FlagHelp& flag, const std::vector<const MethodInfo*>& methods) {
+  const std::string name = flag.flag;
+  if (name.rfind("--format", 0) == 0 && all_bounds(methods))
+    return "output format (default json; h5 has no place for the enclosures)";
+  std::string text = flag.text;
+  const bool rtol = name.rfind("--rtol", 0) == 0, atol = name.rfind("--atol", 0) == 0;
+  if (rtol || atol) {
+    if (methods.size() == 1)
+      text += " (default for " + methods[0]->id + ": " +
+              option_value_text(rtol ? methods[0]->default_rtol : methods[0]->default_atol) +
+              ")";
+    else
+      text += " (default: each method's)";
+  }
+  return text;
+}
+
+constexpr std::size_t flag_indent = 30;
+
+void write_flag(std::ostream& out, const std::string& flag, const std::string& text) {
+  const std::string first = "  " + flag;
+  if (first.size() + 1 >= flag_indent) {
+    out << first << '\n';
+    write_wrapped(out, "", text, flag_indent);
+  } else {
+    write_wrapped(out, first, text, flag_indent);
+  }
+}
+
+std::string usage_line(const char* program, SolveCommand command, const std::string& method) {
+  const std::string id = method.empty() ? "ID" : method;
+  switch (command) {
+    case SolveCommand::run: return std::string(program) + " run MODEL --method " + id + " [flags]";
+    case SolveCommand::compare:
+      return std::string(program) + " compare MODEL --methods ID1,ID2[,...] [flags]";
+    case SolveCommand::ensemble:
+      return std::string(program) + " ensemble MODEL --method " + id +
+             " --params FILE.csv|FILE.tsv --out FILE.h5 [flags]";
+  }
+  return program;
+}
+
+std::string method_ids() {
+  std::string ids;
+  for (const auto& info : method_infos()) ids += (ids.empty() ? "" : ", ") + info.id;
+  return ids;
+}
+
+}  // namespace
+
+const char* usage_text() { return kUsage; }
+
+void write_command_help(std::ostream& out, const char* program, SolveCommand command,
+                        const std::vector<const MethodInfo*>& methods) {
+  out << "usage: "
+      << usage_line(program, command, methods.size() == 1 ? methods[0]->id : std::string())
+      << '\n';
+  for (const auto* info : methods) write_wrapped(out, info->id + ":", info->summary, 2);
+  out << "\nflags:\n";
+  for (const auto& flag : kFlags)
+    if (applies(flag, command, methods))
+      write_flag(out, flag_name(flag, methods), flag_text(flag, methods));
+  for (const auto* info : methods) {
+    out << "\noptions of " << info->id << " (--option KEY=VALUE):\n";
+    write_method_options(out, *info);
+  }
+  if (methods.empty()) {
+    out << '\n';
+    write_wrapped(out, "",
+                  std::string("The options depend on the method: ") + program + " " +
+                      (command == SolveCommand::compare ? "compare --methods ID1,ID2"
+                                                        : command == SolveCommand::run
+                                                              ? "run --method ID"
+                                                              : "ensemble --method ID") +
+                      " --help lists them (ID: " + method_ids() + ").",
+                  0);
+  }
+}
+
+int print_command_help(const char* program, const RunArguments& a, SolveCommand command) {
+  std::vector<const MethodInfo*> methods;
+  if (command == SolveCommand::compare)
+    for (const auto& id : a.methods) methods.push_back(&method_info(id));
+  else if (!a.method.empty())
+    methods.push_back(&method_info(a.method));
+  write_command_help(std::cout, program, command, methods);
+  return 0;
+}
+
+}  // namespace odesens::cli
