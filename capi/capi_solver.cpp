@@ -97,6 +97,8 @@ std::unique_ptr<ResultState> make_result_state(const SolverState& solver, const 
                                                Result result) {
   auto state = std::make_unique<ResultState>();
   state->result = std::move(result);
+  state->model = problem.model;
+  state->params = effective_params(problem);
   for (const auto& [name, value] : state->result.stats.all()) state->stat_names.push_back(name);
   state->n_objectives = solver.info->capabilities.gradient ? problem.n_objectives : 0;
   state->observable_names = solver.observables;
