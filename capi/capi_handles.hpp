@@ -55,6 +55,10 @@ struct SolverState {
 
 struct ResultState {
   Result result;
+  // What the written documents name and give besides the result
+  // (odesens_result_write): the model solved and its parameter vector.
+  std::shared_ptr<const Model> model;
+  std::vector<double> params;
   std::vector<std::string> stat_names;  // fixed statistics, then the method's own
   std::vector<std::string> observable_names;
   std::vector<std::vector<double>> observable_values;  // [observable][time]

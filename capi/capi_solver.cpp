@@ -129,6 +129,8 @@ std::unique_ptr<ResultState> make_result_state(const SolverState& solver, const 
                                                Result result) {
   auto state = std::make_unique<ResultState>();
   state->result = std::move(result);
+  state->model = problem.model;
+  state->params = effective_params(problem);
   for (const auto& [name, value] : state->result.stats.all()) state->stat_names.push_back(name);
   // Every method that gives S or a gradient gives the objective's gradient.
   state->n_objectives = state->result.gradient.empty() ? 0 : problem.n_objectives;

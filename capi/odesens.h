@@ -545,6 +545,24 @@ ODESENS_API int odesens_result_warning(const odesens_result* result, int64_t ind
 ODESENS_API int odesens_result_data(const odesens_result* result, int64_t array,
                                     const double** data, int64_t* len);
 
+/* Writes the result to the file `path` as one of the documents of the
+ * command-line tool: format "json" (the document of `odesens run`), "csv"
+ * (`--format csv`) or "h5" (the HDF5 layout of docs/hdf5-output.md with one
+ * member); NULL or "" tells the format from the extension of `path`
+ * (.json, .csv, .h5 or .hdf5). Every document names the states and
+ * parameters of the model and gives the solve's parameter vector (HDF5) or
+ * its observables (JSON, CSV). The file is replaced whole or not at all: it
+ * is written beside `path` under another name (HDF5: `path`.partial) and
+ * renamed over it once complete, so a failure leaves an existing file as it
+ * was. An unknown format or extension, an empty path and, for "h5", a path
+ * that exists and is not a regular file are ODESENS_ERR_INVALID_ARGUMENT; a
+ * folder that does not exist or cannot be written, or a directory as the
+ * path of "json" or "csv", ODESENS_ERR_IO; "h5" for a result with
+ * enclosures (bounds_fsa, bounds_asa), which the layout cannot hold,
+ * ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_result_write(const odesens_result* result, const char* path,
+                                     const char* format);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,12 +10,12 @@
 #include <cstring>
 #include <iostream>
 
-#include "cli/ensemble_h5.hpp"
 #include "cli/interrupt.hpp"
-#include "cli/parameter_table.hpp"
 #include "cli/problem_from_arguments.hpp"
 #include "cli/progress_bar.hpp"
-#include "cli/result_output.hpp"
+#include "io/ensemble_h5.hpp"
+#include "io/format_double.hpp"
+#include "io/parameter_table.hpp"
 
 namespace odesens::cli {
 namespace {
@@ -54,8 +54,8 @@ class ThreadedRunner final : public EnsembleRunner {
 
 // A process that only solves members for another (an MPI rank other than
 // 0): the same batches, nothing written.
-int solve_without_output(const RunArguments& a, const Problem& problem, const ParameterTable& table,
-                         EnsembleRunner& runner) {
+int solve_without_output(const RunArguments& a, const Problem& problem,
+                         const io::NumberTable& table, EnsembleRunner& runner) {
   const Interrupt interrupt;
   EnsembleOptions options;
   options.threads = a.threads;
@@ -63,8 +63,8 @@ int solve_without_output(const RunArguments& a, const Problem& problem, const Pa
   options.keep_results = false;
   for (std::size_t first = 0; first < table.rows; first += kBatchMembers)
     runner.solve(problem, a.method,
-                 parameter_sets(table, problem.params, first,
-                                std::min(kBatchMembers, table.rows - first)),
+                 io::parameter_sets(table, problem.params, first,
+                                    std::min(kBatchMembers, table.rows - first)),
                  options);
   return 0;
 }
@@ -81,15 +81,15 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
   auto model = load_model(a.model, load_options(a.sens_params));
   const Problem problem = build_problem(a, model, info);
   check_shared_problem(problem, info);
-  const ParameterTable table = read_parameter_table(a.params_file, model->param_names(),
-                                                    model->name());
+  const io::NumberTable table =
+      io::read_parameter_table(a.params_file, model->param_names(), model->name(), "--params");
   const std::size_t count = table.rows;
   if (!runner.writes_output()) return solve_without_output(a, problem, table, runner);
 
-  EnsembleH5Writer writer(a.out,
-                          {a.model, info.id, model->state_names(), model->param_names(),
-                           problem.output_times},
-                          count);
+  io::EnsembleH5Writer writer(a.out,
+                              {a.model, info.id, model->state_names(), model->param_names(),
+                               problem.output_times},
+                              count, "--out");
   const Interrupt interrupt;
   ProgressBar progress(count, ::isatty(STDERR_FILENO) == 1);
   progress.update(0, 0);
@@ -109,14 +109,14 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
   const auto start = std::chrono::steady_clock::now();
   try {
     for (std::size_t k = 0; k < count; k += kBatchMembers)
-      writer.write_parameters(k, parameter_sets(table, problem.params, k,
-                                                std::min(kBatchMembers, count - k)));
+      writer.write_parameters(k, io::parameter_sets(table, problem.params, k,
+                                                    std::min(kBatchMembers, count - k)));
     // In batches, so that the members' parameter vectors, statuses and
     // messages are held for one batch at a time, not for all K; a batch
     // after a cancellation returns its members not run at once.
     for (first = 0; first < count; first += kBatchMembers) {
-      const auto sets =
-          parameter_sets(table, problem.params, first, std::min(kBatchMembers, count - first));
+      const auto sets = io::parameter_sets(table, problem.params, first,
+                                           std::min(kBatchMembers, count - first));
       writer.write_not_run(first, runner.solve(problem, info.id, sets, options));
     }
   } catch (const Error& e) {
@@ -140,7 +140,7 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
     std::cerr << "interrupted by " << signal_name(interrupt.signal()) << ": ";
   std::cerr << count << (count == 1 ? " member, " : " members, ") << failed << " failed";
   if (not_run > 0) std::cerr << ", " << not_run << " not run";
-  std::cerr << ", " << format_double(std::round(seconds * 1000) / 1000) << " s wall time; "
+  std::cerr << ", " << io::format_double(std::round(seconds * 1000) / 1000) << " s wall time; "
             << a.out << '\n';
   if (failed > 0) std::cerr << "odesens: first failure: " << first_failure << '\n';
   if (not_run > 0) return 128 + (interrupt.signal() > 0 ? interrupt.signal() : SIGINT);

@@ -1,6 +1,6 @@
 // `odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5
 // [--threads N] [run flags]`: one member per row of the parameter file,
-// solved on N threads and written to FILE.h5 (ensemble_h5.hpp) as the
+// solved on N threads and written to FILE.h5 (io/ensemble_h5.hpp) as the
 // members finish, with a progress line on standard error when it is a
 // terminal and a summary line at the end.
 #pragma once

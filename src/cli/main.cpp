@@ -36,17 +36,19 @@
 #include "cli/command_help.hpp"
 #include "cli/ensemble_command.hpp"
 #include "cli/exit_status.hpp"
-#include "cli/ensemble_h5.hpp"
 #include "cli/method_listing.hpp"
-#include "cli/output_file.hpp"
 #include "cli/problem_from_arguments.hpp"
-#include "cli/result_output.hpp"
+#include "io/format_double.hpp"
+#include "io/output_file.hpp"
+#include "io/result_file.hpp"
+#include "io/result_h5.hpp"
 #include "odesens/odesens.hpp"
 
 namespace {
 
 using namespace odesens;
 using namespace odesens::cli;
+using io::format_double;
 
 // odesens methods: the table of methods, or with --markdown ID the
 // generated part of docs/methods/ID.md.
@@ -106,21 +108,12 @@ void print_warnings(const Result& result) {
 // run --format h5: the ensemble layout with one member. A failed solve is
 // the run's error, as with the other formats: no file is left.
 int run_h5(const RunArguments& a, const Model& model, const Problem& problem) {
-  EnsembleH5Writer writer(
+  io::ResultH5File file(
       a.out, {a.model, a.method, model.state_names(), model.param_names(), problem.output_times},
-      1);
-  try {
-    writer.write_parameters(0, {problem.params});
-    EnsembleMember member;
-    member.ran = true;
-    member.result = solve(problem, a.method);
-    print_warnings(member.result);
-    writer.write_member(0, member);
-    writer.finish();
-  } catch (...) {
-    writer.discard();
-    throw;
-  }
+      problem.params, "--out");
+  const Result result = solve(problem, a.method);
+  print_warnings(result);
+  file.write(result);
   return 0;
 }
 
@@ -155,19 +148,16 @@ int run(const RunArguments& a) {
   }
   // Before the solve, so that a folder that cannot be written is reported
   // before the work, not after it.
-  std::optional<OutputFile> file;
-  if (!a.out.empty()) file.emplace(a.out);
+  std::optional<io::OutputFile> file;
+  if (!a.out.empty()) file.emplace(a.out, io::OutputFileOptions{true});
   const Result result = solve(problem, a.method);
   print_warnings(result);
 
-  RunDescription run{a.model, info.capabilities.gradient || !result.gradient.empty(), a.observe, {},
-                     problem.n_objectives};
+  io::RunDescription run{a.model, info.capabilities.gradient || !result.gradient.empty(),
+                         a.observe, {}, problem.n_objectives};
   if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
   std::ostream& out = file ? file->stream() : std::cout;
-  if (a.format == "csv")
-    write_csv(out, *model, result, run);
-  else
-    write_json(out, *model, result, run);
+  io::write_result_text(out, io::result_format(a.format, a.out), *model, result, run);
   if (file) {
     file->commit();
     return 0;

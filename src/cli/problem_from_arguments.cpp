@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <sstream>
 
-#include "cli/parameter_table.hpp"
-#include "cli/result_output.hpp"
+#include "io/data_table.hpp"
+#include "io/format_double.hpp"
 
 namespace odesens::cli {
 
@@ -80,56 +79,17 @@ void set_weights(Problem& problem, const std::vector<std::pair<std::string, doub
                             last * nx] = w;
 }
 
-// The table of --data: a column t and any of the model's states.
-ParameterTable read_data_table(const std::string& path, const Model& model) {
-  TableSchema schema;
-  schema.flag = "--data";
-  schema.column = "state";
-  schema.names = model.state_names();
-  schema.names.insert(schema.names.begin(), "t");
-  schema.owner = "model " + model.name();
-  schema.row = "output time";
-  schema.max_rows = max_output_times;
-  schema.too_many = "rows (output times)";
-  schema.empty_is_nan = true;
-  return read_table(path, schema);
-}
-
 // --data: the least-squares objective's data, NaN where a state has no
 // column or an empty cell. Its t column gives the output times, or must
-// agree with those of --tout (`times`, non-empty).
+// agree with those of --tout (already in problem.output_times).
 void set_objective_data(Problem& problem, const std::string& path) {
-  const ParameterTable table = read_data_table(path, *problem.model);
-  const std::size_t n_columns = table.columns.size(), nx = problem.model->nx();
-  const auto t_column = std::find(table.columns.begin(), table.columns.end(), 0);
-  if (t_column == table.columns.end())
-    throw UsageError{"--data: " + path + ": no column 't' (the output times)"};
-  const auto c_t = static_cast<std::size_t>(t_column - table.columns.begin());
-  std::vector<double>& times = problem.output_times;
-  if (!times.empty() && times.size() != table.rows)
-    throw UsageError{"--data: " + path + " has " + std::to_string(table.rows) +
-                     " rows, but --tout gives " + std::to_string(times.size()) +
-                     " output times (one row each)"};
-  const bool from_file = times.empty();
-  problem.objective_data.assign(table.rows * nx, std::numeric_limits<double>::quiet_NaN());
-  for (std::size_t k = 0; k < table.rows; ++k) {
-    const double* row = table.values.data() + k * n_columns;
-    const double t = row[c_t];
-    if (std::isnan(t))
-      throw UsageError{"--data: " + path + ": row " + std::to_string(k + 1) + " has no t"};
-    if (from_file) times.push_back(t);
-    if (!(std::fabs(t - times[k]) <= 1e-12 * std::max(1.0, std::fabs(times[k]))))
-      throw UsageError{"--data: " + path + ": row " + std::to_string(k + 1) + " has t = " +
-                       format_double(t) + ", not the output time " + format_double(times[k])};
-    for (std::size_t c = 0; c < n_columns; ++c) {
-      if (c == c_t) continue;
-      if (std::isinf(row[c]))  // a usage error, as every other bad cell of the file
-        throw UsageError{"--data: " + path + ": row " + std::to_string(k + 1) + ", column " +
-                         std::to_string(c + 1) + ": " + format_double(row[c]) +
-                         " is not a measurement (NaN or an empty cell marks a missing one)"};
-      problem.objective_data[table.columns[c] - 1 + k * nx] = row[c];
-    }
-  }
+  io::DataTableOptions options;
+  options.flag = "--data";
+  options.times = problem.output_times;
+  options.times_flag = "--tout";
+  io::Measurements data = io::read_measurements(path, *problem.model, options);
+  problem.output_times = std::move(data.times);
+  problem.objective_data = std::move(data.values);
 }
 
 }  // namespace
@@ -167,7 +127,8 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
   }
   if (problem.output_times.empty()) {
     std::ostringstream grid;
-    grid << format_double(problem.t0) << ':' << format_double(model->default_t_end()) << ":101";
+    grid << io::format_double(problem.t0) << ':' << io::format_double(model->default_t_end())
+         << ":101";
     problem.output_times = parse_time_grid(grid.str());
   }
   if (!a.box.empty()) {

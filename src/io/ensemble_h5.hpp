@@ -1,5 +1,6 @@
-// The tool's HDF5 document: K members of one problem (an ensemble; `run
-// --format h5` is K = 1), written as the members finish.
+// The HDF5 document of odesens: K members of one problem (an ensemble; a
+// single result, `run --format h5` or odesens_result_write, is K = 1),
+// written as the members finish.
 //
 // Layout (row-major, member slowest: h5py reads x[k, t, i], Julia's HDF5.jl
 // the reverse, x[i, t, k]; docs/hdf5-output.md has the whole description):
@@ -36,10 +37,10 @@
 
 #include "odesens/ensemble.hpp"
 
-namespace odesens::cli {
+namespace odesens::io {
 
 struct EnsembleH5Header {
-  std::string model_spec;  // attribute model: the model as given on the command line
+  std::string model_spec;  // attribute model: the model as the user named it
   std::string method;      // attribute method
   std::vector<std::string> state_names;
   std::vector<std::string> parameter_names;
@@ -52,11 +53,12 @@ class EnsembleH5Writer {
   // members with t, x, status, message, done, parameters (NaN until
   // write_parameters), the names and the attributes (members_done 0). When
   // PATH is a symbolic link, the file it leads to is replaced (and its
-  // .partial is next to it). UsageError when PATH is standard output or
-  // exists and is not a regular file; Error(io_error) naming the file and
-  // the reason when it cannot be created, or when another run is writing it.
+  // .partial is next to it). Error(invalid_argument) when PATH is standard
+  // output or exists and is not a regular file (the message names PATH after
+  // `path_label`: "--out", "path"); Error(io_error) naming the file and the
+  // reason when it cannot be created, or when another run is writing it.
   EnsembleH5Writer(const std::string& path, const EnsembleH5Header& header,
-                   std::size_t members);
+                   std::size_t members, const std::string& path_label);
   // Closes PATH.partial, leaving it in place, unless finish() or discard() ran.
   ~EnsembleH5Writer();
   EnsembleH5Writer(const EnsembleH5Writer&) = delete;
@@ -70,6 +72,8 @@ class EnsembleH5Writer {
   // unflagged). Error(io_error) when writing fails, Error(internal_error)
   // when its result has another shape than the members before.
   void write_member(std::size_t k, const EnsembleMember& member);
+  // Member k as a member that succeeded with `result`.
+  void write_result(std::size_t k, const Result& result);
   std::size_t members_done() const;
   // After a failure: commits what it can (nothing once a write has failed:
   // the file is left as its last commit made it, readable), closes
@@ -94,4 +98,4 @@ class EnsembleH5Writer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace odesens::cli
+}  // namespace odesens::io

@@ -1,4 +1,4 @@
-#include "cli/output_file.hpp"
+#include "io/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,9 +13,10 @@
 #include <iterator>
 #include <streambuf>
 
+#include "io/folder_sync.hpp"
 #include "odesens/status.hpp"
 
-namespace odesens::cli {
+namespace odesens::io {
 namespace {
 
 // An output buffer over a file descriptor that keeps the errno of the first
@@ -58,9 +59,10 @@ class FdBuffer : public std::streambuf {
   std::array<char, 1 << 16> buffer_;
 };
 
-// The temporary of the running tool, removed by the handler of the signals
-// that end it (Ctrl-C, kill, a closed terminal) before the signal takes its
-// default course. A fixed buffer: the handler may only read it.
+// The temporary of an OutputFile with remove_on_signal, removed by the
+// handler of the signals that end the process (Ctrl-C, kill, a closed
+// terminal) before the signal takes its default course. A fixed buffer: the
+// handler may only read it.
 char pending_temp[PATH_MAX];
 volatile std::sig_atomic_t has_pending_temp = 0;
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -83,6 +85,7 @@ struct OutputFile::Impl {
   int fd = -1;
   std::unique_ptr<FdBuffer> buffer;
   std::unique_ptr<std::ostream> out;
+  bool guarding = false;  // this file's temporary is the one the handler removes
   struct sigaction previous[std::size(kCleanupSignals)];
 
   [[noreturn]] void fail(const std::string& why) {
@@ -105,6 +108,7 @@ struct OutputFile::Impl {
     if (temp.size() >= sizeof pending_temp) return;  // mkstemp would have refused it
     std::memcpy(pending_temp, temp.c_str(), temp.size() + 1);
     has_pending_temp = 1;
+    guarding = true;
     struct sigaction action {};
     action.sa_handler = remove_temp_and_reraise;
     sigemptyset(&action.sa_mask);
@@ -113,14 +117,16 @@ struct OutputFile::Impl {
   }
 
   void release_signals() {
-    if (!has_pending_temp) return;
+    if (!guarding) return;
     for (std::size_t k = 0; k < std::size(kCleanupSignals); ++k)
       sigaction(kCleanupSignals[k], &previous[k], nullptr);
     has_pending_temp = 0;
+    guarding = false;
   }
 };
 
-OutputFile::OutputFile(const std::string& path) : impl_(std::make_unique<Impl>()) {
+OutputFile::OutputFile(const std::string& path, const OutputFileOptions& options)
+    : impl_(std::make_unique<Impl>()) {
   Impl& f = *impl_;
   f.path = f.target = path;
   struct stat st {};
@@ -152,7 +158,7 @@ OutputFile::OutputFile(const std::string& path) : impl_(std::make_unique<Impl>()
       throw Error(Status::io_error, "cannot write '" + path + "': cannot create a file in '" +
                                         folder + "': " + reason(errno));
     f.temp = temp;
-    f.guard_signals();
+    if (options.remove_on_signal) f.guard_signals();
     ::fchmod(f.fd, mode);  // mkstemp's 0600 otherwise; a failure leaves it private
   }
   f.buffer = std::make_unique<FdBuffer>(f.fd);
@@ -175,15 +181,7 @@ void OutputFile::commit() {
   if (::rename(f.temp.c_str(), f.target.c_str()) != 0) f.fail(reason(errno));
   f.release_signals();
   f.temp.clear();
-  // The rename itself is durable once the folder is synced; a folder that
-  // cannot be opened or synced leaves the file in place all the same.
-  const auto slash = f.target.rfind('/');
-  const std::string folder = slash == std::string::npos ? "." : f.target.substr(0, slash + 1);
-  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  sync_folder_of(f.target);
 }
 
-}  // namespace odesens::cli
+}  // namespace odesens::io

@@ -1,4 +1,4 @@
-#include "cli/ensemble_h5.hpp"
+#include "io/ensemble_h5.hpp"
 
 #include <fcntl.h>
 #include <hdf5.h>
@@ -14,13 +14,13 @@
 #include <cstring>
 #include <limits>
 
-#include "cli/arguments.hpp"
+#include "io/hdf5_handle.hpp"
+#include "io/partial_file.hpp"
+#include "io/valid_utf8.hpp"
 #include "odesens/version.hpp"
 
-namespace odesens::cli {
+namespace odesens::io {
 namespace {
-
-std::string partial_path_of(const std::string& path) { return path + ".partial"; }
 
 // Chunks hold at most this much (HDF5 allows 4 GiB).
 constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 30;
@@ -43,90 +43,6 @@ constexpr std::chrono::milliseconds kCommitInterval{500};
 constexpr std::size_t kCommitBytes = std::size_t{1} << 20;
 // Members' statuses and messages written at once by write_not_run().
 constexpr std::size_t kBlockMembers = 1 << 16;
-
-// An HDF5 identifier closed by its own close function.
-class Hid {
- public:
-  Hid() = default;
-  Hid(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  Hid(Hid&& other) noexcept : id_(other.id_), close_(other.close_) { other.id_ = -1; }
-  Hid& operator=(Hid&& other) noexcept {
-    if (this != &other) {
-      release();
-      id_ = other.id_;
-      close_ = other.close_;
-      other.id_ = -1;
-    }
-    return *this;
-  }
-  ~Hid() { release(); }
-  hid_t get() const { return id_; }
-  bool valid() const { return id_ >= 0; }
-  // Closes now; the close function's result.
-  herr_t release() {
-    if (id_ < 0) return 0;
-    const herr_t r = close_(id_);
-    id_ = -1;
-    return r;
-  }
-
- private:
-  hid_t id_ = -1;
-  herr_t (*close_)(hid_t) = nullptr;
-};
-
-// The innermost message on HDF5's error stack: what actually failed.
-std::string hdf5_reason() {
-  std::string reason;
-  H5Ewalk2(
-      H5E_DEFAULT, H5E_WALK_UPWARD,
-      [](unsigned n, const H5E_error2_t* e, void* data) -> herr_t {
-        if (n == 0 && e->desc) *static_cast<std::string*>(data) = e->desc;
-        return 0;
-      },
-      &reason);
-  H5Eclear2(H5E_DEFAULT);
-  if (reason.empty()) return "the HDF5 library reported an error";
-  // A failed system call: HDF5 writes a record of it ("file write failed:
-  // time = ..., errno = 27, error message = 'File too large', ..."); its
-  // message is the reason.
-  const std::string tag = "error message = '";
-  const auto at = reason.find(tag);
-  if (at != std::string::npos) {
-    const auto end = reason.find('\'', at + tag.size());
-    if (end != std::string::npos) return reason.substr(at + tag.size(), end - at - tag.size());
-  }
-  return reason;
-}
-
-// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD.
-std::string valid_utf8(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  const std::size_t n = text.size();
-  for (std::size_t i = 0; i < n;) {
-    const unsigned char c = s[i];
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    bool ok = len > 0 && i + len <= n;
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (s[i + k] & 0xC0) == 0x80;
-    if (ok && len > 1) {
-      // Overlong forms, surrogates and values past U+10FFFF.
-      std::uint32_t cp = c & (0x7F >> len);
-      for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
-      const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-      ok = cp >= least[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
-    }
-    if (ok) {
-      out.append(text, i, len);
-      i += len;
-    } else {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    }
-  }
-  return out;
-}
 
 std::size_t product(const std::vector<hsize_t>& dims, std::size_t from = 0) {
   std::size_t p = 1;
@@ -153,37 +69,11 @@ std::size_t table_rows(std::size_t row_bytes) {
   return std::max<std::size_t>(1, kTableChunkBytes / std::max<std::size_t>(row_bytes, 1));
 }
 
-// The file --out PATH names: PATH, or the file a symbolic link PATH leads
-// to (replaced in its folder, the link kept). UsageError when that exists
-// and is not a regular file (a directory, a device, a pipe) or is standard
-// output, or when the link leads nowhere that can be written.
-std::string replaced_file(const std::string& path) {
-  struct stat info {};
-  if (::stat(path.c_str(), &info) == 0) {
-    struct stat out {};
-    if (::fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == info.st_dev &&
-        out.st_ino == info.st_ino)
-      throw UsageError{"--out '" + path + "' is standard output: HDF5 is written to a file"};
-    if (!S_ISREG(info.st_mode))
-      throw UsageError{"--out '" + path +
-                       "' is not a regular file: HDF5 output is written next to it as '" +
-                       partial_path_of(path) + "' and renamed over it"};
-  }
-  if (::lstat(path.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return path;
-  char* real = ::realpath(path.c_str(), nullptr);
-  if (!real)
-    throw UsageError{"--out '" + path + "' is a symbolic link that leads nowhere (" +
-                     std::strerror(errno) + ")"};
-  const std::string target = real;
-  std::free(real);
-  return target;
-}
-
 }  // namespace
 
 struct EnsembleH5Writer::Impl {
-  std::string path, partial;
-  int lock_fd = -1;  // PATH.partial, holding the lock that keeps other runs out
+  std::unique_ptr<PartialFile> target;  // PATH.partial, locked while it is written
+  std::string partial;                  // its name, for messages
   std::size_t members = 0, nt = 0, nx = 0, np = 0;
   std::size_t done = 0;       // members written
   std::size_t committed = 0;  // members flagged done on disk
@@ -330,6 +220,30 @@ struct EnsembleH5Writer::Impl {
     write_rows(gradient, "gradient", H5T_NATIVE_DOUBLE, k, 1, r.gradient.data());
   }
 
+  // Member k's rows (from `r`, when it succeeded), status and message
+  // (`failure`, empty when it succeeded); a commit when one is due.
+  void write_member(std::size_t k, Status code, const std::string& failure, const Result* r) {
+    if (r) {
+      if (r->x.size() != nt * nx)
+        throw Error(Status::internal_error, "member " + std::to_string(k) + ": " +
+                                                std::to_string(r->x.size()) +
+                                                " state values, expected " +
+                                                std::to_string(nt * nx));
+      write_rows(x, "x", H5T_NATIVE_DOUBLE, k, 1, r->x.data());
+      write_sensitivities(k, *r);
+      write_gradient(k, *r);
+    }
+    const auto status_code = static_cast<std::int32_t>(code);
+    const std::string text = valid_utf8(failure);
+    const char* pointer = text.c_str();
+    write_status(k, 1, &status_code, &pointer);
+    pending.push_back(k);
+    ++done;
+    if (unflushed_bytes >= kCommitBytes ||
+        std::chrono::steady_clock::now() - last_commit >= kCommitInterval)
+      commit();
+  }
+
   // Closes every HDF5 object, the datasets before the file; the first
   // failure, if any, is reported.
   // The rows on disk first, then the flags and the count that say they are
@@ -346,8 +260,8 @@ struct EnsembleH5Writer::Impl {
     const std::size_t bytes =
         unflushed_bytes + unflushed_bytes / 64 + 12 * kTableChunkBytes + (std::size_t{1} << 18);
     struct stat info {};
-    if (::fstat(lock_fd, &info) != 0) fail_errno("making room for a flush", errno);
-    const int e = ::posix_fallocate(lock_fd, info.st_size, static_cast<off_t>(bytes));
+    if (::fstat(target->fd(), &info) != 0) fail_errno("making room for a flush", errno);
+    const int e = ::posix_fallocate(target->fd(), info.st_size, static_cast<off_t>(bytes));
     if (e != 0 && e != EOPNOTSUPP && e != EINVAL) fail_errno("making room for a flush", e);
   }
 
@@ -356,8 +270,9 @@ struct EnsembleH5Writer::Impl {
   void release_reserve() {
     haddr_t eoa = 0;
     struct stat info {};
-    if (H5Fget_eoa(file.get(), &eoa) < 0 || eoa == 0 || ::fstat(lock_fd, &info) != 0) return;
-    if (static_cast<haddr_t>(info.st_size) > eoa) (void)::ftruncate(lock_fd, static_cast<off_t>(eoa));
+    const int fd = target->fd();
+    if (H5Fget_eoa(file.get(), &eoa) < 0 || eoa == 0 || ::fstat(fd, &info) != 0) return;
+    if (static_cast<haddr_t>(info.st_size) > eoa) (void)::ftruncate(fd, static_cast<off_t>(eoa));
   }
 
   [[noreturn]] void fail_errno(const std::string& what, int error) {
@@ -405,19 +320,18 @@ struct EnsembleH5Writer::Impl {
       if (!broken) close_all();
     } catch (const Error&) {
     }
-    if (lock_fd >= 0) ::close(lock_fd);
-    lock_fd = -1;
+    target->close();
   }
 };
 
 const std::string& EnsembleH5Writer::partial_file() const { return impl_->partial; }
 
 EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Header& header,
-                                   std::size_t members)
+                                   std::size_t members, const std::string& path_label)
     : impl_(std::make_unique<Impl>()) {
   Impl& w = *impl_;
-  w.path = replaced_file(path);
-  w.partial = partial_path_of(w.path);
+  w.target = std::make_unique<PartialFile>(path, path_label);
+  w.partial = w.target->partial();
   w.members = members;
   w.nt = header.times.size();
   w.nx = header.state_names.size();
@@ -428,35 +342,8 @@ EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Head
   // possible before the library's first call; later it changes nothing.
   H5dont_atexit();
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become one message, not a trace
-
-  // The lock (an open-file-description lock: closing other descriptors of
-  // the file keeps it) keeps a second run from writing the same file; HDF5's
-  // own lock is off, so that h5py can look at PATH.partial during the run.
-  w.lock_fd = ::open(w.partial.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
-  if (w.lock_fd < 0)
-    throw Error(Status::io_error,
-                "cannot write '" + path + "': cannot create '" + w.partial + "': " +
-                    std::strerror(errno));
-  struct flock lock {};
-  lock.l_type = F_WRLCK;
-  lock.l_whence = SEEK_SET;
-  if (::fcntl(w.lock_fd, F_OFD_SETLK, &lock) != 0 && (errno == EACCES || errno == EAGAIN)) {
-    ::close(w.lock_fd);
-    w.lock_fd = -1;
-    throw Error(Status::io_error, "cannot write '" + path + "': '" + w.partial +
-                                      "' is being written by another run");
-  }
-  // A .partial nobody writes is what a killed run left: the members it
-  // finished (docs/hdf5-output.md). Not replaced without being asked.
-  struct stat existing {};
-  if (::fstat(w.lock_fd, &existing) == 0 && existing.st_size > 0) {
-    ::close(w.lock_fd);
-    w.lock_fd = -1;
-    throw Error(Status::io_error,
-                "cannot write '" + path + "': '" + w.partial +
-                    "' is left from an earlier run that did not finish and may hold the "
-                    "members it solved; move or remove it, then run again");
-  }
+  // HDF5's own lock is off (the PartialFile's keeps other runs out), so that
+  // h5py can look at PATH.partial during the run.
   try {
     Hid access(w.check(H5Pcreate(H5P_FILE_ACCESS), "creating the file"), H5Pclose);
     w.check(H5Pset_file_locking(access.get(), false, true), "creating the file");
@@ -515,27 +402,12 @@ EnsembleH5Writer::EnsembleH5Writer(const std::string& path, const EnsembleH5Head
 EnsembleH5Writer::~EnsembleH5Writer() { impl_->close_quietly(); }
 
 void EnsembleH5Writer::write_member(std::size_t k, const EnsembleMember& member) {
-  Impl& w = *impl_;
-  if (member.status == Status::ok) {
-    const Result& r = member.result;
-    if (r.x.size() != w.nt * w.nx)
-      throw Error(Status::internal_error, "member " + std::to_string(k) + ": " +
-                                              std::to_string(r.x.size()) +
-                                              " state values, expected " +
-                                              std::to_string(w.nt * w.nx));
-    w.write_rows(w.x, "x", H5T_NATIVE_DOUBLE, k, 1, r.x.data());
-    w.write_sensitivities(k, r);
-    w.write_gradient(k, r);
-  }
-  const std::int32_t code = static_cast<std::int32_t>(member.status);
-  const std::string text = valid_utf8(member.message);
-  const char* pointer = text.c_str();
-  w.write_status(k, 1, &code, &pointer);
-  w.pending.push_back(k);
-  ++w.done;
-  if (w.unflushed_bytes >= kCommitBytes ||
-      std::chrono::steady_clock::now() - w.last_commit >= kCommitInterval)
-    w.commit();
+  impl_->write_member(k, member.status, member.message,
+                      member.status == Status::ok ? &member.result : nullptr);
+}
+
+void EnsembleH5Writer::write_result(std::size_t k, const Result& result) {
+  impl_->write_member(k, Status::ok, "", &result);
 }
 
 std::size_t EnsembleH5Writer::members_done() const { return impl_->done; }
@@ -587,23 +459,8 @@ void EnsembleH5Writer::write_not_run(std::size_t first,
 }
 
 void EnsembleH5Writer::finish() {
-  Impl& w = *impl_;
-  w.close_all();
-  if (::fsync(w.lock_fd) != 0)
-    throw Error(Status::io_error, "writing '" + w.partial + "' failed: " + std::strerror(errno));
-  if (::rename(w.partial.c_str(), w.path.c_str()) != 0)
-    throw Error(Status::io_error, "renaming '" + w.partial + "' to '" + w.path +
-                                      "' failed: " + std::strerror(errno));
-  ::close(w.lock_fd);
-  w.lock_fd = -1;
-  // The rename is durable once the folder is synced.
-  const auto slash = w.path.rfind('/');
-  const std::string folder = slash == std::string::npos ? "." : w.path.substr(0, slash + 1);
-  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  impl_->close_all();
+  impl_->target->rename_over_path();
 }
 
 void EnsembleH5Writer::discard() {
@@ -611,4 +468,4 @@ void EnsembleH5Writer::discard() {
   ::unlink(impl_->partial.c_str());
 }
 
-}  // namespace odesens::cli
+}  // namespace odesens::io

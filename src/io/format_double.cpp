@@ -1,0 +1,17 @@
+#include "io/format_double.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace odesens::io {
+
+std::string format_double(double d) {
+  char buf[32];
+  for (int precision = 15; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+
+}  // namespace odesens::io

@@ -1,0 +1,99 @@
+#include "io/result_csv.hpp"
+
+#include <algorithm>
+
+#include "io/format_double.hpp"
+
+namespace odesens::io {
+namespace {
+
+// Index of output time k in s_times, or -1.
+long s_index(const Result& r, std::size_t k) {
+  auto it = std::find(r.s_times.begin(), r.s_times.end(), r.times[k]);
+  return it == r.s_times.end() ? -1 : static_cast<long>(it - r.s_times.begin());
+}
+
+void write_header(std::ostream& out, const Model& model, const Result& r,
+                  const RunDescription& run) {
+  out << "t";
+  for (const auto& s : model.state_names()) out << ',' << s;
+  if (!r.s_times.empty())
+    for (const auto& p : model.param_names())
+      for (const auto& s : model.state_names()) out << ",d" << s << "/d" << p;
+  for (std::size_t j = 1; j <= r.ns; ++j)
+    for (const auto& s : model.state_names()) out << ",d" << s << "/dr" << j;
+  for (const auto& name : run.observable_names) out << ',' << name;
+  out << '\n';
+}
+
+void write_row(std::ostream& out, const Result& r, const RunDescription& run, std::size_t k) {
+  out << format_double(r.times[k]);
+  for (std::size_t i = 0; i < r.nx; ++i) out << ',' << format_double(r.x_at(k, i));
+  if (!r.s_times.empty()) {
+    const long ks = s_index(r, k);
+    for (std::size_t j = 0; j < r.np; ++j)
+      for (std::size_t i = 0; i < r.nx; ++i) {
+        out << ',';
+        if (ks >= 0) out << format_double(r.s_at(static_cast<std::size_t>(ks), i, j));
+      }
+  }
+  for (std::size_t j = 0; j < r.ns; ++j)
+    for (std::size_t i = 0; i < r.nx; ++i) out << ',' << format_double(r.sr_at(k, i, j));
+  for (const auto& values : run.observable_values) out << ',' << format_double(values[k]);
+  out << '\n';
+}
+
+void write_gradient(std::ostream& out, const Model& model, const Result& r, std::size_t m) {
+  out << "\nparameter";
+  if (m == 1) out << ",gradient";
+  for (std::size_t k = 1; m > 1 && k <= m; ++k) out << ",gradient_" << k;
+  out << '\n';
+  for (std::size_t j = 0; j < r.np; ++j) {
+    out << model.param_names()[j];
+    for (std::size_t k = 0; k < m; ++k) out << ',' << format_double(r.gradient[j + k * r.np]);
+    out << '\n';
+  }
+}
+
+// The hulls of x and S (bounds_fsa) at each output time, then of the
+// gradient.
+void write_hulls(std::ostream& out, const Model& model, const Result& r) {
+  const BoundsResult& b = r.bounds;
+  const bool with_s = !b.s_hull.empty();
+  out << "\nt";
+  for (const auto& s : model.state_names()) out << ',' << s << "_lower," << s << "_upper";
+  for (const auto& p : model.param_names())
+    for (const auto& s : model.state_names())
+      if (with_s) out << ",d" << s << "/d" << p << "_lower,d" << s << "/d" << p << "_upper";
+  out << '\n';
+  const std::size_t per_time = with_s ? r.nx * r.np : 0;
+  for (std::size_t k = 0; k < r.times.size(); ++k) {
+    out << format_double(r.times[k]);
+    for (std::size_t m = k * r.nx; m < (k + 1) * r.nx; ++m)
+      out << ',' << format_double(b.x_hull[2 * m]) << ',' << format_double(b.x_hull[2 * m + 1]);
+    for (std::size_t m = k * per_time; m < (k + 1) * per_time; ++m)
+      out << ',' << format_double(b.s_hull[2 * m]) << ',' << format_double(b.s_hull[2 * m + 1]);
+    out << '\n';
+  }
+  out << "\nparameter,gradient_lower,gradient_upper\n";
+  for (std::size_t j = 0; j < r.np; ++j)
+    out << model.param_names()[j] << ',' << format_double(b.gradient_hull[2 * j]) << ','
+        << format_double(b.gradient_hull[2 * j + 1]) << '\n';
+}
+
+}  // namespace
+
+void write_csv(std::ostream& out, const Model& model, const Result& r,
+               const RunDescription& run) {
+  write_header(out, model, r, run);
+  for (std::size_t k = 0; k < r.times.size(); ++k) write_row(out, r, run, k);
+  if (run.gradient_method) write_gradient(out, model, r, run.n_objectives);
+  if (!r.objective_values.empty()) {
+    out << "\nobjective,value\n";
+    for (std::size_t k = 0; k < r.objective_values.size(); ++k)
+      out << k + 1 << ',' << format_double(r.objective_values[k]) << '\n';
+  }
+  if (r.bounds.n_monomials > 0) write_hulls(out, model, r);
+}
+
+}  // namespace odesens::io

@@ -1,0 +1,45 @@
+#include "io/result_json.hpp"
+
+#include "io/bounds_json.hpp"
+#include "io/json_values.hpp"
+
+namespace odesens::io {
+
+void write_json(std::ostream& out, const Model& model, const Result& r,
+                const RunDescription& run) {
+  Json doc = {{"method", text(r.method)},
+              {"model", text(run.model_spec)},
+              {"nx", r.nx},
+              {"np", r.np},
+              {"states", texts(model.state_names())},
+              {"parameters", texts(model.param_names())},
+              {"times", numbers(r.times)},
+              {"x", nested(r.x, {{r.times.size(), r.nx}, {r.nx, 1}})},
+              {"S_times", numbers(r.s_times)},
+              {"S", nested(r.s, {{r.s_times.size(), r.nx * r.np}, {r.nx, 1}, {r.np, r.nx}})}};
+  if (r.ns > 0) {
+    doc["ns"] = r.ns;
+    doc["SR"] = nested(r.sr, {{r.times.size(), r.nx * r.ns}, {r.nx, 1}, {r.ns, r.nx}});
+  }
+  doc["stats"] = {{"steps", r.stats.steps},
+                  {"rhs_evals", r.stats.rhs_evals},
+                  {"jac_evals", r.stats.jac_evals},
+                  {"wall_seconds", number(r.stats.wall_seconds)}};
+  if (run.gradient_method) doc["gradient"] = columns(r.gradient, run.n_objectives);
+  if (!r.gradient_x0.empty()) doc["gradient_x0"] = columns(r.gradient_x0, run.n_objectives);
+  if (!r.objective_values.empty()) doc["objectives"] = numbers(r.objective_values);
+  if (r.bounds.n_monomials > 0) doc["bounds"] = bounds_json(r);
+  if (!r.warnings.empty()) doc["warnings"] = texts(r.warnings);
+  // The memory the solve held (an estimate from the integrators' own counts).
+  const auto bytes = r.stats.extra.find("workspace_bytes");
+  if (bytes != r.stats.extra.end()) doc["stats"]["workspace_bytes"] = number(bytes->second);
+  if (!run.observable_names.empty()) {
+    Json& observables = doc["observables"] = Json::object();
+    for (std::size_t n = 0; n < run.observable_names.size(); ++n)
+      observables[text(run.observable_names[n]).get<std::string>()] =
+          numbers(run.observable_values[n]);
+  }
+  out << doc << '\n';  // streamed: the document is not copied into a string
+}
+
+}  // namespace odesens::io
