@@ -448,6 +448,33 @@ module odesens_raw
       integer(c_int) :: odesens_solver_set_objective_data
     end function
 
+    function odesens_solver_set_option_double(solver, key, value) &
+        bind(C, name="odesens_solver_set_option_double")
+      import :: c_int, c_double, c_char, c_ptr
+      type(c_ptr), value :: solver
+      character(kind=c_char), intent(in) :: key(*)
+      real(c_double), value :: value
+      integer(c_int) :: odesens_solver_set_option_double
+    end function
+
+    function odesens_solver_set_option_int(solver, key, value) &
+        bind(C, name="odesens_solver_set_option_int")
+      import :: c_int, c_int64_t, c_char, c_ptr
+      type(c_ptr), value :: solver
+      character(kind=c_char), intent(in) :: key(*)
+      integer(c_int64_t), value :: value
+      integer(c_int) :: odesens_solver_set_option_int
+    end function
+
+    function odesens_solver_set_option_string(solver, key, value) &
+        bind(C, name="odesens_solver_set_option_string")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: solver
+      character(kind=c_char), intent(in) :: key(*)
+      character(kind=c_char), intent(in) :: value(*)
+      integer(c_int) :: odesens_solver_set_option_string
+    end function
+
     function odesens_set_option_double(solver, key, value) bind(C, name="odesens_set_option_double")
       import :: c_int, c_double, c_char, c_ptr
       type(c_ptr), value :: solver
@@ -752,6 +779,14 @@ module odesens_raw
       type(c_ptr), intent(out) :: data
       integer(c_int64_t), intent(out) :: len
       integer(c_int) :: odesens_result_data
+    end function
+
+    function odesens_result_write(result, path, format) bind(C, name="odesens_result_write")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: result
+      character(kind=c_char), intent(in) :: path(*)
+      character(kind=c_char), intent(in) :: format(*)
+      integer(c_int) :: odesens_result_write
     end function
   end interface
 

@@ -204,6 +204,15 @@ odesens_solver_set_param_box(solver, lower, upper, np) =
 odesens_solver_set_objective_data(solver, data, n) =
     ccall((:odesens_solver_set_objective_data, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Int64), solver, data, n)
+odesens_solver_set_option_double(solver, key, value) =
+    ccall((:odesens_solver_set_option_double, libodesens), Cint,
+          (Ptr{Cvoid}, Cstring, Cdouble), solver, key, value)
+odesens_solver_set_option_int(solver, key, value) =
+    ccall((:odesens_solver_set_option_int, libodesens), Cint,
+          (Ptr{Cvoid}, Cstring, Int64), solver, key, value)
+odesens_solver_set_option_string(solver, key, value) =
+    ccall((:odesens_solver_set_option_string, libodesens), Cint,
+          (Ptr{Cvoid}, Cstring, Cstring), solver, key, value)
 odesens_set_option_double(solver, key, value) =
     ccall((:odesens_set_option_double, libodesens), Cint,
           (Ptr{Cvoid}, Cstring, Cdouble), solver, key, value)
@@ -315,3 +324,6 @@ odesens_result_warning(result, index, text) =
 odesens_result_data(result, array, data, len) =
     ccall((:odesens_result_data, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Ptr{Cdouble}}, Ref{Int64}), result, array, data, len)
+odesens_result_write(result, path, format) =
+    ccall((:odesens_result_write, libodesens), Cint,
+          (Ptr{Cvoid}, Cstring, Cstring), result, path, format)
