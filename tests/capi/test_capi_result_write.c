@@ -109,7 +109,10 @@ static void check_json(const odesens_result* r, const char* text) {
   CHECK_OK(odesens_result_observable(r, 0, total, NT));
   CHECK(json_numbers(text, "observables", json_total, NT + 1) == NT &&
         same(total, json_total, NT));
-  CHECK(json_numbers(text, "gradient", json_total, NT) == -1);
+  /* The default objective's gradient, as the result gives it. */
+  double g[NP], json_g[NP + 1];
+  CHECK_OK(odesens_result_gradient(r, g, NP));
+  CHECK(json_numbers(text, "gradient", json_g, NP + 1) == NP && same(g, json_g, NP));
 }
 
 /* Row k + 1 of the CSV: t, x (NX), S (NX*NP, parameter slowest), total. */
@@ -135,7 +138,9 @@ static void check_csv(const odesens_result* r, const char* text) {
     CHECK(cells[1 + NX + NX * NP] == total[k]);
     p = strchr(p + 1, '\n');
   }
-  CHECK(p && p[1] == '\0');
+  /* Then the default objective's gradient and value. */
+  const char* gradient = "\n\nparameter,gradient\n";
+  CHECK(p && strncmp(p, gradient, strlen(gradient)) == 0);
 }
 
 /* The whole dataset `name` of the file as doubles: its element count. */
