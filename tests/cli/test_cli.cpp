@@ -520,7 +520,7 @@ TEST(Cli, SbmlJsonHasTheDocumentedFieldsAndObservablesOnlyWhenAsked) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("observables"), std::string::npos);
-  EXPECT_NO_THROW(nlohmann::json::parse(r.out));
+  EXPECT_TRUE(nlohmann::json::accept(r.out));
 
   r = run_tool("run " + model + " --method cvodes_fsa --tout 0:2:3 --rtol 1e-12 --atol 1e-14"
                " --observe S,S:amount --observe k,R,c");
@@ -888,7 +888,7 @@ TEST(Cli, OutFileIsReplacedWholeOrNotAtAll) {
   EXPECT_TRUE(r.out.empty());
   const std::string doc = slurp(out);
   EXPECT_EQ(doc.rfind("{\"method\":\"cvodes_fsa\"", 0), 0u) << doc.substr(0, 80);
-  EXPECT_NO_THROW(nlohmann::json::parse(doc));
+  EXPECT_TRUE(nlohmann::json::accept(doc));
   EXPECT_EQ(folder.entries(), std::vector<std::string>{"result.json"});
   // The replaced file keeps the permissions of the old one.
   EXPECT_EQ(std::filesystem::status(out).permissions() & std::filesystem::perms::all,
@@ -928,7 +928,7 @@ TEST(Cli, ConcurrentWritersLeaveOneWholeDocument) {
        at = doc.find("{\"method\"", at + 1))
     ++documents;
   EXPECT_EQ(documents, 1u);
-  EXPECT_NO_THROW(nlohmann::json::parse(doc));
+  EXPECT_TRUE(nlohmann::json::accept(doc));
   EXPECT_EQ(folder.entries(), std::vector<std::string>{"same.json"});
 }
 
