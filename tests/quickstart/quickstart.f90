@@ -13,5 +13,6 @@ program quickstart
   call odesens_get_s(result, s, status)
   call odesens_check(status, result)
   print '(a, g0)', "dx_1/dp_2 at t = 10: ", s(1, 2, 3)
+  deallocate(s)
   call odesens_result_free(result); call odesens_solver_free(solver); call odesens_model_free(model)
 end program quickstart
