@@ -33,7 +33,8 @@ const char* kUsage =
     "that fails; ensemble: 3 when some members failed, 128 + N after signal N.\n";
 
 // What a flag is for: every method, or those with a capability.
-enum class FlagUse { any, gradient, bounds, integrands };
+// objective: every method that gives S or a gradient (it gives the objective's).
+enum class FlagUse { any, objective, bounds, integrands };
 
 enum CommandMask : unsigned { kRun = 1, kCompare = 2, kEnsemble = 4, kAll = 7 };
 
@@ -90,16 +91,16 @@ const FlagHelp kFlags[] = {
     {"--weights STATE=W,...",
      "the objective G = sum of W * STATE at the last output time, whose gradient is computed "
      "(states not named weigh 0; default: every state weighs 1; repeatable)",
-     kRun, FlagUse::gradient},
+     kRun, FlagUse::objective},
     {"--box NAME=LO:HI,...",
      "the parameter box to enclose over (parameters not named are held at their values; "
      "repeatable)",
      kRun, FlagUse::bounds},
     {"--data FILE.csv|FILE.tsv",
-     "the least-squares objective sum (d - x)^2: a header row t,STATE,... and one row per "
-     "output time, an empty or nan cell where a state is not observed; its t column gives "
-     "the output times or must agree with --tout",
-     kRun, FlagUse::bounds},
+     "the least-squares objective sum (d - x)^2 (not with --weights): a header row "
+     "t,STATE,... and one row per output time, an empty or nan cell where a state is not "
+     "observed; its t column gives the output times or must agree with --tout",
+     kRun, FlagUse::objective},
     {"--format json|csv|h5",
      "output format (default json); h5 needs --out and takes no --observe or --integrand "
      "(docs/hdf5-output.md)",
@@ -124,7 +125,7 @@ unsigned mask_of(SolveCommand command) {
 bool used_by(FlagUse use, const MethodInfo& info) {
   switch (use) {
     case FlagUse::any: return true;
-    case FlagUse::gradient: return info.capabilities.gradient;
+    case FlagUse::objective: return info.capabilities.gradient || info.capabilities.s_trajectory;
     case FlagUse::bounds: return info.capabilities.bounds;
     case FlagUse::integrands: return info.capabilities.integrands;
   }

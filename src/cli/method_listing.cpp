@@ -67,7 +67,7 @@ void write_table_row(std::ostream& out, const MethodInfo& info) {
 const char* const kLegend[][2] = {
     {"S(t)", "S = dx/dp at every output time"},
     {"S(T)", "S at the final time only"},
-    {"grad", "the gradient of an objective (--weights)"},
+    {"grad", "the gradient by an adjoint or an enclosure (methods with S(t) give it through S)"},
     {"events", "runs the model's events and stops where f switches (docs/events.md)"},
     {"dirs", "S*R for directions R (--option directions=...)"},
     {"integr", "several objectives and running costs (--integrand)"},
