@@ -16,6 +16,7 @@
 #include "io/ensemble_h5.hpp"
 #include "io/format_double.hpp"
 #include "io/parameter_table.hpp"
+#include "odesens/session.hpp"
 
 namespace odesens::cli {
 namespace {
@@ -24,14 +25,10 @@ namespace {
 constexpr std::size_t kBatchMembers = 4096;
 
 // What every member shares, checked once before the first member rather
-// than failing K times: tolerances, times, the method's needs and options.
+// than failing K times: tolerances, times, the method's needs and options,
+// as prepare() checks them.
 void check_shared_problem(const Problem& base, const MethodInfo& info) {
-  Problem problem = base;
-  if (!problem.rtol) problem.rtol = info.default_rtol;
-  if (problem.atol.empty()) problem.atol = {info.default_atol};
-  validate_problem(problem);
-  check_method_needs(info.id, info.capabilities, problem);
-  const MethodOptions options(info.id, info.options, problem.options);
+  prepare(base, info.id);
 }
 
 const char* signal_name(int sig) {
