@@ -1,0 +1,3 @@
+// The estimation layer (steady states, PEtab evaluation); its files are
+// listed in CMakeLists.txt.
+namespace odesens::estimate {}

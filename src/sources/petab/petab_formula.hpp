@@ -1,0 +1,47 @@
+// PEtab math (observable and noise formulas, and condition or parameter
+// values written as formulas) into nodes of the expression graph.
+//
+// PEtab v1 leaves the syntax informal; this follows libpetab-python's
+// grammar: numbers (1, 1.5, 1e-3, .5), names ([A-Za-z_][A-Za-z0-9_]*),
+// + - * / with the usual precedence, unary + and -, ^ (and **) right-
+// associative and binding tighter than unary minus (-2^2 = -4), parentheses,
+// comparisons (< <= > >= == !=, as 0/1 values), && || ! ,
+// functions: exp, log(x) (natural), log(b, x), ln, log2, log10, sqrt, abs,
+// sign, min, max (two or more arguments), pow(a, b), floor, ceil,
+// sin cos tan sec csc cot, asin acos atan, sinh cosh tanh, asinh acosh
+// atanh, piecewise(v1, c1, v2, c2, ..., otherwise), and the names time,
+// true, false, inf, nan, pi.
+//
+// Names other than these are resolved by the caller (model ids, parameter
+// ids, placeholders), so the parser knows nothing of models.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "expr/expr_graph.hpp"
+
+namespace odesens::expr::petab {
+
+struct FormulaScope {
+  // The node of a name; throws Error(invalid_argument) naming what is
+  // wrong when there is none (its message is prefixed with `where`).
+  std::function<NodeId(const std::string& name)> resolve;
+  // What `time` means (g.time() for observables).
+  NodeId time = kNoNode;
+};
+
+// Throws Error(parse_error, "<where>: column C: <what is wrong>") for text
+// that is not a formula (unbalanced parentheses, unknown function, wrong
+// argument count, trailing text, empty text, nesting deeper than 200
+// levels, more than 1,000,000 characters).
+NodeId parse_formula(Graph& graph, const std::string& text, const FormulaScope& scope,
+                     const std::string& where);
+
+// The names a formula refers to other than functions and the reserved
+// names above, each once, in order of first appearance; throws as
+// parse_formula for text that is not a formula.
+std::vector<std::string> formula_names(const std::string& text, const std::string& where);
+
+}  // namespace odesens::expr::petab
