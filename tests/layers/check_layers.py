@@ -36,6 +36,8 @@ PUBLIC_HEADER_LAYER = {
     "methods.hpp": "methods",
     "pbs.hpp": "methods",
     "ensemble.hpp": "ensemble",
+    "steady_state.hpp": "estimate",
+    "petab.hpp": "estimate",
     "odesens.hpp": "api",
 }
 # Parts of the tree above every library layer: they may include anything.

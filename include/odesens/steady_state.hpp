@@ -1,0 +1,57 @@
+// Steady states: x* with f(x*, p) = 0 reached from an initial state, and
+// their sensitivities dx*/dp, for pre-equilibration and time = inf
+// measurements of PEtab problems and for anyone who needs them.
+//
+// What is tried, in order (each step's outcome is kept in the result):
+//   1. Newton's method on f(x) = 0 from x0 with the model's exact J_x
+//      (dense LU, or KLU for a model with a sparsity pattern and at least
+//      sparse_threshold states), damped by step halving; converged when the
+//      weighted norm of f (below) is at most 1. Then S* = -J_x^{-1} J_p.
+//   2. When Newton fails or J_x is singular (a model with conservation laws:
+//      detected by the LU's pivots, |u_ii| <= 1e-12 max|u_jj|, or by KLU's
+//      reciprocal condition estimate), integration of x and S by
+//      cvodes_fsa from x0 over growing spans (t0 + 10, 100, ... up to
+//      max_time) until the weighted norm of f is at most 1. S then is the
+//      integrated S, which is right whether or not J_x is singular.
+// The weighted norm: sqrt(mean_i (f_i / (rtol |x_i| + atol))^2).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "odesens/problem.hpp"
+
+namespace odesens {
+
+struct SteadyStateOptions {
+  double rtol = 1e-8;  // of the norm of f above (not the integrator's)
+  double atol = 1e-10;
+  bool sensitivities = true;   // compute S* (nx x np)
+  double max_time = 1e9;       // integration gives up past t0 + max_time
+  int max_newton_iterations = 50;
+  bool try_newton = true;      // false: integration only
+};
+
+struct SteadyState {
+  std::vector<double> x;  // nx
+  // dx*/dp (nx x np, column-major: S[i + j*nx]); empty without sensitivities.
+  std::vector<double> S;
+  // How it was reached: "newton" or "integration".
+  std::string how;
+  // The time integration reached (t0 for Newton) and the weighted norm of f at x.
+  double time = 0.0;
+  double residual = 0.0;
+  // What was tried and why each attempt stopped, in order, one line each
+  // ("newton: J_x singular (conservation laws?) after 0 iterations").
+  std::vector<std::string> attempts;
+};
+
+// From the problem's initial state (Problem::initial_state or x0(p)) at its
+// parameters; the problem's tolerances and options go to the integrator
+// (cvodes_fsa) when it is used, its output times are ignored. Throws
+// Error(solver_failed) with every attempt in the message when none
+// reaches a steady state; Error as validate_problem for a bad problem.
+SteadyState steady_state(const Problem& problem, const SteadyStateOptions& options = {});
+
+}  // namespace odesens
