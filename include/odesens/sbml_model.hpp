@@ -59,6 +59,16 @@ struct SbmlOptions {
   // parameters or compartments whose value is constant and set by no rule or
   // initial assignment. Unset: the default set described above; empty: none.
   std::optional<std::vector<std::string>> sensitivity_params;
+  // Species, compartments and parameters whose initial value a caller
+  // chooses per solve (PEtab's condition tables): ids of state variables or
+  // of values no rule sets, not sensitivity parameters. For each id, two
+  // parameters are appended after the sensitivity parameters, in this
+  // order: `ID@initial`, the initial value in the id's units (a species'
+  // concentration unless it is amount-valued), and `ID@initial_set`: 1 to
+  // use it, 0 for the model's own initial value (nominal 0). The choice
+  // replaces the initial value everywhere it is read (initial assignments
+  // that use it included), so dx0/dp stays exact.
+  std::vector<std::string> initial_value_params;
 };
 
 // A model from SBML text; messages name `name_for_messages`.

@@ -11,13 +11,6 @@
 namespace odesens::cli {
 namespace {
 
-std::pair<std::string, std::string> split_assignment(const std::string& text,
-                                                     const std::string& flag) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw UsageError{flag + " expects NAME=VALUE, got '" + text + "'"};
-  return {text.substr(0, eq), text.substr(eq + 1)};
-}
 
 // Unlike CLI11's delimiter(), keeps empty parts so that they can be reported.
 std::vector<std::string> split(const std::string& text, char sep) {
@@ -227,6 +220,14 @@ void check_run_arguments(const RunArguments& run, SolveCommand kind) {
                        (run.observe.empty() ? "--integrand" : "--observe") +
                        " (use --format json or csv)"};
   }
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& text,
+                                                     const std::string& flag) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw UsageError{flag + " expects NAME=VALUE, got '" + text + "'"};
+  return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
 }  // namespace odesens::cli

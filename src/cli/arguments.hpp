@@ -76,6 +76,10 @@ std::vector<double> parse_time_grid(const std::string& text);
 // parameters).
 std::vector<std::string> parse_sens_params(const std::string& list);
 
+// KEY=VALUE (KEY not empty), or throws UsageError naming `flag`.
+std::pair<std::string, std::string> split_assignment(const std::string& text,
+                                                     const std::string& flag);
+
 // A whole-string finite number, or throws UsageError naming `what`.
 double parse_number(const std::string& text, const std::string& what);
 

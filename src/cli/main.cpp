@@ -35,6 +35,7 @@
 #include "cli/arguments.hpp"
 #include "cli/command_help.hpp"
 #include "cli/ensemble_command.hpp"
+#include "cli/petab_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/method_listing.hpp"
 #include "cli/problem_from_arguments.hpp"
@@ -267,6 +268,9 @@ int main(int argc, char** argv) {
   add_run_flags(*compare_command, compare_args, SolveCommand::compare);
   CLI::App* ensemble_command = app.add_subcommand("ensemble");
   add_run_flags(*ensemble_command, ensemble_args, SolveCommand::ensemble);
+  PetabArguments petab_args;
+  CLI::App* petab_command = app.add_subcommand("petab");
+  add_petab_flags(*petab_command, petab_args);
   try {
     try {
       app.parse(argc, argv);
@@ -283,6 +287,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*info) return show_info(model, sens_params);
+    if (*petab_command) return run_petab(petab_args);
     if (*run_command) {
       if (run_args.help) return print_command_help("odesens", run_args, SolveCommand::run);
       check_run_arguments(run_args, SolveCommand::run);

@@ -16,9 +16,6 @@ LoadOptions load_options(const std::optional<std::vector<std::string>>& sens_par
   return options;
 }
 
-namespace {
-
-// Option value typed by the method's declaration of KEY.
 void set_option(Options& options, const MethodInfo& info, const std::string& key,
                 const std::string& text) {
   for (const auto& spec : info.options) {
@@ -39,6 +36,8 @@ void set_option(Options& options, const MethodInfo& info, const std::string& key
   }
   options.set(key, text);  // unknown key: let the method's validation name it
 }
+
+namespace {
 
 // The index of `name` among the model's parameters or states (`what`), or
 // UsageError from `flag`.

@@ -17,6 +17,11 @@ LoadOptions load_options(const std::optional<std::vector<std::string>>& sens_par
 
 // Whether the method declares option KEY.
 bool declares(const MethodInfo& info, const std::string& key);
+// --option KEY=TEXT typed by the method's declaration of KEY (UsageError for
+// a number option given text); an undeclared key is kept as text for the
+// method's validation to name.
+void set_option(Options& options, const MethodInfo& info, const std::string& key,
+                const std::string& text);
 
 // The problem of `a` on `model` for the method `info`: the model's nominal
 // parameters with each --param set, --t0 (default the model's), --tout

@@ -10,6 +10,7 @@
 #include "sources/sbml/sbml_import.hpp"
 
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "expr/differentiate.hpp"
@@ -41,8 +42,10 @@ constexpr std::size_t kMaxNesting = 200;
 
 class Importer {
  public:
-  Importer(SbmlModel& model, const std::string& file, SymbolTable table)
-      : m_(model), file_(file), t_(std::move(table)), math_(out_.graph, model, file) {
+  Importer(SbmlModel& model, const std::string& file, SymbolTable table,
+           const std::vector<std::string>& initial_value_params)
+      : m_(model), file_(file), t_(std::move(table)), math_(out_.graph, model, file),
+        initial_value_ids_(initial_value_params) {
     for (auto& v : memo_) v.assign(t_.symbols.size(), kNoNode);
     for (auto& b : busy_) b.assign(t_.symbols.size(), 0);
   }
@@ -147,6 +150,27 @@ class Importer {
   }
 
   NodeId compute(const Symbol& s, Context c) {
+    if (c == kInitial) {
+      auto chosen = initial_value_params_.find(s.id);
+      if (chosen != initial_value_params_.end()) return chosen_initial_value(s, chosen->second);
+    }
+    return compute_value(s, c);
+  }
+
+  // select(ID@initial_set, ID@initial, the model's initial value); a model
+  // without an initial value of its own gets NaN there, so that forgetting
+  // to choose one shows in the states.
+  NodeId chosen_initial_value(const Symbol& s, int value_param) {
+    NodeId own;
+    try {
+      own = compute_value(s, kInitial);
+    } catch (const UndefinedValue&) {
+      own = g().constant(std::numeric_limits<double>::quiet_NaN());
+    }
+    return g().select(g().param(value_param + 1), g().param(value_param), own);
+  }
+
+  NodeId compute_value(const Symbol& s, Context c) {
     if (s.kind == SymbolKind::reaction) return rate(s, c);
     switch (s.role) {
       case Role::parameter: return g().param(s.param);
@@ -387,6 +411,28 @@ class Importer {
               ? static_cast<const Parameter*>(s.element)->getValue()
               : static_cast<const Compartment*>(s.element)->getSize());
     }
+    for (const std::string& id : initial_value_ids_) add_initial_value_params(id);
+  }
+
+  // SbmlOptions::initial_value_params: ID@initial (nominal NaN: unset) and
+  // ID@initial_set (nominal 0: the model's own value).
+  void add_initial_value_params(const std::string& id) {
+    const Symbol* s = t_.find(id);
+    std::string why;
+    if (!s) why = "the model has no such id";
+    else if (s->kind == SymbolKind::reaction || s->kind == SymbolKind::species_reference)
+      why = "it is not a species, compartment or parameter";
+    else if (s->role == Role::parameter) why = "it is a sensitivity parameter";
+    else if (s->role == Role::assigned) why = "an assignment rule sets it at every time";
+    else if (initial_value_params_.count(id)) why = "it is listed twice";
+    if (!why.empty())
+      throw Error(Status::invalid_argument,
+                  "initial value parameter for '" + id + "': " + why);
+    initial_value_params_[id] = static_cast<int>(out_.param_names.size());
+    out_.param_names.push_back(id + "@initial");
+    out_.nominal_params.push_back(std::numeric_limits<double>::quiet_NaN());
+    out_.param_names.push_back(id + "@initial_set");
+    out_.nominal_params.push_back(0.0);
   }
 
   void build_states() {
@@ -558,6 +604,9 @@ class Importer {
   std::unordered_map<std::size_t, NodeId> rate_memo_;  // rateOf by symbol and context
   std::vector<int> stack_;            // symbols whose values are being built
   std::vector<std::string> wheres_;   // math being translated, innermost last
+  const std::vector<std::string>& initial_value_ids_;
+  // SbmlOptions::initial_value_params: id -> index of its ID@initial parameter.
+  std::unordered_map<std::string, int> initial_value_params_;
 };
 
 }  // namespace
@@ -570,7 +619,32 @@ SymbolicModel import_sbml(const std::string& xml, const std::string& file,
       text.xml.size() == xml.size() ? xml : std::string(text.xml), file, text.required_packages);
   sbml::reject_unsupported(*document, file, text.required_packages);
   SbmlModel& model = *document->getModel();
-  return Importer(model, file, build_symbol_table(model, file, options.sensitivity_params)).run();
+  return Importer(model, file, build_symbol_table(model, file, options.sensitivity_params),
+                  options.initial_value_params)
+      .run();
+}
+
+std::unordered_map<std::string, SbmlIdUse> sbml_id_uses(const std::string& xml,
+                                                        const std::string& file) {
+  const sbml::SbmlText text = sbml::check_sbml_text(xml, file);
+  auto document = sbml::read_document(
+      text.xml.size() == xml.size() ? xml : std::string(text.xml), file, text.required_packages);
+  sbml::reject_unsupported(*document, file, text.required_packages);
+  const SymbolTable table =
+      build_symbol_table(*document->getModel(), file, std::vector<std::string>{});
+  std::unordered_map<std::string, SbmlIdUse> uses;
+  for (const Symbol& s : table.symbols) {
+    SbmlIdUse use = SbmlIdUse::other;
+    const bool valued = s.kind == SymbolKind::parameter || s.kind == SymbolKind::compartment ||
+                        s.kind == SymbolKind::species;
+    if (!valued) use = SbmlIdUse::other;
+    else if (s.role == Role::assigned) use = SbmlIdUse::assigned;
+    else if (s.kind != SymbolKind::species && s.role == Role::fixed && !s.initial_math)
+      use = SbmlIdUse::parameter;
+    else use = SbmlIdUse::initial_value;
+    uses[s.id] = use;
+  }
+  return uses;
 }
 
 }  // namespace odesens::expr

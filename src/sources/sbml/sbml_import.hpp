@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 
 #include "expr/symbolic_model.hpp"
 #include "odesens/sbml_model.hpp"
@@ -13,5 +14,19 @@ namespace odesens::expr {
 // SBML Test Suite has such cases, which its harness runs with a stand-in.
 SymbolicModel import_sbml(const std::string& xml, const std::string& file,
                           const SbmlOptions& options);
+
+// What an id of an SBML model can be given per solve (for PEtab's tables).
+enum class SbmlIdUse {
+  parameter,      // a global parameter or compartment no rule, event or initial
+                  // assignment sets: a sensitivity parameter
+  initial_value,  // a species, or a value that rate rules, events or an initial
+                  // assignment set: its initial value
+  assigned,       // an id an assignment rule sets at every time
+  other           // reactions, species references
+};
+// Every id of the document with its use; throws as import_sbml for
+// documents it refuses.
+std::unordered_map<std::string, SbmlIdUse> sbml_id_uses(const std::string& xml,
+                                                        const std::string& file);
 
 }  // namespace odesens::expr

@@ -1,0 +1,143 @@
+// PEtab problems: the negative log-likelihood of measured data under an
+// SBML model, its gradient and the Fisher information, at a vector of the
+// estimated parameters on their scales (PEtab v1, petab.readthedocs.io).
+//
+//   auto problem = odesens::PetabProblem::load("Boehm_JProteomeRes2014.yaml");
+//   odesens::PetabOptions options;
+//   options.gradient = true;
+//   odesens::PetabResult r = problem->evaluate(problem->nominal_scaled(), options);
+//   // r.llh, r.nllh, r.chi2, r.gradient (d nllh / d theta on the scales)
+//
+// Each measurement y of observable h with noise sigma (both formulas of the
+// model's states and parameters, after the observable's transformation
+// log or log10 where it has one, applied to y and h alike) contributes
+//   normal:   1/2 log(2 pi sigma^2) + 1/2 ((y - h)/sigma)^2
+//   laplace:  log(2 sigma) + |y - h| / sigma
+// plus log(y) for log-transformed and log(y ln 10) for log10-transformed
+// data (the density is of the untransformed y). chi2 = sum ((y - h)/sigma)^2.
+// The gradient is exact through forward sensitivities S of the model
+// (PetabOptions::method, any method that gives S); the Fisher information
+// is the expected one of the data, from S:
+//   normal:  sum (1/sigma^2) dh dh^T + (2/sigma^2) dsigma dsigma^T
+//   laplace: sum (1/sigma^2) (dh dh^T + dsigma dsigma^T)
+// with dh, dsigma the total derivatives in the scaled parameters; with
+// priors (objectivePriorType), their Hessians are added, and the
+// gradient and FIM are those of the negative log-posterior.
+//
+// Pre-equilibration conditions and measurements at time inf run to a
+// steady state (steady_state.hpp) with its sensitivities; after
+// pre-equilibration the states the simulation condition sets are
+// re-initialized, the others keep their steady-state values and S.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "odesens/model.hpp"
+#include "odesens/options.hpp"
+#include "odesens/result.hpp"
+#include "odesens/steady_state.hpp"
+
+namespace odesens {
+
+namespace petab {
+struct Definition;
+}
+
+struct PetabOptions {
+  // The method of the simulations and forward sensitivities (one that gives
+  // S; cvodes_fsa by default), its tolerances (unset: 1e-8 relative, 1e-8
+  // absolute, the benchmark collection's test setting), limit and options.
+  std::string method = "cvodes_fsa";
+  std::optional<double> rtol;
+  std::vector<double> atol;
+  std::int64_t max_steps = 100000;
+  Options options;
+  bool gradient = false;  // d(nllh or nlpost)/d theta
+  bool fim = false;       // Fisher information matrix
+  // Experiments (pre-equilibration + simulation condition pairs) solved at
+  // once; 0: one per core.
+  unsigned threads = 1;
+  SteadyStateOptions steady_state;
+};
+
+struct PetabResult {
+  double llh = 0.0;     // log-likelihood
+  double nllh = 0.0;    // -llh
+  double chi2 = 0.0;
+  double log_prior = 0.0;  // sum of the priors' log-densities (0 without priors)
+  double nlpost = 0.0;     // nllh - log_prior
+  bool has_priors = false;
+  // The estimated parameters, in the order of the gradient and the FIM.
+  std::vector<std::string> parameter_ids;
+  // Of nlpost (= nllh without priors) in the scaled estimated parameters;
+  // empty unless asked for.
+  std::vector<double> gradient;
+  // n x n, row-major (symmetric); empty unless asked for.
+  std::vector<double> fim;
+  // h at every measurement, in the measurement table's order (unscaled,
+  // the PEtab simulation table's values), and the residuals (y - h)/sigma
+  // on the transformed scale.
+  std::vector<double> simulations;
+  std::vector<double> sigmas;
+  std::vector<double> residuals;
+  Stats stats;  // summed over every solve
+  std::size_t n_experiments = 0;
+  // What has reason to be distrusted (a non-positive sigma, log of a
+  // non-positive simulation, a method's own warnings), one sentence each.
+  std::vector<std::string> warnings;
+};
+
+class PetabProblem {
+ public:
+  // Reads the YAML problem and every file it names, builds the model;
+  // throws Error naming the file, row, column and the rule broken.
+  static std::shared_ptr<const PetabProblem> load(const std::string& yaml_path);
+  ~PetabProblem();
+
+  // The estimated parameters: ids, scales ("lin", "log", "log10"), bounds
+  // and nominal values on their scales.
+  const std::vector<std::string>& parameter_ids() const { return ids_; }
+  const std::vector<std::string>& parameter_scales() const { return scales_; }
+  const std::vector<double>& lower_scaled() const { return lower_; }
+  const std::vector<double>& upper_scaled() const { return upper_; }
+  const std::vector<double>& nominal_scaled() const { return nominal_; }
+  // Value on the parameter's scale of a linear value of estimated parameter i.
+  double to_scale(std::size_t i, double linear) const;
+
+  std::shared_ptr<const Model> model() const;
+  std::size_t n_measurements() const;
+  std::size_t n_experiments() const;
+  const std::string& file() const;
+
+  // At x (the estimated parameters on their scales, parameter_ids()
+  // order). Throws Error(invalid_argument) for a wrong size or a non-finite
+  // value, and Error as the method's solve for a failed simulation (its
+  // message names the condition).
+  PetabResult evaluate(const std::vector<double>& x, const PetabOptions& options) const;
+
+  // Writes the PEtab simulation table of r (the measurement table with
+  // `simulation` in place of `measurement`), replacing `path` atomically.
+  void write_simulations(const PetabResult& r, const std::string& path) const;
+
+  // The internals the evaluation uses.
+  const petab::Definition& definition() const { return *def_; }
+
+ private:
+  explicit PetabProblem(std::unique_ptr<petab::Definition> def);
+  std::unique_ptr<petab::Definition> def_;
+  std::vector<std::string> ids_, scales_;
+  std::vector<double> lower_, upper_, nominal_;
+};
+
+// Values for the estimated parameters from a table with columns
+// `parameterId` and `value` (linear scale), on their scales; the ones the
+// table does not list keep their nominal values. Error(parse_error) names
+// the row of an unknown id or a bad value.
+std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
+                                                const std::string& path);
+
+}  // namespace odesens

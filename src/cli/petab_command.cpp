@@ -1,0 +1,131 @@
+// The petab command (petab_command.hpp).
+#include "cli/petab_command.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "cli/arguments.hpp"
+#include "cli/problem_from_arguments.hpp"
+#include "io/format_double.hpp"
+#include "io/json_values.hpp"
+#include "io/output_file.hpp"
+#include "odesens/methods.hpp"
+#include "odesens/petab.hpp"
+
+namespace odesens::cli {
+namespace {
+
+io::Json stats_json(const PetabResult& r) {
+  io::Json s = io::Json::object();
+  s["experiments"] = r.n_experiments;
+  s["steps"] = r.stats.steps;
+  s["rhs_evals"] = r.stats.rhs_evals;
+  s["jac_evals"] = r.stats.jac_evals;
+  s["linear_setups"] = r.stats.linear_setups;
+  s["wall_seconds"] = io::number(r.stats.wall_seconds);
+  return s;
+}
+
+io::Json result_json(const PetabProblem& problem, const PetabResult& r, const PetabArguments& a) {
+  io::Json j = io::Json::object();
+  j["problem"] = io::text(problem.file());
+  j["method"] = io::text(a.method);
+  j["llh"] = io::number(r.llh);
+  j["nllh"] = io::number(r.nllh);
+  j["chi2"] = io::number(r.chi2);
+  if (r.has_priors) {
+    j["log_prior"] = io::number(r.log_prior);
+    j["nlpost"] = io::number(r.nlpost);
+  }
+  j["parameter_ids"] = io::texts(r.parameter_ids);
+  j["parameter_scales"] = io::texts(problem.parameter_scales());
+  if (!r.gradient.empty()) j["gradient"] = io::numbers(r.gradient);
+  if (!r.fim.empty()) {
+    const std::size_t n = r.parameter_ids.size();
+    j["fim"] = io::nested(r.fim, {{n, n}, {n, 1}});
+  }
+  j["simulations"] = io::numbers(r.simulations);
+  j["stats"] = stats_json(r);
+  j["warnings"] = io::texts(r.warnings);
+  return j;
+}
+
+void write_text(std::ostream& out, const PetabResult& r) {
+  out << "llh    " << io::format_double(r.llh) << "\n";
+  out << "chi2   " << io::format_double(r.chi2) << "\n";
+  if (r.has_priors) out << "nlpost " << io::format_double(r.nlpost) << "\n";
+  const std::size_t n = r.parameter_ids.size();
+  if (!r.gradient.empty()) {
+    out << "gradient of " << (r.has_priors ? "nlpost" : "nllh") << " (scaled parameters):\n";
+    for (std::size_t i = 0; i < n; ++i)
+      out << "  " << r.parameter_ids[i] << "\t" << io::format_double(r.gradient[i]) << "\n";
+  }
+  if (!r.fim.empty()) {
+    out << "fim (" << n << " x " << n << ", rows in the gradient's order):\n";
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t k = 0; k < n; ++k) out << (k ? "\t" : "  ") << io::format_double(r.fim[i * n + k]);
+      out << "\n";
+    }
+  }
+  out << "experiments " << r.n_experiments << ", steps " << r.stats.steps << ", "
+      << io::format_double(r.stats.wall_seconds) << " s\n";
+}
+
+}  // namespace
+
+void add_petab_flags(CLI::App& command, PetabArguments& a) {
+  command.add_option("PROBLEM", a.problem)->required();
+  command.add_option("--at", a.at);
+  command.add_option("--method", a.method);
+  command.add_option_function<std::string>(
+      "--rtol", [&a](const std::string& v) { a.rtol = parse_number(v, "--rtol"); });
+  command.add_option_function<std::string>(
+      "--atol", [&a](const std::string& v) { a.atol = parse_number(v, "--atol"); });
+  command.add_option_function<std::string>("--option", [&a](const std::string& v) {
+    a.options.push_back(split_assignment(v, "--option"));
+  })->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command.add_flag("--gradient", a.gradient);
+  command.add_flag("--fim", a.fim);
+  command.add_option_function<std::string>("--threads", [&a](const std::string& v) {
+    const double n = parse_number(v, "--threads");
+    if (n < 0 || n > max_threads || n != static_cast<unsigned>(n))
+      throw UsageError{"--threads needs a whole number from 0 (one per core) to " +
+                       std::to_string(max_threads) + ", got '" + v + "'"};
+    a.threads = static_cast<unsigned>(n);
+  });
+  command.add_option("--simulations", a.simulations);
+  command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
+  command.add_option("--out", a.out);
+}
+
+int run_petab(const PetabArguments& a) {
+  const MethodInfo& info = method_info(a.method);
+  auto problem = PetabProblem::load(a.problem);
+  PetabOptions options;
+  options.method = a.method;
+  options.rtol = a.rtol;
+  if (a.atol) options.atol = {*a.atol};
+  for (const auto& [key, value] : a.options) set_option(options.options, info, key, value);
+  options.gradient = a.gradient;
+  options.fim = a.fim;
+  options.threads = a.threads;
+  const std::vector<double> x =
+      a.at.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.at);
+  const PetabResult r = problem->evaluate(x, options);
+  for (const std::string& w : r.warnings) std::cerr << "odesens: warning: " << w << '\n';
+  if (!a.simulations.empty()) problem->write_simulations(r, a.simulations);
+  std::ostringstream text;
+  if (a.format == "json") text << result_json(*problem, r, a).dump(1) << '\n';
+  else write_text(text, r);
+  if (a.out.empty()) {
+    std::cout << text.str();
+  } else {
+    io::OutputFile file(a.out, io::OutputFileOptions{true});
+    file.stream() << text.str();
+    file.commit();
+  }
+  return 0;
+}
+
+}  // namespace odesens::cli

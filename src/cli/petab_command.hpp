@@ -1,0 +1,34 @@
+// `odesens petab PROBLEM.yaml [--at FILE.tsv] [--method ID] [--rtol R]
+// [--atol A] [--option K=V ...] [--gradient] [--fim] [--threads N]
+// [--simulations FILE.tsv] [--format text|json] [--out FILE]`: the
+// negative log-likelihood of a PEtab problem (petab.hpp) at its nominal
+// parameters or those of --at, with its gradient and Fisher information on
+// the parameters' scales when asked for.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace odesens::cli {
+
+struct PetabArguments {
+  std::string problem;
+  std::string at;
+  std::string method = "cvodes_fsa";
+  std::optional<double> rtol, atol;
+  std::vector<std::pair<std::string, std::string>> options;
+  bool gradient = false, fim = false;
+  unsigned threads = 1;
+  std::string simulations;
+  std::string format = "text";
+  std::string out;
+};
+
+void add_petab_flags(CLI::App& command, PetabArguments& a);
+int run_petab(const PetabArguments& a);
+
+}  // namespace odesens::cli

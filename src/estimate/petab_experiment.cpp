@@ -1,0 +1,146 @@
+// Solving one experiment of a PEtab problem (petab_experiment.hpp).
+#include "estimate/petab_experiment.hpp"
+
+#include <algorithm>
+
+#include "odesens/methods.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::petab {
+namespace {
+
+// The benchmark collection's test setting (AMICI's benchmark criterion).
+constexpr double kDefaultTolerance = 1e-8;
+
+Problem base_problem(const Definition& def, const PetabOptions& options, bool sensitivities) {
+  Problem p;
+  p.model = def.model;
+  p.t0 = 0.0;
+  p.rtol = options.rtol.value_or(kDefaultTolerance);
+  p.atol = options.atol.empty() ? std::vector<double>{kDefaultTolerance} : options.atol;
+  p.max_steps = options.max_steps;
+  p.options = options.options;
+  // The states alone when no S is wanted (cvodes_fsa's yardstick option).
+  if (!sensitivities && options.method == "cvodes_fsa" && !p.options.has("sensitivities"))
+    p.options.set("sensitivities", 0);
+  return p;
+}
+
+std::string describe(const Definition& def, const Experiment& e) {
+  std::string text = "condition '" + def.conditions[e.simulation].id + "'";
+  if (e.preequilibration >= 0)
+    text += " after pre-equilibration in '" +
+            def.conditions[static_cast<std::size_t>(e.preequilibration)].id + "'";
+  return text;
+}
+
+// S after pre-equilibration is dx/dp of the pre-equilibration's parameters;
+// it carries over only where both conditions give an estimated parameter
+// the same setting.
+void check_same_estimated(const Definition& def, const Experiment& e) {
+  const Condition& pre = def.conditions[static_cast<std::size_t>(e.preequilibration)];
+  const Condition& sim = def.conditions[e.simulation];
+  auto estimated = [&](int theta) {
+    return theta >= 0 && def.tables.parameters[static_cast<std::size_t>(theta)].estimate;
+  };
+  for (std::size_t j = 0; j < def.n_sbml_params; ++j) {
+    const Setting& a = pre.params[j];
+    const Setting& b = sim.params[j];
+    if ((estimated(a.theta) || estimated(b.theta)) && a.theta != b.theta)
+      throw Error(Status::unsupported,
+                  "model parameter '" + def.model->param_names()[j] +
+                      "' is set differently in pre-equilibration condition '" + pre.id +
+                      "' and simulation condition '" + sim.id +
+                      "' and one of the two is estimated: sensitivities that change settings "
+                      "after pre-equilibration are not supported");
+  }
+}
+
+void add_stats(Stats& into, const Stats& s) {
+  into.steps += s.steps;
+  into.rhs_evals += s.rhs_evals;
+  into.jac_evals += s.jac_evals;
+  into.linear_setups += s.linear_setups;
+  into.error_test_failures += s.error_test_failures;
+}
+
+// x0 and S0 of the simulation after pre-equilibration: the steady state,
+// with the states the simulation condition sets re-initialized.
+void preequilibrate(const Definition& def, const Experiment& e, const std::vector<double>& theta,
+                    const Problem& base, const PetabOptions& options, bool sensitivities,
+                    Problem& simulation) {
+  if (sensitivities) check_same_estimated(def, e);
+  const Model& model = *def.model;
+  const std::size_t nx = model.nx(), np = model.np();
+  Problem pre = base;
+  pre.params = model_params(def.conditions[static_cast<std::size_t>(e.preequilibration)].params,
+                            theta);
+  SteadyStateOptions so = options.steady_state;
+  so.sensitivities = sensitivities;
+  SteadyState ss = steady_state(pre, so);
+  std::vector<double> x0(nx), S0(sensitivities ? nx * np : 0);
+  model.initial_state(simulation.params.data(), x0.data());
+  if (sensitivities) model.initial_sensitivity(simulation.params.data(), S0.data());
+  for (std::size_t i : def.conditions[e.simulation].reinitialized_states) {
+    ss.x[i] = x0[i];
+    for (std::size_t j = 0; j < np && sensitivities; ++j) ss.S[i + j * nx] = S0[i + j * nx];
+  }
+  simulation.initial_state = std::move(ss.x);
+  if (sensitivities) simulation.initial_sensitivity = std::move(ss.S);
+}
+
+}  // namespace
+
+std::vector<double> table_values(const Definition& def, const std::vector<double>& x) {
+  std::vector<double> theta;
+  for (const ParameterRow& row : def.tables.parameters) theta.push_back(row.nominal);
+  for (std::size_t i = 0; i < def.estimated.size(); ++i) {
+    const ParameterRow& row = def.tables.parameters[def.estimated[i]];
+    theta[def.estimated[i]] = unscale(x[i], row.scale);
+  }
+  return theta;
+}
+
+std::vector<double> model_params(const std::vector<Setting>& settings,
+                                 const std::vector<double>& theta) {
+  std::vector<double> p(settings.size());
+  for (std::size_t j = 0; j < settings.size(); ++j)
+    p[j] = settings[j].theta >= 0 ? theta[static_cast<std::size_t>(settings[j].theta)]
+                                  : settings[j].number;
+  return p;
+}
+
+ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
+                                    const std::vector<double>& theta, const PetabOptions& options,
+                                    bool sensitivities) {
+  ExperimentSolution out;
+  try {
+    const Problem base = base_problem(def, options, sensitivities);
+    Problem sim = base;
+    sim.params = model_params(def.conditions[e.simulation].params, theta);
+    out.params = sim.params;
+    if (e.preequilibration >= 0)
+      preequilibrate(def, e, theta, base, options, sensitivities, sim);
+    out.times = e.times;
+    if (!e.times.empty()) {
+      sim.output_times = e.times;
+      Result r = solve(sim, options.method);
+      out.x = std::move(r.x);
+      if (sensitivities) out.S = std::move(r.s);
+      add_stats(out.stats, r.stats);
+      out.warnings = std::move(r.warnings);
+    }
+    if (e.steady_state_measured) {
+      SteadyStateOptions so = options.steady_state;
+      so.sensitivities = sensitivities;
+      SteadyState ss = steady_state(sim, so);
+      out.x_steady = std::move(ss.x);
+      out.S_steady = std::move(ss.S);
+    }
+  } catch (const Error& error) {
+    throw Error(error.status(), describe(def, e) + ": " + error.what());
+  }
+  return out;
+}
+
+}  // namespace odesens::petab

@@ -1,0 +1,40 @@
+// One experiment of a PEtab problem solved: the simulation condition from
+// its initial state, or from the steady state of its pre-equilibration
+// condition, at the measurement times, and to a steady state when some
+// measurement is at time inf.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "odesens/petab.hpp"
+#include "sources/petab/petab_problem.hpp"
+
+namespace odesens::petab {
+
+// The values of every parameter-table row on the linear scale, the
+// estimated ones from x (on their scales).
+std::vector<double> table_values(const Definition& def, const std::vector<double>& x);
+
+// The model parameters a setting list gives, with theta the table values.
+std::vector<double> model_params(const std::vector<Setting>& settings,
+                                 const std::vector<double>& theta);
+
+struct ExperimentSolution {
+  std::vector<double> params;  // of the simulation condition (np)
+  std::vector<double> times;   // Experiment::times
+  std::vector<double> x;       // n_t x nx
+  std::vector<double> S;       // n_t blocks of nx x np (empty without sensitivities)
+  std::vector<double> x_steady;  // at time inf, when measured there
+  std::vector<double> S_steady;
+  Stats stats;
+  std::vector<std::string> warnings;
+};
+
+// Throws Error as the solves do, the message prefixed with the experiment's
+// conditions.
+ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
+                                    const std::vector<double>& theta, const PetabOptions& options,
+                                    bool sensitivities);
+
+}  // namespace odesens::petab

@@ -1,0 +1,127 @@
+// The PEtab files odesens writes and reads besides a problem: the
+// simulation table of an evaluation and a table of parameter values.
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "io/format_double.hpp"
+#include "io/output_file.hpp"
+#include "odesens/petab.hpp"
+#include "odesens/status.hpp"
+#include "sources/petab/petab_problem.hpp"
+
+namespace odesens {
+namespace {
+
+std::string value_text(const petab::Value& v) {
+  return v.kind == petab::Value::Kind::id ? v.id : io::format_double(v.number);
+}
+
+std::string list_text(const std::vector<petab::Value>& values) {
+  std::string text;
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ";" : "") + value_text(values[i]);
+  return text;
+}
+
+std::vector<std::string> split_tabs(std::string line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', start);
+    cells.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+    if (tab == std::string::npos) return cells;
+    start = tab + 1;
+  }
+}
+
+// The table's bytes, at most 64 MiB.
+std::string read_small_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(Status::io_error, path + ": cannot be opened for reading");
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > (std::size_t{64} << 20))
+      throw Error(Status::io_error, path + ": larger than 64 MiB, not a parameter table");
+  }
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+  return text;
+}
+
+bool parse_number_text(const std::string& text, double& v) {
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, v);
+  return r.ec == std::errc() && r.ptr == end && !text.empty();
+}
+
+}  // namespace
+
+void PetabProblem::write_simulations(const PetabResult& r, const std::string& path) const {
+  if (r.simulations.size() != def_->measurements.size())
+    throw Error(Status::invalid_argument,
+                "PEtab simulation table: the result is not one of this problem");
+  io::OutputFile file(path);
+  std::ostream& out = file.stream();
+  out << "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\tsimulation\t"
+         "observableParameters\tnoiseParameters\n";
+  for (std::size_t i = 0; i < def_->measurements.size(); ++i) {
+    const petab::MeasurementRow& m = def_->tables.measurements[i];
+    out << m.observable_id << '\t' << m.preequilibration_condition << '\t'
+        << m.simulation_condition << '\t' << (std::isinf(m.time) ? "inf" : io::format_double(m.time))
+        << '\t' << io::format_double(r.simulations[i]) << '\t'
+        << list_text(m.observable_parameters) << '\t' << list_text(m.noise_parameters) << '\n';
+  }
+  file.commit();
+}
+
+std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
+                                                const std::string& path) {
+  std::vector<double> x = problem.nominal_scaled();
+  std::istringstream in(read_small_file(path));
+  std::string line;
+  std::size_t row = 0, id_column = 0, value_column = 0;
+  bool have_header = false;
+  while (std::getline(in, line)) {
+    ++row;
+    const std::vector<std::string> cells = split_tabs(line);
+    const std::string where = path + ":" + std::to_string(row) + ": ";
+    if (!have_header) {
+      bool id_found = false, value_found = false;
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        if (cells[c] == "parameterId") id_column = c, id_found = true;
+        if (cells[c] == "value") value_column = c, value_found = true;
+      }
+      if (!id_found || !value_found)
+        throw Error(Status::parse_error, where + "the header needs the columns parameterId and "
+                                                "value (tab-separated)");
+      have_header = true;
+      continue;
+    }
+    if (cells.size() == 1 && cells[0].empty()) continue;
+    if (cells.size() <= std::max(id_column, value_column))
+      throw Error(Status::parse_error, where + "fewer cells than the header has columns");
+    const auto& ids = problem.parameter_ids();
+    const std::string& id = cells[id_column];
+    std::size_t i = 0;
+    while (i < ids.size() && ids[i] != id) ++i;
+    if (i == ids.size())
+      throw Error(Status::parse_error,
+                  where + "'" + id + "' is not an estimated parameter of the problem");
+    double v = 0.0;
+    if (!parse_number_text(cells[value_column], v) || !std::isfinite(v))
+      throw Error(Status::parse_error, where + "value '" + cells[value_column] +
+                                           "' is not a finite number");
+    x[i] = problem.to_scale(i, v);
+    if (!std::isfinite(x[i]))
+      throw Error(Status::parse_error, where + "value " + cells[value_column] + " of '" + id +
+                                           "' has no value on its " +
+                                           problem.parameter_scales()[i] + " scale");
+  }
+  if (!have_header) throw Error(Status::parse_error, path + ": empty parameter table");
+  return x;
+}
+
+}  // namespace odesens

@@ -1,0 +1,158 @@
+// Measurement and prior terms of a PEtab objective (petab_likelihood.hpp).
+#include "estimate/petab_likelihood.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <limits>
+
+#include "odesens/status.hpp"
+
+namespace odesens::petab {
+namespace {
+
+constexpr double kLog2Pi = 1.8378770664093453;  // log(2 pi)
+const double kLn10 = std::log(10.0);
+
+double transform(double v, Transformation t) {
+  switch (t) {
+    case Transformation::log: return std::log(v);
+    case Transformation::log10: return std::log10(v);
+    case Transformation::lin: break;
+  }
+  return v;
+}
+
+// d transform(v) / dv
+double transform_derivative(double v, Transformation t) {
+  switch (t) {
+    case Transformation::log: return 1.0 / v;
+    case Transformation::log10: return 1.0 / (v * kLn10);
+    case Transformation::lin: break;
+  }
+  return 1.0;
+}
+
+// The density is of the untransformed y: log |d transform(y)/dy|^-1.
+double jacobian_term(double y, Transformation t) {
+  switch (t) {
+    case Transformation::log: return std::log(y);
+    case Transformation::log10: return std::log(y * kLn10);
+    case Transformation::lin: break;
+  }
+  return 0.0;
+}
+
+// One measurement's total derivatives of h and sigma in the estimated
+// parameters: d/dx_i = sum_j (dh/dx S_j + dh/dp_j) dp_j/dx_i.
+struct Derivatives {
+  std::vector<double> h, sigma;
+};
+
+Derivatives total_derivatives(const Definition& def, const Experiment& e, const Measurement& m,
+                              const double* S, const double* g_x, const double* g_p,
+                              const Chain& chain) {
+  const std::size_t nx = def.model->nx(), np = def.model->np();
+  Derivatives d;
+  d.h.assign(chain.dp_dx.size(), 0.0);
+  d.sigma.assign(chain.dp_dx.size(), 0.0);
+  const Condition& sim = def.conditions[e.simulation];
+  for (std::size_t j = 0; j < np; ++j) {
+    int theta = sim.params[j].theta;
+    for (const auto& [param, setting] : m.placeholders)
+      if (param == j) theta = setting.theta;
+    if (theta < 0) continue;
+    const int i = chain.estimated_index[static_cast<std::size_t>(theta)];
+    if (i < 0) continue;
+    double dh = g_p[j], ds = g_p[j + np];
+    if (S)
+      for (std::size_t k = 0; k < nx; ++k) {
+        dh += g_x[k] * S[k + j * nx];
+        ds += g_x[k + nx] * S[k + j * nx];
+      }
+    d.h[static_cast<std::size_t>(i)] += dh * chain.dp_dx[static_cast<std::size_t>(i)];
+    d.sigma[static_cast<std::size_t>(i)] += ds * chain.dp_dx[static_cast<std::size_t>(i)];
+  }
+  return d;
+}
+
+void add_outer(std::vector<double>& fim, const std::vector<double>& a, double w) {
+  const std::size_t n = a.size();
+  for (std::size_t r = 0; r < n; ++r)
+    if (a[r] != 0.0)
+      for (std::size_t c = 0; c < n; ++c) fim[r * n + c] += w * a[r] * a[c];
+}
+
+}  // namespace
+
+Chain make_chain(const Definition& def, const std::vector<double>& x) {
+  Chain c;
+  c.estimated_index.assign(def.tables.parameters.size(), -1);
+  for (std::size_t i = 0; i < def.estimated.size(); ++i) {
+    c.estimated_index[def.estimated[i]] = static_cast<int>(i);
+    c.dp_dx.push_back(unscale_derivative(x[i], def.tables.parameters[def.estimated[i]].scale));
+  }
+  return c;
+}
+
+void add_measurements(const Definition& def, const Experiment& e, const ExperimentSolution& sol,
+                      const std::vector<double>& theta, const Chain& chain, PetabResult& r) {
+  const ExprModel& model = *def.model;
+  const std::size_t nx = model.nx(), np = model.np();
+  const bool derivatives = !r.gradient.empty() || !r.fim.empty();
+  std::vector<double> outputs(model.n_outputs()), g_x(2 * nx), g_p(2 * np);
+  for (std::size_t mi : e.measurements) {
+    const Measurement& m = def.measurements[mi];
+    const Observable& ob = def.observables[m.observable];
+    const double* x = nullptr;
+    const double* S = nullptr;
+    if (std::isinf(m.time)) {
+      x = sol.x_steady.data();
+      if (!sol.S_steady.empty()) S = sol.S_steady.data();
+    } else {
+      const auto k = static_cast<std::size_t>(
+          std::lower_bound(sol.times.begin(), sol.times.end(), m.time) - sol.times.begin());
+      x = sol.x.data() + k * nx;
+      if (!sol.S.empty()) S = sol.S.data() + k * nx * np;
+    }
+    std::vector<double> p = sol.params;
+    for (const auto& [param, setting] : m.placeholders)
+      p[param] = setting.theta >= 0 ? theta[static_cast<std::size_t>(setting.theta)] : setting.number;
+    model.outputs(m.time, x, p.data(), outputs.data());
+    const double h = outputs[ob.output], sigma = outputs[ob.sigma_output];
+    const double hs = transform(h, ob.transformation), ys = transform(m.value, ob.transformation);
+    const double res = (ys - hs) / sigma;
+    r.simulations[mi] = h;
+    r.sigmas[mi] = sigma;
+    r.residuals[mi] = res;
+    r.chi2 += res * res;
+    const bool normal = ob.distribution == NoiseDistribution::normal;
+    r.nllh += (normal ? 0.5 * (kLog2Pi + 2.0 * std::log(sigma)) + 0.5 * res * res
+                      : std::log(2.0 * sigma) + std::abs(res)) +
+              jacobian_term(m.value, ob.transformation);
+    if (!(sigma > 0.0))
+      r.warnings.push_back(m.place.text() + ": the noise formula gives sigma = " +
+                           std::to_string(sigma) + ", not positive: the likelihood is not defined");
+    if (ob.transformation != Transformation::lin && !(h > 0.0))
+      r.warnings.push_back(m.place.text() + ": the simulation is " + std::to_string(h) +
+                           ", and the observable is log-transformed: the likelihood is not defined");
+    if (!derivatives) continue;
+    const std::size_t which[2] = {ob.observable_index, ob.sigma_observable_index};
+    model.observable_gradients(m.time, x, p.data(), 2, which, g_x.data(), g_p.data());
+    Derivatives d = total_derivatives(def, e, m, S, g_x.data(), g_p.data(), chain);
+    const double dhs = transform_derivative(h, ob.transformation);
+    for (double& v : d.h) v *= dhs;
+    // d nllh / d hs and d nllh / d sigma.
+    const double sign = res > 0 ? 1.0 : res < 0 ? -1.0 : 0.0;
+    const double by_h = normal ? -res / sigma : -sign / sigma;
+    const double by_sigma = normal ? (1.0 - res * res) / sigma : (1.0 - std::abs(res)) / sigma;
+    for (std::size_t i = 0; i < r.gradient.size(); ++i)
+      r.gradient[i] += by_h * d.h[i] + by_sigma * d.sigma[i];
+    if (!r.fim.empty()) {
+      add_outer(r.fim, d.h, 1.0 / (sigma * sigma));
+      add_outer(r.fim, d.sigma, (normal ? 2.0 : 1.0) / (sigma * sigma));
+    }
+  }
+}
+
+}  // namespace odesens::petab

@@ -1,0 +1,94 @@
+// The priors of a PEtab problem (objectivePriorType, PEtab v1): each a
+// density of the parameter's linear value, of its log (logNormal,
+// logLaplace) or of its value on its scale (parameterScale*), at the
+// estimated parameters x on their scales.
+#include <cmath>
+#include <limits>
+
+#include "estimate/petab_likelihood.hpp"
+
+namespace odesens::petab {
+namespace {
+
+constexpr double kLog2Pi = 1.8378770664093453;  // log(2 pi)
+
+// v, dv/dx and d2v/dx2 of the variable the prior's density is over.
+struct Variable {
+  double v, d1, d2;
+};
+
+Variable prior_variable(double x, Scale scale, PriorType type) {
+  const double p = unscale(x, scale);
+  const double dp = unscale_derivative(x, scale);
+  const double l = std::log(10.0);
+  const double d2p = scale == Scale::log ? p : scale == Scale::log10 ? p * l * l : 0.0;
+  switch (type) {
+    case PriorType::parameter_scale_uniform:
+    case PriorType::parameter_scale_normal:
+    case PriorType::parameter_scale_laplace: return {x, 1.0, 0.0};
+    case PriorType::log_normal:
+    case PriorType::log_laplace: return {std::log(p), dp / p, (d2p * p - dp * dp) / (p * p)};
+    default: return {p, dp, d2p};
+  }
+}
+
+// Negative log-density of the prior, with its first and second derivative
+// in x.
+struct Term {
+  double value = 0.0, d1 = 0.0, d2 = 0.0;
+};
+
+Term prior_term(const Prior& prior, const Variable& u) {
+  Term t;
+  const double a = prior.a, b = prior.b;
+  switch (prior.type) {
+    case PriorType::none: break;
+    case PriorType::uniform:
+    case PriorType::parameter_scale_uniform:
+      t.value = (u.v >= a && u.v <= b) ? std::log(b - a) : std::numeric_limits<double>::infinity();
+      break;
+    case PriorType::normal:
+    case PriorType::log_normal:
+    case PriorType::parameter_scale_normal: {
+      const double z = (u.v - a) / b;
+      t.value = 0.5 * (kLog2Pi + 2.0 * std::log(b)) + 0.5 * z * z;
+      t.d1 = z / b * u.d1;
+      t.d2 = (u.d1 * u.d1 + (u.v - a) * u.d2) / (b * b);
+      break;
+    }
+    case PriorType::laplace:
+    case PriorType::log_laplace:
+    case PriorType::parameter_scale_laplace: {
+      const double sign = u.v > a ? 1.0 : u.v < a ? -1.0 : 0.0;
+      t.value = std::log(2.0 * b) + std::abs(u.v - a) / b;
+      t.d1 = sign * u.d1 / b;
+      t.d2 = sign * u.d2 / b;
+      break;
+    }
+  }
+  // The log-distributions are densities of p: the change of variables from
+  // log p adds log p (that is, u.v).
+  if (prior.type == PriorType::log_normal || prior.type == PriorType::log_laplace) {
+    t.value += u.v;
+    t.d1 += u.d1;
+    t.d2 += u.d2;
+  }
+  return t;
+}
+
+}  // namespace
+
+void add_priors(const Definition& def, const std::vector<double>& x, PetabResult& r) {
+  const std::size_t n = def.estimated.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const ParameterRow& row = def.tables.parameters[def.estimated[i]];
+    if (row.prior.type == PriorType::none) continue;
+    r.has_priors = true;
+    const Term t = prior_term(row.prior, prior_variable(x[i], row.scale, row.prior.type));
+    r.log_prior -= t.value;
+    if (!r.gradient.empty()) r.gradient[i] += t.d1;
+    if (!r.fim.empty()) r.fim[i * n + i] += t.d2;
+  }
+}
+
+}  // namespace odesens::petab

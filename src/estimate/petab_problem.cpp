@@ -1,0 +1,135 @@
+// PetabProblem: loading, and evaluation over the experiments (petab.hpp).
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <mutex>
+
+#include "ensemble/worker_pool.hpp"
+#include "estimate/petab_likelihood.hpp"
+#include "odesens/petab.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens {
+
+namespace {
+
+const char* scale_name(petab::Scale s) {
+  switch (s) {
+    case petab::Scale::log: return "log";
+    case petab::Scale::log10: return "log10";
+    case petab::Scale::lin: break;
+  }
+  return "lin";
+}
+
+void check_point(const std::vector<double>& x, std::size_t n) {
+  if (x.size() != n)
+    throw Error(Status::invalid_argument, "PEtab evaluation: " + std::to_string(x.size()) +
+                                              " parameter values given, the problem estimates " +
+                                              std::to_string(n));
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(x[i]))
+      throw Error(Status::invalid_argument,
+                  "PEtab evaluation: parameter value " + std::to_string(i + 1) + " is not finite");
+}
+
+// Solves every experiment (on `threads` threads), keeping the first error.
+std::vector<petab::ExperimentSolution> solve_all(const petab::Definition& def,
+                                                 const std::vector<double>& theta,
+                                                 const PetabOptions& options, bool sensitivities) {
+  std::vector<petab::ExperimentSolution> out(def.experiments.size());
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::exception_ptr failure;
+  const unsigned threads = options.threads == 0 ? 0u : options.threads;
+  ensemble::run_tasks(def.experiments.size(), threads == 0 ? 1024u : threads, stop,
+                      [&](std::size_t k, std::size_t) {
+                        try {
+                          out[k] = petab::solve_experiment(def, def.experiments[k], theta,
+                                                           options, sensitivities);
+                        } catch (...) {
+                          std::lock_guard<std::mutex> lock(mutex);
+                          if (!failure) failure = std::current_exception();
+                          stop = true;
+                        }
+                      });
+  if (failure) std::rethrow_exception(failure);
+  return out;
+}
+
+}  // namespace
+
+PetabProblem::PetabProblem(std::unique_ptr<petab::Definition> def) : def_(std::move(def)) {
+  for (std::size_t row : def_->estimated) {
+    const petab::ParameterRow& p = def_->tables.parameters[row];
+    ids_.push_back(p.id);
+    scales_.push_back(scale_name(p.scale));
+    lower_.push_back(petab::scale_value(p.lower, p.scale));
+    upper_.push_back(petab::scale_value(p.upper, p.scale));
+    nominal_.push_back(petab::scale_value(p.nominal, p.scale));
+  }
+}
+
+PetabProblem::~PetabProblem() = default;
+
+std::shared_ptr<const PetabProblem> PetabProblem::load(const std::string& yaml_path) {
+  auto def = std::make_unique<petab::Definition>(
+      petab::build_definition(petab::read_tables(yaml_path)));
+  return std::shared_ptr<const PetabProblem>(new PetabProblem(std::move(def)));
+}
+
+double PetabProblem::to_scale(std::size_t i, double linear) const {
+  return petab::scale_value(linear, def_->tables.parameters[def_->estimated.at(i)].scale);
+}
+
+std::shared_ptr<const Model> PetabProblem::model() const { return def_->model; }
+std::size_t PetabProblem::n_measurements() const { return def_->measurements.size(); }
+std::size_t PetabProblem::n_experiments() const { return def_->experiments.size(); }
+const std::string& PetabProblem::file() const { return def_->tables.problem_file; }
+
+PetabResult PetabProblem::evaluate(const std::vector<double>& x,
+                                   const PetabOptions& options) const {
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t n = ids_.size();
+  check_point(x, n);
+  const std::vector<double> theta = petab::table_values(*def_, x);
+  const bool sensitivities = options.gradient || options.fim;
+  std::vector<petab::ExperimentSolution> solutions =
+      solve_all(*def_, theta, options, sensitivities);
+
+  PetabResult r;
+  r.parameter_ids = ids_;
+  r.n_experiments = def_->experiments.size();
+  const std::size_t nm = def_->measurements.size();
+  r.simulations.assign(nm, 0.0);
+  r.sigmas.assign(nm, 0.0);
+  r.residuals.assign(nm, 0.0);
+  if (options.gradient) r.gradient.assign(n, 0.0);
+  if (options.fim) r.fim.assign(n * n, 0.0);
+  const petab::Chain chain = petab::make_chain(*def_, x);
+  for (std::size_t k = 0; k < solutions.size(); ++k) {
+    const petab::ExperimentSolution& sol = solutions[k];
+    const std::size_t nxp = def_->model->nx() * def_->model->np();
+    if (sensitivities && sol.S.size() != sol.times.size() * nxp)
+      throw Error(Status::unsupported,
+                  "method '" + options.method +
+                      "' does not give S at every output time; the PEtab gradient and FIM "
+                      "need a method that does (cvodes_fsa, odesd, pbsr, exp, dopri8s, grk4as)");
+    petab::add_measurements(*def_, def_->experiments[k], sol, theta, chain, r);
+    r.stats.steps += sol.stats.steps;
+    r.stats.rhs_evals += sol.stats.rhs_evals;
+    r.stats.jac_evals += sol.stats.jac_evals;
+    r.stats.linear_setups += sol.stats.linear_setups;
+    r.stats.error_test_failures += sol.stats.error_test_failures;
+    for (const std::string& w : sol.warnings) r.warnings.push_back(w);
+  }
+  r.llh = -r.nllh;
+  petab::add_priors(*def_, x, r);
+  r.nlpost = r.nllh - r.log_prior;
+  r.stats.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+}  // namespace odesens

@@ -1,0 +1,403 @@
+// Building a PEtab problem's model and settings (petab_problem.hpp).
+#include "sources/petab/petab_problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <regex>
+#include <set>
+#include <unordered_map>
+
+#include "expr/expr_model_impl.hpp"
+#include "sources/model_file.hpp"
+#include "sources/petab/petab_formula.hpp"
+#include "sources/sbml/sbml_import.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::petab {
+namespace {
+
+using expr::NodeId;
+using expr::SbmlIdUse;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+[[noreturn]] void fail(const Place& place, const std::string& rule) {
+  throw Error(Status::parse_error, place.text() + ": " + rule);
+}
+
+// observableParameterN_OBS / noiseParameterN_OBS: the kind, N and OBS.
+struct Placeholder {
+  bool noise = false;
+  int n = 0;
+  std::string observable;
+};
+
+bool parse_placeholder(const std::string& name, Placeholder& out) {
+  static const std::regex pattern("^(observable|noise)Parameter([0-9]+)_([A-Za-z_][A-Za-z0-9_]*)$");
+  std::smatch m;
+  if (!std::regex_match(name, m, pattern)) return false;
+  out.noise = m[1] == "noise";
+  out.n = std::stoi(m[2].str().substr(0, 6));
+  out.observable = m[3];
+  return out.n >= 1;
+}
+
+class Builder {
+ public:
+  explicit Builder(Tables tables) { def_.tables = std::move(tables); }
+
+  Definition run() {
+    index_parameters();
+    const std::string xml = read_model_file(t().sbml_file);
+    uses_ = expr::sbml_id_uses(xml, t().sbml_file);
+    classify_condition_columns();
+    choose_model_parameters();
+    collect_placeholders();
+    SbmlOptions options;
+    options.sensitivity_params = sbml_params_;
+    options.initial_value_params = initial_value_ids_;
+    expr::SymbolicModel model = expr::import_sbml(xml, t().sbml_file, options);
+    def_.n_sbml_params = model.param_names.size();
+    add_extra_parameters(model);
+    add_observables(model);
+    def_.model = make_expr_model(std::move(model));
+    locate_observables();
+    build_conditions();
+    build_measurements();
+    for (std::size_t i = 0; i < t().parameters.size(); ++i)
+      if (t().parameters[i].estimate) def_.estimated.push_back(i);
+    return std::move(def_);
+  }
+
+ private:
+  Tables& t() { return def_.tables; }
+
+  void index_parameters() {
+    for (std::size_t i = 0; i < t().parameters.size(); ++i)
+      theta_[t().parameters[i].id] = static_cast<int>(i);
+  }
+
+  int theta_of(const std::string& id) const {
+    auto it = theta_.find(id);
+    return it == theta_.end() ? -1 : it->second;
+  }
+
+  // Condition columns are model ids: parameters set per condition, or
+  // initial values. The specification forbids listing them in the
+  // parameter table as well (the condition table would override it).
+  void classify_condition_columns() {
+    const auto& columns = t().conditions.columns;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const std::string& id = columns[c];
+      Place place;  // the column's header cell
+      if (!t().conditions.rows.empty()) {
+        place = t().conditions.rows.front().values[c].place;
+        place.row = 1;
+      }
+      auto use = uses_.find(id);
+      if (use == uses_.end())
+        fail(place, "condition table column '" + id +
+                        "' is not an id of the model (a parameter, species or compartment)");
+      if (theta_.count(id))
+        fail(place, "'" + id + "' is a column of the condition table and a row of the "
+                    "parameter table; the specification allows one of the two");
+      switch (use->second) {
+        case SbmlIdUse::parameter: sbml_params_.push_back(id); break;
+        case SbmlIdUse::initial_value: initial_value_ids_.push_back(id); break;
+        case SbmlIdUse::assigned:
+          fail(place, "condition table column '" + id +
+                          "': an assignment rule of the model sets it at every time");
+        case SbmlIdUse::other:
+          fail(place, "condition table column '" + id +
+                          "' is not a parameter, species or compartment of the model");
+      }
+    }
+  }
+
+  // Parameter-table rows that are model ids become sensitivity parameters;
+  // the rest are parameters of the observable and noise formulas.
+  void choose_model_parameters() {
+    std::set<std::string> chosen(sbml_params_.begin(), sbml_params_.end());
+    for (const ParameterRow& row : t().parameters) {
+      Placeholder ph;
+      if (parse_placeholder(row.id, ph))
+        fail(row.place, "'" + row.id + "' is a placeholder of the observable table; the "
+                        "measurement table sets it, the parameter table must not list it");
+      auto use = uses_.find(row.id);
+      if (use == uses_.end()) {
+        extra_params_.push_back(row.id);
+        continue;
+      }
+      if (use->second != SbmlIdUse::parameter)
+        fail(row.place, "parameter '" + row.id + "' is a model id that " +
+                            (use->second == SbmlIdUse::assigned
+                                 ? "an assignment rule sets"
+                                 : "is not a constant parameter (a species, or set by a rule, "
+                                   "event or initial assignment)") +
+                            "; the parameter table may list only the model's constant "
+                            "parameters and parameters of the observable table");
+      if (chosen.insert(row.id).second) sbml_params_.push_back(row.id);
+    }
+  }
+
+  void collect_placeholders() {
+    std::set<std::string> seen;
+    for (const ObservableRow& o : t().observables) {
+      const std::string where = o.place.text();
+      for (const std::string* text : {&o.formula, &o.noise_formula})
+        for (const std::string& name : expr::petab::formula_names(*text, where)) {
+          Placeholder ph;
+          if (!parse_placeholder(name, ph)) continue;
+          if (ph.observable != o.id)
+            fail(o.place, "placeholder '" + name + "' belongs to observable '" + ph.observable +
+                              "', not to '" + o.id + "'");
+          if (seen.insert(name).second) placeholders_.push_back(name);
+          int& count = ph.noise ? noise_count_[o.id] : observable_count_[o.id];
+          count = std::max(count, ph.n);
+        }
+    }
+  }
+
+  void add_extra_parameters(expr::SymbolicModel& model) {
+    for (const std::string& id : extra_params_) {
+      model_param_[id] = model.param_names.size();
+      model.param_names.push_back(id);
+      model.nominal_params.push_back(t().parameters[static_cast<std::size_t>(theta_.at(id))].nominal);
+    }
+    for (const std::string& id : placeholders_) {
+      model_param_[id] = model.param_names.size();
+      model.param_names.push_back(id);
+      model.nominal_params.push_back(kNaN);
+    }
+  }
+
+  // OBS and OBS@sigma as outputs; names resolve to the model's values
+  // (SBML ids as the model declares them), the extra parameters and the
+  // observable's own placeholders.
+  void add_observables(expr::SymbolicModel& model) {
+    std::unordered_map<std::string, NodeId> values;
+    for (std::size_t i = 0; i < model.observable_names.size(); ++i)
+      values.emplace(model.observable_names[i], model.observables[i]);
+    std::set<std::string> ids;
+    for (const ObservableRow& o : t().observables) {
+      if (uses_.count(o.id) || theta_.count(o.id))
+        fail(o.place, "observable id '" + o.id + "' is also an id of the model or the "
+                      "parameter table");
+      expr::petab::FormulaScope scope;
+      scope.time = model.graph.time();
+      scope.resolve = [&](const std::string& name) -> NodeId {
+        auto p = model_param_.find(name);
+        if (p != model_param_.end()) return model.graph.param(static_cast<int>(p->second));
+        auto v = values.find(name);
+        if (v != values.end()) return v->second;
+        throw Error(Status::invalid_argument,
+                    "'" + name + "' is neither an id of the model nor a parameter of the "
+                    "parameter table");
+      };
+      const std::string where = o.place.text();
+      model.output_names.push_back(o.id);
+      model.outputs.push_back(expr::petab::parse_formula(model.graph, o.formula, scope,
+                                                         where + " (observableFormula)"));
+      model.output_names.push_back(o.id + "@sigma");
+      model.outputs.push_back(expr::petab::parse_formula(model.graph, o.noise_formula, scope,
+                                                         where + " (noiseFormula)"));
+    }
+  }
+
+  void locate_observables() {
+    const auto& outputs = def_.model->output_names();
+    const auto& names = def_.model->observable_names();
+    auto find = [](const std::vector<std::string>& list, const std::string& name) {
+      for (std::size_t i = list.size(); i-- > 0;)
+        if (list[i] == name) return i;
+      throw Error(Status::internal_error, "PEtab output '" + name + "' not in the model");
+    };
+    for (const ObservableRow& o : t().observables) {
+      Observable ob;
+      ob.id = o.id;
+      ob.output = find(outputs, o.id);
+      ob.sigma_output = find(outputs, o.id + "@sigma");
+      ob.observable_index = find(names, o.id);
+      ob.sigma_observable_index = find(names, o.id + "@sigma");
+      ob.transformation = o.transformation;
+      ob.distribution = o.distribution;
+      observable_index_[o.id] = def_.observables.size();
+      def_.observables.push_back(ob);
+    }
+  }
+
+  // A cell that names a parameter must name a row of the parameter table.
+  Setting setting_of(const Value& v, const std::string& what) {
+    Setting s;
+    if (v.kind == Value::Kind::number) {
+      s.number = v.number;
+      return s;
+    }
+    s.theta = theta_of(v.id);
+    if (s.theta < 0)
+      fail(v.place, what + " '" + v.id + "' is not a parameter of the parameter table");
+    return s;
+  }
+
+  Setting default_setting(std::size_t j) const {
+    const std::string& id = def_.model->param_names()[j];
+    Setting s;
+    s.theta = theta_of(id);
+    if (s.theta < 0) s.number = def_.model->nominal_params()[j];
+    return s;
+  }
+
+  void build_conditions() {
+    const auto& table = t().conditions;
+    const auto& names = def_.model->param_names();
+    const auto& states = def_.model->state_names();
+    for (const ConditionTable::Row& row : table.rows) {
+      Condition c;
+      c.id = row.id;
+      for (std::size_t j = 0; j < names.size(); ++j) c.params.push_back(default_setting(j));
+      for (std::size_t k = 0; k < table.columns.size(); ++k) {
+        const Value& v = row.values[k];
+        const bool unset = v.kind == Value::Kind::empty ||
+                           (v.kind == Value::Kind::number && std::isnan(v.number));
+        const std::string& id = table.columns[k];
+        auto initial = std::find(names.begin(), names.end(), id + "@initial");
+        if (initial == names.end()) {  // a parameter
+          if (!unset) c.params[index_of(names, id)] = setting_of(v, "condition value");
+          continue;
+        }
+        const auto j = static_cast<std::size_t>(initial - names.begin());
+        c.params[j] = unset ? Setting{} : setting_of(v, "condition value");
+        c.params[j + 1] = Setting{-1, unset ? 0.0 : 1.0};
+        auto state = std::find(states.begin(), states.end(), id);
+        if (!unset && state != states.end())
+          c.reinitialized_states.push_back(static_cast<std::size_t>(state - states.begin()));
+      }
+      condition_index_[row.id] = def_.conditions.size();
+      def_.conditions.push_back(std::move(c));
+    }
+  }
+
+  static std::size_t index_of(const std::vector<std::string>& list, const std::string& id) {
+    return static_cast<std::size_t>(std::find(list.begin(), list.end(), id) - list.begin());
+  }
+
+  std::size_t condition(const std::string& id, const Place& place, const char* column) {
+    auto it = condition_index_.find(id);
+    if (it == condition_index_.end())
+      fail(place, std::string(column) + " '" + id + "' is not in the condition table");
+    return it->second;
+  }
+
+  std::size_t experiment(const MeasurementRow& row) {
+    const int pre = row.preequilibration_condition.empty()
+                        ? -1
+                        : static_cast<int>(condition(row.preequilibration_condition, row.place,
+                                                     "preequilibrationConditionId"));
+    const std::size_t sim =
+        condition(row.simulation_condition, row.place, "simulationConditionId");
+    const auto key = std::make_pair(pre, sim);
+    auto it = experiment_index_.find(key);
+    if (it != experiment_index_.end()) return it->second;
+    Experiment e;
+    e.preequilibration = pre;
+    e.simulation = sim;
+    experiment_index_[key] = def_.experiments.size();
+    def_.experiments.push_back(e);
+    return def_.experiments.size() - 1;
+  }
+
+  void add_placeholders(Measurement& m, const std::vector<Value>& values, const MeasurementRow& row,
+                        const std::string& observable, bool noise) {
+    const auto& counts = noise ? noise_count_ : observable_count_;
+    auto it = counts.find(observable);
+    const std::size_t expected = it == counts.end() ? 0 : static_cast<std::size_t>(it->second);
+    const char* column = noise ? "noiseParameters" : "observableParameters";
+    if (values.size() != expected)
+      fail(row.place, std::string(column) + ": observable '" + observable + "' has " +
+                          std::to_string(expected) + " placeholder(s) " +
+                          (noise ? "noiseParameterN_" : "observableParameterN_") + observable +
+                          " and this row gives " + std::to_string(values.size()) + " value(s)");
+    for (std::size_t n = 0; n < values.size(); ++n) {
+      const std::string name = std::string(noise ? "noiseParameter" : "observableParameter") +
+                               std::to_string(n + 1) + "_" + observable;
+      if (values[n].kind == Value::Kind::empty)
+        fail(values[n].place, std::string(column) + ": value " + std::to_string(n + 1) +
+                                  " is empty");
+      auto param = model_param_.find(name);
+      if (param == model_param_.end()) continue;  // numbered but unused in the formulas
+      m.placeholders.emplace_back(param->second, setting_of(values[n], column));
+    }
+  }
+
+  void build_measurements() {
+    for (const MeasurementRow& row : t().measurements) {
+      auto ob = observable_index_.find(row.observable_id);
+      if (ob == observable_index_.end())
+        fail(row.place, "observableId '" + row.observable_id + "' is not in the observable table");
+      Measurement m;
+      m.observable = ob->second;
+      m.experiment = experiment(row);
+      m.time = row.time;
+      m.value = row.measurement;
+      m.place = row.place;
+      add_placeholders(m, row.observable_parameters, row, row.observable_id, false);
+      add_placeholders(m, row.noise_parameters, row, row.observable_id, true);
+      Experiment& e = def_.experiments[m.experiment];
+      e.measurements.push_back(def_.measurements.size());
+      if (std::isinf(m.time)) e.steady_state_measured = true;
+      else e.times.push_back(m.time);
+      def_.measurements.push_back(std::move(m));
+    }
+    for (Experiment& e : def_.experiments) {
+      std::sort(e.times.begin(), e.times.end());
+      e.times.erase(std::unique(e.times.begin(), e.times.end()), e.times.end());
+    }
+  }
+
+  Definition def_;
+  std::unordered_map<std::string, SbmlIdUse> uses_;
+  std::unordered_map<std::string, int> theta_;  // parameter-table id -> row
+  std::vector<std::string> sbml_params_;         // the model's sensitivity parameters
+  std::vector<std::string> initial_value_ids_;   // condition columns that set initial values
+  std::vector<std::string> extra_params_;        // parameter-table ids the model lacks
+  std::vector<std::string> placeholders_;
+  std::map<std::string, int> observable_count_, noise_count_;  // placeholders per observable
+  std::unordered_map<std::string, std::size_t> model_param_;   // extra params, placeholders
+  std::unordered_map<std::string, std::size_t> observable_index_, condition_index_;
+  std::map<std::pair<int, std::size_t>, std::size_t> experiment_index_;
+};
+
+}  // namespace
+
+Definition build_definition(Tables tables) { return Builder(std::move(tables)).run(); }
+
+double unscale(double scaled, Scale scale) {
+  switch (scale) {
+    case Scale::log: return std::exp(scaled);
+    case Scale::log10: return std::pow(10.0, scaled);
+    case Scale::lin: break;
+  }
+  return scaled;
+}
+
+double scale_value(double linear, Scale scale) {
+  switch (scale) {
+    case Scale::log: return std::log(linear);
+    case Scale::log10: return std::log10(linear);
+    case Scale::lin: break;
+  }
+  return linear;
+}
+
+double unscale_derivative(double scaled, Scale scale) {
+  switch (scale) {
+    case Scale::log: return std::exp(scaled);
+    case Scale::log10: return std::pow(10.0, scaled) * std::log(10.0);
+    case Scale::lin: break;
+  }
+  return 1.0;
+}
+
+}  // namespace odesens::petab

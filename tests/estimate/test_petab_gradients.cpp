@@ -1,0 +1,101 @@
+// The gradient and the Fisher information of PEtab problems against their
+// definitions by central differences, at a point away from the nominal
+// one: conformance cases (pre-equilibration, estimated initial values,
+// noise parameters, log-transformed data) and benchmark problems.
+#include "estimate/petab_test_support.hpp"
+#include "odesens/petab.hpp"
+
+namespace odesens {
+namespace {
+
+PetabOptions tight(bool gradient, bool fim) {
+  PetabOptions o;
+  o.rtol = 1e-11;
+  o.atol = {1e-13};
+  o.gradient = gradient;
+  o.fim = fim;
+  o.threads = 2;
+  o.steady_state.rtol = 1e-12;
+  o.steady_state.atol = 1e-14;
+  return o;
+}
+
+// Away from the nominal point, inside the bounds.
+std::vector<double> test_point(const PetabProblem& p) {
+  std::vector<double> x = p.nominal_scaled();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double shift = 0.05 * (i % 2 ? 1.0 : -1.0) * (p.parameter_scales()[i] == "lin" ? std::max(std::abs(x[i]), 0.1) : 1.0);
+    x[i] = std::clamp(x[i] + shift, p.lower_scaled()[i], p.upper_scaled()[i]);
+  }
+  return x;
+}
+
+void check_gradient_and_fim(const std::string& yaml, double tolerance) {
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  const std::vector<double> x = test_point(*problem);
+  const PetabResult r = problem->evaluate(x, tight(true, true));
+  const std::size_t n = x.size(), nm = r.residuals.size();
+  // Central differences of nlpost, the residuals and the sigmas.
+  std::vector<double> dr(nm * n), ds(nm * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double h = 1e-5 * std::max(1.0, std::abs(x[i]));
+    std::vector<double> xp = x, xm = x;
+    xp[i] += h;
+    xm[i] -= h;
+    const PetabResult rp = problem->evaluate(xp, tight(false, false));
+    const PetabResult rm = problem->evaluate(xm, tight(false, false));
+    const double fd = (rp.nlpost - rm.nlpost) / (2 * h);
+    EXPECT_NEAR(r.gradient[i], fd, tolerance * (1.0 + std::abs(fd)))
+        << yaml << ": d/d " << problem->parameter_ids()[i];
+    for (std::size_t m = 0; m < nm; ++m) {
+      dr[m * n + i] = (rp.residuals[m] - rm.residuals[m]) / (2 * h);
+      ds[m * n + i] = (rp.sigmas[m] - rm.sigmas[m]) / (2 * h);
+    }
+  }
+  // FIM of normal noise: sum (1/s^2) dh dh^T + (2/s^2) ds ds^T, with
+  // h = y - s r on the transformed scale, so dh = -(s dr + r ds).
+  std::vector<double> fim(n * n, 0.0);
+  for (std::size_t m = 0; m < nm; ++m) {
+    const double s = r.sigmas[m], res = r.residuals[m];
+    for (std::size_t a = 0; a < n; ++a)
+      for (std::size_t b = 0; b < n; ++b) {
+        const double dha = s * dr[m * n + a] + res * ds[m * n + a];
+        const double dhb = s * dr[m * n + b] + res * ds[m * n + b];
+        fim[a * n + b] += (dha * dhb + 2.0 * ds[m * n + a] * ds[m * n + b]) / (s * s);
+      }
+  }
+  double scale = 0.0;
+  for (double v : fim) scale = std::max(scale, std::abs(v));
+  for (std::size_t k = 0; k < n * n; ++k)
+    EXPECT_NEAR(r.fim[k], fim[k], tolerance * (scale + std::abs(fim[k])))
+        << yaml << ": FIM entry " << k / n << "," << k % n;
+}
+
+class ConformanceGradient : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ConformanceGradient, GradientAndFimMatchCentralDifferences) {
+  check_gradient_and_fim(test::conformance_case(GetParam()), 1e-4);
+}
+
+// Pre-equilibration (0009, 0010, 0017, 0018), estimated initial values
+// (0019), noise parameters (0015), log10 and log data (0007, 0016).
+INSTANTIATE_TEST_SUITE_P(PetabV1, ConformanceGradient,
+                         ::testing::Values("0001", "0007", "0009", "0010", "0015", "0016",
+                                           "0017", "0018", "0019"),
+                         [](const auto& info) { return std::string("case") + info.param; });
+
+class BenchmarkGradient : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BenchmarkGradient, GradientAndFimMatchCentralDifferences) {
+  check_gradient_and_fim(test::benchmark_problem(GetParam()), 2e-3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Collection, BenchmarkGradient,
+                         ::testing::Values("Boehm_JProteomeRes2014", "Zheng_PNAS2012",
+                                           "Schwen_PONE2014", "Elowitz_Nature2000",
+                                           "Brannmark_JBC2010", "Crauste_CellSystems2017"),
+                         [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace odesens
