@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "estimate/petab_objective.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
 
@@ -56,6 +57,33 @@ void check_same_estimated(const Definition& def, const Experiment& e) {
   }
 }
 
+// Steady states integrate with cvodes_fsa: the options of another method
+// are not its own.
+Problem for_steady_state(Problem p, const PetabOptions& options) {
+  if (options.method != "cvodes_fsa") p.options = Options();
+  p.objective = nullptr;
+  return p;
+}
+
+bool adjoint_method(const std::string& id) {
+  const MethodCapabilities& c = method_info(id).capabilities;
+  return c.gradient && !c.s_trajectory;
+}
+
+// The adjoint gives the gradient, not S: where S is needed (the FIM,
+// pre-equilibration, steady states) the experiment runs forward.
+bool uses_adjoint(const Definition& def, const Experiment& e, const PetabOptions& options) {
+  (void)def;
+  return adjoint_method(options.method) && !options.fim && e.preequilibration < 0 &&
+         !e.steady_state_measured && !e.times.empty();
+}
+
+// The forward method of an experiment that needs S: the one asked for, or
+// cvodes_fsa when that is an adjoint method.
+std::string forward_method(const PetabOptions& options) {
+  return adjoint_method(options.method) ? std::string("cvodes_fsa") : options.method;
+}
+
 void add_stats(Stats& into, const Stats& s) {
   into.steps += s.steps;
   into.rhs_evals += s.rhs_evals;
@@ -77,7 +105,7 @@ void preequilibrate(const Definition& def, const Experiment& e, const std::vecto
                             theta);
   SteadyStateOptions so = options.steady_state;
   so.sensitivities = sensitivities;
-  SteadyState ss = steady_state(pre, so);
+  SteadyState ss = steady_state(for_steady_state(pre, options), so);
   std::vector<double> x0(nx), S0(sensitivities ? nx * np : 0);
   model.initial_state(simulation.params.data(), x0.data());
   if (sensitivities) model.initial_sensitivity(simulation.params.data(), S0.data());
@@ -122,18 +150,25 @@ ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
     if (e.preequilibration >= 0)
       preequilibrate(def, e, theta, base, options, sensitivities, sim);
     out.times = e.times;
+    const bool adjoint = sensitivities && uses_adjoint(def, e, options);
+    if (adjoint) sim.objective = experiment_objective(def, e, theta);
     if (!e.times.empty()) {
       sim.output_times = e.times;
-      Result r = solve(sim, options.method);
+      const std::string method =
+          sensitivities && !adjoint ? forward_method(options) : options.method;
+      Problem run = sim;
+      if (method != options.method) run.options = Options();  // options of another method
+      Result r = solve(run, method);
       out.x = std::move(r.x);
-      if (sensitivities) out.S = std::move(r.s);
+      if (adjoint) out.model_gradient = std::move(r.gradient);
+      else if (sensitivities) out.S = std::move(r.s);
       add_stats(out.stats, r.stats);
       out.warnings = std::move(r.warnings);
     }
     if (e.steady_state_measured) {
       SteadyStateOptions so = options.steady_state;
       so.sensitivities = sensitivities;
-      SteadyState ss = steady_state(sim, so);
+      SteadyState ss = steady_state(for_steady_state(sim, options), so);
       out.x_steady = std::move(ss.x);
       out.S_steady = std::move(ss.S);
     }

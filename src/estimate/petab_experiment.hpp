@@ -27,6 +27,9 @@ struct ExperimentSolution {
   std::vector<double> S;       // n_t blocks of nx x np (empty without sensitivities)
   std::vector<double> x_steady;  // at time inf, when measured there
   std::vector<double> S_steady;
+  // d nllh / dp of the experiment from an adjoint method (np; empty when
+  // the gradient comes from S). It lacks the placeholders' partials.
+  std::vector<double> model_gradient;
   Stats stats;
   std::vector<std::string> warnings;
 };

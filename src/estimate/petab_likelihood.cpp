@@ -1,11 +1,11 @@
-// Measurement and prior terms of a PEtab objective (petab_likelihood.hpp).
+// Measurement terms of a PEtab objective (petab_likelihood.hpp).
 #include "estimate/petab_likelihood.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <limits>
 
+#include "estimate/petab_objective.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::petab {
@@ -43,25 +43,38 @@ double jacobian_term(double y, Transformation t) {
   return 0.0;
 }
 
+// The model parameter j's setting in measurement m: its placeholder's, or
+// the simulation condition's.
+int theta_of(const Definition& def, const Experiment& e, const Measurement& m, std::size_t j,
+             bool* is_placeholder) {
+  for (const auto& [param, setting] : m.placeholders)
+    if (param == j) {
+      *is_placeholder = true;
+      return setting.theta;
+    }
+  *is_placeholder = false;
+  return def.conditions[e.simulation].params[j].theta;
+}
+
 // One measurement's total derivatives of h and sigma in the estimated
-// parameters: d/dx_i = sum_j (dh/dx S_j + dh/dp_j) dp_j/dx_i.
+// parameters: d/dx_i = sum_j (dh/dx S_j + dh/dp_j) dp_j/dx_i. Without S
+// (adjoint gradients) only the placeholders' partials: the rest is in the
+// adjoint's gradient.
 struct Derivatives {
   std::vector<double> h, sigma;
 };
 
 Derivatives total_derivatives(const Definition& def, const Experiment& e, const Measurement& m,
-                              const double* S, const double* g_x, const double* g_p,
-                              const Chain& chain) {
+                              const double* S, bool placeholders_only, const double* g_x,
+                              const double* g_p, const Chain& chain) {
   const std::size_t nx = def.model->nx(), np = def.model->np();
   Derivatives d;
   d.h.assign(chain.dp_dx.size(), 0.0);
   d.sigma.assign(chain.dp_dx.size(), 0.0);
-  const Condition& sim = def.conditions[e.simulation];
   for (std::size_t j = 0; j < np; ++j) {
-    int theta = sim.params[j].theta;
-    for (const auto& [param, setting] : m.placeholders)
-      if (param == j) theta = setting.theta;
-    if (theta < 0) continue;
+    bool placeholder = false;
+    const int theta = theta_of(def, e, m, j, &placeholder);
+    if (theta < 0 || (placeholders_only && !placeholder)) continue;
     const int i = chain.estimated_index[static_cast<std::size_t>(theta)];
     if (i < 0) continue;
     double dh = g_p[j], ds = g_p[j + np];
@@ -83,7 +96,55 @@ void add_outer(std::vector<double>& fim, const std::vector<double>& a, double w)
       for (std::size_t c = 0; c < n; ++c) fim[r * n + c] += w * a[r] * a[c];
 }
 
+void warn_undefined(const Measurement& m, const Observable& ob, const Term& t, PetabResult& r) {
+  if (!(t.sigma > 0.0))
+    r.warnings.push_back(m.place.text() + ": the noise formula gives sigma = " +
+                         std::to_string(t.sigma) + ", not positive: the likelihood is not defined");
+  if (ob.transformation != Transformation::lin && !(t.h > 0.0))
+    r.warnings.push_back(m.place.text() + ": the simulation is " + std::to_string(t.h) +
+                         " and the observable is log-transformed: the likelihood is not defined");
+}
+
+// The adjoint's gradient in the model parameters, mapped to the estimated
+// ones through the simulation condition's settings (placeholders have
+// none: their partials come per measurement).
+void add_model_gradient(const Definition& def, const Experiment& e,
+                        const std::vector<double>& gradient, const Chain& chain, PetabResult& r) {
+  const Condition& sim = def.conditions[e.simulation];
+  for (std::size_t j = 0; j < gradient.size(); ++j) {
+    const int theta = sim.params[j].theta;
+    if (theta < 0) continue;
+    const int i = chain.estimated_index[static_cast<std::size_t>(theta)];
+    if (i >= 0) r.gradient[static_cast<std::size_t>(i)] += gradient[j] * chain.dp_dx[static_cast<std::size_t>(i)];
+  }
+}
+
 }  // namespace
+
+Term measurement_term(const Observable& ob, double y, double h, double sigma) {
+  Term t;
+  t.h = h;
+  t.sigma = sigma;
+  const double hs = transform(h, ob.transformation), ys = transform(y, ob.transformation);
+  t.residual = (ys - hs) / sigma;
+  const bool normal = ob.distribution == NoiseDistribution::normal;
+  const double res = t.residual;
+  t.nllh = (normal ? 0.5 * (kLog2Pi + 2.0 * std::log(sigma)) + 0.5 * res * res
+                   : std::log(2.0 * sigma) + std::abs(res)) +
+           jacobian_term(y, ob.transformation);
+  const double sign = res > 0 ? 1.0 : res < 0 ? -1.0 : 0.0;
+  t.by_h = (normal ? -res / sigma : -sign / sigma) * transform_derivative(h, ob.transformation);
+  t.by_sigma = normal ? (1.0 - res * res) / sigma : (1.0 - std::abs(res)) / sigma;
+  return t;
+}
+
+std::vector<double> row_params(const Measurement& m, const std::vector<double>& condition_params,
+                               const std::vector<double>& theta) {
+  std::vector<double> p = condition_params;
+  for (const auto& [param, setting] : m.placeholders)
+    p[param] = setting.theta >= 0 ? theta[static_cast<std::size_t>(setting.theta)] : setting.number;
+  return p;
+}
 
 Chain make_chain(const Definition& def, const std::vector<double>& x) {
   Chain c;
@@ -99,7 +160,9 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
                       const std::vector<double>& theta, const Chain& chain, PetabResult& r) {
   const ExprModel& model = *def.model;
   const std::size_t nx = model.nx(), np = model.np();
+  const bool adjoint = !sol.model_gradient.empty();
   const bool derivatives = !r.gradient.empty() || !r.fim.empty();
+  if (adjoint && !r.gradient.empty()) add_model_gradient(def, e, sol.model_gradient, chain, r);
   std::vector<double> outputs(model.n_outputs()), g_x(2 * nx), g_p(2 * np);
   for (std::size_t mi : e.measurements) {
     const Measurement& m = def.measurements[mi];
@@ -115,42 +178,28 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
       x = sol.x.data() + k * nx;
       if (!sol.S.empty()) S = sol.S.data() + k * nx * np;
     }
-    std::vector<double> p = sol.params;
-    for (const auto& [param, setting] : m.placeholders)
-      p[param] = setting.theta >= 0 ? theta[static_cast<std::size_t>(setting.theta)] : setting.number;
+    const std::vector<double> p = row_params(m, sol.params, theta);
     model.outputs(m.time, x, p.data(), outputs.data());
-    const double h = outputs[ob.output], sigma = outputs[ob.sigma_output];
-    const double hs = transform(h, ob.transformation), ys = transform(m.value, ob.transformation);
-    const double res = (ys - hs) / sigma;
-    r.simulations[mi] = h;
-    r.sigmas[mi] = sigma;
-    r.residuals[mi] = res;
-    r.chi2 += res * res;
-    const bool normal = ob.distribution == NoiseDistribution::normal;
-    r.nllh += (normal ? 0.5 * (kLog2Pi + 2.0 * std::log(sigma)) + 0.5 * res * res
-                      : std::log(2.0 * sigma) + std::abs(res)) +
-              jacobian_term(m.value, ob.transformation);
-    if (!(sigma > 0.0))
-      r.warnings.push_back(m.place.text() + ": the noise formula gives sigma = " +
-                           std::to_string(sigma) + ", not positive: the likelihood is not defined");
-    if (ob.transformation != Transformation::lin && !(h > 0.0))
-      r.warnings.push_back(m.place.text() + ": the simulation is " + std::to_string(h) +
-                           ", and the observable is log-transformed: the likelihood is not defined");
+    const Term t = measurement_term(ob, m.value, outputs[ob.output], outputs[ob.sigma_output]);
+    r.simulations[mi] = t.h;
+    r.sigmas[mi] = t.sigma;
+    r.residuals[mi] = t.residual;
+    r.chi2 += t.residual * t.residual;
+    r.nllh += t.nllh;
+    warn_undefined(m, ob, t, r);
     if (!derivatives) continue;
     const std::size_t which[2] = {ob.observable_index, ob.sigma_observable_index};
     model.observable_gradients(m.time, x, p.data(), 2, which, g_x.data(), g_p.data());
-    Derivatives d = total_derivatives(def, e, m, S, g_x.data(), g_p.data(), chain);
-    const double dhs = transform_derivative(h, ob.transformation);
-    for (double& v : d.h) v *= dhs;
-    // d nllh / d hs and d nllh / d sigma.
-    const double sign = res > 0 ? 1.0 : res < 0 ? -1.0 : 0.0;
-    const double by_h = normal ? -res / sigma : -sign / sigma;
-    const double by_sigma = normal ? (1.0 - res * res) / sigma : (1.0 - std::abs(res)) / sigma;
+    Derivatives d = total_derivatives(def, e, m, S, adjoint, g_x.data(), g_p.data(), chain);
     for (std::size_t i = 0; i < r.gradient.size(); ++i)
-      r.gradient[i] += by_h * d.h[i] + by_sigma * d.sigma[i];
+      r.gradient[i] += t.by_h * d.h[i] + t.by_sigma * d.sigma[i];
     if (!r.fim.empty()) {
-      add_outer(r.fim, d.h, 1.0 / (sigma * sigma));
-      add_outer(r.fim, d.sigma, (normal ? 2.0 : 1.0) / (sigma * sigma));
+      // On the transformed scale: d hs = transform'(h) dh.
+      const double dhs = transform_derivative(t.h, ob.transformation);
+      for (double& v : d.h) v *= dhs;
+      add_outer(r.fim, d.h, 1.0 / (t.sigma * t.sigma));
+      add_outer(r.fim, d.sigma,
+                (ob.distribution == NoiseDistribution::normal ? 2.0 : 1.0) / (t.sigma * t.sigma));
     }
   }
 }

@@ -1,0 +1,33 @@
+// An experiment's negative log-likelihood as an Objective (objective.hpp),
+// for the adjoint methods: phi_k = sum of the nllh terms of the
+// measurements at output time k, with dphi_k/dx from the observable and
+// noise formulas, so the backward problems are seeded with the exact
+// derivatives of the likelihood. dphi_k/dp holds the partials of every
+// model parameter but the placeholders, whose settings differ from row to
+// row (their partials are added per measurement by add_measurements).
+#pragma once
+
+#include <memory>
+
+#include "estimate/petab_experiment.hpp"
+#include "odesens/objective.hpp"
+
+namespace odesens::petab {
+
+std::shared_ptr<const Objective> experiment_objective(const Definition& def, const Experiment& e,
+                                                      const std::vector<double>& theta);
+
+// The nllh of one measurement and its derivatives in h (on the transformed
+// scale) and sigma, shared with the forward sums.
+struct Term {
+  double h = 0.0, sigma = 0.0, residual = 0.0, nllh = 0.0;
+  double by_h = 0.0;      // d nllh / d h (untransformed h: the transformation's derivative included)
+  double by_sigma = 0.0;  // d nllh / d sigma
+};
+Term measurement_term(const Observable& ob, double y, double h, double sigma);
+
+// The row's model parameters: the condition's with its placeholders set.
+std::vector<double> row_params(const Measurement& m, const std::vector<double>& condition_params,
+                               const std::vector<double>& theta);
+
+}  // namespace odesens::petab
