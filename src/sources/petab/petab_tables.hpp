@@ -67,16 +67,20 @@ struct ParameterRow {
   std::string id;
   Scale scale = Scale::lin;
   // In linear space, as the specification writes them. Bounds are required
-  // for estimated parameters (lower < upper, both > 0 on log scales).
+  // for estimated parameters (lower <= upper, both > 0 on log scales); a
+  // fixed parameter's are kept as written, NaN when empty.
   double lower = 0.0, upper = 0.0;
-  double nominal = 0.0;  // required for fixed parameters; NaN when absent
+  double nominal = 0.0;  // required (not NaN) for fixed parameters; NaN when absent
   bool estimate = false;
   Prior prior;            // objectivePriorType / objectivePriorParameters
   Place place;            // the row
 };
 
 struct ConditionTable {
-  std::vector<std::string> columns;   // model ids, in file order (conditionId and conditionName left out)
+  // Model ids, in file order (conditionId and conditionName left out): the
+  // union of the columns of the condition files, a row's value empty for a
+  // column its file lacks.
+  std::vector<std::string> columns;
   struct Row {
     std::string id;
     std::string name;                  // conditionName or ""
@@ -92,7 +96,8 @@ struct MeasurementRow {
   std::string simulation_condition;
   double time = 0.0;      // finite >= 0, or +inf (steady state)
   double measurement = 0.0;  // finite
-  // observableParameters / noiseParameters split at ';' (empty: none).
+  // observableParameters / noiseParameters split at ';' (empty: none),
+  // each a number (not NaN) or an id.
   std::vector<Value> observable_parameters;
   std::vector<Value> noise_parameters;
   Place place;

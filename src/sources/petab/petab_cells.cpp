@@ -1,0 +1,118 @@
+#include "sources/petab/petab_cells.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "core/quoted_text.hpp"
+#include "sources/petab/petab_tsv.hpp"
+
+namespace odesens::petab {
+
+std::string shown(const std::string& cell) {
+  constexpr std::size_t kShown = 60;
+  if (cell.size() <= kShown) return quoted_text(cell);
+  return quoted_text(cell.substr(0, kShown)) + "... (" + std::to_string(cell.size()) +
+         " bytes)";
+}
+
+std::string trimmed(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(' ');
+  if (first == std::string::npos) return std::string();
+  return text.substr(first, text.find_last_not_of(' ') - first + 1);
+}
+
+bool is_id(const std::string& text) {
+  if (text.empty()) return false;
+  const auto letter = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+  };
+  if (!letter(text[0])) return false;
+  for (char c : text)
+    if (!letter(c) && !(c >= '0' && c <= '9')) return false;
+  return true;
+}
+
+namespace {
+
+std::string lower_ascii(const std::string& text) {
+  std::string s = text;
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+}  // namespace
+
+std::optional<double> number_of(const std::string& text) {
+  std::size_t start = 0;
+  bool negative = false;
+  if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
+    negative = text[0] == '-';
+    start = 1;
+  }
+  const std::string rest = lower_ascii(text.substr(start));
+  if (rest == "inf" || rest == "infinity")
+    return negative ? -std::numeric_limits<double>::infinity()
+                    : std::numeric_limits<double>::infinity();
+  if (rest == "nan") return std::numeric_limits<double>::quiet_NaN();
+  // from_chars would also take "nan(...)" and such; only digits, '.', an
+  // exponent and its sign reach it here.
+  if (rest.empty() || rest.find_first_not_of("0123456789.e+-") != std::string::npos)
+    return std::nullopt;
+  if (!(rest[0] >= '0' && rest[0] <= '9') && rest[0] != '.') return std::nullopt;
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  // Out of range (1e999) is refused rather than rounded to inf or 0.
+  if (error != std::errc() || end != rest.data() + rest.size()) return std::nullopt;
+  return negative ? -value : value;
+}
+
+std::string read_id(const std::string& cell, const Place& place, const std::string& column) {
+  if (cell.empty()) fail(place, column + " is empty");
+  if (!is_id(cell))
+    fail(place, column + " " + shown(cell) +
+                    " is not an id (a letter or '_', then letters, digits or '_')");
+  return cell;
+}
+
+std::string read_optional_id(const std::string& cell, const Place& place,
+                             const std::string& column) {
+  return cell.empty() ? std::string() : read_id(cell, place, column);
+}
+
+Value read_value(const std::string& cell, const Place& place, const std::string& column,
+                 bool nan_allowed) {
+  Value v;
+  v.place = place;
+  if (cell.empty()) return v;
+  if (const auto number = number_of(cell)) {
+    if (std::isnan(*number) && !nan_allowed) fail(place, column + " may not be NaN");
+    v.kind = Value::Kind::number;
+    v.number = *number;
+    return v;
+  }
+  if (!is_id(cell)) fail(place, column + " " + shown(cell) + " is neither a number nor an id");
+  v.kind = Value::Kind::id;
+  v.id = cell;
+  return v;
+}
+
+std::vector<Value> read_value_list(const std::string& cell, const Place& place,
+                                   const std::string& column) {
+  std::vector<Value> values;
+  if (cell.empty()) return values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t semicolon = cell.find(';', start);
+    const std::string item = trimmed(cell.substr(start, semicolon - start));
+    if (item.empty())
+      fail(place, column + " " + shown(cell) + ": item " + std::to_string(values.size() + 1) +
+                      " is empty");
+    values.push_back(read_value(item, place, column, false));
+    if (semicolon == std::string::npos) return values;
+    start = semicolon + 1;
+  }
+}
+
+}  // namespace odesens::petab

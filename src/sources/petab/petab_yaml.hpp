@@ -1,0 +1,24 @@
+// The problem file of PEtab v1 (YAML): which tables and which SBML model
+// make up the problem.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace odesens::petab {
+
+// Paths resolved against the folder of the problem file.
+struct ProblemFiles {
+  std::string parameter_file;
+  std::string sbml_file;
+  std::vector<std::string> condition_files, measurement_files, observable_files;
+};
+
+// Reads `yaml_path` (format_version 1, one problem with one SBML file;
+// visualization files and unknown keys are ignored). Error(parse_error,
+// "<file>:<line>:<column>: ...") for YAML that is malformed or lacks what
+// PEtab requires, Error(unsupported) for a later format version, several
+// problems, several SBML or parameter files.
+ProblemFiles read_problem_files(const std::string& yaml_path);
+
+}  // namespace odesens::petab
