@@ -42,6 +42,7 @@ Result run_session(SolverState& s) {
   RunInputs inputs;
   inputs.params = s.problem.params;
   inputs.initial_state = s.problem.initial_state;
+  inputs.initial_sensitivity = s.problem.initial_sensitivity;
   inputs.output_times = s.problem.output_times;
   return s.session->run(inputs);
 }

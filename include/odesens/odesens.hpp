@@ -19,4 +19,5 @@
 #include "odesens/session.hpp"
 #include "odesens/sparsity.hpp"
 #include "odesens/status.hpp"
+#include "odesens/steady_state.hpp"
 #include "odesens/version.hpp"

@@ -30,8 +30,16 @@ struct Problem {
   // Parameter values (np); empty means the model's nominal values.
   std::vector<double> params;
   // Initial state override (nx); empty means x0(p) from the model. With an
-  // override, dx0/dp is taken as zero (the state no longer depends on p).
+  // override, dx0/dp is initial_sensitivity below, zero when that is empty
+  // (the state no longer depends on p).
   std::vector<double> initial_state;
+  // dx0/dp that goes with initial_state (nx x np, column-major:
+  // S0[i + j*nx] = dx0_i/dp_j), for a solve that continues another (from
+  // x(T1) and S(T1)) or starts at a steady state and its S*. Empty: zero
+  // with an initial_state, the model's dx0/dp without. Non-empty needs
+  // initial_state and exactly nx*np finite values. The set-valued methods
+  // (bounds_fsa, bounds_asa) refuse it.
+  std::vector<double> initial_sensitivity;
 
   double t0 = 0.0;
   // Strictly increasing, all >= t0, at most max_output_times. An output at
@@ -96,7 +104,8 @@ struct Problem {
 void validate_problem(const Problem& problem);
 
 // Whether two problems differ at most in what a prepared session's run
-// changes (params, initial_state, output_times): the same model, t0,
+// changes (params, initial_state, initial_sensitivity, output_times): the
+// same model, t0,
 // tolerances, limits, objectives, directions, box, data and options.
 bool same_set_up(const Problem& a, const Problem& b);
 

@@ -35,6 +35,10 @@ struct RunInputs {
   std::optional<std::vector<double>> params;
   // Initial state (nx), or empty for x0(p) from the model (Problem::initial_state).
   std::optional<std::vector<double>> initial_state;
+  // dx0/dp (nx x np) with that initial state, or empty
+  // (Problem::initial_sensitivity). Unset keeps the prepared problem's, which
+  // needs an initial state all the same.
+  std::optional<std::vector<double>> initial_sensitivity;
   // Output times (Problem::output_times: strictly increasing, after t0). With
   // adjoint weights their count must stay that of the prepared problem.
   std::optional<std::vector<double>> output_times;

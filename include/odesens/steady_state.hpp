@@ -5,13 +5,17 @@
 // What is tried, in order (each step's outcome is kept in the result):
 //   1. Newton's method on f(x) = 0 from x0 with the model's exact J_x
 //      (dense LU, or KLU for a model with a sparsity pattern and at least
-//      sparse_threshold states), damped by step halving; converged when the
+//      sparse_threshold states: the problem's option, else cvodes_fsa's
+//      default 100), damped by step halving; converged when the
 //      weighted norm of f (below) is at most 1. Then S* = -J_x^{-1} J_p.
 //   2. When Newton fails or J_x is singular (a model with conservation laws:
 //      detected by the LU's pivots, |u_ii| <= 1e-12 max|u_jj|, or by KLU's
 //      reciprocal condition estimate), integration of x and S by
 //      cvodes_fsa from x0 over growing spans (t0 + 10, 100, ... up to
-//      max_time) until the weighted norm of f is at most 1. S then is the
+//      max_time) until the weighted norm of f is at most 1 at the end of a
+//      span T and x moved by at most 10 in the weighted norm (the looser of
+//      these and the integrator's tolerances) since t0 + T/10: f alone
+//      would call dx/dt = 1 steady once x > 1/rtol. S then is the
 //      integrated S, which is right whether or not J_x is singular.
 // The weighted norm: sqrt(mean_i (f_i / (rtol |x_i| + atol))^2).
 #pragma once

@@ -16,6 +16,7 @@ EnsembleMember MemberSolver::solve(const Problem& member_problem) {
     RunInputs inputs;
     inputs.params = member_problem.params;
     inputs.initial_state = member_problem.initial_state;
+    inputs.initial_sensitivity = member_problem.initial_sensitivity;
     inputs.output_times = member_problem.output_times;
     m.result = session_->run(inputs);
   } catch (const Error& e) {

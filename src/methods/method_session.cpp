@@ -97,9 +97,12 @@ class PreparedSession final : public MethodSession {
     // of the prepared sizes.
     current_.params = inputs.params ? *inputs.params : prepared_.params;
     current_.initial_state = inputs.initial_state ? *inputs.initial_state : prepared_.initial_state;
+    current_.initial_sensitivity =
+        inputs.initial_sensitivity ? *inputs.initial_sensitivity : prepared_.initial_sensitivity;
     current_.output_times = inputs.output_times ? *inputs.output_times : prepared_.output_times;
     validate_problem(current_);
     const std::string& id = entry_.info.id;
+    check_run_inputs(id, entry_.info.capabilities, current_);
     Result result = translating_failures(id, [&] {
       return method_ ? method_->run(current_) : solve_without_states(current_, entry_.info);
     });

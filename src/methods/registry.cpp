@@ -174,8 +174,21 @@ const std::vector<MethodInfo>& method_infos() {
 
 const MethodInfo& method_info(const std::string& method_id) { return method_entry(method_id).info; }
 
+// A box's enclosures start from x0(p) of the model's expressions over
+// the box; a point value of dx0/dp does not say how x0 moves across it.
+void check_run_inputs(const std::string& method_id, const MethodCapabilities& needs,
+                      const Problem& problem) {
+  if (needs.bounds && !problem.initial_sensitivity.empty())
+    throw Error(Status::unsupported,
+                "method '" + method_id +
+                    "' encloses solutions over a parameter box and takes no initial "
+                    "sensitivity (Problem::initial_sensitivity, one value of dx0/dp); give "
+                    "x0 as the model's expressions of p instead");
+}
+
 void check_method_needs(const std::string& method_id, const MethodCapabilities& needs,
                         const Problem& problem) {
+  check_run_inputs(method_id, needs, problem);
   const Model& model = *problem.model;
   const std::string who = "method '" + method_id + "' needs ";
   if (needs.exact_jacobians && !model.has_analytic_jacobians())

@@ -17,4 +17,9 @@ struct MethodEntry {
 // Throws Error(unknown_method) listing the known ids.
 const MethodEntry& method_entry(const std::string& id);
 
+// The checks of check_method_needs on what a run may change (RunInputs):
+// a given dx0/dp, which the set-valued methods cannot take.
+void check_run_inputs(const std::string& method_id, const MethodCapabilities& needs,
+                      const Problem& problem);
+
 }  // namespace odesens

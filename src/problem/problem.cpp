@@ -60,6 +60,15 @@ void validate_problem(const Problem& pr) {
     require_size(pr.initial_state, nx, "initial state");
     require_finite(pr.initial_state, "initial state");
   }
+  if (!pr.initial_sensitivity.empty()) {
+    if (pr.initial_state.empty())
+      throw Error(Status::invalid_argument,
+                  "an initial sensitivity dx0/dp is given without an initial state: it is the "
+                  "derivative of Problem::initial_state, so set both (or neither, for the "
+                  "model's x0(p) and dx0/dp)");
+    require_size(pr.initial_sensitivity, nx * np, "initial sensitivity dx0/dp (nx x np)");
+    require_finite(pr.initial_sensitivity, "initial sensitivity");
+  }
   if (!std::isfinite(pr.t0)) throw Error(Status::not_finite, "t0 is NaN or Inf");
   if (pr.output_times.empty()) throw Error(Status::invalid_argument, "no output times given");
   if (pr.output_times.size() > max_output_times)

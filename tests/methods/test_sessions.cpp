@@ -1,8 +1,9 @@
 // Prepared sessions: for every method, run() gives bit for bit the Result of
 // solve() with the same inputs, also after runs with other parameters,
-// initial states and output times (on a model without events, one with a
-// dosing event and a parameter-dependent trigger, and for the set-valued
-// methods one with a parameter box); a failed run leaves the session usable.
+// initial states (with and without dx0/dp) and output times (on a model
+// without events, one with a dosing event and a parameter-dependent
+// trigger, and for the set-valued methods one with a parameter box); a
+// failed run leaves the session usable.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -89,6 +90,7 @@ void expect_bit_identical(const Result& a, const Result& b) {
 Problem with_inputs(Problem pr, const RunInputs& in) {
   if (in.params) pr.params = *in.params;
   if (in.initial_state) pr.initial_state = *in.initial_state;
+  if (in.initial_sensitivity) pr.initial_sensitivity = *in.initial_sensitivity;
   if (in.output_times) pr.output_times = *in.output_times;
   return pr;
 }
@@ -101,7 +103,15 @@ std::vector<RunInputs> run_sequence(const Problem& pr) {
   other_times.output_times = std::vector<double>{0.2, 0.3, 1.7, 2.5, 3.5};
   if (!pr.param_lower.empty()) other_times.output_times = std::vector<double>{0.1, 0.4};
   back.params = std::vector<double>{1.0, 0.5, 0.3};
-  return {nominal, other_p, other_x0, other_times, back, nominal};
+  if (!pr.param_lower.empty()) return {nominal, other_p, other_x0, other_times, back, nominal};
+  // A continued solve's x0 and dx0/dp (the set-valued methods take none),
+  // then the model's x0 again.
+  RunInputs continued = other_x0, model_x0;
+  continued.initial_sensitivity = std::vector<double>(4 * 3);
+  for (std::size_t k = 0; k < 12; ++k) (*continued.initial_sensitivity)[k] = 0.1 * double(k % 5);
+  model_x0.initial_state = std::vector<double>{};
+  model_x0.initial_sensitivity = std::vector<double>{};
+  return {nominal, other_p, other_x0, continued, other_times, model_x0, back, nominal};
 }
 
 void check_runs(const Problem& pr, const MethodInfo& info) {

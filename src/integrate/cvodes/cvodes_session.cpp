@@ -104,6 +104,8 @@ void Session::set_initial_values() {
     model_.initial_sensitivity(params_.data(), s0_.data(), workspace());
   } else {
     std::copy(ivp_.initial_state.begin(), ivp_.initial_state.end(), x0);
+    if (ivp_.initial_sensitivity.size() == s0_.size())  // else none given: zero
+      s0_ = ivp_.initial_sensitivity;
   }
   if (!all_finite(x0, nx_))
     throw Error(Status::not_finite, "the initial state x0(p) contains NaN or Inf");
@@ -113,10 +115,12 @@ void Session::set_initial_values() {
 }
 
 void Session::begin_solve(const std::vector<double>& params,
-                      const std::vector<double>& initial_state) {
+                          const std::vector<double>& initial_state,
+                          const std::vector<double>& initial_sensitivity) {
   params_ = params;  // same size: the pointer CVODES may hold stays valid
   ivp_.params = params;
   ivp_.initial_state = initial_state;
+  ivp_.initial_sensitivity = initial_sensitivity;
   set_initial_values();
   restarts_.reset();
   last_message_.clear();

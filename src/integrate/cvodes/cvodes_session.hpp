@@ -42,6 +42,8 @@ struct InitialValueProblem {
   std::vector<double> params;         // np
   double t0 = 0.0;
   std::vector<double> initial_state;  // empty: x0(p) from the model, with dx0/dp
+  // dx0/dp with initial_state (nx x np); empty: zero there.
+  std::vector<double> initial_sensitivity;
   double rtol = 1e-8;
   std::vector<double> atol;           // 1 or nx
   std::int64_t max_steps = 100000;    // between two output times
@@ -75,13 +77,15 @@ class Session {
   // Creates cvode_mem (lmm from the settings), initial state, tolerances,
   // limits, error capture and the linear solver.
   void create_integrator();
-  // A new solve of the same problem with other parameters (np) and
-  // initial state (nx, or empty for x0(p)): the initial values anew,
+  // A new solve of the same problem with other parameters (np), initial
+  // state (nx, or empty for x0(p)) and its dx0/dp (nx x np, or empty for
+  // zero; ignored without an initial state): the initial values anew,
   // counters and messages cleared, CVodeReInit at t0 (after
   // create_integrator()). The integrator's options, linear solver and
   // sensitivity set-up stay; SUNDIALS' solvers are initialised afresh at
   // the next step, as after CVodeInit.
-  void begin_solve(const std::vector<double>& params, const std::vector<double>& initial_state);
+  void begin_solve(const std::vector<double>& params, const std::vector<double>& initial_state,
+                   const std::vector<double>& initial_sensitivity);
   // CVodeReInit at t from state() (the caller wrote it), keeping the
   // counters so far (counters()).
   void reinit(double t);

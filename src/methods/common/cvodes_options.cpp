@@ -36,6 +36,7 @@ InitialValueProblem initial_value_problem(const Problem& problem) {
   ivp.params = effective_params(problem);
   ivp.t0 = problem.t0;
   ivp.initial_state = problem.initial_state;
+  ivp.initial_sensitivity = problem.initial_sensitivity;
   ivp.rtol = *problem.rtol;
   ivp.atol = problem.atol;
   ivp.max_steps = problem.max_steps;

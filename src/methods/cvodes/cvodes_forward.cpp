@@ -177,7 +177,8 @@ void PreparedForward::reinit_sensitivities() {
 }
 
 Result PreparedForward::run(const Problem& problem) {
-  session_.begin_solve(effective_params(problem), problem.initial_state);
+  session_.begin_solve(effective_params(problem), problem.initial_state,
+                       problem.initial_sensitivity);
   if (np_ > 0) reinit_sensitivities();
   methods::ResultBuilder out(problem, session_.nx(), session_.np(),
                              settings_.sensitivities ? methods::SensitivityLayout::every_output

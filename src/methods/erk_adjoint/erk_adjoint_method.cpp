@@ -90,8 +90,9 @@ integrate::erk::ErkSettings engine_settings(const Problem& problem, const Method
   return s;
 }
 
-// x0 (nx) and dx0/dp (nx x np), the latter left empty where it is zero
-// (nx x np: 64 MB for glv:200).
+// x0 (nx) and dx0/dp (nx x np: the problem's initial_state and
+// initial_sensitivity, or the model's), the latter left empty where it is
+// zero (nx x np: 64 MB for glv:200).
 void initial_values(const Problem& problem, const std::vector<double>& p, Workspace* ws,
                     std::vector<double>& x0, std::vector<double>& dx0_dp) {
   const Model& model = *problem.model;
@@ -100,12 +101,13 @@ void initial_values(const Problem& problem, const std::vector<double>& p, Worksp
   dx0_dp.clear();
   if (!problem.initial_state.empty()) {
     x0 = problem.initial_state;
-    return;
+    dx0_dp = problem.initial_sensitivity;  // empty: zero
+  } else {
+    model.initial_state(p.data(), x0.data(), ws);
+    if (!model.initial_state_depends_on_params()) return;
+    dx0_dp.resize(nx * np);
+    model.initial_sensitivity(p.data(), dx0_dp.data(), ws);
   }
-  model.initial_state(p.data(), x0.data(), ws);
-  if (!model.initial_state_depends_on_params()) return;
-  dx0_dp.resize(nx * np);
-  model.initial_sensitivity(p.data(), dx0_dp.data(), ws);
   if (std::none_of(dx0_dp.begin(), dx0_dp.end(), [](double v) { return v != 0.0; }))
     std::vector<double>().swap(dx0_dp);
 }

@@ -14,13 +14,16 @@ namespace odesens::internal_diff {
 namespace {
 
 // R from Problem::sens_directions, or the option's set (with dx0/dp for
-// the parameter columns, formed only when it may be non-zero).
+// the parameter columns: the problem's initial_sensitivity, or the model's,
+// formed only when it may be non-zero).
 SensitivityDirections directions_of(const Problem& problem, DirectionSet set,
                                     const std::vector<double>& p, Workspace& ws) {
   const Model& model = *problem.model;
   const std::size_t nx = model.nx(), np = model.np();
   if (!problem.sens_directions.empty())
     return SensitivityDirections(problem.sens_directions, nx, np);
+  if (set != DirectionSet::states && !problem.initial_sensitivity.empty())
+    return SensitivityDirections(set, nx, np, problem.initial_sensitivity);
   std::vector<double> dx0_dp;
   if (set != DirectionSet::states && problem.initial_state.empty() &&
       model.initial_state_depends_on_params()) {

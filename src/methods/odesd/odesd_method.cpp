@@ -27,8 +27,12 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   model.initial_state(p.data(), x0.data(), ws.get());
   if (!problem.initial_state.empty()) x0 = problem.initial_state;
   if (settings.sensitivities) {
-    S0.assign(nx * np, 0.0);  // S(t0) = dx0/dp; zero for a given initial state
-    if (problem.initial_state.empty() && model.initial_state_depends_on_params() && np > 0)
+    // S(t0) = dx0/dp: the model's, or the one given with the initial state
+    // (zero when none is).
+    S0.assign(nx * np, 0.0);
+    if (!problem.initial_sensitivity.empty())
+      S0 = problem.initial_sensitivity;
+    else if (problem.initial_state.empty() && model.initial_state_depends_on_params() && np > 0)
       model.initial_sensitivity(p.data(), S0.data(), ws.get());
   }
 

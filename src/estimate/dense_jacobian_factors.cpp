@@ -1,0 +1,62 @@
+// J_x by the model's dense jac_x, factored by LAPACK (linalg::lu_factor).
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/number_text.hpp"
+#include "estimate/jacobian_factors.hpp"
+#include "linalg/dense.hpp"
+
+namespace odesens::estimate {
+namespace {
+
+class DenseJacobianFactors final : public JacobianFactors {
+ public:
+  DenseJacobianFactors(const Model& model, Workspace* ws)
+      : model_(model), ws_(ws), n_(model.nx()), lu_(n_ * n_), pivots_(n_) {}
+
+  bool factor(double t, const double* x, const double* p) override {
+    model_.jac_x(t, x, p, lu_.data(), ws_);
+    if (!std::all_of(lu_.begin(), lu_.end(), [](double v) { return std::isfinite(v); })) {
+      why_not_ = "J_x has NaN or Inf";
+      return false;
+    }
+    if (!linalg::lu_factor(n_, lu_.data(), pivots_.data())) {
+      why_not_ = "J_x singular (a zero pivot; conservation laws?)";
+      return false;
+    }
+    double smallest = INFINITY, largest = 0.0;
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double u = std::fabs(lu_[i + i * n_]);
+      smallest = std::min(smallest, u);
+      largest = std::max(largest, u);
+    }
+    if (smallest <= singular_pivot_ratio * largest) {
+      why_not_ = "J_x singular (pivots from " + number_text(smallest) + " to " +
+                 number_text(largest) + "; conservation laws?)";
+      return false;
+    }
+    return true;
+  }
+
+  void solve(std::size_t nrhs, double* b) override {
+    linalg::lu_solve(n_, lu_.data(), pivots_.data(), nrhs, b);
+  }
+
+  const char* kind() const override { return "dense LU"; }
+
+ private:
+  const Model& model_;
+  Workspace* ws_;
+  const std::size_t n_;
+  std::vector<double> lu_;
+  std::vector<int> pivots_;
+};
+
+}  // namespace
+
+std::unique_ptr<JacobianFactors> make_dense_jacobian_factors(const Model& model, Workspace* ws) {
+  return std::make_unique<DenseJacobianFactors>(model, ws);
+}
+
+}  // namespace odesens::estimate

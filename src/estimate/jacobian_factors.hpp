@@ -1,0 +1,41 @@
+// LU factors of J_x at a point, for Newton steps and S* = -J_x^{-1} J_p:
+// dense LAPACK, or KLU for a model with a sparsity pattern of J_x and at
+// least `sparse_threshold` states (the threshold of cvodes_fsa's
+// linear_solver=auto). Both call J_x singular when its smallest pivot is
+// at most 1e-12 times its largest (|u_ii| of the LU, KLU's rcond): a model
+// with conservation laws has an exactly singular J_x whose LU, in floating
+// point, ends in a pivot of rounding size rather than zero.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "odesens/model.hpp"
+
+namespace odesens::estimate {
+
+inline constexpr double singular_pivot_ratio = 1e-12;
+
+class JacobianFactors {
+ public:
+  virtual ~JacobianFactors() = default;
+  // Evaluates and factors J_x(t, x, p); false when it is singular or not
+  // finite, with the reason in why_not().
+  virtual bool factor(double t, const double* x, const double* p) = 0;
+  // b (nx x nrhs, column-major) <- J_x^{-1} b, after a factor() that succeeded.
+  virtual void solve(std::size_t nrhs, double* b) = 0;
+  const std::string& why_not() const { return why_not_; }
+  // "dense LU" or "KLU", for the attempts' lines.
+  virtual const char* kind() const = 0;
+
+ protected:
+  std::string why_not_;
+};
+
+// KLU when the model has a pattern and nx >= sparse_threshold, dense otherwise.
+std::unique_ptr<JacobianFactors> make_jacobian_factors(const Model& model, Workspace* ws,
+                                                       std::size_t sparse_threshold);
+std::unique_ptr<JacobianFactors> make_dense_jacobian_factors(const Model& model, Workspace* ws);
+
+}  // namespace odesens::estimate

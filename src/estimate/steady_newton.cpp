@@ -1,0 +1,95 @@
+#include "estimate/steady_newton.hpp"
+
+#include <cmath>
+
+#include "core/number_text.hpp"
+
+namespace odesens::estimate {
+namespace {
+
+// The most halvings of a Newton step before the attempt gives up: a step
+// of 2^-10 that still does not reduce |f| points nowhere useful.
+constexpr int max_halvings = 10;
+
+std::string iterations_text(int k) {
+  return std::to_string(k) + (k == 1 ? " iteration" : " iterations");
+}
+
+// x + lambda dx, halving lambda until the weighted norm of f decreases.
+// Returns false (x unchanged) when no step length does.
+bool damped_step(const Model& model, double t, const double* p, NormTolerances tol,
+                 const std::vector<double>& dx, std::vector<double>& x, double& norm,
+                 std::vector<double>& f, Workspace* ws) {
+  std::vector<double> trial(x.size());
+  double lambda = 1.0;
+  for (int h = 0; h <= max_halvings; ++h, lambda *= 0.5) {
+    for (std::size_t i = 0; i < x.size(); ++i) trial[i] = x[i] + lambda * dx[i];
+    const double trial_norm = residual_norm(model, t, trial.data(), p, tol, f, ws);
+    if (trial_norm < norm) {
+      x.swap(trial);
+      norm = trial_norm;
+      return true;
+    }
+  }
+  return false;
+}
+
+// S* = -J_x^{-1} J_p at the converged x; false when J_x is singular there.
+bool sensitivities_at(const Model& model, double t, const double* p, JacobianFactors& factors,
+                      NewtonOutcome& out, Workspace* ws) {
+  const std::size_t nx = model.nx(), np = model.np();
+  if (!factors.factor(t, out.x.data(), p)) return false;
+  out.S.assign(nx * np, 0.0);
+  if (np == 0) return true;
+  model.jac_p(t, out.x.data(), p, out.S.data(), ws);
+  factors.solve(np, out.S.data());
+  for (double& v : out.S) v = -v;
+  return true;
+}
+
+}  // namespace
+
+NewtonOutcome newton_steady_state(const Model& model, double t, const std::vector<double>& x0,
+                                  const double* p, const NewtonSettings& settings,
+                                  JacobianFactors& factors, Workspace* ws) {
+  NewtonOutcome out;
+  out.x = x0;
+  std::vector<double> f, dx(x0.size());
+  double norm = residual_norm(model, t, out.x.data(), p, settings.tol, f, ws);
+  const std::string head = std::string("newton (") + factors.kind() + "): ";
+  int k = 0;
+  for (; norm > 1.0; ++k) {
+    if (!std::isfinite(norm)) {
+      out.attempt = head + "f is NaN or Inf after " + iterations_text(k);
+      return out;
+    }
+    if (k == settings.max_iterations) {
+      out.attempt = head + "no convergence in " + iterations_text(k) +
+                    " (weighted norm of f " + number_text(norm) + ")";
+      return out;
+    }
+    if (!factors.factor(t, out.x.data(), p)) {
+      out.attempt = head + factors.why_not() + " after " + iterations_text(k);
+      return out;
+    }
+    for (std::size_t i = 0; i < f.size(); ++i) dx[i] = -f[i];
+    factors.solve(1, dx.data());
+    if (!damped_step(model, t, p, settings.tol, dx, out.x, norm, f, ws)) {
+      out.attempt = head + "no step length reduces |f| after " + iterations_text(k) +
+                    " (weighted norm of f " + number_text(norm) + ")";
+      return out;
+    }
+  }
+  out.residual = norm;
+  if (settings.sensitivities && !sensitivities_at(model, t, p, factors, out, ws)) {
+    out.attempt = head + "converged in " + iterations_text(k) + ", but at x* " +
+                  factors.why_not() + ": S* = -J_x^{-1} J_p does not exist";
+    return out;
+  }
+  out.converged = true;
+  out.attempt = head + "converged in " + iterations_text(k) + " (weighted norm of f " +
+                number_text(norm) + ")";
+  return out;
+}
+
+}  // namespace odesens::estimate

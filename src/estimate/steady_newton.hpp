@@ -1,0 +1,31 @@
+// Newton's method on f(t0, x, p) = 0 with the model's J_x, damped by step
+// halving, and the sensitivities of its answer, S* = -J_x^{-1} J_p.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "estimate/jacobian_factors.hpp"
+#include "estimate/steady_residual.hpp"
+
+namespace odesens::estimate {
+
+struct NewtonSettings {
+  NormTolerances tol;
+  int max_iterations;
+  bool sensitivities;
+};
+
+struct NewtonOutcome {
+  bool converged = false;
+  std::vector<double> x;
+  std::vector<double> S;  // with sensitivities, when converged
+  double residual = 0.0;
+  std::string attempt;    // one line: what happened
+};
+
+NewtonOutcome newton_steady_state(const Model& model, double t, const std::vector<double>& x0,
+                                  const double* p, const NewtonSettings& settings,
+                                  JacobianFactors& factors, Workspace* ws);
+
+}  // namespace odesens::estimate

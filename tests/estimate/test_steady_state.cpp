@@ -1,0 +1,194 @@
+// steady_state(): Newton with S* = -J_x^{-1} J_p on a model with a known
+// answer; integration where J_x is singular (a conservation law), its S*
+// checked against central differences in p, x0 moving with p; the same
+// answer from either way on a nonsingular model; clear failures.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "odesens/odesens.hpp"
+#include "odesens/steady_state.hpp"
+
+namespace odesens {
+namespace {
+
+Problem problem_of(const char* text, const char* name) {
+  Problem pr;
+  pr.model = load_ode_text(text, name);
+  return pr;
+}
+
+// x1 made at k1, turned into x2 at k2, x2 removed at k3: x* = (k1/k2, k1/k3).
+const char* kChain =
+    "param k1 = 2\nparam k2 = 0.5\nparam k3 = 4\n"
+    "state x1 = 0\nstate x2 = 1\n"
+    "dx1/dt = k1 - k2*x1\ndx2/dt = k2*x1 - k3*x2\n";
+
+// A <-> B: A + B = a0 + b0 is conserved, J_x is singular, and x* depends on
+// x0: A* = kr (a0 + b0) / (kf + kr).
+const char* kReversible =
+    "param kf = 2\nparam kr = 1\nparam a0 = 1\nparam b0 = 0.5\n"
+    "state A = a0\nstate B = b0\n"
+    "dA/dt = -kf*A + kr*B\ndB/dt = kf*A - kr*B\n";
+
+// Nonlinear and nonsingular: Michaelis-Menten removal of x, y made from x
+// and removed in pairs.
+const char* kNonlinear =
+    "param v = 1\nparam vmax = 3\nparam km = 0.7\nparam k = 0.8\n"
+    "state x = 0.1\nstate y = 0.5\n"
+    "dx/dt = v - vmax*x/(km + x)\ndy/dt = k*x - y*y\n";
+
+const char* kGrowing = "param k = 1\nstate x = 0\ndx/dt = k\n";
+
+TEST(SteadyState, NewtonOnALinearModelGivesTheAnalyticAnswer) {
+  const Problem pr = problem_of(kChain, "chain.ode");
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "newton");
+  ASSERT_EQ(ss.attempts.size(), 1u);
+  EXPECT_NE(ss.attempts[0].find("converged"), std::string::npos) << ss.attempts[0];
+  EXPECT_LE(ss.residual, 1.0);
+  EXPECT_EQ(ss.time, 0.0);
+  const double k1 = 2, k2 = 0.5, k3 = 4;
+  ASSERT_EQ(ss.x.size(), 2u);
+  EXPECT_NEAR(ss.x[0], k1 / k2, 1e-9);
+  EXPECT_NEAR(ss.x[1], k1 / k3, 1e-9);
+  // S[i + j*nx]: d x*_i / d k_j.
+  const std::vector<double> S = {1 / k2, 1 / k3, -k1 / (k2 * k2), 0.0, 0.0, -k1 / (k3 * k3)};
+  ASSERT_EQ(ss.S.size(), S.size());
+  for (std::size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(ss.S[i], S[i], 1e-9) << i;
+
+  SteadyStateOptions no_s;
+  no_s.sensitivities = false;
+  EXPECT_TRUE(steady_state(pr, no_s).S.empty());
+}
+
+// Central differences of x* in p_j, x0 moving with p.
+std::vector<double> fd_sensitivities(const Problem& pr, const SteadyStateOptions& o) {
+  const std::vector<double> p0 = pr.model->nominal_params();
+  const std::size_t nx = pr.model->nx(), np = p0.size();
+  std::vector<double> S(nx * np);
+  for (std::size_t j = 0; j < np; ++j) {
+    const double h = 1e-4 * std::max(1.0, std::fabs(p0[j]));
+    Problem plus = pr, minus = pr;
+    plus.params = minus.params = p0;
+    plus.params[j] += h;
+    minus.params[j] -= h;
+    const SteadyState a = steady_state(plus, o), b = steady_state(minus, o);
+    for (std::size_t i = 0; i < nx; ++i) S[i + j * nx] = (a.x[i] - b.x[i]) / (2 * h);
+  }
+  return S;
+}
+
+TEST(SteadyState, ConservationLawRefusesNewtonAndIntegrates) {
+  Problem pr = problem_of(kReversible, "reversible.ode");
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "integration");
+  ASSERT_EQ(ss.attempts.size(), 2u);
+  EXPECT_NE(ss.attempts[0].find("singular"), std::string::npos) << ss.attempts[0];
+  EXPECT_NE(ss.attempts[1].find("steady"), std::string::npos) << ss.attempts[1];
+  EXPECT_GT(ss.time, 0.0);
+  EXPECT_LE(ss.residual, 1.0);
+  const double kf = 2, kr = 1, total = 1.5;
+  EXPECT_NEAR(ss.x[0], kr * total / (kf + kr), 1e-8);
+  EXPECT_NEAR(ss.x[1], kf * total / (kf + kr), 1e-8);
+  // Against central differences of the steady state itself (Newton is
+  // refused there too, so the differences are of integrated states).
+  SteadyStateOptions o;
+  const std::vector<double> fd = fd_sensitivities(pr, o);
+  ASSERT_EQ(ss.S.size(), fd.size());
+  for (std::size_t i = 0; i < fd.size(); ++i) EXPECT_NEAR(ss.S[i], fd[i], 1e-5) << i;
+  // And analytically: dA*/da0 = kr / (kf + kr), dA*/dkf = -kr T / (kf + kr)^2.
+  EXPECT_NEAR(ss.S[0 + 2 * 2], kr / (kf + kr), 1e-7);
+  EXPECT_NEAR(ss.S[0 + 0 * 2], -kr * total / ((kf + kr) * (kf + kr)), 1e-7);
+}
+
+TEST(SteadyState, NewtonAndIntegrationAgree) {
+  Problem pr = problem_of(kNonlinear, "nonlinear.ode");
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  const SteadyState newton = steady_state(pr);
+  EXPECT_EQ(newton.how, "newton") << newton.attempts[0];
+  SteadyStateOptions integrate_only;
+  integrate_only.try_newton = false;
+  const SteadyState integrated = steady_state(pr, integrate_only);
+  EXPECT_EQ(integrated.how, "integration");
+  ASSERT_EQ(integrated.attempts.size(), 1u);
+  ASSERT_EQ(newton.x.size(), integrated.x.size());
+  for (std::size_t i = 0; i < newton.x.size(); ++i)
+    EXPECT_NEAR(newton.x[i], integrated.x[i], 1e-7 * std::fabs(newton.x[i])) << i;
+  ASSERT_EQ(newton.S.size(), integrated.S.size());
+  for (std::size_t i = 0; i < newton.S.size(); ++i)
+    EXPECT_NEAR(newton.S[i], integrated.S[i], 1e-6 * std::max(1.0, std::fabs(newton.S[i]))) << i;
+}
+
+TEST(SteadyState, NoSteadyStateFailsListingAttempts) {
+  const Problem pr = problem_of(kGrowing, "growing.ode");
+  try {
+    steady_state(pr);
+    FAIL() << "dx/dt = 1 has no steady state";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::solver_failed);
+    const std::string m = e.what();
+    EXPECT_NE(m.find("newton"), std::string::npos) << m;
+    EXPECT_NE(m.find("singular"), std::string::npos) << m;
+    EXPECT_NE(m.find("integration"), std::string::npos) << m;
+    EXPECT_NE(m.find("not steady"), std::string::npos) << m;
+  }
+}
+
+TEST(SteadyState, BadInputsAreClearErrors) {
+  Problem pr = problem_of(kChain, "chain.ode");
+  pr.params = {2.0, std::numeric_limits<double>::quiet_NaN(), 4.0};
+  try {
+    steady_state(pr);
+    FAIL() << "NaN parameter accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::not_finite);
+    EXPECT_NE(std::string(e.what()).find("parameter"), std::string::npos) << e.what();
+  }
+  Problem fine = problem_of(kChain, "chain.ode");
+  SteadyStateOptions o;
+  o.max_time = -1;
+  EXPECT_THROW(steady_state(fine, o), Error);
+  o = {};
+  o.rtol = std::nan("");
+  EXPECT_THROW(steady_state(fine, o), Error);
+}
+
+// KLU (the model's J_x pattern, sparse_threshold lowered): the same
+// answers, and the same refusal of a singular J_x.
+TEST(SteadyState, KluGivesTheDenseAnswers) {
+  Problem dense = problem_of(kNonlinear, "nonlinear.ode");
+  Problem sparse = dense;
+  sparse.options.set("sparse_threshold", 1);
+  ASSERT_NE(sparse.model->jac_x_pattern(), nullptr);
+  const SteadyState a = steady_state(dense), b = steady_state(sparse);
+  EXPECT_NE(b.attempts[0].find("KLU"), std::string::npos) << b.attempts[0];
+  EXPECT_EQ(b.how, "newton");
+  for (std::size_t i = 0; i < a.x.size(); ++i) EXPECT_NEAR(b.x[i], a.x[i], 1e-12) << i;
+  for (std::size_t i = 0; i < a.S.size(); ++i) EXPECT_NEAR(b.S[i], a.S[i], 1e-10) << i;
+  Problem conserved = problem_of(kReversible, "reversible.ode");
+  conserved.options.set("sparse_threshold", 1);
+  const SteadyState c = steady_state(conserved);
+  EXPECT_EQ(c.how, "integration");
+  EXPECT_NE(c.attempts[0].find("singular"), std::string::npos) << c.attempts[0];
+}
+
+// A given initial state is where the search starts, and x0 no longer
+// moves with the parameters.
+TEST(SteadyState, StartsFromTheGivenInitialState) {
+  Problem pr = problem_of(kReversible, "reversible.ode");
+  pr.initial_state = {3.0, 0.0};
+  const SteadyState ss = steady_state(pr);
+  EXPECT_NEAR(ss.x[0] + ss.x[1], 3.0, 1e-7);
+  // x0 is given, so it no longer moves with a0 and b0.
+  EXPECT_NEAR(ss.S[0 + 2 * 2], 0.0, 1e-7);
+}
+
+}  // namespace
+}  // namespace odesens
