@@ -65,6 +65,23 @@ Problem for_steady_state(Problem p, const PetabOptions& options) {
   return p;
 }
 
+// Measurements at t0 alone: x0 and S0, no solve.
+void initial_values(const Definition& def, const Problem& sim, bool sensitivities,
+                    ExperimentSolution& out) {
+  const std::size_t nx = def.model->nx(), np = def.model->np();
+  out.x = sim.initial_state;
+  if (out.x.empty()) {
+    out.x.resize(nx);
+    def.model->initial_state(sim.params.data(), out.x.data());
+  }
+  if (!sensitivities) return;
+  out.S = sim.initial_sensitivity;
+  if (out.S.empty()) {
+    out.S.resize(nx * np);
+    if (sim.initial_state.empty()) def.model->initial_sensitivity(sim.params.data(), out.S.data());
+  }
+}
+
 bool adjoint_method(const std::string& id) {
   const MethodCapabilities& c = method_info(id).capabilities;
   return c.gradient && !c.s_trajectory;
@@ -75,7 +92,7 @@ bool adjoint_method(const std::string& id) {
 bool uses_adjoint(const Definition& def, const Experiment& e, const PetabOptions& options) {
   (void)def;
   return adjoint_method(options.method) && !options.fim && e.preequilibration < 0 &&
-         !e.steady_state_measured && !e.times.empty();
+         !e.steady_state_measured && !e.times.empty() && e.times.back() > 0.0;
 }
 
 // The forward method of an experiment that needs S: the one asked for, or
@@ -152,7 +169,9 @@ ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
     out.times = e.times;
     const bool adjoint = sensitivities && uses_adjoint(def, e, options);
     if (adjoint) sim.objective = experiment_objective(def, e, theta);
-    if (!e.times.empty()) {
+    if (!e.times.empty() && e.times.back() <= sim.t0) {
+      initial_values(def, sim, sensitivities, out);
+    } else if (!e.times.empty()) {
       sim.output_times = e.times;
       const std::string method =
           sensitivities && !adjoint ? forward_method(options) : options.method;

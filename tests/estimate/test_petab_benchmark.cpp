@@ -42,7 +42,7 @@ TEST_P(BenchmarkLikelihood, MatchesThePublishedValueAtNominalParameters) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Collection, BenchmarkLikelihood, ::testing::ValuesIn(kReferences),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
 
 }  // namespace
 }  // namespace odesens

@@ -42,7 +42,7 @@ TEST_P(Conformance, LikelihoodChi2AndSimulationsMatchTheSolution) {
 }
 
 INSTANTIATE_TEST_SUITE_P(PetabV1, Conformance, ::testing::Range(1, 21),
-                         [](const auto& info) { return "case" + case_id(info.param); });
+                         [](const auto& param_info) { return "case" + case_id(param_info.param); });
 
 }  // namespace
 }  // namespace odesens

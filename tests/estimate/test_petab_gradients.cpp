@@ -83,7 +83,7 @@ TEST_P(ConformanceGradient, GradientAndFimMatchCentralDifferences) {
 INSTANTIATE_TEST_SUITE_P(PetabV1, ConformanceGradient,
                          ::testing::Values("0001", "0007", "0009", "0010", "0015", "0016",
                                            "0017", "0018", "0019"),
-                         [](const auto& info) { return std::string("case") + info.param; });
+                         [](const auto& param_info) { return std::string("case") + param_info.param; });
 
 class BenchmarkGradient : public ::testing::TestWithParam<const char*> {};
 
@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(Collection, BenchmarkGradient,
                          ::testing::Values("Boehm_JProteomeRes2014", "Zheng_PNAS2012",
                                            "Schwen_PONE2014", "Elowitz_Nature2000",
                                            "Brannmark_JBC2010", "Crauste_CellSystems2017"),
-                         [](const auto& info) { return std::string(info.param); });
+                         [](const auto& param_info) { return std::string(param_info.param); });
 
 }  // namespace
 }  // namespace odesens

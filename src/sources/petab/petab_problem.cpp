@@ -21,7 +21,6 @@ namespace {
 using expr::NodeId;
 using expr::SbmlIdUse;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 [[noreturn]] void fail(const Place& place, const std::string& rule) {
   throw Error(Status::parse_error, place.text() + ": " + rule);
@@ -169,7 +168,7 @@ class Builder {
     for (const std::string& id : placeholders_) {
       model_param_[id] = model.param_names.size();
       model.param_names.push_back(id);
-      model.nominal_params.push_back(kNaN);
+      model.nominal_params.push_back(0.0);  // set per measurement
     }
   }
 

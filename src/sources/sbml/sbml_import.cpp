@@ -414,7 +414,7 @@ class Importer {
     for (const std::string& id : initial_value_ids_) add_initial_value_params(id);
   }
 
-  // SbmlOptions::initial_value_params: ID@initial (nominal NaN: unset) and
+  // SbmlOptions::initial_value_params: ID@initial (nominal 0) and
   // ID@initial_set (nominal 0: the model's own value).
   void add_initial_value_params(const std::string& id) {
     const Symbol* s = t_.find(id);
@@ -430,7 +430,7 @@ class Importer {
                   "initial value parameter for '" + id + "': " + why);
     initial_value_params_[id] = static_cast<int>(out_.param_names.size());
     out_.param_names.push_back(id + "@initial");
-    out_.nominal_params.push_back(std::numeric_limits<double>::quiet_NaN());
+    out_.nominal_params.push_back(0.0);
     out_.param_names.push_back(id + "@initial_set");
     out_.nominal_params.push_back(0.0);
   }
