@@ -170,6 +170,12 @@ class ExprModel final : public Model,
   const std::vector<std::string>& output_names() const;
   void outputs(double t, const double* x, const double* p, double* out,
                Workspace* ws = nullptr) const;
+  // Exact gradients of the outputs which[0..n): out_x (nx x n) and out_p
+  // (np x n), column m for which[m], by reverse sweeps of a tape of the
+  // outputs alone (built on first use).
+  void output_gradients(double t, const double* x, const double* p, std::size_t n,
+                        const std::size_t* which, double* out_x, double* out_p,
+                        Workspace* ws = nullptr) const;
 
   // Every named value of the model, as functions of (t, x, p): for .ode
   // models the lets, then the states and outputs; for SBML models every id

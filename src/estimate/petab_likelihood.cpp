@@ -164,6 +164,7 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
   const bool derivatives = !r.gradient.empty() || !r.fim.empty();
   if (adjoint && !r.gradient.empty()) add_model_gradient(def, e, sol.model_gradient, chain, r);
   std::vector<double> outputs(model.n_outputs()), g_x(2 * nx), g_p(2 * np);
+  const std::unique_ptr<Workspace> ws = model.make_workspace();
   for (std::size_t mi : e.measurements) {
     const Measurement& m = def.measurements[mi];
     const Observable& ob = def.observables[m.observable];
@@ -179,7 +180,7 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
       if (!sol.S.empty()) S = sol.S.data() + k * nx * np;
     }
     const std::vector<double> p = row_params(m, sol.params, theta);
-    model.outputs(m.time, x, p.data(), outputs.data());
+    model.outputs(m.time, x, p.data(), outputs.data(), ws.get());
     const Term t = measurement_term(ob, m.value, outputs[ob.output], outputs[ob.sigma_output]);
     r.simulations[mi] = t.h;
     r.sigmas[mi] = t.sigma;
@@ -188,8 +189,8 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
     r.nllh += t.nllh;
     warn_undefined(m, ob, t, r);
     if (!derivatives) continue;
-    const std::size_t which[2] = {ob.observable_index, ob.sigma_observable_index};
-    model.observable_gradients(m.time, x, p.data(), 2, which, g_x.data(), g_p.data());
+    const std::size_t which[2] = {ob.output, ob.sigma_output};
+    model.output_gradients(m.time, x, p.data(), 2, which, g_x.data(), g_p.data(), ws.get());
     Derivatives d = total_derivatives(def, e, m, S, adjoint, g_x.data(), g_p.data(), chain);
     for (std::size_t i = 0; i < r.gradient.size(); ++i)
       r.gradient[i] += t.by_h * d.h[i] + t.by_sigma * d.sigma[i];

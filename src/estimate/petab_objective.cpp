@@ -49,8 +49,8 @@ class ExperimentObjective final : public Objective {
       const Term term = measurement_term(ob, m.value, outputs[ob.output], outputs[ob.sigma_output]);
       sum += term.nllh;
       if (!g_x && !g_p) continue;
-      const std::size_t which[2] = {ob.observable_index, ob.sigma_observable_index};
-      model.observable_gradients(t, x, row.data(), 2, which, gx.data(), gp.data(), ws);
+      const std::size_t which[2] = {ob.output, ob.sigma_output};
+      model.output_gradients(t, x, row.data(), 2, which, gx.data(), gp.data(), ws);
       if (g_x)
         for (std::size_t i = 0; i < nx; ++i)
           g_x[i] += term.by_h * gx[i] + term.by_sigma * gx[i + nx];

@@ -111,7 +111,7 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
   for (std::size_t k = 0; k < solutions.size(); ++k) {
     const petab::ExperimentSolution& sol = solutions[k];
     const std::size_t nxp = def_->model->nx() * def_->model->np();
-    if (sensitivities && sol.S.size() != sol.times.size() * nxp)
+    if (sensitivities && sol.model_gradient.empty() && sol.S.size() != sol.times.size() * nxp)
       throw Error(Status::unsupported,
                   "method '" + options.method +
                       "' does not give S at every output time; the PEtab gradient and FIM "

@@ -98,6 +98,8 @@ ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
   dx0_dp = values_tape(sym, first.dx0_dp.values);
   dfdt = values_tape(sym, first.dfdt);
   outputs = values_tape(sym, sym.outputs);
+  output_adjoint_once_ = std::make_unique<std::once_flag[]>(sym.outputs.size());
+  output_adjoint_tapes_.resize(sym.outputs.size());
   auto event_functions = std::make_unique<expr::EventFunctions>(sym);
   if (!event_functions->empty()) events = std::move(event_functions);
   collect_observables();
@@ -134,6 +136,16 @@ const expr::Tape& ExprModel::Impl::observables_adjoint_tape() const {
                            sym.param_names.size(), TapeKind::adjoint));
   });
   return *observables_adjoint_tape_;
+}
+
+const expr::Tape& ExprModel::Impl::output_adjoint_tape(std::size_t k) const {
+  std::call_once(output_adjoint_once_[k], [this, k] {
+    std::lock_guard<std::mutex> lock(graph_mutex_);
+    output_adjoint_tapes_[k] = std::make_unique<expr::Tape>(
+        expr::compile_tape(sym.graph, {sym.outputs[k]}, sym.state_names.size(),
+                           sym.param_names.size(), TapeKind::adjoint));
+  });
+  return *output_adjoint_tapes_[k];
 }
 
 const ExprModel::Impl::SecondOrder& ExprModel::Impl::second_order() const {
@@ -372,6 +384,24 @@ void ExprModel::observable_gradients(double t, const double* x, const double* p,
   for (std::size_t m = 0; m < n; ++m) seeds[which[m] + m * count] = 1.0;
   expr::evaluate_adjoints(tape, kernels(w.lane_width()), w.registers, t, x, p, n, seeds, out_x,
                           out_p);
+}
+
+void ExprModel::output_gradients(double t, const double* x, const double* p, std::size_t n,
+                                 const std::size_t* which, double* out_x, double* out_p,
+                                 Workspace* ws) const {
+  ODESENS_REGISTERS(output_gradients(t, x, p, n, which, out_x, out_p, ws_given));
+  const std::size_t count = impl_->sym.outputs.size();
+  const std::size_t nx = impl_->sym.state_names.size(), np = impl_->sym.param_names.size();
+  for (std::size_t m = 0; m < n; ++m)
+    if (which[m] >= count)
+      throw Error(Status::invalid_argument,
+                  "output index " + std::to_string(which[m]) + " out of range (model has " +
+                      std::to_string(count) + ")");
+  const double seed = 1.0;
+  for (std::size_t m = 0; m < n; ++m)
+    expr::evaluate_adjoints(impl_->output_adjoint_tape(which[m]), kernels(w.lane_width()),
+                            w.registers, t, x, p, 1, &seed, out_x ? out_x + m * nx : nullptr,
+                            out_p ? out_p + m * np : nullptr);
 }
 
 const std::vector<std::pair<std::string, std::string>>& ExprModel::source_details() const {

@@ -32,6 +32,12 @@ class ExprModel::Impl {
   // The same observables as one single-assignment tape for reverse sweeps
   // (their gradients). Thread-safe; builds on first call.
   const expr::Tape& observables_adjoint_tape() const;
+  // Output k alone as such a tape: its gradient without sweeping through
+  // any other output or observable, whose partials (Inf or NaN where its
+  // value is undefined at the point, such as a formula dividing by a
+  // parameter that is 0 there) would reach shared nodes as 0 * Inf = NaN.
+  // Thread-safe; each built on first use.
+  const expr::Tape& output_adjoint_tape(std::size_t k) const;
 
   expr::SymbolicModel sym;
   expr::FirstDerivatives first;
@@ -50,6 +56,8 @@ class ExprModel::Impl {
   void collect_observables();
 
   mutable std::once_flag second_once_, observables_once_, observables_adjoint_once_;
+  mutable std::unique_ptr<std::once_flag[]> output_adjoint_once_;
+  mutable std::vector<std::unique_ptr<expr::Tape>> output_adjoint_tapes_;
   mutable std::unique_ptr<SecondOrder> second_;
   mutable std::unique_ptr<expr::Tape> observables_tape_, observables_adjoint_tape_;
   // second_order() grows the graph that observables_tape() reads.

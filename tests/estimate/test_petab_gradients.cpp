@@ -94,7 +94,44 @@ TEST_P(BenchmarkGradient, GradientAndFimMatchCentralDifferences) {
 INSTANTIATE_TEST_SUITE_P(Collection, BenchmarkGradient,
                          ::testing::Values("Boehm_JProteomeRes2014", "Zheng_PNAS2012",
                                            "Schwen_PONE2014", "Elowitz_Nature2000",
-                                           "Brannmark_JBC2010", "Crauste_CellSystems2017"),
+                                           "Brannmark_JBC2010", "Bruno_JExpBot2016",
+                                           "Weber_BMC2015"),
+                         [](const auto& param_info) { return std::string(param_info.param); });
+
+}  // namespace
+}  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// The adjoint gradient (cvodes_asa seeded with d nllh/dx at each
+// measurement time through the objective type) equals the forward one.
+class AdjointGradient : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AdjointGradient, EqualsTheForwardGradient) {
+  const std::string name = GetParam();
+  const std::string yaml =
+      name.size() == 4 ? test::conformance_case(name) : test::benchmark_problem(name);
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  const std::vector<double> x = test_point(*problem);
+  const PetabResult forward = problem->evaluate(x, tight(true, false));
+  PetabOptions adjoint_options = tight(true, false);
+  adjoint_options.method = "cvodes_asa";
+  const PetabResult adjoint = problem->evaluate(x, adjoint_options);
+  EXPECT_NEAR(adjoint.nllh, forward.nllh, 1e-8 * (1 + std::abs(forward.nllh)));
+  double scale = 0.0;
+  for (double g : forward.gradient) scale = std::max(scale, std::abs(g));
+  for (std::size_t i = 0; i < x.size(); ++i)
+    EXPECT_NEAR(adjoint.gradient[i], forward.gradient[i], 1e-5 * (scale + 1.0))
+        << name << ": d/d " << problem->parameter_ids()[i];
+}
+
+INSTANTIATE_TEST_SUITE_P(Problems, AdjointGradient,
+                         ::testing::Values("0001", "0006", "0015", "0016", "0019",
+                                           "Boehm_JProteomeRes2014", "Schwen_PONE2014",
+                                           "Elowitz_Nature2000", "Weber_BMC2015",
+                                           "Bruno_JExpBot2016"),
                          [](const auto& param_info) { return std::string(param_info.param); });
 
 }  // namespace

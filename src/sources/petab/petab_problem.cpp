@@ -207,7 +207,6 @@ class Builder {
 
   void locate_observables() {
     const auto& outputs = def_.model->output_names();
-    const auto& names = def_.model->observable_names();
     auto find = [](const std::vector<std::string>& list, const std::string& name) {
       for (std::size_t i = list.size(); i-- > 0;)
         if (list[i] == name) return i;
@@ -218,8 +217,6 @@ class Builder {
       ob.id = o.id;
       ob.output = find(outputs, o.id);
       ob.sigma_output = find(outputs, o.id + "@sigma");
-      ob.observable_index = find(names, o.id);
-      ob.sigma_observable_index = find(names, o.id + "@sigma");
       ob.transformation = o.transformation;
       ob.distribution = o.distribution;
       observable_index_[o.id] = def_.observables.size();

@@ -46,8 +46,6 @@ struct Observable {
   std::string id;
   std::size_t output = 0;        // index of OBS in the model's outputs
   std::size_t sigma_output = 0;  // index of OBS@sigma
-  std::size_t observable_index = 0;  // of OBS in the model's observable_names()
-  std::size_t sigma_observable_index = 0;
   Transformation transformation = Transformation::lin;
   NoiseDistribution distribution = NoiseDistribution::normal;
 };
