@@ -23,15 +23,18 @@ const char* scale_name(petab::Scale s) {
   return "lin";
 }
 
-void check_point(const std::vector<double>& x, std::size_t n) {
+// -inf is the value 0 on a log scale (a nominal value of 0 there): allowed.
+void check_point(const std::vector<double>& x, const std::vector<std::string>& scales) {
+  const std::size_t n = scales.size();
   if (x.size() != n)
     throw Error(Status::invalid_argument, "PEtab evaluation: " + std::to_string(x.size()) +
                                               " parameter values given, the problem estimates " +
                                               std::to_string(n));
   for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(x[i]))
+    if (!std::isfinite(x[i]) && !(x[i] < 0 && scales[i] != "lin"))
       throw Error(Status::invalid_argument,
-                  "PEtab evaluation: parameter value " + std::to_string(i + 1) + " is not finite");
+                  "PEtab evaluation: parameter value " + std::to_string(i + 1) +
+                      " is not finite (only -inf, the value 0 on a log scale, is allowed)");
 }
 
 // Solves every experiment (on `threads` threads), keeping the first error.
@@ -92,7 +95,7 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
                                    const PetabOptions& options) const {
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = ids_.size();
-  check_point(x, n);
+  check_point(x, scales_);
   const std::vector<double> theta = petab::table_values(*def_, x);
   const bool sensitivities = options.gradient || options.fim;
   std::vector<petab::ExperimentSolution> solutions =

@@ -33,10 +33,13 @@ struct Placeholder {
   std::string observable;
 };
 
-bool parse_placeholder(const std::string& name, Placeholder& out) {
+// Only names whose suffix is an observable's id are placeholders
+// (noiseParameter2_x is an ordinary parameter when no observable is x).
+bool parse_placeholder(const std::string& name, const std::set<std::string>& observables,
+                       Placeholder& out) {
   static const std::regex pattern("^(observable|noise)Parameter([0-9]+)_([A-Za-z_][A-Za-z0-9_]*)$");
   std::smatch m;
-  if (!std::regex_match(name, m, pattern)) return false;
+  if (!std::regex_match(name, m, pattern) || !observables.count(m[3].str())) return false;
   out.noise = m[1] == "noise";
   out.n = std::stoi(m[2].str().substr(0, 6));
   out.observable = m[3];
@@ -48,6 +51,7 @@ class Builder {
   explicit Builder(Tables tables) { def_.tables = std::move(tables); }
 
   Definition run() {
+    for (const ObservableRow& o : t().observables) observable_ids_.insert(o.id);
     index_parameters();
     const std::string xml = read_model_file(t().sbml_file);
     uses_ = expr::sbml_id_uses(xml, t().sbml_file);
@@ -121,7 +125,7 @@ class Builder {
     std::set<std::string> chosen(sbml_params_.begin(), sbml_params_.end());
     for (const ParameterRow& row : t().parameters) {
       Placeholder ph;
-      if (parse_placeholder(row.id, ph))
+      if (parse_placeholder(row.id, observable_ids_, ph))
         fail(row.place, "'" + row.id + "' is a placeholder of the observable table; the "
                         "measurement table sets it, the parameter table must not list it");
       auto use = uses_.find(row.id);
@@ -148,7 +152,7 @@ class Builder {
       for (const std::string* text : {&o.formula, &o.noise_formula})
         for (const std::string& name : expr::petab::formula_names(*text, where)) {
           Placeholder ph;
-          if (!parse_placeholder(name, ph)) continue;
+          if (!parse_placeholder(name, observable_ids_, ph)) continue;
           if (ph.observable != o.id)
             fail(o.place, "placeholder '" + name + "' belongs to observable '" + ph.observable +
                               "', not to '" + o.id + "'");
@@ -353,6 +357,7 @@ class Builder {
   }
 
   Definition def_;
+  std::set<std::string> observable_ids_;
   std::unordered_map<std::string, SbmlIdUse> uses_;
   std::unordered_map<std::string, int> theta_;  // parameter-table id -> row
   std::vector<std::string> sbml_params_;         // the model's sensitivity parameters
