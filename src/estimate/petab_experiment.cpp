@@ -15,7 +15,7 @@ constexpr double kDefaultTolerance = 1e-8;
 
 Problem base_problem(const Definition& def, const PetabOptions& options, bool sensitivities) {
   Problem p;
-  p.model = def.model;
+  p.model = def.dynamics;
   p.t0 = 0.0;
   p.rtol = options.rtol.value_or(kDefaultTolerance);
   p.atol = options.atol.empty() ? std::vector<double>{kDefaultTolerance} : options.atol;
@@ -65,20 +65,27 @@ Problem for_steady_state(Problem p, const PetabOptions& options) {
   return p;
 }
 
+// The parameters of Definition::dynamics among all of the full model's.
+std::vector<double> dynamic_params(const Definition& def, std::vector<double> p) {
+  p.resize(def.n_sbml_params);
+  return p;
+}
+
 // Measurements at t0 alone: x0 and S0, no solve.
 void initial_values(const Definition& def, const Problem& sim, bool sensitivities,
                     ExperimentSolution& out) {
-  const std::size_t nx = def.model->nx(), np = def.model->np();
+  const std::size_t nx = def.dynamics->nx(), np = def.dynamics->np();
   out.x = sim.initial_state;
   if (out.x.empty()) {
     out.x.resize(nx);
-    def.model->initial_state(sim.params.data(), out.x.data());
+    def.dynamics->initial_state(sim.params.data(), out.x.data());
   }
   if (!sensitivities) return;
   out.S = sim.initial_sensitivity;
   if (out.S.empty()) {
     out.S.resize(nx * np);
-    if (sim.initial_state.empty()) def.model->initial_sensitivity(sim.params.data(), out.S.data());
+    if (sim.initial_state.empty())
+      def.dynamics->initial_sensitivity(sim.params.data(), out.S.data());
   }
 }
 
@@ -115,11 +122,11 @@ void preequilibrate(const Definition& def, const Experiment& e, const std::vecto
                     const Problem& base, const PetabOptions& options, bool sensitivities,
                     Problem& simulation) {
   if (sensitivities) check_same_estimated(def, e);
-  const Model& model = *def.model;
+  const Model& model = *def.dynamics;
   const std::size_t nx = model.nx(), np = model.np();
   Problem pre = base;
-  pre.params = model_params(def.conditions[static_cast<std::size_t>(e.preequilibration)].params,
-                            theta);
+  pre.params = dynamic_params(
+      def, model_params(def.conditions[static_cast<std::size_t>(e.preequilibration)].params, theta));
   SteadyStateOptions so = options.steady_state;
   so.sensitivities = sensitivities;
   SteadyState ss = steady_state(for_steady_state(pre, options), so);
@@ -162,8 +169,8 @@ ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
   try {
     const Problem base = base_problem(def, options, sensitivities);
     Problem sim = base;
-    sim.params = model_params(def.conditions[e.simulation].params, theta);
-    out.params = sim.params;
+    out.params = model_params(def.conditions[e.simulation].params, theta);
+    sim.params = dynamic_params(def, out.params);
     if (e.preequilibration >= 0)
       preequilibrate(def, e, theta, base, options, sensitivities, sim);
     out.times = e.times;

@@ -20,8 +20,9 @@ std::vector<double> table_values(const Definition& def, const std::vector<double
 std::vector<double> model_params(const std::vector<Setting>& settings,
                                  const std::vector<double>& theta);
 
+// S has n_sbml_params columns (the parameters of Definition::dynamics).
 struct ExperimentSolution {
-  std::vector<double> params;  // of the simulation condition (np)
+  std::vector<double> params;  // of the simulation condition (all of the full model's)
   std::vector<double> times;   // Experiment::times
   std::vector<double> x;       // n_t x nx
   std::vector<double> S;       // n_t blocks of nx x np (empty without sensitivities)

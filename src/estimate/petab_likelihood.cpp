@@ -58,27 +58,29 @@ int theta_of(const Definition& def, const Experiment& e, const Measurement& m, s
 
 // One measurement's total derivatives of h and sigma in the estimated
 // parameters: d/dx_i = sum_j (dh/dx S_j + dh/dp_j) dp_j/dx_i. Without S
-// (adjoint gradients) only the placeholders' partials: the rest is in the
+// (adjoint gradients) only the partials of the parameters f does not depend
+// on (the observable table's and the placeholders): the rest is in the
 // adjoint's gradient.
 struct Derivatives {
   std::vector<double> h, sigma;
 };
 
 Derivatives total_derivatives(const Definition& def, const Experiment& e, const Measurement& m,
-                              const double* S, bool placeholders_only, const double* g_x,
+                              const double* S, bool output_params_only, const double* g_x,
                               const double* g_p, const Chain& chain) {
   const std::size_t nx = def.model->nx(), np = def.model->np();
+  const std::size_t n_dynamic = def.n_sbml_params;  // S's columns
   Derivatives d;
   d.h.assign(chain.dp_dx.size(), 0.0);
   d.sigma.assign(chain.dp_dx.size(), 0.0);
-  for (std::size_t j = 0; j < np; ++j) {
+  for (std::size_t j = output_params_only ? n_dynamic : 0; j < np; ++j) {
     bool placeholder = false;
     const int theta = theta_of(def, e, m, j, &placeholder);
-    if (theta < 0 || (placeholders_only && !placeholder)) continue;
+    if (theta < 0) continue;
     const int i = chain.estimated_index[static_cast<std::size_t>(theta)];
     if (i < 0) continue;
     double dh = g_p[j], ds = g_p[j + np];
-    if (S)
+    if (S && j < n_dynamic)
       for (std::size_t k = 0; k < nx; ++k) {
         dh += g_x[k] * S[k + j * nx];
         ds += g_x[k + nx] * S[k + j * nx];
@@ -106,8 +108,8 @@ void warn_undefined(const Measurement& m, const Observable& ob, const Term& t, P
 }
 
 // The adjoint's gradient in the model parameters, mapped to the estimated
-// ones through the simulation condition's settings (placeholders have
-// none: their partials come per measurement).
+// ones through the simulation condition's settings (the parameters f does
+// not depend on come per measurement).
 void add_model_gradient(const Definition& def, const Experiment& e,
                         const std::vector<double>& gradient, const Chain& chain, PetabResult& r) {
   const Condition& sim = def.conditions[e.simulation];
@@ -177,7 +179,7 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
       const auto k = static_cast<std::size_t>(
           std::lower_bound(sol.times.begin(), sol.times.end(), m.time) - sol.times.begin());
       x = sol.x.data() + k * nx;
-      if (!sol.S.empty()) S = sol.S.data() + k * nx * np;
+      if (!sol.S.empty()) S = sol.S.data() + k * nx * def.n_sbml_params;
     }
     const std::vector<double> p = row_params(m, sol.params, theta);
     model.outputs(m.time, x, p.data(), outputs.data(), ws.get());

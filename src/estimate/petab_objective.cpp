@@ -2,7 +2,7 @@
 #include "estimate/petab_objective.hpp"
 
 #include <algorithm>
-#include <map>
+#include <mutex>
 
 #include "odesens/status.hpp"
 
@@ -12,15 +12,18 @@ namespace {
 class ExperimentObjective final : public Objective {
  public:
   ExperimentObjective(const Definition& def, const Experiment& e, std::vector<double> theta)
-      : def_(def), e_(e), theta_(std::move(theta)), by_time_(e.times.size()) {
+      : def_(def),
+        e_(e),
+        theta_(std::move(theta)),
+        condition_(model_params(def.conditions[e.simulation].params, theta_)),
+        by_time_(e.times.size()),
+        workspace_(def.model->make_workspace()) {
     for (std::size_t mi : e.measurements) {
       const double t = def.measurements[mi].time;
       const auto k = static_cast<std::size_t>(
           std::lower_bound(e.times.begin(), e.times.end(), t) - e.times.begin());
       if (k < e.times.size()) by_time_[k].push_back(mi);
     }
-    for (const Measurement& m : def.measurements)
-      for (const auto& entry : m.placeholders) placeholder_[entry.first] = true;
   }
 
   std::string description() const override {
@@ -28,17 +31,24 @@ class ExperimentObjective final : public Objective {
   }
 
   void check_sizes(std::size_t n_times, std::size_t nx, std::size_t np) const override {
-    if (n_times != by_time_.size() || nx != def_.model->nx() || np != def_.model->np())
+    if (n_times != by_time_.size() || nx != def_.dynamics->nx() || np != def_.n_sbml_params)
       throw Error(Status::invalid_argument,
                   description() + ": made for " + std::to_string(by_time_.size()) +
                       " output times of the problem's model");
   }
 
+  // The solver's workspace is the dynamics' (another model); the outputs
+  // are evaluated with one of the full model's, kept here under a lock so
+  // that the objective stays safe to share.
   double term(std::size_t k, double t, const double* x, const double* p, double* g_x,
-              double* g_p, Workspace* ws) const override {
+              double* g_p, Workspace*) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Workspace* ws = workspace_.get();
     const ExprModel& model = *def_.model;
-    const std::size_t nx = model.nx(), np = model.np();
-    const std::vector<double> condition(p, p + np);
+    const std::size_t nx = model.nx(), np = model.np(), n_dynamic = def_.n_sbml_params;
+    // p is the dynamics' part of the condition's parameters (the solver's).
+    std::vector<double> condition = condition_;
+    std::copy(p, p + n_dynamic, condition.begin());
     std::vector<double> outputs(model.n_outputs()), gx(2 * nx), gp(2 * np);
     double sum = 0.0;
     for (std::size_t mi : by_time_[k]) {
@@ -55,8 +65,8 @@ class ExperimentObjective final : public Objective {
         for (std::size_t i = 0; i < nx; ++i)
           g_x[i] += term.by_h * gx[i] + term.by_sigma * gx[i + nx];
       if (g_p)
-        for (std::size_t j = 0; j < np; ++j)
-          if (!placeholder_.count(j)) g_p[j] += term.by_h * gp[j] + term.by_sigma * gp[j + np];
+        for (std::size_t j = 0; j < n_dynamic; ++j)
+          g_p[j] += term.by_h * gp[j] + term.by_sigma * gp[j + np];
     }
     return sum;
   }
@@ -65,8 +75,10 @@ class ExperimentObjective final : public Objective {
   const Definition& def_;
   const Experiment& e_;
   std::vector<double> theta_;
+  std::vector<double> condition_;  // the simulation condition's parameters (the full model's)
   std::vector<std::vector<std::size_t>> by_time_;  // measurements at each output time
-  std::map<std::size_t, bool> placeholder_;        // model parameters that are placeholders
+  mutable std::mutex mutex_;
+  std::unique_ptr<Workspace> workspace_;  // of the full model
 };
 
 }  // namespace

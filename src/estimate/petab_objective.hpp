@@ -2,9 +2,10 @@
 // for the adjoint methods: phi_k = sum of the nllh terms of the
 // measurements at output time k, with dphi_k/dx from the observable and
 // noise formulas, so the backward problems are seeded with the exact
-// derivatives of the likelihood. dphi_k/dp holds the partials of every
-// model parameter but the placeholders, whose settings differ from row to
-// row (their partials are added per measurement by add_measurements).
+// derivatives of the likelihood. It is an objective of Definition::dynamics:
+// dphi_k/dp holds the partials of the dynamics' parameters; those of the
+// observable table's parameters and the placeholders (whose settings differ
+// from row to row) are added per measurement by add_measurements.
 #pragma once
 
 #include <memory>

@@ -113,7 +113,7 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
   const petab::Chain chain = petab::make_chain(*def_, x);
   for (std::size_t k = 0; k < solutions.size(); ++k) {
     const petab::ExperimentSolution& sol = solutions[k];
-    const std::size_t nxp = def_->model->nx() * def_->model->np();
+    const std::size_t nxp = def_->dynamics->nx() * def_->dynamics->np();
     if (sensitivities && sol.model_gradient.empty() && sol.S.size() != sol.times.size() * nxp)
       throw Error(Status::unsupported,
                   "method '" + options.method +

@@ -63,6 +63,7 @@ class Builder {
     options.initial_value_params = initial_value_ids_;
     expr::SymbolicModel model = expr::import_sbml(xml, t().sbml_file, options);
     def_.n_sbml_params = model.param_names.size();
+    def_.dynamics = make_expr_model(model);
     add_extra_parameters(model);
     add_observables(model);
     def_.model = make_expr_model(std::move(model));

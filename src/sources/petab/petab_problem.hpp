@@ -72,8 +72,15 @@ struct Experiment {
 
 struct Definition {
   Tables tables;
+  // Every parameter, with the observables as outputs: what the likelihood
+  // evaluates.
   std::shared_ptr<const ExprModel> model;
-  std::size_t n_sbml_params = 0;  // the model's parameters that are SBML ids
+  // The same ODE with the first n_sbml_params parameters alone (the SBML
+  // parameters and initial values, which the dynamics depend on): what is
+  // solved, so that S has no columns for the parameters of the observable
+  // table and the placeholders, which f does not depend on.
+  std::shared_ptr<const ExprModel> dynamics;
+  std::size_t n_sbml_params = 0;
   std::vector<Condition> conditions;
   std::vector<Observable> observables;
   std::vector<Measurement> measurements;  // in the measurement table's order

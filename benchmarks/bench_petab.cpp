@@ -1,0 +1,100 @@
+// PEtab problems of the benchmark collection (../shared/petab/benchmark):
+// the cost of the log-likelihood with its gradient (forward sensitivities,
+// the adjoint) and with the Fisher information, as ratios to the cost of
+// the simulation alone, all at tolerances 1e-8 on one thread.
+//
+// usage: bench_petab [--repeats N] [--problems A,B,...] [--markdown]
+// Each time is the median of N evaluations (default 5) after one warm-up.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+#include "odesens/odesens.hpp"
+#include "odesens/petab.hpp"
+
+namespace {
+
+std::string shared_dir() {
+  const char* env = std::getenv("ODESENS_SHARED_DIR");
+  return env && *env ? env : ODESENS_DEFAULT_SHARED_DIR;
+}
+
+// The 21 problems of ../shared/petab/benchmark.
+const char* kProblems[] = {
+    "Armistead_CellDeathDis2024", "Bachmann_MSB2011", "Beer_MolBioSystems2014",
+    "Boehm_JProteomeRes2014", "Brannmark_JBC2010", "Bruno_JExpBot2016",
+    "Crauste_CellSystems2017", "Elowitz_Nature2000", "Lang_PLOSComputBiol2024",
+    "Laske_PLOSComputBiol2019", "Lucarelli_CellSystems2018",
+    "Okuonghae_ChaosSolitonsFractals2020", "Oliveira_NatCommun2021", "Perelson_Science1996",
+    "Rahman_MBS2016", "Raia_CancerResearch2011", "SalazarCavazos_MBoC2020", "Schwen_PONE2014",
+    "Weber_BMC2015", "Zheng_PNAS2012"};
+
+double median_seconds(const odesens::PetabProblem& p, const std::vector<double>& x,
+                      const odesens::PetabOptions& o, int repeats) {
+  p.evaluate(x, o);  // warm-up: builds the tapes made on first use
+  std::vector<double> t;
+  for (int i = 0; i < repeats; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    p.evaluate(x, o);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma - start));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repeats = 5;
+  std::vector<std::string> problems(std::begin(kProblems), std::end(kProblems));
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--problems") && i + 1 < argc) problems = split(argv[++i]);
+  }
+  std::printf("| problem | parameters (estimated / model) | experiments | simulation (ms) | "
+              "forward gradient | adjoint gradient | FIM (forward) | faster gradient |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (const std::string& name : problems) {
+    const std::string yaml = shared_dir() + "/petab/benchmark/" + name + "/" + name + ".yaml";
+    struct stat st;
+    if (::stat(yaml.c_str(), &st) != 0) {
+      std::printf("| %s | not found | | | | | | |\n", name.c_str());
+      continue;
+    }
+    try {
+      auto p = odesens::PetabProblem::load(yaml);
+      const std::vector<double> x = p->nominal_scaled();
+      odesens::PetabOptions sim, fwd, adj, fim;
+      fwd.gradient = adj.gradient = true;
+      adj.method = "cvodes_asa";
+      fim.fim = true;
+      const double ts = median_seconds(*p, x, sim, repeats);
+      const double tf = median_seconds(*p, x, fwd, repeats);
+      const double ta = median_seconds(*p, x, adj, repeats);
+      const double ti = median_seconds(*p, x, fim, repeats);
+      std::printf("| %s | %zu / %zu | %zu | %.2f | %.1f× | %.1f× | %.1f× | %s |\n", name.c_str(),
+                  p->parameter_ids().size(), p->model()->np(), p->n_experiments(), ts * 1e3,
+                  tf / ts, ta / ts, ti / ts, tf <= ta ? "forward" : "adjoint");
+    } catch (const odesens::Error& e) {
+      std::printf("| %s | error: %s | | | | | | |\n", name.c_str(), e.what());
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}
