@@ -177,9 +177,17 @@ TEST_F(CliPetab, AtChangesTheParametersAndRefusesUnknownIds) {
             std::string::npos)
       << r.err;
 
+  // A missing file and one that is not a regular file are the command
+  // line's errors, as ensemble's --params file.
   r = run_tool("petab " + yaml_ + " --at " + dir.path("nosuch.tsv"));
-  EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.err.find("nosuch.tsv"), std::string::npos) << r.err;
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("nosuch.tsv: cannot be read: No such file"), std::string::npos) << r.err;
+  r = run_tool("petab " + yaml_ + " --at " + dir.path(""));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find(": a directory, not a parameter table"), std::string::npos) << r.err;
+  r = run_tool("petab " + yaml_ + " --at /dev/zero");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("/dev/zero: not a regular file"), std::string::npos) << r.err;
 }
 
 TEST_F(CliPetab, SimulationsFileHoldsTheMeasurementRows) {
