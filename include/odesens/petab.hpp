@@ -136,7 +136,8 @@ class PetabProblem {
 // Values for the estimated parameters from a table with columns
 // `parameterId` and `value` (linear scale), on their scales; the ones the
 // table does not list keep their nominal values. Error(parse_error) names
-// the row of an unknown id or a bad value.
+// the row of an unknown id or a bad value; Error(invalid_argument) a file
+// that is missing or not a regular file.
 std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
                                                 const std::string& path);
 

@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <string>
+#include <utility>
 
 #include "cli/method_listing.hpp"
 #include "cli/text_wrap.hpp"
@@ -29,8 +30,8 @@ const char* kUsage =
     "ensemble  one solve per row of a parameter file, on threads, into one HDF5 file\n"
     "petab     a PEtab problem's log-likelihood, chi2, gradient and Fisher information\n"
     "\n"
-    "odesens COMMAND --help: the flags of run, compare or ensemble; with --method ID, the\n"
-    "flags and options that apply to method ID. Every flag and output: docs/cli.md.\n"
+    "odesens COMMAND --help: the flags of run, compare, ensemble or petab; with --method ID,\n"
+    "the flags and options that apply to method ID. Every flag and output: docs/cli.md.\n"
     "Exit status: 0 success; 2 the command line or what it names is wrong; 1 valid input\n"
     "that fails; ensemble: 3 when some members failed, 128 + N after signal N.\n";
 
@@ -204,9 +205,39 @@ std::string method_ids() {
   return ids;
 }
 
+const std::pair<const char*, const char*> kPetabFlags[] = {
+    {"--at FILE.tsv",
+     "values of estimated parameters: columns parameterId and value (linear scale); the "
+     "others keep their nominal values"},
+    {"--method ID",
+     "the method of the simulations and the gradient (default cvodes_fsa; odesens methods "
+     "lists them)"},
+    {"--rtol R", "relative tolerance (default 1e-8)"},
+    {"--atol A", "absolute tolerance (default 1e-8)"},
+    {"--option KEY=VALUE", "a method option (repeatable; odesens options ID lists them)"},
+    {"--gradient", "the gradient of nllh (nlpost with priors) in the scaled parameters"},
+    {"--fim", "the Fisher information matrix"},
+    {"--threads N", "experiments solved at once (0: one per core; default 1)"},
+    {"--simulations FILE.tsv", "write the PEtab simulation table"},
+    {"--format text|json", "output format (default text)"},
+    {"--out FILE",
+     "write the output to FILE, replaced whole or not at all (default: standard output)"},
+    {"--help, -h", "this help"},
+};
+
 }  // namespace
 
 const char* usage_text() { return kUsage; }
+
+void write_petab_help(std::ostream& out) {
+  out << "usage: odesens petab PROBLEM.yaml [flags]\n";
+  write_wrapped(out, "",
+                "A PEtab v1 problem's log-likelihood, chi2, simulations, gradient and Fisher "
+                "information at its nominal parameters or those of --at (docs/petab.md).",
+                0);
+  out << "\nflags:\n";
+  for (const auto& [flag, text] : kPetabFlags) write_flag(out, flag, text);
+}
 
 void write_command_help(std::ostream& out, const char* program, SolveCommand command,
                         const std::vector<const MethodInfo*>& methods) {

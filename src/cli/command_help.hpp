@@ -1,5 +1,5 @@
-// The tool's help: `odesens --help` (the commands), and
-// `odesens run|compare|ensemble [--method ID] --help` (the flags of the
+// The tool's help: `odesens --help` (the commands), `odesens petab --help`
+// (its flags), and `odesens run|compare|ensemble [--method ID] --help` (the flags of the
 // command, and with a method only those that apply to it, followed by the
 // method's options). docs/cli.md says the same at length.
 #pragma once
@@ -14,6 +14,9 @@ namespace odesens::cli {
 
 // `odesens --help`: the commands.
 const char* usage_text();
+
+// `odesens petab --help`: its flags.
+void write_petab_help(std::ostream& out);
 
 // The flags of `command` that apply to every method of `methods` (all of
 // them when `methods` is empty), then the options of each method. `program`

@@ -6,11 +6,13 @@
 #include <sstream>
 
 #include "cli/arguments.hpp"
+#include "cli/command_help.hpp"
 #include "cli/problem_from_arguments.hpp"
 #include "io/format_double.hpp"
 #include "io/json_values.hpp"
 #include "io/output_file.hpp"
 #include "odesens/methods.hpp"
+#include "odesens/options.hpp"
 #include "odesens/petab.hpp"
 
 namespace odesens::cli {
@@ -75,7 +77,8 @@ void write_text(std::ostream& out, const PetabResult& r) {
 }  // namespace
 
 void add_petab_flags(CLI::App& command, PetabArguments& a) {
-  command.add_option("PROBLEM", a.problem)->required();
+  command.add_option("PROBLEM", a.problem);
+  command.add_flag("-h,--help", a.help);
   command.add_option("--at", a.at);
   command.add_option("--method", a.method);
   command.add_option_function<std::string>(
@@ -100,6 +103,13 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
 }
 
 int run_petab(const PetabArguments& a) {
+  if (a.help) {
+    write_petab_help(std::cout);
+    return 0;
+  }
+  if (a.problem.empty())
+    throw UsageError{"petab: no problem given (odesens petab PROBLEM.yaml [flags]; "
+                     "odesens petab --help lists them)"};
   const MethodInfo& info = method_info(a.method);
   auto problem = PetabProblem::load(a.problem);
   PetabOptions options;
@@ -107,6 +117,9 @@ int run_petab(const PetabArguments& a) {
   options.rtol = a.rtol;
   if (a.atol) options.atol = {*a.atol};
   for (const auto& [key, value] : a.options) set_option(options.options, info, key, value);
+  // Checked before the problem is read, and named as the command line's
+  // (each experiment's solve would name its condition).
+  static_cast<void>(MethodOptions(info.id, info.options, options.options));
   options.gradient = a.gradient;
   options.fim = a.fim;
   options.threads = a.threads;

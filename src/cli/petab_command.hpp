@@ -26,6 +26,7 @@ struct PetabArguments {
   std::string simulations;
   std::string format = "text";
   std::string out;
+  bool help = false;  // --help, -h: the flags instead of a run
 };
 
 void add_petab_flags(CLI::App& command, PetabArguments& a);

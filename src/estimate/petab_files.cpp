@@ -2,6 +2,7 @@
 // simulation table of an evaluation and a table of parameter values.
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -36,10 +37,23 @@ std::vector<std::string> split_tabs(std::string line) {
   }
 }
 
-// The table's bytes, at most 64 MiB.
+// The table's bytes, at most 64 MiB, from a regular file (a folder would
+// read as an empty table, a device or FIFO without end). A file that is
+// missing or not a regular file is the command line's error, as
+// ensemble's --params file.
 std::string read_small_file(const std::string& path) {
+  std::error_code error;
+  const auto type = std::filesystem::status(path, error).type();
+  if (error)
+    throw Error(Status::invalid_argument, path + ": cannot be read: " + error.message());
+  if (type != std::filesystem::file_type::regular)
+    throw Error(Status::invalid_argument,
+                path + ": " +
+                    (type == std::filesystem::file_type::directory ? "a directory"
+                                                                   : "not a regular file") +
+                    ", not a parameter table");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Status::io_error, path + ": cannot be opened for reading");
+  if (!in) throw Error(Status::invalid_argument, path + ": cannot be opened for reading");
   std::string text;
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {

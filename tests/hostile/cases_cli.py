@@ -5,7 +5,7 @@ a value, an unknown method, option or model, malformed model text), 1
 when valid input fails (the solve, an unsupported feature, writing the
 output).
 """
-from hostile_case import Case, repeat
+from hostile_case import Case, nest, repeat
 
 FILES = "model files: only regular files, size limit"
 
@@ -292,4 +292,31 @@ CASES = [
            input_name="sets.tsv"),
     params("params_nan_member", "p1\n7\nnan\n", 3, ["2 members, 1 failed", "member 1"]),
     params("params_inf_member", "p2\n-inf\n", 3, "1 member, 1 failed"),
+
+    # PEtab problems: the YAML file, and --at's parameter table.
+    Case("petab_without_problem", ["petab"], 2, "petab: no problem given"),
+    Case("petab_help", ["petab", "--help"], 0, [], stdout="usage: odesens petab PROBLEM.yaml"),
+    Case("petab_missing_problem", ["petab", "{tmp}/nosuch.yaml"], 2,
+         "nosuch.yaml': No such file or directory"),
+    Case("petab_problem_is_directory", ["petab", "{tmp}"], 1,
+         "it is a directory, not a regular file"),
+    Case("petab_problem_dev_zero", ["petab", "/dev/zero"], 1, "not a regular file"),
+    Case("petab_empty_yaml", ["petab", "{input}"], 2,
+         "problem.yaml: a PEtab problem file must be a YAML mapping", input="",
+         input_name="problem.yaml"),
+    Case("petab_binary_yaml", ["petab", "{input}"], 2, "problem.yaml", input=bytes(range(256)) * 64,
+         input_name="problem.yaml"),
+    Case("petab_yaml_list", ["petab", "{input}"], 2, "must be a YAML mapping",
+         input="- a\n- b\n", input_name="problem.yaml"),
+    Case("petab_yaml_deep", ["petab", "{input}"], 2, "problem.yaml",
+         input=lambda: nest("[", "]", 100000, "1"), input_name="problem.yaml"),
+    Case("petab_yaml_without_tables", ["petab", "{input}"], 2,
+         "the required key 'parameter_file' is missing", input="format_version: 1\n",
+         input_name="problem.yaml"),
+    Case("petab_at_directory", ["petab", "{shared}/petab/test-suite/0001/_0001.yaml", "--at",
+                                "{tmp}"], 2, "a directory, not a parameter table"),
+    Case("petab_at_binary", ["petab", "{shared}/petab/test-suite/0001/_0001.yaml", "--at",
+                             "{input}"], 2,
+         "at.tsv:1: the header needs the columns parameterId and value",
+         input=bytes(range(256)) * 64, input_name="at.tsv"),
 ]

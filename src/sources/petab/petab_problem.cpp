@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "expr/expr_model_impl.hpp"
 #include "sources/model_file.hpp"
@@ -95,11 +96,7 @@ class Builder {
     const auto& columns = t().conditions.columns;
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const std::string& id = columns[c];
-      Place place;  // the column's header cell
-      if (!t().conditions.rows.empty()) {
-        place = t().conditions.rows.front().values[c].place;
-        place.row = 1;
-      }
+      const Place& place = t().conditions.column_places[c];
       auto use = uses_.find(id);
       if (use == uses_.end())
         fail(place, "condition table column '" + id +
@@ -149,9 +146,9 @@ class Builder {
   void collect_placeholders() {
     std::set<std::string> seen;
     for (const ObservableRow& o : t().observables) {
-      const std::string where = o.place.text();
-      for (const std::string* text : {&o.formula, &o.noise_formula})
-        for (const std::string& name : expr::petab::formula_names(*text, where)) {
+      for (const auto& [text, column] : {std::pair{&o.formula, " (observableFormula)"},
+                                         std::pair{&o.noise_formula, " (noiseFormula)"}})
+        for (const std::string& name : expr::petab::formula_names(*text, o.place.text() + column)) {
           Placeholder ph;
           if (!parse_placeholder(name, observable_ids_, ph)) continue;
           if (ph.observable != o.id)
@@ -196,7 +193,7 @@ class Builder {
         if (p != model_param_.end()) return model.graph.param(static_cast<int>(p->second));
         auto v = values.find(name);
         if (v != values.end()) return v->second;
-        throw Error(Status::invalid_argument,
+        throw Error(Status::parse_error,
                     "'" + name + "' is neither an id of the model nor a parameter of the "
                     "parameter table");
       };

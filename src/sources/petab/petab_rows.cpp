@@ -20,7 +20,10 @@ std::vector<std::size_t> condition_columns(const Tsv& t, ConditionTable& into,
       fail(t.header_place(c), "condition table column " + shown(column) + " is not a model id");
     std::size_t k = 0;
     while (k < into.columns.size() && into.columns[k] != column) ++k;
-    if (k == into.columns.size()) into.columns.push_back(column);
+    if (k == into.columns.size()) {
+      into.columns.push_back(column);
+      into.column_places.push_back(t.header_place(c));
+    }
     slot[c] = k;
   }
   for (auto& row : into.rows) row.values.resize(into.columns.size());

@@ -81,6 +81,7 @@ struct ConditionTable {
   // union of the columns of the condition files, a row's value empty for a
   // column its file lacks.
   std::vector<std::string> columns;
+  std::vector<Place> column_places;  // the header cell that first names each column
   struct Row {
     std::string id;
     std::string name;                  // conditionName or ""

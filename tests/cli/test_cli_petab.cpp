@@ -1,0 +1,286 @@
+// `odesens petab`, run as a user would on the PEtab conformance case 0001
+// (../shared): the text and JSON documents, --at, --simulations, --out, and
+// the exit statuses of what is wrong.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "estimate/petab_test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ToolRun {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+ToolRun run_tool(const std::string& args) {
+  char err_path[] = "/tmp/odesens_cli_petab_err_XXXXXX";
+  const int fd = mkstemp(err_path);
+  close(fd);
+  const std::string cmd = std::string(ODESENS_CLI_PATH) + " " + args + " 2>" + err_path;
+  ToolRun r{};
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int raw = pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.err = slurp(err_path);
+  std::remove(err_path);
+  return r;
+}
+
+// A fresh folder under /tmp, removed with what it holds.
+class TempDir {
+ public:
+  TempDir() {
+    char pattern[] = "/tmp/odesens_cli_petab_XXXXXX";
+    if (!mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");
+    dir_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path(name), std::ios::binary) << text;
+    return path(name);
+  }
+
+ private:
+  fs::path dir_;
+};
+
+// Conformance case 0001: A <-> B, obs_a = A, sigma 0.5, two measurements;
+// its llh at the nominal parameters is -0.84750169713188.
+class CliPetab : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    yaml_ = odesens::test::conformance_case("0001");
+    if (!odesens::test::exists(yaml_)) GTEST_SKIP() << "PEtab case not found: " << yaml_;
+  }
+  nlohmann::json json(const std::string& flags) const {
+    const ToolRun r = run_tool("petab " + yaml_ + " --format json " + flags);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return nlohmann::json::parse(r.out);
+  }
+  std::string yaml_;
+};
+
+constexpr double kLlh0001 = -0.84750169713188;
+
+TEST_F(CliPetab, TextGivesTheLogLikelihood) {
+  const ToolRun r = run_tool("petab " + yaml_);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  std::istringstream in(r.out);
+  std::string word;
+  double llh = NAN;
+  in >> word >> llh;
+  EXPECT_EQ(word, "llh");
+  EXPECT_NEAR(llh, kLlh0001, 1e-6) << r.out;
+  EXPECT_NE(r.out.find("\nchi2 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("gradient"), std::string::npos) << r.out;
+
+  const ToolRun g = run_tool("petab " + yaml_ + " --gradient --fim");
+  ASSERT_EQ(g.status, 0) << g.err;
+  EXPECT_NE(g.out.find("gradient of nllh (scaled parameters):\n  a0\t"), std::string::npos)
+      << g.out;
+  EXPECT_NE(g.out.find("fim (4 x 4"), std::string::npos) << g.out;
+}
+
+TEST_F(CliPetab, JsonHasTheDocumentedKeys) {
+  nlohmann::json j = json("");
+  for (const char* key : {"problem", "method", "llh", "nllh", "chi2", "parameter_ids",
+                          "parameter_scales", "simulations", "stats", "warnings"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  for (const char* key : {"gradient", "fim", "log_prior", "nlpost"})
+    EXPECT_FALSE(j.contains(key)) << key;
+  EXPECT_NEAR(j["llh"].get<double>(), kLlh0001, 1e-6);
+  EXPECT_DOUBLE_EQ(j["nllh"].get<double>(), -j["llh"].get<double>());
+  EXPECT_NEAR(j["chi2"].get<double>(), 0.79183798368486, 1e-6);
+  EXPECT_EQ(j["parameter_ids"], nlohmann::json({"a0", "b0", "k1", "k2"}));
+  EXPECT_EQ(j["method"], "cvodes_fsa");
+  ASSERT_EQ(j["simulations"].size(), 2u);
+  EXPECT_NEAR(j["simulations"][0].get<double>(), 1.0, 1e-9);
+  EXPECT_NEAR(j["simulations"][1].get<double>(), 0.42857190373069665, 1e-6);
+  EXPECT_EQ(j["stats"]["experiments"], 1);
+  EXPECT_GT(j["stats"]["steps"].get<long>(), 0);
+
+  j = json("--gradient --fim --threads 2");
+  ASSERT_TRUE(j.contains("gradient"));
+  ASSERT_EQ(j["gradient"].size(), 4u);
+  for (const auto& g : j["gradient"]) EXPECT_TRUE(g.is_number());
+  ASSERT_TRUE(j.contains("fim"));
+  ASSERT_EQ(j["fim"].size(), 4u);
+  for (std::size_t a = 0; a < 4; ++a) {
+    ASSERT_EQ(j["fim"][a].size(), 4u);
+    for (std::size_t b = 0; b < 4; ++b)
+      EXPECT_NEAR(j["fim"][a][b].get<double>(), j["fim"][b][a].get<double>(),
+                  1e-12 * (1 + std::abs(j["fim"][a][b].get<double>())));
+  }
+  EXPECT_NEAR(j["llh"].get<double>(), kLlh0001, 1e-6);
+}
+
+TEST_F(CliPetab, AtChangesTheParametersAndRefusesUnknownIds) {
+  TempDir dir;
+  const std::string at = dir.write("at.tsv", "parameterId\tvalue\nk1\t0.5\n\nk2\t0.4\n");
+  const nlohmann::json j = json("--at " + at);
+  EXPECT_GT(std::abs(j["llh"].get<double>() - kLlh0001), 1e-3);
+  // A(10) with A(0) = 1, B(0) = 0: k2/(k1+k2) + k1/(k1+k2) exp(-(k1+k2) 10).
+  const double a10 = (0.4 + 0.5 * std::exp(-9.0)) / 0.9;
+  EXPECT_NEAR(j["simulations"][1].get<double>(), a10, 1e-6);
+  const double nllh = 2 * 0.5 * std::log(2 * M_PI * 0.25) + 0.5 * std::pow((0.7 - 1.0) / 0.5, 2) +
+                      0.5 * std::pow((0.1 - a10) / 0.5, 2);
+  EXPECT_NEAR(j["nllh"].get<double>(), nllh, 1e-6);
+
+  const std::string bad = dir.write("bad.tsv", "parameterId\tvalue\nk1\t0.5\nnosuch\t1\n");
+  ToolRun r = run_tool("petab " + yaml_ + " --at " + bad);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("bad.tsv:3: 'nosuch' is not an estimated parameter"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+
+  const std::string value = dir.write("value.tsv", "parameterId\tvalue\nk1\tabc\n");
+  r = run_tool("petab " + yaml_ + " --at " + value);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("value.tsv:2: value 'abc' is not a finite number"), std::string::npos)
+      << r.err;
+
+  const std::string header = dir.write("header.tsv", "id\tvalue\nk1\t1\n");
+  r = run_tool("petab " + yaml_ + " --at " + header);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("header.tsv:1: the header needs the columns parameterId and value"),
+            std::string::npos)
+      << r.err;
+
+  // A missing file and one that is not a regular file are the command
+  // line's errors, as ensemble's --params file.
+  r = run_tool("petab " + yaml_ + " --at " + dir.path("nosuch.tsv"));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("nosuch.tsv: cannot be read: No such file"), std::string::npos) << r.err;
+  r = run_tool("petab " + yaml_ + " --at " + dir.path(""));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find(": a directory, not a parameter table"), std::string::npos) << r.err;
+  r = run_tool("petab " + yaml_ + " --at /dev/zero");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("/dev/zero: not a regular file"), std::string::npos) << r.err;
+}
+
+TEST_F(CliPetab, SimulationsFileHoldsTheMeasurementRows) {
+  TempDir dir;
+  const std::string sims = dir.path("sims.tsv");
+  const nlohmann::json j = json("--simulations " + sims);
+  const auto table = odesens::test::read_tsv(sims);
+  const auto measurements =
+      odesens::test::read_tsv(fs::path(yaml_).parent_path() / "_measurements.tsv");
+  ASSERT_EQ(table.size(), measurements.size());
+  const auto& header = table[0];
+  const auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  const std::size_t sim = column("simulation"), obs = column("observableId"),
+                    cond = column("simulationConditionId"), time = column("time");
+  ASSERT_LT(sim, header.size());
+  ASSERT_LT(obs, header.size());
+  ASSERT_LT(cond, header.size());
+  ASSERT_LT(time, header.size());
+  EXPECT_EQ(std::find(header.begin(), header.end(), "measurement"), header.end());
+  for (std::size_t i = 1; i < table.size(); ++i) {
+    EXPECT_EQ(table[i][obs], measurements[i][0]);
+    EXPECT_EQ(table[i][cond], measurements[i][1]);
+    EXPECT_DOUBLE_EQ(std::stod(table[i][time]), std::stod(measurements[i][2]));
+    const double expected = j["simulations"][i - 1].get<double>();
+    EXPECT_NEAR(std::stod(table[i][sim]), expected, 1e-15 * (1 + std::abs(expected)));
+  }
+}
+
+TEST_F(CliPetab, OutWritesTheDocument) {
+  TempDir dir;
+  const std::string out = dir.path("result.json");
+  ToolRun r = run_tool("petab " + yaml_ + " --format json --out " + out);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const nlohmann::json j = nlohmann::json::parse(slurp(out));
+  EXPECT_NEAR(j["llh"].get<double>(), kLlh0001, 1e-6);
+
+  const std::string text = dir.path("result.txt");
+  r = run_tool("petab " + yaml_ + " --out " + text);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(text).rfind("llh ", 0), 0u);
+
+  r = run_tool("petab " + yaml_ + " --out /nonexistent/dir/x.json");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/dir/x.json"), std::string::npos) << r.err;
+}
+
+// Errors: one line on standard error, the status of odesens --help's table
+// (2: the command line or what it names is wrong).
+TEST_F(CliPetab, ErrorsExitWithOneLineAndTheirStatus) {
+  TempDir dir;
+  struct Bad {
+    std::string args;
+    int status;
+    std::string message;
+  };
+  const Bad bad[] = {
+      {"petab " + dir.path("nosuch.yaml"), 2, "nosuch.yaml"},
+      {"petab " + yaml_ + " --method nosuch", 2, "unknown method 'nosuch'"},
+      {"petab " + yaml_ + " --threads x", 2, "--threads"},
+      {"petab " + yaml_ + " --threads -1", 2, "--threads needs a whole number"},
+      {"petab " + yaml_ + " --threads 1.5", 2, "--threads needs a whole number"},
+      {"petab " + yaml_ + " --rtol abc", 2, "--rtol"},
+      {"petab " + yaml_ + " --format xml", 2, "--format"},
+      {"petab " + yaml_ + " --option nosuch=1", 2,
+       "odesens: error: method 'cvodes_fsa' has no option 'nosuch'"},
+      {"petab " + yaml_ + " --option sens_error_control=0.5", 2, "needs an integer"},
+      {"petab " + yaml_ + " --option linear_solver=nosuch", 2, "linear_solver"},
+      {"petab " + yaml_ + " --bogus", 2, "--bogus"},
+      {"petab " + yaml_ + " --at", 2, "--at needs a value"},
+      {"petab", 2, "petab"},
+  };
+  for (const Bad& b : bad) {
+    const ToolRun r = run_tool(b.args);
+    EXPECT_EQ(r.status, b.status) << b.args << ": " << r.err;
+    EXPECT_EQ(r.out, "") << b.args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << b.args << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("odesens: error: ", 0), 0u) << b.args << ": " << r.err;
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << b.args << ": " << r.err;
+  }
+}
+
+TEST(CliPetabHelp, HelpListsTheFlags) {
+  for (const char* args : {"petab --help", "petab -h", "petab problem.yaml --help"}) {
+    const ToolRun r = run_tool(args);
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.out.rfind("usage: odesens petab PROBLEM.yaml", 0), 0u) << args << ": " << r.out;
+    for (const char* flag : {"--at FILE.tsv", "--method ID", "--gradient", "--fim", "--threads N",
+                             "--simulations FILE.tsv", "--format text|json", "--out FILE"})
+      EXPECT_NE(r.out.find(flag), std::string::npos) << args << ": " << flag;
+  }
+}
+
+}  // namespace

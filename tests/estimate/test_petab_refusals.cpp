@@ -1,0 +1,470 @@
+// Small complete PEtab problems, written by the tests: inconsistent ones
+// are refused by the builder naming the file, the row (and column) and the
+// rule; consistent ones give the simulations, likelihoods and priors
+// computed here by hand.
+//
+// The model: A -> B at rate k1*A in a compartment of size 1, A(0) = 1,
+// B(0) = 0, so A(t) = A(0) exp(-k1 t); k2 is a constant parameter the
+// model does not use, s = 2*k1 an assignment rule.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "odesens/petab.hpp"
+#include "odesens/status.hpp"
+#include "sources/petab_temp_problem.hpp"
+
+namespace odesens {
+namespace {
+
+using testing::expect_error;
+using testing::TempProblem;
+
+constexpr double kLog2Pi = 1.8378770664093453;
+
+const char* const kModel = R"(<?xml version="1.0" encoding="UTF-8"?>
+<sbml xmlns="http://www.sbml.org/sbml/level2/version4" level="2" version="4">
+  <model id="decay">
+    <listOfCompartments>
+      <compartment id="compartment" spatialDimensions="3" size="1" constant="true"/>
+    </listOfCompartments>
+    <listOfSpecies>
+      <species id="A" compartment="compartment" initialConcentration="1" boundaryCondition="false" constant="false"/>
+      <species id="B" compartment="compartment" initialConcentration="0" boundaryCondition="false" constant="false"/>
+    </listOfSpecies>
+    <listOfParameters>
+      <parameter id="k1" value="0.5" constant="true"/>
+      <parameter id="k2" value="0.1" constant="true"/>
+      <parameter id="s" value="0" constant="false"/>
+    </listOfParameters>
+    <listOfRules>
+      <assignmentRule variable="s">
+        <math xmlns="http://www.w3.org/1998/Math/MathML">
+          <apply><times/><cn> 2 </cn><ci> k1 </ci></apply>
+        </math>
+      </assignmentRule>
+    </listOfRules>
+    <listOfReactions>
+      <reaction id="fwd" reversible="false">
+        <listOfReactants>
+          <speciesReference species="A" stoichiometry="1"/>
+        </listOfReactants>
+        <listOfProducts>
+          <speciesReference species="B" stoichiometry="1"/>
+        </listOfProducts>
+        <kineticLaw>
+          <math xmlns="http://www.w3.org/1998/Math/MathML">
+            <apply><times/><ci> compartment </ci><ci> k1 </ci><ci> A </ci></apply>
+          </math>
+        </kineticLaw>
+      </reaction>
+    </listOfReactions>
+  </model>
+</sbml>
+)";
+
+const std::string kParameterHeader =
+    "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n";
+const std::string kMeasurementHeader =
+    "observableId\tsimulationConditionId\ttime\tmeasurement\tobservableParameters\t"
+    "noiseParameters\n";
+const std::string kObservableHeader =
+    "observableId\tobservableFormula\tnoiseFormula\tobservableTransformation\t"
+    "noiseDistribution\n";
+
+// The consistent problem the refusals edit: condition c0 sets k1 to a
+// number, c1 to the estimated kc and A(0) to 2; obs_b has a scale
+// placeholder and sd is the noise of obs_a.
+std::map<std::string, std::string> base_files() {
+  return {
+      {"model.xml", kModel},
+      {"parameters.tsv", kParameterHeader +
+                             "kc\tlog10\t1e-3\t1e3\t0.7\t1\n"
+                             "sd\tlin\t0.01\t10\t0.2\t1\n"
+                             "k2\tlin\t0\t10\t0.1\t0\n"},
+      {"conditions.tsv",
+       "conditionId\tk1\tA\n"
+       "c0\t0.3\t\n"
+       "c1\tkc\t2\n"},
+      {"observables.tsv", kObservableHeader +
+                              "obs_a\tA\tnoiseParameter1_obs_a\tlin\tnormal\n"
+                              "obs_b\tobservableParameter1_obs_b * B\t0.1\tlin\tnormal\n"},
+      {"measurements.tsv", kMeasurementHeader +
+                               "obs_a\tc0\t1\t0.8\t\tsd\n"
+                               "obs_a\tc1\t2\t0.5\t\t0.3\n"
+                               "obs_b\tc0\t1\t0.4\t1.5\t\n"}};
+}
+
+// A problem in a temporary folder: the YAML file and `files`.
+class Problem {
+ public:
+  explicit Problem(const std::map<std::string, std::string>& files) {
+    p_.write("problem.yaml",
+             "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
+             "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
+             "  measurement_files: [measurements.tsv]\n  observable_files: [observables.tsv]\n");
+    for (const auto& [name, text] : files) p_.write(name, text);
+  }
+  std::shared_ptr<const PetabProblem> load() const {
+    return PetabProblem::load(p_.path("problem.yaml"));
+  }
+  std::string path(const std::string& name) const { return p_.path(name); }
+
+ private:
+  TempProblem p_;
+};
+
+using Edit = std::function<void(std::map<std::string, std::string>&)>;
+
+// The base problem with file `name` replaced by `text`.
+Edit replace(const std::string& name, const std::string& text) {
+  return [=](std::map<std::string, std::string>& files) { files[name] = text; };
+}
+
+// The base problem with `from` replaced by `to` in file `name`.
+Edit edit(const std::string& name, const std::string& from, const std::string& to) {
+  return [=](std::map<std::string, std::string>& files) {
+    std::string& text = files.at(name);
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+}
+
+// Loading the edited problem fails with `status` and a message holding
+// each of `parts`.
+void expect_refused(const Edit& change, Status status, const std::vector<std::string>& parts) {
+  std::map<std::string, std::string> files = base_files();
+  change(files);
+  const Problem problem(files);
+  try {
+    problem.load();
+    ADD_FAILURE() << "no error; expected one with '" << parts.front() << "'";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(e.status(), status) << message;
+    for (const std::string& part : parts)
+      EXPECT_NE(message.find(part), std::string::npos) << "'" << part << "' not in: " << message;
+    EXPECT_LT(message.size(), 1000u) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+void expect_parse_error(const Edit& change, const std::vector<std::string>& parts) {
+  expect_refused(change, Status::parse_error, parts);
+}
+
+TEST(PetabRefusals, TheBaseProblemLoads) {
+  const Problem problem(base_files());
+  auto p = problem.load();
+  EXPECT_EQ(p->parameter_ids(), (std::vector<std::string>{"kc", "sd"}));
+  EXPECT_EQ(p->n_measurements(), 3u);
+  EXPECT_EQ(p->n_experiments(), 2u);
+}
+
+// ---- ids that refer to nothing ----
+
+TEST(PetabRefusals, UnknownObservableInMeasurements) {
+  expect_parse_error(edit("measurements.tsv", "obs_a\tc1", "obs_c\tc1"),
+                     {"measurements.tsv:3", "observableId 'obs_c' is not in the observable table"});
+}
+
+TEST(PetabRefusals, UnknownSimulationCondition) {
+  expect_parse_error(edit("measurements.tsv", "obs_b\tc0", "obs_b\tc9"),
+                     {"measurements.tsv:4", "simulationConditionId 'c9' is not in the condition table"});
+}
+
+TEST(PetabRefusals, UnknownPreequilibrationCondition) {
+  expect_parse_error(replace("measurements.tsv",
+                             "observableId\tpreequilibrationConditionId\tsimulationConditionId\t"
+                             "time\tmeasurement\tnoiseParameters\n"
+                             "obs_a\tc0\tc1\t1\t0.8\tsd\n"
+                             "obs_a\tpre\tc1\t1\t0.8\tsd\n"),
+                     {"measurements.tsv:3",
+                      "preequilibrationConditionId 'pre' is not in the condition table"});
+}
+
+TEST(PetabRefusals, ConditionCellNotInTheParameterTable) {
+  expect_parse_error(edit("conditions.tsv", "c1\tkc", "c1\tkx"),
+                     {"conditions.tsv:3:2", "condition value 'kx' is not a parameter of the "
+                                            "parameter table"});
+}
+
+TEST(PetabRefusals, MeasurementParameterNotInTheParameterTable) {
+  expect_parse_error(edit("measurements.tsv", "\t\tsd\n", "\t\tsdx\n"),
+                     {"measurements.tsv:2:6", "noiseParameters 'sdx' is not a parameter"});
+  expect_parse_error(edit("measurements.tsv", "\t1.5\t", "\tscale\t"),
+                     {"measurements.tsv:4:5", "observableParameters 'scale' is not a parameter"});
+}
+
+TEST(PetabRefusals, UnknownNameInAFormula) {
+  expect_parse_error(edit("observables.tsv", "obs_a\tA\t", "obs_a\tA + Z\t"),
+                     {"observables.tsv:2", "observableFormula", "'Z'"});
+  expect_parse_error(edit("observables.tsv", " * B\t0.1\t", " * B\tnoise_b\t"),
+                     {"observables.tsv:3", "noiseFormula", "'noise_b'"});
+}
+
+TEST(PetabRefusals, MalformedFormula) {
+  expect_parse_error(edit("observables.tsv", "obs_a\tA\t", "obs_a\t(A + 1\t"),
+                     {"observables.tsv:2", "observableFormula"});
+  expect_parse_error(edit("observables.tsv", "obs_a\tA\t", "obs_a\tA +* 2\t"),
+                     {"observables.tsv:2", "observableFormula", "column"});
+  expect_parse_error(edit("observables.tsv", "obs_a\tA\t", "obs_a\tnosuchfunction(A)\t"),
+                     {"observables.tsv:2", "observableFormula"});
+  expect_parse_error(edit("observables.tsv", "\t0.1\t", "\t0.1)\t"),
+                     {"observables.tsv:3", "noiseFormula"});
+}
+
+// ---- condition columns ----
+
+TEST(PetabRefusals, ConditionColumnNotAModelId) {
+  expect_parse_error(edit("conditions.tsv", "\tA\n", "\tAx\n"),
+                     {"conditions.tsv:1:3", "column 'Ax' is not an id of the model"});
+  // kc is a parameter of the parameter table, not of the model.
+  expect_parse_error(edit("conditions.tsv", "\tA\n", "\tkc\n"),
+                     {"conditions.tsv:1:3", "'kc'"});
+}
+
+TEST(PetabRefusals, ConditionColumnAlsoInTheParameterTable) {
+  expect_parse_error(edit("conditions.tsv", "\tA\n", "\tk2\n"),
+                     {"conditions.tsv:1:3", "'k2' is a column of the condition table and a row "
+                                            "of the parameter table"});
+}
+
+TEST(PetabRefusals, ConditionColumnSetByAnAssignmentRule) {
+  expect_parse_error(edit("conditions.tsv", "\tA\n", "\ts\n"),
+                     {"conditions.tsv:1:3", "'s'", "assignment rule"});
+}
+
+TEST(PetabRefusals, ConditionColumnOfAnEmptyTableNamesTheFile) {
+  expect_parse_error(replace("conditions.tsv", "conditionId\tk1\tAx\n"),
+                     {"conditions.tsv", "'Ax' is not an id of the model"});
+}
+
+// ---- the parameter table ----
+
+TEST(PetabRefusals, ParameterTableListsAPlaceholder) {
+  expect_parse_error(edit("parameters.tsv", "k2\tlin", "observableParameter1_obs_b\tlin"),
+                     {"parameters.tsv:4", "'observableParameter1_obs_b' is a placeholder",
+                      "must not list it"});
+  expect_parse_error(edit("parameters.tsv", "k2\tlin", "noiseParameter1_obs_a\tlin"),
+                     {"parameters.tsv:4", "'noiseParameter1_obs_a' is a placeholder"});
+}
+
+TEST(PetabRefusals, ParameterTableRowThatIsASpeciesOrRuleSet) {
+  expect_parse_error(edit("parameters.tsv", "k2\tlin", "B\tlin"),
+                     {"parameters.tsv:4", "parameter 'B' is a model id", "not a constant parameter"});
+  expect_parse_error(edit("parameters.tsv", "k2\tlin", "s\tlin"),
+                     {"parameters.tsv:4", "parameter 's'", "assignment rule"});
+}
+
+TEST(PetabRefusals, ObservableIdThatIsAModelOrParameterId) {
+  expect_parse_error(edit("observables.tsv", "obs_a\t", "B\t"),
+                     {"observables.tsv:2", "observable id 'B'"});
+}
+
+// ---- placeholders ----
+
+TEST(PetabRefusals, TooManyObservableParameters) {
+  expect_parse_error(edit("measurements.tsv", "\t1.5\t", "\t1.5;2\t"),
+                     {"measurements.tsv:4", "observableParameters", "'obs_b' has 1 placeholder",
+                      "gives 2 value(s)"});
+}
+
+TEST(PetabRefusals, TooFewObservableParameters) {
+  expect_parse_error(edit("measurements.tsv", "\t1.5\t", "\t\t"),
+                     {"measurements.tsv:4", "observableParameters", "gives 0 value(s)"});
+  expect_parse_error(edit("measurements.tsv", "\t\t0.3\n", "\t\t\n"),
+                     {"measurements.tsv:3", "noiseParameters", "'obs_a' has 1 placeholder"});
+}
+
+TEST(PetabRefusals, ParametersForAnObservableWithoutPlaceholders) {
+  expect_parse_error(edit("measurements.tsv", "obs_a\tc0\t1\t0.8\t\tsd", "obs_a\tc0\t1\t0.8\t2\tsd"),
+                     {"measurements.tsv:2", "observableParameters", "'obs_a' has 0 placeholder"});
+}
+
+TEST(PetabRefusals, PlaceholderOfAnotherObservable) {
+  expect_parse_error(edit("observables.tsv", "obs_a\tA\t", "obs_a\tA * observableParameter1_obs_b\t"),
+                     {"observables.tsv:2", "placeholder 'observableParameter1_obs_b' belongs to "
+                                           "observable 'obs_b', not to 'obs_a'"});
+  expect_parse_error(edit("observables.tsv", " * B\t0.1\t", " * B\tnoiseParameter1_obs_a\t"),
+                     {"observables.tsv:3", "'noiseParameter1_obs_a' belongs to observable 'obs_a'"});
+}
+
+// ---- the point of an evaluation ----
+
+TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {
+  const Problem problem(base_files());
+  auto p = problem.load();
+  const PetabOptions options;
+  expect_error([&] { p->evaluate({0.1}, options); }, Status::invalid_argument,
+               "1 parameter values given, the problem estimates 2");
+  expect_error([&] { p->evaluate({0.1, 0.2, 0.3}, options); }, Status::invalid_argument,
+               "3 parameter values given");
+  expect_error([&] { p->evaluate({}, options); }, Status::invalid_argument, "0 parameter values");
+  const double nan = std::nan(""), inf = HUGE_VAL;
+  expect_error([&] { p->evaluate({nan, 0.2}, options); }, Status::invalid_argument,
+               "parameter value 1 is not finite");
+  expect_error([&] { p->evaluate({-0.1, nan}, options); }, Status::invalid_argument,
+               "parameter value 2 is not finite");
+  // sd is on the linear scale: -inf is no value of it.
+  expect_error([&] { p->evaluate({-0.1, -inf}, options); }, Status::invalid_argument,
+               "parameter value 2 is not finite");
+  // kc is on log10: +inf is not allowed, -inf (kc = 0) is.
+  expect_error([&] { p->evaluate({inf, 0.2}, options); }, Status::invalid_argument,
+               "parameter value 1 is not finite");
+  const PetabResult r = p->evaluate({-inf, 0.2}, options);
+  // k1 = 0 in c1: A stays at 2.
+  EXPECT_NEAR(r.simulations[1], 2.0, 1e-9);
+}
+
+// ---- what consistent problems give ----
+
+PetabOptions tight() {
+  PetabOptions o;
+  o.rtol = 1e-11;
+  o.atol = {1e-13};
+  return o;
+}
+
+double normal_nllh(double y, double h, double sigma) {
+  const double z = (y - h) / sigma;
+  return 0.5 * (kLog2Pi + 2.0 * std::log(sigma)) + 0.5 * z * z;
+}
+
+TEST(PetabEvaluation, ConditionOverridesGiveTheAnalyticSimulations) {
+  const Problem problem(base_files());
+  auto p = problem.load();
+  const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
+  ASSERT_EQ(r.simulations.size(), 3u);
+  // c0: k1 = 0.3, A(0) = 1; c1: k1 = kc = 0.7, A(0) = 2; obs_b = 1.5 * B.
+  const double h0 = std::exp(-0.3), h1 = 2.0 * std::exp(-0.7 * 2.0), h2 = 1.5 * (1.0 - std::exp(-0.3));
+  EXPECT_NEAR(r.simulations[0], h0, 1e-9);
+  EXPECT_NEAR(r.simulations[1], h1, 1e-9);
+  EXPECT_NEAR(r.simulations[2], h2, 1e-9);
+  EXPECT_NEAR(r.sigmas[0], 0.2, 1e-15);
+  EXPECT_NEAR(r.sigmas[1], 0.3, 1e-15);
+  EXPECT_NEAR(r.sigmas[2], 0.1, 1e-15);
+  const double nllh = normal_nllh(0.8, h0, 0.2) + normal_nllh(0.5, h1, 0.3) +
+                      normal_nllh(0.4, h2, 0.1);
+  EXPECT_NEAR(r.nllh, nllh, 1e-8);
+  EXPECT_DOUBLE_EQ(r.llh, -r.nllh);
+  const double chi2 = std::pow((0.8 - h0) / 0.2, 2) + std::pow((0.5 - h1) / 0.3, 2) +
+                      std::pow((0.4 - h2) / 0.1, 2);
+  EXPECT_NEAR(r.chi2, chi2, 1e-7);
+  EXPECT_FALSE(r.has_priors);
+  EXPECT_DOUBLE_EQ(r.nlpost, r.nllh);
+
+  // kc at 0.05 (log10 scale: log10(0.05)) moves only c1.
+  const PetabResult q = p->evaluate({std::log10(0.05), 0.2}, tight());
+  EXPECT_NEAR(q.simulations[0], h0, 1e-9);
+  EXPECT_NEAR(q.simulations[1], 2.0 * std::exp(-0.05 * 2.0), 1e-9);
+}
+
+TEST(PetabEvaluation, NumericAndParameterOverridesOfPlaceholders) {
+  auto files = base_files();
+  // obs_b's scale from the parameter table (estimated, linear).
+  files["parameters.tsv"] += "scale_b\tlin\t0\t10\t3\t1\n";
+  files["measurements.tsv"] = kMeasurementHeader +
+                              "obs_b\tc0\t1\t0.4\tscale_b\t\n"
+                              "obs_b\tc0\t2\t0.4\t0.5\t\n";
+  const Problem problem(files);
+  auto p = problem.load();
+  EXPECT_EQ(p->n_experiments(), 1u);
+  const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
+  EXPECT_NEAR(r.simulations[0], 3.0 * (1.0 - std::exp(-0.3)), 1e-9);
+  EXPECT_NEAR(r.simulations[1], 0.5 * (1.0 - std::exp(-0.6)), 1e-9);
+}
+
+// y = 0.8 and 0.2 of A on log10 with sigma 0.1 (on the log10 scale).
+TEST(PetabEvaluation, Log10ObservableHasTheHandComputedLikelihood) {
+  auto files = base_files();
+  files["observables.tsv"] = kObservableHeader + "obs_a\tA\t0.1\tlog10\tnormal\n";
+  files["measurements.tsv"] = kMeasurementHeader +
+                              "obs_a\tc0\t1\t0.8\t\t\n"
+                              "obs_a\tc1\t3\t0.2\t\t\n";
+  files["parameters.tsv"] = kParameterHeader + "kc\tlog10\t1e-3\t1e3\t0.7\t1\n";
+  const Problem problem(files);
+  auto p = problem.load();
+  const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
+  const double h0 = std::exp(-0.3), h1 = 2.0 * std::exp(-0.7 * 3.0);
+  const double ln10 = std::log(10.0);
+  double nllh = 0.0, chi2 = 0.0;
+  for (auto [y, h] : {std::pair{0.8, h0}, std::pair{0.2, h1}}) {
+    const double z = (std::log10(y) - std::log10(h)) / 0.1;
+    nllh += 0.5 * std::log(2.0 * M_PI * 0.01) + 0.5 * z * z + std::log(y * ln10);
+    chi2 += z * z;
+  }
+  ASSERT_TRUE(std::isfinite(r.nllh));
+  EXPECT_NEAR(r.nllh, nllh, 1e-8 * std::abs(nllh));
+  EXPECT_NEAR(r.chi2, chi2, 1e-7);
+  // The simulations are of A itself, not of its log.
+  EXPECT_NEAR(r.simulations[0], h0, 1e-9);
+  EXPECT_NEAR(r.simulations[1], h1, 1e-9);
+  EXPECT_NEAR(r.residuals[0], (std::log10(0.8) - std::log10(h0)) / 0.1, 1e-7);
+}
+
+TEST(PetabEvaluation, LaplaceNoiseHasTheHandComputedLikelihood) {
+  auto files = base_files();
+  files["observables.tsv"] = kObservableHeader +
+                             "obs_a\tA\tnoiseParameter1_obs_a\tlin\tlaplace\n"
+                             "obs_b\tobservableParameter1_obs_b * B\t0.1\tlog\tlaplace\n";
+  const Problem problem(files);
+  auto p = problem.load();
+  const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
+  const double h0 = std::exp(-0.3), h1 = 2.0 * std::exp(-1.4), h2 = 1.5 * (1.0 - std::exp(-0.3));
+  const double nllh = std::log(2 * 0.2) + std::abs(0.8 - h0) / 0.2 + std::log(2 * 0.3) +
+                      std::abs(0.5 - h1) / 0.3 + std::log(2 * 0.1) +
+                      std::abs(std::log(0.4) - std::log(h2)) / 0.1 + std::log(0.4);
+  EXPECT_NEAR(r.nllh, nllh, 1e-8 * std::abs(nllh));
+}
+
+// Priors on kc (log10 scale), sd and a third parameter k3 (log scale,
+// a parameter of no formula).
+TEST(PetabEvaluation, PriorsGiveTheHandComputedPosteriorAndItsGradient) {
+  auto files = base_files();
+  files["parameters.tsv"] =
+      "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
+      "objectivePriorType\tobjectivePriorParameters\n"
+      "kc\tlog10\t1e-3\t1e3\t0.7\t1\tparameterScaleNormal\t-0.5;0.4\n"
+      "sd\tlin\t0.01\t10\t0.2\t1\tnormal\t0.3;0.05\n"
+      "k3\tlog\t1e-3\t1e3\t1.5\t1\tlogNormal\t0.2;0.7\n"
+      "k2\tlin\t0\t10\t0.1\t0\t\t\n";
+  const Problem problem(files);
+  auto p = problem.load();
+  ASSERT_EQ(p->parameter_ids(), (std::vector<std::string>{"kc", "sd", "k3"}));
+  PetabOptions options = tight();
+  options.gradient = true;
+  const std::vector<double> x = {std::log10(0.6), 0.25, std::log(1.2)};
+  const PetabResult r = p->evaluate(x, options);
+  ASSERT_TRUE(r.has_priors);
+  const double h0 = std::exp(-0.3), h1 = 2.0 * std::exp(-0.6 * 2.0), h2 = 1.5 * (1.0 - std::exp(-0.3));
+  const double nllh = normal_nllh(0.8, h0, 0.25) + normal_nllh(0.5, h1, 0.3) +
+                      normal_nllh(0.4, h2, 0.1);
+  EXPECT_NEAR(r.nllh, nllh, 1e-8);
+  // -log densities: of x_kc on its scale, of sd, and of k3 with log k3 normal.
+  const double prior_kc = normal_nllh(x[0], -0.5, 0.4);
+  const double prior_sd = normal_nllh(0.25, 0.3, 0.05);
+  const double prior_k3 = normal_nllh(std::log(1.2), 0.2, 0.7) + std::log(1.2);
+  EXPECT_NEAR(r.log_prior, -(prior_kc + prior_sd + prior_k3), 1e-12);
+  EXPECT_NEAR(r.nlpost, nllh + prior_kc + prior_sd + prior_k3, 1e-8);
+  ASSERT_EQ(r.gradient.size(), 3u);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double h = 1e-5;
+    std::vector<double> xp = x, xm = x;
+    xp[i] += h;
+    xm[i] -= h;
+    const double fd = (p->evaluate(xp, tight()).nlpost - p->evaluate(xm, tight()).nlpost) / (2 * h);
+    EXPECT_NEAR(r.gradient[i], fd, 1e-5 * (1.0 + std::abs(fd))) << p->parameter_ids()[i];
+  }
+  // k3 is in no formula: its gradient is its prior's alone,
+  // d/dx [(x - mu)^2 / (2 s^2) + x] at x = log k3.
+  EXPECT_NEAR(r.gradient[2], (x[2] - 0.2) / (0.7 * 0.7) + 1.0, 1e-10);
+}
+
+}  // namespace
+}  // namespace odesens
