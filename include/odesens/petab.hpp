@@ -47,11 +47,22 @@ namespace petab {
 struct Definition;
 }
 
+// Estimated parameters acting on the dynamics above which the "auto" method
+// computes the gradient by the adjoint.
+inline constexpr std::size_t kPetabAdjointThreshold = 150;
+
 struct PetabOptions {
-  // The method of the simulations and forward sensitivities (one that gives
-  // S; cvodes_fsa by default), its tolerances (unset: 1e-8 relative, 1e-8
-  // absolute, the benchmark collection's test setting), limit and options.
-  std::string method = "cvodes_fsa";
+  // The method of the simulations and the gradient: one that gives S
+  // (forward sensitivities: cvodes_fsa, odesd, pbsr, exp, dopri8s, grk4as),
+  // an adjoint method (cvodes_asa, erk_adjoint: the gradient by the adjoint
+  // of the likelihood; S by cvodes_fsa where S is needed), or "auto":
+  // cvodes_fsa, and cvodes_asa for a gradient without FIM when more than
+  // kPetabAdjointThreshold estimated parameters act on the dynamics (on the
+  // benchmark collection, forward is faster up to the 113 of
+  // Bachmann_MSB2011: benchmarks/RESULTS.md). Its tolerances (unset: 1e-8
+  // relative, 1e-8 absolute, the benchmark collection's test setting),
+  // limit and options.
+  std::string method = "auto";
   std::optional<double> rtol;
   std::vector<double> atol;
   std::int64_t max_steps = 100000;
@@ -65,6 +76,8 @@ struct PetabOptions {
 };
 
 struct PetabResult {
+  // The method that ran (what "auto" chose).
+  std::string method;
   double llh = 0.0;     // log-likelihood
   double nllh = 0.0;    // -llh
   double chi2 = 0.0;

@@ -210,8 +210,9 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
      "values of estimated parameters: columns parameterId and value (linear scale); the "
      "others keep their nominal values"},
     {"--method ID",
-     "the method of the simulations and the gradient (default cvodes_fsa; odesens methods "
-     "lists them)"},
+     "the method of the simulations and the gradient: auto (default: cvodes_fsa, or "
+     "cvodes_asa for a gradient alone with more than 150 estimated parameters in the "
+     "dynamics), a method with S (forward) or cvodes_asa, erk_adjoint (adjoint)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
     {"--atol A", "absolute tolerance (default 1e-8)"},
     {"--option KEY=VALUE", "a method option (repeatable; odesens options ID lists them)"},

@@ -32,7 +32,7 @@ io::Json stats_json(const PetabResult& r) {
 io::Json result_json(const PetabProblem& problem, const PetabResult& r, const PetabArguments& a) {
   io::Json j = io::Json::object();
   j["problem"] = io::text(problem.file());
-  j["method"] = io::text(a.method);
+  j["method"] = io::text(r.method);
   j["llh"] = io::number(r.llh);
   j["nllh"] = io::number(r.nllh);
   j["chi2"] = io::number(r.chi2);
@@ -110,7 +110,8 @@ int run_petab(const PetabArguments& a) {
   if (a.problem.empty())
     throw UsageError{"petab: no problem given (odesens petab PROBLEM.yaml [flags]; "
                      "odesens petab --help lists them)"};
-  const MethodInfo& info = method_info(a.method);
+  // "auto" runs cvodes_fsa (or cvodes_asa): options are cvodes_fsa's.
+  const MethodInfo& info = method_info(a.method == "auto" ? "cvodes_fsa" : a.method);
   auto problem = PetabProblem::load(a.problem);
   PetabOptions options;
   options.method = a.method;

@@ -18,7 +18,7 @@ namespace odesens::cli {
 struct PetabArguments {
   std::string problem;
   std::string at;
-  std::string method = "cvodes_fsa";
+  std::string method = "auto";
   std::optional<double> rtol, atol;
   std::vector<std::pair<std::string, std::string>> options;
   bool gradient = false, fim = false;

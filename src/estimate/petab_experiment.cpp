@@ -141,6 +141,29 @@ void preequilibrate(const Definition& def, const Experiment& e, const std::vecto
   if (sensitivities) simulation.initial_sensitivity = std::move(ss.S);
 }
 
+// S under cvodes_fsa's error test can fail where the states alone do not
+// (a sensitivity that grows by orders of magnitude, as in
+// Lang_PLOSComputBiol2024): then the solve is repeated with S outside the
+// error test, and says so, unless the caller chose sens_error_control.
+Result solve_forward(const Problem& problem, const std::string& method, bool sensitivities,
+                     std::vector<std::string>& warnings) {
+  try {
+    return solve(problem, method);
+  } catch (const Error& error) {
+    if (!sensitivities || method != "cvodes_fsa" || error.status() != Status::solver_failed ||
+        problem.options.has("sens_error_control"))
+      throw;
+    Problem again = problem;
+    again.options.set("sens_error_control", 0);
+    Result r = solve(again, method);
+    warnings.push_back(std::string("the forward sensitivities failed CVODES' error test (") +
+                       error.what() +
+                       "); solved again with S outside the error test (sens_error_control=0), "
+                       "so S, the gradient and the FIM are not error-controlled");
+    return r;
+  }
+}
+
 }  // namespace
 
 std::vector<double> table_values(const Definition& def, const std::vector<double>& x) {
@@ -184,12 +207,12 @@ ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
           sensitivities && !adjoint ? forward_method(options) : options.method;
       Problem run = sim;
       if (method != options.method) run.options = Options();  // options of another method
-      Result r = solve(run, method);
+      Result r = solve_forward(run, method, sensitivities && !adjoint, out.warnings);
       out.x = std::move(r.x);
       if (adjoint) out.model_gradient = std::move(r.gradient);
       else if (sensitivities) out.S = std::move(r.s);
       add_stats(out.stats, r.stats);
-      out.warnings = std::move(r.warnings);
+      for (std::string& w : r.warnings) out.warnings.push_back(std::move(w));
     }
     if (e.steady_state_measured) {
       SteadyStateOptions so = options.steady_state;
@@ -201,6 +224,7 @@ ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
   } catch (const Error& error) {
     throw Error(error.status(), describe(def, e) + ": " + error.what());
   }
+  for (std::string& w : out.warnings) w = describe(def, e) + ": " + w;
   return out;
 }
 

@@ -91,8 +91,27 @@ std::size_t PetabProblem::n_measurements() const { return def_->measurements.siz
 std::size_t PetabProblem::n_experiments() const { return def_->experiments.size(); }
 const std::string& PetabProblem::file() const { return def_->tables.problem_file; }
 
+namespace {
+
+// "auto": forward unless many estimated parameters act on the dynamics.
+std::string resolve_method(const petab::Definition& def, const PetabOptions& options) {
+  if (options.method != "auto") return options.method;
+  std::vector<bool> dynamic(def.tables.parameters.size(), false);
+  for (const petab::Condition& c : def.conditions)
+    for (std::size_t j = 0; j < def.n_sbml_params; ++j)
+      if (c.params[j].theta >= 0) dynamic[static_cast<std::size_t>(c.params[j].theta)] = true;
+  std::size_t n = 0;
+  for (std::size_t row : def.estimated) n += dynamic[row];
+  return options.gradient && !options.fim && n > kPetabAdjointThreshold ? "cvodes_asa"
+                                                                         : "cvodes_fsa";
+}
+
+}  // namespace
+
 PetabResult PetabProblem::evaluate(const std::vector<double>& x,
-                                   const PetabOptions& options) const {
+                                   const PetabOptions& given) const {
+  PetabOptions options = given;
+  options.method = resolve_method(*def_, given);
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = ids_.size();
   check_point(x, scales_);
@@ -102,6 +121,7 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
       solve_all(*def_, theta, options, sensitivities);
 
   PetabResult r;
+  r.method = options.method;
   r.parameter_ids = ids_;
   r.n_experiments = def_->experiments.size();
   const std::size_t nm = def_->measurements.size();
