@@ -1,9 +1,11 @@
 // PetabProblem: loading, and evaluation over the experiments (petab.hpp).
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
 #include <mutex>
+#include <thread>
 
 #include "ensemble/worker_pool.hpp"
 #include "estimate/petab_likelihood.hpp"
@@ -45,8 +47,8 @@ std::vector<petab::ExperimentSolution> solve_all(const petab::Definition& def,
   std::atomic<bool> stop{false};
   std::mutex mutex;
   std::exception_ptr failure;
-  const unsigned threads = options.threads == 0 ? 0u : options.threads;
-  ensemble::run_tasks(def.experiments.size(), threads == 0 ? 1024u : threads, stop,
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  ensemble::run_tasks(def.experiments.size(), options.threads == 0 ? cores : options.threads, stop,
                       [&](std::size_t k, std::size_t) {
                         try {
                           out[k] = petab::solve_experiment(def, def.experiments[k], theta,
