@@ -68,8 +68,29 @@ def _wrapper(function):
                   [call, "          " + types, "          " + passed]):
         if all(len(line) <= MAX_LINE for line in [head] + lines):
             return [head] + lines
+    # Too many arguments for one line: the name's arguments, the types and
+    # the arguments passed, each wrapped inside its parentheses.
+    lines = _wrap(function.name + "(", args, ") =", " " * (len(function.name) + 1))
+    lines += [call]
+    lines += _wrap("          (", [_ARGS[p.kind] for p in function.params], "),", " " * 11)
+    lines += _wrap("          ", args, ")", " " * 10)
+    if all(len(line) <= MAX_LINE for line in lines):
+        return lines
     raise HeaderError("%s: its Julia wrapper does not fit in lines of %d characters"
                       % (function.name, MAX_LINE))
+
+
+def _wrap(first, items, last, indent):
+    """`first` + items joined by ", " + `last`, in lines of at most MAX_LINE,
+    the continuation lines starting with `indent`; items are never split."""
+    lines, line = [], first
+    for i, item in enumerate(items):
+        piece = item + ("," if i + 1 < len(items) else last)
+        if line not in (first, indent) and len(line) + 1 + len(piece) > MAX_LINE:
+            lines.append(line)
+            line = indent
+        line += ("" if line in (first, indent) else " ") + piece
+    return lines + [line]
 
 
 def _constants(header):

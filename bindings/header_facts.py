@@ -11,12 +11,17 @@ function or parameter the header does not declare, so none goes stale.
 # value written by the call. These are buffers whose length is elsewhere.
 ARRAY_OUTPUTS = {
     ("odesens_solver_solve_ensemble", "statuses"),  # n_members values, or NULL
+    ("odesens_petab_parameter_bounds", "lower"),  # len values (after `nominal`), or NULL
+    ("odesens_petab_parameter_bounds", "upper"),
+    ("odesens_petab_evaluate", "gradient"),  # n values, or NULL: not computed
+    ("odesens_petab_evaluate", "fim"),  # n x n values, or NULL: not computed
 }
 
 # A `const char*` is a NUL-terminated string; these may also be NULL, with
 # a meaning of their own (bindings that can pass NULL let the caller do so).
 NULLABLE_STRINGS = {
     ("odesens_model_from_sbml_file", "sens_params"),  # NULL: the default set
+    ("odesens_petab_evaluate", "method"),  # NULL (or ""): "auto"
 }
 
 # Enums whose values travel as C int: the status every function returns

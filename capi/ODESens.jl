@@ -51,7 +51,7 @@ export ODESensError, Model, Solver, Result, Bounds, builtin_model, model_from_fi
        method_options, set_params!, set_initial_state!, set_t0!, set_output_times!,
        set_tolerances!, set_max_steps!, set_adjoint_weights!, set_objectives!, set_integrand!,
        set_sens_directions!, set_param_box!, set_objective_data!, set_option!, add_observable!,
-       model_sizes, nominal_params, state_names, param_names
+       model_sizes, nominal_params, state_names, param_names, PetabProblem, petab_evaluate
 
 const libodesens = get(ENV, "ODESENS_LIBRARY", "libodesens")
 
@@ -833,6 +833,96 @@ function solve(s::Solver)
     finally
         odesens_result_free(out[])
     end
+end
+
+# ---------------------------------------------------------------------------
+# PEtab problems
+# ---------------------------------------------------------------------------
+
+"""
+    PetabProblem(path)
+
+A PEtab (v1) problem read from its YAML file (`docs/petab.md`): `ids`,
+`scales`, `lower`, `upper` and `nominal` of the estimated parameters (on
+their scales), `n_measurements` and `n_experiments`. Freed by its
+finalizer. Evaluate it with [`petab_evaluate`](@ref).
+"""
+mutable struct PetabProblem
+    handle::Ptr{Cvoid}
+    ids::Vector{String}
+    scales::Vector{String}
+    lower::Vector{Float64}
+    upper::Vector{Float64}
+    nominal::Vector{Float64}
+    n_measurements::Int
+    n_experiments::Int
+
+    function PetabProblem(path::AbstractString)
+        out = Ref{Ptr{Cvoid}}(C_NULL)
+        check(odesens_petab_load(String(path), out))
+        h = out[]
+        try
+            np, nm, ne = Ref{Int64}(0), Ref{Int64}(0), Ref{Int64}(0)
+            check(odesens_petab_sizes(h, np, nm, ne), h)
+            text = Ref{Ptr{UInt8}}(C_NULL)
+            ids, scales = String[], String[]
+            for i in 1:np[]
+                check(odesens_petab_parameter_id(h, i - 1, text), h)
+                push!(ids, unsafe_string(text[]))
+                check(odesens_petab_parameter_scale(h, i - 1, text), h)
+                push!(scales, unsafe_string(text[]))
+            end
+            lower, upper, nominal = (Vector{Float64}(undef, np[]) for _ in 1:3)
+            check(odesens_petab_parameter_bounds(h, lower, upper, nominal, np[]), h)
+            p = new(h, ids, scales, lower, upper, nominal, Int(nm[]), Int(ne[]))
+            finalizer(p) do p
+                odesens_petab_free(p.handle)
+                p.handle = C_NULL
+            end
+            return p
+        catch
+            odesens_petab_free(h)
+            rethrow()
+        end
+    end
+end
+
+"""
+    petab_evaluate(problem, x = problem.nominal; method = "auto", rtol = 0.0, atol = 0.0,
+                   threads = 1, gradient = false, fim = false)
+
+The problem at `x` (the estimated parameters on their scales): a named
+tuple of `nllh`, `nlpost` (`nllh` minus the priors' log-densities; `nllh`
+without priors), `chi2`, `simulations` (one per measurement), `gradient`
+(of `nlpost`; `nothing` unless asked for), `fim` (n × n; `nothing` unless
+asked for) and `warnings`. Tolerances `<= 0` take the default 1e-8;
+`threads = 0` is one per core.
+"""
+function petab_evaluate(p::PetabProblem, x::AbstractVector = p.nominal; method = "auto",
+                        rtol::Real = 0.0, atol::Real = 0.0, threads::Integer = 1,
+                        gradient::Bool = false, fim::Bool = false)
+    n = length(p.ids)
+    xs = Vector{Float64}(x)
+    nllh, nlpost, chi2 = Ref{Cdouble}(0.0), Ref{Cdouble}(0.0), Ref{Cdouble}(0.0)
+    g = gradient ? Vector{Float64}(undef, n) : nothing
+    F = fim ? Vector{Float64}(undef, n * n) : nothing
+    sims = Vector{Float64}(undef, p.n_measurements)
+    status = GC.@preserve p xs g F sims odesens_petab_evaluate(
+        p.handle, xs, length(xs), String(method), Float64(rtol), Float64(atol), Int64(threads),
+        nllh, nlpost, chi2, g === nothing ? C_NULL : g, F === nothing ? C_NULL : F, sims,
+        length(sims))
+    check(status, p.handle)
+    count, text = Ref{Int64}(0), Ref{Ptr{UInt8}}(C_NULL)
+    check(odesens_petab_warning_count(p.handle, count), p.handle)
+    warnings = String[]
+    for i in 1:count[]
+        check(odesens_petab_warning(p.handle, i - 1, text), p.handle)
+        push!(warnings, unsafe_string(text[]))
+    end
+    # The FIM is row-major in C; it is symmetric, but keep its rows as rows.
+    return (nllh = nllh[], nlpost = nlpost[], chi2 = chi2[], simulations = sims,
+            gradient = g, fim = F === nothing ? nothing : permutedims(reshape(F, n, n)),
+            warnings = warnings)
 end
 
 """

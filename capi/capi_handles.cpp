@@ -11,6 +11,7 @@ const char* kind_name(HandleKind kind) {
     case HandleKind::solver: return "a solver";
     case HandleKind::result: return "a result";
     case HandleKind::ensemble: return "an ensemble";
+    case HandleKind::petab: return "a PEtab problem";
     case HandleKind::freed: return "a freed handle";
   }
   return "not an odesens handle";
@@ -40,7 +41,8 @@ const HandleHeader* header_of(const void* handle) noexcept {
     case HandleKind::model:
     case HandleKind::solver:
     case HandleKind::result:
-    case HandleKind::ensemble: return header;
+    case HandleKind::ensemble:
+    case HandleKind::petab: return header;
     case HandleKind::freed: break;
   }
   return nullptr;
@@ -69,6 +71,16 @@ const ResultState& result_state(const odesens_result* result) {
 const EnsembleState& ensemble_state(const odesens_ensemble* ensemble) {
   require_kind(raw_header(ensemble), HandleKind::ensemble, "ensemble");
   return *ensemble->state;
+}
+
+PetabState& petab_state(odesens_petab* petab) {
+  require_kind(raw_header(petab), HandleKind::petab, "PEtab problem");
+  return *petab->state;
+}
+
+const PetabState& petab_state(const odesens_petab* petab) {
+  require_kind(raw_header(petab), HandleKind::petab, "PEtab problem");
+  return *petab->state;
 }
 
 }  // namespace odesens::capi

@@ -19,6 +19,7 @@
 #include "capi_model_state.hpp"
 #include "odesens.h"
 #include "odesens/methods.hpp"
+#include "odesens/petab.hpp"
 #include "odesens/problem.hpp"
 #include "odesens/result.hpp"
 #include "odesens/session.hpp"
@@ -33,6 +34,7 @@ enum class HandleKind : std::uint32_t {
   solver = 0x6f647373,
   result = 0x6f647372,
   ensemble = 0x6f647365,
+  petab = 0x6f647370,
   freed = 0x66726565,
 };
 
@@ -81,6 +83,12 @@ struct EnsembleState {
   std::size_t failed = 0;
 };
 
+struct PetabState {
+  std::shared_ptr<const PetabProblem> problem;
+  // Of the last evaluation that succeeded (odesens_petab_warning).
+  std::vector<std::string> warnings;
+};
+
 // The owner of a handle's state. Not std::unique_ptr: libstdc++'s is not
 // standard-layout when compiled by clang, and the handles must be.
 template <class T>
@@ -118,10 +126,16 @@ struct odesens_ensemble {
   odesens::capi::OwnedState<odesens::capi::EnsembleState> state;
 };
 
+struct odesens_petab {
+  odesens::capi::HandleHeader header;
+  odesens::capi::OwnedState<odesens::capi::PetabState> state;
+};
+
 static_assert(std::is_standard_layout_v<odesens_model> &&
                   std::is_standard_layout_v<odesens_solver> &&
                   std::is_standard_layout_v<odesens_result> &&
-                  std::is_standard_layout_v<odesens_ensemble>,
+                  std::is_standard_layout_v<odesens_ensemble> &&
+                  std::is_standard_layout_v<odesens_petab>,
               "odesens_errmsg reads the header of any handle through a const void*");
 
 namespace odesens::capi {
@@ -137,6 +151,8 @@ const ModelState& model_state(const odesens_model* model);
 SolverState& solver_state(odesens_solver* solver);
 const ResultState& result_state(const odesens_result* result);
 const EnsembleState& ensemble_state(const odesens_ensemble* ensemble);
+PetabState& petab_state(odesens_petab* petab);
+const PetabState& petab_state(const odesens_petab* petab);
 
 // Deletes a handle of the expected kind; NULL and other kinds are ignored
 // (freeing is the one call that cannot report an error).

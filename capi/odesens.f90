@@ -39,7 +39,11 @@
 ! odesens_get_bounds_* for bounds_fsa and bounds_asa) allocates Fortran
 ! arrays of the right shape and copies results into them;
 ! odesens_copy_array copies any array of odesens_result_data;
-! odesens_set_integrand passes Fortran strings as running costs.
+! odesens_set_integrand passes Fortran strings as running costs;
+! odesens_petab_get_bounds allocates a PEtab problem's parameter bounds.
+! Fortran cannot pass NULL for an array either: odesens_petab_evaluate
+! computes the gradient, the FIM and the simulations into the arrays given
+! (pass "auto"//c_null_char or c_null_char as the method for "auto").
 module odesens
   use, intrinsic :: iso_c_binding
   use odesens_raw
@@ -187,6 +191,19 @@ contains
     if (status /= ODESENS_OK) return
     allocate(gradients(np, m))
     status = odesens_result_gradient(result, gradients, np * m)
+  end subroutine
+
+  ! lower, upper and nominal(n_parameters): the estimated parameters of a
+  ! PEtab problem on their scales (odesens_petab_parameter_bounds).
+  subroutine odesens_petab_get_bounds(petab, lower, upper, nominal, status)
+    type(c_ptr), intent(in) :: petab
+    real(c_double), allocatable, intent(out) :: lower(:), upper(:), nominal(:)
+    integer(c_int), intent(out) :: status
+    integer(c_int64_t) :: np, nm, ne
+    status = odesens_petab_sizes(petab, np, nm, ne)
+    if (status /= ODESENS_OK) return
+    allocate(lower(np), upper(np), nominal(np))
+    status = odesens_petab_parameter_bounds(petab, lower, upper, nominal, np)
   end subroutine
 
   ! gradient_x0(nx, M): gradient_x0(i, m) = dpsi_m/dx_i(t0) (erk_adjoint).

@@ -2,7 +2,7 @@
  * odesens.h: the C ABI of odesens, parameter sensitivities of ODE systems
  * dx/dt = f(t, x, p), x(t0) = x0(p).
  *
- * Four opaque handles, each created and freed by the library:
+ * Five opaque handles, each created and freed by the library:
  *
  *   odesens_model   the ODE system: user callbacks, a compiled built-in, or
  *                   a model from .ode or SBML text
@@ -13,6 +13,9 @@
  *                   objective values, stats
  *   odesens_ensemble  the results of one solver's problem for many
  *                   parameter vectors (odesens_solver_solve_ensemble)
+ *   odesens_petab   a PEtab problem (SBML model, conditions, measurements,
+ *                   observables, parameters): its negative log-likelihood,
+ *                   gradient and Fisher information (odesens_petab_load)
  *
  *   odesens_model* m;  odesens_solver* s;  odesens_result* r;
  *   odesens_model_from_builtin("chua", &m);
@@ -94,6 +97,7 @@ typedef struct odesens_model odesens_model;
 typedef struct odesens_solver odesens_solver;
 typedef struct odesens_result odesens_result;
 typedef struct odesens_ensemble odesens_ensemble;
+typedef struct odesens_petab odesens_petab;
 
 /* Status codes; the values are part of the ABI and never change meaning. */
 typedef enum odesens_status {
@@ -196,7 +200,8 @@ ODESENS_API const char* odesens_version(void);
 ODESENS_API int odesens_abi_version(void);
 /* Short fixed text for a status code ("invalid argument", ...); never NULL. */
 ODESENS_API const char* odesens_status_string(int code);
-/* Message of the last failed call on `handle` (a model, solver or result),
+/* Message of the last failed call on `handle` (a model, solver, result,
+ * ensemble or PEtab problem),
  * or, for NULL, of the last failed call on this thread; "" if none. */
 ODESENS_API const char* odesens_errmsg(const void* handle);
 
@@ -562,6 +567,80 @@ ODESENS_API int odesens_result_data(const odesens_result* result, int64_t array,
  * ODESENS_ERR_UNSUPPORTED. */
 ODESENS_API int odesens_result_write(const odesens_result* result, const char* path,
                                      const char* format);
+
+/* ---- PEtab problems ---- */
+
+/* A PEtab (v1) problem: the YAML file at yaml_path and every file it names
+ * (one SBML model, condition, measurement, observable and parameter
+ * tables; docs/petab.md). *out is a new handle owned by the caller
+ * (odesens_petab_free). A missing file: ODESENS_ERR_UNKNOWN_MODEL; a file
+ * that is not a regular file, or larger than 256 MiB: ODESENS_ERR_IO;
+ * malformed or inconsistent tables: ODESENS_ERR_PARSE naming the file, row,
+ * column and the rule broken; what PEtab allows but odesens does not handle
+ * yet: ODESENS_ERR_UNSUPPORTED naming it. */
+ODESENS_API int odesens_petab_load(const char* yaml_path, odesens_petab** out);
+ODESENS_API void odesens_petab_free(odesens_petab* petab);
+/* The number of estimated parameters (the length of x and of the gradient),
+ * of measurements (rows of the measurement table) and of experiments
+ * (pairs of a pre-equilibration and a simulation condition, each solved
+ * once per evaluation); any output may be NULL. */
+ODESENS_API int odesens_petab_sizes(const odesens_petab* petab, int64_t* n_parameters,
+                                    int64_t* n_measurements, int64_t* n_experiments);
+/* Estimated parameter `index`'s id, and its scale: "lin", "log" or "log10"
+ * (strings belong to the handle). */
+ODESENS_API int odesens_petab_parameter_id(const odesens_petab* petab, int64_t index,
+                                           const char** id);
+ODESENS_API int odesens_petab_parameter_scale(const odesens_petab* petab, int64_t index,
+                                              const char** scale);
+/* The bounds and nominal values of the estimated parameters on their
+ * scales (log10(value) for "log10", ...; a nominal value of 0 on a log
+ * scale is -inf), n_parameters values each into buffers of `len`; any of
+ * lower, upper and nominal may be NULL, and is then not written. */
+ODESENS_API int odesens_petab_parameter_bounds(const odesens_petab* petab, double* lower,
+                                               double* upper, double* nominal, int64_t len);
+/* Evaluates the problem at x, the n = n_parameters estimated parameters on
+ * their scales (parameter_id order; -inf is allowed on a log scale, any
+ * other NaN or Inf is ODESENS_ERR_NOT_FINITE), solving every experiment
+ * on `threads` threads (0: one per core; at most 4096).
+ *   method  NULL or "" for "auto" (cvodes_fsa, or cvodes_asa for a gradient
+ *           without FIM when more than 150 estimated parameters act on the
+ *           dynamics), a method with S at every output time (cvodes_fsa,
+ *           odesd, pbsr, exp, dopri8s, grk4as) or an adjoint method
+ *           (cvodes_asa, erk_adjoint: the gradient by the adjoint); an
+ *           unknown id: ODESENS_ERR_UNKNOWN_METHOD
+ *   rtol, atol  the integrator's tolerances; <= 0 for the default 1e-8
+ *           (rtol must be below 1; NaN or Inf: ODESENS_ERR_NOT_FINITE)
+ * Outputs, each NULL when not wanted:
+ *   nllh    the negative log-likelihood
+ *   nlpost  the negative log-posterior, nllh minus the priors'
+ *           log-densities (objectivePriorType); nllh without priors
+ *   chi2    the sum of the squared residuals ((y - h)/sigma)^2
+ *   gradient  n values: d nlpost / dx (= d nllh / dx without priors); only
+ *           computed when not NULL
+ *   fim     n x n values, row-major (symmetric): the expected Fisher
+ *           information (plus the priors' Hessians); only computed when not
+ *           NULL, and then by forward sensitivities
+ *   simulations  the simulated observable at every measurement, in the
+ *           measurement table's order (the PEtab simulation table), into a
+ *           buffer of len >= n_measurements (len is ignored when it is NULL)
+ * A failed simulation is the solve's status, its message naming the
+ * condition. Warnings of the evaluation (a non-positive sigma, the log of a
+ * non-positive simulation, a method's own) replace those of the previous
+ * one (odesens_petab_warning_count); a failed evaluation writes nothing
+ * and leaves them as they were. The handle is used by one thread at a
+ * time, as every handle: load the problem once per thread to evaluate it
+ * in several at once (or use `threads`). */
+ODESENS_API int odesens_petab_evaluate(odesens_petab* petab, const double* x, int64_t n,
+                                       const char* method, double rtol, double atol,
+                                       int64_t threads, double* nllh, double* nlpost,
+                                       double* chi2, double* gradient, double* fim,
+                                       double* simulations, int64_t len);
+/* The warnings of the last successful evaluation, one sentence each
+ * (strings belong to the handle until its next successful evaluation);
+ * 0 before any. */
+ODESENS_API int odesens_petab_warning_count(const odesens_petab* petab, int64_t* count);
+ODESENS_API int odesens_petab_warning(const odesens_petab* petab, int64_t index,
+                                      const char** text);
 
 #ifdef __cplusplus
 }

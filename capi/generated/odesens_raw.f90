@@ -788,6 +788,93 @@ module odesens_raw
       character(kind=c_char), intent(in) :: format(*)
       integer(c_int) :: odesens_result_write
     end function
+
+    ! ---- PEtab problems ----
+    function odesens_petab_load(yaml_path, out) bind(C, name="odesens_petab_load")
+      import :: c_int, c_char, c_ptr
+      character(kind=c_char), intent(in) :: yaml_path(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: odesens_petab_load
+    end function
+
+    subroutine odesens_petab_free(petab) bind(C, name="odesens_petab_free")
+      import :: c_ptr
+      type(c_ptr), value :: petab
+    end subroutine
+
+    function odesens_petab_sizes(petab, n_parameters, n_measurements, n_experiments) &
+        bind(C, name="odesens_petab_sizes")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: petab
+      integer(c_int64_t), intent(out) :: n_parameters
+      integer(c_int64_t), intent(out) :: n_measurements
+      integer(c_int64_t), intent(out) :: n_experiments
+      integer(c_int) :: odesens_petab_sizes
+    end function
+
+    function odesens_petab_parameter_id(petab, index, id) bind(C, name="odesens_petab_parameter_id")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: petab
+      integer(c_int64_t), value :: index
+      type(c_ptr), intent(out) :: id
+      integer(c_int) :: odesens_petab_parameter_id
+    end function
+
+    function odesens_petab_parameter_scale(petab, index, scale) &
+        bind(C, name="odesens_petab_parameter_scale")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: petab
+      integer(c_int64_t), value :: index
+      type(c_ptr), intent(out) :: scale
+      integer(c_int) :: odesens_petab_parameter_scale
+    end function
+
+    function odesens_petab_parameter_bounds(petab, lower, upper, nominal, len) &
+        bind(C, name="odesens_petab_parameter_bounds")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: petab
+      real(c_double), intent(inout) :: lower(*)
+      real(c_double), intent(inout) :: upper(*)
+      real(c_double), intent(inout) :: nominal(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_petab_parameter_bounds
+    end function
+
+    function odesens_petab_evaluate(petab, x, n, method, rtol, atol, threads, nllh, nlpost, chi2, &
+        gradient, fim, simulations, len) &
+        bind(C, name="odesens_petab_evaluate")
+      import :: c_int, c_int64_t, c_double, c_char, c_ptr
+      type(c_ptr), value :: petab
+      real(c_double), intent(in) :: x(*)
+      integer(c_int64_t), value :: n
+      character(kind=c_char), intent(in) :: method(*)
+      real(c_double), value :: rtol
+      real(c_double), value :: atol
+      integer(c_int64_t), value :: threads
+      real(c_double), intent(out) :: nllh
+      real(c_double), intent(out) :: nlpost
+      real(c_double), intent(out) :: chi2
+      real(c_double), intent(inout) :: gradient(*)
+      real(c_double), intent(inout) :: fim(*)
+      real(c_double), intent(inout) :: simulations(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_petab_evaluate
+    end function
+
+    function odesens_petab_warning_count(petab, count) bind(C, name="odesens_petab_warning_count")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: petab
+      integer(c_int64_t), intent(out) :: count
+      integer(c_int) :: odesens_petab_warning_count
+    end function
+
+    function odesens_petab_warning(petab, index, text) bind(C, name="odesens_petab_warning")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: petab
+      integer(c_int64_t), value :: index
+      type(c_ptr), intent(out) :: text
+      integer(c_int) :: odesens_petab_warning
+    end function
   end interface
 
 end module odesens_raw

@@ -327,3 +327,36 @@ odesens_result_data(result, array, data, len) =
 odesens_result_write(result, path, format) =
     ccall((:odesens_result_write, libodesens), Cint,
           (Ptr{Cvoid}, Cstring, Cstring), result, path, format)
+
+# ---- PEtab problems ----
+
+odesens_petab_load(yaml_path, out) =
+    ccall((:odesens_petab_load, libodesens), Cint, (Cstring, Ref{Ptr{Cvoid}}), yaml_path, out)
+odesens_petab_free(petab) =
+    ccall((:odesens_petab_free, libodesens), Cvoid, (Ptr{Cvoid},), petab)
+odesens_petab_sizes(petab, n_parameters, n_measurements, n_experiments) =
+    ccall((:odesens_petab_sizes, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}, Ref{Int64}),
+          petab, n_parameters, n_measurements, n_experiments)
+odesens_petab_parameter_id(petab, index, id) =
+    ccall((:odesens_petab_parameter_id, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), petab, index, id)
+odesens_petab_parameter_scale(petab, index, scale) =
+    ccall((:odesens_petab_parameter_scale, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), petab, index, scale)
+odesens_petab_parameter_bounds(petab, lower, upper, nominal, len) =
+    ccall((:odesens_petab_parameter_bounds, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Int64),
+          petab, lower, upper, nominal, len)
+odesens_petab_evaluate(petab, x, n, method, rtol, atol, threads, nllh, nlpost, chi2, gradient, fim,
+                       simulations, len) =
+    ccall((:odesens_petab_evaluate, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64, Ptr{UInt8}, Cdouble, Cdouble, Int64, Ref{Cdouble},
+           Ref{Cdouble}, Ref{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Int64),
+          petab, x, n, method, rtol, atol, threads, nllh, nlpost, chi2, gradient, fim, simulations,
+          len)
+odesens_petab_warning_count(petab, count) =
+    ccall((:odesens_petab_warning_count, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}), petab, count)
+odesens_petab_warning(petab, index, text) =
+    ccall((:odesens_petab_warning, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), petab, index, text)

@@ -72,6 +72,12 @@ class TheHeader(unittest.TestCase):
         self.assertEqual(kind["odesens_result_data", "data"], "double_view_out")
         self.assertEqual(kind["odesens_solver_set_integrand_observables", "names"],
                          "string_array")
+        self.assertEqual(kind["odesens_petab_parameter_bounds", "lower"], "double_array_out")
+        self.assertEqual(kind["odesens_petab_parameter_bounds", "nominal"], "double_array_out")
+        self.assertEqual(kind["odesens_petab_evaluate", "nllh"], "double_out")
+        self.assertEqual(kind["odesens_petab_evaluate", "fim"], "double_array_out")
+        self.assertEqual(kind["odesens_petab_evaluate", "simulations"], "double_array_out")
+        self.assertEqual(kind["odesens_petab_evaluate", "method"], "string_or_null")
 
     def test_constants_keep_their_c_types(self):
         constants = {c.name: c for c in parse_header(HEADER).constants}
@@ -143,6 +149,24 @@ class Emitters(Scratch):
                       julia)
         self.assertIn("const ODESENS_MODE_B = Int64(-3)", julia)
         self.assertIn("const ODESENS_ABI_VERSION = 4", julia)
+
+    def test_a_long_julia_wrapper_is_wrapped_and_read_back(self):
+        header = parse_header(HEADER)
+        evaluate = next(f for f in header.functions if f.name == "odesens_petab_evaluate")
+        lines = emit_julia._wrapper(evaluate)
+        self.assertGreater(len(lines), 4)
+        path = os.path.join(tempfile.mkdtemp(), "raw.jl")
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines) + "\n")
+            wrappers, _ = check_bindings.parse_julia(path)
+        finally:
+            shutil.rmtree(os.path.dirname(path))
+        w = wrappers["odesens_petab_evaluate"]
+        self.assertEqual(w["target"], "odesens_petab_evaluate")
+        self.assertEqual(w["params"], len(evaluate.params))
+        self.assertEqual(w["passed"], len(evaluate.params))
+        self.assertEqual(len(w["types"]), len(evaluate.params))
 
     def test_lines_fit_in_100_columns(self):
         for text in generate_bindings.generate(HEADER).values():

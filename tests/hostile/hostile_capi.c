@@ -1069,6 +1069,157 @@ static void method_queries_out_of_range(void) {
   CHECK_OK(odesens_method_option_bounds("cvodes_fsa", 0, NULL, NULL));
 }
 
+/* ---- PEtab problems ---- */
+
+static void write_file(const char* path, const char* text) {
+  FILE* f = fopen(path, "wb");
+  CHECK(f != NULL);
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
+/* A small PEtab problem in the working folder (the runner's temporary
+ * one): decay of S at rate k, k estimated on a log10 scale, one
+ * measurement. Returns its YAML file. */
+static const char* write_petab_problem(void) {
+  char model[4096];
+  snprintf(model, sizeof model, decay_sbml, "");
+  write_file("model.xml", model);
+  write_file("conditions.tsv", "conditionId\nc0\n");
+  write_file("observables.tsv", "observableId\tobservableFormula\tnoiseFormula\nobs\tS\t1\n");
+  write_file("measurements.tsv",
+             "observableId\tsimulationConditionId\ttime\tmeasurement\nobs\tc0\t1\t0.6\n");
+  write_file("parameters.tsv",
+             "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n"
+             "k\tlog10\t0.01\t10\t0.5\t1\n");
+  write_file("problem.yaml",
+             "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
+             "- condition_files: [conditions.tsv]\n  measurement_files: [measurements.tsv]\n"
+             "  observable_files: [observables.tsv]\n  sbml_files: [model.xml]\n");
+  return "problem.yaml";
+}
+
+static void petab_null_and_wrong_handles(void) {
+  int64_t n = -1;
+  const char* text = NULL;
+  double v[1] = {0.0}, nllh = -1.0;
+  EXPECT(odesens_petab_sizes(NULL, &n, &n, &n), ODESENS_ERR_NULL_HANDLE, NULL,
+         "the PEtab problem handle is NULL");
+  EXPECT(odesens_petab_parameter_id(NULL, 0, &text), ODESENS_ERR_NULL_HANDLE, NULL, "PEtab");
+  EXPECT(odesens_petab_parameter_scale(NULL, 0, &text), ODESENS_ERR_NULL_HANDLE, NULL, "PEtab");
+  EXPECT(odesens_petab_parameter_bounds(NULL, v, v, v, 1), ODESENS_ERR_NULL_HANDLE, NULL, "PEtab");
+  EXPECT(odesens_petab_evaluate(NULL, v, 1, NULL, 0, 0, 1, &nllh, NULL, NULL, NULL, NULL, NULL, 0),
+         ODESENS_ERR_NULL_HANDLE, NULL, "PEtab");
+  EXPECT(odesens_petab_warning_count(NULL, &n), ODESENS_ERR_NULL_HANDLE, NULL, "PEtab");
+  EXPECT(odesens_petab_warning(NULL, 0, &text), ODESENS_ERR_NULL_HANDLE, NULL, "PEtab");
+  CHECK(n == -1 && text == NULL && nllh == -1.0);
+  /* Handles of other kinds, both ways round. */
+  odesens_model* m = text_model();
+  odesens_result* r = result_of("cvodes_fsa");
+  EXPECT(odesens_petab_sizes((const odesens_petab*)(const void*)m, &n, NULL, NULL),
+         ODESENS_ERR_NULL_HANDLE, NULL, "is a model, not a PEtab problem");
+  EXPECT(odesens_petab_evaluate((odesens_petab*)(void*)r, v, 1, NULL, 0, 0, 1, &nllh, NULL, NULL,
+                                NULL, NULL, NULL, 0),
+         ODESENS_ERR_NULL_HANDLE, NULL, "is a result, not a PEtab problem");
+  odesens_petab* p = NULL;
+  CHECK_OK(odesens_petab_load(write_petab_problem(), &p));
+  EXPECT(odesens_model_sizes((const odesens_model*)(const void*)p, &n, &n),
+         ODESENS_ERR_NULL_HANDLE, NULL, "is a PEtab problem, not a model");
+  odesens_petab_free((odesens_petab*)(void*)m); /* other kinds are not freed */
+  odesens_result_free((odesens_result*)(void*)p);
+  odesens_petab_free(NULL);
+  odesens_petab_free(p);
+  odesens_result_free(r);
+  odesens_model_free(m);
+}
+
+static void petab_load_hostile_files(void) {
+  odesens_petab* p = (odesens_petab*)&p;
+  EXPECT(odesens_petab_load(NULL, &p), ODESENS_ERR_NULL_HANDLE, NULL, "yaml_path is NULL");
+  CHECK(p == NULL);
+  EXPECT(odesens_petab_load("problem.yaml", NULL), ODESENS_ERR_NULL_HANDLE, NULL, "out is NULL");
+  EXPECT(odesens_petab_load("", &p), ODESENS_ERR_UNKNOWN_MODEL, NULL, "odesens_petab_load");
+  EXPECT(odesens_petab_load("missing.yaml", &p), ODESENS_ERR_UNKNOWN_MODEL, NULL,
+         "missing.yaml");
+  EXPECT(odesens_petab_load(".", &p), ODESENS_ERR_IO, NULL, "not a regular file");
+  EXPECT(odesens_petab_load("/dev/zero", &p), ODESENS_ERR_IO, NULL, "not a regular file");
+  CHECK(p == NULL);
+  write_file("empty.yaml", "");
+  CHECK(odesens_petab_load("empty.yaml", &p) < 0 && p == NULL);
+  write_file("binary.yaml", "\x01\x02\xff\xfe\x00");
+  CHECK(odesens_petab_load("binary.yaml", &p) < 0 && p == NULL);
+  write_file("list.yaml", "[1, 2, 3]\n");
+  CHECK(odesens_petab_load("list.yaml", &p) < 0 && p == NULL);
+  /* A YAML file whose tables are missing. */
+  write_file("no_tables.yaml",
+             "format_version: 1\nparameter_file: nope.tsv\nproblems:\n"
+             "- condition_files: [nope.tsv]\n  measurement_files: [nope.tsv]\n"
+             "  observable_files: [nope.tsv]\n  sbml_files: [nope.xml]\n");
+  CHECK(odesens_petab_load("no_tables.yaml", &p) < 0 && p == NULL);
+  CHECK_MESSAGE(odesens_errmsg(NULL), "nope");
+}
+
+static void petab_evaluate_wrong_arguments(void) {
+  odesens_petab* p = NULL;
+  CHECK_OK(odesens_petab_load(write_petab_problem(), &p));
+  if (!p) return;
+  double x[1] = {-0.3}, nllh = -1.0, g[1] = {-1.0}, fim[1] = {-1.0}, sim[1] = {-1.0};
+  const int64_t bad_n[] = {0, 2, -1, INT64_MAX, INT64_MIN};
+  for (size_t i = 0; i < sizeof bad_n / sizeof bad_n[0]; ++i)
+    CHECK(odesens_petab_evaluate(p, x, bad_n[i], NULL, 0, 0, 1, &nllh, NULL, NULL, g, fim, sim,
+                                 1) < 0);
+  const double bad_x[] = {NAN, INFINITY, -NAN};
+  for (size_t i = 0; i < sizeof bad_x / sizeof bad_x[0]; ++i)
+    EXPECT(odesens_petab_evaluate(p, &bad_x[i], 1, NULL, 0, 0, 1, &nllh, NULL, NULL, g, fim, sim,
+                                  1),
+           ODESENS_ERR_NOT_FINITE, p, "x[0] is NaN or Inf");
+  const int64_t bad_threads[] = {-1, 4097, INT64_MAX, INT64_MIN};
+  for (size_t i = 0; i < sizeof bad_threads / sizeof bad_threads[0]; ++i)
+    EXPECT(odesens_petab_evaluate(p, x, 1, NULL, 0, 0, bad_threads[i], &nllh, NULL, NULL, g, fim,
+                                  sim, 1),
+           ODESENS_ERR_INVALID_ARGUMENT, p, "threads");
+  const double bad_tol[] = {NAN, INFINITY, -INFINITY};
+  for (size_t i = 0; i < sizeof bad_tol / sizeof bad_tol[0]; ++i) {
+    EXPECT(odesens_petab_evaluate(p, x, 1, NULL, bad_tol[i], 0, 1, &nllh, NULL, NULL, g, fim, sim,
+                                  1),
+           ODESENS_ERR_NOT_FINITE, p, "rtol");
+    EXPECT(odesens_petab_evaluate(p, x, 1, NULL, 0, bad_tol[i], 1, &nllh, NULL, NULL, g, fim, sim,
+                                  1),
+           ODESENS_ERR_NOT_FINITE, p, "atol");
+  }
+  EXPECT(odesens_petab_evaluate(p, x, 1, NULL, 0, 0, 1, &nllh, NULL, NULL, g, fim, sim, 0),
+         ODESENS_ERR_BUFFER_TOO_SMALL, p, "simulations has room for 0 values, 1 needed");
+  EXPECT(odesens_petab_evaluate(p, x, 1, NULL, 0, 0, 1, &nllh, NULL, NULL, g, fim, sim, INT64_MIN),
+         ODESENS_ERR_INVALID_ARGUMENT, p, "len is negative");
+  EXPECT(odesens_petab_evaluate(p, x, 1, "no_such_method", 0, 0, 1, &nllh, NULL, NULL, g, fim, sim,
+                                1),
+         ODESENS_ERR_UNKNOWN_METHOD, p, "no_such_method");
+  CHECK(nllh == -1.0 && g[0] == -1.0 && fim[0] == -1.0 && sim[0] == -1.0);
+  /* -inf on the log10 scale is k = 0: allowed, S stays 1. */
+  const double zero_k = -INFINITY;
+  CHECK_OK(odesens_petab_evaluate(p, &zero_k, 1, NULL, 0, 0, 1, &nllh, NULL, NULL, NULL, NULL, sim,
+                                  1));
+  CHECK(fabs(sim[0] - 1.0) < 1e-6);
+  /* Buffers: bounds too short, indices out of range. */
+  double lower[1] = {-1.0};
+  EXPECT(odesens_petab_parameter_bounds(p, lower, NULL, NULL, 0), ODESENS_ERR_BUFFER_TOO_SMALL, p,
+         "room for 0 values, 1 needed");
+  EXPECT(odesens_petab_parameter_bounds(p, NULL, NULL, NULL, INT64_MIN),
+         ODESENS_ERR_INVALID_ARGUMENT, p, "len is negative");
+  CHECK(lower[0] == -1.0);
+  const char* text = NULL;
+  const int64_t bad_index[] = {-1, 1, INT64_MAX, INT64_MIN};
+  for (size_t i = 0; i < sizeof bad_index / sizeof bad_index[0]; ++i) {
+    EXPECT(odesens_petab_parameter_id(p, bad_index[i], &text), ODESENS_ERR_INVALID_ARGUMENT, p,
+           "out of range");
+    EXPECT(odesens_petab_warning(p, bad_index[i], &text), ODESENS_ERR_INVALID_ARGUMENT, p,
+           "out of range");
+  }
+  CHECK(text == NULL);
+  odesens_petab_free(p);
+}
+
 /* ---- the table ---- */
 
 struct hostile_case {
@@ -1133,6 +1284,9 @@ static const struct hostile_case cases[] = {
     {"result_data_and_stats", result_data_and_stats, NULL},
     {"solve_twice_and_free_in_any_order", solve_twice_and_free_in_any_order, NULL},
     {"method_queries_out_of_range", method_queries_out_of_range, NULL},
+    {"petab_null_and_wrong_handles", petab_null_and_wrong_handles, NULL},
+    {"petab_load_hostile_files", petab_load_hostile_files, NULL},
+    {"petab_evaluate_wrong_arguments", petab_evaluate_wrong_arguments, NULL},
 };
 
 int main(int argc, char** argv) {
