@@ -108,13 +108,6 @@ std::string forward_method(const PetabOptions& options) {
   return adjoint_method(options.method) ? std::string("cvodes_fsa") : options.method;
 }
 
-void add_stats(Stats& into, const Stats& s) {
-  into.steps += s.steps;
-  into.rhs_evals += s.rhs_evals;
-  into.jac_evals += s.jac_evals;
-  into.linear_setups += s.linear_setups;
-  into.error_test_failures += s.error_test_failures;
-}
 
 // x0 and S0 of the simulation after pre-equilibration: the steady state,
 // with the states the simulation condition sets re-initialized.
@@ -165,6 +158,14 @@ Result solve_forward(const Problem& problem, const std::string& method, bool sen
 }
 
 }  // namespace
+
+void add_stats(Stats& into, const Stats& s) {
+  into.steps += s.steps;
+  into.rhs_evals += s.rhs_evals;
+  into.jac_evals += s.jac_evals;
+  into.linear_setups += s.linear_setups;
+  into.error_test_failures += s.error_test_failures;
+}
 
 std::vector<double> table_values(const Definition& def, const std::vector<double>& x) {
   std::vector<double> theta;

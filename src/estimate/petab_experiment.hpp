@@ -35,6 +35,9 @@ struct ExperimentSolution {
   std::vector<std::string> warnings;
 };
 
+// Adds the counters of s to into (wall time excluded).
+void add_stats(Stats& into, const Stats& s);
+
 // Throws Error as the solves do, the message prefixed with the experiment's
 // conditions.
 ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,

@@ -142,11 +142,7 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
                       "' does not give S at every output time; the PEtab gradient and FIM "
                       "need a method that does (cvodes_fsa, odesd, pbsr, exp, dopri8s, grk4as)");
     petab::add_measurements(*def_, def_->experiments[k], sol, theta, chain, r);
-    r.stats.steps += sol.stats.steps;
-    r.stats.rhs_evals += sol.stats.rhs_evals;
-    r.stats.jac_evals += sol.stats.jac_evals;
-    r.stats.linear_setups += sol.stats.linear_setups;
-    r.stats.error_test_failures += sol.stats.error_test_failures;
+    petab::add_stats(r.stats, sol.stats);
     for (const std::string& w : sol.warnings) r.warnings.push_back(w);
   }
   r.llh = -r.nllh;

@@ -13,6 +13,7 @@
 #include "expr/expr_model_impl.hpp"
 #include "sources/model_file.hpp"
 #include "sources/petab/petab_formula.hpp"
+#include "sources/petab/petab_tsv.hpp"
 #include "sources/sbml/sbml_import.hpp"
 #include "odesens/status.hpp"
 
@@ -23,9 +24,6 @@ using expr::NodeId;
 using expr::SbmlIdUse;
 
 
-[[noreturn]] void fail(const Place& place, const std::string& rule) {
-  throw Error(Status::parse_error, place.text() + ": " + rule);
-}
 
 // observableParameterN_OBS / noiseParameterN_OBS: the kind, N and OBS.
 struct Placeholder {
