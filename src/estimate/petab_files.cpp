@@ -1,17 +1,16 @@
 // The PEtab files odesens writes and reads besides a problem: the
 // simulation table of an evaluation and a table of parameter values.
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "io/format_double.hpp"
 #include "io/output_file.hpp"
 #include "odesens/petab.hpp"
 #include "odesens/status.hpp"
 #include "sources/petab/petab_problem.hpp"
-#include "sources/petab/petab_tsv.hpp"
 
 namespace odesens {
 namespace {
@@ -26,6 +25,17 @@ std::string list_text(const std::vector<petab::Value>& values) {
   return text;
 }
 
+std::vector<std::string> split_tabs(std::string line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', start);
+    cells.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
+    if (tab == std::string::npos) return cells;
+    start = tab + 1;
+  }
+}
 
 // The table's bytes, at most 64 MiB, from a regular file (a folder would
 // read as an empty table, a device or FIFO without end). A file that is
@@ -84,30 +94,47 @@ void PetabProblem::write_simulations(const PetabResult& r, const std::string& pa
 std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
                                                 const std::string& path) {
   std::vector<double> x = problem.nominal_scaled();
-  const petab::Tsv table(path, read_small_file(path));
-  const auto id_column = table.column("parameterId");
-  const auto value_column = table.column("value");
-  if (!id_column || !value_column)
-    throw Error(Status::parse_error, path + ":1: the header needs the columns parameterId and "
-                                           "value (tab-separated)");
-  const auto& ids = problem.parameter_ids();
-  for (std::size_t r = 0; r < table.rows(); ++r) {
-    const std::string where = table.row_place(r).text() + ": ";
-    const std::string& id = table.cell(r, *id_column);
-    const std::string& text = table.cell(r, *value_column);
-    const auto i = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
+  std::istringstream in(read_small_file(path));
+  std::string line;
+  std::size_t row = 0, id_column = 0, value_column = 0;
+  bool have_header = false;
+  while (std::getline(in, line)) {
+    ++row;
+    const std::vector<std::string> cells = split_tabs(line);
+    const std::string where = path + ":" + std::to_string(row) + ": ";
+    if (!have_header) {
+      bool id_found = false, value_found = false;
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        if (cells[c] == "parameterId") id_column = c, id_found = true;
+        if (cells[c] == "value") value_column = c, value_found = true;
+      }
+      if (!id_found || !value_found)
+        throw Error(Status::parse_error, where + "the header needs the columns parameterId and "
+                                                "value (tab-separated)");
+      have_header = true;
+      continue;
+    }
+    if (cells.size() == 1 && cells[0].empty()) continue;
+    if (cells.size() <= std::max(id_column, value_column))
+      throw Error(Status::parse_error, where + "fewer cells than the header has columns");
+    const auto& ids = problem.parameter_ids();
+    const std::string& id = cells[id_column];
+    std::size_t i = 0;
+    while (i < ids.size() && ids[i] != id) ++i;
     if (i == ids.size())
       throw Error(Status::parse_error,
                   where + "'" + id + "' is not an estimated parameter of the problem");
     double v = 0.0;
-    if (!parse_number_text(text, v) || !std::isfinite(v))
-      throw Error(Status::parse_error, where + "value '" + text + "' is not a finite number");
+    if (!parse_number_text(cells[value_column], v) || !std::isfinite(v))
+      throw Error(Status::parse_error, where + "value '" + cells[value_column] +
+                                           "' is not a finite number");
     x[i] = problem.to_scale(i, v);
     if (!std::isfinite(x[i]))
-      throw Error(Status::parse_error, where + "value " + text + " of '" + id +
+      throw Error(Status::parse_error, where + "value " + cells[value_column] + " of '" + id +
                                            "' has no value on its " +
                                            problem.parameter_scales()[i] + " scale");
   }
+  if (!have_header) throw Error(Status::parse_error, path + ": empty parameter table");
   return x;
 }
 
