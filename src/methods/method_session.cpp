@@ -4,6 +4,7 @@
 #include <new>
 #include <utility>
 
+#include "methods/common/finite_result.hpp"
 #include "methods/common/objective_from_sensitivities.hpp"
 #include "methods/registry.hpp"
 #include "odesens/session.hpp"
@@ -110,6 +111,7 @@ class PreparedSession final : public MethodSession {
     if (!entry_.info.capabilities.events) warn_of_switches(current_, id, result);
     if (!entry_.info.capabilities.bounds && methods::gives_objective_through_s(result))
       add_objective(result);
+    methods::check_result_finite(result, *current_.model, id);
     result.stats.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;

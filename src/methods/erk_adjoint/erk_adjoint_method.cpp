@@ -7,6 +7,7 @@
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -112,6 +113,24 @@ void initial_values(const Problem& problem, const std::vector<double>& p, Worksp
     std::vector<double>().swap(dx0_dp);
 }
 
+// The states stayed finite (the engine checks them), so a non-finite
+// adjoint comes from the derivatives of the steps: an infinite derivative of
+// f (x^p at x = 0 with p < 1), or, where the solution barely moves, steps
+// the error estimate let grow past the tableau's stability region, whose
+// derivative overflows (Lucarelli_CellSystems2018).
+void check_adjoint_finite(const std::vector<double>& lambda, const std::vector<double>& mu) {
+  const auto finite = [](double v) { return std::isfinite(v); };
+  if (std::all_of(lambda.begin(), lambda.end(), finite) && std::all_of(mu.begin(), mu.end(), finite))
+    return;
+  throw Error(Status::not_finite,
+              "erk_adjoint: the adjoint of the discrete solution became NaN or Inf while the "
+              "states stayed finite: either a derivative of the right-hand side is infinite "
+              "(such as x^p at x = 0 with p < 1), or, where the solution barely changes, the "
+              "error estimate let steps grow beyond the explicit tableau's stability region "
+              "and their derivative overflowed (the model is stiff there: use cvodes_asa or "
+              "cvodes_fsa, or bound the steps with h_max below about 3 over its fastest rate)");
+}
+
 }  // namespace
 
 Result solve(const Problem& problem, const MethodOptions& options) {
@@ -176,6 +195,8 @@ Result solve(const Problem& problem, const MethodOptions& options) {
           for (std::size_t i = 0; i < nx; ++i) l[i + c * nx] += w[i];
         }
       });
+
+  check_adjoint_finite(lambda, mu);
 
   // dpsi/dp = mu + (dx0/dp)^T lambda_0 for every vector at once (one gemm;
   // none when x0 does not depend on p, the common case); dpsi/dx0 = lambda_0.
