@@ -14,5 +14,5 @@ dir=${1:-build-san}
 [ -f "$dir/CMakeCache.txt" ] && exit 0
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug \
       -DCMAKE_C_COMPILER="${SAN_CC:-clang}" -DCMAKE_CXX_COMPILER="${SAN_CXX:-clang++}" \
-      -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+      -DCMAKE_C_FLAGS_DEBUG="-O1" -DCMAKE_CXX_FLAGS_DEBUG="-O1" \
       -DODESENS_SANITIZE=ON -DODESENS_FUZZ=ON -DODESENS_BUILD_BENCHMARKS=OFF >/dev/null
