@@ -15,7 +15,8 @@ def _resolve_source(source):
         return source
     if os.path.exists(source):
         return os.path.abspath(source)
-    if source.split(":")[0] in _odesens.builtin_model_names():
+    builtins = {name.split(":")[0] for name in _odesens.builtin_model_names()}
+    if source.split(":")[0] in builtins:
         return "builtin:" + source
     return source
 
