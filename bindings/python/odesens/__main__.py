@@ -14,6 +14,7 @@ import numpy
 from ._errors import Error
 from .compare import DEFAULT_RTOLS, work_precision
 from .model import Model
+from .solve import options
 
 
 def _time_grid(text):
@@ -45,6 +46,8 @@ def compare(args):
     t = _time_grid(args.tout) if args.tout else None
     rtols = [float(v) for v in args.rtols.split(",")] if args.rtols else DEFAULT_RTOLS
     methods = [m for m in args.methods.split(",") if m]
+    for method in methods:
+        options(method)  # an unknown id is a wrong command line, before any solve
     data = work_precision(model, methods, t=t, rtols=rtols, repeats=args.repeats)
     print(f"model {model.name}: nx = {model.nx}, np = {model.np}, {len(data['reference'].t)} "
           f"output times; error of S against cvodes_fsa at rtol 1e-12")

@@ -80,7 +80,8 @@ def sensitivities(result, states=None, params=None, ax=None, file=None):
 def sensitivity_heatmap(result, time=None, ax=None, file=None):
     """|S_ij| p_j / |x_i| (the relative sensitivity: the % change of x_i
     for 1 % of p_j) at the S time nearest ``time`` (default: the last), on
-    a logarithmic colour scale; states down, parameters across."""
+    a logarithmic colour scale; states down, parameters across. Zero
+    entries (a parameter whose value is 0, or no effect) are left blank."""
     k = -1 if time is None else int(numpy.argmin(numpy.abs(result.s_times - time)))
     tk = result.s_times[k]
     x = result.x[int(numpy.argmin(numpy.abs(result.t - tk)))]
@@ -94,15 +95,16 @@ def sensitivity_heatmap(result, time=None, ax=None, file=None):
     image = ax.imshow(rel, norm=norm, cmap="viridis", aspect="auto")
     ax.set_xticks(range(rel.shape[1]), result.param_names, rotation=90, fontsize=7)
     ax.set_yticks(range(rel.shape[0]), result.state_names, fontsize=7)
-    ax.set_title(f"|S| p / |x| at t = {tk:g}")
+    ax.set_title(f"|S| p / |x| at t = {tk:g} (blank: 0)")
     fig.colorbar(image, ax=ax)
     return _finish(fig, file)
 
 
 def petab_data(problem, x=None, evaluation=None, file=None):
     """A PEtab problem's data (markers) with the simulated observables
-    (lines) at x (default: nominal), one panel per experiment (simulation
-    condition, after its pre-equilibration), one colour per observable."""
+    (lines through the simulated values at the measurement times) at x
+    (default: nominal), one panel per experiment (simulation condition,
+    after its pre-equilibration), one colour per observable."""
     if evaluation is None:
         evaluation = problem.evaluate(x, gradient=False)
     table = problem.measurements()
