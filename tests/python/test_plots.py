@@ -71,3 +71,13 @@ def test_compare_command_reports_an_unknown_method():
                            "--methods", "cvodes_fsa,newton"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "unknown method 'newton'" in done.stderr
+
+
+def test_the_tools_compare_plot_runs_the_python_command(cli, out):
+    png = out / "tool_compare_chua.png"
+    done = subprocess.run([cli, "compare", "chua", "--methods", "cvodes_fsa,pbsr",
+                           "--tout", "0:10:11", "--plot", str(png)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "pbsr" in done.stdout
+    assert_png(png)
