@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what odesens needs on Debian 12 (only what is missing), then
-# configures and builds the Release tree in build/. Idempotent: a second run
-# with nothing changed installs nothing and rebuilds nothing.
+# configures and builds the Release tree in build/, and makes /usr/bin/python3
+# find the Python module built there (scripts/install_python.sh). Idempotent:
+# a second run with nothing changed installs nothing and rebuilds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libsbml5-dev libxbyak-dev
   nlohmann-json3-dev libcli11-dev libhdf5-dev hdf5-tools libopenmpi-dev openmpi-bin
   libboost-dev libmpfr-dev libyaml-cpp-dev lld
+  pybind11-dev python3-dev python3-numpy python3-scipy python3-matplotlib python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -30,3 +32,4 @@ if [ ! -f build/CMakeCache.txt ]; then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build build -j"$jobs"
+./scripts/install_python.sh

@@ -166,7 +166,10 @@ void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
       throw UsageError{"--format must be json, csv or h5, got '" + v + "'"};
     run.format = v;
   });
-  if (kind == SolveCommand::compare) return;
+  if (kind == SolveCommand::compare) {
+    add_flag(command, "--plot", [&run](const std::string& v) { run.plot = v; });
+    return;
+  }
   add_flag(command, "--observe", [&run](const std::string& list) {
     for (const auto& name : split(list, ',')) {
       if (name.empty()) throw UsageError{"--observe: empty name in '" + list + "'"};

@@ -44,6 +44,9 @@ struct RunArguments {
   // ensemble: --params FILE.csv|FILE.tsv and --threads N.
   std::string params_file;
   unsigned threads = 1;
+  // compare: --plot FILE, the work–precision diagram drawn by the Python
+  // module (python_compare.hpp).
+  std::string plot;
   // --help, -h: the command's flags (and the method's options) instead of a run.
   bool help = false;
 };

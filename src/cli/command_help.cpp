@@ -113,6 +113,12 @@ const FlagHelp kFlags[] = {
      kRun},
     {"--help, -h", "this help; with --method ID, the flags and options that apply to ID",
      kRun | kEnsemble},
+    {"--plot FILE",
+     "instead of the table: each method over a sweep of tolerances, its error against "
+     "cvodes_fsa at rtol 1e-12 and its time, drawn into FILE (PNG, PDF, SVG) by the Python "
+     "module (python3 -m odesens compare; takes only --tout and --sens-params besides; "
+     "docs/python.md)",
+     kCompare},
     {"--help, -h", "this help; with --methods, the options of each method", kCompare},
 };
 

@@ -10,6 +10,7 @@
 //                [--integrand NAME,...] [--format json|csv|h5] [--out FILE]
 //                [--box NAME=LO:HI,...] [--weights STATE=W,...] [--data FILE.csv]
 //   odesens compare MODEL --methods ID1,ID2[,...] [the run flags]
+//   odesens compare MODEL --methods ID1,ID2[,...] --plot FILE [--tout ...] [--sens-params ...]
 //   odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5
 //                [--threads N] [--rtol R] [--atol A] [--t0 T] [--tout ...]
 //                [--option KEY=VALUE ...] [--max-steps N] [--sens-params ID,...]
@@ -39,6 +40,7 @@
 #include "cli/exit_status.hpp"
 #include "cli/method_listing.hpp"
 #include "cli/problem_from_arguments.hpp"
+#include "cli/python_compare.hpp"
 #include "io/format_double.hpp"
 #include "io/output_file.hpp"
 #include "io/result_file.hpp"
@@ -302,6 +304,7 @@ int main(int argc, char** argv) {
     if (compare_args.help)
       return print_command_help("odesens", compare_args, SolveCommand::compare);
     check_run_arguments(compare_args, SolveCommand::compare);
+    if (!compare_args.plot.empty()) return run_python_compare(compare_args);
     return compare(compare_args);
   } catch (const UsageError& e) {
     std::cerr << "odesens: error: " << e.message << '\n';

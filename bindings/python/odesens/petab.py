@@ -1,0 +1,158 @@
+"""PEtab problems as objectives for SciPy.
+
+    import scipy.optimize
+    from odesens import petab
+    problem = petab.Problem("Boehm_JProteomeRes2014.yaml")
+    fit = scipy.optimize.minimize(problem.nllh_and_gradient, problem.nominal, jac=True,
+                                  method="L-BFGS-B", bounds=problem.bounds)
+
+The estimated parameters are on their PEtab scales (lin, log, log10), in
+the order of ``parameter_ids``; the gradient and the FIM are in those
+scaled parameters. With priors in the problem, the objective is the
+negative log-posterior ``nlpost`` (``nllh`` without priors), which is what
+:meth:`Problem.objective` and :meth:`Problem.nllh_and_gradient` return.
+"""
+
+import warnings
+
+import numpy
+
+from . import _odesens
+from ._errors import OdesensWarning
+from .solve import _number
+
+
+class Evaluation:
+    """One evaluation of a PEtab problem.
+
+    Attributes: ``nllh``, ``llh``, ``chi2``, ``nlpost``, ``log_prior``,
+    ``has_priors``, ``gradient`` (of nlpost in the scaled parameters; empty
+    unless asked for), ``fim`` (n x n, or None), ``simulations``,
+    ``sigmas``, ``residuals`` (per measurement, in the measurement table's
+    order), ``parameter_ids``, ``method`` (what "auto" chose), ``stats``,
+    ``warnings``, ``n_experiments``. Also readable as a mapping:
+    ``evaluation["nllh"]``.
+    """
+
+    def __init__(self, data):
+        self.__dict__.update(data)
+
+    def __getitem__(self, key):
+        return self.__dict__[key]
+
+    def keys(self):
+        return self.__dict__.keys()
+
+    def __repr__(self):
+        return f"<odesens.petab.Evaluation nllh={self.nllh!r}, method={self.method}>"
+
+
+class Problem:
+    """A PEtab problem (v1 YAML and the tables it names).
+
+    Parameters
+    ----------
+    yaml : str or path
+    method : str
+        "auto" (cvodes_fsa; cvodes_asa for a gradient of more than 150
+        parameters acting on the dynamics), or any method giving S or a
+        gradient.
+    rtol, atol : float, optional
+        Tolerances (default 1e-8 and 1e-8).
+    max_steps : int, optional
+    threads : int
+        Experiments solved at once (0: one per core; default 1).
+    **options
+        The method's options.
+
+    Attributes
+    ----------
+    parameter_ids, scales : lists of str, the estimated parameters.
+    lower, upper, nominal : ndarray, on the parameters' scales.
+    bounds : list of (lower, upper), for ``scipy.optimize.minimize``.
+    n_measurements, n_experiments, file
+
+    A Problem pickles as its file and settings (it loads again).
+    """
+
+    def __init__(self, yaml, method="auto", rtol=None, atol=None, max_steps=None, threads=1,
+                 **options):
+        import os
+        self.file = os.path.abspath(os.fspath(yaml))
+        self._settings = {
+            "method": method, "rtol": None if rtol is None else _number(rtol, "rtol"),
+            "atol": None if atol is None else _number(atol, "atol"),
+            "max_steps": max_steps, "threads": int(threads), "options": dict(options)}
+        self._core = _odesens.load_petab(self.file)
+        self._last = None  # (x bytes, with gradient, Evaluation): see _cached
+
+    parameter_ids = property(lambda self: list(self._core.parameter_ids))
+    scales = property(lambda self: list(self._core.scales))
+    lower = property(lambda self: numpy.array(self._core.lower))
+    upper = property(lambda self: numpy.array(self._core.upper))
+    nominal = property(lambda self: numpy.array(self._core.nominal))
+    bounds = property(lambda self: list(zip(self._core.lower, self._core.upper)))
+    n_measurements = property(lambda self: self._core.n_measurements)
+    n_experiments = property(lambda self: self._core.n_experiments)
+
+    def evaluate(self, x=None, gradient=True, fim=False):
+        """Evaluates at x (scaled estimated parameters; default: nominal).
+        Returns an :class:`Evaluation`. Raises :class:`odesens.Error`
+        (invalid_argument for a wrong size or NaN; the solve's status for a
+        failed simulation, naming the condition). Releases the GIL."""
+        x = self.nominal if x is None else numpy.asarray(x, dtype=float)
+        s = dict(self._settings, gradient=bool(gradient), fim=bool(fim))
+        e = Evaluation(self._core.evaluate(x, s))
+        for w in e.warnings:
+            warnings.warn(w, OdesensWarning, stacklevel=2)
+        return e
+
+    def _cached(self, x, gradient):
+        """The last evaluation when it was at x (and has a gradient if one
+        is needed): SciPy may ask for the value and the gradient apart."""
+        x = numpy.asarray(x, dtype=float)
+        key = x.tobytes()
+        if self._last and self._last[0] == key and (self._last[1] or not gradient):
+            return self._last[2]
+        e = self.evaluate(x, gradient=gradient)
+        self._last = (key, gradient, e)
+        return e
+
+    def objective(self, x):
+        """nlpost at x (nllh when the problem has no priors)."""
+        return self._cached(x, False).nlpost
+
+    def nllh(self, x):
+        """The negative log-likelihood at x."""
+        return self._cached(x, False).nllh
+
+    def gradient(self, x):
+        """The gradient of :meth:`objective` at x (an ndarray)."""
+        return self._cached(x, True).gradient
+
+    def nllh_and_gradient(self, x):
+        """(objective, gradient) at x, for ``minimize(..., jac=True)``."""
+        e = self._cached(x, True)
+        return e.nlpost, e.gradient
+
+    def measurements(self):
+        """The measurement table in the evaluation's order: a dict of
+        ``observable``, ``condition``, ``preequilibration`` (lists of ids)
+        and ``time``, ``measurement`` (ndarrays)."""
+        return self._core.measurements()
+
+    # Fitting (multi-start optimization) and profiles belong here, on the
+    # library's optimizers, once it has them.
+
+    def __reduce__(self):
+        s = self._settings
+        return (_make_problem, (self.file, s))
+
+    def __repr__(self):
+        return (f"<odesens.petab.Problem {self.file}: {len(self.parameter_ids)} estimated "
+                f"parameters, {self.n_measurements} measurements>")
+
+
+def _make_problem(file, s):
+    return Problem(file, method=s["method"], rtol=s["rtol"], atol=s["atol"],
+                   max_steps=s["max_steps"], threads=s["threads"], **s["options"])

@@ -1,0 +1,212 @@
+"""Solves: odesens.solve, prepared solvers, ensembles, and the method
+registry (odesens.methods, odesens.options)."""
+
+import warnings
+
+import numpy
+
+from . import _odesens
+from ._errors import Error, OdesensWarning, invalid_argument
+from .model import Model
+from .result import Result
+
+#: The method "auto" stands for: CVODES forward sensitivities, the
+#: reference method, for any model (stiff or not) with S at every output time.
+DEFAULT_METHOD = "cvodes_fsa"
+
+#: Output times when none are given: this many, evenly over the model's span.
+DEFAULT_OUTPUT_COUNT = 101
+
+
+def resolve_method(method):
+    """The method id that runs for ``method`` ("auto": DEFAULT_METHOD)."""
+    return DEFAULT_METHOD if method in (None, "auto") else str(method)
+
+
+def methods():
+    """The methods, as a list of dicts: ``id``, ``summary``,
+    ``capabilities`` (what it computes and needs), ``default_rtol``,
+    ``default_atol`` and ``options``."""
+    return _odesens.method_infos()
+
+
+def options(method):
+    """The options of a method, as a list of dicts: ``key``, ``type``
+    ("real", "integer", "flag", "text"), ``default``, ``doc``, ``choices``,
+    ``range`` (as text), ``min``, ``max``. Pass them to :func:`solve` as
+    keyword arguments. Raises Error(unknown_method)."""
+    return _odesens.method_info(resolve_method(method))["options"]
+
+
+def _as_model(model):
+    return model if isinstance(model, Model) else Model(model)
+
+
+def _number(value, what):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise invalid_argument(f"{what} must be a number, got {value!r}") from None
+
+
+def _method_options(method, given):
+    """The options, an integral float given to an integer option as int (as
+    the tool reads "--option order=5"); the library checks the rest."""
+    try:
+        specs = {o["key"]: o for o in _odesens.method_info(method)["options"]}
+    except Error:
+        return dict(given)  # the solve names the unknown method
+    out = {}
+    for key, value in given.items():
+        spec = specs.get(key)
+        if (spec and spec["type"] in ("integer", "flag") and isinstance(value, float)
+                and value.is_integer()):
+            value = int(value)
+        out[key] = value
+    return out
+
+
+def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=None,
+             max_steps=None, weights=None, box=None, options=None):
+    """The dict the extension builds a problem from (problem_settings.hpp)."""
+    if t is None:
+        start = model.t0 if t0 is None else t0
+        t = numpy.linspace(start, model.t_end, DEFAULT_OUTPUT_COUNT)
+    return {
+        "t": numpy.atleast_1d(numpy.asarray(t, dtype=float)),
+        "t0": None if t0 is None else _number(t0, "t0"),
+        "p": p, "x0": x0,
+        "rtol": None if rtol is None else _number(rtol, "rtol"),
+        "atol": atol,
+        "max_steps": None if max_steps is None else int(max_steps),
+        "weights": weights, "box": box,
+        "options": _method_options(method, options or {}),
+    }
+
+
+def _result(data, model, p, stacklevel=3):
+    for w in data["warnings"]:
+        warnings.warn(f"{data['method']}: {w}", OdesensWarning, stacklevel=stacklevel)
+    return Result(data, model, p)
+
+
+def _params(model, p):
+    return model.nominal if p is None else numpy.asarray(p, dtype=float).copy()
+
+
+def solve(model, method="auto", t=None, p=None, x0=None, rtol=None, atol=None, *,
+          t0=None, max_steps=None, weights=None, box=None, **options):
+    """Solves a model and its sensitivities with one method.
+
+    Parameters
+    ----------
+    model : Model or str
+        A loaded model, or what :func:`odesens.load` takes.
+    method : str
+        A method id (:func:`methods`), or "auto": ``cvodes_fsa``.
+    t : array_like, optional
+        Output times, increasing (default: 101 times over the model's span).
+    p : array_like (n_p,), optional
+        Parameter values (default: the nominal ones).
+    x0 : array_like (n_x,), optional
+        Initial state (default: x0(p) from the model; then dx0/dp = 0).
+    rtol, atol : float, optional
+        Tolerances with their CVODES meaning; atol may have one value per
+        state. Default: the method's (``default_rtol``, ``default_atol``).
+    t0 : float, optional
+        Start time (default: the model's).
+    max_steps : int, optional
+        Internal steps allowed between two output times (default 100000).
+    weights : array_like (n_t, n_x), optional
+        Gradient methods: G = sum_k weights[k] . x(t_k) (default: the sum
+        of the states at the final time).
+    box : (lower, upper), optional
+        Set-valued methods (bounds_fsa, bounds_asa): the parameter box.
+    **options
+        The method's options (:func:`options`), e.g. ``order=5``.
+
+    Returns
+    -------
+    Result
+
+    Raises
+    ------
+    odesens.Error
+        With the status and the library's message, for bad input (wrong
+        sizes, NaN, unknown method or option, bad tolerances) or a failed
+        solve. The computation releases the GIL.
+    """
+    model = _as_model(model)
+    method = resolve_method(method)
+    s = settings(model, method, t, p, x0, rtol, atol, t0, max_steps, weights, box, options)
+    return _result(_odesens.solve(model._core, method, s), model, _params(model, p))
+
+
+class Solver:
+    """A method prepared on a model once, then run for many parameter
+    values (``Model.solver(method, t=...)``): validation, option parsing,
+    workspaces and the integrator's memory are set up here, and each
+    :meth:`solve` gives bit for bit what :func:`odesens.solve` gives.
+
+    Takes the arguments of :func:`odesens.solve`. A solver is used by one
+    thread at a time (concurrent calls take turns); make one per thread to
+    solve in parallel. It pickles as its model and arguments.
+    """
+
+    def __init__(self, model, method="auto", t=None, **kwargs):
+        self.model = _as_model(model)
+        self.method = resolve_method(method)
+        self._args = dict(kwargs, t=t)
+        known = ("p", "x0", "rtol", "atol", "t0", "max_steps", "weights", "box")
+        named = {k: kwargs[k] for k in known if k in kwargs}
+        options = {k: v for k, v in kwargs.items() if k not in known}
+        s = settings(self.model, self.method, t, options=options, **named)
+        self._p = _params(self.model, named.get("p"))
+        self._session = _odesens.Session(self.model._core, self.method, s)
+
+    def solve(self, p=None, x0=None, t=None):
+        """Solves with parameters p (default: those the solver was made
+        with), initial state x0 and output times t (default: as prepared).
+        Returns a :class:`Result`."""
+        data = self._session.run(p, x0, t)
+        return _result(data, self.model, self._p if p is None else _params(self.model, p))
+
+    def __reduce__(self):
+        return (_make_solver, (self.model, self.method, self._args))
+
+    def __repr__(self):
+        return f"<odesens.Solver {self.method} on {self.model.name!r}>"
+
+
+def _make_solver(model, method, args):
+    return Solver(model, method, **args)
+
+
+def solve_ensemble(model, P, method="auto", threads=0, t=None, *, raise_on_failure=True,
+                   **kwargs):
+    """Solves one problem for every row of ``P`` (K x n_p) on ``threads``
+    worker threads (0: one per core), with the GIL released. The results
+    are bit for bit those of K calls of :func:`solve`.
+
+    Takes the other arguments of :func:`solve`. Returns a list of K
+    :class:`Result`; a member that failed raises its :class:`Error`, or,
+    with ``raise_on_failure=False``, is that Error in the list.
+    """
+    model = _as_model(model)
+    method = resolve_method(method)
+    known = ("x0", "rtol", "atol", "t0", "max_steps", "weights", "box")
+    named = {k: kwargs[k] for k in known if k in kwargs}
+    options = {k: v for k, v in kwargs.items() if k not in known}
+    s = settings(model, method, t, options=options, **named)
+    P = numpy.asarray(P, dtype=float)
+    members = _odesens.solve_ensemble(model._core, method, s, P, int(threads))
+    out = []
+    for k, (status, message, code, data) in enumerate(members):
+        if data is None:
+            error = Error(status, f"member {k}: {message}", code)
+            if raise_on_failure:
+                raise error
+            out.append(error)
+        else:
+            out.append(_result(data, model, P[k].copy()))
+    return out

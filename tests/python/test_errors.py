@@ -1,0 +1,91 @@
+"""Bad input raises odesens.Error with the library's status and message;
+a method's warnings go through the warnings module."""
+
+import math
+
+import numpy
+import pytest
+
+import odesens
+from conftest import MODELS
+
+
+@pytest.fixture(scope="module")
+def lv():
+    return odesens.load(MODELS["lotka_volterra"])
+
+
+@pytest.mark.parametrize("kwargs, status, message", [
+    (dict(p=[1.0, 2.0]), "invalid_argument", "parameter vector has 2 entries, expected 5"),
+    (dict(x0=[1.0, 2.0, 3.0]), "invalid_argument", "3"),
+    (dict(p=[1.1, 0.4, math.nan, 0.4, 10]), "not_finite", "parameter[2] is NaN"),
+    (dict(x0=[math.inf, 1.0]), "not_finite", ""),
+    (dict(t=[2.0, 1.0]), "invalid_argument", "strictly increasing"),
+    (dict(t=[[1.0, 2.0]]), "invalid_argument", "t must be 1-D"),
+    (dict(rtol=-1e-6), "invalid_argument", "rtol"),
+    (dict(rtol=2.0), "invalid_argument", "rtol"),
+    (dict(rtol="tight"), "invalid_argument", "rtol must be a number"),
+    (dict(atol=-1.0), "invalid_argument", "atol"),
+    (dict(atol=[1e-8, 1e-8, 1e-8]), "invalid_argument", "atol"),
+    (dict(method="newton"), "unknown_method", "unknown method 'newton'"),
+    (dict(order=3), "unknown_option", "has no option 'order'"),
+    (dict(lmm="euler"), "option_type", "lmm"),
+    (dict(lmm=[1]), "option_type", "lmm"),
+    (dict(max_steps=3, t=[50.0]), "too_much_work", ""),
+])
+def test_bad_input_raises_the_librarys_status(lv, kwargs, status, message):
+    kwargs = dict(dict(t=[1.0]), **kwargs)
+    with pytest.raises(odesens.Error) as caught:
+        odesens.solve(lv, **kwargs)
+    assert caught.value.status == status
+    assert message in caught.value.message
+    assert caught.value.code < 0 and str(caught.value).startswith(status)
+
+
+@pytest.mark.parametrize("source, status", [
+    ("no/such/model.xml", "unknown_model"),
+    ("builtin:nonesuch", "unknown_model"),
+    ("glv:0", "unknown_model"),
+])
+def test_unknown_models_raise_unknown_model(source, status):
+    with pytest.raises(odesens.Error) as caught:
+        odesens.load(source)
+    assert caught.value.status == status
+
+
+def test_malformed_model_text_raises_parse_error(tmp_path):
+    bad = tmp_path / "bad.ode"
+    bad.write_text("state x = 1\ndx/dt = (x\n")
+    with pytest.raises(odesens.Error) as caught:
+        odesens.load(bad)
+    assert caught.value.status == "parse_error"
+
+
+def test_a_method_that_cannot_take_the_model_raises_unsupported():
+    with pytest.raises(odesens.Error) as caught:
+        odesens.solve("chua", "bounds_fsa", t=[1.0], box=([6.9, 15], [7.1, 15]))
+    assert caught.value.status == "unsupported"
+    assert "needs the model's expressions" in caught.value.message
+
+
+def test_a_prepared_solver_checks_its_inputs_and_stays_usable(lv):
+    solver = lv.solver("cvodes_fsa", t=[1.0])
+    with pytest.raises(odesens.Error) as caught:
+        solver.solve(p=[1.0])
+    assert caught.value.status == "invalid_argument"
+    assert solver.solve().x.shape == (1, 2)
+
+
+def test_errors_pickle_with_their_status():
+    import pickle
+    e = pickle.loads(pickle.dumps(odesens.Error("not_finite", "x is NaN", -8)))
+    assert (e.status, e.message, e.code) == ("not_finite", "x is NaN", -8)
+
+
+def test_a_methods_warnings_go_through_the_warnings_module():
+    model = odesens.load(MODELS["digester"])
+    lower, upper = model.nominal, model.nominal
+    lower[0], upper[0] = 0.46, 0.54
+    with pytest.warns(odesens.OdesensWarning, match="bounds_fsa: the bounds enclose") as seen:
+        r = odesens.solve(model, "bounds_fsa", t=[0.5], box=(lower, upper))
+    assert len(seen) == len(r.warnings) == 1

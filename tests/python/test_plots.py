@@ -1,0 +1,83 @@
+"""The figures are written and non-empty, and `python3 -m odesens compare`
+draws the work–precision diagram. Set ODESENS_PLOT_DIR to keep the PNGs
+(to look at them)."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import odesens
+import odesens.petab
+import odesens.plot
+from conftest import MODELS, shared_file
+
+
+@pytest.fixture
+def out(tmp_path):
+    kept = os.environ.get("ODESENS_PLOT_DIR")
+    path = pathlib.Path(kept) if kept else tmp_path
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def assert_png(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000, path
+
+
+def test_work_precision_diagram(out):
+    fig = odesens.plot.work_precision(MODELS["lotka_volterra"], ["cvodes_fsa", "odesd", "pbsr"],
+                                      rtols=(1e-4, 1e-6, 1e-8), repeats=1,
+                                      file=out / "work_precision.png")
+    assert len(fig.axes[0].get_lines()) == 3
+    assert_png(out / "work_precision.png")
+
+
+def test_sensitivity_lines_and_heat_map(out):
+    r = odesens.solve(MODELS["lotka_volterra"], "cvodes_fsa")
+    fig = odesens.plot.sensitivities(r, states=["prey"], params=["alpha", 4],
+                                     file=out / "sensitivities.png")
+    assert [l.get_label() for l in fig.axes[0].get_lines()] == ["dprey/dalpha",
+                                                                 "dprey/dprey_0"]
+    assert_png(out / "sensitivities.png")
+    odesens.plot.sensitivity_heatmap(odesens.solve("glv:6"), time=5.0, file=out / "heatmap.png")
+    assert_png(out / "heatmap.png")
+
+
+def test_petab_data_and_simulations(out):
+    problem = odesens.petab.Problem(shared_file("petab", "benchmark", "Boehm_JProteomeRes2014",
+                                                "Boehm_JProteomeRes2014.yaml"))
+    fig = odesens.plot.petab_data(problem, file=out / "petab_boehm.png")
+    assert len(fig.axes[0].get_lines()) == 6  # three observables: data and simulation
+    assert_png(out / "petab_boehm.png")
+
+
+def test_compare_command_writes_the_diagram(out):
+    png = out / "compare_chua.png"
+    done = subprocess.run([sys.executable, "-m", "odesens", "compare", "chua",
+                           "--methods", "cvodes_fsa,exp,dopri8s", "--rtols", "1e-4,1e-6,1e-8",
+                           "--repeats", "1", "--plot", str(png)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "dopri8s" in done.stdout and f"wrote {png}" in done.stdout
+    assert_png(png)
+
+
+def test_compare_command_reports_an_unknown_method():
+    done = subprocess.run([sys.executable, "-m", "odesens", "compare", "chua",
+                           "--methods", "cvodes_fsa,newton"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "unknown method 'newton'" in done.stderr
+
+
+def test_the_tools_compare_plot_runs_the_python_command(cli, out):
+    png = out / "tool_compare_chua.png"
+    done = subprocess.run([cli, "compare", "chua", "--methods", "cvodes_fsa,pbsr",
+                           "--tout", "0:10:11", "--plot", str(png)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "pbsr" in done.stdout
+    assert_png(png)
