@@ -25,6 +25,9 @@ struct SyntheticOptions {
   bool sd_estimated = false;
   double perturbation = 0.0;
   std::string noise = "normal";  // noiseDistribution
+  // A' = +k1 A^2 instead: the solution blows up at t = 1/k1, so that the
+  // simulation fails for k1 > 1/6 (the data stay the decay's).
+  bool blow_up = false;
   // objectivePriorType and objectivePriorParameters of k1, scale; empty: none.
   std::string k1_prior, scale_prior;
 };
@@ -39,7 +42,7 @@ class SyntheticProblem {
           "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
           "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
           "  measurement_files: [measurements.tsv]\n  observable_files: [observables.tsv]\n");
-    write("model.xml", model());
+    write("model.xml", model(o.blow_up));
     write("conditions.tsv", "conditionId\nc0\n");
     write("observables.tsv",
           "observableId\tobservableFormula\tnoiseFormula\tnoiseDistribution\n"
@@ -79,7 +82,24 @@ class SyntheticProblem {
   void write(const std::string& name, const std::string& text) {
     std::ofstream(path(name), std::ios::binary) << text;
   }
-  static std::string model() {
+  static std::string model(bool blow_up) {
+    const std::string reaction =
+        blow_up ? R"(<listOfProducts>
+          <speciesReference species="A" stoichiometry="1"/>
+        </listOfProducts>
+        <kineticLaw>
+          <math xmlns="http://www.w3.org/1998/Math/MathML">
+            <apply><times/><ci> k1 </ci><ci> A </ci><ci> A </ci></apply>
+          </math>
+        </kineticLaw>)"
+                : R"(<listOfReactants>
+          <speciesReference species="A" stoichiometry="1"/>
+        </listOfReactants>
+        <kineticLaw>
+          <math xmlns="http://www.w3.org/1998/Math/MathML">
+            <apply><times/><ci> cell </ci><ci> k1 </ci><ci> A </ci></apply>
+          </math>
+        </kineticLaw>)";
     return R"(<?xml version="1.0" encoding="UTF-8"?>
 <sbml xmlns="http://www.sbml.org/sbml/level2/version4" level="2" version="4">
   <model id="decay">
@@ -93,15 +113,8 @@ class SyntheticProblem {
       <parameter id="k1" value="0.3" constant="true"/>
     </listOfParameters>
     <listOfReactions>
-      <reaction id="decay" reversible="false">
-        <listOfReactants>
-          <speciesReference species="A" stoichiometry="1"/>
-        </listOfReactants>
-        <kineticLaw>
-          <math xmlns="http://www.w3.org/1998/Math/MathML">
-            <apply><times/><ci> cell </ci><ci> k1 </ci><ci> A </ci></apply>
-          </math>
-        </kineticLaw>
+      <reaction id="rate" reversible="false">
+        )" + reaction + R"(
       </reaction>
     </listOfReactions>
   </model>
