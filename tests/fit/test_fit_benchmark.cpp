@@ -12,6 +12,7 @@ struct Case {
   double reference_nllh;  // -llh at the nominal parameters
   std::size_t starts;
   const char* optimizer;
+  bool near_nominal = false;  // one start near the nominal point instead of a hypercube
 };
 
 void expect_reference_reached(const Case& c) {
@@ -21,6 +22,14 @@ void expect_reference_reached(const Case& c) {
   FitOptions o;
   o.optimizer.optimizer = c.optimizer;
   o.starts = c.starts;
+  if (c.near_nominal) {
+    // One start half a decade (or 0.5 on lin scales) from the nominal point.
+    std::vector<double> x = problem->nominal_scaled();
+    for (std::size_t i = 0; i < x.size(); ++i)
+      x[i] = std::clamp(x[i] + (i % 2 ? 0.5 : -0.5), problem->lower_scaled()[i],
+                        problem->upper_scaled()[i]);
+    o.start_points = {x};
+  }
   if (const char* n = std::getenv("FIT_STARTS")) o.starts = std::stoul(n);
   if (const char* opt = std::getenv("FIT_OPTIMIZER")) o.optimizer.optimizer = opt;
   o.seed = 1;
@@ -46,9 +55,27 @@ void expect_reference_reached(const Case& c) {
 class Benchmark : public ::testing::TestWithParam<Case> {};
 TEST_P(Benchmark, BestStartReachesTheReferenceValue) { expect_reference_reached(GetParam()); }
 
-INSTANTIATE_TEST_SUITE_P(Fit, Benchmark,
-                         ::testing::Values(Case{"Boehm_JProteomeRes2014", 138.22199693517703, 4,
-                                                "ceres_lm"}),
+// Boehm from near the nominal point (a few seconds a start); the slow
+// ones from a Latin hypercube (Boehm: 3 of 24 starts reach the reference).
+INSTANTIATE_TEST_SUITE_P(
+    Fit, Benchmark,
+    ::testing::Values(Case{"Boehm_JProteomeRes2014", 138.22199693517703, 1, "ceres_lm", true},
+                      Case{"Boehm_JProteomeRes2014", 138.22199693517703, 1, "nlopt_lbfgs", true}),
+    [](const auto& param_info) {
+      return std::string(param_info.param.name) + "_" + param_info.param.optimizer;
+    });
+
+class BenchmarkSlow : public ::testing::TestWithParam<Case> {};
+TEST_P(BenchmarkSlow, BestStartReachesTheReferenceValue) { expect_reference_reached(GetParam()); }
+
+// -llh at the nominal parameters from tests/estimate/test_petab_benchmark.cpp.
+INSTANTIATE_TEST_SUITE_P(Fit, BenchmarkSlow,
+                         ::testing::Values(Case{"Boehm_JProteomeRes2014", 138.22199693517703, 24,
+                                                "ceres_lm"},
+                                           Case{"Zheng_PNAS2012", -278.33353271001477, 20, "ceres_lm"},
+                                           Case{"Bruno_JExpBot2016", -46.688176988431806, 20, "ceres_lm"},
+                                           Case{"Crauste_CellSystems2017", 190.96521897435176, 20, "ceres_lm"},
+                                           Case{"Elowitz_Nature2000", -63.20279991419332, 20, "ceres_lm"}),
                          [](const auto& param_info) {
                            return std::string(param_info.param.name) + "_" +
                                   param_info.param.optimizer;
