@@ -170,6 +170,12 @@ class PetabProblem {
   // `simulation` in place of `measurement`), replacing `path` atomically.
   void write_simulations(const PetabResult& r, const std::string& path) const;
 
+  // Writes the problem's parameter table with the nominalValue of the
+  // estimated parameters replaced by x (on their scales; written on the
+  // linear scale), replacing `path` atomically: a problem whose nominal
+  // point is x, and a table read_petab_parameter_values reads back.
+  void write_parameter_table(const std::vector<double>& x, const std::string& path) const;
+
   // The internals the evaluation uses.
   const petab::Definition& definition() const { return *def_; }
 
@@ -183,7 +189,10 @@ class PetabProblem {
 
 // Values for the estimated parameters from a table with columns
 // `parameterId` and `value` (linear scale), on their scales; the ones the
-// table does not list keep their nominal values. Error(parse_error) names
+// table does not list keep their nominal values. A PEtab parameter table
+// (`nominalValue` and no `value` column, as write_parameter_table writes)
+// is read the same way, its rows of parameters the problem does not
+// estimate skipped. Error(parse_error) names
 // the row of an unknown id or a bad value; Error(invalid_argument) a file
 // that is missing or not a regular file.
 std::vector<double> read_petab_parameter_values(const PetabProblem& problem,

@@ -35,6 +35,7 @@
 #include "cli/arguments.hpp"
 #include "cli/command_help.hpp"
 #include "cli/ensemble_command.hpp"
+#include "cli/fit_command.hpp"
 #include "cli/petab_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/method_listing.hpp"
@@ -271,6 +272,9 @@ int main(int argc, char** argv) {
   PetabArguments petab_args;
   CLI::App* petab_command = app.add_subcommand("petab");
   add_petab_flags(*petab_command, petab_args);
+  FitArguments fit_args;
+  CLI::App* fit_command = app.add_subcommand("fit");
+  add_fit_flags(*fit_command, fit_args);
   try {
     try {
       app.parse(argc, argv);
@@ -288,6 +292,7 @@ int main(int argc, char** argv) {
     }
     if (*info) return show_info(model, sens_params);
     if (*petab_command) return run_petab(petab_args);
+    if (*fit_command) return run_fit(fit_args);
     if (*run_command) {
       if (run_args.help) return print_command_help("odesens", run_args, SolveCommand::run);
       check_run_arguments(run_args, SolveCommand::run);
