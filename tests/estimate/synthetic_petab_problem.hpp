@@ -28,6 +28,9 @@ struct SyntheticOptions {
   // A' = +k1 A^2 instead: the solution blows up at t = 1/k1, so that the
   // simulation fails for k1 > 1/6 (the data stay the decay's).
   bool blow_up = false;
+  // Observed as scale * scale2 * A, scale2 estimated (lin, 0.1..10): only
+  // the product is identifiable.
+  bool second_scale = false;
   // objectivePriorType and objectivePriorParameters of k1, scale; empty: none.
   std::string k1_prior, scale_prior;
 };
@@ -46,7 +49,8 @@ class SyntheticProblem {
     write("conditions.tsv", "conditionId\nc0\n");
     write("observables.tsv",
           "observableId\tobservableFormula\tnoiseFormula\tnoiseDistribution\n"
-          "obs\tscale * A\tsd\t" + o.noise + "\n");
+          "obs\t" + std::string(o.second_scale ? "scale * scale2 * A" : "scale * A") + "\tsd\t" +
+              o.noise + "\n");
     std::ostringstream m;
     m.precision(17);
     m << "observableId\tsimulationConditionId\ttime\tmeasurement\n";
@@ -63,6 +67,7 @@ class SyntheticProblem {
     p << "k1\tlog10\t" << o.k1_lower << "\t" << o.k1_upper << "\t" << o.k1_nominal << "\t1\t"
       << prior(o.k1_prior) << "\n";
     p << "scale\tlin\t0.1\t10\t" << o.scale_nominal << "\t1\t" << prior(o.scale_prior) << "\n";
+    if (o.second_scale) p << "scale2\tlin\t0.1\t10\t1\t1\t\t\n";
     p << "sd\tlog10\t1e-3\t10\t" << o.sd << "\t" << (o.sd_estimated ? 1 : 0) << "\t\t\n";
     write("parameters.tsv", p.str());
   }

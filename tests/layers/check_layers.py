@@ -39,6 +39,7 @@ PUBLIC_HEADER_LAYER = {
     "steady_state.hpp": "estimate",
     "petab.hpp": "estimate",
     "fit.hpp": "fit",
+    "profile.hpp": "fit",
     "odesens.hpp": "api",
 }
 # Parts of the tree above every library layer: they may include anything.
