@@ -10,7 +10,7 @@ packages=(
   libsundials-dev libopenblas-pthread-dev libsleef-dev libsuitesparse-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsbml5-dev libxbyak-dev
   nlohmann-json3-dev libcli11-dev libhdf5-dev hdf5-tools libopenmpi-dev openmpi-bin
-  libboost-dev libmpfr-dev libyaml-cpp-dev libceres-dev libnlopt-cxx-dev
+  libboost-dev libmpfr-dev libyaml-cpp-dev gnuplot-nox libceres-dev libnlopt-cxx-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -69,6 +69,7 @@ struct Profile {
   std::size_t parameter = 0;  // index into parameter_ids()
   std::string id;
   double threshold = 0.0;     // nlpost rise of the confidence level
+  double start = 0.0;         // the parameter's value at the starting point
   double best_nlpost = 0.0;   // at the starting point
   // Sorted by value; the starting point is among them.
   std::vector<ProfilePoint> points;

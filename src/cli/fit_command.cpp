@@ -15,6 +15,7 @@
 #include "cli/command_help.hpp"
 #include "cli/interrupt.hpp"
 #include "fit/fit_h5.hpp"
+#include "fit/fit_plots.hpp"
 #include "io/format_double.hpp"
 #include "io/json_values.hpp"
 #include "odesens/fit.hpp"
@@ -157,6 +158,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
       "--atol", [&a](const std::string& v) { a.atol = parse_number(v, "--atol"); });
   command.add_option("--out", a.out);
   command.add_option("--best", a.best);
+  command.add_option("--plot", a.plot);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
 }
 
@@ -182,6 +184,8 @@ int run_fit(const FitArguments& a) {
   if (!a.out.empty()) fitting::write_fit_h5(a.out, *problem, r, "--out");
   if (!a.best.empty() && !r.starts.empty() && std::isfinite(r.starts[0].nlpost))
     problem->write_parameter_table(r.starts[0].end, a.best);
+  if (!a.plot.empty() && !r.starts.empty() && std::isfinite(r.starts[0].nlpost))
+    fitting::plot_fit(*problem, r, a.plot);
   if (a.format == "json") std::cout << result_json(*problem, r).dump(1) << '\n';
   else write_text(std::cout, *problem, r);
   if (interrupt.signal() != 0) return 128 + interrupt.signal();

@@ -1,7 +1,7 @@
 // `odesens fit PROBLEM.yaml --starts N [--threads T] [--optimizer ID]
 // [--seed S] [--starts-from FILE.tsv] [--max-iterations N]
 // [--max-seconds-per-start S] [--method ID] [--rtol R] [--atol A]
-// [--out FILE.h5] [--best FILE.tsv] [--format text|json]`: multi-start
+// [--out FILE.h5] [--best FILE.tsv] [--plot DIR] [--format text|json]`: multi-start
 // parameter estimation of a PEtab problem (fit.hpp), the waterfall of the
 // starts on standard output, the starts' table in HDF5 and the best
 // parameters as a PEtab parameter table.
@@ -26,7 +26,7 @@ struct FitArguments {
   std::optional<double> max_seconds;
   std::string method = "auto";
   std::optional<double> rtol, atol;
-  std::string out, best;
+  std::string out, best, plot;
   std::string format = "text";
   bool help = false;
 };

@@ -49,6 +49,7 @@ Profile join(const PetabProblem& problem, std::size_t i, const std::vector<doubl
   p.parameter = i;
   p.id = problem.parameter_ids()[i];
   p.threshold = threshold;
+  p.start = best[i];
   p.best_nlpost = best_nlpost;
   for (auto it = down.points.rbegin(); it != down.points.rend(); ++it) p.points.push_back(*it);
   p.points.push_back({best[i], best_nlpost, best, "the starting point"});
