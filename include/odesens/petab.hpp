@@ -28,6 +28,20 @@
 // steady state (steady_state.hpp) with its sensitivities; after
 // pre-equilibration the states the simulation condition sets are
 // re-initialized, the others keep their steady-state values and S.
+//
+// Least-squares form (PetabOptions::least_squares): residuals r with
+//   1/2 sum r^2 = nlpost + a constant (the same at every x),
+// for optimizers that use the Gauss-Newton matrix J^T J (J = dr/dx). In
+// order: the data residuals (y - h)/sigma of every measurement; for each
+// measurement with normal noise whose sigma depends on the estimated
+// parameters (its noise formula names one, or a state),
+//   sqrt(log(2 pi sigma^2) + kPetabResidualOffset),
+// which keeps sigma's share of the objective a sum of squares (AMICI's
+// "sigma residuals", with the same offset); and for each estimated
+// parameter with a prior, (u - a)/b for normal and parameterScaleNormal
+// priors (exact: their negative log-density is 1/2 ((u - a)/b)^2 plus a
+// constant), else sqrt(2 (-log p + kPetabResidualOffset)). Laplace noise
+// has no such form (PetabProblem::has_least_squares_form is false).
 #pragma once
 
 #include <cstddef>
@@ -45,11 +59,17 @@ namespace odesens {
 
 namespace petab {
 struct Definition;
+struct LeastSquaresLayout;
 }
 
 // Estimated parameters acting on the dynamics above which the "auto" method
 // computes the gradient by the adjoint.
 inline constexpr std::size_t kPetabAdjointThreshold = 150;
+
+// The constant C of the least-squares form's sigma and prior residuals:
+// sqrt(log(2 pi sigma^2) + C) is defined for sigma > exp(-C/2)/sqrt(2 pi)
+// (5.5e-12); an evaluation below refuses with Error(not_finite).
+inline constexpr double kPetabResidualOffset = 50.0;
 
 struct PetabOptions {
   // The method of the simulations and the gradient: one that gives S
@@ -69,6 +89,12 @@ struct PetabOptions {
   Options options;
   bool gradient = false;  // d(nllh or nlpost)/d theta
   bool fim = false;       // Fisher information matrix
+  // The residuals of the least-squares form (above); with
+  // residual_jacobian also their Jacobian, from forward sensitivities
+  // ("auto" runs cvodes_fsa, an adjoint method its forward counterpart).
+  // Error(unsupported) for a problem without that form.
+  bool least_squares = false;
+  bool residual_jacobian = false;  // implies least_squares
   // Experiments (pre-equilibration + simulation condition pairs) solved at
   // once; 0: one per core.
   unsigned threads = 1;
@@ -97,6 +123,10 @@ struct PetabResult {
   std::vector<double> simulations;
   std::vector<double> sigmas;
   std::vector<double> residuals;
+  // The least-squares form's residuals (n_r) and dr/dx (n_r x n, row-major,
+  // in the scaled estimated parameters); empty unless asked for.
+  std::vector<double> least_squares_residuals;
+  std::vector<double> residual_jacobian;
   Stats stats;  // summed over every solve
   std::size_t n_experiments = 0;
   // What has reason to be distrusted (a non-positive sigma, log of a
@@ -123,6 +153,10 @@ class PetabProblem {
 
   std::shared_ptr<const Model> model() const;
   std::size_t n_measurements() const;
+  // Whether the objective has the least-squares form (no Laplace noise),
+  // and its number of residuals (0 without).
+  bool has_least_squares_form() const;
+  std::size_t n_residuals() const;
   std::size_t n_experiments() const;
   const std::string& file() const;
 
@@ -136,19 +170,29 @@ class PetabProblem {
   // `simulation` in place of `measurement`), replacing `path` atomically.
   void write_simulations(const PetabResult& r, const std::string& path) const;
 
+  // Writes the problem's parameter table with the nominalValue of the
+  // estimated parameters replaced by x (on their scales; written on the
+  // linear scale), replacing `path` atomically: a problem whose nominal
+  // point is x, and a table read_petab_parameter_values reads back.
+  void write_parameter_table(const std::vector<double>& x, const std::string& path) const;
+
   // The internals the evaluation uses.
   const petab::Definition& definition() const { return *def_; }
 
  private:
   explicit PetabProblem(std::unique_ptr<petab::Definition> def);
   std::unique_ptr<petab::Definition> def_;
+  std::unique_ptr<petab::LeastSquaresLayout> layout_;
   std::vector<std::string> ids_, scales_;
   std::vector<double> lower_, upper_, nominal_;
 };
 
 // Values for the estimated parameters from a table with columns
 // `parameterId` and `value` (linear scale), on their scales; the ones the
-// table does not list keep their nominal values. Error(parse_error) names
+// table does not list keep their nominal values. A PEtab parameter table
+// (`nominalValue` and no `value` column, as write_parameter_table writes)
+// is read the same way, its rows of parameters the problem does not
+// estimate skipped. Error(parse_error) names
 // the row of an unknown id or a bad value; Error(invalid_argument) a file
 // that is missing or not a regular file.
 std::vector<double> read_petab_parameter_values(const PetabProblem& problem,

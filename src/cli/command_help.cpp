@@ -18,6 +18,8 @@ const char* kUsage =
     "       odesens compare MODEL --methods ID1,ID2[,...] [flags]\n"
     "       odesens ensemble MODEL --method ID --params FILE.csv|FILE.tsv --out FILE.h5 [flags]\n"
     "       odesens petab PROBLEM.yaml [--at FILE.tsv] [--gradient] [--fim] [flags]\n"
+    "       odesens fit PROBLEM.yaml --starts N [--out FILE.h5] [--best FILE.tsv] [flags]\n"
+    "       odesens profile PROBLEM.yaml [--from BEST.tsv] [--parameters ID,...] [flags]\n"
     "MODEL: path/model.xml (SBML) | path/model.ode | builtin:chua | builtin:vanderpol |\n"
     "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np | builtin:network:N\n"
     "\n"
@@ -29,9 +31,12 @@ const char* kUsage =
     "compare   several methods on one problem: time, work and the difference of S\n"
     "ensemble  one solve per row of a parameter file, on threads, into one HDF5 file\n"
     "petab     a PEtab problem's log-likelihood, chi2, gradient and Fisher information\n"
+    "fit       multi-start parameter estimation of a PEtab problem\n"
+    "profile   profile likelihoods and confidence intervals of a PEtab problem's parameters\n"
     "\n"
-    "odesens COMMAND --help: the flags of run, compare, ensemble or petab; with --method ID,\n"
-    "the flags and options that apply to method ID. Every flag and output: docs/cli.md.\n"
+    "odesens COMMAND --help: the flags of run, compare, ensemble, petab, fit or profile; with\n"
+    "--method ID, the flags and options that apply to method ID. Every flag and output:\n"
+    "docs/cli.md.\n"
     "Exit status: 0 success; 2 the command line or what it names is wrong; 1 valid input\n"
     "that fails; ensemble: 3 when some members failed, 128 + N after signal N.\n";
 
@@ -232,9 +237,75 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
     {"--help, -h", "this help"},
 };
 
+const std::pair<const char*, const char*> kFitFlags[] = {
+    {"--starts N", "local optimizations from N starts, a Latin hypercube in the scaled box"},
+    {"--starts-from FILE.tsv",
+     "the starts instead: one row each, columns named by estimated parameter ids (linear "
+     "scale; a parameter left out starts at its nominal value)"},
+    {"--seed S", "the hypercube's seed (default 0; the same starts on any thread count)"},
+    {"--threads T", "starts run at once (0: one per core; default 1)"},
+    {"--optimizer ID",
+     "auto (default: ceres_lm, or nlopt_lbfgs without a least-squares form), ceres_lm "
+     "(Levenberg-Marquardt on the residuals), nlopt_lbfgs (L-BFGS on nlpost)"},
+    {"--max-iterations N", "iterations of a start (default 1000; nlopt_lbfgs: evaluations)"},
+    {"--max-seconds-per-start S", "wall time of a start (default: no limit)"},
+    {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
+    {"--rtol R", "relative tolerance (default 1e-8)"},
+    {"--atol A", "absolute tolerance (default 1e-8)"},
+    {"--out FILE.h5", "every start: start and end points, values, exit reasons (docs/fit.md)"},
+    {"--best FILE.tsv",
+     "the problem's parameter table with nominalValue set to the best start's values"},
+    {"--plot DIR",
+     "waterfall.png (the starts' final values) and parameters.png (the best starts' end "
+     "points) in DIR (gnuplot)"},
+    {"--format text|json", "output format (default text: the waterfall of the starts)"},
+    {"--help, -h", "this help"},
+};
+
+const std::pair<const char*, const char*> kProfileFlags[] = {
+    {"--from FILE.tsv",
+     "the point to profile from, normally fit --best's table (parameterId with nominalValue "
+     "or value, linear scale; default: the problem's nominal values)"},
+    {"--parameters ID,...|all", "the estimated parameters to profile (default all)"},
+    {"--confidence C", "confidence level of the intervals (default 0.95: threshold 1.92)"},
+    {"--max-points N", "points a side at most (default 50; reaching it leaves the side open)"},
+    {"--threads T", "sides traced at once (0: one per core; default 1)"},
+    {"--optimizer ID", "the re-optimizations' optimizer, as for odesens fit (default auto)"},
+    {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
+    {"--rtol R", "relative tolerance (default 1e-8)"},
+    {"--atol A", "absolute tolerance (default 1e-8)"},
+    {"--out FILE.json", "every profile's points and interval (docs/fit.md)"},
+    {"--plot DIR", "the profiles as PNG pictures in DIR (gnuplot)"},
+    {"--format text|json", "output format (default text: the intervals)"},
+    {"--help, -h", "this help"},
+};
+
 }  // namespace
 
 const char* usage_text() { return kUsage; }
+
+void write_profile_help(std::ostream& out) {
+  out << "usage: odesens profile PROBLEM.yaml [--from BEST.tsv] [flags]\n";
+  write_wrapped(out, "",
+                "Profile likelihoods of a PEtab v1 problem: each parameter moved from the "
+                "point towards its bounds with the others re-optimized, until nlpost rises by "
+                "the threshold of the confidence level; the intervals, open where a bound is "
+                "reached first (docs/fit.md).",
+                0);
+  out << "\nflags:\n";
+  for (const auto& [flag, text] : kProfileFlags) write_flag(out, flag, text);
+}
+
+void write_fit_help(std::ostream& out) {
+  out << "usage: odesens fit PROBLEM.yaml --starts N [flags]\n";
+  write_wrapped(out, "",
+                "Multi-start parameter estimation of a PEtab v1 problem: local optimizations "
+                "of nlpost (nllh without priors) from many starts, sorted by final value; "
+                "Ctrl-C keeps the starts done (docs/fit.md).",
+                0);
+  out << "\nflags:\n";
+  for (const auto& [flag, text] : kFitFlags) write_flag(out, flag, text);
+}
 
 void write_petab_help(std::ostream& out) {
   out << "usage: odesens petab PROBLEM.yaml [flags]\n";

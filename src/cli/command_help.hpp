@@ -17,6 +17,9 @@ const char* usage_text();
 
 // `odesens petab --help`: its flags.
 void write_petab_help(std::ostream& out);
+// `odesens fit --help`: its flags.
+void write_fit_help(std::ostream& out);
+void write_profile_help(std::ostream& out);
 
 // The flags of `command` that apply to every method of `methods` (all of
 // them when `methods` is empty), then the options of each method. `program`

@@ -36,6 +36,8 @@
 #include "cli/arguments.hpp"
 #include "cli/command_help.hpp"
 #include "cli/ensemble_command.hpp"
+#include "cli/fit_command.hpp"
+#include "cli/profile_command.hpp"
 #include "cli/petab_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/method_listing.hpp"
@@ -273,6 +275,12 @@ int main(int argc, char** argv) {
   PetabArguments petab_args;
   CLI::App* petab_command = app.add_subcommand("petab");
   add_petab_flags(*petab_command, petab_args);
+  FitArguments fit_args;
+  CLI::App* fit_command = app.add_subcommand("fit");
+  add_fit_flags(*fit_command, fit_args);
+  ProfileArguments profile_args;
+  CLI::App* profile_command = app.add_subcommand("profile");
+  add_profile_flags(*profile_command, profile_args);
   try {
     try {
       app.parse(argc, argv);
@@ -290,6 +298,8 @@ int main(int argc, char** argv) {
     }
     if (*info) return show_info(model, sens_params);
     if (*petab_command) return run_petab(petab_args);
+    if (*fit_command) return run_fit(fit_args);
+    if (*profile_command) return run_profile(profile_args);
     if (*run_command) {
       if (run_args.help) return print_command_help("odesens", run_args, SolveCommand::run);
       check_run_arguments(run_args, SolveCommand::run);

@@ -98,7 +98,8 @@ bool adjoint_method(const std::string& id) {
 // pre-equilibration, steady states) the experiment runs forward.
 bool uses_adjoint(const Definition& def, const Experiment& e, const PetabOptions& options) {
   (void)def;
-  return adjoint_method(options.method) && !options.fim && e.preequilibration < 0 &&
+  return adjoint_method(options.method) && !options.fim && !options.residual_jacobian &&
+         e.preequilibration < 0 &&
          !e.steady_state_measured && !e.times.empty() && e.times.back() > 0.0;
 }
 

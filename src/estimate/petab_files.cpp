@@ -1,5 +1,6 @@
 // The PEtab files odesens writes and reads besides a problem: the
 // simulation table of an evaluation and a table of parameter values.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "odesens/petab.hpp"
 #include "odesens/status.hpp"
 #include "sources/petab/petab_problem.hpp"
+#include "sources/petab/petab_tsv.hpp"
 
 namespace odesens {
 namespace {
@@ -91,6 +93,38 @@ void PetabProblem::write_simulations(const PetabResult& r, const std::string& pa
   file.commit();
 }
 
+void PetabProblem::write_parameter_table(const std::vector<double>& x,
+                                         const std::string& path) const {
+  if (x.size() != ids_.size())
+    throw Error(Status::invalid_argument, "PEtab parameter table: " + std::to_string(x.size()) +
+                                              " values given, the problem estimates " +
+                                              std::to_string(ids_.size()));
+  const std::string& source = def_->tables.parameters.at(0).place.file;
+  const petab::Tsv table(source, petab::read_petab_file(source, "parameter table"));
+  const std::size_t id_column = table.required_column("parameterId");
+  const std::size_t value_column = table.required_column("nominalValue");
+  io::OutputFile file(path);
+  std::ostream& out = file.stream();
+  const auto& header = table.header();
+  for (std::size_t c = 0; c < header.size(); ++c) out << (c ? "\t" : "") << header[c];
+  out << '\n';
+  for (std::size_t r = 0; r < table.rows(); ++r) {
+    const std::string& id = table.cell(r, id_column);
+    const auto estimated = std::find(ids_.begin(), ids_.end(), id);
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      out << (c ? "\t" : "");
+      if (c == value_column && estimated != ids_.end()) {
+        const auto i = static_cast<std::size_t>(estimated - ids_.begin());
+        out << io::format_double(petab::unscale(x[i], def_->tables.parameters[def_->estimated[i]].scale));
+      } else {
+        out << table.cell(r, c);
+      }
+    }
+    out << '\n';
+  }
+  file.commit();
+}
+
 std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
                                                 const std::string& path) {
   std::vector<double> x = problem.nominal_scaled();
@@ -98,6 +132,7 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
   std::string line;
   std::size_t row = 0, id_column = 0, value_column = 0;
   bool have_header = false;
+  bool parameter_table = false;  // a PEtab parameter table: fixed parameters' rows skipped
   while (std::getline(in, line)) {
     ++row;
     const std::vector<std::string> cells = split_tabs(line);
@@ -108,6 +143,8 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
         if (cells[c] == "parameterId") id_column = c, id_found = true;
         if (cells[c] == "value") value_column = c, value_found = true;
       }
+      for (std::size_t c = 0; c < cells.size() && !value_found; ++c)
+        if (cells[c] == "nominalValue") value_column = c, value_found = parameter_table = true;
       if (!id_found || !value_found)
         throw Error(Status::parse_error, where + "the header needs the columns parameterId and "
                                                 "value (tab-separated)");
@@ -121,6 +158,7 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
     const std::string& id = cells[id_column];
     std::size_t i = 0;
     while (i < ids.size() && ids[i] != id) ++i;
+    if (i == ids.size() && parameter_table) continue;
     if (i == ids.size())
       throw Error(Status::parse_error,
                   where + "'" + id + "' is not an estimated parameter of the problem");

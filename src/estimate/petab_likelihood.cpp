@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_objective.hpp"
 #include "odesens/status.hpp"
 
@@ -159,11 +160,12 @@ Chain make_chain(const Definition& def, const std::vector<double>& x) {
 }
 
 void add_measurements(const Definition& def, const Experiment& e, const ExperimentSolution& sol,
-                      const std::vector<double>& theta, const Chain& chain, PetabResult& r) {
+                      const std::vector<double>& theta, const Chain& chain,
+                      const LeastSquaresLayout* layout, PetabResult& r) {
   const ExprModel& model = *def.model;
   const std::size_t nx = model.nx(), np = model.np();
   const bool adjoint = !sol.model_gradient.empty();
-  const bool derivatives = !r.gradient.empty() || !r.fim.empty();
+  const bool derivatives = !r.gradient.empty() || !r.fim.empty() || !r.residual_jacobian.empty();
   if (adjoint && !r.gradient.empty()) add_model_gradient(def, e, sol.model_gradient, chain, r);
   std::vector<double> outputs(model.n_outputs()), g_x(2 * nx), g_p(2 * np);
   const std::unique_ptr<Workspace> ws = model.make_workspace();
@@ -190,16 +192,21 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
     r.chi2 += t.residual * t.residual;
     r.nllh += t.nllh;
     warn_undefined(m, ob, t, r);
-    if (!derivatives) continue;
+    static const std::vector<double> none;
+    if (!derivatives) {
+      if (layout) add_measurement_rows(*layout, mi, m, t, none, none, r);
+      continue;
+    }
     const std::size_t which[2] = {ob.output, ob.sigma_output};
     model.output_gradients(m.time, x, p.data(), 2, which, g_x.data(), g_p.data(), ws.get());
     Derivatives d = total_derivatives(def, e, m, S, adjoint, g_x.data(), g_p.data(), chain);
     for (std::size_t i = 0; i < r.gradient.size(); ++i)
       r.gradient[i] += t.by_h * d.h[i] + t.by_sigma * d.sigma[i];
+    // On the transformed scale: d hs = transform'(h) dh.
+    const double dhs = transform_derivative(t.h, ob.transformation);
+    for (double& v : d.h) v *= dhs;
+    if (layout) add_measurement_rows(*layout, mi, m, t, d.h, d.sigma, r);
     if (!r.fim.empty()) {
-      // On the transformed scale: d hs = transform'(h) dh.
-      const double dhs = transform_derivative(t.h, ob.transformation);
-      for (double& v : d.h) v *= dhs;
       add_outer(r.fim, d.h, 1.0 / (t.sigma * t.sigma));
       add_outer(r.fim, d.sigma,
                 (ob.distribution == NoiseDistribution::normal ? 2.0 : 1.0) / (t.sigma * t.sigma));

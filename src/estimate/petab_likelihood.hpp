@@ -17,14 +17,20 @@ struct Chain {
 };
 Chain make_chain(const Definition& def, const std::vector<double>& x);
 
+struct LeastSquaresLayout;
+
 // Adds the experiment's measurements to r (nllh, chi2, simulations,
-// sigmas, residuals; gradient and fim when they are sized).
+// sigmas, residuals; gradient and fim when they are sized; with a layout,
+// their rows of the least-squares form, and of its Jacobian when sized).
 void add_measurements(const Definition& def, const Experiment& e, const ExperimentSolution& sol,
-                      const std::vector<double>& theta, const Chain& chain, PetabResult& r);
+                      const std::vector<double>& theta, const Chain& chain,
+                      const LeastSquaresLayout* layout, PetabResult& r);
 
 // Adds the priors of the estimated parameters (objectivePriorType) to
 // log_prior, and their negative log-density's gradient and Hessian to the
-// gradient and fim when they are sized.
-void add_priors(const Definition& def, const std::vector<double>& x, PetabResult& r);
+// gradient and fim when they are sized; with a layout, their residuals of
+// the least-squares form (and Jacobian rows when sized).
+void add_priors(const Definition& def, const std::vector<double>& x,
+                const LeastSquaresLayout* layout, PetabResult& r);
 
 }  // namespace odesens::petab

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens::petab {
 namespace {
@@ -34,12 +36,12 @@ Variable prior_variable(double x, Scale scale, PriorType type) {
 
 // Negative log-density of the prior, with its first and second derivative
 // in x.
-struct Term {
+struct PriorTerm {
   double value = 0.0, d1 = 0.0, d2 = 0.0;
 };
 
-Term prior_term(const Prior& prior, const Variable& u) {
-  Term t;
+PriorTerm prior_term(const Prior& prior, const Variable& u) {
+  PriorTerm t;
   const double a = prior.a, b = prior.b;
   switch (prior.type) {
     case PriorType::none: break;
@@ -76,15 +78,45 @@ Term prior_term(const Prior& prior, const Variable& u) {
   return t;
 }
 
+// The prior's residual of the least-squares form and its derivative in x:
+// (u - a)/b for the normal priors of u itself (their -log p is half its
+// square plus a constant), else sqrt(2 (-log p + C)).
+void prior_residual(const ParameterRow& row, const Variable& u, const PriorTerm& t, std::size_t i,
+                    std::size_t k, PetabResult& r) {
+  const std::size_t n = r.parameter_ids.size();
+  const bool jacobian = !r.residual_jacobian.empty();
+  const PriorType type = row.prior.type;
+  double value = 0.0, d1 = 0.0;
+  if (type == PriorType::normal || type == PriorType::parameter_scale_normal) {
+    value = (u.v - row.prior.a) / row.prior.b;
+    d1 = u.d1 / row.prior.b;
+  } else {
+    const double argument = 2.0 * (t.value + kPetabResidualOffset);
+    if (!(argument > 0.0) || !std::isfinite(argument))
+      throw Error(Status::not_finite,
+                  row.place.text() + ": the prior's -log p = " + std::to_string(t.value) +
+                      " has no residual in the least-squares form (2 (-log p + " +
+                      std::to_string(kPetabResidualOffset) + ") must be positive and finite)");
+    value = std::sqrt(argument);
+    d1 = t.d1 / value;
+  }
+  r.least_squares_residuals[k] = value;
+  if (jacobian) r.residual_jacobian[k * n + i] = d1;
+}
+
 }  // namespace
 
-void add_priors(const Definition& def, const std::vector<double>& x, PetabResult& r) {
+void add_priors(const Definition& def, const std::vector<double>& x,
+                const LeastSquaresLayout* layout, PetabResult& r) {
   const std::size_t n = def.estimated.size();
   for (std::size_t i = 0; i < n; ++i) {
     const ParameterRow& row = def.tables.parameters[def.estimated[i]];
     if (row.prior.type == PriorType::none) continue;
     r.has_priors = true;
-    const Term t = prior_term(row.prior, prior_variable(x[i], row.scale, row.prior.type));
+    const Variable u = prior_variable(x[i], row.scale, row.prior.type);
+    const PriorTerm t = prior_term(row.prior, u);
+    if (layout)
+      prior_residual(row, u, t, i, static_cast<std::size_t>(layout->prior_row[i]), r);
     r.log_prior -= t.value;
     if (!r.gradient.empty()) r.gradient[i] += t.d1;
     if (!r.fim.empty()) r.fim[i * n + i] += t.d2;

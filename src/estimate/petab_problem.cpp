@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "ensemble/worker_pool.hpp"
+#include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
 #include "odesens/petab.hpp"
 #include "odesens/status.hpp"
@@ -65,7 +66,9 @@ std::vector<petab::ExperimentSolution> solve_all(const petab::Definition& def,
 
 }  // namespace
 
-PetabProblem::PetabProblem(std::unique_ptr<petab::Definition> def) : def_(std::move(def)) {
+PetabProblem::PetabProblem(std::unique_ptr<petab::Definition> def)
+    : def_(std::move(def)),
+      layout_(std::make_unique<petab::LeastSquaresLayout>(petab::least_squares_layout(*def_))) {
   for (std::size_t row : def_->estimated) {
     const petab::ParameterRow& p = def_->tables.parameters[row];
     ids_.push_back(p.id);
@@ -90,6 +93,10 @@ double PetabProblem::to_scale(std::size_t i, double linear) const {
 
 std::shared_ptr<const Model> PetabProblem::model() const { return def_->model; }
 std::size_t PetabProblem::n_measurements() const { return def_->measurements.size(); }
+bool PetabProblem::has_least_squares_form() const { return layout_->refusal.empty(); }
+std::size_t PetabProblem::n_residuals() const {
+  return has_least_squares_form() ? layout_->n_rows : 0;
+}
 std::size_t PetabProblem::n_experiments() const { return def_->experiments.size(); }
 const std::string& PetabProblem::file() const { return def_->tables.problem_file; }
 
@@ -104,8 +111,10 @@ std::string resolve_method(const petab::Definition& def, const PetabOptions& opt
       if (c.params[j].theta >= 0) dynamic[static_cast<std::size_t>(c.params[j].theta)] = true;
   std::size_t n = 0;
   for (std::size_t row : def.estimated) n += dynamic[row];
-  return options.gradient && !options.fim && n > kPetabAdjointThreshold ? "cvodes_asa"
-                                                                         : "cvodes_fsa";
+  return options.gradient && !options.fim && !options.residual_jacobian &&
+                 n > kPetabAdjointThreshold
+             ? "cvodes_asa"
+             : "cvodes_fsa";
 }
 
 }  // namespace
@@ -114,11 +123,16 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
                                    const PetabOptions& given) const {
   PetabOptions options = given;
   options.method = resolve_method(*def_, given);
+  options.least_squares = given.least_squares || given.residual_jacobian;
+  if (options.least_squares && !has_least_squares_form())
+    throw Error(Status::unsupported,
+                "PEtab evaluation: no least-squares form: " + layout_->refusal);
+  const petab::LeastSquaresLayout* layout = options.least_squares ? layout_.get() : nullptr;
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = ids_.size();
   check_point(x, scales_);
   const std::vector<double> theta = petab::table_values(*def_, x);
-  const bool sensitivities = options.gradient || options.fim;
+  const bool sensitivities = options.gradient || options.fim || options.residual_jacobian;
   std::vector<petab::ExperimentSolution> solutions =
       solve_all(*def_, theta, options, sensitivities);
 
@@ -132,6 +146,8 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
   r.residuals.assign(nm, 0.0);
   if (options.gradient) r.gradient.assign(n, 0.0);
   if (options.fim) r.fim.assign(n * n, 0.0);
+  if (layout) r.least_squares_residuals.assign(layout->n_rows, 0.0);
+  if (options.residual_jacobian) r.residual_jacobian.assign(layout_->n_rows * n, 0.0);
   const petab::Chain chain = petab::make_chain(*def_, x);
   for (std::size_t k = 0; k < solutions.size(); ++k) {
     const petab::ExperimentSolution& sol = solutions[k];
@@ -141,12 +157,12 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
                   "method '" + options.method +
                       "' does not give S at every output time; the PEtab gradient and FIM "
                       "need a method that does (cvodes_fsa, odesd, pbsr, exp, dopri8s, grk4as)");
-    petab::add_measurements(*def_, def_->experiments[k], sol, theta, chain, r);
+    petab::add_measurements(*def_, def_->experiments[k], sol, theta, chain, layout, r);
     petab::add_stats(r.stats, sol.stats);
     for (const std::string& w : sol.warnings) r.warnings.push_back(w);
   }
   r.llh = -r.nllh;
-  petab::add_priors(*def_, x, r);
+  petab::add_priors(*def_, x, layout, r);
   r.nlpost = r.nllh - r.log_prior;
   r.stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

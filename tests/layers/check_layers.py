@@ -38,6 +38,8 @@ PUBLIC_HEADER_LAYER = {
     "ensemble.hpp": "ensemble",
     "steady_state.hpp": "estimate",
     "petab.hpp": "estimate",
+    "fit.hpp": "fit",
+    "profile.hpp": "fit",
     "odesens.hpp": "api",
 }
 # Parts of the tree above every library layer: they may include anything.

@@ -1,0 +1,138 @@
+// Parameter estimation of PEtab problems: local optimizations of the
+// negative log-posterior (nlpost; nllh without priors) from many starts in
+// the box of the estimated parameters on their scales (multi-start).
+//
+//   auto problem = odesens::PetabProblem::load("Boehm_JProteomeRes2014.yaml");
+//   odesens::FitOptions options;
+//   options.starts = 20;
+//   options.threads = 0;  // one per core
+//   odesens::FitResult fit = odesens::fit(*problem, options);
+//   // fit.starts[0] is the best (sorted by final nlpost: the waterfall)
+//
+// Optimizers (OptimizerOptions::optimizer):
+//   ceres_lm     Ceres Solver's Levenberg-Marquardt on the residuals of the
+//                least-squares form (petab.hpp), whose Jacobian gives the
+//                Gauss-Newton matrix; box bounds on the parameters.
+//   nlopt_lbfgs  NLopt's L-BFGS (LD_LBFGS) on nlpost and its gradient, with
+//                box bounds: for objectives with no least-squares form
+//                (Laplace noise).
+//   auto         ceres_lm when the problem has the least-squares form, else
+//                nlopt_lbfgs.
+// A simulation that fails inside a start is a rejected step (the optimizer
+// tries a shorter one), never the end of the fit; a start whose first point
+// cannot be simulated ends with that error as its exit reason.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "odesens/petab.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens {
+
+// One local optimization's settings and stopping rules (docs/fit.md). A
+// start ends at the first rule met.
+struct OptimizerOptions {
+  std::string optimizer = "auto";  // auto | ceres_lm | nlopt_lbfgs
+  // Iterations: ceres_lm's accepted and rejected steps; nlopt_lbfgs's
+  // objective evaluations (NLopt counts no iterations).
+  std::int64_t max_iterations = 1000;
+  // Wall time of one start; 0: no limit.
+  double max_seconds = 0.0;
+  // The largest component of the projected gradient (the gradient with the
+  // components that point out of the box at an active bound left out), on
+  // the parameters' scales.
+  double gradient_tolerance = 1e-5;
+  // A step shorter than step_tolerance * (|x| + step_tolerance).
+  double step_tolerance = 1e-8;
+  // A relative change of the objective below this (ceres_lm: of the cost
+  // 1/2 sum r^2; nlopt_lbfgs: of nlpost).
+  double function_tolerance = 1e-8;
+  // The simulations' method, tolerances and steady states (threads is set
+  // to 1: the starts run in parallel, not their experiments).
+  PetabOptions evaluation;
+};
+
+// The checks of options: Error(invalid_argument) naming the field.
+void check_optimizer_options(const OptimizerOptions& options);
+
+// One local optimization. Points are on the parameters' scales, in
+// PetabProblem::parameter_ids() order.
+struct StartResult {
+  std::size_t index = 0;     // of the start among the starts given or drawn
+  std::vector<double> start;  // x0
+  std::vector<double> end;    // the best point found
+  double nllh = 0.0, nlpost = 0.0;  // at end (NaN when the start failed)
+  double gradient_norm = 0.0;       // largest projected-gradient component at end
+  std::int64_t iterations = 0;
+  std::int64_t evaluations = 0;  // of the objective (with or without derivatives)
+  Status status = Status::ok;    // not ok: the start failed (its point could not be simulated)
+  std::string exit_reason;       // the stopping rule met, or the failure, in words
+  double seconds = 0.0;
+};
+
+// A local optimization of problem from x0 (inside the box), with the
+// parameters whose `fixed` entry is true held at their x0 values (fixed
+// empty: none; profiles fix one at a time). Error(invalid_argument) for a
+// wrong size, an x0 outside the box, an unknown optimizer or ceres_lm on a
+// problem without least-squares form; a failed simulation ends or shapes
+// the start, it is not thrown. `stop`, when given and set, ends the start
+// at its next iteration (exit reason "stopped").
+StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
+                     const std::vector<bool>& fixed, const OptimizerOptions& options,
+                     const std::atomic<bool>* stop = nullptr);
+
+// The optimizer "auto" runs on problem.
+std::string resolve_optimizer(const PetabProblem& problem, const std::string& optimizer);
+
+struct FitOptions {
+  OptimizerOptions optimizer;
+  std::size_t starts = 10;  // drawn when start_points is empty
+  std::uint64_t seed = 0;
+  unsigned threads = 1;     // starts run at once; 0: one per core
+  // Starts given by the caller (scaled, inside the box); empty: a Latin
+  // hypercube of `starts` points drawn with `seed`.
+  std::vector<std::vector<double>> start_points;
+};
+
+struct FitResult {
+  std::string optimizer;  // what ran ("auto" resolved)
+  std::uint64_t seed = 0;
+  std::size_t starts_planned = 0;
+  // The starts that ran, sorted by final nlpost, failed ones last (the
+  // waterfall); starts[0] is the best.
+  std::vector<StartResult> starts;
+  // Starts whose final nlpost is within 0.1 of the best one's (the best
+  // included): how often the best was found.
+  std::size_t starts_at_best = 0;
+  bool stopped = false;  // the stop flag ended the fit before every start ran
+};
+
+// Called after each start ends (from the thread that ran it, one call at a
+// time): starts done, starts planned, best nlpost so far.
+using FitProgress = std::function<void(std::size_t done, std::size_t total, double best)>;
+
+// Multi-start: each start is one task of the worker pool. When `stop` is
+// set, starts not begun are skipped and those running end at their next
+// iteration; what ended is kept. Error(invalid_argument) for no starts,
+// starts of the wrong size or outside the box, or a box with an infinite
+// bound when the starts are to be drawn.
+FitResult fit(const PetabProblem& problem, const FitOptions& options,
+              const FitProgress& progress = {}, const std::atomic<bool>* stop = nullptr);
+
+// n points of a Latin hypercube in the box [lower, upper] (each parameter's
+// range cut into n equal strata, each stratum used once, uniform inside
+// it): the same points for the same seed on every platform and thread count.
+std::vector<std::vector<double>> latin_hypercube(const std::vector<double>& lower,
+                                                 const std::vector<double>& upper,
+                                                 std::size_t n, std::uint64_t seed);
+
+// How many sorted final values are within `threshold` of the first.
+std::size_t count_within(const std::vector<StartResult>& sorted, double threshold);
+
+}  // namespace odesens

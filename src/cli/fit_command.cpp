@@ -1,0 +1,236 @@
+// The fit command (fit_command.hpp).
+#include "cli/fit_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <cmath>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+
+#include "cli/arguments.hpp"
+#include "cli/command_help.hpp"
+#include "cli/interrupt.hpp"
+#include "fit/fit_h5.hpp"
+#include "fit/fit_plots.hpp"
+#include "io/format_double.hpp"
+#include "io/json_values.hpp"
+#include "odesens/fit.hpp"
+
+namespace odesens::cli {
+namespace {
+
+long long whole_number(const std::string& v, const std::string& flag, long long least) {
+  const double n = parse_number(v, flag);
+  if (n < static_cast<double>(least) || n > 1e12 || n != std::floor(n))
+    throw UsageError{flag + " needs a whole number of at least " + std::to_string(least) +
+                     ", got '" + v + "'"};
+  return static_cast<long long>(n);
+}
+
+// The starts of a --starts-from table: one row per start, columns named by
+// the estimated parameters' ids (values on the linear scale, as --at's).
+std::vector<std::vector<double>> read_starts(const PetabProblem& problem, const std::string& path);
+
+// "starts done  best  time" on standard error, redrawn as starts end.
+class FitProgressLine {
+ public:
+  explicit FitProgressLine(bool enabled) : enabled_(enabled) {}
+  void update(std::size_t done, std::size_t total, double best) {
+    if (!enabled_) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::cerr << "\r" << done << "/" << total << " starts  best "
+              << (std::isfinite(best) ? io::format_double(best) : std::string("-")) << "  "
+              << static_cast<long long>(s) << " s   " << std::flush;
+    drawn_ = true;
+  }
+  void finish() {
+    if (drawn_) std::cerr << '\n';
+  }
+
+ private:
+  bool enabled_, drawn_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+void write_text(std::ostream& out, const PetabProblem& problem, const FitResult& r) {
+  out << "optimizer " << r.optimizer << ", " << r.starts.size() << " of " << r.starts_planned
+      << " starts" << (r.stopped ? " (stopped)" : "") << "\n";
+  out << "rank\tstart\tnlpost\tnllh\tgradient\titerations\tevaluations\tseconds\texit\n";
+  for (std::size_t k = 0; k < r.starts.size(); ++k) {
+    const StartResult& s = r.starts[k];
+    out << k + 1 << '\t' << s.index << '\t' << io::format_double(s.nlpost) << '\t'
+        << io::format_double(s.nllh) << '\t' << io::format_double(s.gradient_norm) << '\t'
+        << s.iterations << '\t' << s.evaluations << '\t' << io::format_double(s.seconds) << '\t'
+        << s.exit_reason << '\n';
+  }
+  if (r.starts.empty() || !std::isfinite(r.starts[0].nlpost)) {
+    out << "no start succeeded\n";
+    return;
+  }
+  out << "best nlpost " << io::format_double(r.starts[0].nlpost) << ", nllh "
+      << io::format_double(r.starts[0].nllh) << "; " << r.starts_at_best << " of "
+      << r.starts.size() << " starts within 0.1 of it\n";
+  out << "best parameters (scaled):\n";
+  for (std::size_t i = 0; i < problem.parameter_ids().size(); ++i)
+    out << "  " << problem.parameter_ids()[i] << '\t' << io::format_double(r.starts[0].end[i])
+        << '\n';
+}
+
+io::Json start_json(const StartResult& s) {
+  io::Json j = io::Json::object();
+  j["start_index"] = s.index;
+  j["start"] = io::numbers(s.start);
+  j["end"] = io::numbers(s.end);
+  j["nllh"] = io::number(s.nllh);
+  j["nlpost"] = io::number(s.nlpost);
+  j["gradient_norm"] = io::number(s.gradient_norm);
+  j["iterations"] = s.iterations;
+  j["evaluations"] = s.evaluations;
+  j["status"] = static_cast<int>(s.status);
+  j["exit_reason"] = io::text(s.exit_reason);
+  j["seconds"] = io::number(s.seconds);
+  return j;
+}
+
+io::Json result_json(const PetabProblem& problem, const FitResult& r) {
+  io::Json j = io::Json::object();
+  j["problem"] = io::text(problem.file());
+  j["optimizer"] = io::text(r.optimizer);
+  j["seed"] = r.seed;
+  j["parameter_ids"] = io::texts(problem.parameter_ids());
+  j["parameter_scales"] = io::texts(problem.parameter_scales());
+  j["starts_planned"] = r.starts_planned;
+  j["starts_at_best"] = r.starts_at_best;
+  j["stopped"] = r.stopped;
+  io::Json starts = io::Json::array();
+  for (const StartResult& s : r.starts) starts.push_back(start_json(s));
+  j["starts"] = starts;
+  return j;
+}
+
+FitOptions fit_options(const FitArguments& a, const PetabProblem& problem) {
+  FitOptions o;
+  o.optimizer.optimizer = a.optimizer;
+  if (a.max_iterations) o.optimizer.max_iterations = *a.max_iterations;
+  if (a.max_seconds) o.optimizer.max_seconds = *a.max_seconds;
+  o.optimizer.evaluation.method = a.method;
+  o.optimizer.evaluation.rtol = a.rtol;
+  if (a.atol) o.optimizer.evaluation.atol = {*a.atol};
+  o.seed = a.seed;
+  o.threads = a.threads;
+  if (!a.starts_from.empty()) o.start_points = read_starts(problem, a.starts_from);
+  else o.starts = static_cast<std::size_t>(*a.starts);
+  return o;
+}
+
+}  // namespace
+
+void add_fit_flags(CLI::App& command, FitArguments& a) {
+  command.add_option("PROBLEM", a.problem);
+  command.add_flag("-h,--help", a.help);
+  command.add_option_function<std::string>(
+      "--starts", [&a](const std::string& v) { a.starts = whole_number(v, "--starts", 1); });
+  command.add_option_function<std::string>("--threads", [&a](const std::string& v) {
+    a.threads = static_cast<unsigned>(std::min<long long>(whole_number(v, "--threads", 0), max_threads));
+  });
+  command.add_option("--optimizer", a.optimizer)
+      ->check(CLI::IsMember({"auto", "ceres_lm", "nlopt_lbfgs"}));
+  command.add_option_function<std::string>("--seed", [&a](const std::string& v) {
+    a.seed = static_cast<std::uint64_t>(whole_number(v, "--seed", 0));
+  });
+  command.add_option("--starts-from", a.starts_from);
+  command.add_option_function<std::string>("--max-iterations", [&a](const std::string& v) {
+    a.max_iterations = whole_number(v, "--max-iterations", 1);
+  });
+  command.add_option_function<std::string>("--max-seconds-per-start", [&a](const std::string& v) {
+    const double s = parse_number(v, "--max-seconds-per-start");
+    if (!(s > 0)) throw UsageError{"--max-seconds-per-start needs a positive number, got '" + v + "'"};
+    a.max_seconds = s;
+  });
+  command.add_option("--method", a.method);
+  command.add_option_function<std::string>(
+      "--rtol", [&a](const std::string& v) { a.rtol = parse_number(v, "--rtol"); });
+  command.add_option_function<std::string>(
+      "--atol", [&a](const std::string& v) { a.atol = parse_number(v, "--atol"); });
+  command.add_option("--out", a.out);
+  command.add_option("--best", a.best);
+  command.add_option("--plot", a.plot);
+  command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
+}
+
+int run_fit(const FitArguments& a) {
+  if (a.help) {
+    write_fit_help(std::cout);
+    return 0;
+  }
+  if (a.problem.empty())
+    throw UsageError{"fit: no problem given (odesens fit PROBLEM.yaml --starts N [flags]; "
+                     "odesens fit --help lists them)"};
+  if (!a.starts && a.starts_from.empty())
+    throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
+  auto problem = PetabProblem::load(a.problem);
+  const FitOptions options = fit_options(a, *problem);
+  const Interrupt interrupt;
+  FitProgressLine line(::isatty(STDERR_FILENO) == 1);
+  const FitResult r =
+      fit(*problem, options,
+          [&](std::size_t done, std::size_t total, double best) { line.update(done, total, best); },
+          interrupt.requested());
+  line.finish();
+  if (!a.out.empty()) fitting::write_fit_h5(a.out, *problem, r, "--out");
+  if (!a.best.empty() && !r.starts.empty() && std::isfinite(r.starts[0].nlpost))
+    problem->write_parameter_table(r.starts[0].end, a.best);
+  if (!a.plot.empty() && !r.starts.empty() && std::isfinite(r.starts[0].nlpost))
+    fitting::plot_fit(*problem, r, a.plot);
+  if (a.format == "json") std::cout << result_json(*problem, r).dump(1) << '\n';
+  else write_text(std::cout, *problem, r);
+  if (interrupt.signal() != 0) return 128 + interrupt.signal();
+  return r.starts.empty() || !std::isfinite(r.starts[0].nlpost) ? 1 : 0;
+}
+
+namespace {
+
+std::vector<std::vector<double>> read_starts(const PetabProblem& problem,
+                                             const std::string& path) {
+  // Each row a --at table of its own: parameterId and value columns would
+  // need one file a start, so the rows here hold the ids as columns.
+  std::ifstream in(path);
+  if (!in) throw Error(Status::invalid_argument, "--starts-from " + path + ": cannot be opened");
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> starts;
+  const auto& ids = problem.parameter_ids();
+  std::size_t row = 0;
+  while (std::getline(in, line)) {
+    ++row;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::vector<std::string> cells;
+    std::stringstream s(line);
+    for (std::string cell; std::getline(s, cell, '\t');) cells.push_back(cell);
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    std::vector<double> x = problem.nominal_scaled();
+    for (std::size_t c = 0; c < header.size() && c < cells.size(); ++c) {
+      const auto it = std::find(ids.begin(), ids.end(), header[c]);
+      if (it == ids.end())
+        throw Error(Status::parse_error, path + ":1: '" + header[c] +
+                                             "' is not an estimated parameter of the problem");
+      const auto i = static_cast<std::size_t>(it - ids.begin());
+      x[i] = problem.to_scale(i, parse_number(cells[c], path + ":" + std::to_string(row)));
+    }
+    starts.push_back(std::move(x));
+  }
+  if (starts.empty()) throw Error(Status::invalid_argument, "--starts-from " + path + ": no starts");
+  return starts;
+}
+
+}  // namespace
+
+}  // namespace odesens::cli

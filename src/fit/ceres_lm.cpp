@@ -1,0 +1,137 @@
+// ceres_lm: Ceres Solver's Levenberg-Marquardt on the residuals of the
+// least-squares form, with the box of the estimated parameters as Ceres'
+// parameter bounds.
+#include <ceres/ceres.h>
+
+#include <cmath>
+
+#include "fit/start_objective.hpp"
+
+namespace odesens::fitting {
+namespace {
+
+// The residuals of the free parameters (one parameter block). A failed
+// simulation or a non-finite residual is Ceres' failed evaluation: the step
+// is rejected and a shorter one tried.
+class LeastSquaresCost final : public ceres::CostFunction {
+ public:
+  explicit LeastSquaresCost(StartObjective& objective) : objective_(objective) {
+    set_num_residuals(static_cast<int>(objective.problem().n_residuals()));
+    mutable_parameter_block_sizes()->push_back(static_cast<std::int32_t>(objective.n_free()));
+  }
+
+  bool Evaluate(double const* const* parameters, double* residuals,
+                double** jacobians) const override {
+    const bool jacobian = jacobians && jacobians[0];
+    try {
+      // Ceres asks for residuals alone to judge a step: no sensitivities then.
+      const PetabResult r = objective_.evaluate(parameters[0], true, jacobian, false);
+      const std::vector<double>& res = r.least_squares_residuals;
+      for (std::size_t k = 0; k < res.size(); ++k) {
+        if (!std::isfinite(res[k])) return false;
+        residuals[k] = res[k];
+      }
+      if (jacobian) objective_.free_entries(r.residual_jacobian, res.size(), jacobians[0]);
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  }
+
+ private:
+  StartObjective& objective_;
+};
+
+// Ends the solve at the next iteration once the stop flag is set.
+class StopCallback final : public ceres::IterationCallback {
+ public:
+  explicit StopCallback(const StartObjective& objective) : objective_(objective) {}
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary&) override {
+    if (!objective_.stop_requested()) return ceres::SOLVER_CONTINUE;
+    stopped = true;
+    return ceres::SOLVER_TERMINATE_SUCCESSFULLY;
+  }
+  bool stopped = false;
+
+ private:
+  const StartObjective& objective_;
+};
+
+ceres::Solver::Options solver_options(const OptimizerOptions& o) {
+  ceres::Solver::Options s;
+  s.minimizer_type = ceres::TRUST_REGION;
+  s.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;
+  s.linear_solver_type = ceres::DENSE_QR;
+  s.num_threads = 1;  // the starts run in parallel
+  s.max_num_iterations = static_cast<int>(std::min<std::int64_t>(o.max_iterations, 1 << 30));
+  if (o.max_seconds > 0) s.max_solver_time_in_seconds = o.max_seconds;
+  s.gradient_tolerance = o.gradient_tolerance;
+  s.parameter_tolerance = o.step_tolerance;
+  s.function_tolerance = o.function_tolerance;
+  s.logging_type = ceres::SILENT;
+  s.minimizer_progress_to_stdout = false;
+  return s;
+}
+
+constexpr int kMaxRounds = 4;
+
+// The parameters at a bound whose gradient (of 1/2 sum r^2, one evaluation
+// with the Jacobian) points out of the box.
+std::vector<int> held_by_bounds(ceres::Problem& problem, const std::vector<double>& free,
+                                const std::vector<double>& lower,
+                                const std::vector<double>& upper) {
+  std::vector<int> held;
+  std::vector<double> gradient;
+  double cost = 0.0;
+  if (!problem.Evaluate(ceres::Problem::EvaluateOptions(), &cost, nullptr, &gradient, nullptr))
+    return held;
+  for (std::size_t i = 0; i < free.size(); ++i)
+    if ((free[i] <= lower[i] && gradient[i] > 0) || (free[i] >= upper[i] && gradient[i] < 0))
+      held.push_back(static_cast<int>(i));
+  return held;
+}
+
+}  // namespace
+
+LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
+                      std::vector<double>& free) {
+  // A start point that cannot be simulated ends the start here (Ceres
+  // would end it too, with a line on standard error).
+  try {
+    objective.evaluate(free.data(), true, false, false);
+  } catch (const Error& e) {
+    return {0, std::string("the start point could not be simulated: ") + e.what()};
+  }
+  ceres::Problem problem;
+  problem.AddResidualBlock(new LeastSquaresCost(objective), nullptr, free.data());
+  const std::vector<double> lower = objective.free_lower(), upper = objective.free_upper();
+  for (std::size_t i = 0; i < free.size(); ++i) {
+    if (std::isfinite(lower[i])) problem.SetParameterLowerBound(free.data(), static_cast<int>(i), lower[i]);
+    if (std::isfinite(upper[i])) problem.SetParameterUpperBound(free.data(), static_cast<int>(i), upper[i]);
+  }
+  ceres::Solver::Options s = solver_options(options);
+  StopCallback stop(objective);
+  s.callbacks.push_back(&stop);
+  LocalRun run;
+  std::vector<int> held;
+  // Ceres projects its steps onto the box, and with a bound active the
+  // projected steps can shrink until the step tolerance ends the solve
+  // short of the optimum along the other parameters. Another solve with
+  // the parameters the bounds hold (at a bound, the gradient pushing out)
+  // made constant then finishes the job; at most a few such rounds.
+  for (int round = 0; round < kMaxRounds; ++round) {
+    ceres::Solver::Summary summary;
+    ceres::Solve(s, &problem, &summary);
+    run.iterations += summary.num_successful_steps + summary.num_unsuccessful_steps;
+    run.exit_reason = stop.stopped ? "stopped by request" : summary.message;
+    if (stop.stopped || summary.termination_type != ceres::CONVERGENCE) break;
+    std::vector<int> at_bound = held_by_bounds(problem, free, lower, upper);
+    if (at_bound.empty() || at_bound == held || at_bound.size() == free.size()) break;
+    held = at_bound;
+    problem.SetManifold(free.data(), new ceres::SubsetManifold(static_cast<int>(free.size()), held));
+    s.max_num_iterations = std::max(1, s.max_num_iterations - static_cast<int>(run.iterations));
+  }
+  return run;
+}
+
+}  // namespace odesens::fitting

@@ -1,0 +1,101 @@
+// One local optimization (fit.hpp): checks, the optimizer's run, and the
+// final evaluation at the point it ends on.
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "fit/start_objective.hpp"
+
+namespace odesens {
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) {
+  throw Error(Status::invalid_argument, "fit: " + what);
+}
+
+}  // namespace
+
+void fitting::check_start(const PetabProblem& problem, const std::vector<double>& x0,
+                      const std::vector<bool>& fixed) {
+  const std::size_t n = problem.parameter_ids().size();
+  if (x0.size() != n)
+    refuse("a start of " + std::to_string(x0.size()) + " values, the problem estimates " +
+           std::to_string(n));
+  if (!fixed.empty() && fixed.size() != n)
+    refuse("a fixed mask of " + std::to_string(fixed.size()) + " entries, the problem estimates " +
+           std::to_string(n));
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(x0[i]) || x0[i] < problem.lower_scaled()[i] ||
+        x0[i] > problem.upper_scaled()[i])
+      refuse("start value " + std::to_string(x0[i]) + " of '" + problem.parameter_ids()[i] +
+             "' is outside its bounds [" + std::to_string(problem.lower_scaled()[i]) + ", " +
+             std::to_string(problem.upper_scaled()[i]) + "] (on its scale)");
+}
+
+namespace {
+
+// nllh, nlpost and the projected gradient's norm at the optimizer's end
+// point; a failure there makes the start a failed one.
+void finish(fitting::StartObjective& objective, const std::vector<double>& free, StartResult& s) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  s.end = objective.full_point(free.data());
+  try {
+    const PetabResult r = objective.evaluate(free.data(), false, false, true);
+    s.nllh = r.nllh;
+    s.nlpost = r.nlpost;
+    std::vector<double> g(free.size());
+    objective.free_entries(r.gradient, 1, g.data());
+    s.gradient_norm = fitting::projected_gradient_norm(g, free, objective.free_lower(),
+                                                   objective.free_upper());
+  } catch (const Error& e) {
+    s.nllh = s.nlpost = s.gradient_norm = nan;
+    s.status = e.status();
+    s.exit_reason = std::string(s.end == s.start ? "the start point" : "the end point") +
+                    " could not be simulated: " + e.what();
+  }
+}
+
+}  // namespace
+
+void check_optimizer_options(const OptimizerOptions& o) {
+  if (o.optimizer != "auto" && o.optimizer != "ceres_lm" && o.optimizer != "nlopt_lbfgs")
+    refuse("unknown optimizer '" + o.optimizer + "' (auto, ceres_lm, nlopt_lbfgs)");
+  if (o.max_iterations < 1) refuse("max_iterations must be at least 1");
+  if (!(o.max_seconds >= 0) || !std::isfinite(o.max_seconds))
+    refuse("max_seconds must be finite and >= 0 (0: no limit)");
+  if (!(o.gradient_tolerance >= 0) || !(o.step_tolerance >= 0) || !(o.function_tolerance >= 0))
+    refuse("the tolerances must be >= 0");
+}
+
+std::string resolve_optimizer(const PetabProblem& problem, const std::string& optimizer) {
+  if (optimizer != "auto") return optimizer;
+  return problem.has_least_squares_form() ? "ceres_lm" : "nlopt_lbfgs";
+}
+
+StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
+                     const std::vector<bool>& fixed, const OptimizerOptions& options,
+                     const std::atomic<bool>* stop) {
+  check_optimizer_options(options);
+  fitting::check_start(problem, x0, fixed);
+  const std::string optimizer = resolve_optimizer(problem, options.optimizer);
+  if (optimizer == "ceres_lm" && !problem.has_least_squares_form())
+    throw Error(Status::unsupported,
+                "fit: ceres_lm needs the least-squares form, which this problem lacks "
+                "(Laplace noise); nlopt_lbfgs takes it");
+  fitting::StartObjective objective(problem, x0, fixed, options, stop);
+  StartResult s;
+  s.start = x0;
+  std::vector<double> free = objective.free_start();
+  fitting::LocalRun run;
+  if (free.empty()) run.exit_reason = "no free parameters";
+  else if (optimizer == "ceres_lm") run = fitting::run_ceres_lm(objective, options, free);
+  else run = fitting::run_nlopt_lbfgs(objective, options, free);
+  s.iterations = run.iterations;
+  s.exit_reason = run.exit_reason;
+  finish(objective, free, s);
+  s.evaluations = objective.evaluations();
+  s.seconds = objective.seconds();
+  return s;
+}
+
+}  // namespace odesens

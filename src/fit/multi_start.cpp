@@ -1,0 +1,91 @@
+// Multi-start (fit.hpp): one local optimization per start on the worker
+// pool, the results sorted into the waterfall.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "ensemble/worker_pool.hpp"
+#include "fit/start_objective.hpp"
+
+namespace odesens {
+namespace {
+
+std::vector<std::vector<double>> starts_of(const PetabProblem& problem, const FitOptions& o) {
+  if (!o.start_points.empty()) return o.start_points;
+  if (o.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");
+  return latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), o.starts, o.seed);
+}
+
+// Failed starts (NaN) last; among equals, the order of the starts.
+bool before(const StartResult& a, const StartResult& b) {
+  const bool a_ok = std::isfinite(a.nlpost), b_ok = std::isfinite(b.nlpost);
+  if (a_ok != b_ok) return a_ok;
+  if (a_ok && a.nlpost != b.nlpost) return a.nlpost < b.nlpost;
+  return a.index < b.index;
+}
+
+// One start as a task of the pool, which must not throw: an error is the
+// start's failure.
+StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
+                      const OptimizerOptions& options, const std::atomic<bool>* stop) {
+  try {
+    return optimize(problem, x0, {}, options, stop);
+  } catch (const std::exception& e) {
+    StartResult s;
+    s.start = s.end = x0;
+    s.nllh = s.nlpost = s.gradient_norm = std::numeric_limits<double>::quiet_NaN();
+    const auto* error = dynamic_cast<const Error*>(&e);
+    s.status = error ? error->status() : Status::internal_error;
+    s.exit_reason = e.what();
+    return s;
+  }
+}
+
+}  // namespace
+
+std::size_t count_within(const std::vector<StartResult>& sorted, double threshold) {
+  if (sorted.empty() || !std::isfinite(sorted[0].nlpost)) return 0;
+  std::size_t n = 0;
+  for (const StartResult& s : sorted) n += std::isfinite(s.nlpost) && s.nlpost - sorted[0].nlpost <= threshold;
+  return n;
+}
+
+FitResult fit(const PetabProblem& problem, const FitOptions& options,
+              const FitProgress& progress, const std::atomic<bool>* stop) {
+  check_optimizer_options(options.optimizer);
+  const std::vector<std::vector<double>> starts = starts_of(problem, options);
+  FitResult result;
+  result.optimizer = resolve_optimizer(problem, options.optimizer.optimizer);
+  result.seed = options.seed;
+  result.starts_planned = starts.size();
+  // Bad starts are refused before any runs.
+  for (const auto& x0 : starts) fitting::check_start(problem, x0, {});
+  std::vector<std::optional<StartResult>> done(starts.size());
+  std::mutex mutex;
+  std::size_t finished = 0;
+  double best = std::numeric_limits<double>::quiet_NaN();
+  std::atomic<bool> never{false};
+  const std::atomic<bool>& halt = stop ? *stop : never;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  ensemble::run_tasks(starts.size(), options.threads == 0 ? cores : options.threads, halt,
+                      [&](std::size_t k, std::size_t) {
+                        StartResult s = run_start(problem, starts[k], options.optimizer, stop);
+                        s.index = k;
+                        std::lock_guard<std::mutex> lock(mutex);
+                        if (std::isfinite(s.nlpost) && !(s.nlpost >= best)) best = s.nlpost;
+                        done[k] = std::move(s);
+                        ++finished;
+                        if (progress) progress(finished, starts.size(), best);
+                      });
+  for (auto& s : done)
+    if (s) result.starts.push_back(std::move(*s));
+  std::sort(result.starts.begin(), result.starts.end(), before);
+  result.starts_at_best = count_within(result.starts, 0.1);
+  result.stopped = stop && stop->load();
+  return result;
+}
+
+}  // namespace odesens

@@ -1,0 +1,141 @@
+// Profile likelihoods (profile.hpp): both sides of every chosen parameter
+// as tasks of the worker pool, joined into profiles with their intervals.
+#include "odesens/profile.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <cmath>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "ensemble/worker_pool.hpp"
+#include "fit/profile_side.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens {
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) {
+  throw Error(Status::invalid_argument, "profile: " + what);
+}
+
+// How far below the starting value a profile point must be to say the start
+// was not a local optimum: well above the optimizers' stopping tolerances.
+constexpr double kBetterMargin = 1e-3;
+
+std::vector<std::size_t> chosen(const ProfileOptions& o, std::size_t n) {
+  if (!o.parameters.empty()) return o.parameters;
+  std::vector<std::size_t> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = i;
+  return all;
+}
+
+void check_best(const PetabProblem& problem, const std::vector<double>& best) {
+  const std::size_t n = problem.parameter_ids().size();
+  if (best.size() != n)
+    refuse("a point of " + std::to_string(best.size()) + " values, the problem estimates " +
+           std::to_string(n));
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(best[i] >= problem.lower_scaled()[i] && best[i] <= problem.upper_scaled()[i]))
+      refuse("the value of '" + problem.parameter_ids()[i] + "' lies outside its bounds");
+}
+
+// Both sides and the start joined, sorted by value.
+Profile join(const PetabProblem& problem, std::size_t i, const std::vector<double>& best,
+             double best_nlpost, double threshold, fitting::SideTrace& down,
+             fitting::SideTrace& up) {
+  Profile p;
+  p.parameter = i;
+  p.id = problem.parameter_ids()[i];
+  p.threshold = threshold;
+  p.start = best[i];
+  p.best_nlpost = best_nlpost;
+  for (auto it = down.points.rbegin(); it != down.points.rend(); ++it) p.points.push_back(*it);
+  p.points.push_back({best[i], best_nlpost, best, "the starting point"});
+  for (ProfilePoint& q : up.points) p.points.push_back(std::move(q));
+  p.lower = down.limit;
+  p.upper = up.limit;
+  p.lower_end = down.end;
+  p.upper_end = up.end;
+  for (const ProfilePoint& q : p.points) p.found_better |= q.nlpost < best_nlpost - kBetterMargin;
+  return p;
+}
+
+}  // namespace
+
+const char* profile_end_name(ProfileEnd e) {
+  switch (e) {
+    case ProfileEnd::crossed: return "crossed";
+    case ProfileEnd::bound: return "bound";
+    case ProfileEnd::max_points: return "max_points";
+    case ProfileEnd::failed: return "failed";
+    case ProfileEnd::stopped: return "stopped";
+  }
+  return "crossed";
+}
+
+double profile_threshold(double confidence) {
+  return boost::math::quantile(boost::math::chi_squared(1.0), confidence) / 2.0;
+}
+
+void check_profile_options(const ProfileOptions& o, const PetabProblem& problem) {
+  check_optimizer_options(o.optimizer);
+  if (!(o.confidence > 0.0 && o.confidence < 1.0))
+    refuse("confidence must lie strictly between 0 and 1");
+  for (std::size_t i : o.parameters)
+    if (i >= problem.parameter_ids().size())
+      refuse("parameter index " + std::to_string(i) + " is not that of an estimated parameter");
+  if (!(o.first_step >= 0) || !(o.min_step > 0) || !(o.max_step >= 0) ||
+      !std::isfinite(o.first_step) || !std::isfinite(o.min_step) || !std::isfinite(o.max_step))
+    refuse("first_step and max_step must be finite and >= 0, min_step finite and > 0");
+  if (o.max_points < 1) refuse("max_points must be at least 1");
+  if (problem.parameter_ids().size() < 1) refuse("the problem estimates no parameter");
+}
+
+std::vector<Profile> profile(const PetabProblem& problem, const std::vector<double>& best,
+                             const ProfileOptions& options, const ProfileProgress& progress,
+                             const std::atomic<bool>* stop) {
+  check_profile_options(options, problem);
+  check_best(problem, best);
+  const std::vector<std::size_t> params = chosen(options, best.size());
+  const double threshold = profile_threshold(options.confidence);
+  PetabOptions at_best = options.optimizer.evaluation;
+  at_best.threads = 1;
+  const double best_nlpost = problem.evaluate(best, at_best).nlpost;
+
+  // Task 2k traces parameter params[k] downwards, 2k + 1 upwards.
+  // Sides the stop flag keeps from starting end where they begin.
+  std::vector<fitting::SideTrace> sides(2 * params.size());
+  for (std::size_t t = 0; t < sides.size(); ++t) {
+    sides[t].end = ProfileEnd::stopped;
+    sides[t].limit = best[params[t / 2]];
+  }
+  std::mutex mutex;
+  std::exception_ptr failure;
+  std::size_t done = 0;
+  std::atomic<bool> never{false};
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  ensemble::run_tasks(sides.size(), options.threads == 0 ? cores : options.threads,
+                      stop ? *stop : never, [&](std::size_t t, std::size_t) {
+                        try {
+                          sides[t] = fitting::trace_side(problem, best, best_nlpost,
+                                                         params[t / 2], t % 2 ? 1 : -1, options,
+                                                         threshold, stop);
+                        } catch (...) {
+                          std::lock_guard<std::mutex> lock(mutex);
+                          if (!failure) failure = std::current_exception();
+                        }
+                        std::lock_guard<std::mutex> lock(mutex);
+                        ++done;
+                        if (progress) progress(done, sides.size());
+                      });
+  if (failure) std::rethrow_exception(failure);
+  std::vector<Profile> out;
+  for (std::size_t k = 0; k < params.size(); ++k)
+    out.push_back(join(problem, params[k], best, best_nlpost, threshold, sides[2 * k],
+                       sides[2 * k + 1]));
+  return out;
+}
+
+}  // namespace odesens

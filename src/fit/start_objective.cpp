@@ -1,0 +1,87 @@
+// One start's objective over its free parameters (start_objective.hpp).
+#include "fit/start_objective.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace odesens::fitting {
+
+StartObjective::StartObjective(const PetabProblem& problem, const std::vector<double>& x0,
+                               const std::vector<bool>& fixed, const OptimizerOptions& options,
+                               const std::atomic<bool>* stop)
+    : problem_(problem),
+      x0_(x0),
+      evaluation_(options.evaluation),
+      max_seconds_(options.max_seconds),
+      stop_(stop) {
+  for (std::size_t i = 0; i < x0.size(); ++i)
+    if (fixed.empty() || !fixed[i]) free_.push_back(i);
+  // The starts run in parallel; each start's experiments one after another.
+  evaluation_.threads = 1;
+  evaluation_.fim = false;
+}
+
+std::vector<double> StartObjective::free_start() const {
+  std::vector<double> v;
+  for (std::size_t i : free_) v.push_back(x0_[i]);
+  return v;
+}
+
+std::vector<double> StartObjective::free_lower() const {
+  std::vector<double> v;
+  for (std::size_t i : free_) v.push_back(problem_.lower_scaled()[i]);
+  return v;
+}
+
+std::vector<double> StartObjective::free_upper() const {
+  std::vector<double> v;
+  for (std::size_t i : free_) v.push_back(problem_.upper_scaled()[i]);
+  return v;
+}
+
+std::vector<double> StartObjective::full_point(const double* free) const {
+  std::vector<double> x = x0_;
+  for (std::size_t k = 0; k < free_.size(); ++k) x[free_[k]] = free[k];
+  return x;
+}
+
+void StartObjective::free_entries(const std::vector<double>& all, std::size_t rows,
+                                  double* out) const {
+  const std::size_t n = x0_.size(), m = free_.size();
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t k = 0; k < m; ++k) out[r * m + k] = all[r * n + free_[k]];
+}
+
+PetabResult StartObjective::evaluate(const double* free, bool least_squares, bool jacobian,
+                                     bool gradient) {
+  ++evaluations_;
+  PetabOptions o = evaluation_;
+  o.least_squares = least_squares;
+  o.residual_jacobian = jacobian;
+  o.gradient = gradient;
+  return problem_.evaluate(full_point(free), o);
+}
+
+bool StartObjective::stop_requested() const {
+  return stop_ && stop_->load(std::memory_order_relaxed);
+}
+
+double StartObjective::seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+bool StartObjective::out_of_time() const { return max_seconds_ > 0 && seconds() >= max_seconds_; }
+
+double projected_gradient_norm(const std::vector<double>& g, const std::vector<double>& x,
+                               const std::vector<double>& lower,
+                               const std::vector<double>& upper) {
+  // |x - P(x - g)| with P the projection onto the box: the components
+  // that point out of it at an active bound count only as far as the
+  // bound is away.
+  double norm = 0.0;
+  for (std::size_t i = 0; i < g.size(); ++i)
+    norm = std::max(norm, std::abs(x[i] - std::clamp(x[i] - g[i], lower[i], upper[i])));
+  return norm;
+}
+
+}  // namespace odesens::fitting

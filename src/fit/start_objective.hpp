@@ -1,0 +1,78 @@
+// One start's objective: the PEtab problem over its free parameters (the
+// estimated ones not held fixed), evaluated with or without derivatives,
+// its evaluations counted, and the run's limits (wall time, stop flag).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "odesens/fit.hpp"
+
+namespace odesens::fitting {
+
+class StartObjective {
+ public:
+  StartObjective(const PetabProblem& problem, const std::vector<double>& x0,
+                 const std::vector<bool>& fixed, const OptimizerOptions& options,
+                 const std::atomic<bool>* stop);
+
+  const PetabProblem& problem() const { return problem_; }
+  std::size_t n_free() const { return free_.size(); }
+  // The free parameters of x0, and their bounds.
+  std::vector<double> free_start() const;
+  std::vector<double> free_lower() const;
+  std::vector<double> free_upper() const;
+  // The whole point with the free parameters from `free`.
+  std::vector<double> full_point(const double* free) const;
+  // Of a whole-point vector (gradient) or matrix (n_r x n Jacobian rows),
+  // the free parameters' entries.
+  void free_entries(const std::vector<double>& all, std::size_t rows, double* out) const;
+
+  // The problem at the free values (throws Error as PetabProblem::evaluate),
+  // with the least-squares residuals (and their Jacobian) or nlpost's
+  // gradient as asked.
+  PetabResult evaluate(const double* free, bool least_squares, bool jacobian, bool gradient);
+  std::int64_t evaluations() const { return evaluations_; }
+
+  // The stop flag is set, or the start has run out of wall time.
+  bool stop_requested() const;
+  bool out_of_time() const;
+  double seconds() const;
+
+ private:
+  const PetabProblem& problem_;
+  std::vector<double> x0_;
+  std::vector<std::size_t> free_;  // indices into x0
+  PetabOptions evaluation_;
+  double max_seconds_;
+  const std::atomic<bool>* stop_;
+  std::int64_t evaluations_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+// Error(invalid_argument) for a start of the wrong size or outside the box,
+// or a fixed mask of the wrong size.
+void check_start(const PetabProblem& problem, const std::vector<double>& x0,
+                 const std::vector<bool>& fixed);
+
+// What a local optimizer reports beyond the point it leaves in `free`.
+struct LocalRun {
+  std::int64_t iterations = 0;
+  std::string exit_reason;
+};
+
+LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
+                      std::vector<double>& free);
+LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& options,
+                         std::vector<double>& free);
+
+// The largest component of the projected gradient x - P(x - g) at x in the
+// box [lower, upper] (P: the projection onto the box), g of the free
+// parameters; Ceres' measure for its gradient tolerance.
+double projected_gradient_norm(const std::vector<double>& g, const std::vector<double>& x,
+                               const std::vector<double>& lower,
+                               const std::vector<double>& upper);
+
+}  // namespace odesens::fitting

@@ -1,0 +1,126 @@
+// `odesens profile` and the pictures of `fit --plot` and `profile --plot`,
+// run as a user would on a small problem with a known optimum: intervals on
+// standard output, the JSON document, PNG files, and the refusals of a
+// wrong command line.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "estimate/synthetic_petab_problem.hpp"
+
+namespace {
+
+struct ToolRun {
+  int status;
+  std::string out, err;
+};
+
+ToolRun run_tool(const std::string& args) {
+  char err_path[] = "/tmp/odesens_cli_profile_err_XXXXXX";
+  const int fd = mkstemp(err_path);
+  close(fd);
+  const std::string cmd = std::string(ODESENS_CLI_PATH) + " " + args + " 2>" + err_path;
+  ToolRun r{};
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int raw = pclose(p);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream e(err_path);
+  std::stringstream ss;
+  ss << e.rdbuf();
+  r.err = ss.str();
+  std::remove(err_path);
+  return r;
+}
+
+// A PNG of some size: the signature and more than a blank picture's bytes.
+bool is_png(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(8, '\0');
+  in.read(head.data(), 8);
+  struct stat s;
+  return head == "\x89PNG\r\n\x1a\n" && ::stat(path.c_str(), &s) == 0 && s.st_size > 5000;
+}
+
+// Profiles from the optimum of exact data (log10 k1 = log10 0.3, scale 2):
+// closed intervals around it, in the text and in the JSON document.
+TEST(CliProfile, PrintsClosedIntervalsAroundTheOptimumAndWritesTheirPoints) {
+  odesens::test::SyntheticOptions so;
+  so.perturbation = 0.05;
+  odesens::test::SyntheticProblem p(so);
+  {
+    std::ofstream at(p.path("at.tsv"));
+    at << "parameterId\tvalue\nk1\t0.3\nscale\t2\n";
+  }
+  const std::string json = p.path("profiles.json");
+  const ToolRun r = run_tool("profile " + p.yaml() + " --from " + p.path("at.tsv") +
+                             " --threads 2 --out " + json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("k1\t"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("open"), std::string::npos) << r.out;
+  std::ifstream in(json);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  ASSERT_EQ(doc["profiles"].size(), 2u);
+  for (const auto& profile : doc["profiles"]) {
+    EXPECT_EQ(profile["lower_end"], "crossed");
+    EXPECT_EQ(profile["upper_end"], "crossed");
+    EXPECT_LT(profile["lower"].get<double>(), profile["start"].get<double>());
+    EXPECT_GT(profile["upper"].get<double>(), profile["start"].get<double>());
+    EXPECT_GE(profile["points"].size(), 3u);
+  }
+}
+
+TEST(CliProfile, ParametersChoosesTheProfilesAndPlotDrawsThem) {
+  odesens::test::SyntheticProblem p;
+  const std::string dir = p.path("pictures");
+  const ToolRun r = run_tool("profile " + p.yaml() + " --parameters scale --format json --plot " + dir);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["profiles"].size(), 1u);
+  EXPECT_EQ(doc["profiles"][0]["parameter"], "scale");
+  EXPECT_TRUE(is_png(dir + "/profiles_1.png"));
+}
+
+TEST(CliProfile, FitPlotDrawsTheWaterfallAndTheParameters) {
+  odesens::test::SyntheticProblem p;
+  const std::string dir = p.path("fit pictures");  // a space in the name
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts 4 --seed 2 --plot '" + dir + "'");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(is_png(dir + "/waterfall.png"));
+  EXPECT_TRUE(is_png(dir + "/parameters.png"));
+}
+
+TEST(CliProfile, WrongCommandLinesExitTwoWithOneLine) {
+  odesens::test::SyntheticProblem p;
+  for (const std::string& args :
+       {std::string("profile"), "profile " + p.yaml() + " --parameters nope",
+        "profile " + p.yaml() + " --confidence 1.5", "profile " + p.yaml() + " --max-points 0",
+        "profile " + p.yaml() + " --threads -1", "profile " + p.yaml() + " --optimizer newton"}) {
+    SCOPED_TRACE(args);
+    const ToolRun r = run_tool(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(CliProfile, APlotFolderThatIsAFileIsAnErrorAndNothingIsLeftBehind) {
+  odesens::test::SyntheticProblem p;
+  const std::string file = p.path("not_a_folder");
+  std::ofstream(file) << "x";
+  const ToolRun r = run_tool("profile " + p.yaml() + " --parameters k1 --plot " + file);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("not_a_folder"), std::string::npos) << r.err;
+}
+
+}  // namespace

@@ -1,0 +1,85 @@
+// Fits of problems of the PEtab benchmark collection (../shared): the best
+// of a few starts reaches the published value at the nominal parameters
+// (tests/estimate/test_petab_benchmark.cpp) or better.
+#include "estimate/petab_test_support.hpp"
+#include "odesens/fit.hpp"
+
+namespace odesens {
+namespace {
+
+struct Case {
+  const char* name;
+  double reference_nllh;  // -llh at the nominal parameters
+  std::size_t starts;
+  const char* optimizer;
+  bool near_nominal = false;  // one start near the nominal point instead of a hypercube
+};
+
+void expect_reference_reached(const Case& c) {
+  const std::string yaml = test::benchmark_problem(c.name);
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab benchmark problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  FitOptions o;
+  o.optimizer.optimizer = c.optimizer;
+  o.starts = c.starts;
+  if (c.near_nominal) {
+    // One start half a decade (or 0.5 on lin scales) from the nominal point.
+    std::vector<double> x = problem->nominal_scaled();
+    for (std::size_t i = 0; i < x.size(); ++i)
+      x[i] = std::clamp(x[i] + (i % 2 ? 0.5 : -0.5), problem->lower_scaled()[i],
+                        problem->upper_scaled()[i]);
+    o.start_points = {x};
+  }
+  if (const char* n = std::getenv("FIT_STARTS")) o.starts = std::stoul(n);
+  if (const char* opt = std::getenv("FIT_OPTIMIZER")) o.optimizer.optimizer = opt;
+  o.seed = 1;
+  o.threads = 2;
+  const FitResult r = fit(*problem, o);
+  ASSERT_FALSE(r.starts.empty());
+  const StartResult& best = r.starts[0];
+  double seconds = 0.0;
+  for (const StartResult& s : r.starts) {
+    seconds += s.seconds;
+    std::cout << "  start " << s.index << ": nllh " << s.nllh << ", " << s.iterations
+              << " iterations, " << s.evaluations << " evaluations, " << s.seconds << " s, "
+              << s.exit_reason << "\n";
+  }
+  std::cout << c.name << " " << r.optimizer << ": best nllh " << best.nllh << " (reference "
+            << c.reference_nllh << "), " << r.starts_at_best << "/" << r.starts.size()
+            << " starts within 0.1, " << seconds / static_cast<double>(r.starts.size())
+            << " s a start\n";
+  EXPECT_LE(best.nllh, c.reference_nllh + 1e-3 * (1.0 + std::abs(c.reference_nllh)))
+      << best.exit_reason;
+}
+
+class Benchmark : public ::testing::TestWithParam<Case> {};
+TEST_P(Benchmark, BestStartReachesTheReferenceValue) { expect_reference_reached(GetParam()); }
+
+// Boehm from near the nominal point (a few seconds a start); the slow
+// ones from a Latin hypercube (Boehm: 3 of 24 starts reach the reference).
+INSTANTIATE_TEST_SUITE_P(
+    Fit, Benchmark,
+    ::testing::Values(Case{"Boehm_JProteomeRes2014", 138.22199693517703, 1, "ceres_lm", true},
+                      Case{"Boehm_JProteomeRes2014", 138.22199693517703, 1, "nlopt_lbfgs", true}),
+    [](const auto& param_info) {
+      return std::string(param_info.param.name) + "_" + param_info.param.optimizer;
+    });
+
+class BenchmarkSlow : public ::testing::TestWithParam<Case> {};
+TEST_P(BenchmarkSlow, BestStartReachesTheReferenceValue) { expect_reference_reached(GetParam()); }
+
+// -llh at the nominal parameters from tests/estimate/test_petab_benchmark.cpp.
+INSTANTIATE_TEST_SUITE_P(Fit, BenchmarkSlow,
+                         ::testing::Values(Case{"Boehm_JProteomeRes2014", 138.22199693517703, 24,
+                                                "ceres_lm"},
+                                           Case{"Zheng_PNAS2012", -278.33353271001477, 20, "ceres_lm"},
+                                           Case{"Bruno_JExpBot2016", -46.688176988431806, 20, "ceres_lm"},
+                                           Case{"Crauste_CellSystems2017", 190.96521897435176, 20, "ceres_lm"},
+                                           Case{"Elowitz_Nature2000", -63.20279991419332, 20, "ceres_lm"}),
+                         [](const auto& param_info) {
+                           return std::string(param_info.param.name) + "_" +
+                                  param_info.param.optimizer;
+                         });
+
+}  // namespace
+}  // namespace odesens

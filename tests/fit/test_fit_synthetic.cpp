@@ -1,0 +1,248 @@
+// Fits of a small problem with a known optimum (synthetic_petab_problem.hpp)
+// by both optimizers: the optimum recovered from random starts, the bounds
+// respected, a start at the optimum ending at once, fixed parameters held,
+// failed simulations survived, and the refusals of bad input.
+#include <atomic>
+
+#include "estimate/synthetic_petab_problem.hpp"
+#include "odesens/fit.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens {
+namespace {
+
+constexpr double kLog2Pi = 1.8378770664093453;
+
+// nlpost at the optimum of exact data with sd = 0.1: 13 terms 1/2 log(2 pi sd^2).
+const double kOptimum = 13 * 0.5 * (kLog2Pi + 2.0 * std::log(0.1));
+
+FitOptions fit_options(const std::string& optimizer, std::size_t starts) {
+  FitOptions o;
+  o.optimizer.optimizer = optimizer;
+  o.starts = starts;
+  o.seed = 7;
+  o.threads = 2;
+  return o;
+}
+
+class BothOptimizers : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BothOptimizers, RecoverTheKnownOptimumFromRandomStarts) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const FitResult r = fit(*problem, fit_options(GetParam(), 6));
+  ASSERT_EQ(r.starts.size(), 6u);
+  EXPECT_EQ(r.optimizer, GetParam());
+  const StartResult& best = r.starts[0];
+  EXPECT_NEAR(best.end[0], std::log10(0.3), 1e-4) << best.exit_reason;
+  EXPECT_NEAR(best.end[1], 2.0, 1e-4) << best.exit_reason;
+  EXPECT_NEAR(best.nlpost, kOptimum, 1e-6);
+  EXPECT_GE(r.starts_at_best, 3u);
+  for (std::size_t k = 1; k < r.starts.size(); ++k)
+    EXPECT_LE(r.starts[k - 1].nlpost, r.starts[k].nlpost);  // the waterfall
+}
+
+TEST_P(BothOptimizers, EndOnTheBoundWhenTheOptimumLiesOutsideTheBox) {
+  test::SyntheticOptions o;
+  o.k1_upper = 0.2;  // the optimum is k1 = 0.3
+  o.k1_nominal = 0.1;
+  test::SyntheticProblem synthetic(o);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const FitResult r = fit(*problem, fit_options(GetParam(), 4));
+  for (const StartResult& s : r.starts) {
+    for (std::size_t i = 0; i < s.end.size(); ++i) {
+      EXPECT_GE(s.end[i], problem->lower_scaled()[i]);
+      EXPECT_LE(s.end[i], problem->upper_scaled()[i]);
+    }
+  }
+  EXPECT_NEAR(r.starts[0].end[0], std::log10(0.2), 1e-6) << r.starts[0].exit_reason;
+  EXPECT_LT(r.starts[0].gradient_norm, 1e-3) << r.starts[0].exit_reason << " at " << r.starts[0].end[0] << ", " << r.starts[0].end[1] << " iterations " << r.starts[0].iterations;  // projected
+}
+
+TEST_P(BothOptimizers, StopAtOnceFromTheOptimum) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  OptimizerOptions o;
+  o.optimizer = GetParam();
+  const StartResult s = optimize(*problem, {std::log10(0.3), 2.0}, {}, o);
+  EXPECT_LE(s.iterations, 2) << s.exit_reason << ", gradient " << s.gradient_norm;
+  EXPECT_LE(s.evaluations, 8) << s.exit_reason;
+  EXPECT_NEAR(s.nlpost, kOptimum, 1e-8);
+}
+
+TEST_P(BothOptimizers, HoldFixedParametersAtTheirStartValues) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  OptimizerOptions o;
+  o.optimizer = GetParam();
+  const StartResult s = optimize(*problem, {0.5, 2.0}, {false, true}, o);
+  EXPECT_EQ(s.end[1], 2.0);
+  EXPECT_NEAR(s.end[0], std::log10(0.3), 1e-4) << s.exit_reason;
+}
+
+TEST_P(BothOptimizers, SurviveFailedSimulations) {
+  test::SyntheticOptions so;
+  so.blow_up = true;  // fails for k1 > 1/6, about 40 % of the box
+  test::SyntheticProblem synthetic(so);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions o = fit_options(GetParam(), 8);
+  o.optimizer.evaluation.max_steps = 2000;
+  const FitResult r = fit(*problem, o);
+  ASSERT_EQ(r.starts.size(), 8u);
+  std::size_t failed = 0;
+  for (const StartResult& s : r.starts) {
+    if (s.status != Status::ok) {
+      ++failed;
+      EXPECT_TRUE(std::isnan(s.nlpost));
+      EXPECT_NE(s.exit_reason.find("could not be simulated"), std::string::npos) << s.exit_reason;
+    } else {
+      EXPECT_TRUE(std::isfinite(s.nlpost)) << s.exit_reason;
+      EXPECT_LT(s.end[0], std::log10(1.0 / 6.0)) << s.exit_reason;
+    }
+  }
+  EXPECT_GT(failed, 0u);
+  EXPECT_LT(failed, 8u);
+  EXPECT_EQ(r.starts.back().status != Status::ok, true);  // failed ones last
+}
+
+INSTANTIATE_TEST_SUITE_P(Fit, BothOptimizers, ::testing::Values("ceres_lm", "nlopt_lbfgs"),
+                         [](const auto& param_info) { return std::string(param_info.param); });
+
+TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {
+  test::SyntheticOptions so;
+  so.sd_estimated = true;
+  so.perturbation = 0.05;
+  so.scale_prior = "normal\t2;1";
+  test::SyntheticProblem synthetic(so);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const FitResult lm = fit(*problem, fit_options("ceres_lm", 6));
+  const FitResult lbfgs = fit(*problem, fit_options("nlopt_lbfgs", 6));
+  EXPECT_NEAR(lm.starts[0].nlpost, lbfgs.starts[0].nlpost, 1e-5);
+  // sd at the optimum is about the perturbation.
+  EXPECT_NEAR(std::pow(10.0, lm.starts[0].end[2]), 0.05, 0.01);
+}
+
+TEST(Fit, LaplaceNoiseIsFittedByLbfgsUnderAuto) {
+  test::SyntheticOptions so;
+  so.noise = "laplace";
+  test::SyntheticProblem synthetic(so);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const FitResult r = fit(*problem, fit_options("auto", 4));
+  EXPECT_EQ(r.optimizer, "nlopt_lbfgs");
+  EXPECT_NEAR(r.starts[0].end[0], std::log10(0.3), 1e-3) << r.starts[0].exit_reason;
+  OptimizerOptions o;
+  o.optimizer = "ceres_lm";
+  try {
+    optimize(*problem, problem->nominal_scaled(), {}, o);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported) << e.what();
+  }
+}
+
+TEST(Fit, SameSeedSameStartsOnAnyThreadCount) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions one = fit_options("ceres_lm", 5), two = one;
+  one.threads = 1;
+  two.threads = 2;
+  FitResult a = fit(*problem, one), b = fit(*problem, two);
+  auto by_index = [](FitResult& r) {
+    std::sort(r.starts.begin(), r.starts.end(),
+              [](const StartResult& x, const StartResult& y) { return x.index < y.index; });
+  };
+  by_index(a);
+  by_index(b);
+  for (std::size_t k = 0; k < 5; ++k) {
+    EXPECT_EQ(a.starts[k].start, b.starts[k].start);
+    EXPECT_EQ(a.starts[k].end, b.starts[k].end);
+  }
+}
+
+TEST(Fit, StopFlagSkipsTheStartsNotBegun) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  std::atomic<bool> stop{true};
+  const FitResult r = fit(*problem, fit_options("ceres_lm", 5), {}, &stop);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_TRUE(r.starts.empty());
+  EXPECT_EQ(r.starts_planned, 5u);
+  // Set after the second start: the others are skipped, the two kept.
+  std::atomic<bool> later{false};
+  FitOptions o = fit_options("ceres_lm", 5);
+  o.threads = 1;
+  const FitResult part = fit(*problem, o, [&](std::size_t done, std::size_t, double) {
+    if (done == 2) later = true;
+  }, &later);
+  EXPECT_EQ(part.starts.size(), 2u);
+}
+
+TEST(Fit, ProgressReportsEveryStartAndTheBestSoFar) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  std::size_t calls = 0;
+  double last_best = 0;
+  fit(*problem, fit_options("ceres_lm", 3), [&](std::size_t done, std::size_t total, double best) {
+    ++calls;
+    EXPECT_EQ(total, 3u);
+    EXPECT_EQ(done, calls);
+    last_best = best;
+  });
+  EXPECT_EQ(calls, 3u);
+  EXPECT_NEAR(last_best, kOptimum, 1e-6);
+}
+
+template <class Call>
+void expect_refusal(Call call, Status status, const std::string& part) {
+  try {
+    call();
+    ADD_FAILURE() << "no error; expected one with '" << part << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), status) << e.what();
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
+TEST(Fit, BadInputIsRefusedClearly) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const auto inv = Status::invalid_argument;
+  expect_refusal([&] { fit(*problem, fit_options("ceres_lm", 0)); }, inv, "no starts");
+  expect_refusal([&] { fit(*problem, fit_options("newton", 2)); }, inv, "unknown optimizer");
+  FitOptions outside = fit_options("ceres_lm", 1);
+  outside.start_points = {{5.0, 1.0}};
+  expect_refusal([&] { fit(*problem, outside); }, inv, "outside its bounds");
+  FitOptions short_start = outside;
+  short_start.start_points = {{0.0}};
+  expect_refusal([&] { fit(*problem, short_start); }, inv, "1 values");
+  FitOptions nan_start = outside;
+  nan_start.start_points = {{std::nan(""), 1.0}};
+  expect_refusal([&] { fit(*problem, nan_start); }, inv, "outside its bounds");
+  OptimizerOptions o;
+  o.max_iterations = 0;
+  expect_refusal([&] { optimize(*problem, {0.0, 1.0}, {}, o); }, inv, "max_iterations");
+  expect_refusal([&] { optimize(*problem, {0.0, 1.0}, {true}, {}); }, inv, "fixed mask");
+  const double inf = std::numeric_limits<double>::infinity();
+  expect_refusal([&] { latin_hypercube({0.0, -inf}, {1.0, 1.0}, 3, 0); }, inv, "finite box");
+}
+
+TEST(LatinHypercube, UsesEveryStratumOnceAndRepeatsWithTheSeed) {
+  const std::size_t n = 16;
+  const auto a = latin_hypercube({-1.0, 0.0, 2.0}, {1.0, 10.0, 2.0}, n, 42);
+  EXPECT_EQ(a, latin_hypercube({-1.0, 0.0, 2.0}, {1.0, 10.0, 2.0}, n, 42));
+  EXPECT_NE(a, latin_hypercube({-1.0, 0.0, 2.0}, {1.0, 10.0, 2.0}, n, 43));
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double lo = i == 0 ? -1.0 : 0.0, hi = i == 0 ? 1.0 : 10.0;
+    std::vector<int> used(n, 0);
+    for (const auto& p : a) {
+      ASSERT_GE(p[i], lo);
+      ASSERT_LE(p[i], hi);
+      ++used[std::min(n - 1, static_cast<std::size_t>((p[i] - lo) / (hi - lo) * n))];
+    }
+    for (int u : used) EXPECT_EQ(u, 1);
+  }
+  for (const auto& p : a) EXPECT_EQ(p[2], 2.0);  // a zero-width range
+}
+
+}  // namespace
+}  // namespace odesens
