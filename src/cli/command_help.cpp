@@ -218,8 +218,9 @@ std::string method_ids() {
 
 const std::pair<const char*, const char*> kPetabFlags[] = {
     {"--at FILE.tsv",
-     "values of estimated parameters: columns parameterId and value (linear scale); the "
-     "others keep their nominal values"},
+     "values of estimated parameters: columns parameterId and value (linear scale), or a "
+     "PEtab parameter table (its nominalValue; fit --best writes one); the others keep "
+     "their nominal values"},
     {"--method ID",
      "the method of the simulations and the gradient: auto (default: cvodes_fsa, or "
      "cvodes_asa for a gradient alone with more than 150 estimated parameters in the "
