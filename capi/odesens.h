@@ -809,8 +809,10 @@ ODESENS_API int odesens_fit_result_plot(const odesens_fit_result* fit, const cha
  * handle owned by the caller (odesens_profile_result_free), keeping its
  * own reference to the problem. A wrong size, index or confidence, or x
  * outside the box: ODESENS_ERR_INVALID_ARGUMENT; NaN or Inf in x or
- * confidence: ODESENS_ERR_NOT_FINITE; x that cannot be simulated: the
- * status of its simulation. The numbers do not depend on the threads. */
+ * confidence: ODESENS_ERR_NOT_FINITE; ceres_lm on a problem without the
+ * least-squares form: ODESENS_ERR_UNSUPPORTED; x that cannot be
+ * simulated: the status of its simulation. The numbers do not depend on
+ * the threads. */
 ODESENS_API int odesens_petab_profile(const odesens_petab* petab,
                                       const odesens_fit_options* options, const double* x,
                                       int64_t n, const int64_t* indices, int64_t n_indices,
