@@ -15,6 +15,7 @@ ARRAY_OUTPUTS = {
     ("odesens_petab_parameter_bounds", "upper"),
     ("odesens_petab_evaluate", "gradient"),  # n values, or NULL: not computed
     ("odesens_petab_evaluate", "fim"),  # n x n values, or NULL: not computed
+    ("odesens_profile_result_points", "values"),  # len values (after `nlpost`), or NULL
 }
 
 # A `const char*` is a NUL-terminated string; these may also be NULL, with
@@ -22,6 +23,8 @@ ARRAY_OUTPUTS = {
 NULLABLE_STRINGS = {
     ("odesens_model_from_sbml_file", "sens_params"),  # NULL: the default set
     ("odesens_petab_evaluate", "method"),  # NULL (or ""): "auto"
+    ("odesens_fit_options_set_optimizer", "optimizer"),  # NULL (or ""): "auto"
+    ("odesens_fit_options_set_method", "method"),  # NULL (or ""): "auto"
 }
 
 # Enums whose values travel as C int: the status every function returns

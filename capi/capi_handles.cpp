@@ -12,6 +12,9 @@ const char* kind_name(HandleKind kind) {
     case HandleKind::result: return "a result";
     case HandleKind::ensemble: return "an ensemble";
     case HandleKind::petab: return "a PEtab problem";
+    case HandleKind::fit_options: return "fit options";
+    case HandleKind::fit_result: return "a fit result";
+    case HandleKind::profile_result: return "a profile result";
     case HandleKind::freed: return "a freed handle";
   }
   return "not an odesens handle";
@@ -42,7 +45,10 @@ const HandleHeader* header_of(const void* handle) noexcept {
     case HandleKind::solver:
     case HandleKind::result:
     case HandleKind::ensemble:
-    case HandleKind::petab: return header;
+    case HandleKind::petab:
+    case HandleKind::fit_options:
+    case HandleKind::fit_result:
+    case HandleKind::profile_result: return header;
     case HandleKind::freed: break;
   }
   return nullptr;
@@ -81,6 +87,26 @@ PetabState& petab_state(odesens_petab* petab) {
 const PetabState& petab_state(const odesens_petab* petab) {
   require_kind(raw_header(petab), HandleKind::petab, "PEtab problem");
   return *petab->state;
+}
+
+FitOptionsState& fit_options_state(odesens_fit_options* options) {
+  require_kind(raw_header(options), HandleKind::fit_options, "fit options");
+  return *options->state;
+}
+
+const FitOptionsState& fit_options_state(const odesens_fit_options* options) {
+  require_kind(raw_header(options), HandleKind::fit_options, "fit options");
+  return *options->state;
+}
+
+const FitResultState& fit_result_state(const odesens_fit_result* fit) {
+  require_kind(raw_header(fit), HandleKind::fit_result, "fit result");
+  return *fit->state;
+}
+
+const ProfileResultState& profile_result_state(const odesens_profile_result* profiles) {
+  require_kind(raw_header(profiles), HandleKind::profile_result, "profile result");
+  return *profiles->state;
 }
 
 }  // namespace odesens::capi

@@ -18,8 +18,10 @@
 
 #include "capi_model_state.hpp"
 #include "odesens.h"
+#include "odesens/fit.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/petab.hpp"
+#include "odesens/profile.hpp"
 #include "odesens/problem.hpp"
 #include "odesens/result.hpp"
 #include "odesens/session.hpp"
@@ -35,6 +37,9 @@ enum class HandleKind : std::uint32_t {
   result = 0x6f647372,
   ensemble = 0x6f647365,
   petab = 0x6f647370,
+  fit_options = 0x6f64736f,
+  fit_result = 0x6f647366,
+  profile_result = 0x6f64736c,
   freed = 0x66726565,
 };
 
@@ -89,6 +94,28 @@ struct PetabState {
   std::vector<std::string> warnings;
 };
 
+// Settings shared by fits and profiles: the C++ options of both, of which
+// each call takes its part (fit: starts, seed, start points; profile:
+// max_points).
+struct FitOptionsState {
+  FitOptions fit;
+  std::size_t profile_max_points = ProfileOptions{}.max_points;
+};
+
+// A result keeps its problem, so that it can be written and drawn (the
+// documents name the parameters and the bounds) after the problem's handle
+// is freed.
+struct FitResultState {
+  std::shared_ptr<const PetabProblem> problem;
+  FitResult fit;
+};
+
+struct ProfileResultState {
+  std::shared_ptr<const PetabProblem> problem;
+  std::vector<Profile> profiles;
+  double confidence = 0.0;
+};
+
 // The owner of a handle's state. Not std::unique_ptr: libstdc++'s is not
 // standard-layout when compiled by clang, and the handles must be.
 template <class T>
@@ -131,11 +158,29 @@ struct odesens_petab {
   odesens::capi::OwnedState<odesens::capi::PetabState> state;
 };
 
+struct odesens_fit_options {
+  odesens::capi::HandleHeader header;
+  odesens::capi::OwnedState<odesens::capi::FitOptionsState> state;
+};
+
+struct odesens_fit_result {
+  odesens::capi::HandleHeader header;
+  odesens::capi::OwnedState<odesens::capi::FitResultState> state;
+};
+
+struct odesens_profile_result {
+  odesens::capi::HandleHeader header;
+  odesens::capi::OwnedState<odesens::capi::ProfileResultState> state;
+};
+
 static_assert(std::is_standard_layout_v<odesens_model> &&
                   std::is_standard_layout_v<odesens_solver> &&
                   std::is_standard_layout_v<odesens_result> &&
                   std::is_standard_layout_v<odesens_ensemble> &&
-                  std::is_standard_layout_v<odesens_petab>,
+                  std::is_standard_layout_v<odesens_petab> &&
+                  std::is_standard_layout_v<odesens_fit_options> &&
+                  std::is_standard_layout_v<odesens_fit_result> &&
+                  std::is_standard_layout_v<odesens_profile_result>,
               "odesens_errmsg reads the header of any handle through a const void*");
 
 namespace odesens::capi {
@@ -153,6 +198,10 @@ const ResultState& result_state(const odesens_result* result);
 const EnsembleState& ensemble_state(const odesens_ensemble* ensemble);
 PetabState& petab_state(odesens_petab* petab);
 const PetabState& petab_state(const odesens_petab* petab);
+FitOptionsState& fit_options_state(odesens_fit_options* options);
+const FitOptionsState& fit_options_state(const odesens_fit_options* options);
+const FitResultState& fit_result_state(const odesens_fit_result* fit);
+const ProfileResultState& profile_result_state(const odesens_profile_result* profiles);
 
 // Deletes a handle of the expected kind; NULL and other kinds are ignored
 // (freeing is the one call that cannot report an error).

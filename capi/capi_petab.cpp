@@ -3,14 +3,13 @@
 // its gradient and the Fisher information.
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "capi_guard.hpp"
 #include "capi_handles.hpp"
+#include "capi_petab_options.hpp"
 #include "odesens.h"
-#include "odesens/methods.hpp"
 #include "odesens/petab.hpp"
 
 namespace {
@@ -34,14 +33,6 @@ void require_point(const double* x, std::int64_t n, const std::vector<std::strin
                     "scale, is allowed; parameter " + std::to_string(i) + " has scale '" +
                     scales[static_cast<std::size_t>(i)] + "')");
   }
-}
-
-// A tolerance: <= 0 for the default, NaN or Inf refused.
-std::optional<double> tolerance(double value, const char* name) {
-  if (!std::isfinite(value))
-    throw Error(Status::not_finite, std::string(name) + " is NaN or Inf");
-  if (value <= 0) return std::nullopt;
-  return value;
 }
 
 }  // namespace
@@ -119,13 +110,8 @@ int odesens_petab_evaluate(odesens_petab* petab, const double* x, int64_t n, con
                       std::to_string(np) + " parameters");
     require_point(x, n, p.parameter_scales());
     PetabOptions options;
-    options.method = method && *method ? method : "auto";
-    if (options.method != "auto") static_cast<void>(method_info(options.method));
-    options.rtol = tolerance(rtol, "rtol");
-    if (options.rtol && *options.rtol >= 1)
-      throw Error(Status::invalid_argument,
-                  "rtol must be below 1 (got " + std::to_string(*options.rtol) + ")");
-    if (const auto a = tolerance(atol, "atol")) options.atol = {*a};
+    options.method = petab_method(method);
+    set_petab_tolerances(options, rtol, atol);
     options.threads = static_cast<unsigned>(require_count(threads, 0, max_threads, "threads"));
     if (len < 0)
       throw Error(Status::invalid_argument, "len is negative (" + std::to_string(len) + ")");

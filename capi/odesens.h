@@ -16,6 +16,12 @@
  *   odesens_petab   a PEtab problem (SBML model, conditions, measurements,
  *                   observables, parameters): its negative log-likelihood,
  *                   gradient and Fisher information (odesens_petab_load)
+ *   odesens_fit_options  settings of parameter estimation: optimizer,
+ *                   starts, seed, threads, stopping rules, simulations
+ *   odesens_fit_result  a multi-start fit of a PEtab problem
+ *                   (odesens_petab_fit)
+ *   odesens_profile_result  profile likelihoods and confidence intervals
+ *                   (odesens_petab_profile)
  *
  *   odesens_model* m;  odesens_solver* s;  odesens_result* r;
  *   odesens_model_from_builtin("chua", &m);
@@ -98,6 +104,9 @@ typedef struct odesens_solver odesens_solver;
 typedef struct odesens_result odesens_result;
 typedef struct odesens_ensemble odesens_ensemble;
 typedef struct odesens_petab odesens_petab;
+typedef struct odesens_fit_options odesens_fit_options;
+typedef struct odesens_fit_result odesens_fit_result;
+typedef struct odesens_profile_result odesens_profile_result;
 
 /* Status codes; the values are part of the ABI and never change meaning. */
 typedef enum odesens_status {
@@ -162,6 +171,15 @@ typedef enum odesens_stat {
   ODESENS_STAT_COUNT = 6
 } odesens_stat;
 
+/* How a side of a profile ended (odesens_profile_result_interval). */
+typedef enum odesens_profile_end {
+  ODESENS_PROFILE_CROSSED = 0,    /* nlpost crossed the threshold: the interval ends there */
+  ODESENS_PROFILE_BOUND = 1,      /* the parameter's bound, below the threshold: open */
+  ODESENS_PROFILE_MAX_POINTS = 2, /* the most points a side may have, below it: open */
+  ODESENS_PROFILE_FAILED = 3,     /* a re-optimization failed even at the smallest step: open */
+  ODESENS_PROFILE_STOPPED = 4     /* stopped before the side ended: open */
+} odesens_profile_end;
+
 /* Types of method options, as reported by odesens_method_option. */
 typedef enum odesens_option_type {
   ODESENS_OPTION_DOUBLE = 0,
@@ -201,7 +219,7 @@ ODESENS_API int odesens_abi_version(void);
 /* Short fixed text for a status code ("invalid argument", ...); never NULL. */
 ODESENS_API const char* odesens_status_string(int code);
 /* Message of the last failed call on `handle` (a model, solver, result,
- * ensemble or PEtab problem),
+ * ensemble, PEtab problem, fit options, fit result or profile result),
  * or, for NULL, of the last failed call on this thread; "" if none. */
 ODESENS_API const char* odesens_errmsg(const void* handle);
 
@@ -641,6 +659,203 @@ ODESENS_API int odesens_petab_evaluate(odesens_petab* petab, const double* x, in
 ODESENS_API int odesens_petab_warning_count(const odesens_petab* petab, int64_t* count);
 ODESENS_API int odesens_petab_warning(const odesens_petab* petab, int64_t index,
                                       const char** text);
+
+/* ---- parameter estimation: options ---- */
+
+/* Settings of odesens_petab_fit and odesens_petab_profile (docs/fit.md),
+ * checked when set: a wrong value is refused by its setter, with a message
+ * naming it and what is allowed, and leaves the setting as it was. *out is
+ * a new handle owned by the caller (odesens_fit_options_free), with the
+ * defaults of the command-line tool: optimizer "auto", 10 starts drawn with
+ * seed 0, 1 thread, at most 1000 iterations and no time limit per start,
+ * method "auto" with its default tolerances (1e-8), profiles of at most 50
+ * points a side. One options handle may serve any number of fits and
+ * profiles, of any problem. */
+ODESENS_API int odesens_fit_options_create(odesens_fit_options** out);
+ODESENS_API void odesens_fit_options_free(odesens_fit_options* options);
+/* The local optimizer: "auto" (ceres_lm when the problem has the
+ * least-squares form, nlopt_lbfgs otherwise), "ceres_lm" (Ceres'
+ * Levenberg-Marquardt on the residuals; a problem without least-squares
+ * form, e.g. Laplace noise, is then ODESENS_ERR_UNSUPPORTED when fitted)
+ * or "nlopt_lbfgs" (NLopt's L-BFGS on nlpost); NULL or "" is "auto".
+ * Another name: ODESENS_ERR_INVALID_ARGUMENT naming the three. */
+ODESENS_API int odesens_fit_options_set_optimizer(odesens_fit_options* options,
+                                                  const char* optimizer);
+/* The number of starts drawn (a Latin hypercube in the box of the
+ * estimated parameters on their scales, the same points for the same seed
+ * on every platform and thread count), from 1 to 1000000; and the seed, from
+ * 0 to INT64_MAX. Ignored while start points are set. */
+ODESENS_API int odesens_fit_options_set_starts(odesens_fit_options* options, int64_t starts);
+ODESENS_API int odesens_fit_options_set_seed(odesens_fit_options* options, int64_t seed);
+/* Starts given by the caller instead of drawn: n_starts points of
+ * n_parameters values on the parameters' scales, start-major
+ * (points[i + k*n_parameters] = parameter i of start k), copied. NaN or
+ * Inf: ODESENS_ERR_NOT_FINITE. n_starts 0 removes them (points may then be
+ * NULL). n_parameters must be the problem's, and every point inside its
+ * box, when it is fitted (ODESENS_ERR_INVALID_ARGUMENT otherwise). */
+ODESENS_API int odesens_fit_options_set_start_points(odesens_fit_options* options,
+                                                     const double* points, int64_t n_parameters,
+                                                     int64_t n_starts);
+/* Starts (fit) or profile sides (profile) run at once: from 0 (one per
+ * hardware thread) to 4096. The numbers do not depend on it. */
+ODESENS_API int odesens_fit_options_set_threads(odesens_fit_options* options, int64_t threads);
+/* The stopping rules of one local optimization (a start, or a point of a
+ * profile): iterations from 1 to INT64_MAX (ceres_lm: its steps; nlopt_lbfgs:
+ * its evaluations), and wall-clock seconds of one start, finite and >= 0
+ * (0: no limit; NaN or Inf: ODESENS_ERR_NOT_FINITE). */
+ODESENS_API int odesens_fit_options_set_max_iterations(odesens_fit_options* options,
+                                                       int64_t max_iterations);
+ODESENS_API int odesens_fit_options_set_max_seconds(odesens_fit_options* options,
+                                                    double max_seconds);
+/* The simulations, as in odesens_petab_evaluate: a method id (NULL or ""
+ * for "auto"; an unknown id: ODESENS_ERR_UNKNOWN_METHOD) and tolerances
+ * (<= 0 for the default 1e-8; rtol must be below 1; NaN or Inf:
+ * ODESENS_ERR_NOT_FINITE). */
+ODESENS_API int odesens_fit_options_set_method(odesens_fit_options* options, const char* method);
+ODESENS_API int odesens_fit_options_set_tolerances(odesens_fit_options* options, double rtol,
+                                                   double atol);
+/* The most points of each side of a profile, from 1 to 1000000 (50 by
+ * default); a side that reaches it below the threshold stays open. */
+ODESENS_API int odesens_fit_options_set_profile_max_points(odesens_fit_options* options,
+                                                           int64_t max_points);
+
+/* ---- parameter estimation: multi-start fits ---- */
+
+/* Fits `petab` by local optimizations of its negative log-posterior from
+ * many starts (`options`, or the defaults for NULL). *out is a new handle
+ * owned by the caller (odesens_fit_result_free); it keeps its own
+ * reference to the problem, which may be freed first. A simulation that
+ * fails inside a start is a rejected step; a start whose first point
+ * cannot be simulated fails alone (its status and exit reason say why), so
+ * the call succeeds when the starts ran, even if none succeeded. Refused
+ * before any start runs: start points of the wrong size or outside the
+ * box, or starts to be drawn in a box with an infinite bound
+ * (ODESENS_ERR_INVALID_ARGUMENT); ceres_lm on a problem without the
+ * least-squares form (ODESENS_ERR_UNSUPPORTED). The same options give the
+ * same numbers, bit for bit, whatever the threads. */
+ODESENS_API int odesens_petab_fit(const odesens_petab* petab, const odesens_fit_options* options,
+                                  odesens_fit_result** out);
+ODESENS_API void odesens_fit_result_free(odesens_fit_result* fit);
+/* The number of starts that ran (= planned unless stopped), of estimated
+ * parameters (the length of every point) and of starts planned; any output
+ * may be NULL. */
+ODESENS_API int odesens_fit_result_sizes(const odesens_fit_result* fit, int64_t* n_starts,
+                                         int64_t* n_parameters, int64_t* starts_planned);
+/* The optimizer that ran ("auto" resolved; the string belongs to the
+ * result), the starts whose final nlpost is within 0.1 of the best one's
+ * (the best included; 0 when none succeeded: how often the best was
+ * found), and 1 if the fit was stopped before every start ran, else 0. */
+ODESENS_API int odesens_fit_result_optimizer(const odesens_fit_result* fit,
+                                             const char** optimizer);
+ODESENS_API int odesens_fit_result_starts_at_best(const odesens_fit_result* fit, int64_t* count);
+ODESENS_API int odesens_fit_result_stopped(const odesens_fit_result* fit, int64_t* stopped);
+/* Start `rank` of the waterfall: the starts sorted by final nlpost, failed
+ * ones last, rank 0 the best. Its final nlpost and nllh (NaN for a failed
+ * start), the largest component of the projected gradient there, its wall
+ * time, its index among the starts given or drawn, the local optimizer's
+ * iterations and objective evaluations, and its status (ODESENS_OK, or the
+ * odesens_status of the failure of its first point); any output may be
+ * NULL. A rank outside [0, n_starts): ODESENS_ERR_INVALID_ARGUMENT. */
+ODESENS_API int odesens_fit_result_start(const odesens_fit_result* fit, int64_t rank,
+                                         double* nlpost, double* nllh, double* gradient_norm,
+                                         double* seconds, int64_t* index, int64_t* iterations,
+                                         int64_t* evaluations, int64_t* status);
+/* The stopping rule the start met, or its failure, in words (the string
+ * belongs to the result). */
+ODESENS_API int odesens_fit_result_exit_reason(const odesens_fit_result* fit, int64_t rank,
+                                               const char** reason);
+/* The point start `rank` began at and the one it ended on, n_parameters
+ * values on the parameters' scales (odesens_petab_parameter_id order) into
+ * a buffer of `len`. */
+ODESENS_API int odesens_fit_result_start_point(const odesens_fit_result* fit, int64_t rank,
+                                               double* out, int64_t len);
+ODESENS_API int odesens_fit_result_end_point(const odesens_fit_result* fit, int64_t rank,
+                                             double* out, int64_t len);
+/* The best point found: the end point of rank 0, and its nlpost (may be
+ * NULL). A fit in which no start succeeded has none:
+ * ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_fit_result_best(const odesens_fit_result* fit, double* out, int64_t len,
+                                        double* nlpost);
+/* Writes the fit as the HDF5 document of `odesens fit --out`
+ * (docs/fit.md: one row per start in the waterfall's order), whole or not
+ * at all (PATH.partial renamed over `path`). A path that is empty or not a
+ * regular file: ODESENS_ERR_INVALID_ARGUMENT; a file that cannot be
+ * written: ODESENS_ERR_IO. */
+ODESENS_API int odesens_fit_result_write_h5(const odesens_fit_result* fit, const char* path);
+/* Writes the best point as a PEtab parameter table (the problem's table
+ * with nominalValue set to the best values, as `odesens fit --best`),
+ * readable as a starting point of profiles and of other tools. No start
+ * succeeded: ODESENS_ERR_UNSUPPORTED; a file that cannot be written:
+ * ODESENS_ERR_IO. */
+ODESENS_API int odesens_fit_result_write_best(const odesens_fit_result* fit, const char* path);
+/* Draws waterfall.png and parameters.png into `folder` (created when
+ * missing) with gnuplot, as `odesens fit --plot`. gnuplot missing:
+ * ODESENS_ERR_UNSUPPORTED naming the package; the folder or a picture
+ * that cannot be written: ODESENS_ERR_IO; no start succeeded:
+ * ODESENS_ERR_UNSUPPORTED. */
+ODESENS_API int odesens_fit_result_plot(const odesens_fit_result* fit, const char* folder);
+
+/* ---- parameter estimation: profile likelihoods ---- */
+
+/* Profiles of the estimated parameters whose indices are listed in
+ * `indices` (n_indices values in [0, n), each once; n_indices 0 for all,
+ * and indices may then be NULL), traced from x (the n = n_parameters values
+ * of the problem on their scales, inside the box; normally a fit's best
+ * point) towards both bounds with every other parameter re-optimized,
+ * until nlpost rises by the threshold of the `confidence` level (in
+ * (0, 1); 0.95: 1.92). `options` (NULL: the defaults) gives the optimizer,
+ * its stopping rules, the simulations, the threads (sides traced at once)
+ * and the points per side; starts and seed are not used. *out is a new
+ * handle owned by the caller (odesens_profile_result_free), keeping its
+ * own reference to the problem. A wrong size, index or confidence, or x
+ * outside the box: ODESENS_ERR_INVALID_ARGUMENT; NaN or Inf in x or
+ * confidence: ODESENS_ERR_NOT_FINITE; ceres_lm on a problem without the
+ * least-squares form: ODESENS_ERR_UNSUPPORTED; x that cannot be
+ * simulated: the status of its simulation. The numbers do not depend on
+ * the threads. */
+ODESENS_API int odesens_petab_profile(const odesens_petab* petab,
+                                      const odesens_fit_options* options, const double* x,
+                                      int64_t n, const int64_t* indices, int64_t n_indices,
+                                      double confidence, odesens_profile_result** out);
+ODESENS_API void odesens_profile_result_free(odesens_profile_result* profiles);
+/* The number of profiles (in the order of `indices`, or of the
+ * estimated parameters), and the confidence level they were traced for;
+ * either output may be NULL. */
+ODESENS_API int odesens_profile_result_count(const odesens_profile_result* profiles,
+                                             int64_t* count, double* confidence);
+/* Profile `index`'s confidence interval on the parameter's scale: the
+ * parameter's index among the estimated ones, the lower and upper ends,
+ * and how each side ended (odesens_profile_end; any but
+ * ODESENS_PROFILE_CROSSED leaves that side open at the last value reached,
+ * the bound when ended by it). Any output may be NULL. */
+ODESENS_API int odesens_profile_result_interval(const odesens_profile_result* profiles,
+                                                int64_t index, int64_t* parameter,
+                                                double* lower, double* upper, int64_t* lower_end,
+                                                int64_t* upper_end);
+/* Profile `index`'s starting value of the parameter, the nlpost there, the
+ * nlpost rise of the confidence level, its number of points (the starting
+ * point among them), and 1 when a point of the profile has a lower nlpost
+ * than the start by more than the optimizer's noise (the start was not a
+ * local optimum: fit again from there), else 0. Any output may be NULL. */
+ODESENS_API int odesens_profile_result_info(const odesens_profile_result* profiles,
+                                            int64_t index, double* start, double* best_nlpost,
+                                            double* threshold, int64_t* n_points,
+                                            int64_t* found_better);
+/* Profile `index`'s n_points points sorted by value: the parameter's
+ * values (on its scale) and the nlpost with the others re-optimized, into
+ * buffers of `len` each; either may be NULL. */
+ODESENS_API int odesens_profile_result_points(const odesens_profile_result* profiles,
+                                              int64_t index, double* values, double* nlpost,
+                                              int64_t len);
+/* Point `point` of profile `index` as a whole: the n_parameters values of
+ * the problem on their scales (the others re-optimized). */
+ODESENS_API int odesens_profile_result_point(const odesens_profile_result* profiles,
+                                             int64_t index, int64_t point, double* out,
+                                             int64_t len);
+/* Draws profiles_K.png (12 profiles a page) into `folder` with gnuplot, as
+ * `odesens profile --plot`; the errors of odesens_fit_result_plot. */
+ODESENS_API int odesens_profile_result_plot(const odesens_profile_result* profiles,
+                                            const char* folder);
 
 #ifdef __cplusplus
 }

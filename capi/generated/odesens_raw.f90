@@ -69,6 +69,13 @@ module odesens_raw
   integer(c_int64_t), parameter :: ODESENS_STAT_WALL_SECONDS = 5
   integer(c_int64_t), parameter :: ODESENS_STAT_COUNT = 6
 
+  ! enum odesens_profile_end
+  integer(c_int64_t), parameter :: ODESENS_PROFILE_CROSSED = 0
+  integer(c_int64_t), parameter :: ODESENS_PROFILE_BOUND = 1
+  integer(c_int64_t), parameter :: ODESENS_PROFILE_MAX_POINTS = 2
+  integer(c_int64_t), parameter :: ODESENS_PROFILE_FAILED = 3
+  integer(c_int64_t), parameter :: ODESENS_PROFILE_STOPPED = 4
+
   ! enum odesens_option_type
   integer(c_int64_t), parameter :: ODESENS_OPTION_DOUBLE = 0
   integer(c_int64_t), parameter :: ODESENS_OPTION_INT = 1
@@ -874,6 +881,311 @@ module odesens_raw
       integer(c_int64_t), value :: index
       type(c_ptr), intent(out) :: text
       integer(c_int) :: odesens_petab_warning
+    end function
+
+    ! ---- parameter estimation: options ----
+    function odesens_fit_options_create(out) bind(C, name="odesens_fit_options_create")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: odesens_fit_options_create
+    end function
+
+    subroutine odesens_fit_options_free(options) bind(C, name="odesens_fit_options_free")
+      import :: c_ptr
+      type(c_ptr), value :: options
+    end subroutine
+
+    function odesens_fit_options_set_optimizer(options, optimizer) &
+        bind(C, name="odesens_fit_options_set_optimizer")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: options
+      character(kind=c_char), intent(in) :: optimizer(*)
+      integer(c_int) :: odesens_fit_options_set_optimizer
+    end function
+
+    function odesens_fit_options_set_starts(options, starts) &
+        bind(C, name="odesens_fit_options_set_starts")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int64_t), value :: starts
+      integer(c_int) :: odesens_fit_options_set_starts
+    end function
+
+    function odesens_fit_options_set_seed(options, seed) &
+        bind(C, name="odesens_fit_options_set_seed")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int64_t), value :: seed
+      integer(c_int) :: odesens_fit_options_set_seed
+    end function
+
+    function odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) &
+        bind(C, name="odesens_fit_options_set_start_points")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: options
+      real(c_double), intent(in) :: points(*)
+      integer(c_int64_t), value :: n_parameters
+      integer(c_int64_t), value :: n_starts
+      integer(c_int) :: odesens_fit_options_set_start_points
+    end function
+
+    function odesens_fit_options_set_threads(options, threads) &
+        bind(C, name="odesens_fit_options_set_threads")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int64_t), value :: threads
+      integer(c_int) :: odesens_fit_options_set_threads
+    end function
+
+    function odesens_fit_options_set_max_iterations(options, max_iterations) &
+        bind(C, name="odesens_fit_options_set_max_iterations")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int64_t), value :: max_iterations
+      integer(c_int) :: odesens_fit_options_set_max_iterations
+    end function
+
+    function odesens_fit_options_set_max_seconds(options, max_seconds) &
+        bind(C, name="odesens_fit_options_set_max_seconds")
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: options
+      real(c_double), value :: max_seconds
+      integer(c_int) :: odesens_fit_options_set_max_seconds
+    end function
+
+    function odesens_fit_options_set_method(options, method) &
+        bind(C, name="odesens_fit_options_set_method")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: options
+      character(kind=c_char), intent(in) :: method(*)
+      integer(c_int) :: odesens_fit_options_set_method
+    end function
+
+    function odesens_fit_options_set_tolerances(options, rtol, atol) &
+        bind(C, name="odesens_fit_options_set_tolerances")
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: options
+      real(c_double), value :: rtol
+      real(c_double), value :: atol
+      integer(c_int) :: odesens_fit_options_set_tolerances
+    end function
+
+    function odesens_fit_options_set_profile_max_points(options, max_points) &
+        bind(C, name="odesens_fit_options_set_profile_max_points")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int64_t), value :: max_points
+      integer(c_int) :: odesens_fit_options_set_profile_max_points
+    end function
+
+    ! ---- parameter estimation: multi-start fits ----
+    function odesens_petab_fit(petab, options, out) bind(C, name="odesens_petab_fit")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: petab
+      type(c_ptr), value :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: odesens_petab_fit
+    end function
+
+    subroutine odesens_fit_result_free(fit) bind(C, name="odesens_fit_result_free")
+      import :: c_ptr
+      type(c_ptr), value :: fit
+    end subroutine
+
+    function odesens_fit_result_sizes(fit, n_starts, n_parameters, starts_planned) &
+        bind(C, name="odesens_fit_result_sizes")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), intent(out) :: n_starts
+      integer(c_int64_t), intent(out) :: n_parameters
+      integer(c_int64_t), intent(out) :: starts_planned
+      integer(c_int) :: odesens_fit_result_sizes
+    end function
+
+    function odesens_fit_result_optimizer(fit, optimizer) &
+        bind(C, name="odesens_fit_result_optimizer")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: fit
+      type(c_ptr), intent(out) :: optimizer
+      integer(c_int) :: odesens_fit_result_optimizer
+    end function
+
+    function odesens_fit_result_starts_at_best(fit, count) &
+        bind(C, name="odesens_fit_result_starts_at_best")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), intent(out) :: count
+      integer(c_int) :: odesens_fit_result_starts_at_best
+    end function
+
+    function odesens_fit_result_stopped(fit, stopped) bind(C, name="odesens_fit_result_stopped")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), intent(out) :: stopped
+      integer(c_int) :: odesens_fit_result_stopped
+    end function
+
+    function odesens_fit_result_start(fit, rank, nlpost, nllh, gradient_norm, seconds, index, &
+        iterations, evaluations, status) &
+        bind(C, name="odesens_fit_result_start")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), value :: rank
+      real(c_double), intent(out) :: nlpost
+      real(c_double), intent(out) :: nllh
+      real(c_double), intent(out) :: gradient_norm
+      real(c_double), intent(out) :: seconds
+      integer(c_int64_t), intent(out) :: index
+      integer(c_int64_t), intent(out) :: iterations
+      integer(c_int64_t), intent(out) :: evaluations
+      integer(c_int64_t), intent(out) :: status
+      integer(c_int) :: odesens_fit_result_start
+    end function
+
+    function odesens_fit_result_exit_reason(fit, rank, reason) &
+        bind(C, name="odesens_fit_result_exit_reason")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), value :: rank
+      type(c_ptr), intent(out) :: reason
+      integer(c_int) :: odesens_fit_result_exit_reason
+    end function
+
+    function odesens_fit_result_start_point(fit, rank, out, len) &
+        bind(C, name="odesens_fit_result_start_point")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), value :: rank
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_fit_result_start_point
+    end function
+
+    function odesens_fit_result_end_point(fit, rank, out, len) &
+        bind(C, name="odesens_fit_result_end_point")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), value :: rank
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_fit_result_end_point
+    end function
+
+    function odesens_fit_result_best(fit, out, len, nlpost) bind(C, name="odesens_fit_result_best")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: fit
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), value :: len
+      real(c_double), intent(out) :: nlpost
+      integer(c_int) :: odesens_fit_result_best
+    end function
+
+    function odesens_fit_result_write_h5(fit, path) bind(C, name="odesens_fit_result_write_h5")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: fit
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: odesens_fit_result_write_h5
+    end function
+
+    function odesens_fit_result_write_best(fit, path) bind(C, name="odesens_fit_result_write_best")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: fit
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: odesens_fit_result_write_best
+    end function
+
+    function odesens_fit_result_plot(fit, folder) bind(C, name="odesens_fit_result_plot")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: fit
+      character(kind=c_char), intent(in) :: folder(*)
+      integer(c_int) :: odesens_fit_result_plot
+    end function
+
+    ! ---- parameter estimation: profile likelihoods ----
+    function odesens_petab_profile(petab, options, x, n, indices, n_indices, confidence, out) &
+        bind(C, name="odesens_petab_profile")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: petab
+      type(c_ptr), value :: options
+      real(c_double), intent(in) :: x(*)
+      integer(c_int64_t), value :: n
+      integer(c_int64_t), intent(in) :: indices(*)
+      integer(c_int64_t), value :: n_indices
+      real(c_double), value :: confidence
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: odesens_petab_profile
+    end function
+
+    subroutine odesens_profile_result_free(profiles) bind(C, name="odesens_profile_result_free")
+      import :: c_ptr
+      type(c_ptr), value :: profiles
+    end subroutine
+
+    function odesens_profile_result_count(profiles, count, confidence) &
+        bind(C, name="odesens_profile_result_count")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: profiles
+      integer(c_int64_t), intent(out) :: count
+      real(c_double), intent(out) :: confidence
+      integer(c_int) :: odesens_profile_result_count
+    end function
+
+    function odesens_profile_result_interval(profiles, index, parameter, lower, upper, lower_end, &
+        upper_end) &
+        bind(C, name="odesens_profile_result_interval")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: profiles
+      integer(c_int64_t), value :: index
+      integer(c_int64_t), intent(out) :: parameter
+      real(c_double), intent(out) :: lower
+      real(c_double), intent(out) :: upper
+      integer(c_int64_t), intent(out) :: lower_end
+      integer(c_int64_t), intent(out) :: upper_end
+      integer(c_int) :: odesens_profile_result_interval
+    end function
+
+    function odesens_profile_result_info(profiles, index, start, best_nlpost, threshold, n_points, &
+        found_better) &
+        bind(C, name="odesens_profile_result_info")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: profiles
+      integer(c_int64_t), value :: index
+      real(c_double), intent(out) :: start
+      real(c_double), intent(out) :: best_nlpost
+      real(c_double), intent(out) :: threshold
+      integer(c_int64_t), intent(out) :: n_points
+      integer(c_int64_t), intent(out) :: found_better
+      integer(c_int) :: odesens_profile_result_info
+    end function
+
+    function odesens_profile_result_points(profiles, index, values, nlpost, len) &
+        bind(C, name="odesens_profile_result_points")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: profiles
+      integer(c_int64_t), value :: index
+      real(c_double), intent(inout) :: values(*)
+      real(c_double), intent(inout) :: nlpost(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_profile_result_points
+    end function
+
+    function odesens_profile_result_point(profiles, index, point, out, len) &
+        bind(C, name="odesens_profile_result_point")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: profiles
+      integer(c_int64_t), value :: index
+      integer(c_int64_t), value :: point
+      real(c_double), intent(inout) :: out(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_profile_result_point
+    end function
+
+    function odesens_profile_result_plot(profiles, folder) &
+        bind(C, name="odesens_profile_result_plot")
+      import :: c_int, c_char, c_ptr
+      type(c_ptr), value :: profiles
+      character(kind=c_char), intent(in) :: folder(*)
+      integer(c_int) :: odesens_profile_result_plot
     end function
   end interface
 

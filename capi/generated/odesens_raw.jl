@@ -67,6 +67,13 @@ const ODESENS_STAT_ERROR_TEST_FAILURES = Int64(4)
 const ODESENS_STAT_WALL_SECONDS = Int64(5)
 const ODESENS_STAT_COUNT = Int64(6)
 
+# enum odesens_profile_end
+const ODESENS_PROFILE_CROSSED = Int64(0)
+const ODESENS_PROFILE_BOUND = Int64(1)
+const ODESENS_PROFILE_MAX_POINTS = Int64(2)
+const ODESENS_PROFILE_FAILED = Int64(3)
+const ODESENS_PROFILE_STOPPED = Int64(4)
+
 # enum odesens_option_type
 const ODESENS_OPTION_DOUBLE = Int64(0)
 const ODESENS_OPTION_INT = Int64(1)
@@ -360,3 +367,113 @@ odesens_petab_warning_count(petab, count) =
 odesens_petab_warning(petab, index, text) =
     ccall((:odesens_petab_warning, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), petab, index, text)
+
+# ---- parameter estimation: options ----
+
+odesens_fit_options_create(out) =
+    ccall((:odesens_fit_options_create, libodesens), Cint, (Ref{Ptr{Cvoid}},), out)
+odesens_fit_options_free(options) =
+    ccall((:odesens_fit_options_free, libodesens), Cvoid, (Ptr{Cvoid},), options)
+odesens_fit_options_set_optimizer(options, optimizer) =
+    ccall((:odesens_fit_options_set_optimizer, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{UInt8}), options, optimizer)
+odesens_fit_options_set_starts(options, starts) =
+    ccall((:odesens_fit_options_set_starts, libodesens), Cint, (Ptr{Cvoid}, Int64), options, starts)
+odesens_fit_options_set_seed(options, seed) =
+    ccall((:odesens_fit_options_set_seed, libodesens), Cint, (Ptr{Cvoid}, Int64), options, seed)
+odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) =
+    ccall((:odesens_fit_options_set_start_points, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64, Int64), options, points, n_parameters, n_starts)
+odesens_fit_options_set_threads(options, threads) =
+    ccall((:odesens_fit_options_set_threads, libodesens), Cint,
+          (Ptr{Cvoid}, Int64), options, threads)
+odesens_fit_options_set_max_iterations(options, max_iterations) =
+    ccall((:odesens_fit_options_set_max_iterations, libodesens), Cint,
+          (Ptr{Cvoid}, Int64), options, max_iterations)
+odesens_fit_options_set_max_seconds(options, max_seconds) =
+    ccall((:odesens_fit_options_set_max_seconds, libodesens), Cint,
+          (Ptr{Cvoid}, Cdouble), options, max_seconds)
+odesens_fit_options_set_method(options, method) =
+    ccall((:odesens_fit_options_set_method, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{UInt8}), options, method)
+odesens_fit_options_set_tolerances(options, rtol, atol) =
+    ccall((:odesens_fit_options_set_tolerances, libodesens), Cint,
+          (Ptr{Cvoid}, Cdouble, Cdouble), options, rtol, atol)
+odesens_fit_options_set_profile_max_points(options, max_points) =
+    ccall((:odesens_fit_options_set_profile_max_points, libodesens), Cint,
+          (Ptr{Cvoid}, Int64), options, max_points)
+
+# ---- parameter estimation: multi-start fits ----
+
+odesens_petab_fit(petab, options, out) =
+    ccall((:odesens_petab_fit, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cvoid}, Ref{Ptr{Cvoid}}), petab, options, out)
+odesens_fit_result_free(fit) =
+    ccall((:odesens_fit_result_free, libodesens), Cvoid, (Ptr{Cvoid},), fit)
+odesens_fit_result_sizes(fit, n_starts, n_parameters, starts_planned) =
+    ccall((:odesens_fit_result_sizes, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}, Ref{Int64}),
+          fit, n_starts, n_parameters, starts_planned)
+odesens_fit_result_optimizer(fit, optimizer) =
+    ccall((:odesens_fit_result_optimizer, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Ptr{UInt8}}), fit, optimizer)
+odesens_fit_result_starts_at_best(fit, count) =
+    ccall((:odesens_fit_result_starts_at_best, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Int64}), fit, count)
+odesens_fit_result_stopped(fit, stopped) =
+    ccall((:odesens_fit_result_stopped, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}), fit, stopped)
+odesens_fit_result_start(fit, rank, nlpost, nllh, gradient_norm, seconds, index, iterations,
+                         evaluations, status) =
+    ccall((:odesens_fit_result_start, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Cdouble}, Ref{Cdouble}, Ref{Cdouble}, Ref{Cdouble}, Ref{Int64},
+           Ref{Int64}, Ref{Int64}, Ref{Int64}),
+          fit, rank, nlpost, nllh, gradient_norm, seconds, index, iterations, evaluations, status)
+odesens_fit_result_exit_reason(fit, rank, reason) =
+    ccall((:odesens_fit_result_exit_reason, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), fit, rank, reason)
+odesens_fit_result_start_point(fit, rank, out, len) =
+    ccall((:odesens_fit_result_start_point, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ptr{Cdouble}, Int64), fit, rank, out, len)
+odesens_fit_result_end_point(fit, rank, out, len) =
+    ccall((:odesens_fit_result_end_point, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ptr{Cdouble}, Int64), fit, rank, out, len)
+odesens_fit_result_best(fit, out, len, nlpost) =
+    ccall((:odesens_fit_result_best, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cdouble}, Int64, Ref{Cdouble}), fit, out, len, nlpost)
+odesens_fit_result_write_h5(fit, path) =
+    ccall((:odesens_fit_result_write_h5, libodesens), Cint, (Ptr{Cvoid}, Cstring), fit, path)
+odesens_fit_result_write_best(fit, path) =
+    ccall((:odesens_fit_result_write_best, libodesens), Cint, (Ptr{Cvoid}, Cstring), fit, path)
+odesens_fit_result_plot(fit, folder) =
+    ccall((:odesens_fit_result_plot, libodesens), Cint, (Ptr{Cvoid}, Cstring), fit, folder)
+
+# ---- parameter estimation: profile likelihoods ----
+
+odesens_petab_profile(petab, options, x, n, indices, n_indices, confidence, out) =
+    ccall((:odesens_petab_profile, libodesens), Cint,
+          (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cdouble}, Int64, Ptr{Int64}, Int64, Cdouble,
+           Ref{Ptr{Cvoid}}),
+          petab, options, x, n, indices, n_indices, confidence, out)
+odesens_profile_result_free(profiles) =
+    ccall((:odesens_profile_result_free, libodesens), Cvoid, (Ptr{Cvoid},), profiles)
+odesens_profile_result_count(profiles, count, confidence) =
+    ccall((:odesens_profile_result_count, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Int64}, Ref{Cdouble}), profiles, count, confidence)
+odesens_profile_result_interval(profiles, index, parameter, lower, upper, lower_end, upper_end) =
+    ccall((:odesens_profile_result_interval, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Int64}, Ref{Cdouble}, Ref{Cdouble}, Ref{Int64}, Ref{Int64}),
+          profiles, index, parameter, lower, upper, lower_end, upper_end)
+odesens_profile_result_info(profiles, index, start, best_nlpost, threshold, n_points,
+                            found_better) =
+    ccall((:odesens_profile_result_info, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Cdouble}, Ref{Cdouble}, Ref{Cdouble}, Ref{Int64}, Ref{Int64}),
+          profiles, index, start, best_nlpost, threshold, n_points, found_better)
+odesens_profile_result_points(profiles, index, values, nlpost, len) =
+    ccall((:odesens_profile_result_points, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ptr{Cdouble}, Ptr{Cdouble}, Int64),
+          profiles, index, values, nlpost, len)
+odesens_profile_result_point(profiles, index, point, out, len) =
+    ccall((:odesens_profile_result_point, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Int64, Ptr{Cdouble}, Int64), profiles, index, point, out, len)
+odesens_profile_result_plot(profiles, folder) =
+    ccall((:odesens_profile_result_plot, libodesens), Cint, (Ptr{Cvoid}, Cstring), profiles, folder)

@@ -1220,6 +1220,196 @@ static void petab_evaluate_wrong_arguments(void) {
   odesens_petab_free(p);
 }
 
+/* ---- parameter estimation ---- */
+
+static void fit_null_and_wrong_handles(void) {
+  odesens_fit_result* fit = (odesens_fit_result*)&fit;
+  odesens_profile_result* prof = (odesens_profile_result*)&prof;
+  odesens_fit_options* o = (odesens_fit_options*)&o;
+  int64_t n = -1;
+  double v[1] = {0.0};
+  const char* text = NULL;
+  EXPECT(odesens_fit_options_create(NULL), ODESENS_ERR_NULL_HANDLE, NULL, "out is NULL");
+  EXPECT(odesens_fit_options_set_starts(NULL, 3), ODESENS_ERR_NULL_HANDLE, NULL,
+         "the fit options handle is NULL");
+  EXPECT(odesens_petab_fit(NULL, NULL, &fit), ODESENS_ERR_NULL_HANDLE, NULL, "PEtab");
+  CHECK(fit == NULL);
+  EXPECT(odesens_petab_profile(NULL, NULL, v, 1, NULL, 0, 0.95, &prof), ODESENS_ERR_NULL_HANDLE,
+         NULL, "PEtab");
+  CHECK(prof == NULL);
+  EXPECT(odesens_fit_result_sizes(NULL, &n, NULL, NULL), ODESENS_ERR_NULL_HANDLE, NULL,
+         "the fit result handle is NULL");
+  EXPECT(odesens_fit_result_exit_reason(NULL, 0, &text), ODESENS_ERR_NULL_HANDLE, NULL, "fit");
+  EXPECT(odesens_fit_result_write_h5(NULL, "fit.h5"), ODESENS_ERR_NULL_HANDLE, NULL, "fit");
+  EXPECT(odesens_profile_result_count(NULL, &n, NULL), ODESENS_ERR_NULL_HANDLE, NULL,
+         "the profile result handle is NULL");
+  EXPECT(odesens_profile_result_plot(NULL, "pictures"), ODESENS_ERR_NULL_HANDLE, NULL,
+         "profile");
+  CHECK(n == -1 && text == NULL);
+  /* Handles of other kinds, both ways round. */
+  odesens_petab* p = NULL;
+  CHECK_OK(odesens_petab_load(write_petab_problem(), &p));
+  CHECK_OK(odesens_fit_options_create(&o));
+  EXPECT(odesens_petab_fit((const odesens_petab*)(const void*)o, NULL, &fit),
+         ODESENS_ERR_NULL_HANDLE, NULL, "is fit options, not a PEtab problem");
+  EXPECT(odesens_petab_fit(p, (const odesens_fit_options*)(const void*)p, &fit),
+         ODESENS_ERR_NULL_HANDLE, p, "is a PEtab problem, not fit options");
+  EXPECT(odesens_fit_result_sizes((const odesens_fit_result*)(const void*)o, &n, NULL, NULL),
+         ODESENS_ERR_NULL_HANDLE, NULL, "is fit options, not a fit result");
+  EXPECT(odesens_petab_sizes((const odesens_petab*)(const void*)o, &n, NULL, NULL),
+         ODESENS_ERR_NULL_HANDLE, NULL, "is fit options, not a PEtab problem");
+  odesens_fit_options_free((odesens_fit_options*)(void*)p); /* other kinds are not freed */
+  odesens_fit_result_free((odesens_fit_result*)(void*)o);
+  odesens_profile_result_free((odesens_profile_result*)(void*)o);
+  odesens_fit_options_free(NULL);
+  odesens_fit_result_free(NULL);
+  odesens_profile_result_free(NULL);
+  odesens_fit_options_free(o);
+  odesens_petab_free(p);
+}
+
+static void fit_options_wrong_values(void) {
+  odesens_fit_options* o = NULL;
+  CHECK_OK(odesens_fit_options_create(&o));
+  if (!o) return;
+  EXPECT(odesens_fit_options_set_optimizer(o, "no_such_optimizer"), ODESENS_ERR_INVALID_ARGUMENT,
+         o, "auto, ceres_lm or nlopt_lbfgs");
+  CHECK_OK(odesens_fit_options_set_optimizer(o, NULL));
+  const int64_t bad_counts[] = {0, -1, INT64_MIN, INT64_MAX};
+  for (size_t i = 0; i < sizeof bad_counts / sizeof bad_counts[0]; ++i) {
+    EXPECT(odesens_fit_options_set_starts(o, bad_counts[i]), ODESENS_ERR_INVALID_ARGUMENT, o,
+           "starts must be from 1");
+    EXPECT(odesens_fit_options_set_profile_max_points(o, bad_counts[i]),
+           ODESENS_ERR_INVALID_ARGUMENT, o, "max_points");
+  }
+  EXPECT(odesens_fit_options_set_seed(o, INT64_MIN), ODESENS_ERR_INVALID_ARGUMENT, o, "seed");
+  EXPECT(odesens_fit_options_set_threads(o, -1), ODESENS_ERR_INVALID_ARGUMENT, o, "threads");
+  EXPECT(odesens_fit_options_set_threads(o, INT64_MAX), ODESENS_ERR_INVALID_ARGUMENT, o,
+         "threads");
+  EXPECT(odesens_fit_options_set_max_iterations(o, 0), ODESENS_ERR_INVALID_ARGUMENT, o,
+         "max_iterations");
+  const double not_finite[] = {NAN, INFINITY, -INFINITY};
+  for (size_t i = 0; i < sizeof not_finite / sizeof not_finite[0]; ++i) {
+    EXPECT(odesens_fit_options_set_max_seconds(o, not_finite[i]), ODESENS_ERR_NOT_FINITE, o,
+           "max_seconds");
+    EXPECT(odesens_fit_options_set_tolerances(o, not_finite[i], 0), ODESENS_ERR_NOT_FINITE, o,
+           "rtol");
+    EXPECT(odesens_fit_options_set_tolerances(o, 0, not_finite[i]), ODESENS_ERR_NOT_FINITE, o,
+           "atol");
+  }
+  EXPECT(odesens_fit_options_set_tolerances(o, 2.0, 0), ODESENS_ERR_INVALID_ARGUMENT, o,
+         "rtol must be below 1");
+  EXPECT(odesens_fit_options_set_method(o, "no_such_method"), ODESENS_ERR_UNKNOWN_METHOD, o,
+         "no_such_method");
+  /* Start points: sizes before the data, huge products refused. */
+  const double x[2] = {0.0, NAN};
+  EXPECT(odesens_fit_options_set_start_points(o, x, 2, 1), ODESENS_ERR_NOT_FINITE, o,
+         "points[1] is NaN or Inf");
+  EXPECT(odesens_fit_options_set_start_points(o, NULL, 1, 1), ODESENS_ERR_NULL_HANDLE, o,
+         "points is NULL");
+  EXPECT(odesens_fit_options_set_start_points(o, x, INT64_MAX, 1), ODESENS_ERR_INVALID_ARGUMENT,
+         o, "n_parameters");
+  EXPECT(odesens_fit_options_set_start_points(o, x, 1, INT64_MAX), ODESENS_ERR_INVALID_ARGUMENT,
+         o, "n_starts");
+  EXPECT(odesens_fit_options_set_start_points(o, x, -1, 1), ODESENS_ERR_INVALID_ARGUMENT, o,
+         "n_parameters");
+  CHECK_OK(odesens_fit_options_set_start_points(o, NULL, 0, 0));
+  /* Start points of the wrong size are refused by the fit. */
+  odesens_petab* p = NULL;
+  CHECK_OK(odesens_petab_load(write_petab_problem(), &p));
+  const double two[2] = {-0.3, -0.3};
+  CHECK_OK(odesens_fit_options_set_start_points(o, two, 2, 1));
+  odesens_fit_result* fit = NULL;
+  EXPECT(odesens_petab_fit(p, o, &fit), ODESENS_ERR_INVALID_ARGUMENT, p, "odesens_petab_fit");
+  CHECK(fit == NULL);
+  EXPECT(odesens_petab_fit(p, o, NULL), ODESENS_ERR_NULL_HANDLE, p, "out is NULL");
+  odesens_petab_free(p);
+  odesens_fit_options_free(o);
+}
+
+static void fit_result_buffers_and_profile_arguments(void) {
+  odesens_petab* p = NULL;
+  odesens_fit_options* o = NULL;
+  odesens_fit_result* fit = NULL;
+  CHECK_OK(odesens_petab_load(write_petab_problem(), &p));
+  CHECK_OK(odesens_fit_options_create(&o));
+  CHECK_OK(odesens_fit_options_set_starts(o, 2));
+  CHECK_OK(odesens_petab_fit(p, o, &fit));
+  if (!fit) {
+    odesens_fit_options_free(o);
+    odesens_petab_free(p);
+    return;
+  }
+  double x[1] = {-7.0};
+  const int64_t bad_rank[] = {-1, 2, INT64_MAX, INT64_MIN};
+  for (size_t i = 0; i < sizeof bad_rank / sizeof bad_rank[0]; ++i) {
+    EXPECT(odesens_fit_result_end_point(fit, bad_rank[i], x, 1), ODESENS_ERR_INVALID_ARGUMENT, fit,
+           "rank");
+    EXPECT(odesens_fit_result_start(fit, bad_rank[i], x, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+           ODESENS_ERR_INVALID_ARGUMENT, fit, "out of range");
+  }
+  EXPECT(odesens_fit_result_best(fit, x, 0, NULL), ODESENS_ERR_BUFFER_TOO_SMALL, fit,
+         "room for 0 values, 1 needed");
+  EXPECT(odesens_fit_result_start_point(fit, 0, x, INT64_MIN), ODESENS_ERR_INVALID_ARGUMENT, fit,
+         "negative");
+  EXPECT(odesens_fit_result_best(fit, NULL, 1, NULL), ODESENS_ERR_NULL_HANDLE, fit, "out is NULL");
+  CHECK(x[0] == -7.0);
+  EXPECT(odesens_fit_result_write_h5(fit, ""), ODESENS_ERR_INVALID_ARGUMENT, fit, "path is empty");
+  EXPECT(odesens_fit_result_write_h5(fit, "."), ODESENS_ERR_INVALID_ARGUMENT, fit, "");
+  EXPECT(odesens_fit_result_write_best(fit, NULL), ODESENS_ERR_NULL_HANDLE, fit, "path is NULL");
+  EXPECT(odesens_fit_result_write_best(fit, "no/such/folder/best.tsv"), ODESENS_ERR_IO, fit, "");
+
+  /* Profiles: wrong sizes, indices, levels and points. */
+  CHECK_OK(odesens_fit_result_best(fit, x, 1, NULL));
+  odesens_profile_result* prof = NULL;
+  const int64_t bad_n[] = {0, 2, -1, INT64_MAX, INT64_MIN};
+  for (size_t i = 0; i < sizeof bad_n / sizeof bad_n[0]; ++i)
+    CHECK(odesens_petab_profile(p, o, x, bad_n[i], NULL, 0, 0.95, &prof) < 0 && prof == NULL);
+  const double bad_levels[] = {0.0, 1.0, -0.5, 2.0};
+  for (size_t i = 0; i < sizeof bad_levels / sizeof bad_levels[0]; ++i)
+    EXPECT(odesens_petab_profile(p, o, x, 1, NULL, 0, bad_levels[i], &prof),
+           ODESENS_ERR_INVALID_ARGUMENT, p, "confidence");
+  EXPECT(odesens_petab_profile(p, o, x, 1, NULL, 0, NAN, &prof), ODESENS_ERR_NOT_FINITE, p,
+         "confidence");
+  const int64_t bad_index[] = {-1, 1, INT64_MAX, INT64_MIN};
+  for (size_t i = 0; i < sizeof bad_index / sizeof bad_index[0]; ++i)
+    EXPECT(odesens_petab_profile(p, o, x, 1, &bad_index[i], 1, 0.95, &prof),
+           ODESENS_ERR_INVALID_ARGUMENT, p, "out of range");
+  EXPECT(odesens_petab_profile(p, o, x, 1, NULL, 1, 0.95, &prof), ODESENS_ERR_NULL_HANDLE, p,
+         "indices is NULL");
+  EXPECT(odesens_petab_profile(p, o, x, 1, NULL, -1, 0.95, &prof), ODESENS_ERR_INVALID_ARGUMENT,
+         p, "negative");
+  const double nan_x = NAN, far_x = 5.0;
+  EXPECT(odesens_petab_profile(p, o, &nan_x, 1, NULL, 0, 0.95, &prof), ODESENS_ERR_NOT_FINITE, p,
+         "x[0] is NaN or Inf");
+  EXPECT(odesens_petab_profile(p, o, &far_x, 1, NULL, 0, 0.95, &prof),
+         ODESENS_ERR_INVALID_ARGUMENT, p, "outside");
+  CHECK(prof == NULL);
+  CHECK_OK(odesens_fit_options_set_profile_max_points(o, 3));
+  CHECK_OK(odesens_petab_profile(p, o, x, 1, NULL, 0, 0.95, &prof));
+  if (prof) {
+    int64_t n_points = -1;
+    double values[1] = {-7.0};
+    CHECK_OK(odesens_profile_result_info(prof, 0, NULL, NULL, NULL, &n_points, NULL));
+    CHECK(n_points >= 1);
+    EXPECT(odesens_profile_result_points(prof, 0, values, NULL, 0), ODESENS_ERR_BUFFER_TOO_SMALL,
+           prof, "needed");
+    EXPECT(odesens_profile_result_points(prof, 0, NULL, NULL, -1), ODESENS_ERR_INVALID_ARGUMENT,
+           prof, "negative");
+    EXPECT(odesens_profile_result_interval(prof, 1, NULL, NULL, NULL, NULL, NULL),
+           ODESENS_ERR_INVALID_ARGUMENT, prof, "profile index");
+    EXPECT(odesens_profile_result_point(prof, 0, n_points, values, 1),
+           ODESENS_ERR_INVALID_ARGUMENT, prof, "point index");
+    EXPECT(odesens_profile_result_plot(prof, ""), ODESENS_ERR_INVALID_ARGUMENT, prof,
+           "folder is empty");
+    CHECK(values[0] == -7.0);
+  }
+  odesens_profile_result_free(prof);
+  odesens_fit_result_free(fit);
+  odesens_fit_options_free(o);
+  odesens_petab_free(p);
+}
+
 /* ---- the table ---- */
 
 struct hostile_case {
@@ -1287,6 +1477,9 @@ static const struct hostile_case cases[] = {
     {"petab_null_and_wrong_handles", petab_null_and_wrong_handles, NULL},
     {"petab_load_hostile_files", petab_load_hostile_files, NULL},
     {"petab_evaluate_wrong_arguments", petab_evaluate_wrong_arguments, NULL},
+    {"fit_null_and_wrong_handles", fit_null_and_wrong_handles, NULL},
+    {"fit_options_wrong_values", fit_options_wrong_values, NULL},
+    {"fit_result_buffers_and_profile_arguments", fit_result_buffers_and_profile_arguments, NULL},
 };
 
 int main(int argc, char** argv) {
