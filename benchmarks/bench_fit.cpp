@@ -5,13 +5,14 @@
 // compare optimizers in the field).
 //
 // usage: bench_fit [--starts N] [--problems A,B,...] [--optimizers a,b]
-//                  [--threads T] [--seed S] [--max-seconds X]
+//                  [--threads T] [--seed S] [--max-seconds X] [--details]
 // Problems also from BENCH_FIT_PROBLEMS (comma-separated) when --problems
 // is not given. Each start runs on one thread; T starts at once (default 0:
 // one per core). A start "converged" when its final nllh is within 0.1 of
 // the best value any optimizer found on that problem. The reference is nllh
 // at the problem's nominal parameters, evaluated here with the fit's own
-// simulation settings.
+// simulation settings. --details lists every start (final nllh,
+// iterations, time, exit reason) on standard error.
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -78,6 +79,7 @@ int main(int argc, char** argv) {
   unsigned threads = 0;
   std::uint64_t seed = 1;
   double max_seconds = 0.0;
+  bool details = false;
   std::vector<std::string> problems = {"Boehm_JProteomeRes2014", "Bruno_JExpBot2016"};
   if (const char* env = std::getenv("BENCH_FIT_PROBLEMS"); env && *env) problems = split(env);
   std::vector<std::string> optimizers = {"ceres_lm", "nlopt_lbfgs"};
@@ -89,6 +91,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--threads") && has_value) threads = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--seed") && has_value) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--max-seconds") && has_value) max_seconds = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--details")) details = true;
     else {
       std::fprintf(stderr, "bench_fit: unknown argument %s\n", argv[i]);
       return 2;
@@ -139,6 +142,12 @@ int main(int argc, char** argv) {
         run.error = e.what();
       }
       run.cpu = cpu_seconds() - before;
+      if (details)
+        for (const odesens::StartResult& s : run.fit.starts)
+          std::fprintf(stderr, "%s %s start %zu: nllh %.6g, %lld iterations, %lld evaluations, "
+                       "%.2f s, %s\n", name.c_str(), optimizer.c_str(), s.index, s.nllh,
+                       static_cast<long long>(s.iterations), static_cast<long long>(s.evaluations),
+                       s.seconds, s.exit_reason.c_str());
       runs.push_back(std::move(run));
     }
     // The best value any optimizer found: the target both are counted against.
