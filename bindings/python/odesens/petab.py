@@ -141,8 +141,79 @@ class Problem:
         and ``time``, ``measurement`` (ndarrays)."""
         return self._core.measurements()
 
-    # Fitting (multi-start optimization) and profiles belong here, on the
-    # library's optimizers, once it has them.
+    def fit(self, starts=10, optimizer="auto", seed=0, threads=1, max_iterations=None,
+            max_seconds=None, start_points=None):
+        """Multi-start fit: one local optimization of nlpost per start, on
+        the library's optimizers (docs/fit.md), with this problem's
+        simulation settings. Returns a :class:`odesens.fit.FitResult`
+        (``best``, ``starts_at_best``, the starts as arrays).
+
+        Parameters
+        ----------
+        starts : int
+            Starts drawn by a Latin hypercube in the box of the scaled
+            parameters with ``seed`` (ignored when ``start_points`` is given).
+        optimizer : str
+            "auto" (ceres_lm when the problem has the least-squares form,
+            else nlopt_lbfgs), "ceres_lm" or "nlopt_lbfgs".
+        seed : int
+        threads : int
+            Starts run at once, each on one thread (0: one per core). The
+            same seed draws the same starts for any thread count.
+        max_iterations : int, optional
+            Per start (ceres_lm: steps; nlopt_lbfgs: evaluations); default 1000.
+        max_seconds : float, optional
+            Wall time per start (default: no limit).
+        start_points : array (K x n), optional
+            The starts themselves (scaled, inside the bounds).
+
+        A simulation failing inside a start is a rejected step; a start
+        whose own point cannot be simulated is kept, failed, with NaN
+        values. Raises :class:`odesens.Error` (invalid_argument, unsupported
+        for ceres_lm on a problem without least-squares form). Releases
+        the GIL.
+        """
+        from .fit import FitResult
+        args = {"starts": int(starts), "optimizer": optimizer, "seed": int(seed),
+                "threads": int(threads), "max_iterations": max_iterations,
+                "max_seconds": max_seconds,
+                "start_points": None if start_points is None else numpy.asarray(
+                    start_points, dtype=float)}
+        return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
+
+    def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
+                optimizer="auto"):
+        """Profile likelihoods from ``point`` (scaled; normally a fit's
+        ``best``): for each parameter, nlpost with it held at values
+        stepping away from the point and the others re-optimized, until
+        the likelihood-ratio threshold of ``confidence`` is crossed or the
+        bound is reached. Returns a list of :class:`odesens.fit.Profile`
+        with their confidence intervals.
+
+        Parameters
+        ----------
+        point : array (n,)
+        parameters : ids or indices, optional
+            The parameters to profile (default: every estimated one).
+        confidence : float
+            In (0, 1); the threshold is its chi^2(1) quantile halved (1.92 at 0.95).
+        threads : int
+            Sides of profiles traced at once (0: one per core).
+        max_points : int
+            Per side; reaching it leaves the side open.
+        optimizer : str
+            Of the re-optimizations (as in :meth:`fit`).
+
+        Raises :class:`odesens.Error` (invalid_argument for a bad point or
+        option; the simulation's status when ``point`` cannot be
+        simulated). Releases the GIL.
+        """
+        from .fit import Profile, parameter_indices
+        args = {"parameters": parameter_indices(self.parameter_ids, parameters),
+                "confidence": float(confidence), "threads": int(threads),
+                "max_points": int(max_points), "optimizer": optimizer}
+        point = numpy.asarray(point, dtype=float)
+        return [Profile(d) for d in _odesens.profile(self._core, point, self._settings, args)]
 
     def __reduce__(self):
         s = self._settings

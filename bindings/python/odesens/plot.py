@@ -135,3 +135,62 @@ def petab_data(problem, x=None, evaluation=None, file=None):
         ax.set_visible(False)
     fig.suptitle(f"data (o) and simulations (—), nllh = {evaluation.nllh:.6g}")
     return _finish(fig, file)
+
+
+def waterfall(fit_result, ax=None, file=None, reference=None):
+    """The waterfall of a multi-start fit (:meth:`odesens.petab.Problem.fit`):
+    the final nlpost of each start against its rank, as the distance to the
+    best plus 1 on a log scale, so that the plateaus of local optima stand
+    apart however far they are; starts within 0.1 of the best in another
+    colour. ``reference``: an nlpost to draw as a line (for example the
+    value at the nominal parameters). Failed starts are left out."""
+    fig, ax = _axes(ax)
+    values = numpy.asarray(fit_result.nlpost, dtype=float)
+    values = values[numpy.isfinite(values)]
+    if values.size == 0:
+        ax.set_title("waterfall: no start succeeded")
+        return _finish(fig, file)
+    best = values.min()
+    rank = numpy.arange(1, values.size + 1)
+    y = values - best + 1
+    at_best = values <= best + 0.1
+    ax.semilogy(rank, y, "-", color="0.6", linewidth=1)
+    if not at_best.all():
+        ax.semilogy(rank[~at_best], y[~at_best], "o", color="C0", markersize=5,
+                    label="other starts")
+    ax.semilogy(rank[at_best], y[at_best], "o", color="C3", markersize=6,
+                label=f"within 0.1 of the best ({at_best.sum()})")
+    if reference is not None and reference - best + 1 > 0:
+        ax.axhline(reference - best + 1, color="k", linestyle=":", label="reference")
+    ax.set_xlabel("start (sorted by final value)")
+    ax.set_ylabel(f"nlpost - best + 1 (best {best:.6g})")
+    ax.set_title(f"waterfall ({fit_result.optimizer}, {values.size} of {len(fit_result)} starts)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return _finish(fig, file)
+
+
+def profiles(profile_list, file=None, columns=3):
+    """Profile likelihoods (:meth:`odesens.petab.Problem.profile`), one
+    panel per parameter: the rise of nlpost over its value at the start
+    against the parameter (on its scale), the threshold of the confidence
+    level, the start (dotted) and the interval's ends (dashed where the
+    profile crossed the threshold, grey where the side stayed open)."""
+    n = len(profile_list)
+    cols = max(1, min(n, columns))
+    rows = max(1, (n + cols - 1) // cols)
+    fig = Figure(figsize=(3.6 * cols, 3.0 * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax, p in zip(axes, profile_list):
+        ax.plot(p.values, numpy.asarray(p.nlpost) - p.best_nlpost, ".-", color="C0")
+        ax.axhline(p.threshold, color="C3", linewidth=1)
+        ax.axvline(p.start, color="k", linestyle=":", linewidth=1)
+        for value, is_open in ((p.lower, p.lower_open), (p.upper, p.upper_open)):
+            ax.axvline(value, color="0.6" if is_open else "C3", linestyle="--", linewidth=1)
+        ax.set_title(p.id, fontsize=9)
+        ax.set_xlabel("value (its scale)")
+        ax.set_ylabel("nlpost rise")
+        ax.grid(True, alpha=0.3)
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    return _finish(fig, file)

@@ -12,5 +12,7 @@ void register_methods(pybind11::module_& m);
 void register_solves(pybind11::module_& m);
 void register_ensembles(pybind11::module_& m);
 void register_petab(pybind11::module_& m);
+void register_fit(pybind11::module_& m);
+void register_profile(pybind11::module_& m);
 
 }  // namespace odesens::python

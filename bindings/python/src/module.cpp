@@ -12,4 +12,6 @@ PYBIND11_MODULE(_odesens, m) {
   odesens::python::register_solves(m);
   odesens::python::register_ensembles(m);
   odesens::python::register_petab(m);
+  odesens::python::register_fit(m);
+  odesens::python::register_profile(m);
 }

@@ -8,7 +8,7 @@
 
 #include "bindings.hpp"
 #include "numpy_arrays.hpp"
-#include "problem_settings.hpp"
+#include "petab_settings.hpp"
 #include "result_binding.hpp"
 #include "odesens/petab.hpp"
 #include "sources/petab/petab_problem.hpp"
@@ -25,24 +25,6 @@ using Problem = std::shared_ptr<PetabProblem>;
 Problem load(const std::string& yaml) {
   py::gil_scoped_release unlocked;
   return std::const_pointer_cast<PetabProblem>(PetabProblem::load(yaml));
-}
-
-// Keys: method, rtol, atol, max_steps, options, gradient, fim, threads
-// (None or absent: PetabOptions' defaults).
-PetabOptions petab_options(const py::dict& s) {
-  PetabOptions o;
-  auto has = [&](const char* key) { return s.contains(key) && !s[key].is_none(); };
-  if (has("method")) o.method = s["method"].cast<std::string>();
-  if (has("rtol")) o.rtol = s["rtol"].cast<double>();
-  if (has("atol")) o.atol = {s["atol"].cast<double>()};
-  if (has("max_steps")) o.max_steps = s["max_steps"].cast<std::int64_t>();
-  if (has("gradient")) o.gradient = s["gradient"].cast<bool>();
-  if (has("fim")) o.fim = s["fim"].cast<bool>();
-  if (has("threads")) o.threads = s["threads"].cast<unsigned>();
-  if (has("options"))
-    for (const auto& [key, value] : s["options"].cast<py::dict>())
-      set_option(o.options, key.cast<std::string>(), value);
-  return o;
 }
 
 py::dict evaluation_to_dict(PetabResult&& r) {

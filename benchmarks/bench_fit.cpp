@@ -1,0 +1,190 @@
+// Multi-start fits of PEtab problems of the benchmark collection
+// (../shared/petab/benchmark), two optimizers side by side on the same
+// starts: how often each finds the best value, and what a found optimum
+// costs in CPU time (converged starts per CPU minute, the measure used to
+// compare optimizers in the field).
+//
+// usage: bench_fit [--starts N] [--problems A,B,...] [--optimizers a,b]
+//                  [--threads T] [--seed S] [--max-seconds X] [--details]
+// Problems also from BENCH_FIT_PROBLEMS (comma-separated) when --problems
+// is not given. Each start runs on one thread; T starts at once (default 0:
+// one per core). A start "converged" when its final nllh is within 0.1 of
+// the best value any optimizer found on that problem. The reference is nllh
+// at the problem's nominal parameters, evaluated here with the fit's own
+// simulation settings. --details lists every start (final nllh,
+// iterations, time, exit reason) on standard error.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "odesens/fit.hpp"
+#include "odesens/odesens.hpp"
+#include "odesens/petab.hpp"
+
+namespace {
+
+std::string shared_dir() {
+  const char* env = std::getenv("ODESENS_SHARED_DIR");
+  return env && *env ? env : ODESENS_DEFAULT_SHARED_DIR;
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = s.find(',', start);
+    out.push_back(s.substr(start, comma - start));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+// User and system time of the whole process: the starts run on worker
+// threads, so wall time would hide how many cores they kept busy, and on
+// a shared machine it would also count other programs' time.
+double cpu_seconds() {
+  rusage u{};
+  ::getrusage(RUSAGE_SELF, &u);
+  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+  return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Run {
+  std::string optimizer;
+  odesens::FitResult fit;
+  double cpu = 0.0;  // seconds of the process while this fit ran
+  std::string error;  // the fit threw (e.g. an optimizer the problem cannot use)
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t starts = 10;
+  unsigned threads = 0;
+  std::uint64_t seed = 1;
+  double max_seconds = 0.0;
+  bool details = false;
+  std::vector<std::string> problems = {"Boehm_JProteomeRes2014", "Bruno_JExpBot2016"};
+  if (const char* env = std::getenv("BENCH_FIT_PROBLEMS"); env && *env) problems = split(env);
+  std::vector<std::string> optimizers = {"ceres_lm", "nlopt_lbfgs"};
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--starts") && has_value) starts = std::strtoul(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--problems") && has_value) problems = split(argv[++i]);
+    else if (!std::strcmp(argv[i], "--optimizers") && has_value) optimizers = split(argv[++i]);
+    else if (!std::strcmp(argv[i], "--threads") && has_value) threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--seed") && has_value) seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--max-seconds") && has_value) max_seconds = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--details")) details = true;
+    else {
+      std::fprintf(stderr, "bench_fit: unknown argument %s\n", argv[i]);
+      return 2;
+    }
+  }
+  std::printf("| problem | optimizer | starts | failed | converged | fraction | "
+              "converged / CPU min | best nllh | reference | reached | median s / start | "
+              "CPU s |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::fflush(stdout);
+  for (const std::string& name : problems) {
+    const std::string yaml = shared_dir() + "/petab/benchmark/" + name + "/" + name + ".yaml";
+    struct stat st;
+    if (::stat(yaml.c_str(), &st) != 0) {
+      std::printf("| %s | not found | | | | | | | | | | |\n", name.c_str());
+      continue;
+    }
+    std::shared_ptr<const odesens::PetabProblem> problem;
+    double reference = std::numeric_limits<double>::quiet_NaN();
+    try {
+      problem = odesens::PetabProblem::load(yaml);
+      reference = problem->evaluate(problem->nominal_scaled(), odesens::OptimizerOptions{}.evaluation).nllh;
+    } catch (const odesens::Error& e) {
+      if (!problem) {
+        std::printf("| %s | failed: %s | | | | | | | | | | |\n", name.c_str(), e.what());
+        continue;
+      }
+      // Without a reference the fits still say what they found.
+    }
+    // Every optimizer starts from the same points: the comparison is of
+    // the optimizers, not of their luck with the starts.
+    const std::vector<std::vector<double>> points =
+        odesens::latin_hypercube(problem->lower_scaled(), problem->upper_scaled(), starts, seed);
+    std::vector<Run> runs;
+    for (const std::string& optimizer : optimizers) {
+      Run run;
+      run.optimizer = optimizer;
+      odesens::FitOptions o;
+      o.optimizer.optimizer = optimizer;
+      o.optimizer.max_seconds = max_seconds;
+      o.start_points = points;
+      o.seed = seed;
+      o.threads = threads;
+      const double before = cpu_seconds();
+      try {
+        run.fit = odesens::fit(*problem, o);
+      } catch (const odesens::Error& e) {
+        run.error = e.what();
+      }
+      run.cpu = cpu_seconds() - before;
+      if (details)
+        for (const odesens::StartResult& s : run.fit.starts)
+          std::fprintf(stderr, "%s %s start %zu: nllh %.6g, %lld iterations, %lld evaluations, "
+                       "%.2f s, %s\n", name.c_str(), optimizer.c_str(), s.index, s.nllh,
+                       static_cast<long long>(s.iterations), static_cast<long long>(s.evaluations),
+                       s.seconds, s.exit_reason.c_str());
+      runs.push_back(std::move(run));
+    }
+    // The best value any optimizer found: the target both are counted against.
+    double best = std::numeric_limits<double>::infinity();
+    for (const Run& r : runs)
+      for (const odesens::StartResult& s : r.fit.starts)
+        if (s.status == odesens::Status::ok && std::isfinite(s.nllh)) best = std::min(best, s.nllh);
+    for (const Run& r : runs) {
+      if (!r.error.empty()) {
+        std::printf("| %s | %s | failed: %s | | | | | | | | | |\n", name.c_str(),
+                    r.optimizer.c_str(), r.error.c_str());
+        continue;
+      }
+      std::size_t failed = 0, converged = 0;
+      double own_best = std::numeric_limits<double>::infinity();
+      std::vector<double> seconds;
+      for (const odesens::StartResult& s : r.fit.starts) {
+        seconds.push_back(s.seconds);
+        if (s.status != odesens::Status::ok || !std::isfinite(s.nllh)) {
+          ++failed;
+          continue;
+        }
+        own_best = std::min(own_best, s.nllh);
+        if (s.nllh <= best + 0.1) ++converged;
+      }
+      const std::size_t n = r.fit.starts.size();
+      // The reference counts as reached within the tests' tolerance
+      // (tests/fit/test_fit_benchmark.cpp).
+      const bool reached = own_best <= reference + 1e-3 * (1.0 + std::abs(reference));
+      std::printf("| %s | %s | %zu | %zu | %zu | %.2f | %.2f | %.3f | %.3f | %s | %.1f | %.1f |\n",
+                  name.c_str(), r.fit.optimizer.c_str(), n, failed, converged,
+                  n ? static_cast<double>(converged) / static_cast<double>(n) : 0.0,
+                  r.cpu > 0 ? static_cast<double>(converged) / (r.cpu / 60.0) : 0.0, own_best,
+                  reference, std::isnan(reference) ? "?" : reached ? "yes" : "no",
+                  median(seconds), r.cpu);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,99 @@
+"""Results of multi-start fits and profile likelihoods of PEtab problems.
+
+Made by :meth:`odesens.petab.Problem.fit` and
+:meth:`odesens.petab.Problem.profile`, which run the library's optimizers
+(docs/fit.md) with the GIL released; drawn by
+:func:`odesens.plot.waterfall` and :func:`odesens.plot.profiles`.
+"""
+
+import numpy
+
+from ._errors import invalid_argument
+
+
+class FitResult:
+    """The starts of a multi-start fit, sorted by final nlpost (the
+    waterfall; failed starts last, with NaN values).
+
+    Attributes (row k is the k-th start of the waterfall):
+
+    ``index`` (K,) the start's number among the starts drawn or given;
+    ``start``, ``end`` (K x n) points on the parameters' scales;
+    ``nllh``, ``nlpost``, ``gradient_norm`` (largest projected-gradient
+    component at the end), ``iterations``, ``evaluations``, ``seconds`` (K,)
+    arrays; ``exit_reason``, ``status`` (K) lists of str ("ok" or the
+    failure's status); ``best`` the best end point (None when no start
+    succeeded); ``starts_at_best`` the starts within 0.1 of the best
+    nlpost; ``optimizer`` what ran ("auto" resolved); ``seed``;
+    ``starts_planned``; ``parameter_ids``.
+    """
+
+    def __init__(self, data, parameter_ids):
+        self.__dict__.update(data)
+        self.parameter_ids = list(parameter_ids)
+
+    @property
+    def best(self):
+        if len(self.nlpost) == 0 or not numpy.isfinite(self.nlpost[0]):
+            return None
+        return self.end[0].copy()
+
+    def __len__(self):
+        return len(self.nlpost)
+
+    def __repr__(self):
+        best = self.nlpost[0] if len(self.nlpost) else float("nan")
+        return (f"<odesens.fit.FitResult {self.optimizer}: {len(self)} starts, best nlpost "
+                f"{best!r}, {self.starts_at_best} within 0.1 of it>")
+
+
+class Profile:
+    """The profile likelihood of one parameter: nlpost with the parameter
+    held at each of ``values`` and the other estimated parameters
+    re-optimized.
+
+    Attributes: ``id``, ``parameter`` (index among the estimated ones),
+    ``start`` (its value at the starting point), ``best_nlpost`` (there),
+    ``threshold`` (the nlpost rise of the confidence level), ``values``,
+    ``nlpost`` (arrays, sorted by value), ``x`` (the whole points, one row
+    per value), ``exit_reason`` (per point), ``lower``, ``upper`` (the
+    confidence interval on the parameter's scale), ``lower_end``,
+    ``upper_end`` (how each side ended: "crossed" closes it; "bound",
+    "max_points", "failed", "stopped" leave it open), ``found_better``
+    (a point below the start's nlpost: the start was not the optimum).
+    """
+
+    def __init__(self, data):
+        self.__dict__.update(data)
+
+    lower_open = property(lambda self: self.lower_end != "crossed")
+    upper_open = property(lambda self: self.upper_end != "crossed")
+
+    def __repr__(self):
+        left = "(" if self.lower_open else "["
+        right = ")" if self.upper_open else "]"
+        return (f"<odesens.fit.Profile {self.id}: {left}{self.lower!r}, {self.upper!r}{right}, "
+                f"{len(self.values)} points>")
+
+
+def parameter_indices(parameter_ids, parameters):
+    """Indices of ``parameters`` (ids or indices, or one of either) among
+    ``parameter_ids``; None stays None (every parameter). Raises
+    Error(invalid_argument) for an unknown id or an index out of range."""
+    if parameters is None:
+        return None
+    if isinstance(parameters, (str, int, numpy.integer)):
+        parameters = [parameters]
+    indices = []
+    for p in parameters:
+        if isinstance(p, str):
+            if p not in parameter_ids:
+                raise invalid_argument(f"'{p}' is not an estimated parameter of the problem")
+            indices.append(parameter_ids.index(p))
+        else:
+            i = int(p)
+            if not 0 <= i < len(parameter_ids):
+                raise invalid_argument(
+                    f"parameter index {i} is outside 0..{len(parameter_ids) - 1}")
+            indices.append(i)
+    return indices

@@ -1,0 +1,97 @@
+// Multi-start fits of PEtab problems (odesens/fit.hpp) with the GIL
+// released: the starts run on the library's worker pool while other Python
+// threads go on. odesens/fit.py wraps the dict returned here.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "errors.hpp"
+#include "fit_settings.hpp"
+#include "numpy_arrays.hpp"
+#include "petab_settings.hpp"
+#include "odesens/fit.hpp"
+
+namespace py = pybind11;
+
+namespace odesens::python {
+
+namespace {
+
+using Problem = std::shared_ptr<PetabProblem>;
+
+// Keys of `fit`: starts, seed, threads, start_points (None: a Latin
+// hypercube of `starts` points) and those of optimizer_options().
+FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
+  FitOptions o;
+  o.optimizer = optimizer_options(settings, fit);
+  auto has = [&](const char* key) { return fit.contains(key) && !fit[key].is_none(); };
+  if (has("starts")) o.starts = fit["starts"].cast<std::size_t>();
+  if (has("seed")) o.seed = fit["seed"].cast<std::uint64_t>();
+  if (has("threads")) o.threads = fit["threads"].cast<unsigned>();
+  if (has("start_points")) o.start_points = to_rows(fit["start_points"], "start_points");
+  return o;
+}
+
+// The starts as columns: one array per field, row k the k-th start of the
+// waterfall (sorted by final nlpost, failed starts last).
+py::dict fit_to_dict(const FitResult& r, std::size_t n) {
+  const std::size_t k = r.starts.size();
+  std::vector<double> start, end, nllh, nlpost, gradient_norm, seconds;
+  std::vector<std::int64_t> index, iterations, evaluations;
+  py::list status, exit_reason;
+  for (const StartResult& s : r.starts) {
+    start.insert(start.end(), s.start.begin(), s.start.end());
+    end.insert(end.end(), s.end.begin(), s.end.end());
+    nllh.push_back(s.nllh);
+    nlpost.push_back(s.nlpost);
+    gradient_norm.push_back(s.gradient_norm);
+    seconds.push_back(s.seconds);
+    index.push_back(static_cast<std::int64_t>(s.index));
+    iterations.push_back(s.iterations);
+    evaluations.push_back(s.evaluations);
+    status.append(status_name(s.status));
+    exit_reason.append(s.exit_reason);
+  }
+  const auto rows = static_cast<py::ssize_t>(k), cols = static_cast<py::ssize_t>(n);
+  py::dict d;
+  d["optimizer"] = r.optimizer;
+  d["seed"] = r.seed;
+  d["starts_planned"] = r.starts_planned;
+  d["starts_at_best"] = r.starts_at_best;
+  d["stopped"] = r.stopped;
+  d["index"] = py::array_t<std::int64_t>(rows, index.data());
+  d["start"] = owned_array(std::move(start), {rows, cols}, {cols, 1});
+  d["end"] = owned_array(std::move(end), {rows, cols}, {cols, 1});
+  d["nllh"] = owned_vector(std::move(nllh));
+  d["nlpost"] = owned_vector(std::move(nlpost));
+  d["gradient_norm"] = owned_vector(std::move(gradient_norm));
+  d["iterations"] = py::array_t<std::int64_t>(rows, iterations.data());
+  d["evaluations"] = py::array_t<std::int64_t>(rows, evaluations.data());
+  d["status"] = status;
+  d["exit_reason"] = exit_reason;
+  d["seconds"] = owned_vector(std::move(seconds));
+  return d;
+}
+
+py::dict run_fit(const Problem& problem, const py::dict& settings, const py::dict& fit_args) {
+  const FitOptions options = fit_options(settings, fit_args);
+  FitResult result;
+  {
+    py::gil_scoped_release unlocked;
+    result = fit(*problem, options);
+  }
+  return fit_to_dict(result, problem->parameter_ids().size());
+}
+
+}  // namespace
+
+void register_fit(py::module_& m) {
+  m.def("fit", &run_fit, py::arg("problem"), py::arg("settings"), py::arg("fit"));
+}
+
+}  // namespace odesens::python

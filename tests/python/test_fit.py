@@ -1,0 +1,117 @@
+"""Multi-start fits and profile likelihoods from Python on a synthetic
+PEtab problem with a known optimum: the fit finds it, equals the odesens
+tool's fit bit for bit, profiles bracket it, and their pictures are drawn."""
+
+import json
+import math
+import os
+import pathlib
+import subprocess
+
+import numpy
+import pytest
+
+import odesens
+import odesens.petab
+from synthetic_petab import OPTIMUM, SD, write_problem
+
+# Zero residuals at the optimum: only the noise model's normalisation is left.
+NLLH_AT_OPTIMUM = 13 * (0.5 * math.log(2 * math.pi) + math.log(SD))
+
+
+@pytest.fixture(scope="module")
+def yaml(tmp_path_factory):
+    return write_problem(tmp_path_factory.mktemp("synthetic"))
+
+
+@pytest.fixture(scope="module")
+def problem(yaml):
+    return odesens.petab.Problem(yaml)
+
+
+@pytest.fixture(scope="module")
+def fitted(problem):
+    return problem.fit(starts=6, seed=3)
+
+
+def test_the_fit_recovers_the_optimum(fitted):
+    assert fitted.optimizer == "ceres_lm"
+    assert fitted.best == pytest.approx(OPTIMUM, abs=1e-5)
+    assert fitted.nllh[0] == pytest.approx(NLLH_AT_OPTIMUM, abs=1e-6)
+    assert 1 <= fitted.starts_at_best <= len(fitted) == 6
+
+
+def test_the_starts_are_arrays_sorted_as_a_waterfall(fitted):
+    k = len(fitted)
+    assert fitted.start.shape == fitted.end.shape == (k, 2)
+    for name in ("nllh", "nlpost", "gradient_norm", "iterations", "evaluations", "seconds",
+                 "index"):
+        assert getattr(fitted, name).shape == (k,)
+    assert list(fitted.nlpost) == sorted(fitted.nlpost)
+    assert sorted(fitted.index) == list(range(k))
+    assert len(fitted.exit_reason) == k and fitted.status == ["ok"] * k
+    assert fitted.parameter_ids == ["k1", "scale"]
+
+
+def test_the_fit_equals_the_tools_bit_for_bit(yaml, problem, cli):
+    out = subprocess.run([cli, "fit", str(yaml), "--starts", "4", "--seed", "5", "--threads",
+                          "1", "--format", "json"], capture_output=True, text=True, check=True)
+    tool = json.loads(out.stdout)
+    mine = problem.fit(starts=4, seed=5, threads=1)
+    assert mine.optimizer == tool["optimizer"] and mine.starts_at_best == tool["starts_at_best"]
+    for k, s in enumerate(tool["starts"]):
+        assert mine.index[k] == s["start_index"]
+        assert mine.start[k].tolist() == s["start"]
+        assert mine.end[k].tolist() == s["end"]
+        assert mine.nlpost[k] == s["nlpost"] and mine.nllh[k] == s["nllh"]
+        assert mine.iterations[k] == s["iterations"]
+        assert mine.exit_reason[k] == s["exit_reason"]
+
+
+def test_given_start_points_are_used_and_a_start_at_the_optimum_stays(problem):
+    r = problem.fit(start_points=[OPTIMUM, (0.0, 1.0)], optimizer="nlopt_lbfgs")
+    assert r.optimizer == "nlopt_lbfgs" and len(r) == 2
+    assert r.start[r.index == 0][0].tolist() == list(OPTIMUM)
+    assert r.end[r.index == 0][0] == pytest.approx(OPTIMUM, abs=1e-6)
+
+
+def test_bad_fit_arguments_raise_invalid_argument(problem):
+    with pytest.raises(odesens.Error) as caught:
+        problem.fit(start_points=[(5.0, 1.0)])  # k1 above its bound
+    assert caught.value.status == "invalid_argument"
+    with pytest.raises(odesens.Error) as caught:
+        problem.fit(optimizer="simplex")
+    assert caught.value.status == "invalid_argument"
+
+
+def test_profile_intervals_contain_the_optimum(problem, fitted):
+    profiles = problem.profile(fitted.best)
+    assert [p.id for p in profiles] == ["k1", "scale"]
+    for p, optimum in zip(profiles, OPTIMUM):
+        assert p.lower < optimum < p.upper
+        assert p.lower_end == p.upper_end == "crossed"
+        assert p.threshold == pytest.approx(1.92, abs=0.01)
+        assert p.values.shape == p.nlpost.shape and p.x.shape == (len(p.values), 2)
+        assert p.nlpost.min() >= p.best_nlpost - 1e-6
+
+
+def test_profile_takes_ids_or_indices(problem, fitted):
+    assert [p.id for p in problem.profile(fitted.best, parameters="scale")] == ["scale"]
+    assert [p.id for p in problem.profile(fitted.best, parameters=[0])] == ["k1"]
+    with pytest.raises(odesens.Error) as caught:
+        problem.profile(fitted.best, parameters=["k2"])
+    assert caught.value.status == "invalid_argument"
+
+
+def test_the_waterfall_and_the_profiles_are_drawn(problem, fitted, tmp_path):
+    import odesens.plot
+    # ODESENS_PLOT_DIR keeps the pictures to look at (as test_plots.py).
+    kept = os.environ.get("ODESENS_PLOT_DIR")
+    if kept:
+        tmp_path = pathlib.Path(kept)
+        tmp_path.mkdir(parents=True, exist_ok=True)
+    waterfall = tmp_path / "waterfall.png"
+    odesens.plot.waterfall(fitted, file=waterfall, reference=problem.objective(problem.nominal))
+    drawn = tmp_path / "profiles.png"
+    odesens.plot.profiles(problem.profile(fitted.best), file=drawn)
+    assert waterfall.stat().st_size > 10000 and drawn.stat().st_size > 10000
