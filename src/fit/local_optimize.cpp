@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "fit/start_objective.hpp"
+#include "io/format_double.hpp"
 
 namespace odesens {
 namespace {
@@ -27,9 +28,9 @@ void fitting::check_start(const PetabProblem& problem, const std::vector<double>
   for (std::size_t i = 0; i < n; ++i)
     if (!std::isfinite(x0[i]) || x0[i] < problem.lower_scaled()[i] ||
         x0[i] > problem.upper_scaled()[i])
-      refuse("start value " + std::to_string(x0[i]) + " of '" + problem.parameter_ids()[i] +
-             "' is outside its bounds [" + std::to_string(problem.lower_scaled()[i]) + ", " +
-             std::to_string(problem.upper_scaled()[i]) + "] (on its scale)");
+      refuse("start value " + io::format_double(x0[i]) + " of '" + problem.parameter_ids()[i] +
+             "' is outside its bounds [" + io::format_double(problem.lower_scaled()[i]) + ", " +
+             io::format_double(problem.upper_scaled()[i]) + "] (on its scale)");
 }
 
 namespace {

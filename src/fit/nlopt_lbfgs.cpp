@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fit/start_objective.hpp"
+#include "io/format_double.hpp"
 
 namespace odesens::fitting {
 namespace {
@@ -50,7 +51,7 @@ double nlpost_objective(unsigned n, const double* x, double* gradient, void* dat
       const std::vector<double> g(gradient, gradient + n), at(x, x + n);
       if (projected_gradient_norm(g, at, c.lower, c.upper) <= c.options->gradient_tolerance)
         force_stop(c, "gradient tolerance reached: projected gradient below " +
-                          std::to_string(c.options->gradient_tolerance));
+                          io::format_double(c.options->gradient_tolerance));
     }
     return r.nlpost;
   } catch (const Error& e) {
@@ -68,9 +69,9 @@ std::string result_text(nlopt_result r, const OptimizerOptions& o) {
   switch (r) {
     case NLOPT_FTOL_REACHED:
       return "function tolerance reached: relative change of nlpost below " +
-             std::to_string(o.function_tolerance);
+             io::format_double(o.function_tolerance);
     case NLOPT_XTOL_REACHED:
-      return "step tolerance reached: relative step below " + std::to_string(o.step_tolerance);
+      return "step tolerance reached: relative step below " + io::format_double(o.step_tolerance);
     case NLOPT_MAXEVAL_REACHED:
       return "maximum number of iterations (evaluations) reached: " +
              std::to_string(o.max_iterations);
