@@ -2,10 +2,11 @@
 0.7 of the time of the same solves one after the other. Run alone by CTest
 (RUN_SERIAL) with serial BLAS; each solve takes about 0.2 s, and the best
 of a few tries counts, so that a busy moment of the machine does not
-decide the result. When even the library's own two worker threads
-(solve_ensemble) cannot beat 0.7 at that moment, the machine has no second
-core to give and the timing test skips, saying so; the test that Python
-code runs during a solve holds on any machine."""
+decide the result. Each try also times the library's own two worker
+threads (solve_ensemble) on the same solves: when they never came below
+0.6 either, the machine had no second core to give and the timing test
+skips, saying so; the test that Python code runs during a solve holds on
+any machine."""
 
 import os
 import threading
@@ -17,7 +18,7 @@ import odesens
 
 MODEL = "glv:20"
 SOLVES_PER_THREAD = 3
-TRIES = 4
+TRIES = 6
 
 
 def solve_repeatedly(model):
@@ -46,19 +47,20 @@ def threaded_seconds(model, target=solve_repeatedly):
 def test_two_threads_solve_in_parallel():
     model = odesens.load(MODEL)
     solve_repeatedly(model)  # warm caches and the allocator
-    ratios = []
+    ratios, pools = [], []
     for _ in range(TRIES):
         serial, threaded = serial_seconds(model), threaded_seconds(model)
         ratios.append(threaded / serial)
         if ratios[-1] <= 0.7:
             break
+        pools.append(ensemble_ratio(model))
     print(f"threaded / serial ({MODEL}, 2 x {SOLVES_PER_THREAD} solves): "
-          + ", ".join(f"{r:.2f}" for r in ratios))
-    if min(ratios) > 0.7:
-        pool = ensemble_ratio(model)
-        if pool > 0.7:
-            pytest.skip(f"the machine is busy: two threads of the library's own pool took "
-                        f"{pool:.2f} of the serial time (Python threads: {min(ratios):.2f})")
+          + ", ".join(f"{r:.2f}" for r in ratios)
+          + "; the library's pool: " + ", ".join(f"{r:.2f}" for r in pools))
+    if min(ratios) > 0.7 and min(pools) > 0.6:
+        pytest.skip(f"the machine is busy: two threads of the library's own pool took at "
+                    f"best {min(pools):.2f} of the serial time (Python threads: "
+                    f"{min(ratios):.2f})")
     assert min(ratios) <= 0.7
 
 
