@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up and builds odesens, runs the test suites, then builds the
+# Sets up and builds odesens, runs the test suites (the Python module's
+# pytest files among them, label `python`), then builds the
 # sanitized tree build-san/ (clang, AddressSanitizer +
 # UndefinedBehaviorSanitizer, scripts/configure_sanitized.sh) and runs the
 # suites there too, then runs the tests of models shared by threads (model,
