@@ -3,6 +3,7 @@
 // parameter bounds.
 #include <ceres/ceres.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "fit/start_objective.hpp"
@@ -76,18 +77,27 @@ ceres::Solver::Options solver_options(const OptimizerOptions& o) {
 constexpr int kMaxRounds = 4;
 
 // The parameters at a bound whose gradient (of 1/2 sum r^2, one evaluation
-// with the Jacobian) points out of the box.
+// with the Jacobian) points out of the box. With parameters held already
+// (a SubsetManifold), Ceres gives the gradient in the tangent space: the
+// free parameters not held, in order; the held ones stay held.
 std::vector<int> held_by_bounds(ceres::Problem& problem, const std::vector<double>& free,
                                 const std::vector<double>& lower,
-                                const std::vector<double>& upper) {
-  std::vector<int> held;
-  std::vector<double> gradient;
+                                const std::vector<double>& upper,
+                                const std::vector<int>& already_held) {
+  std::vector<double> tangent;
   double cost = 0.0;
-  if (!problem.Evaluate(ceres::Problem::EvaluateOptions(), &cost, nullptr, &gradient, nullptr))
-    return held;
-  for (std::size_t i = 0; i < free.size(); ++i)
-    if ((free[i] <= lower[i] && gradient[i] > 0) || (free[i] >= upper[i] && gradient[i] < 0))
+  if (!problem.Evaluate(ceres::Problem::EvaluateOptions(), &cost, nullptr, &tangent, nullptr))
+    return already_held;
+  if (tangent.size() + already_held.size() != free.size()) return already_held;
+  std::vector<int> held;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < free.size(); ++i) {
+    const bool was_held =
+        std::find(already_held.begin(), already_held.end(), static_cast<int>(i)) != already_held.end();
+    const double g = was_held ? 0.0 : tangent[k++];
+    if (was_held || (free[i] <= lower[i] && g > 0) || (free[i] >= upper[i] && g < 0))
       held.push_back(static_cast<int>(i));
+  }
   return held;
 }
 
@@ -125,7 +135,7 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     run.iterations += summary.num_successful_steps + summary.num_unsuccessful_steps;
     run.exit_reason = stop.stopped ? "stopped by request" : summary.message;
     if (stop.stopped || summary.termination_type != ceres::CONVERGENCE) break;
-    std::vector<int> at_bound = held_by_bounds(problem, free, lower, upper);
+    std::vector<int> at_bound = held_by_bounds(problem, free, lower, upper, held);
     if (at_bound.empty() || at_bound == held || at_bound.size() == free.size()) break;
     held = at_bound;
     problem.SetManifold(free.data(), new ceres::SubsetManifold(static_cast<int>(free.size()), held));
