@@ -2,6 +2,8 @@
 // optimum: the waterfall, the HDF5 document, --best read back by
 // `odesens petab --at`, and the refusals of a wrong command line.
 #include <gtest/gtest.h>
+
+#include "cli/tool_run.hpp"
 #include <hdf5.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,30 +19,8 @@
 
 namespace {
 
-struct ToolRun {
-  int status;
-  std::string out, err;
-};
-
-ToolRun run_fit_tool(const std::string& args) {
-  char err_path[] = "/tmp/odesens_cli_fit_err_XXXXXX";
-  const int fd = mkstemp(err_path);
-  close(fd);
-  const std::string cmd = std::string(ODESENS_CLI_PATH) + " " + args + " 2>" + err_path;
-  ToolRun r{};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  std::remove(err_path);
-  return r;
-}
+using odesens::test::ToolRun;
+using odesens::test::run_tool;
 
 std::vector<double> read_doubles(const std::string& file, const char* name) {
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -57,7 +37,7 @@ std::vector<double> read_doubles(const std::string& file, const char* name) {
 TEST(CliFit, WritesTheStartsAndABestTableThatPetabReadsBack) {
   odesens::test::SyntheticProblem p;
   const std::string h5 = p.path("fit.h5"), best = p.path("best.tsv");
-  const ToolRun r = run_fit_tool("fit " + p.yaml() + " --starts 3 --threads 2 --seed 5 --out " +
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts 3 --threads 2 --seed 5 --out " +
                                  h5 + " --best " + best + " --format json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -67,14 +47,14 @@ TEST(CliFit, WritesTheStartsAndABestTableThatPetabReadsBack) {
   ASSERT_EQ(nlpost.size(), 3u);
   EXPECT_EQ(nlpost[0], value);
   EXPECT_EQ(read_doubles(h5, "end").size(), 6u);
-  const ToolRun back = run_fit_tool("petab " + p.yaml() + " --at " + best + " --format json");
+  const ToolRun back = run_tool("petab " + p.yaml() + " --at " + best + " --format json");
   ASSERT_EQ(back.status, 0) << back.err;
   EXPECT_NEAR(nlohmann::json::parse(back.out)["nllh"].get<double>(), value, 1e-8);
 }
 
 TEST(CliFit, TextIsTheWaterfall) {
   odesens::test::SyntheticProblem p;
-  const ToolRun r = run_fit_tool("fit " + p.yaml() + " --starts 2 --optimizer nlopt_lbfgs");
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts 2 --optimizer nlopt_lbfgs");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("optimizer nlopt_lbfgs, 2 of 2 starts"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("starts within 0.1"), std::string::npos) << r.out;
@@ -85,14 +65,14 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
   for (const std::string args : {"--starts 0", "--starts x", "--starts 2.5", "--threads -1",
                                  "--optimizer newton --starts 2", "",
                                  "--starts 2 --max-seconds-per-start 0"}) {
-    const ToolRun r = run_fit_tool("fit " + p.yaml() + " " + args);
+    const ToolRun r = run_tool("fit " + p.yaml() + " " + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find("odesens: error:"), std::string::npos) << r.err;
   }
-  const ToolRun missing = run_fit_tool("fit /nonexistent/problem.yaml --starts 2");
+  const ToolRun missing = run_tool("fit /nonexistent/problem.yaml --starts 2");
   EXPECT_NE(missing.status, 0);
   EXPECT_NE(missing.err.find("/nonexistent/problem.yaml"), std::string::npos) << missing.err;
-  const ToolRun help = run_fit_tool("fit --help");
+  const ToolRun help = run_tool("fit --help");
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("--starts-from"), std::string::npos);
 }

@@ -2,6 +2,8 @@
 // (../shared): the text and JSON documents, --at, --simulations, --out, and
 // the exit statuses of what is wrong.
 #include <gtest/gtest.h>
+
+#include "cli/tool_run.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,35 +22,16 @@
 
 namespace {
 
-namespace fs = std::filesystem;
+using odesens::test::ToolRun;
+using odesens::test::run_tool;
 
-struct ToolRun {
-  int status;
-  std::string out, err;
-};
+namespace fs = std::filesystem;
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-ToolRun run_tool(const std::string& args) {
-  char err_path[] = "/tmp/odesens_cli_petab_err_XXXXXX";
-  const int fd = mkstemp(err_path);
-  close(fd);
-  const std::string cmd = std::string(ODESENS_CLI_PATH) + " " + args + " 2>" + err_path;
-  ToolRun r{};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.err = slurp(err_path);
-  std::remove(err_path);
-  return r;
 }
 
 // A fresh folder under /tmp, removed with what it holds.

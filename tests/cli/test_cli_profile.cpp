@@ -3,6 +3,8 @@
 // standard output, the JSON document, PNG files, and the refusals of a
 // wrong command line.
 #include <gtest/gtest.h>
+
+#include "cli/tool_run.hpp"
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,30 +21,8 @@
 
 namespace {
 
-struct ToolRun {
-  int status;
-  std::string out, err;
-};
-
-ToolRun run_tool(const std::string& args) {
-  char err_path[] = "/tmp/odesens_cli_profile_err_XXXXXX";
-  const int fd = mkstemp(err_path);
-  close(fd);
-  const std::string cmd = std::string(ODESENS_CLI_PATH) + " " + args + " 2>" + err_path;
-  ToolRun r{};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream e(err_path);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  std::remove(err_path);
-  return r;
-}
+using odesens::test::ToolRun;
+using odesens::test::run_tool;
 
 // A PNG of some size: the signature and more than a blank picture's bytes.
 bool is_png(const std::string& path) {
