@@ -13,6 +13,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_help.hpp"
+#include "cli/petab_command.hpp"
 #include "cli/interrupt.hpp"
 #include "fit/fit_h5.hpp"
 #include "fit/fit_plots.hpp"
@@ -151,11 +152,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
     if (!(s > 0)) throw UsageError{"--max-seconds-per-start needs a positive number, got '" + v + "'"};
     a.max_seconds = s;
   });
-  command.add_option("--method", a.method);
-  command.add_option_function<std::string>(
-      "--rtol", [&a](const std::string& v) { a.rtol = parse_number(v, "--rtol"); });
-  command.add_option_function<std::string>(
-      "--atol", [&a](const std::string& v) { a.atol = parse_number(v, "--atol"); });
+  add_simulation_flags(command, a.method, a.rtol, a.atol);
   command.add_option("--out", a.out);
   command.add_option("--best", a.best);
   command.add_option("--plot", a.plot);

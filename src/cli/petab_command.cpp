@@ -76,15 +76,20 @@ void write_text(std::ostream& out, const PetabResult& r) {
 
 }  // namespace
 
+void add_simulation_flags(CLI::App& command, std::string& method, std::optional<double>& rtol,
+                          std::optional<double>& atol) {
+  command.add_option("--method", method);
+  command.add_option_function<std::string>(
+      "--rtol", [&rtol](const std::string& v) { rtol = parse_number(v, "--rtol"); });
+  command.add_option_function<std::string>(
+      "--atol", [&atol](const std::string& v) { atol = parse_number(v, "--atol"); });
+}
+
 void add_petab_flags(CLI::App& command, PetabArguments& a) {
   command.add_option("PROBLEM", a.problem);
   command.add_flag("-h,--help", a.help);
   command.add_option("--at", a.at);
-  command.add_option("--method", a.method);
-  command.add_option_function<std::string>(
-      "--rtol", [&a](const std::string& v) { a.rtol = parse_number(v, "--rtol"); });
-  command.add_option_function<std::string>(
-      "--atol", [&a](const std::string& v) { a.atol = parse_number(v, "--atol"); });
+  add_simulation_flags(command, a.method, a.rtol, a.atol);
   command.add_option_function<std::string>("--option", [&a](const std::string& v) {
     a.options.push_back(split_assignment(v, "--option"));
   })->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -29,6 +29,11 @@ struct PetabArguments {
   bool help = false;  // --help, -h: the flags instead of a run
 };
 
+// --method ID, --rtol R, --atol A: the simulations' method and tolerances,
+// flags of petab, fit and profile alike.
+void add_simulation_flags(CLI::App& command, std::string& method, std::optional<double>& rtol,
+                          std::optional<double>& atol);
+
 void add_petab_flags(CLI::App& command, PetabArguments& a);
 int run_petab(const PetabArguments& a);
 

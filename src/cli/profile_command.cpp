@@ -9,6 +9,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_help.hpp"
+#include "cli/petab_command.hpp"
 #include "cli/interrupt.hpp"
 #include "fit/fit_plots.hpp"
 #include "io/format_double.hpp"
@@ -129,11 +130,7 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
   });
   command.add_option("--optimizer", a.optimizer)
       ->check(CLI::IsMember({"auto", "ceres_lm", "nlopt_lbfgs"}));
-  command.add_option("--method", a.method);
-  command.add_option_function<std::string>(
-      "--rtol", [&a](const std::string& v) { a.rtol = parse_number(v, "--rtol"); });
-  command.add_option_function<std::string>(
-      "--atol", [&a](const std::string& v) { a.atol = parse_number(v, "--atol"); });
+  add_simulation_flags(command, a.method, a.rtol, a.atol);
   command.add_option("--out", a.out);
   command.add_option("--plot", a.plot);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
