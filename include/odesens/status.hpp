@@ -29,6 +29,7 @@ enum class Status : int {
   io_error = -14,          // a file could not be read or written
   out_of_memory = -15,     // an allocation failed: the problem needs more memory than there is
   unbounded = -16,         // a set-valued method cannot enclose an operation over the box
+  stiff = -17,             // an explicit method found the problem stiff: an implicit one suits it
   internal_error = -99     // a bug: please report it with the message
 };
 

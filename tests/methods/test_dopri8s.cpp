@@ -462,10 +462,37 @@ TEST(Dopri8s, BadOptionsAreNamed) {
   EXPECT_NE(message.find("nx + np"), std::string::npos) << message;
 }
 
-// dopri8s is explicit: on Van der Pol with mu = 1000 it runs out of steps
-// and says why.
-TEST(Dopri8s, StiffProblemIsTooMuchWorkWithAHint) {
-  Problem p = builtin_problem("vanderpol", {100.0});
+// STIFF DETEST E3 over [0, 500].
+Problem stiff_e3() {
+  Problem p;
+  p.model = load_ode_text(
+      "param a1 = 55\nparam a2 = 65\nparam a3 = 0.0785\nparam a4 = 0.1\n"
+      "state y1 = 1\nstate y2 = 1\nstate y3 = 0\n"
+      "dy1/dt = -(a1 + y3)*y1 + a2*y2\ndy2/dt = a3*(y1 - y2)\ndy3/dt = a4*y1\n",
+      "stiff_e3.ode");
+  p.output_times = {0.0, 250.0, 500.0};
+  return p;
+}
+
+// dopri8s is explicit: on a stiff real model (Boehm_JProteomeRes2014) its
+// stiffness test ends the solve within a few thousand steps instead of
+// running for minutes, and names the implicit methods.
+TEST(Dopri8s, StiffRealModelEndsEarlyNamingImplicitMethods) {
+  const std::string path = expr_testing::shared_dir() + "/models/sbml/Boehm_JProteomeRes2014.xml";
+  if (!expr_testing::readable(path)) GTEST_SKIP() << path << " not found (set ODESENS_SHARED_DIR)";
+  Problem p;
+  p.model = load_model_file(path);
+  p.output_times = linspace(0, p.model->default_t_end(), 21);
+  std::string message;
+  EXPECT_EQ(status_of(p, &message), Status::stiff) << message;
+  for (const char* named : {"cvodes_fsa", "odesd", "grk4as", "stiffness_check=0"})
+    EXPECT_NE(message.find(named), std::string::npos) << message;
+}
+
+// With the test off it steps on until max_steps, and still says why.
+TEST(Dopri8s, StiffProblemWithoutTheTestIsTooMuchWorkWithAHint) {
+  Problem p = stiff_e3();
+  p.options.set("stiffness_check", std::int64_t{0});
   p.max_steps = 5000;
   std::string message;
   EXPECT_EQ(status_of(p, &message), Status::too_much_work);

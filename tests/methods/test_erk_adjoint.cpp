@@ -290,6 +290,34 @@ TEST(ErkAdjoint, BlowUpIsASolverFailureNamingItsTime) {
   }
 }
 
+// STIFF DETEST E3 over [0, 500]: the forward pass's stiffness test ends it
+// early and names the implicit methods; with the test off the same problem
+// runs to the end (an explicit method can, at its stability limit).
+TEST(ErkAdjoint, StiffProblemEndsEarlyNamingImplicitMethods) {
+  for (const char* tableau : {"dopri5", "dop853"}) {
+    Problem problem;
+    problem.model = load_ode_text(
+        "param a1 = 55\nparam a2 = 65\nparam a3 = 0.0785\nparam a4 = 0.1\n"
+        "state y1 = 1\nstate y2 = 1\nstate y3 = 0\n"
+        "dy1/dt = -(a1 + y3)*y1 + a2*y2\ndy2/dt = a3*(y1 - y2)\ndy3/dt = a4*y1\n",
+        "stiff_e3.ode");
+    problem.output_times = linspace(0, 500, 3);
+    problem.options.set("tableau", std::string(tableau));
+    try {
+      solve(problem, "erk_adjoint");
+      ADD_FAILURE() << tableau << ": no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::stiff) << e.what();
+      for (const char* named : {"cvodes_asa", "cvodes_fsa", "odesd", "stiffness_check=0", tableau})
+        EXPECT_NE(std::string(e.what()).find(named), std::string::npos) << e.what();
+    }
+    problem.options.set("stiffness_check", std::int64_t{0});
+    const Result r = solve(problem, "erk_adjoint");
+    EXPECT_GT(r.stats.steps, 2000) << tableau;
+    EXPECT_EQ(r.gradient.size(), 4u);
+  }
+}
+
 TEST(ErkAdjoint, BadInputIsRefusedWithAClearStatus) {
   auto problem = builtin_problem("glv:3", linspace(0, 1, 3));
   problem.options.set("tableau", std::string("rk4"));

@@ -27,6 +27,7 @@ const char* status_name(Status status) noexcept {
     case Status::io_error: return "io_error";
     case Status::out_of_memory: return "out_of_memory";
     case Status::unbounded: return "unbounded";
+    case Status::stiff: return "stiff";
     case Status::internal_error: return "internal_error";
   }
   return "internal_error";

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -16,6 +17,12 @@ namespace odesens::integrate::erk {
 
 namespace {
 bool finite(double v) { return std::isfinite(v); }
+
+std::string three_digits(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", v);
+  return text;
+}
 }  // namespace
 
 ErkEngine::ErkEngine(ErkSystem& system, ErkWorkspace& workspace, const ErkSettings& settings,
@@ -27,6 +34,7 @@ ErkEngine::ErkEngine(ErkSystem& system, ErkWorkspace& workspace, const ErkSettin
       observer_(observer),
       kernels_(erk_lane_kernels(workspace.lanes())),
       controller_(std::max(1, workspace.tableau().error_order), settings.controller),
+      stiffness_(workspace.tableau()),
       n_(workspace.n()) {
   validate_settings();
 }
@@ -64,6 +72,7 @@ void ErkEngine::reset(double t0, const double* x0, double t_end, double h_first)
   stats_ = ErkStats{};
   budget_start_ = 0;
   controller_.reset();
+  stiffness_.reset();
   has_step_ = dense_ready_ = fsal_pending_ = false;
   started_ = true;
 
@@ -136,6 +145,7 @@ void ErkEngine::step(double t_limit) {
         h_next_ = h_new;
       }
       accept(h, lands ? t_limit : t_ + h, defer_fsal);
+      if (adaptive && settings_.detect_stiffness) test_stiffness();
       return;
     }
     ++stats_.rejected;
@@ -143,6 +153,23 @@ void ErkEngine::step(double t_limit) {
     if (observer_) observer_->on_step_rejected(t_, h, err);
     h_next_ = h * controller_.factor_after_reject(err);
   }
+}
+
+// Right after accept(): k_{s-1} = f(t, x) at the new state, while the
+// stage value buffer and k_j still hold the last explicit stage, c_j = 1.
+void ErkEngine::test_stiffness() {
+  if (!stiffness_.due(stats_.accepted)) return;
+  double** k = workspace_.stages();
+  const int j = stiffness_.stage();
+  const double h_lambda = stiffness_quotient(size(), h_last_, workspace_.x(), workspace_.stage_value(),
+                                             k[tableau_.stages - 1], k[j]);
+  if (!stiffness_.record(h_lambda)) return;
+  throw Error(Status::stiff,
+              "the problem became stiff near t = " + number_text(t_) + ": for " +
+                  std::to_string(StiffnessTest::run) + " tests the step size stayed at the edge of " +
+                  tableau_.name + "'s stability region (h|lambda| = " + three_digits(h_lambda) +
+                  ", boundary " + three_digits(stiffness_.boundary()) +
+                  "), so an explicit method needs far more steps here than an implicit one");
 }
 
 void ErkEngine::integrate_to(double t_end) {

@@ -13,7 +13,8 @@
 //
 // Failures throw odesens::Error: invalid_argument (settings, lanes, h_fixed
 // missing for euler/rk4), too_much_work (max_steps), solver_failed (step
-// size below 16 eps |t|), not_finite (NaN/Inf in x0, f or the solution).
+// size below 16 eps |t|), not_finite (NaN/Inf in x0, f or the solution),
+// stiff (ErkSettings::detect_stiffness).
 // No allocation after construction (reset and the step loop only use the
 // workspace).
 #pragma once
@@ -24,6 +25,7 @@
 #include "integrate/erk/erk_system.hpp"
 #include "integrate/erk/erk_workspace.hpp"
 #include "integrate/erk/lane_kernels.hpp"
+#include "integrate/erk/stiffness_test.hpp"
 #include "integrate/erk/tableau.hpp"
 #include "integrate/step_control.hpp"
 
@@ -48,6 +50,11 @@ struct ErkSettings {
   // x by 1/ε. Off: x_{n+1} is exactly the tableau's sum as rounded (the
   // discrete adjoint replays it so).
   bool compensated = false;
+  // Hairer's stiffness test (stiffness_test.hpp) on adaptive steps of the
+  // tableaux that have it (dopri5, dop853): a problem declared stiff ends
+  // the solve with Error(stiff). Off: the engine steps on at its stability
+  // limit, however many steps that takes.
+  bool detect_stiffness = true;
 };
 
 struct ErkStats {
@@ -103,6 +110,8 @@ class ErkEngine {
   const double* x_low() const { return workspace_.x_low(); }
   double t_previous() const { return t_previous_; }
   double h_last() const { return h_last_; }
+  // h|λ| of the last stiffness test (0 before the first).
+  double last_h_lambda() const { return stiffness_.last_h_lambda(); }
   double h_next() const { return h_next_; }
   bool has_step() const { return has_step_; }
   const ErkStats& stats() const { return stats_; }
@@ -120,6 +129,7 @@ class ErkEngine {
   double estimate_error(double h);
   void accept(double h, double t_new, bool fsal_deferred);
   void ensure_dense_stages();
+  void test_stiffness();
 
   ErkSystem& system_;
   ErkWorkspace& workspace_;
@@ -128,6 +138,7 @@ class ErkEngine {
   ErkObserver* observer_;
   const ErkLaneKernels* kernels_;
   PiController controller_;
+  StiffnessTest stiffness_;
   ErkStats stats_;
   long budget_start_ = 0;  // stats_.steps when the step budget began
   std::size_t n_;

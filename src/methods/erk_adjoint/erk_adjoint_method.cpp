@@ -58,6 +58,12 @@ std::vector<OptionSpec> option_specs() {
                "results are bitwise the same",
                {}},
               0, 8),
+      flag_option("stiffness_check", true,
+                  "1: Hairer's stiffness test of DOPRI5/DOP853 (h|lambda| estimated from the last "
+                  "two stages of accepted steps; 15 tests at the stability boundary declare the "
+                  "problem stiff) ends the forward pass early with status stiff and the methods "
+                  "that suit the model (other tableaux are not tested); 0: step on at the "
+                  "stability limit, however many steps that takes"),
       bounded({"threads", OptionType::integer, std::int64_t{1},
                "threads of the reverse sweep, each reversing a block of whole lane groups of "
                "adjoint vectors over the shared trajectory (fewer when there are fewer than "
@@ -88,6 +94,7 @@ integrate::erk::ErkSettings engine_settings(const Problem& problem, const Method
   // max_steps bounds the step attempts between two output times (the output
   // grid starts each interval's budget).
   s.max_steps = static_cast<long>(problem.max_steps);
+  s.detect_stiffness = options.get_int("stiffness_check") != 0;
   return s;
 }
 
@@ -171,9 +178,17 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   integrate::EventRunner events(model, p.data(), 0, ws.get());
   if (events.active()) events.record_instants(true);
   std::vector<double> q(n_objectives, 0.0);
-  const ForwardTrajectory trajectory =
-      run_forward(model, p.data(), ws.get(), problem.t0, x0.data(), times, *tableau, settings,
-                  out.x(0), mode, live_stages, {integrand, q.data()}, &events);
+  const ForwardTrajectory trajectory = [&] {
+    try {
+      return run_forward(model, p.data(), ws.get(), problem.t0, x0.data(), times, *tableau, settings,
+                         out.x(0), mode, live_stages, {integrand, q.data()}, &events);
+    } catch (const Error& e) {
+      if (e.status() != Status::stiff) throw;
+      throw Error(e.status(), std::string("erk_adjoint: ") + e.what() +
+                                  ". Use an implicit method: cvodes_asa for gradients, cvodes_fsa "
+                                  "or odesd for S (or option stiffness_check=0 to continue anyway)");
+    }
+  }();
 
   // The reverse sweeps, one per block of vectors, each on its own thread
   // with its own workspace over the shared trajectory.

@@ -58,6 +58,7 @@ struct BundleStepSettings {
   double h_max = 0;                                // bound on |h|; 0: none
   std::optional<double> h_fixed;                   // fixed steps without error control
   long max_steps = 100000;                         // step attempts after start
+  bool detect_stiffness = true;                    // explicit engines: ErkSettings::detect_stiffness
 };
 
 // What an integrator did, for Result::stats.

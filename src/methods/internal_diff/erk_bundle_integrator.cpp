@@ -37,6 +37,7 @@ integrate::erk::ErkSettings engine_settings(const BundleStepSettings& s) {
   e.h_max = s.h_max;
   e.h_fixed = s.h_fixed;
   e.max_steps = s.max_steps;
+  e.detect_stiffness = s.detect_stiffness;
   // σ = (x̂ − x)/ε magnifies the states' rounding by 1/ε: accumulate them
   // compensated, as the Rosenbrock engine does.
   e.compensated = true;

@@ -37,6 +37,7 @@ struct InternalDiffSettings {
   double h0 = 0, h_max = 0;
   std::optional<double> h_fixed;
   long max_steps = 100000;  // step attempts of one integrator over the whole solve
+  bool detect_stiffness = true;  // explicit engines: end with Status::stiff (dopri8s' stiffness_check)
 };
 
 // The shared options, with their defaults and documentation.

@@ -6,6 +6,7 @@
 // the estimate of the error of σ_j, a step is accepted iff
 //   ‖d‖ <= 1 and ‖d̂_j‖ <= 1   weighted by TOL:  atol_i + rtol·|x_i|
 //   ‖Δ_j‖ <= 1                 weighted by TOLS: sens_atol + sens_rtol·|σ_i|
+//                              + eps_mach·max|x|/ε_j (Δ's rounding floor)
 // for every j, on the states only (parameters carry no error, §2.6). The
 // norm returned is the largest of these normalized errors, so that one step
 // size controller acting on it takes the smallest of the step-size guesses
@@ -52,6 +53,7 @@ class SensitivityErrorNorm final : public integrate::StepErrorNorm {
  private:
   double trajectory_error(const integrate::StepErrorEstimate& e, std::size_t l) const;
   double difference_error(const integrate::StepErrorEstimate& e, std::size_t j) const;
+  double rounding_floor(const integrate::StepErrorEstimate& e, double inv_epsilon) const;
 
   BundleShape shape_;
   integrate::Tolerances state_;

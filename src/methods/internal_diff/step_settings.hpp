@@ -17,6 +17,7 @@ inline BundleStepSettings step_settings(const InternalDiffSettings& s,
   b.h_max = s.h_max;
   b.h_fixed = s.h_fixed;
   b.max_steps = s.max_steps;
+  b.detect_stiffness = s.detect_stiffness;
   return b;
 }
 
