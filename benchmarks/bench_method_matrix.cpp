@@ -1,0 +1,229 @@
+// Every method on every shared model: the method matrix of RESULTS.md.
+// Each model runs over its own time span with 101 outputs; every method at
+// its default tolerances is compared with cvodes_fsa at rtol 1e-10, atol
+// 1e-12. A cell gives the time, the steps, the error and a verdict:
+//   ok          error <= 1e-3
+//   warned      the result carries a warning (its error is shown)
+//   WRONG       error > 1e-3 without a warning: a defect
+//   <status>    the method refused or failed within the time limit (its
+//               status: stiff, too much work, unsupported, ...)
+//   killed      still running at the time limit, max(2 s, 20 x cvodes_fsa),
+//               at most --max-limit seconds (default 60)
+// Error: the largest over the parameters of max |S - S_ref| over outputs
+// and states, relative to that parameter's largest |S_ref| (adjoint
+// methods: S(T) only). Each cell runs in a child process (fork), so a
+// limit is a hard one and a crash stays a verdict.
+//
+// Run: build/bin/bench_method_matrix [--models a,b] [--methods m,n] [--limit-factor 20]
+//      [--max-limit 60]
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "odesens/odesens.hpp"
+
+namespace {
+
+std::string shared_dir() {
+  if (const char* env = std::getenv("ODESENS_SHARED_DIR")) return env;
+  return ODESENS_DEFAULT_SHARED_DIR;
+}
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(item);
+  return out;
+}
+
+std::vector<std::string> files_in(const std::string& dir, const std::string& ext) {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
+        out.push_back(dir + "/" + name);
+    }
+    closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string base_name(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  return name.substr(0, name.find_last_of('.'));
+}
+
+odesens::Problem problem_of(const std::string& path) {
+  odesens::Problem p;
+  p.model = odesens::load_model(path);
+  const double t_end = p.model->default_t_end();
+  p.output_times.resize(101);
+  for (int k = 0; k <= 100; ++k) p.output_times[static_cast<std::size_t>(k)] = t_end * k / 100.0;
+  return p;
+}
+
+// Error of S (or S(T) for adjoint methods) against the reference, column by column.
+double s_error(const odesens::Result& r, const odesens::Result& ref) {
+  const std::size_t nx = ref.nx, np = ref.np, nt = ref.times.size();
+  if (np == 0) return 0.0;
+  if (r.s.empty()) return NAN;  // no S: never "ok"
+  const std::size_t nts = r.s_times.size(), first = nt - nts;
+  double worst = 0;
+  for (std::size_t j = 0; j < np; ++j) {
+    double col = 0, err = 0;
+    for (std::size_t k = 0; k < nts; ++k)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const double s_ref = ref.s_at(first + k, i, j);
+        col = std::max(col, std::fabs(s_ref));
+        err = std::max(err, std::fabs(r.s_at(k, i, j) - s_ref));
+      }
+    if (col > 0) worst = std::max(worst, err / col);
+    else if (err > 1e-12) worst = std::max(worst, err);
+  }
+  return worst;
+}
+
+struct Cell {
+  double seconds = 0;
+  long steps = 0;
+  double error = NAN;
+  char verdict[48] = "";
+};
+
+Cell run_cell(const odesens::Problem& p, const std::string& method, const odesens::Result& ref) {
+  Cell c;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    odesens::Problem q = p;
+    const odesens::Result r = odesens::solve(q, method);
+    c.steps = r.stats.steps;
+    c.error = s_error(r, ref);
+    const char* v = !r.warnings.empty() ? "warned" : c.error <= 1e-3 ? "ok" : "WRONG";
+    std::snprintf(c.verdict, sizeof c.verdict, "%s", v);
+  } catch (const odesens::Error& e) {
+    std::snprintf(c.verdict, sizeof c.verdict, "%s", odesens::status_string(e.status()));
+  } catch (const std::exception& e) {
+    std::snprintf(c.verdict, sizeof c.verdict, "exception");
+  }
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return c;
+}
+
+// run_cell in a child process killed after `limit` seconds.
+Cell run_limited(const odesens::Problem& p, const std::string& method, const odesens::Result& ref,
+                 double limit) {
+  int fds[2];
+  if (pipe(fds) != 0) return run_cell(p, method, ref);
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    const Cell c = run_cell(p, method, ref);
+    const ssize_t written = write(fds[1], &c, sizeof c);
+    _exit(written == static_cast<ssize_t>(sizeof c) ? 0 : 1);
+  }
+  close(fds[1]);
+  Cell c;
+  for (;;) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      if (read(fds[0], &c, sizeof c) != static_cast<ssize_t>(sizeof c))
+        std::snprintf(c.verdict, sizeof c.verdict, "crashed");
+      break;
+    }
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed > limit) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      c.seconds = elapsed;
+      std::snprintf(c.verdict, sizeof c.verdict, "killed");
+      break;
+    }
+    usleep(2000);
+  }
+  close(fds[0]);
+  return c;
+}
+
+std::string cell_text(const Cell& c) {
+  char text[160];
+  if (std::strcmp(c.verdict, "ok") == 0 || std::strcmp(c.verdict, "warned") == 0 ||
+      std::strcmp(c.verdict, "WRONG") == 0)
+    std::snprintf(text, sizeof text, "%s %.2g s, %ld st, err %.0e", c.verdict, c.seconds, c.steps, c.error);
+  else
+    std::snprintf(text, sizeof text, "%s (%.2g s)", c.verdict, c.seconds);
+  return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> models = files_in(shared_dir() + "/models/sbml", ".xml");
+  for (const std::string& f : files_in(shared_dir() + "/models/ode", ".ode")) models.push_back(f);
+  std::vector<std::string> methods = {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "exp",
+                                      "dopri8s", "grk4as", "erk_adjoint"};
+  double factor = 20, max_limit = 60;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i], value = argv[i + 1];
+    if (key == "--models") {
+      std::vector<std::string> keep;
+      for (const std::string& m : models)
+        for (const std::string& want : split(value))
+          if (base_name(m) == want) keep.push_back(m);
+      models = keep;
+    } else if (key == "--methods") {
+      methods = split(value);
+    } else if (key == "--limit-factor") {
+      factor = std::atof(value.c_str());
+    } else if (key == "--max-limit") {
+      max_limit = std::atof(value.c_str());
+    }
+  }
+  std::printf("| model | cvodes_fsa time |");
+  for (const std::string& m : methods) std::printf(" %s |", m.c_str());
+  std::printf("\n|---|---|");
+  for (std::size_t i = 0; i < methods.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (const std::string& path : models) {
+    odesens::Problem p;
+    odesens::Result ref;
+    double fsa_seconds = 0;
+    try {
+      p = problem_of(path);
+      odesens::Problem tight = p;
+      tight.rtol = 1e-10;
+      tight.atol = {1e-12};
+      ref = odesens::solve(tight, "cvodes_fsa");
+      const auto start = std::chrono::steady_clock::now();
+      odesens::solve(p, "cvodes_fsa");
+      fsa_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } catch (const odesens::Error& e) {
+      std::printf("| %s | no reference: %s |\n", base_name(path).c_str(), e.what());
+      continue;
+    }
+    const double limit = std::min(max_limit, std::max(2.0, factor * fsa_seconds));
+    std::printf("| %s | %.2g s |", base_name(path).c_str(), fsa_seconds);
+    std::fflush(stdout);
+    for (const std::string& m : methods) {
+      std::printf(" %s |", cell_text(run_limited(p, m, ref, limit)).c_str());
+      std::fflush(stdout);
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
