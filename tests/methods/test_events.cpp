@@ -904,5 +904,44 @@ TEST(Events, TimeEndIsTheModelsDefaultSpan) {
   EXPECT_EQ(model->default_t_end(), 7.5);
 }
 
+// A rate that changes in phases whose start is the parameter T0: S holds
+// the sensitivity to the switch times (dy(40)/dT0 = -1.3128e-4), and an
+// output on a switch instant (t = 4, 22) is the value after it in every
+// forward method.
+TEST(SwitchTimes, EveryForwardMethodGivesTheSensitivityToASwitchTime) {
+  const char* text =
+      "param a0 = 0.57\nparam a4 = 0.42\nparam a22 = 0.36\nparam T0 = 0\n"
+      "state x = 1\nstate y = 0\n"
+      "let a = piecewise(a0, t <= 4 + T0, 0) + piecewise(a4, t > 4 + T0 && t <= 22 + T0, 0) + "
+      "piecewise(a22, t > 22 + T0, 0)\n"
+      "dx/dt = -a*x\ndy/dt = a*x - 0.1*y\n";
+  Problem p;
+  p.model = load_ode_text(text, "phases.ode");
+  p.output_times = linspace(0, 40, 41);
+  const std::size_t nx = 2, np = 4;
+  // Central differences away from the instants, where x(t) is smooth in p.
+  const std::vector<double> fd = central_difference_sensitivities(p);
+  const Result fsa = solve(p, "cvodes_fsa");
+  for (const char* method : {"cvodes_fsa", "odesd", "dopri8s", "grk4as", "pbsr", "exp"}) {
+    const Result r = solve(p, method);
+    const double tol = std::string(method) == "pbsr" || std::string(method) == "exp" ? 1e-3 : 1e-4;
+    double worst = 0, at_instants = 0, scale = 0;
+    for (std::size_t k = 0; k < p.output_times.size(); ++k)
+      for (std::size_t j = 0; j < np; ++j)
+        for (std::size_t i = 0; i < nx; ++i) {
+          const std::size_t at = i + j * nx + k * nx * np;
+          scale = std::max(scale, std::fabs(fd[at]));
+          const double t = p.output_times[k];
+          if (t == 4 || t == 22)
+            at_instants = std::max(at_instants, std::fabs(r.s[at] - fsa.s[at]));
+          else
+            worst = std::max(worst, std::fabs(r.s[at] - fd[at]));
+        }
+    EXPECT_LT(worst, tol * scale) << method;
+    EXPECT_LT(at_instants, tol * scale) << method;
+    EXPECT_NEAR(r.s_at(40, 1, 3), -1.3128e-4, 2e-7) << method;  // dy(40)/dT0
+  }
+}
+
 }  // namespace
 }  // namespace odesens
