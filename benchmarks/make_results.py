@@ -30,7 +30,7 @@ other_build = None
 reuse_large = "--reuse-large" in args
 if reuse_large:
     args.remove("--reuse-large")
-# --only erk|internal_diff|odesd|ensemble|bounds|events|concurrency|large|sessions|petab|fit|compare
+# --only erk|internal_diff|odesd|ensemble|bounds|events|concurrency|large|sessions|petab|fit|methods|compare
 # regenerates
 # one section and keeps the rest of the current file (--erk-only is --only erk; --only
 # compare needs --compare OLD_BUILD).
@@ -543,7 +543,7 @@ SECTIONS = {"erk": "## Discrete ERK adjoint", "internal_diff": "## Internal diff
             "events": "## Events", "concurrency": "## Concurrency",
             "large": "## Large models", "compare": "## Against an earlier build",
             "sessions": "## Prepared sessions", "petab": "## PEtab problems",
-            "fit": "## Multi-start fits"}
+            "fit": "## Multi-start fits", "methods": "## Every method on every model"}
 
 
 BOUNDS_GOALS = """\
@@ -931,6 +931,7 @@ def replace_section(name):
             "bounds": bounds_section, "events": events_section,
             "concurrency": concurrency_section, "large": large_section,
             "sessions": sessions_section, "petab": petab_section, "fit": fit_section,
+            "methods": methods_section,
             "compare": lambda: comparison_section(other_build)}[name]
     body = "\n".join(make()) + "\n"
     start = text.find(title)
@@ -1022,6 +1023,54 @@ def stiff_rows(e3):
     return keep
 
 
+def saved_or_run(variable, command):
+    """The output of a run already made (file named by the environment variable), or a new run."""
+    saved = os.environ.get(variable)
+    if saved:
+        return open(saved).read()
+    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+
+
+def methods_section():
+    # BENCH_MATRIX_OUTPUT / BENCH_STIFFNESS_OUTPUT: outputs of runs already made
+    # (the matrix takes several minutes: up to 60 s a cell).
+    matrix = saved_or_run("BENCH_MATRIX_OUTPUT", [os.path.join(build, "bin", "bench_method_matrix")])
+    stiffness = saved_or_run("BENCH_STIFFNESS_OUTPUT",
+                             [os.path.join(build, "bin", "bench_stiffness_check"), "--repeats", "11"])
+    rows = [l for l in matrix.split("\n") if l.startswith("|")]
+    cells = [c.strip() for l in rows[2:] for c in l.strip("|").split("|")[2:]]
+    count = lambda word: sum(1 for c in cells if c.startswith(word))
+    lines = [
+        "## Every method on every model (`bench_method_matrix`, `bench_stiffness_check`)",
+        "",
+        "Command: `build/bin/bench_method_matrix` (via `python3 benchmarks/make_results.py --only",
+        "methods`). Every shared SBML and .ode model over its own time span, 101 outputs, every",
+        "method at its default tolerances against cvodes_fsa at rtol 1e-10, atol 1e-12. Error:",
+        "the largest over the parameters of max |S - S_ref| relative to that parameter's largest",
+        "|S_ref| (S(T) for cvodes_asa and erk_adjoint). `ok`: error <= 1e-3; `WRONG`: more, with",
+        "no warning; `warned`: the result carries a warning; a status: the method refused or",
+        "failed; `killed`: still running at max(2 s, 20 x cvodes_fsa), at most 60 s. Each cell",
+        "runs in a process of its own. The machine was loaded (builds ran meanwhile): times are",
+        "upper bounds.",
+        "",
+    ] + rows + [
+        "",
+        "Cells: {} ok, {} WRONG, {} warned, {} killed, {} ended with a status.".format(
+            count("ok"), count("WRONG"), count("warned"), count("killed"),
+            len(cells) - count("ok") - count("WRONG") - count("warned") - count("killed")),
+        "",
+        "### What the stiffness test costs where it never fires, and saves where it does",
+        "",
+        "Command: `build/bin/bench_stiffness_check --repeats 11`: dopri8s and erk_adjoint with",
+        "`stiffness_check=1` and `0`, interleaved, best of 11. Non-stiff models take fewer than",
+        "1000 accepted steps, so the test (every 1000 accepted steps while calm) costs the",
+        "comparison of one step in a thousand; on/off is noise around 1. Stiff: the time until",
+        "the test ends the solve, against cvodes_fsa's whole solve.",
+        "",
+    ] + stiffness.strip().split("\n")
+    return lines
+
+
 def main():
     if only == "compare" and not other_build:
         sys.exit("--only compare needs --compare OLD_BUILD")
@@ -1055,6 +1104,7 @@ def main():
     lines += [""] + sessions_section()
     lines += [""] + petab_section()
     lines += [""] + fit_section()
+    lines += [""] + methods_section()
     if other_build:
         lines += [""] + comparison_section(other_build)
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:
