@@ -90,17 +90,36 @@ struct DivRule {  // d(a/b) = da/b - (a/b) db/b
   }
 };
 
-struct PowRule {  // d(a^b) = b a^(b-1) da + a^b log(a) db
+// d(a^b) = b a^(b-1) da + a^b log(a) db, exact where a = 0 (a species
+// that starts at 0 under a Hill term x^h):
+//  - b a^(b-1) is right as it is: a^(b-1) is 0 for b > 1, 1 for b = 1 (the
+//    derivative b), +Inf for b < 1, where the derivative is infinite and
+//    the solve ends on a non-finite value instead of returning a number;
+//  - a^b log(a) is 0 * -Inf, whose limit is 0 for b > 0 (and Inf * Inf for
+//    b < 0). log(a) is taken of base_of_log(), which is 1 where a is 0, so
+//    the term is a^b log(1): 0 for b > 0, NaN for b < 0 (and 0 for b = 0,
+//    the derivative of the constant x^0 = 1). Selecting the base rather
+//    than the product keeps the derivatives of this derivative (odeSD's
+//    J_x f and its Jacobian) free of 0 * Inf too: what reaches a through
+//    the select is 0, not 0 * log(0). The condition is on a, not on a^b:
+//    the interval evaluators (src/arith) decide it wherever they can take
+//    log(a) at all (a > 0 over the box), where an enclosure of a^b may
+//    straddle 0.
+// Constant exponents never build the log term (their operand does not
+// vary), and integer constants are powi.
+struct PowRule {
+  template <class V> static V base_of_log(const V& a) { return select(a == 0.0, 1.0, a); }
   template <class R> static void reverse(R& r) {
     if (r.varies(0)) r.give(0, r.w() * (r.b() * pow(r.a(), r.b() - 1.0)));
-    if (r.varies(1)) r.give(1, r.w() * (r.self() * log(r.a())));
+    if (r.varies(1)) r.give(1, r.w() * (r.self() * log(base_of_log(r.a()))));
   }
   template <class X> static auto forward(const X& x) {
-    auto d = x.dt(0) * (x.b() * pow(x.a(), x.b() - 1.0));
+    // A constant base has no tangent: its term is 0 even where a^(b-1) is Inf.
+    auto d = x.varies(0) ? x.dt(0) * (x.b() * pow(x.a(), x.b() - 1.0)) : x.zero();
     if (x.varies(1)) {
-      // Only where the exponent moves: r log(a) may be NaN (a <= 0).
+      // Only where the exponent moves: log(a) is NaN for a < 0.
       const auto db = x.dt(1);
-      d = (db != x.zero()) ? d + db * (x.self() * log(x.a())) : d;
+      d = (db != x.zero()) ? d + db * (x.self() * log(base_of_log(x.a()))) : d;
     }
     return d;
   }

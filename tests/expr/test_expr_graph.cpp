@@ -13,6 +13,7 @@
 #include "expr/native_tape.hpp"
 #include "expr/tape.hpp"
 #include "expr_test_support.hpp"
+#include "tape_runner.hpp"
 #include "odesens/odesens.hpp"
 
 namespace odesens {
@@ -160,27 +161,7 @@ TEST(ExprTape, ConcurrentEvaluationOnSeveralThreads) {
   EXPECT_EQ(mismatches, std::vector<int>(4, 0));
 }
 
-// Runs a tape on (t, x, p) through native code or through the interpreter;
-// every register (not only the outputs) is returned for comparison.
-std::vector<double> run_tape(const expr::Tape& tape, bool native, double t,
-                             const std::vector<double>& x, const std::vector<double>& p,
-                             std::vector<double>* registers) {
-  std::vector<double> regs(tape.n_registers, 0.0), out(tape.n_outputs);
-  regs[0] = t;
-  std::copy(x.begin(), x.end(), regs.begin() + 1);
-  std::copy(p.begin(), p.end(), regs.begin() + 1 + static_cast<std::ptrdiff_t>(tape.nx));
-  std::copy(tape.constants.begin(), tape.constants.end(),
-            regs.begin() + 1 + static_cast<std::ptrdiff_t>(tape.nx + tape.np));
-  if (native) {
-    tape.native->run_prefix(regs.data(), out.data());
-    tape.native->run_main(regs.data(), out.data());
-  } else {
-    expr::isa::scalar_kernels.values(tape.view(), 0, static_cast<std::uint32_t>(tape.code.size()),
-                                     regs.data(), out.data());
-  }
-  if (registers) *registers = regs;
-  return out;
-}
+using expr_testing::run_tape;
 
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() &&

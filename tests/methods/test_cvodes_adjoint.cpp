@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "model/builtin/builtin_reference.hpp"
 #include "odesens/odesens.hpp"
@@ -171,6 +172,34 @@ TEST(CvodesAdjoint, BackwardToleranceOptionsAreCheckedAndNamedOnFailure) {
     EXPECT_NE(std::string(e.what()).find("rtol_adjoint = 1e-30"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("atol_quadrature"), std::string::npos) << e.what();
   }
+}
+
+// A chain x_0 -> x_1 -> ... -> x_{n-1} whose far states underflow to
+// exactly 0 by t_end: dx_i/dt = k x_{i-1} - (1 + 0.01 i) k x_i, x_0(0) = b.
+std::string chain_model(int n, double t_end) {
+  std::string text = "param k = 1\nparam b = 1\nstate x0 = b\n";
+  for (int i = 1; i < n; ++i) text += "state x" + std::to_string(i) + " = 0\n";
+  text += "dx0/dt = -k*x0\n";
+  for (int i = 1; i < n; ++i)
+    text += "dx" + std::to_string(i) + "/dt = k*x" + std::to_string(i - 1) + " - (1 + 0.01*" +
+            std::to_string(i) + ")*k*x" + std::to_string(i) + "\n";
+  return text + "time t_end = " + std::to_string(t_end) + "\n";
+}
+
+// The rows of S(T) of the far states are 0, so the quadrature tolerances
+// derived from them (rtol times |J_p| along the trajectory) were 0 and
+// CVODES refused them ("Initial ewtQ has component(s) equal to zero").
+TEST(CvodesAdjoint, RowsOfSThatUnderflowToZeroStillGetPositiveTolerances) {
+  Problem problem;
+  problem.model = load_ode_text(chain_model(160, 0.1), "underflowing_chain");
+  problem.output_times = {0.0, 0.1};
+  problem.rtol = 1e-8;
+  problem.atol = {1e-10};
+  const Result fsa = solve(problem, "cvodes_fsa");
+  ASSERT_EQ(fsa.x.back(), 0.0) << "the chain's last state must underflow for this test";
+  const Result asa = solve(problem, "cvodes_asa");
+  EXPECT_LT(relative_max_difference(asa.s, block(fsa, 1)), 1e-5);
+  EXPECT_LT(relative_max_difference(asa.gradient, fsa.gradient), 1e-5);
 }
 
 }  // namespace

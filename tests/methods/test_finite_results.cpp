@@ -3,6 +3,7 @@
 // message naming the array and the entry.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -11,6 +12,7 @@
 #include "odesens/expr_model.hpp"
 #include "odesens/model_loader.hpp"
 #include "odesens/odesens.hpp"
+#include "support/reference.hpp"
 
 namespace odesens {
 namespace {
@@ -82,6 +84,65 @@ TEST(FiniteResults, LucarellisOverflowingAdjointIsAnErrorNotNaN) {
     EXPECT_TRUE(all_finite(r.s) && all_finite(r.gradient));
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::not_finite) << e.what();
+  }
+}
+
+// A species that starts at 0 under Hill terms with a parameter exponent:
+// d(x^h)/dh = x^h ln x and d(x^h)/dx = h x^(h-1) are 0 * Inf at x = 0 as
+// written, 0 in the limit. Every method gives the S of central differences
+// of the states (the gradient methods, the rows of S they compute).
+const char* kHillFromZero = R"(
+param h = 2
+param K = 0.5
+param v = 1
+state x = 0
+state y = 0
+state z = 0
+dx/dt = v - 0.5*x
+dy/dt = x^h/(K^h + x^h) - 0.1*y
+dz/dt = hill(x, 2*K, h + 1)
+time t_end = 2
+)";
+
+TEST(FiniteResults, HillTermsOfASpeciesStartingAtZeroHaveTheSensitivitiesOfDifferences) {
+  Problem problem = testing::ode_text_problem(kHillFromZero, {0.0, 0.5, 1.0, 2.0}, 1e-8, 1e-10);
+  const std::vector<double> reference = testing::central_difference_sensitivities(problem);
+  const std::size_t block = 3 * 3;
+  for (const MethodInfo& info : method_infos()) {
+    if (info.capabilities.bounds) continue;  // needs a parameter box
+    SCOPED_TRACE(info.id);
+    // pbsr and exp build S from the state solution's steps: about 1e-4 here.
+    const double tolerance = info.id == "pbsr" || info.id == "exp" ? 1e-3 : 1e-5;
+    const Result r = solve(problem, info.id);
+    ASSERT_FALSE(r.s_times.empty());
+    for (std::size_t k = 0; k < r.s_times.size(); ++k) {
+      const std::size_t at = static_cast<std::size_t>(
+          std::find(problem.output_times.begin(), problem.output_times.end(), r.s_times[k]) -
+          problem.output_times.begin());
+      ASSERT_LT(at, problem.output_times.size());
+      const std::vector<double> s(r.s.begin() + static_cast<std::ptrdiff_t>(k * block),
+                                  r.s.begin() + static_cast<std::ptrdiff_t>((k + 1) * block));
+      const std::vector<double> expected(
+          reference.begin() + static_cast<std::ptrdiff_t>(at * block),
+          reference.begin() + static_cast<std::ptrdiff_t>((at + 1) * block));
+      EXPECT_TRUE(all_finite(s)) << "t = " << r.s_times[k];
+      EXPECT_LT(testing::relative_max_difference(s, expected), tolerance) << "t = " << r.s_times[k];
+    }
+  }
+}
+
+// The enclosures cannot take x^h over a range of h at x = 0 (its Taylor
+// expansion in h holds ln x): a refusal that says so, not NaN bounds.
+TEST(FiniteResults, BoundsOfHillTermsAtZeroAreRefusedClearly) {
+  Problem problem = testing::ode_text_problem(kHillFromZero, {0.0, 1.0}, 1e-8, 1e-10);
+  problem.param_lower = {1.9, 0.5, 1.0};
+  problem.param_upper = {2.1, 0.5, 1.0};
+  try {
+    solve(problem, "bounds_fsa");
+    FAIL() << "bounds_fsa enclosed x^h at x = 0";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unbounded) << e.what();
+    EXPECT_NE(std::string(e.what()).find("reaches 0"), std::string::npos) << e.what();
   }
 }
 

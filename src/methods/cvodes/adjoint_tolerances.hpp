@@ -19,6 +19,21 @@
 //                      |w_k| from the end (lambda with the dynamics ignored),
 //                      floored at 1e-12 of the largest estimate.
 // The S(T) rows (lambda(T) = e_i) get the same with w = e_i at T.
+//
+// Estimates computed from the trajectory may vanish or underflow: a state
+// of a long chain that stays below 1e-308 has J_p = 0 in its row, and
+// rtol * 0 = 0 is a tolerance CVODES refuses ("ewtQ has component(s) equal
+// to zero"; a subnormal one makes the weight 1/atol infinite). So every
+// derived absolute tolerance has a positive floor:
+//   atol_quadrature_j >= rtol_quadrature * resolution / pbar_j, resolution
+//       the absolute error the forward solution leaves in the seeded
+//       quantity (row i: atol_i; objective: sum over outputs and states of
+//       |w| atol), pbar_j = |p_j| (1 where p_j = 0). That is rtol_quadrature
+//       times the absolute tolerance cvodes_fsa gives S_ij (atol_i / pbar_j,
+//       CVodeSensEEtolerances), so it only takes over where the estimate is
+//       below what the forward solution resolves anyway.
+//   and every derived tolerance >= DBL_MIN, the smallest whose inverse is
+//       finite.
 #pragma once
 
 #include <cstddef>
@@ -49,8 +64,10 @@ struct TrajectorySample {
 
 // Tolerances of the objective's backward problem (index 0) and, when
 // `rows`, of the nx S(T) row problems (indices 1..nx).
+// atol: the problem's absolute tolerances (one entry, or nx).
 std::vector<BackwardTolerances> derive_backward_tolerances(
-    const AdjointToleranceOptions& options, double rtol, const Model& model, const double* p,
-    Workspace* ws, const TrajectorySample& sample, bool rows);
+    const AdjointToleranceOptions& options, double rtol, const std::vector<double>& atol,
+    const Model& model, const double* p, Workspace* ws, const TrajectorySample& sample,
+    bool rows);
 
 }  // namespace odesens::cvodes

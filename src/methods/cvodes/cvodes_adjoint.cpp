@@ -239,8 +239,8 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const std::vector<double>& weights = terms.weights;
   const ObjectiveAndRows seeds(
       weights, n, rows,
-      derive_backward_tolerances(settings.tolerances, *problem.rtol, session.model(),
-                                 session.params().data(), session.workspace(),
+      derive_backward_tolerances(settings.tolerances, *problem.rtol, problem.atol,
+                                 session.model(), session.params().data(), session.workspace(),
                                  trajectory_sample(problem, session, x, weights), rows));
   std::vector<double> gradients(seeds.count() * np);
   driver.backward(seeds, gradients.data());
