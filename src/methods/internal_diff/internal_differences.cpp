@@ -1,6 +1,7 @@
 #include "methods/internal_diff/internal_differences.hpp"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "methods/internal_diff/bundle_solution.hpp"
@@ -21,6 +22,37 @@ integrate::Tolerances scaled(integrate::Tolerances tol, double factor) {
   tol.atol *= factor;
   for (double& a : tol.atol_per_state) a *= factor;
   return tol;
+}
+
+// What direction j (0-based) of S·R is, in the caller's terms.
+std::string direction_name(const SensitivityDirections& d, const Model& model, std::size_t j) {
+  if (d.set() == DirectionSet::params) return "dx/d" + model.param_names()[j];
+  if (d.set() == DirectionSet::states) return "dx/dx0 of " + model.state_names()[j];
+  if (d.set() == DirectionSet::all)
+    return j < d.nx() ? "dx/dx0 of " + model.state_names()[j] : "dx/d" + model.param_names()[j - d.nx()];
+  return "direction " + std::to_string(j + 1) + " of R";
+}
+
+// Directions whose differences stayed below their rounding floor: their σ
+// is noise that the error test (rightly) cannot tighten, so the result says
+// so, in one warning. This happens for a parameter that barely moves x
+// (Brannmark's k1e = 1e-6: perturbed by √eps of itself, x moves by 1e-17)
+// and for a column of S that is exactly 0.
+void warn_unresolved(const SensitivityErrorNorm& norm, const SensitivityDirections& d,
+                     const Model& model, std::vector<std::string>& warnings) {
+  constexpr double resolvable = 1e-3;
+  constexpr std::size_t listed = 6;
+  std::vector<std::string> names;
+  for (std::size_t j = 0; j < d.count(); ++j)
+    if (norm.floor_over_sigma(j + 1) > resolvable) names.push_back(direction_name(d, model, j));
+  if (names.empty()) return;
+  std::string list;
+  for (std::size_t i = 0; i < names.size() && i < listed; ++i) list += (i ? ", " : "") + names[i];
+  if (names.size() > listed) list += " and " + std::to_string(names.size() - listed) + " more";
+  warnings.push_back(list + (names.size() == 1 ? " is" : " are") +
+                     " below what differences resolve (their rounding floor exceeds 1e-3 of "
+                     "their largest value, as for a parameter that barely moves x or an S that "
+                     "is 0): not to be trusted; cvodes_fsa or odesd compute S without differences");
 }
 
 }  // namespace
@@ -109,6 +141,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   }
 
   tally.warnings = run.warnings();
+  warn_unresolved(norm, d, s.model, tally.warnings);
   tally.events_executed = run.events_executed();
   tally.runs = accurate ? 2 : 1;
   tally.add(bundle->counts(), tally.bundle);

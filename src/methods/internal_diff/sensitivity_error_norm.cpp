@@ -25,8 +25,18 @@ double combined(double sum5, double sum3, bool has_low, std::size_t n) {
 SensitivityErrorNorm::SensitivityErrorNorm(BundleShape shape, const integrate::Tolerances& state,
                                            SensitivityTolerances sensitivity,
                                            const double* epsilon)
-    : shape_(shape), state_(state), sensitivity_(sensitivity), epsilon_(epsilon) {
+    : shape_(shape),
+      state_(state),
+      sensitivity_(sensitivity),
+      epsilon_(epsilon),
+      largest_floor_(shape.ns, 0.0),
+      largest_sigma_(shape.ns, 0.0) {
   state_.validate(shape.nx);
+}
+
+double SensitivityErrorNorm::floor_over_sigma(std::size_t j) const {
+  const double floor = largest_floor_[j - 1], sigma = largest_sigma_[j - 1];
+  return sigma > 0 ? floor / sigma : (floor > 0 ? std::numeric_limits<double>::infinity() : 0.0);
 }
 
 // ‖d̂_l‖ (‖d‖ for l = 0) with the weights of TOL.
@@ -68,15 +78,17 @@ double SensitivityErrorNorm::rounding_floor(const integrate::StepErrorEstimate& 
 // ‖Δ_j‖, (14), with the weights of TOLS at σ_j at both ends of the step,
 // and the rounding floor added to sens_atol.
 double SensitivityErrorNorm::difference_error(const integrate::StepErrorEstimate& e,
-                                              std::size_t j) const {
+                                              std::size_t j) {
   const std::size_t nx = shape_.nx, L = shape_.trajectories();
   const double inv = 1.0 / epsilon_[j - 1];
   const double floor = rounding_floor(e, inv);
+  largest_floor_[j - 1] = std::max(largest_floor_[j - 1], floor);
   double sum5 = 0.0, sum3 = 0.0;
   for (std::size_t i = 0; i < nx; ++i) {
     const std::size_t q = i * L + j, q0 = i * L;  // trajectory j, the nominal
     const double s_old = (e.x_old[q] - e.x_old[q0]) * inv;
     const double s_new = (e.x_new[q] - e.x_new[q0]) * inv;
+    largest_sigma_[j - 1] = std::max(largest_sigma_[j - 1], std::fabs(s_new));
     const double w =
         1.0 / (sensitivity_.atol + floor + sensitivity_.rtol * std::max(std::fabs(s_old), std::fabs(s_new)));
     const double v5 = (e.err[q] - e.err[q0]) * inv * w;

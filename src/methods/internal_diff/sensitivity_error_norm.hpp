@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "integrate/step_control.hpp"
 #include "methods/internal_diff/trajectory_bundle.hpp"
@@ -50,9 +51,15 @@ class SensitivityErrorNorm final : public integrate::StepErrorNorm {
   // Whether Δ decided the last call (its normalized error was the largest).
   bool sensitivity_decided() const { return sensitivity_decided_; }
 
+  // Over every call so far, the largest rounding floor of Δ_j (see the .cpp)
+  // against the largest |σ_j|, j = 1..n_s: above about 1e-3 the differences
+  // cannot resolve direction j (a parameter that barely moves x, perturbed
+  // by √eps of itself), and its σ_j is noise the error test accepts.
+  double floor_over_sigma(std::size_t j) const;
+
  private:
   double trajectory_error(const integrate::StepErrorEstimate& e, std::size_t l) const;
-  double difference_error(const integrate::StepErrorEstimate& e, std::size_t j) const;
+  double difference_error(const integrate::StepErrorEstimate& e, std::size_t j);
   double rounding_floor(const integrate::StepErrorEstimate& e, double inv_epsilon) const;
 
   BundleShape shape_;
@@ -60,6 +67,7 @@ class SensitivityErrorNorm final : public integrate::StepErrorNorm {
   SensitivityTolerances sensitivity_;
   const double* epsilon_;
   bool sensitivity_decided_ = false;
+  std::vector<double> largest_floor_, largest_sigma_;  // n_s each
 };
 
 }  // namespace odesens::internal_diff
