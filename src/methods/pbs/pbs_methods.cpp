@@ -139,6 +139,41 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   return out.take();
 }
 
+// The state solve runs at the methods' loose tolerances (rtol 1e-5 by
+// default), and on some stiff models CVODES cannot advance at them where it
+// can at tighter ones (Laske_PLOSComputBiol2019: "could not advance past
+// t = 97.5" at 1e-5, 1589 steps at 1e-6). A state solve that fails so is
+// taken again at tolerances 10, then 100 times tighter, with a warning that
+// says so: the user asked for S, and a tighter state solve only costs
+// steps. A better message alone would not do: which tolerance works is only
+// known by trying. max_steps is not retried (tighter costs more steps).
+Result run_or_tighten(const Problem& problem, const MethodOptions& options,
+                      const Settings& settings) {
+  const auto tolerances = [](const Problem& p) {
+    char text[64];
+    std::snprintf(text, sizeof text, "rtol %.3g, atol %.3g", *p.rtol, p.atol.empty() ? 0.0 : p.atol[0]);
+    return std::string(text);
+  };
+  std::string failures;
+  for (const double factor : {1.0, 10.0, 100.0}) {
+    Problem tighter = problem;
+    tighter.rtol = *problem.rtol / factor;
+    for (double& a : tighter.atol) a /= factor;
+    try {
+      Result r = run(tighter, options, settings);
+      if (factor > 1.0)
+        r.warnings.push_back("the state solve failed at " + failures +
+                             "; these results are from a state solve at " + tolerances(tighter));
+      return r;
+    } catch (const Error& e) {
+      if (e.status() != Status::solver_failed) throw;
+      failures += (failures.empty() ? "" : " and at ") + tolerances(tighter) + " (" + e.what() + ")";
+    }
+  }
+  throw Error(Status::solver_failed, "the state solve failed at " + failures +
+                                         "; cvodes_fsa or odesd may manage this model");
+}
+
 }  // namespace
 
 namespace {
@@ -226,7 +261,7 @@ Result solve_exp(const Problem& problem, const MethodOptions& options) {
   settings.algorithm = Algorithm::exp;
   settings.exp_jacobian = read_exp_jacobian(options);
   read_common(options, settings);
-  return run(problem, options, settings);
+  return run_or_tighten(problem, options, settings);
 }
 
 // pbsr's options, read once into its Settings.
@@ -244,7 +279,7 @@ Result solve_pbsr(const Problem& problem, const MethodOptions& options) {
   settings.interpolation = options.get_string("state_interpolation") == "linear"
                                ? StateInterpolation::linear
                                : StateInterpolation::hermite;
-  return run(problem, options, settings);
+  return run_or_tighten(problem, options, settings);
 }
 
 }  // namespace odesens::pbs
