@@ -9,10 +9,10 @@
 //               status: stiff, too much work, unsupported, ...)
 //   killed      still running at the time limit, max(2 s, 20 x cvodes_fsa),
 //               at most --max-limit seconds (default 60)
-// Error: the largest over the parameters of max |S - S_ref| over outputs
-// and states, relative to that parameter's largest |S_ref| or 1e-6 of the
-// largest over all parameters, whichever is larger (adjoint methods: S(T)
-// only). Each cell runs in a child process (fork), so a
+// Error: the largest |S_ij - S_ref,ij| over outputs (adjoint methods: S(T)
+// only), relative to the largest |S_ref| of its column (parameter) or of its
+// row (state), whichever is larger, and to no less than 1e-6 of the largest
+// |S_ref| of all. Each cell runs in a child process (fork), so a
 // limit is a hard one and a crash stays a verdict.
 //
 // Run: build/bin/bench_method_matrix [--models a,b] [--methods m,n] [--limit-factor 20]
@@ -78,30 +78,34 @@ odesens::Problem problem_of(const std::string& path) {
   return p;
 }
 
-// Error of S (or S(T) for adjoint methods) against the reference, column by
-// column: max |S_j - S_ref,j| over the outputs and states, relative to the
-// column's largest |S_ref,j|, or to 1e-6 of the largest over all columns
-// where a column is smaller (a sensitivity a million times below the others
-// is judged against them, not against itself).
+// Error of S (or S(T) for adjoint methods) against the reference: the
+// largest |S_ij - S_ref,ij| over the outputs compared, each relative to the
+// larger of the largest |S_ref| in its column j (a parameter: what forward
+// methods control) and in its row i (a state: what an adjoint row
+// controls), and never to less than 1e-6 of the largest |S_ref| (an S a
+// million times below all others is judged against them).
 double s_error(const odesens::Result& r, const odesens::Result& ref) {
   const std::size_t nx = ref.nx, np = ref.np, nt = ref.times.size();
   if (np == 0) return 0.0;
   if (r.s.empty()) return NAN;  // no S: never "ok"
   const std::size_t nts = r.s_times.size(), first = nt - nts;
-  std::vector<double> col(np, 0.0), err(np, 0.0);
-  for (std::size_t j = 0; j < np; ++j)
-    for (std::size_t k = 0; k < nts; ++k)
+  std::vector<double> col(np, 0.0), row(nx, 0.0);
+  for (std::size_t k = 0; k < nts; ++k)
+    for (std::size_t j = 0; j < np; ++j)
       for (std::size_t i = 0; i < nx; ++i) {
-        const double s_ref = ref.s_at(first + k, i, j);
-        col[j] = std::max(col[j], std::fabs(s_ref));
-        err[j] = std::max(err[j], std::fabs(r.s_at(k, i, j) - s_ref));
+        const double v = std::fabs(ref.s_at(first + k, i, j));
+        col[j] = std::max(col[j], v);
+        row[i] = std::max(row[i], v);
       }
   const double floor = 1e-6 * *std::max_element(col.begin(), col.end());
   double worst = 0;
-  for (std::size_t j = 0; j < np; ++j) {
-    const double scale = std::max(col[j], floor);
-    worst = std::max(worst, scale > 0 ? err[j] / scale : err[j]);
-  }
+  for (std::size_t k = 0; k < nts; ++k)
+    for (std::size_t j = 0; j < np; ++j)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const double scale = std::max({col[j], row[i], floor});
+        const double e = std::fabs(r.s_at(k, i, j) - ref.s_at(first + k, i, j));
+        worst = std::max(worst, scale > 0 ? e / scale : e);
+      }
   return worst;
 }
 
