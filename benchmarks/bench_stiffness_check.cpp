@@ -1,7 +1,9 @@
-// What Hairer's stiffness test costs where it never fires, and what it saves
-// where it does. Non-stiff: DETEST C1, DETEST C5 and chua over their own time
-// spans (101 outputs), dopri8s and erk_adjoint with stiffness_check=1 and 0,
-// interleaved, best of `repeats` each; the ratio on/off is the test's cost.
+// What Hairer's stiffness test and erk_adjoint's stability limit cost where
+// they never act, and what they save where they do. Non-stiff: DETEST C1,
+// DETEST C5 and chua over their own time spans (101 outputs), dopri8s and
+// erk_adjoint with stiffness_check=1 and 0, and erk_adjoint with
+// stability_limit=1 and 0, interleaved, best of `repeats` each; the ratio
+// on/off is the cost.
 // Stiff: STIFF DETEST E3 and vanderpol (mu = 1000), time until the test ends
 // the solve against cvodes_fsa's whole solve.
 //
@@ -58,21 +60,30 @@ Timing time_solve(const odesens::Problem& p, const std::string& method) {
 }
 
 void non_stiff(int repeats) {
-  std::printf("| model | method | steps | on (ms) | off (ms) | on/off |\n|---|---|---|---|---|---|\n");
+  std::printf("| model | method | option | steps | on (ms) | off (ms) | on/off |\n"
+              "|---|---|---|---|---|---|---|\n");
+  struct Variant {
+    const char* method;
+    const char* option;
+  };
+  const Variant variants[] = {{"dopri8s", "stiffness_check"},
+                              {"erk_adjoint", "stiffness_check"},
+                              {"erk_adjoint", "stability_limit"}};
   const char* models[] = {"detest_c1", "detest_c5", "chua"};
   for (const char* name : models) {
-    for (const char* method : {"dopri8s", "erk_adjoint"}) {
+    for (const Variant& v : variants) {
       odesens::Problem on = problem_of(shared_dir() + "/models/ode/" + name + ".ode");
       odesens::Problem off = on;
-      off.options.set("stiffness_check", std::int64_t{0});
+      off.options.set(v.option, std::int64_t{0});
       Timing best_on, best_off;
       for (int r = 0; r < repeats; ++r) {  // interleaved: the machine's noise hits both
-        const Timing a = time_solve(on, method), b = time_solve(off, method);
+        const Timing a = time_solve(on, v.method), b = time_solve(off, v.method);
         if (a.seconds < best_on.seconds) best_on = a;
         if (b.seconds < best_off.seconds) best_off = b;
       }
-      std::printf("| %s | %s | %ld | %.3f | %.3f | %.3f |\n", name, method, best_on.steps,
-                  1e3 * best_on.seconds, 1e3 * best_off.seconds, best_on.seconds / best_off.seconds);
+      std::printf("| %s | %s | %s | %ld | %.3f | %.3f | %.3f |\n", name, v.method, v.option,
+                  best_on.steps, 1e3 * best_on.seconds, 1e3 * best_off.seconds,
+                  best_on.seconds / best_off.seconds);
     }
   }
 }

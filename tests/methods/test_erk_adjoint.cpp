@@ -128,6 +128,8 @@ TEST(ErkAdjoint, AdaptiveGradientIsExactForTheAcceptedSteps) {
     for (const char* tableau : {"bs3", "dopri5", "cash_karp", "dop853"}) {
       auto problem = builtin_problem(c.model, linspace(0, c.t_end, 6));
       problem.options.set("tableau", std::string(tableau));
+      // The replay below steps by accuracy alone (forward_of).
+      problem.options.set("stability_limit", std::int64_t{0});
       problem.rtol = 1e-7;
       problem.atol = {1e-9};
       const Result r = solve(problem, "erk_adjoint");
@@ -179,6 +181,7 @@ TEST(ErkAdjoint, FinalSensitivityEqualsTheDiscreteTangentLinearSweep) {
     for (const char* tableau : {"dopri5", "cash_karp", "dop853"}) {
       auto problem = builtin_problem(c.model, linspace(0, c.t_end, 4));
       problem.options.set("tableau", std::string(tableau));
+      problem.options.set("stability_limit", std::int64_t{0});  // as forward_of steps
       problem.rtol = 1e-7;
       problem.atol = {1e-9};
       const Result r = solve(problem, "erk_adjoint");
@@ -287,6 +290,35 @@ TEST(ErkAdjoint, BlowUpIsASolverFailureNamingItsTime) {
     const std::string m = e.what();
     EXPECT_NE(m.find("blow up"), std::string::npos) << m;
     EXPECT_NE(m.find("t = 1"), std::string::npos) << m;
+  }
+}
+
+// x rests at its equilibrium 1 under a fast rate k = 1000: the error
+// estimate is 0, so accuracy alone lets a step cover [0, 1], where R(hJ) is
+// astronomically large and dx(1)/dx0 (truly e^-1000) is garbage. The
+// stability limit keeps h k <= 0.9 * 3.3 and S(T) is that of cvodes_fsa.
+TEST(ErkAdjoint, StabilityLimitKeepsTheAdjointOfARestingFastModeRight) {
+  Problem problem;
+  problem.model = load_ode_text(
+      "param k = 1000\nparam a = 0.5\nparam x0 = 1\nstate x = x0\nstate y = 0\n"
+      "dx/dt = -k*(x - 1)\ndy/dt = a*x\n", "resting.ode");
+  problem.output_times = {0.0, 1.0};
+  const Result fsa = solve(problem, "cvodes_fsa");
+  const Result adj = solve(problem, "erk_adjoint");
+  for (std::size_t j = 0; j < 3; ++j)
+    for (std::size_t i = 0; i < 2; ++i)
+      EXPECT_NEAR(adj.s_at(0, i, j), fsa.s_at(1, i, j), 1e-5) << i << " " << j;
+  EXPECT_GT(adj.stats.steps, 250);  // 1 / (0.9 * 3.3 / 1000) steps at least
+  problem.options.set("stability_limit", std::int64_t{0});
+  try {
+    const Result off = solve(problem, "erk_adjoint");
+    EXPECT_LT(off.stats.steps, 20);  // accuracy alone
+    double worst = 0;
+    for (std::size_t q = 0; q < off.s.size(); ++q)
+      worst = std::max(worst, std::fabs(off.s[q] - adj.s[q]));
+    EXPECT_GT(worst, 1e-2);  // the unstable steps' adjoint is wrong
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::not_finite) << e.what();
   }
 }
 

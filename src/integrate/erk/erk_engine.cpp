@@ -125,10 +125,15 @@ void ErkEngine::step(double t_limit) {
     throw Error(Status::invalid_argument, "step: t_limit must lie ahead of t in the direction of t_end");
   const bool adaptive = !settings_.h_fixed;
   prepare_first_stage();
+  double h_max = settings_.h_max;
+  if (adaptive && settings_.step_limit) {
+    const double limit = settings_.step_limit->largest_step(t_, workspace_.x());
+    if (limit > 0 && limit < (h_max > 0 ? h_max : std::numeric_limits<double>::infinity())) h_max = limit;
+  }
   bool rejected = false;
   for (;;) {
     const StepAttempt attempt = next_step_attempt(stats_.steps - budget_start_, settings_.max_steps, t_, t_limit,
-                                                  direction_, h_next_, settings_.h_max, adaptive);
+                                                  direction_, h_next_, h_max, adaptive);
     const double h = attempt.h, h_proposed = attempt.h_proposed;
     const bool lands = attempt.lands;
     ++stats_.steps;
@@ -161,8 +166,9 @@ void ErkEngine::test_stiffness() {
   if (!stiffness_.due(stats_.accepted)) return;
   double** k = workspace_.stages();
   const int j = stiffness_.stage();
-  const double h_lambda = stiffness_quotient(size(), h_last_, workspace_.x(), workspace_.stage_value(),
-                                             k[tableau_.stages - 1], k[j]);
+  double h_lambda = stiffness_quotient(size(), h_last_, workspace_.x(), workspace_.stage_value(),
+                                       k[tableau_.stages - 1], k[j]);
+  if (settings_.step_limit) h_lambda = std::max(h_lambda, settings_.step_limit->h_lambda(h_last_));
   if (!stiffness_.record(h_lambda)) return;
   throw Error(Status::stiff,
               "the problem became stiff near t = " + number_text(t_) + ": for " +

@@ -31,6 +31,19 @@
 
 namespace odesens::integrate::erk {
 
+// A bound on the next step from the state it starts at, beyond accuracy:
+// the discrete adjoint needs the steps inside the stability region even
+// where the solution rests and the error estimate lets them grow
+// (erk_adjoint's StabilityLimit). Called once per step() with x at t.
+class StepLimit {
+ public:
+  virtual ~StepLimit() = default;
+  // The largest |h| allowed from (t, x); +inf for none.
+  virtual double largest_step(double t, const double* x) = 0;
+  // h|λ| of a step of size h under the last bound's estimate (0: none).
+  virtual double h_lambda(double h) const = 0;
+};
+
 struct ErkSettings {
   Tolerances tolerances;          // rtol, atol (scalar or per state), CVODES meaning
   PiSettings controller;          // safety and clamps of the PI controller
@@ -55,6 +68,9 @@ struct ErkSettings {
   // the solve with Error(stiff). Off: the engine steps on at its stability
   // limit, however many steps that takes.
   bool detect_stiffness = true;
+  // Bounds every adaptive step besides h_max (null: none). Its h|λ| joins
+  // the stiffness test: steps held by it are steps at the stability limit.
+  StepLimit* step_limit = nullptr;
 };
 
 struct ErkStats {

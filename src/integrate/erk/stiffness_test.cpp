@@ -22,19 +22,6 @@ double stability_polynomial(const Tableau& tab, double z) {
   return 1 + z * sum;
 }
 
-// The boundaries of all tableaux, computed once (thread-safe static
-// initialization): an engine is made per solve.
-double cached_boundary(const Tableau& tableau) {
-  static const std::vector<double> boundaries = [] {
-    int count = 0;
-    const Tableau* all = all_tableaux(&count);
-    std::vector<double> out;
-    for (int i = 0; i < count; ++i) out.push_back(real_stability_boundary(all[i]));
-    return out;
-  }();
-  return boundaries[static_cast<std::size_t>(tableau.id)];
-}
-
 }  // namespace
 
 double real_stability_boundary(const Tableau& tableau) {
@@ -57,6 +44,19 @@ double real_stability_boundary(const Tableau& tableau) {
   return inside;
 }
 
+// Computed once for all tableaux (thread-safe static initialization): an
+// engine is made per solve.
+double cached_stability_boundary(const Tableau& tableau) {
+  static const std::vector<double> boundaries = [] {
+    int count = 0;
+    const Tableau* all = all_tableaux(&count);
+    std::vector<double> out;
+    for (int i = 0; i < count; ++i) out.push_back(real_stability_boundary(all[i]));
+    return out;
+  }();
+  return boundaries[static_cast<std::size_t>(tableau.id)];
+}
+
 double stiffness_quotient(std::size_t count, double h, const double* x_new, const double* y_stage,
                           const double* f_new, const double* f_stage) {
   double num = 0, den = 0;
@@ -73,7 +73,7 @@ StiffnessTest::StiffnessTest(const Tableau& tableau) {
   const int last_explicit = tableau.stages - 2;
   if (tableau.c[last_explicit] != 1.0) return;
   stage_ = last_explicit;
-  boundary_ = cached_boundary(tableau);
+  boundary_ = cached_stability_boundary(tableau);
 }
 
 bool StiffnessTest::record(double h_lambda) {

@@ -26,6 +26,8 @@ namespace odesens::integrate::erk {
 // |R(z)| <= 1 on [−r, 0], R the stability polynomial of its weights b
 // (dopri5 3.307, dop853 6.394). 0 when there is none to speak of.
 double real_stability_boundary(const Tableau& tableau);
+// The same, computed once per tableau for the process (thread-safe).
+double cached_stability_boundary(const Tableau& tableau);
 
 // |h| sqrt(Σ (f_new − f_stage)²) / sqrt(Σ (x_new − y_stage)²) over `count`
 // values; 0 when the two points coincide (a solution at rest tells nothing).

@@ -17,6 +17,7 @@
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "methods/erk_adjoint/checkpoint_schedule.hpp"
 #include "methods/erk_adjoint/parallel_reverse.hpp"
+#include "methods/erk_adjoint/stability_limit.hpp"
 #include "methods/erk_adjoint/step_adjoint.hpp"
 #include "odesens/status.hpp"
 #include "problem/objective_terms.hpp"
@@ -58,6 +59,12 @@ std::vector<OptionSpec> option_specs() {
                "results are bitwise the same",
                {}},
               0, 8),
+      flag_option("stability_limit", true,
+                  "1: every adaptive step also stays inside the tableau's stability region, "
+                  "|h| <= 0.9 boundary / rho(J), rho from one power iteration on J v per step: "
+                  "where the solution rests, the error estimate would let steps grow past it and "
+                  "the discrete adjoint overflow (its steps count as steps at the stability "
+                  "limit for stiffness_check); 0: accuracy alone sizes the steps"),
       flag_option("stiffness_check", true,
                   "1: Hairer's stiffness test of DOPRI5/DOP853 (h|lambda| estimated from the last "
                   "two stages of accepted steps; 15 tests at the stability boundary declare the "
@@ -147,7 +154,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   const integrate::erk::Tableau* tableau =
       integrate::erk::find_tableau(options.get_string("tableau"));
   if (!tableau) throw Error(Status::option_type, "unknown tableau '" + options.get_string("tableau") + "'");
-  const integrate::erk::ErkSettings settings = engine_settings(problem, options, *tableau);
+  integrate::erk::ErkSettings settings = engine_settings(problem, options, *tableau);
   const bool rows = options.get_int("final_sensitivity") != 0;
   const std::size_t n_objectives = problem.n_objectives;
   const Integrand* integrand = problem.integrand.get();
@@ -161,6 +168,9 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   const std::size_t lanes = static_cast<std::size_t>(ws->lane_width());
   std::vector<double> x0, dx0_dp;
   initial_values(problem, p, ws.get(), x0, dx0_dp);
+  StabilityLimit stability(model, p.data(), ws.get(),
+                           integrate::erk::cached_stability_boundary(*tableau));
+  if (options.get_int("stability_limit") != 0 && !settings.h_fixed) settings.step_limit = &stability;
   const bool x0_depends_on_p = !dx0_dp.empty();
 
   methods::ResultBuilder out(problem, nx, np,

@@ -1,0 +1,52 @@
+#include "methods/erk_adjoint/stability_limit.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace odesens::erk_adjoint {
+
+namespace {
+// A margin below the boundary: ρ is an estimate.
+constexpr double kSafety = 0.9;
+// Power iterations at the first step, before the vector has converged.
+constexpr int kFirstIterations = 4;
+
+double norm2(const std::vector<double>& v) {
+  double s = 0;
+  for (double e : v) s += e * e;
+  return std::sqrt(s);
+}
+}  // namespace
+
+StabilityLimit::StabilityLimit(const Model& model, const double* p, Workspace* ws, double boundary)
+    : model_(model), p_(p), ws_(ws), boundary_(boundary), v_(model.nx()), w_(model.nx()) {}
+
+// One power iteration: w = J v, ρ ≈ ‖w‖ (‖v‖ = 1), v ← w / ‖w‖. A v that J
+// maps to 0 (or to NaN) starts again from the diagonal direction.
+double StabilityLimit::iterate(double t, const double* x) {
+  model_.jvp(t, x, p_, 1, v_.data(), w_.data(), ws_);
+  const double rho = norm2(w_);
+  if (rho > 0 && std::isfinite(rho)) {
+    for (std::size_t i = 0; i < v_.size(); ++i) v_[i] = w_[i] / rho;
+    return rho;
+  }
+  const double e = 1.0 / std::sqrt(static_cast<double>(v_.size()));
+  for (double& vi : v_) vi = e;
+  return 0.0;
+}
+
+double StabilityLimit::largest_step(double t, const double* x) {
+  if (v_.empty() || !(boundary_ > 0)) return std::numeric_limits<double>::infinity();
+  if (!started_) {
+    const double e = 1.0 / std::sqrt(static_cast<double>(v_.size()));
+    for (std::size_t i = 0; i < v_.size(); ++i) v_[i] = e * (1.0 + 0.1 * static_cast<double>(i % 7));
+    for (int i = 1; i < kFirstIterations; ++i) iterate(t, x);
+    started_ = true;
+  }
+  rho_ = iterate(t, x);
+  return rho_ > 0 ? kSafety * boundary_ / rho_ : std::numeric_limits<double>::infinity();
+}
+
+double StabilityLimit::h_lambda(double h) const { return std::fabs(h) * rho_; }
+
+}  // namespace odesens::erk_adjoint

@@ -1,0 +1,42 @@
+// Steps of the forward pass kept inside the tableau's stability region.
+//
+// Where the solution rests (an input at 0, a species at equilibrium) the
+// error estimate of an explicit step is ~0 and the controller lets h grow
+// to the whole span, while h·ρ(J) may be in the thousands. The states stay
+// exact, but the derivative of such a step, R(hJ), amplifies every
+// perturbation, and the discrete adjoint carries R(hJ)ᵀ back: it overflowed
+// on Lucarelli_CellSystems2018 and Schwen_PONE2014 (NaN gradients). This
+// bound keeps |h| ≤ 0.9 · boundary / ρ(J(t, x)), ρ estimated by one power
+// iteration per step on J·v (Model::jvp), its vector carried from step to
+// step. Steps it holds count as steps at the stability limit in the
+// engine's stiffness test, so a problem that needs many of them ends as
+// stiff instead of running on.
+#pragma once
+
+#include <vector>
+
+#include "integrate/erk/erk_engine.hpp"
+#include "odesens/model.hpp"
+
+namespace odesens::erk_adjoint {
+
+class StabilityLimit final : public integrate::erk::StepLimit {
+ public:
+  StabilityLimit(const Model& model, const double* p, Workspace* ws, double boundary);
+  double largest_step(double t, const double* x) override;
+  double h_lambda(double h) const override;
+  double spectral_radius() const { return rho_; }
+
+ private:
+  double iterate(double t, const double* x);
+
+  const Model& model_;
+  const double* p_;
+  Workspace* ws_;
+  double boundary_;
+  std::vector<double> v_, w_;
+  double rho_ = 0;
+  bool started_ = false;
+};
+
+}  // namespace odesens::erk_adjoint
