@@ -61,7 +61,7 @@ std::vector<OptionSpec> option_specs() {
               0, 8),
       flag_option("stability_limit", true,
                   "1: every adaptive step also stays inside the tableau's stability region, "
-                  "|h| <= 0.9 boundary / rho(J), rho from one power iteration on J v per step: "
+                  "|h| <= 0.9 boundary / rho(J), rho from a power iteration on J v every fourth step: "
                   "where the solution rests, the error estimate would let steps grow past it and "
                   "the discrete adjoint overflow (its steps count as steps at the stability "
                   "limit for stiffness_check); 0: accuracy alone sizes the steps"),

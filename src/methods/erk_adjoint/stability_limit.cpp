@@ -10,6 +10,10 @@ namespace {
 constexpr double kSafety = 0.9;
 // Power iterations at the first step, before the vector has converged.
 constexpr int kFirstIterations = 4;
+// Steps between two iterations once the vector has settled: ρ(J) moves
+// with the state, slowly over a few steps, and one J v on every step cost
+// up to 17 % on three-state models (chua) where the bound never binds.
+constexpr long kEvery = 4;
 
 double norm2(const std::vector<double>& v) {
   double s = 0;
@@ -43,7 +47,7 @@ double StabilityLimit::largest_step(double t, const double* x) {
     for (int i = 1; i < kFirstIterations; ++i) iterate(t, x);
     started_ = true;
   }
-  rho_ = iterate(t, x);
+  if (calls_++ % kEvery == 0) rho_ = iterate(t, x);
   return rho_ > 0 ? kSafety * boundary_ / rho_ : std::numeric_limits<double>::infinity();
 }
 

@@ -6,9 +6,9 @@
 // exact, but the derivative of such a step, R(hJ), amplifies every
 // perturbation, and the discrete adjoint carries R(hJ)ᵀ back: it overflowed
 // on Lucarelli_CellSystems2018 and Schwen_PONE2014 (NaN gradients). This
-// bound keeps |h| ≤ 0.9 · boundary / ρ(J(t, x)), ρ estimated by one power
-// iteration per step on J·v (Model::jvp), its vector carried from step to
-// step. Steps it holds count as steps at the stability limit in the
+// bound keeps |h| ≤ 0.9 · boundary / ρ(J(t, x)), ρ estimated by a power
+// iteration on J·v (Model::jvp) every fourth step, its vector carried from
+// step to step. Steps it holds count as steps at the stability limit in the
 // engine's stiffness test, so a problem that needs many of them ends as
 // stiff instead of running on.
 #pragma once
@@ -36,6 +36,7 @@ class StabilityLimit final : public integrate::erk::StepLimit {
   double boundary_;
   std::vector<double> v_, w_;
   double rho_ = 0;
+  long calls_ = 0;
   bool started_ = false;
 };
 
