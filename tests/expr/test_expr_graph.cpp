@@ -21,6 +21,7 @@ namespace {
 using expr::Graph;
 using expr::NodeId;
 using expr::Op;
+using expr_testing::same_bits;
 
 TEST(ExprGraph, IdenticalSubexpressionsAreOneNode) {
   Graph g;
@@ -180,11 +181,6 @@ std::vector<double> run_tape(const expr::Tape& tape, bool native, double t,
   }
   if (registers) *registers = regs;
   return out;
-}
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() &&
-         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 
 TEST(ExprNativeTape, NativeCodeComputesExactlyWhatTheInterpreterComputes) {
