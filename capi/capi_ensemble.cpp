@@ -13,7 +13,6 @@ using namespace odesens;
 using namespace odesens::capi;
 
 constexpr std::int64_t max_members = 100000000;
-constexpr std::int64_t max_threads = 4096;
 
 // Member k's parameter vector from the caller's member-major array.
 std::vector<std::vector<double>> parameter_sets(const double* params, std::size_t members,

@@ -17,7 +17,6 @@ namespace {
 using namespace odesens;
 using namespace odesens::capi;
 
-constexpr std::int64_t max_threads = 4096;
 constexpr std::int64_t max_starts = 1'000'000;
 constexpr std::int64_t max_profile_points = 1'000'000;
 

@@ -47,6 +47,9 @@ int guarded(const void* handle, const char* function, Body&& body) noexcept {
 // them the names and vectors a model holds alone need gigabytes, and
 // products of sizes could no longer be formed.
 constexpr std::int64_t max_model_dimension = 100'000'000;
+// The most worker threads a caller may ask for (ensembles, PEtab
+// evaluations, fits).
+constexpr std::int64_t max_threads = 4096;
 
 // Argument checks shared by the ABI functions; each throws Error naming the
 // argument. Sizes are checked before anything is read or allocated.

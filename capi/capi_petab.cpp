@@ -17,8 +17,6 @@ namespace {
 using namespace odesens;
 using namespace odesens::capi;
 
-constexpr std::int64_t max_threads = 4096;
-
 const PetabProblem& problem_of(const odesens_petab* petab) { return *petab_state(petab).problem; }
 
 // The estimated parameters' values: NaN and Inf are the caller's error,

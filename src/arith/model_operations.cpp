@@ -9,7 +9,8 @@
 namespace odesens::arith {
 namespace {
 
-std::string range_text(const Interval& v) {
+// "[lo, hi]" to six significant digits, for the messages of this file.
+std::string short_range_text(const Interval& v) {
   std::ostringstream os;
   os.precision(6);
   os << "[" << v.lower() << ", " << v.upper() << "]";
@@ -19,7 +20,7 @@ std::string range_text(const Interval& v) {
 [[noreturn]] void undecided(expr::Op op, const std::string& what, const Interval& range) {
   throw Error(Status::unbounded, std::string("'") + expr::op_name(op) + "' " + what +
                                      " inside the parameter box (its argument ranges over " +
-                                     range_text(range) + ")");
+                                     short_range_text(range) + ")");
 }
 
 UnaryFunction unary_function(expr::Op op) {

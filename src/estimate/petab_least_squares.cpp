@@ -4,13 +4,12 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "estimate/petab_objective.hpp"
 #include "expr/expr_model_impl.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::petab {
 namespace {
-
-constexpr double kLog2Pi = 1.8378770664093453;  // log(2 pi)
 
 // What an output's expression reads: its model parameters and whether any
 // state (found by walking the expression DAG from the output's node).

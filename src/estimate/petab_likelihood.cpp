@@ -12,7 +12,6 @@
 namespace odesens::petab {
 namespace {
 
-constexpr double kLog2Pi = 1.8378770664093453;  // log(2 pi)
 const double kLn10 = std::log(10.0);
 
 double transform(double v, Transformation t) {

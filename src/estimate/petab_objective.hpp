@@ -18,6 +18,10 @@ namespace odesens::petab {
 std::shared_ptr<const Objective> experiment_objective(const Definition& def, const Experiment& e,
                                                       const std::vector<double>& theta);
 
+// log(2 pi): the constant term of a normal density's negative logarithm
+// (the noise model, the priors and the least-squares form share it).
+inline constexpr double kLog2Pi = 1.8378770664093453;
+
 // The nllh of one measurement and its derivatives in h (on the transformed
 // scale) and sigma, shared with the forward sums.
 struct Term {

@@ -7,12 +7,11 @@
 
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
+#include "estimate/petab_objective.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::petab {
 namespace {
-
-constexpr double kLog2Pi = 1.8378770664093453;  // log(2 pi)
 
 // v, dv/dx and d2v/dx2 of the variable the prior's density is over.
 struct Variable {

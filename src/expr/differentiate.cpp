@@ -46,13 +46,16 @@ Sym operator+(Sym a, Sym b) { return sym(a, a.g->add(a.id, b.id)); }
 Sym operator-(Sym a, Sym b) { return sym(a, a.g->sub(a.id, b.id)); }
 Sym operator*(Sym a, Sym b) { return sym(a, a.g->mul(a.id, b.id)); }
 Sym operator/(Sym a, Sym b) { return sym(a, a.g->div(a.id, b.id)); }
-Sym constant(const Sym& like, double v) { return sym(like, like.g->constant(v)); }
-Sym operator+(double a, Sym b) { return constant(b, a) + b; }
-Sym operator-(double a, Sym b) { return constant(b, a) - b; }
-Sym operator*(double a, Sym b) { return constant(b, a) * b; }
-Sym operator-(Sym a, double b) { return a - constant(a, b); }
-Sym operator*(Sym a, double b) { return a * constant(a, b); }
-Sym operator<(Sym a, double b) { return sym(a, a.g->binary(Op::lt, a.id, constant(a, b).id)); }
+// v as a node of the graph that `like` belongs to.
+Sym constant_like(const Sym& like, double v) { return sym(like, like.g->constant(v)); }
+Sym operator+(double a, Sym b) { return constant_like(b, a) + b; }
+Sym operator-(double a, Sym b) { return constant_like(b, a) - b; }
+Sym operator*(double a, Sym b) { return constant_like(b, a) * b; }
+Sym operator-(Sym a, double b) { return a - constant_like(a, b); }
+Sym operator*(Sym a, double b) { return a * constant_like(a, b); }
+Sym operator<(Sym a, double b) {
+  return sym(a, a.g->binary(Op::lt, a.id, constant_like(a, b).id));
+}
 Sym operator<=(Sym a, Sym b) { return sym(a, a.g->binary(Op::le, a.id, b.id)); }
 Sym operator>=(Sym a, Sym b) { return sym(a, a.g->binary(Op::ge, a.id, b.id)); }
 Sym unary(Op op, Sym a) { return sym(a, a.g->unary(op, a.id)); }

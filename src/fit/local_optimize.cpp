@@ -10,7 +10,7 @@
 namespace odesens {
 namespace {
 
-[[noreturn]] void refuse(const std::string& what) {
+[[noreturn]] void refuse_fit(const std::string& what) {
   throw Error(Status::invalid_argument, "fit: " + what);
 }
 
@@ -20,17 +20,17 @@ void fitting::check_start(const PetabProblem& problem, const std::vector<double>
                       const std::vector<bool>& fixed) {
   const std::size_t n = problem.parameter_ids().size();
   if (x0.size() != n)
-    refuse("a start of " + std::to_string(x0.size()) + " values, the problem estimates " +
-           std::to_string(n));
+    refuse_fit("a start of " + std::to_string(x0.size()) + " values, the problem estimates " +
+               std::to_string(n));
   if (!fixed.empty() && fixed.size() != n)
-    refuse("a fixed mask of " + std::to_string(fixed.size()) + " entries, the problem estimates " +
-           std::to_string(n));
+    refuse_fit("a fixed mask of " + std::to_string(fixed.size()) +
+               " entries, the problem estimates " + std::to_string(n));
   for (std::size_t i = 0; i < n; ++i)
     if (!std::isfinite(x0[i]) || x0[i] < problem.lower_scaled()[i] ||
         x0[i] > problem.upper_scaled()[i])
-      refuse("start value " + io::format_double(x0[i]) + " of '" + problem.parameter_ids()[i] +
-             "' is outside its bounds [" + io::format_double(problem.lower_scaled()[i]) + ", " +
-             io::format_double(problem.upper_scaled()[i]) + "] (on its scale)");
+      refuse_fit("start value " + io::format_double(x0[i]) + " of '" + problem.parameter_ids()[i] +
+                 "' is outside its bounds [" + io::format_double(problem.lower_scaled()[i]) +
+                 ", " + io::format_double(problem.upper_scaled()[i]) + "] (on its scale)");
 }
 
 namespace {
@@ -60,12 +60,12 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
 
 void check_optimizer_options(const OptimizerOptions& o) {
   if (o.optimizer != "auto" && o.optimizer != "ceres_lm" && o.optimizer != "nlopt_lbfgs")
-    refuse("unknown optimizer '" + o.optimizer + "' (auto, ceres_lm, nlopt_lbfgs)");
-  if (o.max_iterations < 1) refuse("max_iterations must be at least 1");
+    refuse_fit("unknown optimizer '" + o.optimizer + "' (auto, ceres_lm, nlopt_lbfgs)");
+  if (o.max_iterations < 1) refuse_fit("max_iterations must be at least 1");
   if (!(o.max_seconds >= 0) || !std::isfinite(o.max_seconds))
-    refuse("max_seconds must be finite and >= 0 (0: no limit)");
+    refuse_fit("max_seconds must be finite and >= 0 (0: no limit)");
   if (!(o.gradient_tolerance >= 0) || !(o.step_tolerance >= 0) || !(o.function_tolerance >= 0))
-    refuse("the tolerances must be >= 0");
+    refuse_fit("the tolerances must be >= 0");
 }
 
 std::string resolve_optimizer(const PetabProblem& problem, const std::string& optimizer) {

@@ -16,7 +16,7 @@
 namespace odesens {
 namespace {
 
-[[noreturn]] void refuse(const std::string& what) {
+[[noreturn]] void refuse_profile(const std::string& what) {
   throw Error(Status::invalid_argument, "profile: " + what);
 }
 
@@ -34,11 +34,11 @@ std::vector<std::size_t> chosen(const ProfileOptions& o, std::size_t n) {
 void check_best(const PetabProblem& problem, const std::vector<double>& best) {
   const std::size_t n = problem.parameter_ids().size();
   if (best.size() != n)
-    refuse("a point of " + std::to_string(best.size()) + " values, the problem estimates " +
-           std::to_string(n));
+    refuse_profile("a point of " + std::to_string(best.size()) +
+                   " values, the problem estimates " + std::to_string(n));
   for (std::size_t i = 0; i < n; ++i)
     if (!(best[i] >= problem.lower_scaled()[i] && best[i] <= problem.upper_scaled()[i]))
-      refuse("the value of '" + problem.parameter_ids()[i] + "' lies outside its bounds");
+      refuse_profile("the value of '" + problem.parameter_ids()[i] + "' lies outside its bounds");
 }
 
 // Both sides and the start joined, sorted by value.
@@ -82,15 +82,16 @@ double profile_threshold(double confidence) {
 void check_profile_options(const ProfileOptions& o, const PetabProblem& problem) {
   check_optimizer_options(o.optimizer);
   if (!(o.confidence > 0.0 && o.confidence < 1.0))
-    refuse("confidence must lie strictly between 0 and 1");
+    refuse_profile("confidence must lie strictly between 0 and 1");
   for (std::size_t i : o.parameters)
     if (i >= problem.parameter_ids().size())
-      refuse("parameter index " + std::to_string(i) + " is not that of an estimated parameter");
+      refuse_profile("parameter index " + std::to_string(i) +
+                     " is not that of an estimated parameter");
   if (!(o.first_step >= 0) || !(o.min_step > 0) || !(o.max_step >= 0) ||
       !std::isfinite(o.first_step) || !std::isfinite(o.min_step) || !std::isfinite(o.max_step))
-    refuse("first_step and max_step must be finite and >= 0, min_step finite and > 0");
-  if (o.max_points < 1) refuse("max_points must be at least 1");
-  if (problem.parameter_ids().size() < 1) refuse("the problem estimates no parameter");
+    refuse_profile("first_step and max_step must be finite and >= 0, min_step finite and > 0");
+  if (o.max_points < 1) refuse_profile("max_points must be at least 1");
+  if (problem.parameter_ids().size() < 1) refuse_profile("the problem estimates no parameter");
 }
 
 std::vector<Profile> profile(const PetabProblem& problem, const std::vector<double>& best,

@@ -17,10 +17,11 @@
 #include "odesens/status.hpp"
 
 namespace odesens::io {
-namespace {
 
 // An output buffer over a file descriptor that keeps the errno of the first
-// failed write, so that the message can say why (ENOSPC, EFBIG, ...).
+// failed write, so that the message can say why (ENOSPC, EFBIG, ...). Not in
+// the anonymous namespace: OutputFile::Impl, declared in the header, holds
+// one.
 class FdBuffer : public std::streambuf {
  public:
   explicit FdBuffer(int fd) : fd_(fd) { reset(); }
@@ -58,6 +59,8 @@ class FdBuffer : public std::streambuf {
   int error_ = 0;
   std::array<char, 1 << 16> buffer_;
 };
+
+namespace {
 
 // The temporary of an OutputFile with remove_on_signal, removed by the
 // handler of the signals that end the process (Ctrl-C, kill, a closed

@@ -15,43 +15,15 @@
 #include <unistd.h>
 #include <vector>
 
+#include "cli/tool_run.hpp"
 #include "odesens/odesens.hpp"
 
 namespace {
 
-struct ToolRun {
-  int status;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-// Runs a shell command line; its standard error is collected too.
-ToolRun run_shell(const std::string& command) {
-  char err_path[] = "/tmp/odesens_cli_err_XXXXXX";
-  const int fd = mkstemp(err_path);
-  close(fd);
-  const std::string cmd = command + " 2>" + err_path;
-  ToolRun r{};
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int raw = pclose(p);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.err = slurp(err_path);
-  std::remove(err_path);
-  return r;
-}
-
-ToolRun run_tool(const std::string& args) {
-  return run_shell(std::string(ODESENS_CLI_PATH) + " " + args);
-}
+using odesens::test::ToolRun;
+using odesens::test::read_text_file;
+using odesens::test::run_shell;
+using odesens::test::run_tool;
 
 // The lines of a text.
 std::vector<std::string> lines_of(const std::string& text) {
@@ -239,7 +211,7 @@ TEST(Cli, MethodsMarkdownIsATableOfTheOptions) {
 TEST(Cli, EveryMethodHasADocumentationPage) {
   for (const auto& info : odesens::method_infos()) {
     const std::string page =
-        slurp(std::string(ODESENS_SOURCE_DIR) + "/docs/methods/" + info.id + ".md");
+        read_text_file(std::string(ODESENS_SOURCE_DIR) + "/docs/methods/" + info.id + ".md");
     EXPECT_NE(page.find("<!-- options:begin -->"), std::string::npos) << info.id;
   }
 }
@@ -461,7 +433,7 @@ TEST(Cli, OutFileReceivesTheDocument) {
   const ToolRun r = run_tool("run builtin:chua --method cvodes_fsa --tout 0:1:2 --out " + path);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
-  EXPECT_EQ(slurp(path).substr(0, 22), "{\"method\":\"cvodes_fsa\"");
+  EXPECT_EQ(read_text_file(path).substr(0, 22), "{\"method\":\"cvodes_fsa\"");
   std::remove(path.c_str());
 }
 
@@ -619,7 +591,7 @@ TEST(Cli, HostileModelFilesFailWithOneLineNamingTheReason) {
     for (int i = 0; i < 10000; ++i) law += "<apply><plus/>";
     law += "<ci> k </ci>";
     for (int i = 0; i < 10000; ++i) law += "<cn> 1 </cn></apply>";
-    std::string doc = slurp(sbml_model("decay"));
+    std::string doc = read_text_file(sbml_model("decay"));
     const std::string old_law = "<apply><times/><ci> k </ci><ci> S </ci></apply>";
     doc.replace(doc.find(old_law), old_law.size(), law);
     std::ofstream(deep) << doc;
@@ -627,7 +599,7 @@ TEST(Cli, HostileModelFilesFailWithOneLineNamingTheReason) {
   const std::string utf16 = std::string(dir) + "/utf16.xml";
   {
     std::string bytes = "\xFF\xFE";
-    for (char c : slurp(sbml_model("decay"))) bytes += std::string(1, c) + '\0';
+    for (char c : read_text_file(sbml_model("decay"))) bytes += std::string(1, c) + '\0';
     std::ofstream(utf16, std::ios::binary) << bytes;
   }
   const std::string fifo = std::string(dir) + "/model.fifo";
@@ -666,7 +638,7 @@ TEST(Cli, HostileModelFilesFailWithOneLineNamingTheReason) {
 
 TEST(Cli, AStoichiometryNearTheLargestDoubleFailsWithTheTruthAboutIt) {
   // S -> 1e300 P at rate k: CVODES' first step size is 0.
-  std::string doc = slurp(sbml_model("decay"));
+  std::string doc = read_text_file(sbml_model("decay"));
   const std::string old_law = "<apply><times/><ci> k </ci><ci> S </ci></apply>";
   doc.replace(doc.find(old_law), old_law.size(), "<ci> k </ci>");
   const std::string reactants = "</listOfReactants>";
@@ -883,13 +855,13 @@ TEST(Cli, OutFileIsReplacedWholeOrNotAtAll) {
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_EQ(r.err, "odesens: error: writing '" + out +
                        "' failed: File too large (the file is unchanged)\n");
-  EXPECT_EQ(slurp(out), "previous result\n");
+  EXPECT_EQ(read_text_file(out), "previous result\n");
   EXPECT_EQ(folder.entries(), std::vector<std::string>{"result.json"});  // no temporary left
 
   r = run_shell(run);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
-  const std::string doc = slurp(out);
+  const std::string doc = read_text_file(out);
   EXPECT_EQ(doc.rfind("{\"method\":\"cvodes_fsa\"", 0), 0u) << doc.substr(0, 80);
   EXPECT_TRUE(nlohmann::json::accept(doc));
   EXPECT_EQ(folder.entries(), std::vector<std::string>{"result.json"});
@@ -925,7 +897,7 @@ TEST(Cli, ConcurrentWritersLeaveOneWholeDocument) {
                           " run builtin:glv:10 --method cvodes_fsa --out " + out + " --tout 0:1:";
   const ToolRun r = run_shell("(" + run + "400 & " + run + "401 & wait)");
   EXPECT_EQ(r.status, 0) << r.err;
-  const std::string doc = slurp(out);
+  const std::string doc = read_text_file(out);
   std::size_t documents = 0;
   for (auto at = doc.find("{\"method\""); at != std::string::npos;
        at = doc.find("{\"method\"", at + 1))

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/tool_run.hpp"
 #include "odesens/odesens.hpp"
 
 namespace {
@@ -40,13 +41,13 @@ struct Exit {
 };
 
 // A fresh folder, removed with everything in it at the end of the test.
-class TempDir {
+class ScratchDir {
  public:
-  TempDir() {
+  ScratchDir() {
     char name[] = "/tmp/odesens_cli_h5_XXXXXX";
     path_ = ::mkdtemp(name) ? name : "";
   }
-  ~TempDir() {
+  ~ScratchDir() {
     std::error_code ignored;
     fs::remove_all(path_, ignored);
   }
@@ -60,12 +61,7 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using odesens::test::read_text_file;
 
 // Starts the tool with `args`, standard output to /dev/null and standard
 // error to `err_path`; returns its process id.
@@ -100,11 +96,11 @@ Exit wait_tool(pid_t pid, const std::string& err_path) {
     if (WIFEXITED(raw)) e.status = WEXITSTATUS(raw);
     if (WIFSIGNALED(raw)) e.signal = WTERMSIG(raw);
   }
-  e.err = slurp(err_path);
+  e.err = read_text_file(err_path);
   return e;
 }
 
-Exit run_tool(const TempDir& dir, const std::vector<std::string>& args) {
+Exit run_tool(const ScratchDir& dir, const std::vector<std::string>& args) {
   const std::string err = dir / "stderr.txt";
   return wait_tool(start_tool(args, err), err);
 }
@@ -258,7 +254,7 @@ const std::vector<double> kTimes = {0, 1, 2, 5};
 const char* kTout = "0,1,2,5";
 
 TEST(CliEnsemble, H5HoldsEveryMemberAsSolveGivesItBitForBit) {
-  TempDir dir;
+  ScratchDir dir;
   const std::vector<std::vector<double>> sets = {
       {7.0, 15.0}, {7.5, 14.5}, {NAN, 15.0}, {8.25, 16.0}, {6.5, 13.75}};
   write_file(dir / "sets.csv",
@@ -315,7 +311,7 @@ TEST(CliEnsemble, H5HoldsEveryMemberAsSolveGivesItBitForBit) {
 
 // Adjoint methods: the gradient and S at the final time only (S_times).
 TEST(CliEnsemble, GradientMethodsWriteTheGradientAndSAtTheFinalTime) {
-  TempDir dir;
+  ScratchDir dir;
   write_file(dir / "sets.tsv", "p1\tp2\n7\t15\n7.25\t15.5\n");
   const Exit e = run_tool(dir, {"ensemble", "builtin:chua", "--method", "cvodes_asa", "--params",
                                 dir / "sets.tsv", "--tout", kTout, "--out", dir / "adj.h5"});
@@ -335,7 +331,7 @@ TEST(CliEnsemble, GradientMethodsWriteTheGradientAndSAtTheFinalTime) {
 
 // dir/decay.ode (dx/dt = -k x, x(0) = 1: x(t) = exp(-k t)) and dir/k.csv
 // with `count` members, k = k0 + 0.001 m.
-void write_decay_ensemble(const TempDir& dir, std::size_t count, double k0) {
+void write_decay_ensemble(const ScratchDir& dir, std::size_t count, double k0) {
   write_file(dir / "decay.ode", "param k = 1\nstate x = 1\ndx/dt = -k*x\n");
   std::ostringstream csv;
   csv.precision(17);
@@ -347,7 +343,7 @@ void write_decay_ensemble(const TempDir& dir, std::size_t count, double k0) {
 // More members than the tool gives the worker pool at once (4096): every
 // member at its own row. x(1) = exp(-k).
 TEST(CliEnsemble, ManyMembersEachAtItsRow) {
-  TempDir dir;
+  ScratchDir dir;
   const std::size_t count = 5000;
   write_decay_ensemble(dir, count, 0.0);
   const Exit e = run_tool(dir, {"ensemble", dir / "decay.ode", "--method", "cvodes_fsa",
@@ -390,7 +386,7 @@ void expect_same_documents(const H5File& a, const H5File& b) {
 }
 
 TEST(CliEnsemble, RunFormatH5IsAOneMemberEnsemble) {
-  TempDir dir;
+  ScratchDir dir;
   Exit e = run_tool(dir, {"run", "builtin:chua", "--method", "cvodes_fsa", "--param", "p1=7.5",
                           "--tout", kTout, "--format", "h5", "--out", dir / "run.h5"});
   ASSERT_EQ(e.status, 0) << e.err;
@@ -411,7 +407,7 @@ TEST(CliEnsemble, RunFormatH5IsAOneMemberEnsemble) {
 }
 
 TEST(CliEnsemble, RunFormatH5NeedsAFileNotStandardOutput) {
-  TempDir dir;
+  ScratchDir dir;
   Exit e = run_tool(dir, {"run", "builtin:chua", "--method", "cvodes_fsa", "--format", "h5"});
   EXPECT_EQ(e.status, 2);
   EXPECT_NE(e.err.find("--format h5 needs --out FILE.h5: HDF5 is not written to standard output"),
@@ -425,9 +421,9 @@ TEST(CliEnsemble, RunFormatH5NeedsAFileNotStandardOutput) {
                               (dir / "err.txt");
   const int raw = std::system(command.c_str());
   EXPECT_EQ(WEXITSTATUS(raw), 2);
-  EXPECT_NE(slurp(dir / "err.txt").find("is standard output"), std::string::npos)
-      << slurp(dir / "err.txt");
-  EXPECT_EQ(slurp(dir / "stdout.bin"), "");
+  EXPECT_NE(read_text_file(dir / "err.txt").find("is standard output"), std::string::npos)
+      << read_text_file(dir / "err.txt");
+  EXPECT_EQ(read_text_file(dir / "stdout.bin"), "");
   // A failed solve leaves no file, as with the other formats.
   e = run_tool(dir, {"run", "builtin:chua", "--method", "cvodes_fsa", "--tout", "0,50",
                      "--max-steps", "3", "--format", "h5", "--out", dir / "failed.h5"});
@@ -485,7 +481,7 @@ odesens::Result solve_slow(const std::vector<double>& params) {
   return odesens::solve(p, "cvodes_fsa");
 }
 
-std::vector<std::string> slow_run_args(const TempDir& dir) {
+std::vector<std::string> slow_run_args(const ScratchDir& dir) {
   return {"ensemble", kSlowModel, "--method", "cvodes_fsa", "--params", dir / "slow.csv",
           "--tout", "0,25,50,75,100", "--threads", "2", "--out", dir / "slow.h5"};
 }
@@ -497,7 +493,7 @@ struct StoppedRun {
   Exit exit;
 };
 
-StoppedRun stop_slow_run(const TempDir& dir, int sig) {
+StoppedRun stop_slow_run(const ScratchDir& dir, int sig) {
   StoppedRun run;
   std::string csv;
   run.sets = slow_sets(40, csv);
@@ -510,7 +506,7 @@ StoppedRun stop_slow_run(const TempDir& dir, int sig) {
 }
 
 TEST(CliEnsemble, AKilledRunLeavesThePartialFileWithTheMembersDone) {
-  TempDir dir;
+  ScratchDir dir;
   const StoppedRun run = stop_slow_run(dir, SIGKILL);
   const auto& sets = run.sets;
   const bool started = run.started;
@@ -555,12 +551,12 @@ TEST(CliEnsemble, AKilledRunLeavesThePartialFileWithTheMembersDone) {
   EXPECT_GE(flagged, done_count);
 
   // The next run with the same --out keeps the .partial and says so.
-  const std::string before = slurp(dir / "slow.h5.partial");
+  const std::string before = read_text_file(dir / "slow.h5.partial");
   const Exit again = run_tool(dir, slow_run_args(dir));
   EXPECT_EQ(again.status, 1) << again.err;
   EXPECT_NE(again.err.find("slow.h5.partial' is left from an earlier run"), std::string::npos)
       << again.err;
-  EXPECT_EQ(slurp(dir / "slow.h5.partial"), before);
+  EXPECT_EQ(read_text_file(dir / "slow.h5.partial"), before);
 }
 
 // A disk that fills up during the run (here a file size limit): status 1,
@@ -568,7 +564,7 @@ TEST(CliEnsemble, AKilledRunLeavesThePartialFileWithTheMembersDone) {
 // done correct (the room for each flush is claimed before it, so no flush
 // fails half-way).
 TEST(CliEnsemble, AFullDiskLeavesAReadablePartialWithTheMembersCommitted) {
-  TempDir dir;
+  ScratchDir dir;
   const std::size_t count = 2000;
   write_decay_ensemble(dir, count, 0.5);
   const std::string err = dir / "stderr.txt";
@@ -603,7 +599,7 @@ TEST(CliEnsemble, AFullDiskLeavesAReadablePartialWithTheMembersCommitted) {
 }
 
 TEST(CliEnsemble, CtrlCEndsTheRunWithTheMembersDoneAndTheRestMarkedNotRun) {
-  TempDir dir;
+  ScratchDir dir;
   const StoppedRun run = stop_slow_run(dir, SIGINT);
   const auto& sets = run.sets;
   const bool started = run.started;
@@ -649,7 +645,7 @@ TEST(CliEnsemble, CtrlCEndsTheRunWithTheMembersDoneAndTheRestMarkedNotRun) {
 // exit status 2, the message, and that no output file was left.
 void expect_params_error(const std::string& name, const std::string& content,
                          const std::string& message) {
-  TempDir dir;
+  ScratchDir dir;
   write_file(dir / name, content);
   const Exit e = run_tool(dir, {"ensemble", "builtin:chua", "--method", "cvodes_fsa", "--params",
                                 dir / name, "--out", dir / "out.h5"});
@@ -711,7 +707,7 @@ TEST(CliEnsembleParams, SeparatorFollowsTheSuffix) {
 }
 
 TEST(CliEnsembleParams, MissingOrSpecialFile) {
-  TempDir dir;
+  ScratchDir dir;
   Exit e = run_tool(dir, {"ensemble", "builtin:chua", "--method", "cvodes_fsa", "--params",
                           dir / "nosuch.csv", "--out", dir / "out.h5"});
   EXPECT_EQ(e.status, 2);
@@ -736,7 +732,7 @@ TEST(CliEnsembleParams, MoreMembersThanTheCapAreRefused) {
 // Comments, blank lines, spaces, CRLF and a byte-order mark are skipped;
 // columns in any order, parameters not listed keep their nominal values.
 TEST(CliEnsembleParams, CommentsSpacesAndUnlistedParameters) {
-  TempDir dir;
+  ScratchDir dir;
   write_file(dir / "sets.csv", "\xEF\xBB\xBF# header next\r\n  p2 \r\n\r\n 14.5 \r\n# end\r\n");
   const Exit e = run_tool(dir, {"ensemble", "builtin:chua", "--method", "cvodes_fsa", "--params",
                                 dir / "sets.csv", "--tout", kTout, "--out", dir / "out.h5"});
@@ -747,7 +743,7 @@ TEST(CliEnsembleParams, CommentsSpacesAndUnlistedParameters) {
 }
 
 TEST(CliEnsemble, FlagsAreChecked) {
-  TempDir dir;
+  ScratchDir dir;
   write_file(dir / "sets.csv", "p1\n7\n");
   const std::vector<std::string> base = {"ensemble", "builtin:chua", "--method", "cvodes_fsa"};
   auto with = [&](std::vector<std::string> extra) {

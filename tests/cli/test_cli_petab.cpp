@@ -27,12 +27,7 @@ using odesens::test::run_tool;
 
 namespace fs = std::filesystem;
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using odesens::test::read_text_file;
 
 // A fresh folder under /tmp, removed with what it holds.
 class TempDir {
@@ -207,13 +202,13 @@ TEST_F(CliPetab, OutWritesTheDocument) {
   ToolRun r = run_tool("petab " + yaml_ + " --format json --out " + out);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  const nlohmann::json j = nlohmann::json::parse(slurp(out));
+  const nlohmann::json j = nlohmann::json::parse(read_text_file(out));
   EXPECT_NEAR(j["llh"].get<double>(), kLlh0001, 1e-6);
 
   const std::string text = dir.path("result.txt");
   r = run_tool("petab " + yaml_ + " --out " + text);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(slurp(text).rfind("llh ", 0), 0u);
+  EXPECT_EQ(read_text_file(text).rfind("llh ", 0), 0u);
 
   r = run_tool("petab " + yaml_ + " --out /nonexistent/dir/x.json");
   EXPECT_EQ(r.status, 1) << r.err;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -104,6 +105,13 @@ inline std::vector<double> dense_from_pattern(const SparsityPattern& s,
     for (auto q = s.col_ptr[j]; q < s.col_ptr[j + 1]; ++q)
       d[static_cast<std::size_t>(s.row_idx[q]) + j * s.rows] = values[static_cast<std::size_t>(q)];
   return d;
+}
+
+// a and b hold the same doubles, bit for bit (NaNs and the sign of zero
+// included).
+inline bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 
 inline bool in_pattern(const SparsityPattern& s, std::size_t i, std::size_t j) {

@@ -22,6 +22,7 @@ namespace {
 using expr::Graph;
 using expr::NodeId;
 using expr::Op;
+using expr_testing::same_bits;
 
 TEST(ExprGraph, IdenticalSubexpressionsAreOneNode) {
   Graph g;
@@ -162,11 +163,6 @@ TEST(ExprTape, ConcurrentEvaluationOnSeveralThreads) {
 }
 
 using expr_testing::run_tape;
-
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() &&
-         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
-}
 
 TEST(ExprNativeTape, NativeCodeComputesExactlyWhatTheInterpreterComputes) {
   if (!expr::native_tapes_enabled()) GTEST_SKIP() << "no native tapes on this platform";

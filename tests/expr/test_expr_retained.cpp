@@ -12,9 +12,7 @@
 namespace odesens {
 namespace {
 
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using expr_testing::same_bits;
 
 TEST(RetainedValues, ProductsFromKeptValuesEqualThoseOfAFreshSweep) {
   std::vector<std::string> files = {"chua.ode", "camkii.ode", "pka.ode", "vanderpol.ode"};

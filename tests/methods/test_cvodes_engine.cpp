@@ -17,7 +17,7 @@
 namespace odesens {
 namespace {
 
-Problem ode_problem(const std::string& text, std::vector<double> times) {
+Problem engine_ode_problem(const std::string& text, std::vector<double> times) {
   return testing::ode_text_problem(text, std::move(times), 1e-8, 1e-10);
 }
 
@@ -40,7 +40,7 @@ std::vector<CvodesUser> cvodes_users() {
 }
 
 Problem user_problem(const CvodesUser& user) {
-  Problem p = ode_problem(user.model, {0.0, 1.0});
+  Problem p = engine_ode_problem(user.model, {0.0, 1.0});
   if (user.method.rfind("bounds_", 0) == 0) {
     p.param_lower = {0.7};
     p.param_upper = {0.9};
@@ -48,14 +48,14 @@ Problem user_problem(const CvodesUser& user) {
   return p;
 }
 
-struct Failure {
+struct SolveFailure {
   Status status = Status::ok;
   std::string message;
 };
-Failure failure_with(cvodes::Fault fault, const CvodesUser& user) {
+SolveFailure failure_with(cvodes::Fault fault, const CvodesUser& user) {
   const Problem p = user_problem(user);
   cvodes::inject_fault(fault);
-  Failure f;
+  SolveFailure f;
   try {
     solve(p, user.method);
   } catch (const Error& e) {
@@ -72,7 +72,7 @@ TEST(CvodesEngine, EveryUserSolvesWithoutAFault) {
 
 TEST(CvodesEngine, AFailedContextIsOutOfMemoryForEveryUser) {
   for (const auto& user : cvodes_users()) {
-    const Failure f = failure_with(cvodes::Fault::context, user);
+    const SolveFailure f = failure_with(cvodes::Fault::context, user);
     EXPECT_EQ(f.status, Status::out_of_memory) << user.method << ": " << f.message;
     EXPECT_NE(f.message.find("SUNDIALS context"), std::string::npos)
         << user.method << ": " << f.message;
@@ -81,7 +81,7 @@ TEST(CvodesEngine, AFailedContextIsOutOfMemoryForEveryUser) {
 
 TEST(CvodesEngine, AFailedCVodeInitIsOutOfMemoryForEveryUser) {
   for (const auto& user : cvodes_users()) {
-    const Failure f = failure_with(cvodes::Fault::cvode_init, user);
+    const SolveFailure f = failure_with(cvodes::Fault::cvode_init, user);
     EXPECT_EQ(f.status, Status::out_of_memory) << user.method << ": " << f.message;
     EXPECT_NE(f.message.find("CVodeInit failed (CV_MEM_FAIL)"), std::string::npos)
         << user.method << ": " << f.message;
@@ -91,7 +91,7 @@ TEST(CvodesEngine, AFailedCVodeInitIsOutOfMemoryForEveryUser) {
 // The session's counters over CVodeReInit are exactly the sum of what
 // CVODES counted in each part.
 TEST(CvodesEngine, SessionCountersSumTheSegments) {
-  const Problem p = ode_problem(kDecay, {0.0, 2.0});
+  const Problem p = engine_ode_problem(kDecay, {0.0, 2.0});
   cvodes::InitialValueProblem ivp;
   ivp.model = p.model.get();
   ivp.params = {0.8};
@@ -164,7 +164,7 @@ void expect_similar_and_positive(double a, double b, const std::string& what) {
 TEST(CvodesEngine, CountersOfEveryMethodGrowWithEveryRestartedLap) {
   for (const char* method : {"cvodes_fsa", "cvodes_asa", "pbsr", "exp"}) {
     auto run = [&](double t_end) {
-      Problem p = ode_problem(kLaps, {0.0, t_end});
+      Problem p = engine_ode_problem(kLaps, {0.0, t_end});
       if (std::string(method) == "cvodes_asa") p.options.set("final_sensitivity", 0);
       const Result r = solve(p, method);
       EXPECT_EQ(r.stats.extra.at("events_executed"), std::floor(t_end)) << method;
@@ -199,7 +199,7 @@ std::string dosed_chain(std::size_t n) {
 
 TEST(CvodesEngine, AdjointRowsAcrossEventsRunInBatches) {
   const std::size_t n = 200;
-  Problem p = ode_problem(dosed_chain(n), {0.0, 1.0, 2.0});
+  Problem p = engine_ode_problem(dosed_chain(n), {0.0, 1.0, 2.0});
   p.rtol = 1e-6;
   p.atol = {1e-8};
   const Result all = solve(p, "cvodes_asa");

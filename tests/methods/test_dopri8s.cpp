@@ -28,7 +28,7 @@ using testing::ode_problem;
 using testing::text_problem;
 
 // TOL = TOLS^2 (the paper's §4): rtol = atol = TOL, sens_rtol = TOLS.
-void set_tolerances(Problem& p, double tols) {
+void set_squared_tolerances(Problem& p, double tols) {
   p.rtol = tols * tols;
   p.atol = {tols * tols};
   p.options.set("sens_rtol", tols);
@@ -83,7 +83,7 @@ C1Errors c1_errors(const Result& r) {
 
 Problem c1(double tols) {
   Problem p = ode_problem("detest_c1.ode", linspace(0, 20, 21));
-  set_tolerances(p, tols);
+  set_squared_tolerances(p, tols);
   p.options.set("directions", "all");
   return p;
 }
@@ -174,7 +174,7 @@ TEST(Dopri8s, DetestC5AgreesWithCvodes) {
   double err_1e5 = 0.0;
   for (double tols : {1e-5, 1e-6, 1e-7}) {
     Problem p = base;
-    set_tolerances(p, tols);
+    set_squared_tolerances(p, tols);
     const Result r = solve(p, "dopri8s");
     const double err = mixed_error(r.s, ref.s);
     EXPECT_LE(err, 100 * tols) << "TOLS " << tols;
@@ -193,7 +193,7 @@ TEST(Dopri8s, NormwiseScalingKeepsC5AwayFromTheRoundingError) {
   ODESENS_REQUIRE_SHARED_MODEL("detest_c5.ode");
   Problem p = ode_problem("detest_c5.ode", linspace(1, 20, 20));
   const Result ref = cvodes_reference(p, true);
-  set_tolerances(p, 1e-7);
+  set_squared_tolerances(p, 1e-7);
   const double normwise = mixed_error(solve(p, "dopri8s").s, ref.s);
   p.options.set("scaling", "componentwise");
   const double componentwise = mixed_error(solve(p, "dopri8s").s, ref.s);
@@ -215,7 +215,7 @@ TEST(Dopri8s, ChuaAndMichaelisMentenAgreeWithCvodes) {
     const Result ref = cvodes_reference(c.problem, false);
     for (double tols : {1e-5, 1e-6, 1e-7}) {
       Problem p = c.problem;
-      set_tolerances(p, tols);
+      set_squared_tolerances(p, tols);
       const Result r = solve(p, "dopri8s");
       EXPECT_LE(mixed_error(r.s, ref.s), 10 * tols) << c.name << " TOLS " << tols;
       EXPECT_LE(mixed_error(r.x, ref.x), 1e-8) << c.name << " TOLS " << tols;
@@ -267,7 +267,7 @@ const char* kBlowUp = "param y0 = 1\nstate y = y0\ndy/dt = y^2\n";
 double relative_error_of_s(const char* text, double t, double exact, std::int64_t rescale,
                            double tols) {
   Problem p = text_problem(text, {t});
-  set_tolerances(p, tols);
+  set_squared_tolerances(p, tols);
   p.options.set("rescale", rescale);
   const Result r = solve(p, "dopri8s");
   return std::fabs(r.s[0] - exact) / std::fabs(exact);
@@ -298,7 +298,7 @@ TEST(Dopri8s, SmallAndZeroParametersArePerturbedRelativeToThemselves) {
   const double t = 1e6, y = std::exp(-1e-6 * t);
   for (std::int64_t rescale : {0, 1}) {
     Problem problem = text_problem(text, {t});
-    set_tolerances(problem, 1e-7);
+    set_squared_tolerances(problem, 1e-7);
     problem.options.set("rescale", rescale);
     const Result r = solve(problem, "dopri8s");
     EXPECT_NEAR(r.s[0], -t * y, 1e-6 * t * y) << "rescale " << rescale;
@@ -325,7 +325,7 @@ TEST(Dopri8s, LaneWidthsGiveTheSameSensitivities) {
   for (const char* file : {"detest_c1.ode", "michaelis_menten.ode"}) {
     if (!expr_testing::readable(ode_model_path(file))) GTEST_SKIP() << file << " not found";
     Problem p = ode_problem(file, linspace(1, 20, 20));
-    set_tolerances(p, 1e-6);
+    set_squared_tolerances(p, 1e-6);
     p.options.set("directions", "all");
     const Result one = with_lanes(p, 1);
     for (int w : widths()) {
@@ -343,7 +343,7 @@ TEST(Dopri8s, LaneWidthsGiveTheSameSensitivities) {
 TEST(Dopri8s, LaneWidthsOnC5) {
   ODESENS_REQUIRE_SHARED_MODEL("detest_c5.ode");
   Problem p = ode_problem("detest_c5.ode", linspace(1, 20, 20));
-  set_tolerances(p, 1e-6);
+  set_squared_tolerances(p, 1e-6);
   const Result one = with_lanes(p, 1);
   const auto w = widths();
   if (w.size() < 2) GTEST_SKIP() << "the CPU has no SIMD lanes for expression models";
@@ -360,7 +360,7 @@ TEST(Dopri8s, LaneWidthsOnC5) {
 // S·R for a given R is S of directions=all times R (chua: nx = 3, np = 2).
 TEST(Dopri8s, GivenDirectionsCombineTheColumnsOfS) {
   Problem p = builtin_problem("chua", linspace(1, 5, 5));
-  set_tolerances(p, 1e-6);
+  set_squared_tolerances(p, 1e-6);
   p.options.set("directions", "all");
   const Result all = solve(p, "dopri8s");
   ASSERT_EQ(all.ns, 5u);
@@ -422,7 +422,7 @@ TEST(Dopri8s, ErrorNormWithoutDirectionsIsTheEnginesOwn) {
 
 // ---- failures -----------------------------------------------------------------
 
-Status status_of(const Problem& p, std::string* message = nullptr) {
+Status dopri8s_status(const Problem& p, std::string* message = nullptr) {
   try {
     solve(p, "dopri8s");
   } catch (const Error& e) {
@@ -436,29 +436,29 @@ TEST(Dopri8s, SensitivityToleranceAtOrBelowSqrtEpsIsRefused) {
   Problem p = builtin_problem("chua", {1.0});
   p.options.set("sens_rtol", 1e-8);
   std::string message;
-  EXPECT_EQ(status_of(p, &message), Status::option_type);
+  EXPECT_EQ(dopri8s_status(p, &message), Status::option_type);
   EXPECT_NE(message.find("sens_rtol"), std::string::npos) << message;
   EXPECT_NE(message.find("sqrt(eps)"), std::string::npos) << message;
   p.options.set("sens_rtol", 2e-8);
-  EXPECT_EQ(status_of(p), Status::ok);
+  EXPECT_EQ(dopri8s_status(p), Status::ok);
 }
 
 TEST(Dopri8s, BadOptionsAreNamed) {
   std::string message;
   Problem p = builtin_problem("chua", {1.0});
   p.options.set("directions", "columns");
-  EXPECT_EQ(status_of(p, &message), Status::option_type);
+  EXPECT_EQ(dopri8s_status(p, &message), Status::option_type);
   EXPECT_NE(message.find("directions"), std::string::npos) << message;
   p = builtin_problem("chua", {1.0});
   p.options.set("lanes", std::int64_t{3});
-  EXPECT_EQ(status_of(p, &message), Status::option_type);
+  EXPECT_EQ(dopri8s_status(p, &message), Status::option_type);
   EXPECT_NE(message.find("lanes"), std::string::npos) << message;
   p = builtin_problem("chua", {1.0});
   p.options.set("nominal", "exact");
-  EXPECT_EQ(status_of(p), Status::option_type);
+  EXPECT_EQ(dopri8s_status(p), Status::option_type);
   p = builtin_problem("chua", {1.0});
   p.sens_directions = {1.0, 2.0};
-  EXPECT_EQ(status_of(p, &message), Status::invalid_argument);
+  EXPECT_EQ(dopri8s_status(p, &message), Status::invalid_argument);
   EXPECT_NE(message.find("nx + np"), std::string::npos) << message;
 }
 
@@ -495,12 +495,12 @@ TEST(Dopri8s, StiffProblemWithoutTheTestIsTooMuchWorkWithAHint) {
   p.options.set("stiffness_check", std::int64_t{0});
   p.max_steps = 5000;
   std::string message;
-  EXPECT_EQ(status_of(p, &message), Status::too_much_work);
+  EXPECT_EQ(dopri8s_status(p, &message), Status::too_much_work);
   EXPECT_NE(message.find("max_steps"), std::string::npos) << message;
   EXPECT_NE(message.find("stiff"), std::string::npos) << message;
 }
 
-CallbackModelSpec decay(int* mode) {
+CallbackModelSpec faulty_decay(int* mode) {
   CallbackModelSpec spec;
   spec.nx = 1;
   spec.np = 1;
@@ -518,16 +518,16 @@ CallbackModelSpec decay(int* mode) {
 TEST(Dopri8s, NaNAndFailingCallbacksEndTheSolve) {
   int mode = 1;
   Problem p;
-  p.model = make_callback_model(decay(&mode));
+  p.model = make_callback_model(faulty_decay(&mode));
   p.output_times = {1.0};
   std::string message;
-  EXPECT_EQ(status_of(p, &message), Status::not_finite);
+  EXPECT_EQ(dopri8s_status(p, &message), Status::not_finite);
   EXPECT_NE(message.find("NaN or Inf"), std::string::npos) << message;
   mode = 2;
-  EXPECT_EQ(status_of(p, &message), Status::callback_failed);
+  EXPECT_EQ(dopri8s_status(p, &message), Status::callback_failed);
   EXPECT_NE(message.find("returned 7"), std::string::npos) << message;
   mode = 0;
-  EXPECT_EQ(status_of(p), Status::ok);
+  EXPECT_EQ(dopri8s_status(p), Status::ok);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ using testing::central_difference_sensitivities;
 using testing::linspace;
 using testing::relative_max_difference;
 
-Problem ode_problem(const std::string& text, std::vector<double> times) {
+Problem event_ode_problem(const std::string& text, std::vector<double> times) {
   return testing::ode_text_problem(text, std::move(times), 1e-10, 1e-12);
 }
 
@@ -35,7 +35,7 @@ event dose when t >= tau: x = x + D
 )";
 
 TEST(Events, TimedDoseHasExactSensitivitiesInEveryParameter) {
-  const auto problem = ode_problem(kTimedDose, linspace(0, 4, 9));
+  const auto problem = event_ode_problem(kTimedDose, linspace(0, 4, 9));
   const Result r = solve(problem, "cvodes_fsa");
   const double k = 0.5, D = 2, tau = 1.5;
   for (std::size_t i = 0; i < r.times.size(); ++i) {
@@ -76,7 +76,8 @@ void expect_adjoint_matches_exact(const Problem& problem, const std::vector<doub
 
 void expect_adjoint_matches_exact(const char* text, double t_end,
                                   const std::vector<double>& exact_s_final, double tolerance) {
-  expect_adjoint_matches_exact(ode_problem(text, linspace(0, t_end, 5)), exact_s_final, tolerance);
+  expect_adjoint_matches_exact(event_ode_problem(text, linspace(0, t_end, 5)), exact_s_final,
+                               tolerance);
 }
 
 TEST(Events, AdjointCrossesATimedDoseExactly) {
@@ -98,7 +99,7 @@ event dose when x < c: x = x + D
 )";
 
 TEST(Events, DoseAtAStateCrossingHasExactSensitivities) {
-  const auto problem = ode_problem(kCrossingDose, linspace(0, 4, 9));
+  const auto problem = event_ode_problem(kCrossingDose, linspace(0, 4, 9));
   const Result r = solve(problem, "cvodes_fsa");
   const double k = 0.5, D = 2, c = 0.5, tau = std::log(1 / c) / k;
   for (std::size_t i = 0; i < r.times.size(); ++i) {
@@ -135,7 +136,7 @@ dx/dt = piecewise(a, t < tau, -k*x)
 )";
 
 TEST(Events, SwitchOfFAtAParameterTimeCarriesTheJumpOfS) {
-  const auto problem = ode_problem(kSwitchedRate, linspace(0, 3, 7));
+  const auto problem = event_ode_problem(kSwitchedRate, linspace(0, 3, 7));
   const Result r = solve(problem, "cvodes_fsa");
   const double a = 0.4, k = 0.7, tau = 1.25;
   for (std::size_t i = 0; i < r.times.size(); ++i) {
@@ -162,7 +163,7 @@ struct EventCase {
 class EventSensitivities : public ::testing::TestWithParam<EventCase> {};
 
 TEST_P(EventSensitivities, AgreeWithCentralDifferences) {
-  auto problem = ode_problem(GetParam().text, linspace(0, 6, 13));
+  auto problem = event_ode_problem(GetParam().text, linspace(0, 6, 13));
   problem.rtol = 1e-11;
   problem.atol = {1e-13};
   const Result r = solve(problem, "cvodes_fsa");
@@ -232,7 +233,7 @@ TEST(Events, ManyDosesRun) {
   std::string text = "param k = 0.2\nparam D = 1\nparam period = 0.5\nstate x = 0\nstate clock = 0\n"
                      "dx/dt = -k*x\ndclock/dt = 1\n"
                      "event dose when clock >= period: clock = 0; x = x + D\n";
-  auto problem = ode_problem(text, linspace(0, 50.25, 202));
+  auto problem = event_ode_problem(text, linspace(0, 50.25, 202));
   const Result r = solve(problem, "cvodes_fsa");
   EXPECT_EQ(r.stats.extra.at("events_executed"), 100.0);
   // Periodic after many doses: x just after a dose is D / (1 - e^{-k
@@ -242,7 +243,7 @@ TEST(Events, ManyDosesRun) {
 }
 
 TEST(Events, EventsThatReTriggerEachOtherForeverEndWithAMessage) {
-  const auto problem = ode_problem(R"(
+  const auto problem = event_ode_problem(R"(
 state x = 0
 state y = 0
 dx/dt = 1
@@ -270,7 +271,7 @@ class ForwardEvents : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ForwardEvents, CarrySAcrossDosesSwitchesAndCascades) {
   for (const char* text : {kTimedDose, kCrossingDose, kSwitchedRate}) {
-    auto reference = ode_problem(text, linspace(0, 4, 9));
+    auto reference = event_ode_problem(text, linspace(0, 4, 9));
     const Result exact = solve(reference, "cvodes_fsa");
     auto problem = reference;
     problem.rtol = 1e-8;
@@ -292,7 +293,7 @@ INSTANTIATE_TEST_SUITE_P(Methods, ForwardEvents,
 // gives it: for t >= 1.5 and for the strict t > 1.5 (true just after).
 TEST_P(ForwardEvents, AnOutputOnAnInstantIsTheValueAfterIt) {
   for (const char* op : {">=", ">"}) {
-    auto problem = ode_problem(std::string("state x = 1\nstate y = 0\ndx/dt = -0.1*x\n"
+    auto problem = event_ode_problem(std::string("state x = 1\nstate y = 0\ndx/dt = -0.1*x\n"
                                            "dy/dt = 1\nevent e when t ") +
                                    op + " 1.5: x = x + 2",
                                {0, 1.5, 3});
@@ -314,7 +315,7 @@ class StateInstantOutputs : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(StateInstantOutputs, AreTheValueAfterTheInstant) {
   for (const char* op : {">=", ">"}) {
-    auto problem = ode_problem(std::string("param k = 1\nstate x = 0\nstate y = 0\n"
+    auto problem = event_ode_problem(std::string("param k = 1\nstate x = 0\nstate y = 0\n"
                                            "state r = 0\ndx/dt = k\ndy/dt = r\ndr/dt = 0\n"
                                            "event e when x ") +
                                    op + " 5: r = 1",
@@ -397,13 +398,13 @@ TEST_P(StateInstantOutputs, ACancelledDelayedEventLeavesNoTrace) {
 class NanTriggers : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(NanTriggers, AreFalseUntilTheyAreNumbers) {
-  auto rising = ode_problem("param k = 1\nstate x = 0\ndx/dt = k\n"
+  auto rising = event_ode_problem("param k = 1\nstate x = 0\ndx/dt = k\n"
                             "event e when sqrt(x - 2) > 1: x = 0", {0, 2, 4});
   rising.adjoint_weights = {0, 0, 1};  // G = x(4)
   const Result r = solve(rising, GetParam());
   EXPECT_NEAR(r.x_at(2, 0), 1.0, 1e-6) << GetParam();
   EXPECT_EQ(r.stats.extra.at("events_executed"), 1.0) << GetParam();
-  auto never = ode_problem("state x = 1\ndx/dt = -x\nevent e when sqrt(x - 2) > 1: x = 5",
+  auto never = event_ode_problem("state x = 1\ndx/dt = -x\nevent e when sqrt(x - 2) > 1: x = 5",
                            {0, 1});
   never.adjoint_weights = {0, 1};
   const Result n = solve(never, GetParam());
@@ -418,7 +419,7 @@ INSTANTIATE_TEST_SUITE_P(Methods, NanTriggers,
 // Statistics count every part of the solve: the solvers restart at each
 // dose, and their counters with them.
 TEST_P(ForwardEvents, StatisticsCountTheStepsOfEveryPart) {
-  auto problem = ode_problem(R"(
+  auto problem = event_ode_problem(R"(
 param k = 0.2
 state x = 0
 state clock = 0
@@ -439,7 +440,7 @@ event dose when clock >= 0.5: clock = 0; x = x + 1
 TEST_P(ForwardEvents, CarryEveryDirectionAcrossADose) {
   const std::string method = GetParam();
   if (method != "dopri8s" && method != "grk4as") GTEST_SKIP() << "S*R is internal differences'";
-  auto problem = ode_problem(kTimedDose, linspace(0, 4, 9));
+  auto problem = event_ode_problem(kTimedDose, linspace(0, 4, 9));
   problem.rtol = 1e-8;
   problem.atol = {1e-10};
   problem.options.set("directions", "all");
@@ -462,7 +463,7 @@ TEST_P(ForwardEvents, CarryEveryDirectionAcrossADose) {
 // instant: none here).
 TEST(Events, ExternalDifferencesRunEventsInEveryRun) {
   for (const char* text : {kTimedDose, kCrossingDose}) {
-    auto problem = ode_problem(text, linspace(0, 4, 8));
+    auto problem = event_ode_problem(text, linspace(0, 4, 8));
     const Result exact = solve(problem, "cvodes_fsa");
     problem.rtol = 1e-10;
     problem.atol = {1e-12};
@@ -471,7 +472,7 @@ TEST(Events, ExternalDifferencesRunEventsInEveryRun) {
     EXPECT_LT(relative_max_difference(r.x, exact.x), 1e-8) << text;
     EXPECT_LT(relative_max_difference(r.s, exact.s), 1e-4) << text;
   }
-  auto accurate = ode_problem(kTimedDose, {0, 4});
+  auto accurate = event_ode_problem(kTimedDose, {0, 4});
   accurate.options.set("nominal", "accurate");
   try {
     solve(accurate, "dopri8s");
@@ -487,7 +488,7 @@ TEST(Events, ExternalDifferencesRunEventsInEveryRun) {
 // which hold only at the crossing (== fires there; != turns false there
 // and true again just after, so it fires too).
 TEST_P(ForwardEvents, FindEveryInstantOfAStepAndEqualities) {
-  auto problem = ode_problem(R"(
+  auto problem = event_ode_problem(R"(
 state x = 2
 state y = 0
 state u = 1
@@ -557,7 +558,7 @@ TEST(Events, AdjointsRunSwitches) {
 // closed form (the steps taken again to end on the instant leave the
 // quadrature as it was).
 TEST(Events, ErkAdjointRunningCostAcrossAnInstant) {
-  auto problem = ode_problem(kCrossingDose, {4});
+  auto problem = event_ode_problem(kCrossingDose, {4});
   problem.n_objectives = 1;
   problem.integrand = observable_integrand(problem.model, {"x"});
   problem.adjoint_weights.assign(1, 0.0);
@@ -585,7 +586,7 @@ TEST(Events, ErkAdjointRunningCostAcrossAnInstant) {
 }
 
 TEST(Events, ErkAdjointRefusesRevolve) {
-  auto revolve = ode_problem(kTimedDose, {0, 4});
+  auto revolve = event_ode_problem(kTimedDose, {0, 4});
   revolve.options.set("checkpointing", "revolve");
   try {
     solve(revolve, "erk_adjoint");
@@ -600,7 +601,7 @@ TEST(Events, ErkAdjointRefusesRevolve) {
 TEST(Events, BoundsMethodsRefuseEventsAndMovingSwitches) {
   for (const char* method : {"bounds_fsa", "bounds_asa"}) {
     for (const char* text : {kTimedDose, kSwitchedRate}) {
-      auto problem = ode_problem(text, {0, 1, 2});
+      auto problem = event_ode_problem(text, {0, 1, 2});
       const auto p = problem.model->nominal_params();
       for (double v : p) {
         problem.param_lower.push_back(0.9 * v);
@@ -620,7 +621,7 @@ TEST(Events, BoundsMethodsRefuseEventsAndMovingSwitches) {
 }
 
 TEST(Events, StatesOnlySolveRunsEventsToo) {
-  auto problem = ode_problem(kTimedDose, {0, 2});
+  auto problem = event_ode_problem(kTimedDose, {0, 2});
   problem.options.set("sensitivities", 0);
   const Result r = solve(problem, "cvodes_fsa");
   EXPECT_NEAR(r.x[1], std::exp(-1.0) + 2 * std::exp(-0.25), 1e-8);

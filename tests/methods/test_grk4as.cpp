@@ -28,7 +28,7 @@ using testing::text_problem;
 // = TOLS. Not TOL = TOLS^2 (the paper's §4, the benchmark's setting, where
 // the errors are as small): GRK4A is of order 4, so TOL = 1e-12 costs E3
 // 83000 steps at TOLS = 1e-6 against 1600, too slow for a unit test.
-void set_tolerances(Problem& p, double tols) {
+void set_equal_tolerances(Problem& p, double tols) {
   p.rtol = tols;
   p.atol = {tols};
   p.options.set("sens_rtol", tols);
@@ -61,7 +61,7 @@ TEST(Grk4as, StiffE3MeetsTheSensitivityToleranceInBothModes) {
   for (const Mode& mode : {Mode{"corrected", 10, 10}, Mode{"frozen", 10, 30}}) {
     for (double tols : {1e-4, 1e-6}) {
       Problem p = base;
-      set_tolerances(p, tols);
+      set_equal_tolerances(p, tols);
       p.options.set("h0", 0.02);
       p.options.set("jacobian", mode.name);
       const Result r = solve(p, "grk4as");
@@ -80,7 +80,7 @@ TEST(Grk4as, ExternalDifferencesAndAccurateNominalRunOnGrk4a) {
   const Problem base = ode_problem("stiff_e3.ode", linspace(25, 500, 20));
   const Result ref = cvodes_reference(base);
   Problem p = base;
-  set_tolerances(p, 1e-5);
+  set_equal_tolerances(p, 1e-5);
   p.rtol = 1e-10;  // independent solves: their error over eps_j ~ TOLS needs TOL = TOLS^2
   p.atol = {1e-10};
   p.options.set("differences", "external");
@@ -118,7 +118,7 @@ TEST(Grk4as, VanDerPolAndPkaAgreeWithCvodes) {
     const Result ref = cvodes_reference(base);
     for (double tols : c.tols) {
       Problem p = base;
-      set_tolerances(p, tols);
+      set_equal_tolerances(p, tols);
       const Result r = solve(p, "grk4as");
       EXPECT_LE(mixed_error(r.s, ref.s), 10 * tols) << c.file << " TOLS " << tols;
       EXPECT_LE(mixed_error(r.x, ref.x), 10 * tols) << c.file << " TOLS " << tols;
@@ -172,7 +172,7 @@ TEST(Grk4as, FrozenJacobianLeavesSigmaOrderOne) {
 
 // ---- failures ---------------------------------------------------------------------
 
-Status status_of(const Problem& p, std::string* message = nullptr) {
+Status grk4as_status(const Problem& p, std::string* message = nullptr) {
   try {
     solve(p, "grk4as");
   } catch (const Error& e) {
@@ -201,33 +201,33 @@ TEST(Grk4as, SingularIterationMatrixIsSolverFailed) {
   Problem p = text_problem(text, {4 * h});
   p.options.set("fixed_step", h);
   std::string message;
-  EXPECT_EQ(status_of(p, &message), Status::solver_failed);
+  EXPECT_EQ(grk4as_status(p, &message), Status::solver_failed);
   EXPECT_NE(message.find("singular"), std::string::npos) << message;
   p.options.set("fixed_step", h / 2);
-  EXPECT_EQ(status_of(p), Status::ok);
+  EXPECT_EQ(grk4as_status(p), Status::ok);
 }
 
 TEST(Grk4as, BadOptionsAreNamed) {
   std::string message;
   Problem p = testing::builtin_problem("vanderpol", {0.1});
   p.options.set("jacobian", "exact");
-  EXPECT_EQ(status_of(p, &message), Status::option_type);
+  EXPECT_EQ(grk4as_status(p, &message), Status::option_type);
   EXPECT_NE(message.find("jacobian"), std::string::npos) << message;
   p = testing::builtin_problem("vanderpol", {0.1});
   p.options.set("sparse_threshold", std::int64_t{0});
-  EXPECT_EQ(status_of(p, &message), Status::option_type);
+  EXPECT_EQ(grk4as_status(p, &message), Status::option_type);
   EXPECT_NE(message.find("sparse_threshold"), std::string::npos) << message;
   p = testing::builtin_problem("vanderpol", {0.1});
   p.options.set("sens_rtol", 1e-8);
-  EXPECT_EQ(status_of(p, &message), Status::option_type);
+  EXPECT_EQ(grk4as_status(p, &message), Status::option_type);
   EXPECT_NE(message.find("sens_rtol"), std::string::npos) << message;
   p = testing::builtin_problem("vanderpol", {0.1});
-  EXPECT_EQ(status_of(p), Status::ok);
+  EXPECT_EQ(grk4as_status(p), Status::ok);
 }
 
 // y' = -p y with J_x and J_p, failing after t = 0.5 by mode: NaN (1) or a
 // nonzero return (2).
-CallbackModelSpec decay(int* mode) {
+CallbackModelSpec faulty_decay_with_jacobians(int* mode) {
   CallbackModelSpec spec;
   spec.nx = 1;
   spec.np = 1;
@@ -253,27 +253,27 @@ CallbackModelSpec decay(int* mode) {
 TEST(Grk4as, NaNAndFailingCallbacksEndTheSolve) {
   int mode = 1;
   Problem p;
-  p.model = make_callback_model(decay(&mode));
+  p.model = make_callback_model(faulty_decay_with_jacobians(&mode));
   p.output_times = {1.0};
   std::string message;
-  EXPECT_EQ(status_of(p, &message), Status::not_finite);
+  EXPECT_EQ(grk4as_status(p, &message), Status::not_finite);
   EXPECT_NE(message.find("NaN or Inf"), std::string::npos) << message;
   mode = 2;
-  EXPECT_EQ(status_of(p, &message), Status::callback_failed);
+  EXPECT_EQ(grk4as_status(p, &message), Status::callback_failed);
   EXPECT_NE(message.find("returned 7"), std::string::npos) << message;
   mode = 0;
-  EXPECT_EQ(status_of(p), Status::ok);
+  EXPECT_EQ(grk4as_status(p), Status::ok);
 }
 
 // Without exact Jacobians the method refuses the model.
 TEST(Grk4as, ModelWithoutJacobiansIsUnsupported) {
   int mode = 0;
-  CallbackModelSpec spec = decay(&mode);
+  CallbackModelSpec spec = faulty_decay_with_jacobians(&mode);
   spec.jac_x = nullptr;
   Problem p;
   p.model = make_callback_model(spec);
   p.output_times = {1.0};
-  EXPECT_EQ(status_of(p), Status::unsupported);
+  EXPECT_EQ(grk4as_status(p), Status::unsupported);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace {
 
 // Enzyme kinetics whose initial substrate and complex depend on parameters,
 // so that dx0/dp is not zero.
-const char* kEnzyme =
+const char* kEnzymeWithParametricStart =
     "param k1 = 1\nparam k2 = 0.5\nparam k3 = 0.3\nparam s0 = 5\n"
     "state e = 1\nstate s = s0\nstate c = 0.2*k1\nstate p = 0\n"
     "de/dt = -k1*e*s + (k2 + k3)*c\nds/dt = -k1*e*s + k2*c\n"
@@ -26,7 +26,7 @@ const char* kEnzyme =
 
 Problem enzyme_problem() {
   Problem pr;
-  pr.model = load_ode_text(kEnzyme, "enzyme_x0p.ode");
+  pr.model = load_ode_text(kEnzymeWithParametricStart, "enzyme_x0p.ode");
   pr.output_times = {0.5, 1.0, 2.0, 4.0};
   pr.rtol = 1e-10;
   pr.atol = {1e-12};

@@ -610,7 +610,7 @@ TEST(OdesdStatistics, CountsWhatTheMethodDid) {
 
 // ---- failures ----
 
-Status status_of(const Problem& p) {
+Status odesd_status(const Problem& p) {
   try {
     solve(p, "odesd");
   } catch (const Error& e) {
@@ -641,7 +641,7 @@ TEST(OdesdFailures, ModelWithoutSecondDerivativesIsRefused) {
   Problem p;
   p.model = make_callback_model(spec);
   p.output_times = {1.0};
-  EXPECT_EQ(status_of(p), Status::unsupported);
+  EXPECT_EQ(odesd_status(p), Status::unsupported);
   EXPECT_NE(message_of(p).find("second derivatives"), std::string::npos);
 }
 
@@ -649,33 +649,33 @@ TEST(OdesdFailures, BadOptionValues) {
   auto p = testing::builtin_problem("chua", {1.0});
   Problem q = p;
   q.options.set("fixed_step", -1.0);
-  EXPECT_EQ(status_of(q), Status::option_type);
+  EXPECT_EQ(odesd_status(q), Status::option_type);
   q = p;
   q.options.set("predictor", "cubic");
-  EXPECT_EQ(status_of(q), Status::option_type);
+  EXPECT_EQ(odesd_status(q), Status::option_type);
   q = p;
   q.options.set("linear_solver", "umfpack");
-  EXPECT_EQ(status_of(q), Status::option_type);
+  EXPECT_EQ(odesd_status(q), Status::option_type);
   q = p;
   q.options.set("newton_max_iterations", std::int64_t{0});
-  EXPECT_EQ(status_of(q), Status::option_type);
+  EXPECT_EQ(odesd_status(q), Status::option_type);
   q = p;
   q.options.set("no_such_option", 1.0);
-  EXPECT_EQ(status_of(q), Status::unknown_option);
+  EXPECT_EQ(odesd_status(q), Status::unknown_option);
 }
 
 TEST(OdesdFailures, NanInTheRightHandSideIsNotFinite) {
   Problem p;
   p.model = ode_text("param k = 1\nstate x = 1\ndx/dt = -k*x + sqrt(x - 2)\n");
   p.output_times = {1.0};
-  EXPECT_EQ(status_of(p), Status::not_finite);
+  EXPECT_EQ(odesd_status(p), Status::not_finite);
 }
 
 TEST(OdesdFailures, BlowUpNamesItsTime) {
   Problem p;
   p.model = ode_text("param k = 1\nstate x = 1\ndx/dt = k*x^2\n");
   p.output_times = {2.0};
-  const Status s = status_of(p);
+  const Status s = odesd_status(p);
   EXPECT_TRUE(s == Status::solver_failed || s == Status::not_finite) << status_string(s);
   const std::string m = message_of(p);
   const auto at = m.find("at t=");
@@ -694,7 +694,7 @@ TEST(OdesdFailures, BlowUpNamesItsTime) {
 TEST(OdesdFailures, MaxStepsIsTooMuchWork) {
   auto p = testing::builtin_problem("chua", {10.0});
   p.max_steps = 5;
-  EXPECT_EQ(status_of(p), Status::too_much_work);
+  EXPECT_EQ(odesd_status(p), Status::too_much_work);
 }
 
 // x' = A x with eigenvalues 3 +- i sqrt(3): M = I - A/2 + A^2/12 = 0 at h = 1
@@ -706,7 +706,7 @@ TEST(OdesdFailures, SingularNewtonMatrixOnFixedStepsAdaptiveRecovers) {
   p.output_times = {1.0};
   Problem fixed = p;
   fixed.options.set("fixed_step", 1.0);
-  EXPECT_EQ(status_of(fixed), Status::solver_failed) << message_of(fixed);
+  EXPECT_EQ(odesd_status(fixed), Status::solver_failed) << message_of(fixed);
   p.rtol = 1e-8;
   p.atol = {1e-10};
   const Result r = solve(p, "odesd");
@@ -741,7 +741,7 @@ TEST(OdesdEdgeCases, OutputAtT0) {
   EXPECT_EQ(r.x_at(0, 1), x0[1]);
   EXPECT_EQ(r.s_at(0, 1, 0), s0[1]);
   p.output_times = {0.0};
-  EXPECT_EQ(status_of(p), Status::invalid_argument);
+  EXPECT_EQ(odesd_status(p), Status::invalid_argument);
 }
 
 TEST(OdesdRegistry, ListedWithItsOptions) {

@@ -18,7 +18,7 @@ namespace odesens {
 namespace {
 
 // Mass-action enzyme kinetics, 4 states and 3 parameters.
-const char* kEnzyme =
+const char* kEnzymeOfSessions =
     "param k1 = 1\nparam k2 = 0.5\nparam k3 = 0.3\n"
     "state e = 1\nstate s = 5\nstate c = 0\nstate p = 0\n"
     "de/dt = -k1*e*s + (k2 + k3)*c\nds/dt = -k1*e*s + k2*c\n"
@@ -26,7 +26,7 @@ const char* kEnzyme =
 
 // The same with a dose of substrate at t = 1.5 and a switch of k3 when the
 // product passes a level that depends on k2.
-const char* kDosed =
+const char* kDosedOfSessions =
     "param k1 = 1\nparam k2 = 0.5\nparam k3 = 0.3\n"
     "state e = 1\nstate s = 5\nstate c = 0\nstate p = 0\n"
     "de/dt = -k1*e*s + (k2 + k3)*c\nds/dt = -k1*e*s + k2*c\n"
@@ -42,7 +42,7 @@ Problem base_problem(const char* text) {
 }
 
 Problem problem_for(const MethodInfo& info, bool events) {
-  Problem pr = base_problem(events ? kDosed : kEnzyme);
+  Problem pr = base_problem(events ? kDosedOfSessions : kEnzymeOfSessions);
   if (info.capabilities.parameter_box) {
     pr.output_times = {0.25, 0.5};
     pr.param_lower = {0.95, 0.45, 0.28};
@@ -166,7 +166,7 @@ TEST(Sessions, CvodesFsaKeepsEverySetUp) {
 }
 
 TEST(Sessions, FailedRunLeavesTheSessionUsable) {
-  const Problem pr = base_problem(kEnzyme);
+  const Problem pr = base_problem(kEnzymeOfSessions);
   for (const MethodInfo& info : method_infos()) {
     if (info.capabilities.parameter_box) continue;
     SCOPED_TRACE(info.id);
@@ -183,17 +183,17 @@ TEST(Sessions, FailedRunLeavesTheSessionUsable) {
 }
 
 TEST(Sessions, PrepareRefusesWhatSolveRefuses) {
-  Problem pr = base_problem(kEnzyme);
+  Problem pr = base_problem(kEnzymeOfSessions);
   EXPECT_THROW(prepare(pr, "no_such_method"), Error);
   pr.options.set("no_such_option", 1);
   EXPECT_THROW(prepare(pr, "cvodes_fsa"), Error);
-  Problem empty = base_problem(kEnzyme);
+  Problem empty = base_problem(kEnzymeOfSessions);
   empty.output_times.clear();
   EXPECT_THROW(prepare(empty, "cvodes_fsa"), Error);
 }
 
 TEST(Sessions, PreparedProblemHasTheMethodDefaults) {
-  auto session = prepare(base_problem(kEnzyme), "pbsr");
+  auto session = prepare(base_problem(kEnzymeOfSessions), "pbsr");
   ASSERT_TRUE(session->problem().rtol.has_value());
   EXPECT_EQ(*session->problem().rtol, session->method().default_rtol);
   EXPECT_EQ(session->problem().atol, std::vector<double>{session->method().default_atol});

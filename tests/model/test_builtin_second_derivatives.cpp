@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "support/max_abs.hpp"
 
 namespace odesens {
 namespace {
@@ -23,7 +24,7 @@ namespace {
 constexpr double kT = 0.3;
 
 // A state near x0 with every component perturbed, so that no term vanishes.
-std::vector<double> probe_state(const Model& m, const std::vector<double>& p) {
+std::vector<double> second_derivative_probe_state(const Model& m, const std::vector<double>& p) {
   std::vector<double> x(m.nx());
   m.initial_state(p.data(), x.data());
   std::mt19937 gen(11);
@@ -32,17 +33,9 @@ std::vector<double> probe_state(const Model& m, const std::vector<double>& p) {
   return x;
 }
 
-double max_abs(const std::vector<double>& a) {
-  double d = 0.0;
-  for (double v : a) d = std::max(d, std::fabs(v));
-  return d;
-}
+using testing::max_abs;
 
-double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
-  return d;
-}
+using testing::max_abs_diff;
 
 // Central difference of a = xddot in variable v (x, p or t), column j.
 template <class Eval>
@@ -65,7 +58,7 @@ class BuiltinSecondDerivatives : public ::testing::TestWithParam<const char*> {
     sd = m->second_derivatives();
     ASSERT_NE(sd, nullptr) << GetParam() << " lacks SecondDerivatives";
     p = m->nominal_params();
-    x = probe_state(*m, p);
+    x = second_derivative_probe_state(*m, p);
     n = m->nx();
     np = m->np();
   }
@@ -246,7 +239,7 @@ TEST(BuiltinSecondDerivativesHeat2d, PatternIsThatOfLaplacianSquared) {
   EXPECT_EQ(P.nnz(), 101u);
   // The values are alpha^2 L^2 (alpha = 2 here), L from J_x / alpha.
   const std::vector<double> p = {2.0};
-  const auto x = probe_state(*m, p);
+  const auto x = second_derivative_probe_state(*m, p);
   std::vector<double> J(n * n), L2(n * n, 0.0), Ja(n * n);
   m->jac_x(kT, x.data(), p.data(), J.data());
   for (std::size_t j = 0; j < n; ++j)
@@ -284,7 +277,7 @@ void compare_with_ode_model(const std::string& builtin_spec, const std::string& 
   for (const double scale : {1.0, 1.1}) {
     auto p = b->nominal_params();
     for (auto& v : p) v *= scale;
-    const auto x = probe_state(*b, p);
+    const auto x = second_derivative_probe_state(*b, p);
     std::vector<double> ab(n), ae(n), Jb(n * n), Je(n * n), Pb(n * np), Pe(n * np), db(n),
         de(n);
     bs->xddot(kT, x.data(), p.data(), ab.data());

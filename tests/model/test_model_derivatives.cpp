@@ -8,6 +8,7 @@
 
 #include "model/finite_differences.hpp"
 #include "odesens/odesens.hpp"
+#include "support/max_abs.hpp"
 #include "support/vjp_accumulate_check.hpp"
 
 namespace odesens {
@@ -25,17 +26,9 @@ std::vector<double> probe_state(const Model& m, const std::vector<double>& p) {
   return x;
 }
 
-double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
-  double d = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
-  return d;
-}
+using testing::max_abs_diff;
 
-double max_abs(const std::vector<double>& a) {
-  double d = 0.0;
-  for (double v : a) d = std::max(d, std::fabs(v));
-  return d;
-}
+using testing::max_abs;
 
 TEST_P(BuiltinDerivatives, JacobiansMatchCentralDifferences) {
   auto m = make_builtin_model(GetParam());

@@ -55,7 +55,7 @@ TEST(NetworkModel, ReproducesPublishedChecksums) {
 }
 
 // A state away from x0 so that no product term vanishes.
-std::vector<double> probe_state(const Model& m) {
+std::vector<double> network_probe_state(const Model& m) {
   std::mt19937 gen(5);
   std::uniform_real_distribution<double> u(0.2, 3.0);
   std::vector<double> x(m.nx());
@@ -67,7 +67,7 @@ std::vector<double> probe_state(const Model& m) {
 struct Probe {
   explicit Probe(const std::string& spec)
       : model(make_builtin_model(spec)), n(model->nx()), np(model->np()),
-        p(model->nominal_params()), x(probe_state(*model)), J(n * n), Jp(n * np) {
+        p(model->nominal_params()), x(network_probe_state(*model)), J(n * n), Jp(n * np) {
     model->jac_x(0.0, x.data(), p.data(), J.data());
     model->jac_p(0.0, x.data(), p.data(), Jp.data());
   }

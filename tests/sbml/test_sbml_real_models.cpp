@@ -13,7 +13,7 @@ namespace {
 
 using namespace odesens;
 
-std::string model_path(const std::string& name) {
+std::string real_model_path(const std::string& name) {
   return expr_testing::shared_dir() + "/models/sbml/" + name + ".xml";
 }
 
@@ -31,8 +31,8 @@ const std::vector<std::string>& real_models() {
 
 #define REQUIRE_REAL_MODEL(name)                                                            \
   do {                                                                                     \
-    if (!expr_testing::readable(model_path(name)))                                         \
-      GTEST_SKIP() << "real SBML model " << model_path(name) << " not found (set "        \
+    if (!expr_testing::readable(real_model_path(name)))                                         \
+      GTEST_SKIP() << "real SBML model " << real_model_path(name) << " not found (set "        \
                    << "ODESENS_SHARED_DIR)";                                               \
   } while (0)
 
@@ -42,7 +42,7 @@ TEST_P(RealSbmlModel, LoadsAndIntegratesOver0To100WithFiniteStates) {
   REQUIRE_REAL_MODEL(GetParam());
   SbmlOptions states_only;  // no sensitivities: this is about the states
   states_only.sensitivity_params = std::vector<std::string>{};
-  auto m = load_sbml_file(model_path(GetParam()), states_only);
+  auto m = load_sbml_file(real_model_path(GetParam()), states_only);
   EXPECT_GT(m->nx(), 0u);
   Problem problem;
   problem.model = m;
@@ -86,7 +86,7 @@ std::vector<double> parameters_for(const std::string& model, const Model& m) {
 
 TEST_P(SensitivitiesOfRealModel, AgreeWithCentralDifferencesOfTheTrajectory) {
   REQUIRE_REAL_MODEL(GetParam());
-  auto m = load_sbml_file(model_path(GetParam()));
+  auto m = load_sbml_file(real_model_path(GetParam()));
   const std::size_t nx = m->nx(), np = m->np();
   ASSERT_GT(np, 0u);
   Problem problem;

@@ -18,8 +18,8 @@ namespace odesens::python {
 
 namespace {
 
-std::shared_ptr<Model> load(const std::string& spec,
-                            const std::optional<std::vector<std::string>>& sens_params) {
+std::shared_ptr<Model> load_model_releasing_gil(
+    const std::string& spec, const std::optional<std::vector<std::string>>& sens_params) {
   LoadOptions options;
   options.sbml_sensitivity_params = sens_params;
   py::gil_scoped_release unlocked;  // SBML documents can take a while
@@ -59,7 +59,8 @@ void register_models(py::module_& m) {
       .def_property_readonly("t0", &Model::default_t0)
       .def_property_readonly("t_end", &Model::default_t_end)
       .def("facts", &model_facts);
-  m.def("load_model", &load, py::arg("spec"), py::arg("sens_params") = py::none());
+  m.def("load_model", &load_model_releasing_gil, py::arg("spec"),
+        py::arg("sens_params") = py::none());
   m.def("builtin_model_names", &builtin_model_names);
 }
 

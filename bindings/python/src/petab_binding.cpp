@@ -22,7 +22,7 @@ namespace {
 // pybind11 holds objects by non-const pointers; every member used is const.
 using Problem = std::shared_ptr<PetabProblem>;
 
-Problem load(const std::string& yaml) {
+Problem load_petab_releasing_gil(const std::string& yaml) {
   py::gil_scoped_release unlocked;
   return std::const_pointer_cast<PetabProblem>(PetabProblem::load(yaml));
 }
@@ -100,7 +100,7 @@ void register_petab(py::module_& m) {
       .def_property_readonly("file", &PetabProblem::file)
       .def("evaluate", &evaluate, py::arg("x"), py::arg("settings"))
       .def("measurements", &measurements);
-  m.def("load_petab", &load, py::arg("yaml"));
+  m.def("load_petab", &load_petab_releasing_gil, py::arg("yaml"));
 }
 
 }  // namespace odesens::python

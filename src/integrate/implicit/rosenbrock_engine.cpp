@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "core/finite_values.hpp"
 #include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
@@ -15,12 +16,6 @@ namespace odesens::integrate {
 
 namespace {
 bool finite(double v) { return std::isfinite(v); }
-
-bool all_finite(std::size_t count, const double* v) {
-  for (std::size_t k = 0; k < count; ++k)
-    if (!finite(v[k])) return false;
-  return true;
-}
 }  // namespace
 
 RosenbrockEngine::RosenbrockEngine(RosenbrockSystem& system, RosenbrockWorkspace& workspace,

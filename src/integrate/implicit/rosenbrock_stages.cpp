@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/finite_values.hpp"
 #include "core/number_text.hpp"
 #include "integrate/implicit/rosenbrock_engine.hpp"
 #include "odesens/status.hpp"
@@ -19,12 +20,6 @@
 namespace odesens::integrate {
 
 namespace {
-bool all_finite(std::size_t count, const double* v) {
-  for (std::size_t k = 0; k < count; ++k)
-    if (!std::isfinite(v[k])) return false;
-  return true;
-}
-
 // Interleaved lanes [first, m) of an n×m buffer into consecutive columns of
 // a column-major block, and back.
 void lanes_to_columns(std::size_t n, std::size_t m, std::size_t first, const double* X,

@@ -10,6 +10,7 @@
 #include "methods/odesd/hermite_quintic.hpp"
 #include "methods/odesd/predictor.hpp"
 #include "methods/odesd/second_derivative_rule.hpp"
+#include "core/finite_values.hpp"
 #include "core/number_text.hpp"
 #include "methods/odesd/sensitivity_step.hpp"
 
@@ -27,12 +28,6 @@ bool sparse_storage(const Model& model, const Settings& s) {
   if (s.linear_solver.backend == NewtonBackendKind::klu) return true;
   if (s.linear_solver.backend == NewtonBackendKind::dense_lu) return false;
   return model.nx() >= s.linear_solver.sparse_threshold && model.jac_x_pattern() != nullptr;
-}
-
-bool all_finite(std::size_t n, const double* v) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(v[i])) return false;
-  return true;
 }
 
 // Eq. 12 (label inferred): the paper aims the next step at half the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/finite_values.hpp"
 #include "integrate/step_control.hpp"
 
 namespace odesens::odesd {
@@ -13,14 +14,6 @@ void rule_residual(std::size_t n, double h, const double* x0, const double* f0, 
   for (std::size_t i = 0; i < n; ++i)
     out[i] = (x0[i] - x1[i]) + c1 * (f0[i] + f1[i]) + c2 * (a0[i] - a1[i]);
 }
-
-namespace {
-bool all_finite(std::size_t n, const double* v) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(v[i])) return false;
-  return true;
-}
-}  // namespace
 
 NewtonOutcome solve_rule(ModelDerivatives& d, integrate::NewtonMatrix& N, const RuleStep& s,
                          const NewtonControl& control) {

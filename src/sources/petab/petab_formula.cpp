@@ -33,7 +33,7 @@ constexpr int kMaxNesting = 200;
   throw Error(Status::parse_error, where + ": column " + std::to_string(column) + ": " + what);
 }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string single_quoted(const std::string& s) { return "'" + s + "'"; }
 
 std::string plural(int n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
@@ -55,10 +55,10 @@ struct Token {
 
 std::string describe(const Token& t) {
   switch (t.kind) {
-    case Tok::number: return "number " + quoted(t.text);
-    case Tok::name: return "name " + quoted(t.text);
+    case Tok::number: return "number " + single_quoted(t.text);
+    case Tok::name: return "name " + single_quoted(t.text);
     case Tok::end: return "the end of the formula";
-    default: return quoted(t.text);
+    default: return single_quoted(t.text);
   }
 }
 
@@ -160,15 +160,15 @@ class Lexer {
     }
     const std::size_t column = i_ + 1;
     Token t = make(Tok::number, j - i_);
-    if (bad) fail(where_, column, "bad number " + quoted(t.text));
+    if (bad) fail(where_, column, "bad number " + single_quoted(t.text));
     // from_chars, not strtod: the decimal point must not depend on the locale.
     const char* first = t.text.data();
     const char* last = first + t.text.size();
     const auto res = std::from_chars(first, last, t.number);
     if (res.ec == std::errc::result_out_of_range)
-      fail(where_, column, "number out of range " + quoted(t.text));
+      fail(where_, column, "number out of range " + single_quoted(t.text));
     if (res.ec != std::errc() || res.ptr != last)
-      fail(where_, column, "bad number " + quoted(t.text));
+      fail(where_, column, "bad number " + single_quoted(t.text));
     return t;
   }
 
@@ -497,7 +497,7 @@ class Parser {
 
   NodeId call(const Token& name) {
     const Function* f = find_function(name.text);
-    if (!f) fail(name.column, "unknown function " + quoted(name.text));
+    if (!f) fail(name.column, "unknown function " + single_quoted(name.text));
     Nested nested(*this, take().column);  // the '('
     std::vector<NodeId> args;
     if (peek().kind == Tok::rparen) {
@@ -519,7 +519,7 @@ class Parser {
     const int n = static_cast<int>(args.size());
     if (!arity_ok(*f, n))
       fail(name.column,
-           quoted(name.text) + " takes " + arity_text(*f) + ", got " + std::to_string(n));
+           single_quoted(name.text) + " takes " + arity_text(*f) + ", got " + std::to_string(n));
     return apply(g_, *f, std::move(args));
   }
 
@@ -542,7 +542,7 @@ class Parser {
   NodeId resolve(const Token& tok) {
     if (!scope_.resolve)
       throw Error(Status::invalid_argument, where_ + ": column " + std::to_string(tok.column) +
-                                                ": " + quoted(tok.text) +
+                                                ": " + single_quoted(tok.text) +
                                                 " cannot be resolved here");
     try {
       return scope_.resolve(tok.text);
