@@ -68,8 +68,8 @@ Sym cosh(Sym a) { return unary(Op::cosh, a); }
 Sym pow(Sym a, Sym b) { return sym(a, a.g->pow(a.id, b.id)); }
 Sym powi(Sym a, int n) { return sym(a, a.g->powi(a.id, n)); }
 Sym select(Sym c, Sym a, Sym b) { return sym(c, c.g->select(c.id, a.id, b.id)); }
-Sym select(Sym c, double a, Sym b) { return select(c, constant(c, a), b); }
-Sym operator==(Sym a, double b) { return sym(a, a.g->binary(Op::eq, a.id, constant(a, b).id)); }
+Sym select(Sym c, double a, Sym b) { return select(c, constant_like(c, a), b); }
+Sym operator==(Sym a, double b) { return sym(a, a.g->binary(Op::eq, a.id, constant_like(a, b).id)); }
 Sym truth(Sym a) { return a; }  // a condition node is its own truth value
 
 class Reverse {
