@@ -484,7 +484,7 @@ TEST(Dopri8s, StiffRealModelEndsEarlyNamingImplicitMethods) {
   p.model = load_model_file(path);
   p.output_times = linspace(0, p.model->default_t_end(), 21);
   std::string message;
-  EXPECT_EQ(status_of(p, &message), Status::stiff) << message;
+  EXPECT_EQ(dopri8s_status(p, &message), Status::stiff) << message;
   for (const char* named : {"cvodes_fsa", "odesd", "grk4as", "stiffness_check=0"})
     EXPECT_NE(message.find(named), std::string::npos) << message;
 }
