@@ -34,7 +34,7 @@ struct PowerCase {
   double fx, fh, fK;
 };
 
-const std::vector<PowerCase>& cases() {
+const std::vector<PowerCase>& power_cases() {
   static const std::vector<PowerCase> c = {
       {"square_through_a_parameter", "x^h", 2.0, 0.0, 0.0, 0.0},
       {"first_power_through_a_parameter", "x^h", 1.0, 1.0, 0.0, 0.0},
@@ -67,7 +67,7 @@ std::vector<double> dense(const SparsityPattern& pattern, const std::vector<doub
 class PowersAtZero : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(PowersAtZero, SymbolicJacobiansAreTheLimits) {
-  const PowerCase& c = cases()[GetParam()];
+  const PowerCase& c = power_cases()[GetParam()];
   auto m = model_of(c);
   const double x = 0.0, p[2] = {c.h, 0.5};
   double f, J, Jp[2];
@@ -82,7 +82,7 @@ TEST_P(PowersAtZero, SymbolicJacobiansAreTheLimits) {
 
 // The model runs native code where it can; the interpreter must agree.
 TEST_P(PowersAtZero, InterpreterAndNativeCodeGiveTheSameLimits) {
-  const PowerCase& c = cases()[GetParam()];
+  const PowerCase& c = power_cases()[GetParam()];
   auto m = model_of(c);
   const auto& impl = expr_model_internals(*m);
   const std::vector<double> x = {0.0}, p = {c.h, 0.5};
@@ -101,7 +101,7 @@ TEST_P(PowersAtZero, InterpreterAndNativeCodeGiveTheSameLimits) {
 // Forward mode with state and parameter directions, reverse mode with
 // weights, at each lane width: the rules of the lanes, not the symbolic ones.
 TEST_P(PowersAtZero, TangentsAndAdjointsAtEveryLaneWidthAreTheLimits) {
-  const PowerCase& c = cases()[GetParam()];
+  const PowerCase& c = power_cases()[GetParam()];
   auto m = model_of(c);
   const auto& impl = expr_model_internals(*m);
   const double x = 0.0, p[2] = {c.h, 0.5};
@@ -135,8 +135,8 @@ TEST_P(PowersAtZero, TangentsAndAdjointsAtEveryLaneWidthAreTheLimits) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Limits, PowersAtZero, ::testing::Range<std::size_t>(0, cases().size()),
-                         [](const auto& param_info) { return std::string(cases()[param_info.param].name); });
+INSTANTIATE_TEST_SUITE_P(Limits, PowersAtZero, ::testing::Range<std::size_t>(0, power_cases().size()),
+                         [](const auto& param_info) { return std::string(power_cases()[param_info.param].name); });
 
 // odeSD's xddot = J_x f and its Jacobians at x = 0 for exponents of at least
 // 2, where every factor of J_x f and of its derivatives is finite: all 0
