@@ -26,4 +26,10 @@ std::string number_text(double v) {
   return buffer;
 }
 
+std::string rounded_number_text(double v, int digits) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
+  return buffer;
+}
+
 }  // namespace odesens

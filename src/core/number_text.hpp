@@ -8,4 +8,8 @@ namespace odesens {
 
 std::string number_text(double v);
 
+// v to `digits` significant digits ("3.31", "1e-06"), for estimates whose
+// further digits mean nothing.
+std::string rounded_number_text(double v, int digits = 3);
+
 }  // namespace odesens

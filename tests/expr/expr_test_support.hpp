@@ -29,7 +29,19 @@ inline std::string ode_model_path(const std::string& file) {
   return shared_dir() + "/models/ode/" + file;
 }
 
+inline std::string sbml_model_path(const std::string& name) {
+  return shared_dir() + "/models/sbml/" + name + ".xml";
+}
+
 inline bool readable(const std::string& path) { return std::ifstream(path).good(); }
+
+// Skips the test when the shared SBML model NAME (no extension) is absent.
+#define ODESENS_REQUIRE_SHARED_SBML(name)                                                   \
+  do {                                                                                      \
+    if (!::odesens::expr_testing::readable(::odesens::expr_testing::sbml_model_path(name))) \
+      GTEST_SKIP() << ::odesens::expr_testing::sbml_model_path(name)                        \
+                   << " not found (set ODESENS_SHARED_DIR)";                              \
+  } while (0)
 
 #define ODESENS_REQUIRE_SHARED_MODEL(file)                                                  \
   do {                                                                                      \

@@ -478,11 +478,8 @@ Problem stiff_e3() {
 // stiffness test ends the solve within a few thousand steps instead of
 // running for minutes, and names the implicit methods.
 TEST(Dopri8s, StiffRealModelEndsEarlyNamingImplicitMethods) {
-  const std::string path = expr_testing::shared_dir() + "/models/sbml/Boehm_JProteomeRes2014.xml";
-  if (!expr_testing::readable(path)) GTEST_SKIP() << path << " not found (set ODESENS_SHARED_DIR)";
-  Problem p;
-  p.model = load_model_file(path);
-  p.output_times = linspace(0, p.model->default_t_end(), 21);
+  ODESENS_REQUIRE_SHARED_SBML("Boehm_JProteomeRes2014");
+  const Problem p = testing::sbml_problem("Boehm_JProteomeRes2014", 21);
   std::string message;
   EXPECT_EQ(dopri8s_status(p, &message), Status::stiff) << message;
   for (const char* named : {"cvodes_fsa", "odesd", "grk4as", "stiffness_check=0"})

@@ -287,63 +287,37 @@ namespace {
 // grk4as took 100000 steps to reach t = 0.1 of 240; with it, a few times
 // cvodes_fsa's steps, and S as accurate as the tolerance asks.
 TEST(Grk4as, StiffRealModelTakesAFewTimesCvodesStepsAndMeetsItsTolerance) {
-  const std::string path = expr_testing::shared_dir() + "/models/sbml/Boehm_JProteomeRes2014.xml";
-  if (!expr_testing::readable(path)) GTEST_SKIP() << path << " not found (set ODESENS_SHARED_DIR)";
-  Problem p;
-  p.model = load_model_file(path);
-  p.output_times = linspace(0, p.model->default_t_end(), 21);
+  ODESENS_REQUIRE_SHARED_SBML("Boehm_JProteomeRes2014");
+  const Problem p = testing::sbml_problem("Boehm_JProteomeRes2014", 21);
   const Result fsa = solve(p, "cvodes_fsa");
   const Result grk = solve(p, "grk4as");
   EXPECT_LE(grk.stats.steps, 5 * fsa.stats.steps);
-  Problem tight = p;
-  tight.rtol = 1e-10;
-  tight.atol = {1e-12};
-  const Result ref = solve(tight, "cvodes_fsa");
   // Each column of S against its own largest entry (normwise, as the
   // perturbations are).
-  const std::size_t nx = p.model->nx(), np = p.model->np(), nt = p.output_times.size();
-  for (std::size_t j = 0; j < np; ++j) {
-    double col = 0, err = 0;
-    for (std::size_t k = 0; k < nt; ++k)
-      for (std::size_t i = 0; i < nx; ++i) {
-        const std::size_t at = k * nx * np + j * nx + i;
-        col = std::max(col, std::fabs(ref.s[at]));
-        err = std::max(err, std::fabs(grk.s[at] - ref.s[at]));
-      }
-    EXPECT_LE(err, 1e-4 * col + 1e-9) << p.model->param_names()[j];
-  }
+  const auto columns = testing::column_errors(grk, testing::tight_reference(p));
+  for (std::size_t j = 0; j < columns.size(); ++j)
+    EXPECT_LE(columns[j].error, 1e-4 * columns[j].scale + 1e-9) << p.model->param_names()[j];
 }
 
 // Brannmark_JBC2010's k1e = 1e-6 barely moves x: perturbed by √eps of
 // itself, x moves by about 1e-17, below the states' rounding, so its column
 // of S is noise the error test cannot tighten. The result says so.
 TEST(Grk4as, DirectionsBelowTheRoundingFloorAreWarned) {
-  const std::string path = expr_testing::shared_dir() + "/models/sbml/Brannmark_JBC2010.xml";
-  if (!expr_testing::readable(path)) GTEST_SKIP() << path << " not found (set ODESENS_SHARED_DIR)";
-  Problem p;
-  p.model = load_model_file(path);
-  p.output_times = linspace(0, p.model->default_t_end(), 21);
+  ODESENS_REQUIRE_SHARED_SBML("Brannmark_JBC2010");
+  const Problem p = testing::sbml_problem("Brannmark_JBC2010", 21);
   const Result r = solve(p, "grk4as");
   ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("dx/dk1e"), std::string::npos) << r.warnings[0];
-  EXPECT_NE(r.warnings[0].find("cvodes_fsa"), std::string::npos) << r.warnings[0];
+  const std::string& warning = r.warnings[0];
+  EXPECT_NE(warning.find("dx/dk1e"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("cvodes_fsa"), std::string::npos) << warning;
   // The columns it does not name are right.
-  Problem tight = p;
-  tight.rtol = 1e-10;
-  tight.atol = {1e-12};
-  const Result ref = solve(tight, "cvodes_fsa");
+  const auto columns = testing::column_errors(r, testing::tight_reference(p));
   const auto& names = p.model->param_names();
   for (std::size_t j = 0; j < names.size(); ++j) {
-    if (r.warnings[0].find("dx/d" + names[j] + ",") != std::string::npos ||
-        r.warnings[0].find("dx/d" + names[j] + " ") != std::string::npos)
+    if (warning.find("dx/d" + names[j] + ",") != std::string::npos ||
+        warning.find("dx/d" + names[j] + " ") != std::string::npos)
       continue;
-    double col = 0, err = 0;
-    for (std::size_t k = 0; k < p.output_times.size(); ++k)
-      for (std::size_t i = 0; i < p.model->nx(); ++i) {
-        col = std::max(col, std::fabs(ref.s_at(k, i, j)));
-        err = std::max(err, std::fabs(r.s_at(k, i, j) - ref.s_at(k, i, j)));
-      }
-    EXPECT_LE(err, 1e-3 * col + 1e-6) << names[j];  // 1e-6: a few sens_atol
+    EXPECT_LE(columns[j].error, 1e-3 * columns[j].scale + 1e-6) << names[j];  // 1e-6: a few sens_atol
   }
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "expr/expr_test_support.hpp"
+
 namespace odesens::testing {
 
 std::vector<double> linspace(double a, double b, std::size_t n) {
@@ -10,6 +12,31 @@ std::vector<double> linspace(double a, double b, std::size_t n) {
   for (std::size_t k = 0; k < n; ++k)
     t[k] = k + 1 == n ? b : a + (b - a) * static_cast<double>(k) / static_cast<double>(n - 1);
   return t;
+}
+
+std::vector<ColumnError> column_errors(const Result& r, const Result& ref) {
+  std::vector<ColumnError> out(ref.np);
+  for (std::size_t k = 0; k < ref.times.size(); ++k)
+    for (std::size_t j = 0; j < ref.np; ++j)
+      for (std::size_t i = 0; i < ref.nx; ++i) {
+        out[j].scale = std::max(out[j].scale, std::fabs(ref.s_at(k, i, j)));
+        out[j].error = std::max(out[j].error, std::fabs(r.s_at(k, i, j) - ref.s_at(k, i, j)));
+      }
+  return out;
+}
+
+Result tight_reference(const Problem& problem) {
+  Problem tight = problem;
+  tight.rtol = 1e-10;
+  tight.atol = {1e-12};
+  return solve(tight, "cvodes_fsa");
+}
+
+Problem sbml_problem(const std::string& name, std::size_t n_outputs) {
+  Problem p;
+  p.model = load_model_file(expr_testing::sbml_model_path(name));
+  p.output_times = linspace(p.model->default_t0(), p.model->default_t_end(), n_outputs);
+  return p;
 }
 
 Problem builtin_problem(const std::string& spec, std::vector<double> times) {

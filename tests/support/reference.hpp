@@ -19,6 +19,21 @@ std::vector<double> central_difference_sensitivities(const Problem& problem,
 // max |a - b| / max |b| (max |a - b| when b is zero).
 double relative_max_difference(const std::vector<double>& a, const std::vector<double>& b);
 
+// For each parameter j, over all output times and states: the largest
+// |S_ref| of column j and the largest |S - S_ref| in it (r and ref with the
+// same outputs).
+struct ColumnError {
+  double scale = 0, error = 0;
+};
+std::vector<ColumnError> column_errors(const Result& r, const Result& ref);
+
+// cvodes_fsa on `problem` at rtol 1e-10, atol 1e-12: a reference for S.
+Result tight_reference(const Problem& problem);
+
+// A shared SBML model (expr_testing::sbml_model_path) over its own span
+// with n equally spaced outputs.
+Problem sbml_problem(const std::string& name, std::size_t n_outputs);
+
 // The same problem on a built-in model with the given output times.
 Problem builtin_problem(const std::string& spec, std::vector<double> times);
 

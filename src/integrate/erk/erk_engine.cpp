@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -18,11 +17,6 @@ namespace odesens::integrate::erk {
 namespace {
 bool finite(double v) { return std::isfinite(v); }
 
-std::string three_digits(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", v);
-  return text;
-}
 }  // namespace
 
 ErkEngine::ErkEngine(ErkSystem& system, ErkWorkspace& workspace, const ErkSettings& settings,
@@ -173,8 +167,8 @@ void ErkEngine::test_stiffness() {
   throw Error(Status::stiff,
               "the problem became stiff near t = " + number_text(t_) + ": for " +
                   std::to_string(StiffnessTest::run) + " tests the step size stayed at the edge of " +
-                  tableau_.name + "'s stability region (h|lambda| = " + three_digits(h_lambda) +
-                  ", boundary " + three_digits(stiffness_.boundary()) +
+                  tableau_.name + "'s stability region (h|lambda| = " + rounded_number_text(h_lambda) +
+                  ", boundary " + rounded_number_text(stiffness_.boundary()) +
                   "), so an explicit method needs far more steps here than an implicit one");
 }
 

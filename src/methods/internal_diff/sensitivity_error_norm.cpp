@@ -66,22 +66,23 @@ double SensitivityErrorNorm::trajectory_error(const integrate::StepErrorEstimate
 // σ up to 1e4 next to components of 1e-3) grk4as took 100000 steps to
 // t = 0.1 of 240 at the default sens_atol = 1e-6 and finishes in 2041
 // (cvodes_fsa 477) with the floor added, S within 4e-6 of the reference.
-double SensitivityErrorNorm::rounding_floor(const integrate::StepErrorEstimate& e,
-                                            double inv_epsilon) const {
+// The floor's max_i |x_i|: the nominal's, at both ends of the step, taken
+// once per call of norm() and scaled by eps_mach / ε_j for each direction.
+double SensitivityErrorNorm::nominal_max_abs(const integrate::StepErrorEstimate& e) const {
   const std::size_t nx = shape_.nx, L = shape_.trajectories();
   double x_max = 0.0;
   for (std::size_t i = 0; i < nx; ++i)
     x_max = std::max({x_max, std::fabs(e.x_old[i * L]), std::fabs(e.x_new[i * L])});
-  return std::numeric_limits<double>::epsilon() * x_max * inv_epsilon;
+  return x_max;
 }
 
 // ‖Δ_j‖, (14), with the weights of TOLS at σ_j at both ends of the step,
 // and the rounding floor added to sens_atol.
 double SensitivityErrorNorm::difference_error(const integrate::StepErrorEstimate& e,
-                                              std::size_t j) {
+                                              std::size_t j, double x_max) {
   const std::size_t nx = shape_.nx, L = shape_.trajectories();
   const double inv = 1.0 / epsilon_[j - 1];
-  const double floor = rounding_floor(e, inv);
+  const double floor = std::numeric_limits<double>::epsilon() * x_max * inv;
   largest_floor_[j - 1] = std::max(largest_floor_[j - 1], floor);
   double sum5 = 0.0, sum3 = 0.0;
   for (std::size_t i = 0; i < nx; ++i) {
@@ -110,8 +111,9 @@ double SensitivityErrorNorm::norm(const integrate::StepErrorEstimate& estimate) 
     if (!(err <= worst)) worst = err;  // NaN wins: never mistaken for a small error
   }
   double worst_difference = 0.0;
+  const double x_max = shape_.ns > 0 ? nominal_max_abs(estimate) : 0.0;
   for (std::size_t j = 1; j <= shape_.ns; ++j) {
-    const double err = difference_error(estimate, j);
+    const double err = difference_error(estimate, j, x_max);
     if (!(err <= worst_difference)) worst_difference = err;
   }
   if (std::isnan(worst)) {

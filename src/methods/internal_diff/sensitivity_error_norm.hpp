@@ -59,8 +59,8 @@ class SensitivityErrorNorm final : public integrate::StepErrorNorm {
 
  private:
   double trajectory_error(const integrate::StepErrorEstimate& e, std::size_t l) const;
-  double difference_error(const integrate::StepErrorEstimate& e, std::size_t j);
-  double rounding_floor(const integrate::StepErrorEstimate& e, double inv_epsilon) const;
+  double difference_error(const integrate::StepErrorEstimate& e, std::size_t j, double x_max);
+  double nominal_max_abs(const integrate::StepErrorEstimate& e) const;
 
   BundleShape shape_;
   integrate::Tolerances state_;

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -48,10 +47,8 @@ void write_stats(const cvodes::Session& session, const SensitivityPropagator& pr
   stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
   stats.extra["workspace_bytes"] = session.workspace_bytes() + propagator.workspace_bytes();
   if (settings.exp_jp == ExpJp::frozen && c.frozen_jp_lag > 10.0 * problem.rtol.value_or(1e-6)) {
-    char change[32];
-    std::snprintf(change, sizeof change, "%.3g", 2.0 * c.frozen_jp_lag);
-    out.warn(std::string("exp_jp=frozen: over stiff steps (dt |J_x| > 1) J_p changed by up to ") +
-             change +
+    out.warn("exp_jp=frozen: over stiff steps (dt |J_x| > 1) J_p changed by up to " +
+             rounded_number_text(2.0 * c.frozen_jp_lag) +
              " relative to its value; fast components of S lag such a change by about half of "
              "it, so S may be off by as much (exp_jp=linear follows J_p)");
   }
@@ -150,9 +147,8 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
 Result run_or_tighten(const Problem& problem, const MethodOptions& options,
                       const Settings& settings) {
   const auto tolerances = [](const Problem& p) {
-    char text[64];
-    std::snprintf(text, sizeof text, "rtol %.3g, atol %.3g", *p.rtol, p.atol.empty() ? 0.0 : p.atol[0]);
-    return std::string(text);
+    return "rtol " + rounded_number_text(*p.rtol) + ", atol " +
+           rounded_number_text(p.atol.empty() ? 0.0 : p.atol[0]);
   };
   std::string failures;
   for (const double factor : {1.0, 10.0, 100.0}) {
