@@ -41,11 +41,10 @@ double StabilityLimit::iterate(double t, const double* x) {
 
 double StabilityLimit::largest_step(double t, const double* x) {
   if (v_.empty() || !(boundary_ > 0)) return std::numeric_limits<double>::infinity();
-  if (!started_) {
+  if (calls_ == 0) {  // a start away from any special direction
     const double e = 1.0 / std::sqrt(static_cast<double>(v_.size()));
     for (std::size_t i = 0; i < v_.size(); ++i) v_[i] = e * (1.0 + 0.1 * static_cast<double>(i % 7));
     for (int i = 1; i < kFirstIterations; ++i) iterate(t, x);
-    started_ = true;
   }
   if (calls_++ % kEvery == 0) rho_ = iterate(t, x);
   return rho_ > 0 ? kSafety * boundary_ / rho_ : std::numeric_limits<double>::infinity();

@@ -36,8 +36,7 @@ class StabilityLimit final : public integrate::erk::StepLimit {
   double boundary_;
   std::vector<double> v_, w_;
   double rho_ = 0;
-  long calls_ = 0;
-  bool started_ = false;
+  long calls_ = 0;  // largest_step() calls so far
 };
 
 }  // namespace odesens::erk_adjoint
