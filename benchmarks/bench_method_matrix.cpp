@@ -15,8 +15,17 @@
 // |S_ref| of all. Each cell runs in a child process (fork), so a
 // limit is a hard one and a crash stays a verdict.
 //
+// With --choice: the goals of the automatic method instead. Every method
+// that can serve a goal, and "auto", at the same tolerances (rtol 1e-8,
+// atol 1e-10: auto's), each timed as the best of three solves in its child;
+// per model and goal the fastest method that is right (error <= 1e-4, no
+// warning, no failure) against auto. Goals: S at every output time (error
+// of S as above) and the gradient of G = sum_i x_i(T) (largest
+// |g_j - g_ref,j| over the largest |g_ref|; the adjoint methods with
+// final_sensitivity=0).
+//
 // Run: build/bin/bench_method_matrix [--models a,b] [--methods m,n] [--limit-factor 20]
-//      [--max-limit 60]
+//      [--max-limit 60] [--choice 1]
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,42 +118,71 @@ double s_error(const odesens::Result& r, const odesens::Result& ref) {
   return worst;
 }
 
+// Error of the gradient: the largest |g_j - g_ref,j| over the largest |g_ref|.
+double gradient_error(const odesens::Result& r, const odesens::Result& ref) {
+  if (r.gradient.size() != ref.gradient.size()) return NAN;
+  double diff = 0, scale = 0;
+  for (std::size_t j = 0; j < ref.gradient.size(); ++j) {
+    diff = std::max(diff, std::fabs(r.gradient[j] - ref.gradient[j]));
+    scale = std::max(scale, std::fabs(ref.gradient[j]));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
 struct Cell {
   double seconds = 0;
   long steps = 0;
   double error = NAN;
   char verdict[48] = "";
+  char chosen[24] = "";  // the method auto chose (and ran last)
 };
 
-Cell run_cell(const odesens::Problem& p, const std::string& method, const odesens::Result& ref) {
+// What one cell runs: the matrix's (one solve at the problem's tolerances,
+// S compared) or a goal of --choice (best of `repeats`, `error` compared).
+struct CellSpec {
+  std::string method;
+  odesens::Options options;
+  bool gradient = false;  // compare gradients, not S
+  int repeats = 1;
+  double ok_error = 1e-3;
+};
+
+Cell run_cell(const odesens::Problem& p, const CellSpec& spec, const odesens::Result& ref) {
   Cell c;
-  const auto start = std::chrono::steady_clock::now();
+  c.seconds = INFINITY;
   try {
     odesens::Problem q = p;
-    const odesens::Result r = odesens::solve(q, method);
-    c.steps = r.stats.steps;
-    c.error = s_error(r, ref);
-    const char* v = !r.warnings.empty() ? "warned" : c.error <= 1e-3 ? "ok" : "WRONG";
-    std::snprintf(c.verdict, sizeof c.verdict, "%s", v);
+    q.options = spec.options;
+    for (int k = 0; k < spec.repeats; ++k) {
+      const auto start = std::chrono::steady_clock::now();
+      const odesens::Result r = odesens::solve(q, spec.method);
+      c.seconds = std::min(
+          c.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      c.steps = r.stats.steps;
+      c.error = spec.gradient ? gradient_error(r, ref) : s_error(r, ref);
+      const char* v = !r.warnings.empty() ? "warned" : c.error <= spec.ok_error ? "ok" : "WRONG";
+      std::snprintf(c.verdict, sizeof c.verdict, "%s", v);
+      std::snprintf(c.chosen, sizeof c.chosen, "%s", r.method.c_str());
+      if (c.seconds > 1.0) break;  // slow enough to time once
+    }
   } catch (const odesens::Error& e) {
     std::snprintf(c.verdict, sizeof c.verdict, "%s", odesens::status_string(e.status()));
   } catch (const std::exception& e) {
     std::snprintf(c.verdict, sizeof c.verdict, "exception");
   }
-  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return c;
 }
 
 // run_cell in a child process killed after `limit` seconds.
-Cell run_limited(const odesens::Problem& p, const std::string& method, const odesens::Result& ref,
+Cell run_limited(const odesens::Problem& p, const CellSpec& spec, const odesens::Result& ref,
                  double limit) {
   int fds[2];
-  if (pipe(fds) != 0) return run_cell(p, method, ref);
+  if (pipe(fds) != 0) return run_cell(p, spec, ref);
   const auto start = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    const Cell c = run_cell(p, method, ref);
+    const Cell c = run_cell(p, spec, ref);
     const ssize_t written = write(fds[1], &c, sizeof c);
     _exit(written == static_cast<ssize_t>(sizeof c) ? 0 : 1);
   }
@@ -181,6 +219,83 @@ std::string cell_text(const Cell& c) {
   return text;
 }
 
+// --choice: one goal of one model. The fastest right candidate against auto.
+struct GoalRow {
+  std::string fastest = "none";
+  double fastest_seconds = INFINITY;
+  Cell automatic;
+};
+
+GoalRow run_goal(const odesens::Problem& p, const odesens::Result& ref, bool gradient,
+                 double limit) {
+  const std::vector<std::string> forward = {"cvodes_fsa", "odesd", "pbsr", "exp", "dopri8s",
+                                            "grk4as"};
+  std::vector<CellSpec> specs;
+  for (const std::string& m : forward) specs.push_back({m, {}, gradient, 3, 1e-4});
+  if (gradient)
+    for (const char* m : {"cvodes_asa", "erk_adjoint"}) {
+      CellSpec spec{m, {}, true, 3, 1e-4};
+      spec.options.set("final_sensitivity", 0);
+      specs.push_back(spec);
+    }
+  GoalRow row;
+  for (const CellSpec& spec : specs) {
+    const Cell c = run_limited(p, spec, ref, limit);
+    std::fprintf(stderr, "  %s %s: %s\n", gradient ? "gradient" : "S", spec.method.c_str(),
+                 cell_text(c).c_str());
+    if (std::strcmp(c.verdict, "ok") == 0 && c.seconds < row.fastest_seconds) {
+      row.fastest = spec.method;
+      row.fastest_seconds = c.seconds;
+    }
+  }
+  CellSpec automatic{"auto", {}, gradient, 3, 1e-4};
+  automatic.options.set("goal", gradient ? "gradient" : "s");
+  row.automatic = run_limited(p, automatic, ref, limit);
+  return row;
+}
+
+std::string goal_text(const GoalRow& row) {
+  char text[200];
+  const Cell& a = row.automatic;
+  std::snprintf(text, sizeof text, "%s %.3g s | %s: %s %.3g s, err %.0e | %.2f", row.fastest.c_str(),
+                row.fastest_seconds, a.chosen[0] ? a.chosen : "-", a.verdict, a.seconds, a.error,
+                a.seconds / row.fastest_seconds);
+  return text;
+}
+
+int choice_table(const std::vector<std::string>& models, double factor, double max_limit) {
+  std::printf("| model | S: fastest right | S: auto | auto/fastest | gradient: fastest right | "
+              "gradient: auto | auto/fastest |\n|---|---|---|---|---|---|---|\n");
+  for (const std::string& path : models) {
+    odesens::Problem p;
+    odesens::Result ref;
+    double fsa_seconds = 0;
+    try {
+      p = problem_of(path);
+      p.rtol = 1e-8;
+      p.atol = {1e-10};
+      odesens::Problem tight = p;
+      tight.rtol = 1e-11;
+      tight.atol = {1e-13};
+      ref = odesens::solve(tight, "cvodes_fsa");
+      const auto start = std::chrono::steady_clock::now();
+      odesens::solve(p, "cvodes_fsa");
+      fsa_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    } catch (const odesens::Error& e) {
+      std::printf("| %s | no reference: %s |\n", base_name(path).c_str(), e.what());
+      continue;
+    }
+    const double limit = std::min(max_limit, std::max(2.0, factor * fsa_seconds));
+    std::fprintf(stderr, "%s\n", base_name(path).c_str());
+    const GoalRow s = run_goal(p, ref, false, limit);
+    const GoalRow g = run_goal(p, ref, true, limit);
+    std::printf("| %s | %s | %s |\n", base_name(path).c_str(), goal_text(s).c_str(),
+                goal_text(g).c_str());
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -189,6 +304,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> methods = {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "exp",
                                       "dopri8s", "grk4as", "erk_adjoint"};
   double factor = 20, max_limit = 60;
+  bool choice = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--models") {
@@ -203,8 +319,11 @@ int main(int argc, char** argv) {
       factor = std::atof(value.c_str());
     } else if (key == "--max-limit") {
       max_limit = std::atof(value.c_str());
+    } else if (key == "--choice") {
+      choice = value != "0";
     }
   }
+  if (choice) return choice_table(models, factor, max_limit);
   std::printf("| model | cvodes_fsa time |");
   for (const std::string& m : methods) std::printf(" %s |", m.c_str());
   std::printf("\n|---|---|");
@@ -231,7 +350,7 @@ int main(int argc, char** argv) {
     std::printf("| %s | %.2g s |", base_name(path).c_str(), fsa_seconds);
     std::fflush(stdout);
     for (const std::string& m : methods) {
-      std::printf(" %s |", cell_text(run_limited(p, m, ref, limit)).c_str());
+      std::printf(" %s |", cell_text(run_limited(p, CellSpec{m, {}}, ref, limit)).c_str());
       std::fflush(stdout);
     }
     std::printf("\n");

@@ -130,6 +130,14 @@ int odesens_result_method(const odesens_result* result, const char** method) {
   });
 }
 
+int odesens_result_method_choice(const odesens_result* result, const char** reason) {
+  return guarded(result, __func__, [&] {
+    const Result& r = result_state(result).result;
+    require_pointer(reason, "reason");
+    *reason = r.method_choice.c_str();
+  });
+}
+
 int odesens_result_n_objectives(const odesens_result* result, int64_t* m) {
   return guarded(result, __func__, [&] {
     const ResultState& r = result_state(result);

@@ -317,7 +317,15 @@ ODESENS_API int odesens_model_param_name(const odesens_model* model, int64_t ind
 
 /* ---- solvers ---- */
 
-/* A solver for `model` with method `method` (see odesens_method_id).
+/* The method id that chooses a method for the problem when it solves:
+ * from what is asked, the model and a cheap stiffness probe
+ * (docs/methods.md, "Choosing a method"). Its own options: goal,
+ * probe_steps, fallback (odesens_method_option("auto", ...)); why it chose
+ * what it chose: odesens_result_method_choice. */
+#define ODESENS_METHOD_AUTO "auto"
+
+/* A solver for `model` with method `method` (see odesens_method_id, or
+ * ODESENS_METHOD_AUTO).
  * Defaults: the model's nominal parameters, its x0(p), its default t0, the
  * method's tolerances (1e-8 / 1e-10 for the CVODES methods), max_steps
  * 100000, one objective G = sum_i x_i(t_final); no output times (they must
@@ -485,8 +493,11 @@ ODESENS_API void odesens_result_free(odesens_result* result);
  * otherwise. */
 ODESENS_API int odesens_result_sizes(const odesens_result* result, int64_t* n_times, int64_t* nx,
                                      int64_t* np, int64_t* n_s_times, int64_t* n_gradient);
-/* The method id that produced the result. */
+/* The method id that produced the result (the one chosen by "auto"). */
 ODESENS_API int odesens_result_method(const odesens_result* result, const char** method);
+/* Why "auto" chose that method, in a few sentences; "" when the method was
+ * named. Valid while the result lives. */
+ODESENS_API int odesens_result_method_choice(const odesens_result* result, const char** reason);
 /* The number of objectives M differentiated (odesens_solver_set_objectives)
  * for gradient methods, 0 for the others. */
 ODESENS_API int odesens_result_n_objectives(const odesens_result* result, int64_t* m);

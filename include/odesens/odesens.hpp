@@ -7,6 +7,7 @@
 #include "odesens/ensemble.hpp"
 #include "odesens/expr_model.hpp"
 #include "odesens/integrand.hpp"
+#include "odesens/method_choice.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/model.hpp"
 #include "odesens/model_loader.hpp"

@@ -59,6 +59,10 @@ struct BoundsResult {
 
 struct Result {
   std::string method;
+  // Why "auto" (method_choice.hpp) chose `method`: what was asked, what the
+  // stiffness probe found, the rule, and a fallback if there was one. Empty
+  // when the method was named.
+  std::string method_choice;
   std::size_t nx = 0;
   std::size_t np = 0;
 

@@ -65,6 +65,27 @@ int list_methods(const std::string& markdown_method) {
   return 0;
 }
 
+// What --method auto runs on the model's own problem (its time span, 101
+// outputs, default tolerances), for S at every output and for a gradient.
+void print_automatic_choices(const std::shared_ptr<Model>& model) {
+  for (const char* goal : {"s", "gradient"}) {
+    Problem problem;
+    problem.model = model;
+    problem.t0 = model->default_t0();
+    const double t_end = model->default_t_end();
+    for (int k = 0; k <= 100; ++k)
+      problem.output_times.push_back(problem.t0 + (t_end - problem.t0) * k / 100.0);
+    problem.options.set("goal", goal);
+    std::cout << "auto, " << (goal[0] == 's' ? "S at every output" : "a gradient") << ": ";
+    try {
+      const MethodChoice choice = choose_method(problem);
+      std::cout << choice.method << " (" << choice.reason << ")\n";
+    } catch (const Error& e) {
+      std::cout << "no choice (" << e.what() << ")\n";
+    }
+  }
+}
+
 int show_info(const std::string& spec,
               const std::optional<std::vector<std::string>>& sens_params) {
   auto model = load_model(spec, load_options(sens_params));
@@ -91,6 +112,7 @@ int show_info(const std::string& spec,
               << "switches of f: " << switches
               << " (comparisons, floor and ceil of t or the states)\n";
   }
+  print_automatic_choices(model);
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/text_wrap.hpp"
+#include "odesens/method_choice.hpp"
 
 namespace odesens::cli {
 namespace {
@@ -122,6 +123,8 @@ void write_method_table(std::ostream& out) {
   for (const auto& entry : kLegend) write_wrapped(out, entry[0], entry[1], 8);
   out << '\n';
   for (const auto& info : method_infos()) write_wrapped(out, info.id, info.summary, id_width);
+  const MethodInfo& automatic = method_info(kAutomaticMethod);
+  write_wrapped(out, automatic.id, automatic.summary, id_width);
   out << '\n';
   write_wrapped(out, "",
                 "odesens options ID, or odesens run --method ID --help: the options of "

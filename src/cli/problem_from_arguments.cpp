@@ -7,6 +7,7 @@
 
 #include "io/data_table.hpp"
 #include "io/format_double.hpp"
+#include "odesens/method_choice.hpp"
 
 namespace odesens::cli {
 
@@ -116,7 +117,9 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
     set_objective_data(problem, a.data_file);
     // The set-valued methods enclose the least-squares objective of the
     // data themselves; the others differentiate it as Problem::objective.
-    if (!c.bounds) {
+    // "auto" encloses only over a --box.
+    const bool encloses = c.bounds && (info.id != kAutomaticMethod || !a.box.empty());
+    if (!encloses) {
       if (!a.weights.empty())
         throw UsageError{"--data and --weights are two objectives; give one"};
       problem.objective =

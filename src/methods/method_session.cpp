@@ -4,6 +4,7 @@
 #include <new>
 #include <utility>
 
+#include "methods/choice/method_choice.hpp"
 #include "methods/common/finite_result.hpp"
 #include "methods/common/objective_from_sensitivities.hpp"
 #include "methods/registry.hpp"
@@ -136,6 +137,7 @@ class PreparedSession final : public MethodSession {
 }  // namespace
 
 std::unique_ptr<MethodSession> prepare(const Problem& problem, const std::string& method_id) {
+  if (method_id == kAutomaticMethod) return methods::prepare_automatic(problem);
   return std::make_unique<PreparedSession>(method_entry(method_id), problem);
 }
 

@@ -2,6 +2,7 @@
 #include "arith/model_functions.hpp"
 #include "methods/bounds/bounds_asa_method.hpp"
 #include "methods/bounds/bounds_fsa_method.hpp"
+#include "methods/choice/method_choice.hpp"
 #include "methods/cvodes/cvodes_methods.hpp"
 #include "methods/erk_adjoint/erk_adjoint_method.hpp"
 #include "methods/internal_diff/dopri8s_method.hpp"
@@ -160,7 +161,8 @@ const MethodEntry& method_entry(const std::string& id) {
     if (e.info.id == id) return e;
   std::string known;
   for (const auto& e : registry()) known += (known.empty() ? "" : ", ") + e.info.id;
-  throw Error(Status::unknown_method, "unknown method '" + id + "' (methods: " + known + ")");
+  throw Error(Status::unknown_method,
+              "unknown method '" + id + "' (methods: " + known + ", or auto to choose one)");
 }
 
 const std::vector<MethodInfo>& method_infos() {
@@ -172,7 +174,10 @@ const std::vector<MethodInfo>& method_infos() {
   return infos;
 }
 
-const MethodInfo& method_info(const std::string& method_id) { return method_entry(method_id).info; }
+const MethodInfo& method_info(const std::string& method_id) {
+  if (method_id == kAutomaticMethod) return methods::automatic_method_info();
+  return method_entry(method_id).info;
+}
 
 // A box's enclosures start from x0(p) of the model's expressions over
 // the box; a point value of dx0/dp does not say how x0 moves across it.

@@ -7,7 +7,9 @@ class Result:
     Attributes
     ----------
     method : str
-        The method that ran.
+        The method that ran (the one chosen by ``method="auto"``).
+    method_choice : str
+        Why ``"auto"`` chose it; ``""`` when the method was named.
     t : ndarray (n_t,)
         The output times.
     x : ndarray (n_t, n_x)
@@ -43,6 +45,7 @@ class Result:
 
     def __init__(self, data, model, p):
         self.method = data["method"]
+        self.method_choice = data["method_choice"]
         self.t = data["t"]
         self.x = data["x"]
         self.s_times = data["s_times"]

@@ -63,6 +63,7 @@ py::dict result_to_dict(Result&& r) {
   const std::size_t n_objectives =
       r.np == 0 || r.gradient.empty() ? 1 : r.gradient.size() / r.np;
   d["method"] = r.method;
+  d["method_choice"] = r.method_choice;
   d["t"] = owned_vector(std::move(r.times));
   const auto nx = static_cast<ssize_t>(r.nx);
   const ssize_t nt = nx == 0 ? 0 : static_cast<ssize_t>(r.x.size()) / nx;

@@ -28,7 +28,7 @@ ErkEngine::ErkEngine(ErkSystem& system, ErkWorkspace& workspace, const ErkSettin
       observer_(observer),
       kernels_(erk_lane_kernels(workspace.lanes())),
       controller_(std::max(1, workspace.tableau().error_order), settings.controller),
-      stiffness_(workspace.tableau()),
+      stiffness_(workspace.tableau(), settings.stiffness_period),
       n_(workspace.n()) {
   validate_settings();
 }

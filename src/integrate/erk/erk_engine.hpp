@@ -68,6 +68,9 @@ struct ErkSettings {
   // the solve with Error(stiff). Off: the engine steps on at its stability
   // limit, however many steps that takes.
   bool detect_stiffness = true;
+  // Accepted steps between two stiffness tests while none has fired
+  // (Hairer's 1000; 1 tests every step, as a stiffness probe must).
+  long stiffness_period = StiffnessTest::period;
   // Bounds every adaptive step besides h_max (null: none). Its h|λ| joins
   // the stiffness test: steps held by it are steps at the stability limit.
   StepLimit* step_limit = nullptr;

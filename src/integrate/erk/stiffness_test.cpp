@@ -68,7 +68,7 @@ double stiffness_quotient(std::size_t count, double h, const double* x_new, cons
   return den > 0 ? std::fabs(h) * std::sqrt(num / den) : 0.0;
 }
 
-StiffnessTest::StiffnessTest(const Tableau& tableau) {
+StiffnessTest::StiffnessTest(const Tableau& tableau, long every) : every_(every > 0 ? every : 1) {
   if (!tableau.fsal || tableau.fixed_step_only || tableau.stages < 3) return;
   const int last_explicit = tableau.stages - 2;
   if (tableau.c[last_explicit] != 1.0) return;

@@ -36,11 +36,13 @@ double stiffness_quotient(std::size_t count, double h, const double* x_new, cons
 
 class StiffnessTest {
  public:
-  static constexpr long period = 1000;  // accepted steps between tests while calm
+  static constexpr long period = 1000;  // accepted steps between tests while calm (default)
   static constexpr int run = 15;        // firings that declare stiffness
   static constexpr int release = 6;     // calm tests in a row that forget firings
 
-  explicit StiffnessTest(const Tableau& tableau);
+  // `every`: accepted steps between tests while calm (1: every step, for a
+  // probe that has only a few hundred steps to decide in).
+  explicit StiffnessTest(const Tableau& tableau, long every = period);
 
   // The tableau has a stage with c = 1 computed right before its FSAL stage
   // (dopri5, dop853); the others are not tested.
@@ -57,7 +59,7 @@ class StiffnessTest {
   // The tableau's real stability boundary.
   double boundary() const { return boundary_; }
   // Whether the `accepted`-th accepted step is to be tested.
-  bool due(long accepted) const { return available() && (accepted % period == 0 || fired_ > 0); }
+  bool due(long accepted) const { return available() && (accepted % every_ == 0 || fired_ > 0); }
   // Records one test; true once the problem is declared stiff.
   bool record(double h_lambda);
   void reset();
@@ -65,6 +67,7 @@ class StiffnessTest {
 
  private:
   int stage_ = -1;
+  long every_ = period;
   double boundary_ = 0;
   int fired_ = 0, calm_ = 0;
   double last_h_lambda_ = 0;

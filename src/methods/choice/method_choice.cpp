@@ -1,0 +1,220 @@
+// The rule of "auto" (docs/methods.md, "Choosing a method", gives it with
+// the measurements of benchmarks/RESULTS.md it rests on).
+#include "methods/choice/method_choice.hpp"
+
+#include <sstream>
+
+#include "core/number_text.hpp"
+#include "methods/choice/stiffness_probe.hpp"
+#include "odesens/model.hpp"
+#include "odesens/petab.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::methods {
+namespace {
+
+constexpr double kAutoRtol = 1e-8;
+constexpr double kAutoAtol = 1e-10;
+// Projected dopri5 steps over the span above which an explicit method is
+// no longer the cheap choice: the implicit methods take 100-6000 steps on
+// the shared real models (RESULTS.md, the method matrix).
+constexpr double kExplicitStepLimit = 20000;
+
+struct AutomaticSettings {
+  std::string goal;  // "auto", "s" or "gradient"
+  long probe_steps = 300;
+};
+
+AutomaticSettings read_automatic_settings(const Problem& problem) {
+  const MethodOptions options("auto", automatic_method_info().options, problem.options);
+  AutomaticSettings s;
+  s.goal = options.get_string("goal");
+  s.probe_steps = static_cast<long>(options.get_int("probe_steps"));
+  return s;
+}
+
+bool asks_enclosure(const Problem& p) { return !p.param_lower.empty() || !p.objective_data.empty(); }
+bool asks_gradient(const Problem& p) {
+  return p.objective != nullptr || !p.adjoint_weights.empty() || p.integrand != nullptr ||
+         p.n_objectives > 1 || !p.objective_data.empty();
+}
+
+std::string goal_of(const Problem& p, const AutomaticSettings& s) {
+  if (s.goal != "auto") return s.goal;
+  return asks_gradient(p) ? "gradient" : "s";
+}
+
+// Probes once, the first time a rule asks.
+class ChoiceProbe {
+ public:
+  ChoiceProbe(const Problem& problem, long budget) : problem_(problem), budget_(budget) {}
+  const StiffnessFinding& finding() {
+    if (!done_) {
+      finding_ = budget_ > 0 ? probe_stiffness(problem_, budget_, kExplicitStepLimit)
+                             : StiffnessFinding{};
+      if (budget_ <= 0) finding_.detail = "probe_steps=0";
+      done_ = true;
+    }
+    return finding_;
+  }
+  bool done() const { return done_; }
+  bool explicit_suits() { return finding().explicit_suits(); }
+  // One sentence on what the probe found.
+  std::string said() {
+    const StiffnessFinding& f = finding();
+    std::ostringstream s;
+    s << "the stiffness probe (" << f.steps << " dopri5 steps to t = "
+      << rounded_number_text(f.t_reached) << ") found the problem " << finding_name(f.kind);
+    if (f.kind == StiffnessFinding::Kind::slow)
+      s << " (about " << rounded_number_text(f.projected_steps)
+        << " explicit steps over the span)";
+    else if (!f.detail.empty())
+      s << " (" << f.detail << ")";
+    return s.str();
+  }
+
+ private:
+  const Problem& problem_;
+  long budget_;
+  bool done_ = false;
+  StiffnessFinding finding_;
+};
+
+MethodChoice choice_of(std::string method, std::string goal, std::string reason) {
+  MethodChoice c;
+  c.method = std::move(method);
+  c.goal = std::move(goal);
+  c.reason = std::move(reason);
+  return c;
+}
+
+MethodChoice choose_enclosure(const Problem& p, const std::string& goal) {
+  if (goal == "gradient")
+    return choice_of("bounds_asa", goal,
+                  "a parameter box asks for enclosures, and for the gradient alone bounds_asa "
+                  "encloses it at a cost independent of the number of parameters");
+  return choice_of("bounds_fsa", goal,
+                "a parameter box asks for enclosures; bounds_fsa encloses x and S at every "
+                "output time");
+}
+
+MethodChoice choose_for_directions(const Problem& p, ChoiceProbe& probe) {
+  if (probe.explicit_suits() || !p.model->has_analytic_jacobians())
+    return choice_of("dopri8s", "s",
+                  "sensitivity directions ask for S*R, which dopri8s and grk4as compute; " +
+                      probe.said() + ", so dopri8s");
+  return choice_of("grk4as", "s",
+                "sensitivity directions ask for S*R, which dopri8s and grk4as compute; " +
+                    probe.said() + ", so grk4as, the implicit one");
+}
+
+MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
+  const std::size_t np = p.model->np();
+  if (probe.explicit_suits())
+    return choice_of("erk_adjoint", "gradient",
+                  "a gradient is asked for and " + probe.said() +
+                      ": the discrete adjoint of dopri5 costs about one backward sweep of "
+                      "explicit steps, whatever the number of parameters");
+  if (np > kPetabAdjointThreshold)
+    return choice_of("cvodes_asa", "gradient",
+                  "a gradient is asked for, " + probe.said() + ", and the model has " +
+                      std::to_string(np) + " parameters (more than " +
+                      std::to_string(kPetabAdjointThreshold) +
+                      ", above which the BDF adjoint beats forward sensitivities)");
+  return choice_of("cvodes_fsa", "gradient",
+                "a gradient is asked for, " + probe.said() + ", and with " + std::to_string(np) +
+                    " parameters (at most " + std::to_string(kPetabAdjointThreshold) +
+                    ") forward sensitivities by BDF are faster than the adjoint");
+}
+
+MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
+  return choice_of("cvodes_fsa", "s",
+                "S at every output time is asked for; " + probe.said() +
+                    "; cvodes_fsa (BDF with the Jacobian, sparse from " +
+                    "100 states) is right on every shared real model");
+}
+
+MethodChoice apply_choice_rule(const Problem& p, const AutomaticSettings& s, ChoiceProbe& probe) {
+  const std::string goal = goal_of(p, s);
+  if (p.model->nx() == 0)
+    return choice_of("cvodes_fsa", goal, "the model has no states: nothing to integrate");
+  if (asks_enclosure(p)) return choose_enclosure(p, goal);
+  if (p.integrand || p.n_objectives > 1)
+    return choice_of("erk_adjoint", "gradient",
+                  "several objectives or running costs are asked for, which only erk_adjoint "
+                  "differentiates");
+  if (!p.sens_directions.empty()) return choose_for_directions(p, probe);
+  if (goal == "gradient") return choose_for_gradient(p, probe);
+  return choose_for_trajectory(p, probe);
+}
+
+}  // namespace
+
+const MethodInfo& automatic_method_info() {
+  static const MethodInfo info = [] {
+    MethodInfo m;
+    m.id = kAutomaticMethod;
+    m.summary =
+        "chooses the method from what the problem asks, the model and a cheap stiffness probe, "
+        "and says why (Result::method_choice); falls back to cvodes_fsa or cvodes_asa when the "
+        "method it chose fails";
+    m.capabilities.s_trajectory = m.capabilities.final_s = m.capabilities.gradient = true;
+    m.capabilities.bounds = m.capabilities.integrands = m.capabilities.directions = true;
+    m.capabilities.events = true;
+    m.default_rtol = kAutoRtol;
+    m.default_atol = kAutoAtol;
+    m.options = {
+        {"goal", OptionType::text, std::string("auto"),
+         "what to compute: s (S at every output time), gradient (the objective's gradient; "
+         "adjoint methods then skip S(T)), or auto (gradient when the problem has an objective, "
+         "adjoint weights, running costs or objective data, s otherwise)",
+         {"auto", "s", "gradient"}},
+        bounded({"probe_steps", OptionType::integer, std::int64_t{300},
+                 "accepted dopri5 steps of the stiffness probe; 0: no probe (implicit methods "
+                 "are chosen)",
+                 {}},
+                0, 100000),
+        flag_option("fallback", true,
+                    "1: when the chosen method fails (too much work, stiff, step size "
+                    "collapse), run cvodes_fsa (or cvodes_asa for a gradient with many "
+                    "parameters) instead and say so in method_choice"),
+    };
+    return m;
+  }();
+  return info;
+}
+
+Problem problem_for_choice(const Problem& given, const MethodChoice& choice) {
+  Problem p = given;
+  if (!p.rtol) p.rtol = kAutoRtol;
+  if (p.atol.empty()) p.atol = {kAutoAtol};
+  p.options = Options{};
+  const bool adjoint = choice.method == "cvodes_asa" || choice.method == "erk_adjoint";
+  if (adjoint && choice.goal == "gradient") p.options.set("final_sensitivity", 0);
+  return p;
+}
+
+}  // namespace odesens::methods
+
+namespace odesens {
+
+MethodChoice choose_method(const Problem& given) {
+  const methods::AutomaticSettings settings = methods::read_automatic_settings(given);
+  Problem problem = given;
+  if (!problem.rtol) problem.rtol = methods::kAutoRtol;
+  if (problem.atol.empty()) problem.atol = {methods::kAutoAtol};
+  validate_problem(problem);
+  methods::ChoiceProbe probe(problem, settings.probe_steps);
+  MethodChoice choice = methods::apply_choice_rule(problem, settings, probe);
+  if (probe.done()) {
+    const methods::StiffnessFinding& f = probe.finding();
+    choice.stiffness = methods::finding_name(f.kind);
+    choice.probe_steps = f.steps;
+    choice.probe_seconds = f.seconds;
+  } else {
+    choice.stiffness = "not probed";
+  }
+  return choice;
+}
+
+}  // namespace odesens

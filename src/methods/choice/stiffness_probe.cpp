@@ -1,0 +1,116 @@
+#include "methods/choice/stiffness_probe.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "integrate/erk/erk_engine.hpp"
+#include "integrate/erk/tableau.hpp"
+#include "odesens/model.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens::methods {
+namespace {
+
+class ProbeRhs final : public integrate::erk::ErkSystem {
+ public:
+  ProbeRhs(const Model& model, const double* p, Workspace* ws) : model_(model), p_(p), ws_(ws) {}
+  void rhs(double t, const double* X, double* F) override { model_.rhs(t, X, p_, F, ws_); }
+
+ private:
+  const Model& model_;
+  const double* p_;
+  Workspace* ws_;
+};
+
+integrate::erk::ErkSettings probe_settings(const Problem& problem, long budget) {
+  integrate::erk::ErkSettings s;
+  s.tolerances.rtol = problem.rtol.value_or(1e-8);
+  if (problem.atol.size() == 1) s.tolerances.atol = problem.atol[0];
+  else if (!problem.atol.empty()) s.tolerances.atol_per_state = problem.atol;
+  // Attempts, rejected ones included: a budget of accepted steps cannot
+  // run forever on rejections either.
+  s.max_steps = 4 * budget;
+  s.detect_stiffness = true;
+  s.stiffness_period = 1;
+  return s;
+}
+
+std::vector<double> probe_initial_state(const Problem& problem, const std::vector<double>& p,
+                                        Workspace* ws) {
+  if (!problem.initial_state.empty()) return problem.initial_state;
+  std::vector<double> x0(problem.model->nx());
+  problem.model->initial_state(p.data(), x0.data(), ws);
+  return x0;
+}
+
+}  // namespace
+
+const char* finding_name(StiffnessFinding::Kind kind) {
+  switch (kind) {
+    case StiffnessFinding::Kind::non_stiff: return "non-stiff";
+    case StiffnessFinding::Kind::slow: return "slow";
+    case StiffnessFinding::Kind::stiff: return "stiff";
+    case StiffnessFinding::Kind::inconclusive: break;
+  }
+  return "inconclusive";
+}
+
+// Steps the engine until t_end or the budget, recording progress in `f`
+// (also when a step throws: how far the probe got is part of the finding).
+void run_probe(integrate::erk::ErkEngine& engine, double t0, double t_end, long budget,
+               double step_limit, StiffnessFinding& f) {
+  try {
+    while (engine.t() < t_end && engine.stats().accepted < budget) engine.step(t_end);
+  } catch (const Error& e) {
+    f.steps = engine.stats().accepted;
+    f.t_reached = engine.t();
+    f.kind = e.status() == Status::stiff ? StiffnessFinding::Kind::stiff
+                                         : StiffnessFinding::Kind::inconclusive;
+    f.detail = e.status() == Status::stiff
+                   ? "h|lambda| stayed at the edge of dopri5's stability region"
+                   : e.what();
+    return;
+  }
+  f.steps = engine.stats().accepted;
+  f.t_reached = engine.t();
+  const double done = (f.t_reached - t0) / (t_end - t0);
+  f.projected_steps = done > 0 ? static_cast<double>(f.steps) / done
+                               : std::numeric_limits<double>::infinity();
+  f.kind = engine.t() >= t_end || f.projected_steps <= step_limit
+               ? StiffnessFinding::Kind::non_stiff
+               : StiffnessFinding::Kind::slow;
+}
+
+StiffnessFinding probe_stiffness(const Problem& problem, long budget, double step_limit) {
+  const auto start = std::chrono::steady_clock::now();
+  StiffnessFinding f;
+  const Model& model = *problem.model;
+  const double t0 = problem.t0;
+  const double t_end = problem.output_times.empty() ? t0 : problem.output_times.back();
+  f.t_reached = t0;
+  if (model.nx() == 0 || !(t_end > t0)) {
+    f.kind = StiffnessFinding::Kind::non_stiff;
+    return f;
+  }
+  try {
+    const std::vector<double> p = effective_params(problem);
+    auto ws = model.make_workspace();
+    const std::vector<double> x0 = probe_initial_state(problem, p, ws.get());
+    ProbeRhs system(model, p.data(), ws.get());
+    integrate::erk::ErkWorkspace workspace(integrate::erk::tableau(integrate::erk::TableauId::dopri5),
+                                           model.nx(), 1);
+    integrate::erk::ErkEngine engine(system, workspace, probe_settings(problem, budget));
+    engine.reset(t0, x0.data(), t_end);
+    run_probe(engine, t0, t_end, budget, step_limit, f);
+  } catch (const std::exception& e) {
+    f.kind = StiffnessFinding::Kind::inconclusive;
+    f.detail = e.what();
+  }
+  f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return f;
+}
+
+}  // namespace odesens::methods

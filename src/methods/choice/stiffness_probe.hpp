@@ -1,0 +1,46 @@
+// The cheap stiffness probe of the automatic method choice: a few hundred
+// explicit steps (dopri5, state only, at the problem's tolerances, Hairer's
+// stiffness test on every step) from x0 toward the last output time.
+//
+// What explicit methods cost on a problem is their number of steps, and a
+// stiff problem is one where that number is set by the stability region,
+// not by accuracy. The probe measures both signs: the stiffness test (h|λ|
+// held at the boundary of dopri5's stability region for 15 tests) and the
+// pace (the steps the whole span would take at the probe's rate).
+//
+// The probe ignores the model's events and jumps (it only asks how f
+// behaves near the start) and never throws: a failure is a finding.
+#pragma once
+
+#include <string>
+
+#include "odesens/problem.hpp"
+
+namespace odesens::methods {
+
+struct StiffnessFinding {
+  enum class Kind {
+    non_stiff,     // reached the last output time within the budget
+    slow,          // out of budget; the span would take more than the limit
+    stiff,         // the stiffness test declared the problem stiff
+    inconclusive,  // the explicit solve failed (not finite, step size collapse)
+  };
+  Kind kind = Kind::inconclusive;
+  long steps = 0;                // accepted dopri5 steps taken
+  double t_reached = 0.0;
+  double projected_steps = 0.0;  // over the whole span, at the probe's pace
+  double seconds = 0.0;
+  std::string detail;            // the test's or the failure's message
+
+  bool explicit_suits() const { return kind == Kind::non_stiff; }
+};
+
+// `budget` accepted steps at most; a span the probe would need more than
+// `step_limit` steps for (projected from its pace) counts as slow. The
+// problem is a prepared one: tolerances set, validated.
+StiffnessFinding probe_stiffness(const Problem& problem, long budget, double step_limit);
+
+// "non-stiff", "slow", "stiff", "inconclusive".
+const char* finding_name(StiffnessFinding::Kind kind);
+
+}  // namespace odesens::methods
