@@ -608,6 +608,14 @@ module odesens_raw
       integer(c_int) :: odesens_result_method
     end function
 
+    function odesens_result_method_choice(result, reason) &
+        bind(C, name="odesens_result_method_choice")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: result
+      type(c_ptr), intent(out) :: reason
+      integer(c_int) :: odesens_result_method_choice
+    end function
+
     function odesens_result_n_objectives(result, m) bind(C, name="odesens_result_n_objectives")
       import :: c_int, c_int64_t, c_ptr
       type(c_ptr), value :: result

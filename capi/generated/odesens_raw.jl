@@ -268,6 +268,9 @@ odesens_result_sizes(result, n_times, nx, np, n_s_times, n_gradient) =
           result, n_times, nx, np, n_s_times, n_gradient)
 odesens_result_method(result, method) =
     ccall((:odesens_result_method, libodesens), Cint, (Ptr{Cvoid}, Ref{Ptr{UInt8}}), result, method)
+odesens_result_method_choice(result, reason) =
+    ccall((:odesens_result_method_choice, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Ptr{UInt8}}), result, reason)
 odesens_result_n_objectives(result, m) =
     ccall((:odesens_result_n_objectives, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}), result, m)
 odesens_result_times(result, out, len) =

@@ -129,6 +129,8 @@ void check_compare_options(const RunArguments& a) {
 // A warning is part of the answer: it goes to standard error whatever the
 // output format (and into the JSON document as well).
 void print_warnings(const Result& result) {
+  if (!result.method_choice.empty())
+    std::cerr << "odesens: auto chose " << result.method << ": " << result.method_choice << '\n';
   for (const auto& w : result.warnings) std::cerr << "odesens: warning: " << w << '\n';
 }
 

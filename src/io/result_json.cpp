@@ -17,6 +17,7 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
               {"x", nested(r.x, {{r.times.size(), r.nx}, {r.nx, 1}})},
               {"S_times", numbers(r.s_times)},
               {"S", nested(r.s, {{r.s_times.size(), r.nx * r.np}, {r.nx, 1}, {r.np, r.nx}})}};
+  if (!r.method_choice.empty()) doc["method_choice"] = text(r.method_choice);
   if (r.ns > 0) {
     doc["ns"] = r.ns;
     doc["SR"] = nested(r.sr, {{r.times.size(), r.nx * r.ns}, {r.nx, 1}, {r.ns, r.nx}});

@@ -529,6 +529,41 @@ static void test_repeated_solves_match_fresh_solvers(void) {
   odesens_model_free(m);
 }
 
+/* ---- the automatic method ---- */
+
+/* "auto" solves with a method it names and says why; its own options are
+ * set like any method's, the options of the methods it may choose are not. */
+static void test_automatic_method(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_builtin("chua", &m));
+  odesens_solver* s = make_solver(m, ODESENS_METHOD_AUTO, chua_times, CHUA_NT, 1e-8, 1e-10);
+  CHECK_OK(odesens_solver_set_option_string(s, "goal", "s"));
+  CHECK_STATUS(odesens_solver_set_option_int(s, "order", 5), ODESENS_ERR_UNKNOWN_OPTION);
+  odesens_result* r = solve_ok(s);
+  if (r) {
+    const char* method = NULL;
+    const char* reason = NULL;
+    CHECK_OK(odesens_result_method(r, &method));
+    CHECK(method && strcmp(method, "auto") != 0 && strlen(method) > 0);
+    CHECK_OK(odesens_result_method_choice(r, &reason));
+    CHECK(reason && strstr(reason, "S at every output time") != NULL);
+    odesens_result_free(r);
+  }
+  odesens_solver_free(s);
+  /* A named method leaves the reason empty. */
+  odesens_solver* named = make_solver(m, "cvodes_fsa", chua_times, CHUA_NT, 1e-8, 1e-10);
+  odesens_result* plain = solve_ok(named);
+  if (plain) {
+    const char* reason = NULL;
+    CHECK_OK(odesens_result_method_choice(plain, &reason));
+    CHECK(reason && reason[0] == '\0');
+    odesens_result_free(plain);
+  }
+  CHECK_STATUS(odesens_result_method_choice(NULL, NULL), ODESENS_ERR_NULL_HANDLE);
+  odesens_solver_free(named);
+  odesens_model_free(m);
+}
+
 /* ---- results ---- */
 
 static void test_result_getters(void) {
@@ -1071,6 +1106,7 @@ int main(void) {
   test_solver_settings_reach_the_solve();
   test_repeated_solves_match_fresh_solvers();
   test_result_getters();
+  test_automatic_method();
   test_result_warnings();
   test_model_lifetime_and_snapshots();
   test_null_handles_are_refused();

@@ -34,6 +34,7 @@ PUBLIC_HEADER_LAYER = {
     "observables.hpp": "problem",
     "integrand.hpp": "problem",
     "methods.hpp": "methods",
+    "method_choice.hpp": "methods",
     "pbs.hpp": "methods",
     "ensemble.hpp": "ensemble",
     "steady_state.hpp": "estimate",

@@ -29,8 +29,9 @@ def lv():
     (dict(atol=[1e-8, 1e-8, 1e-8]), "invalid_argument", "atol"),
     (dict(method="newton"), "unknown_method", "unknown method 'newton'"),
     (dict(order=3), "unknown_option", "has no option 'order'"),
-    (dict(lmm="euler"), "option_type", "lmm"),
-    (dict(lmm=[1]), "option_type", "lmm"),
+    (dict(method="cvodes_fsa", lmm="euler"), "option_type", "lmm"),
+    (dict(method="cvodes_fsa", lmm=[1]), "option_type", "lmm"),
+    (dict(goal="everything"), "option_type", "goal"),
     (dict(max_steps=3, t=[50.0]), "too_much_work", ""),
 ])
 def test_bad_input_raises_the_librarys_status(lv, kwargs, status, message):

@@ -10,17 +10,18 @@ from ._errors import Error, OdesensWarning, invalid_argument
 from .model import Model
 from .result import Result
 
-#: The method "auto" stands for: CVODES forward sensitivities, the
-#: reference method, for any model (stiff or not) with S at every output time.
-DEFAULT_METHOD = "cvodes_fsa"
+#: The default method: "auto", the library's choice from what is asked, the
+#: model and a cheap stiffness probe (``Result.method`` says what ran,
+#: ``Result.method_choice`` why; docs/methods.md, "Choosing a method").
+DEFAULT_METHOD = "auto"
 
 #: Output times when none are given: this many, evenly over the model's span.
 DEFAULT_OUTPUT_COUNT = 101
 
 
 def resolve_method(method):
-    """The method id that runs for ``method`` ("auto": DEFAULT_METHOD)."""
-    return DEFAULT_METHOD if method in (None, "auto") else str(method)
+    """The method id for ``method`` (None: DEFAULT_METHOD)."""
+    return DEFAULT_METHOD if method is None else str(method)
 
 
 def methods():
@@ -103,7 +104,8 @@ def solve(model, method="auto", t=None, p=None, x0=None, rtol=None, atol=None, *
     model : Model or str
         A loaded model, or what :func:`odesens.load` takes.
     method : str
-        A method id (:func:`methods`), or "auto": ``cvodes_fsa``.
+        A method id (:func:`methods`), or "auto" (the default): the library
+        chooses, and the result says what ran and why.
     t : array_like, optional
         Output times, increasing (default: 101 times over the model's span).
     p : array_like (n_p,), optional

@@ -6,7 +6,6 @@
 
 #include "methods/choice/method_choice.hpp"
 #include "methods/registry.hpp"
-#include "odesens/petab.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::methods {
@@ -15,19 +14,6 @@ namespace {
 bool falls_back_on(Status status) {
   return status == Status::too_much_work || status == Status::stiff ||
          status == Status::solver_failed || status == Status::not_finite;
-}
-
-// What runs when the chosen method fails: cvodes_asa for a gradient with
-// many parameters, cvodes_fsa otherwise; none ("") for what only the chosen
-// kind of method computes (S*R, several objectives, running costs,
-// enclosures) or when the baseline itself failed.
-std::string baseline_of(const MethodChoice& choice, const Problem& p) {
-  if (!p.sens_directions.empty() || p.integrand || p.n_objectives > 1 ||
-      !p.param_lower.empty() || !p.objective_data.empty())
-    return "";
-  const bool adjoint = choice.goal == "gradient" && p.model->np() > kPetabAdjointThreshold;
-  const std::string baseline = adjoint ? "cvodes_asa" : "cvodes_fsa";
-  return baseline == choice.method ? "" : baseline;
 }
 
 class AutomaticSession final : public MethodSession {
@@ -43,15 +29,23 @@ class AutomaticSession final : public MethodSession {
   const MethodInfo& method() const override { return inner_->method(); }
   const Problem& problem() const override { return inner_->problem(); }
 
+  // Falls back until a method succeeds or none is left (at most three:
+  // explicit, implicit, cvodes_fsa).
   Result run(const RunInputs& inputs) override {
-    try {
-      return with_choice(inner_->run(inputs));
-    } catch (const Error& e) {
-      if (!fallback_ || !falls_back_on(e.status()) || baseline_of(choice_, given_).empty())
-        throw;
-      switch_to_baseline(e);
+    for (;;) {
+      try {
+        return with_choice(inner_->run(inputs));
+      } catch (const Error& e) {
+        const std::string next = fallback_ ? fallback_method(given_, choice_) : "";
+        if (falls_back_on(e.status()) && !next.empty()) {
+          switch_to(next, e);
+          continue;
+        }
+        if (tried_.empty()) throw;
+        throw Error(e.status(), "method 'auto' tried " + tried_ + " and " + choice_.method +
+                                    "; " + choice_.method + ": " + e.what());
+      }
     }
-    return with_choice(inner_->run(inputs));
   }
 
  private:
@@ -60,19 +54,20 @@ class AutomaticSession final : public MethodSession {
     return result;
   }
 
-  // From here on the session runs the baseline: a method that failed once
-  // on this problem is not tried again on every run.
-  void switch_to_baseline(const Error& e) {
+  // From here on the session runs `next`: a method that failed once on
+  // this problem is not tried again on every run.
+  void switch_to(const std::string& next, const Error& e) {
     const std::string failed = choice_.method;
-    choice_.method = baseline_of(choice_, given_);
-    choice_.reason += ". " + failed + " failed (" + e.what() + "), so " + choice_.method +
-                      " ran instead";
+    tried_ += (tried_.empty() ? "" : ", ") + failed;
+    choice_.method = next;
+    choice_.reason += ". " + failed + " failed (" + e.what() + "), so " + next + " ran instead";
     inner_ = prepare(problem_for_choice(given_, choice_), choice_.method);
   }
 
   const Problem given_;
   MethodChoice choice_;
   bool fallback_ = true;
+  std::string tried_;  // the methods that failed, in order
   std::unique_ptr<MethodSession> inner_;
 };
 

@@ -7,7 +7,6 @@
 #include "core/number_text.hpp"
 #include "methods/choice/stiffness_probe.hpp"
 #include "odesens/model.hpp"
-#include "odesens/petab.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::methods {
@@ -19,6 +18,15 @@ constexpr double kAutoAtol = 1e-10;
 // no longer the cheap choice: the implicit methods take 100-6000 steps on
 // the shared real models (RESULTS.md, the method matrix).
 constexpr double kExplicitStepLimit = 20000;
+// Parameters up to which forward sensitivities give a gradient faster than
+// the BDF adjoint (cvodes_asa with final_sensitivity=0). Measured
+// (bench_method_matrix --choice): odesd is faster on Boehm (8) and Elowitz
+// (18), cvodes_asa on Bachmann (37).
+constexpr std::size_t kForwardGradientParameters = 24;
+// nx * np above which odesd's per-parameter work outweighs its fewer steps:
+// cvodes_fsa solves Lang_PLOSComputBiol2024 (124 x 317) in 10 s, odesd not
+// in 60 s; odesd is faster up to SalazarCavazos (75 x 43) and Lucarelli (33 x 106).
+constexpr double kOdesdSensitivityLimit = 10000;
 
 struct AutomaticSettings {
   std::string goal;  // "auto", "s" or "gradient"
@@ -108,30 +116,58 @@ MethodChoice choose_for_directions(const Problem& p, ChoiceProbe& probe) {
                     probe.said() + ", so grk4as, the implicit one");
 }
 
-MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
-  const std::size_t np = p.model->np();
-  if (probe.explicit_suits())
-    return choice_of("erk_adjoint", "gradient",
-                  "a gradient is asked for and " + probe.said() +
-                      ": the discrete adjoint of dopri5 costs about one backward sweep of "
-                      "explicit steps, whatever the number of parameters");
-  if (np > kPetabAdjointThreshold)
-    return choice_of("cvodes_asa", "gradient",
-                  "a gradient is asked for, " + probe.said() + ", and the model has " +
-                      std::to_string(np) + " parameters (more than " +
-                      std::to_string(kPetabAdjointThreshold) +
-                      ", above which the BDF adjoint beats forward sensitivities)");
-  return choice_of("cvodes_fsa", "gradient",
-                "a gradient is asked for, " + probe.said() + ", and with " + std::to_string(np) +
-                    " parameters (at most " + std::to_string(kPetabAdjointThreshold) +
-                    ") forward sensitivities by BDF are faster than the adjoint");
+// odesd suits when the model gives the second derivatives it needs and S
+// is not so large that its per-parameter work dominates.
+bool odesd_suits(const Problem& p) {
+  const double s_size = static_cast<double>(p.model->nx()) * static_cast<double>(p.model->np());
+  return p.model->second_derivatives() != nullptr && s_size <= kOdesdSensitivityLimit;
 }
 
-MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
+std::string sizes_text(const Problem& p) {
+  return std::to_string(p.model->nx()) + " states and " + std::to_string(p.model->np()) +
+         " parameters";
+}
+
+// A gradient where an explicit method does not suit (or failed).
+MethodChoice choose_implicit_gradient(const Problem& p, const std::string& found) {
+  const std::size_t np = p.model->np();
+  if (np > kForwardGradientParameters)
+    return choice_of("cvodes_asa", "gradient",
+                     "a gradient is asked for, " + found + ", and with " + std::to_string(np) +
+                         " parameters (more than " + std::to_string(kForwardGradientParameters) +
+                         ") one backward sweep of the BDF adjoint costs less than forward "
+                         "sensitivities");
+  if (odesd_suits(p))
+    return choice_of("odesd", "gradient",
+                     "a gradient is asked for, " + found + ", and with " + std::to_string(np) +
+                         " parameters (at most " + std::to_string(kForwardGradientParameters) +
+                         ") forward sensitivities by odesd cost less than an adjoint");
+  return choice_of("cvodes_fsa", "gradient",
+                   "a gradient is asked for, " + found + ", and with " + std::to_string(np) +
+                       " parameters forward sensitivities cost less than an adjoint; the model "
+                       "lacks the second derivatives odesd needs, so cvodes_fsa");
+}
+
+MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
+  if (probe.explicit_suits())
+    return choice_of("erk_adjoint", "gradient",
+                     "a gradient is asked for and " + probe.said() +
+                         ": the discrete adjoint of dopri5 costs one backward sweep of explicit "
+                         "steps, whatever the number of parameters");
+  return choose_implicit_gradient(p, probe.said());
+}
+
+MethodChoice choose_for_trajectory(const Problem& p) {
+  if (odesd_suits(p))
+    return choice_of("odesd", "s",
+                     "S at every output time is asked for; odesd (an implicit 4th-order rule "
+                     "in f and its time derivative, stiff or not) takes the fewest steps and "
+                     "is the fastest right method on the shared real models of its size (" +
+                         sizes_text(p) + ")");
   return choice_of("cvodes_fsa", "s",
-                "S at every output time is asked for; " + probe.said() +
-                    "; cvodes_fsa (BDF with the Jacobian, sparse from " +
-                    "100 states) is right on every shared real model");
+                   "S at every output time is asked for; with " + sizes_text(p) +
+                       (p.model->second_derivatives() ? "" : " and no second derivatives") +
+                       " cvodes_fsa (BDF, sparse from 100 states) is the method that suits");
 }
 
 MethodChoice apply_choice_rule(const Problem& p, const AutomaticSettings& s, ChoiceProbe& probe) {
@@ -141,14 +177,24 @@ MethodChoice apply_choice_rule(const Problem& p, const AutomaticSettings& s, Cho
   if (asks_enclosure(p)) return choose_enclosure(p, goal);
   if (p.integrand || p.n_objectives > 1)
     return choice_of("erk_adjoint", "gradient",
-                  "several objectives or running costs are asked for, which only erk_adjoint "
-                  "differentiates");
+                     "several objectives or running costs are asked for, which only "
+                     "erk_adjoint differentiates");
   if (!p.sens_directions.empty()) return choose_for_directions(p, probe);
   if (goal == "gradient") return choose_for_gradient(p, probe);
-  return choose_for_trajectory(p, probe);
+  return choose_for_trajectory(p);
 }
 
 }  // namespace
+
+std::string fallback_method(const Problem& p, const MethodChoice& failed) {
+  const std::string& m = failed.method;
+  if (asks_enclosure(p) || p.integrand || p.n_objectives > 1) return "";
+  if (!p.sens_directions.empty())
+    return m == "dopri8s" && p.model->has_analytic_jacobians() ? "grk4as" : "";
+  if (m == "erk_adjoint") return choose_implicit_gradient(p, "").method;
+  if (m == "cvodes_fsa") return "";
+  return "cvodes_fsa";
+}
 
 const MethodInfo& automatic_method_info() {
   static const MethodInfo info = [] {

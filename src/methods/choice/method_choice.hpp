@@ -19,6 +19,14 @@ const MethodInfo& automatic_method_info();
 // options that serve the goal (final_sensitivity=0 for a gradient).
 Problem problem_for_choice(const Problem& given, const MethodChoice& choice);
 
+// What runs when the chosen method failed on the problem (too much work,
+// stiffness, a collapsing step, non-finite values): after an explicit
+// method the implicit choice of the rule, after another the CVODES
+// baseline cvodes_fsa; "" when nothing else computes what is asked (S*R
+// without exact Jacobians, several objectives, enclosures) or cvodes_fsa
+// itself failed.
+std::string fallback_method(const Problem& problem, const MethodChoice& failed);
+
 std::unique_ptr<MethodSession> prepare_automatic(const Problem& problem);
 
 }  // namespace odesens::methods

@@ -1,0 +1,262 @@
+// The automatic method ("auto"): what it chooses for what is asked, that
+// its result is the chosen method's result to the bit, that it is right
+// against tight references, its fallback when the chosen method fails, and
+// its refusals. The stiffness probe on problems whose stiffness is known.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "expr/expr_test_support.hpp"
+#include "methods/choice/stiffness_probe.hpp"
+#include "odesens/odesens.hpp"
+#include "support/reference.hpp"
+
+namespace odesens {
+namespace {
+
+using testing::linspace;
+using testing::ode_text_problem;
+
+// Enzyme kinetics: smooth, non-stiff at rtol 1e-8.
+const char* kEnzymeOfAuto =
+    "param k1 = 1\nparam k2 = 0.5\nparam k3 = 0.3\n"
+    "state e = 1\nstate s = 5\nstate c = 0\nstate p = 0\n"
+    "de/dt = -k1*e*s + (k2 + k3)*c\nds/dt = -k1*e*s + k2*c\n"
+    "dc/dt = k1*e*s - (k2 + k3)*c\ndp/dt = k3*c\ntime t_end = 4\n";
+
+// Robertson's reactions: rates over nine orders of magnitude, stiff.
+const char* kRobertsonOfAuto =
+    "param k1 = 0.04\nparam k2 = 3e7\nparam k3 = 1e4\n"
+    "state a = 1\nstate b = 0\nstate c = 0\n"
+    "da/dt = -k1*a + k3*b*c\ndb/dt = k1*a - k3*b*c - k2*b^2\ndc/dt = k2*b^2\n"
+    "time t_end = 40\n";
+
+// Non-stiff until t = 5, where a fast mode (rate 1e4) switches on: a probe
+// of a few steps sees only the calm part.
+const char* kLateStiffOfAuto =
+    "param k = 1\nstate x = 1\nstate y = 0\n"
+    "dx/dt = -k*x\ndy/dt = piecewise(-1e4*(y - x), t > 5, 0)\ntime t_end = 10\n";
+
+Problem auto_problem(const char* text, double t_end) {
+  Problem p;
+  p.model = load_ode_text(text, "auto.ode");
+  p.output_times = linspace(0, t_end, 21);
+  return p;
+}
+
+// The gradient of G = sum_i x_i(T) by cvodes_fsa at rtol 1e-11.
+std::vector<double> tight_gradient(Problem p) {
+  p.rtol = 1e-11;
+  p.atol = {1e-13};
+  p.options = Options{};
+  return solve(p, "cvodes_fsa").gradient;
+}
+
+void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << "entry " << i;
+}
+
+TEST(StiffnessProbe, FindsRobertsonStiffAndEnzymeKineticsNot) {
+  Problem stiff = auto_problem(kRobertsonOfAuto, 40);
+  stiff.rtol = 1e-8;
+  stiff.atol = {1e-10};
+  const methods::StiffnessFinding s = methods::probe_stiffness(stiff, 300, 20000);
+  EXPECT_EQ(s.kind, methods::StiffnessFinding::Kind::stiff) << s.detail;
+  EXPECT_LE(s.steps, 300);
+
+  Problem calm = auto_problem(kEnzymeOfAuto, 4);
+  calm.rtol = 1e-8;
+  calm.atol = {1e-10};
+  const methods::StiffnessFinding c = methods::probe_stiffness(calm, 300, 20000);
+  EXPECT_EQ(c.kind, methods::StiffnessFinding::Kind::non_stiff) << c.detail;
+  EXPECT_EQ(c.t_reached, 4.0);
+}
+
+TEST(StiffnessProbe, OutOfBudgetProjectsTheStepsOfTheSpan) {
+  Problem calm = auto_problem(kEnzymeOfAuto, 4);
+  calm.rtol = 1e-8;
+  calm.atol = {1e-10};
+  const methods::StiffnessFinding full = methods::probe_stiffness(calm, 100000, 20000);
+  const methods::StiffnessFinding part = methods::probe_stiffness(calm, full.steps / 4, 1.0);
+  EXPECT_EQ(part.kind, methods::StiffnessFinding::Kind::slow);
+  EXPECT_LT(part.t_reached, 4.0);
+  // The start's pace is about the whole span's: a little faster where the
+  // solution moves fast at first.
+  EXPECT_GT(part.projected_steps, full.steps / 3.0);
+  EXPECT_LT(part.projected_steps, 5.0 * full.steps);
+}
+
+TEST(StiffnessProbe, AFailingRightHandSideIsInconclusiveNotAnError) {
+  Problem p = auto_problem("param k = 1\nstate x = 1\ndx/dt = -k*sqrt(x - 2)\n", 1);
+  p.rtol = 1e-8;
+  p.atol = {1e-10};
+  const methods::StiffnessFinding f = methods::probe_stiffness(p, 300, 20000);
+  EXPECT_EQ(f.kind, methods::StiffnessFinding::Kind::inconclusive);
+  EXPECT_FALSE(f.detail.empty());
+}
+
+TEST(Automatic, SAtEveryOutputIsTheChosenMethodsResultToTheBit) {
+  for (const char* text : {kEnzymeOfAuto, kRobertsonOfAuto}) {
+    const Problem p = auto_problem(text, text == kEnzymeOfAuto ? 4 : 40);
+    const Result r = solve(p, kAutomaticMethod);
+    EXPECT_EQ(r.method, "odesd") << r.method_choice;
+    EXPECT_NE(r.method_choice.find("S at every output time"), std::string::npos);
+    Problem named = p;
+    named.rtol = 1e-8;  // what auto fills in
+    named.atol = {1e-10};
+    const Result direct = solve(named, r.method);
+    expect_same_bits(r.x, direct.x);
+    expect_same_bits(r.s, direct.s);
+    EXPECT_TRUE(direct.method_choice.empty());
+  }
+}
+
+TEST(Automatic, NonStiffGradientRunsTheDiscreteAdjointAndIsRight) {
+  Problem p = auto_problem(kEnzymeOfAuto, 4);
+  p.adjoint_weights.assign(4 * 21, 0.0);
+  for (std::size_t i = 0; i < 4; ++i) p.adjoint_weights[20 * 4 + i] = 1.0;
+  const Result r = solve(p, kAutomaticMethod);
+  EXPECT_EQ(r.method, "erk_adjoint") << r.method_choice;
+  EXPECT_NE(r.method_choice.find("non-stiff"), std::string::npos) << r.method_choice;
+  EXPECT_TRUE(r.s.empty());  // the gradient alone: no rows of S(T)
+  EXPECT_LT(testing::relative_max_difference(r.gradient, tight_gradient(p)), 1e-6);
+}
+
+TEST(Automatic, StiffGradientRunsAnImplicitMethodAndIsRight) {
+  // G = c(T): a + b + c stays 1, so the default sum of the states has a
+  // zero gradient.
+  Problem p = auto_problem(kRobertsonOfAuto, 40);
+  p.adjoint_weights.assign(3 * 21, 0.0);
+  p.adjoint_weights[20 * 3 + 2] = 1.0;
+  const Result r = solve(p, kAutomaticMethod);
+  EXPECT_EQ(r.method, "odesd") << r.method_choice;
+  EXPECT_NE(r.method_choice.find("stiff"), std::string::npos) << r.method_choice;
+  EXPECT_LT(testing::relative_max_difference(r.gradient, tight_gradient(p)), 1e-5);
+}
+
+TEST(Automatic, WhatOnlyOneKindOfMethodComputesDecides) {
+  Problem directions = auto_problem(kEnzymeOfAuto, 4);
+  directions.sens_directions.assign(7, 0.0);
+  directions.sens_directions[4] = 1.0;  // d/dk1
+  EXPECT_EQ(solve(directions, kAutomaticMethod).method, "dopri8s");
+  directions.model = load_ode_text(kRobertsonOfAuto, "auto.ode");
+  directions.sens_directions.assign(6, 0.0);
+  directions.sens_directions[3] = 1.0;
+  directions.output_times = linspace(0, 1, 5);
+  EXPECT_EQ(solve(directions, kAutomaticMethod).method, "grk4as");
+
+  Problem box = auto_problem(kEnzymeOfAuto, 4);
+  box.output_times = {0.25, 0.5};
+  box.param_lower = {0.95, 0.45, 0.28};
+  box.param_upper = {1.05, 0.55, 0.32};
+  EXPECT_EQ(choose_method(box).method, "bounds_fsa");
+  box.options.set("goal", "gradient");
+  EXPECT_EQ(choose_method(box).method, "bounds_asa");
+}
+
+TEST(Automatic, AModelWithoutSecondDerivativesRunsCvodesFsa) {
+  CallbackModelSpec spec;
+  spec.nx = 1;
+  spec.np = 1;
+  spec.nominal_params = {0.5};
+  spec.x0 = {1.0};
+  spec.f = [](double, const double* x, const double* p, double* xdot, void*) {
+    xdot[0] = -p[0] * x[0];
+    return 0;
+  };
+  Problem p;
+  p.model = make_callback_model(spec);
+  p.output_times = {0.5, 1.0};
+  const Result r = solve(p, kAutomaticMethod);
+  EXPECT_EQ(r.method, "cvodes_fsa") << r.method_choice;
+  EXPECT_NEAR(r.s_at(1, 0, 0), -std::exp(-0.5), 1e-7);  // dx/dk = -t e^(-kt) at t = 1
+}
+
+TEST(Automatic, FallsBackWhenTheChosenMethodFailsAndSaysSo) {
+  Problem p = auto_problem(kLateStiffOfAuto, 10);
+  p.options.set("goal", "gradient");
+  p.options.set("probe_steps", 10);  // sees only the calm start
+  EXPECT_EQ(choose_method(p).method, "erk_adjoint");
+  auto session = prepare(p, kAutomaticMethod);
+  const Result r = session->run(RunInputs{});
+  EXPECT_NE(r.method, "erk_adjoint");
+  EXPECT_NE(r.method_choice.find("erk_adjoint failed"), std::string::npos) << r.method_choice;
+  EXPECT_LT(testing::relative_max_difference(r.gradient, tight_gradient(p)), 1e-5);
+  // The session keeps the method that worked.
+  const Result again = session->run(std::vector<double>{1.1});
+  EXPECT_EQ(again.method, r.method);
+  EXPECT_EQ(session->method().id, r.method);
+
+  p.options.set("fallback", 0);
+  try {
+    solve(p, kAutomaticMethod);
+    ADD_FAILURE() << "erk_adjoint should have ended with stiff";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::stiff) << e.what();
+  }
+}
+
+TEST(Automatic, ATroubleEveryMethodHasEndsWithAllTheyTried) {
+  Problem p = auto_problem(kEnzymeOfAuto, 4);
+  p.options.set("goal", "gradient");
+  p.max_steps = 3;
+  try {
+    solve(p, kAutomaticMethod);
+    ADD_FAILURE() << "three steps cannot reach t = 0.2";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::too_much_work);
+    EXPECT_NE(std::string(e.what()).find("method 'auto' tried erk_adjoint"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Automatic, RefusesTheOptionsOfTheMethodsItMayChoose) {
+  Problem p = auto_problem(kEnzymeOfAuto, 4);
+  p.options.set("order", 5);
+  try {
+    solve(p, kAutomaticMethod);
+    ADD_FAILURE() << "order is not an option of auto";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unknown_option);
+    EXPECT_NE(std::string(e.what()).find("auto"), std::string::npos) << e.what();
+  }
+  Problem bad_goal = auto_problem(kEnzymeOfAuto, 4);
+  bad_goal.options.set("goal", "everything");
+  EXPECT_THROW(choose_method(bad_goal), Error);
+}
+
+TEST(Automatic, IsListedWithItsOptionsButNotAsAMethodOfItsOwn) {
+  const MethodInfo& info = method_info(kAutomaticMethod);
+  EXPECT_EQ(info.id, "auto");
+  std::vector<std::string> keys;
+  for (const auto& o : info.options) keys.push_back(o.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"goal", "probe_steps", "fallback"}));
+  for (const auto& m : method_infos()) EXPECT_NE(m.id, "auto");
+}
+
+// On shared real models: auto is right (S against a tight reference) and
+// says what it found. Boehm is stiff; Oliveira is where odesd fails, so the
+// fallback runs; Weber's gradient goes to the discrete adjoint.
+TEST(Automatic, IsRightOnSharedRealModels) {
+  for (const char* name : {"Boehm_JProteomeRes2014", "Oliveira_NatCommun2021"}) {
+    ODESENS_REQUIRE_SHARED_SBML(name);
+    const Problem p = testing::sbml_problem(name, 101);
+    const Result r = solve(p, kAutomaticMethod);
+    const Result ref = testing::tight_reference(p);
+    for (const auto& c : testing::column_errors(r, ref))
+      EXPECT_LE(c.error, 1e-4 * c.scale + 1e-9) << name << " by " << r.method;
+    EXPECT_FALSE(r.method_choice.empty());
+  }
+  ODESENS_REQUIRE_SHARED_SBML("Weber_BMC2015");
+  Problem p = testing::sbml_problem("Weber_BMC2015", 41);
+  p.options.set("goal", "gradient");
+  const Result r = solve(p, kAutomaticMethod);
+  EXPECT_EQ(r.method, "erk_adjoint") << r.method_choice;
+  EXPECT_LT(testing::relative_max_difference(r.gradient, tight_gradient(p)), 1e-5);
+}
+
+}  // namespace
+}  // namespace odesens
