@@ -319,7 +319,7 @@ ODESENS_API int odesens_model_param_name(const odesens_model* model, int64_t ind
 
 /* The method id that chooses a method for the problem when it solves:
  * from what is asked, the model and a cheap stiffness probe
- * (docs/methods.md, "Choosing a method"). Its own options: goal,
+ * (docs/methods/auto.md). Its own options: goal,
  * probe_steps, fallback (odesens_method_option("auto", ...)); why it chose
  * what it chose: odesens_result_method_choice. */
 #define ODESENS_METHOD_AUTO "auto"

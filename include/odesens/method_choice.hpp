@@ -9,7 +9,7 @@
 // enclosures over a box), the model (states, parameters, events,
 // derivatives it provides) and a cheap stiffness probe (a few hundred
 // explicit steps, methods/choice/stiffness_probe.hpp). The rule and the
-// measurements it rests on are in docs/methods.md ("Choosing a method").
+// measurements it rests on are in docs/methods/auto.md.
 //
 // "auto" fills unset tolerances with 1e-8 relative and 1e-10 absolute
 // whatever it chooses, so that the choice never changes the accuracy asked

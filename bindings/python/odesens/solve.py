@@ -12,7 +12,7 @@ from .result import Result
 
 #: The default method: "auto", the library's choice from what is asked, the
 #: model and a cheap stiffness probe (``Result.method`` says what ran,
-#: ``Result.method_choice`` why; docs/methods.md, "Choosing a method").
+#: ``Result.method_choice`` why; docs/methods/auto.md).
 DEFAULT_METHOD = "auto"
 
 #: Output times when none are given: this many, evenly over the model's span.

@@ -1,4 +1,4 @@
-// The rule of "auto" (docs/methods.md, "Choosing a method", gives it with
+// The rule of "auto" (docs/methods/auto.md gives it with
 // the measurements of benchmarks/RESULTS.md it rests on).
 #include "methods/choice/method_choice.hpp"
 
@@ -202,8 +202,8 @@ const MethodInfo& automatic_method_info() {
     m.id = kAutomaticMethod;
     m.summary =
         "chooses the method from what the problem asks, the model and a cheap stiffness probe, "
-        "and says why (Result::method_choice); falls back to cvodes_fsa or cvodes_asa when the "
-        "method it chose fails";
+        "and says why (Result::method_choice); when the method it chose fails, runs the next "
+        "one (an implicit method after an explicit one, cvodes_fsa after any other)";
     m.capabilities.s_trajectory = m.capabilities.final_s = m.capabilities.gradient = true;
     m.capabilities.bounds = m.capabilities.integrands = m.capabilities.directions = true;
     m.capabilities.events = true;
@@ -221,9 +221,10 @@ const MethodInfo& automatic_method_info() {
                  {}},
                 0, 100000),
         flag_option("fallback", true,
-                    "1: when the chosen method fails (too much work, stiff, step size "
-                    "collapse), run cvodes_fsa (or cvodes_asa for a gradient with many "
-                    "parameters) instead and say so in method_choice"),
+                    "1: when the chosen method fails (too much work, stiff, a collapsing step "
+                    "size, non-finite values), run the next one (the implicit choice after an "
+                    "explicit method, cvodes_fsa after any other) and say so in method_choice; "
+                    "0: the failure is the error"),
     };
     return m;
   }();
