@@ -445,6 +445,26 @@ TEST(Cli, InfoDescribesTheModel) {
   EXPECT_NE(r.out.find("J_x non-zeros: 45"), std::string::npos) << r.out;
 }
 
+// --method auto: the result names the method that ran and why (JSON and
+// standard error); info tells what auto would run; auto's own options
+// pass, another method's are refused.
+TEST(Cli, AutoSaysWhatItChoseAndWhy) {
+  ToolRun r = run_tool("run builtin:chua --method auto --tout 0:1:5");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"method_choice\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"method\": \"auto\""), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("odesens: auto chose "), std::string::npos) << r.err;
+  r = run_tool("run builtin:chua --method auto --tout 0:1:5 --option goal=gradient");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("a gradient is asked for"), std::string::npos) << r.err;
+  r = run_tool("run builtin:chua --method auto --option lmm=adams");
+  EXPECT_EQ(r.status, 2) << r.err;
+  r = run_tool("info builtin:chua");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("auto, S at every output: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("auto, a gradient: "), std::string::npos) << r.out;
+}
+
 TEST(Cli, CompareRunsBothMethodsOnOneProblem) {
   const ToolRun r = run_tool("compare builtin:chua --methods cvodes_fsa,cvodes_asa --tout 0:10:11");
   ASSERT_EQ(r.status, 0) << r.err;
