@@ -1,0 +1,104 @@
+// The method matrix's promise on the shared real models that solve fast
+// (benchmarks/RESULTS.md, "Every method on every model"): every method at
+// its defaults, and auto, is right (S within 1e-3 of a tight cvodes_fsa),
+// warns, or ends with a status naming why (an explicit method on a stiff
+// model: `stiff`). Never a silent wrong or non-finite number.
+//
+// Left out, each for a reason the matrix shows: pbsr and exp (their S has no
+// error estimate yet: up to 1e-3..0.9 off without a warning), Crauste (every
+// method, cvodes_fsa at its defaults included, is 1e-3..0.9 from the rtol
+// 1e-10 solve: the reference itself is in doubt) and Perelson for the
+// adjoint methods (its S(T) is at the level of atol). Oliveira is a known
+// defect: odesd and cvodes_asa fail at the switch of f at t = 97 where
+// cvodes_fsa steps through (auto falls back to it: test_automatic_method).
+// The slow models
+// (Lang, Laske, Lucarelli, SalazarCavazos) are the benchmark's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "expr/expr_test_support.hpp"
+#include "odesens/odesens.hpp"
+#include "support/reference.hpp"
+
+namespace odesens {
+namespace {
+
+// The largest |S_ij - S_ref,ij| over the outputs the result gives S at,
+// each relative to the larger of the largest |S_ref| of its column and of
+// its row, and to no less than 1e-6 of the largest |S_ref| of all (the
+// benchmark's measure).
+double matrix_error(const Result& r, const Result& ref) {
+  const std::size_t nx = ref.nx, np = ref.np, n_ref = ref.times.size();
+  const std::size_t n = r.s_times.size(), first = n_ref - n;
+  std::vector<double> column(np, 0.0), row(nx, 0.0);
+  double largest = 0.0;
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t j = 0; j < np; ++j)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const double v = std::fabs(ref.s_at(first + k, i, j));
+        column[j] = std::max(column[j], v);
+        row[i] = std::max(row[i], v);
+        largest = std::max(largest, v);
+      }
+  double worst = 0.0;
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t j = 0; j < np; ++j)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const double scale = std::max({column[j], row[i], 1e-6 * largest});
+        const double e = std::fabs(r.s_at(k, i, j) - ref.s_at(first + k, i, j));
+        worst = std::max(worst, scale > 0 ? e / scale : e);
+      }
+  return worst;
+}
+
+bool all_finite(const std::vector<double>& v) {
+  return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });
+}
+
+class FastSharedModel : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FastSharedModel, EveryMethodIsRightWarnsOrSaysWhyNot) {
+  const std::string name = GetParam();
+  ODESENS_REQUIRE_SHARED_SBML(name);
+  const Problem p = testing::sbml_problem(name, 101);
+  const Result ref = testing::tight_reference(p);
+  for (const char* method :
+       {"cvodes_fsa", "cvodes_asa", "odesd", "dopri8s", "grk4as", "erk_adjoint", "auto"}) {
+    const bool adjoint = std::string(method) == "cvodes_asa" || std::string(method) == "erk_adjoint";
+    if (adjoint && name == "Perelson_Science1996") continue;
+    try {
+      const Result r = solve(p, method);
+      if (!r.warnings.empty()) continue;  // the result says what it distrusts
+      EXPECT_TRUE(all_finite(r.x) && all_finite(r.s) && all_finite(r.gradient))
+          << name << ", " << method;
+      EXPECT_LE(matrix_error(r, ref), 1e-3) << name << ", " << method << " (ran " << r.method << ")";
+    } catch (const Error& e) {
+      // Only an explicit method may refuse these models, and only as stiff.
+      const bool explicit_method =
+          std::string(method) == "dopri8s" || std::string(method) == "erk_adjoint";
+      EXPECT_TRUE(explicit_method && e.status() == Status::stiff)
+          << name << ", " << method << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find("implicit"), std::string::npos) << e.what();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Matrix, FastSharedModel,
+    ::testing::Values("Armistead_CellDeathDis2024", "Bachmann_MSB2011", "Beer_MolBioSystems2014",
+                      "Bertozzi_PNAS2020", "Boehm_JProteomeRes2014", "Brannmark_JBC2010",
+                      "Bruno_JExpBot2016", "Elowitz_Nature2000",
+                      "Okuonghae_ChaosSolitonsFractals2020",
+                      "Perelson_Science1996", "Rahman_MBS2016", "Raia_CancerResearch2011",
+                      "Schwen_PONE2014", "Weber_BMC2015", "Zheng_PNAS2012"),
+    [](const ::testing::TestParamInfo<const char*>& info) {
+      std::string id = info.param;
+      return id.substr(0, id.find('_'));
+    });
+
+}  // namespace
+}  // namespace odesens
