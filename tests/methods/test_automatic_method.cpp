@@ -239,7 +239,7 @@ TEST(Automatic, IsListedWithItsOptionsButNotAsAMethodOfItsOwn) {
 
 // On shared real models: auto is right (S against a tight reference) and
 // says what it found. Boehm is stiff; Oliveira is where odesd fails, so the
-// fallback runs; Weber's gradient goes to the discrete adjoint.
+// fallback runs; Raia's gradient goes to the discrete adjoint.
 TEST(Automatic, IsRightOnSharedRealModels) {
   for (const char* name : {"Boehm_JProteomeRes2014", "Oliveira_NatCommun2021"}) {
     ODESENS_REQUIRE_SHARED_SBML(name);
@@ -250,8 +250,8 @@ TEST(Automatic, IsRightOnSharedRealModels) {
       EXPECT_LE(c.error, 1e-4 * c.scale + 1e-9) << name << " by " << r.method;
     EXPECT_FALSE(r.method_choice.empty());
   }
-  ODESENS_REQUIRE_SHARED_SBML("Weber_BMC2015");
-  Problem p = testing::sbml_problem("Weber_BMC2015", 41);
+  ODESENS_REQUIRE_SHARED_SBML("Raia_CancerResearch2011");
+  Problem p = testing::sbml_problem("Raia_CancerResearch2011", 41);
   p.options.set("goal", "gradient");
   const Result r = solve(p, kAutomaticMethod);
   EXPECT_EQ(r.method, "erk_adjoint") << r.method_choice;

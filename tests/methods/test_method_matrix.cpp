@@ -95,8 +95,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "Okuonghae_ChaosSolitonsFractals2020",
                       "Perelson_Science1996", "Rahman_MBS2016", "Raia_CancerResearch2011",
                       "Schwen_PONE2014", "Weber_BMC2015", "Zheng_PNAS2012"),
-    [](const ::testing::TestParamInfo<const char*>& info) {
-      std::string id = info.param;
+    [](const ::testing::TestParamInfo<const char*>& model) {
+      std::string id = model.param;
       return id.substr(0, id.find('_'));
     });
 

@@ -34,7 +34,7 @@ namespace odesens::integrate::erk {
 // A bound on the next step from the state it starts at, beyond accuracy:
 // the discrete adjoint needs the steps inside the stability region even
 // where the solution rests and the error estimate lets them grow
-// (erk_adjoint's StabilityLimit). Called once per step() with x at t.
+// (StabilityLimit, stability_limit.hpp). Called once per step() with x at t.
 class StepLimit {
  public:
   virtual ~StepLimit() = default;

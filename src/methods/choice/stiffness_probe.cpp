@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "integrate/erk/erk_engine.hpp"
+#include "integrate/erk/stability_limit.hpp"
 #include "integrate/erk/tableau.hpp"
 #include "odesens/model.hpp"
 #include "odesens/status.hpp"
@@ -102,7 +103,14 @@ StiffnessFinding probe_stiffness(const Problem& problem, long budget, double ste
     ProbeRhs system(model, p.data(), ws.get());
     integrate::erk::ErkWorkspace workspace(integrate::erk::tableau(integrate::erk::TableauId::dopri5),
                                            model.nx(), 1);
-    integrate::erk::ErkEngine engine(system, workspace, probe_settings(problem, budget));
+    // The steps the discrete adjoint would take: held inside the stability
+    // region where the solution rests, as erk_adjoint holds them.
+    integrate::erk::StabilityLimit limit(model, p.data(), ws.get(),
+                                         integrate::erk::cached_stability_boundary(
+                                             workspace.tableau()));
+    integrate::erk::ErkSettings settings = probe_settings(problem, budget);
+    settings.step_limit = &limit;
+    integrate::erk::ErkEngine engine(system, workspace, settings);
     engine.reset(t0, x0.data(), t_end);
     run_probe(engine, t0, t_end, budget, step_limit, f);
   } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 // The cheap stiffness probe of the automatic method choice: a few hundred
 // explicit steps (dopri5, state only, at the problem's tolerances, Hairer's
-// stiffness test on every step) from x0 toward the last output time.
+// stiffness test on every step, steps held inside the stability region as
+// erk_adjoint holds them) from x0 toward the last output time.
 //
 // What explicit methods cost on a problem is their number of steps, and a
 // stiff problem is one where that number is set by the stability region,

@@ -17,7 +17,7 @@
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "methods/erk_adjoint/checkpoint_schedule.hpp"
 #include "methods/erk_adjoint/parallel_reverse.hpp"
-#include "methods/erk_adjoint/stability_limit.hpp"
+#include "integrate/erk/stability_limit.hpp"
 #include "methods/erk_adjoint/step_adjoint.hpp"
 #include "odesens/status.hpp"
 #include "problem/objective_terms.hpp"
@@ -168,7 +168,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   const std::size_t lanes = static_cast<std::size_t>(ws->lane_width());
   std::vector<double> x0, dx0_dp;
   initial_values(problem, p, ws.get(), x0, dx0_dp);
-  StabilityLimit stability(model, p.data(), ws.get(),
+  integrate::erk::StabilityLimit stability(model, p.data(), ws.get(),
                            integrate::erk::cached_stability_boundary(*tableau));
   if (options.get_int("stability_limit") != 0 && !settings.h_fixed) settings.step_limit = &stability;
   const bool x0_depends_on_p = !dx0_dp.empty();

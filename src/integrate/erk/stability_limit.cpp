@@ -1,9 +1,9 @@
-#include "methods/erk_adjoint/stability_limit.hpp"
+#include "integrate/erk/stability_limit.hpp"
 
 #include <cmath>
 #include <limits>
 
-namespace odesens::erk_adjoint {
+namespace odesens::integrate::erk {
 
 namespace {
 // A margin below the boundary: ρ is an estimate.
@@ -52,4 +52,4 @@ double StabilityLimit::largest_step(double t, const double* x) {
 
 double StabilityLimit::h_lambda(double h) const { return std::fabs(h) * rho_; }
 
-}  // namespace odesens::erk_adjoint
+}  // namespace odesens::integrate::erk

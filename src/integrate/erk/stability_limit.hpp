@@ -1,4 +1,5 @@
-// Steps of the forward pass kept inside the tableau's stability region.
+// Explicit steps kept inside the tableau's stability region (erk_adjoint's
+// forward pass; the stiffness probe of the automatic method choice).
 //
 // Where the solution rests (an input at 0, a species at equilibrium) the
 // error estimate of an explicit step is ~0 and the controller lets h grow
@@ -18,9 +19,9 @@
 #include "integrate/erk/erk_engine.hpp"
 #include "odesens/model.hpp"
 
-namespace odesens::erk_adjoint {
+namespace odesens::integrate::erk {
 
-class StabilityLimit final : public integrate::erk::StepLimit {
+class StabilityLimit final : public StepLimit {
  public:
   StabilityLimit(const Model& model, const double* p, Workspace* ws, double boundary);
   double largest_step(double t, const double* x) override;
@@ -39,4 +40,4 @@ class StabilityLimit final : public integrate::erk::StepLimit {
   long calls_ = 0;  // largest_step() calls so far
 };
 
-}  // namespace odesens::erk_adjoint
+}  // namespace odesens::integrate::erk
