@@ -30,7 +30,7 @@ other_build = None
 reuse_large = "--reuse-large" in args
 if reuse_large:
     args.remove("--reuse-large")
-# --only erk|internal_diff|odesd|ensemble|bounds|events|concurrency|large|sessions|petab|fit|methods|compare
+# --only erk|internal_diff|odesd|ensemble|bounds|events|concurrency|large|sessions|petab|fit|methods|choice|compare
 # regenerates
 # one section and keeps the rest of the current file (--erk-only is --only erk; --only
 # compare needs --compare OLD_BUILD).
@@ -543,7 +543,8 @@ SECTIONS = {"erk": "## Discrete ERK adjoint", "internal_diff": "## Internal diff
             "events": "## Events", "concurrency": "## Concurrency",
             "large": "## Large models", "compare": "## Against an earlier build",
             "sessions": "## Prepared sessions", "petab": "## PEtab problems",
-            "fit": "## Multi-start fits", "methods": "## Every method on every model"}
+            "fit": "## Multi-start fits", "methods": "## Every method on every model",
+            "choice": "## The automatic method"}
 
 
 BOUNDS_GOALS = """\
@@ -931,7 +932,7 @@ def replace_section(name):
             "bounds": bounds_section, "events": events_section,
             "concurrency": concurrency_section, "large": large_section,
             "sessions": sessions_section, "petab": petab_section, "fit": fit_section,
-            "methods": methods_section,
+            "methods": methods_section, "choice": choice_section,
             "compare": lambda: comparison_section(other_build)}[name]
     body = "\n".join(make()) + "\n"
     start = text.find(title)
@@ -1072,6 +1073,41 @@ def methods_section():
     return lines
 
 
+CHOICE_TEXT = """\
+Command: `build/bin/bench_method_matrix --choice 1 --max-limit 30` (via `python3
+benchmarks/make_results.py --only choice`). Every shared model over its own span, 101
+outputs, every method that can serve a goal and `auto` at rtol 1e-8, atol 1e-10 (auto's
+tolerances), each the best of three solves in a process of its own (30 s at most). Right:
+error <= 1e-4 against cvodes_fsa at rtol 1e-11, atol 1e-13, and no warning (S: the
+matrix's measure; gradient of G = sum_i x_i(T): the largest |g_j - g_ref,j| over the
+largest |g_ref|; cvodes_asa and erk_adjoint with final_sensitivity=0). Each goal gives the
+fastest right method, what auto ran (after its fallback, if any), its verdict and time (the
+probe included), and the ratio. The rule: docs/methods/auto.md."""
+
+
+def choice_section():
+    # BENCH_CHOICE_OUTPUT: the output of a run already made (about 10 minutes).
+    table = saved_or_run("BENCH_CHOICE_OUTPUT", [os.path.join(build, "bin", "bench_method_matrix"),
+                                                 "--choice", "1", "--max-limit", "30"])
+    rows = [l for l in table.split("\n") if l.startswith("|")]
+    ratios = {"S": [], "gradient": []}
+    for l in rows[2:]:
+        cells = [c.strip() for c in l.strip("|").split("|")]
+        for goal, column in (("S", 3), ("gradient", 6)):
+            if cells[column - 2].startswith("none") or " ok " not in " " + cells[column - 1] + " ":
+                continue
+            ratios[goal].append((float(cells[column]), cells[0]))
+    lines = ["## The automatic method (`bench_method_matrix --choice`)", ""]
+    lines += CHOICE_TEXT.split("\n") + [""] + rows + [""]
+    for goal, values in ratios.items():
+        misses = sorted((r, m) for r, m in values if r > 2.0)
+        lines.append("- {}: auto within 2x of the fastest right method on {} of {} models{}".format(
+            goal, len(values) - len(misses), len(values),
+            "" if not misses else "; missed on " + ", ".join(
+                "{} ({:.1f}x)".format(m, r) for r, m in misses)))
+    return lines
+
+
 def main():
     if only == "compare" and not other_build:
         sys.exit("--only compare needs --compare OLD_BUILD")
@@ -1106,6 +1142,7 @@ def main():
     lines += [""] + petab_section()
     lines += [""] + fit_section()
     lines += [""] + methods_section()
+    lines += [""] + choice_section()
     if other_build:
         lines += [""] + comparison_section(other_build)
     with open(os.path.join(root, "benchmarks", "RESULTS.md"), "w") as f:

@@ -39,6 +39,30 @@ const char* kLateStiffOfAuto =
     "param k = 1\nstate x = 1\nstate y = 0\n"
     "dx/dt = -k*x\ndy/dt = piecewise(-1e4*(y - x), t > 5, 0)\ntime t_end = 10\n";
 
+// A chain of 9 species with 9 rates: non-stiff, and S (81 entries) too
+// large for dopri8s to be chosen.
+std::string chain_of_auto() {
+  std::string text = "state x0 = 1\n";
+  for (int i = 1; i <= 9; ++i) {
+    const std::string k = "k" + std::to_string(i), x = "x" + std::to_string(i);
+    const std::string before = "x" + std::to_string(i - 1);
+    text += "param " + k + " = " + std::to_string(0.5 + 0.1 * i) + "\nstate " + x + " = 0\n";
+  }
+  text += "dx0/dt = -k1*x0\n";
+  for (int i = 1; i <= 9; ++i) {
+    const std::string in = "k" + std::to_string(i) + "*x" + std::to_string(i - 1);
+    const std::string out = i < 9 ? " - k" + std::to_string(i + 1) + "*x" + std::to_string(i) : "";
+    text += "dx" + std::to_string(i) + "/dt = " + in + out + "\n";
+  }
+  return text + "time t_end = 10\n";
+}
+
+// Enzyme kinetics with a parameter that barely moves x (its S is 1e-13 t):
+// dopri8s warns that differences cannot resolve it.
+const char* kBarelyMovedOfAuto =
+    "param k = 1\nparam q = 1\nstate x = 1\nstate y = 0\n"
+    "dx/dt = -k*x + 1e-13*q\ndy/dt = k*x - y\ntime t_end = 4\n";
+
 Problem auto_problem(const char* text, double t_end) {
   Problem p;
   p.model = load_ode_text(text, "auto.ode");
@@ -99,10 +123,12 @@ TEST(StiffnessProbe, AFailingRightHandSideIsInconclusiveNotAnError) {
 }
 
 TEST(Automatic, SAtEveryOutputIsTheChosenMethodsResultToTheBit) {
-  for (const char* text : {kEnzymeOfAuto, kRobertsonOfAuto}) {
-    const Problem p = auto_problem(text, text == kEnzymeOfAuto ? 4 : 40);
+  const std::string chain = chain_of_auto();
+  for (const char* text : {kEnzymeOfAuto, kRobertsonOfAuto, chain.c_str()}) {
+    const Problem p = auto_problem(text, text == kRobertsonOfAuto ? 40 : 4);
     const Result r = solve(p, kAutomaticMethod);
-    EXPECT_EQ(r.method, "odesd") << r.method_choice;
+    // Small and non-stiff: dopri8s; stiff or larger: odesd.
+    EXPECT_EQ(r.method, text == kEnzymeOfAuto ? "dopri8s" : "odesd") << r.method_choice;
     EXPECT_NE(r.method_choice.find("S at every output time"), std::string::npos);
     Problem named = p;
     named.rtol = 1e-8;  // what auto fills in
@@ -115,14 +141,39 @@ TEST(Automatic, SAtEveryOutputIsTheChosenMethodsResultToTheBit) {
 }
 
 TEST(Automatic, NonStiffGradientRunsTheDiscreteAdjointAndIsRight) {
-  Problem p = auto_problem(kEnzymeOfAuto, 4);
-  p.adjoint_weights.assign(4 * 21, 0.0);
-  for (std::size_t i = 0; i < 4; ++i) p.adjoint_weights[20 * 4 + i] = 1.0;
+  const std::string chain = chain_of_auto();
+  Problem p = auto_problem(chain.c_str(), 10);
+  p.adjoint_weights.assign(10 * 21, 0.0);
+  p.adjoint_weights[20 * 10 + 9] = 1.0;  // G = x9(T)
   const Result r = solve(p, kAutomaticMethod);
   EXPECT_EQ(r.method, "erk_adjoint") << r.method_choice;
   EXPECT_NE(r.method_choice.find("non-stiff"), std::string::npos) << r.method_choice;
   EXPECT_TRUE(r.s.empty());  // the gradient alone: no rows of S(T)
   EXPECT_LT(testing::relative_max_difference(r.gradient, tight_gradient(p)), 1e-6);
+}
+
+TEST(Automatic, SmallNonStiffProblemsRunDopri8sUnlessItWarns) {
+  Problem p = auto_problem(kEnzymeOfAuto, 4);
+  p.options.set("goal", "gradient");
+  const Result r = solve(p, kAutomaticMethod);
+  EXPECT_EQ(r.method, "dopri8s") << r.method_choice;
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_LT(testing::relative_max_difference(r.gradient, tight_gradient(p)), 1e-6);
+
+  // Where dopri8s warns, its result is not kept: the next method runs.
+  const Problem barely = auto_problem(kBarelyMovedOfAuto, 4);
+  const Result s = solve(barely, kAutomaticMethod);
+  EXPECT_EQ(s.method, "odesd") << s.method_choice;
+  EXPECT_TRUE(s.warnings.empty());
+  EXPECT_NE(s.method_choice.find("dopri8s failed (its result carried a warning"),
+            std::string::npos)
+      << s.method_choice;
+  // With fallback=0 the warned result is the answer, warning and all.
+  Problem kept = barely;
+  kept.options.set("fallback", 0);
+  const Result w = solve(kept, kAutomaticMethod);
+  EXPECT_EQ(w.method, "dopri8s");
+  EXPECT_FALSE(w.warnings.empty());
 }
 
 TEST(Automatic, StiffGradientRunsAnImplicitMethodAndIsRight) {
@@ -170,6 +221,9 @@ TEST(Automatic, AModelWithoutSecondDerivativesRunsCvodesFsa) {
   Problem p;
   p.model = make_callback_model(spec);
   p.output_times = {0.5, 1.0};
+  // Without the probe nothing says dopri8s would do; odesd lacks what it
+  // needs.
+  p.options.set("probe_steps", 0);
   const Result r = solve(p, kAutomaticMethod);
   EXPECT_EQ(r.method, "cvodes_fsa") << r.method_choice;
   EXPECT_NEAR(r.s_at(1, 0, 0), -std::exp(-0.5), 1e-7);  // dx/dk = -t e^(-kt) at t = 1
@@ -200,12 +254,13 @@ TEST(Automatic, FallsBackWhenTheChosenMethodFailsAndSaysSo) {
 }
 
 TEST(Automatic, ATroubleEveryMethodHasEndsWithAllTheyTried) {
-  Problem p = auto_problem(kEnzymeOfAuto, 4);
+  const std::string chain = chain_of_auto();
+  Problem p = auto_problem(chain.c_str(), 10);
   p.options.set("goal", "gradient");
   p.max_steps = 3;
   try {
     solve(p, kAutomaticMethod);
-    ADD_FAILURE() << "three steps cannot reach t = 0.2";
+    ADD_FAILURE() << "three steps cannot reach t = 0.5";
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::too_much_work);
     EXPECT_NE(std::string(e.what()).find("method 'auto' tried erk_adjoint"), std::string::npos)

@@ -34,7 +34,11 @@ class AutomaticSession final : public MethodSession {
   Result run(const RunInputs& inputs) override {
     for (;;) {
       try {
-        return with_choice(inner_->run(inputs));
+        Result result = inner_->run(inputs);
+        if (!kept_despite_warnings(result))
+          throw Error(Status::solver_failed,
+                      "its result carried a warning: " + result.warnings.front());
+        return with_choice(std::move(result));
       } catch (const Error& e) {
         const std::string next = fallback_ ? fallback_method(given_, choice_) : "";
         if (falls_back_on(e.status()) && !next.empty()) {
@@ -49,6 +53,14 @@ class AutomaticSession final : public MethodSession {
   }
 
  private:
+  // dopri8s is chosen for speed where it is expected to be right; a result
+  // it warns about goes to the next method, unless only it computes what
+  // is asked (directions).
+  bool kept_despite_warnings(const Result& r) const {
+    return r.warnings.empty() || choice_.method != "dopri8s" || !given_.sens_directions.empty() ||
+           !fallback_;
+  }
+
   Result with_choice(Result result) const {
     result.method_choice = choice_.reason;
     return result;

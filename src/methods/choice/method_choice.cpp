@@ -27,6 +27,8 @@ constexpr std::size_t kForwardGradientParameters = 24;
 // cvodes_fsa solves Lang_PLOSComputBiol2024 (124 x 317) in 10 s, odesd not
 // in 60 s; odesd is faster up to SalazarCavazos (75 x 43) and Lucarelli (33 x 106).
 constexpr double kOdesdSensitivityLimit = 10000;
+// nx * np up to which dopri8s is chosen for a non-stiff problem.
+constexpr double kTinySensitivity = 64;
 
 struct AutomaticSettings {
   std::string goal;  // "auto", "s" or "gradient"
@@ -148,7 +150,28 @@ MethodChoice choose_implicit_gradient(const Problem& p, const std::string& found
                        "lacks the second derivatives odesd needs, so cvodes_fsa");
 }
 
+// A small S (nx * np at most kTinySensitivity) of a problem the probe solved
+// over the whole span without trouble: dopri8s's 8th-order steps with dense
+// output beat every implicit method there (chua, DETEST C1, Michaelis-Menten,
+// Bertozzi: 2-6x faster than odesd). Larger S brings parameters that barely
+// move x, whose differences dopri8s warns about (7 of the 30 shared models).
+bool tiny_and_explicit(const Problem& p, ChoiceProbe& probe) {
+  const double s_size = static_cast<double>(p.model->nx()) * static_cast<double>(p.model->np());
+  if (s_size > kTinySensitivity) return false;
+  const StiffnessFinding& f = probe.finding();
+  return f.kind == StiffnessFinding::Kind::non_stiff && f.t_reached >= p.output_times.back();
+}
+
+MethodChoice choose_dopri8s(const Problem& p, ChoiceProbe& probe, const std::string& goal) {
+  return choice_of("dopri8s", goal,
+                   std::string(goal == "s" ? "S at every output time" : "a gradient") +
+                       " is asked for, " + probe.said() + ", and S is small (" + sizes_text(p) +
+                       "): dopri8s (8th order, dense output) is the fastest there; a result it "
+                       "warns about is not kept");
+}
+
 MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
+  if (tiny_and_explicit(p, probe)) return choose_dopri8s(p, probe, "gradient");
   if (probe.explicit_suits())
     return choice_of("erk_adjoint", "gradient",
                      "a gradient is asked for and " + probe.said() +
@@ -157,7 +180,8 @@ MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
   return choose_implicit_gradient(p, probe.said());
 }
 
-MethodChoice choose_for_trajectory(const Problem& p) {
+MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
+  if (tiny_and_explicit(p, probe)) return choose_dopri8s(p, probe, "s");
   if (odesd_suits(p))
     return choice_of("odesd", "s",
                      "S at every output time is asked for; odesd (an implicit 4th-order rule "
@@ -181,7 +205,7 @@ MethodChoice apply_choice_rule(const Problem& p, const AutomaticSettings& s, Cho
                      "erk_adjoint differentiates");
   if (!p.sens_directions.empty()) return choose_for_directions(p, probe);
   if (goal == "gradient") return choose_for_gradient(p, probe);
-  return choose_for_trajectory(p);
+  return choose_for_trajectory(p, probe);
 }
 
 }  // namespace
@@ -191,6 +215,8 @@ std::string fallback_method(const Problem& p, const MethodChoice& failed) {
   if (asks_enclosure(p) || p.integrand || p.n_objectives > 1) return "";
   if (!p.sens_directions.empty())
     return m == "dopri8s" && p.model->has_analytic_jacobians() ? "grk4as" : "";
+  if (m == "dopri8s" && failed.goal == "gradient") return "erk_adjoint";
+  if (m == "dopri8s") return odesd_suits(p) ? "odesd" : "cvodes_fsa";
   if (m == "erk_adjoint") return choose_implicit_gradient(p, "").method;
   if (m == "cvodes_fsa") return "";
   return "cvodes_fsa";
