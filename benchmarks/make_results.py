@@ -1077,7 +1077,8 @@ CHOICE_TEXT = """\
 Command: `build/bin/bench_method_matrix --choice 1 --max-limit 30` (via `python3
 benchmarks/make_results.py --only choice`). Every shared model over its own span, 101
 outputs, every method that can serve a goal and `auto` at rtol 1e-8, atol 1e-10 (auto's
-tolerances), each the best of three solves in a process of its own (30 s at most). Right:
+tolerances), each the best of three solves (of up to 30 while they take under 30 ms in all)
+in a process of its own (30 s at most). Right:
 error <= 1e-4 against cvodes_fsa at rtol 1e-11, atol 1e-13, and no warning (S: the
 matrix's measure; gradient of G = sum_i x_i(T): the largest |g_j - g_ref,j| over the
 largest |g_ref|; cvodes_asa and erk_adjoint with final_sensitivity=0). Each goal gives the
