@@ -1,5 +1,6 @@
 // prepare() and run(): MethodSession over the registry's prepare functions,
 // and solve() as the two in one.
+#include <algorithm>
 #include <chrono>
 #include <new>
 #include <utility>
@@ -50,6 +51,27 @@ void warn_of_switches(const Problem& problem, const std::string& method_id, Resu
     }
 }
 
+// An absolute tolerance of 0 for a state that starts at 0 makes its error
+// weight 1/(rtol |x| + atol) infinite: every method would fail at its first
+// error test, each naming a different symptom (CVODES' ewt, NaN in an
+// error estimate, a collapsed step). Refused here, naming the state.
+void check_error_weights(const Problem& problem) {
+  const Model& model = *problem.model;
+  const std::vector<double>& atol = problem.atol;
+  if (std::find(atol.begin(), atol.end(), 0.0) == atol.end()) return;
+  std::vector<double> x0 = problem.initial_state;
+  if (x0.empty()) {
+    x0.resize(model.nx());
+    model.initial_state(effective_params(problem).data(), x0.data());
+  }
+  for (std::size_t i = 0; i < x0.size(); ++i)
+    if (x0[i] == 0.0 && atol[atol.size() == 1 ? 0 : i] == 0.0)
+      throw Error(Status::invalid_argument,
+                  "atol is 0 for state '" + model.state_names()[i] +
+                      "', which is 0 at t0: its error weight 1/(rtol |x| + atol) is infinite; "
+                      "give atol > 0 for states that can be 0");
+}
+
 // Runs `body`, turning what is not an Error into one that names the method.
 template <typename Body>
 auto translating_failures(const std::string& method_id, Body&& body) -> decltype(body()) {
@@ -74,6 +96,7 @@ Problem prepared_problem(const Problem& given, const MethodInfo& info) {
   if (problem.atol.empty()) problem.atol = {info.default_atol};
   validate_problem(problem);
   check_method_needs(info.id, info.capabilities, problem);
+  check_error_weights(problem);
   return problem;
 }
 
@@ -103,6 +126,7 @@ class PreparedSession final : public MethodSession {
         inputs.initial_sensitivity ? *inputs.initial_sensitivity : prepared_.initial_sensitivity;
     current_.output_times = inputs.output_times ? *inputs.output_times : prepared_.output_times;
     validate_problem(current_);
+    check_error_weights(current_);
     const std::string& id = entry_.info.id;
     check_run_inputs(id, entry_.info.capabilities, current_);
     Result result = translating_failures(id, [&] {

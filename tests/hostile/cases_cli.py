@@ -21,6 +21,8 @@ def params(name, content, status, stderr, input_name="sets.csv"):
                 input=content, input_name=input_name)
 
 
+ZERO_STATE_ODE = "param k = 1\nstate x = 1\nstate y = 0\ndx/dt = -k*x\ndy/dt = k*x\n"
+
 CASES = [
     # Commands and their arguments.
     Case("no_arguments", [], 2, [], stdout="usage: odesens"),
@@ -94,6 +96,14 @@ CASES = [
     Case("atol_negative", RUN + ["--atol", "-1"], 2, "atol must not be negative"),
     Case("atol_nan", RUN + ["--atol", "NaN"], 2, "--atol: 'NaN' is not a finite number"),
     Case("atol_empty", RUN + ["--atol", ""], 2, "--atol"),
+] + [
+    # atol 0 for a state that starts at 0: one message for every method,
+    # not each method's symptom (CVODES' ewt, NaN in an error estimate).
+    Case("atol_zero_on_a_zero_state_" + method,
+         ["run", "{input}", "--method", method, "--atol", "0", "--tout", "0.5,1"], 2,
+         "atol is 0 for state 'y', which is 0 at t0", input=ZERO_STATE_ODE, input_name="zero.ode")
+    for method in ("cvodes_fsa", "odesd", "grk4as", "erk_adjoint", "dopri8s")
+] + [
 
     # Times.
     Case("t0_inf", RUN + ["--t0", "-inf"], 2, "--t0: '-inf' is not a finite number"),

@@ -262,6 +262,30 @@ TEST_P(MethodErrors, NonFiniteInitialStateFromModel) {
   EXPECT_EQ(failure_of(problem, GetParam()).status, Status::not_finite);
 }
 
+// atol 0 for a state that starts at 0: refused before the solve with one
+// message naming the state, whatever the method (each failed differently).
+TEST_P(MethodErrors, ZeroAtolOnAZeroStateIsRefusedNamingTheState) {
+  Problem problem;
+  problem.model = load_ode_text("param k = 1\nstate x = 1\nstate y = 0\n"
+                                "dx/dt = -k*x\ndy/dt = k*x\n", "zero.ode");
+  problem.output_times = {0.5, 1.0};
+  problem.atol = {0.0};
+  if (method_info(GetParam()).capabilities.parameter_box) {
+    problem.param_lower = {0.9};
+    problem.param_upper = {1.1};
+  }
+  const Failure f = failure_of(problem, GetParam());
+  EXPECT_EQ(f.status, Status::invalid_argument) << f.message;
+  EXPECT_NE(f.message.find("atol is 0 for state 'y', which is 0 at t0"), std::string::npos)
+      << f.message;
+  // The states' own weights are the check's: with atol > 0 for y the
+  // problem gets past it (whatever the method then makes of atol 0 for x).
+  problem.atol = {0.0, 1e-10};
+  EXPECT_EQ(failure_of(problem, GetParam()).message.find("atol is 0 for state"),
+            std::string::npos)
+      << GetParam();
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryMethod, MethodErrors, ::testing::ValuesIn(all_method_ids()),
                          [](const auto& param_info) { return param_info.param; });
 
