@@ -10,6 +10,7 @@
 #include "estimate/steady_newton.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
+#include "problem/initial_values.hpp"
 
 namespace odesens {
 namespace {
@@ -50,21 +51,13 @@ std::size_t sparse_threshold(const Problem& problem) {
   return 100;
 }
 
-std::vector<double> initial_state(const Problem& pr, const std::vector<double>& p,
-                                  Workspace* ws) {
-  if (!pr.initial_state.empty()) return pr.initial_state;
-  std::vector<double> x0(pr.model->nx());
-  pr.model->initial_state(p.data(), x0.data(), ws);
-  return x0;
-}
-
 bool try_newton(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
   const Model& model = *pr.model;
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
   auto factors = estimate::make_jacobian_factors(model, ws.get(), sparse_threshold(pr));
   const estimate::NewtonOutcome n = estimate::newton_steady_state(
-      model, pr.t0, initial_state(pr, p, ws.get()), p.data(),
+      model, pr.t0, initial_state_of(pr, p, ws.get()), p.data(),
       {{o.rtol, o.atol}, o.max_newton_iterations, o.sensitivities}, *factors, ws.get());
   out.attempts.push_back(n.attempt);
   if (!n.converged) return false;

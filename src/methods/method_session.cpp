@@ -11,6 +11,7 @@
 #include "methods/registry.hpp"
 #include "odesens/session.hpp"
 #include "odesens/status.hpp"
+#include "problem/initial_values.hpp"
 
 namespace odesens {
 namespace {
@@ -59,11 +60,7 @@ void check_error_weights(const Problem& problem) {
   const Model& model = *problem.model;
   const std::vector<double>& atol = problem.atol;
   if (std::find(atol.begin(), atol.end(), 0.0) == atol.end()) return;
-  std::vector<double> x0 = problem.initial_state;
-  if (x0.empty()) {
-    x0.resize(model.nx());
-    model.initial_state(effective_params(problem).data(), x0.data());
-  }
+  const std::vector<double> x0 = initial_state_of(problem, effective_params(problem));
   for (std::size_t i = 0; i < x0.size(); ++i)
     if (x0[i] == 0.0 && atol[atol.size() == 1 ? 0 : i] == 0.0)
       throw Error(Status::invalid_argument,

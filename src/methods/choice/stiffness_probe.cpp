@@ -11,6 +11,7 @@
 #include "integrate/erk/tableau.hpp"
 #include "odesens/model.hpp"
 #include "odesens/status.hpp"
+#include "problem/initial_values.hpp"
 
 namespace odesens::methods {
 namespace {
@@ -37,14 +38,6 @@ integrate::erk::ErkSettings probe_settings(const Problem& problem, long budget) 
   s.detect_stiffness = true;
   s.stiffness_period = 1;
   return s;
-}
-
-std::vector<double> probe_initial_state(const Problem& problem, const std::vector<double>& p,
-                                        Workspace* ws) {
-  if (!problem.initial_state.empty()) return problem.initial_state;
-  std::vector<double> x0(problem.model->nx());
-  problem.model->initial_state(p.data(), x0.data(), ws);
-  return x0;
 }
 
 }  // namespace
@@ -99,7 +92,7 @@ StiffnessFinding probe_stiffness(const Problem& problem, long budget, double ste
   try {
     const std::vector<double> p = effective_params(problem);
     auto ws = model.make_workspace();
-    const std::vector<double> x0 = probe_initial_state(problem, p, ws.get());
+    const std::vector<double> x0 = initial_state_of(problem, p, ws.get());
     ProbeRhs system(model, p.data(), ws.get());
     integrate::erk::ErkWorkspace workspace(integrate::erk::tableau(integrate::erk::TableauId::dopri5),
                                            model.nx(), 1);
