@@ -88,6 +88,37 @@ odesens::Problem problem_of(const std::string& path) {
   return p;
 }
 
+// One model's problem (at rtol, atol = rtol / 100; rtol 0: the methods'
+// defaults), its reference (cvodes_fsa at ref_rtol, atol ref_rtol / 100)
+// and cvodes_fsa's time on it; false, with a table row saying why, when
+// the reference fails.
+struct ModelCase {
+  odesens::Problem problem;
+  odesens::Result reference;
+  double fsa_seconds = 0;
+};
+
+bool model_case(const std::string& path, double rtol, double ref_rtol, ModelCase& c) {
+  try {
+    c.problem = problem_of(path);
+    if (rtol > 0) {
+      c.problem.rtol = rtol;
+      c.problem.atol = {rtol / 100};
+    }
+    odesens::Problem tight = c.problem;
+    tight.rtol = ref_rtol;
+    tight.atol = {ref_rtol / 100};
+    c.reference = odesens::solve(tight, "cvodes_fsa");
+    const auto start = std::chrono::steady_clock::now();
+    odesens::solve(c.problem, "cvodes_fsa");
+    c.fsa_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return true;
+  } catch (const odesens::Error& e) {
+    std::printf("| %s | no reference: %s |\n", base_name(path).c_str(), e.what());
+    return false;
+  }
+}
+
 // Error of S (or S(T) for adjoint methods) against the reference: the
 // largest |S_ij - S_ref,ij| over the outputs compared, each relative to the
 // larger of the largest |S_ref| in its column j (a parameter: what forward
@@ -273,25 +304,11 @@ int choice_table(const std::vector<std::string>& models, double factor, double m
   std::printf("| model | S: fastest right | S: auto | auto/fastest | gradient: fastest right | "
               "gradient: auto | auto/fastest |\n|---|---|---|---|---|---|---|\n");
   for (const std::string& path : models) {
-    odesens::Problem p;
-    odesens::Result ref;
-    double fsa_seconds = 0;
-    try {
-      p = problem_of(path);
-      p.rtol = 1e-8;
-      p.atol = {1e-10};
-      odesens::Problem tight = p;
-      tight.rtol = 1e-11;
-      tight.atol = {1e-13};
-      ref = odesens::solve(tight, "cvodes_fsa");
-      const auto start = std::chrono::steady_clock::now();
-      odesens::solve(p, "cvodes_fsa");
-      fsa_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } catch (const odesens::Error& e) {
-      std::printf("| %s | no reference: %s |\n", base_name(path).c_str(), e.what());
-      continue;
-    }
-    const double limit = std::min(max_limit, std::max(2.0, factor * fsa_seconds));
+    ModelCase c;
+    if (!model_case(path, 1e-8, 1e-11, c)) continue;
+    const odesens::Problem& p = c.problem;
+    const odesens::Result& ref = c.reference;
+    const double limit = std::min(max_limit, std::max(2.0, factor * c.fsa_seconds));
     std::fprintf(stderr, "%s\n", base_name(path).c_str());
     const GoalRow s = run_goal(p, ref, false, limit);
     const GoalRow g = run_goal(p, ref, true, limit);
@@ -336,24 +353,12 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < methods.size(); ++i) std::printf("---|");
   std::printf("\n");
   for (const std::string& path : models) {
-    odesens::Problem p;
-    odesens::Result ref;
-    double fsa_seconds = 0;
-    try {
-      p = problem_of(path);
-      odesens::Problem tight = p;
-      tight.rtol = 1e-10;
-      tight.atol = {1e-12};
-      ref = odesens::solve(tight, "cvodes_fsa");
-      const auto start = std::chrono::steady_clock::now();
-      odesens::solve(p, "cvodes_fsa");
-      fsa_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    } catch (const odesens::Error& e) {
-      std::printf("| %s | no reference: %s |\n", base_name(path).c_str(), e.what());
-      continue;
-    }
-    const double limit = std::min(max_limit, std::max(2.0, factor * fsa_seconds));
-    std::printf("| %s | %.2g s |", base_name(path).c_str(), fsa_seconds);
+    ModelCase c;
+    if (!model_case(path, 0, 1e-10, c)) continue;
+    const odesens::Problem& p = c.problem;
+    const odesens::Result& ref = c.reference;
+    const double limit = std::min(max_limit, std::max(2.0, factor * c.fsa_seconds));
+    std::printf("| %s | %.2g s |", base_name(path).c_str(), c.fsa_seconds);
     std::fflush(stdout);
     for (const std::string& m : methods) {
       std::printf(" %s |", cell_text(run_limited(p, CellSpec{m, {}}, ref, limit)).c_str());
