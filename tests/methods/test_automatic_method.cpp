@@ -78,31 +78,33 @@ std::vector<double> tight_gradient(Problem p) {
   return solve(p, "cvodes_fsa").gradient;
 }
 
+// What the probe is given: a prepared problem, tolerances set.
+Problem probe_problem(const char* text, double t_end) {
+  Problem p = auto_problem(text, t_end);
+  p.rtol = 1e-8;
+  p.atol = {1e-10};
+  return p;
+}
+
 void expect_same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << "entry " << i;
 }
 
 TEST(StiffnessProbe, FindsRobertsonStiffAndEnzymeKineticsNot) {
-  Problem stiff = auto_problem(kRobertsonOfAuto, 40);
-  stiff.rtol = 1e-8;
-  stiff.atol = {1e-10};
+  const Problem stiff = probe_problem(kRobertsonOfAuto, 40);
   const methods::StiffnessFinding s = methods::probe_stiffness(stiff, 300, 20000);
   EXPECT_EQ(s.kind, methods::StiffnessFinding::Kind::stiff) << s.detail;
   EXPECT_LE(s.steps, 300);
 
-  Problem calm = auto_problem(kEnzymeOfAuto, 4);
-  calm.rtol = 1e-8;
-  calm.atol = {1e-10};
+  const Problem calm = probe_problem(kEnzymeOfAuto, 4);
   const methods::StiffnessFinding c = methods::probe_stiffness(calm, 300, 20000);
   EXPECT_EQ(c.kind, methods::StiffnessFinding::Kind::non_stiff) << c.detail;
   EXPECT_EQ(c.t_reached, 4.0);
 }
 
 TEST(StiffnessProbe, OutOfBudgetProjectsTheStepsOfTheSpan) {
-  Problem calm = auto_problem(kEnzymeOfAuto, 4);
-  calm.rtol = 1e-8;
-  calm.atol = {1e-10};
+  const Problem calm = probe_problem(kEnzymeOfAuto, 4);
   const methods::StiffnessFinding full = methods::probe_stiffness(calm, 100000, 20000);
   const methods::StiffnessFinding part = methods::probe_stiffness(calm, full.steps / 4, 1.0);
   EXPECT_EQ(part.kind, methods::StiffnessFinding::Kind::slow);
@@ -114,9 +116,7 @@ TEST(StiffnessProbe, OutOfBudgetProjectsTheStepsOfTheSpan) {
 }
 
 TEST(StiffnessProbe, AFailingRightHandSideIsInconclusiveNotAnError) {
-  Problem p = auto_problem("param k = 1\nstate x = 1\ndx/dt = -k*sqrt(x - 2)\n", 1);
-  p.rtol = 1e-8;
-  p.atol = {1e-10};
+  const Problem p = probe_problem("param k = 1\nstate x = 1\ndx/dt = -k*sqrt(x - 2)\n", 1);
   const methods::StiffnessFinding f = methods::probe_stiffness(p, 300, 20000);
   EXPECT_EQ(f.kind, methods::StiffnessFinding::Kind::inconclusive);
   EXPECT_FALSE(f.detail.empty());
