@@ -26,6 +26,7 @@
 // final_sensitivity=0).
 //
 // Run: build/bin/bench_method_matrix [--models a,b] [--methods m,n] [--limit-factor 20]
+//      (a method with options: --methods "pbsr:error_control=off;max_pieces=8,exp")
 //      [--max-limit 60] [--choice 1]
 #include <sys/wait.h>
 #include <unistd.h>
@@ -210,6 +211,25 @@ Cell run_cell(const odesens::Problem& p, const CellSpec& spec, const odesens::Re
   return c;
 }
 
+// A column of --methods: a method id, or "id:key=value;key=value" for
+// the method with options (pbsr:error_control=off).
+CellSpec cell_spec(const std::string& column) {
+  CellSpec spec;
+  const std::size_t colon = column.find(':');
+  spec.method = column.substr(0, colon);
+  if (colon == std::string::npos) return spec;
+  std::size_t at = colon + 1;
+  while (at < column.size()) {
+    std::size_t end = column.find(';', at);
+    if (end == std::string::npos) end = column.size();
+    const std::string pair = column.substr(at, end - at);
+    const std::size_t eq = pair.find('=');
+    if (eq != std::string::npos) spec.options.set(pair.substr(0, eq), pair.substr(eq + 1));
+    at = end + 1;
+  }
+  return spec;
+}
+
 // run_cell in a child process killed after `limit` seconds.
 Cell run_limited(const odesens::Problem& p, const CellSpec& spec, const odesens::Result& ref,
                  double limit) {
@@ -361,7 +381,7 @@ int main(int argc, char** argv) {
     std::printf("| %s | %.2g s |", base_name(path).c_str(), c.fsa_seconds);
     std::fflush(stdout);
     for (const std::string& m : methods) {
-      std::printf(" %s |", cell_text(run_limited(p, CellSpec{m, {}}, ref, limit)).c_str());
+      std::printf(" %s |", cell_text(run_limited(p, cell_spec(m), ref, limit)).c_str());
       std::fflush(stdout);
     }
     std::printf("\n");

@@ -536,7 +536,12 @@ TEST(Exponential, FastModesFollowAGrowingJp) {
     problem.rtol = 1e-8;
     problem.atol = {1e-30};
     const Result r = solve(problem, method);
-    EXPECT_TRUE(r.warnings.empty()) << method << ": " << r.warnings.front();
+    // S is off by about 1e-5 here, 1000 times rtol: the error estimate
+    // says so (the update is second order in the state solver's steps).
+    ASSERT_EQ(r.warnings.size(), 1u) << method;
+    EXPECT_NE(r.warnings[0].find("estimated error of S stayed above the tolerances"),
+              std::string::npos)
+        << r.warnings[0];
     const double x_error = std::fabs(r.x_at(10, 0) / x_t100 - 1);
     EXPECT_LT(x_error, 1e-4) << method;
     for (int i = 0; i < 2; ++i) {
@@ -545,7 +550,10 @@ TEST(Exponential, FastModesFollowAGrowingJp) {
       EXPECT_LT(std::fabs(r.s_at(5, i, 0) / ref_t50[i] - 1), bound) << method << " i = " << i;
       EXPECT_LT(std::fabs(r.s_at(10, i, 0) / ref_t100[i] - 1), bound) << method << " i = " << i;
     }
+    // Eq. 18 as published (and without the error control's splitting of
+    // steps, which shrinks the O(dt) error)...
     problem.options.set("exp_jp", std::string("frozen"));
+    problem.options.set("error_control", std::string("off"));
     const Result frozen = solve(problem, method);
     EXPECT_GT(std::fabs(frozen.s_at(10, 0, 0) / ref_t100[0] - 1), 3e-3) << method;
     // ... and says so.
@@ -616,9 +624,10 @@ TEST(PbsStateSolve, FailingAtTheDefaultToleranceIsRetriedTighterWithAWarning) {
   const Problem p = testing::sbml_problem("Laske_PLOSComputBiol2019", 3);
   const Result ref = solve(p, "cvodes_fsa");  // rtol 1e-8
   const Result r = solve(p, "pbsr");          // exp runs the same state solve
-  ASSERT_EQ(r.warnings.size(), 1u);
-  EXPECT_NE(r.warnings[0].find("state solve failed at rtol 1e-05"), std::string::npos) << r.warnings[0];
-  EXPECT_NE(r.warnings[0].find("rtol 1e-06"), std::string::npos) << r.warnings[0];
+  ASSERT_FALSE(r.warnings.empty());
+  const std::string& said = r.warnings.back();
+  EXPECT_NE(said.find("state solve failed at rtol 1e-05"), std::string::npos) << said;
+  EXPECT_NE(said.find("rtol 1e-06"), std::string::npos) << said;
   EXPECT_LT(testing::relative_max_difference(r.s, ref.s), 1e-2);
 }
 

@@ -28,6 +28,27 @@
 namespace odesens::pbs {
 namespace {
 
+// What the error estimates found (update_error.hpp), and the warnings of
+// steps whose estimate stayed above the tolerances.
+void write_error_stats(const ErrorCounters& e, methods::ResultBuilder& out) {
+  Stats& stats = out.stats();
+  stats.extra["error_estimate_largest"] = e.largest;
+  stats.extra["steps_over_tolerance"] = static_cast<double>(e.steps_over);
+  stats.extra["steps_split"] = static_cast<double>(e.steps_refined);
+  stats.extra["split_pieces"] = static_cast<double>(e.pieces);
+  if (e.steps_refined == 0 && e.steps_over > 0)
+    out.warn("the estimated error of S exceeded the tolerances on " +
+             std::to_string(e.steps_over) + " of " + std::to_string(e.steps_estimated) +
+             " steps, by up to " + rounded_number_text(e.largest) +
+             " times (error_control=refine splits such steps; cvodes_fsa controls S's error "
+             "itself)");
+  if (e.steps_left_over > 0)
+    out.warn("the estimated error of S stayed above the tolerances on " +
+             std::to_string(e.steps_left_over) + " steps after splitting them into " +
+             "max_pieces pieces, by up to " + rounded_number_text(e.largest_left_over) +
+             " times (raise max_pieces, tighten rtol, or use cvodes_fsa)");
+}
+
 // Statistics of the state solve over all its restarts and of the
 // propagator, and the warning of a frozen J_p that lagged.
 void write_stats(const cvodes::Session& session, const SensitivityPropagator& propagator,
@@ -46,6 +67,7 @@ void write_stats(const cvodes::Session& session, const SensitivityPropagator& pr
   stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
   stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
   stats.extra["workspace_bytes"] = session.workspace_bytes() + propagator.workspace_bytes();
+  write_error_stats(propagator.error_counters(), out);
   if (settings.exp_jp == ExpJp::frozen && c.frozen_jp_lag > 10.0 * problem.rtol.value_or(1e-6)) {
     out.warn("exp_jp=frozen: over stiff steps (dt |J_x| > 1) J_p changed by up to " +
              rounded_number_text(2.0 * c.frozen_jp_lag) +
@@ -105,6 +127,20 @@ void reach_with_events(const Problem& problem, cvodes::Session& session,
                                      np > 0 ? &sensitivities : nullptr, out);
 }
 
+// The estimate needs J at each step's midpoint on the trajectory, which
+// only exp_jacobian=midpoint provides.
+ErrorControlSettings error_control_for(const Problem& problem, const MethodOptions& options,
+                                       const Settings& settings) {
+  ErrorControlSettings control;
+  const std::string mode = options.get_string("error_control");
+  if (mode == "off" || settings.exp_jacobian != ExpJacobian::midpoint) return control;
+  control.mode = mode == "warn" ? ErrorControl::warn : ErrorControl::refine;
+  control.rtol = *problem.rtol;
+  control.atol = problem.atol;
+  control.max_pieces = options.get_int("max_pieces");
+  return control;
+}
+
 Result run(const Problem& problem, const MethodOptions& options, const Settings& settings) {
   cvodes::Session session(cvodes::initial_value_problem(problem),
                           cvodes::read_session_settings(options));
@@ -114,6 +150,7 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
 
   SensitivityPropagator propagator(session.model(), session.params().data(), settings);
   propagator.start(problem.t0, x, session.initial_sensitivity().data());
+  propagator.control_error(error_control_for(problem, options, settings));
   PropagatorFollower follow(propagator, nx, np);
 
   const auto& times = problem.output_times;
@@ -133,6 +170,11 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
     reach_plain(problem, stepper, follow, out);
   }
   write_stats(session, propagator, follow, settings, problem, out);
+  if (settings.exp_jacobian != ExpJacobian::midpoint &&
+      options.get_string("error_control") != "off" && np > 0)
+    out.warn("S's error is not estimated with exp_jacobian=" +
+             options.get_string("exp_jacobian") +
+             " (the estimate needs J at each step's midpoint: exp_jacobian=midpoint)");
   return out.take();
 }
 
@@ -188,6 +230,17 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    "one more J_p evaluation per step) or frozen (at the point exp_jacobian "
                    "chooses, as in the paper's Eq. 18)",
                    {"linear", "frozen"}});
+  specs.push_back({"error_control", OptionType::text, std::string("refine"),
+                   "what to do with each step's estimated error of S (from J at the step's "
+                   "ends and midpoint; the updates are second order in the state solver's "
+                   "steps): refine (split a step whose estimate exceeds the tolerances into "
+                   "pieces, states from the solver's interpolant), warn (say so in the "
+                   "result) or off; needs exp_jacobian=midpoint",
+                   {"refine", "warn", "off"}});
+  specs.push_back(bounded({"max_pieces", OptionType::integer, std::int64_t{16},
+                           "most pieces error_control=refine splits one state solver step into",
+                           {}},
+                          2, 1e6));
   specs.push_back({"updates", OptionType::text, std::string("auto"),
                    "S updates with dense n x n matrices or with the sparse J_x (Peano-Baker "
                    "steps as sparse products; the exponential's action by a truncated Taylor "

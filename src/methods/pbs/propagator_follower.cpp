@@ -11,6 +11,28 @@ void PropagatorFollower::step_taken(double t, const double* x_end) {
   std::copy(x_end, x_end + pending_x_.size(), pending_x_.begin());
   pending_ = true;
   ++grid_points;
+  if (pending_mid_ok_) split_pending(propagator_.plan(t, x_end, pending_mid_.data()));
+}
+
+void PropagatorFollower::split_pending(std::int64_t pieces) {
+  pieces_ = pieces;
+  if (pieces <= 1) return;
+  const std::size_t nx = pending_x_.size(), m = static_cast<std::size_t>(pieces);
+  if (piece_t_.size() < m) {  // grows to the largest split only
+    piece_t_.resize(m);
+    piece_x_.resize(m * nx);
+    piece_mid_.resize(m * nx);
+  }
+  const double t0 = propagator_.t(), h = (pending_t_ - t0) / static_cast<double>(pieces);
+  for (std::size_t i = 0; i < m; ++i) {
+    const bool last = i + 1 == m;
+    piece_t_[i] = last ? pending_t_ : t0 + static_cast<double>(i + 1) * h;
+    if (last)
+      std::copy(pending_x_.begin(), pending_x_.end(), piece_x_.begin() + i * nx);
+    else
+      solution_->interpolate(piece_t_[i], piece_x_.data() + i * nx);
+    solution_->interpolate(t0 + (static_cast<double>(i) + 0.5) * h, piece_mid_.data() + i * nx);
+  }
 }
 
 const double* PropagatorFollower::sensitivity_at(double t, const double* x) {
@@ -20,16 +42,41 @@ const double* PropagatorFollower::sensitivity_at(double t, const double* x) {
 
 const double* PropagatorFollower::sensitivity_ahead(double t, const double* x) {
   if (!pending_ || t == propagator_.t()) return propagator_.s();
+  if (pieces_ > 1) return sensitivity_in_pieces(t, x);
   const bool mid = midpoint_state(t, output_mid_.data());
   propagator_.sensitivity_at(t, x, mid ? output_mid_.data() : nullptr, s_out_.data());
   return s_out_.data();
 }
 
+const double* PropagatorFollower::sensitivity_in_pieces(double t, const double* x) {
+  const std::size_t nx = pending_x_.size();
+  std::size_t before = 0;  // pieces that end before t
+  while (before + 1 < static_cast<std::size_t>(pieces_) && piece_t_[before] < t) ++before;
+  if (before > 0) propagator_.save();
+  for (std::size_t i = 0; i < before; ++i)
+    propagator_.advance(piece_t_[i], piece_x_.data() + i * nx, piece_mid_.data() + i * nx);
+  if (t == propagator_.t()) {
+    std::copy(propagator_.s(), propagator_.s() + s_out_.size(), s_out_.begin());
+  } else {
+    const bool mid = midpoint_state(t, output_mid_.data());
+    propagator_.sensitivity_at(t, x, mid ? output_mid_.data() : nullptr, s_out_.data());
+  }
+  if (before > 0) propagator_.restore();
+  return s_out_.data();
+}
+
 void PropagatorFollower::catch_up() {
   if (!pending_) return;
-  propagator_.advance(pending_t_, pending_x_.data(),
-                      pending_mid_ok_ ? pending_mid_.data() : nullptr);
+  if (pieces_ > 1) {
+    const std::size_t nx = pending_x_.size();
+    for (std::size_t i = 0; i < static_cast<std::size_t>(pieces_); ++i)
+      propagator_.advance(piece_t_[i], piece_x_.data() + i * nx, piece_mid_.data() + i * nx);
+  } else {
+    propagator_.advance(pending_t_, pending_x_.data(),
+                        pending_mid_ok_ ? pending_mid_.data() : nullptr);
+  }
   pending_ = false;
+  pieces_ = 1;
 }
 
 bool PropagatorFollower::midpoint_state(double t, double* out) {

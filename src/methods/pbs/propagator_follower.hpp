@@ -5,6 +5,11 @@
 // update from the step's left end, with x(t_out) from the solver's
 // interpolant (CVodeGetDky). It needs nothing of CVODES: any stepper with a
 // StepListener can drive it.
+//
+// With error control (update_error.hpp) a step whose estimated error
+// exceeds the tolerances is split into equal pieces when it is taken: the
+// states at the pieces' ends and midpoints come from the interpolant then,
+// while it still covers the step.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +29,10 @@ class PropagatorFollower final : public integrate::StepListener {
   void set_solution(integrate::SteppedSolution* solution) { solution_ = solution; }
   // After an event or a switch the propagator restarts at the instant:
   // no step is pending any more.
-  void restart() { pending_ = false; }
+  void restart() {
+    pending_ = false;
+    pieces_ = 1;
+  }
   // The midpoint state comes from the solver's interpolant, valid over its
   // last step only: taken now, used when the step is caught up.
   void step_taken(double t, const double* x_end) override;
@@ -39,6 +47,11 @@ class PropagatorFollower final : public integrate::StepListener {
 
  private:
   void catch_up();
+  // Samples the pieces of the pending step from the interpolant.
+  void split_pending(std::int64_t pieces);
+  // S at t inside a split step: through the pieces before t, then a
+  // partial update; the propagator returns to the step's start.
+  const double* sensitivity_in_pieces(double t, const double* x);
   // x at the midpoint of [propagator time, t], inside the last step.
   bool midpoint_state(double t, double* out);
 
@@ -47,6 +60,10 @@ class PropagatorFollower final : public integrate::StepListener {
   bool pending_ = false, pending_mid_ok_ = false;
   double pending_t_ = 0.0;
   std::vector<double> pending_x_, pending_mid_, output_mid_, s_out_;
+  // The pending step's pieces: their end times, end states and midpoint
+  // states (pieces_ x nx each); grown to the largest split, then reused.
+  std::int64_t pieces_ = 1;
+  std::vector<double> piece_t_, piece_x_, piece_mid_;
 };
 
 }  // namespace odesens::pbs

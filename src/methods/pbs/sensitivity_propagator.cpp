@@ -139,14 +139,17 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
       x_mid && settings_.exp_jacobian == ExpJacobian::midpoint && !constant_jacobians_;
   // exp with midpoint Jacobians never reads those of the ends: evaluate
   // J at the midpoint instead, one pair per interval as before.
-  const bool need_ends = !(midpoint && settings_.algorithm == Algorithm::exp);
-  evaluate_right_end(t1, x1, need_ends);
+  // With error control every step needs J at both ends for its estimate.
+  const bool need_ends = !(midpoint && settings_.algorithm == Algorithm::exp) || error_;
+  const bool use_plan = planned_ && t1 == planned_t_;
+  if (!use_plan) evaluate_right_end(t1, x1, need_ends);
   const bool jp_ends = !constant_jacobians_ && (need_ends || np_ > 0);
   std::int64_t n_int = 1;
   if (!need_ends || use_exponential(dt, n_int))
-    exponential_interval(dt, x_mid, midpoint, jp_ends);
+    exponential_interval(dt, x_mid, midpoint, jp_ends, use_plan);
   else
     peano_baker_interval(t1, x1, n_int);
+  planned_ = false;
   t_ = t1;
   std::copy(x1, x1 + nx_, x_.begin());
   ends_swapped_ = need_ends || jp_ends;
@@ -170,9 +173,9 @@ void SensitivityPropagator::evaluate_right_end(double t1, const double* x1, bool
 }
 
 void SensitivityPropagator::exponential_interval(double dt, const double* x_mid, bool midpoint,
-                                                 bool jp_ends) {
+                                                 bool jp_ends, bool mid_ready) {
   const bool ramp = exponential_.ramp();
-  if (midpoint) evaluate(t_ + 0.5 * dt, x_mid, mid_, ramp ? Parts::jx_only : Parts::both);
+  if (midpoint && !mid_ready) evaluate(t_ + 0.5 * dt, x_mid, mid_, ramp ? Parts::jx_only : Parts::both);
   const bool mean =
       !midpoint && settings_.exp_jacobian == ExpJacobian::mean && !constant_jacobians_;
   if (mean) {
@@ -215,6 +218,7 @@ void SensitivityPropagator::peano_baker_interval(double t1, const double* x1, st
 void SensitivityPropagator::sensitivity_at(double t, const double* x, const double* x_mid,
                                            double* s_out) {
   const double t_saved = t_;
+  const bool plan_kept = planned_ && t == planned_t_;
   const Counters counters_saved = counters_;
   std::copy(s_.begin(), s_.end(), s_saved_.begin());
   std::copy(x_.begin(), x_.end(), x_saved_.begin());
@@ -228,6 +232,76 @@ void SensitivityPropagator::sensitivity_at(double t, const double* x, const doub
   counters_ = counters_saved;
   counters_.jacobian_evals = evals;
   ++counters_.output_updates;
+  // Swapped back, right_ and mid_ are the plan's again when t is its end.
+  planned_ = plan_kept;
+}
+
+void SensitivityPropagator::control_error(const ErrorControlSettings& control) {
+  control_ = control;
+  error_.reset();
+  if (control.mode == ErrorControl::off || np_ == 0 || constant_jacobians_) return;
+  error_ = std::make_unique<UpdateError>(shape_, control.rtol, control.atol, p_);
+  if (control.mode != ErrorControl::refine) return;
+  saved_x_.resize(nx_);
+  saved_s_.resize(nx_ * np_);
+  saved_left_ = left_;
+}
+
+// Local error ~ h^3 (update_error.hpp): m pieces of h / m bring a step's
+// estimate e to e / m^3 each; 10 % more for the estimate's own error.
+std::int64_t SensitivityPropagator::plan(double t1, const double* x1, const double* x_mid) {
+  planned_ = false;
+  const double dt = t1 - t_;
+  if (!error_ || !x_mid || !(dt > 0.0)) return 1;
+  evaluate(t1, x1, right_);
+  evaluate(t_ + 0.5 * dt, x_mid, mid_);
+  planned_ = true;
+  planned_t_ = t1;
+  std::int64_t n_int = 1;
+  const UpdateKind kind =
+      use_exponential(dt, n_int) ? UpdateKind::exponential : UpdateKind::peano_baker;
+  const double e = error_->estimate(left_, mid_, right_, dt, s_, kind,
+                                    settings_.exp_jp == ExpJp::frozen);
+  ErrorCounters& c = error_counters_;
+  ++c.steps_estimated;
+  c.largest = std::max(c.largest, std::isfinite(e) ? e : INFINITY);
+  if (e <= 1.0) return 1;
+  ++c.steps_over;
+  if (control_.mode != ErrorControl::refine) return 1;
+  const double wanted = std::isfinite(e) ? std::ceil(1.1 * std::cbrt(e)) : INFINITY;
+  std::int64_t m = wanted >= static_cast<double>(control_.max_pieces)
+                       ? control_.max_pieces
+                       : static_cast<std::int64_t>(wanted);
+  // Pieces must stay distinct in floating point (steps near a time's
+  // resolution: Laske_PLOSComputBiol2019 at its switches).
+  const double resolution = 16.0 * std::numeric_limits<double>::epsilon() *
+                            std::max(std::fabs(t_), std::fabs(t1));
+  while (m > 1 && dt / static_cast<double>(m) <= resolution) m /= 2;
+  if (m <= 1) return 1;
+  planned_ = false;  // the pieces need Jacobians of their own
+  const double after = e / (static_cast<double>(m) * m * m);
+  if (after > 1.0) {
+    ++c.steps_left_over;
+    c.largest_left_over = std::max(c.largest_left_over, after);
+  }
+  ++c.steps_refined;
+  c.pieces += m;
+  return m;
+}
+
+void SensitivityPropagator::save() {
+  saved_t_ = t_;
+  saved_x_ = x_;
+  saved_s_ = s_;
+  saved_left_ = left_;
+}
+
+void SensitivityPropagator::restore() {
+  t_ = saved_t_;
+  x_ = saved_x_;
+  s_ = saved_s_;
+  left_ = saved_left_;
+  planned_ = false;
 }
 
 // Algorithm 2's refinement: n_int equal sub-intervals, x interpolated
@@ -275,8 +349,11 @@ double SensitivityPropagator::workspace_bytes() const {
     doubles += v->capacity();
   for (const Jacobians* j : {&left_, &right_, &sub_a_, &sub_b_, &mid_})
     doubles += j->jx.capacity() + j->jp.capacity() + j->f.capacity();
+  for (const std::vector<double>* v : {&saved_x_, &saved_s_, &saved_left_.jx, &saved_left_.jp,
+                                       &saved_left_.f})
+    doubles += v->capacity();
   return 8.0 * static_cast<double>(doubles) + peano_baker_.workspace_bytes() +
-         exponential_.workspace_bytes();
+         exponential_.workspace_bytes() + (error_ ? error_->workspace_bytes() : 0.0);
 }
 
 std::vector<double> sensitivities_on_grid(const Model& model, const std::vector<double>& p,

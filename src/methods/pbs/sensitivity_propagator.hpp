@@ -12,6 +12,7 @@
 #include "methods/pbs/exponential_update.hpp"
 #include "methods/pbs/peano_baker_update.hpp"
 #include "methods/pbs/propagator_jacobians.hpp"
+#include "methods/pbs/update_error.hpp"
 #include "odesens/model.hpp"
 #include "odesens/pbs.hpp"
 
@@ -22,6 +23,18 @@ class SensitivityPropagator {
   SensitivityPropagator(const Model& model, const double* p, const Settings& settings);
 
   void start(double t0, const double* x0, const double* s0);
+  // Estimates the error of each step (update_error.hpp). Needs the
+  // midpoint states: then every step evaluates J at both ends.
+  void control_error(const ErrorControlSettings& control);
+  // Before advance(t1, x1, x_mid) to the end of a state solver step: the
+  // estimate of the step's error, and the number of equal pieces it should
+  // be split into (1 without error control). The Jacobians it evaluates
+  // serve advance() when the step is taken whole.
+  std::int64_t plan(double t1, const double* x1, const double* x_mid);
+  // A copy of the propagator's point (t, x, S, the left end's Jacobians),
+  // and its return there: for outputs inside a step split into pieces.
+  void save();
+  void restore();
   // Moves from the current point to (t1, x1), t1 > current time. x_mid:
   // the state at the interval's midpoint, for the midpoint exponential
   // update (Settings::exp_jacobian), or null (left-end Jacobians).
@@ -34,6 +47,7 @@ class SensitivityPropagator {
   double t() const { return t_; }
   const double* s() const { return s_.data(); }
   const Counters& counters() const { return counters_; }
+  const ErrorCounters& error_counters() const { return error_counters_; }
   // Bytes held by the propagator's buffers (Stats' workspace_bytes).
   double workspace_bytes() const;
 
@@ -48,7 +62,9 @@ class SensitivityPropagator {
   bool use_exponential(double dt, std::int64_t& n_int) const;
   // Eq. 18 over the interval, with J at its midpoint, the ends' mean or
   // the left end (Settings::exp_jacobian).
-  void exponential_interval(double dt, const double* x_mid, bool midpoint, bool jp_ends);
+  // mid_ready: mid_ holds the Jacobians at x_mid already (plan()).
+  void exponential_interval(double dt, const double* x_mid, bool midpoint, bool jp_ends,
+                            bool mid_ready);
   // Eq. 24 over the interval refined into n_int sub-intervals.
   void peano_baker_interval(double t1, const double* x1, std::int64_t n_int);
   void refined_peano_baker(double t1, const double* x1, std::int64_t n_int);
@@ -74,6 +90,16 @@ class SensitivityPropagator {
   std::vector<double> s_, s_next_;
   std::vector<double> s_saved_, x_saved_;  // sensitivity_at's restore point
   bool ends_swapped_ = false;              // the last advance() swapped left_/right_
+
+  ErrorControlSettings control_;
+  std::unique_ptr<UpdateError> error_;
+  ErrorCounters error_counters_;
+  // right_ and mid_ hold the Jacobians of the step planned to end at planned_t_.
+  bool planned_ = false;
+  double planned_t_ = 0.0;
+  double saved_t_ = 0.0;
+  std::vector<double> saved_x_, saved_s_;
+  Jacobians saved_left_;
 };
 
 }  // namespace odesens::pbs

@@ -1,0 +1,154 @@
+#include "methods/pbs/update_error.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "linalg/csc.hpp"
+#include "linalg/dense.hpp"
+
+namespace odesens::pbs {
+
+UpdateError::UpdateError(const PropagatorShape& shape, double rtol,
+                         const std::vector<double>& atol, const double* p)
+    : shape_(shape), rtol_(rtol) {
+  const std::size_t nx = shape_.nx, np = shape_.np, nm = shape_.nm();
+  abs_tol_.resize(nm);
+  for (std::size_t j = 0; j < np; ++j) {
+    const double pbar = std::fabs(p[j]) > 0.0 ? std::fabs(p[j]) : 1.0;
+    for (std::size_t i = 0; i < nx; ++i) {
+      const double a = atol.empty() ? 0.0 : atol.size() == nx ? atol[i] : atol[0];
+      abs_tol_[j * nx + i] = a / pbar;
+    }
+  }
+  const std::size_t jx_size = shape_.sparse ? shape_.jx_pattern->nnz() : nx * nx;
+  a_curve_.resize(jx_size);
+  a_change_.resize(jx_size);
+  for (std::vector<double>* v : {&b_curve_, &b_mid_, &error_, &product_a_, &product_b_, &s_end_})
+    v->resize(nm);
+}
+
+void UpdateError::jx_times(const std::vector<double>& a, const double* v, std::size_t nv,
+                           double* out) const {
+  if (shape_.sparse) {
+    linalg::csc_multiply(*shape_.jx_pattern, a.data(), nv, v, out);
+    return;
+  }
+  linalg::gemm(linalg::Trans::no, linalg::Trans::no, shape_.nx, nv, shape_.nx, 1.0, a.data(),
+               shape_.nx, v, shape_.nx, 0.0, out, shape_.nx);
+}
+
+double UpdateError::estimate(const Jacobians& left, const Jacobians& mid, const Jacobians& right,
+                             double h, const std::vector<double>& s, UpdateKind kind,
+                             bool frozen_jp) {
+  const std::size_t np = shape_.np, nm = shape_.nm();
+  if (np == 0) return 0.0;
+  for (std::size_t q = 0; q < a_curve_.size(); ++q) {
+    a_curve_[q] = left.jx[q] - 2.0 * mid.jx[q] + right.jx[q];
+    a_change_[q] = right.jx[q] - left.jx[q];
+  }
+  dense_jp(shape_, left, b_curve_.data());
+  dense_jp(shape_, right, product_a_.data());
+  dense_jp(shape_, mid, b_mid_.data());
+  for (std::size_t q = 0; q < nm; ++q) b_curve_[q] += product_a_[q] - 2.0 * b_mid_[q];
+
+  predict_end(mid.jx, h, s);
+  jx_times(a_curve_, s.data(), np, error_.data());
+  if (kind == UpdateKind::peano_baker) {
+    // -h^3 (A2 S + B2) / 12 = -(h / 3) (A'' S + B'') in second differences.
+    for (std::size_t q = 0; q < nm; ++q) error_[q] = -(h / 3.0) * (error_[q] + b_curve_[q]);
+    damp_stiff_rows(mid.jx, h);
+    return weighted_norm(s);
+  }
+  // h^3 (A2 S / 24 - B2 / 12) in second differences (+B2 / 24 frozen).
+  const double b_factor = frozen_jp ? h / 6.0 : -h / 3.0;
+  for (std::size_t q = 0; q < nm; ++q)
+    error_[q] = (h / 6.0) * error_[q] + b_factor * b_curve_[q];
+  // -h^3 [A_M, A1] S / 12 + h^3 A1 B_M / 12
+  //   = (h^2 / 12) (-A_M (dA S) + dA (A_M S + B_M)), dA = A_R - A_L.
+  // The commutator and coupling terms come from expanding e^{h A} in h A:
+  // on a stiff step (h |a_ii| > 1 for some i) they are meaningless (fast
+  // equilibria make them huge where the solution is smooth) and left out.
+  if (stiff_step(mid.jx, h)) {
+    damp_stiff_rows(mid.jx, h);
+    return weighted_norm(s);
+  }
+  const double c = h * h / 12.0;
+  jx_times(a_change_, s.data(), np, product_a_.data());
+  jx_times(mid.jx, product_a_.data(), np, product_b_.data());
+  for (std::size_t q = 0; q < nm; ++q) error_[q] -= c * product_b_[q];
+  jx_times(mid.jx, s.data(), np, product_a_.data());
+  for (std::size_t q = 0; q < nm; ++q) product_a_[q] += b_mid_[q];
+  jx_times(a_change_, product_a_.data(), np, product_b_.data());
+  for (std::size_t q = 0; q < nm; ++q) error_[q] += c * product_b_[q];
+  damp_stiff_rows(mid.jx, h);
+  return weighted_norm(s);
+}
+
+bool UpdateError::stiff_step(const std::vector<double>& jx, double h) const {
+  for (std::size_t i = 0; i < shape_.nx; ++i)
+    if (h * std::fabs(diagonal(jx, i)) > 1.0) return true;
+  return false;
+}
+
+// |S| at the step's end, for the weights: S changes over a step (from 0 at
+// the start, often), and an error is judged against the larger of the two.
+// Exponential Euler with J's diagonal: S + h phi1(h a_ii) (A_M S + B_M).
+void UpdateError::predict_end(const std::vector<double>& jx_mid, double h,
+                              const std::vector<double>& s) {
+  const std::size_t nx = shape_.nx, np = shape_.np;
+  jx_times(jx_mid, s.data(), np, s_end_.data());
+  for (std::size_t i = 0; i < nx; ++i) {
+    const double z = h * diagonal(jx_mid, i);
+    const double phi1 = z < -1e-3 ? std::expm1(z) / z : 1.0;
+    for (std::size_t j = 0; j < np; ++j) {
+      const std::size_t q = j * nx + i;
+      s_end_[q] = s[q] + h * phi1 * (s_end_[q] + b_mid_[q]);
+    }
+  }
+}
+
+// The expansion above holds where h |J| is small. A component that decays
+// much faster than the step (h a_ii << -1) forgets what went wrong early in
+// the step: its error is the defect integrated against e^{a_ii (h - s)},
+// about phi1(h a_ii) = (e^{h a_ii} - 1) / (h a_ii) of the undamped sum.
+// J's diagonal stands in for its spectrum.
+void UpdateError::damp_stiff_rows(const std::vector<double>& jx, double h) {
+  const std::size_t nx = shape_.nx, np = shape_.np;
+  for (std::size_t i = 0; i < nx; ++i) {
+    const double z = h * diagonal(jx, i);
+    if (!(z < -1e-3)) continue;
+    const double damping = std::expm1(z) / z;
+    for (std::size_t j = 0; j < np; ++j) error_[j * nx + i] *= damping;
+  }
+}
+
+double UpdateError::diagonal(const std::vector<double>& jx, std::size_t i) const {
+  if (!shape_.sparse) return jx[i * shape_.nx + i];
+  const SparsityPattern& p = *shape_.jx_pattern;
+  for (auto q = static_cast<std::size_t>(p.col_ptr[i]);
+       q < static_cast<std::size_t>(p.col_ptr[i + 1]); ++q)
+    if (static_cast<std::size_t>(p.row_idx[q]) == i) return jx[q];
+  return 0.0;
+}
+
+double UpdateError::weighted_norm(const std::vector<double>& s) const {
+  const std::size_t nm = shape_.nm();
+  double sum = 0.0;
+  for (std::size_t q = 0; q < nm; ++q) {
+    // An entry with no tolerance at all (atol 0 where S is 0) is not weighed.
+    const double weight = rtol_ * std::max(std::fabs(s[q]), std::fabs(s_end_[q])) + abs_tol_[q];
+    if (weight > 0.0) sum += (error_[q] / weight) * (error_[q] / weight);
+  }
+  return std::sqrt(sum / static_cast<double>(nm));
+}
+
+double UpdateError::workspace_bytes() const {
+  std::size_t doubles = 0;
+  for (const std::vector<double>* v :
+       {&abs_tol_, &a_curve_, &a_change_, &b_curve_, &b_mid_, &error_, &product_a_, &product_b_,
+        &s_end_})
+    doubles += v->capacity();
+  return 8.0 * static_cast<double>(doubles);
+}
+
+}  // namespace odesens::pbs
