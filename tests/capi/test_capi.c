@@ -640,8 +640,9 @@ static void test_result_getters(void) {
 /* ---- lifetimes ---- */
 
 /* A result says what it distrusts: exp with J_p frozen over steps of a
- * stiff model whose J_p grows (fast modes lag it) warns; the default does
- * not. */
+ * stiff model whose J_p grows (fast modes lag it) warns; J_p linear (the
+ * default) does not. Without error control (error_control=off): with it the
+ * estimate of S's error warns too (tests/methods/test_pbs.cpp). */
 static void test_result_warnings(void) {
   static const char* text =
       "param k = 1e8\nstate x = 1\nstate y = 0\n"
@@ -653,6 +654,7 @@ static void test_result_warnings(void) {
   for (int k = 0; k < 2; ++k) {
     odesens_solver* s = make_solver(m, "exp", times, 3, 1e-6, 1e-30);
     CHECK_OK(odesens_solver_set_option_string(s, "exp_jp", frozen[k]));
+    CHECK_OK(odesens_solver_set_option_string(s, "error_control", "off"));
     odesens_result* r = solve_ok(s);
     if (!r) {
       odesens_solver_free(s);
