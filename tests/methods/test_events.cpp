@@ -289,6 +289,35 @@ TEST_P(ForwardEvents, CarrySAcrossDosesSwitchesAndCascades) {
 INSTANTIATE_TEST_SUITE_P(Methods, ForwardEvents,
                          ::testing::Values("pbsr", "exp", "odesd", "dopri8s", "grk4as"));
 
+// A switch of f at a time of its own (Oliveira_NatCommun2021's transmission
+// rate at t_2 = 97) on large states, with an output time on it. A one-step
+// method that ends a step on the switch sees f there on its new branch, and
+// odesd's steps collapsed before t = 97 ("step size collapsed"); the steps
+// now end one ulp before such a switch (integrate/events/time_switches.hpp).
+// x' = b x: x = x0 e^{b1 t} before t2, x0 e^{b1 t2 + b2 (t - t2)} after.
+TEST_P(ForwardEvents, ASwitchOfTAloneOnAnOutputTimeIsSteppedTo) {
+  const std::string method = GetParam();
+  auto problem = event_ode_problem(
+      "param b1 = 0.1\nparam b2 = 0.02\nparam t2 = 97\nstate x = 1e7\n"
+      "dx/dt = piecewise(b1, t < t2, b2) * x\n",
+      linspace(0, 120, 121));
+  problem.rtol = 1e-8;
+  problem.atol = {1e-6};
+  const Result r = solve(problem, method);
+  const double b1 = 0.1, b2 = 0.02, t2 = 97;
+  double worst = 0.0;
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    const double t = r.times[i], after = t >= t2 ? 1.0 : 0.0;
+    const double x = 1e7 * std::exp(b1 * std::min(t, t2) + b2 * std::max(t - t2, 0.0));
+    const double s[3] = {x * std::min(t, t2), x * std::max(t - t2, 0.0), after * x * (b1 - b2)};
+    worst = std::max(worst, std::fabs(r.x[i] / x - 1));
+    for (int j = 0; j < 3; ++j) worst = std::max(worst, std::fabs(r.s[3 * i + j] - s[j]) / (x * t2));
+  }
+  const double tolerance = method == "pbsr" || method == "exp" ? 1e-4 : 1e-6;
+  EXPECT_LT(worst, tolerance) << method;
+  EXPECT_LT(r.stats.steps, 2000) << method;
+}
+
 // An output time on an instant gives the value after it, as cvodes_fsa
 // gives it: for t >= 1.5 and for the strict t > 1.5 (true just after).
 TEST_P(ForwardEvents, AnOutputOnAnInstantIsTheValueAfterIt) {

@@ -160,9 +160,27 @@ void EventedSolution::step_events(double t_limit) {
     return;
   }
   const double t0 = inner_.t();
+  if (!time_switches_.found()) {
+    const double t_end = output_count_ > 0 ? std::max(t_limit, output_times_[output_count_ - 1])
+                                           : t_limit;
+    time_switches_.find(events_, t0, t_end, inner_.x());
+  }
   events_.root_values(t0, inner_.x(), g_start_.data());
   const double next = events_.next_execution();
-  inner_.step(std::min(t_limit, next > t0 ? next : t_limit));
+  double target = std::min(t_limit, next > t0 ? next : t_limit);
+  // A switch of t alone before the target: the step ends one ulp before it,
+  // where f is still on the step's branch (at the switch time itself f is
+  // on the new one, and a step ending there fails its error test however
+  // short), and the instant happens at the switch.
+  const double t_switch = time_switches_.next_after(std::max(t0, fired_switch_));
+  const double before_switch = std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
+  const bool to_switch = t_switch <= target;
+  if (to_switch && !(before_switch > t0)) {
+    fire_time_switch(t_switch);
+    return;
+  }
+  if (to_switch) target = before_switch;
+  inner_.step(target);
   const double t1 = inner_.t();
   events_.root_values(t1, inner_.x(), g_new_.data());
   const auto& roots = events_.roots_of_system();
@@ -246,7 +264,29 @@ void EventedSolution::step_events(double t_limit) {
   if (next <= t1) {  // a delayed execution is due at the step's end
     std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
     instant(t1, y_scratch_.data(), nullptr);
+    return;
   }
+  if (to_switch && t1 == target) fire_time_switch(t_switch);
+}
+
+// The instant of a switch of t alone at t_switch, with the state one ulp
+// before it (where the step ended) as the state there.
+void EventedSolution::fire_time_switch(double t_switch) {
+  fired_switch_ = t_switch;
+  std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
+  events_.root_values(t_switch, y_scratch_.data(), g_new_.data());
+  side_ = events_.sides();
+  const auto& roots = events_.roots_of_system();
+  bool any = false;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    found_[i] = 0;
+    if (!comparison_changed(roots[i], side_[i], g_new_[i])) continue;
+    const int before = side_[i];
+    found_[i] = before != 0 && before != EventSystem::kUnordered ? -before
+                                                                 : (g_new_[i] > 0.0 ? 1 : -1);
+    any = true;
+  }
+  if (any) instant(t_switch, y_scratch_.data(), found_.data());
 }
 
 }  // namespace odesens::integrate

@@ -18,9 +18,11 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "integrate/events/event_runner.hpp"
+#include "integrate/events/time_switches.hpp"
 #include "integrate/output_grid.hpp"
 
 namespace odesens::integrate {
@@ -86,6 +88,11 @@ class EventedSolution final : public SteppedSolution {
   std::vector<double> y_after_, y_scratch_, g_new_, g_start_, g_end_;
   std::vector<int> side_;  // the sides at the start of the part of the step searched
   std::vector<int> found_;
+  // Switches of t alone, where the steps of a solver that does not locate
+  // roots end.
+  TimeSwitches time_switches_;
+  double fired_switch_ = -std::numeric_limits<double>::infinity();
+  void fire_time_switch(double t_switch);
 };
 
 }  // namespace odesens::integrate

@@ -1,0 +1,37 @@
+// The times at which root functions of t alone (not of the states) that are
+// linear in t change their comparison: a rate that switches at t = t_2, or
+// at t = 4 + T0, is known before the solve gets there. A one-step solver
+// that does not locate roots itself steps across such a jump of f only
+// with steps of the jump's own size (odesd's collapsed at t = 97 on
+// Oliveira_NatCommun2021); stopping its steps at these times instead lets
+// the instant happen at a step's end. Found once per solve, from the root
+// functions' values at three times.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "integrate/events/event_runner.hpp"
+
+namespace odesens::integrate {
+
+class TimeSwitches {
+ public:
+  // The crossings in (t0, t_end]; x: any state (the roots do not read it).
+  void find(EventRunner& events, double t0, double t_end, const double* x);
+  bool found() const { return found_; }
+  // The earliest crossing after t, or +infinity.
+  double next_after(double t) const;
+
+ private:
+  // The first representable time near t_guess where root i's comparison
+  // differs from its value at t0, or NaN when none within a few ulps.
+  double first_changed_time(EventRunner& events, std::size_t i, int side0, double t_guess,
+                            const double* x);
+
+  bool found_ = false;
+  std::vector<double> times_;  // sorted
+  std::vector<double> g_;
+};
+
+}  // namespace odesens::integrate
