@@ -126,6 +126,17 @@ void register_benchmarks() {
         benchmark::RegisterBenchmark((group + name + "/" + method).c_str(), bench, problem,
                                      method, false)
             ->Unit(benchmark::kMillisecond);
+      // exp without its error control (the paper's algorithm), and with
+      // outputs by partial updates instead of from the step's Jacobians.
+      for (const char* option : {"error_control=off", "outputs=partial"}) {
+        Problem variant = problem;
+        const std::string text = option;
+        const std::size_t eq = text.find('=');
+        variant.options.set(text.substr(0, eq), text.substr(eq + 1));
+        benchmark::RegisterBenchmark((group + name + "/exp:" + text).c_str(), bench, variant,
+                                     "exp", false)
+            ->Unit(benchmark::kMillisecond);
+      }
     }
   }
   for (int n = 5; n <= 100; n += 5) {

@@ -1038,6 +1038,9 @@ def methods_section():
     matrix = saved_or_run("BENCH_MATRIX_OUTPUT", [os.path.join(build, "bin", "bench_method_matrix")])
     stiffness = saved_or_run("BENCH_STIFFNESS_OUTPUT",
                              [os.path.join(build, "bin", "bench_stiffness_check"), "--repeats", "11"])
+    control = saved_or_run("BENCH_PBS_CONTROL_OUTPUT", [
+        os.path.join(build, "bin", "bench_method_matrix"), "--max-limit", "60", "--methods",
+        "pbsr:error_control=off,pbsr,exp:error_control=off,exp"])
     rows = [l for l in matrix.split("\n") if l.startswith("|")]
     cells = [c.strip() for l in rows[2:] for c in l.strip("|").split("|")[2:]]
     count = lambda word: sum(1 for c in cells if c.startswith(word))
@@ -1060,6 +1063,15 @@ def methods_section():
         "Cells: {} ok, {} WRONG, {} warned, {} killed, {} ended with a status.".format(
             count("ok"), count("WRONG"), count("warned"), count("killed"),
             len(cells) - count("ok") - count("WRONG") - count("warned") - count("killed")),
+        "",
+        "### pbsr and exp with and without error control",
+        "",
+        "Command: `build/bin/bench_method_matrix --max-limit 60 --methods",
+        "\"pbsr:error_control=off,pbsr,exp:error_control=off,exp\"`: the same cells, with the",
+        "paper's algorithms (`error_control=off`) beside the default (`refine`: steps whose",
+        "estimated error of S exceeds the tolerances are split; docs/methods/pbsr.md#error-control).",
+        "",
+    ] + [l for l in control.split("\n") if l.startswith("|")] + [
         "",
         "### What the stiffness test costs where it never fires, and saves where it does",
         "",

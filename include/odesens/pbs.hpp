@@ -85,6 +85,11 @@ struct Settings {
   ExpJp exp_jp = ExpJp::linear;
   Updates updates = Updates::automatic;
   std::int64_t sparse_threshold = 100;
+  // S at output times inside a step of the methods pbsr and exp: from the
+  // step's own Jacobians by a rational form of its update (no model
+  // evaluations; dense updates with the error estimate's midpoint
+  // Jacobians), else by a partial update over [t_k, t_out].
+  bool interpolate_outputs = true;
 };
 
 struct Counters {
@@ -98,6 +103,7 @@ struct Counters {
   // lag a moving J_p by about half its change on such a step.
   double frozen_jp_lag = 0.0;
   std::int64_t output_updates = 0;   // partial updates to output times inside a step
+  std::int64_t output_interpolations = 0;  // outputs inside a step from the interpolant
   std::int64_t exponential_products = 0;  // sparse J products of the sparse exponential
   std::int64_t sparse_exponentials = 0;   // exponential updates taken as a sparse action
 };

@@ -204,8 +204,12 @@ TEST_P(PbsErrorControl, OscillatorConvergesWithTheTolerance) {
 
 TEST_P(PbsErrorControl, WarnSaysSoAndChangesNothing) {
   const std::string method = GetParam();
-  const Result off = with_control(calcium(1e-5), method, "off");
-  const Result warned = with_control(calcium(1e-5), method, "warn");
+  // Outputs by partial updates in both (with the estimate's Jacobians warn
+  // could interpolate them).
+  Problem p = calcium(1e-5);
+  p.options.set("outputs", "partial");
+  const Result off = with_control(p, method, "off");
+  const Result warned = with_control(p, method, "warn");
   EXPECT_TRUE(off.warnings.empty());
   ASSERT_EQ(warned.warnings.size(), 1u);
   EXPECT_NE(warned.warnings[0].find("estimated error of S exceeded the tolerances"),
@@ -261,6 +265,52 @@ TEST(PbsErrorControlOptions, BadValuesAreRefused) {
   p.options.set("error_control", "refine");
   p.options.set("max_pieces", 1);
   EXPECT_THROW(solve(p, "exp"), Error);
+}
+
+}  // namespace
+}  // namespace odesens
+
+namespace odesens {
+namespace {
+
+double stat(const Result& r, const char* key) {
+  const auto it = r.stats.extra.find(key);
+  return it == r.stats.extra.end() ? -1.0 : it->second;
+}
+
+// Outputs inside a step from the step's own Jacobians (output_interpolant.hpp)
+// instead of a partial update each: no model evaluations, and as accurate.
+TEST_P(PbsErrorControl, InterpolatedOutputsAreAsAccurateAsPartialUpdates) {
+  const std::string method = GetParam();
+  Problem p = calcium(1e-6, 401);
+  const Result ref = testing::tight_reference(p);
+  p.options.set("outputs", "partial");
+  const Result partial = solve(p, method);
+  p.options.set("outputs", "interpolate");
+  const Result interpolated = solve(p, method);
+  EXPECT_GT(stat(interpolated, "output_interpolations"), 100.0);
+  EXPECT_LT(stat(interpolated, "output_updates"), stat(partial, "output_updates"));
+  EXPECT_LT(interpolated.stats.jac_evals, partial.stats.jac_evals);
+  const double e_partial = column_error(partial, ref), e_interpolated = column_error(interpolated, ref);
+  std::printf("%s: partial %.3g, interpolated %.3g\n", method.c_str(), e_partial, e_interpolated);
+  EXPECT_LT(e_interpolated, 1.2 * e_partial + 1e-6);
+}
+
+// The (0,2) Pade form decays like the exponential on a stiff pair (k = 1e6):
+// outputs inside steps much longer than 1/k agree with partial updates.
+TEST(PbsOutputInterpolation, StiffComponentsSettleAsThePartialUpdateHasThem) {
+  for (const char* method : {"exp", "pbsr"}) {
+    Problem p = testing::ode_text_problem(
+        "param k = 1e6\nstate x = 1\nstate y = 0\n"
+        "dx/dt = -k*x + y\ndy/dt = k*x - 0.1*y*y\n",
+        testing::linspace(0, 20, 201), 1e-8, 1e-12);
+    p.options.set("outputs", "partial");
+    const Result partial = solve(p, method);
+    p.options.set("outputs", "interpolate");
+    const Result interpolated = solve(p, method);
+    EXPECT_GT(stat(interpolated, "output_interpolations"), 50.0) << method;
+    EXPECT_LT(testing::relative_max_difference(interpolated.s, partial.s), 1e-5) << method;
+  }
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ void write_stats(const cvodes::Session& session, const SensitivityPropagator& pr
   stats.extra["exp_intervals"] = static_cast<double>(c.exp_intervals);
   stats.extra["pbs_sub_intervals"] = static_cast<double>(c.sub_intervals);
   stats.extra["output_updates"] = static_cast<double>(c.output_updates);
+  stats.extra["output_interpolations"] = static_cast<double>(c.output_interpolations);
   stats.extra["exponential_products"] = static_cast<double>(c.exponential_products);
   stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
   stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
@@ -237,6 +238,13 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    "pieces, states from the solver's interpolant), warn (say so in the "
                    "result) or off; needs exp_jacobian=midpoint",
                    {"refine", "warn", "off"}});
+  specs.push_back({"outputs", OptionType::text, std::string("interpolate"),
+                   "S at output times inside a state solver step: interpolate (the step's "
+                   "update restricted to the output, J interpolated from the step's ends and "
+                   "midpoint, the exponential by its L-stable (0,2) Pade form: no model "
+                   "evaluations; dense updates with error_control) or partial (an exponential "
+                   "update over [t_k, t_out], J evaluated at the output)",
+                   {"interpolate", "partial"}});
   specs.push_back(bounded({"max_pieces", OptionType::integer, std::int64_t{16},
                            "most pieces error_control=refine splits one state solver step into",
                            {}},
@@ -254,6 +262,7 @@ std::vector<OptionSpec> pbs_common_option_specs() {
 
 // The options both methods share, into their Settings.
 void read_common(const MethodOptions& options, Settings& settings) {
+  settings.interpolate_outputs = options.get_string("outputs") == "interpolate";
   settings.exp_jp = options.get_string("exp_jp") == "frozen" ? ExpJp::frozen : ExpJp::linear;
   const std::string updates = options.get_string("updates");
   settings.updates = updates == "dense"    ? Updates::dense

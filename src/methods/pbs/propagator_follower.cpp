@@ -6,12 +6,37 @@ namespace odesens::pbs {
 
 void PropagatorFollower::step_taken(double t, const double* x_end) {
   catch_up();
+  knots_ = 0;
   pending_mid_ok_ = midpoint_state(t, pending_mid_.data());
   pending_t_ = t;
   std::copy(x_end, x_end + pending_x_.size(), pending_x_.begin());
   pending_ = true;
   ++grid_points;
   if (pending_mid_ok_) split_pending(propagator_.plan(t, x_end, pending_mid_.data()));
+}
+
+void PropagatorFollower::take_pieces_recorded() {
+  const std::size_t nx = pending_x_.size(), m = static_cast<std::size_t>(pieces_);
+  if (knot_.size() < m) knot_.resize(m);  // grows to the largest split only
+  for (std::size_t i = 0; i < m; ++i) {
+    const double* x = piece_x_.data() + i * nx;
+    const double* mid = piece_mid_.data() + i * nx;
+    propagator_.prepare(piece_t_[i], x, mid);
+    propagator_.record_planned_step(knot_[i]);
+    propagator_.advance(piece_t_[i], x, mid);
+  }
+  knots_ = m;
+  pending_ = false;
+  pieces_ = 1;
+}
+
+const double* PropagatorFollower::sensitivity_from_knots(double t) {
+  for (std::size_t i = 0; i < knots_; ++i) {
+    StepKnot& k = knot_[i];
+    if (t == k.t0) return k.s.data();
+    if (t < k.t1 && propagator_.interpolate_in(k, t, s_out_.data())) return s_out_.data();
+  }
+  return propagator_.s();  // at the step's end
 }
 
 void PropagatorFollower::split_pending(std::int64_t pieces) {
@@ -41,8 +66,17 @@ const double* PropagatorFollower::sensitivity_at(double t, const double* x) {
 }
 
 const double* PropagatorFollower::sensitivity_ahead(double t, const double* x) {
+  if (knots_ > 0 && t >= knot_[0].t0 && t < propagator_.t()) return sensitivity_from_knots(t);
   if (!pending_ || t == propagator_.t()) return propagator_.s();
+  // A split step with outputs inside is taken at the first of them, its
+  // pieces recorded: the outputs then come from the records, not from a
+  // partial update each through the pieces before them.
+  if (pieces_ > 1 && propagator_.interpolates()) {
+    take_pieces_recorded();
+    return sensitivity_from_knots(t);
+  }
   if (pieces_ > 1) return sensitivity_in_pieces(t, x);
+  if (propagator_.interpolated_sensitivity(t, s_out_.data())) return s_out_.data();
   const bool mid = midpoint_state(t, output_mid_.data());
   propagator_.sensitivity_at(t, x, mid ? output_mid_.data() : nullptr, s_out_.data());
   return s_out_.data();

@@ -32,6 +32,7 @@ class PropagatorFollower final : public integrate::StepListener {
   void restart() {
     pending_ = false;
     pieces_ = 1;
+    knots_ = 0;
   }
   // The midpoint state comes from the solver's interpolant, valid over its
   // last step only: taken now, used when the step is caught up.
@@ -64,6 +65,13 @@ class PropagatorFollower final : public integrate::StepListener {
   // states (pieces_ x nx each); grown to the largest split, then reused.
   std::int64_t pieces_ = 1;
   std::vector<double> piece_t_, piece_x_, piece_mid_;
+  // A split step taken at once (the propagator is at its end), its pieces
+  // kept for the outputs inside it; 0 when none.
+  std::size_t knots_ = 0;
+  std::vector<StepKnot> knot_;
+  // Takes the pending split step piece by piece, recording each.
+  void take_pieces_recorded();
+  const double* sensitivity_from_knots(double t);
 };
 
 }  // namespace odesens::pbs

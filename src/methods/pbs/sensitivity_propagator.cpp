@@ -241,6 +241,12 @@ void SensitivityPropagator::control_error(const ErrorControlSettings& control) {
   error_.reset();
   if (control.mode == ErrorControl::off || np_ == 0 || constant_jacobians_) return;
   error_ = std::make_unique<UpdateError>(shape_, control.rtol, control.atol, p_);
+  interpolates_ = settings_.interpolate_outputs;
+  if (!interpolates_) return;
+  out_mid_ = left_;
+  out_right_ = left_;
+  out_s_.resize(nx_ * np_);
+  out_next_.resize(nx_ * np_);
   if (control.mode != ErrorControl::refine) return;
   saved_x_.resize(nx_);
   saved_s_.resize(nx_ * np_);
@@ -249,14 +255,42 @@ void SensitivityPropagator::control_error(const ErrorControlSettings& control) {
 
 // Local error ~ h^3 (update_error.hpp): m pieces of h / m bring a step's
 // estimate e to e / m^3 each; 10 % more for the estimate's own error.
+void SensitivityPropagator::prepare(double t1, const double* x1, const double* x_mid) {
+  evaluate(t1, x1, right_);
+  evaluate(t_ + 0.5 * (t1 - t_), x_mid, mid_);
+  planned_ = true;
+  planned_t_ = t1;
+}
+
+void SensitivityPropagator::record_planned_step(StepKnot& knot) const {
+  knot.t0 = t_;
+  knot.t1 = planned_t_;
+  knot.s = s_;
+  knot.left = left_;
+  knot.mid = mid_;
+  knot.right = right_;
+}
+
+// The exponential update (Eq. 18) over [t0, t], J_x at its midpoint and
+// J_p at t from the knot: what a partial update computes, without the two
+// model evaluations it needs.
+bool SensitivityPropagator::interpolate_in(const StepKnot& knot, double t, double* s_out) {
+  if (!interpolates_ || !(t > knot.t0) || !(t < knot.t1)) return false;
+  const double theta = (t - knot.t0) / (knot.t1 - knot.t0);
+  interpolate_jacobians(knot, 0.5 * theta, /*with_jx=*/true, out_mid_);
+  interpolate_jacobians(knot, theta, /*with_jx=*/false, out_right_);
+  std::copy(knot.s.begin(), knot.s.end(), out_s_.begin());
+  exponential_.step(out_mid_, knot.left, out_right_, t - knot.t0, {out_s_, out_next_}, counters_);
+  std::copy(out_s_.begin(), out_s_.end(), s_out);
+  ++counters_.output_interpolations;
+  return true;
+}
+
 std::int64_t SensitivityPropagator::plan(double t1, const double* x1, const double* x_mid) {
   planned_ = false;
   const double dt = t1 - t_;
   if (!error_ || !x_mid || !(dt > 0.0)) return 1;
-  evaluate(t1, x1, right_);
-  evaluate(t_ + 0.5 * dt, x_mid, mid_);
-  planned_ = true;
-  planned_t_ = t1;
+  prepare(t1, x1, x_mid);
   std::int64_t n_int = 1;
   const UpdateKind kind =
       use_exponential(dt, n_int) ? UpdateKind::exponential : UpdateKind::peano_baker;
@@ -287,6 +321,12 @@ std::int64_t SensitivityPropagator::plan(double t1, const double* x1, const doub
   ++c.steps_refined;
   c.pieces += m;
   return m;
+}
+
+bool SensitivityPropagator::interpolated_sensitivity(double t, double* s_out) {
+  if (!interpolates_ || !planned_ || !(t > t_) || !(t < planned_t_)) return false;
+  record_planned_step(planned_knot_);
+  return interpolate_in(planned_knot_, t, s_out);
 }
 
 void SensitivityPropagator::save() {

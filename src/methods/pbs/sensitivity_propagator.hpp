@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "methods/pbs/exponential_update.hpp"
+#include "methods/pbs/output_interpolant.hpp"
 #include "methods/pbs/peano_baker_update.hpp"
 #include "methods/pbs/propagator_jacobians.hpp"
 #include "methods/pbs/update_error.hpp"
@@ -31,6 +32,15 @@ class SensitivityPropagator {
   // be split into (1 without error control). The Jacobians it evaluates
   // serve advance() when the step is taken whole.
   std::int64_t plan(double t1, const double* x1, const double* x_mid);
+  // The Jacobians plan() evaluates, without the estimate: for the pieces
+  // of a split step, each recorded (record_planned_step) before it is taken.
+  void prepare(double t1, const double* x1, const double* x_mid);
+  // Outputs inside steps can come from the interpolant (dense updates with
+  // error control and Settings::interpolate_outputs).
+  bool interpolates() const { return interpolates_; }
+  void record_planned_step(StepKnot& knot) const;
+  // S at t in (knot.t0, knot.t1) from a recorded step, into s_out.
+  bool interpolate_in(const StepKnot& knot, double t, double* s_out);
   // A copy of the propagator's point (t, x, S, the left end's Jacobians),
   // and its return there: for outputs inside a step split into pieces.
   void save();
@@ -43,6 +53,10 @@ class SensitivityPropagator {
   // (a partial step: how output times inside a solver step get their S),
   // into s_out (nx x np); the propagator stays where it was.
   void sensitivity_at(double t, const double* x, const double* x_mid, double* s_out);
+  // S at t inside the step plan() planned, from its Jacobians
+  // (output_interpolant.hpp), into s_out; false where that does not apply
+  // (no plan, Settings::interpolate_outputs off).
+  bool interpolated_sensitivity(double t, double* s_out);
 
   double t() const { return t_; }
   const double* s() const { return s_.data(); }
@@ -93,6 +107,13 @@ class SensitivityPropagator {
 
   ErrorControlSettings control_;
   std::unique_ptr<UpdateError> error_;
+  // Outputs from the step's Jacobians (with error control and
+  // Settings::interpolate_outputs): the step being planned, and the
+  // interpolated Jacobians and S of an output.
+  bool interpolates_ = false;
+  StepKnot planned_knot_;
+  Jacobians out_mid_, out_right_;
+  std::vector<double> out_s_, out_next_;
   ErrorCounters error_counters_;
   // right_ and mid_ hold the Jacobians of the step planned to end at planned_t_.
   bool planned_ = false;
