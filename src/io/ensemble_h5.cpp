@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <set>
+#include <string>
 
 #include "io/hdf5_handle.hpp"
 #include "io/partial_file.hpp"
@@ -72,6 +74,10 @@ std::size_t table_rows(std::size_t row_bytes) {
 }  // namespace
 
 struct EnsembleH5Writer::Impl {
+  // The methods the members' results name (Result::method), for the
+  // attribute methods_run; at most a handful (method ids).
+  static constexpr std::size_t kMostMethodsNamed = 16;
+  std::set<std::string> methods_run;
   std::unique_ptr<PartialFile> target;  // PATH.partial, locked while it is written
   std::string partial;                  // its name, for messages
   std::size_t members = 0, nt = 0, nx = 0, np = 0;
@@ -224,6 +230,7 @@ struct EnsembleH5Writer::Impl {
   // (`failure`, empty when it succeeded); a commit when one is due.
   void write_member(std::size_t k, Status code, const std::string& failure, const Result* r) {
     if (r) {
+      if (methods_run.size() < kMostMethodsNamed) methods_run.insert(r->method);
       if (r->x.size() != nt * nx)
         throw Error(Status::internal_error, "member " + std::to_string(k) + ": " +
                                                 std::to_string(r->x.size()) +
@@ -459,6 +466,10 @@ void EnsembleH5Writer::write_not_run(std::size_t first,
 }
 
 void EnsembleH5Writer::finish() {
+  // The methods that ran (with method "auto" the header could not know them).
+  std::string names;
+  for (const std::string& m : impl_->methods_run) names += (names.empty() ? "" : ",") + m;
+  impl_->string_attribute("methods_run", names);
   impl_->close_all();
   impl_->target->rename_over_path();
 }

@@ -19,8 +19,10 @@
 //   parameters       (K, n_p)               each member's parameter vector
 //   parameter_names  (n_p) UTF-8 strings
 //   state_names      (n_x) UTF-8 strings
-//   attributes of /: model, method, odesens_version (strings), members_done
-//                    (int64, updated as members finish)
+//   attributes of /: model, method (as asked: "auto" stays "auto"),
+//                    odesens_version (strings), members_done (int64, updated
+//                    as members finish), methods_run (written by finish():
+//                    the methods the members ran, comma-separated)
 //
 // Members not written yet read as NaN (x, S, gradient), status unsupported
 // (-11), an empty message and done = 0; a failed member has its status and

@@ -406,6 +406,24 @@ TEST(CliEnsemble, RunFormatH5IsAOneMemberEnsemble) {
   expect_member_equals(run, 0, odesens::solve(p, "cvodes_fsa"));
 }
 
+// The header is written before any member runs: with --method auto it says
+// "auto", and methods_run, written when the run ends, says what ran.
+TEST(CliEnsemble, H5WithAutoSaysWhichMethodsRan) {
+  ScratchDir dir;
+  write_file(dir / "two.csv", "p1\n7.5\n8\n");
+  const Exit e = run_tool(dir, {"ensemble", "builtin:chua", "--method", "auto", "--params",
+                                dir / "two.csv", "--tout", kTout, "--out", dir / "auto.h5"});
+  ASSERT_EQ(e.status, 0) << e.err;
+  H5File f(dir / "auto.h5");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f.string_attribute("method"), "auto");
+  odesens::Problem p = chua_problem(kTimes);
+  p.params = {7.5, 15.0};
+  const std::string chosen = odesens::solve(p, "auto").method;
+  EXPECT_NE(chosen, "auto");
+  EXPECT_EQ(f.string_attribute("methods_run"), chosen);
+}
+
 TEST(CliEnsemble, RunFormatH5NeedsAFileNotStandardOutput) {
   ScratchDir dir;
   Exit e = run_tool(dir, {"run", "builtin:chua", "--method", "cvodes_fsa", "--format", "h5"});

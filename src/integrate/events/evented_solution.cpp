@@ -116,8 +116,20 @@ bool EventedSolution::outputs_in_step(double t0, double tau, bool with_tau) {
 
 void EventedSolution::step_located(double t_limit) {
   const double t0 = inner_.t();
+  find_time_switches(t0, t_limit);
   const double next = events_.next_execution();
-  inner_.set_stop_time(next);
+  // A switch of t alone ahead: the solver stops one ulp before it, as in
+  // step_events (CVODES too fails to step across a jump of f at tight
+  // tolerances: Oliveira_NatCommun2021 at rtol 1e-10, "could not advance
+  // past t = 96.99999999999999").
+  const double t_switch = time_switches_.next_after(std::max(t0, fired_switch_));
+  const double before_switch = std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
+  const bool to_switch = t_switch <= std::min(t_limit, next);
+  if (to_switch && !(before_switch > t0)) {
+    fire_time_switch(t_switch);
+    return;
+  }
+  inner_.set_stop_time(to_switch ? before_switch : next);
   inner_.step(t_limit);
   const double t1 = inner_.t();
   const int* found = inner_.located_roots();
@@ -136,7 +148,16 @@ void EventedSolution::step_located(double t_limit) {
     inner_.interpolate(tau, y_scratch_.data());
     instant(tau, y_scratch_.data(), found);
   }
-  if (!restart_pending_) t_ = t1;  // nothing changed: outputs come from the step
+  if (restart_pending_) return;
+  t_ = t1;  // nothing changed: outputs come from the step
+  if (to_switch && t1 == before_switch) fire_time_switch(t_switch);
+}
+
+void EventedSolution::find_time_switches(double t0, double t_limit) {
+  if (time_switches_.found()) return;
+  const double t_end =
+      output_count_ > 0 ? std::max(t_limit, output_times_[output_count_ - 1]) : t_limit;
+  time_switches_.find(events_, t0, t_end, inner_.x());
 }
 
 void EventedSolution::step(double t_limit) {
@@ -160,11 +181,7 @@ void EventedSolution::step_events(double t_limit) {
     return;
   }
   const double t0 = inner_.t();
-  if (!time_switches_.found()) {
-    const double t_end = output_count_ > 0 ? std::max(t_limit, output_times_[output_count_ - 1])
-                                           : t_limit;
-    time_switches_.find(events_, t0, t_end, inner_.x());
-  }
+  find_time_switches(t0, t_limit);
   events_.root_values(t0, inner_.x(), g_start_.data());
   const double next = events_.next_execution();
   double target = std::min(t_limit, next > t0 ? next : t_limit);

@@ -93,6 +93,8 @@ class EventedSolution final : public SteppedSolution {
   TimeSwitches time_switches_;
   double fired_switch_ = -std::numeric_limits<double>::infinity();
   void fire_time_switch(double t_switch);
+  // Finds the switches of t alone once, over [t0, the last output time].
+  void find_time_switches(double t0, double t_limit);
 };
 
 }  // namespace odesens::integrate
