@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "expr/expr_test_support.hpp"
 #include "odesens/odesens.hpp"
 #include "sbml/sbml_test_documents.hpp"
 #include "support/reference.hpp"
@@ -316,6 +317,25 @@ TEST_P(ForwardEvents, ASwitchOfTAloneOnAnOutputTimeIsSteppedTo) {
   const double tolerance = method == "pbsr" || method == "exp" ? 1e-4 : 1e-6;
   EXPECT_LT(worst, tolerance) << method;
   EXPECT_LT(r.stats.steps, 2000) << method;
+}
+
+// Oliveira_NatCommun2021's transmission rate switches at t_2 = 97. CVODES
+// failed to step across it at tight tolerances ("could not advance past
+// t = 96.99999999999999" at rtol 1e-10), and cvodes_asa's backward problem
+// ran out of steps at t = 97 at its defaults: both now stop one ulp before
+// the switch, forward and backward, and agree.
+TEST(Events, CvodesStopsBeforeASwitchOfTAlone) {
+  ODESENS_REQUIRE_SHARED_SBML("Oliveira_NatCommun2021");
+  Problem p = testing::sbml_problem("Oliveira_NatCommun2021", 41);
+  p.rtol = 1e-10;
+  p.atol = {1e-10};
+  const Result forward = solve(p, "cvodes_fsa");
+  Problem q = testing::sbml_problem("Oliveira_NatCommun2021", 41);
+  q.rtol = 1e-8;
+  q.atol = {1e-8};
+  const Result adjoint = solve(q, "cvodes_asa");
+  EXPECT_LT(relative_max_difference(adjoint.gradient, forward.gradient), 1e-5);
+  EXPECT_TRUE(forward.warnings.empty());
 }
 
 // An output time on an instant gives the value after it, as cvodes_fsa

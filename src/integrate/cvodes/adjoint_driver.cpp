@@ -78,12 +78,14 @@ void AdjointDriver::write_outputs_at(double t, const double* x) {
   }
 }
 
-int AdjointDriver::forward_step(double t_out) {
+int AdjointDriver::forward_step(double t_out, double stop) {
   void* mem = session_.mem();
-  // A delayed execution falls due: CVODES stops there.
-  const double next = events_.active() ? events_.next_execution()
-                                       : std::numeric_limits<double>::infinity();
-  if (std::isfinite(next)) session_.check(CVodeSetStopTime(mem, next), "CVodeSetStopTime");
+  // A delayed execution falls due, or a switch of t alone is one ulp ahead:
+  // CVODES stops there. Else a stop no step reaches (CVODES keeps the last
+  // one it was given).
+  session_.check(CVodeSetStopTime(mem, std::isfinite(stop) ? stop
+                                                           : std::numeric_limits<double>::max()),
+                 "CVodeSetStopTime");
   sunrealtype t_ret = segments_.back().t_end;
   int ncheck = 0;
   int flag = 0;
@@ -102,9 +104,9 @@ int AdjointDriver::forward_step(double t_out) {
   return flag;
 }
 
-void AdjointDriver::restart_after_instant(double t, const double* x) {
+void AdjointDriver::restart_after_instant(double t_end, double t, const double* x) {
   Segment& ended = segments_.back();
-  ended.t_end = t;
+  ended.t_end = t_end;
   ended.ends_with_instant = true;
   ended.instant = events_.last_instant();
   open_segment(t, x);
@@ -133,9 +135,32 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     }
   }
   write_outputs_at(t0, y);
+  if (events_.active() && !times_.empty()) {
+    time_switches_.find(events_, t0, times_.back(), y);
+    g_switch_.resize(events_.n_roots());
+  }
+  double fired = -std::numeric_limits<double>::infinity();
   while (next_output_ < times_.size()) {
-    const int flag = forward_step(times_[next_output_]);
+    const double t_now = segments_.back().t_end;
+    const double t_switch = time_switches_.next_after(std::max(t_now, fired));
+    const double before_switch =
+        std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
+    const bool to_switch = t_switch <= times_[next_output_];
+    if (to_switch && !(before_switch > t_now)) {
+      fired = t_switch;
+      if (fire_time_switch(t_switch, y)) write_outputs_at(t_switch, y);
+      continue;
+    }
+    const double next = events_.active() ? events_.next_execution()
+                                         : std::numeric_limits<double>::infinity();
+    const int flag =
+        forward_step(times_[next_output_], to_switch ? std::min(next, before_switch) : next);
     const double t = segments_.back().t_end;
+    if (to_switch && t == before_switch && flag != CV_ROOT_RETURN) {
+      fired = t_switch;
+      if (fire_time_switch(t_switch, y)) write_outputs_at(t_switch, y);
+      continue;
+    }
     const int* roots = nullptr;
     if (flag == CV_ROOT_RETURN) {
       session_.check(CVodeGetRootInfo(mem, found_.data()), "CVodeGetRootInfo");
@@ -150,6 +175,28 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
   }
   session_.set_event_runner(nullptr);
   std::copy(x_outputs_.begin(), x_outputs_.end(), x_out);
+}
+
+bool AdjointDriver::fire_time_switch(double t_switch, double* y) {
+  const double t_end = segments_.back().t_end;  // one ulp before t_switch
+  events_.root_values(t_switch, y, g_switch_.data());
+  const auto& roots = events_.roots_of_system();
+  const auto& sides = events_.sides();
+  bool any = false;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    found_[i] = 0;
+    const int before = sides[i], after = EventSystem::side_of(g_switch_[i]);
+    if (EventSystem::holds(roots[i].comparison, before) ==
+        EventSystem::holds(roots[i].comparison, after))
+      continue;
+    found_[i] = before != 0 && before != EventSystem::kUnordered
+                    ? -before
+                    : (g_switch_[i] > 0.0 ? 1 : -1);
+    any = true;
+  }
+  if (!any || !events_.at(t_switch, y, nullptr, found_.data()).restart()) return false;
+  restart_after_instant(t_end, t_switch, y);
+  return true;
 }
 
 // --- backward ---------------------------------------------------------------

@@ -34,6 +34,7 @@
 #include "integrate/cvodes/cvodes_counters.hpp"
 #include "integrate/cvodes/cvodes_session.hpp"
 #include "integrate/events/event_runner.hpp"
+#include "integrate/events/time_switches.hpp"
 
 namespace odesens::cvodes {
 
@@ -94,6 +95,8 @@ class AdjointDriver {
   double checkpoint_bytes() const;
 
  private:
+  integrate::TimeSwitches time_switches_;
+  std::vector<double> g_switch_;
   struct Segment {
     double t_begin = 0.0, t_end = 0.0;
     std::vector<double> x_begin;
@@ -116,8 +119,16 @@ class AdjointDriver {
 
   void open_segment(double t, const double* x);
   void write_outputs_at(double t, const double* x);
-  int forward_step(double t_out);
-  void restart_after_instant(double t, const double* x);
+  // stop: where the step must end at the latest (a delayed execution, or
+  // one ulp before a switch of t alone), or +infinity.
+  int forward_step(double t_out, double stop);
+  // The segment ends at t_end and the next begins at t (t_end < t: one ulp
+  // before a switch of t alone, integrate/events/time_switches.hpp).
+  void restart_after_instant(double t, const double* x) { restart_after_instant(t, t, x); }
+  void restart_after_instant(double t_end, double t, const double* x);
+  // The instant of a switch of t alone at t_switch, the state one ulp before
+  // it standing for the state there; true when it restarted the solution.
+  bool fire_time_switch(double t_switch, double* y);
   void create_problems(std::size_t count, std::size_t np);
   // Replays segment s's forward pass so that its checkpoints are in memory.
   void recompute(std::size_t s);
