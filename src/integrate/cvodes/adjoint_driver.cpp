@@ -81,11 +81,14 @@ void AdjointDriver::write_outputs_at(double t, const double* x) {
 int AdjointDriver::forward_step(double t_out, double stop) {
   void* mem = session_.mem();
   // A delayed execution falls due, or a switch of t alone is one ulp ahead:
-  // CVODES stops there. Else a stop no step reaches (CVODES keeps the last
-  // one it was given).
-  session_.check(CVodeSetStopTime(mem, std::isfinite(stop) ? stop
-                                                           : std::numeric_limits<double>::max()),
-                 "CVodeSetStopTime");
+  // CVODES stops there. In CV_NORMAL mode CVODES' own time may already be
+  // past the returned one, and past a switch's stop: it stepped across
+  // without trouble, and its root finding locates the switch as any other
+  // (a stop behind its time is refused).
+  sunrealtype t_current = 0.0;
+  session_.check(CVodeGetCurrentTime(mem, &t_current), "CVodeGetCurrentTime");
+  if (std::isfinite(stop) && stop >= t_current)
+    session_.check(CVodeSetStopTime(mem, stop), "CVodeSetStopTime");
   sunrealtype t_ret = segments_.back().t_end;
   int ncheck = 0;
   int flag = 0;

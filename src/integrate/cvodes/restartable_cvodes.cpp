@@ -61,6 +61,12 @@ void RestartableCvodes::apply_stop_time() {
   // No stop ahead: one no step can reach, since CVODES keeps the last one
   // it was given (across CVodeReInit too) and has no way to clear it.
   if (!std::isfinite(stop) || !(stop > t())) stop = std::numeric_limits<double>::max();
+  // After a root CVODES' own time is past the one it returned: a stop
+  // behind it (one ulp before a switch of t alone that its step already
+  // crossed) is refused, and its root finding locates that switch instead.
+  sunrealtype t_current = 0.0;
+  session_.check(CVodeGetCurrentTime(session_.mem(), &t_current), "CVodeGetCurrentTime");
+  if (stop < t_current) stop = std::numeric_limits<double>::max();
   if (stop == stop_set_) return;
   session_.check(CVodeSetStopTime(session_.mem(), stop), "CVodeSetStopTime");
   stop_set_ = stop;
