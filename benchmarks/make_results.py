@@ -206,7 +206,7 @@ def pbs_section():
     lines += [
         "",
         "Error control (docs/methods/pbsr.md#error-control) costs exp on CaMKII about",
-        "50 % with 61 outputs (the estimate's J at both ends of every step, and the steps it",
+        "60 % with 61 outputs (the estimate's J at both ends of every step, and the steps it",
         "splits) and buys S within the tolerances: the table above. Why 601 outputs still",
         "cost about three times 61, so that the 20 % goal is missed: each output inside a step",
         "needs its own exponential of J over [t_k, t_out], and on stiff CaMKII that",

@@ -240,10 +240,10 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    {"refine", "warn", "off"}});
   specs.push_back({"outputs", OptionType::text, std::string("interpolate"),
                    "S at output times inside a state solver step: interpolate (the step's "
-                   "update restricted to the output, J interpolated from the step's ends and "
-                   "midpoint, the exponential by its L-stable (0,2) Pade form: no model "
-                   "evaluations; dense updates with error_control) or partial (an exponential "
-                   "update over [t_k, t_out], J evaluated at the output)",
+                   "exponential update restricted to the output, with J interpolated from the "
+                   "step's ends and midpoint: no model evaluation per output; needs "
+                   "error_control) or partial (the same update with J evaluated at the output "
+                   "and at the sub-interval's midpoint)",
                    {"interpolate", "partial"}});
   specs.push_back(bounded({"max_pieces", OptionType::integer, std::int64_t{16},
                            "most pieces error_control=refine splits one state solver step into",
