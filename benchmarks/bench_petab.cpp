@@ -3,7 +3,12 @@
 // the adjoint) and with the Fisher information, as ratios to the cost of
 // the simulation alone, all at tolerances 1e-8 on one thread.
 //
-// usage: bench_petab [--repeats N] [--problems A,B,...] [--markdown]
+// With --sessions: the cost of an evaluation in a PetabSession (the
+// method's set-up kept across evaluations, as a fit's evaluations run)
+// against a fresh PetabProblem::evaluate, for the simulation and the
+// forward gradient.
+//
+// usage: bench_petab [--repeats N] [--problems A,B,...] [--sessions]
 // Each time is the median of N evaluations (default 3) after one warm-up.
 #include <algorithm>
 #include <chrono>
@@ -50,6 +55,35 @@ double median_seconds(const odesens::PetabProblem& p, const std::vector<double>&
   return t[t.size() / 2];
 }
 
+double median_session_seconds(odesens::PetabSession& session, const std::vector<double>& x,
+                              const odesens::PetabOptions& o, int repeats) {
+  session.evaluate(x, o);  // warm-up: prepares the session
+  std::vector<double> t;
+  for (int i = 0; i < repeats; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    session.evaluate(x, o);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// One row of the --sessions table.
+void session_row(const std::string& name, const std::string& yaml, int repeats) {
+  auto p = odesens::PetabProblem::load(yaml);
+  odesens::PetabSession session(p);
+  const std::vector<double> x = p->nominal_scaled();
+  odesens::PetabOptions sim, fwd;
+  fwd.gradient = true;
+  fwd.method = "cvodes_fsa";
+  const double ts = median_seconds(*p, x, sim, repeats);
+  const double ss = median_session_seconds(session, x, sim, repeats);
+  const double tf = median_seconds(*p, x, fwd, repeats);
+  const double sf = median_session_seconds(session, x, fwd, repeats);
+  std::printf("| %s | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", name.c_str(),
+              p->n_experiments(), ts * 1e3, ss * 1e3, ss / ts, tf * 1e3, sf * 1e3, sf / tf);
+}
+
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -65,10 +99,27 @@ std::vector<std::string> split(const std::string& s) {
 
 int main(int argc, char** argv) {
   int repeats = 3;
+  bool sessions = false;
   std::vector<std::string> problems(std::begin(kProblems), std::end(kProblems));
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--problems") && i + 1 < argc) problems = split(argv[++i]);
+    else if (!std::strcmp(argv[i], "--sessions")) sessions = true;
+  }
+  if (sessions) {
+    std::printf("| problem | experiments | simulation, fresh (ms) | in a session (ms) | ratio | "
+                "forward gradient, fresh (ms) | in a session (ms) | ratio |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
+    for (const std::string& name : problems) {
+      const std::string yaml = shared_dir() + "/petab/benchmark/" + name + "/" + name + ".yaml";
+      try {
+        session_row(name, yaml, repeats);
+      } catch (const odesens::Error& e) {
+        std::printf("| %s | failed: %s | | | | | | |\n", name.c_str(), e.what());
+      }
+      std::fflush(stdout);
+    }
+    return 0;
   }
   std::vector<std::string> failures;
   std::printf("| problem | parameters (estimated / model) | experiments | simulation (ms) | "

@@ -60,6 +60,7 @@ namespace odesens {
 namespace petab {
 struct Definition;
 struct LeastSquaresLayout;
+struct WorkerSolves;
 }
 
 // Estimated parameters acting on the dynamics above which the "auto" method
@@ -134,7 +135,7 @@ struct PetabResult {
   std::vector<std::string> warnings;
 };
 
-class PetabProblem {
+class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
  public:
   // Reads the YAML problem and every file it names, builds the model;
   // throws Error naming the file, row, column and the rule broken.
@@ -163,7 +164,8 @@ class PetabProblem {
   // At x (the estimated parameters on their scales, parameter_ids()
   // order). Throws Error(invalid_argument) for a wrong size or a non-finite
   // value, and Error as the method's solve for a failed simulation (its
-  // message names the condition).
+  // message names the condition). Sets the method up anew: to evaluate
+  // many times, use a PetabSession.
   PetabResult evaluate(const std::vector<double>& x, const PetabOptions& options) const;
 
   // Writes the PEtab simulation table of r (the measurement table with
@@ -180,11 +182,41 @@ class PetabProblem {
   const petab::Definition& definition() const { return *def_; }
 
  private:
+  friend class PetabSession;
   explicit PetabProblem(std::unique_ptr<petab::Definition> def);
+  PetabResult evaluate_on(const std::vector<double>& x, const PetabOptions& options,
+                          petab::WorkerSolves& solves) const;
   std::unique_ptr<petab::Definition> def_;
   std::unique_ptr<petab::LeastSquaresLayout> layout_;
   std::vector<std::string> ids_, scales_;
   std::vector<double> lower_, upper_, nominal_;
+};
+
+// A PEtab problem prepared for many evaluations (optimizers, samplers,
+// profiles). The method's session (integrator memory, linear solver,
+// sparse analysis: session.hpp) is set up on the first evaluation that
+// needs it, once per thread and kind of solve (states alone, with S), and
+// reused by every experiment and every later evaluation. Results are bit
+// for bit those of PetabProblem::evaluate with the same x and options;
+// options may change from call to call (a session per set-up is kept).
+// Used by one thread at a time; sessions of one problem run concurrently.
+//
+//   odesens::PetabSession session(problem);
+//   for (...) r = session.evaluate(x, options);
+class PetabSession {
+ public:
+  explicit PetabSession(std::shared_ptr<const PetabProblem> problem);
+  ~PetabSession();
+  PetabSession(const PetabSession&) = delete;
+  PetabSession& operator=(const PetabSession&) = delete;
+
+  // As PetabProblem::evaluate.
+  PetabResult evaluate(const std::vector<double>& x, const PetabOptions& options);
+  const PetabProblem& problem() const { return *problem_; }
+
+ private:
+  std::shared_ptr<const PetabProblem> problem_;
+  std::unique_ptr<petab::WorkerSolves> solves_;
 };
 
 // Values for the estimated parameters from a table with columns

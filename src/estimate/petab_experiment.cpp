@@ -139,17 +139,17 @@ void preequilibrate(const Definition& def, const Experiment& e, const std::vecto
 // (a sensitivity that grows by orders of magnitude, as in
 // Lang_PLOSComputBiol2024): then the solve is repeated with S outside the
 // error test, and says so, unless the caller chose sens_error_control.
-Result solve_forward(const Problem& problem, const std::string& method, bool sensitivities,
-                     std::vector<std::string>& warnings) {
+Result solve_forward(PreparedSolves& solves, const Problem& problem, const std::string& method,
+                     bool sensitivities, std::vector<std::string>& warnings) {
   try {
-    return solve(problem, method);
+    return solves.solve(problem, method);
   } catch (const Error& error) {
     if (!sensitivities || method != "cvodes_fsa" || error.status() != Status::solver_failed ||
         problem.options.has("sens_error_control"))
       throw;
     Problem again = problem;
     again.options.set("sens_error_control", 0);
-    Result r = solve(again, method);
+    Result r = solves.solve(again, method);
     warnings.push_back(std::string("the forward sensitivities failed CVODES' error test (") +
                        error.what() +
                        "); solved again with S outside the error test (sens_error_control=0), "
@@ -187,9 +187,9 @@ std::vector<double> model_params(const std::vector<Setting>& settings,
   return p;
 }
 
-ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
-                                    const std::vector<double>& theta, const PetabOptions& options,
-                                    bool sensitivities) {
+ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& def,
+                                    const Experiment& e, const std::vector<double>& theta,
+                                    const PetabOptions& options, bool sensitivities) {
   ExperimentSolution out;
   try {
     const Problem base = base_problem(def, options, sensitivities);
@@ -209,7 +209,7 @@ ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
           sensitivities && !adjoint ? forward_method(options) : options.method;
       Problem run = sim;
       if (method != options.method) run.options = Options();  // options of another method
-      Result r = solve_forward(run, method, sensitivities && !adjoint, out.warnings);
+      Result r = solve_forward(solves, run, method, sensitivities && !adjoint, out.warnings);
       out.x = std::move(r.x);
       if (adjoint) out.model_gradient = std::move(r.gradient);
       else if (sensitivities) out.S = std::move(r.s);

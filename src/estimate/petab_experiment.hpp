@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "estimate/prepared_solves.hpp"
 #include "odesens/petab.hpp"
 #include "sources/petab/petab_problem.hpp"
 
@@ -39,9 +40,9 @@ struct ExperimentSolution {
 void add_stats(Stats& into, const Stats& s);
 
 // Throws Error as the solves do, the message prefixed with the experiment's
-// conditions.
-ExperimentSolution solve_experiment(const Definition& def, const Experiment& e,
-                                    const std::vector<double>& theta, const PetabOptions& options,
-                                    bool sensitivities);
+// conditions. The simulation runs on a session of `solves`.
+ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& def,
+                                    const Experiment& e, const std::vector<double>& theta,
+                                    const PetabOptions& options, bool sensitivities);
 
 }  // namespace odesens::petab

@@ -10,6 +10,7 @@
 #include "ensemble/worker_pool.hpp"
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
+#include "estimate/prepared_solves.hpp"
 #include "odesens/petab.hpp"
 #include "odesens/status.hpp"
 
@@ -40,20 +41,26 @@ void check_point(const std::vector<double>& x, const std::vector<std::string>& s
                       " is not finite (only -inf, the value 0 on a log scale, is allowed)");
 }
 
-// Solves every experiment (on `threads` threads), keeping the first error.
+// Solves every experiment (on `threads` threads, each on its worker's
+// sessions), keeping the first error.
 std::vector<petab::ExperimentSolution> solve_all(const petab::Definition& def,
                                                  const std::vector<double>& theta,
-                                                 const PetabOptions& options, bool sensitivities) {
+                                                 const PetabOptions& options, bool sensitivities,
+                                                 petab::WorkerSolves& solves) {
   std::vector<petab::ExperimentSolution> out(def.experiments.size());
   std::atomic<bool> stop{false};
   std::mutex mutex;
   std::exception_ptr failure;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  ensemble::run_tasks(def.experiments.size(), options.threads == 0 ? cores : options.threads, stop,
-                      [&](std::size_t k, std::size_t) {
+  const unsigned threads = options.threads == 0 ? cores : options.threads;
+  const std::size_t workers = ensemble::worker_threads(def.experiments.size(), threads);
+  if (solves.workers.size() < workers) solves.workers.resize(workers);
+  ensemble::run_tasks(def.experiments.size(), threads, stop,
+                      [&](std::size_t k, std::size_t worker) {
                         try {
-                          out[k] = petab::solve_experiment(def, def.experiments[k], theta,
-                                                           options, sensitivities);
+                          out[k] = petab::solve_experiment(solves.workers[worker], def,
+                                                           def.experiments[k], theta, options,
+                                                           sensitivities);
                         } catch (...) {
                           std::lock_guard<std::mutex> lock(mutex);
                           if (!failure) failure = std::current_exception();
@@ -120,7 +127,24 @@ std::string resolve_method(const petab::Definition& def, const PetabOptions& opt
 }  // namespace
 
 PetabResult PetabProblem::evaluate(const std::vector<double>& x,
-                                   const PetabOptions& given) const {
+                                   const PetabOptions& options) const {
+  petab::WorkerSolves solves;
+  return evaluate_on(x, options, solves);
+}
+
+PetabSession::PetabSession(std::shared_ptr<const PetabProblem> problem)
+    : problem_(std::move(problem)), solves_(std::make_unique<petab::WorkerSolves>()) {
+  if (!problem_) throw Error(Status::invalid_argument, "PetabSession: no problem given");
+}
+
+PetabSession::~PetabSession() = default;
+
+PetabResult PetabSession::evaluate(const std::vector<double>& x, const PetabOptions& options) {
+  return problem_->evaluate_on(x, options, *solves_);
+}
+
+PetabResult PetabProblem::evaluate_on(const std::vector<double>& x, const PetabOptions& given,
+                                      petab::WorkerSolves& solves) const {
   PetabOptions options = given;
   options.method = resolve_method(*def_, given);
   options.least_squares = given.least_squares || given.residual_jacobian;
@@ -134,7 +158,7 @@ PetabResult PetabProblem::evaluate(const std::vector<double>& x,
   const std::vector<double> theta = petab::table_values(*def_, x);
   const bool sensitivities = options.gradient || options.fim || options.residual_jacobian;
   std::vector<petab::ExperimentSolution> solutions =
-      solve_all(*def_, theta, options, sensitivities);
+      solve_all(*def_, theta, options, sensitivities, solves);
 
   PetabResult r;
   r.method = options.method;

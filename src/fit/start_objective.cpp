@@ -10,6 +10,7 @@ StartObjective::StartObjective(const PetabProblem& problem, const std::vector<do
                                const std::vector<bool>& fixed, const OptimizerOptions& options,
                                const std::atomic<bool>* stop)
     : problem_(problem),
+      session_(problem.shared_from_this()),
       x0_(x0),
       evaluation_(options.evaluation),
       max_seconds_(options.max_seconds),
@@ -59,7 +60,7 @@ PetabResult StartObjective::evaluate(const double* free, bool least_squares, boo
   o.least_squares = least_squares;
   o.residual_jacobian = jacobian;
   o.gradient = gradient;
-  return problem_.evaluate(full_point(free), o);
+  return session_.evaluate(full_point(free), o);
 }
 
 bool StartObjective::stop_requested() const {

@@ -43,6 +43,7 @@ class StartObjective {
 
  private:
   const PetabProblem& problem_;
+  PetabSession session_;  // the start's evaluations reuse its solver set-up
   std::vector<double> x0_;
   std::vector<std::size_t> free_;  // indices into x0
   PetabOptions evaluation_;

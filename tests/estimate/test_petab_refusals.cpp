@@ -100,9 +100,9 @@ std::map<std::string, std::string> base_files() {
 }
 
 // A problem in a temporary folder: the YAML file and `files`.
-class Problem {
+class ProblemFolder {
  public:
-  explicit Problem(const std::map<std::string, std::string>& files) {
+  explicit ProblemFolder(const std::map<std::string, std::string>& files) {
     p_.write("problem.yaml",
              "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
              "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
@@ -140,7 +140,7 @@ Edit edit(const std::string& name, const std::string& from, const std::string& t
 void expect_refused(const Edit& change, Status status, const std::vector<std::string>& parts) {
   std::map<std::string, std::string> files = base_files();
   change(files);
-  const Problem problem(files);
+  const ProblemFolder problem(files);
   try {
     problem.load();
     ADD_FAILURE() << "no error; expected one with '" << parts.front() << "'";
@@ -159,7 +159,7 @@ void expect_parse_error(const Edit& change, const std::vector<std::string>& part
 }
 
 TEST(PetabRefusals, TheBaseProblemLoads) {
-  const Problem problem(base_files());
+  const ProblemFolder problem(base_files());
   auto p = problem.load();
   EXPECT_EQ(p->parameter_ids(), (std::vector<std::string>{"kc", "sd"}));
   EXPECT_EQ(p->n_measurements(), 3u);
@@ -298,7 +298,7 @@ TEST(PetabRefusals, PlaceholderOfAnotherObservable) {
 // ---- the point of an evaluation ----
 
 TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {
-  const Problem problem(base_files());
+  const ProblemFolder problem(base_files());
   auto p = problem.load();
   const PetabOptions options;
   expect_error([&] { p->evaluate({0.1}, options); }, Status::invalid_argument,
@@ -337,7 +337,7 @@ double normal_nllh(double y, double h, double sigma) {
 }
 
 TEST(PetabEvaluation, ConditionOverridesGiveTheAnalyticSimulations) {
-  const Problem problem(base_files());
+  const ProblemFolder problem(base_files());
   auto p = problem.load();
   const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
   ASSERT_EQ(r.simulations.size(), 3u);
@@ -372,7 +372,7 @@ TEST(PetabEvaluation, NumericAndParameterOverridesOfPlaceholders) {
   files["measurements.tsv"] = kMeasurementHeader +
                               "obs_b\tc0\t1\t0.4\tscale_b\t\n"
                               "obs_b\tc0\t2\t0.4\t0.5\t\n";
-  const Problem problem(files);
+  const ProblemFolder problem(files);
   auto p = problem.load();
   EXPECT_EQ(p->n_experiments(), 1u);
   const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
@@ -388,7 +388,7 @@ TEST(PetabEvaluation, Log10ObservableHasTheHandComputedLikelihood) {
                               "obs_a\tc0\t1\t0.8\t\t\n"
                               "obs_a\tc1\t3\t0.2\t\t\n";
   files["parameters.tsv"] = kParameterHeader + "kc\tlog10\t1e-3\t1e3\t0.7\t1\n";
-  const Problem problem(files);
+  const ProblemFolder problem(files);
   auto p = problem.load();
   const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
   const double h0 = std::exp(-0.3), h1 = 2.0 * std::exp(-0.7 * 3.0);
@@ -413,7 +413,7 @@ TEST(PetabEvaluation, LaplaceNoiseHasTheHandComputedLikelihood) {
   files["observables.tsv"] = kObservableHeader +
                              "obs_a\tA\tnoiseParameter1_obs_a\tlin\tlaplace\n"
                              "obs_b\tobservableParameter1_obs_b * B\t0.1\tlog\tlaplace\n";
-  const Problem problem(files);
+  const ProblemFolder problem(files);
   auto p = problem.load();
   const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
   const double h0 = std::exp(-0.3), h1 = 2.0 * std::exp(-1.4), h2 = 1.5 * (1.0 - std::exp(-0.3));
@@ -434,7 +434,7 @@ TEST(PetabEvaluation, PriorsGiveTheHandComputedPosteriorAndItsGradient) {
       "sd\tlin\t0.01\t10\t0.2\t1\tnormal\t0.3;0.05\n"
       "k3\tlog\t1e-3\t1e3\t1.5\t1\tlogNormal\t0.2;0.7\n"
       "k2\tlin\t0\t10\t0.1\t0\t\t\n";
-  const Problem problem(files);
+  const ProblemFolder problem(files);
   auto p = problem.load();
   ASSERT_EQ(p->parameter_ids(), (std::vector<std::string>{"kc", "sd", "k3"}));
   PetabOptions options = tight();

@@ -1,0 +1,52 @@
+// The solves of a PEtab evaluation from prepared sessions: every experiment
+// of a problem is the same model with the same tolerances and options, and
+// differs only in what a session's run changes (parameters, initial values,
+// output times). So one session per method and set-up serves them all, and
+// every later evaluation, without re-creating the integrator's memory,
+// linear solver and sparse analysis (session.hpp).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "odesens/result.hpp"
+#include "odesens/session.hpp"
+
+namespace odesens::petab {
+
+class PreparedSolves {
+ public:
+  // What solve(problem, method) returns, bit for bit (session.hpp), from a
+  // kept session whose set-up matches the problem's (same_set_up), or one
+  // prepared now and kept. Problems with an objective (the adjoint of an
+  // experiment's likelihood, which holds the data and the parameters) are
+  // solved without keeping their session: it would serve no other solve.
+  Result solve(const Problem& problem, const std::string& method);
+
+  std::size_t sessions() const { return kept_.size(); }
+
+  // The most sessions kept: a solve of another set-up replaces the least
+  // recently used. An evaluation needs at most four (states alone or with
+  // S, and each again with S outside the error test).
+  static constexpr std::size_t kMaxSessions = 8;
+
+ private:
+  struct Kept {
+    std::string method;
+    Problem set_up;  // as given (the session's own has defaults filled in)
+    std::unique_ptr<MethodSession> session;
+    std::size_t last_use = 0;
+  };
+  Kept& keep(const Problem& problem, const std::string& method);
+  std::vector<Kept> kept_;
+  std::size_t uses_ = 0;
+};
+
+// One PreparedSolves per worker thread of an evaluation.
+struct WorkerSolves {
+  std::vector<PreparedSolves> workers;
+};
+
+}  // namespace odesens::petab
