@@ -90,6 +90,9 @@ struct EnsembleState {
 
 struct PetabState {
   std::shared_ptr<const PetabProblem> problem;
+  // Made on the first evaluation and kept: later evaluations reuse the
+  // method's set-up (the handle is used by one thread at a time).
+  std::unique_ptr<PetabSession> session;
   // Of the last evaluation that succeeded (odesens_petab_warning).
   std::vector<std::string> warnings;
 };

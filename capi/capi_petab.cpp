@@ -120,7 +120,8 @@ int odesens_petab_evaluate(odesens_petab* petab, const double* x, int64_t n, con
     options.gradient = gradient != nullptr;
     options.fim = fim != nullptr;
 
-    PetabResult r = p.evaluate(std::vector<double>(x, x + n), options);
+    if (!state.session) state.session = std::make_unique<PetabSession>(state.problem);
+    PetabResult r = state.session->evaluate(std::vector<double>(x, x + n), options);
     std::vector<std::string> warnings = std::move(r.warnings);  // before anything is written
     if (nllh) *nllh = r.nllh;
     if (nlpost) *nlpost = r.nlpost;
