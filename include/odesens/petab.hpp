@@ -172,6 +172,14 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   // `simulation` in place of `measurement`), replacing `path` atomically.
   void write_simulations(const PetabResult& r, const std::string& path) const;
 
+  // Writes r, the evaluation at x (on the parameters' scales), as an HDF5
+  // document (docs/petab.md, "HDF5 output"), written whole to PATH.partial
+  // and renamed over `path`. Error(invalid_argument) for a result or x
+  // not of this problem, or a path that is not a regular file;
+  // Error(io_error) naming the file and the reason when it cannot be
+  // written.
+  void write_h5(const PetabResult& r, const std::vector<double>& x, const std::string& path) const;
+
   // Writes the problem's parameter table with the nominalValue of the
   // estimated parameters replaced by x (on their scales; written on the
   // linear scale), replacing `path` atomically: a problem whose nominal

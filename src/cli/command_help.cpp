@@ -232,7 +232,9 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
     {"--fim", "the Fisher information matrix"},
     {"--threads N", "experiments solved at once (0: one per core; default 1)"},
     {"--simulations FILE.tsv", "write the PEtab simulation table"},
-    {"--format text|json", "output format (default text)"},
+    {"--format text|json|h5",
+     "output format (default text); h5 needs --out: the values, gradient, FIM and every "
+     "measurement's simulation, sigma and residual (docs/petab.md)"},
     {"--out FILE",
      "write the output to FILE, replaced whole or not at all (default: standard output)"},
     {"--help, -h", "this help"},

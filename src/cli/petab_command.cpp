@@ -103,7 +103,7 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
     a.threads = static_cast<unsigned>(n);
   });
   command.add_option("--simulations", a.simulations);
-  command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
+  command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json", "h5"}));
   command.add_option("--out", a.out);
 }
 
@@ -115,6 +115,9 @@ int run_petab(const PetabArguments& a) {
   if (a.problem.empty())
     throw UsageError{"petab: no problem given (odesens petab PROBLEM.yaml [flags]; "
                      "odesens petab --help lists them)"};
+  if (a.format == "h5" && a.out.empty())
+    throw UsageError{"petab: --format h5 needs --out FILE.h5 (HDF5 is not written to standard "
+                     "output)"};
   // "auto" runs cvodes_fsa (or cvodes_asa): options are cvodes_fsa's.
   const MethodInfo& info = method_info(a.method == "auto" ? "cvodes_fsa" : a.method);
   auto problem = PetabProblem::load(a.problem);
@@ -134,6 +137,10 @@ int run_petab(const PetabArguments& a) {
   const PetabResult r = problem->evaluate(x, options);
   for (const std::string& w : r.warnings) std::cerr << "odesens: warning: " << w << '\n';
   if (!a.simulations.empty()) problem->write_simulations(r, a.simulations);
+  if (a.format == "h5") {
+    problem->write_h5(r, x, a.out);
+    return 0;
+  }
   std::ostringstream text;
   if (a.format == "json") text << result_json(*problem, r, a).dump(1) << '\n';
   else write_text(text, r);

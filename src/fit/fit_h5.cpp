@@ -7,96 +7,16 @@
 
 #include <cstdint>
 
-#include "io/hdf5_handle.hpp"
+#include "io/h5_document.hpp"
 #include "io/partial_file.hpp"
-#include "io/valid_utf8.hpp"
 #include "odesens/version.hpp"
 
 namespace odesens::fitting {
 namespace {
 
-using io::Hid;
+using io::H5Document;
 
-class Document {
- public:
-  explicit Document(const std::string& file) : name_(file) {
-    Hid access(check(H5Pcreate(H5P_FILE_ACCESS), "creating the file"), H5Pclose);
-    check(H5Pset_file_locking(access.get(), false, true), "creating the file");
-    file_ = Hid(check(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
-                      "creating the file"),
-                H5Fclose);
-    strings_ = Hid(check(H5Tcopy(H5T_C_S1), "string type"), H5Tclose);
-    check(H5Tset_size(strings_.get(), H5T_VARIABLE), "string type");
-    check(H5Tset_cset(strings_.get(), H5T_CSET_UTF8), "string type");
-  }
-
-  // A dataset of `dims` (rows, columns; columns 0: one-dimensional).
-  void numbers(const char* name, hid_t file_type, hid_t memory_type, std::size_t rows,
-               std::size_t columns, const void* data) {
-    const hsize_t dims[2] = {rows, columns};
-    Hid space(check(H5Screate_simple(columns ? 2 : 1, dims, nullptr), name), H5Sclose);
-    Hid set(check(H5Dcreate2(file_.get(), name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                             H5P_DEFAULT),
-                  name),
-            H5Dclose);
-    if (rows > 0 && (columns > 0 || dims[1] == 0) && data)
-      check(H5Dwrite(set.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
-  }
-  void doubles(const char* name, const std::vector<double>& v, std::size_t columns = 0) {
-    numbers(name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, columns ? v.size() / columns : v.size(),
-            columns, v.data());
-  }
-  void int64s(const char* name, const std::vector<std::int64_t>& v) {
-    numbers(name, H5T_STD_I64LE, H5T_NATIVE_INT64, v.size(), 0, v.data());
-  }
-  void int32s(const char* name, const std::vector<std::int32_t>& v) {
-    numbers(name, H5T_STD_I32LE, H5T_NATIVE_INT32, v.size(), 0, v.data());
-  }
-  void texts(const char* name, const std::vector<std::string>& v) {
-    std::vector<std::string> clean;
-    std::vector<const char*> pointers;
-    for (const auto& t : v) clean.push_back(io::valid_utf8(t));
-    for (const auto& t : clean) pointers.push_back(t.c_str());
-    numbers(name, strings_.get(), strings_.get(), v.size(), 0, pointers.data());
-  }
-  void attribute(const char* name, const std::string& value) {
-    Hid space(check(H5Screate(H5S_SCALAR), name), H5Sclose);
-    Hid a(check(H5Acreate2(file_.get(), name, strings_.get(), space.get(), H5P_DEFAULT,
-                           H5P_DEFAULT),
-                name),
-          H5Aclose);
-    const std::string clean = io::valid_utf8(value);
-    const char* pointer = clean.c_str();
-    check(H5Awrite(a.get(), strings_.get(), &pointer), name);
-  }
-  void attribute(const char* name, std::int64_t value) {
-    Hid space(check(H5Screate(H5S_SCALAR), name), H5Sclose);
-    Hid a(check(H5Acreate2(file_.get(), name, H5T_STD_I64LE, space.get(), H5P_DEFAULT,
-                           H5P_DEFAULT),
-                name),
-          H5Aclose);
-    check(H5Awrite(a.get(), H5T_NATIVE_INT64, &value), name);
-  }
-  void close() {
-    strings_.release();
-    if (file_.release() < 0) fail("closing the file");
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) {
-    throw Error(Status::io_error, "writing '" + name_ + "' failed: " + what + ": " + io::hdf5_reason());
-  }
-  template <typename T>
-  T check(T r, const std::string& what) {
-    if (r < 0) fail(what);
-    return r;
-  }
-
-  std::string name_;
-  io::Hid file_, strings_;
-};
-
-void write_rows(Document& d, const FitResult& fit, std::size_t n) {
+void write_rows(H5Document& d, const FitResult& fit, std::size_t n) {
   std::vector<double> start, end, nllh, nlpost, gradient, seconds;
   std::vector<std::int64_t> iterations, evaluations, index;
   std::vector<std::int32_t> status;
@@ -135,7 +55,7 @@ void write_fit_h5(const std::string& path, const PetabProblem& problem, const Fi
   io::PartialFile target(path, path_label);
   io::QuietHdf5Errors quiet;
   try {
-    Document d(target.partial());
+    H5Document d(target.partial());
     d.attribute("problem", problem.file());
     d.attribute("optimizer", fit.optimizer);
     d.attribute("odesens_version", std::string(ODESENS_VERSION_STRING));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/tool_run.hpp"
+#include <hdf5.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,6 +216,76 @@ TEST_F(CliPetab, OutWritesTheDocument) {
   EXPECT_NE(r.err.find("/nonexistent/dir/x.json"), std::string::npos) << r.err;
 }
 
+// A dataset of the PEtab HDF5 document, read whole.
+std::vector<double> petab_h5_doubles(const std::string& file, const char* name) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  EXPECT_GE(f, 0) << file;
+  const hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+  EXPECT_GE(d, 0) << name;
+  const hid_t s = H5Dget_space(d);
+  std::vector<double> v(static_cast<std::size_t>(H5Sget_simple_extent_npoints(s)));
+  H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+  H5Sclose(s);
+  H5Dclose(d);
+  H5Fclose(f);
+  return v;
+}
+
+double petab_h5_attribute(const std::string& file, const char* name) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  EXPECT_GE(a, 0) << name;
+  double v = NAN;
+  H5Aread(a, H5T_NATIVE_DOUBLE, &v);
+  H5Aclose(a);
+  H5Fclose(f);
+  return v;
+}
+
+bool petab_h5_has(const std::string& file, const char* name) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const bool has = H5Lexists(f, name, H5P_DEFAULT) > 0;
+  H5Fclose(f);
+  return has;
+}
+
+// The HDF5 document holds what the JSON one holds, bit for bit, and more:
+// each measurement's sigma and residual.
+TEST_F(CliPetab, H5HoldsWhatJsonHolds) {
+  TempDir dir;
+  const std::string h5 = dir.path("result.h5");
+  const nlohmann::json j = json("--gradient --fim");
+  ToolRun r = run_tool("petab " + yaml_ + " --gradient --fim --format h5 --out " + h5);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(h5 + ".partial"));
+  EXPECT_EQ(petab_h5_attribute(h5, "llh"), j["llh"].get<double>());
+  EXPECT_EQ(petab_h5_attribute(h5, "chi2"), j["chi2"].get<double>());
+  EXPECT_EQ(petab_h5_doubles(h5, "gradient"), j["gradient"].get<std::vector<double>>());
+  std::vector<double> fim;
+  for (const auto& row : j["fim"])
+    for (const auto& v : row) fim.push_back(v.get<double>());
+  EXPECT_EQ(petab_h5_doubles(h5, "fim"), fim);
+  EXPECT_EQ(petab_h5_doubles(h5, "simulation"), j["simulations"].get<std::vector<double>>());
+  EXPECT_EQ(petab_h5_doubles(h5, "x").size(), 4u);
+  const std::vector<double> y = petab_h5_doubles(h5, "measurement");
+  const std::vector<double> h = petab_h5_doubles(h5, "simulation");
+  const std::vector<double> sigma = petab_h5_doubles(h5, "sigma");
+  const std::vector<double> residual = petab_h5_doubles(h5, "residual");
+  ASSERT_EQ(y.size(), 2u);
+  ASSERT_EQ(residual.size(), 2u);
+  for (std::size_t m = 0; m < 2; ++m) {
+    EXPECT_EQ(sigma[m], 0.5);  // case 0001's noise
+    EXPECT_NEAR(residual[m], (y[m] - h[m]) / sigma[m], 1e-14);
+  }
+  // Without --gradient and --fim the document has neither.
+  r = run_tool("petab " + yaml_ + " --format h5 --out " + h5);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(petab_h5_has(h5, "gradient"));
+  EXPECT_FALSE(petab_h5_has(h5, "fim"));
+  EXPECT_TRUE(petab_h5_has(h5, "simulation"));
+}
+
 // Errors: one line on standard error, the status of odesens --help's table
 // (2: the command line or what it names is wrong).
 TEST_F(CliPetab, ErrorsExitWithOneLineAndTheirStatus) {
@@ -232,6 +303,7 @@ TEST_F(CliPetab, ErrorsExitWithOneLineAndTheirStatus) {
       {"petab " + yaml_ + " --threads 1.5", 2, "--threads needs a whole number"},
       {"petab " + yaml_ + " --rtol abc", 2, "--rtol"},
       {"petab " + yaml_ + " --format xml", 2, "--format"},
+      {"petab " + yaml_ + " --format h5", 2, "--format h5 needs --out"},
       {"petab " + yaml_ + " --option nosuch=1", 2,
        "odesens: error: method 'cvodes_fsa' has no option 'nosuch'"},
       {"petab " + yaml_ + " --option sens_error_control=0.5", 2, "needs an integer"},
@@ -256,7 +328,7 @@ TEST(CliPetabHelp, HelpListsTheFlags) {
     EXPECT_EQ(r.status, 0) << args << ": " << r.err;
     EXPECT_EQ(r.out.rfind("usage: odesens petab PROBLEM.yaml", 0), 0u) << args << ": " << r.out;
     for (const char* flag : {"--at FILE.tsv", "--method ID", "--gradient", "--fim", "--threads N",
-                             "--simulations FILE.tsv", "--format text|json", "--out FILE"})
+                             "--simulations FILE.tsv", "--format text|json|h5", "--out FILE"})
       EXPECT_NE(r.out.find(flag), std::string::npos) << args << ": " << flag;
   }
 }
