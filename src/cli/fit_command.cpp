@@ -159,7 +159,24 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
 }
 
+namespace {
+
+class ThreadedFit final : public FitRunner {
+ public:
+  FitResult fit(const PetabProblem& problem, const FitOptions& options,
+                const FitProgress& progress, const std::atomic<bool>* stop) override {
+    return odesens::fit(problem, options, progress, stop);
+  }
+};
+
+}  // namespace
+
 int run_fit(const FitArguments& a) {
+  ThreadedFit threads;
+  return run_fit(a, threads);
+}
+
+int run_fit(const FitArguments& a, FitRunner& runner) {
   if (a.help) {
     write_fit_help(std::cout);
     return 0;
@@ -172,12 +189,13 @@ int run_fit(const FitArguments& a) {
   auto problem = PetabProblem::load(a.problem);
   const FitOptions options = fit_options(a, *problem);
   const Interrupt interrupt;
-  FitProgressLine line(::isatty(STDERR_FILENO) == 1);
-  const FitResult r =
-      fit(*problem, options,
-          [&](std::size_t done, std::size_t total, double best) { line.update(done, total, best); },
-          interrupt.requested());
+  FitProgressLine line(runner.writes_output() && ::isatty(STDERR_FILENO) == 1);
+  const FitResult r = runner.fit(
+      *problem, options,
+      [&](std::size_t done, std::size_t total, double best) { line.update(done, total, best); },
+      interrupt.requested());
   line.finish();
+  if (!runner.writes_output()) return 0;
   if (!a.out.empty()) fitting::write_fit_h5(a.out, *problem, r, "--out");
   if (!a.best.empty() && !r.starts.empty() && std::isfinite(r.starts[0].nlpost))
     problem->write_parameter_table(r.starts[0].end, a.best);

@@ -13,6 +13,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "odesens/fit.hpp"
+
 namespace odesens::cli {
 
 struct FitArguments {
@@ -31,7 +33,22 @@ struct FitArguments {
   bool help = false;
 };
 
+// Who runs the starts: fit() on threads, or the MPI fit (odesens-mpi fit),
+// whose every rank runs the command and only rank 0 writes the outputs.
+class FitRunner {
+ public:
+  virtual ~FitRunner() = default;
+  // False on MPI ranks other than 0, which run starts for rank 0.
+  virtual bool writes_output() const { return true; }
+  virtual FitResult fit(const PetabProblem& problem, const FitOptions& options,
+                        const FitProgress& progress, const std::atomic<bool>* stop) = 0;
+};
+
 void add_fit_flags(CLI::App& command, FitArguments& a);
+// Runs the fit of `a` on threads, or with `runner`; throws UsageError and
+// odesens::Error as the other commands do. A process that does not write
+// the output returns 0.
 int run_fit(const FitArguments& a);
+int run_fit(const FitArguments& a, FitRunner& runner);
 
 }  // namespace odesens::cli

@@ -1,15 +1,16 @@
-// odesens-mpi: `odesens ensemble` over the processes of an MPI run.
+// odesens-mpi: `odesens ensemble` and `odesens fit` over the processes of
+// an MPI run.
 //
 //   mpirun -np 4 odesens-mpi ensemble MODEL --method ID --params FILE.csv --out FILE.h5
 //          [--threads N] [run flags]
+//   mpirun -np 4 odesens-mpi fit PROBLEM.yaml --starts N [--threads N] [fit flags]
 //
-// The same arguments, parameter file, HDF5 document, progress line, summary
-// and exit statuses as `odesens ensemble` (ensemble_command.hpp). Every
-// rank reads the model and the parameter file (a file system all ranks
-// see, as under Slurm); rank 0 hands out members one at a time to the
-// `--threads` workers of every rank and writes the file as members arrive,
-// in member order; the others only solve. All ranks exit with rank 0's
-// status.
+// The same arguments, files, outputs, progress line and exit statuses as
+// the odesens commands (ensemble_command.hpp, fit_command.hpp). Every rank
+// reads the model or problem and the files it names (a file system all
+// ranks see, as under Slurm); rank 0 hands out members or starts one at a
+// time to the `--threads` workers of every rank and writes the outputs;
+// the others only solve. All ranks exit with rank 0's status.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -22,8 +23,10 @@
 #include "cli/command_help.hpp"
 #include "cli/ensemble_command.hpp"
 #include "cli/exit_status.hpp"
+#include "cli/fit_command.hpp"
 #include "core/quoted_text.hpp"
 #include "ensemble/mpi_ensemble.hpp"
+#include "fit/mpi_fit.hpp"
 #include "odesens/odesens.hpp"
 
 namespace {
@@ -39,7 +42,12 @@ const char* kUsage =
     "The arguments, output and exit statuses of `odesens ensemble` (odesens --help;\n"
     "odesens-mpi ensemble [--method ID] --help: its flags and the options of ID);\n"
     "members are solved by the --threads workers of every rank (0: one per hardware\n"
-    "thread), rank 0 writes FILE.h5. Under Slurm: srun odesens-mpi ensemble ...\n";
+    "thread), rank 0 writes FILE.h5. Under Slurm: srun odesens-mpi ensemble ...\n"
+    "\n"
+    "usage: mpirun [-np N] odesens-mpi fit PROBLEM.yaml --starts N [--threads N] [fit flags]\n"
+    "The arguments, outputs and exit statuses of `odesens fit` (odesens fit --help);\n"
+    "starts are run by the --threads workers of every rank, rank 0 prints the waterfall\n"
+    "and writes --out, --best and --plot.\n";
 
 class MpiRunner final : public EnsembleRunner {
  public:
@@ -50,6 +58,19 @@ class MpiRunner final : public EnsembleRunner {
                                     const EnsembleOptions& options) override {
     return ensemble::solve_ensemble_mpi(MPI_COMM_WORLD, thread_level_, problem, method, sets,
                                         options);
+  }
+
+ private:
+  int rank_, thread_level_;
+};
+
+class MpiFit final : public FitRunner {
+ public:
+  MpiFit(int rank, int thread_level) : rank_(rank), thread_level_(thread_level) {}
+  bool writes_output() const override { return rank_ == 0; }
+  FitResult fit(const PetabProblem& problem, const FitOptions& options,
+                const FitProgress& progress, const std::atomic<bool>* stop) override {
+    return fitting::fit_mpi(MPI_COMM_WORLD, thread_level_, problem, options, progress, stop);
   }
 
  private:
@@ -67,9 +88,9 @@ int run(int argc, char** argv, int rank, int thread_level) {
     if (rank == 0) std::cout << kUsage;
     return args.empty() ? 2 : 0;
   }
-  if (args[0] != "ensemble" && !args[0].empty() && args[0][0] != '-') {
+  if (args[0] != "ensemble" && args[0] != "fit" && !args[0].empty() && args[0][0] != '-') {
     say("unknown command '" + printable_text(args[0]) +
-        "': odesens-mpi has one, ensemble (run, compare and the others are odesens's)");
+        "': odesens-mpi has two, ensemble and fit (run, compare and the others are odesens's)");
     return 2;
   }
   CLI::App app{"odesens-mpi"};
@@ -78,11 +99,19 @@ int run(int argc, char** argv, int rank, int thread_level) {
   RunArguments a;
   CLI::App* ensemble_command = app.add_subcommand("ensemble");
   add_run_flags(*ensemble_command, a, SolveCommand::ensemble);
+  FitArguments f;
+  CLI::App* fit_command = app.add_subcommand("fit");
+  add_fit_flags(*fit_command, f);
   try {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       throw UsageError{std::string(e.what()) + " (see odesens-mpi --help)"};
+    }
+    if (fit_command->parsed()) {
+      if (f.help && rank != 0) return 0;  // rank 0 prints it
+      MpiFit runner(rank, thread_level);
+      return run_fit(f, runner);
     }
     // Rank 0 prints (or fails on an unknown method); every rank ends with its status.
     if (a.help)

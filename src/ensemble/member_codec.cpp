@@ -1,89 +1,13 @@
 #include "ensemble/member_codec.hpp"
 
 #include <array>
-
 #include <cstdint>
-#include <cstring>
 #include <string>
 
+#include "ensemble/byte_codec.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::ensemble {
-namespace {
-
-// Native byte order and sizes: both ends are processes of one MPI run of
-// the same program, so the layout is theirs alike.
-class Writer {
- public:
-  explicit Writer(std::vector<char>& out) : out_(out) {}
-  void u64(std::uint64_t v) { raw(&v, sizeof v); }
-  void f64(double v) { raw(&v, sizeof v); }
-  void text(const std::string& s) {
-    u64(s.size());
-    raw(s.data(), s.size());
-  }
-  void doubles(const std::vector<double>& v) {
-    u64(v.size());
-    raw(v.data(), v.size() * sizeof(double));
-  }
-
- private:
-  void raw(const void* p, std::size_t n) {
-    if (n == 0) return;
-    const char* c = static_cast<const char*>(p);
-    out_.insert(out_.end(), c, c + n);
-  }
-  std::vector<char>& out_;
-};
-
-class Reader {
- public:
-  Reader(const char* data, std::size_t size) : at_(data), end_(data + size) {}
-  std::uint64_t u64() {
-    std::uint64_t v;
-    raw(&v, sizeof v);
-    return v;
-  }
-  double f64() {
-    double v;
-    raw(&v, sizeof v);
-    return v;
-  }
-  std::string text() {
-    const std::uint64_t n = count(1);
-    std::string s(at_, at_ + n);
-    at_ += n;
-    return s;
-  }
-  std::vector<double> doubles() {
-    const std::uint64_t n = count(sizeof(double));
-    std::vector<double> v(n);
-    raw(v.data(), n * sizeof(double));
-    return v;
-  }
-  bool done() const { return at_ == end_; }
-
- private:
-  // A length that fits in what is left, each element `width` bytes.
-  std::uint64_t count(std::size_t width) {
-    const std::uint64_t n = u64();
-    if (n > static_cast<std::uint64_t>(end_ - at_) / width) fail();
-    return n;
-  }
-  void raw(void* p, std::size_t n) {
-    if (static_cast<std::size_t>(end_ - at_) < n) fail();
-    if (n == 0) return;  // p may be an empty vector's null data()
-    std::memcpy(p, at_, n);
-    at_ += n;
-  }
-  [[noreturn]] static void fail() {
-    throw Error(Status::internal_error, "a received ensemble member is truncated or malformed");
-  }
-  const char* at_;
-  const char* end_;
-};
-
-}  // namespace
 
 // Every array of a BoundsResult, in one order for both directions.
 template <class B>
@@ -94,7 +18,7 @@ auto bounds_arrays(B& b) {
 }
 
 void encode_member(std::size_t index, const EnsembleMember& member, std::vector<char>& out) {
-  Writer w(out);
+  ByteWriter w(out);
   const Result& r = member.result;
   w.u64(index);
   w.u64(member.ran ? 1 : 0);
@@ -131,7 +55,7 @@ void encode_member(std::size_t index, const EnsembleMember& member, std::vector<
 }
 
 EnsembleMember decode_member(const char* data, std::size_t size, std::size_t* index) {
-  Reader in(data, size);
+  ByteReader in(data, size, "ensemble member");
   EnsembleMember m;
   Result& r = m.result;
   *index = static_cast<std::size_t>(in.u64());

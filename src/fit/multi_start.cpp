@@ -8,16 +8,11 @@
 #include <thread>
 
 #include "ensemble/worker_pool.hpp"
+#include "fit/multi_start.hpp"
 #include "fit/start_objective.hpp"
 
 namespace odesens {
 namespace {
-
-std::vector<std::vector<double>> starts_of(const PetabProblem& problem, const FitOptions& o) {
-  if (!o.start_points.empty()) return o.start_points;
-  if (o.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");
-  return latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), o.starts, o.seed);
-}
 
 // Failed starts (NaN) last; among equals, the order of the starts.
 bool before(const StartResult& a, const StartResult& b) {
@@ -27,24 +22,55 @@ bool before(const StartResult& a, const StartResult& b) {
   return a.index < b.index;
 }
 
-// One start as a task of the pool, which must not throw: an error is the
-// start's failure.
+}  // namespace
+
+namespace fitting {
+
+std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
+                                                const FitOptions& options) {
+  check_optimizer_options(options.optimizer);
+  std::vector<std::vector<double>> starts = options.start_points;
+  if (starts.empty()) {
+    if (options.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");
+    starts = latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), options.starts,
+                             options.seed);
+  }
+  for (const auto& x0 : starts) check_start(problem, x0, {});
+  return starts;
+}
+
 StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
-                      const OptimizerOptions& options, const std::atomic<bool>* stop) {
+                      std::size_t index, const OptimizerOptions& options,
+                      const std::atomic<bool>* stop) {
+  StartResult s;
   try {
-    return optimize(problem, x0, {}, options, stop);
+    s = optimize(problem, x0, {}, options, stop);
   } catch (const std::exception& e) {
-    StartResult s;
     s.start = s.end = x0;
     s.nllh = s.nlpost = s.gradient_norm = std::numeric_limits<double>::quiet_NaN();
     const auto* error = dynamic_cast<const Error*>(&e);
     s.status = error ? error->status() : Status::internal_error;
     s.exit_reason = e.what();
-    return s;
   }
+  s.index = index;
+  return s;
 }
 
-}  // namespace
+FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std::size_t planned,
+                    std::vector<std::optional<StartResult>>& done, bool stopped) {
+  FitResult result;
+  result.optimizer = resolve_optimizer(problem, options.optimizer.optimizer);
+  result.seed = options.seed;
+  result.starts_planned = planned;
+  for (auto& s : done)
+    if (s) result.starts.push_back(std::move(*s));
+  std::sort(result.starts.begin(), result.starts.end(), before);
+  result.starts_at_best = count_within(result.starts, 0.1);
+  result.stopped = stopped;
+  return result;
+}
+
+}  // namespace fitting
 
 std::size_t count_within(const std::vector<StartResult>& sorted, double threshold) {
   if (sorted.empty() || !std::isfinite(sorted[0].nlpost)) return 0;
@@ -55,14 +81,7 @@ std::size_t count_within(const std::vector<StartResult>& sorted, double threshol
 
 FitResult fit(const PetabProblem& problem, const FitOptions& options,
               const FitProgress& progress, const std::atomic<bool>* stop) {
-  check_optimizer_options(options.optimizer);
-  const std::vector<std::vector<double>> starts = starts_of(problem, options);
-  FitResult result;
-  result.optimizer = resolve_optimizer(problem, options.optimizer.optimizer);
-  result.seed = options.seed;
-  result.starts_planned = starts.size();
-  // Bad starts are refused before any runs.
-  for (const auto& x0 : starts) fitting::check_start(problem, x0, {});
+  const std::vector<std::vector<double>> starts = fitting::planned_starts(problem, options);
   std::vector<std::optional<StartResult>> done(starts.size());
   std::mutex mutex;
   std::size_t finished = 0;
@@ -72,20 +91,15 @@ FitResult fit(const PetabProblem& problem, const FitOptions& options,
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   ensemble::run_tasks(starts.size(), options.threads == 0 ? cores : options.threads, halt,
                       [&](std::size_t k, std::size_t) {
-                        StartResult s = run_start(problem, starts[k], options.optimizer, stop);
-                        s.index = k;
+                        StartResult s =
+                            fitting::run_start(problem, starts[k], k, options.optimizer, stop);
                         std::lock_guard<std::mutex> lock(mutex);
                         if (std::isfinite(s.nlpost) && !(s.nlpost >= best)) best = s.nlpost;
                         done[k] = std::move(s);
                         ++finished;
                         if (progress) progress(finished, starts.size(), best);
                       });
-  for (auto& s : done)
-    if (s) result.starts.push_back(std::move(*s));
-  std::sort(result.starts.begin(), result.starts.end(), before);
-  result.starts_at_best = count_within(result.starts, 0.1);
-  result.stopped = stop && stop->load();
-  return result;
+  return fitting::waterfall(problem, options, starts.size(), done, stop && stop->load());
 }
 
 }  // namespace odesens

@@ -3,7 +3,9 @@
 # (exit status 3 from both, as every rank of the MPI run), compared
 # dataset by dataset and bit for bit by h5diff; and a wrong command line is
 # exit status 2 with one message.
-# Usage: cmake -DODESENS=... -DODESENS_MPI=... -DMPIEXEC=... -DH5DIFF=... -DWORK=dir -P this
+# Then the same for `odesens-mpi fit` against `odesens fit`.
+# Usage: cmake -DODESENS=... -DODESENS_MPI=... -DMPIEXEC=... -DH5DIFF=... -DWORK=dir
+#              -DSHARED=dir -P this
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -54,10 +56,50 @@ if(NOT bad EQUAL 2 OR NOT n EQUAL 1)
                       "${bad_err}")
 endif()
 
-# A command odesens-mpi does not have is named, with the one it has.
+# A command odesens-mpi does not have is named, with the ones it has.
 execute_process(COMMAND ${ODESENS_MPI} run m.ode --method cvodes_fsa
                 WORKING_DIRECTORY ${WORK} RESULT_VARIABLE other ERROR_VARIABLE other_err)
-if(NOT other EQUAL 2 OR NOT other_err MATCHES "unknown command 'run': odesens-mpi has one, ensemble")
+if(NOT other EQUAL 2 OR NOT other_err MATCHES "unknown command 'run': odesens-mpi has two, ensemble and fit")
   message(FATAL_ERROR "odesens-mpi run: exit ${other} (expected 2):\n${other_err}")
 endif()
 message(STATUS "odesens-mpi on 2 ranks: the threaded document, bit for bit")
+
+# odesens-mpi fit on PEtab conformance case 0001 (../shared, or
+# ODESENS_SHARED_DIR): the waterfall JSON, the HDF5 document (but the
+# starts' wall times) and --best equal `odesens fit`'s; one waterfall, from
+# rank 0.
+if(DEFINED ENV{ODESENS_SHARED_DIR} AND NOT "$ENV{ODESENS_SHARED_DIR}" STREQUAL "")
+  set(SHARED $ENV{ODESENS_SHARED_DIR})
+endif()
+set(case ${SHARED}/petab/test-suite/0001/_0001.yaml)
+if(NOT EXISTS ${case})
+  message(STATUS "PEtab case 0001 not found (${case}): odesens-mpi fit not checked")
+  return()
+endif()
+set(fit_flags fit ${case} --starts 6 --seed 2 --format json)
+execute_process(COMMAND ${ODESENS} ${fit_flags} --threads 2 --out fit_threads.h5
+                        --best best_threads.tsv
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE threaded OUTPUT_VARIABLE threaded_out
+                ERROR_VARIABLE threaded_err)
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --allow-run-as-root -np 2 ${ODESENS_MPI}
+                        ${fit_flags} --threads 1 --out fit_mpi.h5 --best best_mpi.tsv
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE mpi OUTPUT_VARIABLE mpi_out
+                ERROR_VARIABLE mpi_err)
+if(NOT threaded EQUAL 0 OR NOT mpi EQUAL 0)
+  message(FATAL_ERROR "fit: exit ${threaded} (threads), ${mpi} (MPI):\n${threaded_err}\n${mpi_err}")
+endif()
+# The JSON without the starts' and the fit's wall times.
+foreach(v threaded_out mpi_out)
+  string(REGEX REPLACE "\"seconds\": [^,\n]*" "" ${v} "${${v}}")
+endforeach()
+if(NOT threaded_out STREQUAL mpi_out)
+  message(FATAL_ERROR "odesens-mpi fit's waterfall differs:\n${threaded_out}\n---\n${mpi_out}")
+endif()
+execute_process(COMMAND ${H5DIFF} --exclude-path /seconds fit_threads.h5 fit_mpi.h5
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE diff OUTPUT_VARIABLE diff_out)
+file(READ ${WORK}/best_threads.tsv best_threads)
+file(READ ${WORK}/best_mpi.tsv best_mpi)
+if(NOT diff EQUAL 0 OR NOT best_threads STREQUAL best_mpi)
+  message(FATAL_ERROR "odesens-mpi fit's documents differ (h5diff ${diff}):\n${diff_out}")
+endif()
+message(STATUS "odesens-mpi fit on 2 ranks: the threaded waterfall and documents")

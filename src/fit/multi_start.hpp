@@ -1,0 +1,30 @@
+// The parts of a multi-start fit (fit.hpp) that the threaded fit and the
+// MPI fit (mpi_fit.hpp) share: the starts planned, one start run, and the
+// waterfall made of the starts that ended.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <vector>
+
+#include "odesens/fit.hpp"
+
+namespace odesens::fitting {
+
+// The starts given, or a Latin hypercube drawn with the seed; each checked
+// (Error(invalid_argument) as fit() says) before any runs.
+std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
+                                                const FitOptions& options);
+
+// Start `index` from x0; never throws: an error is the start's failure
+// (its status and message, NaN values).
+StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
+                      std::size_t index, const OptimizerOptions& options,
+                      const std::atomic<bool>* stop);
+
+// The fit of the starts that ended (done[k] empty: start k did not run),
+// sorted into the waterfall.
+FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std::size_t planned,
+                    std::vector<std::optional<StartResult>>& done, bool stopped);
+
+}  // namespace odesens::fitting

@@ -1,0 +1,121 @@
+// The multi-start fit over MPI (run as `mpirun -np 2 test_mpi_fit`): rank
+// 0's starts equal the threaded fit()'s bit for bit (points, values,
+// iterations, evaluations, exit reasons), including starts whose
+// simulation fails, whatever rank ran them; progress runs on rank 0 once
+// per start; a stop flag set before the fit runs no start; a refused fit
+// throws on every rank. A plain program: ctest reads its exit status.
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "estimate/synthetic_petab_problem.hpp"
+#include "fit/mpi_fit.hpp"
+#include "odesens/fit.hpp"
+#include "odesens/petab.hpp"
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const std::string& what) {
+  if (ok) return;
+  std::fprintf(stderr, "test_mpi_fit: check failed: %s\n", what.c_str());
+  ++failures;
+}
+
+// Equal, NaN equal to NaN (failed starts).
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
+             const std::string& what) {
+  check(mpi.starts.size() == threads.starts.size(), what + ": start count");
+  check(mpi.optimizer == threads.optimizer, what + ": optimizer");
+  check(mpi.starts_at_best == threads.starts_at_best, what + ": starts at best");
+  check(mpi.starts_planned == threads.starts_planned, what + ": starts planned");
+  for (std::size_t k = 0; k < mpi.starts.size() && k < threads.starts.size(); ++k) {
+    const odesens::StartResult& a = mpi.starts[k];
+    const odesens::StartResult& b = threads.starts[k];
+    const std::string row = what + ": row " + std::to_string(k);
+    check(a.index == b.index, row + " index");
+    check(a.start == b.start, row + " start");
+    check(a.end.size() == b.end.size(), row + " end size");
+    for (std::size_t i = 0; i < a.end.size() && i < b.end.size(); ++i)
+      check(same(a.end[i], b.end[i]), row + " end");
+    check(same(a.nllh, b.nllh) && same(a.nlpost, b.nlpost), row + " values");
+    check(same(a.gradient_norm, b.gradient_norm), row + " gradient norm");
+    check(a.iterations == b.iterations && a.evaluations == b.evaluations, row + " counts");
+    check(a.status == b.status, row + " status");
+    check(a.exit_reason == b.exit_reason, row + " exit reason: " + a.exit_reason);
+  }
+}
+
+void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions& shape,
+                   const std::string& what) {
+  odesens::test::SyntheticProblem files(shape);
+  auto problem = odesens::PetabProblem::load(files.yaml());
+  odesens::FitOptions options;
+  options.starts = 8;
+  options.seed = 3;
+  options.threads = 2;
+  std::size_t calls = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const odesens::FitResult mpi = odesens::fitting::fit_mpi(
+      MPI_COMM_WORLD, provided, *problem, options,
+      [&](std::size_t done, std::size_t total, double) {
+        ++calls;
+        check(done == calls && total == 8, what + ": progress counts");
+      });
+  if (rank != 0) {
+    check(mpi.starts.empty() && calls == 0, what + ": rank " + std::to_string(rank) +
+                                                " returns nothing and reports no progress");
+    return;
+  }
+  check(calls == 8, what + ": progress once per start");
+  compare(mpi, odesens::fit(*problem, options), what);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  try {
+    fit_both_ways(rank, provided, {}, "decay");
+    odesens::test::SyntheticOptions blow_up;
+    blow_up.blow_up = true;  // starts with k1 > 1/6 cannot be simulated
+    fit_both_ways(rank, provided, blow_up, "blow-up");
+
+    odesens::test::SyntheticProblem files;
+    auto problem = odesens::PetabProblem::load(files.yaml());
+    odesens::FitOptions options;
+    options.starts = 4;
+    std::atomic<bool> stop{true};
+    const odesens::FitResult stopped =
+        odesens::fitting::fit_mpi(MPI_COMM_WORLD, provided, *problem, options, {}, &stop);
+    check(stopped.starts.empty(), "a stop flag set before the fit runs no start");
+    if (rank == 0) check(stopped.stopped && stopped.starts_planned == 4, "stopped is said");
+
+    options.starts = 0;
+    bool refused = false;
+    try {
+      odesens::fitting::fit_mpi(MPI_COMM_WORLD, provided, *problem, options);
+    } catch (const odesens::Error& e) {
+      refused = e.status() == odesens::Status::invalid_argument;
+    }
+    check(refused, "no starts: refused on rank " + std::to_string(rank));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "test_mpi_fit: rank %d: %s\n", rank, e.what());
+    ++failures;
+  }
+  int all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("test_mpi_fit: %s\n", all == 0 ? "passed" : "FAILED");
+  MPI_Finalize();
+  return all == 0 ? 0 : 1;
+}
