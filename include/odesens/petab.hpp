@@ -60,7 +60,7 @@ namespace odesens {
 namespace petab {
 struct Definition;
 struct LeastSquaresLayout;
-struct WorkerSolves;
+class ExperimentSolver;
 }
 
 // Estimated parameters acting on the dynamics above which the "auto" method
@@ -188,12 +188,15 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
 
   // The internals the evaluation uses.
   const petab::Definition& definition() const { return *def_; }
+  // evaluate() with the experiments solved by `solver` (internal: the
+  // threads of evaluate() and PetabSession, the ranks of an MPI run);
+  // empty where the solver leaves the sum to another process.
+  std::optional<PetabResult> evaluate_with(const std::vector<double>& x,
+                                           const PetabOptions& options,
+                                           petab::ExperimentSolver& solver) const;
 
  private:
-  friend class PetabSession;
   explicit PetabProblem(std::unique_ptr<petab::Definition> def);
-  PetabResult evaluate_on(const std::vector<double>& x, const PetabOptions& options,
-                          petab::WorkerSolves& solves) const;
   std::unique_ptr<petab::Definition> def_;
   std::unique_ptr<petab::LeastSquaresLayout> layout_;
   std::vector<std::string> ids_, scales_;
@@ -224,7 +227,7 @@ class PetabSession {
 
  private:
   std::shared_ptr<const PetabProblem> problem_;
-  std::unique_ptr<petab::WorkerSolves> solves_;
+  std::unique_ptr<petab::ExperimentSolver> solves_;
 };
 
 // Values for the estimated parameters from a table with columns

@@ -1,16 +1,10 @@
 // PetabProblem: loading, and evaluation over the experiments (petab.hpp).
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <exception>
-#include <mutex>
-#include <thread>
 
-#include "ensemble/worker_pool.hpp"
+#include "estimate/experiment_solver.hpp"
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
-#include "estimate/prepared_solves.hpp"
 #include "odesens/petab.hpp"
 #include "odesens/status.hpp"
 
@@ -39,36 +33,6 @@ void check_point(const std::vector<double>& x, const std::vector<std::string>& s
       throw Error(Status::invalid_argument,
                   "PEtab evaluation: parameter value " + std::to_string(i + 1) +
                       " is not finite (only -inf, the value 0 on a log scale, is allowed)");
-}
-
-// Solves every experiment (on `threads` threads, each on its worker's
-// sessions), keeping the first error.
-std::vector<petab::ExperimentSolution> solve_all(const petab::Definition& def,
-                                                 const std::vector<double>& theta,
-                                                 const PetabOptions& options, bool sensitivities,
-                                                 petab::WorkerSolves& solves) {
-  std::vector<petab::ExperimentSolution> out(def.experiments.size());
-  std::atomic<bool> stop{false};
-  std::mutex mutex;
-  std::exception_ptr failure;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const unsigned threads = options.threads == 0 ? cores : options.threads;
-  const std::size_t workers = ensemble::worker_threads(def.experiments.size(), threads);
-  if (solves.workers.size() < workers) solves.workers.resize(workers);
-  ensemble::run_tasks(def.experiments.size(), threads, stop,
-                      [&](std::size_t k, std::size_t worker) {
-                        try {
-                          out[k] = petab::solve_experiment(solves.workers[worker], def,
-                                                           def.experiments[k], theta, options,
-                                                           sensitivities);
-                        } catch (...) {
-                          std::lock_guard<std::mutex> lock(mutex);
-                          if (!failure) failure = std::current_exception();
-                          stop = true;
-                        }
-                      });
-  if (failure) std::rethrow_exception(failure);
-  return out;
 }
 
 }  // namespace
@@ -128,23 +92,24 @@ std::string resolve_method(const petab::Definition& def, const PetabOptions& opt
 
 PetabResult PetabProblem::evaluate(const std::vector<double>& x,
                                    const PetabOptions& options) const {
-  petab::WorkerSolves solves;
-  return evaluate_on(x, options, solves);
+  petab::ThreadedSolves solves;
+  return *evaluate_with(x, options, solves);
 }
 
 PetabSession::PetabSession(std::shared_ptr<const PetabProblem> problem)
-    : problem_(std::move(problem)), solves_(std::make_unique<petab::WorkerSolves>()) {
+    : problem_(std::move(problem)), solves_(std::make_unique<petab::ThreadedSolves>()) {
   if (!problem_) throw Error(Status::invalid_argument, "PetabSession: no problem given");
 }
 
 PetabSession::~PetabSession() = default;
 
 PetabResult PetabSession::evaluate(const std::vector<double>& x, const PetabOptions& options) {
-  return problem_->evaluate_on(x, options, *solves_);
+  return *problem_->evaluate_with(x, options, *solves_);
 }
 
-PetabResult PetabProblem::evaluate_on(const std::vector<double>& x, const PetabOptions& given,
-                                      petab::WorkerSolves& solves) const {
+std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>& x,
+                                                      const PetabOptions& given,
+                                                      petab::ExperimentSolver& solver) const {
   PetabOptions options = given;
   options.method = resolve_method(*def_, given);
   options.least_squares = given.least_squares || given.residual_jacobian;
@@ -157,8 +122,8 @@ PetabResult PetabProblem::evaluate_on(const std::vector<double>& x, const PetabO
   check_point(x, scales_);
   const std::vector<double> theta = petab::table_values(*def_, x);
   const bool sensitivities = options.gradient || options.fim || options.residual_jacobian;
-  std::vector<petab::ExperimentSolution> solutions =
-      solve_all(*def_, theta, options, sensitivities, solves);
+  std::vector<petab::ExperimentSolution> solutions;
+  if (!solver.solve(*def_, theta, options, sensitivities, solutions)) return std::nullopt;
 
   PetabResult r;
   r.method = options.method;

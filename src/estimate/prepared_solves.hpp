@@ -44,9 +44,4 @@ class PreparedSolves {
   std::size_t uses_ = 0;
 };
 
-// One PreparedSolves per worker thread of an evaluation.
-struct WorkerSolves {
-  std::vector<PreparedSolves> workers;
-};
-
 }  // namespace odesens::petab

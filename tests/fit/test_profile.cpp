@@ -87,7 +87,9 @@ TEST(Profile, ANonIdentifiableParameterHasAFlatProfileAndAnOpenInterval) {
   EXPECT_LT(p.lower, 0.2);
   EXPECT_GT(p.lower, 0.1);
   for (const ProfilePoint& q : p.points) {
-    if (q.value >= 0.25) EXPECT_LT(q.nlpost - p.best_nlpost, 1e-4) << "at " << q.value;
+    if (q.value >= 0.25) {
+      EXPECT_LT(q.nlpost - p.best_nlpost, 1e-4) << "at " << q.value;
+    }
   }
 }
 
