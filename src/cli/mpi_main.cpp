@@ -1,15 +1,16 @@
-// odesens-mpi: `odesens ensemble` and `odesens fit` over the processes of
-// an MPI run.
+// odesens-mpi: `odesens ensemble`, `odesens fit` and `odesens petab` over
+// the processes of an MPI run.
 //
 //   mpirun -np 4 odesens-mpi ensemble MODEL --method ID --params FILE.csv --out FILE.h5
 //          [--threads N] [run flags]
 //   mpirun -np 4 odesens-mpi fit PROBLEM.yaml --starts N [--threads N] [fit flags]
+//   mpirun -np 4 odesens-mpi petab PROBLEM.yaml [--threads N] [petab flags]
 //
 // The same arguments, files, outputs, progress line and exit statuses as
 // the odesens commands (ensemble_command.hpp, fit_command.hpp). Every rank
 // reads the model or problem and the files it names (a file system all
-// ranks see, as under Slurm); rank 0 hands out members or starts one at a
-// time to the `--threads` workers of every rank and writes the outputs;
+// ranks see, as under Slurm); rank 0 hands out members, starts or
+// experiments one at a time to the `--threads` workers of every rank and writes the outputs;
 // the others only solve. All ranks exit with rank 0's status.
 #include <mpi.h>
 
@@ -24,8 +25,10 @@
 #include "cli/ensemble_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/fit_command.hpp"
+#include "cli/petab_command.hpp"
 #include "core/quoted_text.hpp"
 #include "ensemble/mpi_ensemble.hpp"
+#include "estimate/mpi_petab.hpp"
 #include "fit/mpi_fit.hpp"
 #include "odesens/odesens.hpp"
 
@@ -47,7 +50,12 @@ const char* kUsage =
     "usage: mpirun [-np N] odesens-mpi fit PROBLEM.yaml --starts N [--threads N] [fit flags]\n"
     "The arguments, outputs and exit statuses of `odesens fit` (odesens fit --help);\n"
     "starts are run by the --threads workers of every rank, rank 0 prints the waterfall\n"
-    "and writes --out, --best and --plot.\n";
+    "and writes --out, --best and --plot.\n"
+    "\n"
+    "usage: mpirun [-np N] odesens-mpi petab PROBLEM.yaml [--threads N] [petab flags]\n"
+    "The arguments, output and exit statuses of `odesens petab` (odesens petab --help);\n"
+    "experiments are solved by the --threads workers of every rank, rank 0 sums them\n"
+    "and writes the output.\n";
 
 class MpiRunner final : public EnsembleRunner {
  public:
@@ -77,6 +85,18 @@ class MpiFit final : public FitRunner {
   int rank_, thread_level_;
 };
 
+class MpiPetab final : public PetabRunner {
+ public:
+  explicit MpiPetab(int thread_level) : thread_level_(thread_level) {}
+  std::optional<PetabResult> evaluate(const PetabProblem& problem, const std::vector<double>& x,
+                                      const PetabOptions& options) override {
+    return petab::evaluate_mpi(MPI_COMM_WORLD, thread_level_, problem, x, options);
+  }
+
+ private:
+  int thread_level_;
+};
+
 // The command on this rank; messages only from rank 0 (every rank sees the
 // same arguments and files, so they fail alike).
 int run(int argc, char** argv, int rank, int thread_level) {
@@ -88,9 +108,11 @@ int run(int argc, char** argv, int rank, int thread_level) {
     if (rank == 0) std::cout << kUsage;
     return args.empty() ? 2 : 0;
   }
-  if (args[0] != "ensemble" && args[0] != "fit" && !args[0].empty() && args[0][0] != '-') {
+  if (args[0] != "ensemble" && args[0] != "fit" && args[0] != "petab" && !args[0].empty() &&
+      args[0][0] != '-') {
     say("unknown command '" + printable_text(args[0]) +
-        "': odesens-mpi has two, ensemble and fit (run, compare and the others are odesens's)");
+        "': odesens-mpi has ensemble, fit and petab (run, compare and the others are "
+        "odesens's)");
     return 2;
   }
   CLI::App app{"odesens-mpi"};
@@ -102,11 +124,19 @@ int run(int argc, char** argv, int rank, int thread_level) {
   FitArguments f;
   CLI::App* fit_command = app.add_subcommand("fit");
   add_fit_flags(*fit_command, f);
+  PetabArguments pa;
+  CLI::App* petab_command = app.add_subcommand("petab");
+  add_petab_flags(*petab_command, pa);
   try {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       throw UsageError{std::string(e.what()) + " (see odesens-mpi --help)"};
+    }
+    if (petab_command->parsed()) {
+      if (pa.help && rank != 0) return 0;  // rank 0 prints it
+      MpiPetab runner(thread_level);
+      return run_petab(pa, runner);
     }
     if (fit_command->parsed()) {
       if (f.help && rank != 0) return 0;  // rank 0 prints it

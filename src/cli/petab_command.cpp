@@ -107,7 +107,24 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
   command.add_option("--out", a.out);
 }
 
+namespace {
+
+class ThreadedPetab final : public PetabRunner {
+ public:
+  std::optional<PetabResult> evaluate(const PetabProblem& problem, const std::vector<double>& x,
+                                      const PetabOptions& options) override {
+    return problem.evaluate(x, options);
+  }
+};
+
+}  // namespace
+
 int run_petab(const PetabArguments& a) {
+  ThreadedPetab threads;
+  return run_petab(a, threads);
+}
+
+int run_petab(const PetabArguments& a, PetabRunner& runner) {
   if (a.help) {
     write_petab_help(std::cout);
     return 0;
@@ -134,7 +151,9 @@ int run_petab(const PetabArguments& a) {
   options.threads = a.threads;
   const std::vector<double> x =
       a.at.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.at);
-  const PetabResult r = problem->evaluate(x, options);
+  const std::optional<PetabResult> evaluation = runner.evaluate(*problem, x, options);
+  if (!evaluation) return 0;
+  const PetabResult& r = *evaluation;
   for (const std::string& w : r.warnings) std::cerr << "odesens: warning: " << w << '\n';
   if (!a.simulations.empty()) problem->write_simulations(r, a.simulations);
   if (a.format == "h5") {

@@ -1,6 +1,6 @@
 // `odesens petab PROBLEM.yaml [--at FILE.tsv] [--method ID] [--rtol R]
 // [--atol A] [--option K=V ...] [--gradient] [--fim] [--threads N]
-// [--simulations FILE.tsv] [--format text|json] [--out FILE]`: the
+// [--simulations FILE.tsv] [--format text|json|h5] [--out FILE]`: the
 // negative log-likelihood of a PEtab problem (petab.hpp) at its nominal
 // parameters or those of --at, with its gradient and Fisher information on
 // the parameters' scales when asked for.
@@ -12,6 +12,8 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "odesens/petab.hpp"
 
 namespace odesens::cli {
 
@@ -34,7 +36,22 @@ struct PetabArguments {
 void add_simulation_flags(CLI::App& command, std::string& method, std::optional<double>& rtol,
                           std::optional<double>& atol);
 
+// Who solves the experiments: the threads of this process, or the ranks of
+// an MPI run (odesens-mpi petab), of which rank 0 alone writes the output.
+class PetabRunner {
+ public:
+  virtual ~PetabRunner() = default;
+  // The evaluation, or nothing on a process that does not write the output.
+  virtual std::optional<PetabResult> evaluate(const PetabProblem& problem,
+                                              const std::vector<double>& x,
+                                              const PetabOptions& options) = 0;
+};
+
 void add_petab_flags(CLI::App& command, PetabArguments& a);
+// Runs the evaluation of `a` on threads, or with `runner`; throws
+// UsageError and odesens::Error as the other commands do. A process that
+// does not write the output returns 0.
 int run_petab(const PetabArguments& a);
+int run_petab(const PetabArguments& a, PetabRunner& runner);
 
 }  // namespace odesens::cli

@@ -59,7 +59,7 @@ endif()
 # A command odesens-mpi does not have is named, with the ones it has.
 execute_process(COMMAND ${ODESENS_MPI} run m.ode --method cvodes_fsa
                 WORKING_DIRECTORY ${WORK} RESULT_VARIABLE other ERROR_VARIABLE other_err)
-if(NOT other EQUAL 2 OR NOT other_err MATCHES "unknown command 'run': odesens-mpi has two, ensemble and fit")
+if(NOT other EQUAL 2 OR NOT other_err MATCHES "unknown command 'run': odesens-mpi has ensemble, fit and petab")
   message(FATAL_ERROR "odesens-mpi run: exit ${other} (expected 2):\n${other_err}")
 endif()
 message(STATUS "odesens-mpi on 2 ranks: the threaded document, bit for bit")
@@ -73,7 +73,7 @@ if(DEFINED ENV{ODESENS_SHARED_DIR} AND NOT "$ENV{ODESENS_SHARED_DIR}" STREQUAL "
 endif()
 set(case ${SHARED}/petab/test-suite/0001/_0001.yaml)
 if(NOT EXISTS ${case})
-  message(STATUS "PEtab case 0001 not found (${case}): odesens-mpi fit not checked")
+  message(STATUS "PEtab case 0001 not found (${case}): odesens-mpi fit and petab not checked")
   return()
 endif()
 set(fit_flags fit ${case} --starts 6 --seed 2 --format json)
@@ -103,3 +103,31 @@ if(NOT diff EQUAL 0 OR NOT best_threads STREQUAL best_mpi)
   message(FATAL_ERROR "odesens-mpi fit's documents differ (h5diff ${diff}):\n${diff_out}")
 endif()
 message(STATUS "odesens-mpi fit on 2 ranks: the threaded waterfall and documents")
+
+# odesens-mpi petab: the JSON of `odesens petab` (but the wall time) on a
+# problem of six experiments, and the same simulation table.
+set(bruno ${SHARED}/petab/benchmark/Bruno_JExpBot2016/Bruno_JExpBot2016.yaml)
+if(NOT EXISTS ${bruno})
+  message(STATUS "Bruno_JExpBot2016 not found: odesens-mpi petab not checked")
+  return()
+endif()
+set(petab_flags petab ${bruno} --gradient --fim --format json)
+execute_process(COMMAND ${ODESENS} ${petab_flags} --threads 2 --simulations sim_threads.tsv
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE threaded OUTPUT_VARIABLE threaded_out
+                ERROR_VARIABLE threaded_err)
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --allow-run-as-root -np 2 ${ODESENS_MPI}
+                        ${petab_flags} --threads 1 --simulations sim_mpi.tsv
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE mpi OUTPUT_VARIABLE mpi_out
+                ERROR_VARIABLE mpi_err)
+if(NOT threaded EQUAL 0 OR NOT mpi EQUAL 0)
+  message(FATAL_ERROR "petab: exit ${threaded} (threads), ${mpi} (MPI):\n${threaded_err}\n${mpi_err}")
+endif()
+foreach(v threaded_out mpi_out)
+  string(REGEX REPLACE "\"wall_seconds\": [^,\n]*" "" ${v} "${${v}}")
+endforeach()
+file(READ ${WORK}/sim_threads.tsv sim_threads)
+file(READ ${WORK}/sim_mpi.tsv sim_mpi)
+if(NOT threaded_out STREQUAL mpi_out OR NOT sim_threads STREQUAL sim_mpi)
+  message(FATAL_ERROR "odesens-mpi petab differs:\n${threaded_out}\n---\n${mpi_out}")
+endif()
+message(STATUS "odesens-mpi petab on 2 ranks: the threaded evaluation, bit for bit")
