@@ -183,21 +183,10 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
 bool AdjointDriver::fire_time_switch(double t_switch, double* y) {
   const double t_end = segments_.back().t_end;  // one ulp before t_switch
   events_.root_values(t_switch, y, g_switch_.data());
-  const auto& roots = events_.roots_of_system();
-  const auto& sides = events_.sides();
-  bool any = false;
-  for (std::size_t i = 0; i < roots.size(); ++i) {
-    found_[i] = 0;
-    const int before = sides[i], after = EventSystem::side_of(g_switch_[i]);
-    if (EventSystem::holds(roots[i].comparison, before) ==
-        EventSystem::holds(roots[i].comparison, after))
-      continue;
-    found_[i] = before != 0 && before != EventSystem::kUnordered
-                    ? -before
-                    : (g_switch_[i] > 0.0 ? 1 : -1);
-    any = true;
-  }
-  if (!any || !events_.at(t_switch, y, nullptr, found_.data()).restart()) return false;
+  if (!integrate::switch_crossings(events_.roots_of_system(), events_.sides(), g_switch_.data(),
+                        found_.data()) ||
+      !events_.at(t_switch, y, nullptr, found_.data()).restart())
+    return false;
   restart_after_instant(t_end, t_switch, y);
   return true;
 }

@@ -13,15 +13,6 @@ namespace {
 
 // A comparison changed from a side to a value of its g; == and != also
 // where g crossed zero in between (they hold, or fail, only at the crossing).
-bool comparison_changed(const EventSystem::Root& root, int before, double g_after) {
-  const int after = EventSystem::side_of(g_after);
-  if (EventSystem::holds(root.comparison, before) != EventSystem::holds(root.comparison, after))
-    return true;
-  const bool equality = root.comparison == EventSystem::Comparison::eq ||
-                        root.comparison == EventSystem::Comparison::ne;
-  return equality && before * after < 0;
-}
-
 }  // namespace
 
 EventedSolution::EventedSolution(RestartableSolution& inner, EventRunner& events, std::size_t nx,
@@ -293,17 +284,8 @@ void EventedSolution::fire_time_switch(double t_switch) {
   std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
   events_.root_values(t_switch, y_scratch_.data(), g_new_.data());
   side_ = events_.sides();
-  const auto& roots = events_.roots_of_system();
-  bool any = false;
-  for (std::size_t i = 0; i < roots.size(); ++i) {
-    found_[i] = 0;
-    if (!comparison_changed(roots[i], side_[i], g_new_[i])) continue;
-    const int before = side_[i];
-    found_[i] = before != 0 && before != EventSystem::kUnordered ? -before
-                                                                 : (g_new_[i] > 0.0 ? 1 : -1);
-    any = true;
-  }
-  if (any) instant(t_switch, y_scratch_.data(), found_.data());
+  if (switch_crossings(events_.roots_of_system(), side_, g_new_.data(), found_.data()))
+    instant(t_switch, y_scratch_.data(), found_.data());
 }
 
 }  // namespace odesens::integrate

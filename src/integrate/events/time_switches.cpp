@@ -6,6 +6,28 @@
 
 namespace odesens::integrate {
 
+bool comparison_changed(const EventSystem::Root& root, int before, double g_after) {
+  const int after = EventSystem::side_of(g_after);
+  if (EventSystem::holds(root.comparison, before) != EventSystem::holds(root.comparison, after))
+    return true;
+  const bool equality = root.comparison == EventSystem::Comparison::eq ||
+                        root.comparison == EventSystem::Comparison::ne;
+  return equality && before * after < 0;
+}
+
+bool switch_crossings(const std::vector<EventSystem::Root>& roots, const std::vector<int>& sides,
+                      const double* g, int* found) {
+  bool any = false;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    found[i] = 0;
+    if (!comparison_changed(roots[i], sides[i], g[i])) continue;
+    const int before = sides[i];
+    found[i] = before != 0 && before != EventSystem::kUnordered ? -before : (g[i] > 0.0 ? 1 : -1);
+    any = true;
+  }
+  return any;
+}
+
 namespace {
 
 bool holds(const EventSystem::Root& root, double g) {

@@ -15,6 +15,17 @@
 
 namespace odesens::integrate {
 
+// Whether root's comparison differs between side `before` (EventSystem::
+// side_of) and the value g_after; an equality or inequality also when g
+// changes sign without passing through 0 exactly.
+bool comparison_changed(const EventSystem::Root& root, int before, double g_after);
+
+// At the instant of a switch of t alone: found[i] the direction root i
+// crossed in (+1 rising, -1 falling, 0 unchanged), from each root's side
+// before the instant and its value g at it. Whether any root crossed.
+bool switch_crossings(const std::vector<EventSystem::Root>& roots, const std::vector<int>& sides,
+                      const double* g, int* found);
+
 class TimeSwitches {
  public:
   // The crossings in (t0, t_end]; x: any state (the roots do not read it).

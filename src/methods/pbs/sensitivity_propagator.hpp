@@ -112,6 +112,7 @@ class SensitivityPropagator {
   // interpolated Jacobians and S of an output.
   bool interpolates_ = false;
   StepKnot planned_knot_;
+  bool knot_recorded_ = false;  // planned_knot_ holds the current plan
   Jacobians out_mid_, out_right_;
   std::vector<double> out_s_, out_next_;
   ErrorCounters error_counters_;
