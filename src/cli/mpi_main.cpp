@@ -25,11 +25,9 @@
 #include "cli/ensemble_command.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/fit_command.hpp"
+#include "cli/mpi_runners.hpp"
 #include "cli/petab_command.hpp"
 #include "core/quoted_text.hpp"
-#include "ensemble/mpi_ensemble.hpp"
-#include "estimate/mpi_petab.hpp"
-#include "fit/mpi_fit.hpp"
 #include "odesens/odesens.hpp"
 
 namespace {
@@ -57,49 +55,12 @@ const char* kUsage =
     "experiments are solved by the --threads workers of every rank, rank 0 sums them\n"
     "and writes the output.\n";
 
-class MpiRunner final : public EnsembleRunner {
- public:
-  MpiRunner(int rank, int thread_level) : rank_(rank), thread_level_(thread_level) {}
-  bool writes_output() const override { return rank_ == 0; }
-  std::vector<EnsembleMember> solve(const Problem& problem, const std::string& method,
-                                    const std::vector<std::vector<double>>& sets,
-                                    const EnsembleOptions& options) override {
-    return ensemble::solve_ensemble_mpi(MPI_COMM_WORLD, thread_level_, problem, method, sets,
-                                        options);
-  }
-
- private:
-  int rank_, thread_level_;
-};
-
-class MpiFit final : public FitRunner {
- public:
-  MpiFit(int rank, int thread_level) : rank_(rank), thread_level_(thread_level) {}
-  bool writes_output() const override { return rank_ == 0; }
-  FitResult fit(const PetabProblem& problem, const FitOptions& options,
-                const FitProgress& progress, const std::atomic<bool>* stop) override {
-    return fitting::fit_mpi(MPI_COMM_WORLD, thread_level_, problem, options, progress, stop);
-  }
-
- private:
-  int rank_, thread_level_;
-};
-
-class MpiPetab final : public PetabRunner {
- public:
-  explicit MpiPetab(int thread_level) : thread_level_(thread_level) {}
-  std::optional<PetabResult> evaluate(const PetabProblem& problem, const std::vector<double>& x,
-                                      const PetabOptions& options) override {
-    return petab::evaluate_mpi(MPI_COMM_WORLD, thread_level_, problem, x, options);
-  }
-
- private:
-  int thread_level_;
-};
-
 // The command on this rank; messages only from rank 0 (every rank sees the
-// same arguments and files, so they fail alike).
+// same arguments and files, so they mostly fail alike; a rank that fails
+// alone tells the others through the set-up agreement, and rank 0 says
+// what it said).
 int run(int argc, char** argv, int rank, int thread_level) {
+  SetupAgreement agreement(MPI_COMM_WORLD);
   auto say = [rank](const std::string& message) {
     if (rank == 0) std::cerr << "odesens-mpi: error: " << message << '\n';
   };
@@ -135,28 +96,31 @@ int run(int argc, char** argv, int rank, int thread_level) {
     }
     if (petab_command->parsed()) {
       if (pa.help && rank != 0) return 0;  // rank 0 prints it
-      MpiPetab runner(thread_level);
+      MpiPetabRunner runner(agreement, thread_level);
       return run_petab(pa, runner);
     }
     if (fit_command->parsed()) {
       if (f.help && rank != 0) return 0;  // rank 0 prints it
-      MpiFit runner(rank, thread_level);
+      MpiFitRunner runner(agreement, rank, thread_level);
       return run_fit(f, runner);
     }
     // Rank 0 prints (or fails on an unknown method); every rank ends with its status.
     if (a.help)
       return rank == 0 ? print_command_help("odesens-mpi", a, SolveCommand::ensemble) : 0;
     check_run_arguments(a, SolveCommand::ensemble);
-    MpiRunner runner(rank, thread_level);
+    MpiEnsembleRunner runner(agreement, rank, thread_level);
     return run_ensemble(a, runner);
   } catch (const UsageError& e) {
     say(e.message);
+    agreement.failed(static_cast<int>(Status::invalid_argument), e.message);
     return 2;
   } catch (const Error& e) {
     say(e.what());
+    agreement.failed(static_cast<int>(e.status()), e.what());
     return exit_status(e.status());
   } catch (const std::exception& e) {
     say(e.what());
+    agreement.failed(static_cast<int>(Status::internal_error), e.what());
     return 1;
   }
 }

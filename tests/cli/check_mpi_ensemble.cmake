@@ -56,6 +56,38 @@ if(NOT bad EQUAL 2 OR NOT n EQUAL 1)
                       "${bad_err}")
 endif()
 
+# Rank 0 alone cannot create --out (its folder is missing): every rank ends,
+# within the minute, with rank 0's message once and its status.
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --allow-run-as-root -np 2 ${ODESENS_MPI}
+                        ensemble ${flags} --out ${WORK}/missing/x.h5
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE lone ERROR_VARIABLE lone_err
+                TIMEOUT 60)
+string(REGEX MATCHALL "odesens-mpi: error: [^\n]*missing/x.h5" errors "${lone_err}")
+list(LENGTH errors n)
+if(NOT lone EQUAL 1 OR NOT n EQUAL 1)
+  message(FATAL_ERROR "--out rank 0 cannot create: exit '${lone}' (expected 1), ${n} messages "
+                      "(expected 1):\n${lone_err}")
+endif()
+
+# Rank 1 alone cannot read --params (it runs in another folder, where the
+# relative path leads nowhere): rank 0 says what rank 1 said, once, and
+# every rank ends with its status.
+file(MAKE_DIRECTORY ${WORK}/elsewhere)
+file(COPY ${WORK}/m.ode DESTINATION ${WORK}/elsewhere)
+execute_process(COMMAND ${MPIEXEC} --oversubscribe --allow-run-as-root
+                        -np 1 --wdir ${WORK} ${ODESENS_MPI} ensemble ${flags} --out alone.h5 :
+                        -np 1 --wdir ${WORK}/elsewhere ${ODESENS_MPI} ensemble ${flags}
+                        --out alone.h5
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE other_rank
+                ERROR_VARIABLE other_rank_err TIMEOUT 60)
+string(REGEX MATCHALL "odesens-mpi: error: rank 1: --params: cannot read[^\n]*sets.csv" errors
+       "${other_rank_err}")
+list(LENGTH errors n)
+if(NOT other_rank EQUAL 2 OR NOT n EQUAL 1 OR EXISTS ${WORK}/alone.h5)
+  message(FATAL_ERROR "--params rank 1 cannot read: exit '${other_rank}' (expected 2), ${n} "
+                      "messages (expected 1):\n${other_rank_err}")
+endif()
+
 # A command odesens-mpi does not have is named, with the ones it has.
 execute_process(COMMAND ${ODESENS_MPI} run m.ode --method cvodes_fsa
                 WORKING_DIRECTORY ${WORK} RESULT_VARIABLE other ERROR_VARIABLE other_err)
