@@ -203,3 +203,55 @@ TEST(CvodesForward, BatchedNewtonSolvesMatchCvodesOwnSolver) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// J_x S in the sensitivity right-hand side, as tangents of f or as J_x's
+// values times S (sens_products): the same iteration to rounding on models
+// with sparse and dense J_x, an SBML model among them; and auto takes the
+// products where f sums over many parameters (one state, 600 of them: the
+// tangents' cost there is quadratic in np, docs/methods/cvodes_fsa.md).
+TEST(CvodesForward, JacobianProductsMatchTangents) {
+  for (const char* model : {"chua", "network:40", "heat2d:8", "glv:6"}) {
+    auto problem = testing::builtin_problem(model, testing::linspace(0, 1, 6));
+    problem.options.set("sens_products", "tangents");
+    const Result tangents = solve(problem, "cvodes_fsa");
+    problem.options.set("sens_products", "jacobian");
+    const Result products = solve(problem, "cvodes_fsa");
+    EXPECT_EQ(tangents.stats.extra.at("sens_products_by_jacobian"), 0.0) << model;
+    EXPECT_EQ(products.stats.extra.at("sens_products_by_jacobian"), 1.0) << model;
+    EXPECT_LT(testing::relative_max_difference(products.s, tangents.s), 1e-9) << model;
+    EXPECT_LT(testing::relative_max_difference(products.x, tangents.x), 1e-9) << model;
+  }
+  std::string text;
+  const int n = 600;
+  for (int i = 0; i < n; ++i) text += "param p" + std::to_string(i) + " = 0.001\n";
+  text += "state x = 1\ndx/dt = -(";
+  for (int i = 0; i < n; ++i) text += (i ? " + p" : "p") + std::to_string(i) + " * (1 + 0.001 * x)";
+  text += ") * x\n";
+  Problem many;
+  many.model = load_ode_text(text, "many.ode");
+  many.output_times = {0.5, 1.0};
+  many.rtol = 1e-10;
+  const Result automatic = solve(many, "cvodes_fsa");
+  EXPECT_EQ(automatic.stats.extra.at("sens_products_by_jacobian"), 1.0);
+  many.options.set("sens_products", "tangents");
+  const Result tangents = solve(many, "cvodes_fsa");
+  EXPECT_LT(testing::relative_max_difference(automatic.s, tangents.s), 1e-9);
+  // dx(1)/dp_j by central differences for one parameter.
+  const std::size_t j = 123;
+  const double h = 1e-4;
+  Problem plus = many, minus = many;
+  plus.params = minus.params = effective_params(many);
+  plus.params[j] += h;
+  minus.params[j] -= h;
+  plus.options = minus.options = Options();
+  plus.options.set("sensitivities", 0);
+  minus.options.set("sensitivities", 0);
+  const double fd = (solve(plus, "cvodes_fsa").x.back() - solve(minus, "cvodes_fsa").x.back()) / (2 * h);
+  EXPECT_NEAR(automatic.s_at(1, 0, j), fd, 1e-6 * std::fabs(fd));
+}
+
+}  // namespace
+}  // namespace odesens

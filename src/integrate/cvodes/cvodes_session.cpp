@@ -189,10 +189,13 @@ Counters Session::backward_counters(int which) const {
   return read_counters(CVodeGetAdjCVodeBmem(mem(), which), false);
 }
 
-void Session::size_sensitivity_scratch(std::size_t np) {
+void Session::size_sensitivity_scratch(std::size_t np, bool by_jacobian) {
   work_a_.resize(std::max(work_a_.size(), nx_ * np));
   work_b_.resize(std::max(work_b_.size(), nx_ * np));
   if (const SparsityPattern* jp = model_.jac_p_pattern()) jac_p_values_.resize(jp->nnz());
+  sens_products_by_jacobian_ = by_jacobian;
+  const SparsityPattern* jx = model_.jac_x_pattern();
+  if (by_jacobian) sens_jac_x_values_.resize(jx ? jx->nnz() : nx_ * nx_);
 }
 
 void Session::attach_linear_solver() {

@@ -123,11 +123,18 @@ class Session {
   double workspace_bytes() const;
 
   // Buffers of the forward sensitivity right-hand side, sized once here:
-  // S and J_x S (nx x np each) and J_p's values on its pattern.
-  void size_sensitivity_scratch(std::size_t np);
+  // S and J_x S (nx x np each), J_p's values on its pattern, and J_x's on
+  // its pattern (or dense, without one) where J_x S is formed from them
+  // (by_jacobian).
+  void size_sensitivity_scratch(std::size_t np, bool by_jacobian = false);
   double* sens_s() { return work_a_.data(); }
   double* sens_js() { return work_b_.data(); }
   double* jac_p_values() { return jac_p_values_.data(); }
+  double* sens_jac_x_values() { return sens_jac_x_values_.data(); }
+  // J_x S as J_x's values on its pattern times S (nnz x np products) rather
+  // than np directional derivatives of f (np passes over f's whole tape,
+  // which grows with np where f sums over the parameters: quadratic in np).
+  bool sens_products_by_jacobian() const { return sens_products_by_jacobian_; }
   // Nonzeros of the KLU Newton matrix (the model's J_x pattern and the diagonal).
   std::size_t klu_nnz() const { return klu_pattern_.nnz(); }
   // The model's events while a solve runs them: CVODES' root functions.
@@ -188,7 +195,8 @@ class Session {
   // Scratch of callbacks: work_a_ and work_b_ nx x np for the sensitivity
   // right-hand side, work_a_ nx x nx for a dense backward J (never nx x nx
   // with a sparse linear solver).
-  std::vector<double> work_a_, work_b_, jac_values_, jac_p_values_;
+  std::vector<double> work_a_, work_b_, jac_values_, jac_p_values_, sens_jac_x_values_;
+  bool sens_products_by_jacobian_ = false;
   // Sparse structure handed to KLU: the model's pattern plus the diagonal
   // (the Newton matrix I - gamma J needs it), and where each model entry goes.
   SparsityPattern klu_pattern_;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 
 #include "integrate/output_grid.hpp"
 #include "methods/common/result_builder.hpp"
@@ -26,6 +27,34 @@
 namespace odesens::cvodes {
 namespace {
 
+// JS = J_x S from J_x's values on its (column-compressed) pattern, or
+// from the dense J_x (column-major) of a model without a pattern.
+void jacobian_times(Session& s, double t, const double* x, std::size_t np, const double* S,
+                    double* JS) {
+  const SparsityPattern* pattern = s.model().jac_x_pattern();
+  double* values = s.sens_jac_x_values();
+  const std::size_t n = s.nx();
+  if (pattern)
+    s.model().jac_x_values(t, x, s.params().data(), values, s.workspace());
+  else
+    s.model().jac_x(t, x, s.params().data(), values, s.workspace());
+  std::fill(JS, JS + n * np, 0.0);
+  for (std::size_t j = 0; j < np; ++j) {
+    const double* column = S + j * n;
+    double* out = JS + j * n;
+    for (std::size_t c = 0; c < n; ++c) {
+      const double v = column[c];
+      if (v == 0.0) continue;
+      if (!pattern) {
+        for (std::size_t i = 0; i < n; ++i) out[i] += values[i + c * n] * v;
+        continue;
+      }
+      for (auto q = pattern->col_ptr[c]; q < pattern->col_ptr[c + 1]; ++q)
+        out[pattern->row_idx[q]] += values[q] * v;
+    }
+  }
+}
+
 int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N_Vector* ysdot,
                     void* user_data, N_Vector, N_Vector) {
   auto* s = static_cast<Session*>(user_data);
@@ -35,7 +64,10 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
     double* S = s->sens_s();
     double* JS = s->sens_js();
     gather_columns(ys, np, n, S);
-    s->model().jvp(t, x, s->params().data(), np, S, JS, s->workspace());
+    if (s->sens_products_by_jacobian())
+      jacobian_times(*s, t, x, np, S, JS);
+    else
+      s->model().jvp(t, x, s->params().data(), np, S, JS, s->workspace());
     bool finite = true;
     if (const SparsityPattern* pattern = s->model().jac_p_pattern()) {
       // J_p in O(nnz): its values, added column by column.
@@ -79,6 +111,13 @@ std::vector<OptionSpec> forward_option_specs() {
                               "the states and all sensitivities in one multi-right-hand-side call "
                               "(same iteration, faster with many parameters); 0: CVODES' own "
                               "Newton solver, one vector at a time"));
+  specs.push_back({"sens_products", OptionType::text, std::string("auto"),
+                   "how J_x S is formed in the sensitivity right-hand side: tangents (np "
+                   "directional derivatives of f, in SIMD lanes), jacobian (J_x's values times "
+                   "S, nnz x np products; linear in np where f's size grows with np; models "
+                   "with analytic Jacobians), or auto: jacobian from 500 parameters and 4 per "
+                   "state where J_x's pattern is known, else tangents",
+                   {"auto", "tangents", "jacobian"}});
   specs.push_back(flag_option("sensitivities", true,
                               "1: S at every output time; 0: the states alone (the cost of a "
                               "state-only solve, to compare methods against)"));
@@ -94,13 +133,31 @@ struct ForwardSettings {
   bool sens_error_control;
   bool sensitivities;
   bool batched_solves;
+  std::string sens_products;
 };
 
 ForwardSettings read_forward_settings(const MethodOptions& options) {
   return {read_session_settings(options),
           options.get_string("corrector") == "staggered" ? CV_STAGGERED : CV_SIMULTANEOUS,
           options.get_int("sens_error_control") != 0, options.get_int("sensitivities") != 0,
-          options.get_int("batched_solves") != 0};
+          options.get_int("batched_solves") != 0, options.get_string("sens_products")};
+}
+
+// auto: tangents cost about np / lanes passes over f's tape, the products
+// nnz(J_x) x np plus one J_x; where the model has many parameters (f sums
+// over them: its tape, and with it each tangent pass, grows with np) the
+// products win. Measured (bench_many_parameters, benchmarks/RESULTS.md,
+// "cvodes_fsa with many parameters"): one state and 16000 parameters, 10.3
+// s with tangents and 0.8 s with products; on the shared SBML models the
+// two are within 10 % of each other, and the builtin glv:20 and linear:100
+// are 5 % slower with products, so below 500 parameters the tangents stay.
+// A model without analytic Jacobians keeps the tangents (its J_x would be
+// differences); one without a pattern takes the dense J_x when asked, and
+// auto leaves it alone (nx^2 values).
+bool products_by_jacobian(const std::string& choice, const Model& model, std::size_t np) {
+  if (!model.has_analytic_jacobians()) return false;
+  if (choice != "auto") return choice == "jacobian";
+  return model.jac_x_pattern() && np >= 500 && np >= 4 * model.nx();
 }
 
 }  // namespace
@@ -141,7 +198,8 @@ class PreparedForward final : public methods::PreparedMethod {
 
 void PreparedForward::init_sensitivities() {
   void* mem = session_.mem();
-  session_.size_sensitivity_scratch(np_);
+  session_.size_sensitivity_scratch(
+      np_, products_by_jacobian(settings_.sens_products, session_.model(), np_));
   scatter_columns(session_.initial_sensitivity().data(), np_, session_.nx(), ys_.get());
   session_.check(CVodeSensInit(mem, static_cast<int>(np_), settings_.corrector,
                                session_.use_model_jacobian() ? &sensitivity_rhs : nullptr,
@@ -218,6 +276,8 @@ void PreparedForward::report(methods::ResultBuilder& out) {
   const double n = static_cast<double>(session_.nx());
   out.stats().extra["workspace_bytes"] =
       session_.workspace_bytes() + (newton_ ? 8.0 * n * static_cast<double>(1 + np_) : 0.0);
+  if (np_ > 0)
+    out.stats().extra["sens_products_by_jacobian"] = session_.sens_products_by_jacobian() ? 1 : 0;
   if (newton_) {
     out.stats().extra["batched_solves"] = static_cast<double>(newton_->batched_solves());
     out.stats().extra["unbatched_solves"] = static_cast<double>(newton_->fallback_solves());
