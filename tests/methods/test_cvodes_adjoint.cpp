@@ -81,6 +81,22 @@ TEST(CvodesAdjoint, InterpolationAndCheckpointingDoNotChangeTheAnswer) {
   EXPECT_LT(relative_max_difference(r.s, reference.s), 1e-6);
 }
 
+// A span so short that CVODES' backward steps underflow (chua over
+// [0, 1e-200]) ends in solver_failed with a sentence that names the way
+// out, not CVODES' "CV_BAD_TB0"; cvodes_fsa solves the same span.
+TEST(CvodesAdjoint, ASpanTooShortForBackwardStepsSaysWhatToUse) {
+  auto problem = builtin_problem("chua", {1e-200});
+  try {
+    solve(problem, "cvodes_asa");
+    ADD_FAILURE() << "cvodes_asa solved [0, 1e-200]";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::solver_failed);
+    EXPECT_EQ(std::string(e.what()).find("CV_BAD_TB0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cvodes_fsa"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(solve(problem, "cvodes_fsa"));
+}
+
 TEST(CvodesAdjoint, FewCheckpointStepsAreRefusedForPolynomialInterpolation) {
   auto problem = builtin_problem("glv:6", {10.0});
   problem.options.set("interpolation", "polynomial");

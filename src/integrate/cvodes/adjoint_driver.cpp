@@ -277,8 +277,19 @@ void AdjointDriver::read_problems(std::vector<Vector>& vectors) {
 
 // A failed backward solve names the tolerances and limit it ran with.
 void AdjointDriver::backward_to(double t, const AdjointSeeds& seeds) {
+  const int flag = CVodeB(session_.mem(), t, CV_NORMAL);
+  // CVODES' check that the backward problems lie within the forward
+  // interval fails on spans so short that their steps underflow (below
+  // about 1e-160 from t0 = 0): said without CVODES' internals.
+  if (flag == CV_BAD_TB0)
+    throw Error(Status::solver_failed,
+                "cvodes_asa: CVODES found a backward problem outside the forward interval [" +
+                    number_text(segments_.front().t_begin) + ", " +
+                    number_text(segments_.back().t_end) +
+                    "], as on spans too short for its backward steps; cvodes_fsa or "
+                    "erk_adjoint give the gradient over such a span");
   try {
-    session_.check(CVodeB(session_.mem(), t, CV_NORMAL), "CVodeB");
+    session_.check(flag, "CVodeB");
   } catch (const Error& e) {
     if (e.status() == Status::not_finite || e.status() == Status::callback_failed) throw;
     throw Error(e.status(), e.what() + backward_hint(seeds.tolerances(0), settings_.max_steps));
