@@ -207,6 +207,29 @@ TEST(CvodesForward, BatchedNewtonSolvesMatchCvodesOwnSolver) {
 namespace odesens {
 namespace {
 
+// atol 0 for a state whose S starts at 0 (x0 = 1 does not depend on k):
+// CVODES' weights of S are infinite there. Refused naming the state and
+// the parameter, not with CVODES' "Initial ewtS has component(s) equal to
+// zero"; with atol > 0 for that state the solve runs.
+TEST(CvodesForward, ZeroAtolWhereSStartsAtZeroIsRefusedNamingStateAndParameter) {
+  Problem problem;
+  problem.model = load_ode_text("param k = 1\nstate x = 1\ndx/dt = -k*x\n", "decay.ode");
+  problem.output_times = {1.0};
+  problem.atol = {0.0};
+  try {
+    solve(problem, "cvodes_fsa");
+    ADD_FAILURE() << "atol 0 with S(t0) = 0 was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("state 'x' has atol 0 and its sensitivity to 'k'"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(std::string(e.what()).find("ewtS"), std::string::npos) << e.what();
+  }
+  problem.atol = {1e-12};
+  EXPECT_NEAR(solve(problem, "cvodes_fsa").s.back(), -std::exp(-1.0), 1e-6);
+}
+
 // J_x S in the sensitivity right-hand side, as tangents of f or as J_x's
 // values times S (sens_products): the same iteration to rounding on models
 // with sparse and dense J_x, an SBML model among them; and auto takes the

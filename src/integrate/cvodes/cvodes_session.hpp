@@ -66,6 +66,7 @@ class Session {
   N_Vector state() const { return y_.get(); }
   std::vector<double>& params() { return params_; }
   const std::vector<double>& initial_sensitivity() const { return s0_; }
+  const std::vector<double>& atol() const { return ivp_.atol; }  // 1 or nx
   const std::vector<double>& initial_state() const { return x0_; }
   LinearSolverKind linear_solver_kind() const { return solver_kind_; }
   // The forward problem's Newton matrix and linear solver (after

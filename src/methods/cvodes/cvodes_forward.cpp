@@ -217,8 +217,30 @@ void PreparedForward::init_sensitivities() {
   pbar_.resize(np_);
 }
 
+// CVODES weighs S_ij, in its error test and in the Newton iterations alike
+// (with sens_error_control=0 too), by 1 / (rtol |S_ij| + atol_i / pbar_j):
+// infinite where atol_i is 0 and S_ij starts at 0, which it refuses with
+// "Initial ewtS has component(s) equal to zero". Said in the problem's
+// terms instead.
+void check_sensitivity_weights(const Session& session, std::size_t np) {
+  const std::vector<double>& atol = session.atol();
+  if (std::find(atol.begin(), atol.end(), 0.0) == atol.end()) return;
+  const std::vector<double>& s0 = session.initial_sensitivity();
+  const std::size_t nx = session.nx();
+  for (std::size_t j = 0; j < np; ++j)
+    for (std::size_t i = 0; i < nx; ++i)
+      if (atol[atol.size() == 1 ? 0 : i] == 0.0 && s0[i + j * nx] == 0.0)
+        throw Error(Status::invalid_argument,
+                    "cvodes_fsa: state '" + session.model().state_names()[i] +
+                        "' has atol 0 and its sensitivity to '" +
+                        session.model().param_names()[j] + "' is 0 at t0: CVODES weighs S by 1/(rtol |S| + atol/|p|), infinite "
+                        "there; give atol > 0 for this state (odesd, pbsr, exp, grk4as and "
+                        "the adjoint methods take atol 0 here)");
+}
+
 void PreparedForward::reinit_sensitivities() {
   void* mem = session_.mem();
+  check_sensitivity_weights(session_, np_);
   scatter_columns(session_.initial_sensitivity().data(), np_, session_.nx(), ys_.get());
   session_.check(CVodeSensReInit(mem, settings_.corrector, ys_.get()), "CVodeSensReInit");
   for (std::size_t j = 0; j < np_; ++j) {
