@@ -16,8 +16,25 @@ std::string time_text(double t) {
   return os.str();
 }
 
+namespace {
+
+// The bounding system's states are the coefficients of polynomial models,
+// all but the constant terms 0 at t0 (and the remainders' too), weighed by
+// CVODES with 1 / (rtol |c| + atol): infinite at atol 0, which CVODES
+// refuses as CV_ILL_INPUT, read before as an enclosure growing too fast.
+void check_bounding_tolerances(const Problem& problem) {
+  if (problem.atol.empty() || problem.atol[0] > 0.0) return;
+  throw Error(Status::invalid_argument,
+              "atol is 0: the set-valued methods integrate the coefficients of polynomial "
+              "models, which start at 0 (all but the constant terms), and CVODES weighs them "
+              "by 1/(rtol |c| + atol), infinite there; give atol > 0");
+}
+
+}  // namespace
+
 BoundingArithmetic make_bounding_arithmetic(const Problem& problem,
                                             const BoundsSettings& settings) {
+  check_bounding_tolerances(problem);
   BoundingArithmetic a{make_parameter_box(problem.param_lower, problem.param_upper), {}, {}, {}};
   a.arith = std::make_unique<PolyArithmetic>(a.box.n_variables, settings.order, settings.basis,
                                              settings.bounder, settings.max_width);

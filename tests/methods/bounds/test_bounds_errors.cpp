@@ -81,6 +81,19 @@ TEST_P(BoundsMethods, RefusesBadBoxesAndOptions) {
 
 // Models that cannot be enclosed over the box end in `unbounded`, with the
 // operation named, never in a result.
+// atol 0: the polynomial models' coefficients start at 0, where CVODES'
+// weights are infinite. Refused before the solve with the reason; CVODES'
+// CV_ILL_INPUT used to be read as an enclosure growing too fast.
+TEST_P(BoundsMethods, ZeroAtolIsRefusedWithTheReason) {
+  const CaseStudy c = cubic_oscillator(1.0);
+  Problem pr = bounds_problem(c, 2, "ellipsoid");
+  pr.atol = {0.0};
+  std::string message;
+  EXPECT_EQ(status_of(GetParam(), pr, &message), Status::invalid_argument);
+  EXPECT_NE(message.find("atol is 0"), std::string::npos) << message;
+  EXPECT_EQ(message.find("growing too fast"), std::string::npos) << message;
+}
+
 TEST_P(BoundsMethods, UnboundableModelsEndInUnbounded) {
   const struct {
     const char* text;
