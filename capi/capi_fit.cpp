@@ -56,7 +56,8 @@ int odesens_petab_fit(const odesens_petab* petab, const odesens_fit_options* opt
                   "noise); nlopt_lbfgs or auto takes it");
     auto state = std::make_unique<FitResultState>();
     state->problem = problem.problem;
-    state->fit = fit(*problem.problem, fit_options);
+    state->fit = fit(*problem.problem, fit_options, {},
+                     options ? &fit_options_state(options).stop : nullptr);
     *out = new odesens_fit_result{HandleHeader{HandleKind::fit_result, {}}, std::move(state)};
   });
 }

@@ -37,6 +37,14 @@ void odesens_fit_options_free(odesens_fit_options* options) {
   free_handle(options, HandleKind::fit_options);
 }
 
+int odesens_fit_options_stop(const odesens_fit_options* options) {
+  return guarded(options, __func__, [&] { fit_options_state(options).stop = true; });
+}
+
+int odesens_fit_options_clear_stop(odesens_fit_options* options) {
+  return guarded(options, __func__, [&] { fit_options_state(options).stop = false; });
+}
+
 int odesens_fit_options_set_optimizer(odesens_fit_options* options, const char* optimizer) {
   return guarded(options, __func__, [&] {
     FitOptionsState& state = fit_options_state(options);

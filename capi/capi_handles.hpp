@@ -11,6 +11,7 @@
 // is not.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -103,6 +104,9 @@ struct PetabState {
 struct FitOptionsState {
   FitOptions fit;
   std::size_t profile_max_points = ProfileOptions{}.max_points;
+  // odesens_fit_options_stop: read by the fits and profiles running with
+  // these options, set from another thread.
+  mutable std::atomic<bool> stop{false};
 };
 
 // A result keeps its problem, so that it can be written and drawn (the

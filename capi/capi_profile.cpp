@@ -85,7 +85,8 @@ int odesens_petab_profile(const odesens_petab* petab, const odesens_fit_options*
     auto state = std::make_unique<ProfileResultState>();
     state->problem = problem.problem;
     state->confidence = confidence;
-    state->profiles = profile(*problem.problem, std::vector<double>(x, x + n), o);
+    state->profiles = profile(*problem.problem, std::vector<double>(x, x + n), o, {},
+                              options ? &fit_options_state(options).stop : nullptr);
     *out = new odesens_profile_result{HandleHeader{HandleKind::profile_result, {}},
                                       std::move(state)};
   });

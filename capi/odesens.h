@@ -730,6 +730,15 @@ ODESENS_API int odesens_fit_options_set_tolerances(odesens_fit_options* options,
  * default); a side that reaches it below the threshold stays open. */
 ODESENS_API int odesens_fit_options_set_profile_max_points(odesens_fit_options* options,
                                                            int64_t max_points);
+/* Asks every fit and profile running with `options` to stop: starts (or
+ * profile sides) not begun are skipped, running ones end at their next
+ * iteration, and the call returns what ended (odesens_fit_result_stopped
+ * then says 1; a stopped profile side ends ODESENS_PROFILE_STOPPED). The one
+ * call that may come from another thread while the options are in use.
+ * The request stays, and stops every later fit or profile at once, until
+ * odesens_fit_options_clear_stop. */
+ODESENS_API int odesens_fit_options_stop(const odesens_fit_options* options);
+ODESENS_API int odesens_fit_options_clear_stop(odesens_fit_options* options);
 
 /* ---- parameter estimation: multi-start fits ---- */
 

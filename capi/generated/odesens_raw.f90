@@ -987,6 +987,18 @@ module odesens_raw
       integer(c_int) :: odesens_fit_options_set_profile_max_points
     end function
 
+    function odesens_fit_options_stop(options) bind(C, name="odesens_fit_options_stop")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int) :: odesens_fit_options_stop
+    end function
+
+    function odesens_fit_options_clear_stop(options) bind(C, name="odesens_fit_options_clear_stop")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int) :: odesens_fit_options_clear_stop
+    end function
+
     ! ---- parameter estimation: multi-start fits ----
     function odesens_petab_fit(petab, options, out) bind(C, name="odesens_petab_fit")
       import :: c_int, c_ptr

@@ -406,6 +406,10 @@ odesens_fit_options_set_tolerances(options, rtol, atol) =
 odesens_fit_options_set_profile_max_points(options, max_points) =
     ccall((:odesens_fit_options_set_profile_max_points, libodesens), Cint,
           (Ptr{Cvoid}, Int64), options, max_points)
+odesens_fit_options_stop(options) =
+    ccall((:odesens_fit_options_stop, libodesens), Cint, (Ptr{Cvoid},), options)
+odesens_fit_options_clear_stop(options) =
+    ccall((:odesens_fit_options_clear_stop, libodesens), Cint, (Ptr{Cvoid},), options)
 
 # ---- parameter estimation: multi-start fits ----
 

@@ -9,9 +9,11 @@
 // code do not interfere.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "estimate/synthetic_petab_problem.hpp"
@@ -133,6 +135,67 @@ TEST(CapiFit, TheNumbersDoNotDependOnTheThreadsAndNullOptionsAreTheDefaults) {
   EXPECT_EQ(n, 10);  // the default
   for (int64_t k = 0; k < n; ++k) EXPECT_EQ(start_point(h.fit, k, true), start_point(parallel, k, true));
   odesens_fit_result_free(parallel);
+}
+
+// odesens_fit_options_stop: set before a fit, no start runs and the result
+// says it was stopped; set from another thread during a fit of many
+// starts, the fit returns early with the starts that ended; cleared, the
+// next fit runs whole. A profile with the request set ends its sides open.
+TEST(CapiFit, StopFromAnotherThreadEndsTheFitWithWhatEnded) {
+  test::SyntheticProblem synthetic;
+  Handles h;
+  ASSERT_C_OK(odesens_petab_load(synthetic.yaml().c_str(), &h.petab));
+  ASSERT_C_OK(odesens_fit_options_create(&h.options));
+  ASSERT_C_OK(odesens_fit_options_set_starts(h.options, 4));
+  ASSERT_C_OK(odesens_fit_options_stop(h.options));
+  ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
+  int64_t n = -1, planned = -1, stopped = -1;
+  ASSERT_C_OK(odesens_fit_result_sizes(h.fit, &n, nullptr, &planned));
+  ASSERT_C_OK(odesens_fit_result_stopped(h.fit, &stopped));
+  EXPECT_EQ(n, 0);
+  EXPECT_EQ(planned, 4);
+  EXPECT_EQ(stopped, 1);
+
+  ASSERT_C_OK(odesens_fit_options_clear_stop(h.options));
+  ASSERT_C_OK(odesens_fit_options_set_starts(h.options, 100000));
+  odesens_fit_result* early = nullptr;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_EQ(odesens_fit_options_stop(h.options), ODESENS_OK);
+  });
+  ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &early));
+  stopper.join();
+  ASSERT_C_OK(odesens_fit_result_sizes(early, &n, nullptr, &planned));
+  ASSERT_C_OK(odesens_fit_result_stopped(early, &stopped));
+  EXPECT_EQ(stopped, 1);
+  EXPECT_EQ(planned, 100000);
+  EXPECT_LT(n, planned);
+  odesens_fit_result_free(early);
+
+  ASSERT_C_OK(odesens_fit_options_clear_stop(h.options));
+  ASSERT_C_OK(odesens_fit_options_set_starts(h.options, 3));
+  odesens_fit_result* whole = nullptr;
+  ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &whole));
+  ASSERT_C_OK(odesens_fit_result_sizes(whole, &n, nullptr, nullptr));
+  ASSERT_C_OK(odesens_fit_result_stopped(whole, &stopped));
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(stopped, 0);
+  odesens_fit_result_free(whole);
+
+  const double best[2] = {std::log10(0.3), 2.0};
+  ASSERT_C_OK(odesens_fit_options_stop(h.options));
+  ASSERT_C_OK(odesens_petab_profile(h.petab, h.options, best, 2, nullptr, 0, 0.95, &h.profiles));
+  int64_t count = -1;
+  ASSERT_C_OK(odesens_profile_result_count(h.profiles, &count, nullptr));
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t parameter = -1, lower_end = -1, upper_end = -1;
+    double lower = 0, upper = 0;
+    ASSERT_C_OK(odesens_profile_result_interval(h.profiles, k, &parameter, &lower, &upper,
+                                                &lower_end, &upper_end));
+    EXPECT_EQ(lower_end, ODESENS_PROFILE_STOPPED);
+    EXPECT_EQ(upper_end, ODESENS_PROFILE_STOPPED);
+  }
+  EXPECT_EQ(odesens_fit_options_stop(nullptr), ODESENS_ERR_NULL_HANDLE);
 }
 
 TEST(CapiFit, GivenStartPointsAreUsed) {
