@@ -115,3 +115,23 @@ def test_the_waterfall_and_the_profiles_are_drawn(problem, fitted, tmp_path):
     drawn = tmp_path / "profiles.png"
     odesens.plot.profiles(problem.profile(fitted.best), file=drawn)
     assert waterfall.stat().st_size > 10000 and drawn.stat().st_size > 10000
+
+
+def test_ctrl_c_stops_a_fit_and_returns_the_starts_that_ended(problem):
+    # SIGINT to this process while a long fit runs (as Ctrl-C does): the
+    # fit ends early with a warning, its result says stopped, and the
+    # interpreter goes on (the KeyboardInterrupt is taken by the fit).
+    import signal
+    import threading
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.warns(RuntimeWarning, match="stopped by KeyboardInterrupt"):
+            result = problem.fit(starts=5000, seed=1)
+    finally:
+        timer.cancel()
+    assert result.stopped
+    assert result.starts_planned == 5000
+    assert len(result.nlpost) < 5000
+    # The next fit runs whole.
+    assert not problem.fit(starts=2, seed=1).stopped

@@ -171,7 +171,8 @@ class Problem:
         whose own point cannot be simulated is kept, failed, with NaN
         values. Raises :class:`odesens.Error` (invalid_argument, unsupported
         for ceres_lm on a problem without least-squares form). Releases
-        the GIL.
+        the GIL; Ctrl-C stops the fit and returns the starts that ended
+        (``stopped`` True, with a RuntimeWarning).
         """
         from .fit import FitResult
         args = {"starts": int(starts), "optimizer": optimizer, "seed": int(seed),
@@ -206,7 +207,8 @@ class Problem:
 
         Raises :class:`odesens.Error` (invalid_argument for a bad point or
         option; the simulation's status when ``point`` cannot be
-        simulated). Releases the GIL.
+        simulated). Releases the GIL; Ctrl-C stops the profiles and returns
+        the points traced (stopped sides open, with a RuntimeWarning).
         """
         from .fit import Profile, parameter_indices
         args = {"parameters": parameter_indices(self.parameter_ids, parameters),

@@ -12,6 +12,7 @@
 #include "bindings.hpp"
 #include "errors.hpp"
 #include "fit_settings.hpp"
+#include "interruptible.hpp"
 #include "numpy_arrays.hpp"
 #include "petab_settings.hpp"
 #include "odesens/fit.hpp"
@@ -81,10 +82,14 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
 py::dict run_fit(const Problem& problem, const py::dict& settings, const py::dict& fit_args) {
   const FitOptions options = fit_options(settings, fit_args);
   FitResult result;
-  {
-    py::gil_scoped_release unlocked;
-    result = fit(*problem, options);
-  }
+  const bool interrupted = run_interruptibly(
+      [&](const std::atomic<bool>* stop) { result = fit(*problem, options, {}, stop); });
+  if (interrupted &&
+      PyErr_WarnEx(PyExc_RuntimeWarning,
+                   "odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
+                   "returned (stopped is True)",
+                   1) < 0)
+    throw py::error_already_set();
   return fit_to_dict(result, problem->parameter_ids().size());
 }
 

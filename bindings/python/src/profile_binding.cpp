@@ -10,6 +10,7 @@
 
 #include "bindings.hpp"
 #include "fit_settings.hpp"
+#include "interruptible.hpp"
 #include "numpy_arrays.hpp"
 #include "odesens/profile.hpp"
 
@@ -68,10 +69,15 @@ py::list run_profile(const Problem& problem, const py::handle& point, const py::
   const std::vector<double> best = to_vector(point, "point");
   const ProfileOptions options = profile_options(settings, args);
   std::vector<Profile> profiles;
-  {
-    py::gil_scoped_release unlocked;
-    profiles = profile(*problem, best, options);
-  }
+  const bool interrupted = run_interruptibly([&](const std::atomic<bool>* stop) {
+    profiles = profile(*problem, best, options, {}, stop);
+  });
+  if (interrupted &&
+      PyErr_WarnEx(PyExc_RuntimeWarning,
+                   "odesens: profiles stopped by KeyboardInterrupt; the points traced are "
+                   "returned, the sides stopped are open",
+                   1) < 0)
+    throw py::error_already_set();
   py::list out;
   for (const Profile& p : profiles)
     out.append(profile_to_dict(p, problem->parameter_ids().size()));
