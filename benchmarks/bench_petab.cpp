@@ -42,26 +42,17 @@ const char* kProblems[] = {
     "Rahman_MBS2016", "Raia_CancerResearch2011", "SalazarCavazos_MBoC2020", "Schwen_PONE2014",
     "Weber_BMC2015", "Zheng_PNAS2012"};
 
-double median_seconds(const odesens::PetabProblem& p, const std::vector<double>& x,
+// The median wall time of EVALUATOR.evaluate(x, o) over REPEATS runs, after
+// one warm-up run (which builds the tapes made on first use and, for a
+// session, prepares it). EVALUATOR: a PetabProblem or a PetabSession.
+template <class Evaluator>
+double median_seconds(Evaluator& evaluator, const std::vector<double>& x,
                       const odesens::PetabOptions& o, int repeats) {
-  p.evaluate(x, o);  // warm-up: builds the tapes made on first use
+  evaluator.evaluate(x, o);
   std::vector<double> t;
   for (int i = 0; i < repeats; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    p.evaluate(x, o);
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-double median_session_seconds(odesens::PetabSession& session, const std::vector<double>& x,
-                              const odesens::PetabOptions& o, int repeats) {
-  session.evaluate(x, o);  // warm-up: prepares the session
-  std::vector<double> t;
-  for (int i = 0; i < repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    session.evaluate(x, o);
+    evaluator.evaluate(x, o);
     t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::sort(t.begin(), t.end());
@@ -77,9 +68,9 @@ void session_row(const std::string& name, const std::string& yaml, int repeats) 
   fwd.gradient = true;
   fwd.method = "cvodes_fsa";
   const double ts = median_seconds(*p, x, sim, repeats);
-  const double ss = median_session_seconds(session, x, sim, repeats);
+  const double ss = median_seconds(session, x, sim, repeats);
   const double tf = median_seconds(*p, x, fwd, repeats);
-  const double sf = median_session_seconds(session, x, fwd, repeats);
+  const double sf = median_seconds(session, x, fwd, repeats);
   std::printf("| %s | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", name.c_str(),
               p->n_experiments(), ts * 1e3, ss * 1e3, ss / ts, tf * 1e3, sf * 1e3, sf / tf);
 }

@@ -50,7 +50,7 @@ if [ ! -f build-tsan/CMakeCache.txt ]; then
   # RelWithDebInfo: at -O1 this stage took 326 s against 321 s (a shorter
   # build, longer tests).
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DODESENS_SANITIZE_THREAD=ON \
-        -DODESENS_BUILD_BENCHMARKS=OFF >/dev/null
+        -DODESENS_BUILD_BENCHMARKS=OFF -DODESENS_TEST_SHARDS=4 >/dev/null
 fi
 tsan_programs=(test_threads test_model test_expr test_ensemble)
 cmake --build build-tsan -j"$jobs" --target "${tsan_programs[@]}"

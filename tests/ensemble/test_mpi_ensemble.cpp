@@ -11,16 +11,13 @@
 
 #include "ensemble/mpi_ensemble.hpp"
 #include "odesens/odesens.hpp"
+#include "support/mpi_checks.hpp"
 
 namespace {
 
-int failures = 0;
+odesens::test::MpiChecks checks("test_mpi_ensemble");
 
-void check(bool ok, const std::string& what) {
-  if (ok) return;
-  std::fprintf(stderr, "test_mpi_ensemble: check failed: %s\n", what.c_str());
-  ++failures;
-}
+void check(bool ok, const std::string& what) { checks.check(ok, what); }
 
 const char* kModel = R"(
 param k1 = 0.8
@@ -34,12 +31,7 @@ db/dt = k1 * a / (0.4 + a) - k2 * b
 }  // namespace
 
 int main(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  try {
+  return checks.run(argc, argv, [](int rank, int provided) {
     odesens::Problem problem;
     problem.model = odesens::load_ode_text(kModel, "mpi.ode");
     for (int k = 1; k <= 50; ++k) problem.output_times.push_back(0.2 * k);
@@ -88,17 +80,6 @@ int main(int argc, char** argv) {
         check(calls[k] == 1, "on_member_done once for member " + std::to_string(k));
       std::fill(calls.begin(), calls.end(), 0);
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "test_mpi_ensemble (rank %d): %s\n", rank, e.what());
-    ++failures;
-  }
-  int total = 0;
-  MPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank == 0) {
-    if (ranks < 2) std::fprintf(stderr, "test_mpi_ensemble: run it on 2 or more ranks\n");
-    std::printf("test_mpi_ensemble: %d ranks, %s\n", ranks,
-                total == 0 ? "all checks passed" : "checks failed");
-  }
-  MPI_Finalize();
-  return rank == 0 && (total > 0 || ranks < 2) ? 1 : 0;
+    return true;
+  });
 }

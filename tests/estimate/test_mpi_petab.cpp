@@ -15,16 +15,13 @@
 #include "estimate/petab_test_support.hpp"
 #include "odesens/petab.hpp"
 #include "odesens/status.hpp"
+#include "support/mpi_checks.hpp"
 
 namespace {
 
-int failures = 0;
+odesens::test::MpiChecks checks("test_mpi_petab");
 
-void check(bool ok, const std::string& what) {
-  if (ok) return;
-  std::fprintf(stderr, "test_mpi_petab: check failed: %s\n", what.c_str());
-  ++failures;
-}
+void check(bool ok, const std::string& what) { checks.check(ok, what); }
 
 void compare(int rank, int provided, const std::string& yaml, const odesens::PetabOptions& o) {
   auto problem = odesens::PetabProblem::load(yaml);
@@ -54,18 +51,14 @@ void compare(int rank, int provided, const std::string& yaml, const odesens::Pet
 }  // namespace
 
 int main(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const std::string bruno = odesens::test::benchmark_problem("Bruno_JExpBot2016");
-  const std::string preequilibrated = odesens::test::conformance_case("0009");
-  if (!odesens::test::exists(bruno) || !odesens::test::exists(preequilibrated)) {
-    if (rank == 0) std::printf("test_mpi_petab: skipped: PEtab problems not found (%s)\n", bruno.c_str());
-    MPI_Finalize();
-    return 0;
-  }
-  try {
+  return checks.run(argc, argv, [](int rank, int provided) {
+    const std::string bruno = odesens::test::benchmark_problem("Bruno_JExpBot2016");
+    const std::string preequilibrated = odesens::test::conformance_case("0009");
+    if (!odesens::test::exists(bruno) || !odesens::test::exists(preequilibrated)) {
+      if (rank == 0)
+        std::printf("test_mpi_petab: skipped: PEtab problems not found (%s)\n", bruno.c_str());
+      return false;
+    }
     odesens::PetabOptions o;
     o.threads = 2;
     compare(rank, provided, bruno, o);
@@ -90,7 +83,8 @@ int main(int argc, char** argv) {
       check(rank == 0 && e.status() == odesens::Status::too_much_work,
             "the failure on rank 0 keeps its status: " + message);
     }
-    if (rank == 0) check(message.find("condition '") != std::string::npos, "names the condition: " + message);
+    if (rank == 0)
+      check(message.find("condition '") != std::string::npos, "names the condition: " + message);
 
     // A refused point: on every rank, before any message.
     bool refused = false;
@@ -100,13 +94,6 @@ int main(int argc, char** argv) {
       refused = e.status() == odesens::Status::invalid_argument;
     }
     check(refused, "a point of the wrong size is refused on rank " + std::to_string(rank));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "test_mpi_petab: rank %d: %s\n", rank, e.what());
-    ++failures;
-  }
-  int all = 0;
-  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) std::printf("test_mpi_petab: %s\n", all == 0 ? "passed" : "FAILED");
-  MPI_Finalize();
-  return all == 0 ? 0 : 1;
+    return true;
+  });
 }

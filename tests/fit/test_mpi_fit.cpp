@@ -16,16 +16,13 @@
 #include "fit/mpi_fit.hpp"
 #include "odesens/fit.hpp"
 #include "odesens/petab.hpp"
+#include "support/mpi_checks.hpp"
 
 namespace {
 
-int failures = 0;
+odesens::test::MpiChecks checks("test_mpi_fit");
 
-void check(bool ok, const std::string& what) {
-  if (ok) return;
-  std::fprintf(stderr, "test_mpi_fit: check failed: %s\n", what.c_str());
-  ++failures;
-}
+void check(bool ok, const std::string& what) { checks.check(ok, what); }
 
 // Equal, NaN equal to NaN (failed starts).
 bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
@@ -81,11 +78,7 @@ void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions
 }  // namespace
 
 int main(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  try {
+  return checks.run(argc, argv, [](int rank, int provided) {
     fit_both_ways(rank, provided, {}, "decay");
     odesens::test::SyntheticOptions blow_up;
     blow_up.blow_up = true;  // starts with k1 > 1/6 cannot be simulated
@@ -109,13 +102,6 @@ int main(int argc, char** argv) {
       refused = e.status() == odesens::Status::invalid_argument;
     }
     check(refused, "no starts: refused on rank " + std::to_string(rank));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "test_mpi_fit: rank %d: %s\n", rank, e.what());
-    ++failures;
-  }
-  int all = 0;
-  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) std::printf("test_mpi_fit: %s\n", all == 0 ? "passed" : "FAILED");
-  MPI_Finalize();
-  return all == 0 ? 0 : 1;
+    return true;
+  });
 }
