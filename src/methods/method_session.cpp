@@ -2,10 +2,10 @@
 // and solve() as the two in one.
 #include <algorithm>
 #include <chrono>
-#include <new>
 #include <utility>
 
 #include "methods/choice/method_choice.hpp"
+#include "methods/common/failure_translation.hpp"
 #include "methods/common/finite_result.hpp"
 #include "methods/common/objective_from_sensitivities.hpp"
 #include "methods/registry.hpp"
@@ -15,6 +15,8 @@
 
 namespace odesens {
 namespace {
+
+using methods::translating_failures;
 
 // A model without states (SBML rules of t and p only): nothing to
 // integrate, every method's result is its shape with no state rows: the
@@ -69,21 +71,6 @@ void check_error_weights(const Problem& problem) {
                       "give atol > 0 for states that can be 0");
 }
 
-// Runs `body`, turning what is not an Error into one that names the method.
-template <typename Body>
-auto translating_failures(const std::string& method_id, Body&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const Error&) {
-    throw;
-  } catch (const std::bad_alloc&) {
-    throw Error(Status::out_of_memory, "out of memory in method '" + method_id +
-                                           "' (an allocation failed; fewer output times, "
-                                           "states or parameters need less)");
-  } catch (const std::exception& e) {
-    throw Error(Status::internal_error, "method '" + method_id + "': " + e.what());
-  }
-}
 
 // The prepared problem: the method's default tolerances where the problem
 // leaves them unset, validated, and the method's needs checked.
@@ -113,7 +100,14 @@ class PreparedSession final : public MethodSession {
   const MethodInfo& method() const override { return entry_.info; }
   const Problem& problem() const override { return prepared_; }
 
+  // Whatever fails, the caller gets an Error (a failed allocation anywhere
+  // in the run: out_of_memory).
   Result run(const RunInputs& inputs) override {
+    return translating_failures(entry_.info.id, [&] { return run_checked(inputs); });
+  }
+
+ private:
+  Result run_checked(const RunInputs& inputs) {
     const auto start = std::chrono::steady_clock::now();
     // Assigning keeps the working copy's buffers: no allocation for inputs
     // of the prepared sizes.
@@ -139,7 +133,6 @@ class PreparedSession final : public MethodSession {
     return result;
   }
 
- private:
   void add_objective(Result& result) {
     if (!workspace_) workspace_ = prepared_.model->make_workspace();
     translating_failures(entry_.info.id, [&] {
@@ -158,17 +151,21 @@ class PreparedSession final : public MethodSession {
 }  // namespace
 
 std::unique_ptr<MethodSession> prepare(const Problem& problem, const std::string& method_id) {
-  if (method_id == kAutomaticMethod) return methods::prepare_automatic(problem);
-  return std::make_unique<PreparedSession>(method_entry(method_id), problem);
+  return translating_failures(method_id, [&]() -> std::unique_ptr<MethodSession> {
+    if (method_id == kAutomaticMethod) return methods::prepare_automatic(problem);
+    return std::make_unique<PreparedSession>(method_entry(method_id), problem);
+  });
 }
 
 // The wall time is the whole solve's, set-up included.
 Result solve(const Problem& problem, const std::string& method_id) {
   const auto start = std::chrono::steady_clock::now();
-  Result result = prepare(problem, method_id)->run(RunInputs{});
-  result.stats.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return translating_failures(method_id, [&] {
+    Result result = prepare(problem, method_id)->run(RunInputs{});
+    result.stats.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  });
 }
 
 }  // namespace odesens

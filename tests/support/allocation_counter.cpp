@@ -8,13 +8,15 @@
 namespace odesens::testing {
 thread_local bool counting = false;
 thread_local long allocations = 0;
+thread_local long failing_at = -1;
 }  // namespace odesens::testing
 
 // Every form of the global allocation functions, so that whatever the
 // library (or the standard library) calls is counted and pairs with free().
 namespace {
 void* allocate(std::size_t n, std::size_t align) {
-  if (odesens::testing::counting) ++odesens::testing::allocations;
+  using namespace odesens::testing;
+  if (counting && allocations++ == failing_at) return nullptr;
   if (n == 0) n = 1;
   return align <= alignof(std::max_align_t)
              ? std::malloc(n)

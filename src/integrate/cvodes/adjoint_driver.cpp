@@ -61,13 +61,33 @@ AdjointDriver::AdjointDriver(Session& session, integrate::EventRunner& events,
 
 // --- forward ----------------------------------------------------------------
 
+namespace {
+
+template <typename T>
+double bytes_of(const std::vector<T>& v) {
+  return static_cast<double>(v.capacity() * sizeof(T));
+}
+
+double bytes_of(const integrate::Instant& instant) {
+  double b = bytes_of(instant.x_minus) + bytes_of(instant.f_minus) +
+             bytes_of(instant.f_plus) + bytes_of(instant.x_plus) + bytes_of(instant.steps) +
+             bytes_of(instant.fired);
+  for (const auto& step : instant.steps) b += bytes_of(step.x_eval);
+  for (const auto& firing : instant.fired) b += bytes_of(firing.x_fired);
+  return b;
+}
+
+}  // namespace
+
 void AdjointDriver::open_segment(double t, const double* x) {
   Segment s;
   s.t_begin = s.t_end = t;
   s.x_begin.assign(x, x + nx_);
+  segment_bytes_ += static_cast<double>(sizeof(Segment)) + bytes_of(s.x_begin);
   segments_.push_back(std::move(s));
   live_segment_ = segments_.size() - 1;
 }
+
 
 // Outputs at t are written after what happened there (with a restart they
 // belong to the segment after it: its adjoint starts after the jump).
@@ -112,6 +132,7 @@ void AdjointDriver::restart_after_instant(double t_end, double t, const double* 
   ended.t_end = t_end;
   ended.ends_with_instant = true;
   ended.instant = events_.last_instant();
+  segment_bytes_ += bytes_of(ended.instant);
   open_segment(t, x);
   session_.reinit(t);
   session_.check(CVodeAdjReInit(session_.mem()), "CVodeAdjReInit");

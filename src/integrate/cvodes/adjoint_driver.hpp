@@ -93,6 +93,9 @@ class AdjointDriver {
   // Bytes the checkpoints and interpolation data of one segment take (the
   // session's workspace_bytes() counts the integrators and solvers).
   double checkpoint_bytes() const;
+  // Bytes the segments' records take (each: its start state, its outputs'
+  // indices, the instant that ends it), which grow with the events.
+  double segment_bytes() const { return segment_bytes_; }
 
  private:
   integrate::TimeSwitches time_switches_;
@@ -164,6 +167,7 @@ class AdjointDriver {
   std::vector<double> lambda_before_, lambda_minus_;
   int checkpoints_ = 0;
   std::size_t sweeps_ = 0, recomputed_ = 0;
+  double segment_bytes_ = 0.0;
   Counters backward_counters_;
 };
 

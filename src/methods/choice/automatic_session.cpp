@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "methods/choice/method_choice.hpp"
+#include "methods/common/failure_translation.hpp"
 #include "methods/registry.hpp"
 #include "odesens/status.hpp"
 
@@ -32,6 +33,11 @@ class AutomaticSession final : public MethodSession {
   // Falls back until a method succeeds or none is left (at most three:
   // explicit, implicit, cvodes_fsa).
   Result run(const RunInputs& inputs) override {
+    return translating_failures(kAutomaticMethod, [&] { return run_with_fallback(inputs); });
+  }
+
+ private:
+  Result run_with_fallback(const RunInputs& inputs) {
     for (;;) {
       try {
         Result result = inner_->run(inputs);
@@ -52,7 +58,6 @@ class AutomaticSession final : public MethodSession {
     }
   }
 
- private:
   // dopri8s is chosen for speed where it is expected to be right; a result
   // it warns about goes to the next method, unless only it computes what
   // is asked (directions).

@@ -19,8 +19,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <string>
 
+#include "core/number_text.hpp"
 #include "integrate/cvodes/adjoint_driver.hpp"
 #include "integrate/cvodes/cvodes_session.hpp"
 #include "integrate/events/event_runner.hpp"
@@ -199,7 +201,7 @@ void write_adjoint_stats(const Session& session, const AdjointDriver& driver,
   stats.extra["backward_sweeps"] = static_cast<double>(driver.sweeps());
   stats.extra["checkpoints"] = driver.checkpoints();
   stats.extra["workspace_bytes"] =
-      session.workspace_bytes() + driver.checkpoint_bytes() +
+      session.workspace_bytes() + driver.checkpoint_bytes() + driver.segment_bytes() +
       8.0 * (2.0 * static_cast<double>(session.nx()) + static_cast<double>(session.np())) *
           problems;
   if (!events.active()) return;
@@ -207,6 +209,27 @@ void write_adjoint_stats(const Session& session, const AdjointDriver& driver,
   stats.extra["recomputed_segments"] = static_cast<double>(driver.recomputed_segments());
   stats.extra["events_executed"] = static_cast<double>(events.events_executed());
   for (const auto& w : events.warnings()) out.warn(w);
+}
+
+// What to say when the forward pass cannot allocate: with events, the
+// records of its segments are what grows (AdjointDriver::segment_bytes).
+void forward_or_say_what_grows(AdjointDriver& driver, const integrate::EventRunner& events,
+                               const std::vector<double>& times, double* x) {
+  try {
+    driver.forward(times, x);
+  } catch (const std::bad_alloc&) {
+    if (!events.active() || driver.segments() == 0) throw;
+    const double each = driver.segment_bytes() / static_cast<double>(driver.segments());
+    throw Error(Status::out_of_memory,
+                "out of memory in method 'cvodes_asa' after " +
+                    std::to_string(driver.segments()) +
+                    " segments between events in the forward pass: the backward pass needs "
+                    "each one's start state and the instant that ends it (the state and f on "
+                    "both sides, the assignments executed), about " +
+                    rounded_number_text(each) +
+                    " bytes each here; fewer events in [t0, T], a shorter time span or a "
+                    "forward method (cvodes_fsa) need less");
+  }
 }
 
 }  // namespace
@@ -230,7 +253,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
                         problems_per_sweep(settings, session)});
   const auto& times = problem.output_times;
   std::vector<double> x(times.size() * n);
-  driver.forward(times, x.data());
+  forward_or_say_what_grows(driver, events, times, x.data());
   for (std::size_t k = 0; k < times.size(); ++k) out.set_x(k, x.data() + k * n);
 
   // The backward problems' weights dphi_k/dx from the forward states.
