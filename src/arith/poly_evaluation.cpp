@@ -1,5 +1,7 @@
 #include "arith/poly_evaluation.hpp"
 
+#include <cmath>
+
 #include "arith/model_operations.hpp"
 #include "expr/evaluate_over.hpp"
 #include "expr/tape.hpp"
@@ -16,6 +18,42 @@ Function& Function::operator=(Function&&) noexcept = default;
 std::size_t Function::n_inputs() const { return tape_ ? tape_->nx : 0; }
 std::size_t Function::n_params() const { return tape_ ? tape_->np : 0; }
 std::size_t Function::n_outputs() const { return tape_ ? tape_->n_outputs : 0; }
+
+namespace {
+
+// Products of models that instruction `in` makes at order q.
+double products_of(const expr::Instr& in, double q) {
+  using expr::Op;
+  const bool a_varies = in.mode(0) != expr::kSkip, b_varies = in.mode(1) != expr::kSkip;
+  switch (in.op()) {
+    case Op::mul:
+      return a_varies && b_varies ? 1.0 : 0.0;
+    case Op::div:
+      return b_varies ? q + 1.0 : 0.0;
+    case Op::pow:
+      return a_varies || b_varies ? 2.0 * q + 1.0 : 0.0;
+    case Op::powi: {
+      const double e = std::fabs(static_cast<double>(in.exponent()));
+      return a_varies && e > 1.0 ? std::ceil(std::log2(e)) + 1.0 : 0.0;
+    }
+    case Op::exp: case Op::log: case Op::log10: case Op::sqrt: case Op::sin: case Op::cos:
+    case Op::tan: case Op::sinh: case Op::cosh: case Op::tanh: case Op::asin: case Op::acos:
+    case Op::atan:
+      return a_varies ? q : 0.0;
+    default:
+      return 0.0;
+  }
+}
+
+}  // namespace
+
+double Function::polynomial_products(int order) const {
+  if (!tape_) return 0.0;
+  double n = 0.0;
+  for (std::size_t k = tape_->prefix_end; k < tape_->code.size(); ++k)
+    n += products_of(tape_->code[k], static_cast<double>(order));
+  return n;
+}
 
 struct PolyEvaluation::State {
   State(const expr::Tape& tape, const PolyArithmetic& arith) : ops(arith), regs(tape, ops) {}

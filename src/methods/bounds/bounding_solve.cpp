@@ -88,15 +88,30 @@ void initial_models(const Problem& problem, const BoundingFunctions& tapes,
   e1.evaluate(dx0.data());
 }
 
-void check_bounding_size(const Problem& problem, int order, double components,
-                         const std::string& method) {
-  constexpr double kMaxCoefficients = 1e8;
+namespace {
+
+std::size_t box_parameters(const Problem& problem) {
   std::size_t n_var = 0;
   for (std::size_t j = 0; j < problem.param_lower.size(); ++j)
     if (problem.param_lower[j] < problem.param_upper[j]) ++n_var;
+  return n_var;
+}
+
+// C(n_var + q, q): the coefficients of one model.
+double monomials(std::size_t n_var, int order) {
   double n_mon = 1.0;
   for (int k = 1; k <= order; ++k)
     n_mon = n_mon * static_cast<double>(n_var + static_cast<std::size_t>(k)) / k;
+  return n_mon;
+}
+
+}  // namespace
+
+void check_bounding_size(const Problem& problem, int order, double components,
+                         const std::string& method) {
+  constexpr double kMaxCoefficients = 1e8;
+  const std::size_t n_var = box_parameters(problem);
+  const double n_mon = monomials(n_var, order);
   const double total = n_mon * components;
   if (total > kMaxCoefficients)
     throw Error(Status::invalid_argument,
@@ -105,6 +120,32 @@ void check_bounding_size(const Problem& problem, int order, double components,
                     " coefficients per model, " + number_text(total) +
                     " in the bounding systems (at most 1e8): a lower order or fewer "
                     "parameters with lower < upper");
+}
+
+double check_bounding_work(const Problem& problem, const BoundsSettings& settings,
+                           const std::vector<const Function*>& evaluated,
+                           const std::string& method) {
+  const auto work_at = [&](int order) {
+    double products = 0.0;
+    for (const Function* f : evaluated) products += f->polynomial_products(order);
+    const double n_mon = monomials(box_parameters(problem), order);
+    return products * n_mon * n_mon;
+  };
+  const double work = work_at(settings.order);
+  if (work <= settings.max_work) return work;
+  int lower = settings.order - 1;
+  while (lower > 0 && work_at(lower) > settings.max_work) --lower;
+  throw Error(Status::invalid_argument,
+              method + ": " + std::to_string(box_parameters(problem)) +
+                  " box parameters at order " + std::to_string(settings.order) +
+                  " make one evaluation of the bounding system about " +
+                  rounded_number_text(work, 2) +
+                  " products of coefficients (option max_work: " +
+                  rounded_number_text(settings.max_work) +
+                  "; a core does a few 1e9 a second, and a solve takes tens to hundreds of "
+                  "evaluations): order " + std::to_string(lower) + " makes " +
+                  rounded_number_text(work_at(lower), 2) +
+                  "; or fewer parameters with lower < upper, or a larger max_work");
 }
 
 void fill_tolerances(const SystemLayout& layout, double atol, double shape_atol, double* v) {

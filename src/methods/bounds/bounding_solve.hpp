@@ -62,6 +62,15 @@ void initial_models(const Problem& problem, const BoundingFunctions& tapes,
 void check_bounding_size(const Problem& problem, int order, double components,
                          const std::string& method);
 
+// Refuses a box and order for which one evaluation of the bounding system
+// (the functions `evaluated`, over polynomial models) would take more than
+// settings.max_work products of coefficients, before anything runs:
+// Function::polynomial_products x n_mon^2, an upper bound (dense models).
+// Returns that estimate.
+double check_bounding_work(const Problem& problem, const BoundsSettings& settings,
+                           const std::vector<const Function*>& evaluated,
+                           const std::string& method);
+
 // Absolute tolerances of a bounding system's vector: atol on coefficients
 // and interval bounds, shape_atol on Q's entries (the paper's 1e-20, i.e.
 // 1e-10 on its square root).

@@ -48,6 +48,13 @@ std::vector<OptionSpec> bounds_option_specs() {
       bounded({"max_width", OptionType::real, 1e20,
                "a range wider than this stops the solve as `unbounded`", {}},
               0.0, inf),
+      bounded({"max_work", OptionType::real, 1e10,
+               "products of polynomial coefficients one evaluation of the bounding system "
+               "may take, estimated before the solve (products of models x n_mon^2; a core "
+               "does a few 1e9 a second, a solve takes tens to hundreds of evaluations): a "
+               "box and order above it are refused",
+               {}},
+              1.0, inf),
   };
 }
 
@@ -66,6 +73,7 @@ BoundsSettings read_bounds_settings(const MethodOptions& options) {
   s.ellipsoid_eps = options.get_double("ellipsoid_eps");
   s.shape_atol = options.get_double("shape_atol");
   s.max_width = options.get_double("max_width");
+  s.max_work = options.get_double("max_work");
   return s;
 }
 

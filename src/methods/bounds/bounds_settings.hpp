@@ -20,6 +20,7 @@ struct BoundsSettings {
   double ellipsoid_eps = 1e-20;       // the regularisation epsilon of nu, kappa
   double shape_atol = 1e-20;          // CVODES absolute tolerance of Q's entries
   double max_width = 1e20;            // wider ranges are `unbounded`
+  double max_work = 1e10;             // products of coefficients per evaluation, at most
 };
 
 std::vector<OptionSpec> bounds_option_specs();

@@ -79,6 +79,53 @@ TEST_P(BoundsMethods, RefusesBadBoxesAndOptions) {
   EXPECT_EQ(std::fegetround(), FE_TONEAREST);
 }
 
+// Work, not only storage: 20 box parameters at order 6 fit in memory
+// (230,230 coefficients per model) but one evaluation of the bounding
+// system would take about 1e12 products of coefficients. Refused before
+// the solve, naming the estimate and an order within option max_work; the
+// estimate is products of models x n_mon^2, reported by solves it allows.
+TEST_P(BoundsMethods, WorkBeyondMaxWorkIsRefusedNamingAnOrderWithinIt) {
+  std::string text, sum;
+  for (int j = 0; j < 20; ++j) {
+    text += "param p" + std::to_string(j) + " = 0.01\n";
+    sum += (j ? " + p" : "p") + std::to_string(j);
+  }
+  Problem pr;
+  pr.model = load_ode_text(text + "state x = 1\ndx/dt = -(" + sum + ") * x\n", "box20.ode");
+  pr.output_times = {1.0};
+  pr.param_lower.assign(20, 0.009);
+  pr.param_upper.assign(20, 0.011);
+  pr.options.set("order", 6);
+  std::string message;
+  EXPECT_EQ(status_of(GetParam(), pr, &message), Status::invalid_argument) << message;
+  EXPECT_NE(message.find("products of coefficients"), std::string::npos) << message;
+  EXPECT_NE(message.find("max_work"), std::string::npos) << message;
+  // The order it names is allowed, and the one above it is not.
+  const std::size_t at = message.find("): order ");
+  ASSERT_NE(at, std::string::npos) << message;
+  const int lower = std::stoi(message.substr(at + 9));
+  ASSERT_GE(lower, 1);
+  ASSERT_LT(lower, 6);
+  pr.options.set("order", lower + 1);
+  EXPECT_EQ(status_of(GetParam(), pr), Status::invalid_argument) << lower;
+
+  // Small enough to run: the estimate, C(n + q, q)^2 per product of models.
+  Problem small = pr;
+  small.param_lower.assign(20, 0.01);  // three of the parameters vary
+  small.param_upper.assign(20, 0.01);
+  for (int j = 0; j < 3; ++j) small.param_upper[j] = 0.011;
+  small.options.set("order", 2);
+  const Result r = solve(small, GetParam());
+  const double n_mon = 10.0;  // C(3 + 2, 2)
+  const double work = r.stats.extra.at("products_per_evaluation");
+  EXPECT_GT(work, 0.0);
+  EXPECT_EQ(std::fmod(work, n_mon * n_mon), 0.0) << work;
+  small.options.set("max_work", work / 2);
+  EXPECT_EQ(status_of(GetParam(), small, &message), Status::invalid_argument);
+  small.options.set("max_work", work);
+  EXPECT_EQ(status_of(GetParam(), small), Status::ok);
+}
+
 // Models that cannot be enclosed over the box end in `unbounded`, with the
 // operation named, never in a result.
 // atol 0: the polynomial models' coefficients start at 0, where CVODES'
