@@ -97,7 +97,10 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
   options.cancel = interrupt.requested();
   options.keep_results = false;  // written as they come: one result per worker in memory
   options.on_member_done = [&](std::size_t k, const EnsembleMember& member) {
-    writer.write_member(first + k, member);
+    {
+      const OutputWrite writing;
+      writer.write_member(first + k, member);
+    }
     if (member.status != Status::ok && failed++ == 0)
       first_failure = "member " + std::to_string(first + k) + ": " + member.message;
     progress.update(writer.members_done(), failed);
@@ -105,19 +108,23 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
 
   const auto start = std::chrono::steady_clock::now();
   try {
-    for (std::size_t k = 0; k < count; k += kBatchMembers)
+    for (std::size_t k = 0; k < count; k += kBatchMembers) {
+      const OutputWrite writing;
       writer.write_parameters(k, io::parameter_sets(table, problem.params, k,
                                                     std::min(kBatchMembers, count - k)));
+    }
     // In batches, so that the members' parameter vectors, statuses and
     // messages are held for one batch at a time, not for all K; a batch
-    // after a cancellation returns its members not run at once.
+    // after a cancellation returns at once. Members not solved are left as
+    // the file was created (EnsembleH5Writer::finish).
     for (first = 0; first < count; first += kBatchMembers) {
       const auto sets = io::parameter_sets(table, problem.params, first,
                                            std::min(kBatchMembers, count - first));
-      writer.write_not_run(first, runner.solve(problem, info.id, sets, options));
+      runner.solve(problem, info.id, sets, options);
     }
   } catch (const Error& e) {
     progress.finish();
+    const OutputWrite writing;
     const std::size_t kept = writer.close_partial();
     if (kept == 0) {
       writer.discard();
@@ -127,7 +134,10 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
                                 " members done are in '" + writer.partial_file() + "')");
   }
   progress.finish();
-  writer.finish();
+  {
+    const OutputWrite writing;
+    writer.finish(count > writer.members_done() ? signal_name(interrupt.signal()) : "");
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

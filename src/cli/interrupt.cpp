@@ -10,18 +10,29 @@ namespace {
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler");
 std::atomic<bool> stop_requested{false};
-volatile std::sig_atomic_t stop_signal = 0;
+std::atomic<int> stop_signal{0};
+// Writes in progress, and the signal that asked to end at once.
+std::atomic<int> writes_in_progress{0};
+std::atomic<int> exit_signal{0};
 struct sigaction previous[std::size(kSignals)];
 
-extern "C" void request_stop(int sig) {
-  stop_signal = sig;
-  stop_requested = true;
-  static const char note[] =
-      "\nodesens: stopping after the members in progress (again to stop at once, leaving the "
-      ".partial file)\n";
-  const ssize_t ignored = ::write(STDERR_FILENO, note, sizeof note - 1);
-  (void)ignored;
+// Async-signal-safe: atomics, write and _exit only. The exit signal is
+// stored before the writes are counted, and ~OutputWrite counts before it
+// reads the signal, so one of the two sees the other and the tool ends.
+extern "C" void on_signal(int sig) {
+  if (!stop_requested.exchange(true)) {
+    stop_signal = sig;
+    static const char note[] =
+        "\nodesens: stopping after the work in progress (again to stop at once, leaving the "
+        ".partial file)\n";
+    const ssize_t ignored = ::write(STDERR_FILENO, note, sizeof note - 1);
+    (void)ignored;
+    return;
+  }
+  exit_signal = sig;
+  if (writes_in_progress == 0) ::_exit(128 + sig);
 }
 
 }  // namespace
@@ -29,11 +40,11 @@ extern "C" void request_stop(int sig) {
 Interrupt::Interrupt() {
   stop_requested = false;
   stop_signal = 0;
+  exit_signal = 0;
   struct sigaction action {};
-  action.sa_handler = request_stop;
+  action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
-  // One signal is a request; the next takes its default course.
-  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  action.sa_flags = SA_RESTART;
   for (std::size_t k = 0; k < std::size(kSignals); ++k)
     sigaction(kSignals[k], &action, &previous[k]);
 }
@@ -46,5 +57,11 @@ Interrupt::~Interrupt() {
 const std::atomic<bool>* Interrupt::requested() const { return &stop_requested; }
 
 int Interrupt::signal() const { return stop_signal; }
+
+OutputWrite::OutputWrite() { ++writes_in_progress; }
+
+OutputWrite::~OutputWrite() {
+  if (--writes_in_progress == 0 && exit_signal != 0) ::_exit(128 + exit_signal);
+}
 
 }  // namespace odesens::cli

@@ -43,8 +43,6 @@ constexpr std::chrono::milliseconds kCommitInterval{500};
 // ... and once this much has been given to HDF5 since the last commit,
 // which bounds the room a commit claims first (reserve_for_flush).
 constexpr std::size_t kCommitBytes = std::size_t{1} << 20;
-// Members' statuses and messages written at once by write_not_run().
-constexpr std::size_t kBlockMembers = 1 << 16;
 
 std::size_t product(const std::vector<hsize_t>& dims, std::size_t from = 0) {
   std::size_t p = 1;
@@ -439,37 +437,12 @@ void EnsembleH5Writer::write_parameters(std::size_t first,
   w.write_rows(w.parameters, "parameters", H5T_NATIVE_DOUBLE, first, sets.size(), rows.data());
 }
 
-void EnsembleH5Writer::write_not_run(std::size_t first,
-                                     const std::vector<EnsembleMember>& members) {
-  Impl& w = *impl_;
-  // As runs of consecutive members, at most kBlockMembers at a time.
-  std::vector<std::int32_t> codes;
-  std::vector<std::string> texts;
-  std::vector<const char*> pointers;
-  for (std::size_t k = 0; k < members.size();) {
-    if (members[k].ran) {
-      ++k;
-      continue;
-    }
-    const std::size_t start = k;
-    codes.clear();
-    texts.clear();
-    while (k < members.size() && !members[k].ran && k - start < kBlockMembers) {
-      codes.push_back(static_cast<std::int32_t>(members[k].status));
-      texts.push_back(valid_utf8(members[k].message));
-      ++k;
-    }
-    pointers.clear();
-    for (const auto& t : texts) pointers.push_back(t.c_str());
-    w.write_status(first + start, codes.size(), codes.data(), pointers.data());
-  }
-}
-
-void EnsembleH5Writer::finish() {
+void EnsembleH5Writer::finish(const std::string& stopped_by) {
   // The methods that ran (with method "auto" the header could not know them).
   std::string names;
   for (const std::string& m : impl_->methods_run) names += (names.empty() ? "" : ",") + m;
   impl_->string_attribute("methods_run", names);
+  if (!stopped_by.empty()) impl_->string_attribute("stopped_by", stopped_by);
   impl_->close_all();
   impl_->target->rename_over_path();
 }

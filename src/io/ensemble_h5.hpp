@@ -22,7 +22,9 @@
 //   attributes of /: model, method (as asked: "auto" stays "auto"),
 //                    odesens_version (strings), members_done (int64, updated
 //                    as members finish), methods_run (written by finish():
-//                    the methods the members ran, comma-separated)
+//                    the methods the members ran, comma-separated),
+//                    stopped_by (by finish() of a run stopped early: the
+//                    signal, "SIGINT")
 //
 // Members not written yet read as NaN (x, S, gradient), status unsupported
 // (-11), an empty message and done = 0; a failed member has its status and
@@ -86,12 +88,13 @@ class EnsembleH5Writer {
 
   // The parameter vectors of members first, first + 1, ... (n_p values each).
   void write_parameters(std::size_t first, const std::vector<std::vector<double>>& sets);
-  // The status and message of the members that did not run among
-  // members[i], which is member first + i.
-  void write_not_run(std::size_t first, const std::vector<EnsembleMember>& members);
   // Closes and syncs the file and renames PATH.partial to PATH
-  // (Error(io_error) on failure; PATH.partial then stays).
-  void finish();
+  // (Error(io_error) on failure; PATH.partial then stays). stopped_by: what
+  // stopped the run early ("SIGINT"), written as the attribute stopped_by;
+  // empty for a run that solved every member. The members not solved are
+  // left as created (status -11, an empty message, done 0): nothing is
+  // written for them, so that stopping takes no time that grows with them.
+  void finish(const std::string& stopped_by = "");
   // Closes and removes PATH.partial.
   void discard();
 
