@@ -98,6 +98,12 @@ struct FitOptions {
   // Starts given by the caller (scaled, inside the box); empty: a Latin
   // hypercube of `starts` points drawn with `seed`.
   std::vector<std::vector<double>> start_points;
+  // A start whose point cannot be simulated is replaced by a point drawn
+  // uniformly in the scaled box, up to this many times (0: the start fails
+  // there). Each start's draws depend on the seed and its index alone, so
+  // the same on any thread or rank count; the start's row holds the point
+  // it ran from. (pyPESTO's checked start points do the same.)
+  std::size_t resample_failed = 0;
 };
 
 struct FitResult {

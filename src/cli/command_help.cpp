@@ -246,6 +246,9 @@ const std::pair<const char*, const char*> kFitFlags[] = {
      "the starts instead: one row each, columns named by estimated parameter ids (linear "
      "scale; a parameter left out starts at its nominal value)"},
     {"--seed S", "the hypercube's seed (default 0; the same starts on any thread count)"},
+    {"--resample-failed N",
+     "a start whose point cannot be simulated runs from a point drawn uniformly in the scaled "
+     "box instead, up to N times (default 0: it fails there)"},
     {"--threads T", "starts run at once (0: one per core; default 1)"},
     {"--optimizer ID",
      "auto (default: ceres_lm, or nlopt_lbfgs without a least-squares form), ceres_lm "

@@ -123,6 +123,7 @@ FitOptions fit_options(const FitArguments& a, const PetabProblem& problem) {
   if (a.atol) o.optimizer.evaluation.atol = {*a.atol};
   o.seed = a.seed;
   o.threads = a.threads;
+  o.resample_failed = a.resample_failed;
   if (!a.starts_from.empty()) o.start_points = read_starts(problem, a.starts_from);
   else o.starts = static_cast<std::size_t>(*a.starts);
   return o;
@@ -144,6 +145,9 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
     a.seed = static_cast<std::uint64_t>(whole_number(v, "--seed", 0));
   });
   command.add_option("--starts-from", a.starts_from);
+  command.add_option_function<std::string>("--resample-failed", [&a](const std::string& v) {
+    a.resample_failed = static_cast<std::size_t>(whole_number(v, "--resample-failed", 0));
+  });
   command.add_option_function<std::string>("--max-iterations", [&a](const std::string& v) {
     a.max_iterations = whole_number(v, "--max-iterations", 1);
   });

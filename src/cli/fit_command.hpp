@@ -26,6 +26,7 @@ struct FitArguments {
   std::string starts_from;
   std::optional<long long> max_iterations;
   std::optional<double> max_seconds;
+  std::size_t resample_failed = 0;  // --resample-failed
   std::string method = "auto";
   std::optional<double> rtol, atol;
   std::string out, best, plot;

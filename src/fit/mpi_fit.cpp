@@ -27,7 +27,7 @@ FitResult fit_mpi(MPI_Comm comm, int thread_level, const PetabProblem& problem,
   auto make_worker = [&]() -> ensemble::MpiTaskWorker {
     // A start's bytes are a few hundred: far below one message's limit.
     return [&](std::size_t k, std::size_t, std::vector<char>& bytes) {
-      encode_start(run_start(problem, starts[k], k, options.optimizer, stop), bytes);
+      encode_start(run_start(problem, starts[k], k, options, stop), bytes);
     };
   };
   auto deliver = [&](std::size_t k, const char* bytes, std::size_t size, int) {

@@ -5,6 +5,8 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <random>
+#include <string>
 #include <thread>
 
 #include "ensemble/worker_pool.hpp"
@@ -39,9 +41,10 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
   return starts;
 }
 
-StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
-                      std::size_t index, const OptimizerOptions& options,
-                      const std::atomic<bool>* stop) {
+namespace {
+
+StartResult optimize_or_fail(const PetabProblem& problem, const std::vector<double>& x0,
+                             const OptimizerOptions& options, const std::atomic<bool>* stop) {
   StartResult s;
   try {
     s = optimize(problem, x0, {}, options, stop);
@@ -52,6 +55,44 @@ StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0
     s.status = error ? error->status() : Status::internal_error;
     s.exit_reason = e.what();
   }
+  return s;
+}
+
+// The start ended where it began, without a value: its point could not be
+// simulated.
+bool start_point_failed(const StartResult& s) {
+  return s.status != Status::ok && s.iterations == 0 && s.end == s.start;
+}
+
+// Draw `attempt` (from 1) for start `index`: uniform in the scaled box.
+std::vector<double> redrawn_start(const PetabProblem& problem, std::uint64_t seed,
+                                  std::size_t index, std::size_t attempt) {
+  std::seed_seq seq{seed, static_cast<std::uint64_t>(index), static_cast<std::uint64_t>(attempt),
+                    std::uint64_t{0x5eed}};
+  std::mt19937_64 rng(seq);
+  const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
+  std::vector<double> x(lo.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = std::uniform_real_distribution<double>(lo[i], hi[i])(rng);
+  return x;
+}
+
+}  // namespace
+
+StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
+                      std::size_t index, const FitOptions& options,
+                      const std::atomic<bool>* stop) {
+  StartResult s = optimize_or_fail(problem, x0, options.optimizer, stop);
+  std::size_t attempts = 0;
+  while (start_point_failed(s) && attempts < options.resample_failed &&
+         !(stop && stop->load())) {
+    ++attempts;
+    s = optimize_or_fail(problem, redrawn_start(problem, options.seed, index, attempts),
+                         options.optimizer, stop);
+  }
+  if (attempts > 0)
+    s.exit_reason += " (start point drawn again " + std::to_string(attempts) +
+                     (attempts == 1 ? " time" : " times") + ": the first could not be simulated)";
   s.index = index;
   return s;
 }
@@ -92,7 +133,7 @@ FitResult fit(const PetabProblem& problem, const FitOptions& options,
   ensemble::run_tasks(starts.size(), options.threads == 0 ? cores : options.threads, halt,
                       [&](std::size_t k, std::size_t) {
                         StartResult s =
-                            fitting::run_start(problem, starts[k], k, options.optimizer, stop);
+                            fitting::run_start(problem, starts[k], k, options, stop);
                         std::lock_guard<std::mutex> lock(mutex);
                         if (std::isfinite(s.nlpost) && !(s.nlpost >= best)) best = s.nlpost;
                         done[k] = std::move(s);

@@ -16,10 +16,11 @@ namespace odesens::fitting {
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                                                 const FitOptions& options);
 
-// Start `index` from x0; never throws: an error is the start's failure
-// (its status and message, NaN values).
+// Start `index` from x0 (or, where x0 cannot be simulated, from the points
+// options.resample_failed draws instead); never throws: an error is the
+// start's failure (its status and message, NaN values).
 StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
-                      std::size_t index, const OptimizerOptions& options,
+                      std::size_t index, const FitOptions& options,
                       const std::atomic<bool>* stop);
 
 // The fit of the starts that ended (done[k] empty: start k did not run),

@@ -2,7 +2,8 @@
 // 0's starts equal the threaded fit()'s bit for bit (points, values,
 // iterations, evaluations, exit reasons), including starts whose
 // simulation fails, whatever rank ran them; progress runs on rank 0 once
-// per start; a stop flag set before the fit runs no start; a refused fit
+// per start; start points drawn again where they cannot be simulated are
+// the same; a stop flag set before the fit runs no start; a refused fit
 // throws on every rank. A plain program: ctest reads its exit status.
 #include <mpi.h>
 
@@ -51,13 +52,14 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
 }
 
 void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions& shape,
-                   const std::string& what) {
+                   const std::string& what, std::size_t resample_failed = 0) {
   odesens::test::SyntheticProblem files(shape);
   auto problem = odesens::PetabProblem::load(files.yaml());
   odesens::FitOptions options;
   options.starts = 8;
   options.seed = 3;
   options.threads = 2;
+  options.resample_failed = resample_failed;
   std::size_t calls = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   const odesens::FitResult mpi = odesens::fitting::fit_mpi(
@@ -83,6 +85,8 @@ int main(int argc, char** argv) {
     odesens::test::SyntheticOptions blow_up;
     blow_up.blow_up = true;  // starts with k1 > 1/6 cannot be simulated
     fit_both_ways(rank, provided, blow_up, "blow-up");
+    // Failed start points drawn again: the same draws on whatever rank.
+    fit_both_ways(rank, provided, blow_up, "blow-up, drawn again", 10);
 
     odesens::test::SyntheticProblem files;
     auto problem = odesens::PetabProblem::load(files.yaml());
