@@ -105,10 +105,11 @@ std::vector<int> held_by_bounds(ceres::Problem& problem, const std::vector<doubl
 
 LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
                       std::vector<double>& free) {
-  // A start point that cannot be simulated ends the start here (Ceres
-  // would end it too, with a line on standard error).
+  // A start point that cannot be simulated, with its sensitivities as
+  // Ceres' first evaluation asks, ends the start here (Ceres would end it
+  // too, with a line on standard error whatever its logging option says).
   try {
-    objective.evaluate(free.data(), true, false, false);
+    objective.evaluate(free.data(), true, true, false);
   } catch (const Error& e) {
     return {0, std::string("the start point could not be simulated: ") + e.what()};
   }
