@@ -59,7 +59,7 @@ TSAN_OPTIONS=halt_on_error=1 OPENBLAS_NUM_THREADS=1 \
   ctest --test-dir build-tsan --output-on-failure -j"$jobs" \
         -L "^($(IFS='|'; echo "${tsan_programs[*]}"))\$" | tee "$logs/tsan.log"
 
-end_stage "fuzzing (3 targets x 60 s, two at a time)"
+end_stage "fuzzing (3 targets x 60 s of one core each, on two)"
 echo "== fuzzing the .ode parser, the SBML importer and the C ABI (60 s each) =="
 ./tests/fuzz/run_fuzz.sh 60
 

@@ -928,6 +928,14 @@ module odesens_raw
       integer(c_int) :: odesens_fit_options_set_seed
     end function
 
+    function odesens_fit_options_set_resample_failed(options, tries) &
+        bind(C, name="odesens_fit_options_set_resample_failed")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int64_t), value :: tries
+      integer(c_int) :: odesens_fit_options_set_resample_failed
+    end function
+
     function odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) &
         bind(C, name="odesens_fit_options_set_start_points")
       import :: c_int, c_int64_t, c_double, c_ptr

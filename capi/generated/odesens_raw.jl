@@ -385,6 +385,9 @@ odesens_fit_options_set_starts(options, starts) =
     ccall((:odesens_fit_options_set_starts, libodesens), Cint, (Ptr{Cvoid}, Int64), options, starts)
 odesens_fit_options_set_seed(options, seed) =
     ccall((:odesens_fit_options_set_seed, libodesens), Cint, (Ptr{Cvoid}, Int64), options, seed)
+odesens_fit_options_set_resample_failed(options, tries) =
+    ccall((:odesens_fit_options_set_resample_failed, libodesens), Cint,
+          (Ptr{Cvoid}, Int64), options, tries)
 odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) =
     ccall((:odesens_fit_options_set_start_points, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Int64, Int64), options, points, n_parameters, n_starts)

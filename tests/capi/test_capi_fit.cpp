@@ -137,6 +137,36 @@ TEST(CapiFit, TheNumbersDoNotDependOnTheThreadsAndNullOptionsAreTheDefaults) {
   odesens_fit_result_free(parallel);
 }
 
+// odesens_fit_options_set_resample_failed: on the problem that blows up
+// in 40 % of the box, the C fit equals the C++ fit with resample_failed
+// (start and end points), and no start is left failed; out of range:
+// ODESENS_ERR_INVALID_ARGUMENT.
+TEST(CapiFit, FailedStartPointsAreDrawnAgainAsInCpp) {
+  test::SyntheticOptions so;
+  so.blow_up = true;
+  test::SyntheticProblem synthetic(so);
+  Handles h;
+  ASSERT_C_OK(odesens_petab_load(synthetic.yaml().c_str(), &h.petab));
+  ASSERT_C_OK(odesens_fit_options_create(&h.options));
+  ASSERT_C_OK(odesens_fit_options_set_starts(h.options, 6));
+  ASSERT_C_OK(odesens_fit_options_set_resample_failed(h.options, 20));
+  EXPECT_C_STATUS(odesens_fit_options_set_resample_failed(h.options, -1),
+                  ODESENS_ERR_INVALID_ARGUMENT);
+  ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions o;
+  o.starts = 6;
+  o.resample_failed = 20;
+  const FitResult cpp = fit(*problem, o);
+  ASSERT_EQ(cpp.starts.size(), 6u);
+  for (int64_t k = 0; k < 6; ++k) {
+    const StartResult& s = cpp.starts[static_cast<std::size_t>(k)];
+    EXPECT_EQ(s.status, Status::ok) << s.exit_reason;
+    EXPECT_EQ(start_point(h.fit, k, false), s.start) << k;
+    EXPECT_EQ(start_point(h.fit, k, true), s.end) << k;
+  }
+}
+
 // odesens_fit_options_stop: set before a fit, no start runs and the result
 // says it was stopped; set from another thread during a fit of many
 // starts, the fit returns early with the starts that ended; cleared, the

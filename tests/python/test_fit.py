@@ -75,6 +75,18 @@ def test_given_start_points_are_used_and_a_start_at_the_optimum_stays(problem):
     assert r.end[r.index == 0][0] == pytest.approx(OPTIMUM, abs=1e-6)
 
 
+def test_resample_failed_reaches_the_fit(problem):
+    # Every point of this problem can be simulated: nothing is drawn again.
+    plain = problem.fit(starts=3, seed=5)
+    redrawn = problem.fit(starts=3, seed=5, resample_failed=4)
+    assert redrawn.start.tolist() == plain.start.tolist()
+    assert redrawn.end.tolist() == plain.end.tolist()
+    with pytest.raises(odesens.Error) as caught:
+        problem.fit(starts=3, resample_failed=-1)
+    assert caught.value.status == "invalid_argument"
+    assert "resample_failed" in str(caught.value)
+
+
 def test_bad_fit_arguments_raise_invalid_argument(problem):
     with pytest.raises(odesens.Error) as caught:
         problem.fit(start_points=[(5.0, 1.0)])  # k1 above its bound

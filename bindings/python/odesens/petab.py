@@ -142,7 +142,7 @@ class Problem:
         return self._core.measurements()
 
     def fit(self, starts=10, optimizer="auto", seed=0, threads=1, max_iterations=None,
-            max_seconds=None, start_points=None):
+            max_seconds=None, start_points=None, resample_failed=0):
         """Multi-start fit: one local optimization of nlpost per start, on
         the library's optimizers (docs/fit.md), with this problem's
         simulation settings. Returns a :class:`odesens.fit.FitResult`
@@ -166,10 +166,14 @@ class Problem:
             Wall time per start (default: no limit).
         start_points : array (K x n), optional
             The starts themselves (scaled, inside the bounds).
+        resample_failed : int
+            A start whose point cannot be simulated runs from a point
+            drawn uniformly in the scaled box instead, up to this many
+            times (the draws depend on ``seed`` and the start's index).
 
         A simulation failing inside a start is a rejected step; a start
-        whose own point cannot be simulated is kept, failed, with NaN
-        values. Raises :class:`odesens.Error` (invalid_argument, unsupported
+        whose own point cannot be simulated (and is not drawn again) is
+        kept, failed, with NaN values. Raises :class:`odesens.Error` (invalid_argument, unsupported
         for ceres_lm on a problem without least-squares form). Releases
         the GIL; Ctrl-C stops the fit and returns the starts that ended
         (``stopped`` True, with a RuntimeWarning).
@@ -177,7 +181,7 @@ class Problem:
         from .fit import FitResult
         args = {"starts": int(starts), "optimizer": optimizer, "seed": int(seed),
                 "threads": int(threads), "max_iterations": max_iterations,
-                "max_seconds": max_seconds,
+                "max_seconds": max_seconds, "resample_failed": int(resample_failed),
                 "start_points": None if start_points is None else numpy.asarray(
                     start_points, dtype=float)}
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)

@@ -25,7 +25,7 @@ namespace {
 
 using Problem = std::shared_ptr<PetabProblem>;
 
-// Keys of `fit`: starts, seed, threads, start_points (None: a Latin
+// Keys of `fit`: starts, seed, threads, resample_failed, start_points (None: a Latin
 // hypercube of `starts` points) and those of optimizer_options().
 FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   FitOptions o;
@@ -34,6 +34,13 @@ FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   if (has("starts")) o.starts = fit["starts"].cast<std::size_t>();
   if (has("seed")) o.seed = fit["seed"].cast<std::uint64_t>();
   if (has("threads")) o.threads = fit["threads"].cast<unsigned>();
+  if (has("resample_failed")) {
+    const auto tries = fit["resample_failed"].cast<long long>();
+    if (tries < 0)
+      throw Error(Status::invalid_argument,
+                  "fit: resample_failed must be >= 0, got " + std::to_string(tries));
+    o.resample_failed = static_cast<std::size_t>(tries);
+  }
   if (has("start_points")) o.start_points = to_rows(fit["start_points"], "start_points");
   return o;
 }

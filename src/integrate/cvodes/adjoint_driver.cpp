@@ -88,7 +88,6 @@ void AdjointDriver::open_segment(double t, const double* x) {
   live_segment_ = segments_.size() - 1;
 }
 
-
 // Outputs at t are written after what happened there (with a restart they
 // belong to the segment after it: its adjoint starts after the jump).
 void AdjointDriver::write_outputs_at(double t, const double* x) {
