@@ -3,6 +3,7 @@
 #include "capi_guard.hpp"
 #include "capi_handles.hpp"
 #include "odesens.h"
+#include "odesens/result_arrays.hpp"
 
 namespace {
 
@@ -18,79 +19,27 @@ const BoundsResult& bounds_of(const Result& r, const std::string& what) {
   return r.bounds;
 }
 
-// One array of BoundsResult (ODESENS_ARRAY_X_COEF .. ODESENS_ARRAY_BOX_UPPER).
-const std::vector<double>& bounds_array(const Result& r, int64_t which) {
-  const BoundsResult& b = bounds_of(r, "bounds");
-  switch (which) {
-    case ODESENS_ARRAY_X_COEF: return b.x_coef;
-    case ODESENS_ARRAY_X_REM: return b.x_rem;
-    case ODESENS_ARRAY_X_HULL: return b.x_hull;
-    case ODESENS_ARRAY_X_SHAPE:
-      if (b.x_shape.empty())
-        throw Error(Status::unsupported,
-                    "the bounds have no shape matrices: remainder=" + b.remainder +
-                        " (remainder=ellipsoid gives them)");
-      return b.x_shape;
-    case ODESENS_ARRAY_S_COEF: return b.s_coef;
-    case ODESENS_ARRAY_S_REM: return b.s_rem;
-    case ODESENS_ARRAY_S_HULL: return b.s_hull;
-    case ODESENS_ARRAY_GRADIENT_COEF: return b.gradient_coef;
-    case ODESENS_ARRAY_GRADIENT_REM: return b.gradient_rem;
-    case ODESENS_ARRAY_GRADIENT_HULL: return b.gradient_hull;
-    case ODESENS_ARRAY_BOX_MID: return b.box_mid;
-    case ODESENS_ARRAY_BOX_RAD: return b.box_rad;
-    case ODESENS_ARRAY_BOX_LOWER: return b.box_lower;
-    default: return b.box_upper;
-  }
-}
-
-// One array of the result; S, the gradients and the objective values exist
-// only when the method computed them, and asking for them otherwise is an
-// error rather than an empty copy that would go unnoticed.
-const std::vector<double>& result_array(const Result& r, int64_t which) {
-  switch (which) {
-    case ODESENS_ARRAY_TIMES: return r.times;
-    case ODESENS_ARRAY_X: return r.x;
-    case ODESENS_ARRAY_S_TIMES:
-    case ODESENS_ARRAY_S:
-      if (r.s_times.empty())
-        throw Error(Status::unsupported, "method '" + r.method + "' did not compute S");
-      return which == ODESENS_ARRAY_S ? r.s : r.s_times;
-    case ODESENS_ARRAY_GRADIENT:
-      if (r.gradient.empty())
-        throw Error(Status::unsupported, "method '" + r.method + "' computes no gradient");
-      return r.gradient;
-    case ODESENS_ARRAY_GRADIENT_X0:
-      if (r.gradient_x0.empty())
-        throw Error(Status::unsupported, "method '" + r.method +
-                                             "' computes no gradient with respect to x(t0) "
-                                             "(erk_adjoint does)");
-      return r.gradient_x0;
-    case ODESENS_ARRAY_OBJECTIVES:
-      if (r.objective_values.empty())
-        throw Error(Status::unsupported,
-                    "method '" + r.method + "' gives no objective values (erk_adjoint does)");
-      return r.objective_values;
-    case ODESENS_ARRAY_SR:
-      if (r.ns == 0)
-        throw Error(Status::unsupported,
-                    "method '" + r.method +
-                        "' computed no S·R for sensitivity directions (dopri8s and grk4as do, "
-                        "given odesens_solver_set_sens_directions or the option directions=states "
-                        "or all)");
-      return r.sr;
-    default:
-      if (which >= ODESENS_ARRAY_X_COEF && which <= ODESENS_ARRAY_BOX_UPPER)
-        return bounds_array(r, which);
-      throw Error(Status::invalid_argument,
-                  "unknown result array " + std::to_string(which) + " (see odesens_result_array)");
-  }
+// Array `which` (an odesens_result_array, an index of result_array_specs())
+// of a result. An array the method did not compute is an error rather than
+// an empty copy that would go unnoticed.
+const std::vector<double>& result_array_data(const Result& r, int64_t which) {
+  const std::size_t count = result_array_specs().size();
+  if (which < 0 || static_cast<std::size_t>(which) >= count)
+    throw Error(Status::invalid_argument, "unknown result array " + std::to_string(which) +
+                                              " (see odesens_result_array; there are " +
+                                              std::to_string(count) + ")");
+  const ResultArrayView view = result_array(r, static_cast<std::size_t>(which));
+  const ResultArraySpec& spec = *view.spec;
+  if (view.empty() && *spec.who != '\0')
+    throw Error(Status::unsupported, "method '" + r.method + "' computed no result array '" +
+                                         spec.name + "' (" + spec.doc + "): " + spec.who);
+  return *view.data;
 }
 
 int copy_array(const odesens_result* result, const char* function, int64_t which, double* out,
                int64_t len) {
   return guarded(result, function, [&] {
-    copy_to_buffer(result_array(result_state(result).result, which), out, len, "out");
+    copy_to_buffer(result_array_data(result_state(result).result, which), out, len, "out");
   });
 }
 
@@ -267,11 +216,66 @@ int odesens_result_warning(const odesens_result* result, int64_t index, const ch
 int odesens_result_data(const odesens_result* result, int64_t array, const double** data,
                         int64_t* len) {
   return guarded(result, __func__, [&] {
-    const std::vector<double>& v = result_array(result_state(result).result, array);
+    const std::vector<double>& v = result_array_data(result_state(result).result, array);
     require_pointer(data, "data");
     require_pointer(len, "len");
     *data = v.data();
     *len = static_cast<int64_t>(v.size());
+  });
+}
+
+// The table of arrays (odesens/result_arrays.hpp).
+
+int odesens_result_array_count(const odesens_result* result, int64_t* count) {
+  return guarded(result, __func__, [&] {
+    result_state(result);
+    require_pointer(count, "count");
+    *count = static_cast<int64_t>(result_array_specs().size());
+  });
+}
+
+int odesens_result_array_index(const odesens_result* result, const char* name, int64_t* index) {
+  return guarded(result, __func__, [&] {
+    result_state(result);
+    const std::string key = require_string(name, "name");
+    require_pointer(index, "index");
+    *index = static_cast<int64_t>(result_array_index(key));
+  });
+}
+
+int odesens_result_array_name(const odesens_result* result, int64_t array, const char** name,
+                              const char** doc) {
+  return guarded(result, __func__, [&] {
+    result_state(result);
+    const auto& specs = result_array_specs();
+    const ResultArraySpec& spec = specs[require_index(array, specs.size(), "array index")];
+    if (name) *name = spec.name;
+    if (doc) *doc = spec.doc;
+  });
+}
+
+int odesens_result_array_dims(const odesens_result* result, int64_t array, int64_t* ndim,
+                              int64_t* extents, int64_t len) {
+  return guarded(result, __func__, [&] {
+    const Result& r = result_state(result).result;
+    const auto& specs = result_array_specs();
+    const ResultArrayView view = result_array(r, require_index(array, specs.size(), "array index"));
+    require_pointer(ndim, "ndim");
+    *ndim = static_cast<int64_t>(view.extents.size());
+    if (!extents) return;
+    std::vector<int64_t> out(view.extents.begin(), view.extents.end());
+    copy_to_buffer(out, extents, len, "extents");
+  });
+}
+
+int odesens_result_array_axis(const odesens_result* result, int64_t array, int64_t axis,
+                              const char** name) {
+  return guarded(result, __func__, [&] {
+    result_state(result);
+    const auto& specs = result_array_specs();
+    const ResultArraySpec& spec = specs[require_index(array, specs.size(), "array index")];
+    require_pointer(name, "name");
+    *name = axis_name(spec.axes[require_index(axis, spec.axes.size(), "axis")]);
   });
 }
 

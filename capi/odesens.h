@@ -580,6 +580,38 @@ ODESENS_API int odesens_result_warning(const odesens_result* result, int64_t ind
 ODESENS_API int odesens_result_data(const odesens_result* result, int64_t array,
                                     const double** data, int64_t* len);
 
+/* The arrays as a table: what every front end iterates, so that it writes
+ * an output added to the library without being changed. Array indices are
+ * the values of odesens_result_array (0 .. count - 1); the data of array k:
+ * odesens_result_data(result, k, ...).
+ * - odesens_result_array_count: the number of arrays (the same for every
+ *   result; an array a method did not compute has length 0 and
+ *   odesens_result_data refuses it with ODESENS_ERR_UNSUPPORTED, naming the
+ *   methods that compute it).
+ * - odesens_result_array_index: the index of the array `name` ("times",
+ *   "x", "S_times", "S", "gradient", "gradient_x0", "objectives", "SR",
+ *   "x_coef", ...); an unknown name: ODESENS_ERR_INVALID_ARGUMENT listing
+ *   the names.
+ * - odesens_result_array_name: its name and one line saying what it holds
+ *   (either may be NULL; the strings belong to the library and live as long
+ *   as it is loaded).
+ * - odesens_result_array_dims: its number of axes and, when `extents` is not
+ *   NULL, their extents in this result, fastest first: the data are
+ *   column-major over them (x: n_x, n_times). An array that was not
+ *   computed has extent 0 along its slowest axis.
+ * - odesens_result_array_axis: the name of axis `axis` (fastest first):
+ *   "time", "s_time", "state", "parameter", "direction", "objective",
+ *   "monomial" or "bound" (2: lower, upper). */
+ODESENS_API int odesens_result_array_count(const odesens_result* result, int64_t* count);
+ODESENS_API int odesens_result_array_index(const odesens_result* result, const char* name,
+                                           int64_t* index);
+ODESENS_API int odesens_result_array_name(const odesens_result* result, int64_t array,
+                                          const char** name, const char** doc);
+ODESENS_API int odesens_result_array_dims(const odesens_result* result, int64_t array,
+                                          int64_t* ndim, int64_t* extents, int64_t len);
+ODESENS_API int odesens_result_array_axis(const odesens_result* result, int64_t array,
+                                          int64_t axis, const char** name);
+
 /* Writes the result to the file `path` as one of the documents of the
  * command-line tool: format "json" (the document of `odesens run`), "csv"
  * (`--format csv`) or "h5" (the HDF5 layout of docs/hdf5-output.md with one

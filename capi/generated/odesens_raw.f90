@@ -797,6 +797,53 @@ module odesens_raw
       integer(c_int) :: odesens_result_data
     end function
 
+    function odesens_result_array_count(result, count) bind(C, name="odesens_result_array_count")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), intent(out) :: count
+      integer(c_int) :: odesens_result_array_count
+    end function
+
+    function odesens_result_array_index(result, name, index) &
+        bind(C, name="odesens_result_array_index")
+      import :: c_int, c_int64_t, c_char, c_ptr
+      type(c_ptr), value :: result
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int64_t), intent(out) :: index
+      integer(c_int) :: odesens_result_array_index
+    end function
+
+    function odesens_result_array_name(result, array, name, doc) &
+        bind(C, name="odesens_result_array_name")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), value :: array
+      type(c_ptr), intent(out) :: name
+      type(c_ptr), intent(out) :: doc
+      integer(c_int) :: odesens_result_array_name
+    end function
+
+    function odesens_result_array_dims(result, array, ndim, extents, len) &
+        bind(C, name="odesens_result_array_dims")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), value :: array
+      integer(c_int64_t), intent(out) :: ndim
+      integer(c_int64_t), intent(inout) :: extents(*)
+      integer(c_int64_t), value :: len
+      integer(c_int) :: odesens_result_array_dims
+    end function
+
+    function odesens_result_array_axis(result, array, axis, name) &
+        bind(C, name="odesens_result_array_axis")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: result
+      integer(c_int64_t), value :: array
+      integer(c_int64_t), value :: axis
+      type(c_ptr), intent(out) :: name
+      integer(c_int) :: odesens_result_array_axis
+    end function
+
     function odesens_result_write(result, path, format) bind(C, name="odesens_result_write")
       import :: c_int, c_char, c_ptr
       type(c_ptr), value :: result

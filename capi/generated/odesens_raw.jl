@@ -335,6 +335,20 @@ odesens_result_warning(result, index, text) =
 odesens_result_data(result, array, data, len) =
     ccall((:odesens_result_data, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Ptr{Cdouble}}, Ref{Int64}), result, array, data, len)
+odesens_result_array_count(result, count) =
+    ccall((:odesens_result_array_count, libodesens), Cint, (Ptr{Cvoid}, Ref{Int64}), result, count)
+odesens_result_array_index(result, name, index) =
+    ccall((:odesens_result_array_index, libodesens), Cint,
+          (Ptr{Cvoid}, Cstring, Ref{Int64}), result, name, index)
+odesens_result_array_name(result, array, name, doc) =
+    ccall((:odesens_result_array_name, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}, Ref{Ptr{UInt8}}), result, array, name, doc)
+odesens_result_array_dims(result, array, ndim, extents, len) =
+    ccall((:odesens_result_array_dims, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Int64}, Ptr{Int64}, Int64), result, array, ndim, extents, len)
+odesens_result_array_axis(result, array, axis, name) =
+    ccall((:odesens_result_array_axis, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Int64, Ref{Ptr{UInt8}}), result, array, axis, name)
 odesens_result_write(result, path, format) =
     ccall((:odesens_result_write, libodesens), Cint,
           (Ptr{Cvoid}, Cstring, Cstring), result, path, format)

@@ -16,6 +16,7 @@
 #include "odesens/problem.hpp"
 #include "odesens/record.hpp"
 #include "odesens/result.hpp"
+#include "odesens/result_arrays.hpp"
 #include "odesens/sbml_model.hpp"
 #include "odesens/session.hpp"
 #include "odesens/sparsity.hpp"

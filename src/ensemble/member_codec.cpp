@@ -1,21 +1,13 @@
 #include "ensemble/member_codec.hpp"
 
-#include <array>
 #include <cstdint>
 #include <string>
 
 #include "ensemble/byte_codec.hpp"
+#include "odesens/result_arrays.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::ensemble {
-
-// Every array of a BoundsResult, in one order for both directions.
-template <class B>
-auto bounds_arrays(B& b) {
-  return std::array{&b.box_lower, &b.box_upper, &b.box_mid, &b.box_rad, &b.x_coef, &b.x_rem,
-                    &b.x_hull, &b.x_shape, &b.s_coef, &b.s_rem, &b.s_hull, &b.gradient_coef,
-                    &b.gradient_rem, &b.gradient_hull};
-}
 
 void encode_member(std::size_t index, const EnsembleMember& member, std::vector<char>& out) {
   ByteWriter w(out);
@@ -28,9 +20,8 @@ void encode_member(std::size_t index, const EnsembleMember& member, std::vector<
   w.u64(r.nx);
   w.u64(r.np);
   w.u64(r.ns);
-  for (const auto* v : {&r.times, &r.x, &r.s_times, &r.s, &r.sr, &r.gradient, &r.gradient_x0,
-                        &r.objective_values})
-    w.doubles(*v);
+  // Every array of the result's table (bounds included), in its order.
+  for (const auto& view : result_arrays(r)) w.doubles(*view.data);
   const Stats& s = r.stats;
   for (std::int64_t v :
        {s.steps, s.rhs_evals, s.jac_evals, s.linear_setups, s.error_test_failures})
@@ -51,7 +42,6 @@ void encode_member(std::size_t index, const EnsembleMember& member, std::vector<
   w.u64(b.n_monomials);
   std::vector<double> exponents(b.exponents.begin(), b.exponents.end());  // small integers
   w.doubles(exponents);
-  for (const auto* v : bounds_arrays(b)) w.doubles(*v);
 }
 
 EnsembleMember decode_member(const char* data, std::size_t size, std::size_t* index) {
@@ -66,9 +56,7 @@ EnsembleMember decode_member(const char* data, std::size_t size, std::size_t* in
   r.nx = static_cast<std::size_t>(in.u64());
   r.np = static_cast<std::size_t>(in.u64());
   r.ns = static_cast<std::size_t>(in.u64());
-  for (auto* v : {&r.times, &r.x, &r.s_times, &r.s, &r.sr, &r.gradient, &r.gradient_x0,
-                  &r.objective_values})
-    *v = in.doubles();
+  for (const auto& spec : result_array_specs()) spec.storage(r) = in.doubles();
   Stats& s = r.stats;
   for (std::int64_t* v :
        {&s.steps, &s.rhs_evals, &s.jac_evals, &s.linear_setups, &s.error_test_failures})
@@ -87,7 +75,6 @@ EnsembleMember decode_member(const char* data, std::size_t size, std::size_t* in
   b.order = static_cast<int>(in.u64());
   b.n_monomials = static_cast<std::size_t>(in.u64());
   for (double e : in.doubles()) b.exponents.push_back(static_cast<std::int64_t>(e));
-  for (auto* v : bounds_arrays(b)) *v = in.doubles();
   if (!in.done() || r.warnings.size() != warnings)
     throw Error(Status::internal_error, "a received ensemble member has trailing or missing bytes");
   return m;

@@ -19,6 +19,7 @@
 #include "io/hdf5_handle.hpp"
 #include "io/partial_file.hpp"
 #include "io/valid_utf8.hpp"
+#include "odesens/result_arrays.hpp"
 #include "odesens/version.hpp"
 
 namespace odesens::io {
@@ -84,13 +85,20 @@ struct EnsembleH5Writer::Impl {
   // A write failed: what is on disk is the last commit, left as it is (a
   // flush now could write half of the metadata and make the file unreadable).
   bool broken = false;
-  std::size_t ns = 0, ngradient = 0;  // S's times and the gradient's length, once known
-  std::vector<double> buffer;         // one member's S in the file's order
+  // The result table's arrays beyond t and x (S, gradient, SR, ...): each a
+  // dataset of its own, created by the first member that has it, with the
+  // extents it gave (documents' order) that every later member must give.
+  struct ArrayDataset {
+    Hid set;
+    std::vector<std::size_t> extents;
+  };
+  std::vector<ArrayDataset> arrays = std::vector<ArrayDataset>(result_array_specs().size());
+  bool s_times_written = false;
+  std::vector<double> buffer;  // one member's array in the file's order
   std::vector<std::size_t> pending;   // members written, not yet committed
   std::size_t unflushed_bytes = 0;    // given to HDF5 since the last commit
   std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
-  Hid file, transfer, string_type, x, s, gradient, status, message, done_flags, parameters,
-      members_done;
+  Hid file, transfer, string_type, x, status, message, done_flags, parameters, members_done;
 
   [[noreturn]] void fail(const std::string& what) {
     broken = true;
@@ -182,46 +190,58 @@ struct EnsembleH5Writer::Impl {
     write_rows(message, "message", string_type.get(), k, count, texts);
   }
 
-  // S of a member that gave it, transposed from the Result's column-major
-  // n_x x n_p blocks to the file's (t, i, j) order; created by the first.
-  void write_sensitivities(std::size_t k, const Result& r) {
-    if (r.s.empty() || np == 0) return;
-    if (!s.valid()) {
-      ns = r.s_times.size();
-      const double nan = std::numeric_limits<double>::quiet_NaN();
-      s = dataset("S", H5T_IEEE_F64LE, {members, ns, nx, np},
-                  table_rows(ns * nx * np * sizeof(double)), sizeof(double), &nan,
-                  H5T_NATIVE_DOUBLE, true);
-      const Hid times = dataset("S_times", H5T_IEEE_F64LE, {ns}, 0, 0, nullptr, 0, false);
-      if (ns > 0) write_whole(times, "S_times", H5T_NATIVE_DOUBLE, r.s_times.data());
-    }
-    if (r.s_times.size() != ns || r.s.size() != ns * nx * np)
-      throw Error(Status::internal_error,
-                  "member " + std::to_string(k) + ": S at " + std::to_string(r.s_times.size()) +
-                      " times, where the members before gave it at " + std::to_string(ns));
-    buffer.resize(r.s.size());
-    for (std::size_t t = 0; t < ns; ++t)
-      for (std::size_t i = 0; i < nx; ++i)
-        for (std::size_t j = 0; j < np; ++j)
-          buffer[(t * nx + i) * np + j] = r.s[i + j * nx + t * nx * np];
-    write_rows(s, "S", H5T_NATIVE_DOUBLE, k, 1, buffer.data());
+  // The times of S, once, by the first member with an array over them.
+  void write_s_times(const Result& r) {
+    if (s_times_written) return;
+    const Hid times = dataset("S_times", H5T_IEEE_F64LE, {r.s_times.size()}, 0, 0, nullptr, 0,
+                              false);
+    if (!r.s_times.empty()) write_whole(times, "S_times", H5T_NATIVE_DOUBLE, r.s_times.data());
+    s_times_written = true;
   }
 
-  void write_gradient(std::size_t k, const Result& r) {
-    if (r.gradient.empty()) return;
-    if (!gradient.valid()) {
-      ngradient = r.gradient.size();
+  // One array of the result's table for member k: a dataset named as the
+  // array, (members, its extents in the documents' order), NaN where not
+  // written; S is (members, n_s, n_x, n_p).
+  void write_array(std::size_t k, const Result& r, std::size_t index) {
+    const ResultArrayView view = result_array(r, index);
+    const char* name = view.spec->name;
+    // t and S_times are the file's (once), x is allocated with the file, and
+    // enclosures are refused before (require_h5_layout).
+    const bool own_dataset = std::strcmp(name, "times") && std::strcmp(name, "x") &&
+                             std::strcmp(name, "S_times") && *view.spec->group == '\0';
+    if (view.empty() || !own_dataset) return;
+    const std::vector<std::size_t> extents = view.layout_extents();
+    const std::vector<std::size_t> strides = view.layout_strides();
+    ArrayDataset& a = arrays[index];
+    if (!a.set.valid()) {
+      std::vector<hsize_t> dims = {members};
+      dims.insert(dims.end(), extents.begin(), extents.end());
+      const std::size_t values = view.data->size();
       const double nan = std::numeric_limits<double>::quiet_NaN();
-      gradient = dataset("gradient", H5T_IEEE_F64LE, {members, ngradient},
-                         table_rows(ngradient * sizeof(double)), sizeof(double), &nan,
-                         H5T_NATIVE_DOUBLE, false);
+      a.set = dataset(name, H5T_IEEE_F64LE, dims, table_rows(values * sizeof(double)),
+                      sizeof(double), &nan, H5T_NATIVE_DOUBLE, values >= 512);
+      a.extents = extents;
+      for (ResultAxis axis : view.spec->axes)
+        if (axis == ResultAxis::s_time) write_s_times(r);
     }
-    if (r.gradient.size() != ngradient)
+    if (extents != a.extents)
       throw Error(Status::internal_error,
-                  "member " + std::to_string(k) + ": a gradient of " +
-                      std::to_string(r.gradient.size()) + " values, where the members before gave " +
-                      std::to_string(ngradient));
-    write_rows(gradient, "gradient", H5T_NATIVE_DOUBLE, k, 1, r.gradient.data());
+                  "member " + std::to_string(k) + ": " + name + " has " +
+                      std::to_string(view.data->size()) +
+                      " values in other extents than the members before gave it");
+    // The array in the documents' order (C order over `extents`).
+    buffer.resize(view.data->size());
+    std::vector<std::size_t> at(extents.size(), 0);
+    for (double& out : buffer) {
+      std::size_t offset = 0;
+      for (std::size_t d = 0; d < at.size(); ++d) offset += at[d] * strides[d];
+      out = (*view.data)[offset];
+      for (std::size_t d = at.size(); d-- > 0;) {
+        if (++at[d] < extents[d]) break;
+        at[d] = 0;
+      }
+    }
+    write_rows(a.set, name, H5T_NATIVE_DOUBLE, k, 1, buffer.data());
   }
 
   // Member k's rows (from `r`, when it succeeded), status and message
@@ -235,8 +255,7 @@ struct EnsembleH5Writer::Impl {
                                                 " state values, expected " +
                                                 std::to_string(nt * nx));
       write_rows(x, "x", H5T_NATIVE_DOUBLE, k, 1, r->x.data());
-      write_sensitivities(k, *r);
-      write_gradient(k, *r);
+      for (std::size_t a = 0; a < arrays.size(); ++a) write_array(k, *r, a);
     }
     const auto status_code = static_cast<std::int32_t>(code);
     const std::string text = valid_utf8(failure);
@@ -311,8 +330,9 @@ struct EnsembleH5Writer::Impl {
         failed = true;  // the handles are closed all the same
       }
     }
-    for (Hid* h : {&x, &s, &gradient, &status, &message, &done_flags, &parameters,
-                   &members_done, &string_type, &transfer})
+    for (ArrayDataset& a : arrays) failed = a.set.release() < 0 || failed;
+    for (Hid* h : {&x, &status, &message, &done_flags, &parameters, &members_done, &string_type,
+                   &transfer})
       failed = h->release() < 0 || failed;
     failed = file.release() < 0 || failed;
     if (failed) fail("closing the file");

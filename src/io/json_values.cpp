@@ -28,18 +28,6 @@ Json texts(const std::vector<std::string>& v) {
   return array;
 }
 
-Json columns(const std::vector<double>& v, std::size_t m) {
-  if (m <= 1) return numbers(v);
-  const std::size_t n = v.size() / m;
-  Json array = Json::array();
-  for (std::size_t k = 0; k < m; ++k) {
-    Json column = Json::array();
-    for (std::size_t i = 0; i < n; ++i) column.push_back(number(v[i + k * n]));
-    array.push_back(std::move(column));
-  }
-  return array;
-}
-
 Json nested(const std::vector<double>& v, const std::vector<Axis>& axes, std::size_t level,
             std::size_t offset) {
   if (level == axes.size()) return number(v[offset]);
@@ -47,6 +35,19 @@ Json nested(const std::vector<double>& v, const std::vector<Axis>& axes, std::si
   for (std::size_t a = 0; a < axes[level].count; ++a)
     array.push_back(nested(v, axes, level + 1, offset + a * axes[level].stride));
   return array;
+}
+
+}  // namespace odesens::io
+
+namespace odesens::io {
+
+Json array_json(const ResultArrayView& view) {
+  if (view.empty()) return Json::array();
+  const std::vector<std::size_t> extents = view.layout_extents();
+  const std::vector<std::size_t> strides = view.layout_strides();
+  std::vector<Axis> axes;
+  for (std::size_t a = 0; a < extents.size(); ++a) axes.push_back({extents[a], strides[a]});
+  return nested(*view.data, axes);
 }
 
 }  // namespace odesens::io

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "odesens/result_arrays.hpp"
+
 namespace odesens::io {
 
 using Json = nlohmann::ordered_json;  // fields in the documented order
@@ -25,10 +27,6 @@ Json numbers(const std::vector<double>& v);
 Json text(const std::string& s);
 Json texts(const std::vector<std::string>& v);
 
-// A column-major n x M matrix: the flat list of its n values when M = 1 (as
-// the gradient always was), a list of its M columns otherwise.
-Json columns(const std::vector<double>& v, std::size_t m);
-
 // One axis of a flat array: its length and the distance between its
 // neighbouring elements.
 struct Axis {
@@ -39,5 +37,9 @@ struct Axis {
 // is v[offset + a * axes[0].stride + b * axes[1].stride + ...].
 Json nested(const std::vector<double>& v, const std::vector<Axis>& axes, std::size_t level = 0,
             std::size_t offset = 0);
+
+// One array of a result's table as nested lists in the documents' order
+// (ResultArraySpec::layout); [] when empty.
+Json array_json(const ResultArrayView& view);
 
 }  // namespace odesens::io

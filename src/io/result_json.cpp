@@ -12,23 +12,21 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
               {"nx", r.nx},
               {"np", r.np},
               {"states", texts(model.state_names())},
-              {"parameters", texts(model.param_names())},
-              {"times", numbers(r.times)},
-              {"x", nested(r.x, {{r.times.size(), r.nx}, {r.nx, 1}})},
-              {"S_times", numbers(r.s_times)},
-              {"S", nested(r.s, {{r.s_times.size(), r.nx * r.np}, {r.nx, 1}, {r.np, r.nx}})}};
+              {"parameters", texts(model.param_names())}};
   if (!r.method_choice.empty()) doc["method_choice"] = text(r.method_choice);
-  if (r.ns > 0) {
-    doc["ns"] = r.ns;
-    doc["SR"] = nested(r.sr, {{r.times.size(), r.nx * r.ns}, {r.nx, 1}, {r.ns, r.nx}});
+  if (r.ns > 0) doc["ns"] = r.ns;
+  // Every array of the result's table that it has (and those every
+  // document has); a gradient method's gradient even for no parameters.
+  for (const ResultArrayView& view : result_arrays(r)) {
+    const ResultArraySpec& spec = *view.spec;
+    const bool gradient = run.gradient_method && std::string(spec.name) == "gradient";
+    if (*spec.group == '\0' && (spec.always || !view.empty() || gradient))
+      doc[spec.name] = array_json(view);
   }
   doc["stats"] = {{"steps", r.stats.steps},
                   {"rhs_evals", r.stats.rhs_evals},
                   {"jac_evals", r.stats.jac_evals},
                   {"wall_seconds", number(r.stats.wall_seconds)}};
-  if (run.gradient_method) doc["gradient"] = columns(r.gradient, run.n_objectives);
-  if (!r.gradient_x0.empty()) doc["gradient_x0"] = columns(r.gradient_x0, run.n_objectives);
-  if (!r.objective_values.empty()) doc["objectives"] = numbers(r.objective_values);
   if (r.bounds.n_monomials > 0) doc["bounds"] = bounds_json(r);
   if (!r.warnings.empty()) doc["warnings"] = texts(r.warnings);
   // The memory the solve held (an estimate from the integrators' own counts).

@@ -637,6 +637,73 @@ static void test_result_getters(void) {
   odesens_result_free(r);
 }
 
+/* The table of arrays: its order is odesens_result_array's, every array's
+ * extents multiply to its length, and the names, documentation and axes are
+ * those of the header. */
+static void test_result_array_table(void) {
+  static const char* const names[] = {
+      "times",  "x",      "S_times", "S",      "gradient",      "gradient_x0",  "objectives",
+      "SR",     "x_coef", "x_rem",   "x_hull", "x_shape",       "s_coef",       "s_rem",
+      "s_hull", "gradient_coef",     "gradient_rem",   "gradient_hull", "box_mid", "box_rad",
+      "box_lower", "box_upper"};
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_from_builtin("chua", &m));
+  odesens_solver* s = make_solver(m, "cvodes_fsa", chua_times, CHUA_NT, 1e-8, 1e-10);
+  odesens_result* r = solve_ok(s);
+  odesens_solver_free(s);
+  odesens_model_free(m);
+  if (!r) return;
+  int64_t count = 0;
+  CHECK_OK(odesens_result_array_count(r, &count));
+  CHECK(count == ODESENS_ARRAY_BOX_UPPER + 1);
+  CHECK(count == (int64_t)(sizeof names / sizeof names[0]));
+  for (int64_t a = 0; a < count && a < ODESENS_ARRAY_BOX_UPPER + 1; ++a) {
+    const char *name = NULL, *doc = NULL;
+    int64_t index = -1, ndim = 0, extents[4] = {0, 0, 0, 0};
+    CHECK_OK(odesens_result_array_name(r, a, &name, &doc));
+    CHECK(name && strcmp(name, names[a]) == 0 && doc && doc[0] != '\0');
+    CHECK_OK(odesens_result_array_index(r, names[a], &index));
+    CHECK(index == a);
+    CHECK_OK(odesens_result_array_dims(r, a, &ndim, NULL, 0));
+    CHECK(ndim >= 1 && ndim <= 4);
+    CHECK_OK(odesens_result_array_dims(r, a, &ndim, extents, 4));
+    int64_t product = 1;
+    for (int64_t d = 0; d < ndim; ++d) product *= extents[d];
+    const double* data = NULL;
+    int64_t len = -1;
+    if (odesens_result_data(r, a, &data, &len) == ODESENS_OK)
+      CHECK(len == product);
+    else
+      CHECK(product == 0); /* not computed: extent 0 along its slowest axis */
+  }
+  /* x: states fastest, then times; S: states, parameters, then S_times. */
+  int64_t ndim = 0, extents[3] = {0, 0, 0};
+  const char* axis = NULL;
+  CHECK_OK(odesens_result_array_dims(r, ODESENS_ARRAY_X, &ndim, extents, 3));
+  CHECK(ndim == 2 && extents[0] == 3 && extents[1] == CHUA_NT);
+  CHECK_OK(odesens_result_array_axis(r, ODESENS_ARRAY_X, 0, &axis));
+  CHECK(axis && strcmp(axis, "state") == 0);
+  CHECK_OK(odesens_result_array_axis(r, ODESENS_ARRAY_X, 1, &axis));
+  CHECK(axis && strcmp(axis, "time") == 0);
+  CHECK_OK(odesens_result_array_dims(r, ODESENS_ARRAY_S, &ndim, extents, 3));
+  CHECK(ndim == 3 && extents[0] == 3 && extents[1] == 2 && extents[2] == CHUA_NT);
+  CHECK_OK(odesens_result_array_axis(r, ODESENS_ARRAY_S, 1, &axis));
+  CHECK(axis && strcmp(axis, "parameter") == 0);
+  /* Wrong indices, names and buffers. */
+  int64_t index = -1;
+  CHECK_STATUS(odesens_result_array_index(r, "s", &index), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(odesens_errmsg(r), "S_times, S");
+  CHECK_STATUS(odesens_result_array_index(r, NULL, &index), ODESENS_ERR_NULL_HANDLE);
+  CHECK_STATUS(odesens_result_array_name(r, count, &axis, NULL), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(odesens_result_array_axis(r, ODESENS_ARRAY_X, 2, &axis),
+               ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(odesens_result_array_dims(r, ODESENS_ARRAY_S, &ndim, extents, 2),
+               ODESENS_ERR_BUFFER_TOO_SMALL);
+  CHECK_STATUS(odesens_result_array_dims(r, -1, &ndim, extents, 3), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(odesens_result_array_count(NULL, &count), ODESENS_ERR_NULL_HANDLE);
+  odesens_result_free(r);
+}
+
 /* ---- lifetimes ---- */
 
 /* A result says what it distrusts: exp with J_p frozen over steps of a
@@ -1108,6 +1175,7 @@ int main(void) {
   test_solver_settings_reach_the_solve();
   test_repeated_solves_match_fresh_solvers();
   test_result_getters();
+  test_result_array_table();
   test_automatic_method();
   test_result_warnings();
   test_model_lifetime_and_snapshots();

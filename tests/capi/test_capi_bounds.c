@@ -199,7 +199,7 @@ static void test_enclosures(const odesens_model* m, const char* remainder) {
     } else {
       CHECK_STATUS(odesens_result_data(r, ODESENS_ARRAY_X_SHAPE, &shape, &len),
                    ODESENS_ERR_UNSUPPORTED);
-      CHECK_MESSAGE(odesens_errmsg(r), "remainder=interval");
+      CHECK_MESSAGE(odesens_errmsg(r), "with remainder=ellipsoid");
     }
     /* A buffer one value short is refused. */
     int64_t exponents[MAX_MON * NP];

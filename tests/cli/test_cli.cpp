@@ -245,12 +245,13 @@ TEST(Cli, ForwardJsonHasExactlyTheDocumentedFields) {
   }
 }
 
-// dopri8s with directions=all: S (dx/dp) and, after it, ns and SR
-// (dx/dx0, then dx/dp: chua has 3 states and 2 parameters).
+// dopri8s with directions=all: ns, then S (dx/dp) and after it SR (dx/dx0,
+// then dx/dp: chua has 3 states and 2 parameters), in the result table's
+// order.
 TEST(Cli, DirectionsGiveSRInJsonAndCsv) {
   ToolRun r = run_tool("run builtin:chua --method dopri8s --tout 0,1 --option directions=all");
   ASSERT_EQ(r.status, 0) << r.err;
-  const char* fields[] = {",\"S_times\":[0,1]", ",\"S\":[[[0,0],[0,0],[0,0]],", ",\"ns\":5",
+  const char* fields[] = {",\"ns\":5", ",\"S_times\":[0,1]", ",\"S\":[[[0,0],[0,0],[0,0]],",
                           ",\"SR\":[[[1,0,0,0,0],[0,1,0,0,0],[0,0,1,0,0]],", ",\"stats\":{"};
   std::size_t pos = 0;
   for (const char* f : fields) {
@@ -949,10 +950,11 @@ TEST(Cli, BoundsJsonHullsEncloseTheClosedForm) {
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json doc = nlohmann::json::parse(r.out);
   const nlohmann::json& b = doc["bounds"];
-  const char* fields[] = {"basis",  "remainder", "order",  "n_monomials", "box_lower",
-                          "box_upper", "box_mid", "box_rad", "exponents", "x_coef", "x_rem",
-                          "x_hull", "x_shape", "s_coef", "s_rem", "s_hull", "gradient_coef",
-                          "gradient_rem", "gradient_hull"};
+  const char* fields[] = {"basis",         "remainder",    "order",         "n_monomials",
+                          "exponents",     "x_coef",       "x_rem",         "x_hull",
+                          "x_shape",       "s_coef",       "s_rem",         "s_hull",
+                          "gradient_coef", "gradient_rem", "gradient_hull", "box_mid",
+                          "box_rad",       "box_lower",    "box_upper"};
   ASSERT_EQ(b.size(), std::size(fields)) << b.dump();
   std::size_t at = r.out.find("\"bounds\":{");
   for (const char* f : fields) {  // in this order

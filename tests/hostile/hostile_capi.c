@@ -986,17 +986,17 @@ static void result_data_and_stats(void) {
            "unknown result array");
   CHECK(data == NULL && len == -1);
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_GRADIENT_X0, &data, &len), ODESENS_ERR_UNSUPPORTED,
-         r, "computes no gradient with respect to x(t0)");
+         r, "computed no result array 'gradient_x0'");
   CHECK_OK(odesens_result_data(r, ODESENS_ARRAY_OBJECTIVES, &data, &len));
   CHECK(data != NULL && len == 1);
   data = NULL;
   len = -1;
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_SR, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
-         "computed no S·R");
+         "computed no result array 'SR'");
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_X_HULL, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
-         "computed no bounds");
+         "computed no result array 'x_hull'");
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_BOX_UPPER, &data, &len), ODESENS_ERR_UNSUPPORTED, r,
-         "computed no bounds");
+         "computed no result array 'box_upper'");
   CHECK(data == NULL && len == -1);
   EXPECT(odesens_result_data(r, ODESENS_ARRAY_X, NULL, &len), ODESENS_ERR_NULL_HANDLE, r,
          "data is NULL");

@@ -118,6 +118,67 @@ TEST(ResultH5, IsTheEnsembleDocumentWithOneMember) {
   EXPECT_EQ(folder.listing(), "one.h5");
 }
 
+// A dataset's shape and values (empty when it is not in the file).
+std::pair<std::vector<hsize_t>, std::vector<double>> dataset_of(const std::string& path,
+                                                                 const char* name) {
+  std::pair<std::vector<hsize_t>, std::vector<double>> out;
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return out;
+  if (H5Lexists(file, name, H5P_DEFAULT) > 0) {
+    const hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+    const hid_t space = H5Dget_space(set);
+    out.first.resize(static_cast<std::size_t>(H5Sget_simple_extent_ndims(space)));
+    H5Sget_simple_extent_dims(space, out.first.data(), nullptr);
+    out.second.resize(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+    H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.second.data());
+    H5Sclose(space);
+    H5Dclose(set);
+  }
+  H5Fclose(file);
+  return out;
+}
+
+// Every array of the result's table that the result has (t, x and S_times
+// aside) is a dataset of its name: (1 member, its documents' extents), the
+// values in the documents' order: S[t][i][j], SR[t][i][r].
+TEST(ResultH5, HoldsEveryArrayOfTheResultTable) {
+  TempFolder folder;
+  ASSERT_TRUE(folder.made());
+  Problem problem;
+  problem.model = load_ode_text("param k = 0.5\nparam c = 1\nstate x = 2\nstate y = 0\n"
+                                "dx/dt = -k*x + c\ndy/dt = k*x - y\n",
+                                "pair.ode");
+  problem.output_times = {0.5, 1.0, 2.0};
+  problem.options.set("directions", "all");
+  const Result r = solve(problem, "dopri8s");
+  ASSERT_EQ(r.ns, 4u);
+  const std::string path = folder.file("all.h5");
+  write_result_file(path, ResultFormat::h5, *problem.model, r,
+                    RunDescription{"pair.ode", true, {}, {}, 1}, {0.5, 1.0});
+  std::size_t written = 0;
+  for (const ResultArrayView& view : result_arrays(r)) {
+    const std::string name = view.spec->name;
+    if (view.empty() || name == "times" || name == "x" || name == "S_times") continue;
+    SCOPED_TRACE(name);
+    const auto [dims, values] = dataset_of(path, view.spec->name);
+    std::vector<hsize_t> expected = {1};
+    for (std::size_t e : view.layout_extents()) expected.push_back(e);
+    EXPECT_EQ(dims, expected);
+    ASSERT_EQ(values.size(), view.data->size());
+    ++written;
+  }
+  EXPECT_EQ(written, 4u);  // S, gradient, objectives, SR
+  const auto s = dataset_of(path, "S").second;
+  const auto sr = dataset_of(path, "SR").second;
+  for (std::size_t t = 0; t < 3; ++t)
+    for (std::size_t i = 0; i < 2; ++i) {
+      for (std::size_t j = 0; j < 2; ++j) EXPECT_EQ(s[(t * 2 + i) * 2 + j], r.s_at(t, i, j));
+      for (std::size_t d = 0; d < 4; ++d) EXPECT_EQ(sr[(t * 2 + i) * 4 + d], r.sr_at(t, i, d));
+    }
+  EXPECT_EQ(dataset_of(path, "gradient").second, r.gradient);
+  EXPECT_TRUE(dataset_of(path, "gradient_x0").first.empty());
+}
+
 TEST(ResultH5, AFileNeverWrittenLeavesNothing) {
   TempFolder folder;
   ASSERT_TRUE(folder.made());

@@ -31,6 +31,7 @@ PUBLIC_HEADER_LAYER = {
     "objective.hpp": "problem",
     "session.hpp": "methods",
     "result.hpp": "problem",
+    "result_arrays.hpp": "problem",
     "observables.hpp": "problem",
     "integrand.hpp": "problem",
     "methods.hpp": "methods",

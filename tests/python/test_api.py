@@ -36,6 +36,25 @@ def test_a_result_has_the_documented_shapes(lv):
     assert isinstance(r.stats["steps"], int) and r.warnings == []
 
 
+TABLE = ("times", "x", "S_times", "S", "gradient", "gradient_x0", "objectives", "SR",
+         "x_coef", "x_rem", "x_hull", "x_shape", "s_coef", "s_rem", "s_hull", "gradient_coef",
+         "gradient_rem", "gradient_hull", "box_mid", "box_rad", "box_lower", "box_upper")
+
+
+def test_every_array_of_the_table_is_there_shaped_as_the_documents_nest_it(lv):
+    t = numpy.linspace(0, 5, 7)
+    r = odesens.solve(lv, "dopri8s", t=t, directions="all")
+    assert tuple(r.arrays) == TABLE
+    assert r.arrays["x"] is r.x and r.arrays["S"] is r.S and r.arrays["SR"] is r.sr
+    assert r.arrays["SR"].shape == (7, 2, 7)  # directions x0 (2) then p (5)
+    assert numpy.array_equal(r.arrays["SR"][:, :, 2:], r.S)
+    assert r.arrays["gradient"].shape == (5,) and r.arrays["objectives"].shape == (1,)
+    assert r.arrays["x_hull"].size == 0 and r.bounds is None
+    r2 = odesens.solve(lv, "cvodes_asa", t=t, final_sensitivity=0)
+    assert r2.arrays["S"].shape == (0, 2, 5) and r2.arrays["gradient"] is not None
+    assert numpy.array_equal(r2.arrays["gradient"], r2.gradient)
+
+
 def test_default_times_span_the_model_101_times(lv):
     r = odesens.solve(lv)
     assert len(r.t) == 101 and r.t[0] == lv.t0 and r.t[-1] == lv.t_end

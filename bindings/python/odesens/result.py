@@ -24,10 +24,23 @@ class Result:
         S·R for sensitivity directions R (dopri8s, grk4as).
     gradient : ndarray (n_p,) or (n_p, M)
         dG/dp of the objective(s), for the gradient methods; empty otherwise.
-    gradient_x0, objective_values : ndarray
-        dpsi/dx(t0) and psi, from the methods that report them.
+    gradient_x0 : ndarray (n_x,) or (n_x, M)
+        dpsi/dx(t0), from the methods that report it; empty otherwise.
+    objective_values : ndarray (M,)
+        The objectives' values psi_m, from the methods that report them.
     bounds : dict or None
-        The set-valued methods' enclosures (hulls, box, basis...).
+        The set-valued methods' enclosures: basis, remainder, order,
+        n_monomials and their arrays by name (x_hull (n_t, n_x, 2), s_hull
+        (n_s, n_x, n_p, 2), gradient_hull (n_p, 2), box_lower, ..., as in
+        ``arrays``).
+    arrays : dict of str to ndarray
+        Every array of the result's table by the library's name (``times``,
+        ``x``, ``S_times``, ``S``, ``gradient``, ``gradient_x0``,
+        ``objectives``, ``SR``, then the enclosures' ``x_coef``, ...), each
+        shaped as the JSON document nests it (outermost first): an output
+        the library adds appears here without a change to this module.
+        ``gradient`` and ``gradient_x0`` are (M, n) there for M > 1
+        objectives; the attributes above are their transposes.
     stats : dict
         steps, rhs_evals, jac_evals, linear_setups, error_test_failures,
         wall_seconds, then the method's own counters.
@@ -46,14 +59,16 @@ class Result:
     def __init__(self, data, model, p):
         self.method = data["method"]
         self.method_choice = data["method_choice"]
-        self.t = data["t"]
-        self.x = data["x"]
-        self.s_times = data["s_times"]
-        self.S = data["S"]
+        arrays = data["arrays"]
+        self.arrays = arrays
+        self.t = arrays["times"]
+        self.x = arrays["x"]
+        self.s_times = arrays["S_times"]
+        self.S = arrays["S"]
         self.sr = data["sr"]
-        self.gradient = data["gradient"]
-        self.gradient_x0 = data["gradient_x0"]
-        self.objective_values = data["objective_values"]
+        self.gradient = arrays["gradient"].T
+        self.gradient_x0 = arrays["gradient_x0"].T
+        self.objective_values = arrays["objectives"]
         self.bounds = data["bounds"]
         self.stats = data["stats"]
         self.warnings = data["warnings"]

@@ -8,9 +8,10 @@
 
 namespace odesens::python {
 
-// Keys: method, t, x (n_t x nx), s_times, S (n_s x nx x np), sr
-// (n_t x nx x ns), gradient (np, or np x M for M objectives), gradient_x0,
-// objective_values, stats (dict), warnings (list), bounds (dict, or None).
+// Keys: method, method_choice, stats (dict), warnings (list), arrays (every
+// array of the result's table by name, shaped in the documents' order), sr
+// (arrays["SR"], or None without directions), bounds (basis, remainder,
+// order, n_monomials and the enclosures' arrays, or None).
 // Must be called with the GIL held.
 pybind11::dict result_to_dict(Result&& result);
 // Stats as a dict: the fixed counters, then the method's own.

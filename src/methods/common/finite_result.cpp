@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "odesens/result_arrays.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::methods {
@@ -25,11 +26,35 @@ std::string name_or_index(const std::vector<std::string>& names, std::size_t i) 
   return i < names.size() ? "'" + names[i] + "'" : "#" + std::to_string(i + 1);
 }
 
-std::string at_time(const std::vector<double>& times, std::size_t k) {
-  if (k >= times.size()) return "";
+std::string time_text(const std::vector<double>& times, std::size_t k) {
   std::ostringstream s;
-  s << " at t = " << times[k];
+  s << "t = " << (k < times.size() ? times[k] : 0.0);
   return s.str();
+}
+
+// Where flat entry `flat` of an array is: each axis's index by name
+// ("state 'x', parameter 'k', t = 0.5").
+std::string entry_place(const ResultArrayView& view, std::size_t flat, const Result& r,
+                        const Model& model) {
+  // The time arrays themselves: their entry's number (its time is the NaN).
+  if (view.data == &r.times || view.data == &r.s_times) return "entry " + std::to_string(flat + 1);
+  std::string out;
+  for (std::size_t a = 0; a < view.extents.size(); ++a) {
+    const std::size_t extent = view.extents[a];
+    const std::size_t i = extent ? (flat / view.strides[a]) % extent : 0;
+    std::string part;
+    switch (view.spec->axes[a]) {
+      case ResultAxis::time: part = time_text(r.times, i); break;
+      case ResultAxis::s_time: part = time_text(r.s_times, i); break;
+      case ResultAxis::state: part = "state " + name_or_index(model.state_names(), i); break;
+      case ResultAxis::parameter:
+        part = "parameter " + name_or_index(model.param_names(), i);
+        break;
+      default: part = std::string(axis_name(view.spec->axes[a])) + " " + std::to_string(i + 1);
+    }
+    out += (out.empty() ? "" : ", ") + part;
+  }
+  return out;
 }
 
 [[noreturn]] void fail(const std::string& method, const std::string& what) {
@@ -42,28 +67,15 @@ std::string at_time(const std::vector<double>& times, std::size_t k) {
 }  // namespace
 
 void check_result_finite(const Result& r, const Model& model, const std::string& method) {
-  const std::vector<std::string>& states = model.state_names();
-  const std::vector<std::string>& params = model.param_names();
-  const std::size_t nx = r.nx, np = r.np;
-  if (std::size_t i = first_non_finite(r.x); i < r.x.size())
-    fail(method, value_word(r.x[i]) + " in state " + name_or_index(states, i % nx) +
-                     at_time(r.times, i / nx));
-  if (std::size_t i = first_non_finite(r.s); i < r.s.size()) {
-    const std::size_t block = i % (nx * np);
-    fail(method, value_word(r.s[i]) + " in S, d " + name_or_index(states, block % nx) + " / d " +
-                     name_or_index(params, block / nx) + at_time(r.s_times, i / (nx * np)));
+  // Every array of the result's table but the enclosures (whose hulls are
+  // checked as they are built: Status::unbounded).
+  for (const ResultArrayView& view : result_arrays(r)) {
+    if (*view.spec->group != '\0') continue;
+    const std::vector<double>& v = *view.data;
+    if (std::size_t i = first_non_finite(v); i < v.size())
+      fail(method, value_word(v[i]) + " in " + view.spec->name + " (" + view.spec->doc + ") at " +
+                       entry_place(view, i, r, model));
   }
-  if (std::size_t i = first_non_finite(r.sr); i < r.sr.size())
-    fail(method, value_word(r.sr[i]) + " in S·R, state " + name_or_index(states, i % nx) +
-                     at_time(r.times, r.ns ? i / (nx * r.ns) : 0));
-  if (std::size_t i = first_non_finite(r.gradient); i < r.gradient.size())
-    fail(method, value_word(r.gradient[i]) + " in the gradient, d psi / d " +
-                     name_or_index(params, np ? i % np : i));
-  if (std::size_t i = first_non_finite(r.gradient_x0); i < r.gradient_x0.size())
-    fail(method, value_word(r.gradient_x0[i]) + " in the gradient with respect to x(t0), state " +
-                     name_or_index(states, nx ? i % nx : i));
-  if (std::size_t i = first_non_finite(r.objective_values); i < r.objective_values.size())
-    fail(method, value_word(r.objective_values[i]) + " in objective " + std::to_string(i + 1));
 }
 
 }  // namespace odesens::methods
