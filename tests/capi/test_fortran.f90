@@ -108,6 +108,7 @@ program test_fortran
   call expect(stats(ODESENS_STAT_JAC_EVALS + 1) > 0, "the Fortran Jacobian was used")
 
   call check_getters(model)
+  call check_array_table(model)
   call check_errors(model)
   call check_objectives()
   call check_directions()
@@ -185,6 +186,41 @@ contains
     call expect(odesens_f_string(odesens_version()) == "0.1.0", "version string")
     call expect(odesens_abi_version() == ODESENS_MODULE_ABI_VERSION, "ABI version")
   end subroutine
+
+  ! The result's arrays as a table: every name, and S found by name with
+  ! its extents (nx, np, n_times), fastest first as Fortran indexes it.
+  subroutine check_array_table(m)
+    type(c_ptr), intent(in) :: m
+    type(c_ptr) :: solver, result, name, doc
+    integer(c_int64_t) :: count, k, index, ndim, extents(4)
+    character(len=:), allocatable :: names
+    call odesens_check(odesens_solver_create(m, "cvodes_fsa" // c_null_char, solver), c_null_ptr)
+    call odesens_check(odesens_solver_set_output_times(solver, times, 4_c_int64_t), solver)
+    call odesens_check(odesens_solve(solver, result), solver)
+    call odesens_check(odesens_result_array_count(result, count), result)
+    call expect(count == ODESENS_ARRAY_BOX_UPPER + 1, "one table entry per odesens_result_array")
+    names = ""
+    do k = 0, count - 1
+      call odesens_check(odesens_result_array_name(result, k, name, doc), result)
+      names = names // odesens_f_string(name) // " "
+      call expect(len(odesens_f_string(doc)) > 0, "every array has a line of documentation")
+    end do
+    call expect(index_of(names, "times x S_times S gradient") == 1, "the table's first names")
+    call odesens_check(odesens_result_array_index(result, "S" // c_null_char, index), result)
+    call expect(index == ODESENS_ARRAY_S, "S by name")
+    call odesens_check(odesens_result_array_dims(result, index, ndim, extents, 4_c_int64_t), &
+                       result)
+    call expect(ndim == 3 .and. all(extents(1:3) == [3, 2, 4]), "S is (nx, np, n_times)")
+    call odesens_check(odesens_result_array_axis(result, index, 1_c_int64_t, name), result)
+    call expect(odesens_f_string(name) == "parameter", "S's second axis")
+    call odesens_result_free(result)
+    call odesens_solver_free(solver)
+  end subroutine
+
+  integer function index_of(text, part)
+    character(len=*), intent(in) :: text, part
+    index_of = index(text, part)
+  end function
 
   subroutine check_errors(m)
     type(c_ptr), intent(in) :: m

@@ -12,7 +12,7 @@
 // Crauste (every method, cvodes_fsa at its defaults included, is 1e-3..0.9
 // from the rtol 1e-10 solve: the reference itself is in doubt) and Perelson
 // for the adjoint methods (its S(T) is at the level of atol). The slow
-// models (Lang, Laske, Lucarelli, SalazarCavazos) are the benchmark's.
+// models (Lang, Laske, Lucarelli, SalazarCavazos) are SlowSharedModel's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,16 +59,15 @@ bool all_finite(const std::vector<double>& v) {
   return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });
 }
 
-class FastSharedModel : public ::testing::TestWithParam<const char*> {};
-
-TEST_P(FastSharedModel, EveryMethodIsRightWarnsOrSaysWhyNot) {
-  const std::string name = GetParam();
-  ODESENS_REQUIRE_SHARED_SBML(name);
+// Every method (and auto) on the shared model `name` but those in `skip`.
+void expect_every_method_right_warned_or_refusing(const std::string& name,
+                                                  const std::vector<std::string>& skip) {
   const Problem p = testing::sbml_problem(name, 101);
   const Result ref = testing::tight_reference(p);
   for (const char* method :
        {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "exp", "dopri8s", "grk4as", "erk_adjoint",
         "auto"}) {
+    if (std::find(skip.begin(), skip.end(), method) != skip.end()) continue;
     const bool adjoint = std::string(method) == "cvodes_asa" || std::string(method) == "erk_adjoint";
     if (adjoint && name == "Perelson_Science1996") continue;
     try {
@@ -88,6 +87,40 @@ TEST_P(FastSharedModel, EveryMethodIsRightWarnsOrSaysWhyNot) {
   }
 }
 
+std::string model_test_name(const ::testing::TestParamInfo<const char*>& model) {
+  std::string id = model.param;
+  return id.substr(0, id.find('_'));
+}
+
+class FastSharedModel : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FastSharedModel, EveryMethodIsRightWarnsOrSaysWhyNot) {
+  ODESENS_REQUIRE_SHARED_SBML(GetParam());
+  expect_every_method_right_warned_or_refusing(GetParam(), {});
+}
+
+// The slow half (label `slow`: its reference solves alone take up to
+// minutes). Left out, as RESULTS.md's matrix shows them: grk4as on Laske and
+// Lang, and odesd and dopri8s on Lang, still run for a minute and more
+// without an answer or a refusal (dopri8s' stiffness test does not fire on
+// Lang before then).
+class SlowSharedModel : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SlowSharedModel, EveryMethodIsRightWarnsOrSaysWhyNot) {
+  const std::string name = GetParam();
+  ODESENS_REQUIRE_SHARED_SBML(name);
+  std::vector<std::string> skip;
+  if (name == "Laske_PLOSComputBiol2019") skip = {"grk4as"};
+  if (name == "Lang_PLOSComputBiol2024") skip = {"grk4as", "odesd", "dopri8s"};
+  expect_every_method_right_warned_or_refusing(name, skip);
+}
+
+INSTANTIATE_TEST_SUITE_P(Matrix, SlowSharedModel,
+                         ::testing::Values("Lang_PLOSComputBiol2024", "Laske_PLOSComputBiol2019",
+                                           "Lucarelli_CellSystems2018",
+                                           "SalazarCavazos_MBoC2020"),
+                         model_test_name);
+
 INSTANTIATE_TEST_SUITE_P(
     Matrix, FastSharedModel,
     ::testing::Values("Armistead_CellDeathDis2024", "Bachmann_MSB2011", "Beer_MolBioSystems2014",
@@ -96,10 +129,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "Okuonghae_ChaosSolitonsFractals2020", "Oliveira_NatCommun2021",
                       "Perelson_Science1996", "Rahman_MBS2016", "Raia_CancerResearch2011",
                       "Schwen_PONE2014", "Weber_BMC2015", "Zheng_PNAS2012"),
-    [](const ::testing::TestParamInfo<const char*>& model) {
-      std::string id = model.param;
-      return id.substr(0, id.find('_'));
-    });
+    model_test_name);
 
 }  // namespace
 }  // namespace odesens
