@@ -127,9 +127,10 @@ const std::vector<MethodEntry>& registry() {
         difference_method(), 1e-8, 1e-10, dopri8s::option_specs()},
        methods::keeps_nothing(dopri8s::solve)},
       {{"grk4as",
-        "internal differences on the Rosenbrock method GRK4A (Franz & Kiehl's GRK4AS, stiff "
-        "problems): S*R as dopri8s computes it, with one exact J_x and one LU of I - h*gamma*J "
-        "per step shared by all 1 + n_s trajectories; steps land on the output times",
+        "internal differences on a Rosenbrock method (Franz & Kiehl's GRK4AS, stiff problems; "
+        "RODAS4 by default, the paper's GRK4A with tableau=grk4a): S*R as dopri8s computes it, "
+        "with one exact J_x and one LU of I - h*gamma*J per step shared by all 1 + n_s "
+        "trajectories; steps land on the output times",
         grk4as_method(), 1e-8, 1e-10, grk4as::option_specs()},
        methods::keeps_nothing(grk4as::solve)},
       {{"odesd",

@@ -132,7 +132,8 @@ TEST(Grk4as, VanDerPolAndPkaAgreeWithCvodes) {
 const char* kVanDerPol1 =
     "param mu = 1\nstate x = 2\nstate v = 0\ndx/dt = v\ndv/dt = mu*(1 - x^2)*v - x\n";
 
-std::vector<double> fixed_step_errors(const char* mode, const std::vector<int>& steps) {
+std::vector<double> fixed_step_errors(const char* mode, const std::vector<int>& steps,
+                                      const char* tableau = "grk4a") {
   const double T = 2.0;
   const Problem base = text_problem(kVanDerPol1, {T});
   const Result ref = cvodes_reference(base);
@@ -141,6 +142,7 @@ std::vector<double> fixed_step_errors(const char* mode, const std::vector<int>& 
     Problem p = base;
     p.options.set("fixed_step", T / n);
     p.options.set("jacobian", mode);
+    p.options.set("tableau", tableau);
     const Result r = solve(p, "grk4as");
     errors.push_back(mixed_error(r.s, ref.s));
   }
@@ -154,6 +156,14 @@ double order_between(const std::vector<double>& errors, std::size_t q) {
 // Measured, N = 10, 20, 40 steps to t = 2: 2.4e-4, 1.6e-5, 1.1e-6 (order 3.9).
 TEST(Grk4as, CorrectedJacobianKeepsOrderFourOfSigma) {
   const auto errors = fixed_step_errors("corrected", {10, 20, 40});
+  for (std::size_t q = 1; q < errors.size(); ++q)
+    EXPECT_GE(order_between(errors, q), 3.5) << errors[q - 1] << " -> " << errors[q];
+  EXPECT_GT(errors.back(), 1e-7) << "the finest step must stay above the rounding floor";
+}
+
+// The default tableau, RODAS4, keeps order 4 the same way.
+TEST(Grk4as, Rodas4KeepsOrderFourOfSigma) {
+  const auto errors = fixed_step_errors("corrected", {5, 10, 20}, "rodas4");
   for (std::size_t q = 1; q < errors.size(); ++q)
     EXPECT_GE(order_between(errors, q), 3.5) << errors[q - 1] << " -> " << errors[q];
   EXPECT_GT(errors.back(), 1e-7) << "the finest step must stay above the rounding floor";
@@ -200,6 +210,7 @@ TEST(Grk4as, SingularIterationMatrixIsSolverFailed) {
   std::snprintf(text, sizeof text, "param lam = %.17g\nstate y = 1\ndy/dt = lam*y\n", lambda);
   Problem p = text_problem(text, {4 * h});
   p.options.set("fixed_step", h);
+  p.options.set("tableau", "grk4a");  // gamma = 0.395
   std::string message;
   EXPECT_EQ(grk4as_status(p, &message), Status::solver_failed);
   EXPECT_NE(message.find("singular"), std::string::npos) << message;

@@ -212,8 +212,21 @@ void EventedSolution::step_events(double t_limit) {
       const bool zero_at_end = (!roots[i].reads_state || at_output_time(t1)) &&
                                g_end_[i] == 0.0 && g_start_[i] != 0.0 && side_[i] != 0 &&
                                side_[i] != EventSystem::kUnordered && t_from < t1;
-      if (!zero_at_end && !comparison_changed(roots[i], side_[i], g_end_[i])) continue;
-      const double t_i = locate(i, t_from, t1);
+      // At an output time, a g of the states left by rounding a few ulps
+      // short of 0, coming to it from the step's start, is an instant there
+      // too: which side the step's state rounds to depends on the method,
+      // and the output must be the value after the instant in all of them.
+      const bool short_at_output =
+          !zero_at_end && roots[i].reads_state && at_output_time(t1) && t_from < t1 &&
+          side_[i] != 0 && side_[i] != EventSystem::kUnordered &&
+          EventSystem::side_of(g_end_[i]) == side_[i] &&
+          std::fabs(g_end_[i]) < std::fabs(g_start_[i]) &&
+          std::fabs(g_end_[i]) <= 64.0 * std::numeric_limits<double>::epsilon() *
+                                      std::max(std::fabs(g_start_[i]), 1.0);
+      if (!zero_at_end && !short_at_output &&
+          !comparison_changed(roots[i], side_[i], g_end_[i]))
+        continue;
+      const double t_i = short_at_output ? t1 : locate(i, t_from, t1);
       if (t_i < tau || first == roots.size()) {
         tau = t_i;
         first = i;

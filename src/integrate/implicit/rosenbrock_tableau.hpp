@@ -54,5 +54,9 @@ constexpr RosenbrockTableau make_rosenbrock_tableau(RosenbrockTableau t) {
 
 // GRK4A of Kaps & Rentrop: order 4, embedded order 3, 4 stages, 3 f per step.
 const RosenbrockTableau& grk4a();
+// ROS4 with γ = 0.57282, L-stable (R(∞) = 0): for very stiff models.
+const RosenbrockTableau& ros4();
+// RODAS4, stiffly accurate, 6 stages: for very stiff models.
+const RosenbrockTableau& rodas4();
 
 }  // namespace odesens::integrate
