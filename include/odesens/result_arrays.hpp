@@ -41,7 +41,13 @@ struct ResultArraySpec {
   // HDF5 arrays.
   std::vector<std::size_t> layout;
   bool always;  // in the documents even when empty (times, x, S_times, S)
-  std::vector<double>& (*storage)(Result&);
+  // Where the data live: a field of Result, or of its BoundsResult (group
+  // "bounds"); the other is null.
+  std::vector<double> Result::*field;
+  std::vector<double> BoundsResult::*bounds_field;
+
+  std::vector<double>& storage(Result& r) const;  // decoders fill the arrays through it
+  const std::vector<double>& storage(const Result& r) const;
 };
 
 // Every array in one order: the order of the C ABI's odesens_result_array.
@@ -58,9 +64,12 @@ struct ResultArrayView {
   std::vector<std::size_t> strides;  // per axis, in elements
 
   bool empty() const { return data->empty(); }
-  // The extents and strides in the documents' order (spec->layout).
-  std::vector<std::size_t> layout_extents() const;
-  std::vector<std::size_t> layout_strides() const;
+  // The axes in the documents' order (spec->layout), an objective axis of
+  // extent 1 left out: extent, and stride in elements.
+  struct Axis {
+    std::size_t extent, stride;
+  };
+  std::vector<Axis> layout() const;
 };
 
 // Array `index` of r. Its extents follow from r's sizes (times, nx, np, ns,

@@ -90,11 +90,13 @@ struct EnsembleH5Writer::Impl {
   // extents it gave (documents' order) that every later member must give.
   struct ArrayDataset {
     Hid set;
-    std::vector<std::size_t> extents;
+    std::vector<ResultArrayView::Axis> layout;  // the documents' order, from the first member
+    std::size_t values = 0;                     // per member
   };
   std::vector<ArrayDataset> arrays = std::vector<ArrayDataset>(result_array_specs().size());
   bool s_times_written = false;
   std::vector<double> buffer;  // one member's array in the file's order
+  std::vector<std::size_t> at;  // an index into it, per axis
   std::vector<std::size_t> pending;   // members written, not yet committed
   std::size_t unflushed_bytes = 0;    // given to HDF5 since the last commit
   std::chrono::steady_clock::time_point last_commit = std::chrono::steady_clock::now();
@@ -203,41 +205,43 @@ struct EnsembleH5Writer::Impl {
   // array, (members, its extents in the documents' order), NaN where not
   // written; S is (members, n_s, n_x, n_p).
   void write_array(std::size_t k, const Result& r, std::size_t index) {
-    const ResultArrayView view = result_array(r, index);
-    const char* name = view.spec->name;
+    const ResultArraySpec& spec = result_array_specs()[index];
+    const char* name = spec.name;
     // t and S_times are the file's (once), x is allocated with the file, and
     // enclosures are refused before (require_h5_layout).
     const bool own_dataset = std::strcmp(name, "times") && std::strcmp(name, "x") &&
-                             std::strcmp(name, "S_times") && *view.spec->group == '\0';
-    if (view.empty() || !own_dataset) return;
-    const std::vector<std::size_t> extents = view.layout_extents();
-    const std::vector<std::size_t> strides = view.layout_strides();
+                             std::strcmp(name, "S_times") && *spec.group == '\0';
+    const std::vector<double>& data = spec.storage(r);
+    if (data.empty() || !own_dataset) return;
     ArrayDataset& a = arrays[index];
-    if (!a.set.valid()) {
+    if (!a.set.valid()) {  // the first member with the array: its layout is the file's
+      const ResultArrayView view = result_array(r, index);
+      a.layout = view.layout();
       std::vector<hsize_t> dims = {members};
-      dims.insert(dims.end(), extents.begin(), extents.end());
-      const std::size_t values = view.data->size();
+      for (const auto& axis : a.layout) dims.push_back(axis.extent);
+      a.values = data.size();
       const double nan = std::numeric_limits<double>::quiet_NaN();
-      a.set = dataset(name, H5T_IEEE_F64LE, dims, table_rows(values * sizeof(double)),
-                      sizeof(double), &nan, H5T_NATIVE_DOUBLE, values >= 512);
-      a.extents = extents;
-      for (ResultAxis axis : view.spec->axes)
+      a.set = dataset(name, H5T_IEEE_F64LE, dims, table_rows(a.values * sizeof(double)),
+                      sizeof(double), &nan, H5T_NATIVE_DOUBLE, a.values >= 512);
+      for (ResultAxis axis : spec.axes)
         if (axis == ResultAxis::s_time) write_s_times(r);
     }
-    if (extents != a.extents)
+    // Every axis but the objectives' is the file's (times, nx, np, ns), so
+    // the same count of values is the same extents.
+    if (data.size() != a.values)
       throw Error(Status::internal_error,
                   "member " + std::to_string(k) + ": " + name + " has " +
-                      std::to_string(view.data->size()) +
-                      " values in other extents than the members before gave it");
-    // The array in the documents' order (C order over `extents`).
-    buffer.resize(view.data->size());
-    std::vector<std::size_t> at(extents.size(), 0);
+                      std::to_string(data.size()) + " values where the members before had " +
+                      std::to_string(a.values));
+    // The array in the documents' order (C order over the layout's extents).
+    buffer.resize(a.values);
+    at.assign(a.layout.size(), 0);
     for (double& out : buffer) {
       std::size_t offset = 0;
-      for (std::size_t d = 0; d < at.size(); ++d) offset += at[d] * strides[d];
-      out = (*view.data)[offset];
+      for (std::size_t d = 0; d < at.size(); ++d) offset += at[d] * a.layout[d].stride;
+      out = data[offset];
       for (std::size_t d = at.size(); d-- > 0;) {
-        if (++at[d] < extents[d]) break;
+        if (++at[d] < a.layout[d].extent) break;
         at[d] = 0;
       }
     }

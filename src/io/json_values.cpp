@@ -43,10 +43,8 @@ namespace odesens::io {
 
 Json array_json(const ResultArrayView& view) {
   if (view.empty()) return Json::array();
-  const std::vector<std::size_t> extents = view.layout_extents();
-  const std::vector<std::size_t> strides = view.layout_strides();
   std::vector<Axis> axes;
-  for (std::size_t a = 0; a < extents.size(); ++a) axes.push_back({extents[a], strides[a]});
+  for (const auto& axis : view.layout()) axes.push_back({axis.extent, axis.stride});
   return nested(*view.data, axes);
 }
 

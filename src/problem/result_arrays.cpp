@@ -13,70 +13,70 @@ std::vector<ResultArraySpec> make_specs() {
   const char* const bounds_who = "bounds_fsa and bounds_asa do, given a parameter box";
   return {
       {"times", "", "the output times", "", {A::time}, {0}, true,
-       [](Result& r) -> std::vector<double>& { return r.times; }},
+       &Result::times, nullptr},
       {"x", "", "the states at the output times", "", {A::state, A::time}, {1, 0}, true,
-       [](Result& r) -> std::vector<double>& { return r.x; }},
+       &Result::x, nullptr},
       {"S_times", "", "the times at which S is given",
        "the forward methods give S at every output time, the adjoint ones at the final time",
-       {A::s_time}, {0}, true, [](Result& r) -> std::vector<double>& { return r.s_times; }},
+       {A::s_time}, {0}, true, &Result::s_times, nullptr},
       {"S", "", "the sensitivities dx_i/dp_j at S_times",
        "the forward methods give S at every output time, the adjoint ones at the final time",
        {A::state, A::parameter, A::s_time}, {2, 0, 1}, true,
-       [](Result& r) -> std::vector<double>& { return r.s; }},
+       &Result::s, nullptr},
       {"gradient", "", "the gradient d psi_m/dp_j of each objective",
        "the gradient methods do (odesens methods lists them)", {A::parameter, A::objective},
-       {1, 0}, false, [](Result& r) -> std::vector<double>& { return r.gradient; }},
+       {1, 0}, false, &Result::gradient, nullptr},
       {"gradient_x0", "", "the gradient d psi_m/dx_i(t0) of each objective", "erk_adjoint does",
        {A::state, A::objective}, {1, 0}, false,
-       [](Result& r) -> std::vector<double>& { return r.gradient_x0; }},
+       &Result::gradient_x0, nullptr},
       {"objectives", "", "the values psi_m of the objectives", "erk_adjoint does",
        {A::objective}, {0}, false,
-       [](Result& r) -> std::vector<double>& { return r.objective_values; }},
+       &Result::objective_values, nullptr},
       {"SR", "", "the products S(t_k) r_j (S·R) with the sensitivity directions r_j",
        "dopri8s and grk4as do, given sensitivity directions or the option directions=states "
        "or all",
        {A::state, A::direction, A::time}, {2, 0, 1}, false,
-       [](Result& r) -> std::vector<double>& { return r.sr; }},
+       &Result::sr, nullptr},
       {"x_coef", "bounds", "the coefficients of the models of x over the box", bounds_who,
        {A::monomial, A::state, A::time}, {2, 1, 0}, true,
-       [](Result& r) -> std::vector<double>& { return r.bounds.x_coef; }},
+       nullptr, &BoundsResult::x_coef},
       {"x_rem", "bounds", "the remainder intervals of the models of x", bounds_who,
        {A::bound, A::state, A::time}, {2, 1, 0}, true,
-       [](Result& r) -> std::vector<double>& { return r.bounds.x_rem; }},
+       nullptr, &BoundsResult::x_rem},
       {"x_hull", "bounds", "the enclosures of x over the box", bounds_who,
        {A::bound, A::state, A::time}, {2, 1, 0}, true,
-       [](Result& r) -> std::vector<double>& { return r.bounds.x_hull; }},
+       nullptr, &BoundsResult::x_hull},
       {"x_shape", "bounds", "the shape matrices of the ellipsoidal remainders of x",
        "bounds_fsa and bounds_asa do with remainder=ellipsoid", {A::state, A::state, A::time},
-       {2, 0, 1}, true, [](Result& r) -> std::vector<double>& { return r.bounds.x_shape; }},
+       {2, 0, 1}, true, nullptr, &BoundsResult::x_shape},
       {"s_coef", "bounds", "the coefficients of the models of S over the box",
        "bounds_fsa does, given a parameter box", {A::monomial, A::state, A::parameter, A::s_time},
-       {3, 1, 2, 0}, true, [](Result& r) -> std::vector<double>& { return r.bounds.s_coef; }},
+       {3, 1, 2, 0}, true, nullptr, &BoundsResult::s_coef},
       {"s_rem", "bounds", "the remainder intervals of the models of S",
        "bounds_fsa does, given a parameter box", {A::bound, A::state, A::parameter, A::s_time},
-       {3, 1, 2, 0}, true, [](Result& r) -> std::vector<double>& { return r.bounds.s_rem; }},
+       {3, 1, 2, 0}, true, nullptr, &BoundsResult::s_rem},
       {"s_hull", "bounds", "the enclosures of S over the box",
        "bounds_fsa does, given a parameter box", {A::bound, A::state, A::parameter, A::s_time},
-       {3, 1, 2, 0}, true, [](Result& r) -> std::vector<double>& { return r.bounds.s_hull; }},
+       {3, 1, 2, 0}, true, nullptr, &BoundsResult::s_hull},
       {"gradient_coef", "bounds", "the coefficients of the models of the objective's gradient",
        bounds_who, {A::monomial, A::parameter}, {1, 0}, true,
-       [](Result& r) -> std::vector<double>& { return r.bounds.gradient_coef; }},
+       nullptr, &BoundsResult::gradient_coef},
       {"gradient_rem", "bounds", "the remainder intervals of the models of the gradient",
        bounds_who, {A::bound, A::parameter}, {1, 0}, true,
-       [](Result& r) -> std::vector<double>& { return r.bounds.gradient_rem; }},
+       nullptr, &BoundsResult::gradient_rem},
       {"gradient_hull", "bounds", "the enclosures of the objective's gradient over the box",
        bounds_who, {A::bound, A::parameter}, {1, 0}, true,
-       [](Result& r) -> std::vector<double>& { return r.bounds.gradient_hull; }},
+       nullptr, &BoundsResult::gradient_hull},
       {"box_mid", "bounds", "the box's centres: p_j = mid_j + rad_j xi_j", bounds_who,
        {A::parameter}, {0}, true,
-       [](Result& r) -> std::vector<double>& { return r.bounds.box_mid; }},
+       nullptr, &BoundsResult::box_mid},
       {"box_rad", "bounds", "the box's radii (0 for a parameter held fixed)", bounds_who,
        {A::parameter}, {0}, true,
-       [](Result& r) -> std::vector<double>& { return r.bounds.box_rad; }},
+       nullptr, &BoundsResult::box_rad},
       {"box_lower", "bounds", "the box's lower bounds as given", bounds_who, {A::parameter}, {0},
-       true, [](Result& r) -> std::vector<double>& { return r.bounds.box_lower; }},
+       true, nullptr, &BoundsResult::box_lower},
       {"box_upper", "bounds", "the box's upper bounds as given", bounds_who, {A::parameter}, {0},
-       true, [](Result& r) -> std::vector<double>& { return r.bounds.box_upper; }},
+       true, nullptr, &BoundsResult::box_upper},
   };
 }
 
@@ -152,19 +152,19 @@ std::size_t result_array_index(const std::string& name) {
               "no result array is named '" + name + "'; the arrays are " + names);
 }
 
-std::vector<std::size_t> ResultArrayView::layout_extents() const {
-  std::vector<std::size_t> out;
-  for (std::size_t a : spec->layout)
-    if (!(spec->axes[a] == A::objective && extents[a] == 1 && spec->axes.size() > 1))
-      out.push_back(extents[a]);
-  return out;
+std::vector<double>& ResultArraySpec::storage(Result& r) const {
+  return field ? r.*field : r.bounds.*bounds_field;
 }
 
-std::vector<std::size_t> ResultArrayView::layout_strides() const {
-  std::vector<std::size_t> out;
+const std::vector<double>& ResultArraySpec::storage(const Result& r) const {
+  return field ? r.*field : r.bounds.*bounds_field;
+}
+
+std::vector<ResultArrayView::Axis> ResultArrayView::layout() const {
+  std::vector<Axis> out;
   for (std::size_t a : spec->layout)
     if (!(spec->axes[a] == A::objective && extents[a] == 1 && spec->axes.size() > 1))
-      out.push_back(strides[a]);
+      out.push_back({extents[a], strides[a]});
   return out;
 }
 
@@ -176,9 +176,7 @@ ResultArrayView result_array(const Result& r, std::size_t index) {
                                               std::to_string(specs.size()) + " arrays");
   ResultArrayView v;
   v.spec = &specs[index];
-  // The table's accessors take a Result& so that decoders can fill the
-  // arrays; reading through them changes nothing.
-  v.data = &v.spec->storage(const_cast<Result&>(r));
+  v.data = &v.spec->storage(r);
   set_extents(r, v);
   return v;
 }

@@ -58,6 +58,22 @@ TEST(StiffnessTest, FiringsDeclareStiffnessOnlyInARun) {
   EXPECT_TRUE(test.record(high));
 }
 
+// h·ρ measured by a power iteration fires at its own, lower threshold: ρ
+// may be |λ| of a complex pair, whose edge of the region lies inside the
+// real boundary.
+TEST(StiffnessTest, MeasuredHRhoFiresAtItsOwnThreshold) {
+  StiffnessTest test(tableau(TableauId::dop853));
+  ASSERT_LT(test.measured_threshold(), test.threshold());
+  const double quiet = 0.1 * test.measured_threshold();
+  const double between = 0.5 * (test.measured_threshold() + test.threshold());
+  for (int i = 0; i < StiffnessTest::run - 1; ++i) EXPECT_FALSE(test.record(quiet, between));
+  EXPECT_TRUE(test.record(quiet, between));
+  EXPECT_DOUBLE_EQ(test.last_h_lambda(), between);
+  test.reset();
+  for (int i = 0; i < 3 * StiffnessTest::run; ++i)
+    EXPECT_FALSE(test.record(quiet, 0.99 * test.measured_threshold()));
+}
+
 struct Outcome {
   bool stiff = false;
   std::string message;

@@ -162,7 +162,7 @@ TEST(ResultH5, HoldsEveryArrayOfTheResultTable) {
     SCOPED_TRACE(name);
     const auto [dims, values] = dataset_of(path, view.spec->name);
     std::vector<hsize_t> expected = {1};
-    for (std::size_t e : view.layout_extents()) expected.push_back(e);
+    for (const auto& axis : view.layout()) expected.push_back(axis.extent);
     EXPECT_EQ(dims, expected);
     ASSERT_EQ(values.size(), view.data->size());
     ++written;

@@ -76,12 +76,16 @@ TEST(ResultArrays, EveryMethodsArraysHaveTheExtentsOfTheirAxes) {
     }
     const ResultArrayView x = arrays[result_array_index("x")];
     EXPECT_EQ(x.extents, (std::vector<std::size_t>{2, r.times.size()}));
-    EXPECT_EQ(x.layout_extents(), (std::vector<std::size_t>{r.times.size(), 2}));
+    ASSERT_EQ(x.layout().size(), 2u);
+    EXPECT_EQ(x.layout()[0].extent, r.times.size());
+    EXPECT_EQ(x.layout()[1].extent, 2u);
+    EXPECT_EQ(x.layout()[0].stride, 2u);
+    EXPECT_EQ(x.layout()[1].stride, 1u);
     const ResultArrayView s = arrays[result_array_index("S")];
     if (!r.s.empty()) EXPECT_EQ(s.extents, (std::vector<std::size_t>{2, 2, r.s_times.size()}));
     const ResultArrayView g = arrays[result_array_index("gradient")];
     if (!r.gradient.empty()) EXPECT_EQ(g.extents, (std::vector<std::size_t>{2, 1}));
-    EXPECT_EQ(g.layout_extents().size(), r.gradient.empty() ? 2u : 1u)
+    EXPECT_EQ(g.layout().size(), r.gradient.empty() ? 2u : 1u)
         << "one objective: the gradient is a list of np";
     const ResultArrayView hull = arrays[result_array_index("x_hull")];
     if (info.capabilities.parameter_box)

@@ -22,8 +22,10 @@ py::dict arrays_to_dict(Result& r) {
   py::dict d;
   for (const ResultArrayView& view : views) {
     std::vector<ssize_t> shape, strides;
-    for (std::size_t e : view.layout_extents()) shape.push_back(static_cast<ssize_t>(e));
-    for (std::size_t e : view.layout_strides()) strides.push_back(static_cast<ssize_t>(e));
+    for (const auto& axis : view.layout()) {
+      shape.push_back(static_cast<ssize_t>(axis.extent));
+      strides.push_back(static_cast<ssize_t>(axis.stride));
+    }
     d[view.spec->name] = owned_array(std::move(view.spec->storage(r)), shape, strides);
   }
   return d;

@@ -160,10 +160,11 @@ void ErkEngine::test_stiffness() {
   if (!stiffness_.due(stats_.accepted)) return;
   double** k = workspace_.stages();
   const int j = stiffness_.stage();
-  double h_lambda = stiffness_quotient(size(), h_last_, workspace_.x(), workspace_.stage_value(),
-                                       k[tableau_.stages - 1], k[j]);
-  if (settings_.step_limit) h_lambda = std::max(h_lambda, settings_.step_limit->h_lambda(h_last_));
-  if (!stiffness_.record(h_lambda)) return;
+  const double quotient = stiffness_quotient(size(), h_last_, workspace_.x(),
+                                             workspace_.stage_value(), k[tableau_.stages - 1], k[j]);
+  const double measured = settings_.step_limit ? settings_.step_limit->h_lambda(h_last_) : 0.0;
+  if (!stiffness_.record(quotient, measured)) return;
+  const double h_lambda = stiffness_.last_h_lambda();
   throw Error(Status::stiff,
               "the problem became stiff near t = " + number_text(t_) + ": for " +
                   std::to_string(StiffnessTest::run) + " tests the step size stayed at the edge of " +

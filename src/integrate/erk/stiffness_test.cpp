@@ -1,5 +1,6 @@
 #include "integrate/erk/stiffness_test.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -76,9 +77,9 @@ StiffnessTest::StiffnessTest(const Tableau& tableau, long every) : every_(every 
   boundary_ = cached_stability_boundary(tableau);
 }
 
-bool StiffnessTest::record(double h_lambda) {
-  last_h_lambda_ = h_lambda;
-  if (h_lambda > threshold()) {
+bool StiffnessTest::record(double quotient, double measured) {
+  last_h_lambda_ = std::max(quotient, measured);
+  if (quotient > threshold() || measured > measured_threshold()) {
     calm_ = 0;
     return ++fired_ >= run;
   }

@@ -20,7 +20,8 @@ std::size_t padded_size(std::size_t size) {
   return (size + w - 1) / w * w;
 }
 
-integrate::erk::ErkSettings engine_settings(const BundleStepSettings& s) {
+integrate::erk::ErkSettings engine_settings(const BundleStepSettings& s,
+                                            integrate::erk::StepLimit* stiffness_measure) {
   if (!s.h_fixed && !s.error_norm)
     throw Error(Status::internal_error, "an adaptive bundle needs its error norm");
   integrate::erk::ErkSettings e;
@@ -38,6 +39,7 @@ integrate::erk::ErkSettings engine_settings(const BundleStepSettings& s) {
   e.h_fixed = s.h_fixed;
   e.max_steps = s.max_steps;
   e.detect_stiffness = s.detect_stiffness;
+  if (s.detect_stiffness && !s.h_fixed) e.step_limit = stiffness_measure;
   // σ = (x̂ − x)/ε magnifies the states' rounding by 1/ε: accumulate them
   // compensated, as the Rosenbrock engine does.
   e.compensated = true;
@@ -69,7 +71,10 @@ ErkBundleIntegrator::ErkBundleIntegrator(const integrate::erk::Tableau& tableau,
       system_(rhs, padded_size(size_)),
       workspace_(tableau, padded_size(size_) / static_cast<std::size_t>(view_width()),
                  view_width()),
-      engine_(system_, workspace_, engine_settings(settings)),
+      stiffness_measure_(rhs.model(), rhs.params(0), &rhs.workspace(),
+                         integrate::erk::cached_stability_boundary(tableau),
+                         integrate::erk::StabilityLimit::Role::measure, rhs.shape().trajectories()),
+      engine_(system_, workspace_, engine_settings(settings, &stiffness_measure_)),
       padded_(padded_size(size_), 0.0),
       padded_low_(padded_size(size_), 0.0),
       guess_scratch_(4 * size_) {}

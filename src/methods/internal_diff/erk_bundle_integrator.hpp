@@ -12,6 +12,9 @@
 // guessed here, over the bundle as one trajectory (HNW I §II.4): to the
 // engine's heuristic each of the W lanes would be a trajectory, and a lane
 // of padding or of states that start at zero makes it fall back to 1e-6.
+// Where the stiffness test runs, it also takes h·ρ(J) of the nominal from a
+// power iteration (two evaluations of f every fourth step), which binds no
+// step.
 #pragma once
 
 #include <memory>
@@ -19,6 +22,7 @@
 
 #include "integrate/erk/erk_engine.hpp"
 #include "integrate/erk/erk_system.hpp"
+#include "integrate/erk/stability_limit.hpp"
 #include "integrate/erk/erk_workspace.hpp"
 #include "methods/internal_diff/bundle_integrator.hpp"
 
@@ -61,6 +65,9 @@ class ErkBundleIntegrator final : public BundleIntegrator {
   integrate::Tolerances guess_tolerances_;  // TOL over the bundle (nx·L values)
   PaddedSystem system_;
   integrate::erk::ErkWorkspace workspace_;
+  // h·ρ(J) at the nominal for the engine's stiffness test: the quotient of
+  // Hairer's test alone misses stiffness on large bundles (stability_limit.hpp).
+  integrate::erk::StabilityLimit stiffness_measure_;
   integrate::erk::ErkEngine engine_;
   std::vector<double> padded_;      // one bundle with its padding
   std::vector<double> padded_low_;  // its low part, for replace_states
