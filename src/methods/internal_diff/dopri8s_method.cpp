@@ -14,7 +14,8 @@ std::vector<OptionSpec> option_specs() {
   specs.push_back(flag_option(
       "stiffness_check", true,
       "1: Hairer's stiffness test of DOP853 (h|lambda| estimated from the last two stages of "
-      "accepted steps; 15 tests at the stability boundary declare the problem stiff) ends the "
+      "accepted steps, and h rho(J) of the nominal from a power iteration; 15 tests at the "
+      "stability boundary declare the problem stiff) ends the "
       "solve early with status stiff and the methods that suit the model; 0: step on at the "
       "stability limit, however many steps that takes"));
   return specs;
