@@ -10,6 +10,7 @@
 #include "odesens/odesens.hpp"
 #include "expr/expr_test_support.hpp"
 #include "support/reference.hpp"
+#include "support/sanitized.hpp"
 
 namespace odesens {
 namespace {
@@ -139,6 +140,7 @@ TEST(CvodesAdjoint, Glv40ReproducesForwardFinalSensitivityAtDefaultTolerances) {
 // min(atol) for lambda and the quadratures (the old rule), the first
 // backward step failed with CV_TOO_MUCH_WORK.
 TEST(CvodesAdjoint, LangGradientMatchesForwardSensitivities) {
+  ODESENS_SKIP_WHEN_SANITIZED("the other CvodesAdjoint tests run the same driver");
   const std::string path = expr_testing::shared_dir() + "/models/sbml/Lang_PLOSComputBiol2024.xml";
   if (!expr_testing::readable(path)) GTEST_SKIP() << path << " not found (set ODESENS_SHARED_DIR)";
   Problem problem;

@@ -12,6 +12,7 @@
 #include "odesens/odesens.hpp"
 #include "odesens/pbs.hpp"
 #include "support/reference.hpp"
+#include "support/sanitized.hpp"
 
 namespace odesens {
 namespace {
@@ -424,7 +425,10 @@ TEST(PbsSparseUpdates, EqualDenseUpdates) {
     const char* model;
     double t_end;
   };
-  for (const Case& c : {Case{"heat2d:12", 0.01}, Case{"network:200", 0.05}}) {
+  // Under a sanitizer a smaller network runs the same code (network:200
+  // alone took a minute there).
+  const char* network = testing::kSanitized ? "network:60" : "network:200";
+  for (const Case& c : {Case{"heat2d:12", 0.01}, Case{network, 0.05}}) {
     for (const char* method : {"exp", "pbsr"}) {
       auto problem = testing::builtin_problem(c.model, testing::linspace(0, c.t_end, 6));
       problem.rtol = 1e-6;
@@ -454,7 +458,8 @@ TEST(PbsSparseUpdates, EqualDenseUpdates) {
 // (linalg/expm.hpp) and F comes from the sparse J_p: the same S as dense
 // updates.
 TEST(PbsSparseUpdates, DenseExponentialsOfASparseJacobianEqualDenseUpdates) {
-  auto problem = testing::builtin_problem("network:100", testing::linspace(0, 2, 3));
+  auto problem = testing::builtin_problem(testing::kSanitized ? "network:50" : "network:100",
+                                         testing::linspace(0, 2, 3));
   problem.rtol = 1e-6;
   problem.atol = {1e-8};
   problem.options.set("updates", std::string("dense"));

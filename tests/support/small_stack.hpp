@@ -10,19 +10,9 @@
 #include <exception>
 #include <functional>
 
-namespace odesens::testing {
+#include "support/sanitized.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+namespace odesens::testing {
 
 #ifdef NDEBUG
 constexpr bool kOptimized = true;
@@ -33,7 +23,7 @@ constexpr bool kOptimized = false;
 // A thread stack of 1 MiB, as a host program may give the threads that call
 // the C ABI. Documents at the limits take at most about 0.45 MiB of it in an
 // optimized build; unoptimized frames are larger (2 MiB), and
-// AddressSanitizer's larger again (4 MiB).
+// a sanitizer's larger again (4 MiB).
 constexpr std::size_t kSmallStack = std::size_t{kSanitized ? 4 : kOptimized ? 1 : 2} << 20;
 
 // Runs `f` on a thread with `stack_bytes` of stack; its exception is
