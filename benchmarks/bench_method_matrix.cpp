@@ -183,6 +183,11 @@ struct CellSpec {
 Cell run_cell(const odesens::Problem& p, const CellSpec& spec, const odesens::Result& ref) {
   Cell c;
   c.seconds = INFINITY;
+  // A refusal or failure is timed too: how soon a method says why not.
+  auto start = std::chrono::steady_clock::now();
+  const auto since = [&start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   try {
     odesens::Problem q = p;
     q.options = spec.options;
@@ -190,10 +195,9 @@ Cell run_cell(const odesens::Problem& p, const CellSpec& spec, const odesens::Re
     // three is noise.
     double spent = 0;
     for (int k = 0; k < spec.repeats || (spec.repeats > 1 && k < 30 && spent < 0.03); ++k) {
-      const auto start = std::chrono::steady_clock::now();
+      start = std::chrono::steady_clock::now();
       const odesens::Result r = odesens::solve(q, spec.method);
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double seconds = since();
       c.seconds = std::min(c.seconds, seconds);
       spent += seconds;
       c.steps = r.stats.steps;
@@ -205,8 +209,10 @@ Cell run_cell(const odesens::Problem& p, const CellSpec& spec, const odesens::Re
     }
   } catch (const odesens::Error& e) {
     std::snprintf(c.verdict, sizeof c.verdict, "%s", odesens::status_string(e.status()));
+    c.seconds = since();
   } catch (const std::exception& e) {
     std::snprintf(c.verdict, sizeof c.verdict, "exception");
+    c.seconds = since();
   }
   return c;
 }
