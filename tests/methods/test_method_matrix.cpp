@@ -100,9 +100,9 @@ TEST_P(FastSharedModel, EveryMethodIsRightWarnsOrSaysWhyNot) {
 }
 
 // The slow half (label `slow`: its reference solves alone take up to
-// minutes). Left out, as RESULTS.md's matrix shows them: grk4as and odesd on
-// Lang (317 parameters) reach their answers, in about 1.5 minutes each, too
-// long for a test.
+// minutes). Left out, as RESULTS.md's matrix shows them: odesd and grk4as on
+// Lang (317 parameters) reach their answers within the limit of 20
+// times cvodes_fsa's time, in about 50 s and 100 s: too long for a test.
 class SlowSharedModel : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SlowSharedModel, EveryMethodIsRightWarnsOrSaysWhyNot) {
