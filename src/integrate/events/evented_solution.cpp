@@ -162,6 +162,36 @@ void EventedSolution::step(double t_limit) {
   }
 }
 
+// The instant of root i in (t_from, t1] at the sides side_ and the ends'
+// values g_start_, g_end_; NaN for none.
+double EventedSolution::instant_of_root(std::size_t i, double t_from, double t1) {
+  const EventSystem::Root& root = events_.roots_of_system()[i];
+  const bool ordered = side_[i] != 0 && side_[i] != EventSystem::kUnordered && t_from < t1;
+  // A g of t and p exactly 0 at the step's end (an output or stop time
+  // on it) counts as a crossing there, as CVODES counts it, also for a
+  // strict comparison that turns true just after. A g of the states
+  // only at an output time, where the output is the value after the
+  // instant in every method; elsewhere exactly 0 is rounding, which the
+  // next step settles. Never a g that was 0 already: a state resting on
+  // its threshold would cross it at every step.
+  const bool zero_at_end = (!root.reads_state || at_output_time(t1)) && g_end_[i] == 0.0 &&
+                           g_start_[i] != 0.0 && ordered;
+  // At an output time, a g of the states left by rounding a few ulps
+  // short of 0, coming to it from the step's start, is an instant there
+  // too: which side the step's state rounds to depends on the method,
+  // and the output must be the value after the instant in all of them.
+  const bool short_at_output =
+      !zero_at_end && root.reads_state && at_output_time(t1) && ordered &&
+      EventSystem::side_of(g_end_[i]) == side_[i] &&
+      std::fabs(g_end_[i]) < std::fabs(g_start_[i]) &&
+      std::fabs(g_end_[i]) <=
+          64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(g_start_[i]), 1.0);
+  if (short_at_output) return t1;
+  if (!zero_at_end && !comparison_changed(root, side_[i], g_end_[i]))
+    return std::numeric_limits<double>::quiet_NaN();
+  return locate(i, t_from, t1);
+}
+
 void EventedSolution::step_events(double t_limit) {
   if (restart_pending_) {
     inner_.restart(t_, y_after_.data());
@@ -202,31 +232,8 @@ void EventedSolution::step_events(double t_limit) {
     std::size_t first = roots.size();
     double tau = t1;
     for (std::size_t i = 0; i < roots.size(); ++i) {
-      // A g of t and p exactly 0 at the step's end (an output or stop time
-      // on it) counts as a crossing there, as CVODES counts it, also for a
-      // strict comparison that turns true just after. A g of the states
-      // only at an output time, where the output is the value after the
-      // instant in every method; elsewhere exactly 0 is rounding, which the
-      // next step settles. Never a g that was 0 already: a state resting on
-      // its threshold would cross it at every step.
-      const bool zero_at_end = (!roots[i].reads_state || at_output_time(t1)) &&
-                               g_end_[i] == 0.0 && g_start_[i] != 0.0 && side_[i] != 0 &&
-                               side_[i] != EventSystem::kUnordered && t_from < t1;
-      // At an output time, a g of the states left by rounding a few ulps
-      // short of 0, coming to it from the step's start, is an instant there
-      // too: which side the step's state rounds to depends on the method,
-      // and the output must be the value after the instant in all of them.
-      const bool short_at_output =
-          !zero_at_end && roots[i].reads_state && at_output_time(t1) && t_from < t1 &&
-          side_[i] != 0 && side_[i] != EventSystem::kUnordered &&
-          EventSystem::side_of(g_end_[i]) == side_[i] &&
-          std::fabs(g_end_[i]) < std::fabs(g_start_[i]) &&
-          std::fabs(g_end_[i]) <= 64.0 * std::numeric_limits<double>::epsilon() *
-                                      std::max(std::fabs(g_start_[i]), 1.0);
-      if (!zero_at_end && !short_at_output &&
-          !comparison_changed(roots[i], side_[i], g_end_[i]))
-        continue;
-      const double t_i = short_at_output ? t1 : locate(i, t_from, t1);
+      const double t_i = instant_of_root(i, t_from, t1);
+      if (std::isnan(t_i)) continue;
       if (t_i < tau || first == roots.size()) {
         tau = t_i;
         first = i;

@@ -57,6 +57,8 @@ class EventedSolution final : public SteppedSolution {
   // The instant at t with the solution y (in-out); found: located root or null.
   void instant(double t, double* y, const int* found);
   double locate(std::size_t root, double t0, double t1);
+  // The instant of one root in the step (t_from, t1]; NaN for none.
+  double instant_of_root(std::size_t i, double t_from, double t1);
   // step() without the context of an accumulation of events in its errors.
   void step_events(double t_limit);
   // step() for a solver that locates the roots itself.
