@@ -68,6 +68,10 @@ TEST_P(EveryMethod, MembersEqualSeparateSolvesWithOneTwoAndFourThreads) {
     base.param_lower = {0.7, 1.5, 0.35};
     base.param_upper = {0.9, 1.8, 0.45};
     base.options.set("order", 2);
+    // A shorter span: the set-valued solves cost 1.4 s each under
+    // ThreadSanitizer over [0, 2], and the span does not change what is
+    // compared.
+    base.output_times = {0.25, 0.5};
   }
   const auto sets = parameter_sets(6);
   std::vector<Result> separate;

@@ -82,9 +82,13 @@ TEST(ResultArrays, EveryMethodsArraysHaveTheExtentsOfTheirAxes) {
     EXPECT_EQ(x.layout()[0].stride, 2u);
     EXPECT_EQ(x.layout()[1].stride, 1u);
     const ResultArrayView s = arrays[result_array_index("S")];
-    if (!r.s.empty()) EXPECT_EQ(s.extents, (std::vector<std::size_t>{2, 2, r.s_times.size()}));
+    if (!r.s.empty()) {
+      EXPECT_EQ(s.extents, (std::vector<std::size_t>{2, 2, r.s_times.size()}));
+    }
     const ResultArrayView g = arrays[result_array_index("gradient")];
-    if (!r.gradient.empty()) EXPECT_EQ(g.extents, (std::vector<std::size_t>{2, 1}));
+    if (!r.gradient.empty()) {
+      EXPECT_EQ(g.extents, (std::vector<std::size_t>{2, 1}));
+    }
     EXPECT_EQ(g.layout().size(), r.gradient.empty() ? 2u : 1u)
         << "one objective: the gradient is a list of np";
     const ResultArrayView hull = arrays[result_array_index("x_hull")];
