@@ -10,9 +10,9 @@
 //   killed      still running at the time limit, max(2 s, 20 x cvodes_fsa),
 //               at most --max-limit seconds (default 240: above the goal of 20 x cvodes_fsa on every shared model, Lang 170 s)
 // Error: the largest |S_ij - S_ref,ij| over outputs (adjoint methods: S(T)
-// only), relative to the largest |S_ref| of its column (parameter) or of its
-// row (state), whichever is larger, and to no less than 1e-6 of the largest
-// |S_ref| of all. Each cell runs in a child process (fork), so a
+// only), relative to the largest |S_ref| over all outputs of its column
+// (parameter) or of its row (state), whichever is larger, and to no less
+// than 1e-6 of the largest |S_ref| of all. Each cell runs in a child process (fork), so a
 // limit is a hard one and a crash stays a verdict.
 //
 // With --choice: the goals of the automatic method instead. Every method
@@ -125,17 +125,22 @@ bool model_case(const std::string& path, double rtol, double ref_rtol, ModelCase
 // larger of the largest |S_ref| in its column j (a parameter: what forward
 // methods control) and in its row i (a state: what an adjoint row
 // controls), and never to less than 1e-6 of the largest |S_ref| (an S a
-// million times below all others is judged against them).
+// million times below all others is judged against them). The scales are
+// taken over every output of the reference, whichever outputs the method
+// returns: an error of S(T) weighs the same for an adjoint method as for a
+// forward one (when every state has decayed below atol at T, S(T) is
+// noise at the tolerances for both; judged against S(T) alone, only the
+// adjoint's cell would say so).
 double s_error(const odesens::Result& r, const odesens::Result& ref) {
   const std::size_t nx = ref.nx, np = ref.np, nt = ref.times.size();
   if (np == 0) return 0.0;
   if (r.s.empty()) return NAN;  // no S: never "ok"
   const std::size_t nts = r.s_times.size(), first = nt - nts;
   std::vector<double> col(np, 0.0), row(nx, 0.0);
-  for (std::size_t k = 0; k < nts; ++k)
+  for (std::size_t k = 0; k < nt; ++k)
     for (std::size_t j = 0; j < np; ++j)
       for (std::size_t i = 0; i < nx; ++i) {
-        const double v = std::fabs(ref.s_at(first + k, i, j));
+        const double v = std::fabs(ref.s_at(k, i, j));
         col[j] = std::max(col[j], v);
         row[i] = std::max(row[i], v);
       }

@@ -10,14 +10,18 @@ namespace odesens::cvodes {
 
 // The status a negative CVODES flag ends a solve with.
 Status status_for_flag(int flag);
-// CVODES' name of a flag ("CV_TOO_MUCH_WORK").
+// CVODES' name of a flag ("CV_TOO_MUCH_WORK"), for logs and tests.
 std::string flag_name(int flag);
+// What a negative flag means, in a user's words ("the Newton iteration did
+// not converge, however small the step"): what messages say, never the
+// flag's name (a flag without a description here: "CVODES error N").
+std::string flag_text(int flag);
 // Failures that NaN or Inf from the model may have caused (repeated
 // evaluation or convergence failures, too much work), which are then
 // reported as not_finite.
 bool may_come_from_nonfinite(int flag);
 // Throws Error(status_for_flag) for a negative flag of a call that has no
-// session to ask for CVODES' message (set-up calls): "`call` failed (NAME)".
+// session to ask for CVODES' message (set-up calls): "`call` failed: TEXT".
 void check_flag(int flag, const char* call);
 
 }  // namespace odesens::cvodes

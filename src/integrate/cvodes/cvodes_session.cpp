@@ -28,12 +28,13 @@ namespace {
 
 // CVODES reports errors through this handler instead of printing them; the
 // last message becomes part of the odesens error.
-void capture_message(int, const char* module, const char* function, char* msg, void* data) {
+void capture_message(int, const char*, const char*, char* msg, void* data) {
   // The adjoint module reports a backward failure after the backward
   // integrator has said why, so the previous message is kept too.
+  // Its words only: the module and function names are CVODES' internals.
   auto* last = static_cast<std::string*>(data);
-  const std::string text = std::string(module ? module : "CVODES") + "::" +
-                           (function ? function : "?") + ": " + (msg ? msg : "");
+  const std::string text = msg ? msg : "";
+  if (text.empty()) return;
   // A message CVODES repeats (its t + h = t warning, up to ten times) is kept once.
   if (last->size() >= text.size() &&
       last->compare(last->size() - text.size(), text.size(), text) == 0)
@@ -279,8 +280,8 @@ void Session::check(int flag, const char* call) {
     fail_blaming_nonfinite(message);
     throw Error(Status::solver_failed, message);
   }
-  std::string message = std::string(call) + " failed (" + flag_name(flag) + ")";
-  if (!last_message_.empty()) message += ": " + last_message_;
+  std::string message = std::string(call) + " failed: " + flag_text(flag);
+  if (!last_message_.empty()) message += " (" + last_message_ + ")";
   if (may_come_from_nonfinite(flag)) fail_blaming_nonfinite(message);
   throw Error(status_for_flag(flag), message);
 }

@@ -23,7 +23,7 @@ const double* CvodesStepper::x() const { return N_VGetArrayPointer(session_.stat
 void CvodesStepper::step(double t_limit) {
   if (++steps_since_output_ > max_steps_) {
     const std::string message =
-        "CVode failed (CV_TOO_MUCH_WORK): at t = " + number_text(t_) + ", max_steps = " +
+        "CVode stopped at t = " + number_text(t_) + ": max_steps = " +
         std::to_string(max_steps_) + " steps taken before reaching t = " + number_text(t_limit) +
         " (raise max_steps, or check the model for stiffness or a blow-up)";
     session_.fail_blaming_nonfinite(message);

@@ -80,8 +80,7 @@ void silence(void* mem) {
   const Status status = flag == CV_TOO_MUCH_WORK ? Status::too_much_work : Status::solver_failed;
   throw Error(status, std::string("CVODES could not integrate the ") + pass +
                           " bounding system to t = " + time_text(t) + " (" +
-                          cvodes::flag_name(flag) +
-                          (flag == CV_TOO_MUCH_WORK ? ", max_steps reached" : "") +
+                          cvodes::flag_text(flag) +
                           "); the enclosure may be growing too fast: a smaller box, a higher "
                           "order or a shorter time span help");
 }

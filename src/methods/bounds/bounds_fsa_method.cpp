@@ -56,8 +56,7 @@ namespace {
 [[noreturn]] void bounding_failed(int flag, double t) {
   const Status status = flag == CV_TOO_MUCH_WORK ? Status::too_much_work : Status::solver_failed;
   throw Error(status, "CVODES could not integrate the bounding system before t = " +
-                          time_text(t) + " (" + cvodes::flag_name(flag) +
-                          (flag == CV_TOO_MUCH_WORK ? ", max_steps reached" : "") +
+                          time_text(t) + " (" + cvodes::flag_text(flag) +
                           "); the enclosure may be growing too fast: a smaller box, a higher "
                           "order or a shorter time span help");
 }
