@@ -96,6 +96,41 @@ if(NOT other EQUAL 2 OR NOT other_err MATCHES "unknown command 'run': odesens-mp
 endif()
 message(STATUS "odesens-mpi on 2 ranks: the threaded document, bit for bit")
 
+# Ctrl-C on mpirun (one SIGINT to mpirun alone, as a terminal sends it:
+# the ranks have process groups of their own) stops every rank as a kill
+# of the threaded command does: FILE.h5, not the .partial, with stopped_by
+# and the members done (docs/cli.md, "Stopping an MPI run"). mpirun's own
+# status is OpenMPI's, not checked. `timeout --foreground`: without it,
+# timeout signals mpirun's process group too, and mpirun takes the second
+# SIGINT as the second Ctrl-C (stop at once).
+find_program(TIMEOUT timeout)
+if(TIMEOUT)
+  string(REPEAT "1.2,0.7\n" 100000 many_rows)
+  file(WRITE ${WORK}/many.csv "k2,k1\n${many_rows}")
+  execute_process(COMMAND ${TIMEOUT} --foreground -s INT 3
+                          ${MPIEXEC} --oversubscribe --allow-run-as-root -np 2 ${ODESENS_MPI}
+                          ensemble m.ode --method cvodes_fsa --params many.csv --tout 0:5:11
+                          --threads 1 --out stopped.h5
+                  WORKING_DIRECTORY ${WORK} RESULT_VARIABLE stopped ERROR_VARIABLE stopped_err
+                  TIMEOUT 120)
+  find_program(H5DUMP h5dump)
+  if(NOT EXISTS ${WORK}/stopped.h5 OR EXISTS ${WORK}/stopped.h5.partial)
+    message(FATAL_ERROR "SIGINT to mpirun: no stopped.h5 (exit ${stopped}):\n${stopped_err}")
+  endif()
+  if(H5DUMP)
+    execute_process(COMMAND ${H5DUMP} -a /stopped_by -a /members_done stopped.h5
+                    WORKING_DIRECTORY ${WORK} RESULT_VARIABLE dumped OUTPUT_VARIABLE dump)
+    string(REGEX MATCH "members_done[^}]*\\(0\\): ([0-9]+)" done_match "${dump}")
+    set(done ${CMAKE_MATCH_1})
+    if(NOT dumped EQUAL 0 OR NOT dump MATCHES "\"SIGTERM\"" OR NOT done
+       OR done GREATER_EQUAL 100000)
+      message(FATAL_ERROR "SIGINT to mpirun: stopped.h5 has no stopped_by = SIGTERM or no "
+                          "members done below 100000 (members_done '${done}'):\n${dump}")
+    endif()
+    message(STATUS "SIGINT to mpirun: stopped.h5 with ${done} members done, stopped_by SIGTERM")
+  endif()
+endif()
+
 # odesens-mpi fit on PEtab conformance case 0001 (../shared, or
 # ODESENS_SHARED_DIR): the waterfall JSON, the HDF5 document (but the
 # starts' wall times) and --best equal `odesens fit`'s; one waterfall, from
