@@ -14,6 +14,7 @@
 #include "integrate/erk/erk_engine.hpp"
 #include "integrate/erk/erk_stepped_solution.hpp"
 #include "integrate/output_grid.hpp"
+#include "odesens/odesens.hpp"
 
 
 namespace odesens::integrate::erk {
@@ -73,3 +74,39 @@ TEST(ErkAllocations, CounterSeesAnAllocation) {
 
 }  // namespace
 }  // namespace odesens::integrate::erk
+
+namespace odesens {
+namespace {
+
+// A solve allocates what its result needs and its set-up, never per event:
+// a sawtooth that resets every time unit, solved to t = 10 and to t = 40
+// with the same single output, allocates the same number of times.
+TEST(EventAllocations, MoreEventsDoNotAllocateMore) {
+  const char* sawtooth =
+      "param k = 0.5\nstate c = 0\nstate x = 1\ndc/dt = 1\ndx/dt = -k*x\n"
+      "event reset when c >= 1: c = 0; x = x + 1\n";
+  for (const char* method : {"dopri8s", "odesd", "cvodes_fsa"}) {
+    std::int64_t counted[2] = {0, 0};
+    std::int64_t steps[2] = {0, 0};
+    for (int run = -1; run < 2; ++run) {  // run -1: one-time set-ups (caches, pools)
+      Problem p;
+      p.model = load_ode_text(sawtooth, "sawtooth.ode");
+      p.output_times = {run == 1 ? 40.5 : 10.5};
+      p.rtol = 1e-8;
+      p.atol = {1e-10};
+      allocations = 0;
+      counting = true;
+      const Result r = solve(p, method);
+      counting = false;
+      if (run < 0) continue;
+      counted[run] = allocations;
+      steps[run] = r.stats.steps;
+      EXPECT_NEAR(r.x_at(0, 0), 0.5, 1e-6) << method << ": the sawtooth reset every unit";
+    }
+    EXPECT_EQ(counted[0], counted[1]) << method << ": 10 and 40 events, " << steps[0] << " and "
+                                      << steps[1] << " steps";
+  }
+}
+
+}  // namespace
+}  // namespace odesens

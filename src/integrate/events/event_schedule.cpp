@@ -53,11 +53,19 @@ void EventSchedule::evaluate_triggers(double t, const double* x, const std::vect
       fire(k, t, x, jump, record);
     } else if (!now && trigger_[k]) {
       trigger_[k] = 0;
-      if (!events[k].persistent)
-        pending_.erase(std::remove_if(pending_.begin(), pending_.end(),
-                                      [k](const Pending& e) { return e.event == k; }),
-                       pending_.end());
+      if (!events[k].persistent) cancel(k);
     }
+  }
+}
+
+void EventSchedule::cancel(std::size_t k) {
+  for (std::size_t q = 0; q < pending_.size();) {
+    if (pending_[q].event != k) {
+      ++q;
+      continue;
+    }
+    spare_.push_back(std::move(pending_[q]));
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(q));
   }
 }
 
@@ -65,6 +73,12 @@ void EventSchedule::fire(std::size_t k, double t, const double* x, ForwardJump& 
                          InstantRecord& record) {
   const EventSystem::Event& event = ctx_.system->events()[k];
   Pending e;
+  if (!spare_.empty()) {  // its vectors keep their capacity
+    e = std::move(spare_.back());
+    spare_.pop_back();
+  }
+  e.values.clear();  // empty: no values from the trigger time
+  e.dvalues.clear();
   e.event = k;
   e.order = fired_++;
   double d = 0.0;
@@ -122,10 +136,11 @@ bool EventSchedule::execute_due(double t, double* x, RootSides& roots, ForwardJu
                   "events keep firing at t = " + number_text(t) + ": more than " +
                       std::to_string(kMaxExecutionsPerInstant) +
                       " executions at one instant (an assignment re-triggers its own event?)");
-    const Pending e = std::move(pending_[best]);
+    Pending e = std::move(pending_[best]);
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(best));
     execute(e, t, x, jump, record);
     changed = changed || !ctx_.system->events()[e.event].targets.empty();
+    spare_.push_back(std::move(e));
     roots.take_moved_sides(t, x);
     evaluate_triggers(t, x, roots.sides(), jump, record);
   }
@@ -139,11 +154,12 @@ void EventSchedule::execute(const Pending& e, double t, double* x, ForwardJump& 
   ++executed_;
   record.execute(e.event, e.order, e.point, !e.values.empty(), x);
   if (m == 0) return;
-  std::vector<double> values = e.values;
+  const double* values = e.values.data();
   const double* D = e.dvalues.data();
-  if (values.empty()) {
-    values.assign(m, 0.0);
-    ctx_.system->assignment_values(e.event, t, x, ctx_.p, values.data(), ctx_.ws);
+  if (e.values.empty()) {  // the values at execution (values_ keeps its capacity)
+    values_.assign(m, 0.0);
+    ctx_.system->assignment_values(e.event, t, x, ctx_.p, values_.data(), ctx_.ws);
+    values = values_.data();
     if (ctx_.ns > 0) D = jump.assignment_derivative(e.event, t, x);
   }
   for (std::size_t r = 0; r < m; ++r) {

@@ -62,6 +62,9 @@ class EventSchedule {
 
  private:
   void fire(std::size_t k, double t, const double* x, ForwardJump& jump, InstantRecord& record);
+  // Drops the pending executions of event k (a non-persistent trigger
+  // that turned false), keeping their buffers.
+  void cancel(std::size_t k);
   // The due event of highest priority (pending_.size(): none).
   std::size_t most_urgent(double t, const double* x) const;
   void execute(const Pending& e, double t, double* x, ForwardJump& jump, InstantRecord& record);
@@ -70,6 +73,10 @@ class EventSchedule {
   std::vector<char> trigger_;
   std::unique_ptr<bool[]> trigger_now_;
   std::vector<Pending> pending_;
+  // Executed or cancelled events whose buffers the next firings reuse: an
+  // event allocates nothing once as many have been pending at once.
+  std::vector<Pending> spare_;
+  std::vector<double> values_;  // execute()'s assignment values
   std::size_t fired_ = 0, executed_ = 0;
   bool scheduled_ = false;  // fire() scheduled an execution after now
 };
