@@ -1,6 +1,6 @@
-// The ERK step loop allocates nothing: the workspace is sized once. Counts
-// every operator new of this thread between two points
-// (support/allocation_counter.hpp).
+// The ERK step loop allocates nothing: the workspace is sized once; and
+// events allocate nothing per firing, in any method. Counts every operator
+// new of this thread between two points (support/allocation_counter.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 
 #include <cvodes/cvodes.h>
 
-#include <cstdlib>
+#include <string>
 
 namespace odesens::cvodes {
 
@@ -13,13 +13,6 @@ Status status_for_flag(int flag) {
     case CV_ILL_INPUT: return Status::invalid_argument;
     default: return Status::solver_failed;
   }
-}
-
-std::string flag_name(int flag) {
-  char* name = CVodeGetReturnFlagName(flag);  // malloc'ed by CVODES
-  std::string text = name ? name : "flag " + std::to_string(flag);
-  free(name);
-  return text;
 }
 
 std::string flag_text(int flag) {

@@ -10,8 +10,6 @@ namespace odesens::cvodes {
 
 // The status a negative CVODES flag ends a solve with.
 Status status_for_flag(int flag);
-// CVODES' name of a flag ("CV_TOO_MUCH_WORK"), for logs and tests.
-std::string flag_name(int flag);
 // What a negative flag means, in a user's words ("the Newton iteration did
 // not converge, however small the step"): what messages say, never the
 // flag's name (a flag without a description here: "CVODES error N").
