@@ -14,6 +14,7 @@
 #include "integrate/erk/erk_engine.hpp"
 #include "methods/internal_diff/sensitivity_error_norm.hpp"
 #include "odesens/odesens.hpp"
+#include "support/max_abs.hpp"
 #include "support/reference.hpp"
 #include "support/sensitivity_problems.hpp"
 
@@ -121,7 +122,11 @@ TEST(Dopri8s, ErrorTestOfSigmaKeepsSTightWhenStatesAreLoose) {
 }
 
 // §2.4: η̃ at TOL carries x; σ from a bundle stepping at TOLS is no worse
-// than that of a bundle whose own nominal is at TOLS.
+// than that of a bundle whose own nominal is at TOLS. Measured (accurate /
+// shared): 2.45e-7 / 2.42e-7 at TOLS 1e-4 and 3.0e-8 / 2.7e-8 at 1e-6, both
+// at the steps' own error since steps with h·ρ(J) > 2 land on the output
+// times (1.3e-6 / 1.5e-6 and 4.4e-8 / 7.3e-8 from dop853's dense output
+// before): a tie, within 25 %.
 TEST(Dopri8s, AccurateNominalGivesStatesAtTolAndNoWorseSensitivities) {
   ODESENS_REQUIRE_SHARED_MODEL("detest_c1.ode");
   for (double tols : {1e-4, 1e-6}) {
@@ -134,7 +139,7 @@ TEST(Dopri8s, AccurateNominalGivesStatesAtTolAndNoWorseSensitivities) {
     const Result rs = solve(shared, "dopri8s");
     const C1Errors ea = c1_errors(ra), es = c1_errors(rs);
     EXPECT_LE(ea.x, 10 * tols * tols) << "TOLS " << tols;
-    EXPECT_LE(ea.s, es.s) << "TOLS " << tols;
+    EXPECT_LE(ea.s, 1.25 * es.s) << "TOLS " << tols;
     EXPECT_LE(ea.s, tols) << "TOLS " << tols;
     EXPECT_GT(ra.stats.extra.at("nominal_steps"), ra.stats.steps) << "TOLS " << tols;
   }
@@ -497,6 +502,25 @@ TEST(Dopri8s, StiffnessWithAComplexDominantPairIsDeclared) {
   std::string message;
   EXPECT_EQ(dopri8s_status(p, &message), Status::stiff) << message;
   EXPECT_NE(message.find("cvodes_fsa"), std::string::npos) << message;
+}
+
+// Van der Pol (mu = 1000) over [0, 0.5] stays on its slow manifold: no
+// stiffness test fires, accuracy holds the steps at h·ρ(J) 2.5 to 5, where
+// dop853's dense output no longer follows the fast mode. S's component along
+// it, read from the interpolant at 101 output times, was up to 25 % off
+// (3.8e-2 of max |S|) with no warning; steps now land on output times where
+// h·ρ > 2 (3.8e-4). The sparse grid's outputs sit on step ends either way.
+TEST(Dopri8s, OutputsInsideStepsOnAStiffModeAreNotInterpolated) {
+  Problem p = builtin_problem("vanderpol", linspace(0.0, 0.5, 101));
+  const Result ref = cvodes_reference(p, false);
+  const Result r = solve(p, "dopri8s");
+  EXPECT_TRUE(r.warnings.empty());
+  const double scale = testing::max_abs(ref.s);
+  EXPECT_LE(testing::max_abs_diff(r.s, ref.s) / scale, 2e-3);
+  // Landing costs steps only where the dense output was unfit.
+  Problem sparse = p;
+  sparse.output_times = {0.0, 0.5};
+  EXPECT_LT(r.stats.steps, 2 * solve(sparse, "dopri8s").stats.steps);
 }
 
 // With the test off it steps on until max_steps, and still says why.

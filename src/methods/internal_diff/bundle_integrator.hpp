@@ -33,6 +33,8 @@
 //     to the method's order and used for output times; without, the
 //     caller lands steps on its output times and interpolate() serves only
 //     to locate the roots of events (to a lower order).
+//     dense_output_fits_next_step(): false when the next step should land
+//     on an output time inside it rather than interpolate there.
 //   - start() again later restarts the bundle (after an event); counts()
 //     go on from the earlier parts.
 //   - f is evaluated for all L trajectories at once, through the BundleRhs
@@ -84,6 +86,11 @@ class BundleIntegrator {
   virtual const double* x() const = 0;      // the bundle at t()
   virtual const double* x_low() const = 0;  // its low part
   virtual bool has_dense_output() const = 0;
+  // Whether outputs inside the next step may come from the dense output.
+  // An explicit engine whose steps reach h·ρ(J) of order one is stepping
+  // on modes its dense output cannot follow (stiff ones, held by accuracy
+  // below the stability limit): there it lands on the output times instead.
+  virtual bool dense_output_fits_next_step() const { return has_dense_output(); }
   virtual void interpolate(double t, double* X) = 0;
   virtual BundleCounts counts() const = 0;
 };

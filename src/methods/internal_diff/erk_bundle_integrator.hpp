@@ -42,6 +42,8 @@ class ErkBundleIntegrator final : public BundleIntegrator {
   const double* x() const override { return engine_.x(); }
   const double* x_low() const override { return engine_.x_low(); }
   bool has_dense_output() const override { return true; }
+  // h·ρ(J) of the proposed step at most 2 (kDenseOutputLimit in the .cpp).
+  bool dense_output_fits_next_step() const override;
   void interpolate(double t, double* X) override;
   BundleCounts counts() const override;
 

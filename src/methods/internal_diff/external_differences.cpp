@@ -32,7 +32,7 @@ void run_alone(const SolveSetup& s, const double* x0, const double* p, Visit&& v
   for (std::size_t k = 0; k < at.first_after_start(); ++k) visit(k, solution.x());
   std::vector<double> buffer(single.size());
   while (solution.t() < s.t_end()) {
-    solution.step(at.limit(s.t_end()));
+    solution.step(at.limit(s.t_end(), integrator->dense_output_fits_next_step()));
     at.collect(solution, buffer.data(), visit);
   }
   tally.add(integrator->counts(), tally.bundle);

@@ -106,7 +106,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
 
   RunTally tally;
   while (solution.t() < t_end) {
-    solution.step(sigma_at.limit(t_end));
+    solution.step(sigma_at.limit(t_end, bundle->dense_output_fits_next_step()));
     if (norm.sensitivity_decided()) ++tally.sensitivity_limited;
     sigma_at.collect(solution, y.data(), [&](std::size_t k, const double* yk) {
       out.set_from_solution(k, yk, !accurate);
@@ -118,7 +118,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
     const double* eta_low = eta_shared_low.data();
     if (accurate) {
       while (nominal->t() < bundle->t()) {
-        nominal->step(x_at.limit(bundle->t()));
+        nominal->step(x_at.limit(bundle->t(), nominal->dense_output_fits_next_step()));
         x_at.collect(*nominal_solution, y.data(),
                      [&](std::size_t k, const double* xk) { out.set_states(k, xk); });
       }

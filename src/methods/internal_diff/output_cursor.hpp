@@ -29,9 +29,11 @@ class OutputCursor {
   std::size_t first_after_start() const { return first_; }
   bool done() const { return next_ == times_.size(); }
 
-  // Where the next step may end on its way to t_target.
-  double limit(double t_target) const {
-    if (dense_ || done()) return t_target;
+  // Where the next step may end on its way to t_target; interpolate:
+  // whether the dense output is fit for outputs inside that step
+  // (BundleIntegrator::dense_output_fits_next_step).
+  double limit(double t_target, bool interpolate = true) const {
+    if ((dense_ && interpolate) || done()) return t_target;
     return std::min(t_target, times_[next_]);
   }
 
