@@ -1349,8 +1349,11 @@ outputs, every method that can serve a goal and `auto` at rtol 1e-8, atol 1e-10 
 tolerances), each the best of three solves (of up to 30 while they take under 30 ms in all)
 in a process of its own (30 s at most). Right:
 error <= 1e-4 against cvodes_fsa at rtol 1e-11, atol 1e-13, and no warning (S: the
-matrix's measure; gradient of G = sum_i x_i(T): the largest |g_j - g_ref,j| over the
-largest |g_ref|; cvodes_asa and erk_adjoint with final_sensitivity=0). Each goal gives the
+matrix's measure; gradient of G = sum_i (1 + i/nx) x_i(T): the largest |g_j - g_ref,j|
+over the largest |sum_i (1 + i/nx) S_ref,ij(t)| over the span, as S(T) is judged; not the
+plain sum of the states, which mass-conserving models conserve: its gradient is 0, and
+every method was judged WRONG on Brannmark and DETEST C1 for its rounding; cvodes_asa and
+erk_adjoint with final_sensitivity=0). Each goal gives the
 fastest right method, what auto ran (after its fallback, if any), its verdict and time (the
 probe included), and the ratio. The rule: docs/methods/auto.md."""
 
