@@ -1025,37 +1025,38 @@ def replace_section(name):
 INTERNAL_DIFF_GOALS = """\
 ### Goals of the dopri8s/grk4as issue, as measured in this run
 
-Since the previous run the trajectories' states are summed compensated (docs/methods/dopri8s.md):
-that changed the errors below, not the step counts.
+Since the previous run dopri8s lands on output times where a step would reach h·rho(J) > 2
+instead of reading them from dop853's dense output (docs/methods/dopri8s.md, "Output
+times"): on C1 at TOLS 1e-4 `accurate` takes 23 steps instead of 16, and its error fell
+from 1.3e-6 to 2.5e-7; the other rows' step counts moved by at most 4.
 
-- **Error <= TOLS on C1 at TOLS <= 1e-6: met** (shared 0.02 and 0.16 TOLS at 1e-6 and
-  1e-7; accurate 0.05 and 0.26).
-- **external/internal >= 2 on C1: met** (shared 3.1, accurate 4.7-5.2 at 1e-6 and 1e-7);
-  **>= 3 on C5: met** (shared 6.2-7.7, accurate 8.2-10.2); **aim >= 6 on C5 with 8 lanes:
-  met** by both at TOLS <= 1e-6. 8 lanes against 1: 6.2-8.2x on C5, 1.6-1.8x on C1.
+- **Error <= TOLS on C1 at TOLS <= 1e-6: met** (shared 0.03 and 0.15 TOLS at 1e-6 and
+  1e-7; accurate 0.03 and 0.34).
+- **external/internal >= 2 on C1: met** (shared 3.1-3.2, accurate 4.2-5.2 at 1e-6 and
+  1e-7); **>= 3 on C5: met** (shared 5.2, accurate 7.1-7.7); **aim >= 6 on C5 with 8
+  lanes: met by `accurate`, not by `shared` (5.2)**. 8 lanes against 1: 3.5x on C5,
+  1.6-1.9x on C1 (this machine's widest lanes; an earlier machine measured 6-8x on C5).
 - **dopri8s faster than cvodes_fsa on C5 at equal achieved error**: met at TOLS 1e-6
-  (shared 1.45x, accurate 1.94x) and by `accurate` at 1e-7 (1.16x); **missed by `shared` at
-  1e-7 (0.88x)**: C5's error sits at the rounding floor of internal differences, about
+  (shared 1.31x, accurate 1.78x) and by `accurate` at 1e-7 (1.25x); **missed by `shared` at
+  1e-7 (0.84x)**: C5's error sits at the rounding floor of internal differences, about
   sqrt(eps) max|S| = 5e-7 (the paper's Eq. 8), from TOLS 1e-5 on, so tighter TOLS only
   costs steps; the cvodes_fsa run at least as accurate is the same (rtol 1e-8) for every
-  TOLS. For the same reason C5 at TOLS 1e-7 misses TOLS itself (4.7 TOLS), as the paper
+  TOLS. For the same reason C5 at TOLS 1e-7 misses TOLS itself (4.9 TOLS), as the paper
   does there.
-- **grk4as on E3: error <= TOLS at TOLS <= 1e-6: met by `corrected`** (0.08 and 0.71 TOLS
-  at 1e-6 and 1e-7; 33 TOLS at 1e-6 before the compensated sums, when 83 000 steps of
-  rounding at the states' scale, divided by epsilon_j, added up to 2-3e-5). **Missed by
-  `frozen`** (12 and 36 TOLS): the paper's GRK4AS is a W-method for the perturbed
-  trajectories, sigma is of order 1 for nonlinear f (the fixed-step tests), and the
-  embedded estimate (14) does not see that error, so it grows as TOLS shrinks.
-- **external/internal >= 1 on E3: met** (corrected 1.26, frozen 2.2-2.5).
+- **grk4as on E3: error <= TOLS at TOLS <= 1e-6: met by `corrected`** (0.04 and 0.37 TOLS
+  at 1e-6 and 1e-7). **Missed by `frozen`** (12 and 37 TOLS): the paper's GRK4AS is a
+  W-method for the perturbed trajectories, sigma is of order 1 for nonlinear f (the
+  fixed-step tests), and the embedded estimate (14) does not see that error, so it grows
+  as TOLS shrinks.
+- **external/internal >= 1 on E3**: frozen 2.5-2.9; corrected 1.44-1.47, except 0.96 at
+  TOLS 1e-6 in this run (three repeats of 0.6 s each on a shared machine).
 - **E3x10, external/internal >= 3 with dense LU, >= 1.5 with KLU: met by `frozen`** (dense
-  3.2-3.7, KLU 2.1-2.3), **missed by `corrected`** (dense 2.1-2.2, KLU 1.13-1.14):
+  4.8-6.1, KLU 2.1-2.5), **missed by `corrected`** (dense 2.8-3.4, KLU 1.14-1.20):
   `corrected` adds one Jacobian-vector product per perturbed trajectory and stage (34 x 4
   per step, each through the model's tape), which costs about what the external runs' own
   LU factorizations cost; with KLU the shared LU saves little, so the products decide.
-- E3x10's error stays near 1.3e-6 at every TOLS (1.25 TOLS at 1e-6): the floor of Eq. 8 for
-  the small parameter a3 = 0.0785 (epsilon_j = sqrt(eps) a3 by rule (17)) on the copies
-  whose states reach ~10; one copy starting at 1.1 alone shows the same value.
-- grk4as stays 20-500x slower than cvodes_fsa bdf on E3, whose BDF needs a few hundred
+  Its error meets TOLS (0.21 TOLS at 1e-6); `frozen` misses it (73 TOLS at 1e-6).
+- grk4as stays 20-630x slower than cvodes_fsa bdf on E3, whose BDF needs a few hundred
   steps where GRK4A at TOL = TOLS^2 needs 4 000-280 000."""
 
 
