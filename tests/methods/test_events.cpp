@@ -319,6 +319,35 @@ TEST_P(ForwardEvents, ASwitchOfTAloneOnAnOutputTimeIsSteppedTo) {
   EXPECT_LT(r.stats.steps, 2000) << method;
 }
 
+// A switch of t alone at t0 itself: an input `piecewise(a, t <= te, b)`
+// with te = t0 (Fujita_SciSignal2010's EGF, on for t <= EGF_end = 0) is b
+// from just after t0 on, and x' = -b x, so dx/da = 0. Each method's first
+// step used f's derivatives at t0 exactly, on the branch a, over the whole
+// step; where a = b (Fujita: EGF = EGF_0 = 0 on both), x is smooth, the
+// first step long and dx/da far from 0: odesd gave dx/dEGF_0 of 2e3 on
+// Fujita where it is 0, pbsr 7e3 (with a warning). The switch now restarts
+// the solver just after t0.
+TEST_P(ForwardEvents, ASwitchAtTheStartTimeActsFromItsFirstStep) {
+  const std::string method = GetParam();
+  auto problem = event_ode_problem(
+      "param a = 0.5\nparam b = 0.5\nparam te = 0\nstate x = 1e6\n"
+      "dx/dt = -piecewise(a, t <= te, b) * x\n",
+      linspace(0, 2, 21));
+  problem.rtol.reset();  // the method's defaults
+  problem.atol.clear();
+  const Result r = solve(problem, method);
+  double worst_a = 0.0, largest_b = 0.0, worst_x = 0.0;
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    const double x = 1e6 * std::exp(-0.5 * r.times[i]);
+    worst_x = std::max(worst_x, std::fabs(r.x[i] / x - 1));
+    worst_a = std::max(worst_a, std::fabs(r.s[3 * i]));
+    largest_b = std::max(largest_b, std::fabs(r.s[3 * i + 1]));
+  }
+  EXPECT_LT(worst_x, 1e-4) << method;
+  EXPECT_NEAR(largest_b, 1e6 * 2 * std::exp(-1.0), 1e-3 * largest_b) << method;  // max of t x
+  EXPECT_LT(worst_a, 1e-6 * largest_b) << method;
+}
+
 // Oliveira_NatCommun2021's transmission rate switches at t_2 = 97. CVODES
 // failed to step across it at tight tolerances ("could not advance past
 // t = 96.99999999999999" at rtol 1e-10), and cvodes_asa's backward problem

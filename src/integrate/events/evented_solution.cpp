@@ -304,8 +304,23 @@ void EventedSolution::fire_time_switch(double t_switch) {
   std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
   events_.root_values(t_switch, y_scratch_.data(), g_new_.data());
   side_ = events_.sides();
-  if (switch_crossings(events_.roots_of_system(), side_, g_new_.data(), found_.data()))
+  if (switch_crossings(events_.roots_of_system(), side_, g_new_.data(), found_.data())) {
     instant(t_switch, y_scratch_.data(), found_.data());
+    return;
+  }
+  // No side changed here: the side was taken before, at t0 (a switch at t0
+  // itself, `t <= t_end` with t_end = t0, settled to the side after it) or
+  // at a root located earlier. The inner solver evaluates f itself, and its
+  // f, Jacobians and history up to now were on the branch before the
+  // switch (held at t0 exactly): it starts again here, on the new one.
+  // Else a one-step method uses f's value at t0 over its whole first step
+  // (Fujita_SciSignal2010: EGF = EGF_0 for t <= 0, dx/dEGF_0 of 1e3 where
+  // it is 0).
+  if (!restart_pending_) {
+    t_ = t_switch;
+    std::copy(y_scratch_.begin(), y_scratch_.end(), y_after_.begin());
+    restart_pending_ = true;
+  }
 }
 
 }  // namespace odesens::integrate

@@ -23,6 +23,7 @@
 #include "integrate/cvodes/cvodes_stepper.hpp"
 #include "methods/pbs/propagator_follower.hpp"
 #include "methods/pbs/sensitivity_propagator.hpp"
+#include "methods/pbs/state_error_check.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::pbs {
@@ -200,6 +201,7 @@ Result run_or_tighten(const Problem& problem, const MethodOptions& options,
     for (double& a : tighter.atol) a /= factor;
     try {
       Result r = run(tighter, options, settings);
+      if (options.get_int("state_check") != 0 && r.np > 0) check_state_error(tighter, options, r);
       if (factor > 1.0)
         r.warnings.push_back("the state solve failed at " + failures +
                              "; these results are from a state solve at " + tolerances(tighter));
@@ -238,6 +240,11 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    "pieces, states from the solver's interpolant), warn (say so in the "
                    "result) or off; needs exp_jacobian=midpoint",
                    {"refine", "warn", "off"}});
+  specs.push_back(flag_option(
+      "state_check", true,
+      "1: solve the states again at tolerances 10 times tighter and warn when the states' "
+      "global error exceeds 300 times their tolerances (S, computed along them, inherits "
+      "it; 0 to 35 % more time on the shared models); 0: skip"));
   specs.push_back({"outputs", OptionType::text, std::string("interpolate"),
                    "S at output times inside a state solver step: interpolate (the step's "
                    "exponential update restricted to the output, with J interpolated from the "

@@ -1,0 +1,36 @@
+// The states' global error, which S inherits. pbsr and exp evaluate J_x and
+// J_p on the state solver's trajectory, so S is no better than the states,
+// and the states' error is the local error control's only where errors do
+// not grow along the solution. On an oscillator (Borghans_BiophysChem1997),
+// an epidemic grown from a seed below atol (Giordano_Nature2020) or a model
+// whose early small states set the rest (Fiedler_BMCSystBiol2016), the
+// states at the default rtol 1e-5 were off by 400 to 4000 times the
+// tolerances, and S by 0.6 to 30 %, with every step's estimate of S's own
+// error within the tolerances. The check solves the states again at
+// tolerances 10 times tighter and measures the difference at the output
+// times in CVODES' weights, |dx_i| / (rtol |x_i| + atol_i): the global error
+// in units of the tolerance (on the shared models where S is right: 0 to
+// 200; where it is wrong: 390 to 80 000).
+#pragma once
+
+#include "odesens/options.hpp"
+#include "odesens/problem.hpp"
+#include "odesens/result.hpp"
+
+namespace odesens::pbs {
+
+// Above this ratio of the states' global error to their tolerances the
+// result carries a warning (measured: 190 on Perelson_Science1996, where S
+// is right to 2e-4; 390 on Fiedler_BMCSystBiol2016, S off by 6e-3).
+inline constexpr double kStateErrorRatioLimit = 300.0;
+
+// The largest |x_i(t_k) - x~_i(t_k)| / (rtol |x~_i(t_k)| + atol_i) over the
+// output times, x~ from a state solve at rtol / 10 and atol / 10 (with the
+// problem's events); NaN when that solve fails (then nothing is known).
+double state_error_ratio(const Problem& problem, const MethodOptions& options, const Result& r);
+
+// The check on r: its ratio in stats.extra["state_error_ratio"], and the
+// warning when it is above kStateErrorRatioLimit.
+void check_state_error(const Problem& problem, const MethodOptions& options, Result& r);
+
+}  // namespace odesens::pbs
