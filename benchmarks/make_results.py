@@ -1152,6 +1152,9 @@ def methods_section():
     control = saved_or_run("BENCH_PBS_CONTROL_OUTPUT", [
         os.path.join(build, "bin", "bench_method_matrix"), "--max-limit", "60", "--methods",
         "pbsr:error_control=off,pbsr,exp:error_control=off,exp"])
+    state_check = saved_or_run("BENCH_STATE_CHECK_OUTPUT", [
+        os.path.join(build, "bin", "bench_method_matrix"), "--max-limit", "60", "--methods",
+        "pbsr:state_check=0,pbsr,exp:state_check=0,exp"])
     tableaux = saved_or_run("BENCH_TABLEAU_OUTPUT", [
         os.path.join(build, "bin", "bench_method_matrix"), "--methods",
         "grk4as:tableau=grk4a,grk4as:tableau=ros4,grk4as:tableau=rodas4"])
@@ -1216,6 +1219,7 @@ def methods_section():
         "",
     ] + [l for l in control.split("\n") if l.startswith("|")] + [
         "",
+    ] + state_check_lines(state_check) + [
         "### What the stiffness test costs where it never fires, and saves where it does",
         "",
         "Command: `build/bin/bench_stiffness_check --repeats 11`: dopri8s and erk_adjoint with",
@@ -1228,6 +1232,21 @@ def methods_section():
     ] + stiffness.strip().split("\n") + [""] + dopri8s_measure_lines(rows) + [""] + \
         grk4as_tableau_lines(tableaux) + [""] + grk4as_scaling_lines(scaling)
     return lines
+
+
+def state_check_lines(output):
+    """pbsr and exp with and without the check of the states' global error."""
+    rows = [l for l in output.split("\n") if l.startswith("|")]
+    return [
+        "### pbsr and exp with and without the state check",
+        "",
+        "Command: `build/bin/bench_method_matrix --max-limit 60 --methods",
+        "\"pbsr:state_check=0,pbsr,exp:state_check=0,exp\"`: the same cells without and with",
+        "the check of the states' global error (a state solve 10 times tighter; a warning above",
+        "300 times the tolerances: docs/methods/pbsr.md#state-check). One solve per cell: times",
+        "under a few ms are noise.",
+        "",
+    ] + rows + [""]
 
 
 def refusal_goal_line(rows):

@@ -631,6 +631,47 @@ TEST(Events, AdjointsRunSwitches) {
                                1e-7);
 }
 
+// Phases whose start T0 is a parameter, each switch written as two
+// comparisons with the same time (`t <= 4 + T0` ends one rate, `t > 4 + T0`
+// starts the next: Giordano_Nature2020's rates). erk_adjoint once took the
+// jump at such a time twice (dS/dT0 doubled), and cvodes_asa failed at
+// T0 = 0.5 ("tstop = 4.5 is behind current t = 4.5": the stop one ulp before
+// the switch was set, CVODES returned at the root on 4.5 first, and the
+// stop outlived the restart). S(T) against cvodes_fsa at tight tolerances.
+TEST(Events, AdjointsTakeEachJumpOfPhasesOnce) {
+  const char* text = R"(
+param a0 = 0.57
+param a4 = 0.42
+param a22 = 0.36
+param T0 = %s
+state x = 1
+state y = 0
+let a = piecewise(a0, t <= 4 + T0, 0) + piecewise(a4, t > 4 + T0 && t <= 22 + T0, 0) + piecewise(a22, t > 22 + T0, 0)
+dx/dt = -a*x
+dy/dt = a*x - 0.1*y
+)";
+  for (const char* t0 : {"0", "0.5"}) {
+    char model[512];
+    std::snprintf(model, sizeof model, text, t0);
+    const auto reference = event_ode_problem(model, linspace(0, 40, 41));
+    const Result exact = solve(reference, "cvodes_fsa");
+    const double dy_dT0 = exact.s_at(40, 1, 3);
+    ASSERT_LT(dy_dT0, -1e-4) << t0;  // the switches' share, -1.3e-4 at T0 = 0
+    for (const char* method : {"cvodes_asa", "erk_adjoint"}) {
+      auto problem = reference;
+      problem.rtol = 1e-8;
+      problem.atol = {1e-10};
+      problem.options.set("final_sensitivity", std::int64_t{1});
+      const Result r = solve(problem, method);
+      for (std::size_t i = 0; i < 2; ++i)
+        for (std::size_t j = 0; j < 4; ++j)
+          EXPECT_NEAR(r.s_at(0, i, j), exact.s_at(40, i, j), 1e-2 * std::fabs(dy_dT0) + 1e-4 *
+                      std::fabs(exact.s_at(40, i, j)))
+              << method << " T0 = " << t0 << " S[" << i << "][" << j << "]";
+    }
+  }
+}
+
 // A running cost across an instant: int_0^T x dt with the dose at the
 // crossing x = c, tau = ln(1/c)/k, whose value and gradient are known in
 // closed form (the steps taken again to end on the instant leave the

@@ -103,11 +103,22 @@ int AdjointDriver::forward_step(double t_out, double stop) {
   // CVODES stops there. In CV_NORMAL mode CVODES' own time may already be
   // past the returned one, and past a switch's stop: it stepped across
   // without trouble, and its root finding locates the switch as any other
-  // (a stop behind its time is refused).
+  // (a stop behind its time is refused). A stop set before and not reached
+  // (CVODES returned at a root first, on it or before it) outlives the
+  // restart (CVodeReInit) in this SUNDIALS, which has no
+  // CVodeClearStopTime: `t > 4 + T0` at T0 = 0.5 stopped at the root on
+  // 4.5 with the stop 4.5 set, and the next CVodeF, asked for no stop,
+  // refused the stale one at t = 4.5. An infinite stop replaces it.
   sunrealtype t_current = 0.0;
   session_.check(CVodeGetCurrentTime(mem, &t_current), "CVodeGetCurrentTime");
-  if (std::isfinite(stop) && stop >= t_current)
+  if (std::isfinite(stop) && stop >= t_current) {
     session_.check(CVodeSetStopTime(mem, stop), "CVodeSetStopTime");
+    stop_set_ = stop;
+  } else if (stop_set_ <= t_current) {
+    session_.check(CVodeSetStopTime(mem, std::numeric_limits<double>::infinity()),
+                   "CVodeSetStopTime");
+    stop_set_ = std::numeric_limits<double>::infinity();
+  }
   sunrealtype t_ret = segments_.back().t_end;
   int ncheck = 0;
   int flag = 0;
@@ -249,6 +260,11 @@ void AdjointDriver::recompute(std::size_t s) {
   std::copy(seg.x_begin.begin(), seg.x_begin.end(), N_VGetArrayPointer(session_.state()));
   session_.reinit(seg.t_begin);
   session_.check(CVodeAdjReInit(mem), "CVodeAdjReInit");
+  live_segment_ = s;
+  // A segment between two instants at the same time (a root located on a
+  // switch of t alone, then the switch: `t > 4 + T0` at T0 = 0.5) has no
+  // steps; CVODES refuses a stop time at its start.
+  if (!(seg.t_end > seg.t_begin)) return;
   session_.check(CVodeSetStopTime(mem, seg.t_end), "CVodeSetStopTime");
   sunrealtype t_ret = seg.t_begin;
   int ncheck = 0;

@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <limits>
 #include <vector>
 
 #include "integrate/cvodes/cvodes_counters.hpp"
@@ -99,6 +100,8 @@ class AdjointDriver {
 
  private:
   integrate::TimeSwitches time_switches_;
+  // The last stop time given to CVODES in the forward pass (+inf: none).
+  double stop_set_ = std::numeric_limits<double>::infinity();
   std::vector<double> g_switch_;
   struct Segment {
     double t_begin = 0.0, t_end = 0.0;

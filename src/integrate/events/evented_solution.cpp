@@ -22,6 +22,7 @@ EventedSolution::EventedSolution(RestartableSolution& inner, EventRunner& events
       nx_(nx),
       ns_(ns),
       t_(inner.t()),
+      t_start_(inner.t()),
       y_after_(inner.size()),
       y_scratch_(inner.size()),
       g_new_(events.n_roots()),
@@ -308,15 +309,19 @@ void EventedSolution::fire_time_switch(double t_switch) {
     instant(t_switch, y_scratch_.data(), found_.data());
     return;
   }
-  // No side changed here: the side was taken before, at t0 (a switch at t0
-  // itself, `t <= t_end` with t_end = t0, settled to the side after it) or
-  // at a root located earlier. The inner solver evaluates f itself, and its
-  // f, Jacobians and history up to now were on the branch before the
-  // switch (held at t0 exactly): it starts again here, on the new one.
-  // Else a one-step method uses f's value at t0 over its whole first step
-  // (Fujita_SciSignal2010: EGF = EGF_0 for t <= 0, dx/dEGF_0 of 1e3 where
-  // it is 0).
-  if (!restart_pending_) {
+  // No side changed here. For a switch at t0 itself (`t <= t_end` with
+  // t_end = t0) the side was settled at the start to the one after it,
+  // but the inner solver evaluates f itself, and its f, Jacobians and
+  // history were taken at t0 exactly, on the branch before: it starts
+  // again here, on the new one. Else a one-step method uses f's value at
+  // t0 over its whole first step (Fujita_SciSignal2010: EGF = EGF_0 for
+  // t <= 0, dx/dEGF_0 of 1e3 where it is 0). Later switches without a
+  // crossing were taken at an instant already (a second root on the same
+  // time): a restart there would be a second instant, which erk_adjoint's
+  // backward pass takes as a second jump.
+  const bool first_after_start =
+      std::nextafter(t_switch, -std::numeric_limits<double>::infinity()) <= t_start_;
+  if (first_after_start && !restart_pending_) {
     t_ = t_switch;
     std::copy(y_scratch_.begin(), y_scratch_.end(), y_after_.begin());
     restart_pending_ = true;

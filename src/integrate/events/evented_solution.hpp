@@ -77,6 +77,7 @@ class EventedSolution final : public SteppedSolution {
   EventRunner& events_;
   std::size_t nx_, ns_;
   double t_;
+  double t_start_;  // the solve's t0
   const double* output_times_ = nullptr;
   std::size_t output_count_ = 0;
   bool restart_pending_ = false;
