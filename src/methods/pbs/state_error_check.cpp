@@ -76,6 +76,7 @@ double state_error_ratio(const Problem& problem, const MethodOptions& options, c
 
 void check_state_error(const Problem& problem, const MethodOptions& options, Result& r) {
   const double ratio = state_error_ratio(problem, options, r);
+  if (!std::isfinite(ratio)) return;  // the tighter solve failed: nothing is known
   r.stats.extra["state_error_ratio"] = ratio;
   if (!(ratio > kStateErrorRatioLimit)) return;
   r.warnings.push_back(

@@ -29,8 +29,9 @@ inline constexpr double kStateErrorRatioLimit = 300.0;
 // problem's events); NaN when that solve fails (then nothing is known).
 double state_error_ratio(const Problem& problem, const MethodOptions& options, const Result& r);
 
-// The check on r: its ratio in stats.extra["state_error_ratio"], and the
-// warning when it is above kStateErrorRatioLimit.
+// The check on r: its ratio in stats.extra["state_error_ratio"] (absent
+// when the tighter solve failed), and the warning when it is above
+// kStateErrorRatioLimit.
 void check_state_error(const Problem& problem, const MethodOptions& options, Result& r);
 
 }  // namespace odesens::pbs
