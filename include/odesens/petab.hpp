@@ -63,9 +63,10 @@ struct LeastSquaresLayout;
 class ExperimentSolver;
 }
 
-// Estimated parameters acting on the dynamics above which the "auto" method
-// computes the gradient by the adjoint.
-inline constexpr std::size_t kPetabAdjointThreshold = 150;
+// The "auto" method computes the gradient by the adjoint when at least this
+// many estimated parameters act on the dynamics and they outnumber the
+// measurement times of an experiment (on average).
+inline constexpr std::size_t kPetabAdjointMinParameters = 8;
 
 // The constant C of the least-squares form's sigma and prior residuals:
 // sqrt(log(2 pi sigma^2) + C) is defined for sigma > exp(-C/2)/sqrt(2 pi)
@@ -77,10 +78,12 @@ struct PetabOptions {
   // (forward sensitivities: cvodes_fsa, odesd, pbsr, exp, dopri8s, grk4as),
   // an adjoint method (cvodes_asa, erk_adjoint: the gradient by the adjoint
   // of the likelihood; S by cvodes_fsa where S is needed), or "auto":
-  // cvodes_fsa, and cvodes_asa for a gradient without FIM when more than
-  // kPetabAdjointThreshold estimated parameters act on the dynamics (on the
-  // benchmark collection, forward is faster up to the 113 of
-  // Bachmann_MSB2011: benchmarks/RESULTS.md). Its tolerances (unset: 1e-8
+  // cvodes_fsa, and cvodes_asa for a gradient without FIM when at least
+  // kPetabAdjointMinParameters estimated parameters act on the dynamics and
+  // outnumber the measurement times per experiment (the backward problem
+  // restarts at each; forward costs grow with the parameters: on the
+  // benchmark collection within 1.2x of the faster gradient on 18 of 19
+  // problems, benchmarks/RESULTS.md). Its tolerances (unset: 1e-8
   // relative, 1e-8 absolute, the benchmark collection's test setting),
   // limit and options.
   std::string method = "auto";

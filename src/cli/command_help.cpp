@@ -223,8 +223,9 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
      "their nominal values"},
     {"--method ID",
      "the method of the simulations and the gradient: auto (default: cvodes_fsa, or "
-     "cvodes_asa for a gradient alone with more than 150 estimated parameters in the "
-     "dynamics), a method with S (forward) or cvodes_asa, erk_adjoint (adjoint)"},
+     "cvodes_asa for a gradient alone where at least 8 estimated parameters act on the "
+     "dynamics and outnumber the measurement times per experiment), a method with S "
+     "(forward) or cvodes_asa, erk_adjoint (adjoint)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
     {"--atol A", "absolute tolerance (default 1e-8)"},
     {"--option KEY=VALUE", "a method option (repeatable; odesens options ID lists them)"},

@@ -73,17 +73,29 @@ const std::string& PetabProblem::file() const { return def_->tables.problem_file
 
 namespace {
 
-// "auto": forward unless many estimated parameters act on the dynamics.
+// "auto": the adjoint for a gradient where the estimated parameters acting
+// on the dynamics outnumber the measurement times of an experiment (its
+// backward problem restarts at each, and the forward cost grows with the
+// parameters), and there are at least kPetabAdjointMinParameters of them;
+// forward sensitivities otherwise. Measured (bench_petab, RESULTS.md): the
+// adjoint 1.5 to 9x faster on Armistead, Bachmann, Bruno, Crauste, Laske,
+// Lucarelli and Raia; forward 21x faster on Beer (714 times an experiment),
+// 2x on Boehm and Okuonghae (16 and 46 times).
 std::string resolve_method(const petab::Definition& def, const PetabOptions& options) {
   if (options.method != "auto") return options.method;
+  if (!options.gradient || options.fim || options.residual_jacobian) return "cvodes_fsa";
   std::vector<bool> dynamic(def.tables.parameters.size(), false);
   for (const petab::Condition& c : def.conditions)
     for (std::size_t j = 0; j < def.n_sbml_params; ++j)
       if (c.params[j].theta >= 0) dynamic[static_cast<std::size_t>(c.params[j].theta)] = true;
   std::size_t n = 0;
   for (std::size_t row : def.estimated) n += dynamic[row];
-  return options.gradient && !options.fim && !options.residual_jacobian &&
-                 n > kPetabAdjointThreshold
+  std::size_t times = 0;
+  for (const petab::Experiment& e : def.experiments) times += e.times.size();
+  const double times_per_experiment =
+      def.experiments.empty() ? 0.0
+                              : static_cast<double>(times) / static_cast<double>(def.experiments.size());
+  return n >= kPetabAdjointMinParameters && static_cast<double>(n) > times_per_experiment
              ? "cvodes_asa"
              : "cvodes_fsa";
 }

@@ -161,3 +161,38 @@ INSTANTIATE_TEST_SUITE_P(Problems, AdjointGradient,
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// `auto`'s rule (src/estimate/petab_problem.cpp, measured in RESULTS.md's
+// PEtab section): the adjoint where at least 8 parameters act on the
+// dynamics and outnumber the measurement times per experiment (Bachmann:
+// 113 against 3.6, 5.7x faster than forward; Lucarelli: 84 against 3.9,
+// 9x), forward where measurement times are many (Beer: 714 an experiment,
+// forward 21x faster; Boehm: 16 for 9 parameters) and wherever S is needed.
+TEST(AutoGradientMethod, FollowsParametersAgainstMeasurementTimes) {
+  const std::pair<const char*, const char*> expected[] = {
+      {"Bachmann_MSB2011", "cvodes_asa"},
+      {"Lucarelli_CellSystems2018", "cvodes_asa"},
+      {"Beer_MolBioSystems2014", "cvodes_fsa"},
+      {"Boehm_JProteomeRes2014", "cvodes_fsa"}};
+  for (const auto& [name, method] : expected) {
+    const std::string yaml = test::benchmark_problem(name);
+    if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+    auto problem = PetabProblem::load(yaml);
+    PetabOptions options;
+    options.gradient = true;
+    options.threads = 2;
+    EXPECT_EQ(problem->evaluate(problem->nominal_scaled(), options).method, method) << name;
+  }
+  auto bachmann = PetabProblem::load(test::benchmark_problem("Bachmann_MSB2011"));
+  PetabOptions with_fim;
+  with_fim.gradient = true;
+  with_fim.fim = true;
+  with_fim.threads = 2;
+  EXPECT_EQ(bachmann->evaluate(bachmann->nominal_scaled(), with_fim).method, "cvodes_fsa");
+}
+
+}  // namespace
+}  // namespace odesens

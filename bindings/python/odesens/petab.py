@@ -54,9 +54,9 @@ class Problem:
     ----------
     yaml : str or path
     method : str
-        "auto" (cvodes_fsa; cvodes_asa for a gradient of more than 150
-        parameters acting on the dynamics), or any method giving S or a
-        gradient.
+        "auto" (cvodes_fsa; cvodes_asa for a gradient where at least 8
+        parameters act on the dynamics and they outnumber the measurement
+        times per experiment), or any method giving S or a gradient.
     rtol, atol : float, optional
         Tolerances (default 1e-8 and 1e-8).
     max_steps : int, optional
