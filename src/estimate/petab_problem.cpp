@@ -90,14 +90,11 @@ std::string resolve_method(const petab::Definition& def, const PetabOptions& opt
       if (c.params[j].theta >= 0) dynamic[static_cast<std::size_t>(c.params[j].theta)] = true;
   std::size_t n = 0;
   for (std::size_t row : def.estimated) n += dynamic[row];
+  // n > times / experiments, in integers.
   std::size_t times = 0;
   for (const petab::Experiment& e : def.experiments) times += e.times.size();
-  const double times_per_experiment =
-      def.experiments.empty() ? 0.0
-                              : static_cast<double>(times) / static_cast<double>(def.experiments.size());
-  return n >= kPetabAdjointMinParameters && static_cast<double>(n) > times_per_experiment
-             ? "cvodes_asa"
-             : "cvodes_fsa";
+  return n >= kPetabAdjointMinParameters && n * def.experiments.size() > times ? "cvodes_asa"
+                                                                               : "cvodes_fsa";
 }
 
 }  // namespace

@@ -260,11 +260,6 @@ void AdjointDriver::recompute(std::size_t s) {
   std::copy(seg.x_begin.begin(), seg.x_begin.end(), N_VGetArrayPointer(session_.state()));
   session_.reinit(seg.t_begin);
   session_.check(CVodeAdjReInit(mem), "CVodeAdjReInit");
-  live_segment_ = s;
-  // A segment between two instants at the same time (a root located on a
-  // switch of t alone, then the switch: `t > 4 + T0` at T0 = 0.5) has no
-  // steps; CVODES refuses a stop time at its start.
-  if (!(seg.t_end > seg.t_begin)) return;
   session_.check(CVodeSetStopTime(mem, seg.t_end), "CVodeSetStopTime");
   sunrealtype t_ret = seg.t_begin;
   int ncheck = 0;
