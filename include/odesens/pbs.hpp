@@ -50,6 +50,22 @@ enum class ExpJp {
   frozen   // held at the point exp_jacobian chooses (Eq. 18 as in the paper)
 };
 
+// How the exponential update treats the change of J_x over an interval.
+enum class ExpJx {
+  linear,  // J_x's departure from the frozen J_m, (J_x(t) - J_m) S(t), as
+           // a forcing linear in time between its values at the ends (S
+           // at the right end from the frozen update):
+           // S += dt phi1 D_0 + dt phi2 (D_1 - D_0), D = (J_x - J_m) S.
+           // The frozen update leaves the fast components of S at
+           // -J_m^{-1} (J_x,m S + Jp_1): off by O(dt) where J_x moves over
+           // a stiff step, whatever the tolerances; this ends them at
+           // -J_x,1^{-1} Jp_1 as the exact solution does. Where J dt is
+           // small the correction is O(dt^3), like the update's own error.
+           // Needs J_x at both ends (error_control, or pbsr) and
+           // exp_jp=linear; dense updates.
+  frozen   // held at the point exp_jacobian chooses (Eq. 18 as in the paper)
+};
+
 // How S is updated: with dense n x n matrices (the exponential by scaling
 // and squaring, Peano-Baker transition matrices by BLAS-3), or with the
 // sparse J_x (the exponential's action on [S; I] by a truncated Taylor
@@ -83,6 +99,7 @@ struct Settings {
   StateInterpolation interpolation = StateInterpolation::linear;
   ExpJacobian exp_jacobian = ExpJacobian::midpoint;
   ExpJp exp_jp = ExpJp::linear;
+  ExpJx exp_jx = ExpJx::linear;
   Updates updates = Updates::automatic;
   std::int64_t sparse_threshold = 100;
   // S at output times inside a step of the methods pbsr and exp: from the

@@ -25,7 +25,7 @@ dv/dt = mu*(1 - x^2)*v - mu*x
 )";
 
 // x' = -k x + u: the states' error stays at the tolerances.
-const char* const kDecay = R"(
+const char* const kSteadyDecay = R"(
 param k = 0.7
 param u = 0.3
 state x = 2
@@ -76,7 +76,7 @@ TEST_P(PbsStateCheck, AGrowingErrorOfTheStatesIsSaid) {
 // (S's own error here is the updates': exp's 9e-5; pbsr's 1.7e-3, the
 // floor of its Peano-Baker steps, docs/methods/pbsr.md "Limits".)
 TEST_P(PbsStateCheck, StatesRightToTheirTolerancesPassQuietly) {
-  const Problem p = at_defaults(kDecay, 10.0);
+  const Problem p = at_defaults(kSteadyDecay, 10.0);
   const Result r = solve(p, GetParam());
   EXPECT_LT(r.stats.extra.at("state_error_ratio"), 30.0);
   EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];

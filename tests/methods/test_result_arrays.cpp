@@ -18,7 +18,7 @@ namespace {
 
 // Two states and two parameters, with a dose at t = 0.5 (without it for the
 // set-valued methods, which cannot enclose a jump).
-const char* kDecay =
+const char* kResultDecay =
     "param k = 1\nparam c = 0.5\nstate a = 1\nstate b = 0\n"
     "da/dt = -k*a + c\ndb/dt = k*a - 0.2*b\ntime t_end = 1\n";
 const char* kDosedDecay =
@@ -29,7 +29,7 @@ const char* kDosedDecay =
 Problem problem_for(const MethodInfo& info) {
   Problem pr;
   const bool box = info.capabilities.parameter_box;
-  pr.model = load_ode_text(box ? kDecay : kDosedDecay, "decay.ode");
+  pr.model = load_ode_text(box ? kResultDecay : kDosedDecay, "decay.ode");
   pr.output_times = {0.25, 0.75, 1.0};
   if (box) {
     pr.param_lower = {0.95, 0.45};

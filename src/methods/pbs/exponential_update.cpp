@@ -16,8 +16,19 @@ ExponentialUpdate::ExponentialUpdate(const PropagatorShape& shape, const Setting
                                      bool constant_jacobians)
     : shape_(shape),
       updates_(settings.updates),
-      augment_with_identity_(shape.np > shape.nx),
-      ramp_(settings.exp_jp == ExpJp::linear && !constant_jacobians && shape.np > 0) {
+      ramp_(settings.exp_jp == ExpJp::linear && !constant_jacobians && shape.np > 0),
+      jx_change_(ramp_ && settings.exp_jx == ExpJx::linear) {
+  // The change of J_x needs phi1 and phi2 as matrices from a dense
+  // exponential: the identity augmentation gives them (its squarings cost
+  // 2 nx^3 flops instead of nx^3 + nx^2 np: at most twice, where np < nx).
+  augment_with_identity_ = shape.np > shape.nx || jx_change_;
+  if (jx_change_) {
+    s0_.resize(shape_.nm());
+    jx_delta_.resize(shape_.sparse ? shape_.jx_pattern->nnz() : shape_.nx * shape_.nx);
+    d0_.resize(shape_.nm());
+    d1_.resize(shape_.nm());
+    if (shape_.sparse) ds_.resize(shape_.nm());
+  }
   const std::size_t jp_size = shape_.jp_pattern ? shape_.jp_pattern->nnz() : shape_.nm();
   if (ramp_) jp_delta_.resize(jp_size);
   if (shape_.sparse) {
@@ -32,18 +43,23 @@ ExponentialUpdate::ExponentialUpdate(const PropagatorShape& shape, const Setting
 // With exp_jp=linear the forcing is J_p(s) = Jp_0 + (s/dt)(Jp_1 - Jp_0),
 // from left and right, instead of at's J_p.
 void ExponentialUpdate::step(const Jacobians& at, const Jacobians& left, const Jacobians& right,
-                             double dt, SensitivityBlocks s, Counters& counters) {
+                             double dt, SensitivityBlocks s, Counters& counters, Frozen frozen) {
   const Jacobians& p0 = ramp_ ? left : at;
   if (ramp_)
     for (std::size_t q = 0; q < jp_delta_.size(); ++q) jp_delta_[q] = right.jp[q] - left.jp[q];
+  const bool jx_change = jx_change_ && frozen != Frozen::ends_unknown;
+  const bool midpoint = frozen == Frozen::at_midpoint;
+  if (jx_change) std::copy(s.s.begin(), s.s.end(), s0_.begin());
   if (!shape_.sparse) {
     dense_exponential_step(at.jx, p0.jp.data(), ramp_ ? right.jp.data() : nullptr, dt, s);
+    if (jx_change) add_jx_change(at, left, right, dt, midpoint, s.s);
     return;
   }
-  sparse_step(at, p0, right, dt, s, counters);
+  const bool action = sparse_step(at, p0, right, dt, s, counters);
+  if (jx_change) add_sparse_jx_change(at, left, right, dt, midpoint, action, s.s);
 }
 
-void ExponentialUpdate::sparse_step(const Jacobians& at, const Jacobians& p0,
+bool ExponentialUpdate::sparse_step(const Jacobians& at, const Jacobians& p0,
                                     const Jacobians& right, double dt, SensitivityBlocks s,
                                     Counters& counters) {
   const SparsityPattern* jp_pattern = shape_.jp_pattern;
@@ -53,7 +69,7 @@ void ExponentialUpdate::sparse_step(const Jacobians& at, const Jacobians& p0,
                   ramp_ ? jp_delta_.data() : nullptr);
     counters.exponential_products += static_cast<std::int64_t>(expmv_->last_products());
     ++counters.sparse_exponentials;
-    return;
+    return true;
   }
   allocate_dense_exponential();
   linalg::csc_to_dense(*shape_.jx_pattern, at.jx.data(), dense_jx_.data());
@@ -63,6 +79,7 @@ void ExponentialUpdate::sparse_step(const Jacobians& at, const Jacobians& p0,
                           jp_pattern && ramp_ ? jp_delta_.data() : nullptr};
   dense_exponential_step(dense_jx_, dense_jp_.data(), ramp_ ? dense_jp1_.data() : nullptr, dt, s,
                          &forms);
+  return false;
 }
 
 // A flop of a sparse-times-dense product costs about this many of a dense
@@ -266,12 +283,74 @@ void ExponentialUpdate::forcing_from_phi(const double* jp0, const double* jp1, d
   }
 }
 
+// The frozen update solves S' = J_m S + Jp(t); the exact S' = J(t) S +
+// Jp(t) differs by the forcing D(t) = (J(t) - J_m) S(t) (S_1 from the
+// frozen update: D_1's error is then (J_1 - J_m) times that update's,
+// second order). Forced by a ramp from A to B, the solution from 0 is
+// dt phi1 A + dt phi2 (B - A), as for the ramp of J_p.
+void ExponentialUpdate::add_jx_change(const Jacobians& at, const Jacobians& left,
+                                      const Jacobians& right, double dt, bool midpoint,
+                                      std::vector<double>& s) {
+  const std::size_t nx = shape_.nx, np = shape_.np, nn = nx * nx;
+  for (std::size_t q = 0; q < nn; ++q) jx_delta_[q] = left.jx[q] - at.jx[q];
+  gemm(Trans::no, Trans::no, nx, np, nx, 1.0, jx_delta_.data(), nx, s0_.data(), nx, 0.0,
+       d0_.data(), nx);
+  for (std::size_t q = 0; q < nn; ++q) jx_delta_[q] = right.jx[q] - at.jx[q];
+  gemm(Trans::no, Trans::no, nx, np, nx, 1.0, jx_delta_.data(), nx, s.data(), nx, 0.0,
+       d1_.data(), nx);
+  ramp_of_change(midpoint);
+  gemm(Trans::no, Trans::no, nx, np, nx, dt, exp_integral_.data(), nx, d0_.data(), nx, 1.0,
+       s.data(), nx);
+  gemm(Trans::no, Trans::no, nx, np, nx, dt, exp_phi2_.data(), nx, d1_.data(), nx, 1.0, s.data(),
+       nx);
+}
+
+// The ramp ends at B = D_1: stiff components settle at -J_m^{-1} B, and
+// with D_1 they end where J_1 puts them. Its start A: D_0, or, where J_m
+// is J at the midpoint (D(t_m) = 0, so D is about quadratic through 0
+// there), A = (D_0 - 2 D_1) / 3, which gives the ramp Simpson's integral
+// dt (D_0 + D_1) / 6 where J dt is small (the ramp from D_0 would give
+// dt (D_0 + D_1) / 2: three times the change's O(dt^3) effect).
+void ExponentialUpdate::ramp_of_change(bool midpoint) {
+  for (std::size_t q = 0; q < d1_.size(); ++q) {
+    const double a = midpoint ? (d0_[q] - 2.0 * d1_[q]) / 3.0 : d0_[q];
+    d1_[q] -= a;
+    d0_[q] = a;
+  }
+}
+
+// The same with sparse J_x: D from the differences of J's values (one
+// pattern), applied by the dense exponential's phi1 and phi2 where the step
+// took it (action = false), else by a second action with D as its
+// (dense) forcing, from zero.
+void ExponentialUpdate::add_sparse_jx_change(const Jacobians& at, const Jacobians& left,
+                                             const Jacobians& right, double dt, bool midpoint,
+                                             bool action, std::vector<double>& s) {
+  const std::size_t nx = shape_.nx, np = shape_.np, nnz = jx_delta_.size();
+  const SparsityPattern& pattern = *shape_.jx_pattern;
+  for (std::size_t q = 0; q < nnz; ++q) jx_delta_[q] = left.jx[q] - at.jx[q];
+  linalg::csc_multiply(pattern, jx_delta_.data(), np, s0_.data(), d0_.data());
+  for (std::size_t q = 0; q < nnz; ++q) jx_delta_[q] = right.jx[q] - at.jx[q];
+  linalg::csc_multiply(pattern, jx_delta_.data(), np, s.data(), d1_.data());
+  ramp_of_change(midpoint);
+  if (!action) {
+    gemm(Trans::no, Trans::no, nx, np, nx, dt, exp_integral_.data(), nx, d0_.data(), nx, 1.0,
+         s.data(), nx);
+    gemm(Trans::no, Trans::no, nx, np, nx, dt, exp_phi2_.data(), nx, d1_.data(), nx, 1.0,
+         s.data(), nx);
+    return;
+  }
+  std::fill(ds_.begin(), ds_.end(), 0.0);
+  expmv_->apply(pattern, at.jx.data(), nullptr, d0_.data(), dt, ds_.data(), d1_.data());
+  for (std::size_t q = 0; q < ds_.size(); ++q) s[q] += ds_[q];
+}
+
 double ExponentialUpdate::workspace_bytes() const {
   std::size_t doubles = 0;
   for (const std::vector<double>* v :
        {&jp_delta_, &dense_jp1_, &scaled_jp1_, &exp_phi2_, &dense_jx_, &dense_jp_, &scaled_jx_,
         &scaled_jp_, &exp_e_, &exp_f_, &exp_integral_, &cached_jx_, &cached_jp_,
-        &scaled_jx_values_})
+        &scaled_jx_values_, &s0_, &jx_delta_, &d0_, &d1_, &ds_})
     doubles += v->capacity();
   double bytes = 8.0 * static_cast<double>(doubles);
   if (exponential_) bytes += static_cast<double>(exponential_->bytes());

@@ -27,10 +27,17 @@ class ExponentialUpdate {
   // J_p linear over each interval (exp_jp=linear and J_p not constant):
   // the step reads J_p at both ends.
   bool ramp() const { return ramp_; }
+  // The change of J_x over each interval is taken (Settings::exp_jx): the
+  // step reads J_x at both ends.
+  bool jx_change() const { return jx_change_; }
+  // Where the step's J_x is frozen, and whether left.jx and right.jx hold
+  // J_x at the interval's ends (for the change of J_x, Settings::exp_jx).
+  enum class Frozen { ends_unknown, at_midpoint, elsewhere };
   // Eq. 18 with J_x of `at`; J_p that of `at` or, with the ramp, linear
-  // between left.jp and right.jp.
+  // between left.jp and right.jp; then the change of J_x unless
+  // frozen == ends_unknown.
   void step(const Jacobians& at, const Jacobians& left, const Jacobians& right, double dt,
-            SensitivityBlocks s, Counters& counters);
+            SensitivityBlocks s, Counters& counters, Frozen frozen);
   // Bytes held by the update's buffers and exponentials.
   double workspace_bytes() const;
 
@@ -44,7 +51,8 @@ class ExponentialUpdate {
   };
   // Sparse updates: the action of the exponential, or the dense exponential
   // of the scattered J where that is cheaper.
-  void sparse_step(const Jacobians& at, const Jacobians& p0, const Jacobians& right, double dt,
+  // Returns whether it took the sparse action (else a dense exponential).
+  bool sparse_step(const Jacobians& at, const Jacobians& p0, const Jacobians& right, double dt,
                    SensitivityBlocks s, Counters& counters);
   // With sparse updates the exponential is taken per interval by whichever
   // costs fewer flops (updates=auto): the sparse action, or the dense
@@ -70,6 +78,15 @@ class ExponentialUpdate {
   void forcing_from_phi(const double* jp0, const double* jp1, double dt,
                         const SparseForms* sparse, std::vector<double>& scratch);
   double balance_factor(const std::vector<double>& jx, const double* jp) const;
+  // ExpJx::linear after the frozen update: S (its end value) += dt phi1 A
+  // + dt phi2 (B - A) for the forcing A at the left end and B at the right
+  // (ramp_of_change), from D_0 = (J_0 - J_m) S_0 (s0_) and D_1 = (J_1 - J_m) S.
+  void add_jx_change(const Jacobians& at, const Jacobians& left, const Jacobians& right,
+                     double dt, bool midpoint, std::vector<double>& s);
+  void add_sparse_jx_change(const Jacobians& at, const Jacobians& left, const Jacobians& right,
+                            double dt, bool midpoint, bool action, std::vector<double>& s);
+  // d0_, d1_ from D_0, D_1 into the ramp's start A and change B - A.
+  void ramp_of_change(bool midpoint);
 
   static constexpr std::size_t kDenseLimit = 2000;
 
@@ -83,6 +100,13 @@ class ExponentialUpdate {
   // exp_jp=linear (and J_p not constant): J_p linear over each exponential
   // interval, from the ends' values.
   bool ramp_;
+  // ExpJx::linear (with the ramp): phi1 and phi2 are kept as matrices
+  // (augment_with_identity_) to apply them to D; sparse actions apply D as
+  // a second forcing.
+  bool jx_change_;
+  // S at the left end, J - J_m (dense, or pattern values), D_0, D_1 - D_0,
+  // and the action's increment (sparse updates).
+  std::vector<double> s0_, jx_delta_, d0_, d1_, ds_;
   std::unique_ptr<linalg::AugmentedExpmv> expmv_;              // sparse updates only
   std::unique_ptr<linalg::AugmentedExponential> exponential_;  // dense, or sparse at first use
   std::vector<double> jp_delta_;          // Jp_1 - Jp_0 (pattern values or dense)

@@ -1,7 +1,7 @@
 // S at an output time inside a state solver step without evaluating the
 // model: the step's own update (Eq. 18, the exponential midpoint rule with
 // J_p linear) restricted to [t_k, t_k + tau], with J_x at the sub-interval's
-// midpoint and J_p at its end interpolated quadratically from their values
+// midpoint and J_x and J_p at its end interpolated quadratically from their values
 // at the step's start, midpoint and end, which the error estimate has
 // evaluated. A partial update evaluates J at the output and at the
 // sub-interval's midpoint instead; the interpolated J differ from those by

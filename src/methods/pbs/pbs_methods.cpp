@@ -233,6 +233,13 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    "one more J_p evaluation per step) or frozen (at the point exp_jacobian "
                    "chooses, as in the paper's Eq. 18)",
                    {"linear", "frozen"}});
+  specs.push_back({"exp_jx", OptionType::text, std::string("linear"),
+                   "J_x's change over an exponential update: linear (its departure from the "
+                   "frozen J_x, times S, as a forcing linear between the step's ends: right "
+                   "where fast modes follow a moving J_x over stiff steps; no model "
+                   "evaluation, four products per step; needs J_x at the ends, exp_jp=linear "
+                   "and dense updates) or frozen (the paper's Eq. 18)",
+                   {"linear", "frozen"}});
   specs.push_back({"error_control", OptionType::text, std::string("refine"),
                    "what to do with each step's estimated error of S (from J at the step's "
                    "ends and midpoint; the updates are second order in the state solver's "
@@ -271,6 +278,7 @@ std::vector<OptionSpec> pbs_common_option_specs() {
 void read_common(const MethodOptions& options, Settings& settings) {
   settings.interpolate_outputs = options.get_string("outputs") == "interpolate";
   settings.exp_jp = options.get_string("exp_jp") == "frozen" ? ExpJp::frozen : ExpJp::linear;
+  settings.exp_jx = options.get_string("exp_jx") == "frozen" ? ExpJx::frozen : ExpJx::linear;
   const std::string updates = options.get_string("updates");
   settings.updates = updates == "dense"    ? Updates::dense
                      : updates == "sparse" ? Updates::sparse

@@ -51,9 +51,10 @@ bool SensitivityPropagator::interpolate_in(const StepKnot& knot, double t, doubl
   if (!interpolates_ || !(t > knot.t0) || !(t < knot.t1)) return false;
   const double theta = (t - knot.t0) / (knot.t1 - knot.t0);
   interpolate_jacobians(knot, 0.5 * theta, /*with_jx=*/true, out_mid_);
-  interpolate_jacobians(knot, theta, /*with_jx=*/false, out_right_);
+  interpolate_jacobians(knot, theta, /*with_jx=*/true, out_right_);
   std::copy(knot.s.begin(), knot.s.end(), out_s_.begin());
-  exponential_.step(out_mid_, knot.left, out_right_, t - knot.t0, {out_s_, out_next_}, counters_);
+  exponential_.step(out_mid_, knot.left, out_right_, t - knot.t0, {out_s_, out_next_}, counters_,
+                    ExponentialUpdate::Frozen::at_midpoint);
   std::copy(out_s_.begin(), out_s_.end(), s_out);
   ++counters_.output_interpolations;
   return true;

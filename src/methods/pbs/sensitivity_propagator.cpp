@@ -139,14 +139,16 @@ void SensitivityPropagator::advance(double t1, const double* x1, const double* x
       x_mid && settings_.exp_jacobian == ExpJacobian::midpoint && !constant_jacobians_;
   // exp with midpoint Jacobians never reads those of the ends: evaluate
   // J at the midpoint instead, one pair per interval as before.
-  // With error control every step needs J at both ends for its estimate.
-  const bool need_ends = !(midpoint && settings_.algorithm == Algorithm::exp) || error_;
+  // With error control every step needs J at both ends for its estimate,
+  // and so does the change of J_x (Settings::exp_jx).
+  const bool need_ends = !(midpoint && settings_.algorithm == Algorithm::exp) || error_ ||
+                         exponential_.jx_change();
   const bool use_plan = planned_ && t1 == planned_t_;
   if (!use_plan) evaluate_right_end(t1, x1, need_ends);
   const bool jp_ends = !constant_jacobians_ && (need_ends || np_ > 0);
   std::int64_t n_int = 1;
   if (!need_ends || use_exponential(dt, n_int))
-    exponential_interval(dt, x_mid, midpoint, jp_ends, use_plan);
+    exponential_interval(dt, x_mid, midpoint, jp_ends, use_plan, need_ends);
   else
     peano_baker_interval(t1, x1, n_int);
   planned_ = false;
@@ -173,7 +175,7 @@ void SensitivityPropagator::evaluate_right_end(double t1, const double* x1, bool
 }
 
 void SensitivityPropagator::exponential_interval(double dt, const double* x_mid, bool midpoint,
-                                                 bool jp_ends, bool mid_ready) {
+                                                 bool jp_ends, bool mid_ready, bool ends_jx) {
   const bool ramp = exponential_.ramp();
   if (midpoint && !mid_ready) evaluate(t_ + 0.5 * dt, x_mid, mid_, ramp ? Parts::jx_only : Parts::both);
   const bool mean =
@@ -185,7 +187,11 @@ void SensitivityPropagator::exponential_interval(double dt, const double* x_mid,
       mid_.jp[q] = 0.5 * (left_.jp[q] + right_.jp[q]);
   }
   const Jacobians& at = midpoint || mean ? mid_ : left_;
-  exponential_.step(at, left_, right_, dt, blocks(), counters_);
+  using Frozen = ExponentialUpdate::Frozen;
+  const Frozen frozen = !ends_jx ? Frozen::ends_unknown
+                        : midpoint ? Frozen::at_midpoint
+                                   : Frozen::elsewhere;
+  exponential_.step(at, left_, right_, dt, blocks(), counters_, frozen);
   ++counters_.exp_intervals;
   if (!ramp && jp_ends && dt * at.norm > 1.0)
     counters_.frozen_jp_lag =

@@ -77,8 +77,9 @@ class SensitivityPropagator {
   // Eq. 18 over the interval, with J at its midpoint, the ends' mean or
   // the left end (Settings::exp_jacobian).
   // mid_ready: mid_ holds the Jacobians at x_mid already (plan()).
+  // ends_jx: left_ and right_ hold J_x at the ends (for Settings::exp_jx).
   void exponential_interval(double dt, const double* x_mid, bool midpoint, bool jp_ends,
-                            bool mid_ready);
+                            bool mid_ready, bool ends_jx);
   // Eq. 24 over the interval refined into n_int sub-intervals.
   void peano_baker_interval(double t1, const double* x1, std::int64_t n_int);
   void refined_peano_baker(double t1, const double* x1, std::int64_t n_int);
