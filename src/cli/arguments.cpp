@@ -66,6 +66,10 @@ BoxBound parse_box_bound(const std::string& name, const std::string& range) {
 
 }  // namespace
 
+void add_value_flag(CLI::App& command, const std::string& flag, std::string& target) {
+  add_flag(command, flag, [&target](const std::string& v) { target = v; });
+}
+
 // strtod rather than CLI11's conversion, which reads a long double and rounds
 // it again to double.
 double parse_number(const std::string& text, const std::string& what) {

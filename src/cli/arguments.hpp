@@ -83,6 +83,11 @@ std::vector<std::string> parse_sens_params(const std::string& list);
 std::pair<std::string, std::string> split_assignment(const std::string& text,
                                                      const std::string& flag);
 
+// A flag taking one value into `target` (a path or a list): a repeated
+// flag overrides, an empty value (--out "", from an unset shell variable)
+// is refused rather than taken as "not given".
+void add_value_flag(CLI::App& command, const std::string& flag, std::string& target);
+
 // A whole-string finite number, or throws UsageError naming `what`.
 double parse_number(const std::string& text, const std::string& what);
 

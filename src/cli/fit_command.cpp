@@ -144,7 +144,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
   command.add_option_function<std::string>("--seed", [&a](const std::string& v) {
     a.seed = static_cast<std::uint64_t>(whole_number(v, "--seed", 0));
   });
-  command.add_option("--starts-from", a.starts_from);
+  add_value_flag(command, "--starts-from", a.starts_from);
   command.add_option_function<std::string>("--resample-failed", [&a](const std::string& v) {
     a.resample_failed = static_cast<std::size_t>(whole_number(v, "--resample-failed", 0));
   });
@@ -157,9 +157,9 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
     a.max_seconds = s;
   });
   add_simulation_flags(command, a.method, a.rtol, a.atol);
-  command.add_option("--out", a.out);
-  command.add_option("--best", a.best);
-  command.add_option("--plot", a.plot);
+  add_value_flag(command, "--out", a.out);
+  add_value_flag(command, "--best", a.best);
+  add_value_flag(command, "--plot", a.plot);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
 }
 

@@ -88,7 +88,7 @@ void add_simulation_flags(CLI::App& command, std::string& method, std::optional<
 void add_petab_flags(CLI::App& command, PetabArguments& a) {
   command.add_option("PROBLEM", a.problem);
   command.add_flag("-h,--help", a.help);
-  command.add_option("--at", a.at);
+  add_value_flag(command, "--at", a.at);
   add_simulation_flags(command, a.method, a.rtol, a.atol);
   command.add_option_function<std::string>("--option", [&a](const std::string& v) {
     a.options.push_back(split_assignment(v, "--option"));
@@ -102,9 +102,9 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
                        std::to_string(max_threads) + ", got '" + v + "'"};
     a.threads = static_cast<unsigned>(n);
   });
-  command.add_option("--simulations", a.simulations);
+  add_value_flag(command, "--simulations", a.simulations);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json", "h5"}));
-  command.add_option("--out", a.out);
+  add_value_flag(command, "--out", a.out);
 }
 
 namespace {

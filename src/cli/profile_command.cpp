@@ -109,8 +109,8 @@ ProfileOptions profile_options(const ProfileArguments& a, const PetabProblem& pr
 void add_profile_flags(CLI::App& command, ProfileArguments& a) {
   command.add_option("PROBLEM", a.problem);
   command.add_flag("-h,--help", a.help);
-  command.add_option("--from", a.from);
-  command.add_option("--parameters", a.parameters);
+  add_value_flag(command, "--from", a.from);
+  add_value_flag(command, "--parameters", a.parameters);
   command.add_option_function<std::string>("--confidence", [&a](const std::string& v) {
     a.confidence = parse_number(v, "--confidence");
     if (!(a.confidence > 0 && a.confidence < 1))
@@ -131,8 +131,8 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
   command.add_option("--optimizer", a.optimizer)
       ->check(CLI::IsMember({"auto", "ceres_lm", "nlopt_lbfgs"}));
   add_simulation_flags(command, a.method, a.rtol, a.atol);
-  command.add_option("--out", a.out);
-  command.add_option("--plot", a.plot);
+  add_value_flag(command, "--out", a.out);
+  add_value_flag(command, "--plot", a.plot);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
 }
 
@@ -148,6 +148,9 @@ int run_profile(const ProfileArguments& a) {
   const ProfileOptions options = profile_options(a, *problem);
   const std::vector<double> from =
       a.from.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.from);
+  // A path that cannot be written is said at once, not after the
+  // profiles: its temporary is made and discarded (the file is untouched).
+  if (!a.out.empty()) io::OutputFile probe(a.out);
   const Interrupt interrupt;
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   const std::vector<Profile> profiles =
@@ -158,14 +161,17 @@ int run_profile(const ProfileArguments& a) {
               interrupt.requested());
   if (terminal) std::cerr << '\n';
   const io::Json json = result_json(*problem, profiles, options.confidence);
+  // The result on standard output first: a file or plot that cannot be
+  // written does not lose it.
+  if (a.format == "json") std::cout << json.dump(1) << '\n';
+  else write_text(std::cout, profiles, options.confidence);
+  std::cout.flush();
   if (!a.out.empty()) {
     io::OutputFile file(a.out, {true});
     file.stream() << json.dump(1) << '\n';
     file.commit();
   }
   if (!a.plot.empty()) fitting::plot_profiles(*problem, profiles, a.plot);
-  if (a.format == "json") std::cout << json.dump(1) << '\n';
-  else write_text(std::cout, profiles, options.confidence);
   return interrupt.signal() != 0 ? 128 + interrupt.signal() : 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_objective.hpp"
+#include "io/format_double.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::petab {
@@ -98,13 +99,39 @@ void add_outer(std::vector<double>& fim, const std::vector<double>& a, double w)
       for (std::size_t c = 0; c < n; ++c) fim[r * n + c] += w * a[r] * a[c];
 }
 
-void warn_undefined(const Measurement& m, const Observable& ob, const Term& t, PetabResult& r) {
+// A bad noise formula or observable makes every row's term undefined: the
+// first rows are named, the rest counted in one more sentence.
+constexpr std::size_t kRowsNamed = 10;
+
+void row_warning(PetabResult& r, std::size_t& rows_warned, const std::string& text) {
+  ++rows_warned;
+  if (rows_warned <= kRowsNamed) r.warnings.push_back(text);
+  if (rows_warned == kRowsNamed + 1)
+    r.warnings.push_back("further measurement rows have undefined or non-finite terms of the "
+                         "likelihood; the first " + std::to_string(kRowsNamed) +
+                         " are named above");
+}
+
+// The likelihood is not defined (sigma not positive, a log-transformed
+// simulation not positive), or its term is not finite (an infinite
+// simulation or sigma, a measurement the transformation cannot take, a
+// residual beyond double range): the result says where.
+void warn_undefined(const Measurement& m, const Observable& ob, const Term& t, PetabResult& r,
+                    std::size_t& rows_warned) {
+  const std::string at = m.place.text() + ": ";
   if (!(t.sigma > 0.0))
-    r.warnings.push_back(m.place.text() + ": the noise formula gives sigma = " +
-                         std::to_string(t.sigma) + ", not positive: the likelihood is not defined");
-  if (ob.transformation != Transformation::lin && !(t.h > 0.0))
-    r.warnings.push_back(m.place.text() + ": the simulation is " + std::to_string(t.h) +
-                         " and the observable is log-transformed: the likelihood is not defined");
+    row_warning(r, rows_warned, at + "the noise formula gives sigma = " + io::format_double(t.sigma) +
+                                    ", not positive: the likelihood is not defined");
+  else if (ob.transformation != Transformation::lin && !(t.h > 0.0))
+    row_warning(r, rows_warned, at + "the simulation is " + io::format_double(t.h) +
+                                    " and the observable is log-transformed: the likelihood is "
+                                    "not defined");
+  else if (!std::isfinite(t.nllh) || !std::isfinite(t.residual))
+    row_warning(r, rows_warned,
+                at + "the term of the likelihood is " + io::format_double(t.nllh) +
+                    " (measurement " + io::format_double(m.value) + ", simulation " +
+                    io::format_double(t.h) + ", sigma " + io::format_double(t.sigma) +
+                    "): the likelihood is not finite");
 }
 
 // The adjoint's gradient in the model parameters, mapped to the estimated
@@ -168,6 +195,7 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
   if (adjoint && !r.gradient.empty()) add_model_gradient(def, e, sol.model_gradient, chain, r);
   std::vector<double> outputs(model.n_outputs()), g_x(2 * nx), g_p(2 * np);
   const std::unique_ptr<Workspace> ws = model.make_workspace();
+  std::size_t rows_warned = 0;
   for (std::size_t mi : e.measurements) {
     const Measurement& m = def.measurements[mi];
     const Observable& ob = def.observables[m.observable];
@@ -190,7 +218,7 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
     r.residuals[mi] = t.residual;
     r.chi2 += t.residual * t.residual;
     r.nllh += t.nllh;
-    warn_undefined(m, ob, t, r);
+    warn_undefined(m, ob, t, r, rows_warned);
     static const std::vector<double> none;
     if (!derivatives) {
       if (layout) add_measurement_rows(*layout, mi, m, t, none, none, r);

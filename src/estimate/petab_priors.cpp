@@ -8,6 +8,7 @@
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
 #include "estimate/petab_objective.hpp"
+#include "io/format_double.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::petab {
@@ -117,6 +118,11 @@ void add_priors(const Definition& def, const std::vector<double>& x,
     if (layout)
       prior_residual(row, u, t, i, static_cast<std::size_t>(layout->prior_row[i]), r);
     r.log_prior -= t.value;
+    if (!std::isfinite(t.value))
+      r.warnings.push_back("parameter '" + row.id + "': the log-density of its objective prior is " +
+                           io::format_double(-t.value) + " at " +
+                           io::format_double(u.v) +
+                           " (outside the prior's support): nlpost is not finite");
     if (!r.gradient.empty()) r.gradient[i] += t.d1;
     if (!r.fim.empty()) r.fim[i * n + i] += t.d2;
   }

@@ -28,12 +28,35 @@ bool before(const StartResult& a, const StartResult& b) {
 
 namespace fitting {
 
+namespace {
+
+// Every start's point and result stay in memory until the fit ends (the
+// waterfall is sorted over all of them): about three points and 200 bytes
+// of bookkeeping a start. Runs this large are split across seeds.
+constexpr double kStartMemoryLimit = 2.0 * 1024 * 1024 * 1024;
+
+void check_start_count(std::size_t starts, std::size_t n) {
+  const double bytes_per_start = 8.0 * (3.0 * static_cast<double>(n) + 8.0) + 200.0;
+  const double bytes = static_cast<double>(starts) * bytes_per_start;
+  if (bytes <= kStartMemoryLimit) return;
+  const auto most = static_cast<std::size_t>(kStartMemoryLimit / bytes_per_start);
+  throw Error(Status::invalid_argument,
+              "fit: " + std::to_string(starts) + " starts of " + std::to_string(n) +
+                  " parameters would keep about " +
+                  std::to_string(static_cast<long long>(bytes / 1e9)) +
+                  " GB of start points and results in memory; at most " + std::to_string(most) +
+                  " starts a run (split larger runs into several with different seeds)");
+}
+
+}  // namespace
+
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                                                 const FitOptions& options) {
   check_optimizer_options(options.optimizer);
   std::vector<std::vector<double>> starts = options.start_points;
   if (starts.empty()) {
     if (options.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");
+    check_start_count(options.starts, problem.lower_scaled().size());
     starts = latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), options.starts,
                              options.seed);
   }

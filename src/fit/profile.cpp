@@ -11,6 +11,7 @@
 
 #include "ensemble/worker_pool.hpp"
 #include "fit/profile_side.hpp"
+#include "io/format_double.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -103,7 +104,16 @@ std::vector<Profile> profile(const PetabProblem& problem, const std::vector<doub
   const double threshold = profile_threshold(options.confidence);
   PetabOptions at_best = options.optimizer.evaluation;
   at_best.threads = 1;
-  const double best_nlpost = problem.evaluate(best, at_best).nlpost;
+  const PetabResult at_start = problem.evaluate(best, at_best);
+  const double best_nlpost = at_start.nlpost;
+  // Every point of a profile is compared with this value: without it there
+  // is no threshold to cross.
+  if (!std::isfinite(best_nlpost))
+    throw Error(Status::invalid_argument,
+                "profile: nlpost at the starting point is " + io::format_double(best_nlpost) +
+                    ", not finite: nothing to profile from" +
+                    (at_start.warnings.empty() ? std::string()
+                                               : " (" + at_start.warnings.front() + ")"));
 
   // Task 2k traces parameter params[k] downwards, 2k + 1 upwards.
   // Sides the stop flag keeps from starting end where they begin.

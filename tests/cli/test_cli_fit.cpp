@@ -77,4 +77,48 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
   EXPECT_NE(help.out.find("--starts-from"), std::string::npos);
 }
 
+// An observable that divides by zero: every row's term is infinite. The
+// evaluation says which rows (it returned -inf with exit 0 and no word),
+// and a profile, which compares every point with the start's value,
+// refuses to begin (it listed every interval "open: failed" with exit 0).
+TEST(CliFit, NonFiniteLikelihoodsAreSaidAndProfilesRefuseThem) {
+  odesens::test::SyntheticProblem p;
+  std::ofstream(p.path("observables.tsv"), std::ios::binary)
+      << "observableId\tobservableFormula\tnoiseFormula\tnoiseDistribution\n"
+         "obs\tscale * A / 0\tsd\tnormal\n";
+  const ToolRun petab = run_tool("petab " + p.yaml());
+  EXPECT_EQ(petab.status, 0) << petab.err;
+  EXPECT_NE(petab.err.find("measurements.tsv:2: the term of the likelihood is inf"),
+            std::string::npos)
+      << petab.err;
+  EXPECT_NE(petab.err.find("further measurement rows"), std::string::npos) << petab.err;
+  const ToolRun profile = run_tool("profile " + p.yaml() + " --max-points 2");
+  EXPECT_NE(profile.status, 0);
+  EXPECT_NE(profile.err.find("nlpost at the starting point is inf"), std::string::npos)
+      << profile.err;
+}
+
+// An empty path (an unset shell variable) is refused, not taken as "not
+// given"; a start count whose table would not fit in memory is refused
+// before anything is drawn; a profile's --out that cannot be written is
+// said before the work.
+TEST(CliFit, EmptyPathsHugeStartCountsAndUnwritableOutputsAreRefusedAtOnce) {
+  odesens::test::SyntheticProblem p;
+  for (const std::string command :
+       {"fit " + p.yaml() + " --starts 1 --best ''", "fit " + p.yaml() + " --starts 1 --out ''",
+        "petab " + p.yaml() + " --out ''", "petab " + p.yaml() + " --at ''",
+        "profile " + p.yaml() + " --from ''"}) {
+    const ToolRun r = run_tool(command);
+    EXPECT_EQ(r.status, 2) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("needs a value, got ''"), std::string::npos) << r.err;
+  }
+  const ToolRun huge = run_tool("fit " + p.yaml() + " --starts 1000000000");
+  EXPECT_EQ(huge.status, 2) << huge.err;
+  EXPECT_NE(huge.err.find("at most"), std::string::npos) << huge.err;
+  const ToolRun out = run_tool("profile " + p.yaml() + " --out " + p.path("missing/x.json"));
+  EXPECT_EQ(out.status, 1) << out.err;
+  EXPECT_NE(out.err.find("cannot create a file in"), std::string::npos) << out.err;
+  EXPECT_EQ(out.out, "");  // nothing was profiled
+}
+
 }  // namespace
