@@ -66,6 +66,12 @@ BoxBound parse_box_bound(const std::string& name, const std::string& range) {
 
 }  // namespace
 
+void let_repeated_flags_override(CLI::App& command) {
+  for (CLI::Option* option : command.get_options())
+    if (option->nonpositional() && option->get_type_size() != 0)
+      option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
 void add_value_flag(CLI::App& command, const std::string& flag, std::string& target) {
   add_flag(command, flag, [&target](const std::string& v) { target = v; });
 }

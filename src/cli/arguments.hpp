@@ -88,6 +88,10 @@ std::pair<std::string, std::string> split_assignment(const std::string& text,
 // is refused rather than taken as "not given".
 void add_value_flag(CLI::App& command, const std::string& flag, std::string& target);
 
+// After a command's flags are declared: a repeated flag that takes a value
+// overrides the earlier one (as in `run`), instead of failing the parse.
+void let_repeated_flags_override(CLI::App& command);
+
 // A whole-string finite number, or throws UsageError naming `what`.
 double parse_number(const std::string& text, const std::string& what);
 

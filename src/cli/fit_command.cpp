@@ -161,6 +161,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
   add_value_flag(command, "--best", a.best);
   add_value_flag(command, "--plot", a.plot);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
+  let_repeated_flags_override(command);
 }
 
 namespace {

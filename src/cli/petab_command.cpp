@@ -105,6 +105,7 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
   add_value_flag(command, "--simulations", a.simulations);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json", "h5"}));
   add_value_flag(command, "--out", a.out);
+  let_repeated_flags_override(command);
 }
 
 namespace {

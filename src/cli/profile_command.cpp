@@ -134,6 +134,7 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
   add_value_flag(command, "--out", a.out);
   add_value_flag(command, "--plot", a.plot);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));
+  let_repeated_flags_override(command);
 }
 
 int run_profile(const ProfileArguments& a) {

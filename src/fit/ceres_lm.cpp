@@ -2,9 +2,11 @@
 // least-squares form, with the box of the estimated parameters as Ceres'
 // parameter bounds.
 #include <ceres/ceres.h>
+#include <glog/logging.h>
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 #include "fit/start_objective.hpp"
 
@@ -58,7 +60,19 @@ class StopCallback final : public ceres::IterationCallback {
   const StartObjective& objective_;
 };
 
+// Ceres reports a failed evaluation (a point the model cannot simulate)
+// through glog's LOG(ERROR) on standard error, whatever logging_type says;
+// the start's exit reason says it already. Unless the host initialized glog
+// (it then owns its settings), only fatal messages are written.
+void quiet_ceres_logging() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!google::IsGoogleLoggingInitialized()) FLAGS_minloglevel = google::GLOG_FATAL;
+  });
+}
+
 ceres::Solver::Options solver_options(const OptimizerOptions& o) {
+  quiet_ceres_logging();
   ceres::Solver::Options s;
   s.minimizer_type = ceres::TRUST_REGION;
   s.trust_region_strategy_type = ceres::LEVENBERG_MARQUARDT;

@@ -96,6 +96,20 @@ TEST(CliFit, NonFiniteLikelihoodsAreSaidAndProfilesRefuseThem) {
   EXPECT_NE(profile.status, 0);
   EXPECT_NE(profile.err.find("nlpost at the starting point is inf"), std::string::npos)
       << profile.err;
+  // The start fails, said in its row; Ceres' own log lines stay out of it.
+  const ToolRun fit = run_tool("fit " + p.yaml() + " --starts 1");
+  EXPECT_EQ(fit.status, 1) << fit.err;
+  EXPECT_NE(fit.out.find("evaluation failed"), std::string::npos) << fit.out;
+  EXPECT_EQ(fit.err.find("trust_region_minimizer"), std::string::npos) << fit.err;
+  EXPECT_EQ(fit.err.find("InitGoogleLogging"), std::string::npos) << fit.err;
+}
+
+// A repeated flag overrides the earlier one (it failed with "2 needs a value").
+TEST(CliFit, ARepeatedFlagOverrides) {
+  odesens::test::SyntheticProblem p;
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts 1 --starts 2 --threads 1 --threads 2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("2 of 2 starts"), std::string::npos) << r.out;
 }
 
 // An empty path (an unset shell variable) is refused, not taken as "not
