@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <chrono>
 #include <fstream>
 #include <cmath>
@@ -191,6 +192,11 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
                      "odesens fit --help lists them)"};
   if (!a.starts && a.starts_from.empty())
     throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
+  std::error_code ignored;
+  if (!a.out.empty() && !a.best.empty() &&
+      std::filesystem::weakly_canonical(a.out, ignored) ==
+          std::filesystem::weakly_canonical(a.best, ignored))
+    throw UsageError{"fit: --out and --best name the same file '" + a.out + "'"};
   auto problem = PetabProblem::load(a.problem);
   const FitOptions options = fit_options(a, *problem);
   const Interrupt interrupt;
@@ -232,18 +238,28 @@ std::vector<std::vector<double>> read_starts(const PetabProblem& problem,
     std::vector<std::string> cells;
     std::stringstream s(line);
     for (std::string cell; std::getline(s, cell, '\t');) cells.push_back(cell);
+    if (line.back() == '\t') cells.emplace_back();  // getline drops a last empty cell
+    const std::string at = path + ":" + std::to_string(row);
     if (header.empty()) {
       header = cells;
+      for (std::size_t c = 0; c < header.size(); ++c)
+        if (std::find(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(c),
+                      header[c]) != header.begin() + static_cast<std::ptrdiff_t>(c))
+          throw Error(Status::parse_error, at + ": column '" + header[c] + "' appears twice");
       continue;
     }
+    if (cells.size() != header.size())
+      throw Error(Status::parse_error, at + ": " + std::to_string(cells.size()) +
+                                           " cells, the header has " +
+                                           std::to_string(header.size()));
     std::vector<double> x = problem.nominal_scaled();
-    for (std::size_t c = 0; c < header.size() && c < cells.size(); ++c) {
+    for (std::size_t c = 0; c < header.size(); ++c) {
       const auto it = std::find(ids.begin(), ids.end(), header[c]);
       if (it == ids.end())
         throw Error(Status::parse_error, path + ":1: '" + header[c] +
                                              "' is not an estimated parameter of the problem");
       const auto i = static_cast<std::size_t>(it - ids.begin());
-      x[i] = problem.to_scale(i, parse_number(cells[c], path + ":" + std::to_string(row)));
+      x[i] = problem.to_scale(i, parse_number(cells[c], at + ", column '" + header[c] + "'"));
     }
     starts.push_back(std::move(x));
   }

@@ -2,8 +2,10 @@
 #include "estimate/petab_experiment.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "estimate/petab_objective.hpp"
+#include "io/format_double.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
 
@@ -187,6 +189,22 @@ std::vector<double> model_params(const std::vector<Setting>& settings,
   return p;
 }
 
+// A parameter table's nominalValue or a condition table's cell of inf
+// reaches the model as a parameter: named here, with where it came from.
+void check_finite_params(const Definition& def, const std::vector<Setting>& settings,
+                         const std::vector<double>& p) {
+  for (std::size_t j = 0; j < def.n_sbml_params && j < p.size(); ++j) {
+    if (std::isfinite(p[j])) continue;
+    const int theta = settings[j].theta;
+    const std::string from =
+        theta >= 0 ? "parameter table row '" +
+                         def.tables.parameters[static_cast<std::size_t>(theta)].id + "'"
+                   : "the condition table or the model";
+    throw Error(Status::not_finite, "model parameter '" + def.model->param_names()[j] + "' is " +
+                                        io::format_double(p[j]) + " (from " + from + ")");
+  }
+}
+
 ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& def,
                                     const Experiment& e, const std::vector<double>& theta,
                                     const PetabOptions& options, bool sensitivities) {
@@ -195,6 +213,7 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
     const Problem base = base_problem(def, options, sensitivities);
     Problem sim = base;
     out.params = model_params(def.conditions[e.simulation].params, theta);
+    check_finite_params(def, def.conditions[e.simulation].params, out.params);
     sim.params = dynamic_params(def, out.params);
     if (e.preequilibration >= 0)
       preequilibrate(def, e, theta, base, options, sensitivities, sim);

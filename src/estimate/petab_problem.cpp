@@ -6,6 +6,7 @@
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
 #include "odesens/petab.hpp"
+#include "io/format_double.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -22,7 +23,8 @@ const char* scale_name(petab::Scale s) {
 }
 
 // -inf is the value 0 on a log scale (a nominal value of 0 there): allowed.
-void check_point(const std::vector<double>& x, const std::vector<std::string>& scales) {
+void check_point(const std::vector<double>& x, const std::vector<std::string>& scales,
+                 const std::vector<std::string>& ids) {
   const std::size_t n = scales.size();
   if (x.size() != n)
     throw Error(Status::invalid_argument, "PEtab evaluation: " + std::to_string(x.size()) +
@@ -31,8 +33,11 @@ void check_point(const std::vector<double>& x, const std::vector<std::string>& s
   for (std::size_t i = 0; i < n; ++i)
     if (!std::isfinite(x[i]) && !(x[i] < 0 && scales[i] != "lin"))
       throw Error(Status::invalid_argument,
-                  "PEtab evaluation: parameter value " + std::to_string(i + 1) +
-                      " is not finite (only -inf, the value 0 on a log scale, is allowed)");
+                  "PEtab evaluation: the value of parameter '" + ids[i] + "' is " +
+                      io::format_double(x[i]) +
+                      ", not finite (only -inf, the value 0 on a log scale, is allowed; an "
+                      "estimated parameter's nominalValue must be given for evaluations at "
+                      "the nominal point)");
 }
 
 }  // namespace
@@ -128,7 +133,7 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
   const petab::LeastSquaresLayout* layout = options.least_squares ? layout_.get() : nullptr;
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = ids_.size();
-  check_point(x, scales_);
+  check_point(x, scales_, ids_);
   const std::vector<double> theta = petab::table_values(*def_, x);
   const bool sensitivities = options.gradient || options.fim || options.residual_jacobian;
   std::vector<petab::ExperimentSolution> solutions;

@@ -11,6 +11,7 @@
 
 #include "ensemble/worker_pool.hpp"
 #include "fit/multi_start.hpp"
+#include "io/format_double.hpp"
 #include "fit/start_objective.hpp"
 
 namespace odesens {
@@ -48,6 +49,18 @@ void check_start_count(std::size_t starts, std::size_t n) {
                   " starts a run (split larger runs into several with different seeds)");
 }
 
+// The hypercube's own check names parameters by index; this one by id.
+void check_finite_box(const PetabProblem& problem) {
+  const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
+  for (std::size_t i = 0; i < lo.size(); ++i)
+    if (!std::isfinite(lo[i]) || !std::isfinite(hi[i]))
+      throw Error(Status::invalid_argument,
+                  "fit: starts are drawn in a finite box, and parameter '" +
+                      problem.parameter_ids()[i] + "' has bounds [" +
+                      io::format_double(lo[i]) + ", " + io::format_double(hi[i]) +
+                      "] on its scale: give finite bounds or the starts (--starts-from)");
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
@@ -57,6 +70,7 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
   if (starts.empty()) {
     if (options.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");
     check_start_count(options.starts, problem.lower_scaled().size());
+    check_finite_box(problem);
     starts = latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), options.starts,
                              options.seed);
   }

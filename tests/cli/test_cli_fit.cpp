@@ -104,6 +104,30 @@ TEST(CliFit, NonFiniteLikelihoodsAreSaidAndProfilesRefuseThem) {
   EXPECT_EQ(fit.err.find("InitGoogleLogging"), std::string::npos) << fit.err;
 }
 
+// --starts-from rows must match its header (a short row started the rest at
+// nominal values unsaid); --out and --best may not be one file (the table
+// overwrote the HDF5 document).
+TEST(CliFit, MalformedStartTablesAndOneFileForTwoOutputsAreRefused) {
+  odesens::test::SyntheticProblem p;
+  std::ofstream(p.path("short.tsv")) << "k1\tscale\n0.5\n";
+  std::ofstream(p.path("twice.tsv")) << "k1\tk1\n0.5\t0.6\n";
+  std::ofstream(p.path("empty.tsv")) << "k1\tscale\n0.5\t\n";
+  const ToolRun shorter = run_tool("fit " + p.yaml() + " --starts-from " + p.path("short.tsv"));
+  EXPECT_NE(shorter.status, 0);
+  EXPECT_NE(shorter.err.find("short.tsv:2: 1 cells, the header has 2"), std::string::npos)
+      << shorter.err;
+  const ToolRun twice = run_tool("fit " + p.yaml() + " --starts-from " + p.path("twice.tsv"));
+  EXPECT_NE(twice.status, 0);
+  EXPECT_NE(twice.err.find("column 'k1' appears twice"), std::string::npos) << twice.err;
+  const ToolRun empty = run_tool("fit " + p.yaml() + " --starts-from " + p.path("empty.tsv"));
+  EXPECT_NE(empty.status, 0);
+  EXPECT_NE(empty.err.find("column 'scale'"), std::string::npos) << empty.err;
+  const ToolRun same = run_tool("fit " + p.yaml() + " --starts 1 --out " + p.path("r") +
+                                " --best " + p.path("r"));
+  EXPECT_EQ(same.status, 2) << same.err;
+  EXPECT_NE(same.err.find("name the same file"), std::string::npos) << same.err;
+}
+
 // A repeated flag overrides the earlier one (it failed with "2 needs a value").
 TEST(CliFit, ARepeatedFlagOverrides) {
   odesens::test::SyntheticProblem p;

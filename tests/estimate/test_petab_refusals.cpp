@@ -308,15 +308,15 @@ TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {
   expect_error([&] { p->evaluate({}, options); }, Status::invalid_argument, "0 parameter values");
   const double nan = std::nan(""), inf = HUGE_VAL;
   expect_error([&] { p->evaluate({nan, 0.2}, options); }, Status::invalid_argument,
-               "parameter value 1 is not finite");
+               "the value of parameter 'kc' is ");
   expect_error([&] { p->evaluate({-0.1, nan}, options); }, Status::invalid_argument,
-               "parameter value 2 is not finite");
+               "the value of parameter 'sd' is ");
   // sd is on the linear scale: -inf is no value of it.
   expect_error([&] { p->evaluate({-0.1, -inf}, options); }, Status::invalid_argument,
-               "parameter value 2 is not finite");
+               "the value of parameter 'sd' is ");
   // kc is on log10: +inf is not allowed, -inf (kc = 0) is.
   expect_error([&] { p->evaluate({inf, 0.2}, options); }, Status::invalid_argument,
-               "parameter value 1 is not finite");
+               "the value of parameter 'kc' is ");
   const PetabResult r = p->evaluate({-inf, 0.2}, options);
   // k1 = 0 in c1: A stays at 2.
   EXPECT_NEAR(r.simulations[1], 2.0, 1e-9);
