@@ -103,6 +103,13 @@ def test_a_failed_member_is_returned_or_raised(lv):
         odesens.solve_ensemble(lv, P, threads=1, t=[1.0])
 
 
+def test_a_bad_thread_count_raises_invalid_argument(lv):
+    # It raised the binding's TypeError with its signature.
+    with pytest.raises(odesens.Error) as caught:
+        odesens.solve_ensemble(lv, [lv.nominal], threads=-1, t=[1.0])
+    assert caught.value.status == "invalid_argument" and "threads" in caught.value.message
+
+
 def test_methods_and_options_come_from_the_registry():
     ids = [m["id"] for m in odesens.methods()]
     assert ids[0] == "cvodes_fsa" and "odesd" in ids and len(ids) == 10

@@ -33,6 +33,8 @@ def lv():
     (dict(method="cvodes_fsa", lmm=[1]), "option_type", "lmm"),
     (dict(goal="everything"), "option_type", "goal"),
     (dict(max_steps=3, t=[50.0]), "too_much_work", ""),
+    (dict(max_steps=2**70), "invalid_argument", "max_steps must be a whole number"),
+    (dict(max_steps=2.5), "invalid_argument", "max_steps must be a whole number"),
 ])
 def test_bad_input_raises_the_librarys_status(lv, kwargs, status, message):
     kwargs = dict(dict(t=[1.0]), **kwargs)

@@ -57,11 +57,20 @@ def test_bad_parameter_vectors_raise_invalid_argument(boehm):
         assert caught.value.status == "invalid_argument"
 
 
-def test_an_unknown_method_raises_unknown_method(boehm):
-    problem = odesens.petab.Problem(boehm.file, method="newton")
+def test_an_unknown_method_raises_unknown_method_when_the_problem_is_made(boehm):
     with pytest.raises(odesens.Error) as caught:
-        problem.evaluate()
+        odesens.petab.Problem(boehm.file, method="newton")
     assert caught.value.status == "unknown_method"
+
+
+@pytest.mark.parametrize("kwargs", [dict(threads=-1), dict(threads=2.5), dict(threads=True),
+                                    dict(max_steps=0), dict(max_steps=2**70)])
+def test_bad_counts_raise_invalid_argument_when_the_problem_is_made(boehm, kwargs):
+    # They raised a bare RuntimeError from the binding at the first evaluation.
+    with pytest.raises(odesens.Error) as caught:
+        odesens.petab.Problem(boehm.file, **kwargs)
+    assert caught.value.status == "invalid_argument"
+    assert next(iter(kwargs)) in caught.value.message
 
 
 def test_a_missing_file_raises(tmp_path):

@@ -19,7 +19,7 @@ import numpy
 
 from . import _odesens
 from ._errors import OdesensWarning
-from .solve import _number
+from .solve import _count, _number, _threads
 
 
 class Evaluation:
@@ -82,7 +82,10 @@ class Problem:
         self._settings = {
             "method": method, "rtol": None if rtol is None else _number(rtol, "rtol"),
             "atol": None if atol is None else _number(atol, "atol"),
-            "max_steps": max_steps, "threads": int(threads), "options": dict(options)}
+            "max_steps": None if max_steps is None else _count(max_steps, "max_steps", 1),
+            "threads": _threads(threads), "options": dict(options)}
+        if method != "auto":
+            _odesens.method_info(str(method))  # Error(unknown_method) now, not at the first use
         self._core = _odesens.load_petab(self.file)
         self._last = None  # (x bytes, with gradient, Evaluation): see _cached
 
@@ -180,7 +183,7 @@ class Problem:
         """
         from .fit import FitResult
         args = {"starts": int(starts), "optimizer": optimizer, "seed": int(seed),
-                "threads": int(threads), "max_iterations": max_iterations,
+                "threads": _threads(threads), "max_iterations": max_iterations,
                 "max_seconds": max_seconds, "resample_failed": int(resample_failed),
                 "start_points": None if start_points is None else numpy.asarray(
                     start_points, dtype=float)}
@@ -216,7 +219,7 @@ class Problem:
         """
         from .fit import Profile, parameter_indices
         args = {"parameters": parameter_indices(self.parameter_ids, parameters),
-                "confidence": float(confidence), "threads": int(threads),
+                "confidence": float(confidence), "threads": _threads(threads),
                 "max_points": int(max_points), "optimizer": optimizer}
         point = numpy.asarray(point, dtype=float)
         return [Profile(d) for d in _odesens.profile(self._core, point, self._settings, args)]

@@ -50,6 +50,29 @@ def _number(value, what):
         raise invalid_argument(f"{what} must be a number, got {value!r}") from None
 
 
+def _count(value, what, least=0, most=2**62):
+    """A whole number from ``least`` to ``most`` (what the library's counts
+    hold), or Error(invalid_argument) naming ``what``."""
+    if isinstance(value, bool):
+        raise invalid_argument(f"{what} must be a whole number, got {value!r}")
+    try:
+        number = float(value)
+        whole = int(value) if not isinstance(value, float) or number.is_integer() else None
+    except (TypeError, ValueError, OverflowError):
+        whole = None
+    if whole is None or whole != number:
+        raise invalid_argument(f"{what} must be a whole number, got {value!r}")
+    if whole < least or whole > most:
+        raise invalid_argument(f"{what} must be a whole number from {least} to {most}, "
+                               f"got {value!r}")
+    return whole
+
+
+def _threads(value):
+    """A thread count: 0 (one per core) or more, as the library's unsigned int."""
+    return _count(value, "threads", 0, 2**31 - 1)
+
+
 def _method_options(method, given):
     """The options, an integral float given to an integer option as int (as
     the tool reads "--option order=5"); the library checks the rest."""
@@ -79,7 +102,7 @@ def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=No
         "p": p, "x0": x0,
         "rtol": None if rtol is None else _number(rtol, "rtol"),
         "atol": atol,
-        "max_steps": None if max_steps is None else int(max_steps),
+        "max_steps": None if max_steps is None else _count(max_steps, "max_steps", 1),
         "weights": weights, "box": box,
         "options": _method_options(method, options or {}),
     }
@@ -201,7 +224,7 @@ def solve_ensemble(model, P, method="auto", threads=0, t=None, *, raise_on_failu
     options = {k: v for k, v in kwargs.items() if k not in known}
     s = settings(model, method, t, options=options, **named)
     P = numpy.asarray(P, dtype=float)
-    members = _odesens.solve_ensemble(model._core, method, s, P, int(threads))
+    members = _odesens.solve_ensemble(model._core, method, s, P, _threads(threads))
     out = []
     for k, (status, message, code, data) in enumerate(members):
         if data is None:
