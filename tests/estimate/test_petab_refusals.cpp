@@ -255,6 +255,20 @@ TEST(PetabRefusals, ParameterTableListsAPlaceholder) {
                      {"parameters.tsv:4", "'noiseParameter1_obs_a' is a placeholder"});
 }
 
+// PEtab's "extraneous parameter": a row that is no model id and that no
+// formula or cell names (it was estimated without effect on anything).
+// Named only by a measurement's override, or only by a condition cell, a
+// row is used.
+TEST(PetabRefusals, ParameterTableRowUsedNowhere) {
+  expect_parse_error(edit("parameters.tsv", "k2\tlin", "zz\tlin"),
+                     {"parameters.tsv:4", "parameter 'zz' is used nowhere"});
+  std::map<std::string, std::string> files = base_files();
+  files["parameters.tsv"] += "scale_b\tlin\t0.1\t10\t1.5\t1\n";
+  std::string& m = files["measurements.tsv"];
+  m.replace(m.find("1.5\t\n"), 5, "scale_b\t\n");
+  EXPECT_NO_THROW(ProblemFolder(files).load());
+}
+
 TEST(PetabRefusals, ParameterTableRowThatIsASpeciesOrRuleSet) {
   expect_parse_error(edit("parameters.tsv", "k2\tlin", "B\tlin"),
                      {"parameters.tsv:4", "parameter 'B' is a model id", "not a constant parameter"});

@@ -69,6 +69,7 @@ class Builder {
     locate_observables();
     build_conditions();
     build_measurements();
+    refuse_unused_parameters();
     for (std::size_t i = 0; i < t().parameters.size(); ++i)
       if (t().parameters[i].estimate) def_.estimated.push_back(i);
     return std::move(def_);
@@ -147,6 +148,7 @@ class Builder {
       for (const auto& [text, column] : {std::pair{&o.formula, " (observableFormula)"},
                                          std::pair{&o.noise_formula, " (noiseFormula)"}})
         for (const std::string& name : expr::petab::formula_names(*text, o.place.text() + column)) {
+          referenced_.insert(name);
           Placeholder ph;
           if (!parse_placeholder(name, observable_ids_, ph)) continue;
           if (ph.observable != o.id)
@@ -234,7 +236,19 @@ class Builder {
     s.theta = theta_of(v.id);
     if (s.theta < 0)
       fail(v.place, what + " '" + v.id + "' is not a parameter of the parameter table");
+    referenced_.insert(v.id);
     return s;
+  }
+
+  // A row that is no model id must be named by a formula or a cell (PEtab's
+  // "extraneous parameter", which its linter refuses): estimated, it would
+  // move nothing, and its profile would be flat for no reason.
+  void refuse_unused_parameters() {
+    for (const std::string& id : extra_params_)
+      if (!referenced_.count(id))
+        fail(t().parameters[static_cast<std::size_t>(theta_.at(id))].place,
+             "parameter '" + id + "' is used nowhere: it is not an id of the model, and no "
+             "observable or noise formula, condition or measurement names it");
   }
 
   Setting default_setting(std::size_t j) const {
@@ -321,6 +335,7 @@ class Builder {
       if (values[n].kind == Value::Kind::empty)
         fail(values[n].place, std::string(column) + ": value " + std::to_string(n + 1) +
                                   " is empty");
+      if (values[n].kind == Value::Kind::id) referenced_.insert(values[n].id);
       auto param = model_param_.find(name);
       if (param == model_param_.end()) continue;  // numbered but unused in the formulas
       m.placeholders.emplace_back(param->second, setting_of(values[n], column));
@@ -359,6 +374,7 @@ class Builder {
   std::vector<std::string> sbml_params_;         // the model's sensitivity parameters
   std::vector<std::string> initial_value_ids_;   // condition columns that set initial values
   std::vector<std::string> extra_params_;        // parameter-table ids the model lacks
+  std::set<std::string> referenced_;  // ids named by formulas and table cells
   std::vector<std::string> placeholders_;
   std::map<std::string, int> observable_count_, noise_count_;  // placeholders per observable
   std::unordered_map<std::string, std::size_t> model_param_;   // extra params, placeholders
