@@ -5,6 +5,7 @@
 #include "estimate/experiment_solver.hpp"
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
+#include "odesens/methods.hpp"
 #include "odesens/petab.hpp"
 #include "io/format_double.hpp"
 #include "odesens/status.hpp"
@@ -126,6 +127,13 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
                                                       petab::ExperimentSolver& solver) const {
   PetabOptions options = given;
   options.method = resolve_method(*def_, given);
+  // Set-valued methods bound x over a parameter box: no likelihood.
+  if (method_info(options.method).capabilities.bounds)
+    throw Error(Status::unsupported,
+                "PEtab evaluation: method '" + options.method +
+                    "' encloses the states over a parameter box and gives no likelihood; "
+                    "use auto, cvodes_fsa, cvodes_asa, odesd, pbsr, exp, dopri8s, grk4as or "
+                    "erk_adjoint");
   options.least_squares = given.least_squares || given.residual_jacobian;
   if (options.least_squares && !has_least_squares_form())
     throw Error(Status::unsupported,

@@ -64,7 +64,9 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
   odesens::test::SyntheticProblem p;
   for (const std::string args : {"--starts 0", "--starts x", "--starts 2.5", "--threads -1",
                                  "--optimizer newton --starts 2", "",
-                                 "--starts 2 --max-seconds-per-start 0"}) {
+                                 "--starts 2 --max-seconds-per-start 0",
+                                 // before any start (each start failed with it)
+                                 "--starts 2 --method bounds_fsa", "--starts 2 --method zzz"}) {
     const ToolRun r = run_tool("fit " + p.yaml() + " " + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find("odesens: error:"), std::string::npos) << r.err;

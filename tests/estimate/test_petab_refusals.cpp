@@ -331,6 +331,11 @@ TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {
   // kc is on log10: +inf is not allowed, -inf (kc = 0) is.
   expect_error([&] { p->evaluate({inf, 0.2}, options); }, Status::invalid_argument,
                "the value of parameter 'kc' is ");
+  // A set-valued method gives no likelihood (it asked for a parameter box).
+  PetabOptions bounds;
+  bounds.method = "bounds_fsa";
+  expect_error([&] { p->evaluate({0.1, 0.2}, bounds); }, Status::unsupported,
+               "gives no likelihood");
   const PetabResult r = p->evaluate({-inf, 0.2}, options);
   // k1 = 0 in c1: A stays at 2.
   EXPECT_NEAR(r.simulations[1], 2.0, 1e-9);
