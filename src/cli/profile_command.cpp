@@ -31,7 +31,10 @@ std::vector<std::size_t> parameter_indices(const PetabProblem& problem, const st
     const auto it = std::find(ids.begin(), ids.end(), id);
     if (it == ids.end())
       throw UsageError{"--parameters: '" + id + "' is not an estimated parameter of the problem"};
-    out.push_back(static_cast<std::size_t>(it - ids.begin()));
+    const auto index = static_cast<std::size_t>(it - ids.begin());
+    if (std::find(out.begin(), out.end(), index) != out.end())
+      throw UsageError{"--parameters: '" + id + "' is named twice"};
+    out.push_back(index);
     start = comma + 1;
   }
   return out;

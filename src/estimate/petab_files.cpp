@@ -133,6 +133,7 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
   std::size_t row = 0, id_column = 0, value_column = 0;
   bool have_header = false;
   bool parameter_table = false;  // a PEtab parameter table: fixed parameters' rows skipped
+  std::vector<std::size_t> row_of(x.size(), 0);  // the row that set each value
   while (std::getline(in, line)) {
     ++row;
     const std::vector<std::string> cells = split_tabs(line);
@@ -162,6 +163,10 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
     if (i == ids.size())
       throw Error(Status::parse_error,
                   where + "'" + id + "' is not an estimated parameter of the problem");
+    if (row_of[i] != 0)
+      throw Error(Status::parse_error, where + "'" + id + "' is given again (row " +
+                                           std::to_string(row_of[i]) + " gave it)");
+    row_of[i] = row;
     double v = 0.0;
     if (!parse_number_text(cells[value_column], v) || !std::isfinite(v))
       throw Error(Status::parse_error, where + "value '" + cells[value_column] +

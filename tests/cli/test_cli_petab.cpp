@@ -149,6 +149,13 @@ TEST_F(CliPetab, AtChangesTheParametersAndRefusesUnknownIds) {
   EXPECT_NE(r.err.find("value.tsv:2: value 'abc' is not a finite number"), std::string::npos)
       << r.err;
 
+  // A value given twice (the last one won, unsaid).
+  const std::string twice = dir.write("twice.tsv", "parameterId\tvalue\nk1\t0.5\nk1\t0.6\n");
+  r = run_tool("petab " + yaml_ + " --at " + twice);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("twice.tsv:3: 'k1' is given again (row 2 gave it)"), std::string::npos)
+      << r.err;
+
   const std::string header = dir.write("header.tsv", "id\tvalue\nk1\t1\n");
   r = run_tool("petab " + yaml_ + " --at " + header);
   EXPECT_EQ(r.status, 2) << r.err;

@@ -86,7 +86,8 @@ TEST(CliProfile, WrongCommandLinesExitTwoWithOneLine) {
   for (const std::string& args :
        {std::string("profile"), "profile " + p.yaml() + " --parameters nope",
         "profile " + p.yaml() + " --confidence 1.5", "profile " + p.yaml() + " --max-points 0",
-        "profile " + p.yaml() + " --threads -1", "profile " + p.yaml() + " --optimizer newton"}) {
+        "profile " + p.yaml() + " --threads -1", "profile " + p.yaml() + " --optimizer newton",
+        "profile " + p.yaml() + " --parameters k1,k1"}) {
     SCOPED_TRACE(args);
     const ToolRun r = run_tool(args);
     EXPECT_EQ(r.status, 2) << r.err;
