@@ -269,6 +269,28 @@ TEST(PetabRefusals, ParameterTableRowUsedNowhere) {
   EXPECT_NO_THROW(ProblemFolder(files).load());
 }
 
+// Initialization priors are checked as written (the starts do not use
+// them): a known type, parameters where given; they may be left out.
+TEST(PetabRefusals, InitializationPriors) {
+  const std::string header =
+      "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
+      "initializationPriorType";
+  const std::string rest = "sd\tlin\t0.01\t10\t0.2\t1\t\nk2\tlin\t0\t10\t0.1\t0\t\n";
+  expect_parse_error(replace("parameters.tsv",
+                             header + "\nkc\tlog10\t1e-3\t1e3\t0.7\t1\tcauchy\n" + rest),
+                     {"parameters.tsv:2", "initializationPriorType 'cauchy' is not one of"});
+  expect_parse_error(
+      replace("parameters.tsv", header + "\tinitializationPriorParameters\n"
+                                         "kc\tlog10\t1e-3\t1e3\t0.7\t1\tnormal\t1;x\n" +
+                                         "sd\tlin\t0.01\t10\t0.2\t1\t\t\n"
+                                         "k2\tlin\t0\t10\t0.1\t0\t\t\n"),
+      {"parameters.tsv:2", "initializationPriorParameters '1;x'"});
+  std::map<std::string, std::string> files = base_files();
+  files["parameters.tsv"] =
+      header + "\nkc\tlog10\t1e-3\t1e3\t0.7\t1\tparameterScaleUniform\n" + rest;
+  EXPECT_NO_THROW(ProblemFolder(files).load());
+}
+
 TEST(PetabRefusals, ParameterTableRowThatIsASpeciesOrRuleSet) {
   expect_parse_error(edit("parameters.tsv", "k2\tlin", "B\tlin"),
                      {"parameters.tsv:4", "parameter 'B' is a model id", "not a constant parameter"});
@@ -386,8 +408,12 @@ TEST(PetabEvaluation, ConditionOverridesGiveTheAnalyticSimulations) {
 
 TEST(PetabEvaluation, NumericAndParameterOverridesOfPlaceholders) {
   auto files = base_files();
-  // obs_b's scale from the parameter table (estimated, linear).
-  files["parameters.tsv"] += "scale_b\tlin\t0\t10\t3\t1\n";
+  // obs_b's scale from the parameter table (estimated, linear); no row
+  // measures obs_a, so sd (its noise) would be used nowhere.
+  files["parameters.tsv"] = kParameterHeader +
+                            "kc\tlog10\t1e-3\t1e3\t0.7\t1\n"
+                            "k2\tlin\t0\t10\t0.1\t0\n"
+                            "scale_b\tlin\t0\t10\t3\t1\n";
   files["measurements.tsv"] = kMeasurementHeader +
                               "obs_b\tc0\t1\t0.4\tscale_b\t\n"
                               "obs_b\tc0\t2\t0.4\t0.5\t\n";

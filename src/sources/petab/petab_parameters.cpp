@@ -14,6 +14,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 struct Columns {
   std::size_t id, scale, lower, upper, nominal, estimate;
   std::optional<std::size_t> prior_type, prior_parameters;
+  std::optional<std::size_t> init_type, init_parameters;  // checked, not used (docs/fit.md)
   explicit Columns(const Tsv& t)
       : id(t.required_column("parameterId")),
         scale(t.required_column("parameterScale")),
@@ -22,7 +23,9 @@ struct Columns {
         nominal(t.required_column("nominalValue")),
         estimate(t.required_column("estimate")),
         prior_type(t.column("objectivePriorType")),
-        prior_parameters(t.column("objectivePriorParameters")) {}
+        prior_parameters(t.column("objectivePriorParameters")),
+        init_type(t.column("initializationPriorType")),
+        init_parameters(t.column("initializationPriorParameters")) {}
 };
 
 Scale read_scale(const Tsv& t, std::size_t r, std::size_t c) {
@@ -58,7 +61,8 @@ void check_bounds(const Tsv& t, std::size_t r, const Columns& c, ParameterRow& p
     fail(t.place(r, c.lower), "lowerBound must be positive on a log scale");
 }
 
-PriorType prior_type(const Tsv& t, std::size_t r, std::size_t c) {
+// `kind`: "objective" or "initialization", the columns' prefix.
+PriorType prior_type(const Tsv& t, std::size_t r, std::size_t c, const std::string& kind) {
   static const std::pair<const char*, PriorType> names[] = {
       {"uniform", PriorType::uniform},
       {"normal", PriorType::normal},
@@ -72,26 +76,28 @@ PriorType prior_type(const Tsv& t, std::size_t r, std::size_t c) {
   if (s.empty()) return PriorType::none;
   for (const auto& [name, type] : names)
     if (s == name) return type;
-  fail(t.place(r, c), "objectivePriorType " + shown(s) +
+  fail(t.place(r, c), kind + "PriorType " + shown(s) +
                           " is not one of uniform, normal, laplace, logNormal, logLaplace, "
                           "parameterScaleUniform, parameterScaleNormal, parameterScaleLaplace");
 }
 
-Prior read_prior(const Tsv& t, std::size_t r, const Columns& c) {
+Prior read_prior(const Tsv& t, std::size_t r, std::optional<std::size_t> type_column,
+                 std::optional<std::size_t> parameters_column, const std::string& kind) {
   Prior prior;
-  if (!c.prior_type) return prior;
-  prior.type = prior_type(t, r, *c.prior_type);
+  if (!type_column) return prior;
+  prior.type = prior_type(t, r, *type_column, kind);
   if (prior.type == PriorType::none) return prior;
-  if (!c.prior_parameters)
-    fail(t.place(r, *c.prior_type), "objectivePriorType needs the objectivePriorParameters column");
-  const Place place = t.place(r, *c.prior_parameters);
-  const std::string& s = t.cell(r, *c.prior_parameters);
+  if (!parameters_column)
+    fail(t.place(r, *type_column),
+         kind + "PriorType needs the " + kind + "PriorParameters column");
+  const Place place = t.place(r, *parameters_column);
+  const std::string& s = t.cell(r, *parameters_column);
   const std::size_t semicolon = s.find(';');
   const auto a = number_of(trimmed(s.substr(0, semicolon)));
   const auto b =
       semicolon == std::string::npos ? std::nullopt : number_of(trimmed(s.substr(semicolon + 1)));
   if (!a || !b || !std::isfinite(*a) || !std::isfinite(*b))
-    fail(place, "objectivePriorParameters " + shown(s) + " is not two finite numbers 'a;b'");
+    fail(place, kind + "PriorParameters " + shown(s) + " is not two finite numbers 'a;b'");
   prior.a = *a;
   prior.b = *b;
   const bool uniform =
@@ -101,6 +107,16 @@ Prior read_prior(const Tsv& t, std::size_t r, const Columns& c) {
   if (!uniform && !(prior.b > 0))
     fail(place, "the prior's standard deviation or scale (the second number) must be positive");
   return prior;
+}
+
+// The starts are drawn in the box, not from these (docs/fit.md); they are
+// checked as the specification writes them: a known type, and parameters
+// where given (they may be left out: parameterScaleUniform then means the
+// bounds).
+void check_initialization_prior(const Tsv& t, std::size_t r, const Columns& c) {
+  if (!c.init_type || prior_type(t, r, *c.init_type, "initialization") == PriorType::none) return;
+  if (c.init_parameters && !t.cell(r, *c.init_parameters).empty())
+    read_prior(t, r, c.init_type, c.init_parameters, "initialization");
 }
 
 ParameterRow read_parameter(const Tsv& t, std::size_t r, const Columns& c) {
@@ -118,7 +134,8 @@ ParameterRow read_parameter(const Tsv& t, std::size_t r, const Columns& c) {
     p.upper = optional_number(t, r, c.upper);
     p.nominal = required_number(t, r, c.nominal);
   }
-  p.prior = read_prior(t, r, c);
+  p.prior = read_prior(t, r, c.prior_type, c.prior_parameters, "objective");
+  check_initialization_prior(t, r, c);
   return p;
 }
 

@@ -243,12 +243,16 @@ class Builder {
   // A row that is no model id must be named by a formula or a cell (PEtab's
   // "extraneous parameter", which its linter refuses): estimated, it would
   // move nothing, and its profile would be flat for no reason.
+  // A row with an objective prior is used by nlpost.
   void refuse_unused_parameters() {
-    for (const std::string& id : extra_params_)
-      if (!referenced_.count(id))
-        fail(t().parameters[static_cast<std::size_t>(theta_.at(id))].place,
+    for (const std::string& id : extra_params_) {
+      const ParameterRow& row = t().parameters[static_cast<std::size_t>(theta_.at(id))];
+      if (!referenced_.count(id) && row.prior.type == PriorType::none)
+        fail(row.place,
              "parameter '" + id + "' is used nowhere: it is not an id of the model, and no "
-             "observable or noise formula, condition or measurement names it");
+             "observable or noise formula, condition or measurement names it, and it has no "
+             "objective prior");
+    }
   }
 
   Setting default_setting(std::size_t j) const {
