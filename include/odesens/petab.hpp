@@ -68,6 +68,11 @@ class ExperimentSolver;
 // measurement times of an experiment (on average).
 inline constexpr std::size_t kPetabAdjointMinParameters = 8;
 
+// Throws Error(unknown_method) for an unknown method id and
+// Error(invalid_argument) for one that gives no likelihood (the set-valued
+// methods); "auto" passes. Evaluations, fits and profiles call it first.
+void check_petab_method(const std::string& method);
+
 // The constant C of the least-squares form's sigma and prior residuals:
 // sqrt(log(2 pi sigma^2) + C) is defined for sigma > exp(-C/2)/sqrt(2 pi)
 // (5.5e-12); an evaluation below refuses with Error(not_finite).

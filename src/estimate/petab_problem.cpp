@@ -105,6 +105,16 @@ std::string resolve_method(const petab::Definition& def, const PetabOptions& opt
 
 }  // namespace
 
+// Set-valued methods bound x over a parameter box: no likelihood.
+void check_petab_method(const std::string& method) {
+  if (method == "auto" || !method_info(method).capabilities.bounds) return;
+  throw Error(Status::invalid_argument,
+              "PEtab evaluation: method '" + method +
+                  "' encloses the states over a parameter box and gives no likelihood; use "
+                  "auto, cvodes_fsa, cvodes_asa, odesd, pbsr, exp, dopri8s, grk4as or "
+                  "erk_adjoint");
+}
+
 PetabResult PetabProblem::evaluate(const std::vector<double>& x,
                                    const PetabOptions& options) const {
   petab::ThreadedSolves solves;
@@ -127,13 +137,7 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
                                                       petab::ExperimentSolver& solver) const {
   PetabOptions options = given;
   options.method = resolve_method(*def_, given);
-  // Set-valued methods bound x over a parameter box: no likelihood.
-  if (method_info(options.method).capabilities.bounds)
-    throw Error(Status::unsupported,
-                "PEtab evaluation: method '" + options.method +
-                    "' encloses the states over a parameter box and gives no likelihood; "
-                    "use auto, cvodes_fsa, cvodes_asa, odesd, pbsr, exp, dopri8s, grk4as or "
-                    "erk_adjoint");
+  check_petab_method(options.method);
   options.least_squares = given.least_squares || given.residual_jacobian;
   if (options.least_squares && !has_least_squares_form())
     throw Error(Status::unsupported,

@@ -6,7 +6,6 @@
 
 #include "fit/start_objective.hpp"
 #include "io/format_double.hpp"
-#include "odesens/methods.hpp"
 
 namespace odesens {
 namespace {
@@ -69,10 +68,7 @@ void check_optimizer_options(const OptimizerOptions& o) {
     refuse_fit("the tolerances must be >= 0");
   // Said once before the starts, not by each failing start: an unknown
   // method, or a set-valued one (no likelihood).
-  const std::string& method = o.evaluation.method;
-  if (method != "auto" && method_info(method).capabilities.bounds)
-    refuse_fit("method '" + method + "' encloses the states over a parameter box and gives no "
-               "likelihood to optimize");
+  check_petab_method(o.evaluation.method);
 }
 
 std::string resolve_optimizer(const PetabProblem& problem, const std::string& optimizer) {

@@ -356,7 +356,7 @@ TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {
   // A set-valued method gives no likelihood (it asked for a parameter box).
   PetabOptions bounds;
   bounds.method = "bounds_fsa";
-  expect_error([&] { p->evaluate({0.1, 0.2}, bounds); }, Status::unsupported,
+  expect_error([&] { p->evaluate({0.1, 0.2}, bounds); }, Status::invalid_argument,
                "gives no likelihood");
   const PetabResult r = p->evaluate({-inf, 0.2}, options);
   // k1 = 0 in c1: A stays at 2.
