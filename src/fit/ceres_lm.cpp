@@ -134,7 +134,14 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
   // Ceres' first evaluation asks, ends the start here (Ceres would end it
   // too, with a line on standard error whatever its logging option says).
   try {
-    objective.evaluate(free.data(), true, true, false);
+    const PetabResult r = objective.evaluate(free.data(), true, true, false);
+    const auto& res = r.least_squares_residuals;
+    // Not finite there (an observable that divides by zero, a log of a
+    // negative simulation): said with the evaluation's reason, not as
+    // Ceres' "Residual and Jacobian evaluation failed".
+    if (!std::all_of(res.begin(), res.end(), [](double v) { return std::isfinite(v); }))
+      return {0, "the likelihood at the start point is not finite" +
+                     (r.warnings.empty() ? std::string() : ": " + r.warnings.front())};
   } catch (const Error& e) {
     return {0, std::string("the start point could not be simulated: ") + e.what()};
   }

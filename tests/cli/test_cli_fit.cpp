@@ -101,7 +101,8 @@ TEST(CliFit, NonFiniteLikelihoodsAreSaidAndProfilesRefuseThem) {
   // The start fails, said in its row; Ceres' own log lines stay out of it.
   const ToolRun fit = run_tool("fit " + p.yaml() + " --starts 1");
   EXPECT_EQ(fit.status, 1) << fit.err;
-  EXPECT_NE(fit.out.find("evaluation failed"), std::string::npos) << fit.out;
+  EXPECT_NE(fit.out.find("the likelihood at the start point is not finite: "), std::string::npos)
+      << fit.out;
   EXPECT_EQ(fit.err.find("trust_region_minimizer"), std::string::npos) << fit.err;
   EXPECT_EQ(fit.err.find("InitGoogleLogging"), std::string::npos) << fit.err;
 }
