@@ -61,8 +61,9 @@ enum class ExpJx {
            // a stiff step, whatever the tolerances; this ends them at
            // -J_x,1^{-1} Jp_1 as the exact solution does. Where J dt is
            // small the correction is O(dt^3), like the update's own error.
-           // Needs J_x at both ends (error_control, or pbsr) and
-           // exp_jp=linear; dense updates.
+           // Needs J_x at both ends (exp evaluates them then, with or
+           // without error control) and exp_jp=linear; sparse updates
+           // apply D by a second action of the exponential.
   frozen   // held at the point exp_jacobian chooses (Eq. 18 as in the paper)
 };
 

@@ -299,6 +299,13 @@ void ExponentialUpdate::add_jx_change(const Jacobians& at, const Jacobians& left
   gemm(Trans::no, Trans::no, nx, np, nx, 1.0, jx_delta_.data(), nx, s.data(), nx, 0.0,
        d1_.data(), nx);
   ramp_of_change(midpoint);
+  add_ramp_by_phi(dt, s);
+}
+
+// S += dt phi1 A + dt phi2 (B - A), A and B - A in d0_ and d1_, by the
+// dense exponential's phi1 and phi2.
+void ExponentialUpdate::add_ramp_by_phi(double dt, std::vector<double>& s) const {
+  const std::size_t nx = shape_.nx, np = shape_.np;
   gemm(Trans::no, Trans::no, nx, np, nx, dt, exp_integral_.data(), nx, d0_.data(), nx, 1.0,
        s.data(), nx);
   gemm(Trans::no, Trans::no, nx, np, nx, dt, exp_phi2_.data(), nx, d1_.data(), nx, 1.0, s.data(),
@@ -326,7 +333,7 @@ void ExponentialUpdate::ramp_of_change(bool midpoint) {
 void ExponentialUpdate::add_sparse_jx_change(const Jacobians& at, const Jacobians& left,
                                              const Jacobians& right, double dt, bool midpoint,
                                              bool action, std::vector<double>& s) {
-  const std::size_t nx = shape_.nx, np = shape_.np, nnz = jx_delta_.size();
+  const std::size_t np = shape_.np, nnz = jx_delta_.size();
   const SparsityPattern& pattern = *shape_.jx_pattern;
   for (std::size_t q = 0; q < nnz; ++q) jx_delta_[q] = left.jx[q] - at.jx[q];
   linalg::csc_multiply(pattern, jx_delta_.data(), np, s0_.data(), d0_.data());
@@ -334,10 +341,7 @@ void ExponentialUpdate::add_sparse_jx_change(const Jacobians& at, const Jacobian
   linalg::csc_multiply(pattern, jx_delta_.data(), np, s.data(), d1_.data());
   ramp_of_change(midpoint);
   if (!action) {
-    gemm(Trans::no, Trans::no, nx, np, nx, dt, exp_integral_.data(), nx, d0_.data(), nx, 1.0,
-         s.data(), nx);
-    gemm(Trans::no, Trans::no, nx, np, nx, dt, exp_phi2_.data(), nx, d1_.data(), nx, 1.0,
-         s.data(), nx);
+    add_ramp_by_phi(dt, s);
     return;
   }
   std::fill(ds_.begin(), ds_.end(), 0.0);

@@ -87,6 +87,7 @@ class ExponentialUpdate {
                             double dt, bool midpoint, bool action, std::vector<double>& s);
   // d0_, d1_ from D_0, D_1 into the ramp's start A and change B - A.
   void ramp_of_change(bool midpoint);
+  void add_ramp_by_phi(double dt, std::vector<double>& s) const;
 
   static constexpr std::size_t kDenseLimit = 2000;
 

@@ -237,8 +237,8 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    "J_x's change over an exponential update: linear (its departure from the "
                    "frozen J_x, times S, as a forcing linear between the step's ends: right "
                    "where fast modes follow a moving J_x over stiff steps; no model "
-                   "evaluation, four products per step; needs J_x at the ends, exp_jp=linear "
-                   "and dense updates) or frozen (the paper's Eq. 18)",
+                   "evaluation, four products per step; needs J_x at the ends and exp_jp=linear;"
+                   " sparse actions take a second action) or frozen (the paper's Eq. 18)",
                    {"linear", "frozen"}});
   specs.push_back({"error_control", OptionType::text, std::string("refine"),
                    "what to do with each step's estimated error of S (from J at the step's "
