@@ -46,19 +46,22 @@ std::uint64_t parse_size(const std::string& text) {
   return value << shift;
 }
 
-[[noreturn]] void cannot_read(const std::string& path, const std::string& why) {
-  throw Error(Status::io_error, "cannot read model file '" + path + "': " + why);
+[[noreturn]] void cannot_read(const std::string& noun, const std::string& path,
+                              const std::string& why) {
+  throw Error(Status::io_error, "cannot read " + noun + " '" + path + "': " + why);
 }
 
-void require_regular(const std::string& path, mode_t mode) {
+void require_regular(const std::string& noun, const std::string& path, mode_t mode) {
   if (!S_ISREG(mode))
-    cannot_read(path, std::string("it is ") + kind_of_file(mode) + ", not a regular file");
+    cannot_read(noun, path, std::string("it is ") + kind_of_file(mode) + ", not a regular file");
 }
 
-[[noreturn]] void too_large(const std::string& path, std::uint64_t limit) {
-  cannot_read(path, std::string("it is larger than the model file size limit of ") +
-                        size_text(limit) + "; set " + kModelFileSizeLimitVariable +
-                        " (bytes, or with a K, M or G suffix) to allow more");
+[[noreturn]] void too_large(const std::string& noun, const std::string& path,
+                            std::uint64_t limit) {
+  cannot_read(noun, path,
+              std::string("it is larger than the model file size limit of ") + size_text(limit) +
+                  "; set " + kModelFileSizeLimitVariable +
+                  " (bytes, or with a K, M or G suffix) to allow more");
 }
 
 struct FileDescriptor {
@@ -89,37 +92,38 @@ std::string read_model_file(const std::string& path) {
   return read_model_file(path, model_file_size_limit());
 }
 
-std::string read_model_file(const std::string& path, std::uint64_t size_limit) {
+std::string read_model_file(const std::string& path, std::uint64_t size_limit,
+                            const std::string& noun) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0)
     throw Error(Status::unknown_model,
-                "cannot load model file '" + path + "': " + std::strerror(errno));
-  require_regular(path, info.st_mode);
+                "cannot load " + noun + " '" + path + "': " + std::strerror(errno));
+  require_regular(noun, path, info.st_mode);
   // Without O_NONBLOCK, opening a FIFO waits for a writer: should the path
   // become one after the check above, the open returns and fstat refuses it.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) cannot_read(path, std::strerror(errno));
+  if (fd < 0) cannot_read(noun, path, std::strerror(errno));
   const FileDescriptor file{fd};
-  if (::fstat(fd, &info) != 0) cannot_read(path, std::strerror(errno));
-  require_regular(path, info.st_mode);
-  if (static_cast<std::uint64_t>(info.st_size) > size_limit) too_large(path, size_limit);
+  if (::fstat(fd, &info) != 0) cannot_read(noun, path, std::strerror(errno));
+  require_regular(noun, path, info.st_mode);
+  if (static_cast<std::uint64_t>(info.st_size) > size_limit) too_large(noun, path, size_limit);
   // The size fstat gives is a hint: the file may grow while it is read.
   std::string text(static_cast<std::size_t>(info.st_size), '\0');
   std::size_t used = 0;
   while (true) {
     if (used == text.size()) {
-      if (text.size() > size_limit) too_large(path, size_limit);
+      if (text.size() > size_limit) too_large(noun, path, size_limit);
       text.resize(text.size() + 65536);
     }
     const ssize_t n = ::read(fd, &text[used], text.size() - used);
     if (n < 0) {
       if (errno == EINTR) continue;
-      cannot_read(path, std::strerror(errno));
+      cannot_read(noun, path, std::strerror(errno));
     }
     if (n == 0) break;
     used += static_cast<std::size_t>(n);
   }
-  if (used > size_limit) too_large(path, size_limit);
+  if (used > size_limit) too_large(noun, path, size_limit);
   text.resize(used);
   return text;
 }

@@ -26,8 +26,10 @@ std::uint64_t model_file_size_limit(std::optional<std::uint64_t> requested = std
 // Error(io_error) naming the file and the reason when it is not a regular
 // file (a directory, a FIFO, a device, a socket: none is opened in a way
 // that could block), when it is larger than `size_limit` bytes, or when it
-// cannot be read.
-std::string read_model_file(const std::string& path, std::uint64_t size_limit);
+// cannot be read. `noun` names the file in messages ("model file", or
+// "file" where the caller names its role).
+std::string read_model_file(const std::string& path, std::uint64_t size_limit,
+                            const std::string& noun = "model file");
 // With the limit model_file_size_limit() gives.
 std::string read_model_file(const std::string& path);
 

@@ -145,7 +145,7 @@ TEST(CliFit, ARepeatedFlagOverrides) {
 // said before the work.
 TEST(CliFit, EmptyPathsHugeStartCountsAndUnwritableOutputsAreRefusedAtOnce) {
   odesens::test::SyntheticProblem p;
-  for (const std::string command :
+  for (const std::string& command :
        {"fit " + p.yaml() + " --starts 1 --best ''", "fit " + p.yaml() + " --starts 1 --out ''",
         "petab " + p.yaml() + " --out ''", "petab " + p.yaml() + " --at ''",
         "profile " + p.yaml() + " --from ''"}) {

@@ -79,6 +79,7 @@ TEST_P(PbsStateCheck, StatesRightToTheirTolerancesPassQuietly) {
   const Problem p = at_defaults(kSteadyDecay, 10.0);
   const Result r = solve(p, GetParam());
   EXPECT_LT(r.stats.extra.at("state_error_ratio"), 30.0);
+  EXPECT_LT(r.stats.extra.at("state_error_in_s"), 30.0 * 1e-5);
   EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
   double x_error = 0.0;
   for (std::size_t k = 0; k < r.times.size(); ++k) {

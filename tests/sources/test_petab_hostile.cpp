@@ -231,6 +231,14 @@ TEST(PetabHostile, ProblemFile) {
   expect_yaml_refused("format_version: 1\nparameter_file: {a: b}\nproblems: []\n",
                       Status::parse_error,
                       "problem.yaml:2:17: parameter_file must be a file name or a list");
+  // yaml-cpp keeps one of two equal keys without a word; odesens refuses them.
+  expect_yaml_refused(kProblem + "parameter_file: other.tsv\n", Status::parse_error,
+                      "the key 'parameter_file' appears twice");
+  std::string twice = kProblem;
+  twice.replace(twice.find("  observable_files"), 0, "  sbml_files: [other.xml]\n");
+  expect_yaml_refused(twice, Status::parse_error, "the key 'sbml_files' appears twice");
+  expect_yaml_refused(kProblem + "---\n" + kProblem, Status::parse_error,
+                      "2 YAML documents in one file");
 }
 
 TEST(PetabHostile, Files) {
@@ -238,7 +246,9 @@ TEST(PetabHostile, Files) {
   std::filesystem::remove(p.path("observables.tsv"));
   expect_error([&] { p.read(); }, Status::unknown_model, "observables.tsv");
   std::filesystem::create_directory(p.path("observables.tsv"));
-  expect_error([&] { p.read(); }, Status::io_error, "a directory, not a regular file");
+  expect_error([&] { p.read(); }, Status::io_error,
+               "PEtab observable table: cannot read file '" + p.path("observables.tsv") +
+                   "': it is a directory, not a regular file");
   expect_error([&] { petab::read_tables(p.path("none.yaml")); }, Status::unknown_model,
                "none.yaml");
   // A problem file in another folder: its paths are relative to that folder.

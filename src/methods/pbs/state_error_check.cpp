@@ -1,10 +1,12 @@
 #include "methods/pbs/state_error_check.hpp"
+#include "methods/pbs/state_error_in_s.hpp"
 
 #include <cvodes/cvodes.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "core/number_text.hpp"
@@ -48,18 +50,21 @@ Result states_at_outputs(const Problem& problem, const MethodOptions& options) {
   return out.take();
 }
 
-}  // namespace
-
-double state_error_ratio(const Problem& problem, const MethodOptions& options, const Result& r) {
+// The tighter states at r's output times; nothing when that solve fails.
+std::optional<Result> tighter_states(const Problem& problem, const MethodOptions& options) {
   Problem tighter = problem;
   tighter.rtol = *problem.rtol / kTighter;
   for (double& a : tighter.atol) a /= kTighter;
-  Result fine;
   try {
-    fine = states_at_outputs(tighter, options);
+    return states_at_outputs(tighter, options);
   } catch (const Error&) {
-    return std::numeric_limits<double>::quiet_NaN();
+    return std::nullopt;
   }
+}
+
+}  // namespace
+
+double state_error_ratio(const Problem& problem, const Result& r, const Result& fine) {
   const std::size_t nx = r.nx;
   if (fine.x.size() != r.x.size() || nx == 0) return std::numeric_limits<double>::quiet_NaN();
   double worst = 0.0;
@@ -75,10 +80,23 @@ double state_error_ratio(const Problem& problem, const MethodOptions& options, c
 }
 
 void check_state_error(const Problem& problem, const MethodOptions& options, Result& r) {
-  const double ratio = state_error_ratio(problem, options, r);
-  if (!std::isfinite(ratio)) return;  // the tighter solve failed: nothing is known
+  const std::optional<Result> fine = tighter_states(problem, options);
+  if (!fine) return;  // the tighter solve failed: nothing is known
+  const double ratio = state_error_ratio(problem, r, *fine);
+  if (!std::isfinite(ratio)) return;
   r.stats.extra["state_error_ratio"] = ratio;
-  if (!(ratio > kStateErrorRatioLimit)) return;
+  const double in_s = state_error_in_s(problem, r, *fine);
+  if (std::isfinite(in_s)) r.stats.extra["state_error_in_s"] = in_s;
+  if (!(ratio > kStateErrorRatioLimit)) {
+    if (in_s > kStateErrorInSLimit * *problem.rtol)
+      r.warnings.push_back(
+          "the states' error moves S by up to about " + rounded_number_text(in_s) +
+          " of its size (estimated from a state solve 10 times tighter through J_x and J_p: "
+          "S follows the states' error where they are small or fast, though the states are "
+          "within " + rounded_number_text(ratio) + " times their tolerances); tighten rtol "
+          "and atol, or use cvodes_fsa, which controls S's error itself");
+    return;
+  }
   r.warnings.push_back(
       "the states' global error is about " + rounded_number_text(ratio) +
       " times their tolerances (rtol " + rounded_number_text(*problem.rtol) +

@@ -32,7 +32,7 @@ std::string read_petab_file(const std::string& path, const std::string& role) {
     throw Error(Status::io_error, "PEtab " + role + " '" + path +
                                       "' is larger than the PEtab file size limit of 256 MiB");
   try {
-    return read_model_file(path, kFileSizeLimit);
+    return read_model_file(path, kFileSizeLimit, "file");
   } catch (const Error& e) {
     throw Error(e.status(), "PEtab " + role + ": " + e.what());
   }

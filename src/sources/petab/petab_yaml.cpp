@@ -3,6 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <set>
+#include <vector>
 
 #include "sources/petab/petab_cells.hpp"
 #include "sources/petab/petab_tsv.hpp"
@@ -63,10 +65,26 @@ void check_format_version(const Yaml& y, const YAML::Node& root) {
                                   ": odesens reads PEtab format version 1");
 }
 
+// yaml-cpp keeps the first of two equal keys and drops the other without a
+// word; a problem file whose second parameter_file is silently ignored
+// would be read as another problem than its author meant.
+void refuse_duplicate_keys(const Yaml& y, const YAML::Node& map) {
+  std::set<std::string> seen;
+  for (const auto& entry : map) {
+    if (!entry.first.IsScalar()) continue;
+    if (!seen.insert(entry.first.Scalar()).second)
+      fail(y.at(entry.first), "the key '" + entry.first.Scalar() + "' appears twice");
+  }
+}
+
 YAML::Node load(const std::string& yaml_path) {
   const std::string text = read_petab_file(yaml_path, "problem file");
   try {
-    return YAML::Load(text);
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1)
+      fail(Place{yaml_path, 0, 0}, std::to_string(documents.size()) +
+                                       " YAML documents in one file: a PEtab problem file is one");
+    return documents.empty() ? YAML::Node() : documents.front();
   } catch (const YAML::Exception& e) {
     fail(Place{yaml_path, static_cast<std::size_t>(e.mark.line) + 1,
                static_cast<std::size_t>(e.mark.column) + 1},
@@ -80,6 +98,7 @@ ProblemFiles read_problem_files(const std::string& yaml_path) {
   Yaml y{yaml_path, std::filesystem::path(yaml_path).parent_path()};
   const YAML::Node root = load(yaml_path);
   if (!root.IsMap()) fail(Place{yaml_path, 0, 0}, "a PEtab problem file must be a YAML mapping");
+  refuse_duplicate_keys(y, root);
   check_format_version(y, root);
   ProblemFiles files;
   files.parameter_file = y.single_path(root, "parameter_file");
@@ -91,6 +110,7 @@ ProblemFiles read_problem_files(const std::string& yaml_path) {
                                          " problems in one file: odesens reads one");
   const YAML::Node problem = problems[0];
   if (!problem.IsMap()) fail(y.at(problem), "a problem must be a YAML mapping");
+  refuse_duplicate_keys(y, problem);
   files.sbml_file = y.single_path(problem, "sbml_files");
   files.condition_files = y.paths(problem, "condition_files");
   files.measurement_files = y.paths(problem, "measurement_files");

@@ -28,7 +28,7 @@ const ASTNode* find_delay(const ASTNode* math) {
 
 void check_math(const std::string& file, const SBase& owner, const ASTNode* math,
                 const char* part = "") {
-  if (const ASTNode* a = find_delay(math))
+  if (find_delay(math))
     unsupported(file, &owner,
                 describe(owner) + part +
                     ": delay (csymbol) is not supported (odesens integrates ODEs, not delay "
