@@ -18,6 +18,7 @@
 #include "methods/erk_adjoint/checkpoint_schedule.hpp"
 #include "methods/erk_adjoint/parallel_reverse.hpp"
 #include "integrate/erk/stability_limit.hpp"
+#include "methods/erk_adjoint/state_error_check.hpp"
 #include "methods/erk_adjoint/step_adjoint.hpp"
 #include "odesens/status.hpp"
 #include "problem/objective_terms.hpp"
@@ -65,6 +66,10 @@ std::vector<OptionSpec> option_specs() {
                   "where the solution rests, the error estimate would let steps grow past it and "
                   "the discrete adjoint overflow (its steps count as steps at the stability "
                   "limit for stiffness_check); 0: accuracy alone sizes the steps"),
+      flag_option("state_check", true,
+                  "1: solve the states again with the same tableau at tolerances 10 times "
+                  "tighter and warn when the states' global error exceeds 300 times their "
+                  "tolerances (the gradient and S(T) inherit it); 0: skip"),
       flag_option("stiffness_check", true,
                   "1: Hairer's stiffness test of DOPRI5/DOP853 (h|lambda| estimated from the last "
                   "two stages of accepted steps; 15 tests at the stability boundary declare the "
@@ -222,6 +227,15 @@ Result solve(const Problem& problem, const MethodOptions& options) {
       });
 
   check_adjoint_finite(lambda, mu);
+  if (options.get_int("state_check") != 0 && !settings.h_fixed) {
+    const double ratio =
+        state_error_ratio(problem, p.data(), x0, *tableau, settings, out.x(0));
+    if (std::isfinite(ratio)) {
+      out.stats().extra["state_error_ratio"] = ratio;
+      const std::string warning = state_error_warning(ratio, settings.tolerances.rtol);
+      if (!warning.empty()) out.warn(warning);
+    }
+  }
 
   // dpsi/dp = mu + (dx0/dp)^T lambda_0 for every vector at once (one gemm;
   // none when x0 does not depend on p, the common case); dpsi/dx0 = lambda_0.
