@@ -34,10 +34,16 @@ class ExponentialUpdate {
   // J_x at the interval's ends (for the change of J_x, Settings::exp_jx).
   enum class Frozen { ends_unknown, at_midpoint, elsewhere };
   // Eq. 18 with J_x of `at`; J_p that of `at` or, with the ramp, linear
-  // between left.jp and right.jp; then the change of J_x unless
-  // frozen == ends_unknown.
+  // over the interval, ending at right.jp; then the change of J_x unless
+  // frozen == ends_unknown. The ramp starts at left.jp, or, at_midpoint
+  // (at.jp then J_p at the midpoint), where Simpson's rule puts it
+  // (ramp_start).
   void step(const Jacobians& at, const Jacobians& left, const Jacobians& right, double dt,
             SensitivityBlocks s, Counters& counters, Frozen frozen);
+  // The ramp's start A with J_p at the midpoint known: the ramp from A to
+  // Jp_1 integrates like Simpson's rule.
+  const Jacobians& ramp_start(const Jacobians& left, const Jacobians& mid,
+                              const Jacobians& right);
   // Bytes held by the update's buffers and exponentials.
   double workspace_bytes() const;
 
@@ -111,6 +117,7 @@ class ExponentialUpdate {
   std::unique_ptr<linalg::AugmentedExpmv> expmv_;              // sparse updates only
   std::unique_ptr<linalg::AugmentedExponential> exponential_;  // dense, or sparse at first use
   std::vector<double> jp_delta_;          // Jp_1 - Jp_0 (pattern values or dense)
+  Jacobians ramp_start_;                   // its .jp: where the ramp of J_p starts
   std::vector<double> dense_jx_, dense_jp_;  // J scattered for a dense exponential
   std::vector<double> dense_jp1_;         // Jp_1 scattered, sparse models' dense steps
   std::vector<double> scaled_jx_values_;  // J dt's values for a sparse exponential
