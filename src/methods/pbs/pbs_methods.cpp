@@ -228,9 +228,10 @@ std::vector<OptionSpec> pbs_common_option_specs() {
                    "paper's left end; first order)",
                    {"midpoint", "mean", "left"}});
   specs.push_back({"exp_jp", OptionType::text, std::string("linear"),
-                   "J_p over an exponential update: linear (between its values at the "
-                   "step's ends: the phi_2 term; right where fast modes follow a moving J_p, "
-                   "one more J_p evaluation per step) or frozen (at the point exp_jacobian "
+                   "J_p over an exponential update: linear (a ramp ending at its value at "
+                   "the step's end, started so that it integrates like Simpson's rule where "
+                   "J_p at the midpoint is known: the phi_2 term; right where fast modes "
+                   "follow a moving J_p, one more J_p evaluation per step) or frozen (at the point exp_jacobian "
                    "chooses, as in the paper's Eq. 18)",
                    {"linear", "frozen"}});
   specs.push_back({"exp_jx", OptionType::text, std::string("linear"),
