@@ -18,11 +18,13 @@ constexpr std::size_t kLimitStates = 1000;
 std::vector<double> row_and_column_scale(const Result& r) {
   const std::size_t nx = r.nx, np = r.np, nm = nx * np;
   std::vector<double> row(nx, 0.0), col(np, 0.0);
-  for (std::size_t q = 0; q < r.s.size(); ++q) {
-    const std::size_t i = q % nx, j = (q % nm) / nx;
-    row[i] = std::max(row[i], std::fabs(r.s[q]));
-    col[j] = std::max(col[j], std::fabs(r.s[q]));
-  }
+  for (std::size_t k = 0; k < r.s_times.size(); ++k)
+    for (std::size_t j = 0; j < np; ++j)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const double v = std::fabs(r.s[k * nm + j * nx + i]);
+        row[i] = std::max(row[i], v);
+        col[j] = std::max(col[j], v);
+      }
   // S's entries that are zero in their row and column are measured against
   // 1e-6 of S's largest.
   const double floor = 1e-6 * *std::max_element(col.begin(), col.end());
