@@ -90,6 +90,15 @@ def _method_options(method, given):
     return out
 
 
+def _real_times(t):
+    """t as a 1-D float array; complex times are refused, not cast (numpy
+    would drop their imaginary part)."""
+    if numpy.iscomplexobj(t):
+        raise invalid_argument("t must be real numbers, not complex (pass .real if only the "
+                               "real part is meant)")
+    return numpy.atleast_1d(numpy.asarray(t, dtype=float))
+
+
 def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=None,
              max_steps=None, weights=None, box=None, options=None):
     """The dict the extension builds a problem from (problem_settings.hpp)."""
@@ -97,7 +106,7 @@ def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=No
         start = model.t0 if t0 is None else t0
         t = numpy.linspace(start, model.t_end, DEFAULT_OUTPUT_COUNT)
     return {
-        "t": numpy.atleast_1d(numpy.asarray(t, dtype=float)),
+        "t": _real_times(t),
         "t0": None if t0 is None else _number(t0, "t0"),
         "p": p, "x0": x0,
         "rtol": None if rtol is None else _number(rtol, "rtol"),

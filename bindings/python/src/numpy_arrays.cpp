@@ -30,8 +30,14 @@ namespace {
 
 using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
-// float64, C order; Error(invalid_argument) for what numpy cannot convert.
+// float64, C order; Error(invalid_argument) for what numpy cannot convert,
+// and for complex values, whose imaginary part numpy's cast would drop with
+// no more than a ComplexWarning.
 Array as_float_array(const py::handle& values, const char* what) {
+  if (py::module_::import("numpy").attr("iscomplexobj")(values).cast<bool>())
+    throw Error(Status::invalid_argument,
+                std::string(what) + " must be real numbers, not complex (pass .real if only "
+                                    "the real part is meant)");
   Array array = Array::ensure(values);
   if (!array) {
     PyErr_Clear();
