@@ -288,7 +288,8 @@ TEST(Automatic, IsListedWithItsOptionsButNotAsAMethodOfItsOwn) {
   EXPECT_EQ(info.id, "auto");
   std::vector<std::string> keys;
   for (const auto& o : info.options) keys.push_back(o.key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"goal", "probe_steps", "fallback"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"goal", "probe_steps", "fallback", "state_check"}));
   for (const auto& m : method_infos()) EXPECT_NE(m.id, "auto");
 }
 

@@ -2,10 +2,12 @@
 // CVODES baseline when the chosen method fails in a way the baseline does
 // not (too much work, stiffness, a step size that collapses, non-finite
 // values of an explicit solve).
+#include <algorithm>
 #include <utility>
 
 #include "methods/choice/method_choice.hpp"
 #include "methods/common/failure_translation.hpp"
+#include "methods/common/state_error_ratio.hpp"
 #include "methods/registry.hpp"
 #include "odesens/status.hpp"
 
@@ -60,9 +62,12 @@ class AutomaticSession final : public MethodSession {
 
   // dopri8s is chosen for speed where it is expected to be right; a result
   // it warns about goes to the next method, unless only it computes what
-  // is asked (directions).
+  // is asked (directions). The state check's warning is about the problem
+  // at these tolerances: every method would give it.
   bool kept_despite_warnings(const Result& r) const {
-    return r.warnings.empty() || choice_.method != "dopri8s" || !given_.sens_directions.empty() ||
+    const bool only_state_check = std::all_of(r.warnings.begin(), r.warnings.end(),
+                                              methods::is_state_check_warning);
+    return only_state_check || choice_.method != "dopri8s" || !given_.sens_directions.empty() ||
            !fallback_;
   }
 

@@ -2,10 +2,12 @@
 // the measurements of benchmarks/RESULTS.md it rests on).
 #include "methods/choice/method_choice.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/number_text.hpp"
 #include "methods/choice/stiffness_probe.hpp"
+#include "odesens/methods.hpp"
 #include "odesens/model.hpp"
 #include "odesens/status.hpp"
 
@@ -251,6 +253,11 @@ const MethodInfo& automatic_method_info() {
                     "size, non-finite values), run the next one (the implicit choice after an "
                     "explicit method, cvodes_fsa after any other) and say so in method_choice; "
                     "0: the failure is the error"),
+        flag_option("state_check", true,
+                    "1: the chosen method also checks the states' global error (its option "
+                    "state_check: a second state solve at tolerances 10 times tighter, and a "
+                    "warning above 300 times the tolerances, which what is computed along "
+                    "the states inherits); 0: the method's own default"),
     };
     return m;
   }();
@@ -262,6 +269,11 @@ Problem problem_for_choice(const Problem& given, const MethodChoice& choice) {
   if (!p.rtol) p.rtol = kAutoRtol;
   if (p.atol.empty()) p.atol = {kAutoAtol};
   p.options = Options{};
+  const MethodOptions own(kAutomaticMethod, automatic_method_info().options, given.options);
+  const auto& specs = method_info(choice.method).options;
+  const bool checkable = std::any_of(specs.begin(), specs.end(),
+                                     [](const OptionSpec& o) { return o.key == "state_check"; });
+  if (checkable && own.get_int("state_check") != 0) p.options.set("state_check", std::int64_t{1});
   const bool adjoint = choice.method == "cvodes_asa" || choice.method == "erk_adjoint";
   if (adjoint && choice.goal == "gradient") p.options.set("final_sensitivity", 0);
   return p;

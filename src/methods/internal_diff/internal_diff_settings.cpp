@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/number_text.hpp"
+#include "methods/common/state_error_ratio.hpp"
 #include "methods/internal_diff/perturbation_scale.hpp"
 #include "odesens/status.hpp"
 
@@ -69,6 +70,10 @@ std::vector<OptionSpec> option_specs() {
       bounded({"h0", OptionType::real, 0.0, "first step size; 0: the HNW starting-step guess", {}},
               0.0, inf),
       bounded({"h_max", OptionType::real, 0.0, "largest step size; 0: no bound", {}}, 0.0, inf),
+      methods::state_check_option(
+          false, "off by default: 0.99 to 2.77 times dopri8s' time on the non-stiff shared "
+                 "models (median 1.35), 1.00 to 1.14 times grk4as' (median 1.06); on with "
+                 "method auto"),
   };
 }
 
@@ -116,6 +121,7 @@ InternalDiffSettings read_settings(const Problem& problem, const MethodOptions& 
   // max_steps bounds the step attempts between two output times (the output
   // grid starts each interval's budget).
   s.max_steps = static_cast<long>(problem.max_steps);
+  s.state_check = options.get_int("state_check") != 0;
   return s;
 }
 

@@ -38,6 +38,7 @@ struct InternalDiffSettings {
   std::optional<double> h_fixed;
   long max_steps = 100000;  // step attempts of one integrator over the whole solve
   bool detect_stiffness = true;  // explicit engines: end with Status::stiff (dopri8s' stiffness_check)
+  bool state_check = false;      // the states' global error (methods/common/state_error_ratio.hpp)
 };
 
 // The shared options, with their defaults and documentation.

@@ -1,3 +1,4 @@
+#include "methods/common/state_error_ratio.hpp"
 #include "methods/internal_diff/internal_diff_solve.hpp"
 
 #include <memory>
@@ -84,7 +85,10 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
   report(tally, directions, ws->lane_width(), model.event_system() != nullptr,
          out.builder().stats());
   for (const auto& w : tally.warnings) out.builder().warn(w);
-  return out.take();
+  Result r = out.take();
+  if (settings.state_check)
+    methods::check_state_error(problem, methods::default_state_solve_settings(), "S", r);
+  return r;
 }
 
 }  // namespace odesens::internal_diff

@@ -9,6 +9,7 @@
 
 #include "integrate/events/evented_solution.hpp"
 #include "integrate/output_grid.hpp"
+#include "methods/common/state_error_ratio.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/odesd/odesd_options.hpp"
 #include "methods/odesd/odesd_stepper.hpp"
@@ -90,7 +91,10 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   stats.extra["sparse_parameter_jacobians"] = stepper.sparse_parameter_jacobians() ? 1.0 : 0.0;
   stats.extra["nnz_matrix"] = static_cast<double>(m.nnz_matrix);
   stats.extra["nnz_factors"] = static_cast<double>(m.nnz_factors);
-  return out.take();
+  Result r = out.take();
+  if (options.get_int("state_check") != 0)
+    methods::check_state_error(problem, methods::default_state_solve_settings(), "S", r);
+  return r;
 }
 
 }  // namespace odesens::odesd

@@ -19,11 +19,6 @@
 
 namespace odesens::pbs {
 
-// Above this ratio of the states' global error to their tolerances the
-// result carries a warning (measured: 190 on Perelson_Science1996, where S
-// is right to 2e-4; 390 on Fiedler_BMCSystBiol2016, S off by 6e-3).
-inline constexpr double kStateErrorRatioLimit = 300.0;
-
 // Above this multiple of rtol the estimate of S's error caused by the
 // states' error (state_error_in_s.hpp) gives a warning when the states'
 // ratio does not. Measured at rtol 1e-5 to 1e-8, estimate / rtol
@@ -32,15 +27,11 @@ inline constexpr double kStateErrorRatioLimit = 300.0;
 // 60-600 (20-90); the other shared models below 10 at rtol 1e-5.
 inline constexpr double kStateErrorInSLimit = 300.0;
 
-// The largest |x_i(t_k) - x~_i(t_k)| / (rtol |x~_i(t_k)| + atol_i) over the
-// output times, x~ (`fine`) from a state solve at rtol / 10 and atol / 10
-// (with the problem's events); NaN when the sizes do not match.
-double state_error_ratio(const Problem& problem, const Result& r, const Result& fine);
-
 // The check on r: its ratio in stats.extra["state_error_ratio"] and the
 // estimate of S's error in stats.extra["state_error_in_s"] (absent when the
 // tighter solve failed, or for the estimate, more than 1000 states), and a
-// warning when the ratio is above kStateErrorRatioLimit or else the
+// warning when the ratio is above methods::kStateErrorRatioLimit
+// (methods/common/state_error_ratio.hpp) or else the
 // estimate above kStateErrorInSLimit times rtol.
 void check_state_error(const Problem& problem, const MethodOptions& options, Result& r);
 
