@@ -116,7 +116,7 @@ def test_methods_and_options_come_from_the_registry():
     lmm = {o["key"]: o for o in odesens.options("cvodes_fsa")}["lmm"]
     assert lmm["default"] == "bdf" and lmm["choices"] == ["bdf", "adams"]
     auto = [o["key"] for o in odesens.options("auto")]
-    assert auto == ["goal", "probe_steps", "fallback"] and "auto" not in ids
+    assert auto == ["goal", "probe_steps", "fallback", "state_check"] and "auto" not in ids
 
 
 def test_an_integral_float_reaches_an_integer_option(lv):
