@@ -28,8 +28,8 @@ namespace {
 long long whole_number(const std::string& v, const std::string& flag, long long least) {
   const double n = parse_number(v, flag);
   if (n < static_cast<double>(least) || n > 1e12 || n != std::floor(n))
-    throw UsageError{flag + " needs a whole number of at least " + std::to_string(least) +
-                     ", got '" + v + "'"};
+    throw UsageError{flag + " needs a whole number from " + std::to_string(least) +
+                     " to 1e12, got '" + v + "'"};
   return static_cast<long long>(n);
 }
 

@@ -62,7 +62,7 @@ TEST(CliFit, TextIsTheWaterfall) {
 
 TEST(CliFit, WrongCommandLinesAreRefused) {
   odesens::test::SyntheticProblem p;
-  for (const std::string args : {"--starts 0", "--starts x", "--starts 2.5", "--threads -1",
+  for (const char* args : {"--starts 0", "--starts x", "--starts 2.5", "--threads -1",
                                  "--optimizer newton --starts 2", "",
                                  "--starts 2 --max-seconds-per-start 0",
                                  // before any start (each start failed with it)
@@ -71,6 +71,12 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find("odesens: error:"), std::string::npos) << r.err;
   }
+  // The limit is said, not only the lower bound the value exceeds.
+  const ToolRun huge = run_tool("fit " + p.yaml() + " --starts 1 --max-iterations 1e14");
+  EXPECT_EQ(huge.status, 2) << huge.err;
+  EXPECT_NE(huge.err.find("--max-iterations needs a whole number from 1 to 1e12, got '1e14'"),
+            std::string::npos)
+      << huge.err;
   const ToolRun missing = run_tool("fit /nonexistent/problem.yaml --starts 2");
   EXPECT_NE(missing.status, 0);
   EXPECT_NE(missing.err.find("/nonexistent/problem.yaml"), std::string::npos) << missing.err;

@@ -239,6 +239,9 @@ TEST(PetabHostile, ProblemFile) {
   expect_yaml_refused(twice, Status::parse_error, "the key 'sbml_files' appears twice");
   expect_yaml_refused(kProblem + "---\n" + kProblem, Status::parse_error,
                       "2 YAML documents in one file");
+  TempProblem trailing;  // an empty document after "---" is no second problem
+  trailing.write("problem.yaml", kProblem + "---\n");
+  EXPECT_NO_THROW(trailing.read());
 }
 
 TEST(PetabHostile, Files) {

@@ -33,8 +33,16 @@ using Array = py::array_t<double, py::array::c_style | py::array::forcecast>;
 // float64, C order; Error(invalid_argument) for what numpy cannot convert,
 // and for complex values, whose imaginary part numpy's cast would drop with
 // no more than a ComplexWarning.
+bool is_complex(const py::handle& values) {
+  try {
+    return py::module_::import("numpy").attr("iscomplexobj")(values).cast<bool>();
+  } catch (const py::error_already_set&) {
+    return false;  // not an array numpy can make (ragged): ensure() says so
+  }
+}
+
 Array as_float_array(const py::handle& values, const char* what) {
-  if (py::module_::import("numpy").attr("iscomplexobj")(values).cast<bool>())
+  if (is_complex(values))
     throw Error(Status::invalid_argument,
                 std::string(what) + " must be real numbers, not complex (pass .real if only "
                                     "the real part is meant)");

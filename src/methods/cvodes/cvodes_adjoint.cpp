@@ -282,7 +282,8 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   write_adjoint_stats(session, driver, events, out);
   Result r = out.take();
   if (settings.state_check)
-    methods::check_state_error(problem, settings.session, "the gradient and S(T)", r);
+    methods::check_state_error(problem, settings.session,
+                               rows ? "the gradient and S(T)" : "the gradient", r);
   return r;
 }
 

@@ -272,7 +272,9 @@ Result PreparedForward::run(const Problem& problem) {
   reach_outputs(problem, out);
   report(out);
   Result r = out.take();
-  if (settings_.state_check) methods::check_state_error(problem, settings_.session, "S", r);
+  if (settings_.state_check)
+    methods::check_state_error(problem, settings_.session, np_ > 0 ? "S" : "what is computed",
+                               r);
   return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/number_text.hpp"
 #include "integrate/events/event_runner.hpp"
+#include "methods/common/state_error_ratio.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "odesens/status.hpp"
 #include "odesens/workspace.hpp"
@@ -20,6 +21,7 @@ double state_error_ratio(const Problem& problem, const double* p, const std::vec
   const Model& model = *problem.model;
   const std::size_t nx = model.nx(), nt = problem.output_times.size();
   integrate::erk::ErkSettings tighter = settings;
+  tighter.step_limit = nullptr;  // the solve's own, with its workspace and its last rho
   tighter.tolerances.rtol /= kTighter;
   tighter.tolerances.atol /= kTighter;
   for (double& a : tighter.tolerances.atol_per_state) a /= kTighter;
@@ -45,7 +47,7 @@ double state_error_ratio(const Problem& problem, const double* p, const std::vec
 }
 
 std::string state_error_warning(double ratio, double rtol) {
-  if (!(ratio > kStateErrorRatioLimit)) return {};
+  if (!(ratio > methods::kStateErrorRatioLimit)) return {};
   return "the states' global error is about " + rounded_number_text(ratio) +
          " times their tolerances (rtol " + rounded_number_text(rtol) +
          ", from a state solve 10 times tighter), and the gradient and S(T), the exact "

@@ -9,8 +9,9 @@
 // states too for models with events) and weighs
 // the difference at the output times as the error control does,
 // |dx_i| / (rtol |x_i| + atol_i): the global error in units of the
-// tolerance, which pbsr's state check (methods/pbs/state_error_check.hpp)
-// measures the same way and with the same limit.
+// tolerance, which the other methods' state check
+// (methods/common/state_error_ratio.hpp) measures the same way, with the
+// same limit (methods::kStateErrorRatioLimit).
 #pragma once
 
 #include <cstddef>
@@ -23,8 +24,6 @@
 #include "odesens/problem.hpp"
 
 namespace odesens::erk_adjoint {
-
-inline constexpr double kStateErrorRatioLimit = 300.0;
 
 // The ratio for states x (nt x nx, at the problem's output times) from a
 // solve with `settings`, x0 and params p; NaN when the tighter solve fails

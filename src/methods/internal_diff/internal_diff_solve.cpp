@@ -1,9 +1,9 @@
-#include "methods/common/state_error_ratio.hpp"
 #include "methods/internal_diff/internal_diff_solve.hpp"
 
 #include <memory>
 #include <vector>
 
+#include "methods/common/state_error_ratio.hpp"
 #include "methods/internal_diff/external_differences.hpp"
 #include "methods/internal_diff/internal_differences.hpp"
 #include "methods/internal_diff/perturbation_scale.hpp"

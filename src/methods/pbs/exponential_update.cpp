@@ -372,7 +372,7 @@ double ExponentialUpdate::workspace_bytes() const {
   for (const std::vector<double>* v :
        {&jp_delta_, &dense_jp1_, &scaled_jp1_, &exp_phi2_, &dense_jx_, &dense_jp_, &scaled_jx_,
         &scaled_jp_, &exp_e_, &exp_f_, &exp_integral_, &cached_jx_, &cached_jp_,
-        &scaled_jx_values_, &s0_, &jx_delta_, &d0_, &d1_, &ds_})
+        &scaled_jx_values_, &s0_, &jx_delta_, &d0_, &d1_, &ds_, &ramp_start_.jp})
     doubles += v->capacity();
   double bytes = 8.0 * static_cast<double>(doubles);
   if (exponential_) bytes += static_cast<double>(exponential_->bytes());

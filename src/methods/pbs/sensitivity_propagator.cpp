@@ -177,8 +177,10 @@ void SensitivityPropagator::evaluate_right_end(double t1, const double* x1, bool
 void SensitivityPropagator::exponential_interval(double dt, const double* x_mid, bool midpoint,
                                                  bool jp_ends, bool mid_ready, bool ends_jx) {
   const bool ramp = exponential_.ramp();
-  // J_p at the midpoint too: the ramp of J_p starts from it (ramp_start).
-  if (midpoint && !mid_ready) evaluate(t_ + 0.5 * dt, x_mid, mid_);
+  // J_p at the midpoint too where the ramp of J_p starts from it
+  // (ExponentialUpdate::ramp_start: J_x frozen at the midpoint, its ends known).
+  if (midpoint && !mid_ready)
+    evaluate(t_ + 0.5 * dt, x_mid, mid_, ramp && !ends_jx ? Parts::jx_only : Parts::both);
   const bool mean =
       !midpoint && settings_.exp_jacobian == ExpJacobian::mean && !constant_jacobians_;
   if (mean) {

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <vector>
@@ -81,6 +82,10 @@ YAML::Node load(const std::string& yaml_path) {
   const std::string text = read_petab_file(yaml_path, "problem file");
   try {
     std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    // An empty document (a trailing "---") is no second problem.
+    documents.erase(std::remove_if(documents.begin(), documents.end(),
+                                   [](const YAML::Node& d) { return d.IsNull(); }),
+                    documents.end());
     if (documents.size() > 1)
       fail(Place{yaml_path, 0, 0}, std::to_string(documents.size()) +
                                        " YAML documents in one file: a PEtab problem file is one");
