@@ -20,7 +20,7 @@ namespace {
 
 constexpr double kTighter = 10.0;
 constexpr const char* kStateCheckWarningStart =
-    "the states differ from a state solve (CVODES) at tolerances 10 times tighter by about ";
+    "the states differ from a state solve at tolerances 10 times tighter by about ";
 
 // The states alone at the output times.
 Result states_at_outputs(const Problem& problem, const cvodes::SessionSettings& settings) {
@@ -49,13 +49,17 @@ Result states_at_outputs(const Problem& problem, const cvodes::SessionSettings& 
 
 }  // namespace
 
-std::optional<Result> tighter_states(const Problem& problem,
-                                     const cvodes::SessionSettings& settings) {
+Problem tightened(const Problem& problem) {
   Problem tighter = problem;
   tighter.rtol = *problem.rtol / kTighter;
   for (double& a : tighter.atol) a /= kTighter;
+  return tighter;
+}
+
+std::optional<Result> tighter_states(const Problem& problem,
+                                     const cvodes::SessionSettings& settings) {
   try {
-    return states_at_outputs(tighter, settings);
+    return states_at_outputs(tightened(problem), settings);
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -76,8 +80,8 @@ double state_error_ratio(const Problem& problem, const Result& r, const Result& 
   return worst;
 }
 
-cvodes::SessionSettings default_state_solve_settings() {
-  return {CV_BDF, "auto", 100, "auto"};
+cvodes::SessionSettings default_state_solve_settings(bool non_stiff) {
+  return {non_stiff ? CV_ADAMS : CV_BDF, "auto", 100, "auto"};
 }
 
 OptionSpec state_check_option(bool enabled, const std::string& cost) {
@@ -90,7 +94,11 @@ OptionSpec state_check_option(bool enabled, const std::string& cost) {
 
 void check_state_error(const Problem& problem, const cvodes::SessionSettings& settings,
                        const std::string& what, Result& r) {
-  const std::optional<Result> fine = tighter_states(problem, settings);
+  report_state_error(problem, tighter_states(problem, settings), what, r);
+}
+
+void report_state_error(const Problem& problem, const std::optional<Result>& fine,
+                        const std::string& what, Result& r) {
   if (!fine) return;
   const double ratio = state_error_ratio(problem, r, *fine);
   if (!std::isfinite(ratio)) return;

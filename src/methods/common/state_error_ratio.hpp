@@ -35,9 +35,11 @@ std::optional<Result> tighter_states(const Problem& problem,
 // when the sizes do not match.
 double state_error_ratio(const Problem& problem, const Result& r, const Result& fine);
 
-// The session settings of a state solve for methods without CVODES options
-// (BDF, the automatic linear solver and Jacobian).
-cvodes::SessionSettings default_state_solve_settings();
+// The session settings of a state solve for methods without CVODES options:
+// BDF, or Adams for methods that only run non-stiff problems (15-33 %
+// faster there on the shared models), the automatic linear solver and
+// Jacobian.
+cvodes::SessionSettings default_state_solve_settings(bool non_stiff = false);
 
 // The flag option "state_check" with its description; on = `enabled`.
 OptionSpec state_check_option(bool enabled, const std::string& cost);
@@ -48,6 +50,14 @@ OptionSpec state_check_option(bool enabled, const std::string& cost);
 // that `what` (e.g. "S") inherits the error.
 void check_state_error(const Problem& problem, const cvodes::SessionSettings& settings,
                        const std::string& what, Result& r);
+
+// The same with the tighter states `fine` from elsewhere (a method's own
+// solve without sensitivities); nothing when they are absent.
+void report_state_error(const Problem& problem, const std::optional<Result>& fine,
+                        const std::string& what, Result& r);
+
+// `problem` at tolerances 10 times tighter, for such a solve.
+Problem tightened(const Problem& problem);
 
 // True for the warning check_state_error gives: it is about the problem at
 // these tolerances, not about the method (auto does not leave a method for

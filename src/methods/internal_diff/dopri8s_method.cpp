@@ -24,6 +24,7 @@ std::vector<OptionSpec> option_specs() {
 Result solve(const Problem& problem, const MethodOptions& options) {
   internal_diff::InternalDiffSettings settings = internal_diff::read_settings(problem, options);
   settings.detect_stiffness = options.get_int("stiffness_check") != 0;
+  settings.non_stiff = true;
   const internal_diff::ErkBundleIntegratorFactory dop853(integrate::erk::TableauId::dop853);
   try {
     return internal_diff::solve(problem, settings, dop853);

@@ -87,7 +87,8 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
   for (const auto& w : tally.warnings) out.builder().warn(w);
   Result r = out.take();
   if (settings.state_check)
-    methods::check_state_error(problem, methods::default_state_solve_settings(), "S", r);
+    methods::check_state_error(problem, methods::default_state_solve_settings(settings.non_stiff),
+                               "S", r);
   return r;
 }
 

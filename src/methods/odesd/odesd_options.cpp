@@ -73,8 +73,8 @@ std::vector<OptionSpec> option_specs() {
                "linear_solver=automatic: the fewest states for which KLU is used", {}},
               1, 1e9),
       methods::state_check_option(
-          false, "off by default: 1.02 to 2.17 times the time on the shared models, median "
-                 "1.34; on with method auto"),
+          false, "off by default; the states again by odesd without S: 1.04 to 1.45 times "
+                 "the time on the shared models, median 1.19; on with method auto"),
   };
 }
 
