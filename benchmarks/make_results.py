@@ -1395,11 +1395,10 @@ fastest right method, what auto ran (after its fallback, if any), its verdict an
 probe included), and the ratio. The rule: docs/methods/auto.md.
 
 In this run auto checks the states' global error of the method it runs (its option
-`state_check`, on by default; docs/methods/auto.md): a second state solve (CVODES) at
-tolerances 10 times tighter. On Crauste_CellSystems2017 every method's S was
+`state_check`, on by default; docs/methods/auto.md): a second state solve at tolerances
+10 times tighter (odesd's own without S, CVODES after the other methods). On Crauste_CellSystems2017 every method's S was
 1e-3 to 3e-2 off at these tolerances with no word, and auto's S cell read WRONG; it now reads
-warned. The check's cost is fixed (a CVODES session and a tight state solve, about 0.1-1
-ms here), so on models that solve in well under a millisecond auto is now 2-6 times the
+warned. The check's cost is nearly fixed (a tight state solve, about 0.1-1 ms here), so on models that solve in well under a millisecond auto is now 2-6 times the
 fastest method, which itself runs without the check; the misses below are those. The run
 before the check (the same command; `state_check=0` gives it back): S within 2x on 27 of
 29 models, missed on chua (2.1x) and detest_c5 (3.8x); gradient on 28 of 30, missed on
