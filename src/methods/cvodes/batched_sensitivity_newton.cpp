@@ -86,7 +86,16 @@ BatchedSensitivityNewton::BatchedSensitivityNewton(Session& session, std::size_t
     *n = self(nls).convergence_failures;
     return SUN_NLS_SUCCESS;
   };
-  if (session.linear_solver_kind() == LinearSolverKind::dense) pivots_.resize(nx_);
+  // The destructor does not run for an object whose constructor throws: a
+  // failed allocation here must free the solver itself.
+  try {
+    if (session.linear_solver_kind() == LinearSolverKind::dense) pivots_.resize(nx_);
+  } catch (...) {
+    nls_->content = nullptr;
+    SUNNonlinSolFreeEmpty(nls_);
+    nls_ = nullptr;
+    throw;
+  }
 }
 
 BatchedSensitivityNewton::~BatchedSensitivityNewton() {
