@@ -1,11 +1,13 @@
 // The check of the states' global error that cvodes_fsa, cvodes_asa, odesd,
 // dopri8s and grk4as run with state_check=1, and auto runs for the method
-// it chooses (methods/common/state_error_ratio.hpp): where errors grow
-// along the solution, what is computed along the states inherits their
-// error, within every step's tolerance.
+// it chooses (methods/common/state_error_ratio.hpp), and erk_adjoint's with
+// its own tableau (methods/erk_adjoint/state_error_check.hpp), on by
+// default: where errors grow along the solution, what is computed along the
+// states inherits their error, within every step's tolerance.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "odesens/odesens.hpp"
@@ -87,6 +89,51 @@ TEST(StateCheckAuto, AutoChecksTheMethodItChooses) {
   const Result quiet = solve(unchecked, "auto");
   EXPECT_EQ(quiet.method, r.method);
   EXPECT_FALSE(says_growing_errors(quiet)) << quiet.method;
+}
+
+// erk_adjoint's gradient and S(T) are the exact derivatives of its discrete
+// solution (measured at its defaults: the states' ratio 6 over [0, 50], 260
+// over [0, 300], 7700 over [0, 1000], S(T) off by 2.6e-2).
+
+// |S(T) - S_ref(T)| relative to S_ref(T)'s largest entry.
+double final_s_error(const Result& r, const Result& ref) {
+  const std::size_t nm = r.nx * r.np;
+  const double* s = r.s.data() + (r.s.size() - nm);
+  const double* s_ref = ref.s.data() + (ref.s.size() - nm);
+  double error = 0.0, scale = 0.0;
+  for (std::size_t q = 0; q < nm; ++q) {
+    error = std::max(error, std::fabs(s[q] - s_ref[q]));
+    scale = std::max(scale, std::fabs(s_ref[q]));
+  }
+  return error / scale;
+}
+
+bool says_global_error(const Result& r) {
+  return std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+    return w.find("states' global error") != std::string::npos;
+  });
+}
+
+TEST(ErkAdjointStateCheck, AGrowingErrorOfTheStatesIsSaid) {
+  const Problem p = checked_problem(1000.0, "erk_adjoint", 1);
+  const Result r = solve(p, "erk_adjoint");
+  EXPECT_GT(final_s_error(r, testing::tight_reference(p)), 5e-3);  // the warning is deserved
+  EXPECT_GT(r.stats.extra.at("state_error_ratio"), 300.0);
+  EXPECT_TRUE(says_global_error(r)) << (r.warnings.empty() ? "no warning" : r.warnings[0]);
+
+  const Result quiet = solve(checked_problem(1000.0, "erk_adjoint", 0), "erk_adjoint");
+  EXPECT_FALSE(says_global_error(quiet));
+  EXPECT_EQ(quiet.stats.extra.count("state_error_ratio"), 0u);
+  EXPECT_EQ(quiet.s, r.s);  // the check changes nothing but the warning
+  EXPECT_EQ(quiet.gradient, r.gradient);
+}
+
+TEST(ErkAdjointStateCheck, StatesRightToTheirTolerancesPassQuietly) {
+  const Problem p = checked_problem(50.0, "erk_adjoint", 1);
+  const Result r = solve(p, "erk_adjoint");
+  EXPECT_LT(r.stats.extra.at("state_error_ratio"), 30.0);
+  EXPECT_FALSE(says_global_error(r));
+  EXPECT_LT(final_s_error(r, testing::tight_reference(p)), 1e-3);
 }
 
 }  // namespace

@@ -66,16 +66,20 @@ std::optional<Result> tighter_states(const Problem& problem,
 }
 
 double state_error_ratio(const Problem& problem, const Result& r, const Result& fine) {
-  const std::size_t nx = r.nx;
-  if (fine.x.size() != r.x.size() || nx == 0) return std::numeric_limits<double>::quiet_NaN();
+  if (fine.x.size() != r.x.size() || r.nx == 0) return std::numeric_limits<double>::quiet_NaN();
+  return state_error_ratio(problem, r.x.data(), fine.x.data(), r.x.size(), r.nx);
+}
+
+double state_error_ratio(const Problem& problem, const double* x, const double* fine,
+                         std::size_t n, std::size_t nx) {
   double worst = 0.0;
-  for (std::size_t k = 0; k < r.x.size(); ++k) {
+  for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = k % nx;
     const double atol = problem.atol.size() == nx ? problem.atol[i]
                         : problem.atol.empty()    ? 0.0
                                                   : problem.atol[0];
-    const double weight = *problem.rtol * std::fabs(fine.x[k]) + atol;
-    worst = std::max(worst, std::fabs(r.x[k] - fine.x[k]) / weight);
+    const double weight = *problem.rtol * std::fabs(fine[k]) + atol;
+    worst = std::max(worst, std::fabs(x[k] - fine[k]) / weight);
   }
   return worst;
 }

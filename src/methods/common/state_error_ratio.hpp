@@ -34,6 +34,9 @@ std::optional<Result> tighter_states(const Problem& problem,
 // The largest |x_i(t_k) - x~_i(t_k)| / (rtol |x~_i(t_k)| + atol_i); NaN
 // when the sizes do not match.
 double state_error_ratio(const Problem& problem, const Result& r, const Result& fine);
+// The same for n states x and x~, nx to an output time.
+double state_error_ratio(const Problem& problem, const double* x, const double* fine,
+                         std::size_t n, std::size_t nx);
 
 // The session settings of a state solve for methods without CVODES options:
 // BDF, or Adams for methods that only run non-stiff problems (15-33 %

@@ -36,14 +36,8 @@ double state_error_ratio(const Problem& problem, const double* p, const std::vec
   } catch (const Error&) {
     return std::numeric_limits<double>::quiet_NaN();
   }
-  double worst = 0.0;
-  for (std::size_t q = 0; q < fine.size(); ++q) {
-    const std::size_t i = q % nx;
-    const double weight =
-        settings.tolerances.rtol * std::fabs(fine[q]) + settings.tolerances.atol_of(i);
-    worst = std::max(worst, std::fabs(x[q] - fine[q]) / weight);
-  }
-  return worst;
+  // settings' tolerances are the problem's (engine_settings).
+  return methods::state_error_ratio(problem, x, fine.data(), fine.size(), nx);
 }
 
 std::string state_error_warning(double ratio, double rtol) {
