@@ -84,14 +84,15 @@ double state_error_ratio(const Problem& problem, const double* x, const double* 
   return worst;
 }
 
-cvodes::SessionSettings default_state_solve_settings(bool non_stiff) {
-  return {non_stiff ? CV_ADAMS : CV_BDF, "auto", 100, "auto"};
+cvodes::SessionSettings default_state_solve_settings() {
+  return {CV_BDF, "auto", 100, "auto"};
 }
 
-OptionSpec state_check_option(bool enabled, const std::string& cost) {
+OptionSpec state_check_option(bool enabled, const std::string& cost, const std::string& by) {
   return flag_option("state_check", enabled,
-                     "1: solve the states again (CVODES) at tolerances 10 times tighter and warn "
-                     "when the states' global error exceeds 300 times their tolerances (what is "
+                     "1: solve the states again (" + by +
+                         ") at tolerances 10 times tighter and warn "
+                         "when the states' global error exceeds 300 times their tolerances (what is "
                      "computed along them inherits it; " +
                          cost + "); 0: skip");
 }

@@ -39,13 +39,13 @@ double state_error_ratio(const Problem& problem, const double* x, const double* 
                          std::size_t n, std::size_t nx);
 
 // The session settings of a state solve for methods without CVODES options:
-// BDF, or Adams for methods that only run non-stiff problems (15-33 %
-// faster there on the shared models), the automatic linear solver and
-// Jacobian.
-cvodes::SessionSettings default_state_solve_settings(bool non_stiff = false);
+// BDF, the automatic linear solver and Jacobian.
+cvodes::SessionSettings default_state_solve_settings();
 
-// The flag option "state_check" with its description; on = `enabled`.
-OptionSpec state_check_option(bool enabled, const std::string& cost);
+// The flag option "state_check" with its description; on = `enabled`,
+// `by`: what solves the states again.
+OptionSpec state_check_option(bool enabled, const std::string& cost,
+                              const std::string& by = "CVODES");
 
 // The check on r for methods whose results are computed along their own
 // states: the ratio in stats.extra["state_error_ratio"] (absent when the

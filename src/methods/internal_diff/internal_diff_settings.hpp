@@ -39,7 +39,8 @@ struct InternalDiffSettings {
   long max_steps = 100000;  // step attempts of one integrator over the whole solve
   bool detect_stiffness = true;  // explicit engines: end with Status::stiff (dopri8s' stiffness_check)
   bool state_check = false;      // the states' global error (methods/common/state_error_ratio.hpp)
-  bool non_stiff = false;        // explicit engines: the check's state solve by Adams
+  bool non_stiff = false;        // explicit engines: the check solves the states itself
+  bool states_only = false;      // no directions: the nominal trajectory alone (the check's solve)
 };
 
 // The shared options, with their defaults and documentation.
