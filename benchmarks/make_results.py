@@ -1396,10 +1396,16 @@ probe included), and the ratio. The rule: docs/methods/auto.md.
 
 In this run auto checks the states' global error of the method it runs (its option
 `state_check`, on by default; docs/methods/auto.md): a second state solve at tolerances
-10 times tighter (odesd's own without S, CVODES after the other methods). On Crauste_CellSystems2017 every method's S was
+10 times tighter (odesd's own without S, dopri8s' own without directions, CVODES' BDF
+after cvodes_fsa, cvodes_asa and grk4as; erk_adjoint checks with its own tableau by
+default). On Crauste_CellSystems2017 every method's S was
 1e-3 to 3e-2 off at these tolerances with no word, and auto's S cell read WRONG; it now reads
-warned. The check's cost is nearly fixed (a tight state solve, about 0.1-1 ms here), so on models that solve in well under a millisecond auto is now 2-6 times the
-fastest method, which itself runs without the check; the misses below are those. The run
+warned. The check's cost is nearly fixed (a tight state solve), so on models that solve in
+well under a millisecond it weighs most: the fastest method runs without it. dopri8s,
+auto's choice on the smallest non-stiff models, checked with CVODES Adams until this run,
+whose set-up alone took two to three times dopri8s' own solve there (in the run before:
+auto 2.5-4.2 times the fastest on chua, detest_c1, michaelis_menten, cubic_oscillator and
+Bertozzi_PNAS2020); it now checks with itself. The run
 before the check (the same command; `state_check=0` gives it back): S within 2x on 27 of
 29 models, missed on chua (2.1x) and detest_c5 (3.8x); gradient on 28 of 30, missed on
 stiff_e3 (2.1x) and Brannmark_JBC2010 (4.2x). Correctness is the default here; a user who

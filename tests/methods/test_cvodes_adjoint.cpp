@@ -113,6 +113,26 @@ TEST(CvodesAdjoint, FewCheckpointStepsAreRefusedForPolynomialInterpolation) {
   EXPECT_NO_THROW(solve(problem, "cvodes_asa"));
 }
 
+// CVODES allocates checkpoint_steps + 1 interpolation points at the first
+// step whatever the solve needs (1.2 GB for a million on one state), and
+// crashed when that allocation failed; beyond half the memory at hand the
+// option is refused first, naming itself, at once.
+TEST(CvodesAdjoint, CheckpointStepsBeyondTheMemoryAreRefusedBeforeTheyAreAllocated) {
+  auto problem = builtin_problem("glv:6", {10.0});
+  problem.options.set("checkpoint_steps", std::int64_t{1'000'000'000});
+  try {
+    solve(problem, "cvodes_asa");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::out_of_memory);
+    EXPECT_NE(std::string(e.what()).find("lower checkpoint_steps"), std::string::npos) << e.what();
+  }
+  problem.options.set("checkpoint_steps", std::int64_t{1000});
+  const Result r = solve(problem, "cvodes_asa");
+  // The interpolation data are counted with the vectors' own overhead.
+  EXPECT_GT(r.stats.extra.at("workspace_bytes"), 2.0 * 1001 * (8.0 * 6 + 500.0));
+}
+
 TEST(CvodesAdjoint, SparseHeatEquationMatchesAnalyticSensitivity) {
   const std::size_t grid = 10;
   auto problem = builtin_problem("heat2d:10", {0.01});

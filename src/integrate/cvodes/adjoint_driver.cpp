@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "core/number_text.hpp"
+#include "integrate/cvodes/sundials_handles.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
@@ -148,7 +150,42 @@ void AdjointDriver::restart_after_instant(double t_end, double t, const double* 
   session_.check(CVodeAdjReInit(session_.mem()), "CVodeAdjReInit");
 }
 
+namespace {
+
+// Each N_Vector CVODES clones also carries its own copy of the vector
+// operations (about 600 bytes, measured: 1.2 GB for a million Hermite
+// points of one state).
+constexpr double kVectorOverhead = 600.0;
+
+}  // namespace
+
+double AdjointDriver::interpolation_bytes() const {
+  const double per_point = settings_.interpolation == CV_POLYNOMIAL ? 1.0 : 2.0;
+  return per_point * (static_cast<double>(settings_.checkpoint_steps) + 1.0) *
+         (8.0 * static_cast<double>(nx_) + kVectorOverhead);
+}
+
+// CVodeAdjInit's interpolation data are checkpoint_steps + 1 points of one
+// (polynomial) or two (Hermite) vectors, allocated at the first CVodeF
+// whatever the steps the solve takes; SUNDIALS 6 does not survive a failed
+// allocation there (a segmentation fault in N_VClone, measured with
+// ulimit -v). So a size beyond half the memory this process may use is
+// refused before it is asked for.
+void AdjointDriver::check_interpolation_memory() const {
+  const double bytes = interpolation_bytes();
+  const double usable = usable_memory_bytes();
+  if (usable > 0.0 && bytes > 0.5 * usable)
+    throw Error(Status::out_of_memory,
+                "out of memory: checkpoint_steps = " + std::to_string(settings_.checkpoint_steps) +
+                    " keeps " + std::to_string(settings_.checkpoint_steps + 1) +
+                    " interpolation points of " + std::to_string(nx_) + " states, about " +
+                    rounded_number_text(bytes / 1e9) + " GB, more than half of the " +
+                    rounded_number_text(usable / 1e9) +
+                    " GB this process may use; lower checkpoint_steps (default 100)");
+}
+
 void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
+  check_interpolation_memory();
   times_ = times;
   x_outputs_.assign(times.size() * nx_, 0.0);
   void* mem = session_.mem();
@@ -464,13 +501,11 @@ void AdjointDriver::backward(const AdjointSeeds& seeds, double* gradients) {
 
 double AdjointDriver::checkpoint_bytes() const {
   // Checkpoints hold the integrator's history (up to 13 vectors for Adams,
-  // 6 for BDF); the interpolation data of one interval, one (polynomial) or
-  // two (Hermite) vectors per step.
+  // 6 for BDF), besides the interpolation data of one interval.
   const double history = settings_.lmm == CV_ADAMS ? 13.0 : 6.0;
-  const double per_step = settings_.interpolation == CV_POLYNOMIAL ? 1.0 : 2.0;
-  return 8.0 * static_cast<double>(nx_) *
-         (history * checkpoints_ +
-          per_step * static_cast<double>(settings_.checkpoint_steps + 1));
+  return history * static_cast<double>(checkpoints_) *
+             (8.0 * static_cast<double>(nx_) + kVectorOverhead) +
+         interpolation_bytes();
 }
 
 }  // namespace odesens::cvodes

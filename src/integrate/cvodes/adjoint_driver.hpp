@@ -123,6 +123,10 @@ class AdjointDriver {
     std::vector<integrate::EventRunner::DelayedAdjoint> owed;
   };
 
+  // Bytes of CVodeAdjInit's interpolation data.
+  double interpolation_bytes() const;
+  // Refuses interpolation data beyond the memory at hand (out_of_memory).
+  void check_interpolation_memory() const;
   void open_segment(double t, const double* x);
   void write_outputs_at(double t, const double* x);
   // stop: where the step must end at the latest (a delayed execution, or

@@ -5,8 +5,10 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -71,6 +73,16 @@ CvodeMemPtr make_cvode(int lmm, SUNContext ctx) {
 double physical_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+double usable_memory_bytes() {
+  double usable = physical_memory_bytes();
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const auto as = static_cast<double>(limit.rlim_cur);
+    usable = usable > 0.0 ? std::min(usable, as) : as;
+  }
+  return usable;
 }
 
 MatrixPtr make_dense_matrix(std::size_t n, SUNContext ctx) {
