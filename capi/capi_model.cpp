@@ -208,6 +208,23 @@ int odesens_model_set_nominal_params(odesens_model* model, const double* p, int6
   });
 }
 
+namespace {
+
+// A state's or parameter's name: not empty, no control characters (a line
+// break or a tab breaks every table the results are written to). Others,
+// commas and quotes among them, are quoted where a format needs it.
+std::string require_name(const char* name) {
+  std::string text = odesens::capi::require_string(name, "name");
+  if (text.empty()) throw odesens::Error(odesens::Status::invalid_argument, "name must not be empty");
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw odesens::Error(odesens::Status::invalid_argument,
+                           "name must not contain control characters (a line break, a tab)");
+  return text;
+}
+
+}  // namespace
+
 int odesens_model_set_name(odesens_model* model, const char* name) {
   return change_spec(model, __func__, "the name",
                      [&](CallbackModelSpec& s) { s.name = require_string(name, "name"); });
@@ -216,14 +233,14 @@ int odesens_model_set_name(odesens_model* model, const char* name) {
 int odesens_model_set_state_name(odesens_model* model, int64_t index, const char* name) {
   return change_spec(model, __func__, "state names", [&](CallbackModelSpec& s) {
     const std::size_t i = require_index(index, s.nx, "state index");
-    s.state_names[i] = require_string(name, "name");
+    s.state_names[i] = require_name(name);
   });
 }
 
 int odesens_model_set_param_name(odesens_model* model, int64_t index, const char* name) {
   return change_spec(model, __func__, "parameter names", [&](CallbackModelSpec& s) {
     const std::size_t j = require_index(index, s.np, "parameter index");
-    s.param_names[j] = require_string(name, "name");
+    s.param_names[j] = require_name(name);
   });
 }
 

@@ -235,7 +235,9 @@ ODESENS_API int odesens_method_option(const char* method, int64_t index, const c
                                       int64_t* type, const char** doc);
 /* The allowed closed range [min, max] of a real or integer option (-inf and
  * +inf where unbounded; both NaN for a string option); a value outside it
- * is ODESENS_ERR_OPTION_TYPE when set. Either output may be NULL. */
+ * is ODESENS_ERR_OPTION_TYPE when set. A few options also have a rule
+ * within it, which their documentation states and their setters check
+ * (lanes: 0, 1, 4 or 8). Either output may be NULL. */
 ODESENS_API int odesens_method_option_bounds(const char* method, int64_t index, double* min,
                                              double* max);
 
@@ -301,6 +303,8 @@ ODESENS_API int odesens_model_set_x0(odesens_model* model, const double* x0, int
 ODESENS_API int odesens_model_set_nominal_params(odesens_model* model, const double* p,
                                                  int64_t len);
 ODESENS_API int odesens_model_set_name(odesens_model* model, const char* name);
+/* A state's or parameter's name: not empty and without control characters
+ * (ODESENS_ERR_INVALID_ARGUMENT); commas and quotes are quoted in CSV. */
 ODESENS_API int odesens_model_set_state_name(odesens_model* model, int64_t index,
                                              const char* name);
 ODESENS_API int odesens_model_set_param_name(odesens_model* model, int64_t index,
@@ -415,9 +419,9 @@ ODESENS_API int odesens_solver_set_objective_data(odesens_solver* solver, const 
                                                   int64_t n);
 /* Method options, checked when set: an unknown key is
  * ODESENS_ERR_UNKNOWN_OPTION, a value of the wrong type, outside the
- * allowed range (odesens_method_option_bounds) or outside the allowed
- * choices ODESENS_ERR_OPTION_TYPE; the message names the key and what is
- * allowed. An int is accepted for a double option. */
+ * allowed range (odesens_method_option_bounds) or its rule, or outside the
+ * allowed choices ODESENS_ERR_OPTION_TYPE; the message names the key and
+ * what is allowed. An int is accepted for a double option. */
 ODESENS_API int odesens_solver_set_option_double(odesens_solver* solver, const char* key,
                                                  double value);
 ODESENS_API int odesens_solver_set_option_int(odesens_solver* solver, const char* key,

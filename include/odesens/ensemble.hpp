@@ -65,7 +65,8 @@ struct EnsembleOptions {
 
 // Throws Error(unknown_method) for an unknown method and
 // Error(invalid_argument) when initial_states or output_times are neither
-// empty nor one per member; every other failure is a member's own.
+// empty nor one per member, or when no output times are given at all;
+// every other failure is a member's own.
 std::vector<EnsembleMember> solve_ensemble(const Problem& problem, const std::string& method_id,
                                            const std::vector<std::vector<double>>& parameter_sets,
                                            const EnsembleOptions& options = {});

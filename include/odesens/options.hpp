@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -31,12 +32,21 @@ struct OptionSpec {
   // C with odesens_method_option_bounds). A value outside is Error(option_type).
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
+  // For real and integer options allowed only within [min, max] and by a
+  // further rule (a set of values, a floor that 0 escapes): the rule as
+  // the end of "must be ..." (e.g. "0, 1, 4 or 8"), and its test. Empty:
+  // the range alone.
+  std::string requirement{};
+  std::function<bool(double)> satisfies{};
 };
 
 // A flag: an integer option that is 0 or 1.
 OptionSpec flag_option(std::string key, bool default_value, std::string doc);
 // The spec with the allowed range [min, max].
 OptionSpec bounded(OptionSpec spec, double min, double max);
+// The spec with a further rule (OptionSpec::requirement, satisfies).
+OptionSpec restricted(OptionSpec spec, std::string requirement,
+                      std::function<bool(double)> satisfies);
 
 // What an option is, as people write it, for help texts, documentation and
 // messages. The type: "real", "integer", "flag" (an integer that is 0 or 1)
@@ -44,8 +54,9 @@ OptionSpec bounded(OptionSpec spec, double min, double max);
 std::string option_type_text(const OptionSpec& spec);
 // The allowed range of a real or integer option: "> 0" (a lower bound that
 // is the smallest positive double), ">= 0", "<= 5", "1 .. 12", "0 or 1"
-// (a flag); "" when any finite number is allowed, and for text options
-// (their allowed values are `choices`).
+// (a flag), the requirement where the spec has one; "" when any finite
+// number is allowed, and for text options (their allowed values are
+// `choices`).
 std::string range_text(const OptionSpec& spec);
 // A value of an option: 1e-4 as "0.0001", 1e9 as "1e9", text as it is.
 std::string option_value_text(const OptionValue& value);

@@ -1,13 +1,22 @@
 #include "core/quoted_text.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 namespace odesens {
 
 std::string printable_text(const std::string& text) {
+  // A caller's 10 MB name is not repeated whole in a message.
+  constexpr std::size_t kShown = 1024;
   std::string out;
-  out.reserve(text.size());
-  for (const unsigned char ch : text) {
+  out.reserve(std::min(text.size(), kShown) + 32);
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    if (k == kShown) {
+      out += "... (" + std::to_string(text.size()) + " bytes)";
+      break;
+    }
+    const auto ch = static_cast<unsigned char>(text[k]);
     if (ch >= 0x20 && ch < 0x7f) {
       out += static_cast<char>(ch);
     } else {

@@ -1,6 +1,7 @@
 // Text from a user's file, quoted for a message: bytes that are not
 // printable ASCII (control characters, escape sequences that could act on
-// a terminal, a lone CR, NUL, bytes of other encodings) are written as \xNN.
+// a terminal, a lone CR, NUL, bytes of other encodings) are written as \xNN,
+// and text beyond 1024 bytes is cut, its length said.
 #pragma once
 
 #include <string>

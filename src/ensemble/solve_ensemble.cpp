@@ -50,6 +50,10 @@ std::vector<EnsembleMember> solve_ensemble(const Problem& problem, const std::st
   method_info(method_id);  // an unknown method fails here, not K times
   require_per_member(options.initial_states, count, "initial_states");
   require_per_member(options.output_times, count, "output_times");
+  // A failure every member would have is the call's, not K members' own.
+  if (problem.output_times.empty() && options.output_times.empty())
+    throw Error(Status::invalid_argument,
+                "no output times given (neither the problem's nor one set per member)");
 
   std::vector<EnsembleMember> members(count);
   std::atomic<bool> stop{false};

@@ -1,11 +1,25 @@
 #include "io/result_csv.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "io/format_double.hpp"
 
 namespace odesens::io {
 namespace {
+
+// A header field as RFC 4180 writes it: quoted, with its quotes doubled,
+// when it holds a comma, a quote or a line break (names from the C API or
+// SBML may), else as it is.
+std::string field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
 
 // Index of output time k in s_times, or -1.
 long s_index(const Result& r, std::size_t k) {
@@ -16,13 +30,14 @@ long s_index(const Result& r, std::size_t k) {
 void write_header(std::ostream& out, const Model& model, const Result& r,
                   const RunDescription& run) {
   out << "t";
-  for (const auto& s : model.state_names()) out << ',' << s;
+  for (const auto& s : model.state_names()) out << ',' << field(s);
   if (!r.s_times.empty())
     for (const auto& p : model.param_names())
-      for (const auto& s : model.state_names()) out << ",d" << s << "/d" << p;
+      for (const auto& s : model.state_names()) out << ',' << field("d" + s + "/d" + p);
   for (std::size_t j = 1; j <= r.ns; ++j)
-    for (const auto& s : model.state_names()) out << ",d" << s << "/dr" << j;
-  for (const auto& name : run.observable_names) out << ',' << name;
+    for (const auto& s : model.state_names())
+      out << ',' << field("d" + s + "/dr" + std::to_string(j));
+  for (const auto& name : run.observable_names) out << ',' << field(name);
   out << '\n';
 }
 
@@ -49,7 +64,7 @@ void write_gradient(std::ostream& out, const Model& model, const Result& r, std:
   for (std::size_t k = 1; m > 1 && k <= m; ++k) out << ",gradient_" << k;
   out << '\n';
   for (std::size_t j = 0; j < r.np; ++j) {
-    out << model.param_names()[j];
+    out << field(model.param_names()[j]);
     for (std::size_t k = 0; k < m; ++k) out << ',' << format_double(r.gradient[j + k * r.np]);
     out << '\n';
   }
@@ -61,10 +76,13 @@ void write_hulls(std::ostream& out, const Model& model, const Result& r) {
   const BoundsResult& b = r.bounds;
   const bool with_s = !b.s_hull.empty();
   out << "\nt";
-  for (const auto& s : model.state_names()) out << ',' << s << "_lower," << s << "_upper";
+  for (const auto& s : model.state_names())
+    out << ',' << field(s + "_lower") << ',' << field(s + "_upper");
   for (const auto& p : model.param_names())
     for (const auto& s : model.state_names())
-      if (with_s) out << ",d" << s << "/d" << p << "_lower,d" << s << "/d" << p << "_upper";
+      if (with_s)
+        out << ',' << field("d" + s + "/d" + p + "_lower") << ','
+            << field("d" + s + "/d" + p + "_upper");
   out << '\n';
   const std::size_t per_time = with_s ? r.nx * r.np : 0;
   for (std::size_t k = 0; k < r.times.size(); ++k) {
@@ -77,7 +95,7 @@ void write_hulls(std::ostream& out, const Model& model, const Result& r) {
   }
   out << "\nparameter,gradient_lower,gradient_upper\n";
   for (std::size_t j = 0; j < r.np; ++j)
-    out << model.param_names()[j] << ',' << format_double(b.gradient_hull[2 * j]) << ','
+    out << field(model.param_names()[j]) << ',' << format_double(b.gradient_hull[2 * j]) << ','
         << format_double(b.gradient_hull[2 * j + 1]) << '\n';
 }
 

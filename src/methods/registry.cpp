@@ -1,5 +1,6 @@
 // The table of methods. A new method adds its folder and one entry here.
 #include "arith/model_functions.hpp"
+#include "core/quoted_text.hpp"
 #include "methods/bounds/bounds_asa_method.hpp"
 #include "methods/bounds/bounds_fsa_method.hpp"
 #include "methods/choice/method_choice.hpp"
@@ -163,7 +164,7 @@ const MethodEntry& method_entry(const std::string& id) {
   std::string known;
   for (const auto& e : registry()) known += (known.empty() ? "" : ", ") + e.info.id;
   throw Error(Status::unknown_method,
-              "unknown method '" + id + "' (methods: " + known + ", or auto to choose one)");
+              "unknown method " + quoted_text(id) + " (methods: " + known + ", or auto to choose one)");
 }
 
 const std::vector<MethodInfo>& method_infos() {

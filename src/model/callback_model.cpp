@@ -39,7 +39,7 @@ class CallbackModel final : public Model {
       std::copy(s_.x0.begin(), s_.x0.end(), x0);
       return;
     }
-    check(s_.initial_state(p, x0, s_.user), "initial_state", nullptr);
+    check(s_.initial_state(p, x0, s_.user), "x0 (initial_state)", nullptr);
   }
 
   // Without an initial_state callback x0 is data.
@@ -49,7 +49,7 @@ class CallbackModel final : public Model {
   void initial_sensitivity(const double* p, double* dx0_dp,
                            Workspace* ws = nullptr) const override {
     if (s_.initial_sensitivity)
-      check(s_.initial_sensitivity(p, dx0_dp, s_.user), "initial_sensitivity", nullptr);
+      check(s_.initial_sensitivity(p, dx0_dp, s_.user), "dx0dp (initial_sensitivity)", nullptr);
     else if (s_.initial_state)
       fd_initial_sensitivity(p, dx0_dp, ws);
     else

@@ -66,6 +66,7 @@ std::string option_type_text(const OptionSpec& spec) {
 
 std::string range_text(const OptionSpec& spec) {
   if (spec.type == OptionType::text) return "";
+  if (!spec.requirement.empty()) return spec.requirement;
   if (spec.type == OptionType::integer && spec.min == 0.0 && spec.max == 1.0) return "0 or 1";
   const bool has_min = std::isfinite(spec.min), has_max = std::isfinite(spec.max);
   const std::string lower = means_positive(spec.min) ? "> 0" : ">= " + readable_number(spec.min);

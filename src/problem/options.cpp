@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/number_text.hpp"
+#include "core/quoted_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -59,6 +61,13 @@ OptionSpec bounded(OptionSpec spec, double min, double max) {
   return spec;
 }
 
+OptionSpec restricted(OptionSpec spec, std::string requirement,
+                      std::function<bool(double)> satisfies) {
+  spec.requirement = std::move(requirement);
+  spec.satisfies = std::move(satisfies);
+  return spec;
+}
+
 MethodOptions::MethodOptions(const std::string& method_id, const std::vector<OptionSpec>& specs,
                              const Options& given)
     : method_id_(method_id) {
@@ -72,8 +81,8 @@ MethodOptions::MethodOptions(const std::string& method_id, const std::vector<Opt
     if (it == specs.end()) {
       std::string known;
       for (const auto& s : specs) known += (known.empty() ? "" : ", ") + s.key;
-      throw Error(Status::unknown_option, "method '" + method_id + "' has no option '" + key +
-                                              "' (options: " + (known.empty() ? "none" : known) +
+      throw Error(Status::unknown_option, "method '" + method_id + "' has no option " +
+                                              quoted_text(key) + " (options: " + (known.empty() ? "none" : known) +
                                               ")");
     }
     OptionValue converted;
@@ -86,7 +95,7 @@ MethodOptions::MethodOptions(const std::string& method_id, const std::vector<Opt
       const double v = it->type == OptionType::real
                            ? std::get<double>(converted)
                            : static_cast<double>(std::get<std::int64_t>(converted));
-      if (v < it->min || v > it->max)
+      if (v < it->min || v > it->max || (it->satisfies && !it->satisfies(v)))
         throw Error(Status::option_type, "option '" + key + "' of method '" + method_id +
                                              "' must be " + range_requirement(*it) + " (got " +
                                              number_text(v) + ")");
@@ -96,8 +105,8 @@ MethodOptions::MethodOptions(const std::string& method_id, const std::vector<Opt
       std::string allowed;
       for (const auto& c : it->choices) allowed += (allowed.empty() ? "" : ", ") + c;
       throw Error(Status::option_type, "option '" + key + "' of method '" + method_id +
-                                           "' must be one of: " + allowed + " (got '" + *s +
-                                           "')");
+                                           "' must be one of: " + allowed + " (got " + quoted_text(*s) +
+                                           ")");
     }
     values_[key].second = converted;
   }

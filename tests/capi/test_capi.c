@@ -1010,8 +1010,8 @@ static void test_callback_failures_name_the_callback(void) {
                {CB_JAC_P, "'jac_p'", "cvodes_fsa"},
                {CB_JVP, "'jvp'", "cvodes_fsa"},
                {CB_VJP, "'vjp'", "cvodes_asa"},
-               {CB_X0, "'initial_state'", "cvodes_fsa"},
-               {CB_DX0, "'initial_sensitivity'", "cvodes_fsa"}};
+               {CB_X0, "'x0 (initial_state)'", "cvodes_fsa"},
+               {CB_DX0, "'dx0dp (initial_sensitivity)'", "cvodes_fsa"}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     test_user user = test_user_make();
     user.fail = cases[k].callback;

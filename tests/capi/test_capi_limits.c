@@ -51,6 +51,19 @@ static void test_model_sizes_are_bounded(void) {
   odesens_model_free(m);
 }
 
+/* Names: empty ones and control characters are refused (they break every
+   table); commas and quotes are the writers' to quote. */
+static void test_names(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_create(2, 1, decay_rhs, NULL, &m));
+  CHECK_STATUS(odesens_model_set_state_name(m, 0, ""), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(odesens_errmsg(m), "must not be empty");
+  CHECK_STATUS(odesens_model_set_param_name(m, 0, "k\n2"), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(odesens_errmsg(m), "control characters");
+  CHECK_OK(odesens_model_set_state_name(m, 0, "A,B"));
+  odesens_model_free(m);
+}
+
 static odesens_solver* decay_solver(const char* method) {
   odesens_model* m = NULL;
   odesens_solver* s = NULL;
@@ -121,6 +134,21 @@ static void test_tolerances_and_options_out_of_range(void) {
   CHECK_STATUS(odesens_solver_set_option_int(s, "force_pbs", 5), ODESENS_ERR_OPTION_TYPE);
   CHECK_MESSAGE(odesens_errmsg(s), "option 'force_pbs' of method 'pbsr' must be 0 or 1 (got 5)");
   odesens_solver_free(s);
+
+  /* Values inside an option's range that its further rule refuses are
+     refused when set, as the solve would refuse them. */
+  s = decay_solver("dopri8s");
+  CHECK_STATUS(odesens_solver_set_option_int(s, "lanes", 3), ODESENS_ERR_OPTION_TYPE);
+  CHECK_MESSAGE(odesens_errmsg(s), "option 'lanes' of method 'dopri8s' must be 0, 1, 4 or 8 (got 3)");
+  CHECK_OK(odesens_solver_set_option_int(s, "lanes", 4));
+  CHECK_STATUS(odesens_solver_set_option_double(s, "sens_rtol", 1e-9), ODESENS_ERR_OPTION_TYPE);
+  CHECK_MESSAGE(odesens_errmsg(s), "above sqrt(eps)");
+  CHECK_OK(odesens_solver_set_option_double(s, "sens_rtol", 0.0));
+  odesens_solver_free(s);
+  s = decay_solver("bounds_fsa");
+  CHECK_STATUS(odesens_solver_set_option_double(s, "max_width", 0.0), ODESENS_ERR_OPTION_TYPE);
+  CHECK_MESSAGE(odesens_errmsg(s), "option 'max_width' of method 'bounds_fsa' must be > 0 (got 0)");
+  odesens_solver_free(s);
 }
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -186,5 +214,6 @@ int main(void) {
   test_counts_are_checked_before_arrays_are_read();
   test_tolerances_and_options_out_of_range();
   test_failed_allocation_is_out_of_memory();
+  test_names();
   return check_exit_status("test_capi_limits");
 }

@@ -136,6 +136,19 @@ TEST(Ensemble, AWrongParameterCountIsTheMembersError) {
   EXPECT_FALSE(members[2].message.empty());
 }
 
+// What every member would fail for is the call's error, not K members'.
+TEST(Ensemble, NoOutputTimesAtAllIsTheCallsError) {
+  Problem base = base_problem();
+  base.output_times.clear();
+  try {
+    solve_ensemble(base, "cvodes_fsa", parameter_sets(3));
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("no output times"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Ensemble, MembersTakeTheirOwnInitialStatesAndOutputTimes) {
   const Problem base = base_problem();
   const auto sets = parameter_sets(3);

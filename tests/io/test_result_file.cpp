@@ -73,6 +73,34 @@ TEST(ResultFile, HoldsTheDocumentTheStreamGets) {
   EXPECT_THROW(write_result_text(h5, ResultFormat::h5, *model, result, run), Error);
 }
 
+// Names with commas, quotes or line breaks (a callback model's, set
+// through the C API) are quoted as RFC 4180 quotes a field, so that every
+// row keeps its columns.
+TEST(ResultCsv, NamesThatNeedQuotesAreQuoted) {
+  CallbackModelSpec spec;
+  spec.nx = 2;
+  spec.np = 1;
+  spec.nominal_params = {0.5};
+  spec.x0 = {1.0, 2.0};
+  spec.state_names = {"A,B", "say \"hi\""};
+  spec.param_names = {"k"};
+  spec.f = [](double, const double* x, const double* p, double* f, void*) {
+    f[0] = -p[0] * x[0];
+    f[1] = -p[0] * x[1];
+    return 0;
+  };
+  const auto model = make_callback_model(spec);
+  Problem problem;
+  problem.model = model;
+  problem.output_times = {1.0};
+  const Result result = solve(problem, "cvodes_fsa");
+  std::ostringstream out;
+  write_result_text(out, ResultFormat::csv, *model, result,
+                    RunDescription{"names", false, {}, {}, 1});
+  const std::string header = out.str().substr(0, out.str().find('\n'));
+  EXPECT_EQ(header, "t,\"A,B\",\"say \"\"hi\"\"\",\"dA,B/dk\",\"dsay \"\"hi\"\"/dk\"");
+}
+
 TEST(ResultJson, NumbersReadBackToTheSameDouble) {
   const auto model = decay_model();
   Result r;

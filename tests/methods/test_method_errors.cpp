@@ -379,6 +379,58 @@ TEST(MethodRegistry, PeanoBakerNamesTheTimeOfANonFiniteJacobianExactly) {
   EXPECT_EQ(f.message.find("0.100000"), std::string::npos) << f.message;
 }
 
+// A callback that writes NaN is the one named: the jvp of grk4as' lanes
+// (it was reported as f's NaN at the next stage) and dx0/dp of the
+// internal-difference methods (reported as a perturbed x0 with NaN).
+TEST(MethodRegistry, TheCallbackThatWritesNaNIsTheOneNamed) {
+  Problem problem;
+  CallbackModelSpec spec = decay(nullptr);
+  Misbehaviour none;
+  spec.user = &none;
+  spec.jvp = [](double, const double*, const double*, std::int64_t nv, const double*,
+                double* out, void*) {
+    for (std::int64_t k = 0; k < nv; ++k) out[k] = NAN;
+    return 0;
+  };
+  problem.model = make_callback_model(spec);
+  problem.output_times = {0.5, 1.0};
+  auto f = failure_of(problem, "grk4as");
+  EXPECT_EQ(f.status, Status::not_finite) << f.message;
+  EXPECT_NE(f.message.find("(jvp) returned NaN"), std::string::npos) << f.message;
+
+  spec = decay(nullptr);
+  spec.user = &none;
+  spec.initial_state = [](const double* p, double* x0, void*) {
+    x0[0] = p[0];
+    return 0;
+  };
+  spec.initial_sensitivity = [](const double*, double* dx0_dp, void*) {
+    dx0_dp[0] = NAN;
+    return 0;
+  };
+  problem.model = make_callback_model(spec);
+  for (const char* method : {"dopri8s", "grk4as", "cvodes_fsa"}) {
+    f = failure_of(problem, method);
+    EXPECT_EQ(f.status, Status::not_finite) << method << ": " << f.message;
+    EXPECT_NE(f.message.find("initial sensitivity dx0/dp contains NaN"), std::string::npos)
+        << method << ": " << f.message;
+  }
+}
+
+// A caller's enormous method id or option key is not repeated whole.
+TEST(MethodRegistry, MessagesCutAnEnormousNameShort) {
+  const std::string huge(1 << 20, 'x');
+  auto f = failure_of(builtin_problem("chua", {1.0}), huge);
+  EXPECT_EQ(f.status, Status::unknown_method);
+  EXPECT_LT(f.message.size(), 4000u);
+  EXPECT_NE(f.message.find("(1048576 bytes)"), std::string::npos);
+  Problem problem = builtin_problem("chua", {1.0});
+  problem.options.set(huge, 1.0);
+  f = failure_of(problem, "cvodes_fsa");
+  EXPECT_EQ(f.status, Status::unknown_option);
+  EXPECT_LT(f.message.size(), 4000u);
+}
+
 TEST(MethodRegistry, AdjointCallbackFailureDuringBackwardPass) {
   // vjp fails only when called, i.e. in the backward pass of the adjoint.
   CallbackModelSpec spec = decay(nullptr);

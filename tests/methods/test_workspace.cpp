@@ -59,7 +59,9 @@ TEST(Workspace, AdjointRowsOfSRunInBatches) {
     ASSERT_EQ(r.gradient.size(), all.gradient.size());
     EXPECT_NEAR(r.gradient[0], all.gradient[0], 1e-12 * std::fabs(all.gradient[0]));
     if (batch == 1) {
-      EXPECT_LT(4.0 * workspace_of(r), workspace_of(all));
+      // 3.5 times less: the forward pass' interpolation data (about 180 KB
+      // here, the vectors' own overhead counted) are the same either way.
+      EXPECT_LT(3.5 * workspace_of(r), workspace_of(all));
     }
   }
 }

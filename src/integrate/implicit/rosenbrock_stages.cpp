@@ -109,6 +109,10 @@ void RosenbrockEngine::corrected_stage(int i, double h, const double* F) {
     }
     system_.jvp(l, t_, columns + l * n_, v, Jv);
     ++stats_.jvp_evaluations;
+    // Said here, not later as an f of a stage that is not finite.
+    if (!all_finite(n_, Jv))
+      throw Error(Status::not_finite, "the Jacobian-vector product (jvp) returned NaN or Inf at t = " +
+                                          number_text(t_) + " (stage " + std::to_string(i + 1) + ")");
     for (std::size_t q = 0; q < n_; ++q) {
       const std::size_t at = q * m_ + l, nominal = q * m_;
       double s = h * F[at] + h * Jv[q] - (k[i][nominal] - r[nominal]);

@@ -39,15 +39,15 @@ std::vector<OptionSpec> bounds_option_specs() {
               0.0, 1.0),
       bounded({"ellipsoid_eps", OptionType::real, 1e-20,
                "regularisation epsilon in nu, kappa (section 4.2)", {}},
-              0.0, 1.0),
+              std::numeric_limits<double>::min(), 1.0),
       bounded({"shape_atol", OptionType::real, 1e-20,
                "absolute tolerance of the shape matrix entries (the paper's 1e-20: 1e-10 on "
                "its square root)",
                {}},
-              0.0, inf),
+              std::numeric_limits<double>::min(), inf),
       bounded({"max_width", OptionType::real, 1e20,
                "a range wider than this stops the solve as `unbounded`", {}},
-              0.0, inf),
+              std::numeric_limits<double>::min(), inf),
       bounded({"max_work", OptionType::real, 1e10,
                "products of polynomial coefficients one evaluation of the bounding system "
                "may take, estimated before the solve (products of models x n_mon^2; a core "

@@ -13,6 +13,7 @@
 
 #include "integrate/erk/erk_engine.hpp"
 #include "linalg/dense.hpp"
+#include "methods/common/lane_option.hpp"
 #include "methods/common/result_builder.hpp"
 #include "methods/erk_adjoint/forward_trajectory.hpp"
 #include "methods/erk_adjoint/checkpoint_schedule.hpp"
@@ -54,12 +55,10 @@ std::vector<OptionSpec> option_specs() {
       flag_option("final_sensitivity", true,
                   "1: also S(T), by nx more adjoint vectors seeded with unit vectors; 0: only "
                   "the gradient"),
-      bounded({"lanes", OptionType::integer, std::int64_t{0},
-               "SIMD lanes of the vector-Jacobian products (adjoint vectors per pass) for "
-               "models with lanes (.ode, SBML, recorded): 0 the widest the CPU has, 1, 4 or 8; "
-               "results are bitwise the same",
-               {}},
-              0, 8),
+      methods::lane_option(
+          "SIMD lanes of the vector-Jacobian products (adjoint vectors per pass) for "
+          "models with lanes (.ode, SBML, recorded): 0 the widest the CPU has, 1, 4 or 8; "
+          "results are bitwise the same"),
       flag_option("stability_limit", true,
                   "1: every adaptive step also stays inside the tableau's stability region, "
                   "|h| <= 0.9 boundary / rho(J), rho from a power iteration on J v every fourth step: "

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/number_text.hpp"
+#include "methods/common/lane_option.hpp"
 #include "methods/common/state_error_ratio.hpp"
 #include "methods/internal_diff/perturbation_scale.hpp"
 #include "odesens/status.hpp"
@@ -35,13 +36,16 @@ std::vector<OptionSpec> option_specs() {
        "component moved by more than sqrt(eps_mach) of its own size, which shrinks eps_j "
        "where a component crosses zero (on DETEST C5, 40 times the error)",
        {"normwise", "componentwise"}},
-      bounded({"sens_rtol", OptionType::real, 0.0,
-               "relative tolerance TOLS of S*R: every step keeps the error estimate of each "
-               "direction, Delta_j = (d_j - d)/eps_j (the paper's (14)), below sens_atol + "
-               "sens_rtol*|sigma|. Must exceed sqrt(eps_mach) = 1.5e-8 (a difference quotient "
-               "is no more accurate, the paper's (8)). 0: max(rtol, 1e-7)",
-               {}},
-              0.0, 0.5),
+      restricted(
+          bounded({"sens_rtol", OptionType::real, 0.0,
+                   "relative tolerance TOLS of S*R: every step keeps the error estimate of each "
+                   "direction, Delta_j = (d_j - d)/eps_j (the paper's (14)), below sens_atol + "
+                   "sens_rtol*|sigma|. Must exceed sqrt(eps_mach) = 1.5e-8 (a difference "
+                   "quotient is no more accurate, the paper's (8)). 0: max(rtol, 1e-7)",
+                   {}},
+                  0.0, 0.5),
+          "0, or above sqrt(eps) = 1.5e-8 and <= 0.5",
+          [](double v) { return v == 0.0 || v > internal_delta(); }),
       bounded({"sens_atol", OptionType::real, 0.0,
                "absolute tolerance of S*R (see sens_rtol); 0: equal to sens_rtol", {}},
               0.0, inf),
@@ -56,13 +60,11 @@ std::vector<OptionSpec> option_specs() {
        "baseline, 1 + n_s independent solves at rtol/atol, each with its own steps, "
        "perturbed by the same formulas with sqrt(eps_mach) replaced by sens_rtol",
        {"internal", "external"}},
-      bounded({"lanes", OptionType::integer, std::int64_t{0},
-               "SIMD lanes of the batched f over the 1 + n_s trajectories, for models with "
-               "lanes (.ode, SBML, recorded): 0 the widest the CPU has, 1, 4 or 8; results are "
-               "bitwise the same, except where f calls pow, exp and the like (libm at width 1, "
-               "SLEEF at 4 and 8: an ulp apart now and then, which S*R divides by ~1e-8)",
-               {}},
-              0, 8),
+      methods::lane_option(
+          "SIMD lanes of the batched f over the 1 + n_s trajectories, for models with "
+          "lanes (.ode, SBML, recorded): 0 the widest the CPU has, 1, 4 or 8; results are "
+          "bitwise the same, except where f calls pow, exp and the like (libm at width 1, "
+          "SLEEF at 4 and 8: an ulp apart now and then, which S*R divides by ~1e-8)"),
       bounded({"fixed_step", OptionType::real, 0.0,
                "fixed step size without error control (convergence studies); 0: adaptive steps",
                {}},

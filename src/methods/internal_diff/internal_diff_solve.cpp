@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/finite_values.hpp"
 #include "methods/common/state_error_ratio.hpp"
 #include "methods/internal_diff/external_differences.hpp"
 #include "methods/internal_diff/internal_differences.hpp"
@@ -31,6 +32,9 @@ SensitivityDirections directions_of(const Problem& problem, DirectionSet set,
       model.initial_state_depends_on_params()) {
     dx0_dp.resize(nx * np);
     model.initial_sensitivity(p.data(), dx0_dp.data(), &ws);
+    // Said here: it would only show as a perturbed x0 that is not finite.
+    if (!all_finite(dx0_dp.size(), dx0_dp.data()))
+      throw Error(Status::not_finite, "the initial sensitivity dx0/dp contains NaN or Inf");
   }
   return SensitivityDirections(set, nx, np, dx0_dp);
 }
