@@ -101,9 +101,10 @@ std::vector<double> parse_time_grid(const std::string& text) {
                        "'"};
     if (!(b > a)) throw UsageError{"--tout a:b:n needs b > a"};
     const auto n = static_cast<std::size_t>(n_real);
-    // b - a overflows for ends near the largest doubles (-1e308:1e308): the
-    // points are then weighted means of the ends, which cannot.
-    const bool span_finite = std::isfinite(b - a);
+    // b - a, or (b - a) k, overflows for ends near the largest doubles
+    // (-1e308:1e308, 0:1e308:101): the points are then weighted means of
+    // the ends, which cannot.
+    const bool span_finite = std::isfinite((b - a) * static_cast<double>(n - 1));
     std::vector<double> t(n);
     for (std::size_t k = 0; k < n; ++k) {
       const double s = static_cast<double>(k) / static_cast<double>(n - 1);

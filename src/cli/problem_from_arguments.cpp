@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <sstream>
+#include <variant>
 
 #include "io/data_table.hpp"
 #include "io/format_double.hpp"
@@ -100,6 +101,22 @@ bool declares(const MethodInfo& info, const std::string& key) {
   return false;
 }
 
+namespace {
+
+// cvodes_fsa and odesd without sensitivities (option sensitivities=0) give
+// no gradient and no objective: an objective asked for would be dropped
+// without a word.
+void refuse_objective_without_sensitivities(const Problem& problem, const RunArguments& a) {
+  const auto it = problem.options.values().find("sensitivities");
+  if (it == problem.options.values().end()) return;
+  const auto* on = std::get_if<std::int64_t>(&it->second);
+  if (!on || *on != 0) return;
+  if (!a.weights.empty() || problem.objective || !a.data_file.empty())
+    throw UsageError{"--weights and --data ask for a gradient, which sensitivities=0 turns off"};
+}
+
+}  // namespace
+
 Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model,
                       const MethodInfo& info, bool only_declared) {
   Problem problem;
@@ -147,6 +164,7 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
   if (a.max_steps) problem.max_steps = *a.max_steps;
   for (const auto& [key, value] : a.options)
     if (!only_declared || declares(info, key)) set_option(problem.options, info, key, value);
+  refuse_objective_without_sensitivities(problem, a);
   return problem;
 }
 

@@ -21,12 +21,6 @@ std::string field(const std::string& text) {
   return quoted + '"';
 }
 
-// Index of output time k in s_times, or -1.
-long s_index(const Result& r, std::size_t k) {
-  auto it = std::find(r.s_times.begin(), r.s_times.end(), r.times[k]);
-  return it == r.s_times.end() ? -1 : static_cast<long>(it - r.s_times.begin());
-}
-
 void write_header(std::ostream& out, const Model& model, const Result& r,
                   const RunDescription& run) {
   out << "t";
@@ -41,11 +35,12 @@ void write_header(std::ostream& out, const Model& model, const Result& r,
   out << '\n';
 }
 
-void write_row(std::ostream& out, const Result& r, const RunDescription& run, std::size_t k) {
+// Row k; ks: the index in s_times of S at output k, or -1.
+void write_row(std::ostream& out, const Result& r, const RunDescription& run, std::size_t k,
+               long ks) {
   out << format_double(r.times[k]);
   for (std::size_t i = 0; i < r.nx; ++i) out << ',' << format_double(r.x_at(k, i));
   if (!r.s_times.empty()) {
-    const long ks = s_index(r, k);
     for (std::size_t j = 0; j < r.np; ++j)
       for (std::size_t i = 0; i < r.nx; ++i) {
         out << ',';
@@ -104,7 +99,14 @@ void write_hulls(std::ostream& out, const Model& model, const Result& r) {
 void write_csv(std::ostream& out, const Model& model, const Result& r,
                const RunDescription& run) {
   write_header(out, model, r, run);
-  for (std::size_t k = 0; k < r.times.size(); ++k) write_row(out, r, run, k);
+  // S's times are some of the output times, in their order: one pass
+  // pairs them (a search per row was quadratic in the outputs).
+  std::size_t next_s = 0;
+  for (std::size_t k = 0; k < r.times.size(); ++k) {
+    while (next_s < r.s_times.size() && r.s_times[next_s] < r.times[k]) ++next_s;
+    const bool has_s = next_s < r.s_times.size() && r.s_times[next_s] == r.times[k];
+    write_row(out, r, run, k, has_s ? static_cast<long>(next_s) : -1);
+  }
   if (run.gradient_method) write_gradient(out, model, r, run.n_objectives);
   if (!r.objective_values.empty()) {
     out << "\nobjective,value\n";

@@ -366,6 +366,28 @@ TEST(CliEnsemble, ManyMembersEachAtItsRow) {
   }
 }
 
+// The shared check runs at the model's nominal parameters, which every row
+// replaces: an x0 that is not finite there only (1/k at k = 0) is no
+// reason to refuse the run; a row with k = 0 fails alone.
+TEST(CliEnsemble, AnX0ThatFailsAtTheNominalValuesOnlyIsLeftToTheMembers) {
+  ScratchDir dir;
+  write_file(dir / "inverse.ode", "param k = 0\nstate x = 1/k\ndx/dt = -x\n");
+  write_file(dir / "k.csv", "k\n1\n0\n2\n");
+  const Exit e = run_tool(dir, {"ensemble", dir / "inverse.ode", "--method", "cvodes_fsa",
+                                "--params", dir / "k.csv", "--tout", "0,1", "--out",
+                                dir / "inverse.h5"});
+  EXPECT_EQ(e.status, 3) << e.err;  // some members failed
+  H5File f(dir / "inverse.h5");
+  ASSERT_TRUE(f.ok());
+  const auto status = f.ints("status");
+  ASSERT_EQ(status.size(), 3u);
+  EXPECT_EQ(status[0], 0);
+  EXPECT_NE(status[1], 0);
+  EXPECT_EQ(status[2], 0);
+  const auto x = f.doubles("x");
+  EXPECT_NEAR(x[1], std::exp(-1.0), 1e-6);  // x(1) = 1/k e^{-1} at k = 1
+}
+
 // Every dataset and attribute of two files, compared as stored.
 void expect_same_documents(const H5File& a, const H5File& b) {
   for (const char* name : {"t", "x", "S", "S_times", "parameters"}) {

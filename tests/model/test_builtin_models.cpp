@@ -76,6 +76,22 @@ TEST(LinearModel, MatrixIsSymmetricNegativeDefinite) {
   }
 }
 
+// A = -B^T B with each entry's sum over k in ascending order, as drawn:
+// the same bit for bit as the plain sum (B from the stream, row-major).
+TEST(LinearModel, MatrixIsTheSumOverBsRowsInOrder) {
+  const std::size_t n = 7;
+  const auto d = builtin::linear_system_data(n);
+  builtin::SplitMix64 stream(42);
+  std::vector<double> b(n * n);
+  for (auto& v : b) v = stream.uniform();
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double sum = 0.0;
+      for (std::size_t k = 0; k < n; ++k) sum += b[k * n + i] * b[k * n + j];
+      EXPECT_EQ(d.a[i + j * n], -sum) << i << ", " << j;
+    }
+}
+
 // The exact solution satisfies x' = f(x): compare a central difference in
 // time with the right-hand side.
 TEST(LinearModel, ExactSolutionSolvesTheSystem) {

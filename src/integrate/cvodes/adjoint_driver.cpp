@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/number_text.hpp"
-#include "integrate/cvodes/sundials_handles.hpp"
+#include "core/usable_memory.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {

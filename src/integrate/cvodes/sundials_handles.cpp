@@ -5,8 +5,6 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +12,7 @@
 #include <string>
 
 #include "core/number_text.hpp"
+#include "core/usable_memory.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
@@ -69,34 +68,18 @@ CvodeMemPtr make_cvode(int lmm, SUNContext ctx) {
   return checked(CvodeMemPtr(CVodeCreate(lmm, ctx)), "the CVODES integrator (CVodeCreate)");
 }
 
-// Bytes of physical memory (0 when unknown).
-double physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-}
-
-double usable_memory_bytes() {
-  double usable = physical_memory_bytes();
-  rlimit limit{};
-  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
-    const auto as = static_cast<double>(limit.rlim_cur);
-    usable = usable > 0.0 ? std::min(usable, as) : as;
-  }
-  return usable;
-}
-
 MatrixPtr make_dense_matrix(std::size_t n, SUNContext ctx) {
   // A matrix beyond the machine's memory is refused before it is asked
   // for (under overcommit, or a sanitizer's allocator, asking may not fail
   // cleanly).
   const double bytes = 8.0 * static_cast<double>(n) * static_cast<double>(n);
-  const double physical = physical_memory_bytes();
-  if (physical > 0.0 && bytes > physical)
+  const double usable = usable_memory_bytes();
+  if (usable > 0.0 && bytes > usable)
     throw Error(Status::out_of_memory,
                 "out of memory: the dense Newton matrix of " + std::to_string(n) +
-                    " states needs " + number_text(bytes / 1e9) + " GB, more than this machine's " +
-                    number_text(std::floor(physical / 1e9)) +
-                    " GB (linear_solver=klu with a sparse model needs less)");
+                    " states needs " + number_text(bytes / 1e9) + " GB, more than the " +
+                    rounded_number_text(usable / 1e9) +
+                    " GB this process may use (linear_solver=klu with a sparse model needs less)");
   const auto m = static_cast<sunindextype>(n);
   return checked(MatrixPtr(SUNDenseMatrix(m, m, ctx)),
                  "the dense Newton matrix (" + doubles(static_cast<double>(n) * n) +

@@ -64,10 +64,6 @@ int init_cvode(void* cvode_mem, CVRhsFn f, double t0, N_Vector y0);
 enum class Fault { context, cvode_init };
 void inject_fault(Fault fault, int count = 1);
 
-// Bytes this process may allocate: the machine's physical memory, or the
-// address-space limit (ulimit -v) when that is lower; 0 when unknown.
-double usable_memory_bytes();
-
 // An array of N_Vectors made by N_VCloneVectorArray (checked as above).
 class VectorArray {
  public:

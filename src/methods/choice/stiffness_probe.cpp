@@ -78,8 +78,15 @@ void run_probe(integrate::erk::ErkEngine& engine, double t0, double t_end, long 
                : StiffnessFinding::Kind::slow;
 }
 
+// States times accepted steps the probe may take: 300 steps up to 66 667
+// states, fewer above (at least 10), so that the probe of a model of a
+// million states costs seconds, not minutes (network:1000000: over 60 s).
+constexpr double kProbeWork = 2e7;
+
 StiffnessFinding probe_stiffness(const Problem& problem, long budget, double step_limit) {
   const auto start = std::chrono::steady_clock::now();
+  const double nx = static_cast<double>(std::max<std::size_t>(problem.model->nx(), 1));
+  budget = std::min(budget, std::max(10L, static_cast<long>(kProbeWork / nx)));
   StiffnessFinding f;
   const Model& model = *problem.model;
   const double t0 = problem.t0;

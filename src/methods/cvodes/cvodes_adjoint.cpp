@@ -23,6 +23,7 @@
 #include <string>
 
 #include "core/number_text.hpp"
+#include "core/usable_memory.hpp"
 #include "integrate/cvodes/adjoint_driver.hpp"
 #include "integrate/cvodes/cvodes_session.hpp"
 #include "integrate/events/event_runner.hpp"
@@ -162,20 +163,35 @@ void check_checkpoint_steps(const AdjointSettings& settings) {
 }
 
 // Backward problems per sweep: the objective's and the rows that fit the
-// memory budget (or backward_batch rows).
+// memory budget (1 GiB, or a quarter of what this process may use when
+// that is less), or backward_batch rows. Problems beyond half the memory
+// at hand are refused before CVODES asks for them: it does not check
+// every allocation of CVodeInitB and CVodeQuadInitB (a segmentation fault
+// under ulimit -v).
 std::size_t problems_per_sweep(const AdjointSettings& settings, const Session& session) {
-  if (!settings.final_sensitivity) return 1;
   const std::size_t n = session.nx();
-  const std::size_t per_problem = static_cast<std::size_t>(backward_problem_bytes(
+  const double per_problem = backward_problem_bytes(
       n, session.np(), session.klu_nnz(), session.linear_solver_kind() == LinearSolverKind::dense,
-      settings.session.lmm == CV_ADAMS));
-  const std::size_t rows =
-      settings.backward_batch > 0
-          ? static_cast<std::size_t>(settings.backward_batch)
-          : static_cast<std::size_t>(std::max(
-                1.0, std::floor(kBackwardMemoryBudget /
-                                static_cast<double>(std::max<std::size_t>(per_problem, 1)))));
-  return 1 + std::min(rows, n);
+      settings.session.lmm == CV_ADAMS);
+  const double usable = usable_memory_bytes();
+  const double budget = usable > 0.0 ? std::min(kBackwardMemoryBudget, 0.25 * usable)
+                                     : kBackwardMemoryBudget;
+  std::size_t rows = 0;
+  if (settings.final_sensitivity)
+    rows = std::min<std::size_t>(
+        n, settings.backward_batch > 0
+               ? static_cast<std::size_t>(settings.backward_batch)
+               : static_cast<std::size_t>(std::max(1.0, std::floor(budget / std::max(per_problem, 1.0)))));
+  const double bytes = static_cast<double>(1 + rows) * per_problem;
+  if (usable > 0.0 && bytes > 0.5 * usable)
+    throw Error(Status::out_of_memory,
+                "out of memory: " + std::to_string(1 + rows) + " backward problem" +
+                    (rows > 0 ? "s" : "") + " of " + std::to_string(n) + " states would take about " +
+                    rounded_number_text(bytes / 1e9) + " GB, more than half of the " +
+                    rounded_number_text(usable / 1e9) + " GB this process may use" +
+                    (settings.backward_batch > 0 ? "; lower backward_batch" : "") +
+                    (rows > 0 ? " (final_sensitivity=0 needs one)" : ""));
+  return 1 + rows;
 }
 
 // The forward solution at t0 (unless an output is there) and at the output

@@ -17,15 +17,22 @@ LinearSystemData linear_system_data(std::size_t n, std::uint64_t seed) {
   LinearSystemData d;
   d.p.resize(n);
   for (auto& v : d.p) v = stream.uniform();
-  // A = -B^T B; (B^T B)_{ij} = sum_k B_ki B_kj. Computed in this fixed loop
-  // order so that the matrix is the same bit for bit on every machine.
+  // A = -B^T B; (B^T B)_{ij} = sum_k B_ki B_kj, each sum over k in
+  // ascending order so that the matrix is the same bit for bit on every
+  // machine. Column i of the upper triangle at once, walking B's rows
+  // (a sum per entry walked B by columns: 48 s for N = 1500); the lower
+  // triangle is its mirror (B_ki B_kj = B_kj B_ki exactly).
   d.a.assign(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      double s = 0.0;
-      for (std::size_t k = 0; k < n; ++k) s += b[k * n + i] * b[k * n + j];
-      d.a[i + j * n] = -s;
+  std::vector<double> column(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    std::fill(column.begin(), column.begin() + static_cast<std::ptrdiff_t>(j + 1), 0.0);
+    for (std::size_t k = 0; k < n; ++k) {
+      const double bkj = b[k * n + j];
+      const double* row = b.data() + k * n;
+      for (std::size_t i = 0; i <= j; ++i) column[i] += row[i] * bkj;
     }
+    for (std::size_t i = 0; i <= j; ++i) d.a[i + j * n] = d.a[j + i * n] = -column[i];
+  }
   return d;
 }
 
