@@ -83,7 +83,11 @@ double parse_number(const std::string& text, const std::string& what) {
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (*end != '\0' || errno == ERANGE || !std::isfinite(v))
+  // strtod also says ERANGE for a subnormal result (1e-320), which is a
+  // number like any other (files accept it); overflow and an underflow to
+  // 0 are refused.
+  const bool range_error = errno == ERANGE && (v == 0.0 || !std::isfinite(v));
+  if (*end != '\0' || range_error || !std::isfinite(v))
     throw UsageError{what + ": '" + text + "' is not a finite number"};
   return v;
 }

@@ -88,6 +88,18 @@ void validate_problem(const Problem& pr) {
                       std::to_string(k - 1) + "] = " + number_text(pr.output_times[k - 1]));
   if (!(pr.output_times.back() > pr.t0))
     throw Error(Status::invalid_argument, "the last output time must be after t0");
+  // A first step shorter than the smallest normal double has no resolution
+  // left (CVODES: "could not advance past t = 0" for an output at 1e-320).
+  for (const double t : pr.output_times) {
+    if (t == pr.t0) continue;
+    if (t - pr.t0 < std::numeric_limits<double>::min())
+      throw Error(Status::invalid_argument,
+                  "output time " + number_text(t) + " is " + number_text(t - pr.t0) +
+                      " after t0 = " + number_text(pr.t0) +
+                      ", closer than the smallest normal double (2.2e-308): no step resolves "
+                      "that; put it at t0");
+    break;
+  }
   // CVODES' step-size arithmetic overflows on longer spans (from about 1e306
   // on, a step became NaN and CVode never returned); the span itself may
   // overflow to Inf (t0 = -1e308, last time 1e308).

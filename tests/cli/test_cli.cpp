@@ -749,6 +749,7 @@ TEST(Cli, ExitStatusTellsUsageErrorsFromFailures) {
       {chua + "--tout 0,1e-7,1e-7", 2, "times[2] = 1e-07 <= times[1] = 1e-07"},
       {chua + "--t0 1e308 --tout 1,2", 2, "output time 1 is before t0 = 1e+308"},
       {chua + "--tout 0:1e308:101", 2, "is 1e+308, at most 1e+300"},
+      {chua + "--tout 1e-320,1", 2, "closer than the smallest normal double"},
       {chua + "--rtol 1e-300", 2, "rtol = 1e-300 is below the machine epsilon"},
       {"run builtin:chua --method grk4as --tout 1,2 --rtol 1e-300 --atol 0", 2,
        "no method can meet it in double precision"},

@@ -136,8 +136,10 @@ CASES = [
     # Values that are not finite.
     ode("division_by_zero_constant", lines("state x = 1", "dx/dt = x/0"), 1, "NaN or Inf",
         args=RUN),
-    ode("initial_value_inf", lines("state x = 1/0", "dx/dt = -x"), 1, "NaN or Inf", args=RUN),
-    ode("initial_value_nan", lines("state x = 0/0", "dx/dt = -x"), 1, "NaN or Inf", args=RUN),
+    ode("initial_value_inf", lines("state x = 1/0", "dx/dt = -x"), 1,
+        "the initial value of state 'x' is inf", args=RUN),
+    ode("initial_value_nan", lines("state x = 0/0", "dx/dt = -x"), 1,
+        "the initial value of state 'x' is NaN", args=RUN),
     ode("sqrt_of_negative", lines("state x = 1", "dx/dt = sqrt(-x)"), 1, "NaN or Inf",
         args=RUN),
     ode("log_of_zero", lines("state x = 0", "dx/dt = log(x)"), 1, "NaN or Inf", args=RUN),

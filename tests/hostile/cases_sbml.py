@@ -246,8 +246,8 @@ CASES = [
     sbml("parameter_inf", decay(parameter='<listOfParameters><parameter id="k" value="-INF" '
                                           'constant="true"/></listOfParameters>'), 1, "Inf",
          args=RUN),
-    sbml("compartment_size_zero", decay().replace('size="1"', 'size="0"'), 1, "NaN or Inf",
-         args=RUN),
+    sbml("compartment_size_zero", decay().replace('size="1"', 'size="0"'), 1,
+         "the initial value of state 'S'", args=RUN),
     sbml("initial_amount_huge", decay().replace('initialAmount="1"', 'initialAmount="1e308"'), 1,
          "CVode", args=RUN),
     sbml("rational_division_by_zero", decay(rate='<apply><times/><ci>S</ci>'

@@ -417,6 +417,20 @@ TEST(MethodRegistry, TheCallbackThatWritesNaNIsTheOneNamed) {
   }
 }
 
+// An initial value that is not finite at the parameters given names its
+// state (every method said only that some x0 was not finite).
+TEST(MethodRegistry, AnInitialValueThatIsNotFiniteNamesItsState) {
+  const Problem problem = testing::ode_text_problem(
+      "param k = 0\nstate y = 1\nstate x = 1/k\ndx/dt = -x\ndy/dt = -y\n", {1.0}, 1e-6, 1e-8);
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "dopri8s", "grk4as",
+                             "erk_adjoint"}) {
+    const auto f = failure_of(problem, method);
+    EXPECT_EQ(f.status, Status::not_finite) << method << ": " << f.message;
+    EXPECT_NE(f.message.find("initial value of state 'x' is inf"), std::string::npos)
+        << method << ": " << f.message;
+  }
+}
+
 // A caller's enormous method id or option key is not repeated whole.
 TEST(MethodRegistry, MessagesCutAnEnormousNameShort) {
   const std::string huge(1 << 20, 'x');
