@@ -7,7 +7,6 @@
 #include <string>
 #include <unordered_set>
 
-#include "core/number_text.hpp"
 #include "expr/lane_kernels.hpp"
 #include "expr/model_expressions.hpp"
 #include "expr/tape_evaluate.hpp"
@@ -217,12 +216,6 @@ std::unique_ptr<Workspace> ExprModel::make_workspace(int lane_width) const {
 void ExprModel::initial_state(const double* p, double* x0, Workspace* ws) const {
   ODESENS_REGISTERS(initial_state(p, x0, ws_given));
   expr::evaluate(impl_->x0, w.registers, Slot::x0, 0.0, nullptr, p, x0);
-  // Named here: the methods only see that some x0 is not finite.
-  for (std::size_t i = 0; i < nx(); ++i)
-    if (!std::isfinite(x0[i]))
-      throw Error(Status::not_finite, "the initial value of state '" + state_names()[i] +
-                                          "' is " + (std::isnan(x0[i]) ? std::string("NaN") : number_text(x0[i])) +
-                                          " at these parameters (from its expression)");
 }
 
 bool ExprModel::initial_state_depends_on_params() const {

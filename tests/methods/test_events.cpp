@@ -262,6 +262,55 @@ event down when y > 0.5: y = 0
   }
 }
 
+// max_steps bounds the steps between two output times, the restarts after
+// events included: an event every 0.1 time units over one output interval
+// of 1000 ran on past any budget in cvodes_asa, erk_adjoint, dopri8s and
+// grk4as (each restart began a new count), and the adjoint methods kept
+// every instant until memory ran out.
+class EventBudget : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(EventBudget, MaxStepsCountsAcrossRestarts) {
+  auto problem = event_ode_problem(R"(
+param k = 1
+state x = 1
+dx/dt = -k*x
+event rearm when x < 0.5: x = 1
+)", {0, 1000});
+  problem.rtol = 1e-6;
+  problem.atol = {1e-8};
+  problem.max_steps = 1000;
+  try {
+    solve(problem, GetParam());
+    FAIL() << GetParam() << " ran to the end";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::too_much_work) << GetParam() << ": " << e.what();
+  }
+}
+
+// cvodes_asa replays each segment between events in the backward pass: a
+// segment spans many output intervals, each within max_steps, and its
+// replay, capped at max_steps, failed after a forward pass that had run.
+TEST(EventBudget, TheAdjointReplaysASegmentLongerThanMaxSteps) {
+  auto problem = event_ode_problem(R"(
+param k = 1
+state x = 1
+state v = 0
+dx/dt = v
+dv/dt = -k*x
+event kick when t > 50: x = x + 0.1
+)", testing::linspace(0, 100, 101));
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  problem.max_steps = 300;
+  const Result r = solve(problem, "cvodes_asa");
+  ASSERT_EQ(r.gradient.size(), 1u);
+  EXPECT_TRUE(std::isfinite(r.gradient[0]));
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, EventBudget,
+                         ::testing::Values("cvodes_fsa", "cvodes_asa", "odesd", "pbsr",
+                                           "dopri8s", "grk4as", "erk_adjoint"));
+
 // pbsr and exp carry S along CVODES' steps; at each instant S catches up,
 // jumps as cvodes_fsa's does, and the propagation restarts. odesd locates
 // the roots on its quintic dense output and restarts its stepper there.

@@ -429,6 +429,12 @@ TEST(MethodRegistry, AnInitialValueThatIsNotFiniteNamesItsState) {
     EXPECT_NE(f.message.find("initial value of state 'x' is inf"), std::string::npos)
         << method << ": " << f.message;
   }
+  // An x0 given in the problem replaces the model's: nothing to refuse.
+  Problem given = problem;
+  given.initial_state = {1.0, 2.0};
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "dopri8s", "grk4as",
+                             "erk_adjoint"})
+    EXPECT_NO_THROW(solve(given, method)) << method;
 }
 
 // A caller's enormous method id or option key is not repeated whole.

@@ -91,6 +91,17 @@ TEST(StateCheckAuto, AutoChecksTheMethodItChooses) {
   EXPECT_FALSE(says_growing_errors(quiet)) << quiet.method;
 }
 
+// With fixed steps the check solves adaptively (the same fixed steps again
+// would repeat the solve and see no difference: it said 0 where the states
+// were 27 000 times their tolerances off).
+TEST(StateCheckDopri8s, FixedStepsAreCheckedByAdaptiveOnes) {
+  Problem p = checked_problem(10.0, "dopri8s", 1);
+  p.options.set("fixed_step", 1.0);
+  const Result r = solve(p, "dopri8s");
+  EXPECT_GT(r.stats.extra.at("state_error_ratio"), 300.0);
+  EXPECT_TRUE(says_growing_errors(r));
+}
+
 // dopri8s checks its states with itself, and the check measures their
 // actual error: on the stiff Van der Pol oscillator over [0, 0.5] with 51
 // outputs at rtol 1e-8 its states are 0.024 times their tolerances from

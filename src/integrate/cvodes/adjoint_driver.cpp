@@ -101,6 +101,21 @@ void AdjointDriver::write_outputs_at(double t, const double* x) {
 
 int AdjointDriver::forward_step(double t_out, double stop) {
   void* mem = session_.mem();
+  // max_steps bounds the steps between two output times, the segments
+  // between events included (each restart resets CVODES' own count: an
+  // event every 0.1 over 1e6 time units made segments until memory ran out).
+  const long budget = static_cast<long>(settings_.max_steps) - interval_steps_;
+  if (budget <= 0)
+    throw Error(Status::too_much_work,
+                "CVodeF: max_steps = " + std::to_string(settings_.max_steps) +
+                    " steps taken before reaching t = " + number_text(t_out) + " (at t = " +
+                    number_text(segments_.back().t_end) + ", across " +
+                    std::to_string(segments_.size()) +
+                    " segments between the model's events); raise max_steps, or check the "
+                    "model's events");
+  session_.check(CVodeSetMaxNumSteps(mem, budget), "CVodeSetMaxNumSteps");
+  long steps_before = 0;
+  session_.check(CVodeGetNumSteps(mem, &steps_before), "CVodeGetNumSteps");
   // A delayed execution falls due, or a switch of t alone is one ulp ahead:
   // CVODES stops there. In CV_NORMAL mode CVODES' own time may already be
   // past the returned one, and past a switch's stop: it stepped across
@@ -136,6 +151,10 @@ int AdjointDriver::forward_step(double t_out, double stop) {
   }
   checkpoints_ = std::max(checkpoints_, ncheck);
   segments_.back().t_end = t_ret;
+  long steps_after = 0;
+  session_.check(CVodeGetNumSteps(mem, &steps_after), "CVodeGetNumSteps");
+  interval_steps_ += steps_after - steps_before;
+  segments_.back().steps += steps_after - steps_before;
   return flag;
 }
 
@@ -211,7 +230,13 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     g_switch_.resize(events_.n_roots());
   }
   double fired = -std::numeric_limits<double>::infinity();
+  std::size_t interval_of = next_output_;
+  interval_steps_ = 0;
   while (next_output_ < times_.size()) {
+    if (next_output_ != interval_of) {  // an output was written: a new interval
+      interval_of = next_output_;
+      interval_steps_ = 0;
+    }
     const double t_now = segments_.back().t_end;
     const double t_switch = time_switches_.next_after(std::max(t_now, fired));
     const double before_switch =
@@ -297,6 +322,12 @@ void AdjointDriver::recompute(std::size_t s) {
   std::copy(seg.x_begin.begin(), seg.x_begin.end(), N_VGetArrayPointer(session_.state()));
   session_.reinit(seg.t_begin);
   session_.check(CVodeAdjReInit(mem), "CVodeAdjReInit");
+  // The replay takes the steps the forward pass took in the segment (a
+  // segment may span many output intervals, each within max_steps), and
+  // CVODES holds the budget the forward pass left it: the segment's own
+  // count with a margin, at least max_steps.
+  const long replay = std::max(static_cast<long>(settings_.max_steps), seg.steps + seg.steps / 10 + 100);
+  session_.check(CVodeSetMaxNumSteps(mem, replay), "CVodeSetMaxNumSteps");
   session_.check(CVodeSetStopTime(mem, seg.t_end), "CVodeSetStopTime");
   sunrealtype t_ret = seg.t_begin;
   int ncheck = 0;

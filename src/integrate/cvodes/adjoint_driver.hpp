@@ -100,6 +100,8 @@ class AdjointDriver {
 
  private:
   integrate::TimeSwitches time_switches_;
+  // Steps of the forward pass since the last output time, across segments.
+  long interval_steps_ = 0;
   // The last stop time given to CVODES in the forward pass (+inf: none).
   double stop_set_ = std::numeric_limits<double>::infinity();
   std::vector<double> g_switch_;
@@ -107,6 +109,7 @@ class AdjointDriver {
     double t_begin = 0.0, t_end = 0.0;
     std::vector<double> x_begin;
     std::vector<std::size_t> outputs;  // written in this segment, increasing
+    long steps = 0;                    // the forward pass' steps in it
     bool ends_with_instant = false;
     integrate::EventRunner::Instant instant;  // at t_end, when ends_with_instant
   };

@@ -14,6 +14,7 @@
 #include "core/number_text.hpp"
 #include "integrate/cvodes/cvodes_flags.hpp"
 #include "integrate/events/event_runner.hpp"
+#include "model/initial_state_check.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cvodes {
@@ -102,6 +103,7 @@ void Session::set_initial_values() {
   s0_.assign(nx_ * np_, 0.0);
   if (ivp_.initial_state.empty()) {
     model_.initial_state(params_.data(), x0, workspace());
+    require_finite_initial_state(model_, x0);
     model_.initial_sensitivity(params_.data(), s0_.data(), workspace());
   } else {
     std::copy(ivp_.initial_state.begin(), ivp_.initial_state.end(), x0);

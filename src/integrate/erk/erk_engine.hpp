@@ -100,6 +100,10 @@ class ErkEngine {
   void step(double t_limit);
   // max_steps counts the attempts from here on (an output interval begins).
   void begin_step_budget() { budget_start_ = stats_.steps; }
+  // The attempts counted against max_steps so far, and the same carried
+  // over a reset (a restart after an event is not a new output interval).
+  long budget_used() const { return stats_.steps - budget_start_; }
+  void carry_step_budget(long used) { budget_start_ = stats_.steps - used; }
   // One step of exactly this h without error control (fixed-step mode and
   // replays of a recorded step sequence).
   void take_step(double h);

@@ -54,7 +54,8 @@ std::vector<OptionSpec> adjoint_option_specs() {
   specs.push_back(bounded({"backward_batch", OptionType::integer, std::int64_t{0},
                            "final_sensitivity: rows of S(T) integrated in one backward sweep "
                            "(each sweep after the first recomputes the forward interpolation "
-                           "data); 0: as many as fit in 1 GiB of backward work space",
+                           "data); 0: as many as fit in 1 GiB of backward work space (a quarter of the "
+                           "memory this process may use where that is less)",
                            {}},
                           0, 1e9));
   // The backward tolerances: 0 derives them (adjoint_tolerances.hpp).
@@ -182,6 +183,11 @@ std::size_t problems_per_sweep(const AdjointSettings& settings, const Session& s
         n, settings.backward_batch > 0
                ? static_cast<std::size_t>(settings.backward_batch)
                : static_cast<std::size_t>(std::max(1.0, std::floor(budget / std::max(per_problem, 1.0)))));
+  // The driver also runs every vector through one problem, sweep by sweep:
+  // where two problems do not fit but one does, that is what runs.
+  if (rows > 0 && settings.backward_batch == 0 && usable > 0.0 &&
+      2.0 * per_problem > 0.5 * usable && per_problem <= 0.5 * usable)
+    return 1;
   const double bytes = static_cast<double>(1 + rows) * per_problem;
   if (usable > 0.0 && bytes > 0.5 * usable)
     throw Error(Status::out_of_memory,

@@ -21,6 +21,7 @@
 #include "integrate/erk/stability_limit.hpp"
 #include "methods/erk_adjoint/state_error_check.hpp"
 #include "methods/erk_adjoint/step_adjoint.hpp"
+#include "model/initial_state_check.hpp"
 #include "odesens/status.hpp"
 #include "problem/objective_terms.hpp"
 
@@ -123,6 +124,7 @@ void initial_values(const Problem& problem, const std::vector<double>& p, Worksp
     dx0_dp = problem.initial_sensitivity;  // empty: zero
   } else {
     model.initial_state(p.data(), x0.data(), ws);
+    require_finite_initial_state(model, x0.data());
     if (!model.initial_state_depends_on_params()) return;
     dx0_dp.resize(nx * np);
     model.initial_sensitivity(p.data(), dx0_dp.data(), ws);

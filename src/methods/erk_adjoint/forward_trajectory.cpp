@@ -103,14 +103,21 @@ class RecordedSolution final : public integrate::RestartableSolution {
     // Within rounding of the step's start, no step: the instant is there.
     const bool at_start = t - t_start_ <= 64.0 * std::numeric_limits<double>::epsilon() *
                                               std::max(std::fabs(t), 1.0);
+    const long used = engine_.budget_used();
     engine_.reset(t_start_, x_start_.data(), t_end_, at_start ? 0.0 : t - t_start_);
+    engine_.carry_step_budget(used);
     while (!at_start && engine_.t() < t) engine_.step(t);
     return true;
   }
   void restart(double t, const double* y) override {
     record_instant();
     add_stats();
+    // max_steps bounds the steps between output times, restarts included:
+    // an event every 0.1 over 1e6 time units recorded instants until
+    // memory ran out.
+    const long used = engine_.budget_used();
     engine_.reset(t, y, t_end_);
+    engine_.carry_step_budget(used);
   }
   // The instant the runner carried out last, after the steps so far.
   void record_instant() { out_.instants.push_back({out_.steps(), events_.last_instant()}); }

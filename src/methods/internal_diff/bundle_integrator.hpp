@@ -80,6 +80,10 @@ class BundleIntegrator {
   virtual void step(double t_limit) = 0;
   // max_steps counts the attempts from here on (an output interval begins).
   virtual void begin_step_budget() = 0;
+  // The attempts counted so far, and the same carried over a start() (a
+  // restart after an event is not a new output interval).
+  virtual long budget_used() const = 0;
+  virtual void carry_step_budget(long used) = 0;
   virtual void replace_states(const double* X, const double* X_low) = 0;
   virtual double t() const = 0;
   virtual double t_previous() const = 0;

@@ -40,7 +40,9 @@ void BundleSolution::step(double t_limit) {
 
 bool BundleSolution::retake(double t) {
   if (X_step_start_.empty() || !(t > t_step_start_) || !(t < bundle_.t())) return false;
+  const long used = bundle_.budget_used();  // as in restart()
   bundle_.start(t_step_start_, X_step_start_.data(), X_low_step_start_.data(), t_end_);
+  bundle_.carry_step_budget(used);
   // Within rounding of the step's start, no step: the instant takes the
   // state there.
   if (t - t_step_start_ <= 64.0 * std::numeric_limits<double>::epsilon() *
@@ -87,7 +89,11 @@ void BundleSolution::restart(double t, const double* y) {
   double t_start = t;
   if (perturbations_ && switches_.any() && !switches_.agree(t, X_.data()))
     t_start = past_lane_switches(t, y);
+  // max_steps bounds the steps between output times, events' restarts
+  // included (an event every 0.1 ran on without end).
+  const long used = bundle_.budget_used();
   bundle_.start(t_start, X_.data(), X_low_.data(), t_end_);
+  bundle_.carry_step_budget(used);
 }
 
 double BundleSolution::past_lane_switches(double t, const double* y) {

@@ -41,8 +41,9 @@ Result solve(const Problem& problem, const MethodOptions& options) {
     // stability limit, it does not make them collapse.
     if (e.status() != Status::too_much_work || settings.h_fixed) throw;
     throw Error(e.status(), std::string(e.what()) +
-                                "; dopri8s is explicit, and a stiff problem needs an implicit "
-                                "method such as cvodes_fsa");
+                                "; dopri8s is explicit: if the problem is stiff, an implicit "
+                                "method such as cvodes_fsa suits it (events every few steps "
+                                "take steps too: raise max_steps then)");
   }
 }
 

@@ -11,6 +11,7 @@
 #include "methods/internal_diff/perturbation_scale.hpp"
 #include "methods/internal_diff/sensitivity_output.hpp"
 #include "methods/internal_diff/solve_setup.hpp"
+#include "model/initial_state_check.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::internal_diff {
@@ -81,6 +82,7 @@ void check_states(const Problem& problem, const InternalDiffSettings& settings,
   InternalDiffSettings alone = settings;
   alone.state_check = false;
   alone.states_only = true;
+  alone.h_fixed.reset();  // fixed steps again would repeat the same solve: adaptive ones
   alone.differences = Differences::internal;
   alone.nominal = Nominal::shared;
   alone.tolerances.rtol = *tighter.rtol;
@@ -107,10 +109,12 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
                 "use nominal=shared");
   const std::unique_ptr<Workspace> ws = model.make_workspace(settings.lanes);
   std::vector<double> x0(model.nx());
-  if (problem.initial_state.empty())
+  if (problem.initial_state.empty()) {
     model.initial_state(p.data(), x0.data(), ws.get());
-  else
+    require_finite_initial_state(model, x0.data());
+  } else {
     x0 = problem.initial_state;
+  }
   const SensitivityDirections directions =
       settings.states_only ? SensitivityDirections(std::vector<double>{}, model.nx(), model.np())
                            : directions_of(problem, settings.directions, p, *ws);

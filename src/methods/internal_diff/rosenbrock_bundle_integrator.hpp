@@ -42,6 +42,8 @@ class RosenbrockBundleIntegrator final : public BundleIntegrator {
   void start(double t0, const double* X0, const double* X0_low, double t_end) override;
   void step(double t_limit) override;
   void begin_step_budget() override { engine_.begin_step_budget(); }
+  long budget_used() const override { return engine_.budget_used(); }
+  void carry_step_budget(long used) override { engine_.carry_step_budget(used); }
   void replace_states(const double* X, const double* X_low) override;
   double t() const override { return engine_.t(); }
   double t_previous() const override { return engine_.t_previous(); }

@@ -14,6 +14,7 @@
 #include "methods/common/result_builder.hpp"
 #include "methods/odesd/odesd_options.hpp"
 #include "methods/odesd/odesd_stepper.hpp"
+#include "model/initial_state_check.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::odesd {
@@ -46,8 +47,12 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   auto ws = model.make_workspace(1);
 
   std::vector<double> x0(nx), S0;
-  model.initial_state(p.data(), x0.data(), ws.get());
-  if (!problem.initial_state.empty()) x0 = problem.initial_state;
+  if (problem.initial_state.empty()) {
+    model.initial_state(p.data(), x0.data(), ws.get());
+    require_finite_initial_state(model, x0.data());
+  } else {
+    x0 = problem.initial_state;
+  }
   if (settings.sensitivities) {
     // S(t0) = dx0/dp: the model's, or the one given with the initial state
     // (zero when none is).
