@@ -134,6 +134,24 @@ void print_warnings(const Result& result) {
   for (const auto& w : result.warnings) std::cerr << "odesens: warning: " << w << '\n';
 }
 
+// An observable that is not finite at some output (sqrt of a negative
+// state, log of 0) is written as null or nan: said, with its first time.
+void warn_non_finite_observables(const Problem& problem, const io::RunDescription& run) {
+  for (std::size_t n = 0; n < run.observable_values.size(); ++n) {
+    const std::vector<double>& values = run.observable_values[n];
+    const auto bad = std::find_if(values.begin(), values.end(),
+                                  [](double v) { return !std::isfinite(v); });
+    if (bad == values.end()) continue;
+    const auto count = std::count_if(values.begin(), values.end(),
+                                     [](double v) { return !std::isfinite(v); });
+    const auto k = static_cast<std::size_t>(bad - values.begin());
+    std::cerr << "odesens: warning: observable '" << run.observable_names[n] << "' is "
+              << (std::isnan(*bad) ? "NaN" : "infinite") << " at t = "
+              << io::format_double(problem.output_times[k]) << " (at " << count << " of "
+              << values.size() << " output times)\n";
+  }
+}
+
 // run --format h5: the ensemble layout with one member. A failed solve is
 // the run's error, as with the other formats: no file is left.
 int run_h5(const RunArguments& a, const Model& model, const Problem& problem) {
@@ -184,7 +202,10 @@ int run(const RunArguments& a) {
 
   io::RunDescription run{a.model, info.capabilities.gradient || !result.gradient.empty(),
                          a.observe, {}, problem.n_objectives};
-  if (!a.observe.empty()) run.observable_values = evaluate_observables(problem, result, a.observe);
+  if (!a.observe.empty()) {
+    run.observable_values = evaluate_observables(problem, result, a.observe);
+    warn_non_finite_observables(problem, run);
+  }
   std::ostream& out = file ? file->stream() : std::cout;
   io::write_result_text(out, io::result_format(a.format, a.out), *model, result, run);
   if (file) {
@@ -199,10 +220,11 @@ int run(const RunArguments& a) {
 // Largest |S_a - S_b| over the times both give S, relative to max |S_b|.
 double relative_s_difference(const Result& a, const Result& b) {
   double diff = 0.0, scale = 0.0;
+  // Both increasing: one pass pairs them (a search per time was quadratic).
+  std::size_t kb = 0;
   for (std::size_t ka = 0; ka < a.s_times.size(); ++ka) {
-    auto it = std::find(b.s_times.begin(), b.s_times.end(), a.s_times[ka]);
-    if (it == b.s_times.end()) continue;
-    const auto kb = static_cast<std::size_t>(it - b.s_times.begin());
+    while (kb < b.s_times.size() && b.s_times[kb] < a.s_times[ka]) ++kb;
+    if (kb == b.s_times.size() || b.s_times[kb] != a.s_times[ka]) continue;
     for (std::size_t i = 0; i < a.nx; ++i)
       for (std::size_t j = 0; j < a.np; ++j) {
         diff = std::max(diff, std::fabs(a.s_at(ka, i, j) - b.s_at(kb, i, j)));
