@@ -214,7 +214,9 @@ void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
 }
 
 void check_run_arguments(const RunArguments& run, SolveCommand kind) {
-  const char* name = kind == SolveCommand::ensemble ? "ensemble" : "run";
+  const char* name = kind == SolveCommand::ensemble  ? "ensemble"
+                     : kind == SolveCommand::compare ? "compare"
+                                                     : "run";
   if (run.model.empty()) throw UsageError{std::string(name) + ": no model given"};
   if (kind != SolveCommand::compare && run.method.empty())
     throw UsageError{std::string(name) + ": --method ID is required (see 'odesens methods')"};
