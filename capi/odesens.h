@@ -348,7 +348,8 @@ ODESENS_API int odesens_solver_set_t0(odesens_solver* solver, double t0);
  * (checked at solve), from 1 to 100000000 of them. */
 ODESENS_API int odesens_solver_set_output_times(odesens_solver* solver, const double* times,
                                                 int64_t len);
-/* 0 < rtol < 1 and one atol >= 0 for all states. */
+/* rtol in [2.2e-16 (the machine epsilon), 1) and one atol >= 0 for all
+ * states. */
 ODESENS_API int odesens_solver_set_tolerances(odesens_solver* solver, double rtol, double atol);
 /* One atol per state (len nx), or one for all (len 1); keeps rtol. */
 ODESENS_API int odesens_solver_set_atol_vector(odesens_solver* solver, const double* atol,

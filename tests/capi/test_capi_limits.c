@@ -113,6 +113,8 @@ static void test_tolerances_and_options_out_of_range(void) {
   CHECK_STATUS(odesens_solver_set_tolerances(s, 1e300, 1e-8), ODESENS_ERR_INVALID_ARGUMENT);
   CHECK_MESSAGE(odesens_errmsg(s), "rtol must be in (0, 1) (got 1e+300)");
   CHECK_STATUS(odesens_solver_set_tolerances(s, 0.0, 1e-8), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(odesens_solver_set_tolerances(s, 1e-300, 1e-8), ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(odesens_errmsg(s), "below the machine epsilon");
   CHECK_STATUS(odesens_solver_set_tolerances(s, NAN, 1e-8), ODESENS_ERR_NOT_FINITE);
   CHECK_STATUS(odesens_solver_set_tolerances(s, 1e-6, -1e-3), ODESENS_ERR_INVALID_ARGUMENT);
   CHECK_MESSAGE(odesens_errmsg(s), "atol must not be negative (got -0.001)");

@@ -671,7 +671,9 @@ static void tolerances_wrong(void) {
   EXPECT(odesens_solver_set_tolerances(s, 1e-6, -1.0), ODESENS_ERR_INVALID_ARGUMENT, s, "atol");
   EXPECT(odesens_solver_set_tolerances(s, 1e-6, INFINITY), ODESENS_ERR_NOT_FINITE, s,
          "atol is NaN or Inf");
-  CHECK_OK(odesens_solver_set_tolerances(s, DBL_TRUE_MIN, 0.0));
+  EXPECT(odesens_solver_set_tolerances(s, DBL_TRUE_MIN, 0.0), ODESENS_ERR_INVALID_ARGUMENT, s,
+         "below the machine epsilon");
+  CHECK_OK(odesens_solver_set_tolerances(s, DBL_EPSILON, 0.0));
   const double two[2] = {1e-8, 1e-8}, negative[1] = {-1e-8};
   EXPECT(odesens_solver_set_atol_vector(s, two, 2), ODESENS_ERR_INVALID_ARGUMENT, s,
          "atol has 2 entries, expected 1 or nx = 1");
