@@ -5,6 +5,9 @@
 
 #include <algorithm>
 
+#include "core/number_text.hpp"
+#include "odesens/status.hpp"
+
 namespace odesens {
 
 double physical_memory_bytes() {
@@ -20,6 +23,19 @@ double usable_memory_bytes() {
     usable = usable > 0.0 ? std::min(usable, as) : as;
   }
   return usable;
+}
+
+bool fits_in_memory(double bytes) {
+  const double usable = usable_memory_bytes();
+  return !(usable > 0.0 && bytes > 0.5 * usable);
+}
+
+void require_fits_in_memory(double bytes, const std::string& what, const std::string& remedy) {
+  if (fits_in_memory(bytes)) return;
+  throw Error(Status::out_of_memory,
+              "out of memory: " + what + " would take about " + rounded_number_text(bytes / 1e9) +
+                  " GB, more than half of the " + rounded_number_text(usable_memory_bytes() / 1e9) +
+                  " GB this process may use; " + remedy);
 }
 
 }  // namespace odesens

@@ -4,6 +4,8 @@
 // fail cleanly.
 #pragma once
 
+#include <string>
+
 namespace odesens {
 
 // Bytes of the machine's physical memory, or of the address-space limit
@@ -12,5 +14,14 @@ double usable_memory_bytes();
 
 // The machine's physical memory in bytes; 0 when unknown.
 double physical_memory_bytes();
+
+// Whether `bytes` fit in half the memory this process may use (true when
+// that is unknown): the rest is left to everything else the process holds.
+bool fits_in_memory(double bytes);
+
+// Error(out_of_memory) unless fits_in_memory(bytes): "out of memory: WHAT
+// would take about X GB, more than half of the Y GB this process may use;
+// REMEDY".
+void require_fits_in_memory(double bytes, const std::string& what, const std::string& remedy);
 
 }  // namespace odesens

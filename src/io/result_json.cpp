@@ -19,15 +19,10 @@ void check_document_fits(const Result& r, const RunDescription& run) {
   double numbers = 0.0;
   for (const ResultArrayView& view : result_arrays(r)) numbers += view.data->size();
   for (const auto& values : run.observable_values) numbers += values.size();
-  const double bytes = kBytesPerNumber * numbers;
-  const double usable = usable_memory_bytes();
-  if (usable > 0.0 && bytes > 0.5 * usable)
-    throw Error(Status::out_of_memory,
-                "out of memory: the JSON document of " + rounded_number_text(numbers) +
-                    " numbers would take about " + rounded_number_text(bytes / 1e9) +
-                    " GB to build, more than half of the " + rounded_number_text(usable / 1e9) +
-                    " GB this process may use; write HDF5 (--format h5), which is streamed, "
-                    "or CSV");
+  require_fits_in_memory(kBytesPerNumber * numbers,
+                         "building the JSON document of " + rounded_number_text(numbers) +
+                             " numbers",
+                         "write HDF5 (--format h5), which is streamed, or CSV");
 }
 
 }  // namespace

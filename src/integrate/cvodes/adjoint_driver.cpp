@@ -191,16 +191,11 @@ double AdjointDriver::interpolation_bytes() const {
 // ulimit -v). So a size beyond half the memory this process may use is
 // refused before it is asked for.
 void AdjointDriver::check_interpolation_memory() const {
-  const double bytes = interpolation_bytes();
-  const double usable = usable_memory_bytes();
-  if (usable > 0.0 && bytes > 0.5 * usable)
-    throw Error(Status::out_of_memory,
-                "out of memory: checkpoint_steps = " + std::to_string(settings_.checkpoint_steps) +
-                    " keeps " + std::to_string(settings_.checkpoint_steps + 1) +
-                    " interpolation points of " + std::to_string(nx_) + " states, about " +
-                    rounded_number_text(bytes / 1e9) + " GB, more than half of the " +
-                    rounded_number_text(usable / 1e9) +
-                    " GB this process may use; lower checkpoint_steps (default 100)");
+  require_fits_in_memory(interpolation_bytes(),
+                         "checkpoint_steps = " + std::to_string(settings_.checkpoint_steps) +
+                             ": " + std::to_string(settings_.checkpoint_steps + 1) +
+                             " interpolation points of " + std::to_string(nx_) + " states",
+                         "lower checkpoint_steps (default 100)");
 }
 
 void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {

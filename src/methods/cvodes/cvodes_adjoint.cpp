@@ -185,18 +185,14 @@ std::size_t problems_per_sweep(const AdjointSettings& settings, const Session& s
                : static_cast<std::size_t>(std::max(1.0, std::floor(budget / std::max(per_problem, 1.0)))));
   // The driver also runs every vector through one problem, sweep by sweep:
   // where two problems do not fit but one does, that is what runs.
-  if (rows > 0 && settings.backward_batch == 0 && usable > 0.0 &&
-      2.0 * per_problem > 0.5 * usable && per_problem <= 0.5 * usable)
+  if (rows > 0 && settings.backward_batch == 0 && !fits_in_memory(2.0 * per_problem) &&
+      fits_in_memory(per_problem))
     return 1;
-  const double bytes = static_cast<double>(1 + rows) * per_problem;
-  if (usable > 0.0 && bytes > 0.5 * usable)
-    throw Error(Status::out_of_memory,
-                "out of memory: " + std::to_string(1 + rows) + " backward problem" +
-                    (rows > 0 ? "s" : "") + " of " + std::to_string(n) + " states would take about " +
-                    rounded_number_text(bytes / 1e9) + " GB, more than half of the " +
-                    rounded_number_text(usable / 1e9) + " GB this process may use" +
-                    (settings.backward_batch > 0 ? "; lower backward_batch" : "") +
-                    (rows > 0 ? " (final_sensitivity=0 needs one)" : ""));
+  require_fits_in_memory(static_cast<double>(1 + rows) * per_problem,
+                         std::to_string(1 + rows) + " backward problem" + (rows > 0 ? "s" : "") +
+                             " of " + std::to_string(n) + " states",
+                         settings.backward_batch > 0 ? "lower backward_batch"
+                                                     : "final_sensitivity=0 needs one");
   return 1 + rows;
 }
 
