@@ -7,7 +7,6 @@
 // adjoint weights against the number of times and objectives, running
 // costs against the number of objectives) is checked by the solve.
 #include <cmath>
-#include <limits>
 #include <variant>
 
 #include "capi_guard.hpp"
@@ -53,12 +52,7 @@ void require_rtol(double v) {
   if (!std::isfinite(v)) throw Error(Status::not_finite, "rtol is NaN or Inf");
   if (!(v > 0.0 && v < 1.0))
     throw Error(Status::invalid_argument, "rtol must be in (0, 1) (got " + number_text(v) + ")");
-  // As the solve checks it (validate_problem), when it is set.
-  if (v < std::numeric_limits<double>::epsilon())
-    throw Error(Status::invalid_argument,
-                "rtol = " + number_text(v) + " is below the machine epsilon " +
-                    number_text(std::numeric_limits<double>::epsilon()) +
-                    ": no method can meet it in double precision");
+  require_reachable_rtol(v);  // as the solve checks it, when it is set
 }
 
 // An atol: finite and non-negative.

@@ -103,6 +103,11 @@ struct Problem {
 // non-finite values, tolerances, time order).
 void validate_problem(const Problem& problem);
 
+// Error(invalid_argument) for an rtol in (0, 1) below the machine epsilon,
+// which no method can meet in double precision (validate_problem, and the
+// C setter when it is set).
+void require_reachable_rtol(double rtol);
+
 // Whether two problems differ at most in what a prepared session's run
 // changes (params, initial_state, initial_sensitivity, output_times): the
 // same model, t0,

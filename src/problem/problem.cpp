@@ -41,6 +41,16 @@ std::vector<double> objective_weights(const Problem& problem) {
   return w;
 }
 
+// Below the machine epsilon no step can meet it: the step sizes collapse or
+// overflow, and each method failed in its own misleading words.
+void require_reachable_rtol(double rtol) {
+  if (rtol < std::numeric_limits<double>::epsilon())
+    throw Error(Status::invalid_argument,
+                "rtol = " + number_text(rtol) + " is below the machine epsilon " +
+                    number_text(std::numeric_limits<double>::epsilon()) +
+                    ": no method can meet it in double precision");
+}
+
 void validate_problem(const Problem& pr) {
   if (!pr.model) throw Error(Status::invalid_argument, "problem has no model");
   const std::size_t nx = pr.model->nx(), np = pr.model->np();
@@ -117,13 +127,7 @@ void validate_problem(const Problem& pr) {
   if (!(*pr.rtol > 0.0 && *pr.rtol < 1.0))
     throw Error(Status::invalid_argument,
                 "rtol must be in (0, 1), got " + number_text(*pr.rtol));
-  // Below the machine epsilon no step can meet it: the step sizes collapse
-  // or overflow, and each method failed in its own misleading words.
-  if (*pr.rtol < std::numeric_limits<double>::epsilon())
-    throw Error(Status::invalid_argument,
-                "rtol = " + number_text(*pr.rtol) + " is below the machine epsilon " +
-                    number_text(std::numeric_limits<double>::epsilon()) +
-                    ": no method can meet it in double precision");
+  require_reachable_rtol(*pr.rtol);
   if (pr.atol.size() != 1 && pr.atol.size() != nx)
     throw Error(Status::invalid_argument, "atol has " + std::to_string(pr.atol.size()) +
                                               " entries, expected 1 or nx = " +
