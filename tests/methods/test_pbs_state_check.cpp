@@ -46,11 +46,7 @@ double s_error(const Result& r, const Result& ref) {
   return worst;
 }
 
-bool says_global_error(const Result& r) {
-  return std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
-    return w.find("states' global error") != std::string::npos;
-  });
-}
+bool says_global_error(const Result& r) { return testing::warns(r, "states' global error"); }
 
 class PbsStateCheck : public ::testing::TestWithParam<const char*> {};
 

@@ -43,9 +43,7 @@ Problem checked_problem(double t_end, const std::string& method, int state_check
 }
 
 bool says_growing_errors(const Result& r) {
-  return std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
-    return w.find("errors grow along this solution") != std::string::npos;
-  });
+  return testing::warns(r, "errors grow along this solution");
 }
 
 class StateCheck : public ::testing::TestWithParam<const char*> {};
@@ -157,11 +155,7 @@ double final_s_error(const Result& r, const Result& ref) {
   return error / scale;
 }
 
-bool says_global_error(const Result& r) {
-  return std::any_of(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
-    return w.find("states' global error") != std::string::npos;
-  });
-}
+bool says_global_error(const Result& r) { return testing::warns(r, "states' global error"); }
 
 TEST(ErkAdjointStateCheck, AGrowingErrorOfTheStatesIsSaid) {
   const Problem p = checked_problem(1000.0, "erk_adjoint", 1);

@@ -105,4 +105,9 @@ double relative_max_difference(const std::vector<double>& a, const std::vector<d
   return scale > 0.0 ? diff / scale : diff;
 }
 
+bool warns(const Result& r, const std::string& text) {
+  return std::any_of(r.warnings.begin(), r.warnings.end(),
+                     [&](const std::string& w) { return w.find(text) != std::string::npos; });
+}
+
 }  // namespace odesens::testing

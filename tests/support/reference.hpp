@@ -41,6 +41,9 @@ Problem builtin_problem(const std::string& spec, std::vector<double> times);
 Problem ode_text_problem(const std::string& text, std::vector<double> times, double rtol,
                          double atol);
 
+// Whether one of r's warnings contains `text`.
+bool warns(const Result& r, const std::string& text);
+
 // n equally spaced times from a to b.
 std::vector<double> linspace(double a, double b, std::size_t n);
 
