@@ -95,17 +95,23 @@ double sensitivity_rtol(double given, double rtol) {
 
 }  // namespace
 
+integrate::Tolerances tolerances_of(const Problem& problem) {
+  integrate::Tolerances t;
+  t.rtol = *problem.rtol;
+  if (problem.atol.size() == 1)
+    t.atol = problem.atol[0];
+  else
+    t.atol_per_state = problem.atol;
+  return t;
+}
+
 InternalDiffSettings read_settings(const Problem& problem, const MethodOptions& options) {
   InternalDiffSettings s;
   s.directions = parse_direction_set(options.get_string("directions"));
   s.rescale = options.get_int("rescale") != 0;
   s.scaling = options.get_string("scaling") == "componentwise" ? Scaling::componentwise
                                                                 : Scaling::normwise;
-  s.tolerances.rtol = *problem.rtol;
-  if (problem.atol.size() == 1)
-    s.tolerances.atol = problem.atol[0];
-  else
-    s.tolerances.atol_per_state = problem.atol;
+  s.tolerances = tolerances_of(problem);
   s.sensitivity.rtol = sensitivity_rtol(options.get_double("sens_rtol"), *problem.rtol);
   const double sens_atol = options.get_double("sens_atol");
   s.sensitivity.atol = sens_atol > 0.0 ? sens_atol : s.sensitivity.rtol;

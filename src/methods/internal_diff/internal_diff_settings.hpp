@@ -50,4 +50,7 @@ std::vector<OptionSpec> option_specs();
 // option_specs() cannot express (sens_rtol <= √eps, lanes 2, 3, 5..7).
 InternalDiffSettings read_settings(const Problem& problem, const MethodOptions& options);
 
+// TOL, the problem's rtol and atol (one or per state).
+integrate::Tolerances tolerances_of(const Problem& problem);
+
 }  // namespace odesens::internal_diff

@@ -85,9 +85,7 @@ void check_states(const Problem& problem, const InternalDiffSettings& settings,
   alone.h_fixed.reset();  // fixed steps again would repeat the same solve: adaptive ones
   alone.differences = Differences::internal;
   alone.nominal = Nominal::shared;
-  alone.tolerances.rtol = *tighter.rtol;
-  alone.tolerances.atol = tighter.atol.size() == 1 ? tighter.atol[0] : 0.0;
-  alone.tolerances.atol_per_state = tighter.atol.size() == 1 ? std::vector<double>{} : tighter.atol;
+  alone.tolerances = tolerances_of(tighter);
   std::optional<Result> fine;
   try {
     fine = solve(tighter, alone, factory);
