@@ -51,9 +51,10 @@ void require_reachable_rtol(double rtol) {
                     ": no method can meet it in double precision");
 }
 
-void validate_problem(const Problem& pr) {
-  if (!pr.model) throw Error(Status::invalid_argument, "problem has no model");
-  const std::size_t nx = pr.model->nx(), np = pr.model->np();
+namespace {
+
+// The sizes of the result and the parameters and initial values given.
+void validate_values(const Problem& pr, std::size_t nx, std::size_t np) {
   // A forward method's result holds n_times x nx x (1 + np) values, indexed
   // by products of these sizes: sizes whose product cannot even be
   // addressed (a careless or hostile caller's) are refused before anything
@@ -80,6 +81,10 @@ void validate_problem(const Problem& pr) {
     require_size(pr.initial_sensitivity, nx * np, "initial sensitivity dx0/dp (nx x np)");
     require_finite(pr.initial_sensitivity, "initial sensitivity");
   }
+}
+
+// T0 and the output times: finite, increasing, after t0 and resolvable from it, within the span CVODES handles.
+void validate_times(const Problem& pr) {
   if (!std::isfinite(pr.t0)) throw Error(Status::not_finite, "t0 is NaN or Inf");
   if (pr.output_times.empty()) throw Error(Status::invalid_argument, "no output times given");
   if (pr.output_times.size() > max_output_times)
@@ -119,6 +124,10 @@ void validate_problem(const Problem& pr) {
                 "the time span from t0 = " + number_text(pr.t0) + " to the last output time " +
                     number_text(pr.output_times.back()) + " is " + number_text(span) +
                     ", at most " + number_text(max_time_span));
+}
+
+// Rtol, atol and max_steps.
+void validate_tolerances(const Problem& pr, std::size_t nx) {
   if (!pr.rtol) throw Error(Status::invalid_argument, "rtol is not set");
   if (!std::isfinite(*pr.rtol)) throw Error(Status::not_finite, "rtol is NaN or Inf");
   // rtol = 0 (a pure absolute test, which CVODES allows) is refused too: the
@@ -137,6 +146,10 @@ void validate_problem(const Problem& pr) {
     if (a < 0.0)
       throw Error(Status::invalid_argument, "atol must not be negative, got " + number_text(a));
   if (pr.max_steps <= 0) throw Error(Status::invalid_argument, "max_steps must be positive");
+}
+
+// The objectives: their count, the adjoint weights, the integrand and the objective's sizes.
+void validate_objectives(const Problem& pr, std::size_t nx, std::size_t np) {
   if (pr.n_objectives < 1 || pr.n_objectives > max_objectives)
     throw Error(Status::invalid_argument, "n_objectives must be from 1 to " +
                                               std::to_string(max_objectives) + ", got " +
@@ -171,6 +184,10 @@ void validate_problem(const Problem& pr) {
                   "weights (they are the linear objective)");
     pr.objective->check_sizes(pr.output_times.size(), nx, np);
   }
+}
+
+// The sensitivity directions, the parameter box and the objective data.
+void validate_directions_box_data(const Problem& pr, std::size_t nx, std::size_t np) {
   if (!pr.sens_directions.empty()) {
     const std::size_t rows = nx + np;
     if (pr.sens_directions.size() % rows != 0)
@@ -205,6 +222,18 @@ void validate_problem(const Problem& pr) {
         throw Error(Status::not_finite,
                     "objective data holds an infinite value (NaN marks an unobserved state)");
   }
+}
+
+}  // namespace
+
+void validate_problem(const Problem& pr) {
+  if (!pr.model) throw Error(Status::invalid_argument, "problem has no model");
+  const std::size_t nx = pr.model->nx(), np = pr.model->np();
+  validate_values(pr, nx, np);
+  validate_times(pr);
+  validate_tolerances(pr, nx);
+  validate_objectives(pr, nx, np);
+  validate_directions_box_data(pr, nx, np);
 }
 
 bool same_set_up(const Problem& a, const Problem& b) {
