@@ -108,6 +108,12 @@ struct Settings {
   // evaluations; dense updates with the error estimate's midpoint
   // Jacobians), else by a partial update over [t_k, t_out].
   bool interpolate_outputs = true;
+  // ... and there, where the step's update has J_p linear and J_x's change
+  // (the defaults), by one eigen-decomposition of the step's midpoint J_x
+  // for all its outputs instead of an exponential each; steps whose
+  // eigenvectors are too ill-conditioned for the tolerance keep the
+  // exponential (src/methods/pbs/spectral_outputs.hpp).
+  bool spectral_outputs = true;
 };
 
 struct Counters {
@@ -122,6 +128,9 @@ struct Counters {
   double frozen_jp_lag = 0.0;
   std::int64_t output_updates = 0;   // partial updates to output times inside a step
   std::int64_t output_interpolations = 0;  // outputs inside a step from the interpolant
+  std::int64_t output_spectral = 0;        // ... of them by a step's eigen-decomposition
+  std::int64_t output_decompositions = 0;  // eigen-decompositions of a step's J_m for outputs
+  std::int64_t output_decompositions_refused = 0;  // ill-conditioned or failed: exponential
   std::int64_t exponential_products = 0;  // sparse J products of the sparse exponential
   std::int64_t sparse_exponentials = 0;   // exponential updates taken as a sparse action
 };

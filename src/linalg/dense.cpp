@@ -15,6 +15,11 @@ extern "C" {
 void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
 void dgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* lda,
              const int* ipiv, double* b, const int* ldb, int* info, std::size_t);
+void dgecon_(const char* norm, const int* n, const double* a, const int* lda,
+             const double* anorm, double* rcond, double* work, int* iwork, int* info, std::size_t);
+void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda,
+            double* wr, double* wi, double* vl, const int* ldvl, double* vr, const int* ldvr,
+            double* work, const int* lwork, int* info, std::size_t, std::size_t);
 void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
             double* w, double* work, const int* lwork, int* info, std::size_t, std::size_t);
 }
@@ -99,6 +104,17 @@ void lu_solve_transposed(std::size_t n, const double* lu, const int* pivots, std
   lu_solve_with("T", n, lu, pivots, nrhs, b);
 }
 
+double lu_rcond(std::size_t n, const double* lu, double anorm, double* work, int* iwork) {
+  if (n == 0) return 1.0;
+  if (!std::isfinite(anorm)) return 0.0;
+  const int nn = static_cast<int>(n);
+  int info = 0;
+  double rcond = 0.0;
+  hold_blas_to_calling_thread();
+  dgecon_("1", &nn, lu, &nn, &anorm, &rcond, work, iwork, &info, 1);
+  return info == 0 && std::isfinite(rcond) ? rcond : 0.0;
+}
+
 double norm1(std::size_t m, std::size_t n, const double* a) {
   double best = 0.0;
   for (std::size_t j = 0; j < n; ++j) {
@@ -121,6 +137,19 @@ void symmetric_eigen(std::size_t n, double* a, double* w) {
   dsyev_("V", "U", &nn, a, &nn, w, work.data(), &lwork, &info, 1, 1);
   if (info != 0)
     throw Error(Status::internal_error, "dsyev failed with info = " + std::to_string(info));
+}
+
+// dgeev wants at least 4n; more lets it block the Hessenberg reduction.
+std::size_t general_eigen_workspace(std::size_t n) { return std::max<std::size_t>(1, 34 * n); }
+
+bool general_eigen(std::size_t n, double* a, double* wr, double* wi, double* vr, double* work) {
+  if (n == 0) return true;
+  const int nn = static_cast<int>(n), lwork = static_cast<int>(general_eigen_workspace(n)), one = 1;
+  int info = 0;
+  hold_blas_to_calling_thread();
+  dgeev_("N", "V", &nn, a, &nn, wr, wi, nullptr, &one, vr, &nn, work, &lwork, &info, 1, 1);
+  if (info < 0) throw Error(Status::internal_error, "dgeev: bad argument " + std::to_string(-info));
+  return info == 0;
 }
 
 }  // namespace odesens::linalg

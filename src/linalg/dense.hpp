@@ -29,6 +29,11 @@ std::string blas_description();
 // odesens links by default; see cmake/FindOdesensBlasLapack.cmake).
 bool blas_is_single_threaded();
 
+// The reciprocal condition number in the 1-norm of A, factored by
+// lu_factor, with anorm = norm1(A) (LAPACK dgecon's estimate); 0 where A
+// is singular or has non-finite entries. work: 4n doubles, iwork: n ints.
+double lu_rcond(std::size_t n, const double* lu, double anorm, double* work, int* iwork);
+
 // 1-norm (largest absolute column sum) of an m x n matrix.
 double norm1(std::size_t m, std::size_t n, const double* a);
 
@@ -36,5 +41,13 @@ double norm1(std::size_t m, std::size_t n, const double* a);
 // orthonormal eigenvectors (columns) and `w` the eigenvalues, ascending.
 // Throws Error(internal_error) if LAPACK fails to converge.
 void symmetric_eigen(std::size_t n, double* a, double* w);
+
+// Eigen-decomposition of a general n x n matrix by LAPACK dgeev (balanced):
+// eigenvalues wr[j] + i wi[j]; right eigenvectors as the columns of vr
+// (n x n), of unit 2-norm, a complex pair (wi[j] > 0) as vr(:,j) +- i vr(:,j+1).
+// `a` is overwritten; work holds general_eigen_workspace(n) doubles.
+// Returns false where the QR algorithm does not converge.
+std::size_t general_eigen_workspace(std::size_t n);
+bool general_eigen(std::size_t n, double* a, double* wr, double* wi, double* vr, double* work);
 
 }  // namespace odesens::linalg

@@ -106,7 +106,7 @@ TEST(StateCheckDopri8s, FixedStepsAreCheckedByAdaptiveOnes) {
 // the exact ones and the check says 0.024 (measured), while a CVODES Adams
 // solve at rtol 1e-9, the check before, differed from them by 0.86 times
 // (its own error: 36 times too much).
-const char* const kVanDerPol = R"(
+const char* const kStiffVanDerPol = R"(
 param mu = 1000
 state x = 2
 state v = -2/3 + 10/(81*mu) - 292/(2187*mu^2)
@@ -125,10 +125,10 @@ double state_error_in_tolerances(const Result& r, const Result& exact, double rt
 
 TEST(StateCheckDopri8s, MeasuresTheStatesActualError) {
   const double rtol = 1e-8, atol = 1e-10;
-  Problem p = testing::ode_text_problem(kVanDerPol, testing::linspace(0.0, 0.5, 51), rtol, atol);
+  Problem p = testing::ode_text_problem(kStiffVanDerPol, testing::linspace(0.0, 0.5, 51), rtol, atol);
   p.options.set("state_check", std::int64_t{1});
   const Result r = solve(p, "dopri8s");
-  Problem tight = testing::ode_text_problem(kVanDerPol, p.output_times, 1e-13, 1e-15);
+  Problem tight = testing::ode_text_problem(kStiffVanDerPol, p.output_times, 1e-13, 1e-15);
   tight.options.set("sensitivities", std::int64_t{0});
   const double actual = state_error_in_tolerances(r, solve(tight, "cvodes_fsa"), rtol, atol);
   const double said = r.stats.extra.at("state_error_ratio");
@@ -155,17 +155,17 @@ double final_s_error(const Result& r, const Result& ref) {
   return error / scale;
 }
 
-bool says_global_error(const Result& r) { return testing::warns(r, "states' global error"); }
+bool dopri8s_says_global_error(const Result& r) { return testing::warns(r, "states' global error"); }
 
 TEST(ErkAdjointStateCheck, AGrowingErrorOfTheStatesIsSaid) {
   const Problem p = checked_problem(1000.0, "erk_adjoint", 1);
   const Result r = solve(p, "erk_adjoint");
   EXPECT_GT(final_s_error(r, testing::tight_reference(p)), 5e-3);  // the warning is deserved
   EXPECT_GT(r.stats.extra.at("state_error_ratio"), 300.0);
-  EXPECT_TRUE(says_global_error(r)) << (r.warnings.empty() ? "no warning" : r.warnings[0]);
+  EXPECT_TRUE(dopri8s_says_global_error(r)) << (r.warnings.empty() ? "no warning" : r.warnings[0]);
 
   const Result quiet = solve(checked_problem(1000.0, "erk_adjoint", 0), "erk_adjoint");
-  EXPECT_FALSE(says_global_error(quiet));
+  EXPECT_FALSE(dopri8s_says_global_error(quiet));
   EXPECT_EQ(quiet.stats.extra.count("state_error_ratio"), 0u);
   EXPECT_EQ(quiet.s, r.s);  // the check changes nothing but the warning
   EXPECT_EQ(quiet.gradient, r.gradient);
@@ -175,7 +175,7 @@ TEST(ErkAdjointStateCheck, StatesRightToTheirTolerancesPassQuietly) {
   const Problem p = checked_problem(50.0, "erk_adjoint", 1);
   const Result r = solve(p, "erk_adjoint");
   EXPECT_LT(r.stats.extra.at("state_error_ratio"), 30.0);
-  EXPECT_FALSE(says_global_error(r));
+  EXPECT_FALSE(dopri8s_says_global_error(r));
   EXPECT_LT(final_s_error(r, testing::tight_reference(p)), 1e-3);
 }
 

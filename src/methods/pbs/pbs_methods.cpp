@@ -65,6 +65,10 @@ void write_stats(const cvodes::Session& session, const SensitivityPropagator& pr
   stats.extra["pbs_sub_intervals"] = static_cast<double>(c.sub_intervals);
   stats.extra["output_updates"] = static_cast<double>(c.output_updates);
   stats.extra["output_interpolations"] = static_cast<double>(c.output_interpolations);
+  stats.extra["output_spectral"] = static_cast<double>(c.output_spectral);
+  stats.extra["output_decompositions"] = static_cast<double>(c.output_decompositions);
+  stats.extra["output_decompositions_refused"] =
+      static_cast<double>(c.output_decompositions_refused);
   stats.extra["exponential_products"] = static_cast<double>(c.exponential_products);
   stats.extra["sparse_exponentials"] = static_cast<double>(c.sparse_exponentials);
   stats.extra["jac_p_evals"] = static_cast<double>(c.jac_p_evals);
@@ -254,13 +258,17 @@ std::vector<OptionSpec> pbs_common_option_specs() {
       "global error exceeds 300 times their tolerances (S, computed along them, inherits "
       "it), or when S's error caused by the states' error, estimated through J_x and J_p, "
       "exceeds 300 rtol (0 to 41 % more time on the shared models, median 29 %: the check matters most where a solve takes a few ms); 0: skip"));
-  specs.push_back({"outputs", OptionType::text, std::string("interpolate"),
-                   "S at output times inside a state solver step: interpolate (the step's "
-                   "exponential update restricted to the output, with J interpolated from the "
-                   "step's ends and midpoint: no model evaluation per output; needs "
-                   "error_control) or partial (the same update with J evaluated at the output "
-                   "and at the sub-interval's midpoint)",
-                   {"interpolate", "partial"}});
+  specs.push_back({"outputs", OptionType::text, std::string("spectral"),
+                   "S at output times inside a state solver step: spectral (the step's update "
+                   "restricted to the output with J_x frozen at the step's midpoint and J "
+                   "interpolated from its ends and midpoint, by one eigen-decomposition of J_x "
+                   "per step for all its outputs; steps whose eigenvectors are too "
+                   "ill-conditioned for rtol take interpolate's exponential), interpolate (the "
+                   "same update with J_x at the sub-interval's midpoint: one exponential per "
+                   "output), both without model evaluations and needing error_control, or "
+                   "partial (the update with J evaluated at the output and at the "
+                   "sub-interval's midpoint)",
+                   {"spectral", "interpolate", "partial"}});
   specs.push_back(bounded({"max_pieces", OptionType::integer, std::int64_t{16},
                            "most pieces error_control=refine splits one state solver step into",
                            {}},
@@ -278,7 +286,9 @@ std::vector<OptionSpec> pbs_common_option_specs() {
 
 // The options both methods share, into their Settings.
 void read_common(const MethodOptions& options, Settings& settings) {
-  settings.interpolate_outputs = options.get_string("outputs") == "interpolate";
+  const std::string outputs = options.get_string("outputs");
+  settings.interpolate_outputs = outputs != "partial";
+  settings.spectral_outputs = outputs == "spectral";
   settings.exp_jp = options.get_string("exp_jp") == "frozen" ? ExpJp::frozen : ExpJp::linear;
   settings.exp_jx = options.get_string("exp_jx") == "frozen" ? ExpJx::frozen : ExpJx::linear;
   const std::string updates = options.get_string("updates");

@@ -21,6 +21,11 @@ void SensitivityPropagator::control_error(const ErrorControlSettings& control) {
   out_right_ = left_;
   out_s_.resize(nx_ * np_);
   out_next_.resize(nx_ * np_);
+  // The spectral form takes the step's own form (J_p linear, J_x's change):
+  // other settings keep the exponential form, which follows them.
+  if (settings_.spectral_outputs && !shape_.sparse && exponential_.ramp() &&
+      exponential_.jx_change())
+    spectral_ = std::make_unique<SpectralOutputs>(nx_, np_, control.rtol);
   if (control.mode != ErrorControl::refine) return;
   saved_x_.resize(nx_);
   saved_s_.resize(nx_ * np_);
@@ -49,6 +54,7 @@ void SensitivityPropagator::record_planned_step(StepKnot& knot) const {
 // model evaluations it needs.
 bool SensitivityPropagator::interpolate_in(const StepKnot& knot, double t, double* s_out) {
   if (!interpolates_ || !(t > knot.t0) || !(t < knot.t1)) return false;
+  if (spectral_interpolation(knot, t, s_out)) return true;
   const double theta = (t - knot.t0) / (knot.t1 - knot.t0);
   interpolate_jacobians(knot, 0.5 * theta, /*with_jx=*/true, out_mid_);
   interpolate_jacobians(knot, theta, /*with_jx=*/true, out_right_);
@@ -57,6 +63,18 @@ bool SensitivityPropagator::interpolate_in(const StepKnot& knot, double t, doubl
                     ExponentialUpdate::Frozen::at_midpoint);
   std::copy(out_s_.begin(), out_s_.end(), s_out);
   ++counters_.output_interpolations;
+  return true;
+}
+
+bool SensitivityPropagator::spectral_interpolation(const StepKnot& knot, double t,
+                                                   double* s_out) {
+  if (!spectral_) return false;
+  const bool prepared = spectral_->prepare(knot);
+  counters_.output_decompositions = spectral_->decompositions();
+  counters_.output_decompositions_refused = spectral_->refusals();
+  if (!prepared || !spectral_->evaluate(knot, t, s_out)) return false;
+  ++counters_.output_interpolations;
+  ++counters_.output_spectral;
   return true;
 }
 

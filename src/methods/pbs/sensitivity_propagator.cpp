@@ -114,6 +114,7 @@ void SensitivityPropagator::start(double t0, const double* x0, const double* s0)
   std::copy(x0, x0 + nx_, x_.begin());
   std::copy(s0, s0 + nx_ * np_, s_.begin());
   evaluate(t0, x0, left_);
+  if (spectral_) spectral_->forget();
 }
 
 bool SensitivityPropagator::use_exponential(double dt, std::int64_t& n_int) const {
@@ -294,7 +295,8 @@ double SensitivityPropagator::workspace_bytes() const {
                                        &saved_left_.f})
     doubles += v->capacity();
   return 8.0 * static_cast<double>(doubles) + peano_baker_.workspace_bytes() +
-         exponential_.workspace_bytes() + (error_ ? error_->workspace_bytes() : 0.0);
+         exponential_.workspace_bytes() + (error_ ? error_->workspace_bytes() : 0.0) +
+         (spectral_ ? spectral_->workspace_bytes() : 0.0);
 }
 
 std::vector<double> sensitivities_on_grid(const Model& model, const std::vector<double>& p,

@@ -13,6 +13,7 @@
 #include "methods/pbs/output_interpolant.hpp"
 #include "methods/pbs/peano_baker_update.hpp"
 #include "methods/pbs/propagator_jacobians.hpp"
+#include "methods/pbs/spectral_outputs.hpp"
 #include "methods/pbs/update_error.hpp"
 #include "odesens/model.hpp"
 #include "odesens/pbs.hpp"
@@ -86,6 +87,8 @@ class SensitivityPropagator {
   // x at fraction w of the interval from the current point to (x1, right_).
   void interpolate(double w, double dt, const double* x1, double* out) const;
   SensitivityBlocks blocks() { return {s_, s_next_}; }
+  // interpolate_in by spectral_ where it applies and is accepted.
+  bool spectral_interpolation(const StepKnot& knot, double t, double* s_out);
 
   const Model& model_;
   const double* p_;
@@ -115,6 +118,9 @@ class SensitivityPropagator {
   StepKnot planned_knot_;
   bool knot_recorded_ = false;  // planned_knot_ holds the current plan
   Jacobians out_mid_, out_right_;
+  // Outputs by one eigen-decomposition of each step's J_m
+  // (Settings::spectral_outputs), where it applies; else the exponential.
+  std::unique_ptr<SpectralOutputs> spectral_;
   std::vector<double> out_s_, out_next_;
   ErrorCounters error_counters_;
   // right_ and mid_ hold the Jacobians of the step planned to end at planned_t_.

@@ -17,7 +17,7 @@
 namespace odesens::pbs {
 
 // The largest |dS_ij(t_k)| / scale_ij over the outputs after t0 (the
-// first over [t0, t_1]; evenly sampled where nt nx^3 is large), scale_ij
+// first over [t0, t_1]; evenly sampled beyond 100 outputs or where nt nx^3 is large), scale_ij
 // = max(max_k,j' |S_ij'(t_k)|, max_k,i' |S_i'j(t_k)|) (S's size in its
 // row and its column). `fine` holds the tighter states at r's output
 // times. NaN when it cannot be computed (non-finite values, a Jacobian that
