@@ -301,37 +301,50 @@ TEST(Exponential, MidpointJacobiansAreMoreAccurateThanLeftEnd) {
 // Output times are not stop times: the state solve takes the same steps for
 // 61 and 601 output times over [0, 600], and S at the 61 shared times is the
 // same (S at a time inside a step comes from the step's update restricted to
-// it, from the step's left end; at a step end, from the step itself).
+// it, from the step's left end; at a step end, from the step itself). With
+// outputs=interpolate bit for bit but for rounding; with the default
+// (spectral) a step's outputs take one decomposition where there are three
+// or more of them, else an exponential each: the two forms differ by the
+// second-order remainder of J_x's change: 3.3e-7 of S's largest at an
+// output here, far below the update's own error (4.5e-5).
 class PbsOutputTimes : public ::testing::TestWithParam<const char*> {};
+
+// The agreement of S at the shared times for outputs=...
+double shared_time_agreement(const std::string& outputs) {
+  return outputs == "interpolate" ? 1e-13 : 1e-6;
+}
 
 TEST_P(PbsOutputTimes, StepsAndSensitivitiesDoNotDependOnTheOutputTimes) {
   ODESENS_REQUIRE_SHARED_MODEL("camkii.ode");
-  for (const char* jacobian : {"midpoint", "mean", "left"}) {
-    Problem coarse;
-    coarse.model = load_model(expr_testing::ode_model_path("camkii.ode"));
-    coarse.rtol = 1e-5;
-    coarse.atol = {1e-6};
-    coarse.options.set("exp_jacobian", std::string(jacobian));
-    Problem fine = coarse;
-    coarse.output_times = linspace(0, 600, 61);
-    fine.output_times = linspace(0, 600, 601);
-    const Result a = solve(coarse, GetParam());
-    const Result b = solve(fine, GetParam());
-    EXPECT_EQ(a.stats.steps, b.stats.steps) << jacobian;
-    EXPECT_GT(b.stats.extra.at("output_updates") + b.stats.extra.at("output_interpolations"),
-              500)
-        << jacobian;
-    const std::size_t m = a.nx * a.np;
-    for (std::size_t k = 0; k < 61; ++k) {
-      ASSERT_EQ(a.times[k], b.times[10 * k]);
-      double worst = 0.0, scale = 0.0;
-      for (std::size_t q = 0; q < m; ++q) {
-        worst = std::max(worst, std::fabs(a.s[k * m + q] - b.s[10 * k * m + q]));
-        scale = std::max(scale, std::fabs(a.s[k * m + q]));
+  for (const char* jacobian : {"midpoint", "mean", "left"})
+    for (const std::string outputs : {"interpolate", "spectral"}) {
+      Problem coarse;
+      coarse.options.set("outputs", outputs);
+      coarse.model = load_model(expr_testing::ode_model_path("camkii.ode"));
+      coarse.rtol = 1e-5;
+      coarse.atol = {1e-6};
+      coarse.options.set("exp_jacobian", std::string(jacobian));
+      Problem fine = coarse;
+      coarse.output_times = linspace(0, 600, 61);
+      fine.output_times = linspace(0, 600, 601);
+      const Result a = solve(coarse, GetParam());
+      const Result b = solve(fine, GetParam());
+      EXPECT_EQ(a.stats.steps, b.stats.steps) << jacobian;
+      EXPECT_GT(b.stats.extra.at("output_updates") + b.stats.extra.at("output_interpolations"),
+                500)
+          << jacobian;
+      const std::size_t m = a.nx * a.np;
+      for (std::size_t k = 0; k < 61; ++k) {
+        ASSERT_EQ(a.times[k], b.times[10 * k]);
+        double worst = 0.0, scale = 0.0;
+        for (std::size_t q = 0; q < m; ++q) {
+          worst = std::max(worst, std::fabs(a.s[k * m + q] - b.s[10 * k * m + q]));
+          scale = std::max(scale, std::fabs(a.s[k * m + q]));
+        }
+        EXPECT_LE(worst, shared_time_agreement(outputs) * scale)
+            << jacobian << " " << outputs << " t = " << a.times[k];
       }
-      EXPECT_LE(worst, 1e-13 * scale) << jacobian << " t = " << a.times[k];
     }
-  }
 }
 
 INSTANTIATE_TEST_SUITE_P(BothMethods, PbsOutputTimes, ::testing::Values("pbsr", "exp"));

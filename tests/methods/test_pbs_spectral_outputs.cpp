@@ -121,8 +121,7 @@ TEST(SpectralOutputs, ErrorOfAChangingJxFallsWithTheStepCubed) {
     ASSERT_TRUE(spectral.evaluate(k, 0.75 * h, s.data()));
     errors.push_back(largest_difference(s, fine_solution(k, 0.75 * h)));
   }
-  std::printf("errors at h = 0.1, 0.05, 0.025: %.3g %.3g %.3g\n", errors[0], errors[1],
-              errors[2]);
+  std::printf("errors at h = 0.1, 0.05, 0.025: %.3g %.3g %.3g\n", errors[0], errors[1], errors[2]);
   EXPECT_GT(errors[0] / errors[1], 6.5);
   EXPECT_GT(errors[1] / errors[2], 6.5);
 }
@@ -159,18 +158,19 @@ double spectral_stat(const Result& r, const char* key) {
 
 // A damped oscillator with a parameter-dependent frequency: complex
 // eigenvalues, J changing along the solution.
-Problem oscillator(std::size_t outputs) {
+Problem oscillator(std::size_t outputs, double rtol) {
   return testing::ode_text_problem(
-      "param w = 3\nparam c = 0.2\nparam a = 0.5\nstate x = 1\nstate v = 0\nstate y = 0.5\n"
+      "param w = 3\nparam c = 0.2\nparam a = 0.5\nstate x = 1\nstate v = "
+      "0\nstate y = 0.5\n"
       "dx/dt = v\ndv/dt = -w*w*x - c*v - a*x*x*x\ndy/dt = a*x*x - y\n",
-      testing::linspace(0.0, 20.0, outputs), 1e-6, 1e-9);
+      testing::linspace(0.0, 20.0, outputs), rtol, rtol * 1e-3);
 }
 
 // In pbsr and exp: as accurate as the exponential form and partial updates
 // against a tight reference, each decomposition serving several outputs.
 TEST(SpectralOutputs, InsideTheMethodsAsAccurateAsTheExponentialForm) {
   for (const char* method : {"exp", "pbsr"}) {
-    Problem p = oscillator(4001);
+    Problem p = oscillator(4001, 1e-4);
     const Result ref = testing::tight_reference(p);
     p.options.set("outputs", "spectral");
     const Result spectral = solve(p, method);
@@ -178,7 +178,7 @@ TEST(SpectralOutputs, InsideTheMethodsAsAccurateAsTheExponentialForm) {
     const Result exponential = solve(p, method);
     p.options.set("outputs", "partial");
     const Result partial = solve(p, method);
-    EXPECT_GT(spectral_stat(spectral, "output_spectral"), 2000.0) << method;
+    EXPECT_GT(spectral_stat(spectral, "output_spectral"), 1000.0) << method;
     EXPECT_LE(spectral_stat(spectral, "output_decompositions"),
               spectral_stat(spectral, "output_spectral"))
         << method;
@@ -201,7 +201,7 @@ TEST(SpectralOutputs, OneDecompositionServesAStepsOutputs) {
       testing::linspace(0.0, 50.0, 1001), 1e-6, 1e-9);
   const Result ref = testing::tight_reference(p);
   const Result spectral = solve(p, "exp");
-  EXPECT_GT(spectral_stat(spectral, "output_spectral"), 900.0);
+  EXPECT_GT(spectral_stat(spectral, "output_spectral"), 800.0);
   EXPECT_LT(spectral_stat(spectral, "output_decompositions"),
             0.2 * spectral_stat(spectral, "output_spectral"));
   p.options.set("outputs", "partial");
@@ -217,11 +217,14 @@ TEST(SpectralOutputs, RefusedStepsTakeTheExponentialForm) {
   Problem p = testing::ode_text_problem(
       "param k = 1\nstate x = 1\nstate y = 0\n"
       "dx/dt = -k*x\ndy/dt = k*x - k*y - 1e-13*y*y\n",
-      testing::linspace(0.0, 10.0, 201), 1e-6, 1e-9);
+      testing::linspace(0.0, 10.0, 2001), 1e-6, 1e-9);
   const Result spectral = solve(p, "exp");
   p.options.set("outputs", "interpolate");
   const Result exponential = solve(p, "exp");
   EXPECT_GT(spectral_stat(spectral, "output_decompositions_refused"), 0.0);
+  // ... and after three refusals in a row no step is decomposed again.
+  EXPECT_LE(spectral_stat(spectral, "output_decompositions_refused"),
+            SpectralOutputs::kMostRefusalsInARow);
   EXPECT_EQ(spectral_stat(spectral, "output_spectral"), 0.0);
   EXPECT_LT(testing::relative_max_difference(spectral.s, exponential.s), 1e-12);
 }

@@ -160,6 +160,7 @@ Result run(const Problem& problem, const MethodOptions& options, const Settings&
   PropagatorFollower follow(propagator, nx, np);
 
   const auto& times = problem.output_times;
+  propagator.set_output_times(&times);
   cvodes::CvodesStepper stepper(session, problem.t0, problem.max_steps,
                                 /*stop_at_outputs=*/false, &follow);
   if (settings.exp_jacobian == ExpJacobian::midpoint) follow.set_solution(&stepper);

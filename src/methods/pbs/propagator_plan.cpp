@@ -66,9 +66,16 @@ bool SensitivityPropagator::interpolate_in(const StepKnot& knot, double t, doubl
   return true;
 }
 
+std::size_t SensitivityPropagator::outputs_inside(const StepKnot& knot) const {
+  if (!output_times_) return kSpectralOutputsPerStep;
+  const auto first = std::upper_bound(output_times_->begin(), output_times_->end(), knot.t0);
+  const auto end = std::lower_bound(first, output_times_->end(), knot.t1);
+  return static_cast<std::size_t>(end - first);
+}
+
 bool SensitivityPropagator::spectral_interpolation(const StepKnot& knot, double t,
                                                    double* s_out) {
-  if (!spectral_) return false;
+  if (!spectral_ || outputs_inside(knot) < kSpectralOutputsPerStep) return false;
   const bool prepared = spectral_->prepare(knot);
   counters_.output_decompositions = spectral_->decompositions();
   counters_.output_decompositions_refused = spectral_->refusals();

@@ -40,6 +40,9 @@ class SensitivityPropagator {
   // error control and Settings::interpolate_outputs).
   bool interpolates() const { return interpolates_; }
   void record_planned_step(StepKnot& knot) const;
+  // The solve's output times (sorted; kept by the caller): the spectral
+  // form serves a step only where it holds several of them.
+  void set_output_times(const std::vector<double>* times) { output_times_ = times; }
   // S at t in (knot.t0, knot.t1) from a recorded step, into s_out.
   bool interpolate_in(const StepKnot& knot, double t, double* s_out);
   // A copy of the propagator's point (t, x, S, the left end's Jacobians),
@@ -121,6 +124,12 @@ class SensitivityPropagator {
   // Outputs by one eigen-decomposition of each step's J_m
   // (Settings::spectral_outputs), where it applies; else the exponential.
   std::unique_ptr<SpectralOutputs> spectral_;
+  const std::vector<double>* output_times_ = nullptr;
+  // A decomposition costs about one exponential (dgeev on CaMKII's 21 x 21
+  // J: 46 us; its exponentials 45-65 us): a step takes the spectral form
+  // where at least this many outputs lie inside it.
+  static constexpr std::size_t kSpectralOutputsPerStep = 3;
+  std::size_t outputs_inside(const StepKnot& knot) const;
   std::vector<double> out_s_, out_next_;
   ErrorCounters error_counters_;
   // right_ and mid_ hold the Jacobians of the step planned to end at planned_t_.

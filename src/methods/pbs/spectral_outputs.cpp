@@ -80,11 +80,10 @@ SpectralOutputs::SpectralOutputs(std::size_t nx, std::size_t np, double rtol)
       f_ramp_(nx) {}
 
 double SpectralOutputs::workspace_bytes() const {
-  const double doubles = static_cast<double>(a_.size() + wr_.size() + wi_.size() + real_scale_.size() + vr_.size() +
-                                             lu_.size() + eigen_work_.size() +
-                                             rcond_work_.size() + x_.size() + y_.size() + z_.size() +
-                                             s_frozen_.size() + d_.size() + j_tau_.size() +
-                                             v_inverse_.size() + y_d_.size());
+  const double doubles = static_cast<double>(
+      a_.size() + wr_.size() + wi_.size() + real_scale_.size() + vr_.size() + lu_.size() +
+      eigen_work_.size() + rcond_work_.size() + x_.size() + y_.size() + z_.size() +
+      s_frozen_.size() + d_.size() + j_tau_.size() + v_inverse_.size() + y_d_.size());
   return 8.0 * doubles + 16.0 * 5.0 * static_cast<double>(nx_) +
          4.0 * static_cast<double>(pivots_.size() + rcond_iwork_.size());
 }
@@ -95,7 +94,9 @@ bool SpectralOutputs::prepare(const StepKnot& knot) {
   key_ = &knot;
   key_t0_ = knot.t0;
   key_t1_ = knot.t1;
+  if (refusals_in_a_row_ >= kMostRefusalsInARow) return accepted_ = false;
   accepted_ = decompose(knot);
+  refusals_in_a_row_ = accepted_ ? 0 : refusals_in_a_row_ + 1;
   if (!accepted_) ++refusals_;
   return accepted_;
 }
@@ -104,8 +105,7 @@ bool SpectralOutputs::decompose(const StepKnot& knot) {
   const std::size_t n = nx_;
   if (!all_finite(knot.mid.jx)) return false;
   std::copy(knot.mid.jx.begin(), knot.mid.jx.end(), a_.begin());
-  if (!linalg::general_eigen(n, a_.data(), wr_.data(), wi_.data(), vr_.data(),
-                             eigen_work_.data()))
+  if (!linalg::general_eigen(n, a_.data(), wr_.data(), wi_.data(), vr_.data(), eigen_work_.data()))
     return false;
   ++decompositions_;
   all_real_ = std::all_of(wi_.begin(), wi_.end(), [](double v) { return v == 0.0; });
@@ -144,8 +144,8 @@ void SpectralOutputs::transform_inputs(const StepKnot& knot) {
   // D_0 = (J_0 - J_m) S_k.
   gemm(Trans::no, Trans::no, n, np_, n, 1.0, knot.left.jx.data(), n, s, n, 0.0, d0, n);
   gemm(Trans::no, Trans::no, n, np_, n, -1.0, knot.mid.jx.data(), n, s, n, 1.0, d0, n);
-  gemm(Trans::no, Trans::no, n, 5 * np_, n, 1.0, v_inverse_.data(), n, x_.data(), n, 0.0,
-       y_.data(), n);
+  gemm(Trans::no, Trans::no, n, 5 * np_, n, 1.0, v_inverse_.data(), n, x_.data(), n, 0.0, y_.data(),
+       n);
 }
 
 void SpectralOutputs::add_scaled(const Complex* f, const double* y, double* z) {
@@ -164,7 +164,8 @@ void SpectralOutputs::add_scaled(const Complex* f, const double* y, double* z) {
         zc[j] += f[j].real() * yc[j];
         continue;
       }
-      // The pair's coefficient of v = vr(:,j) + i vr(:,j+1) is (y_j - i y_{j+1}) / 2.
+      // The pair's coefficient of v = vr(:,j) + i vr(:,j+1) is (y_j - i
+      // y_{j+1}) / 2.
       const Complex scaled = f[j] * Complex(yc[j], -yc[j + 1]);
       zc[j] += scaled.real();
       zc[j + 1] -= scaled.imag();
@@ -191,17 +192,17 @@ bool SpectralOutputs::evaluate(const StepKnot& knot, double t, double* s_out) {
   add_scaled(f_phi1_.data(), y + nm, z_.data());
   add_scaled(f_phi2_.data(), y + 2 * nm, z_.data());
   add_scaled(f_phi3_.data(), y + 3 * nm, z_.data());
-  gemm(Trans::no, Trans::no, n, np_, n, 1.0, vr_.data(), n, z_.data(), n, 0.0, s_frozen_.data(),
-       n);
+  gemm(Trans::no, Trans::no, n, np_, n, 1.0, vr_.data(), n, z_.data(), n, 0.0, s_frozen_.data(), n);
   // D_tau = (J_x(tau) - J_m) S_frozen, J_x(tau) quadratic through the knot's.
   interpolate_jx_change(knot, theta);
-  gemm(Trans::no, Trans::no, n, np_, n, 1.0, j_tau_.data(), n, s_frozen_.data(), n, 0.0,
-       d_.data(), n);
-  // + tau phi1 D_0 + tau phi2 (D_tau - D_0), in V's basis: y_d = V^{-1} D_tau - y_d0.
+  gemm(Trans::no, Trans::no, n, np_, n, 1.0, j_tau_.data(), n, s_frozen_.data(), n, 0.0, d_.data(),
+       n);
+  // + tau phi1 D_0 + tau phi2 (D_tau - D_0), in V's basis: y_d = V^{-1} D_tau -
+  // y_d0.
   const double* y_d0 = y + 4 * nm;
   std::copy(y_d0, y_d0 + nm, y_d_.begin());
-  gemm(Trans::no, Trans::no, n, np_, n, 1.0, v_inverse_.data(), n, d_.data(), n, -1.0,
-       y_d_.data(), n);
+  gemm(Trans::no, Trans::no, n, np_, n, 1.0, v_inverse_.data(), n, d_.data(), n, -1.0, y_d_.data(),
+       n);
   add_scaled(f_phi1_.data(), y_d0, z_.data());
   add_scaled(f_ramp_.data(), y_d_.data(), z_.data());
   gemm(Trans::no, Trans::no, n, np_, n, 1.0, vr_.data(), n, z_.data(), n, 0.0, s_out, n);

@@ -20,7 +20,10 @@
 // dgeev fails, where V's condition number times the unit roundoff exceeds
 // rtol / 100 (nearly defective J_m: the decomposition would lose the digits
 // S needs), or, per output, where a value is not finite (e^{tau lambda}
-// overflowing).
+// overflowing). A J_m that is nearly defective tends to stay so (a chain of
+// reactions from a species that does not change: Bachmann_MSB2011 refuses
+// every step): after kMostRefusalsInARow refusals in a row no step is
+// decomposed again until forget().
 #pragma once
 
 #include <complex>
@@ -42,7 +45,11 @@ class SpectralOutputs {
   // returned true; false where a value is not finite (s_out then undefined).
   bool evaluate(const StepKnot& knot, double t, double* s_out);
   // The next prepare() decomposes, whatever knot it gets (a new solve).
-  void forget() { have_key_ = false; }
+  void forget() {
+    have_key_ = false;
+    refusals_in_a_row_ = 0;
+  }
+  static constexpr int kMostRefusalsInARow = 3;
 
   std::int64_t decompositions() const { return decompositions_; }
   std::int64_t refusals() const { return refusals_; }
@@ -67,12 +74,15 @@ class SpectralOutputs {
   bool have_key_ = false, accepted_ = false;
   bool all_real_ = false;  // J_m's eigenvalues
   std::int64_t decompositions_ = 0, refusals_ = 0;
+  int refusals_in_a_row_ = 0;
 
   std::vector<double> a_, wr_, wi_, real_scale_, vr_, lu_, eigen_work_, rcond_work_;
   std::vector<int> pivots_, rcond_iwork_;
-  std::vector<double> x_, y_;  // [S_k, g0, g1, g2, D_0] and V^{-1} times it, n x 5 np
+  // [S_k, g0, g1, g2, D_0] and V^{-1} times it, n x 5 np.
+  std::vector<double> x_, y_;
   std::vector<double> z_, s_frozen_, d_, j_tau_, v_inverse_, y_d_;  // per output
-  std::vector<Complex> f_exp_, f_phi1_, f_phi2_, f_phi3_, f_ramp_;  // per eigenvalue
+  // Per eigenvalue.
+  std::vector<Complex> f_exp_, f_phi1_, f_phi2_, f_phi3_, f_ramp_;
 };
 
 }  // namespace odesens::pbs
