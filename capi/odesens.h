@@ -344,8 +344,9 @@ ODESENS_API int odesens_solver_set_params(odesens_solver* solver, const double* 
 ODESENS_API int odesens_solver_set_initial_state(odesens_solver* solver, const double* x0,
                                                  int64_t len);
 ODESENS_API int odesens_solver_set_t0(odesens_solver* solver, double t0);
-/* Strictly increasing, all >= t0 and the last at most 1e300 after it
- * (checked at solve), from 1 to 100000000 of them. */
+/* Strictly increasing, all >= t0, the last after t0 and at most 1e300
+ * after it (checked at solve: t0 may be set later), from 1 to 100000000 of
+ * them. */
 ODESENS_API int odesens_solver_set_output_times(odesens_solver* solver, const double* times,
                                                 int64_t len);
 /* rtol in [2.2e-16 (the machine epsilon), 1) and one atol >= 0 for all
