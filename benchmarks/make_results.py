@@ -262,7 +262,7 @@ def pbs_section():
         "",
         "Accuracy (below): the exponential update takes J at the step's midpoint by default",
         "(`exp_jacobian=midpoint`, second order); the last column is the paper's left-end rule",
-        "(first order), several times less accurate on all three models. Output times are not",
+        "(first order), 2 to 30 times less accurate on the three models. Output times are not",
         "stop times, so the steps are long (CaMKII: 172 for 101 outputs); outputs inside a step",
         "come from the step's update restricted to them (above).",
     ]
