@@ -3,6 +3,8 @@
 // element and its id; nothing is half-loaded and nothing crashes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "odesens/odesens.hpp"
 
 namespace {
@@ -62,6 +64,9 @@ INSTANTIATE_TEST_SUITE_P(
                 "function 'f' calls itself (recursion is not allowed)"},
         BadFile{"malformed_argument_count", Status::parse_error,
                 "function 'mass_action' takes 2 arguments, called with 1"},
+        BadFile{"malformed_no_kinetic_law", Status::parse_error,
+                ":15: <reaction> 'R' has no kinetic law, so its rate is not defined (SBML "
+                "leaves it to the simulator), and it changes species 'S'"},
         BadFile{"malformed_rule_on_constant", Status::parse_error,
                 "the rate rule for 'k': 'k' is declared constant, so no rule may change it"}));
 
@@ -69,6 +74,21 @@ TEST(SbmlLoad, TheValidBaseOfTheBadFilesLoads) {
   auto m = load_sbml_file(model_path("decay"));
   EXPECT_EQ(m->state_names(), std::vector<std::string>{"S"});
   EXPECT_EQ(m->param_names(), std::vector<std::string>{"k"});
+}
+
+// A reaction without a kinetic law that changes only a boundary species has
+// no effect whatever its rate: it loads, and S decays by the other reaction
+// alone (S' = -0.5 S).
+TEST(SbmlLoad, AReactionWithoutKineticLawThatChangesNothingLoads) {
+  auto m = load_sbml_file(model_path("no_kinetic_law_no_effect"));
+  Problem p;
+  p.model = m;
+  p.output_times = {0.0, 1.0};
+  p.rtol = 1e-10;
+  p.atol = {1e-12};
+  const Result r = solve(p, "cvodes_fsa");
+  ASSERT_EQ(r.nx, 1u);
+  EXPECT_NEAR(r.x[1], std::exp(-0.5), 1e-8);
 }
 
 TEST(SbmlLoad, MissingFilesAndDirectoriesAreNamed) {

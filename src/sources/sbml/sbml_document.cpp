@@ -62,6 +62,37 @@ void reject_package_elements(SBMLDocument& document, const std::string& file) {
                                        "', which is not supported yet");
 }
 
+// The species a reaction changes: a reactant or product that is neither a
+// boundary species nor constant; null if none.
+const Species* changed_species(const SbmlModel& m, const Reaction& r) {
+  auto changed = [&](const ListOf* refs) -> const Species* {
+    for (unsigned k = 0; k < refs->size(); ++k) {
+      const auto* ref = static_cast<const SpeciesReference*>(refs->get(k));
+      const Species* sp = m.getSpecies(ref->getSpecies());
+      if (sp && !sp->getBoundaryCondition() && !sp->getConstant()) return sp;
+    }
+    return nullptr;
+  };
+  const Species* reactant = changed(r.getListOfReactants());
+  return reactant ? reactant : changed(r.getListOfProducts());
+}
+
+// SBML leaves the rate of a reaction without a kinetic law (or without its
+// math) undefined. Where the reaction changes a species the ODE integrates,
+// any value taken for it (0) would be a guess that changes the solution:
+// refused. A reaction that changes nothing keeps rate 0.
+void require_rate_where_it_matters(const SbmlModel& m, const Reaction& r,
+                                   const std::string& file) {
+  if (r.isSetKineticLaw() && r.getKineticLaw()->isSetMath()) return;
+  const Species* sp = changed_species(m, r);
+  if (!sp) return;
+  throw Error(Status::parse_error,
+              where(file, &r) + describe(r) + " has no kinetic law" +
+                  (r.isSetKineticLaw() ? " math" : "") + ", so its rate is not defined (SBML " +
+                  "leaves it to the simulator), and it changes species '" + sp->getId() +
+                  "'; give it a kinetic law (0 if it is meant to do nothing)");
+}
+
 void reject_model_features(const SbmlModel& m, const std::string& file) {
   for (unsigned i = 0; i < m.getNumRules(); ++i) {
     const Rule* r = m.getRule(i);
@@ -84,6 +115,7 @@ void reject_model_features(const SbmlModel& m, const std::string& file) {
   for (unsigned i = 0; i < m.getNumReactions(); ++i) {
     const Reaction* r = m.getReaction(i);
     if (r->isSetKineticLaw()) check_math(file, *r, r->getKineticLaw()->getMath(), " (kinetic law)");
+    require_rate_where_it_matters(m, *r, file);
   }
   for (unsigned i = 0; i < m.getNumEvents(); ++i) {
     const Event* e = m.getEvent(i);
