@@ -6,6 +6,7 @@
 #include <sstream>
 #include <variant>
 
+#include "core/quoted_text.hpp"
 #include "io/data_table.hpp"
 #include "io/format_double.hpp"
 #include "odesens/method_choice.hpp"
@@ -41,14 +42,30 @@ void set_option(Options& options, const MethodInfo& info, const std::string& key
 
 namespace {
 
+// The first 20 of `names`, comma-separated, and how many more there are.
+std::string some_names(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 20;
+  std::string text;
+  for (std::size_t i = 0; i < names.size() && i < kShown; ++i)
+    text += (i ? ", " : "") + printable_text(names[i]);
+  if (names.size() > kShown) text += " and " + std::to_string(names.size() - kShown) + " more";
+  return names.empty() ? "none" : text;
+}
+
 // The index of `name` among the model's parameters or states (`what`), or
-// UsageError from `flag`.
+// UsageError from `flag` that lists them. Parameters are the sensitivity
+// parameters only: the model's other constants are folded in.
 std::size_t index_of(const std::vector<std::string>& names, const std::string& name,
                      const std::string& flag, const Model& model, const char* what) {
   const auto it = std::find(names.begin(), names.end(), name);
-  if (it == names.end())
-    throw UsageError{flag + ": model " + model.name() + " has no " + what + " '" + name + "'"};
-  return static_cast<std::size_t>(it - names.begin());
+  if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
+  const bool parameter = std::string(what) == "parameter";
+  throw UsageError{flag + ": model " + model.name() + " has no " +
+                   (parameter ? "sensitivity parameter" : what) + " '" + printable_text(name) +
+                   "' (its " + what + "s: " + some_names(names) + ")" +
+                   (parameter ? "; its other constants are folded in: name them with "
+                                "--sens-params to set or bound them"
+                              : "")};
 }
 
 // A flag of the set-valued or gradient methods given to another method.

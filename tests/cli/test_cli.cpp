@@ -1151,7 +1151,7 @@ TEST(Cli, BoxAndWeightsErrorsAreUsageErrors) {
     const char* flags;
     const char* message;
   } cases[] = {
-      {"--box q=0.9:1.1", ".ode has no parameter 'q'"},
+      {"--box q=0.9:1.1", ".ode has no sensitivity parameter 'q'"},
       {"--box p=1.1:0.9", "--box p: the lower bound 1.1 is above the upper bound 0.9"},
       {"--box p=0.9", "--box p expects LOWER:UPPER, got '0.9'"},
       {"--box p=0.9:1:2", "--box p expects LOWER:UPPER"},

@@ -141,7 +141,7 @@ CASES = [
 
     # Parameters.
     Case("param_unknown", RUN + ["--param", "nosuch=1"], 2,
-         "--param: model builtin:chua has no parameter 'nosuch'"),
+         "--param: model builtin:chua has no sensitivity parameter 'nosuch' (its parameters: "),
     Case("param_without_value", RUN + ["--param", "p1"], 2, "--param expects NAME=VALUE"),
     Case("param_without_name", RUN + ["--param", "=1"], 2, "--param expects NAME=VALUE"),
     Case("param_empty_value", RUN + ["--param", "p1="], 2, "--param p1: empty number"),
