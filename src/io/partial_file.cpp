@@ -27,6 +27,10 @@ std::string replaced_file(const std::string& path, const std::string& label) {
         out.st_ino == info.st_ino)
       throw Error(Status::invalid_argument,
                   named + " is standard output: HDF5 is written to a file");
+    // A directory is io_error, as for every output format (the tool's
+    // status 1); other files that are not regular cannot hold HDF5.
+    if (S_ISDIR(info.st_mode))
+      throw Error(Status::io_error, "cannot write " + named + ": it is a directory");
     if (!S_ISREG(info.st_mode))
       throw Error(Status::invalid_argument,
                   named + " is not a regular file: HDF5 output is written next to it as '" +

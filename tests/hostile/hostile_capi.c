@@ -1357,7 +1357,7 @@ static void fit_result_buffers_and_profile_arguments(void) {
   EXPECT(odesens_fit_result_best(fit, NULL, 1, NULL), ODESENS_ERR_NULL_HANDLE, fit, "out is NULL");
   CHECK(x[0] == -7.0);
   EXPECT(odesens_fit_result_write_h5(fit, ""), ODESENS_ERR_INVALID_ARGUMENT, fit, "path is empty");
-  EXPECT(odesens_fit_result_write_h5(fit, "."), ODESENS_ERR_INVALID_ARGUMENT, fit, "");
+  EXPECT(odesens_fit_result_write_h5(fit, "."), ODESENS_ERR_IO, fit, "it is a directory");
   EXPECT(odesens_fit_result_write_best(fit, NULL), ODESENS_ERR_NULL_HANDLE, fit, "path is NULL");
   EXPECT(odesens_fit_result_write_best(fit, "no/such/folder/best.tsv"), ODESENS_ERR_IO, fit, "");
 
