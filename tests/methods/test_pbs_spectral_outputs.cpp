@@ -34,6 +34,7 @@ std::vector<double> rotation_decay(double change) {
 // changing by `change` per unit time (linearly), J_p quadratic in time.
 StepKnot knot_over(double h, double change) {
   StepKnot k;
+  k.id = 1;
   k.t0 = 0.0;
   k.t1 = h;
   k.s = {1.0, -0.5, 0.25, 0.0, 1.0, 2.0};  // nx = 3, np = 2
@@ -189,6 +190,10 @@ TEST(SpectralOutputs, InsideTheMethodsAsAccurateAsTheExponentialForm) {
     std::printf("%s: spectral %.3g, exponential %.3g, partial %.3g\n", method, e_spectral,
                 e_exponential, e_partial);
     EXPECT_LT(e_spectral, 1.2 * std::max(e_exponential, e_partial) + 1e-7) << method;
+    // The steps' error dominates all three; the forms themselves differ
+    // by far less (6.5e-6 against 7.5e-4 measured for exp).
+    EXPECT_LT(testing::relative_max_difference(spectral.s, exponential.s), 0.05 * e_exponential)
+        << method;
   }
 }
 
@@ -206,8 +211,9 @@ TEST(SpectralOutputs, OneDecompositionServesAStepsOutputs) {
             0.2 * spectral_stat(spectral, "output_spectral"));
   p.options.set("outputs", "partial");
   const Result partial = solve(p, "exp");
-  EXPECT_LT(testing::relative_max_difference(spectral.s, ref.s),
-            1.2 * testing::relative_max_difference(partial.s, ref.s) + 1e-7);
+  const double e_partial = testing::relative_max_difference(partial.s, ref.s);
+  EXPECT_LT(testing::relative_max_difference(spectral.s, ref.s), 1.2 * e_partial + 1e-7);
+  EXPECT_LT(testing::relative_max_difference(spectral.s, partial.s), 0.05 * e_partial + 1e-9);
 }
 
 // A model whose J_x is a Jordan block up to 1e-13 y: the decompositions
@@ -222,9 +228,10 @@ TEST(SpectralOutputs, RefusedStepsTakeTheExponentialForm) {
   p.options.set("outputs", "interpolate");
   const Result exponential = solve(p, "exp");
   EXPECT_GT(spectral_stat(spectral, "output_decompositions_refused"), 0.0);
-  // ... and after three refusals in a row no step is decomposed again.
+  // ... and after three refusals in a row the next 16 knots are skipped,
+  // then 32, 64, ... after each further refusal.
   EXPECT_LE(spectral_stat(spectral, "output_decompositions_refused"),
-            SpectralOutputs::kMostRefusalsInARow);
+            SpectralOutputs::kMostRefusalsInARow + 4);
   EXPECT_EQ(spectral_stat(spectral, "output_spectral"), 0.0);
   EXPECT_LT(testing::relative_max_difference(spectral.s, exponential.s), 1e-12);
 }

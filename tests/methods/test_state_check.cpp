@@ -155,17 +155,17 @@ double final_s_error(const Result& r, const Result& ref) {
   return error / scale;
 }
 
-bool dopri8s_says_global_error(const Result& r) { return testing::warns(r, "states' global error"); }
+bool erk_adjoint_says_global_error(const Result& r) { return testing::warns(r, "states' global error"); }
 
 TEST(ErkAdjointStateCheck, AGrowingErrorOfTheStatesIsSaid) {
   const Problem p = checked_problem(1000.0, "erk_adjoint", 1);
   const Result r = solve(p, "erk_adjoint");
   EXPECT_GT(final_s_error(r, testing::tight_reference(p)), 5e-3);  // the warning is deserved
   EXPECT_GT(r.stats.extra.at("state_error_ratio"), 300.0);
-  EXPECT_TRUE(dopri8s_says_global_error(r)) << (r.warnings.empty() ? "no warning" : r.warnings[0]);
+  EXPECT_TRUE(erk_adjoint_says_global_error(r)) << (r.warnings.empty() ? "no warning" : r.warnings[0]);
 
   const Result quiet = solve(checked_problem(1000.0, "erk_adjoint", 0), "erk_adjoint");
-  EXPECT_FALSE(dopri8s_says_global_error(quiet));
+  EXPECT_FALSE(erk_adjoint_says_global_error(quiet));
   EXPECT_EQ(quiet.stats.extra.count("state_error_ratio"), 0u);
   EXPECT_EQ(quiet.s, r.s);  // the check changes nothing but the warning
   EXPECT_EQ(quiet.gradient, r.gradient);
@@ -175,7 +175,7 @@ TEST(ErkAdjointStateCheck, StatesRightToTheirTolerancesPassQuietly) {
   const Problem p = checked_problem(50.0, "erk_adjoint", 1);
   const Result r = solve(p, "erk_adjoint");
   EXPECT_LT(r.stats.extra.at("state_error_ratio"), 30.0);
-  EXPECT_FALSE(dopri8s_says_global_error(r));
+  EXPECT_FALSE(erk_adjoint_says_global_error(r));
   EXPECT_LT(final_s_error(r, testing::tight_reference(p)), 1e-3);
 }
 

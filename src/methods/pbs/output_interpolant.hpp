@@ -9,6 +9,7 @@
 // the update's own error.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "methods/pbs/propagator_jacobians.hpp"
@@ -18,6 +19,9 @@ namespace odesens::pbs {
 // One step (or piece of a split step) as outputs inside it need it: its
 // ends, S at its start, and J at its start, midpoint and end.
 struct StepKnot {
+  // Which recording this is (SensitivityPropagator::record_planned_step
+  // numbers them from 1): what a cache of a knot's work keys on.
+  std::uint64_t id = 0;
   double t0 = 0.0, t1 = 0.0;
   std::vector<double> s;
   Jacobians left, mid, right;

@@ -41,6 +41,7 @@ void SensitivityPropagator::prepare(double t1, const double* x1, const double* x
 }
 
 void SensitivityPropagator::record_planned_step(StepKnot& knot) const {
+  knot.id = ++knots_recorded_;
   knot.t0 = t_;
   knot.t1 = planned_t_;
   knot.s = s_;

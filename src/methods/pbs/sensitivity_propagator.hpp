@@ -120,6 +120,7 @@ class SensitivityPropagator {
   bool interpolates_ = false;
   StepKnot planned_knot_;
   bool knot_recorded_ = false;  // planned_knot_ holds the current plan
+  mutable std::uint64_t knots_recorded_ = 0;  // the last StepKnot::id given
   Jacobians out_mid_, out_right_;
   // Outputs by one eigen-decomposition of each step's J_m
   // (Settings::spectral_outputs), where it applies; else the exponential.

@@ -89,21 +89,30 @@ double SpectralOutputs::workspace_bytes() const {
 }
 
 bool SpectralOutputs::prepare(const StepKnot& knot) {
-  if (have_key_ && key_ == &knot && key_t0_ == knot.t0 && key_t1_ == knot.t1) return accepted_;
+  if (have_key_ && key_ == knot.id) return accepted_;
   have_key_ = true;
-  key_ = &knot;
-  key_t0_ = knot.t0;
-  key_t1_ = knot.t1;
-  if (refusals_in_a_row_ >= kMostRefusalsInARow) return accepted_ = false;
+  key_ = knot.id;
+  if (skipping_ > 0) {
+    --skipping_;
+    return accepted_ = false;
+  }
   accepted_ = decompose(knot);
-  refusals_in_a_row_ = accepted_ ? 0 : refusals_in_a_row_ + 1;
-  if (!accepted_) ++refusals_;
-  return accepted_;
+  if (accepted_) {
+    refusals_in_a_row_ = 0;
+    skip_ = kFirstSkip;
+    return true;
+  }
+  ++refusals_;
+  if (++refusals_in_a_row_ >= kMostRefusalsInARow) {
+    skipping_ = skip_;
+    skip_ = std::min(2 * skip_, kLongestSkip);
+  }
+  return false;
 }
 
 bool SpectralOutputs::decompose(const StepKnot& knot) {
   const std::size_t n = nx_;
-  if (!all_finite(knot.mid.jx)) return false;
+  if (n == 0 || !all_finite(knot.mid.jx)) return false;
   std::copy(knot.mid.jx.begin(), knot.mid.jx.end(), a_.begin());
   if (!linalg::general_eigen(n, a_.data(), wr_.data(), wi_.data(), vr_.data(), eigen_work_.data()))
     return false;

@@ -17,13 +17,15 @@
 // the update's own error; no model evaluation.
 //
 // Refused (prepare() false: the caller takes the exponential form) where
-// dgeev fails, where V's condition number times the unit roundoff exceeds
+// dgeev fails, where V's condition number times the machine epsilon exceeds
 // rtol / 100 (nearly defective J_m: the decomposition would lose the digits
 // S needs), or, per output, where a value is not finite (e^{tau lambda}
 // overflowing). A J_m that is nearly defective tends to stay so (a chain of
 // reactions from a species that does not change: Bachmann_MSB2011 refuses
-// every step): after kMostRefusalsInARow refusals in a row no step is
-// decomposed again until forget().
+// every step): after kMostRefusalsInARow refusals in a row the next
+// kFirstSkip knots are not decomposed, then one is tried; each further
+// refusal doubles the knots skipped (up to kLongestSkip), an acceptance
+// ends the skipping.
 #pragma once
 
 #include <complex>
@@ -48,8 +50,11 @@ class SpectralOutputs {
   void forget() {
     have_key_ = false;
     refusals_in_a_row_ = 0;
+    skip_ = kFirstSkip;
+    skipping_ = 0;
   }
   static constexpr int kMostRefusalsInARow = 3;
+  static constexpr std::int64_t kFirstSkip = 16, kLongestSkip = 1024;
 
   std::int64_t decompositions() const { return decompositions_; }
   std::int64_t refusals() const { return refusals_; }
@@ -68,13 +73,14 @@ class SpectralOutputs {
 
   std::size_t nx_, np_;
   double largest_condition_;  // rtol / 100 over the unit roundoff
-  // The knot decomposed last, and whether it was accepted.
-  const StepKnot* key_ = nullptr;
-  double key_t0_ = 0.0, key_t1_ = 0.0;
+  // The knot decomposed last (its StepKnot::id), and whether it was accepted.
+  std::uint64_t key_ = 0;
   bool have_key_ = false, accepted_ = false;
   bool all_real_ = false;  // J_m's eigenvalues
   std::int64_t decompositions_ = 0, refusals_ = 0;
   int refusals_in_a_row_ = 0;
+  std::int64_t skip_ = kFirstSkip;  // knots to skip at the next give-up
+  std::int64_t skipping_ = 0;       // knots still to skip
 
   std::vector<double> a_, wr_, wi_, real_scale_, vr_, lu_, eigen_work_, rcond_work_;
   std::vector<int> pivots_, rcond_iwork_;
