@@ -566,14 +566,12 @@ TEST(Exponential, FastModesFollowAGrowingJp) {
     problem.rtol = 1e-8;
     problem.atol = {1e-30};
     const Result r = solve(problem, method);
-    // S is off by about 1e-5 here, 1000 times rtol: the error estimate
-    // says so (the update is second order in the state solver's steps),
-    // and so does the state check: x, grown by e^80, is off by 1e-5 too.
-    ASSERT_EQ(r.warnings.size(), 2u) << method;
-    EXPECT_NE(r.warnings[0].find("estimated error of S stayed above the tolerances"),
-              std::string::npos)
-        << r.warnings[0];
-    EXPECT_NE(r.warnings[1].find("states' global error"), std::string::npos) << r.warnings[1];
+    // S is off by about 1e-5 here, 1000 times rtol, as x is: x, grown by
+    // e^80, is off by 1e-5 too, and the state check says so. (The update's
+    // own error is within the tolerances: the h^3 estimate of the frozen
+    // update said otherwise, and split steps for nothing.)
+    ASSERT_EQ(r.warnings.size(), 1u) << method;
+    EXPECT_NE(r.warnings[0].find("states' global error"), std::string::npos) << r.warnings[0];
     const double x_error = std::fabs(r.x_at(10, 0) / x_t100 - 1);
     EXPECT_LT(x_error, 1e-4) << method;
     for (int i = 0; i < 2; ++i) {

@@ -15,6 +15,7 @@ void SensitivityPropagator::control_error(const ErrorControlSettings& control) {
   error_.reset();
   if (control.mode == ErrorControl::off || np_ == 0 || constant_jacobians_) return;
   error_ = std::make_unique<UpdateError>(shape_, control.rtol, control.atol, p_);
+  error_->exponential_form(exponential_.ramp(), exponential_.jx_change());
   interpolates_ = settings_.interpolate_outputs;
   if (!interpolates_) return;
   out_mid_ = left_;

@@ -7,9 +7,22 @@
 // With A = J_x and B = J_p expanded about the midpoint, A(t) = A_M + A1 tau
 // + A2 tau^2 / 2 (and B alike), the exact update minus the method's is, to
 // leading order in h:
-//  - exponential midpoint update with J_p linear between the ends (Eq. 18
-//    with exp_jp=linear): the second Magnus term and the quadrature errors,
+//  - exponential midpoint update with J_x frozen at A_M and J_p linear
+//    between the ends (Eq. 18 with a trapezoid ramp): the second Magnus
+//    term and the quadrature errors,
 //      h^3 (A2 S / 24 - [A_M, A1] S / 12 + A1 B_M / 12 - B2 / 12);
+//  - the update the methods take by default: the exact solution with A_M is
+//    S_R = e^{h A_M} S_L + integral of e^{(h/2 - tau) A_M} F(tau), the forcing
+//    F = (A - A_M) S + B, and the update takes F as a line whose integral is
+//    Simpson's (ExpJp::linear's ramp started where Simpson's rule puts it,
+//    ExpJx::linear's change with D_M = 0). Simpson is exact for quadratics,
+//    so no h^3 term is left: the line's slope is off by F'' h / 6, which the
+//    kernel's variation weighs, h^3 c(h A_M) F'' with
+//      c(Z) = phi3(Z) - (2/3) phi2(Z) + phi1(Z) / 6 = Z / 72 + Z^2 / 120 + ...,
+//      F'' = A2 S + 2 A1 (A_M S + B_M) + B2
+//    (its A terms with ExpJx::linear, its B2 with the ramp): O(h^4) where
+//    h |A| is small, and O(h^3 / (h a)) on stiff rows. The h^3 terms above
+//    describe the frozen forms, which exp_jx=frozen and exp_jp=frozen keep;
 //  - Peano-Baker update with the states interpolated linearly (Eq. 24 with
 //    refinement): its sub-steps follow J along the chord between the ends,
 //    which misses J's curvature along the trajectory:
@@ -65,6 +78,13 @@ class UpdateError {
   // atol: 1 or nx values; p: np values.
   UpdateError(const PropagatorShape& shape, double rtol, const std::vector<double>& atol,
               const double* p);
+  // Which exponential update is estimated: J_p as the Simpson ramp
+  // (ExpJp::linear) or not, J_x's change taken (ExpJx::linear) or frozen.
+  // Both by default, as the methods' defaults.
+  void exponential_form(bool jp_ramp, bool jx_change) {
+    jp_ramp_ = jp_ramp;
+    jx_change_ = jx_change;
+  }
 
   // The weighted RMS norm of the estimated local error of the update of S
   // (the value at the interval's left end) over an interval of length h.
@@ -80,6 +100,9 @@ class UpdateError {
   void damp_stiff_rows(const std::vector<double>& jx, double h);
   double diagonal(const std::vector<double>& jx, std::size_t i) const;
   double weighted_norm(const std::vector<double>& s) const;
+  // error_ += h^3 c(h A_M) F'' for the ramps' Simpson rule (above).
+  void add_simpson_remainder(const std::vector<double>& jx_mid, double h,
+                             const std::vector<double>& s);
 
   PropagatorShape shape_;
   double rtol_;
@@ -88,6 +111,8 @@ class UpdateError {
   // and midpoint value (dense), the error and two products (nx x np).
   std::vector<double> a_curve_, a_change_, b_curve_, b_mid_, error_, product_a_, product_b_;
   std::vector<double> s_end_;  // S predicted at the step's end (weights)
+  std::vector<double> f2_;     // h^2 F'' (nx x np)
+  bool jp_ramp_ = true, jx_change_ = true;
 };
 
 }  // namespace odesens::pbs
