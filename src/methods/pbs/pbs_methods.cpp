@@ -37,6 +37,7 @@ void write_error_stats(const ErrorCounters& e, methods::ResultBuilder& out) {
   stats.extra["steps_over_tolerance"] = static_cast<double>(e.steps_over);
   stats.extra["steps_split"] = static_cast<double>(e.steps_refined);
   stats.extra["split_pieces"] = static_cast<double>(e.pieces);
+  stats.extra["steps_to_exponential"] = static_cast<double>(e.steps_to_exponential);
   if (e.steps_refined == 0 && e.steps_over > 0)
     out.warn("the estimated error of S exceeded the tolerances on " +
              std::to_string(e.steps_over) + " of " + std::to_string(e.steps_estimated) +

@@ -115,6 +115,7 @@ void SensitivityPropagator::start(double t0, const double* x0, const double* s0)
   std::copy(s0, s0 + nx_ * np_, s_.begin());
   evaluate(t0, x0, left_);
   if (spectral_) spectral_->forget();
+  exponential_until_ = -INFINITY;
 }
 
 bool SensitivityPropagator::use_exponential(double dt, std::int64_t& n_int) const {
@@ -123,6 +124,7 @@ bool SensitivityPropagator::use_exponential(double dt, std::int64_t& n_int) cons
                                           : static_cast<std::int64_t>(steps));
   if (settings_.algorithm == Algorithm::exp) return true;
   if (settings_.force_pbs) return false;
+  if (t_ < exponential_until_) return true;  // plan()'s choice for this step
   // Eq. 45, with the condition of Algorithm 1 that J_p be nearly constant
   // as well: the exponential update holds J_p at its left-end value, which
   // is badly wrong where J_p moves while J_x does not (Chua's circuit

@@ -5,6 +5,7 @@
 // not allocate.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -135,6 +136,9 @@ class SensitivityPropagator {
   ErrorCounters error_counters_;
   // right_ and mid_ hold the Jacobians of the step planned to end at planned_t_.
   bool planned_ = false;
+  // plan() chose the exponential update for the step (and its pieces)
+  // ending here, over the Peano-Baker update its switching rule chose.
+  double exponential_until_ = -INFINITY;
   double planned_t_ = 0.0;
   double saved_t_ = 0.0;
   std::vector<double> saved_x_, saved_s_;
