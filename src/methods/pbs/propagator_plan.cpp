@@ -104,7 +104,9 @@ std::int64_t SensitivityPropagator::plan(double t1, const double* x1, const doub
   // Splitting a Peano-Baker step does not shorten its sub-steps (c h |J| of
   // them in each piece), so their truncation stays: such a step, and its
   // pieces, take the exponential update where that estimates less.
-  if (kind == UpdateKind::peano_baker && e > 1.0 && control_.mode == ErrorControl::refine) {
+  // (Not with force_pbs: every step is then Peano-Baker, and is judged so.)
+  if (kind == UpdateKind::peano_baker && e > 1.0 && control_.mode == ErrorControl::refine &&
+      !settings_.force_pbs) {
     const double e_exp =
         error_->estimate(left_, mid_, right_, dt, s_, UpdateKind::exponential, frozen_jp);
     if (e_exp < e) {

@@ -24,7 +24,7 @@ UpdateError::UpdateError(const PropagatorShape& shape, double rtol,
   a_curve_.resize(jx_size);
   a_change_.resize(jx_size);
   for (std::vector<double>* v :
-       {&b_curve_, &b_mid_, &error_, &product_a_, &product_b_, &s_end_, &f2_})
+       {&b_curve_, &b_change_, &b_mid_, &error_, &product_a_, &product_b_, &s_end_, &f2_})
     v->resize(nm);
 }
 
@@ -50,7 +50,10 @@ double UpdateError::estimate(const Jacobians& left, const Jacobians& mid, const 
   dense_jp(shape_, left, b_curve_.data());
   dense_jp(shape_, right, product_a_.data());
   dense_jp(shape_, mid, b_mid_.data());
-  for (std::size_t q = 0; q < nm; ++q) b_curve_[q] += product_a_[q] - 2.0 * b_mid_[q];
+  for (std::size_t q = 0; q < nm; ++q) {
+    b_change_[q] = product_a_[q] - b_curve_[q];
+    b_curve_[q] += product_a_[q] - 2.0 * b_mid_[q];
+  }
 
   predict_end(mid.jx, h, s);
   jx_times(a_curve_, s.data(), np, error_.data());
@@ -127,6 +130,12 @@ void UpdateError::add_peano_baker_truncation(const std::vector<double>& jx_mid, 
   jx_times(jx_mid, s.data(), shape_.np, product_a_.data());
   jx_times(a_change_, product_a_.data(), shape_.np, product_b_.data());
   for (std::size_t q = 0; q < nm; ++q) error_[q] += 2.0 * d * product_b_[q];
+  // ... and its forcing's counterpart, h^3 (A_M B1 / 6 + A1 B_M / 12) a
+  // step: (h^2 / (12 n^2)) (2 A_M dB + dA B_M).
+  jx_times(jx_mid, b_change_.data(), shape_.np, product_a_.data());
+  jx_times(a_change_, b_mid_.data(), shape_.np, product_b_.data());
+  for (std::size_t q = 0; q < nm; ++q)
+    error_[q] -= d * (2.0 * product_a_[q] + product_b_[q]);
 }
 
 void UpdateError::add_simpson_remainder(const std::vector<double>& jx_mid, double h,
@@ -218,8 +227,8 @@ double UpdateError::weighted_norm(const std::vector<double>& s) const {
 double UpdateError::workspace_bytes() const {
   std::size_t doubles = 0;
   for (const std::vector<double>* v :
-       {&abs_tol_, &a_curve_, &a_change_, &b_curve_, &b_mid_, &error_, &product_a_, &product_b_,
-        &s_end_, &f2_})
+       {&abs_tol_, &a_curve_, &a_change_, &b_curve_, &b_change_, &b_mid_, &error_, &product_a_,
+        &product_b_, &s_end_, &f2_})
     doubles += v->capacity();
   return 8.0 * static_cast<double>(doubles);
 }
