@@ -42,14 +42,13 @@ void set_option(Options& options, const MethodInfo& info, const std::string& key
 
 namespace {
 
-// The first 20 of `names`, comma-separated, and how many more there are.
+// The first 20 of `names`, printable, and how many more there are.
 std::string some_names(const std::vector<std::string>& names) {
-  constexpr std::size_t kShown = 20;
-  std::string text;
-  for (std::size_t i = 0; i < names.size() && i < kShown; ++i)
-    text += (i ? ", " : "") + printable_text(names[i]);
-  if (names.size() > kShown) text += " and " + std::to_string(names.size() - kShown) + " more";
-  return names.empty() ? "none" : text;
+  if (names.empty()) return "none";
+  std::vector<std::string> printable(names.size());
+  std::transform(names.begin(), names.end(), printable.begin(),
+                 [](const std::string& name) { return printable_text(name); });
+  return first_names(printable, 20);
 }
 
 // The index of `name` among the model's parameters or states (`what`), or

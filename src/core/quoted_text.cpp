@@ -30,4 +30,11 @@ std::string printable_text(const std::string& text) {
 
 std::string quoted_text(const std::string& text) { return "'" + printable_text(text) + "'"; }
 
+std::string first_names(const std::vector<std::string>& names, std::size_t shown) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size() && i < shown; ++i) list += (i ? ", " : "") + names[i];
+  if (names.size() > shown) list += " and " + std::to_string(names.size() - shown) + " more";
+  return list;
+}
+
 }  // namespace odesens

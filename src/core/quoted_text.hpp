@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace odesens {
 
@@ -12,5 +13,7 @@ namespace odesens {
 std::string quoted_text(const std::string& text);
 // The same without the quotes.
 std::string printable_text(const std::string& text);
+// The first `shown` of `names`, comma-separated, then "and N more".
+std::string first_names(const std::vector<std::string>& names, std::size_t shown);
 
 }  // namespace odesens

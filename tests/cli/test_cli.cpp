@@ -788,14 +788,9 @@ TEST(Cli, MalformedModelTextIsAUsageError) {
 // An observable that is not finite (log of a negative number) was written
 // as nan or null without a word.
 TEST(Cli, ObservablesThatAreNotFiniteAreSaid) {
-  char path[] = "/tmp/odesens_cli_nan_XXXXXX";
-  const int fd = mkstemp(path);
-  const std::string text = "param p = 1\nstate x = 1\ndx/dt = -p*x\noutput o = log(x - 1)\n";
-  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
-  close(fd);
-  const ToolRun r = run_tool(std::string("run ") + path +
-                             " --method cvodes_fsa --tout 0.25,1 --observe o --format csv");
-  std::remove(path);
+  const ToolRun r =
+      run_model_text("param p = 1\nstate x = 1\ndx/dt = -p*x\noutput o = log(x - 1)\n",
+                     "--method cvodes_fsa --tout 0.25,1 --observe o --format csv");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("warning: observable 'o' is NaN at t = 0.25 (at 2 of 2 output times)"),
             std::string::npos)

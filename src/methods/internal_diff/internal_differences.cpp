@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/quoted_text.hpp"
 #include "methods/internal_diff/bundle_solution.hpp"
 #include "methods/internal_diff/output_cursor.hpp"
 #include "methods/internal_diff/perturbation_scale.hpp"
@@ -46,10 +47,7 @@ void warn_unresolved(const SensitivityErrorNorm& norm, const SensitivityDirectio
   for (std::size_t j = 0; j < d.count(); ++j)
     if (norm.floor_over_sigma(j + 1) > resolvable) names.push_back(direction_name(d, model, j));
   if (names.empty()) return;
-  std::string list;
-  for (std::size_t i = 0; i < names.size() && i < listed; ++i) list += (i ? ", " : "") + names[i];
-  if (names.size() > listed) list += " and " + std::to_string(names.size() - listed) + " more";
-  warnings.push_back(list + (names.size() == 1 ? " is" : " are") +
+  warnings.push_back(first_names(names, listed) + (names.size() == 1 ? " is" : " are") +
                      " below what differences resolve (their rounding floor exceeds 1e-3 of "
                      "their largest value, as for a parameter that barely moves x or an S that "
                      "is 0): not to be trusted; cvodes_fsa or odesd compute S without differences");

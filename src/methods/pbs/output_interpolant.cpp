@@ -5,17 +5,12 @@
 
 namespace odesens::pbs {
 
-namespace {
-
-// The quadratic through (0, a), (1/2, m), (1, b) at u.
 void quadratic(const std::vector<double>& a, const std::vector<double>& m,
                const std::vector<double>& b, double u, std::vector<double>& out) {
   const double la = 2.0 * (u - 0.5) * (u - 1.0), lm = -4.0 * u * (u - 1.0),
                lb = 2.0 * u * (u - 0.5);
   for (std::size_t q = 0; q < out.size(); ++q) out[q] = la * a[q] + lm * m[q] + lb * b[q];
 }
-
-}  // namespace
 
 void interpolate_jacobians(const StepKnot& knot, double u, bool with_jx, Jacobians& out) {
   if (with_jx) {

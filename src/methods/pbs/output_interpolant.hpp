@@ -27,6 +27,10 @@ struct StepKnot {
   Jacobians left, mid, right;
 };
 
+// The quadratic through (0, a), (1/2, m), (1, b) at u, into out (sized).
+void quadratic(const std::vector<double>& a, const std::vector<double>& m,
+               const std::vector<double>& b, double u, std::vector<double>& out);
+
 // J_x (with_jx) and J_p at fraction u in [0, 1] of the knot's step, into
 // out (sized as the knot's), by the quadratic through start, midpoint, end.
 void interpolate_jacobians(const StepKnot& knot, double u, bool with_jx, Jacobians& out);

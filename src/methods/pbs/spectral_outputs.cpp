@@ -4,52 +4,15 @@
 #include <cmath>
 #include <limits>
 
+#include "core/finite_values.hpp"
 #include "linalg/dense.hpp"
+#include "methods/pbs/phi_scalars.hpp"
 
 namespace odesens::pbs {
 
 using linalg::gemm;
 using linalg::Trans;
 
-namespace {
-
-// phi_0..phi_3 of z (phi_0 = e^z, phi_k(z) = 1/k! + z phi_{k+1}(z)). Near 0
-// phi_3 by its series (the differences of the closed forms cancel there),
-// the others by the recurrence; elsewhere the closed forms.
-struct Phis {
-  std::complex<double> e, p1, p2, p3;
-};
-
-Phis phis(std::complex<double> z) {
-  Phis r;
-  if (std::abs(z) < 1.0) {
-    // phi_3(z) = sum_j z^j / (j + 3)!: 18 terms reach the unit roundoff.
-    constexpr int kTerms = 18;
-    double factorial = 1.0;  // (j + 3)! for j = kTerms - 1
-    for (int i = 2; i <= kTerms + 2; ++i) factorial *= i;
-    std::complex<double> p = 0.0;
-    for (int j = kTerms - 1; j >= 0; --j) {
-      p = 1.0 / factorial + z * p;
-      factorial /= (j + 3);
-    }
-    r.p3 = p;
-    r.p2 = 0.5 + z * r.p3;
-    r.p1 = 1.0 + z * r.p2;
-    r.e = 1.0 + z * r.p1;
-    return r;
-  }
-  r.e = std::exp(z);
-  r.p1 = (r.e - 1.0) / z;
-  r.p2 = (r.p1 - 1.0) / z;
-  r.p3 = (r.p2 - 0.5) / z;
-  return r;
-}
-
-bool all_finite(const std::vector<double>& v) {
-  return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });
-}
-
-}  // namespace
 
 SpectralOutputs::SpectralOutputs(std::size_t nx, std::size_t np, double rtol)
     : nx_(nx),
@@ -112,7 +75,7 @@ bool SpectralOutputs::prepare(const StepKnot& knot) {
 
 bool SpectralOutputs::decompose(const StepKnot& knot) {
   const std::size_t n = nx_;
-  if (n == 0 || !all_finite(knot.mid.jx)) return false;
+  if (n == 0 || !all_finite(knot.mid.jx.size(), knot.mid.jx.data())) return false;
   std::copy(knot.mid.jx.begin(), knot.mid.jx.end(), a_.begin());
   if (!linalg::general_eigen(n, a_.data(), wr_.data(), wi_.data(), vr_.data(), eigen_work_.data()))
     return false;
@@ -129,7 +92,7 @@ bool SpectralOutputs::decompose(const StepKnot& knot) {
   for (std::size_t i = 0; i < n; ++i) v_inverse_[i + i * n] = 1.0;
   linalg::lu_solve(n, lu_.data(), pivots_.data(), n, v_inverse_.data());
   transform_inputs(knot);
-  return all_finite(y_);
+  return all_finite(y_.size(), y_.data());
 }
 
 void SpectralOutputs::transform_inputs(const StepKnot& knot) {
@@ -187,7 +150,7 @@ bool SpectralOutputs::evaluate(const StepKnot& knot, double t, double* s_out) {
   const std::size_t n = nx_, nm = nx_ * np_;
   const double h = knot.t1 - knot.t0, tau = t - knot.t0, theta = tau / h;
   for (std::size_t j = 0; j < n; ++j) {
-    const Phis p = phis(tau * Complex(wr_[j], wi_[j]));
+    const PhiScalars<Complex> p = phi_scalars(tau * Complex(wr_[j], wi_[j]));
     f_exp_[j] = p.e;
     f_phi1_[j] = tau * p.p1;
     f_phi2_[j] = tau * tau * p.p2;
@@ -215,17 +178,12 @@ bool SpectralOutputs::evaluate(const StepKnot& knot, double t, double* s_out) {
   add_scaled(f_phi1_.data(), y_d0, z_.data());
   add_scaled(f_ramp_.data(), y_d_.data(), z_.data());
   gemm(Trans::no, Trans::no, n, np_, n, 1.0, vr_.data(), n, z_.data(), n, 0.0, s_out, n);
-  return std::all_of(s_out, s_out + nm, [](double v) { return std::isfinite(v); });
+  return all_finite(nm, s_out);
 }
 
 void SpectralOutputs::interpolate_jx_change(const StepKnot& knot, double theta) {
-  // The quadratic through (0, L), (1/2, M), (1, R) at theta, minus M.
-  const double la = 2.0 * (theta - 0.5) * (theta - 1.0), lm = -4.0 * theta * (theta - 1.0) - 1.0,
-               lb = 2.0 * theta * (theta - 0.5);
-  const double* l = knot.left.jx.data();
-  const double* m = knot.mid.jx.data();
-  const double* r = knot.right.jx.data();
-  for (std::size_t q = 0; q < j_tau_.size(); ++q) j_tau_[q] = la * l[q] + lm * m[q] + lb * r[q];
+  quadratic(knot.left.jx, knot.mid.jx, knot.right.jx, theta, j_tau_);
+  for (std::size_t q = 0; q < j_tau_.size(); ++q) j_tau_[q] -= knot.mid.jx[q];
 }
 
 }  // namespace odesens::pbs

@@ -5,6 +5,7 @@
 
 #include "linalg/csc.hpp"
 #include "linalg/dense.hpp"
+#include "methods/pbs/phi_scalars.hpp"
 
 namespace odesens::pbs {
 
@@ -102,8 +103,8 @@ namespace {
 // c(z) = phi3(z) - (2/3) phi2(z) + phi1(z) / 6, by its series near 0.
 double simpson_kernel(double z) {
   if (std::fabs(z) < 0.5) return z / 72.0 + z * z / 120.0 + z * z * z / 360.0;
-  const double phi1 = std::expm1(z) / z, phi2 = (phi1 - 1.0) / z, phi3 = (phi2 - 0.5) / z;
-  return phi3 - (2.0 / 3.0) * phi2 + phi1 / 6.0;
+  const PhiScalars<double> phi = phi_scalars(z);
+  return phi.p3 - (2.0 / 3.0) * phi.p2 + phi.p1 / 6.0;
 }
 
 }  // namespace
