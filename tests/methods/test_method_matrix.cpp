@@ -27,33 +27,7 @@
 namespace odesens {
 namespace {
 
-// The largest |S_ij - S_ref,ij| over the outputs the result gives S at,
-// each relative to the larger of the largest |S_ref| of its column and of
-// its row, and to no less than 1e-6 of the largest |S_ref| of all (the
-// benchmark's measure).
-double matrix_error(const Result& r, const Result& ref) {
-  const std::size_t nx = ref.nx, np = ref.np, n_ref = ref.times.size();
-  const std::size_t n = r.s_times.size(), first = n_ref - n;
-  std::vector<double> column(np, 0.0), row(nx, 0.0);
-  double largest = 0.0;
-  for (std::size_t k = 0; k < n; ++k)
-    for (std::size_t j = 0; j < np; ++j)
-      for (std::size_t i = 0; i < nx; ++i) {
-        const double v = std::fabs(ref.s_at(first + k, i, j));
-        column[j] = std::max(column[j], v);
-        row[i] = std::max(row[i], v);
-        largest = std::max(largest, v);
-      }
-  double worst = 0.0;
-  for (std::size_t k = 0; k < n; ++k)
-    for (std::size_t j = 0; j < np; ++j)
-      for (std::size_t i = 0; i < nx; ++i) {
-        const double scale = std::max({column[j], row[i], 1e-6 * largest});
-        const double e = std::fabs(r.s_at(k, i, j) - ref.s_at(first + k, i, j));
-        worst = std::max(worst, scale > 0 ? e / scale : e);
-      }
-  return worst;
-}
+using testing::matrix_error;
 
 bool all_finite(const std::vector<double>& v) {
   return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });

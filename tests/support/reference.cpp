@@ -110,4 +110,28 @@ bool warns(const Result& r, const std::string& text) {
                      [&](const std::string& w) { return w.find(text) != std::string::npos; });
 }
 
+double matrix_error(const Result& r, const Result& ref) {
+  const std::size_t nx = ref.nx, np = ref.np, n_ref = ref.times.size();
+  const std::size_t n = r.s_times.size(), first = n_ref - n;
+  std::vector<double> column(np, 0.0), row(nx, 0.0);
+  double largest = 0.0;
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t j = 0; j < np; ++j)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const double v = std::fabs(ref.s_at(first + k, i, j));
+        column[j] = std::max(column[j], v);
+        row[i] = std::max(row[i], v);
+        largest = std::max(largest, v);
+      }
+  double worst = 0.0;
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t j = 0; j < np; ++j)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const double scale = std::max({column[j], row[i], 1e-6 * largest});
+        const double e = std::fabs(r.s_at(k, i, j) - ref.s_at(first + k, i, j));
+        worst = std::max(worst, scale > 0 ? e / scale : e);
+      }
+  return worst;
+}
+
 }  // namespace odesens::testing

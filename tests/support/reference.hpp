@@ -27,6 +27,12 @@ struct ColumnError {
 };
 std::vector<ColumnError> column_errors(const Result& r, const Result& ref);
 
+// The largest |S_ij - S_ref,ij| over the outputs r gives S at (the last
+// ones of ref's), each relative to the larger of the largest |S_ref| of its
+// column and of its row, and to no less than 1e-6 of the largest |S_ref| of
+// all (bench_method_matrix's measure).
+double matrix_error(const Result& r, const Result& ref);
+
 // cvodes_fsa on `problem` at rtol 1e-10, atol 1e-12: a reference for S.
 Result tight_reference(const Problem& problem);
 

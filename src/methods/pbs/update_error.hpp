@@ -41,8 +41,9 @@
 //
 // The error is weighted as CVODES weights that of forward sensitivities
 // (CVodeSensEEtolerances): rtol |S_ij| + atol_i / pbar_j, pbar_j = |p_j|
-// (1 where p_j = 0), and measured in the weighted RMS norm: at most 1 means
-// within the tolerances. Workspaces are sized once; estimate() does not
+// (1 where p_j = 0), and measured as CVODES measures it: the largest over
+// parameters of the weighted RMS norm of S's column; at most 1 means within
+// the tolerances. Workspaces are sized once; estimate() does not
 // allocate.
 #pragma once
 
@@ -96,7 +97,7 @@ class UpdateError {
     jx_change_ = jx_change;
   }
 
-  // The weighted RMS norm of the estimated local error of the update of S
+  // The weighted norm (above) of the estimated local error of the update of S
   // (the value at the interval's left end) over an interval of length h.
   // sub_steps: the Peano-Baker update's sub-intervals (n above).
   double estimate(const Jacobians& left, const Jacobians& mid, const Jacobians& right, double h,
