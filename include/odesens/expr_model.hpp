@@ -115,6 +115,7 @@ class ExprModel final : public Model,
   bool has_analytic_jacobians() const override { return true; }
   // Decided symbolically: no entry of J_x or J_p depends on t or x.
   bool has_constant_jacobians() const override;
+  bool rhs_depends_on_time() const override;
   void jac_x(double t, const double* x, const double* p, double* J,
              Workspace* ws = nullptr) const override;
   const SparsityPattern* jac_x_pattern() const override;

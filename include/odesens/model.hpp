@@ -76,6 +76,11 @@ class Model {
   // coefficients independent of t), so that methods may evaluate them once.
   virtual bool has_constant_jacobians() const { return false; }
 
+  // False when f reads t nowhere (f(t, x, p) = f(x, p)), so that a state at
+  // rest (f = 0) stays there unless events move it. Default true; models
+  // that know (ExprModel) override it.
+  virtual bool rhs_depends_on_time() const { return true; }
+
   // Dense J_x (nx x nx, column-major). Default: central differences of rhs,
   // see finite_difference_step() for the step rule.
   virtual void jac_x(double t, const double* x, const double* p, double* J,

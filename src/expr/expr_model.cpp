@@ -91,6 +91,9 @@ ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
   for (const auto* entries : {&first.jac_x.values, &first.jac_p.values})
     for (expr::NodeId id : *entries)
       if (sym.graph.node(id).depends & (expr::kOnTime | expr::kOnState)) constant_jacobians = false;
+  rhs_reads_time = std::any_of(sym.rhs.begin(), sym.rhs.end(), [&](expr::NodeId id) {
+    return (sym.graph.node(id).depends & expr::kOnTime) != 0;
+  });
   rhs = values_tape(sym, sym.rhs);
   rhs_adjoint = expr::compile_tape(sym.graph, sym.rhs, nx, np, TapeKind::adjoint);
   jac_x = values_tape(sym, first.jac_x.values);
@@ -182,6 +185,7 @@ ExprModel::ExprModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ExprModel::~ExprModel() = default;
 
 bool ExprModel::has_constant_jacobians() const { return impl_->constant_jacobians; }
+bool ExprModel::rhs_depends_on_time() const { return impl_->rhs_reads_time; }
 
 std::size_t ExprModel::nx() const { return impl_->sym.state_names.size(); }
 std::size_t ExprModel::np() const { return impl_->sym.param_names.size(); }

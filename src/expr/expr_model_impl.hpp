@@ -46,6 +46,7 @@ class ExprModel::Impl {
   expr::Tape jac_x, jac_p, x0, dx0_dp, dfdt, outputs;
   // No entry of J_x or J_p depends on t or x (f affine in x).
   bool constant_jacobians = false;
+  bool rhs_reads_time = true;
   // Events and the switches of f (null when the model has neither).
   std::unique_ptr<expr::EventFunctions> events;
   // The model's named values, then states and outputs not named by it.

@@ -296,6 +296,44 @@ TEST(Automatic, IsListedWithItsOptionsButNotAsAMethodOfItsOwn) {
 // On shared real models: auto is right (S against a tight reference) and
 // says what it found. Boehm is stiff; Oliveira is where odesd fails, so the
 // fallback runs; Raia's gradient goes to the discrete adjoint.
+// Binding in balance: f(x0) = 0 exactly, so the states stay at rest while
+// S grows from dx0/dp = 0 along the constant J_p. The same model with f
+// reading t, or off balance, is not at rest.
+const char* kAtRestOfAuto =
+    "param kon = 0.5\nparam koff = 0.5\nparam r = 2\n"
+    "state a = 1\nstate b = 2\nstate c = r\n"
+    "da/dt = -kon*a*b + koff*c\ndb/dt = -kon*a*b + koff*c\ndc/dt = kon*a*b - koff*c\n"
+    "time t_end = 10\n";
+
+TEST(Automatic, StatesAtRestRunExpWhoseUpdateIsExactThere) {
+  for (const char* goal : {"s", "gradient"}) {
+    Problem p = auto_problem(kAtRestOfAuto, 10);
+    p.options.set("goal", std::string(goal));
+    const Result r = solve(p, kAutomaticMethod);
+    EXPECT_EQ(r.method, "exp") << r.method_choice;
+    EXPECT_NE(r.method_choice.find("at rest"), std::string::npos) << r.method_choice;
+    EXPECT_TRUE(r.warnings.empty());
+    EXPECT_LE(r.stats.steps, 10);  // a few long steps
+    p.options = Options{};
+    if (std::string(goal) == "s") {
+      for (const auto& c : testing::column_errors(r, testing::tight_reference(p)))
+        EXPECT_LE(c.error, 1e-7 * c.scale + 1e-12);
+    } else {
+      EXPECT_LT(testing::relative_max_difference(r.gradient, tight_gradient(p)), 1e-7);
+    }
+  }
+  // f reads t (even where it adds nothing at t0), or f(x0) != 0: not at rest.
+  std::string timed = kAtRestOfAuto;
+  timed.replace(timed.find("da/dt = "), 8, "da/dt = 0.1*sin(t) ");
+  std::string off_balance = kAtRestOfAuto;
+  off_balance.replace(off_balance.find("state a = 1"), 11, "state a = 1.5");
+  for (const std::string& text : {timed, off_balance}) {
+    const MethodChoice c = choose_method(auto_problem(text.c_str(), 10));
+    EXPECT_NE(c.method, "exp") << text;
+    EXPECT_EQ(c.reason.find("at rest"), std::string::npos) << c.reason;
+  }
+}
+
 TEST(Automatic, IsRightOnSharedRealModels) {
   for (const char* name : {"Boehm_JProteomeRes2014", "Oliveira_NatCommun2021"}) {
     ODESENS_REQUIRE_SHARED_SBML(name);
