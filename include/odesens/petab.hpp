@@ -168,6 +168,9 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   std::size_t n_residuals() const;
   std::size_t n_experiments() const;
   const std::string& file() const;
+  // Every file the problem was read from (the YAML, the SBML model, the
+  // tables), as resolved: outputs must not replace them.
+  const std::vector<std::string>& input_files() const;
 
   // At x (the estimated parameters on their scales, parameter_ids()
   // order). Throws Error(invalid_argument) for a wrong size or a non-finite

@@ -4,22 +4,21 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <chrono>
-#include <fstream>
 #include <cmath>
 #include <iostream>
 #include <mutex>
-#include <sstream>
 
 #include "cli/arguments.hpp"
 #include "cli/command_help.hpp"
 #include "cli/petab_command.hpp"
+#include "cli/petab_outputs.hpp"
 #include "cli/interrupt.hpp"
 #include "fit/fit_h5.hpp"
 #include "fit/fit_plots.hpp"
 #include "io/format_double.hpp"
 #include "io/json_values.hpp"
+#include "io/table_file.hpp"
 #include "odesens/fit.hpp"
 
 namespace odesens::cli {
@@ -32,6 +31,9 @@ long long whole_number(const std::string& v, const std::string& flag, long long 
                      " to 1e12, got '" + v + "'"};
   return static_cast<long long>(n);
 }
+
+// The most rows of a --starts-from table.
+constexpr std::size_t kMostStartsFromFile = 10'000'000;
 
 // The starts of a --starts-from table: one row per start, columns named by
 // the estimated parameters' ids (values on the linear scale, as --at's).
@@ -192,12 +194,8 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
                      "odesens fit --help lists them)"};
   if (!a.starts && a.starts_from.empty())
     throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
-  std::error_code ignored;
-  if (!a.out.empty() && !a.best.empty() &&
-      std::filesystem::weakly_canonical(a.out, ignored) ==
-          std::filesystem::weakly_canonical(a.best, ignored))
-    throw UsageError{"fit: --out and --best name the same file '" + a.out + "'"};
   auto problem = PetabProblem::load(a.problem);
+  check_petab_outputs(*problem, {{"--out", a.out}, {"--best", a.best}}, {{"--plot", a.plot}});
   const FitOptions options = fit_options(a, *problem);
   const Interrupt interrupt;
   FitProgressLine line(runner.writes_output() && ::isatty(STDERR_FILENO) == 1);
@@ -207,15 +205,22 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
       interrupt.requested());
   line.finish();
   if (!runner.writes_output()) return 0;
-  if (!a.out.empty()) fitting::write_fit_h5(a.out, *problem, r, "--out");
-  if (!a.best.empty() && !r.starts.empty() && std::isfinite(r.starts[0].nlpost))
-    problem->write_parameter_table(r.starts[0].end, a.best);
-  if (!a.plot.empty() && !r.starts.empty() && std::isfinite(r.starts[0].nlpost))
-    fitting::plot_fit(*problem, r, a.plot);
+  // The waterfall on standard output first: a file or picture that cannot
+  // be written does not lose it.
   if (a.format == "json") std::cout << result_json(*problem, r).dump(1) << '\n';
   else write_text(std::cout, *problem, r);
+  std::cout.flush();
+  if (!a.out.empty()) fitting::write_fit_h5(a.out, *problem, r, "--out");
+  const bool found = !r.starts.empty() && std::isfinite(r.starts[0].nlpost);
+  if (found && !a.best.empty()) problem->write_parameter_table(r.starts[0].end, a.best);
+  if (found && !a.plot.empty()) fitting::plot_fit(*problem, r, a.plot);
   if (interrupt.signal() != 0) return 128 + interrupt.signal();
-  return r.starts.empty() || !std::isfinite(r.starts[0].nlpost) ? 1 : 0;
+  if (found) return 0;
+  std::cerr << "odesens: error: fit: no start ended with a finite objective (their exit reasons "
+               "are above)"
+            << (a.best.empty() && a.plot.empty() ? "" : "; --best and --plot were not written")
+            << '\n';
+  return 1;
 }
 
 namespace {
@@ -223,47 +228,37 @@ namespace {
 std::vector<std::vector<double>> read_starts(const PetabProblem& problem,
                                              const std::string& path) {
   // Each row a --at table of its own: parameterId and value columns would
-  // need one file a start, so the rows here hold the ids as columns.
-  std::ifstream in(path);
-  if (!in) throw Error(Status::invalid_argument, "--starts-from " + path + ": cannot be opened");
-  std::string line;
-  std::vector<std::string> header;
+  // need one file a start, so the rows here hold the ids as columns. The
+  // shared table reader refuses what is not a regular file, lines beyond
+  // io::max_line_bytes and unknown or repeated ids.
+  io::TableSchema schema;
+  schema.flag = "--starts-from";
+  schema.column = "estimated parameter";
+  schema.names = problem.parameter_ids();
+  schema.owner = "the problem";
+  schema.row = "start";
+  schema.max_rows = kMostStartsFromFile;
+  schema.too_many = "starts; at most " + std::to_string(kMostStartsFromFile) + " a file";
+  const io::NumberTable table = io::read_table(path, schema);
   std::vector<std::vector<double>> starts;
-  const auto& ids = problem.parameter_ids();
-  std::size_t row = 0;
-  while (std::getline(in, line)) {
-    ++row;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    std::vector<std::string> cells;
-    std::stringstream s(line);
-    for (std::string cell; std::getline(s, cell, '\t');) cells.push_back(cell);
-    if (line.back() == '\t') cells.emplace_back();  // getline drops a last empty cell
-    const std::string at = path + ":" + std::to_string(row);
-    if (header.empty()) {
-      header = cells;
-      for (std::size_t c = 0; c < header.size(); ++c)
-        if (std::find(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(c),
-                      header[c]) != header.begin() + static_cast<std::ptrdiff_t>(c))
-          throw Error(Status::parse_error, at + ": column '" + header[c] + "' appears twice");
-      continue;
-    }
-    if (cells.size() != header.size())
-      throw Error(Status::parse_error, at + ": " + std::to_string(cells.size()) +
-                                           " cells, the header has " +
-                                           std::to_string(header.size()));
+  const std::size_t width = table.names.size();
+  for (std::size_t r = 0; r < table.rows; ++r) {
     std::vector<double> x = problem.nominal_scaled();
-    for (std::size_t c = 0; c < header.size(); ++c) {
-      const auto it = std::find(ids.begin(), ids.end(), header[c]);
-      if (it == ids.end())
-        throw Error(Status::parse_error, path + ":1: '" + header[c] +
-                                             "' is not an estimated parameter of the problem");
-      const auto i = static_cast<std::size_t>(it - ids.begin());
-      x[i] = problem.to_scale(i, parse_number(cells[c], at + ", column '" + header[c] + "'"));
+    for (std::size_t c = 0; c < width; ++c) {
+      const std::size_t i = table.columns[c];
+      const double v = table.values[r * width + c];
+      const bool log_scale = problem.parameter_scales()[i] != "lin";
+      if (!std::isfinite(v) || (log_scale && !(v > 0.0)))
+        throw Error(Status::invalid_argument,
+                    "--starts-from " + path + ": start " + std::to_string(r + 1) + ", '" +
+                        table.names[c] + "' is " + io::format_double(v) + ", not " +
+                        (log_scale ? "a positive finite number (its scale is " +
+                                         problem.parameter_scales()[i] + ")"
+                                   : std::string("a finite number")));
+      x[i] = problem.to_scale(i, v);
     }
     starts.push_back(std::move(x));
   }
-  if (starts.empty()) throw Error(Status::invalid_argument, "--starts-from " + path + ": no starts");
   return starts;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli/arguments.hpp"
 #include "cli/command_help.hpp"
+#include "cli/petab_outputs.hpp"
 #include "cli/problem_from_arguments.hpp"
 #include "io/format_double.hpp"
 #include "io/json_values.hpp"
@@ -139,6 +140,7 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   // "auto" runs cvodes_fsa (or cvodes_asa): options are cvodes_fsa's.
   const MethodInfo& info = method_info(a.method == "auto" ? "cvodes_fsa" : a.method);
   auto problem = PetabProblem::load(a.problem);
+  check_petab_outputs(*problem, {{"--simulations", a.simulations}, {"--out", a.out}});
   PetabOptions options;
   options.method = a.method;
   options.rtol = a.rtol;

@@ -10,6 +10,7 @@
 #include "cli/arguments.hpp"
 #include "cli/command_help.hpp"
 #include "cli/petab_command.hpp"
+#include "cli/petab_outputs.hpp"
 #include "cli/interrupt.hpp"
 #include "fit/fit_plots.hpp"
 #include "io/format_double.hpp"
@@ -152,9 +153,8 @@ int run_profile(const ProfileArguments& a) {
   const ProfileOptions options = profile_options(a, *problem);
   const std::vector<double> from =
       a.from.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.from);
-  // A path that cannot be written is said at once, not after the
-  // profiles: its temporary is made and discarded (the file is untouched).
-  if (!a.out.empty()) io::OutputFile probe(a.out);
+  // A path that cannot be written is said at once, not after the profiles.
+  check_petab_outputs(*problem, {{"--out", a.out}}, {{"--plot", a.plot}});
   const Interrupt interrupt;
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   const std::vector<Profile> profiles =

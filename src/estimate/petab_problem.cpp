@@ -76,6 +76,7 @@ std::size_t PetabProblem::n_residuals() const {
 }
 std::size_t PetabProblem::n_experiments() const { return def_->experiments.size(); }
 const std::string& PetabProblem::file() const { return def_->tables.problem_file; }
+const std::vector<std::string>& PetabProblem::input_files() const { return def_->tables.files; }
 
 namespace {
 

@@ -13,6 +13,12 @@
 namespace odesens::fitting {
 namespace {
 
+// Ceres' message up to its first line break (its failures list a line per
+// parameter block, with addresses).
+std::string first_line(const std::string& message) {
+  return message.substr(0, message.find('\n'));
+}
+
 // The residuals of the free parameters (one parameter block). A failed
 // simulation or a non-finite residual is Ceres' failed evaluation: the step
 // is rejected and a shorter one tried.
@@ -140,10 +146,12 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     // negative simulation): said with the evaluation's reason, not as
     // Ceres' "Residual and Jacobian evaluation failed".
     if (!std::all_of(res.begin(), res.end(), [](double v) { return std::isfinite(v); }))
-      return {0, "the likelihood at the start point is not finite" +
-                     (r.warnings.empty() ? std::string() : ": " + r.warnings.front())};
+      return {0,
+              "the likelihood at the start point is not finite" +
+                  (r.warnings.empty() ? std::string() : ": " + r.warnings.front()),
+              Status::not_finite};
   } catch (const Error& e) {
-    return {0, std::string("the start point could not be simulated: ") + e.what()};
+    return {0, std::string("the start point could not be simulated: ") + e.what(), e.status()};
   }
   ceres::Problem problem;
   problem.AddResidualBlock(new LeastSquaresCost(objective), nullptr, free.data());
@@ -175,8 +183,13 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
   for (int round = 0; round < kMaxRounds; ++round) {
     ceres::Solver::Summary summary;
     ceres::Solve(s, &problem, &summary);
-    run.iterations += summary.num_successful_steps + summary.num_unsuccessful_steps;
+    run.iterations += std::max(0, summary.num_successful_steps + summary.num_unsuccessful_steps);
     run.exit_reason = stop.stopped ? "stopped by request" : summary.message;
+    if (summary.termination_type == ceres::FAILURE) {  // it could not run
+      run.status = Status::solver_failed;
+      run.exit_reason = "Ceres could not run: " + first_line(summary.message);
+      break;
+    }
     if (stop.stopped || summary.termination_type != ceres::CONVERGENCE) break;
     if (run.iterations >= budget) break;
     const BoxState state = box_state(problem, free, lower, upper, held);

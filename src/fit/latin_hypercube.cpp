@@ -3,6 +3,7 @@
 // from its raw output here rather than by the standard distributions, whose
 // algorithms differ between libraries: the same seed gives the same starts
 // everywhere.
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -35,7 +36,9 @@ std::vector<std::vector<double>> latin_hypercube(const std::vector<double>& lowe
     for (std::size_t k = n; k > 1; --k) std::swap(strata[k - 1], strata[rng() % k]);  // Fisher-Yates
     for (std::size_t k = 0; k < n; ++k) {
       const double u = (static_cast<double>(strata[k]) + uniform(rng)) / static_cast<double>(n);
-      points[k][i] = std::min(upper[i], lower[i] + u * (upper[i] - lower[i]));
+      // Weighted, not lower + u (upper - lower): the width of a box near
+      // the largest doubles overflows to inf (every start at the bound).
+      points[k][i] = std::clamp((1.0 - u) * lower[i] + u * upper[i], lower[i], upper[i]);
     }
   }
   return points;

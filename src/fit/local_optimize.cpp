@@ -48,6 +48,15 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
     objective.free_entries(r.gradient, 1, g.data());
     s.gradient_norm = fitting::projected_gradient_norm(g, free, objective.free_lower(),
                                                    objective.free_upper());
+    // An objective that is not finite there (a sigma of 0 or below, a
+    // simulation that failed at every measurement) ends the start as failed,
+    // whatever the optimizer said of its run.
+    if (!std::isfinite(s.nlpost) && s.status == Status::ok) {
+      s.status = Status::not_finite;
+      s.exit_reason = "the objective is not finite at the end point (nlpost " +
+                      io::format_double(s.nlpost) + ")" +
+                      (r.warnings.empty() ? std::string() : ": " + r.warnings.front());
+    }
   } catch (const Error& e) {
     s.nllh = s.nlpost = s.gradient_norm = nan;
     s.status = e.status();
@@ -96,6 +105,7 @@ StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
   else run = fitting::run_nlopt_lbfgs(objective, options, free);
   s.iterations = run.iterations;
   s.exit_reason = run.exit_reason;
+  s.status = run.status;
   finish(objective, free, s);
   s.evaluations = objective.evaluations();
   s.seconds = objective.seconds();

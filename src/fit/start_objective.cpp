@@ -15,8 +15,11 @@ StartObjective::StartObjective(const PetabProblem& problem, const std::vector<do
       evaluation_(options.evaluation),
       max_seconds_(options.max_seconds),
       stop_(stop) {
+  // A parameter whose bounds meet (lowerBound = upperBound) has nothing to
+  // optimize, and Ceres refuses such a bound as infeasible: it is held.
   for (std::size_t i = 0; i < x0.size(); ++i)
-    if (fixed.empty() || !fixed[i]) free_.push_back(i);
+    if ((fixed.empty() || !fixed[i]) && problem.lower_scaled()[i] < problem.upper_scaled()[i])
+      free_.push_back(i);
   // The starts run in parallel; each start's experiments one after another.
   evaluation_.threads = 1;
   evaluation_.fim = false;

@@ -1,5 +1,5 @@
 // One start's objective: the PEtab problem over its free parameters (the
-// estimated ones not held fixed), evaluated with or without derivatives,
+// estimated ones neither held fixed nor with lowerBound = upperBound), evaluated with or without derivatives,
 // its evaluations counted, and the run's limits (wall time, stop flag).
 #pragma once
 
@@ -62,6 +62,7 @@ void check_start(const PetabProblem& problem, const std::vector<double>& x0,
 struct LocalRun {
   std::int64_t iterations = 0;
   std::string exit_reason;
+  Status status = Status::ok;  // not ok: the optimizer could not run
 };
 
 LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,

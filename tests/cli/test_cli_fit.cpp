@@ -5,10 +5,12 @@
 
 #include "cli/tool_run.hpp"
 #include <hdf5.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -123,18 +125,76 @@ TEST(CliFit, MalformedStartTablesAndOneFileForTwoOutputsAreRefused) {
   std::ofstream(p.path("empty.tsv")) << "k1\tscale\n0.5\t\n";
   const ToolRun shorter = run_tool("fit " + p.yaml() + " --starts-from " + p.path("short.tsv"));
   EXPECT_NE(shorter.status, 0);
-  EXPECT_NE(shorter.err.find("short.tsv:2: 1 cells, the header has 2"), std::string::npos)
+  EXPECT_NE(shorter.err.find("short.tsv:2: 1 cell, but the header (line 1) has 2"), std::string::npos)
       << shorter.err;
   const ToolRun twice = run_tool("fit " + p.yaml() + " --starts-from " + p.path("twice.tsv"));
   EXPECT_NE(twice.status, 0);
-  EXPECT_NE(twice.err.find("column 'k1' appears twice"), std::string::npos) << twice.err;
+  EXPECT_NE(twice.err.find("estimated parameter 'k1' appears twice"), std::string::npos) << twice.err;
   const ToolRun empty = run_tool("fit " + p.yaml() + " --starts-from " + p.path("empty.tsv"));
   EXPECT_NE(empty.status, 0);
-  EXPECT_NE(empty.err.find("column 'scale'"), std::string::npos) << empty.err;
+  EXPECT_NE(empty.err.find("column 2 (scale) is empty"), std::string::npos) << empty.err;
   const ToolRun same = run_tool("fit " + p.yaml() + " --starts 1 --out " + p.path("r") +
                                 " --best " + p.path("r"));
   EXPECT_EQ(same.status, 2) << same.err;
   EXPECT_NE(same.err.find("name the same file"), std::string::npos) << same.err;
+}
+
+// --starts-from goes through the shared table reader: a FIFO ran without
+// end (and /dev/zero filled the memory), a folder read as "no starts".
+TEST(CliFit, StartTablesThatAreNotRegularFilesAreRefused) {
+  odesens::test::SyntheticProblem p;
+  const std::string fifo = p.path("starts.tsv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_directory(p.path("folder.tsv"));
+  for (const std::string& table : {fifo, p.path("folder.tsv")}) {
+    const ToolRun r = run_tool("fit " + p.yaml() + " --starts-from " + table);
+    EXPECT_NE(r.status, 0) << table;
+    EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+  }
+  std::ofstream(p.path("log.tsv")) << "k1\n-1\n";  // k1 is on log10
+  const ToolRun negative = run_tool("fit " + p.yaml() + " --starts-from " + p.path("log.tsv"));
+  EXPECT_NE(negative.status, 0);
+  EXPECT_NE(negative.err.find("'k1' is -1, not a positive finite number (its scale is log10)"),
+            std::string::npos)
+      << negative.err;
+}
+
+// Outputs that would replace the problem's own files, or each other under
+// another spelling, are refused before any work (the measurement table was
+// replaced by simulations; ./same.h5 and same.h5 passed as two files).
+TEST(CliFit, OutputsThatWouldReplaceInputsOrEachOtherAreRefused) {
+  odesens::test::SyntheticProblem p;
+  const std::string measurements = p.path("measurements.tsv");
+  const std::string before = odesens::test::read_text_file(measurements);
+  for (const std::string& command :
+       {"petab " + p.yaml() + " --simulations " + measurements,
+        "petab " + p.yaml() + " --format json --out " + p.yaml(),
+        "fit " + p.yaml() + " --starts 1 --best " + p.path("parameters.tsv"),
+        "profile " + p.yaml() + " --out " + p.path("./model.xml")}) {
+    const ToolRun r = run_tool(command);
+    EXPECT_EQ(r.status, 2) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("is one of the problem's own files"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(odesens::test::read_text_file(measurements), before);
+  const std::string dir = p.path("");
+  const ToolRun same = odesens::test::run_shell("cd " + dir + " && " + ODESENS_CLI_PATH + " fit " +
+                                                p.yaml() + " --starts 1 --out same.h5 --best ./same.h5");
+  EXPECT_EQ(same.status, 2) << same.err;
+  EXPECT_NE(same.err.find("name the same file"), std::string::npos) << same.err;
+}
+
+// No start ended with a finite objective: said on standard error, status 1,
+// and --best left as it was.
+TEST(CliFit, NoStartThatSucceededIsAnErrorOnStandardError) {
+  odesens::test::SyntheticOptions o;
+  o.sd = 0.0;
+  odesens::test::SyntheticProblem p(o);
+  std::ofstream(p.path("best.tsv")) << "old\n";
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts 2 --best " + p.path("best.tsv"));
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("no start ended with a finite objective"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--best and --plot were not written"), std::string::npos) << r.err;
+  EXPECT_EQ(odesens::test::read_text_file(p.path("best.tsv")), "old\n");
 }
 
 // A repeated flag overrides the earlier one (it failed with "2 needs a value").

@@ -80,6 +80,37 @@ TEST_P(BothOptimizers, HoldFixedParametersAtTheirStartValues) {
   EXPECT_NEAR(s.end[0], std::log10(0.3), 1e-4) << s.exit_reason;
 }
 
+// lowerBound = upperBound: the parameter is held there (Ceres refused the
+// bound as infeasible and ended every start unoptimized with status ok).
+TEST_P(BothOptimizers, HoldAParameterWhoseBoundsMeet) {
+  test::SyntheticOptions o;
+  o.k1_lower = o.k1_upper = o.k1_nominal = 0.3;
+  test::SyntheticProblem synthetic(o);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const FitResult r = fit(*problem, fit_options(GetParam(), 3));
+  for (const StartResult& s : r.starts) {
+    EXPECT_EQ(s.status, Status::ok) << s.exit_reason;
+    EXPECT_GT(s.iterations, 0) << s.exit_reason;
+    EXPECT_EQ(s.end[0], std::log10(0.3));
+    EXPECT_NEAR(s.end[1], 2.0, 1e-4) << s.exit_reason;
+    EXPECT_NEAR(s.nlpost, kOptimum, 1e-6);
+  }
+}
+
+// A start whose objective is not finite where it ends is failed, whatever
+// the optimizer said of its run (nlopt said "converged" with nllh NaN).
+TEST_P(BothOptimizers, ANonFiniteObjectiveIsAFailedStart) {
+  test::SyntheticOptions o;
+  o.sd = 0.0;  // sigma 0: the likelihood is not defined
+  test::SyntheticProblem synthetic(o);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const FitResult r = fit(*problem, fit_options(GetParam(), 2));
+  for (const StartResult& s : r.starts) {
+    EXPECT_NE(s.status, Status::ok) << s.exit_reason;
+    EXPECT_FALSE(std::isfinite(s.nlpost));
+  }
+}
+
 TEST_P(BothOptimizers, SurviveFailedSimulations) {
   test::SyntheticOptions so;
   so.blow_up = true;  // fails for k1 > 1/6, about 40 % of the box
@@ -285,6 +316,21 @@ TEST(LatinHypercube, UsesEveryStratumOnceAndRepeatsWithTheSeed) {
     for (int u : used) EXPECT_EQ(u, 1);
   }
   for (const auto& p : a) EXPECT_EQ(p[2], 2.0);  // a zero-width range
+}
+
+// A box whose width overflows (bounds near the largest doubles) still has
+// its strata: every start was at the upper bound.
+TEST(LatinHypercube, ABoxWiderThanTheLargestDoubleIsStillCut) {
+  const double big = 1.7e308;
+  const auto a = latin_hypercube({-big}, {big}, 8, 3);
+  int below = 0;
+  for (const auto& p : a) {
+    ASSERT_TRUE(std::isfinite(p[0]));
+    ASSERT_GE(p[0], -big);
+    ASSERT_LE(p[0], big);
+    below += p[0] < 0.0;
+  }
+  EXPECT_EQ(below, 4);
 }
 
 }  // namespace

@@ -96,6 +96,42 @@ def test_bad_fit_arguments_raise_invalid_argument(problem):
     assert caught.value.status == "invalid_argument"
 
 
+@pytest.mark.parametrize("kwargs, named", [
+    (dict(starts=-1), "starts"), (dict(starts=2**70), "starts"), (dict(starts=2.7), "starts"),
+    (dict(starts=True), "starts"), (dict(seed=-1), "seed"), (dict(seed=1.5), "seed"),
+    (dict(max_iterations=2.5), "max_iterations"), (dict(max_iterations=0), "max_iterations"),
+    (dict(max_seconds="one"), "max_seconds"), (dict(max_seconds=-1), "max_seconds"),
+    (dict(start_points=numpy.empty((0, 2))), "start_points"),
+    (dict(start_points=[(1 + 1j, 1.0)]), "start_points")])
+def test_fit_arguments_of_the_wrong_kind_raise_invalid_argument_naming_them(problem, kwargs,
+                                                                           named):
+    # (they raised pybind11's RuntimeError, or ran: an empty start_points
+    # ran the hypercube, starts=2.7 two starts)
+    with pytest.raises(odesens.Error) as caught:
+        problem.fit(**kwargs)
+    assert caught.value.status == "invalid_argument"
+    assert named in str(caught.value)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(parameters=[]), dict(parameters=["k1", "k1"]), dict(parameters=[1.5]),
+    dict(parameters=[True]), dict(max_points=-1), dict(max_points=2**70),
+    dict(confidence="high")])
+def test_profile_arguments_of_the_wrong_kind_raise_invalid_argument(problem, fitted, kwargs):
+    with pytest.raises(odesens.Error) as caught:
+        problem.profile(fitted.best, **kwargs)
+    assert caught.value.status == "invalid_argument"
+
+
+def test_a_complex_point_or_a_nul_in_a_path_is_refused(problem, yaml):
+    with pytest.raises(odesens.Error, match="not complex"):
+        problem.evaluate(numpy.array([0.1 + 1j, 1.0]))
+    with pytest.raises(odesens.Error, match="NUL"):
+        odesens.petab.Problem(str(yaml) + "\0ignored")
+    with pytest.raises(odesens.Error, match="NUL"):
+        odesens.load("chua\0x")
+
+
 def test_profile_intervals_contain_the_optimum(problem, fitted):
     profiles = problem.profile(fitted.best)
     assert [p.id for p in profiles] == ["k1", "scale"]

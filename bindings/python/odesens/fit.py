@@ -89,11 +89,17 @@ def parameter_indices(parameter_ids, parameters):
         if isinstance(p, str):
             if p not in parameter_ids:
                 raise invalid_argument(f"'{p}' is not an estimated parameter of the problem")
-            indices.append(parameter_ids.index(p))
-        else:
+            i = parameter_ids.index(p)
+        elif isinstance(p, (int, numpy.integer)) and not isinstance(p, (bool, numpy.bool_)):
             i = int(p)
             if not 0 <= i < len(parameter_ids):
                 raise invalid_argument(
                     f"parameter index {i} is outside 0..{len(parameter_ids) - 1}")
-            indices.append(i)
+        else:
+            raise invalid_argument(f"a parameter is an id or a whole index, got {p!r}")
+        if i in indices:
+            raise invalid_argument(f"parameter '{parameter_ids[i]}' is named twice")
+        indices.append(i)
+    if not indices:
+        raise invalid_argument("no parameters to profile (None profiles every one)")
     return indices

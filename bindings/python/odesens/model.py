@@ -3,6 +3,7 @@
 import os
 
 from . import _odesens
+from ._errors import invalid_argument
 
 
 def _resolve_source(source):
@@ -11,6 +12,8 @@ def _resolve_source(source):
     built-in named with or without its ``builtin:`` prefix, or the text as
     given (the library then names what it could not find)."""
     source = os.fspath(source)
+    if "\0" in source:  # the library would read it up to the NUL
+        raise invalid_argument(f"the model's source has a NUL character: {source!r}")
     if source.startswith("builtin:"):
         return source
     if os.path.exists(source):
@@ -30,7 +33,7 @@ class Model:
     source : str or path
         An SBML file (``.xml``), an ``.ode`` file, or a built-in model:
         ``"builtin:chua"``, ``"chua"``, ``"glv:3"``, ``"linear:4"``...
-    sens_params : list of str, optional
+    sens_params : list of str (or one str), optional
         SBML only: the ids of the parameters to differentiate by (default:
         the model's default set).
 
@@ -47,6 +50,8 @@ class Model:
 
     def __init__(self, source, sens_params=None):
         self.source = _resolve_source(source)
+        if isinstance(sens_params, str):  # one id, not its letters
+            sens_params = [sens_params]
         self.sens_params = None if sens_params is None else [str(s) for s in sens_params]
         self._core = _odesens.load_model(self.source, self.sens_params)
 

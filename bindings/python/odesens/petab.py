@@ -19,7 +19,8 @@ import numpy
 
 from . import _odesens
 from ._errors import OdesensWarning
-from .solve import _count, _number, _threads
+from ._errors import invalid_argument
+from .solve import _count, _number, _real_array, _threads
 
 
 class Evaluation:
@@ -79,6 +80,8 @@ class Problem:
                  **options):
         import os
         self.file = os.path.abspath(os.fspath(yaml))
+        if "\0" in self.file:  # the library would read the path up to it
+            raise invalid_argument(f"the problem's path has a NUL character: {yaml!r}")
         self._settings = {
             "method": method, "rtol": None if rtol is None else _number(rtol, "rtol"),
             "atol": None if atol is None else _number(atol, "atol"),
@@ -103,7 +106,7 @@ class Problem:
         Returns an :class:`Evaluation`. Raises :class:`odesens.Error`
         (invalid_argument for a wrong size or NaN; the solve's status for a
         failed simulation, naming the condition). Releases the GIL."""
-        x = self.nominal if x is None else numpy.asarray(x, dtype=float)
+        x = self.nominal if x is None else _real_array(x, "x")
         s = dict(self._settings, gradient=bool(gradient), fim=bool(fim))
         e = Evaluation(self._core.evaluate(x, s))
         for w in e.warnings:
@@ -115,8 +118,9 @@ class Problem:
         is needed): SciPy may ask for the value and the gradient apart."""
         x = numpy.asarray(x, dtype=float)
         key = x.tobytes()
-        if self._last and self._last[0] == key and (self._last[1] or not gradient):
-            return self._last[2]
+        last = self._last  # read once: another thread may replace it
+        if last and last[0] == key and (last[1] or not gradient):
+            return last[2]
         e = self.evaluate(x, gradient=gradient)
         self._last = (key, gradient, e)
         return e
@@ -182,11 +186,24 @@ class Problem:
         (``stopped`` True, with a RuntimeWarning).
         """
         from .fit import FitResult
-        args = {"starts": int(starts), "optimizer": optimizer, "seed": int(seed),
-                "threads": _threads(threads), "max_iterations": max_iterations,
-                "max_seconds": max_seconds, "resample_failed": int(resample_failed),
-                "start_points": None if start_points is None else numpy.asarray(
-                    start_points, dtype=float)}
+        if max_seconds is not None:
+            max_seconds = _number(max_seconds, "max_seconds")
+            if not max_seconds > 0 or max_seconds == float("inf"):
+                raise invalid_argument(f"max_seconds must be a positive finite number, "
+                                       f"got {max_seconds!r}")
+        if start_points is not None:
+            start_points = _real_array(start_points, "start_points")
+            if start_points.ndim != 2 or start_points.shape[0] == 0:
+                raise invalid_argument(
+                    f"start_points must be K x {len(self.parameter_ids)} with K >= 1, "
+                    f"got shape {start_points.shape}")
+        args = {"starts": _count(starts, "starts", 1, 10**12), "optimizer": optimizer,
+                "seed": _count(seed, "seed", 0, 2**63 - 1), "threads": _threads(threads),
+                "max_iterations": None if max_iterations is None else _count(
+                    max_iterations, "max_iterations", 1, 2**62),
+                "max_seconds": max_seconds,
+                "resample_failed": _count(resample_failed, "resample_failed", 0, 2**62),
+                "start_points": start_points}
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
@@ -219,9 +236,9 @@ class Problem:
         """
         from .fit import Profile, parameter_indices
         args = {"parameters": parameter_indices(self.parameter_ids, parameters),
-                "confidence": float(confidence), "threads": _threads(threads),
-                "max_points": int(max_points), "optimizer": optimizer}
-        point = numpy.asarray(point, dtype=float)
+                "confidence": _number(confidence, "confidence"), "threads": _threads(threads),
+                "max_points": _count(max_points, "max_points", 1, 10**6), "optimizer": optimizer}
+        point = _real_array(point, "point")
         return [Profile(d) for d in _odesens.profile(self._core, point, self._settings, args)]
 
     def __reduce__(self):

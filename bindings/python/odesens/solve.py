@@ -90,24 +90,33 @@ def _method_options(method, given):
     return out
 
 
+def _real_array(value, what):
+    """value as a float array; complex values are refused, not cast (numpy
+    would drop their imaginary part), and so is what is not numbers."""
+    if numpy.iscomplexobj(value):
+        raise invalid_argument(f"{what} must be real numbers, not complex (pass .real if only "
+                               f"the real part is meant)")
+    try:
+        return numpy.asarray(value, dtype=float)
+    except (TypeError, ValueError) as e:
+        raise invalid_argument(f"{what} must be numbers: {e}") from None
+
+
 def _real_times(t):
-    """t as a 1-D float array; complex times are refused, not cast (numpy
-    would drop their imaginary part)."""
-    if numpy.iscomplexobj(t):
-        raise invalid_argument("t must be real numbers, not complex (pass .real if only the "
-                               "real part is meant)")
-    return numpy.atleast_1d(numpy.asarray(t, dtype=float))
+    """t as a 1-D float array (_real_array)."""
+    return numpy.atleast_1d(_real_array(t, "t"))
 
 
 def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=None,
              max_steps=None, weights=None, box=None, options=None):
     """The dict the extension builds a problem from (problem_settings.hpp)."""
+    t0 = None if t0 is None else _number(t0, "t0")
     if t is None:
         start = model.t0 if t0 is None else t0
         t = numpy.linspace(start, model.t_end, DEFAULT_OUTPUT_COUNT)
     return {
         "t": _real_times(t),
-        "t0": None if t0 is None else _number(t0, "t0"),
+        "t0": t0,
         "p": p, "x0": x0,
         "rtol": None if rtol is None else _number(rtol, "rtol"),
         "atol": atol,

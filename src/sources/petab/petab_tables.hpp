@@ -117,6 +117,7 @@ struct ObservableRow {
 struct Tables {
   std::string problem_file;    // the YAML file as given
   std::string sbml_file;       // resolved against the YAML file's folder
+  std::vector<std::string> files;  // every file read: the YAML, SBML, tables
   std::vector<ParameterRow> parameters;
   ConditionTable conditions;   // rows of every condition file
   std::vector<MeasurementRow> measurements;
