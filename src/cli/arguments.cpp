@@ -1,6 +1,7 @@
 #include "cli/arguments.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -86,9 +87,15 @@ double parse_number(const std::string& text, const std::string& what) {
   // strtod also says ERANGE for a subnormal result (1e-320), which is a
   // number like any other (files accept it); overflow and an underflow to
   // 0 are refused.
-  const bool range_error = errno == ERANGE && (v == 0.0 || !std::isfinite(v));
-  if (*end != '\0' || range_error || !std::isfinite(v))
+  const bool underflow = errno == ERANGE && v == 0.0;
+  // strtod also reads hexadecimal (0x10) and skips leading spaces, which
+  // the tables' numbers do not: one notation everywhere.
+  const bool hex_or_space = text.find_first_of("xX") != std::string::npos ||
+                            std::isspace(static_cast<unsigned char>(text[0]));
+  if (*end != '\0' || hex_or_space || (!std::isfinite(v) && !underflow))
     throw UsageError{what + ": '" + text + "' is not a finite number"};
+  if (underflow)
+    throw UsageError{what + ": '" + text + "' is below the smallest double (it would read as 0)"};
   return v;
 }
 

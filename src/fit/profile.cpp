@@ -37,9 +37,16 @@ void check_best(const PetabProblem& problem, const std::vector<double>& best) {
   if (best.size() != n)
     refuse_profile("a point of " + std::to_string(best.size()) +
                    " values, the problem estimates " + std::to_string(n));
-  for (std::size_t i = 0; i < n; ++i)
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string& id = problem.parameter_ids()[i];
+    if (!std::isfinite(best[i]))
+      refuse_profile("the value of '" + id + "' is " + io::format_double(best[i]) +
+                     ", not a finite number (a nominalValue missing from the parameter table?)");
     if (!(best[i] >= problem.lower_scaled()[i] && best[i] <= problem.upper_scaled()[i]))
-      refuse_profile("the value of '" + problem.parameter_ids()[i] + "' lies outside its bounds");
+      refuse_profile("the value of '" + id + "', " + io::format_double(best[i]) +
+                     ", lies outside its bounds [" + io::format_double(problem.lower_scaled()[i]) +
+                     ", " + io::format_double(problem.upper_scaled()[i]) + "] (on its scale)");
+  }
 }
 
 // Both sides and the start joined, sorted by value.
@@ -84,6 +91,13 @@ void check_profile_options(const ProfileOptions& o, const PetabProblem& problem)
   check_optimizer_options(o.optimizer);
   if (!(o.confidence > 0.0 && o.confidence < 1.0))
     refuse_profile("confidence must lie strictly between 0 and 1");
+  // A threshold that rounds to 0 (confidence 1e-320) or beyond the doubles
+  // would walk max_points points a side for nothing.
+  const double threshold = profile_threshold(o.confidence);
+  if (!(threshold > 0.0) || !std::isfinite(threshold))
+    refuse_profile("confidence " + io::format_double(o.confidence) +
+                   " gives a likelihood-ratio threshold of " + io::format_double(threshold) +
+                   ": take a confidence level such as 0.95");
   for (std::size_t i : o.parameters)
     if (i >= problem.parameter_ids().size())
       refuse_profile("parameter index " + std::to_string(i) +

@@ -733,6 +733,8 @@ TEST(Cli, ExitStatusTellsUsageErrorsFromFailures) {
       {chua + "--rtol 1e300", 2, "rtol must be in (0, 1), got 1e+300"},
       {chua + "--rtol 1", 2, "rtol must be in (0, 1), got 1"},
       {chua + "--rtol nan", 2, "--rtol: 'nan' is not a finite number"},
+      {chua + "--rtol 0x1p-20", 2, "--rtol: '0x1p-20' is not a finite number"},
+      {chua + "--rtol 1e-400", 2, "--rtol: '1e-400' is below the smallest double"},
       {chua + "--atol -1", 2, "atol must not be negative, got -1"},
       {chua + "--atol inf", 2, "--atol: 'inf' is not a finite number"},
       {chua + "--param p1=-inf", 2, "--param p1: '-inf' is not a finite number"},

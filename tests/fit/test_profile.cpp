@@ -122,10 +122,12 @@ TEST(Profile, BadInputIsRefusedNamingWhatIsWrong) {
   };
   refused({0.0}, ProfileOptions{}, "1 values");
   refused({5.0, 2.0}, ProfileOptions{}, "outside its bounds");
-  refused({std::nan(""), 2.0}, ProfileOptions{}, "outside its bounds");
+  refused({std::nan(""), 2.0}, ProfileOptions{}, "not a finite number");
   ProfileOptions o;
   o.confidence = 1.0;
   refused(at, o, "confidence");
+  o.confidence = 1e-300;  // a threshold of 0: max_points a side for nothing
+  refused(at, o, "threshold of 0");
   o = ProfileOptions{};
   o.parameters = {7};
   refused(at, o, "index 7");
