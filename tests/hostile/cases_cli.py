@@ -85,7 +85,7 @@ CASES = [
     Case("rtol_nan", RUN + ["--rtol", "nan"], 2, "--rtol: 'nan' is not a finite number"),
     Case("rtol_inf", RUN + ["--rtol", "inf"], 2, "--rtol: 'inf' is not a finite number"),
     Case("rtol_trailing_text", RUN + ["--rtol", "1e-6x"], 2, "is not a finite number"),
-    Case("rtol_hex", RUN + SHORT + ["--rtol", "0x1p-20"], 0, [], stdout='"method"'),
+    Case("rtol_hex", RUN + ["--rtol", "0x1p-20"], 2, "--rtol: '0x1p-20' is not a finite number"),
     Case("rtol_negative", RUN + ["--rtol", "-1e-6"], 2, "rtol must be"),
     Case("rtol_zero", RUN + ["--rtol", "0"], 2, "rtol must be"),
     Case("rtol_one", RUN + SHORT + ["--rtol", "1"], 2, "rtol must be in (0, 1)"),
