@@ -88,8 +88,8 @@ double parse_number(const std::string& text, const std::string& what) {
   // number like any other (files accept it); overflow and an underflow to
   // 0 are refused.
   const bool underflow = errno == ERANGE && v == 0.0;
-  // strtod also reads hexadecimal (0x10) and skips leading spaces, which
-  // the tables' numbers do not: one notation everywhere.
+  // strtod also reads hexadecimal (0x10) and skips leading spaces: decimal
+  // only, as the PEtab tables (--at, --from) read their numbers.
   const bool hex_or_space = text.find_first_of("xX") != std::string::npos ||
                             std::isspace(static_cast<unsigned char>(text[0]));
   if (*end != '\0' || hex_or_space || (!std::isfinite(v) && !underflow))

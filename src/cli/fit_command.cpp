@@ -16,6 +16,7 @@
 #include "cli/interrupt.hpp"
 #include "fit/fit_h5.hpp"
 #include "fit/fit_plots.hpp"
+#include "fit/multi_start.hpp"
 #include "io/format_double.hpp"
 #include "io/json_values.hpp"
 #include "io/table_file.hpp"
@@ -195,7 +196,9 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
   if (!a.starts && a.starts_from.empty())
     throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
   auto problem = PetabProblem::load(a.problem);
-  check_petab_outputs(*problem, {{"--out", a.out}, {"--best", a.best}}, {{"--plot", a.plot}});
+  if (runner.writes_output())
+    check_petab_outputs(*problem, {{"--out", a.out}, {"--best", a.best}}, {{"--plot", a.plot}},
+                        {a.starts_from});
   const FitOptions options = fit_options(a, *problem);
   const Interrupt interrupt;
   FitProgressLine line(runner.writes_output() && ::isatty(STDERR_FILENO) == 1);
@@ -240,6 +243,7 @@ std::vector<std::vector<double>> read_starts(const PetabProblem& problem,
   schema.max_rows = kMostStartsFromFile;
   schema.too_many = "starts; at most " + std::to_string(kMostStartsFromFile) + " a file";
   const io::NumberTable table = io::read_table(path, schema);
+  fitting::check_start_count(table.rows, problem.parameter_ids().size());
   std::vector<std::vector<double>> starts;
   const std::size_t width = table.names.size();
   for (std::size_t r = 0; r < table.rows; ++r) {

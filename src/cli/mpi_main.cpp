@@ -96,7 +96,7 @@ int run(int argc, char** argv, int rank, int thread_level) {
     }
     if (petab_command->parsed()) {
       if (pa.help && rank != 0) return 0;  // rank 0 prints it
-      MpiPetabRunner runner(agreement, thread_level);
+      MpiPetabRunner runner(agreement, rank, thread_level);
       return run_petab(pa, runner);
     }
     if (fit_command->parsed()) {

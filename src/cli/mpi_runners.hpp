@@ -65,14 +65,15 @@ class MpiFitRunner final : public FitRunner {
 
 class MpiPetabRunner final : public PetabRunner {
  public:
-  MpiPetabRunner(SetupAgreement& agreement, int thread_level)
-      : agreement_(agreement), thread_level_(thread_level) {}
+  MpiPetabRunner(SetupAgreement& agreement, int rank, int thread_level)
+      : agreement_(agreement), rank_(rank), thread_level_(thread_level) {}
+  bool writes_output() const override { return rank_ == 0; }
   std::optional<PetabResult> evaluate(const PetabProblem& problem, const std::vector<double>& x,
                                       const PetabOptions& options) override;
 
  private:
   SetupAgreement& agreement_;
-  int thread_level_;
+  int rank_, thread_level_;
 };
 
 }  // namespace odesens::cli

@@ -140,7 +140,9 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   // "auto" runs cvodes_fsa (or cvodes_asa): options are cvodes_fsa's.
   const MethodInfo& info = method_info(a.method == "auto" ? "cvodes_fsa" : a.method);
   auto problem = PetabProblem::load(a.problem);
-  check_petab_outputs(*problem, {{"--simulations", a.simulations}, {"--out", a.out}});
+  if (runner.writes_output())
+    check_petab_outputs(*problem, {{"--simulations", a.simulations}, {"--out", a.out}},
+                        {}, {a.at});
   PetabOptions options;
   options.method = a.method;
   options.rtol = a.rtol;

@@ -42,6 +42,8 @@ class PetabRunner {
  public:
   virtual ~PetabRunner() = default;
   // The evaluation, or nothing on a process that does not write the output.
+  // Whether this process writes the output (and so checks its paths).
+  virtual bool writes_output() const { return true; }
   virtual std::optional<PetabResult> evaluate(const PetabProblem& problem,
                                               const std::vector<double>& x,
                                               const PetabOptions& options) = 0;

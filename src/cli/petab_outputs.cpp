@@ -33,16 +33,20 @@ void probe_writable(const std::string& flag, const std::string& path) {
 }  // namespace
 
 void check_petab_outputs(const PetabProblem& problem, const std::vector<OutputFlag>& files,
-                         const std::vector<OutputFlag>& folders) {
+                         const std::vector<OutputFlag>& folders,
+                         const std::vector<std::string>& inputs) {
+  std::vector<std::string> read = problem.input_files();
+  for (const std::string& f : inputs)
+    if (!f.empty()) read.push_back(f);
   std::vector<OutputFlag> asked;
   for (const auto* list : {&files, &folders})
     for (const OutputFlag& f : *list)
       if (!f.second.empty()) asked.push_back(f);
   for (std::size_t k = 0; k < asked.size(); ++k) {
     const auto& [flag, path] = asked[k];
-    for (const std::string& input : problem.input_files())
+    for (const std::string& input : read)
       if (same_file(path, input))
-        throw UsageError{flag + " '" + path + "' is one of the problem's own files ('" + input +
+        throw UsageError{flag + " '" + path + "' is a file this command reads ('" + input +
                          "'); write it elsewhere"};
     for (std::size_t m = 0; m < k; ++m)
       if (same_file(path, asked[m].second))

@@ -16,13 +16,15 @@ namespace odesens::cli {
 // not asked for.
 using OutputFlag = std::pair<std::string, std::string>;
 
-// UsageError for an output that is one of problem.input_files() or the
-// same file as another output (however spelled: ./a.h5 and a.h5, links);
+// UsageError for an output that is one of problem.input_files(), one of
+// `inputs` (the command's own: --at, --from, --starts-from), or the same
+// file as another output (however spelled: ./a.h5 and a.h5, links);
 // Error(io_error) for a file that is a directory or whose folder cannot be
 // written (its temporary is made and discarded: the file is untouched).
 // `folders` are output folders (--plot DIR): a file of that name is an
 // error; a folder that does not exist is made later.
 void check_petab_outputs(const PetabProblem& problem, const std::vector<OutputFlag>& files,
-                         const std::vector<OutputFlag>& folders = {});
+                         const std::vector<OutputFlag>& folders = {},
+                         const std::vector<std::string>& inputs = {});
 
 }  // namespace odesens::cli

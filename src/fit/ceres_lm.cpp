@@ -185,9 +185,12 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     ceres::Solve(s, &problem, &summary);
     run.iterations += std::max(0, summary.num_successful_steps + summary.num_unsuccessful_steps);
     run.exit_reason = stop.stopped ? "stopped by request" : summary.message;
-    if (summary.termination_type == ceres::FAILURE) {  // it could not run
-      run.status = Status::solver_failed;
-      run.exit_reason = "Ceres could not run: " + first_line(summary.message);
+    if (summary.termination_type == ceres::FAILURE) {
+      // Failed at once, on its problem (a bound it refuses): nothing ran. A
+      // failure after steps keeps the point they reached.
+      if (run.iterations == 0) run.status = Status::solver_failed;
+      run.exit_reason = (run.iterations == 0 ? "Ceres could not run: " : "Ceres failed: ") +
+                        first_line(summary.message);
       break;
     }
     if (stop.stopped || summary.termination_type != ceres::CONVERGENCE) break;

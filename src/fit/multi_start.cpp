@@ -36,6 +36,8 @@ namespace {
 // of bookkeeping a start. Runs this large are split across seeds.
 constexpr double kStartMemoryLimit = 2.0 * 1024 * 1024 * 1024;
 
+}  // namespace
+
 void check_start_count(std::size_t starts, std::size_t n) {
   const double bytes_per_start = 8.0 * (3.0 * static_cast<double>(n) + 8.0) + 200.0;
   const double bytes = static_cast<double>(starts) * bytes_per_start;
@@ -48,6 +50,8 @@ void check_start_count(std::size_t starts, std::size_t n) {
                   " GB of start points and results in memory; at most " + std::to_string(most) +
                   " starts a run (split larger runs into several with different seeds)");
 }
+
+namespace {
 
 // The hypercube's own check names parameters by index; this one by id.
 void check_finite_box(const PetabProblem& problem) {
@@ -74,6 +78,7 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
     starts = latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), options.starts,
                              options.seed);
   }
+  check_start_count(starts.size(), problem.lower_scaled().size());
   for (const auto& x0 : starts) check_start(problem, x0, {});
   return starts;
 }

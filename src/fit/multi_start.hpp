@@ -11,6 +11,11 @@
 
 namespace odesens::fitting {
 
+// Error(invalid_argument) where `starts` starts of n parameters would keep
+// more than 2 GiB of points and results (for the starts given as well as
+// drawn: a start table of one column expands to n values a row).
+void check_start_count(std::size_t starts, std::size_t n);
+
 // The starts given, or a Latin hypercube drawn with the seed; each checked
 // (Error(invalid_argument) as fit() says) before any runs.
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,

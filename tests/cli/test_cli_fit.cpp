@@ -170,10 +170,15 @@ TEST(CliFit, OutputsThatWouldReplaceInputsOrEachOtherAreRefused) {
        {"petab " + p.yaml() + " --simulations " + measurements,
         "petab " + p.yaml() + " --format json --out " + p.yaml(),
         "fit " + p.yaml() + " --starts 1 --best " + p.path("parameters.tsv"),
-        "profile " + p.yaml() + " --out " + p.path("./model.xml")}) {
+        "profile " + p.yaml() + " --out " + p.path("./model.xml"),
+        "fit " + p.yaml() + " --starts-from " + p.path("starts.tsv") + " --best " +
+            p.path("starts.tsv"),
+        "petab " + p.yaml() + " --at " + p.path("starts.tsv") + " --simulations " +
+            p.path("starts.tsv")}) {
+    std::ofstream(p.path("starts.tsv")) << "k1\n0.5\n";
     const ToolRun r = run_tool(command);
     EXPECT_EQ(r.status, 2) << command << ": " << r.err;
-    EXPECT_NE(r.err.find("is one of the problem's own files"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is a file this command reads"), std::string::npos) << r.err;
   }
   EXPECT_EQ(odesens::test::read_text_file(measurements), before);
   const std::string dir = p.path("");

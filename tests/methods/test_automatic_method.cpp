@@ -293,9 +293,6 @@ TEST(Automatic, IsListedWithItsOptionsButNotAsAMethodOfItsOwn) {
   for (const auto& m : method_infos()) EXPECT_NE(m.id, "auto");
 }
 
-// On shared real models: auto is right (S against a tight reference) and
-// says what it found. Boehm is stiff; Oliveira is where odesd fails, so the
-// fallback runs; Raia's gradient goes to the discrete adjoint.
 // Binding in balance: f(x0) = 0 exactly, so the states stay at rest while
 // S grows from dx0/dp = 0 along the constant J_p. The same model with f
 // reading t, or off balance, is not at rest.
@@ -327,13 +324,27 @@ TEST(Automatic, StatesAtRestRunExpWhoseUpdateIsExactThere) {
   timed.replace(timed.find("da/dt = "), 8, "da/dt = 0.1*sin(t) ");
   std::string off_balance = kAtRestOfAuto;
   off_balance.replace(off_balance.find("state a = 1"), 11, "state a = 1.5");
-  for (const std::string& text : {timed, off_balance}) {
+  // At rest but large: exp's exponential of a step spanning the whole time
+  // costs ~nx^3 (12 times odesd's time at 100 states).
+  std::string chain = "param kf = 1000\nparam kb = 1000\n";
+  for (int i = 0; i < 60; ++i) chain += "state x" + std::to_string(i) + " = 1\n";
+  for (int i = 0; i < 60; ++i) {
+    const std::string x = "x" + std::to_string(i);
+    chain += "d" + x + "/dt = 0";
+    if (i > 0) chain += " + kf*x" + std::to_string(i - 1) + " - kb*" + x;
+    if (i < 59) chain += " - kf*" + x + " + kb*x" + std::to_string(i + 1);
+    chain += "\n";
+  }
+  for (const std::string& text : {timed, off_balance, chain}) {
     const MethodChoice c = choose_method(auto_problem(text.c_str(), 10));
     EXPECT_NE(c.method, "exp") << text;
     EXPECT_EQ(c.reason.find("at rest"), std::string::npos) << c.reason;
   }
 }
 
+// On shared real models: auto is right (S against a tight reference) and
+// says what it found. Boehm is stiff; Oliveira is where odesd fails, so the
+// fallback runs; Raia's gradient goes to the discrete adjoint.
 TEST(Automatic, IsRightOnSharedRealModels) {
   for (const char* name : {"Boehm_JProteomeRes2014", "Oliveira_NatCommun2021"}) {
     ODESENS_REQUIRE_SHARED_SBML(name);

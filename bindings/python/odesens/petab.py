@@ -116,7 +116,7 @@ class Problem:
     def _cached(self, x, gradient):
         """The last evaluation when it was at x (and has a gradient if one
         is needed): SciPy may ask for the value and the gradient apart."""
-        x = numpy.asarray(x, dtype=float)
+        x = _real_array(x, "x")
         key = x.tobytes()
         last = self._last  # read once: another thread may replace it
         if last and last[0] == key and (last[1] or not gradient):
@@ -198,7 +198,7 @@ class Problem:
                     f"start_points must be K x {len(self.parameter_ids)} with K >= 1, "
                     f"got shape {start_points.shape}")
         args = {"starts": _count(starts, "starts", 1, 10**12), "optimizer": optimizer,
-                "seed": _count(seed, "seed", 0, 2**63 - 1), "threads": _threads(threads),
+                "seed": _count(seed, "seed", 0, 2**64 - 1), "threads": _threads(threads),
                 "max_iterations": None if max_iterations is None else _count(
                     max_iterations, "max_iterations", 1, 2**62),
                 "max_seconds": max_seconds,

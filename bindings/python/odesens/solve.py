@@ -53,8 +53,14 @@ def _number(value, what):
 def _count(value, what, least=0, most=2**62):
     """A whole number from ``least`` to ``most`` (what the library's counts
     hold), or Error(invalid_argument) naming ``what``."""
-    if isinstance(value, bool):
+    if isinstance(value, (bool, numpy.bool_)):
         raise invalid_argument(f"{what} must be a whole number, got {value!r}")
+    if isinstance(value, (int, numpy.integer)):  # exact beyond 2**53, unlike a float
+        whole = int(value)
+        if whole < least or whole > most:
+            raise invalid_argument(f"{what} must be a whole number from {least} to {most}, "
+                                   f"got {value!r}")
+        return whole
     try:
         number = float(value)
         whole = int(value) if not isinstance(value, float) or number.is_integer() else None

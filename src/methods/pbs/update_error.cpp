@@ -228,8 +228,9 @@ double UpdateError::weighted_norm(const std::vector<double>& s) const {
       const double weight =
           rtol_ * std::max(std::fabs(s[q]), std::fabs(s_end_[q])) + abs_tol_[q];
       if (weight > 0.0) sum += (error_[q] / weight) * (error_[q] / weight);
+      else if (std::isnan(weight) || std::isnan(error_[q])) sum = weight + error_[q];
     }
-    if (std::isnan(sum)) return sum;
+    if (std::isnan(sum)) return sum;  // never mistaken for a small error
     largest = std::max(largest, std::sqrt(sum / static_cast<double>(nx)));
   }
   return largest;
