@@ -121,46 +121,7 @@ void add_scaled(const SparsityPattern* pattern, std::size_t n, std::size_t cols,
       out[static_cast<std::size_t>(pattern->row_idx[q]) + j * n] += c * v[q];
 }
 
-// out (n x cols) += c |M| |V| for M dense (n x n, pattern null) or on the pattern.
-void add_abs_product(const SparsityPattern* pattern, std::size_t n, std::size_t cols, double c,
-                     const double* m, const double* V, double* out) {
-  for (std::size_t k = 0; k < cols; ++k) {
-    const double* v = V + k * n;
-    double* o = out + k * n;
-    for (std::size_t j = 0; j < n; ++j) {
-      const double vj = c * std::fabs(v[j]);
-      if (vj == 0.0) continue;
-      if (!pattern) {
-        for (std::size_t i = 0; i < n; ++i) o[i] += std::fabs(m[i + j * n]) * vj;
-        continue;
-      }
-      for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
-        o[pattern->row_idx[q]] += std::fabs(m[q]) * vj;
-    }
-  }
-}
-
-// out (n x cols) += c |V|, V dense or on the pattern.
-void add_abs(const SparsityPattern* pattern, std::size_t n, std::size_t cols, double c,
-             const double* v, double* out) {
-  if (!pattern) {
-    for (std::size_t q = 0; q < n * cols; ++q) out[q] += c * std::fabs(v[q]);
-    return;
-  }
-  for (std::size_t j = 0; j < cols; ++j)
-    for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
-      out[static_cast<std::size_t>(pattern->row_idx[q]) + j * n] += c * std::fabs(v[q]);
-}
 }  // namespace
-
-void ModelDerivatives::term_magnitudes(double h, const double* S, double* out) const {
-  const double c1 = 0.5 * std::fabs(h), c2 = h * h / 12.0;
-  std::fill(out, out + n_ * np_, 0.0);
-  add_abs_product(sparse_ ? &j_pattern_ : nullptr, n_, np_, c1, j_.data(), S, out);
-  add_abs_product(sparse_ ? &ja_pattern_ : nullptr, n_, np_, c2, ja_.data(), S, out);
-  add_abs(sparse_parameters_ ? &fp_pattern_ : nullptr, n_, np_, c1, fp_.data(), out);
-  add_abs(sparse_parameters_ ? &ap_pattern_ : nullptr, n_, np_, c2, ap_.data(), out);
-}
 
 void ModelDerivatives::add_fp(double c, double* out) const {
   add_scaled(sparse_parameters_ ? &fp_pattern_ : nullptr, n_, np_, c, fp_.data(), out);

@@ -64,10 +64,6 @@ class ModelDerivatives {
   void add_fp(double c, double* out) const;
   void add_ap(double c, double* out) const;
   bool sparse_parameter_jacobians() const { return sparse_parameters_; }
-  // out (n x np) = (h/2)(|J||S| + |F_p|) + (h²/12)(|J_a||S| + |A_p|): the
-  // magnitude of the terms Eq. 15 sums into S1, whose rounding bounds how
-  // finely S1 can be resolved (OdesdStepper::sensitivity_error).
-  void term_magnitudes(double h, const double* S, double* out) const;
 
   const EvaluationCounts& counts() const { return counts_; }
 

@@ -71,7 +71,7 @@ class OdesdStepper final : public integrate::RestartableSolution {
   void predict(double h, double* x1) const;
   double state_error(double h);
   double sensitivity_error(double h);
-  double sensitivity_norm(const double* e, const double* floor = nullptr) const;
+  double sensitivity_norm(const double* e) const;
   void solve_sensitivities(double h);
   Attempt after_newton_failure(double h, bool not_finite);
   bool turned_to_unresolved_growth(double h);
@@ -96,7 +96,6 @@ class OdesdStepper final : public integrate::RestartableSolution {
   // y, ẏ, ÿ at t − h_prev (m1), t (0) and the candidate t + h (1).
   std::vector<double> ym1_, ydm1_, yddm1_, y0_, yd0_, ydd0_, y1_, yd1_, ydd1_;
   std::vector<double> weights_, delta_, err_, adot0_;
-  std::vector<double> floor_;  // n x np: what rounding leaves unresolved in S1
   std::vector<double> j_diagonal0_, j_diagonal1_;  // diag J at x0 and at the candidate x1
   StepperStats stats_;
   std::size_t budget_start_ = 0;  // stats_.attempts when the output interval began
