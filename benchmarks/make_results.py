@@ -1481,14 +1481,18 @@ before the check (the same command; `state_check=0` gives it back): S within 2x 
 stiff_e3 (2.1x) and Brannmark_JBC2010 (4.2x). Correctness is the default here; a user who
 knows the model's errors do not grow can turn the check off.
 
-This run follows two changes to exp and pbsr (the PBS section above): outputs inside a
-step from one eigen-decomposition, and an error estimate that no longer splits most steps.
-exp is now the fastest right method on Schwen_PONE2014 (0.54 ms against odesd's 1.2 ms:
-three long steps, its outputs inside them from a decomposition each). auto's rule does not
-consider exp, hence 2.9x there; the other misses are within the run-to-run noise of
-sub-millisecond solves (chua, detest_c1, stiff_e3 at 2.0-2.5x) or unchanged (detest_c5,
-vanderpol and Brannmark_JBC2010's gradient). The run before: S within 2x on 26 of 29,
-gradient on 25 of 29."""
+This run follows three changes. auto runs exp where the states are at rest (f(t0, x0) = 0
+exactly, f reads no t, no events, at most 50 states: docs/methods/auto.md): on
+Schwen_PONE2014 and Lucarelli_CellSystems2018 at their nominal inputs it now takes 1.0-1.1
+times the fastest (2.9x on Schwen before; pbsr, with the same three steps, is as fast).
+pbsr/exp measure their estimate by its largest column, as CVODES does (the PBS section).
+odesd counts the rounding of its long stiff steps as error: Laske_PLOSComputBiol2019's S
+takes 0.57 s against 0.31 s before, still the fastest right method. The remaining misses:
+sub-millisecond solves where the state check's second solve weighs (chua, stiff_e3 at
+2.1-2.4x; Armistead_CellDeathDis2024 at 2.1x, 1.5x in the run before, within this run's
+noise), detest_c5 (dopri8s is 5x faster, but S has 900 entries, above dopri8s' limit of
+64), and the gradients of vanderpol and Brannmark_JBC2010 (unchanged). The run before: S
+within 2x on 24 of 29, gradient on 22 of 29."""
 
 
 def many_parameters_section():
