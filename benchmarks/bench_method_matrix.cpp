@@ -398,13 +398,35 @@ int main(int argc, char** argv) {
                                       "dopri8s", "grk4as", "erk_adjoint"};
   double factor = 20, max_limit = 240;
   bool choice = false;
+  // A whole run takes about an hour: a mistyped flag is an error, not a run
+  // with the defaults.
+  const char* usage =
+      "usage: bench_method_matrix [--models A,B] [--methods m1,m2] [--limit-factor F]\n"
+      "                           [--max-limit SECONDS] [--choice 0|1]\n"
+      "Every method (or auto's choice, --choice 1) on every shared model; "
+      "benchmarks/RESULTS.md says what the table holds.\n";
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      std::fputs(usage, stdout);
+      return 0;
+    }
+  if (argc % 2 == 0) {
+    std::fprintf(stderr, "bench_method_matrix: %s needs a value\n%s", argv[argc - 1], usage);
+    return 2;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
     if (key == "--models") {
       std::vector<std::string> keep;
-      for (const std::string& m : models)
-        for (const std::string& want : split(value))
+      for (const std::string& want : split(value)) {
+        const std::size_t before = keep.size();
+        for (const std::string& m : models)
           if (base_name(m) == want) keep.push_back(m);
+        if (keep.size() == before) {
+          std::fprintf(stderr, "bench_method_matrix: no shared model '%s'\n", want.c_str());
+          return 2;
+        }
+      }
       models = keep;
     } else if (key == "--methods") {
       methods = split(value);
@@ -414,6 +436,9 @@ int main(int argc, char** argv) {
       max_limit = std::atof(value.c_str());
     } else if (key == "--choice") {
       choice = value != "0";
+    } else {
+      std::fprintf(stderr, "bench_method_matrix: unknown flag '%s'\n%s", key.c_str(), usage);
+      return 2;
     }
   }
   if (choice) return choice_table(models, factor, max_limit);
