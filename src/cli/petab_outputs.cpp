@@ -27,7 +27,8 @@ void probe_writable(const std::string& flag, const std::string& path) {
   const fs::file_type type = fs::status(path, ec).type();
   if (type == fs::file_type::directory)
     throw Error(Status::io_error, "cannot write " + flag + " '" + path + "': it is a directory");
-  if (type == fs::file_type::not_found || type == fs::file_type::regular) io::OutputFile probe(path);
+  if (type == fs::file_type::not_found || type == fs::file_type::regular)
+    io::OutputFile probe(path);
 }
 
 }  // namespace

@@ -227,10 +227,10 @@ double UpdateError::weighted_norm(const std::vector<double>& s) const {
       // An entry with no tolerance at all (atol 0 where S is 0) is not weighed.
       const double weight =
           rtol_ * std::max(std::fabs(s[q]), std::fabs(s_end_[q])) + abs_tol_[q];
+      // NaN is never mistaken for a small error, whatever its weight.
+      if (std::isnan(weight) || std::isnan(error_[q])) return std::nan("");
       if (weight > 0.0) sum += (error_[q] / weight) * (error_[q] / weight);
-      else if (std::isnan(weight) || std::isnan(error_[q])) sum = weight + error_[q];
     }
-    if (std::isnan(sum)) return sum;  // never mistaken for a small error
     largest = std::max(largest, std::sqrt(sum / static_cast<double>(nx)));
   }
   return largest;
