@@ -1,5 +1,5 @@
 // A small PEtab problem with a known optimum, written to a temporary
-// folder: A' = -k1 A, A(0) = 1, observed as obs = scale * A at t = 0, 0.5,
+// folder: A' = -k1 A, A(0) = initial_a (1), observed as obs = scale * A at t = 0, 0.5,
 // ..., 6 with noise sd, the data made by the model at k1_true, scale_true
 // (plus perturbation * (-1)^k at the k-th point, so that an estimated sd
 // has a positive optimum). Estimated: k1 (log10, bounds k1_lower..k1_upper),
@@ -22,6 +22,7 @@ struct SyntheticOptions {
   double k1_lower = 1e-3, k1_upper = 10.0;
   double k1_nominal = 1.0, scale_nominal = 1.0;
   double sd = 0.1;
+  double initial_a = 1.0;  // A(0), in the data as in the model
   bool sd_estimated = false;
   double perturbation = 0.0;
   std::string noise = "normal";  // noiseDistribution
@@ -45,7 +46,7 @@ class SyntheticProblem {
           "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
           "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
           "  measurement_files: [measurements.tsv]\n  observable_files: [observables.tsv]\n");
-    write("model.xml", model(o.blow_up));
+    write("model.xml", model(o.blow_up, o.initial_a));
     write("conditions.tsv", "conditionId\nc0\n");
     write("observables.tsv",
           "observableId\tobservableFormula\tnoiseFormula\tnoiseDistribution\n"
@@ -56,7 +57,8 @@ class SyntheticProblem {
     m << "observableId\tsimulationConditionId\ttime\tmeasurement\n";
     for (int k = 0; k <= 12; ++k) {
       const double t = 0.5 * k;
-      const double y = o.scale_true * std::exp(-o.k1_true * t) + o.perturbation * (k % 2 ? -1 : 1);
+      const double y = o.scale_true * o.initial_a * std::exp(-o.k1_true * t) +
+                       o.perturbation * (k % 2 ? -1 : 1);
       m << "obs\tc0\t" << t << "\t" << y << "\n";
     }
     write("measurements.tsv", m.str());
@@ -87,7 +89,10 @@ class SyntheticProblem {
   void write(const std::string& name, const std::string& text) {
     std::ofstream(path(name), std::ios::binary) << text;
   }
-  static std::string model(bool blow_up) {
+  static std::string model(bool blow_up, double initial_a) {
+    std::ostringstream a0;
+    a0.precision(17);
+    a0 << initial_a;
     const std::string reaction =
         blow_up ? R"(<listOfProducts>
           <speciesReference species="A" stoichiometry="1"/>
@@ -112,7 +117,7 @@ class SyntheticProblem {
       <compartment id="cell" spatialDimensions="3" size="1" constant="true"/>
     </listOfCompartments>
     <listOfSpecies>
-      <species id="A" compartment="cell" initialConcentration="1" boundaryCondition="false" constant="false"/>
+      <species id="A" compartment="cell" initialConcentration=")" + a0.str() + R"(" boundaryCondition="false" constant="false"/>
     </listOfSpecies>
     <listOfParameters>
       <parameter id="k1" value="0.3" constant="true"/>
