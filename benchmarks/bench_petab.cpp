@@ -1,7 +1,8 @@
 // PEtab problems of the benchmark collection (../shared/petab/benchmark):
 // the cost of the log-likelihood with its gradient (forward sensitivities,
 // the adjoint) and with the Fisher information, as ratios to the cost of
-// the simulation alone, all at tolerances 1e-8 on one thread.
+// the simulation alone, all at the default tolerances (rtol 1e-8, atol
+// 1e-12) on one thread.
 //
 // With --sessions: the cost of an evaluation in a PetabSession (the
 // method's set-up kept across evaluations, as a fit's evaluations run)

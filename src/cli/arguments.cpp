@@ -26,6 +26,8 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
+}  // namespace
+
 // A flag taking one value, handed to `read` at each occurrence in command-line
 // order (so a repeated flag overrides or accumulates as `read` decides). An
 // empty value (--out "", from an unset shell variable, say) is refused rather
@@ -41,6 +43,8 @@ void add_flag(CLI::App& command, const std::string& flag,
                                         })
       ->trigger_on_parse();
 }
+
+namespace {
 
 // The NAME=VALUE items of a comma list, each handed to `read` with its
 // name and value.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,6 +83,12 @@ std::vector<std::string> parse_sens_params(const std::string& list);
 // KEY=VALUE (KEY not empty), or throws UsageError naming `flag`.
 std::pair<std::string, std::string> split_assignment(const std::string& text,
                                                      const std::string& flag);
+
+// A flag taking one value, handed to `read` at each occurrence in
+// command-line order (a repeated flag accumulates or overrides as `read`
+// decides); an empty value is refused.
+void add_flag(CLI::App& command, const std::string& flag,
+              std::function<void(const std::string&)> read);
 
 // A flag taking one value into `target` (a path or a list): a repeated
 // flag overrides, an empty value (--out "", from an unset shell variable)

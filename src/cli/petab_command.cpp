@@ -91,9 +91,11 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
   command.add_flag("-h,--help", a.help);
   add_value_flag(command, "--at", a.at);
   add_simulation_flags(command, a.method, a.rtol, a.atol);
-  command.add_option_function<std::string>("--option", [&a](const std::string& v) {
-    a.options.push_back(split_assignment(v, "--option"));
-  })->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // Each --option as it is parsed: let_repeated_flags_override below keeps
+  // only the last value of an option with a policy (a second --option used
+  // to replace the first without a word).
+  add_flag(command, "--option",
+           [&a](const std::string& v) { a.options.push_back(split_assignment(v, "--option")); });
   command.add_flag("--gradient", a.gradient);
   command.add_flag("--fim", a.fim);
   command.add_option_function<std::string>("--threads", [&a](const std::string& v) {

@@ -123,6 +123,19 @@ TEST_F(CliPetab, JsonHasTheDocumentedKeys) {
   EXPECT_NEAR(j["llh"].get<double>(), kLlh0001, 1e-6);
 }
 
+// Every --option counts: the second used to replace the first, so that a
+// mistyped first option went unnoticed and a valid one went unused.
+TEST_F(CliPetab, EveryRepeatedOptionIsRead) {
+  const ToolRun bad_first =
+      run_tool("petab " + yaml_ + " --option no_such_option=1 --option state_check=0");
+  EXPECT_NE(bad_first.status, 0);
+  EXPECT_NE(bad_first.err.find("no_such_option"), std::string::npos) << bad_first.err;
+  // Two valid ones: the first changes the solve (Adams takes other steps than BDF).
+  const nlohmann::json both = json("--option lmm=adams --option state_check=0");
+  const nlohmann::json second_only = json("--option state_check=0");
+  EXPECT_NE(both["stats"]["steps"].get<long>(), second_only["stats"]["steps"].get<long>());
+}
+
 TEST_F(CliPetab, AtChangesTheParametersAndRefusesUnknownIds) {
   TempDir dir;
   const std::string at = dir.write("at.tsv", "parameterId\tvalue\nk1\t0.5\n\nk2\t0.4\n");
