@@ -2,7 +2,7 @@
 // the cost of the log-likelihood with its gradient (forward sensitivities,
 // the adjoint) and with the Fisher information, as ratios to the cost of
 // the simulation alone, all at the default tolerances (rtol 1e-8, atol
-// 1e-12) on one thread.
+// 1e-10) on one thread.
 //
 // With --sessions: the cost of an evaluation in a PetabSession (the
 // method's set-up kept across evaluations, as a fit's evaluations run)

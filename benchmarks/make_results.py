@@ -786,7 +786,7 @@ def petab_section():
         "Command: `build/bin/bench_petab --repeats 3` (via `python3 benchmarks/make_results.py",
         "--only petab`). Every problem of `../shared/petab/benchmark` but Lang_PLOSComputBiol2024",
         "(a gradient takes over a minute there, forward and adjoint) at its nominal parameters,",
-        "the default tolerances (rtol 1e-8, atol 1e-12), one thread: the median of 3 evaluations after a",
+        "the default tolerances (rtol 1e-8, atol 1e-10), one thread: the median of 3 evaluations after a",
         "warm-up. `simulation`: llh alone (cvodes_fsa without S); the other columns are ratios",
         "to it: the gradient by forward sensitivities (cvodes_fsa), by the adjoint (cvodes_asa",
         "seeded with d nllh/dx at each measurement time), and llh with the FIM (forward S).",

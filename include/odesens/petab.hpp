@@ -89,7 +89,7 @@ struct PetabOptions {
   // restarts at each; forward costs grow with the parameters: on the
   // benchmark collection within 1.2x of the faster gradient on 18 of 19
   // problems, benchmarks/RESULTS.md). Its tolerances (unset: 1e-8
-  // relative, 1e-12 absolute: docs/petab.md, "Tolerances"), limit and
+  // relative, 1e-10 absolute: docs/petab.md, "Tolerances"), limit and
   // options.
   std::string method = "auto";
   std::optional<double> rtol;

@@ -12,14 +12,15 @@
 namespace odesens::petab {
 namespace {
 
-// Relative: the benchmark collection's test setting. Absolute: 1e-12, not
+// Relative: the benchmark collection's test setting. Absolute: 1e-10, not
 // that setting's 1e-8, because many real models have states of 1e-4 to 1e-6
 // (concentrations in uM, fractions of a population), which 1e-8 resolves to
 // a few digits only: at 1e-8 the log-likelihood of Fujita_SciSignal2010 was
-// 0.012 off and its gradient 1.5 % off (1.8e-5 and 0.01 % at 1e-12), for
-// 0-35 % more time on the collection (docs/petab.md, "Tolerances").
+// 0.011 off (7e-5 at 1e-10), for 1.1-1.4 times the time. Not lower: at
+// 1e-11 and below cvodes_fsa's S of Lucarelli_CellSystems2018, held to
+// atol / |p|, took 100 000 steps per output (docs/petab.md, "Tolerances").
 constexpr double kDefaultRelativeTolerance = 1e-8;
-constexpr double kDefaultAbsoluteTolerance = 1e-12;
+constexpr double kDefaultAbsoluteTolerance = 1e-10;
 
 Problem base_problem(const Definition& def, const PetabOptions& options, bool sensitivities) {
   Problem p;
@@ -37,11 +38,11 @@ Problem base_problem(const Definition& def, const PetabOptions& options, bool se
 
 // cvodes_asa integrates the adjoint along the forward states, whose error
 // control knows nothing of the gradient: at the same rtol its gradient was
-// 10 to 400 times further from a tight reference than cvodes_fsa's, whose S
+// up to 80 times further from a tight reference than cvodes_fsa's, whose S
 // is error-controlled (relative to the largest component: Bachmann_MSB2011
-// 1.3e-2 against 3e-5, Boehm_JProteomeRes2014 1.3e-3 against 4.8e-4). The
-// forward states at a tenth of rtol bring that to 5.9e-4 and 1.9e-4 for
-// 1.1-1.3 times the time; the backward states and quadratures keep rtol
+// 6.2e-3 against 8.1e-5, Brannmark_JBC2010 4.3e-4 against 1.2e-5). The
+// forward states at a tenth of rtol bring that to 1.5e-3 and 1.2e-5 for
+// 1.0-1.3 times the time; the backward states and quadratures keep rtol
 // unless the caller set them (docs/petab.md, "Tolerances").
 constexpr double kAdjointForwardRtolFactor = 0.1;
 

@@ -59,7 +59,7 @@ class Problem:
         parameters act on the dynamics and they outnumber the measurement
         times per experiment), or any method giving S or a gradient.
     rtol, atol : float, optional
-        Tolerances (default 1e-8 and 1e-12).
+        Tolerances (default 1e-8 and 1e-10).
     max_steps : int, optional
     threads : int
         Experiments solved at once (0: one per core; default 1).
