@@ -823,9 +823,13 @@ def petab_section():
         "which the likelihood does not need (the adjoint methods' default final_sensitivity=1):",
         "Bachmann's adjoint gradient took 8.7 s, now 0.65 s; the adjoint ran out of steps on Beer",
         "and Oliveira in those backward problems of S(T); and `auto` took the adjoint only above",
-        "150 parameters. This run shared the machine with a test run: ratios of runs a few",
-        "minutes apart differed by up to 2x on the smallest problems (Elowitz's adjoint: 19x and",
-        "50x).",
+        "150 parameters. Ratios of runs a few minutes apart, on a machine shared with a test",
+        "run, differed by up to 2x on the smallest problems (Elowitz's adjoint: 19x and 50x).",
+        "Since 2026-12-01 the default absolute tolerance is 1e-10 (it was 1e-8, the collection's",
+        "test setting: states of 1e-4 to 1e-6 were resolved to a few digits) and the adjoint's",
+        "forward states are solved at rtol / 10 (its gradient was up to 80 times further from",
+        "the truth than the forward one): docs/petab.md, \"Tolerances\". Forward gradients",
+        "took 1.1 to 1.8 times as long at 1e-10 as at 1e-8; the adjoint 1.0 to 1.3 times.",
     ]
     return lines + petab_sessions_lines()
 
