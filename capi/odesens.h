@@ -677,8 +677,9 @@ ODESENS_API int odesens_petab_parameter_bounds(const odesens_petab* petab, doubl
  *           odesd, pbsr, exp, dopri8s, grk4as) or an adjoint method
  *           (cvodes_asa, erk_adjoint: the gradient by the adjoint); an
  *           unknown id: ODESENS_ERR_UNKNOWN_METHOD
- *   rtol, atol  the integrator's tolerances; <= 0 for the default 1e-8
- *           (rtol must be below 1; NaN or Inf: ODESENS_ERR_NOT_FINITE)
+ *   rtol, atol  the integrator's tolerances; <= 0 for the defaults, 1e-8
+ *           relative and 1e-10 absolute (docs/petab.md, "Tolerances";
+ *           rtol must be below 1; NaN or Inf: ODESENS_ERR_NOT_FINITE)
  * Outputs, each NULL when not wanted:
  *   nllh    the negative log-likelihood
  *   nlpost  the negative log-posterior, nllh minus the priors'
@@ -719,7 +720,8 @@ ODESENS_API int odesens_petab_warning(const odesens_petab* petab, int64_t index,
  * a new handle owned by the caller (odesens_fit_options_free), with the
  * defaults of the command-line tool: optimizer "auto", 10 starts drawn with
  * seed 0, 1 thread, at most 1000 iterations and no time limit per start,
- * method "auto" with its default tolerances (1e-8), profiles of at most 50
+ * method "auto" with the default tolerances (1e-8 relative, 1e-10
+ * absolute), profiles of at most 50
  * points a side. One options handle may serve any number of fits and
  * profiles, of any problem. */
 ODESENS_API int odesens_fit_options_create(odesens_fit_options** out);
@@ -767,8 +769,8 @@ ODESENS_API int odesens_fit_options_set_max_seconds(odesens_fit_options* options
                                                     double max_seconds);
 /* The simulations, as in odesens_petab_evaluate: a method id (NULL or ""
  * for "auto"; an unknown id: ODESENS_ERR_UNKNOWN_METHOD) and tolerances
- * (<= 0 for the default 1e-8; rtol must be below 1; NaN or Inf:
- * ODESENS_ERR_NOT_FINITE). */
+ * (<= 0 for the defaults, 1e-8 relative and 1e-10 absolute; rtol must be
+ * below 1; NaN or Inf: ODESENS_ERR_NOT_FINITE). */
 ODESENS_API int odesens_fit_options_set_method(odesens_fit_options* options, const char* method);
 ODESENS_API int odesens_fit_options_set_tolerances(odesens_fit_options* options, double rtol,
                                                    double atol);
