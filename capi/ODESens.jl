@@ -895,7 +895,8 @@ The problem at `x` (the estimated parameters on their scales): a named
 tuple of `nllh`, `nlpost` (`nllh` minus the priors' log-densities; `nllh`
 without priors), `chi2`, `simulations` (one per measurement), `gradient`
 (of `nlpost`; `nothing` unless asked for), `fim` (n × n; `nothing` unless
-asked for) and `warnings`. Tolerances `<= 0` take the default 1e-8;
+asked for) and `warnings`. Tolerances `<= 0` take the defaults (1e-8
+relative, 1e-10 absolute);
 `threads = 0` is one per core.
 """
 function petab_evaluate(p::PetabProblem, x::AbstractVector = p.nominal; method = "auto",

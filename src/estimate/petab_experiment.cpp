@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <variant>
 
 #include "estimate/petab_objective.hpp"
 #include "io/format_double.hpp"
@@ -46,12 +47,23 @@ Problem base_problem(const Definition& def, const PetabOptions& options, bool se
 // unless the caller set them (docs/petab.md, "Tolerances").
 constexpr double kAdjointForwardRtolFactor = 0.1;
 
+// An option the caller left unset or set to 0, cvodes_asa's "the problem's
+// rtol", which is to stay the rtol asked for, not the forward one's.
+void keep_rtol_unless_set(Options& options, const std::string& key, double rtol) {
+  const auto it = options.values().find(key);
+  const double* given = it == options.values().end() ? nullptr : std::get_if<double>(&it->second);
+  const bool unset = it == options.values().end() || (given && *given == 0.0) ||
+                     (std::holds_alternative<std::int64_t>(it->second) &&
+                      std::get<std::int64_t>(it->second) == 0);
+  if (unset) options.set(key, rtol);
+}
+
 void tighten_forward_of_adjoint(Problem& run) {
   const double rtol = *run.rtol;
-  if (!run.options.has("rtol_adjoint")) run.options.set("rtol_adjoint", rtol);
-  if (!run.options.has("rtol_quadrature")) run.options.set("rtol_quadrature", rtol);
-  const double tighter = rtol * kAdjointForwardRtolFactor;
-  if (tighter >= 1e-14) run.rtol = tighter;  // not down to the machine epsilon
+  keep_rtol_unless_set(run.options, "rtol_adjoint", rtol);
+  keep_rtol_unless_set(run.options, "rtol_quadrature", rtol);
+  // Not below 1e-14 (near the machine epsilon no step meets it), nor above rtol.
+  run.rtol = std::max(rtol * kAdjointForwardRtolFactor, std::min(rtol, 1e-14));
 }
 
 std::string describe(const Definition& def, const Experiment& e) {

@@ -176,6 +176,32 @@ TEST(AdjointGradient, AtTheDefaultTolerancesIsNearTheForwardOne) {
   EXPECT_LT(worst, 3e-3 * scale) << "largest component " << scale;
 }
 
+// The backward states and quadratures keep the rtol asked for: unset, 0
+// (cvodes_asa's "the problem's rtol") and rtol itself are the same solve;
+// a tighter one given by the caller is kept (more steps).
+TEST(AdjointGradient, BackwardTolerancesKeepTheRtolAskedFor) {
+  const std::string yaml = test::benchmark_problem("Boehm_JProteomeRes2014");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  const std::vector<double> x = problem->nominal_scaled();
+  auto run = [&](double rtol_adjoint, bool set) {
+    PetabOptions o;
+    o.method = "cvodes_asa";
+    o.gradient = true;
+    if (set) {
+      o.options.set("rtol_adjoint", rtol_adjoint);
+      o.options.set("rtol_quadrature", rtol_adjoint);
+    }
+    return problem->evaluate(x, o);
+  };
+  const PetabResult unset = run(0.0, false), zero = run(0.0, true), same = run(1e-8, true);
+  const PetabResult tighter = run(1e-10, true);
+  EXPECT_EQ(zero.stats.steps, unset.stats.steps);
+  EXPECT_EQ(same.stats.steps, unset.stats.steps);
+  EXPECT_EQ(zero.gradient, unset.gradient);
+  EXPECT_GT(tighter.stats.steps, unset.stats.steps);
+}
+
 INSTANTIATE_TEST_SUITE_P(Problems, AdjointGradient,
                          ::testing::Values("0001", "0006", "0015", "0016", "0019",
                                            "Boehm_JProteomeRes2014", "Schwen_PONE2014",
