@@ -2,8 +2,8 @@
 // CLI11 subcommand, and the value syntaxes the flags share.
 #pragma once
 
-#include <optional>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <variant>
 
 #include "estimate/petab_objective.hpp"
 #include "io/format_double.hpp"
@@ -51,11 +50,9 @@ constexpr double kAdjointForwardRtolFactor = 0.1;
 // rtol", which is to stay the rtol asked for, not the forward one's.
 void keep_rtol_unless_set(Options& options, const std::string& key, double rtol) {
   const auto it = options.values().find(key);
-  const double* given = it == options.values().end() ? nullptr : std::get_if<double>(&it->second);
-  const bool unset = it == options.values().end() || (given && *given == 0.0) ||
-                     (std::holds_alternative<std::int64_t>(it->second) &&
-                      std::get<std::int64_t>(it->second) == 0);
-  if (unset) options.set(key, rtol);
+  const bool set = it != options.values().end() && it->second != OptionValue{0.0} &&
+                   it->second != OptionValue{std::int64_t{0}};
+  if (!set) options.set(key, rtol);
 }
 
 void tighten_forward_of_adjoint(Problem& run) {

@@ -35,10 +35,15 @@ ExactObjective exact(const test::SyntheticOptions& o, double k1, double scale) {
   return e;
 }
 
-TEST(PetabDefaultTolerances, ResolveSmallStates) {
+test::SyntheticOptions small_states() {
   test::SyntheticOptions o;
   o.initial_a = kInitialA;
   o.sd = kSd;
+  return o;
+}
+
+TEST(PetabDefaultTolerances, ResolveSmallStates) {
+  const test::SyntheticOptions o = small_states();
   test::SyntheticProblem files(o);
   auto problem = PetabProblem::load(files.yaml());
   PetabOptions options;  // the defaults
@@ -55,9 +60,7 @@ TEST(PetabDefaultTolerances, ResolveSmallStates) {
 // The test setting's tolerance is still there for whoever asks for it, and
 // on this problem is visibly coarser (what the test above guards against).
 TEST(PetabDefaultTolerances, TheTestSettingsAbsoluteToleranceIsCoarserHere) {
-  test::SyntheticOptions o;
-  o.initial_a = kInitialA;
-  o.sd = kSd;
+  const test::SyntheticOptions o = small_states();
   test::SyntheticProblem files(o);
   auto problem = PetabProblem::load(files.yaml());
   PetabOptions options;

@@ -127,6 +127,14 @@ TEST_P(AdjointGradient, EqualsTheForwardGradient) {
         << name << ": d/d " << problem->parameter_ids()[i];
 }
 
+// A gradient alone by cvodes_asa, at the default tolerances.
+PetabOptions adjoint_gradient() {
+  PetabOptions o;
+  o.method = "cvodes_asa";
+  o.gradient = true;
+  return o;
+}
+
 // The likelihood's adjoint needs no S(T): with the adjoint methods' default
 // final_sensitivity=1 every experiment also ran one backward problem per
 // state (Bachmann_MSB2011: 8.7 s against 0.63 s for the gradient;
@@ -137,9 +145,7 @@ TEST(AdjointGradient, NeedsNoFinalSensitivities) {
   if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
   auto problem = PetabProblem::load(yaml);
   const std::vector<double> x = problem->nominal_scaled();
-  PetabOptions options;
-  options.method = "cvodes_asa";
-  options.gradient = true;
+  PetabOptions options = adjoint_gradient();
   const PetabResult lean = problem->evaluate(x, options);
   options.options.set("final_sensitivity", std::int64_t{1});
   const PetabResult full = problem->evaluate(x, options);
@@ -161,9 +167,7 @@ TEST(AdjointGradient, AtTheDefaultTolerancesIsNearTheForwardOne) {
   if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
   auto problem = PetabProblem::load(yaml);
   const std::vector<double> x = problem->nominal_scaled();
-  PetabOptions options;
-  options.method = "cvodes_asa";
-  options.gradient = true;
+  PetabOptions options = adjoint_gradient();
   options.threads = 2;
   const PetabResult adjoint = problem->evaluate(x, options);
   options.rtol = 1e-11;
@@ -185,9 +189,7 @@ TEST(AdjointGradient, BackwardTolerancesKeepTheRtolAskedFor) {
   auto problem = PetabProblem::load(yaml);
   const std::vector<double> x = problem->nominal_scaled();
   auto run = [&](double rtol_adjoint, bool set) {
-    PetabOptions o;
-    o.method = "cvodes_asa";
-    o.gradient = true;
+    PetabOptions o = adjoint_gradient();
     if (set) {
       o.options.set("rtol_adjoint", rtol_adjoint);
       o.options.set("rtol_quadrature", rtol_adjoint);
