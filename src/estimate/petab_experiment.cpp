@@ -107,21 +107,87 @@ std::vector<double> dynamic_params(const Definition& def, std::vector<double> p)
   return p;
 }
 
+// The columns of S an experiment's solves carry. The likelihood reads S of
+// the parameters of Definition::dynamics that estimated ones set in the
+// simulation condition (check_same_estimated: in the pre-equilibration
+// condition the same ones), not of fixed rows of the parameter table nor
+// of the condition table's numbers. cvodes_fsa's and cvodes_asa's cost
+// grows with S's columns, and their steps with them (the error test covers
+// S): so those solves run on the subset model of the parameters read
+// (model/parameter_subset.hpp). Isensee_JCB2018: 32 of 51.
+struct Columns {
+  bool wanted = false;  // S or a gradient at all
+  bool subset = false;  // of `free` only
+  std::vector<std::size_t> free;
+  // Whether any column is solved for: none where no estimated parameter
+  // acts on the dynamics of the experiment (its S is zero).
+  bool solved() const { return wanted && !(subset && free.empty()); }
+};
+
+bool runs_on_subsets(const std::string& method) {
+  return method == "cvodes_fsa" || method == "cvodes_asa";
+}
+
+Columns sensitivity_columns(const Definition& def, const Experiment& e, bool sensitivities,
+                            const std::string& method) {
+  Columns c;
+  c.wanted = sensitivities;
+  if (!sensitivities || !runs_on_subsets(method)) return c;
+  const Condition& sim = def.conditions[e.simulation];
+  for (std::size_t j = 0; j < def.n_sbml_params; ++j) {
+    const int theta = sim.params[j].theta;
+    if (theta >= 0 && def.tables.parameters[static_cast<std::size_t>(theta)].estimate)
+      c.free.push_back(j);
+  }
+  c.subset = c.free.size() < def.n_sbml_params;
+  return c;
+}
+
+// The model and parameters of a solve under the model parameters `params`
+// (all of the full model's, as model_params gives them).
+void set_dynamics(PreparedSolves& solves, const Definition& def, const Columns& columns,
+                  const std::vector<double>& params, Problem& problem) {
+  std::vector<double> p = dynamic_params(def, params);
+  if (!columns.subset) {
+    problem.model = def.dynamics;
+    problem.params = std::move(p);
+    return;
+  }
+  problem.model = solves.subset_model(def.dynamics, columns.free, p);
+  problem.params.clear();
+  for (std::size_t j : columns.free) problem.params.push_back(p[j]);
+}
+
+// n blocks of rows x |free| columns (an adjoint's gradient: one block of
+// one row) widened to rows x np, zero in the columns not computed, which
+// the likelihood does not read. Blocks of another size (a method that gave
+// no S) stay as they are.
+void widen(std::vector<double>& blocks, std::size_t n, std::size_t rows, const Columns& columns,
+           std::size_t np) {
+  const std::size_t nf = columns.free.size();
+  if (!columns.subset || blocks.size() != n * rows * nf) return;
+  std::vector<double> wide(n * rows * np, 0.0);
+  for (std::size_t b = 0; b < n; ++b)
+    for (std::size_t k = 0; k < nf; ++k)
+      std::copy_n(blocks.begin() + static_cast<std::ptrdiff_t>((b * nf + k) * rows), rows,
+                  wide.begin() + static_cast<std::ptrdiff_t>((b * np + columns.free[k]) * rows));
+  blocks = std::move(wide);
+}
+
 // Measurements at t0 alone: x0 and S0, no solve.
-void initial_values(const Definition& def, const Problem& sim, bool sensitivities,
-                    ExperimentSolution& out) {
-  const std::size_t nx = def.dynamics->nx(), np = def.dynamics->np();
+void initial_values(const Problem& sim, bool sensitivities, ExperimentSolution& out) {
+  const Model& model = *sim.model;
+  const std::size_t nx = model.nx(), np = model.np();
   out.x = sim.initial_state;
   if (out.x.empty()) {
     out.x.resize(nx);
-    def.dynamics->initial_state(sim.params.data(), out.x.data());
+    model.initial_state(sim.params.data(), out.x.data());
   }
   if (!sensitivities) return;
   out.S = sim.initial_sensitivity;
   if (out.S.empty()) {
     out.S.resize(nx * np);
-    if (sim.initial_state.empty())
-      def.dynamics->initial_sensitivity(sim.params.data(), out.S.data());
+    if (sim.initial_state.empty()) model.initial_sensitivity(sim.params.data(), out.S.data());
   }
 }
 
@@ -148,15 +214,18 @@ std::string forward_method(const PetabOptions& options) {
 
 // x0 and S0 of the simulation after pre-equilibration: the steady state,
 // with the states the simulation condition sets re-initialized.
-void preequilibrate(const Definition& def, const Experiment& e, const std::vector<double>& theta,
-                    const Problem& base, const PetabOptions& options, bool sensitivities,
-                    Problem& simulation) {
-  if (sensitivities) check_same_estimated(def, e);
-  const Model& model = *def.dynamics;
+void preequilibrate(PreparedSolves& solves, const Definition& def, const Experiment& e,
+                    const std::vector<double>& theta, const Problem& base,
+                    const PetabOptions& options, const Columns& columns, Problem& simulation) {
+  if (columns.wanted) check_same_estimated(def, e);
+  const bool sensitivities = columns.solved();
+  const Model& model = *simulation.model;
   const std::size_t nx = model.nx(), np = model.np();
   Problem pre = base;
-  pre.params = dynamic_params(
-      def, model_params(def.conditions[static_cast<std::size_t>(e.preequilibration)].params, theta));
+  set_dynamics(solves, def, columns,
+               model_params(def.conditions[static_cast<std::size_t>(e.preequilibration)].params,
+                            theta),
+               pre);
   SteadyStateOptions so = options.steady_state;
   so.sensitivities = sensitivities;
   SteadyState ss = steady_state(for_steady_state(pre, options), so);
@@ -244,22 +313,24 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
                                     const PetabOptions& options, bool sensitivities) {
   ExperimentSolution out;
   try {
-    const Problem base = base_problem(def, options, sensitivities);
+    const bool adjoint_asked = sensitivities && uses_adjoint(def, e, options);
+    const Columns columns = sensitivity_columns(
+        def, e, sensitivities, adjoint_asked ? options.method : forward_method(options));
+    const bool solved = columns.solved();
+    const bool adjoint = adjoint_asked && solved;
+    const Problem base = base_problem(def, options, solved);
     Problem sim = base;
     out.params = model_params(def.conditions[e.simulation].params, theta);
     check_finite_params(def, def.conditions[e.simulation].params, out.params);
-    sim.params = dynamic_params(def, out.params);
-    if (e.preequilibration >= 0)
-      preequilibrate(def, e, theta, base, options, sensitivities, sim);
+    set_dynamics(solves, def, columns, out.params, sim);
+    if (e.preequilibration >= 0) preequilibrate(solves, def, e, theta, base, options, columns, sim);
     out.times = e.times;
-    const bool adjoint = sensitivities && uses_adjoint(def, e, options);
-    if (adjoint) sim.objective = experiment_objective(def, e, theta);
+    if (adjoint) sim.objective = experiment_objective(def, e, theta, columns.free);
     if (!e.times.empty() && e.times.back() <= sim.t0) {
-      initial_values(def, sim, sensitivities, out);
+      initial_values(sim, solved, out);
     } else if (!e.times.empty()) {
       sim.output_times = e.times;
-      const std::string method =
-          sensitivities && !adjoint ? forward_method(options) : options.method;
+      const std::string method = sensitivities && !adjoint ? forward_method(options) : options.method;
       Problem run = sim;
       if (method != options.method) run.options = Options();  // options of another method
       // The likelihood's gradient needs no S(T): an adjoint method's default
@@ -268,19 +339,25 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
       if (adjoint && !run.options.has("final_sensitivity"))
         run.options.set("final_sensitivity", std::int64_t{0});
       if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
-      Result r = solve_forward(solves, run, method, sensitivities && !adjoint, out.warnings);
+      Result r = solve_forward(solves, run, method, solved && !adjoint, out.warnings);
       out.x = std::move(r.x);
       if (adjoint) out.model_gradient = std::move(r.gradient);
-      else if (sensitivities) out.S = std::move(r.s);
+      else if (solved) out.S = std::move(r.s);
       add_stats(out.stats, r.stats);
       for (std::string& w : r.warnings) out.warnings.push_back(std::move(w));
     }
     if (e.steady_state_measured) {
       SteadyStateOptions so = options.steady_state;
-      so.sensitivities = sensitivities;
+      so.sensitivities = solved;
       SteadyState ss = steady_state(for_steady_state(sim, options), so);
       out.x_steady = std::move(ss.x);
       out.S_steady = std::move(ss.S);
+    }
+    if (sensitivities) {
+      const std::size_t nx = def.dynamics->nx(), np = def.n_sbml_params;
+      if (!out.x.empty()) widen(out.S, out.times.size(), nx, columns, np);
+      if (!out.x_steady.empty()) widen(out.S_steady, 1, nx, columns, np);
+      if (adjoint) widen(out.model_gradient, 1, 1, columns, np);
     }
   } catch (const Error& error) {
     throw Error(error.status(), describe(def, e) + ": " + error.what());

@@ -11,13 +11,17 @@ namespace {
 
 class ExperimentObjective final : public Objective {
  public:
-  ExperimentObjective(const Definition& def, const Experiment& e, std::vector<double> theta)
+  ExperimentObjective(const Definition& def, const Experiment& e, std::vector<double> theta,
+                      std::vector<std::size_t> free)
       : def_(def),
         e_(e),
         theta_(std::move(theta)),
+        free_(std::move(free)),
         condition_(model_params(def.conditions[e.simulation].params, theta_)),
         by_time_(e.times.size()),
         workspace_(def.model->make_workspace()) {
+    if (free_.empty())
+      for (std::size_t j = 0; j < def.n_sbml_params; ++j) free_.push_back(j);
     for (std::size_t mi : e.measurements) {
       const double t = def.measurements[mi].time;
       const auto k = static_cast<std::size_t>(
@@ -31,7 +35,7 @@ class ExperimentObjective final : public Objective {
   }
 
   void check_sizes(std::size_t n_times, std::size_t nx, std::size_t np) const override {
-    if (n_times != by_time_.size() || nx != def_.dynamics->nx() || np != def_.n_sbml_params)
+    if (n_times != by_time_.size() || nx != def_.dynamics->nx() || np != free_.size())
       throw Error(Status::invalid_argument,
                   description() + ": made for " + std::to_string(by_time_.size()) +
                       " output times of the problem's model");
@@ -45,10 +49,10 @@ class ExperimentObjective final : public Objective {
     std::lock_guard<std::mutex> lock(mutex_);
     Workspace* ws = workspace_.get();
     const ExprModel& model = *def_.model;
-    const std::size_t nx = model.nx(), np = model.np(), n_dynamic = def_.n_sbml_params;
-    // p is the dynamics' part of the condition's parameters (the solver's).
+    const std::size_t nx = model.nx(), np = model.np(), n_free = free_.size();
+    // p is the solver's: the condition's parameters at free_.
     std::vector<double> condition = condition_;
-    std::copy(p, p + n_dynamic, condition.begin());
+    for (std::size_t q = 0; q < n_free; ++q) condition[free_[q]] = p[q];
     std::vector<double> outputs(model.n_outputs()), gx(2 * nx), gp(2 * np);
     double sum = 0.0;
     for (std::size_t mi : by_time_[k]) {
@@ -65,8 +69,8 @@ class ExperimentObjective final : public Objective {
         for (std::size_t i = 0; i < nx; ++i)
           g_x[i] += term.by_h * gx[i] + term.by_sigma * gx[i + nx];
       if (g_p)
-        for (std::size_t j = 0; j < n_dynamic; ++j)
-          g_p[j] += term.by_h * gp[j] + term.by_sigma * gp[j + np];
+        for (std::size_t q = 0; q < n_free; ++q)
+          g_p[q] += term.by_h * gp[free_[q]] + term.by_sigma * gp[free_[q] + np];
     }
     return sum;
   }
@@ -75,6 +79,7 @@ class ExperimentObjective final : public Objective {
   const Definition& def_;
   const Experiment& e_;
   std::vector<double> theta_;
+  std::vector<std::size_t> free_;  // the dynamics' parameters of the solver's p
   std::vector<double> condition_;  // the simulation condition's parameters (the full model's)
   std::vector<std::vector<std::size_t>> by_time_;  // measurements at each output time
   mutable std::mutex mutex_;
@@ -84,8 +89,9 @@ class ExperimentObjective final : public Objective {
 }  // namespace
 
 std::shared_ptr<const Objective> experiment_objective(const Definition& def, const Experiment& e,
-                                                      const std::vector<double>& theta) {
-  return std::make_shared<ExperimentObjective>(def, e, theta);
+                                                      const std::vector<double>& theta,
+                                                      std::vector<std::size_t> free) {
+  return std::make_shared<ExperimentObjective>(def, e, theta, std::move(free));
 }
 
 }  // namespace odesens::petab

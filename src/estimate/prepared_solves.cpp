@@ -2,6 +2,9 @@
 #include "estimate/prepared_solves.hpp"
 
 #include <algorithm>
+#include <cstring>
+
+#include "model/parameter_subset.hpp"
 
 namespace odesens::petab {
 namespace {
@@ -18,7 +21,32 @@ RunInputs inputs_of(const Problem& problem) {
   return in;
 }
 
+// Whether two parameter vectors agree, bit for bit, where is_free is false.
+bool same_held(const std::vector<double>& a, const std::vector<double>& b,
+               const std::vector<bool>& is_free) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t j = 0; j < a.size(); ++j)
+    if (!is_free[j] && std::memcmp(&a[j], &b[j], sizeof(double)) != 0) return false;
+  return true;
+}
+
+// The most subset models kept: one per condition of the problem, typically.
+constexpr std::size_t kMaxSubsets = 4096;
+
 }  // namespace
+
+std::shared_ptr<const Model> PreparedSolves::subset_model(const std::shared_ptr<const Model>& full,
+                                                          const std::vector<std::size_t>& free,
+                                                          const std::vector<double>& values) {
+  std::vector<bool> is_free(values.size(), false);
+  for (std::size_t j : free)
+    if (j < is_free.size()) is_free[j] = true;
+  for (const Subset& s : subsets_)
+    if (s.full == full && s.free == free && same_held(s.values, values, is_free)) return s.model;
+  if (subsets_.size() == kMaxSubsets) subsets_.erase(subsets_.begin());
+  subsets_.push_back({full, free, values, parameter_subset(full, free, values)});
+  return subsets_.back().model;
+}
 
 PreparedSolves::Kept& PreparedSolves::keep(const Problem& problem, const std::string& method) {
   Kept fresh{method, problem, prepare(problem, method), 0};

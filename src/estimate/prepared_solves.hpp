@@ -27,6 +27,14 @@ class PreparedSolves {
 
   std::size_t sessions() const { return kept_.size(); }
 
+  // `full` restricted to the parameters `free` (model/parameter_subset.hpp),
+  // the others at their entries of `values` (all of full's parameters): the
+  // model made for the same free set and held values before, so that a
+  // session kept for it serves again, or a new one, kept.
+  std::shared_ptr<const Model> subset_model(const std::shared_ptr<const Model>& full,
+                                            const std::vector<std::size_t>& free,
+                                            const std::vector<double>& values);
+
   // The most sessions kept: a solve of another set-up replaces the least
   // recently used. An evaluation needs at most four (states alone or with
   // S, and each again with S outside the error test).
@@ -41,6 +49,13 @@ class PreparedSolves {
   };
   Kept& keep(const Problem& problem, const std::string& method);
   std::vector<Kept> kept_;
+  struct Subset {
+    std::shared_ptr<const Model> full;
+    std::vector<std::size_t> free;
+    std::vector<double> values;  // the held ones count
+    std::shared_ptr<const Model> model;
+  };
+  std::vector<Subset> subsets_;
   std::size_t uses_ = 0;
 };
 
