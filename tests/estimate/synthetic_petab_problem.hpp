@@ -24,6 +24,9 @@ struct SyntheticOptions {
   double sd = 0.1;
   double initial_a = 1.0;  // A(0), in the data as in the model
   bool sd_estimated = false;
+  // false: k1 held at k1_nominal, so that no estimated parameter acts on
+  // the dynamics.
+  bool k1_estimated = true;
   double perturbation = 0.0;
   std::string noise = "normal";  // noiseDistribution
   // A' = +k1 A^2 instead: the solution blows up at t = 1/k1, so that the
@@ -66,7 +69,7 @@ class SyntheticProblem {
     p.precision(17);
     p << "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
          "objectivePriorType\tobjectivePriorParameters\n";
-    p << "k1\tlog10\t" << o.k1_lower << "\t" << o.k1_upper << "\t" << o.k1_nominal << "\t1\t"
+    p << "k1\tlog10\t" << o.k1_lower << "\t" << o.k1_upper << "\t" << o.k1_nominal << "\t" << (o.k1_estimated ? 1 : 0) << "\t"
       << prior(o.k1_prior) << "\n";
     p << "scale\tlin\t0.1\t10\t" << o.scale_nominal << "\t1\t" << prior(o.scale_prior) << "\n";
     if (o.second_scale) p << "scale2\tlin\t0.1\t10\t1\t1\t\t\n";
