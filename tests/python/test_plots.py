@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from matplotlib.artist import Artist
+from matplotlib.figure import Figure
 
 import odesens
 import odesens.petab
@@ -45,6 +47,51 @@ def test_sensitivity_lines_and_heat_map(out):
     assert_png(out / "sensitivities.png")
     odesens.plot.sensitivity_heatmap(odesens.solve("glv:6"), time=5.0, file=out / "heatmap.png")
     assert_png(out / "heatmap.png")
+
+
+class _FailingArtist(Artist):
+    def draw(self, renderer):
+        raise RuntimeError("drawing failed")
+
+
+def test_a_figure_file_is_replaced_whole_or_not_at_all(tmp_path):
+    r = odesens.solve(MODELS["lotka_volterra"], "cvodes_fsa")
+    target = tmp_path / "figure.png"
+    target.write_bytes(b"the previous figure")
+    os.chmod(target, 0o640)
+    # An unknown format fails before anything replaces the previous file,
+    # and leaves no partial file behind.
+    with pytest.raises(ValueError):
+        odesens.plot.sensitivities(r, file=tmp_path / "figure.notaformat")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png"]
+    # A drawing that fails half-way (SVG is written while it is drawn) leaves
+    # the previous file as it was.
+    svg = tmp_path / "figure.svg"
+    svg.write_bytes(b"the previous svg")
+    fig = Figure()
+    ax = fig.add_subplot()
+    ax.add_artist(_FailingArtist())
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        odesens.plot.sensitivities(r, ax=ax, file=svg)
+    assert svg.read_bytes() == b"the previous svg"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png", "figure.svg"]
+    svg.unlink()
+    odesens.plot.sensitivities(r, file=str(target))
+    assert_png(target)
+    assert (target.stat().st_mode & 0o777) == 0o640  # the replaced file's mode kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png"]
+    # A new file gets the usual mode (0666 less the umask), not a temporary
+    # file's 0600; an SVG by its extension; a file object as given.
+    mask = os.umask(0o022)
+    try:
+        odesens.plot.sensitivities(r, file=tmp_path / "new.svg")
+    finally:
+        os.umask(mask)
+    assert ((tmp_path / "new.svg").stat().st_mode & 0o777) == 0o644
+    assert b"<svg" in (tmp_path / "new.svg").read_bytes()[:500]
+    with open(tmp_path / "object.png", "wb") as f:
+        odesens.plot.sensitivities(r, file=f)
+    assert_png(tmp_path / "object.png")
 
 
 def test_petab_data_and_simulations(out):

@@ -6,6 +6,9 @@ scripts, threads and headless machines); it writes ``file`` (PNG, PDF,
 SVG...) when given, and returns the figure.
 """
 
+import os
+import tempfile
+
 import numpy
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
@@ -20,8 +23,43 @@ def _axes(ax, size=(6.4, 4.8)):
     return fig, fig.add_subplot()
 
 
+def _file_mode(path):
+    """The mode a replaced file keeps, or a new file's (0666 less the umask)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _save_replacing(fig, path):
+    """Writes the figure beside ``path`` and renames it over ``path``: the
+    file is replaced whole or not at all (a failed or interrupted save
+    leaves the previous one). The format follows the file's extension, as
+    matplotlib's own savefig does."""
+    folder, name = os.path.split(os.path.abspath(path))
+    suffix = os.path.splitext(name)[1]
+    fd, partial = tempfile.mkstemp(prefix="." + name + ".", suffix=".partial", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            fig.savefig(out, dpi=120, format=suffix[1:].lower() or None)
+        os.chmod(partial, _file_mode(path))
+        os.replace(partial, path)
+    except BaseException:
+        try:
+            os.unlink(partial)
+        except OSError:
+            pass
+        raise
+
+
 def _finish(fig, file):
-    if file is not None:
+    if file is None:
+        return fig
+    if isinstance(file, (str, bytes, os.PathLike)):
+        _save_replacing(fig, os.fsdecode(file))
+    else:  # a file object of the caller's
         fig.savefig(file, dpi=120)
     return fig
 
