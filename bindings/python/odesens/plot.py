@@ -3,7 +3,8 @@
 Every function draws on ``ax`` when given one, or on a new
 :class:`matplotlib.figure.Figure` (no pyplot, no GUI backend: safe in
 scripts, threads and headless machines); it writes ``file`` (PNG, PDF,
-SVG...) when given, and returns the figure.
+SVG..., by its extension) when given, replaced whole or not at all, and
+returns the figure.
 """
 
 import os
