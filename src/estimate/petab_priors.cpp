@@ -43,6 +43,13 @@ struct PriorTerm {
 PriorTerm prior_term(const Prior& prior, const Variable& u) {
   PriorTerm t;
   const double a = prior.a, b = prior.b;
+  // The log-distributions' density is 0 at p <= 0 (log p is -inf or NaN
+  // there): outside the support, as a uniform prior outside its interval.
+  const bool log_density = prior.type == PriorType::log_normal || prior.type == PriorType::log_laplace;
+  if (log_density && !(u.v > -std::numeric_limits<double>::infinity())) {
+    t.value = std::numeric_limits<double>::infinity();
+    return t;
+  }
   switch (prior.type) {
     case PriorType::none: break;
     case PriorType::uniform:
@@ -70,7 +77,7 @@ PriorTerm prior_term(const Prior& prior, const Variable& u) {
   }
   // The log-distributions are densities of p: the change of variables from
   // log p adds log p (that is, u.v).
-  if (prior.type == PriorType::log_normal || prior.type == PriorType::log_laplace) {
+  if (log_density) {
     t.value += u.v;
     t.d1 += u.d1;
     t.d2 += u.d2;

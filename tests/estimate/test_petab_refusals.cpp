@@ -11,6 +11,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -509,6 +510,44 @@ TEST(PetabEvaluation, PriorsGiveTheHandComputedPosteriorAndItsGradient) {
   // k3 is in no formula: its gradient is its prior's alone,
   // d/dx [(x - mu)^2 / (2 s^2) + x] at x = log k3.
   EXPECT_NEAR(r.gradient[2], (x[2] - 0.2) / (0.7 * 0.7) + 1.0, 1e-10);
+}
+
+}  // namespace
+}  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// A log-normal or log-Laplace prior of a linear-scale parameter at 0 (its
+// lower bound): the density is 0 there, so nlpost is +inf with a warning
+// naming the parameter (it was NaN), and the gradient stays finite.
+TEST(PetabEvaluation, LogPriorsAtZeroAreOutsideTheirSupport) {
+  for (const char* prior : {"logNormal\t0.2;0.7", "logLaplace\t0.2;0.7"}) {
+    SCOPED_TRACE(prior);
+    auto files = base_files();
+    files["parameters.tsv"] =
+        "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
+        "objectivePriorType\tobjectivePriorParameters\n"
+        "kc\tlog10\t1e-3\t1e3\t0.7\t1\t\t\n"
+        "sd\tlin\t0.01\t10\t0.2\t1\t\t\n"
+        "k3\tlin\t0\t10\t1.5\t1\t" + std::string(prior) + "\n"
+        "k2\tlin\t0\t10\t0.1\t0\t\t\n";
+    const ProblemFolder problem(files);
+    auto p = problem.load();
+    ASSERT_EQ(p->parameter_ids(), (std::vector<std::string>{"kc", "sd", "k3"}));
+    PetabOptions options = tight();
+    options.gradient = true;
+    const PetabResult r = p->evaluate({std::log10(0.6), 0.25, 0.0}, options);
+    EXPECT_EQ(r.nlpost, std::numeric_limits<double>::infinity());
+    EXPECT_TRUE(std::isfinite(r.nllh));
+    ASSERT_EQ(r.gradient.size(), 3u);
+    EXPECT_TRUE(std::isfinite(r.gradient[2]));
+    bool named = false;
+    for (const std::string& w : r.warnings) named = named || w.find("'k3'") != std::string::npos;
+    EXPECT_TRUE(named);
+    // Just inside the support it is finite again.
+    EXPECT_TRUE(std::isfinite(p->evaluate({std::log10(0.6), 0.25, 1e-3}, tight()).nlpost));
+  }
 }
 
 }  // namespace
