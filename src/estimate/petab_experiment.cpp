@@ -118,7 +118,7 @@ std::vector<double> dynamic_params(const Definition& def, std::vector<double> p)
 struct Columns {
   bool wanted = false;  // S or a gradient at all
   bool subset = false;  // of `free` only
-  std::vector<std::size_t> free;
+  std::vector<std::size_t> free;  // every parameter where not a subset
   // Whether any column is solved for: none where no estimated parameter
   // acts on the dynamics of the experiment (its S is zero).
   bool solved() const { return wanted && !(subset && free.empty()); }
@@ -132,14 +132,14 @@ Columns sensitivity_columns(const Definition& def, const Experiment& e, bool sen
                             const std::string& method) {
   Columns c;
   c.wanted = sensitivities;
-  if (!sensitivities || !runs_on_subsets(method)) return c;
   const Condition& sim = def.conditions[e.simulation];
   for (std::size_t j = 0; j < def.n_sbml_params; ++j) {
     const int theta = sim.params[j].theta;
-    if (theta >= 0 && def.tables.parameters[static_cast<std::size_t>(theta)].estimate)
-      c.free.push_back(j);
+    const bool estimated =
+        theta >= 0 && def.tables.parameters[static_cast<std::size_t>(theta)].estimate;
+    if (estimated || !runs_on_subsets(method)) c.free.push_back(j);
   }
-  c.subset = c.free.size() < def.n_sbml_params;
+  c.subset = sensitivities && c.free.size() < def.n_sbml_params;
   return c;
 }
 
@@ -160,12 +160,16 @@ void set_dynamics(PreparedSolves& solves, const Definition& def, const Columns& 
 
 // n blocks of rows x |free| columns (an adjoint's gradient: one block of
 // one row) widened to rows x np, zero in the columns not computed, which
-// the likelihood does not read. Blocks of another size (a method that gave
-// no S) stay as they are.
+// the likelihood does not read. An empty S (a method that gives none)
+// stays empty, for the caller's check to name; any other size is a bug.
 void widen(std::vector<double>& blocks, std::size_t n, std::size_t rows, const Columns& columns,
-           std::size_t np) {
+           std::size_t np, const char* what) {
   const std::size_t nf = columns.free.size();
-  if (!columns.subset || blocks.size() != n * rows * nf) return;
+  if (!columns.subset || (blocks.empty() && nf > 0)) return;
+  if (blocks.size() != n * rows * nf)
+    throw Error(Status::internal_error, std::string(what) + " has " +
+                                            std::to_string(blocks.size()) + " entries, not " +
+                                            std::to_string(n * rows * nf));
   std::vector<double> wide(n * rows * np, 0.0);
   for (std::size_t b = 0; b < n; ++b)
     for (std::size_t k = 0; k < nf; ++k)
@@ -355,9 +359,9 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
     }
     if (sensitivities) {
       const std::size_t nx = def.dynamics->nx(), np = def.n_sbml_params;
-      if (!out.x.empty()) widen(out.S, out.times.size(), nx, columns, np);
-      if (!out.x_steady.empty()) widen(out.S_steady, 1, nx, columns, np);
-      if (adjoint) widen(out.model_gradient, 1, 1, columns, np);
+      if (!out.x.empty()) widen(out.S, out.times.size(), nx, columns, np, "S");
+      if (!out.x_steady.empty()) widen(out.S_steady, 1, nx, columns, np, "the steady state's S");
+      if (adjoint) widen(out.model_gradient, 1, 1, columns, np, "the adjoint's gradient");
     }
   } catch (const Error& error) {
     throw Error(error.status(), describe(def, e) + ": " + error.what());

@@ -20,8 +20,6 @@ class ExperimentObjective final : public Objective {
         condition_(model_params(def.conditions[e.simulation].params, theta_)),
         by_time_(e.times.size()),
         workspace_(def.model->make_workspace()) {
-    if (free_.empty())
-      for (std::size_t j = 0; j < def.n_sbml_params; ++j) free_.push_back(j);
     for (std::size_t mi : e.measurements) {
       const double t = def.measurements[mi].time;
       const auto k = static_cast<std::size_t>(

@@ -15,11 +15,11 @@
 
 namespace odesens::petab {
 
-// free: the dynamics' parameters the solver's p holds, in its order (a
-// subset model's, model/parameter_subset.hpp); empty: all of them.
+// free: the dynamics' parameters the solver's p holds, in its order (all
+// of them, or a subset model's: model/parameter_subset.hpp).
 std::shared_ptr<const Objective> experiment_objective(const Definition& def, const Experiment& e,
                                                       const std::vector<double>& theta,
-                                                      std::vector<std::size_t> free = {});
+                                                      std::vector<std::size_t> free);
 
 // log(2 pi): the constant term of a normal density's negative logarithm
 // (the noise model, the priors and the least-squares form share it).

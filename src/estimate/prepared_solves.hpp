@@ -3,7 +3,13 @@
 // differs only in what a session's run changes (parameters, initial values,
 // output times). So one session per method and set-up serves them all, and
 // every later evaluation, without re-creating the integrator's memory,
-// linear solver and sparse analysis (session.hpp).
+// linear solver and sparse analysis (session.hpp). Solves with S run on a
+// subset model per set of held parameter values (subset_model), which is
+// a set-up of its own: with more such sets than kMaxSessions their
+// sessions are prepared again at each use. That costs little beside a
+// solve with S (bench_petab --sessions: a session's forward gradient took
+// 1.00 times a fresh evaluation's on Bachmann_MSB2011, 12 sets, and on
+// Schwen_PONE2014, 19), so the sessions kept stay few.
 #pragma once
 
 #include <cstddef>
@@ -26,18 +32,19 @@ class PreparedSolves {
   Result solve(const Problem& problem, const std::string& method);
 
   std::size_t sessions() const { return kept_.size(); }
+  std::size_t subset_models() const { return subsets_.size(); }
 
   // `full` restricted to the parameters `free` (model/parameter_subset.hpp),
   // the others at their entries of `values` (all of full's parameters): the
   // model made for the same free set and held values before, so that a
-  // session kept for it serves again, or a new one, kept.
+  // session kept for it can serve again, or a new one, kept.
   std::shared_ptr<const Model> subset_model(const std::shared_ptr<const Model>& full,
                                             const std::vector<std::size_t>& free,
                                             const std::vector<double>& values);
 
   // The most sessions kept: a solve of another set-up replaces the least
-  // recently used. An evaluation needs at most four (states alone or with
-  // S, and each again with S outside the error test).
+  // recently used. An evaluation of one model needs at most four (states
+  // alone or with S, and each again with S outside the error test).
   static constexpr std::size_t kMaxSessions = 8;
 
  private:

@@ -32,9 +32,10 @@ class SubsetModel final : public Model, public EventSystem, public ObservableSet
               std::vector<double> values)
       : full_(std::move(full)), free_(std::move(free)), values_(std::move(values)) {
     const auto& names = full_->param_names();
+    const std::vector<double> nominal = full_->nominal_params();
     for (std::size_t j : free_) {
       names_.push_back(names[j]);
-      nominal_.push_back(values_[j]);
+      nominal_.push_back(nominal[j]);
     }
     if (const SparsityPattern* jp = full_->jac_p_pattern()) subset_pattern(*jp);
   }

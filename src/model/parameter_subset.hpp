@@ -8,8 +8,9 @@
 // the full model; outputs in the parameters (dx0/dp, J_p, J_p^T W, the
 // events' dg/dp, dd/dp, dh/dp, the observables' gradients) are the full
 // model's columns or rows of the free parameters. The subset model offers
-// the full model's events and observables; not its second derivatives,
-// batched f or retained values, whose users fall back to their plain paths.
+// the full model's events and observables; not its second derivatives
+// (odeSD then refuses it), batched f or retained values (their users fall
+// back to plain evaluations).
 #pragma once
 
 #include <cstddef>
@@ -22,8 +23,10 @@ namespace odesens {
 
 // free: indices of the full model's parameters that stay parameters, in
 // the order of the subset model's (distinct, each < full->np()). values:
-// all np of the full model's parameter values; those at `free` become the
-// subset model's nominal values. Throws Error(invalid_argument) otherwise.
+// all np of the full model's parameter values, of which those outside
+// `free` are held (the entries at `free` are not read). The subset model's
+// nominal values are the full model's at `free`. Throws
+// Error(invalid_argument) otherwise.
 std::shared_ptr<const Model> parameter_subset(std::shared_ptr<const Model> full,
                                               std::vector<std::size_t> free,
                                               std::vector<double> values);

@@ -5,8 +5,11 @@
 #include <cmath>
 #include <gtest/gtest.h>
 
+#include "estimate/petab_experiment.hpp"
 #include "estimate/petab_test_support.hpp"
 #include "estimate/prepared_solves.hpp"
+#include "sources/petab/petab_problem.hpp"
+#include "sources/petab_temp_problem.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
 #include "odesens/builtin_models.hpp"
 #include "odesens/petab.hpp"
@@ -49,6 +52,176 @@ TEST(PetabSensitivityColumns, NoEstimatedParameterOnTheDynamics) {
   }
 }
 
+// A' = u - k1 A, B' = k1 A - k2 B. k2 is a fixed row of the parameter
+// table; the condition table sets k1 to a number (c0) or to the estimated
+// kc (c1, cp) and the production u to a number (0, 0.1, 0.5); c1 is
+// measured after pre-equilibration in cp and without, and at time inf. The model's S has columns
+// k1, k2 and u, which the full model moves all; the solves with S carry
+// k1's alone where kc sets it, and none in c0.
+const char* const kTwoStateModel = R"(<?xml version="1.0" encoding="UTF-8"?>
+<sbml xmlns="http://www.sbml.org/sbml/level2/version4" level="2" version="4">
+  <model id="two">
+    <listOfCompartments>
+      <compartment id="cell" spatialDimensions="3" size="1" constant="true"/>
+    </listOfCompartments>
+    <listOfSpecies>
+      <species id="A" compartment="cell" initialConcentration="1" boundaryCondition="false" constant="false"/>
+      <species id="B" compartment="cell" initialConcentration="0" boundaryCondition="false" constant="false"/>
+    </listOfSpecies>
+    <listOfParameters>
+      <parameter id="k1" value="0.5" constant="true"/>
+      <parameter id="k2" value="0.1" constant="true"/>
+      <parameter id="u" value="0" constant="true"/>
+    </listOfParameters>
+    <listOfReactions>
+      <reaction id="make" reversible="false">
+        <listOfProducts><speciesReference species="A" stoichiometry="1"/></listOfProducts>
+        <kineticLaw><math xmlns="http://www.w3.org/1998/Math/MathML"><ci> u </ci></math></kineticLaw>
+      </reaction>
+      <reaction id="convert" reversible="false">
+        <listOfReactants><speciesReference species="A" stoichiometry="1"/></listOfReactants>
+        <listOfProducts><speciesReference species="B" stoichiometry="1"/></listOfProducts>
+        <kineticLaw><math xmlns="http://www.w3.org/1998/Math/MathML">
+          <apply><times/><ci> k1 </ci><ci> A </ci></apply></math></kineticLaw>
+      </reaction>
+      <reaction id="decay" reversible="false">
+        <listOfReactants><speciesReference species="B" stoichiometry="1"/></listOfReactants>
+        <kineticLaw><math xmlns="http://www.w3.org/1998/Math/MathML">
+          <apply><times/><ci> k2 </ci><ci> B </ci></apply></math></kineticLaw>
+      </reaction>
+    </listOfReactions>
+  </model>
+</sbml>
+)";
+
+class TwoStateProblem {
+ public:
+  TwoStateProblem() {
+    files_.write("model.xml", kTwoStateModel);
+    files_.write("parameters.tsv",
+                 "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n"
+                 "kc\tlog10\t1e-3\t1e3\t0.4\t1\n"
+                 "scale\tlin\t0.1\t10\t1.3\t1\n"
+                 "k2\tlin\t0\t10\t0.2\t0\n");
+    files_.write("conditions.tsv",
+                 "conditionId\tk1\tu\n"
+                 "c0\t0.3\t0\n"
+                 "c1\tkc\t0.1\n"
+                 "cp\tkc\t0.5\n");
+    files_.write("observables.tsv",
+                 "observableId\tobservableFormula\tnoiseFormula\n"
+                 "obs_a\tA\t0.1\n"
+                 "obs_b\tscale * B\t0.2\n");
+    files_.write("measurements.tsv",
+                 "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\t"
+                 "measurement\n"
+                 "obs_a\t\tc0\t1\t0.7\nobs_b\t\tc0\t2\t0.4\n"
+                 "obs_a\t\tc1\t1\t0.6\nobs_b\t\tc1\t3\t0.5\n"
+                 "obs_a\tcp\tc1\t1\t0.9\nobs_b\tcp\tc1\t2\t1.1\nobs_b\tcp\tc1\tinf\t1.0\n");
+  }
+  std::string yaml() const { return files_.path("problem.yaml"); }
+
+ private:
+  testing::TempProblem files_;
+};
+
+PetabOptions tight_two_state(const char* method) {
+  PetabOptions o;
+  o.method = method;
+  o.rtol = 1e-11;
+  o.atol = {1e-13};
+  o.steady_state.rtol = 1e-12;
+  o.steady_state.atol = 1e-14;
+  return o;
+}
+
+TEST(PetabSensitivityColumns, GradientWithHeldParametersAndPreequilibration) {
+  const TwoStateProblem files;
+  auto problem = PetabProblem::load(files.yaml());
+  ASSERT_EQ(problem->parameter_ids(), (std::vector<std::string>{"kc", "scale"}));
+  const std::vector<double> x = {std::log10(0.55), 1.6};
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "odesd"}) {
+    SCOPED_TRACE(method);
+    PetabOptions options = tight_two_state(method);
+    options.gradient = true;
+    const PetabResult r = problem->evaluate(x, options);
+    ASSERT_EQ(r.gradient.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const double h = 1e-5;
+      std::vector<double> xp = x, xm = x;
+      xp[i] += h;
+      xm[i] -= h;
+      const double fd = (problem->evaluate(xp, tight_two_state(method)).nllh -
+                         problem->evaluate(xm, tight_two_state(method)).nllh) /
+                        (2 * h);
+      EXPECT_NEAR(r.gradient[i], fd, 1e-6 * (1.0 + std::abs(fd)))
+          << "d/d " << problem->parameter_ids()[i];
+    }
+  }
+}
+
+// The experiments' S: the columns of the held parameters are zero (not
+// solved for), that of k1 where kc sets it is the full model's.
+TEST(PetabSensitivityColumns, HeldParametersGetNoColumns) {
+  const TwoStateProblem files;
+  auto problem = PetabProblem::load(files.yaml());
+  const petab::Definition& def = problem->definition();
+  const std::vector<std::string>& names = def.dynamics->param_names();
+  auto index = [&](const std::string& id) {
+    return static_cast<std::size_t>(std::find(names.begin(), names.end(), id) - names.begin());
+  };
+  const std::size_t nx = def.dynamics->nx(), np = def.n_sbml_params;
+  ASSERT_EQ(np, 3u);
+  const std::size_t k1 = index("k1"), k2 = index("k2"), u = index("u");
+  ASSERT_LT(std::max({k1, k2, u}), np);
+  const std::vector<double> theta = petab::table_values(def, problem->nominal_scaled());
+  PetabOptions options = tight_two_state("cvodes_fsa");
+  petab::PreparedSolves solves;
+  for (const petab::Experiment& e : def.experiments) {
+    const std::string& id = def.conditions[e.simulation].id;
+    SCOPED_TRACE(id + (e.preequilibration >= 0 ? " after pre-equilibration" : ""));
+    const petab::ExperimentSolution sol =
+        petab::solve_experiment(solves, def, e, theta, options, true);
+    ASSERT_EQ(sol.S.size(), sol.times.size() * nx * np);
+    // The full model's S at the experiment's parameters (no pre-equilibration).
+    Problem full;
+    full.model = def.dynamics;
+    full.params = std::vector<double>(sol.params.begin(),
+                                      sol.params.begin() + static_cast<std::ptrdiff_t>(np));
+    full.output_times = sol.times;
+    full.rtol = 1e-11;
+    full.atol = {1e-13};
+    const Result reference = solve(full, "cvodes_fsa");
+    double moved_k2 = 0.0;
+    for (std::size_t k = 0; k < sol.times.size(); ++k)
+      for (std::size_t i = 0; i < nx; ++i) {
+        const std::size_t at = k * nx * np + i;
+        EXPECT_EQ(sol.S[at + k2 * nx], 0.0);
+        EXPECT_EQ(sol.S[at + u * nx], 0.0);
+        moved_k2 = std::max(moved_k2, std::abs(reference.s[at + k2 * nx]));
+        if (id == "c0") {
+          EXPECT_EQ(sol.S[at + k1 * nx], 0.0);
+        } else if (e.preequilibration < 0) {
+          EXPECT_NEAR(sol.S[at + k1 * nx], reference.s[at + k1 * nx], 1e-8);
+        }
+      }
+    EXPECT_GT(moved_k2, 1e-3);  // the full model's k2 column is not zero
+    if (e.steady_state_measured) {
+      ASSERT_EQ(sol.S_steady.size(), nx * np);
+      // A* = u / k1, B* = u / k2: dA*/dk1 = -u / k1^2, the held k2's none.
+      EXPECT_NEAR(sol.S_steady[0 + k1 * nx], -0.1 / (0.4 * 0.4), 1e-7);
+      EXPECT_EQ(sol.S_steady[1 + k2 * nx], 0.0);
+      EXPECT_EQ(sol.S_steady[0 + u * nx], 0.0);
+    }
+  }
+  EXPECT_EQ(solves.subset_models(), 3u);  // c0, c1, cp: three sets of held values
+  // States alone need no subset models.
+  petab::PreparedSolves states_only;
+  for (const petab::Experiment& e : def.experiments)
+    petab::solve_experiment(states_only, def, e, theta, options, false);
+  EXPECT_EQ(states_only.subset_models(), 0u);
+}
+
 // One subset model per set of held values: the free values do not count.
 TEST(PetabSensitivityColumns, SubsetModelsAreKeptPerHeldValues) {
   std::shared_ptr<const Model> full = make_builtin_model("glv:3");
@@ -66,7 +239,7 @@ TEST(PetabSensitivityColumns, SubsetModelsAreKeptPerHeldValues) {
   held_changed[1] += 1.0;
   const auto b = solves.subset_model(full, free, held_changed);
   EXPECT_NE(b, a);
-  EXPECT_EQ(b->nominal_params()[1], values[0]);
+  EXPECT_EQ(b->nominal_params(), (std::vector<double>{values[2], values[0]}));
   EXPECT_NE(solves.subset_model(full, {0, 2}, values), a);  // another order
   EXPECT_EQ(solves.subset_model(full, free, values), a);
 }

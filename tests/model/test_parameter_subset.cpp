@@ -3,6 +3,7 @@
 // model's S columns of the free parameters; bad arguments are refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/parameter_subset.hpp"
@@ -25,8 +26,9 @@ state A = a0
 state B = 0
 let s = c * B
 dA/dt = -k1 * A + k2 * B
-dB/dt = k1 * A - k2 * B - 0.1 * B * B
+dB/dt = k1 * A - k2 * B - 0.1 * B * B + piecewise(0.2 * c, A > k2, 0)
 event give when t >= tdose: A = A + dose * c
+event late when t >= 1 after 0.5 * c: B = B + k2 * dose; A = A * c
 output y = s + k2 * A
 time t_end = 5
 )";
@@ -53,7 +55,9 @@ TEST(ParameterSubset, NamesSizesAndNominalValues) {
   EXPECT_EQ(f.sub->nx(), 2u);
   ASSERT_EQ(f.sub->np(), 3u);
   EXPECT_EQ(f.sub->param_names(), (std::vector<std::string>{"dose", "k1", "tdose"}));
-  EXPECT_EQ(f.sub->nominal_params(), (std::vector<double>{0.6, 0.9, 2.5}));
+  // The full model's nominal dose, k1, tdose (not the values given, whose
+  // free entries are not read).
+  EXPECT_EQ(f.sub->nominal_params(), (std::vector<double>{0.4, 0.7, 2.0}));
   EXPECT_EQ(f.sub->state_names(), f.full->state_names());
 }
 
@@ -108,6 +112,90 @@ TEST(ParameterSubset, ServicesAreTheFullModelsRestricted) {
     }
 }
 
+// The services without a parameter part are the full model's, with or
+// without a workspace; the products in p over points and the one-off
+// path give what the dense restriction gives.
+TEST(ParameterSubset, StateServicesAndProductsOverPoints) {
+  Fixture f;
+  const std::size_t nx = 2, npf = 6, nps = 3;
+  const std::vector<double> q = f.q(), p = f.full_params();
+  const double x[2] = {0.8, 0.45}, t = 1.3;
+  auto ws = f.sub->make_workspace();
+  std::vector<double> a(nx * nx), b(nx * nx);
+  f.full->jac_x(t, x, p.data(), a.data());
+  f.sub->jac_x(t, x, q.data(), b.data(), ws.get());
+  EXPECT_EQ(a, b);
+  f.sub->jac_x(t, x, q.data(), b.data());  // a one-off call: a workspace of its own
+  EXPECT_EQ(a, b);
+  std::vector<double> da(nx), db(nx);
+  f.full->dfdt(t, x, p.data(), da.data());
+  f.sub->dfdt(t, x, q.data(), db.data(), ws.get());
+  EXPECT_EQ(da, db);
+  const double V[4] = {0.3, -1.1, 2.0, 0.7};
+  f.full->jvp(t, x, p.data(), 2, V, a.data());
+  f.sub->jvp(t, x, q.data(), 2, V, b.data(), ws.get());
+  EXPECT_EQ(a, b);
+  f.full->vjp_x(t, x, p.data(), 2, V, a.data());
+  f.sub->vjp_x(t, x, q.data(), 2, V, b.data(), ws.get());
+  EXPECT_EQ(a, b);
+  std::vector<double> ox(nx * 2);
+  f.sub->vjp_accumulate(t, x, q.data(), 2, V, ox.data(), nullptr, ws.get());  // J_x^T W alone
+  EXPECT_EQ(ox, a);
+  // Two points, summed: J_p(t_q, X_q)^T W_q.
+  const double ts[2] = {0.4, 2.7}, X[4] = {0.8, 0.45, 0.3, 1.2};
+  std::vector<double> full_sum(npf * 2, 0.0), sub_sum(nps * 2, 0.5);
+  f.full->vjp_p_accumulate_points(2, ts, X, p.data(), 1, V, full_sum.data());
+  f.sub->vjp_p_accumulate_points(2, ts, X, q.data(), 1, V, sub_sum.data(), ws.get());
+  for (std::size_t k = 0; k < nps; ++k) EXPECT_DOUBLE_EQ(sub_sum[k], 0.5 + full_sum[f.free[k]]);
+  // f on the branches of a point, P per point (nps rows).
+  const EventSystem* full_events = f.full->event_system();
+  const EventSystem* events = f.sub->event_system();
+  ASSERT_FALSE(events->branch_roots().empty());
+  const std::vector<double> truth(events->branch_roots().size(), 1.0);
+  std::vector<double> P_full(npf * 2), P_sub(nps * 2);
+  for (std::size_t l = 0; l < 2; ++l) {
+    for (std::size_t j = 0; j < npf; ++j) P_full[j + l * npf] = p[j] * (1.0 + 0.1 * l);
+    for (std::size_t k = 0; k < nps; ++k) P_sub[k + l * nps] = P_full[f.free[k] + l * npf];
+  }
+  // The held ones must be the subset's own: only the free rows move.
+  for (std::size_t j = 0; j < npf; ++j)
+    if (std::find(f.free.begin(), f.free.end(), j) == f.free.end()) P_full[j + npf] = p[j];
+  std::vector<double> Fa(nx * 2), Fb(nx * 2);
+  full_events->rhs_points_on_branches(2, ts, X, P_full.data(), truth.data(), Fa.data());
+  events->rhs_points_on_branches(2, ts, X, P_sub.data(), truth.data(), Fb.data(), ws.get());
+  EXPECT_EQ(Fa, Fb);
+  // The delayed event: its delay 0.5 c and d(delay)/dp (c is held: zero).
+  double dt_a, dt_b, dx_a[2], dx_b[2];
+  std::vector<double> dp_a(npf), dp_b(nps, 7.0);
+  EXPECT_EQ(events->delay(1, t, x, q.data(), ws.get()), full_events->delay(1, t, x, p.data()));
+  EXPECT_DOUBLE_EQ(events->delay(1, t, x, q.data(), ws.get()), 0.5 * 1.7);
+  full_events->delay_gradient(1, t, x, p.data(), &dt_a, dx_a, dp_a.data());
+  events->delay_gradient(1, t, x, q.data(), &dt_b, dx_b, dp_b.data(), ws.get());
+  for (std::size_t k = 0; k < nps; ++k) EXPECT_EQ(dp_b[k], dp_a[f.free[k]]);
+  EXPECT_EQ(events->priority(1, t, x, q.data(), ws.get()),
+            full_events->priority(1, t, x, p.data()));
+  // Two targets: h_p is 2 x np.
+  ASSERT_EQ(events->events()[1].targets.size(), 2u);
+  double ht[2], hx[4];
+  std::vector<double> hp_a(2 * npf), hp_b(2 * nps);
+  full_events->assignment_jacobians(1, t, x, p.data(), ht, hx, hp_a.data());
+  events->assignment_jacobians(1, t, x, q.data(), ht, hx, hp_b.data(), ws.get());
+  for (std::size_t k = 0; k < nps; ++k)
+    for (std::size_t r = 0; r < 2; ++r) EXPECT_EQ(hp_b[r + k * 2], hp_a[r + f.free[k] * 2]);
+  // The observables' gradients in p.
+  const ObservableSet* obs = f.sub->observable_set();
+  for (std::size_t m = 0; m < obs->observable_names().size(); ++m)
+    if (obs->observable_names()[m] == "y") {
+      std::vector<double> gx_a(nx), gx_b(nx), gp_a(npf), gp_b(nps);
+      const std::size_t w[1] = {m};
+      f.full->observable_set()->observable_gradients(t, x, p.data(), 1, w, gx_a.data(),
+                                                     gp_a.data());
+      obs->observable_gradients(t, x, q.data(), 1, w, gx_b.data(), gp_b.data(), ws.get());
+      EXPECT_EQ(gx_a, gx_b);
+      for (std::size_t k = 0; k < nps; ++k) EXPECT_EQ(gp_b[k], gp_a[f.free[k]]);
+    }
+}
+
 TEST(ParameterSubset, EventsAndObservablesAreRestrictedToo) {
   Fixture f;
   const std::size_t npf = 6, nps = 3;
@@ -123,12 +211,17 @@ TEST(ParameterSubset, EventsAndObservablesAreRestrictedToo) {
   full_events->root_values(t, x, p.data(), ga.data());
   events->root_values(t, x, q.data(), gb.data(), ws.get());
   EXPECT_EQ(ga, gb);
-  double gt_a, gt_b, gx_a[2], gx_b[2];
-  std::vector<double> gp_a(npf), gp_b(nps);
-  full_events->root_gradient(0, t, x, p.data(), &gt_a, gx_a, gp_a.data());
-  events->root_gradient(0, t, x, q.data(), &gt_b, gx_b, gp_b.data(), ws.get());
-  for (std::size_t k = 0; k < nps; ++k) EXPECT_EQ(gp_b[k], gp_a[f.free[k]]);
-  EXPECT_EQ(gp_b[2], -1.0);  // t - tdose
+  // Every root's dg/dp; the dose time's root, +-(t - tdose), has +-1 for tdose.
+  bool dose_root = false;
+  for (std::size_t i = 0; i < events->roots().size(); ++i) {
+    double gt_a, gt_b, gx_a[2], gx_b[2];
+    std::vector<double> gp_a(npf), gp_b(nps);
+    full_events->root_gradient(i, t, x, p.data(), &gt_a, gx_a, gp_a.data());
+    events->root_gradient(i, t, x, q.data(), &gt_b, gx_b, gp_b.data(), ws.get());
+    for (std::size_t k = 0; k < nps; ++k) EXPECT_EQ(gp_b[k], gp_a[f.free[k]]);
+    dose_root = dose_root || std::abs(gp_b[2]) == 1.0;  // g = +-(t - tdose)
+  }
+  EXPECT_TRUE(dose_root);
   // The assignment A + dose * c: dh/d(dose) = c = 1.7, held.
   double ht_a, ht_b, hx_a[2], hx_b[2], ha_v, hb_v;
   std::vector<double> hp_a(npf), hp_b(nps);
