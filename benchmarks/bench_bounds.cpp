@@ -22,6 +22,7 @@
 #include "odesens/expr_model.hpp"
 #include "odesens/odesens.hpp"
 #include "support/bounds_case_studies.hpp"
+#include "bench_flags.hpp"
 
 using namespace odesens;
 
@@ -96,6 +97,7 @@ std::string hull_text(const Result& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv, {{"--quick", false}}, "[--quick]");
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
 
   std::printf("### Table 3: anaerobic digester, FSA (state + sensitivity)\n\n");

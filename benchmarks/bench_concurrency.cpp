@@ -92,6 +92,7 @@ void small_products(benchmark::State& state) {
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   static odesens::Problem problem;
   try {
     problem = camkii_problem();

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -119,6 +120,8 @@ void overhead_row(std::size_t members, int repeats) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv, {{"--members", true}, {"--repeats", true}},
+                              "[--members N] [--repeats N]");
   std::size_t members = 200;
   int repeats = 5;
   for (int i = 1; i + 1 < argc; i += 2) {

@@ -19,6 +19,7 @@
 
 #include "ensemble/mpi_ensemble.hpp"
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -47,6 +48,8 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv, {{"--members", true}, {"--repeats", true}},
+                              "[--members N] [--repeats N]");
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int rank = 0, ranks = 1;

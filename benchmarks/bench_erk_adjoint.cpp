@@ -30,6 +30,7 @@
 #include "integrate/erk/erk_workspace.hpp"
 #include "integrate/erk/tableau.hpp"
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -138,11 +139,16 @@ double fd_seconds_median(const odesens::Problem& problem, int repeats, odesens::
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv,
+                              {{"--sizes", true}, {"--tols", true}, {"--repeats", true}},
+                              "[--sizes N,...] [--tols T,...] [--repeats N]");
   std::vector<double> sizes{2, 10, 30, 40}, tols{1e-4, 1e-6, 1e-8, 1e-10};
   int repeats = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--sizes")) sizes = parse_list(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--tols")) tols = parse_list(argv[i + 1]);
+    if (!std::strcmp(argv[i], "--sizes"))
+      sizes = parse_list(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--tols"))
+      tols = parse_list(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--repeats")) repeats = std::max(1, std::atoi(argv[i + 1]));
   }
   const Variant variants[] = {{"erk_adjoint cash_karp", "erk_adjoint", "cash_karp", false},

@@ -40,6 +40,7 @@
 #include "integrate/erk/erk_workspace.hpp"
 #include "integrate/erk/tableau.hpp"
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -360,11 +361,15 @@ void memory() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(
+      argc, argv, {{"--long", false}, {"--only", true}, {"--sizes", true}, {"--repeats", true}},
+      "[--long] [--only SECTION] [--sizes N,...] [--repeats N]");
   std::string only;
   bool long_run = false;
   std::vector<double> sizes{10, 55, 100, 200};
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--long")) long_run = true;
+    if (!std::strcmp(argv[i], "--long"))
+      long_run = true;
     else if (i + 1 < argc && !std::strcmp(argv[i], "--only")) only = argv[++i];
     else if (i + 1 < argc && !std::strcmp(argv[i], "--sizes")) sizes = parse_list(argv[++i]);
     else if (i + 1 < argc && !std::strcmp(argv[i], "--repeats")) g_repeats = std::max(1, std::atoi(argv[++i]));

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -113,6 +114,7 @@ void methods_table(int repeats) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv, {{"--repeats", true}}, "[--repeats N]");
   int repeats = 5;
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);

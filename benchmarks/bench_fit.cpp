@@ -29,6 +29,7 @@
 #include "odesens/fit.hpp"
 #include "odesens/odesens.hpp"
 #include "odesens/petab.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -75,6 +76,17 @@ struct Run {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(
+      argc, argv,
+      {{"--starts", true},
+       {"--problems", true},
+       {"--optimizers", true},
+       {"--threads", true},
+       {"--seed", true},
+       {"--max-seconds", true},
+       {"--details", false}},
+      "[--starts N] [--problems A,B,...] [--optimizers ID,...] [--threads T] [--seed S] "
+      "[--max-seconds S] [--details]");
   std::size_t starts = 10;
   unsigned threads = 0;
   std::uint64_t seed = 1;

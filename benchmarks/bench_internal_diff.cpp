@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -329,6 +330,9 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv,
+                              {{"--tols", true}, {"--repeats", true}, {"--cases", true}},
+                              "[--tols T,...] [--repeats N] [--cases NAME,...]");
   std::vector<double> tols_list = {1e-4, 1e-5, 1e-6, 1e-7};
   std::vector<std::string> case_names = {"C1", "C5"};
   int repeats = 7;

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -156,6 +157,8 @@ void print_row(const std::string& name, std::size_t nx, std::size_t np,
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv, {{"--sizes", true}, {"--budget", true}},
+                              "[--sizes N,...] [--budget SECONDS]");
   std::vector<int> sizes = {100, 300, 1000};
   double budget = 900.0;
   for (int i = 1; i + 1 < argc; i += 2) {

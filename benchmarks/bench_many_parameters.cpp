@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -90,11 +91,15 @@ std::vector<std::size_t> sizes_of(const char* list) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv,
+                              {{"--repeats", true}, {"--sizes", true}, {"--sbml", false}},
+                              "[--repeats N] [--sizes N,...] [--sbml]");
   int repeats = 3;
   bool sbml = false;
   std::vector<std::size_t> sizes = {1000, 4000, 16000};
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
+      repeats = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--sizes") && i + 1 < argc) sizes = sizes_of(argv[++i]);
     else if (!std::strcmp(argv[i], "--sbml")) sbml = true;
   }

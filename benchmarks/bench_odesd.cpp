@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -162,6 +163,17 @@ struct Stat {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv,
+                              {{"--ode", false},
+                               {"--sbml", false},
+                               {"--networks", true},
+                               {"--network-s-max", true},
+                               {"--network-tols", true},
+                               {"--tols", true},
+                               {"--repeats", true},
+                               {"--outputs", true}},
+                              "[--ode] [--sbml] [--networks N,...] [--network-s-max N] "
+                              "[--network-tols T,...] [--tols T,...] [--repeats N] [--outputs N]");
   bool ode = false, sbml = false;
   std::vector<std::string> networks;
   std::vector<double> tols = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10};

@@ -167,6 +167,7 @@ int main(int argc, char** argv) {
   }
   register_benchmarks();
   benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -23,6 +23,7 @@
 
 #include "odesens/odesens.hpp"
 #include "odesens/petab.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -90,11 +91,15 @@ std::vector<std::string> split(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv,
+                              {{"--repeats", true}, {"--problems", true}, {"--sessions", false}},
+                              "[--repeats N] [--problems A,B,...] [--sessions]");
   int repeats = 3;
   bool sessions = false;
   std::vector<std::string> problems(std::begin(kProblems), std::end(kProblems));
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
+      repeats = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--problems") && i + 1 < argc) problems = split(argv[++i]);
     else if (!std::strcmp(argv[i], "--sessions")) sessions = true;
   }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -109,6 +110,8 @@ bool selected(const std::string& name, const char* filter) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv, {{"--solves", true}, {"--cases", true}},
+                              "[--solves N] [--cases FILTER]");
   int solves = 10000;
   const char* filter = nullptr;
   for (int i = 1; i + 1 < argc; i += 2) {

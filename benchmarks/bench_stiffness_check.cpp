@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "odesens/odesens.hpp"
+#include "bench_flags.hpp"
 
 namespace {
 
@@ -114,6 +115,7 @@ void stiff() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  odesens::bench::check_flags(argc, argv, {{"--repeats", true}}, "[--repeats N]");
   int repeats = 15;
   for (int i = 1; i + 1 < argc; ++i)
     if (std::strcmp(argv[i], "--repeats") == 0) repeats = std::max(1, std::atoi(argv[i + 1]));
