@@ -1,5 +1,5 @@
 """PEtab problems from Python: the estimated parameters, evaluations, and
-SciPy's L-BFGS-B on nllh_and_gradient back to the benchmark's reference
+SciPy's L-BFGS-B on objective_and_gradient back to the benchmark's reference
 value from perturbed starts."""
 
 import numpy
@@ -96,6 +96,15 @@ def test_lbfgsb_from_a_perturbed_start_reaches_the_reference(boehm, seed):
     rng = numpy.random.default_rng(seed)
     x0 = numpy.clip(boehm.nominal + rng.uniform(-0.1, 0.1, 9), boehm.lower, boehm.upper)
     assert boehm.objective(x0) > BOEHM_REFERENCE_NLLH + 1.0
-    fit = scipy.optimize.minimize(boehm.nllh_and_gradient, x0, jac=True, method="L-BFGS-B",
+    fit = scipy.optimize.minimize(boehm.objective_and_gradient, x0, jac=True, method="L-BFGS-B",
                                   bounds=boehm.bounds)
     assert fit.fun <= BOEHM_REFERENCE_NLLH + 1e-3, fit
+
+
+def test_nllh_and_gradient_is_the_deprecated_name_of_objective_and_gradient(boehm):
+    x = boehm.nominal
+    with pytest.warns(DeprecationWarning, match="objective_and_gradient"):
+        value, gradient = boehm.nllh_and_gradient(x)
+    expected_value, expected_gradient = boehm.objective_and_gradient(x)
+    assert value == expected_value
+    numpy.testing.assert_array_equal(gradient, expected_gradient)

@@ -54,8 +54,8 @@ def test_a_petab_problem_round_trips(tmp_path):
                        "Boehm_JProteomeRes2014.yaml")
     problem = odesens.petab.Problem(yaml, rtol=1e-9)
     x = problem.nominal + 0.01
-    nllh, grad = problem.nllh_and_gradient(x)
-    there = in_subprocess(problem, f"thing.nllh_and_gradient({x.tolist()!r})", tmp_path)
+    nllh, grad = problem.objective_and_gradient(x)
+    there = in_subprocess(problem, f"thing.objective_and_gradient({x.tolist()!r})", tmp_path)
     assert nllh == there[0] and numpy.array_equal(grad, there[1])
 
 

@@ -3,14 +3,14 @@
     import scipy.optimize
     from odesens import petab
     problem = petab.Problem("Boehm_JProteomeRes2014.yaml")
-    fit = scipy.optimize.minimize(problem.nllh_and_gradient, problem.nominal, jac=True,
-                                  method="L-BFGS-B", bounds=problem.bounds)
+    fit = scipy.optimize.minimize(problem.objective_and_gradient, problem.nominal,
+                                  jac=True, method="L-BFGS-B", bounds=problem.bounds)
 
 The estimated parameters are on their PEtab scales (lin, log, log10), in
 the order of ``parameter_ids``; the gradient and the FIM are in those
 scaled parameters. With priors in the problem, the objective is the
 negative log-posterior ``nlpost`` (``nllh`` without priors), which is what
-:meth:`Problem.objective` and :meth:`Problem.nllh_and_gradient` return.
+:meth:`Problem.objective` and :meth:`Problem.objective_and_gradient` return.
 """
 
 import warnings
@@ -137,10 +137,19 @@ class Problem:
         """The gradient of :meth:`objective` at x (an ndarray)."""
         return self._cached(x, True).gradient
 
-    def nllh_and_gradient(self, x):
-        """(objective, gradient) at x, for ``minimize(..., jac=True)``."""
+    def objective_and_gradient(self, x):
+        """(objective, gradient) at x from one solve, for ``minimize(..., jac=True)``:
+        nlpost and its gradient (nllh's where the problem has no priors)."""
         e = self._cached(x, True)
         return e.nlpost, e.gradient
+
+    def nllh_and_gradient(self, x):
+        """Deprecated: :meth:`objective_and_gradient`, whose value it returns.
+        Its name says nllh, but with priors the value is nlpost."""
+        warnings.warn("Problem.nllh_and_gradient returns nlpost (nllh with the priors' terms), "
+                      "not nllh; call Problem.objective_and_gradient",
+                      DeprecationWarning, stacklevel=2)
+        return self.objective_and_gradient(x)
 
     def measurements(self):
         """The measurement table in the evaluation's order: a dict of
