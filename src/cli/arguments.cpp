@@ -81,6 +81,16 @@ void add_value_flag(CLI::App& command, const std::string& flag, std::string& tar
   add_flag(command, flag, [&target](const std::string& v) { target = v; });
 }
 
+unsigned parse_threads(const std::string& text, bool zero_is_one_per_core) {
+  const double v = parse_number(text, "--threads");
+  const double lowest = zero_is_one_per_core ? 0.0 : 1.0;
+  if (!(v >= lowest && v <= max_threads) || v != std::floor(v))
+    throw UsageError{"--threads needs a whole number from " +
+                     std::string(zero_is_one_per_core ? "0 (one per core)" : "1") + " to " +
+                     std::to_string(max_threads) + ", got '" + text + "'"};
+  return static_cast<unsigned>(v);
+}
+
 // strtod rather than CLI11's conversion, which reads a long double and rounds
 // it again to double.
 double parse_number(const std::string& text, const std::string& what) {
@@ -176,13 +186,8 @@ void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
       ->trigger_on_parse();
   if (kind == SolveCommand::ensemble) {
     add_flag(command, "--params", [&run](const std::string& v) { run.params_file = v; });
-    add_flag(command, "--threads", [&run](const std::string& text) {
-      const double v = parse_number(text, "--threads");
-      if (v < 1 || v > max_threads || v != std::floor(v))
-        throw UsageError{"--threads needs an integer from 1 to " + std::to_string(max_threads) +
-                         ", got '" + text + "'"};
-      run.threads = static_cast<unsigned>(v);
-    });
+    add_flag(command, "--threads",
+             [&run](const std::string& text) { run.threads = parse_threads(text, false); });
     return;
   }
   add_flag(command, "--param",

@@ -58,6 +58,10 @@ enum class SolveCommand { run, compare, ensemble };
 // The most worker threads of `ensemble --threads`.
 inline constexpr unsigned max_threads = 1024;
 
+// --threads: a whole number up to max_threads, from 0 (one per core) where
+// the command takes 0, else from 1; UsageError otherwise.
+unsigned parse_threads(const std::string& text, bool zero_is_one_per_core);
+
 // Declares MODEL and the flags of `command` on it (and --help), parsed into `run`. Each
 // occurrence of a flag is checked as it is read (UsageError on a malformed
 // value); a repeated flag overrides, except --param, --option, --observe,

@@ -231,7 +231,7 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
     {"--option KEY=VALUE", "a method option (repeatable; odesens options ID lists them)"},
     {"--gradient", "the gradient of nllh (nlpost with priors) in the scaled parameters"},
     {"--fim", "the Fisher information matrix"},
-    {"--threads N", "experiments solved at once (0: one per core; default 1)"},
+    {"--threads N", "experiments solved at once, 0 (one per core) to 1024 (default 1)"},
     {"--simulations FILE.tsv", "write the PEtab simulation table"},
     {"--format text|json|h5",
      "output format (default text); h5 needs --out: the values, gradient, FIM and every "
@@ -250,7 +250,7 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--resample-failed N",
      "a start whose point cannot be simulated runs from a point drawn uniformly in the scaled "
      "box instead, up to N times (default 0: it fails there)"},
-    {"--threads T", "starts run at once (0: one per core; default 1)"},
+    {"--threads T", "starts run at once, 0 (one per core) to 1024 (default 1)"},
     {"--optimizer ID",
      "auto (default: ceres_lm, or nlopt_lbfgs without a least-squares form), ceres_lm "
      "(Levenberg-Marquardt on the residuals), nlopt_lbfgs (L-BFGS on nlpost)"},
@@ -276,7 +276,7 @@ const std::pair<const char*, const char*> kProfileFlags[] = {
     {"--parameters ID,...|all", "the estimated parameters to profile (default all)"},
     {"--confidence C", "confidence level of the intervals (default 0.95: threshold 1.92)"},
     {"--max-points N", "points a side at most (default 50; reaching it leaves the side open)"},
-    {"--threads T", "sides traced at once (0: one per core; default 1)"},
+    {"--threads T", "sides traced at once, 0 (one per core) to 1024 (default 1)"},
     {"--optimizer ID", "the re-optimizations' optimizer, as for odesens fit (default auto)"},
     {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},

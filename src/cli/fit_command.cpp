@@ -140,9 +140,8 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
   command.add_flag("-h,--help", a.help);
   command.add_option_function<std::string>(
       "--starts", [&a](const std::string& v) { a.starts = whole_number(v, "--starts", 1); });
-  command.add_option_function<std::string>("--threads", [&a](const std::string& v) {
-    a.threads = static_cast<unsigned>(std::min<long long>(whole_number(v, "--threads", 0), max_threads));
-  });
+  command.add_option_function<std::string>(
+      "--threads", [&a](const std::string& v) { a.threads = parse_threads(v, true); });
   command.add_option("--optimizer", a.optimizer)
       ->check(CLI::IsMember({"auto", "ceres_lm", "nlopt_lbfgs"}));
   command.add_option_function<std::string>("--seed", [&a](const std::string& v) {

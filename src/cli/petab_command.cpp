@@ -98,13 +98,8 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
            [&a](const std::string& v) { a.options.push_back(split_assignment(v, "--option")); });
   command.add_flag("--gradient", a.gradient);
   command.add_flag("--fim", a.fim);
-  command.add_option_function<std::string>("--threads", [&a](const std::string& v) {
-    const double n = parse_number(v, "--threads");
-    if (n < 0 || n > max_threads || n != static_cast<unsigned>(n))
-      throw UsageError{"--threads needs a whole number from 0 (one per core) to " +
-                       std::to_string(max_threads) + ", got '" + v + "'"};
-    a.threads = static_cast<unsigned>(n);
-  });
+  command.add_option_function<std::string>(
+      "--threads", [&a](const std::string& v) { a.threads = parse_threads(v, true); });
   add_value_flag(command, "--simulations", a.simulations);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json", "h5"}));
   add_value_flag(command, "--out", a.out);

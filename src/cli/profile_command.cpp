@@ -126,12 +126,8 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
       throw UsageError{"--max-points needs a whole number from 1 to 1e6, got '" + v + "'"};
     a.max_points = static_cast<long long>(n);
   });
-  command.add_option_function<std::string>("--threads", [&a](const std::string& v) {
-    const double n = parse_number(v, "--threads");
-    if (n < 0 || n != std::floor(n))
-      throw UsageError{"--threads needs a whole number >= 0, got '" + v + "'"};
-    a.threads = static_cast<unsigned>(std::min<double>(n, max_threads));
-  });
+  command.add_option_function<std::string>(
+      "--threads", [&a](const std::string& v) { a.threads = parse_threads(v, true); });
   command.add_option("--optimizer", a.optimizer)
       ->check(CLI::IsMember({"auto", "ceres_lm", "nlopt_lbfgs"}));
   add_simulation_flags(command, a.method, a.rtol, a.atol);

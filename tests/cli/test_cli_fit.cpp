@@ -234,3 +234,36 @@ TEST(CliFit, EmptyPathsHugeStartCountsAndUnwritableOutputsAreRefusedAtOnce) {
 }
 
 }  // namespace
+
+namespace {
+
+// --threads means the same range to petab, fit and profile: 0 (one per
+// core) to 1024, and anything else is refused with that range (fit and
+// profile cut larger counts to 1024 silently before).
+TEST(CliThreads, EveryEstimationCommandTakesTheSameRange) {
+  odesens::test::SyntheticProblem p;
+  for (const std::string command : {"petab ", "fit ", "profile "}) {
+    const std::string base =
+        command + p.yaml() + (command == "fit " ? " --starts 1" : "") +
+        (command == "profile " ? " --parameters k1 --max-points 2" : "");
+    for (const char* bad : {"1025", "-1", "2.5", "1e9"}) {
+      const ToolRun r = run_tool(base + " --threads " + bad);
+      EXPECT_EQ(r.status, 2) << command << bad << ": " << r.err;
+      EXPECT_NE(r.err.find("--threads needs a whole number from 0 (one per core) to 1024"),
+                std::string::npos)
+          << command << bad << ": " << r.err;
+    }
+    const ToolRun text = run_tool(base + " --threads x");
+    EXPECT_EQ(text.status, 2) << text.err;
+    EXPECT_NE(text.err.find("--threads: 'x' is not a finite number"), std::string::npos) << text.err;
+    const ToolRun ok = run_tool(base + " --threads 0");
+    EXPECT_EQ(ok.status, 0) << command << ok.err;
+  }
+  // ensemble: from 1 (each member's solve is one thread's).
+  const ToolRun r = run_tool("ensemble builtin:chua --method cvodes_fsa --threads 0");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--threads needs a whole number from 1 to 1024, got '0'"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace
