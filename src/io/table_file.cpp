@@ -83,7 +83,7 @@ bool skipped(const std::string& line) {
 
 enum class Cell { number, empty, not_a_number, out_of_range };
 
-// A cell's value: any number strtod reads whole, NaN and Inf included
+// A cell's value: any decimal number strtod reads whole, NaN and Inf included
 // (that member then fails with its own status), but not a finite number
 // too large for a double, nor one too small to be told from 0 (1e-400
 // would silently become 0; the .ode parser refuses both too).
@@ -93,6 +93,11 @@ Cell read_cell(const std::string& cell, double& value) {
   char* end = nullptr;
   value = std::strtod(cell.c_str(), &end);
   if (end != cell.c_str() + cell.size()) return Cell::not_a_number;
+  // strtod also reads hexadecimal (0x10) and skips leading spaces: decimal
+  // only, as the command line and the PEtab tables read numbers.
+  if (cell.find_first_of("xX") != std::string::npos ||
+      std::isspace(static_cast<unsigned char>(cell[0])))
+    return Cell::not_a_number;
   const bool underflow = errno == ERANGE && value == 0.0;
   return errno == ERANGE && (std::isinf(value) || underflow) ? Cell::out_of_range : Cell::number;
 }

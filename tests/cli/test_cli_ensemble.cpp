@@ -775,6 +775,10 @@ TEST(CliEnsembleParams, NonNumericCellNamesLineAndColumn) {
   expect_params_error("sets.tsv", "p1\tp2\n7\t\n", "sets.tsv:2: column 2 (p2) is empty");
   expect_params_error("sets.csv", "p1,p2\n7,1e999\n",
                       "sets.csv:2: column 2 (p2): '1e999' is out of the range of doubles");
+  // Decimal only: strtod's hexadecimal numbers are refused, as on the command line.
+  expect_params_error("sets.csv", "p1,p2\n7,0x10\n", "sets.csv:2: column 2 (p2): '0x10' is not a number");
+  expect_params_error("sets.csv", "p1,p2\n0X1p3,15\n",
+                      "sets.csv:2: column 1 (p1): '0X1p3' is not a number");
 }
 
 TEST(CliEnsembleParams, UnknownParameterIsNamed) {
