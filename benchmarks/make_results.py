@@ -943,6 +943,15 @@ basin is narrow in a box of 8 decades per parameter: fewer than 1 start in 100 l
 it. That is the problem's landscape, not a failure of the fits; how many starts reach it
 is still not measured (the published analyses of this problem ran thousands).
 
+- 2026-12-01, `build/bin/odesens fit Elowitz_Nature2000.yaml --starts 400 --seed 7
+  --threads 2` (stopped with Ctrl-C after 329 starts, 49 min wall, 91 CPU min): best
+  nllh −48.05, the second −45.84, then 20 starts between −25 and −23; the reference
+  −63.20 is not reached by 329 starts either. 38 start points could not be simulated.
+  The cost per start is uneven: the median start took 1.4 s, but at some points one
+  evaluation takes 5–16 s (the oscillator's period shrinks by orders of magnitude), and one
+  start ran 43 minutes (22 iterations) until the Ctrl-C stopped it at its next iteration.
+  `--max-seconds-per-start` bounds such starts (docs/fit.md).
+
 Crauste, measured the same way (`build/bin/odesens fit Crauste_CellSystems2017.yaml
 --threads 2 ...`, one run each, two fits at once on the 2 cores):
 
