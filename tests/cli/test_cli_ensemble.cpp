@@ -854,7 +854,7 @@ TEST(CliEnsemble, FlagsAreChecked) {
   EXPECT_NE(e.err.find("ensemble: --out FILE.h5 is required"), std::string::npos) << e.err;
   e = with({"--params", dir / "sets.csv", "--out", dir / "o.h5", "--threads", "0"});
   EXPECT_EQ(e.status, 2);
-  EXPECT_NE(e.err.find("--threads needs an integer from 1 to 1024, got '0'"), std::string::npos);
+  EXPECT_NE(e.err.find("--threads needs a whole number from 1 to 1024, got '0'"), std::string::npos);
   e = with({"--params", dir / "sets.csv", "--out", dir / "o.h5", "--rtol", "2"});
   EXPECT_EQ(e.status, 2);
   EXPECT_NE(e.err.find("rtol must be in (0, 1)"), std::string::npos) << e.err;
