@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <functional>
 
+#include "core/number_text.hpp"
 #include "odesens/problem.hpp"
 
 namespace odesens::cli {
@@ -102,11 +103,7 @@ double parse_number(const std::string& text, const std::string& what) {
   // number like any other (files accept it); overflow and an underflow to
   // 0 are refused.
   const bool underflow = errno == ERANGE && v == 0.0;
-  // strtod also reads hexadecimal (0x10) and skips leading spaces: decimal
-  // only, as the PEtab tables (--at, --from) read their numbers.
-  const bool hex_or_space = text.find_first_of("xX") != std::string::npos ||
-                            std::isspace(static_cast<unsigned char>(text[0]));
-  if (*end != '\0' || hex_or_space || (!std::isfinite(v) && !underflow))
+  if (*end != '\0' || !decimal_number_text(text) || (!std::isfinite(v) && !underflow))
     throw UsageError{what + ": '" + text + "' is not a finite number"};
   if (underflow)
     throw UsageError{what + ": '" + text + "' is below the smallest double (it would read as 0)"};

@@ -1,5 +1,6 @@
 #include "core/number_text.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,11 @@ std::string rounded_number_text(double v, int digits) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
   return buffer;
+}
+
+bool decimal_number_text(const std::string& text) {
+  return text.find_first_of("xX") == std::string::npos &&
+         !(!text.empty() && std::isspace(static_cast<unsigned char>(text[0])));
 }
 
 }  // namespace odesens

@@ -12,4 +12,10 @@ std::string number_text(double v);
 // further digits mean nothing.
 std::string rounded_number_text(double v, int digits = 3);
 
+// False for text strtod would read but that is no decimal number: a
+// hexadecimal one (0x10, 0X1p3) or one after leading white space. The
+// command line and the numeric tables take decimal numbers only, as the
+// PEtab tables do.
+bool decimal_number_text(const std::string& text);
+
 }  // namespace odesens

@@ -334,7 +334,8 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
       initial_values(sim, solved, out);
     } else if (!e.times.empty()) {
       sim.output_times = e.times;
-      const std::string method = sensitivities && !adjoint ? forward_method(options) : options.method;
+      const std::string method =
+          sensitivities && !adjoint ? forward_method(options) : options.method;
       Problem run = sim;
       if (method != options.method) run.options = Options();  // options of another method
       // The likelihood's gradient needs no S(T): an adjoint method's default

@@ -45,7 +45,8 @@ PriorTerm prior_term(const Prior& prior, const Variable& u) {
   const double a = prior.a, b = prior.b;
   // The log-distributions' density is 0 at p <= 0 (log p is -inf or NaN
   // there): outside the support, as a uniform prior outside its interval.
-  const bool log_density = prior.type == PriorType::log_normal || prior.type == PriorType::log_laplace;
+  const bool log_density =
+      prior.type == PriorType::log_normal || prior.type == PriorType::log_laplace;
   if (log_density && !(u.v > -std::numeric_limits<double>::infinity())) {
     t.value = std::numeric_limits<double>::infinity();
     return t;

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "core/file_kind.hpp"
+#include "core/number_text.hpp"
 #include "core/quoted_text.hpp"
 #include "io/line_reader.hpp"
 #include "odesens/status.hpp"
@@ -93,11 +94,7 @@ Cell read_cell(const std::string& cell, double& value) {
   char* end = nullptr;
   value = std::strtod(cell.c_str(), &end);
   if (end != cell.c_str() + cell.size()) return Cell::not_a_number;
-  // strtod also reads hexadecimal (0x10) and skips leading spaces: decimal
-  // only, as the command line and the PEtab tables read numbers.
-  if (cell.find_first_of("xX") != std::string::npos ||
-      std::isspace(static_cast<unsigned char>(cell[0])))
-    return Cell::not_a_number;
+  if (!decimal_number_text(cell)) return Cell::not_a_number;
   const bool underflow = errno == ERANGE && value == 0.0;
   return errno == ERANGE && (std::isinf(value) || underflow) ? Cell::out_of_range : Cell::number;
 }

@@ -776,7 +776,8 @@ TEST(CliEnsembleParams, NonNumericCellNamesLineAndColumn) {
   expect_params_error("sets.csv", "p1,p2\n7,1e999\n",
                       "sets.csv:2: column 2 (p2): '1e999' is out of the range of doubles");
   // Decimal only: strtod's hexadecimal numbers are refused, as on the command line.
-  expect_params_error("sets.csv", "p1,p2\n7,0x10\n", "sets.csv:2: column 2 (p2): '0x10' is not a number");
+  expect_params_error("sets.csv", "p1,p2\n7,0x10\n",
+                      "sets.csv:2: column 2 (p2): '0x10' is not a number");
   expect_params_error("sets.csv", "p1,p2\n0X1p3,15\n",
                       "sets.csv:2: column 1 (p1): '0X1p3' is not a number");
 }
@@ -854,7 +855,8 @@ TEST(CliEnsemble, FlagsAreChecked) {
   EXPECT_NE(e.err.find("ensemble: --out FILE.h5 is required"), std::string::npos) << e.err;
   e = with({"--params", dir / "sets.csv", "--out", dir / "o.h5", "--threads", "0"});
   EXPECT_EQ(e.status, 2);
-  EXPECT_NE(e.err.find("--threads needs a whole number from 1 to 1024, got '0'"), std::string::npos);
+  EXPECT_NE(e.err.find("--threads needs a whole number from 1 to 1024, got '0'"),
+            std::string::npos);
   e = with({"--params", dir / "sets.csv", "--out", dir / "o.h5", "--rtol", "2"});
   EXPECT_EQ(e.status, 2);
   EXPECT_NE(e.err.find("rtol must be in (0, 1)"), std::string::npos) << e.err;

@@ -255,7 +255,8 @@ TEST(CliThreads, EveryEstimationCommandTakesTheSameRange) {
     }
     const ToolRun text = run_tool(base + " --threads x");
     EXPECT_EQ(text.status, 2) << text.err;
-    EXPECT_NE(text.err.find("--threads: 'x' is not a finite number"), std::string::npos) << text.err;
+    EXPECT_NE(text.err.find("--threads: 'x' is not a finite number"), std::string::npos)
+        << text.err;
     const ToolRun ok = run_tool(base + " --threads 0");
     EXPECT_EQ(ok.status, 0) << command << ok.err;
   }

@@ -69,8 +69,8 @@ class SyntheticProblem {
     p.precision(17);
     p << "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
          "objectivePriorType\tobjectivePriorParameters\n";
-    p << "k1\tlog10\t" << o.k1_lower << "\t" << o.k1_upper << "\t" << o.k1_nominal << "\t" << (o.k1_estimated ? 1 : 0) << "\t"
-      << prior(o.k1_prior) << "\n";
+    p << "k1\tlog10\t" << o.k1_lower << "\t" << o.k1_upper << "\t" << o.k1_nominal << "\t"
+      << (o.k1_estimated ? 1 : 0) << "\t" << prior(o.k1_prior) << "\n";
     p << "scale\tlin\t0.1\t10\t" << o.scale_nominal << "\t1\t" << prior(o.scale_prior) << "\n";
     if (o.second_scale) p << "scale2\tlin\t0.1\t10\t1\t1\t\t\n";
     p << "sd\tlog10\t1e-3\t10\t" << o.sd << "\t" << (o.sd_estimated ? 1 : 0) << "\t\t\n";
