@@ -894,7 +894,13 @@ starts (`--seed 2`, one run each) ceres_lm reached the reference from 8 starts i
 CPU s at atol 1e-8 and from 4 in 42.7 CPU s at 1e-10 (1.56 times the iterations: a
 less noisy objective stops the relative-change rule later; 1.24 times the time of an
 evaluation). Which basin a start ends in changes with the tolerances; 4 against 8 of 40
-is within what chance gives, the CPU time per start is not."""
+is within what chance gives, the CPU time per start is not.
+
+Not rerun since 2026-12-01, when PEtab solves stopped computing S for the parameters no
+estimated one sets (docs/petab.md): the table above predates it. One measurement of the
+change (`odesens fit Bruno_JExpBot2016.yaml --starts 6 --seed 3 --threads 1`, one run
+each): 30.2 s before, 13.4 s after (Bruno's S has 13 columns instead of 30); 3 and 2 of
+the 6 starts reached the reference, which is within chance."""
 
 
 # Measured before bench_fit existed, with more starts than its run takes
