@@ -49,11 +49,7 @@ int odesens_petab_fit(const odesens_petab* petab, const odesens_fit_options* opt
     const FitOptions fit_options = options ? fit_options_state(options).fit : FitOptions{};
     // fit() lets every start fail on its own; a C caller is better served
     // by one refusal naming the cause than by N failed starts.
-    if (fit_options.optimizer.optimizer == "ceres_lm" &&
-        !problem.problem->has_least_squares_form())
-      throw Error(Status::unsupported,
-                  "ceres_lm needs the least-squares form, which this problem lacks (Laplace "
-                  "noise); nlopt_lbfgs or auto takes it");
+    require_optimizer_suits(*problem.problem, fit_options.optimizer.optimizer);
     auto state = std::make_unique<FitResultState>();
     state->problem = problem.problem;
     state->fit = fit(*problem.problem, fit_options, {},

@@ -1,6 +1,7 @@
 // odesens_fit_options_*: the settings of fits and profiles through the C
 // ABI. Each setter checks its value at once, so that a wrong one is
 // reported by the call that gave it rather than by a fit much later.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -49,9 +50,10 @@ int odesens_fit_options_set_optimizer(odesens_fit_options* options, const char* 
   return guarded(options, __func__, [&] {
     FitOptionsState& state = fit_options_state(options);
     const std::string id = optimizer && *optimizer ? optimizer : "auto";
-    if (id != "auto" && id != "ceres_lm" && id != "nlopt_lbfgs")
-      throw Error(Status::invalid_argument, "unknown optimizer '" + id +
-                                                "' (auto, ceres_lm or nlopt_lbfgs)");
+    const std::vector<std::string>& ids = optimizer_ids();
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+      throw Error(Status::invalid_argument,
+                  "unknown optimizer '" + id + "' (" + optimizer_id_list() + ")");
     state.fit.optimizer.optimizer = id;
   });
 }

@@ -78,10 +78,7 @@ int odesens_petab_profile(const odesens_petab* petab, const odesens_fit_options*
       o.max_points = settings.profile_max_points;
     }
     // As odesens_petab_fit: one refusal rather than sides that all fail.
-    if (o.optimizer.optimizer == "ceres_lm" && !problem.problem->has_least_squares_form())
-      throw Error(Status::unsupported,
-                  "ceres_lm needs the least-squares form, which this problem lacks (Laplace "
-                  "noise); nlopt_lbfgs or auto takes it");
+    require_optimizer_suits(*problem.problem, o.optimizer.optimizer);
     auto state = std::make_unique<ProfileResultState>();
     state->problem = problem.problem;
     state->confidence = confidence;

@@ -726,12 +726,14 @@ ODESENS_API int odesens_petab_warning(const odesens_petab* petab, int64_t index,
  * profiles, of any problem. */
 ODESENS_API int odesens_fit_options_create(odesens_fit_options** out);
 ODESENS_API void odesens_fit_options_free(odesens_fit_options* options);
-/* The local optimizer: "auto" (ceres_lm when the problem has the
+/* The local optimizer: "auto" (ceres_lm_lbfgs when the problem has the
  * least-squares form, nlopt_lbfgs otherwise), "ceres_lm" (Ceres'
  * Levenberg-Marquardt on the residuals; a problem without least-squares
- * form, e.g. Laplace noise, is then ODESENS_ERR_UNSUPPORTED when fitted)
- * or "nlopt_lbfgs" (NLopt's L-BFGS on nlpost); NULL or "" is "auto".
- * Another name: ODESENS_ERR_INVALID_ARGUMENT naming the three. */
+ * form, e.g. Laplace noise, is then ODESENS_ERR_UNSUPPORTED when fitted),
+ * "ceres_lm_lbfgs" (ceres_lm, then nlopt_lbfgs from where it stopped short
+ * of a stationary point; the same refusal) or "nlopt_lbfgs" (NLopt's L-BFGS
+ * on nlpost); NULL or "" is "auto". Another name:
+ * ODESENS_ERR_INVALID_ARGUMENT naming the four. */
 ODESENS_API int odesens_fit_options_set_optimizer(odesens_fit_options* options,
                                                   const char* optimizer);
 /* The number of starts drawn (a Latin hypercube in the box of the
@@ -761,7 +763,7 @@ ODESENS_API int odesens_fit_options_set_start_points(odesens_fit_options* option
 ODESENS_API int odesens_fit_options_set_threads(odesens_fit_options* options, int64_t threads);
 /* The stopping rules of one local optimization (a start, or a point of a
  * profile): iterations from 1 to INT64_MAX (ceres_lm: its steps; nlopt_lbfgs:
- * its evaluations), and wall-clock seconds of one start, finite and >= 0
+ * its evaluations; ceres_lm_lbfgs: L-BFGS has what LM left), and wall-clock seconds of one start, finite and >= 0
  * (0: no limit; NaN or Inf: ODESENS_ERR_NOT_FINITE). */
 ODESENS_API int odesens_fit_options_set_max_iterations(odesens_fit_options* options,
                                                        int64_t max_iterations);

@@ -16,8 +16,10 @@
 //   nlopt_lbfgs  NLopt's L-BFGS (LD_LBFGS) on nlpost and its gradient, with
 //                box bounds: for objectives with no least-squares form
 //                (Laplace noise).
-//   auto         ceres_lm when the problem has the least-squares form, else
-//                nlopt_lbfgs.
+//   ceres_lm_lbfgs  ceres_lm, then nlopt_lbfgs from its end point where LM
+//                stopped short of a stationary point (docs/fit.md).
+//   auto         ceres_lm_lbfgs when the problem has the least-squares
+//                form, else nlopt_lbfgs.
 // A simulation that fails inside a start is a rejected step (the optimizer
 // tries a shorter one), never the end of the fit; a start whose first point
 // cannot be simulated ends with that error as its exit reason.
@@ -38,9 +40,10 @@ namespace odesens {
 // One local optimization's settings and stopping rules (docs/fit.md). A
 // start ends at the first rule met.
 struct OptimizerOptions {
-  std::string optimizer = "auto";  // auto | ceres_lm | nlopt_lbfgs
+  std::string optimizer = "auto";  // optimizer_ids()
   // Iterations: ceres_lm's accepted and rejected steps; nlopt_lbfgs's
-  // objective evaluations (NLopt counts no iterations).
+  // objective evaluations (NLopt counts no iterations); ceres_lm_lbfgs's
+  // L-BFGS has what its LM left.
   std::int64_t max_iterations = 1000;
   // Wall time of one start; 0: no limit.
   double max_seconds = 0.0;
@@ -61,6 +64,15 @@ struct OptimizerOptions {
 // The checks of options: Error(invalid_argument) naming the field.
 void check_optimizer_options(const OptimizerOptions& options);
 
+// The optimizer ids, "auto" first, and the same as text ("auto, ceres_lm,
+// ... or nlopt_lbfgs").
+const std::vector<std::string>& optimizer_ids();
+std::string optimizer_id_list();
+
+// Error(unsupported) when `optimizer` needs the least-squares form
+// (ceres_lm, ceres_lm_lbfgs) and the problem lacks it (Laplace noise).
+void require_optimizer_suits(const PetabProblem& problem, const std::string& optimizer);
+
 // One local optimization. Points are on the parameters' scales, in
 // PetabProblem::parameter_ids() order.
 struct StartResult {
@@ -79,8 +91,9 @@ struct StartResult {
 // A local optimization of problem from x0 (inside the box), with the
 // parameters whose `fixed` entry is true held at their x0 values (fixed
 // empty: none; profiles fix one at a time). Error(invalid_argument) for a
-// wrong size, an x0 outside the box, an unknown optimizer or ceres_lm on a
-// problem without least-squares form; a failed simulation ends or shapes
+// wrong size, an x0 outside the box or an unknown optimizer;
+// Error(unsupported) for one that needs the least-squares form on a
+// problem without it; a failed simulation ends or shapes
 // the start, it is not thrown. `stop`, when given and set, ends the start
 // at its next iteration (exit reason "stopped").
 StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,

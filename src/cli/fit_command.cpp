@@ -143,7 +143,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
   command.add_option_function<std::string>(
       "--threads", [&a](const std::string& v) { a.threads = parse_threads(v, true); });
   command.add_option("--optimizer", a.optimizer)
-      ->check(CLI::IsMember({"auto", "ceres_lm", "nlopt_lbfgs"}));
+      ->check(CLI::IsMember(optimizer_ids()));
   command.add_option_function<std::string>("--seed", [&a](const std::string& v) {
     a.seed = static_cast<std::uint64_t>(whole_number(v, "--seed", 0));
   });

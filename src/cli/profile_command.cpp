@@ -14,6 +14,7 @@
 #include "cli/interrupt.hpp"
 #include "fit/fit_plots.hpp"
 #include "io/format_double.hpp"
+#include "odesens/fit.hpp"
 #include "io/json_values.hpp"
 #include "io/output_file.hpp"
 #include "odesens/profile.hpp"
@@ -129,7 +130,7 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
   command.add_option_function<std::string>(
       "--threads", [&a](const std::string& v) { a.threads = parse_threads(v, true); });
   command.add_option("--optimizer", a.optimizer)
-      ->check(CLI::IsMember({"auto", "ceres_lm", "nlopt_lbfgs"}));
+      ->check(CLI::IsMember(optimizer_ids()));
   add_simulation_flags(command, a.method, a.rtol, a.atol);
   add_value_flag(command, "--out", a.out);
   add_value_flag(command, "--plot", a.plot);

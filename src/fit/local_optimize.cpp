@@ -1,5 +1,6 @@
 // One local optimization (fit.hpp): checks, the optimizer's run, and the
 // final evaluation at the point it ends on.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -67,9 +68,24 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
 
 }  // namespace
 
+const std::vector<std::string>& optimizer_ids() {
+  static const std::vector<std::string> ids = {"auto", "ceres_lm", "ceres_lm_lbfgs",
+                                               "nlopt_lbfgs"};
+  return ids;
+}
+
+std::string optimizer_id_list() {
+  const std::vector<std::string>& ids = optimizer_ids();
+  std::string list;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == ids.size() ? " or " : ", ") + ids[i];
+  return list;
+}
+
 void check_optimizer_options(const OptimizerOptions& o) {
-  if (o.optimizer != "auto" && o.optimizer != "ceres_lm" && o.optimizer != "nlopt_lbfgs")
-    refuse_fit("unknown optimizer '" + o.optimizer + "' (auto, ceres_lm, nlopt_lbfgs)");
+  const std::vector<std::string>& ids = optimizer_ids();
+  if (std::find(ids.begin(), ids.end(), o.optimizer) == ids.end())
+    refuse_fit("unknown optimizer '" + o.optimizer + "' (" + optimizer_id_list() + ")");
   if (o.max_iterations < 1) refuse_fit("max_iterations must be at least 1");
   if (!(o.max_seconds >= 0) || !std::isfinite(o.max_seconds))
     refuse_fit("max_seconds must be finite and >= 0 (0: no limit)");
@@ -80,9 +96,17 @@ void check_optimizer_options(const OptimizerOptions& o) {
   check_petab_method(o.evaluation.method);
 }
 
+void require_optimizer_suits(const PetabProblem& problem, const std::string& optimizer) {
+  if ((optimizer == "ceres_lm" || optimizer == "ceres_lm_lbfgs") &&
+      !problem.has_least_squares_form())
+    throw Error(Status::unsupported,
+                "fit: " + optimizer + " needs the least-squares form, which this problem lacks "
+                "(Laplace noise); nlopt_lbfgs or auto takes it");
+}
+
 std::string resolve_optimizer(const PetabProblem& problem, const std::string& optimizer) {
   if (optimizer != "auto") return optimizer;
-  return problem.has_least_squares_form() ? "ceres_lm" : "nlopt_lbfgs";
+  return problem.has_least_squares_form() ? "ceres_lm_lbfgs" : "nlopt_lbfgs";
 }
 
 StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
@@ -91,10 +115,7 @@ StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
   check_optimizer_options(options);
   fitting::check_start(problem, x0, fixed);
   const std::string optimizer = resolve_optimizer(problem, options.optimizer);
-  if (optimizer == "ceres_lm" && !problem.has_least_squares_form())
-    throw Error(Status::unsupported,
-                "fit: ceres_lm needs the least-squares form, which this problem lacks "
-                "(Laplace noise); nlopt_lbfgs takes it");
+  require_optimizer_suits(problem, optimizer);
   fitting::StartObjective objective(problem, x0, fixed, options, stop);
   StartResult s;
   s.start = x0;
@@ -102,6 +123,8 @@ StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
   fitting::LocalRun run;
   if (free.empty()) run.exit_reason = "no free parameters";
   else if (optimizer == "ceres_lm") run = fitting::run_ceres_lm(objective, options, free);
+  else if (optimizer == "ceres_lm_lbfgs")
+    run = fitting::run_ceres_lm_lbfgs(objective, options, free);
   else run = fitting::run_nlopt_lbfgs(objective, options, free);
   s.iterations = run.iterations;
   s.exit_reason = run.exit_reason;

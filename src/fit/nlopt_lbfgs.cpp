@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fit/start_objective.hpp"
 #include "io/format_double.hpp"
@@ -22,6 +23,7 @@ struct Context {
   std::vector<double> lower, upper;
   nlopt_opt opt = nullptr;
   double best = HUGE_VAL;
+  std::vector<double> best_x;  // where `best` was found
   std::int64_t improvements = 0;
   int failures_in_a_row = 0;
   std::string last_failure;
@@ -44,6 +46,7 @@ double nlpost_objective(unsigned n, const double* x, double* gradient, void* dat
     c.failures_in_a_row = 0;
     if (r.nlpost < c.best) {
       c.best = r.nlpost;
+      c.best_x.assign(x, x + n);
       ++c.improvements;
     }
     if (gradient) {
@@ -105,6 +108,9 @@ LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& opti
   if (options.max_seconds > 0) nlopt_set_maxtime(opt.get(), options.max_seconds);
   double value = HUGE_VAL;
   const nlopt_result result = nlopt_optimize(opt.get(), free.data(), &value);
+  // The best point evaluated, whatever NLopt left in `free` (a forced stop
+  // ends at the point of the last evaluation, which need not be the best).
+  if (!c.best_x.empty()) free = c.best_x;
   LocalRun run;
   run.iterations = c.improvements;
   if (result == NLOPT_FORCED_STOP && !c.stop_reason.empty()) run.exit_reason = c.stop_reason;

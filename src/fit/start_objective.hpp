@@ -69,6 +69,10 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
                       std::vector<double>& free);
 LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& options,
                          std::vector<double>& free);
+// ceres_lm, then nlopt_lbfgs from its end point within what is left of the
+// start's iterations and wall time (ceres_lm_lbfgs.cpp says why).
+LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& options,
+                            std::vector<double>& free);
 
 // The largest component of the projected gradient x - P(x - g) at x in the
 // box [lower, upper] (P: the projection onto the box), g of the free

@@ -373,7 +373,7 @@ TEST(CapiFit, WrongInputGivesTheDocumentedStatuses) {
   ASSERT_C_OK(odesens_fit_options_create(&h.options));
   EXPECT_C_STATUS(odesens_fit_options_set_optimizer(h.options, "newton"),
                   ODESENS_ERR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(odesens_errmsg(h.options)).find("auto, ceres_lm or nlopt_lbfgs"),
+  EXPECT_NE(std::string(odesens_errmsg(h.options)).find("auto, ceres_lm, ceres_lm_lbfgs or nlopt_lbfgs"),
             std::string::npos);
   EXPECT_C_STATUS(odesens_fit_options_set_starts(h.options, 0), ODESENS_ERR_INVALID_ARGUMENT);
   EXPECT_C_STATUS(odesens_fit_options_set_seed(h.options, -1), ODESENS_ERR_INVALID_ARGUMENT);
@@ -446,9 +446,13 @@ TEST(CapiFit, CeresOnAProblemWithoutLeastSquaresFormIsUnsupported) {
   Handles h;
   ASSERT_C_OK(odesens_petab_load(synthetic.yaml().c_str(), &h.petab));
   ASSERT_C_OK(odesens_fit_options_create(&h.options));
-  ASSERT_C_OK(odesens_fit_options_set_optimizer(h.options, "ceres_lm"));
-  EXPECT_C_STATUS(odesens_petab_fit(h.petab, h.options, &h.fit), ODESENS_ERR_UNSUPPORTED);
-  EXPECT_EQ(h.fit, nullptr);
+  for (const char* optimizer : {"ceres_lm", "ceres_lm_lbfgs"}) {
+    ASSERT_C_OK(odesens_fit_options_set_optimizer(h.options, optimizer));
+    EXPECT_C_STATUS(odesens_petab_fit(h.petab, h.options, &h.fit), ODESENS_ERR_UNSUPPORTED);
+    EXPECT_NE(std::string(odesens_errmsg(h.petab)).find(optimizer), std::string::npos)
+        << odesens_errmsg(h.petab);
+    EXPECT_EQ(h.fit, nullptr);
+  }
 }
 
 }  // namespace

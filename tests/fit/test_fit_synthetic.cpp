@@ -25,9 +25,9 @@ FitOptions fit_options(const std::string& optimizer, std::size_t starts) {
   return o;
 }
 
-class BothOptimizers : public ::testing::TestWithParam<const char*> {};
+class EachOptimizer : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(BothOptimizers, RecoverTheKnownOptimumFromRandomStarts) {
+TEST_P(EachOptimizer, RecoverTheKnownOptimumFromRandomStarts) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());
   const FitResult r = fit(*problem, fit_options(GetParam(), 6));
@@ -42,7 +42,7 @@ TEST_P(BothOptimizers, RecoverTheKnownOptimumFromRandomStarts) {
     EXPECT_LE(r.starts[k - 1].nlpost, r.starts[k].nlpost);  // the waterfall
 }
 
-TEST_P(BothOptimizers, EndOnTheBoundWhenTheOptimumLiesOutsideTheBox) {
+TEST_P(EachOptimizer, EndOnTheBoundWhenTheOptimumLiesOutsideTheBox) {
   test::SyntheticOptions o;
   o.k1_upper = 0.2;  // the optimum is k1 = 0.3
   o.k1_nominal = 0.1;
@@ -59,7 +59,7 @@ TEST_P(BothOptimizers, EndOnTheBoundWhenTheOptimumLiesOutsideTheBox) {
   EXPECT_LT(r.starts[0].gradient_norm, 1e-3) << r.starts[0].exit_reason << " at " << r.starts[0].end[0] << ", " << r.starts[0].end[1] << " iterations " << r.starts[0].iterations;  // projected
 }
 
-TEST_P(BothOptimizers, StopAtOnceFromTheOptimum) {
+TEST_P(EachOptimizer, StopAtOnceFromTheOptimum) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());
   OptimizerOptions o;
@@ -70,7 +70,7 @@ TEST_P(BothOptimizers, StopAtOnceFromTheOptimum) {
   EXPECT_NEAR(s.nlpost, kOptimum, 1e-8);
 }
 
-TEST_P(BothOptimizers, HoldFixedParametersAtTheirStartValues) {
+TEST_P(EachOptimizer, HoldFixedParametersAtTheirStartValues) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());
   OptimizerOptions o;
@@ -82,7 +82,7 @@ TEST_P(BothOptimizers, HoldFixedParametersAtTheirStartValues) {
 
 // lowerBound = upperBound: the parameter is held there (Ceres refused the
 // bound as infeasible and ended every start unoptimized with status ok).
-TEST_P(BothOptimizers, HoldAParameterWhoseBoundsMeet) {
+TEST_P(EachOptimizer, HoldAParameterWhoseBoundsMeet) {
   test::SyntheticOptions o;
   o.k1_lower = o.k1_upper = o.k1_nominal = 0.3;
   test::SyntheticProblem synthetic(o);
@@ -99,7 +99,7 @@ TEST_P(BothOptimizers, HoldAParameterWhoseBoundsMeet) {
 
 // A start whose objective is not finite where it ends is failed, whatever
 // the optimizer said of its run (nlopt said "converged" with nllh NaN).
-TEST_P(BothOptimizers, ANonFiniteObjectiveIsAFailedStart) {
+TEST_P(EachOptimizer, ANonFiniteObjectiveIsAFailedStart) {
   test::SyntheticOptions o;
   o.sd = 0.0;  // sigma 0: the likelihood is not defined
   test::SyntheticProblem synthetic(o);
@@ -111,7 +111,7 @@ TEST_P(BothOptimizers, ANonFiniteObjectiveIsAFailedStart) {
   }
 }
 
-TEST_P(BothOptimizers, SurviveFailedSimulations) {
+TEST_P(EachOptimizer, SurviveFailedSimulations) {
   test::SyntheticOptions so;
   so.blow_up = true;  // fails for k1 > 1/6, about 40 % of the box
   test::SyntheticProblem synthetic(so);
@@ -140,7 +140,7 @@ TEST_P(BothOptimizers, SurviveFailedSimulations) {
 // points drawn again in the box instead (about 40 % of draws fail here, so
 // 20 tries leave none failed), and say so; the draws depend on the seed and
 // the start's index alone: one thread and three give the same fit.
-TEST_P(BothOptimizers, FailedStartPointsAreDrawnAgain) {
+TEST_P(EachOptimizer, FailedStartPointsAreDrawnAgain) {
   test::SyntheticOptions so;
   so.blow_up = true;
   test::SyntheticProblem synthetic(so);
@@ -179,7 +179,8 @@ TEST_P(BothOptimizers, FailedStartPointsAreDrawnAgain) {
   EXPECT_GT(drawn_again, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fit, BothOptimizers, ::testing::Values("ceres_lm", "nlopt_lbfgs"),
+INSTANTIATE_TEST_SUITE_P(Fit, EachOptimizer,
+                         ::testing::Values("ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs"),
                          [](const auto& param_info) { return std::string(param_info.param); });
 
 TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {
@@ -204,13 +205,16 @@ TEST(Fit, LaplaceNoiseIsFittedByLbfgsUnderAuto) {
   const FitResult r = fit(*problem, fit_options("auto", 4));
   EXPECT_EQ(r.optimizer, "nlopt_lbfgs");
   EXPECT_NEAR(r.starts[0].end[0], std::log10(0.3), 1e-3) << r.starts[0].exit_reason;
-  OptimizerOptions o;
-  o.optimizer = "ceres_lm";
-  try {
-    optimize(*problem, problem->nominal_scaled(), {}, o);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), Status::unsupported) << e.what();
+  for (const char* optimizer : {"ceres_lm", "ceres_lm_lbfgs"}) {
+    OptimizerOptions o;
+    o.optimizer = optimizer;
+    try {
+      optimize(*problem, problem->nominal_scaled(), {}, o);
+      ADD_FAILURE() << "no error for " << optimizer;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::unsupported) << e.what();
+      EXPECT_NE(std::string(e.what()).find(optimizer), std::string::npos) << e.what();
+    }
   }
 }
 

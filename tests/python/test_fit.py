@@ -35,7 +35,7 @@ def fitted(problem):
 
 
 def test_the_fit_recovers_the_optimum(fitted):
-    assert fitted.optimizer == "ceres_lm"
+    assert fitted.optimizer == "ceres_lm_lbfgs"  # auto on a least-squares problem
     assert fitted.best == pytest.approx(OPTIMUM, abs=1e-5)
     assert fitted.nllh[0] == pytest.approx(NLLH_AT_OPTIMUM, abs=1e-6)
     assert 1 <= fitted.starts_at_best <= len(fitted) == 6

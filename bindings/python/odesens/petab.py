@@ -170,14 +170,17 @@ class Problem:
             Starts drawn by a Latin hypercube in the box of the scaled
             parameters with ``seed`` (ignored when ``start_points`` is given).
         optimizer : str
-            "auto" (ceres_lm when the problem has the least-squares form,
-            else nlopt_lbfgs), "ceres_lm" or "nlopt_lbfgs".
+            "auto" (ceres_lm_lbfgs when the problem has the least-squares
+            form, else nlopt_lbfgs), "ceres_lm", "ceres_lm_lbfgs" (ceres_lm,
+            then nlopt_lbfgs where it stopped short of a stationary point)
+            or "nlopt_lbfgs".
         seed : int
         threads : int
             Starts run at once, each on one thread (0: one per core). The
             same seed draws the same starts for any thread count.
         max_iterations : int, optional
-            Per start (ceres_lm: steps; nlopt_lbfgs: evaluations); default 1000.
+            Per start (ceres_lm: steps; nlopt_lbfgs: evaluations;
+            ceres_lm_lbfgs: L-BFGS has what LM left); default 1000.
         max_seconds : float, optional
             Wall time per start (default: no limit).
         start_points : array (K x n), optional
@@ -190,7 +193,8 @@ class Problem:
         A simulation failing inside a start is a rejected step; a start
         whose own point cannot be simulated (and is not drawn again) is
         kept, failed, with NaN values. Raises :class:`odesens.Error` (invalid_argument, unsupported
-        for ceres_lm on a problem without least-squares form). Releases
+        for ceres_lm or ceres_lm_lbfgs on a problem without least-squares
+        form). Releases
         the GIL; Ctrl-C stops the fit and returns the starts that ended
         (``stopped`` True, with a RuntimeWarning).
         """

@@ -1,0 +1,75 @@
+// ceres_lm_lbfgs on a point where Levenberg-Marquardt stops short of a
+// stationary point: Elowitz_Nature2000 (../shared), at the end point of
+// the best of 329 ceres_lm starts (`odesens fit --starts 400 --seed 7`,
+// benchmarks/RESULTS.md): nllh -48.05 with a projected gradient of 3.2,
+// ended by Ceres' relative function-change rule. L-BFGS from there reaches
+// nllh -56.49 with a gradient of 0.004.
+#include <cmath>
+
+#include "estimate/petab_test_support.hpp"
+#include "odesens/fit.hpp"
+
+namespace odesens {
+namespace {
+
+// The end point, scaled (log10), in the order of the parameter table.
+const std::vector<std::pair<const char*, double>> kLmEnd = {
+    {"KM", -4.01396830173331},          {"background", -5},
+    {"eff", 2.013971125273542},         {"eff_GFP", -1.8163358452495943},
+    {"init_GFP", -1.7626324184205915},  {"init_GFP_mRNA", -0.10506570321292938},
+    {"init_X_mRNA", 0.7087871887374445}, {"init_X_protein", -4.821225817289023},
+    {"init_Y_mRNA", 3},                 {"init_Y_protein", -4.999942793966729},
+    {"init_Z_mRNA", 1.0871051430301009}, {"init_Z_protein", 1.8985970068147164},
+    {"n_Hill", 0.6856419925510452},     {"scale", 1.7310694285925805},
+    {"sigma", -1.0291708817008707},     {"tau_mRNA", 1.2078106134245115},
+    {"tau_mRNA_GFP", -4.801233864432322}, {"tau_prot", -3.9091507001054397},
+    {"tau_prot_GFP", 0.4232858041814178}, {"tps_active", -4.1159728110928056},
+    {"tps_repr", -5}};
+
+TEST(CeresLmLbfgs, GoesOnWhereLevenbergMarquardtStopsShort) {
+  const std::string yaml = test::benchmark_problem("Elowitz_Nature2000");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab benchmark problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  std::vector<double> x0(problem->parameter_ids().size());
+  ASSERT_EQ(x0.size(), kLmEnd.size());
+  for (std::size_t i = 0; i < x0.size(); ++i) {
+    ASSERT_EQ(problem->parameter_ids()[i], kLmEnd[i].first);
+    x0[i] = kLmEnd[i].second;
+  }
+  OptimizerOptions o;
+  o.optimizer = "ceres_lm";
+  const StartResult lm = optimize(*problem, x0, {}, o);
+  o.optimizer = "ceres_lm_lbfgs";
+  const StartResult hybrid = optimize(*problem, x0, {}, o);
+  ASSERT_EQ(hybrid.status, Status::ok) << hybrid.exit_reason;
+  EXPECT_NE(hybrid.exit_reason.find("ceres_lm: "), std::string::npos) << hybrid.exit_reason;
+  EXPECT_NE(hybrid.exit_reason.find("then nlopt_lbfgs: "), std::string::npos)
+      << hybrid.exit_reason;
+  // A stationary point, far below where LM alone ends.
+  EXPECT_LT(hybrid.gradient_norm, 0.05) << hybrid.exit_reason;
+  EXPECT_LT(hybrid.nllh, lm.nllh - 5.0) << lm.exit_reason << " | " << hybrid.exit_reason;
+  EXPECT_LT(hybrid.nllh, -56.0) << hybrid.exit_reason;
+  for (std::size_t i = 0; i < x0.size(); ++i) {
+    EXPECT_GE(hybrid.end[i], problem->lower_scaled()[i]) << problem->parameter_ids()[i];
+    EXPECT_LE(hybrid.end[i], problem->upper_scaled()[i]) << problem->parameter_ids()[i];
+  }
+}
+
+// The L-BFGS part has what LM left of the start's iterations: with a
+// budget LM uses up, no L-BFGS runs.
+TEST(CeresLmLbfgs, LbfgsRunsWithinTheStartsIterations) {
+  const std::string yaml = test::benchmark_problem("Elowitz_Nature2000");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab benchmark problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  std::vector<double> x0(kLmEnd.size());
+  for (std::size_t i = 0; i < x0.size(); ++i) x0[i] = kLmEnd[i].second;
+  OptimizerOptions o;
+  o.optimizer = "ceres_lm_lbfgs";
+  o.max_iterations = 1;
+  const StartResult s = optimize(*problem, x0, {}, o);
+  EXPECT_EQ(s.exit_reason.find("nlopt_lbfgs"), std::string::npos) << s.exit_reason;
+  EXPECT_LE(s.iterations, 1) << s.exit_reason;
+}
+
+}  // namespace
+}  // namespace odesens
