@@ -1,5 +1,5 @@
 // Multi-start fits of PEtab problems of the benchmark collection
-// (../shared/petab/benchmark), two optimizers side by side on the same
+// (../shared/petab/benchmark), the optimizers side by side on the same
 // starts: how often each finds the best value, and what a found optimum
 // costs in CPU time (converged starts per CPU minute, the measure used to
 // compare optimizers in the field).
@@ -92,9 +92,10 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   double max_seconds = 0.0;
   bool details = false;
-  std::vector<std::string> problems = {"Boehm_JProteomeRes2014", "Bruno_JExpBot2016"};
+  std::vector<std::string> problems = {"Boehm_JProteomeRes2014", "Bruno_JExpBot2016",
+                                       "Crauste_CellSystems2017"};
   if (const char* env = std::getenv("BENCH_FIT_PROBLEMS"); env && *env) problems = split(env);
-  std::vector<std::string> optimizers = {"ceres_lm", "nlopt_lbfgs"};
+  std::vector<std::string> optimizers = {"ceres_lm", "ceres_lm_lbfgs", "nlopt_lbfgs"};
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--starts") && has_value) starts = std::strtoul(argv[++i], nullptr, 10);

@@ -873,41 +873,38 @@ def petab_sessions_lines():
     ]
 
 
-# What the per-start ends (bench_fit --details) of the run of 2026-11-29
+# What the per-start ends (bench_fit --details) of the run of 2026-12-01
 # showed: text, like the other sections' goal notes.
 FIT_NOTES = """\
-What the starts' ends show (`odesens fit PROBLEM --starts 10 --seed 1`, the same starts,
-each optimizer): on Boehm 4 of the 10 ceres_lm starts and 8 of the 10 nlopt_lbfgs starts
-end in the local optimum at nllh 249.746 (the one L-BFGS-B also finds from far starts,
-docs/python.md); ceres_lm's other six end at 138.222 (the reference), 145.759, 149.6,
-154.2, 158.8 and 171.1, nlopt_lbfgs's two at 156.3 and 166.4. On Bruno every nlopt_lbfgs
-start stops between nllh 762 and 2268, far from any optimum ceres_lm finds from the same
-points. All but one of those nlopt_lbfgs ends are its relative-change rule (a step that
-changes nlpost by less than 1e-8 of it; docs/fit.md), met before the gradient rule: the
-largest projected-gradient component is still 0.005 at Boehm's 156.3 and 166.4 ends and
-0.0006 to 0.12 at Bruno's (the rule is 1e-5). With these stopping rules ceres_lm is the
-optimizer to use on both problems.
+What the starts' ends show (the same run with `--details`): on Boehm 4 of the 10 ceres_lm
+starts and 8 of the 10 nlopt_lbfgs starts end in the local optimum at nllh 249.746 (the one
+L-BFGS-B also finds from far starts, docs/python.md); ceres_lm's other six end at 138.222
+(twice: the reference), 145.759, 147.544, 149.588 and 152.519 (the last at the limit of
+1000 iterations), nlopt_lbfgs's two at 156.342 and 166.421. On Bruno every nlopt_lbfgs
+start stops between nllh 721 and 2537, far from any optimum ceres_lm finds from the same
+points, all by its relative-change rule (a step that changes nlpost by less than 1e-8 of
+it; docs/fit.md), met before the gradient rule. On Crauste 4 of the 10 start points cannot
+be simulated (a quarter of its box, docs/fit.md), and none of the other 6 reaches the
+reference with any optimizer; the 40-start runs below do.
 
-This run is the first at the default absolute tolerance 1e-10 (docs/petab.md,
-"Tolerances"); the one before ran at 1e-8. The fits take other paths: on Boehm with 40
-starts (`--seed 2`, one run each) ceres_lm reached the reference from 8 starts in 24.7
-CPU s at atol 1e-8 and from 4 in 42.7 CPU s at 1e-10 (1.56 times the iterations: a
-less noisy objective stops the relative-change rule later; 1.24 times the time of an
-evaluation). Which basin a start ends in changes with the tolerances; 4 against 8 of 40
-is within what chance gives, the CPU time per start is not.
+ceres_lm_lbfgs (what `auto` runs) ends where ceres_lm does on all three problems here, at
+1.01-1.05 times its CPU time: its L-BFGS stops at once or after a few evaluations where LM
+ended near a stationary point. Where LM stops far from one it goes on: on Elowitz (below,
+and docs/fit.md) every LM end had a projected gradient of 0.002 to 8, and L-BFGS took 33
+of 35 ends below 0.045, at 1.17 times the CPU time. With these stopping rules a method on
+the residuals is the one to use on these problems; nlopt_lbfgs alone finds no reference.
 
-Not rerun since 2026-12-01, when PEtab solves stopped computing S for the parameters no
-estimated one sets (docs/petab.md): the table above predates it. One measurement of the
-change (`odesens fit Bruno_JExpBot2016.yaml --starts 6 --seed 3 --threads 1`, one run
-each): 30.2 s before, 13.4 s after (Bruno's S has 13 columns instead of 30); 3 and 2 of
-the 6 starts reached the reference, which is within chance."""
+Since the run before (2026-11-29), PEtab solves compute S only for the parameters that
+estimated ones set (docs/petab.md), which is most of the change in the times: one
+measurement (`odesens fit Bruno_JExpBot2016.yaml --starts 6 --seed 3 --threads 1`, one run
+each) took 30.2 s before, 13.4 s after (Bruno's S has 13 columns instead of 30)."""
 
 
 # Measured before bench_fit existed, with more starts than its run takes
 # (FIT_STARTS=N build/bin/test_fit --gtest_filter=*Benchmark*, two threads):
 # kept as text, they are not regenerated.
 FIT_EARLIER_RUNS = """\
-### Earlier, larger runs (ceres_lm only; not regenerated)
+### Earlier, larger runs (not regenerated)
 
 Measured with `FIT_STARTS=N build/bin/test_fit --gtest_filter=*Benchmark*` (seed 1, two
 threads, the same 2 shared cores): the tests' own fits, not this program. Time per start is
@@ -957,6 +954,12 @@ is still not measured (the published analyses of this problem ran thousands).
   evaluation takes 5–16 s (the oscillator's period shrinks by orders of magnitude), and one
   start ran 43 minutes (22 iterations) until the Ctrl-C stopped it at its next iteration.
   `--max-seconds-per-start` bounds such starts (docs/fit.md).
+- 2026-12-01, the three optimizers on the same 40 starts (`odesens fit
+  Elowitz_Nature2000.yaml --starts 40 --seed 11 --threads 2 --max-seconds-per-start 60
+  --optimizer ID`, one run each, the machine otherwise idle): best nllh ceres_lm -24.81
+  (72 s wall, 140 CPU s), ceres_lm_lbfgs -24.81 (83 s, 164 CPU s), nlopt_lbfgs -24.87 (66
+  s, 122 CPU s); 5 start points could not be simulated. Of the 35 others, 9, 10 and 14
+  end below nllh -12. The reference is not reached by any.
 
 Crauste, measured the same way (`build/bin/odesens fit Crauste_CellSystems2017.yaml
 --threads 2 ...`, one run each, two fits at once on the 2 cores):
@@ -1001,12 +1004,12 @@ def fit_section():
         "## Multi-start fits (`bench_fit`)",
         "",
         "Command: `nice build/bin/bench_fit --starts 10` (via `python3 benchmarks/make_results.py",
-        "--only fit`): Boehm_JProteomeRes2014 and Bruno_JExpBot2016, 10 starts of a Latin",
-        "hypercube (seed 1) in the box of the scaled parameters, the same starts for both",
-        "optimizers; each start on one thread, two starts at once. Machine: 2 shared cores,",
-        "loaded (other builds and tests ran meanwhile): times are upper bounds.",
+        "--only fit`): Boehm_JProteomeRes2014, Bruno_JExpBot2016 and Crauste_CellSystems2017,",
+        "10 starts of a Latin hypercube (seed 1) in the box of the scaled parameters, the same",
+        "starts for each optimizer (docs/fit.md); each start on one thread, two starts at once.",
+        "Machine: 2 shared cores, otherwise idle; one run.",
         "",
-        "`converged`: starts whose final nllh is within 0.1 of the best value either optimizer",
+        "`converged`: starts whose final nllh is within 0.1 of the best value any optimizer",
         "found on the problem. `converged / CPU min`: converged starts per minute of the",
         "process's CPU time (user + system) during that optimizer's fit. `reference`: nllh at",
         "the problem's nominal parameters (the published value); `reached`: the optimizer's best",
@@ -1029,7 +1032,7 @@ def fit_section():
     reached_all = all(any(len(r) > 11 and r[9] == "yes" for r in rs) for rs in by_problem.values())
     lines += ["**Goal (the reference reached on every problem whose simulation succeeds): {} on the "
               "problems of this run.**".format("met" if reached_all else "missed"), ""] + goal
-    return lines + ["", FIT_NOTES, "", FIT_EARLIER_RUNS]
+    return lines + ["", FIT_NOTES, "", FIT_EARLIER_RUNS.rstrip("\n")]
 
 
 def ensemble_section():
