@@ -103,6 +103,35 @@ TEST(StiffnessProbe, FindsRobertsonStiffAndEnzymeKineticsNot) {
   EXPECT_EQ(c.t_reached, 4.0);
 }
 
+// Van der Pol on its slow manifold (mu = 1000): dopri5's steps sit below
+// the edge of its stability region, h|lambda| about half the boundary, so
+// Hairer's test (15 firings in a row at 0.8 of it) never completes a run;
+// the median over the steps finds the problem stiff all the same, and a
+// gradient is computed by an implicit method (erk_adjoint took 1900 steps
+// where odesd takes 640).
+TEST(StiffnessProbe, StepsHeldByStabilityAreStiffWithoutARunOfFirings) {
+  const char* van_der_pol =
+      "param mu = 1000\nstate x = 2\nstate v = -2/3 + 10/(81*mu) - 292/(2187*mu^2)\n"
+      "dx/dt = v\ndv/dt = mu*(1 - x^2)*v - mu*x\n";
+  Problem p = probe_problem(van_der_pol, 1);
+  const methods::StiffnessFinding f = methods::probe_stiffness(p, 300, 20000);
+  EXPECT_EQ(f.kind, methods::StiffnessFinding::Kind::stiff) << f.detail;
+  EXPECT_GT(f.median_h_lambda, 0.35);
+  EXPECT_NE(f.detail.find("median"), std::string::npos) << f.detail;
+  EXPECT_EQ(f.steps, 300);  // the budget, short of t = 1 at a pace of under 20000 steps
+  EXPECT_LT(f.t_reached, 1.0);
+  p.options.set("goal", "gradient");
+  const MethodChoice c = choose_method(p);
+  EXPECT_NE(c.method, "erk_adjoint") << c.reason;
+  EXPECT_NE(c.method, "dopri8s") << c.reason;
+
+  // Enzyme kinetics, non-stiff: h|lambda| far below the boundary.
+  const methods::StiffnessFinding calm =
+      methods::probe_stiffness(probe_problem(kEnzymeOfAuto, 4), 300, 20000);
+  EXPECT_EQ(calm.kind, methods::StiffnessFinding::Kind::non_stiff) << calm.detail;
+  EXPECT_LT(calm.median_h_lambda, 0.35);
+}
+
 TEST(StiffnessProbe, OutOfBudgetProjectsTheStepsOfTheSpan) {
   const Problem calm = probe_problem(kEnzymeOfAuto, 4);
   const methods::StiffnessFinding full = methods::probe_stiffness(calm, 100000, 20000);

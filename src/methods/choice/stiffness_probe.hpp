@@ -6,7 +6,8 @@
 // What explicit methods cost on a problem is their number of steps, and a
 // stiff problem is one where that number is set by the stability region,
 // not by accuracy. The probe measures both signs: the stiffness test (h|λ|
-// held at the boundary of dopri5's stability region for 15 tests) and the
+// held at the boundary of dopri5's stability region for 15 tests, or a
+// median h|λ| of at least 0.35 of the boundary over its steps) and the
 // pace (the steps the whole span would take at the probe's rate).
 //
 // The probe ignores the model's events and jumps (it only asks how f
@@ -23,13 +24,18 @@ struct StiffnessFinding {
   enum class Kind {
     non_stiff,     // reached the last output time within the budget
     slow,          // out of budget; the span would take more than the limit
-    stiff,         // the stiffness test declared the problem stiff
+    stiff,         // the stiffness test declared the problem stiff, or the
+                   // steps were held by stability (median_h_lambda)
     inconclusive,  // the explicit solve failed (not finite, step size collapse)
   };
   Kind kind = Kind::inconclusive;
   long steps = 0;                // accepted dopri5 steps taken
   double t_reached = 0.0;
   double projected_steps = 0.0;  // over the whole span, at the probe's pace
+  // The median over the accepted steps of h|λ| over dopri5's stability
+  // boundary (Hairer's estimate, or h·ρ(J) where the steps were held by
+  // it); 0 with fewer steps than a run of the stiffness test.
+  double median_h_lambda = 0.0;
   double seconds = 0.0;
   std::string detail;            // the test's or the failure's message
 
