@@ -135,6 +135,9 @@ class ErkEngine {
   double h_last() const { return h_last_; }
   // h|λ| of the last stiffness test (0 before the first).
   double last_h_lambda() const { return stiffness_.last_h_lambda(); }
+  // Hairer's estimate alone at the last test (last_h_lambda also takes
+  // h·ρ(J) from the step limit).
+  double last_quotient() const { return stiffness_.last_quotient(); }
   double h_next() const { return h_next_; }
   bool has_step() const { return has_step_; }
   const ErkStats& stats() const { return stats_; }

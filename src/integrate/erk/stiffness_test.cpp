@@ -79,6 +79,7 @@ StiffnessTest::StiffnessTest(const Tableau& tableau, long every) : every_(every 
 
 bool StiffnessTest::record(double quotient, double measured) {
   last_h_lambda_ = std::max(quotient, measured);
+  last_quotient_ = quotient;
   if (quotient > threshold() || measured > measured_threshold()) {
     calm_ = 0;
     return ++fired_ >= run;

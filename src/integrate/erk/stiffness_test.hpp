@@ -79,6 +79,7 @@ class StiffnessTest {
   bool record(double quotient, double measured = 0);
   void reset();
   double last_h_lambda() const { return last_h_lambda_; }
+  double last_quotient() const { return last_quotient_; }
 
  private:
   int stage_ = -1;
@@ -86,6 +87,7 @@ class StiffnessTest {
   double boundary_ = 0;
   int fired_ = 0, calm_ = 0;
   double last_h_lambda_ = 0;
+  double last_quotient_ = 0;
 };
 
 }  // namespace odesens::integrate::erk

@@ -6,8 +6,9 @@
 // What explicit methods cost on a problem is their number of steps, and a
 // stiff problem is one where that number is set by the stability region,
 // not by accuracy. The probe measures both signs: the stiffness test (h|λ|
-// held at the boundary of dopri5's stability region for 15 tests, or a
-// median h|λ| of at least 0.35 of the boundary over its steps) and the
+// held at the boundary of dopri5's stability region for 15 tests, or, at
+// rtol 1e-6 and below, a median h|λ| of at least 0.35 of the boundary over
+// its steps) and the
 // pace (the steps the whole span would take at the probe's rate).
 //
 // The probe ignores the model's events and jumps (it only asks how f
@@ -32,9 +33,10 @@ struct StiffnessFinding {
   long steps = 0;                // accepted dopri5 steps taken
   double t_reached = 0.0;
   double projected_steps = 0.0;  // over the whole span, at the probe's pace
-  // The median over the accepted steps of h|λ| over dopri5's stability
-  // boundary (Hairer's estimate, or h·ρ(J) where the steps were held by
-  // it); 0 with fewer steps than a run of the stiffness test.
+  // The median over the accepted steps of Hairer's estimate of h|λ| over
+  // dopri5's stability boundary, where the probe takes it (rtol <= 1e-6, at
+  // least 15 steps, the solve did not end on the test or a failure); 0
+  // otherwise.
   double median_h_lambda = 0.0;
   double seconds = 0.0;
   std::string detail;            // the test's or the failure's message
