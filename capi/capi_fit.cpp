@@ -47,9 +47,6 @@ int odesens_petab_fit(const odesens_petab* petab, const odesens_fit_options* opt
     require_pointer(out, "out");
     const PetabState& problem = petab_state(petab);
     const FitOptions fit_options = options ? fit_options_state(options).fit : FitOptions{};
-    // fit() lets every start fail on its own; a C caller is better served
-    // by one refusal naming the cause than by N failed starts.
-    require_optimizer_suits(*problem.problem, fit_options.optimizer.optimizer);
     auto state = std::make_unique<FitResultState>();
     state->problem = problem.problem;
     state->fit = fit(*problem.problem, fit_options, {},

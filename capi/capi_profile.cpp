@@ -77,8 +77,6 @@ int odesens_petab_profile(const odesens_petab* petab, const odesens_fit_options*
       o.threads = settings.fit.threads;
       o.max_points = settings.profile_max_points;
     }
-    // As odesens_petab_fit: one refusal rather than sides that all fail.
-    require_optimizer_suits(*problem.problem, o.optimizer.optimizer);
     auto state = std::make_unique<ProfileResultState>();
     state->problem = problem.problem;
     state->confidence = confidence;

@@ -801,9 +801,9 @@ ODESENS_API int odesens_fit_options_clear_stop(odesens_fit_options* options);
  * the call succeeds when the starts ran, even if none succeeded. Refused
  * before any start runs: start points of the wrong size or outside the
  * box, or starts to be drawn in a box with an infinite bound
- * (ODESENS_ERR_INVALID_ARGUMENT); ceres_lm on a problem without the
- * least-squares form (ODESENS_ERR_UNSUPPORTED). The same options give the
- * same numbers, bit for bit, whatever the threads. */
+ * (ODESENS_ERR_INVALID_ARGUMENT); ceres_lm or ceres_lm_lbfgs on a problem
+ * without the least-squares form (ODESENS_ERR_UNSUPPORTED). The same
+ * options give the same numbers, bit for bit, whatever the threads. */
 ODESENS_API int odesens_petab_fit(const odesens_petab* petab, const odesens_fit_options* options,
                                   odesens_fit_result** out);
 ODESENS_API void odesens_fit_result_free(odesens_fit_result* fit);
@@ -880,8 +880,9 @@ ODESENS_API int odesens_fit_result_plot(const odesens_fit_result* fit, const cha
  * handle owned by the caller (odesens_profile_result_free), keeping its
  * own reference to the problem. A wrong size, index or confidence, or x
  * outside the box: ODESENS_ERR_INVALID_ARGUMENT; NaN or Inf in x or
- * confidence: ODESENS_ERR_NOT_FINITE; ceres_lm on a problem without the
- * least-squares form: ODESENS_ERR_UNSUPPORTED; x that cannot be
+ * confidence: ODESENS_ERR_NOT_FINITE; ceres_lm or ceres_lm_lbfgs on a
+ * problem without the least-squares form: ODESENS_ERR_UNSUPPORTED; x that
+ * cannot be
  * simulated: the status of its simulation. The numbers do not depend on
  * the threads. */
 ODESENS_API int odesens_petab_profile(const odesens_petab* petab,

@@ -95,7 +95,7 @@ struct StartResult {
 // Error(unsupported) for one that needs the least-squares form on a
 // problem without it; a failed simulation ends or shapes
 // the start, it is not thrown. `stop`, when given and set, ends the start
-// at its next iteration (exit reason "stopped").
+// at its next iteration (exit reason "stopped by request").
 StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
                      const std::vector<bool>& fixed, const OptimizerOptions& options,
                      const std::atomic<bool>* stop = nullptr);

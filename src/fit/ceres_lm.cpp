@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "fit/start_objective.hpp"
+#include "io/format_double.hpp"
 
 namespace odesens::fitting {
 namespace {
@@ -181,6 +182,16 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
   //    there is followed by one with a new trust region over every free
   //    parameter.
   for (int round = 0; round < kMaxRounds; ++round) {
+    // Each round has what is left of the start's wall time.
+    if (options.max_seconds > 0) {
+      const double left = options.max_seconds - objective.seconds();
+      if (!(left > 0)) {
+        run.exit_reason = "Maximum solver time reached: the start's " +
+                          io::format_double(options.max_seconds) + " s are used up";
+        break;
+      }
+      s.max_solver_time_in_seconds = left;
+    }
     ceres::Solver::Summary summary;
     ceres::Solve(s, &problem, &summary);
     run.iterations += std::max(0, summary.num_successful_steps + summary.num_unsuccessful_steps);

@@ -29,7 +29,7 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
   rest.max_iterations = options.max_iterations - lm.iterations;
   if (options.max_seconds > 0) rest.max_seconds = options.max_seconds - objective.seconds();
   if (options.max_seconds > 0 && !(rest.max_seconds > 0)) return lm;
-  const LocalRun lbfgs = run_nlopt_lbfgs(objective, rest, free);
+  const LocalRun lbfgs = run_nlopt_lbfgs(objective, rest, free, options.max_iterations);
   LocalRun run;
   run.iterations = lm.iterations + lbfgs.iterations;
   run.exit_reason = lm.exit_reason + "; then nlopt_lbfgs: " + lbfgs.exit_reason;

@@ -70,6 +70,7 @@ void check_finite_box(const PetabProblem& problem) {
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                                                 const FitOptions& options) {
   check_optimizer_options(options.optimizer);
+  require_optimizer_suits(problem, options.optimizer.optimizer);
   std::vector<std::vector<double>> starts = options.start_points;
   if (starts.empty()) {
     if (options.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");

@@ -39,12 +39,18 @@ void force_stop(Context& c, const std::string& reason) {
 // shorter step, as it does at a point of higher value.
 double nlpost_objective(unsigned n, const double* x, double* gradient, void* data) {
   Context& c = *static_cast<Context*>(data);
-  if (c.objective->stop_requested()) force_stop(c, "stopped by request");
+  // Stopped: no further evaluation (one can take seconds); the best point
+  // so far is kept (run_nlopt_lbfgs).
+  if (c.objective->stop_requested()) {
+    force_stop(c, "stopped by request");
+    return HUGE_VAL;
+  }
   try {
     const PetabResult r = c.objective->evaluate(x, false, false, gradient != nullptr);
     if (!std::isfinite(r.nlpost)) throw Error(Status::not_finite, "nlpost is not finite");
     c.failures_in_a_row = 0;
-    if (r.nlpost < c.best) {
+    const bool best = r.nlpost < c.best;
+    if (best) {
       c.best = r.nlpost;
       c.best_x.assign(x, x + n);
       ++c.improvements;
@@ -52,7 +58,10 @@ double nlpost_objective(unsigned n, const double* x, double* gradient, void* dat
     if (gradient) {
       c.objective->free_entries(r.gradient, 1, gradient);
       const std::vector<double> g(gradient, gradient + n), at(x, x + n);
-      if (projected_gradient_norm(g, at, c.lower, c.upper) <= c.options->gradient_tolerance)
+      // Only at the best point: a line search's trial point above it may be
+      // stationary too, but the start returns the best point.
+      if (best &&
+          projected_gradient_norm(g, at, c.lower, c.upper) <= c.options->gradient_tolerance)
         force_stop(c, "gradient tolerance reached: projected gradient below " +
                           io::format_double(c.options->gradient_tolerance));
     }
@@ -68,7 +77,7 @@ double nlpost_objective(unsigned n, const double* x, double* gradient, void* dat
   }
 }
 
-std::string result_text(nlopt_result r, const OptimizerOptions& o) {
+std::string result_text(nlopt_result r, const OptimizerOptions& o, std::int64_t start_iterations) {
   switch (r) {
     case NLOPT_FTOL_REACHED:
       return "function tolerance reached: relative change of nlpost below " +
@@ -76,6 +85,9 @@ std::string result_text(nlopt_result r, const OptimizerOptions& o) {
     case NLOPT_XTOL_REACHED:
       return "step tolerance reached: relative step below " + io::format_double(o.step_tolerance);
     case NLOPT_MAXEVAL_REACHED:
+      if (start_iterations > 0)
+        return "the start's " + std::to_string(start_iterations) + " iterations are used up (" +
+               std::to_string(o.max_iterations) + " evaluations were left)";
       return "maximum number of iterations (evaluations) reached: " +
              std::to_string(o.max_iterations);
     case NLOPT_MAXTIME_REACHED: return "maximum time reached";
@@ -88,7 +100,7 @@ std::string result_text(nlopt_result r, const OptimizerOptions& o) {
 }  // namespace
 
 LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& options,
-                         std::vector<double>& free) {
+                         std::vector<double>& free, std::int64_t start_iterations) {
   const auto n = static_cast<unsigned>(free.size());
   std::unique_ptr<nlopt_opt_s, void (*)(nlopt_opt)> opt(nlopt_create(NLOPT_LD_LBFGS, n),
                                                         nlopt_destroy);
@@ -116,7 +128,7 @@ LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& opti
   if (result == NLOPT_FORCED_STOP && !c.stop_reason.empty()) run.exit_reason = c.stop_reason;
   else if (result == NLOPT_FAILURE && !c.last_failure.empty())
     run.exit_reason = "NLopt failed; the last failed simulation: " + c.last_failure;
-  else run.exit_reason = result_text(result, options);
+  else run.exit_reason = result_text(result, options, start_iterations);
   return run;
 }
 

@@ -89,6 +89,7 @@ double profile_threshold(double confidence) {
 
 void check_profile_options(const ProfileOptions& o, const PetabProblem& problem) {
   check_optimizer_options(o.optimizer);
+  require_optimizer_suits(problem, o.optimizer.optimizer);
   if (!(o.confidence > 0.0 && o.confidence < 1.0))
     refuse_profile("confidence must lie strictly between 0 and 1");
   // A threshold that rounds to 0 (confidence 1e-320) or beyond the doubles

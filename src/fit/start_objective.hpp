@@ -67,8 +67,10 @@ struct LocalRun {
 
 LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
                       std::vector<double>& free);
+// start_iterations > 0: the start's own limit, of which `options` holds
+// what is left (ceres_lm_lbfgs), for the exit reason.
 LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& options,
-                         std::vector<double>& free);
+                         std::vector<double>& free, std::int64_t start_iterations = 0);
 // ceres_lm, then nlopt_lbfgs from its end point within what is left of the
 // start's iterations and wall time (ceres_lm_lbfgs.cpp says why).
 LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& options,

@@ -8,6 +8,7 @@
 
 #include "estimate/petab_test_support.hpp"
 #include "odesens/fit.hpp"
+#include "support/sanitized.hpp"
 
 namespace odesens {
 namespace {
@@ -26,16 +27,22 @@ const std::vector<std::pair<const char*, double>> kLmEnd = {
     {"tau_prot_GFP", 0.4232858041814178}, {"tps_active", -4.1159728110928056},
     {"tps_repr", -5}};
 
+std::vector<double> lm_end_point(const PetabProblem& problem) {
+  std::vector<double> x0(problem.parameter_ids().size());
+  EXPECT_EQ(x0.size(), kLmEnd.size());
+  for (std::size_t i = 0; i < x0.size() && i < kLmEnd.size(); ++i) {
+    EXPECT_EQ(problem.parameter_ids()[i], kLmEnd[i].first);
+    x0[i] = kLmEnd[i].second;
+  }
+  return x0;
+}
+
 TEST(CeresLmLbfgs, GoesOnWhereLevenbergMarquardtStopsShort) {
+  ODESENS_SKIP_WHEN_SANITIZED("4 s of Elowitz fits in Release");
   const std::string yaml = test::benchmark_problem("Elowitz_Nature2000");
   if (!test::exists(yaml)) GTEST_SKIP() << "PEtab benchmark problem not found: " << yaml;
   auto problem = PetabProblem::load(yaml);
-  std::vector<double> x0(problem->parameter_ids().size());
-  ASSERT_EQ(x0.size(), kLmEnd.size());
-  for (std::size_t i = 0; i < x0.size(); ++i) {
-    ASSERT_EQ(problem->parameter_ids()[i], kLmEnd[i].first);
-    x0[i] = kLmEnd[i].second;
-  }
+  const std::vector<double> x0 = lm_end_point(*problem);
   OptimizerOptions o;
   o.optimizer = "ceres_lm";
   const StartResult lm = optimize(*problem, x0, {}, o);
@@ -61,14 +68,34 @@ TEST(CeresLmLbfgs, LbfgsRunsWithinTheStartsIterations) {
   const std::string yaml = test::benchmark_problem("Elowitz_Nature2000");
   if (!test::exists(yaml)) GTEST_SKIP() << "PEtab benchmark problem not found: " << yaml;
   auto problem = PetabProblem::load(yaml);
-  std::vector<double> x0(kLmEnd.size());
-  for (std::size_t i = 0; i < x0.size(); ++i) x0[i] = kLmEnd[i].second;
+  const std::vector<double> x0 = lm_end_point(*problem);
   OptimizerOptions o;
   o.optimizer = "ceres_lm_lbfgs";
   o.max_iterations = 1;
   const StartResult s = optimize(*problem, x0, {}, o);
   EXPECT_EQ(s.exit_reason.find("nlopt_lbfgs"), std::string::npos) << s.exit_reason;
   EXPECT_LE(s.iterations, 1) << s.exit_reason;
+  // With more, L-BFGS has what LM left, and says whose limit ended it.
+  o.max_iterations = 12;
+  const StartResult more = optimize(*problem, x0, {}, o);
+  EXPECT_NE(more.exit_reason.find("the start's 12 iterations are used up"), std::string::npos)
+      << more.exit_reason;
+}
+
+// The start's wall time is shared: LM takes about 0.6 s from this point and
+// L-BFGS about 3 s more; with 1.5 s for the start, L-BFGS ends on the time
+// left, and the start within an evaluation (some 0.05 s) of the limit.
+TEST(CeresLmLbfgs, LbfgsRunsWithinTheStartsWallTime) {
+  ODESENS_SKIP_WHEN_SANITIZED("timed in Release");
+  const std::string yaml = test::benchmark_problem("Elowitz_Nature2000");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab benchmark problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  OptimizerOptions o;
+  o.optimizer = "ceres_lm_lbfgs";
+  o.max_seconds = 1.5;
+  const StartResult s = optimize(*problem, lm_end_point(*problem), {}, o);
+  EXPECT_NE(s.exit_reason.find("time"), std::string::npos) << s.exit_reason;
+  EXPECT_LT(s.seconds, 2.5) << s.exit_reason;
 }
 
 }  // namespace

@@ -206,6 +206,13 @@ TEST(Fit, LaplaceNoiseIsFittedByLbfgsUnderAuto) {
   EXPECT_EQ(r.optimizer, "nlopt_lbfgs");
   EXPECT_NEAR(r.starts[0].end[0], std::log10(0.3), 1e-3) << r.starts[0].exit_reason;
   for (const char* optimizer : {"ceres_lm", "ceres_lm_lbfgs"}) {
+    // Refused once, by fit() as by optimize(), not as starts that all fail.
+    try {
+      fit(*problem, fit_options(optimizer, 2));
+      ADD_FAILURE() << "fit: no error for " << optimizer;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::unsupported) << e.what();
+    }
     OptimizerOptions o;
     o.optimizer = optimizer;
     try {

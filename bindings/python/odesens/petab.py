@@ -243,8 +243,9 @@ class Problem:
             Of the re-optimizations (as in :meth:`fit`).
 
         Raises :class:`odesens.Error` (invalid_argument for a bad point or
-        option; the simulation's status when ``point`` cannot be
-        simulated). Releases the GIL; Ctrl-C stops the profiles and returns
+        option; unsupported for ceres_lm or ceres_lm_lbfgs on a problem
+        without least-squares form; the simulation's status when ``point``
+        cannot be simulated). Releases the GIL; Ctrl-C stops the profiles and returns
         the points traced (stopped sides open, with a RuntimeWarning).
         """
         from .fit import Profile, parameter_indices
