@@ -45,7 +45,8 @@ std::vector<OptionSpec> option_specs() {
        {"quintic", "taylor"}},
       {"jacobian_update", OptionType::text, std::string("every_step"),
        "every_step: one Jacobian set per step (at the accepted x with sensitivities, the "
-       "paper's reuse; at the predictor without); lazy (states only, beyond the paper): keep "
+       "paper's reuse; at the predictor without, or at the step's start x for 50 steps "
+       "after the predictor's set made Newton fail); lazy (states only, beyond the paper): keep "
        "J and J_a while Newton contracts by at least 0.3 per iteration, and their LU while h "
        "stays within 30% of the h it was made for (Newton and the error estimate then use "
        "that LU)",

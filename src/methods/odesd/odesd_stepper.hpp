@@ -89,6 +89,10 @@ class OdesdStepper final : public integrate::RestartableSolution {
   bool restart_from_x0_ = false;  // Newton starts from x0 (after a failure)
   bool jacobians_at_x0_ = false;  // the held set was evaluated at (t, x0)
   bool refresh_jacobians_ = false;
+  // States only: accepted steps left that set Newton's Jacobians at x0, not
+  // at the predictor, since the predictor's made Newton fail (attempt()).
+  long x0_jacobian_steps_ = 0;
+  bool predictor_jacobians_failed_ = false;  // in the step being attempted
   bool saw_non_finite_ = false;
   double rate_ = 0.5;             // last Newton contraction
   double factored_h_ = 0.0;       // the h and Jacobian set of the LU held (0: none)
