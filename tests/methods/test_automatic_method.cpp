@@ -127,6 +127,11 @@ TEST(StiffnessProbe, StepsHeldByStabilityAreStiffWithoutARunOfFirings) {
   EXPECT_EQ(calm.kind, methods::StiffnessFinding::Kind::non_stiff) << calm.detail;
   EXPECT_GT(calm.median_h_lambda, 0.0);
   EXPECT_LT(calm.median_h_lambda, 0.35);
+  // The choice says what the median was.
+  Problem enzyme = probe_problem(kEnzymeOfAuto, 4);
+  enzyme.options.set("goal", "gradient");
+  const MethodChoice calm_choice = choose_method(enzyme);
+  EXPECT_NE(calm_choice.reason.find("had a median of"), std::string::npos) << calm_choice.reason;
 }
 
 // Above rtol 1e-6 accuracy-limited steps reach near the boundary on models

@@ -91,6 +91,10 @@ class ChoiceProbe {
         << " explicit steps over the span)";
     else if (!f.detail.empty())
       s << " (" << f.detail << ")";
+    else if (f.kind == StiffnessFinding::Kind::non_stiff && f.median_h_lambda > 0)
+      s << " (Hairer's estimate of h|lambda| had a median of "
+        << rounded_number_text(f.median_h_lambda)
+        << " of dopri5's stability boundary; 0.35 would be stiff)";
     return s.str();
   }
 
