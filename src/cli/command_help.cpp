@@ -276,7 +276,8 @@ const std::pair<const char*, const char*> kProfileFlags[] = {
     {"--from FILE.tsv",
      "the point to profile from, normally fit --best's table (parameterId with nominalValue "
      "or value, linear scale; default: the problem's nominal values)"},
-    {"--parameters ID,...|all", "the estimated parameters to profile (default all)"},
+    {"--parameters ID,...|all",
+     "the estimated parameters to profile (default all; repeated, the lists add up)"},
     {"--confidence C", "confidence level of the intervals (default 0.95: threshold 1.92)"},
     {"--max-points N", "points a side at most (default 50; reaching it leaves the side open)"},
     {"--threads T", "sides traced at once, 0 (one per core) to 1024 (default 1)"},

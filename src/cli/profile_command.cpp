@@ -24,6 +24,9 @@ namespace {
 
 std::vector<std::size_t> parameter_indices(const PetabProblem& problem, const std::string& list) {
   if (list == "all") return {};
+  // "all" among names (a list that names it beside others)
+  if (("," + list + ",").find(",all,") != std::string::npos)
+    throw UsageError{"--parameters: 'all' names every parameter; it takes no others"};
   const auto& ids = problem.parameter_ids();
   std::vector<std::size_t> out;
   std::size_t start = 0;
@@ -115,7 +118,14 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
   command.add_option("PROBLEM", a.problem);
   command.add_flag("-h,--help", a.help);
   add_value_flag(command, "--from", a.from);
-  add_value_flag(command, "--parameters", a.parameters);
+  // Repeated, the lists add up (--parameters a --parameters b is a,b);
+  // "all" stands alone.
+  add_flag(command, "--parameters", [&a, given = false](const std::string& v) mutable {
+    if (given && (v == "all" || a.parameters == "all"))
+      throw UsageError{"--parameters: 'all' names every parameter; it takes no others"};
+    a.parameters = given ? a.parameters + "," + v : v;
+    given = true;
+  });
   command.add_option_function<std::string>("--confidence", [&a](const std::string& v) {
     a.confidence = parse_number(v, "--confidence");
     if (!(a.confidence > 0 && a.confidence < 1))

@@ -72,6 +72,18 @@ TEST(CliProfile, ParametersChoosesTheProfilesAndPlotDrawsThem) {
   EXPECT_TRUE(is_png(dir + "/profiles_1.png"));
 }
 
+// Repeated, the lists add up: each --parameters adds its names.
+TEST(CliProfile, RepeatedParametersAddUp) {
+  odesens::test::SyntheticProblem p;
+  const ToolRun r =
+      run_tool("profile " + p.yaml() + " --parameters scale --parameters k1 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["profiles"].size(), 2u);
+  EXPECT_EQ(doc["profiles"][0]["parameter"], "scale");
+  EXPECT_EQ(doc["profiles"][1]["parameter"], "k1");
+}
+
 TEST(CliProfile, FitPlotDrawsTheWaterfallAndTheParameters) {
   odesens::test::SyntheticProblem p;
   const std::string dir = p.path("fit pictures");  // a space in the name
@@ -87,7 +99,10 @@ TEST(CliProfile, WrongCommandLinesExitTwoWithOneLine) {
        {std::string("profile"), "profile " + p.yaml() + " --parameters nope",
         "profile " + p.yaml() + " --confidence 1.5", "profile " + p.yaml() + " --max-points 0",
         "profile " + p.yaml() + " --threads -1", "profile " + p.yaml() + " --optimizer newton",
-        "profile " + p.yaml() + " --parameters k1,k1"}) {
+        "profile " + p.yaml() + " --parameters k1,k1",
+        "profile " + p.yaml() + " --parameters k1 --parameters k1",
+        "profile " + p.yaml() + " --parameters k1 --parameters all",
+        "profile " + p.yaml() + " --parameters all,k1"}) {
     SCOPED_TRACE(args);
     const ToolRun r = run_tool(args);
     EXPECT_EQ(r.status, 2) << r.err;
