@@ -194,7 +194,13 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     }
     ceres::Solver::Summary summary;
     ceres::Solve(s, &problem, &summary);
-    run.iterations += std::max(0, summary.num_successful_steps + summary.num_unsuccessful_steps);
+    // Ceres' iterations: its summary holds iteration 0 (the start point,
+    // which num_successful_steps counts as a step) and every iteration after
+    // it but one that ends the solve on the function or step tolerance (its
+    // step is computed and evaluated, not recorded).
+    const std::size_t recorded = summary.iterations.empty() ? 0 : summary.iterations.size() - 1;
+    run.iterations += static_cast<std::int64_t>(recorded) +
+                      (summary.termination_type == ceres::CONVERGENCE ? 1 : 0);
     run.exit_reason = stop.stopped ? "stopped by request" : summary.message;
     if (summary.termination_type == ceres::FAILURE) {
       // Failed at once, on its problem (a bound it refuses): nothing ran. A

@@ -70,6 +70,21 @@ TEST_P(EachOptimizer, StopAtOnceFromTheOptimum) {
   EXPECT_NEAR(s.nlpost, kOptimum, 1e-8);
 }
 
+// The iterations a start reports stay within its limit: Ceres' own count
+// (its iteration 0, the start point, is not a step).
+TEST_P(EachOptimizer, ReportNoMoreIterationsThanTheLimit) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  OptimizerOptions o;
+  o.optimizer = GetParam();
+  for (std::int64_t limit : {1, 2, 3}) {
+    o.max_iterations = limit;
+    const StartResult s = optimize(*problem, {std::log10(0.3) + 1.5, 0.5}, {}, o);
+    EXPECT_LE(s.iterations, limit) << s.exit_reason;
+    EXPECT_GE(s.iterations, 1) << s.exit_reason;
+  }
+}
+
 TEST_P(EachOptimizer, HoldFixedParametersAtTheirStartValues) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());
