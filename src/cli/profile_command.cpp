@@ -14,9 +14,9 @@
 #include "cli/interrupt.hpp"
 #include "fit/fit_plots.hpp"
 #include "io/format_double.hpp"
-#include "odesens/fit.hpp"
 #include "io/json_values.hpp"
 #include "io/output_file.hpp"
+#include "odesens/fit.hpp"
 #include "odesens/profile.hpp"
 
 namespace odesens::cli {
@@ -119,10 +119,8 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
   command.add_flag("-h,--help", a.help);
   add_value_flag(command, "--from", a.from);
   // Repeated, the lists add up (--parameters a --parameters b is a,b);
-  // "all" stands alone.
+  // parameter_indices refuses "all" beside names.
   add_flag(command, "--parameters", [&a, given = false](const std::string& v) mutable {
-    if (given && (v == "all" || a.parameters == "all"))
-      throw UsageError{"--parameters: 'all' names every parameter; it takes no others"};
     a.parameters = given ? a.parameters + "," + v : v;
     given = true;
   });

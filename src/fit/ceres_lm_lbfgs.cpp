@@ -11,8 +11,6 @@
 // (from the best of 329 LM ends, nllh -48.05 with a gradient of 3.2, to
 // -56.49 with 0.004). Where LM did reach a stationary point, L-BFGS stops at
 // its first evaluation (the gradient rule).
-#include <limits>
-
 #include "fit/start_objective.hpp"
 
 namespace odesens::fitting {
@@ -28,6 +26,7 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
   OptimizerOptions rest = options;
   rest.max_iterations = options.max_iterations - lm.iterations;
   if (options.max_seconds > 0) rest.max_seconds = options.max_seconds - objective.seconds();
+  // Time may have run out since out_of_time(); 0 would mean no limit to L-BFGS.
   if (options.max_seconds > 0 && !(rest.max_seconds > 0)) return lm;
   const LocalRun lbfgs = run_nlopt_lbfgs(objective, rest, free, options.max_iterations);
   LocalRun run;

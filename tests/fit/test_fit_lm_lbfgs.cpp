@@ -27,14 +27,20 @@ const std::vector<std::pair<const char*, double>> kLmEnd = {
     {"tau_prot_GFP", 0.4232858041814178}, {"tps_active", -4.1159728110928056},
     {"tps_repr", -5}};
 
-std::vector<double> lm_end_point(const PetabProblem& problem) {
-  std::vector<double> x0(problem.parameter_ids().size());
-  EXPECT_EQ(x0.size(), kLmEnd.size());
-  for (std::size_t i = 0; i < x0.size() && i < kLmEnd.size(); ++i) {
-    EXPECT_EQ(problem.parameter_ids()[i], kLmEnd[i].first);
-    x0[i] = kLmEnd[i].second;
+// A point given by (id, scaled value) pairs in the parameter table's order.
+std::vector<double> scaled_point(const PetabProblem& problem,
+                                 const std::vector<std::pair<const char*, double>>& values) {
+  std::vector<double> x(problem.parameter_ids().size());
+  EXPECT_EQ(x.size(), values.size());
+  for (std::size_t i = 0; i < x.size() && i < values.size(); ++i) {
+    EXPECT_EQ(problem.parameter_ids()[i], values[i].first);
+    x[i] = values[i].second;
   }
-  return x0;
+  return x;
+}
+
+std::vector<double> lm_end_point(const PetabProblem& problem) {
+  return scaled_point(problem, kLmEnd);
 }
 
 TEST(CeresLmLbfgs, GoesOnWhereLevenbergMarquardtStopsShort) {
@@ -131,14 +137,8 @@ TEST(CeresLmLbfgsSlow, ReachesElowitzsReferenceFromAHypercubeStart) {
   const std::string yaml = test::benchmark_problem("Elowitz_Nature2000");
   if (!test::exists(yaml)) GTEST_SKIP() << "PEtab benchmark problem not found: " << yaml;
   auto problem = PetabProblem::load(yaml);
-  std::vector<double> x0(problem->parameter_ids().size());
-  ASSERT_EQ(x0.size(), kElowitzStart97.size());
-  for (std::size_t i = 0; i < x0.size(); ++i) {
-    ASSERT_EQ(problem->parameter_ids()[i], kElowitzStart97[i].first);
-    x0[i] = kElowitzStart97[i].second;
-  }
   OptimizerOptions o;  // auto: ceres_lm_lbfgs
-  const StartResult s = optimize(*problem, x0, {}, o);
+  const StartResult s = optimize(*problem, scaled_point(*problem, kElowitzStart97), {}, o);
   EXPECT_LE(s.nllh, -63.20279991419332 + 1e-3 * 63.2) << s.exit_reason;
 }
 

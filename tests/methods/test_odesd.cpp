@@ -462,6 +462,14 @@ TEST(OdesdAccuracy, SensitivitiesMatchFiniteDifferences) {
 }
 
 // The model in `path` at `outputs`, rtol and atol = 1e-2 rtol.
+// cvodes_fsa on `p` without its options, at rtol and atol.
+Result cvodes_reference(Problem p, double rtol, double atol) {
+  p.options = {};
+  p.rtol = rtol;
+  p.atol = {atol};
+  return solve(p, "cvodes_fsa");
+}
+
 Problem file_problem(const std::string& path, std::vector<double> outputs, double rtol) {
   Problem p;
   p.model = load_model_file(path);
@@ -540,11 +548,7 @@ TEST(OdesdSensitivities, LaskeStaysRightAtAFewTimesTheStatesSteps) {
   const Result states_only = solve(p, "odesd");
   EXPECT_LT(r.stats.steps, 5.0 * static_cast<double>(states_only.stats.steps))
       << "states' test alone: " << states_only.stats.steps;
-  Problem ref = p;
-  ref.options = {};
-  ref.rtol = 1e-10;
-  ref.atol = {1e-12};
-  const Result rr = solve(ref, "cvodes_fsa");
+  const Result rr = cvodes_reference(p, 1e-10, 1e-12);
   EXPECT_LT(testing::relative_max_difference(r.s, rr.s), 1e-6);
 }
 
@@ -664,11 +668,7 @@ TEST(OdesdJacobians, AfterAPredictorSetFailsNewtonTheNextStepsTakeItAtX0) {
   const Result r = solve(p, "odesd");
   EXPECT_LT(r.stats.steps, 1000);
   EXPECT_LT(r.stats.jac_evals, 3 * r.stats.steps);
-  Problem ref = p;
-  ref.options = {};
-  ref.rtol = 1e-11;
-  ref.atol = {1e-13};
-  const Result rr = solve(ref, "cvodes_fsa");
+  const Result rr = cvodes_reference(p, 1e-11, 1e-13);
   EXPECT_LT(testing::relative_max_difference(r.x, rr.x), 2.5e-6);
 }
 
