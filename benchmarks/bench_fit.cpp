@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   for (const std::string& name : problems) {
-    const std::string yaml = shared_dir() + "/petab/benchmark/" + name + "/" + name + ".yaml";
+    // The problem's directory: it names its problem file (PetabProblem::load).
+    const std::string yaml = shared_dir() + "/petab/benchmark/" + name;
     struct stat st;
     if (::stat(yaml.c_str(), &st) != 0) {
       std::printf("| %s | not found | | | | | | | | | | |\n", name.c_str());

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <sys/stat.h>
@@ -32,17 +33,20 @@ std::string shared_dir() {
   return env && *env ? env : ODESENS_DEFAULT_SHARED_DIR;
 }
 
-// The problems of ../shared/petab/benchmark but Lang_PLOSComputBiol2024,
-// whose gradient alone takes over a minute here (forward and adjoint; its
-// simulation 0.3 s): its five timings would be most of the run.
-const char* kProblems[] = {
-    "Armistead_CellDeathDis2024", "Bachmann_MSB2011", "Beer_MolBioSystems2014",
-    "Boehm_JProteomeRes2014", "Brannmark_JBC2010", "Bruno_JExpBot2016",
-    "Crauste_CellSystems2017", "Elowitz_Nature2000",
-    "Laske_PLOSComputBiol2019", "Lucarelli_CellSystems2018",
-    "Okuonghae_ChaosSolitonsFractals2020", "Oliveira_NatCommun2021", "Perelson_Science1996",
-    "Rahman_MBS2016", "Raia_CancerResearch2011", "SalazarCavazos_MBoC2020", "Schwen_PONE2014",
-    "Weber_BMC2015", "Zheng_PNAS2012"};
+// The problems of ../shared/petab/benchmark (each directory), but
+// Lang_PLOSComputBiol2024, whose gradient alone takes over a minute here
+// (forward and adjoint; its simulation 0.3 s): its five timings would be
+// most of the run.
+std::vector<std::string> collection() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(shared_dir() + "/petab/benchmark", ec), end;
+       !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec) && it->path().filename() != "Lang_PLOSComputBiol2024")
+      names.push_back(it->path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 // The median wall time of EVALUATOR.evaluate(x, o) over REPEATS runs, after
 // one warm-up run (which builds the tapes made on first use and, for a
@@ -96,7 +100,7 @@ int main(int argc, char** argv) {
                               "[--repeats N] [--problems A,B,...] [--sessions]");
   int repeats = 3;
   bool sessions = false;
-  std::vector<std::string> problems(std::begin(kProblems), std::end(kProblems));
+  std::vector<std::string> problems = collection();
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
       repeats = std::atoi(argv[++i]);
@@ -108,7 +112,7 @@ int main(int argc, char** argv) {
                 "forward gradient, fresh (ms) | in a session (ms) | ratio |\n");
     std::printf("|---|---|---|---|---|---|---|---|\n");
     for (const std::string& name : problems) {
-      const std::string yaml = shared_dir() + "/petab/benchmark/" + name + "/" + name + ".yaml";
+      const std::string yaml = shared_dir() + "/petab/benchmark/" + name;  // names its file
       try {
         session_row(name, yaml, repeats);
       } catch (const odesens::Error& e) {
@@ -124,7 +128,7 @@ int main(int argc, char** argv) {
               "auto / faster |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& name : problems) {
-    const std::string yaml = shared_dir() + "/petab/benchmark/" + name + "/" + name + ".yaml";
+    const std::string yaml = shared_dir() + "/petab/benchmark/" + name;  // names its file
     struct stat st;
     if (::stat(yaml.c_str(), &st) != 0) {
       std::printf("| %s | not found | | | | | | | | |\n", name.c_str());

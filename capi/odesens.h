@@ -640,8 +640,12 @@ ODESENS_API int odesens_result_write(const odesens_result* result, const char* p
 
 /* A PEtab (v1) problem: the YAML file at yaml_path and every file it names
  * (one SBML model, condition, measurement, observable and parameter
- * tables; docs/petab.md). *out is a new handle owned by the caller
- * (odesens_petab_free). A missing file: ODESENS_ERR_UNKNOWN_MODEL; a file
+ * tables; docs/petab.md). yaml_path may name a directory holding the
+ * problem file: its NAME.yaml where NAME is the directory's name, else its
+ * only .yaml or .yml file (several and no NAME.yaml:
+ * ODESENS_ERR_INVALID_ARGUMENT). *out is a new handle owned by the caller
+ * (odesens_petab_free). A missing file or a directory without a problem
+ * file: ODESENS_ERR_UNKNOWN_MODEL; a file
  * that is not a regular file, or larger than 256 MiB: ODESENS_ERR_IO;
  * malformed or inconsistent tables: ODESENS_ERR_PARSE naming the file, row,
  * column and the rule broken; what PEtab allows but odesens does not handle

@@ -146,8 +146,10 @@ struct PetabResult {
 class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
  public:
   // Reads the YAML problem and every file it names, builds the model;
-  // throws Error naming the file, row, column and the rule broken.
-  static std::shared_ptr<const PetabProblem> load(const std::string& yaml_path);
+  // throws Error naming the file, row, column and the rule broken. PATH is
+  // the problem file, or a directory holding it: its NAME.yaml where NAME is
+  // the directory's name, else its only .yaml or .yml file.
+  static std::shared_ptr<const PetabProblem> load(const std::string& path);
   ~PetabProblem();
 
   // The estimated parameters: ids, scales ("lin", "log", "log10"), bounds

@@ -20,6 +20,7 @@ const char* kUsage =
     "       odesens petab PROBLEM.yaml [--at FILE.tsv] [--gradient] [--fim] [flags]\n"
     "       odesens fit PROBLEM.yaml --starts N [--out FILE.h5] [--best FILE.tsv] [flags]\n"
     "       odesens profile PROBLEM.yaml [--from BEST.tsv] [--parameters ID,...] [flags]\n"
+    "PROBLEM.yaml: a PEtab problem file, or the directory holding it\n"
     "MODEL: path/model.xml (SBML) | path/model.ode | builtin:chua | builtin:vanderpol |\n"
     "       builtin:glv:N | builtin:linear:N | builtin:heat2d:Np | builtin:network:N\n"
     "\n"

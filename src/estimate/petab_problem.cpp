@@ -58,9 +58,9 @@ PetabProblem::PetabProblem(std::unique_ptr<petab::Definition> def)
 
 PetabProblem::~PetabProblem() = default;
 
-std::shared_ptr<const PetabProblem> PetabProblem::load(const std::string& yaml_path) {
+std::shared_ptr<const PetabProblem> PetabProblem::load(const std::string& path) {
   auto def = std::make_unique<petab::Definition>(
-      petab::build_definition(petab::read_tables(yaml_path)));
+      petab::build_definition(petab::read_tables(path)));
   return std::shared_ptr<const PetabProblem>(new PetabProblem(std::move(def)));
 }
 

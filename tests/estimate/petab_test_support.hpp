@@ -26,9 +26,10 @@ inline std::string conformance_case(const std::string& id) {
   return shared_dir() + "/petab/test-suite/" + id + "/_" + id + ".yaml";
 }
 
-// ../shared/petab/benchmark/NAME/NAME.yaml
+// ../shared/petab/benchmark/NAME: the directory, which names its problem
+// file (NAME.yaml, or its only YAML file: PetabProblem::load).
 inline std::string benchmark_problem(const std::string& name) {
-  return shared_dir() + "/petab/benchmark/" + name + "/" + name + ".yaml";
+  return shared_dir() + "/petab/benchmark/" + name;
 }
 
 // A TSV file as rows of cells (the header is row 0).

@@ -82,6 +82,19 @@ def test_a_missing_file_raises(tmp_path):
     assert caught.value.status == "unknown_model" and "none.yaml" in caught.value.message
 
 
+def test_a_directory_names_its_problem_file(boehm):
+    folder = shared_file("petab", "benchmark", "Boehm_JProteomeRes2014")
+    p = odesens.petab.Problem(folder)
+    assert p.file == boehm.file and p.parameter_ids == boehm.parameter_ids
+    assert p.objective(p.nominal) == pytest.approx(BOEHM_REFERENCE_NLLH, abs=1e-4)
+
+
+def test_a_directory_without_a_problem_file_raises(tmp_path):
+    with pytest.raises(odesens.Error) as caught:
+        odesens.petab.Problem(tmp_path)
+    assert caught.value.status == "unknown_model" and "no problem file" in caught.value.message
+
+
 def test_the_measurement_table_is_in_the_evaluations_order(boehm):
     table = boehm.measurements()
     assert len(table["time"]) == len(table["observable"]) == 48

@@ -11,6 +11,7 @@
 
 #include "sources/petab/petab_cells.hpp"
 #include "sources/petab/petab_tables.hpp"
+#include "sources/petab/petab_yaml.hpp"
 #include "sources/petab_temp_problem.hpp"
 
 namespace odesens {
@@ -208,6 +209,53 @@ TEST(PetabTables, NumbersAreReadStrictly) {
   EXPECT_FALSE(petab::is_id("1a"));
   EXPECT_FALSE(petab::is_id("a-b"));
   EXPECT_FALSE(petab::is_id("\xc3\xa9"));
+}
+
+// A directory names the problem file it holds: NAME.yaml after its own
+// name, else its only .yaml or .yml file.
+TEST(PetabProblemDirectory, ItsOnlyYamlFileIsTheProblem) {
+  testing::TempProblem p;
+  const fs::path dir = fs::path(p.path("problem.yaml")).parent_path();
+  for (const std::string& given : {dir.string(), dir.string() + "/"}) {
+    const petab::Tables t = petab::read_tables(given);
+    EXPECT_EQ(t.problem_file, p.path("problem.yaml")) << given;
+    EXPECT_EQ(t.parameters.size(), 2u);
+  }
+  EXPECT_EQ(petab::problem_file_of(p.path("problem.yaml")), p.path("problem.yaml"));
+}
+
+TEST(PetabProblemDirectory, SeveralYamlFilesAreRefusedByName) {
+  testing::TempProblem p;
+  const fs::path dir = fs::path(p.path("problem.yaml")).parent_path();
+  p.write("other.yml", p.text("problem.yaml"));
+  testing::expect_error([&] { petab::read_tables(dir.string()); }, Status::invalid_argument,
+                        "2 YAML files (other.yml, problem.yaml)");
+  // The file named after the directory is the problem among several.
+  const std::string own = dir.filename().string() + ".yaml";
+  p.write(own, p.text("problem.yaml"));
+  EXPECT_EQ(petab::read_tables(dir.string()).problem_file, p.path(own));
+}
+
+TEST(PetabProblemDirectory, OneWithoutAProblemFileIsNotFound) {
+  testing::TempProblem p;
+  const fs::path dir = fs::path(p.path("problem.yaml")).parent_path();
+  fs::remove(p.path("problem.yaml"));
+  fs::create_directory(dir / "sub.yaml");  // a directory is no problem file
+  testing::expect_error([&] { petab::read_tables(dir.string()); }, Status::unknown_model,
+                        "holds no problem file (.yaml or .yml)");
+}
+
+TEST(PetabProblemDirectory, EveryBenchmarkProblemLoadsFromItsDirectory) {
+  const fs::path dir = shared_petab() / "benchmark";
+  if (!fs::is_directory(dir)) GTEST_SKIP() << "PEtab benchmark collection not found: " << dir;
+  std::size_t n = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (!entry.is_directory()) continue;
+    const petab::Tables t = petab::read_tables(entry.path().string());
+    EXPECT_EQ(fs::path(t.problem_file).parent_path(), entry.path());
+    ++n;
+  }
+  EXPECT_GT(n, 0u);
 }
 
 }  // namespace

@@ -54,6 +54,8 @@ class Problem:
     Parameters
     ----------
     yaml : str or path
+        The problem file, or a directory holding it (its NAME.yaml where
+        NAME is the directory's name, else its only .yaml or .yml file).
     method : str
         "auto" (cvodes_fsa; cvodes_asa for a gradient where at least 8
         parameters act on the dynamics and they outnumber the measurement
@@ -90,6 +92,7 @@ class Problem:
         if method != "auto":
             _odesens.method_info(str(method))  # Error(unknown_method) now, not at the first use
         self._core = _odesens.load_petab(self.file)
+        self.file = self._core.file  # the problem file, where yaml named its directory
         self._last = None  # (x bytes, with gradient, Evaluation): see _cached
 
     parameter_ids = property(lambda self: list(self._core.parameter_ids))

@@ -31,7 +31,8 @@ double required_number(const Tsv& t, std::size_t r, std::size_t c) {
   return *v;
 }
 
-Tables read_tables(const std::string& yaml_path) {
+Tables read_tables(const std::string& path) {
+  const std::string yaml_path = problem_file_of(path);
   const ProblemFiles files = read_problem_files(yaml_path);
   Tables tables;
   tables.problem_file = yaml_path;

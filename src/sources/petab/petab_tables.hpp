@@ -124,9 +124,10 @@ struct Tables {
   std::vector<ObservableRow> observables;
 };
 
-// Reads the problem file and every table it lists (paths relative to its
-// folder). Ids are checked for their syntax (a letter or '_' first, then
+// Reads the problem file (PATH, or the one in directory PATH:
+// problem_file_of) and every table it lists (paths relative to its folder).
+// Ids are checked for their syntax (a letter or '_' first, then
 // letters, digits, '_') and for duplicates within their table.
-Tables read_tables(const std::string& yaml_path);
+Tables read_tables(const std::string& path);
 
 }  // namespace odesens::petab
