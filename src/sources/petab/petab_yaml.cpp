@@ -105,13 +105,15 @@ std::string problem_file_of(const std::string& path) {
   if (!fs::is_directory(path, ec)) return path;
   const fs::path folder(path);
   // "dir/" has an empty filename; its name is its parent's last part.
-  const fs::path name = folder.filename().empty() ? folder.parent_path().filename() : folder.filename();
+  const fs::path name =
+      folder.filename().empty() ? folder.parent_path().filename() : folder.filename();
   const fs::path own = folder / (name.string() + ".yaml");
   if (fs::is_regular_file(own, ec)) return own.string();
   std::vector<std::string> found;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string ext = it->path().extension().string();
-    if ((ext == ".yaml" || ext == ".yml") && it->is_regular_file(ec)) found.push_back(it->path().string());
+    if ((ext == ".yaml" || ext == ".yml") && it->is_regular_file(ec))
+      found.push_back(it->path().string());
   }
   if (ec) throw Error(Status::io_error, "PEtab problem directory '" + path + "': " + ec.message());
   std::sort(found.begin(), found.end());
@@ -120,11 +122,12 @@ std::string problem_file_of(const std::string& path) {
                                            "' holds no problem file (.yaml or .yml)");
   if (found.size() > 1) {
     std::string list;
-    for (const std::string& f : found) list += (list.empty() ? "" : ", ") + fs::path(f).filename().string();
-    throw Error(Status::invalid_argument, "PEtab problem directory '" + path + "' holds " +
-                                              std::to_string(found.size()) + " YAML files (" + list +
-                                              ") and no " + own.filename().string() +
-                                              ": name the problem file");
+    for (const std::string& f : found)
+      list += (list.empty() ? "" : ", ") + fs::path(f).filename().string();
+    throw Error(Status::invalid_argument,
+                "PEtab problem directory '" + path + "' holds " + std::to_string(found.size()) +
+                    " YAML files (" + list + ") and no " + own.filename().string() +
+                    ": name the problem file");
   }
   return found.front();
 }
