@@ -20,6 +20,18 @@ std::string first_line(const std::string& message) {
   return message.substr(0, message.find('\n'));
 }
 
+// The exit reason of a start that a limit of its own ended in trust-region
+// round ROUNDS (Ceres' MESSAGE names the round's share of the limit).
+std::string limit_reached(const std::string& message, int iterations, double seconds, int rounds) {
+  const std::string over = " are used up over " + std::to_string(rounds) + " trust-region rounds";
+  if (message.rfind("Maximum number of iterations", 0) == 0)
+    return "Maximum number of iterations reached: the start's " + std::to_string(iterations) +
+           " iterations" + over;
+  if (message.rfind("Maximum solver time", 0) == 0)
+    return "Maximum solver time reached: the start's " + io::format_double(seconds) + " s" + over;
+  return message;
+}
+
 // The residuals of the free parameters (one parameter block). A failed
 // simulation or a non-finite residual is Ceres' failed evaluation: the step
 // is rejected and a shorter one tried.
@@ -202,6 +214,10 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     run.iterations += static_cast<std::int64_t>(recorded) +
                       (summary.termination_type == ceres::CONVERGENCE ? 1 : 0);
     run.exit_reason = stop.stopped ? "stopped by request" : summary.message;
+    // Ceres counts a later round's iterations and time from that round's
+    // own start: the start's limits are what ended it.
+    if (!stop.stopped && round > 0 && summary.termination_type == ceres::NO_CONVERGENCE)
+      run.exit_reason = limit_reached(summary.message, budget, options.max_seconds, round + 1);
     if (summary.termination_type == ceres::FAILURE) {
       // Failed at once, on its problem (a bound it refuses): nothing ran. A
       // failure after steps keeps the point they reached.

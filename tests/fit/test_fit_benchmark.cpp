@@ -90,6 +90,16 @@ TEST(FitCeresLm, ANewTrustRegionFinishesWhatTheStepToleranceEndedShort) {
   ASSERT_EQ(r.starts.size(), 1u);
   EXPECT_LE(r.starts[0].nllh, c.reference_nllh + 1e-3 * (1.0 + std::abs(c.reference_nllh)))
       << r.starts[0].exit_reason;
+  // A few iterations fewer end the later round on the start's limit, which
+  // the reason names (Ceres' own message counts the round's iterations).
+  // Not one fewer: the round would end on its tolerance at that iteration.
+  o.optimizer.max_iterations = r.starts[0].iterations - 5;
+  const StartResult short_start = fit(*problem, o).starts.at(0);
+  EXPECT_EQ(short_start.iterations, o.optimizer.max_iterations);
+  EXPECT_NE(short_start.exit_reason.find(
+                "the start's " + std::to_string(o.optimizer.max_iterations) + " iterations"),
+            std::string::npos)
+      << short_start.exit_reason;
 }
 
 class BenchmarkSlow : public ::testing::TestWithParam<Case> {};
