@@ -101,6 +101,9 @@ int main(int argc, char** argv) {
   int repeats = 3;
   bool sessions = false;
   std::vector<std::string> problems = collection();
+  if (problems.empty())
+    std::fprintf(stderr, "bench_petab: no problem directories in %s/petab/benchmark "
+                 "(ODESENS_SHARED_DIR)\n", shared_dir().c_str());
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc)
       repeats = std::atoi(argv[++i]);

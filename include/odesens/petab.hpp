@@ -169,6 +169,7 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   bool has_least_squares_form() const;
   std::size_t n_residuals() const;
   std::size_t n_experiments() const;
+  // The problem file read (within the directory where load() was given one).
   const std::string& file() const;
   // Every file the problem was read from (the YAML, the SBML model, the
   // tables), as resolved: outputs must not replace them.

@@ -236,6 +236,35 @@ TEST(PetabProblemDirectory, SeveralYamlFilesAreRefusedByName) {
   EXPECT_EQ(petab::read_tables(dir.string()).problem_file, p.path(own));
 }
 
+// NAME is the directory's own name however the path is written: ".",
+// "dir/.", "dir/", or a link to it under another name.
+TEST(PetabProblemDirectory, ItsNameIsFoundFromDotsAndLinks) {
+  testing::TempProblem p;
+  const fs::path dir = fs::path(p.path("problem.yaml")).parent_path();
+  const std::string own = dir.filename().string() + ".yaml";
+  p.write(own, p.text("problem.yaml"));  // two YAML files: only NAME.yaml can decide
+  const fs::path link = dir.parent_path() / (dir.filename().string() + "_link");
+  fs::create_directory_symlink(dir, link);
+  const fs::path before = fs::current_path();
+  fs::current_path(dir);
+  for (const std::string& given : {std::string("."), dir.string() + "/.", dir.string() + "/",
+                                   (dir / "..").string() + "/" + dir.filename().string(),
+                                   link.string()})
+    EXPECT_EQ(fs::path(petab::problem_file_of(given)).filename(), own) << given;
+  fs::current_path(before);
+  fs::remove(link);
+}
+
+// Hidden files and entries that cannot be looked at (a dangling link) are
+// not problem files.
+TEST(PetabProblemDirectory, HiddenFilesAndDanglingLinksAreNotProblems) {
+  testing::TempProblem p;
+  const fs::path dir = fs::path(p.path("problem.yaml")).parent_path();
+  p.write("._problem.yaml", "not YAML");
+  fs::create_symlink(dir / "missing.yaml", dir / "dangling.yaml");
+  EXPECT_EQ(petab::problem_file_of(dir.string()), p.path("problem.yaml"));
+}
+
 TEST(PetabProblemDirectory, OneWithoutAProblemFileIsNotFound) {
   testing::TempProblem p;
   const fs::path dir = fs::path(p.path("problem.yaml")).parent_path();

@@ -115,7 +115,7 @@ struct ObservableRow {
 };
 
 struct Tables {
-  std::string problem_file;    // the YAML file as given
+  std::string problem_file;    // the YAML file (in the directory given: problem_file_of)
   std::string sbml_file;       // resolved against the YAML file's folder
   std::vector<std::string> files;  // every file read: the YAML, SBML, tables
   std::vector<ParameterRow> parameters;

@@ -99,20 +99,48 @@ YAML::Node load(const std::string& yaml_path) {
 
 }  // namespace
 
+namespace {
+
+// The names the directory goes by: its own as written (".", "..", "dir/"
+// made absolute and normal first) and, through symbolic links, its
+// target's.
+std::vector<std::string> directory_names(const std::filesystem::path& folder) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> names;
+  auto add = [&](fs::path p) {
+    if (p.filename().empty()) p = p.parent_path();  // a trailing separator
+    const std::string name = p.filename().string();
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  };
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(folder, ec);
+  add(ec ? folder.lexically_normal() : absolute.lexically_normal());
+  const fs::path real = fs::canonical(folder, ec);
+  if (!ec) add(real);
+  return names;
+}
+
+}  // namespace
+
 std::string problem_file_of(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(path, ec)) return path;
   const fs::path folder(path);
-  // "dir/" has an empty filename; its name is its parent's last part.
-  const fs::path name =
-      folder.filename().empty() ? folder.parent_path().filename() : folder.filename();
-  const fs::path own = folder / (name.string() + ".yaml");
-  if (fs::is_regular_file(own, ec)) return own.string();
+  const std::vector<std::string> names = directory_names(folder);
+  for (const std::string& name : names) {
+    const fs::path own = folder / (name + ".yaml");
+    if (fs::is_regular_file(own, ec)) return own.string();
+  }
   std::vector<std::string> found;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string file = it->path().filename().string();
     const std::string ext = it->path().extension().string();
-    if ((ext == ".yaml" || ext == ".yml") && it->is_regular_file(ec))
+    // Hidden files (editors' and archivers' "._problem.yaml") are no
+    // problem; an entry that cannot be looked at (a dangling link) is none.
+    std::error_code entry_error;
+    if ((ext == ".yaml" || ext == ".yml") && file[0] != '.' && it->is_regular_file(entry_error))
       found.push_back(it->path().string());
   }
   if (ec) throw Error(Status::io_error, "PEtab problem directory '" + path + "': " + ec.message());
@@ -126,8 +154,9 @@ std::string problem_file_of(const std::string& path) {
       list += (list.empty() ? "" : ", ") + fs::path(f).filename().string();
     throw Error(Status::invalid_argument,
                 "PEtab problem directory '" + path + "' holds " + std::to_string(found.size()) +
-                    " YAML files (" + list + ") and no " + own.filename().string() +
-                    ": name the problem file");
+                    " YAML files (" + list + ") and no " +
+                    (names.empty() ? std::string("NAME") : names.front()) +
+                    ".yaml: name the problem file");
   }
   return found.front();
 }
