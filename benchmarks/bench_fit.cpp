@@ -121,6 +121,7 @@ int main(int argc, char** argv) {
     struct stat st;
     if (::stat(yaml.c_str(), &st) != 0) {
       std::printf("| %s | not found | | | | | | | | | | |\n", name.c_str());
+      std::fflush(stdout);
       continue;
     }
     std::shared_ptr<const odesens::PetabProblem> problem;
@@ -131,6 +132,7 @@ int main(int argc, char** argv) {
     } catch (const odesens::Error& e) {
       if (!problem) {
         std::printf("| %s | failed: %s | | | | | | | | | | |\n", name.c_str(), e.what());
+        std::fflush(stdout);
         continue;
       }
       // Without a reference the fits still say what they found.
