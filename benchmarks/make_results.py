@@ -985,7 +985,7 @@ FIT_ALL_NOTES = """\
 Over the 21 shared problems it is reached on 14: Boehm, Bruno and Crauste (the table
 above; Crauste with 40 starts), Elowitz (400 starts, below), Zheng (20 starts, below),
 and here Perelson, Rahman, Okuonghae, Oliveira, Armistead, Bertozzi, Schwen, SalazarCavazos
-and Laske. It is missed on 6, all with starts cut short by their time limit: Weber, Raia,
+and Laske. It is missed on 6, each with many starts cut short by their time limit: Weber, Raia,
 Brannmark, Beer, Bachmann and Lucarelli. Lang is not fitted.
 
 Per problem, below: the reference reached or not, and the optimizer with the most

@@ -87,8 +87,8 @@ struct PetabOptions {
   // kPetabAdjointMinParameters estimated parameters act on the dynamics and
   // outnumber the measurement times per experiment (the backward problem
   // restarts at each; forward costs grow with the parameters: on the
-  // benchmark collection within 1.2x of the faster gradient on 16 of 19
-  // problems, worst 1.37x, benchmarks/RESULTS.md). Its tolerances (unset: 1e-8
+  // benchmark collection within 1.2x of the faster gradient on 17 of 20
+  // problems, worst 1.34x, benchmarks/RESULTS.md). Its tolerances (unset: 1e-8
   // relative, 1e-10 absolute: docs/petab.md, "Tolerances"), limit and
   // options.
   std::string method = "auto";
