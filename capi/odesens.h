@@ -642,7 +642,8 @@ ODESENS_API int odesens_result_write(const odesens_result* result, const char* p
  * (one SBML model, condition, measurement, observable and parameter
  * tables; docs/petab.md). yaml_path may name a directory holding the
  * problem file: its NAME.yaml where NAME is the directory's name, else its
- * only .yaml or .yml file (several and no NAME.yaml:
+ * only .yaml or .yml file, else the one of several with a format_version or
+ * problems key (several that cannot be told apart:
  * ODESENS_ERR_INVALID_ARGUMENT). *out is a new handle owned by the caller
  * (odesens_petab_free). A missing file or a directory without a problem
  * file: ODESENS_ERR_UNKNOWN_MODEL; a file

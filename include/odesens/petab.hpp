@@ -148,7 +148,8 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   // Reads the YAML problem and every file it names, builds the model;
   // throws Error naming the file, row, column and the rule broken. PATH is
   // the problem file, or a directory holding it: its NAME.yaml where NAME is
-  // the directory's name, else its only .yaml or .yml file.
+  // the directory's name, else its only .yaml or .yml file, else the one of
+  // several that reads as a problem file (a format_version or problems key).
   static std::shared_ptr<const PetabProblem> load(const std::string& path);
   ~PetabProblem();
 

@@ -1144,7 +1144,7 @@ static void petab_load_hostile_files(void) {
   EXPECT(odesens_petab_load("", &p), ODESENS_ERR_UNKNOWN_MODEL, NULL, "odesens_petab_load");
   EXPECT(odesens_petab_load("missing.yaml", &p), ODESENS_ERR_UNKNOWN_MODEL, NULL,
          "missing.yaml");
-  EXPECT(odesens_petab_load(".", &p), ODESENS_ERR_IO, NULL, "not a regular file");
+  EXPECT(odesens_petab_load(".", &p), ODESENS_ERR_UNKNOWN_MODEL, NULL, "holds no problem file");
   EXPECT(odesens_petab_load("/dev/zero", &p), ODESENS_ERR_IO, NULL, "not a regular file");
   CHECK(p == NULL);
   write_file("empty.yaml", "");

@@ -230,6 +230,12 @@ TEST(PetabProblemDirectory, SeveralYamlFilesAreRefusedByName) {
   p.write("other.yml", p.text("problem.yaml"));
   testing::expect_error([&] { petab::read_tables(dir.string()); }, Status::invalid_argument,
                         "2 YAML files (other.yml, problem.yaml)");
+  // A YAML file that is no problem file (the test suite's solutions) is
+  // told apart by its keys.
+  fs::remove(p.path("other.yml"));
+  p.write("_solution.yaml", "llh: -1.5\nchi2: 0.3\ntol_llh: 1e-3\n");
+  EXPECT_EQ(petab::read_tables(dir.string()).problem_file, p.path("problem.yaml"));
+  p.write("other.yml", p.text("problem.yaml"));
   // The file named after the directory is the problem among several.
   const std::string own = dir.filename().string() + ".yaml";
   p.write(own, p.text("problem.yaml"));

@@ -55,7 +55,8 @@ class Problem:
     ----------
     yaml : str or path
         The problem file, or a directory holding it (its NAME.yaml where
-        NAME is the directory's name, else its only .yaml or .yml file).
+        NAME is the directory's name, else its only .yaml or .yml file, else
+        the one of several with a format_version or problems key).
     method : str
         "auto" (cvodes_fsa; cvodes_asa for a gradient where at least 8
         parameters act on the dynamics and they outnumber the measurement

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <vector>
 
@@ -121,6 +122,21 @@ std::vector<std::string> directory_names(const std::filesystem::path& folder) {
   return names;
 }
 
+// Whether the YAML file at PATH looks like a problem file: a line of its
+// first 64 KiB opens with format_version or problems at the top level.
+// Other YAML files live beside problems (the test suite's
+// _NNNN_solution.yaml); the problem file's own reader judges it fully.
+bool looks_like_problem_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  std::size_t read = 0;
+  while (read < (64u << 10) && std::getline(in, line)) {
+    read += line.size() + 1;
+    if (line.rfind("format_version:", 0) == 0 || line.rfind("problems:", 0) == 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string problem_file_of(const std::string& path) {
@@ -145,6 +161,12 @@ std::string problem_file_of(const std::string& path) {
   }
   if (ec) throw Error(Status::io_error, "PEtab problem directory '" + path + "': " + ec.message());
   std::sort(found.begin(), found.end());
+  if (found.size() > 1) {
+    std::vector<std::string> problems;
+    for (const std::string& f : found)
+      if (looks_like_problem_file(f)) problems.push_back(f);
+    if (problems.size() == 1) return problems.front();
+  }
   if (found.empty())
     throw Error(Status::unknown_model, "PEtab problem directory '" + path +
                                            "' holds no problem file (.yaml or .yml)");
@@ -154,9 +176,10 @@ std::string problem_file_of(const std::string& path) {
       list += (list.empty() ? "" : ", ") + fs::path(f).filename().string();
     throw Error(Status::invalid_argument,
                 "PEtab problem directory '" + path + "' holds " + std::to_string(found.size()) +
-                    " YAML files (" + list + ") and no " +
+                    " YAML files (" + list + "), no " +
                     (names.empty() ? std::string("NAME") : names.front()) +
-                    ".yaml: name the problem file");
+                    ".yaml, and not one alone with a format_version or problems key: name "
+                    "the problem file");
   }
   return found.front();
 }

@@ -24,8 +24,11 @@ ProblemFiles read_problem_files(const std::string& yaml_path);
 // The problem file PATH names: PATH itself, or where PATH is a directory
 // (the benchmark collection's layout, or a problem unpacked as it came), its
 // NAME.yaml where NAME is the directory's own name, else its one .yaml or
-// .yml file. Error(unknown_model) for a directory with none, Error(
-// invalid_argument) for one with several and no NAME.yaml, naming them.
+// .yml file, else the one of several that opens a line with
+// format_version: or problems: (the test suite's _NNNN.yaml beside its
+// _NNNN_solution.yaml). Hidden files are not looked at. Error(
+// unknown_model) for a directory with none, Error(invalid_argument) for one
+// with several that cannot be told apart, naming them.
 std::string problem_file_of(const std::string& path);
 
 }  // namespace odesens::petab
