@@ -40,7 +40,21 @@ namespace fs = std::filesystem;
 
 // A row's place: observable, pre-equilibration and simulation condition,
 // time (as written), and its rank among equal keys.
+using Place = std::tuple<std::string, std::string, std::string, double>;
 using Key = std::tuple<std::string, std::string, std::string, double, int>;
+
+// Rows keyed by their place and rank: the n-th row at a place is (place, n).
+class RowTable {
+ public:
+  void add(const Place& place, double value) {
+    values_[std::tuple_cat(place, std::make_tuple(seen_[place]++))] = value;
+  }
+  std::map<Key, double> values() && { return std::move(values_); }
+
+ private:
+  std::map<Place, int> seen_;
+  std::map<Key, double> values_;
+};
 
 std::string simulation_table_of(const fs::path& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -87,28 +101,23 @@ std::map<Key, double> read_simulation_table(const std::string& path) {
   const int value = column(h, {"simulation"});
   EXPECT_TRUE(obs >= 0 && sim >= 0 && time >= 0 && value >= 0) << path;
   if (obs < 0 || sim < 0 || time < 0 || value < 0) return out;
-  std::map<std::tuple<std::string, std::string, std::string, double>, int> seen;
+  RowTable table;
   for (std::size_t r = 1; r < rows.size(); ++r) {
     auto cell = [&](int c) {
       return c >= 0 && c < static_cast<int>(rows[r].size()) ? rows[r][c] : "";
     };
-    const auto place = std::make_tuple(cell(obs), cell(pre), cell(sim), number(cell(time), path));
-    const int rank = seen[place]++;
-    out[std::tuple_cat(place, std::make_tuple(rank))] = number(cell(value), path);
+    table.add(Place{cell(obs), cell(pre), cell(sim), number(cell(time), path)},
+              number(cell(value), path));
   }
-  return out;
+  return std::move(table).values();
 }
 
 std::map<Key, double> read_measurements(const std::string& dir) {
-  std::map<Key, double> out;
-  std::map<std::tuple<std::string, std::string, std::string, double>, int> seen;
-  for (const petab::MeasurementRow& m : petab::read_tables(dir).measurements) {
-    const auto place = std::make_tuple(m.observable_id, m.preequilibration_condition,
-                                       m.simulation_condition, m.time);
-    const int rank = seen[place]++;
-    out[std::tuple_cat(place, std::make_tuple(rank))] = m.measurement;
-  }
-  return out;
+  RowTable table;
+  for (const petab::MeasurementRow& m : petab::read_tables(dir).measurements)
+    table.add(Place{m.observable_id, m.preequilibration_condition, m.simulation_condition, m.time},
+              m.measurement);
+  return std::move(table).values();
 }
 
 // Ours at the nominal parameters, rtol 1e-12 and atol 1e-14.

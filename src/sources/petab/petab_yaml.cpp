@@ -98,10 +98,6 @@ YAML::Node load(const std::string& yaml_path) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The names the directory goes by: its own as written (".", "..", "dir/"
 // made absolute and normal first) and, through symbolic links, its
 // target's.
@@ -137,6 +133,26 @@ bool looks_like_problem_file(const std::string& path) {
   return false;
 }
 
+// The .yaml and .yml files of FOLDER (PATH as given, for messages),
+// sorted. Hidden files (editors' and archivers' "._problem.yaml") are no
+// problem; an entry that cannot be looked at (a dangling link) is none.
+std::vector<std::string> yaml_files_in(const std::filesystem::path& folder,
+                                       const std::string& path) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string file = it->path().filename().string();
+    const std::string ext = it->path().extension().string();
+    std::error_code entry_error;
+    if ((ext == ".yaml" || ext == ".yml") && file[0] != '.' && it->is_regular_file(entry_error))
+      found.push_back(it->path().string());
+  }
+  if (ec) throw Error(Status::io_error, "PEtab problem directory '" + path + "': " + ec.message());
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
 }  // namespace
 
 std::string problem_file_of(const std::string& path) {
@@ -149,39 +165,24 @@ std::string problem_file_of(const std::string& path) {
     const fs::path own = folder / (name + ".yaml");
     if (fs::is_regular_file(own, ec)) return own.string();
   }
-  std::vector<std::string> found;
-  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string file = it->path().filename().string();
-    const std::string ext = it->path().extension().string();
-    // Hidden files (editors' and archivers' "._problem.yaml") are no
-    // problem; an entry that cannot be looked at (a dangling link) is none.
-    std::error_code entry_error;
-    if ((ext == ".yaml" || ext == ".yml") && file[0] != '.' && it->is_regular_file(entry_error))
-      found.push_back(it->path().string());
-  }
-  if (ec) throw Error(Status::io_error, "PEtab problem directory '" + path + "': " + ec.message());
-  std::sort(found.begin(), found.end());
-  if (found.size() > 1) {
-    std::vector<std::string> problems;
-    for (const std::string& f : found)
-      if (looks_like_problem_file(f)) problems.push_back(f);
-    if (problems.size() == 1) return problems.front();
-  }
+  const std::vector<std::string> found = yaml_files_in(folder, path);
+  if (found.size() == 1) return found.front();
   if (found.empty())
     throw Error(Status::unknown_model, "PEtab problem directory '" + path +
                                            "' holds no problem file (.yaml or .yml)");
-  if (found.size() > 1) {
-    std::string list;
-    for (const std::string& f : found)
-      list += (list.empty() ? "" : ", ") + fs::path(f).filename().string();
-    throw Error(Status::invalid_argument,
-                "PEtab problem directory '" + path + "' holds " + std::to_string(found.size()) +
-                    " YAML files (" + list + "), no " +
-                    (names.empty() ? std::string("NAME") : names.front()) +
-                    ".yaml, and not one alone with a format_version or problems key: name "
-                    "the problem file");
-  }
-  return found.front();
+  std::vector<std::string> problems;
+  for (const std::string& f : found)
+    if (looks_like_problem_file(f)) problems.push_back(f);
+  if (problems.size() == 1) return problems.front();
+  std::string list;
+  for (const std::string& f : found)
+    list += (list.empty() ? "" : ", ") + fs::path(f).filename().string();
+  throw Error(Status::invalid_argument,
+              "PEtab problem directory '" + path + "' holds " + std::to_string(found.size()) +
+                  " YAML files (" + list + "), no " +
+                  (names.empty() ? std::string("NAME") : names.front()) +
+                  ".yaml, and not one alone with a format_version or problems key: name "
+                  "the problem file");
 }
 
 ProblemFiles read_problem_files(const std::string& yaml_path) {
