@@ -43,6 +43,7 @@ static_assert(same(ODESENS_OK, Status::ok) &&
               same(ODESENS_ERR_OUT_OF_MEMORY, Status::out_of_memory) &&
               same(ODESENS_ERR_UNBOUNDED, Status::unbounded) &&
               same(ODESENS_ERR_STIFF, Status::stiff) &&
+              same(ODESENS_ERR_INTERRUPTED, Status::interrupted) &&
               same(ODESENS_ERR_INTERNAL, Status::internal_error),
               "odesens.h status codes must equal odesens::Status");
 

@@ -128,6 +128,7 @@ typedef enum odesens_status {
   ODESENS_ERR_OUT_OF_MEMORY = -15,   /* an allocation failed: more memory needed than there is */
   ODESENS_ERR_UNBOUNDED = -16,       /* a set-valued method cannot enclose an operation over the box */
   ODESENS_ERR_STIFF = -17,           /* an explicit method found the problem stiff: use an implicit one */
+  ODESENS_ERR_INTERRUPTED = -18,     /* stopped by its caller before it finished */
   ODESENS_ERR_INTERNAL = -99         /* a bug: please report it with the message */
 } odesens_status;
 

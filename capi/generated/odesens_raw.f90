@@ -35,6 +35,7 @@ module odesens_raw
   integer(c_int), parameter :: ODESENS_ERR_OUT_OF_MEMORY = -15
   integer(c_int), parameter :: ODESENS_ERR_UNBOUNDED = -16
   integer(c_int), parameter :: ODESENS_ERR_STIFF = -17
+  integer(c_int), parameter :: ODESENS_ERR_INTERRUPTED = -18
   integer(c_int), parameter :: ODESENS_ERR_INTERNAL = -99
 
   ! enum odesens_result_array

@@ -33,6 +33,7 @@ const ODESENS_ERR_IO = Cint(-14)
 const ODESENS_ERR_OUT_OF_MEMORY = Cint(-15)
 const ODESENS_ERR_UNBOUNDED = Cint(-16)
 const ODESENS_ERR_STIFF = Cint(-17)
+const ODESENS_ERR_INTERRUPTED = Cint(-18)
 const ODESENS_ERR_INTERNAL = Cint(-99)
 
 # enum odesens_result_array

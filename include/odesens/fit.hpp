@@ -45,7 +45,9 @@ struct OptimizerOptions {
   // objective evaluations (NLopt counts no iterations); ceres_lm_lbfgs's
   // L-BFGS has what its LM left.
   std::int64_t max_iterations = 1000;
-  // Wall time of one start; 0: no limit.
+  // Wall time of one start; 0: no limit. An evaluation under way when it
+  // passes ends before its next experiment; the final evaluation at the
+  // end point (nllh, gradient) follows the limit.
   double max_seconds = 0.0;
   // The largest component of the projected gradient (the gradient with the
   // components that point out of the box at an active bound left out), on
@@ -57,7 +59,10 @@ struct OptimizerOptions {
   // 1/2 sum r^2; nlopt_lbfgs: of nlpost).
   double function_tolerance = 1e-8;
   // The simulations' method, tolerances and steady states (threads is set
-  // to 1: the starts run in parallel, not their experiments).
+  // to 1: the starts run in parallel, not their experiments). Its
+  // interrupt, when set, ends a start as the stop flag does (it is asked
+  // before each experiment of the optimizer's evaluations and at each
+  // iteration; from the starts' threads at once when they run in parallel).
   PetabOptions evaluation;
 };
 

@@ -45,6 +45,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -108,6 +109,15 @@ struct PetabOptions {
   // once; 0: one per core.
   unsigned threads = 1;
   SteadyStateOptions steady_state;
+  // Asked before each experiment's solves (and again after its
+  // pre-equilibration), from the threads that run them (at once when
+  // threads > 1: it must be safe to call so); true ends the
+  // evaluation with Error(Status::interrupted) naming the experiment. A
+  // solve under way finishes first, so an evaluation ends within one
+  // experiment's time of being asked to. Empty: never interrupted. In an
+  // MPI evaluation only rank 0's experiments ask. The fits set it from
+  // their stop flag and a start's wall-time limit.
+  std::function<bool()> interrupt;
 };
 
 struct PetabResult {

@@ -22,6 +22,7 @@ const char* status_string(Status s) noexcept {
     case Status::out_of_memory: return "out of memory";
     case Status::unbounded: return "cannot be bounded";
     case Status::stiff: return "the problem is stiff for an explicit method";
+    case Status::interrupted: return "interrupted before it finished";
     case Status::internal_error: return "internal error";
   }
   return "unknown status";

@@ -312,11 +312,23 @@ void check_finite_params(const Definition& def, const std::vector<Setting>& sett
   }
 }
 
+namespace {
+
+// Error(interrupted) when the evaluation's caller asks it to end
+// (PetabOptions::interrupt).
+void check_interrupt(const PetabOptions& options, const char* before) {
+  if (options.interrupt && options.interrupt())
+    throw Error(Status::interrupted, std::string("the evaluation was interrupted before ") + before);
+}
+
+}  // namespace
+
 ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& def,
                                     const Experiment& e, const std::vector<double>& theta,
                                     const PetabOptions& options, bool sensitivities) {
   ExperimentSolution out;
   try {
+    check_interrupt(options, "its solves");
     const bool adjoint_asked = sensitivities && uses_adjoint(def, e, options);
     const Columns columns = sensitivity_columns(
         def, e, sensitivities, adjoint_asked ? options.method : forward_method(options));
@@ -327,7 +339,10 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
     out.params = model_params(def.conditions[e.simulation].params, theta);
     check_finite_params(def, def.conditions[e.simulation].params, out.params);
     set_dynamics(solves, def, columns, out.params, sim);
-    if (e.preequilibration >= 0) preequilibrate(solves, def, e, theta, base, options, columns, sim);
+    if (e.preequilibration >= 0) {
+      preequilibrate(solves, def, e, theta, base, options, columns, sim);
+      check_interrupt(options, "its simulation (after its pre-equilibration)");
+    }
     out.times = e.times;
     if (adjoint) sim.objective = experiment_objective(def, e, theta, columns.free);
     if (!e.times.empty() && e.times.back() <= sim.t0) {

@@ -34,7 +34,8 @@ std::string limit_reached(const std::string& message, int iterations, double sec
 
 // The residuals of the free parameters (one parameter block). A failed
 // simulation or a non-finite residual is Ceres' failed evaluation: the step
-// is rejected and a shorter one tried.
+// is rejected and a shorter one tried. So is an evaluation interrupted by
+// the stop flag or the start's time limit (StartObjective::evaluate).
 class LeastSquaresCost final : public ceres::CostFunction {
  public:
   explicit LeastSquaresCost(StartObjective& objective) : objective_(objective) {
@@ -49,27 +50,41 @@ class LeastSquaresCost final : public ceres::CostFunction {
       // Ceres asks for residuals alone to judge a step: no sensitivities then.
       const PetabResult r = objective_.evaluate(parameters[0], true, jacobian, false);
       const std::vector<double>& res = r.least_squares_residuals;
+      double cost = 0.0;
       for (std::size_t k = 0; k < res.size(); ++k) {
         if (!std::isfinite(res[k])) return false;
         residuals[k] = res[k];
+        cost += 0.5 * res[k] * res[k];
       }
       if (jacobian) objective_.free_entries(r.residual_jacobian, res.size(), jacobians[0]);
+      if (cost < best_cost_) {
+        best_cost_ = cost;
+        best_.assign(parameters[0], parameters[0] + objective_.n_free());
+      }
       return true;
     } catch (const Error&) {
       return false;
     }
   }
 
+  // The point of the lowest cost evaluated (empty: none).
+  const std::vector<double>& best_point() const { return best_; }
+
  private:
   StartObjective& objective_;
+  mutable double best_cost_ = HUGE_VAL;
+  mutable std::vector<double> best_;
 };
 
-// Ends the solve at the next iteration once the stop flag is set.
+// Ends the solve at the next iteration once the stop flag is set or the
+// start's time is up (an evaluation interrupted for it counts as a rejected
+// step, after which Ceres, whose own clock began a little later, would try
+// shorter ones).
 class StopCallback final : public ceres::IterationCallback {
  public:
   explicit StopCallback(const StartObjective& objective) : objective_(objective) {}
   ceres::CallbackReturnType operator()(const ceres::IterationSummary&) override {
-    if (!objective_.stop_requested()) return ceres::SOLVER_CONTINUE;
+    if (!objective_.interrupted()) return ceres::SOLVER_CONTINUE;
     stopped = true;
     return ceres::SOLVER_TERMINATE_SUCCESSFULLY;
   }
@@ -164,10 +179,12 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
                   (r.warnings.empty() ? std::string() : ": " + r.warnings.front()),
               Status::not_finite};
   } catch (const Error& e) {
+    if (e.status() == Status::interrupted) return {0, objective.interruption_reason(), Status::ok};
     return {0, std::string("the start point could not be simulated: ") + e.what(), e.status()};
   }
   ceres::Problem problem;
-  problem.AddResidualBlock(new LeastSquaresCost(objective), nullptr, free.data());
+  auto* cost = new LeastSquaresCost(objective);  // owned by `problem`
+  problem.AddResidualBlock(cost, nullptr, free.data());
   const std::vector<double> lower = objective.free_lower(), upper = objective.free_upper();
   for (std::size_t i = 0; i < free.size(); ++i) {
     if (std::isfinite(lower[i])) problem.SetParameterLowerBound(free.data(), static_cast<int>(i), lower[i]);
@@ -213,11 +230,21 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     const std::size_t recorded = summary.iterations.empty() ? 0 : summary.iterations.size() - 1;
     run.iterations += static_cast<std::int64_t>(recorded) +
                       (summary.termination_type == ceres::CONVERGENCE ? 1 : 0);
-    run.exit_reason = stop.stopped ? "stopped by request" : summary.message;
+    run.exit_reason = stop.stopped ? objective.interruption_reason() : summary.message;
     // Ceres counts a later round's iterations and time from that round's
     // own start: the start's limits are what ended it.
     if (!stop.stopped && round > 0 && summary.termination_type == ceres::NO_CONVERGENCE)
       run.exit_reason = limit_reached(summary.message, budget, options.max_seconds, round + 1);
+    const bool interrupted =
+        stop.stopped || (summary.termination_type == ceres::FAILURE && objective.interrupted());
+    if (interrupted) {
+      // The start keeps the best point it evaluated. Where a Jacobian's
+      // evaluation was interrupted, Ceres ends with FAILURE and gives back
+      // the round's first point, not the steps it had accepted.
+      if (!cost->best_point().empty()) free = cost->best_point();
+      run.exit_reason = objective.interruption_reason();
+      break;
+    }
     if (summary.termination_type == ceres::FAILURE) {
       // Failed at once, on its problem (a bound it refuses): nothing ran. A
       // failure after steps keeps the point they reached.

@@ -20,7 +20,7 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
   LocalRun lm = run_ceres_lm(objective, options, free);
   lm.exit_reason = "ceres_lm: " + lm.exit_reason;
   // Not where LM could not run, was stopped or used the start's budget.
-  if (lm.status != Status::ok || objective.stop_requested() || objective.out_of_time() ||
+  if (lm.status != Status::ok || objective.interrupted() ||
       lm.iterations >= options.max_iterations)
     return lm;
   OptimizerOptions rest = options;

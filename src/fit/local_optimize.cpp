@@ -42,7 +42,7 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
   const double nan = std::numeric_limits<double>::quiet_NaN();
   s.end = objective.full_point(free.data());
   try {
-    const PetabResult r = objective.evaluate(free.data(), false, false, true);
+    const PetabResult r = objective.evaluate(free.data(), false, false, true, false);
     s.nllh = r.nllh;
     s.nlpost = r.nlpost;
     std::vector<double> g(free.size());

@@ -39,10 +39,11 @@ void force_stop(Context& c, const std::string& reason) {
 // shorter step, as it does at a point of higher value.
 double nlpost_objective(unsigned n, const double* x, double* gradient, void* data) {
   Context& c = *static_cast<Context*>(data);
-  // Stopped: no further evaluation (one can take seconds); the best point
-  // so far is kept (run_nlopt_lbfgs).
-  if (c.objective->stop_requested()) {
-    force_stop(c, "stopped by request");
+  // Stopped or out of time: no further evaluation (one can take seconds;
+  // one under way ends before its next experiment); the best point so far
+  // is kept (run_nlopt_lbfgs).
+  if (c.objective->interrupted()) {
+    force_stop(c, c.objective->interruption_reason());
     return HUGE_VAL;
   }
   try {
@@ -67,6 +68,10 @@ double nlpost_objective(unsigned n, const double* x, double* gradient, void* dat
     }
     return r.nlpost;
   } catch (const Error& e) {
+    if (e.status() == Status::interrupted) {
+      force_stop(c, c.objective->interruption_reason());
+      return HUGE_VAL;
+    }
     c.last_failure = e.what();
     if (++c.failures_in_a_row >= kMaxFailuresInARow)
       force_stop(c, std::to_string(kMaxFailuresInARow) +
@@ -125,7 +130,9 @@ LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& opti
   if (!c.best_x.empty()) free = c.best_x;
   LocalRun run;
   run.iterations = c.improvements;
-  if (result == NLOPT_FORCED_STOP && !c.stop_reason.empty()) run.exit_reason = c.stop_reason;
+  // A forced stop at the first evaluation is NLopt's FAILURE (its start
+  // point has no finite value), not FORCED_STOP: the reason is ours.
+  if (!c.stop_reason.empty()) run.exit_reason = c.stop_reason;
   else if (result == NLOPT_FAILURE && !c.last_failure.empty())
     run.exit_reason = "NLopt failed; the last failed simulation: " + c.last_failure;
   else run.exit_reason = result_text(result, options, start_iterations);

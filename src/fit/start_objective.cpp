@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/format_double.hpp"
+
 namespace odesens::fitting {
 
 StartObjective::StartObjective(const PetabProblem& problem, const std::vector<double>& x0,
@@ -13,6 +15,7 @@ StartObjective::StartObjective(const PetabProblem& problem, const std::vector<do
       session_(problem.shared_from_this()),
       x0_(x0),
       evaluation_(options.evaluation),
+      caller_interrupt_(options.evaluation.interrupt),
       max_seconds_(options.max_seconds),
       stop_(stop) {
   // A parameter whose bounds meet (lowerBound = upperBound) has nothing to
@@ -23,6 +26,7 @@ StartObjective::StartObjective(const PetabProblem& problem, const std::vector<do
   // The starts run in parallel; each start's experiments one after another.
   evaluation_.threads = 1;
   evaluation_.fim = false;
+  evaluation_.interrupt = nullptr;  // evaluate() sets it
 }
 
 std::vector<double> StartObjective::free_start() const {
@@ -57,12 +61,16 @@ void StartObjective::free_entries(const std::vector<double>& all, std::size_t ro
 }
 
 PetabResult StartObjective::evaluate(const double* free, bool least_squares, bool jacobian,
-                                     bool gradient) {
+                                     bool gradient, bool interruptible) {
+  // Not begun, not counted (Ceres' line search onto the box tries up to
+  // 20 points when they fail).
+  if (interruptible && interrupted()) throw Error(Status::interrupted, interruption_reason());
   ++evaluations_;
   PetabOptions o = evaluation_;
   o.least_squares = least_squares;
   o.residual_jacobian = jacobian;
   o.gradient = gradient;
+  if (interruptible) o.interrupt = [this] { return interrupted(); };
   return session_.evaluate(full_point(free), o);
 }
 
@@ -75,6 +83,17 @@ double StartObjective::seconds() const {
 }
 
 bool StartObjective::out_of_time() const { return max_seconds_ > 0 && seconds() >= max_seconds_; }
+
+bool StartObjective::interrupted() const {
+  return stop_requested() || out_of_time() || (caller_interrupt_ && caller_interrupt_());
+}
+
+std::string StartObjective::interruption_reason() const {
+  if (stop_requested()) return "stopped by request";
+  if (!out_of_time()) return "stopped by the evaluations' interrupt function";
+  return "Maximum solver time reached: the start's " + io::format_double(max_seconds_) +
+         " s are used up";
+}
 
 double projected_gradient_norm(const std::vector<double>& g, const std::vector<double>& x,
                                const std::vector<double>& lower,

@@ -194,6 +194,62 @@ TEST_P(EachOptimizer, FailedStartPointsAreDrawnAgain) {
   EXPECT_GT(drawn_again, 0u);
 }
 
+// The evaluations' interrupt (OptimizerOptions::evaluation) ends a start
+// as the stop flag does, wherever it falls: in a trial step's evaluation,
+// in a Jacobian's (Ceres then gives back the point its solve began from),
+// in L-BFGS's line search. The start keeps the best point it evaluated, so
+// that a later interrupt never ends higher than an earlier one (the run is
+// the same up to the earlier one), and says why it ended.
+TEST_P(EachOptimizer, AnInterruptedStartKeepsTheBestPointItEvaluated) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const std::vector<double> x0 = {std::log10(0.3) + 1.5, 0.5};
+  PetabOptions with_gradient;  // as the start's final evaluation
+  with_gradient.gradient = true;
+  const double nlpost0 = problem->evaluate(x0, with_gradient).nlpost;
+  OptimizerOptions whole;
+  whole.optimizer = GetParam();
+  const StartResult full = optimize(*problem, x0, {}, whole);
+  ASSERT_GT(full.evaluations, 12) << full.exit_reason;
+  double previous = nlpost0;
+  for (int k = 0; k <= 30; ++k) {
+    OptimizerOptions o = whole;
+    int asked = 0;
+    o.evaluation.interrupt = [&] { return ++asked > k; };
+    const StartResult s = optimize(*problem, x0, {}, o);
+    const std::string what = "interrupted at ask " + std::to_string(k + 1) + ": " + s.exit_reason;
+    EXPECT_EQ(s.status, Status::ok) << what;
+    EXPECT_NE(s.exit_reason.find("stopped by the evaluations' interrupt function"),
+              std::string::npos) << what;
+    EXPECT_TRUE(std::isfinite(s.nlpost)) << what;
+    EXPECT_LE(s.nlpost, previous) << what;
+    EXPECT_LT(s.evaluations, full.evaluations) << what;
+    previous = s.nlpost;
+  }
+  EXPECT_LT(previous, nlpost0 - 100.0);
+}
+
+// A stop flag set before the start: its first evaluation ends before its
+// experiment, and the start ends at its start point (the final evaluation
+// gives its nllh) without Ceres' first iteration.
+TEST(Fit, AStopFlagSetBeforehandEndsTheStartAtItsFirstEvaluation) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  std::atomic<bool> stop{true};
+  OptimizerOptions o;
+  o.optimizer = "ceres_lm";
+  const std::vector<double> x0 = {0.5, 1.0};
+  const StartResult s = optimize(*problem, x0, {}, o, &stop);
+  EXPECT_EQ(s.status, Status::ok);
+  EXPECT_EQ(s.exit_reason, "stopped by request");
+  EXPECT_EQ(s.iterations, 0);
+  EXPECT_EQ(s.evaluations, 1);  // the final one
+  EXPECT_EQ(s.end, x0);
+  PetabOptions with_gradient;  // as the start's final evaluation
+  with_gradient.gradient = true;
+  EXPECT_EQ(s.nlpost, problem->evaluate(x0, with_gradient).nlpost);
+}
+
 INSTANTIATE_TEST_SUITE_P(Fit, EachOptimizer,
                          ::testing::Values("ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs"),
                          [](const auto& param_info) { return std::string(param_info.param); });

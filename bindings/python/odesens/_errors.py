@@ -12,7 +12,8 @@ class Error(RuntimeError):
         ``"option_type"``, ``"callback_failed"``, ``"too_much_work"``,
         ``"solver_failed"``, ``"not_finite"``, ``"unknown_model"``,
         ``"parse_error"``, ``"unsupported"``, ``"io_error"``,
-        ``"out_of_memory"``, ``"unbounded"``, ``"stiff"`` or ``"internal_error"``.
+        ``"out_of_memory"``, ``"unbounded"``, ``"stiff"``, ``"interrupted"`` or
+        ``"internal_error"``.
     message : str
         The library's message: what is wrong, in the caller's terms.
     code : int

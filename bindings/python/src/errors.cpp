@@ -28,6 +28,7 @@ const char* status_name(Status status) noexcept {
     case Status::out_of_memory: return "out_of_memory";
     case Status::unbounded: return "unbounded";
     case Status::stiff: return "stiff";
+    case Status::interrupted: return "interrupted";
     case Status::internal_error: return "internal_error";
   }
   return "internal_error";

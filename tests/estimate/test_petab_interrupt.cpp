@@ -1,0 +1,90 @@
+// PetabOptions::interrupt: an evaluation asked to stop ends before its next
+// experiment with Error(interrupted) naming it, also after a
+// pre-equilibration and on threads, and leaves its session ready.
+#include <atomic>
+#include <gtest/gtest.h>
+
+#include "estimate/petab_test_support.hpp"
+#include "odesens/petab.hpp"
+#include "odesens/status.hpp"
+
+namespace odesens {
+namespace {
+
+// The Error an evaluation throws (a test failure when it throws none).
+Error evaluation_error(PetabSession& session, const std::vector<double>& x,
+                       const PetabOptions& o) {
+  try {
+    session.evaluate(x, o);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "the evaluation was not interrupted";
+  return Error(Status::ok, "");
+}
+
+// Beer_MolBioSystems2014 has 19 experiments, none pre-equilibrated: asked
+// once before each, the interrupt ends the evaluation at the fourth.
+TEST(PetabInterrupt, EndsTheEvaluationBeforeTheNextExperiment) {
+  const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  PetabSession session(problem);
+  PetabOptions o;
+  o.gradient = true;
+  const std::vector<double> x = problem->nominal_scaled();
+  const PetabResult whole = session.evaluate(x, o);
+  ASSERT_EQ(whole.n_experiments, 19u);
+  int asked = 0;
+  PetabOptions interrupted = o;
+  interrupted.interrupt = [&] { return ++asked > 3; };
+  const Error e = evaluation_error(session, x, interrupted);
+  EXPECT_EQ(e.status(), Status::interrupted);
+  EXPECT_EQ(asked, 4);
+  const std::string message = e.what();
+  EXPECT_NE(message.find("condition '"), std::string::npos) << message;
+  EXPECT_NE(message.find("interrupted before its solves"), std::string::npos) << message;
+  // The session is ready: the next evaluation is the whole one, bit for bit.
+  const PetabResult again = session.evaluate(x, o);
+  EXPECT_EQ(again.nllh, whole.nllh);
+  EXPECT_EQ(again.gradient, whole.gradient);
+  // An interrupt that never says stop changes nothing.
+  PetabOptions never = o;
+  never.interrupt = [] { return false; };
+  EXPECT_EQ(session.evaluate(x, never).gradient, whole.gradient);
+}
+
+TEST(PetabInterrupt, EndsTheEvaluationOnThreads) {
+  const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  PetabOptions o;
+  o.threads = 2;
+  std::atomic<int> asked{0};
+  o.interrupt = [&] { return ++asked > 5; };
+  PetabSession session(problem);
+  const Error e = evaluation_error(session, problem->nominal_scaled(), o);
+  EXPECT_EQ(e.status(), Status::interrupted) << e.what();
+  // Each thread stops at its next experiment: far fewer than 19 asked.
+  EXPECT_LE(asked.load(), 8);
+}
+
+// Conformance case 0009: one experiment after a pre-equilibration; asked
+// again between the two.
+TEST(PetabInterrupt, AsksAgainAfterThePreequilibration) {
+  const std::string yaml = test::conformance_case("0009");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  PetabSession session(problem);
+  int asked = 0;
+  PetabOptions o;
+  o.interrupt = [&] { return ++asked > 1; };
+  const Error e = evaluation_error(session, problem->nominal_scaled(), o);
+  EXPECT_EQ(e.status(), Status::interrupted);
+  EXPECT_EQ(asked, 2);
+  EXPECT_NE(std::string(e.what()).find("after its pre-equilibration"), std::string::npos)
+      << e.what();
+}
+
+}  // namespace
+}  // namespace odesens
