@@ -46,8 +46,9 @@ struct OptimizerOptions {
   // L-BFGS has what its LM left.
   std::int64_t max_iterations = 1000;
   // Wall time of one start; 0: no limit. An evaluation under way when it
-  // passes ends before its next experiment; the final evaluation at the
-  // end point (nllh, gradient) follows the limit.
+  // passes ends at once (PetabOptions::interrupt: within the solve with the
+  // CVODES methods, else before the next experiment); the final evaluation
+  // at the end point (nllh, gradient) follows the limit.
   double max_seconds = 0.0;
   // The largest component of the projected gradient (the gradient with the
   // components that point out of the box at an active bound left out), on
@@ -60,9 +61,14 @@ struct OptimizerOptions {
   double function_tolerance = 1e-8;
   // The simulations' method, tolerances and steady states (threads is set
   // to 1: the starts run in parallel, not their experiments). Its
-  // interrupt, when set, ends a start as the stop flag does (it is asked
-  // before each experiment of the optimizer's evaluations and at each
-  // iteration; from the starts' threads at once when they run in parallel).
+  // interrupt, when set, ends the start it says stop in as the stop flag
+  // does, at its best point so far, with the exit reason "stopped by the
+  // evaluations' interrupt function" (a per-start budget of the caller's
+  // own, say); a fit goes on with its other starts (the stop flag ends the
+  // fit), a profile ends the side it was tracing. It is asked before each
+  // experiment of the optimizer's evaluations, within CVODES' solves and at
+  // each iteration, from the starts' threads at once when they run in
+  // parallel.
   PetabOptions evaluation;
 };
 
@@ -100,7 +106,8 @@ struct StartResult {
 // Error(unsupported) for one that needs the least-squares form on a
 // problem without it; a failed simulation ends or shapes
 // the start, it is not thrown. `stop`, when given and set, ends the start
-// at its next iteration (exit reason "stopped by request").
+// within the evaluation under way (OptimizerOptions::max_seconds says how
+// soon) at its best point so far (exit reason "stopped by request").
 StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
                      const std::vector<bool>& fixed, const OptimizerOptions& options,
                      const std::atomic<bool>* stop = nullptr);

@@ -111,12 +111,14 @@ struct PetabOptions {
   SteadyStateOptions steady_state;
   // Asked before each experiment's solves (and again after its
   // pre-equilibration), from the threads that run them (at once when
-  // threads > 1: it must be safe to call so); true ends the
-  // evaluation with Error(Status::interrupted) naming the experiment. A
-  // solve under way finishes first, so an evaluation ends within one
-  // experiment's time of being asked to. Empty: never interrupted. In an
-  // MPI evaluation only rank 0's experiments ask. The fits set it from
-  // their stop flag and a start's wall-time limit.
+  // threads > 1: it must be safe to call so); true ends the evaluation
+  // with Error(Status::interrupted) naming the experiment. The CVODES
+  // methods (what "auto" runs) also ask it during their solves
+  // (Problem::interrupt), so that the evaluation ends within 64 right-hand
+  // sides; with another method a solve under way finishes first. Empty:
+  // never interrupted. In an MPI evaluation each rank asks its own
+  // options' interrupt. The fits set it from their stop flag and a start's
+  // wall-time limit.
   std::function<bool()> interrupt;
 };
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -97,6 +98,16 @@ struct Problem {
   std::vector<double> objective_data;
 
   Options options;
+
+  // Asked now and then during the solve by the methods built on CVODES
+  // (cvodes_fsa, cvodes_asa: every 64 evaluations of f, S' or the adjoint
+  // right-hand side); true ends the solve with Error(Status::interrupted)
+  // naming the time reached. The other methods do not ask it. Empty: never
+  // interrupted. A prepared session keeps the problem's and asks it in
+  // every run that gives none of its own (RunInputs::interrupt); it is not
+  // part of the set-up that same_set_up compares. Ensembles ask it from
+  // their worker threads at once: it must be safe to call so.
+  std::function<bool()> interrupt;
 };
 
 // Throws Error naming the first thing wrong with the problem (sizes,

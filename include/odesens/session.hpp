@@ -18,6 +18,7 @@
 // its solves); several sessions of one problem run concurrently.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,8 @@ struct RunInputs {
   // Output times (Problem::output_times: strictly increasing, after t0). With
   // adjoint weights their count must stay that of the prepared problem.
   std::optional<std::vector<double>> output_times;
+  // Problem::interrupt for this run; empty: the prepared problem's.
+  std::function<bool()> interrupt;
 };
 
 class MethodSession {

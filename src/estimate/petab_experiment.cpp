@@ -30,6 +30,7 @@ Problem base_problem(const Definition& def, const PetabOptions& options, bool se
   p.atol = options.atol.empty() ? std::vector<double>{kDefaultAbsoluteTolerance} : options.atol;
   p.max_steps = options.max_steps;
   p.options = options.options;
+  p.interrupt = options.interrupt;  // a run's, never a kept session's (prepared_solves.cpp)
   // The states alone when no S is wanted (cvodes_fsa's yardstick option).
   if (!sensitivities && options.method == "cvodes_fsa" && !p.options.has("sensitivities"))
     p.options.set("sensitivities", 0);

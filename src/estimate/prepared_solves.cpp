@@ -18,6 +18,7 @@ RunInputs inputs_of(const Problem& problem) {
   in.initial_state = problem.initial_state;
   in.initial_sensitivity = problem.initial_sensitivity;
   in.output_times = problem.output_times;
+  in.interrupt = problem.interrupt;
   return in;
 }
 
@@ -48,7 +49,11 @@ std::shared_ptr<const Model> PreparedSolves::subset_model(const std::shared_ptr<
   return subsets_.back().model;
 }
 
-PreparedSolves::Kept& PreparedSolves::keep(const Problem& problem, const std::string& method) {
+PreparedSolves::Kept& PreparedSolves::keep(const Problem& given, const std::string& method) {
+  // The interrupt is the evaluation's (its closure may refer to what the
+  // caller frees after it): each run passes its own.
+  Problem problem = given;
+  problem.interrupt = nullptr;
   Kept fresh{method, problem, prepare(problem, method), 0};
   if (kept_.size() < kMaxSessions) {
     kept_.push_back(std::move(fresh));

@@ -63,6 +63,7 @@ IntegrationOutcome integrate_to_steady_state(const Problem& problem,
     try {
       r = session->run(in);
     } catch (const Error& e) {
+      if (e.status() == Status::interrupted) throw;  // not a failure to say among the attempts
       out.attempt = head + "failed on [t0, t0 + " + number_text(span) + "]: " + e.what();
       return out;
     }

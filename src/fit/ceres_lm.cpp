@@ -57,21 +57,29 @@ class LeastSquaresCost final : public ceres::CostFunction {
         cost += 0.5 * res[k] * res[k];
       }
       if (jacobian) objective_.free_entries(r.residual_jacobian, res.size(), jacobians[0]);
-      if (cost < best_cost_) {
+      // With its Jacobian: a point whose sensitivities solve (the final
+      // evaluation needs them), as every point Ceres accepts is.
+      if (jacobian && cost < best_cost_) {
         best_cost_ = cost;
         best_.assign(parameters[0], parameters[0] + objective_.n_free());
       }
       return true;
-    } catch (const Error&) {
+    } catch (const Error& e) {
+      if (e.status() == Status::interrupted) interrupted_ = true;
       return false;
     }
   }
 
-  // The point of the lowest cost evaluated (empty: none).
+  // The point of the lowest cost evaluated with its Jacobian (empty: none).
   const std::vector<double>& best_point() const { return best_; }
+  // An evaluation was interrupted (StartObjective::evaluate): whatever
+  // Ceres made of it (a rejected step, a failure, or a step or function
+  // tolerance met by the rejected steps that followed), the start ends.
+  bool interrupted() const { return interrupted_; }
 
  private:
   StartObjective& objective_;
+  mutable bool interrupted_ = false;
   mutable double best_cost_ = HUGE_VAL;
   mutable std::vector<double> best_;
 };
@@ -235,19 +243,19 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     // own start: the start's limits are what ended it.
     if (!stop.stopped && round > 0 && summary.termination_type == ceres::NO_CONVERGENCE)
       run.exit_reason = limit_reached(summary.message, budget, options.max_seconds, round + 1);
-    const bool interrupted =
-        stop.stopped || (summary.termination_type == ceres::FAILURE && objective.interrupted());
-    if (interrupted) {
-      // The start keeps the best point it evaluated. Where a Jacobian's
-      // evaluation was interrupted, Ceres ends with FAILURE and gives back
-      // the round's first point, not the steps it had accepted.
-      if (!cost->best_point().empty()) free = cost->best_point();
+    // On FAILURE (a Jacobian's evaluation that failed or was interrupted)
+    // Ceres gives back the round's first point, not the steps it had
+    // accepted: the start keeps the best point it evaluated with its
+    // Jacobian, which is the last one accepted.
+    const bool failed = summary.termination_type == ceres::FAILURE;
+    if ((failed || stop.stopped || cost->interrupted()) && !cost->best_point().empty())
+      free = cost->best_point();
+    if (stop.stopped || cost->interrupted()) {
       run.exit_reason = objective.interruption_reason();
       break;
     }
-    if (summary.termination_type == ceres::FAILURE) {
-      // Failed at once, on its problem (a bound it refuses): nothing ran. A
-      // failure after steps keeps the point they reached.
+    if (failed) {
+      // Failed at once, on its problem (a bound it refuses): nothing ran.
       if (run.iterations == 0) run.status = Status::solver_failed;
       run.exit_reason = (run.iterations == 0 ? "Ceres could not run: " : "Ceres failed: ") +
                         first_line(summary.message);
@@ -256,6 +264,10 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     if (stop.stopped || summary.termination_type != ceres::CONVERGENCE) break;
     if (run.iterations >= budget) break;
     const BoxState state = box_state(problem, free, lower, upper, held);
+    if (cost->interrupted()) {  // its evaluation was: the round's end stands
+      run.exit_reason = objective.interruption_reason();
+      break;
+    }
     if (state.held.size() == free.size()) break;
     if (!state.held.empty() && state.held != held) {
       held = state.held;

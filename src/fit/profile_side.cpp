@@ -57,6 +57,14 @@ SideTrace trace_side(const PetabProblem& problem, const std::vector<double>& bes
     std::vector<double> x0 = x;
     x0[i] = next;
     const StartResult r = optimize(problem, x0, fixed, options.optimizer, stop);
+    // Stopped or interrupted during it: r is not an optimum of the others,
+    // and not a point of the profile.
+    const auto& interrupt = options.optimizer.evaluation.interrupt;
+    if ((stop && stop->load()) || (interrupt && interrupt())) {
+      side.end = ProfileEnd::stopped;
+      side.limit = value;
+      return side;
+    }
     const bool failed = r.status != Status::ok || !std::isfinite(r.nlpost);
     const double rise = r.nlpost - f;
     // A failed simulation or too steep a rise: a shorter step, retaken.

@@ -116,6 +116,7 @@ class PreparedSession final : public MethodSession {
     current_.initial_sensitivity =
         inputs.initial_sensitivity ? *inputs.initial_sensitivity : prepared_.initial_sensitivity;
     current_.output_times = inputs.output_times ? *inputs.output_times : prepared_.output_times;
+    current_.interrupt = inputs.interrupt ? inputs.interrupt : prepared_.interrupt;
     validate_problem(current_);
     check_error_weights(current_);
     const std::string& id = entry_.info.id;

@@ -1,6 +1,7 @@
 // PetabOptions::interrupt: an evaluation asked to stop ends before its next
 // experiment with Error(interrupted) naming it, also after a
-// pre-equilibration and on threads, and leaves its session ready.
+// pre-equilibration and on threads, and within a CVODES solve; it leaves
+// its session ready.
 #include <atomic>
 #include <gtest/gtest.h>
 
@@ -24,13 +25,15 @@ Error evaluation_error(PetabSession& session, const std::vector<double>& x,
 }
 
 // Beer_MolBioSystems2014 has 19 experiments, none pre-equilibrated: asked
-// once before each, the interrupt ends the evaluation at the fourth.
+// once before each (odesd does not ask within its solves), the interrupt
+// ends the evaluation at the fourth.
 TEST(PetabInterrupt, EndsTheEvaluationBeforeTheNextExperiment) {
   const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
   if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
   auto problem = PetabProblem::load(yaml);
   PetabSession session(problem);
   PetabOptions o;
+  o.method = "odesd";
   o.gradient = true;
   const std::vector<double> x = problem->nominal_scaled();
   const PetabResult whole = session.evaluate(x, o);
@@ -54,11 +57,35 @@ TEST(PetabInterrupt, EndsTheEvaluationBeforeTheNextExperiment) {
   EXPECT_EQ(session.evaluate(x, never).gradient, whole.gradient);
 }
 
+// cvodes_fsa (what "auto" runs here) asks within its solves as well: the
+// evaluation ends inside the first experiment's solve.
+TEST(PetabInterrupt, EndsACvodesSolveUnderWay) {
+  const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  PetabSession session(problem);
+  PetabOptions o;
+  o.gradient = true;
+  const std::vector<double> x = problem->nominal_scaled();
+  const PetabResult whole = session.evaluate(x, o);
+  EXPECT_EQ(whole.method, "cvodes_fsa");
+  int asked = 0;
+  PetabOptions interrupted = o;
+  interrupted.interrupt = [&] { return ++asked > 1; };
+  const Error e = evaluation_error(session, x, interrupted);
+  EXPECT_EQ(e.status(), Status::interrupted);
+  EXPECT_EQ(asked, 2);
+  EXPECT_NE(std::string(e.what()).find("the solve was interrupted at t = "), std::string::npos)
+      << e.what();
+  EXPECT_EQ(session.evaluate(x, o).gradient, whole.gradient);
+}
+
 TEST(PetabInterrupt, EndsTheEvaluationOnThreads) {
   const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
   if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
   auto problem = PetabProblem::load(yaml);
   PetabOptions o;
+  o.method = "odesd";
   o.threads = 2;
   std::atomic<int> asked{0};
   o.interrupt = [&] { return ++asked > 5; };
@@ -69,20 +96,37 @@ TEST(PetabInterrupt, EndsTheEvaluationOnThreads) {
   EXPECT_LE(asked.load(), 8);
 }
 
-// Conformance case 0009: one experiment after a pre-equilibration; asked
-// again between the two.
-TEST(PetabInterrupt, AsksAgainAfterThePreequilibration) {
+// Conformance case 0009: one experiment after a pre-equilibration, whose
+// steady state is found by integration (cvodes_fsa, asking within its
+// solve). Asked before the experiment, during the pre-equilibration, and
+// between it and the simulation (by odesd, which does not ask within): an
+// interrupt that says stop at its last ask ends the evaluation there; one
+// that says stop at its second ends it in the pre-equilibration, with its
+// own status (not as a steady state not found).
+TEST(PetabInterrupt, AsksDuringAndAfterThePreequilibration) {
   const std::string yaml = test::conformance_case("0009");
   if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
   auto problem = PetabProblem::load(yaml);
   PetabSession session(problem);
-  int asked = 0;
+  const std::vector<double> x = problem->nominal_scaled();
+  int asks = 0;
   PetabOptions o;
-  o.interrupt = [&] { return ++asked > 1; };
-  const Error e = evaluation_error(session, problem->nominal_scaled(), o);
+  o.method = "odesd";
+  o.interrupt = [&] { return ++asks < 0; };
+  session.evaluate(x, o);
+  ASSERT_GE(asks, 3);
+  const int all = asks;
+  int asked = 0;
+  o.interrupt = [&] { return ++asked >= all; };
+  Error e = evaluation_error(session, x, o);
   EXPECT_EQ(e.status(), Status::interrupted);
-  EXPECT_EQ(asked, 2);
   EXPECT_NE(std::string(e.what()).find("after its pre-equilibration"), std::string::npos)
+      << e.what();
+  asked = 0;
+  o.interrupt = [&] { return ++asked >= 2; };
+  e = evaluation_error(session, x, o);
+  EXPECT_EQ(e.status(), Status::interrupted) << e.what();
+  EXPECT_NE(std::string(e.what()).find("the solve was interrupted at t = "), std::string::npos)
       << e.what();
 }
 

@@ -18,6 +18,7 @@ namespace {
 int adjoint_rhs(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector lambda_dot, void* data) {
   auto* s = static_cast<Session*>(data);
   return s->guard().run([&] {
+    s->ask_interrupt(t);
     double* out = N_VGetArrayPointer(lambda_dot);
     s->model().vjp_x(t, N_VGetArrayPointer(y), s->params().data(), 1,
                      N_VGetArrayPointer(lambda), out, s->workspace());
@@ -385,7 +386,9 @@ void AdjointDriver::backward_to(double t, const AdjointSeeds& seeds) {
   try {
     session_.check(flag, "CVodeB");
   } catch (const Error& e) {
-    if (e.status() == Status::not_finite || e.status() == Status::callback_failed) throw;
+    if (e.status() == Status::not_finite || e.status() == Status::callback_failed ||
+        e.status() == Status::interrupted)
+      throw;
     throw Error(e.status(), e.what() + backward_hint(seeds.tolerances(0), settings_.max_steps));
   }
 }

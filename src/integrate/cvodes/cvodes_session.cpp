@@ -345,9 +345,15 @@ void Session::fail_blaming_nonfinite(const std::string& message) const {
                         "solve, and the integrator could not step past it)");
 }
 
+void Session::throw_interrupted(double t) {
+  throw Error(Status::interrupted,
+              "the solve was interrupted at t = " + number_text(t) + " (the caller's interrupt)");
+}
+
 int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
   auto* s = static_cast<Session*>(user_data);
   return s->guard().run([&] {
+    s->ask_interrupt(t);
     double* out = N_VGetArrayPointer(ydot);
     s->model_.rhs(t, N_VGetArrayPointer(y), s->params_.data(), out, s->workspace());
     return all_finite(out, s->nx_);

@@ -158,7 +158,9 @@ void EventedSolution::step(double t_limit) {
   } catch (const Error& e) {
     // A solver that fails after events began to accumulate fails because of them.
     const std::string* accumulation = events_.accumulation();
-    if (!accumulation || std::string(e.what()).find(*accumulation) != std::string::npos) throw;
+    if (!accumulation || e.status() == Status::interrupted ||
+        std::string(e.what()).find(*accumulation) != std::string::npos)
+      throw;
     throw Error(e.status(), std::string(e.what()) + ", after " + *accumulation);
   }
 }

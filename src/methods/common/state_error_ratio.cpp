@@ -25,6 +25,7 @@ constexpr const char* kStateCheckWarningStart =
 // The states alone at the output times.
 Result states_at_outputs(const Problem& problem, const cvodes::SessionSettings& settings) {
   cvodes::Session session(cvodes::initial_value_problem(problem), settings);
+  session.set_interrupt(&problem.interrupt);
   session.create_integrator();
   const std::size_t nx = session.nx(), np = session.np();
   const auto& times = problem.output_times;
@@ -60,7 +61,8 @@ std::optional<Result> tighter_states(const Problem& problem,
                                      const cvodes::SessionSettings& settings) {
   try {
     return states_at_outputs(tightened(problem), settings);
-  } catch (const Error&) {
+  } catch (const Error& e) {
+    if (e.status() == Status::interrupted) throw;  // the run's caller asked
     return std::nullopt;
   }
 }

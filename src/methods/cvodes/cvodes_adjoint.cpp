@@ -262,6 +262,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const AdjointSettings settings = read_adjoint_settings(options);
   check_checkpoint_steps(settings);
   Session session(initial_value_problem(problem), settings.session);
+  session.set_interrupt(&problem.interrupt);
   session.create_integrator();
   const std::size_t n = session.nx(), np = session.np();
   const bool rows = settings.final_sensitivity;

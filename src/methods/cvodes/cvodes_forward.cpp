@@ -61,6 +61,7 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
   auto* s = static_cast<Session*>(user_data);
   const std::size_t n = s->nx(), np = static_cast<std::size_t>(ns);
   return s->guard().run([&] {
+    s->ask_interrupt(t);
     const double* x = N_VGetArrayPointer(y);
     double* S = s->sens_s();
     double* JS = s->sens_js();
@@ -263,6 +264,7 @@ void PreparedForward::reinit_sensitivities() {
 }
 
 Result PreparedForward::run(const Problem& problem) {
+  session_.set_interrupt(&problem.interrupt);
   session_.begin_solve(effective_params(problem), problem.initial_state,
                        problem.initial_sensitivity);
   if (np_ > 0) reinit_sensitivities();
