@@ -82,6 +82,7 @@ void check_states(const Problem& problem, const InternalDiffSettings& settings,
   InternalDiffSettings alone = settings;
   alone.state_check = false;
   alone.states_only = true;
+  alone.lanes = 1;  // one trajectory: SIMD lanes would carry padding
   alone.h_fixed.reset();  // fixed steps again would repeat the same solve: adaptive ones
   alone.differences = Differences::internal;
   alone.nominal = Nominal::shared;
