@@ -30,7 +30,7 @@ enum class Status : int {
   out_of_memory = -15,     // an allocation failed: the problem needs more memory than there is
   unbounded = -16,         // a set-valued method cannot enclose an operation over the box
   stiff = -17,             // an explicit method found the problem stiff: an implicit one suits it
-  interrupted = -18,       // stopped by its caller before it finished (a stop request, a time limit)
+  interrupted = -18,       // stopped by its caller before it finished (a stop request, a limit)
   internal_error = -99     // a bug: please report it with the message
 };
 

@@ -319,7 +319,8 @@ namespace {
 // (PetabOptions::interrupt).
 void check_interrupt(const PetabOptions& options, const char* before) {
   if (options.interrupt && options.interrupt())
-    throw Error(Status::interrupted, std::string("the evaluation was interrupted before ") + before);
+    throw Error(Status::interrupted,
+                std::string("the evaluation was interrupted before ") + before);
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ TEST_P(CvodesMethod, ASessionRunIsInterruptedAndStaysUsable) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Interrupt, CvodesMethod, ::testing::Values("cvodes_fsa", "cvodes_asa"),
-                         [](const auto& info) { return std::string(info.param); });
+                         [](const auto& param_info) { return std::string(param_info.param); });
 
 }  // namespace
 }  // namespace odesens
