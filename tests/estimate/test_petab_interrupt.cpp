@@ -3,6 +3,7 @@
 // pre-equilibration and on threads, and within a CVODES solve; it leaves
 // its session ready.
 #include <atomic>
+#include <memory>
 #include <gtest/gtest.h>
 
 #include "estimate/petab_test_support.hpp"
@@ -24,73 +25,75 @@ Error evaluation_error(PetabSession& session, const std::vector<double>& x,
   return Error(Status::ok, "");
 }
 
+// Beer_MolBioSystems2014 (19 experiments, none pre-equilibrated) and a
+// session on it; skipped without the shared data.
+class BeerInterrupt : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
+    if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+    problem = PetabProblem::load(yaml);
+    session = std::make_unique<PetabSession>(problem);
+  }
+  std::shared_ptr<const PetabProblem> problem;
+  std::unique_ptr<PetabSession> session;
+};
+
 // Beer_MolBioSystems2014 has 19 experiments, none pre-equilibrated: asked
 // once before each (odesd does not ask within its solves), the interrupt
 // ends the evaluation at the fourth.
-TEST(PetabInterrupt, EndsTheEvaluationBeforeTheNextExperiment) {
-  const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
-  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
-  auto problem = PetabProblem::load(yaml);
-  PetabSession session(problem);
+TEST_F(BeerInterrupt, EndsTheEvaluationBeforeTheNextExperiment) {
   PetabOptions o;
   o.method = "odesd";
   o.gradient = true;
   const std::vector<double> x = problem->nominal_scaled();
-  const PetabResult whole = session.evaluate(x, o);
+  const PetabResult whole = session->evaluate(x, o);
   ASSERT_EQ(whole.n_experiments, 19u);
   int asked = 0;
   PetabOptions interrupted = o;
   interrupted.interrupt = [&] { return ++asked > 3; };
-  const Error e = evaluation_error(session, x, interrupted);
+  const Error e = evaluation_error(*session, x, interrupted);
   EXPECT_EQ(e.status(), Status::interrupted);
   EXPECT_EQ(asked, 4);
   const std::string message = e.what();
   EXPECT_NE(message.find("condition '"), std::string::npos) << message;
   EXPECT_NE(message.find("interrupted before its solves"), std::string::npos) << message;
   // The session is ready: the next evaluation is the whole one, bit for bit.
-  const PetabResult again = session.evaluate(x, o);
+  const PetabResult again = session->evaluate(x, o);
   EXPECT_EQ(again.nllh, whole.nllh);
   EXPECT_EQ(again.gradient, whole.gradient);
   // An interrupt that never says stop changes nothing.
   PetabOptions never = o;
   never.interrupt = [] { return false; };
-  EXPECT_EQ(session.evaluate(x, never).gradient, whole.gradient);
+  EXPECT_EQ(session->evaluate(x, never).gradient, whole.gradient);
 }
 
 // cvodes_fsa (what "auto" runs here) asks within its solves as well: the
 // evaluation ends inside the first experiment's solve.
-TEST(PetabInterrupt, EndsACvodesSolveUnderWay) {
-  const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
-  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
-  auto problem = PetabProblem::load(yaml);
-  PetabSession session(problem);
+TEST_F(BeerInterrupt, EndsACvodesSolveUnderWay) {
   PetabOptions o;
   o.gradient = true;
   const std::vector<double> x = problem->nominal_scaled();
-  const PetabResult whole = session.evaluate(x, o);
+  const PetabResult whole = session->evaluate(x, o);
   EXPECT_EQ(whole.method, "cvodes_fsa");
   int asked = 0;
   PetabOptions interrupted = o;
   interrupted.interrupt = [&] { return ++asked > 1; };
-  const Error e = evaluation_error(session, x, interrupted);
+  const Error e = evaluation_error(*session, x, interrupted);
   EXPECT_EQ(e.status(), Status::interrupted);
   EXPECT_EQ(asked, 2);
   EXPECT_NE(std::string(e.what()).find("the solve was interrupted at t = "), std::string::npos)
       << e.what();
-  EXPECT_EQ(session.evaluate(x, o).gradient, whole.gradient);
+  EXPECT_EQ(session->evaluate(x, o).gradient, whole.gradient);
 }
 
-TEST(PetabInterrupt, EndsTheEvaluationOnThreads) {
-  const std::string yaml = test::benchmark_problem("Beer_MolBioSystems2014");
-  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
-  auto problem = PetabProblem::load(yaml);
+TEST_F(BeerInterrupt, EndsTheEvaluationOnThreads) {
   PetabOptions o;
   o.method = "odesd";
   o.threads = 2;
   std::atomic<int> asked{0};
   o.interrupt = [&] { return ++asked > 5; };
-  PetabSession session(problem);
-  const Error e = evaluation_error(session, problem->nominal_scaled(), o);
+  const Error e = evaluation_error(*session, problem->nominal_scaled(), o);
   EXPECT_EQ(e.status(), Status::interrupted) << e.what();
   // Each thread stops at its next experiment: far fewer than 19 asked.
   EXPECT_LE(asked.load(), 8);
