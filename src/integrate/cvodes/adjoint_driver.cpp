@@ -222,7 +222,14 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
   }
   write_outputs_at(t0, y);
   if (events_.active() && !times_.empty()) {
-    time_switches_.find(events_, t0, times_.back(), y);
+    // Past the last output too (CVODES' steps pass output times, and would
+    // cross a jump of f there): the switch of `t <= T` with T the last
+    // output is one ulp after it (Fujita_SciSignal2010 at a fit's end
+    // point: "CVodeF could not advance past t = 3599.9999999999995").
+    const double past_last =
+        std::max(std::nextafter(times_.back(), std::numeric_limits<double>::infinity()),
+                 times_.back() + (times_.back() - t0));
+    time_switches_.find(events_, t0, past_last, y);
     g_switch_.resize(events_.n_roots());
   }
   double fired = -std::numeric_limits<double>::infinity();
@@ -245,8 +252,11 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     }
     const double next = events_.active() ? events_.next_execution()
                                          : std::numeric_limits<double>::infinity();
-    const int flag =
-        forward_step(times_[next_output_], to_switch ? std::min(next, before_switch) : next);
+    // A stop also where the switch lies beyond the output: CVODES' steps
+    // pass output times and would cross the jump of f.
+    const bool switch_ahead = std::isfinite(t_switch) && before_switch > t_now;
+    const double stop = switch_ahead ? std::min(next, before_switch) : next;
+    const int flag = forward_step(times_[next_output_], stop);
     const double t = segments_.back().t_end;
     if (to_switch && t == before_switch && flag != CV_ROOT_RETURN) {
       fired = t_switch;
@@ -259,8 +269,16 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
       roots = found_.data();
     }
     if (events_.active() && events_.at(t, y, nullptr, roots).restart()) {
-      restart_after_instant(t, y);
+      // On the switch just after t where the instant took its crossing
+      // (TimeSwitches::restart_time): f there is on its new branch. Not
+      // after the last output, where the backward problems start.
+      const double t_restart = time_switches_.found() && t < times_.back()
+                                   ? time_switches_.restart_time(events_, t, y, g_switch_)
+                                   : t;
+      if (t_restart > t) fired = t_restart;
+      restart_after_instant(t, t_restart, y);
       write_outputs_at(t, y);
+      if (t_restart > t) write_outputs_at(t_restart, y);
     } else if (flag != CV_ROOT_RETURN) {
       write_outputs_at(t, y);
     }
@@ -461,7 +479,12 @@ void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
     backward_to(seg.t_begin, seeds);
     read_problems(vectors);
   }
-  add_jumps_at(seeds, seg, seg.t_begin, o, vectors);
+  // The outputs left are at the segment's start, or at the instant one ulp
+  // before it whose restart moved to the switch of f (TimeSwitches::
+  // restart_time): their values are after the instant, so their seeds
+  // come before its jump.
+  while (o < seg.outputs.size())
+    add_jumps_at(seeds, seg, times_[seg.outputs[seg.outputs.size() - 1 - o]], o, vectors);
   if (s > 0 && segments_[s - 1].ends_with_instant) {
     for (Vector& v : vectors) {
       if (v.idle()) continue;

@@ -121,7 +121,10 @@ void EventedSolution::step_located(double t_limit) {
     fire_time_switch(t_switch);
     return;
   }
-  inner_.set_stop_time(to_switch ? before_switch : next);
+  // The stop also where the switch lies beyond t_limit: CVODES' steps pass
+  // t_limit and would cross the jump of f.
+  const bool switch_ahead = std::isfinite(t_switch) && before_switch > t0;
+  inner_.set_stop_time(switch_ahead ? std::min(before_switch, next) : next);
   inner_.step(t_limit);
   const double t1 = inner_.t();
   const int* found = inner_.located_roots();
@@ -197,6 +200,15 @@ double EventedSolution::instant_of_root(std::size_t i, double t_from, double t1)
 
 void EventedSolution::step_events(double t_limit) {
   if (restart_pending_) {
+    // On the switch just after t_ where the instant took its crossing
+    // (TimeSwitches::restart_time): f there is on its new branch.
+    if (time_switches_.found()) {
+      const double t_restart = time_switches_.restart_time(events_, t_, y_after_.data(), g_new_);
+      if (t_restart > t_) {
+        t_ = t_restart;
+        fired_switch_ = t_restart;
+      }
+    }
     inner_.restart(t_, y_after_.data());
     restart_pending_ = false;
   }

@@ -86,4 +86,18 @@ double TimeSwitches::next_after(double t) const {
   return it == times_.end() ? std::numeric_limits<double>::infinity() : *it;
 }
 
+double TimeSwitches::restart_time(EventRunner& events, double t, const double* y,
+                                  std::vector<double>& g) const {
+  const double t_switch = next_after(t);
+  if (t_switch != std::nextafter(t, std::numeric_limits<double>::infinity())) return t;
+  if (events.next_execution() <= t_switch) return t;  // a delayed execution due there
+  const auto& roots = events.roots_of_system();
+  g.resize(roots.size());
+  events.root_values(t_switch, y, g.data());
+  const std::vector<int>& sides = events.sides();
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    if (comparison_changed(roots[i], sides[i], g[i])) return t;  // the switch is an instant
+  return t_switch;
+}
+
 }  // namespace odesens::integrate

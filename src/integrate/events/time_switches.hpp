@@ -33,6 +33,17 @@ class TimeSwitches {
   bool found() const { return found_; }
   // The earliest crossing after t, or +infinity.
   double next_after(double t) const;
+  // Where a solver restarts after an instant at t with the state y: at the
+  // switch one ulp after t, where there is one, no root's comparison
+  // changes there against the sides after the instant, and no delayed
+  // execution is due by then; else at t. A comparison that turns just
+  // after T (`t <= T`, `t > T`) has g = 0 at T, which counts as its
+  // crossing there (the output at T is the value after it), but f at T is
+  // still on its old branch: a solver restarted at T stepped across the
+  // jump of f, and a stiff one could not (step size collapsed at T). g:
+  // scratch of n_roots.
+  double restart_time(EventRunner& events, double t, const double* y,
+                      std::vector<double>& g) const;
 
  private:
   // The first representable time near t_guess where root i's comparison
