@@ -1783,6 +1783,52 @@ def many_parameters_section():
     ]
 
 
+# auto on the problems of the PEtab benchmark collection outside ../shared
+# (recorded: their models are not in the repository). Smith and Chen: the
+# rerun after the rule for a large S took the probe's pace.
+CHOICE_OUTSIDE_TEXT = """\
+### Problems outside `../shared` (recorded runs)
+
+The same command on a folder holding the SBML models of 13 of the 14 problems of the PEtab
+benchmark collection (commit 4d20850) that are not in `../shared` (Froehlich's files are
+too large to fetch): `ODESENS_SHARED_DIR=FOLDER build/bin/bench_method_matrix --choice 1
+--max-limit 30`, one run; Smith_BMCSystBiol2013 and Chen_MSB2009 again with `--models`
+after auto took odesd for an S above 10 000 entries where the probe's pace is at most
+1e8 explicit steps (docs/methods/auto.md): Smith's S was 4.50 times the fastest with
+cvodes_fsa, Chen's 1.09. The misses:
+
+- Alkan_SciSignal2018 has no sensitivity parameters (its 52 global parameters are
+  declared `constant="false"`, and nothing sets them: name them with `--sens-params`),
+  so auto's time is the state check's second solve.
+- Isensee_JCB2018's S: exp is 2.6 times faster, its state solver taking 3 steps. The
+  states rest at the nominal inputs, but f has 7 switches, which auto's test of rest
+  excludes.
+- Raimundez_PCB2020's gradient: erk_adjoint (the probe's median h|lambda| is 0.24 of the
+  boundary), 3.1 times odesd's.
+- Borghans_BiophysChem1997's S (2.06 times): a calcium oscillator whose probe's 300 steps
+  reach t = 1.9 of 100, so dopri8s, the fastest, is not taken for its 60 entries of S.
+- Blasi's gradient and Fiedler's S (2.5 and 2.1 times): solves of 1.4 ms, where the state
+  check weighs."""
+
+CHOICE_OUTSIDE_ROWS = """\
+| model | S: fastest right | S: auto | auto/fastest | gradient: fastest right | gradient: auto | auto/fastest |
+|---|---|---|---|---|---|---|
+| Alkan_SciSignal2018 | odesd 0.00391 s | odesd: ok 0.0105 s, err 0e+00 | 2.69 | odesd 0.00274 s | erk_adjoint: ok 0.0108 s, err 0e+00 | 3.95 |
+| Blasi_CellSystems2016 | odesd 0.00144 s | odesd: ok 0.00213 s, err 3e-08 | 1.48 | odesd 0.00143 s | odesd: ok 0.00355 s, err 4e-15 | 2.48 |
+| Borghans_BiophysChem1997 | dopri8s 0.113 s | odesd: ok 0.233 s, err 1e-05 | 2.06 | dopri8s 0.0739 s | erk_adjoint: ok 0.0513 s, err 1e-06 | 0.69 |
+| Chen_MSB2009 | cvodes_fsa 5.07 s | odesd: ok 8.47 s, err 2e-08 | 1.67 | cvodes_asa 0.182 s | cvodes_asa: ok 0.245 s, err 7e-09 | 1.35 |
+| Fiedler_BMCSystBiol2016 | odesd 0.00138 s | odesd: ok 0.0029 s, err 1e-07 | 2.10 | erk_adjoint 0.00152 s | odesd: ok 0.00303 s, err 6e-14 | 1.99 |
+| Fujita_SciSignal2010 | odesd 0.000828 s | odesd: ok 0.0011 s, err 8e-11 | 1.33 | odesd 0.000799 s | odesd: ok 0.00112 s, err 7e-11 | 1.40 |
+| Giordano_Nature2020 | odesd 0.00221 s | odesd: ok 0.00267 s, err 9e-06 | 1.21 | erk_adjoint 0.00138 s | erk_adjoint: ok 0.00232 s, err 6e-08 | 1.68 |
+| Isensee_JCB2018 | exp 0.00672 s | odesd: ok 0.0172 s, err 5e-08 | 2.57 | cvodes_asa 0.0061 s | cvodes_asa: ok 0.00488 s, err 5e-08 | 0.80 |
+| Liu_IFACPapersOnLine2025 | odesd 0.00182 s | odesd: ok 0.0031 s, err 2e-10 | 1.70 | odesd 0.00131 s | odesd: ok 0.00207 s, err 4e-11 | 1.58 |
+| Raimundez_PCB2020 | odesd 0.0112 s | odesd: ok 0.00868 s, err 3e-08 | 0.77 | odesd 0.00767 s | erk_adjoint: ok 0.0239 s, err 1e-08 | 3.12 |
+| Smith_BMCSystBiol2013 | odesd 0.623 s | odesd: ok 0.85 s, err 7e-08 | 1.36 | cvodes_asa 0.119 s | cvodes_asa: ok 0.175 s, err 4e-08 | 1.46 |
+| Sneyd_PNAS2002 | odesd 0.000867 s | odesd: ok 0.00104 s, err 6e-07 | 1.20 | odesd 0.000875 s | odesd: ok 0.00106 s, err 2e-08 | 1.21 |
+| Zhao_QuantBiol2020 | odesd 0.00168 s | odesd: ok 0.00193 s, err 2e-08 | 1.15 | erk_adjoint 0.00108 s | erk_adjoint: ok 0.00118 s, err 2e-11 | 1.10 |
+"""
+
+
 def choice_section():
     # BENCH_CHOICE_OUTPUT: the output of a run already made (about 10 minutes).
     table = saved_or_run("BENCH_CHOICE_OUTPUT", [os.path.join(build, "bin", "bench_method_matrix"),
@@ -1803,6 +1849,7 @@ def choice_section():
             goal, len(values) - len(misses), len(values),
             "" if not misses else "; missed on " + ", ".join(
                 "{} ({:.1f}x)".format(m, r) for r, m in misses)))
+    lines += ["", *CHOICE_OUTSIDE_TEXT.split("\n"), "", *CHOICE_OUTSIDE_ROWS.strip().split("\n")]
     return lines
 
 

@@ -134,6 +134,32 @@ TEST(StiffnessProbe, StepsHeldByStabilityAreStiffWithoutARunOfFirings) {
   EXPECT_NE(calm_choice.reason.find("had a median of"), std::string::npos) << calm_choice.reason;
 }
 
+// S above 10 000 entries: odesd where the probe's pace is at most 1e8
+// explicit steps over the span (Smith_BMCSystBiol2013: odesd 4.5 times
+// faster than cvodes_fsa), cvodes_fsa where the problem is stiffer
+// (Lang_PLOSComputBiol2024: odesd 17 times slower). Two states and 6000
+// parameters (12 000 entries of S), with a decay rate of 1e3 or 1e12 over
+// [0, 1]: about 300 or 3e12 explicit steps.
+TEST(AutomaticChoice, ALargeSGoesToOdesdUnlessTheProbeFindsItExtremelyStiff) {
+  auto model = [](const char* rate) {
+    std::string text = std::string("param k = ") + rate + "\nstate x = 1\nstate y = 0\n";
+    std::string sum = "0";
+    for (int j = 0; j < 5999; ++j) {
+      text += "param q" + std::to_string(j) + " = 1\n";
+      sum += " + q" + std::to_string(j);
+    }
+    return text + "dx/dt = -k*x + 1e-9*(" + sum + ")\ndy/dt = x - y\ntime t_end = 1\n";
+  };
+  Problem calm = probe_problem(model("1e3").c_str(), 1);
+  ASSERT_EQ(calm.model->nx() * calm.model->np(), 12000u);
+  const MethodChoice calm_choice = choose_method(calm);
+  EXPECT_EQ(calm_choice.method, "odesd") << calm_choice.reason;
+  EXPECT_NE(calm_choice.reason.find("explicit steps over the span"), std::string::npos);
+  const MethodChoice stiff_choice = choose_method(probe_problem(model("1e12").c_str(), 1));
+  EXPECT_EQ(stiff_choice.method, "cvodes_fsa") << stiff_choice.reason;
+  EXPECT_NE(stiff_choice.reason.find("above 1e8"), std::string::npos) << stiff_choice.reason;
+}
+
 // Above rtol 1e-6 accuracy-limited steps reach near the boundary on models
 // that are not stiff (h grows like rtol^(1/5)): the median is not taken.
 TEST(StiffnessProbe, TheMedianIsNotTakenAtLooseTolerances) {

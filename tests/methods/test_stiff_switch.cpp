@@ -69,8 +69,9 @@ TEST_P(StiffSwitch, EveryMethodRestartsOnTheNewBranch) {
         const std::size_t row = adjoint ? 0 : i;
         // Times near 3600 are 4.5e-13 apart, and x falls by 1e6 x per unit
         // time after T: a few ulps of t are several 1e-6 of x.
-        if (!adjoint)
+        if (!adjoint) {
           EXPECT_NEAR(r.x[i], exact[0], 1e-5 * kU / kK) << where << ", t = " << times[i];
+        }
         for (std::size_t j = 0; j < 2; ++j)
           EXPECT_NEAR(r.s[2 * row + j], exact[1 + j], s_tolerance * scale[j])
               << method << ", " << where << ", t = " << times[i] << ", column " << j;

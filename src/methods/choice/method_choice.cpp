@@ -3,6 +3,7 @@
 #include "methods/choice/method_choice.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 
 #include "core/number_text.hpp"
@@ -31,6 +32,20 @@ constexpr std::size_t kForwardGradientParameters = 24;
 // cvodes_fsa solves Lang_PLOSComputBiol2024 (124 x 317) in 10 s, odesd not
 // in 60 s; odesd is faster up to SalazarCavazos (75 x 43) and Lucarelli (33 x 106).
 constexpr double kOdesdSensitivityLimit = 10000;
+// Above that, up to kOdesdLargeSensitivity entries of S, odesd still takes
+// the fewest steps unless the problem is extremely stiff: its rule leaves
+// stiff components undamped (|R(-inf)| = 1), and S'' = J_a S + A_p holds
+// terms of order |J|^2 |S| whose rounding its error test chases. The
+// stiffness probe's pace measures |J| (dopri5's steps held at h|lambda|
+// near its stability boundary): the explicit steps the span would take.
+// Measured (bench_method_matrix --choice, auto's tolerances, S at 101
+// outputs): Smith_BMCSystBiol2013 (94 x 386, 5e6 projected steps) odesd
+// 0.66 s against cvodes_fsa's 2.95 s; Chen_MSB2009 (500 x 188, 2e5) 8.0 s
+// against 5.5 s (the loss accepted); Lang_PLOSComputBiol2024 (124 x 317,
+// 4.5e9) 130 s against 7.6 s. The two former are problems of the PEtab
+// benchmark collection outside ../shared.
+constexpr double kOdesdLargeSensitivity = 1e5;
+constexpr double kOdesdLargeSensitivityPace = 1e8;
 // nx * np up to which dopri8s is chosen for a non-stiff problem.
 constexpr double kTinySensitivity = 64;
 // States up to which exp is chosen for states at rest (at_rest below).
@@ -164,6 +179,26 @@ MethodChoice choose_implicit_gradient(const Problem& p, const std::string& found
                        "lacks the second derivatives odesd needs, so cvodes_fsa");
 }
 
+// The explicit steps the span would take at the probe's pace; infinite
+// where it failed or did not move.
+double explicit_pace(const Problem& p, const StiffnessFinding& f) {
+  const double t0 = p.t0, span = p.output_times.back() - t0, done = f.t_reached - t0;
+  if (f.kind == StiffnessFinding::Kind::inconclusive || !(done > 0.0))
+    return std::numeric_limits<double>::infinity();
+  return static_cast<double>(f.steps) * std::max(span / done, 1.0);
+}
+
+// A large S (above kOdesdSensitivityLimit) that odesd still suits: at most
+// kOdesdLargeSensitivity entries, second derivatives, and a problem whose
+// explicit pace shows it is not extremely stiff.
+bool odesd_suits_large(const Problem& p, ChoiceProbe& probe) {
+  const double size = sensitivity_size(p);
+  if (size <= kOdesdSensitivityLimit || size > kOdesdLargeSensitivity ||
+      p.model->second_derivatives() == nullptr)
+    return false;
+  return explicit_pace(p, probe.finding()) <= kOdesdLargeSensitivityPace;
+}
+
 // A small S (nx * np at most kTinySensitivity) of a problem the probe solved
 // over the whole span without trouble: dopri8s's 8th-order steps with dense
 // output beat every implicit method there (chua, DETEST C1, Michaelis-Menten,
@@ -195,15 +230,31 @@ MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
 
 MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
   if (tiny_and_explicit(p, probe)) return choose_dopri8s(p, probe, "s");
+  if (odesd_suits_large(p, probe))
+    return choice_of("odesd", "s",
+                     "S at every output time is asked for; S is large (" + sizes_text(p) +
+                         "), but " + probe.said() + ", at a pace of about " +
+                         rounded_number_text(explicit_pace(p, probe.finding())) +
+                         " explicit steps over the span (at most 1e8: not so stiff that "
+                         "odesd's steps multiply), so odesd, which takes the fewest steps");
   if (odesd_suits(p))
     return choice_of("odesd", "s",
                      "S at every output time is asked for; odesd (an implicit 4th-order rule "
                      "in f and its time derivative, stiff or not) takes the fewest steps and "
                      "is the fastest right method on the shared real models of its size (" +
                          sizes_text(p) + ")");
+  const double size = sensitivity_size(p);
+  const bool paced = probe.done() && p.model->second_derivatives() &&
+                     size > kOdesdSensitivityLimit && size <= kOdesdLargeSensitivity;
+  const std::string stiff =
+      paced ? " (" + probe.said() + ", at a pace of about " +
+                         rounded_number_text(explicit_pace(p, probe.finding())) +
+                         " explicit steps over the span: above 1e8, odesd's steps multiply)"
+                   : "";
   return choice_of("cvodes_fsa", "s",
                    "S at every output time is asked for; with " + sizes_text(p) +
                        (p.model->second_derivatives() ? "" : " and no second derivatives") +
+                       stiff +
                        " cvodes_fsa (BDF, sparse from 100 states) is the method that suits");
 }
 
