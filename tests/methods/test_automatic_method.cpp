@@ -157,6 +157,7 @@ TEST(AutomaticChoice, ALargeSGoesToOdesdUnlessTheProbeFindsItExtremelyStiff) {
   EXPECT_NE(calm_choice.reason.find("explicit steps over the span"), std::string::npos);
   const MethodChoice stiff_choice = choose_method(probe_problem(model("1e12").c_str(), 1));
   EXPECT_EQ(stiff_choice.method, "cvodes_fsa") << stiff_choice.reason;
+  EXPECT_EQ(stiff_choice.stiffness, "stiff") << stiff_choice.reason;
   EXPECT_NE(stiff_choice.reason.find("above 1e8"), std::string::npos) << stiff_choice.reason;
 }
 

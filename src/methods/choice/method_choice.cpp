@@ -3,6 +3,7 @@
 #include "methods/choice/method_choice.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -228,6 +229,21 @@ MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
   return choose_implicit_gradient(p, probe.said());
 }
 
+// Why a large S that odesd could take goes to cvodes_fsa: the probe's
+// pace, or that it measured none; "" where the probe did not decide it.
+std::string large_s_pace_text(const Problem& p, ChoiceProbe& probe) {
+  const double size = sensitivity_size(p);
+  if (!probe.done() || !p.model->second_derivatives() || size <= kOdesdSensitivityLimit ||
+      size > kOdesdLargeSensitivity)
+    return "";
+  const double pace = explicit_pace(p, probe.finding());
+  if (!std::isfinite(pace))
+    return " (" + probe.said() + ": no pace measured, so not odesd, whose steps multiply on "
+           "extremely stiff problems)";
+  return " (" + probe.said() + ", at a pace of about " + rounded_number_text(pace) +
+         " explicit steps over the span: above 1e8, odesd's steps multiply)";
+}
+
 MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
   if (tiny_and_explicit(p, probe)) return choose_dopri8s(p, probe, "s");
   if (odesd_suits_large(p, probe))
@@ -243,18 +259,10 @@ MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
                      "in f and its time derivative, stiff or not) takes the fewest steps and "
                      "is the fastest right method on the shared real models of its size (" +
                          sizes_text(p) + ")");
-  const double size = sensitivity_size(p);
-  const bool paced = probe.done() && p.model->second_derivatives() &&
-                     size > kOdesdSensitivityLimit && size <= kOdesdLargeSensitivity;
-  const std::string stiff =
-      paced ? " (" + probe.said() + ", at a pace of about " +
-                         rounded_number_text(explicit_pace(p, probe.finding())) +
-                         " explicit steps over the span: above 1e8, odesd's steps multiply)"
-                   : "";
   return choice_of("cvodes_fsa", "s",
                    "S at every output time is asked for; with " + sizes_text(p) +
                        (p.model->second_derivatives() ? "" : " and no second derivatives") +
-                       stiff +
+                       large_s_pace_text(p, probe) +
                        " cvodes_fsa (BDF, sparse from 100 states) is the method that suits");
 }
 
