@@ -85,8 +85,8 @@ const FlagHelp kFlags[] = {
     {"--max-steps N", "the most solver steps between two output times (a positive integer)",
      kAll},
     {"--sens-params ID,...",
-     "SBML: the sensitivity parameters or compartments (default: every constant global "
-     "parameter no rule or initial assignment sets; '' for none)",
+     "SBML: the sensitivity parameters or compartments (default: every global parameter "
+     "with a finite value that no rule, initial assignment or event sets; '' for none)",
      kAll},
     {"--observe NAME[:amount|:concentration],...",
      "values at the output times of states, .ode lets and outputs, or any SBML id with a "

@@ -65,27 +65,45 @@ TEST(SbmlSemantics, ReactionsChangeAmountsAndSpeciesAreObservedAsDeclared) {
   EXPECT_EQ(o["R"], 1.5);  // a reaction's id stands for its rate
 }
 
-TEST(SbmlSemantics, DefaultSensitivityParametersAreConstantGlobalsNoAssignmentSets) {
+// k3 is declared constant="false" but nothing changes it, so it is as fixed
+// as k1 (the form of many real models' inputs and doses); k8, also not
+// constant, is changed by an event and cannot be one.
+TEST(SbmlSemantics, DefaultSensitivityParametersAreGlobalsNothingSets) {
+  const std::string event =
+      "<event id=\"e\" useValuesFromTriggerTime=\"true\"><trigger initialValue=\"false\" "
+      "persistent=\"true\">" +
+      math(fn("geq", "<csymbol encoding=\"text\" "
+                     "definitionURL=\"http://www.sbml.org/sbml/symbols/time\"> t </csymbol>" +
+                         cn(1))) +
+      "</trigger><listOfEventAssignments><eventAssignment variable=\"k8\">" + math(cn(2)) +
+      "</eventAssignment></listOfEventAssignments></event>";
   const std::string doc = l3v2(
       list("Compartments", compartment("c", "1")) +
       list("Species", species("S", "c", "initialAmount=\"1\"")) +
       list("Parameters", parameter("k1", "0.1", true) + parameter("k2", "0.2", true) +
                              parameter("k3", "0.3", false) + parameter("k4", "INF", true) +
                              parameter("k5", "", true) + parameter("k6", "", false) +
-                             parameter("k7", "0.7", true)) +
+                             parameter("k7", "0.7", true) + parameter("k8", "0.8", false)) +
       list("InitialAssignments", initial_assignment("k2", fn("times", cn(2) + ci("k1"))) +
                                      initial_assignment("k5", ci("k1"))) +
       list("Rules", assignment_rule("k6", fn("times", cn(2) + ci("k1")))) +
       // the local k1 = 10 hides the global k1 inside the kinetic law
-      list("Reactions", reaction("R", "S:1", "", fn("times", ci("k1") + ci("S")),
-                                 "<localParameter id=\"k1\" value=\"10\"/>")));
+      list("Reactions", reaction("R", "S:1", "",
+                                 fn("times", ci("k1") + ci("S") + ci("k3") + ci("k8")),
+                                 "<localParameter id=\"k1\" value=\"10\"/>")) +
+      list("Events", event));
   auto m = load_sbml_text(doc, "params.xml");
-  EXPECT_EQ(m->param_names(), (std::vector<std::string>{"k1", "k7"}));
-  EXPECT_EQ(rhs_at(*m, 0.0, {1.0}, {0.1, 0.7}), std::vector<double>{-10.0});
-  std::vector<double> Jp(2);
-  const std::vector<double> x = {1.0}, p = {0.1, 0.7};
+  EXPECT_EQ(m->param_names(), (std::vector<std::string>{"k1", "k3", "k7"}));
+  // k8 is a state that only the event changes: x = (S, k8), f = (-10 S k3 k8, 0)
+  ASSERT_EQ(m->nx(), 2u);
+  const std::vector<double> x = {1.0, 0.8}, p = {0.1, 0.3, 0.7};
+  EXPECT_NEAR(rhs_at(*m, 0.0, x, p)[0], -10.0 * 0.3 * 0.8, 1e-15);
+  std::vector<double> Jp(6);  // column-major 2 x 3
   m->jac_p(0.0, x.data(), p.data(), Jp.data());
-  EXPECT_EQ(Jp, (std::vector<double>{0.0, 0.0}));
+  EXPECT_EQ(Jp[0], 0.0);
+  EXPECT_NEAR(Jp[2], -10.0 * 0.8, 1e-15);
+  EXPECT_EQ(Jp[4], 0.0);
+  EXPECT_EQ(Jp[1] + Jp[3] + Jp[5], 0.0);
   auto o = observe(*m, 0.0, x);
   EXPECT_EQ(o["k2"], 0.2);  // the initial assignment 2 k1
   EXPECT_EQ(o["k5"], 0.1);

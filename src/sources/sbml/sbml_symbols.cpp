@@ -278,7 +278,7 @@ class TableBuilder {
   void choose_parameters(const std::optional<std::vector<std::string>>& requested) {
     if (!requested) {
       for (auto& s : t_.symbols)
-        if (s.kind == SymbolKind::parameter && declared_constant(s) && not_a_parameter(s).empty())
+        if (s.kind == SymbolKind::parameter && not_a_parameter(s).empty())
           make_parameter(s);
       return;
     }
