@@ -189,15 +189,25 @@ double explicit_pace(const Problem& p, const StiffnessFinding& f) {
   return static_cast<double>(f.steps) * std::max(span / done, 1.0);
 }
 
-// A large S (above kOdesdSensitivityLimit) that odesd still suits: at most
-// kOdesdLargeSensitivity entries, second derivatives, and a problem whose
-// explicit pace shows it is not extremely stiff.
-bool odesd_suits_large(const Problem& p, ChoiceProbe& probe) {
+// A large S (above kOdesdSensitivityLimit, at most kOdesdLargeSensitivity
+// entries) of a model with second derivatives: odesd may take it, as the
+// probe's pace decides.
+bool large_s_odesd_may_take(const Problem& p) {
   const double size = sensitivity_size(p);
-  if (size <= kOdesdSensitivityLimit || size > kOdesdLargeSensitivity ||
-      p.model->second_derivatives() == nullptr)
-    return false;
-  return explicit_pace(p, probe.finding()) <= kOdesdLargeSensitivityPace;
+  return size > kOdesdSensitivityLimit && size <= kOdesdLargeSensitivity &&
+         p.model->second_derivatives() != nullptr;
+}
+
+// A large S that odesd still suits: the explicit pace shows the problem is
+// not extremely stiff.
+bool odesd_suits_large(const Problem& p, ChoiceProbe& probe) {
+  return large_s_odesd_may_take(p) &&
+         explicit_pace(p, probe.finding()) <= kOdesdLargeSensitivityPace;
+}
+
+std::string pace_text(const Problem& p, ChoiceProbe& probe) {
+  return probe.said() + ", at a pace of about " +
+         rounded_number_text(explicit_pace(p, probe.finding())) + " explicit steps over the span";
 }
 
 // A small S (nx * np at most kTinySensitivity) of a problem the probe solved
@@ -232,16 +242,11 @@ MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
 // Why a large S that odesd could take goes to cvodes_fsa: the probe's
 // pace, or that it measured none; "" where the probe did not decide it.
 std::string large_s_pace_text(const Problem& p, ChoiceProbe& probe) {
-  const double size = sensitivity_size(p);
-  if (!probe.done() || !p.model->second_derivatives() || size <= kOdesdSensitivityLimit ||
-      size > kOdesdLargeSensitivity)
-    return "";
-  const double pace = explicit_pace(p, probe.finding());
-  if (!std::isfinite(pace))
+  if (!probe.done() || !large_s_odesd_may_take(p)) return "";
+  if (!std::isfinite(explicit_pace(p, probe.finding())))
     return " (" + probe.said() + ": no pace measured, so not odesd, whose steps multiply on "
            "extremely stiff problems)";
-  return " (" + probe.said() + ", at a pace of about " + rounded_number_text(pace) +
-         " explicit steps over the span: above 1e8, odesd's steps multiply)";
+  return " (" + pace_text(p, probe) + ": above 1e8, odesd's steps multiply)";
 }
 
 MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
@@ -249,10 +254,9 @@ MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
   if (odesd_suits_large(p, probe))
     return choice_of("odesd", "s",
                      "S at every output time is asked for; S is large (" + sizes_text(p) +
-                         "), but " + probe.said() + ", at a pace of about " +
-                         rounded_number_text(explicit_pace(p, probe.finding())) +
-                         " explicit steps over the span (at most 1e8: not so stiff that "
-                         "odesd's steps multiply), so odesd, which takes the fewest steps");
+                         "), but " + pace_text(p, probe) +
+                         " (at most 1e8: not so stiff that odesd's steps multiply), so odesd, "
+                         "which takes the fewest steps");
   if (odesd_suits(p))
     return choice_of("odesd", "s",
                      "S at every output time is asked for; odesd (an implicit 4th-order rule "
