@@ -91,11 +91,13 @@ std::string traces(const PetabProblem& problem, const FitResult& fit, const std:
   return s.str();
 }
 
+
 // One profile's panel in a multiplot.
 void profile_panel(std::ostringstream& s, const PetabProblem& problem, const Profile& p,
                    const std::string& file) {
-  s << "unset arrow\nset title " << gnuplot_quoted(p.id + " (" + problem.parameter_scales()[p.parameter] + ")")
-    << "\n";
+  std::string title = p.id + " (" + problem.parameter_scales()[p.parameter] + ")";
+  if (p.points.size() < 2) title += ": not traced";
+  s << "unset arrow\nset title " << gnuplot_quoted(title) << "\n" << profile_xrange(p);
   if (!p.lower_open())
     s << "set arrow from " << p.lower << ", graph 0 to " << p.lower
       << ", graph 1 nohead dt 2 lc rgb '#2ca02c'\n";
@@ -130,6 +132,17 @@ std::string profile_page(const PetabProblem& problem, const std::vector<Profile>
 }
 
 }  // namespace
+
+std::string profile_xrange(const Profile& p) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (const ProfilePoint& q : p.points)
+    if (std::isfinite(q.nlpost)) lo = std::min(lo, q.value), hi = std::max(hi, q.value);
+  if (!(lo <= hi)) lo = hi = p.start;
+  if (hi - lo > 1e-9 * (1.0 + std::fabs(lo))) return "set autoscale x\n";
+  std::ostringstream s = numbers_stream();
+  s << "set xrange [" << lo - 1.0 << ":" << hi + 1.0 << "]\n";
+  return s.str();
+}
 
 std::vector<std::string> plot_fit(const PetabProblem& problem, const FitResult& fit,
                                   const std::string& folder) {

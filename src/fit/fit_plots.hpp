@@ -35,4 +35,10 @@ std::vector<std::string> plot_profiles(const PetabProblem& problem,
                                        const std::vector<Profile>& profiles,
                                        const std::string& folder);
 
+// The gnuplot x range of a profile's panel: gnuplot's own ("set autoscale
+// x"), except around a lone point (a side stopped before its first step),
+// where gnuplot would spread its ticks over a range of rounding width: the
+// value +- 1 then.
+std::string profile_xrange(const Profile& p);
+
 }  // namespace odesens::fitting

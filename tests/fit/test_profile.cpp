@@ -8,6 +8,7 @@
 
 #include "estimate/petab_test_support.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
+#include "fit/fit_plots.hpp"
 #include "odesens/fit.hpp"
 #include "odesens/profile.hpp"
 #include "odesens/status.hpp"
@@ -105,6 +106,26 @@ TEST(Profile, TheStopFlagKeepsEverySideAtItsStart) {
     EXPECT_EQ(p.upper_end, ProfileEnd::stopped);
     EXPECT_EQ(p.points.size(), 1u);
   }
+}
+
+// A side stopped at its start leaves one point; its panel is drawn around
+// it (gnuplot's own range would be of rounding width, its ticks unreadable),
+// a traced profile's in gnuplot's range.
+TEST(Profile, APanelOfALonePointSpansOneUnitEachSide) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  std::atomic<bool> stop{true};
+  const std::vector<Profile> lone =
+      profile(*problem, {std::log10(0.3), 2.0}, ProfileOptions{}, {}, &stop);
+  ASSERT_EQ(lone.size(), 2u);
+  EXPECT_EQ(fitting::profile_xrange(lone[1]), "set xrange [1:3]\n");
+  ProfileOptions options;
+  options.parameters = {1};
+  options.max_points = 2;
+  const std::vector<Profile> traced = profile(*problem, {std::log10(0.3), 2.0}, options);
+  ASSERT_EQ(traced.size(), 1u);
+  ASSERT_GT(traced[0].points.size(), 1u);
+  EXPECT_EQ(fitting::profile_xrange(traced[0]), "set autoscale x\n");
 }
 
 TEST(Profile, BadInputIsRefusedNamingWhatIsWrong) {
