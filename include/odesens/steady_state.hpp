@@ -9,8 +9,10 @@
 //      default 100), damped by step halving; converged when the
 //      weighted norm of f (below) is at most 1. Then S* = -J_x^{-1} J_p.
 //   2. When Newton fails or J_x is singular (a model with conservation laws:
-//      detected by the LU's pivots, |u_ii| <= 1e-12 max|u_jj|, or by KLU's
-//      reciprocal condition estimate), integration of x and S by
+//      detected by the pivots of the LU of J_x with each row divided by
+//      its largest magnitude, |u_ii| <= 1e-12 max|u_jj|, or by KLU's, which
+//      scales rows likewise; a slow rate beside fast ones is not
+//      singularity), integration of x and S by
 //      cvodes_fsa from x0 over growing spans (t0 + 10, 100, ... up to
 //      max_time) until the weighted norm of f is at most 1 at the end of a
 //      span T and x moved by at most 10 in the weighted norm (the looser of

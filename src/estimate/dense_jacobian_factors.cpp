@@ -13,12 +13,16 @@ namespace {
 class DenseJacobianFactors final : public JacobianFactors {
  public:
   DenseJacobianFactors(const Model& model, Workspace* ws)
-      : model_(model), ws_(ws), n_(model.nx()), lu_(n_ * n_), pivots_(n_) {}
+      : model_(model), ws_(ws), n_(model.nx()), lu_(n_ * n_), pivots_(n_), row_scale_(n_) {}
 
   bool factor(double t, const double* x, const double* p) override {
     model_.jac_x(t, x, p, lu_.data(), ws_);
     if (!std::all_of(lu_.begin(), lu_.end(), [](double v) { return std::isfinite(v); })) {
       why_not_ = "J_x has NaN or Inf";
+      return false;
+    }
+    if (!scale_rows()) {
+      why_not_ = "J_x singular (a row of zeros; conservation laws?)";
       return false;
     }
     if (!linalg::lu_factor(n_, lu_.data(), pivots_.data())) {
@@ -40,17 +44,34 @@ class DenseJacobianFactors final : public JacobianFactors {
   }
 
   void solve(std::size_t nrhs, double* b) override {
+    for (std::size_t k = 0; k < nrhs; ++k)
+      for (std::size_t i = 0; i < n_; ++i) b[i + k * n_] *= row_scale_[i];
     linalg::lu_solve(n_, lu_.data(), pivots_.data(), nrhs, b);
   }
 
   const char* kind() const override { return "dense LU"; }
 
  private:
+  // Divides each row of J_x by its largest magnitude (as KLU scales by
+  // default), so that the pivot test judges singularity, not the spread of
+  // the model's rates between rows; false for a row of zeros.
+  bool scale_rows() {
+    for (std::size_t i = 0; i < n_; ++i) {
+      double m = 0.0;
+      for (std::size_t j = 0; j < n_; ++j) m = std::max(m, std::fabs(lu_[i + j * n_]));
+      if (!(m > 0.0)) return false;
+      row_scale_[i] = 1.0 / m;
+      for (std::size_t j = 0; j < n_; ++j) lu_[i + j * n_] *= row_scale_[i];
+    }
+    return true;
+  }
+
   const Model& model_;
   Workspace* ws_;
   const std::size_t n_;
   std::vector<double> lu_;
   std::vector<int> pivots_;
+  std::vector<double> row_scale_;
 };
 
 }  // namespace

@@ -1,10 +1,12 @@
 // LU factors of J_x at a point, for Newton steps and S* = -J_x^{-1} J_p:
 // dense LAPACK, or KLU for a model with a sparsity pattern of J_x and at
 // least `sparse_threshold` states (the threshold of cvodes_fsa's
-// linear_solver=auto). Both call J_x singular when its smallest pivot is
-// at most 1e-12 times its largest (|u_ii| of the LU, KLU's rcond): a model
-// with conservation laws has an exactly singular J_x whose LU, in floating
-// point, ends in a pivot of rounding size rather than zero.
+// linear_solver=auto). Both factor J_x with each row divided by its largest
+// magnitude (KLU's default scaling) and call it singular when the smallest
+// pivot is at most 1e-12 times the largest (|u_ii| of the LU, KLU's rcond):
+// a model with conservation laws has an exactly singular J_x whose LU, in
+// floating point, ends in a pivot of rounding size rather than zero. Without
+// the scaling, rates decades apart (1e-4 beside 1e9) looked singular.
 #pragma once
 
 #include <cstddef>

@@ -43,6 +43,13 @@ const char* kNonlinear =
 
 const char* kGrowing = "param k = 1\nstate x = 0\ndx/dt = k\n";
 
+// Rates thirteen decades apart (a slow mode beside a fast one, as in real
+// models at parameters a fit explores): J_x's pivots span 1e-4 to 1e9, yet
+// it is far from singular: x* = (1e4 a, b / 1e9).
+const char* kSpreadRates =
+    "param a = 1\nparam b = 2\nstate x = 0\nstate y = 0\n"
+    "dx/dt = a - 1e-4*x\ndy/dt = b - 1e9*y\n";
+
 TEST(SteadyState, NewtonOnALinearModelGivesTheAnalyticAnswer) {
   const Problem pr = problem_of(kChain, "chain.ode");
   const SteadyState ss = steady_state(pr);
@@ -63,6 +70,22 @@ TEST(SteadyState, NewtonOnALinearModelGivesTheAnalyticAnswer) {
   SteadyStateOptions no_s;
   no_s.sensitivities = false;
   EXPECT_TRUE(steady_state(pr, no_s).S.empty());
+}
+
+// Newton judges singularity on J_x with its rows scaled, not on the spread
+// of the rates between rows, which sent such models to an integration over
+// 1e5 time units and more.
+TEST(SteadyState, RatesDecadesApartAreNotASingularJacobian) {
+  const Problem pr = problem_of(kSpreadRates, "spread.ode");
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "newton") << ss.attempts[0];
+  ASSERT_EQ(ss.x.size(), 2u);
+  EXPECT_NEAR(ss.x[0], 1e4, 1e-9 * 1e4);
+  EXPECT_NEAR(ss.x[1], 2e-9, 1e-9 * 2e-9);
+  const std::vector<double> S = {1e4, 0.0, 0.0, 1e-9};
+  ASSERT_EQ(ss.S.size(), S.size());
+  for (std::size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(ss.S[i], S[i], 1e-9 * 1e4) << i;
+  EXPECT_NEAR(ss.S[3], 1e-9, 1e-18);
 }
 
 // Central differences of x* in p_j, x0 moving with p.
