@@ -12,13 +12,17 @@
 //      detected by the pivots of the LU of J_x with each row divided by
 //      its largest magnitude, |u_ii| <= 1e-12 max|u_jj|, or by KLU's, which
 //      scales rows likewise; a slow rate beside fast ones is not
-//      singularity), integration of x and S by
+//      singularity), integration of x alone by
 //      cvodes_fsa from x0 over growing spans (t0 + 10, 100, ... up to
 //      max_time) until the weighted norm of f is at most 1 at the end of a
 //      span T and x moved by at most 10 in the weighted norm (the looser of
 //      these and the integrator's tolerances) since t0 + T/10: f alone
-//      would call dx/dt = 1 steady once x > 1/rtol. S then is the
-//      integrated S, which is right whether or not J_x is singular.
+//      would call dx/dt = 1 steady once x > 1/rtol.
+//   3. S* = -J_x^{-1} J_p at that x* when J_x is regular there (J_x
+//      singular at x0, where species start at 0, often is not at x*): the
+//      limit of the integrated S, without integrating its np columns.
+//   4. Where J_x is singular at x* too, x and S integrated as in 2: the
+//      integrated S is right whether or not J_x is singular.
 // The weighted norm: sqrt(mean_i (f_i / (rtol |x_i| + atol))^2).
 #pragma once
 
@@ -36,7 +40,7 @@ struct SteadyStateOptions {
   bool sensitivities = true;   // compute S* (nx x np)
   double max_time = 1e9;       // integration gives up past t0 + max_time
   int max_newton_iterations = 50;
-  bool try_newton = true;      // false: integration only
+  bool try_newton = true;      // false: x and S integrated at once (4 above) only
 };
 
 struct SteadyState {

@@ -51,7 +51,8 @@ IntegrationOutcome integrate_to_steady_state(const Problem& problem,
   if (!settings.sensitivities) pr.options.set("sensitivities", 0);
   const std::unique_ptr<MethodSession> session = prepare(pr, "cvodes_fsa");
   const Problem& prepared = session->problem();  // with the method's tolerances
-  const std::string head = "integration (cvodes_fsa): ";
+  const std::string head = settings.sensitivities ? "integration (cvodes_fsa): "
+                                                  : "integration of x alone (cvodes_fsa): ";
   auto ws = pr.model->make_workspace();
   std::vector<double> f;
   Check check{0.0, 0.0};

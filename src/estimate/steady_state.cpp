@@ -69,9 +69,10 @@ bool try_newton(const Problem& pr, const SteadyStateOptions& o, SteadyState& out
   return true;
 }
 
-bool try_integration(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
+bool try_integration(const Problem& pr, const SteadyStateOptions& o, bool sensitivities,
+                     SteadyState& out) {
   estimate::IntegrationOutcome i =
-      estimate::integrate_to_steady_state(pr, {{o.rtol, o.atol}, o.max_time, o.sensitivities});
+      estimate::integrate_to_steady_state(pr, {{o.rtol, o.atol}, o.max_time, sensitivities});
   out.attempts.push_back(i.attempt);
   if (!i.reached) return false;
   out.x = std::move(i.x);
@@ -80,6 +81,37 @@ bool try_integration(const Problem& pr, const SteadyStateOptions& o, SteadyState
   out.time = i.time;
   out.residual = i.residual;
   return true;
+}
+
+// S* = -J_x^{-1} J_p at the x* that integration of x alone reached (out),
+// where J_x is regular: the limit of the integrated S, without integrating
+// np more columns. J_x singular at x0 (species that start at 0) is often
+// regular at x*; where it is singular there too (conservation laws), false.
+bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
+  const Model& model = *pr.model;
+  const std::vector<double> p = effective_params(pr);
+  auto ws = model.make_workspace();
+  auto factors = estimate::make_jacobian_factors(model, ws.get(), sparse_threshold(pr));
+  const estimate::NewtonOutcome n =
+      estimate::newton_steady_state(model, out.time, out.x, p.data(),
+                                    {{o.rtol, o.atol}, 0, true}, *factors, ws.get());
+  if (!n.converged) {
+    out.attempts.push_back(n.attempt);
+    return false;
+  }
+  out.S = n.S;
+  out.attempts.push_back(std::string("S* = -J_x^{-1} J_p at that x* (") + factors->kind() + ")");
+  return true;
+}
+
+// Integration of x alone, then S* by the formula where J_x is regular at
+// x*, else integration of x and S; x and S integrated at once where the
+// options rule Newton out.
+bool try_integrations(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
+  if (!o.try_newton) return try_integration(pr, o, o.sensitivities, out);
+  if (!try_integration(pr, o, false, out)) return false;
+  if (!o.sensitivities || sensitivities_by_formula(pr, o, out)) return true;
+  return try_integration(pr, o, true, out);
 }
 
 }  // namespace
@@ -95,7 +127,7 @@ SteadyState steady_state(const Problem& problem, const SteadyStateOptions& optio
     return out;
   }
   if (options.try_newton && try_newton(pr, options, out)) return out;
-  if (try_integration(pr, options, out)) return out;
+  if (try_integrations(pr, options, out)) return out;
   std::string message = "no steady state found from the initial state:";
   for (const auto& a : out.attempts) message += "\n  " + a;
   throw Error(Status::solver_failed, message);

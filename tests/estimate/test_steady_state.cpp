@@ -43,6 +43,13 @@ const char* kNonlinear =
 
 const char* kGrowing = "param k = 1\nstate x = 0\ndx/dt = k\n";
 
+// x grows towards a/b at a rate b y^2, y towards c/d: at x0 = y0 = 0 the
+// row of x in J_x is zero (Newton refuses), at x* = (a/b, c/d) J_x is
+// regular. dx*/d(a, b, c, d) = (1/b, -a/b^2, 0, 0), dy*/d(...) = (0, 0, 1/d, -c/d^2).
+const char* kRegularAtTheEnd =
+    "param a = 1\nparam b = 2\nparam c = 1\nparam d = 1\nstate x = 0\nstate y = 0\n"
+    "dx/dt = y^2*(a - b*x)\ndy/dt = c - d*y\n";
+
 // Rates thirteen decades apart (a slow mode beside a fast one, as in real
 // models at parameters a fit explores): J_x's pivots span 1e-4 to 1e9, yet
 // it is far from singular: x* = (1e4 a, b / 1e9).
@@ -88,6 +95,33 @@ TEST(SteadyState, RatesDecadesApartAreNotASingularJacobian) {
   EXPECT_NEAR(ss.S[3], 1e-9, 1e-18);
 }
 
+// J_x singular at x0 but regular at x*: x integrated alone, S* by Newton's
+// formula there (exact for the limit the integrated S approaches).
+TEST(SteadyState, SingularAtTheStartRegularAtTheEndTakesSFromTheFormula) {
+  const Problem pr = problem_of(kRegularAtTheEnd, "regular_at_end.ode");
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "integration");
+  ASSERT_EQ(ss.attempts.size(), 3u);
+  EXPECT_NE(ss.attempts[0].find("singular"), std::string::npos) << ss.attempts[0];
+  EXPECT_NE(ss.attempts[1].find("x alone"), std::string::npos) << ss.attempts[1];
+  EXPECT_NE(ss.attempts[2].find("-J_x^{-1} J_p"), std::string::npos) << ss.attempts[2];
+  EXPECT_GT(ss.time, 0.0);
+  const double a = 1, b = 2, c = 1, d = 1;
+  ASSERT_EQ(ss.x.size(), 2u);
+  EXPECT_NEAR(ss.x[0], a / b, 1e-7);
+  EXPECT_NEAR(ss.x[1], c / d, 1e-7);
+  const std::vector<double> S = {1 / b, 0, -a / (b * b), 0, 0, 1 / d, 0, -c / (d * d)};
+  ASSERT_EQ(ss.S.size(), S.size());
+  for (std::size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(ss.S[i], S[i], 1e-7) << i;
+
+  SteadyStateOptions integrate_only;  // the integrated S agrees
+  integrate_only.try_newton = false;
+  const SteadyState integrated = steady_state(pr, integrate_only);
+  ASSERT_EQ(integrated.attempts.size(), 1u);
+  ASSERT_EQ(integrated.S.size(), S.size());
+  for (std::size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(integrated.S[i], S[i], 1e-5) << i;
+}
+
 // Central differences of x* in p_j, x0 moving with p.
 std::vector<double> fd_sensitivities(const Problem& pr, const SteadyStateOptions& o) {
   const std::vector<double> p0 = pr.model->nominal_params();
@@ -111,9 +145,14 @@ TEST(SteadyState, ConservationLawRefusesNewtonAndIntegrates) {
   pr.atol = {1e-12};
   const SteadyState ss = steady_state(pr);
   EXPECT_EQ(ss.how, "integration");
-  ASSERT_EQ(ss.attempts.size(), 2u);
+  // Newton refused, x alone integrated, J_x singular at x* too, x and S integrated.
+  ASSERT_EQ(ss.attempts.size(), 4u);
   EXPECT_NE(ss.attempts[0].find("singular"), std::string::npos) << ss.attempts[0];
+  EXPECT_NE(ss.attempts[1].find("x alone"), std::string::npos) << ss.attempts[1];
   EXPECT_NE(ss.attempts[1].find("steady"), std::string::npos) << ss.attempts[1];
+  EXPECT_NE(ss.attempts[2].find("singular"), std::string::npos) << ss.attempts[2];
+  EXPECT_EQ(ss.attempts[3].find("x alone"), std::string::npos) << ss.attempts[3];
+  EXPECT_NE(ss.attempts[3].find("steady"), std::string::npos) << ss.attempts[3];
   EXPECT_GT(ss.time, 0.0);
   EXPECT_LE(ss.residual, 1.0);
   const double kf = 2, kr = 1, total = 1.5;
