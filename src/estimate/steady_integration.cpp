@@ -56,7 +56,7 @@ IntegrationOutcome integrate_to_steady_state(const Problem& problem,
   auto ws = pr.model->make_workspace();
   std::vector<double> f;
   Check check{0.0, 0.0};
-  for (double span = std::min(10.0, settings.max_time);;
+  for (double span = std::min(settings.first_span, settings.max_time);;
        span = std::min(10.0 * span, settings.max_time)) {
     RunInputs in;
     in.output_times = std::vector<double>{pr.t0 + span / 10.0, pr.t0 + span};

@@ -15,6 +15,9 @@ struct IntegrationSettings {
   NormTolerances tol;
   double max_time;
   bool sensitivities;
+  // The first span tried (then 10, 100, ... times it, up to max_time): 10,
+  // or where an integration of x alone became steady.
+  double first_span = 10.0;
 };
 
 struct IntegrationOutcome {

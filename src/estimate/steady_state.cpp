@@ -70,9 +70,9 @@ bool try_newton(const Problem& pr, const SteadyStateOptions& o, SteadyState& out
 }
 
 bool try_integration(const Problem& pr, const SteadyStateOptions& o, bool sensitivities,
-                     SteadyState& out) {
-  estimate::IntegrationOutcome i =
-      estimate::integrate_to_steady_state(pr, {{o.rtol, o.atol}, o.max_time, sensitivities});
+                     SteadyState& out, double first_span = 10.0) {
+  estimate::IntegrationOutcome i = estimate::integrate_to_steady_state(
+      pr, {{o.rtol, o.atol}, o.max_time, sensitivities, first_span});
   out.attempts.push_back(i.attempt);
   if (!i.reached) return false;
   out.x = std::move(i.x);
@@ -111,7 +111,8 @@ bool try_integrations(const Problem& pr, const SteadyStateOptions& o, SteadyStat
   if (!o.try_newton) return try_integration(pr, o, o.sensitivities, out);
   if (!try_integration(pr, o, false, out)) return false;
   if (!o.sensitivities || sensitivities_by_formula(pr, o, out)) return true;
-  return try_integration(pr, o, true, out);
+  // From the span where x alone became steady: the shorter ones would not be.
+  return try_integration(pr, o, true, out, out.time - pr.t0);
 }
 
 }  // namespace
