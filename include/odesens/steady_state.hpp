@@ -20,9 +20,14 @@
 //      would call dx/dt = 1 steady once x > 1/rtol.
 //   3. S* = -J_x^{-1} J_p at that x* when J_x is regular there (J_x
 //      singular at x0, where species start at 0, often is not at x*): the
-//      limit of the integrated S, without integrating its np columns.
-//   4. Where J_x is singular at x* too, x and S integrated as in 2: the
-//      integrated S is right whether or not J_x is singular.
+//      limit of the integrated S, without integrating its np columns. Only
+//      for an f that reads no t and a model without events (else S depends
+//      on the path), and only where the Newton step from x* to the root of
+//      f is within the tolerances (weighted norm at most 1): a slow mode
+//      leaves f small far from the root, whose S is not that of x*.
+//   4. Otherwise x and S integrated as in 2, from the span over which x
+//      alone became steady: the integrated S is right whether or not J_x
+//      is singular.
 // The weighted norm: sqrt(mean_i (f_i / (rtol |x_i| + atol))^2).
 #pragma once
 
@@ -53,7 +58,8 @@ struct SteadyState {
   double time = 0.0;
   double residual = 0.0;
   // What was tried and why each attempt stopped, in order, one line each
-  // ("newton: J_x singular (conservation laws?) after 0 iterations").
+  // ("newton (dense LU): J_x singular (a zero pivot; conservation laws?)
+  // after 0 iterations").
   std::vector<std::string> attempts;
 };
 
@@ -61,7 +67,8 @@ struct SteadyState {
 // parameters; the problem's tolerances and options go to the integrator
 // (cvodes_fsa) when it is used, its output times are ignored. Throws
 // Error(solver_failed) with every attempt in the message when none
-// reaches a steady state; Error as validate_problem for a bad problem.
+// reaches a steady state (or, after x did, when S cannot be integrated);
+// Error as validate_problem for a bad problem.
 SteadyState steady_state(const Problem& problem, const SteadyStateOptions& options = {});
 
 }  // namespace odesens

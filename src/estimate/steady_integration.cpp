@@ -76,6 +76,7 @@ IntegrationOutcome integrate_to_steady_state(const Problem& problem,
         out.S.assign(r.s.begin() + static_cast<std::ptrdiff_t>(block), r.s.end());
       out.reached = true;
       out.time = r.times[1];
+      out.span = span;
       out.residual = check.residual;
       out.attempt = head + "steady at t0 + " + number_text(span) + " (weighted norm of f " +
                     number_text(check.residual) + ")";

@@ -24,6 +24,7 @@ struct IntegrationOutcome {
   bool reached = false;
   std::vector<double> x, S;
   double time = 0.0;
+  double span = 0.0;  // the span it became steady over (time - t0, unrounded)
   double residual = 0.0;
   std::string attempt;  // one line: what happened
 };

@@ -8,6 +8,7 @@
 #include "estimate/jacobian_factors.hpp"
 #include "estimate/steady_integration.hpp"
 #include "estimate/steady_newton.hpp"
+#include "estimate/steady_residual.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
 #include "problem/initial_values.hpp"
@@ -69,50 +70,82 @@ bool try_newton(const Problem& pr, const SteadyStateOptions& o, SteadyState& out
   return true;
 }
 
-bool try_integration(const Problem& pr, const SteadyStateOptions& o, bool sensitivities,
-                     SteadyState& out, double first_span = 10.0) {
+// The span x became steady over, for the integration of x and S that may
+// follow; 0 when it did not.
+double try_integration(const Problem& pr, const SteadyStateOptions& o, bool sensitivities,
+                       SteadyState& out, double first_span = 10.0) {
   estimate::IntegrationOutcome i = estimate::integrate_to_steady_state(
       pr, {{o.rtol, o.atol}, o.max_time, sensitivities, first_span});
   out.attempts.push_back(i.attempt);
-  if (!i.reached) return false;
+  if (!i.reached) return 0.0;
   out.x = std::move(i.x);
   out.S = std::move(i.S);
   out.how = "integration";
   out.time = i.time;
   out.residual = i.residual;
-  return true;
+  return i.span;
+}
+
+// The formula gives the limit of S along any path to a regular x* of an
+// autonomous f; where f reads t or events act, S is integrated along the path.
+bool formula_applies(const Model& model) {
+  const EventSystem* e = model.event_system();
+  return !model.rhs_depends_on_time() && (e == nullptr || e->events().empty());
 }
 
 // S* = -J_x^{-1} J_p at the x* that integration of x alone reached (out),
 // where J_x is regular: the limit of the integrated S, without integrating
-// np more columns. J_x singular at x0 (species that start at 0) is often
-// regular at x*; where it is singular there too (conservation laws), false.
+// np more columns (J_x singular at x0, where species start at 0, is often
+// regular at x*). Not where J_x is singular at x* too (conservation laws),
+// nor where the root of f is further from x* than the tolerances (f small
+// along a slow mode far from the root: the formula would be S of the root,
+// not of x*).
 bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
   const Model& model = *pr.model;
+  const std::string head = "S* = -J_x^{-1} J_p at that x*: ";
+  if (!formula_applies(model)) {
+    out.attempts.push_back(head + "not taken (f reads t or events act: S is integrated)");
+    return false;
+  }
+  const std::size_t nx = model.nx(), np = model.np();
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
   auto factors = estimate::make_jacobian_factors(model, ws.get(), sparse_threshold(pr));
-  const estimate::NewtonOutcome n =
-      estimate::newton_steady_state(model, out.time, out.x, p.data(),
-                                    {{o.rtol, o.atol}, 0, true}, *factors, ws.get());
-  if (!n.converged) {
-    out.attempts.push_back(n.attempt);
+  if (!factors->factor(out.time, out.x.data(), p.data())) {
+    out.attempts.push_back(head + factors->why_not());
     return false;
   }
-  out.S = n.S;
+  const estimate::NormTolerances tol{o.rtol, o.atol};
+  std::vector<double> step;
+  estimate::residual_norm(model, out.time, out.x.data(), p.data(), tol, step, ws.get());
+  factors->solve(1, step.data());  // -(Newton step) to the root
+  const double distance = estimate::weighted_norm(nx, step.data(), out.x.data(), tol);
+  if (!(distance <= 1.0)) {
+    out.attempts.push_back(head + "not taken: the root of f is " + number_text(distance) +
+                           " tolerances from x* (a slow mode)");
+    return false;
+  }
+  out.S.assign(nx * np, 0.0);
+  if (np > 0) {
+    model.jac_p(out.time, out.x.data(), p.data(), out.S.data(), ws.get());
+    factors->solve(np, out.S.data());
+    for (double& v : out.S) v = -v;
+  }
   out.attempts.push_back(std::string("S* = -J_x^{-1} J_p at that x* (") + factors->kind() + ")");
   return true;
 }
 
-// Integration of x alone, then S* by the formula where J_x is regular at
-// x*, else integration of x and S; x and S integrated at once where the
-// options rule Newton out.
+// Integration of x alone, then S* by the formula where it applies, else
+// integration of x and S; x and S integrated at once where the options
+// rule Newton out.
 bool try_integrations(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
-  if (!o.try_newton) return try_integration(pr, o, o.sensitivities, out);
-  if (!try_integration(pr, o, false, out)) return false;
+  if (!o.try_newton) return try_integration(pr, o, o.sensitivities, out) > 0.0;
+  const double span = try_integration(pr, o, false, out);
+  if (!(span > 0.0)) return false;
   if (!o.sensitivities || sensitivities_by_formula(pr, o, out)) return true;
-  // From the span where x alone became steady: the shorter ones would not be.
-  return try_integration(pr, o, true, out, out.time - pr.t0);
+  // From the span x alone became steady over: x and S are rarely steady
+  // sooner, and each span is a solve from t0.
+  return try_integration(pr, o, true, out, span) > 0.0;
 }
 
 }  // namespace
@@ -129,7 +162,9 @@ SteadyState steady_state(const Problem& problem, const SteadyStateOptions& optio
   }
   if (options.try_newton && try_newton(pr, options, out)) return out;
   if (try_integrations(pr, options, out)) return out;
-  std::string message = "no steady state found from the initial state:";
+  std::string message = out.x.empty() ? "no steady state found from the initial state:"
+                                      : "x reached a steady state, but its sensitivities "
+                                        "could not be integrated:";
   for (const auto& a : out.attempts) message += "\n  " + a;
   throw Error(Status::solver_failed, message);
 }

@@ -50,6 +50,20 @@ const char* kRegularAtTheEnd =
     "param a = 1\nparam b = 2\nparam c = 1\nparam d = 1\nstate x = 0\nstate y = 0\n"
     "dx/dt = y^2*(a - b*x)\ndy/dt = c - d*y\n";
 
+// A <-> B once Y (from 0) is up, with B leaking away at 1e-10: f is within
+// the tolerances at the quasi-steady state A + B = a0 + b0 long before the
+// root A = B = 0, and J_x is regular there (the leak), so the formula would
+// give the root's S, not that of the x* returned.
+const char* kSlowLeak =
+    "param kf = 2\nparam kr = 1\nparam kd = 1e-10\nparam a0 = 1\nparam b0 = 0.5\n"
+    "state A = a0\nstate B = b0\nstate Y = 0\n"
+    "dA/dt = -kf*Y^2*A + kr*Y^2*B\ndB/dt = kf*Y^2*A - kr*Y^2*B - kd*B\ndY/dt = 1 - Y\n";
+
+// kRegularAtTheEnd with f reading t (a switch that changes nothing).
+const char* kRegularAtTheEndReadingTime =
+    "param a = 1\nparam b = 2\nparam c = 1\nparam d = 1\nstate x = 0\nstate y = 0\n"
+    "dx/dt = y^2*(a - b*x)\ndy/dt = piecewise(c, t > 0.5, 2*c - c) - d*y\n";
+
 // Rates thirteen decades apart (a slow mode beside a fast one, as in real
 // models at parameters a fit explores): J_x's pivots span 1e-4 to 1e9, yet
 // it is far from singular: x* = (1e4 a, b / 1e9).
@@ -122,6 +136,33 @@ TEST(SteadyState, SingularAtTheStartRegularAtTheEndTakesSFromTheFormula) {
   for (std::size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(integrated.S[i], S[i], 1e-5) << i;
 }
 
+TEST(SteadyState, AQuasiSteadyStateFarFromTheRootIntegratesS) {
+  const Problem pr = problem_of(kSlowLeak, "slow_leak.ode");
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "integration");
+  ASSERT_EQ(ss.attempts.size(), 4u);
+  EXPECT_NE(ss.attempts[1].find("x alone"), std::string::npos) << ss.attempts[1];
+  EXPECT_NE(ss.attempts[2].find("not taken: the root of f is"), std::string::npos)
+      << ss.attempts[2];
+  EXPECT_EQ(ss.attempts[3].find("x alone"), std::string::npos) << ss.attempts[3];
+  ASSERT_EQ(ss.x.size(), 3u);
+  EXPECT_NEAR(ss.x[0] + ss.x[1], 1.5, 1e-6);  // the leak has barely begun
+  // dA*/da0 = kr / (kf + kr) at the quasi-steady state (0 at the root).
+  ASSERT_EQ(ss.S.size(), 3u * 5u);
+  EXPECT_NEAR(ss.S[0 + 3 * 3], 1.0 / 3.0, 1e-5);
+}
+
+TEST(SteadyState, FReadingTimeIntegratesS) {
+  const Problem pr = problem_of(kRegularAtTheEndReadingTime, "reading_time.ode");
+  ASSERT_TRUE(pr.model->rhs_depends_on_time());
+  const SteadyState ss = steady_state(pr);
+  ASSERT_EQ(ss.attempts.size(), 4u);
+  EXPECT_NE(ss.attempts[2].find("not taken (f reads t"), std::string::npos) << ss.attempts[2];
+  const std::vector<double> S = {0.5, 0, -0.25, 0, 0, 1, 0, -1};
+  ASSERT_EQ(ss.S.size(), S.size());
+  for (std::size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(ss.S[i], S[i], 1e-5) << i;
+}
+
 // Central differences of x* in p_j, x0 moving with p.
 std::vector<double> fd_sensitivities(const Problem& pr, const SteadyStateOptions& o) {
   const std::vector<double> p0 = pr.model->nominal_params();
@@ -150,9 +191,14 @@ TEST(SteadyState, ConservationLawRefusesNewtonAndIntegrates) {
   EXPECT_NE(ss.attempts[0].find("singular"), std::string::npos) << ss.attempts[0];
   EXPECT_NE(ss.attempts[1].find("x alone"), std::string::npos) << ss.attempts[1];
   EXPECT_NE(ss.attempts[1].find("steady"), std::string::npos) << ss.attempts[1];
-  EXPECT_NE(ss.attempts[2].find("singular"), std::string::npos) << ss.attempts[2];
+  EXPECT_NE(ss.attempts[2].find("S* = -J_x^{-1} J_p at that x*: J_x singular"),
+            std::string::npos)
+      << ss.attempts[2];
   EXPECT_EQ(ss.attempts[3].find("x alone"), std::string::npos) << ss.attempts[3];
-  EXPECT_NE(ss.attempts[3].find("steady"), std::string::npos) << ss.attempts[3];
+  // x and S integrated from the span x alone became steady over, not from 10
+  const std::string span = ss.attempts[1].substr(ss.attempts[1].find("steady at"));
+  EXPECT_EQ(ss.attempts[3].substr(ss.attempts[3].find("steady at"), 20), span.substr(0, 20))
+      << ss.attempts[3];
   EXPECT_GT(ss.time, 0.0);
   EXPECT_LE(ss.residual, 1.0);
   const double kf = 2, kr = 1, total = 1.5;
