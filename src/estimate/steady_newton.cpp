@@ -34,20 +34,33 @@ bool damped_step(const Model& model, double t, const double* p, NormTolerances t
   return false;
 }
 
-// S* = -J_x^{-1} J_p at the converged x; false when J_x is singular there.
-bool sensitivities_at(const Model& model, double t, const double* p, JacobianFactors& factors,
-                      NewtonOutcome& out, Workspace* ws) {
+// S* = -J_x^{-1} J_p at the converged x, f(x) in `f`; "" or why not: J_x
+// singular there, or the root of f further from x than the tolerances (f
+// within them along a slow mode far from the root: the formula would give
+// the root's S, not x's).
+std::string sensitivities_at(const Model& model, double t, const double* p, NormTolerances tol,
+                             std::vector<double> f, JacobianFactors& factors, NewtonOutcome& out,
+                             Workspace* ws) {
   const std::size_t nx = model.nx(), np = model.np();
-  if (!factors.factor(t, out.x.data(), p)) return false;
+  if (!factors.factor(t, out.x.data(), p)) return factors.why_not();
+  if (std::string far = root_too_far(out.x, std::move(f), tol, factors); !far.empty()) return far;
   out.S.assign(nx * np, 0.0);
-  if (np == 0) return true;
+  if (np == 0) return "";
   model.jac_p(t, out.x.data(), p, out.S.data(), ws);
   factors.solve(np, out.S.data());
   for (double& v : out.S) v = -v;
-  return true;
+  return "";
 }
 
 }  // namespace
+
+std::string root_too_far(const std::vector<double>& x, std::vector<double> f, NormTolerances tol,
+                         JacobianFactors& factors) {
+  factors.solve(1, f.data());  // -(the Newton step to the root)
+  const double distance = weighted_norm(x.size(), f.data(), x.data(), tol);
+  if (distance <= 1.0) return "";
+  return "the root of f is " + number_text(distance) + " tolerances from x* (a slow mode)";
+}
 
 NewtonOutcome newton_steady_state(const Model& model, double t, const std::vector<double>& x0,
                                   const double* p, const NewtonSettings& settings,
@@ -81,10 +94,13 @@ NewtonOutcome newton_steady_state(const Model& model, double t, const std::vecto
     }
   }
   out.residual = norm;
-  if (settings.sensitivities && !sensitivities_at(model, t, p, factors, out, ws)) {
-    out.attempt = head + "converged in " + iterations_text(k) + ", but at x* " +
-                  factors.why_not() + ": S* = -J_x^{-1} J_p does not exist";
-    return out;
+  if (settings.sensitivities) {
+    const std::string why = sensitivities_at(model, t, p, settings.tol, f, factors, out, ws);
+    if (!why.empty()) {
+      out.attempt = head + "converged in " + iterations_text(k) + ", but at x* " + why +
+                    ": S* = -J_x^{-1} J_p is not taken";
+      return out;
+    }
   }
   out.converged = true;
   out.attempt = head + "converged in " + iterations_text(k) + " (weighted norm of f " +

@@ -24,6 +24,13 @@ struct NewtonOutcome {
   std::string attempt;    // one line: what happened
 };
 
+// "" when the Newton step from x to the root of f is within the tolerances
+// (weighted norm at most 1), else why not; `factors` hold J_x at x, `f` is
+// f(x). A slow mode leaves f within its tolerances far from the root, where
+// S* = -J_x^{-1} J_p is the root's S, not x's.
+std::string root_too_far(const std::vector<double>& x, std::vector<double> f, NormTolerances tol,
+                         JacobianFactors& factors);
+
 NewtonOutcome newton_steady_state(const Model& model, double t, const std::vector<double>& x0,
                                   const double* p, const NewtonSettings& settings,
                                   JacobianFactors& factors, Workspace* ws);

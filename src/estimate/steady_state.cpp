@@ -116,13 +116,10 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
     return false;
   }
   const estimate::NormTolerances tol{o.rtol, o.atol};
-  std::vector<double> step;
-  estimate::residual_norm(model, out.time, out.x.data(), p.data(), tol, step, ws.get());
-  factors->solve(1, step.data());  // -(Newton step) to the root
-  const double distance = estimate::weighted_norm(nx, step.data(), out.x.data(), tol);
-  if (!(distance <= 1.0)) {
-    out.attempts.push_back(head + "not taken: the root of f is " + number_text(distance) +
-                           " tolerances from x* (a slow mode)");
+  std::vector<double> f;
+  estimate::residual_norm(model, out.time, out.x.data(), p.data(), tol, f, ws.get());
+  if (std::string far = estimate::root_too_far(out.x, std::move(f), tol, *factors); !far.empty()) {
+    out.attempts.push_back(head + "not taken: " + far);
     return false;
   }
   out.S.assign(nx * np, 0.0);

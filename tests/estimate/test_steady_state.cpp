@@ -59,6 +59,13 @@ const char* kSlowLeak =
     "state A = a0\nstate B = b0\nstate Y = 0\n"
     "dA/dt = -kf*Y^2*A + kr*Y^2*B\ndB/dt = kf*Y^2*A - kr*Y^2*B - kd*B\ndY/dt = 1 - Y\n";
 
+// The same exchange and leak, starting at the exchange's equilibrium
+// (kf a0 = kr b0): f is within the tolerances at x0 already.
+const char* kLeakFromQuasiSteady =
+    "param kf = 2\nparam kr = 1\nparam kd = 1e-10\nparam a0 = 0.5\nparam b0 = 1\n"
+    "state A = a0\nstate B = b0\n"
+    "dA/dt = -kf*A + kr*B\ndB/dt = kf*A - kr*B - kd*B\n";
+
 // kRegularAtTheEnd with f reading t (a switch that changes nothing).
 const char* kRegularAtTheEndReadingTime =
     "param a = 1\nparam b = 2\nparam c = 1\nparam d = 1\nstate x = 0\nstate y = 0\n"
@@ -150,6 +157,28 @@ TEST(SteadyState, AQuasiSteadyStateFarFromTheRootIntegratesS) {
   // dA*/da0 = kr / (kf + kr) at the quasi-steady state (0 at the root).
   ASSERT_EQ(ss.S.size(), 3u * 5u);
   EXPECT_NEAR(ss.S[0 + 3 * 3], 1.0 / 3.0, 1e-5);
+}
+
+// Newton stops at x0 (f within the tolerances) but does not give the
+// root's S for it: x0 and the S integrated there.
+TEST(SteadyState, NewtonAtAQuasiSteadyStateDoesNotTakeTheRootsS) {
+  const Problem pr = problem_of(kLeakFromQuasiSteady, "leak_from_quasi.ode");
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "integration");
+  ASSERT_EQ(ss.attempts.size(), 4u);
+  EXPECT_NE(ss.attempts[0].find("converged in 0 iterations, but at x* the root of f is"),
+            std::string::npos)
+      << ss.attempts[0];
+  ASSERT_EQ(ss.x.size(), 2u);
+  EXPECT_NEAR(ss.x[0], 0.5, 1e-6);
+  EXPECT_NEAR(ss.x[1], 1.0, 1e-6);
+  // A* = kr (a0 + b0) / (kf + kr) while the leak has not acted: dA*/da0 = dA*/db0 = 1/3.
+  ASSERT_EQ(ss.S.size(), 2u * 5u);
+  EXPECT_NEAR(ss.S[0 + 3 * 2], 1.0 / 3.0, 1e-5);
+  EXPECT_NEAR(ss.S[0 + 4 * 2], 1.0 / 3.0, 1e-5);
+  SteadyStateOptions no_s;  // without S, Newton's x0 stands
+  no_s.sensitivities = false;
+  EXPECT_EQ(steady_state(pr, no_s).how, "newton");
 }
 
 TEST(SteadyState, FReadingTimeIntegratesS) {
