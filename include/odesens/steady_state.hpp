@@ -7,10 +7,9 @@
 //      (dense LU, or KLU for a model with a sparsity pattern and at least
 //      sparse_threshold states: the problem's option, else cvodes_fsa's
 //      default 100), damped by step halving; converged when the
-//      weighted norm of f (below) is at most 1. Then S* = -J_x^{-1} J_p,
-//      where the Newton step from x* to the root of f is within the
-//      tolerances too (weighted norm at most 1): a slow mode leaves f
-//      small far from the root, whose S is not that of x* (then 2-4).
+//      weighted norms of f (below) and of the Newton step to the root are
+//      both at most 1 (a slow mode leaves f small far from the root: a
+//      rate of 1e-4 makes the step 1e4 times f). Then S* = -J_x^{-1} J_p.
 //   2. When Newton fails or J_x is singular (a model with conservation laws:
 //      detected by the pivots of the LU of J_x with each row divided by
 //      its largest magnitude, |u_ii| <= 1e-12 max|u_jj|, or by KLU's, which

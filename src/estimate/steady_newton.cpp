@@ -34,22 +34,43 @@ bool damped_step(const Model& model, double t, const double* p, NormTolerances t
   return false;
 }
 
-// S* = -J_x^{-1} J_p at the converged x, f(x) in `f`; "" or why not: J_x
-// singular there, or the root of f further from x than the tolerances (f
-// within them along a slow mode far from the root: the formula would give
-// the root's S, not x's).
-std::string sensitivities_at(const Model& model, double t, const double* p, NormTolerances tol,
-                             std::vector<double> f, JacobianFactors& factors, NewtonOutcome& out,
-                             Workspace* ws) {
+// Converged at out.x after k iterations, J_x factored there: S* =
+// -J_x^{-1} J_p when asked for.
+NewtonOutcome& converged(const Model& model, double t, const double* p, int k, double norm,
+                         bool sensitivities, JacobianFactors& factors, const std::string& head,
+                         NewtonOutcome& out, Workspace* ws) {
   const std::size_t nx = model.nx(), np = model.np();
-  if (!factors.factor(t, out.x.data(), p)) return factors.why_not();
-  if (std::string far = root_too_far(out.x, std::move(f), tol, factors); !far.empty()) return far;
-  out.S.assign(nx * np, 0.0);
-  if (np == 0) return "";
-  model.jac_p(t, out.x.data(), p, out.S.data(), ws);
-  factors.solve(np, out.S.data());
-  for (double& v : out.S) v = -v;
-  return "";
+  if (sensitivities) {
+    out.S.assign(nx * np, 0.0);
+    if (np > 0) {
+      model.jac_p(t, out.x.data(), p, out.S.data(), ws);
+      factors.solve(np, out.S.data());
+      for (double& v : out.S) v = -v;
+    }
+  }
+  out.converged = true;
+  out.residual = norm;
+  out.attempt = head + "converged in " + iterations_text(k) + " (weighted norm of f " +
+                number_text(norm) + ")";
+  return out;
+}
+
+// J_x singular at out.x: a failure, unless f is within the tolerances there
+// and S is not asked for (a steady state on a conservation law's manifold).
+NewtonOutcome& singular(int k, double norm, bool sensitivities, JacobianFactors& factors,
+                        const std::string& head, NewtonOutcome& out) {
+  if (norm <= 1.0 && !sensitivities) {
+    out.converged = true;
+    out.residual = norm;
+    out.attempt = head + "converged in " + iterations_text(k) + " (weighted norm of f " +
+                  number_text(norm) + "; " + factors.why_not() + ")";
+  } else if (norm <= 1.0) {
+    out.attempt = head + "converged in " + iterations_text(k) + ", but at x* " +
+                  factors.why_not() + ": S* = -J_x^{-1} J_p does not exist";
+  } else {
+    out.attempt = head + factors.why_not() + " after " + iterations_text(k);
+  }
+  return out;
 }
 
 }  // namespace
@@ -62,6 +83,10 @@ std::string root_too_far(const std::vector<double>& x, std::vector<double> f, No
   return "the root of f is " + number_text(distance) + " tolerances from x* (a slow mode)";
 }
 
+// Converged where f and the Newton step to the root are both within the
+// tolerances (weighted norms at most 1): f alone is small along a slow mode
+// far from the root (a rate of 1e-4 makes the step 1e4 times f), and the
+// formula's S is the root's, not x's. So Newton goes on to the root.
 NewtonOutcome newton_steady_state(const Model& model, double t, const std::vector<double>& x0,
                                   const double* p, const NewtonSettings& settings,
                                   JacobianFactors& factors, Workspace* ws) {
@@ -70,42 +95,29 @@ NewtonOutcome newton_steady_state(const Model& model, double t, const std::vecto
   std::vector<double> f, dx(x0.size());
   double norm = residual_norm(model, t, out.x.data(), p, settings.tol, f, ws);
   const std::string head = std::string("newton (") + factors.kind() + "): ";
-  int k = 0;
-  for (; norm > 1.0; ++k) {
+  for (int k = 0;; ++k) {
     if (!std::isfinite(norm)) {
       out.attempt = head + "f is NaN or Inf after " + iterations_text(k);
       return out;
     }
-    if (k == settings.max_iterations) {
-      out.attempt = head + "no convergence in " + iterations_text(k) +
-                    " (weighted norm of f " + number_text(norm) + ")";
-      return out;
-    }
-    if (!factors.factor(t, out.x.data(), p)) {
-      out.attempt = head + factors.why_not() + " after " + iterations_text(k);
-      return out;
-    }
+    if (!factors.factor(t, out.x.data(), p))
+      return singular(k, norm, settings.sensitivities, factors, head, out);
     for (std::size_t i = 0; i < f.size(); ++i) dx[i] = -f[i];
     factors.solve(1, dx.data());
+    const double step = weighted_norm(dx.size(), dx.data(), out.x.data(), settings.tol);
+    if (norm <= 1.0 && step <= 1.0)
+      return converged(model, t, p, k, norm, settings.sensitivities, factors, head, out, ws);
+    const std::string where = " (weighted norm of f " + number_text(norm) +
+                              ", of the step to the root " + number_text(step) + ")";
+    if (k == settings.max_iterations) {
+      out.attempt = head + "no convergence in " + iterations_text(k) + where;
+      return out;
+    }
     if (!damped_step(model, t, p, settings.tol, dx, out.x, norm, f, ws)) {
-      out.attempt = head + "no step length reduces |f| after " + iterations_text(k) +
-                    " (weighted norm of f " + number_text(norm) + ")";
+      out.attempt = head + "no step length reduces |f| after " + iterations_text(k) + where;
       return out;
     }
   }
-  out.residual = norm;
-  if (settings.sensitivities) {
-    const std::string why = sensitivities_at(model, t, p, settings.tol, f, factors, out, ws);
-    if (!why.empty()) {
-      out.attempt = head + "converged in " + iterations_text(k) + ", but at x* " + why +
-                    ": S* = -J_x^{-1} J_p is not taken";
-      return out;
-    }
-  }
-  out.converged = true;
-  out.attempt = head + "converged in " + iterations_text(k) + " (weighted norm of f " +
-                number_text(norm) + ")";
-  return out;
 }
 
 }  // namespace odesens::estimate

@@ -1,5 +1,6 @@
 // Newton's method on f(t0, x, p) = 0 with the model's J_x, damped by step
-// halving, and the sensitivities of its answer, S* = -J_x^{-1} J_p.
+// halving, converged where f and the step to the root are both within the
+// tolerances, and the sensitivities of its answer, S* = -J_x^{-1} J_p.
 #pragma once
 
 #include <string>
