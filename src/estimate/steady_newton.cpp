@@ -39,15 +39,7 @@ bool damped_step(const Model& model, double t, const double* p, NormTolerances t
 NewtonOutcome& converged(const Model& model, double t, const double* p, int k, double norm,
                          bool sensitivities, JacobianFactors& factors, const std::string& head,
                          NewtonOutcome& out, Workspace* ws) {
-  const std::size_t nx = model.nx(), np = model.np();
-  if (sensitivities) {
-    out.S.assign(nx * np, 0.0);
-    if (np > 0) {
-      model.jac_p(t, out.x.data(), p, out.S.data(), ws);
-      factors.solve(np, out.S.data());
-      for (double& v : out.S) v = -v;
-    }
-  }
+  if (sensitivities) out.S = steady_sensitivities(model, t, out.x.data(), p, factors, ws);
   out.converged = true;
   out.residual = norm;
   out.attempt = head + "converged in " + iterations_text(k) + " (weighted norm of f " +
@@ -74,6 +66,17 @@ NewtonOutcome& singular(int k, double norm, bool sensitivities, JacobianFactors&
 }
 
 }  // namespace
+
+std::vector<double> steady_sensitivities(const Model& model, double t, const double* x,
+                                         const double* p, JacobianFactors& factors, Workspace* ws) {
+  const std::size_t np = model.np();
+  std::vector<double> S(model.nx() * np, 0.0);
+  if (np == 0) return S;
+  model.jac_p(t, x, p, S.data(), ws);
+  factors.solve(np, S.data());
+  for (double& v : S) v = -v;
+  return S;
+}
 
 std::string root_too_far(const std::vector<double>& x, std::vector<double> f, NormTolerances tol,
                          JacobianFactors& factors) {

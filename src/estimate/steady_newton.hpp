@@ -32,6 +32,10 @@ struct NewtonOutcome {
 std::string root_too_far(const std::vector<double>& x, std::vector<double> f, NormTolerances tol,
                          JacobianFactors& factors);
 
+// S* = -J_x^{-1} J_p (nx x np, column-major) at x; `factors` hold J_x at x.
+std::vector<double> steady_sensitivities(const Model& model, double t, const double* x,
+                                         const double* p, JacobianFactors& factors, Workspace* ws);
+
 NewtonOutcome newton_steady_state(const Model& model, double t, const std::vector<double>& x0,
                                   const double* p, const NewtonSettings& settings,
                                   JacobianFactors& factors, Workspace* ws);

@@ -107,7 +107,6 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
     out.attempts.push_back(head + "not taken (f reads t or events act: S is integrated)");
     return false;
   }
-  const std::size_t nx = model.nx(), np = model.np();
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
   auto factors = estimate::make_jacobian_factors(model, ws.get(), sparse_threshold(pr));
@@ -122,12 +121,8 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
     out.attempts.push_back(head + "not taken: " + far);
     return false;
   }
-  out.S.assign(nx * np, 0.0);
-  if (np > 0) {
-    model.jac_p(out.time, out.x.data(), p.data(), out.S.data(), ws.get());
-    factors->solve(np, out.S.data());
-    for (double& v : out.S) v = -v;
-  }
+  out.S = estimate::steady_sensitivities(model, out.time, out.x.data(), p.data(), *factors,
+                                        ws.get());
   out.attempts.push_back(std::string("S* = -J_x^{-1} J_p at that x* (") + factors->kind() + ")");
   return true;
 }

@@ -91,7 +91,6 @@ std::string traces(const PetabProblem& problem, const FitResult& fit, const std:
   return s.str();
 }
 
-
 // One profile's panel in a multiplot.
 void profile_panel(std::ostringstream& s, const PetabProblem& problem, const Profile& p,
                    const std::string& file) {
