@@ -263,8 +263,8 @@ end
 
 A model file: SBML when its content is XML, `.ode` text otherwise. For SBML,
 `sens_params` (a vector of SBML ids) chooses the sensitivity parameters;
-`nothing` keeps the default set (every constant global parameter that no
-rule or initial assignment sets).
+`nothing` keeps the default set (every global parameter with a finite value
+that no rule, initial assignment or event sets, declared constant or not).
 """
 function model_from_file(path::AbstractString; sens_params = nothing)
     out = Ref{Ptr{Cvoid}}(C_NULL)

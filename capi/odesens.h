@@ -257,12 +257,13 @@ ODESENS_API int odesens_model_from_builtin(const char* name, odesens_model** out
  * format (see docs: MODEL_FORMAT) otherwise. Malformed text:
  * ODESENS_ERR_PARSE with "file:line:column: message" (.ode) or
  * "file:line: message" (SBML), "<text>" as the file name for
- * odesens_model_from_text; SBML features not supported yet (events,
- * algebraic rules, delays, fast reactions, packages...):
+ * odesens_model_from_text; SBML features not supported (algebraic
+ * rules, delays, fast reactions, packages...):
  * ODESENS_ERR_UNSUPPORTED naming the element and its id; a missing file:
  * ODESENS_ERR_UNKNOWN_MODEL. Such models have exact derivatives and cannot
  * be changed by the setters. SBML models take as sensitivity parameters
- * every constant global parameter that no rule or initial assignment sets.
+ * every global parameter with a finite value that no rule, initial
+ * assignment or event sets (declared constant or not).
  * Limits (odesens/model_loader.hpp and odesens/sbml_model.hpp): a file that
  * is not a regular file (directory, FIFO, device) or is larger than 64 MiB
  * (environment variable ODESENS_MAX_MODEL_FILE_SIZE, e.g. "256M") is
