@@ -2,9 +2,11 @@
 #include "model/parameter_subset.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <utility>
 
+#include "odesens/model_capabilities.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -26,7 +28,43 @@ class SubsetWorkspace final : public Workspace {
   }
 };
 
+class SubsetModel;
+
+// The full model's second derivatives (odeSD's a = df/dt along x' = f and
+// its partial derivatives), with da/dp restricted to the free columns as
+// J_p is.
+class SubsetSecondDerivatives final : public SecondDerivatives {
+ public:
+  SubsetSecondDerivatives(const SubsetModel& owner, const SecondDerivatives& full);
+  void xddot(double t, const double* x, const double* p, double* out,
+             Workspace* ws) const override;
+  const SparsityPattern& xddot_jac_x_pattern() const override {
+    return full_.xddot_jac_x_pattern();
+  }
+  void xddot_jac_x_values(double t, const double* x, const double* p, double* values,
+                          Workspace* ws) const override;
+  void xddot_jac_x(double t, const double* x, const double* p, double* J,
+                   Workspace* ws) const override;
+  void xddot_jac_p(double t, const double* x, const double* p, double* Jp,
+                   Workspace* ws) const override;
+  const SparsityPattern* xddot_jac_p_pattern() const override {
+    return full_.xddot_jac_p_pattern() ? &pattern_ : nullptr;
+  }
+  void xddot_jac_p_values(double t, const double* x, const double* p, double* values,
+                          Workspace* ws) const override;
+  void xddot_dt(double t, const double* x, const double* p, double* out,
+                Workspace* ws) const override;
+
+ private:
+  const SubsetModel& owner_;
+  const SecondDerivatives& full_;
+  SparsityPattern pattern_;                   // da/dp's pattern in the free columns
+  std::vector<std::size_t> pattern_entries_;  // their entries' positions in the full pattern
+};
+
 class SubsetModel final : public Model, public EventSystem, public ObservableSet {
+  friend class SubsetSecondDerivatives;
+
  public:
   SubsetModel(std::shared_ptr<const Model> full, std::vector<std::size_t> free,
               std::vector<double> values)
@@ -37,8 +75,12 @@ class SubsetModel final : public Model, public EventSystem, public ObservableSet
       names_.push_back(names[j]);
       nominal_.push_back(nominal[j]);
     }
-    if (const SparsityPattern* jp = full_->jac_p_pattern()) subset_pattern(*jp);
+    if (const SparsityPattern* jp = full_->jac_p_pattern())
+      subset_pattern(*jp, pattern_, pattern_entries_);
+    if (const SecondDerivatives* sd = full_->second_derivatives())
+      second_ = std::make_unique<SubsetSecondDerivatives>(*this, *sd);
   }
+  const SecondDerivatives* second_derivatives() const override { return second_.get(); }
 
   std::size_t nx() const override { return full_->nx(); }
   std::size_t np() const override { return free_.size(); }
@@ -285,16 +327,19 @@ class SubsetModel final : public Model, public EventSystem, public ObservableSet
       }
   }
 
-  void subset_pattern(const SparsityPattern& full) {
-    pattern_.rows = full.rows;
-    pattern_.cols = free_.size();
-    pattern_.col_ptr.push_back(0);
+  // The free columns of a pattern in all parameters, and the positions of
+  // their entries in it.
+  void subset_pattern(const SparsityPattern& full, SparsityPattern& pattern,
+                      std::vector<std::size_t>& entries) const {
+    pattern.rows = full.rows;
+    pattern.cols = free_.size();
+    pattern.col_ptr.push_back(0);
     for (std::size_t j : free_) {
       for (auto q = full.col_ptr[j]; q < full.col_ptr[j + 1]; ++q) {
-        pattern_.row_idx.push_back(full.row_idx[static_cast<std::size_t>(q)]);
-        pattern_entries_.push_back(static_cast<std::size_t>(q));
+        pattern.row_idx.push_back(full.row_idx[static_cast<std::size_t>(q)]);
+        entries.push_back(static_cast<std::size_t>(q));
       }
-      pattern_.col_ptr.push_back(static_cast<std::int64_t>(pattern_.row_idx.size()));
+      pattern.col_ptr.push_back(static_cast<std::int64_t>(pattern.row_idx.size()));
     }
   }
 
@@ -307,7 +352,56 @@ class SubsetModel final : public Model, public EventSystem, public ObservableSet
   std::vector<double> nominal_;
   SparsityPattern pattern_;                   // J_p's pattern in the free columns
   std::vector<std::size_t> pattern_entries_;  // their entries' positions in the full pattern
+  std::unique_ptr<SubsetSecondDerivatives> second_;  // null: the full model has none
 };
+
+SubsetSecondDerivatives::SubsetSecondDerivatives(const SubsetModel& owner,
+                                                 const SecondDerivatives& full)
+    : owner_(owner), full_(full) {
+  if (const SparsityPattern* ap = full.xddot_jac_p_pattern())
+    owner.subset_pattern(*ap, pattern_, pattern_entries_);
+}
+
+void SubsetSecondDerivatives::xddot(double t, const double* x, const double* p, double* out,
+                                    Workspace* ws) const {
+  auto f = owner_.full(p, ws);
+  full_.xddot(t, x, f.p, out, f.ws);
+}
+
+void SubsetSecondDerivatives::xddot_jac_x_values(double t, const double* x, const double* p,
+                                                 double* values, Workspace* ws) const {
+  auto f = owner_.full(p, ws);
+  full_.xddot_jac_x_values(t, x, f.p, values, f.ws);
+}
+
+void SubsetSecondDerivatives::xddot_jac_x(double t, const double* x, const double* p, double* J,
+                                          Workspace* ws) const {
+  auto f = owner_.full(p, ws);
+  full_.xddot_jac_x(t, x, f.p, J, f.ws);
+}
+
+void SubsetSecondDerivatives::xddot_jac_p(double t, const double* x, const double* p,
+                                          double* Jp, Workspace* ws) const {
+  auto f = owner_.full(p, ws);
+  double* all = f.sub.out(owner_.nx() * owner_.full_->np());
+  full_.xddot_jac_p(t, x, f.p, all, f.ws);
+  owner_.gather_columns(all, owner_.nx(), Jp);
+}
+
+void SubsetSecondDerivatives::xddot_jac_p_values(double t, const double* x, const double* p,
+                                                 double* values, Workspace* ws) const {
+  if (!full_.xddot_jac_p_pattern()) return xddot_jac_p(t, x, p, values, ws);
+  auto f = owner_.full(p, ws);
+  double* all = f.sub.out(full_.xddot_jac_p_pattern()->nnz());
+  full_.xddot_jac_p_values(t, x, f.p, all, f.ws);
+  for (std::size_t q = 0; q < pattern_entries_.size(); ++q) values[q] = all[pattern_entries_[q]];
+}
+
+void SubsetSecondDerivatives::xddot_dt(double t, const double* x, const double* p, double* out,
+                                       Workspace* ws) const {
+  auto f = owner_.full(p, ws);
+  full_.xddot_dt(t, x, f.p, out, f.ws);
+}
 
 }  // namespace
 

@@ -8,9 +8,9 @@
 // the full model; outputs in the parameters (dx0/dp, J_p, J_p^T W, the
 // events' dg/dp, dd/dp, dh/dp, the observables' gradients) are the full
 // model's columns or rows of the free parameters. The subset model offers
-// the full model's events and observables; not its second derivatives
-// (odeSD then refuses it), batched f or retained values (their users fall
-// back to plain evaluations).
+// the full model's events, observables and second derivatives (odeSD's
+// da/dp restricted as J_p is); not batched f or retained values (their
+// users fall back to plain evaluations).
 #pragma once
 
 #include <cstddef>

@@ -245,6 +245,57 @@ TEST(ParameterSubset, EventsAndObservablesAreRestrictedToo) {
 
 // cvodes_fsa on the subset gives the full model's S columns of the free
 // parameters (through the event, whose time depends on tdose).
+// odeSD's second derivatives: a = df/dt along x' = f and its partial
+// derivatives in x and t are the full model's; da/dp, dense and on its
+// pattern, is restricted to the free columns.
+TEST(ParameterSubset, SecondDerivativesAreTheFullModelsRestricted) {
+  Fixture f;
+  const SecondDerivatives* full = f.full->second_derivatives();
+  ASSERT_NE(full, nullptr);
+  const SecondDerivatives* sub = f.sub->second_derivatives();
+  ASSERT_NE(sub, nullptr);
+  const std::size_t nx = 2, npf = 6, nps = 3;
+  const std::vector<double> q = f.q(), p = f.full_params();
+  const double x[2] = {0.8, 0.45}, t = 1.3;
+  auto ws = f.sub->make_workspace();
+  std::vector<double> a(nx), b(nx);
+  full->xddot(t, x, p.data(), a.data());
+  sub->xddot(t, x, q.data(), b.data(), ws.get());
+  EXPECT_EQ(a, b);
+  full->xddot_dt(t, x, p.data(), a.data());
+  sub->xddot_dt(t, x, q.data(), b.data(), ws.get());
+  EXPECT_EQ(a, b);
+  std::vector<double> ja(nx * nx), jb(nx * nx);
+  full->xddot_jac_x(t, x, p.data(), ja.data());
+  sub->xddot_jac_x(t, x, q.data(), jb.data(), ws.get());
+  EXPECT_EQ(ja, jb);
+  // Without a workspace too (a one-off call's own).
+  std::vector<double> pa(nx * npf), pb(nx * nps), pc(nx * nps);
+  full->xddot_jac_p(t, x, p.data(), pa.data());
+  sub->xddot_jac_p(t, x, q.data(), pb.data(), ws.get());
+  sub->xddot_jac_p(t, x, q.data(), pc.data(), nullptr);
+  EXPECT_EQ(pb, pc);
+  for (std::size_t k = 0; k < nps; ++k)
+    for (std::size_t i = 0; i < nx; ++i)
+      EXPECT_EQ(pb[i + k * nx], pa[i + f.free[k] * nx]) << "state " << i << ", column " << k;
+  // da/dp's pattern and values agree with the dense restriction.
+  const SparsityPattern* pattern = sub->xddot_jac_p_pattern();
+  if (full->xddot_jac_p_pattern() == nullptr) {
+    EXPECT_EQ(pattern, nullptr);
+    return;
+  }
+  ASSERT_NE(pattern, nullptr);
+  EXPECT_NO_THROW(pattern->validate());
+  ASSERT_EQ(pattern->cols, nps);
+  std::vector<double> values(pattern->nnz());
+  sub->xddot_jac_p_values(t, x, q.data(), values.data(), ws.get());
+  for (std::size_t j = 0; j < nps; ++j)
+    for (auto e = pattern->col_ptr[j]; e < pattern->col_ptr[j + 1]; ++e)
+      EXPECT_EQ(
+          values[static_cast<std::size_t>(e)],
+          pb[static_cast<std::size_t>(pattern->row_idx[static_cast<std::size_t>(e)]) + j * nx]);
+}
+
 TEST(ParameterSubset, SolvesGiveTheFullModelsColumns) {
   Fixture f;
   Problem full_problem;
@@ -256,12 +307,12 @@ TEST(ParameterSubset, SolvesGiveTheFullModelsColumns) {
   Problem sub_problem = full_problem;
   sub_problem.model = f.sub;
   sub_problem.params = f.q();
-  for (const char* method : {"cvodes_fsa", "cvodes_asa"}) {
+  for (const char* method : {"cvodes_fsa", "odesd", "cvodes_asa"}) {
     SCOPED_TRACE(method);
     const Result a = solve(full_problem, method);
     const Result b = solve(sub_problem, method);
     EXPECT_LT(testing::max_abs_diff(a.x, b.x), 1e-8);
-    if (std::string(method) == "cvodes_fsa") {
+    if (std::string(method) != "cvodes_asa") {
       const std::size_t nx = 2, npf = 6, nps = 3, nt = 4;
       ASSERT_EQ(b.s.size(), nt * nx * nps);
       for (std::size_t k = 0; k < nt; ++k)
