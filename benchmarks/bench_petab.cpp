@@ -1,7 +1,9 @@
 // PEtab problems of the benchmark collection (../shared/petab/benchmark):
-// the cost of the log-likelihood with its gradient (forward sensitivities,
-// the adjoint) and with the Fisher information, as ratios to the cost of
-// the simulation alone, all at the default tolerances (rtol 1e-8, atol
+// the cost of the log-likelihood with its gradient (forward sensitivities
+// by cvodes_fsa and by odesd, the adjoint) and with the Fisher information
+// (cvodes_fsa, odesd), as ratios to the cost of the simulation alone
+// (cvodes_fsa without S), and what auto runs for the gradient and the FIM
+// against the fastest, all at the default tolerances (rtol 1e-8, atol
 // 1e-10) on one thread.
 //
 // With --sessions: the cost of an evaluation in a PetabSession (the
@@ -13,6 +15,7 @@
 // Each time is the median of N evaluations (default 3) after one warm-up.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -71,6 +74,7 @@ void session_row(const std::string& name, const std::string& yaml, int repeats) 
   odesens::PetabSession session(p);
   const std::vector<double> x = p->nominal_scaled();
   odesens::PetabOptions sim, fwd;
+  sim.method = "cvodes_fsa";
   fwd.gradient = true;
   fwd.method = "cvodes_fsa";
   const double ts = median_seconds(*p, x, sim, repeats);
@@ -127,48 +131,56 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> failures;
   std::printf("| problem | parameters (estimated / model) | experiments | simulation (ms) | "
-              "forward gradient | adjoint gradient | FIM (forward) | faster gradient | auto | "
-              "auto / faster |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
+              "gradient: cvodes_fsa | odesd | cvodes_asa | FIM: cvodes_fsa | odesd | "
+              "fastest gradient | auto | auto / fastest | auto's FIM / fastest |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& name : problems) {
     const std::string yaml = shared_dir() + "/petab/benchmark/" + name;  // names its file
     struct stat st;
     if (::stat(yaml.c_str(), &st) != 0) {
-      std::printf("| %s | not found | | | | | | | | |\n", name.c_str());
+      std::printf("| %s | not found | | | | | | | | | | | |\n", name.c_str());
       continue;
     }
     try {
       auto p = odesens::PetabProblem::load(yaml);
       const std::vector<double> x = p->nominal_scaled();
-      odesens::PetabOptions sim, fwd, adj, fim, automatic;
-      fwd.gradient = adj.gradient = automatic.gradient = true;
-      fwd.method = "cvodes_fsa";
-      adj.method = "cvodes_asa";
-      fim.fim = true;
+      odesens::PetabOptions sim;
+      sim.method = "cvodes_fsa";
       const double ts = median_seconds(*p, x, sim, repeats);
-      const double tf = median_seconds(*p, x, fwd, repeats);
-      // The adjoint fails on some problems (its backward problems run out
-      // of steps): the row goes on, and says so.
-      double ta = std::numeric_limits<double>::infinity();
-      std::string adjoint_failure;
-      try {
-        ta = median_seconds(*p, x, adj, repeats);
-      } catch (const odesens::Error& e) {
-        adjoint_failure = e.what();
-      }
-      const double ti = median_seconds(*p, x, fim, repeats);
+      // A method that fails on a problem (the adjoint's backward problems
+      // can run out of steps) leaves its cell saying so; the row goes on.
+      auto timed = [&](const char* method, bool fim) {
+        odesens::PetabOptions o;
+        o.method = method;
+        (fim ? o.fim : o.gradient) = true;
+        try {
+          return median_seconds(*p, x, o, repeats);
+        } catch (const odesens::Error& e) {
+          failures.push_back(name + " (" + method + (fim ? ", FIM" : "") + "): " + e.what());
+          return std::numeric_limits<double>::infinity();
+        }
+      };
+      const char* kGradientMethods[] = {"cvodes_fsa", "odesd", "cvodes_asa"};
+      double tg[3], tfim[2];
+      for (int k = 0; k < 3; ++k) tg[k] = timed(kGradientMethods[k], false);
+      for (int k = 0; k < 2; ++k) tfim[k] = timed(kGradientMethods[k], true);
+      const double ta = timed("auto", false), taf = timed("auto", true);
+      odesens::PetabOptions automatic;
+      automatic.gradient = true;
       const std::string chosen = p->evaluate(x, automatic).method;
-      const double tc = chosen == "cvodes_asa" ? ta : tf;  // auto runs one of the two
-      char adjoint[64];
-      std::snprintf(adjoint, sizeof adjoint, "%.1f×", ta / ts);
-      std::printf("| %s | %zu / %zu | %zu | %.2f | %.1f× | %s | %.1f× | %s | %s | %.2f |\n",
+      const int fastest = static_cast<int>(std::min_element(tg, tg + 3) - tg);
+      auto ratio = [&](double t) {
+        char text[32];
+        std::snprintf(text, sizeof text, std::isfinite(t) ? "%.1f×" : "failed", t / ts);
+        return std::string(text);
+      };
+      std::printf("| %s | %zu / %zu | %zu | %.2f | %s | %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n",
                   name.c_str(), p->parameter_ids().size(), p->model()->np(), p->n_experiments(),
-                  ts * 1e3, tf / ts, adjoint_failure.empty() ? adjoint : "failed", ti / ts,
-                  tf <= ta ? "forward" : "adjoint", chosen.c_str(), tc / std::min(tf, ta));
-      if (!adjoint_failure.empty())
-        failures.push_back(name + " (adjoint): " + adjoint_failure);
+                  ts * 1e3, ratio(tg[0]).c_str(), ratio(tg[1]).c_str(), ratio(tg[2]).c_str(),
+                  ratio(tfim[0]).c_str(), ratio(tfim[1]).c_str(), kGradientMethods[fastest],
+                  chosen.c_str(), ta / tg[fastest], taf / std::min(tfim[0], tfim[1]));
     } catch (const odesens::Error& e) {
-      std::printf("| %s | failed: %s | | | | | | | | |\n", name.c_str(), e.what());
+      std::printf("| %s | failed: %s | | | | | | | | | | | |\n", name.c_str(), e.what());
     }
     std::fflush(stdout);
   }

@@ -47,7 +47,7 @@ struct OptimizerOptions {
   std::int64_t max_iterations = 1000;
   // Wall time of one start; 0: no limit. An evaluation under way when it
   // passes ends at once (PetabOptions::interrupt: within the solve with the
-  // CVODES methods, else before the next experiment); the final evaluation
+  // CVODES methods and odesd, else before the next experiment); the final evaluation
   // at the end point (nllh, gradient) follows the limit.
   double max_seconds = 0.0;
   // The largest component of the projected gradient (the gradient with the
@@ -66,7 +66,7 @@ struct OptimizerOptions {
   // evaluations' interrupt function" (a per-start budget of the caller's
   // own, say); a fit goes on with its other starts (the stop flag ends the
   // fit), a profile ends the side it was tracing. It is asked before each
-  // experiment of the optimizer's evaluations, within CVODES' solves and at
+  // experiment of the optimizer's evaluations, within CVODES' and odesd's solves and at
   // each iteration, from the starts' threads at once when they run in
   // parallel.
   PetabOptions evaluation;

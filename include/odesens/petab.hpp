@@ -84,14 +84,19 @@ struct PetabOptions {
   // (forward sensitivities: cvodes_fsa, odesd, pbsr, exp, dopri8s, grk4as),
   // an adjoint method (cvodes_asa, erk_adjoint: the gradient by the adjoint
   // of the likelihood; S by cvodes_fsa where S is needed), or "auto":
-  // cvodes_fsa, and cvodes_asa for a gradient without FIM when at least
+  // odesd where the model gives second derivatives and S (states x the
+  // estimated parameters acting on the dynamics) has at most 10 000
+  // entries, as the library's auto takes it for S; otherwise cvodes_fsa,
+  // and cvodes_asa for a gradient without FIM when at least
   // kPetabAdjointMinParameters estimated parameters act on the dynamics and
   // outnumber the measurement times per experiment (the backward problem
-  // restarts at each; forward costs grow with the parameters: on the
-  // benchmark collection within 1.2x of the faster gradient on 17 of 20
-  // problems, worst 1.34x, benchmarks/RESULTS.md). Its tolerances (unset: 1e-8
-  // relative, 1e-10 absolute: docs/petab.md, "Tolerances"), limit and
-  // options.
+  // restarts at each; forward costs grow with the parameters). odesd's
+  // residual Jacobians and gradients were 1-8 times faster than
+  // cvodes_fsa's and cvodes_asa's on the shared benchmark problems
+  // (benchmarks/RESULTS.md); an experiment whose odesd solve fails runs
+  // cvodes_fsa, with a warning. Options given with "auto" are cvodes_fsa's
+  // and keep it. Its tolerances (unset: 1e-8 relative, 1e-10 absolute:
+  // docs/petab.md, "Tolerances"), limit and options.
   std::string method = "auto";
   std::optional<double> rtol;
   std::vector<double> atol;
@@ -101,7 +106,7 @@ struct PetabOptions {
   bool fim = false;       // Fisher information matrix
   // The residuals of the least-squares form (above); with
   // residual_jacobian also their Jacobian, from forward sensitivities
-  // ("auto" runs cvodes_fsa, an adjoint method its forward counterpart).
+  // ("auto" runs its forward method, an adjoint method cvodes_fsa).
   // Error(unsupported) for a problem without that form.
   bool least_squares = false;
   bool residual_jacobian = false;  // implies least_squares
@@ -113,9 +118,10 @@ struct PetabOptions {
   // pre-equilibration), from the threads that run them (at once when
   // threads > 1: it must be safe to call so); true ends the evaluation
   // with Error(Status::interrupted) naming the experiment. The CVODES
-  // methods (what "auto" runs) also ask it during their solves
+  // methods and odesd (what "auto" runs) also ask it during their solves
   // (Problem::interrupt), so that the evaluation ends within 64 right-hand
-  // sides; with another method a solve under way finishes first. Empty:
+  // sides or 16 steps; with another method a solve under way finishes
+  // first. Empty:
   // never interrupted. In an MPI evaluation each rank asks its own
   // options' interrupt. The fits set it from their stop flag and a start's
   // wall-time limit.

@@ -100,9 +100,10 @@ struct Problem {
   Options options;
 
   // Asked now and then during the solve by the methods built on CVODES
-  // (cvodes_fsa, cvodes_asa: every 64 evaluations of f, S' or the adjoint
-  // right-hand side); true ends the solve with Error(Status::interrupted)
-  // naming the time reached. The other methods do not ask it. Empty: never
+  // (cvodes_fsa, cvodes_asa, pbsr, exp: every 64 evaluations of f, S' or
+  // the adjoint right-hand side) and by odesd (every 16 steps); true ends
+  // the solve with Error(Status::interrupted) naming the time reached. The
+  // other methods do not ask it. Empty: never
   // interrupted. A prepared session keeps the problem's and asks it in
   // every run that gives none of its own (RunInputs::interrupt); it is not
   // part of the set-up that same_set_up compares. Ensembles ask it from

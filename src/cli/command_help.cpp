@@ -223,7 +223,8 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
      "PEtab parameter table (its nominalValue; fit --best writes one); the others keep "
      "their nominal values"},
     {"--method ID",
-     "the method of the simulations and the gradient: auto (default: cvodes_fsa, or "
+     "the method of the simulations and the gradient: auto (default: odesd where the "
+     "model has second derivatives and S at most 10 000 entries, else cvodes_fsa, or "
      "cvodes_asa for a gradient alone where at least 8 estimated parameters act on the "
      "dynamics and outnumber the measurement times per experiment), a method with S "
      "(forward) or cvodes_asa, erk_adjoint (adjoint)"},

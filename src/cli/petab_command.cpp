@@ -134,7 +134,7 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   if (a.format == "h5" && a.out.empty())
     throw UsageError{"petab: --format h5 needs --out FILE.h5 (HDF5 is not written to standard "
                      "output)"};
-  // "auto" runs cvodes_fsa (or cvodes_asa): options are cvodes_fsa's.
+  // Options given with "auto" are cvodes_fsa's, and keep it (docs/petab.md).
   const MethodInfo& info = method_info(a.method == "auto" ? "cvodes_fsa" : a.method);
   auto problem = PetabProblem::load(a.problem);
   if (runner.writes_output())

@@ -6,6 +6,7 @@
 
 #include "estimate/petab_objective.hpp"
 #include "io/format_double.hpp"
+#include "methods/choice/method_choice.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
 
@@ -22,17 +23,22 @@ namespace {
 constexpr double kDefaultRelativeTolerance = 1e-8;
 constexpr double kDefaultAbsoluteTolerance = 1e-10;
 
-Problem base_problem(const Definition& def, const PetabOptions& options, bool sensitivities) {
+// method: what the solves run; asked: what the options are for (the
+// resolved method asked for: its options are not another method's).
+Problem base_problem(const Definition& def, const PetabOptions& options, const std::string& asked,
+                     const std::string& method, bool sensitivities) {
   Problem p;
   p.model = def.dynamics;
   p.t0 = 0.0;
   p.rtol = options.rtol.value_or(kDefaultRelativeTolerance);
   p.atol = options.atol.empty() ? std::vector<double>{kDefaultAbsoluteTolerance} : options.atol;
   p.max_steps = options.max_steps;
-  p.options = options.options;
+  if (method == asked) p.options = options.options;
   p.interrupt = options.interrupt;  // a run's, never a kept session's (prepared_solves.cpp)
-  // The states alone when no S is wanted (cvodes_fsa's yardstick option).
-  if (!sensitivities && options.method == "cvodes_fsa" && !p.options.has("sensitivities"))
+  // The states alone when no S is wanted (cvodes_fsa's yardstick option,
+  // odesd's states-only solve).
+  if (!sensitivities && (method == "cvodes_fsa" || method == "odesd") &&
+      !p.options.has("sensitivities"))
     p.options.set("sensitivities", 0);
   return p;
 }
@@ -96,8 +102,8 @@ void check_same_estimated(const Definition& def, const Experiment& e) {
 
 // Steady states integrate with cvodes_fsa: the options of another method
 // are not its own.
-Problem for_steady_state(Problem p, const PetabOptions& options) {
-  if (options.method != "cvodes_fsa") p.options = Options();
+Problem for_steady_state(Problem p, const std::string& method) {
+  if (method != "cvodes_fsa") p.options = Options();
   p.objective = nullptr;
   return p;
 }
@@ -126,7 +132,7 @@ struct Columns {
 };
 
 bool runs_on_subsets(const std::string& method) {
-  return method == "cvodes_fsa" || method == "cvodes_asa";
+  return method == "cvodes_fsa" || method == "cvodes_asa" || method == "odesd";
 }
 
 Columns sensitivity_columns(const Definition& def, const Experiment& e, bool sensitivities,
@@ -203,16 +209,43 @@ bool adjoint_method(const std::string& id) {
 
 // The adjoint gives the gradient, not S: where S is needed (the FIM,
 // pre-equilibration, steady states) the experiment runs forward.
-bool uses_adjoint(const Definition& def, const Experiment& e, const PetabOptions& options) {
-  (void)def;
-  return adjoint_method(options.method) && !options.fim && !options.residual_jacobian &&
+bool uses_adjoint(const Experiment& e, const PetabOptions& options, const std::string& method) {
+  return adjoint_method(method) && !options.fim && !options.residual_jacobian &&
          e.preequilibration < 0 &&
          !e.steady_state_measured && !e.times.empty() && e.times.back() > 0.0;
 }
 
-// The forward method of an experiment that needs S: the one asked for, or
-// cvodes_fsa when that is an adjoint method.
-std::string forward_method(const PetabOptions& options) {
+// The estimated parameters that act on the dynamics: some condition sets a
+// model parameter from them.
+std::size_t dynamic_estimated(const Definition& def) {
+  std::vector<bool> dynamic(def.tables.parameters.size(), false);
+  for (const Condition& c : def.conditions)
+    for (std::size_t j = 0; j < def.n_sbml_params; ++j)
+      if (c.params[j].theta >= 0) dynamic[static_cast<std::size_t>(c.params[j].theta)] = true;
+  std::size_t n = 0;
+  for (std::size_t row : def.estimated) n += dynamic[row];
+  return n;
+}
+
+// auto's forward sensitivities: odesd where the library's auto takes it for
+// S, on the columns of the estimated parameters (the subset models). With
+// residual Jacobians at the nominal points of the 20 shared benchmark
+// problems (Lang_PLOSComputBiol2024 aside: S too large) it was 1.0 to 8
+// times faster than cvodes_fsa (Raia_CancerResearch2011 7x, Zheng_PNAS2012
+// 8x, Brannmark_JBC2010 1.0x) with errors of the same size against a tight
+// reference (benchmarks/RESULTS.md, "PEtab problems"). Options given with
+// "auto" are cvodes_fsa's (the command line checks them so): they keep it.
+std::string automatic_forward(const Definition& def, const PetabOptions& options,
+                              std::size_t dynamic) {
+  const bool odesd = options.options.values().empty() &&
+                     methods::odesd_suits_sensitivities(*def.dynamics, dynamic);
+  return odesd ? "odesd" : "cvodes_fsa";
+}
+
+// The forward method of an experiment that needs S: the one asked for,
+// auto's, or cvodes_fsa when an adjoint method is asked for.
+std::string forward_method(const Definition& def, const PetabOptions& options) {
+  if (options.method == "auto") return automatic_forward(def, options, dynamic_estimated(def));
   return adjoint_method(options.method) ? std::string("cvodes_fsa") : options.method;
 }
 
@@ -221,7 +254,8 @@ std::string forward_method(const PetabOptions& options) {
 // with the states the simulation condition sets re-initialized.
 void preequilibrate(PreparedSolves& solves, const Definition& def, const Experiment& e,
                     const std::vector<double>& theta, const Problem& base,
-                    const PetabOptions& options, const Columns& columns, Problem& simulation) {
+                    const PetabOptions& options, const std::string& method,
+                    const Columns& columns, Problem& simulation) {
   if (columns.wanted) check_same_estimated(def, e);
   const bool sensitivities = columns.solved();
   const Model& model = *simulation.model;
@@ -233,7 +267,7 @@ void preequilibrate(PreparedSolves& solves, const Definition& def, const Experim
                pre);
   SteadyStateOptions so = options.steady_state;
   so.sensitivities = sensitivities;
-  SteadyState ss = steady_state(for_steady_state(pre, options), so);
+  SteadyState ss = steady_state(for_steady_state(pre, method), so);
   std::vector<double> x0(nx), S0(sensitivities ? nx * np : 0);
   model.initial_state(simulation.params.data(), x0.data());
   if (sensitivities) model.initial_sensitivity(simulation.params.data(), S0.data());
@@ -249,8 +283,9 @@ void preequilibrate(PreparedSolves& solves, const Definition& def, const Experim
 // (a sensitivity that grows by orders of magnitude, as in
 // Lang_PLOSComputBiol2024): then the solve is repeated with S outside the
 // error test, and says so, unless the caller chose sens_error_control.
-Result solve_forward(PreparedSolves& solves, const Problem& problem, const std::string& method,
-                     bool sensitivities, std::vector<std::string>& warnings) {
+Result solve_cvodes_forward(PreparedSolves& solves, const Problem& problem,
+                            const std::string& method, bool sensitivities,
+                            std::vector<std::string>& warnings) {
   try {
     return solves.solve(problem, method);
   } catch (const Error& error) {
@@ -268,7 +303,46 @@ Result solve_forward(PreparedSolves& solves, const Problem& problem, const std::
   }
 }
 
+// A solve of auto's choice that fails where the CVODES baseline may not (a
+// step size that collapses at a point a fit visits) runs again with
+// cvodes_fsa, as the library's auto falls back, and says so.
+Result solve_forward(PreparedSolves& solves, const Problem& problem, const std::string& method,
+                     bool automatic, bool sensitivities, std::vector<std::string>& warnings) {
+  if (!automatic || method != "odesd")
+    return solve_cvodes_forward(solves, problem, method, sensitivities, warnings);
+  try {
+    return solves.solve(problem, method);
+  } catch (const Error& error) {
+    if (!methods::falls_back_on(error.status())) throw;
+    Problem again = problem;
+    again.options = Options();  // auto's options are none of cvodes_fsa's
+    Result r = solve_cvodes_forward(solves, again, "cvodes_fsa", sensitivities, warnings);
+    warnings.push_back(std::string("auto's odesd failed (") + error.what() +
+                       "); cvodes_fsa solved the experiment instead");
+    return r;
+  }
+}
+
 }  // namespace
+
+std::string resolve_method(const Definition& def, const PetabOptions& options) {
+  if (options.method != "auto") return options.method;
+  const std::size_t n = dynamic_estimated(def);
+  const std::string forward = automatic_forward(def, options, n);
+  // odesd's forward gradient was faster than the adjoint on the shared
+  // benchmark problems (Raia_CancerResearch2011 0.017 s against 0.15 s,
+  // Bachmann_MSB2011 0.27 s against 0.50 s; Brannmark_JBC2010 even).
+  if (!options.gradient || options.fim || options.residual_jacobian || forward == "odesd")
+    return forward;
+  // Else the adjoint where the parameters acting on the dynamics outnumber
+  // the measurement times of an experiment (its backward problem restarts
+  // at each, and cvodes_fsa's cost grows with the parameters), n > times /
+  // experiments in integers (bench_petab, RESULTS.md).
+  std::size_t times = 0;
+  for (const Experiment& e : def.experiments) times += e.times.size();
+  return n >= kPetabAdjointMinParameters && n * def.experiments.size() > times ? "cvodes_asa"
+                                                                               : forward;
+}
 
 void add_stats(Stats& into, const Stats& s) {
   into.steps += s.steps;
@@ -331,18 +405,24 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
   ExperimentSolution out;
   try {
     check_interrupt(options, "its solves");
-    const bool adjoint_asked = sensitivities && uses_adjoint(def, e, options);
-    const Columns columns = sensitivity_columns(
-        def, e, sensitivities, adjoint_asked ? options.method : forward_method(options));
+    const bool automatic = options.method == "auto";
+    const std::string asked = resolve_method(def, options);
+    const std::string forward = forward_method(def, options);
+    const bool adjoint_asked = sensitivities && uses_adjoint(e, options, asked);
+    const Columns columns =
+        sensitivity_columns(def, e, sensitivities, adjoint_asked ? asked : forward);
     const bool solved = columns.solved();
     const bool adjoint = adjoint_asked && solved;
-    const Problem base = base_problem(def, options, solved);
+    // The adjoint where it has columns to solve for; S, or the states
+    // alone, forward.
+    const std::string method = sensitivities && !adjoint ? forward : asked;
+    const Problem base = base_problem(def, options, asked, method, solved);
     Problem sim = base;
     out.params = model_params(def.conditions[e.simulation].params, theta);
     check_finite_params(def, def.conditions[e.simulation].params, out.params);
     set_dynamics(solves, def, columns, out.params, sim);
     if (e.preequilibration >= 0) {
-      preequilibrate(solves, def, e, theta, base, options, columns, sim);
+      preequilibrate(solves, def, e, theta, base, options, method, columns, sim);
       check_interrupt(options, "its simulation (after its pre-equilibration)");
     }
     out.times = e.times;
@@ -351,17 +431,14 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
       initial_values(sim, solved, out);
     } else if (!e.times.empty()) {
       sim.output_times = e.times;
-      const std::string method =
-          sensitivities && !adjoint ? forward_method(options) : options.method;
       Problem run = sim;
-      if (method != options.method) run.options = Options();  // options of another method
       // The likelihood's gradient needs no S(T): an adjoint method's default
       // final_sensitivity=1 adds one backward problem per state
       // (Chen_MSB2009, 500 states: over 10 min for a gradient of 17 s).
       if (adjoint && !run.options.has("final_sensitivity"))
         run.options.set("final_sensitivity", std::int64_t{0});
       if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
-      Result r = solve_forward(solves, run, method, solved && !adjoint, out.warnings);
+      Result r = solve_forward(solves, run, method, automatic, solved && !adjoint, out.warnings);
       out.x = std::move(r.x);
       if (adjoint) out.model_gradient = std::move(r.gradient);
       else if (solved) out.S = std::move(r.s);
@@ -371,7 +448,7 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
     if (e.steady_state_measured) {
       SteadyStateOptions so = options.steady_state;
       so.sensitivities = solved;
-      SteadyState ss = steady_state(for_steady_state(sim, options), so);
+      SteadyState ss = steady_state(for_steady_state(sim, method), so);
       out.x_steady = std::move(ss.x);
       out.S_steady = std::move(ss.S);
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "estimate/prepared_solves.hpp"
@@ -35,6 +36,15 @@ struct ExperimentSolution {
   Stats stats;
   std::vector<std::string> warnings;
 };
+
+// The method an evaluation runs: the one asked for, or for "auto" the
+// adjoint (cvodes_asa) for a gradient without FIM when at least
+// kPetabAdjointMinParameters estimated parameters act on the dynamics and
+// outnumber the measurement times per experiment, else forward
+// sensitivities by odesd where the library's auto takes it for S (second
+// derivatives, S of at most 10 000 entries), by cvodes_fsa otherwise.
+// An experiment under "auto" whose odesd solve fails runs cvodes_fsa.
+std::string resolve_method(const Definition& def, const PetabOptions& options);
 
 // Adds the counters of s to into (wall time excluded).
 void add_stats(Stats& into, const Stats& s);

@@ -78,33 +78,6 @@ std::size_t PetabProblem::n_experiments() const { return def_->experiments.size(
 const std::string& PetabProblem::file() const { return def_->tables.problem_file; }
 const std::vector<std::string>& PetabProblem::input_files() const { return def_->tables.files; }
 
-namespace {
-
-// "auto": the adjoint for a gradient where the estimated parameters acting
-// on the dynamics outnumber the measurement times of an experiment (its
-// backward problem restarts at each, and the forward cost grows with the
-// parameters), and there are at least kPetabAdjointMinParameters of them;
-// forward sensitivities otherwise. Measured (bench_petab, RESULTS.md): the
-// adjoint 1.5 to 9x faster on Armistead, Bachmann, Bruno, Crauste, Laske,
-// Lucarelli and Raia; forward 21x faster on Beer (714 times an experiment),
-// 2x on Boehm and Okuonghae (16 and 46 times).
-std::string resolve_method(const petab::Definition& def, const PetabOptions& options) {
-  if (options.method != "auto") return options.method;
-  if (!options.gradient || options.fim || options.residual_jacobian) return "cvodes_fsa";
-  std::vector<bool> dynamic(def.tables.parameters.size(), false);
-  for (const petab::Condition& c : def.conditions)
-    for (std::size_t j = 0; j < def.n_sbml_params; ++j)
-      if (c.params[j].theta >= 0) dynamic[static_cast<std::size_t>(c.params[j].theta)] = true;
-  std::size_t n = 0;
-  for (std::size_t row : def.estimated) n += dynamic[row];
-  // n > times / experiments, in integers.
-  std::size_t times = 0;
-  for (const petab::Experiment& e : def.experiments) times += e.times.size();
-  return n >= kPetabAdjointMinParameters && n * def.experiments.size() > times ? "cvodes_asa"
-                                                                               : "cvodes_fsa";
-}
-
-}  // namespace
 
 // Set-valued methods bound x over a parameter box: no likelihood.
 void check_petab_method(const std::string& method) {
@@ -136,9 +109,11 @@ PetabResult PetabSession::evaluate(const std::vector<double>& x, const PetabOpti
 std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>& x,
                                                       const PetabOptions& given,
                                                       petab::ExperimentSolver& solver) const {
+  // "auto" stays in the options: the experiments resolve it, and after a
+  // failure of its choice fall back as the library's auto does.
   PetabOptions options = given;
-  options.method = resolve_method(*def_, given);
-  check_petab_method(options.method);
+  const std::string method = petab::resolve_method(*def_, given);
+  check_petab_method(method);
   options.least_squares = given.least_squares || given.residual_jacobian;
   if (options.least_squares && !has_least_squares_form())
     throw Error(Status::unsupported,
@@ -153,7 +128,7 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
   if (!solver.solve(*def_, theta, options, sensitivities, solutions)) return std::nullopt;
 
   PetabResult r;
-  r.method = options.method;
+  r.method = method;
   r.parameter_ids = ids_;
   r.n_experiments = def_->experiments.size();
   const std::size_t nm = def_->measurements.size();
@@ -170,7 +145,7 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
     const std::size_t nxp = def_->dynamics->nx() * def_->dynamics->np();
     if (sensitivities && sol.model_gradient.empty() && sol.S.size() != sol.times.size() * nxp)
       throw Error(Status::unsupported,
-                  "method '" + options.method +
+                  "method '" + method +
                       "' does not give S at every output time; the PEtab gradient and FIM "
                       "need a method that does (cvodes_fsa, odesd, pbsr, exp, dopri8s, grk4as)");
     petab::add_measurements(*def_, def_->experiments[k], sol, theta, chain, layout, r);

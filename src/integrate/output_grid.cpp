@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/number_text.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::integrate {
@@ -32,11 +33,17 @@ void reach_outputs(SteppedSolution& solver, const double* times, std::size_t cou
                                                     : -1.0;
   check_times(settings.direction != 0 ? times[0] : solver.t(), times, count, direction);
   const std::size_t n = solver.size();
+  int steps = 0;
   for (std::size_t k = 0; k < count; ++k) {
     const double t_out = times[k];
     const double t_limit = settings.stop_at_outputs ? t_out : t_last;
     if (direction * (solver.t() - t_out) < 0) solver.begin_output_interval();
-    while (direction * (solver.t() - t_out) < 0) solver.step(t_limit);
+    while (direction * (solver.t() - t_out) < 0) {
+      solver.step(t_limit);
+      if (settings.interrupt && ++steps % kInterruptSteps == 0 && (*settings.interrupt)())
+        throw Error(Status::interrupted, "the solve was interrupted at t = " +
+                                             number_text(solver.t()) + " (the caller's interrupt)");
+    }
     double* out = X_out + k * n;
     if (solver.t() == t_out) {
       std::copy(solver.x(), solver.x() + n, out);

@@ -12,6 +12,8 @@
 // (erk/erk_stepped_solution.hpp) and a CVODES-based stepper share this logic.
 #pragma once
 
+#include <functional>
+
 #include <cstddef>
 
 namespace odesens::integrate {
@@ -72,7 +74,15 @@ struct OutputGridSettings {
   // solver that stepped past an output (dense mode) must not make the next
   // call think time runs backwards.
   int direction = 0;
+  // Asked every kInterruptSteps steps when set (Problem::interrupt): true
+  // ends the solve with Error(interrupted) naming the time reached.
+  const std::function<bool()>* interrupt = nullptr;
 };
+
+// Steps between two questions to OutputGridSettings::interrupt: a step of
+// a one-step method costs several evaluations of f, as CVODES' 64
+// evaluations between its questions are a few steps.
+inline constexpr int kInterruptSteps = 16;
 
 // Writes x(times[k]) to X_out + k*size() for k < count (time slowest).
 // times must be monotone in the direction of integration and, unless a

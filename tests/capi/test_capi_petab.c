@@ -106,10 +106,11 @@ static void test_evaluation(odesens_petab* h) {
   }
   CHECK(largest > 0.0);
 
-  /* The same numbers whatever the method's spelling and the threads; the
-   * adjoint gives the same gradient; default tolerances are close. */
+  /* The same numbers whatever the method's spelling ("" is auto, which runs
+   * odesd here) and the threads; the adjoint gives the same gradient;
+   * default tolerances are close. */
   double again = NAN, alone = NAN, adjoint[NP], sim2[NM + 1] = {0, 0, -7};
-  CHECK_OK(odesens_petab_evaluate(h, x, NP, "cvodes_fsa", 1e-10, 1e-12, 1, &alone, NULL, NULL,
+  CHECK_OK(odesens_petab_evaluate(h, x, NP, "odesd", 1e-10, 1e-12, 1, &alone, NULL, NULL,
                                   NULL, NULL, NULL, 0));
   CHECK_OK(odesens_petab_evaluate(h, x, NP, "", 1e-10, 1e-12, 0, &again, NULL, NULL, NULL, NULL,
                                   sim2, NM + 1));

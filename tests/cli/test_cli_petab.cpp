@@ -101,7 +101,7 @@ TEST_F(CliPetab, JsonHasTheDocumentedKeys) {
   EXPECT_DOUBLE_EQ(j["nllh"].get<double>(), -j["llh"].get<double>());
   EXPECT_NEAR(j["chi2"].get<double>(), 0.79183798368486, 1e-6);
   EXPECT_EQ(j["parameter_ids"], nlohmann::json({"a0", "b0", "k1", "k2"}));
-  EXPECT_EQ(j["method"], "cvodes_fsa");
+  EXPECT_EQ(j["method"], "odesd");  // auto's choice (docs/petab.md)
   ASSERT_EQ(j["simulations"].size(), 2u);
   EXPECT_NEAR(j["simulations"][0].get<double>(), 1.0, 1e-9);
   EXPECT_NEAR(j["simulations"][1].get<double>(), 0.42857190373069665, 1e-6);

@@ -1,6 +1,6 @@
 // PetabOptions::interrupt: an evaluation asked to stop ends before its next
 // experiment with Error(interrupted) naming it, also after a
-// pre-equilibration and on threads, and within a CVODES solve; it leaves
+// pre-equilibration and on threads, and within a solve of CVODES or odesd; it leaves
 // its session ready.
 #include <atomic>
 #include <memory>
@@ -40,11 +40,11 @@ class BeerInterrupt : public ::testing::Test {
 };
 
 // Beer_MolBioSystems2014 has 19 experiments, none pre-equilibrated: asked
-// once before each (odesd does not ask within its solves), the interrupt
+// once before each (grk4as does not ask within its solves), the interrupt
 // ends the evaluation at the fourth.
 TEST_F(BeerInterrupt, EndsTheEvaluationBeforeTheNextExperiment) {
   PetabOptions o;
-  o.method = "odesd";
+  o.method = "grk4as";
   o.gradient = true;
   const std::vector<double> x = problem->nominal_scaled();
   const PetabResult whole = session->evaluate(x, o);
@@ -68,14 +68,20 @@ TEST_F(BeerInterrupt, EndsTheEvaluationBeforeTheNextExperiment) {
   EXPECT_EQ(session->evaluate(x, never).gradient, whole.gradient);
 }
 
-// cvodes_fsa (what "auto" runs here) asks within its solves as well: the
-// evaluation ends inside the first experiment's solve.
-TEST_F(BeerInterrupt, EndsACvodesSolveUnderWay) {
+// cvodes_fsa and odesd (what "auto" runs here) ask within their solves
+// as well: the evaluation ends inside the first experiment's solve.
+class BeerSolveInterrupt : public BeerInterrupt,
+                           public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(BeerSolveInterrupt, EndsASolveUnderWay) {
   PetabOptions o;
+  o.method = GetParam();
   o.gradient = true;
   const std::vector<double> x = problem->nominal_scaled();
   const PetabResult whole = session->evaluate(x, o);
-  EXPECT_EQ(whole.method, "cvodes_fsa");
+  if (o.method == "auto") {
+    EXPECT_EQ(whole.method, "odesd");
+  }
   int asked = 0;
   PetabOptions interrupted = o;
   interrupted.interrupt = [&] { return ++asked > 1; };
@@ -87,9 +93,12 @@ TEST_F(BeerInterrupt, EndsACvodesSolveUnderWay) {
   EXPECT_EQ(session->evaluate(x, o).gradient, whole.gradient);
 }
 
+INSTANTIATE_TEST_SUITE_P(Methods, BeerSolveInterrupt,
+                         ::testing::Values("cvodes_fsa", "auto"));
+
 TEST_F(BeerInterrupt, EndsTheEvaluationOnThreads) {
   PetabOptions o;
-  o.method = "odesd";
+  o.method = "dopri8s";
   o.threads = 2;
   std::atomic<int> asked{0};
   o.interrupt = [&] { return ++asked > 5; };
@@ -102,7 +111,7 @@ TEST_F(BeerInterrupt, EndsTheEvaluationOnThreads) {
 // Conformance case 0009: one experiment after a pre-equilibration, whose
 // steady state is found by integration (cvodes_fsa, asking within its
 // solve). Asked before the experiment, during the pre-equilibration, and
-// between it and the simulation (by odesd, which does not ask within): an
+// between it and the simulation (by dopri8s, which does not ask within): an
 // interrupt that says stop at its last ask ends the evaluation there; one
 // that says stop at its second ends it in the pre-equilibration, with its
 // own status (not as a steady state not found).
@@ -114,7 +123,7 @@ TEST(PetabInterrupt, AsksDuringAndAfterThePreequilibration) {
   const std::vector<double> x = problem->nominal_scaled();
   int asks = 0;
   PetabOptions o;
-  o.method = "odesd";
+  o.method = "dopri8s";
   o.interrupt = [&] { return ++asks < 0; };
   session.evaluate(x, o);
   ASSERT_GE(asks, 3);

@@ -65,8 +65,11 @@ TEST_P(EachOptimizer, StopAtOnceFromTheOptimum) {
   OptimizerOptions o;
   o.optimizer = GetParam();
   const StartResult s = optimize(*problem, {std::log10(0.3), 2.0}, {}, o);
-  EXPECT_LE(s.iterations, 2) << s.exit_reason << ", gradient " << s.gradient_norm;
-  EXPECT_LE(s.evaluations, 8) << s.exit_reason;
+  // At the optimum the residuals are the integrator's error (about 1e-7
+  // over sigma 0.1), and the gradient near Ceres' tolerance of 1e-5: LM may
+  // first take one step of 1e-9, after which L-BFGS takes one.
+  EXPECT_LE(s.iterations, 3) << s.exit_reason << ", gradient " << s.gradient_norm;
+  EXPECT_LE(s.evaluations, 10) << s.exit_reason;
   EXPECT_NEAR(s.nlpost, kOptimum, 1e-8);
 }
 

@@ -32,7 +32,7 @@ def test_the_estimated_parameters_are_named_scaled_and_bounded(boehm):
 def test_an_evaluation_has_nllh_gradient_fim_and_simulations(boehm):
     e = boehm.evaluate(fim=True)
     assert e.nllh == pytest.approx(BOEHM_REFERENCE_NLLH, abs=1e-4)
-    assert e["nllh"] == e.nllh and e.llh == -e.nllh and e.method == "cvodes_fsa"
+    assert e["nllh"] == e.nllh and e.llh == -e.nllh and e.method == "odesd"
     assert e.gradient.shape == (9,) and e.fim.shape == (9, 9)
     assert numpy.allclose(e.fim, e.fim.T, rtol=0, atol=1e-12 * numpy.abs(e.fim).max())
     assert e.simulations.shape == e.residuals.shape == (48,)

@@ -58,9 +58,11 @@ class Problem:
         NAME is the directory's name, else its only .yaml or .yml file, else
         the one of several with a format_version or problems key).
     method : str
-        "auto" (cvodes_fsa; cvodes_asa for a gradient where at least 8
-        parameters act on the dynamics and they outnumber the measurement
-        times per experiment), or any method giving S or a gradient.
+        "auto" (odesd where the model has second derivatives and S at most
+        10 000 entries; else cvodes_fsa, or cvodes_asa for a gradient where
+        at least 8 parameters act on the dynamics and they outnumber the
+        measurement times per experiment), or any method giving S or a
+        gradient.
     rtol, atol : float, optional
         Tolerances (default 1e-8 and 1e-10).
     max_steps : int, optional

@@ -12,12 +12,13 @@
 #include "odesens/status.hpp"
 
 namespace odesens::methods {
-namespace {
 
 bool falls_back_on(Status status) {
   return status == Status::too_much_work || status == Status::stiff ||
          status == Status::solver_failed || status == Status::not_finite;
 }
+
+namespace {
 
 class AutomaticSession final : public MethodSession {
  public:

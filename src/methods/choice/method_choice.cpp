@@ -149,10 +149,9 @@ MethodChoice choose_for_directions(const Problem& p, ChoiceProbe& probe) {
                     probe.said() + ", so grk4as, the implicit one");
 }
 
-// odesd suits when the model gives the second derivatives it needs and S
-// is not so large that its per-parameter work dominates.
+// odesd suits S of every parameter (odesd_suits_sensitivities).
 bool odesd_suits(const Problem& p) {
-  return p.model->second_derivatives() != nullptr && sensitivity_size(p) <= kOdesdSensitivityLimit;
+  return odesd_suits_sensitivities(*p.model, p.model->np());
 }
 
 std::string sizes_text(const Problem& p) {
@@ -321,6 +320,11 @@ MethodChoice apply_choice_rule(const Problem& p, const AutomaticSettings& s, Cho
 }
 
 }  // namespace
+
+bool odesd_suits_sensitivities(const Model& model, std::size_t columns) {
+  return model.second_derivatives() != nullptr &&
+         static_cast<double>(model.nx()) * static_cast<double>(columns) <= kOdesdSensitivityLimit;
+}
 
 std::string fallback_method(const Problem& p, const MethodChoice& failed) {
   const std::string& m = failed.method;

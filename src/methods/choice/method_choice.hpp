@@ -7,6 +7,7 @@
 #include "odesens/method_choice.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/session.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens::methods {
 
@@ -27,6 +28,17 @@ Problem problem_for_choice(const Problem& given, const MethodChoice& choice);
 // itself failed.
 std::string fallback_method(const Problem& problem, const MethodChoice& failed);
 
+// The failures after which auto runs its fallback: too much work,
+// stiffness, a failed solve, non-finite values (not bad input nor an
+// interruption, which every method would meet).
+bool falls_back_on(Status status);
+
 std::unique_ptr<MethodSession> prepare_automatic(const Problem& problem);
+
+// odesd suits S of `columns` parameters when the model gives the second
+// derivatives it needs and S (nx x columns) is not so large that its
+// per-parameter work outweighs its fewer steps (auto's rule for S without
+// the stiffness probe; PEtab's auto takes it too).
+bool odesd_suits_sensitivities(const Model& model, std::size_t columns);
 
 }  // namespace odesens::methods

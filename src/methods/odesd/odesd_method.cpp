@@ -70,6 +70,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   integrate::OutputGridSettings grid;
   grid.direction = 1;
   grid.stop_at_outputs = settings.stop_at_outputs;
+  if (problem.interrupt) grid.interrupt = &problem.interrupt;
   // Events and switches of f: the stepper restarts at every instant.
   integrate::EventRunner events(model, p.data(), settings.sensitivities ? np : 0, ws.get());
   std::unique_ptr<integrate::EventedSolution> evented;
