@@ -170,8 +170,9 @@ int main(int argc, char** argv) {
       const std::string chosen = p->evaluate(x, automatic).method;
       const int fastest = static_cast<int>(std::min_element(tg, tg + 3) - tg);
       auto ratio = [&](double t) {
+        if (!std::isfinite(t)) return std::string("failed");
         char text[32];
-        std::snprintf(text, sizeof text, std::isfinite(t) ? "%.1f×" : "failed", t / ts);
+        std::snprintf(text, sizeof text, "%.1f×", t / ts);
         return std::string(text);
       };
       std::printf("| %s | %zu / %zu | %zu | %.2f | %s | %s | %s | %s | %s | %s | %s | %.2f | %.2f |\n",

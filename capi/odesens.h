@@ -677,9 +677,11 @@ ODESENS_API int odesens_petab_parameter_bounds(const odesens_petab* petab, doubl
  * their scales (parameter_id order; -inf is allowed on a log scale, any
  * other NaN or Inf is ODESENS_ERR_NOT_FINITE), solving every experiment
  * on `threads` threads (0: one per core; at most 4096).
- *   method  NULL or "" for "auto" (cvodes_fsa, or cvodes_asa for a gradient
- *           without FIM when at least 8 estimated parameters act on the
- *           dynamics and outnumber the measurement times per experiment),
+ *   method  NULL or "" for "auto" (odesd where the model has second
+ *           derivatives and S at most 10 000 entries; else cvodes_fsa, or
+ *           cvodes_asa for a gradient without FIM when at least 8
+ *           estimated parameters act on the dynamics and outnumber the
+ *           measurement times per experiment),
  *           a method with S at every output time (cvodes_fsa,
  *           odesd, pbsr, exp, dopri8s, grk4as) or an adjoint method
  *           (cvodes_asa, erk_adjoint: the gradient by the adjoint); an

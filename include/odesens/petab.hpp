@@ -64,9 +64,10 @@ struct LeastSquaresLayout;
 class ExperimentSolver;
 }
 
-// The "auto" method computes the gradient by the adjoint when at least this
-// many estimated parameters act on the dynamics and they outnumber the
-// measurement times of an experiment (on average).
+// Where odesd does not suit (PetabOptions::method), the "auto" method
+// computes the gradient by the adjoint when at least this many estimated
+// parameters act on the dynamics and they outnumber the measurement times
+// of an experiment (on average).
 inline constexpr std::size_t kPetabAdjointMinParameters = 8;
 
 // Throws Error(unknown_method) for an unknown method id and
@@ -94,8 +95,10 @@ struct PetabOptions {
   // residual Jacobians and gradients were 1-8 times faster than
   // cvodes_fsa's and cvodes_asa's on the shared benchmark problems
   // (benchmarks/RESULTS.md); an experiment whose odesd solve fails runs
-  // cvodes_fsa, with a warning. Options given with "auto" are cvodes_fsa's
-  // and keep it. Its tolerances (unset: 1e-8 relative, 1e-10 absolute:
+  // cvodes_fsa, with a warning. Options given with "auto" are CVODES' (the
+  // command line checks them as cvodes_fsa's) and keep the CVODES rule:
+  // cvodes_fsa, or cvodes_asa for the gradient as above. Unlike the
+  // library's auto, no second state solve checks the states' error. Its tolerances (unset: 1e-8 relative, 1e-10 absolute:
   // docs/petab.md, "Tolerances"), limit and options.
   std::string method = "auto";
   std::optional<double> rtol;
@@ -129,7 +132,8 @@ struct PetabOptions {
 };
 
 struct PetabResult {
-  // The method that ran (what "auto" chose).
+  // The method that ran (what "auto" chose; an experiment where auto's
+  // odesd failed ran cvodes_fsa, which a warning says).
   std::string method;
   double llh = 0.0;     // log-likelihood
   double nllh = 0.0;    // -llh

@@ -118,9 +118,9 @@ std::vector<double> dynamic_params(const Definition& def, std::vector<double> p)
 // the parameters of Definition::dynamics that estimated ones set in the
 // simulation condition (check_same_estimated: in the pre-equilibration
 // condition the same ones), not of fixed rows of the parameter table nor
-// of the condition table's numbers. cvodes_fsa's and cvodes_asa's cost
-// grows with S's columns, and their steps with them (the error test covers
-// S): so those solves run on the subset model of the parameters read
+// of the condition table's numbers. cvodes_fsa's, cvodes_asa's and odesd's
+// cost grows with S's columns, and their steps with them (the error test
+// covers S): so those solves run on the subset model of the parameters read
 // (model/parameter_subset.hpp). Isensee_JCB2018: 32 of 51.
 struct Columns {
   bool wanted = false;  // S or a gradient at all
@@ -242,11 +242,33 @@ std::string automatic_forward(const Definition& def, const PetabOptions& options
   return odesd ? "odesd" : "cvodes_fsa";
 }
 
-// The forward method of an experiment that needs S: the one asked for,
-// auto's, or cvodes_fsa when an adjoint method is asked for.
-std::string forward_method(const Definition& def, const PetabOptions& options) {
-  if (options.method == "auto") return automatic_forward(def, options, dynamic_estimated(def));
-  return adjoint_method(options.method) ? std::string("cvodes_fsa") : options.method;
+// The methods of an evaluation: the one asked for (auto's choice), and
+// the forward one of the experiments that need S (auto's, or cvodes_fsa
+// when an adjoint method is asked for).
+struct EvaluationMethods {
+  std::string asked, forward;
+};
+
+EvaluationMethods evaluation_methods(const Definition& def, const PetabOptions& options) {
+  if (options.method != "auto") {
+    const bool adjoint = adjoint_method(options.method);
+    return {options.method, adjoint ? std::string("cvodes_fsa") : options.method};
+  }
+  const std::size_t n = dynamic_estimated(def);
+  const std::string forward = automatic_forward(def, options, n);
+  // odesd's forward gradient was faster than the adjoint on the shared
+  // benchmark problems (Raia_CancerResearch2011 0.017 s against 0.15 s,
+  // Bachmann_MSB2011 0.27 s against 0.50 s; Brannmark_JBC2010 even).
+  if (!options.gradient || options.fim || options.residual_jacobian || forward == "odesd")
+    return {forward, forward};
+  // Else the adjoint where the parameters acting on the dynamics outnumber
+  // the measurement times of an experiment (its backward problem restarts
+  // at each, and cvodes_fsa's cost grows with the parameters), n > times /
+  // experiments in integers (bench_petab, RESULTS.md).
+  std::size_t times = 0;
+  for (const Experiment& e : def.experiments) times += e.times.size();
+  const bool adjoint = n >= kPetabAdjointMinParameters && n * def.experiments.size() > times;
+  return {adjoint ? "cvodes_asa" : forward, forward};
 }
 
 
@@ -316,6 +338,7 @@ Result solve_forward(PreparedSolves& solves, const Problem& problem, const std::
     if (!methods::falls_back_on(error.status())) throw;
     Problem again = problem;
     again.options = Options();  // auto's options are none of cvodes_fsa's
+    if (!sensitivities) again.options.set("sensitivities", 0);  // the states alone still
     Result r = solve_cvodes_forward(solves, again, "cvodes_fsa", sensitivities, warnings);
     warnings.push_back(std::string("auto's odesd failed (") + error.what() +
                        "); cvodes_fsa solved the experiment instead");
@@ -326,22 +349,7 @@ Result solve_forward(PreparedSolves& solves, const Problem& problem, const std::
 }  // namespace
 
 std::string resolve_method(const Definition& def, const PetabOptions& options) {
-  if (options.method != "auto") return options.method;
-  const std::size_t n = dynamic_estimated(def);
-  const std::string forward = automatic_forward(def, options, n);
-  // odesd's forward gradient was faster than the adjoint on the shared
-  // benchmark problems (Raia_CancerResearch2011 0.017 s against 0.15 s,
-  // Bachmann_MSB2011 0.27 s against 0.50 s; Brannmark_JBC2010 even).
-  if (!options.gradient || options.fim || options.residual_jacobian || forward == "odesd")
-    return forward;
-  // Else the adjoint where the parameters acting on the dynamics outnumber
-  // the measurement times of an experiment (its backward problem restarts
-  // at each, and cvodes_fsa's cost grows with the parameters), n > times /
-  // experiments in integers (bench_petab, RESULTS.md).
-  std::size_t times = 0;
-  for (const Experiment& e : def.experiments) times += e.times.size();
-  return n >= kPetabAdjointMinParameters && n * def.experiments.size() > times ? "cvodes_asa"
-                                                                               : forward;
+  return evaluation_methods(def, options).asked;
 }
 
 void add_stats(Stats& into, const Stats& s) {
@@ -406,8 +414,7 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
   try {
     check_interrupt(options, "its solves");
     const bool automatic = options.method == "auto";
-    const std::string asked = resolve_method(def, options);
-    const std::string forward = forward_method(def, options);
+    const auto [asked, forward] = evaluation_methods(def, options);
     const bool adjoint_asked = sensitivities && uses_adjoint(e, options, asked);
     const Columns columns =
         sensitivity_columns(def, e, sensitivities, adjoint_asked ? asked : forward);

@@ -75,6 +75,14 @@ TEST(PetabAutomatic, FallsBackToCvodesFsaWhereOdesdFails) {
   const PetabResult fsa = problem->evaluate(x, o);
   EXPECT_EQ(automatic.nllh, fsa.nllh);
   EXPECT_EQ(automatic.fim, fsa.fim);
+  // A plain likelihood falls back to cvodes_fsa's states alone, as
+  // cvodes_fsa asked for by name solves it (with S the steps would differ).
+  PetabOptions plain;
+  plain.rtol = 1e-5;
+  plain.atol = {1e-6};
+  const double fallback_nllh = problem->evaluate(x, plain).nllh;
+  plain.method = "cvodes_fsa";
+  EXPECT_EQ(fallback_nllh, problem->evaluate(x, plain).nllh);
   ASSERT_EQ(automatic.warnings.size(), 1u);
   EXPECT_NE(automatic.warnings[0].find("auto's odesd failed"), std::string::npos)
       << automatic.warnings[0];

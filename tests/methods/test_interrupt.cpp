@@ -1,4 +1,4 @@
-// Problem::interrupt: cvodes_fsa, cvodes_asa and odesd ask it during the solve and
+// Problem::interrupt: cvodes_fsa, cvodes_asa, odesd, pbsr and exp ask it during the solve and
 // end with Error(interrupted) naming the time reached, with and without
 // events, in solve() and in a session's run (RunInputs::interrupt), which
 // stays usable; an interrupt that never says stop changes nothing.
@@ -78,7 +78,7 @@ TEST_P(InterruptingMethod, ASessionRunIsInterruptedAndStaysUsable) {
   EXPECT_EQ(after.gradient, first.gradient);
 }
 
-INSTANTIATE_TEST_SUITE_P(Interrupt, InterruptingMethod, ::testing::Values("cvodes_fsa", "cvodes_asa", "odesd"),
+INSTANTIATE_TEST_SUITE_P(Interrupt, InterruptingMethod, ::testing::Values("cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "exp"),
                          [](const auto& param_info) { return std::string(param_info.param); });
 
 }  // namespace

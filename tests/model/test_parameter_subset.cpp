@@ -243,8 +243,6 @@ TEST(ParameterSubset, EventsAndObservablesAreRestrictedToo) {
   EXPECT_EQ(oa, ob);
 }
 
-// cvodes_fsa on the subset gives the full model's S columns of the free
-// parameters (through the event, whose time depends on tdose).
 // odeSD's second derivatives: a = df/dt along x' = f and its partial
 // derivatives in x and t are the full model's; da/dp, dense and on its
 // pattern, is restricted to the free columns.
@@ -296,6 +294,9 @@ TEST(ParameterSubset, SecondDerivativesAreTheFullModelsRestricted) {
           pb[static_cast<std::size_t>(pattern->row_idx[static_cast<std::size_t>(e)]) + j * nx]);
 }
 
+// cvodes_fsa and odesd on the subset give the full model's S columns of the
+// free parameters (through the event, whose time depends on tdose), and
+// cvodes_asa its gradient's entries.
 TEST(ParameterSubset, SolvesGiveTheFullModelsColumns) {
   Fixture f;
   Problem full_problem;

@@ -322,7 +322,7 @@ MethodChoice apply_choice_rule(const Problem& p, const AutomaticSettings& s, Cho
 }  // namespace
 
 bool odesd_suits_sensitivities(const Model& model, std::size_t columns) {
-  return model.second_derivatives() != nullptr &&
+  return model.nx() > 0 && model.second_derivatives() != nullptr &&
          static_cast<double>(model.nx()) * static_cast<double>(columns) <= kOdesdSensitivityLimit;
 }
 

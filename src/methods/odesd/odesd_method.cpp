@@ -31,7 +31,8 @@ void check_states(const Problem& problem, Result& r) {
   std::optional<Result> fine;
   try {
     fine = solve(tighter, MethodOptions("odesd", option_specs(), tighter.options));
-  } catch (const Error&) {
+  } catch (const Error& e) {
+    if (e.status() == Status::interrupted) throw;  // the caller's, not the check's
     // the tighter solve failed: nothing is known
   }
   methods::report_state_error(problem, fine, "S", r);

@@ -151,6 +151,7 @@ ErrorControlSettings error_control_for(const Problem& problem, const MethodOptio
 Result run(const Problem& problem, const MethodOptions& options, const Settings& settings) {
   cvodes::Session session(cvodes::initial_value_problem(problem),
                           cvodes::read_session_settings(options));
+  session.set_interrupt(&problem.interrupt);
   session.create_integrator();
   const std::size_t nx = session.nx(), np = session.np();
   const double* x = N_VGetArrayPointer(session.state());
