@@ -66,14 +66,13 @@ struct Derivatives {
   std::vector<double> h, sigma;
 };
 
-Derivatives total_derivatives(const Definition& def, const Experiment& e, const Measurement& m,
-                              const double* S, bool output_params_only, const double* g_x,
-                              const double* g_p, const Chain& chain) {
+void total_derivatives(const Definition& def, const Experiment& e, const Measurement& m,
+                       const double* S, bool output_params_only, const double* g_x,
+                       const double* g_p, const Chain& chain, Derivatives& d) {
   const std::size_t nx = def.model->nx(), np = def.model->np();
   const std::size_t n_dynamic = def.n_sbml_params;  // S's columns
-  Derivatives d;
-  d.h.assign(chain.dp_dx.size(), 0.0);
-  d.sigma.assign(chain.dp_dx.size(), 0.0);
+  std::fill(d.h.begin(), d.h.end(), 0.0);
+  std::fill(d.sigma.begin(), d.sigma.end(), 0.0);
   for (std::size_t j = output_params_only ? n_dynamic : 0; j < np; ++j) {
     bool placeholder = false;
     const int theta = theta_of(def, e, m, j, &placeholder);
@@ -89,7 +88,6 @@ Derivatives total_derivatives(const Definition& def, const Experiment& e, const 
     d.h[static_cast<std::size_t>(i)] += dh * chain.dp_dx[static_cast<std::size_t>(i)];
     d.sigma[static_cast<std::size_t>(i)] += ds * chain.dp_dx[static_cast<std::size_t>(i)];
   }
-  return d;
 }
 
 void add_outer(std::vector<double>& fim, const std::vector<double>& a, double w) {
@@ -167,12 +165,13 @@ Term measurement_term(const Observable& ob, double y, double h, double sigma) {
   return t;
 }
 
-std::vector<double> row_params(const Measurement& m, const std::vector<double>& condition_params,
-                               const std::vector<double>& theta) {
-  std::vector<double> p = condition_params;
+const double* RowParams::of(const Measurement& m) {
+  if (last_)
+    for (const auto& [param, setting] : last_->placeholders) p_[param] = condition_[param];
   for (const auto& [param, setting] : m.placeholders)
-    p[param] = setting.theta >= 0 ? theta[static_cast<std::size_t>(setting.theta)] : setting.number;
-  return p;
+    p_[param] = setting.theta >= 0 ? theta_[static_cast<std::size_t>(setting.theta)] : setting.number;
+  last_ = &m;
+  return p_.data();
 }
 
 Chain make_chain(const Definition& def, const std::vector<double>& x) {
@@ -195,6 +194,8 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
   if (adjoint && !r.gradient.empty()) add_model_gradient(def, e, sol.model_gradient, chain, r);
   std::vector<double> outputs(model.n_outputs()), g_x(2 * nx), g_p(2 * np);
   const std::unique_ptr<Workspace> ws = model.make_workspace();
+  RowParams row_params(sol.params, theta);
+  Derivatives d{std::vector<double>(chain.dp_dx.size()), std::vector<double>(chain.dp_dx.size())};
   std::size_t rows_warned = 0;
   for (std::size_t mi : e.measurements) {
     const Measurement& m = def.measurements[mi];
@@ -210,8 +211,8 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
       x = sol.x.data() + k * nx;
       if (!sol.S.empty()) S = sol.S.data() + k * nx * def.n_sbml_params;
     }
-    const std::vector<double> p = row_params(m, sol.params, theta);
-    model.outputs(m.time, x, p.data(), outputs.data(), ws.get());
+    const double* p = row_params.of(m);
+    model.outputs(m.time, x, p, outputs.data(), ws.get());
     const Term t = measurement_term(ob, m.value, outputs[ob.output], outputs[ob.sigma_output]);
     r.simulations[mi] = t.h;
     r.sigmas[mi] = t.sigma;
@@ -225,8 +226,8 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
       continue;
     }
     const std::size_t which[2] = {ob.output, ob.sigma_output};
-    model.output_gradients(m.time, x, p.data(), 2, which, g_x.data(), g_p.data(), ws.get());
-    Derivatives d = total_derivatives(def, e, m, S, adjoint, g_x.data(), g_p.data(), chain);
+    model.output_gradients(m.time, x, p, 2, which, g_x.data(), g_p.data(), ws.get());
+    total_derivatives(def, e, m, S, adjoint, g_x.data(), g_p.data(), chain, d);
     for (std::size_t i = 0; i < r.gradient.size(); ++i)
       r.gradient[i] += t.by_h * d.h[i] + t.by_sigma * d.sigma[i];
     // On the transformed scale: d hs = transform'(h) dh.

@@ -52,17 +52,18 @@ class ExperimentObjective final : public Objective {
     std::vector<double> condition = condition_;
     for (std::size_t q = 0; q < n_free; ++q) condition[free_[q]] = p[q];
     std::vector<double> outputs(model.n_outputs()), gx(2 * nx), gp(2 * np);
+    RowParams row_params(condition, theta_);
     double sum = 0.0;
     for (std::size_t mi : by_time_[k]) {
       const Measurement& m = def_.measurements[mi];
       const Observable& ob = def_.observables[m.observable];
-      const std::vector<double> row = row_params(m, condition, theta_);
-      model.outputs(t, x, row.data(), outputs.data(), ws);
+      const double* row = row_params.of(m);
+      model.outputs(t, x, row, outputs.data(), ws);
       const Term term = measurement_term(ob, m.value, outputs[ob.output], outputs[ob.sigma_output]);
       sum += term.nllh;
       if (!g_x && !g_p) continue;
       const std::size_t which[2] = {ob.output, ob.sigma_output};
-      model.output_gradients(t, x, row.data(), 2, which, gx.data(), gp.data(), ws);
+      model.output_gradients(t, x, row, 2, which, gx.data(), gp.data(), ws);
       if (g_x)
         for (std::size_t i = 0; i < nx; ++i)
           g_x[i] += term.by_h * gx[i] + term.by_sigma * gx[i + nx];

@@ -56,7 +56,13 @@ TEST_P(EachOptimizer, EndOnTheBoundWhenTheOptimumLiesOutsideTheBox) {
     }
   }
   EXPECT_NEAR(r.starts[0].end[0], std::log10(0.2), 1e-6) << r.starts[0].exit_reason;
-  EXPECT_LT(r.starts[0].gradient_norm, 1e-3) << r.starts[0].exit_reason;  // projected
+  // The projected gradient: where nlpost is 16.5 and its curvature along
+  // the free parameter about 500, Ceres' function tolerance (a step gaining
+  // less than 1e-8 of the cost) ends LM with up to sqrt(2 * 500 * 1.65e-7)
+  // = 0.013 left (0.0025 seen), 6e-9 above the constrained optimum.
+  EXPECT_LT(r.starts[0].gradient_norm, 2e-2) << r.starts[0].exit_reason;
+  for (const StartResult& s : r.starts)  // every start finds that optimum
+    EXPECT_NEAR(s.nlpost, r.starts[0].nlpost, 1e-6) << s.exit_reason;
 }
 
 TEST_P(EachOptimizer, StopAtOnceFromTheOptimum) {
@@ -262,6 +268,23 @@ TEST(Fit, AStopFlagSetBeforehandEndsTheStartAtItsFirstEvaluation) {
 INSTANTIATE_TEST_SUITE_P(Fit, EachOptimizer,
                          ::testing::Values("ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs"),
                          [](const auto& param_info) { return std::string(param_info.param); });
+
+// With bounds Ceres asks for each step's point up to three times (its
+// projected line search, the candidate's cost, the accepted point's
+// Jacobian); ceres_lm simulates it once. From a start whose steps stay
+// inside the box: one evaluation an iteration, and the final one (16
+// evaluations for 7 iterations when every request was simulated).
+TEST(Fit, CeresLmSimulatesEachPointOnce) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  OptimizerOptions o;
+  o.optimizer = "ceres_lm";
+  const StartResult s = optimize(*problem, {std::log10(0.3) + 0.3, 1.7}, {}, o);
+  ASSERT_GE(s.iterations, 3) << s.exit_reason;
+  EXPECT_NEAR(s.end[0], std::log10(0.3), 1e-4) << s.exit_reason;
+  // The start point, each iteration's point, the final evaluation.
+  EXPECT_LE(s.evaluations, s.iterations + 2) << s.exit_reason;
+}
 
 TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {
   test::SyntheticOptions so;
