@@ -9,7 +9,6 @@
 #include <memory>
 #include <cmath>
 #include <mutex>
-#include <optional>
 
 #include "fit/start_objective.hpp"
 #include "io/format_double.hpp"
@@ -84,7 +83,7 @@ class LeastSquaresCost final : public ceres::CostFunction {
   // (throws Error as StartObjective::evaluate).
   PetabResult evaluate_start(const double* x) {
     PetabResult r = objective_.evaluate(x, true, true, false);
-    keep(x, true, r);
+    keep(x, true, &r);
     return r;
   }
 
@@ -102,19 +101,23 @@ class LeastSquaresCost final : public ceres::CostFunction {
       if (e.answers(x, n, jacobian)) return e;
     try {
       // Ceres asks for residuals alone to judge a step: no sensitivities then.
-      keep(x, jacobian, objective_.evaluate(x, true, jacobian, false));
+      const PetabResult r = objective_.evaluate(x, true, jacobian, false);
+      keep(x, jacobian, &r);
     } catch (const Error& e) {
       // An interrupted evaluation did not judge the point: not kept.
       if (e.status() == Status::interrupted) interrupted_ = true;
-      else keep(x, jacobian, std::nullopt);
+      else keep(x, jacobian, nullptr);
       static const Evaluated failed;
       return e.status() == Status::interrupted ? failed : kept_[newest_];
     }
     return kept_[newest_];
   }
 
-  // Keeps x's evaluation (none: it failed) in place of the older one.
-  void keep(const double* x, bool jacobian, const std::optional<PetabResult>& r) const {
+  // Keeps x's evaluation (null: it failed) in place of the older one. A
+  // point that failed fails whatever is asked of it again: where the
+  // states cannot be solved, neither can the sensitivities, and a point
+  // whose sensitivities could not be solved is no point to step to.
+  void keep(const double* x, bool jacobian, const PetabResult* r) const {
     const std::size_t n = objective_.n_free();
     newest_ = 1 - newest_;
     Evaluated& e = kept_[newest_];
