@@ -42,6 +42,9 @@ class RowParams {
  public:
   RowParams(const std::vector<double>& condition_params, const std::vector<double>& theta)
       : condition_(condition_params), theta_(theta), p_(condition_params) {}
+  // Both are kept by reference: no temporaries.
+  RowParams(std::vector<double>&&, const std::vector<double>&) = delete;
+  RowParams(const std::vector<double>&, std::vector<double>&&) = delete;
   // Valid until the next call.
   const double* of(const Measurement& m);
 

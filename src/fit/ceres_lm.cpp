@@ -97,8 +97,10 @@ class LeastSquaresCost final : public ceres::CostFunction {
  private:
   const Evaluated& at(const double* x, bool jacobian) const {
     const std::size_t n = objective_.n_free();
-    for (const Evaluated& e : kept_)
+    for (std::size_t age = 0; age < kept_.size(); ++age) {  // the newest first
+      const Evaluated& e = kept_[(newest_ + age) % kept_.size()];
       if (e.answers(x, n, jacobian)) return e;
+    }
     try {
       // Ceres asks for residuals alone to judge a step: no sensitivities then.
       const PetabResult r = objective_.evaluate(x, true, jacobian, false);
@@ -117,20 +119,29 @@ class LeastSquaresCost final : public ceres::CostFunction {
   // point that failed fails whatever is asked of it again: where the
   // states cannot be solved, neither can the sensitivities, and a point
   // whose sensitivities could not be solved is no point to step to.
+  // A point known (say with residuals alone) is replaced where it is, so
+  // that the other point stays.
   void keep(const double* x, bool jacobian, const PetabResult* r) const {
     const std::size_t n = objective_.n_free();
-    newest_ = 1 - newest_;
+    const Evaluated& other = kept_[1 - newest_];
+    const bool same = other.point.size() == n && std::equal(other.point.begin(), other.point.end(), x);
+    if (!same) newest_ = 1 - newest_;
     Evaluated& e = kept_[newest_];
+    e.ok = false;  // until every part is written
     e.point.assign(x, x + n);
     e.with_jacobian = jacobian;
-    e.ok = r && std::all_of(r->least_squares_residuals.begin(), r->least_squares_residuals.end(),
-                            [](double v) { return std::isfinite(v); });
-    if (!e.ok) return;
+    const auto finite = [](const std::vector<double>& v) {
+      return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });
+    };
+    if (!r || !finite(r->least_squares_residuals)) return;
     e.residuals = r->least_squares_residuals;
     if (jacobian) {
       e.jacobian.resize(e.residuals.size() * n);
       objective_.free_entries(r->residual_jacobian, e.residuals.size(), e.jacobian.data());
+      // Ceres would refuse it; nor is it a point to end on.
+      if (!finite(e.jacobian)) return;
     }
+    e.ok = true;
     double cost = 0.0;
     for (double v : e.residuals) cost += 0.5 * v * v;
     // With its Jacobian: a point whose sensitivities solve (the final

@@ -56,11 +56,14 @@ TEST_P(EachOptimizer, EndOnTheBoundWhenTheOptimumLiesOutsideTheBox) {
     }
   }
   EXPECT_NEAR(r.starts[0].end[0], std::log10(0.2), 1e-6) << r.starts[0].exit_reason;
-  // The projected gradient: where nlpost is 16.5 and its curvature along
-  // the free parameter about 500, Ceres' function tolerance (a step gaining
-  // less than 1e-8 of the cost) ends LM with up to sqrt(2 * 500 * 1.65e-7)
-  // = 0.013 left (0.0025 seen), 6e-9 above the constrained optimum.
-  EXPECT_LT(r.starts[0].gradient_norm, 2e-2) << r.starts[0].exit_reason;
+  // The projected gradient. ceres_lm alone: where Ceres' cost (1/2 sum of
+  // r^2) is 16.5 and its curvature along the free parameter about 510
+  // (from two end points' gradients), Ceres' function tolerance (a step
+  // gaining less than 1e-8 of the cost) can end LM with a Gauss-Newton
+  // step's gain of 1.65e-7 left, a gradient of about sqrt(2 * 510 *
+  // 1.65e-7) = 0.013 (0.0025 seen, 6e-9 above the constrained optimum).
+  const bool lm_alone = std::string(GetParam()) == "ceres_lm";
+  EXPECT_LT(r.starts[0].gradient_norm, lm_alone ? 2e-2 : 1e-3) << r.starts[0].exit_reason;
   for (const StartResult& s : r.starts)  // every start finds that optimum
     EXPECT_NEAR(s.nlpost, r.starts[0].nlpost, 1e-6) << s.exit_reason;
 }
