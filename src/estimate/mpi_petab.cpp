@@ -14,10 +14,11 @@ namespace {
 // Experiment e solved, or why not; never throws.
 ExperimentOutcome outcome_of(PreparedSolves& solves, const Definition& def, const Experiment& e,
                              const std::vector<double>& theta, const PetabOptions& options,
-                             bool sensitivities) {
+                             bool sensitivities, Preequilibrations& preequilibrations) {
   ExperimentOutcome outcome;
   try {
-    outcome.solution = solve_experiment(solves, def, e, theta, options, sensitivities);
+    outcome.solution =
+        solve_experiment(solves, def, e, theta, options, sensitivities, &preequilibrations);
   } catch (const Error& error) {
     outcome.status = error.status();
     outcome.message = error.what();
@@ -53,12 +54,14 @@ bool MpiExperiments::solve(const Definition& def, const std::vector<double>& the
   const std::size_t count = def.experiments.size();
   std::vector<ExperimentOutcome> outcomes(rank == 0 ? count : 0);
   std::vector<bool> arrived(outcomes.size(), false);
+  Preequilibrations preequilibrations;  // of this rank's experiments
   ensemble::MpiTaskOptions farm;
   farm.threads = options.threads;
   auto make_worker = [&]() -> ensemble::MpiTaskWorker {
     auto solves = std::make_shared<PreparedSolves>();
     return [&, solves](std::size_t k, std::size_t max_bytes, std::vector<char>& bytes) {
-      encode_fitting(outcome_of(*solves, def, def.experiments[k], theta, options, sensitivities),
+      encode_fitting(outcome_of(*solves, def, def.experiments[k], theta, options, sensitivities,
+                                preequilibrations),
                      max_bytes, bytes);
     };
   };

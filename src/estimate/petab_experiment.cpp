@@ -277,7 +277,7 @@ EvaluationMethods evaluation_methods(const Definition& def, const PetabOptions& 
 void preequilibrate(PreparedSolves& solves, const Definition& def, const Experiment& e,
                     const std::vector<double>& theta, const Problem& base,
                     const PetabOptions& options, const std::string& method,
-                    const Columns& columns, Problem& simulation) {
+                    const Columns& columns, Preequilibrations* shared, Problem& simulation) {
   if (columns.wanted) check_same_estimated(def, e);
   const bool sensitivities = columns.solved();
   const Model& model = *simulation.model;
@@ -289,7 +289,10 @@ void preequilibrate(PreparedSolves& solves, const Definition& def, const Experim
                pre);
   SteadyStateOptions so = options.steady_state;
   so.sensitivities = sensitivities;
-  SteadyState ss = steady_state(for_steady_state(pre, method), so);
+  auto solve = [&] { return steady_state(for_steady_state(pre, method), so); };
+  const PreequilibrationKey key{static_cast<std::size_t>(e.preequilibration), method,
+                                sensitivities, columns.free};
+  SteadyState ss = shared ? shared->get(key, solve) : solve();
   std::vector<double> x0(nx), S0(sensitivities ? nx * np : 0);
   model.initial_state(simulation.params.data(), x0.data());
   if (sensitivities) model.initial_sensitivity(simulation.params.data(), S0.data());
@@ -409,7 +412,8 @@ void check_interrupt(const PetabOptions& options, const char* before) {
 
 ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& def,
                                     const Experiment& e, const std::vector<double>& theta,
-                                    const PetabOptions& options, bool sensitivities) {
+                                    const PetabOptions& options, bool sensitivities,
+                                    Preequilibrations* preequilibrations) {
   ExperimentSolution out;
   try {
     check_interrupt(options, "its solves");
@@ -429,7 +433,8 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
     check_finite_params(def, def.conditions[e.simulation].params, out.params);
     set_dynamics(solves, def, columns, out.params, sim);
     if (e.preequilibration >= 0) {
-      preequilibrate(solves, def, e, theta, base, options, method, columns, sim);
+      preequilibrate(solves, def, e, theta, base, options, method, columns, preequilibrations,
+                     sim);
       check_interrupt(options, "its simulation (after its pre-equilibration)");
     }
     out.times = e.times;

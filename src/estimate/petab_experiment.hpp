@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate/preequilibrations.hpp"
 #include "estimate/prepared_solves.hpp"
 #include "odesens/petab.hpp"
 #include "sources/petab/petab_problem.hpp"
@@ -50,9 +51,12 @@ std::string resolve_method(const Definition& def, const PetabOptions& options);
 void add_stats(Stats& into, const Stats& s);
 
 // Throws Error as the solves do, the message prefixed with the experiment's
-// conditions. The simulation runs on a session of `solves`.
+// conditions. The simulation runs on a session of `solves`; its
+// pre-equilibration comes from `preequilibrations` where given (the
+// experiments of one evaluation share it), else is solved here.
 ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& def,
                                     const Experiment& e, const std::vector<double>& theta,
-                                    const PetabOptions& options, bool sensitivities);
+                                    const PetabOptions& options, bool sensitivities,
+                                    Preequilibrations* preequilibrations = nullptr);
 
 }  // namespace odesens::petab

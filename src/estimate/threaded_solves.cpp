@@ -21,10 +21,11 @@ bool ThreadedSolves::solve(const Definition& def, const std::vector<double>& the
   const unsigned threads = options.threads == 0 ? cores : options.threads;
   const std::size_t workers = ensemble::worker_threads(def.experiments.size(), threads);
   if (workers_.size() < workers) workers_.resize(workers);
+  Preequilibrations preequilibrations;
   ensemble::run_tasks(def.experiments.size(), threads, stop, [&](std::size_t k, std::size_t w) {
     try {
       out[k] = solve_experiment(workers_[w], def, def.experiments[k], theta, options,
-                                sensitivities);
+                                sensitivities, &preequilibrations);
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex);
       if (!failure) failure = std::current_exception();
