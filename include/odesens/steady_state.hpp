@@ -10,8 +10,15 @@
 //      weighted norms of f (below) and of the Newton step to the root are
 //      both at most 1 (a slow mode leaves f small far from the root: a
 //      rate of 1e-4 makes the step 1e4 times f). Then S* = -J_x^{-1} J_p.
-//   2. When Newton fails or J_x is singular (a model with conservation laws:
-//      detected by the pivots of the LU of J_x with each row divided by
+//      Where J_x is singular at x0 by conservation laws (w^T f = 0 for
+//      every x: A <-> B keeps A + B), dense J_x of up to 400 states: the
+//      laws are found as the left null space of J_x at two points near
+//      x0 beside J_p (checked at a third), the rows of J_x of as many
+//      states are replaced by them, Newton's steps keep w^T x at its value
+//      at x0 and S* keeps w^T S0 (dx0/dp). Where J_x is singular for
+//      another reason (a species at 0), nothing is found and 2 follows.
+//   2. When Newton fails or J_x is singular (conservation laws KLU cannot
+//      take, or another cause: detected by the pivots of the LU of J_x with each row divided by
 //      its largest magnitude, |u_ii| <= 1e-12 max|u_jj|, or by KLU's, which
 //      scales rows likewise; a slow rate beside fast ones is not
 //      singularity), integration of x alone by

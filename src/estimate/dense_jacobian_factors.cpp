@@ -17,6 +17,8 @@ class DenseJacobianFactors final : public JacobianFactors {
 
   bool factor(double t, const double* x, const double* p) override {
     model_.jac_x(t, x, p, lu_.data(), ws_);
+    for (std::size_t l = 0; l < laws_.count(); ++l)
+      for (std::size_t j = 0; j < n_; ++j) lu_[laws_.rows[l] + j * n_] = laws_.w[l * n_ + j];
     if (!std::all_of(lu_.begin(), lu_.end(), [](double v) { return std::isfinite(v); })) {
       why_not_ = "J_x has NaN or Inf";
       return false;
@@ -51,6 +53,9 @@ class DenseJacobianFactors final : public JacobianFactors {
 
   const char* kind() const override { return "dense LU"; }
 
+  bool can_constrain() const override { return true; }
+  void constrain(const ConservationLaws& laws) override { laws_ = laws; }
+
  private:
   // Divides each row of J_x by its largest magnitude (as KLU scales by
   // default), so that the pivot test judges singularity, not the spread of
@@ -72,6 +77,7 @@ class DenseJacobianFactors final : public JacobianFactors {
   std::vector<double> lu_;
   std::vector<int> pivots_;
   std::vector<double> row_scale_;
+  ConservationLaws laws_;  // none unless constrain() gave some
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "estimate/conservation_laws.hpp"
 #include "odesens/model.hpp"
 
 namespace odesens::estimate {
@@ -30,6 +31,11 @@ class JacobianFactors {
   const std::string& why_not() const { return why_not_; }
   // "dense LU" or "KLU", for the attempts' lines.
   virtual const char* kind() const = 0;
+  // From the next factor() on, the rows laws.rows of J_x are the laws'
+  // (conservation_laws.hpp): solve() then wants those rows of b set to
+  // the laws' right-hand sides. Only where can_constrain() (not KLU).
+  virtual bool can_constrain() const { return false; }
+  virtual void constrain(const ConservationLaws& laws) { (void)laws; }
 
  protected:
   std::string why_not_;

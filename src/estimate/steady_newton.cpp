@@ -37,9 +37,10 @@ bool damped_step(const Model& model, double t, const double* p, NormTolerances t
 // Converged at out.x after k iterations, J_x factored there: S* =
 // -J_x^{-1} J_p when asked for.
 NewtonOutcome& converged(const Model& model, double t, const double* p, int k, double norm,
-                         bool sensitivities, JacobianFactors& factors, const std::string& head,
-                         NewtonOutcome& out, Workspace* ws) {
-  if (sensitivities) out.S = steady_sensitivities(model, t, out.x.data(), p, factors, ws);
+                         const NewtonSettings& settings, JacobianFactors& factors,
+                         const std::string& head, NewtonOutcome& out, Workspace* ws) {
+  if (settings.sensitivities)
+    out.S = steady_sensitivities(model, t, out.x.data(), p, factors, ws, settings.conserved);
   out.converged = true;
   out.residual = norm;
   out.attempt = head + "converged in " + iterations_text(k) + " (weighted norm of f " +
@@ -68,18 +69,21 @@ NewtonOutcome& singular(int k, double norm, bool sensitivities, JacobianFactors&
 }  // namespace
 
 std::vector<double> steady_sensitivities(const Model& model, double t, const double* x,
-                                         const double* p, JacobianFactors& factors, Workspace* ws) {
+                                         const double* p, JacobianFactors& factors, Workspace* ws,
+                                         const ConservedRows& conserved) {
   const std::size_t np = model.np();
   std::vector<double> S(model.nx() * np, 0.0);
   if (np == 0) return S;
   model.jac_p(t, x, p, S.data(), ws);
-  factors.solve(np, S.data());
   for (double& v : S) v = -v;
+  if (conserved.laws) conserved.laws->set_rows(np, conserved.s0.data(), S.data());
+  factors.solve(np, S.data());
   return S;
 }
 
 std::string root_too_far(const std::vector<double>& x, std::vector<double> f, NormTolerances tol,
-                         JacobianFactors& factors) {
+                         JacobianFactors& factors, const ConservedRows& conserved) {
+  if (conserved.laws) conserved.laws->set_rows(1, nullptr, f.data());  // on the laws' manifold
   factors.solve(1, f.data());  // -(the Newton step to the root)
   const double distance = weighted_norm(x.size(), f.data(), x.data(), tol);
   if (distance <= 1.0) return "";
@@ -97,7 +101,9 @@ NewtonOutcome newton_steady_state(const Model& model, double t, const std::vecto
   out.x = x0;
   std::vector<double> f, dx(x0.size());
   double norm = residual_norm(model, t, out.x.data(), p, settings.tol, f, ws);
-  const std::string head = std::string("newton (") + factors.kind() + "): ";
+  const ConservationLaws* laws = settings.conserved.laws;
+  const std::string head = std::string("newton (") + factors.kind() +
+                           (laws ? ", " + laws->describe() : std::string()) + "): ";
   for (int k = 0;; ++k) {
     if (!std::isfinite(norm)) {
       out.attempt = head + "f is NaN or Inf after " + iterations_text(k);
@@ -106,10 +112,12 @@ NewtonOutcome newton_steady_state(const Model& model, double t, const std::vecto
     if (!factors.factor(t, out.x.data(), p))
       return singular(k, norm, settings.sensitivities, factors, head, out);
     for (std::size_t i = 0; i < f.size(); ++i) dx[i] = -f[i];
+    // The laws' rows: w^T (x0 - x) = 0, which every step from x0 keeps.
+    if (laws) laws->set_rows(1, nullptr, dx.data());
     factors.solve(1, dx.data());
     const double step = weighted_norm(dx.size(), dx.data(), out.x.data(), settings.tol);
     if (norm <= 1.0 && step <= 1.0)
-      return converged(model, t, p, k, norm, settings.sensitivities, factors, head, out, ws);
+      return converged(model, t, p, k, norm, settings, factors, head, out, ws);
     const std::string where = " (weighted norm of f " + number_text(norm) +
                               ", of the step to the root " + number_text(step) + ")";
     if (k == settings.max_iterations) {

@@ -11,10 +11,19 @@
 
 namespace odesens::estimate {
 
+// Where J_x is singular by conservation laws, `laws` (the factors
+// constrained to them) and laws_s0 = W S0 (conservation_laws.hpp): Newton
+// steps keep w^T x at its value at x0, S* keeps w^T S0.
+struct ConservedRows {
+  const ConservationLaws* laws = nullptr;
+  std::vector<double> s0;  // count() x np, column-major
+};
+
 struct NewtonSettings {
   NormTolerances tol;
   int max_iterations;
   bool sensitivities;
+  ConservedRows conserved = {};
 };
 
 struct NewtonOutcome {
@@ -30,11 +39,13 @@ struct NewtonOutcome {
 // f(x). A slow mode leaves f within its tolerances far from the root, where
 // S* = -J_x^{-1} J_p is the root's S, not x's.
 std::string root_too_far(const std::vector<double>& x, std::vector<double> f, NormTolerances tol,
-                         JacobianFactors& factors);
+                         JacobianFactors& factors, const ConservedRows& conserved = {});
 
-// S* = -J_x^{-1} J_p (nx x np, column-major) at x; `factors` hold J_x at x.
+// S* = -J_x^{-1} J_p (nx x np, column-major) at x; `factors` hold J_x at x
+// (with the laws' rows where `conserved` has laws).
 std::vector<double> steady_sensitivities(const Model& model, double t, const double* x,
-                                         const double* p, JacobianFactors& factors, Workspace* ws);
+                                         const double* p, JacobianFactors& factors, Workspace* ws,
+                                         const ConservedRows& conserved = {});
 
 NewtonOutcome newton_steady_state(const Model& model, double t, const std::vector<double>& x0,
                                   const double* p, const NewtonSettings& settings,

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/number_text.hpp"
+#include "estimate/conservation_laws.hpp"
 #include "estimate/jacobian_factors.hpp"
 #include "estimate/steady_integration.hpp"
 #include "estimate/steady_newton.hpp"
@@ -52,14 +53,54 @@ std::size_t sparse_threshold(const Problem& problem) {
   return 100;
 }
 
+// dx0/dp of the problem's start: Problem::initial_sensitivity with an
+// initial state given (zero where empty), else the model's.
+std::vector<double> initial_sensitivity_of(const Problem& pr, const std::vector<double>& p,
+                                           Workspace* ws) {
+  const Model& model = *pr.model;
+  if (!pr.initial_state.empty())
+    return pr.initial_sensitivity.empty() ? std::vector<double>(model.nx() * model.np(), 0.0)
+                                          : pr.initial_sensitivity;
+  std::vector<double> s0(model.nx() * model.np());
+  model.initial_sensitivity(p.data(), s0.data(), ws);
+  return s0;
+}
+
+// Where J_x is singular at x0, the model's conservation laws (none where
+// J_x is regular, or singular for another reason, where events act, or
+// where the factors are KLU's), `factors` constrained to them; W S0 with them where S is asked
+// for.
+estimate::ConservedRows conserved_rows(const Problem& pr, const std::vector<double>& p,
+                                       const std::vector<double>& x0, bool sensitivities,
+                                       estimate::ConservationLaws& laws,
+                                       estimate::JacobianFactors& factors, Workspace* ws) {
+  const EventSystem* events = pr.model->event_system();
+  if (events && !events->events().empty()) return {};  // they may move a conserved total
+  if (!factors.can_constrain() || factors.factor(pr.t0, x0.data(), p.data())) return {};
+  laws = estimate::find_conservation_laws(*pr.model, pr.t0, x0.data(), p.data(), ws);
+  if (laws.count() == 0) return {};
+  factors.constrain(laws);
+  estimate::ConservedRows conserved{&laws, {}};
+  if (sensitivities) {
+    const std::vector<double> s0 = initial_sensitivity_of(pr, p, ws);
+    conserved.s0 = laws.times(pr.model->np(), s0.data());
+  }
+  return conserved;
+}
+
 bool try_newton(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
   const Model& model = *pr.model;
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
   auto factors = estimate::make_jacobian_factors(model, ws.get(), sparse_threshold(pr));
+  const std::vector<double> x0 = initial_state_of(pr, p, ws.get());
+  estimate::ConservationLaws laws;
+  const estimate::ConservedRows conserved =
+      conserved_rows(pr, p, x0, o.sensitivities, laws, *factors, ws.get());
   const estimate::NewtonOutcome n = estimate::newton_steady_state(
-      model, pr.t0, initial_state_of(pr, p, ws.get()), p.data(),
-      {{o.rtol, o.atol}, o.max_newton_iterations, o.sensitivities}, *factors, ws.get());
+      model, pr.t0, x0, p.data(),
+      {{o.rtol, o.atol}, o.max_newton_iterations, o.sensitivities, conserved}, *factors,
+      ws.get());
   out.attempts.push_back(n.attempt);
   if (!n.converged) return false;
   out.x = n.x;

@@ -22,6 +22,11 @@ void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const
             double* work, const int* lwork, int* info, std::size_t, std::size_t);
 void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
             double* w, double* work, const int* lwork, int* info, std::size_t, std::size_t);
+void dgesvd_(const char* jobu, const char* jobvt, const int* m, const int* n, double* a,
+             const int* lda, double* s, double* u, const int* ldu, double* vt, const int* ldvt,
+             double* work, const int* lwork, int* info, std::size_t, std::size_t);
+void dgeqp3_(const int* m, const int* n, double* a, const int* lda, int* jpvt, double* tau,
+             double* work, const int* lwork, int* info);
 }
 
 namespace odesens::linalg {
@@ -137,6 +142,36 @@ void symmetric_eigen(std::size_t n, double* a, double* w) {
   dsyev_("V", "U", &nn, a, &nn, w, work.data(), &lwork, &info, 1, 1);
   if (info != 0)
     throw Error(Status::internal_error, "dsyev failed with info = " + std::to_string(info));
+}
+
+bool left_singular_vectors(std::size_t m, std::size_t n, double* a, double* s, double* u) {
+  if (m == 0) return true;
+  const int mm = static_cast<int>(m), nn = static_cast<int>(n), one = 1;
+  int info = 0, lwork = -1;
+  double query = 0.0, vt = 0.0;
+  hold_blas_to_calling_thread();
+  dgesvd_("A", "N", &mm, &nn, a, &mm, s, u, &mm, &vt, &one, &query, &lwork, &info, 1, 1);
+  lwork = static_cast<int>(query);
+  std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));
+  dgesvd_("A", "N", &mm, &nn, a, &mm, s, u, &mm, &vt, &one, work.data(), &lwork, &info, 1, 1);
+  if (info < 0) throw Error(Status::internal_error, "dgesvd: bad argument " + std::to_string(-info));
+  return info == 0;
+}
+
+void pivoted_columns(std::size_t m, std::size_t n, double* a, int* order) {
+  if (m == 0 || n == 0) return;
+  const int mm = static_cast<int>(m), nn = static_cast<int>(n);
+  std::vector<int> jpvt(n, 0);
+  std::vector<double> tau(std::min(m, n));
+  int info = 0, lwork = -1;
+  double query = 0.0;
+  hold_blas_to_calling_thread();
+  dgeqp3_(&mm, &nn, a, &mm, jpvt.data(), tau.data(), &query, &lwork, &info);
+  lwork = static_cast<int>(query);
+  std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));
+  dgeqp3_(&mm, &nn, a, &mm, jpvt.data(), tau.data(), work.data(), &lwork, &info);
+  if (info != 0) throw Error(Status::internal_error, "dgeqp3 failed with info = " + std::to_string(info));
+  for (std::size_t j = 0; j < n; ++j) order[j] = jpvt[j] - 1;
 }
 
 // dgeev wants at least 4n; more lets it block the Hessenberg reduction.

@@ -42,6 +42,15 @@ double norm1(std::size_t m, std::size_t n, const double* a);
 // Throws Error(internal_error) if LAPACK fails to converge.
 void symmetric_eigen(std::size_t n, double* a, double* w);
 
+// Singular values of the m x n matrix a (overwritten), descending, in s
+// (min(m, n) of them), and all m left singular vectors as the columns of u
+// (m x m), by LAPACK dgesvd. Returns false where it does not converge.
+bool left_singular_vectors(std::size_t m, std::size_t n, double* a, double* s, double* u);
+
+// QR with column pivoting of the m x n matrix a (overwritten, LAPACK
+// dgeqp3): order[j] is the column taken j-th, the most independent first.
+void pivoted_columns(std::size_t m, std::size_t n, double* a, int* order);
+
 // Eigen-decomposition of a general n x n matrix by LAPACK dgeev (balanced):
 // eigenvalues wr[j] + i wi[j]; right eigenvectors as the columns of vr
 // (n x n), of unit 2-norm, a complex pair (wi[j] > 0) as vr(:,j) +- i vr(:,j+1).

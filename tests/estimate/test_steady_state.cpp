@@ -1,6 +1,7 @@
 // steady_state(): Newton with S* = -J_x^{-1} J_p on a model with a known
-// answer; integration where J_x is singular (a conservation law), its S*
-// checked against central differences in p, x0 moving with p; the same
+// answer, with the model's conservation laws where J_x is singular by
+// them (S* then moving with x0 and p); integration where J_x is singular
+// otherwise; the same
 // answer from either way on a nonsingular model; clear failures.
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate/conservation_laws.hpp"
 #include "odesens/odesens.hpp"
 #include "odesens/steady_state.hpp"
 
@@ -212,39 +214,136 @@ std::vector<double> fd_sensitivities(const Problem& pr, const SteadyStateOptions
   return S;
 }
 
-TEST(SteadyState, ConservationLawRefusesNewtonAndIntegrates) {
+// A + B is conserved: Newton with the law in place of a row of J_x (its
+// right-hand side w^T S0 for S*), the answer analytic and that of the
+// integration of x and S.
+TEST(SteadyState, ConservationLawTakesNewtonWithTheLaw) {
   Problem pr = problem_of(kReversible, "reversible.ode");
   pr.rtol = 1e-10;
   pr.atol = {1e-12};
   const SteadyState ss = steady_state(pr);
-  EXPECT_EQ(ss.how, "integration");
-  // Newton refused, x alone integrated, J_x singular at x* too, x and S integrated.
-  ASSERT_EQ(ss.attempts.size(), 4u);
-  EXPECT_NE(ss.attempts[0].find("singular"), std::string::npos) << ss.attempts[0];
-  EXPECT_NE(ss.attempts[1].find("x alone"), std::string::npos) << ss.attempts[1];
-  EXPECT_NE(ss.attempts[1].find("steady"), std::string::npos) << ss.attempts[1];
-  EXPECT_NE(ss.attempts[2].find("S* = -J_x^{-1} J_p at that x*: J_x singular"),
-            std::string::npos)
-      << ss.attempts[2];
-  EXPECT_EQ(ss.attempts[3].find("x alone"), std::string::npos) << ss.attempts[3];
-  // x and S integrated from the span x alone became steady over, not from 10
-  const std::string span = ss.attempts[1].substr(ss.attempts[1].find("steady at"));
-  EXPECT_EQ(ss.attempts[3].substr(ss.attempts[3].find("steady at"), 20), span.substr(0, 20))
-      << ss.attempts[3];
-  EXPECT_GT(ss.time, 0.0);
+  EXPECT_EQ(ss.how, "newton");
+  ASSERT_EQ(ss.attempts.size(), 1u);
+  EXPECT_NE(ss.attempts[0].find("1 conservation law): converged"), std::string::npos)
+      << ss.attempts[0];
   EXPECT_LE(ss.residual, 1.0);
   const double kf = 2, kr = 1, total = 1.5;
-  EXPECT_NEAR(ss.x[0], kr * total / (kf + kr), 1e-8);
-  EXPECT_NEAR(ss.x[1], kf * total / (kf + kr), 1e-8);
-  // Against central differences of the steady state itself (Newton is
-  // refused there too, so the differences are of integrated states).
+  EXPECT_NEAR(ss.x[0], kr * total / (kf + kr), 1e-12);
+  EXPECT_NEAR(ss.x[1], kf * total / (kf + kr), 1e-12);
+  // dA*/d(kf, kr, a0, b0) = (-kr T, kf T, kr (kf + kr), kr (kf + kr)) / (kf + kr)^2.
+  const double q = (kf + kr) * (kf + kr);
+  const std::vector<double> dA = {-kr * total / q, kf * total / q, kr / (kf + kr), kr / (kf + kr)};
+  ASSERT_EQ(ss.S.size(), 8u);
+  for (std::size_t j = 0; j < 4; ++j) {
+    EXPECT_NEAR(ss.S[0 + j * 2], dA[j], 1e-12) << j;
+    EXPECT_NEAR(ss.S[1 + j * 2], (j < 2 ? -dA[j] : 1.0 - dA[j]), 1e-12) << j;
+  }
+  SteadyStateOptions integrate_only;
+  integrate_only.try_newton = false;
+  const SteadyState integrated = steady_state(pr, integrate_only);
+  EXPECT_EQ(integrated.how, "integration");
+  for (std::size_t i = 0; i < ss.S.size(); ++i) EXPECT_NEAR(integrated.S[i], ss.S[i], 1e-7) << i;
+}
+
+// A -> B -> C -> A conserves A + B + C, the constant D is a law of its own,
+// E is made from D: two laws; x* and S* against the analytic answer and the
+// integrated one. Flux J through the cycle: A* = J / k1, B* = J / k2,
+// C* = J / k3 with J (1/k1 + 1/k2 + 1/k3) = a0 + 0.5; E* = kp d0 / kd.
+const char* kTwoLaws =
+    "param k1 = 1\nparam k2 = 2\nparam k3 = 0.5\nparam a0 = 1\nparam d0 = 0.3\n"
+    "param kp = 1\nparam kd = 2\n"
+    "state A = a0\nstate B = 0\nstate C = 0.5\nstate D = d0\nstate E = 0\n"
+    "dA/dt = -k1*A + k3*C\ndB/dt = k1*A - k2*B\ndC/dt = k2*B - k3*C\ndD/dt = 0\n"
+    "dE/dt = kp*D - kd*E\n";
+
+TEST(SteadyState, TwoConservationLawsAndAConstantState) {
+  Problem pr = problem_of(kTwoLaws, "two_laws.ode");
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "newton");
+  EXPECT_NE(ss.attempts[0].find("2 conservation laws): converged"), std::string::npos)
+      << ss.attempts[0];
+  const double flux = 1.5 / (1.0 + 0.5 + 2.0);
+  const std::vector<double> x = {flux, flux / 2, flux / 0.5, 0.3, 1.0 * 0.3 / 2.0};
+  ASSERT_EQ(ss.x.size(), x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(ss.x[i], x[i], 1e-12) << i;
+  const std::size_t nx = 5;
+  EXPECT_NEAR(ss.S[0 + 3 * nx], 1.0 / 3.5, 1e-12);  // dA*/da0
+  EXPECT_NEAR(ss.S[4 + 4 * nx], 1.0 / 2.0, 1e-12);  // dE*/dd0 = kp / kd
+  const std::vector<double> fd = fd_sensitivities(pr, {});
+  ASSERT_EQ(fd.size(), ss.S.size());
+  for (std::size_t i = 0; i < fd.size(); ++i) EXPECT_NEAR(ss.S[i], fd[i], 1e-6) << i;
+  SteadyStateOptions integrate_only;
+  integrate_only.try_newton = false;
+  const SteadyState integrated = steady_state(pr, integrate_only);
+  ASSERT_EQ(integrated.S.size(), ss.S.size());
+  for (std::size_t i = 0; i < ss.S.size(); ++i) EXPECT_NEAR(integrated.S[i], ss.S[i], 1e-7) << i;
+}
+
+// A dose at t = 5 adds 1 to the total A + B: the law at x0 would give
+// the steady state of the total before it, so with events the laws are not
+// taken and x is integrated (through the dose).
+TEST(SteadyState, EventsRuleConservationLawsOut) {
+  Problem pr = problem_of(
+      "param kf = 2\nparam kr = 1\nstate A = 1\nstate B = 0.5\n"
+      "dA/dt = -kf*A + kr*B\ndB/dt = kf*A - kr*B\nevent dose when t >= 5: A = A + 1\n",
+      "dosed.ode");
   SteadyStateOptions o;
-  const std::vector<double> fd = fd_sensitivities(pr, o);
-  ASSERT_EQ(ss.S.size(), fd.size());
-  for (std::size_t i = 0; i < fd.size(); ++i) EXPECT_NEAR(ss.S[i], fd[i], 1e-5) << i;
-  // And analytically: dA*/da0 = kr / (kf + kr), dA*/dkf = -kr T / (kf + kr)^2.
-  EXPECT_NEAR(ss.S[0 + 2 * 2], kr / (kf + kr), 1e-7);
-  EXPECT_NEAR(ss.S[0 + 0 * 2], -kr * total / ((kf + kr) * (kf + kr)), 1e-7);
+  o.sensitivities = false;
+  const SteadyState ss = steady_state(pr, o);
+  EXPECT_EQ(ss.how, "integration");
+  EXPECT_EQ(ss.attempts[0].find("conservation law)"), std::string::npos) << ss.attempts[0];
+  ASSERT_EQ(ss.x.size(), 2u);
+  EXPECT_NEAR(ss.x[0] + ss.x[1], 2.5, 1e-6);
+  EXPECT_NEAR(ss.x[0], 2.5 / 3.0, 1e-6);
+}
+
+// The laws are found from J_x near x0, not at it: where J_x is singular at
+// x0 alone (a zero row), there are none; where they exist, each annihilates
+// f and J_x, and the rows they replace are regular in them.
+TEST(SteadyState, ConservationLawsFoundOnlyWhereTheyHold) {
+  auto laws_of = [](const char* text) {
+    const Problem pr = problem_of(text, "laws.ode");
+    const std::vector<double> p = pr.model->nominal_params();
+    std::vector<double> x0(pr.model->nx());
+    pr.model->initial_state(p.data(), x0.data());
+    auto ws = pr.model->make_workspace();
+    return estimate::find_conservation_laws(*pr.model, 0.0, x0.data(), p.data(), ws.get());
+  };
+  EXPECT_EQ(laws_of(kRegularAtTheEnd).count(), 0u);
+  EXPECT_EQ(laws_of(kChain).count(), 0u);
+  EXPECT_EQ(laws_of(kSlowLeak).count(), 0u);  // A + B leaks (kd): not a law
+  // x's row of J_x is zero everywhere, but f_x = 1: no law.
+  EXPECT_EQ(laws_of("state x = 0\nstate y = 1\ndx/dt = 1\ndy/dt = -y\n").count(), 0u);
+  // A <-> B with an inflow into A switched on at t = 50: not a law.
+  EXPECT_EQ(laws_of("param kf = 2\nparam kr = 1\nstate A = 1\nstate B = 0\n"
+                    "dA/dt = -kf*A + kr*B + piecewise(1, t > 50, 0)\ndB/dt = kf*A - kr*B\n")
+                .count(),
+            0u);
+  // The same switch changing nothing conserved: the law holds at every t.
+  EXPECT_EQ(laws_of("param kf = 2\nparam kr = 1\nstate A = 1\nstate B = 0\n"
+                    "dA/dt = -piecewise(2, t > 50, 1)*kf*A + kr*B\n"
+                    "dB/dt = piecewise(2, t > 50, 1)*kf*A - kr*B\n")
+                .count(),
+            1u);
+  const estimate::ConservationLaws two = laws_of(kTwoLaws);
+  ASSERT_EQ(two.count(), 2u);
+  const std::vector<double> x = {0.2, 1.1, 0.7, 0.4, 2.0};
+  // W restricted to the replaced rows is regular: they can be solved for.
+  const auto at = [&](std::size_t l, std::size_t r) { return two.w[l * 5 + two.rows[r]]; };
+  EXPECT_GT(std::fabs(at(0, 0) * at(1, 1) - at(0, 1) * at(1, 0)), 1e-3);
+  for (std::size_t l = 0; l < 2; ++l) {
+    const double* w = two.w.data() + l * 5;
+    EXPECT_NEAR(w[4], 0.0, 1e-14);  // E is in no law
+    EXPECT_NEAR(w[0], w[1], 1e-14);  // A, B and C enter a law together
+    EXPECT_NEAR(w[1], w[2], 1e-14);
+  }
+  // W x for x as a 5 x 1 matrix: the laws' values at x.
+  const std::vector<double> wx = two.times(1, x.data());
+  ASSERT_EQ(wx.size(), 2u);
+  const double* w0 = two.w.data();
+  EXPECT_DOUBLE_EQ(wx[0], w0[0] * 0.2 + w0[1] * 1.1 + w0[2] * 0.7 + w0[3] * 0.4 + w0[4] * 2.0);
 }
 
 TEST(SteadyState, NewtonAndIntegrationAgree) {
