@@ -68,8 +68,8 @@ std::vector<double> initial_sensitivity_of(const Problem& pr, const std::vector<
 
 // Where J_x is singular at x0, the model's conservation laws (none where
 // J_x is regular, or singular for another reason, where events act, or
-// where the factors are KLU's), `factors` constrained to them; W S0 with them where S is asked
-// for.
+// where the factors are KLU's), `factors` constrained to them; W S0 with
+// them where S is asked for.
 estimate::ConservedRows conserved_rows(const Problem& pr, const std::vector<double>& p,
                                        const std::vector<double>& x0, bool sensitivities,
                                        estimate::ConservationLaws& laws,
@@ -137,8 +137,9 @@ bool formula_applies(const Model& model) {
 // S* = -J_x^{-1} J_p at the x* that integration of x alone reached (out),
 // where J_x is regular: the limit of the integrated S, without integrating
 // np more columns (J_x singular at x0, where species start at 0, is often
-// regular at x*). Not where J_x is singular at x* too (conservation laws),
-// nor where the root of f is further from x* than the tolerances (f small
+// regular at x*); with the model's conservation laws where J_x is singular
+// by them (conserved_rows). Not where J_x is singular at x* otherwise, nor
+// where the root of f is further from x* than the tolerances (f small
 // along a slow mode far from the root: the formula would be S of the root,
 // not of x*).
 bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
@@ -151,6 +152,9 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
   auto factors = estimate::make_jacobian_factors(model, ws.get(), sparse_threshold(pr));
+  estimate::ConservationLaws laws;
+  const estimate::ConservedRows conserved =
+      conserved_rows(pr, p, initial_state_of(pr, p, ws.get()), true, laws, *factors, ws.get());
   if (!factors->factor(out.time, out.x.data(), p.data())) {
     out.attempts.push_back(head + factors->why_not());
     return false;
@@ -158,13 +162,15 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
   const estimate::NormTolerances tol{o.rtol, o.atol};
   std::vector<double> f;
   estimate::residual_norm(model, out.time, out.x.data(), p.data(), tol, f, ws.get());
-  if (std::string far = estimate::root_too_far(out.x, std::move(f), tol, *factors); !far.empty()) {
+  if (std::string far = estimate::root_too_far(out.x, std::move(f), tol, *factors, conserved);
+      !far.empty()) {
     out.attempts.push_back(head + "not taken: " + far);
     return false;
   }
   out.S = estimate::steady_sensitivities(model, out.time, out.x.data(), p.data(), *factors,
-                                        ws.get());
-  out.attempts.push_back(std::string("S* = -J_x^{-1} J_p at that x* (") + factors->kind() + ")");
+                                        ws.get(), conserved);
+  out.attempts.push_back(std::string("S* = -J_x^{-1} J_p at that x* (") + factors->kind() +
+                         (conserved.laws ? ", " + laws.describe() : std::string()) + ")");
   return true;
 }
 

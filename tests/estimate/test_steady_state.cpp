@@ -245,6 +245,28 @@ TEST(SteadyState, ConservationLawTakesNewtonWithTheLaw) {
   for (std::size_t i = 0; i < ss.S.size(); ++i) EXPECT_NEAR(integrated.S[i], ss.S[i], 1e-7) << i;
 }
 
+// Newton given no iteration: x integrated alone, then S* by the formula
+// with the law (not x and S integrated).
+TEST(SteadyState, ConservationLawInTheFormulaAfterIntegration) {
+  Problem pr = problem_of(kReversible, "reversible.ode");
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  SteadyStateOptions o;
+  o.max_newton_iterations = 0;
+  const SteadyState ss = steady_state(pr, o);
+  EXPECT_EQ(ss.how, "integration");
+  ASSERT_EQ(ss.attempts.size(), 3u);
+  EXPECT_NE(ss.attempts[1].find("x alone"), std::string::npos) << ss.attempts[1];
+  EXPECT_EQ(ss.attempts[2], "S* = -J_x^{-1} J_p at that x* (dense LU, 1 conservation law)");
+  const double kf = 2, kr = 1, total = 1.5, q = (kf + kr) * (kf + kr);
+  const std::vector<double> dA = {-kr * total / q, kf * total / q, kr / (kf + kr), kr / (kf + kr)};
+  ASSERT_EQ(ss.S.size(), 8u);
+  for (std::size_t j = 0; j < 4; ++j) {
+    EXPECT_NEAR(ss.S[0 + j * 2], dA[j], 1e-8) << j;
+    EXPECT_NEAR(ss.S[1 + j * 2], (j < 2 ? -dA[j] : 1.0 - dA[j]), 1e-8) << j;
+  }
+}
+
 // A -> B -> C -> A conserves A + B + C, the constant D is a law of its own,
 // E is made from D: two laws; x* and S* against the analytic answer and the
 // integrated one. Flux J through the cycle: A* = J / k1, B* = J / k2,
