@@ -29,9 +29,11 @@
 //      would call dx/dt = 1 steady once x > 1/rtol.
 //   3. S* = -J_x^{-1} J_p at that x* when J_x is regular there (J_x
 //      singular at x0, where species start at 0, often is not at x*): the
-//      limit of the integrated S, without integrating its np columns. Only
-//      for an f that reads no t and a model without events (else S depends
-//      on the path), and only where the Newton step from x* to the root of
+//      limit of the integrated S, without integrating its np columns (with
+//      the conservation laws of 1 where J_x is singular by them). Only for
+//      a model without events, and where f reads t only where J_x and J_p
+//      at x* are the same at t* and t* + 1, 10, ... 1e9 (to 1e-12: inputs
+//      switched before t*; else S depends on the path), and only where the Newton step from x* to the root of
 //      f is within the tolerances (weighted norm at most 1): a slow mode
 //      leaves f small far from the root, whose S is not that of x*.
 //   4. Otherwise x and S integrated as in 2, from the span over which x

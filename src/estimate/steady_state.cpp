@@ -127,11 +127,43 @@ double try_integration(const Problem& pr, const SteadyStateOptions& o, bool sens
   return i.span;
 }
 
+// At (t + 10^k, x), k = 0 ... 9, f within the tolerances and J_x and J_p
+// those at (t, x) to rounding (1e-12 of each entry's magnitude): f reads t
+// only through what no longer changes after t (an input switched before
+// it, a term with no effect). Dense: at most max_conservation_states states.
+bool settled_after(const Model& model, double t, const double* x, const double* p,
+                   estimate::NormTolerances tol, Workspace* ws) {
+  const std::size_t nx = model.nx(), np = model.np();
+  if (nx > estimate::max_conservation_states) return false;
+  std::vector<double> at(nx * (nx + np)), later(at.size()), f;
+  auto jacobians = [&](double when, std::vector<double>& j) {
+    model.jac_x(when, x, p, j.data(), ws);
+    if (np > 0) model.jac_p(when, x, p, j.data() + nx * nx, ws);
+  };
+  jacobians(t, at);
+  for (int k = 0; k <= 9; ++k) {
+    const double when = t + std::pow(10.0, k);
+    if (!(estimate::residual_norm(model, when, x, p, tol, f, ws) <= 1.0)) return false;
+    jacobians(when, later);
+    for (std::size_t i = 0; i < at.size(); ++i)
+      if (!(std::fabs(at[i] - later[i]) <= 1e-12 * (std::fabs(at[i]) + std::fabs(later[i]))))
+        return false;
+  }
+  return true;
+}
+
 // The formula gives the limit of S along any path to a regular x* of an
-// autonomous f; where f reads t or events act, S is integrated along the path.
-bool formula_applies(const Model& model) {
+// autonomous f, and of an f whose J_x and J_p no longer change after the
+// time x* was reached (settled_after: the integrated S's equation
+// dS/dt = J_x S + J_p is then autonomous from there on). "" where it
+// applies, else why not; where events act, S is integrated along the path.
+std::string formula_refused(const Model& model, double t, const double* x, const double* p,
+                            estimate::NormTolerances tol, Workspace* ws) {
   const EventSystem* e = model.event_system();
-  return !model.rhs_depends_on_time() && (e == nullptr || e->events().empty());
+  if (e != nullptr && !e->events().empty()) return "events act";
+  if (model.rhs_depends_on_time() && !settled_after(model, t, x, p, tol, ws))
+    return "f reads t, and f, J_x or J_p change after that time";
+  return "";
 }
 
 // S* = -J_x^{-1} J_p at the x* that integration of x alone reached (out),
@@ -145,12 +177,14 @@ bool formula_applies(const Model& model) {
 bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
   const Model& model = *pr.model;
   const std::string head = "S* = -J_x^{-1} J_p at that x*: ";
-  if (!formula_applies(model)) {
-    out.attempts.push_back(head + "not taken (f reads t or events act: S is integrated)");
-    return false;
-  }
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
+  const estimate::NormTolerances tol{o.rtol, o.atol};
+  if (std::string why = formula_refused(model, out.time, out.x.data(), p.data(), tol, ws.get());
+      !why.empty()) {
+    out.attempts.push_back(head + "not taken (" + why + ": S is integrated)");
+    return false;
+  }
   auto factors = estimate::make_jacobian_factors(model, ws.get(), sparse_threshold(pr));
   estimate::ConservationLaws laws;
   const estimate::ConservedRows conserved =
@@ -159,7 +193,6 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
     out.attempts.push_back(head + factors->why_not());
     return false;
   }
-  const estimate::NormTolerances tol{o.rtol, o.atol};
   std::vector<double> f;
   estimate::residual_norm(model, out.time, out.x.data(), p.data(), tol, f, ws.get());
   if (std::string far = estimate::root_too_far(out.x, std::move(f), tol, *factors, conserved);

@@ -186,15 +186,33 @@ TEST(SteadyState, NewtonGoesOnToTheRootPastAQuasiSteadyState) {
   EXPECT_EQ(x_only.x, ss.x);
 }
 
-TEST(SteadyState, FReadingTimeIntegratesS) {
+// f reads t through a switch at t = 0.5 that changes nothing: J_x and J_p
+// at x* are those of every later time, and the formula is taken.
+TEST(SteadyState, FReadingTimeSettledTakesTheFormula) {
   const Problem pr = problem_of(kRegularAtTheEndReadingTime, "reading_time.ode");
   ASSERT_TRUE(pr.model->rhs_depends_on_time());
   const SteadyState ss = steady_state(pr);
-  ASSERT_EQ(ss.attempts.size(), 4u);
-  EXPECT_NE(ss.attempts[2].find("not taken (f reads t"), std::string::npos) << ss.attempts[2];
+  ASSERT_EQ(ss.attempts.size(), 3u);
+  EXPECT_EQ(ss.attempts[2], "S* = -J_x^{-1} J_p at that x* (dense LU)");
   const std::vector<double> S = {0.5, 0, -0.25, 0, 0, 1, 0, -1};
   ASSERT_EQ(ss.S.size(), S.size());
-  for (std::size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(ss.S[i], S[i], 1e-5) << i;
+  for (std::size_t i = 0; i < S.size(); ++i) EXPECT_NEAR(ss.S[i], S[i], 1e-7) << i;
+}
+
+// y's production doubles at t = 1e5, after y looks steady (t = 100): f
+// and J_p change after x*, so S is integrated (the steady state of the
+// span that was reached, as the integration of x finds it).
+TEST(SteadyState, FReadingTimeUnsettledIntegratesS) {
+  const Problem pr = problem_of(
+      "param a = 1\nparam b = 2\nparam c = 1\nparam d = 1\nstate x = 0\nstate y = 0\n"
+      "dx/dt = y^2*(a - b*x)\ndy/dt = c*piecewise(1, t < 100000, 2) - d*y\n",
+      "late_switch.ode");
+  const SteadyState ss = steady_state(pr);
+  ASSERT_EQ(ss.attempts.size(), 4u);
+  EXPECT_NE(ss.attempts[2].find("not taken (f reads t, and f, J_x or J_p change"),
+            std::string::npos)
+      << ss.attempts[2];
+  EXPECT_LT(ss.time, 1e5);
 }
 
 // Central differences of x* in p_j, x0 moving with p.
