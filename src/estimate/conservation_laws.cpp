@@ -61,28 +61,35 @@ std::vector<double> left_null_space(const Model& model, double t, const double* 
   return w;
 }
 
-// Each law annihilates J_x and f at x: every column's sum to law_check_ratio
-// of its terms' magnitudes, above the rounding of the rows it sums (an
-// entry of 1e-22 beside entries of 1 in its row is rounding, not a rate:
-// Brannmark_JBC2010). f's rounding: that of J_x x, its terms' size.
+// Each law annihilates J_x, J_p and f at x: every column's sum to
+// law_check_ratio of its terms' magnitudes, above the rounding of the rows
+// it sums (an entry of 1e-22 beside entries of 1 in its row is rounding,
+// not a rate: Brannmark_JBC2010). f's rounding: that of J_x x, its terms'
+// size. J_p too: where w^T J_p is not 0 (a law only at this p, say an
+// inflow whose rate is 0 here), w^T S does not keep w^T S0.
 bool laws_hold(const Model& model, double t, const double* p, const std::vector<double>& x,
                const std::vector<double>& w, Workspace* ws) {
-  const std::size_t nx = model.nx();
-  std::vector<double> jac(nx * nx), f(nx), row_size(nx, 0.0), f_size(nx, 0.0);
-  model.jac_x(t, x.data(), p, jac.data(), ws);
-  model.rhs(t, x.data(), p, f.data(), ws);
-  if (!all_finite(jac) || !all_finite(f)) return false;
-  for (std::size_t j = 0; j < nx; ++j)
+  const std::size_t nx = model.nx(), np = model.np();
+  // Columns: J_x's nx, J_p's np, then f; each row's size in J_x, in J_p, in f.
+  std::vector<double> columns(nx * (nx + np + 1));
+  std::vector<double> sizes(3 * nx, 0.0);
+  model.jac_x(t, x.data(), p, columns.data(), ws);
+  if (np > 0) model.jac_p(t, x.data(), p, columns.data() + nx * nx, ws);
+  model.rhs(t, x.data(), p, columns.data() + nx * (nx + np), ws);
+  if (!all_finite(columns)) return false;
+  for (std::size_t j = 0; j < nx + np; ++j)
     for (std::size_t i = 0; i < nx; ++i) {
-      row_size[i] = std::max(row_size[i], std::fabs(jac[i + j * nx]));
-      f_size[i] += std::fabs(jac[i + j * nx] * x[j]);
+      const double v = std::fabs(columns[i + j * nx]);
+      double& size = sizes[i + (j < nx ? 0 : nx)];
+      size = std::max(size, v);
+      if (j < nx) sizes[i + 2 * nx] += v * std::fabs(x[j]);
     }
   const std::size_t count = w.size() / nx;
   for (std::size_t l = 0; l < count; ++l) {
     const double* wl = w.data() + l * nx;
-    for (std::size_t j = 0; j <= nx; ++j) {  // the columns of J_x, then f
-      const double* column = j < nx ? jac.data() + j * nx : f.data();
-      const std::vector<double>& size = j < nx ? row_size : f_size;
+    for (std::size_t j = 0; j <= nx + np; ++j) {
+      const double* column = columns.data() + j * nx;
+      const double* size = sizes.data() + (j < nx ? 0 : j < nx + np ? nx : 2 * nx);
       double sum = 0.0, magnitude = 0.0, rounding = 0.0;
       for (std::size_t i = 0; i < nx; ++i) {
         sum += wl[i] * column[i];

@@ -34,7 +34,7 @@ struct ConservationLaws {
 // The laws found numerically where J_x is singular: the left null space
 // of J_x at two points near x0 beside J_p there (rows scaled to their
 // largest entry; singular values below 1e-10 of the largest), each law
-// checked against J_x and f at a third point (to 1e-8 of the magnitudes
+// checked against J_x, J_p and f at a third point (to 1e-8 of the magnitudes
 // summed; where f reads t, also at t + 1, 10, ... 1e9). None (count() 0)
 // where the check fails: J_x singular for another reason (a species at 0),
 // which the callers refuse as before. Not for models with events (an event

@@ -2,6 +2,7 @@
 // singular (steady_state.hpp), every attempt's outcome kept.
 #include "odesens/steady_state.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/number_text.hpp"
@@ -66,19 +67,44 @@ std::vector<double> initial_sensitivity_of(const Problem& pr, const std::vector<
   return s0;
 }
 
+// Each law's total at x* (reached by integration) that at x0, to the
+// integration's accuracy (1000 times the tolerances of the totals' terms):
+// an input that acted on the way (f reads t) did not move it.
+bool totals_kept(const estimate::ConservationLaws& laws, const std::vector<double>& x0,
+                 const std::vector<double>& x, estimate::NormTolerances tol) {
+  for (std::size_t l = 0; l < laws.count(); ++l) {
+    double change = 0.0, allowed = 0.0;
+    for (std::size_t i = 0; i < laws.nx; ++i) {
+      const double w = laws.w[l * laws.nx + i];
+      change += w * (x[i] - x0[i]);
+      allowed += std::fabs(w) * (tol.rtol * std::fabs(x[i]) + tol.atol);
+    }
+    if (!(std::fabs(change) <= 1e3 * allowed)) return false;
+  }
+  return true;
+}
+
 // Where J_x is singular at x0, the model's conservation laws (none where
 // J_x is regular, or singular for another reason, where events act, or
 // where the factors are KLU's), `factors` constrained to them; W S0 with
-// them where S is asked for.
+// them where S is asked for. Where f reads t, an input may move a total
+// before x is steady (a pulse into a conserved pool), which only the path
+// shows: no laws for Newton from x0 (reached null), and for the formula at
+// an integrated x* only where x* kept the totals of x0 (totals_kept; the
+// laws are checked at later times too, find_conservation_laws).
 estimate::ConservedRows conserved_rows(const Problem& pr, const std::vector<double>& p,
-                                       const std::vector<double>& x0, bool sensitivities,
+                                       const std::vector<double>& x0,
+                                       const std::vector<double>* reached,
+                                       estimate::NormTolerances tol, bool sensitivities,
                                        estimate::ConservationLaws& laws,
                                        estimate::JacobianFactors& factors, Workspace* ws) {
   const EventSystem* events = pr.model->event_system();
   if (events && !events->events().empty()) return {};  // they may move a conserved total
+  const bool timed = pr.model->rhs_depends_on_time();
+  if (timed && !reached) return {};
   if (!factors.can_constrain() || factors.factor(pr.t0, x0.data(), p.data())) return {};
   laws = estimate::find_conservation_laws(*pr.model, pr.t0, x0.data(), p.data(), ws);
-  if (laws.count() == 0) return {};
+  if (laws.count() == 0 || (timed && !totals_kept(laws, x0, *reached, tol))) return {};
   factors.constrain(laws);
   estimate::ConservedRows conserved{&laws, {}};
   if (sensitivities) {
@@ -96,7 +122,8 @@ bool try_newton(const Problem& pr, const SteadyStateOptions& o, SteadyState& out
   const std::vector<double> x0 = initial_state_of(pr, p, ws.get());
   estimate::ConservationLaws laws;
   const estimate::ConservedRows conserved =
-      conserved_rows(pr, p, x0, o.sensitivities, laws, *factors, ws.get());
+      conserved_rows(pr, p, x0, nullptr, {o.rtol, o.atol}, o.sensitivities, laws, *factors,
+                     ws.get());
   const estimate::NewtonOutcome n = estimate::newton_steady_state(
       model, pr.t0, x0, p.data(),
       {{o.rtol, o.atol}, o.max_newton_iterations, o.sensitivities, conserved}, *factors,
@@ -130,11 +157,14 @@ double try_integration(const Problem& pr, const SteadyStateOptions& o, bool sens
 // At (t + 10^k, x), k = 0 ... 9, f within the tolerances and J_x and J_p
 // those at (t, x) to rounding (1e-12 of each entry's magnitude): f reads t
 // only through what no longer changes after t (an input switched before
-// it, a term with no effect). Dense: at most max_conservation_states states.
+// it, a term with no effect). Samples: a change between them (a pulse
+// inside (t, t + 1), a period of 1) is not seen. Dense: at most
+// max_conservation_states states.
 bool settled_after(const Model& model, double t, const double* x, const double* p,
                    estimate::NormTolerances tol, Workspace* ws) {
   const std::size_t nx = model.nx(), np = model.np();
-  if (nx > estimate::max_conservation_states) return false;
+  // Past 1e15, t + 1 is t: the later times would not be later.
+  if (nx > estimate::max_conservation_states || !(std::fabs(t) < 1e15)) return false;
   std::vector<double> at(nx * (nx + np)), later(at.size()), f;
   auto jacobians = [&](double when, std::vector<double>& j) {
     model.jac_x(when, x, p, j.data(), ws);
@@ -176,6 +206,7 @@ std::string formula_refused(const Model& model, double t, const double* x, const
 // not of x*).
 bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
   const Model& model = *pr.model;
+  if (model.np() == 0) return true;  // S* has no columns
   const std::string head = "S* = -J_x^{-1} J_p at that x*: ";
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
@@ -187,8 +218,13 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
   }
   auto factors = estimate::make_jacobian_factors(model, ws.get(), sparse_threshold(pr));
   estimate::ConservationLaws laws;
-  const estimate::ConservedRows conserved =
-      conserved_rows(pr, p, initial_state_of(pr, p, ws.get()), true, laws, *factors, ws.get());
+  // The totals' check with the looser of the steady state's and the
+  // integrator's tolerances (x* is an integrated state).
+  const estimate::NormTolerances loose{std::max(o.rtol, *pr.rtol),
+                                       std::max(o.atol, *std::max_element(pr.atol.begin(),
+                                                                          pr.atol.end()))};
+  const estimate::ConservedRows conserved = conserved_rows(
+      pr, p, initial_state_of(pr, p, ws.get()), &out.x, loose, true, laws, *factors, ws.get());
   if (!factors->factor(out.time, out.x.data(), p.data())) {
     out.attempts.push_back(head + factors->why_not());
     return false;

@@ -285,6 +285,51 @@ TEST(SteadyState, ConservationLawInTheFormulaAfterIntegration) {
   }
 }
 
+// A <-> B where a pulse between t = 2 and 5 feeds A at kin: the total at
+// the steady state is 1.5 + 3 kin, not that of x0. f reads t: Newton takes
+// no laws, the totals of the integrated x* are not those of x0, so S is
+// integrated: dA*/dkin = 3 kr / (kf + kr) = 1, dB*/dkin = 2.
+TEST(SteadyState, APulseIntoAConservedPoolIntegratesS) {
+  Problem pr = problem_of(
+      "param kf = 2\nparam kr = 1\nparam kin = 1\nstate A = 1\nstate B = 0.5\n"
+      "dA/dt = -kf*A + kr*B + piecewise(kin, t > 2 && t < 5, 0)\ndB/dt = kf*A - kr*B\n",
+      "pulse.ode");
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "integration");
+  ASSERT_EQ(ss.attempts.size(), 4u);
+  EXPECT_EQ(ss.attempts[0].find("conservation law)"), std::string::npos) << ss.attempts[0];
+  EXPECT_EQ(ss.attempts[2].find("conservation law)"), std::string::npos) << ss.attempts[2];
+  EXPECT_NEAR(ss.x[0] + ss.x[1], 4.5, 1e-6);
+  ASSERT_EQ(ss.S.size(), 6u);
+  EXPECT_NEAR(ss.S[0 + 2 * 2], 1.0, 1e-5);
+  EXPECT_NEAR(ss.S[1 + 2 * 2], 2.0, 1e-5);
+}
+
+// A <-> B whose forward rate halves at t = 1: f reads t but keeps A + B.
+// Newton takes no laws (f reads t), x is integrated, and the formula takes
+// the law at x*, where J_x and J_p no longer change and x* kept x0's total.
+TEST(SteadyState, ASwitchThatKeepsTheTotalTakesTheFormulaWithTheLaw) {
+  Problem pr = problem_of(
+      "param kf = 2\nparam kr = 1\nparam a0 = 1\nparam b0 = 0.5\nstate A = a0\n"
+      "state B = b0\ndA/dt = -piecewise(2, t < 1, 1)*kf*A + kr*B\n"
+      "dB/dt = piecewise(2, t < 1, 1)*kf*A - kr*B\n",
+      "switched_rate.ode");
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  const SteadyState ss = steady_state(pr);
+  ASSERT_EQ(ss.attempts.size(), 3u);
+  EXPECT_EQ(ss.attempts[2], "S* = -J_x^{-1} J_p at that x* (dense LU, 1 conservation law)");
+  const double kf = 2, kr = 1, total = 1.5, q = (kf + kr) * (kf + kr);
+  const std::vector<double> dA = {-kr * total / q, kf * total / q, kr / (kf + kr), kr / (kf + kr)};
+  ASSERT_EQ(ss.S.size(), 8u);
+  for (std::size_t j = 0; j < 4; ++j) {
+    EXPECT_NEAR(ss.S[0 + j * 2], dA[j], 1e-7) << j;
+    EXPECT_NEAR(ss.S[1 + j * 2], (j < 2 ? -dA[j] : 1.0 - dA[j]), 1e-7) << j;
+  }
+}
+
 // A -> B -> C -> A conserves A + B + C, the constant D is a law of its own,
 // E is made from D: two laws; x* and S* against the analytic answer and the
 // integrated one. Flux J through the cycle: A* = J / k1, B* = J / k2,
@@ -359,6 +404,12 @@ TEST(SteadyState, ConservationLawsFoundOnlyWhereTheyHold) {
   // A <-> B with an inflow into A switched on at t = 50: not a law.
   EXPECT_EQ(laws_of("param kf = 2\nparam kr = 1\nstate A = 1\nstate B = 0\n"
                     "dA/dt = -kf*A + kr*B + piecewise(1, t > 50, 0)\ndB/dt = kf*A - kr*B\n")
+                .count(),
+            0u);
+  // An inflow into A whose rate u is 0 here, switched on at t = 50: A + B
+  // holds at u = 0, but its S does not keep w^T S0 (d/du feeds A): no law.
+  EXPECT_EQ(laws_of("param kf = 2\nparam kr = 1\nparam u = 0\nstate A = 1\nstate B = 0\n"
+                    "dA/dt = -kf*A + kr*B + u*piecewise(1, t > 50, 0)\ndB/dt = kf*A - kr*B\n")
                 .count(),
             0u);
   // The same switch changing nothing conserved: the law holds at every t.
