@@ -16,10 +16,13 @@
 //      x0 beside J_p (checked at a third), the rows of J_x of as many
 //      states are replaced by them, Newton's steps keep w^T x at its value
 //      at x0 and S* keeps w^T S0 (dx0/dp). Where J_x is singular for
-//      another reason (a species at 0), nothing is found and 2 follows.
+//      another reason (a species at 0), nothing is found and 2 follows;
+//      not where f reads t or events act (an input on the way may move a
+//      total: in 3, the laws are taken where the integrated x* kept x0's
+//      totals, to 1000 times the tolerances).
 //   2. When Newton fails or J_x is singular (conservation laws KLU cannot
-//      take, or another cause: detected by the pivots of the LU of J_x with each row divided by
-//      its largest magnitude, |u_ii| <= 1e-12 max|u_jj|, or by KLU's, which
+//      take, or another cause: detected by the pivots of the LU of J_x
+//      with each row divided by its largest magnitude, |u_ii| <= 1e-12 max|u_jj|, or by KLU's, which
 //      scales rows likewise; a slow rate beside fast ones is not
 //      singularity), integration of x alone by
 //      cvodes_fsa from x0 over growing spans (t0 + 10, 100, ... up to
