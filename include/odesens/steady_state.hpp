@@ -22,9 +22,9 @@
 //      totals, to 1000 times the tolerances).
 //   2. When Newton fails or J_x is singular (conservation laws KLU cannot
 //      take, or another cause: detected by the pivots of the LU of J_x
-//      with each row divided by its largest magnitude, |u_ii| <= 1e-12 max|u_jj|, or by KLU's, which
-//      scales rows likewise; a slow rate beside fast ones is not
-//      singularity), integration of x alone by
+//      with each row divided by its largest magnitude, |u_ii| <= 1e-12
+//      max|u_jj|, or by KLU's, which scales rows likewise; a slow rate
+//      beside fast ones is not singularity), integration of x alone by
 //      cvodes_fsa from x0 over growing spans (t0 + 10, 100, ... up to
 //      max_time) until the weighted norm of f is at most 1 at the end of a
 //      span T and x moved by at most 10 in the weighted norm (the looser of
@@ -36,9 +36,10 @@
 //      the conservation laws of 1 where J_x is singular by them). Only for
 //      a model without events, and where f reads t only where J_x and J_p
 //      at x* are the same at t* and t* + 1, 10, ... 1e9 (to 1e-12: inputs
-//      switched before t*; else S depends on the path), and only where the Newton step from x* to the root of
-//      f is within the tolerances (weighted norm at most 1): a slow mode
-//      leaves f small far from the root, whose S is not that of x*.
+//      switched before t*; else S depends on the path), and only where
+//      the Newton step from x* to the root of f is within the tolerances
+//      (weighted norm at most 1): a slow mode leaves f small far from the
+//      root, whose S is not that of x*.
 //   4. Otherwise x and S integrated as in 2, from the span over which x
 //      alone became steady: the integrated S is right whether or not J_x
 //      is singular.

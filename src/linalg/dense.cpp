@@ -154,7 +154,8 @@ bool left_singular_vectors(std::size_t m, std::size_t n, double* a, double* s, d
   lwork = static_cast<int>(query);
   std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));
   dgesvd_("A", "N", &mm, &nn, a, &mm, s, u, &mm, &vt, &one, work.data(), &lwork, &info, 1, 1);
-  if (info < 0) throw Error(Status::internal_error, "dgesvd: bad argument " + std::to_string(-info));
+  if (info < 0)
+    throw Error(Status::internal_error, "dgesvd: bad argument " + std::to_string(-info));
   return info == 0;
 }
 
@@ -170,7 +171,8 @@ void pivoted_columns(std::size_t m, std::size_t n, double* a, int* order) {
   lwork = static_cast<int>(query);
   std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));
   dgeqp3_(&mm, &nn, a, &mm, jpvt.data(), tau.data(), work.data(), &lwork, &info);
-  if (info != 0) throw Error(Status::internal_error, "dgeqp3 failed with info = " + std::to_string(info));
+  if (info != 0)
+    throw Error(Status::internal_error, "dgeqp3 failed with info = " + std::to_string(info));
   for (std::size_t j = 0; j < n; ++j) order[j] = jpvt[j] - 1;
 }
 
