@@ -232,6 +232,19 @@ std::vector<double> fd_sensitivities(const Problem& pr, const SteadyStateOptions
   return S;
 }
 
+// S* of kReversible (kf = 2, kr = 1, a0 + b0 = 1.5), columns kf, kr, a0,
+// b0: dA*/d(kf, kr, a0, b0) = (-kr T, kf T, kr (kf + kr), kr (kf + kr)) /
+// (kf + kr)^2, and dB* = -dA* for the rates, 1 - dA* for the initial values.
+void expect_reversible_sensitivities(const std::vector<double>& S, double tol) {
+  const double kf = 2, kr = 1, total = 1.5, q = (kf + kr) * (kf + kr);
+  const std::vector<double> dA = {-kr * total / q, kf * total / q, kr / (kf + kr), kr / (kf + kr)};
+  ASSERT_EQ(S.size(), 8u);
+  for (std::size_t j = 0; j < 4; ++j) {
+    EXPECT_NEAR(S[0 + j * 2], dA[j], tol) << j;
+    EXPECT_NEAR(S[1 + j * 2], (j < 2 ? -dA[j] : 1.0 - dA[j]), tol) << j;
+  }
+}
+
 // A + B is conserved: Newton with the law in place of a row of J_x (its
 // right-hand side w^T S0 for S*), the answer analytic and that of the
 // integration of x and S.
@@ -248,14 +261,7 @@ TEST(SteadyState, ConservationLawTakesNewtonWithTheLaw) {
   const double kf = 2, kr = 1, total = 1.5;
   EXPECT_NEAR(ss.x[0], kr * total / (kf + kr), 1e-12);
   EXPECT_NEAR(ss.x[1], kf * total / (kf + kr), 1e-12);
-  // dA*/d(kf, kr, a0, b0) = (-kr T, kf T, kr (kf + kr), kr (kf + kr)) / (kf + kr)^2.
-  const double q = (kf + kr) * (kf + kr);
-  const std::vector<double> dA = {-kr * total / q, kf * total / q, kr / (kf + kr), kr / (kf + kr)};
-  ASSERT_EQ(ss.S.size(), 8u);
-  for (std::size_t j = 0; j < 4; ++j) {
-    EXPECT_NEAR(ss.S[0 + j * 2], dA[j], 1e-12) << j;
-    EXPECT_NEAR(ss.S[1 + j * 2], (j < 2 ? -dA[j] : 1.0 - dA[j]), 1e-12) << j;
-  }
+  expect_reversible_sensitivities(ss.S, 1e-12);
   SteadyStateOptions integrate_only;
   integrate_only.try_newton = false;
   const SteadyState integrated = steady_state(pr, integrate_only);
@@ -276,13 +282,7 @@ TEST(SteadyState, ConservationLawInTheFormulaAfterIntegration) {
   ASSERT_EQ(ss.attempts.size(), 3u);
   EXPECT_NE(ss.attempts[1].find("x alone"), std::string::npos) << ss.attempts[1];
   EXPECT_EQ(ss.attempts[2], "S* = -J_x^{-1} J_p at that x* (dense LU, 1 conservation law)");
-  const double kf = 2, kr = 1, total = 1.5, q = (kf + kr) * (kf + kr);
-  const std::vector<double> dA = {-kr * total / q, kf * total / q, kr / (kf + kr), kr / (kf + kr)};
-  ASSERT_EQ(ss.S.size(), 8u);
-  for (std::size_t j = 0; j < 4; ++j) {
-    EXPECT_NEAR(ss.S[0 + j * 2], dA[j], 1e-8) << j;
-    EXPECT_NEAR(ss.S[1 + j * 2], (j < 2 ? -dA[j] : 1.0 - dA[j]), 1e-8) << j;
-  }
+  expect_reversible_sensitivities(ss.S, 1e-8);
 }
 
 // A <-> B where a pulse between t = 2 and 5 feeds A at kin: the total at
@@ -321,13 +321,7 @@ TEST(SteadyState, ASwitchThatKeepsTheTotalTakesTheFormulaWithTheLaw) {
   const SteadyState ss = steady_state(pr);
   ASSERT_EQ(ss.attempts.size(), 3u);
   EXPECT_EQ(ss.attempts[2], "S* = -J_x^{-1} J_p at that x* (dense LU, 1 conservation law)");
-  const double kf = 2, kr = 1, total = 1.5, q = (kf + kr) * (kf + kr);
-  const std::vector<double> dA = {-kr * total / q, kf * total / q, kr / (kf + kr), kr / (kf + kr)};
-  ASSERT_EQ(ss.S.size(), 8u);
-  for (std::size_t j = 0; j < 4; ++j) {
-    EXPECT_NEAR(ss.S[0 + j * 2], dA[j], 1e-7) << j;
-    EXPECT_NEAR(ss.S[1 + j * 2], (j < 2 ? -dA[j] : 1.0 - dA[j]), 1e-7) << j;
-  }
+  expect_reversible_sensitivities(ss.S, 1e-7);
 }
 
 // A -> B -> C -> A conserves A + B + C, the constant D is a law of its own,
