@@ -116,6 +116,9 @@ class ExprModel final : public Model,
   // Decided symbolically: no entry of J_x or J_p depends on t or x.
   bool has_constant_jacobians() const override;
   bool rhs_depends_on_time() const override;
+  // Decided from the expressions of f, J_x and J_p with p's values in.
+  TimeReading time_reading_at(const double* p,
+                              const std::vector<std::size_t>* columns) const override;
   void jac_x(double t, const double* x, const double* p, double* J,
              Workspace* ws = nullptr) const override;
   const SparsityPattern* jac_x_pattern() const override;

@@ -81,6 +81,23 @@ class Model {
   // that know (ExprModel) override it.
   virtual bool rhs_depends_on_time() const { return true; }
 
+  // Which of f and J_x, and of the columns `columns` of J_p (all np where
+  // null), may change with t at parameters p. f may read t only through
+  // terms that vanish there (an input times a dose that is 0): f is then
+  // autonomous at p, while J_p's column of the dose still reads t.
+  // Conservative (true where unsure). Default: rhs_depends_on_time() for
+  // both; ExprModel decides it from its expressions.
+  struct TimeReading {
+    bool rhs = true;    // f or J_x
+    bool jac_p = true;  // the chosen columns of J_p
+  };
+  virtual TimeReading time_reading_at(const double* p,
+                                      const std::vector<std::size_t>* columns) const {
+    (void)p;
+    (void)columns;
+    return {rhs_depends_on_time(), rhs_depends_on_time()};
+  }
+
   // Dense J_x (nx x nx, column-major). Default: central differences of rhs,
   // see finite_difference_step() for the step rule.
   virtual void jac_x(double t, const double* x, const double* p, double* J,

@@ -17,9 +17,14 @@
 //      states are replaced by them, Newton's steps keep w^T x at its value
 //      at x0 and S* keeps w^T S0 (dx0/dp). Where J_x is singular for
 //      another reason (a species at 0), nothing is found and 2 follows;
-//      not where f reads t or events act (an input on the way may move a
-//      total: in 3, the laws are taken where the integrated x* kept x0's
-//      totals, to 1000 times the tolerances).
+//      not where f reads t at p or events act (an input on the way may
+//      move a total: in 3, the laws are taken where the integrated x* kept
+//      x0's totals, to 1000 times the tolerances), nor where S is asked
+//      for and J_p reads t at p (an input whose dose is 0 at p keeps x's
+//      totals, not S's: its column is the pulse). "Reads t at p"
+//      (Model::time_reading_at): a term in t multiplied by a parameter
+//      that is 0 at p (an input switched off in a pre-equilibration
+//      condition) does not count.
 //   2. When Newton fails or J_x is singular (conservation laws KLU cannot
 //      take, or another cause: detected by the pivots of the LU of J_x
 //      with each row divided by its largest magnitude, |u_ii| <= 1e-12
@@ -34,9 +39,10 @@
 //      singular at x0, where species start at 0, often is not at x*): the
 //      limit of the integrated S, without integrating its np columns (with
 //      the conservation laws of 1 where J_x is singular by them). Only for
-//      a model without events, and where f reads t only where J_x and J_p
-//      at x* are the same at t* and t* + 1, 10, ... 1e9 (to 1e-12: inputs
-//      switched before t*; else S depends on the path), and only where
+//      a model without events, and where f or J_p reads t at p only where
+//      J_x and J_p at x* are the same at t* and t* + 1, 10, ... 1e9 (to
+//      1e-12: inputs switched before t*; else S depends on the path), and
+//      only where
 //      the Newton step from x* to the root of f is within the tolerances
 //      (weighted norm at most 1): a slow mode leaves f small far from the
 //      root, whose S is not that of x*.

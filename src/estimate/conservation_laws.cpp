@@ -148,7 +148,7 @@ std::string ConservationLaws::describe() const {
 }
 
 ConservationLaws find_conservation_laws(const Model& model, double t, const double* x0,
-                                        const double* p, Workspace* ws) {
+                                        const double* p, bool reads_time, Workspace* ws) {
   ConservationLaws laws;
   const std::size_t nx = model.nx();
   if (nx == 0 || nx > max_conservation_states) return laws;
@@ -157,9 +157,9 @@ ConservationLaws find_conservation_laws(const Model& model, double t, const doub
   const std::size_t count = w.size() / nx;
   if (count == 0 || count >= nx || !all_finite(w)) return laws;
   normalize(nx, w);
-  // Where f reads t, the laws must hold at later times too (an input
-  // switched on later could feed a conserved total).
-  const int decades = model.rhs_depends_on_time() ? 9 : -1;
+  // Where f or J_p reads t at p, the laws must hold at later times too (an
+  // input switched on later could feed a conserved total).
+  const int decades = reads_time ? 9 : -1;
   for (int k = -1; k <= decades; ++k)
     if (!laws_hold(model, k < 0 ? t : t + std::pow(10.0, k), p, points[2], w, ws)) return laws;
   laws.nx = nx;

@@ -35,13 +35,14 @@ struct ConservationLaws {
 // of J_x at two points near x0 beside J_p there (rows scaled to their
 // largest entry; singular values below 1e-10 of the largest), each law
 // checked against J_x, J_p and f at a third point (to 1e-8 of the magnitudes
-// summed; where f reads t, also at t + 1, 10, ... 1e9). None (count() 0)
+// summed; where f or J_p reads t at p, `reads_time`, also at t + 1, 10,
+// ... 1e9: Model::time_reading_at). None (count() 0)
 // where the check fails: J_x singular for another reason (a species at 0),
 // which the callers refuse as before. Not for models with events (an event
 // may change a conserved total): the caller's to rule out.
 // Dense: models of at most max_conservation_states states.
 inline constexpr std::size_t max_conservation_states = 400;
 ConservationLaws find_conservation_laws(const Model& model, double t, const double* x0,
-                                        const double* p, Workspace* ws);
+                                        const double* p, bool reads_time, Workspace* ws);
 
 }  // namespace odesens::estimate

@@ -87,12 +87,16 @@ bool totals_kept(const estimate::ConservationLaws& laws, const std::vector<doubl
 // Where J_x is singular at x0, the model's conservation laws (none where
 // J_x is regular, or singular for another reason, where events act, or
 // where the factors are KLU's), `factors` constrained to them; W S0 with
-// them where S is asked for. Where f reads t, an input may move a total
-// before x is steady (a pulse into a conserved pool), which only the path
-// shows: no laws for Newton from x0 (reached null), and for the formula at
-// an integrated x* only where x* kept the totals of x0 (totals_kept; the
-// laws are checked at later times too, find_conservation_laws).
-estimate::ConservedRows conserved_rows(const Problem& pr, const std::vector<double>& p,
+// them where S is asked for. Where f reads t at p (Model::time_reading_at),
+// an input may move a total before x is steady (a pulse into a conserved
+// pool), which only the path shows: no laws for Newton from x0 (reached
+// null), and for the formula at an integrated x* only where x* kept the
+// totals of x0 (totals_kept; the laws are checked at later times too,
+// find_conservation_laws). Where J_p reads t at p, S's totals may move
+// though x's do not (a pulse whose dose is 0 at p, its column of S not 0):
+// no laws where S is asked for.
+estimate::ConservedRows conserved_rows(const Problem& pr, Model::TimeReading reading,
+                                       const std::vector<double>& p,
                                        const std::vector<double>& x0,
                                        const std::vector<double>* reached,
                                        estimate::NormTolerances tol, bool sensitivities,
@@ -100,11 +104,11 @@ estimate::ConservedRows conserved_rows(const Problem& pr, const std::vector<doub
                                        estimate::JacobianFactors& factors, Workspace* ws) {
   const EventSystem* events = pr.model->event_system();
   if (events && !events->events().empty()) return {};  // they may move a conserved total
-  const bool timed = pr.model->rhs_depends_on_time();
-  if (timed && !reached) return {};
+  if ((reading.rhs && !reached) || (sensitivities && reading.jac_p)) return {};
   if (!factors.can_constrain() || factors.factor(pr.t0, x0.data(), p.data())) return {};
-  laws = estimate::find_conservation_laws(*pr.model, pr.t0, x0.data(), p.data(), ws);
-  if (laws.count() == 0 || (timed && !totals_kept(laws, x0, *reached, tol))) return {};
+  laws = estimate::find_conservation_laws(*pr.model, pr.t0, x0.data(), p.data(),
+                                         reading.rhs || reading.jac_p, ws);
+  if (laws.count() == 0 || (reading.rhs && !totals_kept(laws, x0, *reached, tol))) return {};
   factors.constrain(laws);
   estimate::ConservedRows conserved{&laws, {}};
   if (sensitivities) {
@@ -114,7 +118,8 @@ estimate::ConservedRows conserved_rows(const Problem& pr, const std::vector<doub
   return conserved;
 }
 
-bool try_newton(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
+bool try_newton(const Problem& pr, const SteadyStateOptions& o, Model::TimeReading reading,
+                SteadyState& out) {
   const Model& model = *pr.model;
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
@@ -122,8 +127,8 @@ bool try_newton(const Problem& pr, const SteadyStateOptions& o, SteadyState& out
   const std::vector<double> x0 = initial_state_of(pr, p, ws.get());
   estimate::ConservationLaws laws;
   const estimate::ConservedRows conserved =
-      conserved_rows(pr, p, x0, nullptr, {o.rtol, o.atol}, o.sensitivities, laws, *factors,
-                     ws.get());
+      conserved_rows(pr, reading, p, x0, nullptr, {o.rtol, o.atol}, o.sensitivities, laws,
+                     *factors, ws.get());
   const estimate::NewtonOutcome n = estimate::newton_steady_state(
       model, pr.t0, x0, p.data(),
       {{o.rtol, o.atol}, o.max_newton_iterations, o.sensitivities, conserved}, *factors,
@@ -187,11 +192,12 @@ bool settled_after(const Model& model, double t, const double* x, const double* 
 // time x* was reached (settled_after: the integrated S's equation
 // dS/dt = J_x S + J_p is then autonomous from there on). "" where it
 // applies, else why not; where events act, S is integrated along the path.
-std::string formula_refused(const Model& model, double t, const double* x, const double* p,
-                            estimate::NormTolerances tol, Workspace* ws) {
+std::string formula_refused(const Model& model, Model::TimeReading reading, double t,
+                            const double* x, const double* p, estimate::NormTolerances tol,
+                            Workspace* ws) {
   const EventSystem* e = model.event_system();
   if (e != nullptr && !e->events().empty()) return "events act";
-  if (model.rhs_depends_on_time() && !settled_after(model, t, x, p, tol, ws))
+  if ((reading.rhs || reading.jac_p) && !settled_after(model, t, x, p, tol, ws))
     return "f reads t, and f, J_x or J_p change after that time";
   return "";
 }
@@ -204,14 +210,16 @@ std::string formula_refused(const Model& model, double t, const double* x, const
 // where the root of f is further from x* than the tolerances (f small
 // along a slow mode far from the root: the formula would be S of the root,
 // not of x*).
-bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
+bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o,
+                              Model::TimeReading reading, SteadyState& out) {
   const Model& model = *pr.model;
   if (model.np() == 0) return true;  // S* has no columns
   const std::string head = "S* = -J_x^{-1} J_p at that x*: ";
   const std::vector<double> p = effective_params(pr);
   auto ws = model.make_workspace();
   const estimate::NormTolerances tol{o.rtol, o.atol};
-  if (std::string why = formula_refused(model, out.time, out.x.data(), p.data(), tol, ws.get());
+  if (std::string why =
+          formula_refused(model, reading, out.time, out.x.data(), p.data(), tol, ws.get());
       !why.empty()) {
     out.attempts.push_back(head + "not taken (" + why + ": S is integrated)");
     return false;
@@ -223,8 +231,9 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
   const estimate::NormTolerances loose{std::max(o.rtol, *pr.rtol),
                                        std::max(o.atol, *std::max_element(pr.atol.begin(),
                                                                           pr.atol.end()))};
-  const estimate::ConservedRows conserved = conserved_rows(
-      pr, p, initial_state_of(pr, p, ws.get()), &out.x, loose, true, laws, *factors, ws.get());
+  const estimate::ConservedRows conserved =
+      conserved_rows(pr, reading, p, initial_state_of(pr, p, ws.get()), &out.x, loose, true,
+                     laws, *factors, ws.get());
   if (!factors->factor(out.time, out.x.data(), p.data())) {
     out.attempts.push_back(head + factors->why_not());
     return false;
@@ -246,11 +255,12 @@ bool sensitivities_by_formula(const Problem& pr, const SteadyStateOptions& o, St
 // Integration of x alone, then S* by the formula where it applies, else
 // integration of x and S; x and S integrated at once where the options
 // rule Newton out.
-bool try_integrations(const Problem& pr, const SteadyStateOptions& o, SteadyState& out) {
+bool try_integrations(const Problem& pr, const SteadyStateOptions& o,
+                      Model::TimeReading reading, SteadyState& out) {
   if (!o.try_newton) return try_integration(pr, o, o.sensitivities, out) > 0.0;
   const double span = try_integration(pr, o, false, out);
   if (!(span > 0.0)) return false;
-  if (!o.sensitivities || sensitivities_by_formula(pr, o, out)) return true;
+  if (!o.sensitivities || sensitivities_by_formula(pr, o, reading, out)) return true;
   // From the span x alone became steady over: x and S are rarely steady
   // sooner, and each span is a solve from t0.
   return try_integration(pr, o, true, out, span) > 0.0;
@@ -268,8 +278,11 @@ SteadyState steady_state(const Problem& problem, const SteadyStateOptions& optio
     out.attempts.push_back("newton: the model has no states");
     return out;
   }
-  if (options.try_newton && try_newton(pr, options, out)) return out;
-  if (try_integrations(pr, options, out)) return out;
+  // Which of f and J_p read t at these parameters: decided once.
+  const Model::TimeReading reading =
+      pr.model->time_reading_at(effective_params(pr).data(), nullptr);
+  if (options.try_newton && try_newton(pr, options, reading, out)) return out;
+  if (try_integrations(pr, options, reading, out)) return out;
   std::string message = out.x.empty() ? "no steady state found from the initial state:"
                                       : "x reached a steady state, but its sensitivities "
                                         "could not be integrated:";

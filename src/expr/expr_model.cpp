@@ -10,6 +10,7 @@
 #include "expr/lane_kernels.hpp"
 #include "expr/model_expressions.hpp"
 #include "expr/tape_evaluate.hpp"
+#include "expr/time_dependence.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens {
@@ -169,6 +170,30 @@ const ExprModel::Impl::SecondOrder& ExprModel::Impl::second_order() const {
   return *second_;
 }
 
+Model::TimeReading ExprModel::Impl::time_reading_at(const double* p,
+                                                    const std::vector<std::size_t>* columns) const {
+  const auto& pattern = first.jac_p.pattern;
+  std::vector<expr::NodeId> jac_p_roots;
+  for (std::size_t k = 0; k < (columns ? columns->size() : pattern.cols); ++k) {
+    const std::size_t j = columns ? (*columns)[k] : k;
+    if (j >= pattern.cols)
+      throw Error(Status::invalid_argument, "time_reading_at: column " + std::to_string(j) +
+                                                " of " + std::to_string(pattern.cols));
+    jac_p_roots.insert(jac_p_roots.end(), first.jac_p.values.begin() + pattern.col_ptr[j],
+                       first.jac_p.values.begin() + pattern.col_ptr[j + 1]);
+  }
+  if (!rhs_reads_time) return {false, false};  // nor do its derivatives
+  std::vector<expr::NodeId> rhs_and_jac_x = sym.rhs;
+  rhs_and_jac_x.insert(rhs_and_jac_x.end(), first.jac_x.values.begin(),
+                       first.jac_x.values.end());
+  expr::NodeId last = 0;
+  for (const auto* roots : {&rhs_and_jac_x, &jac_p_roots})
+    for (expr::NodeId id : *roots) last = std::max(last, id);
+  std::lock_guard<std::mutex> lock(graph_mutex_);
+  const expr::TimeDependence known(sym.graph, last, p);
+  return {known.reads_time(rhs_and_jac_x), known.reads_time(jac_p_roots)};
+}
+
 std::shared_ptr<ExprModel> make_expr_model(expr::SymbolicModel model) {
   return std::make_shared<ExprModel>(std::make_unique<ExprModel::Impl>(std::move(model)));
 }
@@ -186,6 +211,11 @@ ExprModel::~ExprModel() = default;
 
 bool ExprModel::has_constant_jacobians() const { return impl_->constant_jacobians; }
 bool ExprModel::rhs_depends_on_time() const { return impl_->rhs_reads_time; }
+
+Model::TimeReading ExprModel::time_reading_at(const double* p,
+                                              const std::vector<std::size_t>* columns) const {
+  return impl_->time_reading_at(p, columns);
+}
 
 std::size_t ExprModel::nx() const { return impl_->sym.state_names.size(); }
 std::size_t ExprModel::np() const { return impl_->sym.param_names.size(); }

@@ -26,6 +26,10 @@ class ExprModel::Impl {
   };
   // Thread-safe; builds on first call.
   const SecondOrder& second_order() const;
+  // ExprModel::time_reading_at; under the graph's lock (second_order()
+  // may be growing it on another thread).
+  Model::TimeReading time_reading_at(const double* p,
+                                     const std::vector<std::size_t>* columns) const;
   // Every observable at once, in the order of observable_names. Thread-safe;
   // builds on first call.
   const expr::Tape& observables_tape() const;

@@ -112,6 +112,23 @@ class SubsetModel final : public Model, public EventSystem, public ObservableSet
   bool has_analytic_jacobians() const override { return full_->has_analytic_jacobians(); }
   bool has_constant_jacobians() const override { return full_->has_constant_jacobians(); }
   bool rhs_depends_on_time() const override { return full_->rhs_depends_on_time(); }
+  // The full model's answer at the full parameters, for the free columns
+  // that `columns` selects.
+  TimeReading time_reading_at(const double* p,
+                              const std::vector<std::size_t>* columns) const override {
+    std::vector<double> all = values_;
+    for (std::size_t k = 0; k < free_.size(); ++k) all[free_[k]] = p[k];
+    std::vector<std::size_t> chosen;
+    for (std::size_t k = 0; k < (columns ? columns->size() : free_.size()); ++k) {
+      const std::size_t j = columns ? (*columns)[k] : k;
+      if (j >= free_.size())
+        throw Error(Status::invalid_argument, "time_reading_at: column " +
+                                                  std::to_string(j) + " of " +
+                                                  std::to_string(free_.size()));
+      chosen.push_back(free_[j]);
+    }
+    return full_->time_reading_at(all.data(), &chosen);
+  }
 
   void jac_x(double t, const double* x, const double* p, double* J, Workspace* ws) const override {
     Full f = full(p, ws);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "estimate/conservation_laws.hpp"
+#include "model/parameter_subset.hpp"
 #include "odesens/odesens.hpp"
 #include "odesens/steady_state.hpp"
 
@@ -307,14 +308,15 @@ TEST(SteadyState, APulseIntoAConservedPoolIntegratesS) {
   EXPECT_NEAR(ss.S[1 + 2 * 2], 2.0, 1e-5);
 }
 
-// A <-> B whose forward rate halves at t = 1: f reads t but keeps A + B.
-// Newton takes no laws (f reads t), x is integrated, and the formula takes
-// the law at x*, where J_x and J_p no longer change and x* kept x0's total.
+// A <-> B with an extra conversion of A into B until t = 1: f reads t but
+// keeps A + B, and J_p does not read t. Newton takes no laws (f reads t),
+// x is integrated, and the formula takes the law at x*, where J_x and J_p
+// no longer change and x* kept x0's total.
 TEST(SteadyState, ASwitchThatKeepsTheTotalTakesTheFormulaWithTheLaw) {
   Problem pr = problem_of(
       "param kf = 2\nparam kr = 1\nparam a0 = 1\nparam b0 = 0.5\nstate A = a0\n"
-      "state B = b0\ndA/dt = -piecewise(2, t < 1, 1)*kf*A + kr*B\n"
-      "dB/dt = piecewise(2, t < 1, 1)*kf*A - kr*B\n",
+      "state B = b0\ndA/dt = -kf*A + kr*B - piecewise(1, t < 1, 0)*A\n"
+      "dB/dt = kf*A - kr*B + piecewise(1, t < 1, 0)*A\n",
       "switched_rate.ode");
   pr.rtol = 1e-10;
   pr.atol = {1e-12};
@@ -322,6 +324,47 @@ TEST(SteadyState, ASwitchThatKeepsTheTotalTakesTheFormulaWithTheLaw) {
   ASSERT_EQ(ss.attempts.size(), 3u);
   EXPECT_EQ(ss.attempts[2], "S* = -J_x^{-1} J_p at that x* (dense LU, 1 conservation law)");
   expect_reversible_sensitivities(ss.S, 1e-7);
+}
+
+// A <-> B, a pulse into A of size dose between t = 2 and 5.
+const char* kDosedPulse =
+    "param kf = 2\nparam kr = 1\nparam a0 = 1\nparam b0 = 0.5\nparam dose = 0\n"
+    "state A = a0\nstate B = b0\n"
+    "dA/dt = -kf*A + kr*B + piecewise(dose, t > 2 && t < 5, 0)\ndB/dt = kf*A - kr*B\n";
+
+// At dose 0 f is autonomous (Model::time_reading_at): with S for the
+// other parameters (the dose held, as a PEtab pre-equilibration holds its
+// condition's values), Newton takes the law.
+TEST(SteadyState, AnInputWithADoseOfZeroTakesNewtonWithTheLaw) {
+  Problem pr;
+  pr.model = parameter_subset(load_ode_text(kDosedPulse, "pulse.ode"), {0, 1, 2, 3},
+                              {0, 0, 0, 0, 0.0});
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "newton");
+  ASSERT_EQ(ss.attempts.size(), 1u);
+  EXPECT_NE(ss.attempts[0].find("1 conservation law): converged"), std::string::npos)
+      << ss.attempts[0];
+  expect_reversible_sensitivities(ss.S, 1e-12);
+}
+
+// With S for the dose too, its column of J_p is the pulse: the total of x
+// stays, that of S moves (d(A* + B*)/d dose = 3). No laws: S is integrated,
+// dA*/d dose = 3 kr / (kf + kr) = 1 and dB*/d dose = 2.
+TEST(SteadyState, TheColumnOfADoseOfZeroIsIntegrated) {
+  Problem pr = problem_of(kDosedPulse, "pulse.ode");
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "integration");
+  for (const std::string& a : ss.attempts)
+    EXPECT_EQ(a.find("conservation law)"), std::string::npos) << a;
+  EXPECT_NEAR(ss.x[0] + ss.x[1], 1.5, 1e-8);
+  ASSERT_EQ(ss.S.size(), 10u);
+  expect_reversible_sensitivities({ss.S.begin(), ss.S.begin() + 8}, 1e-6);
+  EXPECT_NEAR(ss.S[0 + 4 * 2], 1.0, 1e-5);
+  EXPECT_NEAR(ss.S[1 + 4 * 2], 2.0, 1e-5);
 }
 
 // A -> B -> C -> A conserves A + B + C, the constant D is a law of its own,
@@ -388,7 +431,9 @@ TEST(SteadyState, ConservationLawsFoundOnlyWhereTheyHold) {
     std::vector<double> x0(pr.model->nx());
     pr.model->initial_state(p.data(), x0.data());
     auto ws = pr.model->make_workspace();
-    return estimate::find_conservation_laws(*pr.model, 0.0, x0.data(), p.data(), ws.get());
+    const Model::TimeReading r = pr.model->time_reading_at(p.data(), nullptr);
+    return estimate::find_conservation_laws(*pr.model, 0.0, x0.data(), p.data(),
+                                            r.rhs || r.jac_p, ws.get());
   };
   EXPECT_EQ(laws_of(kRegularAtTheEnd).count(), 0u);
   EXPECT_EQ(laws_of(kChain).count(), 0u);
