@@ -87,15 +87,20 @@ class Model {
   // autonomous at p, while J_p's column of the dose still reads t.
   // Conservative (true where unsure). Default: rhs_depends_on_time() for
   // both; ExprModel decides it from its expressions.
+  // `jac_p_between_switches`: J_p's columns may change with t other than
+  // at the switches of f (t reaching them only through conditions, as in
+  // `piecewise(dose, t > 2 && t < 5, 0)`, makes them constant between).
   struct TimeReading {
-    bool rhs = true;    // f or J_x
-    bool jac_p = true;  // the chosen columns of J_p
+    bool rhs = true;                     // f or J_x
+    bool jac_p = true;                   // the chosen columns of J_p
+    bool jac_p_between_switches = true;  // the same, between switches
   };
   virtual TimeReading time_reading_at(const double* p,
                                       const std::vector<std::size_t>* columns) const {
     (void)p;
     (void)columns;
-    return {rhs_depends_on_time(), rhs_depends_on_time()};
+    const bool t = rhs_depends_on_time();
+    return {t, t, t};
   }
 
   // Dense J_x (nx x nx, column-major). Default: central differences of rhs,

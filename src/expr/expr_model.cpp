@@ -182,7 +182,7 @@ Model::TimeReading ExprModel::Impl::time_reading_at(const double* p,
     jac_p_roots.insert(jac_p_roots.end(), first.jac_p.values.begin() + pattern.col_ptr[j],
                        first.jac_p.values.begin() + pattern.col_ptr[j + 1]);
   }
-  if (!rhs_reads_time) return {false, false};  // nor do its derivatives
+  if (!rhs_reads_time) return {false, false, false};  // nor do its derivatives
   std::vector<expr::NodeId> rhs_and_jac_x = sym.rhs;
   rhs_and_jac_x.insert(rhs_and_jac_x.end(), first.jac_x.values.begin(),
                        first.jac_x.values.end());
@@ -191,7 +191,8 @@ Model::TimeReading ExprModel::Impl::time_reading_at(const double* p,
     for (expr::NodeId id : *roots) last = std::max(last, id);
   std::lock_guard<std::mutex> lock(graph_mutex_);
   const expr::TimeDependence known(sym.graph, last, p);
-  return {known.reads_time(rhs_and_jac_x), known.reads_time(jac_p_roots)};
+  return {known.reads_time(rhs_and_jac_x), known.reads_time(jac_p_roots),
+          known.reads_time_between_switches(jac_p_roots)};
 }
 
 std::shared_ptr<ExprModel> make_expr_model(expr::SymbolicModel model) {

@@ -27,13 +27,20 @@ bool TimeDependence::reads_time(const std::vector<NodeId>& roots) const {
   });
 }
 
+bool TimeDependence::reads_time_between_switches(const std::vector<NodeId>& roots) const {
+  return std::any_of(roots.begin(), roots.end(), [&](NodeId id) {
+    if (id >= known_.size()) throw std::out_of_range("TimeDependence: a root past `last`");
+    return known_[id].smooth;
+  });
+}
+
 // A select: the branch its condition picks, or a value both branches share.
 TimeDependence::Known TimeDependence::select_of(const Node& n, const Known& c, const Known& a,
                                                 const Known& b) {
   if (c.fixed && c.value == c.value) return c.value != 0.0 ? a : b;
   if (n.b == n.c) return a;
   if (a.fixed && b.fixed && same_bits(a.value, b.value)) return a;
-  return {false, 0.0, c.timed || a.timed || b.timed};
+  return {false, 0.0, c.timed || a.timed || b.timed, c.smooth || a.smooth || b.smooth};
 }
 
 // Operations that one operand decides whatever the other is (finite).
@@ -57,35 +64,37 @@ bool TimeDependence::decided_by_one(const Node& n, const Known& a, const Known& 
     default:
       break;
   }
-  if (decided) out = {true, value, false};
+  if (decided) out = {true, value, false, false};
   return decided;
 }
 
 TimeDependence::Known TimeDependence::known_of(const Node& n, const double* p) const {
   switch (n.op) {
     case Op::constant:
-      return {true, n.value, false};
+      return {true, n.value, false, false};
     case Op::param:
-      return {true, p[n.index], false};
+      return {true, p[n.index], false, false};
     case Op::time:
-      return {false, 0.0, true};
+      return {false, 0.0, true, true};
     case Op::state:
       return {};
     default:
       break;
   }
   const int k = arity(n.op);
-  const Known none{true, 0.0, false};
+  const Known none{true, 0.0, false, false};
   const Known& a = k > 0 ? known_[n.a] : none;
   const Known& b = k > 1 ? known_[n.b] : none;
   const Known& c = k > 2 ? known_[n.c] : none;
   // Fixed operands first: 0 / 0 and 0 * Inf are NaN, not the 0 below.
   if (a.fixed && b.fixed && c.fixed)
-    return {true, scalar_value(n.op, a.value, b.value, c.value, n.index), false};
+    return {true, scalar_value(n.op, a.value, b.value, c.value, n.index), false, false};
   if (n.op == Op::select) return select_of(n, a, b, c);
   Known out;
   if (decided_by_one(n, a, b, out)) return out;
-  return {false, 0.0, a.timed || b.timed || c.timed};
+  const bool timed = a.timed || b.timed || c.timed;
+  // A condition's value (0 or 1) changes only where it switches.
+  return {false, 0.0, timed, timed && !is_condition(n.op) && (a.smooth || b.smooth || c.smooth)};
 }
 
 bool reads_time_at(const Graph& graph, const std::vector<NodeId>& roots, const double* p) {

@@ -20,17 +20,25 @@ namespace odesens::expr {
 // even where another operand does. As the graph's own folding (x * 0 -> 0),
 // the other operand is taken to be finite, and a zero's sign is not
 // followed through a product. Conservative: "reads t" where unsure.
+//
+// A value may also change with t only at switches: where t reaches it
+// only through conditions (t > 2 && t < 5) that pick among values which
+// do not read t, it is constant between the switches of f.
 class TimeDependence {
  public:
   TimeDependence(const Graph& graph, NodeId last, const double* p);
   // Whether any of roots (each at most `last`) may change with t.
   bool reads_time(const std::vector<NodeId>& roots) const;
+  // Whether any of roots may change with t other than at its conditions'
+  // switches.
+  bool reads_time_between_switches(const std::vector<NodeId>& roots) const;
 
  private:
   struct Known {
-    bool fixed = false;  // the same value for every t and x
-    double value = 0.0;  // that value, where fixed
-    bool timed = false;  // may change with t (never where fixed)
+    bool fixed = false;   // the same value for every t and x
+    double value = 0.0;   // that value, where fixed
+    bool timed = false;   // may change with t (never where fixed)
+    bool smooth = false;  // may change with t between switches (only where timed)
   };
   Known known_of(const Node& n, const double* p) const;
   static Known select_of(const Node& n, const Known& c, const Known& a, const Known& b);

@@ -79,6 +79,27 @@ TEST(TimeDependence, FunctionsOfTReadT) {
   EXPECT_FALSE(reads(g, g.pow(x, k), {1.0}));
 }
 
+// t through conditions only: constant between the switches.
+TEST(TimeDependence, ConditionsInTChangeAValueOnlyAtSwitches) {
+  Graph g;
+  const NodeId t = g.time(), x = g.state(0), dose = g.param(0);
+  const NodeId on = g.binary(Op::logical_and, g.binary(Op::gt, t, g.constant(2)),
+                             g.binary(Op::lt, t, g.constant(5)));
+  const std::vector<double> p = {1.0};
+  auto between = [&](NodeId f) {
+    return expr::TimeDependence(g, f, p.data()).reads_time_between_switches({f});
+  };
+  const NodeId pulse = g.mul(g.select(on, dose, g.constant(0)), x);
+  EXPECT_TRUE(reads(g, pulse, p));
+  EXPECT_FALSE(between(pulse));
+  EXPECT_FALSE(between(g.add(pulse, g.mul(dose, x))));
+  const NodeId ramp = g.select(on, g.mul(dose, t), g.constant(0));
+  EXPECT_TRUE(between(ramp));
+  EXPECT_TRUE(between(g.mul(pulse, g.unary(Op::sin, t))));
+  // A select on a value that is not a condition switches where it is 0.
+  EXPECT_TRUE(between(g.select(g.sub(t, dose), x, g.constant(0))));
+}
+
 TEST(TimeDependence, LogicalOperatorsDecidedByOneOperand) {
   Graph g;
   const NodeId late = g.binary(Op::gt, g.time(), g.constant(1));

@@ -10,6 +10,7 @@
 
 #include "expr/expr_test_support.hpp"
 #include "methods/choice/stiffness_probe.hpp"
+#include "model/parameter_subset.hpp"
 #include "odesens/odesens.hpp"
 #include "support/reference.hpp"
 
@@ -405,11 +406,42 @@ TEST(Automatic, StatesAtRestRunExpWhoseUpdateIsExactThere) {
     if (i < 59) chain += " - kf*" + x + " + kb*x" + std::to_string(i + 1);
     chain += "\n";
   }
-  for (const std::string& text : {timed, off_balance, chain}) {
+  // An input whose dose is 0, but smooth in t: its column of J_p changes
+  // between switches.
+  std::string dosed = kAtRestOfAuto;
+  dosed.insert(0, "param dose = 0\n");
+  dosed.replace(dosed.find("da/dt = "), 8, "da/dt = dose*sin(t) ");
+  for (const std::string& text : {timed, off_balance, chain, dosed}) {
     const MethodChoice c = choose_method(auto_problem(text.c_str(), 10));
     EXPECT_NE(c.method, "exp") << text;
     EXPECT_EQ(c.reason.find("at rest"), std::string::npos) << c.reason;
   }
+}
+
+// A pulse whose dose is 0: f and J_x do not read t (Model::time_reading_at),
+// the dose's column of J_p only at the pulse's switches, where the solve
+// stops: the states rest, and exp's S is right, the dose's column too (S
+// against a tight reference), with the dose held or not.
+TEST(Automatic, AnInputWithADoseOfZeroLeavesTheStatesAtRest) {
+  std::string dosed = kAtRestOfAuto;
+  dosed.insert(0, "param dose = 0\n");
+  dosed.replace(dosed.find("da/dt = "), 8, "da/dt = piecewise(dose, t > 2 && t < 4, 0) ");
+  Problem p = auto_problem(dosed.c_str(), 10);
+  const std::shared_ptr<const Model> full = p.model;
+  for (bool held : {false, true}) {
+    if (held) p.model = parameter_subset(full, {1, 2, 3}, {0.0, 0.5, 0.5, 2.0});
+    const Result r = solve(p, kAutomaticMethod);
+    EXPECT_EQ(r.method, "exp") << r.method_choice;
+    EXPECT_NE(r.method_choice.find("at rest"), std::string::npos) << r.method_choice;
+    EXPECT_TRUE(r.warnings.empty());
+    for (const auto& c : testing::column_errors(r, testing::tight_reference(p)))
+      EXPECT_LE(c.error, 1e-7 * c.scale + 1e-12);
+    if (!held) {  // the pulse feeds a: its column of S is not 0 at the end
+      EXPECT_GT(std::fabs(r.s_at(r.s_times.size() - 1, 0, 0)), 0.1);
+    }
+  }
+  p.model = parameter_subset(full, {1, 2, 3}, {1.0, 0.5, 0.5, 2.0});  // the dose on
+  EXPECT_NE(choose_method(p).method, "exp");
 }
 
 // On shared real models: auto is right (S against a tight reference) and
