@@ -22,8 +22,12 @@ namespace odesens::expr {
 // followed through a product. Conservative: "reads t" where unsure.
 //
 // A value may also change with t only at switches: where t reaches it
-// only through conditions (t > 2 && t < 5) that pick among values which
-// do not read t, it is constant between the switches of f.
+// only through comparisons of values affine in t that read no state (t >
+// 2 && t < 5, t - t_on < 0), the switches the solvers find and stop at
+// (integrate/events/time_switches.hpp), and through && || ! of such
+// comparisons, it is constant between those switches. Other comparisons
+// (sin(t) > 0.5, a narrow |t - 6.1| < 0.02 a step may pass over) count as
+// smooth in t.
 class TimeDependence {
  public:
   TimeDependence(const Graph& graph, NodeId last, const double* p);
@@ -35,11 +39,15 @@ class TimeDependence {
 
  private:
   struct Known {
-    bool fixed = false;   // the same value for every t and x
-    double value = 0.0;   // that value, where fixed
-    bool timed = false;   // may change with t (never where fixed)
-    bool smooth = false;  // may change with t between switches (only where timed)
+    bool fixed = false;      // the same value for every t and x
+    double value = 0.0;      // that value, where fixed
+    bool timed = false;      // may change with t (never where fixed)
+    bool smooth = false;     // may change with t between switches (only where timed)
+    bool affine = false;     // a + b t with a, b fixed by p, no state read
+    bool condition = false;  // 0 or 1, switched by comparisons
   };
+  static Known fixed_at(double value);
+  static Known combined(const Node& n, const Known& a, const Known& b, const Known& c);
   Known known_of(const Node& n, const double* p) const;
   static Known select_of(const Node& n, const Known& c, const Known& a, const Known& b);
   static bool decided_by_one(const Node& n, const Known& a, const Known& b, Known& out);

@@ -98,6 +98,24 @@ TEST(TimeDependence, ConditionsInTChangeAValueOnlyAtSwitches) {
   EXPECT_TRUE(between(g.mul(pulse, g.unary(Op::sin, t))));
   // A select on a value that is not a condition switches where it is 0.
   EXPECT_TRUE(between(g.select(g.sub(t, dose), x, g.constant(0))));
+  // Comparisons of values not affine in t (a step may pass over their
+  // switches), or reading a state, are smooth; so are && || ! of numbers.
+  const NodeId narrow = g.binary(
+      Op::lt, g.unary(Op::abs, g.sub(t, g.constant(6.1))), g.constant(0.02));
+  const NodeId sine = g.binary(Op::gt, g.unary(Op::sin, t), g.constant(0.5));
+  const NodeId square = g.binary(Op::lt, g.mul(t, t), g.constant(1));
+  const NodeId with_state = g.binary(Op::lt, g.add(t, x), g.constant(1));
+  const NodeId scaled = g.binary(Op::lt, g.div(g.mul(dose, t), g.constant(3)), dose);
+  for (NodeId cond : {narrow, sine, square, with_state})
+    EXPECT_TRUE(between(g.select(cond, dose, g.constant(0)))) << cond;
+  EXPECT_FALSE(between(g.select(scaled, dose, g.constant(0))));
+  const NodeId not_number = g.unary(Op::logical_not, g.binary(Op::max, g.sub(t, dose),
+                                                              g.constant(0)));
+  EXPECT_TRUE(between(g.select(not_number, dose, g.constant(0))));
+  const NodeId not_condition = g.unary(Op::logical_not, g.binary(Op::gt, t, dose));
+  EXPECT_FALSE(between(g.select(not_condition, dose, g.constant(0))));
+  EXPECT_TRUE(between(g.select(g.binary(Op::logical_and, on, g.sub(t, dose)), dose,
+                               g.constant(0))));
 }
 
 TEST(TimeDependence, LogicalOperatorsDecidedByOneOperand) {
