@@ -256,7 +256,8 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--optimizer ID",
      "auto (default: ceres_lm_lbfgs, or nlopt_lbfgs without a least-squares form), ceres_lm "
      "(Levenberg-Marquardt on the residuals), nlopt_lbfgs (L-BFGS on nlpost), ceres_lm_lbfgs "
-     "(ceres_lm, then nlopt_lbfgs where it stopped short of a stationary point)"},
+     "(ceres_lm, then nlopt_lbfgs where it stopped short of a stationary point, again while "
+     "that lowers nlpost)"},
     {"--max-iterations N",
      "iterations of a start (default 1000; nlopt_lbfgs: evaluations; ceres_lm_lbfgs: L-BFGS "
      "has what LM left)"},

@@ -136,6 +136,8 @@ LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& opti
   else if (result == NLOPT_FAILURE && !c.last_failure.empty())
     run.exit_reason = "NLopt failed; the last failed simulation: " + c.last_failure;
   else run.exit_reason = result_text(result, options, start_iterations);
+  run.stopped_short =
+      c.stop_reason.empty() && (result == NLOPT_FTOL_REACHED || result == NLOPT_XTOL_REACHED);
   return run;
 }
 

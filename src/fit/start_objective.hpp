@@ -76,6 +76,10 @@ struct LocalRun {
   std::int64_t iterations = 0;
   std::string exit_reason;
   Status status = Status::ok;  // not ok: the optimizer could not run
+  // Ended on the function or step tolerance: not at a stationary point by
+  // the gradient rule, nor on a limit, a failure or an interrupt
+  // (nlopt_lbfgs; ceres_lm_lbfgs runs another cycle from such an end).
+  bool stopped_short = false;
 };
 
 LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
@@ -85,7 +89,8 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
 LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& options,
                          std::vector<double>& free, std::int64_t start_iterations = 0);
 // ceres_lm, then nlopt_lbfgs from its end point within what is left of the
-// start's iterations and wall time (ceres_lm_lbfgs.cpp says why).
+// start's iterations and wall time, again while such a cycle lowers nlpost
+// (ceres_lm_lbfgs.cpp says why).
 LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& options,
                             std::vector<double>& free);
 

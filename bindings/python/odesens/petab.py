@@ -178,8 +178,8 @@ class Problem:
         optimizer : str
             "auto" (ceres_lm_lbfgs when the problem has the least-squares
             form, else nlopt_lbfgs), "ceres_lm", "ceres_lm_lbfgs" (ceres_lm,
-            then nlopt_lbfgs where it stopped short of a stationary point)
-            or "nlopt_lbfgs".
+            then nlopt_lbfgs where it stopped short of a stationary point,
+            again while that lowers nlpost) or "nlopt_lbfgs".
         seed : int
         threads : int
             Starts run at once, each on one thread (0: one per core). The
