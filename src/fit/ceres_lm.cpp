@@ -25,7 +25,9 @@ std::string first_line(const std::string& message) {
 // The exit reason of a start that a limit of its own ended in trust-region
 // round ROUNDS (Ceres' MESSAGE names the round's share of the limit).
 std::string limit_reached(const std::string& message, int iterations, double seconds, int rounds) {
-  const std::string over = " are used up over " + std::to_string(rounds) + " trust-region rounds";
+  const std::string over =
+      rounds > 1 ? " are used up over " + std::to_string(rounds) + " trust-region rounds"
+                 : " are used up";
   if (message.rfind("Maximum number of iterations", 0) == 0)
     return "Maximum number of iterations reached: the start's " + std::to_string(iterations) +
            " iterations" + over;
@@ -247,7 +249,7 @@ BoxState box_state(ceres::Problem& problem, const std::vector<double>& free,
 }  // namespace
 
 LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
-                      std::vector<double>& free) {
+                      std::vector<double>& free, std::int64_t start_iterations) {
   // A start point that cannot be simulated, with its sensitivities as
   // Ceres' first evaluation asks, ends the start here (Ceres would end it
   // too, with a line on standard error whatever its logging option says).
@@ -318,8 +320,12 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     run.exit_reason = stop.stopped ? objective.interruption_reason() : summary.message;
     // Ceres counts a later round's iterations and time from that round's
     // own start: the start's limits are what ended it.
-    if (!stop.stopped && round > 0 && summary.termination_type == ceres::NO_CONVERGENCE)
-      run.exit_reason = limit_reached(summary.message, budget, options.max_seconds, round + 1);
+    if (!stop.stopped && (round > 0 || start_iterations > 0) &&
+        summary.termination_type == ceres::NO_CONVERGENCE)
+      run.exit_reason =
+          limit_reached(summary.message, start_iterations > 0 ? static_cast<int>(start_iterations)
+                                                              : budget,
+                        options.max_seconds, round + 1);
     // On FAILURE (a Jacobian's evaluation that failed or was interrupted)
     // Ceres gives back the round's first point, not the steps it had
     // accepted: the start keeps the best point it evaluated with its

@@ -20,6 +20,7 @@
 // or step tolerance (not by the gradient rule, a limit or a failure) and
 // the cycle lowered nlpost by more than the function tolerance (relative),
 // up to kMaxCycles, within the start's iterations and wall time.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -30,28 +31,15 @@ namespace {
 
 constexpr int kMaxCycles = 8;
 
-// nlpost at `free`, NaN where it cannot be simulated or was interrupted.
-double nlpost_at(StartObjective& objective, const std::vector<double>& free) {
-  try {
-    return objective.evaluate(free.data(), false, false, false).nlpost;
-  } catch (const Error&) {
-    return std::numeric_limits<double>::quiet_NaN();
-  }
-}
-
-// What is left of the start's iterations and wall time; false where
-// nothing is.
+// What is left of the start's iterations, `used` of them charged: false
+// where nothing is. The wall time is the start's own (each optimizer
+// measures it from the start's beginning); false where it is up.
 bool left_over(const OptimizerOptions& options, const StartObjective& objective,
                std::int64_t used, OptimizerOptions& rest) {
   rest = options;
   rest.max_iterations = options.max_iterations - used;
   if (rest.max_iterations <= 0) return false;
-  if (options.max_seconds > 0) {
-    rest.max_seconds = options.max_seconds - objective.seconds();
-    // 0 would mean no limit.
-    if (!(rest.max_seconds > 0)) return false;
-  }
-  return true;
+  return !(options.max_seconds > 0 && !(options.max_seconds - objective.seconds() > 0));
 }
 
 }  // namespace
@@ -59,37 +47,45 @@ bool left_over(const OptimizerOptions& options, const StartObjective& objective,
 LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& options,
                             std::vector<double>& free) {
   LocalRun run;
+  // Iterations charged against the start's limit: LM's steps and every
+  // evaluation of L-BFGS (whose limit counts evaluations), so that cycles
+  // do not multiply the start's budget.
+  std::int64_t charged = 0;
   double before = std::numeric_limits<double>::infinity();
   for (int cycle = 0; cycle < kMaxCycles; ++cycle) {
     OptimizerOptions rest;
-    if (!left_over(options, objective, run.iterations, rest)) break;
-    // The exit reason is the last cycle's.
+    if (!left_over(options, objective, charged, rest)) break;
     const std::string head = cycle == 0 ? "" : "cycle " + std::to_string(cycle + 1) + ": ";
-    LocalRun lm = run_ceres_lm(objective, rest, free);
+    LocalRun lm = run_ceres_lm(objective, rest, free, options.max_iterations);
     run.iterations += lm.iterations;
-    run.exit_reason = head + "ceres_lm: " + lm.exit_reason;
-    // Not where LM could not run, was stopped or used the start's budget.
+    charged += lm.iterations;
     if (lm.status != Status::ok) {
-      if (cycle == 0) run.status = lm.status;
+      if (cycle == 0) {  // the start could not run
+        run.status = lm.status;
+        run.exit_reason = "ceres_lm: " + lm.exit_reason;
+      } else {  // the cycle before stands, with its point
+        run.exit_reason += "; " + head + "ceres_lm could not run from there: " + lm.exit_reason;
+      }
       break;
     }
-    if (objective.interrupted() || !left_over(options, objective, run.iterations, rest)) break;
+    // The exit reason is the last cycle's.
+    run.exit_reason = head + "ceres_lm: " + lm.exit_reason;
+    // Not where LM was stopped or used the start's budget.
+    if (objective.interrupted() || !left_over(options, objective, charged, rest)) break;
+    const std::int64_t evaluations = objective.evaluations();
     const LocalRun lbfgs = run_nlopt_lbfgs(objective, rest, free, options.max_iterations);
     run.iterations += lbfgs.iterations;
+    charged += std::max(lbfgs.iterations, objective.evaluations() - evaluations);
     run.exit_reason += "; then nlopt_lbfgs: " + lbfgs.exit_reason;
     // Again only from a point L-BFGS left short of a stationary one, and
     // where the cycle lowered nlpost.
     if (!lbfgs.stopped_short) break;
-    const double after = objective.interrupted() ? NAN : nlpost_at(objective, free);
-    if (objective.interrupted()) {  // before the next cycle
-      run.exit_reason = objective.interruption_reason();
-      break;
-    }
+    const double after = lbfgs.value;
     if (!(before - after > options.function_tolerance * std::fabs(after))) break;
     before = after;
     if (cycle + 1 == kMaxCycles)
-      run.exit_reason += "; " + std::to_string(kMaxCycles) + " cycles done, the last still "
-                         "lowering nlpost";
+      run.exit_reason += "; " + std::to_string(kMaxCycles) +
+                         " cycles done, the last still lowering nlpost";
   }
   return run;
 }

@@ -138,6 +138,7 @@ LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& opti
   else run.exit_reason = result_text(result, options, start_iterations);
   run.stopped_short =
       c.stop_reason.empty() && (result == NLOPT_FTOL_REACHED || result == NLOPT_XTOL_REACHED);
+  if (!c.best_x.empty()) run.value = c.best;
   return run;
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -80,12 +81,15 @@ struct LocalRun {
   // the gradient rule, nor on a limit, a failure or an interrupt
   // (nlopt_lbfgs; ceres_lm_lbfgs runs another cycle from such an end).
   bool stopped_short = false;
+  // nlopt_lbfgs: nlpost at the point it leaves in `free` (NaN where none
+  // was evaluated).
+  double value = std::numeric_limits<double>::quiet_NaN();
 };
 
+// start_iterations > 0 (both): the start's own limit of iterations, of
+// which `options` holds what is left (ceres_lm_lbfgs), for the exit reason.
 LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
-                      std::vector<double>& free);
-// start_iterations > 0: the start's own limit, of which `options` holds
-// what is left (ceres_lm_lbfgs), for the exit reason.
+                      std::vector<double>& free, std::int64_t start_iterations = 0);
 LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& options,
                          std::vector<double>& free, std::int64_t start_iterations = 0);
 // ceres_lm, then nlopt_lbfgs from its end point within what is left of the

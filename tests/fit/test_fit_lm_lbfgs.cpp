@@ -143,6 +143,25 @@ TEST(CeresLmLbfgs, CyclesWhileTheyLowerNlpost) {
   EXPECT_NE(s.exit_reason.find("cycle "), std::string::npos) << s.exit_reason;
   const StartResult again = optimize(*problem, s.end, {}, o);
   EXPECT_NEAR(again.nllh, s.nllh, 1e-3) << again.exit_reason;
+  // The cycles share the start's limits, and the reason names the start's.
+  for (int limit : {20, 60, 120}) {
+    OptimizerOptions capped = o;
+    capped.max_iterations = limit;
+    const StartResult c = optimize(*problem, x0, {}, capped);
+    EXPECT_LE(c.iterations, limit) << c.exit_reason;
+    if (c.exit_reason.find("used up") != std::string::npos) {
+      EXPECT_NE(c.exit_reason.find("the start's " + std::to_string(limit) + " iterations"),
+                std::string::npos)
+          << c.exit_reason;
+    }
+  }
+  OptimizerOptions timed = o;
+  timed.max_seconds = 0.5;
+  const StartResult t = optimize(*problem, x0, {}, timed);
+  EXPECT_LT(t.seconds, 1.5) << t.exit_reason;
+  EXPECT_NE(t.exit_reason.find("time"), std::string::npos) << t.exit_reason;
+  EXPECT_EQ(t.exit_reason.find("the start's 0.", 0), t.exit_reason.find("the start's 0.5 s"))
+      << t.exit_reason;  // where LM names the limit, the start's own
 }
 
 }  // namespace
