@@ -20,18 +20,19 @@ TimeDependence::TimeDependence(const Graph& graph, NodeId last, const double* p)
   for (NodeId id = 0; id <= last; ++id) known_[id] = known_of(graph.node(id), p);
 }
 
-bool TimeDependence::reads_time(const std::vector<NodeId>& roots) const {
+bool TimeDependence::any(const std::vector<NodeId>& roots, bool Known::*flag) const {
   return std::any_of(roots.begin(), roots.end(), [&](NodeId id) {
     if (id >= known_.size()) throw std::out_of_range("TimeDependence: a root past `last`");
-    return known_[id].timed;
+    return known_[id].*flag;
   });
 }
 
+bool TimeDependence::reads_time(const std::vector<NodeId>& roots) const {
+  return any(roots, &Known::timed);
+}
+
 bool TimeDependence::reads_time_between_switches(const std::vector<NodeId>& roots) const {
-  return std::any_of(roots.begin(), roots.end(), [&](NodeId id) {
-    if (id >= known_.size()) throw std::out_of_range("TimeDependence: a root past `last`");
-    return known_[id].smooth;
-  });
+  return any(roots, &Known::smooth);
 }
 
 TimeDependence::Known TimeDependence::fixed_at(double value) {

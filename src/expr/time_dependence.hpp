@@ -46,6 +46,8 @@ class TimeDependence {
     bool affine = false;     // a + b t with a, b fixed by p, no state read
     bool condition = false;  // 0 or 1, switched by comparisons
   };
+  // Whether `flag` is set for any of roots.
+  bool any(const std::vector<NodeId>& roots, bool Known::*flag) const;
   static Known fixed_at(double value);
   static Known combined(const Node& n, const Known& a, const Known& b, const Known& c);
   Known known_of(const Node& n, const double* p) const;

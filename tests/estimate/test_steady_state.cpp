@@ -246,6 +246,14 @@ void expect_reversible_sensitivities(const std::vector<double>& S, double tol) {
   }
 }
 
+// Newton converged at once with one conservation law in place of a row.
+void expect_newton_with_one_law(const SteadyState& ss) {
+  EXPECT_EQ(ss.how, "newton");
+  ASSERT_EQ(ss.attempts.size(), 1u);
+  EXPECT_NE(ss.attempts[0].find("1 conservation law): converged"), std::string::npos)
+      << ss.attempts[0];
+}
+
 // A + B is conserved: Newton with the law in place of a row of J_x (its
 // right-hand side w^T S0 for S*), the answer analytic and that of the
 // integration of x and S.
@@ -254,10 +262,7 @@ TEST(SteadyState, ConservationLawTakesNewtonWithTheLaw) {
   pr.rtol = 1e-10;
   pr.atol = {1e-12};
   const SteadyState ss = steady_state(pr);
-  EXPECT_EQ(ss.how, "newton");
-  ASSERT_EQ(ss.attempts.size(), 1u);
-  EXPECT_NE(ss.attempts[0].find("1 conservation law): converged"), std::string::npos)
-      << ss.attempts[0];
+  expect_newton_with_one_law(ss);
   EXPECT_LE(ss.residual, 1.0);
   const double kf = 2, kr = 1, total = 1.5;
   EXPECT_NEAR(ss.x[0], kr * total / (kf + kr), 1e-12);
@@ -342,10 +347,7 @@ TEST(SteadyState, AnInputWithADoseOfZeroTakesNewtonWithTheLaw) {
   pr.rtol = 1e-10;
   pr.atol = {1e-12};
   const SteadyState ss = steady_state(pr);
-  EXPECT_EQ(ss.how, "newton");
-  ASSERT_EQ(ss.attempts.size(), 1u);
-  EXPECT_NE(ss.attempts[0].find("1 conservation law): converged"), std::string::npos)
-      << ss.attempts[0];
+  expect_newton_with_one_law(ss);
   expect_reversible_sensitivities(ss.S, 1e-12);
 }
 

@@ -26,7 +26,8 @@ bool reads(const Graph& g, NodeId root, std::vector<double> p) {
 TEST(TimeDependence, AProductWithAFactorZeroAtPDoesNotReadT) {
   Graph g;
   const NodeId dose = g.param(0), x = g.state(0);
-  const NodeId step = g.select(g.binary(Op::lt, g.time(), g.param(1)), g.constant(0), g.constant(1));
+  const NodeId before = g.binary(Op::lt, g.time(), g.param(1));
+  const NodeId step = g.select(before, g.constant(0), g.constant(1));
   const NodeId f = g.sub(g.mul(dose, step), x);
   EXPECT_FALSE(reads(g, f, {0.0, 2.0}));
   EXPECT_TRUE(reads(g, f, {0.3, 2.0}));
