@@ -86,6 +86,8 @@ class ExprModel final : public Model,
                    Workspace* ws = nullptr) const override;
   void root_gradient(std::size_t i, double t, const double* x, const double* p, double* g_t,
                      double* g_x, double* g_p, Workspace* ws = nullptr) const override;
+  bool root_range_over_time(std::size_t i, double ta, double tb, const double* p, double* lo,
+                            double* hi, Workspace* ws = nullptr) const override;
   void triggers(const int* sides, bool* out) const override;
   const std::vector<std::size_t>& trigger_roots(std::size_t k) const override;
   double delay(std::size_t k, double t, const double* x, const double* p,

@@ -149,6 +149,16 @@ class EventSystem {
   virtual void root_gradient(std::size_t i, double t, const double* x, const double* p,
                              double* g_t, double* g_x, double* g_p,
                              Workspace* ws = nullptr) const = 0;
+  // An enclosure [lo, hi] of g_i over every t in [ta, tb] at p, for a root
+  // of t alone (reads_state false): it lets a solver find every switch of
+  // t alone before it steps, pulses narrower than its steps too
+  // (integrate/events/time_switches.hpp). False where the model cannot
+  // enclose g_i (the default).
+  virtual bool root_range_over_time(std::size_t i, double ta, double tb, const double* p,
+                                    double* lo, double* hi, Workspace* ws = nullptr) const {
+    (void)i, (void)ta, (void)tb, (void)p, (void)lo, (void)hi, (void)ws;
+    return false;
+  }
   // Each event's trigger (events().size() flags) from the sides of the roots.
   virtual void triggers(const int* sides, bool* out) const = 0;
   // The roots event k's trigger reads.

@@ -150,6 +150,19 @@ EventFunctions::EventFunctions(SymbolicModel& model) {
     compiled_.push_back(std::move(c));
   }
   root_rows_ = FunctionRows(g, root_nodes_, nx, np);
+  for (std::size_t i = 0; i < roots_.size(); ++i)
+    root_ranges_.push_back(roots_[i].reads_state ? TimeEnclosure()
+                                                 : TimeEnclosure(g, root_nodes_[i]));
+}
+
+bool EventFunctions::root_range_over_time(std::size_t i, double ta, double tb, const double* p,
+                                          double* lo, double* hi,
+                                          std::vector<Range>& scratch) const {
+  if (i >= root_ranges_.size() || !root_ranges_[i].usable() || !(ta <= tb)) return false;
+  const Range r = root_ranges_[i].over(ta, tb, p, scratch);
+  *lo = r.lo;
+  *hi = r.hi;
+  return true;
 }
 
 // Every comparison that f reads and whose value can change during a solve

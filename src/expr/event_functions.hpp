@@ -16,6 +16,7 @@
 #include "expr/expr_workspace.hpp"
 #include "expr/symbolic_model.hpp"
 #include "expr/tape.hpp"
+#include "expr/time_enclosure.hpp"
 #include "odesens/model_capabilities.hpp"
 
 namespace odesens::expr {
@@ -58,6 +59,9 @@ class EventFunctions {
   void root_values(Registers& regs, double t, const double* x, const double* p, double* g) const;
   void root_gradient(Registers& regs, std::size_t i, double t, const double* x, const double* p,
                      double* g_t, double* g_x, double* g_p) const;
+  // EventSystem::root_range_over_time: false for a root that reads a state.
+  bool root_range_over_time(std::size_t i, double ta, double tb, const double* p, double* lo,
+                            double* hi, std::vector<Range>& scratch) const;
   void triggers(const int* sides, bool* out) const;
   double delay(Registers& regs, std::size_t k, double t, const double* x, const double* p) const;
   void delay_gradient(Registers& regs, std::size_t k, double t, const double* x, const double* p,
@@ -102,6 +106,7 @@ class EventFunctions {
   std::vector<NodeId> root_nodes_;        // g_i = a - b (floor, ceil: their argument)
   std::vector<CompiledEvent> compiled_;
   FunctionRows root_rows_;
+  std::vector<TimeEnclosure> root_ranges_;  // per root; unusable where g reads a state
   std::vector<std::size_t> branch_roots_;
   Tape rhs_on_branches_;
 };

@@ -505,6 +505,12 @@ void ExprModel::root_gradient(std::size_t i, double t, const double* x, const do
   event_functions(*impl_).root_gradient(w.registers, i, t, x, p, g_t, g_x, g_p);
 }
 
+bool ExprModel::root_range_over_time(std::size_t i, double ta, double tb, const double* p,
+                                     double* lo, double* hi, Workspace*) const {
+  std::vector<expr::Range> scratch;  // a few nodes: not worth a workspace
+  return event_functions(*impl_).root_range_over_time(i, ta, tb, p, lo, hi, scratch);
+}
+
 void ExprModel::triggers(const int* sides, bool* out) const {
   event_functions(*impl_).triggers(sides, out);
 }

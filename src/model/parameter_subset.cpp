@@ -247,6 +247,11 @@ class SubsetModel final : public Model, public EventSystem, public ObservableSet
     events_of().root_gradient(i, t, x, f.p, g_t, g_x, all, f.ws);
     if (g_p) gather_rows(all, 1, g_p, false);
   }
+  bool root_range_over_time(std::size_t i, double ta, double tb, const double* p, double* lo,
+                            double* hi, Workspace* ws) const override {
+    Full f = full(p, ws);
+    return events_of().root_range_over_time(i, ta, tb, f.p, lo, hi, f.ws);
+  }
   void triggers(const int* sides, bool* out) const override { events_of().triggers(sides, out); }
   const std::vector<std::size_t>& trigger_roots(std::size_t k) const override {
     return events_of().trigger_roots(k);

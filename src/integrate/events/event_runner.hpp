@@ -49,6 +49,13 @@ class EventRunner {
   // g at (t, x): what integrators locate the roots of (a floor or ceil
   // root: the distance of u into its current cell).
   void root_values(double t, const double* x, double* g) { roots_.root_values(t, x, g); }
+  // An enclosure of root i's g over t in [ta, tb], for a root of t alone
+  // (EventSystem::root_range_over_time); false where the model has none.
+  bool root_range_over_time(std::size_t i, double ta, double tb, double* lo, double* hi) const {
+    return ctx_.system->root_range_over_time(i, ta, tb, ctx_.p, lo, hi, ctx_.ws);
+  }
+  // Adds to warnings().
+  void warn(const std::string& message) { warnings_.warn(message); }
 
   struct Outcome {
     bool state_changed = false;  // an event assigned

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
+
+#include "core/number_text.hpp"
 
 namespace odesens::integrate {
 
@@ -48,21 +52,99 @@ void TimeSwitches::find(EventRunner& events, double t0, double t_end, const doub
   events.root_values(t0, x, g0.data());
   events.root_values(t_mid, x, g_mid.data());
   events.root_values(t_end, x, g1.data());
+  long budget = kMaxEnclosures;
   for (std::size_t i = 0; i < n; ++i) {
     const EventSystem::Root& r = roots[i];
     if (r.reads_state || r.kind != EventSystem::Root::Kind::comparison) continue;
-    if (!std::isfinite(g0[i]) || !std::isfinite(g_mid[i]) || !std::isfinite(g1[i])) continue;
-    // Linear in t: the midpoint's value is the mean of the ends' to rounding.
+    // Linear in t: the midpoint's value is the mean of the ends' to
+    // rounding; one crossing at most, where the line says.
     const double scale = std::max({std::fabs(g0[i]), std::fabs(g1[i]), std::fabs(g_mid[i])});
-    if (std::fabs(g_mid[i] - 0.5 * (g0[i] + g1[i])) > 1e-12 * scale) continue;
-    if (holds(r, g0[i]) == holds(r, g1[i])) continue;  // no change in (t0, t_end]
-    const double slope = (g1[i] - g0[i]) / (t_end - t0);
-    if (slope == 0.0) continue;
-    const double t = first_changed_time(events, i, EventSystem::side_of(g0[i]),
-                                        t0 - g0[i] / slope, x);
-    if (t > t0 && t <= t_end) times_.push_back(t);
+    const bool linear = std::isfinite(g0[i]) && std::isfinite(g_mid[i]) &&
+                        std::isfinite(g1[i]) &&
+                        std::fabs(g_mid[i] - 0.5 * (g0[i] + g1[i])) <= 1e-12 * scale;
+    if (linear) add_linear_crossing(events, i, t0, t_end, g0[i], g1[i], x);
+    else add_enclosed_crossings(events, i, t0, t_end, x, budget);
   }
   std::sort(times_.begin(), times_.end());
+  times_.erase(std::unique(times_.begin(), times_.end()), times_.end());
+}
+
+void TimeSwitches::add_linear_crossing(EventRunner& events, std::size_t i, double t0,
+                                       double t_end, double g0, double g1, const double* x) {
+  const EventSystem::Root& r = events.roots_of_system()[i];
+  if (holds(r, g0) == holds(r, g1)) return;  // no change in (t0, t_end]
+  const double slope = (g1 - g0) / (t_end - t0);
+  if (slope == 0.0) return;
+  const double t =
+      first_changed_time(events, i, EventSystem::side_of(g0), t0 - g0 / slope, x);
+  if (t > t0 && t <= t_end) times_.push_back(t);
+}
+
+namespace {
+
+// Whether a comparison of g has one truth over every g in [lo, hi].
+bool decided_over(EventSystem::Comparison c, double lo, double hi) {
+  using C = EventSystem::Comparison;
+  switch (c) {
+    case C::lt: case C::ge: return hi < 0.0 || lo >= 0.0;
+    case C::le: case C::gt: return hi <= 0.0 || lo > 0.0;
+    default: return hi < 0.0 || lo > 0.0 || (lo == 0.0 && hi == 0.0);  // eq, ne
+  }
+}
+
+}  // namespace
+
+// Bisection of [t0, t_end] on the model's enclosures of g over intervals
+// of t: an interval whose enclosure decides the comparison holds no
+// switch; one that does not is halved, down to kMinWidth of the span,
+// where the ends' values say whether the comparison changes. What is
+// missed: an even number of changes within kMinWidth of the span (a pulse
+// of relative width 1e-11). Models without enclosures keep the old
+// behaviour (the steps' ends find what they can).
+void TimeSwitches::add_enclosed_crossings(EventRunner& events, std::size_t i, double t0,
+                                          double t_end, const double* x, long& budget) {
+  const EventSystem::Root& r = events.roots_of_system()[i];
+  const double min_width = (t_end - t0) * kMinWidth;
+  std::vector<std::pair<double, double>> pending{{t0, t_end}};
+  double lo = 0.0, hi = 0.0;
+  while (!pending.empty()) {
+    const auto [a, b] = pending.back();
+    pending.pop_back();
+    if (!events.root_range_over_time(i, a, b, &lo, &hi)) return;
+    if (decided_over(r.comparison, lo, hi)) continue;
+    const double m = a + 0.5 * (b - a);
+    if (b - a <= min_width || !(m > a && m < b)) {
+      const double t = first_change_between(events, i, a, b, x);
+      if (t > t0 && t <= t_end) times_.push_back(t);
+      continue;
+    }
+    if (--budget < 0) {
+      events.warn("the switches of t alone of `" + r.text + "` in (" + number_text(t0) + ", " +
+                  number_text(t_end) + "] were not all located before the solve (more than " +
+                  std::to_string(kMaxEnclosures) +
+                  " halvings of t): a pulse narrower than the steps may have been stepped over");
+      return;
+    }
+    pending.push_back({m, b});
+    pending.push_back({a, m});
+  }
+}
+
+// The first representable t in (a, b] where root i's comparison differs
+// from its value at a, by bisection on the values; NaN where the ends
+// agree.
+double TimeSwitches::first_change_between(EventRunner& events, std::size_t i, double a,
+                                          double b, const double* x) {
+  const EventSystem::Root& r = events.roots_of_system()[i];
+  const auto truth = [&](double t) {
+    events.root_values(t, x, g_.data());
+    return holds(r, g_[i]);
+  };
+  const bool at_a = truth(a);
+  if (truth(b) == at_a) return NAN;
+  for (double m = a + 0.5 * (b - a); m > a && m < b; m = a + 0.5 * (b - a))
+    (truth(m) == at_a ? a : b) = m;
+  return b;
 }
 
 double TimeSwitches::first_changed_time(EventRunner& events, std::size_t i, int side0,

@@ -1,11 +1,15 @@
-// The times at which root functions of t alone (not of the states) that are
-// linear in t change their comparison: a rate that switches at t = t_2, or
-// at t = 4 + T0, is known before the solve gets there. A one-step solver
-// that does not locate roots itself steps across such a jump of f only
-// with steps of the jump's own size (odesd's collapsed at t = 97 on
-// Oliveira_NatCommun2021); stopping its steps at these times instead lets
-// the instant happen at a step's end. Found once per solve, from the root
-// functions' values at three times.
+// The times at which root functions of t alone (not of the states) change
+// their comparison: a rate that switches at t = t_2, or at t = 4 + T0, or
+// a pulse `abs(t - 6.1) < 0.02`, is known before the solve gets there. A
+// one-step solver that does not locate roots itself steps across such a
+// jump of f only with steps of the jump's own size (odesd's collapsed at
+// t = 97 on Oliveira_NatCommun2021), and every solver that locates roots
+// by the signs at its steps' ends steps over a pulse narrower than a step
+// (S of its dose 0 where it is 0.0124); stopping the steps at these times
+// instead lets each instant happen at a step's end. Found once per solve:
+// a root linear in t from its values at three times; any other from the
+// model's enclosures of g over intervals of t (EventSystem::
+// root_range_over_time), by bisection.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +50,22 @@ class TimeSwitches {
                       std::vector<double>& g) const;
 
  private:
+  // Intervals of t one find() may halve, over all its roots (a pulse
+  // `abs(t - 6.1) < 0.02` over [0, 10] takes 66, the five peaks of
+  // sin(3 t) > 0.999 there 314), and the width, relative to the span,
+  // below which an interval is not halved again.
+  static constexpr long kMaxEnclosures = 20000;
+  static constexpr double kMinWidth = 0x1p-36;
+
+  // A root linear in t with values g0, g1 at t0, t_end: its crossing.
+  void add_linear_crossing(EventRunner& events, std::size_t i, double t0, double t_end,
+                           double g0, double g1, const double* x);
+  // Any other root of t alone: its crossings by bisection on enclosures;
+  // budget: the enclosures left, shared by the roots of one find().
+  void add_enclosed_crossings(EventRunner& events, std::size_t i, double t0, double t_end,
+                              const double* x, long& budget);
+  double first_change_between(EventRunner& events, std::size_t i, double a, double b,
+                              const double* x);
   // The first representable time near t_guess where root i's comparison
   // differs from its value at t0, or NaN when none within a few ulps.
   double first_changed_time(EventRunner& events, std::size_t i, int side0, double t_guess,
