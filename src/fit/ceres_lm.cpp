@@ -6,9 +6,10 @@
 
 #include <algorithm>
 #include <array>
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <mutex>
+#include <optional>
 
 #include "fit/start_objective.hpp"
 #include "io/format_double.hpp"
@@ -246,37 +247,98 @@ BoxState box_state(ceres::Problem& problem, const std::vector<double>& free,
   return state;
 }
 
-}  // namespace
-
-LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
-                      std::vector<double>& free, std::int64_t start_iterations) {
-  // A start point that cannot be simulated, with its sensitivities as
-  // Ceres' first evaluation asks, ends the start here (Ceres would end it
-  // too, with a line on standard error whatever its logging option says).
-  auto cost_owner = std::make_unique<LeastSquaresCost>(objective);
-  LeastSquaresCost* cost = cost_owner.get();
+// A start point that cannot be simulated, with its sensitivities as
+// Ceres' first evaluation asks, ends the start before Ceres runs (Ceres
+// would end it too, with a line on standard error whatever its logging
+// option says): the run that says why, else nothing.
+std::optional<LocalRun> refused_start(LeastSquaresCost& cost, StartObjective& objective,
+                                      const std::vector<double>& free) {
   try {
-    const PetabResult r = cost->evaluate_start(free.data());
+    const PetabResult r = cost.evaluate_start(free.data());
     const auto& res = r.least_squares_residuals;
     // Not finite there (an observable that divides by zero, a log of a
     // negative simulation): said with the evaluation's reason, not as
     // Ceres' "Residual and Jacobian evaluation failed".
     if (!std::all_of(res.begin(), res.end(), [](double v) { return std::isfinite(v); }))
-      return {0,
-              "the likelihood at the start point is not finite" +
-                  (r.warnings.empty() ? std::string() : ": " + r.warnings.front()),
-              Status::not_finite};
+      return LocalRun{0,
+                      "the likelihood at the start point is not finite" +
+                          (r.warnings.empty() ? std::string() : ": " + r.warnings.front()),
+                      Status::not_finite};
   } catch (const Error& e) {
-    if (e.status() == Status::interrupted) return {0, objective.interruption_reason(), Status::ok};
-    return {0, std::string("the start point could not be simulated: ") + e.what(), e.status()};
+    if (e.status() == Status::interrupted)
+      return LocalRun{0, objective.interruption_reason(), Status::ok};
+    return LocalRun{0, std::string("the start point could not be simulated: ") + e.what(),
+                    e.status()};
   }
+  return std::nullopt;
+}
+
+void set_bounds(ceres::Problem& problem, std::vector<double>& free,
+                const std::vector<double>& lower, const std::vector<double>& upper) {
+  for (std::size_t i = 0; i < free.size(); ++i) {
+    const int k = static_cast<int>(i);
+    if (std::isfinite(lower[i])) problem.SetParameterLowerBound(free.data(), k, lower[i]);
+    if (std::isfinite(upper[i])) problem.SetParameterUpperBound(free.data(), k, upper[i]);
+  }
+}
+
+// Adds a round's iterations to the run and takes its exit reason. Ceres'
+// summary holds iteration 0 (the start point, which num_successful_steps
+// counts as a step) and every iteration after it but one that ends the
+// solve on the function or step tolerance (its step is computed and
+// evaluated, not recorded). Ceres counts a later round's iterations and
+// time from that round's own start: the start's limits are what ended it.
+void count_round(const ceres::Solver::Summary& summary, int round, int budget,
+                 std::int64_t start_iterations, const OptimizerOptions& options, bool stopped,
+                 StartObjective& objective, LocalRun& run) {
+  const std::size_t recorded = summary.iterations.empty() ? 0 : summary.iterations.size() - 1;
+  run.iterations += static_cast<std::int64_t>(recorded) +
+                    (summary.termination_type == ceres::CONVERGENCE ? 1 : 0);
+  run.exit_reason = stopped ? objective.interruption_reason() : summary.message;
+  if (!stopped && (round > 0 || start_iterations > 0) &&
+      summary.termination_type == ceres::NO_CONVERGENCE)
+    run.exit_reason = limit_reached(
+        summary.message, start_iterations > 0 ? static_cast<int>(start_iterations) : budget,
+        options.max_seconds, round + 1);
+}
+
+// After a round that converged: whether another round goes on, and with
+// which parameters held (run_ceres_lm's comment). Sets the manifold.
+bool set_up_next_round(ceres::Problem& problem, std::vector<double>& free,
+                       const std::vector<double>& lower, const std::vector<double>& upper,
+                       const ceres::Solver::Summary& summary, const OptimizerOptions& options,
+                       std::vector<int>& held) {
+  const BoxState state = box_state(problem, free, lower, upper, held);
+  if (state.held.size() == free.size()) return false;
+  if (!state.held.empty() && state.held != held) {
+    held = state.held;
+    problem.SetManifold(free.data(),
+                        new ceres::SubsetManifold(static_cast<int>(free.size()), held));
+    return true;
+  }
+  const bool progressed = summary.initial_cost - summary.final_cost >
+                          options.function_tolerance * std::fabs(summary.final_cost);
+  if (!(state.projected_gradient > options.gradient_tolerance) || !progressed) return false;
+  // The new trust region spans every free parameter again: a bound that
+  // held one may not hold it further along the valley.
+  if (!held.empty()) {
+    held.clear();
+    problem.SetManifold(free.data(), nullptr);
+  }
+  return true;
+}
+
+}  // namespace
+
+LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options,
+                      std::vector<double>& free, std::int64_t start_iterations) {
+  auto cost_owner = std::make_unique<LeastSquaresCost>(objective);
+  LeastSquaresCost* cost = cost_owner.get();
+  if (auto refused = refused_start(*cost, objective, free)) return *refused;
   ceres::Problem problem;
   problem.AddResidualBlock(cost_owner.release(), nullptr, free.data());  // owned by `problem`
   const std::vector<double> lower = objective.free_lower(), upper = objective.free_upper();
-  for (std::size_t i = 0; i < free.size(); ++i) {
-    if (std::isfinite(lower[i])) problem.SetParameterLowerBound(free.data(), static_cast<int>(i), lower[i]);
-    if (std::isfinite(upper[i])) problem.SetParameterUpperBound(free.data(), static_cast<int>(i), upper[i]);
-  }
+  set_bounds(problem, free, lower, upper);
   ceres::Solver::Options s = solver_options(options);
   StopCallback stop(objective);
   s.callbacks.push_back(&stop);
@@ -310,22 +372,7 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     }
     ceres::Solver::Summary summary;
     ceres::Solve(s, &problem, &summary);
-    // Ceres' iterations: its summary holds iteration 0 (the start point,
-    // which num_successful_steps counts as a step) and every iteration after
-    // it but one that ends the solve on the function or step tolerance (its
-    // step is computed and evaluated, not recorded).
-    const std::size_t recorded = summary.iterations.empty() ? 0 : summary.iterations.size() - 1;
-    run.iterations += static_cast<std::int64_t>(recorded) +
-                      (summary.termination_type == ceres::CONVERGENCE ? 1 : 0);
-    run.exit_reason = stop.stopped ? objective.interruption_reason() : summary.message;
-    // Ceres counts a later round's iterations and time from that round's
-    // own start: the start's limits are what ended it.
-    if (!stop.stopped && (round > 0 || start_iterations > 0) &&
-        summary.termination_type == ceres::NO_CONVERGENCE)
-      run.exit_reason =
-          limit_reached(summary.message, start_iterations > 0 ? static_cast<int>(start_iterations)
-                                                              : budget,
-                        options.max_seconds, round + 1);
+    count_round(summary, round, budget, start_iterations, options, stop.stopped, objective, run);
     // On FAILURE (a Jacobian's evaluation that failed or was interrupted)
     // Ceres gives back the round's first point, not the steps it had
     // accepted: the start keeps the best point it evaluated with its
@@ -344,29 +391,13 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
                         first_line(summary.message);
       break;
     }
-    if (stop.stopped || summary.termination_type != ceres::CONVERGENCE) break;
-    if (run.iterations >= budget) break;
-    const BoxState state = box_state(problem, free, lower, upper, held);
-    if (cost->interrupted()) {  // its evaluation was: the round's end stands
+    if (summary.termination_type != ceres::CONVERGENCE || run.iterations >= budget) break;
+    const bool again = set_up_next_round(problem, free, lower, upper, summary, options, held);
+    if (cost->interrupted()) {  // box_state's evaluation was: the round's end stands
       run.exit_reason = objective.interruption_reason();
       break;
     }
-    if (state.held.size() == free.size()) break;
-    if (!state.held.empty() && state.held != held) {
-      held = state.held;
-      problem.SetManifold(free.data(),
-                          new ceres::SubsetManifold(static_cast<int>(free.size()), held));
-    } else {
-      const bool progressed = summary.initial_cost - summary.final_cost >
-                              options.function_tolerance * std::fabs(summary.final_cost);
-      if (!(state.projected_gradient > options.gradient_tolerance) || !progressed) break;
-      // The new trust region spans every free parameter again: a bound
-      // that held one may not hold it further along the valley.
-      if (!held.empty()) {
-        held.clear();
-        problem.SetManifold(free.data(), nullptr);
-      }
-    }
+    if (!again) break;
     s.max_num_iterations = std::max(1, budget - static_cast<int>(run.iterations));
   }
   return run;
