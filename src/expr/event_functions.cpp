@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "expr/differentiate.hpp"
+#include "expr/expression_text.hpp"
 #include "expr/tape_evaluate.hpp"
 #include "odesens/status.hpp"
 
@@ -120,7 +121,8 @@ std::vector<NodeId> substitute(Graph& g, const std::vector<NodeId>& rows,
 
 }  // namespace
 
-EventFunctions::EventFunctions(SymbolicModel& model) {
+EventFunctions::EventFunctions(SymbolicModel& model)
+    : state_names_(&model.state_names), param_names_(&model.param_names) {
   Graph& g = model.graph;
   const std::size_t nx = model.state_names.size(), np = model.param_names.size();
   collect_switches(model);
@@ -153,6 +155,7 @@ EventFunctions::EventFunctions(SymbolicModel& model) {
   for (std::size_t i = 0; i < roots_.size(); ++i)
     root_ranges_.push_back(roots_[i].reads_state ? TimeEnclosure()
                                                  : TimeEnclosure(g, root_nodes_[i]));
+  state_names_ = param_names_ = nullptr;  // the model may go
 }
 
 bool EventFunctions::root_range_over_time(std::size_t i, double ta, double tb, const double* p,
@@ -223,7 +226,8 @@ std::size_t EventFunctions::add_root(Graph& g, NodeId difference, Comparison com
   root.moves = (g.node(difference).depends & (kOnState | kOnParam)) != 0;
   root.reads_state = (g.node(difference).depends & kOnState) != 0;
   root.text = std::string("'") + op_name(g.node(comparison_node).op) + "' " +
-              (kind == RootKind::comparison ? "comparison" : "switch");
+              (kind == RootKind::comparison ? "comparison" : "switch") + " `" +
+              expression_text(g, comparison_node, *state_names_, *param_names_) + "`";
   roots_.push_back(root);
   root_nodes_.push_back(difference);
   return roots_.size() - 1;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "expr/expr_workspace.hpp"
@@ -107,6 +108,9 @@ class EventFunctions {
   std::vector<CompiledEvent> compiled_;
   FunctionRows root_rows_;
   std::vector<TimeEnclosure> root_ranges_;  // per root; unusable where g reads a state
+  // The model's names, for the roots' texts, while the constructor runs.
+  const std::vector<std::string>* state_names_ = nullptr;
+  const std::vector<std::string>* param_names_ = nullptr;
   std::vector<std::size_t> branch_roots_;
   Tape rhs_on_branches_;
 };

@@ -73,7 +73,9 @@ TEST_P(TimePulses, NarrowerThanTheStepsAreFoundAtDoseZeroAndOne) {
       // The adjoints' S(T) is the gradient of x(T); the others' S at t = 10.
       const double got = adjoint ? r.gradient.at(0) : r.s_at(1, 0, 0);
       EXPECT_NEAR(got, s_dose, tolerance * s_dose) << what;
-      if (!adjoint) EXPECT_NEAR(r.x_at(1, 0), x_end, x_tolerance * x_end) << what;
+      if (!adjoint) {
+        EXPECT_NEAR(r.x_at(1, 0), x_end, x_tolerance * x_end) << what;
+      }
       EXPECT_TRUE(r.warnings.empty()) << what << ": " << r.warnings.front();
     }
 }

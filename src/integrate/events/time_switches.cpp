@@ -119,7 +119,7 @@ void TimeSwitches::add_enclosed_crossings(EventRunner& events, std::size_t i, do
       continue;
     }
     if (--budget < 0) {
-      events.warn("the switches of t alone of `" + r.text + "` in (" + number_text(t0) + ", " +
+      events.warn("the switches of t alone of the " + r.text + " in (" + number_text(t0) + ", " +
                   number_text(t_end) + "] were not all located before the solve (more than " +
                   std::to_string(kMaxEnclosures) +
                   " halvings of t): a pulse narrower than the steps may have been stepped over");
