@@ -26,8 +26,10 @@ namespace odesens::expr {
 // 2 && t < 5, t - t_on < 0), the switches the solvers find and stop at
 // (integrate/events/time_switches.hpp), and through && || ! of such
 // comparisons, it is constant between those switches. Other comparisons
-// (sin(t) > 0.5, a narrow |t - 6.1| < 0.02 a step may pass over) count as
-// smooth in t.
+// of t alone (sin(t) > 0.5, a narrow |t - 6.1| < 0.02) count as smooth in
+// t: the solvers find their switches too, but only within a budget of
+// bisections that many switches exceed (a warning then says so), and a
+// comparison of a state only at the steps' ends.
 class TimeDependence {
  public:
   TimeDependence(const Graph& graph, NodeId last, const double* p);
