@@ -7,6 +7,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include "expr/scalar_ops.hpp"
+
 namespace odesens::expr {
 namespace {
 
@@ -14,13 +16,20 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kPi = 3.14159265358979323846;
 constexpr Range kWhole{-kInf, kInf};
+// NaN at every t (sqrt of a range below 0): {NaN, NaN}.
+const Range kNaN{std::nan(""), std::nan("")};
 constexpr Range kTrue{1.0, 1.0}, kFalse{0.0, 0.0}, kEither{0.0, 1.0};
 
 // [lo, hi] moved outward by `ulps` units of its bounds' magnitude (and
 // the smallest subnormal): more than the rounding of one operation. A NaN
-// bound makes the whole line.
+// bound makes the whole line. ulps 0: the bounds as they are, for + - * /
+// and sqrt, which the evaluators round to nearest as here: rounding is
+// monotone, so fl(a + b) for a, b within ranges lies between the rounded
+// bounds. (Widening those too made exact zeros undecided: min(t, 3) - 3
+// over [3, 10] is 0, and `>= 0` holds there.)
 Range outward(double lo, double hi, double ulps) {
   if (std::isnan(lo) || std::isnan(hi)) return kWhole;
+  if (ulps == 0.0) return {lo, hi};
   const double tiny = std::numeric_limits<double>::denorm_min();
   if (std::isfinite(lo)) lo -= std::fabs(lo) * ulps * kEps + tiny;
   if (std::isfinite(hi)) hi += std::fabs(hi) * ulps * kEps + tiny;
@@ -32,6 +41,9 @@ Range hull(const Range& a, const Range& b) {
 }
 
 bool contains(const Range& a, double v) { return a.lo <= v && v <= a.hi; }
+
+bool whole(const Range& a) { return a.lo == -kInf && a.hi == kInf; }
+bool all_nan(const Range& a) { return std::isnan(a.lo); }
 
 // A monotone function's range from its values at the ends.
 template <class F>
@@ -47,7 +59,7 @@ Range product(const Range& a, const Range& b) {
   const double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
   for (double v : p)
     if (std::isnan(v)) return kWhole;  // 0 * Inf
-  return outward(*std::min_element(p, p + 4), *std::max_element(p, p + 4), 1.0);
+  return outward(*std::min_element(p, p + 4), *std::max_element(p, p + 4), 0.0);
 }
 
 Range quotient(const Range& a, const Range& b) {
@@ -55,19 +67,20 @@ Range quotient(const Range& a, const Range& b) {
   const double q[4] = {a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi};
   for (double v : q)
     if (std::isnan(v)) return kWhole;  // Inf / Inf
-  return outward(*std::min_element(q, q + 4), *std::max_element(q, q + 4), 1.0);
+  return outward(*std::min_element(q, q + 4), *std::max_element(q, q + 4), 0.0);
 }
 
-// x^n by repeated squaring (scalar_ops.hpp): about log2|n| roundings.
+// x^n by the evaluators' own binary powering (scalar_ops.hpp): a product
+// of rounded products, monotone in |x| and odd or even as x^n, so its
+// values at the ends bound it without widening.
 Range integer_power(const Range& a, int n) {
   if (n == 0) return kTrue;
-  const double ulps = 4.0 + 2.0 * std::log2(std::fabs(static_cast<double>(n)));
-  const unsigned m = n < 0 ? 0u - static_cast<unsigned>(n) : static_cast<unsigned>(n);
-  const auto pw = [m](double v) { return std::pow(v, static_cast<double>(m)); };
+  const int m = n < 0 ? -n : n;
+  const auto pw = [m](double v) { return powi(v, m); };
   Range r;
-  if (m % 2 == 1 || a.lo >= 0.0) r = increasing(a, pw, ulps);
-  else if (a.hi <= 0.0) r = decreasing(a, pw, ulps);
-  else r = outward(0.0, std::max(pw(a.lo), pw(a.hi)), ulps);
+  if (m % 2 == 1 || a.lo >= 0.0) r = increasing(a, pw, 0.0);
+  else if (a.hi <= 0.0) r = decreasing(a, pw, 0.0);
+  else r = outward(0.0, std::max(pw(a.lo), pw(a.hi)), 0.0);
   return n > 0 ? r : quotient(kTrue, r);
 }
 
@@ -117,6 +130,7 @@ Range absolute(const Range& a) {
 // the range reaches outside.
 template <class F>
 Range within(const Range& a, double lower, double upper, F f, bool rising) {
+  if (a.hi < lower || a.lo > upper) return kNaN;
   if (a.lo < lower || a.hi > upper) return kWhole;
   return rising ? increasing(a, f, 4.0) : decreasing(a, f, 4.0);
 }
@@ -170,9 +184,11 @@ Range unary_range(Op op, const Range& a, int n) {
   switch (op) {
     case Op::neg: return {-a.hi, -a.lo};
     case Op::exp: return up(std::exp);
-    case Op::log: return a.lo < 0.0 ? kWhole : up(std::log);
-    case Op::log10: return a.lo < 0.0 ? kWhole : up(std::log10);
-    case Op::sqrt: return a.lo < 0.0 ? kWhole : up(std::sqrt);
+    case Op::log: return a.hi < 0.0 ? kNaN : a.lo < 0.0 ? kWhole : up(std::log);
+    case Op::log10: return a.hi < 0.0 ? kNaN : a.lo < 0.0 ? kWhole : up(std::log10);
+    case Op::sqrt:
+      if (a.hi < 0.0) return kNaN;
+      return a.lo < 0.0 ? kWhole : increasing(a, [](double v) { return std::sqrt(v); }, 0.0);
     case Op::sin: return sine(a, false);
     case Op::cos: return sine(a, true);
     case Op::tan: return tangent(a);
@@ -191,15 +207,41 @@ Range unary_range(Op op, const Range& a, int n) {
   }
 }
 
+// An operation with an operand that is NaN at every t, as the evaluators
+// compute it: comparisons fail (but !=), NaN is true as a condition,
+// min(a, NaN) is NaN and min(NaN, b) is b (ops.def), NaN^0 is 1, and the
+// other functions are NaN.
+Range with_nan_operand(Op op, const Range& a, const Range& b, const Range& c, int n) {
+  switch (op) {
+    case Op::lt: case Op::le: case Op::gt: case Op::ge: case Op::eq: return kFalse;
+    case Op::ne: return kTrue;
+    case Op::logical_not: return all_nan(a) ? kFalse : range_of(op, a, a, a, 0);
+    case Op::logical_and: return range_of(op, all_nan(a) ? kTrue : a, all_nan(b) ? kTrue : b, c, 0);
+    case Op::logical_or: return kTrue;
+    case Op::select: return all_nan(a) ? b : range_of(op, a, b, c, 0);
+    case Op::min: case Op::max: return all_nan(b) ? kNaN : b;
+    case Op::pow: return kWhole;  // pow(NaN, 0) and pow(1, NaN) are 1
+    case Op::powi: return n == 0 ? kTrue : kNaN;
+    default: return kNaN;
+  }
+}
+
 }  // namespace
 
 Range range_of(Op op, const Range& a, const Range& b, const Range& c, int n) {
-  if (std::isnan(a.lo) || std::isnan(a.hi) || std::isnan(b.lo) || std::isnan(b.hi) ||
-      std::isnan(c.lo) || std::isnan(c.hi))
-    return kWhole;  // a NaN parameter or constant
+  const int m = arity(op);
+  // NaN at every t: as the evaluators take it. A select's branches are
+  // only its value.
+  if (all_nan(a) || (m > 1 && op != Op::select && all_nan(b)))
+    return with_nan_operand(op, a, b, c, n);
+  // The whole line may stand for NaN, which a function carries on (abs,
+  // exp) or not (min(1, NaN) is NaN, min(NaN, 1) is 1): the whole line
+  // again. Conditions and select read it as undecided.
+  const bool whole_operand = whole(a) || (m > 1 && whole(b));
+  if (whole_operand && !is_condition(op) && op != Op::select) return kWhole;
   switch (op) {
-    case Op::add: return outward(a.lo + b.lo, a.hi + b.hi, 1.0);
-    case Op::sub: return outward(a.lo - b.hi, a.hi - b.lo, 1.0);
+    case Op::add: return outward(a.lo + b.lo, a.hi + b.hi, 0.0);
+    case Op::sub: return outward(a.lo - b.hi, a.hi - b.lo, 0.0);
     case Op::mul: return product(a, b);
     case Op::div: return quotient(a, b);
     case Op::pow: return power(a, b);
@@ -211,7 +253,9 @@ Range range_of(Op op, const Range& a, const Range& b, const Range& c, int n) {
     case Op::logical_and: case Op::logical_or: return logical(op, a, b);
     case Op::select: {
       const Range t = truth(a);
-      return t.lo == 1.0 ? b : t.hi == 0.0 ? c : hull(b, c);
+      if (t.lo == 1.0) return b;
+      if (t.hi == 0.0) return c;
+      return all_nan(b) || all_nan(c) ? kWhole : hull(b, c);
     }
     default: return arity(op) == 1 ? unary_range(op, a, n) : kWhole;
   }

@@ -11,7 +11,10 @@
 // that the range holds whichever of them computed the value. Where an
 // operation may give NaN (log of a range reaching below 0, 0 * Inf), the
 // range is the whole line: a comparison of it is undecided, as is the
-// truth of a condition that may be NaN (NaN counts as true).
+// truth of a condition that may be NaN (NaN counts as true). Where it is
+// NaN at every t of the interval (sqrt of a range below 0), the range is
+// {NaN, NaN}, which the operations take as the evaluators take NaN: a
+// comparison of it fails, min(1, NaN) is NaN, and so on.
 #pragma once
 
 #include <vector>
@@ -21,7 +24,7 @@
 namespace odesens::expr {
 
 struct Range {
-  double lo, hi;
+  double lo, hi;  // both NaN: NaN at every t
 };
 
 // The range of ops.def operation op on operands in a, b, c (n: the powi

@@ -58,7 +58,9 @@ TEST(TimeEnclosure, EveryOperationsRangeHoldsItsSampledValues) {
               const std::string what = std::string(expr::op_name(op)) + "(" +
                                        std::to_string(va) + ", " + std::to_string(vb) + ", " +
                                        std::to_string(vc) + ") = " + std::to_string(v);
-              if (std::isnan(v)) {
+              if (std::isnan(r.lo)) {
+                EXPECT_TRUE(std::isnan(v)) << what << ": the range says NaN at every point";
+              } else if (std::isnan(v)) {
                 EXPECT_TRUE(whole(r)) << what;
               } else {
                 EXPECT_LE(r.lo, v) << what;
@@ -116,6 +118,25 @@ TEST(TimeEnclosure, RangesOfAPulseDecideItAwayFromItsEdges) {
   EXPECT_LT(w.over(0.6, 2.5, p, scratch).hi, 0.0);
   EXPECT_GT(w.over(0.5, 0.55, p, scratch).hi, 0.0);
   EXPECT_FALSE(expr::TimeEnclosure(g, g.add(pulse, g.state(0))).usable());
+}
+
+// + - * / are bounded without widening (the evaluators round them to
+// nearest as the bounds are): an exact 0 stays 0 and decides `>= 0`. A
+// value that may be NaN stays the whole line through functions that
+// carry NaN on or may drop it (min(1, NaN) is NaN, min(NaN, 1) is 1).
+TEST(TimeEnclosure, ExactZerosStayZeroAndNaNIsNeverDropped) {
+  Graph g;
+  std::vector<Range> scratch;
+  const NodeId flat = g.sub(g.binary(Op::min, g.time(), g.constant(3)), g.constant(3));
+  const Range zero = expr::TimeEnclosure(g, flat).over(3.0, 10.0, nullptr, scratch);
+  EXPECT_EQ(zero.lo, 0.0);
+  EXPECT_EQ(zero.hi, 0.0);
+  const NodeId root = g.unary(Op::sqrt, g.sub(g.constant(0.0004), g.powi(g.sub(g.time(), g.constant(6.1)), 2)));
+  for (NodeId v : {g.binary(Op::min, g.constant(1), root), g.binary(Op::min, root, g.constant(1)),
+                   g.unary(Op::abs, root), g.unary(Op::exp, root)})
+    EXPECT_TRUE(whole(expr::TimeEnclosure(g, v).over(0.0, 10.0, nullptr, scratch)));
+  // Where sqrt's argument is not negative, the range is finite.
+  EXPECT_LE(expr::TimeEnclosure(g, root).over(6.09, 6.11, nullptr, scratch).hi, 0.021);
 }
 
 }  // namespace

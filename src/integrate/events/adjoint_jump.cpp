@@ -131,6 +131,13 @@ void AdjointJump::through_cause(const Instant& instant, double a, double* lambda
   double g_t = 0.0;
   ctx_.system->root_gradient(instant.cause, t, instant.x_minus.data(), ctx_.p, &g_t, gx_.data(),
                              gp_.data(), ctx_.ws);
+  // A root of t alone (g_x = g_p = 0) does not move with p, whatever its
+  // rate (forward_jump.cpp: dtau/dp = 0 there, without a word); its rate
+  // may be infinite, at the edge of `sqrt(c - t) < 2`'s domain.
+  const auto zero = [](double v) { return v == 0.0; };
+  if (std::all_of(gx_.begin(), gx_.begin() + static_cast<std::ptrdiff_t>(ctx_.nx), zero) &&
+      std::all_of(gp_.begin(), gp_.begin() + static_cast<std::ptrdiff_t>(ctx_.np), zero))
+    return;
   double rate = g_t;
   for (std::size_t i = 0; i < ctx_.nx; ++i)
     if (gx_[i] != 0.0) rate += gx_[i] * instant.f_minus[i];

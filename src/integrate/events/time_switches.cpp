@@ -85,6 +85,7 @@ namespace {
 // Whether a comparison of g has one truth over every g in [lo, hi].
 bool decided_over(EventSystem::Comparison c, double lo, double hi) {
   using C = EventSystem::Comparison;
+  if (std::isnan(lo) || std::isnan(hi)) return true;  // NaN at every t: side kUnordered
   switch (c) {
     case C::lt: case C::ge: return hi < 0.0 || lo >= 0.0;
     case C::le: case C::gt: return hi <= 0.0 || lo > 0.0;
