@@ -131,7 +131,8 @@ TEST(TimeEnclosure, ExactZerosStayZeroAndNaNIsNeverDropped) {
   const Range zero = expr::TimeEnclosure(g, flat).over(3.0, 10.0, nullptr, scratch);
   EXPECT_EQ(zero.lo, 0.0);
   EXPECT_EQ(zero.hi, 0.0);
-  const NodeId root = g.unary(Op::sqrt, g.sub(g.constant(0.0004), g.powi(g.sub(g.time(), g.constant(6.1)), 2)));
+  const NodeId square = g.powi(g.sub(g.time(), g.constant(6.1)), 2);
+  const NodeId root = g.unary(Op::sqrt, g.sub(g.constant(0.0004), square));
   for (NodeId v : {g.binary(Op::min, g.constant(1), root), g.binary(Op::min, root, g.constant(1)),
                    g.unary(Op::abs, root), g.unary(Op::exp, root)})
     EXPECT_TRUE(whole(expr::TimeEnclosure(g, v).over(0.0, 10.0, nullptr, scratch)));

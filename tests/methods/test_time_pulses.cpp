@@ -38,7 +38,8 @@ Problem pulse_problem(const std::string& pulse, double dose) {
 double dose_sensitivity(const std::vector<std::pair<double, double>>& windows) {
   double s = 0.0;
   for (const auto& [a, b] : windows)
-    s += (std::exp(-kPulseRate * (kPulseEnd - b)) - std::exp(-kPulseRate * (kPulseEnd - a))) / kPulseRate;
+    s += (std::exp(-kPulseRate * (kPulseEnd - b)) - std::exp(-kPulseRate * (kPulseEnd - a))) /
+         kPulseRate;
   return s;
 }
 
