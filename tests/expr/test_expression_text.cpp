@@ -17,17 +17,25 @@ using expr::NodeId;
 using expr::Op;
 
 TEST(ExpressionText, ComparisonsReadAsWritten) {
+  // Nodes made one statement at a time: the graph orders commutative
+  // operands by their ids, and the order in which a call's arguments are
+  // evaluated (so the ids) differs between builds.
   Graph g;
   const std::vector<std::string> states{"A"}, params{"dose", "T0"};
-  const NodeId pulse = g.binary(Op::lt, g.unary(Op::abs, g.sub(g.time(), g.constant(6.1))),
-                                g.constant(0.02));
+  const NodeId t = g.time(), six = g.constant(6.1), tiny = g.constant(0.02);
+  const NodeId distance = g.unary(Op::abs, g.sub(t, six));
+  const NodeId pulse = g.binary(Op::lt, distance, tiny);
   EXPECT_EQ(expr::expression_text(g, pulse, states, params), "abs(t - 6.1) < 0.02");
-  const NodeId phase = g.binary(Op::gt, g.time(), g.add(g.constant(4), g.param(1)));
-  // The graph keeps commutative operands in an order of its own.
-  EXPECT_EQ(expr::expression_text(g, phase, states, params), "t > (T0 + 4)");
-  const NodeId rate = g.select(phase, g.mul(g.param(0), g.powi(g.state(0), 2)), g.neg(g.state(0)));
+  const NodeId four = g.constant(4), t0 = g.param(1);
+  const NodeId start = g.add(four, t0);
+  const NodeId phase = g.binary(Op::gt, t, start);
+  EXPECT_EQ(expr::expression_text(g, phase, states, params), "t > (4 + T0)");
+  const NodeId dose = g.param(0), a = g.state(0);
+  const NodeId square = g.powi(a, 2);
+  const NodeId on = g.mul(dose, square), off = g.neg(a);
+  const NodeId rate = g.select(phase, on, off);
   EXPECT_EQ(expr::expression_text(g, rate, states, params),
-            "piecewise(A^2 * dose, t > (T0 + 4), -A)");
+            "piecewise(dose * A^2, t > (4 + T0), -A)");
   // A name the lists do not have is numbered.
   EXPECT_EQ(expr::expression_text(g, g.param(5), states, params), "p5");
 }
