@@ -152,8 +152,9 @@ class EventSystem {
   // An enclosure [lo, hi] of g_i over every t in [ta, tb] at p, for a root
   // of t alone (reads_state false): it lets a solver find every switch of
   // t alone before it steps, pulses narrower than its steps too
-  // (integrate/events/time_switches.hpp). False where the model cannot
-  // enclose g_i (the default).
+  // (integrate/events/time_switches.hpp). lo and hi both NaN: g_i is NaN
+  // at every t there. False where the model cannot enclose g_i (the
+  // default).
   virtual bool root_range_over_time(std::size_t i, double ta, double tb, const double* p,
                                     double* lo, double* hi, Workspace* ws = nullptr) const {
     (void)i, (void)ta, (void)tb, (void)p, (void)lo, (void)hi, (void)ws;
