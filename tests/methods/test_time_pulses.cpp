@@ -91,6 +91,31 @@ INSTANTIATE_TEST_SUITE_P(Methods, TimePulses,
                          ::testing::Values("cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "exp",
                                            "dopri8s", "grk4as", "erk_adjoint"));
 
+// g = sin(2 pi t / 24) - 0.99999 over two whole periods, [0, 48], has
+// the same value at t0, the midpoint and t_end: three values on a line,
+// which once sent it to the path of roots linear in t, whose answer (no
+// crossing) stood. S was 0 from cvodes_fsa and odesd, and cvodes_asa's
+// forward pass, which searches twice the span, gave 0 over [0, 12] too.
+TEST(TimePulsesPeriodic, AWholeNumberOfPeriodsIsNotTakenForALine) {
+  const double omega = 2.0 * kPulsePi / 24.0, half = std::acos(0.99999) / omega;
+  for (double end : {48.0, 12.0}) {
+    const std::string text =
+        "param dose = 0\nparam k = 0.3\nstate x = 1\n"
+        "dx/dt = -k*x + piecewise(dose, sin(0.2617993877991494*t) > 0.99999, 0)\n";
+    Problem p = testing::ode_text_problem(text, {0.0, end}, 1e-10, 1e-12);
+    double s_dose = 0.0;
+    for (double centre : {6.0, 30.0})
+      if (centre < end)
+        s_dose += (std::exp(-kPulseRate * (end - centre - half)) -
+                   std::exp(-kPulseRate * (end - centre + half))) / kPulseRate;
+    for (const char* method : {"cvodes_fsa", "odesd", "cvodes_asa"}) {
+      const Result r = solve(p, method);
+      const double got = std::string(method) == "cvodes_asa" ? r.gradient.at(0) : r.s_at(1, 0, 0);
+      EXPECT_NEAR(got, s_dose, 1e-4 * s_dose) << method << " over [0, " << end << "]";
+    }
+  }
+}
+
 // More switches than one solve searches for (sin(1000 t) > 0.99999 has
 // 1592 windows in [0, 10], each a pair of crossings to locate): the
 // result says that narrow pulses may have been stepped over.

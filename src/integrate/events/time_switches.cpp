@@ -38,6 +38,17 @@ bool holds(const EventSystem::Root& root, double g) {
   return EventSystem::holds(root.comparison, EventSystem::side_of(g));
 }
 
+// Whether a comparison of g has one truth over every g in [lo, hi].
+bool decided_over(EventSystem::Comparison c, double lo, double hi) {
+  using C = EventSystem::Comparison;
+  if (std::isnan(lo) || std::isnan(hi)) return true;  // NaN at every t: side kUnordered
+  switch (c) {
+    case C::lt: case C::ge: return hi < 0.0 || lo >= 0.0;
+    case C::le: case C::gt: return hi <= 0.0 || lo > 0.0;
+    default: return hi < 0.0 || lo > 0.0 || (lo == 0.0 && hi == 0.0);  // eq, ne
+  }
+}
+
 }  // namespace
 
 void TimeSwitches::find(EventRunner& events, double t0, double t_end, const double* x) {
@@ -62,38 +73,36 @@ void TimeSwitches::find(EventRunner& events, double t0, double t_end, const doub
     const bool linear = std::isfinite(g0[i]) && std::isfinite(g_mid[i]) &&
                         std::isfinite(g1[i]) &&
                         std::fabs(g_mid[i] - 0.5 * (g0[i] + g1[i])) <= 1e-12 * scale;
-    if (linear) add_linear_crossing(events, i, t0, t_end, g0[i], g1[i], x);
-    else add_enclosed_crossings(events, i, t0, t_end, x, budget);
+    if (linear && add_linear_crossing(events, i, t0, t_end, g0[i], g1[i], x)) continue;
+    add_enclosed_crossings(events, i, t0, t_end, x, budget);
   }
   std::sort(times_.begin(), times_.end());
   times_.erase(std::unique(times_.begin(), times_.end()), times_.end());
 }
 
-void TimeSwitches::add_linear_crossing(EventRunner& events, std::size_t i, double t0,
+// Three values on a line do not make g linear: sin(2 pi t / 24) over a
+// whole number of periods, tanh(10 (t - 5)) over [0, 10]. Where the model
+// encloses g, the line's answer stands only where the enclosures decide
+// the comparison on both sides of the crossing it gives (or over the span,
+// where it gives none); else the caller bisects.
+bool TimeSwitches::add_linear_crossing(EventRunner& events, std::size_t i, double t0,
                                        double t_end, double g0, double g1, const double* x) {
   const EventSystem::Root& r = events.roots_of_system()[i];
-  if (holds(r, g0) == holds(r, g1)) return;  // no change in (t0, t_end]
+  const auto decided = [&](double a, double b) {
+    double lo = 0.0, hi = 0.0;
+    if (!(a <= b) || !events.root_range_over_time(i, a, b, &lo, &hi)) return true;
+    return decided_over(r.comparison, lo, hi);
+  };
   const double slope = (g1 - g0) / (t_end - t0);
-  if (slope == 0.0) return;
+  if (holds(r, g0) == holds(r, g1) || slope == 0.0) return decided(t0, t_end);
   const double t =
       first_changed_time(events, i, EventSystem::side_of(g0), t0 - g0 / slope, x);
-  if (t > t0 && t <= t_end) times_.push_back(t);
+  if (!(t > t0 && t <= t_end)) return decided(t0, t_end);
+  const double before = std::nextafter(t, -std::numeric_limits<double>::infinity());
+  if (!decided(t0, before) || !decided(t, t_end)) return false;
+  times_.push_back(t);
+  return true;
 }
-
-namespace {
-
-// Whether a comparison of g has one truth over every g in [lo, hi].
-bool decided_over(EventSystem::Comparison c, double lo, double hi) {
-  using C = EventSystem::Comparison;
-  if (std::isnan(lo) || std::isnan(hi)) return true;  // NaN at every t: side kUnordered
-  switch (c) {
-    case C::lt: case C::ge: return hi < 0.0 || lo >= 0.0;
-    case C::le: case C::gt: return hi <= 0.0 || lo > 0.0;
-    default: return hi < 0.0 || lo > 0.0 || (lo == 0.0 && hi == 0.0);  // eq, ne
-  }
-}
-
-}  // namespace
 
 // Bisection of [t0, t_end] on the model's enclosures of g over intervals
 // of t: an interval whose enclosure decides the comparison holds no

@@ -57,8 +57,9 @@ class TimeSwitches {
   static constexpr long kMaxEnclosures = 20000;
   static constexpr double kMinWidth = 0x1p-36;
 
-  // A root linear in t with values g0, g1 at t0, t_end: its crossing.
-  void add_linear_crossing(EventRunner& events, std::size_t i, double t0, double t_end,
+  // A root whose values g0, g1 at t0, t_end and at the midpoint lie on a
+  // line: its crossing; false where the enclosures contradict the line.
+  bool add_linear_crossing(EventRunner& events, std::size_t i, double t0, double t_end,
                            double g0, double g1, const double* x);
   // Any other root of t alone: its crossings by bisection on enclosures;
   // budget: the enclosures left, shared by the roots of one find().
