@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <unordered_map>
 
@@ -126,8 +125,8 @@ Range absolute(const Range& a) {
   return {0.0, std::max(-a.lo, a.hi)};
 }
 
-// A function defined on [lower, upper] only: NaN (the whole line) where
-// the range reaches outside.
+// A function defined on [lower, upper] only: NaN where the range lies
+// outside, the whole line (may be NaN) where it reaches outside.
 template <class F>
 Range within(const Range& a, double lower, double upper, F f, bool rising) {
   if (a.hi < lower || a.lo > upper) return kNaN;
