@@ -56,6 +56,8 @@ class ExprWorkspace final : public Workspace {
   expr::Registers registers;
   // RetainedValues: the adjoint tape's registers of one evaluation per slot.
   std::vector<expr::AlignedBuffer> retained;
+  // root_range_over_time: the enclosures of one root's nodes.
+  std::vector<expr::Range> ranges;
 };
 
 // The caller's workspace, checked to belong to `owner`.
@@ -506,9 +508,9 @@ void ExprModel::root_gradient(std::size_t i, double t, const double* x, const do
 }
 
 bool ExprModel::root_range_over_time(std::size_t i, double ta, double tb, const double* p,
-                                     double* lo, double* hi, Workspace*) const {
-  std::vector<expr::Range> scratch;  // a few nodes: not worth a workspace
-  return event_functions(*impl_).root_range_over_time(i, ta, tb, p, lo, hi, scratch);
+                                     double* lo, double* hi, Workspace* ws) const {
+  ODESENS_REGISTERS(root_range_over_time(i, ta, tb, p, lo, hi, ws_given));
+  return event_functions(*impl_).root_range_over_time(i, ta, tb, p, lo, hi, w.ranges);
 }
 
 void ExprModel::triggers(const int* sides, bool* out) const {

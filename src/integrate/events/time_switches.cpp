@@ -63,7 +63,6 @@ void TimeSwitches::find(EventRunner& events, double t0, double t_end, const doub
   events.root_values(t0, x, g0.data());
   events.root_values(t_mid, x, g_mid.data());
   events.root_values(t_end, x, g1.data());
-  long budget = kMaxEnclosures;
   for (std::size_t i = 0; i < n; ++i) {
     const EventSystem::Root& r = roots[i];
     if (r.reads_state || r.kind != EventSystem::Root::Kind::comparison) continue;
@@ -74,7 +73,7 @@ void TimeSwitches::find(EventRunner& events, double t0, double t_end, const doub
                         std::isfinite(g1[i]) &&
                         std::fabs(g_mid[i] - 0.5 * (g0[i] + g1[i])) <= 1e-12 * scale;
     if (linear && add_linear_crossing(events, i, t0, t_end, g0[i], g1[i], x)) continue;
-    add_enclosed_crossings(events, i, t0, t_end, x, budget);
+    add_enclosed_crossings(events, i, t0, t_end, x);
   }
   std::sort(times_.begin(), times_.end());
   times_.erase(std::unique(times_.begin(), times_.end()), times_.end());
@@ -112,11 +111,12 @@ bool TimeSwitches::add_linear_crossing(EventRunner& events, std::size_t i, doubl
 // of relative width 1e-11). Models without enclosures keep the old
 // behaviour (the steps' ends find what they can).
 void TimeSwitches::add_enclosed_crossings(EventRunner& events, std::size_t i, double t0,
-                                          double t_end, const double* x, long& budget) {
+                                          double t_end, const double* x) {
   const EventSystem::Root& r = events.roots_of_system()[i];
   const double min_width = (t_end - t0) * kMinWidth;
   std::vector<std::pair<double, double>> pending{{t0, t_end}};
   double lo = 0.0, hi = 0.0;
+  long budget = kMaxEnclosures;
   while (!pending.empty()) {
     const auto [a, b] = pending.back();
     pending.pop_back();

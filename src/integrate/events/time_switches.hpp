@@ -50,10 +50,11 @@ class TimeSwitches {
                       std::vector<double>& g) const;
 
  private:
-  // Intervals of t one find() may halve, over all its roots (a pulse
+  // Intervals of t the search for one root's crossings may halve (a pulse
   // `abs(t - 6.1) < 0.02` over [0, 10] takes 66, the five peaks of
-  // sin(3 t) > 0.999 there 314), and the width, relative to the span,
-  // below which an interval is not halved again.
+  // sin(3 t) > 0.999 there 314), each root its own: a root with thousands
+  // of pulses does not leave the next unsearched; and the width, relative
+  // to the span, below which an interval is not halved again.
   static constexpr long kMaxEnclosures = 20000;
   static constexpr double kMinWidth = 0x1p-36;
 
@@ -61,10 +62,9 @@ class TimeSwitches {
   // line: its crossing; false where the enclosures contradict the line.
   bool add_linear_crossing(EventRunner& events, std::size_t i, double t0, double t_end,
                            double g0, double g1, const double* x);
-  // Any other root of t alone: its crossings by bisection on enclosures;
-  // budget: the enclosures left, shared by the roots of one find().
+  // Any other root of t alone: its crossings by bisection on enclosures.
   void add_enclosed_crossings(EventRunner& events, std::size_t i, double t0, double t_end,
-                              const double* x, long& budget);
+                              const double* x);
   double first_change_between(EventRunner& events, std::size_t i, double a, double b,
                               const double* x);
   // The first representable time near t_guess where root i's comparison
