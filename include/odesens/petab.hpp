@@ -98,8 +98,9 @@ struct PetabOptions {
   // cvodes_fsa, with a warning. Options given with "auto" are CVODES' (the
   // command line checks them as cvodes_fsa's) and keep the CVODES rule:
   // cvodes_fsa, or cvodes_asa for the gradient as above. Unlike the
-  // library's auto, no second state solve checks the states' error. Its tolerances (unset: 1e-8 relative, 1e-10 absolute:
-  // docs/petab.md, "Tolerances"), limit and options.
+  // library's auto, no second state solve checks the states' error. Its
+  // tolerances (unset: 1e-8 relative, 1e-10 absolute: docs/petab.md,
+  // "Tolerances"), limit and options.
   std::string method = "auto";
   std::optional<double> rtol;
   std::vector<double> atol;
@@ -130,6 +131,12 @@ struct PetabOptions {
   // wall-time limit.
   std::function<bool()> interrupt;
 };
+
+// Throws Error(invalid_argument or not_finite) for an rtol outside (0, 1),
+// below the machine epsilon or not finite, and an atol entry that is
+// negative or not finite: said once, before any simulation, rather than
+// by each condition (or each start of a fit) that fails with it.
+void check_petab_tolerances(const PetabOptions& options);
 
 struct PetabResult {
   // The method that ran (what "auto" chose; an experiment where auto's

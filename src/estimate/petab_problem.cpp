@@ -7,6 +7,7 @@
 #include "estimate/petab_likelihood.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/petab.hpp"
+#include "odesens/problem.hpp"
 #include "io/format_double.hpp"
 #include "odesens/status.hpp"
 
@@ -89,6 +90,24 @@ void check_petab_method(const std::string& method) {
                   "erk_adjoint");
 }
 
+void check_petab_tolerances(const PetabOptions& options) {
+  if (options.rtol) {
+    const double rtol = *options.rtol;
+    if (!std::isfinite(rtol))
+      throw Error(Status::not_finite, "PEtab evaluation: rtol is NaN or Inf");
+    if (!(rtol > 0.0 && rtol < 1.0))
+      throw Error(Status::invalid_argument,
+                  "PEtab evaluation: rtol must be in (0, 1), got " + io::format_double(rtol));
+    require_reachable_rtol(rtol);
+  }
+  for (double a : options.atol) {
+    if (!std::isfinite(a)) throw Error(Status::not_finite, "PEtab evaluation: atol is NaN or Inf");
+    if (a < 0.0)
+      throw Error(Status::invalid_argument,
+                  "PEtab evaluation: atol must not be negative, got " + io::format_double(a));
+  }
+}
+
 PetabResult PetabProblem::evaluate(const std::vector<double>& x,
                                    const PetabOptions& options) const {
   petab::ThreadedSolves solves;
@@ -114,6 +133,7 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
   PetabOptions options = given;
   const std::string method = petab::resolve_method(*def_, given);
   check_petab_method(method);
+  check_petab_tolerances(given);
   options.least_squares = given.least_squares || given.residual_jacobian;
   if (options.least_squares && !has_least_squares_form())
     throw Error(Status::unsupported,

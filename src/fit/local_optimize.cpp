@@ -94,6 +94,7 @@ void check_optimizer_options(const OptimizerOptions& o) {
   // Said once before the starts, not by each failing start: an unknown
   // method, or a set-valued one (no likelihood).
   check_petab_method(o.evaluation.method);
+  check_petab_tolerances(o.evaluation);
 }
 
 void require_optimizer_suits(const PetabProblem& problem, const std::string& optimizer) {

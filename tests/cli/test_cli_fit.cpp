@@ -68,10 +68,13 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
                                  "--optimizer newton --starts 2", "",
                                  "--starts 2 --max-seconds-per-start 0",
                                  // before any start (each start failed with it)
-                                 "--starts 2 --method bounds_fsa", "--starts 2 --method zzz"}) {
+                                 "--starts 2 --method bounds_fsa", "--starts 2 --method zzz",
+                                 "--starts 2 --rtol 0", "--starts 2 --rtol 1e-30",
+                                 "--starts 2 --atol -1"}) {
     const ToolRun r = run_tool("fit " + p.yaml() + " " + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find("odesens: error:"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << args;  // no waterfall of failed starts
   }
   // The limit is said, not only the lower bound the value exceeds.
   const ToolRun huge = run_tool("fit " + p.yaml() + " --starts 1 --max-iterations 1e14");
