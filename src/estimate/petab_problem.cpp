@@ -106,6 +106,9 @@ void check_petab_tolerances(const PetabOptions& options) {
       throw Error(Status::invalid_argument,
                   "PEtab evaluation: atol must not be negative, got " + io::format_double(a));
   }
+  if (options.max_steps <= 0)
+    throw Error(Status::invalid_argument, "PEtab evaluation: max_steps must be positive, got " +
+                                              std::to_string(options.max_steps));
 }
 
 PetabResult PetabProblem::evaluate(const std::vector<double>& x,

@@ -417,6 +417,33 @@ TEST(Fit, BadInputIsRefusedClearly) {
   expect_refusal([&] { latin_hypercube({0.0, -inf}, {1.0, 1.0}, 3, 0); }, inv, "finite box");
 }
 
+// The simulations' tolerances and step limit are checked once, before any
+// start: each start failed with them before, and the fit ended "no start
+// succeeded" after simulating nothing.
+TEST(Fit, BadSimulationSettingsAreRefusedBeforeTheStarts) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const auto inv = Status::invalid_argument;
+  const auto with = [&](auto set) {
+    FitOptions o = fit_options("ceres_lm", 2);
+    set(o.optimizer.evaluation);
+    return o;
+  };
+  const FitOptions zero_rtol = with([](PetabOptions& e) { e.rtol = 0.0; });
+  const FitOptions tiny_rtol = with([](PetabOptions& e) { e.rtol = 1e-30; });
+  const FitOptions nan_rtol = with([](PetabOptions& e) { e.rtol = std::nan(""); });
+  const FitOptions negative_atol = with([](PetabOptions& e) { e.atol = {-1.0}; });
+  const FitOptions no_steps = with([](PetabOptions& e) { e.max_steps = 0; });
+  expect_refusal([&] { fit(*problem, zero_rtol); }, inv, "rtol must be in (0, 1), got 0");
+  expect_refusal([&] { fit(*problem, tiny_rtol); }, inv, "below the machine epsilon");
+  expect_refusal([&] { fit(*problem, nan_rtol); }, Status::not_finite, "rtol is NaN");
+  expect_refusal([&] { fit(*problem, negative_atol); }, inv, "atol must not be negative");
+  expect_refusal([&] { fit(*problem, no_steps); }, inv, "max_steps must be positive");
+  const PetabOptions& no_steps_evaluation = no_steps.optimizer.evaluation;
+  expect_refusal([&] { problem->evaluate(problem->nominal_scaled(), no_steps_evaluation); }, inv,
+                 "max_steps must be positive");
+}
+
 TEST(LatinHypercube, UsesEveryStratumOnceAndRepeatsWithTheSeed) {
   const std::size_t n = 16;
   const auto a = latin_hypercube({-1.0, 0.0, 2.0}, {1.0, 10.0, 2.0}, n, 42);
