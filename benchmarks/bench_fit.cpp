@@ -6,9 +6,9 @@
 //
 // usage: bench_fit [--starts N] [--problems A,B,...] [--optimizers a,b]
 //                  [--threads T] [--seed S] [--max-seconds X] [--max-steps N]
-//                  [--details]
-// --max-steps: the evaluations' limit of steps per solve (default
-// PetabOptions::max_steps).
+//                  [--method ID] [--details]
+// --max-steps, --method: the evaluations' limit of steps per solve and
+// their method (defaults: PetabOptions').
 // Problems also from BENCH_FIT_PROBLEMS (comma-separated) when --problems
 // is not given. Each start runs on one thread; T starts at once (default 0:
 // one per core). A start "converged" when its final nllh is within 0.1 of
@@ -88,14 +88,16 @@ int main(int argc, char** argv) {
        {"--seed", true},
        {"--max-seconds", true},
        {"--max-steps", true},
+       {"--method", true},
        {"--details", false}},
       "[--starts N] [--problems A,B,...] [--optimizers ID,...] [--threads T] [--seed S] "
-      "[--max-seconds S] [--max-steps N] [--details]");
+      "[--max-seconds S] [--max-steps N] [--method ID] [--details]");
   std::size_t starts = 10;
   unsigned threads = 0;
   std::uint64_t seed = 1;
   double max_seconds = 0.0;
   std::int64_t max_steps = odesens::PetabOptions{}.max_steps;
+  std::string method = odesens::PetabOptions{}.method;
   bool details = false;
   std::vector<std::string> problems = {"Boehm_JProteomeRes2014", "Bruno_JExpBot2016",
                                        "Crauste_CellSystems2017"};
@@ -110,6 +112,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--seed") && has_value) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--max-seconds") && has_value) max_seconds = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-steps") && has_value) max_steps = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--method") && has_value) method = argv[++i];
     else if (!std::strcmp(argv[i], "--details")) details = true;
     else {
       std::fprintf(stderr, "bench_fit: unknown argument %s\n", argv[i]);
@@ -155,6 +158,7 @@ int main(int argc, char** argv) {
       o.optimizer.optimizer = optimizer;
       o.optimizer.max_seconds = max_seconds;
       o.optimizer.evaluation.max_steps = max_steps;
+      o.optimizer.evaluation.method = method;
       o.start_points = points;
       o.seed = seed;
       o.threads = threads;

@@ -328,9 +328,27 @@ Result solve_cvodes_forward(PreparedSolves& solves, const Problem& problem,
   }
 }
 
+// auto's odesd ends after kAutoOdesdSteps step attempts (plus 10 an output
+// time, each of which ends a step), and cvodes_fsa solves the experiment
+// instead (solve_forward). odesd's rule leaves stiff components undamped
+// (|R(-inf)| = 1), and where they are large its steps multiply while BDF's
+// do not: at points a fit of Weber_BMC2015 visited, odesd took 92 841,
+// 107 533 and 166 220 steps (1.8-3.1 s) where cvodes_fsa took 4 154, 2 319
+// and 7 073 (0.15-0.21 s), and a 60 s start made 110 evaluations. At the
+// nominal parameters of the shared benchmark problems odesd takes at most
+// about 1 200 steps an experiment on average (Brannmark_JBC2010, Laske).
+constexpr std::int64_t kAutoOdesdSteps = 10000;
+
+void limit_automatic_odesd(Problem& run) {
+  if (run.options.has("max_total_steps")) return;
+  const auto outputs = static_cast<std::int64_t>(run.output_times.size());
+  run.options.set("max_total_steps", kAutoOdesdSteps + 10 * outputs);
+}
+
 // A solve of auto's choice that fails where the CVODES baseline may not (a
-// step size that collapses at a point a fit visits) runs again with
-// cvodes_fsa, as the library's auto falls back, and says so.
+// step size that collapses at a point a fit visits, or the steps
+// limit_automatic_odesd allows used up) runs again with cvodes_fsa, as the
+// library's auto falls back, and says so.
 Result solve_forward(PreparedSolves& solves, const Problem& problem, const std::string& method,
                      bool automatic, bool sensitivities, std::vector<std::string>& warnings) {
   if (!automatic || method != "odesd")
@@ -450,6 +468,7 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
       if (adjoint && !run.options.has("final_sensitivity"))
         run.options.set("final_sensitivity", std::int64_t{0});
       if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
+      if (automatic && method == "odesd") limit_automatic_odesd(run);
       Result r = solve_forward(solves, run, method, automatic, solved && !adjoint, out.warnings);
       out.x = std::move(r.x);
       if (adjoint) out.model_gradient = std::move(r.gradient);

@@ -91,6 +91,48 @@ TEST(PetabAutomatic, FallsBackToCvodesFsaWhereOdesdFails) {
       << automatic.warnings[0];
 }
 
+// A point a fit of Weber_BMC2015 visited (parameters on their scales, in
+// the problem's order), where odesd took 107 533 steps (1.8 s) and
+// cvodes_fsa 2 319 (0.08 s): auto's odesd ends after its step limit, and
+// cvodes_fsa solves the experiment, with a warning that names the limit.
+// At the nominal point the limit is far away: no warning, odesd's numbers.
+TEST(PetabAutomatic, OdesdWhoseStepsMultiplyGivesWayToCvodesFsa) {
+  auto problem = benchmark("Weber_BMC2015");
+  if (!problem) GTEST_SKIP() << "PEtab problem not found: Weber_BMC2015";
+  const std::vector<double> visited = {
+      -0.52614710367082751, -2.3812726278247469, 2, 0.31104626213477199,
+      -1.2180577991573254, -1.9994969361663799, -0.43596549524709449, 8.1820611918411057,
+      4.8535428259106395, 7.675467724353128, 2.9339950385903326, -2.5021947885741009,
+      3.0906035001679419, 4.1915567389616886, 0.74756635084573408, 3.868039135801093,
+      -3.919985173837603, 0.33247316793526399, 1.8082570965590163, 8,
+      7.3055674390885939, -0.28225205892574418, 4.5937742411028655, 2.8441614768490555,
+      7, 4.7142259499204648, -2.1862011127516534, 1.9690349857459948,
+      -3.3621496459723232, 1.7847762734364307, 3, -1.3915480535713989,
+      -0.39928831592625952, 0.30216959513895358, 0.58519452661465732, -0.4324989258154216};
+  ASSERT_EQ(visited.size(), problem->parameter_ids().size());
+  PetabOptions o;
+  o.residual_jacobian = true;
+  const PetabResult automatic = problem->evaluate(visited, o);
+  ASSERT_FALSE(automatic.warnings.empty());
+  EXPECT_NE(automatic.warnings[0].find("max_total_steps"), std::string::npos)
+      << automatic.warnings[0];
+  EXPECT_NE(automatic.warnings[0].find("cvodes_fsa solved the experiment instead"),
+            std::string::npos)
+      << automatic.warnings[0];
+  EXPECT_LT(automatic.stats.steps, 20000u);  // odesd alone: 107 533
+  // The other experiment keeps odesd: the numbers agree with cvodes_fsa's
+  // to the tolerances, not bit for bit.
+  o.method = "cvodes_fsa";
+  const PetabResult fsa = problem->evaluate(visited, o);
+  EXPECT_NEAR(automatic.nllh, fsa.nllh, 1e-6 * std::abs(fsa.nllh));
+  EXPECT_LT(testing::max_abs_diff(automatic.residual_jacobian, fsa.residual_jacobian),
+            1e-5 * testing::max_abs(fsa.residual_jacobian));
+  o.method = "auto";
+  const PetabResult nominal = problem->evaluate(problem->nominal_scaled(), o);
+  EXPECT_EQ(nominal.method, "odesd");
+  EXPECT_TRUE(nominal.warnings.empty()) << nominal.warnings.front();
+}
+
 // Options given with "auto" are cvodes_fsa's (the command line checks them
 // as such): they keep it.
 TEST(PetabAutomatic, OptionsKeepCvodesFsa) {

@@ -775,6 +775,25 @@ TEST(OdesdFailures, MaxStepsIsTooMuchWork) {
   EXPECT_EQ(odesd_status(p), Status::too_much_work);
 }
 
+// max_total_steps counts the attempts over the whole solve: 20 output
+// times, each interval within max_steps, and the total above the limit.
+TEST(OdesdFailures, MaxTotalStepsBoundsTheWholeSolve) {
+  auto p = testing::builtin_problem("chua", {0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 6.5,
+                                             7, 7.5, 8, 8.5, 9, 9.5, 10});
+  const Result free_run = solve(p, "odesd");
+  const auto steps = static_cast<std::int64_t>(free_run.stats.steps);
+  ASSERT_GT(steps, 40);
+  Problem limited = p;
+  limited.options.set("max_total_steps", steps / 2);
+  EXPECT_EQ(odesd_status(limited), Status::too_much_work);
+  EXPECT_NE(message_of(limited).find("max_total_steps (" + std::to_string(steps / 2) + ")"),
+            std::string::npos)
+      << message_of(limited);
+  // Enough for the solve: the same result bit for bit.
+  limited.options.set("max_total_steps", steps + 100);
+  EXPECT_EQ(solve(limited, "odesd").x, free_run.x);
+}
+
 // x' = A x with eigenvalues 3 +- i sqrt(3): M = I - A/2 + A^2/12 = 0 at h = 1
 // (Cayley-Hamilton). Fixed steps cannot avoid it; adaptive steps can.
 TEST(OdesdFailures, SingularNewtonMatrixOnFixedStepsAdaptiveRecovers) {

@@ -73,6 +73,14 @@ std::vector<OptionSpec> option_specs() {
       bounded({"sparse_threshold", OptionType::integer, std::int64_t{100},
                "linear_solver=automatic: the fewest states for which KLU is used", {}},
               1, 1e9),
+      bounded({"max_total_steps", OptionType::integer, std::int64_t{0},
+               "step attempts over the whole solve (max_steps bounds those between two output "
+               "times) before it ends with too_much_work; 0: no bound. Where the rule's "
+               "undamped stiff components (|R(-inf)| = 1) multiply the steps, a BDF solve "
+               "takes far fewer: PEtab evaluations with method auto set it and run "
+               "cvodes_fsa beyond it (docs/petab.md)",
+               {}},
+              0, 1e12),
       methods::state_check_option(
           false, "off by default; the states again by odesd without S: 1.04 to 1.45 times "
                  "the time on the shared models, median 1.19; on with method auto"),
@@ -117,6 +125,7 @@ Settings read_settings(const Problem& problem, const MethodOptions& options) {
   // max_steps bounds the step attempts between two output times (the
   // output grid starts each interval's budget).
   s.max_attempts = static_cast<long>(problem.max_steps);
+  s.max_total_attempts = static_cast<long>(options.get_int("max_total_steps"));
   return s;
 }
 

@@ -39,6 +39,7 @@ struct Settings {
   JacobianUpdate jacobian_update = JacobianUpdate::every_step;
   integrate::NewtonMatrixOptions linear_solver;
   long max_attempts = 0;  // step attempts between two output times
+  long max_total_attempts = 0;  // step attempts over the solve; 0: no bound
 };
 
 std::vector<OptionSpec> option_specs();

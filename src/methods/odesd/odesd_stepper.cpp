@@ -336,6 +336,12 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
                 "odesd: max_steps (" + std::to_string(settings_.max_attempts) +
                     ") step attempts since the last output time, at t = " + number_text(t_) +
                     " before t = " + number_text(t_limit));
+  if (settings_.max_total_attempts > 0 &&
+      static_cast<long>(stats_.attempts) >= settings_.max_total_attempts)
+    throw Error(Status::too_much_work,
+                "odesd: max_total_steps (" + std::to_string(settings_.max_total_attempts) +
+                    ") step attempts over the solve, at t = " + number_text(t_) +
+                    " before t = " + number_text(t_limit));
   ++stats_.attempts;
   double h = h_;
   // The step ends on t_limit when it would pass it or stop just short.
