@@ -1094,6 +1094,30 @@ FIT_ALL_RUNS += [
 | Raia_CancerResearch2011 | ceres_lm_lbfgs | 10 | 0 | 1 | 0.10 | 0.17 | 350.270 | 346.090 | no | 31.7 | 350.2 |
 | Brannmark_JBC2010 | ceres_lm_lbfgs | 10 | 0 | 1 | 0.10 | 0.20 | 142.225 | 141.889 | no | 27.2 | 302.8 |
 """, "cycles, 12-02"),
+    # PEtab's auto gives odesd 10 000 steps an experiment (docs/petab.md): each
+    # command with the limit, and with the same build and the limit set out of
+    # reach (kAutoOdesdSteps = 1e11).
+    ("build/bin/bench_fit --starts 6 --problems Weber_BMC2015 --optimizers ceres_lm_lbfgs --max-seconds 60 --threads 2 --details",
+     """\
+| Weber_BMC2015 | ceres_lm_lbfgs | 6 | 0 | 1 | 0.17 | 0.41 | 335.034 | 296.202 | no | 10.2 | 148.1 |
+""", "odesd without a step limit, 12-03"),
+    ("build/bin/bench_fit --starts 6 --problems Weber_BMC2015 --optimizers ceres_lm_lbfgs --max-seconds 60 --threads 2 --details",
+     """\
+| Weber_BMC2015 | ceres_lm_lbfgs | 6 | 0 | 1 | 0.17 | 0.40 | 335.034 | 296.202 | no | 11.1 | 148.9 |
+""", "odesd step limit, 12-03"),
+    ("build/bin/bench_fit --starts 10 --problems Raia_CancerResearch2011 --optimizers ceres_lm_lbfgs --max-seconds 60 --threads 2 --details",
+     """\
+| Raia_CancerResearch2011 | ceres_lm_lbfgs | 10 | 0 | 1 | 0.10 | 0.25 | 374.664 | 346.090 | no | 24.7 | 236.5 |
+""", "odesd without a step limit, 12-03"),
+    ("build/bin/bench_fit --starts 10 --problems Raia_CancerResearch2011,Brannmark_JBC2010 --optimizers ceres_lm_lbfgs --max-seconds 60 --threads 2",
+     """\
+| Raia_CancerResearch2011 | ceres_lm_lbfgs | 10 | 0 | 1 | 0.10 | 0.25 | 374.664 | 346.090 | no | 24.2 | 242.3 |
+| Brannmark_JBC2010 | ceres_lm_lbfgs | 10 | 0 | 1 | 0.10 | 0.34 | 147.416 | 141.889 | no | 12.4 | 176.6 |
+""", "odesd step limit, 12-03"),
+    ("build/bin/bench_fit --starts 10 --problems Brannmark_JBC2010 --optimizers ceres_lm_lbfgs --max-seconds 60 --threads 2",
+     """\
+| Brannmark_JBC2010 | ceres_lm_lbfgs | 10 | 0 | 1 | 0.10 | 0.31 | 147.416 | 141.889 | no | 11.3 | 192.9 |
+""", "odesd without a step limit, 12-03"),
 ]
 
 # Runs from this index of FIT_ALL_RUNS on came after the steady-state changes.
@@ -1249,6 +1273,19 @@ Lucarelli. Lang is not fitted.
   nlpost (docs/fit.md). The same command with Raia added: Brannmark's best 144.12 ->
   142.23 (CPU 283 -> 303 s), Raia's 350.27 as before (CPU 311 -> 350 s). Neither
   reference is reached: the starts end at other local optima.
+- **odesd's step limit in PEtab's auto (the rows "12-03", docs/petab.md).** At points a
+  Weber fit visits, odesd took 20 to 50 times cvodes_fsa's steps (92 841 to 166 220
+  against 2 319 to 7 073): evaluations of 1.8-3.1 s. auto's odesd now gives way to
+  cvodes_fsa after 10 000 steps an experiment (plus 10 a measurement time); those
+  evaluations take 0.16-0.47 s, and the Weber start that made 110 evaluations in its 60 s
+  makes 881 (nllh 436.2 -> 379.5). The totals of these short runs do not move beyond the
+  noise: the starts that used their 60 s still do, and on Raia the limit never binds (its
+  starts end with the same iterations and evaluations with and without it). The best
+  values differ from the rows "cycles, 12-02" on Raia (374.66 against 350.27) and
+  Brannmark (147.42 against 142.23), with and without the limit alike: the build between
+  them changed where the solves stop at switches of t (docs/events.md), and the starts'
+  paths with it. The nllh and gradient at the nominal points are unchanged (Brannmark's
+  gradient within 1.3e-5 of cvodes_fsa's at rtol 1e-11, its largest entry 0.22).
 
 Per problem, below: the reference reached or not, and the optimizer with the most
 converged starts per CPU minute. Read with the limits of these runs:
