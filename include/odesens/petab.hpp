@@ -134,8 +134,9 @@ struct PetabOptions {
 
 // Throws Error(invalid_argument or not_finite) for an rtol outside (0, 1),
 // below the machine epsilon or not finite, an atol entry that is negative
-// or not finite, and a max_steps below 1: said once, before any simulation, rather than
-// by each condition (or each start of a fit) that fails with it.
+// or not finite, and a max_steps below 1: said once, before any
+// simulation, rather than by each condition (or each start of a fit) that
+// fails with it.
 void check_petab_tolerances(const PetabOptions& options);
 
 struct PetabResult {
