@@ -67,8 +67,10 @@ class ExperimentSolver;
 // Where odesd does not suit (PetabOptions::method), the "auto" method
 // computes the gradient by the adjoint when at least this many estimated
 // parameters act on the dynamics and they outnumber the measurement times
-// of an experiment (on average).
+// of an experiment (on average), or S (states x those parameters) has more
+// than kPetabAdjointSensitivityEntries entries.
 inline constexpr std::size_t kPetabAdjointMinParameters = 8;
+inline constexpr double kPetabAdjointSensitivityEntries = 10000;
 
 // Throws Error(unknown_method) for an unknown method id and
 // Error(invalid_argument) for one that gives no likelihood (the set-valued
@@ -91,7 +93,8 @@ struct PetabOptions {
   // and cvodes_asa for a gradient without FIM when at least
   // kPetabAdjointMinParameters estimated parameters act on the dynamics and
   // outnumber the measurement times per experiment (the backward problem
-  // restarts at each; forward costs grow with the parameters). odesd's
+  // restarts at each; forward costs grow with the parameters) or S has more
+  // than kPetabAdjointSensitivityEntries entries. odesd's
   // residual Jacobians and gradients were 1-8 times faster than
   // cvodes_fsa's and cvodes_asa's on the shared benchmark problems
   // (benchmarks/RESULTS.md); an experiment whose odesd solve fails runs

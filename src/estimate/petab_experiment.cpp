@@ -265,9 +265,16 @@ EvaluationMethods evaluation_methods(const Definition& def, const PetabOptions& 
   // the measurement times of an experiment (its backward problem restarts
   // at each, and cvodes_fsa's cost grows with the parameters), n > times /
   // experiments in integers (bench_petab, RESULTS.md).
+  // Or where S, too large for odesd, makes every forward step costly:
+  // Lang_PLOSComputBiol2024 (124 states x 294 parameters, 600 measurement
+  // times) took 598 s for the gradient by cvodes_fsa, 21 s by cvodes_asa,
+  // the two within 4.5e-8 of each other.
   std::size_t times = 0;
   for (const Experiment& e : def.experiments) times += e.times.size();
-  const bool adjoint = n >= kPetabAdjointMinParameters && n * def.experiments.size() > times;
+  const double entries = static_cast<double>(def.dynamics->nx()) * static_cast<double>(n);
+  const bool adjoint =
+      n >= kPetabAdjointMinParameters &&
+      (n * def.experiments.size() > times || entries > kPetabAdjointSensitivityEntries);
   return {adjoint ? "cvodes_asa" : forward, forward};
 }
 

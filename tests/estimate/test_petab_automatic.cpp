@@ -8,6 +8,8 @@
 #include "estimate/petab_test_support.hpp"
 #include "odesens/petab.hpp"
 #include "odesens/status.hpp"
+#include "sources/petab_temp_problem.hpp"
+#include "sources/petab_temp_problem.hpp"
 #include "support/max_abs.hpp"
 
 namespace odesens {
@@ -131,6 +133,69 @@ TEST(PetabAutomatic, OdesdWhoseStepsMultiplyGivesWayToCvodesFsa) {
   const PetabResult nominal = problem->evaluate(problem->nominal_scaled(), o);
   EXPECT_EQ(nominal.method, "odesd");
   EXPECT_TRUE(nominal.warnings.empty()) << nominal.warnings.front();
+}
+
+std::string times_term(const std::string& k, const std::string& x) {
+  return "<apply><times/><ci>" + k + "</ci><ci>" + x + "</ci></apply>";
+}
+
+// X0' = -k1 X0, Xi' = ki X(i-1) - k(i+1) Xi, X100' = k100 X99, as SBML.
+std::string chain_model(int links) {
+  std::string species, rules;
+  for (int i = 0; i <= links; ++i) {
+    const std::string x = "X" + std::to_string(i);
+    species += "<species id=\"" + x + "\" compartment=\"c\" initialConcentration=\"" +
+               (i == 0 ? "1" : "0") + "\" boundaryCondition=\"false\" constant=\"false\"/>";
+    const std::string in =
+        i == 0 ? "" : times_term("k" + std::to_string(i), "X" + std::to_string(i - 1));
+    const std::string out = i == links ? "" : times_term("k" + std::to_string(i + 1), x);
+    const std::string rate = out.empty() ? in : "<apply><minus/>" + in + out + "</apply>";
+    rules += "<rateRule variable=\"" + x +
+             "\"><math xmlns=\"http://www.w3.org/1998/Math/MathML\">" + rate + "</math></rateRule>";
+  }
+  std::string params;
+  for (int i = 1; i <= links; ++i)
+    params += "<parameter id=\"k" + std::to_string(i) + "\" value=\"1\" constant=\"true\"/>";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?><sbml xmlns=\"http://www.sbml.org/sbml/"
+         "level2/version4\" level=\"2\" version=\"4\"><model id=\"chain\"><listOfCompartments>"
+         "<compartment id=\"c\" size=\"1\" constant=\"true\"/></listOfCompartments>"
+         "<listOfSpecies>" + species + "</listOfSpecies><listOfParameters>" + params +
+         "</listOfParameters><listOfRules>" + rules + "</listOfRules></model></sbml>\n";
+}
+
+// A chain of 101 states and 100 rate constants, measured at 200 times:
+// the parameters do not outnumber the times, but S has 10 100 entries,
+// more than odesd takes, and the gradient is the adjoint's (on
+// Lang_PLOSComputBiol2024, 124 x 294 with 600 times, 598 s by cvodes_fsa
+// and 21 s by cvodes_asa), within the tolerances of cvodes_fsa's.
+TEST(PetabAutomatic, ALargeSTakesTheAdjointForAGradient) {
+  constexpr int kLinks = 100;
+  testing::TempProblem files;
+  files.write("model.xml", chain_model(kLinks));
+  std::string table =
+      "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n";
+  for (int i = 1; i <= kLinks; ++i) table += "k" + std::to_string(i) + "\tlog10\t1e-3\t1e3\t1\t1\n";
+  files.write("parameters.tsv", table);
+  files.write("conditions.tsv", "conditionId\nc0\n");
+  files.write("observables.tsv",
+              "observableId\tobservableFormula\tnoiseFormula\nobs\tX2 + X50\t0.1\n");
+  std::string measurements = "observableId\tsimulationConditionId\ttime\tmeasurement\n";
+  for (int t = 1; t <= 200; ++t) measurements += "obs\tc0\t" + std::to_string(t) + "\t0.05\n";
+  files.write("measurements.tsv", measurements);
+  auto problem = PetabProblem::load(files.path("problem.yaml"));
+  PetabOptions o;
+  o.gradient = true;
+  const PetabResult automatic = problem->evaluate(problem->nominal_scaled(), o);
+  EXPECT_EQ(automatic.method, "cvodes_asa");
+  o.method = "cvodes_fsa";
+  const PetabResult fsa = problem->evaluate(problem->nominal_scaled(), o);
+  EXPECT_NEAR(automatic.nllh, fsa.nllh, 1e-7 * std::abs(fsa.nllh));
+  EXPECT_LT(testing::max_abs_diff(automatic.gradient, fsa.gradient),
+            1e-4 * testing::max_abs(fsa.gradient));
+  // The FIM needs S: cvodes_fsa, as before.
+  o.method = "auto";
+  o.fim = true;
+  EXPECT_EQ(problem->evaluate(problem->nominal_scaled(), o).method, "cvodes_fsa");
 }
 
 // Options given with "auto" are cvodes_fsa's (the command line checks them
