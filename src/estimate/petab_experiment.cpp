@@ -235,6 +235,10 @@ std::size_t dynamic_estimated(const Definition& def) {
 // 8x, Brannmark_JBC2010 1.0x) with errors of the same size against a tight
 // reference (benchmarks/RESULTS.md, "PEtab problems"). Options given with
 // "auto" are cvodes_fsa's (the command line checks them so): they keep it.
+// S too large for odesd is too large for forward sensitivities of a
+// gradient: one threshold.
+static_assert(kPetabAdjointSensitivityEntries == methods::kOdesdSensitivityLimit);
+
 std::string automatic_forward(const Definition& def, const PetabOptions& options,
                               std::size_t dynamic) {
   const bool odesd = options.options.values().empty() &&
@@ -335,21 +339,15 @@ Result solve_cvodes_forward(PreparedSolves& solves, const Problem& problem,
   }
 }
 
-// auto's odesd ends after kAutoOdesdSteps step attempts (plus 10 an output
-// time, each of which ends a step), and cvodes_fsa solves the experiment
-// instead (solve_forward). odesd's rule leaves stiff components undamped
-// (|R(-inf)| = 1), and where they are large its steps multiply while BDF's
-// do not: at points a fit of Weber_BMC2015 visited, odesd took 92 841,
-// 107 533 and 166 220 steps (1.8-3.1 s) where cvodes_fsa took 4 154, 2 319
-// and 7 073 (0.15-0.21 s), and a 60 s start made 110 evaluations. At the
-// nominal parameters of the shared benchmark problems odesd takes at most
-// about 1 200 steps an experiment on average (Brannmark_JBC2010, Laske).
-constexpr std::int64_t kAutoOdesdSteps = 10000;
+// auto's odesd ends after the step attempts the library's auto allows it
+// (methods::odesd_step_allowance), and cvodes_fsa solves the experiment
+// instead (solve_forward). At the nominal parameters of the shared benchmark
+// problems odesd takes at most about 1 200 steps an experiment on average
+// (Brannmark_JBC2010, Laske).
 
 void limit_automatic_odesd(Problem& run) {
   if (run.options.has("max_total_steps")) return;
-  const auto outputs = static_cast<std::int64_t>(run.output_times.size());
-  run.options.set("max_total_steps", kAutoOdesdSteps + 10 * outputs);
+  run.options.set("max_total_steps", methods::odesd_step_allowance(run.output_times.size()));
 }
 
 // A solve of auto's choice that fails where the CVODES baseline may not (a

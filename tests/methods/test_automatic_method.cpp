@@ -324,6 +324,49 @@ TEST(Automatic, FallsBackWhenTheChosenMethodFailsAndSaysSo) {
   }
 }
 
+// A forced decay whose forcing frequency w sets odesd's steps: about 630
+// over [0, 40] at w = 1, 27 000 at w = 50.
+const char* kForcedOfAuto = "param w = 1\nstate x = 0\ndx/dt = -x + sin(w*t)\ntime t_end = 40\n";
+
+// odesd (implicit, as probe_steps=0 asks) is bounded after a session's
+// first run by max(odesd_step_allowance, 20 x its steps); a run beyond goes
+// to cvodes_fsa alone, and two in a row make the session leave odesd.
+TEST(Automatic, OdesdBeyondTwentyTimesItsFirstRunsStepsFallsBackForThatRun) {
+  Problem p = auto_problem(kForcedOfAuto, 40);
+  p.options.set("probe_steps", 0);
+  auto session = prepare(p, kAutomaticMethod);
+  const Result first = session->run(std::vector<double>{1.0});
+  ASSERT_EQ(first.method, "odesd") << first.method_choice;
+  ASSERT_LT(20 * first.stats.steps, 27000);
+
+  const Result fast = session->run(std::vector<double>{50.0});
+  EXPECT_EQ(fast.method, "cvodes_fsa");
+  EXPECT_NE(fast.method_choice.find("max_total_steps"), std::string::npos) << fast.method_choice;
+  EXPECT_EQ(session->method().id, "odesd");  // one failure: the session keeps odesd
+  Problem direct = p;
+  direct.params = {50.0};
+  direct.rtol = 1e-8;
+  direct.atol = {1e-10};
+  direct.options = Options{};
+  direct.options.set("state_check", 1);
+  expect_same_bits(fast.s, solve(direct, "cvodes_fsa").s);
+
+  EXPECT_EQ(session->run(std::vector<double>{1.0}).method, "odesd");  // back within its bound
+  EXPECT_EQ(session->run(std::vector<double>{50.0}).method, "cvodes_fsa");
+  const Result again = session->run(std::vector<double>{50.0});
+  EXPECT_EQ(again.method, "cvodes_fsa");
+  EXPECT_EQ(session->method().id, "cvodes_fsa") << again.method_choice;
+  EXPECT_NE(again.method_choice.find("the session runs cvodes_fsa"), std::string::npos)
+      << again.method_choice;
+  EXPECT_EQ(session->run(std::vector<double>{1.0}).method, "cvodes_fsa");
+
+  // A first run is not bounded: odesd solves w = 50 in a fresh session.
+  auto fresh = prepare(p, kAutomaticMethod);
+  const Result unbounded = fresh->run(std::vector<double>{50.0});
+  EXPECT_EQ(unbounded.method, "odesd") << unbounded.method_choice;
+  EXPECT_GT(unbounded.stats.steps, 20000);
+}
+
 TEST(Automatic, ATroubleEveryMethodHasEndsWithAllTheyTried) {
   const std::string chain = chain_of_auto();
   Problem p = auto_problem(chain.c_str(), 10);

@@ -29,11 +29,7 @@ constexpr double kExplicitStepLimit = 20000;
 // (bench_method_matrix --choice): odesd is faster on Boehm (8) and Elowitz
 // (18), cvodes_asa on Bachmann (37).
 constexpr std::size_t kForwardGradientParameters = 24;
-// nx * np above which odesd's per-parameter work outweighs its fewer steps:
-// cvodes_fsa solves Lang_PLOSComputBiol2024 (124 x 317) in 10 s, odesd not
-// in 60 s; odesd is faster up to SalazarCavazos (75 x 43) and Lucarelli (33 x 106).
-constexpr double kOdesdSensitivityLimit = 10000;
-// Above that, up to kOdesdLargeSensitivity entries of S, odesd still takes
+// Above kOdesdSensitivityLimit (method_choice.hpp), up to kOdesdLargeSensitivity entries of S, odesd still takes
 // the fewest steps unless the problem is extremely stiff: its rule leaves
 // stiff components undamped (|R(-inf)| = 1), and S'' = J_a S + A_p holds
 // terms of order |J|^2 |S| whose rounding its error test chases. The
@@ -352,6 +348,10 @@ std::string fallback_method(const Problem& p, const MethodChoice& failed) {
   if (m == "erk_adjoint") return choose_implicit_gradient(p, "").method;
   if (m == "cvodes_fsa") return "";
   return "cvodes_fsa";
+}
+
+std::int64_t odesd_step_allowance(std::size_t outputs) {
+  return 10000 + 10 * static_cast<std::int64_t>(outputs);
 }
 
 const MethodInfo& automatic_method_info() {

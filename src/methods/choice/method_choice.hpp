@@ -2,6 +2,8 @@
 // option checks, and its session (the chosen method's, with a fallback).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "odesens/method_choice.hpp"
@@ -10,6 +12,13 @@
 #include "odesens/status.hpp"
 
 namespace odesens::methods {
+
+// nx * np above which odesd's per-parameter work outweighs its fewer steps
+// (auto's rule for S): cvodes_fsa solves Lang_PLOSComputBiol2024 (124 x
+// 317) in 10 s, odesd not in 60 s; odesd is faster up to SalazarCavazos
+// (75 x 43) and Lucarelli (33 x 106). Above it every forward step is costly
+// for any method, and PEtab's auto takes the adjoint for a gradient.
+constexpr double kOdesdSensitivityLimit = 10000;
 
 // "auto" as method_info() gives it: its options, and as capabilities the
 // union of what it can choose (it needs nothing itself).
@@ -32,6 +41,18 @@ std::string fallback_method(const Problem& problem, const MethodChoice& failed);
 // stiffness, a failed solve, non-finite values (not bad input nor an
 // interruption, which every method would meet).
 bool falls_back_on(Status status);
+
+// The step attempts auto allows odesd over a whole solve at least (its
+// option max_total_steps), 10 000 plus 10 an output time (each ends a
+// step): in PEtab's evaluations, and in a session's runs after its first
+// (which may raise it); beyond them the fallback solves the run. odesd's rule leaves stiff
+// components undamped (|R(-inf)| = 1), and where they are large its steps
+// multiply while BDF's do not: at points a fit of Weber_BMC2015 visited,
+// odesd took 92 841, 107 533 and 166 220 steps (1.8-3.1 s) where cvodes_fsa
+// took 4 154, 2 319 and 7 073 (0.15-0.21 s). On the shared models at their
+// nominal parameters odesd takes at most 5 020 steps (Laske, 101 outputs;
+// RESULTS.md, the method matrix) where auto runs it.
+std::int64_t odesd_step_allowance(std::size_t outputs);
 
 std::unique_ptr<MethodSession> prepare_automatic(const Problem& problem);
 

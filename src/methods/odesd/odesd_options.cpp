@@ -77,8 +77,8 @@ std::vector<OptionSpec> option_specs() {
                "step attempts over the whole solve (max_steps bounds those between two output "
                "times) before it ends with too_much_work; 0: no bound. Where the rule's "
                "undamped stiff components (|R(-inf)| = 1) multiply the steps, a BDF solve "
-               "takes far fewer: PEtab evaluations with method auto set it and run "
-               "cvodes_fsa beyond it (docs/petab.md)",
+               "takes far fewer: method auto sets it in PEtab evaluations and in a session's "
+               "runs after the first, and runs its fallback beyond it (docs/methods/auto.md)",
                {}},
               0, 1e12),
       methods::state_check_option(
