@@ -47,22 +47,6 @@ Result run_session(SolverState& s) {
   return s.session->run(inputs);
 }
 
-// rtol in (0, 1), as validate_problem requires.
-void require_rtol(double v) {
-  if (!std::isfinite(v)) throw Error(Status::not_finite, "rtol is NaN or Inf");
-  if (!(v > 0.0 && v < 1.0))
-    throw Error(Status::invalid_argument, "rtol must be in (0, 1) (got " + number_text(v) + ")");
-  require_reachable_rtol(v);  // as the solve checks it, when it is set
-}
-
-// An atol: finite and non-negative.
-void require_atol(double v, const std::string& name) {
-  if (!std::isfinite(v)) throw Error(Status::not_finite, name + " is NaN or Inf");
-  if (v < 0.0)
-    throw Error(Status::invalid_argument,
-                name + " must not be negative (got " + number_text(v) + ")");
-}
-
 // Checks one option against the method's specification (the same check the
 // solve makes), then keeps it.
 void store_option(SolverState& s, const char* key, const OptionValue& value) {
@@ -208,8 +192,7 @@ int odesens_solver_set_output_times(odesens_solver* solver, const double* times,
 
 int odesens_solver_set_tolerances(odesens_solver* solver, double rtol, double atol) {
   return change_problem(solver, __func__, [&](Problem& pr) {
-    require_rtol(rtol);
-    require_atol(atol, "atol");
+    validate_solver_settings(rtol, {atol}, pr.max_steps);  // the rules the solve applies
     pr.rtol = rtol;
     pr.atol = {atol};
   });
@@ -222,17 +205,15 @@ int odesens_solver_set_atol_vector(odesens_solver* solver, const double* atol, i
       throw Error(Status::invalid_argument, "atol has " + std::to_string(len) +
                                                 " entries, expected 1 or nx = " +
                                                 std::to_string(nx_of(pr)));
-    for (int64_t i = 0; i < len; ++i)
-      require_atol(atol[i], "atol[" + std::to_string(i) + "]");
-    pr.atol.assign(atol, atol + len);
+    std::vector<double> given(atol, atol + len);
+    validate_solver_settings(std::nullopt, given, pr.max_steps);
+    pr.atol = std::move(given);
   });
 }
 
 int odesens_solver_set_max_steps(odesens_solver* solver, int64_t max_steps) {
   return change_problem(solver, __func__, [&](Problem& pr) {
-    if (max_steps <= 0)
-      throw Error(Status::invalid_argument,
-                  "max_steps must be positive (got " + std::to_string(max_steps) + ")");
+    validate_solver_settings(std::nullopt, {}, max_steps);
     pr.max_steps = max_steps;
   });
 }

@@ -120,6 +120,14 @@ void validate_problem(const Problem& problem);
 // C setter when it is set).
 void require_reachable_rtol(double rtol);
 
+// Error naming the first bad solver setting: rtol (when set) NaN or Inf
+// (not_finite), outside (0, 1) or below the machine epsilon; an atol entry
+// NaN or Inf, or negative; max_steps below 1. atol's size is not checked
+// (validate_problem checks it against nx). validate_problem and the PEtab
+// evaluations (check_petab_tolerances) apply these rules.
+void validate_solver_settings(const std::optional<double>& rtol, const std::vector<double>& atol,
+                              std::int64_t max_steps);
+
 // Whether two problems differ at most in what a prepared session's run
 // changes (params, initial_state, initial_sensitivity, output_times): the
 // same model, t0,

@@ -91,24 +91,11 @@ void check_petab_method(const std::string& method) {
 }
 
 void check_petab_tolerances(const PetabOptions& options) {
-  if (options.rtol) {
-    const double rtol = *options.rtol;
-    if (!std::isfinite(rtol))
-      throw Error(Status::not_finite, "PEtab evaluation: rtol is NaN or Inf");
-    if (!(rtol > 0.0 && rtol < 1.0))
-      throw Error(Status::invalid_argument,
-                  "PEtab evaluation: rtol must be in (0, 1), got " + io::format_double(rtol));
-    require_reachable_rtol(rtol);
+  try {
+    validate_solver_settings(options.rtol, options.atol, options.max_steps);
+  } catch (const Error& e) {
+    throw Error(e.status(), std::string("PEtab evaluation: ") + e.what());
   }
-  for (double a : options.atol) {
-    if (!std::isfinite(a)) throw Error(Status::not_finite, "PEtab evaluation: atol is NaN or Inf");
-    if (a < 0.0)
-      throw Error(Status::invalid_argument,
-                  "PEtab evaluation: atol must not be negative, got " + io::format_double(a));
-  }
-  if (options.max_steps <= 0)
-    throw Error(Status::invalid_argument, "PEtab evaluation: max_steps must be positive, got " +
-                                              std::to_string(options.max_steps));
 }
 
 PetabResult PetabProblem::evaluate(const std::vector<double>& x,

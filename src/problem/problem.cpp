@@ -51,6 +51,30 @@ void require_reachable_rtol(double rtol) {
                     ": no method can meet it in double precision");
 }
 
+void validate_solver_settings(const std::optional<double>& rtol, const std::vector<double>& atol,
+                              std::int64_t max_steps) {
+  if (rtol) {
+    if (!std::isfinite(*rtol)) throw Error(Status::not_finite, "rtol is NaN or Inf");
+    // rtol = 0 (a pure absolute test, which CVODES allows) is refused too:
+    // the adjoint's derived tolerances scale with rtol and would all be 0;
+    // rtol >= 1 asks for no correct digit, and the sensitivities come out
+    // with any sign.
+    if (!(*rtol > 0.0 && *rtol < 1.0))
+      throw Error(Status::invalid_argument, "rtol must be in (0, 1), got " + number_text(*rtol));
+    require_reachable_rtol(*rtol);
+  }
+  for (std::size_t i = 0; i < atol.size(); ++i) {
+    const std::string name = atol.size() == 1 ? "atol" : "atol[" + std::to_string(i) + "]";
+    if (!std::isfinite(atol[i])) throw Error(Status::not_finite, name + " is NaN or Inf");
+    if (atol[i] < 0.0)
+      throw Error(Status::invalid_argument,
+                  name + " must not be negative, got " + number_text(atol[i]));
+  }
+  if (max_steps <= 0)
+    throw Error(Status::invalid_argument,
+                "max_steps must be positive, got " + std::to_string(max_steps));
+}
+
 namespace {
 
 // The sizes of the result and the parameters and initial values given.
@@ -129,23 +153,11 @@ void validate_times(const Problem& pr) {
 // Rtol, atol and max_steps.
 void validate_tolerances(const Problem& pr, std::size_t nx) {
   if (!pr.rtol) throw Error(Status::invalid_argument, "rtol is not set");
-  if (!std::isfinite(*pr.rtol)) throw Error(Status::not_finite, "rtol is NaN or Inf");
-  // rtol = 0 (a pure absolute test, which CVODES allows) is refused too: the
-  // adjoint's derived tolerances scale with rtol and would all be 0; rtol >= 1
-  // asks for no correct digit, and the sensitivities come out with any sign.
-  if (!(*pr.rtol > 0.0 && *pr.rtol < 1.0))
-    throw Error(Status::invalid_argument,
-                "rtol must be in (0, 1), got " + number_text(*pr.rtol));
-  require_reachable_rtol(*pr.rtol);
+  validate_solver_settings(pr.rtol, pr.atol, pr.max_steps);
   if (pr.atol.size() != 1 && pr.atol.size() != nx)
     throw Error(Status::invalid_argument, "atol has " + std::to_string(pr.atol.size()) +
                                               " entries, expected 1 or nx = " +
                                               std::to_string(nx));
-  require_finite(pr.atol, "atol");
-  for (double a : pr.atol)
-    if (a < 0.0)
-      throw Error(Status::invalid_argument, "atol must not be negative, got " + number_text(a));
-  if (pr.max_steps <= 0) throw Error(Status::invalid_argument, "max_steps must be positive");
 }
 
 // The objectives: their count, the adjoint weights, the integrand and the objective's sizes.

@@ -109,18 +109,18 @@ static void test_counts_are_checked_before_arrays_are_read(void) {
 static void test_tolerances_and_options_out_of_range(void) {
   odesens_solver* s = decay_solver("cvodes_fsa");
   CHECK_STATUS(odesens_solver_set_tolerances(s, 1.0, 1e-8), ODESENS_ERR_INVALID_ARGUMENT);
-  CHECK_MESSAGE(odesens_errmsg(s), "rtol must be in (0, 1) (got 1)");
+  CHECK_MESSAGE(odesens_errmsg(s), "rtol must be in (0, 1), got 1");
   CHECK_STATUS(odesens_solver_set_tolerances(s, 1e300, 1e-8), ODESENS_ERR_INVALID_ARGUMENT);
-  CHECK_MESSAGE(odesens_errmsg(s), "rtol must be in (0, 1) (got 1e+300)");
+  CHECK_MESSAGE(odesens_errmsg(s), "rtol must be in (0, 1), got 1e+300");
   CHECK_STATUS(odesens_solver_set_tolerances(s, 0.0, 1e-8), ODESENS_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(odesens_solver_set_tolerances(s, 1e-300, 1e-8), ODESENS_ERR_INVALID_ARGUMENT);
   CHECK_MESSAGE(odesens_errmsg(s), "below the machine epsilon");
   CHECK_STATUS(odesens_solver_set_tolerances(s, NAN, 1e-8), ODESENS_ERR_NOT_FINITE);
   CHECK_STATUS(odesens_solver_set_tolerances(s, 1e-6, -1e-3), ODESENS_ERR_INVALID_ARGUMENT);
-  CHECK_MESSAGE(odesens_errmsg(s), "atol must not be negative (got -0.001)");
+  CHECK_MESSAGE(odesens_errmsg(s), "atol must not be negative, got -0.001");
   const double atol[2] = {1e-8, -2.5};
   CHECK_STATUS(odesens_solver_set_atol_vector(s, atol, 2), ODESENS_ERR_INVALID_ARGUMENT);
-  CHECK_MESSAGE(odesens_errmsg(s), "atol[1] must not be negative (got -2.5)");
+  CHECK_MESSAGE(odesens_errmsg(s), "atol[1] must not be negative, got -2.5");
   CHECK_OK(odesens_solver_set_tolerances(s, 0.5, 0.0));
 
   /* Numbers in messages read back exactly (they were "0.000000"). */
