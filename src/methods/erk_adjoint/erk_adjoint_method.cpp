@@ -151,115 +151,103 @@ void check_adjoint_finite(const std::vector<double>& lambda, const std::vector<d
               "cvodes_fsa, or bound the steps with h_max below about 3 over its fastest rate)");
 }
 
-}  // namespace
-
-Result solve(const Problem& problem, const MethodOptions& options) {
-  const Model& model = *problem.model;
-  const std::size_t nx = model.nx(), np = model.np(), nt = problem.output_times.size();
-  const auto& times = problem.output_times;
-  const integrate::erk::Tableau* tableau =
-      integrate::erk::find_tableau(options.get_string("tableau"));
-  if (!tableau) throw Error(Status::option_type, "unknown tableau '" + options.get_string("tableau") + "'");
-  integrate::erk::ErkSettings settings = engine_settings(problem, options, *tableau);
-  const bool rows = options.get_int("final_sensitivity") != 0;
-  const std::size_t n_objectives = problem.n_objectives;
-  const Integrand* integrand = problem.integrand.get();
-
-  const std::int64_t lanes_option = options.get_int("lanes");
-  if (lanes_option != 0 && lanes_option != 1 && lanes_option != 4 && lanes_option != 8)
+// The SIMD lanes asked for: 0 (the widest), 1, 4 or 8.
+int lanes_option(const MethodOptions& options) {
+  const std::int64_t lanes = options.get_int("lanes");
+  if (lanes != 0 && lanes != 1 && lanes != 4 && lanes != 8)
     throw Error(Status::option_type,
-                "option 'lanes' must be 0 (the widest), 1, 4 or 8, got " + std::to_string(lanes_option));
-  const std::vector<double> p = effective_params(problem);
-  auto ws = model.make_workspace(static_cast<int>(lanes_option));
-  const std::size_t lanes = static_cast<std::size_t>(ws->lane_width());
-  std::vector<double> x0, dx0_dp;
-  initial_values(problem, p, ws.get(), x0, dx0_dp);
-  integrate::erk::StabilityLimit stability(model, p.data(), ws.get(),
-                           integrate::erk::cached_stability_boundary(*tableau));
-  if (options.get_int("stability_limit") != 0 && !settings.h_fixed) settings.step_limit = &stability;
-  const bool x0_depends_on_p = !dx0_dp.empty();
+                "option 'lanes' must be 0 (the widest), 1, 4 or 8, got " + std::to_string(lanes));
+  return static_cast<int>(lanes);
+}
 
-  methods::ResultBuilder out(problem, nx, np,
-                             rows ? methods::SensitivityLayout::final_time_only
-                                  : methods::SensitivityLayout::none);
-  // Adjoint vectors: the objectives, then the rows of S(T).
-  const std::size_t m = n_objectives + (rows ? nx : 0);
-  const std::string mode_name = options.get_string("checkpointing");
-  const Checkpointing mode = mode_name == "stages"    ? Checkpointing::stages
-                             : mode_name == "revolve" ? Checkpointing::revolve
-                                                      : Checkpointing::states;
-  const int live_stages = live_stage_count(*tableau);
-  // Events and switches of f: the forward pass records the instants, the
-  // reverse sweep carries the adjoints back across them (docs/events.md).
-  integrate::EventRunner events(model, p.data(), 0, ws.get());
-  if (events.active()) events.record_instants(true);
-  std::vector<double> q(n_objectives, 0.0);
-  const ForwardTrajectory trajectory = [&] {
-    try {
-      return run_forward(model, p.data(), ws.get(), problem.t0, x0.data(), times, *tableau, settings,
-                         out.x(0), mode, live_stages, {integrand, q.data()}, &events);
-    } catch (const Error& e) {
-      if (e.status() != Status::stiff) throw;
-      throw Error(e.status(), std::string("erk_adjoint: ") + e.what() +
-                                  ". Use an implicit method: cvodes_asa for gradients, cvodes_fsa "
-                                  "or odesd for S (or option stiffness_check=0 to continue anyway)");
-    }
-  }();
+Checkpointing checkpointing_option(const MethodOptions& options) {
+  const std::string name = options.get_string("checkpointing");
+  return name == "stages"    ? Checkpointing::stages
+         : name == "revolve" ? Checkpointing::revolve
+                             : Checkpointing::states;
+}
 
-  // The reverse sweeps, one per block of vectors, each on its own thread
-  // with its own workspace over the shared trajectory.
-  // The weights dphi_k/dx from the forward states at the output times.
-  const ObjectiveTerms terms = objective_terms(problem, out.x(0), p.data(), ws.get());
-  const std::vector<double>& weights = terms.weights;
-  std::vector<double> lambda(nx * m, 0.0), mu(np * m, 0.0);
-  for (std::size_t i = 0; rows && i < nx; ++i) lambda[i + (n_objectives + i) * nx] = 1.0;
-  const auto checkpoints = static_cast<std::size_t>(options.get_int("checkpoints"));
-  const std::vector<VectorBlock> blocks = split_vectors(m, lanes, options.get_int("threads"));
-  const ReverseJob job{&model, p.data(), tableau, &trajectory, integrand,
-                       static_cast<int>(lanes), checkpoints};
-  // At output k, w_k of the block's objectives (vectors first + c < n_objectives).
-  const ReverseCounts total = reverse_in_blocks(
-      job, blocks, lambda.data(), mu.data(),
-      [&](std::size_t k, std::size_t first, std::size_t count, double* l) {
-        for (std::size_t c = 0; first + c < n_objectives && c < count; ++c) {
-          const double* w = weights.data() + (first + c) * nx * nt + k * nx;
-          for (std::size_t i = 0; i < nx; ++i) l[i + c * nx] += w[i];
-        }
-      });
+// What a solve sets up once and its steps share.
+struct Solve {
+  const Problem& problem;
+  const Model& model;
+  const integrate::erk::Tableau& tableau;
+  integrate::erk::ErkSettings& settings;
+  const std::vector<double>& p;
+  Workspace* ws;
+};
 
-  check_adjoint_finite(lambda, mu);
-  if (options.get_int("state_check") != 0 && !settings.h_fixed) {
-    const double ratio =
-        state_error_ratio(problem, p.data(), x0, *tableau, settings, out.x(0));
-    if (std::isfinite(ratio)) {
-      out.stats().extra["state_error_ratio"] = ratio;
-      const std::string warning = state_error_warning(ratio, settings.tolerances.rtol);
-      if (!warning.empty()) out.warn(warning);
-    }
+// The forward pass, its states at the output times into x_out; a stiff
+// problem's early end names the methods that suit it.
+ForwardTrajectory forward_pass(const Solve& s, const std::vector<double>& x0, Checkpointing mode,
+                               double* x_out, double* q, integrate::EventRunner& events) {
+  try {
+    return run_forward(s.model, s.p.data(), s.ws, s.problem.t0, x0.data(),
+                       s.problem.output_times, s.tableau, s.settings, x_out, mode,
+                       live_stage_count(s.tableau), {s.problem.integrand.get(), q}, &events);
+  } catch (const Error& e) {
+    if (e.status() != Status::stiff) throw;
+    throw Error(e.status(), std::string("erk_adjoint: ") + e.what() +
+                                ". Use an implicit method: cvodes_asa for gradients, cvodes_fsa "
+                                "or odesd for S (or option stiffness_check=0 to continue anyway)");
   }
+}
 
-  // dpsi/dp = mu + (dx0/dp)^T lambda_0 for every vector at once (one gemm;
-  // none when x0 does not depend on p, the common case); dpsi/dx0 = lambda_0.
-  if (x0_depends_on_p)
+// The states again at tolerances 10 times tighter: a warning where their
+// global error exceeds 300 times the tolerances.
+void check_states(const Solve& s, const std::vector<double>& x0, methods::ResultBuilder& out) {
+  const double ratio =
+      state_error_ratio(s.problem, s.p.data(), x0, s.tableau, s.settings, out.x(0));
+  if (!std::isfinite(ratio)) return;
+  out.stats().extra["state_error_ratio"] = ratio;
+  const std::string warning = state_error_warning(ratio, s.settings.tolerances.rtol);
+  if (!warning.empty()) out.warn(warning);
+}
+
+// The result from the adjoint vectors after the sweep: dpsi/dp = mu +
+// (dx0/dp)^T lambda_0 for every vector at once (one gemm; none when x0 does
+// not depend on p, the common case), dpsi/dx0 = lambda_0, the objectives'
+// explicit terms, and row i of S(T) from vector n_objectives + i.
+void assemble(const Problem& problem, std::size_t nx, std::size_t np, std::size_t m,
+              const std::vector<double>& dx0_dp, const std::vector<double>& lambda,
+              std::vector<double>& mu, const ObjectiveTerms& terms, const std::vector<double>& q,
+              bool rows, methods::ResultBuilder& out) {
+  const std::size_t n_objectives = problem.n_objectives;
+  if (!dx0_dp.empty())
     linalg::gemm(linalg::Trans::yes, linalg::Trans::no, np, m, nx, 1.0, dx0_dp.data(), nx,
                  lambda.data(), nx, 1.0, mu.data(), np);
   out.gradient().assign(mu.begin(), mu.begin() + static_cast<std::ptrdiff_t>(np * n_objectives));
-  out.gradient_x0().assign(lambda.begin(), lambda.begin() + static_cast<std::ptrdiff_t>(nx * n_objectives));
+  out.gradient_x0().assign(lambda.begin(),
+                           lambda.begin() + static_cast<std::ptrdiff_t>(nx * n_objectives));
   for (std::size_t j = 0; j < np * n_objectives; ++j) out.gradient()[j] += terms.gradient_p[j];
   out.objective_values() = q;
   for (std::size_t v = 0; v < n_objectives; ++v) out.objective_values()[v] += terms.values[v];
-  if (rows) {  // row i of S(T) is vector n_objectives + i
-    double* s_final = out.s(0);
-    const double* rows_mu = mu.data() + n_objectives * np;
-    for (std::size_t j = 0; j < np; ++j)
-      for (std::size_t i = 0; i < nx; ++i) s_final[i + j * nx] = rows_mu[j + i * np];
-  }
+  if (!rows) return;
+  double* s_final = out.s(0);
+  const double* rows_mu = mu.data() + n_objectives * np;
+  for (std::size_t j = 0; j < np; ++j)
+    for (std::size_t i = 0; i < nx; ++i) s_final[i + j * nx] = rows_mu[j + i * np];
+}
 
+// The warnings of the events and of the sweeps, each once.
+void add_warnings(const integrate::EventRunner& events, const ReverseCounts& total,
+                  methods::ResultBuilder& out) {
   for (const auto& w : events.warnings()) out.warn(w);
   for (const auto& w : total.warnings)
     if (std::find(events.warnings().begin(), events.warnings().end(), w) == events.warnings().end())
       out.warn(w);
-  Stats& stats = out.stats();
+}
+
+// Counters and memory. Revolve's checkpoints and work states (per thread)
+// come on top of the step sequence. Workspace: lambda and mu; per stage nu
+// (and theta when the model batches its parameter products, with its
+// n_stages x M (nx + 1) gemm operand); dx0/dp when kept; the replay's stage
+// values per thread.
+void fill_stats(const Solve& s, const ForwardTrajectory& trajectory, const ReverseCounts& total,
+                const integrate::EventRunner& events, std::size_t m, std::size_t lanes,
+                std::size_t threads, Checkpointing mode, std::size_t checkpoints,
+                std::size_t dx0_dp_size, Stats& stats) {
+  const std::size_t nx = s.model.nx(), np = s.model.np();
   if (events.active()) {
     stats.extra["events_executed"] = static_cast<double>(events.events_executed());
     stats.extra["instants"] = static_cast<double>(trajectory.instants.size());
@@ -273,24 +261,83 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   stats.extra["vjp_products"] = static_cast<double>(total.vjp_products);
   stats.extra["adjoint_vectors"] = static_cast<double>(m);
   stats.extra["lanes"] = static_cast<double>(lanes);
-  stats.extra["threads"] = static_cast<double>(blocks.size());
-  // Revolve's checkpoints and work states (per thread) come on top of the
-  // step sequence.
+  stats.extra["threads"] = static_cast<double>(threads);
   const double revolve_bytes =
       mode == Checkpointing::revolve
-          ? 8.0 * static_cast<double>((checkpoints + 3) * nx * blocks.size())
+          ? 8.0 * static_cast<double>((checkpoints + 3) * nx * threads)
           : 0.0;
   stats.extra["trajectory_bytes"] = trajectory.bytes() + revolve_bytes;
-  // lambda and mu; per stage nu (and theta when the model batches its
-  // parameter products, with its n_stages x M (nx + 1) gemm operand);
-  // dx0/dp when kept; the replay's stage values per thread.
-  const std::size_t stages = static_cast<std::size_t>(tableau->stages);
-  const bool batched = model.batches_parameter_products();
+  const std::size_t stages = static_cast<std::size_t>(s.tableau.stages);
+  const bool batched = s.model.batches_parameter_products();
   stats.extra["workspace_bytes"] =
       trajectory.bytes() + revolve_bytes +
       8.0 * static_cast<double>(nx * m * (1 + stages + (batched ? stages : 1)) + np * m +
-                                (batched ? stages * m * (nx + 1) : 0) + dx0_dp.size() +
-                                2 * stages * nx * blocks.size());
+                                (batched ? stages * m * (nx + 1) : 0) + dx0_dp_size +
+                                2 * stages * nx * threads);
+}
+
+}  // namespace
+
+Result solve(const Problem& problem, const MethodOptions& options) {
+  const Model& model = *problem.model;
+  const std::size_t nx = model.nx(), np = model.np(), nt = problem.output_times.size();
+  const integrate::erk::Tableau* tableau =
+      integrate::erk::find_tableau(options.get_string("tableau"));
+  if (!tableau)
+    throw Error(Status::option_type, "unknown tableau '" + options.get_string("tableau") + "'");
+  integrate::erk::ErkSettings settings = engine_settings(problem, options, *tableau);
+  const bool rows = options.get_int("final_sensitivity") != 0;
+  const std::size_t n_objectives = problem.n_objectives;
+  const std::vector<double> p = effective_params(problem);
+  auto ws = model.make_workspace(lanes_option(options));
+  const std::size_t lanes = static_cast<std::size_t>(ws->lane_width());
+  std::vector<double> x0, dx0_dp;
+  initial_values(problem, p, ws.get(), x0, dx0_dp);
+  integrate::erk::StabilityLimit stability(model, p.data(), ws.get(),
+                                           integrate::erk::cached_stability_boundary(*tableau));
+  if (options.get_int("stability_limit") != 0 && !settings.h_fixed) settings.step_limit = &stability;
+  const Solve s{problem, model, *tableau, settings, p, ws.get()};
+
+  methods::ResultBuilder out(problem, nx, np,
+                             rows ? methods::SensitivityLayout::final_time_only
+                                  : methods::SensitivityLayout::none);
+  // Adjoint vectors: the objectives, then the rows of S(T).
+  const std::size_t m = n_objectives + (rows ? nx : 0);
+  const Checkpointing mode = checkpointing_option(options);
+  // Events and switches of f: the forward pass records the instants, the
+  // reverse sweep carries the adjoints back across them (docs/events.md).
+  integrate::EventRunner events(model, p.data(), 0, ws.get());
+  if (events.active()) events.record_instants(true);
+  std::vector<double> q(n_objectives, 0.0);
+  const ForwardTrajectory trajectory = forward_pass(s, x0, mode, out.x(0), q.data(), events);
+
+  // The reverse sweeps, one per block of vectors, each on its own thread
+  // with its own workspace over the shared trajectory, seeded at output k
+  // with w_k = dphi_k/dx of the block's objectives (vectors first + c <
+  // n_objectives), from the forward states at the output times.
+  const ObjectiveTerms terms = objective_terms(problem, out.x(0), p.data(), ws.get());
+  const std::vector<double>& weights = terms.weights;
+  std::vector<double> lambda(nx * m, 0.0), mu(np * m, 0.0);
+  for (std::size_t i = 0; rows && i < nx; ++i) lambda[i + (n_objectives + i) * nx] = 1.0;
+  const auto checkpoints = static_cast<std::size_t>(options.get_int("checkpoints"));
+  const std::vector<VectorBlock> blocks = split_vectors(m, lanes, options.get_int("threads"));
+  const ReverseJob job{&model, p.data(), tableau, &trajectory, problem.integrand.get(),
+                       static_cast<int>(lanes), checkpoints};
+  const ReverseCounts total = reverse_in_blocks(
+      job, blocks, lambda.data(), mu.data(),
+      [&](std::size_t k, std::size_t first, std::size_t count, double* l) {
+        for (std::size_t c = 0; first + c < n_objectives && c < count; ++c) {
+          const double* w = weights.data() + (first + c) * nx * nt + k * nx;
+          for (std::size_t i = 0; i < nx; ++i) l[i + c * nx] += w[i];
+        }
+      });
+
+  check_adjoint_finite(lambda, mu);
+  if (options.get_int("state_check") != 0 && !settings.h_fixed) check_states(s, x0, out);
+  assemble(problem, nx, np, m, dx0_dp, lambda, mu, terms, q, rows, out);
+  add_warnings(events, total, out);
+  fill_stats(s, trajectory, total, events, m, lanes, blocks.size(), mode, checkpoints,
+             dx0_dp.size(), out.stats());
   return out.take();
 }
 
