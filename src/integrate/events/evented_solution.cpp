@@ -198,20 +198,72 @@ double EventedSolution::instant_of_root(std::size_t i, double t_from, double t1)
   return locate(i, t_from, t1);
 }
 
-void EventedSolution::step_events(double t_limit) {
-  if (restart_pending_) {
-    // On the switch just after t_ where the instant took its crossing
-    // (TimeSwitches::restart_time): f there is on its new branch.
-    if (time_switches_.found()) {
-      const double t_restart = time_switches_.restart_time(events_, t_, y_after_.data(), g_new_);
-      if (t_restart > t_) {
-        t_ = t_restart;
-        fired_switch_ = t_restart;
-      }
+// The solver starts again after an instant, on the switch just after t_
+// where the instant took its crossing (TimeSwitches::restart_time): f there
+// is on its new branch.
+void EventedSolution::restart_after_instant() {
+  if (time_switches_.found()) {
+    const double t_restart = time_switches_.restart_time(events_, t_, y_after_.data(), g_new_);
+    if (t_restart > t_) {
+      t_ = t_restart;
+      fired_switch_ = t_restart;
     }
-    inner_.restart(t_, y_after_.data());
-    restart_pending_ = false;
   }
+  inner_.restart(t_, y_after_.data());
+  restart_pending_ = false;
+}
+
+std::size_t EventedSolution::earliest_root(double t_from, double t1, double& tau) {
+  const std::size_t n = events_.roots_of_system().size();
+  std::size_t first = n;
+  tau = t1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double t_i = instant_of_root(i, t_from, t1);
+    if (std::isnan(t_i)) continue;
+    if (t_i < tau || first == n) {
+      tau = t_i;
+      first = i;
+    }
+  }
+  return first;
+}
+
+// Every root that crossed by the instant is located there (the earliest,
+// and any other whose g changed sign or whose comparison changed too); g_new_
+// holds the root values at the instant.
+void EventedSolution::mark_crossed(std::size_t first) {
+  const auto& roots = events_.roots_of_system();
+  std::fill(found_.begin(), found_.end(), 0);
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    const int before = side_[i], now = EventSystem::side_of(g_new_[i]);
+    if (i != first && before * now >= 0 && !comparison_changed(roots[i], before, g_new_[i]))
+      continue;
+    found_[i] = before != 0 && before != EventSystem::kUnordered ? -before
+                                                                 : (g_new_[i] > 0.0 ? 1 : -1);
+  }
+}
+
+// After the solver took the step again to end on the instant tau. Located
+// on the dense output, the crossing may still lie just ahead of the step's
+// state: the next step, which starts right before it, locates it again (a
+// few times at most), so that the state at the instant is on the side it
+// crossed to (after those few times, the step's state stands: f on either
+// side is taken on its branches). True to relocate. Where tau is within
+// rounding of the step's start (the solver takes no step to it), the dense
+// output's state in y_scratch_ (on the new side) stands; else the step's.
+bool EventedSolution::relocate_after_retake(std::size_t first, double tau) {
+  const bool at_start = inner_.t() < tau;  // it stopped within rounding of tau
+  events_.root_values(tau, inner_.x(), g_new_.data());
+  const auto& roots = events_.roots_of_system();
+  if (!at_start && !comparison_changed(roots[first], side_[first], g_new_[first]) &&
+      ++relocations_ <= kMaxRelocations)
+    return true;
+  if (!at_start) std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
+  return false;
+}
+
+void EventedSolution::step_events(double t_limit) {
+  if (restart_pending_) restart_after_instant();
   if (inner_.locates_roots()) {
     step_located(t_limit);
     return;
@@ -236,73 +288,8 @@ void EventedSolution::step_events(double t_limit) {
   inner_.step(target);
   const double t1 = inner_.t();
   events_.root_values(t1, inner_.x(), g_new_.data());
-  const auto& roots = events_.roots_of_system();
   g_end_ = g_new_;  // locate() overwrites g_new_
-  // Instants in the step, earliest first, until one restarts the solver
-  // (the step then ends there) or none is left. Sides as the runner knows
-  // them: a g left at exactly 0 by an instant keeps the side it crossed to.
-  double t_from = t0;
-  side_ = events_.sides();
-  while (true) {
-    std::size_t first = roots.size();
-    double tau = t1;
-    for (std::size_t i = 0; i < roots.size(); ++i) {
-      const double t_i = instant_of_root(i, t_from, t1);
-      if (std::isnan(t_i)) continue;
-      if (t_i < tau || first == roots.size()) {
-        tau = t_i;
-        first = i;
-      }
-    }
-    if (first == roots.size()) break;
-    // Within rounding of the step's end: the instant is there (a step of a
-    // few ulps to the end would be below any solver's smallest step).
-    if (t1 - tau <= 64.0 * std::numeric_limits<double>::epsilon() *
-                        std::max(std::fabs(t1), 1.0))
-      tau = t1;
-    std::fill(found_.begin(), found_.end(), 0);
-    inner_.interpolate(tau, y_scratch_.data());
-    events_.root_values(tau, y_scratch_.data(), g_new_.data());
-    // A solver that can take the step again to end on the instant gives
-    // the state there from a step (its dense output may be less accurate,
-    // across a switch of f much less; an adjoint needs the step).
-    const bool retaken = tau < t1 && inner_.retake(tau);
-    // Every root that crossed by tau is located there (the earliest, and
-    // any other whose g changed sign or whose comparison changed too).
-    for (std::size_t i = 0; i < roots.size(); ++i) {
-      const int before = side_[i], now = EventSystem::side_of(g_new_[i]);
-      if (i != first && before * now >= 0 && !comparison_changed(roots[i], before, g_new_[i]))
-        continue;
-      found_[i] = before != 0 && before != EventSystem::kUnordered ? -before
-                                                                   : (g_new_[i] > 0.0 ? 1 : -1);
-    }
-    if (retaken) {  // the state at tau from a step that ends there
-      // Located on the dense output, the crossing may still lie just ahead
-      // of the step's state: the next step, which starts right before it,
-      // locates it again (a few times at most), so that the state at the
-      // instant is on the side it crossed to (after those few times, the
-      // step's state stands: f on either side is taken on its branches).
-      // Where tau is within rounding of the step's start (the solver takes
-      // no step to it), the dense output's state (on the new side) stands.
-      const bool at_start = inner_.t() < tau;  // it stopped within rounding of tau
-      events_.root_values(tau, inner_.x(), g_new_.data());
-      if (!at_start && !comparison_changed(roots[first], side_[first], g_new_[first]) &&
-          ++relocations_ <= kMaxRelocations) {
-        t_ = tau;
-        return;
-      }
-      if (!at_start) std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
-    }
-    relocations_ = 0;
-    instant(tau, y_scratch_.data(), found_.data());
-    if (restart_pending_ || retaken) {  // the inner solver is at tau
-      t_ = tau;
-      return;
-    }
-    if (!(tau < t1)) break;  // nothing changed there: look on in the step
-    t_from = tau;
-    side_ = events_.sides();
-  }
+  if (instants_in_step(t0, t1)) return;
   t_ = t1;
   if (next <= t1) {  // a delayed execution is due at the step's end
     std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
@@ -310,6 +297,45 @@ void EventedSolution::step_events(double t_limit) {
     return;
   }
   if (to_switch && t1 == target) fire_time_switch(t_switch);
+}
+
+// Instants in the step (t0, t1], earliest first, until one restarts the
+// solver (the step then ends there: true, t_ set) or none is left. Sides as
+// the runner knows them: a g left at exactly 0 by an instant keeps the side
+// it crossed to.
+bool EventedSolution::instants_in_step(double t0, double t1) {
+  double t_from = t0;
+  side_ = events_.sides();
+  while (true) {
+    double tau = t1;
+    const std::size_t first = earliest_root(t_from, t1, tau);
+    if (first == events_.roots_of_system().size()) return false;
+    // Within rounding of the step's end: the instant is there (a step of a
+    // few ulps to the end would be below any solver's smallest step).
+    if (t1 - tau <= 64.0 * std::numeric_limits<double>::epsilon() *
+                        std::max(std::fabs(t1), 1.0))
+      tau = t1;
+    inner_.interpolate(tau, y_scratch_.data());
+    events_.root_values(tau, y_scratch_.data(), g_new_.data());
+    // A solver that can take the step again to end on the instant gives
+    // the state there from a step (its dense output may be less accurate,
+    // across a switch of f much less; an adjoint needs the step).
+    const bool retaken = tau < t1 && inner_.retake(tau);
+    mark_crossed(first);
+    if (retaken && relocate_after_retake(first, tau)) {
+      t_ = tau;
+      return true;
+    }
+    relocations_ = 0;
+    instant(tau, y_scratch_.data(), found_.data());
+    if (restart_pending_ || retaken) {  // the inner solver is at tau
+      t_ = tau;
+      return true;
+    }
+    if (!(tau < t1)) return false;  // nothing changed there: look on in the step
+    t_from = tau;
+    side_ = events_.sides();
+  }
 }
 
 // The instant of a switch of t alone at t_switch, with the state one ulp

@@ -63,6 +63,14 @@ class EventedSolution final : public SteppedSolution {
   void step_events(double t_limit);
   // step() for a solver that locates the roots itself.
   void step_located(double t_limit);
+  // The parts of step_events (evented_solution.cpp says what each does).
+  void restart_after_instant();
+  bool instants_in_step(double t0, double t1);
+  // The root with the earliest instant in (t_from, t1], and that instant in
+  // tau; the number of roots for none.
+  std::size_t earliest_root(double t_from, double t1, double& tau);
+  void mark_crossed(std::size_t first);
+  bool relocate_after_retake(std::size_t first, double tau);
   // The triggers at the output times in (t0, tau), and at tau too when
   // with_tau, with the located roots: the root finder sees only the signs
   // at a step's ends, and a root function of t that changes sign twice
