@@ -330,7 +330,8 @@ void OdesdStepper::accept(double t1, double h, double err) {
   if (settings_.h_max > 0.0) h_ = std::min(h_, settings_.h_max);
 }
 
-OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
+// max_steps since the last output time, max_total_steps over the solve.
+void OdesdStepper::check_budgets(double t_limit) const {
   if (static_cast<long>(stats_.attempts - budget_start_) >= settings_.max_attempts)
     throw Error(Status::too_much_work,
                 "odesd: max_steps (" + std::to_string(settings_.max_attempts) +
@@ -342,34 +343,31 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
                 "odesd: max_total_steps (" + std::to_string(settings_.max_total_attempts) +
                     ") step attempts over the solve, at t = " + number_text(t_) +
                     " before t = " + number_text(t_limit));
-  ++stats_.attempts;
-  double h = h_;
-  // The step ends on t_limit when it would pass it or stop just short.
-  const bool last = t_limit - t_ <= 1.01 * h;
-  if (last) h = t_limit - t_;
-  if (!(h > 16.0 * eps * std::max(std::fabs(t_), std::fabs(h)))) {
-    if (saw_non_finite_)
-      fail(Status::not_finite, "step size collapsed while f or a was NaN or Inf", h);
-    // Steps still accepted within 100x of the collapsed h: Newton and the
-    // error test kept passing while h shrank step by step, as h tracks the
-    // distance to a pole (x' = x^2, or a neighbouring trajectory of an
-    // ill-conditioned model that blows up), not a failing iteration.
-    if (has_previous_ && h_prev_ <= 100.0 * h) {
-      double largest = 0.0;
-      for (std::size_t i = 0; i < n_; ++i) largest = std::max(largest, std::fabs(y0_[i]));
-      fail(Status::solver_failed,
-           "step size collapsed, the solution may blow up (steps kept passing Newton and the "
-           "error test down to h=" + number_text(h_prev_) + ", |x| up to " +
-               number_text(largest) + ")",
-           h);
-    }
-    fail(Status::solver_failed, "step size collapsed (Newton or error test kept failing)", h);
-  }
-  const double t1 = last ? t_limit : t_ + h;
+}
 
-  // Newton's matrix: with S the set held at x0; states only at the predictor,
-  // or at x0 for a while after the predictor's set made Newton fail.
-  predict(h, y1_.data());
+void OdesdStepper::refuse_collapsed_step(double h) const {
+  if (saw_non_finite_)
+    fail(Status::not_finite, "step size collapsed while f or a was NaN or Inf", h);
+  // Steps still accepted within 100x of the collapsed h: Newton and the
+  // error test kept passing while h shrank step by step, as h tracks the
+  // distance to a pole (x' = x^2, or a neighbouring trajectory of an
+  // ill-conditioned model that blows up), not a failing iteration.
+  if (has_previous_ && h_prev_ <= 100.0 * h) {
+    double largest = 0.0;
+    for (std::size_t i = 0; i < n_; ++i) largest = std::max(largest, std::fabs(y0_[i]));
+    fail(Status::solver_failed,
+         "step size collapsed, the solution may blow up (steps kept passing Newton and the "
+         "error test down to h=" + number_text(h_prev_) + ", |x| up to " +
+             number_text(largest) + ")",
+         h);
+  }
+  fail(Status::solver_failed, "step size collapsed (Newton or error test kept failing)", h);
+}
+
+// Newton's matrix for the step to t1: with S the set held at x0; states
+// only at the predictor y1_, or at x0 for a while after the predictor's set
+// made Newton fail. False when it is singular (the step is to be retried).
+bool OdesdStepper::newton_matrix_for(double h, double t1) {
   const bool states_only = np_ == 0;
   const bool lazy = settings_.jacobian_update == JacobianUpdate::lazy && states_only;
   if (states_only && (!lazy || refresh_jacobians_)) {
@@ -385,11 +383,55 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
   // (CVODES' rule for its own matrix); else M is rebuilt for this h.
   const bool keep_lu = lazy && factored_version_ == d_.version() && factored_h_ > 0.0 &&
                        std::fabs(h / factored_h_ - 1.0) <= 0.3;
-  if (!keep_lu && !set_and_factor(h)) {
-    shrink_after_failure(h, "the Newton matrix I - h/2 J + h^2/12 J_a is singular");
+  if (keep_lu || set_and_factor(h)) return true;
+  shrink_after_failure(h, "the Newton matrix I - h/2 J + h^2/12 J_a is singular");
+  return false;
+}
+
+// S over the step whose states passed (Eq. 15), and its error test when
+// asked; err is the step's error so far, raised by S's.
+OdesdStepper::Attempt OdesdStepper::sensitivities_over_step(double h, double t1, double& err) {
+  const bool controlled = settings_.fixed_step <= 0.0;
+  // The paper's reuse: the set at x1 serves Eq. 15 now and Newton next step.
+  const bool held_at_x0 = jacobians_at_x0_;
+  if (held_at_x0) d_.j_diagonal(j_diagonal0_.data());
+  d_.evaluate_jacobians(t1, y1_.data());
+  jacobians_at_x0_ = false;  // at the candidate, not yet the accepted x0
+  if (controlled && held_at_x0 && turned_to_unresolved_growth(h)) {
+    ++stats_.spurious_roots;
+    return after_newton_failure(h, false);
+  }
+  if (!set_and_factor(h)) {
+    shrink_after_failure(h, "the sensitivity matrix I - h/2 J + h^2/12 J_a is singular");
     return Attempt::retry;
   }
+  solve_sensitivities(h);
+  if (!all_finite(n_ * np_, y1_.data() + n_)) {
+    saw_non_finite_ = true;
+    shrink_after_failure(h, "S became NaN or Inf");
+    return Attempt::retry;
+  }
+  if (!controlled || !settings_.sens_error_control) return Attempt::accepted;
+  double err_s = sensitivity_error(h);
+  if (!std::isfinite(err_s)) err_s = 1e10;
+  err = std::max(err, err_s);
+  if (err <= 1.0) return Attempt::accepted;
+  reject(h, err);
+  return Attempt::retry;
+}
 
+OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
+  check_budgets(t_limit);
+  ++stats_.attempts;
+  double h = h_;
+  // The step ends on t_limit when it would pass it or stop just short.
+  const bool last = t_limit - t_ <= 1.01 * h;
+  if (last) h = t_limit - t_;
+  if (!(h > 16.0 * eps * std::max(std::fabs(t_), std::fabs(h)))) refuse_collapsed_step(h);
+  const double t1 = last ? t_limit : t_ + h;
+
+  predict(h, y1_.data());
+  if (!newton_matrix_for(h, t1)) return Attempt::retry;
   integrate::error_weights(settings_.tolerances, n_, 1, y0_.data(), nullptr, weights_.data());
   NewtonControl control{settings_.newton_max_iterations, settings_.newton_tolerance, rate_};
   const RuleStep rule{t1, h, y0_.data(), yd0_.data(), ydd0_.data(), weights_.data(),
@@ -398,6 +440,7 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
   stats_.newton_iterations += static_cast<std::size_t>(newton.iterations);
   if (newton.iterations > 1) rate_ = newton.rate;
   if (!newton.converged) return after_newton_failure(h, newton.not_finite);
+  const bool lazy = settings_.jacobian_update == JacobianUpdate::lazy && np_ == 0;
   if (lazy && newton.iterations > 1 && newton.rate > 0.3) refresh_jacobians_ = true;
 
   const bool controlled = settings_.fixed_step <= 0.0;
@@ -408,37 +451,7 @@ OdesdStepper::Attempt OdesdStepper::attempt(double t_limit) {
     reject(h, err);
     return Attempt::retry;
   }
-
-  if (np_ > 0) {
-    // The paper's reuse: the set at x1 serves Eq. 15 now and Newton next step.
-    const bool held_at_x0 = jacobians_at_x0_;
-    if (held_at_x0) d_.j_diagonal(j_diagonal0_.data());
-    d_.evaluate_jacobians(t1, y1_.data());
-    jacobians_at_x0_ = false;  // at the candidate, not yet the accepted x0
-    if (controlled && held_at_x0 && turned_to_unresolved_growth(h)) {
-      ++stats_.spurious_roots;
-      return after_newton_failure(h, false);
-    }
-    if (!set_and_factor(h)) {
-      shrink_after_failure(h, "the sensitivity matrix I - h/2 J + h^2/12 J_a is singular");
-      return Attempt::retry;
-    }
-    solve_sensitivities(h);
-    if (!all_finite(n_ * np_, y1_.data() + n_)) {
-      saw_non_finite_ = true;
-      shrink_after_failure(h, "S became NaN or Inf");
-      return Attempt::retry;
-    }
-    if (controlled && settings_.sens_error_control) {
-      double err_s = sensitivity_error(h);
-      if (!std::isfinite(err_s)) err_s = 1e10;
-      err = std::max(err, err_s);
-      if (err > 1.0) {
-        reject(h, err);
-        return Attempt::retry;
-      }
-    }
-  }
+  if (np_ > 0 && sensitivities_over_step(h, t1, err) == Attempt::retry) return Attempt::retry;
   accept(t1, h, err);
   return Attempt::accepted;
 }

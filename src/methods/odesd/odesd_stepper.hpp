@@ -65,6 +65,11 @@ class OdesdStepper final : public integrate::RestartableSolution {
   enum class Attempt { accepted, retry };
 
   Attempt attempt(double t_limit);
+  // The parts of attempt (odesd_stepper.cpp says what each does).
+  void check_budgets(double t_limit) const;
+  [[noreturn]] void refuse_collapsed_step(double h) const;
+  bool newton_matrix_for(double h, double t1);
+  Attempt sensitivities_over_step(double h, double t1, double& err);
   double initial_step(double t_end);
   void begin(double t_end);
   bool set_and_factor(double h);
