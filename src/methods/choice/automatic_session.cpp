@@ -105,7 +105,7 @@ class AutomaticSession final : public MethodSession {
   // (odesd_step_allowance): the session's later runs of odesd are bounded
   // by the allowance or 20 times the steps of its first run, whichever is
   // more, and a run beyond the bound goes to the fallback. The first run is
-  // not bounded: a long solve that suits odesd (an oscillation over 1 600
+  // not bounded: a long solve that suits odesd (a damped oscillation over 1 600
   // periods: 143 328 steps, 3.2 times faster than cvodes_fsa) keeps it.
   void bound_odesd(const Result& first) {
     if (odesd_bounded_ || sessions_.front().method != "odesd") return;
