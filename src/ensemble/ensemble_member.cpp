@@ -3,6 +3,7 @@
 #include <exception>
 #include <new>
 
+#include "odesens/method_choice.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/session.hpp"
 
@@ -12,7 +13,12 @@ EnsembleMember MemberSolver::solve(const Problem& member_problem) {
   EnsembleMember m;
   m.ran = true;
   try {
-    if (!session_) session_ = prepare(member_problem, method_id_);
+    // An auto session learns from its runs (it leaves a method that failed
+    // twice, bounds odesd by its first run) and chooses from the parameters
+    // it was prepared with: each member gets its own, as solve() would, so
+    // that members do not depend on which worker solved what before them.
+    if (!session_ || method_id_ == kAutomaticMethod)
+      session_ = prepare(member_problem, method_id_);
     RunInputs inputs;
     inputs.params = member_problem.params;
     inputs.initial_state = member_problem.initial_state;

@@ -15,7 +15,8 @@ namespace odesens::ensemble {
 // What one worker solves members with: a session of the method, prepared
 // on the first member it solves (again after a member whose problem could
 // not be prepared) and run for each member with that member's parameters,
-// initial state and output times. Results are those of solve().
+// initial state and output times (for "auto", prepared for every member).
+// Results are those of solve().
 class MemberSolver {
  public:
   explicit MemberSolver(std::string method_id) : method_id_(std::move(method_id)) {}

@@ -106,6 +106,35 @@ std::vector<std::string> method_ids() {
 INSTANTIATE_TEST_SUITE_P(Ensemble, EveryMethod, ::testing::ValuesIn(method_ids()),
                          [](const auto& param_info) { return param_info.param; });
 
+// auto chooses and learns per session (it bounds odesd by its first run and
+// leaves a method that failed twice in a row); in an ensemble every member
+// is still solve(problem_k, "auto"), whichever worker solved what before it.
+TEST(Ensemble, AutoMembersEqualSeparateSolvesWhateverRanBefore) {
+  Problem base;
+  base.model = load_ode_text("param w = 1\nstate x = 0\ndx/dt = -x + sin(w*t)\n", "forced.ode");
+  base.output_times = {10.0, 20.0, 30.0, 40.0};
+  base.options.set("probe_steps", 0);  // odesd: many more steps at w = 50 than at w = 1
+  const std::vector<std::vector<double>> sets = {{1.0}, {50.0}, {50.0}, {1.0}, {50.0}, {1.0}};
+  std::vector<Result> separate;
+  for (const auto& p : sets) {
+    Problem q = base;
+    q.params = p;
+    separate.push_back(solve(q, kAutomaticMethod));
+  }
+  for (unsigned threads : {1u, 2u}) {
+    EnsembleOptions options;
+    options.threads = threads;
+    const auto members = solve_ensemble(base, kAutomaticMethod, sets, options);
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      const std::string where = std::to_string(threads) + " threads, member " + std::to_string(k);
+      ASSERT_EQ(members[k].status, Status::ok) << where << ": " << members[k].message;
+      EXPECT_EQ(members[k].result.method, separate[k].method) << where;
+      EXPECT_EQ(members[k].result.method_choice, separate[k].method_choice) << where;
+      expect_same_numbers(members[k].result, separate[k], where);
+    }
+  }
+}
+
 // A NaN parameter and a member that runs out of steps fail alone.
 TEST(Ensemble, FailedMembersKeepTheirStatusAndTheOthersAreComplete) {
   Problem base = base_problem();

@@ -4,11 +4,14 @@
 // its refusals. The stiffness probe on problems whose stiffness is known.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "expr/expr_test_support.hpp"
+#include "methods/choice/method_choice.hpp"
 #include "methods/choice/stiffness_probe.hpp"
 #include "model/parameter_subset.hpp"
 #include "odesens/odesens.hpp"
@@ -337,7 +340,13 @@ TEST(Automatic, OdesdBeyondTwentyTimesItsFirstRunsStepsFallsBackForThatRun) {
   auto session = prepare(p, kAutomaticMethod);
   const Result first = session->run(std::vector<double>{1.0});
   ASSERT_EQ(first.method, "odesd") << first.method_choice;
-  ASSERT_LT(20 * first.stats.steps, 27000);
+  // w = 50 needs more steps than the bound: a fresh session's odesd shows how many.
+  const std::int64_t bound = std::max(methods::odesd_step_allowance(p.output_times.size()),
+                                      20 * static_cast<std::int64_t>(first.stats.steps));
+  auto fresh = prepare(p, kAutomaticMethod);
+  const Result unbounded = fresh->run(std::vector<double>{50.0});
+  ASSERT_EQ(unbounded.method, "odesd") << unbounded.method_choice;  // a first run is not bounded
+  ASSERT_GT(static_cast<std::int64_t>(unbounded.stats.steps), bound);
 
   const Result fast = session->run(std::vector<double>{50.0});
   EXPECT_EQ(fast.method, "cvodes_fsa");
@@ -359,12 +368,25 @@ TEST(Automatic, OdesdBeyondTwentyTimesItsFirstRunsStepsFallsBackForThatRun) {
   EXPECT_NE(again.method_choice.find("the session runs cvodes_fsa"), std::string::npos)
       << again.method_choice;
   EXPECT_EQ(session->run(std::vector<double>{1.0}).method, "cvodes_fsa");
+}
 
-  // A first run is not bounded: odesd solves w = 50 in a fresh session.
-  auto fresh = prepare(p, kAutomaticMethod);
-  const Result unbounded = fresh->run(std::vector<double>{50.0});
-  EXPECT_EQ(unbounded.method, "odesd") << unbounded.method_choice;
-  EXPECT_GT(unbounded.stats.steps, 20000);
+// The bound is the allowance for the run's own output times: a run that
+// asks for many more outputs than the first is not sent to the fallback
+// for the steps its outputs end.
+TEST(Automatic, OdesdsBoundGrowsWithTheOutputTimesOfTheRun) {
+  Problem p = auto_problem(kForcedOfAuto, 40);
+  p.options.set("probe_steps", 0);
+  auto session = prepare(p, kAutomaticMethod);
+  const Result first = session->run(std::vector<double>{1.0});
+  ASSERT_EQ(first.method, "odesd");
+  const std::int64_t first_bound = std::max(methods::odesd_step_allowance(p.output_times.size()),
+                                            20 * static_cast<std::int64_t>(first.stats.steps));
+  RunInputs dense;
+  dense.params = std::vector<double>{1.0};
+  dense.output_times = linspace(0.0, 40.0, 2 * static_cast<std::size_t>(first_bound));
+  const Result r = session->run(dense);
+  EXPECT_EQ(r.method, "odesd") << r.method_choice;
+  EXPECT_GT(static_cast<std::int64_t>(r.stats.steps), first_bound);
 }
 
 TEST(Automatic, ATroubleEveryMethodHasEndsWithAllTheyTried) {

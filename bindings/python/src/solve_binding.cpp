@@ -56,8 +56,17 @@ class Session {
     return result_to_dict(std::move(result));
   }
 
-  const std::string& method() const { return session_->method().id; }
-  double rtol() const { return session_->problem().rtol.value_or(0.0); }
+  // Under the lock: auto's session changes its method between runs.
+  std::string method() {
+    py::gil_scoped_release unlocked;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return session_->method().id;
+  }
+  double rtol() {
+    py::gil_scoped_release unlocked;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return session_->problem().rtol.value_or(0.0);
+  }
 
  private:
   std::unique_ptr<MethodSession> session_;

@@ -4,6 +4,7 @@
 // values of an explicit solve).
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -57,34 +58,61 @@ class AutomaticSession final : public MethodSession {
   Result run_with_fallback(const RunInputs& inputs) {
     std::string tried, why;  // the methods that failed on this run, and what they said
     for (std::size_t k = 0;; ++k) {
+      if (k == 0) bound_odesd(inputs);
       const std::string method = sessions_[k].method;  // a copy: sessions_ may change
+      std::optional<Result> result;
+      std::string next;
       try {
-        Result result = sessions_[k].session->run(inputs);
-        if (!kept_despite_warnings(result, method))
-          throw Error(Status::solver_failed,
-                      "its result carried a warning: " + result.warnings.front());
-        if (k == 0) {
-          failures_in_a_row_ = 0;
-          bound_odesd(result);
-        }
-        if (k > 0 && failures_in_a_row_ >= kFailuresToLeave) {
-          leave_for(k, why);  // choice_.reason now says why
-          why.clear();
-        }
-        result.method_choice = choice_.reason + why;
-        return result;
+        result = run_kept(k, inputs);
       } catch (const Error& e) {
-        const std::string next = fallback_ ? fallback_after(method) : "";
+        next = fallback_ ? fallback_after(method) : "";
         if (!falls_back_on(e.status()) || next.empty()) {
           if (tried.empty()) throw;
           throw Error(e.status(), "method 'auto' tried " + tried + " and " + method + "; " +
                                       method + ": " + e.what());
         }
-        if (k == 0) ++failures_in_a_row_;
         tried += (tried.empty() ? "" : ", ") + method;
         why += ". " + method + " failed (" + e.what() + "), so " + next + " ran instead";
-        if (k + 1 == sessions_.size()) sessions_.push_back({next, prepare_for(next)});
       }
+      if (result) return succeeded(k, std::move(*result), why);
+      if (k == 0) ++failures_in_a_row_;
+      if (k + 1 == sessions_.size()) sessions_.push_back({next, prepare_fallback(next, tried)});
+    }
+  }
+
+  // The k-th session's result, or an Error when the method failed or its
+  // result carries a warning auto does not keep.
+  Result run_kept(std::size_t k, const RunInputs& inputs) {
+    Result result = sessions_[k].session->run(inputs);
+    if (!kept_despite_warnings(result, sessions_[k].method))
+      throw Error(Status::solver_failed,
+                  "its result carried a warning: " + result.warnings.front());
+    return result;
+  }
+
+  // What a success of the k-th session tells the session, and the result
+  // with the reasons for its method.
+  Result succeeded(std::size_t k, Result result, std::string why) {
+    if (k == 0) failures_in_a_row_ = 0;
+    if (k > 0 && failures_in_a_row_ >= kFailuresToLeave) {
+      leave_for(k, why);  // choice_.reason now says why
+      why.clear();
+      k = 0;
+    }
+    if (k == 0 && sessions_.front().method == "odesd" && odesd_first_steps_ < 0)
+      odesd_first_steps_ = static_cast<std::int64_t>(result.stats.steps);
+    result.method_choice = choice_.reason + why;
+    return result;
+  }
+
+  // A fallback's session; an error in preparing it says what auto tried.
+  std::unique_ptr<MethodSession> prepare_fallback(const std::string& method,
+                                                  const std::string& tried) const {
+    try {
+      return prepare_for(method);
+    } catch (const Error& e) {
+      throw Error(e.status(), "method 'auto' tried " + tried + ", and preparing " + method +
+                                  " after it failed: " + e.what());
     }
   }
 
@@ -102,20 +130,22 @@ class AutomaticSession final : public MethodSession {
   }
 
   // odesd's steps multiply where its stiff components are large
-  // (odesd_step_allowance): the session's later runs of odesd are bounded
-  // by the allowance or 20 times the steps of its first run, whichever is
-  // more, and a run beyond the bound goes to the fallback. The first run is
-  // not bounded: a long solve that suits odesd (a damped oscillation over 1 600
-  // periods: 143 328 steps, 3.2 times faster than cvodes_fsa) keeps it.
-  void bound_odesd(const Result& first) {
-    if (odesd_bounded_ || sessions_.front().method != "odesd") return;
-    odesd_bounded_ = true;
-    const std::int64_t steps = static_cast<std::int64_t>(first.stats.steps);
-    const std::int64_t bound =
-        std::max(odesd_step_allowance(given_.output_times.size()), 20 * steps);
+  // (odesd_step_allowance): where odesd is the session's method, its runs
+  // after its first successful one are bounded by the allowance for the
+  // run's output times or 20 times the steps of that first run, whichever
+  // is more, and a run beyond the bound goes to the fallback. The first run
+  // is not bounded: a long solve that suits odesd (a damped oscillation over
+  // 1 600 periods: 143 328 steps, 3.2 times faster than cvodes_fsa) keeps it.
+  void bound_odesd(const RunInputs& inputs) {
+    if (odesd_first_steps_ < 0 || sessions_.front().method != "odesd") return;
+    const std::size_t outputs =
+        inputs.output_times ? inputs.output_times->size() : given_.output_times.size();
+    const std::int64_t bound = std::max(odesd_step_allowance(outputs), 20 * odesd_first_steps_);
+    if (bound == odesd_bound_) return;
     Problem p = problem_for_choice(given_, choice_);
     p.options.set("max_total_steps", bound);
     sessions_.front().session = prepare(p, "odesd");
+    odesd_bound_ = bound;
   }
 
   // dopri8s is chosen for speed where it is expected to be right; a result
@@ -144,7 +174,8 @@ class AutomaticSession final : public MethodSession {
   MethodChoice choice_;
   bool fallback_ = true;
   int failures_in_a_row_ = 0;      // runs on which sessions_.front() failed
-  bool odesd_bounded_ = false;     // bound_odesd has run
+  std::int64_t odesd_first_steps_ = -1;  // of odesd's first success as the session's method
+  std::int64_t odesd_bound_ = 0;         // max_total_steps of its session; 0: unbounded
   std::vector<Prepared> sessions_;  // the session's method, then its fallbacks as needed
 };
 
