@@ -105,9 +105,10 @@ TEST(Dop853, ThirdOrderEstimateHasOrderThree) {
 TEST_P(EveryTableau, DenseOutputSatisfiesItsOrderConditionsForEveryTheta) {
   const Tableau& tab = tableau(GetParam());
   const ConditionCheck check{tab};
+  const DenseWeights weights(tab);
   std::vector<double> w(tab.dense_stages);
   for (double theta : {0.0, 0.1, 0.37, 0.5, 0.81, 1.0}) {
-    dense_weights(tab, theta, w.data());
+    weights.at(theta, w.data());
     std::string where;
     EXPECT_LT(check.worst(w.data(), tab.dense_stages, tab.dense_order, theta, &where), 1e-11)
         << tab.name << " θ = " << theta << ": " << where;
@@ -116,10 +117,11 @@ TEST_P(EveryTableau, DenseOutputSatisfiesItsOrderConditionsForEveryTheta) {
 
 TEST_P(EveryTableau, DenseWeightsInterpolateTheStepEnds) {
   const Tableau& tab = tableau(GetParam());
+  const DenseWeights weights(tab);
   std::vector<double> w(tab.dense_stages);
-  dense_weights(tab, 0.0, w.data());
+  weights.at(0.0, w.data());
   for (double v : w) EXPECT_EQ(v, 0.0) << tab.name;
-  dense_weights(tab, 1.0, w.data());
+  weights.at(1.0, w.data());
   for (int j = 0; j < tab.dense_stages; ++j)
     EXPECT_NEAR(w[j], j < tab.stages ? tab.b[j] : 0.0, 1e-12) << tab.name << " stage " << j;
 }

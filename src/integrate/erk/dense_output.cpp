@@ -17,16 +17,27 @@ double nested_row(const Tableau& tab, int m, int j) {
 }
 }  // namespace
 
-void dense_weights(const Tableau& tab, double theta, double* w) {
+DenseWeights::DenseWeights(const Tableau& tab)
+    : stages_(tab.dense_stages), last_row_(4 + tab.dense_rows) {
+  rows_.resize(static_cast<std::size_t>((last_row_ - 1) * stages_));
+  for (int m = 2; m <= last_row_; ++m)
+    for (int j = 0; j < stages_; ++j)
+      rows_[static_cast<std::size_t>((m - 2) * stages_ + j)] = nested_row(tab, m, j);
+}
+
+void DenseWeights::at(double theta, double* w) const {
   const double theta1 = 1.0 - theta;
-  const int last_row = 4 + tab.dense_rows;
-  for (int j = 0; j < tab.dense_stages; ++j) {
-    // Horner from the innermost r_m outwards: after r_m comes θ' when m is
-    // even and θ when m is odd.
-    double acc = nested_row(tab, last_row, j);
-    for (int m = last_row - 1; m >= 2; --m) acc = nested_row(tab, m, j) + (m % 2 == 0 ? theta1 : theta) * acc;
-    w[j] = theta * acc;
+  const std::size_t s = static_cast<std::size_t>(stages_);
+  // Horner from the innermost r_m outwards: after r_m comes θ' when m is
+  // even and θ when m is odd.
+  const double* row = rows_.data() + static_cast<std::size_t>(last_row_ - 2) * s;
+  for (std::size_t j = 0; j < s; ++j) w[j] = row[j];
+  for (int m = last_row_ - 1; m >= 2; --m) {
+    const double factor = m % 2 == 0 ? theta1 : theta;
+    row -= s;
+    for (std::size_t j = 0; j < s; ++j) w[j] = row[j] + factor * w[j];
   }
+  for (std::size_t j = 0; j < s; ++j) w[j] *= theta;
 }
 
 }  // namespace odesens::integrate::erk

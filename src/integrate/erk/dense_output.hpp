@@ -7,11 +7,27 @@
 // from the tableau's dense rows (dopri5: one row, dop853: four).
 #pragma once
 
+#include <vector>
+
 #include "integrate/erk/tableau.hpp"
 
 namespace odesens::integrate::erk {
 
-// w[0 .. tableau.dense_stages) for this θ; w_j(1) = b_j up to rounding.
-void dense_weights(const Tableau& tableau, double theta, double* w);
+// The weights w_j(θ) of a tableau. The coefficients of r_2 .. r_{4+dense_rows}
+// in the stages are tabulated once, so that an output costs a Horner sweep
+// over the rows with the stages innermost (dop853: 7 rows of 16), not a
+// table built again for every output time of every step.
+class DenseWeights {
+ public:
+  explicit DenseWeights(const Tableau& tableau);
+
+  // w[0 .. tableau.dense_stages) for this θ; w_j(1) = b_j up to rounding.
+  void at(double theta, double* w) const;
+
+ private:
+  int stages_;
+  int last_row_;             // 4 + dense_rows: rows r_2 .. r_last_row
+  std::vector<double> rows_;  // row m - 2 holds r_m's coefficients of k_0 .. k_{stages-1}
+};
 
 }  // namespace odesens::integrate::erk

@@ -159,7 +159,7 @@ void ErkEngine::interpolate(double t, double* out) {
     throw Error(Status::internal_error, "interpolate after the next step began");
   ensure_dense_stages();
   double* w = workspace_.coefficients();
-  dense_weights(tableau_, theta, w);
+  workspace_.dense_weights().at(theta, w);
   kernels_->combine(n_, workspace_.x_previous(), h_last_, w, workspace_.stages(),
                     tableau_.dense_stages, out);
 }

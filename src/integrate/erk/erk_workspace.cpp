@@ -7,7 +7,7 @@
 namespace odesens::integrate::erk {
 
 ErkWorkspace::ErkWorkspace(const Tableau& tableau, std::size_t n, int lanes)
-    : tableau_(&tableau), n_(n), lanes_(lanes) {
+    : tableau_(&tableau), n_(n), lanes_(lanes), dense_weights_(tableau) {
   if (n == 0) throw Error(Status::invalid_argument, "an ERK workspace needs at least one state");
   if (lanes != 1 && lanes != 4 && lanes != 8)
     throw Error(Status::invalid_argument, "lane width must be 1, 4 or 8, got " + std::to_string(lanes));

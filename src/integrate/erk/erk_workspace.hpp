@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "integrate/erk/dense_output.hpp"
 #include "integrate/erk/tableau.hpp"
 
 namespace odesens::integrate::erk {
@@ -36,6 +37,7 @@ class ErkWorkspace {
   double* error3() { return block(2); }        // dop853's second estimate
   double* weights() { return block(3); }       // error weights
   double* coefficients() { return coefficients_.data(); }  // dense_stages scratch
+  const DenseWeights& dense_weights() const { return dense_weights_; }
   double* lane_sums() { return lane_sums_.data(); }        // 2 * lanes scratch
 
  private:
@@ -44,6 +46,7 @@ class ErkWorkspace {
   const Tableau* tableau_;
   std::size_t n_;
   int lanes_;
+  DenseWeights dense_weights_;
   std::vector<double> stage_storage_, state_storage_, scratch_, coefficients_, lane_sums_;
   std::vector<double*> stages_;
   double* x_previous_;
