@@ -216,6 +216,13 @@ class ExprModel final : public Model,
   // ulp). jvp and vjp use the same lanes for their vectors.
   void rhs_points(std::size_t n, const double* t, const double* X, const double* P, double* F,
                   Workspace* ws = nullptr) const override;
+  std::size_t parameter_branch_count() const override;
+  void rhs_points_on_first_parameters(std::size_t n, const double* t, const double* X,
+                                      const double* P, double* F,
+                                      Workspace* ws = nullptr) const override;
+  void jvp_on_first_parameters(double t, const double* x, const double* p, const double* p_first,
+                               std::size_t nv, const double* V, double* out,
+                               Workspace* ws = nullptr) const override;
 
  private:
   friend const Impl& expr_model_internals(const ExprModel& model);

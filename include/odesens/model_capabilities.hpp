@@ -51,6 +51,24 @@ class BatchedRhs {
   virtual ~BatchedRhs() = default;
   virtual void rhs_points(std::size_t n, const double* t, const double* X, const double* P,
                           double* F, Workspace* ws = nullptr) const = 0;
+
+  // The comparisons, floors and ceils of f that read parameters but neither
+  // t nor x (SBML's piecewise(1, k > 0, 0)): f is discontinuous in p there
+  // but never switches during a solve.
+  virtual std::size_t parameter_branch_count() const { return 0; }
+  // rhs_points with each of them taken as point 0 evaluates it, for every
+  // point: perturbed trajectories of internal differences follow the
+  // nominal's branch where a perturbed parameter would cross to the other.
+  virtual void rhs_points_on_first_parameters(std::size_t n, const double* t, const double* X,
+                                              const double* P, double* F,
+                                              Workspace* ws = nullptr) const {
+    rhs_points(n, t, X, P, F, ws);
+  }
+  // J_x(t, x, p) V (nv columns, as Model::jvp) with those comparisons taken
+  // as they are at p_first; only where parameter_branch_count() > 0.
+  virtual void jvp_on_first_parameters(double t, const double* x, const double* p,
+                                       const double* p_first, std::size_t nv, const double* V,
+                                       double* out, Workspace* ws = nullptr) const;
 };
 
 // Adjoint products that reuse the value sweep of a right-hand-side
@@ -187,9 +205,11 @@ class EventSystem {
   // f at n points as BatchedRhs::rhs_points gives it (X nx x n, P np x n,
   // F nx x n, column-major), with comparison i of branch_roots() taken as
   // truth[i] (0 or 1, for every point) instead of evaluated at each point,
-  // and a floor or ceil i as the integer truth[i]: for points that must
-  // follow the branches of one trajectory (the perturbed trajectories of
-  // internal differences follow the nominal's).
+  // and a floor or ceil i as the integer truth[i], and those that read
+  // parameters alone (BatchedRhs::parameter_branch_count) as point 0
+  // evaluates them: for points that must follow the branches of one
+  // trajectory (the perturbed trajectories of internal differences follow
+  // the nominal's).
   virtual void rhs_points_on_branches(std::size_t n, const double* t, const double* X,
                                       const double* P, const double* truth, double* F,
                                       Workspace* ws = nullptr) const = 0;

@@ -173,23 +173,35 @@ bool EventFunctions::root_range_over_time(std::size_t i, double ta, double tb, c
 // every floor(u) and ceil(u) of such a u, where u crosses an integer; its
 // root function is u itself (Root::Kind). factorial is not: it is meant for
 // integer arguments (typically a floor or ceil, itself a switch).
+//
+// A comparison (floor, ceil) that reads parameters alone is no switch, but
+// internal differences perturb parameters: it is collected apart, so that
+// perturbed trajectories can take it as the nominal does (the operands of
+// such a comparison are not searched further: its value decides them).
 void EventFunctions::collect_switches(const SymbolicModel& model) {
   const Graph& cg = model.graph;
   std::vector<char> seen(cg.size(), 0);
-  std::vector<NodeId> stack(model.rhs.begin(), model.rhs.end()), found;
+  std::vector<NodeId> stack(model.rhs.begin(), model.rhs.end()), found, on_parameters;
   while (!stack.empty()) {
     const NodeId id = stack.back();
     stack.pop_back();
     if (id == kNoNode || seen[id]) continue;
     seen[id] = 1;
     const Node& n = cg.node(id);
-    if (!(n.depends & (kOnTime | kOnState))) continue;
     Comparison c = Comparison::ne;
     RootKind kind = RootKind::comparison;
-    if (comparison_of(n.op, &c) || step_of(n.op, &kind)) found.push_back(id);
+    const bool branches = comparison_of(n.op, &c) || step_of(n.op, &kind);
+    if (!(n.depends & (kOnTime | kOnState))) {
+      if (branches && (n.depends & kOnParam)) on_parameters.push_back(id);
+      else if (n.depends & kOnParam)
+        for (NodeId operand : {n.a, n.b, n.c}) stack.push_back(operand);
+      continue;
+    }
+    if (branches) found.push_back(id);
     for (NodeId operand : {n.a, n.b, n.c}) stack.push_back(operand);
   }
   std::sort(found.begin(), found.end());
+  std::sort(on_parameters.begin(), on_parameters.end());
   Graph& g = const_cast<SymbolicModel&>(model).graph;
   const std::size_t np = model.param_names.size();
   std::vector<std::pair<NodeId, NodeId>> branches;
@@ -208,10 +220,25 @@ void EventFunctions::collect_switches(const SymbolicModel& model) {
     branches.push_back({id, g.param(static_cast<int>(np + branch_roots_.size()))});
     branch_roots_.push_back(r);
   }
+  const std::size_t nx = model.state_names.size();
+  std::vector<std::pair<NodeId, NodeId>> parameter_branches;
+  for (NodeId id : on_parameters) {
+    branches.push_back({id, g.param(static_cast<int>(np + branches.size()))});
+    parameter_branches.push_back({id, g.param(static_cast<int>(np + parameter_branches.size()))});
+  }
   if (branches.empty()) return;
-  rhs_on_branches_ = compile_tape(g, substitute(g, model.rhs, branches),
-                                  model.state_names.size(), np + branches.size(),
-                                  TapeKind::values);
+  if (!on_parameters.empty()) {
+    parameter_branches_ = FunctionRows(g, on_parameters, nx, np);
+    rhs_on_parameter_branches_ = compile_tape(g, substitute(g, model.rhs, parameter_branches), nx,
+                                              np + on_parameters.size(), TapeKind::adjoint);
+  }
+  rhs_on_branches_ = compile_tape(g, substitute(g, model.rhs, branches), nx,
+                                  np + branches.size(), TapeKind::values);
+}
+
+void EventFunctions::parameter_branch_values(Registers& regs, double t, const double* x,
+                                             const double* p, double* out) const {
+  if (parameter_branches_.size() > 0) parameter_branches_.values(regs, t, x, p, out);
 }
 
 std::size_t EventFunctions::add_root(Graph& g, NodeId difference, Comparison comparison,

@@ -77,7 +77,18 @@ class EventFunctions {
   // indices), and f with switch i replaced by parameter np + i
   // (EventSystem::rhs_points_on_branches).
   const std::vector<std::size_t>& branch_roots() const { return branch_roots_; }
+  // The comparisons, floors and ceils of f that read parameters but neither
+  // t nor x (SBML's piecewise(1, k > 0, 0)): never switches during a solve,
+  // yet a perturbed parameter crosses them. In the tape of f on branches
+  // they are parameters np + branch_roots().size() + k; their values at a
+  // point are parameter_branch_values.
+  std::size_t parameter_branch_count() const { return parameter_branches_.size(); }
+  void parameter_branch_values(Registers& regs, double t, const double* x, const double* p,
+                               double* out) const;
   const Tape& rhs_on_branches() const { return rhs_on_branches_; }
+  // f with only the comparisons of parameters alone as parameters np + k
+  // (an adjoint tape: its tangents are J_x products on those branches).
+  const Tape& rhs_on_parameter_branches() const { return rhs_on_parameter_branches_; }
 
  private:
   // A trigger as a tree over the sides of roots: node 0 is the top.
@@ -112,7 +123,8 @@ class EventFunctions {
   const std::vector<std::string>* state_names_ = nullptr;
   const std::vector<std::string>* param_names_ = nullptr;
   std::vector<std::size_t> branch_roots_;
-  Tape rhs_on_branches_;
+  FunctionRows parameter_branches_;
+  Tape rhs_on_branches_, rhs_on_parameter_branches_;
 };
 
 }  // namespace odesens::expr

@@ -108,7 +108,8 @@ ExprModel::Impl::Impl(expr::SymbolicModel model) : sym(std::move(model)) {
   output_adjoint_once_ = std::make_unique<std::once_flag[]>(sym.outputs.size());
   output_adjoint_tapes_.resize(sym.outputs.size());
   auto event_functions = std::make_unique<expr::EventFunctions>(sym);
-  if (!event_functions->empty()) events = std::move(event_functions);
+  if (!event_functions->empty() || event_functions->parameter_branch_count() > 0)
+    events = std::move(event_functions);
   collect_observables();
 }
 
@@ -475,7 +476,7 @@ void ExprModel::rhs_points(std::size_t n, const double* t, const double* X, cons
 }
 
 const EventSystem* ExprModel::event_system() const {
-  return impl_->events ? this : nullptr;
+  return impl_->events && !impl_->events->empty() ? this : nullptr;
 }
 
 namespace {
@@ -483,6 +484,27 @@ namespace {
 const expr::EventFunctions& event_functions(const ExprModel::Impl& impl) {
   if (!impl.events) throw Error(Status::invalid_argument, "the model has no events");
   return *impl.events;
+}
+
+// f on branches: the switches of t and x as `truth` gives them (none when
+// the model has no events), the comparisons of parameters alone as point 0
+// evaluates them, which are parameters np.. of the tape of f on branches.
+void evaluate_on_branches(const ExprModel::Impl& impl, ExprWorkspace& w, std::size_t n,
+                          const double* t, const double* X, const double* P, const double* truth,
+                          double* F) {
+  const expr::EventFunctions& events = event_functions(impl);
+  const std::size_t np = impl.sym.param_names.size(), nb = events.branch_roots().size();
+  const std::size_t nq = events.parameter_branch_count(), width = np + nb + nq;
+  double* P_branches = w.registers.buffer(Slot::branch_params).ensure(width * n);
+  if (nq > 0) events.parameter_branch_values(w.registers, t[0], X, P, P_branches + np + nb);
+  for (std::size_t l = 0; l < n; ++l) {
+    double* column = P_branches + l * width;
+    std::copy(P + l * np, P + (l + 1) * np, column);
+    if (nb > 0) std::copy(truth, truth + nb, column + np);
+    if (l > 0 && nq > 0) std::copy(P_branches + np + nb, P_branches + width, column + np + nb);
+  }
+  expr::evaluate_points(events.rhs_on_branches(), kernels(w.lane_width()), w.registers, n, t, X,
+                        P_branches, F);
 }
 
 }  // namespace
@@ -560,16 +582,39 @@ void ExprModel::rhs_points_on_branches(std::size_t n, const double* t, const dou
                                        const double* P, const double* truth, double* F,
                                        Workspace* ws) const {
   ODESENS_REGISTERS(rhs_points_on_branches(n, t, X, P, truth, F, ws_given));
-  const expr::EventFunctions& events = event_functions(*impl_);
-  const std::size_t np = impl_->sym.param_names.size(), nb = events.branch_roots().size();
-  // The truth values are parameters np.. of the tape of f on branches.
-  double* P_branches = w.registers.buffer(Slot::branch_params).ensure((np + nb) * n);
-  for (std::size_t l = 0; l < n; ++l) {
-    std::copy(P + l * np, P + (l + 1) * np, P_branches + l * (np + nb));
-    std::copy(truth, truth + nb, P_branches + l * (np + nb) + np);
+  evaluate_on_branches(*impl_, w, n, t, X, P, truth, F);
+}
+
+void ExprModel::jvp_on_first_parameters(double t, const double* x, const double* p,
+                                        const double* p_first, std::size_t nv, const double* V,
+                                        double* out, Workspace* ws) const {
+  ODESENS_REGISTERS(jvp_on_first_parameters(t, x, p, p_first, nv, V, out, ws_given));
+  if (parameter_branch_count() == 0) {
+    expr::evaluate_tangents(impl_->rhs_adjoint, kernels(w.lane_width()), w.registers, t, x, p, nv,
+                            V, nullptr, out);
+    return;
   }
-  expr::evaluate_points(events.rhs_on_branches(), kernels(w.lane_width()), w.registers, n, t, X,
-                        P_branches, F);
+  const expr::EventFunctions& events = event_functions(*impl_);
+  const std::size_t np = impl_->sym.param_names.size(), nq = events.parameter_branch_count();
+  double* extended = w.registers.buffer(Slot::branch_params).ensure(np + nq);
+  std::copy(p, p + np, extended);
+  events.parameter_branch_values(w.registers, t, x, p_first, extended + np);
+  expr::evaluate_tangents(events.rhs_on_parameter_branches(), kernels(w.lane_width()),
+                          w.registers, t, x, extended, nv, V, nullptr, out);
+}
+
+std::size_t ExprModel::parameter_branch_count() const {
+  return impl_->events ? impl_->events->parameter_branch_count() : 0;
+}
+
+void ExprModel::rhs_points_on_first_parameters(std::size_t n, const double* t, const double* X,
+                                               const double* P, double* F, Workspace* ws) const {
+  ODESENS_REGISTERS(rhs_points_on_first_parameters(n, t, X, P, F, ws_given));
+  if (parameter_branch_count() == 0 || n == 0) {
+    expr::evaluate_points(impl_->rhs, kernels(w.lane_width()), w.registers, n, t, X, P, F);
+    return;
+  }
+  evaluate_on_branches(*impl_, w, n, t, X, P, nullptr, F);
 }
 
 #undef ODESENS_REGISTERS

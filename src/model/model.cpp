@@ -12,6 +12,12 @@ namespace odesens {
 
 using Scratch = Workspace::Scratch;
 
+void BatchedRhs::jvp_on_first_parameters(double, const double*, const double*, const double*,
+                                         std::size_t, const double*, double*, Workspace*) const {
+  throw Error(Status::unsupported,
+              "jvp_on_first_parameters: the model has no comparisons of parameters alone");
+}
+
 std::unique_ptr<Workspace> Model::make_workspace(int) const {
   return std::make_unique<Workspace>(1, this);
 }

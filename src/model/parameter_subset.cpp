@@ -62,7 +62,10 @@ class SubsetSecondDerivatives final : public SecondDerivatives {
   std::vector<std::size_t> pattern_entries_;  // their entries' positions in the full pattern
 };
 
-class SubsetModel final : public Model, public EventSystem, public ObservableSet {
+class SubsetModel final : public Model,
+                          public EventSystem,
+                          public ObservableSet,
+                          public BatchedRhs {
   friend class SubsetSecondDerivatives;
 
  public:
@@ -293,14 +296,38 @@ class SubsetModel final : public Model, public EventSystem, public ObservableSet
                               const double* truth, double* F, Workspace* ws) const override {
     std::unique_ptr<Workspace> local;
     SubsetWorkspace& w = own(ws, local);
-    const std::size_t npf = full_->np(), nps = free_.size();
-    if (w.full_points.size() < npf * n) w.full_points.resize(npf * n);
-    for (std::size_t q = 0; q < n; ++q) {
-      double* column = w.full_points.data() + q * npf;
-      std::copy(values_.begin(), values_.end(), column);
-      for (std::size_t k = 0; k < nps; ++k) column[free_[k]] = P[k + q * nps];
-    }
-    events_of().rhs_points_on_branches(n, t, X, w.full_points.data(), truth, F, w.inner.get());
+    events_of().rhs_points_on_branches(n, t, X, full_points(w, n, P), truth, F, w.inner.get());
+  }
+
+  // BatchedRhs, only where the full model has comparisons of parameters
+  // alone (internal differences need them on the nominal's branch).
+  const BatchedRhs* batched_rhs() const override {
+    const BatchedRhs* b = full_->batched_rhs();
+    return b && b->parameter_branch_count() > 0 ? this : nullptr;
+  }
+  void rhs_points(std::size_t n, const double* t, const double* X, const double* P, double* F,
+                  Workspace* ws) const override {
+    std::unique_ptr<Workspace> local;
+    SubsetWorkspace& w = own(ws, local);
+    full_->batched_rhs()->rhs_points(n, t, X, full_points(w, n, P), F, w.inner.get());
+  }
+  std::size_t parameter_branch_count() const override {
+    const BatchedRhs* b = full_->batched_rhs();
+    return b ? b->parameter_branch_count() : 0;
+  }
+  void rhs_points_on_first_parameters(std::size_t n, const double* t, const double* X,
+                                      const double* P, double* F, Workspace* ws) const override {
+    std::unique_ptr<Workspace> local;
+    SubsetWorkspace& w = own(ws, local);
+    full_->batched_rhs()->rhs_points_on_first_parameters(n, t, X, full_points(w, n, P), F,
+                                                         w.inner.get());
+  }
+  void jvp_on_first_parameters(double t, const double* x, const double* p, const double* p_first,
+                               std::size_t nv, const double* V, double* out,
+                               Workspace* ws) const override {
+    Full f = full(p, ws);
+    const double* first = full_points(f.sub, 1, p_first);
+    full_->batched_rhs()->jvp_on_first_parameters(t, x, f.p, first, nv, V, out, f.ws);
   }
 
  private:
@@ -325,6 +352,18 @@ class SubsetModel final : public Model, public EventSystem, public ObservableSet
     SubsetWorkspace& w = own(ws, local);
     for (std::size_t k = 0; k < free_.size(); ++k) w.p[free_[k]] = p[k];
     return Full{w.p.data(), w.inner.get(), w, std::move(local)};
+  }
+
+  // n points' full parameters (npf x n, in w.full_points) from P (free x n).
+  const double* full_points(SubsetWorkspace& w, std::size_t n, const double* P) const {
+    const std::size_t npf = full_->np(), nps = free_.size();
+    if (w.full_points.size() < npf * n) w.full_points.resize(npf * n);
+    for (std::size_t q = 0; q < n; ++q) {
+      double* column = w.full_points.data() + q * npf;
+      std::copy(values_.begin(), values_.end(), column);
+      for (std::size_t k = 0; k < nps; ++k) column[free_[k]] = P[k + q * nps];
+    }
+    return w.full_points.data();
   }
 
   double* zeroed(SubsetWorkspace& w, std::size_t n) const {

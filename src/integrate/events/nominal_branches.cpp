@@ -15,7 +15,11 @@ double branch_value(const EventSystem::Root& root, double g) {
 
 NominalBranches::NominalBranches(const Model& model) {
   const EventSystem* system = model.event_system();
-  if (!system || system->branch_roots().empty()) return;
+  if (!system || system->branch_roots().empty()) {
+    const BatchedRhs* batched = model.batched_rhs();
+    if (batched && batched->parameter_branch_count() > 0) batched_ = batched;
+    return;
+  }
   system_ = system;
   g_.resize(system->roots().size());
   truth_.resize(system->branch_roots().size());
@@ -23,6 +27,10 @@ NominalBranches::NominalBranches(const Model& model) {
 
 void NominalBranches::rhs_points(std::size_t n, const double* t, const double* X,
                                  const double* P, double* F, Workspace* ws) {
+  if (!system_) {
+    batched_->rhs_points_on_first_parameters(n, t, X, P, F, ws);
+    return;
+  }
   // The comparison a op b holds exactly where its root a - b is on a side
   // where op holds, and a floor or ceil root's g is its argument: the
   // values point 0 itself would compute.

@@ -1,6 +1,8 @@
 // f at many points that all follow the branches of the first: every
-// comparison, floor and ceil that switches f (EventSystem::branch_roots)
-// takes the value it has at point 0, for every point.
+// comparison, floor and ceil that switches f (EventSystem::branch_roots),
+// and every one that reads parameters alone
+// (BatchedRhs::parameter_branch_count), takes the value it has at point 0,
+// for every point.
 //
 // Internal differences integrate perturbed trajectories η̂_j = η + ε_j σ_j
 // next to the nominal η. Each would otherwise evaluate the comparisons of f
@@ -27,15 +29,17 @@ class NominalBranches {
  public:
   explicit NominalBranches(const Model& model);
 
-  // The model has switches of f and can evaluate f on given branches.
-  bool active() const { return system_ != nullptr; }
+  // The model has switches of f, or comparisons of parameters alone, and
+  // can evaluate f on given branches.
+  bool active() const { return system_ != nullptr || batched_ != nullptr; }
   // F = f at n points (X nx x n, P np x n, F nx x n, column-major), every
   // switch on the side point 0 is on. Allocates nothing after the first call.
   void rhs_points(std::size_t n, const double* t, const double* X, const double* P, double* F,
                   Workspace* ws);
 
  private:
-  const EventSystem* system_ = nullptr;
+  const EventSystem* system_ = nullptr;  // switches of t or x (and those of p)
+  const BatchedRhs* batched_ = nullptr;  // comparisons of p alone, without an event system
   std::vector<double> g_, truth_;
 };
 

@@ -59,7 +59,14 @@ void ModelRosenbrockSystem::jacobian(double t, const double* x, double* values) 
 
 void ModelRosenbrockSystem::jvp(std::size_t lane, double t, const double* x, const double* v,
                                 double* out) {
-  model_.jvp(t, x, lane_params(lane), 1, v, out, &workspace_);
+  // A perturbed lane's J_x on the nominal's branches of comparisons of
+  // parameters alone, as its f (NominalBranches).
+  const BatchedRhs* batched = model_.batched_rhs();
+  if (lane > 0 && batched && batched->parameter_branch_count() > 0)
+    batched->jvp_on_first_parameters(t, x, lane_params(lane), lane_params(0), 1, v, out,
+                                     &workspace_);
+  else
+    model_.jvp(t, x, lane_params(lane), 1, v, out, &workspace_);
 }
 
 void ModelRosenbrockSystem::dfdt(double t, const double* X, double* D) {
