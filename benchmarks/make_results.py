@@ -1828,6 +1828,7 @@ def methods_section():
         "",
         refusal_goal_line(rows),
         "",
+    ] + MATRIX_OUTSIDE_TEXT.split("\n") + [
         "The WRONG cells, and why they stay (Perelson_Science1996's cvodes_asa and erk_adjoint",
         "cells were WRONG while S(T) was judged against S_ref(T) alone: at T = 100 every state",
         "has decayed below atol, so S(T) is noise at the tolerances for every method, cvodes_fsa's",
@@ -2108,6 +2109,42 @@ def many_parameters_section():
         "with products in a separate run of `odesens run --option sens_products=...`), and the",
         "results of these models do not change with this option's arrival.",
     ]
+
+
+# Every method on the models of the PEtab benchmark collection outside
+# ../shared (recorded: their models are not in the repository).
+MATRIX_OUTSIDE_TEXT = """\
+### Models outside `../shared` (recorded run)
+
+The same command on a folder holding the SBML models of 13 of the 14 problems of the PEtab
+benchmark collection (commit 4d20850) that are not in `../shared` (Froehlich's files are
+too large to fetch): `ODESENS_SHARED_DIR=FOLDER build/bin/bench_method_matrix --max-limit
+30`, one run on 2026-12-03 (the 30 s cap falls below 20 x cvodes_fsa's time on Chen_MSB2009
+and Smith_BMCSystBiol2013, 500 states and 94 states with 386 parameters, whose killed cells are that cap). The
+Alkan_SciSignal2018 row is of a second run (`--models Alkan_SciSignal2018`) after perturbed
+trajectories follow the nominal's branch of comparisons of parameters alone
+(docs/events.md): grk4as' cell read killed (3.8 s; alone it ran over 100 s, its trajectory
+perturbed in SN38_level = 0 on the branch of a dose), dopri8s' "the problem is stiff for an
+explicit method" (that trajectory carried the dose's rate of 1000).
+
+| model | cvodes_fsa time | cvodes_fsa | cvodes_asa | odesd | pbsr | exp | dopri8s | grk4as | erk_adjoint |
+|---|---|---|---|---|---|---|---|---|---|
+| Alkan_SciSignal2018 | 0.19 s | ok 0.2 s, 741 st, err 1e-08 | ok 0.45 s, 18791 st, err 5e-07 | ok 0.061 s, 380 st, err 1e-08 | ok 0.098 s, 179 st, err 1e-04 | ok 0.095 s, 179 st, err 1e-04 | warned 0.18 s, 510 st, err 7e-03 | warned 1.2 s, 920 st, err 2e-04 | ok 0.053 s, 537 st, err 1e-09 |
+| Blasi_CellSystems2016 | 0.0082 s | ok 0.0095 s, 279 st, err 2e-08 | ok 0.086 s, 6595 st, err 3e-10 | ok 0.013 s, 187 st, err 3e-08 | ok 0.0073 s, 85 st, err 3e-05 | ok 0.0098 s, 85 st, err 9e-06 | ok 0.015 s, 360 st, err 2e-07 | ok 0.033 s, 306 st, err 7e-08 | ok 0.013 s, 323 st, err 3e-13 |
+| Borghans_BiophysChem1997 | 1.2 s | ok 1.2 s, 66757 st, err 2e-05 | ok 0.97 s, 173986 st, err 5e-05 | ok 0.2 s, 35532 st, err 1e-05 | warned 0.15 s, 10296 st, err 1e-01 | warned 0.14 s, 10296 st, err 1e-01 | ok 0.13 s, 5917 st, err 2e-05 | ok 3.8 s, 54044 st, err 2e-05 | warned 0.043 s, 6684 st, err 2e-04 |
+| Chen_MSB2009 | 7.4 s | ok 7.9 s, 538 st, err 7e-08 | killed (30 s) | ok 11 s, 324 st, err 2e-08 | killed (30 s) | killed (30 s) | the problem is stiff for an explicit method (20 s) | warned 23 s, 266 st, err 1e-03 | the problem is stiff for an explicit method (0.086 s) |
+| Fiedler_BMCSystBiol2016 | 0.011 s | ok 0.014 s, 542 st, err 4e-07 | ok 0.023 s, 3127 st, err 8e-12 | ok 0.0054 s, 335 st, err 1e-07 | warned 0.0066 s, 120 st, err 9e-03 | warned 0.0045 s, 120 st, err 9e-03 | warned 0.011 s, 448 st, err 1e-07 | warned 0.033 s, 485 st, err 6e-05 | ok 0.0041 s, 269 st, err 2e-15 |
+| Fujita_SciSignal2010 | 0.0027 s | ok 0.0039 s, 42 st, err 2e-08 | ok 0.011 s, 1159 st, err 4e-08 | ok 0.0034 s, 102 st, err 8e-10 | ok 0.0032 s, 10 st, err 3e-05 | ok 0.0036 s, 10 st, err 3e-05 | warned 0.0057 s, 106 st, err 9e-09 | warned 0.011 s, 106 st, err 2e-06 | the problem is stiff for an explicit method (0.004 s) |
+| Giordano_Nature2020 | 0.036 s | ok 0.039 s, 333 st, err 8e-05 | ok 0.093 s, 7912 st, err 4e-04 | ok 0.0091 s, 148 st, err 1e-05 | warned 0.0085 s, 62 st, err 7e-01 | warned 0.0083 s, 62 st, err 7e-01 | warned 0.019 s, 86 st, err 4e-05 | warned 0.14 s, 283 st, err 1e-05 | ok 0.0056 s, 121 st, err 2e-07 |
+| Isensee_JCB2018 | 0.12 s | ok 0.13 s, 533 st, err 4e-08 | ok 0.1 s, 5876 st, err 2e-07 | ok 0.035 s, 258 st, err 5e-08 | ok 0.013 s, 3 st, err 8e-10 | ok 0.013 s, 3 st, err 8e-10 | the problem is stiff for an explicit method (0.26 s) | warned 0.26 s, 292 st, err 7e-05 | the problem is stiff for an explicit method (0.0063 s) |
+| Liu_IFACPapersOnLine2025 | 0.0072 s | ok 0.0079 s, 586 st, err 2e-10 | ok 0.016 s, 2958 st, err 1e-07 | ok 0.0033 s, 316 st, err 2e-10 | ok 0.0044 s, 181 st, err 9e-07 | ok 0.0059 s, 181 st, err 9e-07 | warned 0.003 s, 152 st, err 2e-08 | warned 0.02 s, 668 st, err 1e-08 | the problem is stiff for an explicit method (0.0035 s) |
+| Raimundez_PCB2020 | 0.089 s | ok 0.097 s, 318 st, err 4e-08 | ok 0.15 s, 7937 st, err 3e-07 | ok 0.028 s, 188 st, err 3e-08 | ok 0.039 s, 87 st, err 3e-05 | ok 0.038 s, 87 st, err 3e-05 | warned 0.93 s, 2691 st, err 2e-04 | warned 1.1 s, 776 st, err 3e+12 | ok 0.049 s, 750 st, err 8e-08 |
+| Smith_BMCSystBiol2013 | 4.8 s | ok 5.1 s, 956 st, err 2e-08 | ok 1.6 s, 13275 st, err 3e-06 | ok 1.4 s, 462 st, err 7e-08 | ok 2.5 s, 254 st, err 5e-05 | ok 2.7 s, 254 st, err 5e-05 | the problem is stiff for an explicit method (14 s) | killed (30 s) | the problem is stiff for an explicit method (0.022 s) |
+| Sneyd_PNAS2002 | 0.0041 s | ok 0.0065 s, 240 st, err 4e-06 | ok 0.01 s, 1434 st, err 1e-07 | ok 0.0035 s, 171 st, err 5e-07 | ok 0.0024 s, 14 st, err 7e-05 | ok 0.0018 s, 14 st, err 7e-05 | the problem is stiff for an explicit method (0.022 s) | warned 0.013 s, 167 st, err 1e-07 | the problem is stiff for an explicit method (0.0033 s) |
+| Zhao_QuantBiol2020 | 0.019 s | ok 0.022 s, 720 st, err 3e-08 | ok 0.01 s, 1195 st, err 5e-07 | ok 0.0051 s, 405 st, err 2e-08 | ok 0.0048 s, 134 st, err 1e-04 | ok 0.0043 s, 134 st, err 1e-04 | warned 0.0036 s, 50 st, err 9e-08 | warned 0.068 s, 708 st, err 2e-08 | ok 0.0033 s, 176 st, err 3e-09 |
+
+Cells: 66 ok, 0 WRONG, 24 warned, 4 killed (the cap above), 10 ended with a status.
+"""
 
 
 # auto on the problems of the PEtab benchmark collection outside ../shared
