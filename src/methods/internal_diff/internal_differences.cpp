@@ -30,7 +30,8 @@ std::string direction_name(const SensitivityDirections& d, const Model& model, s
   if (d.set() == DirectionSet::params) return "dx/d" + model.param_names()[j];
   if (d.set() == DirectionSet::states) return "dx/dx0 of " + model.state_names()[j];
   if (d.set() == DirectionSet::all)
-    return j < d.nx() ? "dx/dx0 of " + model.state_names()[j] : "dx/d" + model.param_names()[j - d.nx()];
+    return j < d.nx() ? "dx/dx0 of " + model.state_names()[j]
+                      : "dx/d" + model.param_names()[j - d.nx()];
   return "direction " + std::to_string(j + 1) + " of R";
 }
 
@@ -53,6 +54,59 @@ void warn_unresolved(const SensitivityErrorNorm& norm, const SensitivityDirectio
                      "is 0): not to be trusted; cvodes_fsa or odesd compute S without differences");
 }
 
+// nominal=accurate (the paper's section 2.4): η̃, the nominal integrated
+// alone at TOL, brought to each step end of the bundle, which steps at TOLS.
+class AccurateNominal {
+ public:
+  explicit AccurateNominal(const SolveSetup& s)
+      : shape_{s.directions.nx(), 0},
+        norm_(shape_, s.settings.tolerances, s.settings.sensitivity, nullptr),
+        rhs_(s.model, s.workspace, shape_, s.p.data()),
+        integrator_(s.factory.make(rhs_, step_settings(s.settings, s.settings.tolerances, &norm_))),
+        y_(s.directions.nx()) {
+    integrator_->start(s.t0(), s.x0.data(), nullptr, s.t_end());
+    solution_ = std::make_unique<BundleSolution>(*integrator_, rhs_, nullptr, false, s.t_end());
+  }
+
+  // η̃ at t, its states stored at the output times it passes.
+  void advance_to(double t, OutputCursor& x_at, SensitivityOutput& out) {
+    while (integrator_->t() < t) {
+      integrator_->step(x_at.limit(t, integrator_->dense_output_fits_next_step()));
+      x_at.collect(*solution_, y_.data(),
+                   [&](std::size_t k, const double* xk) { out.set_states(k, xk); });
+    }
+  }
+  const double* x() const { return integrator_->x(); }
+  const double* x_low() const { return integrator_->x_low(); }
+  void add_to(RunTally& tally) const {
+    tally.add(integrator_->counts(), tally.nominal);
+    tally.add_rhs(integrator_->counts(), shape_);
+  }
+
+ private:
+  BundleShape shape_;
+  SensitivityErrorNorm norm_;
+  BundleRhs rhs_;
+  std::unique_ptr<BundleIntegrator> integrator_;
+  std::unique_ptr<BundleSolution> solution_;
+  std::vector<double> y_;
+};
+
+// The outputs at t0 itself: x0 and the directions' state parts, or, where
+// something happens at t0, the state and S·R after it.
+void set_outputs_at_start(const SolveSetup& s, RunSolution& run, std::size_t count,
+                          SensitivityOutput& out) {
+  const SensitivityDirections& d = s.directions;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (run.has_events()) {
+      out.set_from_solution(k, run.solution().x(), true);
+      continue;
+    }
+    out.set_states(k, s.x0.data());
+    for (std::size_t j = 0; j < d.count(); ++j) out.set_direction(k, j, d.state_part(j));
+  }
+}
+
 }  // namespace
 
 RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
@@ -64,12 +118,13 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
 
   Perturbations perturbations(d, s.p, s.read_by_f, s.x0.data(), s.settings.scaling,
                               internal_delta());
-  std::vector<double> X(shape.size()), X_low(shape.size()),
-      eta_shared(d.nx()), eta_shared_low(d.nx());
+  std::vector<double> X(shape.size()), X_low(shape.size()), eta_shared(d.nx()),
+      eta_shared_low(d.nx());
   perturbations.seed(s.x0.data(), nullptr, nullptr, nullptr, X.data(), X_low.data());
 
   const integrate::Tolerances bundle_tol =
-      accurate ? scaled(s.settings.tolerances, s.settings.sensitivity.rtol / s.settings.tolerances.rtol)
+      accurate ? scaled(s.settings.tolerances,
+                        s.settings.sensitivity.rtol / s.settings.tolerances.rtol)
                : s.settings.tolerances;
   SensitivityErrorNorm norm(shape, bundle_tol, s.settings.sensitivity, perturbations.epsilon());
   BundleRhs rhs(s.model, s.workspace, shape, perturbations.params());
@@ -78,29 +133,12 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   RunSolution run(*bundle, rhs, &perturbations, s.settings.rescale, times, s.p.data(),
                   d.param_parts());
   integrate::SteppedSolution& solution = run.solution();
-
-  // nominal=accurate: η̃, alone at TOL.
-  const BundleShape single{d.nx(), 0};
-  SensitivityErrorNorm nominal_norm(single, s.settings.tolerances, s.settings.sensitivity, nullptr);
-  BundleRhs nominal_rhs(s.model, s.workspace, single, s.p.data());
-  std::unique_ptr<BundleIntegrator> nominal;
-  std::unique_ptr<BundleSolution> nominal_solution;
-  if (accurate) {
-    nominal = s.factory.make(nominal_rhs, step_settings(s.settings, s.settings.tolerances, &nominal_norm));
-    nominal->start(s.t0(), s.x0.data(), nullptr, t_end);
-    nominal_solution = std::make_unique<BundleSolution>(*nominal, nominal_rhs, nullptr, false, t_end);
-  }
+  std::unique_ptr<AccurateNominal> nominal;
+  if (accurate) nominal = std::make_unique<AccurateNominal>(s);
 
   std::vector<double> y(shape.size());
   OutputCursor sigma_at(times, s.t0(), run.dense()), x_at(times, s.t0(), run.dense());
-  for (std::size_t k = 0; k < sigma_at.first_after_start(); ++k) {
-    if (run.has_events()) {  // the state and S·R after what happens at t0
-      out.set_from_solution(k, solution.x(), true);
-      continue;
-    }
-    out.set_states(k, s.x0.data());
-    for (std::size_t j = 0; j < d.count(); ++j) out.set_direction(k, j, d.state_part(j));
-  }
+  set_outputs_at_start(s, run, sigma_at.first_after_start(), out);
 
   RunTally tally;
   while (solution.t() < t_end) {
@@ -115,11 +153,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
     const double* eta = eta_shared.data();
     const double* eta_low = eta_shared_low.data();
     if (accurate) {
-      while (nominal->t() < bundle->t()) {
-        nominal->step(x_at.limit(bundle->t(), nominal->dense_output_fits_next_step()));
-        x_at.collect(*nominal_solution, y.data(),
-                     [&](std::size_t k, const double* xk) { out.set_states(k, xk); });
-      }
+      nominal->advance_to(bundle->t(), x_at, out);
       eta = nominal->x();
       eta_low = nominal->x_low();
     } else {
@@ -144,10 +178,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   tally.runs = accurate ? 2 : 1;
   tally.add(bundle->counts(), tally.bundle);
   tally.add_rhs(bundle->counts(), shape);
-  if (nominal) {
-    tally.add(nominal->counts(), tally.nominal);
-    tally.add_rhs(nominal->counts(), single);
-  }
+  if (nominal) nominal->add_to(tally);
   return tally;
 }
 
