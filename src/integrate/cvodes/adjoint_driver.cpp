@@ -208,30 +208,7 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
                  "CVodeAdjInit");
   double* y = N_VGetArrayPointer(session_.state());
   const double t0 = session_.t0();
-  open_segment(t0, y);
-  if (events_.active()) {
-    events_.record_instants(true);
-    session_.set_event_runner(&events_);
-    if (events_.start(t0, y, nullptr).restart()) restart_after_instant(t0, y);
-    if (events_.n_roots() > 0) {
-      session_.check(CVodeRootInit(mem, static_cast<int>(events_.n_roots()),
-                                   &Session::event_roots),
-                     "CVodeRootInit");
-      session_.check(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
-    }
-  }
-  write_outputs_at(t0, y);
-  if (events_.active() && !times_.empty()) {
-    // Past the last output too (CVODES' steps pass output times, and would
-    // cross a jump of f there): the switch of `t <= T` with T the last
-    // output is one ulp after it (Fujita_SciSignal2010 at a fit's end
-    // point: "CVodeF could not advance past t = 3599.9999999999995").
-    const double past_last =
-        std::max(std::nextafter(times_.back(), std::numeric_limits<double>::infinity()),
-                 times_.back() + (times_.back() - t0));
-    time_switches_.find(events_, t0, past_last, y);
-    g_switch_.resize(events_.n_roots());
-  }
+  start_forward(t0, y);
   double fired = -std::numeric_limits<double>::infinity();
   std::size_t interval_of = next_output_;
   interval_steps_ = 0;
@@ -263,28 +240,65 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
       if (fire_time_switch(t_switch, y)) write_outputs_at(t_switch, y);
       continue;
     }
-    const int* roots = nullptr;
-    if (flag == CV_ROOT_RETURN) {
-      session_.check(CVodeGetRootInfo(mem, found_.data()), "CVodeGetRootInfo");
-      roots = found_.data();
-    }
-    if (events_.active() && events_.at(t, y, nullptr, roots).restart()) {
-      // On the switch just after t where the instant took its crossing
-      // (TimeSwitches::restart_time): f there is on its new branch. Not
-      // after the last output, where the backward problems start.
-      const double t_restart = time_switches_.found() && t < times_.back()
-                                   ? time_switches_.restart_time(events_, t, y, g_switch_)
-                                   : t;
-      if (t_restart > t) fired = t_restart;
-      restart_after_instant(t, t_restart, y);
-      write_outputs_at(t, y);
-      if (t_restart > t) write_outputs_at(t_restart, y);
-    } else if (flag != CV_ROOT_RETURN) {
-      write_outputs_at(t, y);
-    }
+    after_forward_step(flag, t, y, fired);
   }
   session_.set_event_runner(nullptr);
   std::copy(x_outputs_.begin(), x_outputs_.end(), x_out);
+}
+
+// The first segment, the events at t0, CVODES' root functions, the output
+// at t0 and the switches of t ahead.
+void AdjointDriver::start_forward(double t0, double* y) {
+  void* mem = session_.mem();
+  open_segment(t0, y);
+  if (events_.active()) {
+    events_.record_instants(true);
+    session_.set_event_runner(&events_);
+    if (events_.start(t0, y, nullptr).restart()) restart_after_instant(t0, y);
+    if (events_.n_roots() > 0) {
+      session_.check(CVodeRootInit(mem, static_cast<int>(events_.n_roots()),
+                                   &Session::event_roots),
+                     "CVodeRootInit");
+      session_.check(CVodeSetNoInactiveRootWarn(mem), "CVodeSetNoInactiveRootWarn");
+    }
+  }
+  write_outputs_at(t0, y);
+  if (events_.active() && !times_.empty()) {
+    // Past the last output too (CVODES' steps pass output times, and would
+    // cross a jump of f there): the switch of `t <= T` with T the last
+    // output is one ulp after it (Fujita_SciSignal2010 at a fit's end
+    // point: "CVodeF could not advance past t = 3599.9999999999995").
+    const double past_last =
+        std::max(std::nextafter(times_.back(), std::numeric_limits<double>::infinity()),
+                 times_.back() + (times_.back() - t0));
+    time_switches_.find(events_, t0, past_last, y);
+    g_switch_.resize(events_.n_roots());
+  }
+}
+
+// What a step that ended at t (CVODES' flag) leaves: an instant (a root, an
+// execution due) and the outputs there, or the output the step reached.
+void AdjointDriver::after_forward_step(int flag, double t, double* y, double& fired) {
+  void* mem = session_.mem();
+  const int* roots = nullptr;
+  if (flag == CV_ROOT_RETURN) {
+    session_.check(CVodeGetRootInfo(mem, found_.data()), "CVodeGetRootInfo");
+    roots = found_.data();
+  }
+  if (events_.active() && events_.at(t, y, nullptr, roots).restart()) {
+    // On the switch just after t where the instant took its crossing
+    // (TimeSwitches::restart_time): f there is on its new branch. Not
+    // after the last output, where the backward problems start.
+    const double t_restart = time_switches_.found() && t < times_.back()
+                                 ? time_switches_.restart_time(events_, t, y, g_switch_)
+                                 : t;
+    if (t_restart > t) fired = t_restart;
+    restart_after_instant(t, t_restart, y);
+    write_outputs_at(t, y);
+    if (t_restart > t) write_outputs_at(t_restart, y);
+  } else if (flag != CV_ROOT_RETURN) {
+    write_outputs_at(t, y);
+  }
 }
 
 bool AdjointDriver::fire_time_switch(double t_switch, double* y) {

@@ -135,6 +135,10 @@ class AdjointDriver {
   // stop: where the step must end at the latest (a delayed execution, or
   // one ulp before a switch of t alone), or +infinity.
   int forward_step(double t_out, double stop);
+  void start_forward(double t0, double* y);
+  // fired: the latest switch of t alone that has been fired (raised here
+  // when an instant restarts the solution on the switch just after it).
+  void after_forward_step(int flag, double t, double* y, double& fired);
   // The segment ends at t_end and the next begins at t (t_end < t: one ulp
   // before a switch of t alone, integrate/events/time_switches.hpp).
   void restart_after_instant(double t, const double* x) { restart_after_instant(t, t, x); }
