@@ -284,6 +284,85 @@ std::string usage_message(const CLI::App& app, const CLI::Error& error,
   return error.what();
 }
 
+// The subcommands and what their flags are read into.
+struct Commands {
+  CLI::App* methods = nullptr;
+  CLI::Option* markdown = nullptr;
+  std::string markdown_method;
+  CLI::App* options = nullptr;
+  std::string method;
+  CLI::App* info = nullptr;
+  std::string model;
+  std::optional<std::vector<std::string>> sens_params;
+  CLI::App *run = nullptr, *compare = nullptr, *ensemble = nullptr;
+  RunArguments run_args, compare_args, ensemble_args;
+  CLI::App* petab = nullptr;
+  PetabArguments petab_args;
+  CLI::App* fit = nullptr;
+  FitArguments fit_args;
+  CLI::App* profile = nullptr;
+  ProfileArguments profile_args;
+};
+
+void declare_commands(CLI::App& app, Commands& c) {
+  app.set_help_flag();  // the usage text is usage_text(), printed by main
+  app.require_subcommand(1);
+  c.methods = app.add_subcommand("methods");
+  c.markdown = c.methods->add_option("--markdown", c.markdown_method);
+  c.options = app.add_subcommand("options");
+  c.options->add_option("METHOD", c.method)->required();
+  c.info = app.add_subcommand("info");
+  c.info->add_option("MODEL", c.model)->required();
+  c.info->add_option_function<std::string>(
+          "--sens-params", [&c](const std::string& v) { c.sens_params = parse_sens_params(v); })
+      ->trigger_on_parse();
+  c.run = app.add_subcommand("run");
+  add_run_flags(*c.run, c.run_args, SolveCommand::run);
+  c.compare = app.add_subcommand("compare");
+  add_run_flags(*c.compare, c.compare_args, SolveCommand::compare);
+  c.ensemble = app.add_subcommand("ensemble");
+  add_run_flags(*c.ensemble, c.ensemble_args, SolveCommand::ensemble);
+  c.petab = app.add_subcommand("petab");
+  add_petab_flags(*c.petab, c.petab_args);
+  c.fit = app.add_subcommand("fit");
+  add_fit_flags(*c.fit, c.fit_args);
+  c.profile = app.add_subcommand("profile");
+  add_profile_flags(*c.profile, c.profile_args);
+}
+
+// Runs the subcommand that was parsed; its exit status.
+int dispatch(Commands& c) {
+  if (*c.methods) {
+    if (c.markdown->count() > 0 && c.markdown_method.empty())
+      throw UsageError{"--markdown needs a method id, got ''"};
+    return list_methods(c.markdown_method);
+  }
+  if (*c.options) {
+    write_method_description(std::cout, method_info(c.method));
+    return 0;
+  }
+  if (*c.info) return show_info(c.model, c.sens_params);
+  if (*c.petab) return run_petab(c.petab_args);
+  if (*c.fit) return run_fit(c.fit_args);
+  if (*c.profile) return run_profile(c.profile_args);
+  if (*c.run) {
+    if (c.run_args.help) return print_command_help("odesens", c.run_args, SolveCommand::run);
+    check_run_arguments(c.run_args, SolveCommand::run);
+    return run(c.run_args);
+  }
+  if (*c.ensemble) {
+    if (c.ensemble_args.help)
+      return print_command_help("odesens", c.ensemble_args, SolveCommand::ensemble);
+    check_run_arguments(c.ensemble_args, SolveCommand::ensemble);
+    return run_ensemble(c.ensemble_args);
+  }
+  if (c.compare_args.help)
+    return print_command_help("odesens", c.compare_args, SolveCommand::compare);
+  check_run_arguments(c.compare_args, SolveCommand::compare);
+  if (!c.compare_args.plot.empty()) return run_python_compare(c.compare_args);
+  return compare(c.compare_args);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -296,72 +375,15 @@ int main(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   CLI::App app{"odesens"};
-  app.set_help_flag();  // the usage text is usage_text(), printed above
-  app.require_subcommand(1);
-  CLI::App* methods = app.add_subcommand("methods");
-  std::string markdown_method;
-  CLI::Option* markdown = methods->add_option("--markdown", markdown_method);
-  std::string method;
-  CLI::App* options = app.add_subcommand("options");
-  options->add_option("METHOD", method)->required();
-  std::string model;
-  std::optional<std::vector<std::string>> sens_params;
-  CLI::App* info = app.add_subcommand("info");
-  info->add_option("MODEL", model)->required();
-  info->add_option_function<std::string>(
-          "--sens-params", [&](const std::string& v) { sens_params = parse_sens_params(v); })
-      ->trigger_on_parse();
-  RunArguments run_args, compare_args, ensemble_args;
-  CLI::App* run_command = app.add_subcommand("run");
-  add_run_flags(*run_command, run_args, SolveCommand::run);
-  CLI::App* compare_command = app.add_subcommand("compare");
-  add_run_flags(*compare_command, compare_args, SolveCommand::compare);
-  CLI::App* ensemble_command = app.add_subcommand("ensemble");
-  add_run_flags(*ensemble_command, ensemble_args, SolveCommand::ensemble);
-  PetabArguments petab_args;
-  CLI::App* petab_command = app.add_subcommand("petab");
-  add_petab_flags(*petab_command, petab_args);
-  FitArguments fit_args;
-  CLI::App* fit_command = app.add_subcommand("fit");
-  add_fit_flags(*fit_command, fit_args);
-  ProfileArguments profile_args;
-  CLI::App* profile_command = app.add_subcommand("profile");
-  add_profile_flags(*profile_command, profile_args);
+  Commands commands;
+  declare_commands(app, commands);
   try {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       throw UsageError{usage_message(app, e, args)};
     }
-    if (*methods) {
-      if (markdown->count() > 0 && markdown_method.empty())
-        throw UsageError{"--markdown needs a method id, got ''"};
-      return list_methods(markdown_method);
-    }
-    if (*options) {
-      write_method_description(std::cout, method_info(method));
-      return 0;
-    }
-    if (*info) return show_info(model, sens_params);
-    if (*petab_command) return run_petab(petab_args);
-    if (*fit_command) return run_fit(fit_args);
-    if (*profile_command) return run_profile(profile_args);
-    if (*run_command) {
-      if (run_args.help) return print_command_help("odesens", run_args, SolveCommand::run);
-      check_run_arguments(run_args, SolveCommand::run);
-      return run(run_args);
-    }
-    if (*ensemble_command) {
-      if (ensemble_args.help)
-        return print_command_help("odesens", ensemble_args, SolveCommand::ensemble);
-      check_run_arguments(ensemble_args, SolveCommand::ensemble);
-      return run_ensemble(ensemble_args);
-    }
-    if (compare_args.help)
-      return print_command_help("odesens", compare_args, SolveCommand::compare);
-    check_run_arguments(compare_args, SolveCommand::compare);
-    if (!compare_args.plot.empty()) return run_python_compare(compare_args);
-    return compare(compare_args);
+    return dispatch(commands);
   } catch (const UsageError& e) {
     std::cerr << "odesens: error: " << e.message << '\n';
     return 2;
