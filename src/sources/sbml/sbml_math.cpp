@@ -58,6 +58,62 @@ std::string element_name(const ASTNode* a) {
   return "MathML element (libsbml type " + std::to_string(static_cast<int>(a->getType())) + ")";
 }
 
+// asinh, acosh, atanh from log and sqrt (the graph has no operations for
+// them); asinh by odd symmetry, which avoids cancellation for x < 0.
+NodeId asinh_of(Graph& g, NodeId v) {
+  const NodeId m = g.unary(Op::abs, v), one = g.constant(1.0);
+  const NodeId r = g.unary(Op::log, g.add(m, g.unary(Op::sqrt, g.add(g.mul(m, m), one))));
+  return g.select(g.binary(Op::lt, v, g.constant(0.0)), g.neg(r), r);
+}
+NodeId acosh_of(Graph& g, NodeId v) {
+  return g.unary(Op::log, g.add(v, g.unary(Op::sqrt, g.sub(g.mul(v, v), g.constant(1.0)))));
+}
+NodeId atanh_of(Graph& g, NodeId v) {  // also arccoth(x) = atanh(1/x)
+  const NodeId one = g.constant(1.0);
+  return g.mul(g.constant(0.5), g.unary(Op::log, g.div(g.add(one, v), g.sub(one, v))));
+}
+
+// MathML quotient and rem: truncation toward zero, rem with the sign of a.
+NodeId truncated(Graph& g, NodeId v) {
+  return g.select(g.binary(Op::lt, v, g.constant(0.0)), g.unary(Op::ceil, v),
+                  g.unary(Op::floor, v));
+}
+
+// The reciprocal trigonometric and hyperbolic functions and the inverses
+// the graph has no operation for, of one argument.
+bool is_trigonometric_family(ASTNodeType_t type) {
+  switch (type) {
+    case AST_FUNCTION_SEC: case AST_FUNCTION_CSC: case AST_FUNCTION_COT:
+    case AST_FUNCTION_SECH: case AST_FUNCTION_CSCH: case AST_FUNCTION_COTH:
+    case AST_FUNCTION_ARCSEC: case AST_FUNCTION_ARCCSC: case AST_FUNCTION_ARCCOT:
+    case AST_FUNCTION_ARCSINH: case AST_FUNCTION_ARCCOSH: case AST_FUNCTION_ARCTANH:
+    case AST_FUNCTION_ARCSECH: case AST_FUNCTION_ARCCSCH: case AST_FUNCTION_ARCCOTH:
+      return true;
+    default: return false;
+  }
+}
+
+NodeId trigonometric_family(Graph& g, ASTNodeType_t type, NodeId x) {
+  const NodeId one = g.constant(1.0), inverse = g.div(one, x);
+  switch (type) {
+    case AST_FUNCTION_SEC: return g.div(one, g.unary(Op::cos, x));
+    case AST_FUNCTION_CSC: return g.div(one, g.unary(Op::sin, x));
+    case AST_FUNCTION_COT: return g.div(one, g.unary(Op::tan, x));
+    case AST_FUNCTION_SECH: return g.div(one, g.unary(Op::cosh, x));
+    case AST_FUNCTION_CSCH: return g.div(one, g.unary(Op::sinh, x));
+    case AST_FUNCTION_COTH: return g.div(one, g.unary(Op::tanh, x));
+    case AST_FUNCTION_ARCSEC: return g.unary(Op::acos, inverse);
+    case AST_FUNCTION_ARCCSC: return g.unary(Op::asin, inverse);
+    case AST_FUNCTION_ARCCOT: return g.unary(Op::atan, inverse);
+    case AST_FUNCTION_ARCSINH: return asinh_of(g, x);
+    case AST_FUNCTION_ARCCOSH: return acosh_of(g, x);
+    case AST_FUNCTION_ARCTANH: return atanh_of(g, x);
+    case AST_FUNCTION_ARCSECH: return acosh_of(g, inverse);
+    case AST_FUNCTION_ARCCSCH: return asinh_of(g, inverse);
+    default: return atanh_of(g, inverse);  // AST_FUNCTION_ARCCOTH
+  }
+}
+
 }  // namespace
 
 MathTranslator::MathTranslator(Graph& graph, const SbmlModel& model, std::string file)
@@ -144,27 +200,10 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
                                                   " arguments") +
                       ", got " + std::to_string(n));
   };
-  const NodeId zero = g_.constant(0.0), one = g_.constant(1.0), half = g_.constant(0.5);
+  const NodeId zero = g_.constant(0.0), one = g_.constant(1.0);
   auto un = [&](Op op) { want(1, 1); return g_.unary(op, x[0]); };
-  auto recip = [&](Op op) { want(1, 1); return g_.div(one, g_.unary(op, x[0])); };
   auto truth = [&](NodeId v) { return g_.binary(Op::ne, v, zero); };
-  // asinh, acosh, atanh from log and sqrt (the graph has no operations for
-  // them); asinh by odd symmetry, which avoids cancellation for x < 0.
-  auto asinh = [&](NodeId v) {
-    const NodeId m = g_.unary(Op::abs, v);
-    const NodeId r = g_.unary(Op::log, g_.add(m, g_.unary(Op::sqrt, g_.add(g_.mul(m, m), one))));
-    return g_.select(g_.binary(Op::lt, v, zero), g_.neg(r), r);
-  };
-  auto acosh = [&](NodeId v) {
-    return g_.unary(Op::log, g_.add(v, g_.unary(Op::sqrt, g_.sub(g_.mul(v, v), one))));
-  };
-  auto atanh = [&](NodeId v) {  // also arccoth(x) = atanh(1/x)
-    return g_.mul(half, g_.unary(Op::log, g_.div(g_.add(one, v), g_.sub(one, v))));
-  };
-  // MathML quotient and rem: truncation toward zero, rem with the sign of a.
-  auto trunc = [&](NodeId v) {
-    return g_.select(g_.binary(Op::lt, v, zero), g_.unary(Op::ceil, v), g_.unary(Op::floor, v));
-  };
+  auto trunc = [&](NodeId v) { return truncated(g_, v); };
   // n-ary relations hold pairwise along the chain: a < b < c.
   auto chain = [&](Op op) {
     want(2, ~0u);
@@ -188,6 +227,10 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
       case Form::none: break;
     }
   }
+  if (is_trigonometric_family(a->getType())) {
+    want(1, 1);
+    return trigonometric_family(g_, a->getType(), x[0]);
+  }
   switch (a->getType()) {
     case AST_MINUS:
       want(1, 2);
@@ -201,21 +244,6 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
       want(1, 2);
       if (n == 1 || g_.is_constant(x[0], 10.0)) return g_.unary(Op::log10, x[n - 1]);
       return g_.div(g_.unary(Op::log, x[1]), g_.unary(Op::log, x[0]));
-    case AST_FUNCTION_SEC: return recip(Op::cos);
-    case AST_FUNCTION_CSC: return recip(Op::sin);
-    case AST_FUNCTION_COT: return recip(Op::tan);
-    case AST_FUNCTION_SECH: return recip(Op::cosh);
-    case AST_FUNCTION_CSCH: return recip(Op::sinh);
-    case AST_FUNCTION_COTH: return recip(Op::tanh);
-    case AST_FUNCTION_ARCSEC: want(1, 1); return g_.unary(Op::acos, g_.div(one, x[0]));
-    case AST_FUNCTION_ARCCSC: want(1, 1); return g_.unary(Op::asin, g_.div(one, x[0]));
-    case AST_FUNCTION_ARCCOT: want(1, 1); return g_.unary(Op::atan, g_.div(one, x[0]));
-    case AST_FUNCTION_ARCSINH: want(1, 1); return asinh(x[0]);
-    case AST_FUNCTION_ARCCOSH: want(1, 1); return acosh(x[0]);
-    case AST_FUNCTION_ARCTANH: want(1, 1); return atanh(x[0]);
-    case AST_FUNCTION_ARCSECH: want(1, 1); return acosh(g_.div(one, x[0]));
-    case AST_FUNCTION_ARCCSCH: want(1, 1); return asinh(g_.div(one, x[0]));
-    case AST_FUNCTION_ARCCOTH: want(1, 1); return atanh(g_.div(one, x[0]));
     case AST_FUNCTION_QUOTIENT: want(2, 2); return trunc(g_.div(x[0], x[1]));
     case AST_FUNCTION_REM:
       want(2, 2);
