@@ -126,7 +126,8 @@ MathTranslator::MathTranslator(Graph& graph, const SbmlModel& model, std::string
   }
 }
 
-void MathTranslator::fail(const Scope& scope, const std::string& message, bool is_unsupported) const {
+void MathTranslator::fail(const Scope& scope, const std::string& message,
+                          bool is_unsupported) const {
   throw Error(is_unsupported ? Status::unsupported : Status::parse_error,
               sbml::where(file_, scope.element) + scope.where + ": " + message);
 }
@@ -208,7 +209,8 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
   auto chain = [&](Op op) {
     want(2, ~0u);
     NodeId r = g_.binary(op, x[0], x[1]);
-    for (unsigned k = 2; k < n; ++k) r = g_.binary(Op::logical_and, r, g_.binary(op, x[k - 1], x[k]));
+    for (unsigned k = 2; k < n; ++k)
+      r = g_.binary(Op::logical_and, r, g_.binary(op, x[k - 1], x[k]));
     return r;
   };
   auto fold = [&](Op op, NodeId empty) {
