@@ -195,9 +195,10 @@ class Solver:
     """A method prepared on a model once, then run for many parameter
     values (``Model.solver(method, t=...)``): validation, option parsing,
     workspaces and the integrator's memory are set up here, and each
-    :meth:`solve` gives bit for bit what :func:`odesens.solve` gives (with
-    method "auto", until the chosen method has failed on two solves in a
-    row: the solver then keeps the one that worked, docs/methods/auto.md).
+    :meth:`solve` gives bit for bit what :func:`odesens.solve` gives, except
+    with method "auto", whose solver learns from its solves (it bounds odesd
+    by its first and leaves a method that failed on two in a row;
+    docs/methods/auto.md).
 
     Takes the arguments of :func:`odesens.solve`. A solver is used by one
     thread at a time (concurrent calls take turns); make one per thread to
