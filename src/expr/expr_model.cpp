@@ -588,12 +588,8 @@ void ExprModel::rhs_points_on_branches(std::size_t n, const double* t, const dou
 void ExprModel::jvp_on_first_parameters(double t, const double* x, const double* p,
                                         const double* p_first, std::size_t nv, const double* V,
                                         double* out, Workspace* ws) const {
+  if (parameter_branch_count() == 0) return jvp(t, x, p, nv, V, out, ws);
   ODESENS_REGISTERS(jvp_on_first_parameters(t, x, p, p_first, nv, V, out, ws_given));
-  if (parameter_branch_count() == 0) {
-    expr::evaluate_tangents(impl_->rhs_adjoint, kernels(w.lane_width()), w.registers, t, x, p, nv,
-                            V, nullptr, out);
-    return;
-  }
   const expr::EventFunctions& events = event_functions(*impl_);
   const std::size_t np = impl_->sym.param_names.size(), nq = events.parameter_branch_count();
   double* extended = w.registers.buffer(Slot::branch_params).ensure(np + nq);
@@ -609,11 +605,8 @@ std::size_t ExprModel::parameter_branch_count() const {
 
 void ExprModel::rhs_points_on_first_parameters(std::size_t n, const double* t, const double* X,
                                                const double* P, double* F, Workspace* ws) const {
+  if (parameter_branch_count() == 0 || n == 0) return rhs_points(n, t, X, P, F, ws);
   ODESENS_REGISTERS(rhs_points_on_first_parameters(n, t, X, P, F, ws_given));
-  if (parameter_branch_count() == 0 || n == 0) {
-    expr::evaluate_points(impl_->rhs, kernels(w.lane_width()), w.registers, n, t, X, P, F);
-    return;
-  }
   evaluate_on_branches(*impl_, w, n, t, X, P, nullptr, F);
 }
 

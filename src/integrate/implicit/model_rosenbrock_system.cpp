@@ -19,6 +19,8 @@ ModelRosenbrockSystem::ModelRosenbrockSystem(const Model& model, std::size_t lan
       columns_(model.nx() * lanes),
       out_(model.nx() * lanes),
       times_(lanes) {
+  if (const BatchedRhs* b = model.batched_rhs(); b && b->parameter_branch_count() > 0)
+    parameter_branches_ = b;
   if (lanes == 0)
     throw Error(Status::invalid_argument, "ModelRosenbrockSystem: at least one lane");
 }
@@ -61,10 +63,9 @@ void ModelRosenbrockSystem::jvp(std::size_t lane, double t, const double* x, con
                                 double* out) {
   // A perturbed lane's J_x on the nominal's branches of comparisons of
   // parameters alone, as its f (NominalBranches).
-  const BatchedRhs* batched = model_.batched_rhs();
-  if (lane > 0 && batched && batched->parameter_branch_count() > 0)
-    batched->jvp_on_first_parameters(t, x, lane_params(lane), lane_params(0), 1, v, out,
-                                     &workspace_);
+  if (lane > 0 && parameter_branches_)
+    parameter_branches_->jvp_on_first_parameters(t, x, lane_params(lane), lane_params(0), 1, v,
+                                                 out, &workspace_);
   else
     model_.jvp(t, x, lane_params(lane), 1, v, out, &workspace_);
 }

@@ -43,6 +43,9 @@ class ModelRosenbrockSystem final : public RosenbrockSystem {
   std::size_t n_, np_, lanes_;
   Workspace& workspace_;
   NominalBranches branches_;
+  // The model's batched f where it has comparisons of parameters alone:
+  // the perturbed lanes' J_x products follow the nominal's branch of them.
+  const BatchedRhs* parameter_branches_ = nullptr;
   std::vector<double> params_;          // np×m
   std::vector<double> columns_, out_;   // n×m column-major copies of X and F
   std::vector<double> times_;           // m times for the batched f

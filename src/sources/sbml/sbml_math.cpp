@@ -79,38 +79,33 @@ NodeId truncated(Graph& g, NodeId v) {
                   g.unary(Op::floor, v));
 }
 
-// The reciprocal trigonometric and hyperbolic functions and the inverses
-// the graph has no operation for, of one argument.
-bool is_trigonometric_family(ASTNodeType_t type) {
-  switch (type) {
-    case AST_FUNCTION_SEC: case AST_FUNCTION_CSC: case AST_FUNCTION_COT:
-    case AST_FUNCTION_SECH: case AST_FUNCTION_CSCH: case AST_FUNCTION_COTH:
-    case AST_FUNCTION_ARCSEC: case AST_FUNCTION_ARCCSC: case AST_FUNCTION_ARCCOT:
-    case AST_FUNCTION_ARCSINH: case AST_FUNCTION_ARCCOSH: case AST_FUNCTION_ARCTANH:
-    case AST_FUNCTION_ARCSECH: case AST_FUNCTION_ARCCSCH: case AST_FUNCTION_ARCCOTH:
-      return true;
-    default: return false;
-  }
-}
+NodeId reciprocal(Graph& g, Op op, NodeId v) { return g.div(g.constant(1.0), g.unary(op, v)); }
+NodeId inverse(Graph& g, NodeId v) { return g.div(g.constant(1.0), v); }
 
-NodeId trigonometric_family(Graph& g, ASTNodeType_t type, NodeId x) {
-  const NodeId one = g.constant(1.0), inverse = g.div(one, x);
+// The reciprocal trigonometric and hyperbolic functions and the inverses
+// the graph has no operation for, each of one argument; null for others.
+using UnaryBuilder = NodeId (*)(Graph&, NodeId);
+UnaryBuilder trigonometric_family(ASTNodeType_t type) {
   switch (type) {
-    case AST_FUNCTION_SEC: return g.div(one, g.unary(Op::cos, x));
-    case AST_FUNCTION_CSC: return g.div(one, g.unary(Op::sin, x));
-    case AST_FUNCTION_COT: return g.div(one, g.unary(Op::tan, x));
-    case AST_FUNCTION_SECH: return g.div(one, g.unary(Op::cosh, x));
-    case AST_FUNCTION_CSCH: return g.div(one, g.unary(Op::sinh, x));
-    case AST_FUNCTION_COTH: return g.div(one, g.unary(Op::tanh, x));
-    case AST_FUNCTION_ARCSEC: return g.unary(Op::acos, inverse);
-    case AST_FUNCTION_ARCCSC: return g.unary(Op::asin, inverse);
-    case AST_FUNCTION_ARCCOT: return g.unary(Op::atan, inverse);
-    case AST_FUNCTION_ARCSINH: return asinh_of(g, x);
-    case AST_FUNCTION_ARCCOSH: return acosh_of(g, x);
-    case AST_FUNCTION_ARCTANH: return atanh_of(g, x);
-    case AST_FUNCTION_ARCSECH: return acosh_of(g, inverse);
-    case AST_FUNCTION_ARCCSCH: return asinh_of(g, inverse);
-    default: return atanh_of(g, inverse);  // AST_FUNCTION_ARCCOTH
+    case AST_FUNCTION_SEC: return [](Graph& g, NodeId v) { return reciprocal(g, Op::cos, v); };
+    case AST_FUNCTION_CSC: return [](Graph& g, NodeId v) { return reciprocal(g, Op::sin, v); };
+    case AST_FUNCTION_COT: return [](Graph& g, NodeId v) { return reciprocal(g, Op::tan, v); };
+    case AST_FUNCTION_SECH: return [](Graph& g, NodeId v) { return reciprocal(g, Op::cosh, v); };
+    case AST_FUNCTION_CSCH: return [](Graph& g, NodeId v) { return reciprocal(g, Op::sinh, v); };
+    case AST_FUNCTION_COTH: return [](Graph& g, NodeId v) { return reciprocal(g, Op::tanh, v); };
+    case AST_FUNCTION_ARCSEC:
+      return [](Graph& g, NodeId v) { return g.unary(Op::acos, inverse(g, v)); };
+    case AST_FUNCTION_ARCCSC:
+      return [](Graph& g, NodeId v) { return g.unary(Op::asin, inverse(g, v)); };
+    case AST_FUNCTION_ARCCOT:
+      return [](Graph& g, NodeId v) { return g.unary(Op::atan, inverse(g, v)); };
+    case AST_FUNCTION_ARCSINH: return asinh_of;
+    case AST_FUNCTION_ARCCOSH: return acosh_of;
+    case AST_FUNCTION_ARCTANH: return atanh_of;
+    case AST_FUNCTION_ARCSECH: return [](Graph& g, NodeId v) { return acosh_of(g, inverse(g, v)); };
+    case AST_FUNCTION_ARCCSCH: return [](Graph& g, NodeId v) { return asinh_of(g, inverse(g, v)); };
+    case AST_FUNCTION_ARCCOTH: return [](Graph& g, NodeId v) { return atanh_of(g, inverse(g, v)); };
+    default: return nullptr;
   }
 }
 
@@ -229,9 +224,9 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
       case Form::none: break;
     }
   }
-  if (is_trigonometric_family(a->getType())) {
+  if (const UnaryBuilder build = trigonometric_family(a->getType())) {
     want(1, 1);
-    return trigonometric_family(g_, a->getType(), x[0]);
+    return build(g_, x[0]);
   }
   switch (a->getType()) {
     case AST_MINUS:
