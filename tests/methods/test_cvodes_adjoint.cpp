@@ -2,7 +2,9 @@
 // rows of S at the final time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -238,6 +240,84 @@ TEST(CvodesAdjoint, RowsOfSThatUnderflowToZeroStillGetPositiveTolerances) {
   const Result asa = solve(problem, "cvodes_asa");
   EXPECT_LT(relative_max_difference(asa.s, block(fsa, 1)), 1e-5);
   EXPECT_LT(relative_max_difference(asa.gradient, fsa.gradient), 1e-5);
+}
+
+}  // namespace
+}  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// x0' = -k x0 + F(t), x1' = k x0 - x1. F = 0 while CVODES' forward pass
+// runs; from the first call that comes from far behind the furthest time
+// seen (CVodeB recomputing the forward solution from a checkpoint, at t_d)
+// F = 10 (t - t_d)^4 sin(50 (t - t_d)) after t_d: smooth there, and fast
+// enough that the recomputation needs more steps than the forward pass took
+// between two checkpoints, as where they diverge on real models
+// (Chen_MSB2009 at a point a fit visited), where CVODES wrote past its
+// interpolation data (a segmentation fault). `switch_at`: t_d from the start.
+class TwoFacedModel final : public Model {
+ public:
+  explicit TwoFacedModel(double switch_at = kNever) : switch_at_(switch_at) {}
+  static constexpr double kNever = std::numeric_limits<double>::infinity();
+  double switch_time() const { return switch_at_; }
+  std::size_t nx() const override { return 2; }
+  std::size_t np() const override { return 1; }
+  const std::vector<std::string>& state_names() const override { return states_; }
+  const std::vector<std::string>& param_names() const override { return params_; }
+  std::vector<double> nominal_params() const override { return {2.0}; }
+  std::string name() const override { return "two_faced"; }
+  double default_t_end() const override { return 10.0; }
+  bool initial_state_depends_on_params() const override { return false; }
+  void initial_state(const double*, double* x0, Workspace*) const override {
+    x0[0] = 1.0;
+    x0[1] = 0.0;
+  }
+  void rhs(double t, const double* x, const double* p, double* xdot,
+           Workspace*) const override {
+    furthest_ = std::max(furthest_, t);
+    if (switch_at_ == kNever && t < furthest_ - 0.5) switch_at_ = t;
+    const double s = t - switch_at_;
+    xdot[0] = -p[0] * x[0] + (s > 0.0 ? 10.0 * s * s * s * s * std::sin(50.0 * s) : 0.0);
+    xdot[1] = p[0] * x[0] - x[1];
+  }
+  bool has_analytic_jacobians() const override { return true; }
+  void jac_x(double, const double*, const double* p, double* J, Workspace*) const override {
+    J[0] = -p[0];  // column-major
+    J[1] = p[0];
+    J[2] = 0.0;
+    J[3] = -1.0;
+  }
+  void jac_p(double, const double* x, const double*, double* Jp, Workspace*) const override {
+    Jp[0] = -x[0];
+    Jp[1] = x[0];
+  }
+
+ private:
+  std::vector<std::string> states_{"a", "b"}, params_{"k"};
+  mutable double furthest_ = 0.0;
+  mutable double switch_at_;
+};
+
+TEST(CvodesAdjoint, RecomputationThatOutrunsTheForwardPassHoldsWholeSegments) {
+  Problem problem;
+  auto model = std::make_shared<TwoFacedModel>();
+  problem.model = model;
+  problem.output_times = testing::linspace(0.0, 10.0, 3);
+  problem.rtol = 1e-10;
+  problem.atol = {1e-12};
+  problem.options.set("checkpoint_steps", 5);
+  const Result asa = solve(problem, "cvodes_asa");
+  ASSERT_EQ(asa.stats.extra.count("whole_segments"), 1u) << "no recomputation outran";
+  // The backward pass ran on the recomputed solution alone, F switched on
+  // at t_d throughout: the gradient of sum_i x_i(T) is that model's.
+  ASSERT_LT(model->switch_time(), 10.0);
+  problem.model = std::make_shared<TwoFacedModel>(model->switch_time());
+  problem.options = Options();
+  const Result fsa = solve(problem, "cvodes_fsa");
+  const std::size_t last = fsa.times.size() - 1;
+  const double expected = fsa.s_at(last, 0, 0) + fsa.s_at(last, 1, 0);
+  EXPECT_NEAR(asa.gradient[0], expected, 1e-5 * std::fabs(expected));
 }
 
 }  // namespace

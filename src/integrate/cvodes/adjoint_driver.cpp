@@ -151,6 +151,7 @@ int AdjointDriver::forward_step(double t_out, double stop) {
                                 "model for stiffness or a blow-up]");
   }
   checkpoints_ = std::max(checkpoints_, ncheck);
+  live_checkpoints_ = ncheck;
   segments_.back().t_end = t_ret;
   long steps_after = 0;
   session_.check(CVodeGetNumSteps(mem, &steps_after), "CVodeGetNumSteps");
@@ -168,6 +169,7 @@ void AdjointDriver::restart_after_instant(double t_end, double t, const double* 
   open_segment(t, x);
   session_.reinit(t);
   session_.check(CVodeAdjReInit(session_.mem()), "CVodeAdjReInit");
+  live_checkpoints_ = 0;
 }
 
 namespace {
@@ -361,6 +363,7 @@ void AdjointDriver::recompute(std::size_t s) {
   int ncheck = 0;
   session_.check(CVodeF(mem, seg.t_end, session_.state(), &t_ret, CV_NORMAL, &ncheck), "CVodeF");
   checkpoints_ = std::max(checkpoints_, ncheck);
+  live_checkpoints_ = ncheck;
   live_segment_ = s;
   ++recomputed_;
 }
@@ -404,7 +407,9 @@ void AdjointDriver::read_problems(std::vector<Vector>& vectors) {
 
 // A failed backward solve names the tolerances and limit it ran with.
 void AdjointDriver::backward_to(double t, const AdjointSeeds& seeds) {
+  session_.set_replay_guard(&replay_);
   const int flag = CVodeB(session_.mem(), t, CV_NORMAL);
+  session_.set_replay_guard(nullptr);
   // CVODES' check that the backward problems lie within the forward
   // interval fails on spans so short that their steps underflow (below
   // about 1e-160 from t0 = 0): said without CVODES' internals.
@@ -483,6 +488,7 @@ void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
   add_jumps_at(seeds, seg, seg.t_end, o, vectors);
   if (seg.t_end > seg.t_begin) {
     if (live_segment_ != s) recompute(s);
+    replay_.arm(session_.mem(), live_checkpoints_, settings_.checkpoint_steps);
     start_problems(seeds, seg.t_end, vectors);
     while (o < seg.outputs.size()) {
       const double t = times_[seg.outputs[seg.outputs.size() - 1 - o]];
@@ -560,9 +566,53 @@ void AdjointDriver::backward(const AdjointSeeds& seeds, double* gradients) {
   const std::size_t sweeps = P == 1       ? count
                              : P >= count ? 1
                                           : 1 + (count - P + P - 2) / (P - 1);
-  for (std::size_t k = 0; k < sweeps; ++k) sweep(seeds, k, gradients);
+  try {
+    for (std::size_t k = 0; k < sweeps; ++k) sweep(seeds, k, gradients);
+  } catch (const ReplayOverflow& overflow) {
+    hold_whole_segments(overflow, P);
+    try {
+      for (std::size_t k = 0; k < sweeps; ++k) sweep(seeds, k, gradients);
+    } catch (const ReplayOverflow& again) {
+      throw Error(Status::solver_failed,
+                  std::string("cvodes_asa: ") + again.what() +
+                      ", again after the segments were held whole; cvodes_fsa or erk_adjoint "
+                      "give the gradient without recomputing");
+    }
+  }
   for (const BackwardProblem& bp : problems_)
     backward_counters_ += session_.backward_counters(bp.which);
+}
+
+// After a recomputation that needed more steps than the forward pass
+// (replay_guard.hpp): the adjoint memory again, with room for the most
+// steps a segment took (and a margin), so that recomputing a segment
+// stores all its steps from its start and nothing is recomputed from a
+// checkpoint; then every segment is recomputed on its turn.
+void AdjointDriver::hold_whole_segments(const ReplayOverflow& overflow, std::size_t problems) {
+  long most = 0;
+  for (const Segment& seg : segments_) most = std::max(most, seg.steps);
+  const long whole = most + most / 10 + 100;
+  if (whole <= settings_.checkpoint_steps)
+    throw Error(Status::solver_failed,
+                std::string("cvodes_asa: ") + overflow.what() + " (a segment of " +
+                    std::to_string(most) + " steps within checkpoint_steps = " +
+                    std::to_string(settings_.checkpoint_steps) +
+                    "); cvodes_fsa or erk_adjoint give the gradient without recomputing");
+  ++widened_;
+  settings_.checkpoint_steps = whole;
+  try {
+    check_interpolation_memory();
+  } catch (const Error& e) {
+    throw Error(e.status(), std::string("cvodes_asa: ") + overflow.what() +
+                                ", and holding whole segments does not fit: " + e.what());
+  }
+  void* mem = session_.mem();
+  CVodeAdjFree(mem);  // the backward problems with it
+  session_.check(CVodeAdjInit(mem, settings_.checkpoint_steps, settings_.interpolation),
+                 "CVodeAdjInit");
+  create_problems(problems, np_);
+  live_segment_ = segments_.size();  // none: each is recomputed
+  replay_.disarm();
 }
 
 double AdjointDriver::checkpoint_bytes() const {

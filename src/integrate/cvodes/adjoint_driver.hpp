@@ -90,6 +90,8 @@ class AdjointDriver {
   // The most checkpoints one segment held, and the forward recomputations.
   int checkpoints() const { return checkpoints_; }
   std::size_t recomputed_segments() const { return recomputed_; }
+  // Backward passes begun again with whole segments held (replay_guard.hpp).
+  std::size_t widened() const { return widened_; }
   Counters backward_counters() const { return backward_counters_; }
   // Bytes the checkpoints and interpolation data of one segment take (the
   // session's workspace_bytes() counts the integrators and solvers).
@@ -147,6 +149,8 @@ class AdjointDriver {
   // it standing for the state there; true when it restarted the solution.
   bool fire_time_switch(double t_switch, double* y);
   void create_problems(std::size_t count, std::size_t np);
+  // The adjoint memory anew with every segment's steps in one interval.
+  void hold_whole_segments(const ReplayOverflow& overflow, std::size_t problems);
   // Replays segment s's forward pass so that its checkpoints are in memory.
   void recompute(std::size_t s);
   std::vector<Vector> sweep_vectors(std::size_t k, std::size_t count) const;
@@ -180,7 +184,9 @@ class AdjointDriver {
   // every problem before an output's jumps, and lambda across an instant.
   std::vector<double> lambda_before_, lambda_minus_;
   int checkpoints_ = 0;
-  std::size_t sweeps_ = 0, recomputed_ = 0;
+  int live_checkpoints_ = 0;  // CVodeF's count for the live segment
+  ReplayGuard replay_;
+  std::size_t sweeps_ = 0, recomputed_ = 0, widened_ = 0;
   double segment_bytes_ = 0.0;
   Counters backward_counters_;
 };

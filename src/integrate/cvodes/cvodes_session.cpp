@@ -354,6 +354,7 @@ int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
   auto* s = static_cast<Session*>(user_data);
   return s->guard().run([&] {
     s->ask_interrupt(t);
+    if (s->replay_guard_) s->replay_guard_->check(s->mem());
     double* out = N_VGetArrayPointer(ydot);
     s->model_.rhs(t, N_VGetArrayPointer(y), s->params_.data(), out, s->workspace());
     return all_finite(out, s->nx_);

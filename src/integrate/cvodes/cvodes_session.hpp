@@ -18,6 +18,7 @@
 
 #include "integrate/callback_guard.hpp"
 #include "integrate/cvodes/cvodes_counters.hpp"
+#include "integrate/cvodes/replay_guard.hpp"
 #include "integrate/cvodes/sundials_handles.hpp"
 #include "odesens/model.hpp"
 
@@ -109,6 +110,10 @@ class Session {
   void ask_interrupt(double t) {
     if (interrupt_ && (++interrupt_calls_ & 63u) == 0 && (*interrupt_)()) throw_interrupted(t);
   }
+
+  // While CVodeB runs (null otherwise): the forward right-hand side asks the
+  // guard before each evaluation (replay_guard.hpp).
+  void set_replay_guard(ReplayGuard* guard) { replay_guard_ = guard; }
 
   // Throws the pending callback exception if any, else an Error for a
   // negative CVODES flag; `call` names the CVODES function.
@@ -205,6 +210,7 @@ class Session {
   integrate::CallbackGuard guard_;
   const std::function<bool()>* interrupt_ = nullptr;
   std::uint32_t interrupt_calls_ = 0;
+  ReplayGuard* replay_guard_ = nullptr;
   [[noreturn]] static void throw_interrupted(double t);
   std::string last_message_;
   RestartCounters restarts_;

@@ -224,6 +224,9 @@ void write_adjoint_stats(const Session& session, const AdjointDriver& driver,
   stats.extra["backward_problems"] = problems;
   stats.extra["backward_sweeps"] = static_cast<double>(driver.sweeps());
   stats.extra["checkpoints"] = driver.checkpoints();
+  // 1 where a recomputation from a checkpoint outran the forward pass and
+  // the backward pass ran again with whole segments held (replay_guard.hpp).
+  if (driver.widened() > 0) stats.extra["whole_segments"] = static_cast<double>(driver.widened());
   stats.extra["workspace_bytes"] =
       session.workspace_bytes() + driver.checkpoint_bytes() + driver.segment_bytes() +
       8.0 * (2.0 * static_cast<double>(session.nx()) + static_cast<double>(session.np())) *
