@@ -156,8 +156,19 @@ void fill_tolerances(const SystemLayout& layout, double atol, double shape_atol,
 int bounding_state_rhs(double t, N_Vector y, N_Vector ydot, void* data) {
   auto* s = static_cast<StateSolve*>(data);
   double* out = N_VGetArrayPointer(ydot);
-  return s->guard.run(t, out, s->state->layout().size(),
-                      [&] { s->state->rhs(t, N_VGetArrayPointer(y), nullptr, out); });
+  return s->guard.run(t, out, s->state->layout().size(), [&] {
+    if (s->replay) {
+      try {
+        s->replay->check(s->replay_mem);
+      } catch (const cvodes::ReplayOverflow& overflow) {
+        throw Error(Status::solver_failed,
+                    std::string(overflow.what()) +
+                        "; a larger checkpoint_steps holds a stage's steps without "
+                        "checkpoints to recompute from");
+      }
+    }
+    s->state->rhs(t, N_VGetArrayPointer(y), nullptr, out);
+  });
 }
 
 }  // namespace odesens::bounds

@@ -16,6 +16,7 @@
 #include <nvector/nvector_serial.h>
 
 #include "integrate/cvodes/cvodes_flags.hpp"
+#include "integrate/cvodes/replay_guard.hpp"
 #include "methods/bounds/bounds_settings.hpp"
 #include "methods/bounds/parameter_box.hpp"
 #include "methods/bounds/system_bounder.hpp"
@@ -121,6 +122,11 @@ struct CallbackGuard {
 struct StateSolve {
   SystemBounder* state = nullptr;
   CallbackGuard guard;
+  // While CVodeB recomputes the state bounding system between checkpoints
+  // (bounds_asa): the guard that stops a recomputation outrunning the
+  // forward pass, and the CVODES memory it reads (replay_guard.hpp).
+  cvodes::ReplayGuard* replay = nullptr;
+  void* replay_mem = nullptr;
 };
 
 // CVODES' right-hand side of the state bounding system (user data: a

@@ -91,6 +91,8 @@ struct Stage {
   double start, end;
   std::size_t output;
   CvodeMemPtr mem;
+  long checkpoint_steps = 0;  // CVodeAdjInit's
+  int checkpoints = 0;        // CVodeF's count
 };
 
 // Steps between checkpoints for each stage's CVodeAdjInit. CVODES allocates
@@ -158,6 +160,7 @@ class AdjointBounding {
   std::vector<PolyModel> dx0_, jump_;
   std::vector<double> gain_;
   AdjointSolve solve_;
+  cvodes::ReplayGuard replay_;  // during CVodeB (replay_guard.hpp)
   std::size_t n_ = 0;
   ContextPtr ctx_;
   VectorPtr y_, atol_, lambda_, atol_b_, q_, atol_q_;
@@ -260,12 +263,14 @@ void AdjointBounding::forward_pass() {
     check_cvodes(CVodeSetMaxNumSteps(cv, problem_.max_steps), "CVodeSetMaxNumSteps");
     check_cvodes(CVDiag(cv), "CVDiag");
     silence(cv);
-    check_cvodes(CVodeAdjInit(cv, budget.next(previous_steps), CV_HERMITE), "CVodeAdjInit");
+    stage.checkpoint_steps = budget.next(previous_steps);
+    check_cvodes(CVodeAdjInit(cv, stage.checkpoint_steps, CV_HERMITE), "CVodeAdjInit");
     check_cvodes(CVodeSetStopTime(cv, stage.end), "CVodeSetStopTime");
     sunrealtype reached = stage.start;
     int checkpoints = 0;
     const int flag = CVodeF(cv, stage.end, y_.get(), &reached, CV_NORMAL, &checkpoints);
     if (flag < 0) integration_failed(flag, solve_, "state", stage.end);
+    stage.checkpoints = checkpoints;
     solve_.guard.failure.reset();  // recovered from by shorter steps
     std::copy(N_VGetArrayPointer(y_.get()), N_VGetArrayPointer(y_.get()) + n_,
               x_state(stage.output));
@@ -316,7 +321,11 @@ void AdjointBounding::backward_pass() {
     check_cvodes(CVodeQuadSVtolerancesB(cv, which, *problem_.rtol, atol_q_.get()),
                  "CVodeQuadSVtolerancesB");
     check_cvodes(CVodeSetQuadErrConB(cv, which, SUNTRUE), "CVodeSetQuadErrConB");
+    replay_.arm(cv, stage.checkpoints, stage.checkpoint_steps);
+    solve_.replay = &replay_;
+    solve_.replay_mem = cv;
     const int flag = CVodeB(cv, stage.start, CV_NORMAL);
+    solve_.replay = nullptr;
     if (flag < 0) integration_failed(flag, solve_, "adjoint", stage.start);
     solve_.guard.failure.reset();
     sunrealtype reached = stage.start;
