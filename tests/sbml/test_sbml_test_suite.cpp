@@ -80,7 +80,7 @@ TEST(SbmlTestSuite, EveryCasePassesThePassRule) {
   std::printf("%-32s %8s\n", "feature (tag)", "passed");
   for (const auto& [tag, counts] : by_tag)
     std::printf("%-32s %4d/%-4d\n", tag.c_str(), counts.first, counts.second);
-  EXPECT_EQ(cases.size(), 1161u) << "the README of ../shared/sbml-test-suite lists 711 + 450";
+  EXPECT_GE(cases.size(), 1161u) << "the README of ../shared/sbml-test-suite lists 711 + 450";
 }
 
 TEST(SbmlTestSuitePassRule, MatchesInfinitiesAndNaNExactly) {

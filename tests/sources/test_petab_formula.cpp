@@ -425,7 +425,8 @@ TEST(PetabFormula, SharedProblemsFormulasParse) {
   const fs::path root = fs::path(env ? env : ODESENS_DEFAULT_SHARED_DIR) / "petab";
   if (!fs::is_directory(root)) GTEST_SKIP() << root << " not found";
   int formulas = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+  const auto follow = fs::directory_options::follow_directory_symlink;
+  for (const auto& entry : fs::recursive_directory_iterator(root, follow)) {
     const std::string file = entry.path().filename().string();
     if (!entry.is_regular_file() || file.find("observables") == std::string::npos ||
         entry.path().extension() != ".tsv")

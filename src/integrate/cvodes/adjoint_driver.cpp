@@ -142,6 +142,15 @@ int AdjointDriver::forward_step(double t_out, double stop) {
   int flag = 0;
   try {
     flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
+    if (flag == CV_ILL_INPUT && after_root_) {
+      // A root function zero at the last root and just after it (a trigger
+      // at the value the solution settles to), which CVODES refuses: a
+      // restart there sets it aside until it leaves zero (CvodesStepper).
+      restart_without_instant(segments_.back().t_end, N_VGetArrayPointer(session_.state()));
+      steps_before = 0;
+      flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
+    }
+    after_root_ = flag == CV_ROOT_RETURN;
     session_.check(flag, "CVodeF");
   } catch (const Error& e) {
     if (e.status() != Status::too_much_work) throw;
@@ -160,6 +169,15 @@ int AdjointDriver::forward_step(double t_out, double stop) {
   return flag;
 }
 
+void AdjointDriver::restart_without_instant(double t, const double* x) {
+  segments_.back().t_end = t;
+  open_segment(t, x);
+  session_.reinit(t);
+  session_.check(CVodeAdjReInit(session_.mem()), "CVodeAdjReInit");
+  live_checkpoints_ = 0;
+  after_root_ = false;
+}
+
 void AdjointDriver::restart_after_instant(double t_end, double t, const double* x) {
   Segment& ended = segments_.back();
   ended.t_end = t_end;
@@ -170,6 +188,7 @@ void AdjointDriver::restart_after_instant(double t_end, double t, const double* 
   session_.reinit(t);
   session_.check(CVodeAdjReInit(session_.mem()), "CVodeAdjReInit");
   live_checkpoints_ = 0;
+  after_root_ = false;
 }
 
 namespace {

@@ -145,6 +145,8 @@ class AdjointDriver {
   // before a switch of t alone, integrate/events/time_switches.hpp).
   void restart_after_instant(double t, const double* x) { restart_after_instant(t, t, x); }
   void restart_after_instant(double t_end, double t, const double* x);
+  // The segment ends at t without an instant (CVODES restarted there).
+  void restart_without_instant(double t, const double* x);
   // The instant of a switch of t alone at t_switch, the state one ulp before
   // it standing for the state there; true when it restarted the solution.
   bool fire_time_switch(double t_switch, double* y);
@@ -185,6 +187,7 @@ class AdjointDriver {
   std::vector<double> lambda_before_, lambda_minus_;
   int checkpoints_ = 0;
   int live_checkpoints_ = 0;  // CVodeF's count for the live segment
+  bool after_root_ = false;   // the last CVodeF returned on a root
   ReplayGuard replay_;
   std::size_t sweeps_ = 0, recomputed_ = 0, widened_ = 0;
   double segment_bytes_ = 0.0;

@@ -34,6 +34,11 @@ void CvodesStepper::step(double t_limit) {
   sunrealtype t = t_;
   const double t_out = !stop_at_outputs_ && has_horizon_ ? horizon_ : t_limit;
   const int flag = CVode(mem, t_out, session_.state(), &t, CV_ONE_STEP);
+  // CVODES checks the root functions at its last root before stepping on
+  // (nothing else it refuses can follow a root return).
+  roots_too_close_ = flag == CV_ILL_INPUT && after_root_;
+  if (roots_too_close_) return;
+  after_root_ = flag == CV_ROOT_RETURN;
   session_.check(flag, "CVode");
   // A "successful" step that does not move t: the step size has fallen
   // below the resolution of t (NaN/Inf from the model, or a blow-up). A

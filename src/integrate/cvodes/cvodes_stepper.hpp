@@ -53,7 +53,16 @@ class CvodesStepper final : public integrate::SteppedSolution {
     found_.assign(n_roots > 0 ? n_roots : 1, 0);
   }
   // The handler re-initialised CVODES at t (CVodeReInit): steps go on from t.
-  void restart(double t) { t_ = t; }
+  void restart(double t) {
+    t_ = t;
+    after_root_ = false;
+  }
+  // The last step() took no step: after a root, CVODES found a root
+  // function zero there and just after it (a trigger at the value the
+  // solution settles to), which it refuses (CV_ILL_INPUT, "Root found at
+  // and very near"); after a restart there it sets such a function aside
+  // until it moves away from zero (RestartableCvodes::step).
+  bool roots_too_close() const { return roots_too_close_; }
   // Every output of the solve, with the grid's settings.
   integrate::OutputGridSettings grid_settings() const { return {stop_at_outputs_, +1}; }
 
@@ -69,6 +78,8 @@ class CvodesStepper final : public integrate::SteppedSolution {
   VectorPtr dky_;  // CVodeGetDky's output
   InstantHandler* handler_ = nullptr;
   std::vector<int> found_;
+  bool after_root_ = false;  // the last step ended on a root
+  bool roots_too_close_ = false;
 };
 
 }  // namespace odesens::cvodes

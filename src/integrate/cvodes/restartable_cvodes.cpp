@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "core/number_text.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens::cvodes {
 
@@ -87,6 +91,17 @@ void RestartableCvodes::step(double t_limit) {
   }
   apply_stop_time();
   stepper_.step(t_limit);
+  if (!stepper_.roots_too_close()) return;
+  // A root function zero at the last root and just after it (SBML Test
+  // Suite case 00755: the trigger S1 < 0.5 where S1 settles to 0.5): a
+  // restart there, where CVODES sets it aside until it leaves zero.
+  reinit(t(), x());
+  apply_stop_time();
+  stepper_.step(t_limit);
+  if (stepper_.roots_too_close())
+    throw Error(Status::solver_failed,
+                "CVode found a root function zero at and just after t = " + number_text(t()) +
+                    ", again after a restart there");
 }
 
 void RestartableCvodes::restart(double t, const double* y) { reinit(t, y); }
