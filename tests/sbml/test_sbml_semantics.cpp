@@ -401,3 +401,55 @@ TEST_F(SbmlMathFunctions, AgreeInSimdLanes) {
 }
 
 }  // namespace
+
+namespace {
+
+// A rate that switches on a three-way xor of comparisons of one species
+// (after SBML Test Suite case 00201): A -> B at rate k A, C consumed at
+// p1 where xor(B < 2, B > 4, B < 1) holds, else at p2. xor was built from
+// comparisons of truth values (a != b), root functions that are zero
+// wherever the two agree: the one-step methods located their "crossings"
+// one ulp apart without end (odesd and dopri8s ran past a minute). It is
+// now logical operations on the three comparisons, which alone switch f.
+TEST(SbmlSemantics, XorSwitchesOnlyWhereItsComparisonsDo) {
+  const std::string b = ci("B");
+  const std::string law =
+      "<piecewise><piece>" + ci("p1") +
+      fn("xor", fn("lt", b + cn(2)) + fn("gt", b + cn(4)) + fn("lt", b + cn(1))) +
+      "</piece><otherwise>" + ci("p2") + "</otherwise></piecewise>";
+  const std::string doc = l3v2(
+      list("Compartments", compartment("V", "1")) +
+      list("Species", species("A", "V", "initialAmount=\"5\"") +
+                          species("B", "V", "initialAmount=\"0\"") +
+                          species("C", "V", "initialAmount=\"4\"")) +
+      list("Parameters", parameter("k", "1", true) + parameter("p1", "1.5", true) +
+                             parameter("p2", "0.05", true)) +
+      list("Reactions", reaction("R1", "A:1", "B:1", fn("times", ci("k") + ci("A"))) +
+                            reaction("R2", "C:1", "", law)));
+  auto m = load_sbml_text(doc, "xor.xml");
+  ASSERT_NE(m->event_system(), nullptr);
+  EXPECT_EQ(m->event_system()->roots().size(), 3u);  // B = 1, 2 and 4
+  Problem p;
+  p.model = m;
+  for (int k = 0; k <= 40; ++k) p.output_times.push_back(0.1 * k);
+  p.rtol = 1e-8;
+  p.atol = {1e-14};
+  p.options.set("sensitivities", 0);
+  const Result reference = solve(p, "cvodes_fsa");
+  // C(4) in closed form: B = 5 (1 - e^-t) crosses 1, 2 and 4 at
+  // ln(5/4), ln(5/3) and ln 5; C falls at p1 on (ln 1.25, ln(5/3)) and
+  // after ln 5, at p2 elsewhere.
+  const double t1 = std::log(1.25), t2 = std::log(5.0 / 3.0), t4 = std::log(5.0);
+  const double c_end = 4.0 - 1.5 * ((t2 - t1) + (4.0 - t4)) - 0.05 * (t1 + (t4 - t2));
+  const std::size_t last = reference.times.size() - 1;
+  EXPECT_NEAR(reference.x_at(last, 2), c_end, 1e-5);
+  Problem with_s = p;
+  with_s.options = Options();
+  for (const char* method : {"odesd", "dopri8s", "grk4as", "pbsr", "exp", "erk_adjoint"}) {
+    SCOPED_TRACE(method);
+    const Result r = solve(with_s, method);
+    EXPECT_NEAR(r.x_at(last, 2), c_end, 1e-5) << r.x_at(last, 2) - c_end;
+  }
+}
+
+}  // namespace

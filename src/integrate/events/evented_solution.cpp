@@ -306,10 +306,15 @@ void EventedSolution::step_events(double t_limit) {
 bool EventedSolution::instants_in_step(double t0, double t1) {
   double t_from = t0;
   side_ = events_.sides();
-  while (true) {
+  for (int instants = 0;; ++instants) {
     double tau = t1;
     const std::size_t first = earliest_root(t_from, t1, tau);
     if (first == events_.roots_of_system().size()) return false;
+    if (instants == kMaxInstantsInOneStep)
+      throw Error(Status::solver_failed,
+                  "the root finder located " + std::to_string(kMaxInstantsInOneStep) +
+                      " crossings in one step, the last at t = " + number_text(tau) +
+                      " (a root function that stays at zero?)");
     // Within rounding of the step's end: the instant is there (a step of a
     // few ulps to the end would be below any solver's smallest step).
     if (t1 - tau <= 64.0 * std::numeric_limits<double>::epsilon() *

@@ -95,6 +95,10 @@ class EventedSolution final : public SteppedSolution {
   // Instants in a row at one time (located roots), beyond which the root
   // finder is taken to be stuck on a root function that stays at zero.
   static constexpr int kMaxInstantsAtOneTime = 1000;
+  // Instants located within one step without a restart, beyond which the
+  // same: a comparison whose root function is zero over an interval (two
+  // truth values compared) "crosses" at every ulp of it.
+  static constexpr int kMaxInstantsInOneStep = 1000;
   int instants_here_ = 0;
   std::vector<double> y_after_, y_scratch_, g_new_, g_start_, g_end_;
   std::vector<int> side_;  // the sides at the start of the part of the step searched

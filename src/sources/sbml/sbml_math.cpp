@@ -198,7 +198,6 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
   };
   const NodeId zero = g_.constant(0.0), one = g_.constant(1.0);
   auto un = [&](Op op) { want(1, 1); return g_.unary(op, x[0]); };
-  auto truth = [&](NodeId v) { return g_.binary(Op::ne, v, zero); };
   auto trunc = [&](NodeId v) { return truncated(g_, v); };
   // n-ary relations hold pairwise along the chain: a < b < c.
   auto chain = [&](Op op) {
@@ -252,9 +251,16 @@ NodeId MathTranslator::call(const ASTNode* a, const Scope& scope, const Frame* f
       return r;
     }
     case AST_LOGICAL_XOR: {
+      // (a || b) && !(a && b), folded: logical operations on the operands'
+      // own comparisons. Comparing truth values instead (a != b) made root
+      // functions that are zero wherever the two agree, whose "crossings"
+      // the one-step methods then located one ulp apart without end (SBML
+      // Test Suite case 00201, xor(S2 < 2, S2 > 4, S2 < 1)).
       if (n == 0) return zero;
-      NodeId r = truth(x[0]);
-      for (unsigned k = 1; k < n; ++k) r = g_.binary(Op::ne, r, truth(x[k]));
+      NodeId r = x[0];
+      for (unsigned k = 1; k < n; ++k)
+        r = g_.binary(Op::logical_and, g_.binary(Op::logical_or, r, x[k]),
+                      g_.unary(Op::logical_not, g_.binary(Op::logical_and, r, x[k])));
       return r;
     }
     case AST_LOGICAL_IMPLIES:
