@@ -188,7 +188,11 @@ int run(const RunArguments& a) {
   if (a.format == "h5") {
     // The HDF5 layout has no place for enclosures yet: refused before the
     // work rather than written without them.
-    if (info.capabilities.bounds)
+    // auto encloses only where a box or data asks for enclosures.
+    const bool encloses =
+        info.capabilities.bounds &&
+        (a.method != "auto" || !problem.param_lower.empty() || !problem.objective_data.empty());
+    if (encloses)
       throw UsageError{"--format h5 does not hold the enclosures of " + a.method +
                        " (its polynomial models and hulls): use --format json or csv"};
     return run_h5(a, *model, problem);
@@ -200,8 +204,12 @@ int run(const RunArguments& a) {
   const Result result = solve(problem, a.method);
   print_warnings(result);
 
-  io::RunDescription run{a.model, info.capabilities.gradient || !result.gradient.empty(),
-                         a.observe, {}, problem.n_objectives};
+  // The method that ran (auto's choice may give S and no gradient, as on a
+  // model without states).
+  const bool gradient_method =
+      !result.gradient.empty() ||
+      (result.method.empty() ? info : method_info(result.method)).capabilities.gradient;
+  io::RunDescription run{a.model, gradient_method, a.observe, {}, problem.n_objectives};
   if (!a.observe.empty()) {
     run.observable_values = evaluate_observables(problem, result, a.observe);
     warn_non_finite_observables(problem, run);

@@ -60,7 +60,12 @@ void write_gradient(std::ostream& out, const Model& model, const Result& r, std:
   out << '\n';
   for (std::size_t j = 0; j < r.np; ++j) {
     out << field(model.param_names()[j]);
-    for (std::size_t k = 0; k < m; ++k) out << ',' << format_double(r.gradient[j + k * r.np]);
+    // A cell the result does not hold stays empty (a caller's description
+    // may promise a gradient the method that ran did not give).
+    for (std::size_t k = 0; k < m; ++k) {
+      out << ',';
+      if (j + k * r.np < r.gradient.size()) out << format_double(r.gradient[j + k * r.np]);
+    }
     out << '\n';
   }
 }

@@ -466,6 +466,31 @@ TEST(Cli, AutoSaysWhatItChoseAndWhy) {
   EXPECT_NE(r.out.find("auto, a gradient: "), std::string::npos) << r.out;
 }
 
+// auto's choice on a model without states gives S and no gradient, and
+// the CSV writer, told that auto may give one, indexed a gradient that was
+// empty (a segmentation fault on the SBML Test Suite's models of
+// parameters alone); --format h5 refused auto as if it enclosed.
+TEST(Cli, AutoWritesEveryFormatOnAModelWithoutStates) {
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/odesens_cli_" +
+                          std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string model = dir + "/no_states.xml";
+  std::ofstream(model) << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sbml "
+                          "xmlns=\"http://www.sbml.org/sbml/level3/version2/core\" level=\"3\" "
+                          "version=\"2\"><model id=\"no_states\"><listOfParameters><parameter "
+                          "id=\"k\" value=\"1\" constant=\"true\"/></listOfParameters></model>"
+                          "</sbml>\n";
+  ToolRun r = run_tool("run " + model + " --method auto --tout 0:1:3 --format csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out), (std::vector<std::string>{"t", "0", "0.5", "1"})) << r.out;
+  r = run_tool("run " + model + " --method auto --tout 0:1:3 --format h5 --out " + dir + "/a.h5");
+  EXPECT_EQ(r.status, 0) << r.err;
+  r = run_tool("run builtin:chua --method auto --tout 0:1:3 --format h5 --out " + dir + "/c.h5");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/c.h5"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, CompareRunsBothMethodsOnOneProblem) {
   const ToolRun r = run_tool("compare builtin:chua --methods cvodes_fsa,cvodes_asa --tout 0:10:11");
   ASSERT_EQ(r.status, 0) << r.err;
