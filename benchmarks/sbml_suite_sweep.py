@@ -84,7 +84,8 @@ def run_case(odesens, suite, case, method, rtol, seconds):
     if model is None:
         return 'nosettings', ''
     variables = names(settings.get('variables', ''))
-    amount, concentration = names(settings.get('amount', '')), names(settings.get('concentration', ''))
+    amount = names(settings.get('amount', ''))
+    concentration = names(settings.get('concentration', ''))
     observe = [v + (':amount' if v in amount else ':concentration' if v in concentration else '')
                for v in variables]
     command = [odesens, 'run', model, '--method', method, '--rtol', rtol, '--atol', '1e-14',
@@ -98,7 +99,8 @@ def run_case(odesens, suite, case, method, rtol, seconds):
             return 'timeout', ''
         # The settings list compartments among the amounts too (case 00105):
         # observed as they are.
-        plain = [o for o in observe if f"observable '{o}'" in p.stderr and 'only species' in p.stderr]
+        plain = [o for o in observe
+                 if f"observable '{o}'" in p.stderr and 'only species' in p.stderr]
         if p.returncode == 0 or not plain:
             break
         observe = [o.split(':')[0] if o in plain else o for o in observe]

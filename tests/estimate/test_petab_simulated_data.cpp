@@ -191,7 +191,8 @@ std::map<Key, double> aligned_times(const std::map<Key, double>& table,
   std::map<Key, double> out;
   for (const auto& [k, value] : table) {
     Key key = k;
-    const auto it = times.find(Slot{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<4>(k)});
+    const auto it =
+        times.find(Slot{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<4>(k)});
     if (it != times.end())
       for (double t : it->second)
         if (std::abs(t - std::get<3>(k)) <= 1e-7 * std::max(1.0, std::abs(t))) {
