@@ -67,6 +67,25 @@ TEST(FiniteResults, TheDiscreteAdjointsNaNIsNamedByArrayStateAndParameter) {
   }
 }
 
+// x^h of a negative x (a species a little below 0 by rounding, SBML Test
+// Suite case 01395): f is defined at the integer h, its derivative in h,
+// x^h ln x, is not. cvodes_fsa ends, and says which sensitivity.
+TEST(FiniteResults, CvodesNamesTheSensitivityThatIsNotFinite) {
+  Problem problem;
+  problem.model = load_ode_text("param h = 4\nstate x = -0.5\ndx/dt = -(x^h)\n", "negative_power");
+  problem.output_times = {0.0, 0.001};
+  try {
+    solve(problem, "cvodes_fsa");
+    FAIL() << "cvodes_fsa returned a result";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::not_finite);
+    const std::string m = e.what();
+    EXPECT_NE(m.find("first in the sensitivity of state 'x' to parameter 'h' at t = 0"),
+              std::string::npos)
+        << m;
+  }
+}
+
 // A real model whose solution stays constant for long stretches: the
 // forward error estimate lets explicit steps grow far beyond the stability
 // region, and the discrete adjoint of those steps overflows. erk_adjoint's

@@ -128,6 +128,7 @@ void Session::begin_solve(const std::vector<double>& params,
   restarts_.reset();
   last_message_.clear();
   guard_.reset();
+  nonfinite_sensitivity_ = {};
   if (!mem_) return;
   if (solver_kind_ == LinearSolverKind::klu) forget_klu_factorization();
   check(CVodeReInit(mem(), t0_, state()), "CVodeReInit");
@@ -340,9 +341,22 @@ std::string Session::zero_step_reason() {
 
 void Session::fail_blaming_nonfinite(const std::string& message) const {
   if (!guard_.saw_nonfinite()) return;
+  std::string where;
+  if (nonfinite_sensitivity_.seen) {
+    const NonfiniteSensitivity& n = nonfinite_sensitivity_;
+    const auto& states = model_.state_names();
+    const auto& params = model_.param_names();
+    where = "; first in the sensitivity of state '" +
+            (n.state < states.size() ? states[n.state] : std::to_string(n.state)) +
+            "' to parameter '" +
+            (n.param < params.size() ? params[n.param] : std::to_string(n.param)) +
+            "' at t = " + number_text(n.t) +
+            ": a derivative of f in that parameter that is not finite there (a power or "
+            "logarithm of a value at or below 0?)";
+  }
   throw Error(Status::not_finite,
               message + " (the right-hand side or a Jacobian produced NaN or Inf during the "
-                        "solve, and the integrator could not step past it)");
+                        "solve, and the integrator could not step past it" + where + ")");
 }
 
 void Session::throw_interrupted(double t) {

@@ -126,6 +126,12 @@ class Session {
   // Error(not_finite) with `message` and that reason if a callback saw one;
   // returns otherwise, and the caller throws its own status.
   void fail_blaming_nonfinite(const std::string& message) const;
+  // The first entry of the sensitivity right-hand side that was NaN or Inf
+  // in this solve (dS_ij/dt), named by fail_blaming_nonfinite.
+  void note_nonfinite_sensitivity(double t, std::size_t state, std::size_t param) {
+    if (nonfinite_sensitivity_.seen) return;
+    nonfinite_sensitivity_ = {true, t, state, param};
+  }
 
   // Installs the message capture on another cvode_mem (backward problems).
   void capture_messages(void* cvode_mem);
@@ -211,6 +217,11 @@ class Session {
   const std::function<bool()>* interrupt_ = nullptr;
   std::uint32_t interrupt_calls_ = 0;
   ReplayGuard* replay_guard_ = nullptr;
+  struct NonfiniteSensitivity {
+    bool seen = false;
+    double t = 0.0;
+    std::size_t state = 0, param = 0;
+  } nonfinite_sensitivity_;
   [[noreturn]] static void throw_interrupted(double t);
   std::string last_message_;
   RestartCounters restarts_;

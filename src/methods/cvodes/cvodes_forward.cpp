@@ -80,7 +80,11 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
         std::copy(JS + j * n, JS + (j + 1) * n, out);
         for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
           out[pattern->row_idx[q]] += values[q];
-        finite = finite && all_finite(out, n);
+        for (std::size_t i = 0; i < n; ++i)
+          if (!std::isfinite(out[i])) {
+            s->note_nonfinite_sensitivity(t, i, j);
+            finite = false;
+          }
       }
       return finite;
     }
@@ -90,7 +94,9 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
       double* out = N_VGetArrayPointer(ysdot[j]);
       for (std::size_t i = 0; i < n; ++i) {
         out[i] = JS[i + j * n] + S[i + j * n];
-        finite = finite && std::isfinite(out[i]);
+        if (std::isfinite(out[i])) continue;
+        s->note_nonfinite_sensitivity(t, i, j);
+        finite = false;
       }
     }
     return finite;
