@@ -167,7 +167,9 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
     problem.output_times = parse_time_grid(grid.str());
   }
   if (!a.box.empty()) {
-    require_capability(info.capabilities.parameter_box, "--box", info, "bounds_fsa");
+    // auto takes a box as the set-valued methods do: it then encloses.
+    require_capability(info.capabilities.parameter_box || info.id == kAutomaticMethod, "--box",
+                       info, "bounds_fsa, bounds_asa and auto");
     set_box(problem, a.box);
   }
   if (!a.weights.empty()) {

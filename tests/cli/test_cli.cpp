@@ -491,6 +491,26 @@ TEST(Cli, AutoWritesEveryFormatOnAModelWithoutStates) {
   std::filesystem::remove_all(dir);
 }
 
+// auto takes --box and encloses (it was refused: --box asked for the
+// capability of needing a box), and --format h5 then refuses it.
+TEST(Cli, AutoTakesABoxAndEncloses) {
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/odesens_cli_box_" +
+                          std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string model = dir + "/decay.ode";
+  std::ofstream(model) << "param k = 1\nstate x = 1\ndx/dt = -k*x\n";
+  ToolRun r = run_tool("run " + model + " --method auto --tout 0:1:3 --box k=0.9:1.1 --format csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("auto chose bounds_fsa"), std::string::npos) << r.err;
+  r = run_tool("run " + model + " --method auto --box k=0.9:1.1 --format h5 --out " + dir +
+               "/a.h5");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("does not hold the enclosures"), std::string::npos) << r.err;
+  r = run_tool("run " + model + " --method cvodes_fsa --box k=0.9:1.1");
+  EXPECT_NE(r.err.find("bounds_fsa, bounds_asa and auto do"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, CompareRunsBothMethodsOnOneProblem) {
   const ToolRun r = run_tool("compare builtin:chua --methods cvodes_fsa,cvodes_asa --tout 0:10:11");
   ASSERT_EQ(r.status, 0) << r.err;
