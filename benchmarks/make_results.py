@@ -1208,7 +1208,8 @@ above; Crauste with 40 starts), Elowitz (400 starts, below), Zheng (20 starts, b
 here with 10 since the steady-state changes), and here Perelson, Rahman, Okuonghae,
 Oliveira, Armistead, Bertozzi, Schwen, SalazarCavazos, Laske and Raia (40 starts). It is
 missed on 5: Weber (297.98 against 296.20 with 40 starts; 60 more of another seed: 305.16),
-Brannmark (143.79 against 141.89 with 100 starts; 144.61 with 40 of another seed), Beer, Bachmann and Lucarelli, the last three with few starts, many cut
+Brannmark (143.79 against 141.89 with 100 starts; 144.61 with 40 of another seed),
+Beer, Bachmann and Lucarelli, the last three with few starts, many cut
 short by their time limit (Beer's not by time: below). Lang is not fitted.
 
 - **Beer with 600 s a start (the row "600 s, 12-04").** Beer's starts all used their 60 s
