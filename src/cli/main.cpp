@@ -47,6 +47,7 @@
 #include "io/output_file.hpp"
 #include "io/result_file.hpp"
 #include "io/result_h5.hpp"
+#include "methods/choice/method_choice.hpp"
 #include "odesens/odesens.hpp"
 
 namespace {
@@ -188,10 +189,9 @@ int run(const RunArguments& a) {
   if (a.format == "h5") {
     // The HDF5 layout has no place for enclosures yet: refused before the
     // work rather than written without them.
-    // auto encloses only where a box or data asks for enclosures.
     const bool encloses =
-        info.capabilities.bounds &&
-        (a.method != "auto" || !problem.param_lower.empty() || !problem.objective_data.empty());
+        a.method == kAutomaticMethod ? methods::automatic_encloses(problem)
+                                     : info.capabilities.bounds;
     if (encloses)
       throw UsageError{"--format h5 does not hold the enclosures of " + a.method +
                        " (its polynomial models and hulls): use --format json or csv"};

@@ -16,6 +16,11 @@
 #include "problem/initial_values.hpp"
 
 namespace odesens::methods {
+
+bool automatic_encloses(const Problem& p) {
+  return !p.param_lower.empty() || !p.objective_data.empty();
+}
+
 namespace {
 
 constexpr double kAutoRtol = 1e-8;
@@ -69,7 +74,6 @@ AutomaticSettings read_automatic_settings(const Problem& problem) {
   return s;
 }
 
-bool asks_enclosure(const Problem& p) { return !p.param_lower.empty() || !p.objective_data.empty(); }
 bool asks_gradient(const Problem& p) {
   return p.objective != nullptr || !p.adjoint_weights.empty() || p.integrand != nullptr ||
          p.n_objectives > 1 || !p.objective_data.empty();
@@ -320,7 +324,7 @@ MethodChoice apply_choice_rule(const Problem& p, const AutomaticSettings& s, Cho
   const std::string goal = goal_of(p, s);
   if (p.model->nx() == 0)
     return choice_of("cvodes_fsa", goal, "the model has no states: nothing to integrate");
-  if (asks_enclosure(p)) return choose_enclosure(p, goal);
+  if (automatic_encloses(p)) return choose_enclosure(p, goal);
   if (p.integrand || p.n_objectives > 1)
     return choice_of("erk_adjoint", "gradient",
                      "several objectives or running costs are asked for, which only "
@@ -340,7 +344,7 @@ bool odesd_suits_sensitivities(const Model& model, std::size_t columns) {
 
 std::string fallback_method(const Problem& p, const MethodChoice& failed) {
   const std::string& m = failed.method;
-  if (asks_enclosure(p) || p.integrand || p.n_objectives > 1) return "";
+  if (automatic_encloses(p) || p.integrand || p.n_objectives > 1) return "";
   if (!p.sens_directions.empty())
     return m == "dopri8s" && p.model->has_analytic_jacobians() ? "grk4as" : "";
   if (m == "dopri8s" && failed.goal == "gradient") return "erk_adjoint";

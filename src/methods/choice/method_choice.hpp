@@ -56,6 +56,11 @@ std::int64_t odesd_step_allowance(std::size_t outputs);
 
 std::unique_ptr<MethodSession> prepare_automatic(const Problem& problem);
 
+// auto encloses (bounds_fsa, or bounds_asa for a gradient) where a
+// parameter box or data for enclosures is given, whatever else the problem
+// asks.
+bool automatic_encloses(const Problem& problem);
+
 // odesd suits S of `columns` parameters when the model gives the second
 // derivatives it needs and S (nx x columns) is not so large that its
 // per-parameter work outweighs its fewer steps (auto's rule for S without

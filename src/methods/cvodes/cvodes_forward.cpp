@@ -28,6 +28,18 @@
 namespace odesens::cvodes {
 namespace {
 
+// Column j of dS/dt (n entries) holds no NaN or Inf; else the session
+// notes the first such entry, which its not_finite message names.
+bool column_is_finite(Session& s, double t, std::size_t j, const double* column) {
+  const std::size_t n = s.nx();
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(column[i])) {
+      s.note_nonfinite_sensitivity(t, i, j);
+      return false;
+    }
+  return true;
+}
+
 // JS = J_x S from J_x's values on its (column-compressed) pattern, or
 // from the dense J_x (column-major) of a model without a pattern.
 void jacobian_times(Session& s, double t, const double* x, std::size_t np, const double* S,
@@ -80,11 +92,7 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
         std::copy(JS + j * n, JS + (j + 1) * n, out);
         for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
           out[pattern->row_idx[q]] += values[q];
-        for (std::size_t i = 0; i < n; ++i)
-          if (!std::isfinite(out[i])) {
-            s->note_nonfinite_sensitivity(t, i, j);
-            finite = false;
-          }
+        finite = column_is_finite(*s, t, j, out) && finite;
       }
       return finite;
     }
@@ -92,12 +100,8 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
     s->model().jac_p(t, x, s->params().data(), S, s->workspace());
     for (std::size_t j = 0; j < np; ++j) {
       double* out = N_VGetArrayPointer(ysdot[j]);
-      for (std::size_t i = 0; i < n; ++i) {
-        out[i] = JS[i + j * n] + S[i + j * n];
-        if (std::isfinite(out[i])) continue;
-        s->note_nonfinite_sensitivity(t, i, j);
-        finite = false;
-      }
+      for (std::size_t i = 0; i < n; ++i) out[i] = JS[i + j * n] + S[i + j * n];
+      finite = column_is_finite(*s, t, j, out) && finite;
     }
     return finite;
   });
