@@ -61,6 +61,7 @@ namespace odesens {
 namespace petab {
 struct Definition;
 struct LeastSquaresLayout;
+struct InnerParameter;
 class ExperimentSolver;
 }
 
@@ -133,6 +134,20 @@ struct PetabOptions {
   // options' interrupt. The fits set it from their stop flag and a start's
   // wall-time limit.
   std::function<bool()> interrupt;
+  // Hierarchical evaluation (docs/petab.md, "Hierarchical evaluation"):
+  // the inner parameters (PetabProblem::inner_parameters: scalings and
+  // offsets of observables, noise parameters, whose optimum with the
+  // others held has a closed form) are set to that optimum, within their
+  // bounds, after the simulations; x's values of them are not used, and
+  // PetabResult::point holds the point evaluated. The gradient in the
+  // others is then that of nlpost minimized over the inner ones. The
+  // optimum needs the simulations before the likelihood's terms, which
+  // seed an adjoint: "auto" takes a forward method, and an adjoint method
+  // runs its experiments forward (as for the FIM).
+  bool hierarchical = false;
+  // Per estimated parameter (empty: none): an inner parameter held at x's
+  // value (a profile's parameter).
+  std::vector<bool> hold;
 };
 
 // Throws Error(invalid_argument or not_finite) for an rtol outside (0, 1),
@@ -174,6 +189,9 @@ struct PetabResult {
   // What has reason to be distrusted (a non-positive sigma, log of a
   // non-positive simulation, a method's own warnings), one sentence each.
   std::vector<std::string> warnings;
+  // The point evaluated, on the parameters' scales: x, with the inner
+  // parameters at their optimum in a hierarchical evaluation.
+  std::vector<double> point;
 };
 
 class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
@@ -203,6 +221,10 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   bool has_least_squares_form() const;
   std::size_t n_residuals() const;
   std::size_t n_experiments() const;
+  // The estimated parameters a hierarchical evaluation sets to their
+  // optimum (PetabOptions::hierarchical), as indices into parameter_ids():
+  // decided from the form of the observable and noise formulas, once.
+  const std::vector<std::size_t>& inner_parameters() const { return inner_ids_; }
   // The problem file read (within the directory where load() was given one).
   const std::string& file() const;
   // Every file the problem was read from (the YAML, the SBML model, the
@@ -247,6 +269,8 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   explicit PetabProblem(std::unique_ptr<petab::Definition> def);
   std::unique_ptr<petab::Definition> def_;
   std::unique_ptr<petab::LeastSquaresLayout> layout_;
+  std::unique_ptr<const std::vector<petab::InnerParameter>> inner_;
+  std::vector<std::size_t> inner_ids_;
   std::vector<std::string> ids_, scales_;
   std::vector<double> lower_, upper_, nominal_;
 };

@@ -43,6 +43,7 @@ io::Json result_json(const PetabProblem& problem, const PetabResult& r, const Pe
   }
   j["parameter_ids"] = io::texts(r.parameter_ids);
   j["parameter_scales"] = io::texts(problem.parameter_scales());
+  if (a.hierarchical) j["point"] = io::numbers(r.point);
   if (!r.gradient.empty()) j["gradient"] = io::numbers(r.gradient);
   if (!r.fim.empty()) {
     const std::size_t n = r.parameter_ids.size();
@@ -54,10 +55,19 @@ io::Json result_json(const PetabProblem& problem, const PetabResult& r, const Pe
   return j;
 }
 
-void write_text(std::ostream& out, const PetabResult& r) {
+// A hierarchical evaluation's inner parameters: the values it chose.
+void write_inner(std::ostream& out, const PetabProblem& problem, const PetabResult& r) {
+  out << "inner parameters at their optimum (scaled):\n";
+  for (std::size_t i : problem.inner_parameters())
+    out << "  " << r.parameter_ids[i] << "\t" << io::format_double(r.point[i]) << "\n";
+}
+
+void write_text(std::ostream& out, const PetabProblem& problem, const PetabResult& r,
+                const PetabArguments& a) {
   out << "llh    " << io::format_double(r.llh) << "\n";
   out << "chi2   " << io::format_double(r.chi2) << "\n";
   if (r.has_priors) out << "nlpost " << io::format_double(r.nlpost) << "\n";
+  if (a.hierarchical) write_inner(out, problem, r);
   const std::size_t n = r.parameter_ids.size();
   if (!r.gradient.empty()) {
     out << "gradient of " << (r.has_priors ? "nlpost" : "nllh") << " (scaled parameters):\n";
@@ -98,6 +108,7 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
            [&a](const std::string& v) { a.options.push_back(split_assignment(v, "--option")); });
   command.add_flag("--gradient", a.gradient);
   command.add_flag("--fim", a.fim);
+  command.add_flag("--hierarchical", a.hierarchical);
   command.add_option_function<std::string>(
       "--threads", [&a](const std::string& v) { a.threads = parse_threads(v, true); });
   add_value_flag(command, "--simulations", a.simulations);
@@ -150,6 +161,7 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   static_cast<void>(MethodOptions(info.id, info.options, options.options));
   options.gradient = a.gradient;
   options.fim = a.fim;
+  options.hierarchical = a.hierarchical;
   options.threads = a.threads;
   const std::vector<double> x =
       a.at.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.at);
@@ -159,12 +171,12 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   for (const std::string& w : r.warnings) std::cerr << "odesens: warning: " << w << '\n';
   if (!a.simulations.empty()) problem->write_simulations(r, a.simulations);
   if (a.format == "h5") {
-    problem->write_h5(r, x, a.out);
+    problem->write_h5(r, r.point, a.out);
     return 0;
   }
   std::ostringstream text;
   if (a.format == "json") text << result_json(*problem, r, a).dump(1) << '\n';
-  else write_text(text, r);
+  else write_text(text, *problem, r, a);
   if (a.out.empty()) {
     std::cout << text.str();
   } else {

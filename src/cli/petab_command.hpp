@@ -24,6 +24,7 @@ struct PetabArguments {
   std::optional<double> rtol, atol;
   std::vector<std::pair<std::string, std::string>> options;
   bool gradient = false, fim = false;
+  bool hierarchical = false;
   unsigned threads = 1;
   std::string simulations;
   std::string format = "text";

@@ -208,9 +208,12 @@ bool adjoint_method(const std::string& id) {
 }
 
 // The adjoint gives the gradient, not S: where S is needed (the FIM,
-// pre-equilibration, steady states) the experiment runs forward.
+// pre-equilibration, steady states) the experiment runs forward; so it
+// does in a hierarchical evaluation, whose likelihood terms (the adjoint's
+// seeds) wait for the inner parameters' optimum.
 bool uses_adjoint(const Experiment& e, const PetabOptions& options, const std::string& method) {
   return adjoint_method(method) && !options.fim && !options.residual_jacobian &&
+         !options.hierarchical &&
          e.preequilibration < 0 &&
          !e.steady_state_measured && !e.times.empty() && e.times.back() > 0.0;
 }
@@ -263,7 +266,8 @@ EvaluationMethods evaluation_methods(const Definition& def, const PetabOptions& 
   // odesd's forward gradient was faster than the adjoint on the shared
   // benchmark problems (Raia_CancerResearch2011 0.017 s against 0.15 s,
   // Bachmann_MSB2011 0.27 s against 0.50 s; Brannmark_JBC2010 even).
-  if (!options.gradient || options.fim || options.residual_jacobian || forward == "odesd")
+  if (!options.gradient || options.fim || options.residual_jacobian || options.hierarchical ||
+      forward == "odesd")
     return {forward, forward};
   // Else the adjoint where the parameters acting on the dynamics outnumber
   // the measurement times of an experiment (its backward problem restarts

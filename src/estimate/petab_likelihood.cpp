@@ -174,6 +174,20 @@ const double* RowParams::of(const Measurement& m) {
   return p_.data();
 }
 
+const double* measurement_states(const Definition& def, const ExperimentSolution& sol,
+                                 const Measurement& m, const double** S) {
+  *S = nullptr;
+  if (std::isinf(m.time)) {
+    if (!sol.S_steady.empty()) *S = sol.S_steady.data();
+    return sol.x_steady.data();
+  }
+  const std::size_t nx = def.model->nx();
+  const auto k = static_cast<std::size_t>(
+      std::lower_bound(sol.times.begin(), sol.times.end(), m.time) - sol.times.begin());
+  if (!sol.S.empty()) *S = sol.S.data() + k * nx * def.n_sbml_params;
+  return sol.x.data() + k * nx;
+}
+
 Chain make_chain(const Definition& def, const std::vector<double>& x) {
   Chain c;
   c.estimated_index.assign(def.tables.parameters.size(), -1);
@@ -200,17 +214,8 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
   for (std::size_t mi : e.measurements) {
     const Measurement& m = def.measurements[mi];
     const Observable& ob = def.observables[m.observable];
-    const double* x = nullptr;
     const double* S = nullptr;
-    if (std::isinf(m.time)) {
-      x = sol.x_steady.data();
-      if (!sol.S_steady.empty()) S = sol.S_steady.data();
-    } else {
-      const auto k = static_cast<std::size_t>(
-          std::lower_bound(sol.times.begin(), sol.times.end(), m.time) - sol.times.begin());
-      x = sol.x.data() + k * nx;
-      if (!sol.S.empty()) S = sol.S.data() + k * nx * def.n_sbml_params;
-    }
+    const double* x = measurement_states(def, sol, m, &S);
     const double* p = row_params.of(m);
     model.outputs(m.time, x, p, outputs.data(), ws.get());
     const Term t = measurement_term(ob, m.value, outputs[ob.output], outputs[ob.sigma_output]);

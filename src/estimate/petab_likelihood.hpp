@@ -19,6 +19,11 @@ Chain make_chain(const Definition& def, const std::vector<double>& x);
 
 struct LeastSquaresLayout;
 
+// The states at measurement m's time in its experiment's solution, and in
+// *S the sensitivities there (null where not solved).
+const double* measurement_states(const Definition& def, const ExperimentSolution& sol,
+                                 const Measurement& m, const double** S);
+
 // Adds the experiment's measurements to r (nllh, chi2, simulations,
 // sigmas, residuals; gradient and fim when they are sized; with a layout,
 // their rows of the least-squares form, and of its Jacobian when sized).

@@ -1,8 +1,10 @@
 // PetabProblem: loading, and evaluation over the experiments (petab.hpp).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include "estimate/experiment_solver.hpp"
+#include "estimate/inner_parameters.hpp"
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
 #include "odesens/methods.hpp"
@@ -42,11 +44,22 @@ void check_point(const std::vector<double>& x, const std::vector<std::string>& s
                       "the nominal point)");
 }
 
+void check_hold(const PetabOptions& options, std::size_t n) {
+  if (!options.hold.empty() && options.hold.size() != n)
+    throw Error(Status::invalid_argument,
+                "PEtab evaluation: hold has " + std::to_string(options.hold.size()) +
+                    " entries for " + std::to_string(n) + " estimated parameters");
+}
+
 }  // namespace
 
 PetabProblem::PetabProblem(std::unique_ptr<petab::Definition> def)
     : def_(std::move(def)),
-      layout_(std::make_unique<petab::LeastSquaresLayout>(petab::least_squares_layout(*def_))) {
+      layout_(std::make_unique<petab::LeastSquaresLayout>(petab::least_squares_layout(*def_))),
+      inner_(std::make_unique<const std::vector<petab::InnerParameter>>(
+          petab::find_inner_parameters(*def_))) {
+  for (const petab::InnerParameter& p : *inner_) inner_ids_.push_back(p.estimated);
+  std::sort(inner_ids_.begin(), inner_ids_.end());
   for (std::size_t row : def_->estimated) {
     const petab::ParameterRow& p = def_->tables.parameters[row];
     ids_.push_back(p.id);
@@ -132,12 +145,16 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
   const auto start = std::chrono::steady_clock::now();
   const std::size_t n = ids_.size();
   check_point(x, scales_, ids_);
-  const std::vector<double> theta = petab::table_values(*def_, x);
+  std::vector<double> theta = petab::table_values(*def_, x);
   const bool sensitivities = options.gradient || options.fim || options.residual_jacobian;
+  check_hold(options, n);
   std::vector<petab::ExperimentSolution> solutions;
   if (!solver.solve(*def_, theta, options, sensitivities, solutions)) return std::nullopt;
 
   PetabResult r;
+  r.point = x;
+  if (options.hierarchical)
+    petab::optimize_inner(*def_, *inner_, options.hold, solutions, theta, r.point);
   r.method = method;
   r.parameter_ids = ids_;
   r.n_experiments = def_->experiments.size();
@@ -149,7 +166,7 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
   if (options.fim) r.fim.assign(n * n, 0.0);
   if (layout) r.least_squares_residuals.assign(layout->n_rows, 0.0);
   if (options.residual_jacobian) r.residual_jacobian.assign(layout_->n_rows * n, 0.0);
-  const petab::Chain chain = petab::make_chain(*def_, x);
+  const petab::Chain chain = petab::make_chain(*def_, r.point);
   for (std::size_t k = 0; k < solutions.size(); ++k) {
     const petab::ExperimentSolution& sol = solutions[k];
     const std::size_t nxp = def_->dynamics->nx() * def_->dynamics->np();
@@ -163,7 +180,7 @@ std::optional<PetabResult> PetabProblem::evaluate_with(const std::vector<double>
     for (const std::string& w : sol.warnings) r.warnings.push_back(w);
   }
   r.llh = -r.nllh;
-  petab::add_priors(*def_, x, layout, r);
+  petab::add_priors(*def_, r.point, layout, r);
   r.nlpost = r.nllh - r.log_prior;
   r.stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

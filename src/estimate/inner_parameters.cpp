@@ -1,0 +1,245 @@
+// The inner parameters of a hierarchical evaluation (inner_parameters.hpp).
+#include "estimate/inner_parameters.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "estimate/petab_likelihood.hpp"
+#include "estimate/petab_objective.hpp"
+#include "expr/affine.hpp"
+#include "expr/expr_model_impl.hpp"
+
+namespace odesens::petab {
+namespace {
+
+bool contains(const std::vector<int>& v, int j) {
+  return std::find(v.begin(), v.end(), j) != v.end();
+}
+
+// Some condition sets parameter-table row `row` in the dynamics (the first
+// n_sbml_params model parameters): the simulations depend on it.
+bool sets_dynamics(const Definition& def, std::size_t row) {
+  for (const Condition& c : def.conditions)
+    for (std::size_t j = 0; j < def.n_sbml_params && j < c.params.size(); ++j)
+      if (c.params[j].theta == static_cast<int>(row)) return true;
+  return false;
+}
+
+// The model parameters that measurement m sets to row `row`: observable
+// and noise parameters named in the formulas, through its simulation
+// condition, or its placeholders.
+std::vector<int> params_set_to(const Definition& def, const Measurement& m, std::size_t row) {
+  std::vector<int> out;
+  const Condition& c = def.conditions[def.experiments[m.experiment].simulation];
+  for (std::size_t j = def.n_sbml_params; j < c.params.size(); ++j) {
+    if (c.params[j].theta != static_cast<int>(row)) continue;
+    const bool overridden = std::any_of(m.placeholders.begin(), m.placeholders.end(),
+                                        [&](const auto& ph) { return ph.first == j; });
+    if (!overridden) out.push_back(static_cast<int>(j));
+  }
+  for (const auto& [j, setting] : m.placeholders)
+    if (setting.theta == static_cast<int>(row)) out.push_back(static_cast<int>(j));
+  return out;
+}
+
+// The parameter (model parameters P of measurement m) is in m's formulas:
+// the parameter table's parameters are model parameters of every row,
+// whether its observable uses them or not.
+bool enters(const Definition& def, const expr::SymbolicModel& sym, const Measurement& m,
+            const std::vector<int>& P) {
+  const Observable& ob = def.observables[m.observable];
+  return expr::depends_on_params(sym.graph, sym.outputs[ob.output], P) ||
+         expr::depends_on_params(sym.graph, sym.outputs[ob.sigma_output], P);
+}
+
+// How the parameter (model parameters P of measurement m) enters m's
+// formulas, where it enters them in a way with a closed-form optimum.
+std::optional<InnerParameter::Kind> kind_in(const Definition& def, const expr::SymbolicModel& sym,
+                                            const Measurement& m, const std::vector<int>& P) {
+  const Observable& ob = def.observables[m.observable];
+  const expr::NodeId out = sym.outputs[ob.output], sig = sym.outputs[ob.sigma_output];
+  const expr::Node& s = sym.graph.node(sig);
+  if (s.op == expr::Op::param && contains(P, s.index) &&
+      !expr::depends_on_params(sym.graph, out, P))
+    return InnerParameter::Kind::sigma;
+  if (ob.transformation == Transformation::lin && ob.distribution == NoiseDistribution::normal &&
+      !expr::depends_on_params(sym.graph, sig, P) && expr::is_affine_in(sym.graph, out, P))
+    return InnerParameter::Kind::affine;
+  return std::nullopt;
+}
+
+// Estimated parameter i as an inner parameter, if it is one by its own rows.
+std::optional<InnerParameter> candidate(const Definition& def, const expr::SymbolicModel& sym,
+                                        std::size_t i) {
+  const std::size_t row = def.estimated[i];
+  if (def.tables.parameters[row].prior.type != PriorType::none || sets_dynamics(def, row))
+    return std::nullopt;
+  InnerParameter p;
+  p.estimated = i;
+  std::optional<InnerParameter::Kind> kind;
+  for (const Experiment& e : def.experiments)  // rows grouped by experiment
+    for (std::size_t mi : e.measurements) {
+      std::vector<int> P = params_set_to(def, def.measurements[mi], row);
+      if (P.empty() || !enters(def, sym, def.measurements[mi], P)) continue;
+      const auto k = kind_in(def, sym, def.measurements[mi], P);
+      if (!k || (kind && *kind != *k)) return std::nullopt;
+      kind = k;
+      p.measurements.push_back(mi);
+      p.params.push_back(std::move(P));
+    }
+  if (!kind) return std::nullopt;
+  p.kind = *kind;
+  // One closed form for all the rows of a sigma: one noise distribution.
+  const auto distribution = [&](std::size_t mi) {
+    return def.observables[def.measurements[mi].observable].distribution;
+  };
+  for (std::size_t mi : p.measurements)
+    if (distribution(mi) != distribution(p.measurements.front())) return std::nullopt;
+  return p;
+}
+
+// An affine parameter's optimum does not depend on sigma where its rows'
+// noise comes from no sigma inner parameter, or all from the same one
+// (a common factor of the weights).
+bool noise_independent(const InnerParameter& a, const std::vector<int>& sigma_of) {
+  int first = -2;
+  for (std::size_t mi : a.measurements) {
+    if (first == -2) first = sigma_of[mi];
+    if (sigma_of[mi] != first) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<InnerParameter> find_inner_parameters(const Definition& def) {
+  const expr::SymbolicModel& sym = expr_model_internals(*def.model).sym;
+  std::vector<InnerParameter> affine, sigma;
+  for (std::size_t i = 0; i < def.estimated.size(); ++i)
+    if (auto p = candidate(def, sym, i))
+      (p->kind == InnerParameter::Kind::affine ? affine : sigma).push_back(std::move(*p));
+  std::vector<int> sigma_of(def.measurements.size(), -1);
+  for (std::size_t k = 0; k < sigma.size(); ++k)
+    for (std::size_t mi : sigma[k].measurements) sigma_of[mi] = static_cast<int>(k);
+  // Two affine parameters in one row would make a joint problem: the first
+  // is inner, the second stays outer.
+  std::vector<char> taken(def.measurements.size(), 0);
+  std::vector<InnerParameter> inner;
+  for (InnerParameter& a : affine) {
+    const bool shared = std::any_of(a.measurements.begin(), a.measurements.end(),
+                                    [&](std::size_t mi) { return taken[mi] != 0; });
+    if (shared || !noise_independent(a, sigma_of)) continue;
+    for (std::size_t mi : a.measurements) taken[mi] = 1;
+    inner.push_back(std::move(a));
+  }
+  for (InnerParameter& s : sigma) inner.push_back(std::move(s));
+  return inner;
+}
+
+namespace {
+
+// One pass over an inner parameter's rows with the values of theta: each
+// row's simulation h, sigma and dh/ds (s: the parameter).
+struct Row {
+  const Measurement* m;
+  double h, sigma, slope;
+};
+
+template <class Visit>
+void visit_rows(const Definition& def, const InnerParameter& inner,
+                const std::vector<ExperimentSolution>& solutions,
+                const std::vector<double>& theta, bool slopes, Visit&& visit) {
+  const ExprModel& model = *def.model;
+  const std::unique_ptr<Workspace> ws = model.make_workspace();
+  std::vector<double> outputs(model.n_outputs()), g_x(model.nx()), g_p(model.np());
+  std::size_t k = 0;
+  while (k < inner.measurements.size()) {
+    const std::size_t experiment = def.measurements[inner.measurements[k]].experiment;
+    const ExperimentSolution& sol = solutions[experiment];
+    RowParams row_params(sol.params, theta);
+    for (; k < inner.measurements.size() &&
+           def.measurements[inner.measurements[k]].experiment == experiment;
+         ++k) {
+      const Measurement& m = def.measurements[inner.measurements[k]];
+      const Observable& ob = def.observables[m.observable];
+      const double* S = nullptr;
+      const double* x = measurement_states(def, sol, m, &S);
+      const double* p = row_params.of(m);
+      model.outputs(m.time, x, p, outputs.data(), ws.get());
+      double slope = 0.0;
+      if (slopes) {
+        model.output_gradients(m.time, x, p, 1, &ob.output, g_x.data(), g_p.data(), ws.get());
+        for (int j : inner.params[k]) slope += g_p[static_cast<std::size_t>(j)];
+      }
+      visit(Row{&m, outputs[ob.output], outputs[ob.sigma_output], slope});
+    }
+  }
+}
+
+// The weighted least-squares optimum of s in sum ((y - h(s)) / sigma)^2
+// with h affine in s: h(s) = h + slope (s - s0).
+double affine_optimum(const Definition& def, const InnerParameter& inner,
+                      const std::vector<ExperimentSolution>& solutions,
+                      const std::vector<double>& theta, double s0) {
+  double num = 0.0, den = 0.0;
+  visit_rows(def, inner, solutions, theta, true, [&](const Row& r) {
+    const double w = 1.0 / (r.sigma * r.sigma);
+    num += w * r.slope * (r.m->value - r.h + r.slope * s0);
+    den += w * r.slope * r.slope;
+  });
+  return den > 0.0 ? num / den : std::numeric_limits<double>::quiet_NaN();
+}
+
+// The optimum of sigma: the root mean square (normal) or the mean absolute
+// (Laplace) difference of measurement and simulation on the transformed
+// scale.
+double sigma_optimum(const Definition& def, const InnerParameter& inner,
+                     const std::vector<ExperimentSolution>& solutions,
+                     const std::vector<double>& theta) {
+  double sum = 0.0;
+  bool normal = true;
+  visit_rows(def, inner, solutions, theta, false, [&](const Row& r) {
+    const Observable& ob = def.observables[r.m->observable];
+    normal = ob.distribution == NoiseDistribution::normal;
+    const double d = measurement_term(ob, r.m->value, r.h, 1.0).residual;
+    sum += normal ? d * d : std::abs(d);
+  });
+  const double mean = sum / static_cast<double>(inner.measurements.size());
+  return normal ? std::sqrt(mean) : mean;
+}
+
+// theta's row and the conditions' values of it in the solutions.
+void set_value(const Definition& def, std::size_t row, double value,
+               std::vector<ExperimentSolution>& solutions, std::vector<double>& theta) {
+  theta[row] = value;
+  for (std::size_t k = 0; k < def.experiments.size(); ++k) {
+    const Condition& c = def.conditions[def.experiments[k].simulation];
+    for (std::size_t j = 0; j < c.params.size(); ++j)
+      if (c.params[j].theta == static_cast<int>(row)) solutions[k].params[j] = value;
+  }
+}
+
+}  // namespace
+
+void optimize_inner(const Definition& def, const std::vector<InnerParameter>& inner,
+                    const std::vector<bool>& hold, std::vector<ExperimentSolution>& solutions,
+                    std::vector<double>& theta, std::vector<double>& x) {
+  for (const InnerParameter& p : inner) {
+    if (!hold.empty() && hold[p.estimated]) continue;
+    const std::size_t row = def.estimated[p.estimated];
+    const ParameterRow& table = def.tables.parameters[row];
+    const double s = p.kind == InnerParameter::Kind::affine
+                         ? affine_optimum(def, p, solutions, theta, theta[row])
+                         : sigma_optimum(def, p, solutions, theta);
+    if (!std::isfinite(s)) continue;
+    // The objective is convex (affine: a quadratic) or unimodal (sigma) in
+    // s: the optimum within the bounds is the nearer bound.
+    const double bounded = std::min(std::max(s, table.lower), table.upper);
+    x[p.estimated] = scale_value(bounded, table.scale);
+    set_value(def, row, unscale(x[p.estimated], table.scale), solutions, theta);
+  }
+}
+
+}  // namespace odesens::petab
