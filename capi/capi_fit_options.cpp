@@ -136,6 +136,12 @@ int odesens_fit_options_set_method(odesens_fit_options* options, const char* met
   });
 }
 
+int odesens_fit_options_set_hierarchical(odesens_fit_options* options, int64_t hierarchical) {
+  return guarded(options, __func__, [&] {
+    fit_options_state(options).fit.optimizer.evaluation.hierarchical = hierarchical != 0;
+  });
+}
+
 int odesens_fit_options_set_tolerances(odesens_fit_options* options, double rtol, double atol) {
   return guarded(options, __func__, [&] {
     FitOptionsState& state = fit_options_state(options);

@@ -77,6 +77,16 @@ int odesens_petab_parameter_scale(const odesens_petab* petab, int64_t index,
   });
 }
 
+int odesens_petab_inner_parameter(const odesens_petab* petab, int64_t index, int64_t* inner) {
+  return guarded(petab, __func__, [&] {
+    require_pointer(inner, "inner");
+    const PetabProblem& p = problem_of(petab);
+    const std::size_t i = require_index(index, p.parameter_ids().size(), "parameter index");
+    const auto& ids = p.inner_parameters();
+    *inner = std::find(ids.begin(), ids.end(), i) != ids.end() ? 1 : 0;
+  });
+}
+
 int odesens_petab_parameter_bounds(const odesens_petab* petab, double* lower, double* upper,
                                    double* nominal, int64_t len) {
   return guarded(petab, __func__, [&] {

@@ -667,6 +667,11 @@ ODESENS_API int odesens_petab_parameter_id(const odesens_petab* petab, int64_t i
                                            const char** id);
 ODESENS_API int odesens_petab_parameter_scale(const odesens_petab* petab, int64_t index,
                                               const char** scale);
+/* Whether estimated parameter `index` is an inner parameter of a
+ * hierarchical fit (odesens_fit_options_set_hierarchical): *inner = 1 when
+ * it is, 0 when not. */
+ODESENS_API int odesens_petab_inner_parameter(const odesens_petab* petab, int64_t index,
+                                              int64_t* inner);
 /* The bounds and nominal values of the estimated parameters on their
  * scales (log10(value) for "log10", ...; a nominal value of 0 on a log
  * scale is -inf), n_parameters values each into buffers of `len`; any of
@@ -785,6 +790,15 @@ ODESENS_API int odesens_fit_options_set_max_seconds(odesens_fit_options* options
 ODESENS_API int odesens_fit_options_set_method(odesens_fit_options* options, const char* method);
 ODESENS_API int odesens_fit_options_set_tolerances(odesens_fit_options* options, double rtol,
                                                    double atol);
+/* Hierarchical optimization (docs/petab.md, "Hierarchical evaluation"):
+ * nonzero: the optimizers vary the outer parameters only, and every
+ * evaluation sets the inner ones (scalings, offsets and noise parameters
+ * whose optimum given the others has a closed form:
+ * odesens_petab_inner_parameter) to that optimum; 0 (the default): every
+ * estimated parameter is optimized alike. Results hold the inner
+ * parameters' values at each end point. */
+ODESENS_API int odesens_fit_options_set_hierarchical(odesens_fit_options* options,
+                                                     int64_t hierarchical);
 /* The most points of each side of a profile, from 1 to 1000000 (50 by
  * default); a side that reaches it below the threshold stays open. */
 ODESENS_API int odesens_fit_options_set_profile_max_points(odesens_fit_options* options,

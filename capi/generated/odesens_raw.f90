@@ -893,6 +893,15 @@ module odesens_raw
       integer(c_int) :: odesens_petab_parameter_scale
     end function
 
+    function odesens_petab_inner_parameter(petab, index, inner) &
+        bind(C, name="odesens_petab_inner_parameter")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: petab
+      integer(c_int64_t), value :: index
+      integer(c_int64_t), intent(out) :: inner
+      integer(c_int) :: odesens_petab_inner_parameter
+    end function
+
     function odesens_petab_parameter_bounds(petab, lower, upper, nominal, len) &
         bind(C, name="odesens_petab_parameter_bounds")
       import :: c_int, c_int64_t, c_double, c_ptr
@@ -1033,6 +1042,14 @@ module odesens_raw
       real(c_double), value :: rtol
       real(c_double), value :: atol
       integer(c_int) :: odesens_fit_options_set_tolerances
+    end function
+
+    function odesens_fit_options_set_hierarchical(options, hierarchical) &
+        bind(C, name="odesens_fit_options_set_hierarchical")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int64_t), value :: hierarchical
+      integer(c_int) :: odesens_fit_options_set_hierarchical
     end function
 
     function odesens_fit_options_set_profile_max_points(options, max_points) &

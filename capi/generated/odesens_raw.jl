@@ -370,6 +370,9 @@ odesens_petab_parameter_id(petab, index, id) =
 odesens_petab_parameter_scale(petab, index, scale) =
     ccall((:odesens_petab_parameter_scale, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), petab, index, scale)
+odesens_petab_inner_parameter(petab, index, inner) =
+    ccall((:odesens_petab_inner_parameter, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Int64}), petab, index, inner)
 odesens_petab_parameter_bounds(petab, lower, upper, nominal, len) =
     ccall((:odesens_petab_parameter_bounds, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Ptr{Cdouble}, Ptr{Cdouble}, Int64),
@@ -421,6 +424,9 @@ odesens_fit_options_set_method(options, method) =
 odesens_fit_options_set_tolerances(options, rtol, atol) =
     ccall((:odesens_fit_options_set_tolerances, libodesens), Cint,
           (Ptr{Cvoid}, Cdouble, Cdouble), options, rtol, atol)
+odesens_fit_options_set_hierarchical(options, hierarchical) =
+    ccall((:odesens_fit_options_set_hierarchical, libodesens), Cint,
+          (Ptr{Cvoid}, Int64), options, hierarchical)
 odesens_fit_options_set_profile_max_points(options, max_points) =
     ccall((:odesens_fit_options_set_profile_max_points, libodesens), Cint,
           (Ptr{Cvoid}, Int64), options, max_points)

@@ -233,6 +233,9 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
     {"--option KEY=VALUE", "a method option (repeatable; odesens options ID lists them)"},
     {"--gradient", "the gradient of nllh (nlpost with priors) in the scaled parameters"},
     {"--fim", "the Fisher information matrix"},
+    {"--hierarchical",
+     "set the inner parameters (scalings, offsets and noise parameters whose optimum has a "
+     "closed form: docs/petab.md) to their optimum given the others, and print them"},
     {"--threads N", "experiments solved at once, 0 (one per core) to 1024 (default 1)"},
     {"--simulations FILE.tsv", "write the PEtab simulation table"},
     {"--format text|json|h5",
@@ -265,6 +268,9 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
     {"--atol A", "absolute tolerance (default 1e-10)"},
+    {"--hierarchical",
+     "optimize the outer parameters only: each evaluation sets the inner ones (scalings, "
+     "offsets, noise parameters: docs/petab.md) to their optimum"},
     {"--out FILE.h5", "every start: start and end points, values, exit reasons (docs/fit.md)"},
     {"--best FILE.tsv",
      "the problem's parameter table with nominalValue set to the best start's values"},
@@ -288,6 +294,7 @@ const std::pair<const char*, const char*> kProfileFlags[] = {
     {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
     {"--atol A", "absolute tolerance (default 1e-10)"},
+    {"--hierarchical", "re-optimize as odesens fit --hierarchical does"},
     {"--out FILE.json", "every profile's points and interval (docs/fit.md)"},
     {"--plot DIR", "the profiles as PNG pictures in DIR (gnuplot)"},
     {"--format text|json", "output format (default text: the intervals)"},

@@ -125,6 +125,7 @@ FitOptions fit_options(const FitArguments& a, const PetabProblem& problem) {
   o.optimizer.evaluation.method = a.method;
   o.optimizer.evaluation.rtol = a.rtol;
   if (a.atol) o.optimizer.evaluation.atol = {*a.atol};
+  o.optimizer.evaluation.hierarchical = a.hierarchical;
   o.seed = a.seed;
   o.threads = a.threads;
   o.resample_failed = a.resample_failed;
@@ -160,6 +161,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
     a.max_seconds = s;
   });
   add_simulation_flags(command, a.method, a.rtol, a.atol);
+  command.add_flag("--hierarchical", a.hierarchical);
   add_value_flag(command, "--out", a.out);
   add_value_flag(command, "--best", a.best);
   add_value_flag(command, "--plot", a.plot);

@@ -29,6 +29,7 @@ struct FitArguments {
   std::size_t resample_failed = 0;  // --resample-failed
   std::string method = "auto";
   std::optional<double> rtol, atol;
+  bool hierarchical = false;  // --hierarchical
   std::string out, best, plot;
   std::string format = "text";
   bool help = false;

@@ -109,6 +109,7 @@ ProfileOptions profile_options(const ProfileArguments& a, const PetabProblem& pr
   o.optimizer.evaluation.method = a.method;
   o.optimizer.evaluation.rtol = a.rtol;
   if (a.atol) o.optimizer.evaluation.atol = {*a.atol};
+  o.optimizer.evaluation.hierarchical = a.hierarchical;
   return o;
 }
 
@@ -140,6 +141,7 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
   command.add_option("--optimizer", a.optimizer)
       ->check(CLI::IsMember(optimizer_ids()));
   add_simulation_flags(command, a.method, a.rtol, a.atol);
+  command.add_flag("--hierarchical", a.hierarchical);
   add_value_flag(command, "--out", a.out);
   add_value_flag(command, "--plot", a.plot);
   command.add_option("--format", a.format)->check(CLI::IsMember({"text", "json"}));

@@ -22,6 +22,7 @@ struct ProfileArguments {
   std::string optimizer = "auto";
   std::string method = "auto";
   std::optional<double> rtol, atol;
+  bool hierarchical = false;  // --hierarchical
   std::string out, plot;
   std::string format = "text";
   bool help = false;

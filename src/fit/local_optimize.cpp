@@ -43,6 +43,7 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
   s.end = objective.full_point(free.data());
   try {
     const PetabResult r = objective.evaluate(free.data(), false, false, true, false);
+    s.end = r.point;  // with a hierarchical fit's inner parameters at their optimum
     s.nllh = r.nllh;
     s.nlpost = r.nlpost;
     std::vector<double> g(free.size());

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fit/inner_projection.hpp"
 #include "io/format_double.hpp"
 
 namespace odesens::fitting {
@@ -19,10 +20,18 @@ StartObjective::StartObjective(const PetabProblem& problem, const std::vector<do
       max_seconds_(options.max_seconds),
       stop_(stop) {
   // A parameter whose bounds meet (lowerBound = upperBound) has nothing to
-  // optimize, and Ceres refuses such a bound as infeasible: it is held.
-  for (std::size_t i = 0; i < x0.size(); ++i)
-    if ((fixed.empty() || !fixed[i]) && problem.lower_scaled()[i] < problem.upper_scaled()[i])
+  // optimize, and Ceres refuses such a bound as infeasible: it is held. In
+  // a hierarchical fit the evaluations set the inner parameters, except
+  // those held.
+  const std::vector<std::size_t>& inner = problem.inner_parameters();
+  for (std::size_t i = 0; i < x0.size(); ++i) {
+    const bool is_fixed = !fixed.empty() && fixed[i];
+    const bool is_inner = evaluation_.hierarchical &&
+                          std::find(inner.begin(), inner.end(), i) != inner.end();
+    if (!is_fixed && !is_inner && problem.lower_scaled()[i] < problem.upper_scaled()[i])
       free_.push_back(i);
+  }
+  if (evaluation_.hierarchical) evaluation_.hold = fixed;
   // The starts run in parallel; each start's experiments one after another.
   evaluation_.threads = 1;
   evaluation_.fim = false;
@@ -71,7 +80,21 @@ PetabResult StartObjective::evaluate(const double* free, bool least_squares, boo
   o.residual_jacobian = jacobian;
   o.gradient = gradient;
   if (interruptible) o.interrupt = [this] { return interrupted(); };
-  return session_.evaluate(full_point(free), o);
+  PetabResult r = session_.evaluate(full_point(free), o);
+  if (o.hierarchical && jacobian) project_inner(r);
+  return r;
+}
+
+void StartObjective::project_inner(PetabResult& r) const {
+  // The inner parameters the evaluation set inside their bounds; one held,
+  // or at a bound, stays where it is as the outer ones move.
+  std::vector<std::size_t> moving;
+  for (std::size_t i : problem_.inner_parameters())
+    if ((evaluation_.hold.empty() || !evaluation_.hold[i]) &&
+        r.point[i] > problem_.lower_scaled()[i] && r.point[i] < problem_.upper_scaled()[i])
+      moving.push_back(i);
+  const std::size_t n = x0_.size();
+  project_out_columns(r.residual_jacobian, r.residual_jacobian.size() / n, n, moving);
 }
 
 bool StartObjective::stop_requested() const {

@@ -40,6 +40,8 @@ class StartObjective {
   // their next experiment with Error(interrupted), so that neither waits
   // for a whole evaluation (one took 5 s on Beer_MolBioSystems2014, and a
   // 60 s start ran 155 s). The final evaluation at the end point is not.
+  // In a hierarchical fit the residual Jacobian is projected
+  // (inner_projection.hpp).
   PetabResult evaluate(const double* free, bool least_squares, bool jacobian, bool gradient,
                        bool interruptible = true);
   std::int64_t evaluations() const { return evaluations_; }
@@ -55,6 +57,8 @@ class StartObjective {
   double seconds() const;
 
  private:
+  void project_inner(PetabResult& r) const;
+
   const PetabProblem& problem_;
   PetabSession session_;  // the start's evaluations reuse its solver set-up
   std::vector<double> x0_;
