@@ -54,6 +54,34 @@ std::vector<double> start_point(const odesens_fit_result* fit, int64_t rank, boo
   return x;
 }
 
+// Hierarchical: the inner parameters named, and the fit the C++ one.
+TEST(CapiFit, HierarchicalFitEqualsTheCppOne) {
+  test::SyntheticOptions so;
+  so.sd_estimated = true;
+  so.perturbation = 0.05;
+  test::SyntheticProblem synthetic(so);
+  Handles h;
+  ASSERT_C_OK(odesens_petab_load(synthetic.yaml().c_str(), &h.petab));
+  int64_t inner[3] = {-1, -1, -1};
+  for (int64_t i = 0; i < 3; ++i) ASSERT_C_OK(odesens_petab_inner_parameter(h.petab, i, &inner[i]));
+  EXPECT_EQ(inner[0], 0);  // k1 acts on the dynamics
+  EXPECT_EQ(inner[1], 1);  // scale
+  EXPECT_EQ(inner[2], 1);  // sd
+  EXPECT_C_STATUS(odesens_petab_inner_parameter(h.petab, 3, &inner[0]),
+                  ODESENS_ERR_INVALID_ARGUMENT);
+  ASSERT_C_OK(odesens_fit_options_create(&h.options));
+  ASSERT_C_OK(odesens_fit_options_set_starts(h.options, 3));
+  ASSERT_C_OK(odesens_fit_options_set_hierarchical(h.options, 1));
+  ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions o;
+  o.starts = 3;
+  o.optimizer.evaluation.hierarchical = true;
+  const FitResult expected = fit(*problem, o);
+  for (int64_t k = 0; k < 3; ++k)
+    EXPECT_EQ(start_point(h.fit, k, true), expected.starts[static_cast<std::size_t>(k)].end);
+}
+
 TEST(CapiFit, RecoversTheOptimumAndEqualsTheCppFitBitForBit) {
   test::SyntheticProblem synthetic;
   Handles h;

@@ -75,6 +75,18 @@ def test_given_start_points_are_used_and_a_start_at_the_optimum_stays(problem):
     assert r.end[r.index == 0][0] == pytest.approx(OPTIMUM, abs=1e-6)
 
 
+def test_a_hierarchical_fit_varies_k1_and_solves_for_scale(yaml, problem, cli):
+    assert problem.inner_parameters == [1]  # scale: k1 acts on the dynamics
+    mine = problem.fit(starts=3, seed=5, threads=1, hierarchical=True)
+    assert mine.best == pytest.approx(OPTIMUM, abs=1e-5)
+    out = subprocess.run([cli, "fit", str(yaml), "--starts", "3", "--seed", "5", "--threads",
+                          "1", "--hierarchical", "--format", "json"],
+                         capture_output=True, text=True, check=True)
+    tool = json.loads(out.stdout)
+    for k, s in enumerate(tool["starts"]):
+        assert mine.end[k].tolist() == s["end"]
+
+
 def test_resample_failed_reaches_the_fit(problem):
     # Every point of this problem can be simulated: nothing is drawn again.
     plain = problem.fit(starts=3, seed=5)

@@ -104,6 +104,9 @@ class Problem:
     upper = property(lambda self: numpy.array(self._core.upper))
     nominal = property(lambda self: numpy.array(self._core.nominal))
     bounds = property(lambda self: list(zip(self._core.lower, self._core.upper)))
+    # The estimated parameters a hierarchical fit sets by closed form
+    # (indices into parameter_ids; docs/petab.md, "Hierarchical evaluation").
+    inner_parameters = property(lambda self: list(self._core.inner_parameters))
     n_measurements = property(lambda self: self._core.n_measurements)
     n_experiments = property(lambda self: self._core.n_experiments)
 
@@ -164,7 +167,7 @@ class Problem:
         return self._core.measurements()
 
     def fit(self, starts=10, optimizer="auto", seed=0, threads=1, max_iterations=None,
-            max_seconds=None, start_points=None, resample_failed=0):
+            max_seconds=None, start_points=None, resample_failed=0, hierarchical=False):
         """Multi-start fit: one local optimization of nlpost per start, on
         the library's optimizers (docs/fit.md), with this problem's
         simulation settings. Returns a :class:`odesens.fit.FitResult`
@@ -195,6 +198,11 @@ class Problem:
             A start whose point cannot be simulated runs from a point
             drawn uniformly in the scaled box instead, up to this many
             times (the draws depend on ``seed`` and the start's index).
+        hierarchical : bool
+            Optimize the outer parameters only: every evaluation sets the
+            inner ones (``inner_parameters``: scalings, offsets and noise
+            parameters whose optimum has a closed form, docs/petab.md) to
+            their optimum given the others.
 
         A simulation failing inside a start is a rejected step; a start
         whose own point cannot be simulated (and is not drawn again) is
@@ -222,7 +230,7 @@ class Problem:
                     max_iterations, "max_iterations", 1, 2**62),
                 "max_seconds": max_seconds,
                 "resample_failed": _count(resample_failed, "resample_failed", 0, 2**62),
-                "start_points": start_points}
+                "start_points": start_points, "hierarchical": bool(hierarchical)}
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,

@@ -19,6 +19,7 @@ OptimizerOptions optimizer_options(const py::dict& settings, const py::dict& arg
   if (has("optimizer")) o.optimizer = args["optimizer"].cast<std::string>();
   if (has("max_iterations")) o.max_iterations = args["max_iterations"].cast<std::int64_t>();
   if (has("max_seconds")) o.max_seconds = args["max_seconds"].cast<double>();
+  if (has("hierarchical")) o.evaluation.hierarchical = args["hierarchical"].cast<bool>();
   return o;
 }
 

@@ -95,6 +95,7 @@ void register_petab(py::module_& m) {
       .def_property_readonly("lower", &PetabProblem::lower_scaled)
       .def_property_readonly("upper", &PetabProblem::upper_scaled)
       .def_property_readonly("nominal", &PetabProblem::nominal_scaled)
+      .def_property_readonly("inner_parameters", &PetabProblem::inner_parameters)
       .def_property_readonly("n_measurements", &PetabProblem::n_measurements)
       .def_property_readonly("n_experiments", &PetabProblem::n_experiments)
       .def_property_readonly("file", &PetabProblem::file)
