@@ -8,7 +8,10 @@
 //                  [--threads T] [--seed S] [--max-seconds X] [--max-steps N]
 //                  [--method ID] [--details]
 // --max-steps, --method: the evaluations' limit of steps per solve and
-// their method (defaults: PetabOptions').
+// their method (defaults: PetabOptions'). An optimizer written
+// ID+hierarchical runs a hierarchical fit (docs/fit.md), so that
+// --optimizers ceres_lm_lbfgs,ceres_lm_lbfgs+hierarchical compares the two
+// on the same starts.
 // Problems also from BENCH_FIT_PROBLEMS (comma-separated) when --problems
 // is not given. Each start runs on one thread; T starts at once (default 0:
 // one per core). A start "converged" when its final nllh is within 0.1 of
@@ -155,7 +158,15 @@ int main(int argc, char** argv) {
       Run run;
       run.optimizer = optimizer;
       odesens::FitOptions o;
-      o.optimizer.optimizer = optimizer;
+      // ID+hierarchical: the optimizer on the outer parameters, the
+      // evaluations setting the inner ones (docs/fit.md).
+      const std::string suffix = "+hierarchical";
+      const bool hierarchical = optimizer.size() > suffix.size() &&
+                                optimizer.compare(optimizer.size() - suffix.size(),
+                                                  suffix.size(), suffix) == 0;
+      o.optimizer.optimizer =
+          hierarchical ? optimizer.substr(0, optimizer.size() - suffix.size()) : optimizer;
+      o.optimizer.evaluation.hierarchical = hierarchical;
       o.optimizer.max_seconds = max_seconds;
       o.optimizer.evaluation.max_steps = max_steps;
       o.optimizer.evaluation.method = method;

@@ -64,9 +64,12 @@ std::optional<InnerParameter::Kind> kind_in(const Definition& def, const expr::S
   if (s.op == expr::Op::param && contains(P, s.index) &&
       !expr::depends_on_params(sym.graph, out, P))
     return InnerParameter::Kind::sigma;
-  if (ob.transformation == Transformation::lin && ob.distribution == NoiseDistribution::normal &&
-      !expr::depends_on_params(sym.graph, sig, P) && expr::is_affine_in(sym.graph, out, P))
+  if (ob.distribution != NoiseDistribution::normal || expr::depends_on_params(sym.graph, sig, P))
+    return std::nullopt;
+  if (ob.transformation == Transformation::lin && expr::is_affine_in(sym.graph, out, P))
     return InnerParameter::Kind::affine;
+  if (ob.transformation != Transformation::lin && expr::is_linear_in(sym.graph, out, P))
+    return InnerParameter::Kind::scaling;
   return std::nullopt;
 }
 
@@ -91,12 +94,15 @@ std::optional<InnerParameter> candidate(const Definition& def, const expr::Symbo
     }
   if (!kind) return std::nullopt;
   p.kind = *kind;
-  // One closed form for all the rows of a sigma: one noise distribution.
-  const auto distribution = [&](std::size_t mi) {
-    return def.observables[def.measurements[mi].observable].distribution;
-  };
-  for (std::size_t mi : p.measurements)
-    if (distribution(mi) != distribution(p.measurements.front())) return std::nullopt;
+  // One closed form for all the rows: one noise distribution (a sigma's)
+  // and one transformation (a scaling's logarithm).
+  const Observable& first = def.observables[def.measurements[p.measurements.front()].observable];
+  for (std::size_t mi : p.measurements) {
+    const Observable& ob = def.observables[def.measurements[mi].observable];
+    if (ob.distribution != first.distribution ||
+        (p.kind == InnerParameter::Kind::scaling && ob.transformation != first.transformation))
+      return std::nullopt;
+  }
   return p;
 }
 
@@ -119,12 +125,12 @@ std::vector<InnerParameter> find_inner_parameters(const Definition& def) {
   std::vector<InnerParameter> affine, sigma;
   for (std::size_t i = 0; i < def.estimated.size(); ++i)
     if (auto p = candidate(def, sym, i))
-      (p->kind == InnerParameter::Kind::affine ? affine : sigma).push_back(std::move(*p));
+      (p->kind == InnerParameter::Kind::sigma ? sigma : affine).push_back(std::move(*p));
   std::vector<int> sigma_of(def.measurements.size(), -1);
   for (std::size_t k = 0; k < sigma.size(); ++k)
     for (std::size_t mi : sigma[k].measurements) sigma_of[mi] = static_cast<int>(k);
-  // Two affine parameters in one row would make a joint problem: the first
-  // is inner, the second stays outer.
+  // Two affine (or scaling) parameters in one row would make a joint
+  // problem: the first is inner, the second stays outer.
   std::vector<char> taken(def.measurements.size(), 0);
   std::vector<InnerParameter> inner;
   for (InnerParameter& a : affine) {
@@ -192,6 +198,30 @@ double affine_optimum(const Definition& def, const InnerParameter& inner,
   return den > 0.0 ? num / den : std::numeric_limits<double>::quiet_NaN();
 }
 
+// The optimum of a scaling s on a log scale: with h = b s, transform(h) =
+// transform(b) + transform(s), so transform(s) is the weighted mean of
+// transform(y) - transform(b). Not defined where some b <= 0.
+double scaling_optimum(const Definition& def, const InnerParameter& inner,
+                       const std::vector<ExperimentSolution>& solutions,
+                       const std::vector<double>& theta) {
+  double num = 0.0, den = 0.0;
+  bool positive = true;
+  Transformation t = Transformation::log;
+  visit_rows(def, inner, solutions, theta, true, [&](const Row& r) {
+    const Observable& ob = def.observables[r.m->observable];
+    t = ob.transformation;
+    positive = positive && r.slope > 0.0;
+    // measurement_term(...).residual with sigma 1: transform(y) - transform(b).
+    const double d = measurement_term(ob, r.m->value, r.slope, 1.0).residual;
+    const double w = 1.0 / (r.sigma * r.sigma);
+    num += w * d;
+    den += w;
+  });
+  if (!positive || !(den > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  const double mean = num / den;
+  return t == Transformation::log10 ? std::pow(10.0, mean) : std::exp(mean);
+}
+
 // The optimum of sigma: the root mean square (normal) or the mean absolute
 // (Laplace) difference of measurement and simulation on the transformed
 // scale.
@@ -221,6 +251,18 @@ void set_value(const Definition& def, std::size_t row, double value,
   }
 }
 
+double optimum(const Definition& def, const InnerParameter& p,
+               const std::vector<ExperimentSolution>& solutions,
+               const std::vector<double>& theta) {
+  switch (p.kind) {
+    case InnerParameter::Kind::affine:
+      return affine_optimum(def, p, solutions, theta, theta[def.estimated[p.estimated]]);
+    case InnerParameter::Kind::scaling: return scaling_optimum(def, p, solutions, theta);
+    case InnerParameter::Kind::sigma: break;
+  }
+  return sigma_optimum(def, p, solutions, theta);
+}
+
 }  // namespace
 
 void optimize_inner(const Definition& def, const std::vector<InnerParameter>& inner,
@@ -230,9 +272,7 @@ void optimize_inner(const Definition& def, const std::vector<InnerParameter>& in
     if (!hold.empty() && hold[p.estimated]) continue;
     const std::size_t row = def.estimated[p.estimated];
     const ParameterRow& table = def.tables.parameters[row];
-    const double s = p.kind == InnerParameter::Kind::affine
-                         ? affine_optimum(def, p, solutions, theta, theta[row])
-                         : sigma_optimum(def, p, solutions, theta);
+    const double s = optimum(def, p, solutions, theta);
     if (!std::isfinite(s)) continue;
     // The objective is convex (affine: a quadratic) or unimodal (sigma) in
     // s: the optimum within the bounds is the nearer bound.

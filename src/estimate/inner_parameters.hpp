@@ -23,11 +23,14 @@ struct InnerParameter {
   // affine: every observable it enters is a + b s in it (scaling, offset),
   // on the linear scale with normal noise, and no noise formula of those
   // rows depends on it; the optimum is a weighted least-squares one.
+  // scaling: every observable it enters is b s in it, on a log or log10
+  // scale with normal noise (log(b s) = log b + log s: an offset there),
+  // and no noise formula of those rows depends on it.
   // sigma: every noise formula it enters is the parameter itself, and no
   // observable of those rows depends on it; the optimum is the root mean
   // square (normal noise) or mean absolute (Laplace noise) of the
   // differences on the transformed scale.
-  enum class Kind { affine, sigma };
+  enum class Kind { affine, scaling, sigma };
   Kind kind = Kind::affine;
   std::size_t estimated = 0;  // index among Definition::estimated
   // The measurements it enters, and in each the model parameters set to it.
@@ -36,11 +39,11 @@ struct InnerParameter {
 };
 
 // Decided once per problem from the formulas' form (expr/affine.hpp), so
-// that every evaluation has the same inner parameters: the affine ones
-// first, then the sigma ones. A parameter with a prior, one that any
-// condition sets in the dynamics, or an affine one whose rows also depend
-// on another affine inner parameter or whose noise comes from more than
-// one sigma inner parameter stays outer.
+// that every evaluation has the same inner parameters: the affine and
+// scaling ones first, then the sigma ones. A parameter with a prior, one
+// that any condition sets in the dynamics, or an affine or scaling one
+// whose rows also depend on another such inner parameter or whose noise
+// comes from more than one sigma inner parameter stays outer.
 std::vector<InnerParameter> find_inner_parameters(const Definition& def);
 
 // Sets each inner parameter whose `hold` entry (per estimated parameter;

@@ -29,31 +29,33 @@ class Walk {
     return d;
   }
 
-  bool affine(NodeId id) {
-    if (!depends(id)) return true;
+  // linear: free terms are not allowed (root = b s); else affine.
+  bool affine(NodeId id, bool linear = false) {
+    if (!depends(id)) return !linear;
     const Node& n = g_.node(id);
     if (is_leaf(n.op)) return true;  // one of the parameters
-    const auto found = affine_.find(id);
-    if (found != affine_.end()) return found->second;
+    auto& memo = linear ? linear_ : affine_;
+    const auto found = memo.find(id);
+    if (found != memo.end()) return found->second;
     bool a = false;
     switch (n.op) {
       case Op::add:
-      case Op::sub: a = affine(n.a) && affine(n.b); break;
-      case Op::neg: a = affine(n.a); break;
+      case Op::sub: a = affine(n.a, linear) && affine(n.b, linear); break;
+      case Op::neg: a = affine(n.a, linear); break;
       case Op::mul:
-        a = (!depends(n.a) && affine(n.b)) || (!depends(n.b) && affine(n.a));
+        a = (!depends(n.a) && affine(n.b, linear)) || (!depends(n.b) && affine(n.a, linear));
         break;
-      case Op::div: a = !depends(n.b) && affine(n.a); break;
+      case Op::div: a = !depends(n.b) && affine(n.a, linear); break;
       default: a = false; break;
     }
-    affine_[id] = a;
+    memo[id] = a;
     return a;
   }
 
  private:
   const Graph& g_;
   const std::vector<int>& params_;
-  std::unordered_map<NodeId, bool> depends_, affine_;
+  std::unordered_map<NodeId, bool> depends_, affine_, linear_;
 };
 
 }  // namespace
@@ -64,6 +66,10 @@ bool depends_on_params(const Graph& g, NodeId root, const std::vector<int>& para
 
 bool is_affine_in(const Graph& g, NodeId root, const std::vector<int>& params) {
   return Walk(g, params).affine(root);
+}
+
+bool is_linear_in(const Graph& g, NodeId root, const std::vector<int>& params) {
+  return Walk(g, params).affine(root, true);
 }
 
 }  // namespace odesens::expr

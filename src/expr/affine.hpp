@@ -20,4 +20,8 @@ bool depends_on_params(const Graph& g, NodeId root, const std::vector<int>& para
 // a comparison or branch on s, floor) is not, even where it would be.
 bool is_affine_in(const Graph& g, NodeId root, const std::vector<int>& params);
 
+// The same with a = 0: root = b s, a scaling (by the same rules; a term
+// free of s in a sum makes it not linear).
+bool is_linear_in(const Graph& g, NodeId root, const std::vector<int>& params);
+
 }  // namespace odesens::expr

@@ -19,7 +19,8 @@ namespace {
 // The two-state model (A' = u - k1 A, B' = k1 A - k2 B) observed through
 // formulas of every kind: a scaling by placeholder (scale_b), an offset
 // named in the formula (offset_a), a noise parameter (sd_a), a scaling on a
-// log scale (scale_c: not inner), a scaling and an offset in one formula
+// log scale (scale_c), an affine term on a log scale (scale_e: not inner,
+// log(s A + 0.1) has no closed-form optimum), a scaling and an offset in one formula
 // (s1 inner, s2 not: one affine parameter per row), a scaling with a prior
 // (scale_p: not inner), and the dynamics' kc (not inner).
 class InnerProblem {
@@ -37,6 +38,7 @@ class InnerProblem {
                  "scale_c\tlog10\t1e-2\t1e2\t1\t1\t\t\n"
                  "s1\tlin\t-10\t10\t1\t1\t\t\n"
                  "s2\tlin\t-10\t10\t0\t1\t\t\n"
+                 "scale_e\tlog10\t1e-2\t1e2\t1\t1\t\t\n"
                  "scale_p\tlin\t0.1\t10\t1\t1\tnormal\t1;0.5\n");
     files_.write("conditions.tsv", "conditionId\tk1\tu\nc0\tkc\t0.1\nc1\tkc\t0.5\n");
     files_.write("observables.tsv",
@@ -45,14 +47,15 @@ class InnerProblem {
                  "obs_b\tobservableParameter1_obs_b * B\t0.05\tlin\n"
                  "obs_c\tscale_c * A\t0.1\tlog10\n"
                  "obs_d\ts1 * B + s2\t0.1\tlin\n"
-                 "obs_p\tscale_p * A * B\t0.1\tlin\n");
+                 "obs_p\tscale_p * A * B\t0.1\tlin\n"
+                 "obs_e\tscale_e * A + 0.1\t0.1\tlog10\n");
     std::string m =
         "observableId\tsimulationConditionId\ttime\tmeasurement\tobservableParameters\t"
         "noiseParameters\n";
-    const char* obs[] = {"obs_a", "obs_b", "obs_c", "obs_d", "obs_p"};
+    const char* obs[] = {"obs_a", "obs_b", "obs_c", "obs_d", "obs_p", "obs_e"};
     for (int c = 0; c < 2; ++c)
       for (int k = 1; k <= 4; ++k)
-        for (int o = 0; o < 5; ++o) {
+        for (int o = 0; o < 6; ++o) {
           const double y = 0.3 + 0.2 * o + 0.1 * k * (c + 1) + 0.05 * ((k + o) % 3);
           m += std::string(obs[o]) + "\tc" + std::to_string(c) + "\t" + std::to_string(k) +
                "\t" + std::to_string(y) + "\t" + (o == 1 ? "scale_b" : "") + "\t" +
@@ -92,7 +95,7 @@ TEST(PetabHierarchical, InnerParametersAreTheScalingsOffsetsAndSigmasByForm) {
   std::vector<std::string> inner;
   for (std::size_t i : p->inner_parameters()) inner.push_back(p->parameter_ids()[i]);
   std::sort(inner.begin(), inner.end());
-  EXPECT_EQ(inner, (std::vector<std::string>{"offset_a", "s1", "scale_b", "sd_a"}));
+  EXPECT_EQ(inner, (std::vector<std::string>{"offset_a", "s1", "scale_b", "scale_c", "sd_a"}));
 }
 
 TEST(PetabHierarchical, InnerValuesAreTheOptimumWithTheOthersHeld) {
@@ -123,7 +126,7 @@ TEST(PetabHierarchical, GradientIsTheProfilesDerivative) {
   InnerProblem p;
   const std::vector<double> x = some_point(p);
   const PetabResult h = p->evaluate(x, hierarchical(true));
-  for (const char* id : {"kc", "scale_c", "s2", "scale_p"}) {
+  for (const char* id : {"kc", "scale_e", "s2", "scale_p"}) {
     const std::size_t i = p.index(id);
     const double step = 1e-5;
     std::vector<double> up = x, down = x;
