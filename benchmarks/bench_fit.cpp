@@ -74,6 +74,7 @@ double median(std::vector<double> v) {
 
 struct Run {
   std::string optimizer;
+  bool hierarchical = false;
   odesens::FitResult fit;
   double cpu = 0.0;  // seconds of the process while this fit ran
   std::string error;  // the fit threw (e.g. an optimizer the problem cannot use)
@@ -166,7 +167,7 @@ int main(int argc, char** argv) {
                                                   suffix.size(), suffix) == 0;
       o.optimizer.optimizer =
           hierarchical ? optimizer.substr(0, optimizer.size() - suffix.size()) : optimizer;
-      o.optimizer.evaluation.hierarchical = hierarchical;
+      o.optimizer.evaluation.hierarchical = run.hierarchical = hierarchical;
       o.optimizer.max_seconds = max_seconds;
       o.optimizer.evaluation.max_steps = max_steps;
       o.optimizer.evaluation.method = method;
@@ -216,7 +217,8 @@ int main(int argc, char** argv) {
       // (tests/fit/test_fit_benchmark.cpp).
       const bool reached = own_best <= reference + 1e-3 * (1.0 + std::abs(reference));
       std::printf("| %s | %s | %zu | %zu | %zu | %.2f | %.2f | %.3f | %.3f | %s | %.1f | %.1f |\n",
-                  name.c_str(), r.fit.optimizer.c_str(), n, failed, converged,
+                  name.c_str(), (r.fit.optimizer + (r.hierarchical ? "+hierarchical" : "")).c_str(),
+                  n, failed, converged,
                   n ? static_cast<double>(converged) / static_cast<double>(n) : 0.0,
                   r.cpu > 0 ? static_cast<double>(converged) / (r.cpu / 60.0) : 0.0, own_best,
                   reference, std::isnan(reference) ? "?" : reached ? "yes" : "no",
