@@ -94,7 +94,7 @@ void StartObjective::project_inner(PetabResult& r) const {
         r.point[i] > problem_.lower_scaled()[i] && r.point[i] < problem_.upper_scaled()[i])
       moving.push_back(i);
   const std::size_t n = x0_.size();
-  project_out_columns(r.residual_jacobian, r.residual_jacobian.size() / n, n, moving);
+  if (n > 0) project_out_columns(r.residual_jacobian, r.residual_jacobian.size() / n, n, moving);
 }
 
 bool StartObjective::stop_requested() const {
