@@ -57,6 +57,10 @@ io::Json result_json(const PetabProblem& problem, const PetabResult& r, const Pe
 
 // A hierarchical evaluation's inner parameters: the values it chose.
 void write_inner(std::ostream& out, const PetabProblem& problem, const PetabResult& r) {
+  if (problem.inner_parameters().empty()) {
+    out << "inner parameters: none (docs/petab.md, \"Hierarchical evaluation\")\n";
+    return;
+  }
   out << "inner parameters at their optimum (scaled):\n";
   for (std::size_t i : problem.inner_parameters())
     out << "  " << r.parameter_ids[i] << "\t" << io::format_double(r.point[i]) << "\n";

@@ -90,6 +90,18 @@ TEST_F(CliPetab, TextGivesTheLogLikelihood) {
   EXPECT_NE(g.out.find("fim (4 x 4"), std::string::npos) << g.out;
 }
 
+// Case 0001 estimates rate constants and initial values only: no inner
+// parameters, and the same value with --hierarchical.
+TEST_F(CliPetab, HierarchicalSaysWhichParametersAreInner) {
+  const ToolRun r = run_tool("petab " + yaml_ + " --hierarchical");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("inner parameters: none"), std::string::npos) << r.out;
+  const nlohmann::json j = json("--hierarchical");
+  EXPECT_NEAR(j["llh"].get<double>(), kLlh0001, 1e-6);
+  ASSERT_EQ(j["point"].size(), 4u);
+  EXPECT_FALSE(json("").contains("point"));
+}
+
 TEST_F(CliPetab, JsonHasTheDocumentedKeys) {
   nlohmann::json j = json("");
   for (const char* key : {"problem", "method", "llh", "nllh", "chi2", "parameter_ids",
