@@ -3,6 +3,8 @@
 // within each case's tolerances (its _NNNN_solution.yaml).
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
+
 #include "estimate/petab_test_support.hpp"
 #include "odesens/petab.hpp"
 
@@ -39,6 +41,26 @@ TEST_P(Conformance, LikelihoodChi2AndSimulationsMatchTheSolution) {
   ASSERT_EQ(table.size() - 1, r.simulations.size());
   for (std::size_t i = 1; i < table.size(); ++i)
     EXPECT_NEAR(r.simulations[i - 1], std::stod(table[i][column]), tol) << "row " << i + 1;
+}
+
+// Hierarchical evaluation on every case: the inner optimum never raises
+// nllh above the nominal point's, and the point it reports, evaluated
+// plainly, gives its value.
+TEST_P(Conformance, HierarchicalEvaluationLowersNllhAndReportsItsPoint) {
+  const std::string yaml = test::conformance_case(case_id(GetParam()));
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab test suite not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  PetabOptions options;
+  options.rtol = 1e-10;
+  options.atol = {1e-12};
+  const PetabResult plain = problem->evaluate(problem->nominal_scaled(), options);
+  options.hierarchical = true;
+  const PetabResult h = problem->evaluate(problem->nominal_scaled(), options);
+  const double tol = 1e-9 * (1.0 + std::abs(plain.nllh));
+  EXPECT_LE(h.nllh, plain.nllh + tol);
+  if (problem->inner_parameters().empty()) EXPECT_EQ(h.point, problem->nominal_scaled());
+  options.hierarchical = false;
+  EXPECT_NEAR(problem->evaluate(h.point, options).nllh, h.nllh, tol);
 }
 
 INSTANTIATE_TEST_SUITE_P(PetabV1, Conformance, ::testing::Range(1, 21),

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate/petab_test_support.hpp"
 #include "estimate/two_state_petab_problem.hpp"
 #include "odesens/petab.hpp"
 #include "sources/petab_temp_problem.hpp"
@@ -171,6 +172,32 @@ TEST(PetabHierarchical, AnAdjointMethodRunsForwardAndAgrees) {
   for (std::size_t i = 0; i < a.gradient.size(); ++i)
     EXPECT_NEAR(a.gradient[i], f.gradient[i], 1e-7 * std::max(1.0, std::abs(f.gradient[i])));
   EXPECT_EQ(a.point, f.point);
+}
+
+// The shared problems with inner parameters of every kind: at the nominal
+// point the inner optimum never raises nllh, the point it reports gives its
+// value when evaluated plainly, and the kinds found are those of the
+// problem's formulas (Bachmann: noise parameters, log10 scalings and an
+// offset; Weber: scalings and noise parameters).
+TEST(PetabHierarchicalShared, NominalPointsOfTheSharedProblems) {
+  const std::pair<const char*, std::size_t> problems[] = {
+      {"Bachmann_MSB2011", 17}, {"Weber_BMC2015", 10}, {"Brannmark_JBC2010", 7},
+      {"Laske_PLOSComputBiol2019", 5}, {"Boehm_JProteomeRes2014", 3}};
+  for (const auto& [name, n_inner] : problems) {
+    const std::string dir = test::benchmark_problem(name);
+    if (!test::exists(dir)) GTEST_SKIP() << "shared PEtab problems absent: " << dir;
+    SCOPED_TRACE(name);
+    auto problem = PetabProblem::load(dir);
+    EXPECT_EQ(problem->inner_parameters().size(), n_inner);
+    PetabOptions options;
+    const PetabResult plain = problem->evaluate(problem->nominal_scaled(), options);
+    options.hierarchical = true;
+    const PetabResult h = problem->evaluate(problem->nominal_scaled(), options);
+    const double tol = 1e-8 * (1.0 + std::abs(plain.nllh));
+    EXPECT_LE(h.nllh, plain.nllh + tol);
+    options.hierarchical = false;
+    EXPECT_NEAR(problem->evaluate(h.point, options).nllh, h.nllh, tol);
+  }
 }
 
 }  // namespace
