@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 
 #include "estimate/petab_likelihood.hpp"
@@ -146,51 +147,66 @@ std::vector<InnerParameter> find_inner_parameters(const Definition& def) {
 
 namespace {
 
-// One pass over an inner parameter's rows with the values of theta: each
-// row's simulation h, sigma and dh/ds (s: the parameter).
+// Passes over an inner parameter's rows with the values of theta: each
+// row's simulation h, sigma and dh/ds (s: the parameter). The workspace
+// and buffers are set up once per evaluation, for every inner parameter.
 struct Row {
   const Measurement* m;
   double h, sigma, slope;
 };
 
-template <class Visit>
-void visit_rows(const Definition& def, const InnerParameter& inner,
-                const std::vector<ExperimentSolution>& solutions,
-                const std::vector<double>& theta, bool slopes, Visit&& visit) {
-  const ExprModel& model = *def.model;
-  const std::unique_ptr<Workspace> ws = model.make_workspace();
-  std::vector<double> outputs(model.n_outputs()), g_x(model.nx()), g_p(model.np());
-  std::size_t k = 0;
-  while (k < inner.measurements.size()) {
-    const std::size_t experiment = def.measurements[inner.measurements[k]].experiment;
-    const ExperimentSolution& sol = solutions[experiment];
-    RowParams row_params(sol.params, theta);
-    for (; k < inner.measurements.size() &&
-           def.measurements[inner.measurements[k]].experiment == experiment;
-         ++k) {
-      const Measurement& m = def.measurements[inner.measurements[k]];
-      const Observable& ob = def.observables[m.observable];
-      const double* S = nullptr;
-      const double* x = measurement_states(def, sol, m, &S);
-      const double* p = row_params.of(m);
-      model.outputs(m.time, x, p, outputs.data(), ws.get());
-      double slope = 0.0;
-      if (slopes) {
-        model.output_gradients(m.time, x, p, 1, &ob.output, g_x.data(), g_p.data(), ws.get());
-        for (int j : inner.params[k]) slope += g_p[static_cast<std::size_t>(j)];
+class RowPasses {
+ public:
+  RowPasses(const Definition& def, const std::vector<ExperimentSolution>& solutions,
+            const std::vector<double>& theta)
+      : def_(def), solutions_(solutions), theta_(theta), ws_(def.model->make_workspace()),
+        outputs_(def.model->n_outputs()), g_x_(def.model->nx()), g_p_(def.model->np()) {}
+
+  const Definition& def() const { return def_; }
+  double value(const InnerParameter& p) const { return theta_[def_.estimated[p.estimated]]; }
+
+  template <class Visit>
+  void visit(const InnerParameter& inner, bool slopes, Visit&& visit) {
+    const ExprModel& model = *def_.model;
+    std::size_t k = 0;
+    while (k < inner.measurements.size()) {
+      const std::size_t experiment = def_.measurements[inner.measurements[k]].experiment;
+      const ExperimentSolution& sol = solutions_[experiment];
+      RowParams row_params(sol.params, theta_);
+      for (; k < inner.measurements.size() &&
+             def_.measurements[inner.measurements[k]].experiment == experiment;
+           ++k) {
+        const Measurement& m = def_.measurements[inner.measurements[k]];
+        const Observable& ob = def_.observables[m.observable];
+        const double* S = nullptr;
+        const double* x = measurement_states(def_, sol, m, &S);
+        const double* p = row_params.of(m);
+        model.outputs(m.time, x, p, outputs_.data(), ws_.get());
+        double slope = 0.0;
+        if (slopes) {
+          model.output_gradients(m.time, x, p, 1, &ob.output, g_x_.data(), g_p_.data(),
+                                 ws_.get());
+          for (int j : inner.params[k]) slope += g_p_[static_cast<std::size_t>(j)];
+        }
+        visit(Row{&m, outputs_[ob.output], outputs_[ob.sigma_output], slope});
       }
-      visit(Row{&m, outputs[ob.output], outputs[ob.sigma_output], slope});
     }
   }
-}
+
+ private:
+  const Definition& def_;
+  const std::vector<ExperimentSolution>& solutions_;
+  const std::vector<double>& theta_;
+  std::unique_ptr<Workspace> ws_;
+  std::vector<double> outputs_, g_x_, g_p_;
+};
 
 // The weighted least-squares optimum of s in sum ((y - h(s)) / sigma)^2
-// with h affine in s: h(s) = h + slope (s - s0).
-double affine_optimum(const Definition& def, const InnerParameter& inner,
-                      const std::vector<ExperimentSolution>& solutions,
-                      const std::vector<double>& theta, double s0) {
+// with h affine in s: h(s) = h + slope (s - s0), s0 its value now.
+double affine_optimum(RowPasses& rows, const InnerParameter& inner) {
+  const double s0 = rows.value(inner);
   double num = 0.0, den = 0.0;
-  visit_rows(def, inner, solutions, theta, true, [&](const Row& r) {
+  rows.visit(inner, true, [&](const Row& r) {
     const double w = 1.0 / (r.sigma * r.sigma);
     num += w * r.slope * (r.m->value - r.h + r.slope * s0);
     den += w * r.slope * r.slope;
@@ -201,14 +217,12 @@ double affine_optimum(const Definition& def, const InnerParameter& inner,
 // The optimum of a scaling s on a log scale: with h = b s, transform(h) =
 // transform(b) + transform(s), so transform(s) is the weighted mean of
 // transform(y) - transform(b). Not defined where some b <= 0.
-double scaling_optimum(const Definition& def, const InnerParameter& inner,
-                       const std::vector<ExperimentSolution>& solutions,
-                       const std::vector<double>& theta) {
+double scaling_optimum(RowPasses& rows, const InnerParameter& inner) {
   double num = 0.0, den = 0.0;
   bool positive = true;
   Transformation t = Transformation::log;
-  visit_rows(def, inner, solutions, theta, true, [&](const Row& r) {
-    const Observable& ob = def.observables[r.m->observable];
+  rows.visit(inner, true, [&](const Row& r) {
+    const Observable& ob = rows.def().observables[r.m->observable];
     t = ob.transformation;
     positive = positive && r.slope > 0.0;
     // measurement_term(...).residual with sigma 1: transform(y) - transform(b).
@@ -225,13 +239,11 @@ double scaling_optimum(const Definition& def, const InnerParameter& inner,
 // The optimum of sigma: the root mean square (normal) or the mean absolute
 // (Laplace) difference of measurement and simulation on the transformed
 // scale.
-double sigma_optimum(const Definition& def, const InnerParameter& inner,
-                     const std::vector<ExperimentSolution>& solutions,
-                     const std::vector<double>& theta) {
+double sigma_optimum(RowPasses& rows, const InnerParameter& inner) {
   double sum = 0.0;
   bool normal = true;
-  visit_rows(def, inner, solutions, theta, false, [&](const Row& r) {
-    const Observable& ob = def.observables[r.m->observable];
+  rows.visit(inner, false, [&](const Row& r) {
+    const Observable& ob = rows.def().observables[r.m->observable];
     normal = ob.distribution == NoiseDistribution::normal;
     const double d = measurement_term(ob, r.m->value, r.h, 1.0).residual;
     sum += normal ? d * d : std::abs(d);
@@ -251,16 +263,13 @@ void set_value(const Definition& def, std::size_t row, double value,
   }
 }
 
-double optimum(const Definition& def, const InnerParameter& p,
-               const std::vector<ExperimentSolution>& solutions,
-               const std::vector<double>& theta) {
+double optimum(RowPasses& rows, const InnerParameter& p) {
   switch (p.kind) {
-    case InnerParameter::Kind::affine:
-      return affine_optimum(def, p, solutions, theta, theta[def.estimated[p.estimated]]);
-    case InnerParameter::Kind::scaling: return scaling_optimum(def, p, solutions, theta);
+    case InnerParameter::Kind::affine: return affine_optimum(rows, p);
+    case InnerParameter::Kind::scaling: return scaling_optimum(rows, p);
     case InnerParameter::Kind::sigma: break;
   }
-  return sigma_optimum(def, p, solutions, theta);
+  return sigma_optimum(rows, p);
 }
 
 }  // namespace
@@ -268,11 +277,12 @@ double optimum(const Definition& def, const InnerParameter& p,
 void optimize_inner(const Definition& def, const std::vector<InnerParameter>& inner,
                     const std::vector<bool>& hold, std::vector<ExperimentSolution>& solutions,
                     std::vector<double>& theta, std::vector<double>& x) {
+  RowPasses rows(def, solutions, theta);
   for (const InnerParameter& p : inner) {
     if (!hold.empty() && hold[p.estimated]) continue;
     const std::size_t row = def.estimated[p.estimated];
     const ParameterRow& table = def.tables.parameters[row];
-    const double s = optimum(def, p, solutions, theta);
+    const double s = optimum(rows, p);
     if (!std::isfinite(s)) continue;
     // The objective is convex (affine: a quadratic) or unimodal (sigma) in
     // s: the optimum within the bounds is the nearer bound.

@@ -19,11 +19,12 @@ void project_out_columns(std::vector<double>& jacobian, std::size_t rows, std::s
   const std::size_t k = rows == 0 ? 0 : js.size() / rows;
   if (k == 0) return;
   // The row-major J is the column-major J^T (n x rows).
-  std::vector<double> gram(k * k), d(n * k);
+  // X = J_s^T J (k x n), then (J_s^T J_s)^-1 X, then J^T -= X^T J_s^T.
+  std::vector<double> gram(k * k), x(k * n);
   linalg::gemm(Trans::yes, Trans::no, k, k, rows, 1.0, js.data(), rows, js.data(), rows, 0.0,
                gram.data(), k);
-  linalg::gemm(Trans::no, Trans::no, n, k, rows, 1.0, jacobian.data(), n, js.data(), rows, 0.0,
-               d.data(), n);  // J^T J_s
+  linalg::gemm(Trans::yes, Trans::yes, k, n, rows, 1.0, js.data(), rows, jacobian.data(), n,
+               0.0, x.data(), k);
   // Columns (nearly) dependent: no projection, rather than one by a
   // matrix that rounding dominates.
   const double norm = linalg::norm1(k, k, gram.data());
@@ -32,10 +33,6 @@ void project_out_columns(std::vector<double>& jacobian, std::size_t rows, std::s
   if (!linalg::lu_factor(k, gram.data(), pivots.data()) ||
       linalg::lu_rcond(k, gram.data(), norm, work.data(), iwork.data()) < 1e-12)
     return;
-  // X = (J_s^T J_s)^-1 J_s^T J (k x n), then J^T -= X^T J_s^T.
-  std::vector<double> x(k * n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t c = 0; c < k; ++c) x[c + i * k] = d[i + c * n];
   linalg::lu_solve(k, gram.data(), pivots.data(), n, x.data());
   linalg::gemm(Trans::yes, Trans::yes, n, rows, k, -1.0, x.data(), k, js.data(), rows, 1.0,
                jacobian.data(), n);

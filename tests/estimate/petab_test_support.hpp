@@ -1,5 +1,5 @@
-// What the PEtab tests share: where the shared problems are, and reading
-// the conformance cases' solutions.
+// What the PEtab tests share: where the shared problems are, reading the
+// conformance cases' solutions, and central differences of nlpost.
 #pragma once
 
 #include <cstdlib>
@@ -9,7 +9,20 @@
 #include <sys/stat.h>
 #include <vector>
 
+#include "odesens/petab.hpp"
+
 namespace odesens::test {
+
+// (nlpost(x + h e_i) - nlpost(x - h e_i)) / 2h, nlpost being nllh without
+// priors.
+inline double central_difference(const PetabProblem& problem, const std::vector<double>& x,
+                                 std::size_t i, double h, const PetabOptions& options) {
+  std::vector<double> up = x, down = x;
+  up[i] += h;
+  down[i] -= h;
+  return (problem.evaluate(up, options).nlpost - problem.evaluate(down, options).nlpost) /
+         (2 * h);
+}
 
 inline std::string shared_dir() {
   const char* env = std::getenv("ODESENS_SHARED_DIR");

@@ -58,7 +58,9 @@ TEST_P(Conformance, HierarchicalEvaluationLowersNllhAndReportsItsPoint) {
   const PetabResult h = problem->evaluate(problem->nominal_scaled(), options);
   const double tol = 1e-9 * (1.0 + std::abs(plain.nllh));
   EXPECT_LE(h.nllh, plain.nllh + tol);
-  if (problem->inner_parameters().empty()) EXPECT_EQ(h.point, problem->nominal_scaled());
+  if (problem->inner_parameters().empty()) {
+    EXPECT_EQ(h.point, problem->nominal_scaled());
+  }
   options.hierarchical = false;
   EXPECT_NEAR(problem->evaluate(h.point, options).nllh, h.nllh, tol);
 }

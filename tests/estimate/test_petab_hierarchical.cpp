@@ -129,13 +129,7 @@ TEST(PetabHierarchical, GradientIsTheProfilesDerivative) {
   const PetabResult h = p->evaluate(x, hierarchical(true));
   for (const char* id : {"kc", "scale_e", "s2", "scale_p"}) {
     const std::size_t i = p.index(id);
-    const double step = 1e-5;
-    std::vector<double> up = x, down = x;
-    up[i] += step;
-    down[i] -= step;
-    const double fd = (p->evaluate(up, hierarchical(false)).nlpost -
-                       p->evaluate(down, hierarchical(false)).nlpost) /
-                      (2 * step);
+    const double fd = test::central_difference(*p, x, i, 1e-5, hierarchical(false));
     EXPECT_NEAR(h.gradient[i], fd, 1e-5 * std::max(1.0, std::abs(fd))) << id;
   }
 }

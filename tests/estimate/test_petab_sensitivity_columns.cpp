@@ -68,13 +68,7 @@ TEST(PetabSensitivityColumns, GradientWithHeldParametersAndPreequilibration) {
     const PetabResult r = problem->evaluate(x, options);
     ASSERT_EQ(r.gradient.size(), 2u);
     for (std::size_t i = 0; i < 2; ++i) {
-      const double h = 1e-5;
-      std::vector<double> xp = x, xm = x;
-      xp[i] += h;
-      xm[i] -= h;
-      const double fd = (problem->evaluate(xp, tight_two_state(method)).nllh -
-                         problem->evaluate(xm, tight_two_state(method)).nllh) /
-                        (2 * h);
+      const double fd = test::central_difference(*problem, x, i, 1e-5, tight_two_state(method));
       EXPECT_NEAR(r.gradient[i], fd, 1e-6 * (1.0 + std::abs(fd)))
           << "d/d " << problem->parameter_ids()[i];
     }

@@ -86,7 +86,9 @@ TEST(FitHierarchical, ProjectionRemovesTheInnerColumnsFromEveryColumn) {
     for (std::size_t c = 0; c < n; ++c) {
       double dot = 0.0;
       for (std::size_t r = 0; r < rows; ++r) dot += j[r * n + a] * j[r * n + c];
-      if (c != a) EXPECT_NEAR(dot, 0.0, 1e-12) << a << " " << c;
+      if (c != a) {
+        EXPECT_NEAR(dot, 0.0, 1e-12) << a << " " << c;
+      }
     }
   for (std::size_t r = 0; r < rows; ++r) EXPECT_NEAR(j[r * n + 1], 0.0, 1e-12);
 }
