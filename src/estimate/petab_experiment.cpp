@@ -471,11 +471,17 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
     } else if (!e.times.empty()) {
       sim.output_times = e.times;
       Problem run = sim;
-      // The likelihood's gradient needs no S(T): an adjoint method's default
-      // final_sensitivity=1 adds one backward problem per state
-      // (Chen_MSB2009, 500 states: over 10 min for a gradient of 17 s).
-      if (adjoint && !run.options.has("final_sensitivity"))
+      // The likelihood and its gradient need no S(T): an adjoint method's
+      // default final_sensitivity=1 adds one backward problem per state
+      // (Chen_MSB2009, 500 states: over 10 min for a gradient of 17 s; the
+      // states alone of Lang_PLOSComputBiol2024 by cvodes_asa: 64 s with
+      // them, 0.15 s without).
+      if (adjoint_method(method) && !run.options.has("final_sensitivity"))
         run.options.set("final_sensitivity", std::int64_t{0});
+      // The states alone by an adjoint method: weights 0, not its default
+      // G = sum_i x_i(T), leave nothing to carry back (no backward sweep).
+      if (adjoint_method(method) && !adjoint)
+        run.adjoint_weights.assign(run.output_times.size() * def.dynamics->nx(), 0.0);
       if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
       if (automatic && method == "odesd") limit_automatic_odesd(run);
       Result r = solve_forward(solves, run, method, automatic, solved && !adjoint, out.warnings);

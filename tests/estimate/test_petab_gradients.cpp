@@ -158,6 +158,30 @@ TEST(AdjointGradient, NeedsNoFinalSensitivities) {
     EXPECT_NEAR(lean.gradient[i], full.gradient[i], 1e-6 * (1 + std::abs(full.gradient[i])));
 }
 
+// The likelihood alone by an adjoint method is a forward solve: no S(T),
+// no backward sweep (Lang_PLOSComputBiol2024 by cvodes_asa took 64 s with
+// its 124 backward problems, 0.15 s without). Boehm: the steps of the
+// states alone, as cvodes_fsa takes them; the same nllh.
+TEST(AdjointLikelihood, IsTheStatesAlone) {
+  const std::string yaml = test::benchmark_problem("Boehm_JProteomeRes2014");
+  if (!test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  auto problem = PetabProblem::load(yaml);
+  const std::vector<double> x = problem->nominal_scaled();
+  PetabOptions options;
+  options.method = "cvodes_asa";
+  const PetabResult lean = problem->evaluate(x, options);
+  options.options.set("final_sensitivity", std::int64_t{1});
+  const PetabResult rows = problem->evaluate(x, options);
+  options.options = Options{};
+  options.method = "cvodes_fsa";
+  const PetabResult forward = problem->evaluate(x, options);
+  EXPECT_EQ(lean.stats.steps, forward.stats.steps);
+  EXPECT_LT(2.0 * static_cast<double>(lean.stats.steps), static_cast<double>(rows.stats.steps))
+      << lean.stats.steps << " " << rows.stats.steps;
+  EXPECT_EQ(lean.nllh, rows.nllh);
+  EXPECT_NEAR(lean.nllh, forward.nllh, 1e-8 * std::abs(forward.nllh));
+}
+
 // At the default tolerances: the adjoint's forward states at a tenth of
 // rtol (petab_experiment.cpp). With them at rtol, Bachmann's gradient was
 // 6.2e-3 of its largest component off (1.5e-3 now; cvodes_fsa 8.1e-5), the

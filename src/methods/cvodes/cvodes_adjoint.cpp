@@ -288,13 +288,22 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   const ObjectiveTerms terms =
       objective_terms(problem, x.data(), session.params().data(), session.workspace());
   const std::vector<double>& weights = terms.weights;
-  const ObjectiveAndRows seeds(
-      weights, n, rows,
-      derive_backward_tolerances(settings.tolerances, *problem.rtol, problem.atol,
-                                 session.model(), session.params().data(), session.workspace(),
-                                 trajectory_sample(problem, session, x, weights), rows));
-  std::vector<double> gradients(seeds.count() * np);
-  driver.backward(seeds, gradients.data());
+  // With no row of S(T) and every weight 0 (the states alone, as a PEtab
+  // evaluation without a gradient asks) lambda stays 0: no backward sweep,
+  // and the gradient is the objective's explicit dphi/dp.
+  const bool backward =
+      rows || std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; });
+  std::vector<double> gradients(np, 0.0);
+  if (backward) {
+    const ObjectiveAndRows seeds(
+        weights, n, rows,
+        derive_backward_tolerances(settings.tolerances, *problem.rtol, problem.atol,
+                                   session.model(), session.params().data(),
+                                   session.workspace(),
+                                   trajectory_sample(problem, session, x, weights), rows));
+    gradients.resize(seeds.count() * np);
+    driver.backward(seeds, gradients.data());
+  }
   out.gradient().assign(gradients.begin(), gradients.begin() + static_cast<std::ptrdiff_t>(np));
   for (std::size_t j = 0; j < np; ++j) out.gradient()[j] += terms.gradient_p[j];
   out.objective_values() = terms.values;

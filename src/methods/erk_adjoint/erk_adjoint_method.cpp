@@ -323,7 +323,13 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   const std::vector<VectorBlock> blocks = split_vectors(m, lanes, options.get_int("threads"));
   const ReverseJob job{&model, p.data(), tableau, &trajectory, problem.integrand.get(),
                        static_cast<int>(lanes), checkpoints};
-  const ReverseCounts total = reverse_in_blocks(
+  // With no row of S(T), no running cost and every weight 0 (the states
+  // alone, as a PEtab evaluation without a gradient asks) the adjoints stay
+  // 0: no reverse sweep.
+  const auto nonzero = [](double w) { return w != 0.0; };
+  const bool reverse =
+      rows || problem.integrand || std::any_of(weights.begin(), weights.end(), nonzero);
+  const ReverseCounts total = !reverse ? ReverseCounts{} : reverse_in_blocks(
       job, blocks, lambda.data(), mu.data(),
       [&](std::size_t k, std::size_t first, std::size_t count, double* l) {
         for (std::size_t c = 0; first + c < n_objectives && c < count; ++c) {
