@@ -6,11 +6,14 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 
+#include "core/number_text.hpp"
 #include "estimate/petab_likelihood.hpp"
 #include "estimate/petab_objective.hpp"
 #include "expr/affine.hpp"
 #include "expr/expr_model_impl.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens::petab {
 namespace {
@@ -263,6 +266,18 @@ void set_value(const Definition& def, std::size_t row, double value,
   }
 }
 
+// Every residual of a noise parameter's rows 0 and its lower bound 0 or
+// below: nllh falls without bound as sigma -> 0, there is no optimum.
+[[noreturn]] void no_sigma_optimum(const ParameterRow& table, const InnerParameter& p) {
+  throw Error(Status::not_finite,
+              "inner noise parameter '" + table.id + "': the simulations match its " +
+                  std::to_string(p.measurements.size()) +
+                  " measurements exactly (residuals 0), so nllh has no minimum in it: it falls "
+                  "without bound as " + table.id + " -> 0, which its lower bound (" +
+                  number_text(table.lower) + ") allows; give " + table.id +
+                  " a positive lower bound, or evaluate without --hierarchical");
+}
+
 double optimum(RowPasses& rows, const InnerParameter& p) {
   switch (p.kind) {
     case InnerParameter::Kind::affine: return affine_optimum(rows, p);
@@ -287,6 +302,7 @@ void optimize_inner(const Definition& def, const std::vector<InnerParameter>& in
     // The objective is convex (affine: a quadratic) or unimodal (sigma) in
     // s: the optimum within the bounds is the nearer bound.
     const double bounded = std::min(std::max(s, table.lower), table.upper);
+    if (p.kind == InnerParameter::Kind::sigma && !(bounded > 0.0)) no_sigma_optimum(table, p);
     x[p.estimated] = scale_value(bounded, table.scale);
     set_value(def, row, unscale(x[p.estimated], table.scale), solutions, theta);
   }

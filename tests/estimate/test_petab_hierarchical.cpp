@@ -155,6 +155,34 @@ TEST(PetabHierarchical, HeldParameterKeepsItsValue) {
   EXPECT_THROW(p->evaluate(x, o), Error);
 }
 
+// A noise parameter whose rows the simulations match exactly, with 0 as its
+// lower bound: nllh falls without bound as it goes to 0. No optimum, an
+// error naming it (the value was sigma 0 and nllh NaN, status ok).
+TEST(PetabHierarchical, NoiseParameterWithoutAnOptimumIsAnError) {
+  testing::TempProblem files;
+  files.write("model.xml", test::kTwoStateModel);
+  files.write("parameters.tsv",
+              "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n"
+              "kc\tlog10\t1e-3\t1e3\t0.4\t1\nk2\tlin\t0\t10\t0.2\t0\n"
+              "sd\tlin\t0\t10\t1\t1\n");
+  files.write("conditions.tsv", "conditionId\tk1\tu\nc0\tkc\t0.1\n");
+  files.write("observables.tsv",
+              "observableId\tobservableFormula\tnoiseFormula\nobs_one\t1 + 0 * A\tsd\n");
+  files.write("measurements.tsv",
+              "observableId\tsimulationConditionId\ttime\tmeasurement\n"
+              "obs_one\tc0\t1\t1\nobs_one\tc0\t2\t1\n");
+  auto problem = PetabProblem::load(files.path("problem.yaml"));
+  ASSERT_EQ(problem->inner_parameters().size(), 1u);
+  try {
+    problem->evaluate(problem->nominal_scaled(), hierarchical(true));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::not_finite);
+    EXPECT_NE(std::string(e.what()).find("inner noise parameter 'sd'"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(PetabHierarchical, AnAdjointMethodRunsForwardAndAgrees) {
   InnerProblem p;
   const std::vector<double> x = some_point(p);
