@@ -796,6 +796,41 @@ TEST(Events, StatesOnlySolveRunsEventsToo) {
   EXPECT_TRUE(r.s.empty());
 }
 
+// Two events due at one instant without priorities: where both assign x
+// the result rests on their order, which SBML leaves open (declaration
+// order here: x = 3, the later one's value), and the result says so; where
+// they assign different states it does not.
+TEST(Events, AnOpenOrderOfTwoAssignmentsOfOneStateIsAWarning) {
+  const char* shared = R"(
+state x = 1
+state y = 0
+dx/dt = 0
+dy/dt = 0
+event add when t >= 1: x = x + 1
+event twice when t >= 1: x = 3*x
+)";
+  const char* separate = R"(
+state x = 1
+state y = 0
+dx/dt = 0
+dy/dt = 0
+event add when t >= 1: x = x + 1
+event twice when t >= 1: y = 2*x
+)";
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "exp", "dopri8s",
+                             "grk4as", "erk_adjoint"}) {
+    const Result open = solve(event_ode_problem(shared, {0, 2}), method);
+    EXPECT_DOUBLE_EQ(open.x[2], 3.0) << method;
+    ASSERT_EQ(open.warnings.size(), 1u) << method;
+    EXPECT_NE(open.warnings[0].find("events 'add' and 'twice' execute at one instant"),
+              std::string::npos)
+        << open.warnings[0];
+    EXPECT_NE(open.warnings[0].find("both assign 'x'"), std::string::npos) << open.warnings[0];
+    const Result apart = solve(event_ode_problem(separate, {0, 2}), method);
+    EXPECT_TRUE(apart.warnings.empty()) << method << ": " << apart.warnings[0];
+  }
+}
+
 TEST(Events, MalformedEventsAreRefusedWithLineAndName) {
   struct Bad {
     const char* text;

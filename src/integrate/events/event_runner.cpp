@@ -86,7 +86,7 @@ void EventRunner::evaluate_triggers(double t, const double* x) {
 }
 
 bool EventRunner::execute_due(double t, double* x) {
-  return schedule_.execute_due(t, x, roots_, jump_, record_);
+  return schedule_.execute_due(t, x, roots_, jump_, record_, warnings_);
 }
 
 bool EventRunner::settle_and_execute(double t, double* x) {

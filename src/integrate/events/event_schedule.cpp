@@ -105,6 +105,12 @@ void EventSchedule::fire(std::size_t k, double t, const double* x, ForwardJump& 
   pending_.push_back(std::move(e));
 }
 
+double EventSchedule::priority_of(const Pending& e, double t, const double* x) const {
+  return ctx_.system->events()[e.event].has_priority
+             ? ctx_.system->priority(e.event, t, x, ctx_.p, ctx_.ws)
+             : 0.0;
+}
+
 std::size_t EventSchedule::most_urgent(double t, const double* x) const {
   // The due event of highest priority; firing order among equals.
   std::size_t best = pending_.size();
@@ -112,9 +118,7 @@ std::size_t EventSchedule::most_urgent(double t, const double* x) const {
   for (std::size_t q = 0; q < pending_.size(); ++q) {
     const Pending& e = pending_[q];
     if (!(e.time <= t)) continue;
-    const double priority = ctx_.system->events()[e.event].has_priority
-                                ? ctx_.system->priority(e.event, t, x, ctx_.p, ctx_.ws)
-                                : 0.0;
+    const double priority = priority_of(e, t, x);
     if (best == pending_.size() || priority > best_priority ||
         (priority == best_priority && e.order < pending_[best].order)) {
       best = q;
@@ -124,8 +128,37 @@ std::size_t EventSchedule::most_urgent(double t, const double* x) const {
   return best;
 }
 
+// Two due executions of different events with equal priority (or none)
+// that assign a common state: SBML leaves their order open, and the state
+// keeps the value of the one executed last (or the first cancels the other,
+// a trigger it turns false: SBML test case 00953); here the one fired first
+// executes first, then the one declared first (docs/events.md). The result
+// can rest on that choice: said once per pair and state.
+void EventSchedule::warn_if_order_open(std::size_t best, double t, const double* x,
+                                       EventWarnings& warnings) const {
+  const auto& events = ctx_.system->events();
+  const std::size_t a = pending_[best].event;
+  if (events[a].targets.empty()) return;
+  const double priority = priority_of(pending_[best], t, x);
+  for (const Pending& e : pending_) {
+    if (e.event == a || !(e.time <= t) || priority_of(e, t, x) != priority) continue;
+    for (std::size_t i : events[e.event].targets) {
+      const auto& ta = events[a].targets;
+      if (std::find(ta.begin(), ta.end(), i) == ta.end()) continue;
+      const std::size_t first = std::min(a, e.event), second = std::max(a, e.event);
+      warnings.warn("events '" + events[first].id + "' and '" + events[second].id +
+                    "' execute at one instant with " +
+                    (events[a].has_priority ? "equal priorities" : "no priorities") +
+                    " and both assign '" + ctx_.model.state_names()[i] +
+                    "': SBML leaves their order open, and the result can rest on it (the "
+                    "later assignment stands; the first may cancel the other); here the event "
+                    "fired first executes first, then the one declared first");
+    }
+  }
+}
+
 bool EventSchedule::execute_due(double t, double* x, RootSides& roots, ForwardJump& jump,
-                                InstantRecord& record) {
+                                InstantRecord& record, EventWarnings& warnings) {
   bool changed = false;
   std::size_t executions = 0;
   while (true) {
@@ -136,6 +169,7 @@ bool EventSchedule::execute_due(double t, double* x, RootSides& roots, ForwardJu
                   "events keep firing at t = " + number_text(t) + ": more than " +
                       std::to_string(kMaxExecutionsPerInstant) +
                       " executions at one instant (an assignment re-triggers its own event?)");
+    warn_if_order_open(best, t, x, warnings);
     Pending e = std::move(pending_[best]);
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(best));
     execute(e, t, x, jump, record);

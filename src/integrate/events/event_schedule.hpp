@@ -58,7 +58,10 @@ class EventSchedule {
   // Executes what is due at t, assigning x (and T in `jump`), the sides of
   // `roots` following each assignment; true when an assignment changed the
   // state.
-  bool execute_due(double t, double* x, RootSides& roots, ForwardJump& jump, InstantRecord& record);
+  // Warns where the order of two executions at t is open and matters
+  // (warn_if_order_open).
+  bool execute_due(double t, double* x, RootSides& roots, ForwardJump& jump, InstantRecord& record,
+                   EventWarnings& warnings);
 
  private:
   void fire(std::size_t k, double t, const double* x, ForwardJump& jump, InstantRecord& record);
@@ -67,6 +70,9 @@ class EventSchedule {
   void cancel(std::size_t k);
   // The due event of highest priority (pending_.size(): none).
   std::size_t most_urgent(double t, const double* x) const;
+  double priority_of(const Pending& e, double t, const double* x) const;
+  void warn_if_order_open(std::size_t best, double t, const double* x,
+                          EventWarnings& warnings) const;
   void execute(const Pending& e, double t, double* x, ForwardJump& jump, InstantRecord& record);
 
   EventContext ctx_;
