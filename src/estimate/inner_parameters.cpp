@@ -267,8 +267,14 @@ void set_value(const Definition& def, std::size_t row, double value,
 }
 
 // Every residual of a noise parameter's rows 0 and its lower bound 0 or
-// below: nllh falls without bound as sigma -> 0, there is no optimum.
-[[noreturn]] void no_sigma_optimum(const ParameterRow& table, const InnerParameter& p) {
+// below: nllh falls without bound as sigma -> 0, there is no optimum (or
+// the upper bound leaves no positive value).
+[[noreturn]] void no_sigma_optimum(const ParameterRow& table, const InnerParameter& p,
+                                   double optimum) {
+  if (optimum > 0.0)  // the bounds hold it at 0 or below
+    throw Error(Status::invalid_argument,
+                "inner noise parameter '" + table.id + "': its upper bound " +
+                    number_text(table.upper) + " leaves it no positive value");
   throw Error(Status::not_finite,
               "inner noise parameter '" + table.id + "': the simulations match its " +
                   std::to_string(p.measurements.size()) +
@@ -302,7 +308,7 @@ void optimize_inner(const Definition& def, const std::vector<InnerParameter>& in
     // The objective is convex (affine: a quadratic) or unimodal (sigma) in
     // s: the optimum within the bounds is the nearer bound.
     const double bounded = std::min(std::max(s, table.lower), table.upper);
-    if (p.kind == InnerParameter::Kind::sigma && !(bounded > 0.0)) no_sigma_optimum(table, p);
+    if (p.kind == InnerParameter::Kind::sigma && !(bounded > 0.0)) no_sigma_optimum(table, p, s);
     x[p.estimated] = scale_value(bounded, table.scale);
     set_value(def, row, unscale(x[p.estimated], table.scale), solutions, theta);
   }

@@ -67,7 +67,7 @@ PreparedSolves::Kept& PreparedSolves::keep(const Problem& given, const std::stri
 }
 
 Result PreparedSolves::solve(const Problem& problem, const std::string& method) {
-  if (problem.objective) return odesens::solve(problem, method);
+  if (problem.objective || !problem.adjoint_weights.empty()) return odesens::solve(problem, method);
   Kept* found = nullptr;
   for (Kept& k : kept_)
     if (k.method == method && same_set_up(k.set_up, problem)) found = &k;

@@ -27,8 +27,10 @@ class PreparedSolves {
   // What solve(problem, method) returns, bit for bit (session.hpp), from a
   // kept session whose set-up matches the problem's (same_set_up), or one
   // prepared now and kept. Problems with an objective (the adjoint of an
-  // experiment's likelihood, which holds the data and the parameters) are
-  // solved without keeping their session: it would serve no other solve.
+  // experiment's likelihood, which holds the data and the parameters) or
+  // adjoint weights (an adjoint method's states alone: weights 0, one per
+  // state and measurement time of the experiment) are solved without
+  // keeping their session: it would serve few other solves.
   Result solve(const Problem& problem, const std::string& method);
 
   std::size_t sessions() const { return kept_.size(); }

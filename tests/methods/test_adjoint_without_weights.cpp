@@ -53,5 +53,18 @@ TEST(AdjointWithoutWeights, ErkAdjointRunsNoReverseSweep) {
   EXPECT_NE(r.weighted.gradient[0], 0.0);
 }
 
+// Rows of S(T) asked for: the sweep runs with weights 0 too.
+TEST(AdjointWithoutWeights, RowsOfSAtTheEndStillRunTheSweep) {
+  for (const char* method : {"cvodes_asa", "erk_adjoint"}) {
+    Problem problem = builtin_problem("vanderpol", {});
+    problem.output_times = linspace(problem.t0, 1.0, 6);
+    problem.adjoint_weights.assign(problem.output_times.size() * problem.model->nx(), 0.0);
+    const Result r = solve(problem, method);
+    ASSERT_EQ(r.s.size(), r.nx * r.np) << method;
+    EXPECT_NE(r.s[0], 0.0) << method;  // dx(1)/dmu of the oscillator
+    EXPECT_EQ(r.gradient[0], 0.0) << method;
+  }
+}
+
 }  // namespace
 }  // namespace odesens

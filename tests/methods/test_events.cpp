@@ -797,9 +797,10 @@ TEST(Events, StatesOnlySolveRunsEventsToo) {
 }
 
 // Two events due at one instant without priorities: where both assign x
-// the result rests on their order, which SBML leaves open (declaration
-// order here: x = 3, the later one's value), and the result says so; where
-// they assign different states it does not.
+// values that differ the result rests on their order, which SBML leaves open
+// (declaration order here: x = 3, the later one's value), and the result
+// says so; where they assign different states, or the same value, it does
+// not.
 TEST(Events, AnOpenOrderOfTwoAssignmentsOfOneStateIsAWarning) {
   const char* shared = R"(
 state x = 1
@@ -817,6 +818,14 @@ dy/dt = 0
 event add when t >= 1: x = x + 1
 event twice when t >= 1: y = 2*x
 )";
+  const char* same_value = R"(
+state x = 1
+state y = 0
+dx/dt = 0
+dy/dt = 0
+event add when t >= 1: x = x + 1
+event twice when t >= 1: x = 2*x
+)";
   for (const char* method : {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "exp", "dopri8s",
                              "grk4as", "erk_adjoint"}) {
     const Result open = solve(event_ode_problem(shared, {0, 2}), method);
@@ -828,6 +837,9 @@ event twice when t >= 1: y = 2*x
     EXPECT_NE(open.warnings[0].find("both assign 'x'"), std::string::npos) << open.warnings[0];
     const Result apart = solve(event_ode_problem(separate, {0, 2}), method);
     EXPECT_TRUE(apart.warnings.empty()) << method << ": " << apart.warnings[0];
+    const Result same = solve(event_ode_problem(same_value, {0, 2}), method);
+    EXPECT_DOUBLE_EQ(same.x[2], 2.0) << method;
+    EXPECT_TRUE(same.warnings.empty()) << method << ": " << same.warnings[0];
   }
 }
 

@@ -25,6 +25,7 @@ EventSchedule::EventSchedule(const EventContext& context) : ctx_(context) {
 }
 
 void EventSchedule::start() {
+  warned_.clear();
   const auto& events = ctx_.system->events();
   for (std::size_t k = 0; k < events.size(); ++k) trigger_[k] = events[k].initial_value;
 }
@@ -128,32 +129,73 @@ std::size_t EventSchedule::most_urgent(double t, const double* x) const {
   return best;
 }
 
-// Two due executions of different events with equal priority (or none)
-// that assign a common state: SBML leaves their order open, and the state
-// keeps the value of the one executed last (or the first cancels the other,
-// a trigger it turns false: SBML test case 00953); here the one fired first
-// executes first, then the one declared first (docs/events.md). The result
-// can rest on that choice: said once per pair and state.
-void EventSchedule::warn_if_order_open(std::size_t best, double t, const double* x,
-                                       EventWarnings& warnings) const {
+// x after executing e at t on the copy x (the values from its firing, or
+// from x as it is when it executes).
+void EventSchedule::assign_on_copy(const Pending& e, double t, std::vector<double>& x) {
+  const EventSystem::Event& event = ctx_.system->events()[e.event];
+  const double* values = e.values.data();
+  if (e.values.empty()) {
+    values_.assign(event.targets.size(), 0.0);
+    ctx_.system->assignment_values(e.event, t, x.data(), ctx_.p, values_.data(), ctx_.ws);
+    values = values_.data();
+  }
+  for (std::size_t r = 0; r < event.targets.size(); ++r) x[event.targets[r]] = values[r];
+}
+
+// Whether executing a then b leaves other states than b then a: a trigger
+// one turns false cancels the other where that is not persistent (SBML test
+// case 00953), so such a pair counts as order-dependent.
+bool EventSchedule::order_matters(const Pending& a, const Pending& b, double t, const double* x) {
   const auto& events = ctx_.system->events();
-  const std::size_t a = pending_[best].event;
-  if (events[a].targets.empty()) return;
-  const double priority = priority_of(pending_[best], t, x);
-  for (const Pending& e : pending_) {
-    if (e.event == a || !(e.time <= t) || priority_of(e, t, x) != priority) continue;
-    for (std::size_t i : events[e.event].targets) {
-      const auto& ta = events[a].targets;
-      if (std::find(ta.begin(), ta.end(), i) == ta.end()) continue;
-      const std::size_t first = std::min(a, e.event), second = std::max(a, e.event);
-      warnings.warn("events '" + events[first].id + "' and '" + events[second].id +
-                    "' execute at one instant with " +
-                    (events[a].has_priority ? "equal priorities" : "no priorities") +
-                    " and both assign '" + ctx_.model.state_names()[i] +
-                    "': SBML leaves their order open, and the result can rest on it (the "
-                    "later assignment stands; the first may cancel the other); here the event "
-                    "fired first executes first, then the one declared first");
-    }
+  if (!events[a.event].persistent || !events[b.event].persistent) return true;
+  order_ab_.assign(x, x + ctx_.nx);
+  order_ba_.assign(x, x + ctx_.nx);
+  assign_on_copy(a, t, order_ab_);
+  assign_on_copy(b, t, order_ab_);
+  assign_on_copy(b, t, order_ba_);
+  assign_on_copy(a, t, order_ba_);
+  for (std::size_t i = 0; i < ctx_.nx; ++i) {
+    const double u = order_ab_[i], v = order_ba_[i];
+    // Sums taken in the other order may differ in their last bits.
+    if (!(std::fabs(u - v) <= 1e-14 * (std::fabs(u) + std::fabs(v))) && !(u == v)) return true;
+  }
+  return false;
+}
+
+// Two due executions of different events that assign a common state, in an
+// order SBML leaves open (equal priorities, or either without one; here the
+// one fired first executes first, then the one declared first:
+// docs/events.md), where that order changes the result: said once per pair.
+void EventSchedule::warn_if_order_open(std::size_t best, double t, const double* x,
+                                       EventWarnings& warnings) {
+  const auto& events = ctx_.system->events();
+  const Pending& a = pending_[best];
+  const std::vector<std::size_t>& ta = events[a.event].targets;
+  const auto assigned_by_a = [&](std::size_t i) {
+    return std::find(ta.begin(), ta.end(), i) != ta.end();
+  };
+  for (const Pending& b : pending_) {
+    if (b.event == a.event || !(b.time <= t)) continue;
+    const std::vector<std::size_t>& tb = events[b.event].targets;
+    if (std::none_of(tb.begin(), tb.end(), assigned_by_a)) continue;
+    const std::pair<std::size_t, std::size_t> pair{std::min(a.event, b.event),
+                                                   std::max(a.event, b.event)};
+    if (std::find(warned_.begin(), warned_.end(), pair) != warned_.end()) continue;
+    const bool prioritized = events[a.event].has_priority && events[b.event].has_priority;
+    if (prioritized && priority_of(a, t, x) != priority_of(b, t, x)) continue;
+    if (!order_matters(a, b, t, x)) continue;
+    warned_.push_back(pair);
+    std::string shared;
+    for (std::size_t i : tb)
+      if (assigned_by_a(i))
+        shared += (shared.empty() ? "'" : ", '") + ctx_.model.state_names()[i] + "'";
+    warnings.warn("events '" + events[pair.first].id + "' and '" + events[pair.second].id +
+                  "' execute at one instant with " +
+                  (prioritized ? "equal priorities" : "no priority on one or both") +
+                  " and both assign " + shared +
+                  ": SBML leaves their order open, and here it changes the result (the later "
+                  "assignment stands, or the first cancels the other); the event fired first "
+                  "executes first, then the one declared first");
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "integrate/events/event_context.hpp"
@@ -71,8 +72,9 @@ class EventSchedule {
   // The due event of highest priority (pending_.size(): none).
   std::size_t most_urgent(double t, const double* x) const;
   double priority_of(const Pending& e, double t, const double* x) const;
-  void warn_if_order_open(std::size_t best, double t, const double* x,
-                          EventWarnings& warnings) const;
+  void warn_if_order_open(std::size_t best, double t, const double* x, EventWarnings& warnings);
+  bool order_matters(const Pending& a, const Pending& b, double t, const double* x);
+  void assign_on_copy(const Pending& e, double t, std::vector<double>& x);
   void execute(const Pending& e, double t, double* x, ForwardJump& jump, InstantRecord& record);
 
   EventContext ctx_;
@@ -83,6 +85,8 @@ class EventSchedule {
   // event allocates nothing once as many have been pending at once.
   std::vector<Pending> spare_;
   std::vector<double> values_;  // execute()'s assignment values
+  std::vector<double> order_ab_, order_ba_;  // order_matters()'s two orders
+  std::vector<std::pair<std::size_t, std::size_t>> warned_;  // pairs of events said
   std::size_t fired_ = 0, executed_ = 0;
   bool scheduled_ = false;  // fire() scheduled an execution after now
 };
