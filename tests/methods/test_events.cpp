@@ -1067,6 +1067,36 @@ TEST(Events, FloorSwitchesFollowAnAssignmentAcrossIntegers) {
     EXPECT_LT(relative_max_difference(solve(problem, method).s, {1, 4}), 1e-8) << method;
 }
 
+// Two doses of x due at t = 1 (x += 1, then x += 2 by declaration order):
+// computed at execution they commute (x = 0.2 + 3, no warning); from the
+// trigger time the later overwrites the earlier (x = 0.2 + 2), which the
+// result says.
+std::string two_doses(bool values_from_trigger_time) {
+  using namespace sbml_testing;
+  const std::string at_trigger = values_from_trigger_time ? "true" : "false";
+  std::string events;
+  for (int d = 1; d <= 2; ++d)
+    events += "<event id=\"dose" + std::to_string(d) + "\" useValuesFromTriggerTime=\"" +
+              at_trigger + "\"><trigger initialValue=\"false\" persistent=\"true\">" +
+              math(fn("geq", sbml_time() + cn(1))) +
+              "</trigger><listOfEventAssignments><eventAssignment variable=\"x\">" +
+              math(fn("plus", ci("x") + cn(d))) +
+              "</eventAssignment></listOfEventAssignments></event>";
+  return list("Parameters", parameter("x", "0.2", false)) +
+         list("Rules", rate_rule("x", cn(0))) + list("Events", events);
+}
+
+TEST(Events, TwoDosesAtOneInstantCommuteOnlyWithValuesAtExecution) {
+  const Result commuting = solve(sbml_problem(two_doses(false), {0, 2}), "cvodes_fsa");
+  EXPECT_NEAR(commuting.x[1], 3.2, 1e-12);
+  EXPECT_TRUE(commuting.warnings.empty()) << commuting.warnings[0];
+  const Result overwriting = solve(sbml_problem(two_doses(true), {0, 2}), "cvodes_fsa");
+  EXPECT_NEAR(overwriting.x[1], 2.2, 1e-12);
+  ASSERT_EQ(overwriting.warnings.size(), 1u);
+  EXPECT_NE(overwriting.warnings[0].find("events 'dose1' and 'dose2'"), std::string::npos)
+      << overwriting.warnings[0];
+}
+
 TEST(Events, FloorAndCeilOfTOrXAreSwitchesOfF) {
   auto model = load_sbml_text(sbml_testing::l3v2(steps_in_time("floor", 0.7, 1)), "floor.xml");
   ASSERT_NE(model->event_system(), nullptr);
