@@ -18,6 +18,14 @@ struct ObjectiveTerms {
   std::vector<double> gradient_p;
   // sum_k phi_k per objective (without running costs).
   std::vector<double> values;
+
+  // Some weight is not 0 (NaN counts): an adjoint has something to carry
+  // back from the outputs.
+  bool any_weight() const {
+    for (double w : weights)
+      if (w != 0.0) return true;
+    return false;
+  }
 };
 
 // From the states x (n_t blocks of nx) at the problem's output times and

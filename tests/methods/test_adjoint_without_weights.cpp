@@ -32,29 +32,38 @@ Runs states_with_and_without_weights(const std::string& method) {
   return runs;
 }
 
-TEST(AdjointWithoutWeights, CvodesAsaRunsNoBackwardSweep) {
-  const Runs r = states_with_and_without_weights("cvodes_asa");
-  EXPECT_EQ(r.unweighted.stats.extra.at("backward_sweeps"), 0.0);
-  EXPECT_GT(r.weighted.stats.extra.at("backward_sweeps"), 0.0);
+// Per method, the statistics that count the backward sweep's work.
+struct SweepCounts {
+  const char* method;
+  std::vector<const char*> zero_without_weights;
+  const char* positive_with_weights;
+};
+
+class AdjointWithoutWeights : public ::testing::TestWithParam<SweepCounts> {};
+
+TEST_P(AdjointWithoutWeights, RunsNoBackwardSweep) {
+  const SweepCounts& c = GetParam();
+  const Runs r = states_with_and_without_weights(c.method);
+  for (const char* stat : c.zero_without_weights)
+    EXPECT_EQ(r.unweighted.stats.extra.at(stat), 0.0) << stat;
+  EXPECT_GT(r.weighted.stats.extra.at(c.positive_with_weights), 0.0);
   EXPECT_EQ(r.unweighted.x, r.weighted.x);
   ASSERT_EQ(r.unweighted.gradient.size(), 1u);
   EXPECT_EQ(r.unweighted.gradient[0], 0.0);
   EXPECT_NE(r.weighted.gradient[0], 0.0);
 }
 
-TEST(AdjointWithoutWeights, ErkAdjointRunsNoReverseSweep) {
-  const Runs r = states_with_and_without_weights("erk_adjoint");
-  EXPECT_EQ(r.unweighted.stats.extra.at("reverse_rhs_evals"), 0.0);
-  EXPECT_EQ(r.unweighted.stats.extra.at("vjp_products"), 0.0);
-  EXPECT_GT(r.weighted.stats.extra.at("vjp_products"), 0.0);
-  EXPECT_EQ(r.unweighted.x, r.weighted.x);
-  ASSERT_EQ(r.unweighted.gradient.size(), 1u);
-  EXPECT_EQ(r.unweighted.gradient[0], 0.0);
-  EXPECT_NE(r.weighted.gradient[0], 0.0);
-}
+INSTANTIATE_TEST_SUITE_P(
+    Methods, AdjointWithoutWeights,
+    ::testing::Values(SweepCounts{"cvodes_asa", {"backward_sweeps"}, "backward_sweeps"},
+                      SweepCounts{"erk_adjoint", {"reverse_rhs_evals", "vjp_products"},
+                                  "vjp_products"}),
+    [](const ::testing::TestParamInfo<SweepCounts>& param_info) {
+      return std::string(param_info.param.method);
+    });
 
 // Rows of S(T) asked for: the sweep runs with weights 0 too.
-TEST(AdjointWithoutWeights, RowsOfSAtTheEndStillRunTheSweep) {
+TEST(AdjointWithFinalRows, StillRunTheSweepWithoutWeights) {
   for (const char* method : {"cvodes_asa", "erk_adjoint"}) {
     Problem problem = builtin_problem("vanderpol", {});
     problem.output_times = linspace(problem.t0, 1.0, 6);

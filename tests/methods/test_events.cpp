@@ -802,30 +802,15 @@ TEST(Events, StatesOnlySolveRunsEventsToo) {
 // says so; where they assign different states, or the same value, it does
 // not.
 TEST(Events, AnOpenOrderOfTwoAssignmentsOfOneStateIsAWarning) {
-  const char* shared = R"(
-state x = 1
-state y = 0
-dx/dt = 0
-dy/dt = 0
-event add when t >= 1: x = x + 1
-event twice when t >= 1: x = 3*x
-)";
-  const char* separate = R"(
-state x = 1
-state y = 0
-dx/dt = 0
-dy/dt = 0
-event add when t >= 1: x = x + 1
-event twice when t >= 1: y = 2*x
-)";
-  const char* same_value = R"(
-state x = 1
-state y = 0
-dx/dt = 0
-dy/dt = 0
-event add when t >= 1: x = x + 1
-event twice when t >= 1: x = 2*x
-)";
+  // x = 1, y = 0 at rest; 'add' sets x = x + 1 and 'twice' the given
+  // assignment, both at t = 1.
+  const auto two_events = [](const std::string& twice) {
+    return "state x = 1\nstate y = 0\ndx/dt = 0\ndy/dt = 0\n"
+           "event add when t >= 1: x = x + 1\nevent twice when t >= 1: " +
+           twice + "\n";
+  };
+  const std::string shared = two_events("x = 3*x"), separate = two_events("y = 2*x"),
+                    same_value = two_events("x = 2*x");
   for (const char* method : {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "exp", "dopri8s",
                              "grk4as", "erk_adjoint"}) {
     const Result open = solve(event_ode_problem(shared, {0, 2}), method);

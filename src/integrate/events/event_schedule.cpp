@@ -132,14 +132,18 @@ std::size_t EventSchedule::most_urgent(double t, const double* x) const {
 // x after executing e at t on the copy x (the values from its firing, or
 // from x as it is when it executes).
 void EventSchedule::assign_on_copy(const Pending& e, double t, std::vector<double>& x) {
-  const EventSystem::Event& event = ctx_.system->events()[e.event];
-  const double* values = e.values.data();
-  if (e.values.empty()) {
-    values_.assign(event.targets.size(), 0.0);
-    ctx_.system->assignment_values(e.event, t, x.data(), ctx_.p, values_.data(), ctx_.ws);
-    values = values_.data();
-  }
-  for (std::size_t r = 0; r < event.targets.size(); ++r) x[event.targets[r]] = values[r];
+  const std::vector<std::size_t>& targets = ctx_.system->events()[e.event].targets;
+  const double* values = values_of(e, t, x.data());
+  for (std::size_t r = 0; r < targets.size(); ++r) x[targets[r]] = values[r];
+}
+
+// The values e assigns: from its firing, or from x as it is now (into
+// values_, which keeps its capacity).
+const double* EventSchedule::values_of(const Pending& e, double t, const double* x) {
+  if (!e.values.empty()) return e.values.data();
+  values_.assign(ctx_.system->events()[e.event].targets.size(), 0.0);
+  ctx_.system->assignment_values(e.event, t, x, ctx_.p, values_.data(), ctx_.ws);
+  return values_.data();
 }
 
 // Whether executing a then b leaves other states than b then a: a trigger
@@ -230,14 +234,9 @@ void EventSchedule::execute(const Pending& e, double t, double* x, ForwardJump& 
   ++executed_;
   record.execute(e.event, e.order, e.point, !e.values.empty(), x);
   if (m == 0) return;
-  const double* values = e.values.data();
+  const double* values = values_of(e, t, x);
   const double* D = e.dvalues.data();
-  if (e.values.empty()) {  // the values at execution (values_ keeps its capacity)
-    values_.assign(m, 0.0);
-    ctx_.system->assignment_values(e.event, t, x, ctx_.p, values_.data(), ctx_.ws);
-    values = values_.data();
-    if (ctx_.ns > 0) D = jump.assignment_derivative(e.event, t, x);
-  }
+  if (e.values.empty() && ctx_.ns > 0) D = jump.assignment_derivative(e.event, t, x);
   for (std::size_t r = 0; r < m; ++r) {
     const std::size_t i = event.targets[r];
     if (!std::isfinite(values[r]))

@@ -75,6 +75,7 @@ class EventSchedule {
   void warn_if_order_open(std::size_t best, double t, const double* x, EventWarnings& warnings);
   bool order_matters(const Pending& a, const Pending& b, double t, const double* x);
   void assign_on_copy(const Pending& e, double t, std::vector<double>& x);
+  const double* values_of(const Pending& e, double t, const double* x);
   void execute(const Pending& e, double t, double* x, ForwardJump& jump, InstantRecord& record);
 
   EventContext ctx_;

@@ -291,8 +291,7 @@ Result solve_adjoint(const Problem& problem, const MethodOptions& options) {
   // With no row of S(T) and every weight 0 (the states alone, as a PEtab
   // evaluation without a gradient asks) lambda stays 0: no backward sweep,
   // and the gradient is the objective's explicit dphi/dp.
-  const bool backward =
-      rows || std::any_of(weights.begin(), weights.end(), [](double w) { return w != 0.0; });
+  const bool backward = rows || terms.any_weight();
   std::vector<double> gradients(np, 0.0);
   if (backward) {
     const ObjectiveAndRows seeds(

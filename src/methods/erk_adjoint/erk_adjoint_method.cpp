@@ -326,9 +326,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   // With no row of S(T), no running cost and every weight 0 (the states
   // alone, as a PEtab evaluation without a gradient asks) the adjoints stay
   // 0: no reverse sweep.
-  const auto nonzero = [](double w) { return w != 0.0; };
-  const bool reverse =
-      rows || problem.integrand || std::any_of(weights.begin(), weights.end(), nonzero);
+  const bool reverse = rows || problem.integrand || terms.any_weight();
   const ReverseCounts total = !reverse ? ReverseCounts{} : reverse_in_blocks(
       job, blocks, lambda.data(), mu.data(),
       [&](std::size_t k, std::size_t first, std::size_t count, double* l) {
