@@ -98,8 +98,12 @@ class LeastSquaresCost final : public ceres::CostFunction {
   bool interrupted() const { return interrupted_; }
 
  private:
-  const Evaluated& at(const double* x, bool jacobian) const {
+  const Evaluated& at(const double* x, bool asked_jacobian) const {
     const std::size_t n = objective_.n_free();
+    const bool jacobian = asked_jacobian || !without_jacobian_.empty();
+    static const Evaluated failed;
+    for (const auto& point : without_jacobian_)
+      if (std::equal(point.begin(), point.end(), x)) return failed;
     for (std::size_t age = 0; age < kept_.size(); ++age) {  // the newest first
       const Evaluated& e = kept_[(newest_ + age) % kept_.size()];
       if (e.answers(x, n, jacobian)) return e;
@@ -112,7 +116,6 @@ class LeastSquaresCost final : public ceres::CostFunction {
       // An interrupted evaluation did not judge the point: not kept.
       if (e.status() == Status::interrupted) interrupted_ = true;
       else keep(x, jacobian, nullptr);
-      static const Evaluated failed;
       return e.status() == Status::interrupted ? failed : kept_[newest_];
     }
     return kept_[newest_];
@@ -136,13 +139,14 @@ class LeastSquaresCost final : public ceres::CostFunction {
     const auto finite = [](const std::vector<double>& v) {
       return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });
     };
+    if (!r && jacobian) return remember_without_jacobian(x);
     if (!r || !finite(r->least_squares_residuals)) return;
     e.residuals = r->least_squares_residuals;
     if (jacobian) {
       e.jacobian.resize(e.residuals.size() * n);
       objective_.free_entries(r->residual_jacobian, e.residuals.size(), e.jacobian.data());
       // Ceres would refuse it; nor is it a point to end on.
-      if (!finite(e.jacobian)) return;
+      if (!finite(e.jacobian)) return remember_without_jacobian(x);
     }
     e.ok = true;
     double cost = 0.0;
@@ -155,7 +159,25 @@ class LeastSquaresCost final : public ceres::CostFunction {
     }
   }
 
+  // A point whose residuals are known but whose Jacobian failed: Ceres
+  // accepts a step on its cost, then fails on its Jacobian, and the round
+  // ends (run_ceres_lm starts another from the last point accepted). Such
+  // points are refused from then on, also where asked for residuals alone,
+  // however many points came after: the round that follows would step
+  // there again. The last few are kept. And once one is seen, every point
+  // is evaluated with its Jacobian, so that a step to another such point
+  // is rejected as one whose states cannot be solved is: on Borghans every
+  // step that Ceres projected onto the bound 0 of an initial state Z, where
+  // d(Z^n)/dZ is infinite for n < 1, was such a point, and a round of three
+  // iterations ended on each.
+  void remember_without_jacobian(const double* x) const {
+    constexpr std::size_t kRemembered = 16;
+    if (without_jacobian_.size() == kRemembered) without_jacobian_.erase(without_jacobian_.begin());
+    without_jacobian_.emplace_back(x, x + objective_.n_free());
+  }
+
   StartObjective& objective_;
+  mutable std::vector<std::vector<double>> without_jacobian_;
   mutable std::array<Evaluated, 2> kept_;
   mutable std::size_t newest_ = 0;
   mutable bool interrupted_ = false;
@@ -383,6 +405,16 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     if (stop.stopped || cost->interrupted()) {
       run.exit_reason = objective.interruption_reason();
       break;
+    }
+    // A step whose states solve and whose sensitivities do not (a derivative
+    // of f infinite there: x^n with n < 1 at x = 0, Borghans_BiophysChem1997
+    // with a start's initial state at its bound 0): Ceres accepts it on its
+    // cost and fails on its Jacobian. The point stays known as failed, so a
+    // step to it is rejected, and a new round goes on from the last point
+    // accepted.
+    if (failed && !cost->best_point().empty() && run.iterations < budget) {
+      s.max_num_iterations = std::max(1, budget - static_cast<int>(run.iterations));
+      continue;
     }
     if (failed) {
       // Failed at once, on its problem (a bound it refuses): nothing ran.
