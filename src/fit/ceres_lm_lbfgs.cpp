@@ -70,8 +70,14 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
     }
     // The exit reason is the last cycle's.
     run.exit_reason = head + "ceres_lm: " + lm.exit_reason;
-    // Not where LM was stopped or used the start's budget.
-    if (objective.interrupted() || !left_over(options, objective, charged, rest)) break;
+    // Not where LM was stopped or used the start's budget. An interruption
+    // met here, after LM ended on its own, is said as well.
+    if (objective.interrupted()) {
+      if (lm.exit_reason != objective.interruption_reason())
+        run.exit_reason += "; " + objective.interruption_reason();
+      break;
+    }
+    if (!left_over(options, objective, charged, rest)) break;
     const std::int64_t evaluations = objective.evaluations();
     const LocalRun lbfgs = run_nlopt_lbfgs(objective, rest, free, options.max_iterations);
     run.iterations += lbfgs.iterations;
