@@ -59,7 +59,12 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
     LocalRun lm = run_ceres_lm(objective, rest, free, options.max_iterations);
     run.iterations += lm.iterations;
     charged += lm.iterations;
-    if (lm.status != Status::ok) {
+    // A start whose least-squares form is not finite (a sigma below
+    // 5.5e-12, where sqrt(log(2 pi sigma^2) + C) has no value: Blasi_CellSystems2016's
+    // noise parameter reaches 1e-12) may still have a finite nlpost: L-BFGS,
+    // which needs no such form, runs first, and LM from where it ends.
+    const bool lbfgs_first = cycle == 0 && lm.status == Status::not_finite;
+    if (lm.status != Status::ok && !lbfgs_first) {
       if (cycle == 0) {  // the start could not run
         run.status = lm.status;
         run.exit_reason = "ceres_lm: " + lm.exit_reason;
@@ -82,6 +87,11 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
     const LocalRun lbfgs = run_nlopt_lbfgs(objective, rest, free, options.max_iterations);
     run.iterations += lbfgs.iterations;
     charged += std::max(lbfgs.iterations, objective.evaluations() - evaluations);
+    if (lbfgs_first && !std::isfinite(lbfgs.value)) {  // no finite point for L-BFGS either
+      run.status = lm.status;
+      run.exit_reason += "; nlopt_lbfgs found no point of finite nlpost from there either";
+      break;
+    }
     run.exit_reason += "; then nlopt_lbfgs: " + lbfgs.exit_reason;
     // Again only from a point L-BFGS left short of a stationary one, and
     // where the cycle lowered nlpost.

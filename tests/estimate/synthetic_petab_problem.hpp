@@ -3,7 +3,7 @@
 // ..., 6 with noise sd, the data made by the model at k1_true, scale_true
 // (plus perturbation * (-1)^k at the k-th point, so that an estimated sd
 // has a positive optimum). Estimated: k1 (log10, bounds k1_lower..k1_upper),
-// scale (lin, 0.1..10) and, when sd_estimated, sd (log10, 1e-3..10).
+// scale (lin, 0.1..10) and, when sd_estimated, sd (log10, sd_lower..10).
 #pragma once
 
 #include <stdlib.h>
@@ -24,6 +24,7 @@ struct SyntheticOptions {
   double sd = 0.1;
   double initial_a = 1.0;  // A(0), in the data as in the model
   bool sd_estimated = false;
+  double sd_lower = 1e-3;
   // false: k1 held at k1_nominal, so that no estimated parameter acts on
   // the dynamics.
   bool k1_estimated = true;
@@ -73,7 +74,7 @@ class SyntheticProblem {
       << (o.k1_estimated ? 1 : 0) << "\t" << prior(o.k1_prior) << "\n";
     p << "scale\tlin\t0.1\t10\t" << o.scale_nominal << "\t1\t" << prior(o.scale_prior) << "\n";
     if (o.second_scale) p << "scale2\tlin\t0.1\t10\t1\t1\t\t\n";
-    p << "sd\tlog10\t1e-3\t10\t" << o.sd << "\t" << (o.sd_estimated ? 1 : 0) << "\t\t\n";
+    p << "sd\tlog10\t" << o.sd_lower << "\t10\t" << o.sd << "\t" << (o.sd_estimated ? 1 : 0) << "\t\t\n";
     write("parameters.tsv", p.str());
   }
   ~SyntheticProblem() {

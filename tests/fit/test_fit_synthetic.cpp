@@ -367,6 +367,29 @@ TEST(Fit, CeresLmGoesOnPastAPointWithoutAJacobian) {
   EXPECT_LT(s.end[0], 1e-3) << s.exit_reason;
 }
 
+// A start whose sigma (1e-13) is below what the least-squares form holds
+// (sqrt(log(2 pi sigma^2) + C), 5.5e-12) but whose nlpost is finite:
+// ceres_lm cannot start there, ceres_lm_lbfgs runs L-BFGS first and LM
+// from where it ends, to the optimum a start inside the form reaches.
+TEST(Fit, CeresLmLbfgsStartsWithLbfgsWhereTheLeastSquaresFormFails) {
+  test::SyntheticOptions so;
+  so.sd_estimated = true;
+  so.sd_lower = 1e-15;
+  so.perturbation = 0.05;
+  test::SyntheticProblem synthetic(so);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  OptimizerOptions o;
+  o.optimizer = "ceres_lm";
+  const std::vector<double> tiny_sigma = {0.0, 1.0, -13.0};
+  EXPECT_NE(optimize(*problem, tiny_sigma, {}, o).status, Status::ok);
+  o.optimizer = "ceres_lm_lbfgs";
+  const StartResult s = optimize(*problem, tiny_sigma, {}, o);
+  const StartResult inside = optimize(*problem, {0.0, 1.0, -1.0}, {}, o);
+  ASSERT_EQ(inside.status, Status::ok) << inside.exit_reason;
+  EXPECT_EQ(s.status, Status::ok) << s.exit_reason;
+  EXPECT_NEAR(s.nlpost, inside.nlpost, 1e-6) << s.exit_reason;
+}
+
 TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {
   test::SyntheticOptions so;
   so.sd_estimated = true;
