@@ -229,7 +229,7 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
      "dynamics and outnumber the measurement times per experiment), a method with S "
      "(forward) or cvodes_asa, erk_adjoint (adjoint)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
-    {"--atol A", "absolute tolerance (default 1e-10)"},
+    {"--atol A", "absolute tolerance (default 1e-12)"},
     {"--option KEY=VALUE", "a method option (repeatable; odesens options ID lists them)"},
     {"--gradient", "the gradient of nllh (nlpost with priors) in the scaled parameters"},
     {"--fim", "the Fisher information matrix"},
@@ -267,7 +267,7 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--max-seconds-per-start S", "wall time of a start (default: no limit)"},
     {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
-    {"--atol A", "absolute tolerance (default 1e-10)"},
+    {"--atol A", "absolute tolerance (default 1e-12)"},
     {"--hierarchical",
      "optimize the outer parameters only: each evaluation sets the inner ones (scalings, "
      "offsets, noise parameters: docs/petab.md) to their optimum"},
@@ -293,7 +293,7 @@ const std::pair<const char*, const char*> kProfileFlags[] = {
     {"--optimizer ID", "the re-optimizations' optimizer, as for odesens fit (default auto)"},
     {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
-    {"--atol A", "absolute tolerance (default 1e-10)"},
+    {"--atol A", "absolute tolerance (default 1e-12)"},
     {"--hierarchical", "re-optimize as odesens fit --hierarchical does"},
     {"--out FILE.json", "every profile's points and interval (docs/fit.md)"},
     {"--plot DIR", "the profiles as PNG pictures in DIR (gnuplot)"},

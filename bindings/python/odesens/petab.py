@@ -64,7 +64,7 @@ class Problem:
         measurement times per experiment), or any method giving S or a
         gradient.
     rtol, atol : float, optional
-        Tolerances (default 1e-8 and 1e-10).
+        Tolerances (default 1e-8 and 1e-12).
     max_steps : int, optional
     threads : int
         Experiments solved at once (0: one per core; default 1).
