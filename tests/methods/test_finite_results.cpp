@@ -83,6 +83,28 @@ TEST(FiniteResults, CvodesNamesTheSensitivityThatIsNotFinite) {
     EXPECT_NE(m.find("first in the sensitivity of state 'x' to parameter 'h' at t = 0"),
               std::string::npos)
         << m;
+    EXPECT_NE(m.find("a derivative of f in that parameter"), std::string::npos) << m;
+  }
+}
+
+// sqrt(x) at x = 0: f is 0, its derivative in x is infinite, and so is
+// J_x S for the parameter that sets x(0). The message says the state's
+// derivative, not the parameter's (a is not in f).
+TEST(FiniteResults, CvodesNamesAStateDerivativeThatIsNotFinite) {
+  Problem problem;
+  problem.model =
+      load_ode_text("param a = 0\nstate x = a\ndx/dt = 1 - sqrt(x)\n", "sqrt_at_zero");
+  problem.output_times = {0.0, 0.1};
+  try {
+    solve(problem, "cvodes_fsa");
+    FAIL() << "cvodes_fsa returned a result";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::not_finite);
+    const std::string m = e.what();
+    EXPECT_NE(m.find("first in the sensitivity of state 'x' to parameter 'a' at t = 0"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("a derivative of f in a state"), std::string::npos) << m;
   }
 }
 

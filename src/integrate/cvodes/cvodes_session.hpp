@@ -127,10 +127,12 @@ class Session {
   // returns otherwise, and the caller throws its own status.
   void fail_blaming_nonfinite(const std::string& message) const;
   // The first entry of the sensitivity right-hand side that was NaN or Inf
-  // in this solve (dS_ij/dt), named by fail_blaming_nonfinite.
-  void note_nonfinite_sensitivity(double t, std::size_t state, std::size_t param) {
+  // in this solve (dS_ij/dt), named by fail_blaming_nonfinite; in_jx: its
+  // J_x S term was (a derivative of f in a state), else f's derivative in
+  // the parameter.
+  void note_nonfinite_sensitivity(double t, std::size_t state, std::size_t param, bool in_jx) {
     if (nonfinite_sensitivity_.seen) return;
-    nonfinite_sensitivity_ = {true, t, state, param};
+    nonfinite_sensitivity_ = {true, t, state, param, in_jx};
   }
 
   // Installs the message capture on another cvode_mem (backward problems).
@@ -221,6 +223,7 @@ class Session {
     bool seen = false;
     double t = 0.0;
     std::size_t state = 0, param = 0;
+    bool in_jx = false;
   } nonfinite_sensitivity_;
   [[noreturn]] static void throw_interrupted(double t);
   std::string last_message_;

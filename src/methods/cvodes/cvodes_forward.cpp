@@ -29,12 +29,14 @@ namespace odesens::cvodes {
 namespace {
 
 // Column j of dS/dt (n entries) holds no NaN or Inf; else the session
-// notes the first such entry, which its not_finite message names.
-bool column_is_finite(Session& s, double t, std::size_t j, const double* column) {
+// notes the first such entry, and whether J_x S (js, column j of it) was
+// already not finite there, which its not_finite message names.
+bool column_is_finite(Session& s, double t, std::size_t j, const double* column,
+                      const double* js) {
   const std::size_t n = s.nx();
   for (std::size_t i = 0; i < n; ++i)
     if (!std::isfinite(column[i])) {
-      s.note_nonfinite_sensitivity(t, i, j);
+      s.note_nonfinite_sensitivity(t, i, j, !std::isfinite(js[i]));
       return false;
     }
   return true;
@@ -92,7 +94,7 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
         std::copy(JS + j * n, JS + (j + 1) * n, out);
         for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
           out[pattern->row_idx[q]] += values[q];
-        finite = column_is_finite(*s, t, j, out) && finite;
+        finite = column_is_finite(*s, t, j, out, JS + j * n) && finite;
       }
       return finite;
     }
@@ -101,7 +103,7 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
     for (std::size_t j = 0; j < np; ++j) {
       double* out = N_VGetArrayPointer(ysdot[j]);
       for (std::size_t i = 0; i < n; ++i) out[i] = JS[i + j * n] + S[i + j * n];
-      finite = column_is_finite(*s, t, j, out) && finite;
+      finite = column_is_finite(*s, t, j, out, JS + j * n) && finite;
     }
     return finite;
   });
