@@ -92,6 +92,8 @@ class LeastSquaresCost final : public ceres::CostFunction {
 
   // The point of the lowest cost evaluated with its Jacobian (empty: none).
   const std::vector<double>& best_point() const { return best_; }
+  // Points whose residuals were finite and whose Jacobian was not, so far.
+  std::size_t jacobian_failures() const { return jacobian_failures_; }
   // An evaluation was interrupted (StartObjective::evaluate): whatever
   // Ceres made of it (a rejected step, a failure, or a step or function
   // tolerance met by the rejected steps that followed), the start ends.
@@ -171,6 +173,7 @@ class LeastSquaresCost final : public ceres::CostFunction {
   // d(Z^n)/dZ is infinite for n < 1, was such a point, and a round of three
   // iterations ended on each.
   void remember_without_jacobian(const double* x) const {
+    ++jacobian_failures_;
     constexpr std::size_t kRemembered = 16;
     if (without_jacobian_.size() == kRemembered) without_jacobian_.erase(without_jacobian_.begin());
     without_jacobian_.emplace_back(x, x + objective_.n_free());
@@ -178,6 +181,7 @@ class LeastSquaresCost final : public ceres::CostFunction {
 
   StartObjective& objective_;
   mutable std::vector<std::vector<double>> without_jacobian_;
+  mutable std::size_t jacobian_failures_ = 0;
   mutable std::array<Evaluated, 2> kept_;
   mutable std::size_t newest_ = 0;
   mutable bool interrupted_ = false;
@@ -393,6 +397,7 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
       s.max_solver_time_in_seconds = left;
     }
     ceres::Solver::Summary summary;
+    const std::size_t jacobian_failures = cost->jacobian_failures();
     ceres::Solve(s, &problem, &summary);
     count_round(summary, round, budget, start_iterations, options, stop.stopped, objective, run);
     // On FAILURE (a Jacobian's evaluation that failed or was interrupted)
@@ -412,7 +417,8 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
     // cost and fails on its Jacobian. The point stays known as failed, so a
     // step to it is rejected, and a new round goes on from the last point
     // accepted.
-    if (failed && !cost->best_point().empty() && run.iterations < budget) {
+    if (failed && cost->jacobian_failures() > jacobian_failures && !cost->best_point().empty() &&
+        run.iterations < budget) {
       s.max_num_iterations = std::max(1, budget - static_cast<int>(run.iterations));
       continue;
     }
