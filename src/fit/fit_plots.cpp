@@ -137,9 +137,21 @@ std::string profile_xrange(const Profile& p) {
   for (const ProfilePoint& q : p.points)
     if (std::isfinite(q.nlpost)) lo = std::min(lo, q.value), hi = std::max(hi, q.value);
   if (!(lo <= hi)) lo = hi = p.start;
-  if (hi - lo > 1e-9 * (1.0 + std::fabs(lo))) return "set autoscale x\n";
   std::ostringstream s = numbers_stream();
-  s << "set xrange [" << lo - 1.0 << ":" << hi + 1.0 << "]\n";
+  if (hi - lo > 1e-9 * (1.0 + std::fabs(lo))) {
+    // Ticks 1, 2 or 5 times a power of ten apart, at most four over the
+    // range: gnuplot's own put up to ten on a panel 300 pixels wide, whose
+    // labels ran into each other (-0.64-0.63-0.62...).
+    const double rough = (hi - lo) / 3.0;
+    const double decade = std::pow(10.0, std::floor(std::log10(rough)));
+    const double step = rough <= decade ? decade
+                        : rough <= 2.0 * decade ? 2.0 * decade
+                        : rough <= 5.0 * decade ? 5.0 * decade
+                                                : 10.0 * decade;
+    s << "set autoscale x\nset xtics " << step << "\n";
+    return s.str();
+  }
+  s << "set xrange [" << lo - 1.0 << ":" << hi + 1.0 << "]\nset xtics autofreq\n";
   return s.str();
 }
 

@@ -110,7 +110,7 @@ TEST(Profile, TheStopFlagKeepsEverySideAtItsStart) {
 
 // A side stopped at its start leaves one point; its panel is drawn around
 // it (gnuplot's own range would be of rounding width, its ticks unreadable),
-// a traced profile's in gnuplot's range.
+// a traced profile's in gnuplot's range with at most four ticks.
 TEST(Profile, APanelOfALonePointSpansOneUnitEachSide) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());
@@ -118,14 +118,25 @@ TEST(Profile, APanelOfALonePointSpansOneUnitEachSide) {
   const std::vector<Profile> lone =
       profile(*problem, {std::log10(0.3), 2.0}, ProfileOptions{}, {}, &stop);
   ASSERT_EQ(lone.size(), 2u);
-  EXPECT_EQ(fitting::profile_xrange(lone[1]), "set xrange [1:3]\n");
+  EXPECT_EQ(fitting::profile_xrange(lone[1]), "set xrange [1:3]\nset xtics autofreq\n");
   ProfileOptions options;
   options.parameters = {1};
   options.max_points = 2;
   const std::vector<Profile> traced = profile(*problem, {std::log10(0.3), 2.0}, options);
   ASSERT_EQ(traced.size(), 1u);
   ASSERT_GT(traced[0].points.size(), 1u);
-  EXPECT_EQ(fitting::profile_xrange(traced[0]), "set autoscale x\n");
+  const std::string traced_range = fitting::profile_xrange(traced[0]);
+  EXPECT_EQ(traced_range.rfind("set autoscale x\nset xtics ", 0), 0u) << traced_range;
+  // At most four ticks over the traced range, 1, 2 or 5 times a power of ten.
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (const ProfilePoint& q : traced[0].points) lo = std::min(lo, q.value), hi = std::max(hi, q.value);
+  const double step = std::stod(traced_range.substr(traced_range.rfind(' ') + 1));
+  EXPECT_GE((hi - lo) / step, 0.6) << traced_range;
+  EXPECT_LE((hi - lo) / step, 3.0) << traced_range;
+  const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+  EXPECT_TRUE(std::fabs(mantissa - 1) < 1e-9 || std::fabs(mantissa - 2) < 1e-9 ||
+              std::fabs(mantissa - 5) < 1e-9)
+      << traced_range;
 }
 
 TEST(Profile, BadInputIsRefusedNamingWhatIsWrong) {
