@@ -91,7 +91,10 @@ struct StartResult {
   std::vector<double> start;  // x0
   std::vector<double> end;    // the best point found
   double nllh = 0.0, nlpost = 0.0;  // at end (NaN when the start failed)
-  double gradient_norm = 0.0;       // largest projected-gradient component at end
+  // The largest projected-gradient component at end; NaN where a start
+  // ended by its time limit or a stop at a point not yet evaluated with
+  // the gradient (its final evaluation then takes nlpost alone).
+  double gradient_norm = 0.0;
   std::int64_t iterations = 0;
   std::int64_t evaluations = 0;  // of the objective (with or without derivatives)
   Status status = Status::ok;    // not ok: the start failed (its point could not be simulated)

@@ -85,7 +85,9 @@ class LeastSquaresCost final : public ceres::CostFunction {
   // The start point's evaluation with its Jacobian, kept for Ceres' first
   // (throws Error as StartObjective::evaluate).
   PetabResult evaluate_start(const double* x) {
-    PetabResult r = objective_.evaluate(x, true, true, false);
+    // With nlpost's gradient, which costs nothing more with S (the final
+    // evaluation at the end point takes it: StartObjective::known_with_gradient).
+    PetabResult r = objective_.evaluate(x, true, true, true);
     keep(x, true, &r);
     return r;
   }
@@ -112,7 +114,7 @@ class LeastSquaresCost final : public ceres::CostFunction {
     }
     try {
       // Ceres asks for residuals alone to judge a step: no sensitivities then.
-      const PetabResult r = objective_.evaluate(x, true, jacobian, false);
+      const PetabResult r = objective_.evaluate(x, true, jacobian, jacobian);
       keep(x, jacobian, &r);
     } catch (const Error& e) {
       // An interrupted evaluation did not judge the point: not kept.

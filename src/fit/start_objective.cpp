@@ -82,7 +82,20 @@ PetabResult StartObjective::evaluate(const double* free, bool least_squares, boo
   if (interruptible) o.interrupt = [this] { return interrupted(); };
   PetabResult r = session_.evaluate(full_point(free), o);
   if (o.hierarchical && jacobian) project_inner(r);
+  if (gradient) {
+    known_free_.assign(free, free + free_.size());
+    known_.point = r.point;
+    known_.nllh = r.nllh;
+    known_.nlpost = r.nlpost;
+    known_.gradient = r.gradient;
+    known_.warnings = r.warnings;
+  }
   return r;
+}
+
+const PetabResult* StartObjective::known_with_gradient(const double* free) const {
+  const bool known = !known_free_.empty() && std::equal(known_free_.begin(), known_free_.end(), free);
+  return known ? &known_ : nullptr;
 }
 
 void StartObjective::project_inner(PetabResult& r) const {
