@@ -26,6 +26,7 @@
 #pragma once
 
 #include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -101,6 +102,14 @@ struct StartResult {
   std::string exit_reason;       // the stopping rule met, or the failure, in words
   double seconds = 0.0;
 };
+
+// A start that ran and ended at a finite nlpost: the ones the best value,
+// the count of starts near it and the written best point are taken from.
+// A start that failed (its point could not be simulated, or its optimizer
+// could not run there) is not one, whatever nlpost its point has.
+inline bool start_succeeded(const StartResult& s) {
+  return s.status == Status::ok && std::isfinite(s.nlpost);
+}
 
 // A local optimization of problem from x0 (inside the box), with the
 // parameters whose `fixed` entry is true held at their x0 values (fixed

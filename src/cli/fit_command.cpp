@@ -72,7 +72,7 @@ void write_text(std::ostream& out, const PetabProblem& problem, const FitResult&
         << s.iterations << '\t' << s.evaluations << '\t' << io::format_double(s.seconds) << '\t'
         << s.exit_reason << '\n';
   }
-  if (r.starts.empty() || !std::isfinite(r.starts[0].nlpost)) {
+  if (r.starts.empty() || !start_succeeded(r.starts[0])) {
     out << "no start succeeded\n";
     return;
   }
@@ -215,13 +215,13 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
   else write_text(std::cout, *problem, r);
   std::cout.flush();
   if (!a.out.empty()) fitting::write_fit_h5(a.out, *problem, r, "--out");
-  const bool found = !r.starts.empty() && std::isfinite(r.starts[0].nlpost);
+  const bool found = !r.starts.empty() && start_succeeded(r.starts[0]);
   if (found && !a.best.empty()) problem->write_parameter_table(r.starts[0].end, a.best);
   if (found && !a.plot.empty()) fitting::plot_fit(*problem, r, a.plot);
   if (interrupt.signal() != 0) return 128 + interrupt.signal();
   if (found) return 0;
-  std::cerr << "odesens: error: fit: no start ended with a finite objective (their exit reasons "
-               "are above)"
+  std::cerr << "odesens: error: fit: no start succeeded with a finite objective (their exit "
+               "reasons are above)"
             << (a.best.empty() && a.plot.empty() ? "" : "; --best and --plot were not written")
             << '\n';
   return 1;

@@ -132,6 +132,31 @@ void warn_undefined(const Measurement& m, const Observable& ob, const Term& t, P
                     "): the likelihood is not finite");
 }
 
+// A finite term whose derivative in an estimated parameter is not (sqrt(B)
+// at B = 0 in the observable or noise formula, or an S that is not): the
+// gradient, FIM and residual Jacobian it enters are not finite either.
+void warn_nonfinite_derivative(const Measurement& m, const Term& t, const Derivatives& d,
+                               PetabResult& r, std::size_t& rows_warned) {
+  // An infinite entry names the parameter better than a NaN (0 * inf) does.
+  std::size_t first = d.h.size();
+  for (std::size_t i = 0; i < d.h.size(); ++i) {
+    if (std::isinf(d.h[i]) || std::isinf(d.sigma[i])) {
+      first = i;
+      break;
+    }
+    if (first == d.h.size() && (std::isnan(d.h[i]) || std::isnan(d.sigma[i]))) first = i;
+  }
+  if (first == d.h.size()) return;
+  const bool in_h = !std::isfinite(d.h[first]);
+  row_warning(r, rows_warned,
+              m.place.text() + ": the derivative of the " +
+                  (in_h ? "simulation (" + io::format_double(t.h) + ")"
+                        : "noise (sigma " + io::format_double(t.sigma) + ")") +
+                  " in '" + r.parameter_ids[first] +
+                  "' is not finite there: the gradient, the FIM and the residuals' Jacobian "
+                  "are not finite");
+}
+
 // The adjoint's gradient in the model parameters, mapped to the estimated
 // ones through the simulation condition's settings (the parameters f does
 // not depend on come per measurement).
@@ -238,6 +263,7 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
     // On the transformed scale: d hs = transform'(h) dh.
     const double dhs = transform_derivative(t.h, ob.transformation);
     for (double& v : d.h) v *= dhs;
+    if (std::isfinite(t.nllh)) warn_nonfinite_derivative(m, t, d, r, rows_warned);
     if (layout) add_measurement_rows(*layout, mi, m, t, d.h, d.sigma, r);
     if (!r.fim.empty()) {
       add_outer(r.fim, d.h, 1.0 / (t.sigma * t.sigma));

@@ -283,13 +283,18 @@ std::optional<LocalRun> refused_start(LeastSquaresCost& cost, StartObjective& ob
                                       const std::vector<double>& free) {
   try {
     const PetabResult r = cost.evaluate_start(free.data());
-    const auto& res = r.least_squares_residuals;
+    const auto finite = [](const std::vector<double>& v) {
+      return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });
+    };
     // Not finite there (an observable that divides by zero, a log of a
-    // negative simulation): said with the evaluation's reason, not as
-    // Ceres' "Residual and Jacobian evaluation failed".
-    if (!std::all_of(res.begin(), res.end(), [](double v) { return std::isfinite(v); }))
+    // negative simulation; or its derivative, sqrt(B) at B = 0): said with
+    // the evaluation's reason, not as Ceres' "Residual and Jacobian
+    // evaluation failed".
+    const bool residuals = finite(r.least_squares_residuals);
+    if (!residuals || !finite(r.residual_jacobian))
       return LocalRun{0,
-                      "the likelihood at the start point is not finite" +
+                      std::string(residuals ? "the residuals' Jacobian" : "the likelihood") +
+                          " at the start point is not finite" +
                           (r.warnings.empty() ? std::string() : ": " + r.warnings.front()),
                       Status::not_finite};
   } catch (const Error& e) {

@@ -38,7 +38,7 @@ std::string waterfall(const FitResult& fit, const std::string& folder, const Scr
   std::size_t drawn = 0;
   for (std::size_t k = 0; k < fit.starts.size(); ++k) {
     const double f = fit.starts[k].nlpost;
-    if (!std::isfinite(f)) continue;
+    if (!start_succeeded(fit.starts[k])) continue;
     data << k + 1 << ' ' << f - best + 1 << ' ' << (f - best <= 0.1 ? 1 : 0) << '\n';
     ++drawn;
   }
@@ -69,7 +69,7 @@ std::string traces(const PetabProblem& problem, const FitResult& fit, const std:
   std::ostringstream data = numbers_stream(), box = numbers_stream();
   std::size_t blocks = 0;
   for (std::size_t k = 0; k < fit.starts.size() && blocks < kTracedStarts; ++k) {
-    if (!std::isfinite(fit.starts[k].nlpost)) continue;
+    if (!start_succeeded(fit.starts[k])) continue;
     for (std::size_t i = 0; i < n; ++i) data << i + 1 << ' ' << fit.starts[k].end[i] << '\n';
     data << "\n\n";
     ++blocks;
@@ -157,7 +157,7 @@ std::string profile_xrange(const Profile& p) {
 
 std::vector<std::string> plot_fit(const PetabProblem& problem, const FitResult& fit,
                                   const std::string& folder) {
-  if (fit.starts.empty() || !std::isfinite(fit.starts[0].nlpost))
+  if (fit.starts.empty() || !start_succeeded(fit.starts[0]))
     throw Error(Status::invalid_argument, "plots: no start of the fit succeeded: nothing to draw");
   const ScratchFolder tmp(folder);
   const std::vector<std::string> names = {"waterfall.png", "parameters.png"};

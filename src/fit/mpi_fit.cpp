@@ -33,7 +33,7 @@ FitResult fit_mpi(MPI_Comm comm, int thread_level, const PetabProblem& problem,
   auto deliver = [&](std::size_t k, const char* bytes, std::size_t size, int) {
     StartResult s = decode_start(bytes, size);
     if (s.index != k) throw Error(Status::internal_error, "a rank sent a start under another's index");
-    if (std::isfinite(s.nlpost) && !(s.nlpost >= best)) best = s.nlpost;
+    if (start_succeeded(s) && !(s.nlpost >= best)) best = s.nlpost;
     done[k] = std::move(s);
     ++finished;
     if (progress) progress(finished, starts.size(), best);

@@ -19,7 +19,7 @@ namespace {
 
 // Failed starts (NaN) last; among equals, the order of the starts.
 bool before(const StartResult& a, const StartResult& b) {
-  const bool a_ok = std::isfinite(a.nlpost), b_ok = std::isfinite(b.nlpost);
+  const bool a_ok = start_succeeded(a), b_ok = start_succeeded(b);
   if (a_ok != b_ok) return a_ok;
   if (a_ok && a.nlpost != b.nlpost) return a.nlpost < b.nlpost;
   return a.index < b.index;
@@ -157,9 +157,9 @@ FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std:
 }  // namespace fitting
 
 std::size_t count_within(const std::vector<StartResult>& sorted, double threshold) {
-  if (sorted.empty() || !std::isfinite(sorted[0].nlpost)) return 0;
+  if (sorted.empty() || !start_succeeded(sorted[0])) return 0;
   std::size_t n = 0;
-  for (const StartResult& s : sorted) n += std::isfinite(s.nlpost) && s.nlpost - sorted[0].nlpost <= threshold;
+  for (const StartResult& s : sorted) n += start_succeeded(s) && s.nlpost - sorted[0].nlpost <= threshold;
   return n;
 }
 
@@ -178,7 +178,7 @@ FitResult fit(const PetabProblem& problem, const FitOptions& options,
                         StartResult s =
                             fitting::run_start(problem, starts[k], k, options, stop);
                         std::lock_guard<std::mutex> lock(mutex);
-                        if (std::isfinite(s.nlpost) && !(s.nlpost >= best)) best = s.nlpost;
+                        if (start_succeeded(s) && !(s.nlpost >= best)) best = s.nlpost;
                         done[k] = std::move(s);
                         ++finished;
                         if (progress) progress(finished, starts.size(), best);

@@ -2,6 +2,7 @@
 // the box of the estimated parameters as NLopt's bounds.
 #include <nlopt.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -49,6 +50,13 @@ double nlpost_objective(unsigned n, const double* x, double* gradient, void* dat
   try {
     const PetabResult r = c.objective->evaluate(x, false, false, gradient != nullptr);
     if (!std::isfinite(r.nlpost)) throw Error(Status::not_finite, "nlpost is not finite");
+    // A point whose gradient is not finite (sqrt(B) at B = 0) is no point
+    // to step from, nor to end on.
+    if (gradient &&
+        !std::all_of(r.gradient.begin(), r.gradient.end(), [](double v) { return std::isfinite(v); }))
+      throw Error(Status::not_finite,
+                  "the gradient is not finite" +
+                      (r.warnings.empty() ? std::string() : ": " + r.warnings.front()));
     c.failures_in_a_row = 0;
     const bool best = r.nlpost < c.best;
     if (best) {
@@ -139,6 +147,13 @@ LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& opti
   run.stopped_short =
       c.stop_reason.empty() && (result == NLOPT_FTOL_REACHED || result == NLOPT_XTOL_REACHED);
   if (!c.best_x.empty()) run.value = c.best;
+  // Not one evaluation had a finite nlpost and gradient (NLopt may call
+  // that success): the start failed there, and says why.
+  if (c.best_x.empty() && !c.last_failure.empty() &&
+      !(objective.out_of_time() || objective.stop_requested())) {
+    run.status = Status::not_finite;
+    run.exit_reason = "no point with a finite nlpost and gradient: " + c.last_failure;
+  }
   return run;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "fit/inner_projection.hpp"
 #include "io/format_double.hpp"
@@ -138,8 +139,10 @@ double projected_gradient_norm(const std::vector<double>& g, const std::vector<d
   // that point out of it at an active bound count only as far as the
   // bound is away.
   double norm = 0.0;
-  for (std::size_t i = 0; i < g.size(); ++i)
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    if (!std::isfinite(g[i])) return std::numeric_limits<double>::quiet_NaN();
     norm = std::max(norm, std::abs(x[i] - std::clamp(x[i] - g[i], lower[i], upper[i])));
+  }
   return norm;
 }
 

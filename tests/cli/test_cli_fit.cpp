@@ -200,7 +200,7 @@ TEST(CliFit, NoStartThatSucceededIsAnErrorOnStandardError) {
   std::ofstream(p.path("best.tsv")) << "old\n";
   const ToolRun r = run_tool("fit " + p.yaml() + " --starts 2 --best " + p.path("best.tsv"));
   EXPECT_EQ(r.status, 1) << r.err;
-  EXPECT_NE(r.err.find("no start ended with a finite objective"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no start succeeded with a finite objective"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--best and --plot were not written"), std::string::npos) << r.err;
   EXPECT_EQ(odesens::test::read_text_file(p.path("best.tsv")), "old\n");
 }

@@ -36,6 +36,10 @@ struct SyntheticOptions {
   // Observed as scale * scale2 * A, scale2 estimated (lin, 0.1..10): only
   // the product is identifiable.
   bool second_scale = false;
+  // Observed as scale * A + sqrt(offset), offset estimated (lin, 0..1,
+  // nominal 0.5): at offset = 0 h is finite and its derivative in offset
+  // is not.
+  bool sqrt_offset = false;
   // objectivePriorType and objectivePriorParameters of k1, scale; empty: none.
   std::string k1_prior, scale_prior;
 };
@@ -54,8 +58,8 @@ class SyntheticProblem {
     write("conditions.tsv", "conditionId\nc0\n");
     write("observables.tsv",
           "observableId\tobservableFormula\tnoiseFormula\tnoiseDistribution\n"
-          "obs\t" + std::string(o.second_scale ? "scale * scale2 * A" : "scale * A") + "\tsd\t" +
-              o.noise + "\n");
+          "obs\t" + std::string(o.second_scale ? "scale * scale2 * A" : "scale * A") +
+              (o.sqrt_offset ? " + sqrt(offset)" : "") + "\tsd\t" + o.noise + "\n");
     std::ostringstream m;
     m.precision(17);
     m << "observableId\tsimulationConditionId\ttime\tmeasurement\n";
@@ -74,6 +78,7 @@ class SyntheticProblem {
       << (o.k1_estimated ? 1 : 0) << "\t" << prior(o.k1_prior) << "\n";
     p << "scale\tlin\t0.1\t10\t" << o.scale_nominal << "\t1\t" << prior(o.scale_prior) << "\n";
     if (o.second_scale) p << "scale2\tlin\t0.1\t10\t1\t1\t\t\n";
+    if (o.sqrt_offset) p << "offset\tlin\t0\t1\t0.5\t1\t\t\n";
     p << "sd\tlog10\t" << o.sd_lower << "\t10\t" << o.sd << "\t" << (o.sd_estimated ? 1 : 0) << "\t\t\n";
     write("parameters.tsv", p.str());
   }

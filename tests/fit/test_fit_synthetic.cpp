@@ -391,6 +391,37 @@ TEST(Fit, CeresLmLbfgsStartsWithLbfgsWhereTheLeastSquaresFormFails) {
   EXPECT_NEAR(s.nlpost, inside.nlpost, 1e-6) << s.exit_reason;
 }
 
+// At offset = 0 the likelihood is finite and its derivative in offset is
+// not (sqrt): the evaluation says so, and a start there fails with every
+// optimizer, is not counted near the best, and leaves no best point.
+TEST(Fit, AStartWhoseGradientIsNotFiniteFails) {
+  test::SyntheticOptions so;
+  so.sqrt_offset = true;
+  test::SyntheticProblem synthetic(so);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const std::vector<double> x0 = {std::log10(0.3), 2.0, 0.0};
+  PetabOptions with_gradient;
+  with_gradient.gradient = true;
+  const PetabResult r = problem->evaluate(x0, with_gradient);
+  EXPECT_TRUE(std::isfinite(r.nlpost));
+  EXPECT_FALSE(std::isfinite(r.gradient[2]));
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_NE(r.warnings.front().find("derivative of the simulation"), std::string::npos)
+      << r.warnings.front();
+  EXPECT_NE(r.warnings.front().find("'offset'"), std::string::npos) << r.warnings.front();
+  for (const char* optimizer : {"ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs"}) {
+    FitOptions o = fit_options(optimizer, 1);
+    o.start_points = {x0, x0};
+    const FitResult f = fit(*problem, o);
+    ASSERT_EQ(f.starts.size(), 2u);
+    for (const StartResult& s : f.starts) {
+      EXPECT_NE(s.status, Status::ok) << optimizer << ": " << s.exit_reason;
+      EXPECT_FALSE(start_succeeded(s)) << optimizer;
+    }
+    EXPECT_EQ(f.starts_at_best, 0u) << optimizer;
+  }
+}
+
 TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {
   test::SyntheticOptions so;
   so.sd_estimated = true;
