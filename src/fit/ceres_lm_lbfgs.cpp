@@ -25,6 +25,7 @@
 #include <limits>
 
 #include "fit/start_objective.hpp"
+#include "io/format_double.hpp"
 
 namespace odesens::fitting {
 namespace {
@@ -54,7 +55,12 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
   double before = std::numeric_limits<double>::infinity();
   for (int cycle = 0; cycle < kMaxCycles; ++cycle) {
     OptimizerOptions rest;
-    if (!left_over(options, objective, charged, rest)) break;
+    if (!left_over(options, objective, charged, rest)) {
+      if (cycle == 0)  // the limit came before the first step: said, as ceres_lm says it
+        run.exit_reason = "Maximum solver time reached: the start's " +
+                          io::format_double(options.max_seconds) + " s are used up";
+      break;
+    }
     const std::string head = cycle == 0 ? "" : "cycle " + std::to_string(cycle + 1) + ": ";
     LocalRun lm = run_ceres_lm(objective, rest, free, options.max_iterations);
     run.iterations += lm.iterations;

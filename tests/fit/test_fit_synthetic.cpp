@@ -422,6 +422,20 @@ TEST(Fit, AStartWhoseGradientIsNotFiniteFails) {
   }
 }
 
+// A wall time used up before the first step is said by every optimizer
+// (ceres_lm_lbfgs said nothing).
+TEST_P(EachOptimizer, AWallTimeUsedUpAtOnceIsSaid) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  OptimizerOptions o;
+  o.optimizer = GetParam();
+  o.max_seconds = 1e-9;
+  const StartResult s = optimize(*problem, {0.5, 1.0}, {}, o);
+  EXPECT_EQ(s.status, Status::ok) << s.exit_reason;
+  EXPECT_NE(s.exit_reason.find("Maximum solver time reached"), std::string::npos)
+      << s.exit_reason;
+}
+
 TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {
   test::SyntheticOptions so;
   so.sd_estimated = true;
