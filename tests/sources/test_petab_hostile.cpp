@@ -218,6 +218,13 @@ TEST(PetabHostile, ProblemFile) {
   std::string v2 = kProblem;
   v2.replace(v2.find("1"), 1, "2.0.0");
   expect_yaml_refused(v2, Status::unsupported, "format_version '2.0.0'");
+  for (const char* version : {"1.0.0", "\"1.0\""}) {  // version 1, as PEtab writes it
+    TempProblem p;
+    std::string v1 = kProblem;
+    v1.replace(v1.find("1"), 1, version);
+    p.write("problem.yaml", v1);
+    EXPECT_NO_THROW(p.read()) << version;
+  }
   std::string sbml2 = kProblem;
   sbml2.replace(sbml2.find("[model.xml]"), 11, "[model.xml, other.xml]");
   expect_yaml_refused(sbml2, Status::unsupported, "2 files in sbml_files");

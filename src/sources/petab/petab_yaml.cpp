@@ -62,9 +62,11 @@ struct Yaml {
 void check_format_version(const Yaml& y, const YAML::Node& root) {
   const YAML::Node v = y.member(root, "format_version");
   if (!v.IsScalar()) fail(y.at(v), "format_version must be a number");
-  if (v.Scalar() != "1")
-    fail_unsupported(y.at(v), "format_version " + shown(v.Scalar()) +
-                                  ": odesens reads PEtab format version 1");
+  // Version 1 as the PEtab library takes it: 1, or its full number.
+  const std::string& version = v.Scalar();
+  if (version != "1" && version != "1.0" && version != "1.0.0")
+    fail_unsupported(y.at(v), "format_version " + shown(version) +
+                                  ": odesens reads PEtab format version 1 (1, 1.0 or 1.0.0)");
 }
 
 // yaml-cpp keeps the first of two equal keys and drops the other without a
