@@ -45,8 +45,12 @@ Interrupt::Interrupt() {
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  for (std::size_t k = 0; k < std::size(kSignals); ++k)
-    sigaction(kSignals[k], &action, &previous[k]);
+  for (std::size_t k = 0; k < std::size(kSignals); ++k) {
+    sigaction(kSignals[k], nullptr, &previous[k]);
+    // Ignored by whoever started the tool (nohup: SIGHUP): it stays so.
+    if (previous[k].sa_handler == SIG_IGN) continue;
+    sigaction(kSignals[k], &action, nullptr);
+  }
 }
 
 Interrupt::~Interrupt() {

@@ -115,8 +115,13 @@ struct OutputFile::Impl {
     struct sigaction action {};
     action.sa_handler = remove_temp_and_reraise;
     sigemptyset(&action.sa_mask);
-    for (std::size_t k = 0; k < std::size(kCleanupSignals); ++k)
-      sigaction(kCleanupSignals[k], &action, &previous[k]);
+    for (std::size_t k = 0; k < std::size(kCleanupSignals); ++k) {
+      sigaction(kCleanupSignals[k], nullptr, &previous[k]);
+      // An ignored signal (nohup: SIGHUP) does not end the process: nothing
+      // to clean up, and re-raising it at its default would end it.
+      if (previous[k].sa_handler == SIG_IGN) continue;
+      sigaction(kCleanupSignals[k], &action, nullptr);
+    }
   }
 
   void release_signals() {

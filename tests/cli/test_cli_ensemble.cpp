@@ -66,8 +66,9 @@ using odesens::test::read_text_file;
 // Starts the tool with `args`, standard output to /dev/null and standard
 // error to `err_path`; returns its process id.
 // file_limit: the child's RLIMIT_FSIZE in bytes (a disk that fills up).
+// ignore_hangup: the child starts with SIGHUP ignored, as under nohup.
 pid_t start_tool(const std::vector<std::string>& args, const std::string& err_path,
-                 rlim_t file_limit = RLIM_INFINITY) {
+                 rlim_t file_limit = RLIM_INFINITY, bool ignore_hangup = false) {
   std::vector<std::string> argv_text{ODESENS_CLI_PATH};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -83,6 +84,7 @@ pid_t start_tool(const std::vector<std::string>& args, const std::string& err_pa
       const struct rlimit limit {file_limit, file_limit};
       ::setrlimit(RLIMIT_FSIZE, &limit);
     }
+    if (ignore_hangup) ::signal(SIGHUP, SIG_IGN);  // kept across exec
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
@@ -636,6 +638,27 @@ TEST(CliEnsemble, AFullDiskLeavesAReadablePartialWithTheMembersCommitted) {
     ASSERT_NEAR(x[m * 501 + 500], std::exp(-k[m]), 1e-6) << m;
   }
   EXPECT_EQ(flagged, done_count);
+}
+
+// Started under nohup (SIGHUP ignored), a closed terminal does not end the
+// run: the tool keeps an ignored signal ignored.
+TEST(CliEnsemble, AnIgnoredHangupStaysIgnored) {
+  ScratchDir dir;
+  std::string csv;
+  slow_sets(40, csv);
+  write_file(dir / "slow.csv", csv);
+  const pid_t pid =
+      start_tool(slow_run_args(dir), dir / "stderr.txt", RLIM_INFINITY, /*ignore_hangup=*/true);
+  const bool started = wait_for_members(dir / "slow.h5.partial", 1);
+  ::kill(pid, SIGHUP);
+  const Exit e = wait_tool(pid, dir / "stderr.txt");
+  ASSERT_TRUE(started) << e.err;
+  EXPECT_EQ(e.signal, 0) << e.err;
+  EXPECT_EQ(e.status, 0) << e.err;
+  EXPECT_EQ(e.err.find("stopping after the work in progress"), std::string::npos) << e.err;
+  H5File f(dir / "slow.h5");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f.members_done(), 40);
 }
 
 TEST(CliEnsemble, CtrlCEndsTheRunWithTheMembersDoneAndTheRestMarkedNotRun) {
