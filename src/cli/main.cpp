@@ -373,6 +373,15 @@ int dispatch(Commands& c) {
 
 }  // namespace
 
+// The command's status, unless its standard output could not be written
+// whole (a full disk, a closed descriptor): then a failure, said.
+static int with_output_written(int status) {
+  std::cout.flush();
+  if (std::cout) return status;
+  std::cerr << "odesens: error: writing standard output failed: the output is incomplete\n";
+  return status == 0 ? 1 : status;
+}
+
 int main(int argc, char** argv) {
   // Past a file-size limit, writes fail with EFBIG (and are reported) instead
   // of the signal ending the tool with a partial file.
@@ -391,7 +400,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
       throw UsageError{usage_message(app, e, args)};
     }
-    return dispatch(commands);
+    return with_output_written(dispatch(commands));
   } catch (const UsageError& e) {
     std::cerr << "odesens: error: " << e.message << '\n';
     return 2;

@@ -1227,3 +1227,21 @@ TEST(Cli, BoxAndWeightsErrorsAreUsageErrors) {
 }
 
 }  // namespace
+
+namespace odesens {
+namespace {
+
+// Standard output that cannot be written (a full disk) is a failure, said:
+// a caller reading the tool's output must not take a truncated one for
+// whole.
+TEST(Cli, StandardOutputThatCannotBeWrittenIsAFailure) {
+  test::ToolRun r = test::run_shell(std::string(ODESENS_CLI_PATH) + " methods > /dev/full");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("writing standard output failed"), std::string::npos) << r.err;
+  r = test::run_shell(std::string(ODESENS_CLI_PATH) + " methods > /dev/null");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+}  // namespace
+}  // namespace odesens
