@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 #include <sys/stat.h>
 
 #include "odesens/expr_model.hpp"
@@ -67,45 +68,38 @@ TEST(FiniteResults, TheDiscreteAdjointsNaNIsNamedByArrayStateAndParameter) {
   }
 }
 
+// cvodes_fsa on the .ode text over [0, t_end] ends with not_finite, and its
+// message holds each of `parts`.
+void expect_cvodes_names(const char* text, double t_end, const std::vector<std::string>& parts) {
+  Problem problem;
+  problem.model = load_ode_text(text, "not_finite_sensitivity");
+  problem.output_times = {0.0, t_end};
+  try {
+    solve(problem, "cvodes_fsa");
+    ADD_FAILURE() << "cvodes_fsa returned a result";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::not_finite);
+    const std::string m = e.what();
+    for (const std::string& part : parts) EXPECT_NE(m.find(part), std::string::npos) << m;
+  }
+}
+
 // x^h of a negative x (a species a little below 0 by rounding, SBML Test
 // Suite case 01395): f is defined at the integer h, its derivative in h,
 // x^h ln x, is not. cvodes_fsa ends, and says which sensitivity.
 TEST(FiniteResults, CvodesNamesTheSensitivityThatIsNotFinite) {
-  Problem problem;
-  problem.model = load_ode_text("param h = 4\nstate x = -0.5\ndx/dt = -(x^h)\n", "negative_power");
-  problem.output_times = {0.0, 0.001};
-  try {
-    solve(problem, "cvodes_fsa");
-    FAIL() << "cvodes_fsa returned a result";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), Status::not_finite);
-    const std::string m = e.what();
-    EXPECT_NE(m.find("first in the sensitivity of state 'x' to parameter 'h' at t = 0"),
-              std::string::npos)
-        << m;
-    EXPECT_NE(m.find("a derivative of f in that parameter"), std::string::npos) << m;
-  }
+  expect_cvodes_names("param h = 4\nstate x = -0.5\ndx/dt = -(x^h)\n", 0.001,
+                      {"first in the sensitivity of state 'x' to parameter 'h' at t = 0",
+                       "a derivative of f in that parameter"});
 }
 
 // sqrt(x) at x = 0: f is 0, its derivative in x is infinite, and so is
 // J_x S for the parameter that sets x(0). The message says the state's
 // derivative, not the parameter's (a is not in f).
 TEST(FiniteResults, CvodesNamesAStateDerivativeThatIsNotFinite) {
-  Problem problem;
-  problem.model =
-      load_ode_text("param a = 0\nstate x = a\ndx/dt = 1 - sqrt(x)\n", "sqrt_at_zero");
-  problem.output_times = {0.0, 0.1};
-  try {
-    solve(problem, "cvodes_fsa");
-    FAIL() << "cvodes_fsa returned a result";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.status(), Status::not_finite);
-    const std::string m = e.what();
-    EXPECT_NE(m.find("first in the sensitivity of state 'x' to parameter 'a' at t = 0"),
-              std::string::npos)
-        << m;
-    EXPECT_NE(m.find("a derivative of f in a state"), std::string::npos) << m;
-  }
+  expect_cvodes_names("param a = 0\nstate x = a\ndx/dt = 1 - sqrt(x)\n", 0.1,
+                      {"first in the sensitivity of state 'x' to parameter 'a' at t = 0",
+                       "a derivative of f in a state"});
 }
 
 // A real model whose solution stays constant for long stretches: the
