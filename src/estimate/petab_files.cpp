@@ -73,6 +73,28 @@ bool parse_number_text(const std::string& text, double& v) {
   return r.ec == std::errc() && r.ptr == end && !text.empty();
 }
 
+// A row of a PEtab parameter table for a parameter the problem does not
+// estimate: a fixed parameter of the problem keeps the problem's value, so a
+// different value here would be ignored without a word; an id the problem's
+// table lacks is a typo or another problem's table.
+void check_fixed_row(const PetabProblem& problem, const std::string& id, const std::string& text,
+                     const std::string& where) {
+  const auto& rows = problem.definition().tables.parameters;
+  const auto row = std::find_if(rows.begin(), rows.end(),
+                                [&id](const petab::ParameterRow& p) { return p.id == id; });
+  if (row == rows.end())
+    throw Error(Status::parse_error,
+                where + "'" + id + "' is not a parameter of the problem's parameter table");
+  double v = 0.0;
+  if (!parse_number_text(text, v) || v == row->nominal ||
+      std::abs(v - row->nominal) <= 1e-12 * std::abs(row->nominal))
+    return;  // as the problem has it (an empty or "nan" cell says nothing)
+  throw Error(Status::parse_error,
+              where + "'" + id + "' is fixed in the problem (estimate 0) at " +
+                  io::format_double(row->nominal) + "; " + text +
+                  " here would be ignored: change it in the problem's parameter table");
+}
+
 }  // namespace
 
 void PetabProblem::write_simulations(const PetabResult& r, const std::string& path) const {
@@ -159,7 +181,10 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
     const std::string& id = cells[id_column];
     std::size_t i = 0;
     while (i < ids.size() && ids[i] != id) ++i;
-    if (i == ids.size() && parameter_table) continue;
+    if (i == ids.size() && parameter_table) {
+      check_fixed_row(problem, id, cells[value_column], where);
+      continue;
+    }
     if (i == ids.size())
       throw Error(Status::parse_error,
                   where + "'" + id + "' is not an estimated parameter of the problem");

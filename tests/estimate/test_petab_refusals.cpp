@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <limits>
@@ -362,6 +363,30 @@ TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {
   const PetabResult r = p->evaluate({-inf, 0.2}, options);
   // k1 = 0 in c1: A stays at 2.
   EXPECT_NEAR(r.simulations[1], 2.0, 1e-9);
+}
+
+// A parameter table given as values (--at, --from): its estimated rows set
+// the point; a fixed row must hold the problem's value (another would be
+// ignored without a word) and an id the problem lacks is refused.
+TEST(PetabRefusals, AParameterTableOfValuesNamesOnlyThisProblemsParameters) {
+  const ProblemFolder problem(base_files());
+  auto p = problem.load();
+  auto table = [&](const std::string& name, const std::string& rows) {
+    std::ofstream(problem.path(name), std::ios::binary) << kParameterHeader + rows;
+    return problem.path(name);
+  };
+  const std::vector<double> x = read_petab_parameter_values(
+      *p, table("same.tsv", "kc\tlog10\t1e-3\t1e3\t0.5\t1\nk2\tlin\t0\t10\t0.1\t0\n"));
+  ASSERT_EQ(x.size(), 2u);
+  EXPECT_DOUBLE_EQ(x[0], std::log10(0.5));
+  EXPECT_DOUBLE_EQ(x[1], 0.2);  // sd's row absent: its nominal value
+  const std::string k2 = table("k2.tsv", "k2\tlin\t0\t10\t0.2\t0\n");
+  expect_error([&] { read_petab_parameter_values(*p, k2); }, Status::parse_error,
+               "k2.tsv:2: 'k2' is fixed in the problem (estimate 0) at 0.1; 0.2 here would be "
+               "ignored");
+  const std::string zz = table("zz.tsv", "zz\tlin\t0\t10\t5\t1\n");
+  expect_error([&] { read_petab_parameter_values(*p, zz); }, Status::parse_error,
+               "zz.tsv:2: 'zz' is not a parameter of the problem's");
 }
 
 // ---- what consistent problems give ----
