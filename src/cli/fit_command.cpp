@@ -198,8 +198,8 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
     throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
   auto problem = PetabProblem::load(a.problem);
   if (runner.writes_output())
-    check_petab_outputs(*problem, {{"--out", a.out}, {"--best", a.best}}, {{"--plot", a.plot}},
-                        {a.starts_from});
+    check_petab_outputs(*problem, {{{"--best", a.best}}, {{"--out", a.out}}, {{"--plot", a.plot}},
+                                   {a.starts_from}});
   const FitOptions options = fit_options(a, *problem);
   const Interrupt interrupt;
   FitProgressLine line(runner.writes_output() && ::isatty(STDERR_FILENO) == 1);

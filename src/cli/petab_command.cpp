@@ -152,9 +152,12 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   // Options given with "auto" are cvodes_fsa's, and keep it (docs/petab.md).
   const MethodInfo& info = method_info(a.method == "auto" ? "cvodes_fsa" : a.method);
   auto problem = PetabProblem::load(a.problem);
-  if (runner.writes_output())
-    check_petab_outputs(*problem, {{"--simulations", a.simulations}, {"--out", a.out}},
-                        {}, {a.at});
+  if (runner.writes_output()) {
+    const OutputFlag out{"--out", a.out};
+    PetabOutputs outputs{{{"--simulations", a.simulations}}, {}, {}, {a.at}};
+    (a.format == "h5" ? outputs.hdf5 : outputs.files).push_back(out);
+    check_petab_outputs(*problem, outputs);
+  }
   PetabOptions options;
   options.method = a.method;
   options.rtol = a.rtol;

@@ -1,9 +1,14 @@
 #include "cli/petab_outputs.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "cli/arguments.hpp"
 #include "io/output_file.hpp"
+#include "io/partial_file.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::cli {
@@ -31,16 +36,33 @@ void probe_writable(const std::string& flag, const std::string& path) {
     io::OutputFile probe(path);
 }
 
+// A folder made later where absent: the path itself, or else the nearest
+// part of it that exists, must be a folder that can be written.
+void check_folder(const std::string& flag, const std::string& path) {
+  std::error_code ec;
+  fs::path existing = fs::absolute(path, ec);
+  while (!fs::exists(fs::symlink_status(existing, ec)) && existing.has_relative_path())
+    existing = existing.parent_path();
+  const fs::file_type type = fs::status(existing, ec).type();
+  const std::string named = flag + " '" + path + "'";
+  if (existing == fs::absolute(path, ec) && type != fs::file_type::directory)
+    throw Error(Status::io_error, named + " is a file, not a folder for the pictures");
+  if (type != fs::file_type::directory)
+    throw Error(Status::io_error, named + " cannot be made: '" + existing.string() +
+                                      "' is a file, not a folder");
+  if (::access(existing.c_str(), W_OK | X_OK) != 0)
+    throw Error(Status::io_error, named + ": '" + existing.string() +
+                                      "' cannot be written (" + std::strerror(errno) + ")");
+}
+
 }  // namespace
 
-void check_petab_outputs(const PetabProblem& problem, const std::vector<OutputFlag>& files,
-                         const std::vector<OutputFlag>& folders,
-                         const std::vector<std::string>& inputs) {
+void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& outputs) {
   std::vector<std::string> read = problem.input_files();
-  for (const std::string& f : inputs)
+  for (const std::string& f : outputs.inputs)
     if (!f.empty()) read.push_back(f);
   std::vector<OutputFlag> asked;
-  for (const auto* list : {&files, &folders})
+  for (const auto* list : {&outputs.files, &outputs.hdf5, &outputs.folders})
     for (const OutputFlag& f : *list)
       if (!f.second.empty()) asked.push_back(f);
   for (std::size_t k = 0; k < asked.size(); ++k) {
@@ -53,15 +75,13 @@ void check_petab_outputs(const PetabProblem& problem, const std::vector<OutputFl
       if (same_file(path, asked[m].second))
         throw UsageError{flag + " and " + asked[m].first + " name the same file '" + path + "'"};
   }
-  for (const OutputFlag& f : files)
-    if (!f.second.empty()) probe_writable(f.first, f.second);
-  for (const OutputFlag& f : folders) {
-    std::error_code ec;
-    const fs::file_type type = fs::status(f.second, ec).type();
-    if (!f.second.empty() && type != fs::file_type::not_found && type != fs::file_type::directory)
-      throw Error(Status::io_error,
-                  f.first + " '" + f.second + "' is a file, not a folder for the pictures");
-  }
+  for (const OutputFlag& f : outputs.hdf5)
+    if (!f.second.empty()) io::check_hdf5_path(f.second, f.first);
+  for (const auto* list : {&outputs.files, &outputs.hdf5})
+    for (const OutputFlag& f : *list)
+      if (!f.second.empty()) probe_writable(f.first, f.second);
+  for (const OutputFlag& f : outputs.folders)
+    if (!f.second.empty()) check_folder(f.first, f.second);
 }
 
 }  // namespace odesens::cli

@@ -16,15 +16,21 @@ namespace odesens::cli {
 // not asked for.
 using OutputFlag = std::pair<std::string, std::string>;
 
+// The outputs a command was asked for and the files it reads besides the
+// problem's (--at, --from, --starts-from); empty paths are not asked for.
+struct PetabOutputs {
+  std::vector<OutputFlag> files;    // text files (--simulations, --best, a JSON --out)
+  std::vector<OutputFlag> hdf5;     // HDF5 documents: regular files (io::check_hdf5_path)
+  std::vector<OutputFlag> folders;  // output folders (--plot DIR), made later where absent
+  std::vector<std::string> inputs;
+};
+
 // UsageError for an output that is one of problem.input_files(), one of
-// `inputs` (the command's own: --at, --from, --starts-from), or the same
-// file as another output (however spelled: ./a.h5 and a.h5, links);
-// Error(io_error) for a file that is a directory or whose folder cannot be
-// written (its temporary is made and discarded: the file is untouched).
-// `folders` are output folders (--plot DIR): a file of that name is an
-// error; a folder that does not exist is made later.
-void check_petab_outputs(const PetabProblem& problem, const std::vector<OutputFlag>& files,
-                         const std::vector<OutputFlag>& folders = {},
-                         const std::vector<std::string>& inputs = {});
+// the inputs, or the same file as another output (however spelled: ./a.h5
+// and a.h5, links); Error(io_error) for a file that is a directory or whose
+// folder cannot be written (its temporary is made and discarded: the file
+// is untouched), for an HDF5 path io::check_hdf5_path refuses, and for a
+// folder that is a file or lies under one.
+void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& outputs);
 
 }  // namespace odesens::cli

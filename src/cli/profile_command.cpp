@@ -161,7 +161,7 @@ int run_profile(const ProfileArguments& a) {
   const std::vector<double> from =
       a.from.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.from);
   // A path that cannot be written is said at once, not after the profiles.
-  check_petab_outputs(*problem, {{"--out", a.out}}, {{"--plot", a.plot}}, {a.from});
+  check_petab_outputs(*problem, {{{"--out", a.out}}, {}, {{"--plot", a.plot}}, {a.from}});
   const Interrupt interrupt;
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   const std::vector<Profile> profiles =

@@ -48,6 +48,10 @@ std::string replaced_file(const std::string& path, const std::string& label) {
 
 }  // namespace
 
+void check_hdf5_path(const std::string& path, const std::string& path_label) {
+  static_cast<void>(replaced_file(path, path_label));
+}
+
 PartialFile::PartialFile(const std::string& path, const std::string& path_label)
     : path_(replaced_file(path, path_label)), partial_(partial_path_of(path_)) {
   fd_ = ::open(partial_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);

@@ -7,6 +7,11 @@
 
 namespace odesens::io {
 
+// What PartialFile refuses of PATH before creating anything: standard
+// output, a directory, a file that is not regular, a broken link (the same
+// errors). Outputs written after hours of work are checked with it first.
+void check_hdf5_path(const std::string& path, const std::string& path_label);
+
 class PartialFile {
  public:
   // Creates PATH.partial and takes its lock (an open-file-description lock:

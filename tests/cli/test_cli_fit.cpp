@@ -191,6 +191,26 @@ TEST(CliFit, OutputsThatWouldReplaceInputsOrEachOtherAreRefused) {
   EXPECT_NE(same.err.find("name the same file"), std::string::npos) << same.err;
 }
 
+// An HDF5 --out that is not a regular file, and a --plot folder that lies
+// under a file, are refused before any start (they were found after the
+// fit, its hours lost but for standard output).
+TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
+  odesens::test::SyntheticProblem p;
+  std::ofstream(p.path("file")) << "a file\n";
+  const std::pair<std::string, std::string> refused[] = {
+      {"fit " + p.yaml() + " --starts 1 --out /dev/null", "'/dev/null' is not a regular file"},
+      {"fit " + p.yaml() + " --starts 1 --plot " + p.path("file/sub"),
+       "cannot be made: '" + p.path("file") + "' is a file, not a folder"},
+      {"profile " + p.yaml() + " --plot " + p.path("file/sub/deeper"), "is a file, not a folder"},
+      {"petab " + p.yaml() + " --format h5 --out /dev/null", "is not a regular file"}};
+  for (const auto& [command, message] : refused) {
+    const ToolRun r = run_tool(command);
+    EXPECT_NE(r.status, 0) << command;
+    EXPECT_EQ(r.out, "") << command << ": the work was done first";
+    EXPECT_NE(r.err.find(message), std::string::npos) << command << ": " << r.err;
+  }
+}
+
 // No start ended with a finite objective: said on standard error, status 1,
 // and --best left as it was.
 TEST(CliFit, NoStartThatSucceededIsAnErrorOnStandardError) {
