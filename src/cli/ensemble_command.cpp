@@ -60,7 +60,7 @@ class ThreadedRunner final : public EnsembleRunner {
 // 0): the same batches, nothing written.
 int solve_without_output(const RunArguments& a, const Problem& problem,
                          const io::NumberTable& table, EnsembleRunner& runner) {
-  const Interrupt interrupt;
+  const Interrupt interrupt("this process ending without the members it is solving");
   EnsembleOptions options;
   options.threads = a.threads;
   options.cancel = interrupt.requested();
@@ -94,7 +94,7 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
                               {a.model, info.id, model->state_names(), model->param_names(),
                                problem.output_times},
                               count, "--out");
-  const Interrupt interrupt;
+  const Interrupt interrupt("leaving the .partial file");
   ProgressBar progress(count, ::isatty(STDERR_FILENO) == 1);
   progress.update(0, 0);
   std::size_t failed = 0, first = 0;

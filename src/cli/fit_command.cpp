@@ -201,7 +201,7 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
     check_petab_outputs(*problem, {{{"--best", a.best}}, {{"--out", a.out}}, {{"--plot", a.plot}},
                                    {a.starts_from}});
   const FitOptions options = fit_options(a, *problem);
-  const Interrupt interrupt;
+  const Interrupt interrupt("without the results of the starts done");
   FitProgressLine line(runner.writes_output() && ::isatty(STDERR_FILENO) == 1);
   const FitResult r = runner.fit(
       *problem, options,

@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <iterator>
+#include <string>
 
 namespace odesens::cli {
 namespace {
@@ -17,6 +18,10 @@ std::atomic<int> stop_signal{0};
 std::atomic<int> writes_in_progress{0};
 std::atomic<int> exit_signal{0};
 struct sigaction previous[std::size(kSignals)];
+// The line the first signal writes (Interrupt's argument), set before the
+// handlers are installed.
+std::atomic<const char*> first_note{nullptr};
+std::atomic<std::size_t> first_note_size{0};
 
 // Async-signal-safe: atomics, write and _exit only. The exit signal is
 // stored before the writes are counted, and ~OutputWrite counts before it
@@ -24,10 +29,7 @@ struct sigaction previous[std::size(kSignals)];
 extern "C" void on_signal(int sig) {
   if (!stop_requested.exchange(true)) {
     stop_signal = sig;
-    static const char note[] =
-        "\nodesens: stopping after the work in progress (again to stop at once, leaving the "
-        ".partial file)\n";
-    const ssize_t ignored = ::write(STDERR_FILENO, note, sizeof note - 1);
+    const ssize_t ignored = ::write(STDERR_FILENO, first_note, first_note_size);
     (void)ignored;
     return;
   }
@@ -37,7 +39,11 @@ extern "C" void on_signal(int sig) {
 
 }  // namespace
 
-Interrupt::Interrupt() {
+Interrupt::Interrupt(const char* second_signal) {
+  note_ = std::string("\nodesens: stopping after the work in progress (again to stop at once, ") +
+          second_signal + ")\n";
+  first_note = note_.c_str();
+  first_note_size = note_.size();
   stop_requested = false;
   stop_signal = 0;
   exit_signal = 0;

@@ -1,7 +1,8 @@
 // Ctrl-C, kill and a closed terminal as a request to stop: while an
 // Interrupt exists, the first SIGINT, SIGTERM or SIGHUP sets requested()
 // (the flag solve_ensemble's cancel reads) and says on standard error that
-// the run stops after the work in progress. A second one ends the tool at
+// the run stops after the work in progress, and what a second signal does
+// (the constructor's words: "leaving the .partial file"). A second one ends the tool at
 // once, with status 128 + its number, but never while an OutputWrite
 // exists: then the tool ends as soon as the write is over, so that the
 // file it leaves is the one the last complete write left (a signal's
@@ -9,12 +10,13 @@
 #pragma once
 
 #include <atomic>
+#include <string>
 
 namespace odesens::cli {
 
 class Interrupt {
  public:
-  Interrupt();   // installs the handlers
+  explicit Interrupt(const char* second_signal);  // installs the handlers
   ~Interrupt();  // restores the handlers there were before
   Interrupt(const Interrupt&) = delete;
   Interrupt& operator=(const Interrupt&) = delete;
@@ -22,6 +24,9 @@ class Interrupt {
   const std::atomic<bool>* requested() const;
   // The signal that asked to stop, 0 when none did.
   int signal() const;
+
+ private:
+  std::string note_;  // the first signal's line, read by the handler
 };
 
 // A write to an output file in progress (from any thread): a second signal

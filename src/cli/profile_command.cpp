@@ -162,7 +162,7 @@ int run_profile(const ProfileArguments& a) {
       a.from.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.from);
   // A path that cannot be written is said at once, not after the profiles.
   check_petab_outputs(*problem, {{{"--out", a.out}}, {}, {{"--plot", a.plot}}, {a.from}});
-  const Interrupt interrupt;
+  const Interrupt interrupt("without the profiles traced so far");
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   const std::vector<Profile> profiles =
       profile(*problem, from, options,

@@ -2,21 +2,21 @@
 // optimum: the waterfall, the HDF5 document, --best read back by
 // `odesens petab --at`, and the refusals of a wrong command line.
 #include <gtest/gtest.h>
-
-#include "cli/tool_run.hpp"
 #include <hdf5.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
-#include <filesystem>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
+#include "cli/tool_run.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
 
 namespace {
@@ -209,6 +209,22 @@ TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
     EXPECT_EQ(r.out, "") << command << ": the work was done first";
     EXPECT_NE(r.err.find(message), std::string::npos) << command << ": " << r.err;
   }
+}
+
+// Ctrl-C ends the fit after the starts in progress, with the waterfall of
+// those done, and says what a second one would do (it named a .partial
+// file, which a fit does not write).
+TEST(CliFit, CtrlCKeepsTheStartsDone) {
+  odesens::test::SyntheticProblem p;
+  const ToolRun r = odesens::test::run_shell("timeout --preserve-status -s INT 3 " +
+                                             std::string(ODESENS_CLI_PATH) + " fit " + p.yaml() +
+                                             " --starts 100000");
+  EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
+  EXPECT_NE(r.out.find(" of 100000 starts (stopped)"), std::string::npos) << r.out.substr(0, 200);
+  EXPECT_NE(r.err.find("(again to stop at once, without the results of the starts done)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find(".partial"), std::string::npos) << r.err;
 }
 
 // No start ended with a finite objective: said on standard error, status 1,
