@@ -249,8 +249,8 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
 const std::pair<const char*, const char*> kFitFlags[] = {
     {"--starts N", "local optimizations from N starts, a Latin hypercube in the scaled box"},
     {"--starts-from FILE.tsv",
-     "the starts instead: one row each, columns named by estimated parameter ids (linear "
-     "scale; a parameter left out starts at its nominal value)"},
+     "the starts instead (not with --starts): one row each, columns named by estimated "
+     "parameter ids (linear scale; a parameter left out starts at its nominal value)"},
     {"--seed S", "the hypercube's seed (default 0; the same starts on any thread count)"},
     {"--resample-failed N",
      "a start whose point cannot be simulated runs from a point drawn uniformly in the scaled "

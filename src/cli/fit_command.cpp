@@ -196,6 +196,9 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
                      "odesens fit --help lists them)"};
   if (!a.starts && a.starts_from.empty())
     throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
+  if (a.starts && !a.starts_from.empty())
+    throw UsageError{"fit: --starts and --starts-from both given: the table's rows are the "
+                     "starts; give one of them"};
   auto problem = PetabProblem::load(a.problem);
   if (runner.writes_output())
     check_petab_outputs(*problem, {{{"--best", a.best}}, {{"--out", a.out}}, {{"--plot", a.plot}},

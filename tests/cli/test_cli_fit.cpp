@@ -136,6 +136,11 @@ TEST(CliFit, MalformedStartTablesAndOneFileForTwoOutputsAreRefused) {
   const ToolRun empty = run_tool("fit " + p.yaml() + " --starts-from " + p.path("empty.tsv"));
   EXPECT_NE(empty.status, 0);
   EXPECT_NE(empty.err.find("column 2 (scale) is empty"), std::string::npos) << empty.err;
+  std::ofstream(p.path("two.tsv")) << "k1\tscale\n0.5\t1\n0.6\t1\n";
+  const ToolRun both =
+      run_tool("fit " + p.yaml() + " --starts 5 --starts-from " + p.path("two.tsv"));
+  EXPECT_EQ(both.status, 2) << both.err;
+  EXPECT_NE(both.err.find("--starts and --starts-from both given"), std::string::npos) << both.err;
   const ToolRun same = run_tool("fit " + p.yaml() + " --starts 1 --out " + p.path("r") +
                                 " --best " + p.path("r"));
   EXPECT_EQ(same.status, 2) << same.err;
