@@ -175,6 +175,12 @@ TEST(PetabRefusals, UnknownObservableInMeasurements) {
                      {"measurements.tsv:3", "observableId 'obs_c' is not in the observable table"});
 }
 
+// A header alone read as a problem with nllh 0 that every fit "solved".
+TEST(PetabRefusals, MeasurementTableWithoutRows) {
+  expect_parse_error(replace("measurements.tsv", kMeasurementHeader),
+                     {"measurements.tsv", "the measurement table has no rows"});
+}
+
 TEST(PetabRefusals, UnknownSimulationCondition) {
   expect_parse_error(edit("measurements.tsv", "obs_b\tc0", "obs_b\tc9"),
                      {"measurements.tsv:4", "simulationConditionId 'c9' is not in the condition table"});

@@ -45,6 +45,11 @@ Tables read_tables(const std::string& path) {
   for (const std::string& f : files.observable_files) read_observable_table(f, tables.observables);
   for (const std::string& f : files.measurement_files)
     read_measurement_table(f, tables.measurements);
+  // Without measurements there is no likelihood: a fit would "converge" at
+  // once anywhere (a header-only table read as a problem with nllh 0).
+  if (tables.measurements.empty())
+    fail(Place{files.measurement_files.empty() ? yaml_path : files.measurement_files.front()},
+         "the measurement table has no rows: a problem needs at least one measurement");
   return tables;
 }
 
