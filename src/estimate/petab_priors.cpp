@@ -128,8 +128,8 @@ void add_priors(const Definition& def, const std::vector<double>& x,
     r.log_prior -= t.value;
     if (!std::isfinite(t.value))
       r.warnings.push_back("parameter '" + row.id + "': the log-density of its objective prior is " +
-                           io::format_double(-t.value) + " at " +
-                           io::format_double(u.v) +
+                           io::format_double(-t.value) + " at its value " +
+                           io::format_double(unscale(x[i], row.scale)) +
                            " (outside the prior's support): nlpost is not finite");
     if (!r.gradient.empty()) r.gradient[i] += t.d1;
     if (!r.fim.empty()) r.fim[i * n + i] += t.d2;

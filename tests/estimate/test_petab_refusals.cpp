@@ -573,9 +573,12 @@ TEST(PetabEvaluation, LogPriorsAtZeroAreOutsideTheirSupport) {
     EXPECT_TRUE(std::isfinite(r.nllh));
     ASSERT_EQ(r.gradient.size(), 3u);
     EXPECT_TRUE(std::isfinite(r.gradient[2]));
+    // The value named is the parameter's (it named log p: "-inf at -inf").
     bool named = false;
-    for (const std::string& w : r.warnings) named = named || w.find("'k3'") != std::string::npos;
-    EXPECT_TRUE(named);
+    for (const std::string& w : r.warnings)
+      named = named || w.find("'k3': the log-density of its objective prior is -inf at its "
+                              "value 0 (outside") != std::string::npos;
+    EXPECT_TRUE(named) << (r.warnings.empty() ? "no warning" : r.warnings[0]);
     // Just inside the support it is finite again.
     EXPECT_TRUE(std::isfinite(p->evaluate({std::log10(0.6), 0.25, 1e-3}, tight()).nlpost));
   }
