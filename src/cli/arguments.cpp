@@ -110,6 +110,13 @@ double parse_number(const std::string& text, const std::string& what) {
   return v;
 }
 
+long long parse_max_steps(const std::string& text) {
+  const double v = parse_number(text, "--max-steps");
+  if (v < 1 || v != std::floor(v) || v > 9e18)
+    throw UsageError{"--max-steps needs a positive integer"};
+  return static_cast<long long>(v);
+}
+
 std::vector<double> parse_time_grid(const std::string& text) {
   const auto colon = split(text, ':');
   if (colon.size() == 3) {
@@ -165,12 +172,8 @@ void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
   add_flag(command, "--atol",
            [&run](const std::string& v) { run.atol = parse_number(v, "--atol"); });
   add_flag(command, "--t0", [&run](const std::string& v) { run.t0 = parse_number(v, "--t0"); });
-  add_flag(command, "--max-steps", [&run](const std::string& text) {
-    const double v = parse_number(text, "--max-steps");
-    if (v < 1 || v != std::floor(v) || v > 9e18)
-      throw UsageError{"--max-steps needs a positive integer"};
-    run.max_steps = static_cast<long long>(v);
-  });
+  add_flag(command, "--max-steps",
+           [&run](const std::string& text) { run.max_steps = parse_max_steps(text); });
   add_flag(command, "--tout", [&run](const std::string& v) { run.tout = v; });
   add_flag(command, "--option", [&run](const std::string& v) {
     run.options.push_back(split_assignment(v, "--option"));

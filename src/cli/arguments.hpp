@@ -105,6 +105,8 @@ void let_repeated_flags_override(CLI::App& command);
 
 // A whole-string finite number, or throws UsageError naming `what`.
 double parse_number(const std::string& text, const std::string& what);
+// The value of --max-steps: a positive integer, or throws UsageError.
+long long parse_max_steps(const std::string& text);
 
 struct UsageError {
   std::string message;

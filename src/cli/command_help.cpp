@@ -230,6 +230,8 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
      "(forward) or cvodes_asa, erk_adjoint (adjoint)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
     {"--atol A", "absolute tolerance (default 1e-12)"},
+    {"--max-steps N", "the most solver steps of one simulation between two output times "
+                      "(default 100000)"},
     {"--option KEY=VALUE", "a method option (repeatable; odesens options ID lists them)"},
     {"--gradient", "the gradient of nllh (nlpost with priors) in the scaled parameters"},
     {"--fim", "the Fisher information matrix"},
@@ -268,6 +270,8 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
     {"--atol A", "absolute tolerance (default 1e-12)"},
+    {"--max-steps N", "the most solver steps of one simulation between two output times "
+                      "(default 100000)"},
     {"--hierarchical",
      "optimize the outer parameters only: each evaluation sets the inner ones (scalings, "
      "offsets, noise parameters: docs/petab.md) to their optimum"},
@@ -294,6 +298,8 @@ const std::pair<const char*, const char*> kProfileFlags[] = {
     {"--method ID", "the simulations' method, as for odesens petab (default auto)"},
     {"--rtol R", "relative tolerance (default 1e-8)"},
     {"--atol A", "absolute tolerance (default 1e-12)"},
+    {"--max-steps N", "the most solver steps of one simulation between two output times "
+                      "(default 100000)"},
     {"--hierarchical", "re-optimize as odesens fit --hierarchical does"},
     {"--out FILE.json", "every profile's points and interval (docs/fit.md)"},
     {"--plot DIR", "the profiles as PNG pictures in DIR (gnuplot)"},

@@ -122,9 +122,7 @@ FitOptions fit_options(const FitArguments& a, const PetabProblem& problem) {
   o.optimizer.optimizer = a.optimizer;
   if (a.max_iterations) o.optimizer.max_iterations = *a.max_iterations;
   if (a.max_seconds) o.optimizer.max_seconds = *a.max_seconds;
-  o.optimizer.evaluation.method = a.method;
-  o.optimizer.evaluation.rtol = a.rtol;
-  if (a.atol) o.optimizer.evaluation.atol = {*a.atol};
+  set_simulation_options(a.simulation, o.optimizer.evaluation);
   o.optimizer.evaluation.hierarchical = a.hierarchical;
   o.seed = a.seed;
   o.threads = a.threads;
@@ -160,7 +158,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
     if (!(s > 0)) throw UsageError{"--max-seconds-per-start needs a positive number, got '" + v + "'"};
     a.max_seconds = s;
   });
-  add_simulation_flags(command, a.method, a.rtol, a.atol);
+  add_simulation_flags(command, a.simulation);
   command.add_flag("--hierarchical", a.hierarchical);
   add_value_flag(command, "--out", a.out);
   add_value_flag(command, "--best", a.best);

@@ -1,6 +1,6 @@
 // `odesens fit PROBLEM.yaml --starts N [--threads T] [--optimizer ID]
 // [--seed S] [--starts-from FILE.tsv] [--max-iterations N]
-// [--max-seconds-per-start S] [--method ID] [--rtol R] [--atol A]
+// [--max-seconds-per-start S] [--method ID] [--rtol R] [--atol A] [--max-steps N]
 // [--out FILE.h5] [--best FILE.tsv] [--plot DIR] [--format text|json]`: multi-start
 // parameter estimation of a PEtab problem (fit.hpp), the waterfall of the
 // starts on standard output, the starts' table in HDF5 and the best
@@ -12,6 +12,8 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "cli/petab_command.hpp"
 
 #include "odesens/fit.hpp"
 
@@ -27,8 +29,7 @@ struct FitArguments {
   std::optional<long long> max_iterations;
   std::optional<double> max_seconds;
   std::size_t resample_failed = 0;  // --resample-failed
-  std::string method = "auto";
-  std::optional<double> rtol, atol;
+  SimulationArguments simulation;
   bool hierarchical = false;  // --hierarchical
   std::string out, best, plot;
   std::string format = "text";

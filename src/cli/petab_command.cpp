@@ -91,20 +91,28 @@ void write_text(std::ostream& out, const PetabProblem& problem, const PetabResul
 
 }  // namespace
 
-void add_simulation_flags(CLI::App& command, std::string& method, std::optional<double>& rtol,
-                          std::optional<double>& atol) {
-  command.add_option("--method", method);
+void add_simulation_flags(CLI::App& command, SimulationArguments& a) {
+  command.add_option("--method", a.method);
   command.add_option_function<std::string>(
-      "--rtol", [&rtol](const std::string& v) { rtol = parse_number(v, "--rtol"); });
+      "--rtol", [&a](const std::string& v) { a.rtol = parse_number(v, "--rtol"); });
   command.add_option_function<std::string>(
-      "--atol", [&atol](const std::string& v) { atol = parse_number(v, "--atol"); });
+      "--atol", [&a](const std::string& v) { a.atol = parse_number(v, "--atol"); });
+  command.add_option_function<std::string>(
+      "--max-steps", [&a](const std::string& v) { a.max_steps = parse_max_steps(v); });
+}
+
+void set_simulation_options(const SimulationArguments& a, PetabOptions& options) {
+  options.method = a.method;
+  options.rtol = a.rtol;
+  if (a.atol) options.atol = {*a.atol};
+  if (a.max_steps) options.max_steps = *a.max_steps;
 }
 
 void add_petab_flags(CLI::App& command, PetabArguments& a) {
   command.add_option("PROBLEM", a.problem);
   command.add_flag("-h,--help", a.help);
   add_value_flag(command, "--at", a.at);
-  add_simulation_flags(command, a.method, a.rtol, a.atol);
+  add_simulation_flags(command, a.simulation);
   // Each --option as it is parsed: let_repeated_flags_override below keeps
   // only the last value of an option with a policy (a second --option used
   // to replace the first without a word).
@@ -150,7 +158,8 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
     throw UsageError{"petab: --format h5 needs --out FILE.h5 (HDF5 is not written to standard "
                      "output)"};
   // Options given with "auto" are cvodes_fsa's, and keep it (docs/petab.md).
-  const MethodInfo& info = method_info(a.method == "auto" ? "cvodes_fsa" : a.method);
+  const std::string& method = a.simulation.method;
+  const MethodInfo& info = method_info(method == "auto" ? "cvodes_fsa" : method);
   auto problem = PetabProblem::load(a.problem);
   if (runner.writes_output()) {
     const OutputFlag out{"--out", a.out};
@@ -159,9 +168,7 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
     check_petab_outputs(*problem, outputs);
   }
   PetabOptions options;
-  options.method = a.method;
-  options.rtol = a.rtol;
-  if (a.atol) options.atol = {*a.atol};
+  set_simulation_options(a.simulation, options);
   for (const auto& [key, value] : a.options) set_option(options.options, info, key, value);
   // Checked before the problem is read, and named as the command line's
   // (each experiment's solve would name its condition).

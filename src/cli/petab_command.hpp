@@ -1,5 +1,5 @@
 // `odesens petab PROBLEM.yaml [--at FILE.tsv] [--method ID] [--rtol R]
-// [--atol A] [--option K=V ...] [--gradient] [--fim] [--threads N]
+// [--atol A] [--max-steps N] [--option K=V ...] [--gradient] [--fim] [--threads N]
 // [--simulations FILE.tsv] [--format text|json|h5] [--out FILE]`: the
 // negative log-likelihood of a PEtab problem (petab.hpp) at its nominal
 // parameters or those of --at, with its gradient and Fisher information on
@@ -17,11 +17,17 @@
 
 namespace odesens::cli {
 
+// --method ID, --rtol R, --atol A, --max-steps N: the simulations' method,
+// tolerances and step limit, flags of petab, fit and profile alike.
+struct SimulationArguments {
+  std::string method = "auto";
+  std::optional<double> rtol, atol;
+  std::optional<long long> max_steps;
+};
 struct PetabArguments {
   std::string problem;
   std::string at;
-  std::string method = "auto";
-  std::optional<double> rtol, atol;
+  SimulationArguments simulation;
   std::vector<std::pair<std::string, std::string>> options;
   bool gradient = false, fim = false;
   bool hierarchical = false;
@@ -32,10 +38,10 @@ struct PetabArguments {
   bool help = false;  // --help, -h: the flags instead of a run
 };
 
-// --method ID, --rtol R, --atol A: the simulations' method and tolerances,
-// flags of petab, fit and profile alike.
-void add_simulation_flags(CLI::App& command, std::string& method, std::optional<double>& rtol,
-                          std::optional<double>& atol);
+// The flags of SimulationArguments.
+void add_simulation_flags(CLI::App& command, SimulationArguments& a);
+// The flags' settings into `options` (those not given keep its values).
+void set_simulation_options(const SimulationArguments& a, PetabOptions& options);
 
 // Who solves the experiments: the threads of this process, or the ranks of
 // an MPI run (odesens-mpi petab), of which rank 0 alone writes the output.

@@ -106,9 +106,7 @@ ProfileOptions profile_options(const ProfileArguments& a, const PetabProblem& pr
   if (a.max_points) o.max_points = static_cast<std::size_t>(*a.max_points);
   o.threads = a.threads;
   o.optimizer.optimizer = a.optimizer;
-  o.optimizer.evaluation.method = a.method;
-  o.optimizer.evaluation.rtol = a.rtol;
-  if (a.atol) o.optimizer.evaluation.atol = {*a.atol};
+  set_simulation_options(a.simulation, o.optimizer.evaluation);
   o.optimizer.evaluation.hierarchical = a.hierarchical;
   return o;
 }
@@ -140,7 +138,7 @@ void add_profile_flags(CLI::App& command, ProfileArguments& a) {
       "--threads", [&a](const std::string& v) { a.threads = parse_threads(v, true); });
   command.add_option("--optimizer", a.optimizer)
       ->check(CLI::IsMember(optimizer_ids()));
-  add_simulation_flags(command, a.method, a.rtol, a.atol);
+  add_simulation_flags(command, a.simulation);
   command.add_flag("--hierarchical", a.hierarchical);
   add_value_flag(command, "--out", a.out);
   add_value_flag(command, "--plot", a.plot);

@@ -1,6 +1,6 @@
 // `odesens profile PROBLEM.yaml [--from BEST.tsv] [--parameters ID,...|all]
 // [--confidence C] [--max-points N] [--threads T] [--optimizer ID]
-// [--method ID] [--rtol R] [--atol A] [--out FILE.json] [--plot DIR]
+// [--method ID] [--rtol R] [--atol A] [--max-steps N] [--out FILE.json] [--plot DIR]
 // [--format text|json]`: profile likelihoods of a PEtab problem around a
 // point (profile.hpp), the confidence intervals on standard output.
 #pragma once
@@ -9,6 +9,8 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "cli/petab_command.hpp"
 
 namespace odesens::cli {
 
@@ -20,8 +22,7 @@ struct ProfileArguments {
   std::optional<long long> max_points;
   unsigned threads = 1;
   std::string optimizer = "auto";
-  std::string method = "auto";
-  std::optional<double> rtol, atol;
+  SimulationArguments simulation;
   bool hierarchical = false;  // --hierarchical
   std::string out, plot;
   std::string format = "text";

@@ -232,6 +232,18 @@ TEST(CliFit, CtrlCKeepsTheStartsDone) {
   EXPECT_EQ(r.err.find(".partial"), std::string::npos) << r.err;
 }
 
+// --max-steps reaches every simulation of the starts (the messages said
+// "raise max_steps" where the fit had no flag for it).
+TEST(CliFit, MaxStepsLimitsTheSimulations) {
+  odesens::test::SyntheticProblem p;
+  const ToolRun r =
+      run_tool("fit " + p.yaml() + " --starts 2 --method cvodes_fsa --max-steps 2");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.out.find("max_steps = 2 steps taken"), std::string::npos) << r.out;
+  const ToolRun enough = run_tool("fit " + p.yaml() + " --starts 2 --max-steps 100000");
+  EXPECT_EQ(enough.status, 0) << enough.err;
+}
+
 // No start ended with a finite objective: said on standard error, status 1,
 // and --best left as it was.
 TEST(CliFit, NoStartThatSucceededIsAnErrorOnStandardError) {

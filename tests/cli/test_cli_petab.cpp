@@ -341,6 +341,8 @@ TEST_F(CliPetab, ErrorsExitWithOneLineAndTheirStatus) {
       {"petab " + yaml_ + " --option sens_error_control=0.5", 2, "needs an integer"},
       {"petab " + yaml_ + " --option linear_solver=nosuch", 2, "linear_solver"},
       {"petab " + yaml_ + " --bogus", 2, "--bogus"},
+      {"petab " + yaml_ + " --max-steps 0", 2, "--max-steps needs a positive integer"},
+      {"petab " + yaml_ + " --method cvodes_fsa --max-steps 3", 1, "max_steps = 3 steps taken"},
       {"petab " + yaml_ + " --at", 2, "--at needs a value"},
       {"petab", 2, "petab"},
   };
