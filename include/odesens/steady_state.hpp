@@ -9,7 +9,12 @@
 //      default 100), damped by step halving; converged when the
 //      weighted norms of f (below) and of the Newton step to the root are
 //      both at most 1 (a slow mode leaves f small far from the root: a
-//      rate of 1e-4 makes the step 1e4 times f). Then S* = -J_x^{-1} J_p.
+//      rate of 1e-4 makes the step 1e4 times f). A root Newton moved to
+//      from x0 is kept only where it is stable, for models of up to 400
+//      states (no eigenvalue of J_x there with real part above 1e-6 of the
+//      largest magnitude): Newton also finds roots no trajectory reaches
+//      (x' = x - x^3 from 0.2 goes to 1, Newton to 0); an unstable one
+//      leaves the answer to 2. Then S* = -J_x^{-1} J_p.
 //      Where J_x is singular at x0 by conservation laws (w^T f = 0 for
 //      every x: A <-> B keeps A + B), dense J_x of up to 400 states: the
 //      laws are found as the left null space of J_x at two points near

@@ -11,6 +11,7 @@
 #include "estimate/steady_integration.hpp"
 #include "estimate/steady_newton.hpp"
 #include "estimate/steady_residual.hpp"
+#include "linalg/dense.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/status.hpp"
 #include "problem/initial_values.hpp"
@@ -118,6 +119,34 @@ estimate::ConservedRows conserved_rows(const Problem& pr, Model::TimeReading rea
   return conserved;
 }
 
+// Newton finds any root of f, unstable ones too: x' = x - x^3 from 0.2
+// goes to 1, Newton to 0. "" where the root x is stable (no eigenvalue of
+// J_x with real part above 1e-6 of the largest magnitude: the zeros of
+// conservation laws, rounded, are not growth) or cannot be checked (more
+// than max_conservation_states states, J_x not finite, dgeev failing),
+// else the eigenvalue that makes it unstable.
+std::string unstable_root(const Model& model, double t, const std::vector<double>& x,
+                          const double* p, Workspace* ws) {
+  const std::size_t nx = model.nx();
+  if (nx == 0 || nx > estimate::max_conservation_states) return "";
+  std::vector<double> jac(nx * nx), wr(nx), wi(nx), work(linalg::general_eigen_workspace(nx));
+  model.jac_x(t, x.data(), p, jac.data(), ws);
+  for (double v : jac)
+    if (!std::isfinite(v)) return "";
+  if (!linalg::general_eigen(nx, jac.data(), wr.data(), wi.data(), nullptr, work.data()))
+    return "";
+  double largest = 0.0;
+  std::size_t growing = 0;
+  for (std::size_t k = 0; k < nx; ++k) {
+    largest = std::max(largest, std::hypot(wr[k], wi[k]));
+    if (wr[k] > wr[growing]) growing = k;
+  }
+  if (!(wr[growing] > 1e-6 * largest)) return "";
+  return "J_x has the eigenvalue " + number_text(wr[growing]) +
+         (wi[growing] != 0.0 ? " +- " + number_text(std::fabs(wi[growing])) + "i" : "") +
+         " there";
+}
+
 bool try_newton(const Problem& pr, const SteadyStateOptions& o, Model::TimeReading reading,
                 SteadyState& out) {
   const Model& model = *pr.model;
@@ -135,6 +164,16 @@ bool try_newton(const Problem& pr, const SteadyStateOptions& o, Model::TimeReadi
       ws.get());
   out.attempts.push_back(n.attempt);
   if (!n.converged) return false;
+  // x0 itself a root stays one, however unstable: only a root Newton moved
+  // to must be one a trajectory from x0 can reach.
+  if (n.x != x0) {
+    const std::string unstable = unstable_root(model, pr.t0, n.x, p.data(), ws.get());
+    if (!unstable.empty()) {
+      out.attempts.back() += ", but at an unstable root (" + unstable + "): not the state x0 "
+                             "goes to";
+      return false;
+    }
+  }
   out.x = n.x;
   out.S = n.S;
   out.how = "newton";

@@ -183,8 +183,10 @@ bool general_eigen(std::size_t n, double* a, double* wr, double* wi, double* vr,
   if (n == 0) return true;
   const int nn = static_cast<int>(n), lwork = static_cast<int>(general_eigen_workspace(n)), one = 1;
   int info = 0;
+  double unused = 0.0;
   hold_blas_to_calling_thread();
-  dgeev_("N", "V", &nn, a, &nn, wr, wi, nullptr, &one, vr, &nn, work, &lwork, &info, 1, 1);
+  dgeev_("N", vr ? "V" : "N", &nn, a, &nn, wr, wi, nullptr, &one, vr ? vr : &unused,
+         vr ? &nn : &one, work, &lwork, &info, 1, 1);
   if (info < 0) throw Error(Status::internal_error, "dgeev: bad argument " + std::to_string(-info));
   return info == 0;
 }

@@ -53,7 +53,8 @@ void pivoted_columns(std::size_t m, std::size_t n, double* a, int* order);
 
 // Eigen-decomposition of a general n x n matrix by LAPACK dgeev (balanced):
 // eigenvalues wr[j] + i wi[j]; right eigenvectors as the columns of vr
-// (n x n), of unit 2-norm, a complex pair (wi[j] > 0) as vr(:,j) +- i vr(:,j+1).
+// (n x n), of unit 2-norm, a complex pair (wi[j] > 0) as vr(:,j) +- i vr(:,j+1);
+// vr null: the eigenvalues alone.
 // `a` is overwritten; work holds general_eigen_workspace(n) doubles.
 // Returns false where the QR algorithm does not converge.
 std::size_t general_eigen_workspace(std::size_t n);

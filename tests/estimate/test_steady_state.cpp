@@ -497,6 +497,38 @@ TEST(SteadyState, NewtonAndIntegrationAgree) {
     EXPECT_NEAR(newton.S[i], integrated.S[i], 1e-6 * std::max(1.0, std::fabs(newton.S[i]))) << i;
 }
 
+// x' = k x - x^3 from 0.2: x goes to the stable root sqrt(k) (dx*/dk =
+// 1 / (2 sqrt(k))); Newton's first step jumps past the unstable root 0 and
+// converges to it, which was returned as the steady state.
+TEST(SteadyState, AnUnstableRootNewtonFindsIsNotTheSteadyState) {
+  Problem pr = problem_of("param k = 1\nstate x = 0.2\ndx/dt = k*x - x^3\n", "bistable.ode");
+  pr.rtol = 1e-10;
+  pr.atol = {1e-12};
+  const SteadyState ss = steady_state(pr);
+  EXPECT_EQ(ss.how, "integration");
+  ASSERT_GE(ss.attempts.size(), 2u);
+  EXPECT_NE(ss.attempts[0].find("but at an unstable root (J_x has the eigenvalue 1 there)"),
+            std::string::npos)
+      << ss.attempts[0];
+  ASSERT_EQ(ss.x.size(), 1u);
+  EXPECT_NEAR(ss.x[0], 1.0, 1e-7);
+  ASSERT_EQ(ss.S.size(), 1u);
+  EXPECT_NEAR(ss.S[0], 0.5, 1e-6);
+  // Started at the unstable root, x stays there.
+  Problem at_root = pr;
+  at_root.initial_state = {0.0};
+  const SteadyState stays = steady_state(at_root);
+  EXPECT_EQ(stays.how, "newton");
+  EXPECT_EQ(stays.x, std::vector<double>{0.0});
+  // x' = x from 1 grows without end: no steady state, though Newton finds 0.
+  try {
+    steady_state(problem_of("state x = 1\ndx/dt = x\n", "growth.ode"));
+    ADD_FAILURE() << "x' = x from 1 has no steady state";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unstable root"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SteadyState, NoSteadyStateFailsListingAttempts) {
   const Problem pr = problem_of(kGrowing, "growing.ode");
   try {
