@@ -133,7 +133,9 @@ struct FitOptions {
   std::uint64_t seed = 0;
   unsigned threads = 1;     // starts run at once; 0: one per core
   // Starts given by the caller (scaled, inside the box); empty: a Latin
-  // hypercube of `starts` points drawn with `seed`.
+  // hypercube of `starts` points drawn with `seed`, taken to the
+  // parameters' initialization priors where they have them
+  // (PetabProblem::start_value).
   std::vector<std::vector<double>> start_points;
   // A start whose point cannot be simulated is replaced by a point drawn
   // uniformly in the scaled box, up to this many times (0: the start fails

@@ -213,6 +213,14 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   const std::vector<double>& nominal_scaled() const { return nominal_; }
   // Value on the parameter's scale of a linear value of estimated parameter i.
   double to_scale(std::size_t i, double linear) const;
+  // A value of estimated parameter i drawn uniformly in its scaled box,
+  // `scaled`, mapped to one drawn from its initialization prior
+  // (initializationPriorType): the prior's quantile at the same fraction of
+  // the box, the prior truncated to the bounds (docs/fit.md, "Starts");
+  // `scaled` itself where the parameter has no such prior or its bounds
+  // meet. Error(invalid_argument) for a prior with no probability within
+  // the bounds.
+  double start_value(std::size_t i, double scaled) const;
 
   std::shared_ptr<const Model> model() const;
   std::size_t n_measurements() const;

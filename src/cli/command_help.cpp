@@ -249,7 +249,9 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
 };
 
 const std::pair<const char*, const char*> kFitFlags[] = {
-    {"--starts N", "local optimizations from N starts, a Latin hypercube in the scaled box"},
+    {"--starts N",
+     "local optimizations from N starts, a Latin hypercube in the scaled box (the "
+     "parameters' initialization priors where the table has them)"},
     {"--starts-from FILE.tsv",
      "the starts instead (not with --starts): one row each, columns named by estimated "
      "parameter ids (linear scale; a parameter left out starts at its nominal value)"},

@@ -65,6 +65,12 @@ void check_finite_box(const PetabProblem& problem) {
                       "] on its scale: give finite bounds or the starts (--starts-from)");
 }
 
+// Points drawn uniformly in the box taken to the parameters' initialization
+// priors (PetabProblem::start_value).
+void draw_from_initialization_priors(const PetabProblem& problem, std::vector<double>& x) {
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = problem.start_value(i, x[i]);
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
@@ -78,6 +84,7 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
     check_finite_box(problem);
     starts = latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), options.starts,
                              options.seed);
+    for (auto& x : starts) draw_from_initialization_priors(problem, x);
   }
   check_start_count(starts.size(), problem.lower_scaled().size());
   for (const auto& x0 : starts) check_start(problem, x0, {});
@@ -107,7 +114,8 @@ bool start_point_failed(const StartResult& s) {
   return s.status != Status::ok && s.iterations == 0 && s.end == s.start;
 }
 
-// Draw `attempt` (from 1) for start `index`: uniform in the scaled box.
+// Draw `attempt` (from 1) for start `index`: uniform in the scaled box,
+// then from the initialization priors.
 std::vector<double> redrawn_start(const PetabProblem& problem, std::uint64_t seed,
                                   std::size_t index, std::size_t attempt) {
   std::seed_seq seq{seed, static_cast<std::uint64_t>(index), static_cast<std::uint64_t>(attempt),
@@ -117,6 +125,7 @@ std::vector<double> redrawn_start(const PetabProblem& problem, std::uint64_t see
   std::vector<double> x(lo.size());
   for (std::size_t i = 0; i < x.size(); ++i)
     x[i] = std::uniform_real_distribution<double>(lo[i], hi[i])(rng);
+  draw_from_initialization_priors(problem, x);
   return x;
 }
 

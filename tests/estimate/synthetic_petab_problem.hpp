@@ -42,6 +42,9 @@ struct SyntheticOptions {
   bool sqrt_offset = false;
   // objectivePriorType and objectivePriorParameters of k1, scale; empty: none.
   std::string k1_prior, scale_prior;
+  // initializationPriorType and initializationPriorParameters of k1, scale
+  // ("normal\t0.3;0.1"); empty: none.
+  std::string k1_initialization, scale_initialization;
 };
 
 class SyntheticProblem {
@@ -73,10 +76,13 @@ class SyntheticProblem {
     std::ostringstream p;
     p.precision(17);
     p << "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
-         "objectivePriorType\tobjectivePriorParameters\n";
+         "objectivePriorType\tobjectivePriorParameters\tinitializationPriorType\t"
+         "initializationPriorParameters\n";
     p << "k1\tlog10\t" << o.k1_lower << "\t" << o.k1_upper << "\t" << o.k1_nominal << "\t"
-      << (o.k1_estimated ? 1 : 0) << "\t" << prior(o.k1_prior) << "\n";
-    p << "scale\tlin\t0.1\t10\t" << o.scale_nominal << "\t1\t" << prior(o.scale_prior) << "\n";
+      << (o.k1_estimated ? 1 : 0) << "\t" << prior(o.k1_prior) << "\t"
+      << prior(o.k1_initialization) << "\n";
+    p << "scale\tlin\t0.1\t10\t" << o.scale_nominal << "\t1\t" << prior(o.scale_prior) << "\t"
+      << prior(o.scale_initialization) << "\n";
     if (o.second_scale) p << "scale2\tlin\t0.1\t10\t1\t1\t\t\n";
     if (o.sqrt_offset) p << "offset\tlin\t0\t1\t0.5\t1\t\t\n";
     p << "sd\tlog10\t" << o.sd_lower << "\t10\t" << o.sd << "\t" << (o.sd_estimated ? 1 : 0) << "\t\t\n";

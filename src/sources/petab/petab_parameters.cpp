@@ -1,9 +1,10 @@
 // The parameter table: parameterId, parameterScale, lowerBound, upperBound,
-// nominalValue, estimate, and the optional objective prior.
+// nominalValue, estimate, and the optional objective and initialization priors.
 #include <cmath>
 #include <limits>
 
 #include "sources/petab/petab_cells.hpp"
+#include "sources/petab/petab_problem.hpp"
 #include "sources/petab/petab_readers.hpp"
 
 namespace odesens::petab {
@@ -14,7 +15,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 struct Columns {
   std::size_t id, scale, lower, upper, nominal, estimate;
   std::optional<std::size_t> prior_type, prior_parameters;
-  std::optional<std::size_t> init_type, init_parameters;  // checked, not used (docs/fit.md)
+  std::optional<std::size_t> init_type, init_parameters;
   explicit Columns(const Tsv& t)
       : id(t.required_column("parameterId")),
         scale(t.required_column("parameterScale")),
@@ -109,14 +110,26 @@ Prior read_prior(const Tsv& t, std::size_t r, std::optional<std::size_t> type_co
   return prior;
 }
 
-// The starts are drawn in the box, not from these (docs/fit.md); they are
-// checked as the specification writes them: a known type, and parameters
-// where given (they may be left out: parameterScaleUniform then means the
-// bounds).
-void check_initialization_prior(const Tsv& t, std::size_t r, const Columns& c) {
-  if (!c.init_type || prior_type(t, r, *c.init_type, "initialization") == PriorType::none) return;
+// What a fit draws the parameter's starts from (docs/fit.md). The
+// parameters may be left out of a uniform type, which then spans the
+// bounds (the specification's default lowerBound;upperBound, on the
+// parameter's scale for parameterScaleUniform); a normal or Laplace
+// distribution has no such default.
+Prior read_initialization_prior(const Tsv& t, std::size_t r, const Columns& c,
+                                const ParameterRow& p) {
+  if (!c.init_type) return {};
+  const PriorType type = prior_type(t, r, *c.init_type, "initialization");
+  if (type == PriorType::none) return {};
   if (c.init_parameters && !t.cell(r, *c.init_parameters).empty())
-    read_prior(t, r, c.init_type, c.init_parameters, "initialization");
+    return read_prior(t, r, c.init_type, c.init_parameters, "initialization");
+  if (type != PriorType::uniform && type != PriorType::parameter_scale_uniform)
+    fail(t.place(r, *c.init_type),
+         "initializationPriorType " + shown(t.cell(r, *c.init_type)) +
+             " needs initializationPriorParameters (only the uniform types default to the "
+             "bounds)");
+  if (!p.estimate) return {type, 0.0, 0.0};  // a fixed parameter is not drawn
+  if (type == PriorType::uniform) return {type, p.lower, p.upper};
+  return {type, scale_value(p.lower, p.scale), scale_value(p.upper, p.scale)};
 }
 
 ParameterRow read_parameter(const Tsv& t, std::size_t r, const Columns& c) {
@@ -135,7 +148,7 @@ ParameterRow read_parameter(const Tsv& t, std::size_t r, const Columns& c) {
     p.nominal = required_number(t, r, c.nominal);
   }
   p.prior = read_prior(t, r, c.prior_type, c.prior_parameters, "objective");
-  check_initialization_prior(t, r, c);
+  p.initialization = read_initialization_prior(t, r, c, p);
   return p;
 }
 

@@ -73,6 +73,11 @@ struct ParameterRow {
   double nominal = 0.0;  // required (not NaN) for fixed parameters; NaN when absent
   bool estimate = false;
   Prior prior;            // objectivePriorType / objectivePriorParameters
+  // initializationPriorType / initializationPriorParameters: what a fit's
+  // starts are drawn from (docs/fit.md); type none where absent. A uniform
+  // type without parameters has the bounds (on the parameter's scale for
+  // parameterScaleUniform).
+  Prior initialization;
   Place place;            // the row
 };
 
