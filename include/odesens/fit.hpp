@@ -141,9 +141,13 @@ struct FitOptions {
   // uniformly in the scaled box, up to this many times (0: the start fails
   // there). Each start's draws depend on the seed and its index alone, so
   // the same on any thread or rank count; the start's row holds the point
-  // it ran from. (pyPESTO's checked start points do the same.)
+  // it ran from. (pyPESTO's checked start points do the same.) At most
+  // kMostResamples: where a thousand draws all fail, more will not help
+  // (and 2^62 of them ran without end).
   std::size_t resample_failed = 0;
 };
+
+inline constexpr std::size_t kMostResamples = 1000;
 
 struct FitResult {
   std::string optimizer;  // what ran ("auto" resolved)

@@ -258,7 +258,7 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--seed S", "the hypercube's seed (default 0; the same starts on any thread count)"},
     {"--resample-failed N",
      "a start whose point cannot be simulated runs from a point drawn uniformly in the scaled "
-     "box instead, up to N times (default 0: it fails there)"},
+     "box instead, up to N times, N at most 1000 (default 0: it fails there)"},
     {"--threads T", "starts run at once, 0 (one per core) to 1024 (default 1)"},
     {"--optimizer ID",
      "auto (default: ceres_lm_lbfgs, or nlopt_lbfgs without a least-squares form), ceres_lm "

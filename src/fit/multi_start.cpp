@@ -77,6 +77,10 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                                                 const FitOptions& options) {
   check_optimizer_options(options.optimizer);
   require_optimizer_suits(problem, options.optimizer.optimizer);
+  if (options.resample_failed > kMostResamples)
+    throw Error(Status::invalid_argument,
+                "fit: resample_failed is " + std::to_string(options.resample_failed) +
+                    "; at most " + std::to_string(kMostResamples) + " draws a start");
   std::vector<std::vector<double>> starts = options.start_points;
   if (starts.empty()) {
     if (options.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");

@@ -38,6 +38,12 @@ def lv():
     (dict(max_steps=3, t=[50.0]), "too_much_work", ""),
     (dict(max_steps=2**70), "invalid_argument", "max_steps must be a whole number"),
     (dict(max_steps=2.5), "invalid_argument", "max_steps must be a whole number"),
+    # Values pybind11 could not cast reached the caller as its RuntimeError.
+    (dict(method="cvodes_fsa", sparse_threshold=2**64), "option_type", "beyond the 64-bit"),
+    (dict(method="cvodes_fsa", sparse_threshold=-2**63 - 1), "option_type", "beyond the 64-bit"),
+    (dict(method="bounds_fsa", box=5), "invalid_argument", "box must be a pair (lower, upper)"),
+    (dict(atol=True), "invalid_argument", "atol must be a number"),
+    (dict(atol=[]), "invalid_argument", "atol is empty"),
 ])
 def test_bad_input_raises_the_librarys_status(lv, kwargs, status, message):
     kwargs = dict(dict(t=[1.0]), **kwargs)
@@ -95,3 +101,23 @@ def test_a_methods_warnings_go_through_the_warnings_module():
     with pytest.warns(odesens.OdesensWarning, match="bounds_fsa: the bounds enclose") as seen:
         r = odesens.solve(model, "bounds_fsa", t=[0.5], box=(lower, upper))
     assert len(seen) == len(r.warnings) == 1
+
+
+def test_numpy_scalars_are_option_values_and_tolerances(lv):
+    # option_type "a number or text is needed, got numpy.int64", and
+    # "atol must be 1-D, got 0 dimensions" for a NumPy float.
+    atol = numpy.float32(1e-8)
+    plain = odesens.solve(lv, "cvodes_fsa", t=[1.0], atol=float(atol), sparse_threshold=5,
+                          sens_error_control=1)
+    numpy_valued = odesens.solve(lv, "cvodes_fsa", t=[1.0], atol=atol,
+                                 sparse_threshold=numpy.int64(5),
+                                 sens_error_control=numpy.bool_(True))
+    assert numpy.array_equal(numpy_valued.x, plain.x)
+
+
+def test_paths_are_str_bytes_or_pathlike():
+    assert odesens.load(str(MODELS["lotka_volterra"]).encode()).nx == 2
+    with pytest.raises(odesens.Error) as caught:
+        odesens.load(None)
+    assert caught.value.status == "invalid_argument"
+    assert "must be a path" in caught.value.message

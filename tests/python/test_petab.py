@@ -121,3 +121,58 @@ def test_nllh_and_gradient_is_the_deprecated_name_of_objective_and_gradient(boeh
     expected_value, expected_gradient = boehm.objective_and_gradient(x)
     assert value == expected_value
     numpy.testing.assert_array_equal(gradient, expected_gradient)
+
+
+def test_a_returned_gradient_is_the_callers_own(boehm):
+    # The cached evaluation's array was handed out: g[:] = 0 zeroed every
+    # later gradient at that point.
+    g = boehm.gradient(boehm.nominal)
+    expected = g.copy()
+    g[:] = 0
+    assert numpy.array_equal(boehm.gradient(boehm.nominal), expected)
+    value, g2 = boehm.objective_and_gradient(boehm.nominal)
+    g2 *= -1
+    assert numpy.array_equal(boehm.objective_and_gradient(boehm.nominal)[1], expected)
+
+
+@pytest.mark.parametrize("kwargs, status, message", [
+    (dict(bogus=3), "unknown_option", "has no option 'bogus'"),
+    (dict(method="bounds_fsa"), "invalid_argument", "gives no likelihood"),
+    (dict(method=3), "invalid_argument", "method must be a method id"),
+    (dict(rtol=2.0), "invalid_argument", "rtol"),
+    (dict(method="cvodes_fsa", lmm="euler"), "option_type", "lmm"),
+])
+def test_settings_are_checked_when_the_problem_is_made(boehm, kwargs, status, message):
+    # Unknown options and set-valued methods failed at the first
+    # evaluation, worded as a condition's failure.
+    with pytest.raises(odesens.Error) as caught:
+        odesens.petab.Problem(boehm.file, **kwargs)
+    assert caught.value.status == status
+    assert message in caught.value.message
+    assert "condition" not in caught.value.message
+
+
+def test_option_values_are_read_as_by_solve(boehm):
+    # An integral float for an integer option (as solve() takes it), NumPy scalars.
+    made = odesens.petab.Problem(boehm.file, method="cvodes_fsa", sparse_threshold=5.0,
+                                 sens_error_control=numpy.int64(1))
+    assert made.evaluate(gradient=False).nllh == pytest.approx(BOEHM_REFERENCE_NLLH, rel=1e-6)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda p: p.evaluate(gradient="no"), "gradient must be True or False"),
+    (lambda p: p.fit(starts=1, hierarchical="no"), "hierarchical must be True or False"),
+    (lambda p: p.fit(starts=1, optimizer=3), "optimizer must be an optimizer id"),
+    (lambda p: p.fit(starts=1, resample_failed=2**62), "resample_failed must be a whole number"),
+    (lambda p: p.profile(None), "point is None"),
+    (lambda p: p.profile(p.nominal, optimizer=1), "optimizer must be an optimizer id"),
+    (lambda p: p.profile(p.nominal, parameters=b"k1"), "got bytes"),
+    (lambda p: p.profile(p.nominal, parameters=1.0), "an id, an index or a list"),
+    (lambda p: p.objective(None), "x is None"),
+])
+def test_careless_arguments_raise_invalid_argument(boehm, call, message):
+    # Strings read as True, pybind11's cast errors, index 107 for b"k1".
+    with pytest.raises(odesens.Error) as caught:
+        call(boehm)
+    assert caught.value.status == "invalid_argument"
+    assert message in caught.value.message

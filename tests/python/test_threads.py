@@ -12,6 +12,7 @@ import os
 import threading
 import time
 
+import numpy
 import pytest
 
 import odesens
@@ -102,3 +103,30 @@ def test_threads_sharing_one_solver_take_turns_and_agree():
     threaded_seconds(model, work)
     assert len(results) == 40
     assert all((r == expected).all() for r in results)
+
+
+def test_ctrl_c_stops_an_ensemble():
+    # It ran its 40 000 members to the end (84 s), then raised and
+    # returned nothing.
+    import signal
+    model = odesens.load("chua")
+    P = numpy.tile(model.nominal, (40000, 1))
+    for raising in (False, True):
+        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        started = time.monotonic()
+        try:
+            if raising:
+                with pytest.raises(KeyboardInterrupt):
+                    odesens.solve_ensemble(model, P, "cvodes_fsa", t=[1.0, 100.0])
+            else:
+                with pytest.warns(RuntimeWarning, match="stopped by KeyboardInterrupt"):
+                    members = odesens.solve_ensemble(model, P, "cvodes_fsa", t=[1.0, 100.0],
+                                                     raise_on_failure=False)
+                stopped = [m for m in members if isinstance(m, odesens.Error)]
+                assert 0 < len(stopped) < len(P)
+                assert all(m.status == "interrupted" for m in stopped)
+                assert isinstance(members[0], odesens.Result)
+        finally:
+            timer.cancel()
+        assert time.monotonic() - started < 20

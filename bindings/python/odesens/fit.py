@@ -82,8 +82,15 @@ def parameter_indices(parameter_ids, parameters):
     Error(invalid_argument) for an unknown id or an index out of range."""
     if parameters is None:
         return None
+    if isinstance(parameters, (bytes, bytearray)):
+        raise invalid_argument(f"parameters are ids (str) or indices, got bytes {parameters!r}")
     if isinstance(parameters, (str, int, numpy.integer)):
         parameters = [parameters]
+    try:
+        parameters = list(parameters)
+    except TypeError:
+        raise invalid_argument(f"parameters are an id, an index or a list of them, got "
+                               f"{parameters!r}") from None
     indices = []
     for p in parameters:
         if isinstance(p, str):

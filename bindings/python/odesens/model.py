@@ -6,12 +6,21 @@ from . import _odesens
 from ._errors import invalid_argument
 
 
+def _path(value, what):
+    """A path (str, bytes or os.PathLike) as str, or Error(invalid_argument)."""
+    try:
+        return os.fsdecode(os.fspath(value))
+    except TypeError:
+        raise invalid_argument(f"{what} must be a path (str or os.PathLike), got "
+                               f"{value!r}") from None
+
+
 def _resolve_source(source):
     """The spec the library loads: an existing file by its absolute path (so
     that a pickled model re-loads from another working directory), a
     built-in named with or without its ``builtin:`` prefix, or the text as
     given (the library then names what it could not find)."""
-    source = os.fspath(source)
+    source = _path(source, "the model's source")
     if "\0" in source:  # the library would read it up to the NUL
         raise invalid_argument(f"the model's source has a NUL character: {source!r}")
     if source.startswith("builtin:"):

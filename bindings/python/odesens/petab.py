@@ -20,7 +20,8 @@ import numpy
 from . import _odesens
 from ._errors import OdesensWarning
 from ._errors import invalid_argument
-from .solve import _count, _number, _real_array, _threads
+from .model import _path
+from .solve import _count, _flag, _method_options, _number, _real_array, _threads
 
 
 class Evaluation:
@@ -30,7 +31,8 @@ class Evaluation:
     ``has_priors``, ``gradient`` (of nlpost in the scaled parameters; empty
     unless asked for), ``fim`` (n x n, or None), ``simulations``,
     ``sigmas``, ``residuals`` (per measurement, in the measurement table's
-    order), ``parameter_ids``, ``method`` (what "auto" chose), ``stats``,
+    order), ``parameter_ids``, ``method`` (what "auto" chose; an experiment
+    where its odesd failed ran cvodes_fsa, which a warning says), ``stats``,
     ``warnings``, ``n_experiments``. Also readable as a mapping:
     ``evaluation["nllh"]``.
     """
@@ -84,16 +86,20 @@ class Problem:
     def __init__(self, yaml, method="auto", rtol=None, atol=None, max_steps=None, threads=1,
                  **options):
         import os
-        self.file = os.path.abspath(os.fspath(yaml))
+        self.file = os.path.abspath(_path(yaml, "the problem"))
         if "\0" in self.file:  # the library would read the path up to it
             raise invalid_argument(f"the problem's path has a NUL character: {yaml!r}")
+        if not isinstance(method, str):
+            raise invalid_argument(f"method must be a method id (str), got {method!r}")
         self._settings = {
             "method": method, "rtol": None if rtol is None else _number(rtol, "rtol"),
             "atol": None if atol is None else _number(atol, "atol"),
             "max_steps": None if max_steps is None else _count(max_steps, "max_steps", 1),
-            "threads": _threads(threads), "options": dict(options)}
-        if method != "auto":
-            _odesens.method_info(str(method))  # Error(unknown_method) now, not at the first use
+            "threads": _threads(threads),
+            "options": _method_options("cvodes_fsa" if method == "auto" else method, options)}
+        # Unknown methods and options, bad tolerances: refused now, not at
+        # the first evaluation (worded as a condition's failure there).
+        _odesens.check_petab_settings(self._settings)
         self._core = _odesens.load_petab(self.file)
         self.file = self._core.file  # the problem file, where yaml named its directory
         self._last = None  # (x bytes, with gradient, Evaluation): see _cached
@@ -116,7 +122,7 @@ class Problem:
         (invalid_argument for a wrong size or NaN; the solve's status for a
         failed simulation, naming the condition). Releases the GIL."""
         x = self.nominal if x is None else _real_array(x, "x")
-        s = dict(self._settings, gradient=bool(gradient), fim=bool(fim))
+        s = dict(self._settings, gradient=_flag(gradient, "gradient"), fim=_flag(fim, "fim"))
         e = Evaluation(self._core.evaluate(x, s))
         for w in e.warnings:
             warnings.warn(w, OdesensWarning, stacklevel=2)
@@ -125,6 +131,9 @@ class Problem:
     def _cached(self, x, gradient):
         """The last evaluation when it was at x (and has a gradient if one
         is needed): SciPy may ask for the value and the gradient apart."""
+        if x is None:
+            raise invalid_argument("x is None: give the point (evaluate() takes None for the "
+                                   "nominal one)")
         x = _real_array(x, "x")
         key = x.tobytes()
         last = self._last  # read once: another thread may replace it
@@ -143,14 +152,15 @@ class Problem:
         return self._cached(x, False).nllh
 
     def gradient(self, x):
-        """The gradient of :meth:`objective` at x (an ndarray)."""
-        return self._cached(x, True).gradient
+        """The gradient of :meth:`objective` at x (an ndarray of the caller's
+        own: the cached evaluation keeps its own copy)."""
+        return self._cached(x, True).gradient.copy()
 
     def objective_and_gradient(self, x):
         """(objective, gradient) at x from one solve, for ``minimize(..., jac=True)``:
         nlpost and its gradient (nllh's where the problem has no priors)."""
         e = self._cached(x, True)
-        return e.nlpost, e.gradient
+        return e.nlpost, e.gradient.copy()  # the caller's to change in place
 
     def nllh_and_gradient(self, x):
         """Deprecated: :meth:`objective_and_gradient`, whose value it returns.
@@ -224,13 +234,14 @@ class Problem:
                 raise invalid_argument(
                     f"start_points must be K x {len(self.parameter_ids)} with K >= 1, "
                     f"got shape {start_points.shape}")
-        args = {"starts": _count(starts, "starts", 1, 10**12), "optimizer": optimizer,
+        args = {"starts": _count(starts, "starts", 1, 10**12),
+                "optimizer": _optimizer(optimizer),
                 "seed": _count(seed, "seed", 0, 2**64 - 1), "threads": _threads(threads),
                 "max_iterations": None if max_iterations is None else _count(
                     max_iterations, "max_iterations", 1, 2**62),
                 "max_seconds": max_seconds,
-                "resample_failed": _count(resample_failed, "resample_failed", 0, 2**62),
-                "start_points": start_points, "hierarchical": bool(hierarchical)}
+                "resample_failed": _count(resample_failed, "resample_failed", 0, 1000),
+                "start_points": start_points, "hierarchical": _flag(hierarchical, "hierarchical")}
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
@@ -265,7 +276,11 @@ class Problem:
         from .fit import Profile, parameter_indices
         args = {"parameters": parameter_indices(self.parameter_ids, parameters),
                 "confidence": _number(confidence, "confidence"), "threads": _threads(threads),
-                "max_points": _count(max_points, "max_points", 1, 10**6), "optimizer": optimizer}
+                "max_points": _count(max_points, "max_points", 1, 10**6),
+                "optimizer": _optimizer(optimizer)}
+        if point is None:
+            raise invalid_argument("point is None: give the point to profile from (a fit's best "
+                                   "is None where no start succeeded)")
         point = _real_array(point, "point")
         return [Profile(d) for d in _odesens.profile(self._core, point, self._settings, args)]
 
@@ -276,6 +291,13 @@ class Problem:
     def __repr__(self):
         return (f"<odesens.petab.Problem {self.file}: {len(self.parameter_ids)} estimated "
                 f"parameters, {self.n_measurements} measurements>")
+
+
+def _optimizer(optimizer):
+    """An optimizer id (the library checks which)."""
+    if not isinstance(optimizer, str):
+        raise invalid_argument(f"optimizer must be an optimizer id (str), got {optimizer!r}")
+    return optimizer
 
 
 def _make_problem(file, s):

@@ -50,6 +50,22 @@ def _number(value, what):
         raise invalid_argument(f"{what} must be a number, got {value!r}") from None
 
 
+def _atol(value):
+    """atol as the extension takes it: one number (a NumPy scalar too) or
+    one per state; True and an empty list are no tolerances."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, numpy.bool_)):
+        raise invalid_argument(f"atol must be a number or one per state, got {value!r}")
+    if numpy.ndim(value) == 0:
+        return _number(value, "atol")
+    value = _real_array(value, "atol")
+    if value.size == 0:
+        raise invalid_argument("atol is empty: give one number or one per state (None: the "
+                               "method's default)")
+    return value
+
+
 def _count(value, what, least=0, most=2**62):
     """A whole number from ``least`` to ``most`` (what the library's counts
     hold), or Error(invalid_argument) naming ``what``."""
@@ -74,18 +90,50 @@ def _count(value, what, least=0, most=2**62):
     return whole
 
 
+def _flag(value, what):
+    """True or False from a bool (NumPy's too) or the integers 0 and 1: a
+    string such as "no" is truthy, and was taken as yes."""
+    if isinstance(value, (bool, numpy.bool_)):
+        return bool(value)
+    if isinstance(value, (int, numpy.integer)) and int(value) in (0, 1):
+        return bool(value)
+    raise invalid_argument(f"{what} must be True or False, got {value!r}")
+
+
 def _threads(value):
     """A thread count: 0 (one per core) or more, as the library's unsigned int."""
     return _count(value, "threads", 0, 2**31 - 1)
 
 
+def _option_value(key, value):
+    """An option's value as the library takes it: bool, int (within the
+    64-bit integers the library holds), float or str; NumPy scalars as
+    their Python values."""
+    if isinstance(value, (bool, numpy.bool_)):
+        return bool(value)
+    if isinstance(value, (int, numpy.integer)):
+        whole = int(value)
+        if not -2**63 <= whole < 2**63:
+            raise Error("option_type", f"option {key}: {whole} is beyond the 64-bit integers "
+                        "an option holds", -4)
+        return whole
+    if isinstance(value, (float, numpy.floating)):
+        return float(value)
+    if isinstance(value, str):
+        return value
+    raise Error("option_type", f"option {key}: a number or text is needed, got "
+                f"{type(value).__name__} {value!r}", -4)
+
+
 def _method_options(method, given):
-    """The options, an integral float given to an integer option as int (as
-    the tool reads "--option order=5"); the library checks the rest."""
+    """The options (_option_value), an integral float given to an integer
+    option as int (as the tool reads "--option order=5"); the library
+    checks the rest."""
+    given = {key: _option_value(key, value) for key, value in given.items()}
     try:
         specs = {o["key"]: o for o in _odesens.method_info(method)["options"]}
     except Error:
-        return dict(given)  # the solve names the unknown method
+        return given  # the solve names the unknown method
     out = {}
     for key, value in given.items():
         spec = specs.get(key)
@@ -99,13 +147,14 @@ def _method_options(method, given):
 def _real_array(value, what):
     """value as a float array; complex values are refused, not cast (numpy
     would drop their imaginary part), and so is what is not numbers."""
-    if numpy.iscomplexobj(value):
-        raise invalid_argument(f"{what} must be real numbers, not complex (pass .real if only "
-                               f"the real part is meant)")
     try:
-        return numpy.asarray(value, dtype=float)
+        complex_values = numpy.iscomplexobj(value)  # converts: a ragged list fails here
+        if not complex_values:
+            return numpy.asarray(value, dtype=float)
     except (TypeError, ValueError) as e:
         raise invalid_argument(f"{what} must be numbers: {e}") from None
+    raise invalid_argument(f"{what} must be real numbers, not complex (pass .real if only "
+                           f"the real part is meant)")
 
 
 def _real_times(t):
@@ -125,7 +174,7 @@ def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=No
         "t0": t0,
         "p": p, "x0": x0,
         "rtol": None if rtol is None else _number(rtol, "rtol"),
-        "atol": atol,
+        "atol": _atol(atol),
         "max_steps": None if max_steps is None else _count(max_steps, "max_steps", 1),
         "weights": weights, "box": box,
         "options": _method_options(method, options or {}),
@@ -243,15 +292,29 @@ def solve_ensemble(model, P, method="auto", threads=0, t=None, *, raise_on_failu
     Takes the other arguments of :func:`solve`. Returns a list of K
     :class:`Result`; a member that failed raises its :class:`Error`, or,
     with ``raise_on_failure=False``, is that Error in the list.
+
+    Ctrl-C stops it within 0.1 s of the members being solved ending (no
+    new member begins): it raises KeyboardInterrupt, or, with
+    ``raise_on_failure=False``, returns the list, the members not begun
+    as Errors with status ``interrupted`` (with a RuntimeWarning).
     """
     model = _as_model(model)
     method = resolve_method(method)
     known = ("x0", "rtol", "atol", "t0", "max_steps", "weights", "box")
     named = {k: kwargs[k] for k in known if k in kwargs}
     options = {k: v for k, v in kwargs.items() if k not in known}
+    if "p" in options:
+        raise invalid_argument("solve_ensemble takes the parameters as the rows of P, not p=")
     s = settings(model, method, t, options=options, **named)
-    P = numpy.asarray(P, dtype=float)
-    members = _odesens.solve_ensemble(model._core, method, s, P, _threads(threads))
+    P = _real_array(P, "P")
+    if P.ndim != 2:
+        raise invalid_argument(f"P must be K x n_p (one row per member), got shape {P.shape}")
+    members, stopped = _odesens.solve_ensemble(model._core, method, s, P, _threads(threads))
+    if stopped:
+        if raise_on_failure:
+            raise KeyboardInterrupt
+        warnings.warn("odesens: solve_ensemble stopped by KeyboardInterrupt; the members not "
+                      "begun are Errors with status interrupted", RuntimeWarning, stacklevel=2)
     out = []
     for k, (status, message, code, data) in enumerate(members):
         if data is None:

@@ -5,6 +5,7 @@
 
 #include "bindings.hpp"
 #include "errors.hpp"
+#include "interruptible.hpp"
 #include "numpy_arrays.hpp"
 #include "problem_settings.hpp"
 #include "result_binding.hpp"
@@ -16,26 +17,32 @@ namespace odesens::python {
 
 namespace {
 
-// One (status name, message, result dict or None) per row of P.
-py::list ensemble(const std::shared_ptr<Model>& model, const std::string& method,
-                  const py::dict& settings, const py::handle& P, unsigned threads) {
+// (one (status name, message, code, result dict or None) per row of P,
+// whether Ctrl-C stopped it): a stopped ensemble's members not begun have
+// status interrupted.
+py::tuple ensemble(const std::shared_ptr<Model>& model, const std::string& method,
+                   const py::dict& settings, const py::handle& P, unsigned threads) {
   const Problem problem = make_problem(model, settings);
   const auto sets = to_rows(P, "P");
   EnsembleOptions options;
   options.threads = threads;
   std::vector<EnsembleMember> members;
-  {
-    py::gil_scoped_release unlocked;
+  const bool interrupted = run_interruptibly([&](const std::atomic<bool>* stop) {
+    options.cancel = stop;
     members = solve_ensemble(problem, method, sets, options);
-  }
+  });
   py::list out;
   for (auto& member : members) {
+    if (!member.ran) {
+      member.status = Status::interrupted;
+      member.message = "not solved: the ensemble was stopped (KeyboardInterrupt) before it";
+    }
     py::object result = py::none();
     if (member.status == Status::ok) result = result_to_dict(std::move(member.result));
     out.append(py::make_tuple(status_name(member.status), member.message,
                               static_cast<int>(member.status), result));
   }
-  return out;
+  return py::make_tuple(out, interrupted);
 }
 
 }  // namespace

@@ -102,6 +102,7 @@ void register_petab(py::module_& m) {
       .def("evaluate", &evaluate, py::arg("x"), py::arg("settings"))
       .def("measurements", &measurements);
   m.def("load_petab", &load_petab_releasing_gil, py::arg("yaml"));
+  m.def("check_petab_settings", &check_petab_settings, py::arg("settings"));
 }
 
 }  // namespace odesens::python

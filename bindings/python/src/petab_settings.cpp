@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "odesens/methods.hpp"
+#include "odesens/options.hpp"
 #include "problem_settings.hpp"
 
 namespace py = pybind11;
@@ -22,6 +24,14 @@ PetabOptions petab_options(const py::dict& s) {
     for (const auto& [key, value] : s["options"].cast<py::dict>())
       set_option(o.options, key.cast<std::string>(), value);
   return o;
+}
+
+void check_petab_settings(const py::dict& settings) {
+  const PetabOptions o = petab_options(settings);
+  check_petab_method(o.method);
+  check_petab_tolerances(o);
+  const MethodInfo& info = method_info(o.method == "auto" ? "cvodes_fsa" : o.method);
+  static_cast<void>(MethodOptions(info.id, info.options, o.options));
 }
 
 }  // namespace odesens::python

@@ -13,4 +13,10 @@ namespace odesens::python {
 // (None or absent: PetabOptions' defaults).
 PetabOptions petab_options(const pybind11::dict& settings);
 
+// Throws Error as the first evaluation would for the method, tolerances
+// and options of `settings` (an option with "auto" is cvodes_fsa's, as in
+// the tool), so that odesens.petab.Problem refuses them when made, not
+// at its first evaluation worded as a condition's failure.
+void check_petab_settings(const pybind11::dict& settings);
+
 }  // namespace odesens::python

@@ -26,9 +26,11 @@ std::vector<double> absolute_tolerances(const py::object& atol) {
 }
 
 void set_box(Problem& problem, const py::object& box) {
+  if (!py::isinstance<py::sequence>(box) || py::isinstance<py::str>(box) ||
+      py::len(box) != 2)
+    throw Error(Status::invalid_argument, "box must be a pair (lower, upper) of arrays, got " +
+                                              py::str(py::type::of(box)).cast<std::string>());
   const auto bounds = box.cast<py::sequence>();
-  if (bounds.size() != 2)
-    throw Error(Status::invalid_argument, "box must be a pair (lower, upper)");
   problem.param_lower = to_vector(bounds[0], "box lower bounds");
   problem.param_upper = to_vector(bounds[1], "box upper bounds");
 }
