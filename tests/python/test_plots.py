@@ -64,6 +64,12 @@ def test_a_figure_file_is_replaced_whole_or_not_at_all(tmp_path):
     with pytest.raises(ValueError):
         odesens.plot.sensitivities(r, file=tmp_path / "figure.notaformat")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png"]
+    # An empty name (it wrote into the working directory's parent) and a
+    # folder are refused before anything is written.
+    for bad in ("", tmp_path):
+        with pytest.raises(odesens.Error, match="file"):
+            odesens.plot.sensitivities(r, file=bad)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figure.png"]
     # A drawing that fails half-way (SVG is written while it is drawn) leaves
     # the previous file as it was.
     svg = tmp_path / "figure.svg"

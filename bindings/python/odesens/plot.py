@@ -14,6 +14,7 @@ import numpy
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 
+from ._errors import invalid_argument
 from .compare import DEFAULT_RTOLS, work_precision as work_precision_data
 
 
@@ -39,6 +40,10 @@ def _save_replacing(fig, path):
     file is replaced whole or not at all (a failed or interrupted save
     leaves the previous one). The format follows the file's extension, as
     matplotlib's own savefig does."""
+    if not path:
+        raise invalid_argument("file is empty: give a file name (None returns the figure)")
+    if os.path.isdir(path):
+        raise invalid_argument(f"file {path!r} is a directory, not a picture's file")
     folder, name = os.path.split(os.path.abspath(path))
     suffix = os.path.splitext(name)[1]
     fd, partial = tempfile.mkstemp(prefix="." + name + ".", suffix=".partial", dir=folder)
