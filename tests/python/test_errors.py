@@ -121,3 +121,15 @@ def test_paths_are_str_bytes_or_pathlike():
         odesens.load(None)
     assert caught.value.status == "invalid_argument"
     assert "must be a path" in caught.value.message
+
+
+def test_a_box_replaces_p():
+    # p outside the box was ignored, and echoed as Result.p.
+    model = odesens.load(MODELS["lotka_volterra"])
+    n = model.nominal
+    box = (n * 0.99, n * 1.01)
+    with pytest.raises(odesens.Error) as caught:
+        odesens.solve(model, "bounds_fsa", t=[1.0], box=box, p=n * 5)
+    assert "p lies outside the box" in caught.value.message
+    r = odesens.solve(model, "bounds_fsa", t=[1.0], box=box)
+    assert numpy.allclose(r.p, n)

@@ -162,9 +162,34 @@ def _real_times(t):
     return numpy.atleast_1d(_real_array(t, "t"))
 
 
+def _box_centre(box):
+    """The centre of a (lower, upper) box, where x and S of a set-valued
+    solve are; None where the box is malformed (the library says how)."""
+    try:
+        lower, upper = (_real_array(b, "box") for b in box)
+        return (lower + upper) / 2 if lower.shape == upper.shape else None
+    except (TypeError, ValueError, Error):
+        return None
+
+
+def _check_p_in_box(p, box):
+    """A box replaces p: a p outside it was not solved for (and was echoed
+    as Result.p as if it were)."""
+    centre = _box_centre(box)
+    if p is None or centre is None:
+        return
+    p = _real_array(p, "p")
+    lower, upper = (_real_array(b, "box") for b in box)
+    if p.shape == lower.shape and not numpy.all((lower <= p) & (p <= upper)):
+        raise invalid_argument("p lies outside the box: a box is solved over as a whole (x and "
+                               "S at its centre); leave p out or give it inside the box")
+
+
 def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=None,
              max_steps=None, weights=None, box=None, options=None):
     """The dict the extension builds a problem from (problem_settings.hpp)."""
+    if box is not None:
+        _check_p_in_box(p, box)
     t0 = None if t0 is None else _number(t0, "t0")
     if t is None:
         start = model.t0 if t0 is None else t0
@@ -219,7 +244,9 @@ def solve(model, method="auto", t=None, p=None, x0=None, rtol=None, atol=None, *
         Gradient methods: G = sum_k weights[k] . x(t_k) (default: the sum
         of the states at the final time).
     box : (lower, upper), optional
-        Set-valued methods (bounds_fsa, bounds_asa): the parameter box.
+        Set-valued methods (bounds_fsa, bounds_asa): the parameter box;
+        ``p``, if given, must lie inside it, and ``Result.p`` is its centre,
+        where ``x`` and ``S`` are.
     **options
         The method's options (:func:`options`), e.g. ``order=5``.
 
@@ -237,7 +264,9 @@ def solve(model, method="auto", t=None, p=None, x0=None, rtol=None, atol=None, *
     model = _as_model(model)
     method = resolve_method(method)
     s = settings(model, method, t, p, x0, rtol, atol, t0, max_steps, weights, box, options)
-    return _result(_odesens.solve(model._core, method, s), model, _params(model, p))
+    centre = None if box is None else _box_centre(box)
+    return _result(_odesens.solve(model._core, method, s), model,
+                   _params(model, p) if centre is None else centre)
 
 
 class Solver:
