@@ -22,11 +22,13 @@ namespace {
 // Parses the size argument of "name:N" within [lo, hi].
 std::size_t size_argument(const std::string& spec, const std::string& arg, std::size_t lo,
                           std::size_t hi) {
-  if (arg.empty() || arg.find_first_not_of("0123456789") != std::string::npos ||
-      arg.size() > 9)
+  if (arg.empty() || arg.find_first_not_of("0123456789") != std::string::npos)
     throw Error(Status::unknown_model, "built-in model '" + spec + "': size '" + arg +
                                            "' is not a positive integer");
-  const auto n = static_cast<std::size_t>(std::strtoull(arg.c_str(), nullptr, 10));
+  // Nine digits are far above every built-in's largest size: longer ones
+  // are out of range without being read (they could overflow).
+  const auto n =
+      arg.size() > 9 ? hi + 1 : static_cast<std::size_t>(std::strtoull(arg.c_str(), nullptr, 10));
   if (n < lo || n > hi)
     throw Error(Status::unknown_model, "built-in model '" + spec + "': size must be in [" +
                                            std::to_string(lo) + ", " + std::to_string(hi) + "]");
