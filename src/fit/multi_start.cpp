@@ -81,6 +81,13 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
     throw Error(Status::invalid_argument,
                 "fit: resample_failed is " + std::to_string(options.resample_failed) +
                     "; at most " + std::to_string(kMostResamples) + " draws a start");
+  // Where starts are drawn, a prior no start can be drawn from is refused
+  // here, not by a start's redraw on a worker thread (given starts with
+  // resample_failed).
+  if (options.start_points.empty() || options.resample_failed > 0) {
+    std::vector<double> lower = problem.lower_scaled();
+    draw_from_initialization_priors(problem, lower);
+  }
   std::vector<std::vector<double>> starts = options.start_points;
   if (starts.empty()) {
     if (options.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");

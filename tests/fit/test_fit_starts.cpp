@@ -92,10 +92,12 @@ TEST(InitializationPriors, RefusedWhereNoStartCanBeDrawn) {
               std::string::npos)
         << e.what();
   }
-  // Given starts do not read the priors.
+  // Given starts do not read the priors, unless failed ones are drawn again.
   fit_options.start_points = {{-0.5, 2.0}};
   fit_options.optimizer.max_iterations = 1;
   EXPECT_NO_THROW(fit(*problem, fit_options));
+  fit_options.resample_failed = 1;
+  EXPECT_THROW(fit(*problem, fit_options), Error);
 
   test::SyntheticOptions bare;
   bare.k1_initialization = "normal\t";
