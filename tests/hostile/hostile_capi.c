@@ -415,7 +415,7 @@ static void builtin_bad_sizes(void) {
   EXPECT(odesens_model_from_builtin("heat2d:100000", &m), ODESENS_ERR_UNKNOWN_MODEL, NULL,
          "size must be in [3, 1000]");
   EXPECT(odesens_model_from_builtin("linear:99999999999999999999", &m),
-         ODESENS_ERR_UNKNOWN_MODEL, NULL, "is not a positive integer");
+         ODESENS_ERR_UNKNOWN_MODEL, NULL, "size must be in [1, 5000]");
   EXPECT(odesens_model_from_builtin("network:1e6", &m), ODESENS_ERR_UNKNOWN_MODEL, NULL,
          "is not a positive integer");
   CHECK(m == NULL);
