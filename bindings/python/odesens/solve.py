@@ -162,24 +162,24 @@ def _real_times(t):
     return numpy.atleast_1d(_real_array(t, "t"))
 
 
-def _box_centre(box):
-    """The centre of a (lower, upper) box, where x and S of a set-valued
-    solve are; None where the box is malformed (the library says how)."""
+def _box_bounds(box):
+    """(lower, upper) arrays of a box; None where it is malformed (the
+    library says how)."""
     try:
         lower, upper = (_real_array(b, "box") for b in box)
-        return (lower + upper) / 2 if lower.shape == upper.shape else None
     except (TypeError, ValueError, Error):
         return None
+    return (lower, upper) if lower.shape == upper.shape else None
 
 
 def _check_p_in_box(p, box):
     """A box replaces p: a p outside it was not solved for (and was echoed
     as Result.p as if it were)."""
-    centre = _box_centre(box)
-    if p is None or centre is None:
+    bounds = _box_bounds(box)
+    if p is None or bounds is None:
         return
     p = _real_array(p, "p")
-    lower, upper = (_real_array(b, "box") for b in box)
+    lower, upper = bounds
     if p.shape == lower.shape and not numpy.all((lower <= p) & (p <= upper)):
         raise invalid_argument("p lies outside the box: a box is solved over as a whole (x and "
                                "S at its centre); leave p out or give it inside the box")
@@ -264,9 +264,9 @@ def solve(model, method="auto", t=None, p=None, x0=None, rtol=None, atol=None, *
     model = _as_model(model)
     method = resolve_method(method)
     s = settings(model, method, t, p, x0, rtol, atol, t0, max_steps, weights, box, options)
-    centre = None if box is None else _box_centre(box)
+    bounds = None if box is None else _box_bounds(box)
     return _result(_odesens.solve(model._core, method, s), model,
-                   _params(model, p) if centre is None else centre)
+                   _params(model, p) if bounds is None else (bounds[0] + bounds[1]) / 2)
 
 
 class Solver:
