@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/finite_values.hpp"
 #include "core/number_text.hpp"
 #include "estimate/conservation_laws.hpp"
 #include "estimate/jacobian_factors.hpp"
@@ -131,8 +132,7 @@ std::string unstable_root(const Model& model, double t, const std::vector<double
   if (nx == 0 || nx > estimate::max_conservation_states) return "";
   std::vector<double> jac(nx * nx), wr(nx), wi(nx), work(linalg::general_eigen_workspace(nx));
   model.jac_x(t, x.data(), p, jac.data(), ws);
-  for (double v : jac)
-    if (!std::isfinite(v)) return "";
+  if (!all_finite(jac.size(), jac.data())) return "";
   if (!linalg::general_eigen(nx, jac.data(), wr.data(), wi.data(), nullptr, work.data()))
     return "";
   double largest = 0.0;

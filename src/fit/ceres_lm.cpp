@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 
+#include "core/finite_values.hpp"
 #include "fit/start_objective.hpp"
 #include "io/format_double.hpp"
 
@@ -140,17 +141,16 @@ class LeastSquaresCost final : public ceres::CostFunction {
     e.ok = false;  // until every part is written
     e.point.assign(x, x + n);
     e.with_jacobian = jacobian;
-    const auto finite = [](const std::vector<double>& v) {
-      return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });
-    };
     if (!r && jacobian) return remember_without_jacobian(x);
-    if (!r || !finite(r->least_squares_residuals)) return;
-    e.residuals = r->least_squares_residuals;
+    if (!r) return;
+    const std::vector<double>& residuals = r->least_squares_residuals;
+    if (!all_finite(residuals.size(), residuals.data())) return;
+    e.residuals = residuals;
     if (jacobian) {
       e.jacobian.resize(e.residuals.size() * n);
       objective_.free_entries(r->residual_jacobian, e.residuals.size(), e.jacobian.data());
       // Ceres would refuse it; nor is it a point to end on.
-      if (!finite(e.jacobian)) return remember_without_jacobian(x);
+      if (!all_finite(e.jacobian.size(), e.jacobian.data())) return remember_without_jacobian(x);
     }
     e.ok = true;
     double cost = 0.0;
@@ -283,15 +283,13 @@ std::optional<LocalRun> refused_start(LeastSquaresCost& cost, StartObjective& ob
                                       const std::vector<double>& free) {
   try {
     const PetabResult r = cost.evaluate_start(free.data());
-    const auto finite = [](const std::vector<double>& v) {
-      return std::all_of(v.begin(), v.end(), [](double a) { return std::isfinite(a); });
-    };
     // Not finite there (an observable that divides by zero, a log of a
     // negative simulation; or its derivative, sqrt(B) at B = 0): said with
     // the evaluation's reason, not as Ceres' "Residual and Jacobian
     // evaluation failed".
-    const bool residuals = finite(r.least_squares_residuals);
-    if (!residuals || !finite(r.residual_jacobian))
+    const bool residuals =
+        all_finite(r.least_squares_residuals.size(), r.least_squares_residuals.data());
+    if (!residuals || !all_finite(r.residual_jacobian.size(), r.residual_jacobian.data()))
       return LocalRun{0,
                       std::string(residuals ? "the residuals' Jacobian" : "the likelihood") +
                           " at the start point is not finite" +

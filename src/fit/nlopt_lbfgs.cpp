@@ -2,12 +2,12 @@
 // the box of the estimated parameters as NLopt's bounds.
 #include <nlopt.h>
 
-#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/finite_values.hpp"
 #include "fit/start_objective.hpp"
 #include "io/format_double.hpp"
 
@@ -52,8 +52,7 @@ double nlpost_objective(unsigned n, const double* x, double* gradient, void* dat
     if (!std::isfinite(r.nlpost)) throw Error(Status::not_finite, "nlpost is not finite");
     // A point whose gradient is not finite (sqrt(B) at B = 0) is no point
     // to step from, nor to end on.
-    if (gradient &&
-        !std::all_of(r.gradient.begin(), r.gradient.end(), [](double v) { return std::isfinite(v); }))
+    if (gradient && !all_finite(r.gradient.size(), r.gradient.data()))
       throw Error(Status::not_finite,
                   "the gradient is not finite" +
                       (r.warnings.empty() ? std::string() : ": " + r.warnings.front()));
