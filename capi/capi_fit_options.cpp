@@ -74,7 +74,7 @@ int odesens_fit_options_set_seed(odesens_fit_options* options, int64_t seed) {
 
 int odesens_fit_options_set_resample_failed(odesens_fit_options* options, int64_t tries) {
   return guarded(options, __func__, [&] {
-    fit_options_state(options).fit.resample_failed = require_count(tries, 0, 1000000, "tries");
+    fit_options_state(options).fit.resample_failed = require_count(tries, 0, kMostResamples, "tries");
   });
 }
 

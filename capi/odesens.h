@@ -758,7 +758,7 @@ ODESENS_API int odesens_fit_options_set_starts(odesens_fit_options* options, int
 ODESENS_API int odesens_fit_options_set_seed(odesens_fit_options* options, int64_t seed);
 /* A start whose point cannot be simulated runs from a point drawn uniformly
  * in the box of the scaled parameters instead, up to `tries` times (0, the
- * default: it fails there), from 0 to 1000000. The draws depend on the seed
+ * default: it fails there), from 0 to 1000. The draws depend on the seed
  * and the start's index alone; the start's point in the result is the one
  * it ran from. Applies to drawn and given starts. */
 ODESENS_API int odesens_fit_options_set_resample_failed(odesens_fit_options* options,

@@ -180,6 +180,9 @@ TEST(CapiFit, FailedStartPointsAreDrawnAgainAsInCpp) {
   ASSERT_C_OK(odesens_fit_options_set_resample_failed(h.options, 20));
   EXPECT_C_STATUS(odesens_fit_options_set_resample_failed(h.options, -1),
                   ODESENS_ERR_INVALID_ARGUMENT);
+  // The library's limit (FitOptions: kMostResamples), said when set.
+  EXPECT_C_STATUS(odesens_fit_options_set_resample_failed(h.options, 1001),
+                  ODESENS_ERR_INVALID_ARGUMENT);
   ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
   auto problem = PetabProblem::load(synthetic.yaml());
   FitOptions o;
