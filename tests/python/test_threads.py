@@ -112,7 +112,9 @@ def test_ctrl_c_stops_an_ensemble():
     model = odesens.load("chua")
     P = numpy.tile(model.nominal, (40000, 1))
     for raising in (False, True):
-        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+        # Late enough that the call has begun on a loaded machine; the
+        # 40 000 members take over a minute.
+        timer = threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT))
         timer.start()
         started = time.monotonic()
         try:
