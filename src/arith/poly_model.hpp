@@ -130,6 +130,19 @@ class PolyArithmetic {
  private:
   // apply(f) (power == false) or x^c (power == true): univariate_enclosure.cpp.
   void compose(UnaryFunction f, bool power, double c, const PolyModel& a, PolyModel& out) const;
+  // The two halves of compose over the range X of a (its bound): the
+  // composed model in `result` (scratch of the arithmetic), the radii of the
+  // interval coefficients left out of it added to `spill`, and the error of
+  // the polynomial (from g^(q+1)(X)/(q+1)!, `high`) added to `rem`.
+  void compose_chebyshev(UnaryFunction f, bool power, double c, const PolyModel& a,
+                         const Interval& X, const Interval& high, Interval& rem, double& spill,
+                         PolyModel& result) const;
+  // The Chebyshev interpolant's q+1 interval coefficients of g over X.
+  void chebyshev_interpolant(UnaryFunction f, bool power, double c, const Interval& X,
+                             Interval* ck) const;
+  void compose_taylor(UnaryFunction f, bool power, double c, const PolyModel& a,
+                      const Interval& high, Interval& rem, double& spill,
+                      PolyModel& result) const;
   // out = alpha a + beta with interval alpha, beta (midpoints in the
   // coefficients, the rest in the remainder).
   void affine_interval(const PolyModel& a, const Interval& alpha, const Interval& beta,

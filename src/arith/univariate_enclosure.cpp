@@ -118,92 +118,118 @@ void PolyArithmetic::compose(UnaryFunction f, bool power, double cexp, const Pol
   double spill = 0.0;  // radii of the interval coefficients times a bound of |basis|
 
   PolyModel& result = m.t2;
-  if (m.basis == Basis::chebyshev) {
-    const double lo = X.lower(), hi = X.upper();
-    const Interval width = Interval(hi) - Interval(lo);
-    const Interval mid = (Interval(lo) + Interval(hi)) / Interval(2.0);
-    // Interpolation at the Chebyshev nodes x_i = cos(theta_i) of [-1, 1],
-    // theta_i = (2i+1) pi / (2(q+1)); discrete orthogonality gives
-    // c_k = 2/(q+1) sum_i g(y_i) T_k(x_i) (c_0 with 1/(q+1)).
-    std::array<Interval, kMaxTaylorOrder + 1> ck;
-    ck.fill(Interval(0.0));
-    const std::size_t nodes = static_cast<std::size_t>(q) + 1;
-    for (std::size_t i = 0; i < nodes; ++i) {
-      Interval y = mid + width / Interval(2.0) * m.cheb_node[i];
-      y = boost::numeric::intersect(y, X);  // the exact node lies in X
-      Interval gy;
-      coefficients(f, power, cexp, y, 0, &gy);
-      for (std::size_t k = 0; k < nodes; ++k) ck[k] += gy * m.cheb_t[i * nodes + k];
-    }
-    for (int k = 0; k <= q; ++k)
-      ck[static_cast<std::size_t>(k)] *= Interval(k == 0 ? 1.0 : 2.0) / Interval(q + 1);
-    // Interpolation error (Rajyaguru et al. 2017, eq. (12)).
-    const double e = magnitude(high * boost::numeric::pow(width, q + 1) / Interval(std::ldexp(1.0, 2 * q + 1)));
-    rem += Interval(-e, e);
-    // u = (2a - (lo + hi)) / (hi - lo), in [-1, 1] up to rounding.
-    PolyModel& u = m.u;
-    affine_interval(a, Interval(2.0) / width, -(Interval(lo) + Interval(hi)) / width, u);
-    const double U = magnitude(bound(u));
-    // |T_k(u)| <= 1 on [-1, 1], <= (U + sqrt(U^2 - 1))^k for |u| <= U > 1.
-    const Interval growth = U <= 1.0 ? Interval(1.0)
-                                     : Interval(U) + boost::numeric::sqrt(boost::numeric::square(Interval(U)) - Interval(1.0));
-    // Clenshaw: b_k = c_k + 2u b_{k+1} - b_{k+2}, f = c_0 + u b_1 - b_2.
-    PolyModel& b1 = m.b1;
-    PolyModel& b2 = m.b2;
-    PolyModel& t = m.t1;
-    set_constant(b1, 0.0);
-    set_constant(b2, 0.0);
-    for (int k = q; k >= 1; --k) {
-      const Interval& ckk = ck[static_cast<std::size_t>(k)];
-      const double mk = median(ckk);
-      spill += magnitude(Interval(std::max(ckk.upper() - mk, mk - ckk.lower())) *
-                         boost::numeric::pow(growth, k));
-      mul(u, b1, t);
-      scale(t, 2.0, t);
-      sub(t, b2, t);
-      add_interval(t, Interval(mk), t);
-      std::swap(b2.coef, b1.coef);
-      std::swap(b2.rem, b1.rem);
-      std::swap(b1.coef, t.coef);
-      std::swap(b1.rem, t.rem);
-    }
-    const double m0 = median(ck[0]);
-    spill += std::max(ck[0].upper() - m0, m0 - ck[0].lower());
-    mul(u, b1, t);
-    sub(t, b2, t);
-    add_interval(t, Interval(m0), result);
-  } else {
-    // Coefficients at the expansion point c, then Horner in d = a - c.
-    coefficients(f, power, cexp, Interval(c), q, g.data());
-    PolyModel& d = m.u;
-    d = a;
-    d.coef[0] = 0.0;  // exact
-    const Interval D = bound(d);
-    const double Dmag = magnitude(D);
-    PolyModel& acc = m.b1;
-    PolyModel& t = m.t1;
-    for (int k = q; k >= 0; --k) {
-      const Interval& gk = g[static_cast<std::size_t>(k)];
-      const double mk = median(gk);
-      spill += magnitude(Interval(std::max(gk.upper() - mk, mk - gk.lower())) *
-                         boost::numeric::pow(Interval(Dmag), k));
-      if (k == q) {
-        set_constant(acc, mk);
-      } else {
-        mul(acc, d, t);
-        add_interval(t, Interval(mk), acc);
-      }
-    }
-    // Lagrange remainder: g^(q+1)(xi)/(q+1)! (a - c)^(q+1), xi in X.
-    rem += high * boost::numeric::pow(D, q + 1);
-    result = acc;
-  }
+  if (m.basis == Basis::chebyshev) compose_chebyshev(f, power, cexp, a, X, high, rem, spill, result);
+  else compose_taylor(f, power, cexp, a, high, rem, spill, result);
   rem += Interval(-spill, spill);
   out.coef.assign(result.coef.begin(), result.coef.end());
   out.rem = result.rem + rem;
   double s = std::fabs(out.rem.lower()) + std::fabs(out.rem.upper());
   for (double v : out.coef) s += std::fabs(v);
   if (!std::isfinite(s)) unbounded(name, "gives a result that overflows", X);
+}
+
+// Interpolation of g at the Chebyshev nodes x_i = cos(theta_i) of [-1, 1]
+// mapped onto X, theta_i = (2i+1) pi / (2(q+1)); discrete orthogonality
+// gives c_k = 2/(q+1) sum_i g(y_i) T_k(x_i) (c_0 with 1/(q+1)).
+void PolyArithmetic::chebyshev_interpolant(UnaryFunction f, bool power, double cexp,
+                                           const Interval& X, Interval* ck) const {
+  const Impl& m = *impl_;
+  const int q = m.q;
+  const double lo = X.lower(), hi = X.upper();
+  const Interval width = Interval(hi) - Interval(lo);
+  const Interval mid = (Interval(lo) + Interval(hi)) / Interval(2.0);
+  const std::size_t nodes = static_cast<std::size_t>(q) + 1;
+  std::fill(ck, ck + nodes, Interval(0.0));
+  for (std::size_t i = 0; i < nodes; ++i) {
+    Interval y = mid + width / Interval(2.0) * m.cheb_node[i];
+    y = boost::numeric::intersect(y, X);  // the exact node lies in X
+    Interval gy;
+    coefficients(f, power, cexp, y, 0, &gy);
+    for (std::size_t k = 0; k < nodes; ++k) ck[k] += gy * m.cheb_t[i * nodes + k];
+  }
+  for (int k = 0; k <= q; ++k) ck[k] *= Interval(k == 0 ? 1.0 : 2.0) / Interval(q + 1);
+}
+
+void PolyArithmetic::compose_chebyshev(UnaryFunction f, bool power, double cexp,
+                                       const PolyModel& a, const Interval& X,
+                                       const Interval& high, Interval& rem, double& spill,
+                                       PolyModel& result) const {
+  const Impl& m = *impl_;
+  const int q = m.q;
+  const double lo = X.lower(), hi = X.upper();
+  const Interval width = Interval(hi) - Interval(lo);
+  std::array<Interval, kMaxTaylorOrder + 1> ck;
+  chebyshev_interpolant(f, power, cexp, X, ck.data());
+  // Interpolation error (Rajyaguru et al. 2017, eq. (12)).
+  const double e =
+      magnitude(high * boost::numeric::pow(width, q + 1) / Interval(std::ldexp(1.0, 2 * q + 1)));
+  rem += Interval(-e, e);
+  // u = (2a - (lo + hi)) / (hi - lo), in [-1, 1] up to rounding.
+  PolyModel& u = m.u;
+  affine_interval(a, Interval(2.0) / width, -(Interval(lo) + Interval(hi)) / width, u);
+  const double U = magnitude(bound(u));
+  // |T_k(u)| <= 1 on [-1, 1], <= (U + sqrt(U^2 - 1))^k for |u| <= U > 1.
+  const Interval growth =
+      U <= 1.0 ? Interval(1.0)
+               : Interval(U) + boost::numeric::sqrt(boost::numeric::square(Interval(U)) - 1.0);
+  // Clenshaw: b_k = c_k + 2u b_{k+1} - b_{k+2}, f = c_0 + u b_1 - b_2.
+  PolyModel& b1 = m.b1;
+  PolyModel& b2 = m.b2;
+  PolyModel& t = m.t1;
+  set_constant(b1, 0.0);
+  set_constant(b2, 0.0);
+  for (int k = q; k >= 1; --k) {
+    const Interval& ckk = ck[static_cast<std::size_t>(k)];
+    const double mk = median(ckk);
+    spill += magnitude(Interval(std::max(ckk.upper() - mk, mk - ckk.lower())) *
+                       boost::numeric::pow(growth, k));
+    mul(u, b1, t);
+    scale(t, 2.0, t);
+    sub(t, b2, t);
+    add_interval(t, Interval(mk), t);
+    std::swap(b2.coef, b1.coef);
+    std::swap(b2.rem, b1.rem);
+    std::swap(b1.coef, t.coef);
+    std::swap(b1.rem, t.rem);
+  }
+  const double m0 = median(ck[0]);
+  spill += std::max(ck[0].upper() - m0, m0 - ck[0].lower());
+  mul(u, b1, t);
+  sub(t, b2, t);
+  add_interval(t, Interval(m0), result);
+}
+
+void PolyArithmetic::compose_taylor(UnaryFunction f, bool power, double cexp, const PolyModel& a,
+                                    const Interval& high, Interval& rem, double& spill,
+                                    PolyModel& result) const {
+  const Impl& m = *impl_;
+  const int q = m.q;
+  const double c = a.coef[0];
+  std::array<Interval, kMaxTaylorOrder + 1> g;
+  // Coefficients at the expansion point c, then Horner in d = a - c.
+  coefficients(f, power, cexp, Interval(c), q, g.data());
+  PolyModel& d = m.u;
+  d = a;
+  d.coef[0] = 0.0;  // exact
+  const Interval D = bound(d);
+  const double Dmag = magnitude(D);
+  PolyModel& acc = m.b1;
+  PolyModel& t = m.t1;
+  for (int k = q; k >= 0; --k) {
+    const Interval& gk = g[static_cast<std::size_t>(k)];
+    const double mk = median(gk);
+    spill += magnitude(Interval(std::max(gk.upper() - mk, mk - gk.lower())) *
+                       boost::numeric::pow(Interval(Dmag), k));
+    if (k == q) {
+      set_constant(acc, mk);
+    } else {
+      mul(acc, d, t);
+      add_interval(t, Interval(mk), acc);
+    }
+  }
+  // Lagrange remainder: g^(q+1)(xi)/(q+1)! (a - c)^(q+1), xi in X.
+  rem += high * boost::numeric::pow(D, q + 1);
+  result = acc;
 }
 
 void PolyArithmetic::apply(UnaryFunction f, const PolyModel& a, PolyModel& out) const {
