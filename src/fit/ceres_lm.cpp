@@ -333,6 +333,38 @@ void count_round(const ceres::Solver::Summary& summary, int round, int budget,
         options.max_seconds, round + 1);
 }
 
+// Each round has what is left of the start's wall time; false, with the
+// exit reason, when none is.
+bool give_round_time(const OptimizerOptions& options, const StartObjective& objective,
+                     ceres::Solver::Options& s, LocalRun& run) {
+  if (!(options.max_seconds > 0)) return true;
+  const double left = options.max_seconds - objective.seconds();
+  if (!(left > 0)) {
+    run.exit_reason = "Maximum solver time reached: the start's " +
+                      io::format_double(options.max_seconds) + " s are used up";
+    return false;
+  }
+  s.max_solver_time_in_seconds = left;
+  return true;
+}
+
+// After a round that ended in FAILURE: whether a new round goes on, else
+// the run's status and exit reason. A step whose states solve and whose
+// sensitivities do not (a derivative of f infinite there: x^n with n < 1 at
+// x = 0, Borghans_BiophysChem1997 with a start's initial state at its bound
+// 0) is accepted by Ceres on its cost and fails on its Jacobian. The point
+// stays known as failed, so a step to it is rejected, and a new round goes
+// on from the last point accepted (`jacobian_failed`).
+bool retry_after_failure(const ceres::Solver::Summary& summary, bool jacobian_failed, int budget,
+                         LocalRun& run) {
+  if (jacobian_failed && run.iterations < budget) return true;
+  // Failed at once, on its problem (a bound it refuses): nothing ran.
+  if (run.iterations == 0) run.status = Status::solver_failed;
+  run.exit_reason = (run.iterations == 0 ? "Ceres could not run: " : "Ceres failed: ") +
+                    first_line(summary.message);
+  return false;
+}
+
 // After a round that converged: whether another round goes on, and with
 // which parameters held (run_ceres_lm's comment). Sets the manifold.
 bool set_up_next_round(ceres::Problem& problem, std::vector<double>& free,
@@ -391,16 +423,7 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
   //    there is followed by one with a new trust region over every free
   //    parameter.
   for (int round = 0; round < kMaxRounds; ++round) {
-    // Each round has what is left of the start's wall time.
-    if (options.max_seconds > 0) {
-      const double left = options.max_seconds - objective.seconds();
-      if (!(left > 0)) {
-        run.exit_reason = "Maximum solver time reached: the start's " +
-                          io::format_double(options.max_seconds) + " s are used up";
-        break;
-      }
-      s.max_solver_time_in_seconds = left;
-    }
+    if (!give_round_time(options, objective, s, run)) break;
     ceres::Solver::Summary summary;
     const std::size_t jacobian_failures = cost->jacobian_failures();
     ceres::Solve(s, &problem, &summary);
@@ -416,23 +439,12 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
       run.exit_reason = objective.interruption_reason();
       break;
     }
-    // A step whose states solve and whose sensitivities do not (a derivative
-    // of f infinite there: x^n with n < 1 at x = 0, Borghans_BiophysChem1997
-    // with a start's initial state at its bound 0): Ceres accepts it on its
-    // cost and fails on its Jacobian. The point stays known as failed, so a
-    // step to it is rejected, and a new round goes on from the last point
-    // accepted.
-    if (failed && cost->jacobian_failures() > jacobian_failures && !cost->best_point().empty() &&
-        run.iterations < budget) {
+    if (failed) {
+      const bool jacobian_failed =
+          cost->jacobian_failures() > jacobian_failures && !cost->best_point().empty();
+      if (!retry_after_failure(summary, jacobian_failed, budget, run)) break;
       s.max_num_iterations = std::max(1, budget - static_cast<int>(run.iterations));
       continue;
-    }
-    if (failed) {
-      // Failed at once, on its problem (a bound it refuses): nothing ran.
-      if (run.iterations == 0) run.status = Status::solver_failed;
-      run.exit_reason = (run.iterations == 0 ? "Ceres could not run: " : "Ceres failed: ") +
-                        first_line(summary.message);
-      break;
     }
     if (summary.termination_type != ceres::CONVERGENCE || run.iterations >= budget) break;
     const bool again = set_up_next_round(problem, free, lower, upper, summary, options, held);
