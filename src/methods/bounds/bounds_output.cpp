@@ -65,13 +65,8 @@ double BoundsOutput::centre(const PolyModel& m) const {
   return boost::numeric::median(arith_->evaluate(m, zero.data()));
 }
 
-Result BoundsOutput::finish(const std::vector<PolyModel>* gradient) {
-  Result r;
-  r.nx = nx_;
-  r.np = np_;
-  r.times = problem_->output_times;
-  if (with_s_) r.s_times = problem_->output_times;
-  BoundsResult& b = r.bounds;
+// The arithmetic and the box the models are in.
+void BoundsOutput::describe_box(BoundsResult& b) const {
   b.basis = basis_name(settings_.basis);
   b.remainder = remainder_name(settings_.remainder);
   b.order = arith_->order();
@@ -85,6 +80,11 @@ Result BoundsOutput::finish(const std::vector<PolyModel>* gradient) {
       const std::size_t v = box_->variable[j];
       b.exponents.push_back(v == ParameterBox::npos ? 0 : arith_->exponent(k, v));
     }
+}
+
+// The models of x and S at the output times, and their centres as r.x, r.s.
+void BoundsOutput::add_models(Result& r) const {
+  BoundsResult& b = r.bounds;
   const auto& states = problem_->model->state_names();
   const auto& params = problem_->model->param_names();
   auto at = [&](std::size_t k) { return " at t = " + number_text(problem_->output_times[k]); };
@@ -98,44 +98,37 @@ Result BoundsOutput::finish(const std::vector<PolyModel>* gradient) {
     r.s.push_back(centre(s_[m]));
   }
   b.x_shape = shapes_;
+}
 
-  // (8) at the output times.
+// (8) at the output times: dF/dp_j = sum_k w_k^T s_j(t_k), or, with
+// objective data d, sum_k 2 (x(t_k) - d_k)^T s_j(t_k).
+void BoundsOutput::gradient_by_8(std::size_t j, PolyModel& g) const {
   const std::vector<double>& data = problem_->objective_data;
   const std::vector<double> w = data.empty() ? objective_weights(*problem_) : std::vector<double>{};
-  PolyModel g = arith_->make(), term = arith_->make(), residual = arith_->make();
-  for (std::size_t j = 0; j < np_; ++j) {
-    arith_->set_constant(g, 0.0);
-    if (gradient) {
-      g = (*gradient)[j];
-      append(g, b.gradient_coef, b.gradient_rem, b.gradient_hull, "dF/d" + params[j]);
-      r.gradient.push_back(centre(g));
-      continue;
-    }
-    for (std::size_t k = 0; k < n_t_; ++k)
-      for (std::size_t i = 0; i < nx_; ++i) {
-        const PolyModel& s = s_[i + j * nx_ + k * nx_ * np_];
-        if (data.empty()) {
-          const double wk = w[i + k * nx_];
-          if (wk == 0.0) continue;
-          arith_->scale(s, wk, term);
-        } else {
-          const double d = data[i + k * nx_];
-          if (std::isnan(d)) continue;
-          // d/dp (d - x)^2 = 2 (x - d) s
-          arith_->set_constant(residual, -d);
-          arith_->add(x_[i + k * nx_], residual, residual);
-          arith_->mul(residual, s, term);
-          arith_->scale(term, 2.0, term);
-        }
-        arith_->add(g, term, g);
+  PolyModel term = arith_->make(), residual = arith_->make();
+  arith_->set_constant(g, 0.0);
+  for (std::size_t k = 0; k < n_t_; ++k)
+    for (std::size_t i = 0; i < nx_; ++i) {
+      const PolyModel& s = s_[i + j * nx_ + k * nx_ * np_];
+      if (data.empty()) {
+        const double wk = w[i + k * nx_];
+        if (wk == 0.0) continue;
+        arith_->scale(s, wk, term);
+      } else {
+        const double d = data[i + k * nx_];
+        if (std::isnan(d)) continue;
+        // d/dp (d - x)^2 = 2 (x - d) s
+        arith_->set_constant(residual, -d);
+        arith_->add(x_[i + k * nx_], residual, residual);
+        arith_->mul(residual, s, term);
+        arith_->scale(term, 2.0, term);
       }
-    append(g, b.gradient_coef, b.gradient_rem, b.gradient_hull, "dF/d" + params[j]);
-    r.gradient.push_back(centre(g));
-  }
-  r.warnings.push_back(
-      "the bounds enclose the exact solution of the bounding ODEs; the error of their numerical "
-      "integration (CVODES at the solve's tolerances) is not enclosed");
-  // Remainders wider than what the polynomials resolve: valid but loose.
+      arith_->add(g, term, g);
+    }
+}
+
+// Remainders wider than what the polynomials resolve: valid but loose.
+void BoundsOutput::warn_if_loose(Result& r) const {
   std::size_t loose = 0, models = 0;
   for (const auto* set : {&x_, &s_}) {
     for (const PolyModel& m : *set) {
@@ -146,9 +139,33 @@ Result BoundsOutput::finish(const std::vector<PolyModel>* gradient) {
   }
   if (loose > 0)
     r.warnings.push_back(std::to_string(loose) + " of the " + std::to_string(models) +
-                         (with_s_ ? " models of x and S" : " models of x") + " have remainders wider than the range of their "
-                         "polynomials: the enclosures hold but are loose (a higher order, "
-                         "ellipsoidal remainders or a smaller box tighten them)");
+                         (with_s_ ? " models of x and S" : " models of x") +
+                         " have remainders wider than the range of their polynomials: the "
+                         "enclosures hold but are loose (a higher order, ellipsoidal "
+                         "remainders or a smaller box tighten them)");
+}
+
+Result BoundsOutput::finish(const std::vector<PolyModel>* gradient) {
+  Result r;
+  r.nx = nx_;
+  r.np = np_;
+  r.times = problem_->output_times;
+  if (with_s_) r.s_times = problem_->output_times;
+  describe_box(r.bounds);
+  add_models(r);
+  BoundsResult& b = r.bounds;
+  const auto& params = problem_->model->param_names();
+  PolyModel g = arith_->make();
+  for (std::size_t j = 0; j < np_; ++j) {
+    if (gradient) g = (*gradient)[j];
+    else gradient_by_8(j, g);
+    append(g, b.gradient_coef, b.gradient_rem, b.gradient_hull, "dF/d" + params[j]);
+    r.gradient.push_back(centre(g));
+  }
+  r.warnings.push_back(
+      "the bounds enclose the exact solution of the bounding ODEs; the error of their numerical "
+      "integration (CVODES at the solve's tolerances) is not enclosed");
+  warn_if_loose(r);
   return r;
 }
 

@@ -39,6 +39,10 @@ class BoundsOutput {
   void append(const PolyModel& m, std::vector<double>& coef, std::vector<double>& rem,
               std::vector<double>& hull, const std::string& what) const;
   double centre(const PolyModel& m) const;
+  void describe_box(BoundsResult& b) const;
+  void add_models(Result& r) const;
+  void gradient_by_8(std::size_t j, PolyModel& g) const;
+  void warn_if_loose(Result& r) const;
 
   const Problem* problem_;
   const ParameterBox* box_;
