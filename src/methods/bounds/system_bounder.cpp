@@ -65,6 +65,7 @@ SystemBounder::SystemBounder(const SystemFunctions& tapes, const SystemBounder* 
   AQ_.assign(n * n, 0.0);
   BBt_.assign(n * n, 0.0);
   CwQw_.assign(n * n, 0.0);
+  scale_.assign(n, 0.0);
 }
 
 SystemBounder::Run SystemBounder::prepare(const Function& f,
@@ -350,72 +351,89 @@ void SystemBounder::disturbance_jacobian() {
   }
 }
 
-void SystemBounder::shape_derivative(const double* y, const double* state, double* ydot) {
+namespace {
+
+// Q as a symmetric matrix, projected onto what a positive semidefinite
+// matrix can be (Q_ii >= 0, |Q_ik| <= sqrt(Q_ii Q_kk)): the exact bounding
+// ODE keeps Q there, where the projection changes nothing, but the
+// integrator's iterates can leave it, and the growth term Q (nu + sum
+// kappa) with the large kappa of a small trace would then drive a negative
+// diagonal to -infinity.
+void unpack_shape(const SystemBounder& owner, const double* v, std::vector<double>& M) {
+  const std::size_t n = owner.layout().n;
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t i = k; i < n; ++i) {
+      const bool used = !owner.is_quadrature(i) && !owner.is_quadrature(k);
+      const double q = used ? v[owner.layout().shape(i, k)] : 0.0;
+      M[i + k * n] = q;
+      M[k + i * n] = q;
+    }
+  for (std::size_t i = 0; i < n; ++i) M[i + i * n] = std::max(M[i + i * n], 0.0);
+  for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t i = k + 1; i < n; ++i) {
+      const double limit = std::sqrt(M[i + i * n] * M[k + k * n]);
+      const double q = std::min(std::max(M[i + k * n], -limit), limit);
+      M[i + k * n] = q;
+      M[k + i * n] = q;
+    }
+}
+
+}  // namespace
+
+// Scales of (2)-(3): s_i = Q_ii / max Q_ii + RTOL.
+void SystemBounder::shape_scales() {
   const std::size_t n = layout_.n;
-  // Q as a symmetric matrix, projected onto what a positive semidefinite
-  // matrix can be (Q_ii >= 0, |Q_ik| <= sqrt(Q_ii Q_kk)): the exact bounding
-  // ODE keeps Q there, where the projection changes nothing, but the
-  // integrator's iterates can leave it, and the growth term Q (nu + sum
-  // kappa) with the large kappa of a small trace would then drive a
-  // negative diagonal to -infinity.
-  auto unpack = [&](const SystemBounder& owner, const double* v, std::vector<double>& M) {
-    for (std::size_t k = 0; k < n; ++k)
-      for (std::size_t i = k; i < n; ++i) {
-        const bool used = !owner.is_quadrature(i) && !owner.is_quadrature(k);
-        const double q = used ? v[owner.layout().shape(i, k)] : 0.0;
-        M[i + k * n] = q;
-        M[k + i * n] = q;
-      }
-    for (std::size_t i = 0; i < n; ++i) M[i + i * n] = std::max(M[i + i * n], 0.0);
-    for (std::size_t k = 0; k < n; ++k)
-      for (std::size_t i = k + 1; i < n; ++i) {
-        const double limit = std::sqrt(M[i + i * n] * M[k + k * n]);
-        const double q = std::min(std::max(M[i + k * n], -limit), limit);
-        M[i + k * n] = q;
-        M[k + i * n] = q;
-      }
-  };
-  unpack(*this, y, Q_);
-  // Scales of (2)-(3): s_i = Q_ii / max Q_ii + RTOL.
   double q_max = 0.0;
   for (std::size_t i = 0; i < n; ++i)
     if (!is_quadrature(i)) q_max = std::max(q_max, Q_[i + i * n]);
-  auto scale = [&](std::size_t i) {
+  for (std::size_t i = 0; i < n; ++i) {
     const double ratio = q_max > 0.0 ? std::max(Q_[i + i * n], 0.0) / q_max : 1.0;
-    return ratio + settings_.scaled_trace;
-  };
-  auto scaled_trace = [&](const std::vector<double>& M) {
-    double tr = 0.0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (!is_quadrature(i)) tr += M[i + i * n] / scale(i);
-    return tr;
-  };
+    scale_[i] = ratio + settings_.scaled_trace;
+  }
+}
+
+double SystemBounder::scaled_trace(const std::vector<double>& M) const {
+  const std::size_t n = layout_.n;
+  double tr = 0.0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!is_quadrature(i)) tr += M[i + i * n] / scale_[i];
+  return tr;
+}
+
+// B B^T = C_w Q_x C_w^T (sensitivity systems: the state's ellipsoid, its
+// shape in `state`) into BBt_; returns nu = sqrt(tr_Q(B B^T)) / root_trace,
+// 0 for the state system itself.
+double SystemBounder::input_shape(const double* state, double root_trace) {
+  const std::size_t n = layout_.n;
+  std::fill(BBt_.begin(), BBt_.end(), 0.0);
+  if (!state) return 0.0;
+  unpack_shape(*driver_, state, Qw_);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t l = 0; l < n; ++l) {
+      double v = 0.0;
+      for (std::size_t m = 0; m < n; ++m) v += Cw_[i + m * n] * Qw_[m + l * n];
+      CwQw_[i + l * n] = v;
+    }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k <= i; ++k) {
+      double v = 0.0;
+      for (std::size_t l = 0; l < n; ++l) v += CwQw_[i + l * n] * Cw_[k + l * n];
+      BBt_[i + k * n] = v;
+      BBt_[k + i * n] = v;
+    }
+  const double tr_b = scaled_trace(BBt_);
+  return tr_b > 0.0 ? std::sqrt(tr_b) / root_trace : 0.0;
+}
+
+void SystemBounder::shape_derivative(const double* y, const double* state, double* ydot) {
+  const std::size_t n = layout_.n;
+  unpack_shape(*this, y, Q_);
+  shape_scales();
   const double root_trace = std::sqrt(scaled_trace(Q_) + settings_.ellipsoid_eps);
   double kappa_sum = 0.0;
   for (std::size_t i = 0; i < n; ++i)
-    if (!is_quadrature(i)) kappa_sum += magnitude(omega_[i]) / std::sqrt(scale(i)) / root_trace;
-
-  // B B^T = C_w Q_x C_w^T (sensitivity systems: the state's ellipsoid).
-  std::fill(BBt_.begin(), BBt_.end(), 0.0);
-  double nu = 0.0;
-  if (state) {
-    unpack(*driver_, state, Qw_);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t l = 0; l < n; ++l) {
-        double v = 0.0;
-        for (std::size_t m = 0; m < n; ++m) v += Cw_[i + m * n] * Qw_[m + l * n];
-        CwQw_[i + l * n] = v;
-      }
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t k = 0; k <= i; ++k) {
-        double v = 0.0;
-        for (std::size_t l = 0; l < n; ++l) v += CwQw_[i + l * n] * Cw_[k + l * n];
-        BBt_[i + k * n] = v;
-        BBt_[k + i * n] = v;
-      }
-    const double tr_b = scaled_trace(BBt_);
-    if (tr_b > 0.0) nu = std::sqrt(tr_b) / root_trace;
-  }
+    if (!is_quadrature(i)) kappa_sum += magnitude(omega_[i]) / std::sqrt(scale_[i]) / root_trace;
+  const double nu = input_shape(state, root_trace);
   // A Q with A = C.
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t k = 0; k < n; ++k) {
@@ -432,7 +450,7 @@ void SystemBounder::shape_derivative(const double* y, const double* state, doubl
       if (is_quadrature(i)) continue;
       double v = AQ_[i + k * n] + AQ_[k + i * n] + Q_[i + k * n] * (nu + kappa_sum);
       if (nu > 0.0) v += BBt_[i + k * n] / nu;
-      if (i == k) v += magnitude(omega_[i]) * std::sqrt(scale(i)) * root_trace;
+      if (i == k) v += magnitude(omega_[i]) * std::sqrt(scale_[i]) * root_trace;
       ydot[layout_.shape(i, k)] = v;
     }
   }

@@ -84,7 +84,11 @@ class SystemBounder {
   void rhs_ellipsoid(double t, const double* y, const double* state, double* ydot);
   // Omega_i and the Jacobian constants for the ellipsoid: fills C_, Omega_.
   void jacobian_bounds(double t, const double* y, const double* state);
+  // The ellipsoid's shape matrix Q' by the paper's (45), in parts.
   void shape_derivative(const double* y, const double* state, double* ydot);
+  void shape_scales();
+  double scaled_trace(const std::vector<double>& M) const;
+  double input_shape(const double* state, double root_trace);
   void disturbance_jacobian();  // fills dist_ (driven systems)
 
   const SystemBounder* driver_;
@@ -113,6 +117,7 @@ class SystemBounder {
   std::vector<double> C_, Cw_;          // n x n, n x nx (column-major)
   std::vector<Interval> omega_;         // n
   std::vector<double> Q_, Qw_, AQ_, BBt_, CwQw_;  // dense n x n work
+  std::vector<double> scale_;                     // s_i of (2)-(3), n
 };
 
 }  // namespace odesens::bounds
