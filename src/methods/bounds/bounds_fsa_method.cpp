@@ -133,6 +133,46 @@ class BoundingIntegrator {
   VectorArray ys_, atol_s_;
 };
 
+// The bounding systems of x and of each s_j, with their initial values.
+struct FsaSystems {
+  std::optional<BoundingArithmetic> a;
+  StateBounding bounding;
+  BoundingSolve solve;
+  std::vector<double> y0, ys0;  // x's system; the s_j's, one after another
+};
+
+// Arithmetic, parameter models and initial values: directed rounding.
+void prepare_systems(const Problem& problem, const BoundsSettings& settings,
+                     const BoundingFunctions& tapes, FsaSystems& sys) {
+  const std::size_t nx = problem.model->nx(), np = problem.model->np();
+  try {
+    UpwardRounding upward;
+    sys.a = make_bounding_arithmetic(problem, settings);
+    sys.bounding = make_state_bounding(tapes, *sys.a, settings);
+    for (std::size_t j = 0; j < np; ++j)
+      sys.solve.sens.push_back(std::make_unique<SystemBounder>(
+          tapes.sensitivity(j), sys.bounding.state.get(), *sys.a->arith, *sys.a->jac_arith,
+          settings, sys.a->params, sys.bounding.jacobian.get()));
+    sys.solve.state = sys.bounding.state.get();
+
+    std::vector<PolyModel> x0, dx0;
+    initial_models(problem, tapes, *sys.a, x0, dx0);
+    const SystemLayout& layout = sys.bounding.state->layout();
+    sys.y0.resize(layout.size());
+    sys.bounding.state->initial(x0, sys.y0.data());
+    sys.ys0.resize(layout.size() * np);
+    for (std::size_t j = 0; j < np; ++j) {
+      std::vector<PolyModel> s0(dx0.begin() + static_cast<std::ptrdiff_t>(j * nx),
+                                dx0.begin() + static_cast<std::ptrdiff_t>((j + 1) * nx));
+      sys.solve.sens[j]->initial(s0, sys.ys0.data() + j * layout.size());
+    }
+  } catch (const Error& e) {
+    // The initial values and the parameter-only parts of f.
+    if (e.status() != Status::unbounded) throw;
+    throw Error(e.status(), std::string(e.what()) + " at t = " + time_text(problem.t0));
+  }
+}
+
 }  // namespace
 
 Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
@@ -151,47 +191,19 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   for (std::size_t j = 0; j < np; ++j) evaluated.push_back(tapes.sensitivity(j).rhs);
   const double work = check_bounding_work(problem, settings, evaluated, "bounds_fsa");
 
-  // Arithmetic, parameter models and initial values: directed rounding.
-  std::optional<BoundingArithmetic> a;
-  StateBounding bounding;
-  BoundingSolve solve;
-  std::vector<double> y0, ys0;
-  try {
-    UpwardRounding upward;
-    a = make_bounding_arithmetic(problem, settings);
-    bounding = make_state_bounding(tapes, *a, settings);
-    for (std::size_t j = 0; j < np; ++j)
-      solve.sens.push_back(std::make_unique<SystemBounder>(
-          tapes.sensitivity(j), bounding.state.get(), *a->arith, *a->jac_arith, settings,
-          a->params, bounding.jacobian.get()));
-    solve.state = bounding.state.get();
-
-    std::vector<PolyModel> x0, dx0;
-    initial_models(problem, tapes, *a, x0, dx0);
-    const SystemLayout& layout = bounding.state->layout();
-    y0.resize(layout.size());
-    bounding.state->initial(x0, y0.data());
-    ys0.resize(layout.size() * np);
-    for (std::size_t j = 0; j < np; ++j) {
-      std::vector<PolyModel> s0(dx0.begin() + static_cast<std::ptrdiff_t>(j * nx),
-                                dx0.begin() + static_cast<std::ptrdiff_t>((j + 1) * nx));
-      solve.sens[j]->initial(s0, ys0.data() + j * layout.size());
-    }
-  } catch (const Error& e) {
-    // The initial values and the parameter-only parts of f.
-    if (e.status() != Status::unbounded) throw;
-    throw Error(e.status(), std::string(e.what()) + " at t = " + time_text(problem.t0));
-  }
-  const SystemLayout& layout = bounding.state->layout();
+  FsaSystems sys;
+  prepare_systems(problem, settings, tapes, sys);
+  const SystemLayout& layout = sys.bounding.state->layout();
   const std::size_t n = layout.size();
 
-  BoundingIntegrator integrator(problem, settings, layout, np, solve, y0, ys0);
+  BoundingIntegrator integrator(problem, settings, layout, np, sys.solve, sys.y0, sys.ys0);
 
   // CVODES' counters restart with every CVodeReInit: banked per stage.
   cvodes::RestartCounters counters;
   counters.count_sensitivities(np > 0);
   counters.without_jacobians();  // CVDiag
-  BoundsOutput out(problem, a->box, *a->arith, settings, *bounding.state, &solve.sens);
+  BoundsOutput out(problem, sys.a->box, *sys.a->arith, settings, *sys.bounding.state,
+                   &sys.solve.sens);
   std::vector<const double*> sens_vectors(np);
   for (std::size_t k = 0; k < n_t; ++k) {
     const double tk = problem.output_times[k];
@@ -199,11 +211,11 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
     // Output times are stage boundaries (the paper's t_k): the integration
     // restarts there, so a right-hand side that switches with t (a
     // piecewise control) is never stepped across.
-    if (stepped) integrator.stage(problem.t0, tk, k + 1 < n_t, solve, counters);
+    if (stepped) integrator.stage(problem.t0, tk, k + 1 < n_t, sys.solve, counters);
     for (std::size_t j = 0; j < np; ++j)
-      sens_vectors[j] = stepped ? integrator.sensitivity(j) : ys0.data() + j * n;
+      sens_vectors[j] = stepped ? integrator.sensitivity(j) : sys.ys0.data() + j * n;
     UpwardRounding upward;
-    out.record(k, stepped ? integrator.state() : y0.data(), sens_vectors);
+    out.record(k, stepped ? integrator.state() : sys.y0.data(), sens_vectors);
   }
 
   Result result;
@@ -216,7 +228,7 @@ Result solve_bounds_fsa(const Problem& problem, const MethodOptions& options) {
   result.stats.rhs_evals = total.rhs_evals;
   result.stats.error_test_failures = total.error_test_failures;
   result.stats.extra["sens_rhs_evals"] = static_cast<double>(total.sens_rhs_evals);
-  result.stats.extra["monomials"] = static_cast<double>(a->arith->n_monomials());
+  result.stats.extra["monomials"] = static_cast<double>(sys.a->arith->n_monomials());
   result.stats.extra["products_per_evaluation"] = work;
   return result;
 }
