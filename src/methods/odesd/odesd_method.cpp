@@ -38,6 +38,53 @@ void check_states(const Problem& problem, Result& r) {
   methods::report_state_error(problem, fine, "S", r);
 }
 
+// x(t0) and, with sensitivities, S(t0) = dx0/dp: the model's, or the one
+// given with the initial state (zero when none is).
+void initial_values(const Problem& problem, const std::vector<double>& p, bool sensitivities,
+                    Workspace* ws, std::vector<double>& x0, std::vector<double>& S0) {
+  const Model& model = *problem.model;
+  const std::size_t nx = model.nx(), np = model.np();
+  x0.assign(nx, 0.0);
+  if (problem.initial_state.empty()) {
+    model.initial_state(p.data(), x0.data(), ws);
+    require_finite_initial_state(model, x0.data());
+  } else {
+    x0 = problem.initial_state;
+  }
+  if (!sensitivities) return;
+  S0.assign(nx * np, 0.0);
+  if (!problem.initial_sensitivity.empty())
+    S0 = problem.initial_sensitivity;
+  else if (problem.initial_state.empty() && model.initial_state_depends_on_params() && np > 0)
+    model.initial_sensitivity(p.data(), S0.data(), ws);
+}
+
+void fill_stats(const OdesdStepper& stepper, Stats& stats) {
+  const StepperStats& s = stepper.stats();
+  const EvaluationCounts& e = stepper.evaluations();
+  const integrate::NewtonMatrixStats& m = stepper.matrix_stats();
+  stats.steps = static_cast<std::int64_t>(s.steps);
+  stats.rhs_evals = static_cast<std::int64_t>(e.f);
+  stats.jac_evals = static_cast<std::int64_t>(e.jacobian_sets);
+  stats.linear_setups = static_cast<std::int64_t>(m.factorizations + m.refactorizations);
+  stats.error_test_failures = static_cast<std::int64_t>(s.error_test_failures);
+  stats.extra["xddot_evals"] = static_cast<double>(e.a);
+  stats.extra["parameter_jacobians"] = static_cast<double>(e.parameter_jacobians);
+  stats.extra["newton_iterations"] = static_cast<double>(s.newton_iterations);
+  stats.extra["newton_failures"] = static_cast<double>(s.newton_failures);
+  stats.extra["singular_matrices"] = static_cast<double>(s.singular_matrices);
+  stats.extra["sensitivity_refinements"] = static_cast<double>(s.sensitivity_refinements);
+  stats.extra["spurious_roots"] = static_cast<double>(s.spurious_roots);
+  stats.extra["step_attempts"] = static_cast<double>(s.attempts);
+  stats.extra["lu_solves"] = static_cast<double>(m.solves);
+  stats.extra["klu"] = stepper.backend() == integrate::NewtonBackendKind::klu ? 1.0 : 0.0;
+  stats.extra["nnz_jac_x"] = static_cast<double>(stepper.nnz_j());
+  stats.extra["nnz_jac_a"] = static_cast<double>(stepper.nnz_ja());
+  stats.extra["sparse_parameter_jacobians"] = stepper.sparse_parameter_jacobians() ? 1.0 : 0.0;
+  stats.extra["nnz_matrix"] = static_cast<double>(m.nnz_matrix);
+  stats.extra["nnz_factors"] = static_cast<double>(m.nnz_factors);
+}
+
 }  // namespace
 
 Result solve(const Problem& problem, const MethodOptions& options) {
@@ -47,22 +94,8 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   const std::vector<double> p = effective_params(problem);
   auto ws = model.make_workspace(1);
 
-  std::vector<double> x0(nx), S0;
-  if (problem.initial_state.empty()) {
-    model.initial_state(p.data(), x0.data(), ws.get());
-    require_finite_initial_state(model, x0.data());
-  } else {
-    x0 = problem.initial_state;
-  }
-  if (settings.sensitivities) {
-    // S(t0) = dx0/dp: the model's, or the one given with the initial state
-    // (zero when none is).
-    S0.assign(nx * np, 0.0);
-    if (!problem.initial_sensitivity.empty())
-      S0 = problem.initial_sensitivity;
-    else if (problem.initial_state.empty() && model.initial_state_depends_on_params() && np > 0)
-      model.initial_sensitivity(p.data(), S0.data(), ws.get());
-  }
+  std::vector<double> x0, S0;
+  initial_values(problem, p, settings.sensitivities, ws.get(), x0, S0);
 
   const double t_end = problem.output_times.back();
   OdesdStepper stepper(model, p.data(), ws.get(), settings, problem.t0, x0.data(),
@@ -95,30 +128,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   for (const auto& w : events.warnings()) out.warn(w);
   if (events.active())
     out.stats().extra["events_executed"] = static_cast<double>(events.events_executed());
-  const StepperStats& s = stepper.stats();
-  const EvaluationCounts& e = stepper.evaluations();
-  const integrate::NewtonMatrixStats& m = stepper.matrix_stats();
-  Stats& stats = out.stats();
-  stats.steps = static_cast<std::int64_t>(s.steps);
-  stats.rhs_evals = static_cast<std::int64_t>(e.f);
-  stats.jac_evals = static_cast<std::int64_t>(e.jacobian_sets);
-  stats.linear_setups = static_cast<std::int64_t>(m.factorizations + m.refactorizations);
-  stats.error_test_failures = static_cast<std::int64_t>(s.error_test_failures);
-  stats.extra["xddot_evals"] = static_cast<double>(e.a);
-  stats.extra["parameter_jacobians"] = static_cast<double>(e.parameter_jacobians);
-  stats.extra["newton_iterations"] = static_cast<double>(s.newton_iterations);
-  stats.extra["newton_failures"] = static_cast<double>(s.newton_failures);
-  stats.extra["singular_matrices"] = static_cast<double>(s.singular_matrices);
-  stats.extra["sensitivity_refinements"] = static_cast<double>(s.sensitivity_refinements);
-  stats.extra["spurious_roots"] = static_cast<double>(s.spurious_roots);
-  stats.extra["step_attempts"] = static_cast<double>(s.attempts);
-  stats.extra["lu_solves"] = static_cast<double>(m.solves);
-  stats.extra["klu"] = stepper.backend() == integrate::NewtonBackendKind::klu ? 1.0 : 0.0;
-  stats.extra["nnz_jac_x"] = static_cast<double>(stepper.nnz_j());
-  stats.extra["nnz_jac_a"] = static_cast<double>(stepper.nnz_ja());
-  stats.extra["sparse_parameter_jacobians"] = stepper.sparse_parameter_jacobians() ? 1.0 : 0.0;
-  stats.extra["nnz_matrix"] = static_cast<double>(m.nnz_matrix);
-  stats.extra["nnz_factors"] = static_cast<double>(m.nnz_factors);
+  fill_stats(stepper, out.stats());
   Result r = out.take();
   if (options.get_int("state_check") != 0) check_states(problem, r);
   return r;
