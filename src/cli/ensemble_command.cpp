@@ -73,6 +73,22 @@ int solve_without_output(const RunArguments& a, const Problem& problem,
   return 0;
 }
 
+// The summary line on standard error, and the exit status: 128 + the
+// signal when members were left unrun, else whether any failed.
+int report_ensemble(std::size_t count, std::size_t not_run, std::size_t failed,
+                    const std::string& first_failure, double seconds, int signal,
+                    const std::string& out) {
+  std::cerr << "odesens: ensemble: ";
+  if (not_run > 0) std::cerr << "interrupted by " << signal_name(signal) << ": ";
+  std::cerr << count << (count == 1 ? " member, " : " members, ") << failed << " failed";
+  if (not_run > 0) std::cerr << ", " << not_run << " not run";
+  std::cerr << ", " << io::format_double(std::round(seconds * 1000) / 1000) << " s wall time; "
+            << out << '\n';
+  if (failed > 0) std::cerr << "odesens: first failure: " << first_failure << '\n';
+  if (not_run > 0) return 128 + (signal > 0 ? signal : SIGINT);
+  return failed > 0 ? kEnsembleSomeFailed : kEnsembleAllSucceeded;
+}
+
 }  // namespace
 
 int run_ensemble(const RunArguments& a) {
@@ -148,17 +164,8 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const std::size_t not_run = count - writer.members_done();
-  std::cerr << "odesens: ensemble: ";
-  if (not_run > 0)
-    std::cerr << "interrupted by " << signal_name(interrupt.signal()) << ": ";
-  std::cerr << count << (count == 1 ? " member, " : " members, ") << failed << " failed";
-  if (not_run > 0) std::cerr << ", " << not_run << " not run";
-  std::cerr << ", " << io::format_double(std::round(seconds * 1000) / 1000) << " s wall time; "
-            << a.out << '\n';
-  if (failed > 0) std::cerr << "odesens: first failure: " << first_failure << '\n';
-  if (not_run > 0) return 128 + (interrupt.signal() > 0 ? interrupt.signal() : SIGINT);
-  return failed > 0 ? kEnsembleSomeFailed : kEnsembleAllSucceeded;
+  return report_ensemble(count, count - writer.members_done(), failed, first_failure, seconds,
+                         interrupt.signal(), a.out);
 }
 
 }  // namespace odesens::cli
