@@ -73,6 +73,29 @@ int solve_without_output(const RunArguments& a, const Problem& problem,
   return 0;
 }
 
+// Every member's parameters, in batches, before any is solved.
+void write_parameter_sets(io::EnsembleH5Writer& writer, const io::NumberTable& table,
+                          const std::vector<double>& params, std::size_t count) {
+  for (std::size_t k = 0; k < count; k += kBatchMembers) {
+    const OutputWrite writing;
+    writer.write_parameters(
+        k, io::parameter_sets(table, params, k, std::min(kBatchMembers, count - k)));
+  }
+}
+
+// Called in the handler of `e`: the members done stay in the .partial
+// file, which the message names; with none done, the file goes.
+[[noreturn]] void rethrow_keeping_members(io::EnsembleH5Writer& writer, const Error& e) {
+  const OutputWrite writing;
+  const std::size_t kept = writer.close_partial();
+  if (kept == 0) {
+    writer.discard();
+    throw;
+  }
+  throw Error(e.status(), std::string(e.what()) + " (the " + std::to_string(kept) +
+                              " members done are in '" + writer.partial_file() + "')");
+}
+
 // The summary line on standard error, and the exit status: 128 + the
 // signal when members were left unrun, else whether any failed.
 int report_ensemble(std::size_t count, std::size_t not_run, std::size_t failed,
@@ -131,11 +154,7 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
 
   const auto start = std::chrono::steady_clock::now();
   try {
-    for (std::size_t k = 0; k < count; k += kBatchMembers) {
-      const OutputWrite writing;
-      writer.write_parameters(k, io::parameter_sets(table, problem.params, k,
-                                                    std::min(kBatchMembers, count - k)));
-    }
+    write_parameter_sets(writer, table, problem.params, count);
     // In batches, so that the members' parameter vectors, statuses and
     // messages are held for one batch at a time, not for all K; a batch
     // after a cancellation returns at once. Members not solved are left as
@@ -147,14 +166,7 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
     }
   } catch (const Error& e) {
     progress.finish();
-    const OutputWrite writing;
-    const std::size_t kept = writer.close_partial();
-    if (kept == 0) {
-      writer.discard();
-      throw;
-    }
-    throw Error(e.status(), std::string(e.what()) + " (the " + std::to_string(kept) +
-                                " members done are in '" + writer.partial_file() + "')");
+    rethrow_keeping_members(writer, e);
   }
   progress.finish();
   {
