@@ -221,9 +221,25 @@ TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
 // file, which a fit does not write).
 TEST(CliFit, CtrlCKeepsTheStartsDone) {
   odesens::test::SyntheticProblem p;
-  const ToolRun r = odesens::test::run_shell("timeout --preserve-status -s INT 3 " +
-                                             std::string(ODESENS_CLI_PATH) + " fit " + p.yaml() +
-                                             " --starts 100000");
+  // SIGINT once the tool catches it (bit 2 of SigCgt in /proc: its handler
+  // is installed, the problem loaded), and a second later: a fixed delay
+  // could come before the handler on a loaded machine, and end the tool by
+  // the default action instead. bash with job control (set -m): a shell
+  // without it starts `&` commands with SIGINT ignored, which the tool
+  // keeps ignoring (as under nohup).
+  std::ofstream(p.path("interrupt.sh"))
+      << "set -m\n"
+      << ODESENS_CLI_PATH << " fit " << p.yaml() << " --starts 100000 &\n"
+      << "pid=$!\n"
+         "for i in $(seq 1200); do\n"
+         "  m=$(awk '/^SigCgt/ {print $2}' /proc/$pid/status 2>/dev/null)\n"
+         "  [ -n \"$m\" ] && [ $((0x$m & 2)) -ne 0 ] && break\n"
+         "  sleep 0.05\n"
+         "done\n"
+         "sleep 1\n"
+         "kill -INT $pid\n"
+         "wait $pid\n";
+  const ToolRun r = odesens::test::run_shell("bash " + p.path("interrupt.sh"));
   EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
   EXPECT_NE(r.out.find(" of 100000 starts (stopped)"), std::string::npos) << r.out.substr(0, 200);
   EXPECT_NE(r.err.find("(again to stop at once, without the results of the starts done)"),
