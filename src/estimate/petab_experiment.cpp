@@ -439,6 +439,53 @@ void check_interrupt(const PetabOptions& options, const char* before) {
                 std::string("the evaluation was interrupted before ") + before);
 }
 
+// How an experiment's simulation runs (solve_experiment).
+struct SimulationPlan {
+  const std::string& method;
+  bool automatic;  // the method is auto's choice
+  bool solved;     // S has columns to solve for
+  bool adjoint;    // the adjoint's gradient in place of S
+};
+
+// The simulation over the measurement times (sim.output_times): x, and S or
+// the adjoint's gradient, into out.
+void simulate_times(PreparedSolves& solves, const Problem& sim, const SimulationPlan& plan,
+                    ExperimentSolution& out) {
+  const std::string& method = plan.method;
+  const bool adjoint = plan.adjoint;
+  Problem run = sim;
+  // The likelihood and its gradient need no S(T): an adjoint method's
+  // default final_sensitivity=1 adds one backward problem per state
+  // (Chen_MSB2009, 500 states: over 10 min for a gradient of 17 s; the
+  // states alone of Lang_PLOSComputBiol2024 by cvodes_asa: 64 s with
+  // them, 0.15 s without).
+  if (adjoint_method(method) && !run.options.has("final_sensitivity"))
+    run.options.set("final_sensitivity", std::int64_t{0});
+  // The states alone by an adjoint method: weights 0, not its default
+  // G = sum_i x_i(T), leave nothing to carry back (no backward sweep).
+  if (adjoint_method(method) && !adjoint)
+    run.adjoint_weights.assign(run.output_times.size() * run.model->nx(), 0.0);
+  if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
+  if (plan.automatic && method == "odesd") limit_automatic_odesd(run);
+  Result r =
+      solve_forward(solves, run, method, plan.automatic, plan.solved && !adjoint, out.warnings);
+  out.x = std::move(r.x);
+  if (adjoint) out.model_gradient = std::move(r.gradient);
+  else if (plan.solved) out.S = std::move(r.s);
+  add_stats(out.stats, r.stats);
+  for (std::string& w : r.warnings) out.warnings.push_back(std::move(w));
+}
+
+// S, the steady state's S and the adjoint's gradient from the solved
+// columns to every parameter of the model.
+void widen_all(const Definition& def, const Columns& columns, bool adjoint,
+               ExperimentSolution& out) {
+  const std::size_t nx = def.dynamics->nx(), np = def.n_sbml_params;
+  if (!out.x.empty()) widen(out.S, out.times.size(), nx, columns, np, "S");
+  if (!out.x_steady.empty()) widen(out.S_steady, 1, nx, columns, np, "the steady state's S");
+  if (adjoint) widen(out.model_gradient, 1, 1, columns, np, "the adjoint's gradient");
+}
+
 }  // namespace
 
 ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& def,
@@ -474,26 +521,7 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
       initial_values(sim, solved, out);
     } else if (!e.times.empty()) {
       sim.output_times = e.times;
-      Problem run = sim;
-      // The likelihood and its gradient need no S(T): an adjoint method's
-      // default final_sensitivity=1 adds one backward problem per state
-      // (Chen_MSB2009, 500 states: over 10 min for a gradient of 17 s; the
-      // states alone of Lang_PLOSComputBiol2024 by cvodes_asa: 64 s with
-      // them, 0.15 s without).
-      if (adjoint_method(method) && !run.options.has("final_sensitivity"))
-        run.options.set("final_sensitivity", std::int64_t{0});
-      // The states alone by an adjoint method: weights 0, not its default
-      // G = sum_i x_i(T), leave nothing to carry back (no backward sweep).
-      if (adjoint_method(method) && !adjoint)
-        run.adjoint_weights.assign(run.output_times.size() * def.dynamics->nx(), 0.0);
-      if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
-      if (automatic && method == "odesd") limit_automatic_odesd(run);
-      Result r = solve_forward(solves, run, method, automatic, solved && !adjoint, out.warnings);
-      out.x = std::move(r.x);
-      if (adjoint) out.model_gradient = std::move(r.gradient);
-      else if (solved) out.S = std::move(r.s);
-      add_stats(out.stats, r.stats);
-      for (std::string& w : r.warnings) out.warnings.push_back(std::move(w));
+      simulate_times(solves, sim, {method, automatic, solved, adjoint}, out);
     }
     if (e.steady_state_measured) {
       SteadyStateOptions so = options.steady_state;
@@ -502,12 +530,7 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
       out.x_steady = std::move(ss.x);
       out.S_steady = std::move(ss.S);
     }
-    if (sensitivities) {
-      const std::size_t nx = def.dynamics->nx(), np = def.n_sbml_params;
-      if (!out.x.empty()) widen(out.S, out.times.size(), nx, columns, np, "S");
-      if (!out.x_steady.empty()) widen(out.S_steady, 1, nx, columns, np, "the steady state's S");
-      if (adjoint) widen(out.model_gradient, 1, 1, columns, np, "the adjoint's gradient");
-    }
+    if (sensitivities) widen_all(def, columns, adjoint, out);
   } catch (const Error& error) {
     throw Error(error.status(), describe(def, e) + ": " + error.what());
   }
