@@ -100,11 +100,10 @@ void AdjointDriver::write_outputs_at(double t, const double* x) {
   }
 }
 
-int AdjointDriver::forward_step(double t_out, double stop) {
-  void* mem = session_.mem();
-  // max_steps bounds the steps between two output times, the segments
-  // between events included (each restart resets CVODES' own count: an
-  // event every 0.1 over 1e6 time units made segments until memory ran out).
+// max_steps bounds the steps between two output times, the segments
+// between events included (each restart resets CVODES' own count: an event
+// every 0.1 over 1e6 time units made segments until memory ran out).
+void AdjointDriver::set_step_budget(double t_out) {
   const long budget = static_cast<long>(settings_.max_steps) - interval_steps_;
   if (budget <= 0)
     throw Error(Status::too_much_work,
@@ -114,9 +113,11 @@ int AdjointDriver::forward_step(double t_out, double stop) {
                     std::to_string(segments_.size()) +
                     " segments between the model's events); raise max_steps, or check the "
                     "model's events");
-  session_.check(CVodeSetMaxNumSteps(mem, budget), "CVodeSetMaxNumSteps");
-  long steps_before = 0;
-  session_.check(CVodeGetNumSteps(mem, &steps_before), "CVodeGetNumSteps");
+  session_.check(CVodeSetMaxNumSteps(session_.mem(), budget), "CVodeSetMaxNumSteps");
+}
+
+void AdjointDriver::set_forward_stop(double stop) {
+  void* mem = session_.mem();
   // A delayed execution falls due, or a switch of t alone is one ulp ahead:
   // CVODES stops there. In CV_NORMAL mode CVODES' own time may already be
   // past the returned one, and past a switch's stop: it stepped across
@@ -137,6 +138,14 @@ int AdjointDriver::forward_step(double t_out, double stop) {
                    "CVodeSetStopTime");
     stop_set_ = std::numeric_limits<double>::infinity();
   }
+}
+
+int AdjointDriver::forward_step(double t_out, double stop) {
+  void* mem = session_.mem();
+  set_step_budget(t_out);
+  long steps_before = 0;
+  session_.check(CVodeGetNumSteps(mem, &steps_before), "CVodeGetNumSteps");
+  set_forward_stop(stop);
   sunrealtype t_ret = segments_.back().t_end;
   int ncheck = 0;
   int flag = 0;

@@ -137,6 +137,8 @@ class AdjointDriver {
   // stop: where the step must end at the latest (a delayed execution, or
   // one ulp before a switch of t alone), or +infinity.
   int forward_step(double t_out, double stop);
+  void set_step_budget(double t_out);
+  void set_forward_stop(double stop);
   void start_forward(double t0, double* y);
   // fired: the latest switch of t alone that has been fired (raised here
   // when an instant restarts the solution on the switch just after it).
