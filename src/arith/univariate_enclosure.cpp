@@ -118,8 +118,10 @@ void PolyArithmetic::compose(UnaryFunction f, bool power, double cexp, const Pol
   double spill = 0.0;  // radii of the interval coefficients times a bound of |basis|
 
   PolyModel& result = m.t2;
-  if (m.basis == Basis::chebyshev) compose_chebyshev(f, power, cexp, a, X, high, rem, spill, result);
-  else compose_taylor(f, power, cexp, a, high, rem, spill, result);
+  if (m.basis == Basis::chebyshev)
+    compose_chebyshev(f, power, cexp, a, X, high, rem, spill, result);
+  else
+    compose_taylor(f, power, cexp, a, high, rem, spill, result);
   rem += Interval(-spill, spill);
   out.coef.assign(result.coef.begin(), result.coef.end());
   out.rem = result.rem + rem;
