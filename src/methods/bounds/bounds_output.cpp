@@ -102,10 +102,11 @@ void BoundsOutput::add_models(Result& r) const {
 
 // (8) at the output times: dF/dp_j = sum_k w_k^T s_j(t_k), or, with
 // objective data d, sum_k 2 (x(t_k) - d_k)^T s_j(t_k).
-void BoundsOutput::gradient_by_8(std::size_t j, PolyModel& g) const {
+// w: the objective's weights (empty with objective data); term and
+// residual: scratch models.
+void BoundsOutput::gradient_by_8(std::size_t j, const std::vector<double>& w, PolyModel& g,
+                                 PolyModel& term, PolyModel& residual) const {
   const std::vector<double>& data = problem_->objective_data;
-  const std::vector<double> w = data.empty() ? objective_weights(*problem_) : std::vector<double>{};
-  PolyModel term = arith_->make(), residual = arith_->make();
   arith_->set_constant(g, 0.0);
   for (std::size_t k = 0; k < n_t_; ++k)
     for (std::size_t i = 0; i < nx_; ++i) {
@@ -155,10 +156,13 @@ Result BoundsOutput::finish(const std::vector<PolyModel>* gradient) {
   add_models(r);
   BoundsResult& b = r.bounds;
   const auto& params = problem_->model->param_names();
-  PolyModel g = arith_->make();
+  const std::vector<double> w = gradient || !problem_->objective_data.empty()
+                                    ? std::vector<double>{}
+                                    : objective_weights(*problem_);
+  PolyModel g = arith_->make(), term = arith_->make(), residual = arith_->make();
   for (std::size_t j = 0; j < np_; ++j) {
     if (gradient) g = (*gradient)[j];
-    else gradient_by_8(j, g);
+    else gradient_by_8(j, w, g, term, residual);
     append(g, b.gradient_coef, b.gradient_rem, b.gradient_hull, "dF/d" + params[j]);
     r.gradient.push_back(centre(g));
   }

@@ -41,7 +41,8 @@ class BoundsOutput {
   double centre(const PolyModel& m) const;
   void describe_box(BoundsResult& b) const;
   void add_models(Result& r) const;
-  void gradient_by_8(std::size_t j, PolyModel& g) const;
+  void gradient_by_8(std::size_t j, const std::vector<double>& w, PolyModel& g, PolyModel& term,
+                     PolyModel& residual) const;
   void warn_if_loose(Result& r) const;
 
   const Problem* problem_;

@@ -16,6 +16,7 @@
 #include "methods/odesd/odesd_stepper.hpp"
 #include "model/initial_state_check.hpp"
 #include "odesens/status.hpp"
+#include "problem/initial_values.hpp"
 
 namespace odesens::odesd {
 
@@ -44,13 +45,8 @@ void initial_values(const Problem& problem, const std::vector<double>& p, bool s
                     Workspace* ws, std::vector<double>& x0, std::vector<double>& S0) {
   const Model& model = *problem.model;
   const std::size_t nx = model.nx(), np = model.np();
-  x0.assign(nx, 0.0);
-  if (problem.initial_state.empty()) {
-    model.initial_state(p.data(), x0.data(), ws);
-    require_finite_initial_state(model, x0.data());
-  } else {
-    x0 = problem.initial_state;
-  }
+  x0 = initial_state_of(problem, p, ws);
+  if (problem.initial_state.empty()) require_finite_initial_state(model, x0.data());
   if (!sensitivities) return;
   S0.assign(nx * np, 0.0);
   if (!problem.initial_sensitivity.empty())
