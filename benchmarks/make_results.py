@@ -2117,50 +2117,51 @@ erk_adjoint with final_sensitivity=0). Each goal gives the
 fastest right method, what auto ran (after its fallback, if any), its verdict and time (the
 probe included), and the ratio. The rule: docs/methods/auto.md.
 
-In this run auto checks the states' global error of the method it runs (its option
-`state_check`, on by default; docs/methods/auto.md): a second state solve at tolerances
-10 times tighter (odesd's own without S, dopri8s' own without directions, CVODES' BDF
-after cvodes_fsa, cvodes_asa and grk4as; erk_adjoint checks with its own tableau by
-default). On Crauste_CellSystems2017 every method's S was
-1e-3 to 3e-2 off at these tolerances with no word, and auto's S cell read WRONG; it now reads
-warned. The check's cost is nearly fixed (a tight state solve), so on models that solve in
-well under a millisecond it weighs most: the fastest method runs without it. dopri8s,
-auto's choice on the smallest non-stiff models, checked with CVODES Adams until this run,
-whose set-up alone took two to three times dopri8s' own solve there (in the run before:
-auto 2.5-4.2 times the fastest on chua, detest_c1, michaelis_menten, cubic_oscillator and
-Bertozzi_PNAS2020); it now checks with itself. The run
-before the check (the same command; `state_check=0` gives it back): S within 2x on 27 of
-29 models, missed on chua (2.1x) and detest_c5 (3.8x); gradient on 28 of 30, missed on
-stiff_e3 (2.1x) and Brannmark_JBC2010 (4.2x). Correctness is the default here; a user who
+Where the fastest right method takes under 0.1 s, auto and every right method within 1.5
+times it are then timed again in turn in one process (round robin, their best over 0.5 s
+and at least 5 rounds), and the row gives those times, marked "(in turn)". Timed each in a
+process of its own, as before 2026-12-05, the ratios of sub-millisecond solves moved by up
+to 2x between two runs with nothing changed (Boehm_JProteomeRes2014's S 1.53x and 2.25x,
+detest_c1's 1.39x and 2.90x), as the other core's load and the clock changed between the
+processes; in turn, every method sees the same machine. Against the last run timed apart
+(2026-12-04, the same build but for this benchmark): S within 2x on 27 of 29 models where
+it was 24 of 29 (Boehm 2.25x -> 1.59x, michaelis_menten 2.29x -> 1.66x, detest_c1 2.90x ->
+1.95x, stiff_e3 2.41x -> 1.65x), gradient on 26 of 29 where it was 23 of 29 (Beer 2.47x ->
+1.57x, Bertozzi 2.58x -> 1.76x, Boehm 2.18x -> 1.61x, detest_c5 3.36x -> 1.99x).
+
+auto checks the states' global error of the method it runs (its option `state_check`, on
+by default; docs/methods/auto.md): a second state solve at tolerances 10 times tighter
+(odesd's own without S, dopri8s' own without directions, CVODES' BDF after cvodes_fsa,
+cvodes_asa and grk4as; erk_adjoint checks with its own tableau by default). On
+Crauste_CellSystems2017 every method's S was 1e-3 to 3e-2 off at these tolerances with no
+word, and auto's S cell read WRONG; it now reads warned. The fastest method runs without
+the check. Without it (`state_check=0`, the run of 2026-12-02 timed apart): S within 2x
+on 27 of 29 models, gradient on 28 of 30. Correctness is the default here; a user who
 knows the model's errors do not grow can turn the check off.
 
 auto runs exp where the states are at rest (f(t0, x0) = 0 exactly, f reads no t, no
 events, at most 50 states: docs/methods/auto.md): on Schwen_PONE2014 and
-Lucarelli_CellSystems2018 at their nominal inputs it takes 1.0-1.1 times the fastest.
+Lucarelli_CellSystems2018 at their nominal inputs it takes 1.0-1.2 times the fastest.
 
-This run (2026-12-04) follows one change of the rule: a small S (nx·np at most 64) whose
-probe found the problem non-stiff goes to dopri8s also where the probe's 300 steps did not
-reach the end, if its pace projects at most 3000 explicit steps over the span
-(docs/methods/auto.md; builtin:chua over [0, 10] at rtol 1e-8 ran odesd at 11 times
-dopri8s' time). On the shared models it changes Beer_MolBioSystems2014's S (odesd, 2.06x in
-the run before, now dopri8s, 1.04x) and Crauste_CellSystems2017 (dopri8s for both goals, a
-result warned about as every method's there: its S error 3e-3 against odesd's 2e-2 before).
-The machine was noisier than in the run before: Boehm_JProteomeRes2014's S, whose choice
-(odesd) and cost did not change, reads 2.25x against 1.53x before, and a run of Boehm,
-detest_c1 and michaelis_menten alone right after gave 2.47x, 1.39x and 1.23x for S where
-this run has 2.25x, 2.90x and 2.29x; the sub-millisecond models' ratios move by that much
-between runs. The misses that do not move with the noise are those of the run before:
-sub-millisecond solves where auto's probe and state check weigh (on builtin:chua at rtol
-1e-8, a loop of 3000 solves: the probe 75 us, the check 50 us, dopri8s' own solve 70 us),
-detest_c5 for S (dopri8s is 5x faster, but S has 900 entries, above the 64 up to which auto
-takes dopri8s: on 4 of the 7 non-stiff shared models with more, dopri8s' result carries a
-warning, and its fallback would cost a second solve), and Brannmark_JBC2010's gradient
-(3.3x: the probe finds it stiff, it has 19 parameters, and odesd, which takes 2411 steps
-there against BDF's 634, runs where cvodes_asa is faster; on Elowitz_Nature2000, of the
-same size, odesd takes 419 steps against BDF's 768 and is 2x faster than cvodes_asa:
-nothing the probe measures tells the two apart). What sets odesd's steps there is atol on
-a state of 1.5e-7 (docs/methods/odesd.md, "Tiny states and S"). The run before: S within
-2x on 24 of 29, gradient on 24 of 29."""
+The misses, and why they stay:
+
+- chua (2.1x for both goals): dopri8s solves it in 33 us, and auto's probe and state
+  check cost about as much again (`odesens.solve` of chua.ode in a loop, Python's call
+  included: dopri8s 69 us, with its check 92 us, auto 108 us). The check is a state solve
+  at tolerances 10 times tighter; with 2 parameters dopri8s carries S in SIMD lanes beside
+  the states nearly for free, so the states alone cost most of what S does.
+- detest_c5 for S (4.8x): dopri8s is 5x faster than odesd, but S has 900 entries, above
+  the 64 up to which auto takes dopri8s: on 4 of the 7 non-stiff shared models with more,
+  dopri8s' result carries a warning (parameters that barely move x, whose differences it
+  cannot resolve), and its fallback would cost a second solve.
+- Brannmark_JBC2010's gradient (4.5x): the probe finds it stiff, it has 19 parameters,
+  and odesd, which takes 2411 steps there against BDF's 634, runs where cvodes_asa is
+  faster; on Elowitz_Nature2000, of the same size, odesd takes 419 steps against BDF's 768
+  and is faster than cvodes_asa: nothing the probe measures tells the two apart. What sets
+  odesd's steps there is atol on a state of 1.5e-7 (docs/methods/odesd.md, "Tiny states
+  and S").
+- stiff_e3's gradient (2.01x): the probe finds it non-stiff and its S small, and dopri8s
+  runs with its check; erk_adjoint, without one, is twice as fast. On the edge."""
 
 
 def many_parameters_section():
