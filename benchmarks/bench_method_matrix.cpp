@@ -8,7 +8,8 @@
 //   <status>    the method refused or failed within the time limit (its
 //               status: stiff, too much work, unsupported, ...)
 //   killed      still running at the time limit, max(2 s, 20 x cvodes_fsa),
-//               at most --max-limit seconds (default 240: above the goal of 20 x cvodes_fsa on every shared model, Lang 170 s)
+//               at most --max-limit seconds (default 240: above the goal of
+//               20 x cvodes_fsa on every shared model, Lang 170 s)
 // Error: the largest |S_ij - S_ref,ij| over outputs (adjoint methods: S(T)
 // only), relative to the largest |S_ref| over all outputs of its column
 // (parameter) or of its row (state), whichever is larger, and to no less
@@ -22,10 +23,10 @@
 // per model and goal the fastest method that is right (error <= 1e-4, no
 // warning, no failure) against auto. Where it takes under 0.1 s, auto and
 // the right methods within 1.5 times it are timed again in turn in one
-// process (time_in_turn), and the row gives those times, "(in turn)". Goals: S at every output time (error
-// of S as above) and the gradient of G = sum_i (1 + i / nx) x_i(T)
-// (largest |g_j - g_ref,j| over the largest |g_ref|; the adjoint methods
-// with final_sensitivity=0). Not the plain sum of the states: models that
+// process (time_in_turn), and the row gives those times, "(in turn)".
+// Goals: S at every output time (error of S as above) and the gradient of
+// G = sum_i (1 + i / nx) x_i(T) (largest |g_j - g_ref,j| over the largest
+// |g_ref|; the adjoint methods with final_sensitivity=0). Not the plain sum of the states: models that
 // conserve mass conserve it (Brannmark_JBC2010, DETEST C1), so its
 // gradient is 0 and every method's rounding was judged against the
 // reference's.
@@ -258,7 +259,8 @@ void set_typed(odesens::Options& options, const std::string& key, const std::str
   const double v = std::strtod(text.c_str(), &end);
   if (text.empty() || *end != '\0') {
     options.set(key, text);
-  } else if (v == std::floor(v) && std::fabs(v) < 9e15 && text.find_first_of(".eE") == std::string::npos) {
+  } else if (v == std::floor(v) && std::fabs(v) < 9e15 &&
+             text.find_first_of(".eE") == std::string::npos) {
     options.set(key, static_cast<std::int64_t>(v));
   } else {
     options.set(key, v);
@@ -369,7 +371,8 @@ PairedTimes time_in_turn(const odesens::Problem& p, const std::vector<CellSpec>&
       } catch (const std::exception&) {
         continue;
       }
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       t.seconds[i] = std::min(t.seconds[i], s);
       spent += s;
     }
@@ -380,7 +383,8 @@ std::string cell_text(const Cell& c) {
   char text[160];
   if (std::strcmp(c.verdict, "ok") == 0 || std::strcmp(c.verdict, "warned") == 0 ||
       std::strcmp(c.verdict, "WRONG") == 0)
-    std::snprintf(text, sizeof text, "%s %.2g s, %ld st, err %.0e", c.verdict, c.seconds, c.steps, c.error);
+    std::snprintf(text, sizeof text, "%s %.2g s, %ld st, err %.0e", c.verdict, c.seconds,
+                  c.steps, c.error);
   else
     std::snprintf(text, sizeof text, "%s (%.2g s)", c.verdict, c.seconds);
   return text;
