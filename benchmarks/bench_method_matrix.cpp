@@ -26,8 +26,9 @@
 // process (time_in_turn), and the row gives those times, "(in turn)".
 // Goals: S at every output time (error of S as above) and the gradient of
 // G = sum_i (1 + i / nx) x_i(T) (largest |g_j - g_ref,j| over the largest
-// |g_ref|; the adjoint methods with final_sensitivity=0). Not the plain sum of the states: models that
-// conserve mass conserve it (Brannmark_JBC2010, DETEST C1), so its
+// |g_ref|; the adjoint methods with final_sensitivity=0). Not the plain sum
+// of the states: models that conserve mass conserve it (Brannmark_JBC2010,
+// DETEST C1), so its
 // gradient is 0 and every method's rounding was judged against the
 // reference's.
 //
