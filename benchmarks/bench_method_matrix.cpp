@@ -28,9 +28,8 @@
 // G = sum_i (1 + i / nx) x_i(T) (largest |g_j - g_ref,j| over the largest
 // |g_ref|; the adjoint methods with final_sensitivity=0). Not the plain sum
 // of the states: models that conserve mass conserve it (Brannmark_JBC2010,
-// DETEST C1), so its
-// gradient is 0 and every method's rounding was judged against the
-// reference's.
+// DETEST C1), so its gradient is 0 and every method's rounding was judged
+// against the reference's.
 //
 // Run: build/bin/bench_method_matrix [--models a,b] [--methods m,n] [--limit-factor 20]
 //      (a method with options: --methods "pbsr:error_control=off;max_pieces=8,exp")
