@@ -2123,7 +2123,9 @@ and at least 5 rounds), and the row gives those times, marked "(in turn)". Timed
 process of its own, as before 2026-12-05, the ratios of sub-millisecond solves moved by up
 to 2x between two runs with nothing changed (Boehm_JProteomeRes2014's S 1.53x and 2.25x,
 detest_c1's 1.39x and 2.90x), as the other core's load and the clock changed between the
-processes; in turn, every method sees the same machine. Against the last run timed apart
+processes; in turn, every method sees the same machine: a second run of chua, detest_c1,
+michaelis_menten, Boehm, stiff_e3, Bertozzi and Beer (`--models`) while a fit loaded both
+cores (under `nice`) gave every ratio within 0.04 of this run's. Against the last run timed apart
 (2026-12-04, the same build but for this benchmark): S within 2x on 27 of 29 models where
 it was 24 of 29 (Boehm 2.25x -> 1.59x, michaelis_menten 2.29x -> 1.66x, detest_c1 2.90x ->
 1.95x, stiff_e3 2.41x -> 1.65x), gradient on 26 of 29 where it was 23 of 29 (Beer 2.47x ->
