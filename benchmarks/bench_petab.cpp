@@ -38,7 +38,7 @@ std::string shared_dir() {
 
 // The problems of ../shared/petab/benchmark (each directory), but
 // Lang_PLOSComputBiol2024, whose gradient alone takes 12-28 s here by the
-// adjoint and over 4 minutes forward (its simulation 0.3 s): its five
+// adjoint and 598 s forward (its simulation 0.3 s): its five
 // timings would be most of the run.
 std::vector<std::string> collection() {
   std::vector<std::string> names;

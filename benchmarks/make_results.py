@@ -791,7 +791,7 @@ def petab_section():
         "",
         "Command: `build/bin/bench_petab --repeats 5` (via `python3 benchmarks/make_results.py",
         "--only petab`). Every problem of `../shared/petab/benchmark` but Lang_PLOSComputBiol2024",
-        "(a gradient takes 12-28 s there by the adjoint, over 4 minutes forward: 600 measurement",
+        "(a gradient takes 12-28 s there by the adjoint, 598 s forward, docs/petab.md: 600 measurement",
         "times over [0, 136472] with 294 estimated parameters) at its nominal parameters,",
         "the default tolerances (rtol 1e-8, atol 1e-12), one thread: the median of 5 evaluations after a",
         "warm-up. `simulation`: llh alone (cvodes_fsa without S); the other columns are ratios",
