@@ -105,6 +105,12 @@ std::string result_text(nlopt_result r, const OptimizerOptions& o, std::int64_t 
     case NLOPT_MAXTIME_REACHED: return "maximum time reached";
     case NLOPT_ROUNDOFF_LIMITED: return "round-off limited: no further progress possible";
     case NLOPT_SUCCESS: return "converged";
+    // LD_LBFGS (Luksan's PLIS) says FAILURE when its line search ends
+    // without a lower value, also along the steepest descent it restarts
+    // with.
+    case NLOPT_FAILURE:
+      return "NLopt's L-BFGS gave up (FAILURE): its line search found no lower nlpost, "
+             "even along steepest descent";
     default: return std::string("NLopt ended: ") + nlopt_result_to_string(r);
   }
 }
