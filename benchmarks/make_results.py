@@ -2174,7 +2174,7 @@ probe included), and the ratio. The rule: docs/methods/auto.md.
 Where the fastest right method takes under 0.1 s, auto and every right method within 1.5
 times it are then timed again in turn in one process (round robin, their best over 0.5 s
 and at least 5 rounds), and the row gives those times, marked "(in turn)". Timed each in a
-process of its own, as before 2026-12-05, the ratios of sub-millisecond solves moved by up
+process of its own, as until this run, the ratios of sub-millisecond solves moved by up
 to 2x between two runs with nothing changed (Boehm_JProteomeRes2014's S 1.53x and 2.25x,
 detest_c1's 1.39x and 2.90x), as the other core's load and the clock changed between the
 processes; in turn, every method sees the same machine: a second run of chua, detest_c1,
@@ -2216,8 +2216,18 @@ The misses, and why they stay:
   and is faster than cvodes_asa: nothing the probe measures tells the two apart. What sets
   odesd's steps there is atol on a state of 1.5e-7 (docs/methods/odesd.md, "Tiny states
   and S").
-- stiff_e3's gradient (2.01x): the probe finds it non-stiff and its S small, and dopri8s
-  runs with its check; erk_adjoint, without one, is twice as fast. On the edge."""
+- stiff_e3's gradient (2.01x): the probe finds it non-stiff and its S small, so auto
+  takes dopri8s (the gradient through S), the fastest right method for the gradient on
+  chua, cubic_oscillator, detest_c1, michaelis_menten, Bertozzi, Beer and Perelson;
+  on stiff_e3 erk_adjoint (which checks its states by default) is twice as fast.
+
+The run of 2026-12-04 before this one followed one change of the rule: a small S (nx·np
+at most 64) whose probe found the problem non-stiff goes to dopri8s also where the probe's
+300 steps did not reach the end, if its pace projects at most 3000 explicit steps over
+the span (builtin:chua over [0, 10] at rtol 1e-8 ran odesd at 11 times dopri8s' time).
+On the shared models it changed Beer_MolBioSystems2014's S (odesd, 2.06x before, then
+dopri8s) and Crauste_CellSystems2017 (dopri8s for both goals, a result warned about as
+every method's there)."""
 
 
 def many_parameters_section():
