@@ -254,7 +254,8 @@ const std::pair<const char*, const char*> kFitFlags[] = {
      "parameters' initialization priors where the table has them)"},
     {"--starts-from FILE.tsv",
      "the starts instead (not with --starts): one row each, columns named by estimated "
-     "parameter ids (linear scale; a parameter left out starts at its nominal value)"},
+     "parameter ids (linear scale; a parameter left out starts at its nominal value); or one "
+     "start from a table with a parameterId column (--best's: go on from a fit's best point)"},
     {"--seed S", "the hypercube's seed (default 0; the same starts on any thread count)"},
     {"--resample-failed N",
      "a start whose point cannot be simulated runs from a point drawn uniformly in the scaled "

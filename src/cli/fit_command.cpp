@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 
@@ -37,7 +39,8 @@ long long whole_number(const std::string& v, const std::string& flag, long long 
 constexpr std::size_t kMostStartsFromFile = 10'000'000;
 
 // The starts of a --starts-from table: one row per start, columns named by
-// the estimated parameters' ids (values on the linear scale, as --at's).
+// the estimated parameters' ids (values on the linear scale, as --at's);
+// or one start from a table with a parameterId column (fit --best's).
 std::vector<std::vector<double>> read_starts(const PetabProblem& problem, const std::string& path);
 
 // "starts done  best  time" on standard error, redrawn as starts end.
@@ -230,8 +233,33 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
 
 namespace {
 
+// Whether PATH is a regular file whose first line names a parameterId
+// column: a table of one point (fit --best's, petab --at's), so that a fit
+// can go on from where another stopped. Anything else is left to the table
+// reader, which says what is wrong with it.
+bool is_point_table(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::status(path, error).type() != std::filesystem::file_type::regular)
+    return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(std::size_t{1} << 16, '\0');
+  in.read(&head[0], static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (head.compare(0, 3, "\xEF\xBB\xBF") == 0) head.erase(0, 3);
+  std::string line = head.substr(0, head.find('\n'));
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::size_t begin = 0;
+  for (std::size_t end = 0; end <= line.size(); ++end) {
+    if (end < line.size() && line[end] != '\t') continue;
+    if (line.compare(begin, end - begin, "parameterId") == 0) return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
 std::vector<std::vector<double>> read_starts(const PetabProblem& problem,
                                              const std::string& path) {
+  if (is_point_table(path)) return {read_petab_parameter_values(problem, path)};
   // Each row a --at table of its own: parameterId and value columns would
   // need one file a start, so the rows here hold the ids as columns. The
   // shared table reader refuses what is not a regular file, lines beyond

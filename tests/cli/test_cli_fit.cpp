@@ -54,6 +54,31 @@ TEST(CliFit, WritesTheStartsAndABestTableThatPetabReadsBack) {
   EXPECT_NEAR(nlohmann::json::parse(back.out)["nllh"].get<double>(), value, 1e-8);
 }
 
+// A --best table given to --starts-from is one start at its point: a fit
+// cut short goes on from where it stopped (the table's parameterId rows were
+// refused as unknown column names).
+TEST(CliFit, ABestTableIsOneStartToGoOnFrom) {
+  odesens::test::SyntheticProblem p;
+  const std::string best = p.path("best.tsv");
+  const ToolRun cut = run_tool("fit " + p.yaml() + " --starts 1 --seed 3 --max-iterations 1 " +
+                               "--optimizer ceres_lm --format json --best " + best);
+  ASSERT_EQ(cut.status, 0) << cut.err;
+  const auto first = nlohmann::json::parse(cut.out)["starts"][0];
+  const ToolRun on = run_tool("fit " + p.yaml() + " --starts-from " + best + " --format json");
+  ASSERT_EQ(on.status, 0) << on.err;
+  const auto starts = nlohmann::json::parse(on.out)["starts"];
+  ASSERT_EQ(starts.size(), 1u);
+  for (std::size_t i = 0; i < first["end"].size(); ++i)
+    EXPECT_NEAR(starts[0]["start"][i].get<double>(), first["end"][i].get<double>(), 1e-12) << i;
+  EXPECT_LT(starts[0]["nlpost"].get<double>(), first["nlpost"].get<double>() - 1e-3);
+  std::ofstream(p.path("unknown.tsv")) << "parameterId\tvalue\nk9\t0.5\n";
+  const ToolRun unknown = run_tool("fit " + p.yaml() + " --starts-from " + p.path("unknown.tsv"));
+  EXPECT_NE(unknown.status, 0);
+  EXPECT_NE(unknown.err.find("unknown.tsv:2: 'k9' is not an estimated parameter"),
+            std::string::npos)
+      << unknown.err;
+}
+
 TEST(CliFit, TextIsTheWaterfall) {
   odesens::test::SyntheticProblem p;
   const ToolRun r = run_tool("fit " + p.yaml() + " --starts 2 --optimizer nlopt_lbfgs");
