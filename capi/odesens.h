@@ -745,9 +745,9 @@ ODESENS_API void odesens_fit_options_free(odesens_fit_options* options);
  * Levenberg-Marquardt on the residuals; a problem without least-squares
  * form, e.g. Laplace noise, is then ODESENS_ERR_UNSUPPORTED when fitted),
  * "ceres_lm_lbfgs" (ceres_lm, then nlopt_lbfgs from where it stopped short
- * of a stationary point; the same refusal) or "nlopt_lbfgs" (NLopt's L-BFGS
- * on nlpost); NULL or "" is "auto". Another name:
- * ODESENS_ERR_INVALID_ARGUMENT naming the four. */
+ * of a stationary point; the same refusal), "nlopt_lbfgs" (NLopt's L-BFGS
+ * on nlpost) or "lbfgsb" (L-BFGS-B on nlpost); NULL or "" is "auto".
+ * Another name: ODESENS_ERR_INVALID_ARGUMENT naming the five. */
 ODESENS_API int odesens_fit_options_set_optimizer(odesens_fit_options* options,
                                                   const char* optimizer);
 /* The number of starts drawn (a Latin hypercube in the box of the
@@ -776,8 +776,8 @@ ODESENS_API int odesens_fit_options_set_start_points(odesens_fit_options* option
  * hardware thread) to 4096. The numbers do not depend on it. */
 ODESENS_API int odesens_fit_options_set_threads(odesens_fit_options* options, int64_t threads);
 /* The stopping rules of one local optimization (a start, or a point of a
- * profile): iterations from 1 to INT64_MAX (ceres_lm: its steps; nlopt_lbfgs:
- * its evaluations; ceres_lm_lbfgs: L-BFGS has what LM left), and wall-clock seconds of one start, finite and >= 0
+ * profile): iterations from 1 to INT64_MAX (ceres_lm: its steps; nlopt_lbfgs,
+ * lbfgsb: their evaluations; ceres_lm_lbfgs: L-BFGS has what LM left), and wall-clock seconds of one start, finite and >= 0
  * (0: no limit; NaN or Inf: ODESENS_ERR_NOT_FINITE). */
 ODESENS_API int odesens_fit_options_set_max_iterations(odesens_fit_options* options,
                                                        int64_t max_iterations);

@@ -84,6 +84,7 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/cmake/FindLIBSBML.cmake
   ${PROJECT_SOURCE_DIR}/cmake/FindKLU.cmake
   ${PROJECT_SOURCE_DIR}/cmake/FindMPFR.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/FindLBFGSB.cmake
   DESTINATION ${ODESENS_INSTALL_CMAKEDIR}/modules COMPONENT dev)
 
 # --- pkg-config ----------------------------------------------------------------

@@ -12,7 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libsbml5-dev libxbyak-dev
   nlohmann-json3-dev libcli11-dev libhdf5-dev hdf5-tools libopenmpi-dev openmpi-bin
   libboost-dev libmpfr-dev libyaml-cpp-dev lld gnuplot-nox libceres-dev libnlopt-cxx-dev
-  pybind11-dev python3-dev python3-numpy python3-scipy python3-matplotlib python3-pytest
+  liblbfgsb-dev pybind11-dev python3-dev python3-numpy python3-scipy python3-matplotlib python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -16,6 +16,9 @@
 //   nlopt_lbfgs  NLopt's L-BFGS (LD_LBFGS) on nlpost and its gradient, with
 //                box bounds: for objectives with no least-squares form
 //                (Laplace noise).
+//   lbfgsb       L-BFGS-B 3.0 (liblbfgsb) on nlpost and its gradient: the
+//                projected gradient path at the bounds, where NLopt's
+//                line search can give up (docs/fit.md).
 //   ceres_lm_lbfgs  ceres_lm, then nlopt_lbfgs from its end point where LM
 //                stopped short of a stationary point (docs/fit.md).
 //   auto         ceres_lm_lbfgs when the problem has the least-squares
@@ -42,8 +45,8 @@ namespace odesens {
 // start ends at the first rule met.
 struct OptimizerOptions {
   std::string optimizer = "auto";  // optimizer_ids()
-  // Iterations: ceres_lm's accepted and rejected steps; nlopt_lbfgs's
-  // objective evaluations (NLopt counts no iterations); ceres_lm_lbfgs's
+  // Iterations: ceres_lm's accepted and rejected steps; nlopt_lbfgs's and
+  // lbfgsb's objective evaluations; ceres_lm_lbfgs's
   // L-BFGS has what its LM left.
   std::int64_t max_iterations = 1000;
   // Wall time of one start; 0: no limit. An evaluation under way when it
@@ -58,7 +61,7 @@ struct OptimizerOptions {
   // A step shorter than step_tolerance * (|x| + step_tolerance).
   double step_tolerance = 1e-8;
   // A relative change of the objective below this (ceres_lm: of the cost
-  // 1/2 sum r^2; nlopt_lbfgs: of nlpost).
+  // 1/2 sum r^2; nlopt_lbfgs, lbfgsb: of nlpost).
   double function_tolerance = 1e-8;
   // The simulations' method, tolerances and steady states (threads is set
   // to 1: the starts run in parallel, not their experiments). Its
@@ -77,7 +80,7 @@ struct OptimizerOptions {
 void check_optimizer_options(const OptimizerOptions& options);
 
 // The optimizer ids, "auto" first, and the same as text ("auto, ceres_lm,
-// ... or nlopt_lbfgs").
+// ... or lbfgsb").
 const std::vector<std::string>& optimizer_ids();
 std::string optimizer_id_list();
 

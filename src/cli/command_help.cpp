@@ -263,11 +263,12 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--threads T", "starts run at once, 0 (one per core) to 1024 (default 1)"},
     {"--optimizer ID",
      "auto (default: ceres_lm_lbfgs, or nlopt_lbfgs without a least-squares form), ceres_lm "
-     "(Levenberg-Marquardt on the residuals), nlopt_lbfgs (L-BFGS on nlpost), ceres_lm_lbfgs "
+     "(Levenberg-Marquardt on the residuals), nlopt_lbfgs (L-BFGS on nlpost), lbfgsb (L-BFGS-B "
+     "on nlpost), ceres_lm_lbfgs "
      "(ceres_lm, then nlopt_lbfgs where it stopped short of a stationary point, again while "
      "that lowers nlpost)"},
     {"--max-iterations N",
-     "iterations of a start (default 1000; nlopt_lbfgs: evaluations; ceres_lm_lbfgs: L-BFGS "
+     "iterations of a start (default 1000; nlopt_lbfgs, lbfgsb: evaluations; ceres_lm_lbfgs: L-BFGS "
      "has what LM left)"},
     {"--max-seconds-per-start S", "wall time of a start (default: no limit)"},
     {"--method ID", "the simulations' method, as for odesens petab (default auto)"},

@@ -80,7 +80,7 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
 
 const std::vector<std::string>& optimizer_ids() {
   static const std::vector<std::string> ids = {"auto", "ceres_lm", "ceres_lm_lbfgs",
-                                               "nlopt_lbfgs"};
+                                               "nlopt_lbfgs", "lbfgsb"};
   return ids;
 }
 
@@ -112,7 +112,7 @@ void require_optimizer_suits(const PetabProblem& problem, const std::string& opt
       !problem.has_least_squares_form())
     throw Error(Status::unsupported,
                 "fit: " + optimizer + " needs the least-squares form, which this problem lacks "
-                "(Laplace noise); nlopt_lbfgs or auto takes it");
+                "(Laplace noise); nlopt_lbfgs, lbfgsb or auto takes it");
 }
 
 std::string resolve_optimizer(const PetabProblem& problem, const std::string& optimizer) {
@@ -136,6 +136,7 @@ StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
   else if (optimizer == "ceres_lm") run = fitting::run_ceres_lm(objective, options, free);
   else if (optimizer == "ceres_lm_lbfgs")
     run = fitting::run_ceres_lm_lbfgs(objective, options, free);
+  else if (optimizer == "lbfgsb") run = fitting::run_lbfgsb(objective, options, free);
   else run = fitting::run_nlopt_lbfgs(objective, options, free);
   s.iterations = run.iterations;
   s.exit_reason = run.exit_reason;

@@ -104,6 +104,9 @@ LocalRun run_ceres_lm(StartObjective& objective, const OptimizerOptions& options
                       std::vector<double>& free, std::int64_t start_iterations = 0);
 LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& options,
                          std::vector<double>& free, std::int64_t start_iterations = 0);
+// L-BFGS-B on nlpost (lbfgsb.cpp says where it goes on where NLopt's stops).
+LocalRun run_lbfgsb(StartObjective& objective, const OptimizerOptions& options,
+                    std::vector<double>& free, std::int64_t start_iterations = 0);
 // ceres_lm, then nlopt_lbfgs from its end point within what is left of the
 // start's iterations and wall time, again while such a cycle lowers nlpost
 // (ceres_lm_lbfgs.cpp says why).

@@ -404,7 +404,7 @@ TEST(CapiFit, WrongInputGivesTheDocumentedStatuses) {
   ASSERT_C_OK(odesens_fit_options_create(&h.options));
   EXPECT_C_STATUS(odesens_fit_options_set_optimizer(h.options, "newton"),
                   ODESENS_ERR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(odesens_errmsg(h.options)).find("auto, ceres_lm, ceres_lm_lbfgs or nlopt_lbfgs"),
+  EXPECT_NE(std::string(odesens_errmsg(h.options)).find("auto, ceres_lm, ceres_lm_lbfgs, nlopt_lbfgs or lbfgsb"),
             std::string::npos);
   EXPECT_C_STATUS(odesens_fit_options_set_starts(h.options, 0), ODESENS_ERR_INVALID_ARGUMENT);
   EXPECT_C_STATUS(odesens_fit_options_set_seed(h.options, -1), ODESENS_ERR_INVALID_ARGUMENT);

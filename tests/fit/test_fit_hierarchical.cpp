@@ -37,7 +37,7 @@ TEST(FitHierarchical, EndsWhereTheFitOfEveryParameterEnds) {
   test::SyntheticProblem synthetic(noisy());
   auto problem = PetabProblem::load(synthetic.yaml());
   ASSERT_EQ(problem->inner_parameters(), (std::vector<std::size_t>{1, 2}));  // scale, sd
-  for (const char* optimizer : {"ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs"}) {
+  for (const char* optimizer : {"ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs", "lbfgsb"}) {
     SCOPED_TRACE(optimizer);
     const FitResult all = fit(*problem, options(optimizer, false));
     const FitResult inner = fit(*problem, options(optimizer, true));

@@ -271,7 +271,7 @@ TEST(Fit, AStopFlagSetBeforehandEndsTheStartAtItsFirstEvaluation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fit, EachOptimizer,
-                         ::testing::Values("ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs"),
+                         ::testing::Values("ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs", "lbfgsb"),
                          [](const auto& param_info) { return std::string(param_info.param); });
 
 // With bounds Ceres asks for each step's point up to three times (its
@@ -409,7 +409,7 @@ TEST(Fit, AStartWhoseGradientIsNotFiniteFails) {
   EXPECT_NE(r.warnings.front().find("derivative of the simulation"), std::string::npos)
       << r.warnings.front();
   EXPECT_NE(r.warnings.front().find("'offset'"), std::string::npos) << r.warnings.front();
-  for (const char* optimizer : {"ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs"}) {
+  for (const char* optimizer : {"ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs", "lbfgsb"}) {
     FitOptions o = fit_options(optimizer, 1);
     o.start_points = {x0, x0};
     const FitResult f = fit(*problem, o);
@@ -458,6 +458,8 @@ TEST(Fit, LaplaceNoiseIsFittedByLbfgsUnderAuto) {
   const FitResult r = fit(*problem, fit_options("auto", 4));
   EXPECT_EQ(r.optimizer, "nlopt_lbfgs");
   EXPECT_NEAR(r.starts[0].end[0], std::log10(0.3), 1e-3) << r.starts[0].exit_reason;
+  const FitResult b = fit(*problem, fit_options("lbfgsb", 4));
+  EXPECT_NEAR(b.starts[0].end[0], std::log10(0.3), 1e-3) << b.starts[0].exit_reason;
   for (const char* optimizer : {"ceres_lm", "ceres_lm_lbfgs"}) {
     // Refused once, by fit() as by optimize(), not as starts that all fail.
     try {

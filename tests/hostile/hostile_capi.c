@@ -1275,7 +1275,7 @@ static void fit_options_wrong_values(void) {
   CHECK_OK(odesens_fit_options_create(&o));
   if (!o) return;
   EXPECT(odesens_fit_options_set_optimizer(o, "no_such_optimizer"), ODESENS_ERR_INVALID_ARGUMENT,
-         o, "auto, ceres_lm, ceres_lm_lbfgs or nlopt_lbfgs");
+         o, "auto, ceres_lm, ceres_lm_lbfgs, nlopt_lbfgs or lbfgsb");
   CHECK_OK(odesens_fit_options_set_optimizer(o, NULL));
   const int64_t bad_counts[] = {0, -1, INT64_MIN, INT64_MAX};
   for (size_t i = 0; i < sizeof bad_counts / sizeof bad_counts[0]; ++i) {

@@ -192,7 +192,8 @@ class Problem:
             "auto" (ceres_lm_lbfgs when the problem has the least-squares
             form, else nlopt_lbfgs), "ceres_lm", "ceres_lm_lbfgs" (ceres_lm,
             then nlopt_lbfgs where it stopped short of a stationary point,
-            again while that lowers nlpost) or "nlopt_lbfgs".
+            again while that lowers nlpost), "nlopt_lbfgs" or "lbfgsb"
+            (L-BFGS-B).
         seed : int
         threads : int
             Starts run at once, each on one thread (0: one per core). The

@@ -1,0 +1,205 @@
+// lbfgsb: L-BFGS-B 3.0 (Byrd, Lu, Nocedal and Zhu 1995; Morales and Nocedal
+// 2011), Debian's liblbfgsb, on nlpost and its gradient in the box of the
+// estimated parameters.
+//
+// Why beside nlopt_lbfgs: NLopt's LD_LBFGS (Luksan's PLIS) steps along its
+// quasi-Newton direction cut at the first bound it meets. Where the gradient
+// pushes hard on parameters a little inside their bounds
+// (Lang_PLOSComputBiol2024: entries of 1e14 next to entries of 1e1), that
+// cut leaves no step that lowers nlpost, and PLIS gives up (FAILURE) after
+// a dozen evaluations. L-BFGS-B follows the projected gradient path
+// instead: a parameter that reaches its bound stays there and the others go
+// on (its generalized Cauchy point), and its line search is Moré and
+// Thuente's.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/finite_values.hpp"
+#include "fit/start_objective.hpp"
+#include "io/format_double.hpp"
+
+// L-BFGS-B 3.0's driver, reverse communication (lbfgsb.f, "setulb"); the
+// library ships no header. Fortran's CHARACTER*60 arguments task and csave
+// take their lengths as trailing hidden arguments (gfortran: size_t).
+extern "C" void setulb_(const int* n, const int* m, double* x, const double* l, const double* u,
+                        const int* nbd, double* f, double* g, const double* factr,
+                        const double* pgtol, double* wa, int* iwa, char* task, const int* iprint,
+                        char* csave, int* lsave, int* isave, double* dsave, std::size_t task_len,
+                        std::size_t csave_len);
+
+namespace odesens::fitting {
+namespace {
+
+constexpr int kMemory = 10;  // correction pairs, as NLopt's default
+constexpr std::size_t kTaskLength = 60;
+// Consecutive failed simulations after which a start ends.
+constexpr int kFailedInARowToEnd = 10;
+
+// What setulb keeps between calls (its sizes: lbfgsb.f, "setulb").
+struct SetulbWorkspace {
+  explicit SetulbWorkspace(int n)
+      : wa(static_cast<std::size_t>(2 * kMemory * n + 5 * n + 11 * kMemory * kMemory +
+                                    8 * kMemory)),
+        iwa(static_cast<std::size_t>(3 * n)) {}
+  std::vector<double> wa;
+  std::vector<int> iwa;
+  char task[kTaskLength], csave[kTaskLength];
+  int lsave[4] = {0, 0, 0, 0};
+  int isave[44] = {};
+  double dsave[29] = {};
+  void set_task(const char* text) {
+    std::memset(task, ' ', kTaskLength);
+    std::memcpy(task, text, std::strlen(text));
+  }
+  bool task_is(const char* head) const { return std::strncmp(task, head, std::strlen(head)) == 0; }
+  std::string task_text() const {
+    std::string t(task, kTaskLength);
+    return t.substr(0, t.find_last_not_of(' ') + 1);
+  }
+};
+
+struct LbfgsbSearch {
+  StartObjective* objective = nullptr;
+  const OptimizerOptions* options = nullptr;
+  std::vector<double> lower, upper;
+  double best = HUGE_VAL;
+  std::vector<double> best_x;
+  std::int64_t improvements = 0;
+  int failures_in_a_row = 0;
+  std::string last_failure;
+  std::string stop_reason;  // why the search ended; empty: L-BFGS-B ended it
+};
+
+// nlpost and its gradient at x. A failed simulation is a point of higher
+// value with no slope, so that the line search backs off from it (a finite
+// value: L-BFGS-B's interpolation has no use for inf).
+double evaluate_at(LbfgsbSearch& s, const std::vector<double>& x, std::vector<double>& g) {
+  try {
+    const PetabResult r = s.objective->evaluate(x.data(), false, false, true);
+    if (!std::isfinite(r.nlpost)) throw Error(Status::not_finite, "nlpost is not finite");
+    if (!all_finite(r.gradient.size(), r.gradient.data()))
+      throw Error(Status::not_finite,
+                  "the gradient is not finite" +
+                      (r.warnings.empty() ? std::string() : ": " + r.warnings.front()));
+    s.failures_in_a_row = 0;
+    s.objective->free_entries(r.gradient, 1, g.data());
+    if (r.nlpost < s.best) {
+      s.best = r.nlpost;
+      s.best_x = x;
+      ++s.improvements;
+    }
+    return r.nlpost;
+  } catch (const Error& e) {
+    if (e.status() == Status::interrupted) {
+      s.stop_reason = s.objective->interruption_reason();
+      return HUGE_VAL;
+    }
+    s.last_failure = e.what();
+    if (++s.failures_in_a_row >= kFailedInARowToEnd)
+      s.stop_reason = std::to_string(kFailedInARowToEnd) +
+                      " simulations in a row failed, the last: " + s.last_failure;
+    std::fill(g.begin(), g.end(), 0.0);
+    const double above = std::isfinite(s.best) ? s.best : 0.0;
+    return above + 1e3 * (1.0 + std::fabs(above));
+  }
+}
+
+// After an iteration (setulb's NEW_X): a reason to end, or empty.
+std::string check_iteration(const LbfgsbSearch& s, const std::vector<double>& x,
+                            const std::vector<double>& g) {
+  if (s.objective->interrupted()) return s.objective->interruption_reason();
+  if (projected_gradient_norm(g, x, s.lower, s.upper) <= s.options->gradient_tolerance)
+    return "gradient tolerance reached: projected gradient below " +
+           io::format_double(s.options->gradient_tolerance);
+  return {};
+}
+
+// Before an evaluation: the start's evaluations used up (the limit counts
+// evaluations, as nlopt_lbfgs's does), said; or empty.
+std::string check_evaluations(const LbfgsbSearch& s, std::int64_t evaluations,
+                              std::int64_t start_iterations) {
+  if (evaluations < s.options->max_iterations) return {};
+  return start_iterations > 0 ? "the start's " + std::to_string(start_iterations) +
+                                    " iterations are used up"
+                              : "maximum number of iterations (evaluations) reached: " +
+                                    std::to_string(s.options->max_iterations);
+}
+
+// setulb's own ending, said for a user: CONVERGENCE (its relative reduction
+// of nlpost, factr, or its projected gradient, pgtol), ABNORMAL_TERMINATION
+// (a line search without a lower point), ERROR (bad input).
+std::string ending_text(const SetulbWorkspace& w, const OptimizerOptions& o) {
+  const std::string t = w.task_text();
+  if (t.rfind("CONVERGENCE: REL_REDUCTION_OF_F", 0) == 0)
+    return "function tolerance reached: relative change of nlpost below " +
+           io::format_double(o.function_tolerance);
+  if (t.rfind("CONVERGENCE: NORM_OF_PROJECTED_GRADIENT", 0) == 0)
+    return "gradient tolerance reached: projected gradient below " +
+           io::format_double(o.gradient_tolerance);
+  if (t.rfind("ABNORMAL_TERMINATION_IN_LNSRCH", 0) == 0)
+    return "L-BFGS-B's line search found no lower nlpost (ABNORMAL_TERMINATION_IN_LNSRCH)";
+  return "L-BFGS-B ended: " + t;
+}
+
+}  // namespace
+
+LocalRun run_lbfgsb(StartObjective& objective, const OptimizerOptions& options,
+                    std::vector<double>& free, std::int64_t start_iterations) {
+  const int n = static_cast<int>(free.size());
+  LbfgsbSearch s;
+  s.objective = &objective;
+  s.options = &options;
+  s.lower = objective.free_lower();
+  s.upper = objective.free_upper();
+  // nbd: 0 unbounded, 1 lower only, 2 both, 3 upper only.
+  std::vector<int> nbd(free.size());
+  for (std::size_t i = 0; i < free.size(); ++i) {
+    const bool lo = std::isfinite(s.lower[i]), hi = std::isfinite(s.upper[i]);
+    nbd[i] = lo && hi ? 2 : lo ? 1 : hi ? 3 : 0;
+  }
+  // factr: the relative reduction (f_k - f_k+1) / max(|f_k|, |f_k+1|, 1)
+  // below which it stops, in units of the machine epsilon.
+  const double factr = options.function_tolerance / DBL_EPSILON;
+  const double pgtol = options.gradient_tolerance;
+  const int memory = kMemory, quiet = -1;
+  SetulbWorkspace w(n);
+  w.set_task("START");
+  std::vector<double> x = free, g(free.size(), 0.0);
+  double f = 0.0;
+  bool ended_by_setulb = false;
+  const std::int64_t evaluations_before = objective.evaluations();
+  while (s.stop_reason.empty()) {
+    setulb_(&n, &memory, x.data(), s.lower.data(), s.upper.data(), nbd.data(), &f, g.data(),
+            &factr, &pgtol, w.wa.data(), w.iwa.data(), w.task, &quiet, w.csave, w.lsave,
+            w.isave, w.dsave, kTaskLength, kTaskLength);
+    if (w.task_is("FG")) {
+      if (objective.interrupted()) s.stop_reason = objective.interruption_reason();
+      else s.stop_reason = check_evaluations(s, objective.evaluations() - evaluations_before,
+                                             start_iterations);
+      if (s.stop_reason.empty()) f = evaluate_at(s, x, g);
+    } else if (w.task_is("NEW_X")) {
+      s.stop_reason = check_iteration(s, x, g);
+    } else {
+      ended_by_setulb = true;
+      break;
+    }
+  }
+  if (!s.best_x.empty()) free = s.best_x;
+  LocalRun run;
+  run.iterations = s.improvements;
+  run.exit_reason = ended_by_setulb ? ending_text(w, options) : s.stop_reason;
+  run.stopped_short = ended_by_setulb && w.task_is("CONVERGENCE: REL_REDUCTION_OF_F");
+  if (!s.best_x.empty()) run.value = s.best;
+  if (s.best_x.empty() && !s.last_failure.empty() &&
+      !(objective.out_of_time() || objective.stop_requested())) {
+    run.status = Status::not_finite;
+    run.exit_reason = "no point with a finite nlpost and gradient: " + s.last_failure;
+  }
+  return run;
+}
+
+}  // namespace odesens::fitting
