@@ -11,10 +11,15 @@
 // instead: a parameter that reaches its bound stays there and the others go
 // on (its generalized Cauchy point), and its line search is Moré and
 // Thuente's.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,8 +36,39 @@ extern "C" void setulb_(const int* n, const int* m, double* x, const double* l, 
                         char* csave, int* lsave, int* isave, double* dsave, std::size_t task_len,
                         std::size_t csave_len);
 
+// gfortran's FLUSH statement (libgfortran, which liblbfgsb links): the
+// unit's buffer written to its file now.
+extern "C" void _gfortran_flush_i4(int* unit);
+
 namespace odesens::fitting {
 namespace {
+
+// L-BFGS-B 3.0 writes " ascent direction in projection gd = ..." to Fortran
+// unit 6, standard output, whatever its print level, where its direction is
+// not one of descent (it then restarts). On standard output that line broke
+// `odesens fit --format json` and a caller's own output. Standard output is
+// pointed at /dev/null for the moments of setulb's calls (no evaluation runs
+// inside them: they take microseconds), unit 6 flushed before (the caller's
+// Fortran output goes where it went) and after (setulb's goes nowhere); the
+// calls of all threads take turns, so that no two redirections interleave.
+void setulb_quietly(const int* n, const int* m, double* x, const double* l, const double* u,
+                    const int* nbd, double* f, double* g, const double* factr,
+                    const double* pgtol, double* wa, int* iwa, char* task, const int* iprint,
+                    char* csave, int* lsave, int* isave, double* dsave, std::size_t length) {
+  static std::mutex turn;
+  static const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  std::lock_guard<std::mutex> lock(turn);
+  int unit = 6;
+  std::fflush(stdout);
+  _gfortran_flush_i4(&unit);
+  const int saved = null_fd >= 0 ? ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) : -1;
+  const bool quiet = saved >= 0 && ::dup2(null_fd, STDOUT_FILENO) >= 0;
+  setulb_(n, m, x, l, u, nbd, f, g, factr, pgtol, wa, iwa, task, iprint, csave, lsave, isave,
+          dsave, length, length);
+  _gfortran_flush_i4(&unit);
+  if (quiet) ::dup2(saved, STDOUT_FILENO);
+  if (saved >= 0) ::close(saved);
+}
 
 constexpr int kMemory = 10;  // correction pairs, as NLopt's default
 constexpr std::size_t kTaskLength = 60;
@@ -173,9 +209,9 @@ LocalRun run_lbfgsb(StartObjective& objective, const OptimizerOptions& options,
   bool ended_by_setulb = false;
   const std::int64_t evaluations_before = objective.evaluations();
   while (s.stop_reason.empty()) {
-    setulb_(&n, &memory, x.data(), s.lower.data(), s.upper.data(), nbd.data(), &f, g.data(),
-            &factr, &pgtol, w.wa.data(), w.iwa.data(), w.task, &quiet, w.csave, w.lsave,
-            w.isave, w.dsave, kTaskLength, kTaskLength);
+    setulb_quietly(&n, &memory, x.data(), s.lower.data(), s.upper.data(), nbd.data(), &f,
+                   g.data(), &factr, &pgtol, w.wa.data(), w.iwa.data(), w.task, &quiet, w.csave,
+                   w.lsave, w.isave, w.dsave, kTaskLength);
     if (w.task_is("FG")) {
       if (objective.interrupted()) s.stop_reason = objective.interruption_reason();
       else s.stop_reason = check_evaluations(s, objective.evaluations() - evaluations_before,

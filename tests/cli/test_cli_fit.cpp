@@ -17,6 +17,7 @@
 #include <string>
 
 #include "cli/tool_run.hpp"
+#include "estimate/petab_test_support.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
 
 namespace {
@@ -77,6 +78,21 @@ TEST(CliFit, ABestTableIsOneStartToGoOnFrom) {
   EXPECT_NE(unknown.err.find("unknown.tsv:2: 'k9' is not an estimated parameter"),
             std::string::npos)
       << unknown.err;
+}
+
+// L-BFGS-B writes to Fortran's standard output whatever its print level
+// (" ascent direction in projection gd = ..."); on Perelson_Science1996 one
+// of these starts meets it, and the line ended up after the JSON document.
+TEST(CliFit, LbfgsbLeavesStandardOutputToTheDocument) {
+  const std::string problem = odesens::test::benchmark_problem("Perelson_Science1996");
+  if (!std::filesystem::exists(problem)) GTEST_SKIP() << "shared problem not found: " << problem;
+  const ToolRun r = run_tool("fit " + problem + " --optimizer lbfgsb --starts 10 --seed 1 " +
+                             "--threads 2 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("ascent direction"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["optimizer"], "lbfgsb");
+  EXPECT_EQ(j["starts"].size(), 10u);
 }
 
 TEST(CliFit, TextIsTheWaterfall) {
