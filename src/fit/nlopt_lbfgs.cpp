@@ -110,7 +110,7 @@ std::string result_text(nlopt_result r, const OptimizerOptions& o, std::int64_t 
     // with.
     case NLOPT_FAILURE:
       return "NLopt's L-BFGS gave up (FAILURE): its line search found no lower nlpost, "
-             "even along steepest descent";
+             "even along steepest descent (lbfgsb may go on from there)";
     default: return std::string("NLopt ended: ") + nlopt_result_to_string(r);
   }
 }
