@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -61,12 +62,16 @@ void setulb_quietly(const int* n, const int* m, double* x, const double* l, cons
   int unit = 6;
   std::fflush(stdout);
   _gfortran_flush_i4(&unit);
+  // A closed standard output (saved < 0, EBADF) is /dev/null meanwhile too:
+  // gfortran ends the process on a write it cannot make.
   const int saved = null_fd >= 0 ? ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0) : -1;
-  const bool quiet = saved >= 0 && ::dup2(null_fd, STDOUT_FILENO) >= 0;
+  const bool closed = saved < 0 && errno == EBADF;
+  const bool quiet = (saved >= 0 || closed) && null_fd >= 0 && ::dup2(null_fd, STDOUT_FILENO) >= 0;
   setulb_(n, m, x, l, u, nbd, f, g, factr, pgtol, wa, iwa, task, iprint, csave, lsave, isave,
           dsave, length, length);
   _gfortran_flush_i4(&unit);
-  if (quiet) ::dup2(saved, STDOUT_FILENO);
+  if (quiet && closed) ::close(STDOUT_FILENO);
+  else if (quiet) ::dup2(saved, STDOUT_FILENO);
   if (saved >= 0) ::close(saved);
 }
 
