@@ -68,9 +68,10 @@ def test_the_fit_equals_the_tools_bit_for_bit(yaml, problem, cli):
         assert mine.exit_reason[k] == s["exit_reason"]
 
 
-def test_given_start_points_are_used_and_a_start_at_the_optimum_stays(problem):
-    r = problem.fit(start_points=[OPTIMUM, (0.0, 1.0)], optimizer="nlopt_lbfgs")
-    assert r.optimizer == "nlopt_lbfgs" and len(r) == 2
+@pytest.mark.parametrize("optimizer", ["nlopt_lbfgs", "lbfgsb"])
+def test_given_start_points_are_used_and_a_start_at_the_optimum_stays(problem, optimizer):
+    r = problem.fit(start_points=[OPTIMUM, (0.0, 1.0)], optimizer=optimizer)
+    assert r.optimizer == optimizer and len(r) == 2
     assert r.start[r.index == 0][0].tolist() == list(OPTIMUM)
     assert r.end[r.index == 0][0] == pytest.approx(OPTIMUM, abs=1e-6)
 
