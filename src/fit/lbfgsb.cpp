@@ -24,8 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "core/finite_values.hpp"
-#include "fit/start_objective.hpp"
+#include "fit/gradient_search.hpp"
 #include "io/format_double.hpp"
 
 // L-BFGS-B 3.0's driver, reverse communication (lbfgsb.f, "setulb"); the
@@ -77,8 +76,6 @@ void setulb_quietly(const int* n, const int* m, double* x, const double* l, cons
 
 constexpr int kMemory = 10;  // correction pairs, as NLopt's default
 constexpr std::size_t kTaskLength = 60;
-// Consecutive failed simulations after which a start ends.
-constexpr int kFailedInARowToEnd = 10;
 
 // What setulb keeps between calls (its sizes: lbfgsb.f, "setulb").
 struct SetulbWorkspace {
@@ -103,71 +100,38 @@ struct SetulbWorkspace {
   }
 };
 
-struct LbfgsbSearch {
-  StartObjective* objective = nullptr;
-  const OptimizerOptions* options = nullptr;
-  std::vector<double> lower, upper;
-  double best = HUGE_VAL;
-  std::vector<double> best_x;
-  std::int64_t improvements = 0;
-  int failures_in_a_row = 0;
-  std::string last_failure;
-  std::string stop_reason;  // why the search ended; empty: L-BFGS-B ended it
-};
-
 // nlpost and its gradient at x. A failed simulation is a point of higher
 // value with no slope, so that the line search backs off from it (a finite
 // value: L-BFGS-B's interpolation has no use for inf).
-double evaluate_at(LbfgsbSearch& s, const std::vector<double>& x, std::vector<double>& g) {
-  try {
-    const PetabResult r = s.objective->evaluate(x.data(), false, false, true);
-    if (!std::isfinite(r.nlpost)) throw Error(Status::not_finite, "nlpost is not finite");
-    if (!all_finite(r.gradient.size(), r.gradient.data()))
-      throw Error(Status::not_finite,
-                  "the gradient is not finite" +
-                      (r.warnings.empty() ? std::string() : ": " + r.warnings.front()));
-    s.failures_in_a_row = 0;
-    s.objective->free_entries(r.gradient, 1, g.data());
-    if (r.nlpost < s.best) {
-      s.best = r.nlpost;
-      s.best_x = x;
-      ++s.improvements;
-    }
-    return r.nlpost;
-  } catch (const Error& e) {
-    if (e.status() == Status::interrupted) {
-      s.stop_reason = s.objective->interruption_reason();
-      return HUGE_VAL;
-    }
-    s.last_failure = e.what();
-    if (++s.failures_in_a_row >= kFailedInARowToEnd)
-      s.stop_reason = std::to_string(kFailedInARowToEnd) +
-                      " simulations in a row failed, the last: " + s.last_failure;
-    std::fill(g.begin(), g.end(), 0.0);
-    const double above = std::isfinite(s.best) ? s.best : 0.0;
-    return above + 1e3 * (1.0 + std::fabs(above));
+double evaluate_at(GradientSearch& s, const std::vector<double>& x, std::vector<double>& g) {
+  double value = HUGE_VAL;
+  switch (s.evaluate(x.data(), g.data(), value)) {
+    case GradientSearch::Outcome::new_best:
+    case GradientSearch::Outcome::value: return value;
+    case GradientSearch::Outcome::interrupted: return HUGE_VAL;
+    case GradientSearch::Outcome::failed: break;
   }
+  const double above = std::isfinite(s.best()) ? s.best() : 0.0;
+  return above + 1e3 * (1.0 + std::fabs(above));
 }
 
 // After an iteration (setulb's NEW_X): a reason to end, or empty.
-std::string check_iteration(const LbfgsbSearch& s, const std::vector<double>& x,
-                            const std::vector<double>& g) {
-  if (s.objective->interrupted()) return s.objective->interruption_reason();
-  if (projected_gradient_norm(g, x, s.lower, s.upper) <= s.options->gradient_tolerance)
-    return "gradient tolerance reached: projected gradient below " +
-           io::format_double(s.options->gradient_tolerance);
+std::string check_iteration(const GradientSearch& s, const StartObjective& objective,
+                            const std::vector<double>& x, const std::vector<double>& g) {
+  if (objective.interrupted()) return objective.interruption_reason();
+  if (s.gradient_tolerance_met(x.data(), g.data())) return s.gradient_tolerance_text();
   return {};
 }
 
 // Before an evaluation: the start's evaluations used up (the limit counts
 // evaluations, as nlopt_lbfgs's does), said; or empty.
-std::string check_evaluations(const LbfgsbSearch& s, std::int64_t evaluations,
+std::string check_evaluations(const OptimizerOptions& o, std::int64_t evaluations,
                               std::int64_t start_iterations) {
-  if (evaluations < s.options->max_iterations) return {};
+  if (evaluations < o.max_iterations) return {};
   return start_iterations > 0 ? "the start's " + std::to_string(start_iterations) +
                                     " iterations are used up"
                               : "maximum number of iterations (evaluations) reached: " +
-                                    std::to_string(s.options->max_iterations);
+                                    std::to_string(o.max_iterations);
 }
 
 // setulb's own ending, said for a user: CONVERGENCE (its relative reduction
@@ -191,15 +155,11 @@ std::string ending_text(const SetulbWorkspace& w, const OptimizerOptions& o) {
 LocalRun run_lbfgsb(StartObjective& objective, const OptimizerOptions& options,
                     std::vector<double>& free, std::int64_t start_iterations) {
   const int n = static_cast<int>(free.size());
-  LbfgsbSearch s;
-  s.objective = &objective;
-  s.options = &options;
-  s.lower = objective.free_lower();
-  s.upper = objective.free_upper();
+  GradientSearch s(objective, options);
   // nbd: 0 unbounded, 1 lower only, 2 both, 3 upper only.
   std::vector<int> nbd(free.size());
   for (std::size_t i = 0; i < free.size(); ++i) {
-    const bool lo = std::isfinite(s.lower[i]), hi = std::isfinite(s.upper[i]);
+    const bool lo = std::isfinite(s.lower()[i]), hi = std::isfinite(s.upper()[i]);
     nbd[i] = lo && hi ? 2 : lo ? 1 : hi ? 3 : 0;
   }
   // factr: the relative reduction (f_k - f_k+1) / max(|f_k|, |f_k+1|, 1)
@@ -213,33 +173,24 @@ LocalRun run_lbfgsb(StartObjective& objective, const OptimizerOptions& options,
   double f = 0.0;
   bool ended_by_setulb = false;
   const std::int64_t evaluations_before = objective.evaluations();
-  while (s.stop_reason.empty()) {
-    setulb_quietly(&n, &memory, x.data(), s.lower.data(), s.upper.data(), nbd.data(), &f,
+  while (s.stop_reason().empty()) {
+    setulb_quietly(&n, &memory, x.data(), s.lower().data(), s.upper().data(), nbd.data(), &f,
                    g.data(), &factr, &pgtol, w.wa.data(), w.iwa.data(), w.task, &quiet, w.csave,
                    w.lsave, w.isave, w.dsave, kTaskLength);
     if (w.task_is("FG")) {
-      if (objective.interrupted()) s.stop_reason = objective.interruption_reason();
-      else s.stop_reason = check_evaluations(s, objective.evaluations() - evaluations_before,
-                                             start_iterations);
-      if (s.stop_reason.empty()) f = evaluate_at(s, x, g);
+      if (objective.interrupted()) s.stop(objective.interruption_reason());
+      else s.stop(check_evaluations(options, objective.evaluations() - evaluations_before,
+                                    start_iterations));
+      if (s.stop_reason().empty()) f = evaluate_at(s, x, g);
     } else if (w.task_is("NEW_X")) {
-      s.stop_reason = check_iteration(s, x, g);
+      s.stop(check_iteration(s, objective, x, g));
     } else {
       ended_by_setulb = true;
       break;
     }
   }
-  if (!s.best_x.empty()) free = s.best_x;
-  LocalRun run;
-  run.iterations = s.improvements;
-  run.exit_reason = ended_by_setulb ? ending_text(w, options) : s.stop_reason;
+  LocalRun run = s.finish(free, ended_by_setulb ? ending_text(w, options) : s.stop_reason());
   run.stopped_short = ended_by_setulb && w.task_is("CONVERGENCE: REL_REDUCTION_OF_F");
-  if (!s.best_x.empty()) run.value = s.best;
-  if (s.best_x.empty() && !s.last_failure.empty() &&
-      !(objective.out_of_time() || objective.stop_requested())) {
-    run.status = Status::not_finite;
-    run.exit_reason = "no point with a finite nlpost and gradient: " + s.last_failure;
-  }
   return run;
 }
 
