@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "core/number_text.hpp"
 #include "odesens/status.hpp"
@@ -24,8 +25,13 @@ void check_times(double t0, const double* times, std::size_t count, double direc
 }
 }  // namespace
 
-void reach_outputs(SteppedSolution& solver, const double* times, std::size_t count,
-                   const OutputGridSettings& settings, double* X_out) {
+namespace {
+
+// The grid's loop: x(times[k]) is written to slot(k), and filled(k) is
+// told once it is there.
+template <class Slot, class Filled>
+void reach_each(SteppedSolution& solver, const double* times, std::size_t count,
+                const OutputGridSettings& settings, Slot slot, Filled filled) {
   if (count == 0) return;
   const double t_last = times[count - 1];
   const double direction = settings.direction != 0 ? (settings.direction > 0 ? 1.0 : -1.0)
@@ -44,14 +50,33 @@ void reach_outputs(SteppedSolution& solver, const double* times, std::size_t cou
         throw Error(Status::interrupted, "the solve was interrupted at t = " +
                                              number_text(solver.t()) + " (the caller's interrupt)");
     }
-    double* out = X_out + k * n;
+    double* out = slot(k);
     if (solver.t() == t_out) {
       std::copy(solver.x(), solver.x() + n, out);
     } else {
       // Only in dense mode: the step that covers t_out ended beyond it.
       solver.interpolate(t_out, out);
     }
+    filled(k);
   }
+}
+
+}  // namespace
+
+void reach_outputs(SteppedSolution& solver, const double* times, std::size_t count,
+                   const OutputGridSettings& settings, double* X_out) {
+  const std::size_t n = solver.size();
+  reach_each(
+      solver, times, count, settings, [&](std::size_t k) { return X_out + k * n; },
+      [](std::size_t) {});
+}
+
+void reach_outputs(SteppedSolution& solver, const double* times, std::size_t count,
+                   const OutputGridSettings& settings, const OutputSink& sink) {
+  std::vector<double> x(solver.size());
+  reach_each(
+      solver, times, count, settings, [&](std::size_t) { return x.data(); },
+      [&](std::size_t k) { sink(k, x.data()); });
 }
 
 }  // namespace odesens::integrate

@@ -92,4 +92,11 @@ inline constexpr int kInterruptSteps = 16;
 void reach_outputs(SteppedSolution& solver, const double* times, std::size_t count,
                    const OutputGridSettings& settings, double* X_out);
 
+// The same, each x(times[k]) handed to sink(k, x) (x valid during the
+// call) instead of a buffer of them all: a method that copies the outputs
+// into its result needs no second copy of every output.
+using OutputSink = std::function<void(std::size_t k, const double* x)>;
+void reach_outputs(SteppedSolution& solver, const double* times, std::size_t count,
+                   const OutputGridSettings& settings, const OutputSink& sink);
+
 }  // namespace odesens::integrate
