@@ -214,6 +214,46 @@ TEST(Automatic, SAtEveryOutputIsTheChosenMethodsResultToTheBit) {
   }
 }
 
+// Where the probe solved the whole span non-stiff and nothing switches,
+// odesd reads its outputs from its interpolant (output=hermite) instead of
+// ending a step on each: fewer steps than outputs, S as right.
+TEST(Automatic, OdesdInterpolatesWhereTheProbeSolvedTheSpanNonStiff) {
+  const std::string chain = chain_of_auto();
+  Problem p = auto_problem(chain.c_str(), 2);
+  p.output_times = linspace(0, 2, 101);
+  const MethodChoice c = choose_method(p);
+  EXPECT_EQ(c.method, "odesd") << c.reason;
+  EXPECT_TRUE(c.odesd_interpolates) << c.reason;
+  EXPECT_NE(c.reason.find("output=hermite"), std::string::npos) << c.reason;
+  const Result r = solve(p, kAutomaticMethod);
+  EXPECT_LT(r.stats.steps, 100) << "odesd ended a step on every output";
+  Problem named = p;
+  named.rtol = 1e-8;
+  named.atol = {1e-10};
+  named.options.set("output", "hermite");
+  expect_same_bits(r.s, solve(named, "odesd").s);
+  const Result ref = testing::tight_reference(p);
+  for (const auto& e : testing::column_errors(r, ref)) EXPECT_LE(e.error, 1e-6 * e.scale);
+
+  // A switch in f (a dose between t = 0.5 and 1): steps end on outputs.
+  std::string dosed = chain;
+  dosed.replace(dosed.find("dx0/dt = -k1*x0"), 15,
+                "dx0/dt = -k1*x0 + piecewise(1, t > 0.5 && t < 1, 0)");
+  Problem switching = auto_problem(dosed.c_str(), 2);
+  switching.output_times = p.output_times;
+  const MethodChoice d = choose_method(switching);
+  EXPECT_EQ(d.method, "odesd") << d.reason;
+  EXPECT_FALSE(d.odesd_interpolates) << d.reason;
+  // Stiff: the interpolant would carry the stiff components odesd leaves
+  // undamped.
+  Problem stiff = auto_problem(kRobertsonOfAuto, 40);
+  stiff.output_times = linspace(0, 40, 101);
+  const MethodChoice s = choose_method(stiff);
+  EXPECT_EQ(s.method, "odesd") << s.reason;
+  EXPECT_FALSE(s.odesd_interpolates) << s.reason;
+  EXPECT_EQ(s.reason.find("output=hermite"), std::string::npos) << s.reason;
+}
+
 TEST(Automatic, NonStiffGradientRunsTheDiscreteAdjointAndIsRight) {
   const std::string chain = chain_of_auto();
   Problem p = auto_problem(chain.c_str(), 10);
@@ -543,7 +583,8 @@ TEST(Automatic, AnInputWithADoseOfZeroLeavesTheStatesAtRest) {
 // says what it found. Boehm is stiff; Oliveira is where odesd fails, so the
 // fallback runs; Raia's gradient goes to the discrete adjoint.
 TEST(Automatic, IsRightOnSharedRealModels) {
-  for (const char* name : {"Boehm_JProteomeRes2014", "Oliveira_NatCommun2021"}) {
+  for (const char* name :
+       {"Boehm_JProteomeRes2014", "Oliveira_NatCommun2021", "Bruno_JExpBot2016"}) {
     ODESENS_REQUIRE_SHARED_SBML(name);
     const Problem p = testing::sbml_problem(name, 101);
     const Result r = solve(p, kAutomaticMethod);
