@@ -1268,8 +1268,9 @@ missed on 5: Weber (297.98 against 296.20 with 40 starts; 60 more of another see
 Brannmark (143.79 against 141.89 with 100 starts; 144.61 with 40 of another seed),
 Beer, Bachmann and Lucarelli, the last three with few starts, many cut
 short by their time limit (Beer's not by time: below; Bachmann's best, -402.74 against
--418.41, came from a hierarchical fit: below), and on Lang, where two starts of L-BFGS
-gave up after 12 and 13 evaluations (below).
+-418.41, came from a hierarchical fit: below), and on Lang, where two starts of NLopt's
+L-BFGS gave up after 12 and 13 evaluations and two of L-BFGS-B reached 4902 in 25 minutes
+each (below).
 
 - **L-BFGS-B beside NLopt's L-BFGS (the rows "side by side, 12-05"; docs/fit.md, "Which
   optimizer, by measurement").** The same best values on Rahman, Armistead, Perelson
@@ -1528,8 +1529,11 @@ converged starts per CPU minute. Read with the limits of these runs:
   to 1e-6 along two random directions (slopes 210 433 and 52 473), and nlpost falls along
   -g as its slope says (a difference quotient of -2.47565e6 at a step of 1e-6 against
   -2.47572e6). The gradient is right there; its entries reach 4e14 on parameters at
-  their bounds, and why NLopt's line search stalled was not found. Reaching Lang's
-  reference needs hours a start and an optimizer that makes progress from such points.
+  their bounds, and NLopt's line search stops there (lbfgsb.cpp says why). L-BFGS-B
+  goes on: `odesens fit Lang_PLOSComputBiol2024.yaml --starts 2 --seed 1 --threads 2
+  --optimizer lbfgsb --max-seconds-per-start 1500` (2026-12-05, the starts of the row
+  above) used up both starts' 1500 s, at nllh 4902.0 (83 evaluations, 48 iterations) and
+  13 319.1 (43 evaluations), still falling: the reference -2742 needs hours a start.
 """
 
 
