@@ -39,7 +39,8 @@ struct MethodChoice {
   // output times from its quintic Hermite interpolant (its option
   // output=hermite) instead of ending a step on each: the probe solved the
   // whole span and found the problem non-stiff, and nothing in the model
-  // switches (docs/methods/auto.md).
+  // switches (docs/methods/auto.md). A session does so only at the inputs
+  // the probe measured.
   bool odesd_interpolates = false;
   // Why, in a few sentences a user can act on.
   std::string reason;

@@ -235,6 +235,23 @@ TEST(Automatic, OdesdInterpolatesWhereTheProbeSolvedTheSpanNonStiff) {
   const Result ref = testing::tight_reference(p);
   for (const auto& e : testing::column_errors(r, ref)) EXPECT_LE(e.error, 1e-6 * e.scale);
 
+  // A session interpolates at the inputs the probe measured; at others the
+  // problem may be stiff, and from then on odesd ends a step on each output.
+  auto session = prepare(p, kAutomaticMethod);
+  EXPECT_LT(session->run(RunInputs{}).stats.steps, 100);
+  EXPECT_LT(session->run(effective_params(p)).stats.steps, 100);
+  std::vector<double> other = effective_params(p);
+  other[0] *= 1.5;
+  const Result moved = session->run(other);
+  EXPECT_GE(moved.stats.steps, 100);
+  EXPECT_NE(moved.method_choice.find("output=step_end"), std::string::npos)
+      << moved.method_choice;
+  Problem at_other = named;
+  at_other.params = other;
+  at_other.options = Options{};
+  expect_same_bits(moved.s, solve(at_other, "odesd").s);
+  EXPECT_GE(session->run(RunInputs{}).stats.steps, 100);
+
   // A switch in f (a dose between t = 0.5 and 1): steps end on outputs.
   std::string dosed = chain;
   dosed.replace(dosed.find("dx0/dt = -k1*x0"), 15,

@@ -12,6 +12,7 @@
 #include "methods/common/failure_translation.hpp"
 #include "methods/common/state_error_ratio.hpp"
 #include "methods/registry.hpp"
+#include "odesens/problem.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::methods {
@@ -57,6 +58,7 @@ class AutomaticSession final : public MethodSession {
 
   Result run_with_fallback(const RunInputs& inputs) {
     std::string tried, why;  // the methods that failed on this run, and what they said
+    leave_interpolation_unless_as_probed(inputs);
     for (std::size_t k = 0;; ++k) {
       if (k == 0) bound_odesd(inputs);
       const std::string method = sessions_[k].method;  // a copy: sessions_ may change
@@ -146,6 +148,30 @@ class AutomaticSession final : public MethodSession {
     p.options.set("max_total_steps", bound);
     sessions_.front().session = prepare(p, "odesd");
     odesd_bound_ = bound;
+  }
+
+  // The run's inputs are those the probe measured: the problem as given.
+  bool as_probed(const RunInputs& inputs) const {
+    return (!inputs.params || *inputs.params == effective_params(given_)) &&
+           (!inputs.initial_state || *inputs.initial_state == given_.initial_state) &&
+           (!inputs.initial_sensitivity ||
+            *inputs.initial_sensitivity == given_.initial_sensitivity) &&
+           (!inputs.output_times || *inputs.output_times == given_.output_times);
+  }
+
+  // odesd interpolates its outputs only where the probe found the problem
+  // non-stiff (MethodChoice::odesd_interpolates): at other parameters,
+  // initial states or times it may be stiff, and the interpolant would
+  // carry the stiff components odesd leaves undamped. From the first run
+  // at other inputs on, odesd ends a step on each output time.
+  void leave_interpolation_unless_as_probed(const RunInputs& inputs) {
+    if (!choice_.odesd_interpolates || as_probed(inputs)) return;
+    choice_.odesd_interpolates = false;
+    choice_.reason += "; at inputs other than those the probe measured, odesd ends a step on "
+                      "each output time (output=step_end)";
+    for (Prepared& s : sessions_)
+      if (s.method == "odesd") s.session = prepare_for("odesd");
+    odesd_bound_ = 0;  // bound_odesd bounds the new session again
   }
 
   // dopri8s is chosen for speed where it is expected to be right; a result
