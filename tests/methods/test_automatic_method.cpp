@@ -235,6 +235,17 @@ TEST(Automatic, OdesdInterpolatesWhereTheProbeSolvedTheSpanNonStiff) {
   const Result ref = testing::tight_reference(p);
   for (const auto& e : testing::column_errors(r, ref)) EXPECT_LE(e.error, 1e-6 * e.scale);
 
+  // A gradient there: odesd's forward S, interpolated, where the probe's
+  // steps times the parameters are few (erk_adjoint ends a step on every
+  // output time).
+  Problem g = p;
+  g.adjoint_weights.assign(10 * 101, 0.0);
+  g.adjoint_weights[100 * 10 + 9] = 1.0;  // G = x9(T) (the chain conserves the sum)
+  const Result gradient = solve(g, kAutomaticMethod);
+  EXPECT_EQ(gradient.method, "odesd") << gradient.method_choice;
+  EXPECT_LT(gradient.stats.steps, 100);
+  EXPECT_LT(testing::relative_max_difference(gradient.gradient, tight_gradient(g)), 1e-6);
+
   // A session interpolates at the inputs the probe measured; at others the
   // problem may be stiff, and from then on odesd ends a step on each output.
   auto session = prepare(p, kAutomaticMethod);

@@ -242,26 +242,6 @@ MethodChoice choose_dopri8s(const Problem& p, ChoiceProbe& probe, const std::str
                        "warns about is not kept");
 }
 
-MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
-  if (tiny_and_explicit(p, probe)) return choose_dopri8s(p, probe, "gradient");
-  if (probe.explicit_suits())
-    return choice_of("erk_adjoint", "gradient",
-                     "a gradient is asked for and " + probe.said() +
-                         ": the discrete adjoint of dopri5 costs one backward sweep of explicit "
-                         "steps, whatever the number of parameters");
-  return choose_implicit_gradient(p, probe.said());
-}
-
-// Why a large S that odesd could take goes to cvodes_fsa: the probe's
-// pace, or that it measured none; "" where the probe did not decide it.
-std::string large_s_pace_text(const Problem& p, ChoiceProbe& probe) {
-  if (!probe.done() || !large_s_odesd_may_take(p)) return "";
-  if (!std::isfinite(explicit_pace(p, probe.finding())))
-    return " (" + probe.said() + ": no pace measured, so not odesd, whose steps multiply on "
-           "extremely stiff problems)";
-  return " (" + pace_text(p, probe) + ": above 1e8, odesd's steps multiply)";
-}
-
 // Nothing in the model switches: no events, no comparisons or floor/ceil
 // in f (whose switches end steps).
 bool nothing_switches(const Model& m) {
@@ -298,6 +278,55 @@ std::string interpolation_text(const Problem& p, ChoiceProbe& probe) {
   if (!odesd_interpolates(p, probe)) return "";
   return "; " + probe.said() + ", having solved the whole span; nothing switches, so odesd "
          "interpolates its outputs (output=hermite) instead of ending a step on each";
+}
+
+// Probe steps times parameters up to which odesd's forward S, its outputs
+// interpolated, gives a gradient faster than erk_adjoint where the probe
+// solved the whole span non-stiff and nothing switches: erk_adjoint ends a
+// step on every output time (its discrete adjoint is exact there), so with
+// 101 outputs it takes at least 100 steps forward and back where odesd
+// takes about as many as the probe. Measured (odesd with output=hermite
+// against erk_adjoint, rtol 1e-8, G at the last of 101 outputs,
+// `/usr/bin/python3` timing `odesens.solve`): DETEST C5 (6 probe steps x
+// 30 parameters) 0.23 times erk_adjoint's time, Bruno_JExpBot2016 (20 x
+// 17) 0.68, Bertozzi_PNAS2020 (85 x 4) 0.65; Raia_CancerResearch2011 (55 x
+// 19) 1.82 and pka (94 x 35) 1.48 times. The boundary lies between 340 and
+// 1045.
+constexpr double kInterpolatedGradientWork = 600;
+
+bool odesd_gradient_by_interpolation(const Problem& p, ChoiceProbe& probe) {
+  const StiffnessFinding& f = probe.finding();
+  return odesd_suits(p) && nothing_switches(*p.model) && probe_solved_span_non_stiff(p, f) &&
+         static_cast<double>(f.steps) * static_cast<double>(p.model->np()) <=
+             kInterpolatedGradientWork;
+}
+
+MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
+  if (tiny_and_explicit(p, probe)) return choose_dopri8s(p, probe, "gradient");
+  if (odesd_gradient_by_interpolation(p, probe))
+    return choice_of("odesd", "gradient",
+                     "a gradient is asked for, " + probe.said() +
+                         ", having solved the whole span in few steps for " +
+                         std::to_string(p.model->np()) +
+                         " parameters (steps x parameters at most 600); nothing switches, so "
+                         "odesd's forward S with its outputs interpolated (output=hermite) "
+                         "costs less than erk_adjoint, which ends a step on every output time");
+  if (probe.explicit_suits())
+    return choice_of("erk_adjoint", "gradient",
+                     "a gradient is asked for and " + probe.said() +
+                         ": the discrete adjoint of dopri5 costs one backward sweep of explicit "
+                         "steps, whatever the number of parameters");
+  return choose_implicit_gradient(p, probe.said());
+}
+
+// Why a large S that odesd could take goes to cvodes_fsa: the probe's
+// pace, or that it measured none; "" where the probe did not decide it.
+std::string large_s_pace_text(const Problem& p, ChoiceProbe& probe) {
+  if (!probe.done() || !large_s_odesd_may_take(p)) return "";
+  if (!std::isfinite(explicit_pace(p, probe.finding())))
+    return " (" + probe.said() + ": no pace measured, so not odesd, whose steps multiply on "
+           "extremely stiff problems)";
+  return " (" + pace_text(p, probe) + ": above 1e8, odesd's steps multiply)";
 }
 
 MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
