@@ -2219,11 +2219,23 @@ to 2x between two runs with nothing changed (Boehm_JProteomeRes2014's S 1.53x an
 detest_c1's 1.39x and 2.90x), as the other core's load and the clock changed between the
 processes; in turn, every method sees the same machine: a second run of chua, detest_c1,
 michaelis_menten, Boehm, stiff_e3, Bertozzi and Beer (`--models`) while a fit loaded both
-cores (under `nice`) gave every ratio within 0.04 of this run's. Against the last run timed apart
-(2026-12-04, the same build but for this benchmark): S within 2x on 27 of 29 models where
-it was 24 of 29 (Boehm 2.25x -> 1.59x, michaelis_menten 2.29x -> 1.66x, detest_c1 2.90x ->
-1.95x, stiff_e3 2.41x -> 1.65x), gradient on 26 of 29 where it was 23 of 29 (Beer 2.47x ->
-1.57x, Bertozzi 2.58x -> 1.76x, Boehm 2.18x -> 1.61x, detest_c5 3.36x -> 1.99x).
+cores (under `nice`) gave every ratio within 0.04 of this run's.
+
+This run (2026-12-05) followed three changes. odesd writes each output into the result as
+it reaches it (a buffer of all outputs beside the result was a second large allocation
+whose pages every solve faulted in again: DETEST C5's odesd took 3.4 ms a solve in a C++
+loop, 0.43 ms without the buffer). auto's odesd interpolates its outputs
+(`output=hermite`) where the probe solved the whole span non-stiff within as many steps as
+there are outputs and nothing switches: detest_c5's S 4.85x -> 0.63x (9 steps instead of
+100), Bruno_JExpBot2016's 1.31x -> 0.42x, Raia_CancerResearch2011's 1.26x -> 0.82x, pka's
+1.26x -> 0.88x, below 1 because the fastest method is timed as named, ending a step on
+each output. And a non-stiff gradient that the probe solved in few steps (steps x
+parameters at most 600) goes to odesd so, not to erk_adjoint, which ends a step on every
+output: detest_c5's gradient 2.38x (erk_adjoint, in this run before the change) -> 0.66x,
+Bruno's 1.06x -> 0.79x. The rows of Bruno_JExpBot2016, detest_c5, detest_c1, chua and
+stiff_e3 are of a second run (`--models`) after that change; the first run's last rows
+had a build on the other core (detest_c1's S read 2.29x there, 1.93x here). The rule:
+docs/methods/auto.md.
 
 auto checks the states' global error of the method it runs (its option `state_check`, on
 by default; docs/methods/auto.md): a second state solve at tolerances 10 times tighter
@@ -2241,25 +2253,23 @@ Lucarelli_CellSystems2018 at their nominal inputs it takes 1.0-1.2 times the fas
 
 The misses, and why they stay:
 
-- chua (2.1x for both goals): dopri8s solves it in 33 us, and auto's probe and state
-  check cost about as much again (`odesens.solve` of chua.ode in a loop, Python's call
-  included: dopri8s 69 us, with its check 92 us, auto 108 us). The check is a state solve
-  at tolerances 10 times tighter; with 2 parameters dopri8s carries S in SIMD lanes beside
-  the states nearly for free, so the states alone cost most of what S does.
-- detest_c5 for S (4.8x): dopri8s is 5x faster than odesd, but S has 900 entries, above
-  the 64 up to which auto takes dopri8s: on 4 of the 7 non-stiff shared models with more,
-  dopri8s' result carries a warning (parameters that barely move x, whose differences it
-  cannot resolve), and its fallback would cost a second solve.
+- chua (2.1x for both goals): dopri8s solves it in 33 us, and auto's probe (43 dopri5
+  steps, 12 us) and state check (dopri8s again without S at tolerances 10 times tighter,
+  21 us) cost about as much again (a C++ loop of `odesens::solve`: dopri8s 33 us, with
+  its check 54 us, auto 73 us, auto without the check 49 us). With 2 parameters dopri8s
+  carries S in SIMD lanes beside the states nearly for free, so the states alone cost
+  most of what S does.
 - Brannmark_JBC2010's gradient (4.5x): the probe finds it stiff, it has 19 parameters,
   and odesd, which takes 2411 steps there against BDF's 634, runs where cvodes_asa is
   faster; on Elowitz_Nature2000, of the same size, odesd takes 419 steps against BDF's 768
   and is faster than cvodes_asa: nothing the probe measures tells the two apart. What sets
   odesd's steps there is atol on a state of 1.5e-7 (docs/methods/odesd.md, "Tiny states
   and S").
-- stiff_e3's gradient (2.01x): the probe finds it non-stiff and its S small, so auto
-  takes dopri8s (the gradient through S), the fastest right method for the gradient on
-  chua, cubic_oscillator, detest_c1, michaelis_menten, Bertozzi, Beer and Perelson;
-  on stiff_e3 erk_adjoint (which checks its states by default) is twice as fast.
+- stiff_e3's gradient (2.00x, at the line): the probe finds it non-stiff and its S small,
+  so auto takes dopri8s (the gradient through S), the fastest right method for the
+  gradient on chua, cubic_oscillator, detest_c1, michaelis_menten, Bertozzi, Beer and
+  Perelson; on stiff_e3 erk_adjoint (which checks its states by default) and odesd with
+  its outputs interpolated are about twice as fast.
 
 The run of 2026-12-04 before this one followed one change of the rule: a small S (nx·np
 at most 64) whose probe found the problem non-stiff goes to dopri8s also where the probe's
