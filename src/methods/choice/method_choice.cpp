@@ -308,7 +308,9 @@ MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
                      "a gradient is asked for, " + probe.said() +
                          ", having solved the whole span in few steps for " +
                          std::to_string(p.model->np()) +
-                         " parameters (steps x parameters at most 600); nothing switches, so "
+                         " parameters (steps x parameters at most " +
+                         rounded_number_text(kInterpolatedGradientWork) +
+                         "); nothing switches, so "
                          "odesd's forward S with its outputs interpolated (output=hermite) "
                          "costs less than erk_adjoint, which ends a step on every output time");
   if (probe.explicit_suits())
