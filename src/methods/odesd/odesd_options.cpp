@@ -36,7 +36,8 @@ std::vector<OptionSpec> option_specs() {
        "output time; our default) or hermite (the paper's quintic Hermite interpolant from x, "
        "f, a and S, dS/dt, d2S/dt2 at both ends of the covering step: no extra steps, but "
        "stiff components the rule leaves undamped (|R(-inf)| = 1) enter f and a multiplied by "
-       "the stiff eigenvalues, and the interpolant inside the step inherits them)",
+       "the stiff eigenvalues, and the interpolant inside the step inherits them; method "
+       "auto takes it where its probe solved the whole span non-stiff and nothing switches)",
        {"step_end", "hermite"}},
       {"predictor", OptionType::text, std::string("quintic"),
        "Newton's starting point (the paper's is explicit, unspecified): quintic (Hermite "
