@@ -35,12 +35,12 @@ struct MethodChoice {
   std::string stiffness;
   long probe_steps = 0;
   double probe_seconds = 0.0;
-  // odesd, where it runs (chosen, or as a fallback), takes x and S at the
-  // output times from its quintic Hermite interpolant (its option
-  // output=hermite) instead of ending a step on each: the probe solved the
-  // whole span and found the problem non-stiff, and nothing in the model
-  // switches (docs/methods/auto.md). A session does so only at the inputs
-  // the probe measured.
+  // The chosen odesd takes x and S at the output times from its quintic
+  // Hermite interpolant (its option output=hermite) instead of ending a
+  // step on each: the probe solved the whole span and found the problem
+  // non-stiff, and nothing in the model switches (docs/methods/auto.md).
+  // Not for odesd as a fallback; a session does so only at the inputs the
+  // probe measured.
   bool odesd_interpolates = false;
   // Why, in a few sentences a user can act on.
   std::string reason;

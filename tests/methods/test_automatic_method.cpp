@@ -251,6 +251,9 @@ TEST(Automatic, OdesdInterpolatesWhereTheProbeSolvedTheSpanNonStiff) {
   auto session = prepare(p, kAutomaticMethod);
   EXPECT_LT(session->run(RunInputs{}).stats.steps, 100);
   EXPECT_LT(session->run(effective_params(p)).stats.steps, 100);
+  RunInputs nominal;  // empty parameters are the nominal ones (the C solver handle's)
+  nominal.params = std::vector<double>{};
+  EXPECT_LT(session->run(nominal).stats.steps, 100);
   std::vector<double> other = effective_params(p);
   other[0] *= 1.5;
   const Result moved = session->run(other);
@@ -311,8 +314,11 @@ TEST(Automatic, SmallNonStiffProblemsRunDopri8sUnlessItWarns) {
   EXPECT_EQ(c.method, "dopri8s") << c.reason;
   EXPECT_NE(c.reason.find("(15 dopri5 steps to t = "), std::string::npos) << c.reason;
 
-  // Where dopri8s warns, its result is not kept: the next method runs.
+  // Where dopri8s warns, its result is not kept: the next method runs,
+  // odesd ending a step on each output (interpolation is for the rules
+  // that measured it, not for a fallback after a failure).
   const Problem barely = auto_problem(kBarelyMovedOfAuto, 4);
+  EXPECT_FALSE(choose_method(barely).odesd_interpolates);
   const Result s = solve(barely, kAutomaticMethod);
   EXPECT_EQ(s.method, "odesd") << s.method_choice;
   EXPECT_TRUE(s.warnings.empty());

@@ -150,9 +150,16 @@ class AutomaticSession final : public MethodSession {
     odesd_bound_ = bound;
   }
 
-  // The run's inputs are those the probe measured: the problem as given.
+  // The run's inputs are those the probe measured: the problem as given
+  // (empty parameters are the nominal ones, as the C solver handle passes
+  // them until it is given others).
   bool as_probed(const RunInputs& inputs) const {
-    return (!inputs.params || *inputs.params == effective_params(given_)) &&
+    const auto same_params = [&](const std::vector<double>& p) {
+      Problem at = given_;
+      at.params = p;
+      return effective_params(at) == effective_params(given_);
+    };
+    return (!inputs.params || same_params(*inputs.params)) &&
            (!inputs.initial_state || *inputs.initial_state == given_.initial_state) &&
            (!inputs.initial_sensitivity ||
             *inputs.initial_sensitivity == given_.initial_sensitivity) &&
@@ -167,11 +174,19 @@ class AutomaticSession final : public MethodSession {
   void leave_interpolation_unless_as_probed(const RunInputs& inputs) {
     if (!choice_.odesd_interpolates || as_probed(inputs)) return;
     choice_.odesd_interpolates = false;
-    choice_.reason += "; at inputs other than those the probe measured, odesd ends a step on "
-                      "each output time (output=step_end)";
+    bool odesd = false;
     for (Prepared& s : sessions_)
-      if (s.method == "odesd") s.session = prepare_for("odesd");
-    odesd_bound_ = 0;  // bound_odesd bounds the new session again
+      if (s.method == "odesd") {
+        s.session = prepare_for("odesd");
+        odesd = true;
+      }
+    if (odesd)
+      choice_.reason += "; at inputs other than those the probe measured, odesd ends a step "
+                        "on each output time (output=step_end)";
+    // bound_odesd bounds the new session again, by the steps of its first
+    // run (an interpolated run took fewer).
+    odesd_first_steps_ = -1;
+    odesd_bound_ = 0;
   }
 
   // dopri8s is chosen for speed where it is expected to be right; a result

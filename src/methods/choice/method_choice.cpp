@@ -274,10 +274,12 @@ bool odesd_interpolates(const Problem& p, ChoiceProbe& probe) {
   return probe_solved_span_non_stiff(p, probe.finding(cap));
 }
 
-std::string interpolation_text(const Problem& p, ChoiceProbe& probe) {
-  if (!odesd_interpolates(p, probe)) return "";
-  return "; " + probe.said() + ", having solved the whole span; nothing switches, so odesd "
-         "interpolates its outputs (output=hermite) instead of ending a step on each";
+// The choice of odesd with its outputs interpolated: only the rules that
+// measured it set it, so that a fallback to odesd (after a method that may
+// have failed on stiffness) ends a step on each output.
+MethodChoice interpolating(MethodChoice c) {
+  c.odesd_interpolates = true;
+  return c;
 }
 
 // Probe steps times parameters up to which odesd's forward S, its outputs
@@ -304,7 +306,7 @@ bool odesd_gradient_by_interpolation(const Problem& p, ChoiceProbe& probe) {
 MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
   if (tiny_and_explicit(p, probe)) return choose_dopri8s(p, probe, "gradient");
   if (odesd_gradient_by_interpolation(p, probe))
-    return choice_of("odesd", "gradient",
+    return interpolating(choice_of("odesd", "gradient",
                      "a gradient is asked for, " + probe.said() +
                          ", having solved the whole span in few steps for " +
                          std::to_string(p.model->np()) +
@@ -312,7 +314,8 @@ MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
                          rounded_number_text(kInterpolatedGradientWork) +
                          "); nothing switches, so "
                          "odesd's forward S with its outputs interpolated (output=hermite) "
-                         "costs less than erk_adjoint, which ends a step on every output time");
+                         "costs less than erk_adjoint, which ends a step on every output "
+                         "time"));
   if (probe.explicit_suits())
     return choice_of("erk_adjoint", "gradient",
                      "a gradient is asked for and " + probe.said() +
@@ -339,12 +342,18 @@ MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
                          "), but " + pace_text(p, probe) +
                          " (at most 1e8: not so stiff that odesd's steps multiply), so odesd, "
                          "which takes the fewest steps");
-  if (odesd_suits(p))
-    return choice_of("odesd", "s",
-                     "S at every output time is asked for; odesd (an implicit 4th-order rule "
-                     "in f and its time derivative, stiff or not) takes the fewest steps and "
-                     "is the fastest right method on the shared real models of its size (" +
-                         sizes_text(p) + ")" + interpolation_text(p, probe));
+  if (odesd_suits(p)) {
+    MethodChoice c = choice_of(
+        "odesd", "s",
+        "S at every output time is asked for; odesd (an implicit 4th-order rule in f and its "
+        "time derivative, stiff or not) takes the fewest steps and is the fastest right method "
+        "on the shared real models of its size (" + sizes_text(p) + ")");
+    if (!odesd_interpolates(p, probe)) return c;
+    c.reason += "; " + probe.said() +
+                ", having solved the whole span; nothing switches, so odesd interpolates its "
+                "outputs (output=hermite) instead of ending a step on each";
+    return interpolating(std::move(c));
+  }
   return choice_of("cvodes_fsa", "s",
                    "S at every output time is asked for; with " + sizes_text(p) +
                        (p.model->second_derivatives() ? "" : " and no second derivatives") +
@@ -509,8 +518,6 @@ MethodChoice choose_method(const Problem& given) {
   MethodChoice choice = methods::apply_choice_rule(problem, settings, probe);
   if (probe.done()) {
     const methods::StiffnessFinding& f = probe.finding();
-    choice.odesd_interpolates = methods::nothing_switches(*problem.model) &&
-                                methods::probe_solved_span_non_stiff(problem, f);
     choice.stiffness = methods::finding_name(f.kind);
     choice.probe_steps = f.steps;
     choice.probe_seconds = f.seconds;
