@@ -249,9 +249,18 @@ bool nothing_switches(const Model& m) {
   return !e || (e->events().empty() && e->roots().empty());
 }
 
-// The probe solved the whole span and found the problem non-stiff.
-bool probe_solved_span_non_stiff(const Problem& p, const StiffnessFinding& f) {
-  return f.kind == StiffnessFinding::Kind::non_stiff && f.t_reached >= p.output_times.back();
+// odesd's interpolant may give the outputs: the probe solved the whole
+// span and found the problem non-stiff, and nothing switches (the probe
+// ignores events and the switches of f).
+bool interpolation_safe(const Problem& p, const StiffnessFinding& f) {
+  return nothing_switches(*p.model) && f.kind == StiffnessFinding::Kind::non_stiff &&
+         f.t_reached >= p.output_times.back();
+}
+
+// What the reason of an interpolating choice adds.
+std::string interpolation_text(ChoiceProbe& probe) {
+  return probe.said() + ", having solved the whole span; nothing switches, so odesd "
+         "interpolates its outputs (output=hermite)";
 }
 
 // odesd's outputs from its quintic Hermite interpolant (output=hermite),
@@ -268,10 +277,10 @@ bool probe_solved_span_non_stiff(const Problem& p, const StiffnessFinding& f) {
 // accuracy more than by the outputs (Perelson_Science1996: 586 steps
 // ending on outputs, 524 interpolated), and the probe's cost is saved.
 bool odesd_interpolates(const Problem& p, ChoiceProbe& probe) {
-  if (!nothing_switches(*p.model)) return false;
+  if (!nothing_switches(*p.model)) return false;  // no probe needed
   const long cap = std::max<long>(static_cast<long>(p.output_times.size()),
                                   integrate::erk::StiffnessTest::run);
-  return probe_solved_span_non_stiff(p, probe.finding(cap));
+  return interpolation_safe(p, probe.finding(cap));
 }
 
 // The choice of odesd with its outputs interpolated: only the rules that
@@ -298,7 +307,7 @@ constexpr double kInterpolatedGradientWork = 600;
 
 bool odesd_gradient_by_interpolation(const Problem& p, ChoiceProbe& probe) {
   const StiffnessFinding& f = probe.finding();
-  return odesd_suits(p) && nothing_switches(*p.model) && probe_solved_span_non_stiff(p, f) &&
+  return odesd_suits(p) && interpolation_safe(p, f) &&
          static_cast<double>(f.steps) * static_cast<double>(p.model->np()) <=
              kInterpolatedGradientWork;
 }
@@ -307,15 +316,12 @@ MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
   if (tiny_and_explicit(p, probe)) return choose_dopri8s(p, probe, "gradient");
   if (odesd_gradient_by_interpolation(p, probe))
     return interpolating(choice_of("odesd", "gradient",
-                     "a gradient is asked for, " + probe.said() +
-                         ", having solved the whole span in few steps for " +
-                         std::to_string(p.model->np()) +
+                     "a gradient is asked for; " + interpolation_text(probe) + ", and in few "
+                         "steps for " + std::to_string(p.model->np()) +
                          " parameters (steps x parameters at most " +
                          rounded_number_text(kInterpolatedGradientWork) +
-                         "); nothing switches, so "
-                         "odesd's forward S with its outputs interpolated (output=hermite) "
-                         "costs less than erk_adjoint, which ends a step on every output "
-                         "time"));
+                         "): odesd's forward S so costs less than erk_adjoint, which ends a "
+                         "step on every output time"));
   if (probe.explicit_suits())
     return choice_of("erk_adjoint", "gradient",
                      "a gradient is asked for and " + probe.said() +
@@ -349,9 +355,7 @@ MethodChoice choose_for_trajectory(const Problem& p, ChoiceProbe& probe) {
         "time derivative, stiff or not) takes the fewest steps and is the fastest right method "
         "on the shared real models of its size (" + sizes_text(p) + ")");
     if (!odesd_interpolates(p, probe)) return c;
-    c.reason += "; " + probe.said() +
-                ", having solved the whole span; nothing switches, so odesd interpolates its "
-                "outputs (output=hermite) instead of ending a step on each";
+    c.reason += "; " + interpolation_text(probe) + " instead of ending a step on each";
     return interpolating(std::move(c));
   }
   return choice_of("cvodes_fsa", "s",
