@@ -89,6 +89,61 @@ TEST(StateCheckAuto, AutoChecksTheMethodItChooses) {
   EXPECT_FALSE(says_growing_errors(quiet)) << quiet.method;
 }
 
+// Where the probe solved the whole span (nothing switches in the model),
+// auto compares the chosen method's states with the probe's (dopri5 at the
+// same tolerances) and solves them again only where the two differ by
+// more than the check's limit.
+TEST(StateCheckAuto, TheProbesSolutionChecksFirst) {
+  const Problem p = checked_problem(10.0, "auto", 1);
+  const Result r = solve(p, "auto");
+  ASSERT_EQ(r.method, "dopri8s") << r.method_choice;
+  ASSERT_EQ(r.stats.extra.count("state_difference_from_probe"), 1u) << r.method_choice;
+  const double difference = r.stats.extra.at("state_difference_from_probe");
+  EXPECT_LE(difference, 300.0);
+  EXPECT_EQ(r.stats.extra.count("state_error_ratio"), 0u);  // no second solve
+  EXPECT_FALSE(says_growing_errors(r));
+  // The difference bounds the states' actual error (in units of their
+  // tolerances): the probe's dopri5 errs more than dopri8s.
+  Problem exact = p;
+  exact.rtol = 1e-8;
+  exact.atol = {1e-10};
+  const Result ref = testing::tight_reference(exact);
+  double error = 0;
+  for (std::size_t k = 0; k < r.x.size(); ++k)
+    error = std::max(error, std::fabs(r.x[k] - ref.x[k]) / (1e-8 * std::fabs(ref.x[k]) + 1e-10));
+  EXPECT_GT(error, 0.0);
+  EXPECT_LE(error, difference);
+
+  // Over [0, 1000] with a probe long enough to solve it the two differ by
+  // far more: the tighter solve runs and the warning is given.
+  Problem longer = checked_problem(1000.0, "auto", 1);
+  longer.options.set("probe_steps", std::int64_t{100000});
+  const Result far = solve(longer, "auto");
+  EXPECT_EQ(far.stats.extra.count("state_difference_from_probe"), 0u);
+  EXPECT_GT(far.stats.extra.at("state_error_ratio"), 300.0) << far.method;
+  EXPECT_TRUE(says_growing_errors(far)) << far.method;
+
+  // A session at other parameters has no probe there: the method checks
+  // its states itself, from then on.
+  auto session = prepare(p, "auto");
+  EXPECT_EQ(session->run(RunInputs{}).stats.extra.count("state_difference_from_probe"), 1u);
+  const Result moved = session->run(std::vector<double>{1.1, 1, 1, 1});
+  EXPECT_EQ(moved.stats.extra.count("state_difference_from_probe"), 0u);
+  EXPECT_LT(moved.stats.extra.at("state_error_ratio"), 300.0);
+  EXPECT_EQ(session->run(RunInputs{}).stats.extra.count("state_difference_from_probe"), 0u);
+
+  // A switch in f: the probe's solution (it ignores switches) is not the
+  // problem's, and the method checks itself.
+  Problem switching = testing::ode_text_problem(
+      std::string(kPredatorPrey) + "state z = 0\ndz/dt = piecewise(1, t > 5, 0)\n",
+      testing::linspace(0.0, 10.0, 101), 1e-8, 1e-10);
+  switching.rtol.reset();
+  switching.atol.clear();
+  const Result switched = solve(switching, "auto");
+  EXPECT_EQ(switched.stats.extra.count("state_difference_from_probe"), 0u);
+  EXPECT_EQ(switched.stats.extra.count("state_error_ratio"), 1u) << switched.method;
+}
+
 // With fixed steps the check solves adaptively (the same fixed steps again
 // would repeat the solve and see no difference: it said 0 where the states
 // were 27 000 times their tolerances off).

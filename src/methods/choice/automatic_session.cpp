@@ -33,11 +33,15 @@ constexpr int kFailuresToLeave = 2;
 
 class AutomaticSession final : public MethodSession {
  public:
-  explicit AutomaticSession(const Problem& problem)
-      : given_(problem), choice_(choose_method(problem)) {
+  explicit AutomaticSession(const Problem& problem) : given_(problem) {
+    ProbedChoice probed = choose_method_with_probe(problem);
+    choice_ = std::move(probed.choice);
     const MethodOptions options(kAutomaticMethod, automatic_method_info().options,
                                 problem.options);
     fallback_ = options.get_int("fallback") != 0;
+    const Problem chosen = problem_for_choice(given_, choice_);
+    if (chosen.options.has("state_check") && !probed.probe_states.empty())
+      probe_states_ = std::move(probed.probe_states);
     sessions_.push_back({choice_.method, prepare_for(choice_.method)});
   }
 
@@ -58,7 +62,7 @@ class AutomaticSession final : public MethodSession {
 
   Result run_with_fallback(const RunInputs& inputs) {
     std::string tried, why;  // the methods that failed on this run, and what they said
-    leave_interpolation_unless_as_probed(inputs);
+    leave_probe_unless_as_probed(inputs);
     for (std::size_t k = 0;; ++k) {
       if (k == 0) bound_odesd(inputs);
       const std::string method = sessions_[k].method;  // a copy: sessions_ may change
@@ -66,6 +70,7 @@ class AutomaticSession final : public MethodSession {
       std::string next;
       try {
         result = run_kept(k, inputs);
+        if (k == 0 && probe_checks()) check_against_probe(inputs, *result);
       } catch (const Error& e) {
         next = fallback_ ? fallback_after(method) : "";
         if (!falls_back_on(e.status()) || next.empty()) {
@@ -126,9 +131,17 @@ class AutomaticSession final : public MethodSession {
   }
 
   std::unique_ptr<MethodSession> prepare_for(const std::string& method) const {
+    return prepare(problem_for(method), method);
+  }
+
+  // The problem `method` runs in this session: the chosen method's state
+  // check is the probe's where the probe checks it (check_against_probe).
+  Problem problem_for(const std::string& method) const {
     MethodChoice c = choice_;
     c.method = method;
-    return prepare(problem_for_choice(given_, c), method);
+    Problem p = problem_for_choice(given_, c);
+    if (method == choice_.method && probe_checks()) p.options.set("state_check", std::int64_t{0});
+    return p;
   }
 
   // odesd's steps multiply where its stiff components are large
@@ -144,7 +157,7 @@ class AutomaticSession final : public MethodSession {
         inputs.output_times ? inputs.output_times->size() : given_.output_times.size();
     const std::int64_t bound = std::max(odesd_step_allowance(outputs), 20 * odesd_first_steps_);
     if (bound == odesd_bound_) return;
-    Problem p = problem_for_choice(given_, choice_);
+    Problem p = problem_for(choice_.method);
     p.options.set("max_total_steps", bound);
     sessions_.front().session = prepare(p, "odesd");
     odesd_bound_ = bound;
@@ -166,27 +179,60 @@ class AutomaticSession final : public MethodSession {
            (!inputs.output_times || *inputs.output_times == given_.output_times);
   }
 
-  // odesd interpolates its outputs only where the probe found the problem
+  // What the probe gave holds only at the inputs it measured. odesd
+  // interpolates its outputs only where the probe found the problem
   // non-stiff (MethodChoice::odesd_interpolates): at other parameters,
   // initial states or times it may be stiff, and the interpolant would
-  // carry the stiff components odesd leaves undamped. From the first run
-  // at other inputs on, odesd ends a step on each output time.
-  void leave_interpolation_unless_as_probed(const RunInputs& inputs) {
-    if (!choice_.odesd_interpolates || as_probed(inputs)) return;
+  // carry the stiff components odesd leaves undamped. The probe's states
+  // are those of the given inputs. From the first run at other inputs on,
+  // odesd ends a step on each output time and the chosen method checks the
+  // states itself.
+  void leave_probe_unless_as_probed(const RunInputs& inputs) {
+    if ((!choice_.odesd_interpolates && !probe_checks()) || as_probed(inputs)) return;
+    const bool interpolated = choice_.odesd_interpolates;
     choice_.odesd_interpolates = false;
+    probe_states_.clear();
     bool odesd = false;
-    for (Prepared& s : sessions_)
-      if (s.method == "odesd") {
-        s.session = prepare_for("odesd");
-        odesd = true;
-      }
-    if (odesd)
+    for (std::size_t k = 0; k < sessions_.size(); ++k) {
+      Prepared& s = sessions_[k];
+      if (k == 0 || s.method == "odesd") s.session = prepare_for(s.method);
+      odesd = odesd || s.method == "odesd";
+    }
+    if (interpolated && odesd)
       choice_.reason += "; at inputs other than those the probe measured, odesd ends a step "
                         "on each output time (output=step_end)";
     // bound_odesd bounds the new session again, by the steps of its first
     // run (an interpolated run took fewer).
     odesd_first_steps_ = -1;
     odesd_bound_ = 0;
+  }
+
+  // The chosen method's states are checked against the probe's: the run is
+  // at the inputs the probe measured, which solved the whole span.
+  bool probe_checks() const { return !probe_states_.empty(); }
+
+  // The state check (methods/common/state_error_ratio.hpp) with the probe's
+  // solution first: dopri5 at the same tolerances, whose errors are not the
+  // chosen method's (another order, other steps). Where the two agree
+  // within the check's limit, the states' error is within it too (the
+  // difference is mostly the probe's own error, so it bounds rather than
+  // estimates); only a larger difference needs the tighter state solve
+  // (CVODES' BDF at tolerances 10 times tighter), which gives the ratio and
+  // the warning. On chua the probe's 43 steps spare dopri8s' own check, a
+  // second solve that cost two thirds of its S (docs/methods/auto.md).
+  void check_against_probe(const RunInputs& inputs, Result& r) const {
+    Problem p = sessions_.front().session->problem();
+    if (inputs.interrupt) p.interrupt = inputs.interrupt;
+    const std::string what = choice_.goal == "gradient" ? "the gradient" : "S";
+    if (r.x.size() == probe_states_.size() && r.nx > 0) {
+      const double difference =
+          state_error_ratio(p, r.x.data(), probe_states_.data(), r.x.size(), r.nx);
+      if (difference <= kStateErrorRatioLimit) {
+        r.stats.extra["state_difference_from_probe"] = difference;
+        return;
+      }
+    }
+    check_state_error(p, default_state_solve_settings(), what, r);
   }
 
   // dopri8s is chosen for speed where it is expected to be right; a result
@@ -205,6 +251,7 @@ class AutomaticSession final : public MethodSession {
   // a row and are not tried again on every run.
   void leave_for(std::size_t k, const std::string& why) {
     choice_.method = sessions_[k].method;
+    probe_states_.clear();  // the probe checked the method left, not this one
     choice_.reason += why + "; after " + std::to_string(kFailuresToLeave) +
                       " runs in a row that way the session runs " + choice_.method;
     sessions_.erase(sessions_.begin(), sessions_.begin() + static_cast<std::ptrdiff_t>(k));
@@ -218,6 +265,9 @@ class AutomaticSession final : public MethodSession {
   std::int64_t odesd_first_steps_ = -1;  // of odesd's first success as the session's method
   std::int64_t odesd_bound_ = 0;         // max_total_steps of its session; 0: unbounded
   std::vector<Prepared> sessions_;  // the session's method, then its fallbacks as needed
+  // The probe's states at the output times while the session's method
+  // checks its states against them (probe_checks); empty otherwise.
+  std::vector<double> probe_states_;
 };
 
 }  // namespace

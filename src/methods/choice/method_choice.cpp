@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "core/number_text.hpp"
 #include "integrate/erk/stiffness_test.hpp"
@@ -91,15 +92,25 @@ std::string goal_of(const Problem& p, const AutomaticSettings& s) {
   return asks_gradient(p) ? "gradient" : "s";
 }
 
+// Nothing in the model switches: no events, no comparisons or floor/ceil
+// in f (whose switches end steps).
+bool nothing_switches(const Model& m) {
+  const EventSystem* e = m.event_system();
+  return !e || (e->events().empty() && e->roots().empty());
+}
+
 // Probes once, the first time a rule asks; `cap` (first call only) bounds
 // the steps below the option probe_steps where a rule needs fewer.
 class ChoiceProbe {
  public:
   ChoiceProbe(const Problem& problem, long budget) : problem_(problem), budget_(budget) {}
-  const StiffnessFinding& finding(long cap = std::numeric_limits<long>::max()) {
+  StiffnessFinding& finding(long cap = std::numeric_limits<long>::max()) {
     if (!done_) {
       const long budget = std::min(budget_, cap);
-      finding_ = budget > 0 ? probe_stiffness(problem_, budget, kExplicitStepLimit)
+      // The states at the outputs where the probe's solution is one of
+      // the problem (it ignores events and the switches of f).
+      finding_ = budget > 0 ? probe_stiffness(problem_, budget, kExplicitStepLimit,
+                                              nothing_switches(*problem_.model))
                             : StiffnessFinding{};
       if (budget <= 0) finding_.detail = "probe_steps=0";
       done_ = true;
@@ -240,13 +251,6 @@ MethodChoice choose_dopri8s(const Problem& p, ChoiceProbe& probe, const std::str
                        " is asked for, " + probe.said() + ", and S is small (" + sizes_text(p) +
                        "): dopri8s (8th order, dense output) is the fastest there; a result it "
                        "warns about is not kept");
-}
-
-// Nothing in the model switches: no events, no comparisons or floor/ceil
-// in f (whose switches end steps).
-bool nothing_switches(const Model& m) {
-  const EventSystem* e = m.event_system();
-  return !e || (e->events().empty() && e->roots().empty());
 }
 
 // odesd's interpolant may give the outputs: the probe solved the whole
@@ -484,7 +488,9 @@ const MethodInfo& automatic_method_info() {
                     "1: the chosen method also checks the states' global error (its option "
                     "state_check: a second state solve at tolerances 10 times tighter, and a "
                     "warning above 300 times the tolerances, which what is computed along "
-                    "the states inherits); 0: the method's own default"),
+                    "the states inherits), where the probe solved the whole span and nothing "
+                    "switches first against the probe's states (the second solve only where "
+                    "they differ by more); 0: the method's own default"),
     };
     return m;
   }();
@@ -508,27 +514,32 @@ Problem problem_for_choice(const Problem& given, const MethodChoice& choice) {
   return p;
 }
 
+ProbedChoice choose_method_with_probe(const Problem& given) {
+  const AutomaticSettings settings = read_automatic_settings(given);
+  Problem problem = given;
+  if (!problem.rtol) problem.rtol = kAutoRtol;
+  if (problem.atol.empty()) problem.atol = {kAutoAtol};
+  validate_problem(problem);
+  ChoiceProbe probe(problem, settings.probe_steps);
+  ProbedChoice c{apply_choice_rule(problem, settings, probe), {}};
+  if (probe.done()) {
+    StiffnessFinding& f = probe.finding();
+    c.choice.stiffness = finding_name(f.kind);
+    c.choice.probe_steps = f.steps;
+    c.choice.probe_seconds = f.seconds;
+    c.probe_states = std::move(f.states_at_outputs);
+  } else {
+    c.choice.stiffness = "not probed";
+  }
+  return c;
+}
+
 }  // namespace odesens::methods
 
 namespace odesens {
 
 MethodChoice choose_method(const Problem& given) {
-  const methods::AutomaticSettings settings = methods::read_automatic_settings(given);
-  Problem problem = given;
-  if (!problem.rtol) problem.rtol = methods::kAutoRtol;
-  if (problem.atol.empty()) problem.atol = {methods::kAutoAtol};
-  validate_problem(problem);
-  methods::ChoiceProbe probe(problem, settings.probe_steps);
-  MethodChoice choice = methods::apply_choice_rule(problem, settings, probe);
-  if (probe.done()) {
-    const methods::StiffnessFinding& f = probe.finding();
-    choice.stiffness = methods::finding_name(f.kind);
-    choice.probe_steps = f.steps;
-    choice.probe_seconds = f.seconds;
-  } else {
-    choice.stiffness = "not probed";
-  }
-  return choice;
+  return methods::choose_method_with_probe(given).choice;
 }
 
 }  // namespace odesens

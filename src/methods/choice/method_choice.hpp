@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "odesens/method_choice.hpp"
 #include "odesens/methods.hpp"
@@ -53,6 +54,17 @@ bool falls_back_on(Status status);
 // nominal parameters odesd takes at most 5 020 steps (Laske, 101 outputs;
 // RESULTS.md, the method matrix) where auto runs it.
 std::int64_t odesd_step_allowance(std::size_t outputs);
+
+// The choice with the stiffness probe's states at the output times (nx
+// each, output after output): dopri5's solution at the problem's
+// tolerances, where the probe ran, reached the last output time, found
+// the problem non-stiff and nothing in the model switches (the probe
+// ignores events and the switches of f); empty otherwise.
+struct ProbedChoice {
+  MethodChoice choice;
+  std::vector<double> probe_states;
+};
+ProbedChoice choose_method_with_probe(const Problem& problem);
 
 std::unique_ptr<MethodSession> prepare_automatic(const Problem& problem);
 

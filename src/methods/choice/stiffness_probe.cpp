@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/number_text.hpp"
@@ -43,6 +45,38 @@ integrate::erk::ErkSettings probe_settings(const Problem& problem, long budget) 
   return s;
 }
 
+// x at the output times as the probe passes them, from dopri5's dense
+// output over each accepted step.
+class OutputRecorder {
+ public:
+  OutputRecorder(const std::vector<double>& times, std::size_t nx) : times_(times), nx_(nx) {
+    states_.reserve(times.size() * nx);
+  }
+  // The outputs at t0 (x0 itself).
+  void start(double t0, const double* x0) {
+    for (; next_ < times_.size() && times_[next_] <= t0; ++next_)
+      states_.insert(states_.end(), x0, x0 + nx_);
+  }
+  // The outputs inside the engine's last step.
+  void after_step(integrate::erk::ErkEngine& engine) {
+    for (; next_ < times_.size() && times_[next_] <= engine.t(); ++next_) {
+      states_.resize(states_.size() + nx_);
+      engine.interpolate(times_[next_], states_.data() + states_.size() - nx_);
+    }
+  }
+  // Every output, or nothing.
+  std::vector<double> take() {
+    if (next_ < times_.size()) return {};
+    return std::move(states_);
+  }
+
+ private:
+  const std::vector<double>& times_;
+  std::size_t nx_;
+  std::size_t next_ = 0;
+  std::vector<double> states_;
+};
+
 }  // namespace
 
 const char* finding_name(StiffnessFinding::Kind kind) {
@@ -80,12 +114,14 @@ double median_of(std::vector<double> v) {
 // Steps the engine until t_end or the budget, recording progress in `f`
 // (also when a step throws: how far the probe got is part of the finding).
 void run_probe(integrate::erk::ErkEngine& engine, double boundary, bool use_median, double t0,
-               double t_end, long budget, double step_limit, StiffnessFinding& f) {
+               double t_end, long budget, double step_limit, OutputRecorder* outputs,
+               StiffnessFinding& f) {
   std::vector<double> h_lambda;  // Hairer's estimate at each accepted step, over the boundary
   if (use_median) h_lambda.reserve(static_cast<std::size_t>(budget));
   try {
     while (engine.t() < t_end && engine.stats().accepted < budget) {
       engine.step(t_end);
+      if (outputs) outputs->after_step(engine);
       if (use_median && boundary > 0) h_lambda.push_back(engine.last_quotient() / boundary);
     }
   } catch (const Error& e) {
@@ -123,7 +159,8 @@ void run_probe(integrate::erk::ErkEngine& engine, double boundary, bool use_medi
 // million states costs seconds, not minutes (network:1000000: over 60 s).
 constexpr double kProbeWork = 2e7;
 
-StiffnessFinding probe_stiffness(const Problem& problem, long budget, double step_limit) {
+StiffnessFinding probe_stiffness(const Problem& problem, long budget, double step_limit,
+                                 bool keep_states) {
   const auto start = std::chrono::steady_clock::now();
   const double nx = static_cast<double>(std::max<std::size_t>(problem.model->nx(), 1));
   budget = std::min(budget, std::max(10L, static_cast<long>(kProbeWork / nx)));
@@ -152,8 +189,16 @@ StiffnessFinding probe_stiffness(const Problem& problem, long budget, double ste
     settings.step_limit = &limit;
     integrate::erk::ErkEngine engine(system, workspace, settings);
     engine.reset(t0, x0.data(), t_end);
+    std::optional<OutputRecorder> outputs;
+    if (keep_states) {
+      outputs.emplace(problem.output_times, model.nx());
+      outputs->start(t0, x0.data());
+    }
     run_probe(engine, integrate::erk::cached_stability_boundary(workspace.tableau()),
-              settings.tolerances.rtol <= kStabilityBoundRtol, t0, t_end, budget, step_limit, f);
+              settings.tolerances.rtol <= kStabilityBoundRtol, t0, t_end, budget, step_limit,
+              outputs ? &*outputs : nullptr, f);
+    if (outputs && f.kind == StiffnessFinding::Kind::non_stiff)
+      f.states_at_outputs = outputs->take();
   } catch (const std::exception& e) {
     f.kind = StiffnessFinding::Kind::inconclusive;
     f.detail = e.what();

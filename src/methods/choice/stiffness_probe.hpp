@@ -12,10 +12,15 @@
 // pace (the steps the whole span would take at the probe's rate).
 //
 // The probe ignores the model's events and jumps (it only asks how f
-// behaves near the start) and never throws: a failure is a finding.
+// behaves near the start) and never throws: a failure is a finding. Where
+// asked, it also keeps x at the output times (dopri5's dense output), a
+// second solution of the states at the problem's tolerances that auto
+// compares the chosen method's states with (docs/methods/auto.md, "State
+// check").
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "odesens/problem.hpp"
 
@@ -40,14 +45,19 @@ struct StiffnessFinding {
   double median_h_lambda = 0.0;
   double seconds = 0.0;
   std::string detail;            // the test's or the failure's message
+  // x at every output time (nx values each, output after output) where they
+  // were asked for and the probe reached the last one; empty otherwise.
+  std::vector<double> states_at_outputs;
 
   bool explicit_suits() const { return kind == Kind::non_stiff; }
 };
 
 // `budget` accepted steps at most; a span the probe would need more than
-// `step_limit` steps for (projected from its pace) counts as slow. The
-// problem is a prepared one: tolerances set, validated.
-StiffnessFinding probe_stiffness(const Problem& problem, long budget, double step_limit);
+// `step_limit` steps for (projected from its pace) counts as slow; with
+// `keep_states`, the states at the output times as well. The problem is a
+// prepared one: tolerances set, validated.
+StiffnessFinding probe_stiffness(const Problem& problem, long budget, double step_limit,
+                                 bool keep_states = false);
 
 // "non-stiff", "slow", "stiff", "inconclusive".
 const char* finding_name(StiffnessFinding::Kind kind);
