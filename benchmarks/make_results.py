@@ -2221,7 +2221,18 @@ processes; in turn, every method sees the same machine: a second run of chua, de
 michaelis_menten, Boehm, stiff_e3, Bertozzi and Beer (`--models`) while a fit loaded both
 cores (under `nice`) gave every ratio within 0.04 of this run's.
 
-This run (2026-12-05) followed three changes. odesd writes each output into the result as
+This run (2026-12-05, the latest) followed one change: where the stiffness probe solved the
+whole span non-stiff and nothing switches, the chosen method's states are compared with the
+probe's (dopri5 at the same tolerances, its dense output at the outputs), and the method's own
+check (a second state solve at tolerances 10 times tighter) runs only where the two differ by
+more than 300 times the tolerances (docs/methods/auto.md, "State check"). chua 2.09x / 2.12x
+-> 1.66x / 1.69x (S / gradient; its probe takes 43 steps, dopri8s' check was a second solve
+of two thirds its time), detest_c1 1.93x -> 1.59x, stiff_e3's gradient 2.00x -> 1.58x; on the
+shared models the probe's states differed from the method's by 0.07 to 4.4 times the
+tolerances (`stats.extra["state_difference_from_probe"]`). The only miss left is
+Brannmark_JBC2010's gradient.
+
+The run before (2026-12-05) followed three changes. odesd writes each output into the result as
 it reaches it (a buffer of all outputs beside the result was a second large allocation
 whose pages every solve faulted in again: DETEST C5's odesd took 3.4 ms a solve in a C++
 loop, 0.43 ms without the buffer). auto's odesd interpolates its outputs
@@ -2240,7 +2251,9 @@ docs/methods/auto.md.
 auto checks the states' global error of the method it runs (its option `state_check`, on
 by default; docs/methods/auto.md): a second state solve at tolerances 10 times tighter
 (odesd's own without S, dopri8s' own without directions, CVODES' BDF after cvodes_fsa,
-cvodes_asa and grk4as; erk_adjoint checks with its own tableau by default). On
+cvodes_asa and grk4as; erk_adjoint checks with its own tableau by default), where the probe
+solved the whole span and nothing switches only after its states differ from the probe's by
+more than 300 times the tolerances (CVODES' BDF then). On
 Crauste_CellSystems2017 every method's S was 1e-3 to 3e-2 off at these tolerances with no
 word, and auto's S cell read WRONG; it now reads warned. The fastest method runs without
 the check. Without it (`state_check=0`, the run of 2026-12-02 timed apart): S within 2x
