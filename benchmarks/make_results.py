@@ -2264,25 +2264,21 @@ auto runs exp where the states are at rest (f(t0, x0) = 0 exactly, f reads no t,
 events, at most 50 states: docs/methods/auto.md): on Schwen_PONE2014 and
 Lucarelli_CellSystems2018 at their nominal inputs it takes 1.0-1.2 times the fastest.
 
-The misses, and why they stay:
+The miss, and why it stays:
 
-- chua (2.1x for both goals): dopri8s solves it in 33 us, and auto's probe (43 dopri5
-  steps, 12 us) and state check (dopri8s again without S at tolerances 10 times tighter,
-  21 us) cost about as much again (a C++ loop of `odesens::solve`: dopri8s 33 us, with
-  its check 54 us, auto 73 us, auto without the check 49 us). With 2 parameters dopri8s
-  carries S in SIMD lanes beside the states nearly for free, so the states alone cost
-  most of what S does.
 - Brannmark_JBC2010's gradient (4.5x): the probe finds it stiff, it has 19 parameters,
   and odesd, which takes 2411 steps there against BDF's 634, runs where cvodes_asa is
   faster; on Elowitz_Nature2000, of the same size, odesd takes 419 steps against BDF's 768
   and is faster than cvodes_asa: nothing the probe measures tells the two apart. What sets
   odesd's steps there is atol on a state of 1.5e-7 (docs/methods/odesd.md, "Tiny states
-  and S").
-- stiff_e3's gradient (2.00x, at the line): the probe finds it non-stiff and its S small,
-  so auto takes dopri8s (the gradient through S), the fastest right method for the
-  gradient on chua, cubic_oscillator, detest_c1, michaelis_menten, Bertozzi, Beer and
-  Perelson; on stiff_e3 erk_adjoint (which checks its states by default) and odesd with
-  its outputs interpolated are about twice as fast.
+  and S"). Without S in its error test (`sens_error_control=0`) odesd takes 367 steps
+  there, 7 times faster, but its S is 5e-2 off (its column's largest error over the
+  column's largest |S|, against cvodes_fsa at rtol 1e-12; also 4e-2 on Bachmann_MSB2011
+  and Schwen_PONE2014): not a way out.
+
+chua's 2.1x of the run before (its probe 12 us, dopri8s' own check 21 us, dopri8s 33 us) is
+1.7x with the probe's states as the first check; stiff_e3's gradient, 2.00x there (dopri8s,
+through S, against erk_adjoint and odesd interpolating), is 1.58x.
 
 The run of 2026-12-04 before this one followed one change of the rule: a small S (nx·np
 at most 64) whose probe found the problem non-stiff goes to dopri8s also where the probe's
