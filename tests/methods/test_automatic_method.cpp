@@ -294,6 +294,10 @@ TEST(Automatic, NonStiffGradientRunsTheDiscreteAdjointAndIsRight) {
   EXPECT_EQ(r.method, "erk_adjoint") << r.method_choice;
   EXPECT_NE(r.method_choice.find("non-stiff"), std::string::npos) << r.method_choice;
   EXPECT_TRUE(r.s.empty());  // the gradient alone: no rows of S(T)
+  // Its forward pass is the probe's dopri5: the probe's states cannot check
+  // it, and it checks itself.
+  EXPECT_EQ(r.stats.extra.count("state_difference_from_probe"), 0u);
+  EXPECT_EQ(r.stats.extra.count("state_error_ratio"), 1u);
   EXPECT_LT(testing::relative_max_difference(r.gradient, tight_gradient(p)), 1e-6);
 }
 
