@@ -2234,7 +2234,7 @@ Brannmark_JBC2010's gradient. In this run erk_adjoint's gradients (Okuonghae, Ol
 Rahman, Raia, SalazarCavazos, pka) were also checked by the probe's states; after the run
 that was undone (erk_adjoint's forward pass is dopri5 with the probe's steps, so the two
 share their errors), and erk_adjoint checks itself again as in the run before, where
-these rows read 0.87-1.42x with the check.
+these rows read 1.09-1.43x with its check.
 
 The run before (2026-12-05) followed three changes. odesd writes each output into the result as
 it reaches it (a buffer of all outputs beside the result was a second large allocation
