@@ -225,11 +225,12 @@ class AutomaticSession final : public MethodSession {
   // solution first: dopri5 at the same tolerances, whose errors are not the
   // chosen method's (another order, other steps). Where the two agree
   // within the check's limit, the states' error is taken to be within it
-  // too (the difference is mostly the probe's own error; errors of two
-  // such methods cancelling is the case this leaves open); only a larger difference needs the tighter state solve
-  // (CVODES' BDF at tolerances 10 times tighter), which gives the ratio and
-  // the warning. On chua the probe's 43 steps spare dopri8s' own check, a
-  // second solve that cost two thirds of its S (docs/methods/auto.md).
+  // too (the difference is mostly the probe's own error; two such errors
+  // cancelling is the case this leaves open); only a larger difference
+  // needs the tighter state solve (CVODES' BDF at tolerances 10 times
+  // tighter), which gives the ratio and the warning. On chua the probe's
+  // 43 steps spare dopri8s' own check, a second solve that cost two thirds
+  // of its S (docs/methods/auto.md).
   void check_against_probe(const RunInputs& inputs, Result& r) const {
     Problem p = sessions_.front().session->problem();
     if (inputs.interrupt) p.interrupt = inputs.interrupt;

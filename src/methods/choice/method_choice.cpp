@@ -99,6 +99,10 @@ bool nothing_switches(const Model& m) {
   return !e || (e->events().empty() && e->roots().empty());
 }
 
+// The most state values (nx times output times, 8 MB) the probe keeps for
+// auto's state check; above, the chosen method checks itself.
+constexpr double kKeptStates = 1e6;
+
 // Probes once, the first time a rule asks; `cap` (first call only) bounds
 // the steps below the option probe_steps where a rule needs fewer.
 class ChoiceProbe {
@@ -107,10 +111,8 @@ class ChoiceProbe {
   StiffnessFinding& finding(long cap = std::numeric_limits<long>::max()) {
     if (!done_) {
       const long budget = std::min(budget_, cap);
-      // The states at the outputs where the probe's solution is one of
-      // the problem (it ignores events and the switches of f).
       finding_ = budget > 0 ? probe_stiffness(problem_, budget, kExplicitStepLimit,
-                                              nothing_switches(*problem_.model))
+                                              keeps_states())
                             : StiffnessFinding{};
       if (budget <= 0) finding_.detail = "probe_steps=0";
       done_ = true;
@@ -118,6 +120,14 @@ class ChoiceProbe {
     return finding_;
   }
   bool done() const { return done_; }
+  // The states at the outputs, where the probe's solution is one of the
+  // problem (it ignores events and the switches of f) and they take no
+  // more memory than kKeptStates values.
+  bool keeps_states() const {
+    const double values = static_cast<double>(problem_.model->nx()) *
+                          static_cast<double>(problem_.output_times.size());
+    return nothing_switches(*problem_.model) && values <= kKeptStates;
+  }
   bool explicit_suits() { return finding().explicit_suits(); }
   // One sentence on what the probe found.
   std::string said() {
