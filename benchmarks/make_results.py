@@ -2380,46 +2380,45 @@ Cells: 66 ok, 0 WRONG, 24 warned, 4 killed (the cap above), 10 ended with a stat
 CHOICE_OUTSIDE_TEXT = """\
 ### Problems outside `../shared` (recorded runs)
 
-The same command on a folder holding the SBML models of 13 of the 14 problems of the PEtab
-benchmark collection (commit 4d20850) that are not in `../shared` (Froehlich's files are
-too large to fetch): `ODESENS_SHARED_DIR=FOLDER build/bin/bench_method_matrix --choice 1
---max-limit 30`, one run; Smith_BMCSystBiol2013 and Chen_MSB2009 again with `--models`
-after auto took odesd for an S above 10 000 entries where the probe's pace is at most
-1e8 explicit steps (docs/methods/auto.md): Smith's S was 4.50 times the fastest with
-cvodes_fsa, Chen's 1.09. The misses:
+The same command on a folder holding the SBML models of 11 of the 14 problems of the PEtab
+benchmark collection (commit 4d20850) that are not in `../shared`:
+`ODESENS_SHARED_DIR=FOLDER build/bin/bench_method_matrix --choice 1 --max-limit 30
+--models ...`, one run on 2026-12-05 (65 s). Chen_MSB2009 and Smith_BMCSystBiol2013 (S of
+500 x 188 and 94 x 386) are rows of an earlier run (2026-12-03), taken again with
+`--models` after auto took odesd for an S above 10 000 entries where the probe's pace is at
+most 1e8 explicit steps (docs/methods/auto.md); Froehlich's files are too large to fetch.
+Against the run before (2026-12-03): Alkan's 52 parameters, declared `constant="false"`
+and set by nothing, are sensitivity parameters now (docs/models.md; the run before solved
+its states alone), so its rows are of another problem (1.18x / 1.13x, were 2.69x /
+3.95x); Isensee's S 2.57x is 1.01x (exp), Raimundez' gradient 3.12x is 2.26x, Blasi's
+gradient 2.48x is 1.63x. The misses:
 
-- Alkan_SciSignal2018 has no sensitivity parameters (its 52 global parameters are
-  declared `constant="false"`, and nothing sets them: name them with `--sens-params`),
-  so auto's time is the state check's second solve.
-- Isensee_JCB2018's S: exp is 2.6 times faster, its state solver taking 3 steps. The
-  states rest at the nominal inputs, but f has 7 switches, which auto's test of rest
-  excluded. Since 2026-12-02 (docs/methods/auto.md) the test reads f at the parameters
-  (its 7 inputs are 0 there), accepts switches affine in t and f(t0, x0) = 1e-15 as
-  rounding: auto takes exp, S at 1.00 times the fastest, its gradient at 1.43-1.49 times
-  cvodes_asa's (it was cvodes_asa's, 1.00; `--models Isensee_JCB2018`, one run each).
-- Raimundez_PCB2020's gradient: erk_adjoint (the probe's median h|lambda| is 0.24 of the
-  boundary), 3.1 times odesd's.
-- Borghans_BiophysChem1997's S (2.06 times): a calcium oscillator whose probe's 300 steps
-  reach t = 1.9 of 100, so dopri8s, the fastest, is not taken for its 60 entries of S.
-- Blasi's gradient and Fiedler's S (2.5 and 2.1 times): solves of 1.4 ms, where the state
-  check weighs."""
+- Fiedler_BMCSystBiol2016's gradient (2.11x): the probe finds it stiff (h|lambda| at the
+  edge of dopri5's stability region) and auto takes odesd (1.45 ms alone; the probe and
+  the state check bring it to 2.0 ms), where erk_adjoint, explicit at the stability
+  boundary, takes 366 steps and 0.85-1.1 ms (best of 20 solves each from
+  `/usr/bin/python3`).
+- Raimundez_PCB2020's gradient (2.26x): the probe finds it non-stiff (the median of
+  h|lambda| is 0.24 of the boundary) and auto takes erk_adjoint, 1204 steps forward and
+  back for 22 states and 78 parameters, 12.8 ms without its state check; cvodes_asa
+  takes 593 steps and 7.4 ms."""
 
 CHOICE_OUTSIDE_ROWS = """\
 | model | S: fastest right | S: auto | auto/fastest | gradient: fastest right | gradient: auto | auto/fastest |
 |---|---|---|---|---|---|---|
-| Alkan_SciSignal2018 | odesd 0.00391 s | odesd: ok 0.0105 s, err 0e+00 | 2.69 | odesd 0.00274 s | erk_adjoint: ok 0.0108 s, err 0e+00 | 3.95 |
-| Blasi_CellSystems2016 | odesd 0.00144 s | odesd: ok 0.00213 s, err 3e-08 | 1.48 | odesd 0.00143 s | odesd: ok 0.00355 s, err 4e-15 | 2.48 |
-| Borghans_BiophysChem1997 | dopri8s 0.113 s | odesd: ok 0.233 s, err 1e-05 | 2.06 | dopri8s 0.0739 s | erk_adjoint: ok 0.0513 s, err 1e-06 | 0.69 |
-| Chen_MSB2009 | cvodes_fsa 5.07 s | odesd: ok 8.47 s, err 2e-08 | 1.67 | cvodes_asa 0.182 s | cvodes_asa: ok 0.245 s, err 7e-09 | 1.35 |
-| Fiedler_BMCSystBiol2016 | odesd 0.00138 s | odesd: ok 0.0029 s, err 1e-07 | 2.10 | erk_adjoint 0.00152 s | odesd: ok 0.00303 s, err 6e-14 | 1.99 |
-| Fujita_SciSignal2010 | odesd 0.000828 s | odesd: ok 0.0011 s, err 8e-11 | 1.33 | odesd 0.000799 s | odesd: ok 0.00112 s, err 7e-11 | 1.40 |
-| Giordano_Nature2020 | odesd 0.00221 s | odesd: ok 0.00267 s, err 9e-06 | 1.21 | erk_adjoint 0.00138 s | erk_adjoint: ok 0.00232 s, err 6e-08 | 1.68 |
-| Isensee_JCB2018 | exp 0.00672 s | odesd: ok 0.0172 s, err 5e-08 | 2.57 | cvodes_asa 0.0061 s | cvodes_asa: ok 0.00488 s, err 5e-08 | 0.80 |
-| Liu_IFACPapersOnLine2025 | odesd 0.00182 s | odesd: ok 0.0031 s, err 2e-10 | 1.70 | odesd 0.00131 s | odesd: ok 0.00207 s, err 4e-11 | 1.58 |
-| Raimundez_PCB2020 | odesd 0.0112 s | odesd: ok 0.00868 s, err 3e-08 | 0.77 | odesd 0.00767 s | erk_adjoint: ok 0.0239 s, err 1e-08 | 3.12 |
-| Smith_BMCSystBiol2013 | odesd 0.623 s | odesd: ok 0.85 s, err 7e-08 | 1.36 | cvodes_asa 0.119 s | cvodes_asa: ok 0.175 s, err 4e-08 | 1.46 |
-| Sneyd_PNAS2002 | odesd 0.000867 s | odesd: ok 0.00104 s, err 6e-07 | 1.20 | odesd 0.000875 s | odesd: ok 0.00106 s, err 2e-08 | 1.21 |
-| Zhao_QuantBiol2020 | odesd 0.00168 s | odesd: ok 0.00193 s, err 2e-08 | 1.15 | erk_adjoint 0.00108 s | erk_adjoint: ok 0.00118 s, err 2e-11 | 1.10 |
+| Alkan_SciSignal2018 | odesd 0.0298 s (in turn) | odesd: ok 0.0352 s, err 1e-08 | 1.18 | cvodes_asa 0.0176 s (in turn) | erk_adjoint: ok 0.0198 s, err 2e-11 | 1.13 |
+| Blasi_CellSystems2016 | odesd 0.00146 s (in turn) | odesd: ok 0.00235 s, err 3e-08 | 1.61 | odesd 0.00146 s (in turn) | odesd: ok 0.00237 s, err 4e-15 | 1.63 |
+| Borghans_BiophysChem1997 | dopri8s 0.0837 s (in turn) | odesd: ok 0.151 s, err 1e-05 | 1.80 | erk_adjoint 0.0552 s (in turn) | erk_adjoint: ok 0.0583 s, err 1e-06 | 1.06 |
+| Chen_MSB2009 (earlier run) | cvodes_fsa 5.07 s | odesd: ok 8.47 s, err 2e-08 | 1.67 | cvodes_asa 0.182 s | cvodes_asa: ok 0.245 s, err 7e-09 | 1.35 |
+| Fiedler_BMCSystBiol2016 | odesd 0.00143 s (in turn) | odesd: ok 0.00198 s, err 1e-07 | 1.39 | erk_adjoint 0.00124 s (in turn) | odesd: ok 0.00261 s, err 4e-14 | 2.11 |
+| Fujita_SciSignal2010 | odesd 0.000736 s (in turn) | odesd: ok 0.000909 s, err 8e-11 | 1.23 | odesd 0.000572 s (in turn) | odesd: ok 0.000778 s, err 7e-11 | 1.36 |
+| Giordano_Nature2020 | odesd 0.00212 s (in turn) | odesd: ok 0.00258 s, err 9e-06 | 1.21 | erk_adjoint 0.0013 s (in turn) | erk_adjoint: ok 0.00148 s, err 6e-08 | 1.13 |
+| Isensee_JCB2018 | exp 0.00608 s (in turn) | exp: ok 0.00615 s, err 2e-10 | 1.01 | cvodes_asa 0.00592 s (in turn) | exp: ok 0.0082 s, err 2e-10 | 1.38 |
+| Liu_IFACPapersOnLine2025 | odesd 0.00127 s (in turn) | odesd: ok 0.00199 s, err 2e-10 | 1.56 | odesd 0.00187 s (in turn) | odesd: ok 0.00291 s, err 4e-11 | 1.55 |
+| Raimundez_PCB2020 | odesd 0.00704 s (in turn) | odesd: ok 0.00846 s, err 3e-08 | 1.20 | cvodes_asa 0.01 s (in turn) | erk_adjoint: ok 0.0227 s, err 1e-08 | 2.26 |
+| Smith_BMCSystBiol2013 (earlier run) | odesd 0.623 s | odesd: ok 0.85 s, err 7e-08 | 1.36 | cvodes_asa 0.119 s | cvodes_asa: ok 0.175 s, err 4e-08 | 1.46 |
+| Sneyd_PNAS2002 | odesd 0.00126 s (in turn) | odesd: ok 0.00124 s, err 6e-07 | 0.98 | odesd 0.000853 s (in turn) | odesd: ok 0.00106 s, err 2e-08 | 1.25 |
+| Zhao_QuantBiol2020 | odesd 0.00218 s (in turn) | odesd: ok 0.00275 s, err 2e-08 | 1.26 | erk_adjoint 0.00139 s (in turn) | erk_adjoint: ok 0.00152 s, err 2e-11 | 1.09 |
 """
 
 
