@@ -134,9 +134,12 @@ class LeastSquaresCost final : public ceres::CostFunction {
   // that the other point stays.
   void keep(const double* x, bool jacobian, const PetabResult* r) const {
     const std::size_t n = objective_.n_free();
-    const Evaluated& other = kept_[1 - newest_];
-    const bool same = other.point.size() == n && std::equal(other.point.begin(), other.point.end(), x);
-    if (!same) newest_ = 1 - newest_;
+    // x in the newest slot: written there; in the older one, or in
+    // neither: the older slot becomes the newest and is written.
+    const Evaluated& newest = kept_[newest_];
+    const bool in_newest =
+        newest.point.size() == n && std::equal(newest.point.begin(), newest.point.end(), x);
+    if (!in_newest) newest_ = 1 - newest_;
     Evaluated& e = kept_[newest_];
     e.ok = false;  // until every part is written
     e.point.assign(x, x + n);

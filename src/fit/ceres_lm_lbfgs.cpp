@@ -90,6 +90,7 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
     }
     if (!left_over(options, objective, charged, rest)) break;
     const std::int64_t evaluations = objective.evaluations();
+    const std::vector<double> lm_end = free;
     const LocalRun lbfgs = run_nlopt_lbfgs(objective, rest, free, options.max_iterations);
     run.iterations += lbfgs.iterations;
     charged += std::max(lbfgs.iterations, objective.evaluations() - evaluations);
@@ -99,6 +100,10 @@ LocalRun run_ceres_lm_lbfgs(StartObjective& objective, const OptimizerOptions& o
       break;
     }
     run.exit_reason += "; then nlopt_lbfgs: " + lbfgs.exit_reason;
+    if (lbfgs.status != Status::ok) {  // no finite point: LM's end stands
+      free = lm_end;
+      break;
+    }
     // Again only from a point L-BFGS left short of a stationary one, and
     // where the cycle lowered nlpost.
     if (!lbfgs.stopped_short) break;

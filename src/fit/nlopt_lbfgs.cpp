@@ -2,6 +2,7 @@
 // the box of the estimated parameters as NLopt's bounds.
 #include <nlopt.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -17,8 +18,26 @@ struct Context {
   GradientSearch* search = nullptr;
   StartObjective* objective = nullptr;
   nlopt_opt opt = nullptr;
+  const std::vector<double>* start = nullptr;
+  bool start_checked = false;
   bool forced = false;  // the objective stopped NLopt (search->stop_reason() says why)
 };
+
+// NLopt's L-BFGS moves a start value within a small distance of its bound
+// onto the bound before its first evaluation. Where the value there is
+// higher, or not finite (a noise parameter that LM left at 7.7e-10 above
+// its bound 0, where sigma = 0), the start's own value would be lost and
+// with it the point ceres_lm ended on. So where the first point differs
+// from the start, the start is evaluated too (its value alone) and counts
+// as a point L-BFGS found.
+void evaluate_moved_start(Context& c, const double* x) {
+  if (c.start_checked) return;
+  c.start_checked = true;
+  const std::vector<double>& start = *c.start;
+  if (std::equal(start.begin(), start.end(), x)) return;
+  double value = HUGE_VAL;
+  c.search->evaluate(start.data(), nullptr, value);
+}
 
 double force_stop(Context& c) {
   c.forced = true;
@@ -37,6 +56,8 @@ double nlpost_objective(unsigned, const double* x, double* gradient, void* data)
     c.search->stop(c.objective->interruption_reason());
     return force_stop(c);
   }
+  evaluate_moved_start(c, x);
+  if (!c.search->stop_reason().empty()) return force_stop(c);
   double value = HUGE_VAL;
   const GradientSearch::Outcome outcome = c.search->evaluate(x, gradient, value);
   if (!c.search->stop_reason().empty()) return force_stop(c);
@@ -90,6 +111,8 @@ LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& opti
   c.search = &search;
   c.objective = &objective;
   c.opt = opt.get();
+  const std::vector<double> start = free;  // NLopt writes its points into `free`
+  c.start = &start;
   nlopt_set_lower_bounds(opt.get(), search.lower().data());
   nlopt_set_upper_bounds(opt.get(), search.upper().data());
   nlopt_set_min_objective(opt.get(), nlpost_objective, &c);
@@ -108,8 +131,10 @@ LocalRun run_nlopt_lbfgs(StartObjective& objective, const OptimizerOptions& opti
     reason = "NLopt failed; the last failed simulation: " + search.last_failure();
   else reason = result_text(result, options, start_iterations);
   // The best point evaluated, whatever NLopt left in `free` (a forced stop
-  // ends at the point of the last evaluation, which need not be the best).
+  // ends at the point of the last evaluation, which need not be the best);
+  // the start where no point had a finite value.
   LocalRun run = search.finish(free, reason);
+  if (!std::isfinite(run.value)) free = start;
   run.stopped_short = !c.forced && (result == NLOPT_FTOL_REACHED || result == NLOPT_XTOL_REACHED);
   return run;
 }

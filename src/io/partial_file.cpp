@@ -46,10 +46,38 @@ std::string replaced_file(const std::string& path, const std::string& label) {
   return target;
 }
 
+Error being_written(const std::string& path, const std::string& partial) {
+  return Error(Status::io_error,
+               "cannot write '" + path + "': '" + partial + "' is being written by another run");
+}
+
+// A .partial nobody writes is what a killed run left: for an ensemble, the
+// members it finished (docs/hdf5-output.md).
+Error left_over(const std::string& path, const std::string& partial) {
+  return Error(Status::io_error, "cannot write '" + path + "': '" + partial +
+                                     "' is left from an earlier run that did not finish and "
+                                     "may hold what it wrote (an ensemble: the members it "
+                                     "solved); move or remove it, then run again");
+}
+
 }  // namespace
 
 void check_hdf5_path(const std::string& path, const std::string& path_label) {
-  static_cast<void>(replaced_file(path, path_label));
+  const std::string partial = partial_path_of(replaced_file(path, path_label));
+  // What PartialFile would refuse when the document is written, seen now
+  // (without taking the lock): a command that writes at its end (fit,
+  // profile) would otherwise lose its output after all its work.
+  const int fd = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return;  // none there (or unreadable: creating it will say so)
+  struct flock lock {};
+  lock.l_type = F_WRLCK;
+  lock.l_whence = SEEK_SET;
+  const bool locked = ::fcntl(fd, F_OFD_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+  struct stat existing {};
+  const bool holds = ::fstat(fd, &existing) == 0 && existing.st_size > 0;
+  ::close(fd);
+  if (locked) throw being_written(path, partial);
+  if (holds) throw left_over(path, partial);
 }
 
 PartialFile::PartialFile(const std::string& path, const std::string& path_label)
@@ -63,18 +91,12 @@ PartialFile::PartialFile(const std::string& path, const std::string& path_label)
   lock.l_whence = SEEK_SET;
   if (::fcntl(fd_, F_OFD_SETLK, &lock) != 0 && (errno == EACCES || errno == EAGAIN)) {
     close();
-    throw Error(Status::io_error,
-                "cannot write '" + path + "': '" + partial_ + "' is being written by another run");
+    throw being_written(path, partial_);
   }
-  // A .partial nobody writes is what a killed run left: the members it
-  // finished (docs/hdf5-output.md).
   struct stat existing {};
   if (::fstat(fd_, &existing) == 0 && existing.st_size > 0) {
     close();
-    throw Error(Status::io_error,
-                "cannot write '" + path + "': '" + partial_ +
-                    "' is left from an earlier run that did not finish and may hold the "
-                    "members it solved; move or remove it, then run again");
+    throw left_over(path, partial_);
   }
 }
 

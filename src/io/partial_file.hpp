@@ -8,7 +8,8 @@
 namespace odesens::io {
 
 // What PartialFile refuses of PATH before creating anything: standard
-// output, a directory, a file that is not regular, a broken link (the same
+// output, a directory, a file that is not regular, a broken link, a
+// PATH.partial another run writes or an earlier one left (the same
 // errors). Outputs written after hours of work are checked with it first.
 void check_hdf5_path(const std::string& path, const std::string& path_label);
 

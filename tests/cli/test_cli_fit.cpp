@@ -248,7 +248,14 @@ TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
       {"fit " + p.yaml() + " --starts 1 --plot " + p.path("file/sub"),
        "cannot be made: '" + p.path("file") + "' is a file, not a folder"},
       {"profile " + p.yaml() + " --plot " + p.path("file/sub/deeper"), "is a file, not a folder"},
-      {"petab " + p.yaml() + " --format h5 --out /dev/null", "is not a regular file"}};
+      {"petab " + p.yaml() + " --format h5 --out /dev/null", "is not a regular file"},
+      // what a killed write of the same document left (it was refused
+      // only after every start had run, and the document was lost)
+      {"fit " + p.yaml() + " --starts 1 --out " + p.path("left.h5"),
+       "left.h5.partial' is left from an earlier run"},
+      {"petab " + p.yaml() + " --format h5 --out " + p.path("left.h5"),
+       "left.h5.partial' is left from an earlier run"}};
+  std::ofstream(p.path("left.h5.partial")) << "what a killed run wrote\n";
   for (const auto& [command, message] : refused) {
     const ToolRun r = run_tool(command);
     EXPECT_NE(r.status, 0) << command;

@@ -422,6 +422,32 @@ TEST(Fit, AStartWhoseGradientIsNotFiniteFails) {
   }
 }
 
+// NLopt's L-BFGS moves a start value a little inside a bound onto the bound
+// before its first evaluation. With offset 1e-12 above its bound 0 that
+// point has no finite gradient (sqrt), where the start itself has: the
+// start is no failed one, and ends no higher than it began (a start of
+// ceres_lm_lbfgs lost the point LM ended on to a noise parameter moved to
+// sigma = 0).
+TEST(Fit, AStartBesideABoundIsKeptWhereNloptMovesItOntoTheBound) {
+  test::SyntheticOptions so;
+  so.sqrt_offset = true;
+  test::SyntheticProblem synthetic(so);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const std::vector<double> x0 = {std::log10(0.3), 2.0, 1e-12};
+  PetabOptions with_gradient;
+  with_gradient.gradient = true;
+  const PetabResult at_start = problem->evaluate(x0, with_gradient);
+  ASSERT_TRUE(std::isfinite(at_start.gradient[2]));
+  for (const char* optimizer : {"nlopt_lbfgs", "ceres_lm_lbfgs"}) {
+    OptimizerOptions o;
+    o.optimizer = optimizer;
+    const StartResult s = optimize(*problem, x0, {}, o);
+    EXPECT_EQ(s.status, Status::ok) << optimizer << ": " << s.exit_reason;
+    EXPECT_TRUE(std::isfinite(s.nlpost)) << optimizer << ": " << s.exit_reason;
+    EXPECT_LE(s.nlpost, at_start.nlpost) << optimizer << ": " << s.exit_reason;
+  }
+}
+
 // A wall time used up before the first step is said by every optimizer
 // (ceres_lm_lbfgs said nothing).
 TEST_P(EachOptimizer, AWallTimeUsedUpAtOnceIsSaid) {
