@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "expr/expr_model_impl.hpp"
@@ -53,7 +54,7 @@ class Builder {
     for (const ObservableRow& o : t().observables) observable_ids_.insert(o.id);
     index_parameters();
     const std::string xml = read_model_file(t().sbml_file);
-    uses_ = expr::sbml_id_uses(xml, t().sbml_file);
+    uses_ = expr::sbml_id_uses(xml, t().sbml_file, &compartments_);
     classify_condition_columns();
     choose_model_parameters();
     collect_placeholders();
@@ -278,7 +279,10 @@ class Builder {
         const std::string& id = table.columns[k];
         auto initial = std::find(names.begin(), names.end(), id + "@initial");
         if (initial == names.end()) {  // a parameter
-          if (!unset) c.params[index_of(names, id)] = setting_of(v, "condition value");
+          const std::size_t j = index_of(names, id);
+          if (!unset) c.params[j] = setting_of(v, "condition value");
+          if (!unset) c.set_cells.push_back(j);
+          else if (compartments_.count(id)) c.unset_sizes.push_back(j);
           continue;
         }
         const auto j = static_cast<std::size_t>(initial - names.begin());
@@ -287,6 +291,8 @@ class Builder {
         auto state = std::find(states.begin(), states.end(), id);
         if (!unset && state != states.end())
           c.reinitialized_states.push_back(static_cast<std::size_t>(state - states.begin()));
+        if (!unset) c.set_cells.push_back(j);
+        else if (state == states.end()) c.unset_initial_values.push_back(j);
       }
       condition_index_[row.id] = def_.conditions.size();
       def_.conditions.push_back(std::move(c));
@@ -316,10 +322,39 @@ class Builder {
     if (it != experiment_index_.end()) return it->second;
     Experiment e;
     e.preequilibration = pre;
-    e.simulation = sim;
+    e.simulation = pre < 0 ? sim : after_preequilibration(static_cast<std::size_t>(pre), sim);
     experiment_index_[key] = def_.experiments.size();
     def_.experiments.push_back(e);
     return def_.experiments.size() - 1;
+  }
+
+  // The simulation condition of an experiment with a pre-equilibration:
+  // the condition itself, or, where it leaves a compartment's size (or the
+  // initial value of another id that is not a state) NaN and the
+  // pre-equilibration condition sets it, a copy with that setting: the
+  // size is the pre-equilibrated one, as a species' amount is (the copy
+  // keeps the condition's id, for messages).
+  std::size_t after_preequilibration(std::size_t pre, std::size_t sim) {
+    const Condition& p = def_.conditions[pre];
+    const auto set_by_pre = [&](std::size_t j) {
+      return std::find(p.set_cells.begin(), p.set_cells.end(), j) != p.set_cells.end();
+    };
+    Condition merged = def_.conditions[sim];
+    bool changed = false;
+    for (std::size_t j : merged.unset_sizes)
+      if (set_by_pre(j)) {
+        merged.params[j] = p.params[j];
+        changed = true;
+      }
+    for (std::size_t j : merged.unset_initial_values)
+      if (set_by_pre(j)) {
+        merged.params[j] = p.params[j];
+        merged.params[j + 1] = p.params[j + 1];
+        changed = true;
+      }
+    if (!changed) return sim;
+    def_.conditions.push_back(std::move(merged));
+    return def_.conditions.size() - 1;
   }
 
   void add_placeholders(Measurement& m, const std::vector<Value>& values, const MeasurementRow& row,
@@ -374,6 +409,7 @@ class Builder {
   Definition def_;
   std::set<std::string> observable_ids_;
   std::unordered_map<std::string, SbmlIdUse> uses_;
+  std::unordered_set<std::string> compartments_;  // the model's compartment ids
   std::unordered_map<std::string, int> theta_;  // parameter-table id -> row
   std::vector<std::string> sbml_params_;         // the model's sensitivity parameters
   std::vector<std::string> initial_value_ids_;   // condition columns that set initial values

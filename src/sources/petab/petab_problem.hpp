@@ -40,6 +40,14 @@ struct Condition {
   // 1): after pre-equilibration they are re-initialized, the others keep
   // their pre-equilibrated value.
   std::vector<std::size_t> reinitialized_states;
+  // Model parameters of compartment sizes, and ID@initial parameters of ids
+  // that are not states (compartments, parameters set by initial
+  // assignments), whose cells the condition leaves NaN or empty, and those
+  // whose cells it sets: after a pre-equilibration the former keep the
+  // value the pre-equilibration condition sets, as species keep their
+  // pre-equilibrated amounts (Builder::after_preequilibration).
+  std::vector<std::size_t> unset_sizes, unset_initial_values;
+  std::vector<std::size_t> set_cells;
 };
 
 struct Observable {

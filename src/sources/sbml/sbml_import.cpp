@@ -624,8 +624,9 @@ SymbolicModel import_sbml(const std::string& xml, const std::string& file,
       .run();
 }
 
-std::unordered_map<std::string, SbmlIdUse> sbml_id_uses(const std::string& xml,
-                                                        const std::string& file) {
+std::unordered_map<std::string, SbmlIdUse> sbml_id_uses(
+    const std::string& xml, const std::string& file,
+    std::unordered_set<std::string>* compartments) {
   const sbml::SbmlText text = sbml::check_sbml_text(xml, file);
   auto document = sbml::read_document(
       text.xml.size() == xml.size() ? xml : std::string(text.xml), file, text.required_packages);
@@ -643,6 +644,7 @@ std::unordered_map<std::string, SbmlIdUse> sbml_id_uses(const std::string& xml,
       use = SbmlIdUse::parameter;
     else use = SbmlIdUse::initial_value;
     uses[s.id] = use;
+    if (compartments && s.kind == SymbolKind::compartment) compartments->insert(s.id);
   }
   return uses;
 }

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "expr/symbolic_model.hpp"
 #include "odesens/sbml_model.hpp"
@@ -24,9 +25,11 @@ enum class SbmlIdUse {
   assigned,       // an id an assignment rule sets at every time
   other           // reactions, species references
 };
-// Every id of the document with its use; throws as import_sbml for
-// documents it refuses.
-std::unordered_map<std::string, SbmlIdUse> sbml_id_uses(const std::string& xml,
-                                                        const std::string& file);
+// Every id of the document with its use, and where `compartments` is given
+// the ids of its compartments into it; throws as import_sbml for documents
+// it refuses.
+std::unordered_map<std::string, SbmlIdUse> sbml_id_uses(
+    const std::string& xml, const std::string& file,
+    std::unordered_set<std::string>* compartments = nullptr);
 
 }  // namespace odesens::expr
