@@ -299,6 +299,29 @@ TEST(PetabRefusals, InitializationPriors) {
   EXPECT_NO_THROW(ProblemFolder(files).load());
 }
 
+// Objective priors of the uniform types may leave their parameters out:
+// they span the bounds (on the parameter's scale for
+// parameterScaleUniform), as for initialization priors; a normal prior
+// needs its two numbers.
+TEST(PetabRefusals, UniformObjectivePriorsDefaultToTheBounds) {
+  const std::string header =
+      "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
+      "objectivePriorType\tobjectivePriorParameters\n";
+  const std::string rest = "sd\tlin\t0.01\t10\t0.2\t1\t\t\nk2\tlin\t0\t10\t0.1\t0\t\t\n";
+  expect_parse_error(replace("parameters.tsv", header + "kc\tlog10\t1e-3\t1e3\t0.7\t1\tnormal\t\n" + rest),
+                     {"parameters.tsv:2", "objectivePriorType 'normal' needs objectivePriorParameters"});
+  std::map<std::string, std::string> files = base_files();
+  const auto nlpost = [&](const std::string& type, const std::string& parameters) {
+    files["parameters.tsv"] =
+        header + "kc\tlog10\t1e-3\t1e3\t0.7\t1\t" + type + "\t" + parameters + "\n" + rest;
+    auto problem = ProblemFolder(files).load();
+    return problem->evaluate(problem->nominal_scaled(), PetabOptions()).nlpost;
+  };
+  EXPECT_EQ(nlpost("parameterScaleUniform", ""), nlpost("parameterScaleUniform", "-3;3"));
+  EXPECT_EQ(nlpost("uniform", ""), nlpost("uniform", "1e-3;1e3"));
+  EXPECT_NE(nlpost("uniform", ""), nlpost("uniform", "1e-3;1e2"));
+}
+
 TEST(PetabRefusals, ParameterTableRowThatIsASpeciesOrRuleSet) {
   expect_parse_error(edit("parameters.tsv", "k2\tlin", "B\tlin"),
                      {"parameters.tsv:4", "parameter 'B' is a model id", "not a constant parameter"});

@@ -110,24 +110,24 @@ Prior read_prior(const Tsv& t, std::size_t r, std::optional<std::size_t> type_co
   return prior;
 }
 
-// What a fit draws the parameter's starts from (docs/fit.md). The
-// parameters may be left out of a uniform type, which then spans the
-// bounds (the specification's default lowerBound;upperBound, on the
-// parameter's scale for parameterScaleUniform); a normal or Laplace
-// distribution has no such default.
-Prior read_initialization_prior(const Tsv& t, std::size_t r, const Columns& c,
-                                const ParameterRow& p) {
-  if (!c.init_type) return {};
-  const PriorType type = prior_type(t, r, *c.init_type, "initialization");
+// A prior whose parameters may be left out of a uniform type, which then
+// spans the bounds (the specification's default lowerBound;upperBound, on
+// the parameter's scale for parameterScaleUniform); a normal or Laplace
+// distribution has no such default. Objective priors, and the
+// initialization priors a fit draws its starts from (docs/fit.md).
+Prior read_prior_or_bounds(const Tsv& t, std::size_t r, std::optional<std::size_t> type_column,
+                           std::optional<std::size_t> parameters_column, const std::string& kind,
+                           const ParameterRow& p) {
+  if (!type_column) return {};
+  const PriorType type = prior_type(t, r, *type_column, kind);
   if (type == PriorType::none) return {};
-  if (c.init_parameters && !t.cell(r, *c.init_parameters).empty())
-    return read_prior(t, r, c.init_type, c.init_parameters, "initialization");
+  if (parameters_column && !t.cell(r, *parameters_column).empty())
+    return read_prior(t, r, type_column, parameters_column, kind);
   if (type != PriorType::uniform && type != PriorType::parameter_scale_uniform)
-    fail(t.place(r, *c.init_type),
-         "initializationPriorType " + shown(t.cell(r, *c.init_type)) +
-             " needs initializationPriorParameters (only the uniform types default to the "
-             "bounds)");
-  if (!p.estimate) return {type, 0.0, 0.0};  // a fixed parameter is not drawn
+    fail(t.place(r, *type_column),
+         kind + "PriorType " + shown(t.cell(r, *type_column)) + " needs " + kind +
+             "PriorParameters (only the uniform types default to the bounds)");
+  if (!p.estimate) return {type, 0.0, 0.0};  // a fixed parameter has no prior
   if (type == PriorType::uniform) return {type, p.lower, p.upper};
   return {type, scale_value(p.lower, p.scale), scale_value(p.upper, p.scale)};
 }
@@ -147,8 +147,9 @@ ParameterRow read_parameter(const Tsv& t, std::size_t r, const Columns& c) {
     p.upper = optional_number(t, r, c.upper);
     p.nominal = required_number(t, r, c.nominal);
   }
-  p.prior = read_prior(t, r, c.prior_type, c.prior_parameters, "objective");
-  p.initialization = read_initialization_prior(t, r, c, p);
+  p.prior = read_prior_or_bounds(t, r, c.prior_type, c.prior_parameters, "objective", p);
+  p.initialization =
+      read_prior_or_bounds(t, r, c.init_type, c.init_parameters, "initialization", p);
   return p;
 }
 
