@@ -82,18 +82,40 @@ std::string describe(const Definition& def, const Experiment& e) {
   return text;
 }
 
+// The ID@initial parameters of the states `sim` re-initializes that the
+// pre-equilibration condition leaves unset (its ID@initial_set is 0): the
+// steady state does not depend on them, and the re-initialized state and
+// its S take the simulation condition's value and S0 (preequilibrate).
+std::vector<bool> free_to_differ(const Definition& def, const Condition& pre,
+                                 const Condition& sim) {
+  std::vector<bool> free(def.n_sbml_params, false);
+  const auto& names = def.model->param_names();
+  for (std::size_t i : sim.reinitialized_states) {
+    const auto at = std::find(names.begin(), names.end(),
+                              def.model->state_names()[i] + "@initial");
+    const auto j = static_cast<std::size_t>(at - names.begin());
+    if (j + 1 >= def.n_sbml_params) continue;
+    const Setting& set = pre.params[j + 1];
+    if (set.theta < 0 && set.number == 0.0) free[j] = free[j + 1] = true;
+  }
+  return free;
+}
+
 // S after pre-equilibration is dx/dp of the pre-equilibration's parameters;
 // it carries over only where both conditions give an estimated parameter
-// the same setting.
+// the same setting, or where the steady state does not depend on it
+// (free_to_differ).
 void check_same_estimated(const Definition& def, const Experiment& e) {
   const Condition& pre = def.conditions[static_cast<std::size_t>(e.preequilibration)];
   const Condition& sim = def.conditions[e.simulation];
   auto estimated = [&](int theta) {
     return theta >= 0 && def.tables.parameters[static_cast<std::size_t>(theta)].estimate;
   };
+  const std::vector<bool> free = free_to_differ(def, pre, sim);
   for (std::size_t j = 0; j < def.n_sbml_params; ++j) {
     const Setting& a = pre.params[j];
     const Setting& b = sim.params[j];
+    if (free[j]) continue;
     if ((estimated(a.theta) || estimated(b.theta)) && a.theta != b.theta)
       throw Error(Status::unsupported,
                   "model parameter '" + def.model->param_names()[j] +

@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "estimate/petab_experiment.hpp"
+#include "estimate/petab_test_support.hpp"
 #include "estimate/preequilibrations.hpp"
 #include "estimate/prepared_solves.hpp"
 #include "estimate/two_state_petab_problem.hpp"
@@ -123,52 +125,72 @@ TEST(PetabPreequilibrations, SharedSteadyStateGivesEachExperimentsOwn) {
 
 
 // A <-> B at rates k1 A, k2 B (amounts per time, A and B concentrations) in
-// a compartment of size V: the concentrations change by (-k1 A + k2 B) / V.
-// Pre-equilibrated at V = 3, then A set to 0.2: a simulation condition
-// that leaves V NaN keeps the pre-equilibrated size, as B keeps its
+// a compartment of size V (1 in the model), A(0) = B(0) = 1: the
+// concentrations change by (-k1 A + k2 B) / V. The tables but the model are
+// the test's.
+class ExchangeProblem {
+ public:
+  ExchangeProblem(const std::string& conditions, const std::string& measurements,
+                  const std::string& parameters) {
+    write("model.xml", model());
+    write("conditions.tsv", conditions);
+    write("observables.tsv", "observableId\tobservableFormula\tnoiseFormula\nobs\tA\t1\n");
+    write("measurements.tsv",
+          "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\t"
+          "measurement\n" + measurements);
+    write("parameters.tsv",
+          "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n" +
+              parameters);
+    write("problem.yaml",
+          "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
+          "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
+          "  measurement_files: [measurements.tsv]\n  observable_files: [observables.tsv]\n");
+  }
+  std::shared_ptr<const PetabProblem> load() const {
+    return PetabProblem::load(folder_.file("problem.yaml"));
+  }
+
+ private:
+  static std::string law(const char* k, const char* s) {
+    return std::string("<kineticLaw><math xmlns=\"http://www.w3.org/1998/Math/MathML\">"
+                       "<apply><times/><ci>") + k + "</ci><ci>" + s +
+           "</ci></apply></math></kineticLaw>";
+  }
+  static std::string reaction(const char* id, const char* from, const char* to, const char* k) {
+    return std::string("<reaction id=\"") + id + "\" reversible=\"false\"><listOfReactants>" +
+           "<speciesReference species=\"" + from + "\"/></listOfReactants><listOfProducts>" +
+           "<speciesReference species=\"" + to + "\"/></listOfProducts>" + law(k, from) +
+           "</reaction>";
+  }
+  static std::string model() {
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+           "<sbml xmlns=\"http://www.sbml.org/sbml/level2/version4\" level=\"2\" version=\"4\">"
+           "<model id=\"m\"><listOfCompartments><compartment id=\"V\" size=\"1\" "
+           "constant=\"true\"/></listOfCompartments><listOfSpecies>"
+           "<species id=\"A\" compartment=\"V\" initialConcentration=\"1\"/>"
+           "<species id=\"B\" compartment=\"V\" initialConcentration=\"1\"/></listOfSpecies>"
+           "<listOfParameters><parameter id=\"k1\" value=\"0.8\"/><parameter id=\"k2\" "
+           "value=\"0.6\"/></listOfParameters><listOfReactions>" +
+           reaction("fwd", "A", "B", "k1") + reaction("rev", "B", "A", "k2") +
+           "</listOfReactions></model></sbml>\n";
+  }
+  void write(const std::string& name, const std::string& text) {
+    std::ofstream(folder_.file(name), std::ios::binary) << text;
+  }
+  io::testing::TempFolder folder_;
+};
+
+// Pre-equilibrated at V = 3, then A set to 0.2: a simulation condition that
+// leaves V NaN keeps the pre-equilibrated size, as B keeps its
 // pre-equilibrated amount (it took the model's V = 1). Analytic: the
 // steady state A* = 2 k2 / (k1 + k2), B* = 2 - A*; then A + B stays
 // 0.2 + B* and A(t) relaxes to its share k2 / (k1 + k2) at rate (k1 + k2) / V.
 TEST(PetabPreequilibrations, ACompartmentLeftNaNKeepsItsPreequilibratedSize) {
-  io::testing::TempFolder folder;
-  ASSERT_TRUE(folder.made());
-  const auto write = [&](const std::string& name, const std::string& text) {
-    std::ofstream(folder.file(name), std::ios::binary) << text;
-  };
-  const auto law = [](const char* k, const char* s) {
-    return std::string("<kineticLaw><math xmlns=\"http://www.w3.org/1998/Math/MathML\">"
-                       "<apply><times/><ci>") + k + "</ci><ci>" + s +
-           "</ci></apply></math></kineticLaw>";
-  };
-  write("model.xml",
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        "<sbml xmlns=\"http://www.sbml.org/sbml/level2/version4\" level=\"2\" version=\"4\">"
-        "<model id=\"m\"><listOfCompartments><compartment id=\"V\" size=\"1\" constant=\"true\"/>"
-        "</listOfCompartments><listOfSpecies>"
-        "<species id=\"A\" compartment=\"V\" initialConcentration=\"1\"/>"
-        "<species id=\"B\" compartment=\"V\" initialConcentration=\"1\"/></listOfSpecies>"
-        "<listOfParameters><parameter id=\"k1\" value=\"0.8\"/><parameter id=\"k2\" "
-        "value=\"0.6\"/></listOfParameters><listOfReactions>"
-        "<reaction id=\"fwd\" reversible=\"false\"><listOfReactants><speciesReference "
-        "species=\"A\"/></listOfReactants><listOfProducts><speciesReference species=\"B\"/>"
-        "</listOfProducts>" + law("k1", "A") + "</reaction>"
-        "<reaction id=\"rev\" reversible=\"false\"><listOfReactants><speciesReference "
-        "species=\"B\"/></listOfReactants><listOfProducts><speciesReference species=\"A\"/>"
-        "</listOfProducts>" + law("k2", "B") + "</reaction></listOfReactions></model></sbml>\n");
-  write("conditions.tsv",
-        "conditionId\tV\tA\npre\t3\tNaN\nsim\tNaN\t0.2\nsim_v3\t3\t0.2\n");
-  write("observables.tsv", "observableId\tobservableFormula\tnoiseFormula\nobs\tA\t1\n");
-  write("measurements.tsv",
-        "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\tmeasurement\n"
-        "obs\tpre\tsim\t1\t0\nobs\tpre\tsim_v3\t1\t0\nobs\t\tsim\t1\t0\n");
-  write("parameters.tsv",
-        "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n"
-        "k1\tlin\t0\t10\t0.8\t1\nk2\tlin\t0\t10\t0.6\t1\n");
-  write("problem.yaml",
-        "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
-        "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
-        "  measurement_files: [measurements.tsv]\n  observable_files: [observables.tsv]\n");
-  auto problem = PetabProblem::load(folder.file("problem.yaml"));
+  const ExchangeProblem exchange(
+      "conditionId\tV\tA\npre\t3\tNaN\nsim\tNaN\t0.2\nsim_v3\t3\t0.2\n",
+      "obs\tpre\tsim\t1\t0\nobs\tpre\tsim_v3\t1\t0\nobs\t\tsim\t1\t0\n",
+      "k1\tlin\t0\t10\t0.8\t1\nk2\tlin\t0\t10\t0.6\t1\n");
+  auto problem = exchange.load();
   const double k1 = 0.8, k2 = 0.6, share = k2 / (k1 + k2);
   const auto relaxed = [&](double a0, double total, double v) {
     return total * share + (a0 - total * share) * std::exp(-(k1 + k2) / v);
@@ -186,6 +208,36 @@ TEST(PetabPreequilibrations, ACompartmentLeftNaNKeepsItsPreequilibratedSize) {
     EXPECT_NEAR(r.simulations[0], relaxed(0.2, 0.2 + b_star, 3.0), 1e-7);
     EXPECT_NEAR(r.simulations[1], relaxed(0.2, 0.2 + b_star, 3.0), 1e-7);
     EXPECT_NEAR(r.simulations[2], relaxed(0.2, 1.2, 1.0), 1e-7);  // no pre-equilibration
+  }
+}
+
+
+// The simulation condition sets A's initial value to an estimated
+// parameter that the pre-equilibration condition leaves NaN: the steady
+// state does not depend on it, and A restarts from it with dA/da = 1. The
+// gradient (refused before, as a parameter set differently in the two
+// conditions) against central differences.
+TEST(PetabPreequilibrations, AnEstimatedInitialValueAfterPreequilibrationHasAGradient) {
+  const ExchangeProblem exchange(
+      "conditionId\tA\npre\tNaN\nsim\ta_init\n",
+      "obs\tpre\tsim\t0.5\t0.4\nobs\tpre\tsim\t2\t0.7\n",
+      "k1\tlog10\t0.01\t10\t0.8\t1\nk2\tlog10\t0.01\t10\t0.6\t1\na_init\tlin\t0\t5\t0.2\t1\n");
+  auto problem = exchange.load();
+  const std::vector<double> x = {std::log10(0.8), std::log10(0.6), 0.2};
+  for (const char* method : {"cvodes_fsa", "odesd"}) {
+    SCOPED_TRACE(method);
+    PetabOptions options;
+    options.method = method;
+    options.rtol = 1e-10;
+    options.atol = {1e-12};
+    options.gradient = true;
+    const PetabResult r = problem->evaluate(x, options);
+    ASSERT_EQ(r.gradient.size(), 3u);
+    options.gradient = false;
+    for (std::size_t i = 0; i < 3; ++i)
+      EXPECT_NEAR(r.gradient[i], test::central_difference(*problem, x, i, 1e-5, options), 1e-6)
+          << r.parameter_ids[i];
+    EXPECT_NE(r.gradient[2], 0.0);
   }
 }
 
