@@ -180,6 +180,15 @@ class ExchangeProblem {
   io::testing::TempFolder folder_;
 };
 
+PetabOptions tight_with_gradient(const char* method) {
+  PetabOptions options;
+  options.method = method;
+  options.rtol = 1e-10;
+  options.atol = {1e-12};
+  options.gradient = true;
+  return options;
+}
+
 // Pre-equilibrated at V = 3, then A set to 0.2: a simulation condition that
 // leaves V NaN keeps the pre-equilibrated size, as B keeps its
 // pre-equilibrated amount (it took the model's V = 1). Analytic: the
@@ -198,11 +207,7 @@ TEST(PetabPreequilibrations, ACompartmentLeftNaNKeepsItsPreequilibratedSize) {
   const double b_star = 2.0 - 2.0 * share;
   for (const char* method : {"cvodes_fsa", "odesd"}) {
     SCOPED_TRACE(method);
-    PetabOptions options;
-    options.method = method;
-    options.rtol = 1e-10;
-    options.atol = {1e-12};
-    options.gradient = true;
+    PetabOptions options = tight_with_gradient(method);
     const PetabResult r = problem->evaluate({k1, k2}, options);
     ASSERT_EQ(r.simulations.size(), 3u);
     EXPECT_NEAR(r.simulations[0], relaxed(0.2, 0.2 + b_star, 3.0), 1e-7);
@@ -210,7 +215,6 @@ TEST(PetabPreequilibrations, ACompartmentLeftNaNKeepsItsPreequilibratedSize) {
     EXPECT_NEAR(r.simulations[2], relaxed(0.2, 1.2, 1.0), 1e-7);  // no pre-equilibration
   }
 }
-
 
 // The simulation condition sets A's initial value to an estimated
 // parameter that the pre-equilibration condition leaves NaN: the steady
@@ -226,11 +230,7 @@ TEST(PetabPreequilibrations, AnEstimatedInitialValueAfterPreequilibrationHasAGra
   const std::vector<double> x = {std::log10(0.8), std::log10(0.6), 0.2};
   for (const char* method : {"cvodes_fsa", "odesd"}) {
     SCOPED_TRACE(method);
-    PetabOptions options;
-    options.method = method;
-    options.rtol = 1e-10;
-    options.atol = {1e-12};
-    options.gradient = true;
+    PetabOptions options = tight_with_gradient(method);
     const PetabResult r = problem->evaluate(x, options);
     ASSERT_EQ(r.gradient.size(), 3u);
     options.gradient = false;

@@ -76,7 +76,7 @@ TEST(PetabHostile, Priors) {
   refused("uniform\t2;1", ":2:8: a uniform prior's lower bound");
   refused("normal\t0", ":2:8: objectivePriorParameters '0' is not two");
   refused("normal\t0;1;2", "is not two finite numbers");
-  refused("normal\t", "is not two finite numbers");
+  refused("normal\t", ":2:7: objectivePriorType 'normal' needs objectivePriorParameters");
   refused("normal\t0;inf", "is not two finite numbers");
   p.write("parameters.tsv", header + "k\tlin\t1\t2\t1\t1\tlaplace\t0;1\nj\tlin\t1\t2\t1\t1\n");
   EXPECT_EQ(p.read().parameters[0].prior.type, petab::PriorType::laplace);
