@@ -2,6 +2,7 @@
 #include "fit/gradient_search.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/finite_values.hpp"
 #include "io/format_double.hpp"
@@ -48,6 +49,17 @@ GradientSearch::Outcome GradientSearch::evaluate(const double* x, double* g, dou
                      " simulations in a row failed, the last: " + last_failure_;
     if (g) std::fill(g, g + n, 0.0);
     return Outcome::failed;
+  }
+}
+
+void GradientSearch::note_start(const double* x) {
+  double value = HUGE_VAL;
+  const Outcome outcome = evaluate(x, nullptr, value);
+  if (outcome == Outcome::new_best) --improvements_;
+  if (outcome == Outcome::failed) {
+    failures_in_a_row_ = 0;
+    last_failure_.clear();
+    stop_reason_.clear();
   }
 }
 

@@ -28,6 +28,11 @@ class GradientSearch {
   // line search has backed off as far as it will.
   Outcome evaluate(const double* x, double* g, double& value);
 
+  // The value at the start x, kept as a point found (the best, where it
+  // is) but counted as no improvement; a failure there is forgotten
+  // (nlopt_lbfgs: where NLopt's first point is not the start).
+  void note_start(const double* x);
+
   // The projected gradient at x is within the gradient tolerance.
   bool gradient_tolerance_met(const double* x, const double* g) const;
   std::string gradient_tolerance_text() const;

@@ -29,14 +29,13 @@ struct Context {
 // its bound 0, where sigma = 0), the start's own value would be lost and
 // with it the point ceres_lm ended on. So where the first point differs
 // from the start, the start is evaluated too (its value alone) and counts
-// as a point L-BFGS found.
+// as a point L-BFGS found, though not as an iteration (one evaluation
+// beyond NLopt's limit).
 void evaluate_moved_start(Context& c, const double* x) {
   if (c.start_checked) return;
   c.start_checked = true;
   const std::vector<double>& start = *c.start;
-  if (std::equal(start.begin(), start.end(), x)) return;
-  double value = HUGE_VAL;
-  c.search->evaluate(start.data(), nullptr, value);
+  if (!std::equal(start.begin(), start.end(), x)) c.search->note_start(start.data());
 }
 
 double force_stop(Context& c) {

@@ -67,8 +67,14 @@ void check_hdf5_path(const std::string& path, const std::string& path_label) {
   // What PartialFile would refuse when the document is written, seen now
   // (without taking the lock): a command that writes at its end (fit,
   // profile) would otherwise lose its output after all its work.
-  const int fd = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return;  // none there (or unreadable: creating it will say so)
+  struct stat named {};
+  if (::lstat(partial.c_str(), &named) != 0) return;  // none there
+  if (!S_ISREG(named.st_mode))
+    throw Error(Status::io_error, "cannot write '" + path + "': '" + partial +
+                                      "', where the document is written before it replaces '" +
+                                      path + "', exists and is not a regular file");
+  const int fd = ::open(partial.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return;  // unreadable: creating it will say so
   struct flock lock {};
   lock.l_type = F_WRLCK;
   lock.l_whence = SEEK_SET;

@@ -256,6 +256,12 @@ TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
       {"petab " + p.yaml() + " --format h5 --out " + p.path("left.h5"),
        "left.h5.partial' is left from an earlier run"}};
   std::ofstream(p.path("left.h5.partial")) << "what a killed run wrote\n";
+  // not a regular file: refused, without waiting for a writer of the FIFO
+  ASSERT_EQ(::mkfifo(p.path("fifo.h5.partial").c_str(), 0600), 0);
+  const ToolRun fifo = run_tool("fit " + p.yaml() + " --starts 1 --out " + p.path("fifo.h5"));
+  EXPECT_NE(fifo.status, 0);
+  EXPECT_NE(fifo.err.find("fifo.h5.partial', where the document is written"), std::string::npos)
+      << fifo.err;
   for (const auto& [command, message] : refused) {
     const ToolRun r = run_tool(command);
     EXPECT_NE(r.status, 0) << command;

@@ -445,6 +445,8 @@ TEST(Fit, AStartBesideABoundIsKeptWhereNloptMovesItOntoTheBound) {
     EXPECT_EQ(s.status, Status::ok) << optimizer << ": " << s.exit_reason;
     EXPECT_TRUE(std::isfinite(s.nlpost)) << optimizer << ": " << s.exit_reason;
     EXPECT_LE(s.nlpost, at_start.nlpost) << optimizer << ": " << s.exit_reason;
+    o.max_iterations = 1;  // the start's own value is no iteration
+    EXPECT_LE(optimize(*problem, x0, {}, o).iterations, 1) << optimizer;
   }
 }
 
