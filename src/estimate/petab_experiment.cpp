@@ -89,11 +89,7 @@ std::string describe(const Definition& def, const Experiment& e) {
 std::vector<bool> free_to_differ(const Definition& def, const Condition& pre,
                                  const Condition& sim) {
   std::vector<bool> free(def.n_sbml_params, false);
-  const auto& names = def.model->param_names();
-  for (std::size_t i : sim.reinitialized_states) {
-    const auto at = std::find(names.begin(), names.end(),
-                              def.model->state_names()[i] + "@initial");
-    const auto j = static_cast<std::size_t>(at - names.begin());
+  for (std::size_t j : sim.reinitialized_values) {
     if (j + 1 >= def.n_sbml_params) continue;
     const Setting& set = pre.params[j + 1];
     if (set.theta < 0 && set.number == 0.0) free[j] = free[j + 1] = true;

@@ -280,17 +280,22 @@ class Builder {
         auto initial = std::find(names.begin(), names.end(), id + "@initial");
         if (initial == names.end()) {  // a parameter
           const std::size_t j = index_of(names, id);
-          if (!unset) c.params[j] = setting_of(v, "condition value");
-          if (!unset) c.set_cells.push_back(j);
-          else if (compartments_.count(id)) c.unset_sizes.push_back(j);
+          if (!unset) {
+            c.params[j] = setting_of(v, "condition value");
+            c.set_cells.push_back(j);
+          } else if (compartments_.count(id)) {
+            c.unset_sizes.push_back(j);
+          }
           continue;
         }
         const auto j = static_cast<std::size_t>(initial - names.begin());
         c.params[j] = unset ? Setting{} : setting_of(v, "condition value");
         c.params[j + 1] = Setting{-1, unset ? 0.0 : 1.0};
         auto state = std::find(states.begin(), states.end(), id);
-        if (!unset && state != states.end())
+        if (!unset && state != states.end()) {
           c.reinitialized_states.push_back(static_cast<std::size_t>(state - states.begin()));
+          c.reinitialized_values.push_back(j);
+        }
         if (!unset) c.set_cells.push_back(j);
         else if (state == states.end()) c.unset_initial_values.push_back(j);
       }

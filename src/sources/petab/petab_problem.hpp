@@ -40,6 +40,7 @@ struct Condition {
   // 1): after pre-equilibration they are re-initialized, the others keep
   // their pre-equilibrated value.
   std::vector<std::size_t> reinitialized_states;
+  std::vector<std::size_t> reinitialized_values;  // their ID@initial parameters, in that order
   // Model parameters of compartment sizes, and ID@initial parameters of ids
   // that are not states (compartments, parameters set by initial
   // assignments), whose cells the condition leaves NaN or empty, and those
