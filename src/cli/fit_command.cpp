@@ -64,6 +64,23 @@ class FitProgressLine {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// A message as one cell of the tab-separated table: the lines of a
+// multi-line one (a failed pre-equilibration lists each way it tried)
+// joined by "; " (by " " after a colon), tabs made spaces, so that each start stays one row.
+std::string table_cell(const std::string& text) {
+  std::string cell;
+  cell.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+      if (i + 1 < text.size()) cell += !cell.empty() && cell.back() == ':' ? " " : "; ";
+    } else {
+      cell += text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
+    }
+  }
+  return cell;
+}
+
 void write_text(std::ostream& out, const PetabProblem& problem, const FitResult& r) {
   out << "optimizer " << r.optimizer << ", " << r.starts.size() << " of " << r.starts_planned
       << " starts" << (r.stopped ? " (stopped)" : "") << "\n";
@@ -73,7 +90,7 @@ void write_text(std::ostream& out, const PetabProblem& problem, const FitResult&
     out << k + 1 << '\t' << s.index << '\t' << io::format_double(s.nlpost) << '\t'
         << io::format_double(s.nllh) << '\t' << io::format_double(s.gradient_norm) << '\t'
         << s.iterations << '\t' << s.evaluations << '\t' << io::format_double(s.seconds) << '\t'
-        << s.exit_reason << '\n';
+        << table_cell(s.exit_reason) << '\n';
   }
   if (r.starts.empty() || !start_succeeded(r.starts[0])) {
     out << "no start succeeded\n";

@@ -328,6 +328,37 @@ TEST(CliFit, NoStartThatSucceededIsAnErrorOnStandardError) {
   EXPECT_EQ(odesens::test::read_text_file(p.path("best.tsv")), "old\n");
 }
 
+// Each start is one row of the text table, whatever its exit reason holds:
+// a failed pre-equilibration's reason lists each way it tried, a line each,
+// which broke the row into several.
+TEST(CliFit, AMultiLineExitReasonStaysOneRow) {
+  odesens::test::SyntheticProblem p;
+  std::string model = odesens::test::read_text_file(p.path("model.xml"));
+  // A' = k1: no steady state, so every pre-equilibration fails.
+  const std::string decay = "<apply><times/><ci> cell </ci><ci> k1 </ci><ci> A </ci></apply>";
+  const std::size_t at = model.find(decay);
+  ASSERT_NE(at, std::string::npos);
+  model.replace(at, decay.size(), "<ci> k1 </ci>");
+  std::ofstream(p.path("model.xml")) << model;
+  std::ofstream(p.path("measurements.tsv"))
+      << "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\tmeasurement\n"
+         "obs\tc0\tc0\t1\t1.5\nobs\tc0\tc0\t2\t2\n";
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts 2");
+  EXPECT_EQ(r.status, 1) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::size_t rows = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("1\t", 0) != 0 && line.rfind("2\t", 0) != 0) continue;
+    ++rows;
+    EXPECT_NE(line.find("no steady state found from the initial state: newton"),
+              std::string::npos) << line;
+    EXPECT_NE(line.find("; integration of x alone"), std::string::npos) << line;
+  }
+  EXPECT_EQ(rows, 2u) << r.out;
+  EXPECT_EQ(r.out.find("\n  "), std::string::npos) << r.out;
+}
+
 // A repeated flag overrides the earlier one (it failed with "2 needs a value").
 TEST(CliFit, ARepeatedFlagOverrides) {
   odesens::test::SyntheticProblem p;

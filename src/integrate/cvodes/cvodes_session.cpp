@@ -352,9 +352,9 @@ void Session::fail_blaming_nonfinite(const std::string& message) const {
             (n.param < params.size() ? params[n.param] : std::to_string(n.param)) +
             "' at t = " + number_text(n.t) +
             (n.in_jx ? ": in J_x S, a derivative of f in a state that is not finite there (a "
-                       "root or power below 1 of a state at 0?)"
+                       "root or power below 1 of a state at 0, or a power that overflows?)"
                      : ": a derivative of f in that parameter that is not finite there (a power "
-                       "or logarithm of a value at or below 0?)");
+                       "or logarithm of a value at or below 0, or a power that overflows?)");
   }
   throw Error(Status::not_finite,
               message + " (the right-hand side or a Jacobian produced NaN or Inf during the "
