@@ -369,6 +369,69 @@ TEST(PetabRefusals, PlaceholderOfAnotherObservable) {
                      {"observables.tsv:3", "'noiseParameter1_obs_a' belongs to observable 'obs_a'"});
 }
 
+// A placeholder PEtab does not number (1, 2, ... without leading zeros):
+// observableParameter01_obs_b was counted as the first placeholder, but its
+// value reached observableParameter1_obs_b, a name no formula uses, so the
+// scale kept its dummy value 0 and the likelihood was wrong without a word.
+TEST(PetabRefusals, PlaceholdersNumberedOtherwiseThanPetab) {
+  expect_parse_error(edit("observables.tsv", "observableParameter1_obs_b", "observableParameter01_obs_b"),
+                     {"observables.tsv:3", "'observableParameter01_obs_b' has the form of a "
+                                           "placeholder of observable 'obs_b' but not its numbering"});
+  expect_parse_error(edit("observables.tsv", "noiseParameter1_obs_a", "noiseParameter0_obs_a"),
+                     {"observables.tsv:2", "'noiseParameter0_obs_a'", "no leading zeros"});
+  expect_parse_error(edit("observables.tsv", "noiseParameter1_obs_a", "noiseParameter1234567890_obs_a"),
+                     {"observables.tsv:2", "not its numbering"});
+}
+
+// A name of the form of a placeholder is read without recursion per
+// character: std::regex overflowed the stack on 50 000 characters.
+TEST(PetabRefusals, AVeryLongPlaceholderLikeNameIsAnErrorNotACrash) {
+  const std::string name = "noiseParameter1_" + std::string(200000, 'a');
+  expect_parse_error(edit("observables.tsv", "\t0.1\tlin", "\t0.1 + 0 * " + name + "\tlin"),
+                     {"observables.tsv:3", "is neither an id of the model nor a parameter",
+                      "(200016 bytes)"});
+  expect_parse_error(edit("parameters.tsv", "k2\t", name + "\t"),
+                     {"parameters.tsv:4", "is used nowhere", "(200016 bytes)"});
+}
+
+// PEtab's noiseParameters hold "the measurement standard deviation or NaN
+// if the corresponding sigma is a model parameter": NaN is an empty cell, as
+// pandas writes one; so is NaN as a pre-equilibration condition.
+TEST(PetabRefusals, NanCellsWherePetabAllowsEmptyOnesAreEmpty) {
+  auto files = base_files();
+  files["measurements.tsv"] =
+      "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\tmeasurement\t"
+      "observableParameters\tnoiseParameters\n"
+      "obs_a\tnan\tc0\t1\t0.8\tNaN\tsd\n"
+      "obs_a\tNaN\tc1\t2\t0.5\tnan\t0.3\n"
+      "obs_b\t\tc0\t1\t0.4\t1.5\tNaN\n";
+  const ProblemFolder with_nan(files);
+  const ProblemFolder with_empty(base_files());
+  auto p = with_nan.load(), q = with_empty.load();
+  EXPECT_EQ(p->n_experiments(), 2u);
+  const PetabResult a = p->evaluate(p->nominal_scaled(), PetabOptions{});
+  const PetabResult b = q->evaluate(q->nominal_scaled(), PetabOptions{});
+  ASSERT_TRUE(std::isfinite(a.nllh));
+  EXPECT_EQ(a.nllh, b.nllh);
+}
+
+// The logarithm of a measurement <= 0 is not defined: refused with the
+// tables (libpetab's linter does so too), where it was a NaN likelihood
+// with a warning that did not say why.
+TEST(PetabRefusals, ALogTransformedMeasurementThatIsNotPositive) {
+  auto log10_obs_a = [](const std::string& value) {
+    return [value](std::map<std::string, std::string>& files) {
+      files["observables.tsv"] = kObservableHeader + "obs_a\tA\t0.1\tlog10\tnormal\n";
+      files["measurements.tsv"] = kMeasurementHeader + "obs_a\tc0\t1\t0.8\t\t\n" +
+                                  "obs_a\tc1\t3\t" + value + "\t\t\n";
+      files["parameters.tsv"] = kParameterHeader + "kc\tlog10\t1e-3\t1e3\t0.7\t1\n";
+    };
+  };
+  expect_parse_error(log10_obs_a("0"), {"measurements.tsv:3", "measurement 0 of observable "
+                                        "'obs_a' is not positive", "log-transformed"});
+  expect_parse_error(log10_obs_a("-0.2"), {"measurements.tsv:3", "measurement -0.2"});
+}
+
 // ---- the point of an evaluation ----
 
 TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {

@@ -76,9 +76,17 @@ std::string read_id(const std::string& cell, const Place& place, const std::stri
   return cell;
 }
 
+// NaN where a cell may be empty: what pandas, and with it the PEtab tools,
+// read an empty cell as and write it back as ("a standard deviation or NaN
+// if the corresponding sigma is a model parameter", PEtab v1's
+// noiseParameters).
+namespace {
+bool empty_or_nan(const std::string& cell) { return cell.empty() || lower_ascii(cell) == "nan"; }
+}  // namespace
+
 std::string read_optional_id(const std::string& cell, const Place& place,
                              const std::string& column) {
-  return cell.empty() ? std::string() : read_id(cell, place, column);
+  return empty_or_nan(cell) ? std::string() : read_id(cell, place, column);
 }
 
 Value read_value(const std::string& cell, const Place& place, const std::string& column,
@@ -101,7 +109,7 @@ Value read_value(const std::string& cell, const Place& place, const std::string&
 std::vector<Value> read_value_list(const std::string& cell, const Place& place,
                                    const std::string& column) {
   std::vector<Value> values;
-  if (cell.empty()) return values;
+  if (empty_or_nan(cell)) return values;
   std::size_t start = 0;
   while (true) {
     const std::size_t semicolon = cell.find(';', start);

@@ -30,7 +30,8 @@ std::optional<double> number_of(const std::string& text);
 
 // Error(parse_error, "<place>: <column> ...") when `cell` is not an id.
 std::string read_id(const std::string& cell, const Place& place, const std::string& column);
-// "" for an empty cell, else as read_id().
+// "" for an empty cell or NaN (as pandas writes an empty one), else as
+// read_id().
 std::string read_optional_id(const std::string& cell, const Place& place,
                              const std::string& column);
 
@@ -39,7 +40,7 @@ Value read_value(const std::string& cell, const Place& place, const std::string&
                  bool nan_allowed);
 
 // A ';'-separated list of numbers and ids (spaces around each are
-// dropped); an empty cell is the empty list, an empty item an error.
+// dropped); an empty cell or NaN is the empty list, an empty item an error.
 std::vector<Value> read_value_list(const std::string& cell, const Place& place,
                                    const std::string& column);
 

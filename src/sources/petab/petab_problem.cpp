@@ -5,14 +5,15 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <regex>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
+#include "core/number_text.hpp"
 #include "expr/expr_model_impl.hpp"
 #include "sources/model_file.hpp"
+#include "sources/petab/petab_cells.hpp"
 #include "sources/petab/petab_formula.hpp"
 #include "sources/petab/petab_tsv.hpp"
 #include "sources/sbml/sbml_import.hpp"
@@ -33,17 +34,41 @@ struct Placeholder {
   std::string observable;
 };
 
+// What a name is: a placeholder, not one, or one whose number PEtab does
+// not write (0, a leading zero, more than 9 digits), which would never be
+// matched to its value (noiseParameter01_obs is not noiseParameter1_obs).
+enum class PlaceholderName { none, placeholder, misnumbered };
+
 // Only names whose suffix is an observable's id are placeholders
 // (noiseParameter2_x is an ordinary parameter when no observable is x).
-bool parse_placeholder(const std::string& name, const std::set<std::string>& observables,
-                       Placeholder& out) {
-  static const std::regex pattern("^(observable|noise)Parameter([0-9]+)_([A-Za-z_][A-Za-z0-9_]*)$");
-  std::smatch m;
-  if (!std::regex_match(name, m, pattern) || !observables.count(m[3].str())) return false;
-  out.noise = m[1] == "noise";
-  out.n = std::stoi(m[2].str().substr(0, 6));
-  out.observable = m[3];
-  return out.n >= 1;
+// Read by hand: std::regex recurses once per character, and a name of
+// 50 000 characters overflowed the stack.
+PlaceholderName parse_placeholder(const std::string& name,
+                                  const std::set<std::string>& observables, Placeholder& out) {
+  static const std::string kinds[] = {"observableParameter", "noiseParameter"};
+  for (const std::string& kind : kinds) {
+    if (name.compare(0, kind.size(), kind) != 0) continue;
+    std::size_t end = kind.size();
+    while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+    const std::size_t digits = end - kind.size();
+    if (digits == 0 || end >= name.size() || name[end] != '_') return PlaceholderName::none;
+    std::string observable = name.substr(end + 1);
+    if (!observables.count(observable)) return PlaceholderName::none;
+    out.noise = kind == "noiseParameter";
+    out.observable = std::move(observable);
+    if (name[kind.size()] == '0' || digits > 9) return PlaceholderName::misnumbered;
+    out.n = std::stoi(name.substr(kind.size(), digits));
+    return PlaceholderName::placeholder;
+  }
+  return PlaceholderName::none;
+}
+
+// Why a misnumbered placeholder is refused.
+std::string misnumbered_text(const std::string& name, const Placeholder& ph) {
+  return shown(name) + " has the form of a placeholder of observable '" + ph.observable +
+         "' but not its numbering: PEtab numbers them " +
+         (ph.noise ? "noiseParameter1_" : "observableParameter1_") + ph.observable +
+         ", 2, ... (no leading zeros), so no value of the measurement table would reach it";
 }
 
 class Builder {
@@ -99,20 +124,20 @@ class Builder {
       const Place& place = t().conditions.column_places[c];
       auto use = uses_.find(id);
       if (use == uses_.end())
-        fail(place, "condition table column '" + id +
-                        "' is not an id of the model (a parameter, species or compartment)");
+        fail(place, "condition table column " + shown(id) +
+                        " is not an id of the model (a parameter, species or compartment)");
       if (theta_.count(id))
-        fail(place, "'" + id + "' is a column of the condition table and a row of the "
+        fail(place, shown(id) + " is a column of the condition table and a row of the "
                     "parameter table; the specification allows one of the two");
       switch (use->second) {
         case SbmlIdUse::parameter: sbml_params_.push_back(id); break;
         case SbmlIdUse::initial_value: initial_value_ids_.push_back(id); break;
         case SbmlIdUse::assigned:
-          fail(place, "condition table column '" + id +
-                          "': an assignment rule of the model sets it at every time");
+          fail(place, "condition table column " + shown(id) +
+                          ": an assignment rule of the model sets it at every time");
         case SbmlIdUse::other:
-          fail(place, "condition table column '" + id +
-                          "' is not a parameter, species or compartment of the model");
+          fail(place, "condition table column " + shown(id) +
+                          " is not a parameter, species or compartment of the model");
       }
     }
   }
@@ -123,8 +148,10 @@ class Builder {
     std::set<std::string> chosen(sbml_params_.begin(), sbml_params_.end());
     for (const ParameterRow& row : t().parameters) {
       Placeholder ph;
-      if (parse_placeholder(row.id, observable_ids_, ph))
-        fail(row.place, "'" + row.id + "' is a placeholder of the observable table; the "
+      const PlaceholderName kind = parse_placeholder(row.id, observable_ids_, ph);
+      if (kind == PlaceholderName::misnumbered) fail(row.place, misnumbered_text(row.id, ph));
+      if (kind == PlaceholderName::placeholder)
+        fail(row.place, shown(row.id) + " is a placeholder of the observable table; the "
                         "measurement table sets it, the parameter table must not list it");
       auto use = uses_.find(row.id);
       if (use == uses_.end()) {
@@ -132,7 +159,7 @@ class Builder {
         continue;
       }
       if (use->second != SbmlIdUse::parameter)
-        fail(row.place, "parameter '" + row.id + "' is a model id that " +
+        fail(row.place, "parameter " + shown(row.id) + " is a model id that " +
                             (use->second == SbmlIdUse::assigned
                                  ? "an assignment rule sets"
                                  : "is not a constant parameter (a species, or set by a rule, "
@@ -151,10 +178,12 @@ class Builder {
         for (const std::string& name : expr::petab::formula_names(*text, o.place.text() + column)) {
           referenced_.insert(name);
           Placeholder ph;
-          if (!parse_placeholder(name, observable_ids_, ph)) continue;
+          const PlaceholderName kind = parse_placeholder(name, observable_ids_, ph);
+          if (kind == PlaceholderName::none) continue;
+          if (kind == PlaceholderName::misnumbered) fail(o.place, misnumbered_text(name, ph));
           if (ph.observable != o.id)
-            fail(o.place, "placeholder '" + name + "' belongs to observable '" + ph.observable +
-                              "', not to '" + o.id + "'");
+            fail(o.place, "placeholder " + shown(name) + " belongs to observable '" +
+                              ph.observable + "', not to '" + o.id + "'");
           if (seen.insert(name).second) placeholders_.push_back(name);
           int& count = ph.noise ? noise_count_[o.id] : observable_count_[o.id];
           count = std::max(count, ph.n);
@@ -195,7 +224,7 @@ class Builder {
         auto v = values.find(name);
         if (v != values.end()) return v->second;
         throw Error(Status::parse_error,
-                    "'" + name + "' is neither an id of the model nor a parameter of the "
+                    shown(name) + " is neither an id of the model nor a parameter of the "
                     "parameter table");
       };
       const std::string where = o.place.text();
@@ -213,7 +242,7 @@ class Builder {
     auto find = [](const std::vector<std::string>& list, const std::string& name) {
       for (std::size_t i = list.size(); i-- > 0;)
         if (list[i] == name) return i;
-      throw Error(Status::internal_error, "PEtab output '" + name + "' not in the model");
+      throw Error(Status::internal_error, "PEtab output " + shown(name) + " not in the model");
     };
     for (const ObservableRow& o : t().observables) {
       Observable ob;
@@ -250,7 +279,7 @@ class Builder {
       const ParameterRow& row = t().parameters[static_cast<std::size_t>(theta_.at(id))];
       if (!referenced_.count(id) && row.prior.type == PriorType::none)
         fail(row.place,
-             "parameter '" + id + "' is used nowhere: it is not an id of the model, and no "
+             "parameter " + shown(id) + " is used nowhere: it is not an id of the model, and no "
              "observable or noise formula, condition or measurement names it, and it has no "
              "objective prior");
     }
@@ -311,7 +340,7 @@ class Builder {
   std::size_t condition(const std::string& id, const Place& place, const char* column) {
     auto it = condition_index_.find(id);
     if (it == condition_index_.end())
-      fail(place, std::string(column) + " '" + id + "' is not in the condition table");
+      fail(place, std::string(column) + " " + shown(id) + " is not in the condition table");
     return it->second;
   }
 
@@ -391,6 +420,12 @@ class Builder {
       auto ob = observable_index_.find(row.observable_id);
       if (ob == observable_index_.end())
         fail(row.place, "observableId '" + row.observable_id + "' is not in the observable table");
+      if (def_.observables[ob->second].transformation != Transformation::lin &&
+          !(row.measurement > 0.0))
+        fail(row.place, "measurement " + number_text(row.measurement) + " of observable '" +
+                            row.observable_id + "' is not positive, and the observable is "
+                            "log-transformed (observableTransformation): its logarithm, and "
+                            "with it the likelihood, is not defined");
       Measurement m;
       m.observable = ob->second;
       m.experiment = experiment(row);
