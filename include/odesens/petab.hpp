@@ -211,7 +211,8 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   const std::vector<double>& lower_scaled() const { return lower_; }
   const std::vector<double>& upper_scaled() const { return upper_; }
   const std::vector<double>& nominal_scaled() const { return nominal_; }
-  // Value on the parameter's scale of a linear value of estimated parameter i.
+  // Value on the parameter's scale of a linear value of estimated parameter i; within a
+  // few units in the last place outside a bound, the bound (a value written at it).
   double to_scale(std::size_t i, double linear) const;
   // A value of estimated parameter i drawn uniformly in its scaled box,
   // `scaled`, mapped to one drawn from its initialization prior

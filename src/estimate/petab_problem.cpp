@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "estimate/experiment_solver.hpp"
 #include "estimate/inner_parameters.hpp"
@@ -78,8 +79,21 @@ std::shared_ptr<const PetabProblem> PetabProblem::load(const std::string& path) 
   return std::shared_ptr<const PetabProblem>(new PetabProblem(std::move(def)));
 }
 
+// A value written at a bound (a fit's best point on it, `--best` as
+// 10^x) comes back from its scale up to a few units in the last place
+// outside it (log10(10^x) != x for about one bound in 500): it is the bound,
+// not a point outside the box that `profile --from` and `--starts-from`
+// would refuse.
 double PetabProblem::to_scale(std::size_t i, double linear) const {
-  return petab::scale_value(linear, def_->tables.parameters[def_->estimated.at(i)].scale);
+  const double x =
+      petab::scale_value(linear, def_->tables.parameters[def_->estimated.at(i)].scale);
+  const double slack = 4 * std::numeric_limits<double>::epsilon();
+  const auto near = [&](double bound) {
+    return std::fabs(x - bound) <= slack * std::max(std::fabs(bound), 1.0);
+  };
+  if (x < lower_.at(i) && near(lower_[i])) return lower_[i];
+  if (x > upper_.at(i) && near(upper_[i])) return upper_[i];
+  return x;
 }
 
 std::shared_ptr<const Model> PetabProblem::model() const { return def_->model; }

@@ -434,6 +434,28 @@ TEST(PetabRefusals, ALogTransformedMeasurementThatIsNotPositive) {
 
 // ---- the point of an evaluation ----
 
+// A point on a bound, written as a parameter table (10^x) and read back
+// (log10), is on the bound: log10(10^log10(0.13)) is an ulp above
+// log10(0.13), and `profile --from BEST.tsv` refused the best point of a fit
+// as outside its box.
+TEST(PetabRefusals, APointWrittenOnItsBoundsIsReadBackOnThem) {
+  auto files = base_files();
+  files["parameters.tsv"] = kParameterHeader +
+                            "kc\tlog10\t0.01\t0.13\t0.07\t1\n"
+                            "sd\tlog\t0.013\t10\t0.2\t1\n"
+                            "k2\tlin\t0\t10\t0.1\t0\n";
+  const ProblemFolder problem(files);
+  auto p = problem.load();
+  ASSERT_NE(std::log10(std::pow(10.0, p->upper_scaled()[0])), p->upper_scaled()[0]);
+  for (const auto& x : {p->upper_scaled(), p->lower_scaled()}) {
+    p->write_parameter_table(x, problem.path("best.tsv"));
+    EXPECT_EQ(read_petab_parameter_values(*p, problem.path("best.tsv")), x);
+  }
+  EXPECT_EQ(p->to_scale(0, std::pow(10.0, p->upper_scaled()[0])), p->upper_scaled()[0]);
+  // Farther outside is a value outside, as it was.
+  EXPECT_GT(p->to_scale(0, 0.13 * (1 + 1e-12)), p->upper_scaled()[0]);
+}
+
 TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {
   const ProblemFolder problem(base_files());
   auto p = problem.load();
