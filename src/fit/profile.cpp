@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "ensemble/worker_pool.hpp"
@@ -49,10 +50,47 @@ void check_best(const PetabProblem& problem, const std::vector<double>& best) {
   }
 }
 
+// nlpost at the starting point, and the point evaluated (a hierarchical
+// evaluation sets the inner parameters), with parameter `held` kept at its
+// value where given. Every point of a profile is compared with it: without
+// it there is no threshold to cross.
+struct StartValue {
+  double nlpost = 0.0;
+  std::vector<double> point;
+};
+
+StartValue start_value(const PetabProblem& problem, const std::vector<double>& best,
+                       const ProfileOptions& options, std::optional<std::size_t> held) {
+  PetabOptions at_best = options.optimizer.evaluation;
+  at_best.threads = 1;
+  if (held) {
+    at_best.hold.assign(best.size(), false);
+    at_best.hold[*held] = true;
+  }
+  const PetabResult r = problem.evaluate(best, at_best);
+  if (!std::isfinite(r.nlpost))
+    throw Error(Status::invalid_argument,
+                "profile: nlpost at the starting point is " + io::format_double(r.nlpost) +
+                    ", not finite: nothing to profile from" +
+                    (r.warnings.empty() ? std::string() : " (" + r.warnings.front() + ")"));
+  return {r.nlpost, r.point.empty() ? best : r.point};
+}
+
+// A hierarchical profile of an inner parameter holds it at each value, the
+// start's too: the start's nlpost with it set to its optimum instead would
+// lie below every point near it (a start away from that optimum gave an
+// interval of width 5e-5 around it, "crossed" both sides).
+bool held_apart(const PetabProblem& problem, const ProfileOptions& options, std::size_t i) {
+  const auto& inner = problem.inner_parameters();
+  return options.optimizer.evaluation.hierarchical &&
+         std::find(inner.begin(), inner.end(), i) != inner.end();
+}
+
 // Both sides and the start joined, sorted by value.
 Profile join(const PetabProblem& problem, std::size_t i, const std::vector<double>& best,
-             double best_nlpost, double threshold, fitting::SideTrace& down,
+             const StartValue& start, double threshold, fitting::SideTrace& down,
              fitting::SideTrace& up) {
+  const double best_nlpost = start.nlpost;
   Profile p;
   p.parameter = i;
   p.id = problem.parameter_ids()[i];
@@ -60,7 +98,7 @@ Profile join(const PetabProblem& problem, std::size_t i, const std::vector<doubl
   p.start = best[i];
   p.best_nlpost = best_nlpost;
   for (auto it = down.points.rbegin(); it != down.points.rend(); ++it) p.points.push_back(*it);
-  p.points.push_back({best[i], best_nlpost, best, "the starting point"});
+  p.points.push_back({best[i], best_nlpost, start.point, "the starting point"});
   for (ProfilePoint& q : up.points) p.points.push_back(std::move(q));
   p.lower = down.limit;
   p.upper = up.limit;
@@ -117,18 +155,11 @@ std::vector<Profile> profile(const PetabProblem& problem, const std::vector<doub
   check_best(problem, best);
   const std::vector<std::size_t> params = chosen(options, best.size());
   const double threshold = profile_threshold(options.confidence);
-  PetabOptions at_best = options.optimizer.evaluation;
-  at_best.threads = 1;
-  const PetabResult at_start = problem.evaluate(best, at_best);
-  const double best_nlpost = at_start.nlpost;
-  // Every point of a profile is compared with this value: without it there
-  // is no threshold to cross.
-  if (!std::isfinite(best_nlpost))
-    throw Error(Status::invalid_argument,
-                "profile: nlpost at the starting point is " + io::format_double(best_nlpost) +
-                    ", not finite: nothing to profile from" +
-                    (at_start.warnings.empty() ? std::string()
-                                               : " (" + at_start.warnings.front() + ")"));
+  const StartValue shared = start_value(problem, best, options, std::nullopt);
+  std::vector<StartValue> starts(params.size(), shared);
+  for (std::size_t k = 0; k < params.size(); ++k)
+    if (held_apart(problem, options, params[k]))
+      starts[k] = start_value(problem, best, options, params[k]);
 
   // Task 2k traces parameter params[k] downwards, 2k + 1 upwards.
   // Sides the stop flag keeps from starting end where they begin.
@@ -145,7 +176,7 @@ std::vector<Profile> profile(const PetabProblem& problem, const std::vector<doub
   ensemble::run_tasks(sides.size(), options.threads == 0 ? cores : options.threads,
                       stop ? *stop : never, [&](std::size_t t, std::size_t) {
                         try {
-                          sides[t] = fitting::trace_side(problem, best, best_nlpost,
+                          sides[t] = fitting::trace_side(problem, best, starts[t / 2].nlpost,
                                                          params[t / 2], t % 2 ? 1 : -1, options,
                                                          threshold, stop);
                         } catch (...) {
@@ -159,7 +190,7 @@ std::vector<Profile> profile(const PetabProblem& problem, const std::vector<doub
   if (failure) std::rethrow_exception(failure);
   std::vector<Profile> out;
   for (std::size_t k = 0; k < params.size(); ++k)
-    out.push_back(join(problem, params[k], best, best_nlpost, threshold, sides[2 * k],
+    out.push_back(join(problem, params[k], best, starts[k], threshold, sides[2 * k],
                        sides[2 * k + 1]));
   return out;
 }

@@ -74,6 +74,34 @@ TEST(FitHierarchical, AProfileOfAnInnerParameterHoldsIt) {
   EXPECT_GT(p.upper, best.end[1]);
 }
 
+// From a start whose inner parameter is off its optimum, the profile's
+// reference is nlpost with that parameter held where the start has it: the
+// start's nlpost with it set to its optimum lay below every profile point,
+// and the interval came out 5e-5 wide around the start, "crossed" on both
+// sides, with no word that the start was no optimum.
+TEST(FitHierarchical, AProfileOfAnInnerParameterStartsWhereTheStartHoldsIt) {
+  test::SyntheticProblem synthetic(noisy());
+  auto problem = PetabProblem::load(synthetic.yaml());
+  OptimizerOptions o;
+  o.evaluation.hierarchical = true;
+  const StartResult best = optimize(*problem, {std::log10(0.3), 2.0, -1.0}, {}, o);
+  ASSERT_EQ(best.status, Status::ok) << best.exit_reason;
+  std::vector<double> start = best.end;
+  start[1] += 0.3;  // scale off its optimum
+  PetabOptions held = o.evaluation;
+  held.hold = {false, true, false};
+  const double at_start = problem->evaluate(start, held).nlpost;
+  ASSERT_GT(at_start, best.nlpost + 0.1);
+  ProfileOptions po;
+  po.parameters = {1};
+  po.optimizer = o;
+  const Profile p = profile(*problem, start, po).at(0);
+  EXPECT_EQ(p.best_nlpost, at_start);
+  EXPECT_TRUE(p.found_better);
+  EXPECT_LT(p.lower, best.end[1]);  // the side towards the optimum went past it
+  for (const ProfilePoint& q : p.points) EXPECT_EQ(q.x[1], q.value);
+}
+
 // The projected columns are orthogonal to the inner ones, and the inner
 // ones vanish.
 TEST(FitHierarchical, ProjectionRemovesTheInnerColumnsFromEveryColumn) {
