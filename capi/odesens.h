@@ -630,9 +630,9 @@ ODESENS_API int odesens_result_array_axis(const odesens_result* result, int64_t 
  * is written beside `path` under another name (HDF5: `path`.partial) and
  * renamed over it once complete, so a failure leaves an existing file as it
  * was. An unknown format or extension, an empty path and, for "h5", a path
- * that exists and is not a regular file are ODESENS_ERR_INVALID_ARGUMENT; a
- * folder that does not exist or cannot be written, or a directory as the
- * path of "json" or "csv", ODESENS_ERR_IO; "h5" for a result with
+ * that exists and is neither a regular file nor a directory are
+ * ODESENS_ERR_INVALID_ARGUMENT; a folder that does not exist or cannot be
+ * written, or a directory as the path (any format), ODESENS_ERR_IO; "h5" for a result with
  * enclosures (bounds_fsa, bounds_asa), which the layout cannot hold,
  * ODESENS_ERR_UNSUPPORTED. */
 ODESENS_API int odesens_result_write(const odesens_result* result, const char* path,
@@ -692,7 +692,7 @@ ODESENS_API int odesens_petab_parameter_bounds(const odesens_petab* petab, doubl
  *           (cvodes_asa, erk_adjoint: the gradient by the adjoint); an
  *           unknown id: ODESENS_ERR_UNKNOWN_METHOD
  *   rtol, atol  the integrator's tolerances; <= 0 for the defaults, 1e-8
- *           relative and 1e-10 absolute (docs/petab.md, "Tolerances";
+ *           relative and 1e-12 absolute (docs/petab.md, "Tolerances";
  *           rtol must be below 1; NaN or Inf: ODESENS_ERR_NOT_FINITE)
  * Outputs, each NULL when not wanted:
  *   nllh    the negative log-likelihood
@@ -734,7 +734,7 @@ ODESENS_API int odesens_petab_warning(const odesens_petab* petab, int64_t index,
  * a new handle owned by the caller (odesens_fit_options_free), with the
  * defaults of the command-line tool: optimizer "auto", 10 starts drawn with
  * seed 0, 1 thread, at most 1000 iterations and no time limit per start,
- * method "auto" with the default tolerances (1e-8 relative, 1e-10
+ * method "auto" with the default tolerances (1e-8 relative, 1e-12
  * absolute), profiles of at most 50
  * points a side. One options handle may serve any number of fits and
  * profiles, of any problem. */
@@ -785,7 +785,7 @@ ODESENS_API int odesens_fit_options_set_max_seconds(odesens_fit_options* options
                                                     double max_seconds);
 /* The simulations, as in odesens_petab_evaluate: a method id (NULL or ""
  * for "auto"; an unknown id: ODESENS_ERR_UNKNOWN_METHOD) and tolerances
- * (<= 0 for the defaults, 1e-8 relative and 1e-10 absolute; rtol must be
+ * (<= 0 for the defaults, 1e-8 relative and 1e-12 absolute; rtol must be
  * below 1; NaN or Inf: ODESENS_ERR_NOT_FINITE). */
 ODESENS_API int odesens_fit_options_set_method(odesens_fit_options* options, const char* method);
 ODESENS_API int odesens_fit_options_set_tolerances(odesens_fit_options* options, double rtol,
@@ -872,8 +872,9 @@ ODESENS_API int odesens_fit_result_best(const odesens_fit_result* fit, double* o
                                         double* nlpost);
 /* Writes the fit as the HDF5 document of `odesens fit --out`
  * (docs/fit.md: one row per start in the waterfall's order), whole or not
- * at all (PATH.partial renamed over `path`). A path that is empty or not a
- * regular file: ODESENS_ERR_INVALID_ARGUMENT; a file that cannot be
+ * at all (PATH.partial renamed over `path`). A path that is empty, or that
+ * exists and is neither a regular file nor a directory (a FIFO, a device):
+ * ODESENS_ERR_INVALID_ARGUMENT; a directory, or a file that cannot be
  * written: ODESENS_ERR_IO. */
 ODESENS_API int odesens_fit_result_write_h5(const odesens_fit_result* fit, const char* path);
 /* Writes the best point as a PEtab parameter table (the problem's table

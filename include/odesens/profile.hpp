@@ -77,6 +77,9 @@ struct Profile {
   // last value reached (the bound when ended by it).
   double lower = 0.0, upper = 0.0;
   ProfileEnd lower_end = ProfileEnd::crossed, upper_end = ProfileEnd::crossed;
+  // A side ended `failed`: the value tried and why re-optimizing the others
+  // there failed (a simulation that could not be run, ...); "" otherwise.
+  std::string lower_failure, upper_failure;
   bool lower_open() const { return lower_end != ProfileEnd::crossed; }
   bool upper_open() const { return upper_end != ProfileEnd::crossed; }
   // A point of the profile below best_nlpost by more than the optimizer's

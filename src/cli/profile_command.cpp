@@ -45,6 +45,15 @@ std::vector<std::size_t> parameter_indices(const PetabProblem& problem, const st
   return out;
 }
 
+// No profile got a point beyond its start: the re-optimizations failed
+// throughout (simulations that cannot be run at these settings).
+bool every_side_failed_at_once(const std::vector<Profile>& profiles) {
+  return std::all_of(profiles.begin(), profiles.end(), [](const Profile& p) {
+    return p.lower_end == ProfileEnd::failed && p.upper_end == ProfileEnd::failed &&
+           p.points.size() == 1;
+  });
+}
+
 std::string side_text(double value, ProfileEnd end) {
   return io::format_double(value) + (end == ProfileEnd::crossed ? "" : std::string(" (open: ") +
                                                                            profile_end_name(end) + ")");
@@ -56,6 +65,9 @@ void write_text(std::ostream& out, const std::vector<Profile>& profiles, double 
   for (const Profile& p : profiles) {
     out << p.id << '\t' << io::format_double(p.start) << '\t' << side_text(p.lower, p.lower_end)
         << '\t' << side_text(p.upper, p.upper_end) << '\t' << p.points.size() << '\n';
+    for (const auto& [side, why] : {std::pair{"lower", &p.lower_failure},
+                                    std::pair{"upper", &p.upper_failure}})
+      if (!why->empty()) out << "  " << p.id << ": the " << side << " side failed " << *why << '\n';
     if (p.found_better)
       out << "  " << p.id << ": the profile found nlpost below the starting point's: "
           << "the start was not a local optimum (fit again from the profile's best point)\n";
@@ -71,6 +83,8 @@ io::Json profile_json(const Profile& p) {
   j["lower"] = io::number(p.lower);
   j["upper"] = io::number(p.upper);
   j["lower_end"] = profile_end_name(p.lower_end);
+  if (!p.lower_failure.empty()) j["lower_failure"] = io::text(p.lower_failure);
+  if (!p.upper_failure.empty()) j["upper_failure"] = io::text(p.upper_failure);
   j["upper_end"] = profile_end_name(p.upper_end);
   j["found_better"] = p.found_better;
   io::Json points = io::Json::array();
@@ -181,7 +195,12 @@ int run_profile(const ProfileArguments& a) {
     file.commit();
   }
   if (!a.plot.empty()) fitting::plot_profiles(*problem, profiles, a.plot);
-  return interrupt.signal() != 0 ? 128 + interrupt.signal() : 0;
+  if (interrupt.signal() != 0) return 128 + interrupt.signal();
+  if (!every_side_failed_at_once(profiles)) return 0;
+  // Intervals collapsed onto the start are no result: said, and status 1.
+  std::cerr << "odesens: error: profile: every side failed at its first value (the reasons "
+               "are above)\n";
+  return 1;
 }
 
 }  // namespace odesens::cli

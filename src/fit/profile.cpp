@@ -104,6 +104,8 @@ Profile join(const PetabProblem& problem, std::size_t i, const std::vector<doubl
   p.upper = up.limit;
   p.lower_end = down.end;
   p.upper_end = up.end;
+  p.lower_failure = std::move(down.failure);
+  p.upper_failure = std::move(up.failure);
   for (const ProfilePoint& q : p.points) p.found_better |= q.nlpost < best_nlpost - kBetterMargin;
   return p;
 }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/format_double.hpp"
+
 namespace odesens::fitting {
 namespace {
 
@@ -75,6 +77,9 @@ SideTrace trace_side(const PetabProblem& problem, const std::vector<double>& bes
     if (failed) {
       side.end = ProfileEnd::failed;
       side.limit = value;
+      side.failure = "at " + io::format_double(next) + ": " +
+                     (r.exit_reason.empty() ? std::string("nlpost ") + io::format_double(r.nlpost)
+                                            : r.exit_reason);
       return side;
     }
     side.points.push_back({next, r.nlpost, r.end, r.exit_reason});

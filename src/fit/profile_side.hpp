@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "odesens/profile.hpp"
@@ -14,6 +15,7 @@ struct SideTrace {
   std::vector<ProfilePoint> points;  // in the order reached (away from the start)
   ProfileEnd end = ProfileEnd::crossed;
   double limit = 0.0;  // the crossing (interpolated) or the last value reached
+  std::string failure;  // ended failed: the value tried and why its re-optimization failed
 };
 
 // direction -1 traces towards the lower bound, +1 towards the upper one.

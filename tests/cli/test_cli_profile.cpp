@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "estimate/petab_test_support.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
 
 namespace {
@@ -59,6 +60,29 @@ TEST(CliProfile, PrintsClosedIntervalsAroundTheOptimumAndWritesTheirPoints) {
     EXPECT_GT(profile["upper"].get<double>(), profile["start"].get<double>());
     EXPECT_GE(profile["points"].size(), 3u);
   }
+}
+
+// Sides whose re-optimizations fail say why (120 steps evaluate Boehm's
+// start, not its gradient): the reason was dropped, and intervals collapsed
+// onto the start came with exit status 0.
+TEST(CliProfile, FailedSidesSayWhyAndAllFailingIsAnError) {
+  const std::string problem = odesens::test::benchmark_problem("Boehm_JProteomeRes2014");
+  if (!odesens::test::exists(problem)) GTEST_SKIP() << "shared problem not found: " << problem;
+  const std::string command =
+      "profile " + problem + " --threads 2 --max-steps 120 --parameters k_phos";
+  const ToolRun r = run_tool(command);
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("every side failed at its first value"), std::string::npos) << r.err;
+  for (const char* side : {"k_phos: the lower side failed at ", "k_phos: the upper side failed at "})
+    EXPECT_NE(r.out.find(side), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("max_steps = 120"), std::string::npos) << r.out;
+  const ToolRun j = run_tool(command + " --format json");
+  EXPECT_EQ(j.status, 1) << j.err;
+  const nlohmann::json doc = nlohmann::json::parse(j.out);
+  const auto& p = doc["profiles"].at(0);
+  EXPECT_EQ(p["lower_end"], "failed");
+  EXPECT_NE(p["lower_failure"].get<std::string>().find("max_steps = 120"), std::string::npos);
+  EXPECT_NE(p["upper_failure"].get<std::string>().find("max_steps = 120"), std::string::npos);
 }
 
 TEST(CliProfile, ParametersChoosesTheProfilesAndPlotDrawsThem) {

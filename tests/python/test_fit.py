@@ -151,6 +151,7 @@ def test_profile_intervals_contain_the_optimum(problem, fitted):
     for p, optimum in zip(profiles, OPTIMUM):
         assert p.lower < optimum < p.upper
         assert p.lower_end == p.upper_end == "crossed"
+        assert p.lower_failure == p.upper_failure == ""
         assert p.threshold == pytest.approx(1.92, abs=0.01)
         assert p.values.shape == p.nlpost.shape and p.x.shape == (len(p.values), 2)
         assert p.nlpost.min() >= p.best_nlpost - 1e-6

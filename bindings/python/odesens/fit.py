@@ -59,7 +59,9 @@ class Profile:
     per value), ``exit_reason`` (per point), ``lower``, ``upper`` (the
     confidence interval on the parameter's scale), ``lower_end``,
     ``upper_end`` (how each side ended: "crossed" closes it; "bound",
-    "max_points", "failed", "stopped" leave it open), ``found_better``
+    "max_points", "failed", "stopped" leave it open), ``lower_failure``,
+    ``upper_failure`` (a failed side: the value tried and why; "" otherwise),
+    ``found_better``
     (a point below the start's nlpost: the start was not the optimum).
     """
 

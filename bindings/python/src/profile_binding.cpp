@@ -56,6 +56,8 @@ py::dict profile_to_dict(const Profile& p, std::size_t n) {
   d["upper"] = p.upper;
   d["lower_end"] = profile_end_name(p.lower_end);
   d["upper_end"] = profile_end_name(p.upper_end);
+  d["lower_failure"] = p.lower_failure;
+  d["upper_failure"] = p.upper_failure;
   d["found_better"] = p.found_better;
   d["values"] = owned_vector(std::move(values));
   d["nlpost"] = owned_vector(std::move(nlpost));
