@@ -98,7 +98,9 @@ TEST(PetabHostile, MeasurementValues) {
   expect_edit_refused("measurements.tsv", "1;k1", "1;", Status::parse_error, "item 2 is empty");
   expect_edit_refused("measurements.tsv", "1;k1", "1;k-1", Status::parse_error,
                       "'k-1' is neither a number nor an id");
-  expect_edit_refused("measurements.tsv", "\tsd\t", "\tnan\t", Status::parse_error,
+  // NaN as the whole cell is an empty one (as pandas writes it); as an item
+  // of a list it is a value, which may not be NaN.
+  expect_edit_refused("measurements.tsv", "\tsd\t", "\tnan;sd\t", Status::parse_error,
                       ":2:5: noiseParameters may not be NaN");
   expect_edit_refused("measurements.tsv", "obs_a\tc1", "obs_a\t", Status::parse_error,
                       ":3:2: simulationConditionId is empty");
@@ -147,6 +149,23 @@ TEST(PetabHostile, ByteOrderMarkAndCrlfAreRead) {
   EXPECT_EQ(t.conditions.columns.back(), "A0");
   EXPECT_EQ(t.measurements.size(), 2u);
   EXPECT_EQ(t.measurements[1].observable_parameters[1].id, "k1");
+}
+
+// Lone CRs end lines as pandas reads them: a table was one header line.
+TEST(PetabHostile, LoneCarriageReturnsEndLines) {
+  TempProblem p;
+  for (const char* name : {"parameters.tsv", "conditions.tsv", "observables.tsv",
+                           "measurements.tsv"}) {
+    std::string cr;
+    for (char c : p.text(name)) cr += c == '\n' ? '\r' : c;
+    p.write(name, cr);
+  }
+  const petab::Tables t = p.read();
+  EXPECT_EQ(t.parameters.size(), 2u);
+  EXPECT_EQ(t.conditions.columns.back(), "A0");
+  EXPECT_EQ(t.measurements.size(), 2u);
+  p.write("measurements.tsv", "observableId\tsimulationConditionId\ttime\r\rx\tc0\t1\r");
+  expect_error([&] { p.read(); }, Status::parse_error, "measurements.tsv:1");
 }
 
 TEST(PetabHostile, Encoding) {

@@ -51,17 +51,19 @@ std::vector<std::string> split_line(std::string_view line) {
   }
 }
 
-// The lines of `text` with their CR (of CRLF) removed, numbered from 1.
+// The lines of `text`, numbered from 1: ended by LF, CRLF or a lone CR (a
+// spreadsheet's "Mac" text, which pandas reads too; it was one header line
+// of the whole table).
 template <class Visit>
 void for_each_line(std::string_view text, Visit visit) {
   std::size_t number = 1, start = 0;
   while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
+    std::size_t end = text.find_first_of("\r\n", start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    visit(number++, line);
+    visit(number++, text.substr(start, end - start));
     start = end + 1;
+    if (end < text.size() && text[end] == '\r' && start < text.size() && text[start] == '\n')
+      ++start;
   }
 }
 
