@@ -126,6 +126,15 @@ int odesens_profile_result_info(const odesens_profile_result* profiles, int64_t 
   });
 }
 
+int odesens_profile_result_failures(const odesens_profile_result* profiles, int64_t index,
+                                    const char** lower, const char** upper) {
+  return guarded(profiles, __func__, [&] {
+    const Profile& p = profile_at(profile_result_state(profiles), index);
+    if (lower) *lower = p.lower_failure.c_str();
+    if (upper) *upper = p.upper_failure.c_str();
+  });
+}
+
 int odesens_profile_result_points(const odesens_profile_result* profiles, int64_t index,
                                   double* values, double* nlpost, int64_t len) {
   return guarded(profiles, __func__, [&] {

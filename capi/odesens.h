@@ -928,6 +928,13 @@ ODESENS_API int odesens_profile_result_interval(const odesens_profile_result* pr
                                                 int64_t index, int64_t* parameter,
                                                 double* lower, double* upper, int64_t* lower_end,
                                                 int64_t* upper_end);
+/* Why profile `index`'s sides ended failed (ODESENS_PROFILE_FAILED): the
+ * value tried and the reason the others could not be re-optimized there;
+ * "" for a side that did not fail (the strings belong to the result).
+ * Either output may be NULL. */
+ODESENS_API int odesens_profile_result_failures(const odesens_profile_result* profiles,
+                                                int64_t index, const char** lower,
+                                                const char** upper);
 /* Profile `index`'s starting value of the parameter, the nlpost there, the
  * nlpost rise of the confidence level, its number of points (the starting
  * point among them), and 1 when a point of the profile has a lower nlpost

@@ -1238,6 +1238,16 @@ module odesens_raw
       integer(c_int) :: odesens_profile_result_interval
     end function
 
+    function odesens_profile_result_failures(profiles, index, lower, upper) &
+        bind(C, name="odesens_profile_result_failures")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: profiles
+      integer(c_int64_t), value :: index
+      type(c_ptr), intent(out) :: lower
+      type(c_ptr), intent(out) :: upper
+      integer(c_int) :: odesens_profile_result_failures
+    end function
+
     function odesens_profile_result_info(profiles, index, start, best_nlpost, threshold, n_points, &
         found_better) &
         bind(C, name="odesens_profile_result_info")

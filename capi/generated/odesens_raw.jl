@@ -495,6 +495,9 @@ odesens_profile_result_interval(profiles, index, parameter, lower, upper, lower_
     ccall((:odesens_profile_result_interval, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Int64}, Ref{Cdouble}, Ref{Cdouble}, Ref{Int64}, Ref{Int64}),
           profiles, index, parameter, lower, upper, lower_end, upper_end)
+odesens_profile_result_failures(profiles, index, lower, upper) =
+    ccall((:odesens_profile_result_failures, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}, Ref{Ptr{UInt8}}), profiles, index, lower, upper)
 odesens_profile_result_info(profiles, index, start, best_nlpost, threshold, n_points,
                             found_better) =
     ccall((:odesens_profile_result_info, libodesens), Cint,

@@ -355,6 +355,13 @@ TEST(CapiProfile, IntervalsEqualTheCppProfiles) {
     EXPECT_EQ(upper, e.upper);
     EXPECT_EQ(lower_end, ODESENS_PROFILE_CROSSED);
     EXPECT_EQ(upper_end, ODESENS_PROFILE_CROSSED);
+    const char* lower_failure = nullptr;
+    const char* upper_failure = nullptr;
+    ASSERT_C_OK(odesens_profile_result_failures(h.profiles, k, &lower_failure, &upper_failure));
+    EXPECT_STREQ(lower_failure, "");  // neither side failed
+    EXPECT_STREQ(upper_failure, "");
+    EXPECT_EQ(odesens_profile_result_failures(h.profiles, count, nullptr, nullptr),
+              ODESENS_ERR_INVALID_ARGUMENT);
     ASSERT_C_OK(odesens_profile_result_info(h.profiles, k, &start, &best_nlpost, &threshold,
                                             &n_points, &better));
     EXPECT_EQ(start, e.start);

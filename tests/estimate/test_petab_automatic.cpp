@@ -163,14 +163,9 @@ std::string chain_model(int links) {
          "</listOfParameters><listOfRules>" + rules + "</listOfRules></model></sbml>\n";
 }
 
-// A chain of 101 states and 100 rate constants, measured at 200 times:
-// the parameters do not outnumber the times, but S has 10 100 entries,
-// more than odesd takes, and the gradient is the adjoint's (on
-// Lang_PLOSComputBiol2024, 124 x 294 with 600 times, 598 s by cvodes_fsa
-// and 21 s by cvodes_asa), within the tolerances of cvodes_fsa's.
-TEST(PetabAutomatic, ALargeSTakesTheAdjointForAGradient) {
+// The chain of 101 states and 100 rate constants, observed at 200 times.
+std::shared_ptr<const PetabProblem> chain_problem(testing::TempProblem& files) {
   constexpr int kLinks = 100;
-  testing::TempProblem files;
   files.write("model.xml", chain_model(kLinks));
   std::string table =
       "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n";
@@ -182,7 +177,17 @@ TEST(PetabAutomatic, ALargeSTakesTheAdjointForAGradient) {
   std::string measurements = "observableId\tsimulationConditionId\ttime\tmeasurement\n";
   for (int t = 1; t <= 200; ++t) measurements += "obs\tc0\t" + std::to_string(t) + "\t0.05\n";
   files.write("measurements.tsv", measurements);
-  auto problem = PetabProblem::load(files.path("problem.yaml"));
+  return PetabProblem::load(files.path("problem.yaml"));
+}
+
+// A chain of 101 states and 100 rate constants, measured at 200 times:
+// the parameters do not outnumber the times, but S has 10 100 entries,
+// more than odesd takes, and the gradient is the adjoint's (on
+// Lang_PLOSComputBiol2024, 124 x 294 with 600 times, 598 s by cvodes_fsa
+// and 21 s by cvodes_asa), within the tolerances of cvodes_fsa's.
+TEST(PetabAutomatic, ALargeSTakesTheAdjointForAGradient) {
+  testing::TempProblem files;
+  auto problem = chain_problem(files);
   PetabOptions o;
   o.gradient = true;
   const PetabResult automatic = problem->evaluate(problem->nominal_scaled(), o);
@@ -196,6 +201,33 @@ TEST(PetabAutomatic, ALargeSTakesTheAdjointForAGradient) {
   o.method = "auto";
   o.fim = true;
   EXPECT_EQ(problem->evaluate(problem->nominal_scaled(), o).method, "cvodes_fsa");
+}
+
+// Where auto's adjoint fails (here its backward pass runs out of the 120
+// steps between outputs allowed; on Chen_MSB2009 its forward pass, at
+// tighter tolerances, failed its error test where cvodes_fsa's did not), the
+// experiment's gradient comes from cvodes_fsa's S, with a warning: it was
+// an error ending the evaluation (and a start of a fit).
+TEST(PetabAutomatic, AFailedAdjointGivesWayToForwardSensitivities) {
+  testing::TempProblem files;
+  auto problem = chain_problem(files);
+  PetabOptions o;
+  o.gradient = true;
+  o.max_steps = 120;
+  o.method = "cvodes_asa";
+  EXPECT_THROW(problem->evaluate(problem->nominal_scaled(), o), Error);
+  o.method = "auto";
+  const PetabResult automatic = problem->evaluate(problem->nominal_scaled(), o);
+  o.method = "cvodes_fsa";
+  const PetabResult fsa = problem->evaluate(problem->nominal_scaled(), o);
+  EXPECT_EQ(automatic.nllh, fsa.nllh);
+  EXPECT_EQ(automatic.gradient, fsa.gradient);
+  ASSERT_EQ(automatic.warnings.size(), 1u);
+  EXPECT_NE(automatic.warnings[0].find("auto's cvodes_asa failed (CVodeB failed"),
+            std::string::npos) << automatic.warnings[0];
+  EXPECT_NE(automatic.warnings[0].find("cvodes_fsa solved the experiment with forward "
+                                       "sensitivities instead"),
+            std::string::npos);
 }
 
 // Options given with "auto" are cvodes_fsa's (the command line checks them
