@@ -127,8 +127,8 @@ StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
                      const std::vector<bool>& fixed, const OptimizerOptions& options,
                      const std::atomic<bool>* stop = nullptr);
 
-// The optimizer "auto" runs on problem.
-std::string resolve_optimizer(const PetabProblem& problem, const std::string& optimizer);
+// The optimizer "auto" runs on problem with these options (docs/fit.md).
+std::string resolve_optimizer(const PetabProblem& problem, const OptimizerOptions& options);
 
 struct FitOptions {
   OptimizerOptions optimizer;

@@ -262,7 +262,8 @@ const std::pair<const char*, const char*> kFitFlags[] = {
      "box instead, up to N times, N at most 1000 (default 0: it fails there)"},
     {"--threads T", "starts run at once, 0 (one per core) to 1024 (default 1)"},
     {"--optimizer ID",
-     "auto (default: ceres_lm_lbfgs, or nlopt_lbfgs without a least-squares form), ceres_lm "
+     "auto (default: ceres_lm_lbfgs, or nlopt_lbfgs without a least-squares form or where the "
+     "gradient goes by the adjoint, as for a large S), ceres_lm "
      "(Levenberg-Marquardt on the residuals), nlopt_lbfgs (L-BFGS on nlpost), lbfgsb (L-BFGS-B "
      "on nlpost), ceres_lm_lbfgs "
      "(ceres_lm, then nlopt_lbfgs where it stopped short of a stationary point, again while "

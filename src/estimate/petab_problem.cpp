@@ -96,6 +96,14 @@ double PetabProblem::to_scale(std::size_t i, double linear) const {
   return x;
 }
 
+bool PetabProblem::gradient_by_adjoint(const PetabOptions& given) const {
+  PetabOptions o = given;
+  o.gradient = true;
+  o.fim = o.residual_jacobian = o.least_squares = false;
+  const MethodCapabilities& c = method_info(petab::resolve_method(*def_, o)).capabilities;
+  return c.gradient && !c.s_trajectory;
+}
+
 std::shared_ptr<const Model> PetabProblem::model() const { return def_->model; }
 std::size_t PetabProblem::n_measurements() const { return def_->measurements.size(); }
 bool PetabProblem::has_least_squares_form() const { return layout_->refusal.empty(); }

@@ -115,9 +115,17 @@ void require_optimizer_suits(const PetabProblem& problem, const std::string& opt
                 "(Laplace noise); nlopt_lbfgs, lbfgsb or auto takes it");
 }
 
-std::string resolve_optimizer(const PetabProblem& problem, const std::string& optimizer) {
-  if (optimizer != "auto") return optimizer;
-  return problem.has_least_squares_form() ? "ceres_lm_lbfgs" : "nlopt_lbfgs";
+// L-BFGS alone where the least-squares form is missing, or where the
+// gradient goes by the adjoint: Levenberg-Marquardt's residual Jacobian
+// then takes forward sensitivities, many times the gradient's cost
+// (Lang_PLOSComputBiol2024: 598 s against 12-28 s; Chen_MSB2009, outside
+// ../shared: 149 s against 15 s, and 200 s starts of ceres_lm_lbfgs made no
+// iteration where nlopt_lbfgs made 14, from nlpost 4e10 to 31221).
+std::string resolve_optimizer(const PetabProblem& problem, const OptimizerOptions& options) {
+  if (options.optimizer != "auto") return options.optimizer;
+  if (!problem.has_least_squares_form() || problem.gradient_by_adjoint(options.evaluation))
+    return "nlopt_lbfgs";
+  return "ceres_lm_lbfgs";
 }
 
 StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
@@ -125,7 +133,7 @@ StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
                      const std::atomic<bool>* stop) {
   check_optimizer_options(options);
   fitting::check_start(problem, x0, fixed);
-  const std::string optimizer = resolve_optimizer(problem, options.optimizer);
+  const std::string optimizer = resolve_optimizer(problem, options);
   require_optimizer_suits(problem, optimizer);
   fitting::StartObjective objective(problem, x0, fixed, options, stop);
   StartResult s;

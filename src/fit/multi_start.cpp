@@ -163,7 +163,7 @@ StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0
 FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std::size_t planned,
                     std::vector<std::optional<StartResult>>& done, bool stopped) {
   FitResult result;
-  result.optimizer = resolve_optimizer(problem, options.optimizer.optimizer);
+  result.optimizer = resolve_optimizer(problem, options.optimizer);
   result.seed = options.seed;
   result.starts_planned = planned;
   for (auto& s : done)

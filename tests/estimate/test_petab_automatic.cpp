@@ -192,6 +192,7 @@ TEST(PetabAutomatic, ALargeSTakesTheAdjointForAGradient) {
   o.gradient = true;
   const PetabResult automatic = problem->evaluate(problem->nominal_scaled(), o);
   EXPECT_EQ(automatic.method, "cvodes_asa");
+  EXPECT_TRUE(problem->gradient_by_adjoint(PetabOptions{}));  // fits then run L-BFGS
   o.method = "cvodes_fsa";
   const PetabResult fsa = problem->evaluate(problem->nominal_scaled(), o);
   EXPECT_NEAR(automatic.nllh, fsa.nllh, 1e-7 * std::abs(fsa.nllh));

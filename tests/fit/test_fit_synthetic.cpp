@@ -478,6 +478,30 @@ TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {
   EXPECT_NEAR(std::pow(10.0, lm.starts[0].end[2]), 0.05, 0.01);
 }
 
+// Where the gradient goes by the adjoint, Levenberg-Marquardt's residual
+// Jacobian would take forward sensitivities at many times its cost: auto
+// runs L-BFGS (a large S under PEtab's auto: PetabAutomatic tests).
+TEST(Fit, AutoTakesLbfgsWhereTheGradientGoesByTheAdjoint) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  OptimizerOptions o;
+  EXPECT_EQ(resolve_optimizer(*problem, o), "ceres_lm_lbfgs");
+  o.evaluation.method = "cvodes_asa";
+  EXPECT_TRUE(problem->gradient_by_adjoint(o.evaluation));
+  EXPECT_EQ(resolve_optimizer(*problem, o), "nlopt_lbfgs");
+  o.optimizer = "ceres_lm";  // named: kept
+  EXPECT_EQ(resolve_optimizer(*problem, o), "ceres_lm");
+  o.optimizer = "auto";
+  o.evaluation.method = "cvodes_fsa";
+  EXPECT_FALSE(problem->gradient_by_adjoint(o.evaluation));
+  EXPECT_EQ(resolve_optimizer(*problem, o), "ceres_lm_lbfgs");
+  FitOptions f = fit_options("auto", 2);
+  f.optimizer.evaluation.method = "cvodes_asa";
+  const FitResult r = fit(*problem, f);
+  EXPECT_EQ(r.optimizer, "nlopt_lbfgs");
+  EXPECT_NEAR(r.starts[0].end[0], std::log10(0.3), 1e-3) << r.starts[0].exit_reason;
+}
+
 TEST(Fit, LaplaceNoiseIsFittedByLbfgsUnderAuto) {
   test::SyntheticOptions so;
   so.noise = "laplace";
