@@ -1283,6 +1283,19 @@ each (below).
   --max-seconds-per-start 1200` went on to 14 917 in 35 evaluations, still going when
   its 1200 s were used up.
 
+- **auto's optimizer where the gradient goes by the adjoint (2026-12-05).**
+  Chen_MSB2009 (500 states, 155 estimated parameters, outside `../shared`): at the
+  nominal point the residuals' Jacobian (forward S, what LM needs) took 149 s, the
+  gradient (cvodes_asa) 15 s, nllh alone 2.8 s (`odesens petab Chen_MSB2009.yaml
+  [--fim | --gradient] --threads 2`). `odesens fit Chen_MSB2009.yaml --starts 2 --seed 3
+  --threads 2 --max-seconds-per-start 200 --optimizer ID`, one run each: ceres_lm_lbfgs
+  made no iteration on either start (nlpost 4.1e10 and 31 168 at the starts);
+  nlopt_lbfgs 14, from 4.1e10 to 31 221 (its other start failed where the adjoint's
+  forward pass, at tighter tolerances, failed its error test: such an experiment now
+  falls back to forward sensitivities, docs/petab.md); lbfgsb 12, to 3.2e6. Seed 4:
+  nlopt_lbfgs 30 185 and 581 491, lbfgsb 4.7e7 and 8.3e15. `auto` now runs nlopt_lbfgs
+  where the gradient goes by the adjoint (docs/fit.md; Lang among the shared problems).
+
 - **Weber and Bachmann started again from their end points (2026-12-05).** Are their
   misses starts cut short? Weber: `odesens fit Weber_BMC2015.yaml --starts 30 --seed 6
   --threads 2 --hierarchical --max-seconds-per-start 60` ended at best 297.714 by itself
