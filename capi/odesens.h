@@ -741,7 +741,8 @@ ODESENS_API int odesens_petab_warning(const odesens_petab* petab, int64_t index,
 ODESENS_API int odesens_fit_options_create(odesens_fit_options** out);
 ODESENS_API void odesens_fit_options_free(odesens_fit_options* options);
 /* The local optimizer: "auto" (ceres_lm_lbfgs when the problem has the
- * least-squares form, nlopt_lbfgs otherwise), "ceres_lm" (Ceres'
+ * least-squares form and its gradient is not the adjoint's, nlopt_lbfgs
+ * otherwise: docs/fit.md), "ceres_lm" (Ceres'
  * Levenberg-Marquardt on the residuals; a problem without least-squares
  * form, e.g. Laplace noise, is then ODESENS_ERR_UNSUPPORTED when fitted),
  * "ceres_lm_lbfgs" (ceres_lm, then nlopt_lbfgs from where it stopped short

@@ -212,12 +212,15 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   const std::vector<double>& upper_scaled() const { return upper_; }
   const std::vector<double>& nominal_scaled() const { return nominal_; }
   // Whether the gradient alone (no FIM, no residuals' Jacobian) is taken by
-  // an adjoint method at `options`: the one asked for, or auto's choice
-  // for a large S (docs/petab.md, "The automatic method"). The residuals'
-  // Jacobian then takes forward sensitivities, at many times its cost.
+  // an adjoint method at `options` (the one asked for, or auto's choice for
+  // a large S: docs/petab.md, "The automatic method") in some experiment
+  // (not hierarchically, nor after a pre-equilibration, which take forward
+  // sensitivities). The residuals' Jacobian then takes forward
+  // sensitivities, at many times the gradient's cost.
   bool gradient_by_adjoint(const PetabOptions& options) const;
-  // Value on the parameter's scale of a linear value of estimated parameter i; within a
-  // few units in the last place outside a bound, the bound (a value written at it).
+  // Value on the parameter's scale of a linear value of estimated parameter i; on a log
+  // scale, within a few units in the last place outside a bound, the bound (a value
+  // written at it and read back).
   double to_scale(std::size_t i, double linear) const;
   // A value of estimated parameter i drawn uniformly in its scaled box,
   // `scaled`, mapped to one drawn from its initialization prior

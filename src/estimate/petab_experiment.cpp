@@ -404,6 +404,12 @@ std::string resolve_method(const Definition& def, const PetabOptions& options) {
   return evaluation_methods(def, options).asked;
 }
 
+bool some_gradient_by_adjoint(const Definition& def, const PetabOptions& options) {
+  const std::string asked = evaluation_methods(def, options).asked;
+  return std::any_of(def.experiments.begin(), def.experiments.end(),
+                     [&](const Experiment& e) { return uses_adjoint(e, options, asked); });
+}
+
 void add_stats(Stats& into, const Stats& s) {
   into.steps += s.steps;
   into.rhs_evals += s.rhs_evals;

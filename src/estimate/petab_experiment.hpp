@@ -47,6 +47,11 @@ struct ExperimentSolution {
 // An experiment under "auto" whose odesd solve fails runs cvodes_fsa.
 std::string resolve_method(const Definition& def, const PetabOptions& options);
 
+// Whether an evaluation at `options` takes the gradient of some experiment
+// by an adjoint method (uses_adjoint: not hierarchically, not after a
+// pre-equilibration or with a steady-state measurement).
+bool some_gradient_by_adjoint(const Definition& def, const PetabOptions& options);
+
 // Adds the counters of s to into (wall time excluded).
 void add_stats(Stats& into, const Stats& s);
 

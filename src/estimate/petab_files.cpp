@@ -27,6 +27,21 @@ std::string list_text(const std::vector<petab::Value>& values) {
   return text;
 }
 
+// CRLF and lone CR line ends as LF, as the PEtab tables' reader takes
+// them (a table of lone CRs was one header line: every value nominal).
+std::string with_line_feeds(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      out += text[i];
+    } else if (i + 1 == text.size() || text[i + 1] != '\n') {
+      out += '\n';
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> split_tabs(std::string line) {
   if (!line.empty() && line.back() == '\r') line.pop_back();
   std::vector<std::string> cells;
@@ -150,7 +165,7 @@ void PetabProblem::write_parameter_table(const std::vector<double>& x,
 std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
                                                 const std::string& path) {
   std::vector<double> x = problem.nominal_scaled();
-  std::istringstream in(read_small_file(path));
+  std::istringstream in(with_line_feeds(read_small_file(path)));
   std::string line;
   std::size_t row = 0, id_column = 0, value_column = 0;
   bool have_header = false;

@@ -85,8 +85,10 @@ std::shared_ptr<const PetabProblem> PetabProblem::load(const std::string& path) 
 // not a point outside the box that `profile --from` and `--starts-from`
 // would refuse.
 double PetabProblem::to_scale(std::size_t i, double linear) const {
-  const double x =
-      petab::scale_value(linear, def_->tables.parameters[def_->estimated.at(i)].scale);
+  const petab::Scale scale = def_->tables.parameters[def_->estimated.at(i)].scale;
+  const double x = petab::scale_value(linear, scale);
+  if (scale == petab::Scale::lin) return x;  // no scale to come back from: exact
+  // log10(10^x) is off by about eps max(|x|, 1/ln 10).
   const double slack = 4 * std::numeric_limits<double>::epsilon();
   const auto near = [&](double bound) {
     return std::fabs(x - bound) <= slack * std::max(std::fabs(bound), 1.0);
@@ -100,8 +102,7 @@ bool PetabProblem::gradient_by_adjoint(const PetabOptions& given) const {
   PetabOptions o = given;
   o.gradient = true;
   o.fim = o.residual_jacobian = o.least_squares = false;
-  const MethodCapabilities& c = method_info(petab::resolve_method(*def_, o)).capabilities;
-  return c.gradient && !c.s_trajectory;
+  return petab::some_gradient_by_adjoint(*def_, o);
 }
 
 std::shared_ptr<const Model> PetabProblem::model() const { return def_->model; }

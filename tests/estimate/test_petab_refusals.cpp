@@ -452,8 +452,34 @@ TEST(PetabRefusals, APointWrittenOnItsBoundsIsReadBackOnThem) {
     EXPECT_EQ(read_petab_parameter_values(*p, problem.path("best.tsv")), x);
   }
   EXPECT_EQ(p->to_scale(0, std::pow(10.0, p->upper_scaled()[0])), p->upper_scaled()[0]);
-  // Farther outside is a value outside, as it was.
+  // Farther outside is a value outside, as it was; so is any value outside
+  // a lin-scale bound (no scale to come back from).
   EXPECT_GT(p->to_scale(0, 0.13 * (1 + 1e-12)), p->upper_scaled()[0]);
+  const ProblemFolder base(base_files());
+  auto q = base.load();
+  ASSERT_EQ(q->parameter_scales()[1], "lin");
+  EXPECT_LT(q->to_scale(1, 0.01 * (1 - 1e-15)), q->lower_scaled()[1]);
+}
+
+// A table of values with lone CR line ends is read as the PEtab tables
+// are: it was one header line, and every value stayed nominal.
+TEST(PetabRefusals, AParameterTableOfValuesWithLoneCarriageReturns) {
+  const ProblemFolder problem(base_files());
+  auto p = problem.load();
+  for (const char* end : {"\n", "\r", "\r\n"}) {
+    SCOPED_TRACE(end);
+    std::ofstream(problem.path("at.tsv"), std::ios::binary)
+        << "parameterId\tvalue" << end << "kc\t5" << end << "sd\t0.5" << end;
+    const std::vector<double> x = read_petab_parameter_values(*p, problem.path("at.tsv"));
+    EXPECT_EQ(x, (std::vector<double>{std::log10(5.0), 0.5}));
+  }
+}
+
+// A condition named nan (in any case) would be read as an empty cell where
+// a measurement names it as its pre-equilibration: refused.
+TEST(PetabRefusals, AConditionNamedNan) {
+  expect_parse_error(edit("conditions.tsv", "c0\t0.3", "NaN\t0.3"),
+                     {"conditions.tsv:2:1", "conditionId 'NaN' reads as NaN"});
 }
 
 TEST(PetabRefusals, EvaluateRefusesAWrongSizeOrANonFiniteValue) {

@@ -3,6 +3,7 @@
 // respected, a start at the optimum ending at once, fixed parameters held,
 // failed simulations survived, and the refusals of bad input.
 #include <atomic>
+#include <fstream>
 
 #include "estimate/synthetic_petab_problem.hpp"
 #include "io/temp_folder.hpp"
@@ -495,6 +496,22 @@ TEST(Fit, AutoTakesLbfgsWhereTheGradientGoesByTheAdjoint) {
   o.evaluation.method = "cvodes_fsa";
   EXPECT_FALSE(problem->gradient_by_adjoint(o.evaluation));
   EXPECT_EQ(resolve_optimizer(*problem, o), "ceres_lm_lbfgs");
+  // Hierarchical evaluations and experiments after a pre-equilibration take
+  // forward sensitivities whatever the method: LM's Jacobian costs no more.
+  o.evaluation.method = "cvodes_asa";
+  o.evaluation.hierarchical = true;
+  EXPECT_FALSE(problem->gradient_by_adjoint(o.evaluation));
+  EXPECT_EQ(resolve_optimizer(*problem, o), "ceres_lm_lbfgs");
+  {
+    test::SyntheticProblem preequilibrated;
+    std::ofstream(preequilibrated.path("measurements.tsv"))
+        << "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\tmeasurement\n"
+           "obs\tc0\tc0\t1\t1.5\n";
+    auto q = PetabProblem::load(preequilibrated.yaml());
+    PetabOptions asa;
+    asa.method = "cvodes_asa";
+    EXPECT_FALSE(q->gradient_by_adjoint(asa));
+  }
   FitOptions f = fit_options("auto", 2);
   f.optimizer.evaluation.method = "cvodes_asa";
   const FitResult r = fit(*problem, f);

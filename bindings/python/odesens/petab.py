@@ -190,7 +190,8 @@ class Problem:
             parameters with ``seed`` (ignored when ``start_points`` is given).
         optimizer : str
             "auto" (ceres_lm_lbfgs when the problem has the least-squares
-            form, else nlopt_lbfgs), "ceres_lm", "ceres_lm_lbfgs" (ceres_lm,
+            form and its gradient is not the adjoint's, else nlopt_lbfgs;
+            docs/fit.md), "ceres_lm", "ceres_lm_lbfgs" (ceres_lm,
             then nlopt_lbfgs where it stopped short of a stationary point,
             again while that lowers nlpost), "nlopt_lbfgs" or "lbfgsb"
             (L-BFGS-B).

@@ -30,6 +30,12 @@ std::vector<std::size_t> condition_columns(const Tsv& t, ConditionTable& into,
   return slot;
 }
 
+// "nan" in any case: what an empty cell is written as (petab_cells.hpp).
+bool reads_as_nan(const std::string& id) {
+  return id.size() == 3 && (id[0] == 'n' || id[0] == 'N') && (id[1] == 'a' || id[1] == 'A') &&
+         (id[2] == 'n' || id[2] == 'N');
+}
+
 }  // namespace
 
 void read_condition_table(const std::string& file, ConditionTable& into) {
@@ -43,6 +49,10 @@ void read_condition_table(const std::string& file, ConditionTable& into) {
     ConditionTable::Row row;
     row.place = t.row_place(r);
     row.id = read_id(t.cell(r, id), t.place(r, id), "conditionId");
+    if (reads_as_nan(row.id))
+      fail(t.place(r, id), "conditionId '" + row.id + "' reads as NaN, an empty cell, where a "
+                           "measurement names it (preequilibrationConditionId; pandas and the "
+                           "PEtab tools read it so too): name the condition otherwise");
     ids.add(row.id, t.place(r, id));
     if (name) row.name = t.cell(r, *name);
     row.values.resize(into.columns.size());
