@@ -471,8 +471,6 @@ struct SimulationPlan {
   bool adjoint;    // the adjoint's gradient in place of S
 };
 
-// The simulation over the measurement times (sim.output_times): x, and S or
-// the adjoint's gradient, into out.
 // auto's adjoint failed where the forward sensitivities may not: its
 // forward pass runs at tighter tolerances (tighten_forward_of_adjoint), and
 // at a point a fit of Chen_MSB2009 visited its error test failed at t =
@@ -491,6 +489,8 @@ Result forward_instead_of_adjoint(PreparedSolves& solves, const Problem& sim,
   return r;
 }
 
+// The simulation over the measurement times (sim.output_times): x, and S or
+// the adjoint's gradient, into out.
 void simulate_times(PreparedSolves& solves, const Problem& sim, const SimulationPlan& plan,
                     ExperimentSolution& out) {
   const std::string& method = plan.method;
