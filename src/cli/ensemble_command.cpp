@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "cli/interrupt.hpp"
+#include "cli/petab_outputs.hpp"
 #include "cli/problem_from_arguments.hpp"
 #include "cli/progress_bar.hpp"
 #include "io/ensemble_h5.hpp"
@@ -120,6 +121,7 @@ int run_ensemble(const RunArguments& a) {
 }
 
 int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
+  refuse_output_over_inputs("--out", a.out, {a.model, a.params_file, a.data_file});
   const MethodInfo& info = method_info(a.method);
   auto model = load_model(a.model, load_options(a.sens_params));
   const Problem problem = build_problem(a, model, info);
@@ -171,7 +173,17 @@ int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
   progress.finish();
   {
     const OutputWrite writing;
-    writer.finish(count > writer.members_done() ? signal_name(interrupt.signal()) : "");
+    try {
+      writer.finish(count > writer.members_done() ? signal_name(interrupt.signal()) : "");
+    } catch (const Error& e) {
+      // Closing failed (a full disk, a file size limit): HDF5 could not
+      // complete the file, which no reader then opens, and a .partial left
+      // would block the next run. Removed, and said.
+      const std::string partial = writer.partial_file();
+      writer.discard();
+      throw Error(e.status(), std::string(e.what()) + " ('" + a.out + "' was not written; '" +
+                                  partial + "', which could not be completed, was removed)");
+    }
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

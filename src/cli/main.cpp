@@ -39,6 +39,7 @@
 #include "cli/fit_command.hpp"
 #include "cli/profile_command.hpp"
 #include "cli/petab_command.hpp"
+#include "cli/petab_outputs.hpp"
 #include "cli/exit_status.hpp"
 #include "cli/method_listing.hpp"
 #include "cli/problem_from_arguments.hpp"
@@ -166,6 +167,7 @@ int run_h5(const RunArguments& a, const Model& model, const Problem& problem) {
 }
 
 int run(const RunArguments& a) {
+  refuse_output_over_inputs("--out", a.out, {a.model, a.data_file});
   const MethodInfo& info = method_info(a.method);
   auto model = load_model(a.model, load_options(a.sens_params));
   try {

@@ -57,6 +57,15 @@ void check_folder(const std::string& flag, const std::string& path) {
 
 }  // namespace
 
+void refuse_output_over_inputs(const std::string& flag, const std::string& out,
+                               const std::vector<std::string>& inputs) {
+  if (out.empty()) return;
+  for (const std::string& input : inputs)
+    if (!input.empty() && same_file(out, input))
+      throw UsageError{flag + " '" + out + "' is a file this command reads ('" + input +
+                       "'); write it elsewhere"};
+}
+
 void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& outputs) {
   std::vector<std::string> read = problem.input_files();
   for (const std::string& f : outputs.inputs)

@@ -33,4 +33,10 @@ struct PetabOutputs {
 // folder that is a file or lies under one.
 void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& outputs);
 
+// UsageError where `out`, given with `flag`, names one of `inputs` (a
+// model file, a table the command reads) however spelled: `run` and
+// `ensemble` replaced their own model or parameter table with their output.
+void refuse_output_over_inputs(const std::string& flag, const std::string& out,
+                               const std::vector<std::string>& inputs);
+
 }  // namespace odesens::cli

@@ -161,6 +161,10 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
     }
   }
   if (problem.output_times.empty()) {
+    if (!(model->default_t_end() > problem.t0))
+      throw UsageError{"--t0 " + io::format_double(problem.t0) +
+                       " is not before the model's end time " +
+                       io::format_double(model->default_t_end()) + ": give --tout"};
     std::ostringstream grid;
     grid << io::format_double(problem.t0) << ':' << io::format_double(model->default_t_end())
          << ":101";

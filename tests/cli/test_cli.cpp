@@ -316,6 +316,49 @@ ToolRun run_model_text(const std::string& text, const std::string& flags) {
 
 ToolRun run_cost_model(const std::string& flags) { return run_model_text(kCostModel, flags); }
 
+const char* const kDecay = "param p = 1\nstate x = 1\ndx/dt = -p*x\ntime t_end = 2\n";
+
+// --out naming a file the command reads is refused before the work: run
+// replaced its model with its JSON, ensemble its parameter table with HDF5.
+TEST(Cli, OutputOverAnInputIsRefused) {
+  const TempFile model(kDecay, ".ode");
+  const TempFile params("p\n0.5\n", ".csv");
+  ASSERT_TRUE(model.written() && params.written());
+  for (const std::string& command :
+       {"run " + model.path() + " --method cvodes_fsa --out " + model.path(),
+        "run " + model.path() + " --method cvodes_fsa --format h5 --out " + model.path(),
+        "ensemble " + model.path() + " --method cvodes_fsa --params " + params.path() +
+            " --out " + params.path(),
+        "ensemble " + model.path() + " --method cvodes_fsa --params " + params.path() +
+            " --out " + model.path()}) {
+    SCOPED_TRACE(command);
+    const ToolRun r = run_tool(command);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("is a file this command reads"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(odesens::test::read_text_file(model.path()), kDecay);
+  EXPECT_EQ(odesens::test::read_text_file(params.path()), "p\n0.5\n");
+}
+
+// --t0 at or after the model's end time without --tout is said as such
+// (it was "--tout a:b:n needs b > a", of a --tout never given).
+TEST(Cli, AT0AfterTheModelsEndTimeAsksForTout) {
+  const ToolRun r = run_model_text(kDecay, "--method cvodes_fsa --t0 5");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("--t0 5 is not before the model's end time 2: give --tout"),
+            std::string::npos) << r.err;
+}
+
+// NaN is written "nan" whatever its sign bit (printf wrote "-nan", which
+// many CSV readers take for no number).
+TEST(Cli, NanIsWrittenNanInCsv) {
+  const ToolRun r = run_model_text(
+      "param p = 1\nstate x = 1\ndx/dt = -p*x\noutput o = log(-x)\ntime t_end = 1\n",
+      "--method cvodes_fsa --tout 0:1:3 --observe o --format csv");
+  EXPECT_EQ(r.out.find("-nan"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nan"), std::string::npos) << r.out;
+}
+
 TEST(Cli, IntegrandGivesOneGradientPerObjectiveInJson) {
   const std::string erk = "--method erk_adjoint --tout 0.5,1,2 --option h_fixed=0.01 ";
   // Two objectives, from two flags: psi_1 = int cost, psi_2 = int u.

@@ -640,6 +640,31 @@ TEST(CliEnsemble, AFullDiskLeavesAReadablePartialWithTheMembersCommitted) {
   EXPECT_EQ(flagged, done_count);
 }
 
+// A file size limit met when the file is closed at the end: HDF5 cannot
+// complete it, and no reader opens it; it is removed and said, where a
+// corrupt .partial was left that refused every later run.
+TEST(CliEnsemble, AFileThatCannotBeClosedIsRemovedAndSaid) {
+  ScratchDir dir;
+  write_decay_ensemble(dir, 3, 0.5);
+  const std::string err = dir / "stderr.txt";
+  const std::vector<std::string> args = {"ensemble", dir / "decay.ode", "--method", "cvodes_fsa",
+                                         "--params", dir / "k.csv", "--tout", "0:1:200",
+                                         "--out", dir / "decay.h5"};
+  const Exit e = wait_tool(start_tool(args, err, 20u << 10), err);
+  ASSERT_EQ(e.signal, 0) << e.err;
+  ASSERT_EQ(e.status, 1) << e.err;
+  EXPECT_NE(e.err.find("File too large"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("was not written; '" + (dir / "decay.h5.partial") +
+                       "', which could not be completed, was removed"),
+            std::string::npos)
+      << e.err;
+  EXPECT_FALSE(fs::exists(dir / "decay.h5.partial"));
+  EXPECT_FALSE(fs::exists(dir / "decay.h5"));
+  const Exit again = wait_tool(start_tool(args, err), err);
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_TRUE(H5File(dir / "decay.h5").ok());
+}
+
 // Started under nohup (SIGHUP ignored), a closed terminal does not end the
 // run: the tool keeps an ignored signal ignored.
 TEST(CliEnsemble, AnIgnoredHangupStaysIgnored) {

@@ -44,6 +44,18 @@ def lv():
     (dict(method="bounds_fsa", box=5), "invalid_argument", "box must be a pair (lower, upper)"),
     (dict(atol=True), "invalid_argument", "atol must be a number"),
     (dict(atol=[]), "invalid_argument", "atol is empty"),
+    # weights of the right count in the wrong shape (the transpose) gave a
+    # wrong gradient; a row of no column raised pybind11's IndexError.
+    (dict(method="cvodes_asa", t=[1.0, 2.0, 3.0], weights=numpy.ones((2, 3))),
+     "invalid_argument", "one column per state (2), got 2 x 3"),
+    (dict(method="cvodes_asa", t=[1.0], weights=numpy.ones((2, 1))), "invalid_argument",
+     "got 2 x 1"),
+    (dict(method="cvodes_asa", weights=numpy.ones((1, 0))), "invalid_argument", "got 1 x 0"),
+    (dict(method="cvodes_asa", weights=numpy.ones((0, 2))), "invalid_argument", "got 0 x 0"),
+    # A box where the method takes none: it solved at p and reported the
+    # box's centre as its p.
+    (dict(method="cvodes_fsa", box=([1, 0.4, 0.1, 0.4, 9], [1.2, 0.5, 0.2, 0.5, 11])),
+     "invalid_argument", "method 'cvodes_fsa' takes no parameter box"),
 ])
 def test_bad_input_raises_the_librarys_status(lv, kwargs, status, message):
     kwargs = dict(dict(t=[1.0]), **kwargs)

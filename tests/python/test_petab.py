@@ -58,6 +58,14 @@ def test_bad_parameter_vectors_raise_invalid_argument(boehm):
         with pytest.raises(odesens.Error) as caught:
             boehm.evaluate(x)
         assert caught.value.status == "invalid_argument"
+    # The same bytes in another shape are refused, not served from the last
+    # evaluation.
+    x = boehm.nominal
+    boehm.objective(x)
+    for other in (x[None, :], x.reshape(-1, 1)):
+        with pytest.raises(odesens.Error) as caught:
+            boehm.objective(other)
+        assert caught.value.status == "invalid_argument"
 
 
 def test_an_unknown_method_raises_unknown_method_when_the_problem_is_made(boehm):

@@ -135,7 +135,7 @@ class Problem:
             raise invalid_argument("x is None: give the point (evaluate() takes None for the "
                                    "nominal one)")
         x = _real_array(x, "x")
-        key = x.tobytes()
+        key = (x.shape, x.tobytes())  # a 2-D x of the same bytes is refused, not served
         last = self._last  # read once: another thread may replace it
         if last and last[0] == key and (last[1] or not gradient):
             return last[2]

@@ -189,6 +189,11 @@ def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=No
              max_steps=None, weights=None, box=None, options=None):
     """The dict the extension builds a problem from (problem_settings.hpp)."""
     if box is not None:
+        # Only the set-valued methods (and auto, which then encloses) read a
+        # box; another solved at p and reported the box's centre as its p.
+        if method != "auto" and not _odesens.method_info(method)["capabilities"]["parameter_box"]:
+            raise invalid_argument(f"box: method {method!r} takes no parameter box; "
+                                   "bounds_fsa, bounds_asa and auto do")
         _check_p_in_box(p, box)
     t0 = None if t0 is None else _number(t0, "t0")
     if t is None:

@@ -73,6 +73,10 @@ std::vector<std::vector<double>> to_rows(const py::handle& values, const char* w
   std::vector<std::vector<double>> rows;
   const auto n = static_cast<std::size_t>(array.shape(1));
   for (py::ssize_t k = 0; k < array.shape(0); ++k) {
+    if (n == 0) {  // no element to point at: data(k, 0) would be out of bounds
+      rows.emplace_back();
+      continue;
+    }
     const double* row = array.data(k, 0);
     rows.emplace_back(row, row + n);
   }

@@ -64,7 +64,16 @@ Problem make_problem(const std::shared_ptr<Model>& model, const py::dict& settin
     problem.max_steps = steps.cast<std::int64_t>();
   if (auto w = get(settings, "weights"); !w.is_none()) {
     // Rows are output times: row-major n_t x nx is the library's w[i + k*nx].
-    for (auto& row : to_rows(w, "weights"))
+    // A row per state is checked here: only the count of all of them
+    // reaches the library, and the transpose (nx x n_t) passed it.
+    const auto rows = to_rows(w, "weights");
+    if (rows.empty() || rows.front().size() != model->nx())
+      throw Error(Status::invalid_argument,
+                  "weights must have one row per output time (and objective) and one column "
+                  "per state (" + std::to_string(model->nx()) + "), got " +
+                  std::to_string(rows.size()) + " x " +
+                  std::to_string(rows.empty() ? 0 : rows.front().size()));
+    for (auto& row : rows)
       problem.adjoint_weights.insert(problem.adjoint_weights.end(), row.begin(), row.end());
   }
   if (auto box = get(settings, "box"); !box.is_none()) set_box(problem, box);
