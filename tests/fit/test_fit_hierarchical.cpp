@@ -53,11 +53,16 @@ TEST(FitHierarchical, EndsWhereTheFitOfEveryParameterEnds) {
   }
 }
 
+OptimizerOptions hierarchical_options() {
+  OptimizerOptions o;
+  o.evaluation.hierarchical = true;
+  return o;
+}
+
 TEST(FitHierarchical, AProfileOfAnInnerParameterHoldsIt) {
   test::SyntheticProblem synthetic(noisy());
   auto problem = PetabProblem::load(synthetic.yaml());
-  OptimizerOptions o;
-  o.evaluation.hierarchical = true;
+  const OptimizerOptions o = hierarchical_options();
   const StartResult best = optimize(*problem, {std::log10(0.3), 2.0, -1.0}, {}, o);
   ASSERT_EQ(best.status, Status::ok) << best.exit_reason;
   ProfileOptions po;
@@ -82,8 +87,7 @@ TEST(FitHierarchical, AProfileOfAnInnerParameterHoldsIt) {
 TEST(FitHierarchical, AProfileOfAnInnerParameterStartsWhereTheStartHoldsIt) {
   test::SyntheticProblem synthetic(noisy());
   auto problem = PetabProblem::load(synthetic.yaml());
-  OptimizerOptions o;
-  o.evaluation.hierarchical = true;
+  const OptimizerOptions o = hierarchical_options();
   const StartResult best = optimize(*problem, {std::log10(0.3), 2.0, -1.0}, {}, o);
   ASSERT_EQ(best.status, Status::ok) << best.exit_reason;
   std::vector<double> start = best.end;

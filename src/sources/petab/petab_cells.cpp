@@ -80,8 +80,10 @@ std::string read_id(const std::string& cell, const Place& place, const std::stri
 // read an empty cell as and write it back as ("a standard deviation or NaN
 // if the corresponding sigma is a model parameter", PEtab v1's
 // noiseParameters).
+bool reads_as_nan(const std::string& cell) { return lower_ascii(cell) == "nan"; }
+
 namespace {
-bool empty_or_nan(const std::string& cell) { return cell.empty() || lower_ascii(cell) == "nan"; }
+bool empty_or_nan(const std::string& cell) { return cell.empty() || reads_as_nan(cell); }
 }  // namespace
 
 std::string read_optional_id(const std::string& cell, const Place& place,

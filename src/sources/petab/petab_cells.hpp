@@ -30,6 +30,8 @@ std::optional<double> number_of(const std::string& text);
 
 // Error(parse_error, "<place>: <column> ...") when `cell` is not an id.
 std::string read_id(const std::string& cell, const Place& place, const std::string& column);
+// "nan" in any case: what pandas writes an empty cell as.
+bool reads_as_nan(const std::string& cell);
 // "" for an empty cell or NaN (as pandas writes an empty one), else as
 // read_id().
 std::string read_optional_id(const std::string& cell, const Place& place,

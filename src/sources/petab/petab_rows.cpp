@@ -30,12 +30,6 @@ std::vector<std::size_t> condition_columns(const Tsv& t, ConditionTable& into,
   return slot;
 }
 
-// "nan" in any case: what an empty cell is written as (petab_cells.hpp).
-bool reads_as_nan(const std::string& id) {
-  return id.size() == 3 && (id[0] == 'n' || id[0] == 'N') && (id[1] == 'a' || id[1] == 'A') &&
-         (id[2] == 'n' || id[2] == 'N');
-}
-
 }  // namespace
 
 void read_condition_table(const std::string& file, ConditionTable& into) {
