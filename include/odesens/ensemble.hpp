@@ -63,7 +63,9 @@ struct EnsembleOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
-// Throws Error(unknown_method) for an unknown method and
+// Throws Error(unknown_method) for an unknown method, Error(unsupported)
+// for a set-valued method (bounds_fsa, bounds_asa; auto with a box: it
+// encloses one box whatever each member's parameters), and
 // Error(invalid_argument) when initial_states or output_times are neither
 // empty nor one per member, or when no output times are given at all;
 // every other failure is a member's own.

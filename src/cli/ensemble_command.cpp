@@ -123,6 +123,11 @@ int run_ensemble(const RunArguments& a) {
 int run_ensemble(const RunArguments& a, EnsembleRunner& runner) {
   refuse_output_over_inputs("--out", a.out, {a.model, a.params_file, a.data_file});
   const MethodInfo& info = method_info(a.method);
+  if (info.capabilities.parameter_box)
+    throw UsageError{"--method " + info.id +
+                     " encloses the solutions over one parameter box, and an ensemble varies "
+                     "the parameters, which it does not take; enclose each box with odesens "
+                     "run MODEL --method " + info.id + " --box name=lower:upper,..."};
   auto model = load_model(a.model, load_options(a.sens_params));
   const Problem problem = build_problem(a, model, info);
   check_shared_problem(problem, info);

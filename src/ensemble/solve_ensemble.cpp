@@ -9,6 +9,7 @@
 #include "ensemble/ensemble_member.hpp"
 #include "ensemble/worker_pool.hpp"
 #include "odesens/ensemble.hpp"
+#include "odesens/method_choice.hpp"
 #include "odesens/methods.hpp"
 
 namespace odesens {
@@ -35,6 +36,20 @@ Problem member_problem(const Problem& base, std::size_t k,
   return p;
 }
 
+// A set-valued method encloses the solutions over the problem's one box and
+// takes no parameter vector: every member would be that box's enclosure,
+// whatever its row.
+void refuse_parameter_boxes(const Problem& problem, const MethodInfo& info) {
+  const bool encloses = info.capabilities.parameter_box ||
+                        (info.id == kAutomaticMethod && !problem.param_lower.empty());
+  if (!encloses) return;
+  throw Error(Status::unsupported,
+              "ensemble: method '" + info.id +
+                  "' with a parameter box encloses the solutions over that one box and takes no "
+                  "parameter vector, so every member would get the same enclosure; enclose each "
+                  "box with its own solve (odesens run --box)");
+}
+
 unsigned worker_count(unsigned wanted) {
   if (wanted > 0) return wanted;
   const unsigned hardware = std::thread::hardware_concurrency();
@@ -47,7 +62,8 @@ std::vector<EnsembleMember> solve_ensemble(const Problem& problem, const std::st
                                            const std::vector<std::vector<double>>& parameter_sets,
                                            const EnsembleOptions& options) {
   const std::size_t count = parameter_sets.size();
-  method_info(method_id);  // an unknown method fails here, not K times
+  // An unknown method fails here, not K times.
+  refuse_parameter_boxes(problem, method_info(method_id));
   require_per_member(options.initial_states, count, "initial_states");
   require_per_member(options.output_times, count, "output_times");
   // A failure every member would have is the call's, not K members' own.

@@ -116,16 +116,27 @@ void PetabProblem::write_simulations(const PetabResult& r, const std::string& pa
   if (r.simulations.size() != def_->measurements.size())
     throw Error(Status::invalid_argument,
                 "PEtab simulation table: the result is not one of this problem");
+  const auto& rows = def_->tables.measurements;
+  const auto any = [&rows](std::string petab::MeasurementRow::*id) {
+    return std::any_of(rows.begin(), rows.end(),
+                       [id](const petab::MeasurementRow& m) { return !(m.*id).empty(); });
+  };
+  const bool datasets = any(&petab::MeasurementRow::dataset_id);
+  const bool replicates = any(&petab::MeasurementRow::replicate_id);
   io::OutputFile file(path);
   std::ostream& out = file.stream();
   out << "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\tsimulation\t"
-         "observableParameters\tnoiseParameters\n";
-  for (std::size_t i = 0; i < def_->measurements.size(); ++i) {
-    const petab::MeasurementRow& m = def_->tables.measurements[i];
+         "observableParameters\tnoiseParameters"
+      << (datasets ? "\tdatasetId" : "") << (replicates ? "\treplicateId" : "") << '\n';
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const petab::MeasurementRow& m = rows[i];
     out << m.observable_id << '\t' << m.preequilibration_condition << '\t'
         << m.simulation_condition << '\t' << (std::isinf(m.time) ? "inf" : io::format_double(m.time))
         << '\t' << io::format_double(r.simulations[i]) << '\t'
-        << list_text(m.observable_parameters) << '\t' << list_text(m.noise_parameters) << '\n';
+        << list_text(m.observable_parameters) << '\t' << list_text(m.noise_parameters);
+    if (datasets) out << '\t' << m.dataset_id;
+    if (replicates) out << '\t' << m.replicate_id;
+    out << '\n';
   }
   file.commit();
 }

@@ -915,6 +915,13 @@ TEST(CliEnsemble, FlagsAreChecked) {
   e = with({"--params", dir / "sets.csv", "--out", dir / "o.h5", "--param", "p1=3"});
   EXPECT_EQ(e.status, 2);
   EXPECT_NE(e.err.find("unknown flag '--param'"), std::string::npos) << e.err;
+  // It said "needs a parameter box (... --box ...)", a flag ensemble lacks.
+  for (const char* method : {"bounds_fsa", "bounds_asa"}) {
+    e = run_tool(dir, {"ensemble", "builtin:chua", "--method", method, "--params",
+                       dir / "sets.csv", "--out", dir / "o.h5"});
+    EXPECT_EQ(e.status, 2);
+    EXPECT_NE(e.err.find("enclose each box with odesens run"), std::string::npos) << e.err;
+  }
 }
 
 }  // namespace

@@ -178,6 +178,29 @@ TEST(Ensemble, NoOutputTimesAtAllIsTheCallsError) {
   }
 }
 
+// A set-valued method encloses one box: every member got that box's
+// enclosure whatever its parameters. The call refuses it.
+TEST(Ensemble, EnclosingOneBoxIsTheCallsError) {
+  Problem boxed = base_problem();
+  for (double v : boxed.model->nominal_params()) {
+    boxed.param_lower.push_back(0.99 * v);
+    boxed.param_upper.push_back(1.01 * v);
+  }
+  const std::vector<std::pair<const char*, const Problem*>> cases = {
+      {"bounds_fsa", &boxed}, {"bounds_asa", &boxed}, {kAutomaticMethod, &boxed}};
+  for (const auto& [method, problem] : cases) {
+    try {
+      solve_ensemble(*problem, method, parameter_sets(2));
+      ADD_FAILURE() << method << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::unsupported) << method;
+      EXPECT_NE(std::string(e.what()).find("one box"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(solve_ensemble(base_problem(), kAutomaticMethod, parameter_sets(1))[0].status,
+            Status::ok);
+}
+
 TEST(Ensemble, MembersTakeTheirOwnInitialStatesAndOutputTimes) {
   const Problem base = base_problem();
   const auto sets = parameter_sets(3);

@@ -241,5 +241,31 @@ TEST(PetabPreequilibrations, AnEstimatedInitialValueAfterPreequilibrationHasAGra
   }
 }
 
+// The pre-equilibration condition sets A's initial value to an estimated
+// parameter and the simulation condition leaves it NaN: the steady state's
+// total, and so every simulation after it, depends on it (an estimated
+// initial amount, then a stimulus). The gradient was refused as "set
+// differently in the two conditions"; against central differences, and a
+// measurement at steady state beside finite times.
+TEST(PetabPreequilibrations, AnInitialValueThePreequilibrationSetsHasAGradient) {
+  const ExchangeProblem exchange(
+      "conditionId\tA\tk1\npre\ta_init\t0.3\nsim\tNaN\t0.8\n",
+      "obs\tpre\tsim\t0.5\t0.4\nobs\tpre\tsim\t2\t0.7\nobs\tpre\tsim\tinf\t0.6\n",
+      "k2\tlog10\t0.01\t10\t0.6\t1\na_init\tlin\t0\t5\t0.9\t1\n");
+  auto problem = exchange.load();
+  const std::vector<double> x = {std::log10(0.6), 0.9};
+  for (const char* method : {"cvodes_fsa", "odesd", "cvodes_asa"}) {
+    SCOPED_TRACE(method);
+    PetabOptions options = tight_with_gradient(method);
+    const PetabResult r = problem->evaluate(x, options);
+    ASSERT_EQ(r.gradient.size(), 2u);
+    options.gradient = false;
+    for (std::size_t i = 0; i < 2; ++i)
+      EXPECT_NEAR(r.gradient[i], test::central_difference(*problem, x, i, 1e-5, options), 1e-6)
+          << r.parameter_ids[i];
+    EXPECT_GT(std::abs(r.gradient[1]), 1e-2);
+  }
+}
+
 }  // namespace
 }  // namespace odesens

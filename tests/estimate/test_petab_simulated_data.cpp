@@ -37,6 +37,8 @@
 #include <vector>
 
 #include "estimate/petab_test_support.hpp"
+#include "estimate/two_state_petab_problem.hpp"
+#include "io/temp_folder.hpp"
 #include "odesens/petab.hpp"
 #include "odesens/sbml_model.hpp"
 #include "sources/petab/petab_tables.hpp"
@@ -400,6 +402,30 @@ TEST(PetabSimulatedData, PerelsonsVirusLoadIsItsClosedForm) {
             (c / (c - d) * (std::exp(-d * t) - std::exp(-c * t)) - d * t * std::exp(-c * t));
     EXPECT_NEAR(v, closed, 3e-4 * closed) << "t = " << t;
   }
+}
+
+// PEtab's simulation table has the measurement table's form: datasetId and
+// replicateId, which tools group by, were dropped.
+TEST(PetabSimulatedData, TheSimulationTableKeepsDatasetsAndReplicates) {
+  const test::TwoStateProblem files(
+      "observableId\tsimulationConditionId\ttime\tmeasurement\treplicateId\tdatasetId\n"
+      "obs_a\tc0\t1\t0.7\tr1\td_a\nobs_a\tc0\t1\t0.8\tr2\td_a\n"
+      "obs_b\tc1\t2\t0.4\t\td_b\n");
+  const auto problem = PetabProblem::load(files.yaml());
+  const PetabResult r = problem->evaluate(problem->nominal_scaled(), PetabOptions());
+  io::testing::TempFolder folder;
+  problem->write_simulations(r, folder.file("sims.tsv"));
+  const auto table = test::read_tsv(folder.file("sims.tsv"));
+  ASSERT_EQ(table.size(), 4u);
+  const auto& header = table[0];
+  ASSERT_GE(header.size(), 9u);
+  EXPECT_EQ(header[7], "datasetId");
+  EXPECT_EQ(header[8], "replicateId");
+  EXPECT_EQ(table[1][7], "d_a");
+  EXPECT_EQ(table[2][8], "r2");
+  EXPECT_EQ(table[3][7], "d_b");
+  EXPECT_EQ(table[3].size() > 8 ? table[3][8] : "", "");
+  EXPECT_EQ(std::stod(table[1][4]), r.simulations[0]);
 }
 
 }  // namespace

@@ -145,3 +145,18 @@ def test_a_box_replaces_p():
     assert "p lies outside the box" in caught.value.message
     r = odesens.solve(model, "bounds_fsa", t=[1.0], box=box)
     assert numpy.allclose(r.p, n)
+
+
+def test_an_ensemble_refuses_a_box_and_rows_of_another_width(lv):
+    # Every member got the box's one enclosure, whatever its row, and rows of
+    # no column were solved at the nominal parameters, each reported with p = [].
+    n = lv.nominal
+    box = (n * 0.99, n * 1.01)
+    for method in ("bounds_fsa", "auto"):
+        with pytest.raises(odesens.Error) as caught:
+            odesens.solve_ensemble(lv, [n, n * 1.005], method, t=[1.0], box=box)
+        assert caught.value.status == "unsupported" and "one box" in caught.value.message
+    for width in (0, lv.np + 1):
+        with pytest.raises(odesens.Error) as caught:
+            odesens.solve_ensemble(lv, numpy.ones((2, width)), "cvodes_fsa", t=[1.0])
+        assert caught.value.status == "invalid_argument" and "columns" in caught.value.message

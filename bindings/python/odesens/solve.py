@@ -343,6 +343,9 @@ def solve_ensemble(model, P, method="auto", threads=0, t=None, *, raise_on_failu
     P = _real_array(P, "P")
     if P.ndim != 2:
         raise invalid_argument(f"P must be K x n_p (one row per member), got shape {P.shape}")
+    if P.shape[1] != model.np:
+        raise invalid_argument(f"P has {P.shape[1]} columns; model {model.name} has {model.np} "
+                               "parameters (one column each, in model.param_names' order)")
     members, stopped = _odesens.solve_ensemble(model._core, method, s, P, _threads(threads))
     if stopped:
         if raise_on_failure:

@@ -326,7 +326,7 @@ class Builder {
           c.reinitialized_values.push_back(j);
         }
         if (!unset) c.set_cells.push_back(j);
-        else if (state == states.end()) c.unset_initial_values.push_back(j);
+        else c.unset_initial_values.push_back(j);
       }
       condition_index_[row.id] = def_.conditions.size();
       def_.conditions.push_back(std::move(c));
@@ -363,11 +363,15 @@ class Builder {
   }
 
   // The simulation condition of an experiment with a pre-equilibration:
-  // the condition itself, or, where it leaves a compartment's size (or the
-  // initial value of another id that is not a state) NaN and the
-  // pre-equilibration condition sets it, a copy with that setting: the
-  // size is the pre-equilibrated one, as a species' amount is (the copy
-  // keeps the condition's id, for messages).
+  // the condition itself, or, where it leaves a compartment's size or an
+  // initial value NaN and the pre-equilibration condition sets it, a copy
+  // with that setting: the size is the pre-equilibrated one, as a species'
+  // amount is (the copy keeps the condition's id, for messages). A
+  // species' ID@initial then acts through the steady state alone (the
+  // simulation starts there), and its S column maps to the parameter the
+  // pre-equilibration condition set, as S after pre-equilibration is
+  // dx*/dp of that condition's settings (an estimated initial amount
+  // before a stimulus).
   std::size_t after_preequilibration(std::size_t pre, std::size_t sim) {
     const Condition& p = def_.conditions[pre];
     const auto set_by_pre = [&](std::size_t j) {

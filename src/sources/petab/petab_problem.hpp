@@ -41,12 +41,12 @@ struct Condition {
   // their pre-equilibrated value.
   std::vector<std::size_t> reinitialized_states;
   std::vector<std::size_t> reinitialized_values;  // their ID@initial parameters, in that order
-  // Model parameters of compartment sizes, and ID@initial parameters of ids
-  // that are not states (compartments, parameters set by initial
-  // assignments), whose cells the condition leaves NaN or empty, and those
-  // whose cells it sets: after a pre-equilibration the former keep the
-  // value the pre-equilibration condition sets, as species keep their
-  // pre-equilibrated amounts (Builder::after_preequilibration).
+  // Model parameters of compartment sizes, and ID@initial parameters (of
+  // species, compartments, parameters set by initial assignments), whose
+  // cells the condition leaves NaN or empty, and those whose cells it sets:
+  // after a pre-equilibration the former keep the setting of the
+  // pre-equilibration condition, as species keep their pre-equilibrated
+  // amounts (Builder::after_preequilibration).
   std::vector<std::size_t> unset_sizes, unset_initial_values;
   std::vector<std::size_t> set_cells;
 };

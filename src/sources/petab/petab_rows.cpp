@@ -69,6 +69,7 @@ double read_time(const Tsv& t, std::size_t r, std::size_t c) {
 struct MeasurementColumns {
   std::size_t observable, condition, time, measurement;
   std::optional<std::size_t> preequilibration, observable_parameters, noise_parameters;
+  std::optional<std::size_t> dataset, replicate;
   explicit MeasurementColumns(const Tsv& t)
       : observable(t.required_column("observableId")),
         condition(t.required_column("simulationConditionId")),
@@ -76,7 +77,9 @@ struct MeasurementColumns {
         measurement(t.required_column("measurement")),
         preequilibration(t.column("preequilibrationConditionId")),
         observable_parameters(t.column("observableParameters")),
-        noise_parameters(t.column("noiseParameters")) {}
+        noise_parameters(t.column("noiseParameters")),
+        dataset(t.column("datasetId")),
+        replicate(t.column("replicateId")) {}
 };
 
 std::vector<Value> value_list(const Tsv& t, std::size_t r, std::optional<std::size_t> c) {
@@ -98,6 +101,8 @@ MeasurementRow read_measurement(const Tsv& t, std::size_t r, const MeasurementCo
         read_optional_id(t.cell(r, *p), t.place(r, *p), "preequilibrationConditionId");
   m.observable_parameters = value_list(t, r, c.observable_parameters);
   m.noise_parameters = value_list(t, r, c.noise_parameters);
+  if (c.dataset) m.dataset_id = t.cell(r, *c.dataset);
+  if (c.replicate) m.replicate_id = t.cell(r, *c.replicate);
   return m;
 }
 

@@ -106,6 +106,9 @@ struct MeasurementRow {
   // each a number (not NaN) or an id.
   std::vector<Value> observable_parameters;
   std::vector<Value> noise_parameters;
+  // datasetId and replicateId as written ("" where absent): not read, but
+  // carried into the simulation table, which has the measurement table's form.
+  std::string dataset_id, replicate_id;
   Place place;
 };
 
