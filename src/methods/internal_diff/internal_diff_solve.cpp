@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/finite_values.hpp"
+#include "methods/common/start_derivatives.hpp"
 #include "methods/common/state_error_ratio.hpp"
 #include "methods/internal_diff/external_differences.hpp"
 #include "methods/internal_diff/internal_differences.hpp"
@@ -117,6 +118,9 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
   const SensitivityDirections directions =
       settings.states_only ? SensitivityDirections(std::vector<double>{}, model.nx(), model.np())
                            : directions_of(problem, settings.directions, p, *ws);
+  if (!settings.states_only)
+    methods::require_finite_start_derivatives(
+        model, problem.t0, x0, p, settings.non_stiff ? "dopri8s" : "grk4as", ws.get());
 
   SensitivityOutput out(problem, directions);
   const std::vector<char> read_by_f = parameters_read_by_f(model);
