@@ -127,6 +127,14 @@ TEST(FiniteResults, DifferencesAcrossAnInfiniteDerivativeAreRefused) {
   }
 }
 
+// sqrt(p) at p = 0: J_x is 0, and J_x S by tangents meets 0 * Inf through
+// p's derivative. The message blamed "a derivative of f in a state".
+TEST(FiniteResults, CvodesBlamesTheParameterWhereJxIsFinite) {
+  expect_cvodes_names("param p = 0\nstate x = 0\ndx/dt = sqrt(p)\n", 1.0,
+                      {"first in the sensitivity of state 'x' to parameter 'p' at t = 0",
+                       "a derivative of f in that parameter"});
+}
+
 // A real model whose solution stays constant for long stretches: the
 // forward error estimate lets explicit steps grow far beyond the stability
 // region, and the discrete adjoint of those steps overflows. erk_adjoint's

@@ -134,6 +134,7 @@ class Session {
     if (nonfinite_sensitivity_.seen) return;
     nonfinite_sensitivity_ = {true, t, state, param, in_jx};
   }
+  bool nonfinite_sensitivity_noted() const { return nonfinite_sensitivity_.seen; }
 
   // Installs the message capture on another cvode_mem (backward problems).
   void capture_messages(void* cvode_mem);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "integrate/output_grid.hpp"
 #include "methods/common/state_error_ratio.hpp"
@@ -28,15 +29,46 @@
 namespace odesens::cvodes {
 namespace {
 
+// Whether row i of J_x at (t, x) holds a NaN or Inf. J_x S by tangents can
+// be NaN where J_x is finite: a tangent through a parameter's infinite
+// derivative (sqrt(p) at p = 0) meets 0 * Inf, and the message is then to
+// blame the parameter, not a state. Called once, on the first failure.
+bool state_derivatives_finite(Session& s, double t, const double* x, std::size_t i) {
+  const Model& model = s.model();
+  const std::size_t n = s.nx();
+  const SparsityPattern* pattern = model.jac_x_pattern();
+  std::vector<double> values(pattern ? pattern->nnz() : n * n);
+  try {
+    if (pattern)
+      model.jac_x_values(t, x, s.params().data(), values.data(), s.workspace());
+    else
+      model.jac_x(t, x, s.params().data(), values.data(), s.workspace());
+  } catch (const Error&) {
+    return false;
+  }
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!pattern) {
+      if (!std::isfinite(values[i + c * n])) return false;
+      continue;
+    }
+    for (auto q = pattern->col_ptr[c]; q < pattern->col_ptr[c + 1]; ++q)
+      if (static_cast<std::size_t>(pattern->row_idx[q]) == i && !std::isfinite(values[q]))
+        return false;
+  }
+  return true;
+}
+
 // Column j of dS/dt (n entries) holds no NaN or Inf; else the session
 // notes the first such entry, and whether J_x S (js, column j of it) was
-// already not finite there, which its not_finite message names.
-bool column_is_finite(Session& s, double t, std::size_t j, const double* column,
-                      const double* js) {
+// already not finite there because of J_x, which its not_finite message names.
+bool column_is_finite(Session& s, double t, const double* x, std::size_t j,
+                      const double* column, const double* js) {
   const std::size_t n = s.nx();
   for (std::size_t i = 0; i < n; ++i)
     if (!std::isfinite(column[i])) {
-      s.note_nonfinite_sensitivity(t, i, j, !std::isfinite(js[i]));
+      if (!s.nonfinite_sensitivity_noted())
+        s.note_nonfinite_sensitivity(
+            t, i, j, !std::isfinite(js[i]) && !state_derivatives_finite(s, t, x, i));
       return false;
     }
   return true;
@@ -94,7 +126,7 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
         std::copy(JS + j * n, JS + (j + 1) * n, out);
         for (auto q = pattern->col_ptr[j]; q < pattern->col_ptr[j + 1]; ++q)
           out[pattern->row_idx[q]] += values[q];
-        finite = column_is_finite(*s, t, j, out, JS + j * n) && finite;
+        finite = column_is_finite(*s, t, x, j, out, JS + j * n) && finite;
       }
       return finite;
     }
@@ -103,7 +135,7 @@ int sensitivity_rhs(int ns, sunrealtype t, N_Vector y, N_Vector, N_Vector* ys, N
     for (std::size_t j = 0; j < np; ++j) {
       double* out = N_VGetArrayPointer(ysdot[j]);
       for (std::size_t i = 0; i < n; ++i) out[i] = JS[i + j * n] + S[i + j * n];
-      finite = column_is_finite(*s, t, j, out, JS + j * n) && finite;
+      finite = column_is_finite(*s, t, x, j, out, JS + j * n) && finite;
     }
     return finite;
   });
