@@ -178,7 +178,8 @@ void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
   add_flag(command, "--option", [&run](const std::string& v) {
     run.options.push_back(split_assignment(v, "--option"));
   });
-  add_flag(command, "--out", [&run](const std::string& v) { run.out = v; });
+  if (kind != SolveCommand::compare)
+    add_flag(command, "--out", [&run](const std::string& v) { run.out = v; });
   // "" is a value here: no sensitivity parameters.
   command
       .add_option_function<std::string>(
@@ -187,18 +188,26 @@ void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind) {
   if (kind == SolveCommand::ensemble) {
     add_flag(command, "--params", [&run](const std::string& v) { run.params_file = v; });
     add_flag(command, "--threads",
-             [&run](const std::string& text) { run.threads = parse_threads(text, false); });
+             [&run](const std::string& text) { run.threads = parse_threads(text, true); });
     return;
   }
   add_flag(command, "--param",
            [&run](const std::string& v) { run.params.push_back(split_assignment(v, "--param")); });
-  add_flag(command, "--format", [&run](const std::string& v) {
-    if (v != "json" && v != "csv" && v != "h5")
-      throw UsageError{"--format must be json, csv or h5, got '" + v + "'"};
-    run.format = v;
-  });
+  if (kind != SolveCommand::compare)
+    add_flag(command, "--format", [&run](const std::string& v) {
+      if (v != "json" && v != "csv" && v != "h5")
+        throw UsageError{"--format must be json, csv or h5, got '" + v + "'"};
+      run.format = v;
+    });
   if (kind == SolveCommand::compare) {
     add_flag(command, "--plot", [&run](const std::string& v) { run.plot = v; });
+    // Accepted and unused, they left a user who asked for a file without one.
+    for (const char* flag : {"--out", "--format"})
+      add_flag(command, flag, [flag](const std::string&) -> void {
+        throw UsageError{std::string("compare takes no ") + flag +
+                         ": it prints its table to standard output (redirect it to a file: "
+                         "> FILE), or draws it with --plot FILE.png"};
+      });
     return;
   }
   add_flag(command, "--observe", [&run](const std::string& list) {

@@ -66,8 +66,8 @@ unsigned parse_threads(const std::string& text, bool zero_is_one_per_core);
 // occurrence of a flag is checked as it is read (UsageError on a malformed
 // value); a repeated flag overrides, except --param, --option, --observe,
 // --integrand, --box and --weights, which accumulate. `compare` takes --methods a,b instead of
-// --method and has no --observe or --integrand (its --format and --out
-// are accepted and unused); `ensemble` takes --params and --threads instead of --param, and has no
+// --method and has no --observe or --integrand (--format and --out are
+// refused: it prints a table); `ensemble` takes --params and --threads instead of --param, and has no
 // --observe, --integrand or --format (its output is HDF5).
 void add_run_flags(CLI::App& command, RunArguments& run, SolveCommand kind);
 

@@ -68,7 +68,7 @@ const FlagHelp kFlags[] = {
      "the HDF5 document (required; written as FILE.h5.partial and renamed when complete; "
      "docs/hdf5-output.md)",
      kEnsemble},
-    {"--threads N", "members solved at once, 1 to 1024 (default 1)", kEnsemble},
+    {"--threads N", "members solved at once, 0 (one per core) to 1024 (default 1)", kEnsemble},
     {"--rtol R", "relative tolerance, 0 < R < 1", kAll},
     {"--atol A", "absolute tolerance, >= 0", kAll},
     {"--t0 T", "initial time (default: the model's)", kAll},

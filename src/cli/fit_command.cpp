@@ -27,11 +27,13 @@
 namespace odesens::cli {
 namespace {
 
-long long whole_number(const std::string& v, const std::string& flag, long long least) {
+long long whole_number(const std::string& v, const std::string& flag, long long least,
+                       long long most = 1'000'000'000'000) {
   const double n = parse_number(v, flag);
-  if (n < static_cast<double>(least) || n > 1e12 || n != std::floor(n))
-    throw UsageError{flag + " needs a whole number from " + std::to_string(least) +
-                     " to 1e12, got '" + v + "'"};
+  if (n < static_cast<double>(least) || n > static_cast<double>(most) || n != std::floor(n))
+    throw UsageError{flag + " needs a whole number from " + std::to_string(least) + " to " +
+                     (most == 1'000'000'000'000 ? "1e12" : std::to_string(most)) + ", got '" +
+                     v + "'"};
   return static_cast<long long>(n);
 }
 
@@ -168,7 +170,8 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
   });
   add_value_flag(command, "--starts-from", a.starts_from);
   command.add_option_function<std::string>("--resample-failed", [&a](const std::string& v) {
-    a.resample_failed = static_cast<std::size_t>(whole_number(v, "--resample-failed", 0));
+    a.resample_failed =
+        static_cast<std::size_t>(whole_number(v, "--resample-failed", 0, kMostResamples));
   });
   command.add_option_function<std::string>("--max-iterations", [&a](const std::string& v) {
     a.max_iterations = whole_number(v, "--max-iterations", 1);
@@ -242,7 +245,8 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
   if (interrupt.signal() != 0) return 128 + interrupt.signal();
   if (found) return 0;
   std::cerr << "odesens: error: fit: no start succeeded with a finite objective (their exit "
-               "reasons are above)"
+            << (a.format == "json" ? "reasons are the document's exit_reason" : "reasons are above")
+            << ")"
             << (a.best.empty() && a.plot.empty() ? "" : "; --best and --plot were not written")
             << '\n';
   return 1;

@@ -384,12 +384,21 @@ static int with_output_written(int status) {
   return status == 0 ? 1 : status;
 }
 
+// methods, options and info have no help of their own: `COMMAND --help`
+// is the tool's (it called them unknown commands).
+static bool asks_general_help(const std::vector<std::string>& args) {
+  if (args[0] != "methods" && args[0] != "options" && args[0] != "info") return false;
+  return std::any_of(args.begin() + 1, args.end(),
+                     [](const std::string& a) { return a == "--help" || a == "-h"; });
+}
+
 int main(int argc, char** argv) {
   // Past a file-size limit, writes fail with EFBIG (and are reported) instead
   // of the signal ending the tool with a partial file.
   std::signal(SIGXFSZ, SIG_IGN);
   const std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help" ||
+      asks_general_help(args)) {
     std::cout << usage_text();
     return args.empty() ? 2 : 0;
   }

@@ -199,7 +199,9 @@ int run_profile(const ProfileArguments& a) {
   if (!every_side_failed_at_once(profiles)) return 0;
   // Intervals collapsed onto the start are no result: said, and status 1.
   std::cerr << "odesens: error: profile: every side failed at its first value (the reasons "
-               "are above)\n";
+            << (a.format == "json" ? "are the document's lower_failure and upper_failure"
+                                   : "are above")
+            << ")\n";
   return 1;
 }
 

@@ -23,11 +23,10 @@ namespace {
 
 // The flags of run that the sweep sets itself or does not take.
 void refuse_other_flags(const RunArguments& a) {
-  if (a.rtol || a.atol || a.t0 || a.max_steps || !a.params.empty() || !a.options.empty() ||
-      !a.out.empty())
+  if (a.rtol || a.atol || a.t0 || a.max_steps || !a.params.empty() || !a.options.empty())
     throw UsageError{"--plot sweeps the tolerances itself and takes only --tout and "
                      "--sens-params besides --methods (no --rtol, --atol, --t0, --max-steps, "
-                     "--param, --option or --out)"};
+                     "--param or --option)"};
 }
 
 std::string joined(const std::vector<std::string>& items) {

@@ -177,6 +177,19 @@ TEST(Cli, RunHelpShowsTheFlagsAndOptionsOfTheMethod) {
   r = run_tool("run --method nosuch --help");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("unknown method 'nosuch'"), std::string::npos) << r.err;
+  // compare accepted --out and --format and wrote no file.
+  for (const char* command : {"compare builtin:chua --methods cvodes_fsa,odesd --out c.json",
+                              "compare builtin:chua --methods cvodes_fsa,odesd --format csv"}) {
+    r = run_tool(command);
+    EXPECT_EQ(r.status, 2) << command;
+    EXPECT_NE(r.err.find("it prints its table to standard output"), std::string::npos) << r.err;
+  }
+  // methods, options and info have the tool's help (they were "unknown").
+  for (const char* command : {"methods --help", "options -h", "info model.ode --help"}) {
+    r = run_tool(command);
+    EXPECT_EQ(r.status, 0) << command << ": " << r.err;
+    EXPECT_NE(r.out.find("odesens info MODEL"), std::string::npos) << command << ": " << r.out;
+  }
 }
 
 // `methods --markdown ID`: the generated part of docs/methods/ID.md, a

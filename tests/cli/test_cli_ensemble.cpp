@@ -904,10 +904,15 @@ TEST(CliEnsemble, FlagsAreChecked) {
   e = with({"--params", dir / "sets.csv"});
   EXPECT_EQ(e.status, 2);
   EXPECT_NE(e.err.find("ensemble: --out FILE.h5 is required"), std::string::npos) << e.err;
-  e = with({"--params", dir / "sets.csv", "--out", dir / "o.h5", "--threads", "0"});
+  e = with({"--params", dir / "sets.csv", "--out", dir / "o.h5", "--threads", "-1"});
   EXPECT_EQ(e.status, 2);
-  EXPECT_NE(e.err.find("--threads needs a whole number from 1 to 1024, got '0'"),
-            std::string::npos);
+  EXPECT_NE(e.err.find("--threads needs a whole number from 0 (one per core) to 1024, got '-1'"),
+            std::string::npos)
+      << e.err;
+  // 0 is one per core, as in fit, petab and profile (and odesens-mpi's help).
+  e = with({"--params", dir / "sets.csv", "--out", dir / "zero.h5", "--threads", "0"});
+  EXPECT_EQ(e.status, 0) << e.err;
+  EXPECT_TRUE(fs::exists(dir / "zero.h5"));
   e = with({"--params", dir / "sets.csv", "--out", dir / "o.h5", "--rtol", "2"});
   EXPECT_EQ(e.status, 2);
   EXPECT_NE(e.err.find("rtol must be in (0, 1)"), std::string::npos) << e.err;
