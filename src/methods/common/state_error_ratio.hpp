@@ -26,10 +26,18 @@ namespace odesens::methods {
 inline constexpr double kStateErrorRatioLimit = 300.0;
 
 // The states alone at the problem's output times (with its events) at
-// rtol / 10 and atol / 10; nothing when that solve fails (then nothing is
-// known).
+// rtol / 10 and atol / 10; nothing when that solve fails, and then, given
+// `failure`, why (empty where the failure says nothing of the states: the
+// caller's interrupt).
 std::optional<Result> tighter_states(const Problem& problem,
-                                     const cvodes::SessionSettings& settings);
+                                     const cvodes::SessionSettings& settings,
+                                     std::string* failure = nullptr);
+
+// The warning where BDF could not solve the states at tolerances 10 times
+// tighter although the method solved them at its own: a solution so
+// sensitive that the states' error, which `what` inherits, is unknown
+// (a state falling to 1e-34 and growing back: pbsr 15 % off, no word).
+void report_failed_state_check(const std::string& failure, const std::string& what, Result& r);
 
 // The largest |x_i(t_k) - x~_i(t_k)| / (rtol |x~_i(t_k)| + atol_i); NaN
 // when the sizes do not match.

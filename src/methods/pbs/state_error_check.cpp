@@ -13,9 +13,13 @@
 namespace odesens::pbs {
 
 void check_state_error(const Problem& problem, const MethodOptions& options, Result& r) {
+  std::string failure;
   const std::optional<Result> fine =
-      methods::tighter_states(problem, cvodes::read_session_settings(options));
-  if (!fine) return;  // the tighter solve failed: nothing is known
+      methods::tighter_states(problem, cvodes::read_session_settings(options), &failure);
+  if (!fine) {
+    methods::report_failed_state_check(failure, "S", r);
+    return;
+  }
   const double ratio = methods::state_error_ratio(problem, r, *fine);
   if (!std::isfinite(ratio)) return;
   r.stats.extra["state_error_ratio"] = ratio;
