@@ -63,16 +63,9 @@ class EveryMethod : public ::testing::TestWithParam<std::string> {};
 TEST_P(EveryMethod, MembersEqualSeparateSolvesWithOneTwoAndFourThreads) {
   const std::string method = GetParam();
   Problem base = base_problem();
-  if (method_info(method).capabilities.parameter_box) {
-    // The box, not the parameter values, defines a set-valued solve.
-    base.param_lower = {0.7, 1.5, 0.35};
-    base.param_upper = {0.9, 1.8, 0.45};
-    base.options.set("order", 2);
-    // A shorter span: the set-valued solves cost 1.4 s each under
-    // ThreadSanitizer over [0, 2], and the span does not change what is
-    // compared.
-    base.output_times = {0.25, 0.5};
-  }
+  // A set-valued solve encloses one box, whatever a member's parameters:
+  // the ensemble refuses it (Ensemble.EnclosingOneBoxIsTheCallsError).
+  if (method_info(method).capabilities.parameter_box) GTEST_SKIP() << "one box, no members";
   const auto sets = parameter_sets(6);
   std::vector<Result> separate;
   for (const auto& p : sets) {

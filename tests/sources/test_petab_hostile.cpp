@@ -168,6 +168,25 @@ TEST(PetabHostile, LoneCarriageReturnsEndLines) {
   expect_error([&] { p.read(); }, Status::parse_error, "measurements.tsv:1");
 }
 
+// pandas and spreadsheets quote a cell that holds a tab or a quote (and
+// some quote every cell): "0.2" was refused as a formula with '"' in it.
+TEST(PetabHostile, QuotedCellsAreTheirText) {
+  TempProblem p;
+  p.write("observables.tsv",
+          "\"observableId\"\tobservableFormula\tnoiseFormula\tobservableTransformation\n"
+          "\"obs_a\"\t\"A + offset\"\t\"0.2\"\tlog10\n");
+  p.write("conditions.tsv",
+          "conditionId\tconditionName\tk2\tA0\nc0\t\"a \"\"quoted\"\"\tname\"\t1.5\t\n"
+          "c1\t\"unclosed\tk1\tnan\n");
+  const petab::Tables t = p.read();
+  ASSERT_EQ(t.observables.size(), 1u);
+  EXPECT_EQ(t.observables[0].id, "obs_a");
+  EXPECT_EQ(t.observables[0].formula, "A + offset");
+  EXPECT_EQ(t.observables[0].noise_formula, "0.2");
+  EXPECT_EQ(t.conditions.rows[0].name, "a \"quoted\"\tname");
+  EXPECT_EQ(t.conditions.rows[1].name, "\"unclosed");  // read as written
+}
+
 TEST(PetabHostile, Encoding) {
   TempProblem p;
   p.write("conditions.tsv", "conditionId\tconditionName\nc0\tbad \xFF\xFE name\nc1\t\n");

@@ -21,8 +21,12 @@ void ErkEngine::evaluate(int i, double t_i, const double* Y, double* k) {
   system_.rhs(t_i, Y, k);
   ++stats_.rhs_evaluations;
   if (!kernels_->all_finite(n_, k))
-    throw Error(Status::not_finite, "f returned NaN or Inf at t = " + number_text(t_i) +
-                                        " (stage " + std::to_string(i) + ")");
+    throw Error(Status::not_finite,
+                "f returned NaN or Inf at t = " + number_text(t_i) + " (stage " +
+                    std::to_string(i) +
+                    " of an explicit step): the stage's states left where f has a value; on a "
+                    "stiff model a step this long overshoots (cvodes_fsa, odesd or grk4as suit "
+                    "it), else f is undefined there (a root or logarithm of a negative state)");
 }
 
 // k_0 = f(t_n, x_n): reused from the last step when the method is FSAL or

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "io/format_double.hpp"
+#include "core/number_text.hpp"
 #include "odesens/sparsity.hpp"
 #include "odesens/status.hpp"
 
@@ -33,8 +33,8 @@ std::optional<Entry> first_not_finite(const SparsityPattern* pattern, std::size_
 
 [[noreturn]] void fail(const char* what, const std::string& entry, double t0, double value) {
   throw Error(Status::not_finite,
-              std::string(what) + ": " + entry + " is " + io::format_double(value) + " at t0 = " +
-                  io::format_double(t0) +
+              std::string(what) + ": " + entry + " is " + number_text(value) + " at t0 = " +
+                  number_text(t0) +
                   ", so S is infinite or undefined from the start; differences of perturbed "
                   "trajectories would give a finite number that means nothing (a power x^n with "
                   "n < 1 at x = 0, sqrt(p) at p = 0: move the parameter or state off that point)");

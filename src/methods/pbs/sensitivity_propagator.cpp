@@ -87,6 +87,28 @@ SensitivityPropagator::SensitivityPropagator(const Model& model, const double* p
   x_saved_.resize(nx_);
 }
 
+// Names the first entry of J_x (dense, or in its pattern's order) that is
+// NaN or Inf: "J_x contains NaN or Inf" alone left the user to find it.
+void SensitivityPropagator::throw_not_finite_jx(double t, const std::vector<double>& jx) const {
+  const SparsityPattern* pattern = shape_.sparse ? shape_.jx_pattern : nullptr;
+  const auto& names = model_.state_names();
+  std::string entry;
+  for (std::size_t c = 0; c < nx_ && entry.empty(); ++c) {
+    const auto begin = pattern ? static_cast<std::size_t>(pattern->col_ptr[c]) : c * nx_;
+    const auto end = pattern ? static_cast<std::size_t>(pattern->col_ptr[c + 1]) : begin + nx_;
+    for (std::size_t k = begin; k < end && entry.empty(); ++k)
+      if (!std::isfinite(jx[k])) {
+        const auto row = pattern ? static_cast<std::size_t>(pattern->row_idx[k]) : k - begin;
+        entry = ", first d(f of '" + names[row] + "')/d('" + names[c] + "')";
+      }
+  }
+  throw Error(Status::not_finite,
+              "J_x contains NaN or Inf at t = " + number_text(t) + entry +
+                  ": a derivative of f is not finite at the states the solver reached (a root, "
+                  "power below 1 or logarithm of a state at or below 0?); cvodes_fsa says "
+                  "where its S fails, and tighter tolerances may keep the states off that point");
+}
+
 void SensitivityPropagator::evaluate(double t, const double* x, Jacobians& out, Parts parts) {
   if (parts != Parts::jp_only) {
     if (shape_.sparse)
@@ -97,8 +119,7 @@ void SensitivityPropagator::evaluate(double t, const double* x, Jacobians& out, 
       model_.rhs(t, x, p_, out.f.data(), workspace_.get());
     out.norm = frobenius_norm(out.jx);
     ++counters_.jacobian_evals;
-    if (!std::isfinite(out.norm))
-      throw Error(Status::not_finite, "J_x contains NaN or Inf at t = " + number_text(t));
+    if (!std::isfinite(out.norm)) throw_not_finite_jx(t, out.jx);
   }
   if (np_ > 0 && parts != Parts::jx_only) {
     if (shape_.jp_pattern)

@@ -94,6 +94,8 @@ class SensitivityPropagator {
   // interpolate_in by spectral_ where it applies and is accepted.
   bool spectral_interpolation(const StepKnot& knot, double t, double* s_out);
 
+  [[noreturn]] void throw_not_finite_jx(double t, const std::vector<double>& jx) const;
+
   const Model& model_;
   const double* p_;
   Settings settings_;

@@ -4,7 +4,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/file_kind.hpp"
 #include "core/quoted_text.hpp"
@@ -40,12 +43,39 @@ std::string read_petab_file(const std::string& path, const std::string& role) {
 
 namespace {
 
+// A cell in double quotes that end at a tab or the line's end, as pandas
+// and spreadsheets write one (a quote inside doubled): its text, and where
+// the quoted text ends. Nothing where the cell is not so quoted.
+std::optional<std::pair<std::string, std::size_t>> quoted_cell(std::string_view line,
+                                                               std::size_t start) {
+  if (start >= line.size() || line[start] != '"') return std::nullopt;
+  std::string text;
+  for (std::size_t j = start + 1; j < line.size(); ++j) {
+    if (line[j] != '"') {
+      text += line[j];
+    } else if (j + 1 < line.size() && line[j + 1] == '"') {
+      text += '"';
+      ++j;
+    } else {
+      if (j + 1 < line.size() && line[j + 1] != '\t') return std::nullopt;
+      return std::make_pair(std::move(text), j + 1);
+    }
+  }
+  return std::nullopt;  // no closing quote: the cell is read as written
+}
+
 std::vector<std::string> split_line(std::string_view line) {
   std::vector<std::string> cells;
   std::size_t start = 0;
   while (true) {
-    const std::size_t tab = line.find('\t', start);
-    cells.emplace_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
+    std::size_t tab = 0;
+    if (auto quoted = quoted_cell(line, start)) {
+      cells.push_back(std::move(quoted->first));
+      tab = quoted->second < line.size() ? quoted->second : std::string_view::npos;
+    } else {
+      tab = line.find('\t', start);
+      cells.emplace_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
+    }
     if (tab == std::string_view::npos) return cells;
     start = tab + 1;
   }
