@@ -112,6 +112,19 @@ void check_fixed_row(const PetabProblem& problem, const std::string& id, const s
 
 }  // namespace
 
+namespace {
+
+// A cell as the tables' reader reads it back: in double quotes (a quote in
+// it doubled) where it holds a tab, a quote or a line break.
+std::string tsv_cell(const std::string& text) {
+  if (text.find_first_of("\t\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
+}  // namespace
+
 void PetabProblem::write_simulations(const PetabResult& r, const std::string& path) const {
   if (r.simulations.size() != def_->measurements.size())
     throw Error(Status::invalid_argument,
@@ -134,8 +147,8 @@ void PetabProblem::write_simulations(const PetabResult& r, const std::string& pa
         << m.simulation_condition << '\t' << (std::isinf(m.time) ? "inf" : io::format_double(m.time))
         << '\t' << io::format_double(r.simulations[i]) << '\t'
         << list_text(m.observable_parameters) << '\t' << list_text(m.noise_parameters);
-    if (datasets) out << '\t' << m.dataset_id;
-    if (replicates) out << '\t' << m.replicate_id;
+    if (datasets) out << '\t' << tsv_cell(m.dataset_id);
+    if (replicates) out << '\t' << tsv_cell(m.replicate_id);
     out << '\n';
   }
   file.commit();

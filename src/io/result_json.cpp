@@ -39,10 +39,13 @@ void write_json(std::ostream& out, const Model& model, const Result& r,
   if (!r.method_choice.empty()) doc["method_choice"] = text(r.method_choice);
   if (r.ns > 0) doc["ns"] = r.ns;
   // Every array of the result's table that it has (and those every
-  // document has); a gradient method's gradient even for no parameters.
+  // document has); the gradient of a method that gives one, or of any
+  // objective, even for no parameters (cvodes_asa wrote [], cvodes_fsa
+  // nothing).
+  const bool has_gradient = run.gradient_method || !r.objective_values.empty();
   for (const ResultArrayView& view : result_arrays(r)) {
     const ResultArraySpec& spec = *view.spec;
-    const bool gradient = run.gradient_method && std::string(spec.name) == "gradient";
+    const bool gradient = has_gradient && std::string(spec.name) == "gradient";
     if (*spec.group == '\0' && (spec.always || !view.empty() || gradient))
       doc[spec.name] = array_json(view);
   }

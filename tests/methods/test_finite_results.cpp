@@ -127,6 +127,19 @@ TEST(FiniteResults, DifferencesAcrossAnInfiniteDerivativeAreRefused) {
   }
 }
 
+// sqrt(x) of a state that starts at 0 and does not depend on k: df/dx is
+// infinite at t0, but no direction moves x there, and S is finite
+// (dy(1)/dk = -0.0564887 by central differences of a tight solve). The
+// check leaves it to dopri8s, whose differences resolve it.
+TEST(FiniteResults, AnInfiniteDerivativeNoDirectionMovesIsLeftAlone) {
+  Problem problem;
+  problem.model = load_ode_text(
+      "param k = 1\nstate x = 0\nstate y = 0\ndx/dt = 1 - k*x\ndy/dt = sqrt(x) - y\n", "sq");
+  problem.output_times = {0.0, 1.0};
+  const Result r = solve(problem, "dopri8s");
+  EXPECT_NEAR(r.s.back(), -0.0564887, 1e-5);  // S(1)[y][k], the last entry
+}
+
 // sqrt(p) at p = 0: J_x is 0, and J_x S by tangents meets 0 * Inf through
 // p's derivative. The message blamed "a derivative of f in a state".
 TEST(FiniteResults, CvodesBlamesTheParameterWhereJxIsFinite) {

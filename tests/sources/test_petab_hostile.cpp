@@ -177,14 +177,18 @@ TEST(PetabHostile, QuotedCellsAreTheirText) {
           "\"obs_a\"\t\"A + offset\"\t\"0.2\"\tlog10\n");
   p.write("conditions.tsv",
           "conditionId\tconditionName\tk2\tA0\nc0\t\"a \"\"quoted\"\"\tname\"\t1.5\t\n"
-          "c1\t\"unclosed\tk1\tnan\n");
+          "c1\t\"a\"b\tk1\tnan\n");
   const petab::Tables t = p.read();
   ASSERT_EQ(t.observables.size(), 1u);
   EXPECT_EQ(t.observables[0].id, "obs_a");
   EXPECT_EQ(t.observables[0].formula, "A + offset");
   EXPECT_EQ(t.observables[0].noise_formula, "0.2");
   EXPECT_EQ(t.conditions.rows[0].name, "a \"quoted\"\tname");
-  EXPECT_EQ(t.conditions.rows[1].name, "\"unclosed");  // read as written
+  EXPECT_EQ(t.conditions.rows[1].name, "\"a\"b");  // not a quoted cell: read as written
+  // A cell with a line break in it (pandas quotes it) cannot be a line's.
+  p.write("conditions.tsv", "conditionId\tconditionName\nc0\t\"two\nlines\"\n");
+  expect_error([&] { p.read(); }, Status::parse_error,
+               "conditions.tsv:2:2: a quoted cell runs to the end of its line");
 }
 
 TEST(PetabHostile, Encoding) {

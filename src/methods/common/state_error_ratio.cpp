@@ -21,6 +21,8 @@ namespace {
 constexpr double kTighter = 10.0;
 constexpr const char* kStateCheckWarningStart =
     "the states differ from a state solve at tolerances 10 times tighter by about ";
+constexpr const char* kFailedCheckWarningStart =
+    "the states' check could not solve them at tolerances 10 times tighter (BDF: ";
 
 // The states alone at the output times.
 Result states_at_outputs(const Problem& problem, const cvodes::SessionSettings& settings) {
@@ -64,7 +66,12 @@ std::optional<Result> tighter_states(const Problem& problem,
     return states_at_outputs(tightened(problem), settings);
   } catch (const Error& e) {
     if (e.status() == Status::interrupted) throw;  // the run's caller asked
-    if (failure) *failure = e.what();
+    // Only a solution BDF could not follow says something of the states: the
+    // step limit (the caller's max_steps, kept for the tighter solve) or a
+    // callback's failure does not.
+    const bool about_the_solution =
+        e.status() == Status::solver_failed || e.status() == Status::not_finite;
+    if (failure && about_the_solution) *failure = e.what();
     return std::nullopt;
   }
 }
@@ -72,8 +79,7 @@ std::optional<Result> tighter_states(const Problem& problem,
 void report_failed_state_check(const std::string& failure, const std::string& what, Result& r) {
   if (failure.empty()) return;
   r.warnings.push_back(
-      "the states' check could not solve them at tolerances 10 times tighter (BDF: " +
-      failure + "), so their global error, which " + what +
+      kFailedCheckWarningStart + failure + "), so their global error, which " + what +
       " inherits, is unknown: a solution this sensitive may be far off at these tolerances; "
       "compare with tighter rtol and atol");
 }
@@ -134,7 +140,8 @@ void report_state_error(const Problem& problem, const std::optional<Result>& fin
 }
 
 bool is_state_check_warning(const std::string& warning) {
-  return warning.rfind(kStateCheckWarningStart, 0) == 0;
+  return warning.rfind(kStateCheckWarningStart, 0) == 0 ||
+         warning.rfind(kFailedCheckWarningStart, 0) == 0;
 }
 
 }  // namespace odesens::methods

@@ -27,8 +27,9 @@ inline constexpr double kStateErrorRatioLimit = 300.0;
 
 // The states alone at the problem's output times (with its events) at
 // rtol / 10 and atol / 10; nothing when that solve fails, and then, given
-// `failure`, why (empty where the failure says nothing of the states: the
-// caller's interrupt).
+// `failure`, why where BDF could not follow the solution (empty for the
+// step limit, a callback's failure or the caller's interrupt, which say
+// nothing of the states).
 std::optional<Result> tighter_states(const Problem& problem,
                                      const cvodes::SessionSettings& settings,
                                      std::string* failure = nullptr);
@@ -70,9 +71,9 @@ void report_state_error(const Problem& problem, const std::optional<Result>& fin
 // `problem` at tolerances 10 times tighter, for such a solve.
 Problem tightened(const Problem& problem);
 
-// True for the warning check_state_error gives: it is about the problem at
-// these tolerances, not about the method (auto does not leave a method for
-// it).
+// True for the warnings check_state_error gives (a difference, or a check
+// that could not be made): they are about the problem at these tolerances,
+// not about the method (auto does not leave a method for them).
 bool is_state_check_warning(const std::string& warning);
 
 }  // namespace odesens::methods

@@ -120,7 +120,8 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
                            : directions_of(problem, settings.directions, p, *ws);
   if (!settings.states_only)
     methods::require_finite_start_derivatives(
-        model, problem.t0, x0, p, settings.non_stiff ? "dopri8s" : "grk4as", ws.get());
+        model, problem.t0, x0, p, directions.state_part(0), directions.count(),
+        settings.non_stiff ? "dopri8s" : "grk4as", ws.get());
 
   SensitivityOutput out(problem, directions);
   const std::vector<char> read_by_f = parameters_read_by_f(model);

@@ -45,9 +45,12 @@ namespace {
 
 // A cell in double quotes that end at a tab or the line's end, as pandas
 // and spreadsheets write one (a quote inside doubled): its text, and where
-// the quoted text ends. Nothing where the cell is not so quoted.
+// the quoted text ends. Nothing where the cell is not so quoted (`"a"b` is
+// read as written); an error where the quotes do not close on the line:
+// pandas quotes a cell with a line break in it, which lines cannot hold.
 std::optional<std::pair<std::string, std::size_t>> quoted_cell(std::string_view line,
-                                                               std::size_t start) {
+                                                               std::size_t start,
+                                                               const Place& place) {
   if (start >= line.size() || line[start] != '"') return std::nullopt;
   std::string text;
   for (std::size_t j = start + 1; j < line.size(); ++j) {
@@ -61,15 +64,17 @@ std::optional<std::pair<std::string, std::size_t>> quoted_cell(std::string_view 
       return std::make_pair(std::move(text), j + 1);
     }
   }
-  return std::nullopt;  // no closing quote: the cell is read as written
+  fail(place, "a quoted cell runs to the end of its line: line breaks inside a cell are not "
+              "supported (write the cell on one line)");
 }
 
-std::vector<std::string> split_line(std::string_view line) {
+std::vector<std::string> split_line(std::string_view line, const std::string& file,
+                                    std::size_t number) {
   std::vector<std::string> cells;
   std::size_t start = 0;
   while (true) {
     std::size_t tab = 0;
-    if (auto quoted = quoted_cell(line, start)) {
+    if (auto quoted = quoted_cell(line, start, Place{file, number, cells.size() + 1})) {
       cells.push_back(std::move(quoted->first));
       tab = quoted->second < line.size() ? quoted->second : std::string_view::npos;
     } else {
@@ -104,10 +109,10 @@ Tsv::Tsv(const std::string& file, const std::string& bytes) : file_(file) {
   require_utf8(text, file, "PEtab tables must be UTF-8");
   for_each_line(text, [&](std::size_t number, std::string_view line) {
     if (number == 1) {
-      header_ = split_line(line);
+      header_ = split_line(line, file_, number);
       return;
     }
-    if (!line.empty()) rows_.push_back({number, split_line(line)});
+    if (!line.empty()) rows_.push_back({number, split_line(line, file_, number)});
   });
   // A spreadsheet may leave a tab at the end of the header.
   while (!header_.empty() && header_.back().empty()) header_.pop_back();
