@@ -110,10 +110,6 @@ void check_fixed_row(const PetabProblem& problem, const std::string& id, const s
                   " here would be ignored: change it in the problem's parameter table");
 }
 
-}  // namespace
-
-namespace {
-
 // A cell as the tables' reader reads it back: in double quotes (a quote in
 // it doubled) where it holds a tab, a quote or a line break.
 std::string tsv_cell(const std::string& text) {

@@ -50,7 +50,9 @@ namespace {
 // pandas quotes a cell with a line break in it, which lines cannot hold.
 std::optional<std::pair<std::string, std::size_t>> quoted_cell(std::string_view line,
                                                                std::size_t start,
-                                                               const Place& place) {
+                                                               const std::string& file,
+                                                               std::size_t number,
+                                                               std::size_t column) {
   if (start >= line.size() || line[start] != '"') return std::nullopt;
   std::string text;
   for (std::size_t j = start + 1; j < line.size(); ++j) {
@@ -64,8 +66,9 @@ std::optional<std::pair<std::string, std::size_t>> quoted_cell(std::string_view 
       return std::make_pair(std::move(text), j + 1);
     }
   }
-  fail(place, "a quoted cell runs to the end of its line: line breaks inside a cell are not "
-              "supported (write the cell on one line)");
+  fail(Place{file, number, column},
+       "a quoted cell runs to the end of its line: line breaks inside a cell are not supported "
+       "(write the cell on one line)");
 }
 
 std::vector<std::string> split_line(std::string_view line, const std::string& file,
@@ -74,7 +77,7 @@ std::vector<std::string> split_line(std::string_view line, const std::string& fi
   std::size_t start = 0;
   while (true) {
     std::size_t tab = 0;
-    if (auto quoted = quoted_cell(line, start, Place{file, number, cells.size() + 1})) {
+    if (auto quoted = quoted_cell(line, start, file, number, cells.size() + 1)) {
       cells.push_back(std::move(quoted->first));
       tab = quoted->second < line.size() ? quoted->second : std::string_view::npos;
     } else {
