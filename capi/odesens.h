@@ -468,6 +468,9 @@ ODESENS_API int odesens_solve(odesens_solver* solver, odesens_result** result);
  * (ODESENS_OK or the odesens_status of its failure). *ensemble is a new
  * handle owned by the caller (odesens_ensemble_free). n_members from 1 to
  * 100000000, threads from 0 to 4096: ODESENS_ERR_INVALID_ARGUMENT otherwise.
+ * A solver of bounds_fsa or bounds_asa (or auto with a box) is
+ * ODESENS_ERR_UNSUPPORTED: it encloses one box, whatever each member's
+ * parameters.
  * Callbacks of a callback model are then called from several threads at
  * once: they must be safe for that (C callbacks without shared mutable
  * state are). */

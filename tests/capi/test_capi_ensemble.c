@@ -136,6 +136,22 @@ static void test_errors(const odesens_model* m) {
   odesens_solver_free(s);
 }
 
+/* A set-valued solver encloses one box: every member got that enclosure,
+ * whatever its parameters. The call is refused. */
+static void test_one_box_is_refused(const odesens_model* m) {
+  odesens_solver* s = kinetics_solver(m, "bounds_fsa");
+  if (!s) return;
+  const double lower[NP] = {0.7, 1.5}, upper[NP] = {0.9, 1.8};
+  CHECK_OK(odesens_solver_set_param_box(s, lower, upper, NP));
+  double params[NP * K];
+  member_params(params);
+  odesens_ensemble* e = NULL;
+  CHECK_STATUS(odesens_solver_solve_ensemble(s, params, K, 1, NULL, &e), ODESENS_ERR_UNSUPPORTED);
+  CHECK_MESSAGE(odesens_errmsg(s), "one box");
+  CHECK(e == NULL);
+  odesens_solver_free(s);
+}
+
 int main(void) {
   odesens_model* m = NULL;
   CHECK_OK(odesens_model_from_text(kinetics, &m));
@@ -145,6 +161,7 @@ int main(void) {
   test_members_equal_separate_solves(m, "exp", 2);
   test_members_equal_separate_solves(m, "odesd", 0);
   test_errors(m);
+  test_one_box_is_refused(m);
   odesens_model_free(m);
   return check_exit_status("test_capi_ensemble");
 }
