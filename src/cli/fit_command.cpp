@@ -27,13 +27,15 @@
 namespace odesens::cli {
 namespace {
 
+// The largest count a flag takes unless it says less (written 1e12).
+constexpr long long kMostCount = 1'000'000'000'000;
+
 long long whole_number(const std::string& v, const std::string& flag, long long least,
-                       long long most = 1'000'000'000'000) {
+                       long long most = kMostCount) {
   const double n = parse_number(v, flag);
   if (n < static_cast<double>(least) || n > static_cast<double>(most) || n != std::floor(n))
     throw UsageError{flag + " needs a whole number from " + std::to_string(least) + " to " +
-                     (most == 1'000'000'000'000 ? "1e12" : std::to_string(most)) + ", got '" +
-                     v + "'"};
+                     (most == kMostCount ? "1e12" : std::to_string(most)) + ", got '" + v + "'"};
   return static_cast<long long>(n);
 }
 

@@ -216,6 +216,23 @@ TEST(PetabPreequilibrations, ACompartmentLeftNaNKeepsItsPreequilibratedSize) {
   }
 }
 
+// The gradient at x by `method` (tight tolerances), each entry checked
+// against central differences of the likelihood; empty, and a failure, where
+// it has not one entry per parameter.
+std::vector<double> gradient_checked_by_differences(const PetabProblem& problem,
+                                                    const std::vector<double>& x,
+                                                    const char* method) {
+  PetabOptions options = tight_with_gradient(method);
+  const PetabResult r = problem.evaluate(x, options);
+  EXPECT_EQ(r.gradient.size(), x.size());
+  if (r.gradient.size() != x.size()) return {};
+  options.gradient = false;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    EXPECT_NEAR(r.gradient[i], test::central_difference(problem, x, i, 1e-5, options), 1e-6)
+        << r.parameter_ids[i];
+  return r.gradient;
+}
+
 // The simulation condition sets A's initial value to an estimated
 // parameter that the pre-equilibration condition leaves NaN: the steady
 // state does not depend on it, and A restarts from it with dA/da = 1. The
@@ -230,14 +247,10 @@ TEST(PetabPreequilibrations, AnEstimatedInitialValueAfterPreequilibrationHasAGra
   const std::vector<double> x = {std::log10(0.8), std::log10(0.6), 0.2};
   for (const char* method : {"cvodes_fsa", "odesd"}) {
     SCOPED_TRACE(method);
-    PetabOptions options = tight_with_gradient(method);
-    const PetabResult r = problem->evaluate(x, options);
-    ASSERT_EQ(r.gradient.size(), 3u);
-    options.gradient = false;
-    for (std::size_t i = 0; i < 3; ++i)
-      EXPECT_NEAR(r.gradient[i], test::central_difference(*problem, x, i, 1e-5, options), 1e-6)
-          << r.parameter_ids[i];
-    EXPECT_NE(r.gradient[2], 0.0);
+    const std::vector<double> g = gradient_checked_by_differences(*problem, x, method);
+    if (g.size() == 3) {
+      EXPECT_NE(g[2], 0.0);
+    }
   }
 }
 
@@ -256,14 +269,10 @@ TEST(PetabPreequilibrations, AnInitialValueThePreequilibrationSetsHasAGradient) 
   const std::vector<double> x = {std::log10(0.6), 0.9};
   for (const char* method : {"cvodes_fsa", "odesd", "cvodes_asa"}) {
     SCOPED_TRACE(method);
-    PetabOptions options = tight_with_gradient(method);
-    const PetabResult r = problem->evaluate(x, options);
-    ASSERT_EQ(r.gradient.size(), 2u);
-    options.gradient = false;
-    for (std::size_t i = 0; i < 2; ++i)
-      EXPECT_NEAR(r.gradient[i], test::central_difference(*problem, x, i, 1e-5, options), 1e-6)
-          << r.parameter_ids[i];
-    EXPECT_GT(std::abs(r.gradient[1]), 1e-2);
+    const std::vector<double> g = gradient_checked_by_differences(*problem, x, method);
+    if (g.size() == 2) {
+      EXPECT_GT(std::abs(g[1]), 1e-2);
+    }
   }
 }
 
