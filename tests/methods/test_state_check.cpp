@@ -11,6 +11,7 @@
 #include <string>
 
 #include "odesens/odesens.hpp"
+#include "support/hard_models.hpp"
 #include "support/reference.hpp"
 
 namespace odesens {
@@ -191,6 +192,20 @@ TEST(StateCheckDopri8s, MeasuresTheStatesActualError) {
   EXPECT_LT(said, 3.0 * actual + 0.1);
   EXPECT_GT(said, actual / 3.0);
   EXPECT_FALSE(says_growing_errors(r));
+}
+
+// Where dopri8s' own check cannot solve the states (its stiffness test ends
+// the tighter solve), BDF checks them instead: on the collapsing predator over
+// [0, 6] at rtol 1e-4 dopri8s' states were 7e9 times their tolerances from
+// BDF's at tolerances 10 times tighter, and it said nothing of them.
+TEST(StateCheckDopri8s, WhereItsOwnCheckFailsBdfChecks) {
+  Problem p = testing::ode_text_problem(testing::kCollapsingPredator,
+                                        testing::linspace(0.0, 6.0, 101), 1e-4, 1e-6);
+  p.atol.clear();  // dopri8s' own
+  p.options.set("state_check", std::int64_t{1});
+  const Result r = solve(p, "dopri8s");
+  EXPECT_TRUE(says_growing_errors(r) || testing::warns(r, "the states' check could not solve"))
+      << r.warnings.size();
 }
 
 // erk_adjoint's gradient and S(T) are the exact derivatives of its discrete

@@ -28,6 +28,10 @@ def lv():
     (dict(rtol=-1e-6), "invalid_argument", "rtol"),
     (dict(rtol=2.0), "invalid_argument", "rtol"),
     (dict(rtol="tight"), "invalid_argument", "rtol must be a number"),
+    # float() reads such text and takes True as 1: a caller's mistake passed.
+    (dict(rtol="1e-6"), "invalid_argument", "rtol must be a number, got '1e-6'"),
+    (dict(rtol=True), "invalid_argument", "rtol must be a number, got True"),
+    (dict(t0="0"), "invalid_argument", "t0 must be a number"),
     (dict(atol=-1.0), "invalid_argument", "atol"),
     (dict(atol=[1e-8, 1e-8, 1e-8]), "invalid_argument", "atol"),
     (dict(method="newton"), "unknown_method", "unknown method 'newton'"),

@@ -44,6 +44,11 @@ def _as_model(model):
 
 
 def _number(value, what):
+    """A real number from an int, a float or a NumPy scalar: float() would
+    also read the text "1e-6" and take True as 1, which hide a caller's
+    mistake."""
+    if isinstance(value, (str, bytes, bool, numpy.bool_)):
+        raise invalid_argument(f"{what} must be a number, got {value!r}")
     try:
         return float(value)
     except (TypeError, ValueError):

@@ -93,8 +93,14 @@ void check_states(const Problem& problem, const InternalDiffSettings& settings,
     fine = solve(tighter, alone, factory);
   } catch (const Error& e) {
     if (e.status() == Status::interrupted) throw;  // the caller's, not the check's
-    // the tighter solve failed (dopri8s' stiffness test, its step limit):
-    // nothing is known of the states
+    // dopri8s' stiffness test or its step collapsing says nothing of the
+    // states: BDF checks them instead, and says so where it fails too. The
+    // step limit (the caller's max_steps) leaves them unchecked, as there.
+    if (e.status() == Status::stiff || e.status() == Status::solver_failed ||
+        e.status() == Status::not_finite) {
+      methods::check_state_error(problem, methods::default_state_solve_settings(), "S", r);
+      return;
+    }
   }
   methods::report_state_error(problem, fine, "S", r);
 }

@@ -34,7 +34,13 @@ void check_states(const Problem& problem, Result& r) {
     fine = solve(tighter, MethodOptions("odesd", option_specs(), tighter.options));
   } catch (const Error& e) {
     if (e.status() == Status::interrupted) throw;  // the caller's, not the check's
-    // the tighter solve failed: nothing is known
+    // odesd could not follow the solution at the tighter tolerances: BDF
+    // checks the states instead, and says so where it cannot either. The
+    // step limit (the caller's max_steps) leaves them unchecked, as there.
+    if (e.status() == Status::solver_failed || e.status() == Status::not_finite) {
+      methods::check_state_error(problem, methods::default_state_solve_settings(), "S", r);
+      return;
+    }
   }
   methods::report_state_error(problem, fine, "S", r);
 }
