@@ -131,9 +131,9 @@ INSTANTIATE_TEST_SUITE_P(Fit, BenchmarkSlow,
 
 // Elowitz: not reached from 100 starts of seed 1 (best nllh -24.7 against
 // -63.2, 7 s a start); reached by 1 of 400 starts of seed 31 with
-// ceres_lm_lbfgs (41 min on 2 cores; RESULTS.md), whose start
-// CeresLmLbfgsSlow.ReachesElowitzsReferenceFromAHypercubeStart keeps. Kept
-// to be run by hand (--gtest_also_run_disabled_tests) with more starts.
+// ceres_lm_lbfgs (41 min on 2 cores; RESULTS.md), by a path that later
+// changes of the solves moved. Beyond the test time; kept to be run by hand
+// (--gtest_also_run_disabled_tests) with more starts (FIT_STARTS).
 class DISABLED_BenchmarkSlow : public ::testing::TestWithParam<Case> {};
 TEST_P(DISABLED_BenchmarkSlow, BestStartReachesTheReferenceValue) {
   expect_reference_reached(GetParam());
