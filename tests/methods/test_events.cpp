@@ -1017,6 +1017,46 @@ TEST(Events, CeilOfTheStateSwitchesWhereTheStateCrossesIntegers) {
   }
 }
 
+// x' = b floor(a t + 1/4) - k x from x(0) = 0: x rests on 0 until
+// floor(a t + 1/4) turns 1 at t* = 3/(4a), and ceil(c x) in y' = 0.3 ceil(c x)
+// - y/10 switches as x leaves 0, at the same instant. odesd, dopri8s, grk4as
+// and erk_adjoint stepped across t* (floor of t was no switch of t alone for
+// them), their dense output put x above 0 just before t*, and ceil's jump of
+// S was taken there, with f on floor's old branch: dy(1)/dc was -0.187
+// where it is 0, dy(4.83)/dc 1.135 where it is 1.262, with no word.
+std::string ceil_of_a_state_a_floor_of_t_releases() {
+  using namespace sbml_testing;
+  const std::string x_rate = fn(
+      "minus", fn("times", ci("b") + fn("floor", fn("plus", fn("times", ci("a") + sbml_time()) +
+                                                                cn(0.25)))) +
+                   fn("times", ci("k") + ci("x")));
+  const std::string y_rate = fn(
+      "minus", fn("times", cn(0.3) + fn("ceiling", fn("times", ci("c") + ci("x")))) +
+                   fn("times", cn(0.1) + ci("y")));
+  return list("Parameters", parameter("a", "1.3", true) + parameter("b", "0.5", true) +
+                                parameter("k", "0.7", true) + parameter("c", "2.2", true) +
+                                parameter("x", "0", false) + parameter("y", "0", false)) +
+         list("Rules", rate_rule("x", x_rate) + rate_rule("y", y_rate));
+}
+
+TEST(Events, AStateSwitchAtAFloorOfTimeTakesItsNewBranch) {
+  auto problem = sbml_problem(ceil_of_a_state_a_floor_of_t_releases(),
+                              {0.3, 0.578, 1.0, 2.0, 3.0, 4.8284});
+  problem.rtol = 1e-11;
+  problem.atol = {1e-13};
+  const auto fd = central_difference_sensitivities(problem, 1e-5);
+  EXPECT_LT(relative_max_difference(solve(problem, "cvodes_fsa").s, fd), 1e-5);
+  Problem looser = problem;
+  looser.rtol = 1e-8;
+  looser.atol = {1e-10};
+  for (const char* method : kLooserMethods)
+    EXPECT_LT(relative_max_difference(solve(looser, method).s, fd), 1e-4) << method;
+  const std::size_t block = 2 * 4;
+  const std::vector<double> fd_final(fd.end() - static_cast<std::ptrdiff_t>(block), fd.end());
+  for (const char* method : {"cvodes_asa", "erk_adjoint"})
+    EXPECT_LT(relative_max_difference(solve(problem, method).s, fd_final), 1e-5) << method;
+}
+
 // x' = 1/2 from x(0) = 0.2, a dose x += D at t = 1 that takes x across two
 // integers at once, and y' = floor(x): the switches continue from the cell
 // x was moved into, at t3 = 2 (2.8 - D) (x = 3) and t4 = 2 (3.8 - D) (x = 4).

@@ -106,7 +106,7 @@ class AdjointDriver {
   long interval_steps_ = 0;
   // The last stop time given to CVODES in the forward pass (+inf: none).
   double stop_set_ = std::numeric_limits<double>::infinity();
-  std::vector<double> g_switch_;
+  std::vector<double> g_switch_, g_after_switch_;
   struct Segment {
     double t_begin = 0.0, t_end = 0.0;
     std::vector<double> x_begin;

@@ -49,6 +49,10 @@ class EventRunner {
   // g at (t, x): what integrators locate the roots of (a floor or ceil
   // root: the distance of u into its current cell).
   void root_values(double t, const double* x, double* g) { roots_.root_values(t, x, g); }
+  // The model's own root values at (t, x): a floor or ceil root's u itself.
+  void root_arguments(double t, const double* x, double* u) const {
+    ctx_.system->root_values(t, x, ctx_.p, u, ctx_.ws);
+  }
   // An enclosure of root i's g over t in [ta, tb], for a root of t alone
   // (EventSystem::root_range_over_time); false where the model has none.
   bool root_range_over_time(std::size_t i, double ta, double tb, double* lo, double* hi) const {

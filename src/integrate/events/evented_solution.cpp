@@ -350,6 +350,8 @@ void EventedSolution::fire_time_switch(double t_switch) {
   std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
   events_.root_values(t_switch, y_scratch_.data(), g_new_.data());
   side_ = events_.sides();
+  take_cell_ends_as_crossings(events_, t_switch, y_scratch_.data(), side_, g_new_.data(),
+                              g_after_switch_);
   if (switch_crossings(events_.roots_of_system(), side_, g_new_.data(), found_.data())) {
     instant(t_switch, y_scratch_.data(), found_.data());
     return;

@@ -100,7 +100,7 @@ class EventedSolution final : public SteppedSolution {
   // truth values compared) "crosses" at every ulp of it.
   static constexpr int kMaxInstantsInOneStep = 1000;
   int instants_here_ = 0;
-  std::vector<double> y_after_, y_scratch_, g_new_, g_start_, g_end_;
+  std::vector<double> y_after_, y_scratch_, g_new_, g_start_, g_end_, g_after_switch_;
   std::vector<int> side_;  // the sides at the start of the part of the step searched
   std::vector<int> found_;
   // Switches of t alone, where the steps of a solver that does not locate

@@ -54,6 +54,13 @@ double RootSides::cell_value(std::size_t i) const {
   return ctx_.system->roots()[i].kind == EventSystem::Root::Kind::floor ? cell_[i] : cell_[i] + 1.0;
 }
 
+// The cell u moves into where it left cell k (move_cells): the next one on
+// the side it left at, or the one it is in when an assignment moved it
+// further.
+double RootSides::next_cell(double u, double k) {
+  return u >= k + 0.5 ? std::max(k + 1.0, std::floor(u)) : std::min(k - 1.0, std::ceil(u) - 1.0);
+}
+
 void RootSides::start(double t0, const double* x) {
   place_cells(t0, x);
   root_values(t0, x, g_.data());
@@ -102,8 +109,7 @@ void RootSides::move_cells(double t, const double* x) {
   for (std::size_t i : stepped_) {
     const double u = u_[i], k = cell_[i];
     if (holds(roots[i].comparison, sides_[i]) || !std::isfinite(u)) continue;
-    set_cell(i, u >= k + 0.5 ? std::max(k + 1.0, std::floor(u))
-                             : std::min(k - 1.0, std::ceil(u) - 1.0));
+    set_cell(i, next_cell(u, k));
     sides_[i] = 1;
   }
 }
@@ -185,6 +191,16 @@ void RootSides::take_moved_sides(double t, const double* x) {
     if (g_[i] != g_before_[i]) sides_[i] = sign_of(g_[i]);
 }
 
+// A floor or ceil root's value for `sides`: its cell's, or where the side
+// says u left the cell at this instant (before move_cells), the next cell's.
+double RootSides::stepped_value(std::size_t r, double t, const double* x,
+                                const std::vector<int>& sides) {
+  if (holds(ctx_.system->roots()[r].comparison, sides[r])) return cell_value(r);
+  ctx_.system->root_values(t, x, ctx_.p, u_.data(), ctx_.ws);
+  const double k = next_cell(u_[r], cell_[r]);
+  return ctx_.system->roots()[r].kind == EventSystem::Root::Kind::floor ? k : k + 1.0;
+}
+
 int RootSides::motion_side(std::size_t i, double t, const double* x, bool& have_rate) {
   if (!have_rate) rhs_on_sides(t, x, sides_, f_.data());
   have_rate = true;
@@ -200,7 +216,11 @@ bool RootSides::settle_zero_sides(double t, const double* x) {
   const auto& roots = ctx_.system->roots();
   bool have_rate = false, changed = false;
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
-    if (roots[i].kind != EventSystem::Root::Kind::comparison || g_[i] != 0.0) continue;
+    if (g_[i] != 0.0) continue;
+    if (roots[i].kind != EventSystem::Root::Kind::comparison) {
+      changed = leaves_its_cell(i, t, x, have_rate) || changed;
+      continue;
+    }
     const int side = motion_side(i, t, x, have_rate);
     if (side == 0) continue;  // resting on the threshold, or NaN
     const Comparison c = roots[i].comparison;
@@ -208,6 +228,22 @@ bool RootSides::settle_zero_sides(double t, const double* x) {
     sides_[i] = side;
   }
   return changed;
+}
+
+// A floor or ceil root on an end of its cell (g = 0) whose u moves out of
+// it along f: it switches at this instant (ceil(c x) of an x resting on 0
+// that a switch of t sets moving), which no integrator reports (CVODES
+// starts at g = 0 without a side, and g < 0 just after). Its side marks
+// the crossing, and move_cells moves it on. True when it does.
+bool RootSides::leaves_its_cell(std::size_t i, double t, const double* x, bool& have_rate) {
+  if (!holds(ctx_.system->roots()[i].comparison, sides_[i])) return false;  // crossed already
+  ctx_.system->root_values(t, x, ctx_.p, u_.data(), ctx_.ws);
+  const double u = u_[i];
+  const int rate = motion_side(i, t, x, have_rate);
+  const bool at_upper = u == cell_[i] + 1.0, at_lower = u == cell_[i];
+  if (!((at_upper && rate > 0) || (at_lower && rate < 0))) return false;
+  sides_[i] = -1;
+  return true;
 }
 
 void RootSides::rhs_on_sides(double t, const double* x, const std::vector<int>& sides,
@@ -221,7 +257,7 @@ void RootSides::rhs_on_sides(double t, const double* x, const std::vector<int>& 
   for (std::size_t i = 0; i < branches.size(); ++i) {
     const std::size_t r = branches[i];
     branch_truth_[i] = ctx_.system->roots()[r].kind != EventSystem::Root::Kind::comparison
-                           ? cell_value(r)
+                           ? stepped_value(r, t, x, sides)
                            : holds(ctx_.system->roots()[r].comparison, sides[r]) ? 1.0 : 0.0;
   }
   ctx_.system->rhs_points_on_branches(1, &t, x, ctx_.p, branch_truth_.data(), out, ctx_.ws);

@@ -60,19 +60,24 @@ class RootSides {
   // After an instant: a comparison root left at exactly g = 0 (an
   // assignment put the state on the threshold, or the integrator located
   // the root there) takes the side g moves to along f, which no integrator
-  // reports as a crossing (CVODES starts a restart at g = 0 without a side).
+  // reports as a crossing (CVODES starts a restart at g = 0 without a side);
+  // a floor or ceil root on its cell's end that u leaves along f switches.
   // True when a comparison changed its truth (the triggers are evaluated
   // again at the same instant).
   bool settle_zero_sides(double t, const double* x);
 
   // f at (t, x) with every switch of f on its branch for `sides`, a floor
-  // or ceil on the value of its current cell (f itself where the model has
-  // no switches or cannot evaluate f on given branches).
+  // or ceil on the value of its current cell, or of the next where its side
+  // says u left the cell (f itself where the model has no switches or
+  // cannot evaluate f on given branches).
   void rhs_on_sides(double t, const double* x, const std::vector<int>& sides, double* out);
 
  private:
   void set_cell(std::size_t i, double k);  // and g_[i] from u_[i]
   double cell_value(std::size_t i) const;  // floor or ceil root i's value on its cell
+  static double next_cell(double u, double k);
+  double stepped_value(std::size_t r, double t, const double* x, const std::vector<int>& sides);
+  bool leaves_its_cell(std::size_t i, double t, const double* x, bool& have_rate);
   // The side root i's g moves to along f (on the current sides) at (t, x):
   // +1, -1, or 0 where it stays or is NaN. have_rate: f is computed once.
   int motion_side(std::size_t i, double t, const double* x, bool& have_rate);

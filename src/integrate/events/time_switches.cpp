@@ -32,6 +32,27 @@ bool switch_crossings(const std::vector<EventSystem::Root>& roots, const std::ve
   return any;
 }
 
+void take_cell_ends_as_crossings(EventRunner& events, double t_switch, const double* x,
+                                 const std::vector<int>& sides, double* g,
+                                 std::vector<double>& scratch) {
+  const auto& roots = events.roots_of_system();
+  scratch.resize(roots.size());
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    if (roots[i].kind == EventSystem::Root::Kind::comparison || roots[i].reads_state ||
+        g[i] != 0.0 || sides[i] != 1)
+      continue;
+    // u may stay on the integer for an ulp of t or two (its own ulp is the
+    // larger): the first t after where it has left.
+    double after = t_switch, value = 0.0;
+    for (int k = 0; k < 64 && value == 0.0; ++k) {
+      after = std::nextafter(after, std::numeric_limits<double>::infinity());
+      events.root_values(after, x, scratch.data());
+      value = scratch[i];
+    }
+    if (value < 0.0) g[i] = value;
+  }
+}
+
 namespace {
 
 bool holds(const EventSystem::Root& root, double g) {
@@ -65,7 +86,11 @@ void TimeSwitches::find(EventRunner& events, double t0, double t_end, const doub
   events.root_values(t_end, x, g1.data());
   for (std::size_t i = 0; i < n; ++i) {
     const EventSystem::Root& r = roots[i];
-    if (r.reads_state || r.kind != EventSystem::Root::Kind::comparison) continue;
+    if (r.reads_state) continue;
+    if (r.kind != EventSystem::Root::Kind::comparison) {
+      add_cell_crossings(events, i, t0, t_end, x);
+      continue;
+    }
     // Linear in t: the midpoint's value is the mean of the ends' to
     // rounding; one crossing at most, where the line says.
     const double scale = std::max({std::fabs(g0[i]), std::fabs(g1[i]), std::fabs(g_mid[i])});
@@ -100,6 +125,52 @@ bool TimeSwitches::add_linear_crossing(EventRunner& events, std::size_t i, doubl
   const double before = std::nextafter(t, -std::numeric_limits<double>::infinity());
   if (!decided(t0, before) || !decided(t, t_end)) return false;
   times_.push_back(t);
+  return true;
+}
+
+// u passes integer m where floor(u) or ceil(u) first takes its new value:
+// rising, floor at u >= m and ceil at u > m; falling, floor at u < m and
+// ceil at u <= m. The steps end before that t, where f is still on its old
+// branch; at it, u may be on m exactly, which EventedSolution::
+// fire_time_switch takes as the crossing.
+bool TimeSwitches::add_cell_crossings(EventRunner& events, std::size_t i, double t0,
+                                      double t_end, const double* x) {
+  const std::size_t n = events.roots_of_system().size();
+  std::vector<double> u0(n), u_mid(n), u1(n);
+  events.root_arguments(t0, x, u0.data());
+  events.root_arguments(t0 + 0.5 * (t_end - t0), x, u_mid.data());
+  events.root_arguments(t_end, x, u1.data());
+  const double a = u0[i], b = u1[i];
+  const double scale = std::max({std::fabs(a), std::fabs(b), std::fabs(u_mid[i])});
+  if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(u_mid[i]) || a == b ||
+      std::fabs(u_mid[i] - 0.5 * (a + b)) > 1e-12 * scale)
+    return false;
+  const bool rising = b > a;
+  // The integers passed: rising, floor(a) + 1 ... floor(b); falling,
+  // ceil(a) - 1 ... ceil(b) (an integer u starts on is the end of the cell
+  // it moves into).
+  const double first = rising ? std::floor(a) + 1.0 : std::ceil(a) - 1.0;
+  const double last = rising ? std::floor(b) : std::ceil(b);
+  const double count = rising ? last - first + 1.0 : first - last + 1.0;
+  if (!(count > 0.0)) return true;
+  if (count > kMaxCellCrossings) return false;
+  const double slope = (b - a) / (t_end - t0);
+  const bool floor = events.roots_of_system()[i].kind == EventSystem::Root::Kind::floor;
+  const auto beyond = [&](double t, double m) {
+    events.root_arguments(t, x, u0.data());
+    const double v = u0[i];
+    return rising ? (floor ? v >= m : v > m) : (floor ? v < m : v <= m);
+  };
+  constexpr double kUp = std::numeric_limits<double>::infinity();
+  for (double k = 0.0; k < count; k += 1.0) {
+    const double m = rising ? first + k : first - k;
+    double t = std::clamp(t0 + (m - a) / slope, t0, t_end);
+    for (int step = 0; step < 64 && !beyond(t, m) && t < t_end; ++step) t = std::nextafter(t, kUp);
+    if (!beyond(t, m)) continue;  // at t_end or past it: the steps' ends see it
+    for (int step = 0; step < 64 && t > t0 && beyond(std::nextafter(t, -kUp), m); ++step)
+      t = std::nextafter(t, -kUp);
+    if (t > t0 && t <= t_end) times_.push_back(t);
+  }
   return true;
 }
 

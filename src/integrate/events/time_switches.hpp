@@ -9,7 +9,10 @@
 // instead lets each instant happen at a step's end. Found once per solve:
 // a root linear in t from its values at three times; any other from the
 // model's enclosures of g over intervals of t (EventSystem::
-// root_range_over_time), by bisection.
+// root_range_over_time), by bisection; floor and ceil of t alone where their
+// argument is linear in t, at each integer it passes (stepped across such a
+// jump of f, a state root switching at the same instant was located before
+// it on the dense output, and its jump of S taken on the old branch).
 #pragma once
 
 #include <cstddef>
@@ -29,6 +32,18 @@ bool comparison_changed(const EventSystem::Root& root, int before, double g_afte
 // before the instant and its value g at it. Whether any root crossed.
 bool switch_crossings(const std::vector<EventSystem::Root>& roots, const std::vector<int>& sides,
                       const double* g, int* found);
+
+// At a switch of t alone at t_switch: floor(u) and ceil(u) of t take their
+// new value where u lands on an integer exactly (floor rising, ceil
+// falling), while g, u's distance into its cell, is 0 there and turns
+// negative one ulp later. Such a root crosses at t_switch: its g in `g` (the
+// roots' values at t_switch, `sides` before it) becomes its value one ulp
+// later. Else a state root that switches as f takes its new branch (ceil(c x)
+// of an x that starts to grow there) is taken first, with f before it on
+// the old branch. scratch: n_roots.
+void take_cell_ends_as_crossings(EventRunner& events, double t_switch, const double* x,
+                                 const std::vector<int>& sides, double* g,
+                                 std::vector<double>& scratch);
 
 class TimeSwitches {
  public:
@@ -57,11 +72,19 @@ class TimeSwitches {
   // to the span, below which an interval is not halved again.
   static constexpr long kMaxEnclosures = 20000;
   static constexpr double kMinWidth = 0x1p-36;
+  // floor(t) over [0, 1000] passes 1000 integers; floor(1e6 t) far more,
+  // and a list of them would outgrow the solve: left to the steps' ends.
+  static constexpr double kMaxCellCrossings = 10000;
 
   // A root whose values g0, g1 at t0, t_end and at the midpoint lie on a
   // line: its crossing; false where the enclosures contradict the line.
   bool add_linear_crossing(EventRunner& events, std::size_t i, double t0, double t_end,
                            double g0, double g1, const double* x);
+  // A floor or ceil root of t alone whose u is linear in t: each time u
+  // passes an integer (false, and none, where u is not linear or passes
+  // more than kMaxCellCrossings).
+  bool add_cell_crossings(EventRunner& events, std::size_t i, double t0, double t_end,
+                          const double* x);
   // Any other root of t alone: its crossings by bisection on enclosures.
   void add_enclosed_crossings(EventRunner& events, std::size_t i, double t0, double t_end,
                               const double* x);
