@@ -198,6 +198,7 @@ class ExprModel final : public Model,
   void observable_gradients(double t, const double* x, const double* p, std::size_t n,
                             const std::size_t* which, double* out_x, double* out_p,
                             Workspace* ws = nullptr) const override;
+  std::string observable_switch(std::size_t i) const override;
 
   // Facts about the model source shown by `odesens info`, in order: for SBML
   // the level and version and the counts of reactions, rules and so on.

@@ -33,6 +33,13 @@ class Integrand {
   // column m for R_m, column-major. Any output may be null (not wanted).
   virtual void evaluate(double t, const double* x, const double* p, double* r, double* r_x,
                         double* r_p, Workspace* ws) const = 0;
+  // A switch of some R_m that moves with t or x, named with its running
+  // cost ("integrand 'w': 'lt' comparison `t < T1`"); empty where none is
+  // known. Across such a switch R jumps, and a quadrature that steps across
+  // it is of low order and its gradient lacks the jump's term: methods
+  // refuse such running costs (an integral of R is a state, dz/dt = R, whose
+  // switches the methods locate). Default: empty (a function cannot tell).
+  virtual std::string moving_switch() const { return {}; }
 };
 
 // Running costs that are observables of the model, by name (any name

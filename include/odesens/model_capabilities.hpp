@@ -232,6 +232,10 @@ class ObservableSet {
   virtual void observable_gradients(double t, const double* x, const double* p, std::size_t n,
                                     const std::size_t* which, double* out_x, double* out_p,
                                     Workspace* ws = nullptr) const;
+  // A switch of observable i that moves with t or the states (a comparison,
+  // floor or ceil reading them), as text for messages; empty where it has
+  // none. Default: empty (the model does not tell).
+  virtual std::string observable_switch(std::size_t i) const;
 };
 
 }  // namespace odesens

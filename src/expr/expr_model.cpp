@@ -9,6 +9,7 @@
 
 #include "expr/lane_kernels.hpp"
 #include "expr/model_expressions.hpp"
+#include "expr/moving_switch.hpp"
 #include "expr/tape_evaluate.hpp"
 #include "expr/time_dependence.hpp"
 #include "odesens/status.hpp"
@@ -126,6 +127,12 @@ void ExprModel::Impl::collect_observables() {
   for (std::size_t i = 0; i < sym.state_names.size(); ++i)
     add(sym.state_names[i], sym.graph.state(static_cast<int>(i)));
   for (std::size_t k = 0; k < sym.outputs.size(); ++k) add(sym.output_names[k], sym.outputs[k]);
+}
+
+std::string ExprModel::Impl::observable_switch(std::size_t i) const {
+  if (i >= observables.size()) return {};
+  std::lock_guard<std::mutex> lock(graph_mutex_);  // second_order() may grow the graph
+  return expr::moving_switch_text(sym.graph, observables[i], sym.state_names, sym.param_names);
 }
 
 const expr::Tape& ExprModel::Impl::observables_tape() const {
@@ -404,6 +411,10 @@ void ExprModel::observables(double t, const double* x, const double* p, double* 
                             Workspace* ws) const {
   ODESENS_REGISTERS(observables(t, x, p, out, ws_given));
   expr::evaluate(impl_->observables_tape(), w.registers, Slot::observables, t, x, p, out);
+}
+
+std::string ExprModel::observable_switch(std::size_t i) const {
+  return impl_->observable_switch(i);
 }
 
 void ExprModel::observable_gradients(double t, const double* x, const double* p, std::size_t n,

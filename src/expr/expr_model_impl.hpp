@@ -42,6 +42,8 @@ class ExprModel::Impl {
   // parameter that is 0 there) would reach shared nodes as 0 * Inf = NaN.
   // Thread-safe; each built on first use.
   const expr::Tape& output_adjoint_tape(std::size_t k) const;
+  // ExprModel::observable_switch; under the graph's lock.
+  std::string observable_switch(std::size_t i) const;
 
   expr::SymbolicModel sym;
   expr::FirstDerivatives first;

@@ -239,6 +239,19 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
                 "method '" + method_id + "' differentiates one objective G = sum_k w_k^T x(t_k) " +
                     (needs.gradient ? "" : "(if any) ") +
                     "and takes neither several objectives nor integrands (erk_adjoint does)");
+  if (needs.integrands && problem.integrand) {
+    // The quadrature steps across a jump of R, and the gradient lacks the
+    // jump's term (R- - R+) dtau/dp: erk_adjoint's dpsi/dT1 of
+    // piecewise(2 x, t < T1, x) was 0 where it is x(T1).
+    const std::string moving = problem.integrand->moving_switch();
+    if (!moving.empty())
+      throw Error(Status::unsupported,
+                  "method '" + method_id + "' takes no running cost that switches along the "
+                  "solution (" + moving + "): its quadrature would step across the jump, and "
+                  "the gradient would lack the jump's term. Integrate it as a state instead "
+                  "(dz/dt = the running cost, z(t0) = 0) and take z at the last output time "
+                  "as the objective (--weights z=1), whose switches every method locates");
+  }
   if (!needs.directions && !problem.sens_directions.empty())
     throw Error(Status::unsupported,
                 "method '" + method_id +

@@ -27,6 +27,8 @@ const std::vector<std::pair<std::string, std::string>>& Model::source_details() 
   return none;
 }
 
+std::string ObservableSet::observable_switch(std::size_t) const { return {}; }
+
 void ObservableSet::observable_gradients(double, const double*, const double*, std::size_t,
                                          const std::size_t*, double*, double*,
                                          Workspace*) const {

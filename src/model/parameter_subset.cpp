@@ -232,6 +232,9 @@ class SubsetModel final : public Model,
     full_->observable_set()->observable_gradients(t, x, f.p, n, which, out_x, all, f.ws);
     if (out_p) gather_rows(all, n, out_p, false);
   }
+  std::string observable_switch(std::size_t i) const override {
+    return full_->observable_set()->observable_switch(i);
+  }
 
   // EventSystem
   const std::vector<Event>& events() const override { return events_of().events(); }

@@ -49,6 +49,17 @@ class ObservableIntegrand final : public Integrand {
     if (r_x || r_p) set->observable_gradients(t, x, p, m, which_.data(), r_x, r_p, ws);
   }
 
+  std::string moving_switch() const override {
+    const ObservableSet* set = model_->observable_set();
+    if (!set) return {};
+    for (std::size_t k = 0; k < which_.size(); ++k) {
+      const std::string text = set->observable_switch(which_[k]);
+      if (!text.empty())
+        return "integrand '" + set->observable_names()[which_[k]] + "': " + text;
+    }
+    return {};
+  }
+
  private:
   std::shared_ptr<const Model> model_;
   std::vector<std::size_t> which_;

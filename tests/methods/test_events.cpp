@@ -753,6 +753,53 @@ TEST(Events, ErkAdjointRunningCostAcrossAnInstant) {
   }
 }
 
+// A running cost that switches along the solution: the quadrature steps
+// across its jump and the gradient lacked the jump's term (dpsi/dT1 of
+// piecewise(2 x, t < T1, x) was 0 where it is x(T1)). It is refused; the
+// same integral as a state z, with z(T) as the objective, has its switch
+// located, and its gradient is exact. A switch of parameters alone moves
+// nothing along the solution and stays allowed.
+const char* const kPhasedCost = R"(
+param k = 0.5
+param T1 = 2.2
+param c = 0.3
+state x = 1.5
+state z = 0
+dx/dt = -k*x
+dz/dt = piecewise(2*x, t < T1, x)
+output w = piecewise(2*x, t < T1, x)
+output v = piecewise(1, c > 0, 0)*x
+)";
+
+TEST(Events, ARunningCostThatSwitchesIsRefusedAndItsStateIsTheWayOut) {
+  auto problem = event_ode_problem(kPhasedCost, {5});
+  problem.options.set("final_sensitivity", std::int64_t{0});
+  auto with_cost = problem;
+  with_cost.n_objectives = 1;
+  with_cost.adjoint_weights.assign(2, 0.0);
+  with_cost.integrand = observable_integrand(problem.model, {"w"});
+  try {
+    solve(with_cost, "erk_adjoint");
+    ADD_FAILURE() << "a running cost that switches was taken";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported);
+    EXPECT_NE(std::string(e.what()).find("`t < T1`"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("as a state"), std::string::npos) << e.what();
+  }
+  with_cost.integrand = observable_integrand(problem.model, {"v"});
+  EXPECT_NO_THROW(solve(with_cost, "erk_adjoint"));
+  // z(5) = 3 (1 - e^{-k T1})/k + 1.5 (e^{-k T1} - e^{-5k})/k.
+  problem.adjoint_weights = {0.0, 1.0};
+  const Result r = solve(problem, "erk_adjoint");
+  const double k = 0.5, T1 = 2.2, xT1 = 1.5 * std::exp(-k * T1);
+  auto z = [T1](double rate) {
+    return 3 * (1 - std::exp(-rate * T1)) / rate +
+           1.5 * (std::exp(-rate * T1) - std::exp(-5 * rate)) / rate;
+  };
+  EXPECT_NEAR(r.gradient[1], xT1, 1e-7);
+  EXPECT_NEAR(r.gradient[0], (z(k + 1e-6) - z(k - 1e-6)) / 2e-6, 1e-6);
+}
+
 TEST(Events, ErkAdjointRefusesRevolve) {
   auto revolve = event_ode_problem(kTimedDose, {0, 4});
   revolve.options.set("checkpointing", "revolve");

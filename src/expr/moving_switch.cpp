@@ -1,0 +1,41 @@
+#include "expr/moving_switch.hpp"
+
+#include "expr/expression_text.hpp"
+
+namespace odesens::expr {
+namespace {
+
+bool is_switch(Op op) {
+  switch (op) {
+    case Op::lt: case Op::le: case Op::gt: case Op::ge: case Op::eq: case Op::ne:
+    case Op::floor: case Op::ceil:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string moving_switch_text(const Graph& graph, NodeId root,
+                               const std::vector<std::string>& state_names,
+                               const std::vector<std::string>& param_names) {
+  std::vector<char> seen(graph.size(), 0);
+  std::vector<NodeId> stack{root};
+  while (!stack.empty()) {
+    const NodeId id = stack.back();
+    stack.pop_back();
+    if (id == kNoNode || seen[id]) continue;
+    seen[id] = 1;
+    const Node& n = graph.node(id);
+    if (!(n.depends & (kOnTime | kOnState))) continue;  // constant along a solution
+    if (is_switch(n.op))
+      return std::string("'") + op_name(n.op) + "' " +
+             (n.op == Op::floor || n.op == Op::ceil ? "switch" : "comparison") + " `" +
+             expression_text(graph, id, state_names, param_names) + "`";
+    for (NodeId operand : {n.a, n.b, n.c}) stack.push_back(operand);
+  }
+  return {};
+}
+
+}  // namespace odesens::expr

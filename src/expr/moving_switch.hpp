@@ -1,0 +1,20 @@
+// The first switch of an expression that moves with t or the states: a
+// comparison, floor or ceil whose operands read t or a state. Its value
+// jumps where the switch turns, which a quadrature of the expression (an
+// integrand: integrand.hpp) steps across unless the steps end there.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "expr/expr_graph.hpp"
+
+namespace odesens::expr {
+
+// The switch as text for messages ("'lt' comparison `t < T1`"), or empty
+// where the expression at `root` has none.
+std::string moving_switch_text(const Graph& graph, NodeId root,
+                               const std::vector<std::string>& state_names,
+                               const std::vector<std::string>& param_names);
+
+}  // namespace odesens::expr
