@@ -106,6 +106,18 @@ void publish_pictures(const std::string& folder, const std::vector<std::string>&
 
 void draw_pictures(const ScratchFolder& scratch, const std::string& script,
                    const std::string& folder, const std::vector<std::string>& names) {
+  // A picture's rename over a device or a pipe of that name would put the
+  // picture in its place: refused before gnuplot runs.
+  for (const std::string& name : names) {
+    const fs::path target = fs::path(folder) / name;
+    std::error_code ec;
+    const fs::file_status st = fs::status(target, ec);
+    if (!ec && fs::exists(st) && !fs::is_regular_file(st))
+      throw Error(Status::invalid_argument, "plots: '" + target.string() +
+                                                "' exists and is not a regular file (a device, "
+                                                "a pipe or a folder): a picture goes to a "
+                                                "regular file");
+  }
   try {
     run_gnuplot(scratch, script);
     publish_pictures(folder, names);

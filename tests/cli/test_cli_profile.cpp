@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -115,6 +116,20 @@ TEST(CliProfile, FitPlotDrawsTheWaterfallAndTheParameters) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(is_png(dir + "/waterfall.png"));
   EXPECT_TRUE(is_png(dir + "/parameters.png"));
+}
+
+// A picture renamed over a pipe (or a device) of its name took its place.
+TEST(CliProfile, APipeNamedAsAPictureIsLeftAlone) {
+  odesens::test::SyntheticProblem p;
+  const std::string dir = p.path("pipes");
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(::mkfifo((dir + "/waterfall.png").c_str(), 0600), 0);
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts 2 --seed 2 --plot " + dir);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("not a regular file"), std::string::npos) << r.err;
+  struct stat st {};
+  ASSERT_EQ(::stat((dir + "/waterfall.png").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
 }
 
 TEST(CliProfile, WrongCommandLinesExitTwoWithOneLine) {

@@ -4,6 +4,7 @@ draws the work–precision diagram. Set ODESENS_PLOT_DIR to keep the PNGs
 
 import os
 import pathlib
+import stat
 import subprocess
 import sys
 
@@ -98,6 +99,55 @@ def test_a_figure_file_is_replaced_whole_or_not_at_all(tmp_path):
     with open(tmp_path / "object.png", "wb") as f:
         odesens.plot.sensitivities(r, file=f)
     assert_png(tmp_path / "object.png")
+
+
+def test_a_figure_never_takes_the_place_of_a_device_or_pipe(tmp_path):
+    """A rename over /dev/null or a FIFO put the PNG in its place; a link is
+    followed, as for the tool's --out."""
+    r = odesens.solve(MODELS["lotka_volterra"], "cvodes_fsa")
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    with pytest.raises(odesens.Error, match="not a regular file"):
+        odesens.plot.sensitivities(r, file=fifo)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.png"]
+    target = tmp_path / "real.png"
+    target.write_bytes(b"old")
+    link = tmp_path / "link.png"
+    link.symlink_to(target)
+    odesens.plot.sensitivities(r, file=link)
+    assert link.is_symlink()
+    assert_png(target)
+
+
+def test_compare_command_checks_its_command_line_before_solving(tmp_path):
+    model = tmp_path / "decay.ode"
+    model.write_text("param k = 1\nstate x = 1\ndx/dt = -k*x\n")
+    before = model.read_bytes()
+    (tmp_path / "model.png").symlink_to(model)
+    cases = [
+        (["--tout", "0:1:1e12"], "not a whole number"),
+        (["--tout", "0:1:10000000000"], "not from 1 to"),
+        (["--tout", "0:1:-5"], "not from 1 to"),
+        (["--tout", "0:nan:5"], "not a finite number"),
+        (["--rtols", "1e-3,,"], "not a number"),
+        (["--rtols", "2"], "must be in (0, 1)"),
+        (["--repeats", "0"], "--repeats must be from 1"),
+        (["--plot", str(tmp_path / "x.xyz")], "names no picture format"),
+        (["--plot", str(model)], "is the model this command reads"),
+        (["--plot", str(tmp_path / "model.png")], "is the model this command reads"),
+    ]
+    for extra, message in cases:
+        done = subprocess.run([sys.executable, "-m", "odesens", "compare", str(model),
+                               "--methods", "cvodes_fsa"] + extra,
+                              capture_output=True, text=True, check=False, timeout=60)
+        assert done.returncode == 2, (extra, done.stderr)
+        assert message in done.stderr, (extra, done.stderr)
+        assert "Traceback" not in done.stderr, extra
+    done = subprocess.run([sys.executable, "-m", "odesens", "compare", str(model),
+                           "--methods", ",,,"], capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "names no method" in done.stderr, done.stderr
+    assert model.read_bytes() == before
 
 
 def test_petab_data_and_simulations(out):

@@ -7,22 +7,61 @@ a wrong command line or model, 1 when a solve fails for every tolerance.
 """
 
 import argparse
+import math
+import os
 import sys
 
 import numpy
 
-from ._errors import Error
+from ._errors import Error, invalid_argument
 from .compare import DEFAULT_RTOLS, work_precision
 from .model import Model
 from .solve import options
+
+# As the tool's --tout: more output times than any solve here would write.
+_MOST_TIMES = 10_000_000
+# Formats matplotlib writes (its savefig picks the one of the extension).
+_PICTURES = (".png", ".pdf", ".svg", ".eps", ".ps", ".jpg", ".jpeg", ".tif", ".tiff", ".webp")
+
+
+def _real(text, what):
+    try:
+        value = float(text)
+    except ValueError:
+        raise invalid_argument(f"{what}: {text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise invalid_argument(f"{what}: {text!r} is not a finite number")
+    return value
 
 
 def _time_grid(text):
     """a:b:n (n evenly spaced times) or t1,t2,... as the tool reads --tout."""
     if text.count(":") == 2:
         a, b, n = text.split(":")
-        return numpy.linspace(float(a), float(b), int(n))
-    return numpy.array([float(v) for v in text.split(",")])
+        try:
+            count = int(n)
+        except ValueError:
+            raise invalid_argument(f"--tout: the count {n!r} is not a whole number") from None
+        if not 1 <= count <= _MOST_TIMES:
+            raise invalid_argument(f"--tout: the count {n!r} is not from 1 to {_MOST_TIMES}")
+        return numpy.linspace(_real(a, "--tout"), _real(b, "--tout"), count)
+    return numpy.array([_real(v, "--tout") for v in text.split(",")])
+
+
+def _rtols(text):
+    values = [_real(v, "--rtols") for v in text.split(",")]
+    if any(not 0 < v < 1 for v in values):
+        raise invalid_argument(f"--rtols: each tolerance must be in (0, 1), got {text!r}")
+    return values
+
+
+def _check_plot(path, model):
+    """Before any solve: a picture format, and not the model it reads."""
+    if os.path.exists(path) and os.path.exists(model) and os.path.samefile(path, model):
+        raise invalid_argument(f"--plot {path!r} is the model this command reads")
+    if os.path.splitext(path)[1].lower() not in _PICTURES:
+        raise invalid_argument(f"--plot {path!r}: the extension names no picture format ("
+                               + ", ".join(_PICTURES) + ")")
 
 
 def _parser():
@@ -41,11 +80,17 @@ def _parser():
 
 
 def compare(args):
+    if args.plot:
+        _check_plot(args.plot, args.model)
+    if not 1 <= args.repeats <= 1000:
+        raise invalid_argument(f"--repeats must be from 1 to 1000, got {args.repeats}")
+    t = _time_grid(args.tout) if args.tout else None
+    rtols = _rtols(args.rtols) if args.rtols else DEFAULT_RTOLS
+    methods = [m for m in args.methods.split(",") if m]
+    if not methods:
+        raise invalid_argument("--methods names no method")
     sens = args.sens_params.split(",") if args.sens_params else None
     model = Model(args.model, sens)
-    t = _time_grid(args.tout) if args.tout else None
-    rtols = [float(v) for v in args.rtols.split(",")] if args.rtols else DEFAULT_RTOLS
-    methods = [m for m in args.methods.split(",") if m]
     for method in methods:
         options(method)  # an unknown id is a wrong command line, before any solve
     data = work_precision(model, methods, t=t, rtols=rtols, repeats=args.repeats)

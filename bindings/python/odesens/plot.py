@@ -8,6 +8,7 @@ returns the figure.
 """
 
 import os
+import stat
 import tempfile
 
 import numpy
@@ -44,6 +45,13 @@ def _save_replacing(fig, path):
         raise invalid_argument("file is empty: give a file name (None returns the figure)")
     if os.path.isdir(path):
         raise invalid_argument(f"file {path!r} is a directory, not a picture's file")
+    if os.path.islink(path):
+        path = os.path.realpath(path)  # the file the link names is replaced, not the link
+    if os.path.exists(path) and not stat.S_ISREG(os.stat(path).st_mode):
+        # A device, a pipe or a socket: a rename over it would put the
+        # picture in its place (/dev/null replaced by a PNG).
+        raise invalid_argument(f"file {path!r} exists and is not a regular file (a device or a "
+                               "pipe): a picture is written to a regular file")
     folder, name = os.path.split(os.path.abspath(path))
     suffix = os.path.splitext(name)[1]
     fd, partial = tempfile.mkstemp(prefix="." + name + ".", suffix=".partial", dir=folder)
