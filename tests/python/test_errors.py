@@ -32,6 +32,12 @@ def lv():
     (dict(rtol="1e-6"), "invalid_argument", "rtol must be a number, got '1e-6'"),
     (dict(rtol=True), "invalid_argument", "rtol must be a number, got True"),
     (dict(t0="0"), "invalid_argument", "t0 must be a number"),
+    (dict(t="12"), "invalid_argument", "t must be numbers"),
+    (dict(t=["1", "2"]), "invalid_argument", "t must be numbers"),
+    (dict(p=numpy.array([True, False, True, False, True])), "invalid_argument",
+     "p must be numbers"),
+    (dict(t=numpy.ma.masked_array([1.0, 2.0], mask=[False, True])), "invalid_argument",
+     "t has masked entries"),
     (dict(atol=-1.0), "invalid_argument", "atol"),
     (dict(atol=[1e-8, 1e-8, 1e-8]), "invalid_argument", "atol"),
     (dict(method="newton"), "unknown_method", "unknown method 'newton'"),
@@ -45,6 +51,9 @@ def lv():
     # Values pybind11 could not cast reached the caller as its RuntimeError.
     (dict(method="cvodes_fsa", sparse_threshold=2**64), "option_type", "beyond the 64-bit"),
     (dict(method="cvodes_fsa", sparse_threshold=-2**63 - 1), "option_type", "beyond the 64-bit"),
+    # A whole-number float beyond them reached pybind11's cast as RuntimeError.
+    (dict(method="cvodes_fsa", sparse_threshold=1e19), "option_type", "beyond the 64-bit"),
+    (dict(method="cvodes_fsa", sparse_threshold=-1e300), "option_type", "beyond the 64-bit"),
     (dict(method="bounds_fsa", box=5), "invalid_argument", "box must be a pair (lower, upper)"),
     (dict(atol=True), "invalid_argument", "atol must be a number"),
     (dict(atol=[]), "invalid_argument", "atol is empty"),

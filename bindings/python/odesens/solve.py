@@ -144,14 +144,30 @@ def _method_options(method, given):
         spec = specs.get(key)
         if (spec and spec["type"] in ("integer", "flag") and isinstance(value, float)
                 and value.is_integer()):
-            value = int(value)
+            value = _option_value(key, int(value))  # 1e19: beyond the 64-bit integers
         out[key] = value
     return out
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _real_array(value, what):
     """value as a float array; complex values are refused, not cast (numpy
     would drop their imaginary part), and so is what is not numbers."""
+    if isinstance(value, numpy.ma.MaskedArray) and numpy.ma.is_masked(value):
+        raise invalid_argument(f"{what} has masked entries: give the values to use "
+                               "(numpy.ma.filled) or leave them out")
+    kind = getattr(value, "dtype", None)
+    kind = kind.kind if kind is not None else None
+    if isinstance(value, (str, bytes)) or kind in ("U", "S", "b") or (
+            isinstance(value, (list, tuple)) and any(isinstance(v, (str, bytes, bool))
+                                                     for v in value)):
+        # numpy reads "12" and True as numbers, which hides a caller's mistake
+        raise invalid_argument(f"{what} must be numbers, got {type(value).__name__} "
+                               f"{_short(value)}")
     try:
         complex_values = numpy.iscomplexobj(value)  # converts: a ragged list fails here
         if not complex_values:
@@ -207,7 +223,8 @@ def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=No
     return {
         "t": _real_times(t),
         "t0": t0,
-        "p": p, "x0": x0,
+        "p": None if p is None else _real_array(p, "p"),
+        "x0": None if x0 is None else _real_array(x0, "x0"),
         "rtol": None if rtol is None else _number(rtol, "rtol"),
         "atol": _atol(atol),
         "max_steps": None if max_steps is None else _count(max_steps, "max_steps", 1),
