@@ -6,6 +6,7 @@
 // ABI and never change meaning.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -37,10 +38,20 @@ enum class Status : int {
 // Short fixed name of a status ("invalid argument", ...).
 const char* status_string(Status s) noexcept;
 
+// `message` kept whole up to kMostErrorMessageChars bytes; a longer one
+// keeps its start and end around a note of how much was left out (an id of
+// megabytes from a file made a message of megabytes). Cuts fall between
+// UTF-8 characters.
+inline constexpr std::size_t kMostErrorMessageChars = 4096;
+std::string bounded_error_message(const std::string& message);
+
 class Error : public std::runtime_error {
  public:
   Error(Status status, const std::string& message)
-      : std::runtime_error(message), status_(status) {}
+      : std::runtime_error(message.size() > kMostErrorMessageChars
+                               ? bounded_error_message(message)
+                               : message),
+        status_(status) {}
   Status status() const noexcept { return status_; }
 
  private:

@@ -1,6 +1,26 @@
 #include "odesens/status.hpp"
 
+#include <string>
+
 namespace odesens {
+namespace {
+
+// Back to the start of the UTF-8 character at `at`.
+std::size_t character_start(const std::string& text, std::size_t at) {
+  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
+    --at;
+  return at;
+}
+
+}  // namespace
+
+std::string bounded_error_message(const std::string& message) {
+  if (message.size() <= kMostErrorMessageChars) return message;
+  const std::size_t head = character_start(message, kMostErrorMessageChars * 3 / 4);
+  const std::size_t tail = character_start(message, message.size() - kMostErrorMessageChars / 8);
+  return message.substr(0, head) + " ... [" + std::to_string(tail - head) +
+         " characters left out] ... " + message.substr(tail);
+}
 
 const char* status_string(Status s) noexcept {
   switch (s) {

@@ -289,6 +289,9 @@ CASES = [
     sbml("long_id", decay().replace('"k"', '"k' + repeat("k", 100000) + '"')
          .replace("<ci>k</ci>", "<ci>k" + repeat("k", 100000) + "</ci>"), 0, "",
          stdout="states (1)"),
+    # An unknown id of 2 MB was echoed whole in the message.
+    sbml("long_unknown_id", decay(rate="<apply><times/><ci>k</ci><ci>" + repeat("z", 2 << 20) +
+                                       "</ci></apply>"), 2, ["unknown id", "characters left out"]),
     sbml("nested_math_moderate", decay(rate=nest("<apply><minus/>", "</apply>", 100,
                                                  "<ci>S</ci>")), 0, "", stdout="states (1)"),
     sbml("deep_math", decay(rate=nest("<apply><minus/>", "</apply>", 100000, "<ci>S</ci>")), 1,

@@ -191,6 +191,11 @@ def run_process(argv, cwd, sanitized, time_limit=TIME_LIMIT, memory_limit=MEMORY
     return out
 
 
+# Messages are bounded (odesens::Error keeps 4 KB of one): an id of
+# megabytes in a file made a message of megabytes.
+MOST_STDERR_BYTES = 16 * 1024
+
+
 def problems_of(case, out, values):
     """What is wrong with the outcome of `case`, as a list of sentences."""
     text = out.stderr.decode("utf-8", "replace")
@@ -203,6 +208,8 @@ def problems_of(case, out, values):
         problems.append(f"killed by signal {-out.status} ({signal.Signals(-out.status).name})")
     if SANITIZER_REPORTS.search(text):
         problems.append("sanitizer report on stderr")
+    if len(out.stderr) > MOST_STDERR_BYTES:
+        problems.append(f"stderr of {len(out.stderr)} bytes: a message echoes its input")
     if out.status >= 0 and out.status != case.status:
         problems.append(f"exit status {out.status}, expected {case.status}")
     for fragment in case.stderr_fragments():
