@@ -59,6 +59,9 @@ struct SolverState {
   // initial state and output times.
   std::unique_ptr<MethodSession> session;
   Problem prepared_from;
+  // odesens_solve is under way (a callback of the model may call back into
+  // the solver: a nested solve on the same session broke the outer one).
+  bool solving = false;
 };
 
 struct ResultState {

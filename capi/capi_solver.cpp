@@ -23,9 +23,21 @@ namespace {
 using namespace odesens;
 using namespace odesens::capi;
 
+// A solver changed or run again from inside its own solve (a model callback
+// that calls back into it): refused, as the solve in progress reads it.
+SolverState& idle_solver(odesens_solver* solver) {
+  SolverState& s = solver_state(solver);
+  if (s.solving)
+    throw Error(Status::invalid_argument,
+                "the solver is solving (called from a callback of its own solve?): a solver "
+                "runs one solve at a time and is not changed during it; create another solver "
+                "for a nested solve");
+  return s;
+}
+
 template <class Change>
 int change_problem(odesens_solver* solver, const char* function, Change&& change) {
-  return guarded(solver, function, [&] { change(solver_state(solver).problem); });
+  return guarded(solver, function, [&] { change(idle_solver(solver).problem); });
 }
 
 std::size_t nx_of(const Problem& problem) { return problem.model->nx(); }
@@ -61,13 +73,13 @@ void store_option(SolverState& s, const char* key, const OptionValue& value) {
 // only in the name a failure's message gives.
 int set_option(odesens_solver* solver, const char* function, const char* key,
                const OptionValue& value) {
-  return guarded(solver, function, [&] { store_option(solver_state(solver), key, value); });
+  return guarded(solver, function, [&] { store_option(idle_solver(solver), key, value); });
 }
 
 int set_string_option(odesens_solver* solver, const char* function, const char* key,
                       const char* value) {
   return guarded(solver, function, [&] {
-    SolverState& s = solver_state(solver);
+    SolverState& s = idle_solver(solver);
     store_option(s, key, OptionValue{require_string(value, "value")});
   });
 }
@@ -220,7 +232,7 @@ int odesens_solver_set_max_steps(odesens_solver* solver, int64_t max_steps) {
 
 int odesens_solver_set_objectives(odesens_solver* solver, int64_t n_objectives) {
   return guarded(solver, __func__, [&] {
-    SolverState& s = solver_state(solver);
+    SolverState& s = idle_solver(solver);
     const std::size_t m = require_count(n_objectives, 1, static_cast<int64_t>(max_objectives),
                                         "n_objectives");
     Problem wanted;
@@ -270,7 +282,7 @@ int odesens_solver_set_adjoint_weights(odesens_solver* solver, const double* w, 
 int odesens_solver_set_integrand_observables(odesens_solver* solver, const char* const* names,
                                              int64_t count) {
   return guarded(solver, __func__, [&] {
-    SolverState& s = solver_state(solver);
+    SolverState& s = idle_solver(solver);
     const std::size_t n =
         require_count(count, 0, static_cast<int64_t>(max_objectives), "the number of names");
     require_array(names, count, "names");
@@ -294,7 +306,7 @@ int odesens_solver_set_integrand_observables(odesens_solver* solver, const char*
 
 int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r, int64_t len) {
   return guarded(solver, __func__, [&] {
-    SolverState& s = solver_state(solver);
+    SolverState& s = idle_solver(solver);
     Problem& pr = s.problem;
     if (removed(len, "r", pr.sens_directions)) return;
     if (!s.info->capabilities.directions)
@@ -317,7 +329,7 @@ int odesens_solver_set_sens_directions(odesens_solver* solver, const double* r, 
 int odesens_solver_set_param_box(odesens_solver* solver, const double* lower,
                                  const double* upper, int64_t np) {
   return guarded(solver, __func__, [&] {
-    SolverState& s = solver_state(solver);
+    SolverState& s = idle_solver(solver);
     Problem& pr = s.problem;
     if (np == 0) {
       pr.param_lower.clear();
@@ -342,7 +354,7 @@ int odesens_solver_set_param_box(odesens_solver* solver, const double* lower,
 
 int odesens_solver_set_objective_data(odesens_solver* solver, const double* data, int64_t n) {
   return guarded(solver, __func__, [&] {
-    SolverState& s = solver_state(solver);
+    SolverState& s = idle_solver(solver);
     Problem& pr = s.problem;
     if (removed(n, "data", pr.objective_data)) return;
     require_set_valued(s, s.info->capabilities.bounds, "objective data");
@@ -393,8 +405,13 @@ int odesens_set_option_string(odesens_solver* solver, const char* key, const cha
 int odesens_solve(odesens_solver* solver, odesens_result** result) {
   return guarded(solver, __func__, [&] {
     if (result) *result = nullptr;
-    SolverState& s = solver_state(solver);
+    SolverState& s = idle_solver(solver);
     require_pointer(result, "result");
+    s.solving = true;
+    struct Clear {
+      bool& flag;
+      ~Clear() { flag = false; }
+    } clear{s.solving};
     *result = new odesens_result{HandleHeader{HandleKind::result, {}},
                                  make_result_state(s, s.problem, run_session(s))};
   });

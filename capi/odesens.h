@@ -450,7 +450,10 @@ ODESENS_API int odesens_solver_add_observable(odesens_solver* solver, const char
 ODESENS_API int odesens_solver_clear_observables(odesens_solver* solver);
 
 /* Runs the method; on success *result is a new result owned by the caller.
- * A solver can be solved again (after changing its settings or not). */
+ * A solver can be solved again (after changing its settings or not). While
+ * it solves, a model callback that calls odesens_solve or a setter on the
+ * same solver gets ODESENS_ERR_INVALID_ARGUMENT (use another solver for a
+ * nested solve), and must not free it. */
 ODESENS_API int odesens_solve(odesens_solver* solver, odesens_result** result);
 
 /* ---- ensembles: one problem, many parameter vectors ---- */

@@ -1040,6 +1040,59 @@ static void test_callback_failures_name_the_callback(void) {
   odesens_model_free(m);
 }
 
+/* A model callback that calls back into the solver that is solving: a
+ * nested odesens_solve on the same session broke the outer cvodes_fsa solve
+ * ("CVodeGetDky failed"); it and setters are refused, the outer solve is
+ * right, and another solver may solve from the callback. */
+static odesens_solver* reentrant_solver = NULL;
+static odesens_solver* reentrant_other = NULL;
+static int reentrant_calls = 0, reentrant_inner = 12345, reentrant_setter = 12345,
+           reentrant_other_status = 12345;
+
+static int reentrant_rhs(double t, const double* x, const double* p, double* xdot, void* user) {
+  (void)t;
+  (void)user;
+  xdot[0] = -p[0] * x[0];
+  if (++reentrant_calls == 5) {
+    odesens_result* r = NULL;
+    reentrant_inner = odesens_solve(reentrant_solver, &r);
+    odesens_result_free(r);
+    reentrant_setter = odesens_solver_set_tolerances(reentrant_solver, 1e-3, 1e-3);
+    r = NULL;
+    reentrant_other_status = odesens_solve(reentrant_other, &r);
+    odesens_result_free(r);
+  }
+  return 0;
+}
+
+static void test_a_solver_is_not_solved_from_its_own_callback(void) {
+  odesens_model* m = NULL;
+  CHECK_OK(odesens_model_create(1, 1, reentrant_rhs, NULL, &m));
+  const double p[1] = {0.5}, x0[1] = {1.0}, times[3] = {1.0, 2.0, 3.0};
+  CHECK_OK(odesens_model_set_nominal_params(m, p, 1));
+  CHECK_OK(odesens_model_set_x0(m, x0, 1));
+  CHECK_OK(odesens_solver_create(m, "cvodes_fsa", &reentrant_solver));
+  CHECK_OK(odesens_solver_create(m, "cvodes_fsa", &reentrant_other));
+  CHECK_OK(odesens_solver_set_output_times(reentrant_solver, times, 3));
+  CHECK_OK(odesens_solver_set_output_times(reentrant_other, times, 3));
+  CHECK_OK(odesens_solver_set_tolerances(reentrant_solver, 1e-10, 1e-12));
+  odesens_result* r = NULL;
+  CHECK_OK(odesens_solve(reentrant_solver, &r));
+  CHECK(reentrant_inner == ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK(reentrant_setter == ODESENS_ERR_INVALID_ARGUMENT);
+  CHECK(reentrant_other_status == ODESENS_OK);
+  double x[3] = {0, 0, 0};
+  CHECK_OK(odesens_result_x(r, x, 3));
+  CHECK(fabs(x[2] - exp(-1.5)) < 1e-8);
+  odesens_result_free(r);
+  r = NULL;
+  CHECK_OK(odesens_solve(reentrant_solver, &r)); /* usable again after */
+  odesens_result_free(r);
+  odesens_solver_free(reentrant_solver);
+  odesens_solver_free(reentrant_other);
+  odesens_model_free(m);
+}
+
 static void test_nan_input_is_refused(void) {
   const double nan3[3] = {1.0, NAN, 1.0};
   const double inf2[2] = {INFINITY, 0.0};
@@ -1185,6 +1238,7 @@ int main(void) {
   test_unknown_method_and_options_are_refused();
   test_option_setters_have_their_first_names_as_aliases();
   test_callback_failures_name_the_callback();
+  test_a_solver_is_not_solved_from_its_own_callback();
   test_nan_input_is_refused();
   test_solve_errors();
   test_text_and_file_models();
