@@ -132,3 +132,25 @@ def test_ctrl_c_stops_an_ensemble():
         finally:
             timer.cancel()
         assert time.monotonic() - started < 20
+
+
+def test_ctrl_c_stops_a_solve():
+    # One long solve ran to its end (3.7 s here, longer on a loaded machine)
+    # before the KeyboardInterrupt came; a Solver's too.
+    import signal
+    model = odesens.load("glv:40")
+    t = numpy.linspace(0, 1e5, 5)[1:]
+    solver = model.solver("cvodes_fsa", t=t, rtol=1e-10, max_steps=10**9)
+    for solve in (lambda: odesens.solve(model, "cvodes_fsa", t=t, rtol=1e-10,
+                                        max_steps=10**9),
+                  solver.solve):
+        timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        started = time.monotonic()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                solve()
+        finally:
+            timer.cancel()
+        assert time.monotonic() - started < 8
+    assert solver.solve(t=[1.0]).x.shape == (1, 40)  # usable after

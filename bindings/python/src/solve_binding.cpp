@@ -1,6 +1,8 @@
 // Solves: one-off (odesens.solve) and prepared sessions (Model.solver).
 // The GIL is released for the whole computation, so Python threads solve
 // in parallel; everything Python is read before and built after.
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -12,6 +14,7 @@
 #include "result_binding.hpp"
 #include "odesens/methods.hpp"
 #include "odesens/session.hpp"
+#include "odesens/status.hpp"
 
 namespace py = pybind11;
 
@@ -19,14 +22,59 @@ namespace odesens::python {
 
 namespace {
 
+// Ctrl-C during a solve. The methods that ask Problem::interrupt (those on
+// CVODES, and odesd) call it on the solving thread, which holds no GIL: at
+// most every 50 ms it takes the GIL for Python's signal check alone. A
+// handler that raised (KeyboardInterrupt) ends the solve, and the caller
+// gets that exception, not a result (the other methods run to their end
+// first). Python sees signals on its main thread only.
+class SignalWatch {
+ public:
+  std::function<bool()> interrupt() {
+    return [this] { return asked(); };
+  }
+  // After the solve (GIL held): the KeyboardInterrupt, where one was raised.
+  void raise_if_raised() const {
+    if (raised_) throw py::error_already_set();
+  }
+
+ private:
+  bool asked() {
+    if (raised_) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(50)) return false;
+    last_ = now;
+    py::gil_scoped_acquire gil;
+    raised_ = PyErr_CheckSignals() != 0;  // the exception stays set for the caller
+    return raised_;
+  }
+
+  bool raised_ = false;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// `run` (GIL released) with the watch's interrupt; the KeyboardInterrupt
+// where one was raised, also when the solve ended with Error(interrupted).
+template <class Run>
+Result watched(SignalWatch& watch, Run&& run) {
+  Result result;
+  try {
+    py::gil_scoped_release unlocked;
+    result = run();
+  } catch (const Error& e) {
+    if (e.status() == Status::interrupted) watch.raise_if_raised();
+    throw;
+  }
+  watch.raise_if_raised();
+  return result;
+}
+
 py::dict solve_once(const std::shared_ptr<Model>& model, const std::string& method,
                     const py::dict& settings) {
-  const Problem problem = make_problem(model, settings);
-  Result result;
-  {
-    py::gil_scoped_release unlocked;
-    result = solve(problem, method);
-  }
+  Problem problem = make_problem(model, settings);
+  SignalWatch watch;
+  problem.interrupt = watch.interrupt();
+  Result result = watched(watch, [&] { return solve(problem, method); });
   return result_to_dict(std::move(result));
 }
 
@@ -47,12 +95,12 @@ class Session {
     if (!p.is_none()) inputs.params = to_vector(p, "p");
     if (!x0.is_none()) inputs.initial_state = to_vector(x0, "x0");
     if (!t.is_none()) inputs.output_times = to_vector(t, "t");
-    Result result;
-    {
-      py::gil_scoped_release unlocked;
+    SignalWatch watch;
+    inputs.interrupt = watch.interrupt();
+    Result result = watched(watch, [&] {
       std::lock_guard<std::mutex> lock(mutex_);
-      result = session_->run(inputs);
-    }
+      return session_->run(inputs);
+    });
     return result_to_dict(std::move(result));
   }
 
