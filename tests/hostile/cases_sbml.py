@@ -289,6 +289,12 @@ CASES = [
     sbml("long_id", decay().replace('"k"', '"k' + repeat("k", 100000) + '"')
          .replace("<ci>k</ci>", "<ci>k" + repeat("k", 100000) + "</ci>"), 0, "",
          stdout="states (1)"),
+    # libsbml finds argument i of a node by walking from the first: 40 000
+    # arguments of max (0.4 MB) took 23 s, a call of 40 000 over a minute.
+    sbml("wide_max", decay(rate="<apply><max/>" + repeat("<ci>S</ci>", 40000) + "</apply>"), 1,
+         "40000 arguments"),
+    sbml("moderately_wide_max", decay(rate="<apply><max/>" + repeat("<ci>S</ci>", 3000) +
+                                           "</apply>"), 0, "", stdout="states (1)"),
     # An unknown id of 2 MB was echoed whole in the message.
     sbml("long_unknown_id", decay(rate="<apply><times/><ci>k</ci><ci>" + repeat("z", 2 << 20) +
                                        "</ci></apply>"), 2, ["unknown id", "characters left out"]),

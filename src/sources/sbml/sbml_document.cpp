@@ -13,22 +13,46 @@ namespace {
   throw Error(Status::unsupported, where(file, element) + message);
 }
 
-// The first delay or rateOf in `math`, or null (iteratively: MathML may nest deeply).
-const ASTNode* find_delay(const ASTNode* math) {
+// libsbml keeps a node's arguments in a linked list and finds argument i by
+// walking from the first, so reading the n arguments of one node takes n^2/2
+// steps (a function call of 20 000 arguments, a file of 0.75 MB: 17 s; 40 000
+// ran past a minute). The arguments past kNarrow of every node of the
+// document's math add n^2 to a budget that bounds the import to seconds.
+struct WidthBudget {
+  static constexpr unsigned kNarrow = 64;
+  static constexpr double kMost = 4e7;  // about 6 300 arguments in one node
+  double spent = 0.0;
+};
+
+// The first delay or rateOf in `math`, or null (iteratively: MathML may nest
+// deeply); Error(unsupported) naming the node whose arguments exceed the
+// width budget.
+const ASTNode* find_delay(const ASTNode* math, WidthBudget& budget, const std::string& file,
+                          const SBase& owner, const char* part) {
   std::vector<const ASTNode*> stack{math};
   while (!stack.empty()) {
     const ASTNode* a = stack.back();
     stack.pop_back();
     if (!a) continue;
     if (a->getType() == AST_FUNCTION_DELAY) return a;
-    for (unsigned i = 0; i < a->getNumChildren(); ++i) stack.push_back(a->getChild(i));
+    const unsigned n = a->getNumChildren();
+    if (n > WidthBudget::kNarrow) {
+      budget.spent += static_cast<double>(n) * n;
+      if (budget.spent > WidthBudget::kMost)
+        unsupported(file, &owner,
+                    describe(owner) + part + ": an operator or call with " + std::to_string(n) +
+                        " arguments: libsbml finds each argument by walking from the first, and "
+                        "so many (with those of the model's other wide operators) would take it "
+                        "minutes to read; split such operators and calls into smaller ones");
+    }
+    for (unsigned i = 0; i < n; ++i) stack.push_back(a->getChild(i));
   }
   return nullptr;
 }
 
 void check_math(const std::string& file, const SBase& owner, const ASTNode* math,
-                const char* part = "") {
-  if (find_delay(math))
+                WidthBudget& budget, const char* part = "") {
+  if (find_delay(math, budget, file, owner, part))
     unsupported(file, &owner,
                 describe(owner) + part +
                     ": delay (csymbol) is not supported (odesens integrates ODEs, not delay "
@@ -107,23 +131,27 @@ void reject_model_features(const SbmlModel& m, const std::string& file) {
     if (r->isSetFast() && r->getFast())
       unsupported(file, r, describe(*r) + ": fast reactions are not supported yet");
   }
+  WidthBudget budget;
   for (unsigned i = 0; i < m.getNumFunctionDefinitions(); ++i)
-    check_math(file, *m.getFunctionDefinition(i), m.getFunctionDefinition(i)->getMath());
-  for (unsigned i = 0; i < m.getNumRules(); ++i) check_math(file, *m.getRule(i), m.getRule(i)->getMath());
+    check_math(file, *m.getFunctionDefinition(i), m.getFunctionDefinition(i)->getMath(), budget);
+  for (unsigned i = 0; i < m.getNumRules(); ++i)
+    check_math(file, *m.getRule(i), m.getRule(i)->getMath(), budget);
   for (unsigned i = 0; i < m.getNumInitialAssignments(); ++i)
-    check_math(file, *m.getInitialAssignment(i), m.getInitialAssignment(i)->getMath());
+    check_math(file, *m.getInitialAssignment(i), m.getInitialAssignment(i)->getMath(), budget);
   for (unsigned i = 0; i < m.getNumReactions(); ++i) {
     const Reaction* r = m.getReaction(i);
-    if (r->isSetKineticLaw()) check_math(file, *r, r->getKineticLaw()->getMath(), " (kinetic law)");
+    if (r->isSetKineticLaw())
+      check_math(file, *r, r->getKineticLaw()->getMath(), budget, " (kinetic law)");
     require_rate_where_it_matters(m, *r, file);
   }
   for (unsigned i = 0; i < m.getNumEvents(); ++i) {
     const Event* e = m.getEvent(i);
-    if (e->isSetTrigger()) check_math(file, *e, e->getTrigger()->getMath(), " (trigger)");
-    if (e->isSetDelay()) check_math(file, *e, e->getDelay()->getMath(), " (delay)");
-    if (e->isSetPriority()) check_math(file, *e, e->getPriority()->getMath(), " (priority)");
+    if (e->isSetTrigger()) check_math(file, *e, e->getTrigger()->getMath(), budget, " (trigger)");
+    if (e->isSetDelay()) check_math(file, *e, e->getDelay()->getMath(), budget, " (delay)");
+    if (e->isSetPriority())
+      check_math(file, *e, e->getPriority()->getMath(), budget, " (priority)");
     for (unsigned k = 0; k < e->getNumEventAssignments(); ++k)
-      check_math(file, *e->getEventAssignment(k), e->getEventAssignment(k)->getMath());
+      check_math(file, *e->getEventAssignment(k), e->getEventAssignment(k)->getMath(), budget);
   }
 }
 
