@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <string>
 
 #include "core/number_text.hpp"
 #include "odesens/status.hpp"
@@ -28,6 +30,47 @@ double usable_memory_bytes() {
 bool fits_in_memory(double bytes) {
   const double usable = usable_memory_bytes();
   return !(usable > 0.0 && bytes > 0.5 * usable);
+}
+
+namespace {
+
+// Bytes the process has mapped (its virtual size); 0 when unknown.
+double mapped_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  double pages = 0.0;
+  if (!(statm >> pages)) return 0.0;
+  const long page = sysconf(_SC_PAGE_SIZE);
+  return page > 0 ? pages * static_cast<double>(page) : 0.0;
+}
+
+// The machine's available memory (MemAvailable); 0 when unknown.
+double available_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0.0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024.0;
+  return 0.0;
+}
+
+}  // namespace
+
+void require_allocatable(double bytes, const std::string& what, const std::string& remedy) {
+  double left = available_bytes();
+  bool known = left > 0.0;
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const double room = std::max(static_cast<double>(limit.rlim_cur) - mapped_bytes(), 0.0);
+    left = known ? std::min(left, room) : room;
+    known = true;
+  }
+  // A fifth is kept for what else the solve allocates (workspaces, the model's).
+  if (!known || bytes <= 0.8 * left) return;
+  throw Error(Status::out_of_memory,
+              "out of memory: " + what + " would take about " + rounded_number_text(bytes / 1e9) +
+                  " GB, more than the " + rounded_number_text(left / 1e9) +
+                  " GB this process has left; " + remedy);
 }
 
 void require_fits_in_memory(double bytes, const std::string& what, const std::string& remedy) {

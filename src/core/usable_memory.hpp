@@ -19,6 +19,14 @@ double physical_memory_bytes();
 // that is unknown): the rest is left to everything else the process holds.
 bool fits_in_memory(double bytes);
 
+// Error(out_of_memory) where `bytes` more would not fit in what is left now:
+// the address-space limit (ulimit -v) less what the process has mapped, or
+// the memory the machine has available. For libraries that crash rather
+// than fail where an allocation is refused (SUNDIALS 6's vector clones):
+// "out of memory: WHAT would take about X GB, more than the Y GB left ...;
+// REMEDY".
+void require_allocatable(double bytes, const std::string& what, const std::string& remedy);
+
 // Error(out_of_memory) unless fits_in_memory(bytes): "out of memory: WHAT
 // would take about X GB, more than half of the Y GB this process may use;
 // REMEDY".

@@ -211,11 +211,62 @@ static void test_failed_allocation_is_out_of_memory(void) {
   CHECK(strcmp(odesens_status_string(ODESENS_ERR_OUT_OF_MEMORY), "out of memory") == 0);
 }
 
+/* Solves whose SUNDIALS allocations do not fit: SUNDIALS 6's vector and
+ * matrix clones crash where an allocation fails (SIGSEGV in N_VClone for
+ * cvodes_fsa's S of 10 columns of 1e6 states, in SUNMatClone at pbsr's first
+ * step), so the library asks first: ODESENS_ERR_OUT_OF_MEMORY. The limit
+ * leaves 120 MB beyond what the child has mapped once the model exists. */
+static void test_solves_beyond_the_memory_left_are_out_of_memory(void) {
+#ifdef SANITIZED
+  fprintf(stderr, "test_solves_beyond_the_memory_left_are_out_of_memory: skipped under "
+                  "sanitizers\n");
+#else
+  const char* methods[] = {"cvodes_fsa", "pbsr"};
+  for (int k = 0; k < 2; ++k) {
+    fflush(NULL);
+    const pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+      odesens_model* m = NULL;
+      odesens_solver* s = NULL;
+      enum { N = 1000000 };
+      if (odesens_model_create(N, 10, decay_rhs, NULL, &m) != ODESENS_OK) _exit(3);
+      /* Diagonal J_x: sparse Newton matrices (a dense one is refused first). */
+      int64_t* col_ptr = malloc((N + 1) * sizeof *col_ptr);
+      int64_t* row_idx = malloc(N * sizeof *row_idx);
+      if (!col_ptr || !row_idx) _exit(3);
+      for (int64_t i = 0; i <= N; ++i) col_ptr[i] = i;
+      for (int64_t i = 0; i < N; ++i) row_idx[i] = i;
+      if (odesens_model_set_sparsity(m, N, col_ptr, row_idx) != ODESENS_OK) _exit(3);
+      if (odesens_solver_create(m, methods[k], &s) != ODESENS_OK) _exit(3);
+      const double times[2] = {0.5, 1.0};
+      if (odesens_solver_set_output_times(s, times, 2) != ODESENS_OK) _exit(3);
+      struct rlimit limit;
+      limit.rlim_cur = limit.rlim_max = (rlim_t)(address_space_in_use() + 120LL * 1024 * 1024);
+      if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+      odesens_result* r = NULL;
+      const int status = odesens_solve(s, &r);
+      if (status != ODESENS_ERR_OUT_OF_MEMORY ||
+          !strstr(odesens_errmsg(s), "GB this process has left")) {
+        fprintf(stderr, "%s: odesens_solve returned %d: %s\n", methods[k], status,
+                odesens_errmsg(s));
+        _exit(1);
+      }
+      _exit(0);
+    }
+    int raw = 0;
+    CHECK(waitpid(child, &raw, 0) == child);
+    CHECK(WIFEXITED(raw) && WEXITSTATUS(raw) == 0);
+  }
+#endif
+}
+
 int main(void) {
   test_model_sizes_are_bounded();
   test_counts_are_checked_before_arrays_are_read();
   test_tolerances_and_options_out_of_range();
   test_failed_allocation_is_out_of_memory();
+  test_solves_beyond_the_memory_left_are_out_of_memory();
   test_names();
   return check_exit_status("test_capi_limits");
 }

@@ -149,6 +149,7 @@ int AdjointDriver::forward_step(double t_out, double stop) {
   sunrealtype t_ret = segments_.back().t_end;
   int ncheck = 0;
   int flag = 0;
+  session_.require_first_step_memory();
   try {
     flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
     if (flag == CV_ILL_INPUT && after_root_) {

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/number_text.hpp"
+#include "core/usable_memory.hpp"
 #include "integrate/cvodes/cvodes_flags.hpp"
 #include "integrate/events/event_runner.hpp"
 #include "model/initial_state_check.hpp"
@@ -168,7 +169,42 @@ void Session::choose_linear_solver() {
   }
 }
 
+// What CVodeInit and the linear solver allocate, asked of the memory left
+// before SUNDIALS asks for it: its vector clones crash where an allocation
+// fails (heat2d:1000 under ulimit -v: SIGSEGV in N_VClone).
+void Session::require_integrator_memory() const {
+  const double n = static_cast<double>(nx_);
+  // The Nordsieck history (q_max + 1) and about ten work vectors.
+  const double vectors = (settings_.lmm == CV_BDF ? 6.0 : 13.0) + 10.0;
+  // The Newton matrix, CVODES' saved copy of J and the factors.
+  const double matrix =
+      solver_kind_ == LinearSolverKind::dense
+          ? 3.0 * 8.0 * n * n
+          : 4.0 * (12.0 * static_cast<double>(klu_pattern_.nnz()) + 8.0 * (n + 1.0));
+  require_allocatable(8.0 * n * vectors + matrix,
+                      "the integrator of " + std::to_string(nx_) + " states (its vectors and "
+                      "Newton matrices)",
+                      "a model this large needs more memory (ulimit -v, or a larger machine)");
+}
+
+// CVODES clones the Newton matrix (its saved J) at its first step, and its
+// clone crashes where the allocation fails (pbsr on heat2d:1000 under
+// ulimit -v: SIGSEGV in SUNMatClone): asked once, just before.
+void Session::require_first_step_memory() {
+  if (first_step_memory_checked_) return;
+  first_step_memory_checked_ = true;
+  const double n = static_cast<double>(nx_);
+  const double matrix = solver_kind_ == LinearSolverKind::dense
+                            ? 8.0 * n * n
+                            : 12.0 * static_cast<double>(klu_pattern_.nnz()) + 8.0 * (n + 1.0);
+  require_allocatable(2.0 * matrix,
+                      "the copy of the Newton matrix of " + std::to_string(nx_) +
+                          " states that CVODES keeps",
+                      "a model this large needs more memory (ulimit -v, or a larger machine)");
+}
+
 void Session::create_integrator() {
+  require_integrator_memory();
   mem_ = make_cvode(settings_.lmm, ctx_.get());
   capture_messages(mem_.get());
   check(init_cvode(mem(), &Session::rhs, ivp_.t0, state()), "CVodeInit");

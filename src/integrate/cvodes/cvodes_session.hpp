@@ -80,6 +80,12 @@ class Session {
   // Creates cvode_mem (lmm from the settings), initial state, tolerances,
   // limits, error capture and the linear solver.
   void create_integrator();
+  // Error(out_of_memory) where what create_integrator allocates would not
+  // fit in the memory left (core/usable_memory.hpp).
+  void require_integrator_memory() const;
+  // The same for what CVODES allocates at its first step (its saved J);
+  // once per session.
+  void require_first_step_memory();
   // A new solve of the same problem with other parameters (np), initial
   // state (nx, or empty for x0(p)) and its dx0/dp (nx x np, or empty for
   // zero; ignored without an initial state): the initial values anew,
@@ -216,6 +222,7 @@ class Session {
   std::vector<LinearSolverPtr> backward_solvers_;
   LinearSolverKind solver_kind_ = LinearSolverKind::dense;
   bool use_model_jacobian_ = true;
+  bool first_step_memory_checked_ = false;
   integrate::CallbackGuard guard_;
   const std::function<bool()>* interrupt_ = nullptr;
   std::uint32_t interrupt_calls_ = 0;

@@ -33,6 +33,7 @@ void CvodesStepper::step(double t_limit) {
   if (stop_at_outputs_) session_.check(CVodeSetStopTime(mem, t_limit), "CVodeSetStopTime");
   sunrealtype t = t_;
   const double t_out = !stop_at_outputs_ && has_horizon_ ? horizon_ : t_limit;
+  session_.require_first_step_memory();
   const int flag = CVode(mem, t_out, session_.state(), &t, CV_ONE_STEP);
   // CVODES checks the root functions at its last root before stepping on
   // (nothing else it refuses can follow a root return).

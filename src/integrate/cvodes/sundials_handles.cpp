@@ -103,6 +103,12 @@ LinearSolverPtr make_klu_solver(N_Vector like, SUNMatrix matrix, SUNContext ctx)
 
 VectorArray::VectorArray(int count, N_Vector like) : count_(count) {
   if (count <= 0) return;
+  // N_VCloneVectorArray crashes where a clone's allocation fails (SUNDIALS
+  // 6 frees the clones made so far wrongly): asked of the memory left first.
+  const double length = static_cast<double>(N_VGetLength(like));
+  require_allocatable(8.0 * count * length,
+                      std::to_string(count) + " vectors of " + doubles(length),
+                      "fewer parameters in S (--sens-params), or an adjoint for a gradient");
   data_ = N_VCloneVectorArray(count, like);
   if (!data_)
     throw Error(Status::out_of_memory,

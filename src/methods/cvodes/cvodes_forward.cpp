@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/usable_memory.hpp"
 #include "integrate/output_grid.hpp"
 #include "methods/common/state_error_ratio.hpp"
 #include "methods/common/result_builder.hpp"
@@ -252,6 +253,13 @@ void PreparedForward::init_sensitivities() {
   session_.size_sensitivity_scratch(
       np_, products_by_jacobian(settings_.sens_products, session_.model(), np_));
   scatter_columns(session_.initial_sensitivity().data(), np_, session_.nx(), ys_.get());
+  // CVodeSensInit's vector clones crash where an allocation fails: its
+  // history (q_max + 1) and about ten work vectors per column, asked first.
+  const double columns = static_cast<double>(np_) * static_cast<double>(session_.nx());
+  require_allocatable(8.0 * columns * 16.0,
+                      "the sensitivities' vectors (" + std::to_string(np_) + " columns of " +
+                          std::to_string(session_.nx()) + " states)",
+                      "fewer parameters in S (--sens-params), or cvodes_asa for a gradient");
   session_.check(CVodeSensInit(mem, static_cast<int>(np_), settings_.corrector,
                                session_.use_model_jacobian() ? &sensitivity_rhs : nullptr,
                                ys_.get()),
