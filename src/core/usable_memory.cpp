@@ -4,7 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
+#include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "core/number_text.hpp"
@@ -34,24 +35,33 @@ bool fits_in_memory(double bytes) {
 
 namespace {
 
+// Read with C's stdio: a check before an allocation allocates nothing
+// itself (an ifstream's buffer could fail, and the check pass unread).
+
 // Bytes the process has mapped (its virtual size); 0 when unknown.
 double mapped_bytes() {
-  std::ifstream statm("/proc/self/statm");
+  std::FILE* statm = std::fopen("/proc/self/statm", "r");
+  if (!statm) return 0.0;
   double pages = 0.0;
-  if (!(statm >> pages)) return 0.0;
+  const bool read = std::fscanf(statm, "%lf", &pages) == 1;
+  std::fclose(statm);
   const long page = sysconf(_SC_PAGE_SIZE);
-  return page > 0 ? pages * static_cast<double>(page) : 0.0;
+  return read && page > 0 ? pages * static_cast<double>(page) : 0.0;
 }
 
 // The machine's available memory (MemAvailable); 0 when unknown.
 double available_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  double kib = 0.0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024.0;
-  return 0.0;
+  std::FILE* meminfo = std::fopen("/proc/meminfo", "r");
+  if (!meminfo) return 0.0;
+  char key[64];
+  double kib = 0.0, found = 0.0;
+  while (std::fscanf(meminfo, "%63s %lf kB", key, &kib) == 2)
+    if (std::strcmp(key, "MemAvailable:") == 0) {
+      found = kib * 1024.0;
+      break;
+    }
+  std::fclose(meminfo);
+  return found;
 }
 
 }  // namespace

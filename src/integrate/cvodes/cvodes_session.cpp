@@ -174,6 +174,10 @@ void Session::choose_linear_solver() {
 // fails (heat2d:1000 under ulimit -v: SIGSEGV in N_VClone).
 void Session::require_integrator_memory() const {
   const double n = static_cast<double>(nx_);
+  // A dense matrix beyond the memory is refused by make_dense_matrix, with
+  // the way to a smaller one.
+  const double usable = usable_memory_bytes();
+  if (solver_kind_ == LinearSolverKind::dense && usable > 0.0 && 8.0 * n * n > usable) return;
   // The Nordsieck history (q_max + 1) and about ten work vectors.
   const double vectors = (settings_.lmm == CV_BDF ? 6.0 : 13.0) + 10.0;
   // The Newton matrix, CVODES' saved copy of J and the factors.
