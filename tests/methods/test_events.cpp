@@ -800,6 +800,35 @@ TEST(Events, ARunningCostThatSwitchesIsRefusedAndItsStateIsTheWayOut) {
   EXPECT_NEAR(r.gradient[0], (z(k + 1e-6) - z(k - 1e-6)) / 2e-6, 1e-6);
 }
 
+// Production while x < theta and k1 > k2 theta^2: from both sides f points
+// into x = theta, and the solution slides along it. Every method crossed it
+// back and forth until its step limit, and the message spoke of stiffness
+// or a blow-up; it now names the switch.
+TEST(Events, ASolutionThatSlidesAlongASwitchIsNamed) {
+  auto problem = event_ode_problem(R"(
+param k1 = 1.2
+param k2 = 0.8
+param theta = 0.9
+state x = 0.1
+state z = 0
+dx/dt = piecewise(k1, x < theta, 0) - k2*x*x
+dz/dt = x
+)", linspace(0, 8, 9));
+  problem.max_steps = 20000;
+  // Failing on the switch (every method's steps shrink there), or after
+  // crossing it back and forth (pbsr, and without z cvodes_fsa too).
+  for (const char* method : {"cvodes_fsa", "odesd", "pbsr"}) {
+    try {
+      const Result r = solve(problem, method);
+      EXPECT_TRUE(testing::warns(r, "slides along")) << method;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("slides along"), std::string::npos)
+          << method << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find("`x < theta`"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Events, ErkAdjointRefusesRevolve) {
   auto revolve = event_ode_problem(kTimedDose, {0, 4});
   revolve.options.set("checkpointing", "revolve");

@@ -58,6 +58,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   if (outcome.state_changed && zeno_.instant(t)) warnings_.warn(zeno_.message());
   outcome.scheduled = schedule_.scheduled();
   outcome.rhs_switched = roots_.rhs_switched();
+  watch_sliding(t, cause, outcome);
   if (outcome.rhs_switched) roots_.move_cells(t, x);  // f after the instant: on the new cells
   if (outcome.state_changed || outcome.rhs_switched) jump_.carry_sensitivities(t, x, S, roots_);
   if (record_.on()) {
@@ -65,6 +66,25 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     record_.end(x);
   }
   return outcome;
+}
+
+// An instant that only switched f, caused by a comparison of f: a step
+// of a run of crossings back and forth (sliding_watch.hpp).
+void EventRunner::watch_sliding(double t, std::size_t cause, const Outcome& outcome) {
+  const auto& roots = ctx_.system->roots();
+  const bool switch_of_f = cause < ctx_.n_roots && roots[cause].switches_rhs &&
+                           roots[cause].kind == EventSystem::Root::Kind::comparison &&
+                           outcome.rhs_switched && !outcome.state_changed;
+  if (!switch_of_f) {
+    sliding_.other_instant();
+    return;
+  }
+  if (sliding_.switched(t, cause, roots_.sides()[cause], roots[cause].text))
+    warnings_.warn(sliding_.message());
+}
+
+std::string EventRunner::sliding_switch(double t, const double* x) {
+  return active() ? roots_.sliding_switch(t, x) : std::string();
 }
 
 void EventRunner::enter_instant(double t, const double* x, const double* S, std::size_t cause) {

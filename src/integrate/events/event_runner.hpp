@@ -25,6 +25,7 @@
 #include "integrate/events/forward_jump.hpp"
 #include "integrate/events/instant_record.hpp"
 #include "integrate/events/root_sides.hpp"
+#include "integrate/events/sliding_watch.hpp"
 #include "integrate/events/zeno_watch.hpp"
 #include "odesens/model.hpp"
 
@@ -105,14 +106,21 @@ class EventRunner {
   }
   // Why some sensitivities across an event are not to be trusted ("" if none).
   const std::vector<std::string>& warnings() const { return warnings_.list(); }
-  // Events accumulate at a finite time (zeno_watch.hpp): what was found, or null.
+  // Events accumulate at a finite time (zeno_watch.hpp), or the solution
+  // slides along a switch of f (sliding_watch.hpp): what was found, or null.
+  // At a failure at (t, x): the switch of f the state sits on with f
+  // pointing into it from both sides (the solution slides along it), as
+  // text; "" where there is none (root_sides.hpp).
+  std::string sliding_switch(double t, const double* x);
   const std::string* accumulation() const {
-    return zeno_.detected() ? &zeno_.message() : nullptr;
+    if (zeno_.detected()) return &zeno_.message();
+    return sliding_.detected() ? &sliding_.message() : nullptr;
   }
 
  private:
   // The instant's record, f just before it, dtau/dp and T = S- + f- dtau.
   void enter_instant(double t, const double* x, const double* S, std::size_t cause);
+  void watch_sliding(double t, std::size_t cause, const Outcome& outcome);
   // The schedule's steps on the current sides, jump and record.
   void evaluate_triggers(double t, const double* x);
   bool execute_due(double t, double* x);
@@ -128,6 +136,7 @@ class EventRunner {
   AdjointJump adjoint_;
   EventWarnings warnings_;
   ZenoWatch zeno_;
+  SlidingWatch sliding_;
 };
 
 }  // namespace odesens::integrate

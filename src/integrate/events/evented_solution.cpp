@@ -159,12 +159,19 @@ void EventedSolution::step(double t_limit) {
   try {
     step_events(t_limit);
   } catch (const Error& e) {
-    // A solver that fails after events began to accumulate fails because of them.
+    if (e.status() == Status::interrupted) throw;
+    // A solver that fails after events began to accumulate fails because of
+    // them; one that fails on a switch f points into from both sides, because
+    // the solution slides along it.
     const std::string* accumulation = events_.accumulation();
-    if (!accumulation || e.status() == Status::interrupted ||
-        std::string(e.what()).find(*accumulation) != std::string::npos)
-      throw;
-    throw Error(e.status(), std::string(e.what()) + ", after " + *accumulation);
+    if (accumulation) {
+      if (std::string(e.what()).find(*accumulation) != std::string::npos) throw;
+      throw Error(e.status(), std::string(e.what()) + ", after " + *accumulation);
+    }
+    const bool stuck = e.status() == Status::too_much_work || e.status() == Status::solver_failed;
+    const std::string sliding = stuck ? events_.sliding_switch(inner_.t(), x()) : std::string();
+    if (sliding.empty()) throw;
+    throw Error(e.status(), std::string(e.what()) + ": " + sliding);
   }
 }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "core/number_text.hpp"
 
 namespace odesens::integrate {
 namespace {
@@ -189,6 +192,38 @@ void RootSides::take_moved_sides(double t, const double* x) {
   root_values(t, x, g_.data());
   for (std::size_t i = 0; i < ctx_.n_roots; ++i)
     if (g_[i] != g_before_[i]) sides_[i] = sign_of(g_[i]);
+}
+
+// A comparison of f whose g is within rounding of 0 at (t, x) and whose
+// rate g_t + g_x f points back to 0 on both of its sides: f drives the state
+// into the switch from either side, and the solution can only slide along
+// it (where a solver's steps then shrink until its step limit).
+std::string RootSides::sliding_switch(double t, const double* x) {
+  const auto& roots = ctx_.system->roots();
+  ctx_.system->root_values(t, x, ctx_.p, u_.data(), ctx_.ws);
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
+    if (!roots[i].switches_rhs || roots[i].kind != EventSystem::Root::Kind::comparison) continue;
+    double g_t = 0.0, scale = 1.0;
+    ctx_.system->root_gradient(i, t, x, ctx_.p, &g_t, gx_.data(), gp_.data(), ctx_.ws);
+    for (std::size_t j = 0; j < ctx_.nx; ++j) scale += std::fabs(gx_[j] * x[j]);
+    if (!(std::fabs(u_[i]) <= 1e-6 * scale)) continue;
+    std::vector<int> sides = sides_;
+    double rate[2] = {0.0, 0.0};
+    for (int k = 0; k < 2; ++k) {
+      sides[i] = k == 0 ? 1 : -1;
+      rhs_on_sides(t, x, sides, f_.data());
+      rate[k] = g_t;
+      for (std::size_t j = 0; j < ctx_.nx; ++j) rate[k] += gx_[j] * f_[j];
+    }
+    if (rate[0] < 0.0 && rate[1] > 0.0)
+      return "the state is on the " + roots[i].text +
+             ", and f points into it from both sides (g' = " + number_text(rate[1]) +
+             " below it, " + number_text(rate[0]) +
+             " above): the solution slides along the switch, which the solver can only follow "
+             "by crossing it at every step. Make the switch smooth (a steep Hill function or "
+             "tanh) or model the motion along it";
+  }
+  return {};
 }
 
 // A floor or ceil root's value for `sides`: its cell's, or where the side

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "integrate/events/event_context.hpp"
@@ -71,6 +72,9 @@ class RootSides {
   // says u left the cell (f itself where the model has no switches or
   // cannot evaluate f on given branches).
   void rhs_on_sides(double t, const double* x, const std::vector<int>& sides, double* out);
+
+  // EventRunner::sliding_switch.
+  std::string sliding_switch(double t, const double* x);
 
  private:
   void set_cell(std::size_t i, double k);  // and g_[i] from u_[i]
