@@ -67,6 +67,9 @@ double available_bytes() {
 }  // namespace
 
 void require_allocatable(double bytes, const std::string& what, const std::string& remedy) {
+  // Below this the reads of /proc (tens of microseconds) would cost small
+  // solves more than they protect.
+  if (bytes < kSmallAllocation) return;
   double left = available_bytes();
   bool known = left > 0.0;
   rlimit limit{};

@@ -25,6 +25,8 @@ bool fits_in_memory(double bytes);
 // than fail where an allocation is refused (SUNDIALS 6's vector clones):
 // "out of memory: WHAT would take about X GB, more than the Y GB left ...;
 // REMEDY".
+// Allocations below kSmallAllocation bytes pass unchecked.
+inline constexpr double kSmallAllocation = 64.0 * 1024 * 1024;
 void require_allocatable(double bytes, const std::string& what, const std::string& remedy);
 
 // Error(out_of_memory) unless fits_in_memory(bytes): "out of memory: WHAT

@@ -815,6 +815,16 @@ dx/dt = piecewise(k1, x < theta, 0) - k2*x*x
 dz/dt = x
 )", linspace(0, 8, 9));
   problem.max_steps = 20000;
+  // A state that crosses a switch twice a period (x = sin t: 318 times) is
+  // no slide.
+  const Result periodic = solve(event_ode_problem(R"(
+param c = 1
+state x = 0
+state y = 0
+dx/dt = cos(t)
+dy/dt = piecewise(c, x > 0, -c)
+)", linspace(0, 1000, 11)), "cvodes_fsa");
+  EXPECT_FALSE(testing::warns(periodic, "slides along"));
   // Failing on the switch (every method's steps shrink there), or after
   // crossing it back and forth (pbsr, and without z cvodes_fsa too).
   for (const char* method : {"cvodes_fsa", "odesd", "pbsr"}) {

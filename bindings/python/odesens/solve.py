@@ -219,6 +219,9 @@ def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=No
     t0 = None if t0 is None else _number(t0, "t0")
     if t is None:
         start = model.t0 if t0 is None else t0
+        if not start < model.t_end:  # the default grid would run backwards
+            raise invalid_argument(f"t0 = {start:g} is at or past the model's end time "
+                                   f"{model.t_end:g}: give the output times t")
         t = numpy.linspace(start, model.t_end, DEFAULT_OUTPUT_COUNT)
     return {
         "t": _real_times(t),

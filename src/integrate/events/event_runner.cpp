@@ -73,6 +73,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
 void EventRunner::watch_sliding(double t, std::size_t cause, const Outcome& outcome) {
   const auto& roots = ctx_.system->roots();
   const bool switch_of_f = cause < ctx_.n_roots && roots[cause].switches_rhs &&
+                           roots[cause].reads_state &&
                            roots[cause].kind == EventSystem::Root::Kind::comparison &&
                            outcome.rhs_switched && !outcome.state_changed;
   if (!switch_of_f) {

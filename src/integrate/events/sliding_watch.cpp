@@ -1,5 +1,8 @@
 #include "integrate/events/sliding_watch.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/number_text.hpp"
 
 namespace odesens::integrate {
@@ -14,6 +17,13 @@ bool SlidingWatch::switched(double t, std::size_t cause, int side, const std::st
   }
   side_ = side;
   if (++count_ < kCrossings) return false;
+  // A limit cycle crosses its switches back and forth too, once or twice a
+  // period: a slide is that many crossings in a moment of the span.
+  if (t - first_t_ > kMostSpan * std::max(std::fabs(t), 1.0)) {
+    count_ = 1;
+    first_t_ = t;
+    return false;
+  }
   message_ = "the solution crossed the " + text + " back and forth " + std::to_string(count_) +
              " times from t = " + number_text(first_t_) + " to t = " + number_text(t) +
              ": f points into the switch from both sides, so the solution slides along it, and "

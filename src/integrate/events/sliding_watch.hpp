@@ -3,8 +3,10 @@
 // - k2 x^2 with k1 > k2 theta^2), the solution can only stay on it, and a
 // solver follows it by crossing it back and forth at every step, until its
 // step limit ends the solve with a message that said nothing of the switch.
-// The watch names the switch once the same one has turned kCrossings times
-// in a row, each time back to the side it left.
+// The watch names the switch once the same one, of the states, has turned
+// kCrossings times in a row, each time back to the side it left, within
+// kMostSpan of max(|t|, 1) (a limit cycle crosses its switches back and
+// forth too, but a period apart).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,7 @@ class SlidingWatch {
   const std::string& message() const { return message_; }
 
   static constexpr std::size_t kCrossings = 200;
+  static constexpr double kMostSpan = 1e-3;
 
  private:
   std::size_t cause_ = 0, count_ = 0;
