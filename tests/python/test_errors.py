@@ -32,7 +32,7 @@ def lv():
     (dict(rtol="1e-6"), "invalid_argument", "rtol must be a number, got '1e-6'"),
     (dict(rtol=True), "invalid_argument", "rtol must be a number, got True"),
     (dict(t0="0"), "invalid_argument", "t0 must be a number"),
-    (dict(t0=1e6), "invalid_argument", "past the model's end time"),
+    (dict(t=None, t0=1e6), "invalid_argument", "past the model's end time"),
     (dict(t="12"), "invalid_argument", "t must be numbers"),
     (dict(t=["1", "2"]), "invalid_argument", "t must be numbers"),
     (dict(p=numpy.array([True, False, True, False, True])), "invalid_argument",
