@@ -69,6 +69,18 @@ SolverState& solver_state(odesens_solver* solver) {
   return *solver->state;
 }
 
+// A solver changed or run again from inside its own solve (a model callback
+// that calls back into it): refused, as the solve in progress reads it.
+SolverState& idle_solver(odesens_solver* solver) {
+  SolverState& s = solver_state(solver);
+  if (s.solving)
+    throw Error(Status::invalid_argument,
+                "the solver is solving (called from a callback of its own solve?): a solver "
+                "runs one solve at a time and is not changed during it; create another solver "
+                "for a nested solve");
+  return s;
+}
+
 const ResultState& result_state(const odesens_result* result) {
   require_kind(raw_header(result), HandleKind::result, "result");
   return *result->state;

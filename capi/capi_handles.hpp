@@ -204,6 +204,8 @@ const HandleHeader* header_of(const void* handle) noexcept;
 ModelState& model_state(odesens_model* model);
 const ModelState& model_state(const odesens_model* model);
 SolverState& solver_state(odesens_solver* solver);
+// solver_state, refused (invalid_argument) while the solver solves.
+SolverState& idle_solver(odesens_solver* solver);
 const ResultState& result_state(const odesens_result* result);
 const EnsembleState& ensemble_state(const odesens_ensemble* ensemble);
 PetabState& petab_state(odesens_petab* petab);

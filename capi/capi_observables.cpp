@@ -17,7 +17,7 @@ extern "C" {
 
 int odesens_solver_add_observable(odesens_solver* solver, const char* name) {
   return guarded(solver, __func__, [&] {
-    SolverState& s = solver_state(solver);
+    SolverState& s = idle_solver(solver);
     const std::string observable = require_string(name, "name");
     check_observables(*s.problem.model, {observable});
     s.observables.push_back(observable);
@@ -25,7 +25,7 @@ int odesens_solver_add_observable(odesens_solver* solver, const char* name) {
 }
 
 int odesens_solver_clear_observables(odesens_solver* solver) {
-  return guarded(solver, __func__, [&] { solver_state(solver).observables.clear(); });
+  return guarded(solver, __func__, [&] { idle_solver(solver).observables.clear(); });
 }
 
 int odesens_result_observable_count(const odesens_result* result, int64_t* count) {

@@ -23,18 +23,6 @@ namespace {
 using namespace odesens;
 using namespace odesens::capi;
 
-// A solver changed or run again from inside its own solve (a model callback
-// that calls back into it): refused, as the solve in progress reads it.
-SolverState& idle_solver(odesens_solver* solver) {
-  SolverState& s = solver_state(solver);
-  if (s.solving)
-    throw Error(Status::invalid_argument,
-                "the solver is solving (called from a callback of its own solve?): a solver "
-                "runs one solve at a time and is not changed during it; create another solver "
-                "for a nested solve");
-  return s;
-}
-
 template <class Change>
 int change_problem(odesens_solver* solver, const char* function, Change&& change) {
   return guarded(solver, function, [&] { change(idle_solver(solver).problem); });

@@ -5,9 +5,12 @@
 namespace odesens {
 namespace {
 
-// Back to the start of the UTF-8 character at `at`.
+// Back to the start of the UTF-8 character at `at` (at most 3 bytes: text
+// that is not UTF-8 is cut where it is).
 std::size_t character_start(const std::string& text, std::size_t at) {
-  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
+  for (int k = 0; k < 3 && at > 0 && at < text.size() &&
+                  (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
+       ++k)
     --at;
   return at;
 }
@@ -19,7 +22,7 @@ std::string bounded_error_message(const std::string& message) {
   const std::size_t head = character_start(message, kMostErrorMessageChars * 3 / 4);
   const std::size_t tail = character_start(message, message.size() - kMostErrorMessageChars / 8);
   return message.substr(0, head) + " ... [" + std::to_string(tail - head) +
-         " characters left out] ... " + message.substr(tail);
+         " bytes left out] ... " + message.substr(tail);
 }
 
 const char* status_string(Status s) noexcept {

@@ -247,8 +247,9 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
     if (!moving.empty())
       throw Error(Status::unsupported,
                   "method '" + method_id + "' takes no running cost that switches along the "
-                  "solution (" + moving + "): its quadrature would step across the jump, and "
-                  "the gradient would lack the jump's term. Integrate it as a state instead "
+                  "solution (" + moving + "): its quadrature would step across the switch, and "
+                  "where the running cost jumps there its gradient would lack the jump's "
+                  "term. Integrate it as a state instead "
                   "(dz/dt = the running cost, z(t0) = 0) and take z at the last output time "
                   "as the objective (--weights z=1), whose switches every method locates");
   }

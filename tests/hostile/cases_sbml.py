@@ -297,7 +297,7 @@ CASES = [
                                            "</apply>"), 0, "", stdout="states (1)"),
     # An unknown id of 2 MB was echoed whole in the message.
     sbml("long_unknown_id", decay(rate="<apply><times/><ci>k</ci><ci>" + repeat("z", 2 << 20) +
-                                       "</ci></apply>"), 2, ["unknown id", "characters left out"]),
+                                       "</ci></apply>"), 2, ["unknown id", "bytes left out"]),
     sbml("nested_math_moderate", decay(rate=nest("<apply><minus/>", "</apply>", 100,
                                                  "<ci>S</ci>")), 0, "", stdout="states (1)"),
     sbml("deep_math", decay(rate=nest("<apply><minus/>", "</apply>", 100000, "<ci>S</ci>")), 1,

@@ -253,7 +253,8 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     const double before_switch =
         std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
     const bool to_switch = t_switch <= times_[next_output_];
-    if (to_switch && !(before_switch > t_now)) {
+    if (to_switch &&
+        (!(before_switch > t_now) || integrate::switch_within_rounding(t_now, t_switch))) {
       fired = t_switch;
       if (fire_time_switch(t_switch, y)) write_outputs_at(t_switch, y);
       continue;

@@ -180,10 +180,11 @@ void Session::require_integrator_memory() const {
   if (solver_kind_ == LinearSolverKind::dense && usable > 0.0 && 8.0 * n * n > usable) return;
   // The Nordsieck history (q_max + 1) and about ten work vectors.
   const double vectors = (settings_.lmm == CV_BDF ? 6.0 : 13.0) + 10.0;
-  // The Newton matrix, CVODES' saved copy of J and the factors.
+  // The Newton matrix (dense LU works in it), or the sparse one and KLU's
+  // factors (their fill-in unknown here: a few times the pattern).
   const double matrix =
       solver_kind_ == LinearSolverKind::dense
-          ? 3.0 * 8.0 * n * n
+          ? 8.0 * n * n
           : 4.0 * (12.0 * static_cast<double>(klu_pattern_.nnz()) + 8.0 * (n + 1.0));
   require_allocatable(8.0 * n * vectors + matrix,
                       "the integrator of " + std::to_string(nx_) + " states (its vectors and "
@@ -201,7 +202,7 @@ void Session::require_first_step_memory() {
   const double matrix = solver_kind_ == LinearSolverKind::dense
                             ? 8.0 * n * n
                             : 12.0 * static_cast<double>(klu_pattern_.nnz()) + 8.0 * (n + 1.0);
-  require_allocatable(2.0 * matrix,
+  require_allocatable(matrix,
                       "the copy of the Newton matrix of " + std::to_string(nx_) +
                           " states that CVODES keeps",
                       "a model this large needs more memory (ulimit -v, or a larger machine)");

@@ -117,7 +117,7 @@ void EventedSolution::step_located(double t_limit) {
   const double t_switch = time_switches_.next_after(std::max(t0, fired_switch_));
   const double before_switch = std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
   const bool to_switch = t_switch <= std::min(t_limit, next);
-  if (to_switch && !(before_switch > t0)) {
+  if (to_switch && (!(before_switch > t0) || switch_within_rounding(t0, t_switch))) {
     fire_time_switch(t_switch);
     return;
   }
@@ -287,7 +287,7 @@ void EventedSolution::step_events(double t_limit) {
   const double t_switch = time_switches_.next_after(std::max(t0, fired_switch_));
   const double before_switch = std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
   const bool to_switch = t_switch <= target;
-  if (to_switch && !(before_switch > t0)) {
+  if (to_switch && (!(before_switch > t0) || switch_within_rounding(t0, t_switch))) {
     fire_time_switch(t_switch);
     return;
   }

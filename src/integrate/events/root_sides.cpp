@@ -271,6 +271,9 @@ bool RootSides::settle_zero_sides(double t, const double* x) {
 // starts at g = 0 without a side, and g < 0 just after). Its side marks
 // the crossing, and move_cells moves it on. True when it does.
 bool RootSides::leaves_its_cell(std::size_t i, double t, const double* x, bool& have_rate) {
+  // A floor or ceil of t alone leaves its cell at a switch of t of its own
+  // (time_switches.hpp), with its own d(tau)/dp.
+  if (!ctx_.system->roots()[i].reads_state) return false;
   if (!holds(ctx_.system->roots()[i].comparison, sides_[i])) return false;  // crossed already
   ctx_.system->root_values(t, x, ctx_.p, u_.data(), ctx_.ws);
   const double u = u_[i];

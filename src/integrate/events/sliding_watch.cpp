@@ -19,7 +19,7 @@ bool SlidingWatch::switched(double t, std::size_t cause, int side, const std::st
   if (++count_ < kCrossings) return false;
   // A limit cycle crosses its switches back and forth too, once or twice a
   // period: a slide is that many crossings in a moment of the span.
-  if (t - first_t_ > kMostSpan * std::max(std::fabs(t), 1.0)) {
+  if (t - first_t_ > kMostSpan * std::fabs(t)) {
     count_ = 1;
     first_t_ = t;
     return false;

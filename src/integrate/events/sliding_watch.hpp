@@ -5,8 +5,8 @@
 // step limit ends the solve with a message that said nothing of the switch.
 // The watch names the switch once the same one, of the states, has turned
 // kCrossings times in a row, each time back to the side it left, within
-// kMostSpan of max(|t|, 1) (a limit cycle crosses its switches back and
-// forth too, but a period apart).
+// kMostSpan of |t| (a limit cycle crosses its switches back and forth too,
+// but a period apart: an oscillator of period 6e-6 near t = 0 is no slide).
 #pragma once
 
 #include <cstddef>

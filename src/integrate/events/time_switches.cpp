@@ -38,8 +38,9 @@ void take_cell_ends_as_crossings(EventRunner& events, double t_switch, const dou
   const auto& roots = events.roots_of_system();
   scratch.resize(roots.size());
   for (std::size_t i = 0; i < roots.size(); ++i) {
+    // Side 0: u started on the end of its cell at t0 (RootSides::place_cells).
     if (roots[i].kind == EventSystem::Root::Kind::comparison || roots[i].reads_state ||
-        g[i] != 0.0 || sides[i] != 1)
+        g[i] != 0.0 || sides[i] == -1)
       continue;
     // u may stay on the integer for an ulp of t or two (its own ulp is the
     // larger): the first t after where it has left.

@@ -15,7 +15,10 @@
 // it on the dense output, and its jump of S taken on the old branch).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "integrate/events/event_runner.hpp"
@@ -44,6 +47,15 @@ bool switch_crossings(const std::vector<EventSystem::Root>& roots, const std::ve
 void take_cell_ends_as_crossings(EventRunner& events, double t_switch, const double* x,
                                  const std::vector<int>& sides, double* g,
                                  std::vector<double>& scratch);
+
+// A switch of t alone at t_switch within a few ulps after t: a step there
+// is below any solver's resolution of t (CVODES: "the output time lies too
+// close to the start time"; floor(10 - t) turns 5 ulps after floor(t) at
+// t = 1), so the switch fires at once, with the state at t.
+inline bool switch_within_rounding(double t, double t_switch) {
+  return t_switch - t <= 64.0 * std::numeric_limits<double>::epsilon() *
+                             std::max(std::fabs(t), 1.0);
+}
 
 class TimeSwitches {
  public:
