@@ -47,6 +47,7 @@ void AdjointJump::jump(const Instant& instant, const double* lambda_plus, double
   for (std::size_t e = E; e >= 1; --e)
     through_execution(instant.steps[e - 1], e, instant.t, M.data(), a, gradient, owed);
   std::copy(M.begin(), M.begin() + static_cast<std::ptrdiff_t>(nx), lambda_minus);
+  through_parted(instant, lambda_plus, M.data(), gradient);
   if (instant.cause >= ctx_.n_roots) {
     // A delayed execution time moves with its firing: owed there.
     if (instant.timed_by_firing) {
@@ -123,6 +124,17 @@ void AdjointJump::through_execution(const ExecutedStep& step, std::size_t e, dou
     for (std::size_t j = 0; j < np; ++j) gradient[j] += hp_[r + j * m] * nu[r];
     a += ht_[r] * nu[r];
   }
+}
+
+// Switches that part from the cause (coincident_switches.hpp) add dT to
+// T_0 and dS to S+, terms that do not depend on S-.
+void AdjointJump::through_parted(const Instant& instant, const double* lambda_plus,
+                                 const double* M0, double* gradient) {
+  const std::size_t nx = ctx_.nx;
+  for (std::size_t j = 0; j < ctx_.np && !instant.parted_dT.empty(); ++j)
+    for (std::size_t i = 0; i < nx; ++i)
+      gradient[j] += M0[i] * instant.parted_dT[i + j * nx] +
+                     lambda_plus[i] * instant.parted_dS[i + j * nx];
 }
 
 void AdjointJump::through_cause(const Instant& instant, double a, double* lambda_minus,

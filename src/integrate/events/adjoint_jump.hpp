@@ -55,6 +55,10 @@ class AdjointJump {
   // Back across execution e (1-based) of the instant, from M_e to M_{e-1}.
   void through_execution(const ExecutedStep& step, std::size_t e, double t, double* M, double& a,
                          double* gradient, std::vector<DelayedAdjoint>* owed);
+  // The terms of switches that part from the cause, from M_0 (the adjoint
+  // of T before the executions) and lambda+.
+  void through_parted(const Instant& instant, const double* lambda_plus, const double* M0,
+                      double* gradient);
   // The part of the root that caused the instant (dtau/dp through g).
   void through_cause(const Instant& instant, double a, double* lambda_minus, double* gradient,
                      EventWarnings& warnings);

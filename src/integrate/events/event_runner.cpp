@@ -10,8 +10,9 @@ EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Wo
       roots_(ctx_),
       schedule_(ctx_),
       jump_(ctx_),
-      record_(ctx_.nx),
-      adjoint_(ctx_) {}
+      record_(ctx_.nx, ctx_.np),
+      adjoint_(ctx_),
+      coincident_(ctx_) {}
 
 EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   Outcome outcome;
@@ -40,10 +41,12 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   roots_.remember_sides();
   roots_.update_sides(t, x, found);
   const bool due = schedule_.next_execution() <= t;
-  const std::size_t cause = roots_.cause_root(found);
+  std::size_t cause = roots_.cause_root(found);
   if (!due && !roots_.equality_located(found) && cause == ctx_.n_roots)
     return outcome;  // no comparison changed
+  cause = coincident_.begin(t, x, cause, roots_, warnings_);
   enter_instant(t, x, S, cause);
+  if (coincident_.active()) part_before(t, x);
   schedule_.begin_instant();
   evaluate_triggers(t, x);
   outcome.state_changed = execute_due(t, x);
@@ -59,8 +62,11 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   outcome.scheduled = schedule_.scheduled();
   outcome.rhs_switched = roots_.rhs_switched();
   watch_sliding(t, cause, outcome);
+  if (coincident_.active()) part_after(t, x);  // before the cells move on
   if (outcome.rhs_switched) roots_.move_cells(t, x);  // f after the instant: on the new cells
   if (outcome.state_changed || outcome.rhs_switched) jump_.carry_sensitivities(t, x, S, roots_);
+  if (coincident_.active() && ctx_.ns > 0)
+    for (std::size_t k = 0; k < parted_.size(); ++k) S[k] += parted_[k];
   if (record_.on()) {
     roots_.rhs_on_sides(t, x, roots_.sides(), record_.f_plus());
     record_.end(x);
@@ -100,6 +106,23 @@ void EventRunner::enter_instant(double t, const double* x, const double* S, std:
     jump_.instant_time_derivative(t, x, S, cause, first ? &first->dtime : nullptr, warnings_);
     jump_.enter(S);
   }
+}
+
+// Switches crossed here whose times part from the cause's: their jumps
+// before the cause into T (and the record), and after it into parted_,
+// which S+ takes (coincident_switches.hpp).
+void EventRunner::part_before(double t, const double* x) {
+  if (ctx_.ns > 0) {
+    parted_.assign(ctx_.nx * ctx_.ns, 0.0);
+    coincident_.before_cause(t, x, roots_, false, parted_.data());
+    jump_.shift_T(parted_.data());
+  }
+  if (record_.on()) coincident_.before_cause(t, x, roots_, true, record_.parted_dT());
+}
+
+void EventRunner::part_after(double t, const double* x) {
+  if (ctx_.ns > 0) coincident_.after_cause(t, x, roots_, false, parted_.data());
+  if (record_.on()) coincident_.after_cause(t, x, roots_, true, record_.parted_dS());
 }
 
 void EventRunner::evaluate_triggers(double t, const double* x) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "integrate/events/adjoint_jump.hpp"
+#include "integrate/events/coincident_switches.hpp"
 #include "integrate/events/event_context.hpp"
 #include "integrate/events/event_schedule.hpp"
 #include "integrate/events/forward_jump.hpp"
@@ -121,6 +122,9 @@ class EventRunner {
   // The instant's record, f just before it, dtau/dp and T = S- + f- dtau.
   void enter_instant(double t, const double* x, const double* S, std::size_t cause);
   void watch_sliding(double t, std::size_t cause, const Outcome& outcome);
+  // The jumps of switches that part from the cause, before and after it.
+  void part_before(double t, const double* x);
+  void part_after(double t, const double* x);
   // The schedule's steps on the current sides, jump and record.
   void evaluate_triggers(double t, const double* x);
   bool execute_due(double t, double* x);
@@ -134,6 +138,8 @@ class EventRunner {
   ForwardJump jump_;
   InstantRecord record_;
   AdjointJump adjoint_;
+  CoincidentSwitches coincident_;
+  std::vector<double> parted_;  // dT, then dS (nx x ns)
   EventWarnings warnings_;
   ZenoWatch zeno_;
   SlidingWatch sliding_;

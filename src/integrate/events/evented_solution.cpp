@@ -224,8 +224,10 @@ std::size_t EventedSolution::earliest_root(double t_from, double t1, double& tau
   const std::size_t n = events_.roots_of_system().size();
   std::size_t first = n;
   tau = t1;
+  root_instants_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const double t_i = instant_of_root(i, t_from, t1);
+    root_instants_[i] = t_i;
     if (std::isnan(t_i)) continue;
     if (t_i < tau || first == n) {
       tau = t_i;
@@ -236,14 +238,21 @@ std::size_t EventedSolution::earliest_root(double t_from, double t1, double& tau
 }
 
 // Every root that crossed by the instant is located there (the earliest,
-// and any other whose g changed sign or whose comparison changed too); g_new_
-// holds the root values at the instant.
-void EventedSolution::mark_crossed(std::size_t first) {
+// any other whose own instant is the same to rounding, and any other whose
+// g changed sign or whose comparison changed too); g_new_ holds the root
+// values at the instant. A root whose instant is this one (t > 10 and
+// t > T at T = 10, both exactly 0 at a step's end) crosses here with the
+// first: its time derivative enters the jump (coincident_switches.hpp).
+void EventedSolution::mark_crossed(std::size_t first, double tau) {
   const auto& roots = events_.roots_of_system();
   std::fill(found_.begin(), found_.end(), 0);
+  const double rounding =
+      64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(tau), 1.0);
   for (std::size_t i = 0; i < roots.size(); ++i) {
     const int before = side_[i], now = EventSystem::side_of(g_new_[i]);
-    if (i != first && before * now >= 0 && !comparison_changed(roots[i], before, g_new_[i]))
+    const bool same_instant = std::fabs(root_instants_[i] - tau) <= rounding;
+    if (i != first && !same_instant && before * now >= 0 &&
+        !comparison_changed(roots[i], before, g_new_[i]))
       continue;
     found_[i] = before != 0 && before != EventSystem::kUnordered ? -before
                                                                  : (g_new_[i] > 0.0 ? 1 : -1);
@@ -333,7 +342,7 @@ bool EventedSolution::instants_in_step(double t0, double t1) {
     // the state there from a step (its dense output may be less accurate,
     // across a switch of f much less; an adjoint needs the step).
     const bool retaken = tau < t1 && inner_.retake(tau);
-    mark_crossed(first);
+    mark_crossed(first, tau);
     if (retaken && relocate_after_retake(first, tau)) {
       t_ = tau;
       return true;

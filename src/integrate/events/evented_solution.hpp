@@ -69,7 +69,7 @@ class EventedSolution final : public SteppedSolution {
   // The root with the earliest instant in (t_from, t1], and that instant in
   // tau; the number of roots for none.
   std::size_t earliest_root(double t_from, double t1, double& tau);
-  void mark_crossed(std::size_t first);
+  void mark_crossed(std::size_t first, double tau);
   bool relocate_after_retake(std::size_t first, double tau);
   // The triggers at the output times in (t0, tau), and at tau too when
   // with_tau, with the located roots: the root finder sees only the signs
@@ -103,6 +103,7 @@ class EventedSolution final : public SteppedSolution {
   std::vector<double> y_after_, y_scratch_, g_new_, g_start_, g_end_, g_after_switch_;
   std::vector<int> side_;  // the sides at the start of the part of the step searched
   std::vector<int> found_;
+  std::vector<double> root_instants_;  // by root: its instant in the step (NaN: none)
   // Switches of t alone, where the steps of a solver that does not locate
   // roots end.
   TimeSwitches time_switches_;

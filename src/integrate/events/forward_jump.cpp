@@ -122,6 +122,10 @@ void ForwardJump::enter(const double* S) {
       T_[i + j * nx] = S[i + j * nx] + (dtau_[j] != 0.0 ? f_minus_[i] * dtau_[j] : 0.0);
 }
 
+void ForwardJump::shift_T(const double* dT) {
+  for (std::size_t k = 0; k < T_.size(); ++k) T_[k] += dT[k];
+}
+
 void ForwardJump::execution_time_derivative(std::size_t k, bool delayed, double t, const double* x,
                                             std::vector<double>& dtime) {
   dtime = dtau_;

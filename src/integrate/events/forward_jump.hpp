@@ -43,6 +43,9 @@ class ForwardJump {
                                const std::vector<double>* timed_by, EventWarnings& warnings);
   // T = S- + f- dtau/dp, before the instant's executions.
   void enter(const double* S);
+  // T += dT (nx x ns): switches crossed before the cause
+  // (coincident_switches.hpp).
+  void shift_T(const double* dT);
 
   // d(time)/dp (ns) of the execution of event k, fired at (t, x) with
   // or without a delay.

@@ -13,7 +13,19 @@ void InstantRecord::begin(double t, const double* x, std::size_t cause) {
   instant_.steps.clear();
   instant_.fired.clear();
   instant_.timed_by_firing = false;
+  instant_.parted_dT.clear();
+  instant_.parted_dS.clear();
   ++instants_;
+}
+
+double* InstantRecord::parted_dT() {
+  instant_.parted_dT.assign(nx_ * np_, 0.0);
+  return instant_.parted_dT.data();
+}
+
+double* InstantRecord::parted_dS() {
+  instant_.parted_dS.assign(nx_ * np_, 0.0);
+  return instant_.parted_dS.data();
 }
 
 void InstantRecord::timed_by(std::size_t order, std::size_t fired_at) {

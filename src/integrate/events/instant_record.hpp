@@ -36,6 +36,9 @@ struct Instant {
   // with the firing `timed_by` (an order) at an earlier instant.
   bool timed_by_firing = false;
   std::size_t timed_by = 0;
+  // Switches crossed here whose times part from the cause's
+  // (coincident_switches.hpp): dT and dS (nx x np), empty where none.
+  std::vector<double> parted_dT, parted_dS;
 };
 
 // Where a pending execution fired, for the record of the instant it
@@ -48,7 +51,7 @@ struct FiringPoint {
 
 class InstantRecord {
  public:
-  explicit InstantRecord(std::size_t nx) : nx_(nx) {}
+  InstantRecord(std::size_t nx, std::size_t np) : nx_(nx), np_(np) {}
 
   void set_on(bool on) { on_ = on; }
   bool on() const { return on_; }
@@ -73,11 +76,15 @@ class InstantRecord {
   // from the trigger time, computed at `point`).
   void execute(std::size_t k, std::size_t order, const FiringPoint& point, bool values_fired,
                const double* x);
+  // Zeroed room for the terms of switches that part from the cause
+  // (nx x np each).
+  double* parted_dT();
+  double* parted_dS();
   // x after the instant.
   void end(const double* x) { instant_.x_plus.assign(x, x + nx_); }
 
  private:
-  std::size_t nx_;
+  std::size_t nx_, np_;
   bool on_ = false;
   Instant instant_;
   std::size_t executed_here_ = 0;  // executions at the current instant
