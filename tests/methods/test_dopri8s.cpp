@@ -158,6 +158,37 @@ TEST(Dopri8s, ExternalDifferencesAreTheBaseline) {
   EXPECT_GT(external.stats.steps, 5 * internal.stats.steps);
 }
 
+// y' = [x > c], x' = -k x: each independent solve locates x = c to its own
+// tolerance, and the difference of two divides that by eps. dy(2)/dk was
+// -0.504 where it is -ln 2 = -0.693, with no word; now a warning says so.
+// Switches of t alone are found exactly by every run, and stay quiet.
+TEST(Dopri8s, ExternalDifferencesWarnAcrossASwitchOfTheStates) {
+  const char* state_switch = R"(
+param k = 1
+param c = 0.5
+state x = 1
+state y = 0
+dx/dt = -k*x
+dy/dt = piecewise(1, x > c, 0)
+)";
+  Problem p = testing::ode_text_problem(state_switch, {2}, 1e-8, 1e-10);
+  const Result internal = solve(p, "dopri8s");
+  EXPECT_NEAR(internal.s[1], -std::log(2.0), 1e-6);  // dy/dk: x(tau) = c, tau = ln(1/c)/k
+  EXPECT_TRUE(internal.warnings.empty());
+  p.options.set("differences", "external");
+  EXPECT_TRUE(testing::warns(solve(p, "dopri8s"), "differences=external"));
+  const char* time_switch = R"(
+param T = 1
+state y = 0
+dy/dt = piecewise(1, t > T, 0)
+)";
+  Problem q = testing::ode_text_problem(time_switch, {2}, 1e-8, 1e-10);
+  q.options.set("differences", "external");
+  const Result r = solve(q, "dopri8s");
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_NEAR(r.s[0], -1.0, 1e-5);
+}
+
 // ---- DETEST C5 and other models against CVODES ------------------------------
 
 Result cvodes_reference(Problem p, bool adams) {

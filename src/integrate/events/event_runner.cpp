@@ -45,6 +45,9 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   if (!due && !roots_.equality_located(found) && cause == ctx_.n_roots)
     return outcome;  // no comparison changed
   cause = coincident_.begin(t, x, cause, roots_, warnings_);
+  if (cause < ctx_.n_roots && ctx_.system->roots()[cause].reads_state &&
+      moving_instants_++ == 0)
+    first_moving_root_ = ctx_.system->roots()[cause].text;
   enter_instant(t, x, S, cause);
   if (coincident_.active()) part_before(t, x);
   schedule_.begin_instant();

@@ -83,6 +83,11 @@ class EventRunner {
   double next_execution() const { return schedule_.next_execution(); }
 
   std::size_t events_executed() const { return schedule_.executed(); }
+  // Instants caused by a root whose g reads the states (located to the
+  // integrator's tolerance, their time moves with p), and the text of the
+  // first such root.
+  std::size_t moving_instants() const { return moving_instants_; }
+  const std::string& first_moving_root() const { return first_moving_root_; }
 
   // What happened at an instant, for adjoint methods, which carry the
   // adjoint back across it (adjoint_jump) after the forward pass. Recorded
@@ -140,6 +145,8 @@ class EventRunner {
   AdjointJump adjoint_;
   CoincidentSwitches coincident_;
   std::vector<double> parted_;  // dT, then dS (nx x ns)
+  std::size_t moving_instants_ = 0;
+  std::string first_moving_root_;
   EventWarnings warnings_;
   ZenoWatch zeno_;
   SlidingWatch sliding_;

@@ -33,6 +33,10 @@ class RunSolution {
   bool bundle_current() { return bundle_solution_.bundle().t() == solution().t(); }
   // Counts of events executed (0 without events) and the run's warnings.
   std::size_t events_executed() const { return runner_ ? runner_->events_executed() : 0; }
+  // An instant whose time moves with p, as text ("" where none happened).
+  std::string moving_instant() const {
+    return runner_ && runner_->moving_instants() > 0 ? runner_->first_moving_root() : "";
+  }
   std::vector<std::string> warnings() const;
 
  private:

@@ -38,6 +38,7 @@ struct RunTally {
   long sensitivity_limited = 0;   // accepted steps whose size Δ (14) decided
   long runs = 0;                  // integrations (external: 1 + n_s)
   std::size_t events_executed = 0;  // by the run that gives the states
+  std::string moving_instant;       // of that run: a root whose instant moves with p
   std::vector<std::string> warnings;  // of the runs, once each
 
   void add(const BundleCounts& c, BundleCounts& into) {
