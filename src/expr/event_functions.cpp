@@ -4,6 +4,7 @@
 
 #include "expr/differentiate.hpp"
 #include "expr/expression_text.hpp"
+#include "expr/switch_ops.hpp"
 #include "expr/tape_evaluate.hpp"
 #include "odesens/status.hpp"
 
@@ -66,27 +67,6 @@ void FunctionRows::row_gradient(Registers& regs, std::size_t row, double t, cons
 }
 
 namespace {
-
-bool comparison_of(Op op, Comparison* out) {
-  switch (op) {
-    case Op::lt: *out = Comparison::lt; return true;
-    case Op::le: *out = Comparison::le; return true;
-    case Op::gt: *out = Comparison::gt; return true;
-    case Op::ge: *out = Comparison::ge; return true;
-    case Op::eq: *out = Comparison::eq; return true;
-    case Op::ne: *out = Comparison::ne; return true;
-    default: return false;
-  }
-}
-
-// floor and ceil: f switches wherever their argument crosses an integer.
-bool step_of(Op op, RootKind* out) {
-  switch (op) {
-    case Op::floor: *out = RootKind::floor; return true;
-    case Op::ceil: *out = RootKind::ceil; return true;
-    default: return false;
-  }
-}
 
 // rows with every node `replace[i].first` replaced by `replace[i].second`
 // (ids are a topological order, so one pass in id order rebuilds every

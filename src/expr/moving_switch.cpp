@@ -1,21 +1,9 @@
 #include "expr/moving_switch.hpp"
 
 #include "expr/expression_text.hpp"
+#include "expr/switch_ops.hpp"
 
 namespace odesens::expr {
-namespace {
-
-bool is_switch(Op op) {
-  switch (op) {
-    case Op::lt: case Op::le: case Op::gt: case Op::ge: case Op::eq: case Op::ne:
-    case Op::floor: case Op::ceil:
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
 
 std::string moving_switch_text(const Graph& graph, NodeId root,
                                const std::vector<std::string>& state_names,
