@@ -180,20 +180,55 @@ dy/dt = piecewise(1, x > c, 0) + piecewise(2, t > T, 0)
   EXPECT_TRUE(named);  // odesd, pbsr and dopri8s take one instant
 }
 
-// An event whose trigger reads two switches that part (t > T1 && t > T2
-// at T1 = T2) executes at the later of the two: not differentiable there,
-// which the warning says.
-TEST(CoincidentSwitches, AnEventOnTwoPartingSwitchesIsNamed) {
+// Instants the order of whose switches cannot be taken: every method says
+// so rather than give one of the one-sided derivatives without a word.
+// - an event whose trigger reads two switches that part (t > T1 && t > T2
+//   at T1 = T2 executes at the later of the two; t > T1 && t < T2 never
+//   fires at p but fires along +T2, a jump of x in T2);
+// - two events at times that part (each executes at its own);
+// - a dose on a clock state c = t at c > 10 as t > 10 switches f (the two
+//   come one ulp apart, their order rounding's: dy/dk 2129 where the
+//   forward difference gives 0.004 and the backward 1092);
+// - t > a b with a b = 0.06999999999999999, 2 ulps before t > 0.07.
+TEST(CoincidentSwitches, InstantsThatCannotBeOrderedAreNamedByEveryMethod) {
+  const char* const models[] = {
+      "param T1 = 10\nparam T2 = 10\nstate x = 1\ndx/dt = -0.1*x\n"
+      "event dose when t > T1 && t > T2: x = x + 1\n",
+      "param T1 = 5\nparam T2 = 5\nstate x = 1\ndx/dt = -0.1*x + piecewise(1, t > 8, 0)\n"
+      "event w when t > T1 && t < T2: x = x + 1\n",
+      "param T1 = 5\nparam T2 = 5\nstate x = 1\nstate y = 1\ndx/dt = -0.2*x\n"
+      "dy/dt = -0.2*y\nevent A when t > T1: x = x + 1\nevent B when t > T2: y = 2*y\n",
+      "param k = 1\nstate c = 0\nstate y = 0\ndc/dt = k\n"
+      "dy/dt = piecewise(2*y, t > 10, 0.1)\nevent E when c > 10: y = y + 1\n",
+      "param a = 0.7\nparam b = 0.1\nstate x = 1\nlet T = a*b\n"
+      "dx/dt = piecewise(3, t > T && t > 0.07, 1) - x\n"};
+  for (const char* text : models) {
+    SCOPED_TRACE(text);
+    const auto problem = testing::ode_text_problem(text, {12}, 1e-10, 1e-12);
+    for (const char* method : {"cvodes_fsa", "cvodes_asa", "pbsr", "odesd", "dopri8s",
+                               "grk4as", "erk_adjoint"})
+      EXPECT_TRUE(testing::warns(solve(problem, method), "are crossed at once")) << method;
+  }
+}
+
+// A clock state c = t meets c > 10 as the fixed t > 10 switches: neither
+// moves with p (dtau = 0 for both along S), so a forward method is right
+// without a word.
+TEST(CoincidentSwitches, SwitchesThatBothStayPutNeedNoWord) {
   const char* text = R"(
-param T1 = 10
-param T2 = 10
-state x = 1
-dx/dt = -0.1*x
-event dose when t > T1 && t > T2: x = x + 1
+param k = 0.1
+state c = 0
+state y = 0
+dc/dt = 1
+dy/dt = piecewise(1, c > 10, 0) + piecewise(k*y, t > 10, 0.1)
 )";
-  const auto problem = testing::ode_text_problem(text, {20}, 1e-10, 1e-12);
-  const Result r = solve(problem, "cvodes_fsa");
-  EXPECT_TRUE(testing::warns(r, "an event's trigger reads both"));
+  const auto problem = testing::ode_text_problem(text, {12}, 1e-10, 1e-12);
+  const auto fd = central_difference_sensitivities(problem, 1e-6);
+  for (const char* method : kForward) {
+    const Result r = solve(problem, method);
+    EXPECT_FALSE(testing::warns(r, "are crossed at once")) << method;
+    EXPECT_LT(relative_max_difference(r.s, fd), 1e-5) << method;
+  }
 }
 
 }  // namespace

@@ -335,8 +335,9 @@ void AdjointDriver::after_forward_step(int flag, double t, double* y, double& fi
 
 bool AdjointDriver::fire_time_switch(double t_switch, double* y) {
   const double t_end = segments_.back().t_end;  // one ulp before t_switch
-  events_.root_values(t_switch, y, g_switch_.data());
-  integrate::take_cell_ends_as_crossings(events_, t_switch, y, events_.sides(), g_switch_.data(),
+  const double t_read = time_switches_.last_within_rounding(t_switch);
+  events_.root_values(t_read, y, g_switch_.data());
+  integrate::take_cell_ends_as_crossings(events_, t_read, y, events_.sides(), g_switch_.data(),
                                          g_after_switch_);
   if (!integrate::switch_crossings(events_.roots_of_system(), events_.sides(), g_switch_.data(),
                         found_.data()) ||

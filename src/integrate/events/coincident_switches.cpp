@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/number_text.hpp"
 
@@ -14,6 +15,7 @@ constexpr std::size_t kMaxParting = 16;  // masks of the f cache fit 32 bits
 CoincidentSwitches::CoincidentSwitches(const EventContext& context) : ctx_(context) {
   if (!ctx_.system) return;
   f0_.assign(ctx_.nx, 0.0);
+  g_.assign(ctx_.n_roots, 0.0);
   gx_.assign(ctx_.nx, 0.0);
   gp_.assign(ctx_.np, 0.0);
   const std::size_t ne = ctx_.system->events().size();
@@ -21,10 +23,12 @@ CoincidentSwitches::CoincidentSwitches(const EventContext& context) : ctx_(conte
   triggers_after_.reset(new bool[ne + 1]);
 }
 
-std::size_t CoincidentSwitches::begin(double t, const double* x, std::size_t cause,
-                                      RootSides& roots, EventWarnings& warnings) {
+std::size_t CoincidentSwitches::begin(double t, const double* x, const double* S,
+                                      std::size_t cause, RootSides& roots,
+                                      EventWarnings& warnings) {
   active_ = false;
   changed_.clear();
+  near_.clear();
   parting_.clear();
   if (!ctx_.system || cause >= ctx_.n_roots) return cause;
   const auto& list = ctx_.system->roots();
@@ -34,49 +38,26 @@ std::size_t CoincidentSwitches::begin(double t, const double* x, std::size_t cau
     if (EventSystem::holds(list[i].comparison, before[i]) !=
         EventSystem::holds(list[i].comparison, after[i]))
       changed_.push_back(i);
+  near_.assign(changed_.size(), 0);
   sides_before_ = before;
   sides_after_ = after;
   if (!changed_.empty()) add_arriving(t, x, roots);
   if (changed_.size() < 2) return cause;
-  // Each root's crossing time moves by -(g_x S + g_p) / rate: two roots
-  // move alike where (g_x, g_p) / rate agree.
-  const std::size_t n = changed_.size(), nx = ctx_.nx, np = ctx_.np, width = nx + np;
-  g_t_.assign(n, 0.0);
-  g_p_.assign(n * np, 0.0);
-  rows_.assign(n * width, 0.0);
-  bool have_f0 = false;
-  for (std::size_t k = 0; k < n; ++k) {
-    double g_t = 0.0;
-    ctx_.system->root_gradient(changed_[k], t, x, ctx_.p, &g_t, gx_.data(), gp_.data(), ctx_.ws);
-    double rate = g_t;
-    for (std::size_t i = 0; i < nx; ++i) {
-      if (gx_[i] == 0.0) continue;
-      if (!have_f0) roots.rhs_on_sides(t, x, before, f0_.data());
-      have_f0 = true;
-      rate += gx_[i] * f0_[i];
-    }
-    g_t_[k] = g_t;
-    std::copy(gp_.begin(), gp_.end(), g_p_.begin() + static_cast<std::ptrdiff_t>(k * np));
-    double* row = rows_.data() + k * width;
-    std::copy(gx_.begin(), gx_.end(), row);
-    std::copy(gp_.begin(), gp_.end(), row + nx);
-    const bool still = std::all_of(row, row + width, [](double v) { return v == 0.0; });
-    const bool orderable = std::fabs(rate) > 0.0 && std::isfinite(rate);
-    for (std::size_t i = 0; i < width && !still; ++i) row[i] = orderable ? row[i] / rate : NAN;
-  }
+  time_rows(t, x, S, roots);
   const auto at = std::find(changed_.begin(), changed_.end(), cause);
   if (at == changed_.end()) return cause;
   cause_k_ = static_cast<std::size_t>(at - changed_.begin());
-  const bool events_ordered = cause_from_events(cause);
-  for (std::size_t k = 0; k < n; ++k)
+  std::string why = cause_from_events();
+  for (std::size_t k = 0; k < changed_.size(); ++k)
     if (!moves_alike(k, cause_k_)) parting_.push_back(k);
-  if (parting_.empty()) return changed_[cause_k_];
-  std::string why = events_ordered ? unorderable() : "an event's trigger reads both";
+  if (parting_.empty() && why.empty()) return changed_[cause_k_];
+  if (why.empty()) why = unorderable();
   if (why.empty()) {
     active_ = true;
     return changed_[cause_k_];
   }
-  const std::size_t other = changed_[parting_.front()];
+  const std::size_t other = changed_[parting_.empty() ? (cause_k_ + 1) % changed_.size()
+                                                      : parting_.front()];
   warnings.warn("at t = " + number_text(t) + " the " + list[changed_[cause_k_]].text +
                 " and the " + list[other].text + " are crossed at once, and their times move "
                 "differently with p (" + why + "): the sensitivities across this instant move "
@@ -85,20 +66,74 @@ std::size_t CoincidentSwitches::begin(double t, const double* x, std::size_t cau
   return changed_[cause_k_];
 }
 
+// Each changed root's crossing time moves by dtau = -(g_x S + g_p) / rate,
+// rate = g_t + g_x f-. With S (a forward solve): the rows are dtau along
+// each column; without (an adjoint's forward pass): (g_x, g_p) / rate,
+// equal rows meaning equal dtau whatever S.
+void CoincidentSwitches::time_rows(double t, const double* x, const double* S,
+                                   RootSides& roots) {
+  const std::size_t n = changed_.size(), nx = ctx_.nx, np = ctx_.np;
+  const bool with_s = S && ctx_.ns > 0;
+  row_width_ = with_s ? ctx_.ns : nx + np;
+  g_t_.assign(n, 0.0);
+  g_p_.assign(n * np, 0.0);
+  rows_.assign(n * row_width_, 0.0);
+  bool have_f0 = false;
+  for (std::size_t k = 0; k < n; ++k) {
+    double g_t = 0.0;
+    ctx_.system->root_gradient(changed_[k], t, x, ctx_.p, &g_t, gx_.data(), gp_.data(), ctx_.ws);
+    double rate = g_t;
+    for (std::size_t i = 0; i < nx; ++i) {
+      if (gx_[i] == 0.0) continue;
+      if (!have_f0) roots.rhs_on_sides(t, x, sides_before_, f0_.data());
+      have_f0 = true;
+      rate += gx_[i] * f0_[i];
+    }
+    g_t_[k] = g_t;
+    std::copy(gp_.begin(), gp_.end(), g_p_.begin() + static_cast<std::ptrdiff_t>(k * np));
+    double* row = rows_.data() + k * row_width_;
+    if (with_s) {
+      for (std::size_t j = 0; j < ctx_.ns; ++j) {
+        double num = ctx_.along(gp_.data(), 1, j);
+        for (std::size_t i = 0; i < nx; ++i) num += gx_[i] * S[i + j * nx];
+        row[j] = num;
+      }
+    } else {
+      std::copy(gx_.begin(), gx_.end(), row);
+      std::copy(gp_.begin(), gp_.end(), row + nx);
+    }
+    const bool still = std::all_of(row, row + row_width_, [](double v) { return v == 0.0; });
+    const bool orderable = std::fabs(rate) > 0.0 && std::isfinite(rate);
+    for (std::size_t i = 0; i < row_width_ && !still; ++i)
+      row[i] = orderable ? -row[i] / rate : NAN;
+  }
+}
+
 // A comparison the state arrives at exactly here (g = 0, x = t = c in x' = 1
 // at t = T = c) is crossed at this instant too, though no root finder
 // reported it (RootSides::settle_zero_sides takes its side after the
 // jump): where f before the instant moves g through 0, it joins the roots
 // that changed, on the side it moves to. A g resting at 0 that the
-// instant sets moving is not one: it moves with the cause.
+// instant sets moving is not one: it moves with the cause. A switch a few
+// ulps of t short of its crossing (a clock state c = t meets c > 10 as
+// t > 10 fires, with the state one ulp before; t > a b with a b =
+// 0.06999999999999999 and t > 0.07) joins them as near: it crosses at an
+// instant of its own, and their order is rounding's, which a warning says
+// where their times part.
 void CoincidentSwitches::add_arriving(double t, const double* x, RootSides& roots) {
   const auto& list = ctx_.system->roots();
-  bool have_f0 = false;
+  bool have_f0 = false, have_g = false;
+  const double window = 64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(t), 1.0);
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
     const int before = sides_before_[i];
-    if (sides_after_[i] != 0 || (before != 1 && before != -1) ||
+    const bool on_zero = sides_after_[i] == 0;
+    const bool unchanged = sides_after_[i] == before;
+    if (!(on_zero || unchanged) || (before != 1 && before != -1) ||
         list[i].kind != EventSystem::Root::Kind::comparison)
       continue;
+    if (unchanged && !have_g) ctx_.system->root_values(t, x, ctx_.p, g_.data(), ctx_.ws);
+    have_g = have_g || unchanged;
+    if (unchanged && !(std::fabs(g_[i]) <= window * 1e3)) continue;  // cheap first cut
     double rate = 0.0;
     ctx_.system->root_gradient(i, t, x, ctx_.p, &rate, gx_.data(), gp_.data(), ctx_.ws);
     for (std::size_t k = 0; k < ctx_.nx; ++k) {
@@ -111,48 +146,61 @@ void CoincidentSwitches::add_arriving(double t, const double* x, RootSides& root
     if (side != -before || EventSystem::holds(list[i].comparison, side) ==
                                EventSystem::holds(list[i].comparison, before))
       continue;
+    if (unchanged && !(std::fabs(g_[i]) <= window * std::fabs(rate))) continue;
     sides_after_[i] = side;
     changed_.push_back(i);
+    near_.push_back(unchanged ? 1 : 0);
   }
 }
 
-// An event that turns true here executes at the time of its trigger's
-// roots: the cause is one of them, and they must move alike.
-bool CoincidentSwitches::cause_from_events(std::size_t cause) {
+// An event executes at the time of its trigger's roots. The cause becomes
+// one read by an event that turns true here; the reason the instant cannot
+// be ordered where a trigger reads roots that part (`t > T1 && t < T2`
+// fires along one side only), or events that turn true here read roots
+// that part (their executions would change order).
+std::string CoincidentSwitches::cause_from_events() {
   const std::size_t ne = ctx_.system->events().size();
-  if (ne == 0) return true;
+  if (ne == 0) return {};
   ctx_.system->triggers(sides_before_.data(), triggers_before_.get());
   ctx_.system->triggers(sides_after_.data(), triggers_after_.get());
-  std::size_t found = changed_.size();
+  std::size_t turning = changed_.size();
   for (std::size_t e = 0; e < ne; ++e) {
-    if (triggers_before_[e] || !triggers_after_[e]) continue;
+    std::size_t first = changed_.size();
+    const bool turns = !triggers_before_[e] && triggers_after_[e];
     for (std::size_t r : ctx_.system->trigger_roots(e)) {
       const auto at = std::find(changed_.begin(), changed_.end(), r);
       if (at == changed_.end()) continue;
       const auto k = static_cast<std::size_t>(at - changed_.begin());
-      if (found == changed_.size()) found = k;
-      if (!moves_alike(k, found)) return false;
+      if (first == changed_.size()) first = k;
+      if (!moves_alike(k, first)) return "an event's trigger reads both";
+      if (!turns) continue;
+      if (turning == changed_.size()) turning = k;
+      if (!moves_alike(k, turning)) return "events execute at both";
     }
   }
-  if (found < changed_.size() && changed_[found] != cause) cause_k_ = found;
-  return true;
+  if (turning < changed_.size()) cause_k_ = turning;
+  return {};
 }
 
 std::string CoincidentSwitches::unorderable() const {
   const auto& list = ctx_.system->roots();
   if (list[changed_[cause_k_]].reads_state) return "one reads the states";
+  if (near_[cause_k_]) return "one is a few ulps of t from its crossing";
+  bool switches_f = false;
   for (std::size_t k : parting_) {
+    if (near_[k]) return "one is a few ulps of t from its crossing";
     if (list[changed_[k]].reads_state) return "one reads the states";
-    if (std::isnan(rows_[k * (ctx_.nx + ctx_.np)])) return "one is touched, not crossed";
+    if (std::isnan(rows_[k * row_width_])) return "one is touched, not crossed";
+    switches_f = switches_f || list[changed_[k]].switches_rhs;
   }
-  if (ctx_.system->branch_roots().empty())
+  if (switches_f && ctx_.system->branch_roots().empty())
     return "the model cannot evaluate f on given branches";
   if (parting_.size() > kMaxParting) return "more than 16 of them";
   return {};
 }
 
 bool CoincidentSwitches::moves_alike(std::size_t a, std::size_t b) const {
-  const std::size_t width = ctx_.nx + ctx_.np;
+  const std::size_t width = row_width_;
   const double* ra = rows_.data() + a * width;
   const double* rb = rows_.data() + b * width;
   double scale = 0.0;

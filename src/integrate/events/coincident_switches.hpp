@@ -41,8 +41,9 @@ class CoincidentSwitches {
   // `cause`. Returns the cause to take (a root read by the trigger of an
   // event that turns true here, where there is one). active() after it:
   // the instant needs the terms dT and dS.
-  std::size_t begin(double t, const double* x, std::size_t cause, RootSides& roots,
-                    EventWarnings& warnings);
+  // S: S just before it (nx x ns), or null (an adjoint's forward pass).
+  std::size_t begin(double t, const double* x, const double* S, std::size_t cause,
+                    RootSides& roots, EventWarnings& warnings);
   bool active() const { return active_; }
 
   // dT (nx x columns) at x just before the instant: the switches crossed
@@ -69,9 +70,11 @@ class CoincidentSwitches {
   void add_arriving(double t, const double* x, RootSides& roots);
   bool moves_alike(std::size_t a, std::size_t b) const;
   std::uint32_t parting_bit(std::size_t k) const;
-  // The cause's index in changed_, from the events that turn true here:
-  // false where their triggers read roots that part.
-  bool cause_from_events(std::size_t cause);
+  // The cause's index in changed_, from the events that turn true here;
+  // why the instant cannot be ordered ("" where it can).
+  std::string cause_from_events();
+  // rows_ of the changed roots, and their g_t and g_p.
+  void time_rows(double t, const double* x, const double* S, RootSides& roots);
   // Why the parting roots cannot be ordered ("" where they can).
   std::string unorderable() const;
 
@@ -79,13 +82,16 @@ class CoincidentSwitches {
   bool active_ = false;
   std::vector<std::size_t> changed_;  // roots whose truth changed here
   std::vector<int> sides_before_, sides_after_;
-  // Per changed root: g_t and the normalized row (g_x, g_p) / rate.
+  // Per changed root: g_t, g_p and its row of time derivatives (time_rows),
+  // and whether it is near its crossing rather than on it (add_arriving).
   std::vector<double> g_t_, rows_, g_p_;
+  std::size_t row_width_ = 0;
+  std::vector<char> near_;
   std::size_t cause_k_ = 0;            // the cause's index in changed_
   std::vector<std::size_t> parting_;   // indices into changed_ of roots that part
   std::vector<int> sides_scratch_;
   std::vector<std::uint32_t> cache_masks_;
-  std::vector<double> cache_f_, f0_, gx_, gp_;
+  std::vector<double> cache_f_, f0_, g_, gx_, gp_;
   std::vector<std::size_t> order_;
   std::unique_ptr<bool[]> triggers_before_, triggers_after_;
 };

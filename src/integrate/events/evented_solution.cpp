@@ -362,11 +362,12 @@ bool EventedSolution::instants_in_step(double t0, double t1) {
 // The instant of a switch of t alone at t_switch, with the state one ulp
 // before it (where the step ended) as the state there.
 void EventedSolution::fire_time_switch(double t_switch) {
-  fired_switch_ = t_switch;
+  const double t_read = time_switches_.last_within_rounding(t_switch);
+  fired_switch_ = t_read;
   std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
-  events_.root_values(t_switch, y_scratch_.data(), g_new_.data());
+  events_.root_values(t_read, y_scratch_.data(), g_new_.data());
   side_ = events_.sides();
-  take_cell_ends_as_crossings(events_, t_switch, y_scratch_.data(), side_, g_new_.data(),
+  take_cell_ends_as_crossings(events_, t_read, y_scratch_.data(), side_, g_new_.data(),
                               g_after_switch_);
   if (switch_crossings(events_.roots_of_system(), side_, g_new_.data(), found_.data())) {
     instant(t_switch, y_scratch_.data(), found_.data());

@@ -250,6 +250,14 @@ double TimeSwitches::next_after(double t) const {
   return it == times_.end() ? std::numeric_limits<double>::infinity() : *it;
 }
 
+double TimeSwitches::last_within_rounding(double t_switch) const {
+  double last = t_switch;
+  for (double next = next_after(last); switch_within_rounding(t_switch, next);
+       next = next_after(next))
+    last = next;
+  return last;
+}
+
 double TimeSwitches::restart_time(EventRunner& events, double t, const double* y,
                                   std::vector<double>& g) const {
   const double t_switch = next_after(t);

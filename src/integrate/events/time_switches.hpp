@@ -64,6 +64,11 @@ class TimeSwitches {
   bool found() const { return found_; }
   // The earliest crossing after t, or +infinity.
   double next_after(double t) const;
+  // The last crossing within rounding of t_switch (switch_within_rounding),
+  // t_switch itself where there is none: switches of t a few ulps apart
+  // (t > a b with a b = 0.06999999999999999, and t > 0.07) are one instant,
+  // whose roots are read there (coincident_switches.hpp orders their jumps).
+  double last_within_rounding(double t_switch) const;
   // Where a solver restarts after an instant at t with the state y: at the
   // switch one ulp after t, where there is one, no root's comparison
   // changes there against the sides after the instant, and no delayed
