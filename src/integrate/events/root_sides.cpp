@@ -127,7 +127,15 @@ void RootSides::update_sides(double t, const double* x, const int* found) {
     // again to end there) has not switched yet: f and the jump of S wait
     // for u to cross, where it is located again.
     const bool stepped = roots[i].kind != EventSystem::Root::Kind::comparison;
-    if (found && found[i] != 0 && !(stepped && g_[i] > 0.0)) {
+    const bool on_side = sides_[i] == 1 || sides_[i] == -1;
+    if (g_[i] == 0.0 && !stepped && on_side && motion_rate(i, t, x, have_rate) == 0.0) {
+      // At exactly 0 with g' = 0 along f: g touches 0 here ((t - c)^2 > 0 at
+      // t = c, located only where an output falls on it) or crosses with
+      // g' = 0 there. The side stays; the next step tells which (where g
+      // crosses, an instant an ulp later, whose g' is not 0). Taken as a
+      // crossing, the touch's two instants put (f- - f+) dtau into S, dtau
+      // of the second from g_p / g_t, both near 0 (dx/dc = 2 where it is 0).
+    } else if (found && found[i] != 0 && !(stepped && g_[i] > 0.0)) {
       // Located by the integrator: the side it crossed to, except that an
       // equality holds (and an inequality fails) at the crossing itself.
       sides_[i] = is_equality(roots[i].comparison) ? 0 : (found[i] > 0 ? 1 : -1);
@@ -236,14 +244,18 @@ double RootSides::stepped_value(std::size_t r, double t, const double* x,
   return ctx_.system->roots()[r].kind == EventSystem::Root::Kind::floor ? k : k + 1.0;
 }
 
-int RootSides::motion_side(std::size_t i, double t, const double* x, bool& have_rate) {
+double RootSides::motion_rate(std::size_t i, double t, const double* x, bool& have_rate) {
   if (!have_rate) rhs_on_sides(t, x, sides_, f_.data());
   have_rate = true;
   double rate = 0.0;
   ctx_.system->root_gradient(i, t, x, ctx_.p, &rate, gx_.data(), gp_.data(), ctx_.ws);
   for (std::size_t j = 0; j < ctx_.nx; ++j)
     if (gx_[j] != 0.0) rate += gx_[j] * f_[j];
-  const int side = sign_of(rate);
+  return rate;
+}
+
+int RootSides::motion_side(std::size_t i, double t, const double* x, bool& have_rate) {
+  const int side = sign_of(motion_rate(i, t, x, have_rate));
   return side == 1 || side == -1 ? side : 0;
 }
 

@@ -85,6 +85,8 @@ class RootSides {
   // The side root i's g moves to along f (on the current sides) at (t, x):
   // +1, -1, or 0 where it stays or is NaN. have_rate: f is computed once.
   int motion_side(std::size_t i, double t, const double* x, bool& have_rate);
+  // g_t + g_x f of root i at (t, x), f on the current sides (NaN stays NaN).
+  double motion_rate(std::size_t i, double t, const double* x, bool& have_rate);
 
   EventContext ctx_;
   std::vector<double> g_, g_before_;

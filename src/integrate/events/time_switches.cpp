@@ -197,7 +197,7 @@ void TimeSwitches::add_enclosed_crossings(EventRunner& events, std::size_t i, do
     const double m = a + 0.5 * (b - a);
     if (b - a <= min_width || !(m > a && m < b)) {
       const double t = first_change_between(events, i, a, b, x);
-      if (t > t0 && t <= t_end) times_.push_back(t);
+      if (t > t0 && t <= t_end && !blip(events, i, t, x)) times_.push_back(t);
       continue;
     }
     if (--budget < 0) {
@@ -210,6 +210,20 @@ void TimeSwitches::add_enclosed_crossings(EventRunner& events, std::size_t i, do
     pending.push_back({m, b});
     pending.push_back({a, m});
   }
+}
+
+// A change of root i's comparison at t that is undone within rounding of
+// t: the comparison differs on a few ulps only ((t - c)^2 > 0 fails at
+// t = c alone, where g touches 0). Not a switch: f takes the other branch
+// on no interval, and the steps need not end there (two switches an ulp
+// apart left a solver one ulp short of an output on t = c).
+bool TimeSwitches::blip(EventRunner& events, std::size_t i, double t, const double* x) {
+  const EventSystem::Root& r = events.roots_of_system()[i];
+  const double w = 64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(t), 1.0);
+  events.root_values(t - w, x, g_.data());
+  const bool before = holds(r, g_[i]);
+  events.root_values(t + w, x, g_.data());
+  return holds(r, g_[i]) == before;
 }
 
 // The first representable t in (a, b] where root i's comparison differs

@@ -105,6 +105,8 @@ class TimeSwitches {
   // Any other root of t alone: its crossings by bisection on enclosures.
   void add_enclosed_crossings(EventRunner& events, std::size_t i, double t0, double t_end,
                               const double* x);
+  // A change of root i's comparison at t undone within rounding of t.
+  bool blip(EventRunner& events, std::size_t i, double t, const double* x);
   double first_change_between(EventRunner& events, std::size_t i, double a, double b,
                               const double* x);
   // The first representable time near t_guess where root i's comparison
