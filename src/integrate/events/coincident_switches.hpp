@@ -45,6 +45,8 @@ class CoincidentSwitches {
   std::size_t begin(double t, const double* x, const double* S, std::size_t cause,
                     RootSides& roots, EventWarnings& warnings);
   bool active() const { return active_; }
+  // Not active, at an instant begin() was not called for.
+  void clear() { active_ = false; }
 
   // dT (nx x columns) at x just before the instant: the switches crossed
   // before the cause along each column. unit: the columns are the np

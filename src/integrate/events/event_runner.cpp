@@ -44,7 +44,12 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   std::size_t cause = roots_.cause_root(found);
   if (!due && !roots_.equality_located(found) && cause == ctx_.n_roots)
     return outcome;  // no comparison changed
-  cause = coincident_.begin(t, x, ctx_.ns > 0 ? S : nullptr, cause, roots_, warnings_);
+  // Which switch moves first with p matters only where something moves
+  // with p (S carried, or an adjoint's record) and there is a p.
+  if (ctx_.np > 0 && (ctx_.ns > 0 || record_.on()))
+    cause = coincident_.begin(t, x, ctx_.ns > 0 ? S : nullptr, cause, roots_, warnings_);
+  else
+    coincident_.clear();
   if (cause < ctx_.n_roots && ctx_.system->roots()[cause].reads_state &&
       moving_instants_++ == 0)
     first_moving_root_ = ctx_.system->roots()[cause].text;
