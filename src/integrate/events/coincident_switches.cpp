@@ -16,6 +16,7 @@ CoincidentSwitches::CoincidentSwitches(const EventContext& context) : ctx_(conte
   if (!ctx_.system) return;
   f0_.assign(ctx_.nx, 0.0);
   g_.assign(ctx_.n_roots, 0.0);
+  x_ahead_.assign(ctx_.nx, 0.0);
   gx_.assign(ctx_.nx, 0.0);
   gp_.assign(ctx_.np, 0.0);
   const std::size_t ne = ctx_.system->events().size();
@@ -112,18 +113,19 @@ void CoincidentSwitches::time_rows(double t, const double* x, const double* S,
 // A comparison the state arrives at exactly here (g = 0, x = t = c in x' = 1
 // at t = T = c) is crossed at this instant too, though no root finder
 // reported it (RootSides::settle_zero_sides takes its side after the
-// jump): where f before the instant moves g through 0, it joins the roots
-// that changed, on the side it moves to. A g resting at 0 that the
-// instant sets moving is not one: it moves with the cause. A switch a few
-// ulps of t short of its crossing (a clock state c = t meets c > 10 as
+// jump): where g is across 0 64 ulps of t later along f before the
+// instant, it joins the roots that changed, on that side. A g resting at 0
+// that the instant sets moving is not one: it moves with the cause. A
+// switch a few ulps of t short of its crossing (a clock state c = t meets c > 10 as
 // t > 10 fires, with the state one ulp before; t > a b with a b =
 // 0.06999999999999999 and t > 0.07) joins them as near: it crosses at an
 // instant of its own, and their order is rounding's, which a warning says
 // where their times part.
 void CoincidentSwitches::add_arriving(double t, const double* x, RootSides& roots) {
   const auto& list = ctx_.system->roots();
-  bool have_f0 = false, have_g = false;
-  const double window = 64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(t), 1.0);
+  const double window =
+      64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(t), 1.0);
+  bool ahead = false;  // g_ at (t + window, x + window f-): where each root is then
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
     const int before = sides_before_[i];
     const bool on_zero = sides_after_[i] == 0;
@@ -131,22 +133,16 @@ void CoincidentSwitches::add_arriving(double t, const double* x, RootSides& root
     if (!(on_zero || unchanged) || (before != 1 && before != -1) ||
         list[i].kind != EventSystem::Root::Kind::comparison)
       continue;
-    if (unchanged && !have_g) ctx_.system->root_values(t, x, ctx_.p, g_.data(), ctx_.ws);
-    have_g = have_g || unchanged;
-    if (unchanged && !(std::fabs(g_[i]) <= window * 1e3)) continue;  // cheap first cut
-    double rate = 0.0;
-    ctx_.system->root_gradient(i, t, x, ctx_.p, &rate, gx_.data(), gp_.data(), ctx_.ws);
-    for (std::size_t k = 0; k < ctx_.nx; ++k) {
-      if (gx_[k] == 0.0) continue;
-      if (!have_f0) roots.rhs_on_sides(t, x, sides_before_, f0_.data());
-      have_f0 = true;
-      rate += gx_[k] * f0_[k];
+    if (!ahead) {
+      roots.rhs_on_sides(t, x, sides_before_, f0_.data());
+      for (std::size_t k = 0; k < ctx_.nx; ++k) x_ahead_[k] = x[k] + window * f0_[k];
+      ctx_.system->root_values(t + window, x_ahead_.data(), ctx_.p, g_.data(), ctx_.ws);
+      ahead = true;
     }
-    const int side = rate > 0.0 ? 1 : rate < 0.0 ? -1 : 0;
+    const int side = EventSystem::side_of(g_[i]);
     if (side != -before || EventSystem::holds(list[i].comparison, side) ==
                                EventSystem::holds(list[i].comparison, before))
       continue;
-    if (unchanged && !(std::fabs(g_[i]) <= window * std::fabs(rate))) continue;
     sides_after_[i] = side;
     changed_.push_back(i);
     near_.push_back(unchanged ? 1 : 0);
@@ -204,7 +200,8 @@ bool CoincidentSwitches::moves_alike(std::size_t a, std::size_t b) const {
   const double* ra = rows_.data() + a * width;
   const double* rb = rows_.data() + b * width;
   double scale = 0.0;
-  for (std::size_t i = 0; i < width; ++i) scale = std::max({scale, std::fabs(ra[i]), std::fabs(rb[i])});
+  for (std::size_t i = 0; i < width; ++i)
+    scale = std::max({scale, std::fabs(ra[i]), std::fabs(rb[i])});
   for (std::size_t i = 0; i < width; ++i)
     if (!(std::fabs(ra[i] - rb[i]) <= 1e-9 * scale)) return false;
   return true;

@@ -93,7 +93,7 @@ class CoincidentSwitches {
   std::vector<std::size_t> parting_;   // indices into changed_ of roots that part
   std::vector<int> sides_scratch_;
   std::vector<std::uint32_t> cache_masks_;
-  std::vector<double> cache_f_, f0_, g_, gx_, gp_;
+  std::vector<double> cache_f_, f0_, g_, x_ahead_, gx_, gp_;
   std::vector<std::size_t> order_;
   std::unique_ptr<bool[]> triggers_before_, triggers_after_;
 };
