@@ -211,6 +211,32 @@ TEST(CoincidentSwitches, InstantsThatCannotBeOrderedAreNamedByEveryMethod) {
   }
 }
 
+// t > a b (a b = 0.06999999999999999) and t > 0.07 switch 2 ulps apart,
+// read as one instant; the solver restarts at the later one. An output at
+// 0.07, between the two, failed in dopri8s ("interpolate: t = 0.07 lies
+// outside the last step"), odesd ("step size collapsed") and grk4as and
+// erk_adjoint ("t_limit must lie ahead of t"); it takes the state after
+// the instant.
+TEST(CoincidentSwitches, AnOutputBetweenSwitchesAFewUlpsApartIsServed) {
+  const char* text = R"(
+param a = 0.7
+param b = 0.1
+param k = 1
+state x = 1
+state y = 0
+dx/dt = piecewise(-k*x, t > a*b, 0)
+dy/dt = piecewise(1, t > 0.07, 0)
+)";
+  const auto problem = testing::ode_text_problem(text, {0.07, 0.5}, 1e-10, 1e-12);
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "pbsr", "odesd", "dopri8s", "grk4as",
+                             "erk_adjoint"}) {
+    const Result r = solve(problem, method);
+    EXPECT_NEAR(r.x[0], 1.0, 1e-8) << method;  // x, y at 0.07
+    EXPECT_NEAR(r.x[1], 0.0, 1e-8) << method;
+    EXPECT_NEAR(r.x[2], std::exp(-(0.5 - 0.07)), 1e-8) << method;
+  }
+}
+
 // A clock state c = t meets c > 10 as the fixed t > 10 switches: neither
 // moves with p (dtau = 0 for both along S), so a forward method is right
 // without a word.

@@ -43,6 +43,10 @@ void EventedSolution::interpolate(double t, double* out) {
     std::copy(y_after_.begin(), y_after_.end(), out);
     return;
   }
+  if (t >= skipped_from_ && t <= skipped_to_) {  // the ulps the restart stepped over
+    std::copy(y_skipped_.begin(), y_skipped_.end(), out);
+    return;
+  }
   inner_.interpolate(t, out);
 }
 
@@ -212,6 +216,12 @@ void EventedSolution::restart_after_instant() {
   if (time_switches_.found()) {
     const double t_restart = time_switches_.restart_time(events_, t_, y_after_.data(), g_new_);
     if (t_restart > t_) {
+      // An output in the ulps between the instant and the restart (t > a b
+      // and t > 0.07 at a b = 0.06999999999999999, an output at 0.07) takes
+      // the state after the instant: no step ends or starts there.
+      skipped_from_ = t_;
+      skipped_to_ = t_restart;
+      y_skipped_ = y_after_;
       t_ = t_restart;
       fired_switch_ = t_restart;
     }
@@ -279,7 +289,10 @@ bool EventedSolution::relocate_after_retake(std::size_t first, double tau) {
 }
 
 void EventedSolution::step_events(double t_limit) {
-  if (restart_pending_) restart_after_instant();
+  if (restart_pending_) {
+    restart_after_instant();
+    if (t_limit <= t_) return;  // an output in the ulps the restart stepped over
+  }
   if (inner_.locates_roots()) {
     step_located(t_limit);
     return;

@@ -104,6 +104,11 @@ class EventedSolution final : public SteppedSolution {
   std::vector<int> side_;  // the sides at the start of the part of the step searched
   std::vector<int> found_;
   std::vector<double> root_instants_;  // by root: its instant in the step (NaN: none)
+  // [from, to]: ulps a restart after an instant stepped over (to the switch
+  // just after it), and the state there.
+  double skipped_from_ = std::numeric_limits<double>::quiet_NaN();
+  double skipped_to_ = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> y_skipped_;
   // Switches of t alone, where the steps of a solver that does not locate
   // roots end.
   TimeSwitches time_switches_;
