@@ -47,7 +47,8 @@ std::size_t CoincidentSwitches::begin(double t, const double* x, const double* S
   time_rows(t, x, S, roots);
   const auto at = std::find(changed_.begin(), changed_.end(), cause);
   if (at == changed_.end()) return cause;
-  cause_k_ = static_cast<std::size_t>(at - changed_.begin());
+  const auto located_cause = static_cast<std::size_t>(at - changed_.begin());
+  cause_k_ = located_cause;
   std::string why = cause_from_events();
   for (std::size_t k = 0; k < changed_.size(); ++k)
     if (!moves_alike(k, cause_k_)) parting_.push_back(k);
@@ -57,8 +58,16 @@ std::size_t CoincidentSwitches::begin(double t, const double* x, const double* S
     active_ = true;
     return changed_[cause_k_];
   }
-  const std::size_t other = changed_[parting_.empty() ? (cause_k_ + 1) % changed_.size()
-                                                      : parting_.front()];
+  // Moved as one: with the cause the integrator located, as where nothing
+  // parts (an event's root as the cause took a state switch's dtau away).
+  cause_k_ = located_cause;
+  std::size_t other_k = (cause_k_ + 1) % changed_.size();
+  for (std::size_t k = 0; k < changed_.size(); ++k)
+    if (k != cause_k_ && !moves_alike(k, cause_k_)) {
+      other_k = k;
+      break;
+    }
+  const std::size_t other = changed_[other_k];
   warnings.warn("at t = " + number_text(t) + " the " + list[changed_[cause_k_]].text +
                 " and the " + list[other].text + " are crossed at once, and their times move "
                 "differently with p (" + why + "): the sensitivities across this instant move "
