@@ -257,6 +257,11 @@ std::size_t CoincidentSwitches::f_with(std::uint32_t mask, bool before, double t
   return (cache_masks_.size() - 1) * nx;
 }
 
+// col += (f_a - f_b) dtau, f_a and f_b cached at offsets a and b.
+void CoincidentSwitches::add_jump(double* col, std::size_t a, std::size_t b, double dtau) const {
+  for (std::size_t i = 0; i < ctx_.nx; ++i) col[i] += (cache_f_[a + i] - cache_f_[b + i]) * dtau;
+}
+
 // Eq. (1) for the switches crossed before the cause, and the cause's T
 // taken with f after them: dT_j = sum (f_{r-1} - f_r) dtau_r + (f_B - f_0) dtau_c.
 void CoincidentSwitches::before_cause(double t, const double* x, RootSides& roots, bool unit,
@@ -274,12 +279,10 @@ void CoincidentSwitches::before_cause(double t, const double* x, RootSides& root
     for (std::size_t k : order_) {
       mask |= parting_bit(k);
       const std::size_t next = f_with(mask, true, t, x, roots);
-      const double d = dtau(k, j, unit);
-      for (std::size_t i = 0; i < nx; ++i) col[i] += (cache_f_[prev + i] - cache_f_[next + i]) * d;
+      add_jump(col, prev, next, dtau(k, j, unit));
       prev = next;
     }
-    const double c = dtau(cause_k_, j, unit);
-    for (std::size_t i = 0; i < nx; ++i) col[i] += (cache_f_[prev + i] - cache_f_[f0 + i]) * c;
+    add_jump(col, prev, f0, dtau(cause_k_, j, unit));
   }
 }
 
@@ -298,13 +301,11 @@ void CoincidentSwitches::after_cause(double t, const double* x, RootSides& roots
     std::uint32_t mask = 0;
     for (std::size_t k : order_) mask |= parting_bit(k);
     std::size_t prev = f_with(mask, false, t, x, roots);
-    const double c = dtau(cause_k_, j, unit);
-    for (std::size_t i = 0; i < nx; ++i) col[i] += (cache_f_[f_plus + i] - cache_f_[prev + i]) * c;
+    add_jump(col, f_plus, prev, dtau(cause_k_, j, unit));
     for (std::size_t k : order_) {
       mask &= ~parting_bit(k);
       const std::size_t next = f_with(mask, false, t, x, roots);
-      const double d = dtau(k, j, unit);
-      for (std::size_t i = 0; i < nx; ++i) col[i] += (cache_f_[prev + i] - cache_f_[next + i]) * d;
+      add_jump(col, prev, next, dtau(k, j, unit));
       prev = next;
     }
   }

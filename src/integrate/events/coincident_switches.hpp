@@ -71,6 +71,8 @@ class CoincidentSwitches {
   // before it moving g through 0) into changed_.
   void add_arriving(double t, const double* x, RootSides& roots);
   bool moves_alike(std::size_t a, std::size_t b) const;
+  // col (nx) += (f_a - f_b) dtau, f at offsets a and b of cache_f_.
+  void add_jump(double* col, std::size_t a, std::size_t b, double dtau) const;
   std::uint32_t parting_bit(std::size_t k) const;
   // The cause's index in changed_, from the events that turn true here;
   // why the instant cannot be ordered ("" where it can).
