@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "core/number_text.hpp"
+#include "integrate/events/time_switches.hpp"
 
 namespace odesens::integrate {
 
@@ -132,8 +132,7 @@ void CoincidentSwitches::time_rows(double t, const double* x, const double* S,
 // where their times part.
 void CoincidentSwitches::add_arriving(double t, const double* x, RootSides& roots) {
   const auto& list = ctx_.system->roots();
-  const double window =
-      64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(t), 1.0);
+  const double window = time_rounding(t);
   bool ahead = false;  // g_ at (t + window, x + window f-): where each root is then
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
     const int before = sides_before_[i];

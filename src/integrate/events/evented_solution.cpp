@@ -256,8 +256,7 @@ std::size_t EventedSolution::earliest_root(double t_from, double t1, double& tau
 void EventedSolution::mark_crossed(std::size_t first, double tau) {
   const auto& roots = events_.roots_of_system();
   std::fill(found_.begin(), found_.end(), 0);
-  const double rounding =
-      64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(tau), 1.0);
+  const double rounding = time_rounding(tau);
   for (std::size_t i = 0; i < roots.size(); ++i) {
     const int before = side_[i], now = EventSystem::side_of(g_new_[i]);
     const bool same_instant = std::fabs(root_instants_[i] - tau) <= rounding;
@@ -346,9 +345,7 @@ bool EventedSolution::instants_in_step(double t0, double t1) {
                       " (a root function that stays at zero?)");
     // Within rounding of the step's end: the instant is there (a step of a
     // few ulps to the end would be below any solver's smallest step).
-    if (t1 - tau <= 64.0 * std::numeric_limits<double>::epsilon() *
-                        std::max(std::fabs(t1), 1.0))
-      tau = t1;
+    if (t1 - tau <= time_rounding(t1)) tau = t1;
     inner_.interpolate(tau, y_scratch_.data());
     events_.root_values(tau, y_scratch_.data(), g_new_.data());
     // A solver that can take the step again to end on the instant gives

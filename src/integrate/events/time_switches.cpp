@@ -219,7 +219,7 @@ void TimeSwitches::add_enclosed_crossings(EventRunner& events, std::size_t i, do
 // apart left a solver one ulp short of an output on t = c).
 bool TimeSwitches::blip(EventRunner& events, std::size_t i, double t, const double* x) {
   const EventSystem::Root& r = events.roots_of_system()[i];
-  const double w = 64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(t), 1.0);
+  const double w = time_rounding(t);
   events.root_values(t - w, x, g_.data());
   const bool before = holds(r, g_[i]);
   events.root_values(t + w, x, g_.data());

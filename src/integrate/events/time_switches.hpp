@@ -52,9 +52,13 @@ void take_cell_ends_as_crossings(EventRunner& events, double t_switch, const dou
 // is below any solver's resolution of t (CVODES: "the output time lies too
 // close to the start time"; floor(10 - t) turns 5 ulps after floor(t) at
 // t = 1), so the switch fires at once, with the state at t.
+// 64 ulps of t at |t| >= 1 (64 eps below): what the events take as one
+// time.
+inline double time_rounding(double t) {
+  return 64.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(t), 1.0);
+}
 inline bool switch_within_rounding(double t, double t_switch) {
-  return t_switch - t <= 64.0 * std::numeric_limits<double>::epsilon() *
-                             std::max(std::fabs(t), 1.0);
+  return t_switch - t <= time_rounding(t);
 }
 
 class TimeSwitches {
