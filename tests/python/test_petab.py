@@ -184,3 +184,66 @@ def test_careless_arguments_raise_invalid_argument(boehm, call, message):
         call(boehm)
     assert caught.value.status == "invalid_argument"
     assert message in caught.value.message
+
+
+def test_least_squares_residuals_sum_to_nlpost_and_their_jacobian_to_differences(boehm):
+    # Boehm estimates its three noise parameters: its form has sigma
+    # residuals beside the data's (docs/fit.md, "The least-squares form").
+    x = boehm.nominal + 0.05
+    y = boehm.nominal - 0.1
+    r_x, r_y = boehm.least_squares_residuals(x), boehm.least_squares_residuals(y)
+    assert r_x.shape == r_y.shape and r_x.size > boehm.n_measurements
+    constant = 0.5 * r_x @ r_x - boehm.objective(x)
+    assert 0.5 * r_y @ r_y - boehm.objective(y) == pytest.approx(constant, abs=1e-8)
+    J = boehm.residual_jacobian(x)
+    assert J.shape == (r_x.size, len(boehm.parameter_ids))
+    tight = odesens.petab.Problem(boehm.file, rtol=1e-12, atol=1e-14)
+    h = 1e-5
+    for j in (0, 5, 8):
+        step = numpy.zeros_like(x)
+        step[j] = h
+        fd = (tight.least_squares_residuals(x + step) -
+              tight.least_squares_residuals(x - step)) / (2 * h)
+        assert numpy.allclose(J[:, j], fd, rtol=1e-5, atol=1e-5 * numpy.abs(fd).max())
+    # the gradient of nlpost is J^T r
+    assert numpy.allclose(J.T @ r_x, boehm.gradient(x), rtol=1e-6, atol=1e-8)
+
+
+def test_an_evaluation_gives_the_residuals_only_when_asked(boehm):
+    e = boehm.evaluate(gradient=False)
+    assert e.least_squares_residuals.size == 0 and e.residual_jacobian is None
+    e = boehm.evaluate(gradient=False, residuals=True)
+    assert e.least_squares_residuals.size > 0 and e.residual_jacobian is None
+    e = boehm.evaluate(gradient=False, residual_jacobian=True)
+    assert e.residual_jacobian.shape == (e.least_squares_residuals.size, 9)
+    # the caller's own copies: changing them leaves the cache as it was
+    x = boehm.nominal
+    boehm.residual_jacobian(x)[:] = 0.0
+    boehm.least_squares_residuals(x)[:] = 0.0
+    assert numpy.abs(boehm.residual_jacobian(x)).max() > 0
+    assert numpy.abs(boehm.least_squares_residuals(x)).max() > 0
+
+
+def test_scipy_least_squares_from_a_perturbed_start_reaches_the_reference(boehm):
+    # SciPy's trust-region reflective method (lsqnonlin's) on the residuals.
+    rng = numpy.random.default_rng(3)
+    x0 = numpy.clip(boehm.nominal + rng.normal(0.0, 0.05, boehm.nominal.size),
+                    boehm.lower, boehm.upper)
+    fit = scipy.optimize.least_squares(boehm.least_squares_residuals, x0,
+                                       jac=boehm.residual_jacobian,
+                                       bounds=(boehm.lower, boehm.upper), method="trf")
+    assert fit.success
+    assert boehm.nllh(fit.x) == pytest.approx(BOEHM_REFERENCE_NLLH, abs=1e-3)
+
+
+def test_a_problem_without_least_squares_form_refuses_residuals(tmp_path):
+    from synthetic_petab import write_problem
+    yaml = write_problem(tmp_path)
+    observables = tmp_path / "observables.tsv"
+    observables.write_text(observables.read_text().replace("\tnormal\n", "\tlaplace\n"))
+    problem = odesens.petab.Problem(yaml)
+    assert numpy.isfinite(problem.objective(problem.nominal))
+    for call in (problem.least_squares_residuals, problem.residual_jacobian):
+        with pytest.raises(odesens.Error) as caught:
+            call(problem.nominal)
+        assert caught.value.status == "unsupported"

@@ -31,7 +31,10 @@ class Evaluation:
     ``has_priors``, ``gradient`` (of nlpost in the scaled parameters; empty
     unless asked for), ``fim`` (n x n, or None), ``simulations``,
     ``sigmas``, ``residuals`` (per measurement, in the measurement table's
-    order), ``parameter_ids``, ``method`` (what "auto" chose; an experiment
+    order), ``least_squares_residuals`` (the least-squares form's: the
+    data residuals, then those of sigmas and priors; empty unless asked
+    for), ``residual_jacobian`` (their Jacobian, m x n, or None),
+    ``parameter_ids``, ``method`` (what "auto" chose; an experiment
     where its odesd failed ran cvodes_fsa, which a warning says), ``stats``,
     ``warnings``, ``n_experiments``. Also readable as a mapping:
     ``evaluation["nllh"]``.
@@ -103,6 +106,7 @@ class Problem:
         self._core = _odesens.load_petab(self.file)
         self.file = self._core.file  # the problem file, where yaml named its directory
         self._last = None  # (x bytes, with gradient, Evaluation): see _cached
+        self._last_residuals = None  # (x bytes, with Jacobian, Evaluation): _residuals_at
 
     parameter_ids = property(lambda self: list(self._core.parameter_ids))
     scales = property(lambda self: list(self._core.scales))
@@ -116,13 +120,21 @@ class Problem:
     n_measurements = property(lambda self: self._core.n_measurements)
     n_experiments = property(lambda self: self._core.n_experiments)
 
-    def evaluate(self, x=None, gradient=True, fim=False):
+    def evaluate(self, x=None, gradient=True, fim=False, residuals=False,
+                 residual_jacobian=False):
         """Evaluates at x (scaled estimated parameters; default: nominal).
-        Returns an :class:`Evaluation`. Raises :class:`odesens.Error`
-        (invalid_argument for a wrong size or NaN; the solve's status for a
-        failed simulation, naming the condition). Releases the GIL."""
+        Returns an :class:`Evaluation`. ``residuals``: also the residuals of
+        the least-squares form (``least_squares_residuals``, whose half sum
+        of squares is nlpost plus a constant); ``residual_jacobian``: those
+        and their Jacobian (m x n, from forward sensitivities). Raises
+        :class:`odesens.Error` (invalid_argument for a wrong size or NaN;
+        unsupported for residuals of a problem without that form; the
+        solve's status for a failed simulation, naming the condition).
+        Releases the GIL."""
         x = self.nominal if x is None else _real_array(x, "x")
-        s = dict(self._settings, gradient=_flag(gradient, "gradient"), fim=_flag(fim, "fim"))
+        s = dict(self._settings, gradient=_flag(gradient, "gradient"), fim=_flag(fim, "fim"),
+                 least_squares=_flag(residuals, "residuals"),
+                 residual_jacobian=_flag(residual_jacobian, "residual_jacobian"))
         e = Evaluation(self._core.evaluate(x, s))
         for w in e.warnings:
             warnings.warn(w, OdesensWarning, stacklevel=2)
@@ -131,10 +143,7 @@ class Problem:
     def _cached(self, x, gradient):
         """The last evaluation when it was at x (and has a gradient if one
         is needed): SciPy may ask for the value and the gradient apart."""
-        if x is None:
-            raise invalid_argument("x is None: give the point (evaluate() takes None for the "
-                                   "nominal one)")
-        x = _real_array(x, "x")
+        x = self._point(x)
         key = (x.shape, x.tobytes())  # a 2-D x of the same bytes is refused, not served
         last = self._last  # read once: another thread may replace it
         if last and last[0] == key and (last[1] or not gradient):
@@ -142,6 +151,13 @@ class Problem:
         e = self.evaluate(x, gradient=gradient)
         self._last = (key, gradient, e)
         return e
+
+    @staticmethod
+    def _point(x):
+        if x is None:
+            raise invalid_argument("x is None: give the point (evaluate() takes None for the "
+                                   "nominal one)")
+        return _real_array(x, "x")
 
     def objective(self, x):
         """nlpost at x (nllh when the problem has no priors)."""
@@ -169,6 +185,32 @@ class Problem:
                       "not nllh; call Problem.objective_and_gradient",
                       DeprecationWarning, stacklevel=2)
         return self.objective_and_gradient(x)
+
+    def least_squares_residuals(self, x):
+        """The residuals r of the least-squares form at x: 1/2 sum r^2 is
+        nlpost plus a constant (docs/fit.md, "The least-squares form"), for
+        ``scipy.optimize.least_squares(problem.least_squares_residuals, x0,
+        jac=problem.residual_jacobian, bounds=(problem.lower, problem.upper))``.
+        Solves the states alone (an ndarray of the caller's own)."""
+        return self._residuals_at(x, False).least_squares_residuals.copy()
+
+    def residual_jacobian(self, x):
+        """dr/dx (m x n) at x, from one solve with forward sensitivities;
+        the residuals come with it, so least_squares_residuals(x) after it
+        at the same x solves nothing."""
+        return self._residuals_at(x, True).residual_jacobian.copy()
+
+    def _residuals_at(self, x, jacobian):
+        """The last residual evaluation when it was at x (with its Jacobian
+        where one is needed): SciPy asks for r and J apart."""
+        x = self._point(x)
+        key = (x.shape, x.tobytes())
+        last = self._last_residuals
+        if last and last[0] == key and (last[1] or not jacobian):
+            return last[2]
+        e = self.evaluate(x, gradient=False, residuals=True, residual_jacobian=jacobian)
+        self._last_residuals = (key, jacobian, e)
+        return e
 
     def measurements(self):
         """The measurement table in the evaluation's order: a dict of

@@ -44,6 +44,12 @@ py::dict evaluation_to_dict(PetabResult&& r) {
   d["simulations"] = owned_vector(std::move(r.simulations));
   d["sigmas"] = owned_vector(std::move(r.sigmas));
   d["residuals"] = owned_vector(std::move(r.residuals));
+  const auto m = static_cast<py::ssize_t>(r.least_squares_residuals.size());
+  d["residual_jacobian"] =
+      r.residual_jacobian.empty()
+          ? py::object(py::none())
+          : py::object(owned_array(std::move(r.residual_jacobian), {m, n}, {n, 1}));
+  d["least_squares_residuals"] = owned_vector(std::move(r.least_squares_residuals));
   d["stats"] = stats_to_dict(r.stats);
   d["n_experiments"] = r.n_experiments;
   d["warnings"] = py::cast(r.warnings);
