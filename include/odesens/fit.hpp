@@ -184,6 +184,14 @@ std::vector<std::vector<double>> latin_hypercube(const std::vector<double>& lowe
                                                  const std::vector<double>& upper,
                                                  std::size_t n, std::uint64_t seed);
 
+// The starts fit() draws when none are given: `starts` points of a Latin
+// hypercube drawn with `seed` in the box of the scaled parameters, taken
+// to the initialization priors where the parameter table has them.
+// Error(invalid_argument) for no starts, too many, or a box with an
+// infinite bound.
+std::vector<std::vector<double>> draw_starts(const PetabProblem& problem, std::size_t starts,
+                                             std::uint64_t seed);
+
 // How many sorted final values are within `threshold` of the first.
 std::size_t count_within(const std::vector<StartResult>& sorted, double threshold);
 

@@ -89,14 +89,7 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
     draw_from_initialization_priors(problem, lower);
   }
   std::vector<std::vector<double>> starts = options.start_points;
-  if (starts.empty()) {
-    if (options.starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");
-    check_start_count(options.starts, problem.lower_scaled().size());
-    check_finite_box(problem);
-    starts = latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), options.starts,
-                             options.seed);
-    for (auto& x : starts) draw_from_initialization_priors(problem, x);
-  }
+  if (starts.empty()) starts = odesens::draw_starts(problem, options.starts, options.seed);
   check_start_count(starts.size(), problem.lower_scaled().size());
   for (const auto& x0 : starts) check_start(problem, x0, {});
   return starts;
@@ -204,6 +197,17 @@ FitResult fit(const PetabProblem& problem, const FitOptions& options,
                         if (progress) progress(finished, starts.size(), best);
                       });
   return fitting::waterfall(problem, options, starts.size(), done, stop && stop->load());
+}
+
+std::vector<std::vector<double>> draw_starts(const PetabProblem& problem, std::size_t starts,
+                                             std::uint64_t seed) {
+  if (starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");
+  fitting::check_start_count(starts, problem.lower_scaled().size());
+  fitting::check_finite_box(problem);
+  std::vector<std::vector<double>> points =
+      latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), starts, seed);
+  for (auto& x : points) fitting::draw_from_initialization_priors(problem, x);
+  return points;
 }
 
 }  // namespace odesens

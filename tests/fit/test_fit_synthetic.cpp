@@ -568,6 +568,19 @@ TEST(Fit, SameSeedSameStartsOnAnyThreadCount) {
   }
 }
 
+TEST(Fit, DrawStartsGivesTheStartsAFitDraws) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions options = fit_options("ceres_lm", 4);
+  options.seed = 11;
+  FitResult r = fit(*problem, options);
+  const std::vector<std::vector<double>> drawn = draw_starts(*problem, 4, 11);
+  ASSERT_EQ(drawn.size(), 4u);
+  for (const StartResult& s : r.starts) EXPECT_EQ(s.start, drawn.at(s.index));
+  EXPECT_NE(draw_starts(*problem, 4, 12), drawn);
+  EXPECT_THROW(draw_starts(*problem, 0, 11), Error);
+}
+
 TEST(Fit, StopFlagSkipsTheStartsNotBegun) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());

@@ -197,3 +197,87 @@ def test_ctrl_c_stops_a_fit_and_returns_the_starts_that_ended(problem):
     assert len(result.nlpost) < 5000
     # The next fit runs whole.
     assert not problem.fit(starts=2, seed=1).stopped
+
+
+# SciPy's trust-region reflective method (odesens/scipy_fit.py).
+
+def test_scipy_trf_recovers_the_optimum_from_the_libraries_starts(problem, fitted):
+    trf = problem.fit(starts=6, seed=3, optimizer="scipy_trf")
+    assert trf.optimizer == "scipy_trf" and len(trf) == 6 and trf.starts_planned == 6
+    # the same starts as the library's fit of the same seed
+    assert (trf.start[numpy.argsort(trf.index)].tolist() ==
+            fitted.start[numpy.argsort(fitted.index)].tolist())
+    assert trf.best == pytest.approx(OPTIMUM, abs=1e-5)
+    assert trf.nllh[0] == pytest.approx(NLLH_AT_OPTIMUM, abs=1e-6)
+    assert trf.starts_at_best == 6 and trf.status == ["ok"] * 6
+    assert list(trf.nlpost) == sorted(trf.nlpost)
+    assert numpy.all(trf.gradient_norm < 1e-4)
+    assert numpy.all((trf.end >= problem.lower) & (trf.end <= problem.upper))
+    assert numpy.all(trf.evaluations > trf.iterations) and numpy.all(trf.seconds > 0)
+
+
+def test_scipy_trf_stays_at_an_optimum_and_keeps_to_the_bounds(problem):
+    # (0.5, 1.0) is outside k1's optimum; the box [-3, 1] x [0.1, 10] holds
+    # it, and a start at the upper bound of scale moves inside.
+    r = problem.fit(start_points=[OPTIMUM, (0.5, 10.0)], optimizer="scipy_trf")
+    at = r.index.tolist().index(0)
+    assert r.end[at] == pytest.approx(OPTIMUM, abs=1e-8) and r.iterations[at] <= 2
+    assert numpy.all((r.end >= problem.lower) & (r.end <= problem.upper))
+
+
+def test_scipy_trf_stops_at_its_time_and_evaluation_limits(problem):
+    r = problem.fit(start_points=[(0.9, 0.2)], optimizer="scipy_trf", max_iterations=3)
+    # SciPy's 3 of r, a J at each accepted one, and the start's and end's
+    assert r.evaluations[0] <= 1 + 2 * 3 + 1
+    assert "maximum number of function evaluations" in r.exit_reason[0]
+    r = problem.fit(start_points=[(0.9, 0.2)], optimizer="scipy_trf", max_seconds=1e-9)
+    assert r.exit_reason[0].startswith("Maximum solver time reached")
+    assert numpy.isfinite(r.nlpost[0]) and r.end[0].tolist() == [0.9, 0.2]
+
+
+def test_scipy_trf_refuses_what_it_does_not_do(problem, tmp_path):
+    for kwargs in (dict(hierarchical=True), dict(resample_failed=2),
+                   dict(start_points=[(5.0, 1.0)]), dict(max_seconds=0)):
+        with pytest.raises(odesens.Error) as caught:
+            problem.fit(starts=2, optimizer="scipy_trf", **kwargs)
+        assert caught.value.status == "invalid_argument"
+    with pytest.raises(odesens.Error) as caught:
+        problem.profile(OPTIMUM, optimizer="scipy_trf")
+    assert caught.value.status == "invalid_argument" and "fits only" in str(caught.value)
+    laplace = write_problem(tmp_path)
+    observables = tmp_path / "observables.tsv"
+    observables.write_text(observables.read_text().replace("\tnormal\n", "\tlaplace\n"))
+    with pytest.raises(odesens.Error) as caught:
+        odesens.petab.Problem(laplace).fit(starts=2, optimizer="scipy_trf")
+    assert caught.value.status == "unsupported"
+
+
+def test_scipy_trf_rejects_steps_to_points_that_cannot_be_simulated(tmp_path):
+    # k1 on a linear scale down to -300: A' = -k1 A grows as e^(300 t) and
+    # overflows before t = 6. Trial points far down are rejected steps, and
+    # a start there fails with NaN values and the simulation's status.
+    yaml = write_problem(tmp_path)
+    parameters = tmp_path / "parameters.tsv"
+    parameters.write_text(parameters.read_text().replace("k1\tlog10\t0.001\t10\t1\t",
+                                                         "k1\tlin\t-300\t10\t-1\t"))
+    p = odesens.petab.Problem(yaml)
+    r = p.fit(start_points=[(-290.0, 1.0), (-2.0, 1.0)], optimizer="scipy_trf")
+    failed = r.index.tolist().index(0)
+    assert failed == 1 and numpy.isnan(r.nlpost[failed]) and r.status[failed] != "ok"
+    assert "could not be simulated" in r.exit_reason[failed]
+    assert r.end[0] == pytest.approx((10 ** OPTIMUM[0], OPTIMUM[1]), abs=1e-5)
+
+
+def test_ctrl_c_stops_a_scipy_trf_fit_and_returns_the_starts_that_ended(problem):
+    import signal
+    import threading
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.warns(RuntimeWarning, match="stopped by KeyboardInterrupt"):
+            result = problem.fit(starts=5000, seed=1, optimizer="scipy_trf", threads=2)
+    finally:
+        timer.cancel()
+    assert result.stopped and result.starts_planned == 5000
+    assert 0 < len(result.nlpost) < 5000
+    assert not problem.fit(starts=2, seed=1, optimizer="scipy_trf").stopped

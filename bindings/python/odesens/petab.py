@@ -19,6 +19,7 @@ import numpy
 
 from . import _odesens
 from ._errors import OdesensWarning
+from ._errors import Error as odesens_error
 from ._errors import invalid_argument
 from .model import _path
 from .solve import _count, _flag, _method_options, _number, _real_array, _threads
@@ -119,6 +120,9 @@ class Problem:
     inner_parameters = property(lambda self: list(self._core.inner_parameters))
     n_measurements = property(lambda self: self._core.n_measurements)
     n_experiments = property(lambda self: self._core.n_experiments)
+    # Residuals whose half sum of squares is nlpost plus a constant exist
+    # (not with Laplace noise): least_squares_residuals, ceres_lm, scipy_trf.
+    has_least_squares_form = property(lambda self: self._core.has_least_squares_form)
 
     def evaluate(self, x=None, gradient=True, fim=False, residuals=False,
                  residual_jacobian=False):
@@ -235,15 +239,18 @@ class Problem:
             form and its gradient is not the adjoint's, else nlopt_lbfgs;
             docs/fit.md), "ceres_lm", "ceres_lm_lbfgs" (ceres_lm,
             then nlopt_lbfgs where it stopped short of a stationary point,
-            again while that lowers nlpost), "nlopt_lbfgs" or "lbfgsb"
-            (L-BFGS-B).
+            again while that lowers nlpost), "nlopt_lbfgs", "lbfgsb"
+            (L-BFGS-B) or "scipy_trf" (SciPy's trust-region reflective
+            least_squares on the residuals, run from Python:
+            odesens/scipy_fit.py; not hierarchical, no resample_failed).
         seed : int
         threads : int
             Starts run at once, each on one thread (0: one per core). The
             same seed draws the same starts for any thread count.
         max_iterations : int, optional
             Per start (ceres_lm: steps; nlopt_lbfgs: evaluations;
-            ceres_lm_lbfgs: L-BFGS has what LM left); default 1000.
+            ceres_lm_lbfgs: L-BFGS has what LM left; scipy_trf: SciPy's
+            max_nfev, its evaluations of the residuals); default 1000.
         max_seconds : float, optional
             Wall time per start (default: no limit).
         start_points : array (K x n), optional
@@ -267,6 +274,10 @@ class Problem:
         (``stopped`` True, with a RuntimeWarning).
         """
         from .fit import FitResult
+        optimizer = _optimizer(optimizer)
+        if optimizer == "scipy_trf":
+            return self._fit_scipy_trf(starts, seed, threads, max_iterations, max_seconds,
+                                       start_points, resample_failed, hierarchical)
         if max_seconds is not None:
             max_seconds = _number(max_seconds, "max_seconds")
             if not max_seconds > 0 or max_seconds == float("inf"):
@@ -287,6 +298,41 @@ class Problem:
                 "resample_failed": _count(resample_failed, "resample_failed", 0, 1000),
                 "start_points": start_points, "hierarchical": _flag(hierarchical, "hierarchical")}
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
+
+    def _fit_scipy_trf(self, starts, seed, threads, max_iterations, max_seconds, start_points,
+                       resample_failed, hierarchical):
+        """Problem.fit with optimizer="scipy_trf" (odesens/scipy_fit.py)."""
+        from . import scipy_fit
+        from .fit import FitResult
+        if _flag(hierarchical, "hierarchical"):
+            raise invalid_argument("scipy_trf does not run hierarchical fits: use ceres_lm_lbfgs, "
+                                   "ceres_lm, nlopt_lbfgs or lbfgsb")
+        if _count(resample_failed, "resample_failed", 0, 1000) > 0:
+            raise invalid_argument("scipy_trf does not draw failed start points again "
+                                   "(resample_failed must be 0): give the starts "
+                                   "(start_points) or use the library's optimizers")
+        if not self.has_least_squares_form:
+            raise odesens_error("unsupported", "scipy_trf needs the least-squares form, which "
+                                "this problem does not have (Laplace noise): use nlopt_lbfgs "
+                                "or lbfgsb", -11)
+        if max_seconds is not None:
+            max_seconds = _number(max_seconds, "max_seconds")
+            if not max_seconds > 0 or max_seconds == float("inf"):
+                raise invalid_argument(f"max_seconds must be a positive finite number, "
+                                       f"got {max_seconds!r}")
+        if start_points is not None:
+            start_points = _real_array(start_points, "start_points")
+            if start_points.ndim != 2 or start_points.shape[0] == 0:
+                raise invalid_argument(
+                    f"start_points must be K x {len(self.parameter_ids)} with K >= 1, "
+                    f"got shape {start_points.shape}")
+        data = scipy_fit.fit(
+            self, _count(starts, "starts", 1, 10**12), _count(seed, "seed", 0, 2**64 - 1),
+            _threads(threads),
+            None if max_iterations is None else _count(max_iterations, "max_iterations", 1,
+                                                       2**62),
+            max_seconds, start_points)
+        return FitResult(data, self.parameter_ids)
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
                 optimizer="auto"):
@@ -318,6 +364,10 @@ class Problem:
         the points traced (stopped sides open, with a RuntimeWarning).
         """
         from .fit import Profile, parameter_indices
+        if _optimizer(optimizer) == "scipy_trf":
+            raise invalid_argument("profiles re-optimize with the library's optimizers "
+                                   "(auto, ceres_lm, ceres_lm_lbfgs, nlopt_lbfgs or lbfgsb); "
+                                   "scipy_trf runs fits only")
         args = {"parameters": parameter_indices(self.parameter_ids, parameters),
                 "confidence": _number(confidence, "confidence"), "threads": _threads(threads),
                 "max_points": _count(max_points, "max_points", 1, 10**6),

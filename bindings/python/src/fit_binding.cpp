@@ -100,10 +100,27 @@ py::dict run_fit(const Problem& problem, const py::dict& settings, const py::dic
   return fit_to_dict(result, problem->parameter_ids().size());
 }
 
+// The starts run_fit draws for `starts` and `seed` (K x n), for fits that
+// run elsewhere (odesens/scipy_fit.py) from the same points.
+py::array_t<double> drawn_starts(const Problem& problem, std::size_t starts, std::uint64_t seed) {
+  std::vector<std::vector<double>> points;
+  {
+    py::gil_scoped_release unlocked;
+    points = draw_starts(*problem, starts, seed);
+  }
+  const std::size_t n = problem->parameter_ids().size();
+  std::vector<double> flat;
+  flat.reserve(points.size() * n);
+  for (const auto& x : points) flat.insert(flat.end(), x.begin(), x.end());
+  const auto rows = static_cast<py::ssize_t>(points.size()), cols = static_cast<py::ssize_t>(n);
+  return owned_array(std::move(flat), {rows, cols}, {cols, 1});
+}
+
 }  // namespace
 
 void register_fit(py::module_& m) {
   m.def("fit", &run_fit, py::arg("problem"), py::arg("settings"), py::arg("fit"));
+  m.def("draw_starts", &drawn_starts, py::arg("problem"), py::arg("starts"), py::arg("seed"));
 }
 
 }  // namespace odesens::python

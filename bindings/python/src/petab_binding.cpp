@@ -105,6 +105,7 @@ void register_petab(py::module_& m) {
       .def_property_readonly("n_measurements", &PetabProblem::n_measurements)
       .def_property_readonly("n_experiments", &PetabProblem::n_experiments)
       .def_property_readonly("file", &PetabProblem::file)
+      .def_property_readonly("has_least_squares_form", &PetabProblem::has_least_squares_form)
       .def("evaluate", &evaluate, py::arg("x"), py::arg("settings"))
       .def("measurements", &measurements);
   m.def("load_petab", &load_petab_releasing_gil, py::arg("yaml"));

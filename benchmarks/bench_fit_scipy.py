@@ -1,0 +1,82 @@
+"""Multi-start fits with SciPy's trust-region reflective method beside the
+library's optimizers, from the same starts (docs/fit.md, "Which optimizer,
+by measurement").
+
+    PYTHONPATH=build/python /usr/bin/python3 benchmarks/bench_fit_scipy.py \\
+        --starts 20 --seed 1 --threads 2 --max-seconds 30 \\
+        --problems Boehm_JProteomeRes2014,Bruno_JExpBot2016
+
+For each problem and optimizer: `Problem.fit` with the same seed (the same
+Latin-hypercube starts), and a Markdown row with the columns of
+RESULTS.md's multi-start table. `converged`: starts within 0.1 of the best
+nlpost any optimizer of the run found on the problem; `converged / CPU
+min`: per minute of this process's CPU time (user + system, every thread)
+during that fit; `reference`: nllh at the problem's nominal parameters.
+Reads the problems from $ODESENS_SHARED_DIR/petab/benchmark (default
+../shared next to the repository).
+"""
+
+import argparse
+import math
+import os
+import pathlib
+import statistics
+import sys
+import time
+import warnings
+
+
+def shared_dir():
+    here = pathlib.Path(__file__).resolve().parent.parent
+    return pathlib.Path(os.environ.get("ODESENS_SHARED_DIR", here.parent / "shared"))
+
+
+def run(problem_id, optimizers, args):
+    import odesens.petab
+    folder = shared_dir() / "petab" / "benchmark" / problem_id
+    problem = odesens.petab.Problem(folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reference = problem.evaluate(gradient=False).nllh
+        fits = {}
+        for optimizer in optimizers:
+            cpu = time.process_time()
+            fit = problem.fit(starts=args.starts, seed=args.seed, threads=args.threads,
+                              optimizer=optimizer, max_seconds=args.max_seconds)
+            fits[optimizer] = (fit, time.process_time() - cpu)
+    best = min((f.nlpost[0] for f, _ in fits.values() if len(f) and math.isfinite(f.nlpost[0])),
+               default=math.nan)
+    rows = []
+    for optimizer, (fit, cpu) in fits.items():
+        ok = [math.isfinite(v) for v in fit.nlpost]
+        converged = sum(1 for v in fit.nlpost if v <= best + 0.1)
+        best_nllh = fit.nllh[0] if ok and ok[0] else math.nan
+        reached = "yes" if best_nllh <= reference + 1e-3 * abs(reference) else "no"
+        rows.append(f"| {problem_id} | {optimizer} | {len(fit)} | {len(fit) - sum(ok)} | "
+                    f"{converged} | {converged / len(fit):.2f} | "
+                    f"{converged / (cpu / 60) if cpu > 0 else 0:.2f} | {best_nllh:.3f} | "
+                    f"{reference:.3f} | {reached} | "
+                    f"{statistics.median(fit.seconds):.1f} | {cpu:.1f} |")
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--problems", required=True, help="comma-separated problem ids")
+    parser.add_argument("--optimizers", default="scipy_trf,ceres_lm_lbfgs")
+    parser.add_argument("--starts", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--max-seconds", type=float, default=30.0)
+    args = parser.parse_args()
+    print("| problem | optimizer | starts | failed | converged | fraction | converged / CPU min "
+          "| best nllh | reference | reached | median s / start | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for problem_id in args.problems.split(","):
+        for row in run(problem_id, args.optimizers.split(","), args):
+            print(row, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

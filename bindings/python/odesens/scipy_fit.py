@@ -1,0 +1,237 @@
+"""Multi-start fits with SciPy's trust-region reflective method.
+
+``Problem.fit(optimizer="scipy_trf")`` runs each start as
+``scipy.optimize.least_squares(method="trf")`` on the residuals of the
+problem's least-squares form and their Jacobian (forward sensitivities),
+from the same starts as the library's optimizers (``_odesens.draw_starts``),
+and returns the same :class:`odesens.fit.FitResult`. Trust-region reflective
+is the algorithm of MATLAB's ``lsqnonlin`` (Data2Dynamics) and of Fides
+(pyPESTO): Coleman and Li's scaling by the distance to the bounds and steps
+reflected at them. docs/fit.md, "Which optimizer, by measurement", says
+where it does better than ``ceres_lm_lbfgs`` and where worse.
+
+Each start runs on a thread of a pool; the simulations release the GIL, so
+``threads`` starts run at once as the library's do.
+"""
+
+import concurrent.futures
+import math
+import os
+import threading
+import time
+import warnings
+
+import numpy
+
+from . import _odesens
+from ._errors import Error, invalid_argument
+
+# A simulation that fails inside a start is a rejected step: the trial
+# point gets residuals whose cost no accepted point has, and the trust
+# region shrinks. Finite, as SciPy requires: 0.5 m FAILED^2 stays below
+# the largest double for any m up to 1e100.
+_FAILED_RESIDUAL = 1e100
+DEFAULT_MAX_EVALUATIONS = 1000
+
+
+class _Ended(Exception):
+    """A start ended by its time limit, a stop request or a Jacobian that
+    could not be solved, at the best point it had evaluated."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Start:
+    """One start: the residuals and Jacobian SciPy asks for, the last point
+    kept (SciPy asks for r and then J at the same point), the best point
+    whose Jacobian was solved, and the counts."""
+
+    def __init__(self, core, settings, lower, upper, deadline, stop):
+        self.core, self.lower, self.upper = core, lower, upper
+        self.residuals_only = dict(settings, gradient=False, fim=False, least_squares=True)
+        self.with_jacobian = dict(settings, gradient=False, fim=False, residual_jacobian=True)
+        self.deadline, self.stop = deadline, stop
+        self.m = 0  # residuals, known after the start point's evaluation
+        self.evaluations = self.jacobians = 0
+        self.kept = None  # (x bytes, residuals, Jacobian or None)
+        self.best = (math.inf, None)  # (cost, x) of points whose Jacobian was solved
+        self.best_values, self.solved = None, []  # values_at
+
+    def _check_time(self):
+        if self.stop.is_set():
+            raise _Ended("stopped by request")
+        if self.deadline is not None and time.monotonic() > self.deadline[0]:
+            raise _Ended(f"Maximum solver time reached: the start's {self.deadline[1]:g} s "
+                         "are used up")
+
+    def _evaluate(self, x, jacobian, timed=True):
+        if timed:  # the start point is evaluated whatever the time, as the library's are
+            self._check_time()
+        self.evaluations += 1
+        x = numpy.array(x, dtype=float)
+        e = self.core.evaluate(x, self.with_jacobian if jacobian else self.residuals_only)
+        r = numpy.asarray(e["least_squares_residuals"])
+        J = e["residual_jacobian"] if jacobian else None
+        if not numpy.all(numpy.isfinite(r)):
+            raise Error("not_finite", "residuals that are not finite")
+        if jacobian and not numpy.all(numpy.isfinite(J)):
+            raise Error("not_finite", "a residual Jacobian that is not finite")
+        self.kept = (x.tobytes(), r, J)
+        if jacobian:
+            # nlpost's gradient is J^T r (1/2 sum r^2 = nlpost + a constant)
+            values = {"x": x, "nllh": e["nllh"], "nlpost": e["nlpost"], "gradient": J.T @ r}
+            self.solved = [values] + self.solved[:1]
+            cost = 0.5 * float(r @ r)
+            if cost < self.best[0]:
+                self.best = (cost, x)
+                self.best_values = values
+        return r, J
+
+    def values_at(self, x):
+        """nllh, nlpost and the gradient at x where its Jacobian was solved
+        (the last two such points, and the best), else None."""
+        for v in self.solved + [self.best_values]:
+            if v is not None and numpy.array_equal(v["x"], x):
+                return v
+        return None
+
+    def residuals(self, x):
+        if self.kept and self.kept[0] == numpy.asarray(x, dtype=float).tobytes():
+            return self.kept[1]
+        try:
+            return self._evaluate(x, False)[0]
+        except Error:
+            return numpy.full(self.m, _FAILED_RESIDUAL)
+
+    def jacobian(self, x):
+        kept = self.kept
+        if kept and kept[0] == numpy.asarray(x, dtype=float).tobytes() and kept[2] is not None:
+            return kept[2]
+        self.jacobians += 1
+        try:
+            return self._evaluate(x, True)[1]
+        except Error as e:
+            raise _Ended(f"the residuals' Jacobian could not be solved at a point SciPy "
+                         f"accepted ({e})") from None
+
+
+def _projected_gradient_norm(g, x, lower, upper):
+    """|x - P(x - g)|_inf, as the library's fits report (start_objective.cpp)."""
+    if not numpy.all(numpy.isfinite(g)):
+        return math.nan
+    return float(numpy.max(numpy.abs(x - numpy.clip(x - g, lower, upper)), initial=0.0))
+
+
+def _run_start(core, settings, index, x0, lower, upper, options, stop):
+    """One start's row of the fit: its end point, values and counts."""
+    began = time.monotonic()
+    deadline = None
+    if options["max_seconds"] is not None:
+        deadline = (began + options["max_seconds"], options["max_seconds"])
+    s = _Start(core, settings, lower, upper, deadline, stop)
+    row = {"index": index, "start": x0, "end": x0, "nllh": math.nan, "nlpost": math.nan,
+           "gradient_norm": math.nan, "iterations": 0, "evaluations": 0, "status": "ok",
+           "exit_reason": ""}
+    try:
+        r0, _ = s._evaluate(x0, True, timed=False)
+        s.m = r0.size
+    except (Error, _Ended) as e:
+        row["status"] = e.status if isinstance(e, Error) else "interrupted"
+        row["exit_reason"] = (f"the start point could not be simulated: {e}"
+                              if isinstance(e, Error) else e.reason)
+        row["evaluations"] = s.evaluations
+        row["seconds"] = time.monotonic() - began
+        return row
+    import scipy.optimize
+    try:
+        fit = scipy.optimize.least_squares(
+            s.residuals, x0, jac=s.jacobian, bounds=(lower, upper), method="trf",
+            x_scale="jac", max_nfev=options["max_evaluations"])
+        end, reason, iterations = fit.x, fit.message, fit.njev
+    except _Ended as e:
+        end, reason, iterations = s.best[1], e.reason, s.jacobians
+    except (ValueError, ArithmeticError, numpy.linalg.LinAlgError) as e:
+        end, reason, iterations = s.best[1], f"SciPy's least_squares failed: {e}", s.jacobians
+    row.update(end=numpy.array(end, dtype=float), exit_reason=reason, iterations=iterations)
+    # The end point's values and gradient: known where its Jacobian was
+    # solved (SciPy's end is a point it accepted, whose J it asked for),
+    # else one more solve, not bounded by the start's time.
+    values = s.values_at(row["end"])
+    try:
+        if values is None:
+            s.evaluations += 1
+            values = core.evaluate(row["end"], dict(settings, gradient=True, fim=False))
+        row.update(nllh=values["nllh"], nlpost=values["nlpost"],
+                   gradient_norm=_projected_gradient_norm(numpy.asarray(values["gradient"]),
+                                                          row["end"], lower, upper))
+    except Error as e:
+        row.update(status=e.status, exit_reason=f"{reason}; the end point: {e}")
+    row["evaluations"] = s.evaluations
+    row["seconds"] = time.monotonic() - began
+    return row
+
+
+def _result(rows, n, starts_planned, seed, stopped):
+    """The rows as FitResult's columns, sorted by nlpost, failed starts last."""
+    rows = sorted(rows, key=lambda r: (not math.isfinite(r["nlpost"]), r["nlpost"]))
+    best = rows[0]["nlpost"] if rows and math.isfinite(rows[0]["nlpost"]) else math.nan
+    k = len(rows)
+    return {
+        "optimizer": "scipy_trf", "seed": seed, "starts_planned": starts_planned,
+        "starts_at_best": sum(1 for r in rows if r["nlpost"] <= best + 0.1),
+        "stopped": stopped,
+        "index": numpy.array([r["index"] for r in rows], dtype=numpy.int64),
+        "start": numpy.array([r["start"] for r in rows], dtype=float).reshape(k, n),
+        "end": numpy.array([r["end"] for r in rows], dtype=float).reshape(k, n),
+        "nllh": numpy.array([r["nllh"] for r in rows], dtype=float),
+        "nlpost": numpy.array([r["nlpost"] for r in rows], dtype=float),
+        "gradient_norm": numpy.array([r["gradient_norm"] for r in rows], dtype=float),
+        "iterations": numpy.array([r["iterations"] for r in rows], dtype=numpy.int64),
+        "evaluations": numpy.array([r["evaluations"] for r in rows], dtype=numpy.int64),
+        "status": [r["status"] for r in rows],
+        "exit_reason": [r["exit_reason"] for r in rows],
+        "seconds": numpy.array([r["seconds"] for r in rows], dtype=float),
+    }
+
+
+def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_points):
+    """The multi-start fit of ``problem`` (an odesens.petab.Problem) with
+    SciPy's TRF; arguments checked by Problem.fit. Returns FitResult's dict."""
+    core = problem._core
+    if start_points is None:
+        start_points = _odesens.draw_starts(core, starts, seed)
+    lower, upper = problem.lower, problem.upper
+    n = lower.size
+    if start_points.shape[1] != n:
+        raise invalid_argument(f"start_points must be K x {n}, got shape {start_points.shape}")
+    outside = numpy.nonzero(~numpy.all((start_points >= lower) & (start_points <= upper),
+                                       axis=1))[0]
+    if outside.size:
+        raise invalid_argument(f"start {outside[0]} lies outside the bounds of the scaled "
+                               "parameters")
+    # Each start on one thread, its experiments one after another, as the
+    # library's fits run them.
+    settings = dict(problem._settings, threads=1)
+    options = {"max_seconds": max_seconds,
+               "max_evaluations": DEFAULT_MAX_EVALUATIONS if max_iterations is None
+               else max_iterations}
+    workers = threads if threads > 0 else (os.cpu_count() or 1)
+    stop = threading.Event()
+    rows, stopped = [], False
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_run_start, core, settings, k, start_points[k].copy(), lower,
+                               upper, options, stop) for k in range(len(start_points))]
+        try:
+            for f in concurrent.futures.as_completed(futures):
+                rows.append(f.result())
+        except KeyboardInterrupt:
+            stopped = True
+            stop.set()
+            for f in futures:
+                f.cancel()
+            rows = [f.result() for f in futures if not f.cancelled()]
+            warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
+                          "returned (stopped is True)", RuntimeWarning, stacklevel=3)
+    return _result(rows, n, len(start_points), seed, stopped)
