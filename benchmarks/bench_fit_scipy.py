@@ -48,6 +48,9 @@ def run(problem_id, optimizers, args):
                default=math.nan)
     rows = []
     for optimizer, (fit, cpu) in fits.items():
+        if len(fit) == 0:  # stopped before any start ended
+            rows.append(f"| {problem_id} | {optimizer} | 0 | | | | | | {reference:.3f} | | | |")
+            continue
         ok = [math.isfinite(v) for v in fit.nlpost]
         converged = sum(1 for v in fit.nlpost if v <= best + 0.1)
         best_nllh = fit.nllh[0] if ok and ok[0] else math.nan

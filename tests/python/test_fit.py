@@ -7,6 +7,7 @@ import math
 import os
 import pathlib
 import subprocess
+import time
 
 import numpy
 import pytest
@@ -281,3 +282,55 @@ def test_ctrl_c_stops_a_scipy_trf_fit_and_returns_the_starts_that_ended(problem)
     assert result.stopped and result.starts_planned == 5000
     assert 0 < len(result.nlpost) < 5000
     assert not problem.fit(starts=2, seed=1, optimizer="scipy_trf").stopped
+
+
+def test_scipy_trf_holds_a_parameter_whose_bounds_are_equal(tmp_path):
+    yaml = write_problem(tmp_path)
+    parameters = tmp_path / "parameters.tsv"
+    parameters.write_text(parameters.read_text().replace("scale\tlin\t0.1\t10\t1\t",
+                                                         f"scale\tlin\t{OPTIMUM[1]!r}\t"
+                                                         f"{OPTIMUM[1]!r}\t{OPTIMUM[1]!r}\t"))
+    p = odesens.petab.Problem(yaml)
+    trf = p.fit(starts=3, seed=1, optimizer="scipy_trf")
+    library = p.fit(starts=3, seed=1)
+    assert trf.status == ["ok"] * 3 and trf.starts_at_best == 3
+    assert trf.best == pytest.approx(OPTIMUM, abs=1e-5)
+    assert numpy.all(trf.end[:, 1] == OPTIMUM[1])
+    assert trf.nlpost[0] == pytest.approx(library.nlpost[0], abs=1e-6)
+
+
+def test_scipy_trf_orders_failed_starts_by_index(tmp_path):
+    yaml = write_problem(tmp_path)
+    parameters = tmp_path / "parameters.tsv"
+    parameters.write_text(parameters.read_text().replace("k1\tlog10\t0.001\t10\t1\t",
+                                                         "k1\tlin\t-300\t10\t-1\t"))
+    p = odesens.petab.Problem(yaml)
+    points = [(-290.0 + k, 1.0) for k in range(12)]
+    for _ in range(2):
+        r = p.fit(start_points=points, optimizer="scipy_trf", threads=2)
+        assert r.index.tolist() == list(range(12))
+        assert all(s != "ok" for s in r.status) and numpy.all(numpy.isnan(r.nlpost))
+        assert r.best is None and r.starts_at_best == 0
+
+
+def test_ctrl_c_stops_a_scipy_trf_fit_of_many_starts_at_once(problem):
+    # A million starts: none is queued ahead of the workers, so the fit
+    # stops at once (it waited for every queued start before).
+    import signal
+    import threading
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    began = time.monotonic()
+    try:
+        with pytest.warns(RuntimeWarning, match="stopped by KeyboardInterrupt"):
+            result = problem.fit(starts=10**6, seed=1, optimizer="scipy_trf", threads=1)
+    finally:
+        timer.cancel()
+    assert result.stopped and result.starts_planned == 10**6
+    assert time.monotonic() - began < 30
+
+
+def test_an_unknown_optimizer_is_named_with_every_known_one(problem):
+    with pytest.raises(odesens.Error) as caught:
+        problem.fit(starts=2, optimizer="simplex")
+    assert caught.value.status == "invalid_argument" and "scipy_trf" in str(caught.value)

@@ -82,6 +82,8 @@ class Problem:
     parameter_ids, scales : lists of str, the estimated parameters.
     lower, upper, nominal : ndarray, on the parameters' scales.
     bounds : list of (lower, upper), for ``scipy.optimize.minimize``.
+    has_least_squares_form : bool, residuals whose half sum of squares is
+        nlpost plus a constant exist (not with Laplace noise).
     n_measurements, n_experiments, file
 
     A Problem pickles as its file and settings (it loads again).
@@ -268,8 +270,8 @@ class Problem:
         A simulation failing inside a start is a rejected step; a start
         whose own point cannot be simulated (and is not drawn again) is
         kept, failed, with NaN values. Raises :class:`odesens.Error` (invalid_argument, unsupported
-        for ceres_lm or ceres_lm_lbfgs on a problem without least-squares
-        form). Releases
+        for ceres_lm, ceres_lm_lbfgs or scipy_trf on a problem without
+        least-squares form, and for scipy_trf without SciPy). Releases
         the GIL; Ctrl-C stops the fit and returns the starts that ended
         (``stopped`` True, with a RuntimeWarning).
         """
@@ -311,6 +313,11 @@ class Problem:
             raise invalid_argument("scipy_trf does not draw failed start points again "
                                    "(resample_failed must be 0): give the starts "
                                    "(start_points) or use the library's optimizers")
+        try:
+            import scipy.optimize  # noqa: F401 (checked before any start runs)
+        except ImportError as e:
+            raise odesens_error("unsupported", f"scipy_trf needs SciPy (Debian's python3-scipy): "
+                                f"{e}", -11) from None
         if not self.has_least_squares_form:
             raise odesens_error("unsupported", "scipy_trf needs the least-squares form, which "
                                 "this problem does not have (Laplace noise): use nlopt_lbfgs "
@@ -387,10 +394,17 @@ class Problem:
                 f"parameters, {self.n_measurements} measurements>")
 
 
+# The library's optimizers (fit.hpp) and the one this module adds.
+_OPTIMIZERS = ("auto", "ceres_lm", "ceres_lm_lbfgs", "nlopt_lbfgs", "lbfgsb", "scipy_trf")
+
+
 def _optimizer(optimizer):
-    """An optimizer id (the library checks which)."""
+    """An optimizer id, checked."""
     if not isinstance(optimizer, str):
         raise invalid_argument(f"optimizer must be an optimizer id (str), got {optimizer!r}")
+    if optimizer not in _OPTIMIZERS:
+        raise invalid_argument(f"fit: unknown optimizer {optimizer!r} "
+                               f"({', '.join(_OPTIMIZERS[:-1])} or {_OPTIMIZERS[-1]})")
     return optimizer
 
 

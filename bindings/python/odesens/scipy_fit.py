@@ -14,7 +14,6 @@ Each start runs on a thread of a pool; the simulations release the GIL, so
 ``threads`` starts run at once as the library's do.
 """
 
-import concurrent.futures
 import math
 import os
 import threading
@@ -46,18 +45,26 @@ class _Ended(Exception):
 class _Start:
     """One start: the residuals and Jacobian SciPy asks for, the last point
     kept (SciPy asks for r and then J at the same point), the best point
-    whose Jacobian was solved, and the counts."""
+    whose Jacobian was solved, and the counts. SciPy varies the free
+    parameters (lower < upper); a parameter whose bounds are equal stays
+    at them."""
 
-    def __init__(self, core, settings, lower, upper, deadline, stop):
-        self.core, self.lower, self.upper = core, lower, upper
+    def __init__(self, core, settings, x0, free, deadline, stop):
+        self.core, self.x0, self.free = core, x0, free
         self.residuals_only = dict(settings, gradient=False, fim=False, least_squares=True)
         self.with_jacobian = dict(settings, gradient=False, fim=False, residual_jacobian=True)
         self.deadline, self.stop = deadline, stop
         self.m = 0  # residuals, known after the start point's evaluation
-        self.evaluations = self.jacobians = 0
-        self.kept = None  # (x bytes, residuals, Jacobian or None)
+        self.evaluations = self.jacobian_calls = 0
+        self.kept = None  # (free x bytes, residuals, Jacobian's free columns or None)
         self.best = (math.inf, None)  # (cost, x) of points whose Jacobian was solved
         self.best_values, self.solved = None, []  # values_at
+
+    def full(self, z):
+        """The whole point of the free parameters z."""
+        x = self.x0.copy()
+        x[self.free] = z
+        return x
 
     def _check_time(self):
         if self.stop.is_set():
@@ -66,19 +73,20 @@ class _Start:
             raise _Ended(f"Maximum solver time reached: the start's {self.deadline[1]:g} s "
                          "are used up")
 
-    def _evaluate(self, x, jacobian, timed=True):
+    def _evaluate(self, z, jacobian, timed=True):
         if timed:  # the start point is evaluated whatever the time, as the library's are
             self._check_time()
         self.evaluations += 1
-        x = numpy.array(x, dtype=float)
+        z = numpy.array(z, dtype=float)
+        x = self.full(z)
         e = self.core.evaluate(x, self.with_jacobian if jacobian else self.residuals_only)
         r = numpy.asarray(e["least_squares_residuals"])
         J = e["residual_jacobian"] if jacobian else None
         if not numpy.all(numpy.isfinite(r)):
-            raise Error("not_finite", "residuals that are not finite")
+            raise Error("not_finite", "residuals that are not finite", -8)
         if jacobian and not numpy.all(numpy.isfinite(J)):
-            raise Error("not_finite", "a residual Jacobian that is not finite")
-        self.kept = (x.tobytes(), r, J)
+            raise Error("not_finite", "a residual Jacobian that is not finite", -8)
+        self.kept = (z.tobytes(), r, None if J is None else J[:, self.free])
         if jacobian:
             # nlpost's gradient is J^T r (1/2 sum r^2 = nlpost + a constant)
             values = {"x": x, "nllh": e["nllh"], "nlpost": e["nlpost"], "gradient": J.T @ r}
@@ -87,7 +95,7 @@ class _Start:
             if cost < self.best[0]:
                 self.best = (cost, x)
                 self.best_values = values
-        return r, J
+        return r
 
     def values_at(self, x):
         """nllh, nlpost and the gradient at x where its Jacobian was solved
@@ -97,24 +105,25 @@ class _Start:
                 return v
         return None
 
-    def residuals(self, x):
-        if self.kept and self.kept[0] == numpy.asarray(x, dtype=float).tobytes():
+    def residuals(self, z):
+        if self.kept and self.kept[0] == numpy.asarray(z, dtype=float).tobytes():
             return self.kept[1]
         try:
-            return self._evaluate(x, False)[0]
+            return self._evaluate(z, False)
         except Error:
             return numpy.full(self.m, _FAILED_RESIDUAL)
 
-    def jacobian(self, x):
+    def jacobian(self, z):
+        self.jacobian_calls += 1
         kept = self.kept
-        if kept and kept[0] == numpy.asarray(x, dtype=float).tobytes() and kept[2] is not None:
+        if kept and kept[0] == numpy.asarray(z, dtype=float).tobytes() and kept[2] is not None:
             return kept[2]
-        self.jacobians += 1
         try:
-            return self._evaluate(x, True)[1]
+            self._evaluate(z, True)
         except Error as e:
             raise _Ended(f"the residuals' Jacobian could not be solved at a point SciPy "
                          f"accepted ({e})") from None
+        return self.kept[2]
 
 
 def _projected_gradient_norm(g, x, lower, upper):
@@ -126,40 +135,46 @@ def _projected_gradient_norm(g, x, lower, upper):
 
 def _run_start(core, settings, index, x0, lower, upper, options, stop):
     """One start's row of the fit: its end point, values and counts."""
+    import scipy.optimize
     began = time.monotonic()
     deadline = None
     if options["max_seconds"] is not None:
         deadline = (began + options["max_seconds"], options["max_seconds"])
-    s = _Start(core, settings, lower, upper, deadline, stop)
+    free = lower < upper
+    s = _Start(core, settings, x0, free, deadline, stop)
     row = {"index": index, "start": x0, "end": x0, "nllh": math.nan, "nlpost": math.nan,
            "gradient_norm": math.nan, "iterations": 0, "evaluations": 0, "status": "ok",
            "exit_reason": ""}
     try:
-        r0, _ = s._evaluate(x0, True, timed=False)
-        s.m = r0.size
-    except (Error, _Ended) as e:
-        row["status"] = e.status if isinstance(e, Error) else "interrupted"
-        row["exit_reason"] = (f"the start point could not be simulated: {e}"
-                              if isinstance(e, Error) else e.reason)
-        row["evaluations"] = s.evaluations
-        row["seconds"] = time.monotonic() - began
+        s.m = s._evaluate(x0[free], True, timed=False).size
+    except Error as e:
+        row.update(status=e.status, evaluations=s.evaluations,
+                   exit_reason=f"the start point could not be simulated: {e}",
+                   seconds=time.monotonic() - began)
         return row
-    import scipy.optimize
+    failure = None
     try:
-        fit = scipy.optimize.least_squares(
-            s.residuals, x0, jac=s.jacobian, bounds=(lower, upper), method="trf",
-            x_scale="jac", max_nfev=options["max_evaluations"])
-        end, reason, iterations = fit.x, fit.message, fit.njev
+        if numpy.any(free):
+            fit = scipy.optimize.least_squares(
+                s.residuals, x0[free], jac=s.jacobian, bounds=(lower[free], upper[free]),
+                method="trf", x_scale="jac", max_nfev=options["max_evaluations"])
+            end, reason = s.full(fit.x), fit.message
+        else:
+            end, reason = x0, "every parameter is held by equal bounds"
     except _Ended as e:
-        end, reason, iterations = s.best[1], e.reason, s.jacobians
+        end, reason = s.best[1], e.reason
     except (ValueError, ArithmeticError, numpy.linalg.LinAlgError) as e:
-        end, reason, iterations = s.best[1], f"SciPy's least_squares failed: {e}", s.jacobians
-    row.update(end=numpy.array(end, dtype=float), exit_reason=reason, iterations=iterations)
+        end, reason, failure = s.best[1], f"SciPy's least_squares failed: {e}", "internal_error"
+    # iterations: the steps SciPy accepted, one Jacobian each after the start point's
+    row.update(end=numpy.array(end, dtype=float), exit_reason=reason,
+               iterations=max(s.jacobian_calls - 1, 0))
     # The end point's values and gradient: known where its Jacobian was
     # solved (SciPy's end is a point it accepted, whose J it asked for),
     # else one more solve, not bounded by the start's time.
     values = s.values_at(row["end"])
     try:
+        if failure:
+            raise Error(failure, reason, -99)
         if values is None:
             s.evaluations += 1
             values = core.evaluate(row["end"], dict(settings, gradient=True, fim=False))
@@ -167,7 +182,8 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
                    gradient_norm=_projected_gradient_norm(numpy.asarray(values["gradient"]),
                                                           row["end"], lower, upper))
     except Error as e:
-        row.update(status=e.status, exit_reason=f"{reason}; the end point: {e}")
+        row.update(status=e.status,
+                   exit_reason=reason if failure else f"{reason}; the end point: {e}")
     row["evaluations"] = s.evaluations
     row["seconds"] = time.monotonic() - began
     return row
@@ -175,7 +191,10 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
 
 def _result(rows, n, starts_planned, seed, stopped):
     """The rows as FitResult's columns, sorted by nlpost, failed starts last."""
-    rows = sorted(rows, key=lambda r: (not math.isfinite(r["nlpost"]), r["nlpost"]))
+    # as the library's waterfall: ties (failed starts among them) by index
+    rows = sorted(rows, key=lambda r: (not math.isfinite(r["nlpost"]),
+                                       r["nlpost"] if math.isfinite(r["nlpost"]) else 0.0,
+                                       r["index"]))
     best = rows[0]["nlpost"] if rows and math.isfinite(rows[0]["nlpost"]) else math.nan
     k = len(rows)
     return {
@@ -217,21 +236,46 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
     options = {"max_seconds": max_seconds,
                "max_evaluations": DEFAULT_MAX_EVALUATIONS if max_iterations is None
                else max_iterations}
-    workers = threads if threads > 0 else (os.cpu_count() or 1)
+    workers = min(threads if threads > 0 else (os.cpu_count() or 1), len(start_points))
+    rows, errors = [], []
     stop = threading.Event()
-    rows, stopped = [], False
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_run_start, core, settings, k, start_points[k].copy(), lower,
-                               upper, options, stop) for k in range(len(start_points))]
-        try:
-            for f in concurrent.futures.as_completed(futures):
-                rows.append(f.result())
-        except KeyboardInterrupt:
-            stopped = True
-            stop.set()
-            for f in futures:
-                f.cancel()
-            rows = [f.result() for f in futures if not f.cancelled()]
-            warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
-                          "returned (stopped is True)", RuntimeWarning, stacklevel=3)
+    next_start = iter(range(len(start_points)))
+    lock = threading.Lock()
+
+    # Each worker takes the next start until none is left or the fit is
+    # stopped (the library's task pool does the same: no start is queued
+    # ahead of the workers, so a stop skips every start not begun).
+    def work():
+        while not stop.is_set():
+            with lock:
+                k = next(next_start, None)
+            if k is None:
+                return
+            try:
+                row = _run_start(core, settings, k, start_points[k].copy(), lower, upper,
+                                 options, stop)
+            except BaseException as e:  # a defect here: ends the fit, raised below
+                errors.append(e)
+                stop.set()
+                return
+            with lock:
+                rows.append(row)
+
+    pool = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
+    for t in pool:
+        t.start()
+    stopped = False
+    try:
+        for t in pool:
+            while t.is_alive():
+                t.join(0.1)  # a timeout, so that Ctrl-C reaches this thread
+    except KeyboardInterrupt:
+        stopped = True
+        stop.set()
+        for t in pool:
+            t.join()
+        warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
+                      "returned (stopped is True)", RuntimeWarning, stacklevel=3)
+    if errors:
+        raise errors[0]
     return _result(rows, n, len(start_points), seed, stopped)
