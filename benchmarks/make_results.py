@@ -1204,6 +1204,41 @@ FIT_ALL_RUNS += [
 | Bertozzi_PNAS2020 | nlopt_lbfgs | 10 | 0 | 10 | 1.00 | 8622.92 | 158.866 | 158.864 | yes | 0.0 | 0.1 |
 | Bertozzi_PNAS2020 | lbfgsb | 10 | 0 | 10 | 1.00 | 8778.48 | 158.867 | 158.864 | yes | 0.0 | 0.1 |
 """, "side by side, 12-05"),
+    # SciPy's trust-region reflective (Python's Problem.fit(optimizer=
+    # "scipy_trf")) beside ceres_lm_lbfgs, from the same starts, in one run
+    # (benchmarks/bench_fit_scipy.py; docs/fit.md, "Which optimizer, by
+    # measurement").
+    ("PYTHONPATH=build/python nice /usr/bin/python3 benchmarks/bench_fit_scipy.py --starts 20 --seed 1 --threads 2 --max-seconds 30 --problems Bruno_JExpBot2016,Boehm_JProteomeRes2014,Crauste_CellSystems2017,Elowitz_Nature2000,Zheng_PNAS2012,Rahman_MBS2016,Armistead_CellDeathDis2024,Perelson_Science1996,Bertozzi_PNAS2020,Okuonghae_ChaosSolitonsFractals2020,Oliveira_NatCommun2021,Raia_CancerResearch2011,Weber_BMC2015,Brannmark_JBC2010",
+     """\
+| Bruno_JExpBot2016 | scipy_trf | 20 | 0 | 14 | 0.70 | 412.23 | -46.688 | -46.688 | yes | 0.3 | 2.0 |
+| Bruno_JExpBot2016 | ceres_lm_lbfgs | 20 | 0 | 8 | 0.40 | 46.76 | -46.688 | -46.688 | yes | 1.5 | 10.3 |
+| Boehm_JProteomeRes2014 | scipy_trf | 20 | 0 | 0 | 0.00 | 0.00 | 145.760 | 138.222 | no | 5.2 | 29.0 |
+| Boehm_JProteomeRes2014 | ceres_lm_lbfgs | 20 | 0 | 3 | 0.15 | 21.95 | 138.222 | 138.222 | yes | 3.1 | 8.2 |
+| Crauste_CellSystems2017 | scipy_trf | 20 | 6 | 1 | 0.05 | 7.55 | 275.176 | 190.965 | no | 1.4 | 8.0 |
+| Crauste_CellSystems2017 | ceres_lm_lbfgs | 20 | 6 | 0 | 0.00 | 0.00 | 291.729 | 190.965 | no | 9.4 | 42.6 |
+| Elowitz_Nature2000 | scipy_trf | 20 | 2 | 1 | 0.05 | 1.98 | -55.863 | -63.203 | no | 2.8 | 30.3 |
+| Elowitz_Nature2000 | ceres_lm_lbfgs | 20 | 2 | 0 | 0.00 | 0.00 | -19.539 | -63.203 | no | 5.2 | 29.2 |
+| Zheng_PNAS2012 | scipy_trf | 20 | 0 | 1 | 0.05 | 2.04 | -289.275 | -278.334 | yes | 3.7 | 29.4 |
+| Zheng_PNAS2012 | ceres_lm_lbfgs | 20 | 0 | 0 | 0.00 | 0.00 | -278.540 | -278.334 | yes | 6.1 | 70.4 |
+| Rahman_MBS2016 | scipy_trf | 20 | 0 | 20 | 1.00 | 31.22 | 21.153 | 21.153 | yes | 2.2 | 38.4 |
+| Rahman_MBS2016 | ceres_lm_lbfgs | 20 | 0 | 19 | 0.95 | 12.93 | 21.155 | 21.153 | yes | 4.3 | 88.2 |
+| Armistead_CellDeathDis2024 | scipy_trf | 20 | 0 | 18 | 0.90 | 34.37 | -301.916 | -301.916 | yes | 0.9 | 31.4 |
+| Armistead_CellDeathDis2024 | ceres_lm_lbfgs | 20 | 0 | 15 | 0.75 | 19.22 | -301.916 | -301.916 | yes | 1.5 | 46.8 |
+| Perelson_Science1996 | scipy_trf | 20 | 2 | 7 | 0.35 | 262.18 | 222.281 | 432.039 | yes | 0.1 | 1.6 |
+| Perelson_Science1996 | ceres_lm_lbfgs | 20 | 2 | 10 | 0.50 | 150.80 | 222.281 | 432.039 | yes | 0.2 | 4.0 |
+| Bertozzi_PNAS2020 | scipy_trf | 20 | 0 | 20 | 1.00 | 1883.71 | 158.864 | 158.864 | yes | 0.0 | 0.6 |
+| Bertozzi_PNAS2020 | ceres_lm_lbfgs | 20 | 0 | 20 | 1.00 | 660.89 | 158.864 | 158.864 | yes | 0.1 | 1.8 |
+| Okuonghae_ChaosSolitonsFractals2020 | scipy_trf | 20 | 0 | 1 | 0.05 | 0.70 | 373.938 | 470490.760 | yes | 2.6 | 85.7 |
+| Okuonghae_ChaosSolitonsFractals2020 | ceres_lm_lbfgs | 20 | 0 | 0 | 0.00 | 0.00 | 386.829 | 470490.760 | yes | 3.2 | 115.3 |
+| Oliveira_NatCommun2021 | scipy_trf | 20 | 0 | 2 | 0.10 | 2.45 | 7904.964 | 9623390.555 | yes | 2.3 | 49.0 |
+| Oliveira_NatCommun2021 | ceres_lm_lbfgs | 20 | 0 | 1 | 0.05 | 0.60 | 7904.946 | 9623390.555 | yes | 5.2 | 99.7 |
+| Raia_CancerResearch2011 | scipy_trf | 20 | 0 | 1 | 0.05 | 0.18 | 345.322 | 346.090 | yes | 15.1 | 326.3 |
+| Raia_CancerResearch2011 | ceres_lm_lbfgs | 20 | 0 | 0 | 0.00 | 0.00 | 351.892 | 346.090 | no | 30.0 | 350.2 |
+| Weber_BMC2015 | scipy_trf | 20 | 1 | 1 | 0.05 | 0.32 | 297.096 | 296.202 | no | 7.1 | 189.2 |
+| Weber_BMC2015 | ceres_lm_lbfgs | 20 | 1 | 0 | 0.00 | 0.00 | 364.661 | 296.202 | no | 23.9 | 321.3 |
+| Brannmark_JBC2010 | scipy_trf | 20 | 0 | 2 | 0.10 | 0.55 | 142.567 | 141.889 | no | 10.2 | 216.9 |
+| Brannmark_JBC2010 | ceres_lm_lbfgs | 20 | 0 | 0 | 0.00 | 0.00 | 148.866 | 141.889 | no | 30.0 | 470.2 |
+""", "scipy side by side, 12-06"),
 ]
 
 # Runs from this index of FIT_ALL_RUNS on came after the steady-state changes.
@@ -1254,7 +1289,7 @@ def fit_all_problems_lines():
                 elif index >= FIT_STEADY_STATE_RUNS:
                     cells[1] += ", steady states 12-02"
                 table.append(" | ".join(cells))
-    goal, _ = fit_goal_lines(table)
+    goal, _ = fit_goal_lines(table, FIT_REACHED_ELSEWHERE)
     return lines + [""] + table + ["", FIT_ALL_NOTES.rstrip("\n"), ""] + goal
 
 
@@ -1271,6 +1306,25 @@ short by their time limit (Beer's not by time: below; Bachmann's best, -402.74 a
 -418.41, came from a hierarchical fit: below), and on Lang, where two starts of NLopt's
 L-BFGS gave up after 12 and 13 evaluations and two of L-BFGS-B reached 4902 in 25 minutes
 each (below).
+
+- **SciPy's trust-region reflective beside `ceres_lm_lbfgs` (the rows "scipy side by
+  side, 12-06"; docs/fit.md, "Which optimizer, by measurement").** From Python,
+  `Problem.fit(optimizer="scipy_trf")` runs SciPy's `least_squares(method="trf")`, the
+  algorithm of `lsqnonlin` (Data2Dynamics) and of Fides, on the same residuals and
+  starts. On 20 starts of 14 problems, 30 s a start, in one run: a better best value on
+  7 (Crauste 275.18 against 291.73, Elowitz -55.86 against -19.54, Zheng -289.28 against
+  -278.54, Okuonghae 373.94 against 386.83, Raia 345.32 against 351.89, which reaches
+  Raia's reference with 20 starts where `ceres_lm_lbfgs` needed 40, Weber 297.10 against
+  364.66, Brannmark 142.57 against 148.87), the same within 0.1 on 6 (Bruno, Rahman,
+  Armistead, Perelson, Bertozzi, Oliveira), a worse one on Boehm (145.76 against the
+  reference 138.22, which 3 `ceres_lm_lbfgs` starts reached). More converged starts per
+  CPU minute on 13 of the 14 (Bruno 412 against 47, Rahman 31 against 13, Bertozzi 1884
+  against 661), fewer on Boehm (0 against 22); less CPU on 12 (a median start of 0.0 to
+  15 s against 0.1 to 30 s: SciPy ends on its relative cost change, 1e-8, where LM goes
+  on along a valley), about the same on Elowitz, more on Boehm (29 against 8 s). The
+  Ceres trust region's first radius (1, 100 against its 1e4, a trial build on Bruno)
+  did not bring LM's paths nearer TRF's: 3 and 2 starts at the reference of 20,
+  against 8.
 
 - **L-BFGS-B beside NLopt's L-BFGS (the rows "side by side, 12-05"; docs/fit.md, "Which
   optimizer, by measurement").** The same best values on Rahman, Armistead, Perelson
@@ -1662,10 +1716,22 @@ reference is the value at the published parameters, not the optimum).
 """
 
 
-def fit_goal_lines(table):
+# Problems whose reference a run outside the recorded table reached (where
+# the table's own runs did not): the goal lines say where.
+FIT_REACHED_ELSEWHERE = {
+    "Boehm_JProteomeRes2014": "the table above",
+    "Bruno_JExpBot2016": "the table above",
+    "Crauste_CellSystems2017": "40 starts, the earlier runs below",
+    "Elowitz_Nature2000": "400 starts, below",
+}
+
+
+def fit_goal_lines(table, elsewhere=None):
     """Per problem of a bench_fit table: reference reached (by which
     optimizers) and the optimizer with the most converged starts per CPU
-    minute; and whether every problem reached its reference."""
+    minute; and whether every problem reached its reference. elsewhere:
+    problem -> where a run outside the table reached its reference."""
+    elsewhere = elsewhere or {}
     rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in table
             if l.startswith("|") and not l.startswith("| problem") and not l.startswith("|---")]
     by_problem = {}
@@ -1679,12 +1745,20 @@ def fit_goal_lines(table):
             goal.append("- {}: no fit ran ({}).".format(name, rs[0][1]))
             continue
         fastest = max(ran, key=lambda r: float(r[6]))
+        if not ok and name in elsewhere:
+            goal.append("- {}: reference reached in {}; here best {}; most converged starts per "
+                        "CPU minute: {} ({}).".format(
+                            name, elsewhere[name],
+                            ", ".join("{} {}".format(r[1], r[7]) for r in ran), fastest[1],
+                            fastest[6]))
+            continue
         goal.append("- {}: reference {} ({}); most converged starts per CPU minute: {} ({}).".format(
             name, "reached" if ok else "**missed**",
             "by " + ", ".join(r[1] for r in ok) if ok else
             "best " + ", ".join("{} {}".format(r[1], r[7]) for r in ran),
             fastest[1], fastest[6]))
-    reached_all = all(any(len(r) > 11 and r[9] == "yes" for r in rs) for rs in by_problem.values())
+    reached_all = all(name in elsewhere or any(len(r) > 11 and r[9] == "yes" for r in rs)
+                      for name, rs in by_problem.items())
     return goal, reached_all
 
 
