@@ -334,3 +334,18 @@ def test_an_unknown_optimizer_is_named_with_every_known_one(problem):
     with pytest.raises(odesens.Error) as caught:
         problem.fit(starts=2, optimizer="simplex")
     assert caught.value.status == "invalid_argument" and "scipy_trf" in str(caught.value)
+
+
+def test_scipy_trf_fails_a_start_whose_cost_overflows_and_keeps_the_others(tmp_path):
+    # sd = 1e-160 (fixed): the residuals are finite, the sum of their
+    # squares is not. Every start fails with full-length rows, as the
+    # library's (it crashed the fit before).
+    yaml = write_problem(tmp_path)
+    parameters = tmp_path / "parameters.tsv"
+    parameters.write_text(parameters.read_text().replace(f"sd\tlog10\t0.001\t10\t{SD!r}\t0",
+                                                         "sd\tlog10\t1e-200\t10\t1e-160\t0"))
+    p = odesens.petab.Problem(yaml)
+    for optimizer in ("scipy_trf", "auto"):
+        r = p.fit(starts=2, seed=1, optimizer=optimizer)
+        assert r.end.shape == (2, 2) and r.best is None
+        assert all(s != "ok" for s in r.status), (optimizer, r.status, r.exit_reason)

@@ -371,14 +371,14 @@ class Problem:
         the points traced (stopped sides open, with a RuntimeWarning).
         """
         from .fit import Profile, parameter_indices
-        if _optimizer(optimizer) == "scipy_trf":
+        if _optimizer(optimizer, _OPTIMIZERS[:-1], "profile") == "scipy_trf":
             raise invalid_argument("profiles re-optimize with the library's optimizers "
                                    "(auto, ceres_lm, ceres_lm_lbfgs, nlopt_lbfgs or lbfgsb); "
                                    "scipy_trf runs fits only")
         args = {"parameters": parameter_indices(self.parameter_ids, parameters),
                 "confidence": _number(confidence, "confidence"), "threads": _threads(threads),
                 "max_points": _count(max_points, "max_points", 1, 10**6),
-                "optimizer": _optimizer(optimizer)}
+                "optimizer": optimizer}
         if point is None:
             raise invalid_argument("point is None: give the point to profile from (a fit's best "
                                    "is None where no start succeeded)")
@@ -398,13 +398,13 @@ class Problem:
 _OPTIMIZERS = ("auto", "ceres_lm", "ceres_lm_lbfgs", "nlopt_lbfgs", "lbfgsb", "scipy_trf")
 
 
-def _optimizer(optimizer):
-    """An optimizer id, checked."""
+def _optimizer(optimizer, known=_OPTIMIZERS, what="fit"):
+    """An optimizer id, checked against those `what` runs."""
     if not isinstance(optimizer, str):
         raise invalid_argument(f"optimizer must be an optimizer id (str), got {optimizer!r}")
-    if optimizer not in _OPTIMIZERS:
-        raise invalid_argument(f"fit: unknown optimizer {optimizer!r} "
-                               f"({', '.join(_OPTIMIZERS[:-1])} or {_OPTIMIZERS[-1]})")
+    if optimizer not in known and optimizer not in _OPTIMIZERS:
+        raise invalid_argument(f"{what}: unknown optimizer {optimizer!r} "
+                               f"({', '.join(known[:-1])} or {known[-1]})")
     return optimizer
 
 

@@ -51,6 +51,7 @@ class _Start:
 
     def __init__(self, core, settings, x0, free, deadline, stop):
         self.core, self.x0, self.free = core, x0, free
+        self.all_free = bool(numpy.all(free))
         self.residuals_only = dict(settings, gradient=False, fim=False, least_squares=True)
         self.with_jacobian = dict(settings, gradient=False, fim=False, residual_jacobian=True)
         self.deadline, self.stop = deadline, stop
@@ -86,10 +87,13 @@ class _Start:
             raise Error("not_finite", "residuals that are not finite", -8)
         if jacobian and not numpy.all(numpy.isfinite(J)):
             raise Error("not_finite", "a residual Jacobian that is not finite", -8)
-        self.kept = (z.tobytes(), r, None if J is None else J[:, self.free])
+        if J is not None and not self.all_free:
+            J = numpy.ascontiguousarray(J[:, self.free])  # the free columns, in J's order
+        self.kept = (z.tobytes(), r, J)
         if jacobian:
             # nlpost's gradient is J^T r (1/2 sum r^2 = nlpost + a constant)
-            values = {"x": x, "nllh": e["nllh"], "nlpost": e["nlpost"], "gradient": J.T @ r}
+            gradient = e["residual_jacobian"].T @ r
+            values = {"x": x, "nllh": e["nllh"], "nlpost": e["nlpost"], "gradient": gradient}
             self.solved = [values] + self.solved[:1]
             cost = 0.5 * float(r @ r)
             if cost < self.best[0]:
@@ -146,7 +150,11 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
            "gradient_norm": math.nan, "iterations": 0, "evaluations": 0, "status": "ok",
            "exit_reason": ""}
     try:
-        s.m = s._evaluate(x0[free], True, timed=False).size
+        with numpy.errstate(over="ignore", invalid="ignore"):
+            s.m = s._evaluate(x0[free], True, timed=False).size
+        if s.best[1] is None:  # finite residuals whose squares sum past the doubles
+            raise Error("not_finite", "its cost (half the sum of the squared residuals) is "
+                        "not finite", -8)
     except Error as e:
         row.update(status=e.status, evaluations=s.evaluations,
                    exit_reason=f"the start point could not be simulated: {e}",
@@ -162,9 +170,12 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
         else:
             end, reason = x0, "every parameter is held by equal bounds"
     except _Ended as e:
-        end, reason = s.best[1], e.reason
+        # the best point whose Jacobian was solved; the start point where
+        # none had a finite cost
+        end, reason = (x0 if s.best[1] is None else s.best[1]), e.reason
     except (ValueError, ArithmeticError, numpy.linalg.LinAlgError) as e:
-        end, reason, failure = s.best[1], f"SciPy's least_squares failed: {e}", "internal_error"
+        # a failed start, as the library's: at its start point, NaN values
+        end, reason, failure = x0, f"SciPy's least_squares failed: {e}", "internal_error"
     # iterations: the steps SciPy accepted, one Jacobian each after the start point's
     row.update(end=numpy.array(end, dtype=float), exit_reason=reason,
                iterations=max(s.jacobian_calls - 1, 0))
@@ -178,6 +189,8 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
         if values is None:
             s.evaluations += 1
             values = core.evaluate(row["end"], dict(settings, gradient=True, fim=False))
+        if not math.isfinite(values["nlpost"]):
+            raise Error("not_finite", f"nlpost is {values['nlpost']} at the end point", -8)
         row.update(nllh=values["nllh"], nlpost=values["nlpost"],
                    gradient_norm=_projected_gradient_norm(numpy.asarray(values["gradient"]),
                                                           row["end"], lower, upper))
@@ -262,9 +275,16 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                 rows.append(row)
 
     pool = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
-    for t in pool:
-        t.start()
     stopped = False
+    try:
+        for t in pool:
+            t.start()
+    except BaseException:
+        stop.set()  # the workers that started end at their next evaluation
+        for t in pool:
+            if t.ident is not None:
+                t.join()
+        raise
     try:
         for t in pool:
             while t.is_alive():
