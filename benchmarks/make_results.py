@@ -1328,8 +1328,9 @@ below) and Lucarelli (1681.756 with 4 starts, 0.150 above 1681.606), both
 within the table's 1e-3 relative. It is missed on 4: Weber (297.10 with `scipy_trf`, 20
 and 100 starts, both at one local optimum; 297.98 with 40 `ceres_lm_lbfgs` starts),
 Bachmann (-417.850 and -417.854 with 4 `scipy_trf` starts of 300 s each of seeds 2 and
-3, 0.55 above -418.406, just outside the 1e-3; `ceres_lm_lbfgs`'s best was -402.74,
-hierarchical), Beer (-22321.2
+3, 0.55 above -418.406, just outside the 1e-3; `ceres_lm_lbfgs` from seed 3's best end
+point stays there, -417.8538 after 61 s: a local optimum, not a start cut short; the
+library's own fits' best was -402.74, hierarchical), Beer (-22321.2
 with 20 `scipy_trf` starts of 60 s, most at their limit, against -58622.9; -11596.0
 before), and Lang, where two starts of NLopt's L-BFGS gave up after 12 and 13
 evaluations and two of L-BFGS-B reached 4902 in 25 minutes each (below).
