@@ -202,6 +202,21 @@ def test_ctrl_c_stops_a_fit_and_returns_the_starts_that_ended(problem):
 
 # SciPy's trust-region reflective method (odesens/scipy_fit.py).
 
+
+def edited_problem(folder, table, old, new):
+    """The synthetic problem written to folder with `old` replaced by `new`
+    in one of its tables (the replacement must take place)."""
+    yaml = write_problem(folder)
+    path = folder / table
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    return odesens.petab.Problem(yaml)
+
+
+# A linear k1 down to -300: A' = -k1 A overflows before t = 6 there.
+UNSOLVABLE_K1 = ("parameters.tsv", "k1\tlog10\t0.001\t10\t1\t", "k1\tlin\t-300\t10\t-1\t")
+
 def test_scipy_trf_recovers_the_optimum_from_the_libraries_starts(problem, fitted):
     trf = problem.fit(starts=6, seed=3, optimizer="scipy_trf")
     assert trf.optimizer == "scipy_trf" and len(trf) == 6 and trf.starts_planned == 6
@@ -245,11 +260,9 @@ def test_scipy_trf_refuses_what_it_does_not_do(problem, tmp_path):
     with pytest.raises(odesens.Error) as caught:
         problem.profile(OPTIMUM, optimizer="scipy_trf")
     assert caught.value.status == "invalid_argument" and "fits only" in str(caught.value)
-    laplace = write_problem(tmp_path)
-    observables = tmp_path / "observables.tsv"
-    observables.write_text(observables.read_text().replace("\tnormal\n", "\tlaplace\n"))
+    laplace = edited_problem(tmp_path, "observables.tsv", "\tnormal\n", "\tlaplace\n")
     with pytest.raises(odesens.Error) as caught:
-        odesens.petab.Problem(laplace).fit(starts=2, optimizer="scipy_trf")
+        laplace.fit(starts=2, optimizer="scipy_trf")
     assert caught.value.status == "unsupported"
 
 
@@ -257,11 +270,7 @@ def test_scipy_trf_rejects_steps_to_points_that_cannot_be_simulated(tmp_path):
     # k1 on a linear scale down to -300: A' = -k1 A grows as e^(300 t) and
     # overflows before t = 6. Trial points far down are rejected steps, and
     # a start there fails with NaN values and the simulation's status.
-    yaml = write_problem(tmp_path)
-    parameters = tmp_path / "parameters.tsv"
-    parameters.write_text(parameters.read_text().replace("k1\tlog10\t0.001\t10\t1\t",
-                                                         "k1\tlin\t-300\t10\t-1\t"))
-    p = odesens.petab.Problem(yaml)
+    p = edited_problem(tmp_path, *UNSOLVABLE_K1)
     r = p.fit(start_points=[(-290.0, 1.0), (-2.0, 1.0)], optimizer="scipy_trf")
     failed = r.index.tolist().index(0)
     assert failed == 1 and numpy.isnan(r.nlpost[failed]) and r.status[failed] != "ok"
@@ -285,12 +294,8 @@ def test_ctrl_c_stops_a_scipy_trf_fit_and_returns_the_starts_that_ended(problem)
 
 
 def test_scipy_trf_holds_a_parameter_whose_bounds_are_equal(tmp_path):
-    yaml = write_problem(tmp_path)
-    parameters = tmp_path / "parameters.tsv"
-    parameters.write_text(parameters.read_text().replace("scale\tlin\t0.1\t10\t1\t",
-                                                         f"scale\tlin\t{OPTIMUM[1]!r}\t"
-                                                         f"{OPTIMUM[1]!r}\t{OPTIMUM[1]!r}\t"))
-    p = odesens.petab.Problem(yaml)
+    p = edited_problem(tmp_path, "parameters.tsv", "scale\tlin\t0.1\t10\t1\t",
+                       f"scale\tlin\t{OPTIMUM[1]!r}\t{OPTIMUM[1]!r}\t{OPTIMUM[1]!r}\t")
     trf = p.fit(starts=3, seed=1, optimizer="scipy_trf")
     library = p.fit(starts=3, seed=1)
     assert trf.status == ["ok"] * 3 and trf.starts_at_best == 3
@@ -300,11 +305,7 @@ def test_scipy_trf_holds_a_parameter_whose_bounds_are_equal(tmp_path):
 
 
 def test_scipy_trf_orders_failed_starts_by_index(tmp_path):
-    yaml = write_problem(tmp_path)
-    parameters = tmp_path / "parameters.tsv"
-    parameters.write_text(parameters.read_text().replace("k1\tlog10\t0.001\t10\t1\t",
-                                                         "k1\tlin\t-300\t10\t-1\t"))
-    p = odesens.petab.Problem(yaml)
+    p = edited_problem(tmp_path, *UNSOLVABLE_K1)
     points = [(-290.0 + k, 1.0) for k in range(12)]
     for _ in range(2):
         r = p.fit(start_points=points, optimizer="scipy_trf", threads=2)
@@ -340,11 +341,8 @@ def test_scipy_trf_fails_a_start_whose_cost_overflows_and_keeps_the_others(tmp_p
     # sd = 1e-160 (fixed): the residuals are finite, the sum of their
     # squares is not. Every start fails with full-length rows, as the
     # library's (it crashed the fit before).
-    yaml = write_problem(tmp_path)
-    parameters = tmp_path / "parameters.tsv"
-    parameters.write_text(parameters.read_text().replace(f"sd\tlog10\t0.001\t10\t{SD!r}\t0",
-                                                         "sd\tlog10\t1e-200\t10\t1e-160\t0"))
-    p = odesens.petab.Problem(yaml)
+    p = edited_problem(tmp_path, "parameters.tsv", f"sd\tlog10\t0.001\t10\t{SD!r}\t0",
+                       "sd\tlog10\t1e-200\t10\t1e-160\t0")
     for optimizer in ("scipy_trf", "auto"):
         r = p.fit(starts=2, seed=1, optimizer=optimizer)
         assert r.end.shape == (2, 2) and r.best is None

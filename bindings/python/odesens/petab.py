@@ -277,9 +277,6 @@ class Problem:
         """
         from .fit import FitResult
         optimizer = _optimizer(optimizer)
-        if optimizer == "scipy_trf":
-            return self._fit_scipy_trf(starts, seed, threads, max_iterations, max_seconds,
-                                       start_points, resample_failed, hierarchical)
         if max_seconds is not None:
             max_seconds = _number(max_seconds, "max_seconds")
             if not max_seconds > 0 or max_seconds == float("inf"):
@@ -291,25 +288,25 @@ class Problem:
                 raise invalid_argument(
                     f"start_points must be K x {len(self.parameter_ids)} with K >= 1, "
                     f"got shape {start_points.shape}")
-        args = {"starts": _count(starts, "starts", 1, 10**12),
-                "optimizer": _optimizer(optimizer),
+        args = {"starts": _count(starts, "starts", 1, 10**12), "optimizer": optimizer,
                 "seed": _count(seed, "seed", 0, 2**64 - 1), "threads": _threads(threads),
                 "max_iterations": None if max_iterations is None else _count(
                     max_iterations, "max_iterations", 1, 2**62),
                 "max_seconds": max_seconds,
                 "resample_failed": _count(resample_failed, "resample_failed", 0, 1000),
                 "start_points": start_points, "hierarchical": _flag(hierarchical, "hierarchical")}
+        if optimizer == "scipy_trf":
+            return FitResult(self._fit_scipy_trf(args), self.parameter_ids)
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
 
-    def _fit_scipy_trf(self, starts, seed, threads, max_iterations, max_seconds, start_points,
-                       resample_failed, hierarchical):
-        """Problem.fit with optimizer="scipy_trf" (odesens/scipy_fit.py)."""
+    def _fit_scipy_trf(self, args):
+        """Problem.fit with optimizer="scipy_trf" (odesens/scipy_fit.py), its
+        arguments checked: FitResult's dict."""
         from . import scipy_fit
-        from .fit import FitResult
-        if _flag(hierarchical, "hierarchical"):
+        if args["hierarchical"]:
             raise invalid_argument("scipy_trf does not run hierarchical fits: use ceres_lm_lbfgs, "
                                    "ceres_lm, nlopt_lbfgs or lbfgsb")
-        if _count(resample_failed, "resample_failed", 0, 1000) > 0:
+        if args["resample_failed"] > 0:
             raise invalid_argument("scipy_trf does not draw failed start points again "
                                    "(resample_failed must be 0): give the starts "
                                    "(start_points) or use the library's optimizers")
@@ -322,24 +319,8 @@ class Problem:
             raise odesens_error("unsupported", "scipy_trf needs the least-squares form, which "
                                 "this problem does not have (Laplace noise): use nlopt_lbfgs "
                                 "or lbfgsb", -11)
-        if max_seconds is not None:
-            max_seconds = _number(max_seconds, "max_seconds")
-            if not max_seconds > 0 or max_seconds == float("inf"):
-                raise invalid_argument(f"max_seconds must be a positive finite number, "
-                                       f"got {max_seconds!r}")
-        if start_points is not None:
-            start_points = _real_array(start_points, "start_points")
-            if start_points.ndim != 2 or start_points.shape[0] == 0:
-                raise invalid_argument(
-                    f"start_points must be K x {len(self.parameter_ids)} with K >= 1, "
-                    f"got shape {start_points.shape}")
-        data = scipy_fit.fit(
-            self, _count(starts, "starts", 1, 10**12), _count(seed, "seed", 0, 2**64 - 1),
-            _threads(threads),
-            None if max_iterations is None else _count(max_iterations, "max_iterations", 1,
-                                                       2**62),
-            max_seconds, start_points)
-        return FitResult(data, self.parameter_ids)
+        return scipy_fit.fit(self, args["starts"], args["seed"], args["threads"],
+                             args["max_iterations"], args["max_seconds"], args["start_points"])
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
                 optimizer="auto"):
