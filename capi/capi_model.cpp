@@ -44,6 +44,20 @@ int change_spec(odesens_model* model, const char* function, const char* what, Ch
   return guarded(model, function, [&] { change(model_state(model).spec_to_change(what)); });
 }
 
+// A state's or parameter's name: not empty, no control characters (a line
+// break or a tab breaks every table the results are written to). Others,
+// commas and quotes among them, are quoted where a format needs it.
+std::string require_name(const char* name) {
+  std::string text = odesens::capi::require_string(name, "name");
+  if (text.empty())
+    throw odesens::Error(odesens::Status::invalid_argument, "name must not be empty");
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw odesens::Error(odesens::Status::invalid_argument,
+                           "name must not contain control characters (a line break, a tab)");
+  return text;
+}
+
 }  // namespace
 
 extern "C" {
@@ -208,22 +222,6 @@ int odesens_model_set_nominal_params(odesens_model* model, const double* p, int6
   });
 }
 
-namespace {
-
-// A state's or parameter's name: not empty, no control characters (a line
-// break or a tab breaks every table the results are written to). Others,
-// commas and quotes among them, are quoted where a format needs it.
-std::string require_name(const char* name) {
-  std::string text = odesens::capi::require_string(name, "name");
-  if (text.empty()) throw odesens::Error(odesens::Status::invalid_argument, "name must not be empty");
-  for (const char c : text)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      throw odesens::Error(odesens::Status::invalid_argument,
-                           "name must not contain control characters (a line break, a tab)");
-  return text;
-}
-
-}  // namespace
 
 int odesens_model_set_name(odesens_model* model, const char* name) {
   return change_spec(model, __func__, "the name",
