@@ -244,8 +244,9 @@ class PetabProblem : public std::enable_shared_from_this<PetabProblem> {
   const std::vector<std::size_t>& inner_parameters() const { return inner_ids_; }
   // The problem file read (within the directory where load() was given one).
   const std::string& file() const;
-  // Every file the problem was read from (the YAML, the SBML model, the
-  // tables), as resolved: outputs must not replace them.
+  // Every file of the problem (the YAML, the SBML model, the tables, and
+  // the visualization tables it lists but odesens does not read), as
+  // resolved: outputs must not replace them.
   const std::vector<std::string>& input_files() const;
 
   // At x (the estimated parameters on their scales, parameter_ids()

@@ -78,8 +78,8 @@ void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& output
     const auto& [flag, path] = asked[k];
     for (const std::string& input : read)
       if (same_file(path, input))
-        throw UsageError{flag + " '" + path + "' is a file this command reads ('" + input +
-                         "'); write it elsewhere"};
+        throw UsageError{flag + " '" + path + "' is a file of the problem or one this "
+                         "command reads ('" + input + "'); write it elsewhere"};
     for (std::size_t m = 0; m < k; ++m)
       if (same_file(path, asked[m].second))
         throw UsageError{flag + " and " + asked[m].first + " name the same file '" + path + "'"};

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text_encoding.hpp"
 #include "io/format_double.hpp"
 #include "io/output_file.hpp"
 #include "odesens/petab.hpp"
@@ -78,6 +79,7 @@ std::string read_small_file(const std::string& path) {
     if (text.size() > (std::size_t{64} << 20))
       throw Error(Status::io_error, path + ": larger than 64 MiB, not a parameter table");
   }
+  refuse_other_unicode(text, path);
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
   return text;
 }
@@ -86,6 +88,15 @@ bool parse_number_text(const std::string& text, double& v) {
   const char* end = text.data() + text.size();
   const auto r = std::from_chars(text.data(), end, v);
   return r.ec == std::errc() && r.ptr == end && !text.empty();
+}
+
+// The columns read by name must each be one column: of two, which one is
+// meant cannot be told (the first and the last were each taken).
+void refuse_repeated_columns(const std::vector<std::string>& header, const std::string& where) {
+  for (const char* name : {"parameterId", "value", "nominalValue"})
+    if (std::count(header.begin(), header.end(), name) > 1)
+      throw Error(Status::parse_error,
+                  where + "the column " + name + " appears more than once in the header");
 }
 
 // A row of a PEtab parameter table for a parameter the problem does not
@@ -196,6 +207,7 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
     const std::vector<std::string> cells = split_tabs(line);
     const std::string where = path + ":" + std::to_string(row) + ": ";
     if (!have_header) {
+      refuse_repeated_columns(cells, where);
       bool id_found = false, value_found = false;
       for (std::size_t c = 0; c < cells.size(); ++c) {
         if (cells[c] == "parameterId") id_column = c, id_found = true;
@@ -238,6 +250,9 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
                                            problem.parameter_scales()[i] + " scale");
   }
   if (!have_header) throw Error(Status::parse_error, path + ": empty parameter table");
+  if (std::all_of(row_of.begin(), row_of.end(), [](std::size_t r) { return r == 0; }))
+    throw Error(Status::parse_error, path + ": no row gives an estimated parameter's value "
+                                            "(a table of one point: parameterId and value)");
   return x;
 }
 

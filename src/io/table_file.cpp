@@ -17,6 +17,7 @@
 #include "core/file_kind.hpp"
 #include "core/number_text.hpp"
 #include "core/quoted_text.hpp"
+#include "core/text_encoding.hpp"
 #include "io/line_reader.hpp"
 #include "odesens/status.hpp"
 
@@ -124,6 +125,12 @@ struct Place {
   std::string text() const { return path + ":" + std::to_string(line) + ": "; }
 };
 
+// "a state", "an estimated parameter".
+std::string with_article(const std::string& noun) {
+  const bool vowel = !noun.empty() && std::strchr("aeiou", noun[0]) != nullptr;
+  return (vowel ? "an " : "a ") + noun;
+}
+
 // The header's cells as the table's names, each matched to the schema's.
 void read_header(const std::vector<std::string>& cells, const TableSchema& schema,
                  const Place& place, NumberTable& table) {
@@ -132,8 +139,8 @@ void read_header(const std::vector<std::string>& cells, const TableSchema& schem
   for (std::size_t c = 0; c < cells.size(); ++c) {
     if (cells[c].empty())
       throw Error(Status::invalid_argument, place.text() + "column " + std::to_string(c + 1) +
-                                                " of the header is empty (expected a " +
-                                                schema.column + " name)");
+                                                " of the header is empty (expected " +
+                                                with_article(schema.column) + " name)");
     const auto [it, fresh] = seen.emplace(cells[c], c);
     if (!fresh)
       throw Error(Status::invalid_argument, place.text() + schema.column + " '" + shown(cells[c]) +
@@ -195,6 +202,7 @@ NumberTable read_table(const std::string& path, const TableSchema& schema) {
   std::vector<std::string> cells;
   NumberTable table;
   while (lines.next(line)) {
+    if (lines.number() == 1) refuse_other_unicode(line, path);
     if (lines.number() == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     if (skipped(line)) continue;
     split_cells(line, separator, cells);

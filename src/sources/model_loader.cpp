@@ -1,7 +1,7 @@
 #include "odesens/model_loader.hpp"
 
 #include "sources/model_file.hpp"
-#include "sources/text_encoding.hpp"
+#include "core/text_encoding.hpp"
 #include "odesens/builtin_models.hpp"
 #include "odesens/expr_model.hpp"
 #include "odesens/sbml_model.hpp"

@@ -227,9 +227,20 @@ TEST(CliFit, OutputsThatWouldReplaceInputsOrEachOtherAreRefused) {
     std::ofstream(p.path("starts.tsv")) << "k1\n0.5\n";
     const ToolRun r = run_tool(command);
     EXPECT_EQ(r.status, 2) << command << ": " << r.err;
-    EXPECT_NE(r.err.find("is a file this command reads"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is a file of the problem"), std::string::npos) << r.err;
   }
   EXPECT_EQ(odesens::test::read_text_file(measurements), before);
+  // A visualization table the problem lists, though odesens does not read it.
+  std::ofstream(p.path("with_plots.yaml"))
+      << odesens::test::read_text_file(p.yaml()) << "  visualization_files: [plots.tsv]\n";
+  std::ofstream(p.path("plots.tsv")) << "plotId\tyValues\n";
+  for (const char* flag : {"--out", "--best"}) {
+    const ToolRun r = run_tool("fit " + p.path("with_plots.yaml") + " --starts 1 " + flag + " " +
+                               p.path("plots.tsv"));
+    EXPECT_EQ(r.status, 2) << flag << ": " << r.err;
+    EXPECT_NE(r.err.find("is a file of the problem"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(odesens::test::read_text_file(p.path("plots.tsv")), "plotId\tyValues\n");
   const std::string dir = p.path("");
   const ToolRun same = odesens::test::run_shell("cd " + dir + " && " + ODESENS_CLI_PATH + " fit " +
                                                 p.yaml() + " --starts 1 --out same.h5 --best ./same.h5");

@@ -15,7 +15,7 @@
 #include <iterator>
 
 #include "odesens/odesens.hpp"
-#include "sources/text_encoding.hpp"
+#include "core/text_encoding.hpp"
 #include "support/small_stack.hpp"
 
 namespace {

@@ -2,7 +2,7 @@
 #include "expr/expr_model_impl.hpp"
 #include "sources/ode/ode_parser.hpp"
 #include "sources/model_file.hpp"
-#include "sources/text_encoding.hpp"
+#include "core/text_encoding.hpp"
 
 namespace odesens {
 

@@ -38,7 +38,8 @@ Tables read_tables(const std::string& path) {
   tables.problem_file = yaml_path;
   tables.sbml_file = files.sbml_file;
   tables.files = {yaml_path, files.sbml_file, files.parameter_file};
-  for (const auto* list : {&files.condition_files, &files.observable_files, &files.measurement_files})
+  for (const auto* list : {&files.condition_files, &files.observable_files,
+                           &files.measurement_files, &files.visualization_files})
     tables.files.insert(tables.files.end(), list->begin(), list->end());
   read_parameter_table(files.parameter_file, tables.parameters);
   for (const std::string& f : files.condition_files) read_condition_table(f, tables.conditions);

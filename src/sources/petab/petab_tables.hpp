@@ -125,7 +125,7 @@ struct ObservableRow {
 struct Tables {
   std::string problem_file;    // the YAML file (in the directory given: problem_file_of)
   std::string sbml_file;       // resolved against the YAML file's folder
-  std::vector<std::string> files;  // every file read: the YAML, SBML, tables
+  std::vector<std::string> files;  // the YAML and every file it lists (read or not)
   std::vector<ParameterRow> parameters;
   ConditionTable conditions;   // rows of every condition file
   std::vector<MeasurementRow> measurements;

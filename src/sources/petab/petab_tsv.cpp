@@ -13,7 +13,7 @@
 #include "core/quoted_text.hpp"
 #include "odesens/status.hpp"
 #include "sources/model_file.hpp"
-#include "sources/text_encoding.hpp"
+#include "core/text_encoding.hpp"
 
 namespace odesens::petab {
 

@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "odesens/status.hpp"
 #include "sources/petab/petab_cells.hpp"
 #include "sources/petab/petab_tsv.hpp"
 
@@ -47,6 +48,18 @@ struct Yaml {
       fail(at(node), key + " must be a file name or a list of one or more");
     std::vector<std::string> out;
     for (const YAML::Node& item : node) out.push_back(path(item, key));
+    return out;
+  }
+
+  // The file names under KEY where it is present and names files; nothing
+  // otherwise (a key odesens does not read is not an error).
+  std::vector<std::string> optional_paths(const YAML::Node& map, const std::string& key) const {
+    const YAML::Node node = map[key];
+    std::vector<std::string> out;
+    if (node && node.IsScalar() && !node.Scalar().empty()) out.push_back(path(node, key));
+    if (node && node.IsSequence())
+      for (const YAML::Node& item : node)
+        if (item.IsScalar() && !item.Scalar().empty()) out.push_back(path(item, key));
     return out;
   }
 
@@ -208,6 +221,7 @@ ProblemFiles read_problem_files(const std::string& yaml_path) {
   files.condition_files = y.paths(problem, "condition_files");
   files.measurement_files = y.paths(problem, "measurement_files");
   files.observable_files = y.paths(problem, "observable_files");
+  files.visualization_files = y.optional_paths(problem, "visualization_files");
   return files;
 }
 

@@ -12,10 +12,12 @@ struct ProblemFiles {
   std::string parameter_file;
   std::string sbml_file;
   std::vector<std::string> condition_files, measurement_files, observable_files;
+  // Not read, but part of the problem: an output must not replace them.
+  std::vector<std::string> visualization_files;
 };
 
 // Reads `yaml_path` (format_version 1, one problem with one SBML file;
-// visualization files and unknown keys are ignored). Error(parse_error,
+// visualization files are listed, not read; unknown keys are ignored). Error(parse_error,
 // "<file>:<line>:<column>: ...") for YAML that is malformed or lacks what
 // PEtab requires, Error(unsupported) for a later format version, several
 // problems, several SBML or parameter files.

@@ -1,7 +1,7 @@
 #include "sources/sbml/sbml_text.hpp"
 
 #include "sources/sbml/xml_outline.hpp"
-#include "sources/text_encoding.hpp"
+#include "core/text_encoding.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::expr::sbml {

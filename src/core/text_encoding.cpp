@@ -1,4 +1,4 @@
-#include "sources/text_encoding.hpp"
+#include "core/text_encoding.hpp"
 
 #include <cstdio>
 
@@ -52,11 +52,15 @@ std::string byte_text(char c) {
 
 }  // namespace
 
-std::string_view model_text_as_utf8(const std::string& text, const std::string& name) {
-  std::string_view view(text);
-  if (const char* encoding = other_unicode_encoding(view))
+void refuse_other_unicode(std::string_view head, const std::string& name) {
+  if (const char* encoding = other_unicode_encoding(head))
     throw Error(Status::unsupported,
                 name + ": " + encoding + " is not supported; convert the file to UTF-8");
+}
+
+std::string_view model_text_as_utf8(const std::string& text, const std::string& name) {
+  std::string_view view(text);
+  refuse_other_unicode(view, name);
   if (starts_with(view, "\xEF\xBB\xBF")) view.remove_prefix(3);
   const std::size_t nul = view.find('\0');
   if (nul != std::string_view::npos)

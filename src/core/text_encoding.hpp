@@ -18,6 +18,11 @@ namespace odesens {
 // and Error(parse_error) for text that holds a NUL byte (binary data).
 std::string_view model_text_as_utf8(const std::string& text, const std::string& name);
 
+// Error(unsupported, "NAME: UTF-16 (little-endian) is not supported; ...")
+// when the text that begins with `head` is UTF-16 or UTF-32: tables and
+// other text files, refused by name rather than read as odd ids.
+void refuse_other_unicode(std::string_view head, const std::string& name);
+
 // Where the first byte sequence that is not UTF-8 starts
 // (std::string_view::npos when the whole text is UTF-8): overlong forms,
 // surrogates and values beyond U+10FFFF are not UTF-8 either.
