@@ -390,6 +390,11 @@ TEST(Fit, CeresLmLbfgsStartsWithLbfgsWhereTheLeastSquaresFormFails) {
   ASSERT_EQ(inside.status, Status::ok) << inside.exit_reason;
   EXPECT_EQ(s.status, Status::ok) << s.exit_reason;
   EXPECT_NEAR(s.nlpost, inside.nlpost, 1e-6) << s.exit_reason;
+  // LM runs from L-BFGS' end whatever ended it (here its gradient rule;
+  // elsewhere its line search gives up where LM goes on).
+  const StartResult ended = optimize(*problem, {0.0, 1.0, -12.0}, {}, o);
+  EXPECT_EQ(ended.exit_reason.rfind("cycle 2: ceres_lm: ", 0), 0u) << ended.exit_reason;
+  EXPECT_NEAR(ended.nlpost, inside.nlpost, 1e-6) << ended.exit_reason;
 }
 
 // At offset = 0 the likelihood is finite and its derivative in offset is
