@@ -6,6 +6,7 @@
 
 #include "estimate/petab_objective.hpp"
 #include "expr/expr_model_impl.hpp"
+#include "io/format_double.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::petab {
@@ -90,12 +91,16 @@ void add_measurement_rows(const LeastSquaresLayout& layout, std::size_t mi,
       r.residual_jacobian[mi * n + i] = -(dh[i] + t.residual * dsigma[i]) / t.sigma;
   const int row = layout.sigma_row[mi];
   if (row < 0) return;
+  if (!(t.sigma > 0.0) || !std::isfinite(t.sigma))
+    throw Error(Status::not_finite, m.place.text() + ": sigma = " +
+                                        io::format_double(t.sigma) +
+                                        " is not a positive finite number");
   const double argument = kLog2Pi + 2.0 * std::log(t.sigma) + kPetabResidualOffset;
   if (!(argument > 0.0))
     throw Error(Status::not_finite,
-                m.place.text() + ": sigma = " + std::to_string(t.sigma) +
+                m.place.text() + ": sigma = " + io::format_double(t.sigma) +
                     " is too small for the least-squares form (log(2 pi sigma^2) + " +
-                    std::to_string(kPetabResidualOffset) + " <= 0)");
+                    io::format_double(kPetabResidualOffset) + " <= 0, that is sigma < 5.5e-12)");
   const double s = std::sqrt(argument);
   const auto k = static_cast<std::size_t>(row);
   r.least_squares_residuals[k] = s;

@@ -112,9 +112,9 @@ void prior_residual(const ParameterRow& row, const Variable& u, const PriorTerm&
     const double argument = 2.0 * (t.value + kPetabResidualOffset);
     if (!(argument > 0.0) || !std::isfinite(argument))
       throw Error(Status::not_finite,
-                  row.place.text() + ": the prior's -log p = " + std::to_string(t.value) +
+                  row.place.text() + ": the prior's -log p = " + io::format_double(t.value) +
                       " has no residual in the least-squares form (2 (-log p + " +
-                      std::to_string(kPetabResidualOffset) + ") must be positive and finite)");
+                      io::format_double(kPetabResidualOffset) + ") must be positive and finite)");
     value = std::sqrt(argument);
     d1 = t.d1 / value;
   }

@@ -68,6 +68,10 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
                       io::format_double(s.nlpost) + ")" +
                       (r.warnings.empty() ? std::string() : ": " + r.warnings.front());
     }
+    // A failed start has no values (docs/fit.md): an infinite nlpost beside
+    // a finite nllh, or a gradient projected onto the box from infinite
+    // entries, would read as numbers of a point.
+    if (s.status != Status::ok) s.nllh = s.nlpost = s.gradient_norm = nan;
   } catch (const Error& e) {
     s.nllh = s.nlpost = s.gradient_norm = nan;
     s.status = e.status();

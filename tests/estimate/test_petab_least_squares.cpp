@@ -138,6 +138,8 @@ TEST(SyntheticLeastSquares, TinySigmaIsRefusedClearly) {
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::not_finite);
     EXPECT_NE(std::string(e.what()).find("too small"), std::string::npos) << e.what();
+    // sigma's own value, not "0.000000"
+    EXPECT_NE(std::string(e.what()).find("sigma = 1e-13"), std::string::npos) << e.what();
   }
 }
 

@@ -423,8 +423,31 @@ TEST(Fit, AStartWhoseGradientIsNotFiniteFails) {
     for (const StartResult& s : f.starts) {
       EXPECT_NE(s.status, Status::ok) << optimizer << ": " << s.exit_reason;
       EXPECT_FALSE(start_succeeded(s)) << optimizer;
+      // No values of a failed start: not nllh at a point whose gradient
+      // failed, nor a norm projected from infinite entries.
+      EXPECT_TRUE(std::isnan(s.nllh) && std::isnan(s.nlpost) && std::isnan(s.gradient_norm))
+          << optimizer << ": " << s.nllh << " " << s.nlpost << " " << s.gradient_norm;
     }
     EXPECT_EQ(f.starts_at_best, 0u) << optimizer;
+  }
+}
+
+// A uniform prior whose support lies outside the box: nlpost is infinite
+// at every point, nllh finite. Each start fails, with no values (an
+// infinite nlpost beside a finite nllh read as the numbers of a point).
+TEST(Fit, AStartWhoseNlpostIsInfiniteHasNoValues) {
+  test::SyntheticOptions so;
+  so.k1_prior = "uniform\t1e7;1e8";
+  test::SyntheticProblem synthetic(so);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  for (const char* optimizer : {"ceres_lm", "nlopt_lbfgs", "ceres_lm_lbfgs", "lbfgsb"}) {
+    const FitResult f = fit(*problem, fit_options(optimizer, 2));
+    ASSERT_EQ(f.starts.size(), 2u);
+    for (const StartResult& s : f.starts) {
+      EXPECT_EQ(s.status, Status::not_finite) << optimizer << ": " << s.exit_reason;
+      EXPECT_TRUE(std::isnan(s.nllh) && std::isnan(s.nlpost) && std::isnan(s.gradient_norm))
+          << optimizer << ": " << s.nllh << " " << s.nlpost << " " << s.gradient_norm;
+    }
   }
 }
 

@@ -278,6 +278,21 @@ def test_scipy_trf_rejects_steps_to_points_that_cannot_be_simulated(tmp_path):
     assert r.end[0] == pytest.approx((10 ** OPTIMUM[0], OPTIMUM[1]), abs=1e-5)
 
 
+def test_a_start_without_a_finite_objective_says_why(tmp_path):
+    # obs = (scale - 1) A, log-transformed: at scale = 1 the simulation is 0
+    # and the likelihood has no value. Both paths say so, with NaN values.
+    p = edited_problem(tmp_path, "observables.tsv", "noiseDistribution\nobs\tscale * A\t",
+                       "noiseDistribution\tobservableTransformation\nobs\t(scale - 1) * A\t")
+    (tmp_path / "observables.tsv").write_text(
+        (tmp_path / "observables.tsv").read_text().replace("\tnormal\n", "\tnormal\tlog\n"))
+    p = odesens.petab.Problem(p.file)
+    for optimizer in ("scipy_trf", "auto"):
+        r = p.fit(start_points=[(-0.5, 1.0), (-0.5, 3.0)], optimizer=optimizer)
+        assert r.status == ["ok", "not_finite"], optimizer
+        assert numpy.isnan(r.nlpost[1]) and numpy.isnan(r.nllh[1]), optimizer
+        assert "the simulation is 0 and the observable is log-transformed" in r.exit_reason[1]
+
+
 def test_ctrl_c_stops_a_scipy_trf_fit_and_returns_the_starts_that_ended(problem):
     import signal
     import threading

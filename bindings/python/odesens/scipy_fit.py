@@ -42,6 +42,14 @@ class _Ended(Exception):
         self.reason = reason
 
 
+class _NoObjective(Error):
+    """A point that was simulated but whose residuals or cost have no finite
+    value (a simulation of 0 under a log transform)."""
+
+    def __init__(self, message):
+        super().__init__("not_finite", message, -8)
+
+
 class _Start:
     """One start: the residuals and Jacobian SciPy asks for, the last point
     kept (SciPy asks for r and then J at the same point), the best point
@@ -84,7 +92,10 @@ class _Start:
         r = numpy.asarray(e["least_squares_residuals"])
         J = e["residual_jacobian"] if jacobian else None
         if not numpy.all(numpy.isfinite(r)):
-            raise Error("not_finite", "residuals that are not finite", -8)
+            # the evaluation's first warning says where (a simulation of 0
+            # under a log transform, a non-finite observable)
+            why = f": {e['warnings'][0]}" if e["warnings"] else ""
+            raise _NoObjective(f"residuals that are not finite (nlpost {e['nlpost']:g}){why}")
         if jacobian and not numpy.all(numpy.isfinite(J)):
             raise Error("not_finite", "a residual Jacobian that is not finite", -8)
         if J is not None and not self.all_free:
@@ -153,11 +164,12 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
         with numpy.errstate(over="ignore", invalid="ignore"):
             s.m = s._evaluate(x0[free], True, timed=False).size
         if s.best[1] is None:  # finite residuals whose squares sum past the doubles
-            raise Error("not_finite", "its cost (half the sum of the squared residuals) is "
-                        "not finite", -8)
+            raise _NoObjective("its cost (half the sum of the squared residuals) is not finite")
     except Error as e:
+        what = ("has no finite objective" if isinstance(e, _NoObjective)
+                else "could not be simulated")
         row.update(status=e.status, evaluations=s.evaluations,
-                   exit_reason=f"the start point could not be simulated: {e}",
+                   exit_reason=f"the start point {what}: {e}",
                    seconds=time.monotonic() - began)
         return row
     failure = None
