@@ -240,10 +240,15 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
   if (a.format == "json") std::cout << result_json(*problem, r).dump(1) << '\n';
   else write_text(std::cout, *problem, r);
   std::cout.flush();
-  if (!a.out.empty()) fitting::write_fit_h5(a.out, *problem, r, "--out");
+  OutputWrites writes("fit");
+  if (!a.out.empty())
+    writes.run("--out", [&] { fitting::write_fit_h5(a.out, *problem, r, "--out"); });
   const bool found = !r.starts.empty() && start_succeeded(r.starts[0]);
-  if (found && !a.best.empty()) problem->write_parameter_table(r.starts[0].end, a.best);
-  if (found && !a.plot.empty()) fitting::plot_fit(*problem, r, a.plot);
+  if (found && !a.best.empty())
+    writes.run("--best", [&] { problem->write_parameter_table(r.starts[0].end, a.best); });
+  if (found && !a.plot.empty())
+    writes.run("--plot", [&] { fitting::plot_fit(*problem, r, a.plot); });
+  if (writes.status() != 0) return writes.status();
   if (interrupt.signal() != 0) return 128 + interrupt.signal();
   if (found) return 0;
   std::cerr << "odesens: error: fit: no start succeeded with a finite objective (their exit "

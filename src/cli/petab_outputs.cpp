@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 
 #include "cli/arguments.hpp"
+#include "cli/exit_status.hpp"
 #include "io/output_file.hpp"
 #include "io/partial_file.hpp"
 #include "odesens/status.hpp"
@@ -91,6 +93,16 @@ void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& output
       if (!f.second.empty()) probe_writable(f.first, f.second);
   for (const OutputFlag& f : outputs.folders)
     if (!f.second.empty()) check_folder(f.first, f.second);
+}
+
+void OutputWrites::run(const std::string& flag, const std::function<void()>& write) {
+  try {
+    write();
+  } catch (const Error& e) {
+    std::cerr << "odesens: error: " << command_ << ": " << flag << " was not written: " << e.what()
+              << '\n';
+    if (status_ == 0) status_ = exit_status(e.status());
+  }
 }
 
 }  // namespace odesens::cli

@@ -4,6 +4,7 @@
 // said at once.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,5 +39,23 @@ void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& output
 // `ensemble` replaced their own model or parameter table with their output.
 void refuse_output_over_inputs(const std::string& flag, const std::string& out,
                                const std::vector<std::string>& inputs);
+
+// The outputs written at a command's end (fit, profile), each on its own:
+// one that cannot be written (a file that appeared meanwhile, a full disk)
+// is said on standard error and the others are still written, so that the
+// work behind them is not lost with it.
+class OutputWrites {
+ public:
+  explicit OutputWrites(std::string command) : command_(std::move(command)) {}
+  // Runs `write`; an odesens::Error it throws is said, naming `flag`.
+  void run(const std::string& flag, const std::function<void()>& write);
+  // The exit status of the first output that failed (as for that error
+  // alone), 0 where all were written.
+  int status() const { return status_; }
+
+ private:
+  std::string command_;
+  int status_ = 0;
+};
 
 }  // namespace odesens::cli

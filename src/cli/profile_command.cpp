@@ -189,12 +189,16 @@ int run_profile(const ProfileArguments& a) {
   if (a.format == "json") std::cout << json.dump(1) << '\n';
   else write_text(std::cout, profiles, options.confidence);
   std::cout.flush();
-  if (!a.out.empty()) {
-    io::OutputFile file(a.out, {true});
-    file.stream() << json.dump(1) << '\n';
-    file.commit();
-  }
-  if (!a.plot.empty()) fitting::plot_profiles(*problem, profiles, a.plot);
+  OutputWrites writes("profile");
+  if (!a.out.empty())
+    writes.run("--out", [&] {
+      io::OutputFile file(a.out, {true});
+      file.stream() << json.dump(1) << '\n';
+      file.commit();
+    });
+  if (!a.plot.empty())
+    writes.run("--plot", [&] { fitting::plot_profiles(*problem, profiles, a.plot); });
+  if (writes.status() != 0) return writes.status();
   if (interrupt.signal() != 0) return 128 + interrupt.signal();
   if (!every_side_failed_at_once(profiles)) return 0;
   // Intervals collapsed onto the start are no result: said, and status 1.

@@ -313,6 +313,35 @@ TEST(CliFit, CtrlCKeepsTheStartsDone) {
   EXPECT_EQ(r.err.find(".partial"), std::string::npos) << r.err;
 }
 
+// An output that cannot be written at the end (here a stale .partial that
+// appeared during the fit, after the checks before it) is said, and the
+// others are still written: --best was lost with --out.
+TEST(CliFit, AnOutputThatFailsAtTheEndLeavesTheOthersWritten) {
+  odesens::test::SyntheticProblem p;
+  const std::string h5 = p.path("fit.h5"), best = p.path("best.tsv");
+  std::ofstream(p.path("stale.sh"))
+      << "set -m\n"
+      << ODESENS_CLI_PATH << " fit " << p.yaml() << " --starts 100000 --out " << h5
+      << " --best " << best << " > /dev/null &\n"
+      << "pid=$!\n"
+         "for i in $(seq 1200); do\n"
+         "  m=$(awk '/^SigCgt/ {print $2}' /proc/$pid/status 2>/dev/null)\n"
+         "  [ -n \"$m\" ] && [ $((0x$m & 2)) -ne 0 ] && break\n"
+         "  sleep 0.05\n"
+         "done\n"
+         "echo stale > "
+      << h5 << ".partial\n"
+      << "sleep 1\n"
+         "kill -INT $pid\n"
+         "wait $pid\n";
+  const ToolRun r = odesens::test::run_shell("bash " + p.path("stale.sh"));
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_NE(r.err.find("fit: --out was not written: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is left from an earlier run"), std::string::npos) << r.err;
+  EXPECT_NE(odesens::test::read_text_file(best).find("parameterId"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(h5));
+}
+
 // --max-steps reaches every simulation of the starts (the messages said
 // "raise max_steps" where the fit had no flag for it).
 TEST(CliFit, MaxStepsLimitsTheSimulations) {
