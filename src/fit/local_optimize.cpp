@@ -41,6 +41,18 @@ namespace {
 void finish(fitting::StartObjective& objective, const std::vector<double>& free, StartResult& s) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   s.end = objective.full_point(free.data());
+  // The start's time up before any evaluation returned: the start point's
+  // value would take one more whole evaluation past the limit (a start of
+  // Chen_MSB2009 with 40 s ran 62 s so), and nothing moved. (A stop asked
+  // for still gets it: a second Ctrl-C ends the tool at once.)
+  if (objective.completed() == 0 && objective.out_of_time() && !objective.stop_requested()) {
+    s.nllh = s.nlpost = s.gradient_norm = nan;
+    s.status = Status::too_much_work;
+    s.exit_reason = objective.interruption_reason() +
+                    " before the start point's first evaluation ended: no value (one "
+                    "evaluation there takes longer than the start's time)";
+    return;
+  }
   try {
     const PetabResult* known = objective.known_with_gradient(free.data());
     // Where the start's time is up or a stop was asked for, nlpost alone:

@@ -83,6 +83,7 @@ PetabResult StartObjective::evaluate(const double* free, bool least_squares, boo
   if (interruptible) o.interrupt = [this] { return interrupted(); };
   PetabResult r = session_.evaluate(full_point(free), o);
   if (o.hierarchical && jacobian) project_inner(r);
+  ++completed_;
   if (gradient) {
     known_free_.assign(free, free + free_.size());
     known_.point = r.point;

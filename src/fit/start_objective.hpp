@@ -45,6 +45,9 @@ class StartObjective {
   PetabResult evaluate(const double* free, bool least_squares, bool jacobian, bool gradient,
                        bool interruptible = true);
   std::int64_t evaluations() const { return evaluations_; }
+  // Evaluations that returned a result (not those that failed or were
+  // interrupted).
+  std::int64_t completed() const { return completed_; }
   // The last evaluation with nlpost's gradient, where it was at `free`
   // (its point, nllh, nlpost, gradient and warnings; null: none there), so
   // that the final evaluation at the end point need not simulate again.
@@ -74,6 +77,7 @@ class StartObjective {
   double max_seconds_;
   const std::atomic<bool>* stop_;
   std::int64_t evaluations_ = 0;
+  std::int64_t completed_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::vector<double> known_free_;  // empty: no evaluation with the gradient yet
   PetabResult known_;

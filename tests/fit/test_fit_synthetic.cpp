@@ -479,8 +479,9 @@ TEST(Fit, AStartBesideABoundIsKeptWhereNloptMovesItOntoTheBound) {
   }
 }
 
-// A wall time used up before the first step is said by every optimizer
-// (ceres_lm_lbfgs said nothing).
+// A wall time used up before the first evaluation ended is said by every
+// optimizer (ceres_lm_lbfgs said nothing), and the start has no value: one
+// more whole evaluation for it ran a start of Chen_MSB2009 22 s past its 40.
 TEST_P(EachOptimizer, AWallTimeUsedUpAtOnceIsSaid) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());
@@ -488,9 +489,14 @@ TEST_P(EachOptimizer, AWallTimeUsedUpAtOnceIsSaid) {
   o.optimizer = GetParam();
   o.max_seconds = 1e-9;
   const StartResult s = optimize(*problem, {0.5, 1.0}, {}, o);
-  EXPECT_EQ(s.status, Status::ok) << s.exit_reason;
+  EXPECT_EQ(s.status, Status::too_much_work) << s.exit_reason;
   EXPECT_NE(s.exit_reason.find("Maximum solver time reached"), std::string::npos)
       << s.exit_reason;
+  EXPECT_NE(s.exit_reason.find("before the start point's first evaluation ended"),
+            std::string::npos)
+      << s.exit_reason;
+  EXPECT_TRUE(std::isnan(s.nlpost) && std::isnan(s.nllh));
+  EXPECT_EQ(s.evaluations, 0);  // none begun within 1e-9 s, and no final one
 }
 
 TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {

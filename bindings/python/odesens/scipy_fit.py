@@ -83,7 +83,7 @@ class _Start:
                          "are used up")
 
     def _evaluate(self, z, jacobian, timed=True):
-        if timed:  # the start point is evaluated whatever the time, as the library's are
+        if timed:  # the start point is evaluated whatever the time (docs/fit.md)
             self._check_time()
         self.evaluations += 1
         z = numpy.array(z, dtype=float)
