@@ -21,13 +21,21 @@ const char* other_unicode_encoding(std::string_view text) {
   if (starts_with(text, "\xFF\xFE"sv)) return "UTF-16 (little-endian)";
   if (starts_with(text, "\xFE\xFF"sv)) return "UTF-16 (big-endian)";
   auto nul = [&](std::size_t i) { return i < text.size() && text[i] == '\0'; };
+  // Printable ASCII or a tab or line end: text begins so, binary data
+  // (bytes 0, 1, 2, ...) need not, and is not named UTF-16 for it.
   auto ascii = [&](std::size_t i) {
-    return i < text.size() && text[i] != '\0' && static_cast<unsigned char>(text[i]) < 0x80;
+    if (i >= text.size()) return false;
+    const auto c = static_cast<unsigned char>(text[i]);
+    return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r';
   };
-  if (ascii(0) && nul(1) && nul(2) && nul(3)) return "UTF-32 (little-endian)";
-  if (nul(0) && nul(1) && nul(2) && ascii(3)) return "UTF-32 (big-endian)";
-  if (ascii(0) && nul(1)) return "UTF-16 (little-endian)";
-  if (nul(0) && ascii(1)) return "UTF-16 (big-endian)";
+  // The second character, where there is one, as the first.
+  const bool more16 = text.size() >= 4, more32 = text.size() >= 8;
+  if (ascii(0) && nul(1) && nul(2) && nul(3) && (!more32 || (ascii(4) && nul(5))))
+    return "UTF-32 (little-endian)";
+  if (nul(0) && nul(1) && nul(2) && ascii(3) && (!more32 || (nul(4) && ascii(7))))
+    return "UTF-32 (big-endian)";
+  if (ascii(0) && nul(1) && (!more16 || (ascii(2) && nul(3)))) return "UTF-16 (little-endian)";
+  if (nul(0) && ascii(1) && (!more16 || (nul(2) && ascii(3)))) return "UTF-16 (big-endian)";
   return nullptr;
 }
 

@@ -296,6 +296,10 @@ CASES = [
     params("params_nul_bytes", b"p1\n\x00\n", 2, "is not a number"),
     params("params_binary", bytes(range(256)) * 64, 2, "sets.csv:1:"),
     params("params_not_utf8_name", b"p1,\xff\xfe\n1,2\n", 2, "has no parameter"),
+    # UTF-16 without a byte-order mark (as some editors save): named, not
+    # read as odd names full of NUL bytes
+    params("params_utf16", "p1,p2\n7,15\n".encode("utf-16-le"), 1,
+           "sets.csv: UTF-16 (little-endian) is not supported; convert the file to UTF-8"),
     params("params_long_line", lambda: "p1," + "x" * (65 << 20) + "\n", 2,
            "sets.csv:1: line longer than 64 MiB"),
     params("params_wrong_suffix", "p1\n7\n", 2, "must end in .csv (comma-separated) or .tsv",
@@ -331,4 +335,7 @@ CASES = [
                              "{input}"], 2,
          "at.tsv:1: the header needs the columns parameterId and value",
          input=bytes(range(256)) * 64, input_name="at.tsv"),
+    Case("petab_at_utf16", ["petab", "{shared}/petab/test-suite/0001/_0001.yaml", "--at",
+                            "{input}"], 1, "at.tsv: UTF-16 (little-endian) is not supported",
+         input="parameterId\tvalue\na\t1\n".encode("utf-16"), input_name="at.tsv"),
 ]
