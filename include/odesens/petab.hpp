@@ -326,8 +326,10 @@ class PetabSession {
 // (`nominalValue` and no `value` column, as write_parameter_table writes)
 // is read the same way, its rows of parameters the problem does not
 // estimate skipped. Error(parse_error) names
-// the row of an unknown id or a bad value; Error(invalid_argument) a file
-// that is missing or not a regular file.
+// the row of an unknown id or a bad value, a column named twice, or a
+// table that gives no estimated parameter's value; Error(unsupported)
+// UTF-16 or UTF-32 text; Error(invalid_argument) a file that is missing or
+// not a regular file.
 std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
                                                 const std::string& path);
 

@@ -248,15 +248,17 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
     writes.run("--best", [&] { problem->write_parameter_table(r.starts[0].end, a.best); });
   if (found && !a.plot.empty())
     writes.run("--plot", [&] { fitting::plot_fit(*problem, r, a.plot); });
+  if (!found)
+    std::cerr << "odesens: error: fit: no start succeeded with a finite objective (their exit "
+              << (a.format == "json" ? "reasons are the document's exit_reason"
+                                     : "reasons are above")
+              << ")"
+              << (a.best.empty() && a.plot.empty() ? "" : "; --best and --plot were not written")
+              << '\n';
+  // An output not written is an error even after Ctrl-C (docs/fit.md).
   if (writes.status() != 0) return writes.status();
   if (interrupt.signal() != 0) return 128 + interrupt.signal();
-  if (found) return 0;
-  std::cerr << "odesens: error: fit: no start succeeded with a finite objective (their exit "
-            << (a.format == "json" ? "reasons are the document's exit_reason" : "reasons are above")
-            << ")"
-            << (a.best.empty() && a.plot.empty() ? "" : "; --best and --plot were not written")
-            << '\n';
-  return 1;
+  return found ? 0 : 1;
 }
 
 namespace {

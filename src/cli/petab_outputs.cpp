@@ -99,10 +99,16 @@ void OutputWrites::run(const std::string& flag, const std::function<void()>& wri
   try {
     write();
   } catch (const Error& e) {
-    std::cerr << "odesens: error: " << command_ << ": " << flag << " was not written: " << e.what()
-              << '\n';
-    if (status_ == 0) status_ = exit_status(e.status());
+    said(flag, e.what(), exit_status(e.status()));
+  } catch (const std::exception& e) {  // memory, the file system's own errors
+    said(flag, e.what(), 1);
   }
+}
+
+void OutputWrites::said(const std::string& flag, const char* what, int status) {
+  std::cerr << "odesens: error: " << command_ << ": " << flag << " was not written: " << what
+            << '\n';
+  if (status_ == 0) status_ = status;
 }
 
 }  // namespace odesens::cli

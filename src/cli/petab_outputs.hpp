@@ -47,13 +47,14 @@ void refuse_output_over_inputs(const std::string& flag, const std::string& out,
 class OutputWrites {
  public:
   explicit OutputWrites(std::string command) : command_(std::move(command)) {}
-  // Runs `write`; an odesens::Error it throws is said, naming `flag`.
+  // Runs `write`; an error it throws is said, naming `flag`.
   void run(const std::string& flag, const std::function<void()>& write);
   // The exit status of the first output that failed (as for that error
   // alone), 0 where all were written.
   int status() const { return status_; }
 
  private:
+  void said(const std::string& flag, const char* what, int status);
   std::string command_;
   int status_ = 0;
 };

@@ -198,15 +198,16 @@ int run_profile(const ProfileArguments& a) {
     });
   if (!a.plot.empty())
     writes.run("--plot", [&] { fitting::plot_profiles(*problem, profiles, a.plot); });
+  // Intervals collapsed onto the start are no result: said, and status 1.
+  const bool none = every_side_failed_at_once(profiles);
+  if (none)
+    std::cerr << "odesens: error: profile: every side failed at its first value (the reasons "
+              << (a.format == "json" ? "are the document's lower_failure and upper_failure"
+                                     : "are above")
+              << ")\n";
   if (writes.status() != 0) return writes.status();
   if (interrupt.signal() != 0) return 128 + interrupt.signal();
-  if (!every_side_failed_at_once(profiles)) return 0;
-  // Intervals collapsed onto the start are no result: said, and status 1.
-  std::cerr << "odesens: error: profile: every side failed at its first value (the reasons "
-            << (a.format == "json" ? "are the document's lower_failure and upper_failure"
-                                   : "are above")
-            << ")\n";
-  return 1;
+  return none ? 1 : 0;
 }
 
 }  // namespace odesens::cli

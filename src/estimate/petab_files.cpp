@@ -250,7 +250,8 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
                                            problem.parameter_scales()[i] + " scale");
   }
   if (!have_header) throw Error(Status::parse_error, path + ": empty parameter table");
-  if (std::all_of(row_of.begin(), row_of.end(), [](std::size_t r) { return r == 0; }))
+  if (!row_of.empty() &&
+      std::all_of(row_of.begin(), row_of.end(), [](std::size_t r) { return r == 0; }))
     throw Error(Status::parse_error, path + ": no row gives an estimated parameter's value "
                                             "(a table of one point: parameterId and value)");
   return x;

@@ -19,7 +19,9 @@
 // iterations. So the pair runs again where L-BFGS ended on its function
 // or step tolerance (not by the gradient rule, a limit or a failure) and
 // the cycle lowered nlpost by more than the function tolerance (relative),
-// up to kMaxCycles, within the start's iterations and wall time.
+// up to kMaxCycles, within the start's iterations and wall time; and, where
+// L-BFGS ran first because LM could not start, LM from wherever L-BFGS
+// ended.
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -45,12 +45,11 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
   // value would take one more whole evaluation past the limit (a start of
   // Chen_MSB2009 with 40 s ran 62 s so), and nothing moved. (A stop asked
   // for still gets it: a second Ctrl-C ends the tool at once.)
-  if (objective.completed() == 0 && objective.out_of_time() && !objective.stop_requested()) {
+  if (objective.completed() == 0 && objective.out_of_time() && !objective.stop_requested() &&
+      s.status == Status::ok) {
     s.nllh = s.nlpost = s.gradient_norm = nan;
     s.status = Status::too_much_work;
-    s.exit_reason = objective.interruption_reason() +
-                    " before the start point's first evaluation ended: no value (one "
-                    "evaluation there takes longer than the start's time)";
+    s.exit_reason = objective.interruption_reason() + "; " + fitting::kNoValueInTime;
     return;
   }
   try {

@@ -115,7 +115,9 @@ StartResult optimize_or_fail(const PetabProblem& problem, const std::vector<doub
 // The start ended where it began, without a value: its point could not be
 // simulated.
 bool start_point_failed(const StartResult& s) {
-  return s.status != Status::ok && s.iterations == 0 && s.end == s.start;
+  // Not a start whose time ran out first: another point would take as long.
+  return s.status != Status::ok && s.iterations == 0 && s.end == s.start &&
+         !fitting::ended_without_value_in_time(s.exit_reason);
 }
 
 // Draw `attempt` (from 1) for start `index`: uniform in the scaled box,

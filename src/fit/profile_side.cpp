@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fit/start_objective.hpp"
 #include "io/format_double.hpp"
 
 namespace odesens::fitting {
@@ -69,8 +70,10 @@ SideTrace trace_side(const PetabProblem& problem, const std::vector<double>& bes
     }
     const bool failed = r.status != Status::ok || !std::isfinite(r.nlpost);
     const double rise = r.nlpost - f;
+    // Out of time before any evaluation ended: a shorter step takes as long.
+    const bool timed_out = failed && fitting::ended_without_value_in_time(r.exit_reason);
     // A failed simulation or too steep a rise: a shorter step, retaken.
-    if ((failed || rise > 0.5 * threshold) && step > steps.min) {
+    if ((failed || rise > 0.5 * threshold) && step > steps.min && !timed_out) {
       step = std::max(step / 2, steps.min);
       continue;
     }

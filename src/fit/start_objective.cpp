@@ -81,7 +81,13 @@ PetabResult StartObjective::evaluate(const double* free, bool least_squares, boo
   o.residual_jacobian = jacobian;
   o.gradient = gradient;
   if (interruptible) o.interrupt = [this] { return interrupted(); };
-  PetabResult r = session_.evaluate(full_point(free), o);
+  PetabResult r;
+  try {
+    r = session_.evaluate(full_point(free), o);
+  } catch (const Error& e) {
+    if (e.status() != Status::interrupted) ++completed_;
+    throw;
+  }
   if (o.hierarchical && jacobian) project_inner(r);
   ++completed_;
   if (gradient) {

@@ -45,8 +45,8 @@ class StartObjective {
   PetabResult evaluate(const double* free, bool least_squares, bool jacobian, bool gradient,
                        bool interruptible = true);
   std::int64_t evaluations() const { return evaluations_; }
-  // Evaluations that returned a result (not those that failed or were
-  // interrupted).
+  // Evaluations that ended otherwise than by the interrupt: with a result,
+  // or failed on their own (a simulation, a sigma out of the form).
   std::int64_t completed() const { return completed_; }
   // The last evaluation with nlpost's gradient, where it was at `free`
   // (its point, nllh, nlpost, gradient and warnings; null: none there), so
@@ -89,6 +89,17 @@ void check_start(const PetabProblem& problem, const std::vector<double>& x0,
                  const std::vector<bool>& fixed);
 
 // What a local optimizer reports beyond the point it leaves in `free`.
+// The exit reason's end where a start's wall time ran out before any of
+// its evaluations ended (local_optimize.cpp): it has no value, and a
+// profile's shorter step would not give it one.
+inline constexpr const char* kNoValueInTime =
+    "no value: no evaluation ended within the start's time (one there takes longer)";
+inline bool ended_without_value_in_time(const std::string& exit_reason) {
+  const std::string end = kNoValueInTime;
+  return exit_reason.size() >= end.size() &&
+         exit_reason.compare(exit_reason.size() - end.size(), end.size(), end) == 0;
+}
+
 struct LocalRun {
   std::int64_t iterations = 0;
   std::string exit_reason;

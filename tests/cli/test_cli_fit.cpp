@@ -186,6 +186,22 @@ TEST(CliFit, MalformedStartTablesAndOneFileForTwoOutputsAreRefused) {
                                 " --best " + p.path("r"));
   EXPECT_EQ(same.status, 2) << same.err;
   EXPECT_NE(same.err.find("name the same file"), std::string::npos) << same.err;
+  // Tables of one point: a column named twice (which one is meant?) and a
+  // table that gives no value (it ran from the nominal values) are refused.
+  const std::pair<const char*, const char*> points[] = {
+      {"parameterId\tvalue\tvalue\nk1\t0.5\t0.6\n", "the column value appears more than once"},
+      {"parameterId\tparameterId\tvalue\nk1\tscale\t0.5\n",
+       "the column parameterId appears more than once"},
+      {"parameterId\tvalue\n", "no row gives an estimated parameter's value"}};
+  for (const auto& [text, message] : points) {
+    std::ofstream(p.path("point.tsv")) << text;
+    for (const std::string& command : {"fit " + p.yaml() + " --starts-from ",
+                                      "petab " + p.yaml() + " --at "}) {
+      const ToolRun r = run_tool(command + p.path("point.tsv"));
+      EXPECT_EQ(r.status, 2) << command << text << ": " << r.err;
+      EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    }
+  }
 }
 
 // --starts-from goes through the shared table reader: a FIFO ran without

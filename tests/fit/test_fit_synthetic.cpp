@@ -492,11 +492,20 @@ TEST_P(EachOptimizer, AWallTimeUsedUpAtOnceIsSaid) {
   EXPECT_EQ(s.status, Status::too_much_work) << s.exit_reason;
   EXPECT_NE(s.exit_reason.find("Maximum solver time reached"), std::string::npos)
       << s.exit_reason;
-  EXPECT_NE(s.exit_reason.find("before the start point's first evaluation ended"),
+  EXPECT_NE(s.exit_reason.find("no evaluation ended within the start's time"),
             std::string::npos)
       << s.exit_reason;
   EXPECT_TRUE(std::isnan(s.nlpost) && std::isnan(s.nllh));
   EXPECT_EQ(s.evaluations, 0);  // none begun within 1e-9 s, and no final one
+  // Not drawn again as a start point that cannot be simulated: another
+  // would take as long.
+  FitOptions f = fit_options(GetParam(), 1);
+  f.optimizer.max_seconds = 1e-9;
+  f.resample_failed = 3;
+  const FitResult r = fit(*problem, f);
+  ASSERT_EQ(r.starts.size(), 1u);
+  EXPECT_EQ(r.starts[0].exit_reason.find("drawn again"), std::string::npos)
+      << r.starts[0].exit_reason;
 }
 
 TEST(Fit, EstimatedNoiseAndPriorsAreFitted) {

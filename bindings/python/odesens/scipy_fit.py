@@ -148,6 +148,24 @@ def _projected_gradient_norm(g, x, lower, upper):
     return float(numpy.max(numpy.abs(x - numpy.clip(x - g, lower, upper)), initial=0.0))
 
 
+def _start_point_failure(core, settings, x0, error):
+    """Why a start point has no least-squares value, in words: no finite
+    objective, no least-squares form where nlpost itself is finite (a sigma
+    below 5.5e-12, where ceres_lm_lbfgs starts by L-BFGS), or a simulation
+    that failed."""
+    if isinstance(error, _NoObjective):
+        return f"the start point has no finite objective: {error.message}"
+    if error.status == "not_finite":
+        try:
+            nlpost = core.evaluate(x0, dict(settings, gradient=False, fim=False))["nlpost"]
+        except Error:
+            nlpost = math.nan
+        if math.isfinite(nlpost):
+            return (f"the start point has no value in the least-squares form, where nlpost "
+                    f"is {nlpost:g}: {error.message} (ceres_lm_lbfgs starts there by L-BFGS)")
+    return f"the start point could not be simulated: {error}"
+
+
 def _run_start(core, settings, index, x0, lower, upper, options, stop):
     """One start's row of the fit: its end point, values and counts."""
     import scipy.optimize
@@ -166,10 +184,8 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
         if s.best[1] is None:  # finite residuals whose squares sum past the doubles
             raise _NoObjective("its cost (half the sum of the squared residuals) is not finite")
     except Error as e:
-        what = ("has no finite objective" if isinstance(e, _NoObjective)
-                else "could not be simulated")
         row.update(status=e.status, evaluations=s.evaluations,
-                   exit_reason=f"the start point {what}: {e}",
+                   exit_reason=_start_point_failure(core, settings, x0, e),
                    seconds=time.monotonic() - began)
         return row
     failure = None
