@@ -307,21 +307,17 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
     try:
         for t in pool:
             t.start()
-    except BaseException:
+        for t in pool:
+            while t.is_alive():
+                t.join(0.1)  # a timeout, so that Ctrl-C reaches this thread
+    except BaseException as e:
         stop.set()  # the workers that started end at their next evaluation
         for t in pool:
             if t.ident is not None:
                 t.join()
-        raise
-    try:
-        for t in pool:
-            while t.is_alive():
-                t.join(0.1)  # a timeout, so that Ctrl-C reaches this thread
-    except KeyboardInterrupt:
-        stopped = True
-        stop.set()
-        for t in pool:
-            t.join()
+        if not isinstance(e, KeyboardInterrupt):
+            raise
+        stopped = True  # also while the workers were being started
         warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
                       "returned (stopped is True)", RuntimeWarning, stacklevel=3)
     if errors:
