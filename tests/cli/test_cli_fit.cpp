@@ -300,26 +300,32 @@ TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
 // Ctrl-C ends the fit after the starts in progress, with the waterfall of
 // those done, and says what a second one would do (it named a .partial
 // file, which a fit does not write).
-TEST(CliFit, CtrlCKeepsTheStartsDone) {
-  odesens::test::SyntheticProblem p;
-  // SIGINT once the tool catches it (bit 2 of SigCgt in /proc: its handler
-  // is installed, the problem loaded), and a second later: a fixed delay
-  // could come before the handler on a loaded machine, and end the tool by
-  // the default action instead. bash with job control (set -m): a shell
-  // without it starts `&` commands with SIGINT ignored, which the tool
-  // keeps ignoring (as under nohup).
-  std::ofstream(p.path("interrupt.sh"))
-      << "set -m\n"
-      << ODESENS_CLI_PATH << " fit " << p.yaml() << " --starts 100000 &\n"
-      << "pid=$!\n"
+// A bash script that runs COMMAND in the background, waits until it
+// catches SIGINT (bit 2 of SigCgt in /proc: its handler is installed, the
+// problem loaded), runs BEFORE_SIGNAL, and a second later sends SIGINT.
+// A fixed delay could come before the handler on a loaded machine, and end
+// the tool by the default action instead. bash with job control (set -m):
+// a shell without it starts `&` commands with SIGINT ignored, which the
+// tool keeps ignoring (as under nohup).
+std::string interrupting_script(const std::string& command, const std::string& before_signal) {
+  return "set -m\n" + command + " &\n" +
+         "pid=$!\n"
          "for i in $(seq 1200); do\n"
          "  m=$(awk '/^SigCgt/ {print $2}' /proc/$pid/status 2>/dev/null)\n"
          "  [ -n \"$m\" ] && [ $((0x$m & 2)) -ne 0 ] && break\n"
          "  sleep 0.05\n"
-         "done\n"
+         "done\n" +
+         before_signal +
          "sleep 1\n"
          "kill -INT $pid\n"
          "wait $pid\n";
+}
+
+TEST(CliFit, CtrlCKeepsTheStartsDone) {
+  odesens::test::SyntheticProblem p;
+  std::ofstream(p.path("interrupt.sh"))
+      << interrupting_script(ODESENS_CLI_PATH + std::string(" fit ") + p.yaml() +
+                             " --starts 100000", "");
   const ToolRun r = odesens::test::run_shell("bash " + p.path("interrupt.sh"));
   EXPECT_EQ(r.status, 128 + SIGINT) << r.err;
   EXPECT_NE(r.out.find(" of 100000 starts (stopped)"), std::string::npos) << r.out.substr(0, 200);
@@ -336,20 +342,10 @@ TEST(CliFit, AnOutputThatFailsAtTheEndLeavesTheOthersWritten) {
   odesens::test::SyntheticProblem p;
   const std::string h5 = p.path("fit.h5"), best = p.path("best.tsv");
   std::ofstream(p.path("stale.sh"))
-      << "set -m\n"
-      << ODESENS_CLI_PATH << " fit " << p.yaml() << " --starts 100000 --out " << h5
-      << " --best " << best << " > /dev/null &\n"
-      << "pid=$!\n"
-         "for i in $(seq 1200); do\n"
-         "  m=$(awk '/^SigCgt/ {print $2}' /proc/$pid/status 2>/dev/null)\n"
-         "  [ -n \"$m\" ] && [ $((0x$m & 2)) -ne 0 ] && break\n"
-         "  sleep 0.05\n"
-         "done\n"
-         "echo stale > "
-      << h5 << ".partial\n"
-      << "sleep 1\n"
-         "kill -INT $pid\n"
-         "wait $pid\n";
+      << interrupting_script(ODESENS_CLI_PATH + std::string(" fit ") + p.yaml() +
+                                 " --starts 100000 --out " + h5 + " --best " + best +
+                                 " > /dev/null",
+                             "echo stale > " + h5 + ".partial\n");
   const ToolRun r = odesens::test::run_shell("bash " + p.path("stale.sh"));
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.err.find("fit: --out was not written: "), std::string::npos) << r.err;
