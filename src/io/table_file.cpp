@@ -58,6 +58,15 @@ class FileDescriptor {
   int fd_;
 };
 
+// Refuses a file in UTF-16 or UTF-32 by its first bytes, read apart from
+// its lines: split at '\n', a UTF-16 file whose first line is blank would
+// show the NUL byte of that line end at the start of its second line only.
+void refuse_other_unicode_file(int fd, const std::string& path) {
+  char head[64];
+  const ssize_t n = ::pread(fd, head, sizeof head, 0);
+  if (n > 0) refuse_other_unicode(std::string_view(head, static_cast<std::size_t>(n)), path);
+}
+
 // Spaces around a cell, and tabs when they do not separate cells.
 bool blank(char c, char separator) { return c == ' ' || (c == '\t' && separator != '\t'); }
 
@@ -197,12 +206,12 @@ void read_row(const std::vector<std::string>& cells, const TableSchema& schema, 
 NumberTable read_table(const std::string& path, const TableSchema& schema) {
   const char separator = separator_of(path, schema.flag);
   const FileDescriptor file = open_regular_file(path, schema.flag);
+  refuse_other_unicode_file(file.get(), path);
   LineReader lines(file.get(), path, schema.flag, max_line_bytes);
   std::string line;
   std::vector<std::string> cells;
   NumberTable table;
   while (lines.next(line)) {
-    if (lines.number() == 1) refuse_other_unicode(line, path);
     if (lines.number() == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     if (skipped(line)) continue;
     split_cells(line, separator, cells);

@@ -300,6 +300,12 @@ CASES = [
     # read as odd names full of NUL bytes
     params("params_utf16", "p1,p2\n7,15\n".encode("utf-16-le"), 1,
            "sets.csv: UTF-16 (little-endian) is not supported; convert the file to UTF-8"),
+    # ... also where its first line is blank (the encoding is read from the
+    # file's first bytes, not from its first line)
+    params("params_utf16_blank_first_line", "\np1,p2\n7,15\n".encode("utf-16-le"), 1,
+           "sets.csv: UTF-16 (little-endian) is not supported; convert the file to UTF-8"),
+    params("params_utf16be_blank_first_line", "\r\np1\n7\n".encode("utf-16-be"), 1,
+           "sets.csv: UTF-16 (big-endian) is not supported; convert the file to UTF-8"),
     params("params_long_line", lambda: "p1," + "x" * (65 << 20) + "\n", 2,
            "sets.csv:1: line longer than 64 MiB"),
     params("params_wrong_suffix", "p1\n7\n", 2, "must end in .csv (comma-separated) or .tsv",
