@@ -108,6 +108,30 @@ TEST(Profile, TheStopFlagKeepsEverySideAtItsStart) {
   }
 }
 
+// A re-optimization whose time ran out before any evaluation ended says
+// nothing of the step: a shorter one would take as long. The side ends
+// there, at its first step, rather than halving it down to min_step.
+TEST(Profile, ASideWhoseReoptimizationHasNoValueInTimeEndsAtItsFirstStep) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  ProfileOptions options;
+  options.parameters = {1};
+  options.first_step = 0.25;
+  options.optimizer.max_seconds = 1e-9;
+  const std::vector<Profile> profiles = profile(*problem, {std::log10(0.3), 2.0}, options);
+  ASSERT_EQ(profiles.size(), 1u);
+  const Profile& p = profiles[0];
+  EXPECT_EQ(p.lower_end, ProfileEnd::failed);
+  EXPECT_EQ(p.upper_end, ProfileEnd::failed);
+  EXPECT_EQ(p.points.size(), 1u);  // the start alone
+  // "at 1.75: ..." and "at 2.25: ...": the first step's values.
+  EXPECT_EQ(p.lower_failure.rfind("at 1.75: ", 0), 0u) << p.lower_failure;
+  EXPECT_EQ(p.upper_failure.rfind("at 2.25: ", 0), 0u) << p.upper_failure;
+  for (const std::string& failure : {p.lower_failure, p.upper_failure})
+    EXPECT_NE(failure.find("no evaluation ended within the start's time"), std::string::npos)
+        << failure;
+}
+
 // A side stopped at its start leaves one point; its panel is drawn around
 // it (gnuplot's own range would be of rounding width, its ticks unreadable),
 // a traced profile's in gnuplot's range with at most four ticks.
