@@ -369,3 +369,51 @@ def test_scipy_trf_fails_a_start_whose_cost_overflows_and_keeps_the_others(tmp_p
         r = p.fit(starts=2, seed=1, optimizer=optimizer)
         assert r.end.shape == (2, 2) and r.best is None
         assert all(s != "ok" for s in r.status), (optimizer, r.status, r.exit_reason)
+
+
+def test_scipy_trf_lm_lbfgs_goes_on_from_each_trf_end(problem):
+    # Three evaluations stop TRF short of the optimum; ceres_lm_lbfgs goes
+    # on from each end, in the same start, never to a worse point.
+    points = [(0.9, 0.2), (-2.5, 8.0), (0.5, 5.0)]
+    trf = problem.fit(start_points=points, optimizer="scipy_trf", max_iterations=3)
+    both = problem.fit(start_points=points, optimizer="scipy_trf_lm_lbfgs", max_iterations=3)
+    assert both.optimizer == "scipy_trf_lm_lbfgs" and both.status == ["ok"] * 3
+    by_index = dict(zip(trf.index.tolist(), trf.nlpost.tolist()))
+    gains = [by_index[i] - v for i, v in zip(both.index.tolist(), both.nlpost.tolist())]
+    assert min(gains) >= 0 and max(gains) > 1.0, gains
+    assert all("; then ceres_lm_lbfgs: " in reason for reason in both.exit_reason)
+    assert numpy.all(both.iterations > 3)  # TRF's and LM's together
+    assert numpy.all((both.end >= problem.lower) & (both.end <= problem.upper))
+    full = problem.fit(starts=4, seed=3, optimizer="scipy_trf_lm_lbfgs")
+    assert full.best == pytest.approx(OPTIMUM, abs=1e-5) and full.starts_at_best == 4
+
+
+def test_scipy_trf_lm_lbfgs_keeps_the_time_of_a_start(problem):
+    r = problem.fit(start_points=[(0.9, 0.2)], optimizer="scipy_trf_lm_lbfgs", max_seconds=1e-9)
+    assert r.exit_reason[0].startswith("Maximum solver time reached")
+    assert r.exit_reason[0].endswith("; no time left for ceres_lm_lbfgs")
+    with pytest.raises(odesens.Error) as caught:
+        problem.profile(OPTIMUM, optimizer="scipy_trf_lm_lbfgs")
+    assert caught.value.status == "invalid_argument" and "fits only" in str(caught.value)
+
+
+def test_a_library_fit_on_a_worker_thread_stops_at_its_event(problem):
+    # Ctrl-C reaches Python's main thread only: scipy_trf_lm_lbfgs's
+    # workers pass their stop event to the library's fit instead.
+    import threading
+    from odesens import _odesens
+    stop, out = threading.Event(), {}
+    args = {"starts": 10**5, "seed": 1, "threads": 1, "optimizer": "ceres_lm_lbfgs",
+            "stop_event": stop}
+
+    def run():
+        out["fit"] = _odesens.fit(problem._core, problem._settings, args)
+
+    worker = threading.Thread(target=run, daemon=True)
+    began = time.monotonic()
+    worker.start()
+    time.sleep(0.3)
+    stop.set()
+    worker.join(60)
+    assert not worker.is_alive() and time.monotonic() - began < 30
+    assert out["fit"]["stopped"] and len(out["fit"]["nlpost"]) < 10**5

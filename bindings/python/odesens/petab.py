@@ -242,9 +242,11 @@ class Problem:
             docs/fit.md), "ceres_lm", "ceres_lm_lbfgs" (ceres_lm,
             then nlopt_lbfgs where it stopped short of a stationary point,
             again while that lowers nlpost), "nlopt_lbfgs", "lbfgsb"
-            (L-BFGS-B) or "scipy_trf" (SciPy's trust-region reflective
+            (L-BFGS-B), "scipy_trf" (SciPy's trust-region reflective
             least_squares on the residuals, run from Python:
-            odesens/scipy_fit.py; not hierarchical, no resample_failed).
+            odesens/scipy_fit.py; not hierarchical, no resample_failed) or
+            "scipy_trf_lm_lbfgs" (scipy_trf, then ceres_lm_lbfgs from its
+            end in the time the start has left).
         seed : int
         threads : int
             Starts run at once, each on one thread (0: one per core). The
@@ -252,7 +254,8 @@ class Problem:
         max_iterations : int, optional
             Per start (ceres_lm: steps; nlopt_lbfgs: evaluations;
             ceres_lm_lbfgs: L-BFGS has what LM left; scipy_trf: SciPy's
-            max_nfev, its evaluations of the residuals); default 1000.
+            max_nfev, its evaluations of the residuals; scipy_trf_lm_lbfgs:
+            both, each of its two parts); default 1000.
         max_seconds : float, optional
             Wall time per start (default: no limit).
         start_points : array (K x n), optional
@@ -295,32 +298,34 @@ class Problem:
                 "max_seconds": max_seconds,
                 "resample_failed": _count(resample_failed, "resample_failed", 0, 1000),
                 "start_points": start_points, "hierarchical": _flag(hierarchical, "hierarchical")}
-        if optimizer == "scipy_trf":
+        if optimizer in _SCIPY_OPTIMIZERS:
             return FitResult(self._fit_scipy_trf(args), self.parameter_ids)
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
 
     def _fit_scipy_trf(self, args):
-        """Problem.fit with optimizer="scipy_trf" (odesens/scipy_fit.py), its
-        arguments checked: FitResult's dict."""
+        """Problem.fit with optimizer="scipy_trf" or "scipy_trf_lm_lbfgs"
+        (odesens/scipy_fit.py), its arguments checked: FitResult's dict."""
         from . import scipy_fit
+        name = args["optimizer"]
         if args["hierarchical"]:
-            raise invalid_argument("scipy_trf does not run hierarchical fits: use ceres_lm_lbfgs, "
+            raise invalid_argument(f"{name} does not run hierarchical fits: use ceres_lm_lbfgs, "
                                    "ceres_lm, nlopt_lbfgs or lbfgsb")
         if args["resample_failed"] > 0:
-            raise invalid_argument("scipy_trf does not draw failed start points again "
+            raise invalid_argument(f"{name} does not draw failed start points again "
                                    "(resample_failed must be 0): give the starts "
                                    "(start_points) or use the library's optimizers")
         try:
             import scipy.optimize  # noqa: F401 (checked before any start runs)
         except ImportError as e:
-            raise odesens_error("unsupported", f"scipy_trf needs SciPy (Debian's python3-scipy): "
+            raise odesens_error("unsupported", f"{name} needs SciPy (Debian's python3-scipy): "
                                 f"{e}", -11) from None
         if not self.has_least_squares_form:
-            raise odesens_error("unsupported", "scipy_trf needs the least-squares form, which "
+            raise odesens_error("unsupported", f"{name} needs the least-squares form, which "
                                 "this problem does not have (Laplace noise): use nlopt_lbfgs "
                                 "or lbfgsb", -11)
         return scipy_fit.fit(self, args["starts"], args["seed"], args["threads"],
-                             args["max_iterations"], args["max_seconds"], args["start_points"])
+                             args["max_iterations"], args["max_seconds"], args["start_points"],
+                             name)
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
                 optimizer="auto"):
@@ -352,10 +357,10 @@ class Problem:
         the points traced (stopped sides open, with a RuntimeWarning).
         """
         from .fit import Profile, parameter_indices
-        if _optimizer(optimizer, _OPTIMIZERS[:-1], "profile") == "scipy_trf":
+        if _optimizer(optimizer, _OPTIMIZERS[:-2], "profile") in _SCIPY_OPTIMIZERS:
             raise invalid_argument("profiles re-optimize with the library's optimizers "
                                    "(auto, ceres_lm, ceres_lm_lbfgs, nlopt_lbfgs or lbfgsb); "
-                                   "scipy_trf runs fits only")
+                                   f"{optimizer} runs fits only")
         args = {"parameters": parameter_indices(self.parameter_ids, parameters),
                 "confidence": _number(confidence, "confidence"), "threads": _threads(threads),
                 "max_points": _count(max_points, "max_points", 1, 10**6),
@@ -376,7 +381,8 @@ class Problem:
 
 
 # The library's optimizers (fit.hpp) and the one this module adds.
-_OPTIMIZERS = ("auto", "ceres_lm", "ceres_lm_lbfgs", "nlopt_lbfgs", "lbfgsb", "scipy_trf")
+_SCIPY_OPTIMIZERS = ("scipy_trf", "scipy_trf_lm_lbfgs")  # odesens/scipy_fit.py
+_OPTIMIZERS = ("auto", "ceres_lm", "ceres_lm_lbfgs", "nlopt_lbfgs", "lbfgsb") + _SCIPY_OPTIMIZERS
 
 
 def _optimizer(optimizer, known=_OPTIMIZERS, what="fit"):

@@ -10,6 +10,11 @@ is the algorithm of MATLAB's ``lsqnonlin`` (Data2Dynamics) and of Fides
 reflected at them. docs/fit.md, "Which optimizer, by measurement", says
 where it does better than ``ceres_lm_lbfgs`` and where worse.
 
+``optimizer="scipy_trf_lm_lbfgs"`` runs each start as TRF and then the
+library's ``ceres_lm_lbfgs`` from TRF's end, within the start's time: TRF
+finds basins and can stop short in them (SciPy's relative change of the
+cost, 1e-8), where LM and L-BFGS go on to the optimum.
+
 Each start runs on a thread of a pool; the simulations release the GIL, so
 ``threads`` starts run at once as the library's do.
 """
@@ -226,11 +231,43 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
         row.update(status=e.status,
                    exit_reason=reason if failure else f"{reason}; the end point: {e}")
     row["evaluations"] = s.evaluations
+    if options["polish"] and row["status"] == "ok" and not failure and s.best[1] is not None \
+            and not stop.is_set():
+        _polish(core, settings, row, options, stop, began)
     row["seconds"] = time.monotonic() - began
     return row
 
 
-def _result(rows, n, starts_planned, seed, stopped):
+def _polish(core, settings, row, options, stop, began):
+    """The library's ceres_lm_lbfgs from the TRF end of `row`, in the time
+    the start has left; `row` takes its end where that is no worse."""
+    remaining = None
+    if options["max_seconds"] is not None:
+        remaining = options["max_seconds"] - (time.monotonic() - began)
+        if remaining <= 0:
+            row["exit_reason"] += "; no time left for ceres_lm_lbfgs"
+            return
+    args = {"starts": 1, "optimizer": "ceres_lm_lbfgs", "threads": 1, "resample_failed": 0,
+            "max_iterations": options["max_iterations"], "max_seconds": remaining,
+            "start_points": row["end"].reshape(1, -1), "hierarchical": False,
+            "stop_event": stop}
+    r = _odesens.fit(core, settings, args)
+    row["iterations"] += int(r["iterations"][0]) if len(r["nlpost"]) else 0
+    row["evaluations"] += int(r["evaluations"][0]) if len(r["nlpost"]) else 0
+    if not len(r["nlpost"]):
+        row["exit_reason"] += "; then ceres_lm_lbfgs: stopped before it began"
+        return
+    reason = r["exit_reason"][0]
+    if r["status"][0] != "ok" or not r["nlpost"][0] <= row["nlpost"]:
+        row["exit_reason"] += (f"; then ceres_lm_lbfgs ended at no better point "
+                               f"({r['status'][0]}, nlpost {r['nlpost'][0]:g}): {reason}")
+        return
+    row.update(end=numpy.array(r["end"][0], dtype=float), nllh=float(r["nllh"][0]),
+               nlpost=float(r["nlpost"][0]), gradient_norm=float(r["gradient_norm"][0]),
+               exit_reason=f"{row['exit_reason']}; then ceres_lm_lbfgs: {reason}")
+
+
+def _result(rows, n, starts_planned, seed, stopped, optimizer):
     """The rows as FitResult's columns, sorted by nlpost, failed starts last."""
     # as the library's waterfall: ties (failed starts among them) by index
     rows = sorted(rows, key=lambda r: (not math.isfinite(r["nlpost"]),
@@ -239,7 +276,7 @@ def _result(rows, n, starts_planned, seed, stopped):
     best = rows[0]["nlpost"] if rows and math.isfinite(rows[0]["nlpost"]) else math.nan
     k = len(rows)
     return {
-        "optimizer": "scipy_trf", "seed": seed, "starts_planned": starts_planned,
+        "optimizer": optimizer, "seed": seed, "starts_planned": starts_planned,
         "starts_at_best": sum(1 for r in rows if r["nlpost"] <= best + 0.1),
         "stopped": stopped,
         "index": numpy.array([r["index"] for r in rows], dtype=numpy.int64),
@@ -256,9 +293,12 @@ def _result(rows, n, starts_planned, seed, stopped):
     }
 
 
-def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_points):
+def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_points,
+        optimizer="scipy_trf"):
     """The multi-start fit of ``problem`` (an odesens.petab.Problem) with
-    SciPy's TRF; arguments checked by Problem.fit. Returns FitResult's dict."""
+    SciPy's TRF (``optimizer`` "scipy_trf"), or TRF and then the library's
+    ceres_lm_lbfgs from its end ("scipy_trf_lm_lbfgs"); arguments checked
+    by Problem.fit. Returns FitResult's dict."""
     core = problem._core
     if start_points is None:
         start_points = _odesens.draw_starts(core, starts, seed)
@@ -274,9 +314,10 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
     # Each start on one thread, its experiments one after another, as the
     # library's fits run them.
     settings = dict(problem._settings, threads=1)
-    options = {"max_seconds": max_seconds,
+    options = {"max_seconds": max_seconds, "max_iterations": max_iterations,
                "max_evaluations": DEFAULT_MAX_EVALUATIONS if max_iterations is None
-               else max_iterations}
+               else max_iterations,
+               "polish": optimizer == "scipy_trf_lm_lbfgs"}
     workers = min(threads if threads > 0 else (os.cpu_count() or 1), len(start_points))
     rows, errors = [], []
     stop = threading.Event()
@@ -322,4 +363,4 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                       "returned (stopped is True)", RuntimeWarning, stacklevel=3)
     if errors:
         raise errors[0]
-    return _result(rows, n, len(start_points), seed, stopped)
+    return _result(rows, n, len(start_points), seed, stopped, optimizer)

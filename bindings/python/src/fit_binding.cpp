@@ -26,7 +26,8 @@ namespace {
 using Problem = std::shared_ptr<PetabProblem>;
 
 // Keys of `fit`: starts, seed, threads, resample_failed, start_points (None: a Latin
-// hypercube of `starts` points) and those of optimizer_options().
+// hypercube of `starts` points), stop_event (run_fit) and those of
+// optimizer_options().
 FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   FitOptions o;
   o.optimizer = optimizer_options(settings, fit);
@@ -89,8 +90,13 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
 py::dict run_fit(const Problem& problem, const py::dict& settings, const py::dict& fit_args) {
   const FitOptions options = fit_options(settings, fit_args);
   FitResult result;
+  // A fit run from a thread other than Python's main one sees no Ctrl-C; its
+  // caller's threading.Event stops it instead (odesens/scipy_fit.py).
+  const py::object stop_event = fit_args.contains("stop_event") ? py::object(fit_args["stop_event"])
+                                                                  : py::object(py::none());
   const bool interrupted = run_interruptibly(
-      [&](const std::atomic<bool>* stop) { result = fit(*problem, options, {}, stop); });
+      [&](const std::atomic<bool>* stop) { result = fit(*problem, options, {}, stop); },
+      stop_event);
   if (interrupted &&
       PyErr_WarnEx(PyExc_RuntimeWarning,
                    "odesens: fit stopped by KeyboardInterrupt; the starts that ended are "

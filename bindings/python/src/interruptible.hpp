@@ -4,7 +4,8 @@
 // (KeyboardInterrupt) sets the work's stop flag; the work then ends with
 // what it has (fit.hpp, profile.hpp), and the exception is cleared, so the
 // caller returns that, marked stopped. Signals are only seen on Python's
-// main thread; elsewhere the work runs to its end.
+// main thread; elsewhere the work runs to its end, or until `stop_event`
+// (an object with is_set(), a threading.Event; None: none) is set.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -18,10 +19,10 @@
 
 namespace odesens::python {
 
-// work(const std::atomic<bool>* stop). Returns whether a signal stopped it;
-// rethrows what the work threw.
+// work(const std::atomic<bool>* stop). Returns whether a signal stopped it
+// (not the event); rethrows what the work threw.
 template <class Work>
-bool run_interruptibly(Work&& work) {
+bool run_interruptibly(Work&& work, const pybind11::object& stop_event = pybind11::none()) {
   std::atomic<bool> stop{false};
   std::exception_ptr failure;
   std::mutex mutex;
@@ -48,6 +49,13 @@ bool run_interruptibly(Work&& work) {
       PyErr_Clear();
       interrupted = true;
       stop = true;
+    }
+    if (!stop && !stop_event.is_none()) {
+      try {
+        if (stop_event.attr("is_set")().cast<bool>()) stop = true;
+      } catch (pybind11::error_already_set&) {
+        stop = true;  // an event that cannot be read ends the work, not the wait
+      }
     }
   }
   worker.join();
