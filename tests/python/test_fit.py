@@ -417,3 +417,19 @@ def test_a_library_fit_on_a_worker_thread_stops_at_its_event(problem):
     worker.join(60)
     assert not worker.is_alive() and time.monotonic() - began < 30
     assert out["fit"]["stopped"] and len(out["fit"]["nlpost"]) < 10**5
+
+
+def test_scipy_trf_lm_lbfgs_keeps_trfs_end_where_the_second_part_fails(problem, monkeypatch):
+    from odesens import scipy_fit
+    from odesens._errors import Error
+
+    def failing(*args):
+        raise Error("internal_error", "a failure of the library's fit", -99)
+
+    trf = problem.fit(start_points=[(0.9, 0.2)], optimizer="scipy_trf")
+    monkeypatch.setattr(scipy_fit._odesens, "fit", failing)
+    r = problem.fit(start_points=[(0.9, 0.2)], optimizer="scipy_trf_lm_lbfgs")
+    assert r.status == ["ok"] and r.nlpost[0] == trf.nlpost[0]
+    assert r.end[0].tolist() == trf.end[0].tolist()
+    assert r.exit_reason[0] == (trf.exit_reason[0] + "; then ceres_lm_lbfgs failed: "
+                                "internal_error: a failure of the library's fit")

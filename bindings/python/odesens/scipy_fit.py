@@ -251,7 +251,11 @@ def _polish(core, settings, row, options, stop, began):
             "max_iterations": options["max_iterations"], "max_seconds": remaining,
             "start_points": row["end"].reshape(1, -1), "hierarchical": False,
             "stop_event": stop}
-    r = _odesens.fit(core, settings, args)
+    try:
+        r = _odesens.fit(core, settings, args)
+    except Error as e:  # the second part failed: the start keeps TRF's end
+        row["exit_reason"] += f"; then ceres_lm_lbfgs failed: {e}"
+        return
     row["iterations"] += int(r["iterations"][0]) if len(r["nlpost"]) else 0
     row["evaluations"] += int(r["evaluations"][0]) if len(r["nlpost"]) else 0
     if not len(r["nlpost"]):
