@@ -433,3 +433,27 @@ def test_scipy_trf_lm_lbfgs_keeps_trfs_end_where_the_second_part_fails(problem, 
     assert r.end[0].tolist() == trf.end[0].tolist()
     assert r.exit_reason[0] == (trf.exit_reason[0] + "; then ceres_lm_lbfgs failed: "
                                 "internal_error: a failure of the library's fit")
+
+
+def test_ctrl_c_stops_the_second_part_of_scipy_trf_lm_lbfgs(problem, monkeypatch):
+    # The second part is the library's fit on a worker thread, which sees
+    # no signal: Ctrl-C reaches it by the worker's stop event, and the fit
+    # returns only once every worker has ended.
+    import signal
+    import threading
+    from odesens import scipy_fit
+    library_fit, workers = scipy_fit._odesens.fit, []
+
+    def long_and_interrupted(core, settings, args):
+        workers.append(threading.current_thread())
+        os.kill(os.getpid(), signal.SIGINT)
+        # 10^5 starts: only the stop event ends this within the test's time
+        return library_fit(core, settings, dict(args, start_points=None, starts=10**5, seed=1))
+
+    monkeypatch.setattr(scipy_fit._odesens, "fit", long_and_interrupted)
+    began = time.monotonic()
+    with pytest.warns(RuntimeWarning, match="stopped by KeyboardInterrupt"):
+        r = problem.fit(start_points=[(0.9, 0.2)] * 3, optimizer="scipy_trf_lm_lbfgs",
+                        threads=2)
+    assert r.stopped and time.monotonic() - began < 30
+    assert workers and not any(t.is_alive() for t in workers)

@@ -273,8 +273,9 @@ class Problem:
         A simulation failing inside a start is a rejected step; a start
         whose own point cannot be simulated (and is not drawn again) is
         kept, failed, with NaN values. Raises :class:`odesens.Error` (invalid_argument, unsupported
-        for ceres_lm, ceres_lm_lbfgs or scipy_trf on a problem without
-        least-squares form, and for scipy_trf without SciPy). Releases
+        for ceres_lm, ceres_lm_lbfgs, scipy_trf or scipy_trf_lm_lbfgs on a
+        problem without least-squares form, and for the last two without
+        SciPy). Releases
         the GIL; Ctrl-C stops the fit and returns the starts that ended
         (``stopped`` True, with a RuntimeWarning).
         """
@@ -380,7 +381,7 @@ class Problem:
                 f"parameters, {self.n_measurements} measurements>")
 
 
-# The library's optimizers (fit.hpp) and the one this module adds.
+# The library's optimizers (fit.hpp) and the two this module adds.
 _SCIPY_OPTIMIZERS = ("scipy_trf", "scipy_trf_lm_lbfgs")  # odesens/scipy_fit.py
 _OPTIMIZERS = ("auto", "ceres_lm", "ceres_lm_lbfgs", "nlopt_lbfgs", "lbfgsb") + _SCIPY_OPTIMIZERS
 

@@ -253,7 +253,7 @@ def _polish(core, settings, row, options, stop, began):
             "stop_event": stop}
     try:
         r = _odesens.fit(core, settings, args)
-    except Error as e:  # the second part failed: the start keeps TRF's end
+    except Exception as e:  # the second part failed: the start keeps TRF's end
         row["exit_reason"] += f"; then ceres_lm_lbfgs failed: {e}"
         return
     row["iterations"] += int(r["iterations"][0]) if len(r["nlpost"]) else 0
@@ -262,9 +262,12 @@ def _polish(core, settings, row, options, stop, began):
         row["exit_reason"] += "; then ceres_lm_lbfgs: stopped before it began"
         return
     reason = r["exit_reason"][0]
-    if r["status"][0] != "ok" or not r["nlpost"][0] <= row["nlpost"]:
+    # Only a lower nlpost replaces TRF's end: at an equal one (a second part
+    # stopped or out of time where it began) TRF's values and gradient stay.
+    if r["status"][0] != "ok" or not r["nlpost"][0] < row["nlpost"]:
+        value = f", nlpost {r['nlpost'][0]:g}" if math.isfinite(r["nlpost"][0]) else ""
         row["exit_reason"] += (f"; then ceres_lm_lbfgs ended at no better point "
-                               f"({r['status'][0]}, nlpost {r['nlpost'][0]:g}): {reason}")
+                               f"({r['status'][0]}{value}): {reason}")
         return
     row.update(end=numpy.array(r["end"][0], dtype=float), nllh=float(r["nllh"][0]),
                nlpost=float(r["nlpost"][0]), gradient_norm=float(r["gradient_norm"][0]),
@@ -295,6 +298,21 @@ def _result(rows, n, starts_planned, seed, stopped, optimizer):
         "exit_reason": [r["exit_reason"] for r in rows],
         "seconds": numpy.array([r["seconds"] for r in rows], dtype=float),
     }
+
+
+def _wait_for_workers(ended):
+    """Waits until every worker has set its event, through further Ctrl-Cs.
+    Not Thread.join: interrupted by KeyboardInterrupt, a later join can
+    return while its thread still runs (CPython 3.11), and the fit would
+    return without that start, or the interpreter end inside the library."""
+    pending = list(ended)
+    while pending:
+        try:
+            while pending:
+                if pending[-1].wait(0.1):
+                    pending.pop()
+        except KeyboardInterrupt:
+            pass  # the workers were told to stop: wait for them all the same
 
 
 def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_points,
@@ -331,35 +349,37 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
     # Each worker takes the next start until none is left or the fit is
     # stopped (the library's task pool does the same: no start is queued
     # ahead of the workers, so a stop skips every start not begun).
-    def work():
-        while not stop.is_set():
-            with lock:
-                k = next(next_start, None)
-            if k is None:
-                return
-            try:
-                row = _run_start(core, settings, k, start_points[k].copy(), lower, upper,
-                                 options, stop)
-            except BaseException as e:  # a defect here: ends the fit, raised below
-                errors.append(e)
-                stop.set()
-                return
-            with lock:
-                rows.append(row)
+    def work(done):
+        try:
+            while not stop.is_set():
+                with lock:
+                    k = next(next_start, None)
+                if k is None:
+                    return
+                try:
+                    row = _run_start(core, settings, k, start_points[k].copy(), lower, upper,
+                                     options, stop)
+                except BaseException as e:  # a defect here: ends the fit, raised below
+                    errors.append(e)
+                    stop.set()
+                    return
+                with lock:
+                    rows.append(row)
+        finally:
+            done.set()
 
-    pool = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
+    ended = [threading.Event() for _ in range(workers)]
+    pool = [threading.Thread(target=work, args=(e,), daemon=True) for e in ended]
     stopped = False
     try:
         for t in pool:
             t.start()
-        for t in pool:
-            while t.is_alive():
-                t.join(0.1)  # a timeout, so that Ctrl-C reaches this thread
+        for done in ended:
+            while not done.wait(0.1):  # a timeout, so that Ctrl-C reaches this thread
+                pass
     except BaseException as e:
         stop.set()  # the workers that started end at their next evaluation
-        for t in pool:
-            if t.ident is not None:
-                t.join()
+        _wait_for_workers([ev for t, ev in zip(pool, ended) if t.ident is not None])
         if not isinstance(e, KeyboardInterrupt):
             raise
         stopped = True  # also while the workers were being started
