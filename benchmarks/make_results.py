@@ -1274,6 +1274,10 @@ FIT_ALL_RUNS += [
 | Schwen_PONE2014 | ceres_lm_lbfgs | 10 | 0 | 1 | 0.10 | 0.33 | 952.422 | 956.518 | yes | 28.4 | 184.4 |
 | Schwen_PONE2014 | nlopt_lbfgs | 10 | 0 | 0 | 0.00 | 0.00 | 953.849 | 956.518 | yes | 19.2 | 117.3 |
 """, "nlpost, 12-06, beside other runs"),
+    ("PYTHONPATH=build/python nice /usr/bin/python3 benchmarks/bench_fit_scipy.py --threads 2 --optimizers scipy_trf_lm_lbfgs --starts 100 --seed 2 --max-seconds 30 --problems Weber_BMC2015",
+     """\
+| Weber_BMC2015 | scipy_trf_lm_lbfgs | 100 | 1 | 1 | 0.01 | 0.03 | 297.097 | 296.202 | no | 29.1 | 1919.9 |
+""", "100 starts, 12-06"),
 ]
 
 # Runs from this index of FIT_ALL_RUNS on came after the steady-state changes.
@@ -1386,6 +1390,16 @@ their references lie is the next item.
   Bachmann's 4-start runs of seeds 2 and 3 had ended at nllh -417.850 and -417.854, 0.55
   above its reference, and `ceres_lm_lbfgs` from seed 3's best end point stayed there
   (-417.8538 after 61 s): a local optimum, which 8 starts of seed 4 passed.
+
+- **`scipy_trf_lm_lbfgs` (2026-12-06): TRF, then `ceres_lm_lbfgs` from its end in each
+  start** (docs/fit.md). On Weber's neighbours of the nominal point at σ = 1 (the run
+  above, `fit_near_nominal.py Weber_BMC2015 --sigma 1 --starts 10 --max-seconds 60
+  --optimizer scipy_trf_lm_lbfgs`), the TRF ends at 297.12 and 296.50 went on to 296.202
+  and 296.218, in the reference's basin, where TRF alone had stopped; the other ends moved
+  by at most 0.10. From the box it did not help: 100 starts of seed 2, 30 s each (the row
+  "100 starts, 12-06"), ended at the best value TRF alone had found from the same starts,
+  297.097, now at 1.5 times the CPU time (1920 s against 1304 s; many second parts used
+  the start's remaining time). 297.097 is a local optimum, not a start cut short.
 
 - **`scipy_trf` finds basins and can stop short in them.** SciPy ends a start where the
   cost changed by less than 1e-8 of itself, and the cost of the least-squares form is
