@@ -256,11 +256,11 @@ def _polish(core, settings, row, options, stop, began):
     except Exception as e:  # the second part failed: the start keeps TRF's end
         row["exit_reason"] += f"; then ceres_lm_lbfgs failed: {e}"
         return
-    row["iterations"] += int(r["iterations"][0]) if len(r["nlpost"]) else 0
-    row["evaluations"] += int(r["evaluations"][0]) if len(r["nlpost"]) else 0
     if not len(r["nlpost"]):
         row["exit_reason"] += "; then ceres_lm_lbfgs: stopped before it began"
         return
+    row["iterations"] += int(r["iterations"][0])
+    row["evaluations"] += int(r["evaluations"][0])
     reason = r["exit_reason"][0]
     # Only a lower nlpost replaces TRF's end: at an equal one (a second part
     # stopped or out of time where it began) TRF's values and gradient stay.
