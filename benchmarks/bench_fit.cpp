@@ -187,8 +187,8 @@ int main(int argc, char** argv) {
       run.cpu = cpu_seconds() - before;
       if (details)
         for (const odesens::StartResult& s : run.fit.starts)
-          std::fprintf(stderr, "%s %s start %zu: nllh %.6g, nlpost %.6g, %lld iterations, %lld evaluations, "
-                       "%.2f s, %s\n", name.c_str(), optimizer.c_str(), s.index, s.nllh, s.nlpost,
+          std::fprintf(stderr, "%s %s start %zu: nllh %.6g, nlpost %.6g, %lld iterations, "
+                       "%lld evaluations, %.2f s, %s\n", name.c_str(), optimizer.c_str(), s.index, s.nllh, s.nlpost,
                        static_cast<long long>(s.iterations), static_cast<long long>(s.evaluations),
                        s.seconds, s.exit_reason.c_str());
       runs.push_back(std::move(run));
