@@ -144,8 +144,8 @@ int main(int argc, char** argv) {
     double reference = std::numeric_limits<double>::quiet_NaN();
     try {
       problem = odesens::PetabProblem::load(yaml);
-      reference = problem->evaluate(problem->nominal_scaled(), odesens::OptimizerOptions{}.evaluation)
-                      .nlpost;
+      const odesens::PetabOptions settings = odesens::OptimizerOptions{}.evaluation;
+      reference = problem->evaluate(problem->nominal_scaled(), settings).nlpost;
     } catch (const odesens::Error& e) {
       if (!problem) {
         std::printf("| %s | failed: %s | | | | | | | | | | |\n", name.c_str(), e.what());
@@ -188,7 +188,8 @@ int main(int argc, char** argv) {
       if (details)
         for (const odesens::StartResult& s : run.fit.starts)
           std::fprintf(stderr, "%s %s start %zu: nllh %.6g, nlpost %.6g, %lld iterations, "
-                       "%lld evaluations, %.2f s, %s\n", name.c_str(), optimizer.c_str(), s.index, s.nllh, s.nlpost,
+                       "%lld evaluations, %.2f s, %s\n", name.c_str(), optimizer.c_str(),
+                       s.index, s.nllh, s.nlpost,
                        static_cast<long long>(s.iterations), static_cast<long long>(s.evaluations),
                        s.seconds, s.exit_reason.c_str());
       runs.push_back(std::move(run));
