@@ -109,6 +109,14 @@ int odesens_fit_result_start(const odesens_fit_result* fit, int64_t rank, double
   });
 }
 
+int odesens_fit_result_start_round(const odesens_fit_result* fit, int64_t rank, int64_t* round) {
+  return guarded(fit, __func__, [&] {
+    const StartResult& s = start_at(fit_result_state(fit), rank);
+    require_pointer(round, "round");
+    *round = static_cast<int64_t>(s.round);
+  });
+}
+
 int odesens_fit_result_exit_reason(const odesens_fit_result* fit, int64_t rank,
                                    const char** reason) {
   return guarded(fit, __func__, [&] {

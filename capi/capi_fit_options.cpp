@@ -72,6 +72,22 @@ int odesens_fit_options_set_seed(odesens_fit_options* options, int64_t seed) {
   });
 }
 
+int odesens_fit_options_set_hops(odesens_fit_options* options, int64_t rounds, int64_t starts,
+                                 double sigma) {
+  return guarded(options, __func__, [&] {
+    require_finite(&sigma, 1, "sigma");
+    FitOptions hops;
+    hops.hop_rounds = require_count(rounds, 0, kMostHopRounds, "rounds");
+    hops.hop_starts = require_count(starts, 1, kMostHopStarts, "starts");
+    hops.hop_sigma = sigma;
+    check_hop_options(hops);
+    FitOptions& fit = fit_options_state(options).fit;
+    fit.hop_rounds = hops.hop_rounds;
+    fit.hop_starts = hops.hop_starts;
+    fit.hop_sigma = hops.hop_sigma;
+  });
+}
+
 int odesens_fit_options_set_resample_failed(odesens_fit_options* options, int64_t tries) {
   return guarded(options, __func__, [&] {
     fit_options_state(options).fit.resample_failed = require_count(tries, 0, kMostResamples, "tries");

@@ -770,6 +770,16 @@ ODESENS_API int odesens_fit_options_set_seed(odesens_fit_options* options, int64
  * it ran from. Applies to drawn and given starts. */
 ODESENS_API int odesens_fit_options_set_resample_failed(odesens_fit_options* options,
                                                        int64_t tries);
+/* Hops (docs/fit.md, "Hops"): after the starts, `rounds` rounds (0, the
+ * default: none; at most 10000) of `starts` starts each (from 1 to 1e9),
+ * drawn around the best end point so far from a normal distribution on the
+ * parameters' scales with standard deviation `sigma` (from 1e-6 to 100;
+ * doubled after a round that finds no nlpost lower by more than 0.1, up to
+ * 4 * sigma, and sigma again after one that does), clipped to the box. The
+ * draws depend on the seed and the round alone. Their starts follow the
+ * others in the result (odesens_fit_result_start_round). */
+ODESENS_API int odesens_fit_options_set_hops(odesens_fit_options* options, int64_t rounds,
+                                            int64_t starts, double sigma);
 /* Starts given by the caller instead of drawn: n_starts points of
  * n_parameters values on the parameters' scales, start-major
  * (points[i + k*n_parameters] = parameter i of start k), copied. NaN or
@@ -861,6 +871,10 @@ ODESENS_API int odesens_fit_result_start(const odesens_fit_result* fit, int64_t 
                                          double* nlpost, double* nllh, double* gradient_norm,
                                          double* seconds, int64_t* index, int64_t* iterations,
                                          int64_t* evaluations, int64_t* status);
+/* The round of start `rank`: 0 for a start given or drawn, r for one of
+ * hop round r (odesens_fit_options_set_hops). */
+ODESENS_API int odesens_fit_result_start_round(const odesens_fit_result* fit, int64_t rank,
+                                               int64_t* round);
 /* The stopping rule the start met, or its failure, in words (the string
  * belongs to the result). */
 ODESENS_API int odesens_fit_result_exit_reason(const odesens_fit_result* fit, int64_t rank,

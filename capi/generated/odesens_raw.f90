@@ -993,6 +993,16 @@ module odesens_raw
       integer(c_int) :: odesens_fit_options_set_resample_failed
     end function
 
+    function odesens_fit_options_set_hops(options, rounds, starts, sigma) &
+        bind(C, name="odesens_fit_options_set_hops")
+      import :: c_int, c_int64_t, c_double, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int64_t), value :: rounds
+      integer(c_int64_t), value :: starts
+      real(c_double), value :: sigma
+      integer(c_int) :: odesens_fit_options_set_hops
+    end function
+
     function odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) &
         bind(C, name="odesens_fit_options_set_start_points")
       import :: c_int, c_int64_t, c_double, c_ptr
@@ -1134,6 +1144,15 @@ module odesens_raw
       integer(c_int64_t), intent(out) :: evaluations
       integer(c_int64_t), intent(out) :: status
       integer(c_int) :: odesens_fit_result_start
+    end function
+
+    function odesens_fit_result_start_round(fit, rank, round) &
+        bind(C, name="odesens_fit_result_start_round")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), value :: rank
+      integer(c_int64_t), intent(out) :: round
+      integer(c_int) :: odesens_fit_result_start_round
     end function
 
     function odesens_fit_result_exit_reason(fit, rank, reason) &

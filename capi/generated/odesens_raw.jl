@@ -406,6 +406,9 @@ odesens_fit_options_set_seed(options, seed) =
 odesens_fit_options_set_resample_failed(options, tries) =
     ccall((:odesens_fit_options_set_resample_failed, libodesens), Cint,
           (Ptr{Cvoid}, Int64), options, tries)
+odesens_fit_options_set_hops(options, rounds, starts, sigma) =
+    ccall((:odesens_fit_options_set_hops, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Int64, Cdouble), options, rounds, starts, sigma)
 odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) =
     ccall((:odesens_fit_options_set_start_points, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Int64, Int64), options, points, n_parameters, n_starts)
@@ -460,6 +463,9 @@ odesens_fit_result_start(fit, rank, nlpost, nllh, gradient_norm, seconds, index,
           (Ptr{Cvoid}, Int64, Ref{Cdouble}, Ref{Cdouble}, Ref{Cdouble}, Ref{Cdouble}, Ref{Int64},
            Ref{Int64}, Ref{Int64}, Ref{Int64}),
           fit, rank, nlpost, nllh, gradient_norm, seconds, index, iterations, evaluations, status)
+odesens_fit_result_start_round(fit, rank, round) =
+    ccall((:odesens_fit_result_start_round, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Ref{Int64}), fit, rank, round)
 odesens_fit_result_exit_reason(fit, rank, reason) =
     ccall((:odesens_fit_result_exit_reason, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), fit, rank, reason)

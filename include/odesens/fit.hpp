@@ -91,7 +91,10 @@ void require_optimizer_suits(const PetabProblem& problem, const std::string& opt
 // One local optimization. Points are on the parameters' scales, in
 // PetabProblem::parameter_ids() order.
 struct StartResult {
-  std::size_t index = 0;     // of the start among the starts given or drawn
+  // Of the start among all a fit ran: the starts given or drawn from 0,
+  // then the hops' in order of their rounds.
+  std::size_t index = 0;
+  std::size_t round = 0;      // 0: a start given or drawn; r: of hop round r
   std::vector<double> start;  // x0
   std::vector<double> end;    // the best point found
   double nllh = 0.0, nlpost = 0.0;  // at end (NaN when the start failed)
@@ -148,14 +151,27 @@ struct FitOptions {
   // kMostResamples: where a thousand draws all fail, more will not help
   // (and 2^62 of them ran without end).
   std::size_t resample_failed = 0;
+  // Hops (docs/fit.md, "Hops"): after the starts, hop_rounds rounds of
+  // hop_starts starts each, drawn around the best end point so far from a
+  // normal distribution on the parameters' scales, clipped to the box. Its
+  // standard deviation is hop_sigma, doubled after a round that finds no
+  // new optimum (none lower by more than 0.1), up to 4 * hop_sigma, and
+  // back to hop_sigma after one that does. Where the box holds many local
+  // optima, the best of a few starts is often a neighbour of a better one
+  // that few points drawn in the whole box reach. 0: no hops.
+  std::size_t hop_rounds = 0;
+  std::size_t hop_starts = 8;
+  double hop_sigma = 0.5;
 };
 
 inline constexpr std::size_t kMostResamples = 1000;
+inline constexpr std::size_t kMostHopRounds = 10'000;
+inline constexpr std::size_t kMostHopStarts = 1'000'000'000;
 
 struct FitResult {
   std::string optimizer;  // what ran ("auto" resolved)
   std::uint64_t seed = 0;
-  std::size_t starts_planned = 0;
+  std::size_t starts_planned = 0;  // the hops' included
   // The starts that ran, sorted by final nlpost, failed ones last (the
   // waterfall); starts[0] is the best.
   std::vector<StartResult> starts;
@@ -163,6 +179,9 @@ struct FitResult {
   // included): how often the best was found.
   std::size_t starts_at_best = 0;
   bool stopped = false;  // the stop flag ended the fit before every start ran
+  // The hop settings it ran with (FitOptions; rounds 0: none).
+  std::size_t hop_rounds = 0, hop_starts = 0;
+  double hop_sigma = 0.0;
 };
 
 // Called after each start ends (from the thread that ran it, one call at a
@@ -171,9 +190,10 @@ using FitProgress = std::function<void(std::size_t done, std::size_t total, doub
 
 // Multi-start: each start is one task of the worker pool. When `stop` is
 // set, starts not begun are skipped and those running end at their next
-// iteration; what ended is kept. Error(invalid_argument) for no starts,
-// starts of the wrong size or outside the box, or a box with an infinite
-// bound when the starts are to be drawn.
+// iteration; what ended is kept, and no hop round begins. Error(invalid_argument)
+// for no starts, starts of the wrong size or outside the box, a box with an
+// infinite bound when the starts are to be drawn, or hop settings out of
+// range (check_hop_options).
 FitResult fit(const PetabProblem& problem, const FitOptions& options,
               const FitProgress& progress = {}, const std::atomic<bool>* stop = nullptr);
 
@@ -191,6 +211,11 @@ std::vector<std::vector<double>> latin_hypercube(const std::vector<double>& lowe
 // infinite bound.
 std::vector<std::vector<double>> draw_starts(const PetabProblem& problem, std::size_t starts,
                                              std::uint64_t seed);
+
+// The checks of the hop settings: Error(invalid_argument) naming the field
+// (hop_rounds at most kMostHopRounds, hop_starts from 1 when hop_rounds is
+// not 0 and at most kMostHopStarts, hop_sigma from 1e-6 to 100).
+void check_hop_options(const FitOptions& options);
 
 // How many sorted final values are within `threshold` of the first.
 std::size_t count_within(const std::vector<StartResult>& sorted, double threshold);

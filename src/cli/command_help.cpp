@@ -260,6 +260,15 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--resample-failed N",
      "a start whose point cannot be simulated runs from a point drawn uniformly in the scaled "
      "box instead, up to N times, N at most 1000 (default 0: it fails there)"},
+    {"--hops R",
+     "after the starts, R rounds of starts drawn around the best end point so far, a normal "
+     "distribution on the parameters' scales clipped to the box (default 0; docs/fit.md, "
+     "\"Hops\")"},
+    {"--hop-starts K", "starts a hop round (default 8)"},
+    {"--hop-sigma S",
+     "the hops' standard deviation on the scales, 1e-6 to 100 (default 0.5; doubled after a "
+     "round that finds no value lower by more than 0.1, up to 4 times S, and S again after "
+     "one that does)"},
     {"--threads T", "starts run at once, 0 (one per core) to 1024 (default 1)"},
     {"--optimizer ID",
      "auto (default: ceres_lm_lbfgs, or nlopt_lbfgs without a least-squares form or where the "

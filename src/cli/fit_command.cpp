@@ -88,6 +88,11 @@ std::string table_cell(const std::string& text) {
 void write_text(std::ostream& out, const PetabProblem& problem, const FitResult& r) {
   out << "optimizer " << r.optimizer << ", " << r.starts.size() << " of " << r.starts_planned
       << " starts" << (r.stopped ? " (stopped)" : "") << "\n";
+  if (r.hop_rounds > 0)
+    out << "hops: " << r.hop_rounds << " rounds of " << r.hop_starts
+        << " starts around the best so far (sigma " << io::format_double(r.hop_sigma)
+        << "); start indices from " << r.starts_planned - r.hop_rounds * r.hop_starts
+        << " are theirs\n";
   out << "rank\tstart\tnlpost\tnllh\tgradient\titerations\tevaluations\tseconds\texit\n";
   for (std::size_t k = 0; k < r.starts.size(); ++k) {
     const StartResult& s = r.starts[k];
@@ -112,6 +117,7 @@ void write_text(std::ostream& out, const PetabProblem& problem, const FitResult&
 io::Json start_json(const StartResult& s) {
   io::Json j = io::Json::object();
   j["start_index"] = s.index;
+  j["round"] = s.round;
   j["start"] = io::numbers(s.start);
   j["end"] = io::numbers(s.end);
   j["nllh"] = io::number(s.nllh);
@@ -135,6 +141,9 @@ io::Json result_json(const PetabProblem& problem, const FitResult& r) {
   j["starts_planned"] = r.starts_planned;
   j["starts_at_best"] = r.starts_at_best;
   j["stopped"] = r.stopped;
+  j["hop_rounds"] = r.hop_rounds;
+  j["hop_starts"] = r.hop_starts;
+  j["hop_sigma"] = io::number(r.hop_sigma);
   io::Json starts = io::Json::array();
   for (const StartResult& s : r.starts) starts.push_back(start_json(s));
   j["starts"] = starts;
@@ -151,6 +160,9 @@ FitOptions fit_options(const FitArguments& a, const PetabProblem& problem) {
   o.seed = a.seed;
   o.threads = a.threads;
   o.resample_failed = a.resample_failed;
+  o.hop_rounds = a.hops;
+  o.hop_starts = a.hop_starts;
+  o.hop_sigma = a.hop_sigma;
   if (!a.starts_from.empty()) o.start_points = read_starts(problem, a.starts_from);
   else o.starts = static_cast<std::size_t>(*a.starts);
   return o;
@@ -174,6 +186,19 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
   command.add_option_function<std::string>("--resample-failed", [&a](const std::string& v) {
     a.resample_failed =
         static_cast<std::size_t>(whole_number(v, "--resample-failed", 0, kMostResamples));
+  });
+  command.add_option_function<std::string>("--hops", [&a](const std::string& v) {
+    a.hops = static_cast<std::size_t>(whole_number(v, "--hops", 0, kMostHopRounds));
+  });
+  command.add_option_function<std::string>("--hop-starts", [&a](const std::string& v) {
+    a.hop_starts = static_cast<std::size_t>(whole_number(v, "--hop-starts", 1, kMostHopStarts));
+  });
+  command.add_option_function<std::string>("--hop-sigma", [&a](const std::string& v) {
+    const double s = parse_number(v, "--hop-sigma");
+    if (!(s >= 1e-6 && s <= 100))
+      throw UsageError{"--hop-sigma needs a number from 1e-6 to 100 (a standard deviation on "
+                       "the parameters' scales), got '" + v + "'"};
+    a.hop_sigma = s;
   });
   command.add_option_function<std::string>("--max-iterations", [&a](const std::string& v) {
     a.max_iterations = whole_number(v, "--max-iterations", 1);

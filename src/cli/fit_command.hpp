@@ -1,5 +1,6 @@
 // `odesens fit PROBLEM.yaml --starts N [--threads T] [--optimizer ID]
-// [--seed S] [--starts-from FILE.tsv] [--max-iterations N]
+// [--seed S] [--starts-from FILE.tsv] [--hops R [--hop-starts K] [--hop-sigma S]]
+// [--max-iterations N]
 // [--max-seconds-per-start S] [--method ID] [--rtol R] [--atol A] [--max-steps N]
 // [--out FILE.h5] [--best FILE.tsv] [--plot DIR] [--format text|json]`: multi-start
 // parameter estimation of a PEtab problem (fit.hpp), the waterfall of the
@@ -29,6 +30,8 @@ struct FitArguments {
   std::optional<long long> max_iterations;
   std::optional<double> max_seconds;
   std::size_t resample_failed = 0;  // --resample-failed
+  std::size_t hops = 0, hop_starts = 8;  // --hops, --hop-starts
+  double hop_sigma = 0.5;                // --hop-sigma
   SimulationArguments simulation;
   bool hierarchical = false;  // --hierarchical
   std::string out, best, plot;

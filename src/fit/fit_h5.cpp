@@ -18,7 +18,7 @@ using io::H5Document;
 
 void write_rows(H5Document& d, const FitResult& fit, std::size_t n) {
   std::vector<double> start, end, nllh, nlpost, gradient, seconds;
-  std::vector<std::int64_t> iterations, evaluations, index;
+  std::vector<std::int64_t> iterations, evaluations, index, round;
   std::vector<std::int32_t> status;
   std::vector<std::string> reasons;
   for (const StartResult& s : fit.starts) {
@@ -31,6 +31,7 @@ void write_rows(H5Document& d, const FitResult& fit, std::size_t n) {
     iterations.push_back(s.iterations);
     evaluations.push_back(s.evaluations);
     index.push_back(static_cast<std::int64_t>(s.index));
+    round.push_back(static_cast<std::int64_t>(s.round));
     status.push_back(static_cast<std::int32_t>(s.status));
     reasons.push_back(s.exit_reason);
   }
@@ -44,6 +45,7 @@ void write_rows(H5Document& d, const FitResult& fit, std::size_t n) {
   d.int64s("iterations", iterations);
   d.int64s("evaluations", evaluations);
   d.int64s("start_index", index);
+  d.int64s("round", round);
   d.int32s("status", status);
   d.texts("exit_reason", reasons);
 }
@@ -63,6 +65,9 @@ void write_fit_h5(const std::string& path, const PetabProblem& problem, const Fi
     d.attribute("starts_planned", static_cast<std::int64_t>(fit.starts_planned));
     d.attribute("starts_at_best", static_cast<std::int64_t>(fit.starts_at_best));
     d.attribute("stopped", static_cast<std::int64_t>(fit.stopped));
+    d.attribute("hop_rounds", static_cast<std::int64_t>(fit.hop_rounds));
+    d.attribute("hop_starts", static_cast<std::int64_t>(fit.hop_starts));
+    d.attribute("hop_sigma", fit.hop_sigma);
     write_rows(d, fit, problem.parameter_ids().size());
     d.texts("parameter_ids", problem.parameter_ids());
     d.texts("parameter_scales", problem.parameter_scales());

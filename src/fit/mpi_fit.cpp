@@ -7,40 +7,66 @@
 #include <string>
 
 #include "ensemble/mpi_tasks.hpp"
+#include "fit/hops.hpp"
 #include "fit/multi_start.hpp"
 #include "fit/start_codec.hpp"
 
 namespace odesens::fitting {
 
+namespace {
+
+// Rank 0's view of the best point, sent to every rank so that all draw
+// the same next round and all stop together.
+void share_from_rank_0(MPI_Comm comm, HopState& state) {
+  double head[3] = {state.best, state.sigma, state.go_on ? 1.0 : 0.0};
+  MPI_Bcast(head, 3, MPI_DOUBLE, 0, comm);
+  state.best = head[0];
+  state.sigma = head[1];
+  state.go_on = head[2] != 0.0;
+  unsigned long long n = state.center.size();
+  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  state.center.resize(n);
+  MPI_Bcast(state.center.data(), static_cast<int>(n), MPI_DOUBLE, 0, comm);
+}
+
+}  // namespace
+
 FitResult fit_mpi(MPI_Comm comm, int thread_level, const PetabProblem& problem,
                   const FitOptions& options, const FitProgress& progress,
                   const std::atomic<bool>* stop) {
   const std::vector<std::vector<double>> starts = planned_starts(problem, options);
+  const std::size_t planned = starts_planned(options, starts.size());
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  std::vector<std::optional<StartResult>> done(rank == 0 ? starts.size() : 0);
   std::size_t finished = 0;
   double best = std::numeric_limits<double>::quiet_NaN();
   ensemble::MpiTaskOptions farm;
   farm.threads = options.threads;
   farm.cancel = stop;
-  auto make_worker = [&]() -> ensemble::MpiTaskWorker {
-    // A start's bytes are a few hundred: far below one message's limit.
-    return [&](std::size_t k, std::size_t, std::vector<char>& bytes) {
-      encode_start(run_start(problem, starts[k], k, options, stop), bytes);
+  auto run = [&](const std::vector<std::vector<double>>& points, std::size_t first,
+                 const FitOptions& batch, std::vector<std::optional<StartResult>>& done) {
+    auto make_worker = [&]() -> ensemble::MpiTaskWorker {
+      // A start's bytes are a few hundred: far below one message's limit.
+      return [&](std::size_t k, std::size_t, std::vector<char>& bytes) {
+        encode_start(run_start(problem, points[k], first + k, batch, stop), bytes);
+      };
     };
+    auto deliver = [&](std::size_t k, const char* bytes, std::size_t size, int) {
+      StartResult s = decode_start(bytes, size);
+      if (s.index != first + k)
+        throw Error(Status::internal_error, "a rank sent a start under another's index");
+      if (start_succeeded(s) && !(s.nlpost >= best)) best = s.nlpost;
+      done[k] = std::move(s);
+      ++finished;
+      if (progress) progress(finished, planned, best);
+    };
+    ensemble::run_tasks_mpi(comm, thread_level, points.size(), farm, make_worker, deliver);
   };
-  auto deliver = [&](std::size_t k, const char* bytes, std::size_t size, int) {
-    StartResult s = decode_start(bytes, size);
-    if (s.index != k) throw Error(Status::internal_error, "a rank sent a start under another's index");
-    if (start_succeeded(s) && !(s.nlpost >= best)) best = s.nlpost;
-    done[k] = std::move(s);
-    ++finished;
-    if (progress) progress(finished, starts.size(), best);
-  };
-  ensemble::run_tasks_mpi(comm, thread_level, starts.size(), farm, make_worker, deliver);
+  auto share = [&](HopState& state) { share_from_rank_0(comm, state); };
+  std::vector<std::optional<StartResult>> done =
+      run_starts_and_hops(problem, options, starts, run, share, stop);
   if (rank != 0) return {};
-  return waterfall(problem, options, starts.size(), done, stop && stop->load());
+  return waterfall(problem, options, planned, done, stop && stop->load());
 }
 
 }  // namespace odesens::fitting

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "ensemble/worker_pool.hpp"
+#include "fit/hops.hpp"
 #include "fit/multi_start.hpp"
 #include "io/format_double.hpp"
 #include "fit/start_objective.hpp"
@@ -51,6 +52,11 @@ void check_start_count(std::size_t starts, std::size_t n) {
                   " starts a run (split larger runs into several with different seeds)");
 }
 
+std::size_t starts_planned(const FitOptions& options, std::size_t starts) {
+  // Both at most kMostCount-sized by the checks before: no overflow.
+  return starts + options.hop_rounds * options.hop_starts;
+}
+
 namespace {
 
 // The hypercube's own check names parameters by index; this one by id.
@@ -88,9 +94,10 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
     std::vector<double> lower = problem.lower_scaled();
     draw_from_initialization_priors(problem, lower);
   }
+  check_hop_options(options);
   std::vector<std::vector<double>> starts = options.start_points;
   if (starts.empty()) starts = odesens::draw_starts(problem, options.starts, options.seed);
-  check_start_count(starts.size(), problem.lower_scaled().size());
+  check_start_count(starts_planned(options, starts.size()), problem.lower_scaled().size());
   for (const auto& x0 : starts) check_start(problem, x0, {});
   return starts;
 }
@@ -166,6 +173,9 @@ FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std:
   std::sort(result.starts.begin(), result.starts.end(), before);
   result.starts_at_best = count_within(result.starts, 0.1);
   result.stopped = stopped;
+  result.hop_rounds = options.hop_rounds;
+  result.hop_starts = options.hop_rounds > 0 ? options.hop_starts : 0;
+  result.hop_sigma = options.hop_rounds > 0 ? options.hop_sigma : 0.0;
   return result;
 }
 
@@ -181,24 +191,28 @@ std::size_t count_within(const std::vector<StartResult>& sorted, double threshol
 FitResult fit(const PetabProblem& problem, const FitOptions& options,
               const FitProgress& progress, const std::atomic<bool>* stop) {
   const std::vector<std::vector<double>> starts = fitting::planned_starts(problem, options);
-  std::vector<std::optional<StartResult>> done(starts.size());
+  const std::size_t planned = fitting::starts_planned(options, starts.size());
   std::mutex mutex;
   std::size_t finished = 0;
   double best = std::numeric_limits<double>::quiet_NaN();
   std::atomic<bool> never{false};
   const std::atomic<bool>& halt = stop ? *stop : never;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  ensemble::run_tasks(starts.size(), options.threads == 0 ? cores : options.threads, halt,
-                      [&](std::size_t k, std::size_t) {
-                        StartResult s =
-                            fitting::run_start(problem, starts[k], k, options, stop);
-                        std::lock_guard<std::mutex> lock(mutex);
-                        if (start_succeeded(s) && !(s.nlpost >= best)) best = s.nlpost;
-                        done[k] = std::move(s);
-                        ++finished;
-                        if (progress) progress(finished, starts.size(), best);
-                      });
-  return fitting::waterfall(problem, options, starts.size(), done, stop && stop->load());
+  const unsigned threads = options.threads == 0 ? cores : options.threads;
+  auto run = [&](const std::vector<std::vector<double>>& points, std::size_t first,
+                 const FitOptions& batch, std::vector<std::optional<StartResult>>& done) {
+    ensemble::run_tasks(points.size(), threads, halt, [&](std::size_t k, std::size_t) {
+      StartResult s = fitting::run_start(problem, points[k], first + k, batch, stop);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (start_succeeded(s) && !(s.nlpost >= best)) best = s.nlpost;
+      done[k] = std::move(s);
+      ++finished;
+      if (progress) progress(finished, planned, best);
+    });
+  };
+  std::vector<std::optional<StartResult>> done =
+      fitting::run_starts_and_hops(problem, options, starts, run, [](fitting::HopState&) {}, stop);
+  return fitting::waterfall(problem, options, planned, done, stop && stop->load());
 }
 
 std::vector<std::vector<double>> draw_starts(const PetabProblem& problem, std::size_t starts,

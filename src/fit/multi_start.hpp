@@ -16,6 +16,9 @@ namespace odesens::fitting {
 // drawn: a start table of one column expands to n values a row).
 void check_start_count(std::size_t starts, std::size_t n);
 
+// The starts given or drawn and the hops' (FitOptions::hop_rounds).
+std::size_t starts_planned(const FitOptions& options, std::size_t starts);
+
 // The starts given, or a Latin hypercube drawn with the seed; each checked
 // (Error(invalid_argument) as fit() says) before any runs.
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,

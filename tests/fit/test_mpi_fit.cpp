@@ -3,7 +3,7 @@
 // iterations, evaluations, exit reasons), including starts whose
 // simulation fails, whatever rank ran them; progress runs on rank 0 once
 // per start; start points drawn again where they cannot be simulated are
-// the same; a stop flag set before the fit runs no start; a refused fit
+// the same, and so are hop rounds; a stop flag set before the fit runs no start; a refused fit
 // throws on every rank. A plain program: ctest reads its exit status.
 #include <mpi.h>
 
@@ -38,7 +38,7 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
     const odesens::StartResult& a = mpi.starts[k];
     const odesens::StartResult& b = threads.starts[k];
     const std::string row = what + ": row " + std::to_string(k);
-    check(a.index == b.index, row + " index");
+    check(a.index == b.index && a.round == b.round, row + " index and round");
     check(a.start == b.start, row + " start");
     check(a.end.size() == b.end.size(), row + " end size");
     for (std::size_t i = 0; i < a.end.size() && i < b.end.size(); ++i)
@@ -52,7 +52,8 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
 }
 
 void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions& shape,
-                   const std::string& what, std::size_t resample_failed = 0) {
+                   const std::string& what, std::size_t resample_failed = 0,
+                   std::size_t hop_rounds = 0) {
   odesens::test::SyntheticProblem files(shape);
   auto problem = odesens::PetabProblem::load(files.yaml());
   odesens::FitOptions options;
@@ -60,20 +61,23 @@ void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions
   options.seed = 3;
   options.threads = 2;
   options.resample_failed = resample_failed;
+  options.hop_rounds = hop_rounds;
+  options.hop_starts = 3;
+  const std::size_t planned = 8 + 3 * hop_rounds;
   std::size_t calls = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   const odesens::FitResult mpi = odesens::fitting::fit_mpi(
       MPI_COMM_WORLD, provided, *problem, options,
       [&](std::size_t done, std::size_t total, double) {
         ++calls;
-        check(done == calls && total == 8, what + ": progress counts");
+        check(done == calls && total == planned, what + ": progress counts");
       });
   if (rank != 0) {
     check(mpi.starts.empty() && calls == 0, what + ": rank " + std::to_string(rank) +
                                                 " returns nothing and reports no progress");
     return;
   }
-  check(calls == 8, what + ": progress once per start");
+  check(calls == planned, what + ": progress once per start");
   compare(mpi, odesens::fit(*problem, options), what);
 }
 
@@ -87,6 +91,9 @@ int main(int argc, char** argv) {
     fit_both_ways(rank, provided, blow_up, "blow-up");
     // Failed start points drawn again: the same draws on whatever rank.
     fit_both_ways(rank, provided, blow_up, "blow-up, drawn again", 10);
+    // Hops: every rank draws each round around rank 0's best point.
+    fit_both_ways(rank, provided, {}, "decay, hops", 0, 3);
+    fit_both_ways(rank, provided, blow_up, "blow-up, hops", 0, 2);
 
     odesens::test::SyntheticProblem files;
     auto problem = odesens::PetabProblem::load(files.yaml());

@@ -17,7 +17,9 @@ class FitResult:
 
     Attributes (row k is the k-th start of the waterfall):
 
-    ``index`` (K,) the start's number among the starts drawn or given;
+    ``index`` (K,) the start's number among all that ran: the starts drawn
+    or given from 0, then the hops'; ``round`` (K,) 0, or the hop round
+    (``hops`` rounds of ``hop_starts`` at ``hop_sigma``: Problem.fit);
     ``start``, ``end`` (K x n) points on the parameters' scales;
     ``nllh``, ``nlpost``, ``gradient_norm`` (largest projected-gradient
     component at the end), ``iterations``, ``evaluations``, ``seconds`` (K,)

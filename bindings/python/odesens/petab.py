@@ -225,7 +225,8 @@ class Problem:
         return self._core.measurements()
 
     def fit(self, starts=10, optimizer="auto", seed=0, threads=1, max_iterations=None,
-            max_seconds=None, start_points=None, resample_failed=0, hierarchical=False):
+            max_seconds=None, start_points=None, resample_failed=0, hierarchical=False,
+            hops=0, hop_starts=8, hop_sigma=0.5):
         """Multi-start fit: one local optimization of nlpost per start, on
         the library's optimizers (docs/fit.md), with this problem's
         simulation settings. Returns a :class:`odesens.fit.FitResult`
@@ -264,6 +265,15 @@ class Problem:
             A start whose point cannot be simulated runs from a point
             drawn uniformly in the scaled box instead, up to this many
             times (the draws depend on ``seed`` and the start's index).
+        hops, hop_starts, hop_sigma : int, int, float
+            After the starts, ``hops`` rounds (at most 10000) of
+            ``hop_starts`` starts each, drawn around the best end point so
+            far from a normal distribution on the parameters' scales with
+            standard deviation ``hop_sigma`` (1e-6 to 100; doubled after a
+            round that finds no nlpost lower by more than 0.1, up to 4
+            times ``hop_sigma``, and ``hop_sigma`` again after one that
+            does), clipped to the box (docs/fit.md, "Hops"). Their rows
+            have ``round`` r >= 1, the others 0.
         hierarchical : bool
             Optimize the outer parameters only: every evaluation sets the
             inner ones (``inner_parameters``: scalings, offsets and noise
@@ -298,7 +308,13 @@ class Problem:
                     max_iterations, "max_iterations", 1, 2**62),
                 "max_seconds": max_seconds,
                 "resample_failed": _count(resample_failed, "resample_failed", 0, 1000),
-                "start_points": start_points, "hierarchical": _flag(hierarchical, "hierarchical")}
+                "start_points": start_points, "hierarchical": _flag(hierarchical, "hierarchical"),
+                "hops": _count(hops, "hops", 0, 10000),
+                "hop_starts": _count(hop_starts, "hop_starts", 1, 10**9),
+                "hop_sigma": _number(hop_sigma, "hop_sigma")}
+        if not 1e-6 <= args["hop_sigma"] <= 100:
+            raise invalid_argument(f"hop_sigma must be from 1e-6 to 100 (a standard deviation "
+                                   f"on the parameters' scales), got {hop_sigma!r}")
         if optimizer in _SCIPY_OPTIMIZERS:
             return FitResult(self._fit_scipy_trf(args), self.parameter_ids)
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
@@ -326,7 +342,7 @@ class Problem:
                                 "or lbfgsb", -11)
         return scipy_fit.fit(self, args["starts"], args["seed"], args["threads"],
                              args["max_iterations"], args["max_seconds"], args["start_points"],
-                             name)
+                             name, (args["hops"], args["hop_starts"], args["hop_sigma"]))
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
                 optimizer="auto"):

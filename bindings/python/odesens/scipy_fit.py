@@ -274,7 +274,7 @@ def _polish(core, settings, row, options, stop, began):
                exit_reason=f"{row['exit_reason']}; then ceres_lm_lbfgs: {reason}")
 
 
-def _result(rows, n, starts_planned, seed, stopped, optimizer):
+def _result(rows, n, starts_planned, seed, stopped, optimizer, hops):
     """The rows as FitResult's columns, sorted by nlpost, failed starts last."""
     # as the library's waterfall: ties (failed starts among them) by index
     rows = sorted(rows, key=lambda r: (not math.isfinite(r["nlpost"]),
@@ -286,7 +286,10 @@ def _result(rows, n, starts_planned, seed, stopped, optimizer):
         "optimizer": optimizer, "seed": seed, "starts_planned": starts_planned,
         "starts_at_best": sum(1 for r in rows if r["nlpost"] <= best + 0.1),
         "stopped": stopped,
+        "hops": hops[0], "hop_starts": hops[1] if hops[0] else 0,
+        "hop_sigma": hops[2] if hops[0] else 0.0,
         "index": numpy.array([r["index"] for r in rows], dtype=numpy.int64),
+        "round": numpy.array([r.get("round", 0) for r in rows], dtype=numpy.int64),
         "start": numpy.array([r["start"] for r in rows], dtype=float).reshape(k, n),
         "end": numpy.array([r["end"] for r in rows], dtype=float).reshape(k, n),
         "nllh": numpy.array([r["nllh"] for r in rows], dtype=float),
@@ -315,35 +318,13 @@ def _wait_for_workers(ended):
             pass  # the workers were told to stop: wait for them all the same
 
 
-def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_points,
-        optimizer="scipy_trf"):
-    """The multi-start fit of ``problem`` (an odesens.petab.Problem) with
-    SciPy's TRF (``optimizer`` "scipy_trf"), or TRF and then the library's
-    ceres_lm_lbfgs from its end ("scipy_trf_lm_lbfgs"); arguments checked
-    by Problem.fit. Returns FitResult's dict."""
-    core = problem._core
-    if start_points is None:
-        start_points = _odesens.draw_starts(core, starts, seed)
-    lower, upper = problem.lower, problem.upper
-    n = lower.size
-    if start_points.shape[1] != n:
-        raise invalid_argument(f"start_points must be K x {n}, got shape {start_points.shape}")
-    outside = numpy.nonzero(~numpy.all((start_points >= lower) & (start_points <= upper),
-                                       axis=1))[0]
-    if outside.size:
-        raise invalid_argument(f"start {outside[0]} lies outside the bounds of the scaled "
-                               "parameters")
-    # Each start on one thread, its experiments one after another, as the
-    # library's fits run them.
-    settings = dict(problem._settings, threads=1)
-    options = {"max_seconds": max_seconds, "max_iterations": max_iterations,
-               "max_evaluations": DEFAULT_MAX_EVALUATIONS if max_iterations is None
-               else max_iterations,
-               "polish": optimizer == "scipy_trf_lm_lbfgs"}
-    workers = min(threads if threads > 0 else (os.cpu_count() or 1), len(start_points))
+def _run_batch(core, settings, points, first, lower, upper, options, threads):
+    """Runs points[k] as start first + k on up to ``threads`` worker threads
+    (0: one per core): (the rows of the starts that ended, stopped)."""
+    workers = min(threads if threads > 0 else (os.cpu_count() or 1), len(points))
     rows, errors = [], []
     stop = threading.Event()
-    next_start = iter(range(len(start_points)))
+    next_start = iter(range(len(points)))
     lock = threading.Lock()
 
     # Each worker takes the next start until none is left or the fit is
@@ -357,7 +338,7 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                 if k is None:
                     return
                 try:
-                    row = _run_start(core, settings, k, start_points[k].copy(), lower, upper,
+                    row = _run_start(core, settings, first + k, points[k].copy(), lower, upper,
                                      options, stop)
                 except BaseException as e:  # a defect here: ends the fit, raised below
                     errors.append(e)
@@ -384,7 +365,58 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
             raise
         stopped = True  # also while the workers were being started
         warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
-                      "returned (stopped is True)", RuntimeWarning, stacklevel=3)
+                      "returned (stopped is True)", RuntimeWarning, stacklevel=4)
     if errors:
         raise errors[0]
-    return _result(rows, n, len(start_points), seed, stopped, optimizer)
+    return rows, stopped
+
+
+def _best_row(rows):
+    finite = [r for r in rows if math.isfinite(r["nlpost"])]
+    return min(finite, key=lambda r: (r["nlpost"], r["index"])) if finite else None
+
+
+def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_points,
+        optimizer="scipy_trf", hops=(0, 8, 0.5)):
+    """The multi-start fit of ``problem`` (an odesens.petab.Problem) with
+    SciPy's TRF (``optimizer`` "scipy_trf"), or TRF and then the library's
+    ceres_lm_lbfgs from its end ("scipy_trf_lm_lbfgs"), then ``hops``
+    (rounds, starts a round, sigma: the library's hops, docs/fit.md);
+    arguments checked by Problem.fit. Returns FitResult's dict."""
+    core = problem._core
+    if start_points is None:
+        start_points = _odesens.draw_starts(core, starts, seed)
+    lower, upper = problem.lower, problem.upper
+    n = lower.size
+    if start_points.shape[1] != n:
+        raise invalid_argument(f"start_points must be K x {n}, got shape {start_points.shape}")
+    outside = numpy.nonzero(~numpy.all((start_points >= lower) & (start_points <= upper),
+                                       axis=1))[0]
+    if outside.size:
+        raise invalid_argument(f"start {outside[0]} lies outside the bounds of the scaled "
+                               "parameters")
+    # Each start on one thread, its experiments one after another, as the
+    # library's fits run them.
+    settings = dict(problem._settings, threads=1)
+    options = {"max_seconds": max_seconds, "max_iterations": max_iterations,
+               "max_evaluations": DEFAULT_MAX_EVALUATIONS if max_iterations is None
+               else max_iterations,
+               "polish": optimizer == "scipy_trf_lm_lbfgs"}
+    rows, stopped = _run_batch(core, settings, start_points, 0, lower, upper, options, threads)
+    rounds, hop_starts, hop_sigma = hops
+    sigma, best_before = hop_sigma, None
+    for r in range(1, rounds + 1):
+        best = _best_row(rows)
+        if stopped or best is None:
+            break
+        if best_before is not None:
+            sigma = _odesens.next_hop_sigma(sigma, hop_sigma, best_before, best["nlpost"])
+        best_before = best["nlpost"]
+        points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r)
+        more, stopped = _run_batch(core, settings, points, len(start_points) + (r - 1) *
+                                   hop_starts, lower, upper, options, threads)
+        for row in more:
+            row["round"] = r
+        rows += more
+    planned = len(start_points) + rounds * hop_starts
+    return _result(rows, n, planned, seed, stopped, optimizer, hops)

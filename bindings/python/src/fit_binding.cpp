@@ -15,6 +15,7 @@
 #include "interruptible.hpp"
 #include "numpy_arrays.hpp"
 #include "petab_settings.hpp"
+#include "fit/hops.hpp"
 #include "odesens/fit.hpp"
 
 namespace py = pybind11;
@@ -26,7 +27,7 @@ namespace {
 using Problem = std::shared_ptr<PetabProblem>;
 
 // Keys of `fit`: starts, seed, threads, resample_failed, start_points (None: a Latin
-// hypercube of `starts` points), stop_event (run_fit) and those of
+// hypercube of `starts` points), hops, hop_starts, hop_sigma, stop_event (run_fit) and those of
 // optimizer_options().
 FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   FitOptions o;
@@ -43,6 +44,10 @@ FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
     o.resample_failed = static_cast<std::size_t>(tries);
   }
   if (has("start_points")) o.start_points = to_rows(fit["start_points"], "start_points");
+  // Checked in odesens/petab.py and again by fit() (check_hop_options).
+  if (has("hops")) o.hop_rounds = fit["hops"].cast<std::size_t>();
+  if (has("hop_starts")) o.hop_starts = fit["hop_starts"].cast<std::size_t>();
+  if (has("hop_sigma")) o.hop_sigma = fit["hop_sigma"].cast<double>();
   return o;
 }
 
@@ -51,7 +56,7 @@ FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
 py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   const std::size_t k = r.starts.size();
   std::vector<double> start, end, nllh, nlpost, gradient_norm, seconds;
-  std::vector<std::int64_t> index, iterations, evaluations;
+  std::vector<std::int64_t> index, round, iterations, evaluations;
   py::list status, exit_reason;
   for (const StartResult& s : r.starts) {
     start.insert(start.end(), s.start.begin(), s.start.end());
@@ -61,6 +66,7 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
     gradient_norm.push_back(s.gradient_norm);
     seconds.push_back(s.seconds);
     index.push_back(static_cast<std::int64_t>(s.index));
+    round.push_back(static_cast<std::int64_t>(s.round));
     iterations.push_back(s.iterations);
     evaluations.push_back(s.evaluations);
     status.append(status_name(s.status));
@@ -73,7 +79,11 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   d["starts_planned"] = r.starts_planned;
   d["starts_at_best"] = r.starts_at_best;
   d["stopped"] = r.stopped;
+  d["hops"] = r.hop_rounds;
+  d["hop_starts"] = r.hop_starts;
+  d["hop_sigma"] = r.hop_sigma;
   d["index"] = py::array_t<std::int64_t>(rows, index.data());
+  d["round"] = py::array_t<std::int64_t>(rows, round.data());
   d["start"] = owned_array(std::move(start), {rows, cols}, {cols, 1});
   d["end"] = owned_array(std::move(end), {rows, cols}, {cols, 1});
   d["nllh"] = owned_vector(std::move(nllh));
@@ -122,11 +132,33 @@ py::array_t<double> drawn_starts(const Problem& problem, std::size_t starts, std
   return owned_array(std::move(flat), {rows, cols}, {cols, 1});
 }
 
+// The points of hop round `round` around center (fitting::hop_points), for
+// fits that run elsewhere (odesens/scipy_fit.py).
+py::array_t<double> hopped_starts(const Problem& problem, const std::vector<double>& center,
+                                  double sigma, std::size_t count, std::uint64_t seed,
+                                  std::size_t round) {
+  const std::size_t n = problem->parameter_ids().size();
+  if (center.size() != n)
+    throw Error(Status::invalid_argument, "hop_points: the center has " +
+                                              std::to_string(center.size()) + " values, not " +
+                                              std::to_string(n));
+  const auto points = fitting::hop_points(*problem, center, sigma, count, seed, round);
+  std::vector<double> flat;
+  flat.reserve(points.size() * n);
+  for (const auto& x : points) flat.insert(flat.end(), x.begin(), x.end());
+  const auto rows = static_cast<py::ssize_t>(points.size()), cols = static_cast<py::ssize_t>(n);
+  return owned_array(std::move(flat), {rows, cols}, {cols, 1});
+}
+
 }  // namespace
 
 void register_fit(py::module_& m) {
   m.def("fit", &run_fit, py::arg("problem"), py::arg("settings"), py::arg("fit"));
   m.def("draw_starts", &drawn_starts, py::arg("problem"), py::arg("starts"), py::arg("seed"));
+  m.def("hop_points", &hopped_starts, py::arg("problem"), py::arg("center"), py::arg("sigma"),
+        py::arg("count"), py::arg("seed"), py::arg("round"));
+  m.def("next_hop_sigma", &fitting::next_hop_sigma, py::arg("sigma"), py::arg("hop_sigma"),
+        py::arg("best_before"), py::arg("best_after"));
 }
 
 }  // namespace odesens::python

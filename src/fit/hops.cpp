@@ -1,0 +1,118 @@
+// Hops (hops.hpp): the multi-start's starts, then rounds of starts drawn
+// around the best end point so far.
+#include "fit/hops.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "fit/multi_start.hpp"
+#include "io/format_double.hpp"
+
+namespace odesens {
+
+void check_hop_options(const FitOptions& o) {
+  if (o.hop_rounds > kMostHopRounds)
+    throw Error(Status::invalid_argument, "fit: hop_rounds is " + std::to_string(o.hop_rounds) +
+                                              "; at most " + std::to_string(kMostHopRounds));
+  if (o.hop_rounds > 0 && o.hop_starts == 0)
+    throw Error(Status::invalid_argument, "fit: hop_starts is 0 with hop_rounds " +
+                                              std::to_string(o.hop_rounds) + "; give 1 or more");
+  if (o.hop_starts > kMostHopStarts)
+    throw Error(Status::invalid_argument, "fit: hop_starts is " + std::to_string(o.hop_starts) +
+                                              "; at most " + std::to_string(kMostHopStarts));
+  if (!(o.hop_sigma >= 1e-6 && o.hop_sigma <= 100.0))
+    throw Error(Status::invalid_argument,
+                "fit: hop_sigma is " + io::format_double(o.hop_sigma) +
+                    "; it is a standard deviation on the parameters' scales, from 1e-6 to 100");
+}
+
+namespace fitting {
+namespace {
+
+// Uniform in (0, 1] from the top 53 bits of the generator, whose sequence
+// the standard fixes (the standard distributions differ between libraries).
+double uniform_open_at_zero(std::mt19937_64& rng) {
+  return (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53;
+}
+
+// A standard normal draw (Box-Muller).
+double normal(std::mt19937_64& rng) {
+  const double u1 = uniform_open_at_zero(rng), u2 = uniform_open_at_zero(rng);
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+// A round that lowers the best by more than this found a new optimum (the
+// threshold of the count of starts at the best).
+constexpr double kNewOptimum = 0.1;
+constexpr double kMostSigmaFactor = 4.0;
+
+// The best start that ended so far, or none.
+const StartResult* best_of(const std::vector<std::optional<StartResult>>& done) {
+  const StartResult* best = nullptr;
+  for (const auto& s : done)
+    if (s && start_succeeded(*s) && (!best || s->nlpost < best->nlpost)) best = &*s;
+  return best;
+}
+
+bool stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
+
+}  // namespace
+
+double next_hop_sigma(double sigma, double hop_sigma, double best_before, double best_after) {
+  if (best_after < best_before - kNewOptimum) return hop_sigma;
+  return std::min(2.0 * sigma, kMostSigmaFactor * hop_sigma);
+}
+
+std::vector<std::vector<double>> hop_points(const PetabProblem& problem,
+                                            const std::vector<double>& center, double sigma,
+                                            std::size_t count, std::uint64_t seed,
+                                            std::size_t round) {
+  std::seed_seq seq{seed, static_cast<std::uint64_t>(round), std::uint64_t{0x40b5}};
+  std::mt19937_64 rng(seq);
+  const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
+  std::vector<std::vector<double>> points(count, center);
+  for (auto& x : points)
+    for (std::size_t i = 0; i < x.size(); ++i)
+      x[i] = std::clamp(center[i] + sigma * normal(rng), lo[i], hi[i]);
+  return points;
+}
+
+std::vector<std::optional<StartResult>> run_starts_and_hops(
+    const PetabProblem& problem, const FitOptions& options,
+    const std::vector<std::vector<double>>& starts, const BatchRunner& run,
+    const HopStateShare& share, const std::atomic<bool>* stop) {
+  std::vector<std::optional<StartResult>> done(starts.size());
+  run(starts, 0, options, done);
+  // A hop point that cannot be simulated is a failed start: drawing it
+  // again in the whole box would not be a hop.
+  FitOptions hop_options = options;
+  hop_options.resample_failed = 0;
+  HopState state;
+  state.sigma = options.hop_sigma;
+  for (std::size_t round = 1; round <= options.hop_rounds; ++round) {
+    const StartResult* best = best_of(done);
+    state.go_on = best && !stopped(stop);
+    if (best) {
+      if (round > 1)
+        state.sigma = next_hop_sigma(state.sigma, options.hop_sigma, state.best, best->nlpost);
+      state.center = best->end;
+      state.best = best->nlpost;
+    }
+    share(state);
+    if (!state.go_on) break;
+    const std::vector<std::vector<double>> points = hop_points(
+        problem, state.center, state.sigma, options.hop_starts, options.seed, round);
+    std::vector<std::optional<StartResult>> ran(points.size());
+    run(points, done.size(), hop_options, ran);
+    for (auto& s : ran) {
+      if (s) s->round = round;
+      done.push_back(std::move(s));
+    }
+  }
+  return done;
+}
+
+}  // namespace fitting
+}  // namespace odesens
