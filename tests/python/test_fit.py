@@ -89,6 +89,34 @@ def test_a_hierarchical_fit_varies_k1_and_solves_for_scale(yaml, problem, cli):
         assert mine.end[k].tolist() == s["end"]
 
 
+@pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])
+def test_hops_follow_the_starts_as_the_tools_do(yaml, problem, cli, optimizer):
+    r = problem.fit(starts=3, seed=5, threads=2, optimizer=optimizer, hops=2, hop_starts=2,
+                    hop_sigma=0.25)
+    assert len(r) == r.starts_planned == 7
+    assert (r.hops, r.hop_starts, r.hop_sigma) == (2, 2, 0.25)
+    assert sorted(r.index.tolist()) == list(range(7))
+    assert all(r.round[r.index == k][0] == (0 if k < 3 else (k - 3) // 2 + 1) for k in range(7))
+    # Round 1 is drawn around the best of the starts, as the library draws it.
+    starts = r.round == 0
+    best = r.end[starts][numpy.argmin(r.nlpost[starts])]
+    drawn = odesens._odesens.hop_points(problem._core, best, 0.25, 2, 5, 1)
+    for k in (3, 4):
+        assert r.start[r.index == k][0].tolist() == drawn[k - 3].tolist()
+    assert r.best == pytest.approx(OPTIMUM, abs=1e-5)
+    if optimizer != "ceres_lm":
+        return
+    out = subprocess.run([cli, "fit", str(yaml), "--starts", "3", "--seed", "5", "--threads",
+                          "2", "--optimizer", "ceres_lm", "--hops", "2", "--hop-starts", "2",
+                          "--hop-sigma", "0.25", "--format", "json"],
+                         capture_output=True, text=True, check=True)
+    tool = json.loads(out.stdout)
+    assert tool["hop_rounds"] == 2 and tool["starts_planned"] == 7
+    for k, s in enumerate(tool["starts"]):
+        assert (r.index[k], r.round[k]) == (s["start_index"], s["round"])
+        assert r.end[k].tolist() == s["end"]
+
+
 def test_resample_failed_reaches_the_fit(problem):
     # Every point of this problem can be simulated: nothing is drawn again.
     plain = problem.fit(starts=3, seed=5)
@@ -116,7 +144,11 @@ def test_bad_fit_arguments_raise_invalid_argument(problem):
     (dict(max_iterations=2.5), "max_iterations"), (dict(max_iterations=0), "max_iterations"),
     (dict(max_seconds="one"), "max_seconds"), (dict(max_seconds=-1), "max_seconds"),
     (dict(start_points=numpy.empty((0, 2))), "start_points"),
-    (dict(start_points=[(1 + 1j, 1.0)]), "start_points")])
+    (dict(start_points=[(1 + 1j, 1.0)]), "start_points"),
+    (dict(hops=-1), "hops"), (dict(hops=10001), "hops"), (dict(hops=1.5), "hops"),
+    (dict(hops=1, hop_starts=0), "hop_starts"), (dict(hop_sigma=0), "hop_sigma"),
+    (dict(hop_sigma=float("nan")), "hop_sigma"), (dict(hop_sigma="wide"), "hop_sigma"),
+    (dict(hop_sigma=1e3), "hop_sigma")])
 def test_fit_arguments_of_the_wrong_kind_raise_invalid_argument_naming_them(problem, kwargs,
                                                                            named):
     # (they raised pybind11's RuntimeError, or ran: an empty start_points
