@@ -198,6 +198,58 @@ TEST(CapiFit, FailedStartPointsAreDrawnAgainAsInCpp) {
   }
 }
 
+// odesens_fit_options_set_hops: the C fit equals the C++ fit with the same
+// hops (rows, rounds, start and end points); out of range (rounds, starts,
+// sigma, NaN): the documented statuses, the options left as they were.
+TEST(CapiFit, HopsAreTheCppFitsHops) {
+  test::SyntheticProblem synthetic;
+  Handles h;
+  ASSERT_C_OK(odesens_petab_load(synthetic.yaml().c_str(), &h.petab));
+  ASSERT_C_OK(odesens_fit_options_create(&h.options));
+  ASSERT_C_OK(odesens_fit_options_set_starts(h.options, 3));
+  ASSERT_C_OK(odesens_fit_options_set_hops(h.options, 2, 3, 0.3));
+  EXPECT_C_STATUS(odesens_fit_options_set_hops(h.options, -1, 3, 0.3),
+                  ODESENS_ERR_INVALID_ARGUMENT);
+  EXPECT_C_STATUS(odesens_fit_options_set_hops(h.options, 10001, 3, 0.3),
+                  ODESENS_ERR_INVALID_ARGUMENT);
+  EXPECT_C_STATUS(odesens_fit_options_set_hops(h.options, 2, 0, 0.3),
+                  ODESENS_ERR_INVALID_ARGUMENT);
+  EXPECT_C_STATUS(odesens_fit_options_set_hops(h.options, 2, 3, 0.0),
+                  ODESENS_ERR_INVALID_ARGUMENT);
+  EXPECT_C_STATUS(odesens_fit_options_set_hops(h.options, 2, 3, std::nan("")),
+                  ODESENS_ERR_NOT_FINITE);
+  ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions o;
+  o.starts = 3;
+  o.hop_rounds = 2;
+  o.hop_starts = 3;
+  o.hop_sigma = 0.3;
+  const FitResult cpp = fit(*problem, o);
+  int64_t n = 0, planned = 0;
+  ASSERT_C_OK(odesens_fit_result_sizes(h.fit, &n, nullptr, &planned));
+  ASSERT_EQ(n, 9);
+  EXPECT_EQ(planned, 9);
+  ASSERT_EQ(cpp.starts.size(), 9u);
+  std::size_t hopped = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    const StartResult& s = cpp.starts[static_cast<std::size_t>(k)];
+    int64_t round = -1, index = -1;
+    ASSERT_C_OK(odesens_fit_result_start_round(h.fit, k, &round));
+    ASSERT_C_OK(odesens_fit_result_start(h.fit, k, nullptr, nullptr, nullptr, nullptr, &index,
+                                         nullptr, nullptr, nullptr));
+    EXPECT_EQ(round, static_cast<int64_t>(s.round)) << k;
+    EXPECT_EQ(index, static_cast<int64_t>(s.index)) << k;
+    EXPECT_EQ(start_point(h.fit, k, false), s.start) << k;
+    EXPECT_EQ(start_point(h.fit, k, true), s.end) << k;
+    hopped += s.round > 0;
+  }
+  EXPECT_EQ(hopped, 6u);
+  int64_t round = 0;
+  EXPECT_C_STATUS(odesens_fit_result_start_round(h.fit, 9, &round), ODESENS_ERR_INVALID_ARGUMENT);
+  EXPECT_C_STATUS(odesens_fit_result_start_round(h.fit, 0, nullptr), ODESENS_ERR_NULL_HANDLE);
+}
+
 // odesens_fit_options_stop: set before a fit, no start runs and the result
 // says it was stopped; set from another thread during a fit of many
 // starts, the fit returns early with the starts that ended; cleared, the
