@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -103,6 +104,30 @@ TEST(CliFit, TextIsTheWaterfall) {
   EXPECT_NE(r.out.find("starts within 0.1"), std::string::npos) << r.out;
 }
 
+// --hops: the text says which rows are the hops', and the document has
+// each row's round and the settings.
+TEST(CliFit, HopsAreSaidInTheTextAndTheDocument) {
+  odesens::test::SyntheticProblem p;
+  const std::string h5 = p.path("hops.h5");
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts 2 --hops 2 --hop-starts 3 " +
+                             "--hop-sigma 0.25 --threads 2 --out " + h5);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("optimizer ceres_lm_lbfgs, 8 of 8 starts\nhops: 2 rounds of 3 starts "
+                       "around the best so far (sigma 0.25); start indices from 2 are theirs"),
+            std::string::npos)
+      << r.out;
+  std::vector<double> rounds = read_doubles(h5, "round");
+  std::sort(rounds.begin(), rounds.end());
+  EXPECT_EQ(rounds, (std::vector<double>{0, 0, 1, 1, 1, 2, 2, 2}));
+  const hid_t f = H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t a = H5Aopen(f, "hop_sigma", H5P_DEFAULT);
+  double sigma = 0;
+  H5Aread(a, H5T_NATIVE_DOUBLE, &sigma);
+  H5Aclose(a);
+  H5Fclose(f);
+  EXPECT_EQ(sigma, 0.25);
+}
+
 TEST(CliFit, WrongCommandLinesAreRefused) {
   odesens::test::SyntheticProblem p;
   for (const char* args : {"--starts 0", "--starts x", "--starts 2.5", "--threads -1",
@@ -111,7 +136,13 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
                                  // before any start (each start failed with it)
                                  "--starts 2 --method bounds_fsa", "--starts 2 --method zzz",
                                  "--starts 2 --rtol 0", "--starts 2 --rtol 1e-30",
-                                 "--starts 2 --atol -1"}) {
+                                 "--starts 2 --atol -1", "--starts 2 --hops -1",
+                                 "--starts 2 --hops 1.5", "--starts 2 --hops 10001",
+                                 "--starts 2 --hops 1 --hop-starts 0",
+                                 "--starts 2 --hops 1 --hop-sigma 0",
+                                 "--starts 2 --hops 1 --hop-sigma nan",
+                                 "--starts 2 --hops 1 --hop-sigma inf",
+                                 "--starts 2 --hops 1 --hop-sigma 101"}) {
     const ToolRun r = run_tool("fit " + p.yaml() + " " + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find("odesens: error:"), std::string::npos) << r.err;
