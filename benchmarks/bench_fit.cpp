@@ -6,12 +6,18 @@
 //
 // usage: bench_fit [--starts N] [--problems A,B,...] [--optimizers a,b]
 //                  [--threads T] [--seed S] [--max-seconds X] [--max-steps N]
-//                  [--method ID] [--details]
+//                  [--method ID] [--hops R] [--hop-starts K] [--hop-sigma S]
+//                  [--details]
 // --max-steps, --method: the evaluations' limit of steps per solve and
 // their method (defaults: PetabOptions'). An optimizer written
 // ID+hierarchical runs a hierarchical fit (docs/fit.md), so that
 // --optimizers ceres_lm_lbfgs,ceres_lm_lbfgs+hierarchical compares the two
-// on the same starts.
+// on the same starts. ID+hops runs the fit with R rounds of K hops
+// (docs/fit.md, "Hops"; --hops, default 4 x 8, sigma 0.5) from a
+// hypercube of N - R*K starts drawn with the same seed: as many starts in
+// all as ID alone runs from its N, so that ID,ID+hops compares the two
+// ways of spending them (N must exceed R*K). The two suffixes combine
+// (ID+hierarchical+hops).
 // Problems also from BENCH_FIT_PROBLEMS (comma-separated) when --problems
 // is not given. Each start runs on one thread; T starts at once (default 0:
 // one per core). The values compared are of nlpost, what the optimizers
@@ -75,9 +81,17 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// Takes `suffix` off the end of `id`: whether it was there.
+bool take_suffix(std::string& id, const std::string& suffix) {
+  if (id.size() <= suffix.size() || id.compare(id.size() - suffix.size(), suffix.size(), suffix))
+    return false;
+  id.resize(id.size() - suffix.size());
+  return true;
+}
+
 struct Run {
   std::string optimizer;
-  bool hierarchical = false;
+  bool hierarchical = false, hops = false;
   odesens::FitResult fit;
   double cpu = 0.0;  // seconds of the process while this fit ran
   std::string error;  // the fit threw (e.g. an optimizer the problem cannot use)
@@ -96,9 +110,13 @@ int main(int argc, char** argv) {
        {"--max-seconds", true},
        {"--max-steps", true},
        {"--method", true},
+       {"--hops", true},
+       {"--hop-starts", true},
+       {"--hop-sigma", true},
        {"--details", false}},
       "[--starts N] [--problems A,B,...] [--optimizers ID,...] [--threads T] [--seed S] "
-      "[--max-seconds S] [--max-steps N] [--method ID] [--details]");
+      "[--max-seconds S] [--max-steps N] [--method ID] [--hops R] [--hop-starts K] "
+      "[--hop-sigma S] [--details]");
   std::size_t starts = 10;
   unsigned threads = 0;
   std::uint64_t seed = 1;
@@ -106,6 +124,8 @@ int main(int argc, char** argv) {
   std::int64_t max_steps = odesens::PetabOptions{}.max_steps;
   std::string method = odesens::PetabOptions{}.method;
   bool details = false;
+  std::size_t hop_rounds = 4, hop_starts = 8;
+  double hop_sigma = 0.5;
   std::vector<std::string> problems = {"Boehm_JProteomeRes2014", "Bruno_JExpBot2016",
                                        "Crauste_CellSystems2017"};
   if (const char* env = std::getenv("BENCH_FIT_PROBLEMS"); env && *env) problems = split(env);
@@ -120,6 +140,9 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--max-seconds") && has_value) max_seconds = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-steps") && has_value) max_steps = std::atoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--method") && has_value) method = argv[++i];
+    else if (!std::strcmp(argv[i], "--hops") && has_value) hop_rounds = std::strtoul(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--hop-starts") && has_value) hop_starts = std::strtoul(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--hop-sigma") && has_value) hop_sigma = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--details")) details = true;
     else {
       std::fprintf(stderr, "bench_fit: unknown argument %s\n", argv[i]);
@@ -164,18 +187,30 @@ int main(int argc, char** argv) {
       run.optimizer = optimizer;
       odesens::FitOptions o;
       // ID+hierarchical: the optimizer on the outer parameters, the
-      // evaluations setting the inner ones (docs/fit.md).
-      const std::string suffix = "+hierarchical";
-      const bool hierarchical = optimizer.size() > suffix.size() &&
-                                optimizer.compare(optimizer.size() - suffix.size(),
-                                                  suffix.size(), suffix) == 0;
-      o.optimizer.optimizer =
-          hierarchical ? optimizer.substr(0, optimizer.size() - suffix.size()) : optimizer;
-      o.optimizer.evaluation.hierarchical = run.hierarchical = hierarchical;
+      // evaluations setting the inner ones (docs/fit.md). ID+hops: fewer
+      // starts, and hops (above).
+      std::string id = optimizer;
+      run.hops = take_suffix(id, "+hops");
+      run.hierarchical = take_suffix(id, "+hierarchical");
+      o.optimizer.optimizer = id;
+      o.optimizer.evaluation.hierarchical = run.hierarchical;
       o.optimizer.max_seconds = max_seconds;
       o.optimizer.evaluation.max_steps = max_steps;
       o.optimizer.evaluation.method = method;
       o.start_points = points;
+      if (run.hops) {
+        if (starts <= hop_rounds * hop_starts) {
+          run.error = "--starts must exceed --hops x --hop-starts for +hops";
+          runs.push_back(std::move(run));
+          continue;
+        }
+        o.start_points = odesens::latin_hypercube(problem->lower_scaled(),
+                                                  problem->upper_scaled(),
+                                                  starts - hop_rounds * hop_starts, seed);
+        o.hop_rounds = hop_rounds;
+        o.hop_starts = hop_starts;
+        o.hop_sigma = hop_sigma;
+      }
       o.seed = seed;
       o.threads = threads;
       const double before = cpu_seconds();
@@ -187,9 +222,9 @@ int main(int argc, char** argv) {
       run.cpu = cpu_seconds() - before;
       if (details)
         for (const odesens::StartResult& s : run.fit.starts)
-          std::fprintf(stderr, "%s %s start %zu: nllh %.6g, nlpost %.6g, %lld iterations, "
+          std::fprintf(stderr, "%s %s start %zu (round %zu): nllh %.6g, nlpost %.6g, %lld iterations, "
                        "%lld evaluations, %.2f s, %s\n", name.c_str(), optimizer.c_str(),
-                       s.index, s.nllh, s.nlpost,
+                       s.index, s.round, s.nllh, s.nlpost,
                        static_cast<long long>(s.iterations), static_cast<long long>(s.evaluations),
                        s.seconds, s.exit_reason.c_str());
       runs.push_back(std::move(run));
@@ -222,7 +257,10 @@ int main(int argc, char** argv) {
       // (tests/fit/test_fit_benchmark.cpp).
       const bool reached = own_best <= reference + 1e-3 * (1.0 + std::abs(reference));
       std::printf("| %s | %s | %zu | %zu | %zu | %.2f | %.2f | %.3f | %.3f | %s | %.1f | %.1f |\n",
-                  name.c_str(), (r.fit.optimizer + (r.hierarchical ? "+hierarchical" : "")).c_str(),
+                  name.c_str(),
+                  (r.fit.optimizer + (r.hierarchical ? "+hierarchical" : "") +
+                   (r.hops ? "+hops" : ""))
+                      .c_str(),
                   n, failed, converged,
                   n ? static_cast<double>(converged) / static_cast<double>(n) : 0.0,
                   r.cpu > 0 ? static_cast<double>(converged) / (r.cpu / 60.0) : 0.0, own_best,
