@@ -81,6 +81,18 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// A count of hops: a whole number up to a million (the library checks the
+// rest); anything else ends the benchmark.
+std::size_t count(const char* text) {
+  char* end = nullptr;
+  const long long n = std::strtoll(text, &end, 10);
+  if (*text == '\0' || *end != '\0' || n < 0 || n > 1'000'000) {
+    std::fprintf(stderr, "bench_fit: a count from 0 to 1e6 is needed, got '%s'\n", text);
+    std::exit(2);
+  }
+  return static_cast<std::size_t>(n);
+}
+
 // Takes `suffix` off the end of `id`: whether it was there.
 bool take_suffix(std::string& id, const std::string& suffix) {
   if (id.size() <= suffix.size() || id.compare(id.size() - suffix.size(), suffix.size(), suffix))
@@ -140,8 +152,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--max-seconds") && has_value) max_seconds = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--max-steps") && has_value) max_steps = std::atoll(argv[++i]);
     else if (!std::strcmp(argv[i], "--method") && has_value) method = argv[++i];
-    else if (!std::strcmp(argv[i], "--hops") && has_value) hop_rounds = std::strtoul(argv[++i], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--hop-starts") && has_value) hop_starts = std::strtoul(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--hops") && has_value) hop_rounds = count(argv[++i]);
+    else if (!std::strcmp(argv[i], "--hop-starts") && has_value) hop_starts = count(argv[++i]);
     else if (!std::strcmp(argv[i], "--hop-sigma") && has_value) hop_sigma = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--details")) details = true;
     else {
@@ -222,8 +234,9 @@ int main(int argc, char** argv) {
       run.cpu = cpu_seconds() - before;
       if (details)
         for (const odesens::StartResult& s : run.fit.starts)
-          std::fprintf(stderr, "%s %s start %zu (round %zu): nllh %.6g, nlpost %.6g, %lld iterations, "
-                       "%lld evaluations, %.2f s, %s\n", name.c_str(), optimizer.c_str(),
+          std::fprintf(stderr, "%s %s start %zu (round %zu): nllh %.6g, nlpost %.6g, "
+                       "%lld iterations, %lld evaluations, %.2f s, %s\n", name.c_str(),
+                       optimizer.c_str(),
                        s.index, s.round, s.nllh, s.nlpost,
                        static_cast<long long>(s.iterations), static_cast<long long>(s.evaluations),
                        s.seconds, s.exit_reason.c_str());

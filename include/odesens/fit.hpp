@@ -156,9 +156,11 @@ struct FitOptions {
   // normal distribution on the parameters' scales, clipped to the box. Its
   // standard deviation is hop_sigma, doubled after a round that finds no
   // new optimum (none lower by more than 0.1), up to 4 * hop_sigma, and
-  // back to hop_sigma after one that does. Where the box holds many local
-  // optima, the best of a few starts is often a neighbour of a better one
-  // that few points drawn in the whole box reach. 0: no hops.
+  // back to hop_sigma after one that does; each round is centred on the
+  // best end point when it begins, however little lower than the last.
+  // Where the box holds many local optima, the best of a few starts is
+  // often a neighbour of a better one that few points drawn in the whole
+  // box reach. 0: no hops.
   std::size_t hop_rounds = 0;
   std::size_t hop_starts = 8;
   double hop_sigma = 0.5;
@@ -213,8 +215,9 @@ std::vector<std::vector<double>> draw_starts(const PetabProblem& problem, std::s
                                              std::uint64_t seed);
 
 // The checks of the hop settings: Error(invalid_argument) naming the field
-// (hop_rounds at most kMostHopRounds, hop_starts from 1 when hop_rounds is
-// not 0 and at most kMostHopStarts, hop_sigma from 1e-6 to 100).
+// (hop_rounds at most kMostHopRounds, hop_starts at most kMostHopStarts
+// and from 1 when hop_rounds is not 0, hop_sigma from 1e-6 to 100; each
+// checked whatever hop_rounds is).
 void check_hop_options(const FitOptions& options);
 
 // How many sorted final values are within `threshold` of the first.

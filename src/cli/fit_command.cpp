@@ -192,6 +192,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
   });
   command.add_option_function<std::string>("--hop-starts", [&a](const std::string& v) {
     a.hop_starts = static_cast<std::size_t>(whole_number(v, "--hop-starts", 1, kMostHopStarts));
+    a.hop_starts_given = true;
   });
   command.add_option_function<std::string>("--hop-sigma", [&a](const std::string& v) {
     const double s = parse_number(v, "--hop-sigma");
@@ -199,6 +200,7 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
       throw UsageError{"--hop-sigma needs a number from 1e-6 to 100 (a standard deviation on "
                        "the parameters' scales), got '" + v + "'"};
     a.hop_sigma = s;
+    a.hop_sigma_given = true;
   });
   command.add_option_function<std::string>("--max-iterations", [&a](const std::string& v) {
     a.max_iterations = whole_number(v, "--max-iterations", 1);
@@ -244,6 +246,9 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
                      "odesens fit --help lists them)"};
   if (!a.starts && a.starts_from.empty())
     throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
+  if (a.hops == 0 && (a.hop_starts_given || a.hop_sigma_given))
+    throw UsageError{"fit: --hop-starts and --hop-sigma shape the rounds of --hops R: give "
+                     "--hops too"};
   if (a.starts && !a.starts_from.empty())
     throw UsageError{"fit: --starts and --starts-from both given: the table's rows are the "
                      "starts; give one of them"};

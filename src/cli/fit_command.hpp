@@ -32,6 +32,7 @@ struct FitArguments {
   std::size_t resample_failed = 0;  // --resample-failed
   std::size_t hops = 0, hop_starts = 8;  // --hops, --hop-starts
   double hop_sigma = 0.5;                // --hop-sigma
+  bool hop_starts_given = false, hop_sigma_given = false;
   SimulationArguments simulation;
   bool hierarchical = false;  // --hierarchical
   std::string out, best, plot;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <random>
 #include <string>
 
@@ -40,7 +41,8 @@ double uniform_open_at_zero(std::mt19937_64& rng) {
 // A standard normal draw (Box-Muller).
 double normal(std::mt19937_64& rng) {
   const double u1 = uniform_open_at_zero(rng), u2 = uniform_open_at_zero(rng);
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+  constexpr double kTwoPi = 6.283185307179586;
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(kTwoPi * u2);
 }
 
 // A round that lowers the best by more than this found a new optimum (the
@@ -69,7 +71,10 @@ std::vector<std::vector<double>> hop_points(const PetabProblem& problem,
                                             const std::vector<double>& center, double sigma,
                                             std::size_t count, std::uint64_t seed,
                                             std::size_t round) {
-  std::seed_seq seq{seed, static_cast<std::uint64_t>(round), std::uint64_t{0x40b5}};
+  // seed_seq takes 32 bits of each value: the seed's two halves, so that
+  // seeds 2^32 apart draw apart.
+  std::seed_seq seq{seed & 0xffffffffu, seed >> 32, static_cast<std::uint64_t>(round),
+                    std::uint64_t{0x40b5}};
   std::mt19937_64 rng(seq);
   const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
   std::vector<std::vector<double>> points(count, center);
@@ -84,33 +89,47 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
     const std::vector<std::vector<double>>& starts, const BatchRunner& run,
     const HopStateShare& share, const std::atomic<bool>* stop) {
   std::vector<std::optional<StartResult>> done(starts.size());
-  run(starts, 0, options, done);
+  // An error of a batch (on MPI rank 0: a progress callback's, a garbled
+  // message) ends the rounds on every rank, then is thrown: a rank left
+  // waiting for a round that rank 0 will not share would hang.
+  std::exception_ptr error;
+  auto run_batch = [&](const std::vector<std::vector<double>>& points, std::size_t first,
+                       const FitOptions& batch, std::vector<std::optional<StartResult>>& out) {
+    try {
+      run(points, first, batch, out);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  };
+  run_batch(starts, 0, options, done);
   // A hop point that cannot be simulated is a failed start: drawing it
   // again in the whole box would not be a hop.
   FitOptions hop_options = options;
+  hop_options.start_points.clear();
   hop_options.resample_failed = 0;
   HopState state;
   state.sigma = options.hop_sigma;
   for (std::size_t round = 1; round <= options.hop_rounds; ++round) {
     const StartResult* best = best_of(done);
-    state.go_on = best && !stopped(stop);
-    if (best) {
+    state.go_on = best && !error && !stopped(stop);
+    state.points.clear();
+    if (state.go_on) {
       if (round > 1)
         state.sigma = next_hop_sigma(state.sigma, options.hop_sigma, state.best, best->nlpost);
-      state.center = best->end;
       state.best = best->nlpost;
+      state.points = hop_points(problem, best->end, state.sigma, options.hop_starts,
+                                options.seed, round);
     }
     share(state);
     if (!state.go_on) break;
-    const std::vector<std::vector<double>> points = hop_points(
-        problem, state.center, state.sigma, options.hop_starts, options.seed, round);
-    std::vector<std::optional<StartResult>> ran(points.size());
-    run(points, done.size(), hop_options, ran);
+    std::vector<std::optional<StartResult>> ran(state.points.size());
+    run_batch(state.points, done.size(), hop_options, ran);
     for (auto& s : ran) {
       if (s) s->round = round;
       done.push_back(std::move(s));
     }
   }
+  if (error) std::rethrow_exception(error);
   return done;
 }
 

@@ -21,20 +21,22 @@ using BatchRunner = std::function<void(const std::vector<std::vector<double>>& p
                                        std::size_t first_index, const FitOptions& options,
                                        std::vector<std::optional<StartResult>>& done)>;
 
-// What every rank needs to draw the next round alike. Over MPI, rank 0
-// (which alone holds the results) sends it to the others; for threads the
+// The next round, as rank 0 (which alone holds the results over MPI)
+// decided it: the others receive it whole, the points too, so that no rank
+// runs a point its own libm drew differently. For threads share is the
 // identity.
 struct HopState {
-  std::vector<double> center;  // the best end point so far
-  double best = 0.0;           // its nlpost
-  double sigma = 0.0;          // the next round's standard deviation
-  bool go_on = false;          // false: no further round (stopped, or nothing to hop from)
+  double best = 0.0;   // the best nlpost so far: the round's center's
+  double sigma = 0.0;  // the round's standard deviation
+  bool go_on = false;  // false: no further round (stopped, an error, nothing to hop from)
+  std::vector<std::vector<double>> points;  // the round's starts
 };
 using HopStateShare = std::function<void(HopState&)>;
 
-// The starts, then the hop rounds; all the starts that ended, in the order
-// they ran (the caller sorts them into the waterfall). `results` is
-// filled on the rank that receives the results (every one for threads).
+// The starts, then the hop rounds: all the starts that ended, in the order
+// they ran (the caller sorts them into the waterfall); over MPI the
+// entries are filled on rank 0 alone, as the runner fills them. An error
+// of a batch ends the rounds (on every rank, through share) and is thrown.
 std::vector<std::optional<StartResult>> run_starts_and_hops(
     const PetabProblem& problem, const FitOptions& options,
     const std::vector<std::vector<double>>& starts, const BatchRunner& run,
@@ -47,7 +49,8 @@ double next_hop_sigma(double sigma, double hop_sigma, double best_before, double
 
 // `count` points around center: normal on the scales with standard
 // deviation sigma, clipped to the box; the same for the same seed and
-// round on every platform and rank.
+// round (std::mt19937_64 and Box-Muller from its raw output, not the
+// standard distributions, whose algorithms differ between libraries).
 std::vector<std::vector<double>> hop_points(const PetabProblem& problem,
                                             const std::vector<double>& center, double sigma,
                                             std::size_t count, std::uint64_t seed,

@@ -1,6 +1,7 @@
 // The multi-start fit over MPI ranks (mpi_fit.hpp).
 #include "fit/mpi_fit.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -15,18 +16,29 @@ namespace odesens::fitting {
 
 namespace {
 
-// Rank 0's view of the best point, sent to every rank so that all draw
-// the same next round and all stop together.
+// Rank 0's next round, sent to every rank: all run the same points and
+// stop together.
 void share_from_rank_0(MPI_Comm comm, HopState& state) {
+  unsigned long long head_counts[2] = {state.points.size(),
+                                       state.points.empty() ? 0 : state.points[0].size()};
   double head[3] = {state.best, state.sigma, state.go_on ? 1.0 : 0.0};
   MPI_Bcast(head, 3, MPI_DOUBLE, 0, comm);
+  MPI_Bcast(head_counts, 2, MPI_UNSIGNED_LONG_LONG, 0, comm);
   state.best = head[0];
   state.sigma = head[1];
   state.go_on = head[2] != 0.0;
-  unsigned long long n = state.center.size();
-  MPI_Bcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
-  state.center.resize(n);
-  MPI_Bcast(state.center.data(), static_cast<int>(n), MPI_DOUBLE, 0, comm);
+  const std::size_t k = head_counts[0], n = head_counts[1];
+  std::vector<double> flat;
+  flat.reserve(k * n);
+  for (const auto& x : state.points) flat.insert(flat.end(), x.begin(), x.end());
+  flat.resize(k * n);
+  // One message of the round's points: K x n doubles, far below MPI's
+  // count limit for any round fit() accepts (check_start_count).
+  MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_DOUBLE, 0, comm);
+  state.points.assign(k, std::vector<double>(n));
+  for (std::size_t j = 0; j < k; ++j)
+    std::copy(flat.begin() + static_cast<std::ptrdiff_t>(j * n),
+              flat.begin() + static_cast<std::ptrdiff_t>((j + 1) * n), state.points[j].begin());
 }
 
 }  // namespace

@@ -53,7 +53,9 @@ void check_start_count(std::size_t starts, std::size_t n) {
 }
 
 std::size_t starts_planned(const FitOptions& options, std::size_t starts) {
-  // Both at most kMostCount-sized by the checks before: no overflow.
+  // check_hop_options bounds the product by kMostHopRounds * kMostHopStarts
+  // = 1e13, and the starts are held in memory: no overflow in 64 bits.
+  static_assert(sizeof(std::size_t) >= 8, "the start counts need 64 bits");
   return starts + options.hop_rounds * options.hop_starts;
 }
 

@@ -142,7 +142,8 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
                                  "--starts 2 --hops 1 --hop-sigma 0",
                                  "--starts 2 --hops 1 --hop-sigma nan",
                                  "--starts 2 --hops 1 --hop-sigma inf",
-                                 "--starts 2 --hops 1 --hop-sigma 101"}) {
+                                 "--starts 2 --hops 1 --hop-sigma 101",
+                                 "--starts 2 --hop-starts 4", "--starts 2 --hop-sigma 1"}) {
     const ToolRun r = run_tool("fit " + p.yaml() + " " + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find("odesens: error:"), std::string::npos) << r.err;

@@ -53,6 +53,8 @@ TEST(HopPoints, AreNormalAroundTheCenterClippedToTheBoxAndRepeatWithSeedAndRound
   EXPECT_EQ(points, fitting::hop_points(*problem, center, sigma, 4000, 7, 2));
   EXPECT_NE(points, fitting::hop_points(*problem, center, sigma, 4000, 7, 3));
   EXPECT_NE(points, fitting::hop_points(*problem, center, sigma, 4000, 8, 2));
+  // All 64 bits of the seed count (std::seed_seq keeps 32 of each value).
+  EXPECT_NE(points, fitting::hop_points(*problem, center, sigma, 4000, 7 + (1ull << 32), 2));
   // Wide draws from a corner stay in the box, many of them on its bounds.
   std::size_t on_bound = 0;
   for (const auto& x : fitting::hop_points(*problem, lo, 100.0, 200, 7, 1))
@@ -99,6 +101,13 @@ TEST(FitHops, AddTheirRowsAfterTheStartsWithTheirRound) {
   });
   const auto round_1 = fitting::hop_points(*problem, best->end, 0.5, 4, 5, 1);
   for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(rows[3 + k].start, round_1[k]);
+  // Round 1 found no new optimum (all end at the one): round 2 is drawn
+  // with sigma doubled, around the best after round 1.
+  const auto best_after_1 = std::min_element(rows.begin(), rows.begin() + 7, [](auto& a, auto& b) {
+    return a.nlpost < b.nlpost || (a.nlpost == b.nlpost && a.index < b.index);
+  });
+  const auto round_2 = fitting::hop_points(*problem, best_after_1->end, 1.0, 4, 5, 2);
+  for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(rows[7 + k].start, round_2[k]);
   for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(rows[k].end, starts[k].end);
   // Every start reaches the one optimum: all of them are at the best.
   EXPECT_EQ(r.starts_at_best, 11u);

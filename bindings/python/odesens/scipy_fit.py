@@ -402,21 +402,27 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                "max_evaluations": DEFAULT_MAX_EVALUATIONS if max_iterations is None
                else max_iterations,
                "polish": optimizer == "scipy_trf_lm_lbfgs"}
-    rows, stopped = _run_batch(core, settings, start_points, 0, lower, upper, options, threads)
     rounds, hop_starts, hop_sigma = hops
-    sigma, best_before = hop_sigma, None
-    for r in range(1, rounds + 1):
-        best = _best_row(rows)
-        if stopped or best is None:
-            break
-        if best_before is not None:
-            sigma = _odesens.next_hop_sigma(sigma, hop_sigma, best_before, best["nlpost"])
-        best_before = best["nlpost"]
-        points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r)
-        more, stopped = _run_batch(core, settings, points, len(start_points) + (r - 1) *
-                                   hop_starts, lower, upper, options, threads)
-        for row in more:
-            row["round"] = r
-        rows += more
     planned = len(start_points) + rounds * hop_starts
+    _odesens.check_start_count(core, planned)  # as the library's fit, before any start
+    rows, stopped = _run_batch(core, settings, start_points, 0, lower, upper, options, threads)
+    sigma, best_before = hop_sigma, None
+    try:
+        for r in range(1, rounds + 1):
+            best = _best_row(rows)
+            if stopped or best is None:
+                break
+            if best_before is not None:
+                sigma = _odesens.next_hop_sigma(sigma, hop_sigma, best_before, best["nlpost"])
+            best_before = best["nlpost"]
+            points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r)
+            more, stopped = _run_batch(core, settings, points, len(start_points) + (r - 1) *
+                                       hop_starts, lower, upper, options, threads)
+            for row in more:
+                row["round"] = r
+            rows += more
+    except KeyboardInterrupt:  # between two rounds' batches: what ended is kept
+        stopped = True
+        warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
+                      "returned (stopped is True)", RuntimeWarning, stacklevel=3)
     return _result(rows, n, planned, seed, stopped, optimizer, hops)

@@ -16,6 +16,7 @@
 #include "numpy_arrays.hpp"
 #include "petab_settings.hpp"
 #include "fit/hops.hpp"
+#include "fit/multi_start.hpp"
 #include "odesens/fit.hpp"
 
 namespace py = pybind11;
@@ -138,6 +139,9 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
                                   double sigma, std::size_t count, std::uint64_t seed,
                                   std::size_t round) {
   const std::size_t n = problem->parameter_ids().size();
+  if (!(sigma >= 1e-6 && sigma <= 100.0))
+    throw Error(Status::invalid_argument, "hop_points: sigma must be from 1e-6 to 100");
+  fitting::check_start_count(count, n);
   if (center.size() != n)
     throw Error(Status::invalid_argument, "hop_points: the center has " +
                                               std::to_string(center.size()) + " values, not " +
@@ -157,6 +161,12 @@ void register_fit(py::module_& m) {
   m.def("draw_starts", &drawn_starts, py::arg("problem"), py::arg("starts"), py::arg("seed"));
   m.def("hop_points", &hopped_starts, py::arg("problem"), py::arg("center"), py::arg("sigma"),
         py::arg("count"), py::arg("seed"), py::arg("round"));
+  m.def(
+      "check_start_count",
+      [](const Problem& problem, std::size_t starts) {
+        fitting::check_start_count(starts, problem->parameter_ids().size());
+      },
+      py::arg("problem"), py::arg("starts"));
   m.def("next_hop_sigma", &fitting::next_hop_sigma, py::arg("sigma"), py::arg("hop_sigma"),
         py::arg("best_before"), py::arg("best_after"));
 }
