@@ -15,6 +15,10 @@ during that fit; `reference`: nlpost at the problem's nominal parameters
 (the published nllh there plus the priors' terms; nllh where the problem
 has no priors). The values compared are of nlpost, what the optimizers
 minimize.
+An optimizer written ID+hops runs the fit with --hops rounds of
+--hop-starts starts (docs/fit.md, "Hops"; default 4 x 8, sigma 0.5) from
+--starts minus those many Latin-hypercube starts: as many starts in all as
+ID alone runs (as bench_fit's ID+hops).
 Reads the problems from $ODESENS_SHARED_DIR/petab/benchmark (default
 ../shared next to the repository).
 """
@@ -44,8 +48,14 @@ def run(problem_id, optimizers, args):
         fits = {}
         for optimizer in optimizers:
             cpu = time.process_time()
-            fit = problem.fit(starts=args.starts, seed=args.seed, threads=args.threads,
-                              optimizer=optimizer, max_seconds=args.max_seconds)
+            hops = optimizer.endswith("+hops")
+            hopped = args.hops * args.hop_starts if hops else 0
+            if hopped >= args.starts:
+                sys.exit("bench_fit_scipy: --starts must exceed --hops x --hop-starts for +hops")
+            fit = problem.fit(starts=args.starts - hopped, seed=args.seed,
+                              threads=args.threads, optimizer=optimizer.removesuffix("+hops"),
+                              max_seconds=args.max_seconds, hops=args.hops if hops else 0,
+                              hop_starts=args.hop_starts, hop_sigma=args.hop_sigma)
             fits[optimizer] = (fit, time.process_time() - cpu)
     best = min((f.nlpost[0] for f, _ in fits.values() if len(f) and math.isfinite(f.nlpost[0])),
                default=math.nan)
@@ -75,6 +85,9 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-seconds", type=float, default=30.0)
+    parser.add_argument("--hops", type=int, default=4)
+    parser.add_argument("--hop-starts", type=int, default=8)
+    parser.add_argument("--hop-sigma", type=float, default=0.5)
     args = parser.parse_args()
     print("| problem | optimizer | starts | failed | converged | fraction | converged / CPU min "
           "| best nlpost | reference | reached | median s / start | CPU s |")
