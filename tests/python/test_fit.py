@@ -117,6 +117,16 @@ def test_hops_follow_the_starts_as_the_tools_do(yaml, problem, cli, optimizer):
         assert r.end[k].tolist() == s["end"]
 
 
+@pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])
+def test_hops_that_would_not_fit_in_memory_are_refused_before_any_start(problem, optimizer):
+    began = time.monotonic()
+    with pytest.raises(odesens.Error) as caught:
+        problem.fit(starts=1, hops=10000, hop_starts=10**9, optimizer=optimizer)
+    assert caught.value.status == "invalid_argument"
+    assert "starts a run" in str(caught.value)
+    assert time.monotonic() - began < 5
+
+
 def test_resample_failed_reaches_the_fit(problem):
     # Every point of this problem can be simulated: nothing is drawn again.
     plain = problem.fit(starts=3, seed=5)
