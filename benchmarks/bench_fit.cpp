@@ -7,7 +7,7 @@
 // usage: bench_fit [--starts N] [--problems A,B,...] [--optimizers a,b]
 //                  [--threads T] [--seed S] [--max-seconds X] [--max-steps N]
 //                  [--method ID] [--hops R] [--hop-starts K] [--hop-sigma S]
-//                  [--details]
+//                  [--resample-failed N] [--details]
 // --max-steps, --method: the evaluations' limit of steps per solve and
 // their method (defaults: PetabOptions'). An optimizer written
 // ID+hierarchical runs a hierarchical fit (docs/fit.md), so that
@@ -125,10 +125,11 @@ int main(int argc, char** argv) {
        {"--hops", true},
        {"--hop-starts", true},
        {"--hop-sigma", true},
+       {"--resample-failed", true},
        {"--details", false}},
       "[--starts N] [--problems A,B,...] [--optimizers ID,...] [--threads T] [--seed S] "
       "[--max-seconds S] [--max-steps N] [--method ID] [--hops R] [--hop-starts K] "
-      "[--hop-sigma S] [--details]");
+      "[--hop-sigma S] [--resample-failed N] [--details]");
   std::size_t starts = 10;
   unsigned threads = 0;
   std::uint64_t seed = 1;
@@ -138,6 +139,7 @@ int main(int argc, char** argv) {
   bool details = false;
   std::size_t hop_rounds = 4, hop_starts = 8;
   double hop_sigma = 0.5;
+  std::size_t resample_failed = 0;
   std::vector<std::string> problems = {"Boehm_JProteomeRes2014", "Bruno_JExpBot2016",
                                        "Crauste_CellSystems2017"};
   if (const char* env = std::getenv("BENCH_FIT_PROBLEMS"); env && *env) problems = split(env);
@@ -155,6 +157,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--hops") && has_value) hop_rounds = count(argv[++i]);
     else if (!std::strcmp(argv[i], "--hop-starts") && has_value) hop_starts = count(argv[++i]);
     else if (!std::strcmp(argv[i], "--hop-sigma") && has_value) hop_sigma = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--resample-failed") && has_value)
+      resample_failed = count(argv[++i]);
     else if (!std::strcmp(argv[i], "--details")) details = true;
     else {
       std::fprintf(stderr, "bench_fit: unknown argument %s\n", argv[i]);
@@ -225,6 +229,7 @@ int main(int argc, char** argv) {
       }
       o.seed = seed;
       o.threads = threads;
+      o.resample_failed = resample_failed;
       const double before = cpu_seconds();
       try {
         run.fit = odesens::fit(*problem, o);

@@ -149,7 +149,8 @@ struct FitOptions {
   // the same on any thread or rank count; the start's row holds the point
   // it ran from. (pyPESTO's checked start points do the same.) At most
   // kMostResamples: where a thousand draws all fail, more will not help
-  // (and 2^62 of them ran without end).
+  // (and 2^62 of them ran without end). A hop's point (below) is drawn
+  // again from its round's distribution instead.
   std::size_t resample_failed = 0;
   // Hops (docs/fit.md, "Hops"): after the starts, hop_rounds rounds of
   // hop_starts starts each, drawn around the best end point so far from a

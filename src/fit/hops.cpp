@@ -67,20 +67,42 @@ double next_hop_sigma(double sigma, double hop_sigma, double best_before, double
   return std::min(2.0 * sigma, kMostSigmaFactor * hop_sigma);
 }
 
+namespace {
+
+// The seed's two halves (seed_seq keeps 32 bits of each value: seeds 2^32
+// apart draw apart), then the rest.
+std::mt19937_64 hop_generator(std::uint64_t seed, std::initializer_list<std::uint64_t> rest) {
+  std::vector<std::uint64_t> values = {seed & 0xffffffffu, seed >> 32};
+  values.insert(values.end(), rest.begin(), rest.end());
+  std::seed_seq seq(values.begin(), values.end());
+  return std::mt19937_64(seq);
+}
+
+void draw_around(const PetabProblem& problem, const std::vector<double>& center, double sigma,
+                 std::mt19937_64& rng, std::vector<double>& x) {
+  const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
+  x.resize(center.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = std::clamp(center[i] + sigma * normal(rng), lo[i], hi[i]);
+}
+
+}  // namespace
+
+std::vector<double> hop_redraw(const PetabProblem& problem, const HopDraw& hop,
+                               std::uint64_t seed, std::size_t index, std::size_t attempt) {
+  std::mt19937_64 rng = hop_generator(seed, {hop.round, index, attempt, 0x40b6});
+  std::vector<double> x;
+  draw_around(problem, hop.center, hop.sigma, rng, x);
+  return x;
+}
+
 std::vector<std::vector<double>> hop_points(const PetabProblem& problem,
                                             const std::vector<double>& center, double sigma,
                                             std::size_t count, std::uint64_t seed,
                                             std::size_t round) {
-  // seed_seq takes 32 bits of each value: the seed's two halves, so that
-  // seeds 2^32 apart draw apart.
-  std::seed_seq seq{seed & 0xffffffffu, seed >> 32, static_cast<std::uint64_t>(round),
-                    std::uint64_t{0x40b5}};
-  std::mt19937_64 rng(seq);
-  const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
-  std::vector<std::vector<double>> points(count, center);
-  for (auto& x : points)
-    for (std::size_t i = 0; i < x.size(); ++i)
-      x[i] = std::clamp(center[i] + sigma * normal(rng), lo[i], hi[i]);
+  std::mt19937_64 rng = hop_generator(seed, {round, 0x40b5});
+  std::vector<std::vector<double>> points(count);
+  for (auto& x : points) draw_around(problem, center, sigma, rng, x);
   return points;
 }
 
@@ -94,36 +116,34 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
   // waiting for a round that rank 0 will not share would hang.
   std::exception_ptr error;
   auto run_batch = [&](const std::vector<std::vector<double>>& points, std::size_t first,
-                       const FitOptions& batch, std::vector<std::optional<StartResult>>& out) {
+                       const HopDraw* hop, std::vector<std::optional<StartResult>>& out) {
     try {
-      run(points, first, batch, out);
+      run(points, first, options, hop, out);
     } catch (...) {
       error = std::current_exception();
     }
   };
-  run_batch(starts, 0, options, done);
-  // A hop point that cannot be simulated is a failed start: drawing it
-  // again in the whole box would not be a hop.
-  FitOptions hop_options = options;
-  hop_options.start_points.clear();
-  hop_options.resample_failed = 0;
+  run_batch(starts, 0, nullptr, done);
   HopState state;
-  state.sigma = options.hop_sigma;
+  state.draw.sigma = options.hop_sigma;
   for (std::size_t round = 1; round <= options.hop_rounds; ++round) {
     const StartResult* best = best_of(done);
     state.go_on = best && !error && !stopped(stop);
     state.points.clear();
     if (state.go_on) {
       if (round > 1)
-        state.sigma = next_hop_sigma(state.sigma, options.hop_sigma, state.best, best->nlpost);
+        state.draw.sigma =
+            next_hop_sigma(state.draw.sigma, options.hop_sigma, state.best, best->nlpost);
       state.best = best->nlpost;
-      state.points = hop_points(problem, best->end, state.sigma, options.hop_starts,
-                                options.seed, round);
+      state.draw.center = best->end;
+      state.draw.round = round;
+      state.points = hop_points(problem, state.draw.center, state.draw.sigma,
+                                options.hop_starts, options.seed, round);
     }
     share(state);
     if (!state.go_on) break;
     std::vector<std::optional<StartResult>> ran(state.points.size());
-    run_batch(state.points, done.size(), hop_options, ran);
+    run_batch(state.points, done.size(), &state.draw, ran);
     for (auto& s : ran) {
       if (s) s->round = round;
       done.push_back(std::move(s));

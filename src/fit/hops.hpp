@@ -14,11 +14,21 @@
 
 namespace odesens::fitting {
 
+// The distribution of a hop round's points.
+struct HopDraw {
+  std::vector<double> center;  // the best end point when the round began
+  double sigma = 0.0;
+  std::size_t round = 0;
+};
+
 // Runs points[k] as start first_index + k with `options` and stores what
 // ended in done[k] (left empty where a start did not run). Progress is the
 // runner's, counted over the whole fit.
+// `hop` (null for the starts): the round's center, whose normal
+// distribution redraws a hop point that cannot be simulated (run_start).
 using BatchRunner = std::function<void(const std::vector<std::vector<double>>& points,
                                        std::size_t first_index, const FitOptions& options,
+                                       const HopDraw* hop,
                                        std::vector<std::optional<StartResult>>& done)>;
 
 // The next round, as rank 0 (which alone holds the results over MPI)
@@ -27,8 +37,8 @@ using BatchRunner = std::function<void(const std::vector<std::vector<double>>& p
 // identity.
 struct HopState {
   double best = 0.0;   // the best nlpost so far: the round's center's
-  double sigma = 0.0;  // the round's standard deviation
   bool go_on = false;  // false: no further round (stopped, an error, nothing to hop from)
+  HopDraw draw;        // the round's center, standard deviation and number
   std::vector<std::vector<double>> points;  // the round's starts
 };
 using HopStateShare = std::function<void(HopState&)>;
@@ -46,6 +56,11 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
 // that lowered the best by more than 0.1 (a new optimum, by the measure of
 // the count of starts at the best), else doubled, up to 4 * hop_sigma.
 double next_hop_sigma(double sigma, double hop_sigma, double best_before, double best_after);
+
+// Draw `attempt` (from 1) for hop start `index` whose point could not be
+// simulated: from the round's distribution, as its first point was.
+std::vector<double> hop_redraw(const PetabProblem& problem, const HopDraw& hop,
+                               std::uint64_t seed, std::size_t index, std::size_t attempt);
 
 // `count` points around center: normal on the scales with standard
 // deviation sigma, clipped to the box; the same for the same seed and

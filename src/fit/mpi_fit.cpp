@@ -21,11 +21,11 @@ namespace {
 void share_from_rank_0(MPI_Comm comm, HopState& state) {
   unsigned long long head_counts[2] = {state.points.size(),
                                        state.points.empty() ? 0 : state.points[0].size()};
-  double head[3] = {state.best, state.sigma, state.go_on ? 1.0 : 0.0};
+  double head[3] = {state.best, state.draw.sigma, state.go_on ? 1.0 : 0.0};
   MPI_Bcast(head, 3, MPI_DOUBLE, 0, comm);
   MPI_Bcast(head_counts, 2, MPI_UNSIGNED_LONG_LONG, 0, comm);
   state.best = head[0];
-  state.sigma = head[1];
+  state.draw.sigma = head[1];
   state.go_on = head[2] != 0.0;
   const std::size_t k = head_counts[0], n = head_counts[1];
   std::vector<double> flat;
@@ -35,6 +35,12 @@ void share_from_rank_0(MPI_Comm comm, HopState& state) {
   // One message of the round's points: K x n doubles, far below MPI's
   // count limit for any round fit() accepts (check_start_count).
   MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_DOUBLE, 0, comm);
+  // The center and round, for redraws of points that cannot be simulated.
+  state.draw.center.resize(n);
+  MPI_Bcast(state.draw.center.data(), static_cast<int>(n), MPI_DOUBLE, 0, comm);
+  unsigned long long round = state.draw.round;
+  MPI_Bcast(&round, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  state.draw.round = round;
   state.points.assign(k, std::vector<double>(n));
   for (std::size_t j = 0; j < k; ++j)
     std::copy(flat.begin() + static_cast<std::ptrdiff_t>(j * n),
@@ -56,11 +62,12 @@ FitResult fit_mpi(MPI_Comm comm, int thread_level, const PetabProblem& problem,
   farm.threads = options.threads;
   farm.cancel = stop;
   auto run = [&](const std::vector<std::vector<double>>& points, std::size_t first,
-                 const FitOptions& batch, std::vector<std::optional<StartResult>>& done) {
+                 const FitOptions& batch, const HopDraw* hop,
+                 std::vector<std::optional<StartResult>>& done) {
     auto make_worker = [&]() -> ensemble::MpiTaskWorker {
       // A start's bytes are a few hundred: far below one message's limit.
       return [&](std::size_t k, std::size_t, std::vector<char>& bytes) {
-        encode_start(run_start(problem, points[k], first + k, batch, stop), bytes);
+        encode_start(run_start(problem, points[k], first + k, batch, stop, hop), bytes);
       };
     };
     auto deliver = [&](std::size_t k, const char* bytes, std::size_t size, int) {

@@ -148,14 +148,15 @@ std::vector<double> redrawn_start(const PetabProblem& problem, std::uint64_t see
 
 StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
                       std::size_t index, const FitOptions& options,
-                      const std::atomic<bool>* stop) {
+                      const std::atomic<bool>* stop, const HopDraw* hop) {
   StartResult s = optimize_or_fail(problem, x0, options.optimizer, stop);
   std::size_t attempts = 0;
   while (start_point_failed(s) && attempts < options.resample_failed &&
          !(stop && stop->load())) {
     ++attempts;
-    s = optimize_or_fail(problem, redrawn_start(problem, options.seed, index, attempts),
-                         options.optimizer, stop);
+    const std::vector<double> x = hop ? hop_redraw(problem, *hop, options.seed, index, attempts)
+                                      : redrawn_start(problem, options.seed, index, attempts);
+    s = optimize_or_fail(problem, x, options.optimizer, stop);
   }
   if (attempts > 0)
     s.exit_reason += " (start point drawn again " + std::to_string(attempts) +
@@ -202,9 +203,10 @@ FitResult fit(const PetabProblem& problem, const FitOptions& options,
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned threads = options.threads == 0 ? cores : options.threads;
   auto run = [&](const std::vector<std::vector<double>>& points, std::size_t first,
-                 const FitOptions& batch, std::vector<std::optional<StartResult>>& done) {
+                 const FitOptions& batch, const fitting::HopDraw* hop,
+                 std::vector<std::optional<StartResult>>& done) {
     ensemble::run_tasks(points.size(), threads, halt, [&](std::size_t k, std::size_t) {
-      StartResult s = fitting::run_start(problem, points[k], first + k, batch, stop);
+      StartResult s = fitting::run_start(problem, points[k], first + k, batch, stop, hop);
       std::lock_guard<std::mutex> lock(mutex);
       if (start_succeeded(s) && !(s.nlpost >= best)) best = s.nlpost;
       done[k] = std::move(s);

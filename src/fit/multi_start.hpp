@@ -24,12 +24,15 @@ std::size_t starts_planned(const FitOptions& options, std::size_t starts);
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                                                 const FitOptions& options);
 
+struct HopDraw;
+
 // Start `index` from x0 (or, where x0 cannot be simulated, from the points
-// options.resample_failed draws instead); never throws: an error is the
+// options.resample_failed draws instead: uniform in the box, or from the
+// round's distribution for a hop, `hop`); never throws: an error is the
 // start's failure (its status and message, NaN values).
 StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
                       std::size_t index, const FitOptions& options,
-                      const std::atomic<bool>* stop);
+                      const std::atomic<bool>* stop, const HopDraw* hop = nullptr);
 
 // The fit of the starts that ended (done[k] empty: start k did not run),
 // sorted into the waterfall.

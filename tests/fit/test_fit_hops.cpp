@@ -155,6 +155,44 @@ TEST(FitHops, NoRoundAfterAStopOrWithoutAPointToHopFrom) {
   EXPECT_EQ(none.starts_planned, 14u);
 }
 
+// Blow-up: k1 > 1/6 cannot be simulated. Hops of sigma 2 around the
+// best start point land there at times (2 of 20); with resample_failed they
+// are drawn again from the round's distribution, not from the whole box.
+TEST(FitHops, HopPointsThatCannotBeSimulatedAreDrawnAgainAroundTheCenter) {
+  test::SyntheticOptions blow_up;
+  blow_up.blow_up = true;
+  test::SyntheticProblem synthetic(blow_up);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions o = hop_options(0, 1, 20);
+  o.start_points = {{-1.0, 1.0}};
+  o.hop_sigma = 2.0;
+  const std::vector<StartResult> plain = by_index(fit(*problem, o));
+  ASSERT_EQ(plain.size(), 21u);
+  std::size_t failed = 0;
+  for (const StartResult& s : plain) failed += !start_succeeded(s);
+  ASSERT_GE(failed, 2u) << "the test needs hop points that cannot be simulated";
+  o.resample_failed = 50;
+  const std::vector<StartResult> redrawn = by_index(fit(*problem, o));
+  ASSERT_EQ(redrawn.size(), 21u);
+  fitting::HopDraw draw;
+  draw.center = plain[0].end;
+  draw.sigma = 2.0;
+  draw.round = 1;
+  for (std::size_t k = 1; k < 21; ++k) {
+    EXPECT_TRUE(start_succeeded(redrawn[k])) << redrawn[k].exit_reason;
+    if (start_succeeded(plain[k])) {
+      EXPECT_EQ(redrawn[k].start, plain[k].start) << k;
+      continue;
+    }
+    // Its point is one of the round's redraws, the first that could be simulated.
+    bool found = false;
+    for (std::size_t attempt = 1; attempt <= 50 && !found; ++attempt)
+      found = redrawn[k].start == fitting::hop_redraw(*problem, draw, 5, k, attempt);
+    EXPECT_TRUE(found) << "start " << k;
+    EXPECT_NE(redrawn[k].exit_reason.find("drawn again"), std::string::npos);
+  }
+}
+
 TEST(FitHops, SettingsOutOfRangeAreRefusedBeforeAnyStart) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());

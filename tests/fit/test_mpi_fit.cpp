@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
     // Hops: every rank draws each round around rank 0's best point.
     fit_both_ways(rank, provided, {}, "decay, hops", 0, 3);
     fit_both_ways(rank, provided, blow_up, "blow-up, hops", 0, 2);
+    fit_both_ways(rank, provided, blow_up, "blow-up, hops drawn again", 10, 2);
 
     odesens::test::SyntheticProblem files;
     auto problem = odesens::PetabProblem::load(files.yaml());
