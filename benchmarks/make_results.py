@@ -1415,8 +1415,8 @@ their references lie is the next item.
 - **Hops (2026-12-06): rounds of starts around the best so far** (`--hops R`,
   docs/fit.md, "Hops"). Weber_BMC2015 (the row "40 starts and 12 x 16 hops"): the 40
   Latin-hypercube starts of seed 5 ended at best 298.98, and the hops took the best to
-  296.224, within 0.022 of the reference, 23 of the 232 starts within 0.1 of it, in 1604 CPU
-  s; 300 starts of the box alone (seed 3) had reached 296.911 in 2720 CPU s, 100 starts
+  296.224, within 0.022 of the reference (23 of the 232 starts within 0.1 of that best), in
+  1604 CPU s; 300 starts of the box alone (seed 3) had reached 296.911 in 2720 CPU s, 100 starts
   297.097. A first run of the same settings, before the draws took the seed's upper 32
   bits, reached 296.268 at round 4 (best of each round 296.86, 296.82, 296.30, 296.27).
   With the library's `ceres_lm_lbfgs` (`bench_fit ... --optimizers
@@ -1425,8 +1425,9 @@ their references lie is the next item.
   the reference, the hops with 2.1 and 3.2 times the converged starts per CPU minute (hop
   starts near an optimum end there fast, and many at the best: the count is not the
   share of the box that leads there). On Crauste they do worse: the 40 starts reach the
-  reference once (it is about 1 start in 40 to 60 of the box, docs/fit.md), the 8 starts
-  and their hops end at 259.5, with 25 of the 32 hop points not simulated. Those hops
+  reference once (about 1 start of the box in 40: 2 of 80 of seed 2 in the tests), the 8
+  starts and their hops end at 259.5, and 27 of the 40 starts failed (10 of the 40 of
+  the box in the other row): hop points that could not be simulated. Those hops
   failed where they landed; since that run a hop point that cannot be simulated is drawn
   again from its round's distribution under `--resample-failed` (the row "drawn again":
   3 failed, best 227.0, still not the reference). Hops search near the best of the

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 #include <exception>
 #include <random>
 #include <string>
@@ -111,9 +113,10 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
     const std::vector<std::vector<double>>& starts, const BatchRunner& run,
     const HopStateShare& share, const std::atomic<bool>* stop) {
   std::vector<std::optional<StartResult>> done(starts.size());
-  // An error of a batch (on MPI rank 0: a progress callback's, a garbled
-  // message) ends the rounds on every rank, then is thrown: a rank left
-  // waiting for a round that rank 0 will not share would hang.
+  // An error of a batch (on MPI rank 0: of a delivery, such as a progress
+  // callback's or a garbled start, which the farm raises after every rank
+  // ended the batch) ends the rounds on every rank, then is thrown: a rank
+  // left waiting for a round that rank 0 will not share would hang.
   std::exception_ptr error;
   auto run_batch = [&](const std::vector<std::vector<double>>& points, std::size_t first,
                        const HopDraw* hop, std::vector<std::optional<StartResult>>& out) {

@@ -118,6 +118,14 @@ def test_hops_follow_the_starts_as_the_tools_do(yaml, problem, cli, optimizer):
 
 
 @pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])
+def test_hop_sigma_may_grow_to_four_times_the_largest_given(problem, optimizer):
+    # Every start ends at the one optimum: rounds 2 and 3 find nothing new
+    # and draw with sigma 120 and 240 (4 x 60 at most).
+    r = problem.fit(starts=2, seed=5, optimizer=optimizer, hops=3, hop_starts=1, hop_sigma=60)
+    assert len(r) == 5 and sorted(r.round.tolist()) == [0, 0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])
 def test_hops_that_would_not_fit_in_memory_are_refused_before_any_start(problem, optimizer):
     began = time.monotonic()
     with pytest.raises(odesens.Error) as caught:

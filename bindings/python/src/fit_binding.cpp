@@ -139,8 +139,9 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
                                   double sigma, std::size_t count, std::uint64_t seed,
                                   std::size_t round) {
   const std::size_t n = problem->parameter_ids().size();
-  if (!(sigma >= 1e-6 && sigma <= 100.0))
-    throw Error(Status::invalid_argument, "hop_points: sigma must be from 1e-6 to 100");
+  // hop_sigma is at most 100, and the rounds double it up to 4 times that.
+  if (!(sigma >= 1e-6 && sigma <= 400.0))
+    throw Error(Status::invalid_argument, "hop_points: sigma must be from 1e-6 to 400");
   fitting::check_start_count(count, n);
   if (center.size() != n)
     throw Error(Status::invalid_argument, "hop_points: the center has " +
