@@ -109,6 +109,54 @@ struct Run {
   std::string error;  // the fit threw (e.g. an optimizer the problem cannot use)
 };
 
+// The run's settings from the command line.
+struct Settings {
+  std::size_t starts = 10;
+  unsigned threads = 0;
+  std::uint64_t seed = 1;
+  double max_seconds = 0.0;
+  std::int64_t max_steps = odesens::PetabOptions{}.max_steps;
+  std::string method = odesens::PetabOptions{}.method;
+  std::size_t hop_rounds = 4, hop_starts = 8;
+  double hop_sigma = 0.5;
+  std::size_t resample_failed = 0;
+};
+
+// The fit options of run.optimizer (ID, ID+hierarchical, ID+hops) from
+// `points`; false, with run.error, where they cannot be made.
+bool fit_options_for(const Settings& set, const odesens::PetabProblem& problem,
+                     const std::vector<std::vector<double>>& points, Run& run,
+                     odesens::FitOptions& o) {
+  // ID+hierarchical: the optimizer on the outer parameters, the
+  // evaluations setting the inner ones (docs/fit.md). ID+hops: fewer
+  // starts, and hops (above).
+  std::string id = run.optimizer;
+  run.hops = take_suffix(id, "+hops");
+  run.hierarchical = take_suffix(id, "+hierarchical");
+  o.optimizer.optimizer = id;
+  o.optimizer.evaluation.hierarchical = run.hierarchical;
+  o.optimizer.max_seconds = set.max_seconds;
+  o.optimizer.evaluation.max_steps = set.max_steps;
+  o.optimizer.evaluation.method = set.method;
+  o.start_points = points;
+  if (run.hops) {
+    if (set.starts <= set.hop_rounds * set.hop_starts) {
+      run.error = "--starts must exceed --hops x --hop-starts for +hops";
+      return false;
+    }
+    o.start_points = odesens::latin_hypercube(problem.lower_scaled(), problem.upper_scaled(),
+                                              set.starts - set.hop_rounds * set.hop_starts,
+                                              set.seed);
+    o.hop_rounds = set.hop_rounds;
+    o.hop_starts = set.hop_starts;
+    o.hop_sigma = set.hop_sigma;
+  }
+  o.seed = set.seed;
+  o.threads = set.threads;
+  o.resample_failed = set.resample_failed;
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -130,35 +178,32 @@ int main(int argc, char** argv) {
       "[--starts N] [--problems A,B,...] [--optimizers ID,...] [--threads T] [--seed S] "
       "[--max-seconds S] [--max-steps N] [--method ID] [--hops R] [--hop-starts K] "
       "[--hop-sigma S] [--resample-failed N] [--details]");
-  std::size_t starts = 10;
-  unsigned threads = 0;
-  std::uint64_t seed = 1;
-  double max_seconds = 0.0;
-  std::int64_t max_steps = odesens::PetabOptions{}.max_steps;
-  std::string method = odesens::PetabOptions{}.method;
+  Settings set;
   bool details = false;
-  std::size_t hop_rounds = 4, hop_starts = 8;
-  double hop_sigma = 0.5;
-  std::size_t resample_failed = 0;
   std::vector<std::string> problems = {"Boehm_JProteomeRes2014", "Bruno_JExpBot2016",
                                        "Crauste_CellSystems2017"};
   if (const char* env = std::getenv("BENCH_FIT_PROBLEMS"); env && *env) problems = split(env);
   std::vector<std::string> optimizers = {"ceres_lm", "ceres_lm_lbfgs", "nlopt_lbfgs"};
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
-    if (!std::strcmp(argv[i], "--starts") && has_value) starts = std::strtoul(argv[++i], nullptr, 10);
+    if (!std::strcmp(argv[i], "--starts") && has_value)
+      set.starts = std::strtoul(argv[++i], nullptr, 10);
     else if (!std::strcmp(argv[i], "--problems") && has_value) problems = split(argv[++i]);
     else if (!std::strcmp(argv[i], "--optimizers") && has_value) optimizers = split(argv[++i]);
-    else if (!std::strcmp(argv[i], "--threads") && has_value) threads = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--seed") && has_value) seed = std::strtoull(argv[++i], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--max-seconds") && has_value) max_seconds = std::atof(argv[++i]);
-    else if (!std::strcmp(argv[i], "--max-steps") && has_value) max_steps = std::atoll(argv[++i]);
-    else if (!std::strcmp(argv[i], "--method") && has_value) method = argv[++i];
-    else if (!std::strcmp(argv[i], "--hops") && has_value) hop_rounds = count(argv[++i]);
-    else if (!std::strcmp(argv[i], "--hop-starts") && has_value) hop_starts = count(argv[++i]);
-    else if (!std::strcmp(argv[i], "--hop-sigma") && has_value) hop_sigma = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--threads") && has_value) set.threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--seed") && has_value)
+      set.seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--max-seconds") && has_value)
+      set.max_seconds = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--max-steps") && has_value)
+      set.max_steps = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--method") && has_value) set.method = argv[++i];
+    else if (!std::strcmp(argv[i], "--hops") && has_value) set.hop_rounds = count(argv[++i]);
+    else if (!std::strcmp(argv[i], "--hop-starts") && has_value) set.hop_starts = count(argv[++i]);
+    else if (!std::strcmp(argv[i], "--hop-sigma") && has_value)
+      set.hop_sigma = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--resample-failed") && has_value)
-      resample_failed = count(argv[++i]);
+      set.resample_failed = count(argv[++i]);
     else if (!std::strcmp(argv[i], "--details")) details = true;
     else {
       std::fprintf(stderr, "bench_fit: unknown argument %s\n", argv[i]);
@@ -196,40 +241,17 @@ int main(int argc, char** argv) {
     // Every optimizer starts from the same points: the comparison is of
     // the optimizers, not of their luck with the starts.
     const std::vector<std::vector<double>> points =
-        odesens::latin_hypercube(problem->lower_scaled(), problem->upper_scaled(), starts, seed);
+        odesens::latin_hypercube(problem->lower_scaled(), problem->upper_scaled(), set.starts,
+                                 set.seed);
     std::vector<Run> runs;
     for (const std::string& optimizer : optimizers) {
       Run run;
       run.optimizer = optimizer;
       odesens::FitOptions o;
-      // ID+hierarchical: the optimizer on the outer parameters, the
-      // evaluations setting the inner ones (docs/fit.md). ID+hops: fewer
-      // starts, and hops (above).
-      std::string id = optimizer;
-      run.hops = take_suffix(id, "+hops");
-      run.hierarchical = take_suffix(id, "+hierarchical");
-      o.optimizer.optimizer = id;
-      o.optimizer.evaluation.hierarchical = run.hierarchical;
-      o.optimizer.max_seconds = max_seconds;
-      o.optimizer.evaluation.max_steps = max_steps;
-      o.optimizer.evaluation.method = method;
-      o.start_points = points;
-      if (run.hops) {
-        if (starts <= hop_rounds * hop_starts) {
-          run.error = "--starts must exceed --hops x --hop-starts for +hops";
-          runs.push_back(std::move(run));
-          continue;
-        }
-        o.start_points = odesens::latin_hypercube(problem->lower_scaled(),
-                                                  problem->upper_scaled(),
-                                                  starts - hop_rounds * hop_starts, seed);
-        o.hop_rounds = hop_rounds;
-        o.hop_starts = hop_starts;
-        o.hop_sigma = hop_sigma;
+      if (!fit_options_for(set, *problem, points, run, o)) {
+        runs.push_back(std::move(run));
+        continue;
       }
-      o.seed = seed;
-      o.threads = threads;
-      o.resample_failed = resample_failed;
       const double before = cpu_seconds();
       try {
         run.fit = odesens::fit(*problem, o);

@@ -121,7 +121,7 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
   auto run_batch = [&](const std::vector<std::vector<double>>& points, std::size_t first,
                        const HopDraw* hop, std::vector<std::optional<StartResult>>& out) {
     try {
-      run(points, first, options, hop, out);
+      run(points, first, hop, out);
     } catch (...) {
       error = std::current_exception();
     }

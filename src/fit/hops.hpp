@@ -23,14 +23,13 @@ struct HopDraw {
   std::size_t round = 0;
 };
 
-// Runs points[k] as start first_index + k with `options` and stores what
+// Runs points[k] as start first_index + k with the fit's options and stores what
 // ended in done[k] (left empty where a start did not run). Progress is the
 // runner's, counted over the whole fit.
 // `hop` (null for the starts): the round's center, whose normal
 // distribution redraws a hop point that cannot be simulated (run_start).
 using BatchRunner = std::function<void(const std::vector<std::vector<double>>& points,
-                                       std::size_t first_index, const FitOptions& options,
-                                       const HopDraw* hop,
+                                       std::size_t first_index, const HopDraw* hop,
                                        std::vector<std::optional<StartResult>>& done)>;
 
 // The next round, as rank 0 (which alone holds the results over MPI)

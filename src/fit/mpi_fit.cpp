@@ -63,12 +63,11 @@ FitResult fit_mpi(MPI_Comm comm, int thread_level, const PetabProblem& problem,
   farm.threads = options.threads;
   farm.cancel = stop;
   auto run = [&](const std::vector<std::vector<double>>& points, std::size_t first,
-                 const FitOptions& batch, const HopDraw* hop,
-                 std::vector<std::optional<StartResult>>& done) {
+                 const HopDraw* hop, std::vector<std::optional<StartResult>>& done) {
     auto make_worker = [&]() -> ensemble::MpiTaskWorker {
       // A start's bytes are a few hundred: far below one message's limit.
       return [&](std::size_t k, std::size_t, std::vector<char>& bytes) {
-        encode_start(run_start(problem, points[k], first + k, batch, stop, hop), bytes);
+        encode_start(run_start(problem, points[k], first + k, options, stop, hop), bytes);
       };
     };
     auto deliver = [&](std::size_t k, const char* bytes, std::size_t size, int) {

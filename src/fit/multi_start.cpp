@@ -203,10 +203,9 @@ FitResult fit(const PetabProblem& problem, const FitOptions& options,
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned threads = options.threads == 0 ? cores : options.threads;
   auto run = [&](const std::vector<std::vector<double>>& points, std::size_t first,
-                 const FitOptions& batch, const fitting::HopDraw* hop,
-                 std::vector<std::optional<StartResult>>& done) {
+                 const fitting::HopDraw* hop, std::vector<std::optional<StartResult>>& done) {
     ensemble::run_tasks(points.size(), threads, halt, [&](std::size_t k, std::size_t) {
-      StartResult s = fitting::run_start(problem, points[k], first + k, batch, stop, hop);
+      StartResult s = fitting::run_start(problem, points[k], first + k, options, stop, hop);
       std::lock_guard<std::mutex> lock(mutex);
       if (start_succeeded(s) && !(s.nlpost >= best)) best = s.nlpost;
       done[k] = std::move(s);
