@@ -88,6 +88,15 @@ int odesens_fit_options_set_hops(odesens_fit_options* options, int64_t rounds, i
   });
 }
 
+int odesens_fit_options_set_hop_flat(odesens_fit_options* options, int from_box) {
+  return guarded(options, __func__, [&] {
+    if (from_box != 0 && from_box != 1)
+      throw Error(Status::invalid_argument,
+                  "from_box is " + std::to_string(from_box) + "; give 1 (box) or 0 (local)");
+    fit_options_state(options).fit.hop_flat_from_box = from_box == 1;
+  });
+}
+
 int odesens_fit_options_set_resample_failed(odesens_fit_options* options, int64_t tries) {
   return guarded(options, __func__, [&] {
     fit_options_state(options).fit.resample_failed = require_count(tries, 0, kMostResamples, "tries");

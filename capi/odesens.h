@@ -780,6 +780,12 @@ ODESENS_API int odesens_fit_options_set_resample_failed(odesens_fit_options* opt
  * others in the result (odesens_fit_result_start_round). */
 ODESENS_API int odesens_fit_options_set_hops(odesens_fit_options* options, int64_t rounds,
                                             int64_t starts, double sigma);
+/* In hop rounds, a parameter whose gradient of nlpost is exactly 0 at the
+ * round's center (nothing computed depends on it there, as on a switch time
+ * past its experiment's last measurement) is drawn from its whole range as
+ * a start is: from_box 1 (the default). 0: around the center as the others.
+ * Other values: ODESENS_ERR_INVALID_ARGUMENT. */
+ODESENS_API int odesens_fit_options_set_hop_flat(odesens_fit_options* options, int from_box);
 /* Starts given by the caller instead of drawn: n_starts points of
  * n_parameters values on the parameters' scales, start-major
  * (points[i + k*n_parameters] = parameter i of start k), copied. NaN or

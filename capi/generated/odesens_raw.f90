@@ -1003,6 +1003,14 @@ module odesens_raw
       integer(c_int) :: odesens_fit_options_set_hops
     end function
 
+    function odesens_fit_options_set_hop_flat(options, from_box) &
+        bind(C, name="odesens_fit_options_set_hop_flat")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int), value :: from_box
+      integer(c_int) :: odesens_fit_options_set_hop_flat
+    end function
+
     function odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) &
         bind(C, name="odesens_fit_options_set_start_points")
       import :: c_int, c_int64_t, c_double, c_ptr

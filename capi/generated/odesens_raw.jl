@@ -409,6 +409,9 @@ odesens_fit_options_set_resample_failed(options, tries) =
 odesens_fit_options_set_hops(options, rounds, starts, sigma) =
     ccall((:odesens_fit_options_set_hops, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Int64, Cdouble), options, rounds, starts, sigma)
+odesens_fit_options_set_hop_flat(options, from_box) =
+    ccall((:odesens_fit_options_set_hop_flat, libodesens), Cint,
+          (Ptr{Cvoid}, Cint), options, from_box)
 odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) =
     ccall((:odesens_fit_options_set_start_points, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Int64, Int64), options, points, n_parameters, n_starts)

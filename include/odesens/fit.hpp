@@ -165,6 +165,12 @@ struct FitOptions {
   std::size_t hop_rounds = 0;
   std::size_t hop_starts = 8;
   double hop_sigma = 0.5;
+  // A parameter whose gradient of nlpost is exactly 0 at a round's center
+  // (nothing computed depends on it there, as on a switch time past its
+  // experiment's last measurement) is drawn from its whole range as a start
+  // is, not around the center, where it would stay without effect. false:
+  // every parameter around the center.
+  bool hop_flat_from_box = true;
 };
 
 inline constexpr std::size_t kMostResamples = 1000;
@@ -185,6 +191,7 @@ struct FitResult {
   // The hop settings it ran with (FitOptions; rounds 0: none).
   std::size_t hop_rounds = 0, hop_starts = 0;
   double hop_sigma = 0.0;
+  bool hop_flat_from_box = false;
 };
 
 // Called after each start ends (from the thread that ran it, one call at a

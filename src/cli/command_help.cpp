@@ -269,6 +269,10 @@ const std::pair<const char*, const char*> kFitFlags[] = {
      "the hops' standard deviation on the scales, 1e-6 to 100 (default 0.5; doubled after a "
      "round that finds no value lower by more than 0.1, up to 4 times S, and S again after "
      "one that does)"},
+    {"--hop-flat box|local",
+     "box (default): a parameter whose gradient is exactly 0 at a round's center (nothing "
+     "depends on it there, as a switch time past the data) is drawn from its whole range; "
+     "local: around the center as the others"},
     {"--threads T", "starts run at once, 0 (one per core) to 1024 (default 1)"},
     {"--optimizer ID",
      "auto (default: ceres_lm_lbfgs, or nlopt_lbfgs without a least-squares form or where the "

@@ -91,6 +91,8 @@ void write_text(std::ostream& out, const PetabProblem& problem, const FitResult&
   if (r.hop_rounds > 0)
     out << "hops: " << r.hop_rounds << " rounds of " << r.hop_starts
         << " starts around the best so far (sigma " << io::format_double(r.hop_sigma)
+        << (r.hop_flat_from_box ? ", a parameter without effect at the center from its range"
+                                : "")
         << "); start indices from " << r.starts_planned - r.hop_rounds * r.hop_starts
         << " are theirs\n";
   out << "rank\tstart\tnlpost\tnllh\tgradient\titerations\tevaluations\tseconds\texit\n";
@@ -144,6 +146,7 @@ io::Json result_json(const PetabProblem& problem, const FitResult& r) {
   j["hop_rounds"] = r.hop_rounds;
   j["hop_starts"] = r.hop_starts;
   j["hop_sigma"] = io::number(r.hop_sigma);
+  j["hop_flat_from_box"] = r.hop_flat_from_box;
   io::Json starts = io::Json::array();
   for (const StartResult& s : r.starts) starts.push_back(start_json(s));
   j["starts"] = starts;
@@ -163,6 +166,7 @@ FitOptions fit_options(const FitArguments& a, const PetabProblem& problem) {
   o.hop_rounds = a.hops;
   o.hop_starts = a.hop_starts;
   o.hop_sigma = a.hop_sigma;
+  o.hop_flat_from_box = a.hop_flat == "box";
   if (!a.starts_from.empty()) o.start_points = read_starts(problem, a.starts_from);
   else o.starts = static_cast<std::size_t>(*a.starts);
   return o;
@@ -201,6 +205,12 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
                        "the parameters' scales), got '" + v + "'"};
     a.hop_sigma = s;
     a.hop_sigma_given = true;
+  });
+  command.add_option_function<std::string>("--hop-flat", [&a](const std::string& v) {
+    if (v != "box" && v != "local")
+      throw UsageError{"--hop-flat needs box or local, got '" + v + "'"};
+    a.hop_flat = v;
+    a.hop_flat_given = true;
   });
   command.add_option_function<std::string>("--max-iterations", [&a](const std::string& v) {
     a.max_iterations = whole_number(v, "--max-iterations", 1);
@@ -246,9 +256,9 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
                      "odesens fit --help lists them)"};
   if (!a.starts && a.starts_from.empty())
     throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
-  if (a.hops == 0 && (a.hop_starts_given || a.hop_sigma_given))
-    throw UsageError{"fit: --hop-starts and --hop-sigma shape the rounds of --hops R: give "
-                     "--hops too"};
+  if (a.hops == 0 && (a.hop_starts_given || a.hop_sigma_given || a.hop_flat_given))
+    throw UsageError{"fit: --hop-starts, --hop-sigma and --hop-flat shape the rounds of --hops "
+                     "R: give --hops too"};
   if (a.starts && !a.starts_from.empty())
     throw UsageError{"fit: --starts and --starts-from both given: the table's rows are the "
                      "starts; give one of them"};

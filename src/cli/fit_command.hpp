@@ -1,5 +1,6 @@
 // `odesens fit PROBLEM.yaml --starts N [--threads T] [--optimizer ID]
-// [--seed S] [--starts-from FILE.tsv] [--hops R [--hop-starts K] [--hop-sigma S]]
+// [--seed S] [--starts-from FILE.tsv] [--hops R [--hop-starts K] [--hop-sigma S]
+// [--hop-flat box|local]]
 // [--max-iterations N]
 // [--max-seconds-per-start S] [--method ID] [--rtol R] [--atol A] [--max-steps N]
 // [--out FILE.h5] [--best FILE.tsv] [--plot DIR] [--format text|json]`: multi-start
@@ -32,7 +33,8 @@ struct FitArguments {
   std::size_t resample_failed = 0;  // --resample-failed
   std::size_t hops = 0, hop_starts = 8;  // --hops, --hop-starts
   double hop_sigma = 0.5;                // --hop-sigma
-  bool hop_starts_given = false, hop_sigma_given = false;
+  std::string hop_flat = "box";          // --hop-flat box|local
+  bool hop_starts_given = false, hop_sigma_given = false, hop_flat_given = false;
   SimulationArguments simulation;
   bool hierarchical = false;  // --hierarchical
   std::string out, best, plot;

@@ -68,6 +68,7 @@ void write_fit_h5(const std::string& path, const PetabProblem& problem, const Fi
     d.attribute("hop_rounds", static_cast<std::int64_t>(fit.hop_rounds));
     d.attribute("hop_starts", static_cast<std::int64_t>(fit.hop_starts));
     d.attribute("hop_sigma", fit.hop_sigma);
+    d.attribute("hop_flat_from_box", static_cast<std::int64_t>(fit.hop_flat_from_box));
     write_rows(d, fit, problem.parameter_ids().size());
     d.texts("parameter_ids", problem.parameter_ids());
     d.texts("parameter_scales", problem.parameter_scales());

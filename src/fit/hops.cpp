@@ -80,33 +80,74 @@ std::mt19937_64 hop_generator(std::uint64_t seed, std::initializer_list<std::uin
   return std::mt19937_64(seq);
 }
 
-void draw_around(const PetabProblem& problem, const std::vector<double>& center, double sigma,
-                 std::mt19937_64& rng, std::vector<double>& x) {
-  const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
-  x.resize(center.size());
-  for (std::size_t i = 0; i < x.size(); ++i)
-    x[i] = std::clamp(center[i] + sigma * normal(rng), lo[i], hi[i]);
+void draw_around(const PetabProblem& problem, const HopDraw& draw, std::mt19937_64& rng,
+                 std::vector<double>& x) {
+  const std::vector<double>& lo = problem.lower_scaled();
+  const std::vector<double>& hi = problem.upper_scaled();
+  x.resize(draw.center.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (i < draw.flat.size() && draw.flat[i]) {
+      const double u = lo[i] + (hi[i] - lo[i]) * uniform_open_at_zero(rng);
+      x[i] = problem.start_value(i, std::clamp(u, lo[i], hi[i]));
+    } else {
+      x[i] = std::clamp(draw.center[i] + draw.sigma * normal(rng), lo[i], hi[i]);
+    }
+  }
 }
 
 }  // namespace
+
+std::vector<char> flat_parameters(const PetabProblem& problem, const PetabOptions& evaluation,
+                                  const std::vector<double>& center) {
+  std::vector<char> flat(center.size(), 0);
+  PetabOptions o = evaluation;
+  o.gradient = true;
+  o.fim = o.least_squares = o.residual_jacobian = false;
+  try {
+    const PetabResult r = problem.evaluate(center, o);
+    for (std::size_t i = 0; i < flat.size() && i < r.gradient.size(); ++i)
+      flat[i] = r.gradient[i] == 0.0;
+  } catch (const Error&) {
+    // The center was evaluated by its start; if it fails now, hop as without.
+  }
+  return flat;
+}
 
 std::vector<double> hop_redraw(const PetabProblem& problem, const HopDraw& hop,
                                std::uint64_t seed, std::size_t index, std::size_t attempt) {
   std::mt19937_64 rng = hop_generator(seed, {hop.round, index, attempt, 0x40b6});
   std::vector<double> x;
-  draw_around(problem, hop.center, hop.sigma, rng, x);
+  draw_around(problem, hop, rng, x);
   return x;
 }
 
-std::vector<std::vector<double>> hop_points(const PetabProblem& problem,
-                                            const std::vector<double>& center, double sigma,
-                                            std::size_t count, std::uint64_t seed,
-                                            std::size_t round) {
-  std::mt19937_64 rng = hop_generator(seed, {round, 0x40b5});
+std::vector<std::vector<double>> hop_points(const PetabProblem& problem, const HopDraw& draw,
+                                            std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 rng = hop_generator(seed, {draw.round, 0x40b5});
   std::vector<std::vector<double>> points(count);
-  for (auto& x : points) draw_around(problem, center, sigma, rng, x);
+  for (auto& x : points) draw_around(problem, draw, rng, x);
   return points;
 }
+
+namespace {
+
+// The round's flat parameters and points; an error (an initialization
+// prior a draw cannot meet) ends the rounds as a batch's does.
+void draw_round(const PetabProblem& problem, const FitOptions& options, HopState& state,
+                std::exception_ptr& error) {
+  try {
+    state.draw.flat.clear();
+    if (options.hop_flat_from_box)
+      state.draw.flat = flat_parameters(problem, options.optimizer.evaluation, state.draw.center);
+    state.points = hop_points(problem, state.draw, options.hop_starts, options.seed);
+  } catch (...) {
+    error = std::current_exception();
+    state.go_on = false;
+    state.points.clear();
+  }
+}
+
+}  // namespace
 
 std::vector<std::optional<StartResult>> run_starts_and_hops(
     const PetabProblem& problem, const FitOptions& options,
@@ -140,8 +181,7 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
       state.best = best->nlpost;
       state.draw.center = best->end;
       state.draw.round = round;
-      state.points = hop_points(problem, state.draw.center, state.draw.sigma,
-                                options.hop_starts, options.seed, round);
+      draw_round(problem, options, state, error);
     }
     share(state);
     if (!state.go_on) break;

@@ -21,6 +21,9 @@ struct HopDraw {
   std::vector<double> center;  // the best end point when the round began
   double sigma = 0.0;
   std::size_t round = 0;
+  // 1 for a parameter nlpost does not depend on at center (flat_parameters):
+  // drawn from its whole range as a start is, not around center. Empty: none.
+  std::vector<char> flat;
 };
 
 // Runs points[k] as start first_index + k with the fit's options and stores what
@@ -58,18 +61,26 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
 // the count of starts at the best), else doubled, up to 4 * hop_sigma.
 double next_hop_sigma(double sigma, double hop_sigma, double best_before, double best_after);
 
+// The parameters whose gradient of nlpost at center is exactly 0 (1; the
+// others 0): nothing the problem computes depends on them there, as on a
+// switch time past the last measurement of its experiment. A normal draw
+// around center keeps such a parameter where it has no effect; a draw from
+// its range may bring it back. All 0 where the gradient cannot be computed.
+std::vector<char> flat_parameters(const PetabProblem& problem, const PetabOptions& evaluation,
+                                  const std::vector<double>& center);
+
 // Draw `attempt` (from 1) for hop start `index` whose point could not be
 // simulated: from the round's distribution, as its first point was.
 std::vector<double> hop_redraw(const PetabProblem& problem, const HopDraw& hop,
                                std::uint64_t seed, std::size_t index, std::size_t attempt);
 
-// `count` points around center: normal on the scales with standard
-// deviation sigma, clipped to the box; the same for the same seed and
-// round (std::mt19937_64 and Box-Muller from its raw output, not the
-// standard distributions, whose algorithms differ between libraries).
-std::vector<std::vector<double>> hop_points(const PetabProblem& problem,
-                                            const std::vector<double>& center, double sigma,
-                                            std::size_t count, std::uint64_t seed,
-                                            std::size_t round);
+// `count` points of draw's round: normal around its center on the scales
+// with standard deviation sigma, clipped to the box, and its flat
+// parameters uniform in the scaled box (taken to their initialization
+// priors: PetabProblem::start_value); the same for the same seed and round
+// (std::mt19937_64 and Box-Muller from its raw output, not the standard
+// distributions, whose algorithms differ between libraries).
+std::vector<std::vector<double>> hop_points(const PetabProblem& problem, const HopDraw& draw,
+                                            std::size_t count, std::uint64_t seed);
 
 }  // namespace odesens::fitting

@@ -29,23 +29,25 @@ void share_from_rank_0(MPI_Comm comm, HopState& state) {
   state.draw.sigma = head[1];
   state.go_on = head[2] != 0.0;
   const std::size_t k = head_counts[0], n = head_counts[1];
-  std::vector<double> flat;
-  flat.reserve(k * n);
-  for (const auto& x : state.points) flat.insert(flat.end(), x.begin(), x.end());
-  flat.resize(k * n);
+  std::vector<double> packed;
+  packed.reserve(k * n);
+  for (const auto& x : state.points) packed.insert(packed.end(), x.begin(), x.end());
+  packed.resize(k * n);
   // One message of the round's points: K x n doubles, far below MPI's
   // count limit for any round fit() accepts (check_start_count).
-  MPI_Bcast(flat.data(), static_cast<int>(flat.size()), MPI_DOUBLE, 0, comm);
-  // The center and round, for redraws of points that cannot be simulated.
+  MPI_Bcast(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, 0, comm);
+  // The center, round and flat parameters, for redraws of points that cannot be simulated.
   state.draw.center.resize(n);
   MPI_Bcast(state.draw.center.data(), static_cast<int>(n), MPI_DOUBLE, 0, comm);
   unsigned long long round = state.draw.round;
   MPI_Bcast(&round, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
   state.draw.round = round;
+  state.draw.flat.resize(n, 0);
+  MPI_Bcast(state.draw.flat.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
   state.points.assign(k, std::vector<double>(n));
   for (std::size_t j = 0; j < k; ++j)
-    std::copy(flat.begin() + static_cast<std::ptrdiff_t>(j * n),
-              flat.begin() + static_cast<std::ptrdiff_t>((j + 1) * n), state.points[j].begin());
+    std::copy(packed.begin() + static_cast<std::ptrdiff_t>(j * n),
+              packed.begin() + static_cast<std::ptrdiff_t>((j + 1) * n), state.points[j].begin());
 }
 
 }  // namespace

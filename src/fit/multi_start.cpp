@@ -179,6 +179,7 @@ FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std:
   result.hop_rounds = options.hop_rounds;
   result.hop_starts = options.hop_rounds > 0 ? options.hop_starts : 0;
   result.hop_sigma = options.hop_rounds > 0 ? options.hop_sigma : 0.0;
+  result.hop_flat_from_box = options.hop_rounds > 0 && options.hop_flat_from_box;
   return result;
 }
 

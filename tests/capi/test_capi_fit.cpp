@@ -250,6 +250,44 @@ TEST(CapiFit, HopsAreTheCppFitsHops) {
   EXPECT_C_STATUS(odesens_fit_result_start_round(h.fit, 0, nullptr), ODESENS_ERR_NULL_HANDLE);
 }
 
+// A start past the data of the lagged decay: k1 and lag have no effect at
+// its end. Hops draw them from the box by default and around the end with
+// odesens_fit_options_set_hop_flat(0), as the C++ fit does each way.
+TEST(CapiFit, HopFlatIsTheCppFits) {
+  test::SyntheticOptions lagged;
+  lagged.lag = true;
+  test::SyntheticProblem synthetic(lagged);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions o;
+  o.start_points = {{0.0, 1.0, 20.0}};
+  o.hop_rounds = 2;
+  o.hop_starts = 4;
+  for (int from_box : {1, 0}) {
+    Handles h;
+    ASSERT_C_OK(odesens_petab_load(synthetic.yaml().c_str(), &h.petab));
+    ASSERT_C_OK(odesens_fit_options_create(&h.options));
+    const double start[] = {0.0, 1.0, 20.0};
+    ASSERT_C_OK(odesens_fit_options_set_start_points(h.options, start, 3, 1));
+    ASSERT_C_OK(odesens_fit_options_set_hops(h.options, 2, 4, 0.5));
+    EXPECT_C_STATUS(odesens_fit_options_set_hop_flat(h.options, 2),
+                    ODESENS_ERR_INVALID_ARGUMENT);
+    EXPECT_C_STATUS(odesens_fit_options_set_hop_flat(nullptr, 1), ODESENS_ERR_NULL_HANDLE);
+    if (from_box == 0) {
+      ASSERT_C_OK(odesens_fit_options_set_hop_flat(h.options, 0));
+    }
+    ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
+    o.hop_flat_from_box = from_box == 1;
+    const FitResult cpp = fit(*problem, o);
+    int64_t n = 0;
+    ASSERT_C_OK(odesens_fit_result_sizes(h.fit, &n, nullptr, nullptr));
+    ASSERT_EQ(static_cast<std::size_t>(n), cpp.starts.size());
+    for (int64_t k = 0; k < n; ++k) {
+      EXPECT_EQ(start_point(h.fit, k, false), cpp.starts[static_cast<std::size_t>(k)].start);
+      EXPECT_EQ(start_point(h.fit, k, true), cpp.starts[static_cast<std::size_t>(k)].end);
+    }
+  }
+}
+
 // odesens_fit_options_stop: set before a fit, no start runs and the result
 // says it was stopped; set from another thread during a fit of many
 // starts, the fit returns early with the starts that ended; cleared, the

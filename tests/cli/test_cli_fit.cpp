@@ -104,6 +104,17 @@ TEST(CliFit, TextIsTheWaterfall) {
   EXPECT_NE(r.out.find("starts within 0.1"), std::string::npos) << r.out;
 }
 
+// An integer attribute of the document's root.
+long long read_attribute(const std::string& h5, const char* name) {
+  const hid_t f = H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  long long value = -1;
+  H5Aread(a, H5T_NATIVE_LLONG, &value);
+  H5Aclose(a);
+  H5Fclose(f);
+  return value;
+}
+
 // --hops: the text says which rows are the hops', and the document has
 // each row's round and the settings.
 TEST(CliFit, HopsAreSaidInTheTextAndTheDocument) {
@@ -113,7 +124,8 @@ TEST(CliFit, HopsAreSaidInTheTextAndTheDocument) {
                              "--hop-sigma 0.25 --threads 2 --out " + h5);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("optimizer ceres_lm_lbfgs, 8 of 8 starts\nhops: 2 rounds of 3 starts "
-                       "around the best so far (sigma 0.25); start indices from 2 are theirs"),
+                       "around the best so far (sigma 0.25, a parameter without effect at the "
+                       "center from its range); start indices from 2 are theirs"),
             std::string::npos)
       << r.out;
   std::vector<double> rounds = read_doubles(h5, "round");
@@ -126,6 +138,14 @@ TEST(CliFit, HopsAreSaidInTheTextAndTheDocument) {
   H5Aclose(a);
   H5Fclose(f);
   EXPECT_EQ(sigma, 0.25);
+  EXPECT_EQ(read_attribute(h5, "hop_flat_from_box"), 1);
+  const ToolRun local = run_tool("fit " + p.yaml() + " --starts 2 --hops 1 --hop-flat local " +
+                                 "--out " + h5);
+  ASSERT_EQ(local.status, 0) << local.err;
+  EXPECT_NE(local.out.find("hops: 1 rounds of 8 starts around the best so far (sigma 0.5); "),
+            std::string::npos)
+      << local.out;
+  EXPECT_EQ(read_attribute(h5, "hop_flat_from_box"), 0);
 }
 
 TEST(CliFit, WrongCommandLinesAreRefused) {
@@ -143,7 +163,9 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
                                  "--starts 2 --hops 1 --hop-sigma nan",
                                  "--starts 2 --hops 1 --hop-sigma inf",
                                  "--starts 2 --hops 1 --hop-sigma 101",
-                                 "--starts 2 --hop-starts 4", "--starts 2 --hop-sigma 1"}) {
+                                 "--starts 2 --hops 1 --hop-flat wide",
+                                 "--starts 2 --hop-starts 4", "--starts 2 --hop-sigma 1",
+                                 "--starts 2 --hop-flat local"}) {
     const ToolRun r = run_tool("fit " + p.yaml() + " " + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find("odesens: error:"), std::string::npos) << r.err;

@@ -40,6 +40,11 @@ struct SyntheticOptions {
   // nominal 0.5): at offset = 0 h is finite and its derivative in offset
   // is not.
   bool sqrt_offset = false;
+  // The decay starts at t = lag (its rate times piecewise(0, t < lag, 1)),
+  // lag estimated (lin, 0..lag_upper, nominal 0; the data's is 0): at lag
+  // past the last measurement (6) nothing measured depends on lag or k1.
+  bool lag = false;
+  double lag_upper = 24.0;
   // objectivePriorType and objectivePriorParameters of k1, scale; empty: none.
   std::string k1_prior, scale_prior;
   // initializationPriorType and initializationPriorParameters of k1, scale
@@ -57,7 +62,7 @@ class SyntheticProblem {
           "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
           "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
           "  measurement_files: [measurements.tsv]\n  observable_files: [observables.tsv]\n");
-    write("model.xml", model(o.blow_up, o.initial_a));
+    write("model.xml", model(o.blow_up, o.initial_a, o.lag));
     write("conditions.tsv", "conditionId\nc0\n");
     write("observables.tsv",
           "observableId\tobservableFormula\tnoiseFormula\tnoiseDistribution\n"
@@ -85,6 +90,7 @@ class SyntheticProblem {
       << prior(o.scale_initialization) << "\n";
     if (o.second_scale) p << "scale2\tlin\t0.1\t10\t1\t1\t\t\n";
     if (o.sqrt_offset) p << "offset\tlin\t0\t1\t0.5\t1\t\t\n";
+    if (o.lag) p << "lag\tlin\t0\t" << o.lag_upper << "\t0\t1\t\t\n";
     p << "sd\tlog10\t" << o.sd_lower << "\t10\t" << o.sd << "\t" << (o.sd_estimated ? 1 : 0) << "\t\t\n";
     write("parameters.tsv", p.str());
   }
@@ -104,7 +110,7 @@ class SyntheticProblem {
   void write(const std::string& name, const std::string& text) {
     std::ofstream(path(name), std::ios::binary) << text;
   }
-  static std::string model(bool blow_up, double initial_a) {
+  static std::string model(bool blow_up, double initial_a, bool lag) {
     std::ostringstream a0;
     a0.precision(17);
     a0 << initial_a;
@@ -122,7 +128,16 @@ class SyntheticProblem {
         </listOfReactants>
         <kineticLaw>
           <math xmlns="http://www.w3.org/1998/Math/MathML">
-            <apply><times/><ci> cell </ci><ci> k1 </ci><ci> A </ci></apply>
+            <apply><times/><ci> cell </ci><ci> k1 </ci><ci> A </ci>)" +
+                      std::string(lag ? R"(
+              <piecewise>
+                <piece><cn> 0 </cn><apply><lt/><csymbol encoding="text"
+                  definitionURL="http://www.sbml.org/sbml/symbols/time"> t </csymbol>
+                  <ci> lag </ci></apply></piece>
+                <otherwise><cn> 1 </cn></otherwise>
+              </piecewise>)"
+                                      : "") +
+                      R"(</apply>
           </math>
         </kineticLaw>)";
     return R"(<?xml version="1.0" encoding="UTF-8"?>
@@ -135,7 +150,11 @@ class SyntheticProblem {
       <species id="A" compartment="cell" initialConcentration=")" + a0.str() + R"(" boundaryCondition="false" constant="false"/>
     </listOfSpecies>
     <listOfParameters>
-      <parameter id="k1" value="0.3" constant="true"/>
+      <parameter id="k1" value="0.3" constant="true"/>)" +
+           std::string(lag ? R"(
+      <parameter id="lag" value="0" constant="true"/>)"
+                           : "") +
+           R"(
     </listOfParameters>
     <listOfReactions>
       <reaction id="rate" reversible="false">

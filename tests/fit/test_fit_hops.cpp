@@ -3,8 +3,9 @@
 // same for the same seed and round), the standard deviation's rule, the
 // rows they add (indices after the starts, their round), the same results
 // on any thread count, no round after a stop or without a best point, the
-// settings refused out of range; and on Boehm_JProteomeRes2014 (../shared)
-// hops from 4 starts that miss the reference reach it.
+// settings refused out of range, parameters without effect at the center
+// drawn from the box; and on Boehm_JProteomeRes2014 (../shared) hops from 4
+// starts that miss the reference reach it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,13 +37,21 @@ FitOptions hop_options(std::size_t starts, std::size_t rounds, std::size_t per_r
   return o;
 }
 
+// hop_points of a round without flat parameters.
+std::vector<std::vector<double>> points_around(const PetabProblem& problem,
+                                               const std::vector<double>& center, double sigma,
+                                               std::size_t count, std::uint64_t seed,
+                                               std::size_t round) {
+  return fitting::hop_points(problem, fitting::HopDraw{center, sigma, round, {}}, count, seed);
+}
+
 TEST(HopPoints, AreNormalAroundTheCenterClippedToTheBoxAndRepeatWithSeedAndRound) {
   test::SyntheticProblem synthetic;  // log10 k1 in [-3, 1], scale (lin) in [0.1, 10]
   auto problem = PetabProblem::load(synthetic.yaml());
   const std::vector<double> lo = problem->lower_scaled(), hi = problem->upper_scaled();
   const std::vector<double> center = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2};
   const double sigma = 0.01 * std::min(hi[0] - lo[0], hi[1] - lo[1]);
-  const auto points = fitting::hop_points(*problem, center, sigma, 4000, 7, 2);
+  const auto points = points_around(*problem, center, sigma, 4000, 7, 2);
   ASSERT_EQ(points.size(), 4000u);
   for (std::size_t i = 0; i < 2; ++i) {
     double mean = 0, square = 0;
@@ -52,19 +61,95 @@ TEST(HopPoints, AreNormalAroundTheCenterClippedToTheBoxAndRepeatWithSeedAndRound
     EXPECT_NEAR(mean, 0.0, 4 * sigma / std::sqrt(4000.0)) << "parameter " << i;
     EXPECT_NEAR(std::sqrt(square), sigma, 0.05 * sigma) << "parameter " << i;
   }
-  EXPECT_EQ(points, fitting::hop_points(*problem, center, sigma, 4000, 7, 2));
-  EXPECT_NE(points, fitting::hop_points(*problem, center, sigma, 4000, 7, 3));
-  EXPECT_NE(points, fitting::hop_points(*problem, center, sigma, 4000, 8, 2));
+  EXPECT_EQ(points, points_around(*problem, center, sigma, 4000, 7, 2));
+  EXPECT_NE(points, points_around(*problem, center, sigma, 4000, 7, 3));
+  EXPECT_NE(points, points_around(*problem, center, sigma, 4000, 8, 2));
   // All 64 bits of the seed count (std::seed_seq keeps 32 of each value).
-  EXPECT_NE(points, fitting::hop_points(*problem, center, sigma, 4000, 7 + (1ull << 32), 2));
+  EXPECT_NE(points, points_around(*problem, center, sigma, 4000, 7 + (1ull << 32), 2));
   // Wide draws from a corner stay in the box, many of them on its bounds.
   std::size_t on_bound = 0;
-  for (const auto& x : fitting::hop_points(*problem, lo, 100.0, 200, 7, 1))
+  for (const auto& x : points_around(*problem, lo, 100.0, 200, 7, 1))
     for (std::size_t i = 0; i < 2; ++i) {
       EXPECT_TRUE(x[i] >= lo[i] && x[i] <= hi[i]) << x[i];
       on_bound += x[i] == lo[i] || x[i] == hi[i];
     }
   EXPECT_GT(on_bound, 200u);
+}
+
+TEST(HopPoints, DrawFlatParametersFromTheWholeBox) {
+  test::SyntheticProblem synthetic;
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const std::vector<double> lo = problem->lower_scaled(), hi = problem->upper_scaled();
+  const std::vector<double> center = {(lo[0] + hi[0]) / 2, lo[1] + 0.1};
+  const double sigma = 0.01 * (hi[0] - lo[0]);
+  const fitting::HopDraw draw{center, sigma, 1, {0, 1}};  // parameter 1 flat
+  const auto points = fitting::hop_points(*problem, draw, 4000, 7);
+  ASSERT_EQ(points.size(), 4000u);
+  double mean0 = 0, square0 = 0, mean1 = 0, square1 = 0;
+  double low1 = hi[1], high1 = lo[1];
+  for (const auto& x : points) {
+    mean0 += (x[0] - center[0]) / 4000.0;
+    square0 += (x[0] - center[0]) * (x[0] - center[0]) / 4000.0;
+    mean1 += x[1] / 4000.0;
+    low1 = std::min(low1, x[1]);
+    high1 = std::max(high1, x[1]);
+  }
+  for (const auto& x : points) square1 += (x[1] - mean1) * (x[1] - mean1) / 4000.0;
+  EXPECT_NEAR(mean0, 0.0, 4 * sigma / std::sqrt(4000.0));
+  EXPECT_NEAR(std::sqrt(square0), sigma, 0.05 * sigma);
+  // Uniform over the box, not around the center near its lower bound.
+  const double width = hi[1] - lo[1], deviation = width / std::sqrt(12.0);
+  EXPECT_NEAR(mean1, (lo[1] + hi[1]) / 2, 4 * deviation / std::sqrt(4000.0));
+  EXPECT_NEAR(std::sqrt(square1), deviation, 0.05 * deviation);
+  EXPECT_LT(low1, lo[1] + 0.01 * width);
+  EXPECT_GT(high1, hi[1] - 0.01 * width);
+  EXPECT_EQ(points, fitting::hop_points(*problem, draw, 4000, 7));
+}
+
+// The decay that starts at t = lag (SyntheticOptions::lag): at lag past the
+// last measurement (t = 6) nothing measured depends on k1 or lag.
+TEST(FlatParameters, AreThoseWhoseGradientIsZeroAtThePoint) {
+  test::SyntheticOptions o;
+  o.lag = true;
+  test::SyntheticProblem synthetic(o);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  ASSERT_EQ(problem->parameter_ids(), (std::vector<std::string>{"k1", "scale", "lag"}));
+  const PetabOptions evaluation;
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 10.0}),
+            (std::vector<char>{1, 0, 1}));
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 1.0}),
+            (std::vector<char>{0, 0, 0}));
+}
+
+// A start at lag 20, past the data: the optimizer cannot move k1 or lag
+// (their gradient is 0) and ends far above the optimum. Hops around its end
+// keep lag past the data; drawn from the box (the default), lag lands
+// before t = 6 in some hops, which reach the optimum.
+TEST(FitHops, DrawParametersWithoutEffectFromTheBox) {
+  test::SyntheticOptions lagged;
+  lagged.lag = true;
+  test::SyntheticProblem synthetic(lagged);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions truth = hop_options(0, 0, 1);
+  truth.start_points = {{std::log10(0.3), 2.0, 0.0}};  // the data's parameters
+  const double optimum = fit(*problem, truth).starts.at(0).nlpost;
+  FitOptions o = hop_options(0, 2, 8);
+  o.start_points = {{0.0, 1.0, 20.0}};
+  const FitResult boxed = fit(*problem, o);
+  o.hop_flat_from_box = false;
+  const FitResult local = fit(*problem, o);
+  EXPECT_TRUE(boxed.hop_flat_from_box);
+  EXPECT_FALSE(local.hop_flat_from_box);
+  for (const FitResult* r : {&boxed, &local}) {
+    for (const StartResult& s : r->starts) {
+      if (s.round != 0) continue;
+      EXPECT_GT(s.nlpost, optimum + 10.0) << "the start reaches the optimum";
+    }
+  }
+  ASSERT_TRUE(start_succeeded(boxed.starts.at(0)));
+  EXPECT_GT(boxed.starts[0].round, 0u);
+  EXPECT_NEAR(boxed.starts[0].nlpost, optimum, 1e-6 * (1.0 + std::abs(optimum)));
+  EXPECT_GT(local.starts.at(0).nlpost, optimum + 10.0);
 }
 
 TEST(HopSigma, DoublesUpToFourTimesWithoutANewOptimumAndResetsAfterOne) {
@@ -101,14 +186,14 @@ TEST(FitHops, AddTheirRowsAfterTheStartsWithTheirRound) {
   const auto best = std::min_element(starts.begin(), starts.end(), [](auto& a, auto& b) {
     return a.nlpost < b.nlpost;
   });
-  const auto round_1 = fitting::hop_points(*problem, best->end, 0.5, 4, 5, 1);
+  const auto round_1 = points_around(*problem, best->end, 0.5, 4, 5, 1);
   for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(rows[3 + k].start, round_1[k]);
   // Round 1 found no new optimum (all end at the one): round 2 is drawn
   // with sigma doubled, around the best after round 1.
   const auto best_after_1 = std::min_element(rows.begin(), rows.begin() + 7, [](auto& a, auto& b) {
     return a.nlpost < b.nlpost || (a.nlpost == b.nlpost && a.index < b.index);
   });
-  const auto round_2 = fitting::hop_points(*problem, best_after_1->end, 1.0, 4, 5, 2);
+  const auto round_2 = points_around(*problem, best_after_1->end, 1.0, 4, 5, 2);
   for (std::size_t k = 0; k < 4; ++k) EXPECT_EQ(rows[7 + k].start, round_2[k]);
   for (std::size_t k = 0; k < 3; ++k) EXPECT_EQ(rows[k].end, starts[k].end);
   // Every start reaches the one optimum: all of them are at the best.

@@ -53,7 +53,8 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
 
 void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions& shape,
                    const std::string& what, std::size_t resample_failed = 0,
-                   std::size_t hop_rounds = 0) {
+                   std::size_t hop_rounds = 0,
+                   const std::vector<std::vector<double>>& start_points = {}) {
   odesens::test::SyntheticProblem files(shape);
   auto problem = odesens::PetabProblem::load(files.yaml());
   odesens::FitOptions options;
@@ -63,7 +64,8 @@ void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions
   options.resample_failed = resample_failed;
   options.hop_rounds = hop_rounds;
   options.hop_starts = 3;
-  const std::size_t planned = 8 + 3 * hop_rounds;
+  options.start_points = start_points;
+  const std::size_t planned = (start_points.empty() ? 8 : start_points.size()) + 3 * hop_rounds;
   std::size_t calls = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   const odesens::FitResult mpi = odesens::fitting::fit_mpi(
@@ -95,6 +97,12 @@ int main(int argc, char** argv) {
     fit_both_ways(rank, provided, {}, "decay, hops", 0, 3);
     fit_both_ways(rank, provided, blow_up, "blow-up, hops", 0, 2);
     fit_both_ways(rank, provided, blow_up, "blow-up, hops drawn again", 10, 2);
+    // Starts past the data: k1 and lag flat at the best, drawn from the box
+    // by rank 0 and sent with the round.
+    odesens::test::SyntheticOptions lagged;
+    lagged.lag = true;
+    fit_both_ways(rank, provided, lagged, "lag, hops with flat parameters", 0, 3,
+                  {{0.0, 1.0, 20.0}, {0.5, 1.5, 12.0}});
 
     odesens::test::SyntheticProblem files;
     auto problem = odesens::PetabProblem::load(files.yaml());

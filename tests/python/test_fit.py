@@ -100,7 +100,8 @@ def test_hops_follow_the_starts_as_the_tools_do(yaml, problem, cli, optimizer):
     # Round 1 is drawn around the best of the starts, as the library draws it.
     starts = r.round == 0
     best = r.end[starts][numpy.argmin(r.nlpost[starts])]
-    drawn = odesens._odesens.hop_points(problem._core, best, 0.25, 2, 5, 1)
+    drawn = odesens._odesens.hop_points(problem._core, best, 0.25, 2, 5, 1, problem._settings,
+                                        True)
     for k in (3, 4):
         assert r.start[r.index == k][0].tolist() == drawn[k - 3].tolist()
     assert r.best == pytest.approx(OPTIMUM, abs=1e-5)
@@ -115,6 +116,44 @@ def test_hops_follow_the_starts_as_the_tools_do(yaml, problem, cli, optimizer):
     for k, s in enumerate(tool["starts"]):
         assert (r.index[k], r.round[k]) == (s["start_index"], s["round"])
         assert r.end[k].tolist() == s["end"]
+
+
+@pytest.fixture(scope="module")
+def lagged_yaml(tmp_path_factory):
+    return write_problem(tmp_path_factory.mktemp("lagged"), lag=True)
+
+
+@pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])
+def test_hops_draw_parameters_without_effect_from_the_box(lagged_yaml, cli, optimizer):
+    # A start at lag 20, past the data (t <= 6): k1 and lag have gradient 0
+    # and stay; hops around its end keep lag there unless drawn from the box.
+    problem = odesens.petab.Problem(lagged_yaml)
+    assert problem.parameter_ids == ["k1", "scale", "lag"]
+    args = dict(start_points=[(0.0, 1.0, 20.0)], seed=2, threads=2, optimizer=optimizer,
+                hops=2, hop_starts=8)
+    boxed, local = problem.fit(**args), problem.fit(hop_flat="local", **args)
+    assert (boxed.hop_flat, local.hop_flat) == ("box", "local")
+    assert boxed.round[0] > 0
+    assert boxed.end[0] == pytest.approx(OPTIMUM + (0.0,), abs=1e-4)
+    assert boxed.nllh[0] == pytest.approx(NLLH_AT_OPTIMUM, abs=1e-6)
+    assert local.nllh[0] > NLLH_AT_OPTIMUM + 10
+    # Round 1: k1 and lag uniform in the box, scale around the start's end.
+    start_end = boxed.end[boxed.round == 0][0]
+    drawn = odesens._odesens.hop_points(problem._core, start_end, 0.5, 8, 2, 1,
+                                        problem._settings, True)
+    assert all(boxed.start[boxed.index == 1 + k][0].tolist() == drawn[k].tolist()
+               for k in range(8))
+    if optimizer != "ceres_lm":
+        return
+    points = lagged_yaml.parent / "start.tsv"
+    points.write_text("k1\tscale\tlag\n1\t1\t20\n")
+    out = subprocess.run([cli, "fit", str(lagged_yaml), "--starts-from", str(points), "--seed",
+                          "2", "--threads", "2", "--optimizer", "ceres_lm", "--hops", "2",
+                          "--hop-starts", "8", "--format", "json"],
+                         capture_output=True, text=True, check=True)
+    tool = json.loads(out.stdout)
+    assert tool["hop_flat_from_box"] is True
+    assert [s["end"] for s in tool["starts"]] == boxed.end.tolist()
 
 
 @pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])
@@ -166,7 +205,7 @@ def test_bad_fit_arguments_raise_invalid_argument(problem):
     (dict(hops=-1), "hops"), (dict(hops=10001), "hops"), (dict(hops=1.5), "hops"),
     (dict(hops=1, hop_starts=0), "hop_starts"), (dict(hop_sigma=0), "hop_sigma"),
     (dict(hop_sigma=float("nan")), "hop_sigma"), (dict(hop_sigma="wide"), "hop_sigma"),
-    (dict(hop_sigma=1e3), "hop_sigma")])
+    (dict(hop_sigma=1e3), "hop_sigma"), (dict(hops=1, hop_flat="wide"), "hop_flat")])
 def test_fit_arguments_of_the_wrong_kind_raise_invalid_argument_naming_them(problem, kwargs,
                                                                            named):
     # (they raised pybind11's RuntimeError, or ran: an empty start_points

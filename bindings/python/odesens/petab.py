@@ -226,7 +226,7 @@ class Problem:
 
     def fit(self, starts=10, optimizer="auto", seed=0, threads=1, max_iterations=None,
             max_seconds=None, start_points=None, resample_failed=0, hierarchical=False,
-            hops=0, hop_starts=8, hop_sigma=0.5):
+            hops=0, hop_starts=8, hop_sigma=0.5, hop_flat="box"):
         """Multi-start fit: one local optimization of nlpost per start, on
         the library's optimizers (docs/fit.md), with this problem's
         simulation settings. Returns a :class:`odesens.fit.FitResult`
@@ -274,6 +274,12 @@ class Problem:
             times ``hop_sigma``, and ``hop_sigma`` again after one that
             does), clipped to the box (docs/fit.md, "Hops"). Their rows
             have ``round`` r >= 1, the others 0.
+        hop_flat : str
+            "box" (default): in a hop round, a parameter whose gradient of
+            nlpost is exactly 0 at the round's center (nothing depends on
+            it there, as on a switch time past its experiment's data) is
+            drawn from its whole range as a start is; "local": around the
+            center as the others.
         hierarchical : bool
             Optimize the outer parameters only: every evaluation sets the
             inner ones (``inner_parameters``: scalings, offsets and noise
@@ -311,7 +317,9 @@ class Problem:
                 "start_points": start_points, "hierarchical": _flag(hierarchical, "hierarchical"),
                 "hops": _count(hops, "hops", 0, 10000),
                 "hop_starts": _count(hop_starts, "hop_starts", 1, 10**9),
-                "hop_sigma": _number(hop_sigma, "hop_sigma")}
+                "hop_sigma": _number(hop_sigma, "hop_sigma"), "hop_flat": hop_flat}
+        if hop_flat not in ("box", "local"):
+            raise invalid_argument(f"hop_flat must be 'box' or 'local', got {hop_flat!r}")
         if not 1e-6 <= args["hop_sigma"] <= 100:
             raise invalid_argument(f"hop_sigma must be from 1e-6 to 100 (a standard deviation "
                                    f"on the parameters' scales), got {hop_sigma!r}")
@@ -342,7 +350,8 @@ class Problem:
                                 "or lbfgsb", -11)
         return scipy_fit.fit(self, args["starts"], args["seed"], args["threads"],
                              args["max_iterations"], args["max_seconds"], args["start_points"],
-                             name, (args["hops"], args["hop_starts"], args["hop_sigma"]))
+                             name, (args["hops"], args["hop_starts"], args["hop_sigma"],
+                                    args["hop_flat"]))
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
                 optimizer="auto"):

@@ -287,7 +287,7 @@ def _result(rows, n, starts_planned, seed, stopped, optimizer, hops):
         "starts_at_best": sum(1 for r in rows if r["nlpost"] <= best + 0.1),
         "stopped": stopped,
         "hops": hops[0], "hop_starts": hops[1] if hops[0] else 0,
-        "hop_sigma": hops[2] if hops[0] else 0.0,
+        "hop_sigma": hops[2] if hops[0] else 0.0, "hop_flat": hops[3] if hops[0] else "",
         "index": numpy.array([r["index"] for r in rows], dtype=numpy.int64),
         "round": numpy.array([r.get("round", 0) for r in rows], dtype=numpy.int64),
         "start": numpy.array([r["start"] for r in rows], dtype=float).reshape(k, n),
@@ -377,11 +377,12 @@ def _best_row(rows):
 
 
 def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_points,
-        optimizer="scipy_trf", hops=(0, 8, 0.5)):
+        optimizer="scipy_trf", hops=(0, 8, 0.5, "box")):
     """The multi-start fit of ``problem`` (an odesens.petab.Problem) with
     SciPy's TRF (``optimizer`` "scipy_trf"), or TRF and then the library's
     ceres_lm_lbfgs from its end ("scipy_trf_lm_lbfgs"), then ``hops``
-    (rounds, starts a round, sigma: the library's hops, docs/fit.md);
+    (rounds, starts a round, sigma, flat parameters "box" or "local": the
+    library's hops, docs/fit.md);
     arguments checked by Problem.fit. Returns FitResult's dict."""
     core = problem._core
     if start_points is None:
@@ -402,7 +403,7 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                "max_evaluations": DEFAULT_MAX_EVALUATIONS if max_iterations is None
                else max_iterations,
                "polish": optimizer == "scipy_trf_lm_lbfgs"}
-    rounds, hop_starts, hop_sigma = hops
+    rounds, hop_starts, hop_sigma, hop_flat = hops
     planned = len(start_points) + rounds * hop_starts
     _odesens.check_start_count(core, planned)  # as the library's fit, before any start
     rows, stopped = _run_batch(core, settings, start_points, 0, lower, upper, options, threads)
@@ -415,7 +416,8 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
             if best_before is not None:
                 sigma = _odesens.next_hop_sigma(sigma, hop_sigma, best_before, best["nlpost"])
             best_before = best["nlpost"]
-            points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r)
+            points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r,
+                                         problem._settings, hop_flat == "box")
             more, stopped = _run_batch(core, settings, points, len(start_points) + (r - 1) *
                                        hop_starts, lower, upper, options, threads)
             for row in more:

@@ -28,7 +28,7 @@ namespace {
 using Problem = std::shared_ptr<PetabProblem>;
 
 // Keys of `fit`: starts, seed, threads, resample_failed, start_points (None: a Latin
-// hypercube of `starts` points), hops, hop_starts, hop_sigma, stop_event (run_fit) and those of
+// hypercube of `starts` points), hops, hop_starts, hop_sigma, hop_flat, stop_event (run_fit) and those of
 // optimizer_options().
 FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   FitOptions o;
@@ -49,6 +49,7 @@ FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   if (has("hops")) o.hop_rounds = fit["hops"].cast<std::size_t>();
   if (has("hop_starts")) o.hop_starts = fit["hop_starts"].cast<std::size_t>();
   if (has("hop_sigma")) o.hop_sigma = fit["hop_sigma"].cast<double>();
+  if (has("hop_flat")) o.hop_flat_from_box = fit["hop_flat"].cast<std::string>() == "box";
   return o;
 }
 
@@ -83,6 +84,7 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   d["hops"] = r.hop_rounds;
   d["hop_starts"] = r.hop_starts;
   d["hop_sigma"] = r.hop_sigma;
+  d["hop_flat"] = r.hop_rounds == 0 ? "" : r.hop_flat_from_box ? "box" : "local";
   d["index"] = py::array_t<std::int64_t>(rows, index.data());
   d["round"] = py::array_t<std::int64_t>(rows, round.data());
   d["start"] = owned_array(std::move(start), {rows, cols}, {cols, 1});
@@ -134,10 +136,12 @@ py::array_t<double> drawn_starts(const Problem& problem, std::size_t starts, std
 }
 
 // The points of hop round `round` around center (fitting::hop_points), for
-// fits that run elsewhere (odesens/scipy_fit.py).
+// fits that run elsewhere (odesens/scipy_fit.py); with flat_from_box, the
+// parameters flat at center under `settings` (Problem's) drawn from the box.
 py::array_t<double> hopped_starts(const Problem& problem, const std::vector<double>& center,
                                   double sigma, std::size_t count, std::uint64_t seed,
-                                  std::size_t round) {
+                                  std::size_t round, const py::dict& settings,
+                                  bool flat_from_box) {
   const std::size_t n = problem->parameter_ids().size();
   // hop_sigma is at most 100, and the rounds double it up to 4 times that.
   if (!(sigma >= 1e-6 && sigma <= 400.0))
@@ -147,7 +151,13 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
     throw Error(Status::invalid_argument, "hop_points: the center has " +
                                               std::to_string(center.size()) + " values, not " +
                                               std::to_string(n));
-  const auto points = fitting::hop_points(*problem, center, sigma, count, seed, round);
+  fitting::HopDraw draw{center, sigma, round, {}};
+  if (flat_from_box) {
+    const PetabOptions evaluation = petab_options(settings);
+    py::gil_scoped_release unlocked;  // an evaluation with its gradient
+    draw.flat = fitting::flat_parameters(*problem, evaluation, center);
+  }
+  const auto points = fitting::hop_points(*problem, draw, count, seed);
   std::vector<double> flat;
   flat.reserve(points.size() * n);
   for (const auto& x : points) flat.insert(flat.end(), x.begin(), x.end());
@@ -161,7 +171,8 @@ void register_fit(py::module_& m) {
   m.def("fit", &run_fit, py::arg("problem"), py::arg("settings"), py::arg("fit"));
   m.def("draw_starts", &drawn_starts, py::arg("problem"), py::arg("starts"), py::arg("seed"));
   m.def("hop_points", &hopped_starts, py::arg("problem"), py::arg("center"), py::arg("sigma"),
-        py::arg("count"), py::arg("seed"), py::arg("round"));
+        py::arg("count"), py::arg("seed"), py::arg("round"), py::arg("settings"),
+        py::arg("flat_from_box"));
   m.def(
       "check_start_count",
       [](const Problem& problem, std::size_t starts) {
