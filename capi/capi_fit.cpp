@@ -1,6 +1,7 @@
 // odesens_petab_fit and odesens_fit_result_*: multi-start fits of PEtab
 // problems (odesens/fit.hpp) through the C ABI, and their documents: the
 // HDF5 file, the best point's parameter table and the pictures.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -114,6 +115,18 @@ int odesens_fit_result_start_round(const odesens_fit_result* fit, int64_t rank, 
     const StartResult& s = start_at(fit_result_state(fit), rank);
     require_pointer(round, "round");
     *round = static_cast<int64_t>(s.round);
+  });
+}
+
+int odesens_fit_result_parameter_flat(const odesens_fit_result* fit, int64_t parameter,
+                                      int64_t* flat) {
+  return guarded(fit, __func__, [&] {
+    const FitResultState& state = fit_result_state(fit);
+    const std::int64_t n = static_cast<std::int64_t>(state.problem->parameter_ids().size());
+    const std::size_t i = require_count(parameter, 0, n - 1, "parameter");
+    require_pointer(flat, "flat");
+    const auto& at_best = state.fit.flat_at_best;
+    *flat = std::find(at_best.begin(), at_best.end(), i) != at_best.end() ? 1 : 0;
   });
 }
 

@@ -881,6 +881,13 @@ ODESENS_API int odesens_fit_result_start(const odesens_fit_result* fit, int64_t 
  * hop round r (odesens_fit_options_set_hops). */
 ODESENS_API int odesens_fit_result_start_round(const odesens_fit_result* fit, int64_t rank,
                                                int64_t* round);
+/* *flat = 1 where nlpost does not depend on parameter `parameter` (0 to
+ * n_parameters - 1) at the best end point: its gradient there is exactly
+ * 0, so the data do not determine it there (a switch time past its
+ * experiment's data); 0 otherwise, and for every parameter when no start
+ * succeeded or the fit was stopped. */
+ODESENS_API int odesens_fit_result_parameter_flat(const odesens_fit_result* fit,
+                                                  int64_t parameter, int64_t* flat);
 /* The stopping rule the start met, or its failure, in words (the string
  * belongs to the result). */
 ODESENS_API int odesens_fit_result_exit_reason(const odesens_fit_result* fit, int64_t rank,

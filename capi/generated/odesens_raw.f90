@@ -1163,6 +1163,15 @@ module odesens_raw
       integer(c_int) :: odesens_fit_result_start_round
     end function
 
+    function odesens_fit_result_parameter_flat(fit, parameter, flat) &
+        bind(C, name="odesens_fit_result_parameter_flat")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), value :: parameter
+      integer(c_int64_t), intent(out) :: flat
+      integer(c_int) :: odesens_fit_result_parameter_flat
+    end function
+
     function odesens_fit_result_exit_reason(fit, rank, reason) &
         bind(C, name="odesens_fit_result_exit_reason")
       import :: c_int, c_int64_t, c_ptr

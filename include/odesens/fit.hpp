@@ -192,6 +192,12 @@ struct FitResult {
   std::size_t hop_rounds = 0, hop_starts = 0;
   double hop_sigma = 0.0;
   bool hop_flat_from_box = false;
+  // The parameters (indices into parameter_ids()) whose gradient of nlpost
+  // is exactly 0 at the best end point: nothing the problem computes
+  // depends on them there (a switch time past its experiment's data), so
+  // the data do not determine them and the optimizer could not move them.
+  // Empty when none is, no start succeeded or the fit was stopped.
+  std::vector<std::size_t> flat_at_best;
 };
 
 // Called after each start ends (from the thread that ran it, one call at a

@@ -110,6 +110,13 @@ void write_text(std::ostream& out, const PetabProblem& problem, const FitResult&
   out << "best nlpost " << io::format_double(r.starts[0].nlpost) << ", nllh "
       << io::format_double(r.starts[0].nllh) << "; " << r.starts_at_best << " of "
       << r.starts.size() << " starts within 0.1 of it\n";
+  if (!r.flat_at_best.empty()) {
+    out << "warning: at the best point nlpost does not depend on " << r.flat_at_best.size()
+        << " parameter" << (r.flat_at_best.size() == 1 ? "" : "s")
+        << " (gradient exactly 0: the data do not determine them there):";
+    for (std::size_t i : r.flat_at_best) out << ' ' << problem.parameter_ids()[i];
+    out << '\n';
+  }
   out << "best parameters (scaled):\n";
   for (std::size_t i = 0; i < problem.parameter_ids().size(); ++i)
     out << "  " << problem.parameter_ids()[i] << '\t' << io::format_double(r.starts[0].end[i])
@@ -147,6 +154,9 @@ io::Json result_json(const PetabProblem& problem, const FitResult& r) {
   j["hop_starts"] = r.hop_starts;
   j["hop_sigma"] = io::number(r.hop_sigma);
   j["hop_flat_from_box"] = r.hop_flat_from_box;
+  std::vector<std::string> flat;
+  for (std::size_t i : r.flat_at_best) flat.push_back(problem.parameter_ids()[i]);
+  j["flat_at_best"] = io::texts(flat);
   io::Json starts = io::Json::array();
   for (const StartResult& s : r.starts) starts.push_back(start_json(s));
   j["starts"] = starts;

@@ -74,6 +74,9 @@ void write_fit_h5(const std::string& path, const PetabProblem& problem, const Fi
     d.texts("parameter_scales", problem.parameter_scales());
     d.doubles("lower", problem.lower_scaled());
     d.doubles("upper", problem.upper_scaled());
+    std::vector<std::int32_t> flat(problem.parameter_ids().size(), 0);
+    for (std::size_t i : fit.flat_at_best) flat.at(i) = 1;
+    d.int32s("flat_at_best", flat);
     d.close();
     target.rename_over_path();
   } catch (...) {

@@ -103,10 +103,15 @@ std::vector<char> flat_parameters(const PetabProblem& problem, const PetabOption
   PetabOptions o = evaluation;
   o.gradient = true;
   o.fim = o.least_squares = o.residual_jacobian = false;
+  const std::vector<double>& lo = problem.lower_scaled();
+  const std::vector<double>& hi = problem.upper_scaled();
   try {
     const PetabResult r = problem.evaluate(center, o);
+    // At a bound the derivative into the box may be a one-sided one the
+    // gradient does not give: a switch time at the span's start (0 there,
+    // positive just above) has gradient 0 and an effect.
     for (std::size_t i = 0; i < flat.size() && i < r.gradient.size(); ++i)
-      flat[i] = r.gradient[i] == 0.0;
+      flat[i] = r.gradient[i] == 0.0 && center[i] > lo[i] && center[i] < hi[i];
   } catch (const Error&) {
     // The center was evaluated by its start; if it fails now, hop as without.
   }

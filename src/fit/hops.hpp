@@ -61,11 +61,12 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
 // the count of starts at the best), else doubled, up to 4 * hop_sigma.
 double next_hop_sigma(double sigma, double hop_sigma, double best_before, double best_after);
 
-// The parameters whose gradient of nlpost at center is exactly 0 (1; the
-// others 0): nothing the problem computes depends on them there, as on a
-// switch time past the last measurement of its experiment. A normal draw
-// around center keeps such a parameter where it has no effect; a draw from
-// its range may bring it back. All 0 where the gradient cannot be computed.
+// The parameters strictly inside their bounds whose gradient of nlpost at
+// center is exactly 0 (1; the others 0): nothing the problem computes
+// depends on them there, as on a switch time past the last measurement of
+// its experiment. A normal draw around center keeps such a parameter where
+// it has no effect; a draw from its range may bring it back. All 0 where
+// the gradient cannot be computed.
 std::vector<char> flat_parameters(const PetabProblem& problem, const PetabOptions& evaluation,
                                   const std::vector<double>& center);
 

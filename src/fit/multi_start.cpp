@@ -180,6 +180,12 @@ FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std:
   result.hop_starts = options.hop_rounds > 0 ? options.hop_starts : 0;
   result.hop_sigma = options.hop_rounds > 0 ? options.hop_sigma : 0.0;
   result.hop_flat_from_box = options.hop_rounds > 0 && options.hop_flat_from_box;
+  if (!stopped && !result.starts.empty() && start_succeeded(result.starts[0])) {
+    const std::vector<char> flat =
+        flat_parameters(problem, options.optimizer.evaluation, result.starts[0].end);
+    for (std::size_t i = 0; i < flat.size(); ++i)
+      if (flat[i]) result.flat_at_best.push_back(i);
+  }
   return result;
 }
 

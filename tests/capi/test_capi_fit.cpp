@@ -285,6 +285,19 @@ TEST(CapiFit, HopFlatIsTheCppFits) {
       EXPECT_EQ(start_point(h.fit, k, false), cpp.starts[static_cast<std::size_t>(k)].start);
       EXPECT_EQ(start_point(h.fit, k, true), cpp.starts[static_cast<std::size_t>(k)].end);
     }
+    // Around the start's end the best keeps k1 and lag without effect.
+    for (int64_t i = 0; i < 3; ++i) {
+      int64_t flat = -1;
+      ASSERT_C_OK(odesens_fit_result_parameter_flat(h.fit, i, &flat));
+      EXPECT_EQ(flat, from_box == 0 && i != 1 ? 1 : 0) << i;
+    }
+    int64_t flat = 0;
+    EXPECT_C_STATUS(odesens_fit_result_parameter_flat(h.fit, 3, &flat),
+                    ODESENS_ERR_INVALID_ARGUMENT);
+    EXPECT_C_STATUS(odesens_fit_result_parameter_flat(h.fit, -1, &flat),
+                    ODESENS_ERR_INVALID_ARGUMENT);
+    EXPECT_C_STATUS(odesens_fit_result_parameter_flat(h.fit, 0, nullptr),
+                    ODESENS_ERR_NULL_HANDLE);
   }
 }
 

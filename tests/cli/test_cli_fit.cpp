@@ -148,6 +148,29 @@ TEST(CliFit, HopsAreSaidInTheTextAndTheDocument) {
   EXPECT_EQ(read_attribute(h5, "hop_flat_from_box"), 0);
 }
 
+// A start past the data of the lagged decay: the best point leaves k1 and
+// lag without effect, which the text warns of and the documents list.
+TEST(CliFit, ParametersWithoutEffectAtTheBestAreSaid) {
+  odesens::test::SyntheticOptions lagged;
+  lagged.lag = true;
+  odesens::test::SyntheticProblem p(lagged);
+  const std::string starts = p.path("start.tsv"), h5 = p.path("fit.h5");
+  std::ofstream(starts) << "k1\tscale\tlag\n1\t1\t20\n";
+  const ToolRun r = run_tool("fit " + p.yaml() + " --starts-from " + starts + " --out " + h5);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("warning: at the best point nlpost does not depend on 2 parameters "
+                       "(gradient exactly 0: the data do not determine them there): k1 lag\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(read_doubles(h5, "flat_at_best"), (std::vector<double>{1, 0, 1}));
+  const ToolRun json = run_tool("fit " + p.yaml() + " --starts-from " + starts +
+                                " --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["flat_at_best"],
+            nlohmann::json(std::vector<std::string>{"k1", "lag"}))
+      << json.out;
+}
+
 TEST(CliFit, WrongCommandLinesAreRefused) {
   odesens::test::SyntheticProblem p;
   for (const char* args : {"--starts 0", "--starts x", "--starts 2.5", "--threads -1",

@@ -119,6 +119,10 @@ TEST(FlatParameters, AreThoseWhoseGradientIsZeroAtThePoint) {
             (std::vector<char>{1, 0, 1}));
   EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 1.0}),
             (std::vector<char>{0, 0, 0}));
+  // At its lower bound 0, the span's start, lag's gradient is 0 (no switch
+  // inside the span) but lag above it delays the decay: not flat.
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 0.0}),
+            (std::vector<char>{0, 0, 0}));
 }
 
 // A start at lag 20, past the data: the optimizer cannot move k1 or lag
@@ -150,6 +154,9 @@ TEST(FitHops, DrawParametersWithoutEffectFromTheBox) {
   EXPECT_GT(boxed.starts[0].round, 0u);
   EXPECT_NEAR(boxed.starts[0].nlpost, optimum, 1e-6 * (1.0 + std::abs(optimum)));
   EXPECT_GT(local.starts.at(0).nlpost, optimum + 10.0);
+  // The result says which parameters the best point leaves without effect.
+  EXPECT_EQ(local.flat_at_best, (std::vector<std::size_t>{0, 2}));
+  EXPECT_TRUE(boxed.flat_at_best.empty());
 }
 
 TEST(HopSigma, DoublesUpToFourTimesWithoutANewOptimumAndResetsAfterOne) {

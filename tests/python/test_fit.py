@@ -137,6 +137,7 @@ def test_hops_draw_parameters_without_effect_from_the_box(lagged_yaml, cli, opti
     assert boxed.end[0] == pytest.approx(OPTIMUM + (0.0,), abs=1e-4)
     assert boxed.nllh[0] == pytest.approx(NLLH_AT_OPTIMUM, abs=1e-6)
     assert local.nllh[0] > NLLH_AT_OPTIMUM + 10
+    assert (boxed.flat_at_best, local.flat_at_best) == ([], ["k1", "lag"])
     # Round 1: k1 and lag uniform in the box, scale around the start's end.
     start_end = boxed.end[boxed.round == 0][0]
     drawn = odesens._odesens.hop_points(problem._core, start_end, 0.5, 8, 2, 1,
@@ -152,7 +153,7 @@ def test_hops_draw_parameters_without_effect_from_the_box(lagged_yaml, cli, opti
                           "--hop-starts", "8", "--format", "json"],
                          capture_output=True, text=True, check=True)
     tool = json.loads(out.stdout)
-    assert tool["hop_flat_from_box"] is True
+    assert tool["hop_flat_from_box"] is True and tool["flat_at_best"] == []
     assert [s["end"] for s in tool["starts"]] == boxed.end.tolist()
 
 

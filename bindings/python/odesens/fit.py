@@ -27,13 +27,17 @@ class FitResult:
     arrays; ``exit_reason``, ``status`` (K) lists of str ("ok" or the
     failure's status); ``best`` the best end point (None when no start
     succeeded); ``starts_at_best`` the starts within 0.1 of the best
-    nlpost; ``optimizer`` what ran ("auto" resolved); ``seed``;
+    nlpost; ``flat_at_best`` the ids of the parameters whose gradient of
+    nlpost is exactly 0 at ``best`` (nothing depends on them there, so the
+    data do not determine them; empty when none is, or stopped);
+    ``optimizer`` what ran ("auto" resolved); ``seed``;
     ``starts_planned``; ``parameter_ids``.
     """
 
     def __init__(self, data, parameter_ids):
         self.__dict__.update(data)
         self.parameter_ids = list(parameter_ids)
+        self.flat_at_best = [self.parameter_ids[i] for i in data.get("flat_at_best", [])]
 
     @property
     def best(self):

@@ -427,4 +427,9 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
         stopped = True
         warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
                       "returned (stopped is True)", RuntimeWarning, stacklevel=3)
-    return _result(rows, n, planned, seed, stopped, optimizer, hops)
+    result = _result(rows, n, planned, seed, stopped, optimizer, hops)
+    best = _best_row(rows)
+    if best is not None and not stopped:  # as the library's waterfall
+        flat = _odesens.flat_parameters(core, problem._settings, best["end"])
+        result["flat_at_best"] = [i for i, f in enumerate(flat) if f]
+    return result

@@ -97,6 +97,7 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   d["status"] = status;
   d["exit_reason"] = exit_reason;
   d["seconds"] = owned_vector(std::move(seconds));
+  d["flat_at_best"] = r.flat_at_best;  // indices; odesens/fit.py names them
   return d;
 }
 
@@ -173,6 +174,19 @@ void register_fit(py::module_& m) {
   m.def("hop_points", &hopped_starts, py::arg("problem"), py::arg("center"), py::arg("sigma"),
         py::arg("count"), py::arg("seed"), py::arg("round"), py::arg("settings"),
         py::arg("flat_from_box"));
+  m.def(
+      "flat_parameters",
+      [](const Problem& problem, const py::dict& settings, const std::vector<double>& x) {
+        if (x.size() != problem->parameter_ids().size())
+          throw Error(Status::invalid_argument, "flat_parameters: the point has " +
+                                                    std::to_string(x.size()) + " values, not " +
+                                                    std::to_string(problem->parameter_ids().size()));
+        const PetabOptions evaluation = petab_options(settings);
+        py::gil_scoped_release unlocked;
+        const std::vector<char> flat = fitting::flat_parameters(*problem, evaluation, x);
+        return std::vector<bool>(flat.begin(), flat.end());
+      },
+      py::arg("problem"), py::arg("settings"), py::arg("x"));
   m.def(
       "check_start_count",
       [](const Problem& problem, std::size_t starts) {
