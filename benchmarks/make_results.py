@@ -1298,6 +1298,14 @@ FIT_ALL_RUNS += [
 | Crauste_CellSystems2017 | ceres_lm_lbfgs | 40 | 1 | 1 | 0.03 | 0.13 | 190.995 | 190.965 | yes | 7.0 | 458.8 |
 | Crauste_CellSystems2017 | ceres_lm_lbfgs+hops | 40 | 3 | 0 | 0.00 | 0.00 | 227.004 | 190.965 | no | 14.5 | 626.3 |
 """, "hops side by side, drawn again, 12-06"),
+    # Hops whose parameters without effect at the center are drawn from
+    # their range (the default since) and, "+local", around the center: the
+    # same 8 starts, 2 rounds of 8 hops each (docs/fit.md, "Hops").
+    ("PYTHONPATH=build/python nice /usr/bin/python3 benchmarks/bench_fit_scipy.py --threads 2 --optimizers scipy_trf+hops,scipy_trf+hops+local --starts 24 --hops 2 --hop-starts 8 --seed 3 --max-seconds 60 --problems Beer_MolBioSystems2014",
+     """\
+| Beer_MolBioSystems2014 | scipy_trf+hops | 24 | 0 | 1 | 0.04 | 0.09 | -50279.447 | -58622.914 | no | 60.1 | 659.2 |
+| Beer_MolBioSystems2014 | scipy_trf+hops+local | 24 | 0 | 0 | 0.00 | 0.00 | -28390.844 | -58622.914 | no | 53.5 | 622.3 |
+""", "flat parameters from their range or not, 12-06, beside tests"),
 ]
 
 # Runs from this index of FIT_ALL_RUNS on came after the steady-state changes.
@@ -1370,8 +1378,9 @@ seed 4, against -419.1295 at the nominal point, where nllh is the published -418
 one prior, on init_EpoRJAK2, adds -0.724 at both points), and since hops
 (`--hops`, docs/fit.md), Weber (296.224 with 40 `scipy_trf` starts and 12 rounds of 16
 hops, 1604 CPU s, where 300 starts alone reached 296.911 in 2720 CPU s: below). It is
-missed on 2: Beer (-22321.2 with 20 `scipy_trf` starts of 60 s, most at their limit, against
--58622.9; -11596.0 before) and Lang, where two starts of NLopt's L-BFGS gave up after 12
+missed on 2: Beer (BEER_BEST; -22321.2 with 20 `scipy_trf` starts of 60 s, most at their
+limit, against -58622.9; -11596.0 before: the item "Hops with parameters without effect")
+and Lang, where two starts of NLopt's L-BFGS gave up after 12
 and 13 evaluations and two of L-BFGS-B reached 4902 in 25 minutes each (below). Where
 their references lie is the next item.
 
@@ -1440,6 +1449,24 @@ their references lie is the next item.
   297.01); σ back to 0.5 after a gain reached 296.256 at round 6 and 296.224 at round
   10: a round at σ = 2 went from 297.66 to 297.03, and the next, at σ = 0.5, into the
   reference's basin.
+
+- **Hops with parameters without effect (2026-12-06).** Beer_MolBioSystems2014 has 19
+  experiments, each with its own switch time `tau_*` (box 1e-5 to 1e5, data up to t =
+  3565). A start leaves about one in seven past the data, and its fit ends with those
+  experiments' growth never starting: their `tau`, `Bacmax` and `beta` have gradient
+  exactly 0, so no optimizer step moves them, and a hop drawn around that end keeps them
+  there. Found with a script on `Problem.fit`: of 6 `scipy_trf` starts of seed 3 the best
+  ended at nllh -25590.6 with 2 experiments so (6 parameters of gradient 0); two points
+  with those 6 drawn uniformly from the box and the other 66 kept ended at -43481.6 and
+  -43354.5, and one more such round from the better (then no parameter at 0) at
+  -45972.0; 3 rounds of 8 ordinary hops from there reached -47823.1. Since, hops draw a
+  parameter whose gradient is exactly 0 at the round's center (inside its bounds) from
+  its range (docs/fit.md, "Hops"; `--hop-flat local`: the former draws), and every fit
+  lists such parameters at its best point (a warning in the text output). The rows "flat
+  parameters from their range or not": from the same 8 starts (seed 3), 2 rounds of 8
+  hops reached -50279.4 drawing them from their range and -28390.8 around the center, at
+  about the same CPU (659 and 622 s; most starts at their 60 s, with tests running on
+  the same cores during the first). BEER_LONG
 
 - **`scipy_trf_lm_lbfgs` (2026-12-06): TRF, then `ceres_lm_lbfgs` from its end in each
   start** (docs/fit.md). On Weber's neighbours of the nominal point at σ = 1 (the run

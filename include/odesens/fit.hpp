@@ -107,6 +107,12 @@ struct StartResult {
   Status status = Status::ok;    // not ok: the start failed (its point could not be simulated)
   std::string exit_reason;       // the stopping rule met, or the failure, in words
   double seconds = 0.0;
+  // Where the gradient was evaluated at end (flat_known): the parameters
+  // (indices) strictly inside their finite bounds whose gradient of nlpost
+  // is exactly 0 there, a hierarchical fit's inner parameters left out:
+  // nothing the problem computes depends on them at end (docs/fit.md, "Hops").
+  std::vector<std::size_t> flat;
+  bool flat_known = false;
 };
 
 // A start that ran and ended at a finite nlpost: the ones the best value,
@@ -192,11 +198,12 @@ struct FitResult {
   std::size_t hop_rounds = 0, hop_starts = 0;
   double hop_sigma = 0.0;
   bool hop_flat_from_box = false;
-  // The parameters (indices into parameter_ids()) whose gradient of nlpost
-  // is exactly 0 at the best end point: nothing the problem computes
-  // depends on them there (a switch time past its experiment's data), so
-  // the data do not determine them and the optimizer could not move them.
-  // Empty when none is, no start succeeded or the fit was stopped.
+  // The best start's `flat` (StartResult): parameters nothing the problem
+  // computes depends on at the best end point (a switch time past its
+  // experiment's data), which the data do not determine there and the
+  // optimizer could not move. Empty when none is, when no start succeeded,
+  // and where the best start's gradient was not evaluated at its end (its
+  // time limit or a stop ended it).
   std::vector<std::size_t> flat_at_best;
 };
 

@@ -97,25 +97,40 @@ void draw_around(const PetabProblem& problem, const HopDraw& draw, std::mt19937_
 
 }  // namespace
 
-std::vector<char> flat_parameters(const PetabProblem& problem, const PetabOptions& evaluation,
-                                  const std::vector<double>& center) {
-  std::vector<char> flat(center.size(), 0);
+std::vector<std::size_t> flat_entries(const PetabProblem& problem,
+                                      const PetabOptions& evaluation,
+                                      const std::vector<double>& x,
+                                      const std::vector<double>& gradient) {
+  const std::vector<double>& lo = problem.lower_scaled();
+  const std::vector<double>& hi = problem.upper_scaled();
+  std::vector<char> inner(lo.size(), 0);
+  if (evaluation.hierarchical)
+    for (std::size_t i : problem.inner_parameters()) inner.at(i) = 1;
+  std::vector<std::size_t> flat;
+  for (std::size_t i = 0; i < lo.size() && i < x.size() && i < gradient.size(); ++i)
+    if (gradient[i] == 0.0 && !inner[i] && std::isfinite(lo[i]) && std::isfinite(hi[i]) &&
+        x[i] > lo[i] && x[i] < hi[i])
+      flat.push_back(i);
+  return flat;
+}
+
+std::vector<std::size_t> flat_parameters(const PetabProblem& problem,
+                                         const PetabOptions& evaluation,
+                                         const std::vector<double>& center) {
   PetabOptions o = evaluation;
   o.gradient = true;
   o.fim = o.least_squares = o.residual_jacobian = false;
-  const std::vector<double>& lo = problem.lower_scaled();
-  const std::vector<double>& hi = problem.upper_scaled();
   try {
-    const PetabResult r = problem.evaluate(center, o);
-    // At a bound the derivative into the box may be a one-sided one the
-    // gradient does not give: a switch time at the span's start (0 there,
-    // positive just above) has gradient 0 and an effect.
-    for (std::size_t i = 0; i < flat.size() && i < r.gradient.size(); ++i)
-      flat[i] = r.gradient[i] == 0.0 && center[i] > lo[i] && center[i] < hi[i];
-  } catch (const Error&) {
-    // The center was evaluated by its start; if it fails now, hop as without.
+    return flat_entries(problem, evaluation, center, problem.evaluate(center, o).gradient);
+  } catch (const std::exception&) {
+    return {};  // evaluated by its start; if it fails (or is stopped) now, hop as without
   }
-  return flat;
+}
+
+std::vector<char> flat_mask(const std::vector<std::size_t>& flat, std::size_t n) {
+  std::vector<char> mask(n, 0);
+  for (std::size_t i : flat) mask.at(i) = 1;
+  return mask;
 }
 
 std::vector<double> hop_redraw(const PetabProblem& problem, const HopDraw& hop,
@@ -136,14 +151,23 @@ std::vector<std::vector<double>> hop_points(const PetabProblem& problem, const H
 
 namespace {
 
-// The round's flat parameters and points; an error (an initialization
-// prior a draw cannot meet) ends the rounds as a batch's does.
-void draw_round(const PetabProblem& problem, const FitOptions& options, HopState& state,
-                std::exception_ptr& error) {
+// The round's flat parameters (the best start's, or from an evaluation at
+// its end where its gradient was not evaluated there) and points; an error
+// ends the rounds as a batch's does.
+void draw_round(const PetabProblem& problem, const FitOptions& options, const StartResult& best,
+                const std::atomic<bool>* stop, HopState& state, std::exception_ptr& error) {
   try {
+    const std::size_t n = state.draw.center.size();
     state.draw.flat.clear();
-    if (options.hop_flat_from_box)
-      state.draw.flat = flat_parameters(problem, options.optimizer.evaluation, state.draw.center);
+    if (options.hop_flat_from_box && best.flat_known) {
+      state.draw.flat = flat_mask(best.flat, n);
+    } else if (options.hop_flat_from_box) {
+      PetabOptions evaluation = options.optimizer.evaluation;
+      evaluation.interrupt = [stop, own = evaluation.interrupt] {
+        return (stop && stop->load()) || (own && own());
+      };
+      state.draw.flat = flat_mask(flat_parameters(problem, evaluation, state.draw.center), n);
+    }
     state.points = hop_points(problem, state.draw, options.hop_starts, options.seed);
   } catch (...) {
     error = std::current_exception();
@@ -186,7 +210,7 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
       state.best = best->nlpost;
       state.draw.center = best->end;
       state.draw.round = round;
-      draw_round(problem, options, state, error);
+      draw_round(problem, options, *best, stop, state, error);
     }
     share(state);
     if (!state.go_on) break;

@@ -61,14 +61,28 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
 // the count of starts at the best), else doubled, up to 4 * hop_sigma.
 double next_hop_sigma(double sigma, double hop_sigma, double best_before, double best_after);
 
-// The parameters strictly inside their bounds whose gradient of nlpost at
-// center is exactly 0 (1; the others 0): nothing the problem computes
-// depends on them there, as on a switch time past the last measurement of
-// its experiment. A normal draw around center keeps such a parameter where
-// it has no effect; a draw from its range may bring it back. All 0 where
-// the gradient cannot be computed.
-std::vector<char> flat_parameters(const PetabProblem& problem, const PetabOptions& evaluation,
-                                  const std::vector<double>& center);
+// The parameters of x (indices) strictly inside their finite bounds whose
+// entry of `gradient` (of nlpost at x) is exactly 0: nothing the problem
+// computes depends on them there, as on a switch time past the last
+// measurement of its experiment. Where evaluation.hierarchical, the inner
+// parameters are left out (each evaluation sets them). (At a bound the
+// derivative into the box may be a one-sided one the gradient does not
+// give: a switch time at the span's start has gradient 0 and an effect.)
+std::vector<std::size_t> flat_entries(const PetabProblem& problem,
+                                      const PetabOptions& evaluation,
+                                      const std::vector<double>& x,
+                                      const std::vector<double>& gradient);
+
+// flat_entries at center from an evaluation of the gradient there (ended
+// by evaluation.interrupt); none where it fails. A normal draw around
+// center keeps a flat parameter where it has no effect; a draw from its
+// range may bring it back.
+std::vector<std::size_t> flat_parameters(const PetabProblem& problem,
+                                         const PetabOptions& evaluation,
+                                         const std::vector<double>& center);
+
+// 1 at the indices `flat`, 0 elsewhere (n entries): HopDraw::flat.
+std::vector<char> flat_mask(const std::vector<std::size_t>& flat, std::size_t n);
 
 // Draw `attempt` (from 1) for hop start `index` whose point could not be
 // simulated: from the round's distribution, as its first point was.

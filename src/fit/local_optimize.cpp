@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "fit/hops.hpp"
 #include "fit/start_objective.hpp"
 #include "io/format_double.hpp"
 
@@ -38,7 +39,8 @@ namespace {
 
 // nllh, nlpost and the projected gradient's norm at the optimizer's end
 // point; a failure there makes the start a failed one.
-void finish(fitting::StartObjective& objective, const std::vector<double>& free, StartResult& s) {
+void finish(fitting::StartObjective& objective, const std::vector<double>& free,
+            const PetabOptions& evaluation, StartResult& s) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   s.end = objective.full_point(free.data());
   // The start's time up before any evaluation returned: the start point's
@@ -69,6 +71,8 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
       objective.free_entries(r.gradient, 1, g.data());
       s.gradient_norm = fitting::projected_gradient_norm(g, free, objective.free_lower(),
                                                      objective.free_upper());
+      s.flat = fitting::flat_entries(objective.problem(), evaluation, s.end, r.gradient);
+      s.flat_known = true;
     }
     // An objective that is not finite there (a sigma of 0 or below, a
     // simulation that failed at every measurement) ends the start as failed,
@@ -164,7 +168,7 @@ StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
   s.iterations = run.iterations;
   s.exit_reason = run.exit_reason;
   s.status = run.status;
-  finish(objective, free, s);
+  finish(objective, free, options.evaluation, s);
   s.evaluations = objective.evaluations();
   s.seconds = objective.seconds();
   return s;

@@ -91,8 +91,9 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                     "; at most " + std::to_string(kMostResamples) + " draws a start");
   // Where starts are drawn, a prior no start can be drawn from is refused
   // here, not by a start's redraw on a worker thread (given starts with
-  // resample_failed).
-  if (options.start_points.empty() || options.resample_failed > 0) {
+  // resample_failed) or a hop round's draw from the box.
+  if (options.start_points.empty() || options.resample_failed > 0 ||
+      (options.hop_rounds > 0 && options.hop_flat_from_box)) {
     std::vector<double> lower = problem.lower_scaled();
     draw_from_initialization_priors(problem, lower);
   }
@@ -180,12 +181,8 @@ FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std:
   result.hop_starts = options.hop_rounds > 0 ? options.hop_starts : 0;
   result.hop_sigma = options.hop_rounds > 0 ? options.hop_sigma : 0.0;
   result.hop_flat_from_box = options.hop_rounds > 0 && options.hop_flat_from_box;
-  if (!stopped && !result.starts.empty() && start_succeeded(result.starts[0])) {
-    const std::vector<char> flat =
-        flat_parameters(problem, options.optimizer.evaluation, result.starts[0].end);
-    for (std::size_t i = 0; i < flat.size(); ++i)
-      if (flat[i]) result.flat_at_best.push_back(i);
-  }
+  if (!result.starts.empty() && start_succeeded(result.starts[0]))
+    result.flat_at_best = result.starts[0].flat;
   return result;
 }
 

@@ -20,6 +20,9 @@ void encode_start(const StartResult& s, std::vector<char>& out) {
   w.u64(static_cast<std::uint64_t>(static_cast<std::int64_t>(s.status)));
   w.text(s.exit_reason);
   w.f64(s.seconds);
+  w.u64(s.flat_known ? 1 : 0);
+  w.u64(s.flat.size());
+  for (std::size_t i : s.flat) w.u64(i);
 }
 
 StartResult decode_start(const char* data, std::size_t size) {
@@ -36,6 +39,12 @@ StartResult decode_start(const char* data, std::size_t size) {
   s.status = static_cast<Status>(static_cast<std::int64_t>(in.u64()));
   s.exit_reason = in.text();
   s.seconds = in.f64();
+  s.flat_known = in.u64() != 0;
+  const std::uint64_t n_flat = in.u64();
+  if (n_flat > s.end.size())
+    throw Error(Status::internal_error,
+                "a received fit start has more flat parameters than parameters");
+  for (std::uint64_t k = 0; k < n_flat; ++k) s.flat.push_back(static_cast<std::size_t>(in.u64()));
   if (!in.done()) throw Error(Status::internal_error, "a received fit start has trailing bytes");
   return s;
 }

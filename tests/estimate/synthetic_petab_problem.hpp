@@ -40,7 +40,8 @@ struct SyntheticOptions {
   // nominal 0.5): at offset = 0 h is finite and its derivative in offset
   // is not.
   bool sqrt_offset = false;
-  // The decay starts at t = lag (its rate times piecewise(0, t < lag, 1)),
+  // The decay (or the blow-up) starts at t = lag (its rate times
+  // piecewise(0, t < lag, 1)),
   // lag estimated (lin, 0..lag_upper, nominal 0; the data's is 0): at lag
   // past the last measurement (6) nothing measured depends on lag or k1.
   bool lag = false;
@@ -114,13 +115,22 @@ class SyntheticProblem {
     std::ostringstream a0;
     a0.precision(17);
     a0 << initial_a;
+    const std::string lag_factor = lag ? R"(
+              <piecewise>
+                <piece><cn> 0 </cn><apply><lt/><csymbol encoding="text"
+                  definitionURL="http://www.sbml.org/sbml/symbols/time"> t </csymbol>
+                  <ci> lag </ci></apply></piece>
+                <otherwise><cn> 1 </cn></otherwise>
+              </piecewise>)"
+                                       : "";
     const std::string reaction =
         blow_up ? R"(<listOfProducts>
           <speciesReference species="A" stoichiometry="1"/>
         </listOfProducts>
         <kineticLaw>
           <math xmlns="http://www.w3.org/1998/Math/MathML">
-            <apply><times/><ci> k1 </ci><ci> A </ci><ci> A </ci></apply>
+            <apply><times/><ci> k1 </ci><ci> A </ci><ci> A </ci>)" +
+                      lag_factor + R"(</apply>
           </math>
         </kineticLaw>)"
                 : R"(<listOfReactants>
@@ -129,15 +139,7 @@ class SyntheticProblem {
         <kineticLaw>
           <math xmlns="http://www.w3.org/1998/Math/MathML">
             <apply><times/><ci> cell </ci><ci> k1 </ci><ci> A </ci>)" +
-                      std::string(lag ? R"(
-              <piecewise>
-                <piece><cn> 0 </cn><apply><lt/><csymbol encoding="text"
-                  definitionURL="http://www.sbml.org/sbml/symbols/time"> t </csymbol>
-                  <ci> lag </ci></apply></piece>
-                <otherwise><cn> 1 </cn></otherwise>
-              </piecewise>)"
-                                      : "") +
-                      R"(</apply>
+                      lag_factor + R"(</apply>
           </math>
         </kineticLaw>)";
     return R"(<?xml version="1.0" encoding="UTF-8"?>

@@ -115,14 +115,16 @@ TEST(FlatParameters, AreThoseWhoseGradientIsZeroAtThePoint) {
   auto problem = PetabProblem::load(synthetic.yaml());
   ASSERT_EQ(problem->parameter_ids(), (std::vector<std::string>{"k1", "scale", "lag"}));
   const PetabOptions evaluation;
-  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 10.0}),
-            (std::vector<char>{1, 0, 1}));
-  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 1.0}),
-            (std::vector<char>{0, 0, 0}));
+  using Indices = std::vector<std::size_t>;
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 10.0}), (Indices{0, 2}));
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 1.0}), Indices{});
   // At its lower bound 0, the span's start, lag's gradient is 0 (no switch
   // inside the span) but lag above it delays the decay: not flat.
-  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 0.0}),
-            (std::vector<char>{0, 0, 0}));
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 0.0}), Indices{});
+  // A start past the data knows its flat parameters from its own gradient.
+  const StartResult s = optimize(*problem, {-0.5, 2.0, 10.0}, {}, OptimizerOptions{});
+  EXPECT_TRUE(s.flat_known);
+  EXPECT_EQ(s.flat, (Indices{0, 2}));
 }
 
 // A start at lag 20, past the data: the optimizer cannot move k1 or lag

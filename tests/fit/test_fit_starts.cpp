@@ -98,6 +98,13 @@ TEST(InitializationPriors, RefusedWhereNoStartCanBeDrawn) {
   EXPECT_NO_THROW(fit(*problem, fit_options));
   fit_options.resample_failed = 1;
   EXPECT_THROW(fit(*problem, fit_options), Error);
+  // Nor unless hops draw parameters without effect from the box (before any
+  // start, not after the rounds' first draw).
+  fit_options.resample_failed = 0;
+  fit_options.hop_rounds = 1;
+  EXPECT_THROW(fit(*problem, fit_options), Error);
+  fit_options.hop_flat_from_box = false;
+  EXPECT_NO_THROW(fit(*problem, fit_options));
 
   test::SyntheticOptions bare;
   bare.k1_initialization = "normal\t";

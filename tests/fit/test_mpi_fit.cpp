@@ -34,6 +34,8 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
   check(mpi.optimizer == threads.optimizer, what + ": optimizer");
   check(mpi.starts_at_best == threads.starts_at_best, what + ": starts at best");
   check(mpi.starts_planned == threads.starts_planned, what + ": starts planned");
+  check(mpi.flat_at_best == threads.flat_at_best, what + ": flat at best");
+  check(mpi.hop_flat_from_box == threads.hop_flat_from_box, what + ": hop flat from box");
   for (std::size_t k = 0; k < mpi.starts.size() && k < threads.starts.size(); ++k) {
     const odesens::StartResult& a = mpi.starts[k];
     const odesens::StartResult& b = threads.starts[k];
@@ -48,13 +50,15 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
     check(a.iterations == b.iterations && a.evaluations == b.evaluations, row + " counts");
     check(a.status == b.status, row + " status");
     check(a.exit_reason == b.exit_reason, row + " exit reason: " + a.exit_reason);
+    check(a.flat == b.flat && a.flat_known == b.flat_known, row + " flat parameters");
   }
 }
 
 void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions& shape,
                    const std::string& what, std::size_t resample_failed = 0,
                    std::size_t hop_rounds = 0,
-                   const std::vector<std::vector<double>>& start_points = {}) {
+                   const std::vector<std::vector<double>>& start_points = {},
+                   bool hops_drawn_again = false) {
   odesens::test::SyntheticProblem files(shape);
   auto problem = odesens::PetabProblem::load(files.yaml());
   odesens::FitOptions options;
@@ -81,6 +85,12 @@ void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions
   }
   check(calls == planned, what + ": progress once per start");
   compare(mpi, odesens::fit(*problem, options), what);
+  if (hops_drawn_again) {
+    bool redrawn = false;  // the case exercises the redraws of hop points
+    for (const odesens::StartResult& s : mpi.starts)
+      redrawn = redrawn || (s.round > 0 && s.exit_reason.find("drawn again") != std::string::npos);
+    check(redrawn, what + ": a hop point was drawn again");
+  }
 }
 
 }  // namespace
@@ -103,6 +113,13 @@ int main(int argc, char** argv) {
     lagged.lag = true;
     fit_both_ways(rank, provided, lagged, "lag, hops with flat parameters", 0, 3,
                   {{0.0, 1.0, 20.0}, {0.5, 1.5, 12.0}});
+    // Hop points that blow up (lag before 6 and k1 large) are drawn again on
+    // the rank that runs them, with rank 0's flat parameters from the box.
+    lagged.blow_up = true;
+    lagged.lag_upper = 8.0;
+    lagged.initial_a = 10.0;  // blows up at t = lag + 1 / (10 k1)
+    fit_both_ways(rank, provided, lagged, "blow-up with lag, hops drawn again", 10, 3,
+                  {{0.5, 1.0, 7.0}, {0.8, 1.5, 7.5}}, true);
 
     odesens::test::SyntheticProblem files;
     auto problem = odesens::PetabProblem::load(files.yaml());

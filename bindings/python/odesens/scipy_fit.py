@@ -226,7 +226,8 @@ def _run_start(core, settings, index, x0, lower, upper, options, stop):
             raise Error("not_finite", f"nlpost is {values['nlpost']} at the end point", -8)
         row.update(nllh=values["nllh"], nlpost=values["nlpost"],
                    gradient_norm=_projected_gradient_norm(numpy.asarray(values["gradient"]),
-                                                          row["end"], lower, upper))
+                                                          row["end"], lower, upper),
+                   flat=_odesens.flat_entries(core, settings, row["end"], values["gradient"]))
     except Error as e:
         row.update(status=e.status,
                    exit_reason=reason if failure else f"{reason}; the end point: {e}")
@@ -269,8 +270,12 @@ def _polish(core, settings, row, options, stop, began):
         row["exit_reason"] += (f"; then ceres_lm_lbfgs ended at no better point "
                                f"({r['status'][0]}{value}): {reason}")
         return
+    # the library's start knows its flat parameters where it evaluated the
+    # gradient at its end (a finite gradient norm)
+    known = math.isfinite(float(r["gradient_norm"][0]))
     row.update(end=numpy.array(r["end"][0], dtype=float), nllh=float(r["nllh"][0]),
                nlpost=float(r["nlpost"][0]), gradient_norm=float(r["gradient_norm"][0]),
+               flat=list(r["flat_at_best"]) if known else None,
                exit_reason=f"{row['exit_reason']}; then ceres_lm_lbfgs: {reason}")
 
 
@@ -406,6 +411,8 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
     rounds, hop_starts, hop_sigma, hop_flat = hops
     planned = len(start_points) + rounds * hop_starts
     _odesens.check_start_count(core, planned)  # as the library's fit, before any start
+    if rounds > 0 and hop_flat == "box":  # hops draw from the initialization priors
+        _odesens.draw_starts(core, 1, seed)
     rows, stopped = _run_batch(core, settings, start_points, 0, lower, upper, options, threads)
     sigma, best_before = hop_sigma, None
     try:
@@ -417,7 +424,7 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                 sigma = _odesens.next_hop_sigma(sigma, hop_sigma, best_before, best["nlpost"])
             best_before = best["nlpost"]
             points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r,
-                                         problem._settings, hop_flat == "box")
+                                         problem._settings, hop_flat == "box", best.get("flat"))
             more, stopped = _run_batch(core, settings, points, len(start_points) + (r - 1) *
                                        hop_starts, lower, upper, options, threads)
             for row in more:
@@ -428,8 +435,6 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
         warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
                       "returned (stopped is True)", RuntimeWarning, stacklevel=3)
     result = _result(rows, n, planned, seed, stopped, optimizer, hops)
-    best = _best_row(rows)
-    if best is not None and not stopped:  # as the library's waterfall
-        flat = _odesens.flat_parameters(core, problem._settings, best["end"])
-        result["flat_at_best"] = [i for i, f in enumerate(flat) if f]
+    best = _best_row(rows)  # as the library's waterfall: the best start's own
+    result["flat_at_best"] = (best.get("flat") or []) if best is not None else []
     return result

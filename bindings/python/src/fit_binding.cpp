@@ -3,6 +3,7 @@
 // threads go on. odesens/fit.py wraps the dict returned here.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,9 +28,9 @@ namespace {
 
 using Problem = std::shared_ptr<PetabProblem>;
 
-// Keys of `fit`: starts, seed, threads, resample_failed, start_points (None: a Latin
-// hypercube of `starts` points), hops, hop_starts, hop_sigma, hop_flat, stop_event (run_fit) and those of
-// optimizer_options().
+// Keys of `fit`: starts, seed, threads, resample_failed, start_points (None:
+// a Latin hypercube of `starts` points), hops, hop_starts, hop_sigma,
+// hop_flat, stop_event (run_fit) and those of optimizer_options().
 FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   FitOptions o;
   o.optimizer = optimizer_options(settings, fit);
@@ -138,11 +139,13 @@ py::array_t<double> drawn_starts(const Problem& problem, std::size_t starts, std
 
 // The points of hop round `round` around center (fitting::hop_points), for
 // fits that run elsewhere (odesens/scipy_fit.py); with flat_from_box, the
-// parameters flat at center under `settings` (Problem's) drawn from the box.
+// parameters flat at center drawn from the box: `flat` (indices) where
+// known, else from an evaluation under `settings` (Problem's).
 py::array_t<double> hopped_starts(const Problem& problem, const std::vector<double>& center,
                                   double sigma, std::size_t count, std::uint64_t seed,
                                   std::size_t round, const py::dict& settings,
-                                  bool flat_from_box) {
+                                  bool flat_from_box,
+                                  const std::optional<std::vector<std::size_t>>& flat_known) {
   const std::size_t n = problem->parameter_ids().size();
   // hop_sigma is at most 100, and the rounds double it up to 4 times that.
   if (!(sigma >= 1e-6 && sigma <= 400.0))
@@ -153,10 +156,14 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
                                               std::to_string(center.size()) + " values, not " +
                                               std::to_string(n));
   fitting::HopDraw draw{center, sigma, round, {}};
-  if (flat_from_box) {
+  if (flat_from_box && flat_known) {
+    for (std::size_t i : *flat_known)
+      if (i >= n) throw Error(Status::invalid_argument, "hop_points: a flat index is out of range");
+    draw.flat = fitting::flat_mask(*flat_known, n);
+  } else if (flat_from_box) {
     const PetabOptions evaluation = petab_options(settings);
     py::gil_scoped_release unlocked;  // an evaluation with its gradient
-    draw.flat = fitting::flat_parameters(*problem, evaluation, center);
+    draw.flat = fitting::flat_mask(fitting::flat_parameters(*problem, evaluation, center), n);
   }
   const auto points = fitting::hop_points(*problem, draw, count, seed);
   std::vector<double> flat;
@@ -173,20 +180,15 @@ void register_fit(py::module_& m) {
   m.def("draw_starts", &drawn_starts, py::arg("problem"), py::arg("starts"), py::arg("seed"));
   m.def("hop_points", &hopped_starts, py::arg("problem"), py::arg("center"), py::arg("sigma"),
         py::arg("count"), py::arg("seed"), py::arg("round"), py::arg("settings"),
-        py::arg("flat_from_box"));
+        py::arg("flat_from_box"), py::arg("flat") = py::none());
+  // StartResult::flat of a start that ended at x with this gradient.
   m.def(
-      "flat_parameters",
-      [](const Problem& problem, const py::dict& settings, const std::vector<double>& x) {
-        if (x.size() != problem->parameter_ids().size())
-          throw Error(Status::invalid_argument, "flat_parameters: the point has " +
-                                                    std::to_string(x.size()) + " values, not " +
-                                                    std::to_string(problem->parameter_ids().size()));
-        const PetabOptions evaluation = petab_options(settings);
-        py::gil_scoped_release unlocked;
-        const std::vector<char> flat = fitting::flat_parameters(*problem, evaluation, x);
-        return std::vector<bool>(flat.begin(), flat.end());
+      "flat_entries",
+      [](const Problem& problem, const py::dict& settings, const std::vector<double>& x,
+         const std::vector<double>& gradient) {
+        return fitting::flat_entries(*problem, petab_options(settings), x, gradient);
       },
-      py::arg("problem"), py::arg("settings"), py::arg("x"));
+      py::arg("problem"), py::arg("settings"), py::arg("x"), py::arg("gradient"));
   m.def(
       "check_start_count",
       [](const Problem& problem, std::size_t starts) {
