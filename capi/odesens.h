@@ -885,7 +885,8 @@ ODESENS_API int odesens_fit_result_start_round(const odesens_fit_result* fit, in
  * n_parameters - 1) at the best end point: its gradient there is exactly
  * 0, so the data do not determine it there (a switch time past its
  * experiment's data); 0 otherwise, and for every parameter when no start
- * succeeded or the fit was stopped. */
+ * succeeded or the best start's gradient was not evaluated at its end (its
+ * time limit or a stop ended it). */
 ODESENS_API int odesens_fit_result_parameter_flat(const odesens_fit_result* fit,
                                                   int64_t parameter, int64_t* flat);
 /* The stopping rule the start met, or its failure, in words (the string

@@ -110,7 +110,8 @@ struct StartResult {
   // Where the gradient was evaluated at end (flat_known): the parameters
   // (indices) strictly inside their finite bounds whose gradient of nlpost
   // is exactly 0 there, a hierarchical fit's inner parameters left out:
-  // nothing the problem computes depends on them at end (docs/fit.md, "Hops").
+  // nothing the problem computes depends on them at end (docs/fit.md, "Hops";
+  // parameters held fixed, as in profiles, may be among them).
   std::vector<std::size_t> flat;
   bool flat_known = false;
 };

@@ -3,6 +3,7 @@
 #include "fit/hops.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -53,9 +54,9 @@ constexpr double kNewOptimum = 0.1;
 constexpr double kMostSigmaFactor = 4.0;
 
 // The best start that ended so far, or none.
-const StartResult* best_of(const std::vector<std::optional<StartResult>>& done) {
-  const StartResult* best = nullptr;
-  for (const auto& s : done)
+StartResult* best_of(std::vector<std::optional<StartResult>>& done) {
+  StartResult* best = nullptr;
+  for (auto& s : done)
     if (s && start_succeeded(*s) && (!best || s->nlpost < best->nlpost)) best = &*s;
   return best;
 }
@@ -151,22 +152,41 @@ std::vector<std::vector<double>> hop_points(const PetabProblem& problem, const H
 
 namespace {
 
-// The round's flat parameters (the best start's, or from an evaluation at
-// its end where its gradient was not evaluated there) and points; an error
-// ends the rounds as a batch's does.
-void draw_round(const PetabProblem& problem, const FitOptions& options, const StartResult& best,
+// The best start's flat parameters where its gradient was not evaluated at
+// its end (its time limit or a stop ended it): one evaluation there, on the
+// fit's threads, ended by a stop or after a start's time limit, and kept
+// in the start's row (flat_known), so that the next round centred there
+// and the waterfall take it.
+void learn_flat(const PetabProblem& problem, const FitOptions& options, StartResult& best,
+                const std::atomic<bool>* stop) {
+  PetabOptions evaluation = options.optimizer.evaluation;
+  evaluation.threads = options.threads;
+  const double limit = options.optimizer.max_seconds;
+  const auto began = std::chrono::steady_clock::now();
+  evaluation.interrupt = [stop, limit, began, own = evaluation.interrupt] {
+    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - began;
+    return (stop && stop->load()) || (limit > 0 && spent.count() > limit) || (own && own());
+  };
+  PetabOptions o = evaluation;
+  o.gradient = true;
+  o.fim = o.least_squares = o.residual_jacobian = false;
+  try {
+    best.flat = flat_entries(problem, evaluation, best.end, problem.evaluate(best.end, o).gradient);
+    best.flat_known = true;
+  } catch (const std::exception&) {
+    // stopped, out of time or failing where the start ended: hop as without
+  }
+}
+
+// The round's flat parameters (the best start's) and points; an error ends
+// the rounds as a batch's does.
+void draw_round(const PetabProblem& problem, const FitOptions& options, StartResult& best,
                 const std::atomic<bool>* stop, HopState& state, std::exception_ptr& error) {
   try {
-    const std::size_t n = state.draw.center.size();
     state.draw.flat.clear();
-    if (options.hop_flat_from_box && best.flat_known) {
-      state.draw.flat = flat_mask(best.flat, n);
-    } else if (options.hop_flat_from_box) {
-      PetabOptions evaluation = options.optimizer.evaluation;
-      evaluation.interrupt = [stop, own = evaluation.interrupt] {
-        return (stop && stop->load()) || (own && own());
-      };
-      state.draw.flat = flat_mask(flat_parameters(problem, evaluation, state.draw.center), n);
+    if (options.hop_flat_from_box) {
+      if (!best.flat_known) learn_flat(problem, options, best, stop);
+      state.draw.flat = flat_mask(best.flat, state.draw.center.size());
     }
     state.points = hop_points(problem, state.draw, options.hop_starts, options.seed);
   } catch (...) {
@@ -200,7 +220,7 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
   HopState state;
   state.draw.sigma = options.hop_sigma;
   for (std::size_t round = 1; round <= options.hop_rounds; ++round) {
-    const StartResult* best = best_of(done);
+    StartResult* best = best_of(done);
     state.go_on = best && !error && !stopped(stop);
     state.points.clear();
     if (state.go_on) {

@@ -93,10 +93,8 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
   // here, not by a start's redraw on a worker thread (given starts with
   // resample_failed) or a hop round's draw from the box.
   if (options.start_points.empty() || options.resample_failed > 0 ||
-      (options.hop_rounds > 0 && options.hop_flat_from_box)) {
-    std::vector<double> lower = problem.lower_scaled();
-    draw_from_initialization_priors(problem, lower);
-  }
+      (options.hop_rounds > 0 && options.hop_flat_from_box))
+    check_initialization_priors(problem);
   check_hop_options(options);
   std::vector<std::vector<double>> starts = options.start_points;
   if (starts.empty()) starts = odesens::draw_starts(problem, options.starts, options.seed);
@@ -146,6 +144,11 @@ std::vector<double> redrawn_start(const PetabProblem& problem, std::uint64_t see
 }
 
 }  // namespace
+
+void check_initialization_priors(const PetabProblem& problem) {
+  std::vector<double> lower = problem.lower_scaled();
+  draw_from_initialization_priors(problem, lower);
+}
 
 StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,
                       std::size_t index, const FitOptions& options,

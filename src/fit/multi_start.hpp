@@ -16,6 +16,10 @@ namespace odesens::fitting {
 // drawn: a start table of one column expands to n values a row).
 void check_start_count(std::size_t starts, std::size_t n);
 
+// Error(invalid_argument) where an initialization prior has no probability
+// within its parameter's bounds: no start can be drawn from it.
+void check_initialization_priors(const PetabProblem& problem);
+
 // The starts given or drawn and the hops' (FitOptions::hop_rounds).
 std::size_t starts_planned(const FitOptions& options, std::size_t starts);
 

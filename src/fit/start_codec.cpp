@@ -44,7 +44,12 @@ StartResult decode_start(const char* data, std::size_t size) {
   if (n_flat > s.end.size())
     throw Error(Status::internal_error,
                 "a received fit start has more flat parameters than parameters");
-  for (std::uint64_t k = 0; k < n_flat; ++k) s.flat.push_back(static_cast<std::size_t>(in.u64()));
+  for (std::uint64_t k = 0; k < n_flat; ++k) {
+    const std::uint64_t i = in.u64();
+    if (i >= s.end.size())
+      throw Error(Status::internal_error, "a received fit start has a flat parameter out of range");
+    s.flat.push_back(static_cast<std::size_t>(i));
+  }
   if (!in.done()) throw Error(Status::internal_error, "a received fit start has trailing bytes");
   return s;
 }

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -125,6 +126,37 @@ TEST(FlatParameters, AreThoseWhoseGradientIsZeroAtThePoint) {
   const StartResult s = optimize(*problem, {-0.5, 2.0, 10.0}, {}, OptimizerOptions{});
   EXPECT_TRUE(s.flat_known);
   EXPECT_EQ(s.flat, (Indices{0, 2}));
+}
+
+// A best start whose gradient was not evaluated at its end (its time limit
+// ended it): the round evaluates it there once, draws k1 and lag from the
+// box, and keeps what it found in the start's row.
+TEST(FitHops, FindTheFlatParametersWhereTheBestStartDidNot) {
+  test::SyntheticOptions lagged;
+  lagged.lag = true;
+  test::SyntheticProblem synthetic(lagged);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  FitOptions o = hop_options(0, 1, 4);
+  o.start_points = {{-0.5, 2.0, 10.0}};
+  std::vector<std::vector<double>> round_1;
+  auto run = [&](const std::vector<std::vector<double>>& points, std::size_t first,
+                 const fitting::HopDraw* hop, std::vector<std::optional<StartResult>>& done) {
+    if (hop) round_1 = points;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      StartResult s;  // ended where it began, its gradient not evaluated there
+      s.index = first + k;
+      s.start = s.end = points[k];
+      s.nlpost = s.nllh = hop ? 1e9 : 100.0;
+      done[k] = s;
+    }
+  };
+  auto done = fitting::run_starts_and_hops(*problem, o, o.start_points, run,
+                                           [](fitting::HopState&) {}, nullptr);
+  const fitting::HopDraw draw{o.start_points[0], 0.5, 1, {1, 0, 1}};
+  EXPECT_EQ(round_1, fitting::hop_points(*problem, draw, 4, o.seed));
+  ASSERT_TRUE(done.at(0).has_value());
+  EXPECT_TRUE(done[0]->flat_known);
+  EXPECT_EQ(done[0]->flat, (std::vector<std::size_t>{0, 2}));
 }
 
 // A start at lag 20, past the data: the optimizer cannot move k1 or lag

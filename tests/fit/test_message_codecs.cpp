@@ -27,6 +27,8 @@ StartResult sample_start() {
   s.status = Status::too_much_work;
   s.exit_reason = std::string("max steps\0with a zero byte", 26);
   s.seconds = 1.5;
+  s.flat = {0, 2};
+  s.flat_known = true;
   return s;
 }
 
@@ -49,6 +51,8 @@ TEST(StartCodec, RoundTripsEveryField) {
   EXPECT_EQ(back.status, s.status);
   EXPECT_EQ(back.exit_reason, s.exit_reason);
   EXPECT_EQ(back.seconds, s.seconds);
+  EXPECT_EQ(back.flat, s.flat);
+  EXPECT_TRUE(back.flat_known);
 }
 
 petab::ExperimentOutcome sample_outcome() {

@@ -29,7 +29,8 @@ class FitResult:
     succeeded); ``starts_at_best`` the starts within 0.1 of the best
     nlpost; ``flat_at_best`` the ids of the parameters whose gradient of
     nlpost is exactly 0 at ``best`` (nothing depends on them there, so the
-    data do not determine them; empty when none is, or stopped);
+    data do not determine them; empty when none is, and where the best
+    start's time limit or a stop ended it before its gradient there);
     ``optimizer`` what ran ("auto" resolved); ``seed``;
     ``starts_planned``; ``parameter_ids``.
     """

@@ -412,7 +412,7 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
     planned = len(start_points) + rounds * hop_starts
     _odesens.check_start_count(core, planned)  # as the library's fit, before any start
     if rounds > 0 and hop_flat == "box":  # hops draw from the initialization priors
-        _odesens.draw_starts(core, 1, seed)
+        _odesens.check_initialization_priors(core)
     rows, stopped = _run_batch(core, settings, start_points, 0, lower, upper, options, threads)
     sigma, best_before = hop_sigma, None
     try:

@@ -190,6 +190,10 @@ void register_fit(py::module_& m) {
       },
       py::arg("problem"), py::arg("settings"), py::arg("x"), py::arg("gradient"));
   m.def(
+      "check_initialization_priors",
+      [](const Problem& problem) { fitting::check_initialization_priors(*problem); },
+      py::arg("problem"));
+  m.def(
       "check_start_count",
       [](const Problem& problem, std::size_t starts) {
         fitting::check_start_count(starts, problem->parameter_ids().size());
