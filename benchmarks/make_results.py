@@ -1383,9 +1383,9 @@ one prior, on init_EpoRJAK2, adds -0.724 at both points), and since hops
 (`--hops`, docs/fit.md), Weber (296.224 with 40 `scipy_trf` starts and 12 rounds of 16
 hops, 1604 CPU s, where 300 starts alone reached 296.911 in 2720 CPU s: below). It is
 missed on 2: Beer (-52244.4 with 8 `scipy_trf` starts and 6 rounds of 8 hops that draw
-parameters without effect from their range; -22321.2 with 20 `scipy_trf` starts of 60 s, most at their
-limit, against -58622.9; -11596.0 before: the item "Hops with parameters without effect")
-and Lang, where two starts of NLopt's L-BFGS gave up after 12
+parameters without effect from their range; -22321.2 with 20 `scipy_trf` starts of 60 s,
+most at their limit, against -58622.9; -11596.0 before: the item "Hops with parameters
+without effect") and Lang, where two starts of NLopt's L-BFGS gave up after 12
 and 13 evaluations and two of L-BFGS-B reached 4902 in 25 minutes each (below). Where
 their references lie is the next item.
 
@@ -1476,8 +1476,9 @@ their references lie is the next item.
   points fit every experiment's growth, but some at other switch times and rates
   than the reference's (at the script's -47823.1, the weighted residuals' squares of
   T5's experiments 2, 4 and 5 were 3 to 5 times those at the nominal point, with a
-  noise parameter 3.4 times as large): local optima of single experiments, which neither ordinary hops (σ 0.5 to 2 on all 72 parameters at once)
-  nor more rounds have yet left. Beer stays missed.
+  noise parameter 3.4 times as large): local optima of single experiments, which
+  neither ordinary hops (σ 0.5 to 2 on all 72 parameters at once) nor more rounds have
+  yet left. Beer stays missed.
 
 - **`scipy_trf_lm_lbfgs` (2026-12-06): TRF, then `ceres_lm_lbfgs` from its end in each
   start** (docs/fit.md). On Weber's neighbours of the nominal point at σ = 1 (the run
