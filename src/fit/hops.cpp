@@ -115,16 +115,16 @@ std::vector<std::size_t> flat_entries(const PetabProblem& problem,
   return flat;
 }
 
-std::vector<std::size_t> flat_parameters(const PetabProblem& problem,
-                                         const PetabOptions& evaluation,
-                                         const std::vector<double>& center) {
+std::optional<std::vector<std::size_t>> flat_parameters(const PetabProblem& problem,
+                                                        const PetabOptions& evaluation,
+                                                        const std::vector<double>& center) {
   PetabOptions o = evaluation;
   o.gradient = true;
   o.fim = o.least_squares = o.residual_jacobian = false;
   try {
     return flat_entries(problem, evaluation, center, problem.evaluate(center, o).gradient);
   } catch (const std::exception&) {
-    return {};  // evaluated by its start; if it fails (or is stopped) now, hop as without
+    return std::nullopt;  // stopped, out of time or failing there
   }
 }
 
@@ -167,14 +167,9 @@ void learn_flat(const PetabProblem& problem, const FitOptions& options, StartRes
     const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - began;
     return (stop && stop->load()) || (limit > 0 && spent.count() > limit) || (own && own());
   };
-  PetabOptions o = evaluation;
-  o.gradient = true;
-  o.fim = o.least_squares = o.residual_jacobian = false;
-  try {
-    best.flat = flat_entries(problem, evaluation, best.end, problem.evaluate(best.end, o).gradient);
+  if (auto flat = flat_parameters(problem, evaluation, best.end)) {  // else hop as without
+    best.flat = std::move(*flat);
     best.flat_known = true;
-  } catch (const std::exception&) {
-    // stopped, out of time or failing where the start ended: hop as without
   }
 }
 

@@ -74,12 +74,12 @@ std::vector<std::size_t> flat_entries(const PetabProblem& problem,
                                       const std::vector<double>& gradient);
 
 // flat_entries at center from an evaluation of the gradient there (ended
-// by evaluation.interrupt); none where it fails. A normal draw around
-// center keeps a flat parameter where it has no effect; a draw from its
-// range may bring it back.
-std::vector<std::size_t> flat_parameters(const PetabProblem& problem,
-                                         const PetabOptions& evaluation,
-                                         const std::vector<double>& center);
+// by evaluation.interrupt); nullopt where it fails or is ended. A normal
+// draw around center keeps a flat parameter where it has no effect; a draw
+// from its range may bring it back.
+std::optional<std::vector<std::size_t>> flat_parameters(const PetabProblem& problem,
+                                                        const PetabOptions& evaluation,
+                                                        const std::vector<double>& center);
 
 // 1 at the indices `flat`, 0 elsewhere (n entries): HopDraw::flat.
 std::vector<char> flat_mask(const std::vector<std::size_t>& flat, std::size_t n);

@@ -38,6 +38,13 @@ FitOptions hop_options(std::size_t starts, std::size_t rounds, std::size_t per_r
   return o;
 }
 
+// The decay that starts at t = lag (SyntheticOptions::lag).
+test::SyntheticOptions lagged() {
+  test::SyntheticOptions o;
+  o.lag = true;
+  return o;
+}
+
 // hop_points of a round without flat parameters.
 std::vector<std::vector<double>> points_around(const PetabProblem& problem,
                                                const std::vector<double>& center, double sigma,
@@ -110,18 +117,17 @@ TEST(HopPoints, DrawFlatParametersFromTheWholeBox) {
 // The decay that starts at t = lag (SyntheticOptions::lag): at lag past the
 // last measurement (t = 6) nothing measured depends on k1 or lag.
 TEST(FlatParameters, AreThoseWhoseGradientIsZeroAtThePoint) {
-  test::SyntheticOptions o;
-  o.lag = true;
-  test::SyntheticProblem synthetic(o);
+  test::SyntheticProblem synthetic(lagged());
   auto problem = PetabProblem::load(synthetic.yaml());
   ASSERT_EQ(problem->parameter_ids(), (std::vector<std::string>{"k1", "scale", "lag"}));
   const PetabOptions evaluation;
   using Indices = std::vector<std::size_t>;
-  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 10.0}), (Indices{0, 2}));
-  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 1.0}), Indices{});
+  using Found = std::optional<Indices>;
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 10.0}), Found({0, 2}));
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 1.0}), Found(Indices{}));
   // At its lower bound 0, the span's start, lag's gradient is 0 (no switch
   // inside the span) but lag above it delays the decay: not flat.
-  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 0.0}), Indices{});
+  EXPECT_EQ(fitting::flat_parameters(*problem, evaluation, {-0.5, 2.0, 0.0}), Found(Indices{}));
   // A start past the data knows its flat parameters from its own gradient.
   const StartResult s = optimize(*problem, {-0.5, 2.0, 10.0}, {}, OptimizerOptions{});
   EXPECT_TRUE(s.flat_known);
@@ -132,9 +138,7 @@ TEST(FlatParameters, AreThoseWhoseGradientIsZeroAtThePoint) {
 // ended it): the round evaluates it there once, draws k1 and lag from the
 // box, and keeps what it found in the start's row.
 TEST(FitHops, FindTheFlatParametersWhereTheBestStartDidNot) {
-  test::SyntheticOptions lagged;
-  lagged.lag = true;
-  test::SyntheticProblem synthetic(lagged);
+  test::SyntheticProblem synthetic(lagged());
   auto problem = PetabProblem::load(synthetic.yaml());
   FitOptions o = hop_options(0, 1, 4);
   o.start_points = {{-0.5, 2.0, 10.0}};
@@ -164,9 +168,7 @@ TEST(FitHops, FindTheFlatParametersWhereTheBestStartDidNot) {
 // keep lag past the data; drawn from the box (the default), lag lands
 // before t = 6 in some hops, which reach the optimum.
 TEST(FitHops, DrawParametersWithoutEffectFromTheBox) {
-  test::SyntheticOptions lagged;
-  lagged.lag = true;
-  test::SyntheticProblem synthetic(lagged);
+  test::SyntheticProblem synthetic(lagged());
   auto problem = PetabProblem::load(synthetic.yaml());
   FitOptions truth = hop_options(0, 0, 1);
   truth.start_points = {{std::log10(0.3), 2.0, 0.0}};  // the data's parameters

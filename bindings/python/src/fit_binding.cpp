@@ -163,7 +163,8 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
   } else if (flat_from_box) {
     const PetabOptions evaluation = petab_options(settings);
     py::gil_scoped_release unlocked;  // an evaluation with its gradient
-    draw.flat = fitting::flat_mask(fitting::flat_parameters(*problem, evaluation, center), n);
+    const auto flat = fitting::flat_parameters(*problem, evaluation, center);
+    draw.flat = fitting::flat_mask(flat.value_or(std::vector<std::size_t>{}), n);
   }
   const auto points = fitting::hop_points(*problem, draw, count, seed);
   std::vector<double> flat;
