@@ -19,8 +19,9 @@
 // ways of spending them (N must exceed R*K). ID+hops+local draws every
 // parameter of a hop around the round's center, also those without effect
 // there (FitOptions::hop_flat_from_box false), so that ID+hops,ID+hops+local
-// compares the two from the same starts. The suffixes combine
-// (ID+hierarchical+hops).
+// compares the two from the same starts; ID+hops+noblocks redraws no block
+// alone (FitOptions::hop_blocks false; both: ID+hops+local+noblocks). The
+// suffixes combine (ID+hierarchical+hops).
 // Problems also from BENCH_FIT_PROBLEMS (comma-separated) when --problems
 // is not given. Each start runs on one thread; T starts at once (default 0:
 // one per core). The values compared are of nlpost, what the optimizers
@@ -106,7 +107,7 @@ bool take_suffix(std::string& id, const std::string& suffix) {
 
 struct Run {
   std::string optimizer;
-  bool hierarchical = false, hops = false, local = false;
+  bool hierarchical = false, hops = false, local = false, noblocks = false;
   odesens::FitResult fit;
   double cpu = 0.0;  // seconds of the process while this fit ran
   std::string error;  // the fit threw (e.g. an optimizer the problem cannot use)
@@ -125,7 +126,7 @@ struct Settings {
   std::size_t resample_failed = 0;
 };
 
-// The fit options of run.optimizer (ID, ID+hierarchical, ID+hops[+local]) from
+// The fit options of run.optimizer (ID, ID+hierarchical, ID+hops[+local][+noblocks]) from
 // `points`; false, with run.error, where they cannot be made.
 bool fit_options_for(const Settings& set, const odesens::PetabProblem& problem,
                      const std::vector<std::vector<double>>& points, Run& run,
@@ -134,10 +135,12 @@ bool fit_options_for(const Settings& set, const odesens::PetabProblem& problem,
   // evaluations setting the inner ones (docs/fit.md). ID+hops: fewer
   // starts, and hops (above).
   std::string id = run.optimizer;
+  run.noblocks = take_suffix(id, "+noblocks");
   run.local = take_suffix(id, "+local");
   run.hops = take_suffix(id, "+hops");
-  if (run.local && !run.hops) {
-    run.error = "+local shapes the hops: write ID+hops+local";
+  if ((run.local || run.noblocks) && !run.hops) {
+    run.error = "+local and +noblocks shape the hops: write ID+hops+local, ID+hops+noblocks "
+                "or ID+hops+local+noblocks";
     return false;
   }
   run.hierarchical = take_suffix(id, "+hierarchical");
@@ -159,6 +162,7 @@ bool fit_options_for(const Settings& set, const odesens::PetabProblem& problem,
     o.hop_starts = set.hop_starts;
     o.hop_sigma = set.hop_sigma;
     o.hop_flat_from_box = !run.local;
+    o.hop_blocks = !run.noblocks;
   }
   o.seed = set.seed;
   o.threads = set.threads;
@@ -308,7 +312,8 @@ int main(int argc, char** argv) {
       std::printf("| %s | %s | %zu | %zu | %zu | %.2f | %.2f | %.3f | %.3f | %s | %.1f | %.1f |\n",
                   name.c_str(),
                   (r.fit.optimizer + (r.hierarchical ? "+hierarchical" : "") +
-                   (r.hops ? "+hops" : "") + (r.local ? "+local" : ""))
+                   (r.hops ? "+hops" : "") + (r.local ? "+local" : "") +
+                   (r.noblocks ? "+noblocks" : ""))
                       .c_str(),
                   n, failed, converged,
                   n ? static_cast<double>(converged) / static_cast<double>(n) : 0.0,

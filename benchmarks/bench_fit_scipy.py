@@ -20,7 +20,8 @@ An optimizer written ID+hops runs the fit with --hops rounds of
 --starts minus those many Latin-hypercube starts: as many starts in all as
 ID alone runs (as bench_fit's ID+hops). ID+hops+local draws every
 parameter of a hop around the round's center, also those without effect
-there (hop_flat="local"), as bench_fit's.
+there (hop_flat="local"), and ID+hops+noblocks draws no block alone
+(hop_blocks=False; both: ID+hops+local+noblocks), as bench_fit's.
 Reads the problems from $ODESENS_SHARED_DIR/petab/benchmark (default
 ../shared next to the repository).
 """
@@ -50,19 +51,21 @@ def run(problem_id, optimizers, args):
         fits = {}
         for optimizer in optimizers:
             cpu = time.process_time()
-            local = optimizer.endswith("+hops+local")
-            base = optimizer.removesuffix("+local")
-            hops = base.endswith("+hops")
-            if optimizer.endswith("+local") and not hops:
-                sys.exit("bench_fit_scipy: +local shapes the hops: write ID+hops+local")
+            base, _, shape = optimizer.partition("+hops")
+            shape = shape.split("+")[1:]
+            hops = "+hops" in optimizer
+            if not set(shape) <= {"local", "noblocks"} or ("+local" in base or "+noblocks" in base):
+                sys.exit("bench_fit_scipy: +local and +noblocks shape the hops: write "
+                         "ID+hops+local, ID+hops+noblocks or ID+hops+local+noblocks")
             hopped = args.hops * args.hop_starts if hops else 0
             if hopped >= args.starts:
                 sys.exit("bench_fit_scipy: --starts must exceed --hops x --hop-starts for +hops")
             fit = problem.fit(starts=args.starts - hopped, seed=args.seed,
-                              threads=args.threads, optimizer=base.removesuffix("+hops"),
+                              threads=args.threads, optimizer=base,
                               max_seconds=args.max_seconds, hops=args.hops if hops else 0,
                               hop_starts=args.hop_starts, hop_sigma=args.hop_sigma,
-                              hop_flat="local" if local else "box")
+                              hop_flat="local" if "local" in shape else "box",
+                              hop_blocks="noblocks" not in shape)
             fits[optimizer] = (fit, time.process_time() - cpu)
     best = min((f.nlpost[0] for f, _ in fits.values() if len(f) and math.isfinite(f.nlpost[0])),
                default=math.nan)

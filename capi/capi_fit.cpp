@@ -130,6 +130,13 @@ int odesens_fit_result_parameter_flat(const odesens_fit_result* fit, int64_t par
   });
 }
 
+int odesens_fit_result_hop_blocks(const odesens_fit_result* fit, int64_t* block_count) {
+  return guarded(fit, __func__, [&] {
+    require_pointer(block_count, "block_count");
+    *block_count = static_cast<int64_t>(fit_result_state(fit).fit.hop_block_count);
+  });
+}
+
 int odesens_fit_result_exit_reason(const odesens_fit_result* fit, int64_t rank,
                                    const char** reason) {
   return guarded(fit, __func__, [&] {

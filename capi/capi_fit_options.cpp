@@ -97,6 +97,15 @@ int odesens_fit_options_set_hop_flat(odesens_fit_options* options, int from_box)
   });
 }
 
+int odesens_fit_options_set_hop_blocks(odesens_fit_options* options, int on) {
+  return guarded(options, __func__, [&] {
+    if (on != 0 && on != 1)
+      throw Error(Status::invalid_argument,
+                  "on is " + std::to_string(on) + "; give 1 (blocks) or 0 (none)");
+    fit_options_state(options).fit.hop_blocks = on == 1;
+  });
+}
+
 int odesens_fit_options_set_resample_failed(odesens_fit_options* options, int64_t tries) {
   return guarded(options, __func__, [&] {
     fit_options_state(options).fit.resample_failed = require_count(tries, 0, kMostResamples, "tries");

@@ -786,6 +786,14 @@ ODESENS_API int odesens_fit_options_set_hops(odesens_fit_options* options, int64
  * a start is: from_box 1 (the default). 0: around the center as the others.
  * Other values: ODESENS_ERR_INVALID_ARGUMENT. */
 ODESENS_API int odesens_fit_options_set_hop_flat(odesens_fit_options* options, int from_box);
+/* In hop rounds, where some parameters are read by some experiments only
+ * (a switch time or scaling per condition: "blocks", grouped by the
+ * experiments that read them), every second point redraws one block from
+ * its range and holds the other parameters at the center, the worst fitted
+ * block first (by the mean square of its experiments' residuals there):
+ * on 1 (the default). 0: every point around the center. Other values:
+ * ODESENS_ERR_INVALID_ARGUMENT. */
+ODESENS_API int odesens_fit_options_set_hop_blocks(odesens_fit_options* options, int on);
 /* Starts given by the caller instead of drawn: n_starts points of
  * n_parameters values on the parameters' scales, start-major
  * (points[i + k*n_parameters] = parameter i of start k), copied. NaN or
@@ -889,6 +897,11 @@ ODESENS_API int odesens_fit_result_start_round(const odesens_fit_result* fit, in
  * time limit or a stop ended it). */
 ODESENS_API int odesens_fit_result_parameter_flat(const odesens_fit_result* fit,
                                                   int64_t parameter, int64_t* flat);
+/* The blocks of the problem's parameters the hops redrew one at a time
+ * (odesens_fit_options_set_hop_blocks): 0 without hops, with hop blocks
+ * off, or where every experiment reads every parameter. */
+ODESENS_API int odesens_fit_result_hop_blocks(const odesens_fit_result* fit,
+                                              int64_t* block_count);
 /* The stopping rule the start met, or its failure, in words (the string
  * belongs to the result). */
 ODESENS_API int odesens_fit_result_exit_reason(const odesens_fit_result* fit, int64_t rank,

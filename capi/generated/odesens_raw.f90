@@ -1011,6 +1011,14 @@ module odesens_raw
       integer(c_int) :: odesens_fit_options_set_hop_flat
     end function
 
+    function odesens_fit_options_set_hop_blocks(options, on) &
+        bind(C, name="odesens_fit_options_set_hop_blocks")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: options
+      integer(c_int), value :: on
+      integer(c_int) :: odesens_fit_options_set_hop_blocks
+    end function
+
     function odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) &
         bind(C, name="odesens_fit_options_set_start_points")
       import :: c_int, c_int64_t, c_double, c_ptr
@@ -1170,6 +1178,14 @@ module odesens_raw
       integer(c_int64_t), value :: parameter
       integer(c_int64_t), intent(out) :: flat
       integer(c_int) :: odesens_fit_result_parameter_flat
+    end function
+
+    function odesens_fit_result_hop_blocks(fit, block_count) &
+        bind(C, name="odesens_fit_result_hop_blocks")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), intent(out) :: block_count
+      integer(c_int) :: odesens_fit_result_hop_blocks
     end function
 
     function odesens_fit_result_exit_reason(fit, rank, reason) &

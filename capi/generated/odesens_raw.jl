@@ -412,6 +412,8 @@ odesens_fit_options_set_hops(options, rounds, starts, sigma) =
 odesens_fit_options_set_hop_flat(options, from_box) =
     ccall((:odesens_fit_options_set_hop_flat, libodesens), Cint,
           (Ptr{Cvoid}, Cint), options, from_box)
+odesens_fit_options_set_hop_blocks(options, on) =
+    ccall((:odesens_fit_options_set_hop_blocks, libodesens), Cint, (Ptr{Cvoid}, Cint), options, on)
 odesens_fit_options_set_start_points(options, points, n_parameters, n_starts) =
     ccall((:odesens_fit_options_set_start_points, libodesens), Cint,
           (Ptr{Cvoid}, Ptr{Cdouble}, Int64, Int64), options, points, n_parameters, n_starts)
@@ -472,6 +474,9 @@ odesens_fit_result_start_round(fit, rank, round) =
 odesens_fit_result_parameter_flat(fit, parameter, flat) =
     ccall((:odesens_fit_result_parameter_flat, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Int64}), fit, parameter, flat)
+odesens_fit_result_hop_blocks(fit, block_count) =
+    ccall((:odesens_fit_result_hop_blocks, libodesens), Cint,
+          (Ptr{Cvoid}, Ref{Int64}), fit, block_count)
 odesens_fit_result_exit_reason(fit, rank, reason) =
     ccall((:odesens_fit_result_exit_reason, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}), fit, rank, reason)

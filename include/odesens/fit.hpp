@@ -178,6 +178,16 @@ struct FitOptions {
   // is, not around the center, where it would stay without effect. false:
   // every parameter around the center.
   bool hop_flat_from_box = true;
+  // Where some parameters are read by some experiments only (a switch time
+  // or scaling per condition: "blocks", grouped by the experiments that
+  // read them), every second point of a round (the 2nd, 4th, ...) redraws
+  // one block from its range as a start is and holds the other parameters
+  // at the center: the worst fitted block first (by the mean square of its
+  // experiments' residuals at the center, from one evaluation there), then
+  // the next. An experiment stuck in a local optimum of its own is fitted
+  // again without unsettling the others. false, or a problem without
+  // blocks: every point around the center.
+  bool hop_blocks = true;
 };
 
 inline constexpr std::size_t kMostResamples = 1000;
@@ -199,6 +209,10 @@ struct FitResult {
   std::size_t hop_rounds = 0, hop_starts = 0;
   double hop_sigma = 0.0;
   bool hop_flat_from_box = false;
+  bool hop_blocks = false;
+  // The blocks the problem has (FitOptions::hop_blocks; the inner
+  // parameters of a hierarchical fit left out); 0 without hop_blocks.
+  std::size_t hop_block_count = 0;
   // The best start's `flat` (StartResult): parameters nothing the problem
   // computes depends on at the best end point (a switch time past its
   // experiment's data), which the data do not determine there and the

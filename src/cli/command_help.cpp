@@ -273,6 +273,11 @@ const std::pair<const char*, const char*> kFitFlags[] = {
      "box (default): a parameter whose gradient is exactly 0 at a round's center (nothing "
      "depends on it there, as a switch time past the data) is drawn from its whole range; "
      "local: around the center as the others"},
+    {"--hop-blocks on|off",
+     "on (default): where some parameters are read by some experiments only (per-condition "
+     "switch times, scalings: grouped by the experiments that read them), every second point "
+     "of a round redraws one such block from its range and holds the others at the center, "
+     "the worst fitted block first; off: every point around the center"},
     {"--threads T", "starts run at once, 0 (one per core) to 1024 (default 1)"},
     {"--optimizer ID",
      "auto (default: ceres_lm_lbfgs, or nlopt_lbfgs without a least-squares form or where the "

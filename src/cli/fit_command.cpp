@@ -93,6 +93,10 @@ void write_text(std::ostream& out, const PetabProblem& problem, const FitResult&
         << " starts around the best so far (sigma " << io::format_double(r.hop_sigma)
         << (r.hop_flat_from_box ? ", a parameter without effect at the center from its range"
                                 : "")
+        << (r.hop_block_count > 0 ? ", every second point one of the " +
+                                        std::to_string(r.hop_block_count) +
+                                        " blocks redrawn alone"
+                                  : "")
         << "); start indices from " << r.starts_planned - r.hop_rounds * r.hop_starts
         << " are theirs\n";
   out << "rank\tstart\tnlpost\tnllh\tgradient\titerations\tevaluations\tseconds\texit\n";
@@ -154,6 +158,8 @@ io::Json result_json(const PetabProblem& problem, const FitResult& r) {
   j["hop_starts"] = r.hop_starts;
   j["hop_sigma"] = io::number(r.hop_sigma);
   j["hop_flat_from_box"] = r.hop_flat_from_box;
+  j["hop_blocks"] = r.hop_blocks;
+  j["hop_block_count"] = r.hop_block_count;
   std::vector<std::string> flat;
   for (std::size_t i : r.flat_at_best) flat.push_back(problem.parameter_ids()[i]);
   j["flat_at_best"] = io::texts(flat);
@@ -177,6 +183,7 @@ FitOptions fit_options(const FitArguments& a, const PetabProblem& problem) {
   o.hop_starts = a.hop_starts;
   o.hop_sigma = a.hop_sigma;
   o.hop_flat_from_box = a.hop_flat == "box";
+  o.hop_blocks = a.hop_blocks;
   if (!a.starts_from.empty()) o.start_points = read_starts(problem, a.starts_from);
   else o.starts = static_cast<std::size_t>(*a.starts);
   return o;
@@ -222,6 +229,12 @@ void add_fit_flags(CLI::App& command, FitArguments& a) {
     a.hop_flat = v;
     a.hop_flat_given = true;
   });
+  command.add_option_function<std::string>("--hop-blocks", [&a](const std::string& v) {
+    if (v != "on" && v != "off")
+      throw UsageError{"--hop-blocks needs on or off, got '" + v + "'"};
+    a.hop_blocks = v == "on";
+    a.hop_blocks_given = true;
+  });
   command.add_option_function<std::string>("--max-iterations", [&a](const std::string& v) {
     a.max_iterations = whole_number(v, "--max-iterations", 1);
   });
@@ -266,9 +279,10 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
                      "odesens fit --help lists them)"};
   if (!a.starts && a.starts_from.empty())
     throw UsageError{"fit: --starts N or --starts-from FILE.tsv is needed"};
-  if (a.hops == 0 && (a.hop_starts_given || a.hop_sigma_given || a.hop_flat_given))
-    throw UsageError{"fit: --hop-starts, --hop-sigma and --hop-flat shape the rounds of --hops "
-                     "R: give --hops too"};
+  if (a.hops == 0 &&
+      (a.hop_starts_given || a.hop_sigma_given || a.hop_flat_given || a.hop_blocks_given))
+    throw UsageError{"fit: --hop-starts, --hop-sigma, --hop-flat and --hop-blocks shape the "
+                     "rounds of --hops R: give --hops too"};
   if (a.starts && !a.starts_from.empty())
     throw UsageError{"fit: --starts and --starts-from both given: the table's rows are the "
                      "starts; give one of them"};

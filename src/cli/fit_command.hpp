@@ -1,6 +1,6 @@
 // `odesens fit PROBLEM.yaml --starts N [--threads T] [--optimizer ID]
 // [--seed S] [--starts-from FILE.tsv] [--hops R [--hop-starts K] [--hop-sigma S]
-// [--hop-flat box|local]]
+// [--hop-flat box|local] [--hop-blocks on|off]]
 // [--max-iterations N]
 // [--max-seconds-per-start S] [--method ID] [--rtol R] [--atol A] [--max-steps N]
 // [--out FILE.h5] [--best FILE.tsv] [--plot DIR] [--format text|json]`: multi-start
@@ -34,7 +34,9 @@ struct FitArguments {
   std::size_t hops = 0, hop_starts = 8;  // --hops, --hop-starts
   double hop_sigma = 0.5;                // --hop-sigma
   std::string hop_flat = "box";          // --hop-flat box|local
+  bool hop_blocks = true;                // --hop-blocks on|off
   bool hop_starts_given = false, hop_sigma_given = false, hop_flat_given = false;
+  bool hop_blocks_given = false;
   SimulationArguments simulation;
   bool hierarchical = false;  // --hierarchical
   std::string out, best, plot;

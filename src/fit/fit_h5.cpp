@@ -69,6 +69,8 @@ void write_fit_h5(const std::string& path, const PetabProblem& problem, const Fi
     d.attribute("hop_starts", static_cast<std::int64_t>(fit.hop_starts));
     d.attribute("hop_sigma", fit.hop_sigma);
     d.attribute("hop_flat_from_box", static_cast<std::int64_t>(fit.hop_flat_from_box));
+    d.attribute("hop_blocks", static_cast<std::int64_t>(fit.hop_blocks));
+    d.attribute("hop_block_count", static_cast<std::int64_t>(fit.hop_block_count));
     write_rows(d, fit, problem.parameter_ids().size());
     d.texts("parameter_ids", problem.parameter_ids());
     d.texts("parameter_scales", problem.parameter_scales());

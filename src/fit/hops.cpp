@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstddef>
 #include <initializer_list>
 #include <exception>
 #include <random>
 #include <string>
 
+#include "fit/hop_blocks.hpp"
 #include "fit/multi_start.hpp"
 #include "io/format_double.hpp"
 
@@ -81,15 +83,29 @@ std::mt19937_64 hop_generator(std::uint64_t seed, std::initializer_list<std::uin
   return std::mt19937_64(seq);
 }
 
-void draw_around(const PetabProblem& problem, const HopDraw& draw, std::mt19937_64& rng,
-                 std::vector<double>& x) {
+// The row of draw.blocks of the round's point `position` (null: none).
+const char* redrawn_block(const HopDraw& draw, std::size_t position) {
+  const std::size_t n = draw.center.size();
+  if (n == 0 || position >= draw.blocks.size() / n) return nullptr;
+  const char* row = draw.blocks.data() + position * n;
+  return std::find(row, row + n, 1) == row + n ? nullptr : row;
+}
+
+// Point `position` of the round: a block redrawn from its range with the
+// others at the center, or every parameter drawn around the center; flat
+// parameters from their range in both.
+void draw_point(const PetabProblem& problem, const HopDraw& draw, std::size_t position,
+                std::mt19937_64& rng, std::vector<double>& x) {
   const std::vector<double>& lo = problem.lower_scaled();
   const std::vector<double>& hi = problem.upper_scaled();
+  const char* block = redrawn_block(draw, position);
   x.resize(draw.center.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (i < draw.flat.size() && draw.flat[i]) {
+    if ((i < draw.flat.size() && draw.flat[i]) || (block && block[i])) {
       const double u = lo[i] + (hi[i] - lo[i]) * uniform_open_at_zero(rng);
       x[i] = problem.start_value(i, std::clamp(u, lo[i], hi[i]));
+    } else if (block) {
+      x[i] = draw.center[i];
     } else {
       x[i] = std::clamp(draw.center[i] + draw.sigma * normal(rng), lo[i], hi[i]);
     }
@@ -138,7 +154,8 @@ std::vector<double> hop_redraw(const PetabProblem& problem, const HopDraw& hop,
                                std::uint64_t seed, std::size_t index, std::size_t attempt) {
   std::mt19937_64 rng = hop_generator(seed, {hop.round, index, attempt, 0x40b6});
   std::vector<double> x;
-  draw_around(problem, hop, rng, x);
+  const std::size_t position = index >= hop.first_index ? index - hop.first_index : SIZE_MAX;
+  draw_point(problem, hop, position, rng, x);
   return x;
 }
 
@@ -146,19 +163,15 @@ std::vector<std::vector<double>> hop_points(const PetabProblem& problem, const H
                                             std::size_t count, std::uint64_t seed) {
   std::mt19937_64 rng = hop_generator(seed, {draw.round, 0x40b5});
   std::vector<std::vector<double>> points(count);
-  for (auto& x : points) draw_around(problem, draw, rng, x);
+  for (std::size_t k = 0; k < count; ++k) draw_point(problem, draw, k, rng, points[k]);
   return points;
 }
 
 namespace {
 
-// The best start's flat parameters where its gradient was not evaluated at
-// its end (its time limit or a stop ended it): one evaluation there, on the
-// fit's threads, ended by a stop or after a start's time limit, and kept
-// in the start's row (flat_known), so that the next round centred there
-// and the waterfall take it.
-void learn_flat(const PetabProblem& problem, const FitOptions& options, StartResult& best,
-                const std::atomic<bool>* stop) {
+// The fit's evaluation options for one evaluation of a round's own (at its
+// center): on the fit's threads, ended by a stop or after a start's time limit.
+PetabOptions bounded_evaluation(const FitOptions& options, const std::atomic<bool>* stop) {
   PetabOptions evaluation = options.optimizer.evaluation;
   evaluation.threads = options.threads;
   const double limit = options.optimizer.max_seconds;
@@ -167,14 +180,23 @@ void learn_flat(const PetabProblem& problem, const FitOptions& options, StartRes
     const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - began;
     return (stop && stop->load()) || (limit > 0 && spent.count() > limit) || (own && own());
   };
-  if (auto flat = flat_parameters(problem, evaluation, best.end)) {  // else hop as without
-    best.flat = std::move(*flat);
+  return evaluation;
+}
+
+// The best start's flat parameters where its gradient was not evaluated at
+// its end (its time limit or a stop ended it): one evaluation there, kept
+// in the start's row (flat_known), so that the next round centred there
+// and the waterfall take it.
+void learn_flat(const PetabProblem& problem, const FitOptions& options, StartResult& best,
+                const std::atomic<bool>* stop) {
+  if (auto flat = flat_parameters(problem, bounded_evaluation(options, stop), best.end)) {
+    best.flat = std::move(*flat);  // else hop as without
     best.flat_known = true;
   }
 }
 
-// The round's flat parameters (the best start's) and points; an error ends
-// the rounds as a batch's does.
+// The round's flat parameters (the best start's), blocks and points; an
+// error ends the rounds as a batch's does.
 void draw_round(const PetabProblem& problem, const FitOptions& options, StartResult& best,
                 const std::atomic<bool>* stop, HopState& state, std::exception_ptr& error) {
   try {
@@ -183,6 +205,10 @@ void draw_round(const PetabProblem& problem, const FitOptions& options, StartRes
       if (!best.flat_known) learn_flat(problem, options, best, stop);
       state.draw.flat = flat_mask(best.flat, state.draw.center.size());
     }
+    state.draw.blocks.clear();
+    if (options.hop_blocks)
+      state.draw.blocks = block_point_mask(problem, bounded_evaluation(options, stop),
+                                           state.draw.center, options.hop_starts);
     state.points = hop_points(problem, state.draw, options.hop_starts, options.seed);
   } catch (...) {
     error = std::current_exception();
@@ -229,6 +255,7 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
     }
     share(state);
     if (!state.go_on) break;
+    state.draw.first_index = done.size();  // the same on every rank
     std::vector<std::optional<StartResult>> ran(state.points.size());
     run_batch(state.points, done.size(), &state.draw, ran);
     for (auto& s : ran) {

@@ -24,6 +24,12 @@ struct HopDraw {
   // 1 for a parameter nlpost does not depend on at center (flat_parameters):
   // drawn from its whole range as a start is, not around center. Empty: none.
   std::vector<char> flat;
+  // The round's points x n entries, row k for point k (block_point_mask): 1
+  // for a parameter the point redraws from its range, the others held at
+  // center (flat ones also redrawn); a row of 0s, or none: drawn around
+  // center as above. Empty: every point around center.
+  std::vector<char> blocks;
+  std::size_t first_index = 0;  // the index of the round's first start
 };
 
 // Runs points[k] as start first_index + k with the fit's options and stores what

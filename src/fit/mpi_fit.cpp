@@ -44,6 +44,11 @@ void share_from_rank_0(MPI_Comm comm, HopState& state) {
   state.draw.round = round;
   state.draw.flat.resize(n, 0);
   MPI_Bcast(state.draw.flat.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
+  // The blocks the round's points redraw (HopDraw::blocks), K x n or none.
+  unsigned long long blocks = state.draw.blocks.size();
+  MPI_Bcast(&blocks, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  state.draw.blocks.resize(blocks, 0);
+  MPI_Bcast(state.draw.blocks.data(), static_cast<int>(blocks), MPI_CHAR, 0, comm);
   state.points.assign(k, std::vector<double>(n));
   for (std::size_t j = 0; j < k; ++j)
     std::copy(packed.begin() + static_cast<std::ptrdiff_t>(j * n),

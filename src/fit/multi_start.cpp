@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "ensemble/worker_pool.hpp"
+#include "fit/hop_blocks.hpp"
 #include "fit/hops.hpp"
 #include "fit/multi_start.hpp"
 #include "io/format_double.hpp"
@@ -91,9 +92,12 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                     "; at most " + std::to_string(kMostResamples) + " draws a start");
   // Where starts are drawn, a prior no start can be drawn from is refused
   // here, not by a start's redraw on a worker thread (given starts with
-  // resample_failed) or a hop round's draw from the box.
+  // resample_failed) or a hop round's draw from the box (flat parameters, blocks).
+  const bool blocks_drawn =
+      options.hop_blocks &&
+      !parameter_blocks(problem, options.optimizer.evaluation.hierarchical).empty();
   if (options.start_points.empty() || options.resample_failed > 0 ||
-      (options.hop_rounds > 0 && options.hop_flat_from_box))
+      (options.hop_rounds > 0 && (options.hop_flat_from_box || blocks_drawn)))
     check_initialization_priors(problem);
   check_hop_options(options);
   std::vector<std::vector<double>> starts = options.start_points;
@@ -184,6 +188,10 @@ FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std:
   result.hop_starts = options.hop_rounds > 0 ? options.hop_starts : 0;
   result.hop_sigma = options.hop_rounds > 0 ? options.hop_sigma : 0.0;
   result.hop_flat_from_box = options.hop_rounds > 0 && options.hop_flat_from_box;
+  result.hop_blocks = options.hop_rounds > 0 && options.hop_blocks;
+  if (result.hop_blocks)
+    result.hop_block_count =
+        parameter_blocks(problem, options.optimizer.evaluation.hierarchical).size();
   if (!result.starts.empty() && start_succeeded(result.starts[0]))
     result.flat_at_best = result.starts[0].flat;
   return result;

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "estimate/block_petab_problem.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
 #include "odesens.h"
 #include "odesens/fit.hpp"
@@ -298,6 +299,48 @@ TEST(CapiFit, HopFlatIsTheCppFits) {
                     ODESENS_ERR_INVALID_ARGUMENT);
     EXPECT_C_STATUS(odesens_fit_result_parameter_flat(h.fit, 0, nullptr),
                     ODESENS_ERR_NULL_HANDLE);
+  }
+}
+
+// Two experiments, c2's own w in a local optimum of its term (BlockProblem):
+// hops redraw its block by default and not with
+// odesens_fit_options_set_hop_blocks(0), as the C++ fit does each way.
+TEST(CapiFit, HopBlocksAreTheCppFits) {
+  test::BlockProblem written;
+  auto problem = PetabProblem::load(written.yaml());
+  const std::vector<double> start = {1.0, 0.3, -2.0, 0.5, 1.0, 0.83};
+  FitOptions o;
+  o.start_points = {start};
+  o.hop_rounds = 2;
+  o.hop_starts = 4;
+  o.hop_sigma = 1e-6;
+  for (int on : {1, 0}) {
+    Handles h;
+    ASSERT_C_OK(odesens_petab_load(written.yaml().c_str(), &h.petab));
+    ASSERT_C_OK(odesens_fit_options_create(&h.options));
+    ASSERT_C_OK(odesens_fit_options_set_start_points(h.options, start.data(), 6, 1));
+    ASSERT_C_OK(odesens_fit_options_set_hops(h.options, 2, 4, 1e-6));
+    EXPECT_C_STATUS(odesens_fit_options_set_hop_blocks(h.options, -1),
+                    ODESENS_ERR_INVALID_ARGUMENT);
+    EXPECT_C_STATUS(odesens_fit_options_set_hop_blocks(nullptr, 1), ODESENS_ERR_NULL_HANDLE);
+    if (on == 0) {
+      ASSERT_C_OK(odesens_fit_options_set_hop_blocks(h.options, 0));
+    }
+    ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
+    o.hop_blocks = on == 1;
+    const FitResult cpp = fit(*problem, o);
+    int64_t n = 0;
+    ASSERT_C_OK(odesens_fit_result_sizes(h.fit, &n, nullptr, nullptr));
+    ASSERT_EQ(static_cast<std::size_t>(n), cpp.starts.size());
+    for (int64_t k = 0; k < n; ++k) {
+      EXPECT_EQ(start_point(h.fit, k, false), cpp.starts[static_cast<std::size_t>(k)].start);
+      EXPECT_EQ(start_point(h.fit, k, true), cpp.starts[static_cast<std::size_t>(k)].end);
+    }
+    int64_t blocks = -1;
+    ASSERT_C_OK(odesens_fit_result_hop_blocks(h.fit, &blocks));
+    EXPECT_EQ(blocks, on == 1 ? 2 : 0);
+    EXPECT_C_STATUS(odesens_fit_result_hop_blocks(h.fit, nullptr), ODESENS_ERR_NULL_HANDLE);
+    EXPECT_C_STATUS(odesens_fit_result_hop_blocks(nullptr, &blocks), ODESENS_ERR_NULL_HANDLE);
   }
 }
 

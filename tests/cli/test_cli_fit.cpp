@@ -18,6 +18,7 @@
 #include <string>
 
 #include "cli/tool_run.hpp"
+#include "estimate/block_petab_problem.hpp"
 #include "estimate/petab_test_support.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
 
@@ -148,6 +149,33 @@ TEST(CliFit, HopsAreSaidInTheTextAndTheDocument) {
   EXPECT_EQ(read_attribute(h5, "hop_flat_from_box"), 0);
 }
 
+// Two experiments with parameters of their own (BlockProblem): the hops'
+// line says the blocks, the documents have the setting and the count.
+TEST(CliFit, HopBlocksAreSaid) {
+  odesens::test::BlockProblem p;
+  const std::string h5 = p.dir() + "/fit.h5";
+  const std::string fit = "fit " + p.yaml() + " --starts 2 --hops 1 --hop-starts 2 ";
+  const ToolRun r = run_tool(fit + "--out " + h5);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("hops: 1 rounds of 2 starts around the best so far (sigma 0.5, a "
+                       "parameter without effect at the center from its range, every second "
+                       "point one of the 2 blocks redrawn alone); "),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(read_attribute(h5, "hop_blocks"), 1);
+  EXPECT_EQ(read_attribute(h5, "hop_block_count"), 2);
+  const ToolRun off = run_tool(fit + "--hop-blocks off --out " + h5);
+  ASSERT_EQ(off.status, 0) << off.err;
+  EXPECT_EQ(off.out.find("blocks"), std::string::npos) << off.out;
+  EXPECT_EQ(read_attribute(h5, "hop_blocks"), 0);
+  EXPECT_EQ(read_attribute(h5, "hop_block_count"), 0);
+  const ToolRun json = run_tool(fit + "--hop-blocks on --format json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["hop_blocks"], true);
+  EXPECT_EQ(j["hop_block_count"], 2);
+}
+
 // A start past the data of the lagged decay: the best point leaves k1 and
 // lag without effect, which the text warns of and the documents list.
 TEST(CliFit, ParametersWithoutEffectAtTheBestAreSaid) {
@@ -187,6 +215,8 @@ TEST(CliFit, WrongCommandLinesAreRefused) {
                                  "--starts 2 --hops 1 --hop-sigma inf",
                                  "--starts 2 --hops 1 --hop-sigma 101",
                                  "--starts 2 --hops 1 --hop-flat wide",
+                                 "--starts 2 --hops 1 --hop-blocks yes",
+                                 "--starts 2 --hop-blocks off",
                                  "--starts 2 --hop-starts 4", "--starts 2 --hop-sigma 1",
                                  "--starts 2 --hop-flat local"}) {
     const ToolRun r = run_tool("fit " + p.yaml() + " " + args);

@@ -45,12 +45,23 @@ test::SyntheticOptions lagged() {
   return o;
 }
 
+// A round's draw: its center, standard deviation, number and flat mask.
+fitting::HopDraw hop_draw(const std::vector<double>& center, double sigma, std::size_t round,
+                          std::vector<char> flat = {}) {
+  fitting::HopDraw draw;
+  draw.center = center;
+  draw.sigma = sigma;
+  draw.round = round;
+  draw.flat = std::move(flat);
+  return draw;
+}
+
 // hop_points of a round without flat parameters.
 std::vector<std::vector<double>> points_around(const PetabProblem& problem,
                                                const std::vector<double>& center, double sigma,
                                                std::size_t count, std::uint64_t seed,
                                                std::size_t round) {
-  return fitting::hop_points(problem, fitting::HopDraw{center, sigma, round, {}}, count, seed);
+  return fitting::hop_points(problem, hop_draw(center, sigma, round), count, seed);
 }
 
 TEST(HopPoints, AreNormalAroundTheCenterClippedToTheBoxAndRepeatWithSeedAndRound) {
@@ -90,7 +101,7 @@ TEST(HopPoints, DrawFlatParametersFromTheWholeBox) {
   const std::vector<double> lo = problem->lower_scaled(), hi = problem->upper_scaled();
   const std::vector<double> center = {(lo[0] + hi[0]) / 2, lo[1] + 0.1};
   const double sigma = 0.01 * (hi[0] - lo[0]);
-  const fitting::HopDraw draw{center, sigma, 1, {0, 1}};  // parameter 1 flat
+  const fitting::HopDraw draw = hop_draw(center, sigma, 1, {0, 1});  // parameter 1 flat
   const auto points = fitting::hop_points(*problem, draw, 4000, 7);
   ASSERT_EQ(points.size(), 4000u);
   double mean0 = 0, square0 = 0, mean1 = 0, square1 = 0;
@@ -156,7 +167,7 @@ TEST(FitHops, FindTheFlatParametersWhereTheBestStartDidNot) {
   };
   auto done = fitting::run_starts_and_hops(*problem, o, o.start_points, run,
                                            [](fitting::HopState&) {}, nullptr);
-  const fitting::HopDraw draw{o.start_points[0], 0.5, 1, {1, 0, 1}};
+  const fitting::HopDraw draw = hop_draw(o.start_points[0], 0.5, 1, {1, 0, 1});
   EXPECT_EQ(round_1, fitting::hop_points(*problem, draw, 4, o.seed));
   ASSERT_TRUE(done.at(0).has_value());
   EXPECT_TRUE(done[0]->flat_known);

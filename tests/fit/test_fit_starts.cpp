@@ -99,7 +99,8 @@ TEST(InitializationPriors, RefusedWhereNoStartCanBeDrawn) {
   fit_options.resample_failed = 1;
   EXPECT_THROW(fit(*problem, fit_options), Error);
   // Nor unless hops draw parameters without effect from the box (before any
-  // start, not after the rounds' first draw).
+  // start, not after the rounds' first draw); the problem has no blocks
+  // (FitOptions::hop_blocks) for them to draw.
   fit_options.resample_failed = 0;
   fit_options.hop_rounds = 1;
   EXPECT_THROW(fit(*problem, fit_options), Error);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "estimate/block_petab_problem.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
 #include "fit/mpi_fit.hpp"
 #include "odesens/fit.hpp"
@@ -36,6 +37,8 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
   check(mpi.starts_planned == threads.starts_planned, what + ": starts planned");
   check(mpi.flat_at_best == threads.flat_at_best, what + ": flat at best");
   check(mpi.hop_flat_from_box == threads.hop_flat_from_box, what + ": hop flat from box");
+  check(mpi.hop_blocks == threads.hop_blocks && mpi.hop_block_count == threads.hop_block_count,
+        what + ": hop blocks");
   for (std::size_t k = 0; k < mpi.starts.size() && k < threads.starts.size(); ++k) {
     const odesens::StartResult& a = mpi.starts[k];
     const odesens::StartResult& b = threads.starts[k];
@@ -54,13 +57,12 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
   }
 }
 
-void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions& shape,
-                   const std::string& what, std::size_t resample_failed = 0,
-                   std::size_t hop_rounds = 0,
+// The MPI fit of the problem at yaml against the threaded one.
+void fit_both_ways(int rank, int provided, const std::string& yaml, const std::string& what,
+                   std::size_t resample_failed = 0, std::size_t hop_rounds = 0,
                    const std::vector<std::vector<double>>& start_points = {},
-                   bool hops_drawn_again = false) {
-  odesens::test::SyntheticProblem files(shape);
-  auto problem = odesens::PetabProblem::load(files.yaml());
+                   bool hops_drawn_again = false, double hop_sigma = 0.5) {
+  auto problem = odesens::PetabProblem::load(yaml);
   odesens::FitOptions options;
   options.starts = 8;
   options.seed = 3;
@@ -68,6 +70,7 @@ void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions
   options.resample_failed = resample_failed;
   options.hop_rounds = hop_rounds;
   options.hop_starts = 3;
+  options.hop_sigma = hop_sigma;
   options.start_points = start_points;
   const std::size_t planned = (start_points.empty() ? 8 : start_points.size()) + 3 * hop_rounds;
   std::size_t calls = 0;
@@ -93,18 +96,29 @@ void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions
   }
 }
 
+// The same on SyntheticProblem(shape).
+void fit_both_ways(int rank, int provided, const odesens::test::SyntheticOptions& shape,
+                   const std::string& what, std::size_t resample_failed = 0,
+                   std::size_t hop_rounds = 0,
+                   const std::vector<std::vector<double>>& start_points = {},
+                   bool hops_drawn_again = false) {
+  odesens::test::SyntheticProblem files(shape);
+  fit_both_ways(rank, provided, files.yaml(), what, resample_failed, hop_rounds, start_points,
+                hops_drawn_again);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   return checks.run(argc, argv, [](int rank, int provided) {
-    fit_both_ways(rank, provided, {}, "decay");
+    fit_both_ways(rank, provided, odesens::test::SyntheticOptions{}, "decay");
     odesens::test::SyntheticOptions blow_up;
     blow_up.blow_up = true;  // starts with k1 > 1/6 cannot be simulated
     fit_both_ways(rank, provided, blow_up, "blow-up");
     // Failed start points drawn again: the same draws on whatever rank.
     fit_both_ways(rank, provided, blow_up, "blow-up, drawn again", 10);
     // Hops: every rank draws each round around rank 0's best point.
-    fit_both_ways(rank, provided, {}, "decay, hops", 0, 3);
+    fit_both_ways(rank, provided, odesens::test::SyntheticOptions{}, "decay, hops", 0, 3);
     fit_both_ways(rank, provided, blow_up, "blow-up, hops", 0, 2);
     fit_both_ways(rank, provided, blow_up, "blow-up, hops drawn again", 10, 2);
     // Starts past the data: k1 and lag flat at the best, drawn from the box
@@ -120,6 +134,13 @@ int main(int argc, char** argv) {
     lagged.initial_a = 10.0;  // blows up at t = lag + 1 / (10 k1)
     fit_both_ways(rank, provided, lagged, "blow-up with lag, hops drawn again", 10, 3,
                   {{0.5, 1.0, 7.0}, {0.8, 1.5, 7.5}}, true);
+    // Blocks (BlockProblem): rank 0 chooses each hop point's block and sends
+    // it with the round; a block point with w above 3 cannot be evaluated
+    // and is drawn again, in its block, on the rank that runs it (sigma
+    // 1e-6: the other points stay where they can be).
+    odesens::test::BlockProblem blocks(true);
+    fit_both_ways(rank, provided, blocks.yaml(), "blocks, hops drawn again", 10, 3,
+                  {{1.0, 0.3, -2.0, 0.5, 1.0, 0.83}}, true, 1e-6);
 
     odesens::test::SyntheticProblem files;
     auto problem = odesens::PetabProblem::load(files.yaml());

@@ -14,7 +14,8 @@ import pytest
 
 import odesens
 import odesens.petab
-from synthetic_petab import OPTIMUM, SD, write_problem
+from synthetic_petab import (BLOCK_OPTIMUM, BLOCKS_STUCK, OPTIMUM, SD, write_block_problem,
+                             write_problem)
 
 # Zero residuals at the optimum: only the noise model's normalisation is left.
 NLLH_AT_OPTIMUM = 13 * (0.5 * math.log(2 * math.pi) + math.log(SD))
@@ -155,6 +156,47 @@ def test_hops_draw_parameters_without_effect_from_the_box(lagged_yaml, cli, opti
     tool = json.loads(out.stdout)
     assert tool["hop_flat_from_box"] is True and tool["flat_at_best"] == []
     assert [s["end"] for s in tool["starts"]] == boxed.end.tolist()
+
+
+@pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])
+def test_hops_redraw_the_block_of_an_experiment_in_a_local_optimum(tmp_path, optimizer):
+    # c2's w_c2 at 0.83, a local minimum of c2's term: hops with a tiny
+    # sigma stay there unless every second point redraws a block (c2's,
+    # the worst fitted, first), whose draws of w_c2 over [0.5, 4] land in
+    # the basin of 2 about four times in ten. Over 10 seeds the blocks
+    # reached the optimum 9 (ceres_lm) and 7 (scipy_trf) times, the hops
+    # without them never. hop_flat="local": the exact data leave some
+    # gradients exactly 0 at the optimum (offset_c2's), drawn from the box
+    # otherwise.
+    problem = odesens.petab.Problem(write_block_problem(tmp_path))
+    assert problem.parameter_blocks == [["offset_c2", "w_c2"], ["sd_c1", "w_c1"]]
+    optimum = problem.objective(BLOCK_OPTIMUM)
+    reached, held_reached = 0, 0
+    for seed in range(1, 11):
+        args = dict(start_points=[BLOCKS_STUCK], seed=seed, threads=2, optimizer=optimizer,
+                    hops=3, hop_starts=6, hop_sigma=1e-6, hop_flat="local")
+        held, hopped = problem.fit(hop_blocks=False, **args), problem.fit(**args)
+        assert (held.hop_blocks, held.hop_block_count) == (False, 0)
+        assert (hopped.hop_blocks, hopped.hop_block_count) == (True, 2)
+        held_reached += held.nlpost[0] < optimum + 1e-3
+        if hopped.nlpost[0] < optimum + 1e-3:
+            reached += 1
+            assert hopped.end[0][5] == pytest.approx(2.0, abs=1e-3) and hopped.round[0] > 0
+    assert (reached >= 6, held_reached) == (True, 0), reached
+    # Round 1's points: the 2nd and 6th redraw c2's block, the 4th c1's, the
+    # others stay at the center's place (sigma 1e-6).
+    center = held.end[held.round == 0][0]
+    drawn = odesens._odesens.hop_points(problem._core, center, 1e-6, 6, 10, 1,
+                                        problem._settings, False, None, True)
+    moved = [numpy.nonzero(numpy.abs(p - center) > 1e-4)[0].tolist() for p in drawn]
+    assert moved[0] == moved[2] == moved[4] == []
+    assert set(moved[1]) <= {1, 5} and 5 in moved[1] and set(moved[5]) <= {1, 5}
+    assert set(moved[3]) <= {2, 4} and moved[3]
+    assert [hopped.start[hopped.index == 1 + k][0].tolist() for k in range(6)] == [
+        p.tolist() for p in drawn]
+    assert [held.start[held.index == 1 + k][0].tolist() for k in range(6)] == [
+        p.tolist() for p in odesens._odesens.hop_points(problem._core, center, 1e-6, 6, 10, 1,
+                                                         problem._settings, False, None, False)]
 
 
 @pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])

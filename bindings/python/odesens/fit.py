@@ -20,7 +20,9 @@ class FitResult:
     ``index`` (K,) the start's number among all that ran: the starts drawn
     or given from 0, then the hops'; ``round`` (K,) 0, or the hop round
     (``hops`` rounds of ``hop_starts`` at ``hop_sigma``, flat parameters
-    drawn as ``hop_flat`` says, "" without hops: Problem.fit);
+    drawn as ``hop_flat`` says, "" without hops; ``hop_blocks`` True where
+    every second hop point redrew one of the problem's ``hop_block_count``
+    blocks: Problem.fit);
     ``start``, ``end`` (K x n) points on the parameters' scales;
     ``nllh``, ``nlpost``, ``gradient_norm`` (largest projected-gradient
     component at the end), ``iterations``, ``evaluations``, ``seconds`` (K,)

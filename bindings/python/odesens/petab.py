@@ -112,6 +112,15 @@ class Problem:
         self._last_residuals = None  # (x bytes, with Jacobian, Evaluation): _residuals_at
 
     parameter_ids = property(lambda self: list(self._core.parameter_ids))
+
+    @property
+    def parameter_blocks(self):
+        """The estimated parameters that some experiments read and others
+        do not, grouped by the experiments that read them (lists of ids):
+        what a fit's hops redraw one at a time (``Problem.fit``'s
+        ``hop_blocks``; docs/fit.md, "Hops")."""
+        ids = self.parameter_ids
+        return [[ids[i] for i in block] for block in _odesens.parameter_blocks(self._core)]
     scales = property(lambda self: list(self._core.scales))
     lower = property(lambda self: numpy.array(self._core.lower))
     upper = property(lambda self: numpy.array(self._core.upper))
@@ -226,7 +235,7 @@ class Problem:
 
     def fit(self, starts=10, optimizer="auto", seed=0, threads=1, max_iterations=None,
             max_seconds=None, start_points=None, resample_failed=0, hierarchical=False,
-            hops=0, hop_starts=8, hop_sigma=0.5, hop_flat="box"):
+            hops=0, hop_starts=8, hop_sigma=0.5, hop_flat="box", hop_blocks=True):
         """Multi-start fit: one local optimization of nlpost per start, on
         the library's optimizers (docs/fit.md), with this problem's
         simulation settings. Returns a :class:`odesens.fit.FitResult`
@@ -280,6 +289,15 @@ class Problem:
             it there, as on a switch time past its experiment's data) is
             drawn from its whole range as a start is; "local": around the
             center as the others.
+        hop_blocks : bool
+            True (default): where some parameters are read by some
+            experiments only (a switch time or scaling per condition,
+            grouped into blocks by the experiments that read them:
+            ``parameter_blocks``), every second point of a round redraws
+            one block from its range and holds the others at the center,
+            the worst fitted block first (mean squared residual of its
+            experiments at the center), then the next; False: every point
+            around the center.
         hierarchical : bool
             Optimize the outer parameters only: every evaluation sets the
             inner ones (``inner_parameters``: scalings, offsets and noise
@@ -317,7 +335,8 @@ class Problem:
                 "start_points": start_points, "hierarchical": _flag(hierarchical, "hierarchical"),
                 "hops": _count(hops, "hops", 0, 10000),
                 "hop_starts": _count(hop_starts, "hop_starts", 1, 10**9),
-                "hop_sigma": _number(hop_sigma, "hop_sigma"), "hop_flat": hop_flat}
+                "hop_sigma": _number(hop_sigma, "hop_sigma"), "hop_flat": hop_flat,
+                "hop_blocks": _flag(hop_blocks, "hop_blocks")}
         if hop_flat not in ("box", "local"):
             raise invalid_argument(f"hop_flat must be 'box' or 'local', got {hop_flat!r}")
         if not 1e-6 <= args["hop_sigma"] <= 100:
@@ -351,7 +370,7 @@ class Problem:
         return scipy_fit.fit(self, args["starts"], args["seed"], args["threads"],
                              args["max_iterations"], args["max_seconds"], args["start_points"],
                              name, (args["hops"], args["hop_starts"], args["hop_sigma"],
-                                    args["hop_flat"]))
+                                    args["hop_flat"], args["hop_blocks"]))
 
     def profile(self, point, parameters=None, confidence=0.95, threads=1, max_points=50,
                 optimizer="auto"):

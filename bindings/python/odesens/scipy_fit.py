@@ -293,6 +293,8 @@ def _result(rows, n, starts_planned, seed, stopped, optimizer, hops):
         "stopped": stopped,
         "hops": hops[0], "hop_starts": hops[1] if hops[0] else 0,
         "hop_sigma": hops[2] if hops[0] else 0.0, "hop_flat": hops[3] if hops[0] else "",
+        "hop_blocks": bool(hops[0] and hops[4]),
+        "hop_block_count": 0,  # fit() sets it
         "index": numpy.array([r["index"] for r in rows], dtype=numpy.int64),
         "round": numpy.array([r.get("round", 0) for r in rows], dtype=numpy.int64),
         "start": numpy.array([r["start"] for r in rows], dtype=float).reshape(k, n),
@@ -382,7 +384,7 @@ def _best_row(rows):
 
 
 def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_points,
-        optimizer="scipy_trf", hops=(0, 8, 0.5, "box")):
+        optimizer="scipy_trf", hops=(0, 8, 0.5, "box", True)):
     """The multi-start fit of ``problem`` (an odesens.petab.Problem) with
     SciPy's TRF (``optimizer`` "scipy_trf"), or TRF and then the library's
     ceres_lm_lbfgs from its end ("scipy_trf_lm_lbfgs"), then ``hops``
@@ -408,10 +410,11 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                "max_evaluations": DEFAULT_MAX_EVALUATIONS if max_iterations is None
                else max_iterations,
                "polish": optimizer == "scipy_trf_lm_lbfgs"}
-    rounds, hop_starts, hop_sigma, hop_flat = hops
+    rounds, hop_starts, hop_sigma, hop_flat, hop_blocks = hops
     planned = len(start_points) + rounds * hop_starts
     _odesens.check_start_count(core, planned)  # as the library's fit, before any start
-    if rounds > 0 and hop_flat == "box":  # hops draw from the initialization priors
+    if rounds > 0 and (hop_flat == "box" or (hop_blocks and _odesens.parameter_blocks(core))):
+        # hops draw from the initialization priors
         _odesens.check_initialization_priors(core)
     rows, stopped = _run_batch(core, settings, start_points, 0, lower, upper, options, threads)
     sigma, best_before = hop_sigma, None
@@ -424,7 +427,8 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                 sigma = _odesens.next_hop_sigma(sigma, hop_sigma, best_before, best["nlpost"])
             best_before = best["nlpost"]
             points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r,
-                                         problem._settings, hop_flat == "box", best.get("flat"))
+                                         problem._settings, hop_flat == "box", best.get("flat"),
+                                         hop_blocks)
             more, stopped = _run_batch(core, settings, points, len(start_points) + (r - 1) *
                                        hop_starts, lower, upper, options, threads)
             for row in more:
@@ -435,6 +439,8 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
         warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
                       "returned (stopped is True)", RuntimeWarning, stacklevel=3)
     result = _result(rows, n, planned, seed, stopped, optimizer, hops)
+    if result["hop_blocks"]:
+        result["hop_block_count"] = len(_odesens.parameter_blocks(core))
     best = _best_row(rows)  # as the library's waterfall: the best start's own
     result["flat_at_best"] = (best.get("flat") or []) if best is not None else []
     return result

@@ -16,6 +16,7 @@
 #include "interruptible.hpp"
 #include "numpy_arrays.hpp"
 #include "petab_settings.hpp"
+#include "fit/hop_blocks.hpp"
 #include "fit/hops.hpp"
 #include "fit/multi_start.hpp"
 #include "odesens/fit.hpp"
@@ -30,7 +31,7 @@ using Problem = std::shared_ptr<PetabProblem>;
 
 // Keys of `fit`: starts, seed, threads, resample_failed, start_points (None:
 // a Latin hypercube of `starts` points), hops, hop_starts, hop_sigma,
-// hop_flat, stop_event (run_fit) and those of optimizer_options().
+// hop_flat, hop_blocks, stop_event (run_fit) and those of optimizer_options().
 FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   FitOptions o;
   o.optimizer = optimizer_options(settings, fit);
@@ -51,6 +52,7 @@ FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   if (has("hop_starts")) o.hop_starts = fit["hop_starts"].cast<std::size_t>();
   if (has("hop_sigma")) o.hop_sigma = fit["hop_sigma"].cast<double>();
   if (has("hop_flat")) o.hop_flat_from_box = fit["hop_flat"].cast<std::string>() == "box";
+  if (has("hop_blocks")) o.hop_blocks = fit["hop_blocks"].cast<bool>();
   return o;
 }
 
@@ -86,6 +88,8 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   d["hop_starts"] = r.hop_starts;
   d["hop_sigma"] = r.hop_sigma;
   d["hop_flat"] = r.hop_rounds == 0 ? "" : r.hop_flat_from_box ? "box" : "local";
+  d["hop_blocks"] = r.hop_blocks;
+  d["hop_block_count"] = r.hop_block_count;
   d["index"] = py::array_t<std::int64_t>(rows, index.data());
   d["round"] = py::array_t<std::int64_t>(rows, round.data());
   d["start"] = owned_array(std::move(start), {rows, cols}, {cols, 1});
@@ -140,12 +144,15 @@ py::array_t<double> drawn_starts(const Problem& problem, std::size_t starts, std
 // The points of hop round `round` around center (fitting::hop_points), for
 // fits that run elsewhere (odesens/scipy_fit.py); with flat_from_box, the
 // parameters flat at center drawn from the box: `flat` (indices) where
-// known, else from an evaluation under `settings` (Problem's).
+// known, else from an evaluation under `settings` (Problem's); with
+// blocks, every second point redraws a block (block_point_mask: one more
+// evaluation there).
 py::array_t<double> hopped_starts(const Problem& problem, const std::vector<double>& center,
                                   double sigma, std::size_t count, std::uint64_t seed,
                                   std::size_t round, const py::dict& settings,
                                   bool flat_from_box,
-                                  const std::optional<std::vector<std::size_t>>& flat_known) {
+                                  const std::optional<std::vector<std::size_t>>& flat_known,
+                                  bool blocks) {
   const std::size_t n = problem->parameter_ids().size();
   // hop_sigma is at most 100, and the rounds double it up to 4 times that.
   if (!(sigma >= 1e-6 && sigma <= 400.0))
@@ -155,7 +162,10 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
     throw Error(Status::invalid_argument, "hop_points: the center has " +
                                               std::to_string(center.size()) + " values, not " +
                                               std::to_string(n));
-  fitting::HopDraw draw{center, sigma, round, {}};
+  fitting::HopDraw draw;
+  draw.center = center;
+  draw.sigma = sigma;
+  draw.round = round;
   if (flat_from_box && flat_known) {
     for (std::size_t i : *flat_known)
       if (i >= n) throw Error(Status::invalid_argument, "hop_points: a flat index is out of range");
@@ -165,6 +175,11 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
     py::gil_scoped_release unlocked;  // an evaluation with its gradient
     const auto flat = fitting::flat_parameters(*problem, evaluation, center);
     draw.flat = fitting::flat_mask(flat.value_or(std::vector<std::size_t>{}), n);
+  }
+  if (blocks) {
+    const PetabOptions evaluation = petab_options(settings);
+    py::gil_scoped_release unlocked;  // an evaluation of the residuals
+    draw.blocks = fitting::block_point_mask(*problem, evaluation, center, count);
   }
   const auto points = fitting::hop_points(*problem, draw, count, seed);
   std::vector<double> flat;
@@ -181,7 +196,14 @@ void register_fit(py::module_& m) {
   m.def("draw_starts", &drawn_starts, py::arg("problem"), py::arg("starts"), py::arg("seed"));
   m.def("hop_points", &hopped_starts, py::arg("problem"), py::arg("center"), py::arg("sigma"),
         py::arg("count"), py::arg("seed"), py::arg("round"), py::arg("settings"),
-        py::arg("flat_from_box"), py::arg("flat") = py::none());
+        py::arg("flat_from_box"), py::arg("flat") = py::none(), py::arg("blocks") = false);
+  // fitting::parameter_blocks: the estimated parameters' blocks (indices).
+  m.def(
+      "parameter_blocks",
+      [](const Problem& problem, bool hierarchical) {
+        return fitting::parameter_blocks(*problem, hierarchical);
+      },
+      py::arg("problem"), py::arg("hierarchical") = false);
   // StartResult::flat of a start that ended at x with this gradient.
   m.def(
       "flat_entries",
