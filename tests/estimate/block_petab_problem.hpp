@@ -51,7 +51,8 @@ class BlockProblem {
     }
     write("measurements.tsv", m.str());
     write("parameters.tsv",
-          "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\tobjectivePriorType\tobjectivePriorParameters\n"
+          "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
+          "objectivePriorType\tobjectivePriorParameters\n"
           "amp\tlin\t0.1\t10\t1\t1\t\t\n"
           "offset_c2\tlin\t-1\t1\t0.3\t1\t\t\n"
           "sd_c1\tlog10\t0.01\t1\t0.1\t1\t\t\n"
@@ -80,7 +81,8 @@ class BlockProblem {
       <compartment id="cell" spatialDimensions="3" size="1" constant="true"/>
     </listOfCompartments>
     <listOfSpecies>
-      <species id="A" compartment="cell" initialConcentration="1" boundaryCondition="false" constant="false"/>
+      <species id="A" compartment="cell" initialConcentration="1"
+               boundaryCondition="false" constant="false"/>
     </listOfSpecies>
     <listOfParameters>
       <parameter id="w" value="1" constant="true"/>
