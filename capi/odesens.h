@@ -899,7 +899,8 @@ ODESENS_API int odesens_fit_result_parameter_flat(const odesens_fit_result* fit,
                                                   int64_t parameter, int64_t* flat);
 /* The blocks of the problem's parameters the hops redrew one at a time
  * (odesens_fit_options_set_hop_blocks): 0 without hops, with hop blocks
- * off, or where every experiment reads every parameter. */
+ * off, with one hop start a round, or where every experiment reads every
+ * parameter. */
 ODESENS_API int odesens_fit_result_hop_blocks(const odesens_fit_result* fit,
                                               int64_t* block_count);
 /* The stopping rule the start met, or its failure, in words (the string

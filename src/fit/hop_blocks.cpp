@@ -6,10 +6,9 @@
 #include <exception>
 #include <map>
 #include <numeric>
-#include <string>
-#include <unordered_map>
+#include <unordered_set>
 
-#include "sources/petab/petab_formula.hpp"
+#include "expr/expr_model_impl.hpp"
 #include "sources/petab/petab_problem.hpp"
 
 namespace odesens::fitting {
@@ -23,56 +22,84 @@ std::vector<long> estimated_index(const petab::Definition& def) {
   return index;
 }
 
-// reads[o][j] = 1 where observable o's formula or noise formula names model
-// parameter j, for the parameters the SBML model lacks (j >= n_sbml_params:
-// parameters of the parameter table and placeholders, which nothing but
-// the observables and the conditions' settings read).
-std::vector<std::vector<char>> observables_reading(const petab::Definition& def) {
-  const std::vector<std::string>& names = def.model->param_names();
-  std::unordered_map<std::string, std::size_t> extra;
-  for (std::size_t j = def.n_sbml_params; j < names.size(); ++j) extra.emplace(names[j], j);
-  std::vector<std::vector<char>> reads(def.observables.size(),
-                                       std::vector<char>(names.size(), 0));
-  for (std::size_t o = 0; o < def.observables.size(); ++o) {
-    const petab::ObservableRow& row = def.tables.observables.at(o);  // the same order
-    for (const std::string* text : {&row.formula, &row.noise_formula})
-      for (const std::string& name : expr::petab::formula_names(*text, row.id)) {
-        const auto j = extra.find(name);
-        if (j != extra.end()) reads[o][j->second] = 1;
-      }
+// Marks in `read` the parameters (Op::param nodes) that the nodes `roots`
+// of `sym` read, through every operand that depends on a parameter or a state.
+void mark_parameters_read(const expr::SymbolicModel& sym, std::vector<expr::NodeId> roots,
+                          std::vector<char>& read) {
+  std::unordered_set<expr::NodeId> seen;
+  while (!roots.empty()) {
+    const expr::NodeId id = roots.back();
+    roots.pop_back();
+    if (id == expr::kNoNode || !seen.insert(id).second) continue;
+    const expr::Node& node = sym.graph.node(id);
+    if (node.op == expr::Op::param) read.at(static_cast<std::size_t>(node.index)) = 1;
+    if (node.depends & (expr::kOnParam | expr::kOnState))
+      for (expr::NodeId operand : {node.a, node.b, node.c}) roots.push_back(operand);
   }
+}
+
+// 1 for each model parameter the dynamics read (f or the initial values;
+// every one of them where the model has events, whose triggers and
+// assignments are left untraced), sized as the full model's parameters.
+std::vector<char> read_by_dynamics(const petab::Definition& def) {
+  const expr::SymbolicModel& sym = expr_model_internals(*def.dynamics).sym;
+  std::vector<char> read(def.model->param_names().size(), 0);
+  if (!sym.events.empty()) {
+    std::fill(read.begin(), read.begin() + static_cast<long>(def.n_sbml_params), 1);
+    return read;
+  }
+  std::vector<expr::NodeId> roots = sym.x0;
+  roots.insert(roots.end(), sym.rhs.begin(), sym.rhs.end());
+  mark_parameters_read(sym, roots, read);
+  return read;
+}
+
+// reads[o][j] = 1 where observable o's formula or noise formula (outputs of
+// the full model) reads model parameter j.
+std::vector<std::vector<char>> read_by_observables(const petab::Definition& def) {
+  const expr::SymbolicModel& sym = expr_model_internals(*def.model).sym;
+  std::vector<std::vector<char>> reads(def.observables.size(),
+                                       std::vector<char>(def.model->param_names().size(), 0));
+  for (std::size_t o = 0; o < def.observables.size(); ++o)
+    mark_parameters_read(sym,
+                         {sym.outputs.at(def.observables[o].output),
+                          sym.outputs.at(def.observables[o].sigma_output)},
+                         reads[o]);
   return reads;
 }
 
-// reads[i][e] = 1 where experiment e reads estimated parameter i: through
-// a setting of its conditions of a parameter of the SBML model (which its
-// dynamics read) or of one its observables name, or through the
-// placeholders of its measurements.
+// reads[i][e] = 1 where experiment e reads estimated parameter i: through a
+// setting of its simulation condition of a model parameter its dynamics or
+// its observables read, of its pre-equilibration condition of one the
+// dynamics read, or through the placeholders of its measurements.
 std::vector<std::vector<char>> experiments_reading(const petab::Definition& def) {
   const std::vector<long> index = estimated_index(def);
-  const std::vector<std::vector<char>> observed = observables_reading(def);
+  const std::vector<char> dynamics = read_by_dynamics(def);
+  const std::vector<std::vector<char>> observed = read_by_observables(def);
   const std::size_t n_exp = def.experiments.size();
   std::vector<std::vector<char>> reads(def.estimated.size(), std::vector<char>(n_exp, 0));
   auto mark = [&](const petab::Setting& s, std::size_t e) {
     if (s.theta >= 0 && index.at(static_cast<std::size_t>(s.theta)) >= 0)
       reads[static_cast<std::size_t>(index[static_cast<std::size_t>(s.theta)])][e] = 1;
   };
+  // Marks the settings of condition c of the parameters `used` flags.
+  auto mark_condition = [&](int c, const std::vector<char>& used, std::size_t e) {
+    if (c < 0) return;
+    const std::vector<petab::Setting>& params =
+        def.conditions.at(static_cast<std::size_t>(c)).params;
+    for (std::size_t j = 0; j < params.size() && j < used.size(); ++j)
+      if (used[j]) mark(params[j], e);
+  };
   for (std::size_t e = 0; e < n_exp; ++e) {
     const petab::Experiment& ex = def.experiments[e];
-    std::vector<char> named(def.model->param_names().size(), 0);  // by its observables
+    std::vector<char> used = dynamics;  // by the simulation: its dynamics and observables
     for (std::size_t m : ex.measurements) {
       const std::vector<char>& by = observed.at(def.measurements.at(m).observable);
-      for (std::size_t j = 0; j < named.size(); ++j) named[j] |= by[j];
+      for (std::size_t j = 0; j < used.size(); ++j) used[j] |= by[j];
       for (const auto& placeholder : def.measurements[m].placeholders) mark(placeholder.second, e);
     }
-    std::vector<int> conditions = {static_cast<int>(ex.simulation), ex.preequilibration};
-    for (int c : conditions) {
-      if (c < 0) continue;
-      const std::vector<petab::Setting>& params =
-          def.conditions.at(static_cast<std::size_t>(c)).params;
-      for (std::size_t j = 0; j < params.size(); ++j)
-        if (j < def.n_sbml_params || named.at(j)) mark(params[j], e);
-    }
+    mark_condition(static_cast<int>(ex.simulation), used, e);
+    mark_condition(ex.preequilibration, dynamics, e);
   }
   return reads;
 }
@@ -127,7 +154,8 @@ std::vector<std::size_t> blocks_by_misfit(const PetabProblem& problem,
 }
 
 std::vector<char> block_point_mask(const PetabProblem& problem, const PetabOptions& evaluation,
-                                   const std::vector<double>& center, std::size_t count) {
+                                   const std::vector<double>& center, std::size_t count,
+                                   std::size_t first_rank) {
   const auto blocks = parameter_blocks(problem, evaluation.hierarchical);
   if (blocks.empty() || count < 2) return {};
   PetabOptions o = evaluation;
@@ -142,7 +170,8 @@ std::vector<char> block_point_mask(const PetabProblem& problem, const PetabOptio
   const std::size_t n = center.size();
   std::vector<char> mask(count * n, 0);
   for (std::size_t k = 1; k < count; k += 2)
-    for (std::size_t i : blocks[order[(k / 2) % order.size()]]) mask[k * n + i] = 1;
+    for (std::size_t i : blocks[order[(first_rank % order.size() + k / 2) % order.size()]])
+      mask[k * n + i] = 1;
   return mask;
 }
 

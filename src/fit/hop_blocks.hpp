@@ -1,11 +1,10 @@
 // Blocks of a PEtab problem's estimated parameters, for hops (docs/fit.md,
 // "Hops"): parameters that only some experiments read, such as a switch
-// time, a growth rate or a scaling per condition. With the parameters every
-// experiment reads held, nlpost is a sum of one term per block (and the
-// terms of the shared parameters): an experiment whose own parameters sit in
-// a local optimum of its term is fitted again by redrawing that block alone,
-// where a draw of every parameter at once would unsettle the experiments
-// already fitted.
+// time, a growth rate or a scaling per condition. A block's redraw changes
+// only the terms of nlpost of the experiments that read it: an experiment
+// whose own parameters sit in a local optimum of its term is fitted again by
+// redrawing its block alone, where a draw of every parameter at once would
+// unsettle the experiments already fitted.
 #pragma once
 
 #include <cstddef>
@@ -16,8 +15,11 @@
 namespace odesens::fitting {
 
 // The estimated parameters grouped by the set of experiments that read them
-// (through their simulation or pre-equilibration condition or the
-// placeholders of their measurements), each block in increasing order and
+// (through a setting of their simulation condition of a model parameter
+// their dynamics or observables read, of their pre-equilibration condition
+// of one the dynamics read, or the placeholders of their measurements; a
+// model with events counts every SBML parameter as read by the dynamics),
+// each block in increasing order and
 // the blocks in order of their first parameter. Parameters that every
 // experiment reads, or none, are in no block; nor, where hierarchical, the
 // inner parameters (each evaluation sets them).
@@ -34,13 +36,16 @@ std::vector<std::size_t> blocks_by_misfit(const PetabProblem& problem,
 
 // Which parameters each of a round's `count` points redraws from its
 // range: count x n entries, row k for point k, 1 for a parameter redrawn.
-// Every second point (k = 1, 3, 5, ...) redraws a block, the worst fitted
-// first, then the next (wrapping around), judged by the residuals of one
-// evaluation at center under `evaluation` (which its interrupt ends); the
-// other rows are 0 (points drawn around the center). Empty where the
-// problem has no block, count is below 2 or the evaluation fails or is
-// ended.
+// Every second point (k = 1, 3, 5, ...) redraws a block: the blocks ranked
+// worst fitted first by the residuals of one evaluation at center under
+// `evaluation` (which its interrupt ends), point 1 takes rank first_rank,
+// point 3 the next, and so on, wrapping around (a round after rounds that
+// found nothing new goes on down the ranking, so that blocks that cannot be
+// fitted better do not take every round). The other rows are 0 (points
+// drawn around the center). Empty where the problem has no block, count is
+// below 2 or the evaluation fails or is ended.
 std::vector<char> block_point_mask(const PetabProblem& problem, const PetabOptions& evaluation,
-                                   const std::vector<double>& center, std::size_t count);
+                                   const std::vector<double>& center, std::size_t count,
+                                   std::size_t first_rank = 0);
 
 }  // namespace odesens::fitting

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <exception>
 #include <random>
@@ -67,8 +67,12 @@ bool stopped(const std::atomic<bool>* stop) { return stop && stop->load(); }
 
 }  // namespace
 
+bool found_new_optimum(double best_before, double best_after) {
+  return best_after < best_before - kNewOptimum;
+}
+
 double next_hop_sigma(double sigma, double hop_sigma, double best_before, double best_after) {
-  if (best_after < best_before - kNewOptimum) return hop_sigma;
+  if (found_new_optimum(best_before, best_after)) return hop_sigma;
   return std::min(2.0 * sigma, kMostSigmaFactor * hop_sigma);
 }
 
@@ -196,9 +200,12 @@ void learn_flat(const PetabProblem& problem, const FitOptions& options, StartRes
 }
 
 // The round's flat parameters (the best start's), blocks and points; an
-// error ends the rounds as a batch's does.
+// error ends the rounds as a batch's does. `fruitless`: the rounds since
+// the last that found a new optimum, whose block points go on down the
+// blocks' ranking.
 void draw_round(const PetabProblem& problem, const FitOptions& options, StartResult& best,
-                const std::atomic<bool>* stop, HopState& state, std::exception_ptr& error) {
+                std::size_t fruitless, const std::atomic<bool>* stop, HopState& state,
+                std::exception_ptr& error) {
   try {
     state.draw.flat.clear();
     if (options.hop_flat_from_box) {
@@ -207,8 +214,9 @@ void draw_round(const PetabProblem& problem, const FitOptions& options, StartRes
     }
     state.draw.blocks.clear();
     if (options.hop_blocks)
-      state.draw.blocks = block_point_mask(problem, bounded_evaluation(options, stop),
-                                           state.draw.center, options.hop_starts);
+      state.draw.blocks =
+          block_point_mask(problem, bounded_evaluation(options, stop), state.draw.center,
+                           options.hop_starts, fruitless * (options.hop_starts / 2));
     state.points = hop_points(problem, state.draw, options.hop_starts, options.seed);
   } catch (...) {
     error = std::current_exception();
@@ -240,18 +248,21 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
   run_batch(starts, 0, nullptr, done);
   HopState state;
   state.draw.sigma = options.hop_sigma;
+  std::size_t fruitless = 0;  // rounds since the last new optimum
   for (std::size_t round = 1; round <= options.hop_rounds; ++round) {
     StartResult* best = best_of(done);
     state.go_on = best && !error && !stopped(stop);
     state.points.clear();
     if (state.go_on) {
-      if (round > 1)
+      if (round > 1) {
         state.draw.sigma =
             next_hop_sigma(state.draw.sigma, options.hop_sigma, state.best, best->nlpost);
+        fruitless = found_new_optimum(state.best, best->nlpost) ? 0 : fruitless + 1;
+      }
       state.best = best->nlpost;
       state.draw.center = best->end;
       state.draw.round = round;
-      draw_round(problem, options, *best, stop, state, error);
+      draw_round(problem, options, *best, fruitless, stop, state, error);
     }
     share(state);
     if (!state.go_on) break;

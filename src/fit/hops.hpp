@@ -66,6 +66,8 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
 // that lowered the best by more than 0.1 (a new optimum, by the measure of
 // the count of starts at the best), else doubled, up to 4 * hop_sigma.
 double next_hop_sigma(double sigma, double hop_sigma, double best_before, double best_after);
+// Whether a round lowered the best by more than 0.1 (next_hop_sigma's rule).
+bool found_new_optimum(double best_before, double best_after);
 
 // The parameters of x (indices) strictly inside their finite bounds whose
 // entry of `gradient` (of nlpost at x) is exactly 0: nothing the problem

@@ -93,9 +93,10 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
   // Where starts are drawn, a prior no start can be drawn from is refused
   // here, not by a start's redraw on a worker thread (given starts with
   // resample_failed) or a hop round's draw from the box (flat parameters, blocks).
-  const bool blocks_drawn =
-      options.hop_blocks &&
-      !parameter_blocks(problem, options.optimizer.evaluation.hierarchical).empty();
+  const bool blocks_drawn = options.hop_rounds > 0 && options.hop_starts >= 2 &&
+                            options.hop_blocks &&
+                            !parameter_blocks(problem, options.optimizer.evaluation.hierarchical)
+                                 .empty();
   if (options.start_points.empty() || options.resample_failed > 0 ||
       (options.hop_rounds > 0 && (options.hop_flat_from_box || blocks_drawn)))
     check_initialization_priors(problem);
@@ -189,7 +190,7 @@ FitResult waterfall(const PetabProblem& problem, const FitOptions& options, std:
   result.hop_sigma = options.hop_rounds > 0 ? options.hop_sigma : 0.0;
   result.hop_flat_from_box = options.hop_rounds > 0 && options.hop_flat_from_box;
   result.hop_blocks = options.hop_rounds > 0 && options.hop_blocks;
-  if (result.hop_blocks)
+  if (result.hop_blocks && options.hop_starts >= 2)  // else no second point
     result.hop_block_count =
         parameter_blocks(problem, options.optimizer.evaluation.hierarchical).size();
   if (!result.starts.empty() && start_succeeded(result.starts[0]))

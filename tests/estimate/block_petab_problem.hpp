@@ -8,7 +8,10 @@
 // {offset_c2, w_c2} (c2) and {sd_c1, w_c1} (c1). sum (sin(w t) - sin(2 t))^2
 // over c2's times has local minima besides w = 2, where a fit of w_c2 stays.
 // With fails_above_3, obs_a adds 1e-9 * sqrt(3 - w): a point with w_c1 or w_c2
-// above 3 cannot be evaluated (its h is NaN).
+// above 3 cannot be evaluated (its h is NaN). With gain, obs_b is offset_c2
+// + gain * A, gain an SBML parameter that nothing else reads, set to gain_b
+// (estimated, last) by both conditions: only c2, which measures obs_b, reads
+// gain_b, which joins c2's block.
 #pragma once
 
 #include <stdlib.h>
@@ -24,7 +27,7 @@ namespace odesens::test {
 
 class BlockProblem {
  public:
-  explicit BlockProblem(bool fails_above_3 = false) {
+  explicit BlockProblem(bool fails_above_3 = false, bool gain = false) {
     std::string pattern = (std::filesystem::temp_directory_path() / "blocks_XXXXXX").string();
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
     dir_ = pattern;
@@ -32,14 +35,15 @@ class BlockProblem {
           "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
           "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
           "  measurement_files: [measurements.tsv]\n  observable_files: [observables.tsv]\n");
-    write("model.xml", kModel);
-    write("conditions.tsv", "conditionId\tw\nc1\tw_c1\nc2\tw_c2\n");
+    write("model.xml", std::string(kModel) + (gain ? kGainParameter : "") + kModelEnd);
+    write("conditions.tsv", gain ? "conditionId\tw\tgain\nc1\tw_c1\tgain_b\nc2\tw_c2\tgain_b\n"
+                                 : "conditionId\tw\nc1\tw_c1\nc2\tw_c2\n");
     write("observables.tsv",
           "observableId\tobservableFormula\tnoiseFormula\n"
           "obs_a\tamp * sin(w * time) * A" +
               std::string(fails_above_3 ? " + 1e-9 * sqrt(3 - w)" : "") +
               "\tnoiseParameter1_obs_a\n"
-          "obs_b\toffset_c2 + A\t0.1\n");
+          "obs_b\toffset_c2 + " + std::string(gain ? "gain * " : "") + "A\t0.1\n");
     std::ostringstream m;
     m.precision(17);
     m << "observableId\tsimulationConditionId\ttime\tmeasurement\tnoiseParameters\n";
@@ -58,7 +62,8 @@ class BlockProblem {
           "sd_c1\tlog10\t0.01\t1\t0.1\t1\t\t\n"
           "unused\tlin\t0\t1\t0.5\t1\tnormal\t0.5;0.1\n"
           "w_c1\tlin\t0.5\t4\t1\t1\t\t\n"
-          "w_c2\tlin\t0.5\t4\t2\t1\t\t\n");
+          "w_c2\tlin\t0.5\t4\t2\t1\t\t\n" +
+              std::string(gain ? "gain_b\tlin\t0.5\t2\t1\t1\t\t\n" : ""));
   }
   ~BlockProblem() {
     std::error_code ignored;
@@ -85,7 +90,10 @@ class BlockProblem {
                boundaryCondition="false" constant="false"/>
     </listOfSpecies>
     <listOfParameters>
-      <parameter id="w" value="1" constant="true"/>
+      <parameter id="w" value="1" constant="true"/>)";
+  static constexpr const char* kGainParameter = R"(
+      <parameter id="gain" value="1" constant="true"/>)";
+  static constexpr const char* kModelEnd = R"(
     </listOfParameters>
   </model>
 </sbml>

@@ -54,6 +54,11 @@ TEST(ParameterBlocks, GroupTheParametersByTheExperimentsThatReadThem) {
   // evaluation.
   ASSERT_EQ(problem->inner_parameters(), (std::vector<std::size_t>{1, 2}));
   EXPECT_EQ(fitting::parameter_blocks(*problem, true), (Blocks{{4}, {5}}));
+  // An SBML parameter nothing but obs_b reads, which both conditions set to
+  // gain_b: read by c2 alone, which measures obs_b.
+  test::BlockProblem with_gain(false, true);
+  EXPECT_EQ(fitting::parameter_blocks(*PetabProblem::load(with_gain.yaml()), false),
+            (Blocks{{1, 5, 6}, {2, 4}}));
   // One experiment reads every parameter: no block.
   test::SyntheticProblem synthetic;
   EXPECT_TRUE(fitting::parameter_blocks(*PetabProblem::load(synthetic.yaml()), false).empty());
@@ -70,11 +75,13 @@ TEST(ParameterBlocks, AreOrderedWorstFittedFirst) {
   stuck_in_c1[4] = 3.0;
   EXPECT_EQ(fitting::blocks_by_misfit(*problem, blocks, residuals_at(*problem, stuck_in_c1)),
             (Order{1, 0}));
-  // Residuals that are not finite count for nothing; ties keep the blocks' order.
+  // Ties keep the blocks' order; residuals that are not finite count for
+  // nothing (rows: obs_a in c1, obs_a in c2, obs_b in c2 at each time).
   std::vector<double> residuals(problem->n_measurements(), 0.0);
   EXPECT_EQ(fitting::blocks_by_misfit(*problem, blocks, residuals), (Order{0, 1}));
-  residuals[0] = std::nan("");  // obs_a in c1 at t = 0
-  EXPECT_EQ(fitting::blocks_by_misfit(*problem, blocks, residuals), (Order{0, 1}));
+  for (std::size_t m = 0; m < residuals.size(); m += 3) residuals[m] = 1.0;
+  residuals[1] = std::nan("");
+  EXPECT_EQ(fitting::blocks_by_misfit(*problem, blocks, residuals), (Order{1, 0}));
 }
 
 TEST(HopPoints, RedrawTheWorstFittedBlockInEverySecondPoint) {
@@ -90,6 +97,12 @@ TEST(HopPoints, RedrawTheWorstFittedBlockInEverySecondPoint) {
   expected[3 * kN + 2] = expected[3 * kN + 4] = 1;
   EXPECT_EQ(mask, expected);
   EXPECT_TRUE(fitting::block_point_mask(*problem, PetabOptions{}, center, 1).empty());
+  // From rank 1 on (after a round that found nothing new): c1's first.
+  std::vector<char> on(5 * kN, 0);
+  on[1 * kN + 2] = on[1 * kN + 4] = 1;
+  on[3 * kN + 1] = on[3 * kN + 5] = 1;
+  EXPECT_EQ(fitting::block_point_mask(*problem, PetabOptions{}, center, 5, 1), on);
+  EXPECT_EQ(fitting::block_point_mask(*problem, PetabOptions{}, center, 5, 3), on);
 
   fitting::HopDraw draw;
   draw.center = center;
@@ -181,6 +194,8 @@ TEST(FitHops, RedrawTheBlockOfAnExperimentInALocalOptimum) {
   }
   EXPECT_GE(reached, 5);
   EXPECT_EQ(held_reached, 0);
+  o.hop_starts = 1;  // no second point: no block drawn
+  EXPECT_EQ(fit(*problem, o).hop_block_count, 0u);
 }
 
 }  // namespace

@@ -413,11 +413,12 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
     rounds, hop_starts, hop_sigma, hop_flat, hop_blocks = hops
     planned = len(start_points) + rounds * hop_starts
     _odesens.check_start_count(core, planned)  # as the library's fit, before any start
-    if rounds > 0 and (hop_flat == "box" or (hop_blocks and _odesens.parameter_blocks(core))):
+    blocks_drawn = hop_blocks and hop_starts >= 2 and _odesens.parameter_blocks(core)
+    if rounds > 0 and (hop_flat == "box" or blocks_drawn):
         # hops draw from the initialization priors
         _odesens.check_initialization_priors(core)
     rows, stopped = _run_batch(core, settings, start_points, 0, lower, upper, options, threads)
-    sigma, best_before = hop_sigma, None
+    sigma, best_before, fruitless = hop_sigma, None, 0  # rounds since a new optimum
     try:
         for r in range(1, rounds + 1):
             best = _best_row(rows)
@@ -425,10 +426,12 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                 break
             if best_before is not None:
                 sigma = _odesens.next_hop_sigma(sigma, hop_sigma, best_before, best["nlpost"])
+                new = _odesens.found_new_optimum(best_before, best["nlpost"])
+                fruitless = 0 if new else fruitless + 1
             best_before = best["nlpost"]
             points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r,
                                          problem._settings, hop_flat == "box", best.get("flat"),
-                                         hop_blocks)
+                                         hop_blocks, fruitless * (hop_starts // 2))
             more, stopped = _run_batch(core, settings, points, len(start_points) + (r - 1) *
                                        hop_starts, lower, upper, options, threads)
             for row in more:
@@ -439,7 +442,7 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
         warnings.warn("odesens: fit stopped by KeyboardInterrupt; the starts that ended are "
                       "returned (stopped is True)", RuntimeWarning, stacklevel=3)
     result = _result(rows, n, planned, seed, stopped, optimizer, hops)
-    if result["hop_blocks"]:
+    if result["hop_blocks"] and hop_starts >= 2:  # else no second point
         result["hop_block_count"] = len(_odesens.parameter_blocks(core))
     best = _best_row(rows)  # as the library's waterfall: the best start's own
     result["flat_at_best"] = (best.get("flat") or []) if best is not None else []

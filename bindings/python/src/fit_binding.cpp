@@ -145,14 +145,15 @@ py::array_t<double> drawn_starts(const Problem& problem, std::size_t starts, std
 // fits that run elsewhere (odesens/scipy_fit.py); with flat_from_box, the
 // parameters flat at center drawn from the box: `flat` (indices) where
 // known, else from an evaluation under `settings` (Problem's); with
-// blocks, every second point redraws a block (block_point_mask: one more
-// evaluation there).
+// blocks, every second point redraws a block from rank first_rank of the
+// blocks' ranking on (block_point_mask: one more evaluation there, which
+// nothing ends but its own end).
 py::array_t<double> hopped_starts(const Problem& problem, const std::vector<double>& center,
                                   double sigma, std::size_t count, std::uint64_t seed,
                                   std::size_t round, const py::dict& settings,
                                   bool flat_from_box,
                                   const std::optional<std::vector<std::size_t>>& flat_known,
-                                  bool blocks) {
+                                  bool blocks, std::size_t first_rank) {
   const std::size_t n = problem->parameter_ids().size();
   // hop_sigma is at most 100, and the rounds double it up to 4 times that.
   if (!(sigma >= 1e-6 && sigma <= 400.0))
@@ -179,7 +180,7 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
   if (blocks) {
     const PetabOptions evaluation = petab_options(settings);
     py::gil_scoped_release unlocked;  // an evaluation of the residuals
-    draw.blocks = fitting::block_point_mask(*problem, evaluation, center, count);
+    draw.blocks = fitting::block_point_mask(*problem, evaluation, center, count, first_rank);
   }
   const auto points = fitting::hop_points(*problem, draw, count, seed);
   std::vector<double> flat;
@@ -196,7 +197,10 @@ void register_fit(py::module_& m) {
   m.def("draw_starts", &drawn_starts, py::arg("problem"), py::arg("starts"), py::arg("seed"));
   m.def("hop_points", &hopped_starts, py::arg("problem"), py::arg("center"), py::arg("sigma"),
         py::arg("count"), py::arg("seed"), py::arg("round"), py::arg("settings"),
-        py::arg("flat_from_box"), py::arg("flat") = py::none(), py::arg("blocks") = false);
+        py::arg("flat_from_box"), py::arg("flat") = py::none(), py::arg("blocks") = false,
+        py::arg("first_rank") = 0);
+  m.def("found_new_optimum", &fitting::found_new_optimum, py::arg("best_before"),
+        py::arg("best_after"));
   // fitting::parameter_blocks: the estimated parameters' blocks (indices).
   m.def(
       "parameter_blocks",
