@@ -157,7 +157,7 @@ std::vector<char> block_point_mask(const PetabProblem& problem, const PetabOptio
                                    const std::vector<double>& center, std::size_t count,
                                    std::size_t first_rank) {
   const auto blocks = parameter_blocks(problem, evaluation.hierarchical);
-  if (blocks.empty() || count < 2) return {};
+  if (blocks.empty() || count < 2 || center.size() != problem.parameter_ids().size()) return {};
   PetabOptions o = evaluation;
   o.gradient = o.fim = o.least_squares = o.residual_jacobian = false;
   std::vector<double> residuals;
