@@ -897,8 +897,8 @@ ODESENS_API int odesens_fit_result_start_round(const odesens_fit_result* fit, in
  * time limit or a stop ended it). */
 ODESENS_API int odesens_fit_result_parameter_flat(const odesens_fit_result* fit,
                                                   int64_t parameter, int64_t* flat);
-/* The blocks of the problem's parameters the hops redrew one at a time
- * (odesens_fit_options_set_hop_blocks): 0 without hops, with hop blocks
+/* The blocks of the problem's parameters for the hops to redraw one at a
+ * time (odesens_fit_options_set_hop_blocks): 0 without hops, with hop blocks
  * off, with one hop start a round, or where every experiment reads every
  * parameter. */
 ODESENS_API int odesens_fit_result_hop_blocks(const odesens_fit_result* fit,

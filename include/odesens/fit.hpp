@@ -210,10 +210,10 @@ struct FitResult {
   double hop_sigma = 0.0;
   bool hop_flat_from_box = false;
   bool hop_blocks = false;
-  // The blocks the hops redrew one at a time (FitOptions::hop_blocks; the
-  // inner parameters of a hierarchical fit left out); 0 without hop_blocks,
-  // with one hop start a round, or where every experiment reads every
-  // parameter.
+  // The problem's blocks for the hops to redraw one at a time
+  // (FitOptions::hop_blocks; the inner parameters of a hierarchical fit
+  // left out); 0 without hop_blocks, with one hop start a round, or where
+  // every experiment reads every parameter.
   std::size_t hop_block_count = 0;
   // The best start's `flat` (StartResult): parameters nothing the problem
   // computes depends on at the best end point (a switch time past its

@@ -59,6 +59,12 @@ class ExprModel::Impl {
   std::vector<std::string> observable_names;
   std::vector<expr::NodeId> observables;
 
+  // Held while reading sym.graph from outside the model (second_order() on
+  // another thread may grow it).
+  std::unique_lock<std::mutex> lock_graph() const {
+    return std::unique_lock<std::mutex>(graph_mutex_);
+  }
+
  private:
   void collect_observables();
 

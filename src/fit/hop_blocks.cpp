@@ -38,18 +38,20 @@ void mark_parameters_read(const expr::SymbolicModel& sym, std::vector<expr::Node
   }
 }
 
-// 1 for each model parameter the dynamics read (f or the initial values;
-// every one of them where the model has events, whose triggers and
-// assignments are left untraced), sized as the full model's parameters.
+// 1 for each model parameter the dynamics read (f, the initial values and
+// the events' triggers, delays, priorities and assigned values), sized as
+// the full model's parameters.
 std::vector<char> read_by_dynamics(const petab::Definition& def) {
-  const expr::SymbolicModel& sym = expr_model_internals(*def.dynamics).sym;
+  const ExprModel::Impl& impl = expr_model_internals(*def.dynamics);
+  const expr::SymbolicModel& sym = impl.sym;
   std::vector<char> read(def.model->param_names().size(), 0);
-  if (!sym.events.empty()) {
-    std::fill(read.begin(), read.begin() + static_cast<long>(def.n_sbml_params), 1);
-    return read;
-  }
   std::vector<expr::NodeId> roots = sym.x0;
   roots.insert(roots.end(), sym.rhs.begin(), sym.rhs.end());
+  for (const expr::SymbolicEvent& event : sym.events) {
+    roots.insert(roots.end(), {event.trigger, event.delay, event.priority});
+    roots.insert(roots.end(), event.values.begin(), event.values.end());
+  }
+  const auto lock = impl.lock_graph();
   mark_parameters_read(sym, roots, read);
   return read;
 }
@@ -57,9 +59,11 @@ std::vector<char> read_by_dynamics(const petab::Definition& def) {
 // reads[o][j] = 1 where observable o's formula or noise formula (outputs of
 // the full model) reads model parameter j.
 std::vector<std::vector<char>> read_by_observables(const petab::Definition& def) {
-  const expr::SymbolicModel& sym = expr_model_internals(*def.model).sym;
+  const ExprModel::Impl& impl = expr_model_internals(*def.model);
+  const expr::SymbolicModel& sym = impl.sym;
   std::vector<std::vector<char>> reads(def.observables.size(),
                                        std::vector<char>(def.model->param_names().size(), 0));
+  const auto lock = impl.lock_graph();
   for (std::size_t o = 0; o < def.observables.size(); ++o)
     mark_parameters_read(sym,
                          {sym.outputs.at(def.observables[o].output),

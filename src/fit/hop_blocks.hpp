@@ -17,8 +17,8 @@ namespace odesens::fitting {
 // The estimated parameters grouped by the set of experiments that read them
 // (through a setting of their simulation condition of a model parameter
 // their dynamics or observables read, of their pre-equilibration condition
-// of one the dynamics read, or the placeholders of their measurements; a
-// model with events counts every SBML parameter as read by the dynamics),
+// of one the dynamics read (events included), or the placeholders of their
+// measurements),
 // each block in increasing order and
 // the blocks in order of their first parameter. Parameters that every
 // experiment reads, or none, are in no block; nor, where hierarchical, the

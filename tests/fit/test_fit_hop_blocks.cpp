@@ -10,10 +10,13 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "estimate/block_petab_problem.hpp"
+#include "estimate/petab_test_support.hpp"
 #include "estimate/synthetic_petab_problem.hpp"
 #include "fit/hop_blocks.hpp"
 #include "fit/hops.hpp"
@@ -152,6 +155,64 @@ TEST(HopPoints, DrawEveryBlockUniformlyOverItsRange) {
   const double deviation = 3.5 / std::sqrt(12.0);
   EXPECT_NEAR(mean, 2.25, 4 * deviation / std::sqrt(double(count)));
   EXPECT_NEAR(std::sqrt(square - mean * mean), deviation, 0.05 * deviation);
+}
+
+// Rounds of 2 points, each of whose hops ends worse than the start (a fake
+// runner): every round after the first finds nothing new, and its block
+// point takes the next rank: c2's block (the worst fitted at the center),
+// then c1's, then c2's again.
+TEST(FitHops, GoOnDownTheBlocksAfterARoundWithNothingNew) {
+  test::BlockProblem written;
+  auto problem = PetabProblem::load(written.yaml());
+  FitOptions o;
+  o.start_points = {stuck_in_c2()};
+  o.hop_rounds = 3;
+  o.hop_starts = 2;
+  o.hop_flat_from_box = false;
+  std::vector<std::vector<double>> block_points;  // point 1 of each round
+  auto run = [&](const std::vector<std::vector<double>>& points, std::size_t first,
+                 const fitting::HopDraw* hop, std::vector<std::optional<StartResult>>& done) {
+    if (hop) block_points.push_back(points.at(1));
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      StartResult s;
+      s.index = first + k;
+      s.start = s.end = points[k];
+      s.nlpost = s.nllh = hop ? 1e9 : 100.0;
+      done[k] = s;
+    }
+  };
+  fitting::run_starts_and_hops(*problem, o, o.start_points, run, [](fitting::HopState&) {},
+                               nullptr);
+  ASSERT_EQ(block_points.size(), 3u);
+  const std::vector<std::vector<std::size_t>> redrawn = {{1, 5}, {2, 4}, {1, 5}};
+  for (std::size_t r = 0; r < 3; ++r)
+    for (std::size_t i = 0; i < kN; ++i) {
+      const bool in_block = i == redrawn[r][0] || i == redrawn[r][1];
+      if (!in_block) {
+        EXPECT_EQ(block_points[r][i], o.start_points[0][i]) << "round " << r + 1 << ", " << i;
+      }
+    }
+  EXPECT_NE(block_points[0][5], o.start_points[0][5]);
+  EXPECT_NE(block_points[1][4], o.start_points[0][4]);
+  EXPECT_NE(block_points[2][5], o.start_points[0][5]);
+}
+
+// The blocks of a shared problem whose dynamics read its experiments' own
+// parameters (through the condition table): Beer_MolBioSystems2014's 22.
+TEST(ParameterBlocks, OfBeerAreItsExperimentsAndTypes) {
+  const std::string folder = test::benchmark_problem("Beer_MolBioSystems2014");
+  if (!std::filesystem::exists(folder)) GTEST_SKIP() << "shared problem not found: " << folder;
+  auto problem = PetabProblem::load(folder);
+  const Blocks blocks = fitting::parameter_blocks(*problem, false);
+  ASSERT_EQ(blocks.size(), 22u);
+  const std::vector<std::string>& ids = problem->parameter_ids();
+  std::vector<std::string> first;
+  for (std::size_t i : blocks[0]) first.push_back(ids[i]);
+  EXPECT_EQ(first, (std::vector<std::string>{"Bacmax_typeIDT1_ExpID1", "beta_typeIDT1_ExpID1",
+                                             "tau_typeIDT1_ExpID1"}));
+  std::size_t in_blocks = 0;
+  for (const auto& b : blocks) in_blocks += b.size();
+  EXPECT_EQ(in_blocks, 69u);  // all but init_Bac and the two noise parameters
 }
 
 // From w_c2 = 0.83 the optimizer stays (c2's term has a local minimum
