@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <unordered_set>
+#include <utility>
 
+#include "estimate/expression_reads.hpp"
 #include "expr/expr_model_impl.hpp"
 
 namespace odesens::petab {
@@ -18,19 +20,12 @@ std::vector<long> estimated_index(const Definition& def) {
 }
 
 // Marks in `read` the parameters (Op::param nodes) that the nodes `roots`
-// of `sym` read, through every operand that depends on a parameter or a state.
+// of `sym` read.
 void mark_parameters_read(const expr::SymbolicModel& sym, std::vector<expr::NodeId> roots,
                           std::vector<char>& read) {
-  std::unordered_set<expr::NodeId> seen;
-  while (!roots.empty()) {
-    const expr::NodeId id = roots.back();
-    roots.pop_back();
-    if (id == expr::kNoNode || !seen.insert(id).second) continue;
-    const expr::Node& node = sym.graph.node(id);
+  visit_reached_nodes(sym, std::move(roots), [&read](const expr::Node& node) {
     if (node.op == expr::Op::param) read.at(static_cast<std::size_t>(node.index)) = 1;
-    if (node.depends & (expr::kOnParam | expr::kOnState))
-      for (expr::NodeId operand : {node.a, node.b, node.c}) roots.push_back(operand);
-  }
+  });
 }
 
 // 1 for each model parameter the dynamics read (f, the initial values and
@@ -68,6 +63,20 @@ std::vector<std::vector<char>> read_by_observables(const Definition& def) {
 }
 
 }  // namespace
+
+void visit_reached_nodes(const expr::SymbolicModel& sym, std::vector<expr::NodeId> roots,
+                         const std::function<void(const expr::Node&)>& visit) {
+  std::unordered_set<expr::NodeId> seen;
+  while (!roots.empty()) {
+    const expr::NodeId id = roots.back();
+    roots.pop_back();
+    if (id == expr::kNoNode || !seen.insert(id).second) continue;
+    const expr::Node& node = sym.graph.node(id);
+    visit(node);
+    if (node.depends & (expr::kOnParam | expr::kOnState))
+      for (expr::NodeId operand : {node.a, node.b, node.c}) roots.push_back(operand);
+  }
+}
 
 std::vector<std::vector<char>> experiments_reading(const Definition& def) {
   const std::vector<long> index = estimated_index(def);

@@ -2,8 +2,8 @@
 #include "estimate/petab_least_squares.hpp"
 
 #include <cmath>
-#include <unordered_set>
 
+#include "estimate/expression_reads.hpp"
 #include "estimate/petab_objective.hpp"
 #include "expr/expr_model_impl.hpp"
 #include "io/format_double.hpp"
@@ -22,18 +22,10 @@ struct Reads {
 Reads output_reads(const ExprModel& model, std::size_t output) {
   const expr::SymbolicModel& sym = expr_model_internals(model).sym;
   Reads reads;
-  std::vector<expr::NodeId> stack{sym.outputs[output]};
-  std::unordered_set<expr::NodeId> seen;
-  while (!stack.empty()) {
-    const expr::NodeId id = stack.back();
-    stack.pop_back();
-    if (id == expr::kNoNode || !seen.insert(id).second) continue;
-    const expr::Node& node = sym.graph.node(id);
+  visit_reached_nodes(sym, {sym.outputs[output]}, [&reads](const expr::Node& node) {
     if (node.op == expr::Op::param) reads.params.push_back(static_cast<std::size_t>(node.index));
     if (node.op == expr::Op::state) reads.state = true;
-    if (node.depends & (expr::kOnParam | expr::kOnState))
-      for (expr::NodeId operand : {node.a, node.b, node.c}) stack.push_back(operand);
-  }
+  });
   return reads;
 }
 

@@ -55,6 +55,17 @@ std::vector<double> start_point(const odesens_fit_result* fit, int64_t rank, boo
   return x;
 }
 
+// The C fit's starts, rank by rank, are the C++ fit's: their start and end points.
+void expect_the_cpp_starts(const odesens_fit_result* fit, const FitResult& cpp) {
+  int64_t n = 0;
+  ASSERT_C_OK(odesens_fit_result_sizes(fit, &n, nullptr, nullptr));
+  ASSERT_EQ(static_cast<std::size_t>(n), cpp.starts.size());
+  for (int64_t k = 0; k < n; ++k) {
+    EXPECT_EQ(start_point(fit, k, false), cpp.starts[static_cast<std::size_t>(k)].start);
+    EXPECT_EQ(start_point(fit, k, true), cpp.starts[static_cast<std::size_t>(k)].end);
+  }
+}
+
 // Hierarchical: the inner parameters named, and the fit the C++ one.
 TEST(CapiFit, HierarchicalFitEqualsTheCppOne) {
   test::SyntheticOptions so;
@@ -279,13 +290,7 @@ TEST(CapiFit, HopFlatIsTheCppFits) {
     ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
     o.hop_flat_from_box = from_box == 1;
     const FitResult cpp = fit(*problem, o);
-    int64_t n = 0;
-    ASSERT_C_OK(odesens_fit_result_sizes(h.fit, &n, nullptr, nullptr));
-    ASSERT_EQ(static_cast<std::size_t>(n), cpp.starts.size());
-    for (int64_t k = 0; k < n; ++k) {
-      EXPECT_EQ(start_point(h.fit, k, false), cpp.starts[static_cast<std::size_t>(k)].start);
-      EXPECT_EQ(start_point(h.fit, k, true), cpp.starts[static_cast<std::size_t>(k)].end);
-    }
+    expect_the_cpp_starts(h.fit, cpp);
     // Around the start's end the best keeps k1 and lag without effect.
     for (int64_t i = 0; i < 3; ++i) {
       int64_t flat = -1;
@@ -329,13 +334,7 @@ TEST(CapiFit, HopBlocksAreTheCppFits) {
     ASSERT_C_OK(odesens_petab_fit(h.petab, h.options, &h.fit));
     o.hop_blocks = on == 1;
     const FitResult cpp = fit(*problem, o);
-    int64_t n = 0;
-    ASSERT_C_OK(odesens_fit_result_sizes(h.fit, &n, nullptr, nullptr));
-    ASSERT_EQ(static_cast<std::size_t>(n), cpp.starts.size());
-    for (int64_t k = 0; k < n; ++k) {
-      EXPECT_EQ(start_point(h.fit, k, false), cpp.starts[static_cast<std::size_t>(k)].start);
-      EXPECT_EQ(start_point(h.fit, k, true), cpp.starts[static_cast<std::size_t>(k)].end);
-    }
+    expect_the_cpp_starts(h.fit, cpp);
     int64_t blocks = -1;
     ASSERT_C_OK(odesens_fit_result_hop_blocks(h.fit, &blocks));
     EXPECT_EQ(blocks, on == 1 ? 2 : 0);
