@@ -32,6 +32,11 @@ void mark_parameters_read(const expr::SymbolicModel& sym, std::vector<expr::Node
 // the events' triggers, delays, priorities and assigned values), sized as
 // the full model's parameters.
 std::vector<char> read_by_dynamics(const Definition& def) {
+  if (def.dynamics_reads.size() == def.n_sbml_params) {
+    std::vector<char> read = def.dynamics_reads;
+    read.resize(def.model->param_names().size(), 0);
+    return read;
+  }
   const ExprModel::Impl& impl = expr_model_internals(*def.dynamics);
   const expr::SymbolicModel& sym = impl.sym;
   std::vector<char> read(def.model->param_names().size(), 0);
@@ -76,6 +81,12 @@ void visit_reached_nodes(const expr::SymbolicModel& sym, std::vector<expr::NodeI
     if (node.depends & (expr::kOnParam | expr::kOnState))
       for (expr::NodeId operand : {node.a, node.b, node.c}) roots.push_back(operand);
   }
+}
+
+std::vector<char> parameters_the_dynamics_read(const Definition& def) {
+  std::vector<char> read = read_by_dynamics(def);
+  read.resize(def.n_sbml_params);
+  return read;
 }
 
 std::vector<std::vector<char>> experiments_reading(const Definition& def) {

@@ -19,4 +19,9 @@ namespace odesens::petab {
 // another thread may grow them).
 std::vector<std::vector<char>> experiments_reading(const Definition& def);
 
+// Definition::dynamics_reads: 1 for each of the first n_sbml_params model
+// parameters that f, the initial values or the events (triggers, delays,
+// priorities, assigned values) read.
+std::vector<char> parameters_the_dynamics_read(const Definition& def);
+
 }  // namespace odesens::petab

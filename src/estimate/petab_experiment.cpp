@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "estimate/petab_objective.hpp"
 #include "io/format_double.hpp"
@@ -82,46 +84,6 @@ std::string describe(const Definition& def, const Experiment& e) {
   return text;
 }
 
-// The ID@initial parameters of the states `sim` re-initializes that the
-// pre-equilibration condition leaves unset (its ID@initial_set is 0): the
-// steady state does not depend on them, and the re-initialized state and
-// its S take the simulation condition's value and S0 (preequilibrate).
-std::vector<bool> free_to_differ(const Definition& def, const Condition& pre,
-                                 const Condition& sim) {
-  std::vector<bool> free(def.n_sbml_params, false);
-  for (std::size_t j : sim.reinitialized_values) {
-    if (j + 1 >= def.n_sbml_params) continue;
-    const Setting& set = pre.params[j + 1];
-    if (set.theta < 0 && set.number == 0.0) free[j] = free[j + 1] = true;
-  }
-  return free;
-}
-
-// S after pre-equilibration is dx/dp of the pre-equilibration's parameters;
-// it carries over only where both conditions give an estimated parameter
-// the same setting, or where the steady state does not depend on it
-// (free_to_differ).
-void check_same_estimated(const Definition& def, const Experiment& e) {
-  const Condition& pre = def.conditions[static_cast<std::size_t>(e.preequilibration)];
-  const Condition& sim = def.conditions[e.simulation];
-  auto estimated = [&](int theta) {
-    return theta >= 0 && def.tables.parameters[static_cast<std::size_t>(theta)].estimate;
-  };
-  const std::vector<bool> free = free_to_differ(def, pre, sim);
-  for (std::size_t j = 0; j < def.n_sbml_params; ++j) {
-    const Setting& a = pre.params[j];
-    const Setting& b = sim.params[j];
-    if (free[j]) continue;
-    if ((estimated(a.theta) || estimated(b.theta)) && a.theta != b.theta)
-      throw Error(Status::unsupported,
-                  "model parameter '" + def.model->param_names()[j] +
-                      "' is set differently in pre-equilibration condition '" + pre.id +
-                      "' and simulation condition '" + sim.id +
-                      "' and one of the two is estimated: sensitivities that change settings "
-                      "after pre-equilibration are not supported");
-  }
-}
-
 // Steady states integrate with cvodes_fsa: the options of another method
 // are not its own.
 Problem for_steady_state(Problem p, const std::string& method) {
@@ -138,8 +100,8 @@ std::vector<double> dynamic_params(const Definition& def, std::vector<double> p)
 
 // The columns of S an experiment's solves carry. The likelihood reads S of
 // the parameters of Definition::dynamics that estimated ones set in the
-// simulation condition (check_same_estimated: in the pre-equilibration
-// condition the same ones), not of fixed rows of the parameter table nor
+// simulation condition (a pre-equilibration's S, of those its own condition
+// sets, carried into them: carried_sensitivities), not of fixed rows of the parameter table nor
 // of the condition table's numbers. cvodes_fsa's, cvodes_asa's and odesd's
 // cost grows with S's columns, and their steps with them (the error test
 // covers S): so those solves run on the subset model of the parameters read
@@ -157,19 +119,94 @@ bool runs_on_subsets(const std::string& method) {
   return method == "cvodes_fsa" || method == "cvodes_asa" || method == "odesd";
 }
 
-Columns sensitivity_columns(const Definition& def, const Experiment& e, bool sensitivities,
+bool estimated_setting(const Definition& def, const Setting& s) {
+  return s.theta >= 0 && def.tables.parameters[static_cast<std::size_t>(s.theta)].estimate;
+}
+
+// The columns of the solves under `condition`'s settings.
+Columns sensitivity_columns(const Definition& def, const Condition& condition, bool sensitivities,
                             const std::string& method) {
   Columns c;
   c.wanted = sensitivities;
-  const Condition& sim = def.conditions[e.simulation];
-  for (std::size_t j = 0; j < def.n_sbml_params; ++j) {
-    const int theta = sim.params[j].theta;
-    const bool estimated =
-        theta >= 0 && def.tables.parameters[static_cast<std::size_t>(theta)].estimate;
-    if (estimated || !runs_on_subsets(method)) c.free.push_back(j);
-  }
+  for (std::size_t j = 0; j < def.n_sbml_params; ++j)
+    if (estimated_setting(def, condition.params[j]) || !runs_on_subsets(method))
+      c.free.push_back(j);
   c.subset = sensitivities && c.free.size() < def.n_sbml_params;
   return c;
+}
+
+// Whether the dynamics read model parameter j (every one where
+// Definition::dynamics_reads does not say).
+bool read_by_dynamics(const Definition& def, std::size_t j) {
+  return j >= def.dynamics_reads.size() || def.dynamics_reads[j] != 0;
+}
+
+constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
+
+// The simulation's column that the pre-equilibration's column of model
+// parameter j, set to theta, starts in (carried_sensitivities): j's own
+// where the simulation condition sets j to theta too, else the first that
+// theta sets; kNoColumn where theta sets none.
+std::size_t carrier_column(const Condition& sim, const Columns& columns, std::size_t j,
+                           int theta) {
+  std::size_t first = kNoColumn;
+  for (std::size_t k = 0; k < columns.free.size(); ++k) {
+    const std::size_t m = columns.free[k];
+    if (sim.params[m].theta != theta) continue;
+    if (m == j) return k;
+    if (first == kNoColumn) first = k;
+  }
+  return first;
+}
+
+// (a pre-equilibration's column, the simulation's column it starts in)
+using CarrierPairs = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// The pre-equilibration's columns (model parameters) that carry dx/dtheta
+// of an estimated theta into the simulation: those its condition sets to
+// an estimated parameter and the dynamics read (the S of the others is 0).
+// Error(unsupported) where such a theta sets no model parameter of the
+// simulation condition: its S would need a column the simulation's
+// likelihood does not read.
+CarrierPairs carriers(const Definition& def, const Experiment& e, const Columns& pre_columns,
+                      const Columns& columns) {
+  const Condition& pre = def.conditions[static_cast<std::size_t>(e.preequilibration)];
+  const Condition& sim = def.conditions[e.simulation];
+  CarrierPairs pairs;
+  for (std::size_t c = 0; c < pre_columns.free.size(); ++c) {
+    const std::size_t j = pre_columns.free[c];
+    const Setting& set = pre.params[j];
+    if (!estimated_setting(def, set) || !read_by_dynamics(def, j)) continue;
+    const std::size_t k = columns.solved() ? carrier_column(sim, columns, j, set.theta) : kNoColumn;
+    if (k == kNoColumn)
+      throw Error(Status::unsupported,
+                  "estimated parameter '" +
+                      def.tables.parameters[static_cast<std::size_t>(set.theta)].id +
+                      "' sets model parameter '" + def.model->param_names()[j] +
+                      "' in pre-equilibration condition '" + pre.id +
+                      "' and no model parameter in simulation condition '" + sim.id +
+                      "': sensitivities of a steady state to a parameter the simulation does "
+                      "not read are not supported");
+    pairs.emplace_back(c, k);
+  }
+  return pairs;
+}
+
+// S at the start of the simulation (nx x its columns) from the steady
+// state's (nx x the pre-equilibration's columns). The likelihood reads the
+// sum of the columns one estimated parameter sets (total_derivatives,
+// add_model_gradient), and S is linear in its initial value: the steady
+// state's dx/dtheta may start in any one of them (carrier_column), which
+// lets the two conditions set an estimated parameter differently (a
+// stimulus 0 before, estimated after).
+std::vector<double> carried_sensitivities(const CarrierPairs& pairs,
+                                          const std::vector<double>& steady, std::size_t nx,
+                                          std::size_t columns) {
+  std::vector<double> S(nx * columns, 0.0);
+  if (steady.empty()) return S;
+  for (const auto& [c, k] : pairs)
+    for (std::size_t i = 0; i < nx; ++i) S[i + k * nx] += steady[i + c * nx];
+  return S;
 }
 
 // The model and parameters of a solve under the model parameters `params`
@@ -315,30 +352,34 @@ void preequilibrate(PreparedSolves& solves, const Definition& def, const Experim
                     const std::vector<double>& theta, const Problem& base,
                     const PetabOptions& options, const std::string& method,
                     const Columns& columns, Preequilibrations* shared, Problem& simulation) {
-  if (columns.wanted) check_same_estimated(def, e);
+  const Condition& condition = def.conditions[static_cast<std::size_t>(e.preequilibration)];
+  const Columns pre_columns = sensitivity_columns(def, condition, columns.wanted, method);
+  const CarrierPairs pairs =
+      columns.wanted ? carriers(def, e, pre_columns, columns) : CarrierPairs{};
   const bool sensitivities = columns.solved();
+  // The steady state's S where some column carries into the simulation.
+  const bool steady_sensitivities = sensitivities && !pairs.empty();
   const Model& model = *simulation.model;
   const std::size_t nx = model.nx(), np = model.np();
   Problem pre = base;
-  set_dynamics(solves, def, columns,
-               model_params(def.conditions[static_cast<std::size_t>(e.preequilibration)].params,
-                            theta),
-               pre);
+  set_dynamics(solves, def, pre_columns, model_params(condition.params, theta), pre);
   SteadyStateOptions so = options.steady_state;
-  so.sensitivities = sensitivities;
+  so.sensitivities = steady_sensitivities;
   auto solve = [&] { return steady_state(for_steady_state(pre, method), so); };
   const PreequilibrationKey key{static_cast<std::size_t>(e.preequilibration), method,
-                                sensitivities, columns.free};
+                                steady_sensitivities, pre_columns.free};
   SteadyState ss = shared ? shared->get(key, solve) : solve();
   std::vector<double> x0(nx), S0(sensitivities ? nx * np : 0);
   model.initial_state(simulation.params.data(), x0.data());
   if (sensitivities) model.initial_sensitivity(simulation.params.data(), S0.data());
+  std::vector<double> S =
+      sensitivities ? carried_sensitivities(pairs, ss.S, nx, np) : std::vector<double>{};
   for (std::size_t i : def.conditions[e.simulation].reinitialized_states) {
     ss.x[i] = x0[i];
-    for (std::size_t j = 0; j < np && sensitivities; ++j) ss.S[i + j * nx] = S0[i + j * nx];
+    for (std::size_t j = 0; j < np && sensitivities; ++j) S[i + j * nx] = S0[i + j * nx];
   }
   simulation.initial_state = std::move(ss.x);
-  if (sensitivities) simulation.initial_sensitivity = std::move(ss.S);
+  if (sensitivities) simulation.initial_sensitivity = std::move(S);
 }
 
 // S under cvodes_fsa's error test can fail where the states alone do not
@@ -549,7 +590,8 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
     const auto [asked, forward] = evaluation_methods(def, options);
     const bool adjoint_asked = sensitivities && uses_adjoint(e, options, asked);
     const Columns columns =
-        sensitivity_columns(def, e, sensitivities, adjoint_asked ? asked : forward);
+        sensitivity_columns(def, def.conditions[e.simulation], sensitivities,
+                            adjoint_asked ? asked : forward);
     const bool solved = columns.solved();
     const bool adjoint = adjoint_asked && solved;
     // The adjoint where it has columns to solve for; S, or the states

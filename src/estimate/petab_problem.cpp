@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "estimate/experiment_readers.hpp"
 #include "estimate/experiment_solver.hpp"
 #include "estimate/inner_parameters.hpp"
 #include "estimate/petab_least_squares.hpp"
@@ -76,6 +77,7 @@ PetabProblem::~PetabProblem() = default;
 std::shared_ptr<const PetabProblem> PetabProblem::load(const std::string& path) {
   auto def = std::make_unique<petab::Definition>(
       petab::build_definition(petab::read_tables(path)));
+  def->dynamics_reads = petab::parameters_the_dynamics_read(*def);
   return std::shared_ptr<const PetabProblem>(new PetabProblem(std::move(def)));
 }
 

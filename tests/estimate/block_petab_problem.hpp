@@ -11,7 +11,12 @@
 // above 3 cannot be evaluated (its h is NaN). With gain, obs_b is offset_c2
 // + gain * A, gain an SBML parameter that nothing else reads, set to gain_b
 // (estimated, last) by both conditions: only c2, which measures obs_b, reads
-// gain_b, which joins c2's block.
+// gain_b, which joins c2's block. With preequilibration, c2's rows are
+// pre-equilibrated in condition pre, which sets w to w_pre and the rate kin
+// of species B (dB/dt = kin - B, read by nothing measured) to kin_pre; c1
+// and c2 set kin to 1. The dynamics read kin, not w: c2 reads kin_pre,
+// which joins its block, and no experiment reads w_pre (estimated after the
+// others, kin_pre first).
 #pragma once
 
 #include <stdlib.h>
@@ -27,7 +32,8 @@ namespace odesens::test {
 
 class BlockProblem {
  public:
-  explicit BlockProblem(bool fails_above_3 = false, bool gain = false) {
+  explicit BlockProblem(bool fails_above_3 = false, bool gain = false,
+                        bool preequilibration = false) {
     std::string pattern = (std::filesystem::temp_directory_path() / "blocks_XXXXXX").string();
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
     dir_ = pattern;
@@ -35,9 +41,10 @@ class BlockProblem {
           "format_version: 1\nparameter_file: parameters.tsv\nproblems:\n"
           "- sbml_files: [model.xml]\n  condition_files: [conditions.tsv]\n"
           "  measurement_files: [measurements.tsv]\n  observable_files: [observables.tsv]\n");
-    write("model.xml", std::string(kModel) + (gain ? kGainParameter : "") + kModelEnd);
-    write("conditions.tsv", gain ? "conditionId\tw\tgain\nc1\tw_c1\tgain_b\nc2\tw_c2\tgain_b\n"
-                                 : "conditionId\tw\nc1\tw_c1\nc2\tw_c2\n");
+    write("model.xml", std::string(kModel) + (gain ? kGainParameter : "") +
+                           (preequilibration ? kRateParameter : "") + kModelEnd +
+                           (preequilibration ? kReactions : "") + kEnd);
+    write("conditions.tsv", conditions(gain, preequilibration));
     write("observables.tsv",
           "observableId\tobservableFormula\tnoiseFormula\n"
           "obs_a\tamp * sin(w * time) * A" +
@@ -46,12 +53,14 @@ class BlockProblem {
           "obs_b\toffset_c2 + " + std::string(gain ? "gain * " : "") + "A\t0.1\n");
     std::ostringstream m;
     m.precision(17);
-    m << "observableId\tsimulationConditionId\ttime\tmeasurement\tnoiseParameters\n";
+    const std::string pre = preequilibration ? "pre" : "";
+    m << "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\t"
+         "measurement\tnoiseParameters\n";
     for (int k = 0; k <= 20; ++k) {
       const double t = 0.2 * k;
-      m << "obs_a\tc1\t" << t << "\t" << std::sin(t) << "\tsd_c1\n";
-      m << "obs_a\tc2\t" << t << "\t" << std::sin(2 * t) << "\t0.1\n";
-      m << "obs_b\tc2\t" << t << "\t" << 1.3 << "\t\n";
+      m << "obs_a\t\tc1\t" << t << "\t" << std::sin(t) << "\tsd_c1\n";
+      m << "obs_a\t" << pre << "\tc2\t" << t << "\t" << std::sin(2 * t) << "\t0.1\n";
+      m << "obs_b\t" << pre << "\tc2\t" << t << "\t" << 1.3 << "\t\n";
     }
     write("measurements.tsv", m.str());
     write("parameters.tsv",
@@ -63,7 +72,10 @@ class BlockProblem {
           "unused\tlin\t0\t1\t0.5\t1\tnormal\t0.5;0.1\n"
           "w_c1\tlin\t0.5\t4\t1\t1\t\t\n"
           "w_c2\tlin\t0.5\t4\t2\t1\t\t\n" +
-              std::string(gain ? "gain_b\tlin\t0.5\t2\t1\t1\t\t\n" : ""));
+              std::string(gain ? "gain_b\tlin\t0.5\t2\t1\t1\t\t\n" : "") +
+              std::string(preequilibration ? "kin_pre\tlin\t0.5\t2\t1\t1\t\t\n"
+                                             "w_pre\tlin\t0.5\t2\t1\t1\t\t\n"
+                                           : ""));
   }
   ~BlockProblem() {
     std::error_code ignored;
@@ -79,6 +91,15 @@ class BlockProblem {
   void write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name, std::ios::binary) << text;
   }
+  static std::string conditions(bool gain, bool preequilibration) {
+    std::string text = std::string("conditionId\tw") + (gain ? "\tgain" : "") +
+                       (preequilibration ? "\tkin" : "") + "\n";
+    for (const char* c : {"c1", "c2"})
+      text += std::string(c) + "\tw_" + c + (gain ? "\tgain_b" : "") +
+              (preequilibration ? "\t1" : "") + "\n";
+    if (preequilibration) text += std::string("pre\tw_pre") + (gain ? "\tgain_b" : "") + "\tkin_pre\n";
+    return text;
+  }
   static constexpr const char* kModel = R"(<?xml version="1.0" encoding="UTF-8"?>
 <sbml xmlns="http://www.sbml.org/sbml/level2/version4" level="2" version="4">
   <model id="waves">
@@ -88,13 +109,31 @@ class BlockProblem {
     <listOfSpecies>
       <species id="A" compartment="cell" initialConcentration="1"
                boundaryCondition="false" constant="false"/>
+      <species id="B" compartment="cell" initialConcentration="0"
+               boundaryCondition="false" constant="false"/>
     </listOfSpecies>
     <listOfParameters>
       <parameter id="w" value="1" constant="true"/>)";
   static constexpr const char* kGainParameter = R"(
       <parameter id="gain" value="1" constant="true"/>)";
+  static constexpr const char* kRateParameter = R"(
+      <parameter id="kin" value="1" constant="true"/>)";
   static constexpr const char* kModelEnd = R"(
-    </listOfParameters>
+    </listOfParameters>)";
+  static constexpr const char* kReactions = R"(
+    <listOfReactions>
+      <reaction id="make_B" reversible="false">
+        <listOfProducts><speciesReference species="B"/></listOfProducts>
+        <kineticLaw><math xmlns="http://www.w3.org/1998/Math/MathML">
+          <apply><times/><ci>kin</ci><ci>cell</ci></apply></math></kineticLaw>
+      </reaction>
+      <reaction id="lose_B" reversible="false">
+        <listOfReactants><speciesReference species="B"/></listOfReactants>
+        <kineticLaw><math xmlns="http://www.w3.org/1998/Math/MathML">
+          <apply><times/><ci>B</ci><ci>cell</ci></apply></math></kineticLaw>
+      </reaction>
+    </listOfReactions>)";
+  static constexpr const char* kEnd = R"(
   </model>
 </sbml>
 )";

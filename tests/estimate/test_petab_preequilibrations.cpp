@@ -233,6 +233,19 @@ std::vector<double> gradient_checked_by_differences(const PetabProblem& problem,
   return r.gradient;
 }
 
+// gradient_checked_by_differences by cvodes_fsa, odesd and cvodes_asa;
+// entry `moved` of each at least 1e-2 in size (its parameter acts).
+void check_gradient_by_every_method(const PetabProblem& problem, const std::vector<double>& x,
+                                    std::size_t moved) {
+  for (const char* method : {"cvodes_fsa", "odesd", "cvodes_asa"}) {
+    SCOPED_TRACE(method);
+    const std::vector<double> g = gradient_checked_by_differences(problem, x, method);
+    if (g.size() > moved) {
+      EXPECT_GT(std::abs(g[moved]), 1e-2);
+    }
+  }
+}
+
 // The simulation condition sets A's initial value to an estimated
 // parameter that the pre-equilibration condition leaves NaN: the steady
 // state does not depend on it, and A restarts from it with dA/da = 1. The
@@ -267,12 +280,84 @@ TEST(PetabPreequilibrations, AnInitialValueThePreequilibrationSetsHasAGradient) 
       "k2\tlog10\t0.01\t10\t0.6\t1\na_init\tlin\t0\t5\t0.9\t1\n");
   auto problem = exchange.load();
   const std::vector<double> x = {std::log10(0.6), 0.9};
+  check_gradient_by_every_method(*problem, x, 1);
+}
+
+// The pre-equilibration condition sets k1 to a number and the simulation
+// condition to an estimated parameter (a stimulus off before, estimated
+// after): the steady state does not depend on it. Refused before as "set
+// differently"; the gradient against central differences.
+TEST(PetabPreequilibrations, ANumberBeforeAndAnEstimateAfterHaveAGradient) {
+  const ExchangeProblem exchange(
+      "conditionId\tk1\npre\t0.3\nsim\tk1_after\n",
+      "obs\tpre\tsim\t0.5\t0.4\nobs\tpre\tsim\t2\t0.7\n",
+      "k1_after\tlog10\t0.01\t10\t0.8\t1\nk2\tlog10\t0.01\t10\t0.6\t1\n");
+  auto problem = exchange.load();
+  const std::vector<double> x = {std::log10(0.8), std::log10(0.6)};
+  check_gradient_by_every_method(*problem, x, 0);
+}
+
+// The two conditions swap the estimated rates: k1 = ka, k2 = kb before,
+// k1 = kb, k2 = ka after. The steady state's dx/dka (of k1) goes on in
+// k2's column, which ka sets in the simulation. Analytic: A* = 2 kb / s
+// (s = ka + kb) before; after, A relaxes from A* to 2 ka / s at rate s, and
+// sits there at t = inf. The gradient (log10 scale) against the derivative
+// of that nllh (sigma 1), by central differences of the formula, not of
+// solves (at h = 1e-5 those carry the solver's error / h, 1e-5).
+TEST(PetabPreequilibrations, ParametersSwappedAfterPreequilibrationHaveTheirGradients) {
+  const ExchangeProblem exchange(
+      "conditionId\tk1\tk2\npre\tka\tkb\nsim\tkb\tka\n",
+      "obs\tpre\tsim\t0.5\t0.4\nobs\tpre\tsim\t2\t0.7\nobs\tpre\tsim\tinf\t0.6\n",
+      "ka\tlog10\t0.01\t10\t0.3\t1\nkb\tlog10\t0.01\t10\t0.9\t1\n");
+  auto problem = exchange.load();
+  const auto nllh = [](double lka, double lkb) {
+    const double ka = std::pow(10.0, lka), kb = std::pow(10.0, lkb), s = ka + kb;
+    const double start = 2 * kb / s, end = 2 * ka / s;
+    double sum = 0.0;
+    for (const auto& [t, y] : {std::pair{0.5, 0.4}, std::pair{2.0, 0.7}}) {
+      const double a = end + (start - end) * std::exp(-s * t);
+      sum += 0.5 * (y - a) * (y - a);
+    }
+    sum += 0.5 * (0.6 - end) * (0.6 - end);
+    return sum + 1.5 * std::log(2 * M_PI);
+  };
+  const std::vector<double> x = {std::log10(0.3), std::log10(0.9)};
+  const double h = 1e-6;
+  const std::vector<double> expected = {
+      (nllh(x[0] + h, x[1]) - nllh(x[0] - h, x[1])) / (2 * h),
+      (nllh(x[0], x[1] + h) - nllh(x[0], x[1] - h)) / (2 * h)};
   for (const char* method : {"cvodes_fsa", "odesd", "cvodes_asa"}) {
     SCOPED_TRACE(method);
-    const std::vector<double> g = gradient_checked_by_differences(*problem, x, method);
-    if (g.size() == 2) {
-      EXPECT_GT(std::abs(g[1]), 1e-2);
-    }
+    const PetabResult r = problem->evaluate(x, tight_with_gradient(method));
+    EXPECT_NEAR(r.nllh, nllh(x[0], x[1]), 1e-8);
+    ASSERT_EQ(r.gradient.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) EXPECT_NEAR(r.gradient[i], expected[i], 1e-7) << i;
+  }
+}
+
+// An estimated parameter that only the pre-equilibration condition sets,
+// on a rate: the steady state depends on it, and no column of the
+// simulation carries that on. The likelihood is evaluated; derivatives are
+// refused with a message that names the parameter and the conditions.
+TEST(PetabPreequilibrations, ARateOnlyThePreequilibrationEstimatesRefusesDerivatives) {
+  const ExchangeProblem exchange(
+      "conditionId\tk1\npre\tk1_before\nsim\t0.8\n",
+      "obs\tpre\tsim\t0.5\t0.4\n",
+      "k1_before\tlog10\t0.01\t10\t0.3\t1\nk2\tlog10\t0.01\t10\t0.6\t1\n");
+  auto problem = exchange.load();
+  const std::vector<double> x = {std::log10(0.3), std::log10(0.6)};
+  PetabOptions options = tight_with_gradient("cvodes_fsa");
+  options.gradient = false;
+  EXPECT_TRUE(std::isfinite(problem->evaluate(x, options).nllh));
+  options.gradient = true;
+  try {
+    problem->evaluate(x, options);
+    ADD_FAILURE() << "the gradient was not refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::unsupported);
+    const std::string text = e.what();
+    for (const char* part : {"'k1_before'", "'k1'", "'pre'", "'sim'"})
+      EXPECT_NE(text.find(part), std::string::npos) << text;
   }
 }
 

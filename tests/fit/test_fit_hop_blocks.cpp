@@ -62,6 +62,13 @@ TEST(ParameterBlocks, GroupTheParametersByTheExperimentsThatReadThem) {
   test::BlockProblem with_gain(false, true);
   EXPECT_EQ(fitting::parameter_blocks(*PetabProblem::load(with_gain.yaml()), false),
             (Blocks{{1, 5, 6}, {2, 4}}));
+  // c2's pre-equilibration condition sets kin, which the dynamics read, to
+  // kin_pre (c2 reads it), and w, which only the observables read (in the
+  // simulation condition's setting), to w_pre (no experiment reads it).
+  test::BlockProblem with_pre(false, false, true);
+  auto pre = PetabProblem::load(with_pre.yaml());
+  ASSERT_EQ(pre->parameter_ids().at(6), "kin_pre");
+  EXPECT_EQ(fitting::parameter_blocks(*pre, false), (Blocks{{1, 5, 6}, {2, 4}}));
   // One experiment reads every parameter: no block.
   test::SyntheticProblem synthetic;
   EXPECT_TRUE(fitting::parameter_blocks(*PetabProblem::load(synthetic.yaml()), false).empty());

@@ -95,6 +95,11 @@ struct Definition {
   std::vector<Measurement> measurements;  // in the measurement table's order
   std::vector<Experiment> experiments;    // in order of first appearance
   std::vector<std::size_t> estimated;     // rows of tables.parameters with estimate = 1
+  // 1 for each of the first n_sbml_params model parameters that the
+  // dynamics (f, the initial values, the events) read, traced through the
+  // model's expressions by PetabProblem::load (estimate/experiment_readers);
+  // empty: not traced, every one counts as read.
+  std::vector<char> dynamics_reads;
 };
 
 // Builds the model and the settings; throws Error(parse_error) naming the
