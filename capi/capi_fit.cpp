@@ -118,6 +118,18 @@ int odesens_fit_result_start_round(const odesens_fit_result* fit, int64_t rank, 
   });
 }
 
+int odesens_fit_result_start_redrawn(const odesens_fit_result* fit, int64_t rank,
+                                     int64_t parameter, int64_t* redrawn) {
+  return guarded(fit, __func__, [&] {
+    const FitResultState& state = fit_result_state(fit);
+    const StartResult& s = start_at(state, rank);
+    const std::int64_t n = static_cast<std::int64_t>(state.problem->parameter_ids().size());
+    const std::size_t i = require_count(parameter, 0, n - 1, "parameter");
+    require_pointer(redrawn, "redrawn");
+    *redrawn = std::binary_search(s.redrawn.begin(), s.redrawn.end(), i) ? 1 : 0;
+  });
+}
+
 int odesens_fit_result_parameter_flat(const odesens_fit_result* fit, int64_t parameter,
                                       int64_t* flat) {
   return guarded(fit, __func__, [&] {

@@ -1171,6 +1171,16 @@ module odesens_raw
       integer(c_int) :: odesens_fit_result_start_round
     end function
 
+    function odesens_fit_result_start_redrawn(fit, rank, parameter, redrawn) &
+        bind(C, name="odesens_fit_result_start_redrawn")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: fit
+      integer(c_int64_t), value :: rank
+      integer(c_int64_t), value :: parameter
+      integer(c_int64_t), intent(out) :: redrawn
+      integer(c_int) :: odesens_fit_result_start_redrawn
+    end function
+
     function odesens_fit_result_parameter_flat(fit, parameter, flat) &
         bind(C, name="odesens_fit_result_parameter_flat")
       import :: c_int, c_int64_t, c_ptr

@@ -471,6 +471,9 @@ odesens_fit_result_start(fit, rank, nlpost, nllh, gradient_norm, seconds, index,
 odesens_fit_result_start_round(fit, rank, round) =
     ccall((:odesens_fit_result_start_round, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Int64}), fit, rank, round)
+odesens_fit_result_start_redrawn(fit, rank, parameter, redrawn) =
+    ccall((:odesens_fit_result_start_redrawn, libodesens), Cint,
+          (Ptr{Cvoid}, Int64, Int64, Ref{Int64}), fit, rank, parameter, redrawn)
 odesens_fit_result_parameter_flat(fit, parameter, flat) =
     ccall((:odesens_fit_result_parameter_flat, libodesens), Cint,
           (Ptr{Cvoid}, Int64, Ref{Int64}), fit, parameter, flat)

@@ -114,6 +114,10 @@ struct StartResult {
   // parameters held fixed, as in profiles, may be among them).
   std::vector<std::size_t> flat;
   bool flat_known = false;
+  // A hop point that redrew one block of parameters from its range, the
+  // others held at its round's center (FitOptions::hop_blocks): the block's
+  // parameters (indices, increasing); empty for every other start.
+  std::vector<std::size_t> redrawn;
 };
 
 // A start that ran and ended at a finite nlpost: the ones the best value,

@@ -127,10 +127,13 @@ void write_text(std::ostream& out, const PetabProblem& problem, const FitResult&
         << '\n';
 }
 
-io::Json start_json(const StartResult& s) {
+io::Json start_json(const PetabProblem& problem, const StartResult& s) {
   io::Json j = io::Json::object();
   j["start_index"] = s.index;
   j["round"] = s.round;
+  std::vector<std::string> redrawn;
+  for (std::size_t i : s.redrawn) redrawn.push_back(problem.parameter_ids().at(i));
+  j["redrawn"] = io::texts(redrawn);
   j["start"] = io::numbers(s.start);
   j["end"] = io::numbers(s.end);
   j["nllh"] = io::number(s.nllh);
@@ -164,7 +167,7 @@ io::Json result_json(const PetabProblem& problem, const FitResult& r) {
   for (std::size_t i : r.flat_at_best) flat.push_back(problem.parameter_ids()[i]);
   j["flat_at_best"] = io::texts(flat);
   io::Json starts = io::Json::array();
-  for (const StartResult& s : r.starts) starts.push_back(start_json(s));
+  for (const StartResult& s : r.starts) starts.push_back(start_json(problem, s));
   j["starts"] = starts;
   return j;
 }

@@ -19,8 +19,10 @@ using io::H5Document;
 void write_rows(H5Document& d, const FitResult& fit, std::size_t n) {
   std::vector<double> start, end, nllh, nlpost, gradient, seconds;
   std::vector<std::int64_t> iterations, evaluations, index, round;
-  std::vector<std::int32_t> status;
+  std::vector<std::int32_t> status, redrawn(fit.starts.size() * n, 0);
   std::vector<std::string> reasons;
+  for (std::size_t k = 0; k < fit.starts.size(); ++k)
+    for (std::size_t i : fit.starts[k].redrawn) redrawn.at(k * n + i) = 1;
   for (const StartResult& s : fit.starts) {
     start.insert(start.end(), s.start.begin(), s.start.end());
     end.insert(end.end(), s.end.begin(), s.end.end());
@@ -46,6 +48,7 @@ void write_rows(H5Document& d, const FitResult& fit, std::size_t n) {
   d.int64s("evaluations", evaluations);
   d.int64s("start_index", index);
   d.int64s("round", round);
+  d.numbers("redrawn", H5T_STD_I32LE, H5T_NATIVE_INT32, k, n, redrawn.data());
   d.int32s("status", status);
   d.texts("exit_reason", reasons);
 }

@@ -95,6 +95,18 @@ const char* redrawn_block(const HopDraw& draw, std::size_t position) {
   return std::find(row, row + n, 1) == row + n ? nullptr : row;
 }
 
+}  // namespace
+
+std::vector<std::size_t> redrawn_parameters(const HopDraw& draw, std::size_t position) {
+  std::vector<std::size_t> indices;
+  if (const char* row = redrawn_block(draw, position))
+    for (std::size_t i = 0; i < draw.center.size(); ++i)
+      if (row[i]) indices.push_back(i);
+  return indices;
+}
+
+namespace {
+
 // Point `position` of the round: a block redrawn from its range with the
 // others at the center, or every parameter drawn around the center; flat
 // parameters from their range in both.
@@ -269,9 +281,12 @@ std::vector<std::optional<StartResult>> run_starts_and_hops(
     state.draw.first_index = done.size();  // the same on every rank
     std::vector<std::optional<StartResult>> ran(state.points.size());
     run_batch(state.points, done.size(), &state.draw, ran);
-    for (auto& s : ran) {
-      if (s) s->round = round;
-      done.push_back(std::move(s));
+    for (std::size_t k = 0; k < ran.size(); ++k) {
+      if (ran[k]) {
+        ran[k]->round = round;
+        ran[k]->redrawn = redrawn_parameters(state.draw, k);
+      }
+      done.push_back(std::move(ran[k]));
     }
   }
   if (error) std::rethrow_exception(error);

@@ -97,6 +97,11 @@ std::vector<char> flat_mask(const std::vector<std::size_t>& flat, std::size_t n)
 std::vector<double> hop_redraw(const PetabProblem& problem, const HopDraw& hop,
                                std::uint64_t seed, std::size_t index, std::size_t attempt);
 
+// The parameters (indices, increasing) that point `position` of draw's
+// round redraws as a block (its row of draw.blocks); empty where it redraws
+// none: StartResult::redrawn.
+std::vector<std::size_t> redrawn_parameters(const HopDraw& draw, std::size_t position);
+
 // `count` points of draw's round: normal around its center on the scales
 // with standard deviation sigma, clipped to the box, and its flat
 // parameters uniform in the scaled box (taken to their initialization

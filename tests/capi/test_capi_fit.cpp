@@ -66,6 +66,33 @@ void expect_the_cpp_starts(const odesens_fit_result* fit, const FitResult& cpp) 
   }
 }
 
+// Each start's redrawn parameters (odesens_fit_result_start_redrawn) are
+// the C++ fit's (StartResult::redrawn); a parameter or rank out of range
+// and a null output are refused.
+void expect_the_cpp_blocks(const odesens_fit_result* fit, const FitResult& cpp, int64_t n) {
+  std::size_t redrawn_starts = 0;
+  for (std::size_t k = 0; k < cpp.starts.size(); ++k) {
+    std::vector<std::size_t> redrawn;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t on = -1;
+      ASSERT_C_OK(odesens_fit_result_start_redrawn(fit, static_cast<int64_t>(k), i, &on));
+      if (on == 1) redrawn.push_back(static_cast<std::size_t>(i));
+      EXPECT_TRUE(on == 0 || on == 1);
+    }
+    EXPECT_EQ(redrawn, cpp.starts[k].redrawn) << k;
+    redrawn_starts += !redrawn.empty();
+  }
+  EXPECT_EQ(redrawn_starts > 0, cpp.hop_blocks);
+  int64_t on = 0;
+  const auto ranks = static_cast<int64_t>(cpp.starts.size());
+  EXPECT_C_STATUS(odesens_fit_result_start_redrawn(fit, 0, n, &on), ODESENS_ERR_INVALID_ARGUMENT);
+  EXPECT_C_STATUS(odesens_fit_result_start_redrawn(fit, 0, -1, &on),
+                  ODESENS_ERR_INVALID_ARGUMENT);
+  EXPECT_C_STATUS(odesens_fit_result_start_redrawn(fit, ranks, 0, &on),
+                  ODESENS_ERR_INVALID_ARGUMENT);
+  EXPECT_C_STATUS(odesens_fit_result_start_redrawn(fit, 0, 0, nullptr), ODESENS_ERR_NULL_HANDLE);
+}
+
 // Hierarchical: the inner parameters named, and the fit the C++ one.
 TEST(CapiFit, HierarchicalFitEqualsTheCppOne) {
   test::SyntheticOptions so;
@@ -338,6 +365,7 @@ TEST(CapiFit, HopBlocksAreTheCppFits) {
     int64_t blocks = -1;
     ASSERT_C_OK(odesens_fit_result_hop_blocks(h.fit, &blocks));
     EXPECT_EQ(blocks, on == 1 ? 2 : 0);
+    expect_the_cpp_blocks(h.fit, cpp, 6);
     EXPECT_C_STATUS(odesens_fit_result_hop_blocks(h.fit, nullptr), ODESENS_ERR_NULL_HANDLE);
     EXPECT_C_STATUS(odesens_fit_result_hop_blocks(nullptr, &blocks), ODESENS_ERR_NULL_HANDLE);
   }

@@ -164,6 +164,23 @@ TEST(CliFit, HopBlocksAreSaid) {
       << r.out;
   EXPECT_EQ(read_attribute(h5, "hop_blocks"), 1);
   EXPECT_EQ(read_attribute(h5, "hop_block_count"), 2);
+  // The round's second point redraws a block: its row of `redrawn` (4
+  // starts x 6 parameters) is c1's or c2's block, every other row 0.
+  const std::vector<double> round = read_doubles(h5, "round");
+  const std::vector<double> redrawn = read_doubles(h5, "redrawn");
+  ASSERT_EQ(redrawn.size(), 4u * 6u);
+  const std::vector<double> c2 = {0, 1, 0, 0, 0, 1}, c1 = {0, 0, 1, 0, 1, 0};
+  int block_rows = 0;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::vector<double> row(redrawn.begin() + 6 * k, redrawn.begin() + 6 * (k + 1));
+    if (row == c2 || row == c1) {
+      ++block_rows;
+      EXPECT_EQ(round.at(k), 1.0) << k;
+    } else {
+      EXPECT_EQ(row, std::vector<double>(6, 0.0)) << k;
+    }
+  }
+  EXPECT_EQ(block_rows, 1);
   const ToolRun off = run_tool(fit + "--hop-blocks off --out " + h5);
   ASSERT_EQ(off.status, 0) << off.err;
   EXPECT_EQ(off.out.find("blocks"), std::string::npos) << off.out;
@@ -174,6 +191,16 @@ TEST(CliFit, HopBlocksAreSaid) {
   const nlohmann::json j = nlohmann::json::parse(json.out);
   EXPECT_EQ(j["hop_blocks"], true);
   EXPECT_EQ(j["hop_block_count"], 2);
+  int said = 0;
+  for (const auto& s : j["starts"]) {
+    if (s["redrawn"].empty()) continue;
+    ++said;
+    EXPECT_EQ(s["round"], 1);
+    EXPECT_TRUE(s["redrawn"] == nlohmann::json({"offset_c2", "w_c2"}) ||
+                s["redrawn"] == nlohmann::json({"sd_c1", "w_c1"}))
+        << s["redrawn"];
+  }
+  EXPECT_EQ(said, 1);
 }
 
 // A start past the data of the lagged decay: the best point leaves k1 and

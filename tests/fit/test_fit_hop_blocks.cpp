@@ -7,6 +7,7 @@
 // leave it, hops that redraw c2's block reach the optimum.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -222,6 +223,25 @@ TEST(ParameterBlocks, OfBeerAreItsExperimentsAndTypes) {
   EXPECT_EQ(in_blocks, 69u);  // all but init_Bac and the two noise parameters
 }
 
+// Each start says the block it redrew (StartResult::redrawn): none for the
+// start and the points drawn around the center (the 1st and 3rd of a round
+// of 4), one of the two blocks for the 2nd and 4th of each round, c2's
+// first in round 1 (the worst fitted at the stuck point); none without
+// hop_blocks.
+void expect_blocks_said(const FitResult& held, const FitResult& hopped) {
+  for (const StartResult& s : held.starts) EXPECT_TRUE(s.redrawn.empty()) << s.index;
+  for (const StartResult& s : hopped.starts) {
+    const bool block_point = s.round > 0 && (s.index - 1) % 4 % 2 == 1;
+    if (!block_point) {
+      EXPECT_TRUE(s.redrawn.empty()) << s.index;
+      continue;
+    }
+    const Blocks blocks = {{1, 5}, {2, 4}};
+    EXPECT_NE(std::find(blocks.begin(), blocks.end(), s.redrawn), blocks.end()) << s.index;
+    if (s.index == 2) EXPECT_EQ(s.redrawn, blocks[0]);
+  }
+}
+
 // From w_c2 = 0.83 the optimizer stays (c2's term has a local minimum
 // there); hops with sigma 1e-6 stay too, unless every second point redraws
 // a block: c2's, the worst fitted, whose draws over [0.5, 4] land in the
@@ -254,6 +274,7 @@ TEST(FitHops, RedrawTheBlockOfAnExperimentInALocalOptimum) {
     EXPECT_TRUE(hopped.hop_blocks);
     EXPECT_EQ(hopped.hop_block_count, 2u);
     ASSERT_FALSE(hopped.starts.empty());
+    expect_blocks_said(held, hopped);
     if (hopped.starts[0].nlpost < optimum + 1e-3) {
       ++reached;
       EXPECT_NEAR(hopped.starts[0].end[5], 2.0, 1e-3);

@@ -54,6 +54,7 @@ void compare(const odesens::FitResult& mpi, const odesens::FitResult& threads,
     check(a.status == b.status, row + " status");
     check(a.exit_reason == b.exit_reason, row + " exit reason: " + a.exit_reason);
     check(a.flat == b.flat && a.flat_known == b.flat_known, row + " flat parameters");
+    check(a.redrawn == b.redrawn, row + " redrawn block");
   }
 }
 

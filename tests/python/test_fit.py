@@ -101,8 +101,9 @@ def test_hops_follow_the_starts_as_the_tools_do(yaml, problem, cli, optimizer):
     # Round 1 is drawn around the best of the starts, as the library draws it.
     starts = r.round == 0
     best = r.end[starts][numpy.argmin(r.nlpost[starts])]
-    drawn = odesens._odesens.hop_points(problem._core, best, 0.25, 2, 5, 1, problem._settings,
-                                        True)
+    drawn, redrawn = odesens._odesens.hop_points(problem._core, best, 0.25, 2, 5, 1,
+                                                 problem._settings, True)
+    assert not redrawn.any() and not r.redrawn.any()
     for k in (3, 4):
         assert r.start[r.index == k][0].tolist() == drawn[k - 3].tolist()
     assert r.best == pytest.approx(OPTIMUM, abs=1e-5)
@@ -141,8 +142,8 @@ def test_hops_draw_parameters_without_effect_from_the_box(lagged_yaml, cli, opti
     assert (boxed.flat_at_best, local.flat_at_best) == ([], ["k1", "lag"])
     # Round 1: k1 and lag uniform in the box, scale around the start's end.
     start_end = boxed.end[boxed.round == 0][0]
-    drawn = odesens._odesens.hop_points(problem._core, start_end, 0.5, 8, 2, 1,
-                                        problem._settings, True)
+    drawn, _ = odesens._odesens.hop_points(problem._core, start_end, 0.5, 8, 2, 1,
+                                           problem._settings, True)
     assert all(boxed.start[boxed.index == 1 + k][0].tolist() == drawn[k].tolist()
                for k in range(8))
     if optimizer != "ceres_lm":
@@ -186,9 +187,18 @@ def test_hops_redraw_the_block_of_an_experiment_in_a_local_optimum(tmp_path, opt
     # Round 1's points: the 2nd and 6th redraw c2's block, the 4th c1's, the
     # others stay at the center's place (sigma 1e-6).
     center = held.end[held.round == 0][0]
-    drawn = odesens._odesens.hop_points(problem._core, center, 1e-6, 6, 10, 1,
-                                        problem._settings, False, None, True)
+    drawn, redrawn = odesens._odesens.hop_points(problem._core, center, 1e-6, 6, 10, 1,
+                                                 problem._settings, False, None, True)
     moved = [numpy.nonzero(numpy.abs(p - center) > 1e-4)[0].tolist() for p in drawn]
+    blocks = [numpy.nonzero(row)[0].tolist() for row in redrawn]
+    assert blocks == [[], [1, 5], [], [2, 4], [], [1, 5]]
+    # The fit says which block each of its hop points redrew: round 1's
+    # as drawn here, the starts' and the points around the center none.
+    assert [hopped.redrawn[hopped.index == 1 + k][0].tolist() for k in range(6)] == \
+        redrawn.tolist()
+    assert not hopped.redrawn[hopped.round == 0].any() and not held.redrawn.any()
+    assert all(set(numpy.nonzero(row)[0]) in ({1, 5}, {2, 4}, set())
+               for row in hopped.redrawn)
     assert moved[0] == moved[2] == moved[4] == []
     assert set(moved[1]) <= {1, 5} and 5 in moved[1]
     assert set(moved[5]) <= {1, 5} and 5 in moved[5]
@@ -197,7 +207,8 @@ def test_hops_redraw_the_block_of_an_experiment_in_a_local_optimum(tmp_path, opt
         p.tolist() for p in drawn]
     assert [held.start[held.index == 1 + k][0].tolist() for k in range(6)] == [
         p.tolist() for p in odesens._odesens.hop_points(problem._core, center, 1e-6, 6, 10, 1,
-                                                         problem._settings, False, None, False)]
+                                                         problem._settings, False, None,
+                                                         False)[0]]
 
 
 @pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])

@@ -22,7 +22,9 @@ class FitResult:
     (``hops`` rounds of ``hop_starts`` at ``hop_sigma``, flat parameters
     drawn as ``hop_flat`` says, "" without hops; ``hop_blocks`` True where
     every second hop point redrew one of the problem's ``hop_block_count``
-    blocks: Problem.fit);
+    blocks: Problem.fit); ``redrawn`` (K x n) True where the start is a
+    hop point that redrew that parameter's block from its range (the
+    others held at its round's center);
     ``start``, ``end`` (K x n) points on the parameters' scales;
     ``nllh``, ``nlpost``, ``gradient_norm`` (largest projected-gradient
     component at the end), ``iterations``, ``evaluations``, ``seconds`` (K,)

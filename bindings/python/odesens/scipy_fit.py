@@ -297,6 +297,8 @@ def _result(rows, n, starts_planned, seed, stopped, optimizer, hops):
         "hop_block_count": 0,  # fit() sets it
         "index": numpy.array([r["index"] for r in rows], dtype=numpy.int64),
         "round": numpy.array([r.get("round", 0) for r in rows], dtype=numpy.int64),
+        "redrawn": numpy.array([r.get("redrawn", numpy.zeros(n, dtype=bool)) for r in rows],
+                               dtype=bool).reshape(k, n),
         "start": numpy.array([r["start"] for r in rows], dtype=float).reshape(k, n),
         "end": numpy.array([r["end"] for r in rows], dtype=float).reshape(k, n),
         "nllh": numpy.array([r["nllh"] for r in rows], dtype=float),
@@ -429,13 +431,15 @@ def fit(problem, starts, seed, threads, max_iterations, max_seconds, start_point
                 new = _odesens.found_new_optimum(best_before, best["nlpost"])
                 fruitless = 0 if new else fruitless + 1
             best_before = best["nlpost"]
-            points = _odesens.hop_points(core, best["end"], sigma, hop_starts, seed, r,
-                                         problem._settings, hop_flat == "box", best.get("flat"),
-                                         hop_blocks, fruitless * (hop_starts // 2))
-            more, stopped = _run_batch(core, settings, points, len(start_points) + (r - 1) *
-                                       hop_starts, lower, upper, options, threads)
+            points, redrawn = _odesens.hop_points(
+                core, best["end"], sigma, hop_starts, seed, r, problem._settings,
+                hop_flat == "box", best.get("flat"), hop_blocks, fruitless * (hop_starts // 2))
+            first = len(start_points) + (r - 1) * hop_starts
+            more, stopped = _run_batch(core, settings, points, first, lower, upper, options,
+                                       threads)
             for row in more:
                 row["round"] = r
+                row["redrawn"] = redrawn[row["index"] - first]
             rows += more
     except KeyboardInterrupt:  # between two rounds' batches: what ended is kept
         stopped = True

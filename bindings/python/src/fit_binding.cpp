@@ -62,6 +62,12 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   const std::size_t k = r.starts.size();
   std::vector<double> start, end, nllh, nlpost, gradient_norm, seconds;
   std::vector<std::int64_t> index, round, iterations, evaluations;
+  py::array_t<bool> redrawn({static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(n)});
+  auto redrawn_rows = redrawn.mutable_unchecked<2>();
+  for (std::size_t row = 0; row < k; ++row) {
+    for (std::size_t i = 0; i < n; ++i) redrawn_rows(row, i) = false;
+    for (std::size_t i : r.starts[row].redrawn) redrawn_rows(row, i) = true;
+  }
   py::list status, exit_reason;
   for (const StartResult& s : r.starts) {
     start.insert(start.end(), s.start.begin(), s.start.end());
@@ -92,6 +98,7 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   d["hop_block_count"] = r.hop_block_count;
   d["index"] = py::array_t<std::int64_t>(rows, index.data());
   d["round"] = py::array_t<std::int64_t>(rows, round.data());
+  d["redrawn"] = redrawn;
   d["start"] = owned_array(std::move(start), {rows, cols}, {cols, 1});
   d["end"] = owned_array(std::move(end), {rows, cols}, {cols, 1});
   d["nllh"] = owned_vector(std::move(nllh));
@@ -147,8 +154,10 @@ py::array_t<double> drawn_starts(const Problem& problem, std::size_t starts, std
 // known, else from an evaluation under `settings` (Problem's); with
 // blocks, every second point redraws a block from rank first_rank of the
 // blocks' ranking on (block_point_mask: one more evaluation there, which
-// nothing ends but its own end).
-py::array_t<double> hopped_starts(const Problem& problem, const std::vector<double>& center,
+// nothing ends but its own end). Returns (points, redrawn): count x n
+// arrays, redrawn True where a point redraws its block's parameter
+// (StartResult::redrawn).
+py::tuple hopped_starts(const Problem& problem, const std::vector<double>& center,
                                   double sigma, std::size_t count, std::uint64_t seed,
                                   std::size_t round, const py::dict& settings,
                                   bool flat_from_box,
@@ -187,7 +196,13 @@ py::array_t<double> hopped_starts(const Problem& problem, const std::vector<doub
   flat.reserve(points.size() * n);
   for (const auto& x : points) flat.insert(flat.end(), x.begin(), x.end());
   const auto rows = static_cast<py::ssize_t>(points.size()), cols = static_cast<py::ssize_t>(n);
-  return owned_array(std::move(flat), {rows, cols}, {cols, 1});
+  py::array_t<bool> redrawn({rows, cols});
+  auto mask = redrawn.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    for (std::size_t i = 0; i < n; ++i) mask(k, i) = false;
+    for (std::size_t i : fitting::redrawn_parameters(draw, k)) mask(k, i) = true;
+  }
+  return py::make_tuple(owned_array(std::move(flat), {rows, cols}, {cols, 1}), redrawn);
 }
 
 }  // namespace
