@@ -892,8 +892,9 @@ ODESENS_API int odesens_fit_result_start_round(const odesens_fit_result* fit, in
 /* *redrawn = 1 where start `rank` is a hop point that redrew parameter
  * `parameter` (0 to n_parameters - 1) from its range as one of the blocks
  * (odesens_fit_options_set_hop_blocks; the block's other parameters too,
- * every other parameter held at the round's center); 0 otherwise, and for
- * every parameter of any other start. */
+ * every other parameter held at the round's center but for those without
+ * effect there, drawn from their range: odesens_fit_options_set_hop_flat);
+ * 0 otherwise, and for every parameter of any other start. */
 ODESENS_API int odesens_fit_result_start_redrawn(const odesens_fit_result* fit, int64_t rank,
                                                  int64_t parameter, int64_t* redrawn);
 /* *flat = 1 where nlpost does not depend on parameter `parameter` (0 to

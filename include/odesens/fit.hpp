@@ -115,8 +115,9 @@ struct StartResult {
   std::vector<std::size_t> flat;
   bool flat_known = false;
   // A hop point that redrew one block of parameters from its range, the
-  // others held at its round's center (FitOptions::hop_blocks): the block's
-  // parameters (indices, increasing); empty for every other start.
+  // others held at its round's center but for the flat ones, drawn from
+  // their range too (FitOptions::hop_blocks, hop_flat_from_box): the
+  // block's parameters (indices, increasing); empty for every other start.
   std::vector<std::size_t> redrawn;
 };
 

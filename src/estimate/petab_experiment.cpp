@@ -141,6 +141,21 @@ bool read_by_dynamics(const Definition& def, std::size_t j) {
   return j >= def.dynamics_reads.size() || def.dynamics_reads[j] != 0;
 }
 
+// The pre-equilibration's columns: its condition's, but for parameters the
+// dynamics do not read, whose S is 0 there (kept where the method solves
+// every parameter). Not so in the simulation: an adjoint's objective adds
+// the observables' derivatives in its columns.
+Columns preequilibration_columns(const Definition& def, const Condition& condition,
+                                 bool sensitivities, const std::string& method) {
+  Columns c = sensitivity_columns(def, condition, sensitivities, method);
+  if (!runs_on_subsets(method)) return c;
+  c.free.erase(std::remove_if(c.free.begin(), c.free.end(),
+                              [&](std::size_t j) { return !read_by_dynamics(def, j); }),
+               c.free.end());
+  c.subset = sensitivities && c.free.size() < def.n_sbml_params;
+  return c;
+}
+
 constexpr std::size_t kNoColumn = static_cast<std::size_t>(-1);
 
 // The simulation's column that the pre-equilibration's column of model
@@ -353,7 +368,7 @@ void preequilibrate(PreparedSolves& solves, const Definition& def, const Experim
                     const PetabOptions& options, const std::string& method,
                     const Columns& columns, Preequilibrations* shared, Problem& simulation) {
   const Condition& condition = def.conditions[static_cast<std::size_t>(e.preequilibration)];
-  const Columns pre_columns = sensitivity_columns(def, condition, columns.wanted, method);
+  const Columns pre_columns = preequilibration_columns(def, condition, columns.wanted, method);
   const CarrierPairs pairs =
       columns.wanted ? carriers(def, e, pre_columns, columns) : CarrierPairs{};
   const bool sensitivities = columns.solved();

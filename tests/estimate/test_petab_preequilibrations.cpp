@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "estimate/petab_experiment.hpp"
@@ -126,15 +128,17 @@ TEST(PetabPreequilibrations, SharedSteadyStateGivesEachExperimentsOwn) {
 
 // A <-> B at rates k1 A, k2 B (amounts per time, A and B concentrations) in
 // a compartment of size V (1 in the model), A(0) = B(0) = 1: the
-// concentrations change by (-k1 A + k2 B) / V. The tables but the model are
-// the test's.
+// concentrations change by (-k1 A + k2 B) / V. The model's parameter s
+// (1) is read by nothing but an observable that names it. The tables but
+// the model are the test's; obs is A unless `observed` says otherwise.
 class ExchangeProblem {
  public:
   ExchangeProblem(const std::string& conditions, const std::string& measurements,
-                  const std::string& parameters) {
+                  const std::string& parameters, const std::string& observed = "A") {
     write("model.xml", model());
     write("conditions.tsv", conditions);
-    write("observables.tsv", "observableId\tobservableFormula\tnoiseFormula\nobs\tA\t1\n");
+    write("observables.tsv",
+          "observableId\tobservableFormula\tnoiseFormula\nobs\t" + observed + "\t1\n");
     write("measurements.tsv",
           "observableId\tpreequilibrationConditionId\tsimulationConditionId\ttime\t"
           "measurement\n" + measurements);
@@ -170,7 +174,8 @@ class ExchangeProblem {
            "<species id=\"A\" compartment=\"V\" initialConcentration=\"1\"/>"
            "<species id=\"B\" compartment=\"V\" initialConcentration=\"1\"/></listOfSpecies>"
            "<listOfParameters><parameter id=\"k1\" value=\"0.8\"/><parameter id=\"k2\" "
-           "value=\"0.6\"/></listOfParameters><listOfReactions>" +
+           "value=\"0.6\"/><parameter id=\"s\" value=\"1\"/></listOfParameters>"
+           "<listOfReactions>" +
            reaction("fwd", "A", "B", "k1") + reaction("rev", "B", "A", "k2") +
            "</listOfReactions></model></sbml>\n";
   }
@@ -332,6 +337,64 @@ TEST(PetabPreequilibrations, ParametersSwappedAfterPreequilibrationHaveTheirGrad
     EXPECT_NEAR(r.nllh, nllh(x[0], x[1]), 1e-8);
     ASSERT_EQ(r.gradient.size(), 2u);
     for (std::size_t i = 0; i < 2; ++i) EXPECT_NEAR(r.gradient[i], expected[i], 1e-7) << i;
+  }
+}
+
+// One pre-equilibration shared by simulations that set its parameters
+// otherwise (its steady state solved once for both: Preequilibrations), a
+// second that sets both rates to ka (two columns into one), and s, which
+// only the observable obs = s A reads, set to s_pre before and s_post after
+// (s_pre moves nothing). Analytic as above: A* = 2 k2 / (k1 + k2) of the
+// pre-equilibration's rates, then A relaxes to 2 k2 / (k1 + k2) of the
+// simulation's at rate k1 + k2. The gradient (log10 rates, linear s) of
+// every method, those that solve every model parameter among them, against
+// central differences of that nllh.
+TEST(PetabPreequilibrations, SimulationsThatSetItsParametersOtherwiseShareOneSteadyState) {
+  const ExchangeProblem exchange(
+      "conditionId\tk1\tk2\ts\npre\tka\tkb\ts_pre\npre_a\tka\tka\ts_pre\n"
+      "same\tka\tkb\ts_post\nswap\tkb\tka\ts_post\n",
+      "obs\tpre\tsame\t0.5\t0.4\nobs\tpre\tsame\t2\t0.7\nobs\tpre\tswap\t0.5\t0.5\n"
+      "obs\tpre\tswap\tinf\t0.6\nobs\tpre_a\tsame\t1\t0.9\n",
+      "ka\tlog10\t0.01\t10\t0.3\t1\nkb\tlog10\t0.01\t10\t0.9\t1\n"
+      "s_pre\tlin\t0\t5\t2\t1\ns_post\tlin\t0\t5\t1.3\t1\n",
+      "s * A");
+  auto problem = exchange.load();
+  // One experiment's sum of 0.5 (y - s A(t))^2 over (t, y).
+  const auto term = [](double k1p, double k2p, double k1, double k2, double s,
+                       std::vector<std::pair<double, double>> data) {
+    const double start = 2 * k2p / (k1p + k2p), end = 2 * k2 / (k1 + k2);
+    double sum = 0.0;
+    for (const auto& [t, y] : data) {
+      const double a = std::isinf(t) ? end : end + (start - end) * std::exp(-(k1 + k2) * t);
+      sum += 0.5 * (y - s * a) * (y - s * a);
+    }
+    return sum;
+  };
+  const auto nllh = [&](const std::vector<double>& x) {
+    const double ka = std::pow(10.0, x[0]), kb = std::pow(10.0, x[1]), s = x[3];
+    const double inf = std::numeric_limits<double>::infinity();
+    return term(ka, kb, ka, kb, s, {{0.5, 0.4}, {2.0, 0.7}}) +
+           term(ka, kb, kb, ka, s, {{0.5, 0.5}, {inf, 0.6}}) +
+           term(ka, ka, ka, kb, s, {{1.0, 0.9}}) + 2.5 * std::log(2 * M_PI);
+  };
+  const std::vector<double> x = {std::log10(0.3), std::log10(0.9), 2.0, 1.3};
+  std::vector<double> expected(4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    std::vector<double> up = x, down = x;
+    up[i] += 1e-6;
+    down[i] -= 1e-6;
+    expected[i] = (nllh(up) - nllh(down)) / 2e-6;
+  }
+  EXPECT_EQ(expected[2], 0.0);
+  for (const char* method : {"cvodes_fsa", "odesd", "cvodes_asa", "dopri8s", "pbsr"}) {
+    SCOPED_TRACE(method);
+    PetabOptions options = tight_with_gradient(method);
+    options.threads = 2;
+    const PetabResult r = problem->evaluate(x, options);
+    EXPECT_NEAR(r.nllh, nllh(x), 1e-7);
+    ASSERT_EQ(r.gradient.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(r.gradient[i], expected[i], 1e-6) << i;
+    EXPECT_EQ(r.gradient[2], 0.0) << "s_pre";
   }
 }
 

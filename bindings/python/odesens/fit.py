@@ -24,7 +24,8 @@ class FitResult:
     every second hop point redrew one of the problem's ``hop_block_count``
     blocks: Problem.fit); ``redrawn`` (K x n) True where the start is a
     hop point that redrew that parameter's block from its range (the
-    others held at its round's center);
+    others held at its round's center, but for those flat there, drawn
+    from their range with ``hop_flat="box"``);
     ``start``, ``end`` (K x n) points on the parameters' scales;
     ``nllh``, ``nlpost``, ``gradient_norm`` (largest projected-gradient
     component at the end), ``iterations``, ``evaluations``, ``seconds`` (K,)

@@ -97,8 +97,9 @@ struct Definition {
   std::vector<std::size_t> estimated;     // rows of tables.parameters with estimate = 1
   // 1 for each of the first n_sbml_params model parameters that the
   // dynamics (f, the initial values, the events) read, traced through the
-  // model's expressions by PetabProblem::load (estimate/experiment_readers);
-  // empty: not traced, every one counts as read.
+  // model's expressions by PetabProblem::load (estimate/experiment_readers).
+  // Empty (a Definition not loaded so): the solves count every one as read,
+  // for S columns and pre-equilibrations; experiments_reading traces them.
   std::vector<char> dynamics_reads;
 };
 
