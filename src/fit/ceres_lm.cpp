@@ -301,7 +301,7 @@ std::optional<LocalRun> refused_start(LeastSquaresCost& cost, StartObjective& ob
   } catch (const Error& e) {
     if (e.status() == Status::interrupted)
       return LocalRun{0, objective.interruption_reason(), Status::ok};
-    return LocalRun{0, std::string("the start point could not be simulated: ") + e.what(),
+    return LocalRun{0, std::string("the start point") + point_failure(e.status()) + e.what(),
                     e.status()};
   }
   return std::nullopt;

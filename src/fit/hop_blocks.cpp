@@ -18,11 +18,14 @@ std::vector<std::vector<std::size_t>> parameter_blocks(const PetabProblem& probl
   std::vector<char> inner(reads.size(), 0);
   if (hierarchical)
     for (std::size_t i : problem.inner_parameters()) inner.at(i) = 1;
+  const std::vector<double>& lo = problem.lower_scaled();
+  const std::vector<double>& hi = problem.upper_scaled();
   std::map<std::vector<char>, std::size_t> block_of;  // experiments read -> block
   std::vector<std::vector<std::size_t>> blocks;
   for (std::size_t i = 0; i < reads.size(); ++i) {
     const auto readers = std::count(reads[i].begin(), reads[i].end(), 1);
-    if (inner[i] || readers == 0 || static_cast<std::size_t>(readers) == reads[i].size())
+    if (inner[i] || readers == 0 || static_cast<std::size_t>(readers) == reads[i].size() ||
+        !std::isfinite(lo.at(i)) || !std::isfinite(hi.at(i)))
       continue;
     const auto [at, added] = block_of.emplace(reads[i], blocks.size());
     if (added) blocks.emplace_back();

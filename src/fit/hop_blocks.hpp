@@ -22,7 +22,8 @@ namespace odesens::fitting {
 // each block in increasing order and
 // the blocks in order of their first parameter. Parameters that every
 // experiment reads, or none, are in no block; nor, where hierarchical, the
-// inner parameters (each evaluation sets them).
+// inner parameters (each evaluation sets them); nor those with an infinite
+// bound on their scale (a block is drawn from its range, which they lack).
 std::vector<std::vector<std::size_t>> parameter_blocks(const PetabProblem& problem,
                                                        bool hierarchical);
 

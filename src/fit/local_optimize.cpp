@@ -91,7 +91,7 @@ void finish(fitting::StartObjective& objective, const std::vector<double>& free,
     s.nllh = s.nlpost = s.gradient_norm = nan;
     s.status = e.status();
     s.exit_reason = std::string(s.end == s.start ? "the start point" : "the end point") +
-                    " could not be simulated: " + e.what();
+                    fitting::point_failure(e.status()) + e.what();
   }
 }
 

@@ -62,16 +62,18 @@ std::size_t starts_planned(const FitOptions& options, std::size_t starts) {
 
 namespace {
 
-// The hypercube's own check names parameters by index; this one by id.
-void check_finite_box(const PetabProblem& problem) {
+// The hypercube's own check names parameters by index; this one by id, with
+// the draw that needs the box and what to give instead.
+void check_finite_box(const PetabProblem& problem, const std::string& draw,
+                      const std::string& instead) {
   const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
   for (std::size_t i = 0; i < lo.size(); ++i)
     if (!std::isfinite(lo[i]) || !std::isfinite(hi[i]))
       throw Error(Status::invalid_argument,
-                  "fit: starts are drawn in a finite box, and parameter '" +
+                  "fit: " + draw + " in a finite box, and parameter '" +
                       problem.parameter_ids()[i] + "' has bounds [" +
                       io::format_double(lo[i]) + ", " + io::format_double(hi[i]) +
-                      "] on its scale: give finite bounds or the starts (--starts-from)");
+                      "] on its scale: give finite bounds or " + instead);
 }
 
 // Points drawn uniformly in the box taken to the parameters' initialization
@@ -86,6 +88,14 @@ std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                                                 const FitOptions& options) {
   check_optimizer_options(options.optimizer);
   require_optimizer_suits(problem, options.optimizer.optimizer);
+  if (problem.parameter_ids().empty())
+    throw Error(Status::invalid_argument,
+                "fit: the problem estimates no parameter (no row of its parameter table has "
+                "estimate 1): there is nothing to fit");
+  // A failed start is drawn again in the box (redrawn_start).
+  if (options.resample_failed > 0)
+    check_finite_box(problem, "resample_failed draws a failed start again",
+                     "no resample_failed (--resample-failed)");
   if (options.resample_failed > kMostResamples)
     throw Error(Status::invalid_argument,
                 "fit: resample_failed is " + std::to_string(options.resample_failed) +
@@ -238,7 +248,7 @@ std::vector<std::vector<double>> draw_starts(const PetabProblem& problem, std::s
                                              std::uint64_t seed) {
   if (starts == 0) throw Error(Status::invalid_argument, "fit: no starts (starts is 0)");
   fitting::check_start_count(starts, problem.lower_scaled().size());
-  fitting::check_finite_box(problem);
+  fitting::check_finite_box(problem, "starts are drawn", "the starts (--starts-from)");
   std::vector<std::vector<double>> points =
       latin_hypercube(problem.lower_scaled(), problem.upper_scaled(), starts, seed);
   for (auto& x : points) fitting::draw_from_initialization_priors(problem, x);

@@ -100,6 +100,12 @@ inline bool ended_without_value_in_time(const std::string& exit_reason) {
          exit_reason.compare(exit_reason.size() - end.size(), end.size(), end) == 0;
 }
 
+// How a point of a start failed, in words: a derivative the problem does
+// not support (docs/petab.md) is no failed simulation.
+inline const char* point_failure(Status status) {
+  return status == Status::unsupported ? " could not be evaluated: " : " could not be simulated: ";
+}
+
 struct LocalRun {
   std::int64_t iterations = 0;
   std::string exit_reason;

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "fit/hops.hpp"
 #include "odesens/fit.hpp"
 #include "odesens/petab.hpp"
+#include "odesens/status.hpp"
 
 namespace odesens {
 namespace {
@@ -70,9 +72,85 @@ TEST(ParameterBlocks, GroupTheParametersByTheExperimentsThatReadThem) {
   auto pre = PetabProblem::load(with_pre.yaml());
   ASSERT_EQ(pre->parameter_ids().at(6), "kin_pre");
   EXPECT_EQ(fitting::parameter_blocks(*pre, false), (Blocks{{1, 5, 6}, {2, 4}}));
+  // Its gradient is refused (kin_pre sets nothing in c2): a start fails as a
+  // point that could not be evaluated, not simulated.
+  FitOptions o;
+  o.start_points = {{1.0, 0.3, -1.0, 0.5, 1.0, 2.0, 1.0, 1.0}};
+  const FitResult refused = fit(*pre, o);
+  ASSERT_EQ(refused.starts.size(), 1u);
+  EXPECT_EQ(refused.starts[0].status, Status::unsupported);
+  EXPECT_NE(refused.starts[0].exit_reason.find("the start point could not be evaluated: "),
+            std::string::npos)
+      << refused.starts[0].exit_reason;
   // One experiment reads every parameter: no block.
   test::SyntheticProblem synthetic;
   EXPECT_TRUE(fitting::parameter_blocks(*PetabProblem::load(synthetic.yaml()), false).empty());
+}
+
+// BlockProblem's parameter table with `rows` (amp, offset_c2, sd_c1, w_c1
+// and w_c2 must be there; `unused` may go).
+void rewrite_parameters(const test::BlockProblem& written, const std::string& rows) {
+  std::ofstream(written.dir() + "/parameters.tsv")
+      << "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n"
+      << rows;
+}
+
+// A parameter with an infinite bound cannot be drawn from its range: it is
+// in no block (the hops redrew it as inf before), and a fit that would draw
+// a failed start again in the box (resample_failed) is refused before any
+// start, as one that draws its starts there.
+TEST(ParameterBlocks, LeaveOutParametersWithAnInfiniteBound) {
+  test::BlockProblem written;
+  rewrite_parameters(written,
+                     "amp\tlin\t0.1\t10\t1\t1\noffset_c2\tlin\t-1\t1\t0.3\t1\n"
+                     "sd_c1\tlog10\t0.01\t1\t0.1\t1\nw_c1\tlin\t0.5\t4\t1\t1\n"
+                     "w_c2\tlin\t0.5\tinf\t2\t1\n");
+  auto problem = PetabProblem::load(written.yaml());
+  ASSERT_EQ(problem->parameter_ids(),
+            (std::vector<std::string>{"amp", "offset_c2", "sd_c1", "w_c1", "w_c2"}));
+  EXPECT_EQ(fitting::parameter_blocks(*problem, false), (Blocks{{1}, {2, 3}}));
+  FitOptions o;
+  o.start_points = {{1.0, 0.3, -1.0, 1.0, 2.0}};
+  o.hop_rounds = 1;
+  o.hop_starts = 4;
+  const FitResult hopped = fit(*problem, o);
+  for (const StartResult& s : hopped.starts) {
+    EXPECT_TRUE(std::isfinite(s.start.at(4))) << s.index;
+    EXPECT_TRUE(s.redrawn.empty() || s.redrawn == std::vector<std::size_t>{1} ||
+                s.redrawn == (std::vector<std::size_t>{2, 3}))
+        << s.index;
+  }
+  o.resample_failed = 1;
+  try {
+    fit(*problem, o);
+    ADD_FAILURE() << "resample_failed in an infinite box was not refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("'w_c2' has bounds [0.5, inf]"), std::string::npos)
+        << e.what();
+  }
+}
+
+// A problem that estimates nothing has nothing to fit: refused before any
+// start (it ran its starts, each "no free parameters", before).
+TEST(Fit, OfAProblemThatEstimatesNothingIsRefused) {
+  test::BlockProblem written;
+  rewrite_parameters(written,
+                     "amp\tlin\t0.1\t10\t1\t0\noffset_c2\tlin\t-1\t1\t0.3\t0\n"
+                     "sd_c1\tlog10\t0.01\t1\t0.1\t0\nw_c1\tlin\t0.5\t4\t1\t0\n"
+                     "w_c2\tlin\t0.5\t4\t2\t0\n");
+  auto problem = PetabProblem::load(written.yaml());
+  ASSERT_TRUE(problem->parameter_ids().empty());
+  FitOptions o;
+  o.starts = 3;
+  try {
+    fit(*problem, o);
+    ADD_FAILURE() << "a fit of nothing was not refused";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("estimates no parameter"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ParameterBlocks, AreOrderedWorstFittedFirst) {

@@ -601,3 +601,29 @@ def test_ctrl_c_stops_the_second_part_of_scipy_trf_lm_lbfgs(problem, monkeypatch
                         threads=2)
     assert r.stopped and time.monotonic() - began < 30
     assert workers and not any(t.is_alive() for t in workers)
+
+
+@pytest.mark.parametrize("optimizer", ["ceres_lm", "scipy_trf"])
+def test_a_problem_that_estimates_nothing_is_refused(tmp_path, optimizer):
+    # Before, the library's path ran its starts ("no free parameters") and
+    # the SciPy path failed inside numpy.
+    yaml = write_block_problem(tmp_path)
+    table = (tmp_path / "parameters.tsv").read_text().splitlines()
+    (tmp_path / "parameters.tsv").write_text("\n".join(
+        [table[0]] + [row.replace("\t1\t\t", "\t0\t\t").replace("\t1\tnormal", "\t0\tnormal")
+                      for row in table[1:]]) + "\n")
+    problem = odesens.petab.Problem(yaml)
+    assert problem.parameter_ids == []
+    with pytest.raises(odesens.Error) as caught:
+        problem.fit(starts=2, optimizer=optimizer)
+    assert caught.value.status == "invalid_argument"
+    assert "estimates no parameter" in str(caught.value)
+
+
+def test_blocks_leave_out_a_parameter_with_an_infinite_bound(tmp_path):
+    # w_c2 has no range to be redrawn from: c2's block is offset_c2 alone.
+    yaml = write_block_problem(tmp_path)
+    table = (tmp_path / "parameters.tsv").read_text()
+    (tmp_path / "parameters.tsv").write_text(
+        table.replace("w_c2\tlin\t0.5\t4\t2", "w_c2\tlin\t0.5\tinf\t2"))
+    assert odesens.petab.Problem(yaml).parameter_blocks == [["offset_c2"], ["sd_c1", "w_c1"]]

@@ -344,6 +344,9 @@ class Problem:
         if not 1e-6 <= args["hop_sigma"] <= 100:
             raise invalid_argument(f"hop_sigma must be from 1e-6 to 100 (a standard deviation "
                                    f"on the parameters' scales), got {hop_sigma!r}")
+        if not self.parameter_ids:  # as the library's fit, on the SciPy path too
+            raise invalid_argument("fit: the problem estimates no parameter (no row of its "
+                                   "parameter table has estimate 1): there is nothing to fit")
         if optimizer in _SCIPY_OPTIMIZERS:
             return FitResult(self._fit_scipy_trf(args), self.parameter_ids)
         return FitResult(_odesens.fit(self._core, self._settings, args), self.parameter_ids)
