@@ -75,6 +75,30 @@ TEST(InitializationPriors, LogNormalAndUniformAreOfTheirOwnVariables) {
   EXPECT_GT(largest, 9.875);
 }
 
+// parameterScaleNormal(-12, 0.5) with log10 k1 in [-3, 1]: the box lies 18
+// sd above the mean, where the prior's cdf rounds to 1 (refused before as
+// without probability; at 8 sd it gave 6 distinct starts of 20). Drawn in
+// the mirror image's lower tail: 40 distinct starts near the lower bound
+// (the truncated prior falls off as exp(-36 (x + 3))), in the strata's order.
+TEST(InitializationPriors, FarInTheUpperTailTheStartsStayDistinct) {
+  test::SyntheticOptions far;
+  far.k1_initialization = "parameterScaleNormal\t-12;0.5";
+  const std::vector<std::vector<double>> starts = starts_of(far);
+  std::vector<double> k1;
+  for (const auto& x : starts) k1.push_back(x.at(0));
+  std::vector<double> sorted = k1;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::unique(sorted.begin(), sorted.end()) - sorted.begin(), 40);
+  for (double v : k1) {
+    EXPECT_GE(v, -3.0);
+    EXPECT_LT(v, -2.6);
+  }
+  // Half the truncated prior's mass lies below -3 + ln 2 / 36.
+  const auto below = std::count_if(k1.begin(), k1.end(),
+                                   [](double v) { return v < -3.0 + std::log(2.0) / 36.0; });
+  EXPECT_NEAR(static_cast<double>(below), 20.0, 3.0);
+}
+
 TEST(InitializationPriors, RefusedWhereNoStartCanBeDrawn) {
   test::SyntheticOptions outside;
   outside.k1_initialization = "parameterScaleNormal\t50;0.1";  // 490 sd above the box
