@@ -62,9 +62,12 @@ double cdf(const Prior& prior, double v) {
   return boost::math::cdf(boost::math::laplace(prior.a, prior.b), v);
 }
 
+// The smallest probability quantile() takes: the quantile of 0 is infinite.
+constexpr double kSmallestProbability = 1e-300;
+
 // q strictly inside (0, 1): the quantiles of 0 and 1 are infinite.
 double quantile(const Prior& prior, double q) {
-  q = std::clamp(q, 1e-300, 1.0 - 1e-16);
+  q = std::clamp(q, kSmallestProbability, 1.0 - 1e-16);
   if (uniform(prior.type)) return prior.a + q * (prior.b - prior.a);
   if (normal(prior.type)) return boost::math::quantile(boost::math::normal(prior.a, prior.b), q);
   return boost::math::quantile(boost::math::laplace(prior.a, prior.b), q);
@@ -91,7 +94,8 @@ double PetabProblem::start_value(std::size_t i, double scaled) const {
   const double m_lo = mirror ? 2 * prior.a - v_hi : v_lo;
   const double m_hi = mirror ? 2 * prior.a - v_lo : v_hi;
   const double f_lo = cdf(prior, m_lo), f_hi = cdf(prior, m_hi);
-  if (!(f_hi > f_lo))
+  // A mass below what quantile() takes would put every start on one bound.
+  if (!(f_hi > f_lo) || !(f_hi > kSmallestProbability))
     throw Error(Status::invalid_argument,
                 row.place.text() + ": the initialization prior of '" + row.id +
                     "' has no probability within its bounds [" + io::format_double(row.lower) +

@@ -138,9 +138,11 @@ StartResult optimize_or_fail(const PetabProblem& problem, const std::vector<doub
 // The start ended where it began, without a value: its point could not be
 // simulated.
 bool start_point_failed(const StartResult& s) {
-  // Not a start whose time ran out first: another point would take as long.
-  return s.status != Status::ok && s.iterations == 0 && s.end == s.start &&
-         !fitting::ended_without_value_in_time(s.exit_reason);
+  // Not a start whose time ran out first: another point would take as long;
+  // nor one the problem cannot evaluate (a gradient it does not support),
+  // which no other point can.
+  return s.status != Status::ok && s.status != Status::unsupported && s.iterations == 0 &&
+         s.end == s.start && !fitting::ended_without_value_in_time(s.exit_reason);
 }
 
 // Draw `attempt` (from 1) for start `index`: uniform in the scaled box,
@@ -160,9 +162,12 @@ std::vector<double> redrawn_start(const PetabProblem& problem, std::uint64_t see
 
 }  // namespace
 
+// Parameters with an infinite bound are never drawn from their range (the
+// box's draws refuse them, blocks and flat parameters leave them out).
 void check_initialization_priors(const PetabProblem& problem) {
-  std::vector<double> lower = problem.lower_scaled();
-  draw_from_initialization_priors(problem, lower);
+  const std::vector<double> lo = problem.lower_scaled(), hi = problem.upper_scaled();
+  for (std::size_t i = 0; i < lo.size(); ++i)
+    if (std::isfinite(lo[i]) && std::isfinite(hi[i])) problem.start_value(i, lo[i]);
 }
 
 StartResult run_start(const PetabProblem& problem, const std::vector<double>& x0,

@@ -88,23 +88,29 @@ TEST(ParameterBlocks, GroupTheParametersByTheExperimentsThatReadThem) {
 }
 
 // BlockProblem's parameter table with `rows` (amp, offset_c2, sd_c1, w_c1
-// and w_c2 must be there; `unused` may go).
-void rewrite_parameters(const test::BlockProblem& written, const std::string& rows) {
+// and w_c2 must be there; `unused` may go), with columns `extra` after
+// estimate.
+void rewrite_parameters(const test::BlockProblem& written, const std::string& rows,
+                        const std::string& extra = "") {
   std::ofstream(written.dir() + "/parameters.tsv")
-      << "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\n"
+      << "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate"
+      << extra << "\n"
       << rows;
 }
 
 // A parameter with an infinite bound cannot be drawn from its range: it is
-// in no block (the hops redrew it as inf before), and a fit that would draw
-// a failed start again in the box (resample_failed) is refused before any
-// start, as one that draws its starts there.
+// in no block (the hops redrew it as inf before), its initialization prior
+// is not checked (at its infinite bound the check drew NaN, and refused the
+// fit), and a fit that would draw a failed start again in the box
+// (resample_failed) is refused before any start, as one that draws its
+// starts there.
 TEST(ParameterBlocks, LeaveOutParametersWithAnInfiniteBound) {
   test::BlockProblem written;
   rewrite_parameters(written,
-                     "amp\tlin\t0.1\t10\t1\t1\noffset_c2\tlin\t-1\t1\t0.3\t1\n"
-                     "sd_c1\tlog10\t0.01\t1\t0.1\t1\nw_c1\tlin\t0.5\t4\t1\t1\n"
-                     "w_c2\tlin\t0.5\tinf\t2\t1\n");
+                     "amp\tlin\t0.1\t10\t1\t1\t\t\noffset_c2\tlin\t-1\t1\t0.3\t1\t\t\n"
+                     "sd_c1\tlog10\t0.01\t1\t0.1\t1\t\t\nw_c1\tlin\t0.5\t4\t1\t1\t\t\n"
+                     "w_c2\tlin\t-inf\tinf\t2\t1\tnormal\t2;1\n",
+                     "\tinitializationPriorType\tinitializationPriorParameters");
   auto problem = PetabProblem::load(written.yaml());
   ASSERT_EQ(problem->parameter_ids(),
             (std::vector<std::string>{"amp", "offset_c2", "sd_c1", "w_c1", "w_c2"}));
@@ -126,7 +132,7 @@ TEST(ParameterBlocks, LeaveOutParametersWithAnInfiniteBound) {
     ADD_FAILURE() << "resample_failed in an infinite box was not refused";
   } catch (const Error& e) {
     EXPECT_EQ(e.status(), Status::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find("'w_c2' has bounds [0.5, inf]"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("'w_c2' has bounds [-inf, inf]"), std::string::npos)
         << e.what();
   }
 }

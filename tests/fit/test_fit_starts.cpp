@@ -97,6 +97,10 @@ TEST(InitializationPriors, FarInTheUpperTailTheStartsStayDistinct) {
   const auto below = std::count_if(k1.begin(), k1.end(),
                                    [](double v) { return v < -3.0 + std::log(2.0) / 36.0; });
   EXPECT_NEAR(static_cast<double>(below), 20.0, 3.0);
+  // 37.7 sd above the mean the mass (about 1e-311) is below the smallest
+  // probability the quantiles take: refused, not every start on the bound.
+  far.k1_initialization = "parameterScaleNormal\t-6.77;0.1";
+  EXPECT_THROW(starts_of(far), Error);
 }
 
 TEST(InitializationPriors, RefusedWhereNoStartCanBeDrawn) {

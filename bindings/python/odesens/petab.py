@@ -118,8 +118,10 @@ class Problem:
         """The estimated parameters that some experiments read and others
         do not, grouped by the experiments that read them (lists of ids):
         what a fit's hops redraw one at a time (``Problem.fit``'s
-        ``hop_blocks``; docs/fit.md, "Hops"). A hierarchical fit also
-        leaves out its inner parameters (``inner_parameters``)."""
+        ``hop_blocks``; docs/fit.md, "Hops"). Parameters with an infinite
+        bound are in none (they have no range to be redrawn from); a
+        hierarchical fit also leaves out its inner parameters
+        (``inner_parameters``)."""
         ids = self.parameter_ids
         return [[ids[i] for i in block] for block in _odesens.parameter_blocks(self._core)]
 

@@ -168,7 +168,8 @@ def _start_point_failure(core, settings, x0, error):
         if math.isfinite(nlpost):
             return (f"the start point has no value in the least-squares form, where nlpost "
                     f"is {nlpost:g}: {error.message} (ceres_lm_lbfgs starts there by L-BFGS)")
-    return f"the start point could not be simulated: {error}"
+    failed = "evaluated" if error.status == "unsupported" else "simulated"
+    return f"the start point could not be {failed}: {error}"
 
 
 def _run_start(core, settings, index, x0, lower, upper, options, stop):
