@@ -99,7 +99,8 @@ class BlockProblem {
     for (const char* c : {"c1", "c2"})
       text += std::string(c) + "\tw_" + c + (gain ? "\tgain_b" : "") +
               (preequilibration ? "\t1" : "") + "\n";
-    if (preequilibration) text += std::string("pre\tw_pre") + (gain ? "\tgain_b" : "") + "\tkin_pre\n";
+    if (preequilibration)
+      text += std::string("pre\tw_pre") + (gain ? "\tgain_b" : "") + "\tkin_pre\n";
     return text;
   }
   static constexpr const char* kModel = R"(<?xml version="1.0" encoding="UTF-8"?>
