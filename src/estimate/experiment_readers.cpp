@@ -29,14 +29,9 @@ void mark_parameters_read(const expr::SymbolicModel& sym, std::vector<expr::Node
 }
 
 // 1 for each model parameter the dynamics read (f, the initial values and
-// the events' triggers, delays, priorities and assigned values), sized as
-// the full model's parameters.
-std::vector<char> read_by_dynamics(const Definition& def) {
-  if (def.dynamics_reads.size() == def.n_sbml_params) {
-    std::vector<char> read = def.dynamics_reads;
-    read.resize(def.model->param_names().size(), 0);
-    return read;
-  }
+// the events' triggers, delays, priorities and assigned values), traced,
+// sized as the full model's parameters.
+std::vector<char> trace_dynamics_reads(const Definition& def) {
   const ExprModel::Impl& impl = expr_model_internals(*def.dynamics);
   const expr::SymbolicModel& sym = impl.sym;
   std::vector<char> read(def.model->param_names().size(), 0);
@@ -84,14 +79,18 @@ void visit_reached_nodes(const expr::SymbolicModel& sym, std::vector<expr::NodeI
 }
 
 std::vector<char> parameters_the_dynamics_read(const Definition& def) {
-  std::vector<char> read = read_by_dynamics(def);
+  std::vector<char> read = trace_dynamics_reads(def);
   read.resize(def.n_sbml_params);
   return read;
 }
 
 std::vector<std::vector<char>> experiments_reading(const Definition& def) {
   const std::vector<long> index = estimated_index(def);
-  const std::vector<char> dynamics = read_by_dynamics(def);
+  // Traced at load (Definition::dynamics_reads), else here.
+  std::vector<char> dynamics = def.dynamics_reads.size() == def.n_sbml_params
+                                   ? def.dynamics_reads
+                                   : trace_dynamics_reads(def);
+  dynamics.resize(def.model->param_names().size(), 0);
   const std::vector<std::vector<char>> observed = read_by_observables(def);
   const std::size_t n_exp = def.experiments.size();
   std::vector<std::vector<char>> reads(def.estimated.size(), std::vector<char>(n_exp, 0));

@@ -56,18 +56,25 @@ FitOptions fit_options(const py::dict& settings, const py::dict& fit) {
   return o;
 }
 
+// A rows.size() x n array of booleans, row k True at the indices rows[k]
+// (StartResult::redrawn).
+py::array_t<bool> index_mask(const std::vector<std::vector<std::size_t>>& rows, std::size_t n) {
+  py::array_t<bool> mask({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(n)});
+  auto m = mask.mutable_unchecked<2>();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    for (std::size_t i = 0; i < n; ++i) m(k, i) = false;
+    for (std::size_t i : rows[k]) m(k, i) = true;
+  }
+  return mask;
+}
+
 // The starts as columns: one array per field, row k the k-th start of the
 // waterfall (sorted by final nlpost, failed starts last).
 py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   const std::size_t k = r.starts.size();
   std::vector<double> start, end, nllh, nlpost, gradient_norm, seconds;
   std::vector<std::int64_t> index, round, iterations, evaluations;
-  py::array_t<bool> redrawn({static_cast<py::ssize_t>(k), static_cast<py::ssize_t>(n)});
-  auto redrawn_rows = redrawn.mutable_unchecked<2>();
-  for (std::size_t row = 0; row < k; ++row) {
-    for (std::size_t i = 0; i < n; ++i) redrawn_rows(row, i) = false;
-    for (std::size_t i : r.starts[row].redrawn) redrawn_rows(row, i) = true;
-  }
+  std::vector<std::vector<std::size_t>> redrawn;
   py::list status, exit_reason;
   for (const StartResult& s : r.starts) {
     start.insert(start.end(), s.start.begin(), s.start.end());
@@ -78,6 +85,7 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
     seconds.push_back(s.seconds);
     index.push_back(static_cast<std::int64_t>(s.index));
     round.push_back(static_cast<std::int64_t>(s.round));
+    redrawn.push_back(s.redrawn);
     iterations.push_back(s.iterations);
     evaluations.push_back(s.evaluations);
     status.append(status_name(s.status));
@@ -98,7 +106,7 @@ py::dict fit_to_dict(const FitResult& r, std::size_t n) {
   d["hop_block_count"] = r.hop_block_count;
   d["index"] = py::array_t<std::int64_t>(rows, index.data());
   d["round"] = py::array_t<std::int64_t>(rows, round.data());
-  d["redrawn"] = redrawn;
+  d["redrawn"] = index_mask(redrawn, n);
   d["start"] = owned_array(std::move(start), {rows, cols}, {cols, 1});
   d["end"] = owned_array(std::move(end), {rows, cols}, {cols, 1});
   d["nllh"] = owned_vector(std::move(nllh));
@@ -196,13 +204,11 @@ py::tuple hopped_starts(const Problem& problem, const std::vector<double>& cente
   flat.reserve(points.size() * n);
   for (const auto& x : points) flat.insert(flat.end(), x.begin(), x.end());
   const auto rows = static_cast<py::ssize_t>(points.size()), cols = static_cast<py::ssize_t>(n);
-  py::array_t<bool> redrawn({rows, cols});
-  auto mask = redrawn.mutable_unchecked<2>();
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    for (std::size_t i = 0; i < n; ++i) mask(k, i) = false;
-    for (std::size_t i : fitting::redrawn_parameters(draw, k)) mask(k, i) = true;
-  }
-  return py::make_tuple(owned_array(std::move(flat), {rows, cols}, {cols, 1}), redrawn);
+  std::vector<std::vector<std::size_t>> redrawn;
+  for (std::size_t k = 0; k < points.size(); ++k)
+    redrawn.push_back(fitting::redrawn_parameters(draw, k));
+  return py::make_tuple(owned_array(std::move(flat), {rows, cols}, {cols, 1}),
+                        index_mask(redrawn, n));
 }
 
 }  // namespace
