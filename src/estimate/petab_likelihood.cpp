@@ -187,6 +187,9 @@ Term measurement_term(const Observable& ob, double y, double h, double sigma) {
   const double sign = res > 0 ? 1.0 : res < 0 ? -1.0 : 0.0;
   t.by_h = (normal ? -res / sigma : -sign / sigma) * transform_derivative(h, ob.transformation);
   t.by_sigma = normal ? (1.0 - res * res) / sigma : (1.0 - std::abs(res)) / sigma;
+  // Where sigma is not positive the likelihood is not defined, and neither
+  // are its derivatives (those of the formula above would be finite).
+  if (!(sigma > 0.0)) t.by_h = t.by_sigma = NAN;
   return t;
 }
 
@@ -265,7 +268,9 @@ void add_measurements(const Definition& def, const Experiment& e, const Experime
     for (double& v : d.h) v *= dhs;
     if (std::isfinite(t.nllh)) warn_nonfinite_derivative(m, t, d, r, rows_warned);
     if (layout) add_measurement_rows(*layout, mi, m, t, d.h, d.sigma, r);
-    if (!r.fim.empty()) {
+    if (!r.fim.empty() && !(t.sigma > 0.0)) {
+      std::fill(r.fim.begin(), r.fim.end(), NAN);  // of a likelihood not defined
+    } else if (!r.fim.empty()) {
       add_outer(r.fim, d.h, 1.0 / (t.sigma * t.sigma));
       add_outer(r.fim, d.sigma,
                 (ob.distribution == NoiseDistribution::normal ? 2.0 : 1.0) / (t.sigma * t.sigma));

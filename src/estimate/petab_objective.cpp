@@ -61,7 +61,9 @@ class ExperimentObjective final : public Objective {
       model.outputs(t, x, row, outputs.data(), ws);
       const Term term = measurement_term(ob, m.value, outputs[ob.output], outputs[ob.sigma_output]);
       sum += term.nllh;
-      if (!g_x && !g_p) continue;
+      // An undefined term keeps its NaN out of the backward solve: the
+      // likelihood's own pass names its row and makes the gradient NaN.
+      if ((!g_x && !g_p) || !std::isfinite(term.by_h) || !std::isfinite(term.by_sigma)) continue;
       const std::size_t which[2] = {ob.output, ob.sigma_output};
       model.output_gradients(t, x, row, 2, which, gx.data(), gp.data(), ws);
       if (g_x)

@@ -727,3 +727,44 @@ TEST(PetabEvaluation, LogPriorsAtZeroAreOutsideTheirSupport) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// A noise parameter below 0 makes sigma negative: the likelihood is not
+// defined there, and neither are its gradient and FIM. They were finite
+// (the formulas' values at a negative sigma) beside a NaN nllh; by the
+// forward sensitivities and by the adjoint alike they are NaN now, with
+// the rows named.
+TEST(PetabEvaluation, ANegativeSigmaLeavesNoFiniteDerivatives) {
+  auto files = base_files();
+  files["parameters.tsv"] = kParameterHeader +
+                            "kc\tlog10\t1e-3\t1e3\t0.7\t1\n"
+                            "sd\tlin\t-10\t10\t0.2\t1\n"
+                            "k2\tlin\t0\t10\t0.1\t0\n";
+  const ProblemFolder problem(files);
+  auto p = problem.load();
+  for (const char* method : {"cvodes_fsa", "cvodes_asa"}) {
+    SCOPED_TRACE(method);
+    PetabOptions options = tight();
+    options.method = method;
+    options.gradient = true;
+    options.fim = std::string(method) == "cvodes_fsa";
+    const PetabResult good = p->evaluate({std::log10(0.6), 0.25}, options);
+    ASSERT_TRUE(std::isfinite(good.nllh));
+    for (double g : good.gradient) EXPECT_TRUE(std::isfinite(g));
+    const PetabResult r = p->evaluate({std::log10(0.6), -0.25}, options);
+    EXPECT_TRUE(std::isnan(r.nllh));
+    ASSERT_EQ(r.gradient.size(), 2u);
+    for (double g : r.gradient) EXPECT_TRUE(std::isnan(g));
+    for (double f : r.fim) EXPECT_TRUE(std::isnan(f));
+    ASSERT_FALSE(r.warnings.empty());
+    EXPECT_NE(r.warnings[0].find("measurements.tsv:2: the noise formula gives sigma = -0.25, "
+                                 "not positive"),
+              std::string::npos)
+        << r.warnings[0];
+  }
+}
+
+}  // namespace
+}  // namespace odesens

@@ -258,9 +258,13 @@ def test_bad_fit_arguments_raise_invalid_argument(problem):
     (dict(start_points=numpy.empty((0, 2))), "start_points"),
     (dict(start_points=[(1 + 1j, 1.0)]), "start_points"),
     (dict(hops=-1), "hops"), (dict(hops=10001), "hops"), (dict(hops=1.5), "hops"),
-    (dict(hops=1, hop_starts=0), "hop_starts"), (dict(hop_sigma=0), "hop_sigma"),
-    (dict(hop_sigma=float("nan")), "hop_sigma"), (dict(hop_sigma="wide"), "hop_sigma"),
-    (dict(hop_sigma=1e3), "hop_sigma"), (dict(hops=1, hop_flat="wide"), "hop_flat")])
+    (dict(hops=1, hop_starts=0), "hop_starts"), (dict(hops=1, hop_sigma=0), "hop_sigma"),
+    (dict(hops=1, hop_sigma=float("nan")), "hop_sigma"),
+    (dict(hops=1, hop_sigma="wide"), "hop_sigma"), (dict(hops=1, hop_sigma=1e3), "hop_sigma"),
+    (dict(hops=1, hop_flat="wide"), "hop_flat"),
+    # the hops' settings without hops would be ignored (the CLI refuses them too)
+    (dict(hop_starts=4), "hop_starts"), (dict(hops=0, hop_sigma=0.3), "hop_sigma"),
+    (dict(hop_flat="local"), "hop_flat"), (dict(hop_blocks=False), "hop_blocks")])
 def test_fit_arguments_of_the_wrong_kind_raise_invalid_argument_naming_them(problem, kwargs,
                                                                            named):
     # (they raised pybind11's RuntimeError, or ran: an empty start_points

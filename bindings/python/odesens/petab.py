@@ -239,7 +239,7 @@ class Problem:
 
     def fit(self, starts=10, optimizer="auto", seed=0, threads=1, max_iterations=None,
             max_seconds=None, start_points=None, resample_failed=0, hierarchical=False,
-            hops=0, hop_starts=8, hop_sigma=0.5, hop_flat="box", hop_blocks=True):
+            hops=0, hop_starts=None, hop_sigma=None, hop_flat=None, hop_blocks=None):
         """Multi-start fit: one local optimization of nlpost per start, on
         the library's optimizers (docs/fit.md), with this problem's
         simulation settings. Returns a :class:`odesens.fit.FitResult`
@@ -286,7 +286,10 @@ class Problem:
             round that finds no nlpost lower by more than 0.1, up to 4
             times ``hop_sigma``, and ``hop_sigma`` again after one that
             does), clipped to the box (docs/fit.md, "Hops"). Their rows
-            have ``round`` r >= 1, the others 0.
+            have ``round`` r >= 1, the others 0. ``hop_starts`` defaults
+            to 8 and ``hop_sigma`` to 0.5; these and ``hop_flat`` and
+            ``hop_blocks`` shape the rounds of ``hops``, and are refused
+            without it.
         hop_flat : str
             "box" (default): in a hop round, a parameter whose gradient of
             nlpost is exactly 0 at the round's center (nothing depends on
@@ -330,6 +333,16 @@ class Problem:
                 raise invalid_argument(
                     f"start_points must be K x {len(self.parameter_ids)} with K >= 1, "
                     f"got shape {start_points.shape}")
+        hop_settings = {"hop_starts": hop_starts, "hop_sigma": hop_sigma,
+                        "hop_flat": hop_flat, "hop_blocks": hop_blocks}
+        given = [name for name, value in hop_settings.items() if value is not None]
+        if given and _count(hops, "hops", 0, 10000) == 0:
+            raise invalid_argument(f"fit: {', '.join(given)} shape the rounds of hops: "
+                                   f"give hops too (it is 0)")
+        hop_starts = 8 if hop_starts is None else hop_starts
+        hop_sigma = 0.5 if hop_sigma is None else hop_sigma
+        hop_flat = "box" if hop_flat is None else hop_flat
+        hop_blocks = True if hop_blocks is None else hop_blocks
         args = {"starts": _count(starts, "starts", 1, 10**12), "optimizer": optimizer,
                 "seed": _count(seed, "seed", 0, 2**64 - 1), "threads": _threads(threads),
                 "max_iterations": None if max_iterations is None else _count(
