@@ -60,12 +60,13 @@ def run(problem_id, optimizers, args):
             hopped = args.hops * args.hop_starts if hops else 0
             if hopped >= args.starts:
                 sys.exit("bench_fit_scipy: --starts must exceed --hops x --hop-starts for +hops")
+            hopping = dict(hops=args.hops, hop_starts=args.hop_starts,
+                           hop_sigma=args.hop_sigma,
+                           hop_flat="local" if "local" in shape else "box",
+                           hop_blocks="noblocks" not in shape) if hops else {}
             fit = problem.fit(starts=args.starts - hopped, seed=args.seed,
                               threads=args.threads, optimizer=base,
-                              max_seconds=args.max_seconds, hops=args.hops if hops else 0,
-                              hop_starts=args.hop_starts, hop_sigma=args.hop_sigma,
-                              hop_flat="local" if "local" in shape else "box",
-                              hop_blocks="noblocks" not in shape)
+                              max_seconds=args.max_seconds, **hopping)
             fits[optimizer] = (fit, time.process_time() - cpu)
     best = min((f.nlpost[0] for f, _ in fits.values() if len(f) and math.isfinite(f.nlpost[0])),
                default=math.nan)
