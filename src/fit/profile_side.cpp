@@ -56,7 +56,10 @@ SideTrace trace_side(const PetabProblem& problem, const std::vector<double>& bes
       side.limit = value;
       return side;
     }
-    const double next = direction < 0 ? std::max(value - step, bound) : std::min(value + step, bound);
+    double next = direction < 0 ? std::max(value - step, bound) : std::min(value + step, bound);
+    // A step below the spacing of doubles at value (a range a few ulps
+    // wide) would retrace value until max_points: the next double instead.
+    if (next == value) next = std::nextafter(value, bound);
     std::vector<double> x0 = x;
     x0[i] = next;
     const StartResult r = optimize(problem, x0, fixed, options.optimizer, stop);

@@ -163,6 +163,32 @@ TEST(Profile, APanelOfALonePointSpansOneUnitEachSide) {
       << traced_range;
 }
 
+// A range a few doubles wide: steps of a hundredth of it do not move the
+// value, which ended the side with max_points points at one value. Each
+// step now moves at least to the next double, and the side ends at its bound.
+TEST(Profile, ASideOfARangeAFewDoublesWideEndsAtItsBound) {
+  test::SyntheticOptions so;
+  so.k1_lower = 2.0;
+  so.k1_upper = std::nextafter(std::nextafter(2.0, 3.0), 3.0);
+  so.k1_nominal = 2.0;
+  test::SyntheticProblem synthetic(so);
+  auto problem = PetabProblem::load(synthetic.yaml());
+  const double lower = problem->lower_scaled()[0], upper = problem->upper_scaled()[0];
+  ASSERT_LT(lower, upper);
+  ProfileOptions options;
+  options.parameters = {0};
+  options.max_points = 20;
+  const std::vector<Profile> profiles = profile(*problem, {lower, 2.0}, options);
+  ASSERT_EQ(profiles.size(), 1u);
+  const Profile& p = profiles[0];
+  EXPECT_EQ(p.lower_end, ProfileEnd::bound);
+  EXPECT_EQ(p.upper_end, ProfileEnd::bound);
+  EXPECT_EQ(p.upper, upper);
+  EXPECT_LT(p.points.size(), 10u);
+  for (std::size_t k = 1; k < p.points.size(); ++k)
+    EXPECT_LT(p.points[k - 1].value, p.points[k].value);
+}
+
 TEST(Profile, BadInputIsRefusedNamingWhatIsWrong) {
   test::SyntheticProblem synthetic;
   auto problem = PetabProblem::load(synthetic.yaml());
