@@ -292,7 +292,7 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
   auto problem = PetabProblem::load(a.problem);
   if (runner.writes_output())
     check_petab_outputs(*problem, {{{"--best", a.best}}, {{"--out", a.out}}, {{"--plot", a.plot}},
-                                   {a.starts_from}});
+                                   {a.starts_from}, fitting::fit_picture_names()});
   const FitOptions options = fit_options(a, *problem);
   const Interrupt interrupt("without the results of the starts done");
   FitProgressLine line(runner.writes_output() && ::isatty(STDERR_FILENO) == 1);

@@ -39,8 +39,10 @@ void probe_writable(const std::string& flag, const std::string& path) {
 }
 
 // A folder made later where absent: the path itself, or else the nearest
-// part of it that exists, must be a folder that can be written.
-void check_folder(const std::string& flag, const std::string& path) {
+// part of it that exists, must be a folder that can be written, and the
+// pictures it has already files that can be replaced.
+void check_folder(const std::string& flag, const std::string& path,
+                  const std::vector<std::string>& pictures) {
   std::error_code ec;
   fs::path existing = fs::absolute(path, ec);
   while (!fs::exists(fs::symlink_status(existing, ec)) && existing.has_relative_path())
@@ -55,6 +57,9 @@ void check_folder(const std::string& flag, const std::string& path) {
   if (::access(existing.c_str(), W_OK | X_OK) != 0)
     throw Error(Status::io_error, named + ": '" + existing.string() +
                                       "' cannot be written (" + std::strerror(errno) + ")");
+  if (existing != fs::absolute(path, ec)) return;
+  for (const std::string& picture : pictures)
+    probe_writable(flag, (fs::path(path) / picture).string());
 }
 
 }  // namespace
@@ -92,7 +97,7 @@ void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& output
     for (const OutputFlag& f : *list)
       if (!f.second.empty()) probe_writable(f.first, f.second);
   for (const OutputFlag& f : outputs.folders)
-    if (!f.second.empty()) check_folder(f.first, f.second);
+    if (!f.second.empty()) check_folder(f.first, f.second, outputs.pictures);
 }
 
 void OutputWrites::run(const std::string& flag, const std::function<void()>& write) {

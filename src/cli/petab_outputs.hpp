@@ -24,14 +24,16 @@ struct PetabOutputs {
   std::vector<OutputFlag> hdf5;     // HDF5 documents: regular files (io::check_hdf5_path)
   std::vector<OutputFlag> folders;  // output folders (--plot DIR), made later where absent
   std::vector<std::string> inputs;
+  std::vector<std::string> pictures;  // the files each folder will get
 };
 
 // UsageError for an output that is one of problem.input_files(), one of
 // the inputs, or the same file as another output (however spelled: ./a.h5
 // and a.h5, links); Error(io_error) for a file that is a directory or whose
 // folder cannot be written (its temporary is made and discarded: the file
-// is untouched), for an HDF5 path io::check_hdf5_path refuses, and for a
-// folder that is a file or lies under one.
+// is untouched), for an HDF5 path io::check_hdf5_path refuses, for a
+// folder that is a file or lies under one, and for a picture of an existing
+// folder that is a directory or cannot be written.
 void check_petab_outputs(const PetabProblem& problem, const PetabOutputs& outputs);
 
 // UsageError where `out`, given with `flag`, names one of `inputs` (a

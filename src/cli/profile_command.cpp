@@ -173,7 +173,10 @@ int run_profile(const ProfileArguments& a) {
   const std::vector<double> from =
       a.from.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.from);
   // A path that cannot be written is said at once, not after the profiles.
-  check_petab_outputs(*problem, {{{"--out", a.out}}, {}, {{"--plot", a.plot}}, {a.from}});
+  const std::size_t traced =
+      options.parameters.empty() ? problem->parameter_ids().size() : options.parameters.size();
+  check_petab_outputs(*problem, {{{"--out", a.out}}, {}, {{"--plot", a.plot}}, {a.from},
+                                 fitting::profile_picture_names(traced)});
   const Interrupt interrupt("without the profiles traced so far");
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   const std::vector<Profile> profiles =

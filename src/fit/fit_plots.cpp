@@ -155,12 +155,21 @@ std::string profile_xrange(const Profile& p) {
   return s.str();
 }
 
+std::vector<std::string> fit_picture_names() { return {"waterfall.png", "parameters.png"}; }
+
+std::vector<std::string> profile_picture_names(std::size_t profiles) {
+  std::vector<std::string> names;
+  for (std::size_t first = 0; first < profiles; first += kProfilesPerPage)
+    names.push_back("profiles_" + std::to_string(names.size() + 1) + ".png");
+  return names;
+}
+
 std::vector<std::string> plot_fit(const PetabProblem& problem, const FitResult& fit,
                                   const std::string& folder) {
   if (fit.starts.empty() || !start_succeeded(fit.starts[0]))
     throw Error(Status::invalid_argument, "plots: no start of the fit succeeded: nothing to draw");
   const ScratchFolder tmp(folder);
-  const std::vector<std::string> names = {"waterfall.png", "parameters.png"};
+  const std::vector<std::string> names = fit_picture_names();
   draw_pictures(tmp, tmp.write("fit.gp", waterfall(fit, folder, tmp) + traces(problem, fit, folder, tmp)),
                 folder, names);
   return names;
@@ -171,12 +180,10 @@ std::vector<std::string> plot_profiles(const PetabProblem& problem,
                                        const std::string& folder) {
   if (profiles.empty()) throw Error(Status::invalid_argument, "plots: no profile to draw");
   const ScratchFolder tmp(folder);
-  std::vector<std::string> names;
+  const std::vector<std::string> names = profile_picture_names(profiles.size());
   std::string script;
-  for (std::size_t first = 0; first < profiles.size(); first += kProfilesPerPage) {
-    names.push_back("profiles_" + std::to_string(names.size() + 1) + ".png");
-    script += profile_page(problem, profiles, first, names.back(), folder, tmp);
-  }
+  for (std::size_t first = 0, page = 0; first < profiles.size(); first += kProfilesPerPage)
+    script += profile_page(problem, profiles, first, names[page++], folder, tmp);
   draw_pictures(tmp, tmp.write("profiles.gp", script), folder, names);
   return names;
 }

@@ -35,6 +35,11 @@ std::vector<std::string> plot_profiles(const PetabProblem& problem,
                                        const std::vector<Profile>& profiles,
                                        const std::string& folder);
 
+// The pictures plot_fit writes, and plot_profiles for `profiles` profiles
+// (the CLI checks that none of them is a folder before it runs).
+std::vector<std::string> fit_picture_names();
+std::vector<std::string> profile_picture_names(std::size_t profiles);
+
 // The gnuplot x range of a profile's panel: gnuplot's own ("set autoscale
 // x"), except around a lone point (a side stopped before its first step),
 // where gnuplot would spread its ticks over a range of rounding width: the

@@ -409,6 +409,11 @@ TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
       {"fit " + p.yaml() + " --starts 1 --plot " + p.path("file/sub"),
        "cannot be made: '" + p.path("file") + "' is a file, not a folder"},
       {"profile " + p.yaml() + " --plot " + p.path("file/sub/deeper"), "is a file, not a folder"},
+      // a picture's name taken by a folder in the --plot folder
+      {"fit " + p.yaml() + " --starts 1 --plot " + p.path("pictures"),
+       "cannot write --plot '" + p.path("pictures") + "/parameters.png': it is a directory"},
+      {"profile " + p.yaml() + " --plot " + p.path("pictures"),
+       "cannot write --plot '" + p.path("pictures") + "/profiles_1.png': it is a directory"},
       {"petab " + p.yaml() + " --format h5 --out /dev/null", "is not a regular file"},
       // what a killed write of the same document left (it was refused
       // only after every start had run, and the document was lost)
@@ -417,6 +422,8 @@ TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
       {"petab " + p.yaml() + " --format h5 --out " + p.path("left.h5"),
        "left.h5.partial' is left from an earlier run"}};
   std::ofstream(p.path("left.h5.partial")) << "what a killed run wrote\n";
+  std::filesystem::create_directories(p.path("pictures/parameters.png"));
+  std::filesystem::create_directories(p.path("pictures/profiles_1.png"));
   // not a regular file: refused, without waiting for a writer of the FIFO
   ASSERT_EQ(::mkfifo(p.path("fifo.h5.partial").c_str(), 0600), 0);
   const ToolRun fifo = run_tool("fit " + p.yaml() + " --starts 1 --out " + p.path("fifo.h5"));
