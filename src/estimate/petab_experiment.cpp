@@ -201,7 +201,8 @@ CarrierPairs carriers(const Definition& def, const Experiment& e, const Columns&
                       "' in pre-equilibration condition '" + pre.id +
                       "' and no model parameter in simulation condition '" + sim.id +
                       "': sensitivities of a steady state to a parameter the simulation does "
-                      "not read are not supported");
+                      "not read are not supported (the likelihood alone is evaluated: without "
+                      "the gradient, FIM or residuals' Jacobian)");
     pairs.emplace_back(c, k);
   }
   return pairs;
