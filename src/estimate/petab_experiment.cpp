@@ -182,7 +182,10 @@ using CarrierPairs = std::vector<std::pair<std::size_t, std::size_t>>;
 // an estimated parameter and the dynamics read (the S of the others is 0).
 // Error(unsupported) where such a theta sets no model parameter of the
 // simulation condition: its S would need a column the simulation's
-// likelihood does not read.
+// likelihood does not read. PetabProblem::load gives every such theta that
+// column (a parameter of the dynamics of theta's id, which f does not read:
+// sources/petab/petab_problem.cpp, choose_carriers), so only a Definition
+// built otherwise meets the refusal.
 CarrierPairs carriers(const Definition& def, const Experiment& e, const Columns& pre_columns,
                       const Columns& columns) {
   const Condition& pre = def.conditions[static_cast<std::size_t>(e.preequilibration)];

@@ -40,13 +40,30 @@ std::string direction_name(const SensitivityDirections& d, const Model& model, s
 // so, in one warning. This happens for a parameter that barely moves x
 // (Brannmark's k1e = 1e-6: perturbed by √eps of itself, x moves by 1e-17)
 // and for a column of S that is exactly 0.
-void warn_unresolved(const SensitivityErrorNorm& norm, const SensitivityDirections& d,
-                     const Model& model, std::vector<std::string>& warnings) {
+// Not for a direction that moves neither x0 nor a parameter f reads: its
+// perturbed solutions are the nominal one, and its S·R is exactly 0 (a
+// parameter of the dynamics that only carries a sensitivity of x0 in, as a
+// PEtab pre-equilibration's, where x0 does not depend on it).
+bool exactly_zero(const SensitivityDirections& d, std::size_t j,
+                  const std::vector<char>& read_by_f) {
+  const double* r_x = d.state_part(j);
+  const double* r_p = d.param_part(j);
+  for (std::size_t i = 0; i < d.nx(); ++i)
+    if (r_x[i] != 0.0) return false;
+  for (std::size_t k = 0; k < d.np(); ++k)
+    if (r_p[k] != 0.0 && read_by_f[k]) return false;
+  return true;
+}
+
+void warn_unresolved(const SensitivityErrorNorm& norm, const SolveSetup& s,
+                     std::vector<std::string>& warnings) {
   constexpr double resolvable = 1e-3;
   constexpr std::size_t listed = 6;
+  const SensitivityDirections& d = s.directions;
   std::vector<std::string> names;
   for (std::size_t j = 0; j < d.count(); ++j)
-    if (norm.floor_over_sigma(j + 1) > resolvable) names.push_back(direction_name(d, model, j));
+    if (norm.floor_over_sigma(j + 1) > resolvable && !exactly_zero(d, j, s.read_by_f))
+      names.push_back(direction_name(d, s.model, j));
   if (names.empty()) return;
   warnings.push_back(first_names(names, listed) + (names.size() == 1 ? " is" : " are") +
                      " below what differences resolve (their rounding floor exceeds 1e-3 of "
@@ -173,7 +190,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   }
 
   tally.warnings = run.warnings();
-  warn_unresolved(norm, d, s.model, tally.warnings);
+  warn_unresolved(norm, s, tally.warnings);
   tally.events_executed = run.events_executed();
   tally.runs = accurate ? 2 : 1;
   tally.add(bundle->counts(), tally.bundle);

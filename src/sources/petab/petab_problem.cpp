@@ -82,11 +82,13 @@ class Builder {
     uses_ = expr::sbml_id_uses(xml, t().sbml_file, &compartments_);
     classify_condition_columns();
     choose_model_parameters();
+    choose_carriers();
     collect_placeholders();
     SbmlOptions options;
     options.sensitivity_params = sbml_params_;
     options.initial_value_params = initial_value_ids_;
     expr::SymbolicModel model = expr::import_sbml(xml, t().sbml_file, options);
+    add_carriers(model);
     def_.n_sbml_params = model.param_names.size();
     def_.dynamics = make_expr_model(model);
     add_extra_parameters(model);
@@ -170,6 +172,49 @@ class Builder {
     }
   }
 
+  // Estimated parameter-table ids, not model ids, that a pre-equilibration
+  // condition gives a model parameter while its simulation condition gives
+  // them to none. The steady state depends on such a parameter; its
+  // sensitivity is carried into the simulation in a column of its own
+  // (estimate/petab_experiment.cpp, carriers): a parameter of the dynamics
+  // of that id, which f does not read and every condition sets to it.
+  void choose_carriers() {
+    std::unordered_map<std::string, const ConditionTable::Row*> rows;
+    for (const ConditionTable::Row& row : t().conditions.rows) rows.emplace(row.id, &row);
+    auto named = [&](const std::string& condition) {
+      std::set<std::string> ids;
+      auto it = rows.find(condition);
+      if (it != rows.end())
+        for (const Value& v : it->second->values)
+          if (v.kind == Value::Kind::id) ids.insert(v.id);
+      return ids;
+    };
+    std::set<std::pair<std::string, std::string>> pairs;
+    for (const MeasurementRow& m : t().measurements)
+      if (!m.preequilibration_condition.empty())
+        pairs.emplace(m.preequilibration_condition, m.simulation_condition);
+    std::set<std::string> chosen;
+    for (const auto& [pre, sim] : pairs) {
+      const std::set<std::string> after = named(sim);
+      for (const std::string& id : named(pre)) {
+        const int theta = theta_of(id);
+        if (theta >= 0 && t().parameters[static_cast<std::size_t>(theta)].estimate &&
+            !uses_.count(id) && !after.count(id))
+          chosen.insert(id);
+      }
+    }
+    for (const std::string& id : extra_params_)  // in the parameter table's order
+      if (chosen.count(id)) carriers_.push_back(id);
+  }
+
+  void add_carriers(expr::SymbolicModel& model) {
+    for (const std::string& id : carriers_) {
+      model_param_[id] = model.param_names.size();
+      model.param_names.push_back(id);
+      model.nominal_params.push_back(t().parameters[static_cast<std::size_t>(theta_.at(id))].nominal);
+    }
+  }
+
   void collect_placeholders() {
     std::set<std::string> seen;
     for (const ObservableRow& o : t().observables) {
@@ -193,6 +238,7 @@ class Builder {
 
   void add_extra_parameters(expr::SymbolicModel& model) {
     for (const std::string& id : extra_params_) {
+      if (model_param_.count(id)) continue;  // a carrier, a parameter of the dynamics
       model_param_[id] = model.param_names.size();
       model.param_names.push_back(id);
       model.nominal_params.push_back(t().parameters[static_cast<std::size_t>(theta_.at(id))].nominal);
@@ -458,6 +504,7 @@ class Builder {
   std::vector<std::string> sbml_params_;         // the model's sensitivity parameters
   std::vector<std::string> initial_value_ids_;   // condition columns that set initial values
   std::vector<std::string> extra_params_;        // parameter-table ids the model lacks
+  std::vector<std::string> carriers_;            // of them, those choose_carriers chose
   std::set<std::string> referenced_;  // ids named by formulas and table cells
   std::vector<std::string> placeholders_;
   std::map<std::string, int> observable_count_, noise_count_;  // placeholders per observable
