@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -57,7 +58,16 @@ void check_folder(const std::string& flag, const std::string& path,
   if (::access(existing.c_str(), W_OK | X_OK) != 0)
     throw Error(Status::io_error, named + ": '" + existing.string() +
                                       "' cannot be written (" + std::strerror(errno) + ")");
-  if (existing != fs::absolute(path, ec)) return;
+  if (existing != fs::absolute(path, ec)) {
+    // access() grants root everything, and says nothing of /proc or /sys:
+    // a folder made and removed at once does.
+    std::string probe = (existing / ".odesens-probe-XXXXXX").string();
+    if (::mkdtemp(probe.data()) == nullptr)
+      throw Error(Status::io_error, named + " cannot be made in '" + existing.string() + "' (" +
+                                        std::strerror(errno) + ")");
+    ::rmdir(probe.c_str());
+    return;
+  }
   for (const std::string& picture : pictures)
     probe_writable(flag, (fs::path(path) / picture).string());
 }

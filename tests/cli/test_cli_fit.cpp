@@ -409,6 +409,9 @@ TEST(CliFit, OutputsThatCannotBeWrittenAreRefusedBeforeAnyStart) {
       {"fit " + p.yaml() + " --starts 1 --plot " + p.path("file/sub"),
        "cannot be made: '" + p.path("file") + "' is a file, not a folder"},
       {"profile " + p.yaml() + " --plot " + p.path("file/sub/deeper"), "is a file, not a folder"},
+      // a folder that access() says root may make, but that cannot be made
+      {"fit " + p.yaml() + " --starts 1 --plot /proc/odesens_plots",
+       "--plot '/proc/odesens_plots' cannot be made in '/proc'"},
       // a picture's name taken by a folder in the --plot folder
       {"fit " + p.yaml() + " --starts 1 --plot " + p.path("pictures"),
        "cannot write --plot '" + p.path("pictures") + "/parameters.png': it is a directory"},

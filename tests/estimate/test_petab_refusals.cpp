@@ -768,3 +768,31 @@ TEST(PetabEvaluation, ANegativeSigmaLeavesNoFiniteDerivatives) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// Values no evaluation can take, refused at load with their cell (they
+// reached the evaluation as NaN or inf, named without file or row).
+TEST(PetabRefusals, ANegativeNominalValueOnALogScale) {
+  expect_parse_error(edit("parameters.tsv", "kc\tlog10\t1e-3\t1e3\t0.7", "kc\tlog10\t1e-3\t1e3\t-0.7"),
+                     {"parameters.tsv:2:5", "nominalValue -0.7 is negative on a log scale"});
+}
+
+TEST(PetabRefusals, AnInfiniteConditionValue) {
+  expect_parse_error(edit("conditions.tsv", "c0\t0.3\t", "c0\tinf\t"),
+                     {"conditions.tsv:2:2", "condition value inf for 'k1'", "must be finite"});
+  // an initial value (a species' column)
+  expect_parse_error(edit("conditions.tsv", "c1\tkc\t2", "c1\tkc\t-inf"),
+                     {"conditions.tsv:3:3", "condition value -inf for 'A'"});
+}
+
+TEST(PetabRefusals, AnInfiniteObservableOrNoiseParameter) {
+  expect_parse_error(edit("measurements.tsv", "0.4\t1.5\t", "0.4\tinf\t"),
+                     {"measurements.tsv:4", "observableParameters 'inf': item 1 is infinite"});
+  expect_parse_error(edit("measurements.tsv", "0.5\t\t0.3", "0.5\t\t0.3;-inf"),
+                     {"measurements.tsv:3", "noiseParameters '0.3;-inf': item 2 is infinite"});
+}
+
+}  // namespace
+}  // namespace odesens

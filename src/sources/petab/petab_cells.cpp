@@ -120,6 +120,10 @@ std::vector<Value> read_value_list(const std::string& cell, const Place& place,
       fail(place, column + " " + shown(cell) + ": item " + std::to_string(values.size() + 1) +
                       " is empty");
     values.push_back(read_value(item, place, column, false));
+    // as NaN: an observable's or sigma's parameter of inf leaves no finite likelihood
+    if (values.back().kind == Value::Kind::number && std::isinf(values.back().number))
+      fail(place, column + " " + shown(cell) + ": item " + std::to_string(values.size()) +
+                      " is infinite");
     if (semicolon == std::string::npos) return values;
     start = semicolon + 1;
   }

@@ -141,6 +141,11 @@ ParameterRow read_parameter(const Tsv& t, std::size_t r, const Columns& c) {
   if (p.estimate) {
     check_bounds(t, r, c, p);
     p.nominal = optional_number(t, r, c.nominal);
+    // Its logarithm is the optimizers' value (0 gives -inf, which is said
+    // where it is used; a negative value has none).
+    if (p.scale != Scale::lin && p.nominal < 0)
+      fail(t.place(r, c.nominal), "nominalValue " + t.cell(r, c.nominal) +
+                                      " is negative on a log scale, which takes its logarithm");
   } else {
     // A fixed parameter's bounds are not used; they are kept as written.
     p.lower = optional_number(t, r, c.lower);

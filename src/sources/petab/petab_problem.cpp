@@ -356,6 +356,7 @@ class Builder {
         if (initial == names.end()) {  // a parameter
           const std::size_t j = index_of(names, id);
           if (!unset) {
+            refuse_infinite_cell(v, id);
             c.params[j] = setting_of(v, "condition value");
             c.set_cells.push_back(j);
           } else if (compartments_.count(id)) {
@@ -364,6 +365,7 @@ class Builder {
           continue;
         }
         const auto j = static_cast<std::size_t>(initial - names.begin());
+        if (!unset) refuse_infinite_cell(v, id);
         c.params[j] = unset ? Setting{} : setting_of(v, "condition value");
         c.params[j + 1] = Setting{-1, unset ? 0.0 : 1.0};
         auto state = std::find(states.begin(), states.end(), id);
@@ -377,6 +379,14 @@ class Builder {
       condition_index_[row.id] = def_.conditions.size();
       def_.conditions.push_back(std::move(c));
     }
+  }
+
+  // A cell of inf would reach the model as a parameter, an initial value or
+  // a size, where no solve takes it (NaN, in PEtab, keeps the model's value).
+  void refuse_infinite_cell(const Value& v, const std::string& id) const {
+    if (v.kind == Value::Kind::number && std::isinf(v.number))
+      fail(v.place, "condition value " + number_text(v.number) + " for " + shown(id) +
+                        ": a model parameter, initial value or size must be finite");
   }
 
   static std::size_t index_of(const std::vector<std::string>& list, const std::string& id) {
