@@ -79,7 +79,11 @@ std::string read_small_file(const std::string& path) {
     if (text.size() > (std::size_t{64} << 20))
       throw Error(Status::io_error, path + ": larger than 64 MiB, not a parameter table");
   }
-  refuse_other_unicode(text, path);
+  try {
+    refuse_other_unicode(text, path);
+  } catch (const Error& e) {  // a table that cannot be read, as the problem's own (exit 2)
+    throw Error(Status::parse_error, e.what());
+  }
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
   return text;
 }
@@ -198,7 +202,7 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
   std::vector<double> x = problem.nominal_scaled();
   std::istringstream in(with_line_feeds(read_small_file(path)));
   std::string line;
-  std::size_t row = 0, id_column = 0, value_column = 0;
+  std::size_t row = 0, id_column = 0, value_column = 0, columns = 0;
   bool have_header = false;
   bool parameter_table = false;  // a PEtab parameter table: fixed parameters' rows skipped
   std::vector<std::size_t> row_of(x.size(), 0);  // the row that set each value
@@ -219,11 +223,17 @@ std::vector<double> read_petab_parameter_values(const PetabProblem& problem,
         throw Error(Status::parse_error, where + "the header needs the columns parameterId and "
                                                 "value (tab-separated)");
       have_header = true;
+      columns = cells.size();
       continue;
     }
     if (cells.size() == 1 && cells[0].empty()) continue;
     if (cells.size() <= std::max(id_column, value_column))
       throw Error(Status::parse_error, where + "fewer cells than the header has columns");
+    // as the problem's tables: a cell past the header is a shifted row
+    for (std::size_t c = columns; c < cells.size(); ++c)
+      if (!cells[c].empty())
+        throw Error(Status::parse_error, where + "the row has more cells than the header has "
+                                                 "columns (" + std::to_string(columns) + ")");
     const auto& ids = problem.parameter_ids();
     const std::string& id = cells[id_column];
     std::size_t i = 0;
