@@ -252,7 +252,8 @@ def test_bad_fit_arguments_raise_invalid_argument(problem):
 
 @pytest.mark.parametrize("kwargs, named", [
     (dict(starts=-1), "starts"), (dict(starts=2**70), "starts"), (dict(starts=2.7), "starts"),
-    (dict(starts=True), "starts"), (dict(seed=-1), "seed"), (dict(seed=1.5), "seed"),
+    (dict(starts=True), "starts"), (dict(starts="2"), "starts"), (dict(threads=1025), "threads"),
+    (dict(seed=-1), "seed"), (dict(seed=1.5), "seed"),
     (dict(max_iterations=2.5), "max_iterations"), (dict(max_iterations=0), "max_iterations"),
     (dict(max_seconds="one"), "max_seconds"), (dict(max_seconds=-1), "max_seconds"),
     (dict(start_points=numpy.empty((0, 2))), "start_points"),

@@ -74,7 +74,8 @@ def _atol(value):
 def _count(value, what, least=0, most=2**62):
     """A whole number from ``least`` to ``most`` (what the library's counts
     hold), or Error(invalid_argument) naming ``what``."""
-    if isinstance(value, (bool, numpy.bool_)):
+    # (float() reads "2" too, which ran two starts)
+    if isinstance(value, (bool, numpy.bool_, str, bytes)):
         raise invalid_argument(f"{what} must be a whole number, got {value!r}")
     if isinstance(value, (int, numpy.integer)):  # exact beyond 2**53, unlike a float
         whole = int(value)
@@ -106,8 +107,9 @@ def _flag(value, what):
 
 
 def _threads(value):
-    """A thread count: 0 (one per core) or more, as the library's unsigned int."""
-    return _count(value, "threads", 0, 2**31 - 1)
+    """A thread count: 0 (one per core) to 1024, as the command line's
+    --threads (more threads than that on one machine are a mistake)."""
+    return _count(value, "threads", 0, 1024)
 
 
 def _option_value(key, value):
