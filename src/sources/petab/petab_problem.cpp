@@ -209,9 +209,10 @@ class Builder {
 
   void add_carriers(expr::SymbolicModel& model) {
     for (const std::string& id : carriers_) {
+      const ParameterRow& row = t().parameters[static_cast<std::size_t>(theta_.at(id))];
       model_param_[id] = model.param_names.size();
       model.param_names.push_back(id);
-      model.nominal_params.push_back(t().parameters[static_cast<std::size_t>(theta_.at(id))].nominal);
+      model.nominal_params.push_back(row.nominal);
     }
   }
 
