@@ -123,13 +123,34 @@ bool estimated_setting(const Definition& def, const Setting& s) {
   return s.theta >= 0 && def.tables.parameters[static_cast<std::size_t>(s.theta)].estimate;
 }
 
-// The columns of the solves under `condition`'s settings.
+bool is_carrier(const Definition& def, std::size_t j) {
+  return std::find(def.carriers.begin(), def.carriers.end(), j) != def.carriers.end();
+}
+
+// Whether carrier parameter j (Definition::carriers) carries something
+// after `preequilibration` (none: nullptr): its theta set there on another
+// model parameter. Its S is zero otherwise, and a method that solves
+// subsets leaves it out.
+bool carries(const Definition& def, std::size_t j, const Condition& condition,
+             const Condition* preequilibration) {
+  if (!preequilibration) return false;
+  const int theta = condition.params[j].theta;
+  for (std::size_t k = 0; k < def.n_sbml_params; ++k)
+    if (preequilibration->params[k].theta == theta && !is_carrier(def, k)) return true;
+  return false;
+}
+
+// The columns of the solves under `condition`'s settings, after
+// `preequilibration` (nullptr: none, or the pre-equilibration's own).
 Columns sensitivity_columns(const Definition& def, const Condition& condition, bool sensitivities,
-                            const std::string& method) {
+                            const std::string& method,
+                            const Condition* preequilibration = nullptr) {
   Columns c;
   c.wanted = sensitivities;
   for (std::size_t j = 0; j < def.n_sbml_params; ++j)
-    if (estimated_setting(def, condition.params[j]) || !runs_on_subsets(method))
+    if (!runs_on_subsets(method) ||
+        (estimated_setting(def, condition.params[j]) &&
+         (!is_carrier(def, j) || carries(def, j, condition, preequilibration))))
       c.free.push_back(j);
   c.subset = sensitivities && c.free.size() < def.n_sbml_params;
   return c;
@@ -608,9 +629,12 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
     const bool automatic = options.method == "auto";
     const auto [asked, forward] = evaluation_methods(def, options);
     const bool adjoint_asked = sensitivities && uses_adjoint(e, options, asked);
+    const Condition* preequilibration =
+        e.preequilibration >= 0 ? &def.conditions[static_cast<std::size_t>(e.preequilibration)]
+                                : nullptr;
     const Columns columns =
         sensitivity_columns(def, def.conditions[e.simulation], sensitivities,
-                            adjoint_asked ? asked : forward);
+                            adjoint_asked ? asked : forward, preequilibration);
     const bool solved = columns.solved();
     const bool adjoint = adjoint_asked && solved;
     // The adjoint where it has columns to solve for; S, or the states

@@ -79,11 +79,7 @@ std::string read_small_file(const std::string& path) {
     if (text.size() > (std::size_t{64} << 20))
       throw Error(Status::io_error, path + ": larger than 64 MiB, not a parameter table");
   }
-  try {
-    refuse_other_unicode(text, path);
-  } catch (const Error& e) {  // a table that cannot be read, as the problem's own (exit 2)
-    throw Error(Status::parse_error, e.what());
-  }
+  refuse_other_unicode(text, path);
   if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
   return text;
 }

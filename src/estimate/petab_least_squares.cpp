@@ -76,6 +76,12 @@ void add_measurement_rows(const LeastSquaresLayout& layout, std::size_t mi,
                           const std::vector<double>& dsigma, PetabResult& r) {
   const std::size_t n = r.parameter_ids.size();
   const bool jacobian = !r.residual_jacobian.empty();
+  // Also where sigma is a constant (no row of its own): its residual and
+  // Jacobian row would be finite where the likelihood is not defined.
+  if (!(t.sigma > 0.0) || !std::isfinite(t.sigma))
+    throw Error(Status::not_finite, m.place.text() + ": sigma = " +
+                                        io::format_double(t.sigma) +
+                                        " is not a positive finite number");
   r.least_squares_residuals[mi] = t.residual;
   // r = (ys - hs)/sigma: dr = -(dhs + r dsigma)/sigma.
   if (jacobian)
@@ -83,10 +89,6 @@ void add_measurement_rows(const LeastSquaresLayout& layout, std::size_t mi,
       r.residual_jacobian[mi * n + i] = -(dh[i] + t.residual * dsigma[i]) / t.sigma;
   const int row = layout.sigma_row[mi];
   if (row < 0) return;
-  if (!(t.sigma > 0.0) || !std::isfinite(t.sigma))
-    throw Error(Status::not_finite, m.place.text() + ": sigma = " +
-                                        io::format_double(t.sigma) +
-                                        " is not a positive finite number");
   const double argument = kLog2Pi + 2.0 * std::log(t.sigma) + kPetabResidualOffset;
   if (!(argument > 0.0))
     throw Error(Status::not_finite,

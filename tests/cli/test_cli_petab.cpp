@@ -188,11 +188,6 @@ TEST_F(CliPetab, AtChangesTheParametersAndRefusesUnknownIds) {
   EXPECT_NE(r.err.find("extra.tsv:2: the row has more cells than the header has columns (2)"),
             std::string::npos)
       << r.err;
-  // UTF-16: refused by name, a table that cannot be read (it was status 1).
-  const std::string utf16 = dir.write("utf16.tsv", std::string("\xff\xfep\0a\0", 6));
-  r = run_tool("petab " + yaml_ + " --at " + utf16);
-  EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_NE(r.err.find("UTF-16 (little-endian) is not supported"), std::string::npos) << r.err;
 
   const std::string header = dir.write("header.tsv", "id\tvalue\nk1\t1\n");
   r = run_tool("petab " + yaml_ + " --at " + header);

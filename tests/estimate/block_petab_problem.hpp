@@ -16,9 +16,9 @@
 // of species B (dB/dt = kin - B, read by nothing measured) to kin_pre; c1
 // and c2 set kin to 1. The dynamics read kin, not w: c2 reads kin_pre,
 // which joins its block, and no experiment reads w_pre (estimated after the
-// others, kin_pre first). The likelihood evaluates; its derivatives are
-// refused (kin_pre moves c2's steady state and sets nothing in c2: see
-// docs/petab.md), which the blocks, read from the tables, do not need.
+// others, kin_pre first). kin_pre moves c2's steady state and sets nothing
+// in c2: its derivatives go by a carrier column of the dynamics
+// (docs/petab.md), which the blocks, read from the tables, do not see.
 #pragma once
 
 #include <stdlib.h>

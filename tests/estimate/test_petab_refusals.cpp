@@ -764,6 +764,27 @@ TEST(PetabEvaluation, ANegativeSigmaLeavesNoFiniteDerivatives) {
               std::string::npos)
         << r.warnings[0];
   }
+  // The least-squares form is not defined there either: its residuals were
+  // finite where sigma is a constant: the third row's noise parameter, a
+  // number here).
+  PetabOptions least_squares = tight();
+  least_squares.residual_jacobian = true;
+  for (const char* sigma : {"-0.25", "0"}) {
+    SCOPED_TRACE(sigma);
+    auto constant = base_files();
+    const std::string row = "obs_a\tc1\t2\t0.5\t\t";
+    std::string& text = constant["measurements.tsv"];
+    text.replace(text.find(row + "0.3"), row.size() + 3, row + sigma);
+    auto q = ProblemFolder(constant).load();
+    try {
+      const PetabResult r = q->evaluate({std::log10(0.6), 0.25}, least_squares);
+      ADD_FAILURE() << "residual " << r.least_squares_residuals[1];
+    } catch (const Error& e) {
+      EXPECT_EQ(e.status(), Status::not_finite);
+      EXPECT_NE(std::string(e.what()).find("measurements.tsv:3: sigma = "), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -337,7 +337,8 @@ class Problem:
                         "hop_flat": hop_flat, "hop_blocks": hop_blocks}
         given = [name for name, value in hop_settings.items() if value is not None]
         if given and _count(hops, "hops", 0, 10000) == 0:
-            raise invalid_argument(f"fit: {', '.join(given)} shape the rounds of hops: "
+            verb = "shapes" if len(given) == 1 else "shape"
+            raise invalid_argument(f"fit: {', '.join(given)} {verb} the rounds of hops: "
                                    f"give hops too (it is 0)")
         hop_starts = 8 if hop_starts is None else hop_starts
         hop_sigma = 0.5 if hop_sigma is None else hop_sigma

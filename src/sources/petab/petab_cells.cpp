@@ -120,7 +120,7 @@ std::vector<Value> read_value_list(const std::string& cell, const Place& place,
       fail(place, column + " " + shown(cell) + ": item " + std::to_string(values.size() + 1) +
                       " is empty");
     values.push_back(read_value(item, place, column, false));
-    // as NaN: an observable's or sigma's parameter of inf leaves no finite likelihood
+    // as NaN: a parameter of the observable or noise formula must be a number
     if (values.back().kind == Value::Kind::number && std::isinf(values.back().number))
       fail(place, column + " " + shown(cell) + ": item " + std::to_string(values.size()) +
                       " is infinite");

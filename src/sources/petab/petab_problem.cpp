@@ -210,6 +210,7 @@ class Builder {
   void add_carriers(expr::SymbolicModel& model) {
     for (const std::string& id : carriers_) {
       const ParameterRow& row = t().parameters[static_cast<std::size_t>(theta_.at(id))];
+      def_.carriers.push_back(model.param_names.size());
       model_param_[id] = model.param_names.size();
       model.param_names.push_back(id);
       model.nominal_params.push_back(row.nominal);

@@ -101,6 +101,10 @@ struct Definition {
   // Empty (a Definition not loaded so): the solves count every one as read,
   // for S columns and pre-equilibrations; experiments_reading traces them.
   std::vector<char> dynamics_reads;
+  // Parameters of the dynamics (below n_sbml_params) that only carry a
+  // pre-equilibration's dx/dtheta into its simulation, of theta's id: f
+  // reads none of them (the load's choose_carriers, docs/petab.md).
+  std::vector<std::size_t> carriers;
 };
 
 // Builds the model and the settings; throws Error(parse_error) naming the
