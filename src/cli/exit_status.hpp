@@ -9,6 +9,14 @@
 
 namespace odesens::cli {
 
+// The name the tools' messages begin with: "odesens", or "odesens-mpi"
+// once its main has said so, before any thread starts (the commands they
+// share print it).
+inline const char*& tool_name() {
+  static const char* name = "odesens";
+  return name;
+}
+
 inline int exit_status(Status status) {
   switch (status) {
     case Status::invalid_argument:

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "cli/arguments.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/command_help.hpp"
 #include "cli/petab_command.hpp"
 #include "cli/petab_outputs.hpp"
@@ -316,7 +317,7 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
   if (found && !a.plot.empty())
     writes.run("--plot", [&] { fitting::plot_fit(*problem, r, a.plot); });
   if (!found)
-    std::cerr << "odesens: error: fit: no start succeeded with a finite objective (their exit "
+    std::cerr << tool_name() << ": error: fit: no start succeeded with a finite objective (their exit "
               << (a.format == "json" ? "reasons are the document's exit_reason"
                                      : "reasons are above")
               << ")"

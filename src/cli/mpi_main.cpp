@@ -129,6 +129,7 @@ int run(int argc, char** argv, int rank, int thread_level) {
 
 int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
+  odesens::cli::tool_name() = "odesens-mpi";
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int rank = 0;

@@ -121,7 +121,7 @@ void OutputWrites::run(const std::string& flag, const std::function<void()>& wri
 }
 
 void OutputWrites::said(const std::string& flag, const char* what, int status) {
-  std::cerr << "odesens: error: " << command_ << ": " << flag << " was not written: " << what
+  std::cerr << tool_name() << ": error: " << command_ << ": " << flag << " was not written: " << what
             << '\n';
   if (status_ == 0) status_ = status;
 }

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/arguments.hpp"
+#include "cli/exit_status.hpp"
 #include "cli/command_help.hpp"
 #include "cli/petab_command.hpp"
 #include "cli/petab_outputs.hpp"
@@ -204,7 +205,7 @@ int run_profile(const ProfileArguments& a) {
   // Intervals collapsed onto the start are no result: said, and status 1.
   const bool none = every_side_failed_at_once(profiles);
   if (none)
-    std::cerr << "odesens: error: profile: every side failed at its first value (the reasons "
+    std::cerr << tool_name() << ": error: profile: every side failed at its first value (the reasons "
               << (a.format == "json" ? "are the document's lower_failure and upper_failure"
                                      : "are above")
               << ")\n";
