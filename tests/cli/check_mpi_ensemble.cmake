@@ -178,6 +178,16 @@ if(NOT diff EQUAL 0 OR NOT best_threads STREQUAL best_mpi)
   message(FATAL_ERROR "odesens-mpi fit's documents differ (h5diff ${diff}):\n${diff_out}")
 endif()
 message(STATUS "odesens-mpi fit on 2 ranks: the threaded waterfall and documents")
+# An output that fails after the starts is said under odesens-mpi's name
+# (it was odesens').
+if(EXISTS /dev/full)
+  execute_process(COMMAND ${MPIEXEC} --oversubscribe --allow-run-as-root -np 2 ${ODESENS_MPI}
+                          fit ${case} --starts 2 --threads 1 --best /dev/full
+                  WORKING_DIRECTORY ${WORK} RESULT_VARIABLE full ERROR_VARIABLE full_err)
+  if(full EQUAL 0 OR NOT full_err MATCHES "odesens-mpi: error: fit: --best was not written")
+    message(FATAL_ERROR "odesens-mpi fit --best /dev/full: exit ${full}:\n${full_err}")
+  endif()
+endif()
 
 # odesens-mpi petab: the JSON of `odesens petab` (but the wall time) on a
 # problem of six experiments, and the same simulation table.
