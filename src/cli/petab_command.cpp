@@ -163,7 +163,7 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   auto problem = PetabProblem::load(a.problem);
   if (runner.writes_output()) {
     const OutputFlag out{"--out", a.out};
-    PetabOutputs outputs{{{"--simulations", a.simulations}}, {}, {}, {a.at}};
+    PetabOutputs outputs{{{"--simulations", a.simulations}}, {}, {}, {a.at}, {}};
     (a.format == "h5" ? outputs.hdf5 : outputs.files).push_back(out);
     check_petab_outputs(*problem, outputs);
   }

@@ -321,7 +321,9 @@ void expect_blocks_said(const FitResult& held, const FitResult& hopped) {
     }
     const Blocks blocks = {{1, 5}, {2, 4}};
     EXPECT_NE(std::find(blocks.begin(), blocks.end(), s.redrawn), blocks.end()) << s.index;
-    if (s.index == 2) EXPECT_EQ(s.redrawn, blocks[0]);
+    if (s.index == 2) {
+      EXPECT_EQ(s.redrawn, blocks[0]);
+    }
   }
 }
 

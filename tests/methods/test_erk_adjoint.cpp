@@ -619,9 +619,10 @@ TEST(ErkAdjoint, FunctionIntegrandOnABuiltinModel) {
   auto problem = builtin_problem("glv:4", {1.0, 2.0});
   problem.options.set("tableau", std::string("rk4"));
   problem.options.set("h_fixed", 0.05);
-  const std::size_t nx = 4, np = problem.model->np();
+  constexpr std::size_t nx = 4;
+  const std::size_t np = problem.model->np();
   problem.integrand = function_integrand(
-      1, [nx, np](double, const double* x, const double* p, double* r, double* rx, double* rp) {
+      1, [np](double, const double* x, const double* p, double* r, double* rx, double* rp) {
         if (r) r[0] = x[0] * x[0] + p[0] * x[1];
         if (rx) {
           for (std::size_t i = 0; i < nx; ++i) rx[i] = 0.0;
