@@ -317,7 +317,8 @@ int run_fit(const FitArguments& a, FitRunner& runner) {
   if (found && !a.plot.empty())
     writes.run("--plot", [&] { fitting::plot_fit(*problem, r, a.plot); });
   if (!found)
-    std::cerr << tool_name() << ": error: fit: no start succeeded with a finite objective (their exit "
+    std::cerr << tool_name()
+              << ": error: fit: no start succeeded with a finite objective (their exit "
               << (a.format == "json" ? "reasons are the document's exit_reason"
                                      : "reasons are above")
               << ")"

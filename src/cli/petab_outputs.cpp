@@ -121,8 +121,8 @@ void OutputWrites::run(const std::string& flag, const std::function<void()>& wri
 }
 
 void OutputWrites::said(const std::string& flag, const char* what, int status) {
-  std::cerr << tool_name() << ": error: " << command_ << ": " << flag << " was not written: " << what
-            << '\n';
+  std::cerr << tool_name() << ": error: " << command_ << ": " << flag
+            << " was not written: " << what << '\n';
   if (status_ == 0) status_ = status;
 }
 

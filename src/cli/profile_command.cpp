@@ -205,7 +205,8 @@ int run_profile(const ProfileArguments& a) {
   // Intervals collapsed onto the start are no result: said, and status 1.
   const bool none = every_side_failed_at_once(profiles);
   if (none)
-    std::cerr << tool_name() << ": error: profile: every side failed at its first value (the reasons "
+    std::cerr << tool_name()
+              << ": error: profile: every side failed at its first value (the reasons "
               << (a.format == "json" ? "are the document's lower_failure and upper_failure"
                                      : "are above")
               << ")\n";

@@ -208,13 +208,17 @@ class Builder {
   }
 
   void add_carriers(expr::SymbolicModel& model) {
-    for (const std::string& id : carriers_) {
-      const ParameterRow& row = t().parameters[static_cast<std::size_t>(theta_.at(id))];
-      def_.carriers.push_back(model.param_names.size());
-      model_param_[id] = model.param_names.size();
-      model.param_names.push_back(id);
-      model.nominal_params.push_back(row.nominal);
-    }
+    for (const std::string& id : carriers_) def_.carriers.push_back(add_table_parameter(model, id));
+  }
+
+  // A parameter-table row the model lacks, as a parameter of the model at
+  // its nominal value: its index.
+  std::size_t add_table_parameter(expr::SymbolicModel& model, const std::string& id) {
+    const std::size_t j = model.param_names.size();
+    model_param_[id] = j;
+    model.param_names.push_back(id);
+    model.nominal_params.push_back(t().parameters[static_cast<std::size_t>(theta_.at(id))].nominal);
+    return j;
   }
 
   void collect_placeholders() {
@@ -240,10 +244,7 @@ class Builder {
 
   void add_extra_parameters(expr::SymbolicModel& model) {
     for (const std::string& id : extra_params_) {
-      if (model_param_.count(id)) continue;  // a carrier, a parameter of the dynamics
-      model_param_[id] = model.param_names.size();
-      model.param_names.push_back(id);
-      model.nominal_params.push_back(t().parameters[static_cast<std::size_t>(theta_.at(id))].nominal);
+      if (!model_param_.count(id)) add_table_parameter(model, id);  // not a carrier already
     }
     for (const std::string& id : placeholders_) {
       model_param_[id] = model.param_names.size();
