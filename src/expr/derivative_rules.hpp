@@ -105,10 +105,19 @@ struct DivRule {  // d(a/b) = da/b - (a/b) db/b
 //    the interval evaluators (src/arith) decide it wherever they can take
 //    log(a) at all (a > 0 over the box), where an enclosure of a^b may
 //    straddle 0.
+//  - Below 0, a^b is real only for an integer b, and its derivative in b
+//    is that of the continuation sign(a)^b |a|^b: a^b log|a|, the real
+//    part of the complex derivative, which goes to 0 with a as above. A
+//    species that is 0 in exact arithmetic and a rounding error below it
+//    in the solve (SBML Test Suite case 01395, a Hill term of such a
+//    species with its exponent a parameter) so gets the limit at 0, not
+//    NaN. For any other b, a^b is NaN and so is the term.
 // Constant exponents never build the log term (their operand does not
 // vary), and integer constants are powi.
 struct PowRule {
-  template <class V> static V base_of_log(const V& a) { return select(a == 0.0, 1.0, a); }
+  template <class V> static V base_of_log(const V& a) {
+    return select(a == 0.0, 1.0, select(a < 0.0, -a, a));
+  }
   template <class R> static void reverse(R& r) {
     if (r.varies(0)) r.give(0, r.w() * (r.b() * pow(r.a(), r.b() - 1.0)));
     if (r.varies(1)) r.give(1, r.w() * (r.self() * log(base_of_log(r.a()))));
