@@ -126,7 +126,8 @@ struct PowRule {
     // A constant base has no tangent: its term is 0 even where a^(b-1) is Inf.
     auto d = x.varies(0) ? x.dt(0) * (x.b() * pow(x.a(), x.b() - 1.0)) : x.zero();
     if (x.varies(1)) {
-      // Only where the exponent moves: log(a) is NaN for a < 0.
+      // Only where the exponent moves: where a^b is NaN (a < 0 at a
+      // non-integer b), the term would be NaN even for a constant b.
       const auto db = x.dt(1);
       d = (db != x.zero()) ? d + db * (x.self() * log(base_of_log(x.a()))) : d;
     }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/finite_values.hpp"
 #include "integrate/events/nominal_branches.hpp"
 #include "integrate/implicit/rosenbrock_system.hpp"
 #include "odesens/model.hpp"
@@ -37,6 +38,8 @@ class ModelRosenbrockSystem final : public RosenbrockSystem {
   bool constant_jacobian() const override { return model_.has_constant_jacobians(); }
   void jvp(std::size_t lane, double t, const double* x, const double* v, double* out) override;
   void dfdt(double t, const double* X, double* D) override;
+  // The first lane whose f was not finite at the last rhs(), or npos.
+  std::size_t non_finite_lane() const { return first_non_finite_column(out_.data(), n_, lanes_); }
 
  private:
   const Model& model_;

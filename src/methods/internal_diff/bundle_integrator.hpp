@@ -97,6 +97,9 @@ class BundleIntegrator {
   virtual bool dense_output_fits_next_step() const { return has_dense_output(); }
   virtual void interpolate(double t, double* X) = 0;
   virtual BundleCounts counts() const = 0;
+  // After a not_finite error of f: the first trajectory whose f was not
+  // finite at the last evaluation (0 the nominal), or npos where none was.
+  virtual std::size_t non_finite_trajectory() const = 0;
 };
 
 class BundleIntegratorFactory {

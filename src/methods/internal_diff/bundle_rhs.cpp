@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/finite_values.hpp"
+
 namespace odesens::internal_diff {
 
 BundleRhs::BundleRhs(const Model& model, Workspace& workspace, BundleShape shape,
@@ -41,6 +43,11 @@ void BundleRhs::evaluate(double t, const double* X, double* F) {
   if (!one)
     for (std::size_t l = 0; l < L; ++l)
       for (std::size_t i = 0; i < nx; ++i) F[i * L + l] = out_[l * nx + i];
+}
+
+std::size_t BundleRhs::non_finite_trajectory() const {
+  if (calls_ == 0 || shape_.trajectories() == 1) return static_cast<std::size_t>(-1);
+  return first_non_finite_column(out_.data(), shape_.nx, shape_.trajectories());
 }
 
 }  // namespace odesens::internal_diff

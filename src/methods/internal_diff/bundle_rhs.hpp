@@ -39,6 +39,9 @@ class BundleRhs {
   BundleShape shape() const { return shape_; }
   const double* params(std::size_t l) const { return params_ + l * model_.np(); }
   long calls() const { return calls_; }          // evaluate() calls
+  // The first trajectory whose f was not finite at the last evaluate(), or
+  // npos (a bundle of one trajectory is written to F directly: npos).
+  std::size_t non_finite_trajectory() const;
   long evaluations() const { return calls_ * static_cast<long>(shape_.trajectories()); }  // of f
 
  private:

@@ -48,6 +48,7 @@ class ErkBundleIntegrator final : public BundleIntegrator {
   bool dense_output_fits_next_step() const override;
   void interpolate(double t, double* X) override;
   BundleCounts counts() const override;
+  std::size_t non_finite_trajectory() const override { return rhs_.non_finite_trajectory(); }
 
  private:
   // The bundle's f with zeros on the padding.

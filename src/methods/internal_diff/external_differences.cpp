@@ -6,6 +6,7 @@
 #include "core/number_text.hpp"
 #include "methods/internal_diff/output_cursor.hpp"
 #include "methods/internal_diff/perturbation_scale.hpp"
+#include "methods/internal_diff/perturbed_failure.hpp"
 #include "methods/internal_diff/run_solution.hpp"
 #include "methods/internal_diff/sensitivity_error_norm.hpp"
 #include "methods/internal_diff/step_settings.hpp"
@@ -83,17 +84,21 @@ RunTally run_external_differences(const SolveSetup& s, SensitivityOutput& out) {
                                          parameter_scale(np, r_p, s.p.data(), s.read_by_f), delta);
     for (std::size_t i = 0; i < nx; ++i) x0[i] = s.x0[i] + eps * r_x[i];
     for (std::size_t k = 0; k < np; ++k) p[k] = s.p[k] + eps * r_p[k];
-    run_alone(s, x0.data(), p.data(),
-              [&](std::size_t k, const double* x) {
-                if (s.problem.output_times[k] == s.t0() && !s.model.event_system()) {
-                  out.set_direction(k, j, r_x);  // S(t0)·r = R_x exactly
-                  return;
-                }
-                const double* nominal = out.states(k);
-                for (std::size_t i = 0; i < nx; ++i) sigma[i] = (x[i] - nominal[i]) / eps;
-                out.set_direction(k, j, sigma.data());
-              },
-              tally);
+    const auto set_sigma = [&](std::size_t k, const double* x) {
+      if (s.problem.output_times[k] == s.t0() && !s.model.event_system()) {
+        out.set_direction(k, j, r_x);  // S(t0)·r = R_x exactly
+        return;
+      }
+      const double* nominal = out.states(k);
+      for (std::size_t i = 0; i < nx; ++i) sigma[i] = (x[i] - nominal[i]) / eps;
+      out.set_direction(k, j, sigma.data());
+    };
+    try {
+      run_alone(s, x0.data(), p.data(), set_sigma, tally);
+    } catch (const Error& e) {
+      if (e.status() != Status::not_finite) throw;
+      throw Error(Status::not_finite, on_a_perturbed_solve(e, d, s.model, j));
+    }
   }
   warn_of_moving_instants(d.count(), delta, tally);
   return tally;

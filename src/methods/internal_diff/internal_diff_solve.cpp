@@ -2,7 +2,6 @@
 
 #include <memory>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "core/finite_values.hpp"
@@ -40,37 +39,6 @@ SensitivityDirections directions_of(const Problem& problem, DirectionSet set,
       throw Error(Status::not_finite, "the initial sensitivity dx0/dp contains NaN or Inf");
   }
   return SensitivityDirections(set, nx, np, dx0_dp);
-}
-
-// Whether the nominal trajectory alone solves at the settings' tolerances:
-// where the bundle met a non-finite f and it does, a perturbed trajectory
-// met it.
-bool nominal_alone_solves(const Problem& problem, const InternalDiffSettings& settings,
-                          const BundleIntegratorFactory& factory) {
-  InternalDiffSettings alone = settings;
-  alone.state_check = false;
-  alone.states_only = true;
-  alone.lanes = 1;
-  alone.differences = Differences::internal;
-  alone.nominal = Nominal::shared;
-  try {
-    solve(problem, alone, factory);
-    return true;
-  } catch (const Error& e) {
-    if (e.status() == Status::interrupted) throw;
-    return false;
-  }
-}
-
-// The engine's message (up to its explanation, which supposes one
-// trajectory) and what the nominal's solve showed.
-std::string on_a_perturbed_trajectory(const std::string& engine_message) {
-  return engine_message.substr(0, engine_message.find(": ")) +
-         " on a trajectory that the differences perturb (x and p moved by about 1e-8 of "
-         "themselves), where the nominal trajectory alone solves: f is undefined next to the "
-         "solution (x^h of a state below 0 is real only at an integer exponent h, a parameter "
-         "here?), which differences cannot step across; cvodes_fsa and odesd differentiate f "
-         "instead";
 }
 
 // has_events: the model has events or switches of f (events_executed is
@@ -166,16 +134,9 @@ Result solve(const Problem& problem, const InternalDiffSettings& settings,
   SensitivityOutput out(problem, directions);
   const std::vector<char> read_by_f = parameters_read_by_f(model);
   const SolveSetup setup{problem, model, settings, factory, directions, p, x0, read_by_f, *ws};
-  RunTally tally;
-  try {
-    tally = settings.differences == Differences::external ? run_external_differences(setup, out)
-                                                          : run_internal_differences(setup, out);
-  } catch (const Error& e) {
-    if (e.status() != Status::not_finite || settings.states_only ||
-        !nominal_alone_solves(problem, settings, factory))
-      throw;
-    throw Error(Status::not_finite, on_a_perturbed_trajectory(e.what()));
-  }
+  const RunTally tally = settings.differences == Differences::external
+                             ? run_external_differences(setup, out)
+                             : run_internal_differences(setup, out);
   report(tally, directions, ws->lane_width(), model.event_system() != nullptr,
          out.builder().stats());
   for (const auto& w : tally.warnings) out.builder().warn(w);

@@ -9,6 +9,7 @@
 #include "methods/internal_diff/output_cursor.hpp"
 #include "methods/internal_diff/perturbation_scale.hpp"
 #include "methods/internal_diff/perturbations.hpp"
+#include "methods/internal_diff/perturbed_failure.hpp"
 #include "methods/internal_diff/run_solution.hpp"
 #include "methods/internal_diff/sensitivity_error_norm.hpp"
 #include "methods/internal_diff/step_settings.hpp"
@@ -23,16 +24,6 @@ integrate::Tolerances scaled(integrate::Tolerances tol, double factor) {
   tol.atol *= factor;
   for (double& a : tol.atol_per_state) a *= factor;
   return tol;
-}
-
-// What direction j (0-based) of S·R is, in the caller's terms.
-std::string direction_name(const SensitivityDirections& d, const Model& model, std::size_t j) {
-  if (d.set() == DirectionSet::params) return "dx/d" + model.param_names()[j];
-  if (d.set() == DirectionSet::states) return "dx/dx0 of " + model.state_names()[j];
-  if (d.set() == DirectionSet::all)
-    return j < d.nx() ? "dx/dx0 of " + model.state_names()[j]
-                      : "dx/d" + model.param_names()[j - d.nx()];
-  return "direction " + std::to_string(j + 1) + " of R";
 }
 
 // Directions whose differences stayed below their rounding floor: their σ
@@ -146,7 +137,16 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   SensitivityErrorNorm norm(shape, bundle_tol, s.settings.sensitivity, perturbations.epsilon());
   BundleRhs rhs(s.model, s.workspace, shape, perturbations.params());
   const auto bundle = s.factory.make(rhs, step_settings(s.settings, bundle_tol, &norm));
-  bundle->start(s.t0(), X.data(), X_low.data(), t_end);
+  // Where f is evaluated: a non-finite value only a perturbed trajectory met is said so.
+  const auto evaluating_f = [&](const auto& action) {
+    try {
+      action();
+    } catch (const Error& e) {
+      rethrow_if_off_the_nominal(e, *bundle, d, s.model, internal_delta());
+      throw;
+    }
+  };
+  evaluating_f([&] { bundle->start(s.t0(), X.data(), X_low.data(), t_end); });
   RunSolution run(*bundle, rhs, &perturbations, s.settings.rescale, times, s.p.data(),
                   d.param_parts());
   integrate::SteppedSolution& solution = run.solution();
@@ -159,7 +159,8 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
 
   RunTally tally;
   while (solution.t() < t_end) {
-    solution.step(sigma_at.limit(t_end, bundle->dense_output_fits_next_step()));
+    evaluating_f(
+        [&] { solution.step(sigma_at.limit(t_end, bundle->dense_output_fits_next_step())); });
     if (norm.sensitivity_decided()) ++tally.sensitivity_limited;
     sigma_at.collect(solution, y.data(), [&](std::size_t k, const double* yk) {
       out.set_from_solution(k, yk, !accurate);

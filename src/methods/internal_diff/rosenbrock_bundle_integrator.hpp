@@ -52,6 +52,11 @@ class RosenbrockBundleIntegrator final : public BundleIntegrator {
   bool has_dense_output() const override { return false; }
   void interpolate(double t, double* X) override;
   BundleCounts counts() const override;
+  // The engine's stages first, then the step ends' f for the dense output.
+  std::size_t non_finite_trajectory() const override {
+    const std::size_t lane = system_.non_finite_lane();
+    return lane != static_cast<std::size_t>(-1) ? lane : rhs_.non_finite_trajectory();
+  }
 
  private:
   void copy_params();  // the BundleRhs's lane parameters into system_
