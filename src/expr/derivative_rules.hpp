@@ -92,9 +92,14 @@ struct DivRule {  // d(a/b) = da/b - (a/b) db/b
 
 // d(a^b) = b a^(b-1) da + a^b log(a) db, exact where a = 0 (a species
 // that starts at 0 under a Hill term x^h):
-//  - b a^(b-1) is right as it is: a^(b-1) is 0 for b > 1, 1 for b = 1 (the
-//    derivative b), +Inf for b < 1, where the derivative is infinite and
-//    the solve ends on a non-finite value instead of returning a number;
+//  - b a^(b-1) is right as it is for b != 0: a^(b-1) is 0 for b > 1, 1 for
+//    b = 1 (the derivative b), +Inf for b < 1, where the derivative is
+//    infinite and the solve ends on a non-finite value instead of
+//    returning a number. At b = 0 it is 0 * Inf where the derivative of the
+//    constant a^0 = 1 is 0: base_factor() says 0 there. That b is met in
+//    the second derivatives odeSD takes: d(h x^(h-1))/dx at h = 1 (a Hill
+//    term of exponent 1 through a parameter, SBML Test Suite case 01395) is
+//    h (h-1) x^(h-2), 1 * 0 * Inf at x = 0;
 //  - a^b log(a) is 0 * -Inf, whose limit is 0 for b > 0 (and Inf * Inf for
 //    b < 0). log(a) is taken of base_of_log(), which is 1 where a is 0, so
 //    the term is a^b log(1): 0 for b > 0, NaN for b < 0 (and 0 for b = 0,
@@ -115,16 +120,19 @@ struct DivRule {  // d(a/b) = da/b - (a/b) db/b
 // Constant exponents never build the log term (their operand does not
 // vary), and integer constants are powi.
 struct PowRule {
+  template <class V> static V base_factor(const V& a, const V& b) {
+    return select(b == 0.0, 0.0, b * pow(a, b - 1.0));
+  }
   template <class V> static V base_of_log(const V& a) {
     return select(a == 0.0, 1.0, select(a < 0.0, -a, a));
   }
   template <class R> static void reverse(R& r) {
-    if (r.varies(0)) r.give(0, r.w() * (r.b() * pow(r.a(), r.b() - 1.0)));
+    if (r.varies(0)) r.give(0, r.w() * base_factor(r.a(), r.b()));
     if (r.varies(1)) r.give(1, r.w() * (r.self() * log(base_of_log(r.a()))));
   }
   template <class X> static auto forward(const X& x) {
     // A constant base has no tangent: its term is 0 even where a^(b-1) is Inf.
-    auto d = x.varies(0) ? x.dt(0) * (x.b() * pow(x.a(), x.b() - 1.0)) : x.zero();
+    auto d = x.varies(0) ? x.dt(0) * base_factor(x.a(), x.b()) : x.zero();
     if (x.varies(1)) {
       // Only where the exponent moves: where a^b is NaN (a < 0 at a
       // non-integer b), the term would be NaN even for a constant b.

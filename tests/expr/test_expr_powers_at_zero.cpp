@@ -42,6 +42,7 @@ const std::vector<PowerCase>& power_cases() {
   static const std::vector<PowerCase> c = {
       {"square_through_a_parameter", "x^h", 2.0, 0.0, 0.0, 0.0},
       {"first_power_through_a_parameter", "x^h", 1.0, 1.0, 0.0, 0.0},
+      {"zeroth_power_through_a_parameter", "x^h", 0.0, 0.0, 0.0, 0.0},
       {"power_between_one_and_two", "x^h", 1.5, 0.0, 0.0, 0.0},
       {"power_below_one_is_infinitely_steep", "x^h", 0.5, kInf, 0.0, 0.0},
       {"pow_function", "pow(x, h)", 3.0, 0.0, 0.0, 0.0},
@@ -176,6 +177,25 @@ TEST(PowersAtZeroSecondOrder, XddotAndItsJacobiansAreZeroForSquaresAndHillTerms)
     EXPECT_EQ(Jp[0], 0.0);
     EXPECT_EQ(Jp[1], 0.0);
   }
+}
+
+// Exponent 1 through a parameter: d(h x^(h-1))/dx = h (h-1) x^(h-2) is
+// 1 * 0 * Inf at x = 0, where the derivative of J_x = 1 is 0. For x' = x^h,
+// xddot = J_x f = 0, its Jacobian J_x^2 = 1, and its derivative in h is 0
+// (x^(2h-1) (1 + 2h ln x) -> 0).
+TEST(PowersAtZeroSecondOrder, AFirstPowerThroughAParameterHasTheLimits) {
+  auto m = load_ode_text("param h = 1\nparam K = 0.5\nstate x = 0\ndx/dt = x^h\n", "first_power");
+  const SecondDerivatives* d = m->second_derivatives();
+  ASSERT_NE(d, nullptr);
+  const double x = 0.0, p[2] = {1.0, 0.5};
+  double xdd, J, Jp[2];
+  d->xddot(0.0, &x, p, &xdd);
+  d->xddot_jac_x(0.0, &x, p, &J);
+  d->xddot_jac_p(0.0, &x, p, Jp);
+  EXPECT_EQ(xdd, 0.0);
+  EXPECT_EQ(J, 1.0);
+  EXPECT_EQ(Jp[0], 0.0);
+  EXPECT_EQ(Jp[1], 0.0);
 }
 
 // Integer constant exponents stay the multiplication path (powi): no pow,
