@@ -368,6 +368,32 @@ TEST_P(ForwardEvents, ASwitchOfTAloneOnAnOutputTimeIsSteppedTo) {
   EXPECT_LT(r.stats.steps, 2000) << method;
 }
 
+// A delayed event whose trigger holds from t = 1 to t = 4 (SBML Test Suite
+// case 01000's _E6): it fires once, at 1 + 4.995. y' = k t, y = 14.5 there,
+// so y(10) = 14.5 + k (100 - 5.995^2) / 2 and dy(10)/dk = (100 - 5.995^2) / 2.
+// cvodes_asa's forward pass fired the switch of `t <= 4` one ulp after 4,
+// then took CVODES' own reports of that root at 4 (rising, then falling) as
+// crossings: the trigger turned true again, and the event fired at 8.995
+// too. With an output on t = 4 (11 outputs) and without (202).
+TEST(Events, ATriggerThatEndsAtATimeFiresOnceInEveryMethod) {
+  const double y10 = 14.5 + (100 - 5.995 * 5.995) / 2, dk = (100 - 5.995 * 5.995) / 2;
+  for (int outputs : {11, 202}) {
+    Problem problem = event_ode_problem(
+        "param k = 1\nstate y = 1\ndy/dt = k*t\n"
+        "event e6 when t >= 1 && t <= 4 after 4.995: y = 14.5\n",
+        linspace(0, 10, outputs));
+    problem.rtol = 1e-8;
+    problem.atol = {1e-10};
+    for (const char* method :
+         {"cvodes_fsa", "cvodes_asa", "erk_adjoint", "odesd", "pbsr", "exp", "dopri8s", "grk4as"}) {
+      SCOPED_TRACE(std::string(method) + ", " + std::to_string(outputs) + " outputs");
+      const Result r = solve(problem, method);
+      EXPECT_NEAR(r.x.back(), y10, 1e-6 * y10);
+      EXPECT_NEAR(r.s.back(), dk, 1e-5 * dk);  // S(10), the last of every method's S
+    }
+  }
+}
+
 // A switch of t alone at t0 itself: an input `piecewise(a, t <= te, b)`
 // with te = t0 (Fujita_SciSignal2010's EGF, on for t <= EGF_end = 0) is b
 // from just after t0 on, and x' = -b x, so dx/da = 0. Each method's first

@@ -315,6 +315,7 @@ void AdjointDriver::after_forward_step(int flag, double t, double* y, double& fi
   const int* roots = nullptr;
   if (flag == CV_ROOT_RETURN) {
     session_.check(CVodeGetRootInfo(mem, found_.data()), "CVodeGetRootInfo");
+    if (only_fired_time_roots(t, fired)) return;  // the instant took place at `fired`
     roots = found_.data();
   }
   if (events_.active() && events_.at(t, y, nullptr, roots).restart()) {
@@ -331,6 +332,22 @@ void AdjointDriver::after_forward_step(int flag, double t, double* y, double& fi
   } else if (flag != CV_ROOT_RETURN) {
     write_outputs_at(t, y);
   }
+}
+
+// The switches of t alone fire on their own (fire_time_switch), but CVODES
+// finds their roots too. Where one fired within rounding after t, its
+// CVODES' report at t is the same instant seen again: `t <= 4` with the
+// solve stopped on 4 fired one ulp after it, and CVODES then reported its
+// g = 0 at 4 twice, rising and falling; taken as crossings, they made the
+// comparison true again, and an event whose trigger holds up to t = 4 fired
+// a second time (SBML Test Suite case 01000).
+bool AdjointDriver::only_fired_time_roots(double t, double fired) const {
+  if (!time_switches_.found() || fired < t || !integrate::switch_within_rounding(t, fired))
+    return false;
+  const auto& roots = events_.roots_of_system();
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    if (found_[i] != 0 && roots[i].reads_state) return false;
+  return true;
 }
 
 bool AdjointDriver::fire_time_switch(double t_switch, double* y) {

@@ -152,6 +152,9 @@ class AdjointDriver {
   // The instant of a switch of t alone at t_switch, the state one ulp before
   // it standing for the state there; true when it restarted the solution.
   bool fire_time_switch(double t_switch, double* y);
+  // Whether CVODES' roots found at t (found_) are all of t alone, with a
+  // switch fired at `fired` within rounding after t.
+  bool only_fired_time_roots(double t, double fired) const;
   void create_problems(std::size_t count, std::size_t np);
   // The adjoint memory anew with every segment's steps in one interval.
   void hold_whole_segments(const ReplayOverflow& overflow, std::size_t problems);
