@@ -238,6 +238,10 @@ const std::pair<const char*, const char*> kPetabFlags[] = {
     {"--hierarchical",
      "set the inner parameters (scalings, offsets and noise parameters whose optimum has a "
      "closed form: docs/petab.md) to their optimum given the others, and print them"},
+    {"--no-state-check",
+     "skip the second state solve at tolerances 10 times tighter that checks each "
+     "simulation's states and warns where their error exceeds 300 times the tolerances "
+     "(up to a third more time)"},
     {"--threads N", "experiments solved at once, 0 (one per core) to 1024 (default 1)"},
     {"--simulations FILE.tsv", "write the PEtab simulation table"},
     {"--format text|json|h5",

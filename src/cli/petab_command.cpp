@@ -121,6 +121,7 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
   command.add_flag("--gradient", a.gradient);
   command.add_flag("--fim", a.fim);
   command.add_flag("--hierarchical", a.hierarchical);
+  command.add_flag("--no-state-check", a.no_state_check);
   command.add_option_function<std::string>(
       "--threads", [&a](const std::string& v) { a.threads = parse_threads(v, true); });
   add_value_flag(command, "--simulations", a.simulations);
@@ -176,6 +177,7 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   options.gradient = a.gradient;
   options.fim = a.fim;
   options.hierarchical = a.hierarchical;
+  options.state_check = !a.no_state_check;
   options.threads = a.threads;
   const std::vector<double> x =
       a.at.empty() ? problem->nominal_scaled() : read_petab_parameter_values(*problem, a.at);

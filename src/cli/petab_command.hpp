@@ -31,6 +31,7 @@ struct PetabArguments {
   std::vector<std::pair<std::string, std::string>> options;
   bool gradient = false, fim = false;
   bool hierarchical = false;
+  bool no_state_check = false;  // --no-state-check
   unsigned threads = 1;
   std::string simulations;
   std::string format = "text";

@@ -550,7 +550,15 @@ struct SimulationPlan {
   bool automatic;  // the method is auto's choice
   bool solved;     // S has columns to solve for
   bool adjoint;    // the adjoint's gradient in place of S
+  bool state_check;  // PetabOptions::state_check
 };
+
+// Whether the method has the option `key`.
+bool has_option(const std::string& method, const std::string& key) {
+  for (const OptionSpec& spec : method_info(method).options)
+    if (spec.key == key) return true;
+  return false;
+}
 
 // auto's adjoint failed where the forward sensitivities may not: its
 // forward pass runs at tighter tolerances (tighten_forward_of_adjoint), and
@@ -590,6 +598,8 @@ void simulate_times(PreparedSolves& solves, const Problem& sim, const Simulation
     run.adjoint_weights.assign(run.output_times.size() * run.model->nx(), 0.0);
   if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
   if (plan.automatic && method == "odesd") limit_automatic_odesd(run);
+  if (plan.state_check && !run.options.has("state_check") && has_option(method, "state_check"))
+    run.options.set("state_check", std::int64_t{1});
   Result r;
   bool by_adjoint = adjoint;
   try {
@@ -656,7 +666,8 @@ ExperimentSolution solve_experiment(PreparedSolves& solves, const Definition& de
       initial_values(sim, solved, out);
     } else if (!e.times.empty()) {
       sim.output_times = e.times;
-      simulate_times(solves, sim, {method, automatic, solved, adjoint}, out);
+      simulate_times(solves, sim, {method, automatic, solved, adjoint, options.state_check},
+                     out);
     }
     if (e.steady_state_measured) {
       SteadyStateOptions so = options.steady_state;

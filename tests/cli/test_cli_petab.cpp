@@ -364,13 +364,37 @@ TEST_F(CliPetab, ErrorsExitWithOneLineAndTheirStatus) {
   }
 }
 
+// Crauste_CellSystems2017 amplifies its errors: at the default tolerances
+// its states are 1e5 times their tolerances off, and the gradient far more
+// than its own size (PetabAutomatic.TheStateCheck...). `petab` checks the
+// states and says so; --no-state-check leaves the check out, and the
+// numbers are the same.
+TEST(CliPetabStateCheck, WarnsOfStatesOffByFarMoreThanTheTolerances) {
+  const std::string yaml = odesens::test::benchmark_problem("Crauste_CellSystems2017");
+  if (!odesens::test::exists(yaml)) GTEST_SKIP() << "PEtab problem not found: " << yaml;
+  const ToolRun checked = run_tool("petab " + yaml + " --gradient --format json");
+  ASSERT_EQ(checked.status, 0) << checked.err;
+  EXPECT_NE(checked.err.find("odesens: warning: condition 'model1_data1': the states differ from "
+                             "a state solve at tolerances 10 times tighter"),
+            std::string::npos)
+      << checked.err;
+  const ToolRun unchecked = run_tool("petab " + yaml + " --gradient --format json --no-state-check");
+  ASSERT_EQ(unchecked.status, 0) << unchecked.err;
+  EXPECT_EQ(unchecked.err, "");
+  const auto a = nlohmann::json::parse(checked.out), b = nlohmann::json::parse(unchecked.out);
+  EXPECT_EQ(a["nllh"], b["nllh"]);
+  EXPECT_EQ(a["gradient"], b["gradient"]);
+  EXPECT_EQ(a["warnings"].size(), 1u);
+}
+
 TEST(CliPetabHelp, HelpListsTheFlags) {
   for (const char* args : {"petab --help", "petab -h", "petab problem.yaml --help"}) {
     const ToolRun r = run_tool(args);
     EXPECT_EQ(r.status, 0) << args << ": " << r.err;
     EXPECT_EQ(r.out.rfind("usage: odesens petab PROBLEM.yaml", 0), 0u) << args << ": " << r.out;
     for (const char* flag : {"--at FILE.tsv", "--method ID", "--gradient", "--fim", "--threads N",
-                             "--simulations FILE.tsv", "--format text|json|h5", "--out FILE"})
+                             "--simulations FILE.tsv", "--format text|json|h5", "--out FILE",
+                             "--no-state-check"})
       EXPECT_NE(r.out.find(flag), std::string::npos) << args << ": " << flag;
   }
 }

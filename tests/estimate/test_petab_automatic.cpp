@@ -3,6 +3,7 @@
 // numbers as odesd asked for by name and close to a tight cvodes_fsa; a
 // fall back to cvodes_fsa, with a warning, for an experiment whose odesd
 // solve fails; cvodes_fsa where options given with "auto" are its own.
+#include <algorithm>
 #include <cmath>
 
 #include "estimate/petab_test_support.hpp"
@@ -51,6 +52,45 @@ TEST(PetabAutomatic, RunsOdesdForSensitivitiesWhereItSuits) {
   PetabOptions g;
   g.gradient = true;
   EXPECT_EQ(problem->evaluate(x, g).method, "odesd");
+}
+
+// Crauste_CellSystems2017 at the default tolerances: the model amplifies
+// its errors, and the gradient at the nominal point is further from that at
+// rtol 1e-12 than that gradient is from 0 (entries of -7150 where the tight
+// one has 104), with nllh right to 3e-8. Without the state check nothing
+// says so; with it, a warning that names the experiment, and the same
+// numbers. On Boehm_JProteomeRes2014 the check finds nothing.
+TEST(PetabAutomatic, TheStateCheckWarnsWhereTheGradientIsOffByMoreThanItsSize) {
+  auto problem = benchmark("Crauste_CellSystems2017");
+  if (!problem) GTEST_SKIP() << "PEtab problem not found: Crauste_CellSystems2017";
+  const std::vector<double> x = problem->nominal_scaled();
+  PetabOptions o;
+  o.gradient = true;
+  const PetabResult plain = problem->evaluate(x, o);
+  EXPECT_TRUE(plain.warnings.empty());
+  o.state_check = true;
+  const PetabResult checked = problem->evaluate(x, o);
+  EXPECT_EQ(checked.nllh, plain.nllh);
+  EXPECT_EQ(checked.gradient, plain.gradient);
+  ASSERT_EQ(checked.warnings.size(), 1u);
+  EXPECT_NE(checked.warnings[0].find("the states differ from a state solve"), std::string::npos)
+      << checked.warnings[0];
+  PetabOptions tight;
+  tight.gradient = true;
+  tight.method = "cvodes_fsa";
+  tight.rtol = 1e-12;
+  tight.atol = {1e-14};
+  const PetabResult reference = problem->evaluate(x, tight);
+  double off = 0.0, size = 0.0;
+  for (std::size_t k = 0; k < reference.gradient.size(); ++k) {
+    off = std::max(off, std::fabs(plain.gradient[k] - reference.gradient[k]));
+    size = std::max(size, std::fabs(reference.gradient[k]));
+  }
+  EXPECT_GT(off, size);
+
+  auto boehm = benchmark("Boehm_JProteomeRes2014");
+  if (!boehm) GTEST_SKIP() << "PEtab problem not found: Boehm_JProteomeRes2014";
+  EXPECT_TRUE(boehm->evaluate(boehm->nominal_scaled(), o).warnings.empty());
 }
 
 // Crauste_CellSystems2017 at rtol 1e-5: odesd's step size collapses (the
