@@ -103,8 +103,8 @@ struct PetabOptions {
   // command line checks them as cvodes_fsa's) and keep the CVODES rule:
   // cvodes_fsa, or cvodes_asa for the gradient as above. Unlike the
   // library's auto, no second state solve checks the states' error unless
-  // state_check (below) asks for it. Its tolerances (unset: 1e-8 relative, 1e-12 absolute: docs/petab.md,
-  // "Tolerances"), limit and options.
+  // state_check (below) asks for it. Its tolerances (unset: 1e-8 relative,
+  // 1e-12 absolute: docs/petab.md, "Tolerances"), limit and options.
   std::string method = "auto";
   std::optional<double> rtol;
   std::vector<double> atol;

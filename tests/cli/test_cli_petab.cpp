@@ -378,7 +378,8 @@ TEST(CliPetabStateCheck, WarnsOfStatesOffByFarMoreThanTheTolerances) {
                              "a state solve at tolerances 10 times tighter"),
             std::string::npos)
       << checked.err;
-  const ToolRun unchecked = run_tool("petab " + yaml + " --gradient --format json --no-state-check");
+  const ToolRun unchecked =
+      run_tool("petab " + yaml + " --gradient --format json --no-state-check");
   ASSERT_EQ(unchecked.status, 0) << unchecked.err;
   EXPECT_EQ(unchecked.err, "");
   const auto a = nlohmann::json::parse(checked.out), b = nlohmann::json::parse(unchecked.out);

@@ -247,3 +247,19 @@ def test_a_problem_without_least_squares_form_refuses_residuals(tmp_path):
         with pytest.raises(odesens.Error) as caught:
             call(problem.nominal)
         assert caught.value.status == "unsupported"
+
+
+def test_the_state_check_warns_where_the_states_are_far_off():
+    """Crauste_CellSystems2017's states at the default tolerances are about
+    1e5 times their tolerances off (docs/petab.md, "The states' global
+    error"): asked for, the check warns, and the numbers stay the same."""
+    crauste = odesens.petab.Problem(shared_file(
+        "petab", "benchmark", "Crauste_CellSystems2017", "Crauste_CellSystems2017.yaml"))
+    plain = crauste.evaluate()
+    assert plain.warnings == []
+    with pytest.warns(odesens.OdesensWarning, match="the states differ from a state solve"):
+        checked = crauste.evaluate(state_check=True)
+    assert checked.nllh == plain.nllh
+    numpy.testing.assert_array_equal(checked.gradient, plain.gradient)
+    with pytest.raises(odesens.Error, match="state_check"):
+        crauste.evaluate(state_check="yes")

@@ -140,12 +140,16 @@ class Problem:
     has_least_squares_form = property(lambda self: self._core.has_least_squares_form)
 
     def evaluate(self, x=None, gradient=True, fim=False, residuals=False,
-                 residual_jacobian=False):
+                 residual_jacobian=False, state_check=False):
         """Evaluates at x (scaled estimated parameters; default: nominal).
         Returns an :class:`Evaluation`. ``residuals``: also the residuals of
         the least-squares form (``least_squares_residuals``, whose half sum
         of squares is nlpost plus a constant); ``residual_jacobian``: those
-        and their Jacobian (m x n, from forward sensitivities). Raises
+        and their Jacobian (m x n, from forward sensitivities).
+        ``state_check``: each simulation's states are solved again at
+        tolerances 10 times tighter, with a warning where they differ by
+        more than 300 times the tolerances (as ``odesens petab`` does;
+        docs/petab.md, "The states' global error"). Raises
         :class:`odesens.Error` (invalid_argument for a wrong size or NaN;
         unsupported for residuals of a problem without that form; the
         solve's status for a failed simulation, naming the condition).
@@ -153,7 +157,8 @@ class Problem:
         x = self.nominal if x is None else _real_array(x, "x")
         s = dict(self._settings, gradient=_flag(gradient, "gradient"), fim=_flag(fim, "fim"),
                  least_squares=_flag(residuals, "residuals"),
-                 residual_jacobian=_flag(residual_jacobian, "residual_jacobian"))
+                 residual_jacobian=_flag(residual_jacobian, "residual_jacobian"),
+                 state_check=_flag(state_check, "state_check"))
         e = Evaluation(self._core.evaluate(x, s))
         for w in e.warnings:
             warnings.warn(w, OdesensWarning, stacklevel=2)

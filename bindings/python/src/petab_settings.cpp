@@ -21,6 +21,7 @@ PetabOptions petab_options(const py::dict& s) {
   if (has("fim")) o.fim = s["fim"].cast<bool>();
   if (has("least_squares")) o.least_squares = s["least_squares"].cast<bool>();
   if (has("residual_jacobian")) o.residual_jacobian = s["residual_jacobian"].cast<bool>();
+  if (has("state_check")) o.state_check = s["state_check"].cast<bool>();
   if (has("threads")) o.threads = s["threads"].cast<unsigned>();
   if (has("options"))
     for (const auto& [key, value] : s["options"].cast<py::dict>())
