@@ -116,7 +116,7 @@ struct PetabOptions {
   // gradient and the FIM inherit), where the options given do not set
   // state_check themselves. `odesens petab` sets it: on the shared
   // benchmark problems it warns on Crauste_CellSystems2017 alone, whose
-  // gradient at rtol 1e-8 is 70 times its size off, and adds at most a
+  // gradient at rtol 1e-8 is 30-70 times its size off, and adds at most a
   // third to an evaluation (docs/petab.md, "The states' global error").
   // Fits leave it off: their starts judge points by nllh.
   bool state_check = false;

@@ -60,6 +60,7 @@ Sym operator<=(Sym a, Sym b) { return sym(a, a.g->binary(Op::le, a.id, b.id)); }
 Sym operator>=(Sym a, Sym b) { return sym(a, a.g->binary(Op::ge, a.id, b.id)); }
 Sym unary(Op op, Sym a) { return sym(a, a.g->unary(op, a.id)); }
 Sym sqrt(Sym a) { return unary(Op::sqrt, a); }
+Sym fabs(Sym a) { return unary(Op::abs, a); }
 Sym log(Sym a) { return unary(Op::log, a); }
 Sym sin(Sym a) { return unary(Op::sin, a); }
 Sym cos(Sym a) { return unary(Op::cos, a); }

@@ -198,6 +198,23 @@ TEST(PowersAtZeroSecondOrder, AFirstPowerThroughAParameterHasTheLimits) {
   EXPECT_EQ(Jp[1], 0.0);
 }
 
+// The limit at a = b = 0 only: at x = 2 and h = 0, xddot = h x^(2h-1) moves
+// with h as x^(2h-1) = 1/2 (a test of b alone took it for 0 at every x,
+// and odesd's steps on x' = x^h multiplied 200-fold).
+TEST(PowersAtZeroSecondOrder, AZerothPowerAwayFromZeroMovesWithItsExponent) {
+  auto m = load_ode_text("param h = 0\nstate x = 2\ndx/dt = x^h\n", "zeroth_power");
+  const SecondDerivatives* d = m->second_derivatives();
+  ASSERT_NE(d, nullptr);
+  const double x = 2.0, h = 0.0;
+  double xdd, J, Jp;
+  d->xddot(0.0, &x, &h, &xdd);
+  d->xddot_jac_x(0.0, &x, &h, &J);
+  d->xddot_jac_p(0.0, &x, &h, &Jp);
+  EXPECT_EQ(xdd, 0.0);
+  EXPECT_EQ(J, 0.0);
+  EXPECT_DOUBLE_EQ(Jp, 0.5);
+}
+
 // Integer constant exponents stay the multiplication path (powi): no pow,
 // no log, no select in f or in its derivatives.
 TEST(PowersAtZeroFastPath, IntegerConstantExponentsNeverReachPow) {

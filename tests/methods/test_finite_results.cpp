@@ -286,5 +286,31 @@ TEST(FiniteResults, BoundsOfHillTermsAtZeroAreRefusedClearly) {
   }
 }
 
+// x' = -k x^n over a box of Hill exponents that holds 1 (n in [1, 3], and
+// [0.8, 2.5]): the derivatives of x^n must not compare n or n - 1 with 0,
+// which the enclosures cannot decide over such a box (they refused it when
+// d(a^b)/da tested b == 0 for the limit at a = b = 0). The enclosure holds
+// the point solutions at the box's ends and middle.
+TEST(FiniteResults, BoundsOfAPowerOverExponentsThroughOneEncloseThePoints) {
+  for (const std::pair<double, double>& box : {std::pair{1.0, 3.0}, std::pair{0.8, 2.5}}) {
+    Problem problem = testing::ode_text_problem(
+        "param n = 2\nparam k = 1\nstate x = 2\ndx/dt = -k*x^n\n", {0.0, 1.0}, 1e-8, 1e-10);
+    problem.param_lower = {box.first, 1.0};
+    problem.param_upper = {box.second, 1.0};
+    const Result bounds = solve(problem, "bounds_fsa");
+    const std::vector<double>& hull = bounds.bounds.x_hull;  // [lower, upper] per model
+    ASSERT_EQ(hull.size(), 4u);
+    for (double n : {box.first, 0.5 * (box.first + box.second), box.second}) {
+      Problem point = problem;
+      point.param_lower.clear();
+      point.param_upper.clear();
+      point.params = {n, 1.0};
+      const double x1 = solve(point, "cvodes_fsa").x.back();
+      EXPECT_LE(hull[2], x1) << "n = " << n;
+      EXPECT_GE(hull[3], x1) << "n = " << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace odesens
