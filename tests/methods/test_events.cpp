@@ -394,6 +394,29 @@ TEST(Events, ATriggerThatEndsAtATimeFiresOnceInEveryMethod) {
   }
 }
 
+// A state root (u >= 4 of u' = 1) located on the output time t = 4, its
+// state a rounding short of 4, and a switch of t alone one ulp later (an
+// event whose trigger `t <= 4` ends there). The switch read the state root
+// on its old side again, the next step crossed it once more, and
+// erk_adjoint added the dose twice: y(10) = 13 for 12 = 1 + 10 k + 1.
+TEST(Events, AStateRootOnAnOutputBeforeASwitchOfTFiresOnceInEveryMethod) {
+  for (int outputs : {11, 41, 202}) {
+    Problem problem = event_ode_problem(
+        "param k = 1\nstate u = 0\nstate y = 1\ndu/dt = 1\ndy/dt = k\n"
+        "event a when t <= 4: y = y\nevent b when u >= 4: y = y + 1\n",
+        linspace(0, 10, outputs));
+    problem.rtol = 1e-8;
+    problem.atol = {1e-10};
+    for (const char* method :
+         {"cvodes_fsa", "cvodes_asa", "erk_adjoint", "odesd", "pbsr", "exp", "dopri8s", "grk4as"}) {
+      SCOPED_TRACE(std::string(method) + ", " + std::to_string(outputs) + " outputs");
+      const Result r = solve(problem, method);
+      EXPECT_NEAR(r.x.back(), 12.0, 1e-8);             // y(10), the last state
+      EXPECT_NEAR(r.s.back(), 10.0, 1e-6);             // dy(10)/dk
+    }
+  }
+}
+
 // A switch of t alone at t0 itself: an input `piecewise(a, t <= te, b)`
 // with te = t0 (Fujita_SciSignal2010's EGF, on for t <= EGF_end = 0) is b
 // from just after t0 on, and x' = -b x, so dx/da = 0. Each method's first

@@ -52,6 +52,7 @@ void EventedSolution::interpolate(double t, double* out) {
 
 void EventedSolution::instant(double t, double* y, const int* found) {
   const auto outcome = events_.at(t, y, ns_ > 0 ? y + nx_ : nullptr, found);
+  if (found) located_at_ = t;
   t_ = t;
   if (outcome.restart()) {
     std::copy(y, y + inner_.size(), y_after_.begin());
@@ -371,6 +372,24 @@ bool EventedSolution::instants_in_step(double t0, double t1) {
 
 // The instant of a switch of t alone at t_switch, with the state one ulp
 // before it (where the step ended) as the state there.
+// A root of the states located at an instant put on an output time a few
+// ulps before a switch of t (its state a rounding short of the threshold:
+// u >= 4 of u' = 1 at u = 3.9999999999999991 on the output t = 4) took its
+// new side there. The switch reads the same state, whose g is on the old
+// side by that rounding: taken as a crossing back, it made the next step
+// cross again, and the event fired twice (erk_adjoint; `t <= 4` ending a
+// window at the same time).
+bool EventedSolution::keep_settled_state_roots(double t_switch) {
+  if (!switch_within_rounding(located_at_, t_switch)) return true;
+  const auto& roots = events_.roots_of_system();
+  bool any = false;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    if (roots[i].reads_state) found_[i] = 0;
+    any = any || found_[i] != 0;
+  }
+  return any;
+}
+
 void EventedSolution::fire_time_switch(double t_switch) {
   const double t_read = time_switches_.last_within_rounding(t_switch);
   fired_switch_ = t_read;
@@ -379,7 +398,8 @@ void EventedSolution::fire_time_switch(double t_switch) {
   side_ = events_.sides();
   take_cell_ends_as_crossings(events_, t_read, y_scratch_.data(), side_, g_new_.data(),
                               g_after_switch_);
-  if (switch_crossings(events_.roots_of_system(), side_, g_new_.data(), found_.data())) {
+  if (switch_crossings(events_.roots_of_system(), side_, g_new_.data(), found_.data()) &&
+      keep_settled_state_roots(t_switch)) {
     instant(t_switch, y_scratch_.data(), found_.data());
     return;
   }

@@ -113,7 +113,12 @@ class EventedSolution final : public SteppedSolution {
   // roots end.
   TimeSwitches time_switches_;
   double fired_switch_ = -std::numeric_limits<double>::infinity();
+  // The time of the last instant with located roots.
+  double located_at_ = -std::numeric_limits<double>::infinity();
   void fire_time_switch(double t_switch);
+  // Drops from found_ the crossings of roots of the states settled at an
+  // instant within rounding before t_switch; whether any crossing is left.
+  bool keep_settled_state_roots(double t_switch);
   // Finds the switches of t alone once, over [t0, the last output time].
   void find_time_switches(double t0, double t_limit);
 };
