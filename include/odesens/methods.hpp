@@ -67,5 +67,7 @@ void check_method_needs(const std::string& method_id, const MethodCapabilities& 
                         const Problem& problem);
 // Throws Error(unknown_method) listing the known ids.
 const MethodInfo& method_info(const std::string& method_id);
+// Whether the method declares option `key` (among MethodInfo::options).
+bool declares_option(const MethodInfo& info, const std::string& key);
 
 }  // namespace odesens

@@ -123,7 +123,7 @@ int show_info(const std::string& spec,
 void check_compare_options(const RunArguments& a) {
   for (const auto& [key, value] : a.options) {
     bool used = false;
-    for (const auto& id : a.methods) used = used || declares(method_info(id), key);
+    for (const auto& id : a.methods) used = used || declares_option(method_info(id), key);
     if (!used) throw UsageError{"--option " + key + ": none of the compared methods has it"};
   }
 }

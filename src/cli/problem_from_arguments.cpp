@@ -111,12 +111,6 @@ void set_objective_data(Problem& problem, const std::string& path) {
 
 }  // namespace
 
-bool declares(const MethodInfo& info, const std::string& key) {
-  for (const auto& spec : info.options)
-    if (spec.key == key) return true;
-  return false;
-}
-
 namespace {
 
 // cvodes_fsa and odesd without sensitivities (option sensitivities=0) give
@@ -185,7 +179,7 @@ Problem build_problem(const RunArguments& a, const std::shared_ptr<Model>& model
   if (a.atol) problem.atol = {*a.atol};
   if (a.max_steps) problem.max_steps = *a.max_steps;
   for (const auto& [key, value] : a.options)
-    if (!only_declared || declares(info, key)) set_option(problem.options, info, key, value);
+    if (!only_declared || declares_option(info, key)) set_option(problem.options, info, key, value);
   refuse_objective_without_sensitivities(problem, a);
   return problem;
 }

@@ -15,8 +15,6 @@ namespace odesens::cli {
 
 LoadOptions load_options(const std::optional<std::vector<std::string>>& sens_params);
 
-// Whether the method declares option KEY.
-bool declares(const MethodInfo& info, const std::string& key);
 // --option KEY=TEXT typed by the method's declaration of KEY (UsageError for
 // a number option given text); an undeclared key is kept as text for the
 // method's validation to name.

@@ -553,12 +553,6 @@ struct SimulationPlan {
   bool state_check;  // PetabOptions::state_check
 };
 
-// Whether the method has the option `key`.
-bool has_option(const std::string& method, const std::string& key) {
-  for (const OptionSpec& spec : method_info(method).options)
-    if (spec.key == key) return true;
-  return false;
-}
 
 // auto's adjoint failed where the forward sensitivities may not: its
 // forward pass runs at tighter tolerances (tighten_forward_of_adjoint), and
@@ -598,7 +592,7 @@ void simulate_times(PreparedSolves& solves, const Problem& sim, const Simulation
     run.adjoint_weights.assign(run.output_times.size() * run.model->nx(), 0.0);
   if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
   if (plan.automatic && method == "odesd") limit_automatic_odesd(run);
-  if (plan.state_check && !run.options.has("state_check") && has_option(method, "state_check"))
+  if (plan.state_check && !run.options.has("state_check") && declares_option(method_info(method), "state_check"))
     run.options.set("state_check", std::int64_t{1});
   Result r;
   bool by_adjoint = adjoint;

@@ -181,6 +181,12 @@ const MethodInfo& method_info(const std::string& method_id) {
   return method_entry(method_id).info;
 }
 
+bool declares_option(const MethodInfo& info, const std::string& key) {
+  for (const auto& spec : info.options)
+    if (spec.key == key) return true;
+  return false;
+}
+
 // A box's enclosures start from x0(p) of the model's expressions over
 // the box; a point value of dx0/dp does not say how x0 moves across it.
 void check_run_inputs(const std::string& method_id, const MethodCapabilities& needs,

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <cstdio>
 #include <string>
 
@@ -375,23 +376,31 @@ TEST_P(ForwardEvents, ASwitchOfTAloneOnAnOutputTimeIsSteppedTo) {
 // then took CVODES' own reports of that root at 4 (rising, then falling) as
 // crossings: the trigger turned true again, and the event fired at 8.995
 // too. With an output on t = 4 (11 outputs) and without (202).
-TEST(Events, ATriggerThatEndsAtATimeFiresOnceInEveryMethod) {
-  const double y10 = 14.5 + (100 - 5.995 * 5.995) / 2, dk = (100 - 5.995 * 5.995) / 2;
-  for (int outputs : {11, 202}) {
-    Problem problem = event_ode_problem(
-        "param k = 1\nstate y = 1\ndy/dt = k*t\n"
-        "event e6 when t >= 1 && t <= 4 after 4.995: y = 14.5\n",
-        linspace(0, 10, outputs));
+// Every point method on the .ode text at each output count: y(10), the
+// last state, within y_tolerance of y10 and its S in k, the last entry of
+// every method's S, within s_tolerance of dk.
+void expect_every_method_at_10(const char* text, std::initializer_list<int> output_counts,
+                               double y10, double y_tolerance, double dk, double s_tolerance) {
+  for (int outputs : output_counts) {
+    Problem problem = event_ode_problem(text, linspace(0, 10, outputs));
     problem.rtol = 1e-8;
     problem.atol = {1e-10};
     for (const char* method :
          {"cvodes_fsa", "cvodes_asa", "erk_adjoint", "odesd", "pbsr", "exp", "dopri8s", "grk4as"}) {
       SCOPED_TRACE(std::string(method) + ", " + std::to_string(outputs) + " outputs");
       const Result r = solve(problem, method);
-      EXPECT_NEAR(r.x.back(), y10, 1e-6 * y10);
-      EXPECT_NEAR(r.s.back(), dk, 1e-5 * dk);  // S(10), the last of every method's S
+      EXPECT_NEAR(r.x.back(), y10, y_tolerance);
+      EXPECT_NEAR(r.s.back(), dk, s_tolerance);
     }
   }
+}
+
+TEST(Events, ATriggerThatEndsAtATimeFiresOnceInEveryMethod) {
+  const double y10 = 14.5 + (100 - 5.995 * 5.995) / 2, dk = (100 - 5.995 * 5.995) / 2;
+  expect_every_method_at_10(
+      "param k = 1\nstate y = 1\ndy/dt = k*t\n"
+      "event e6 when t >= 1 && t <= 4 after 4.995: y = 14.5\n",
+      {11, 202}, y10, 1e-6 * y10, dk, 1e-5 * dk);
 }
 
 // A state root (u >= 4 of u' = 1) located on the output time t = 4, its
@@ -400,21 +409,10 @@ TEST(Events, ATriggerThatEndsAtATimeFiresOnceInEveryMethod) {
 // on its old side again, the next step crossed it once more, and
 // erk_adjoint added the dose twice: y(10) = 13 for 12 = 1 + 10 k + 1.
 TEST(Events, AStateRootOnAnOutputBeforeASwitchOfTFiresOnceInEveryMethod) {
-  for (int outputs : {11, 41, 202}) {
-    Problem problem = event_ode_problem(
-        "param k = 1\nstate u = 0\nstate y = 1\ndu/dt = 1\ndy/dt = k\n"
-        "event a when t <= 4: y = y\nevent b when u >= 4: y = y + 1\n",
-        linspace(0, 10, outputs));
-    problem.rtol = 1e-8;
-    problem.atol = {1e-10};
-    for (const char* method :
-         {"cvodes_fsa", "cvodes_asa", "erk_adjoint", "odesd", "pbsr", "exp", "dopri8s", "grk4as"}) {
-      SCOPED_TRACE(std::string(method) + ", " + std::to_string(outputs) + " outputs");
-      const Result r = solve(problem, method);
-      EXPECT_NEAR(r.x.back(), 12.0, 1e-8);             // y(10), the last state
-      EXPECT_NEAR(r.s.back(), 10.0, 1e-6);             // dy(10)/dk
-    }
-  }
+  expect_every_method_at_10(
+      "param k = 1\nstate u = 0\nstate y = 1\ndu/dt = 1\ndy/dt = k\n"
+      "event a when t <= 4: y = y\nevent b when u >= 4: y = y + 1\n",
+      {11, 41, 202}, 12.0, 1e-8, 10.0, 1e-6);
 }
 
 // A switch of t alone at t0 itself: an input `piecewise(a, t <= te, b)`
