@@ -592,7 +592,8 @@ void simulate_times(PreparedSolves& solves, const Problem& sim, const Simulation
     run.adjoint_weights.assign(run.output_times.size() * run.model->nx(), 0.0);
   if (adjoint && method == "cvodes_asa") tighten_forward_of_adjoint(run);
   if (plan.automatic && method == "odesd") limit_automatic_odesd(run);
-  if (plan.state_check && !run.options.has("state_check") && declares_option(method_info(method), "state_check"))
+  if (plan.state_check && !run.options.has("state_check") &&
+      declares_option(method_info(method), "state_check"))
     run.options.set("state_check", std::int64_t{1});
   Result r;
   bool by_adjoint = adjoint;
