@@ -415,6 +415,43 @@ TEST(Events, AStateRootOnAnOutputBeforeASwitchOfTFiresOnceInEveryMethod) {
       {11, 41, 202}, 12.0, 1e-8, 10.0, 1e-6);
 }
 
+// A trigger `t > 4 && t < 6` turns true one ulp after the output time 4, and
+// its event, delayed by 1, executes a rounding after the output time 5 (at
+// 4 + 1 ulp + 1). cvodes_asa's forward pass went back to t = 4 after the
+// window closed (CVodeF reported a root it had kept from before a restart)
+// and added the dose twice, y(10) = 31; with outputs on 4 and 5 its
+// backward problem also failed ("tout too close to t0"). y = 1 + k t up to
+// 5, plus y(4) + 10 there: y(10) = 11 + 9 k.
+TEST(Events, ADelayedEventJustAfterAnOutputFiresOnceInEveryMethod) {
+  expect_every_method_at_10(
+      "param k = 1\nstate y = 1\ndy/dt = k\n"
+      "event e when t > 4 && t < 6 after 1: y = y + 10\n",
+      {11, 21, 202}, 20.0, 1e-6, 9.0, 1e-5);
+}
+
+// The output convention in every method, cvodes_asa's forward pass and
+// erk_adjoint's included: an output on an instant is the value after it,
+// for the strict `t > T` too (true one ulp after T), and at the last output.
+TEST(Events, AnOutputOnAStrictSwitchOfTIsTheValueAfterItInEveryMethod) {
+  for (const double T : {4.0, 10.0}) {
+    const std::string text = "param k = 1\nstate y = 1\ndy/dt = k\nevent e when t > " +
+                             std::to_string(T) + ": y = 0\n";
+    Problem problem = event_ode_problem(text.c_str(), linspace(0, 10, 11));
+    problem.rtol = 1e-8;
+    problem.atol = {1e-10};
+    for (const char* method :
+         {"cvodes_fsa", "cvodes_asa", "erk_adjoint", "odesd", "pbsr", "exp", "dopri8s", "grk4as"}) {
+      const Result r = solve(problem, method);
+      for (std::size_t i = 0; i < r.times.size(); ++i) {
+        const double t = r.times[i];
+        EXPECT_NEAR(r.x[i], t < T ? 1 + t : t - T, 1e-7)
+            << method << ", T = " << T << ", t = " << t;
+      }
+      EXPECT_NEAR(r.s.back(), T < 10 ? 10 - T : 0.0, 1e-6) << method << ", T = " << T;
+    }
+  }
+}
+
 // A switch of t alone at t0 itself: an input `piecewise(a, t <= te, b)`
 // with te = t0 (Fujita_SciSignal2010's EGF, on for t <= EGF_end = 0) is b
 // from just after t0 on, and x' = -b x, so dx/da = 0. Each method's first

@@ -160,6 +160,14 @@ int AdjointDriver::forward_step(double t_out, double stop) {
       steps_before = 0;
       flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
     }
+    if (flag == CV_ROOT_RETURN && t_ret <= segments_.back().t_begin && segments_.size() > 1) {
+      // CVodeF keeps a root it found at or after tout to report at its next
+      // call, and neither CVodeReInit nor CVodeAdjReInit forgets it (SUNDIALS
+      // 6.4 to 7.5): after a restart, such a report is of the solution
+      // before it, at a time before the segment (`t > 4 && t < 6` with an
+      // output on 4: the solve went back to 4 and fired the event twice).
+      flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
+    }
     after_root_ = flag == CV_ROOT_RETURN;
     session_.check(flag, "CVodeF");
   } catch (const Error& e) {
@@ -252,11 +260,13 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     const double t_switch = time_switches_.next_after(std::max(t_now, fired));
     const double before_switch =
         std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
-    const bool to_switch = t_switch <= times_[next_output_];
+    // A switch within rounding after the output time is an instant on it
+    // (`t > 4` turns one ulp after 4): the output is the value after it.
+    const double t_out = times_[next_output_];
+    const bool to_switch = t_switch <= t_out || integrate::switch_within_rounding(t_out, t_switch);
     if (to_switch &&
         (!(before_switch > t_now) || integrate::switch_within_rounding(t_now, t_switch))) {
-      fired = t_switch;
-      if (fire_time_switch(t_switch, y)) write_outputs_at(t_switch, y);
+      fire_switch_then_outputs(t_now, t_switch, y, fired);
       continue;
     }
     const double next = events_.active() ? events_.next_execution()
@@ -265,11 +275,15 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     // pass output times and would cross the jump of f.
     const bool switch_ahead = std::isfinite(t_switch) && before_switch > t_now;
     const double stop = switch_ahead ? std::min(next, before_switch) : next;
-    const int flag = forward_step(times_[next_output_], stop);
+    const int flag = forward_step(t_out, stop);
     const double t = segments_.back().t_end;
     if (to_switch && t == before_switch && flag != CV_ROOT_RETURN) {
-      fired = t_switch;
-      if (fire_time_switch(t_switch, y)) write_outputs_at(t_switch, y);
+      fire_switch_then_outputs(t, t_switch, y, fired);
+      continue;
+    }
+    if (flag != CV_ROOT_RETURN && t == t_out && next > t &&
+        integrate::switch_within_rounding(t, next)) {
+      execute_then_outputs(t, next, y);
       continue;
     }
     after_forward_step(flag, t, y, fired);
@@ -348,6 +362,27 @@ bool AdjointDriver::only_fired_time_roots(double t, double fired) const {
   for (std::size_t i = 0; i < roots.size(); ++i)
     if (found_[i] != 0 && roots[i].reads_state) return false;
   return true;
+}
+
+// The outputs reached by then (at t, or within rounding before a switch
+// that restarted the solution) are written after the instant.
+void AdjointDriver::fire_switch_then_outputs(double t, double t_switch, double* y,
+                                             double& fired) {
+  fired = t_switch;
+  const double through = fire_time_switch(t_switch, y) ? t_switch : t;
+  for (; next_output_ < times_.size() && times_[next_output_] <= through;)
+    write_outputs_at(times_[next_output_], y);
+}
+
+// A delayed execution due a few ulps after the output time t (its trigger
+// fired one ulp after a switch: `t > 4 && t < 6 after 1` at 4 + 1 ulp) is
+// on it, as a switch is: the state at t stands for the state there, and
+// the outputs at t are written after it.
+void AdjointDriver::execute_then_outputs(double t, double t_due, double* y) {
+  const bool restarted = events_.at(t_due, y, nullptr, nullptr).restart();
+  if (restarted) restart_after_instant(t, t_due, y);
+  for (; next_output_ < times_.size() && times_[next_output_] <= (restarted ? t_due : t);)
+    write_outputs_at(times_[next_output_], y);
 }
 
 bool AdjointDriver::fire_time_switch(double t_switch, double* y) {
@@ -535,14 +570,20 @@ void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
                                   std::vector<Vector>& vectors) {
   const Segment& seg = segments_[s];
   std::size_t o = 0;  // outputs done, from the last
-  add_jumps_at(seeds, seg, seg.t_end, o, vectors);
+  // Outputs at the end, or a few ulps before it, which CVODES does not
+  // step back to ("tout too close to t0"): their seeds start lambda.
+  const auto output_time = [&] { return times_[seg.outputs[seg.outputs.size() - 1 - o]]; };
+  while (o < seg.outputs.size() && integrate::switch_within_rounding(output_time(), seg.t_end))
+    add_jumps_at(seeds, seg, output_time(), o, vectors);
   if (seg.t_end > seg.t_begin) {
     if (live_segment_ != s) recompute(s);
     replay_.arm(session_.mem(), live_checkpoints_, settings_.checkpoint_steps);
     start_problems(seeds, seg.t_end, vectors);
     while (o < seg.outputs.size()) {
-      const double t = times_[seg.outputs[seg.outputs.size() - 1 - o]];
-      if (!(t > seg.t_begin)) break;
+      const double t = output_time();
+      // Outputs a few ulps after the start are at it: CVODES does not step
+      // that little ("tout too close to t0").
+      if (!(t > seg.t_begin) || integrate::switch_within_rounding(seg.t_begin, t)) break;
       backward_to(t, seeds);
       jump_problems(seeds, seg, t, o, vectors);
     }
@@ -553,8 +594,7 @@ void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
   // before it whose restart moved to the switch of f (TimeSwitches::
   // restart_time): their values are after the instant, so their seeds
   // come before its jump.
-  while (o < seg.outputs.size())
-    add_jumps_at(seeds, seg, times_[seg.outputs[seg.outputs.size() - 1 - o]], o, vectors);
+  while (o < seg.outputs.size()) add_jumps_at(seeds, seg, output_time(), o, vectors);
   if (s > 0 && segments_[s - 1].ends_with_instant) {
     for (Vector& v : vectors) {
       if (v.idle()) continue;

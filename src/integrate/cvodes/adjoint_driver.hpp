@@ -152,6 +152,12 @@ class AdjointDriver {
   // The instant of a switch of t alone at t_switch, the state one ulp before
   // it standing for the state there; true when it restarted the solution.
   bool fire_time_switch(double t_switch, double* y);
+  // fire_time_switch from t (where the state y is), then the outputs it
+  // settles; fired: raised to t_switch.
+  void fire_switch_then_outputs(double t, double t_switch, double* y, double& fired);
+  // The executions due at t_due, within rounding after the output time t
+  // where the state y is, then the outputs there.
+  void execute_then_outputs(double t, double t_due, double* y);
   // Whether CVODES' roots found at t (found_) are all of t alone, with a
   // switch fired at `fired` within rounding after t.
   bool only_fired_time_roots(double t, double fired) const;
