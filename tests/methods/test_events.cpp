@@ -429,6 +429,19 @@ TEST(Events, ADelayedEventJustAfterAnOutputFiresOnceInEveryMethod) {
       {11, 21, 202}, 20.0, 1e-6, 9.0, 1e-5);
 }
 
+// A delayed execution that falls due as a window of t alone closes: the
+// trigger `t >= 1 && t <= 4` turns true at 1, the event executes at 1 + D =
+// 4, where `t <= 4` turns false. The instant was timed by that crossing,
+// fixed in time, and dy/dD came out 0 in every method; it moves with the
+// execution. y = 1 + k t, then 2 y(1) = 4 at 1 + D: y(10) = 13 - D with k
+// = 1, and the last entry of S is dy/dD = -k = -1 (central differences).
+TEST(Events, ADelayedExecutionAsAWindowOfTClosesMovesWithItsDelay) {
+  expect_every_method_at_10(
+      "param k = 1\nparam D = 3\nstate y = 1\ndy/dt = k\n"
+      "event e when t >= 1 && t <= 4 after D: y = 2*y\n",
+      {11, 202}, 10.0, 1e-6, -1.0, 1e-5);
+}
+
 // The output convention in every method, cvodes_asa's forward pass and
 // erk_adjoint's included: an output on an instant is the value after it,
 // for the strict `t > T` too (true one ulp after T), and at the last output.
@@ -449,6 +462,29 @@ TEST(Events, AnOutputOnAStrictSwitchOfTIsTheValueAfterItInEveryMethod) {
       }
       EXPECT_NEAR(r.s.back(), T < 10 ? 10 - T : 0.0, 1e-6) << method << ", T = " << T;
     }
+  }
+}
+
+// An output on the switch itself: `t <= 0.3` turns one ulp after 0.3, at
+// 0.30000000000000004, an output time. odesd stepped one ulp from 0.3 to
+// reach it, and failed ("step size collapsed"). The trigger turns true at
+// 0.1, the event executes at 0.55: y = 1 + k t^2/2 before, 14.5 + k (t^2 -
+// 0.55^2)/2 after.
+TEST(Events, AnOutputOnASwitchOfTIsReachedByEveryMethod) {
+  const double on_switch = std::nextafter(0.3, 1.0);
+  Problem problem = event_ode_problem(
+      "param k = 1\nstate y = 1\ndy/dt = k*t\n"
+      "event e when t >= 0.1 && t <= 0.3 after 0.45: y = 14.5\n",
+      {0.0, 0.1, 0.2, on_switch, 1.0});
+  problem.rtol = 1e-8;
+  problem.atol = {1e-10};
+  const double dk = (1 - 0.55 * 0.55) / 2;
+  for (const char* method :
+       {"cvodes_fsa", "cvodes_asa", "erk_adjoint", "odesd", "pbsr", "exp", "dopri8s", "grk4as"}) {
+    const Result r = solve(problem, method);
+    EXPECT_NEAR(r.x[3], 1 + on_switch * on_switch / 2, 1e-6) << method;
+    EXPECT_NEAR(r.x.back(), 14.5 + dk, 1e-6) << method;
+    EXPECT_NEAR(r.s.back(), dk, 1e-5) << method;
   }
 }
 

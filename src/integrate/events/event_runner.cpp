@@ -12,7 +12,11 @@ EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Wo
       jump_(ctx_),
       record_(ctx_.nx, ctx_.np),
       adjoint_(ctx_),
-      coincident_(ctx_) {}
+      coincident_(ctx_) {
+  const std::size_t events = ctx_.system ? ctx_.system->events().size() : 0;
+  triggers_before_.reset(new bool[events + 1]);
+  triggers_after_.reset(new bool[events + 1]);
+}
 
 EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   Outcome outcome;
@@ -50,6 +54,8 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     cause = coincident_.begin(t, x, ctx_.ns > 0 ? S : nullptr, cause, roots_, warnings_);
   else
     coincident_.clear();
+  if (due && cause < ctx_.n_roots && !coincident_.active())
+    cause = cause_with_due_execution(cause);
   if (cause < ctx_.n_roots && ctx_.system->roots()[cause].reads_state &&
       moving_instants_++ == 0)
     first_moving_root_ = ctx_.system->roots()[cause].text;
@@ -80,6 +86,28 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     record_.end(x);
   }
   return outcome;
+}
+
+// A crossing fixed in time where a delayed execution falls due (the window
+// `t >= 1 && t <= 4` of the event itself closes as its execution, after a
+// delay D = 3, falls due): under a perturbation of p the two part, and the
+// crossing, which changes neither f nor what executes, jumps nothing. The
+// instant moves with the execution (its d(time)/dp), not with the crossing
+// (dtau = 0): dy/dD was 0 where it is -1.
+std::size_t EventRunner::cause_with_due_execution(std::size_t cause) const {
+  const auto& list = ctx_.system->roots();
+  const std::vector<int>& before = roots_.sides_before();
+  const std::vector<int>& after = roots_.sides();
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
+    const bool crossed = i == cause || EventSystem::holds(list[i].comparison, before[i]) !=
+                                           EventSystem::holds(list[i].comparison, after[i]);
+    if (crossed && (list[i].moves || list[i].switches_rhs)) return cause;
+  }
+  ctx_.system->triggers(before.data(), triggers_before_.get());
+  ctx_.system->triggers(after.data(), triggers_after_.get());
+  for (std::size_t e = 0; e < ctx_.system->events().size(); ++e)
+    if (!triggers_before_[e] && triggers_after_[e]) return cause;
+  return ctx_.n_roots;
 }
 
 // An instant that only switched f, caused by a comparison of f: a step

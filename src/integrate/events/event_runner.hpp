@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -127,6 +128,11 @@ class EventRunner {
   // The instant's record, f just before it, dtau/dp and T = S- + f- dtau.
   void enter_instant(double t, const double* x, const double* S, std::size_t cause);
   void watch_sliding(double t, std::size_t cause, const Outcome& outcome);
+  // The cause to take where an execution falls due at a crossing located
+  // as `cause` (below n_roots): n_roots, the due execution timing the
+  // instant, where every root crossed here is one of t alone that switches
+  // no f and turns no trigger true; else `cause`.
+  std::size_t cause_with_due_execution(std::size_t cause) const;
   // The jumps of switches that part from the cause, before and after it.
   void part_before(double t, const double* x);
   void part_after(double t, const double* x);
@@ -145,6 +151,8 @@ class EventRunner {
   AdjointJump adjoint_;
   CoincidentSwitches coincident_;
   std::vector<double> parted_;  // dT, then dS (nx x ns)
+  // The triggers on the sides before and after an instant (events + 1).
+  std::unique_ptr<bool[]> triggers_before_, triggers_after_;
   std::size_t moving_instants_ = 0;
   std::string first_moving_root_;
   EventWarnings warnings_;

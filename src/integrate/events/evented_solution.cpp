@@ -419,7 +419,13 @@ void EventedSolution::fire_time_switch(double t_switch) {
     t_ = t_switch;
     std::copy(y_scratch_.begin(), y_scratch_.end(), y_after_.begin());
     restart_pending_ = true;
+    return;
   }
+  // Else the solution has reached the switch, the state one ulp before it
+  // standing for the state there: an output on it (0.30000000000000004,
+  // the switch of `t <= 0.3`) is not a step of one ulp, which odesd could
+  // not take ("step size collapsed").
+  if (!restart_pending_) t_ = std::max(t_, t_switch);
 }
 
 }  // namespace odesens::integrate
