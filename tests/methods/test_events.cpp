@@ -465,26 +465,32 @@ TEST(Events, AnOutputOnAStrictSwitchOfTIsTheValueAfterItInEveryMethod) {
   }
 }
 
-// An output on the switch itself: `t <= 0.3` turns one ulp after 0.3, at
-// 0.30000000000000004, an output time. odesd stepped one ulp from 0.3 to
-// reach it, and failed ("step size collapsed"). The trigger turns true at
-// 0.1, the event executes at 0.55: y = 1 + k t^2/2 before, 14.5 + k (t^2 -
-// 0.55^2)/2 after.
-TEST(Events, AnOutputOnASwitchOfTIsReachedByEveryMethod) {
-  const double on_switch = std::nextafter(0.3, 1.0);
-  Problem problem = event_ode_problem(
-      "param k = 1\nstate y = 1\ndy/dt = k*t\n"
-      "event e when t >= 0.1 && t <= 0.3 after 0.45: y = 14.5\n",
-      {0.0, 0.1, 0.2, on_switch, 1.0});
-  problem.rtol = 1e-8;
-  problem.atol = {1e-10};
-  const double dk = (1 - 0.55 * 0.55) / 2;
-  for (const char* method :
-       {"cvodes_fsa", "cvodes_asa", "erk_adjoint", "odesd", "pbsr", "exp", "dopri8s", "grk4as"}) {
-    const Result r = solve(problem, method);
-    EXPECT_NEAR(r.x[3], 1 + on_switch * on_switch / 2, 1e-6) << method;
-    EXPECT_NEAR(r.x.back(), 14.5 + dk, 1e-6) << method;
-    EXPECT_NEAR(r.s.back(), dk, 1e-5) << method;
+// Outputs on a switch, or a few ulps after it. `t <= 0.3` turns one ulp
+// after 0.3, at 0.30000000000000004, an output time: odesd stepped one ulp
+// from 0.3 to reach it. `t <= 0.3 - 1e-15` turns 17 ulps before the output
+// 0.29999999999999993: odesd, restarted there, tried a step of 17 ulps.
+// Both failed ("step size collapsed"). The trigger turns true at 0.1, the
+// event executes at 0.55: y = 1 + k t^2/2 before, 14.5 + k (t^2 - 0.55^2)/2
+// after.
+TEST(Events, OutputsOnOrJustAfterASwitchOfTAreReachedByEveryMethod) {
+  const double just_after = std::nextafter(0.3, 1.0);
+  for (const char* end : {"0.3", "0.3 - 1e-15"}) {
+    Problem problem = event_ode_problem(
+        std::string("param k = 1\nstate y = 1\ndy/dt = k*t\n"
+                    "event e when t >= 0.1 && t <= ") +
+            end + " after 0.45: y = 14.5\n",
+        {0.0, 0.1, 0.2, std::nextafter(0.3, 0.0), 0.3, just_after, 1.0});
+    problem.rtol = 1e-8;
+    problem.atol = {1e-10};
+    const double dk = (1 - 0.55 * 0.55) / 2;
+    for (const char* method : {"cvodes_fsa", "cvodes_asa", "erk_adjoint", "odesd", "pbsr", "exp",
+                               "dopri8s", "grk4as"}) {
+      const Result r = solve(problem, method);
+      for (std::size_t i = 3; i < 6; ++i)
+        EXPECT_NEAR(r.x[i], 1 + r.times[i] * r.times[i] / 2, 1e-6) << method << ", " << end;
+      EXPECT_NEAR(r.x.back(), 14.5 + dk, 1e-6) << method << ", " << end;
+      EXPECT_NEAR(r.s.back(), dk, 1e-5) << method << ", " << end;
+    }
   }
 }
 

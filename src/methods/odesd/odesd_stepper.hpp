@@ -65,6 +65,8 @@ class OdesdStepper final : public integrate::RestartableSolution {
   enum class Attempt { accepted, retry };
 
   Attempt attempt(double t_limit);
+  // The step to a t_limit closer than the resolution of t: Taylor terms.
+  Attempt step_within_rounding(double t_limit);
   // The parts of attempt (odesd_stepper.cpp says what each does).
   void check_budgets(double t_limit) const;
   [[noreturn]] void refuse_collapsed_step(double h) const;
