@@ -39,6 +39,14 @@ int adjoint_quadrature(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector q_do
   });
 }
 
+// Whether CVODES refuses a step from a to b as "tout too close to t0":
+// |b - a| below 2 units of roundoff of max(|a|, |b|) (cvHin), with a margin.
+// Relative, as CVODES' own: a span of 1e-15 from t = 0 is a span to solve.
+bool too_close_to_step(double a, double b) {
+  return std::fabs(b - a) <=
+         8.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(a), std::fabs(b));
+}
+
 }  // namespace
 
 std::string backward_hint(const BackwardTolerances& t, std::int64_t max_steps) {
@@ -260,17 +268,17 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     const double t_switch = time_switches_.next_after(std::max(t_now, fired));
     const double before_switch =
         std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
-    // A switch within rounding after the output time is an instant on it
-    // (`t > 4` turns one ulp after 4): the output is the value after it.
     const double t_out = times_[next_output_];
-    const bool to_switch = t_switch <= t_out || integrate::switch_within_rounding(t_out, t_switch);
+    const bool to_switch = t_switch <= t_out;
     if (to_switch &&
         (!(before_switch > t_now) || integrate::switch_within_rounding(t_now, t_switch))) {
-      fire_switch_then_outputs(t_now, t_switch, y, fired);
+      fired = t_switch;
+      if (fire_time_switch(t_switch, y)) write_outputs_at(t_switch, y);
       continue;
     }
     const double next = events_.active() ? events_.next_execution()
                                          : std::numeric_limits<double>::infinity();
+    if (output_without_step(t_now, t_out, std::min(t_switch, next), y)) continue;
     // A stop also where the switch lies beyond the output: CVODES' steps
     // pass output times and would cross the jump of f.
     const bool switch_ahead = std::isfinite(t_switch) && before_switch > t_now;
@@ -278,12 +286,13 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     const int flag = forward_step(t_out, stop);
     const double t = segments_.back().t_end;
     if (to_switch && t == before_switch && flag != CV_ROOT_RETURN) {
-      fire_switch_then_outputs(t, t_switch, y, fired);
+      fired = t_switch;
+      if (fire_time_switch(t_switch, y)) write_outputs_at(t_switch, y);
       continue;
     }
-    if (flag != CV_ROOT_RETURN && t == t_out && next > t &&
-        integrate::switch_within_rounding(t, next)) {
-      execute_then_outputs(t, next, y);
+    if (flag != CV_ROOT_RETURN && t == t_out && t == before_switch &&
+        switch_turns_after(t, t_switch, y)) {
+      switch_on_output(t, t_switch, y, fired);
       continue;
     }
     after_forward_step(flag, t, y, fired);
@@ -364,25 +373,56 @@ bool AdjointDriver::only_fired_time_roots(double t, double fired) const {
   return true;
 }
 
-// The outputs reached by then (at t, or within rounding before a switch
-// that restarted the solution) are written after the instant.
-void AdjointDriver::fire_switch_then_outputs(double t, double t_switch, double* y,
-                                             double& fired) {
-  fired = t_switch;
-  const double through = fire_time_switch(t_switch, y) ? t_switch : t;
-  for (; next_output_ < times_.size() && times_[next_output_] <= through;)
-    write_outputs_at(times_[next_output_], y);
+// An output on, or a few ulps after, the start of a segment CVODES has not
+// stepped in yet (an instant at 4 and an output at 4 + 1 ulp), with no
+// instant before it: CVODES does not step that little ("tout too close to t0"), and
+// the state at the start stands for the state there.
+bool AdjointDriver::output_without_step(double t_now, double t_out, double t_instant,
+                                        const double* y) {
+  const Segment& seg = segments_.back();
+  if (seg.t_end != seg.t_begin || !(t_out >= t_now) || !(t_instant > t_out) ||
+      !too_close_to_step(t_now, t_out))
+    return false;
+  write_outputs_at(t_out, y);
+  return true;
 }
 
-// A delayed execution due a few ulps after the output time t (its trigger
-// fired one ulp after a switch: `t > 4 && t < 6 after 1` at 4 + 1 ulp) is
-// on it, as a switch is: the state at t stands for the state there, and
-// the outputs at t are written after it.
-void AdjointDriver::execute_then_outputs(double t, double t_due, double* y) {
-  const bool restarted = events_.at(t_due, y, nullptr, nullptr).restart();
-  if (restarted) restart_after_instant(t, t_due, y);
-  for (; next_output_ < times_.size() && times_[next_output_] <= (restarted ? t_due : t);)
-    write_outputs_at(times_[next_output_], y);
+// Whether a comparison of t alone has g = 0 at t and turns at t_switch,
+// one ulp after it (`t > 4` at t = 4).
+bool AdjointDriver::switch_turns_after(double t, double t_switch, const double* y) {
+  const auto& roots = events_.roots_of_system();
+  events_.root_values(t, y, g_switch_.data());
+  g_after_switch_.resize(roots.size());
+  events_.root_values(t_switch, y, g_after_switch_.data());
+  const std::vector<int>& sides = events_.sides();
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    if (!roots[i].reads_state && g_switch_[i] == 0.0 &&
+        integrate::comparison_changed(roots[i], sides[i], g_after_switch_[i]))
+      return true;
+  return false;
+}
+
+// The switch of `t > T` with the output time T: its g = 0 at T counts as
+// its crossing there, as CVODES reports a root on a step's end in
+// cvodes_fsa (CVodeF keeps such a root of its own to report at its next
+// call, after the output was written as the value before). The instant is
+// at T, the output the value after it, and the solution restarts on the
+// switch (TimeSwitches::restart_time): an event `t > 4 && t < 6 after 1`
+// fires at 4 and executes at 5, as in every other method.
+void AdjointDriver::switch_on_output(double t, double t_switch, double* y, double& fired) {
+  fired = t_switch;
+  events_.root_values(t_switch, y, g_switch_.data());
+  const bool crossed = integrate::switch_crossings(events_.roots_of_system(), events_.sides(),
+                                                   g_switch_.data(), found_.data());
+  if (crossed && events_.at(t, y, nullptr, found_.data()).restart()) {
+    const double t_restart =
+        t < times_.back() ? time_switches_.restart_time(events_, t, y, g_switch_) : t;
+    restart_after_instant(t, t_restart, y);
+    write_outputs_at(t, y);
+    if (t_restart > t) write_outputs_at(t_restart, y);
+    return;
+  }
+  write_outputs_at(t, y);
 }
 
 bool AdjointDriver::fire_time_switch(double t_switch, double* y) {
@@ -528,6 +568,18 @@ void AdjointDriver::add_jumps_at(const AdjointSeeds& seeds, const Segment& seg,
   }
 }
 
+// The jumps of the outputs at t and of those a few ulps before it, which
+// CVODES does not step back to ("tout too close to t0"): two outputs one
+// ulp apart, or an output just before a segment's end.
+void AdjointDriver::add_jumps_within(const AdjointSeeds& seeds, const Segment& seg, double t,
+                                     std::size_t& o, std::vector<Vector>& vectors) const {
+  while (o < seg.outputs.size()) {
+    const double t_output = times_[seg.outputs[seg.outputs.size() - 1 - o]];
+    if (!(t_output <= t) || !too_close_to_step(t_output, t)) return;
+    add_jumps_at(seeds, seg, t_output, o, vectors);
+  }
+}
+
 // At an output time inside a segment: the problems whose lambda jumps
 // there restart from lambda + jump (their quadrature so far is added to
 // the gradient); the others go on undisturbed.
@@ -542,7 +594,7 @@ void AdjointDriver::jump_problems(const AdjointSeeds& seeds, const Segment& seg,
     vectors[b].lambda.assign(l, l + nx_);
     std::copy(l, l + nx_, lambda_before_.begin() + static_cast<std::ptrdiff_t>(b * nx_));
   }
-  add_jumps_at(seeds, seg, t, o, vectors);
+  add_jumps_within(seeds, seg, t, o, vectors);
   for (std::size_t b = 0; b < problems_.size(); ++b) {
     if (std::equal(vectors[b].lambda.begin(), vectors[b].lambda.end(),
                    lambda_before_.begin() + static_cast<std::ptrdiff_t>(b * nx_)))
@@ -573,8 +625,7 @@ void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
   // Outputs at the end, or a few ulps before it, which CVODES does not
   // step back to ("tout too close to t0"): their seeds start lambda.
   const auto output_time = [&] { return times_[seg.outputs[seg.outputs.size() - 1 - o]]; };
-  while (o < seg.outputs.size() && integrate::switch_within_rounding(output_time(), seg.t_end))
-    add_jumps_at(seeds, seg, output_time(), o, vectors);
+  add_jumps_within(seeds, seg, seg.t_end, o, vectors);
   if (seg.t_end > seg.t_begin) {
     if (live_segment_ != s) recompute(s);
     replay_.arm(session_.mem(), live_checkpoints_, settings_.checkpoint_steps);
@@ -583,7 +634,7 @@ void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
       const double t = output_time();
       // Outputs a few ulps after the start are at it: CVODES does not step
       // that little ("tout too close to t0").
-      if (!(t > seg.t_begin) || integrate::switch_within_rounding(seg.t_begin, t)) break;
+      if (!(t > seg.t_begin) || too_close_to_step(seg.t_begin, t)) break;
       backward_to(t, seeds);
       jump_problems(seeds, seg, t, o, vectors);
     }

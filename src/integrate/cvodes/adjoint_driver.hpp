@@ -152,12 +152,13 @@ class AdjointDriver {
   // The instant of a switch of t alone at t_switch, the state one ulp before
   // it standing for the state there; true when it restarted the solution.
   bool fire_time_switch(double t_switch, double* y);
-  // fire_time_switch from t (where the state y is), then the outputs it
-  // settles; fired: raised to t_switch.
-  void fire_switch_then_outputs(double t, double t_switch, double* y, double& fired);
-  // The executions due at t_due, within rounding after the output time t
-  // where the state y is, then the outputs there.
-  void execute_then_outputs(double t, double t_due, double* y);
+  // Writes the output at t_out (true) where it lies a few ulps after the
+  // start t_now of a segment not stepped in yet, before t_instant.
+  bool output_without_step(double t_now, double t_out, double t_instant, const double* y);
+  // A comparison of t alone at g = 0 at t that turns at t_switch, one ulp
+  // after t; and the instant of that switch on the output time t.
+  bool switch_turns_after(double t, double t_switch, const double* y);
+  void switch_on_output(double t, double t_switch, double* y, double& fired);
   // Whether CVODES' roots found at t (found_) are all of t alone, with a
   // switch fired at `fired` within rounding after t.
   bool only_fired_time_roots(double t, double fired) const;
@@ -178,6 +179,8 @@ class AdjointDriver {
   void backward_to(double t, const AdjointSeeds& seeds);
   void add_jumps_at(const AdjointSeeds& seeds, const Segment& seg, double t,
                     std::size_t& o, std::vector<Vector>& vectors) const;
+  void add_jumps_within(const AdjointSeeds& seeds, const Segment& seg, double t, std::size_t& o,
+                        std::vector<Vector>& vectors) const;
   void jump_problems(const AdjointSeeds& seeds, const Segment& seg, double t, std::size_t& o,
                      std::vector<Vector>& vectors);
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/number_text.hpp"
+
 namespace odesens::integrate {
 
 EventRunner::EventRunner(const Model& model, const double* p, std::size_t ns, Workspace* ws,
@@ -54,8 +56,11 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     cause = coincident_.begin(t, x, ctx_.ns > 0 ? S : nullptr, cause, roots_, warnings_);
   else
     coincident_.clear();
-  if (due && cause < ctx_.n_roots && !coincident_.active())
-    cause = cause_with_due_execution(cause);
+  if (due && cause < ctx_.n_roots && !coincident_.active()) {
+    const std::size_t timed_by = cause_with_due_execution(cause);
+    if (timed_by == cause) warn_if_execution_parts(t, x, cause);
+    cause = timed_by;
+  }
   if (cause < ctx_.n_roots && ctx_.system->roots()[cause].reads_state &&
       moving_instants_++ == 0)
     first_moving_root_ = ctx_.system->roots()[cause].text;
@@ -88,12 +93,13 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   return outcome;
 }
 
-// A crossing fixed in time where a delayed execution falls due (the window
-// `t >= 1 && t <= 4` of the event itself closes as its execution, after a
-// delay D = 3, falls due): under a perturbation of p the two part, and the
-// crossing, which changes neither f nor what executes, jumps nothing. The
-// instant moves with the execution (its d(time)/dp), not with the crossing
-// (dtau = 0): dy/dD was 0 where it is -1.
+// A crossing where a delayed execution falls due (the window `t >= 1 &&
+// t <= T` of the event itself closes as its execution, after a delay D =
+// T - 1, falls due): under a perturbation of p the two part, and the
+// crossing, which changes neither f nor what executes, jumps nothing,
+// whether or not it moves with p. The instant moves with the execution
+// (its d(time)/dp), not with the crossing: dy/dD was 0 where it is -1, and
+// dy/dT -1 where it is 0.
 std::size_t EventRunner::cause_with_due_execution(std::size_t cause) const {
   const auto& list = ctx_.system->roots();
   const std::vector<int>& before = roots_.sides_before();
@@ -101,13 +107,45 @@ std::size_t EventRunner::cause_with_due_execution(std::size_t cause) const {
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
     const bool crossed = i == cause || EventSystem::holds(list[i].comparison, before[i]) !=
                                            EventSystem::holds(list[i].comparison, after[i]);
-    if (crossed && (list[i].moves || list[i].switches_rhs)) return cause;
+    if (crossed && list[i].switches_rhs) return cause;
   }
   ctx_.system->triggers(before.data(), triggers_before_.get());
   ctx_.system->triggers(after.data(), triggers_after_.get());
   for (std::size_t e = 0; e < ctx_.system->events().size(); ++e)
     if (!triggers_before_[e] && triggers_after_[e]) return cause;
   return ctx_.n_roots;
+}
+
+// The crossing kept as the cause (it switches f, or turns a trigger true)
+// does not move with p, but the due execution may: along p they part, and
+// the jumps of this instant, all taken at the crossing's time, are one of
+// the one-sided derivatives or neither (a delay D = 3 from t = 1 ending as
+// `t <= 4` switches f: dy/dD is -1, the instant gives 0). Said, as for
+// switches that part (coincident_switches.hpp). Where the crossing moves
+// too, its time derivative may be the execution's: not said.
+void EventRunner::warn_if_execution_parts(double t, const double* x, std::size_t cause) {
+  const EventSchedule::Pending* first = schedule_.first_due(t);
+  const auto& root = ctx_.system->roots()[cause];
+  if (!first || root.moves || ctx_.np == 0) return;
+  bool moves = false;
+  if (ctx_.ns > 0) {
+    for (double d : first->dtime) moves = moves || d != 0.0;
+  } else {  // an adjoint's forward pass: from the delay and the trigger
+    delay_gx_.resize(ctx_.nx);
+    delay_gp_.resize(ctx_.np);
+    double d_t = 0.0;
+    ctx_.system->delay_gradient(first->event, t, x, ctx_.p, &d_t, delay_gx_.data(),
+                                delay_gp_.data(), ctx_.ws);
+    for (double d : delay_gp_) moves = moves || d != 0.0;
+    for (std::size_t r : ctx_.system->trigger_roots(first->event))
+      moves = moves || ctx_.system->roots()[r].moves;
+  }
+  if (!moves) return;
+  warnings_.warn("at t = " + number_text(t) + " an execution of event '" +
+                 ctx_.system->events()[first->event].id + "' falls due as the " + root.text +
+                 " is crossed, and their times move differently with p: the sensitivities "
+                 "across this instant take the time derivative of the " + root.text +
+                 " (one of the one-sided derivatives, or neither)");
 }
 
 // An instant that only switched f, caused by a comparison of f: a step

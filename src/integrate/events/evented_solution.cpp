@@ -126,6 +126,11 @@ void EventedSolution::step_located(double t_limit) {
     fire_time_switch(t_switch);
     return;
   }
+  if (next <= t0) {  // due where the solver stands: a stop there would be no stop
+    std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
+    instant(t0, y_scratch_.data(), nullptr);
+    return;
+  }
   // The stop also where the switch lies beyond t_limit: CVODES' steps pass
   // t_limit and would cross the jump of f.
   const bool switch_ahead = std::isfinite(t_switch) && before_switch > t0;
@@ -141,8 +146,12 @@ void EventedSolution::step_located(double t_limit) {
                                            " (a root function that stays at zero?)");
   }
   // A root located just after an output time may be on it: the instant is
-  // put there, so that the output is the value after it, as in bisection.
-  const double tau = found ? output_time_near(t0, t1, inner_.root_tolerance()) : t1;
+  // put there, so that the output is the value after it, as in bisection;
+  // not where an execution falls due at the root (`t <= 4` closing as an
+  // execution at 4 falls due, an output at 3.999999999999999): moved, the
+  // instant left the execution behind it.
+  const double tau =
+      found && next > t1 ? output_time_near(t0, t1, inner_.root_tolerance()) : t1;
   const bool instant_at_tau = found || next <= t1;
   if (!outputs_in_step(t0, tau, !instant_at_tau) && instant_at_tau) {
     inner_.interpolate(tau, y_scratch_.data());
@@ -192,6 +201,7 @@ double EventedSolution::instant_of_root(std::size_t i, double t_from, double t1)
   // instant in every method; elsewhere exactly 0 is rounding, which the
   // next step settles. Never a g that was 0 already: a state resting on
   // its threshold would cross it at every step.
+  if (ordered && still_arriving(i, g_end_[i])) return std::numeric_limits<double>::quiet_NaN();
   const bool zero_at_end = (!root.reads_state || at_output_time(t1)) && g_end_[i] == 0.0 &&
                            g_start_[i] != 0.0 && ordered;
   // At an output time, a g of the states left by rounding a few ulps
@@ -208,6 +218,25 @@ double EventedSolution::instant_of_root(std::size_t i, double t_from, double t1)
   if (!zero_at_end && !comparison_changed(root, side_[i], g_end_[i]))
     return std::numeric_limits<double>::quiet_NaN();
   return locate(i, t_from, t1);
+}
+
+// A g of the states that an instant took across early (on an output time
+// where it rounded a few ulps short of 0: short_at_output above), still
+// coming to 0 from the old side since the step's start (or no farther from
+// it: one ulp of t may not move the state), or reaching it: no
+// crossing back (u >= 4 of u' = 1 put on the output 3.999999999999999, then
+// a step to 4 where u still rounds below 4, or is 4 for `u > 4`, and the
+// event fired again after it).
+bool EventedSolution::still_arriving(std::size_t i, double g) const {
+  const int start_side = EventSystem::side_of(g_start_[i]);
+  const int side = EventSystem::side_of(g);
+  if (!events_.roots_of_system()[i].reads_state || !(side_[i] == 1 || side_[i] == -1))
+    return false;
+  // Or at 0 at both ends: `y > 5` taken at y = 5 on the output
+  // 3.999999999999999, where y' = 1 still rounds to 5 at 4.
+  if (start_side == 0 && side == 0) return true;
+  return start_side == -side_[i] && (side == start_side || side == 0) &&
+         std::fabs(g) <= std::fabs(g_start_[i]);
 }
 
 // The solver starts again after an instant, on the switch just after t_
@@ -261,8 +290,9 @@ void EventedSolution::mark_crossed(std::size_t first, double tau) {
   for (std::size_t i = 0; i < roots.size(); ++i) {
     const int before = side_[i], now = EventSystem::side_of(g_new_[i]);
     const bool same_instant = std::fabs(root_instants_[i] - tau) <= rounding;
-    if (i != first && !same_instant && before * now >= 0 &&
-        !comparison_changed(roots[i], before, g_new_[i]))
+    if (i != first && ((!same_instant && before * now >= 0 &&
+                        !comparison_changed(roots[i], before, g_new_[i])) ||
+                       still_arriving(i, g_new_[i])))
       continue;
     found_[i] = before != 0 && before != EventSystem::kUnordered ? -before
                                                                  : (g_new_[i] > 0.0 ? 1 : -1);

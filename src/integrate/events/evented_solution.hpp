@@ -58,6 +58,10 @@ class EventedSolution final : public SteppedSolution {
   void instant(double t, double* y, const int* found);
   double locate(std::size_t root, double t0, double t1);
   // The instant of one root in the step (t_from, t1]; NaN for none.
+  // Whether root i, on the side side_ an instant took early, is still
+  // coming to 0 from the other side with the value g (g_start_ at the
+  // step's start).
+  bool still_arriving(std::size_t i, double g) const;
   double instant_of_root(std::size_t i, double t_from, double t1);
   // step() without the context of an accumulation of events in its errors.
   void step_events(double t_limit);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/number_text.hpp"
+#include "integrate/events/time_switches.hpp"
 
 namespace odesens::integrate {
 namespace {
@@ -143,6 +144,11 @@ void RootSides::update_sides(double t, const double* x, const int* found) {
                motion_side(i, t, x, have_rate) == sides_[i]) {
       // At exactly 0 but moving on into the side it is on: settled there at
       // an instant just now (an output at the same time), not a crossing.
+    } else if (arriving_within_rounding(i, t, x, have_rate)) {
+      // Taken across a few ulps of t early (an instant put on an output
+      // time where the state rounded short of the threshold) and still
+      // coming to it: the side stays, else the root crossed again there and
+      // its event fired twice.
     } else {
       sides_[i] = sign_of(g_[i]);
     }
@@ -252,6 +258,17 @@ double RootSides::motion_rate(std::size_t i, double t, const double* x, bool& ha
   for (std::size_t j = 0; j < ctx_.nx; ++j)
     if (gx_[j] != 0.0) rate += gx_[j] * f_[j];
   return rate;
+}
+
+bool RootSides::arriving_within_rounding(std::size_t i, double t, const double* x,
+                                         bool& have_rate) {
+  const auto& root = ctx_.system->roots()[i];
+  const int side = sides_[i];
+  if (!root.reads_state || root.kind != EventSystem::Root::Kind::comparison ||
+      !(side == 1 || side == -1) || sign_of(g_[i]) != -side)
+    return false;
+  const double rate = motion_rate(i, t, x, have_rate);
+  return sign_of(rate) == side && std::fabs(g_[i]) <= time_rounding(t) * std::fabs(rate);
 }
 
 int RootSides::motion_side(std::size_t i, double t, const double* x, bool& have_rate) {

@@ -84,6 +84,9 @@ class RootSides {
   bool leaves_its_cell(std::size_t i, double t, const double* x, bool& have_rate);
   // The side root i's g moves to along f (on the current sides) at (t, x):
   // +1, -1, or 0 where it stays or is NaN. have_rate: f is computed once.
+  // Whether root i's g, on the side opposite to the one it holds, reaches
+  // 0 into it along f within the rounding of t (time_rounding).
+  bool arriving_within_rounding(std::size_t i, double t, const double* x, bool& have_rate);
   int motion_side(std::size_t i, double t, const double* x, bool& have_rate);
   // g_t + g_x f of root i at (t, x), f on the current sides (NaN stays NaN).
   double motion_rate(std::size_t i, double t, const double* x, bool& have_rate);
