@@ -25,6 +25,7 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   if (!active()) return outcome;
   roots_.start(t0, x);
   schedule_.start();
+  schedule_.set_instant_moves(false);  // t0 does not move
   jump_.start(S);
   record_.begin(t0, x, ctx_.n_roots);
   if (record_.on()) ctx_.model.rhs(t0, x, ctx_.p, record_.f_minus(), ctx_.ws);
@@ -58,7 +59,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
     coincident_.clear();
   if (due && cause < ctx_.n_roots && !coincident_.active()) {
     const std::size_t timed_by = cause_with_due_execution(cause);
-    if (timed_by == cause) warn_if_execution_parts(t, x, cause);
+    if (timed_by == cause) warn_if_execution_parts(t, cause);
     cause = timed_by;
   }
   if (cause < ctx_.n_roots && ctx_.system->roots()[cause].reads_state &&
@@ -123,24 +124,10 @@ std::size_t EventRunner::cause_with_due_execution(std::size_t cause) const {
 // `t <= 4` switches f: dy/dD is -1, the instant gives 0). Said, as for
 // switches that part (coincident_switches.hpp). Where the crossing moves
 // too, its time derivative may be the execution's: not said.
-void EventRunner::warn_if_execution_parts(double t, const double* x, std::size_t cause) {
+void EventRunner::warn_if_execution_parts(double t, std::size_t cause) {
   const EventSchedule::Pending* first = schedule_.first_due(t);
   const auto& root = ctx_.system->roots()[cause];
-  if (!first || root.moves || ctx_.np == 0) return;
-  bool moves = false;
-  if (ctx_.ns > 0) {
-    for (double d : first->dtime) moves = moves || d != 0.0;
-  } else {  // an adjoint's forward pass: from the delay and the trigger
-    delay_gx_.resize(ctx_.nx);
-    delay_gp_.resize(ctx_.np);
-    double d_t = 0.0;
-    ctx_.system->delay_gradient(first->event, t, x, ctx_.p, &d_t, delay_gx_.data(),
-                                delay_gp_.data(), ctx_.ws);
-    for (double d : delay_gp_) moves = moves || d != 0.0;
-    for (std::size_t r : ctx_.system->trigger_roots(first->event))
-      moves = moves || ctx_.system->roots()[r].moves;
-  }
-  if (!moves) return;
+  if (!first || root.moves || ctx_.np == 0 || !first->may_move) return;
   warnings_.warn("at t = " + number_text(t) + " an execution of event '" +
                  ctx_.system->events()[first->event].id + "' falls due as the " + root.text +
                  " is crossed, and their times move differently with p: the sensitivities "
@@ -174,6 +161,8 @@ void EventRunner::enter_instant(double t, const double* x, const double* S, std:
   const bool timed = cause == ctx_.n_roots && (record_.on() || ctx_.ns > 0);
   const EventSchedule::Pending* first = timed ? schedule_.first_due(t) : nullptr;
   if (first) record_.timed_by(first->order, first->point.instant);
+  schedule_.set_instant_moves(cause < ctx_.n_roots ? ctx_.system->roots()[cause].moves
+                                                   : first && first->may_move);
   if (ctx_.ns > 0 || record_.on()) jump_.left_rate(t, x, cause, roots_, warnings_);
   if (record_.on()) std::copy(jump_.f_minus().begin(), jump_.f_minus().end(), record_.f_minus());
   if (ctx_.ns > 0) {

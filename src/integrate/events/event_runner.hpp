@@ -135,7 +135,7 @@ class EventRunner {
   std::size_t cause_with_due_execution(std::size_t cause) const;
   // Warns where the due execution's time moves with p and that of the
   // fixed crossing `cause`, kept as the instant's, does not.
-  void warn_if_execution_parts(double t, const double* x, std::size_t cause);
+  void warn_if_execution_parts(double t, std::size_t cause);
   // The jumps of switches that part from the cause, before and after it.
   void part_before(double t, const double* x);
   void part_after(double t, const double* x);
@@ -156,7 +156,6 @@ class EventRunner {
   std::vector<double> parted_;  // dT, then dS (nx x ns)
   // The triggers on the sides before and after an instant (events + 1).
   std::unique_ptr<bool[]> triggers_before_, triggers_after_;
-  std::vector<double> delay_gx_, delay_gp_;  // scratch of a delay's gradient
   std::size_t moving_instants_ = 0;
   std::string first_moving_root_;
   EventWarnings warnings_;

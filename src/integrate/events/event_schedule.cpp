@@ -94,6 +94,9 @@ void EventSchedule::fire(std::size_t k, double t, const double* x, ForwardJump& 
   if (e.time > t) scheduled_ = true;
   record.fire(k, e.order, e.time > t, x, e.point);
   if (ctx_.ns > 0) jump.execution_time_derivative(k, event.has_delay, t, x, e.dtime);
+  e.may_move = ctx_.ns > 0 ? std::any_of(e.dtime.begin(), e.dtime.end(),
+                                         [](double v) { return v != 0.0; })
+                           : instant_moves_ || (event.has_delay && delay_reads_p_or_x(k, t, x));
   if (event.values_from_trigger_time) {  // also without delay: a lower priority may defer it
     const std::size_t m = event.targets.size();
     e.values.assign(m, 0.0);
@@ -104,6 +107,16 @@ void EventSchedule::fire(std::size_t k, double t, const double* x, ForwardJump& 
     }
   }
   pending_.push_back(std::move(e));
+}
+
+bool EventSchedule::delay_reads_p_or_x(std::size_t k, double t, const double* x) {
+  delay_gx_.resize(ctx_.nx);
+  delay_gp_.resize(ctx_.np);
+  double d_t = 0.0;
+  ctx_.system->delay_gradient(k, t, x, ctx_.p, &d_t, delay_gx_.data(), delay_gp_.data(), ctx_.ws);
+  const auto nonzero = [](double v) { return v != 0.0; };
+  return std::any_of(delay_gx_.begin(), delay_gx_.end(), nonzero) ||
+         std::any_of(delay_gp_.begin(), delay_gp_.end(), nonzero);
 }
 
 double EventSchedule::priority_of(const Pending& e, double t, const double* x) const {

@@ -33,6 +33,9 @@ class EventSchedule {
     double time;
     std::size_t order;            // firing order, for ties
     std::vector<double> dtime;    // d(time)/dp (ns)
+    // Whether its time may move with p: dtime not 0; without S, fired at an
+    // instant that moves, or a delay that reads p or x.
+    bool may_move = false;
     std::vector<double> values;   // values from the trigger time
     std::vector<double> dvalues;  // their total derivatives (m x ns)
   };
@@ -52,6 +55,8 @@ class EventSchedule {
   // root caused; null when none is due.
   const Pending* first_due(double t) const;
   std::size_t executed() const { return executed_; }
+  // Whether the instant now under way moves with p (for may_move).
+  void set_instant_moves(bool moves) { instant_moves_ = moves; }
 
   // Fires and cancels after the triggers were (re)evaluated on `sides`.
   void evaluate_triggers(double t, const double* x, const std::vector<int>& sides,
@@ -69,6 +74,7 @@ class EventSchedule {
   // Drops the pending executions of event k (a non-persistent trigger
   // that turned false), keeping their buffers.
   void cancel(std::size_t k);
+  bool delay_reads_p_or_x(std::size_t k, double t, const double* x);
   // The due event of highest priority (pending_.size(): none).
   std::size_t most_urgent(double t, const double* x) const;
   double priority_of(const Pending& e, double t, const double* x) const;
@@ -90,6 +96,8 @@ class EventSchedule {
   std::vector<std::pair<std::size_t, std::size_t>> warned_;  // pairs of events said
   std::size_t fired_ = 0, executed_ = 0;
   bool scheduled_ = false;  // fire() scheduled an execution after now
+  bool instant_moves_ = false;
+  std::vector<double> delay_gx_, delay_gp_;  // a delay's gradient (fire, without S)
 };
 
 }  // namespace odesens::integrate
