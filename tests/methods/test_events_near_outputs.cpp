@@ -267,5 +267,34 @@ TEST(EventsNearOutputs, AnExecutionAtARootIsNotLeftBehindAnOutputJustBefore) {
   }
 }
 
+// Instants one ulp apart, with and without an output on the later one:
+// `t > 4` crossed at 4 (the solution restarts one ulp after it) and an
+// execution due at 1 + 3.000000000000001 = 4 + 1 ulp; and two executions
+// one ulp apart. The output at 4 + 1 ulp is the value after both; the
+// CVODES methods failed ("tout too close to t0"), the one-step methods
+// wrote the value before the execution. Values from the trigger time:
+// each execution sets z = 0 + 1.
+TEST(EventsNearOutputs, InstantsOneUlpApartAllTakePlace) {
+  const char* text =
+      "param k = 1\nstate y = 1\nstate z = 0\nstate w = 0\ndy/dt = k\ndz/dt = 0\ndw/dt = 0\n"
+      "event a when t > 4: w = w + 1\nevent b when t >= 1 after 3: z = z + 1\n"
+      "event e when t >= 1 after 3.000000000000001: z = z + 1\n";
+  for (const std::vector<double>& times :
+       {std::vector<double>{0.0, ulp_after(4.0), 6.0}, std::vector<double>{0.0, 4.0, 6.0},
+        std::vector<double>{0.0, 6.0}}) {
+    const Problem problem = near_output_problem(text, times);
+    for (const char* method : kPointMethods) {
+      const Result r = solve(problem, method);
+      const std::size_t last = times.size() - 1;
+      EXPECT_NEAR(r.x_at(last, 1), 1.0, 1e-12) << method << ", " << times.size() << " outputs";
+      EXPECT_NEAR(r.x_at(last, 2), 1.0, 1e-12) << method << ", " << times.size() << " outputs";
+      if (times[1] > 4.0) {
+        EXPECT_NEAR(r.x_at(1, 1), 1.0, 1e-12) << method << ": z at 4 + 1 ulp";
+        EXPECT_NEAR(r.x_at(1, 2), 1.0, 1e-12) << method << ": w at 4 + 1 ulp";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace odesens

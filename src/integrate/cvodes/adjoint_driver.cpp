@@ -279,6 +279,10 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     const double next = events_.active() ? events_.next_execution()
                                          : std::numeric_limits<double>::infinity();
     if (output_without_step(t_now, t_out, std::min(t_switch, next), y)) continue;
+    if (next <= t_out && next < t_switch && (next <= t_now || too_close_to_step(t_now, next))) {
+      execute_without_step(t_now, next, y);
+      continue;
+    }
     // A stop also where the switch lies beyond the output: CVODES' steps
     // pass output times and would cross the jump of f.
     const bool switch_ahead = std::isfinite(t_switch) && before_switch > t_now;
@@ -385,6 +389,15 @@ bool AdjointDriver::output_without_step(double t_now, double t_out, double t_ins
     return false;
   write_outputs_at(t_out, y);
   return true;
+}
+
+// A delayed execution due where the solution stands, or a few ulps ahead
+// of it (an instant at 4, its restart one ulp later, and an execution due
+// there): CVODES does not step that little ("tout too close to t0"), and
+// the state at t_now stands for the state at t_due.
+void AdjointDriver::execute_without_step(double t_now, double t_due, double* y) {
+  if (events_.at(t_due, y, nullptr, nullptr).restart()) restart_after_instant(t_now, t_due, y);
+  write_outputs_at(t_due, y);
 }
 
 // Whether a comparison of t alone has g = 0 at t and turns at t_switch,

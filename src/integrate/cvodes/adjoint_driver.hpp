@@ -155,6 +155,9 @@ class AdjointDriver {
   // Writes the output at t_out (true) where it lies a few ulps after the
   // start t_now of a segment not stepped in yet, before t_instant.
   bool output_without_step(double t_now, double t_out, double t_instant, const double* y);
+  // The executions due at t_due, where the solution stands (t_now) or a
+  // few ulps ahead of it, without a step; then the outputs at t_due.
+  void execute_without_step(double t_now, double t_due, double* y);
   // A comparison of t alone at g = 0 at t that turns at t_switch, one ulp
   // after t; and the instant of that switch on the output time t.
   bool switch_turns_after(double t, double t_switch, const double* y);

@@ -126,9 +126,14 @@ void EventedSolution::step_located(double t_limit) {
     fire_time_switch(t_switch);
     return;
   }
-  if (next <= t0) {  // due where the solver stands: a stop there would be no stop
+  // A delayed execution due where the solver stands, or a few ulps ahead of
+  // it (two executions one ulp apart): CVODES does not step that little
+  // ("tout too close to t0"), and the state here stands for the state there.
+  if (next <= t_limit && next < t_switch &&
+      std::fabs(next - t0) <= 8.0 * std::numeric_limits<double>::epsilon() *
+                                  std::max(std::fabs(t0), std::fabs(next))) {
     std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
-    instant(t0, y_scratch_.data(), nullptr);
+    instant(std::max(t0, next), y_scratch_.data(), nullptr);
     return;
   }
   // The stop also where the switch lies beyond t_limit: CVODES' steps pass
@@ -449,13 +454,7 @@ void EventedSolution::fire_time_switch(double t_switch) {
     t_ = t_switch;
     std::copy(y_scratch_.begin(), y_scratch_.end(), y_after_.begin());
     restart_pending_ = true;
-    return;
   }
-  // Else the solution has reached the switch, the state one ulp before it
-  // standing for the state there: an output on it (0.30000000000000004,
-  // the switch of `t <= 0.3`) is not a step of one ulp, which odesd could
-  // not take ("step size collapsed").
-  if (!restart_pending_) t_ = std::max(t_, t_switch);
 }
 
 }  // namespace odesens::integrate
