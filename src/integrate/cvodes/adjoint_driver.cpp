@@ -39,14 +39,6 @@ int adjoint_quadrature(sunrealtype t, N_Vector y, N_Vector lambda, N_Vector q_do
   });
 }
 
-// Whether CVODES refuses a step from a to b as "tout too close to t0":
-// |b - a| below 2 units of roundoff of max(|a|, |b|) (cvHin), with a margin.
-// Relative, as CVODES' own: a span of 1e-15 from t = 0 is a span to solve.
-bool too_close_to_step(double a, double b) {
-  return std::fabs(b - a) <=
-         8.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(a), std::fabs(b));
-}
-
 }  // namespace
 
 std::string backward_hint(const BackwardTolerances& t, std::int64_t max_steps) {
@@ -279,7 +271,8 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     const double next = events_.active() ? events_.next_execution()
                                          : std::numeric_limits<double>::infinity();
     if (output_without_step(t_now, t_out, std::min(t_switch, next), y)) continue;
-    if (next <= t_out && next < t_switch && (next <= t_now || too_close_to_step(t_now, next))) {
+    const bool due_now = next <= t_now || integrate::too_close_to_step(t_now, next);
+    if (next <= t_out && next < t_switch && due_now) {
       execute_without_step(t_now, next, y);
       continue;
     }
@@ -385,7 +378,7 @@ bool AdjointDriver::output_without_step(double t_now, double t_out, double t_ins
                                         const double* y) {
   const Segment& seg = segments_.back();
   if (seg.t_end != seg.t_begin || !(t_out >= t_now) || !(t_instant > t_out) ||
-      !too_close_to_step(t_now, t_out))
+      !integrate::too_close_to_step(t_now, t_out))
     return false;
   write_outputs_at(t_out, y);
   return true;
@@ -588,7 +581,7 @@ void AdjointDriver::add_jumps_within(const AdjointSeeds& seeds, const Segment& s
                                      std::size_t& o, std::vector<Vector>& vectors) const {
   while (o < seg.outputs.size()) {
     const double t_output = times_[seg.outputs[seg.outputs.size() - 1 - o]];
-    if (!(t_output <= t) || !too_close_to_step(t_output, t)) return;
+    if (!(t_output <= t) || !integrate::too_close_to_step(t_output, t)) return;
     add_jumps_at(seeds, seg, t_output, o, vectors);
   }
 }
@@ -647,7 +640,7 @@ void AdjointDriver::sweep_segment(const AdjointSeeds& seeds, std::size_t s,
       const double t = output_time();
       // Outputs a few ulps after the start are at it: CVODES does not step
       // that little ("tout too close to t0").
-      if (!(t > seg.t_begin) || too_close_to_step(seg.t_begin, t)) break;
+      if (!(t > seg.t_begin) || integrate::too_close_to_step(seg.t_begin, t)) break;
       backward_to(t, seeds);
       jump_problems(seeds, seg, t, o, vectors);
     }

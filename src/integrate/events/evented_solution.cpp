@@ -129,9 +129,7 @@ void EventedSolution::step_located(double t_limit) {
   // A delayed execution due where the solver stands, or a few ulps ahead of
   // it (two executions one ulp apart): CVODES does not step that little
   // ("tout too close to t0"), and the state here stands for the state there.
-  if (next <= t_limit && next < t_switch &&
-      std::fabs(next - t0) <= 8.0 * std::numeric_limits<double>::epsilon() *
-                                  std::max(std::fabs(t0), std::fabs(next))) {
+  if (next <= t_limit && next < t_switch && too_close_to_step(t0, next)) {
     std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
     instant(std::max(t0, next), y_scratch_.data(), nullptr);
     return;

@@ -61,6 +61,14 @@ inline bool switch_within_rounding(double t, double t_switch) {
   return t_switch - t <= time_rounding(t);
 }
 
+// Whether CVODES refuses a step from a to b as "tout too close to t0":
+// |b - a| below 2 units of roundoff of max(|a|, |b|) (cvHin), with a margin.
+// Relative, as CVODES' own: a span of 1e-15 from t = 0 is a span to solve.
+inline bool too_close_to_step(double a, double b) {
+  return std::fabs(b - a) <=
+         8.0 * std::numeric_limits<double>::epsilon() * std::max(std::fabs(a), std::fabs(b));
+}
+
 class TimeSwitches {
  public:
   // The crossings in (t0, t_end]; x: any state (the roots do not read it).
