@@ -9,11 +9,6 @@
 #include "odesens/status.hpp"
 
 namespace odesens::integrate {
-namespace {
-
-// A comparison changed from a side to a value of its g; == and != also
-// where g crossed zero in between (they hold, or fail, only at the crossing).
-}  // namespace
 
 EventedSolution::EventedSolution(RestartableSolution& inner, EventRunner& events, std::size_t nx,
                                  std::size_t ns)
@@ -152,9 +147,15 @@ void EventedSolution::step_located(double t_limit) {
   // put there, so that the output is the value after it, as in bisection;
   // not where an execution falls due at the root (`t <= 4` closing as an
   // execution at 4 falls due, an output at 3.999999999999999): moved, the
-  // instant left the execution behind it.
-  const double tau =
-      found && next > t1 ? output_time_near(t0, t1, inner_.root_tolerance()) : t1;
+  // instant left the execution behind it; nor where a root of t alone has
+  // not crossed yet (crossings_at).
+  double tau = t1;
+  if (found) {
+    const double near = next > t1 ? output_time_near(t0, t1, inner_.root_tolerance()) : t1;
+    const int* crossed_near = near < t1 ? crossings_at(found, near) : nullptr;
+    if (crossed_near) tau = near;
+    found = crossed_near ? crossed_near : crossings_at(found, t1);
+  }
   const bool instant_at_tau = found || next <= t1;
   if (!outputs_in_step(t0, tau, !instant_at_tau) && instant_at_tau) {
     inner_.interpolate(tau, y_scratch_.data());
@@ -163,6 +164,27 @@ void EventedSolution::step_located(double t_limit) {
   if (restart_pending_) return;
   t_ = t1;  // nothing changed: outputs come from the step
   if (to_switch && t1 == before_switch) fire_time_switch(t_switch);
+}
+
+// CVODES reports a root of t alone within its root tolerance (about 100
+// ulps of t) of the crossing, and again after a restart short of it: an
+// instant of `t > 4` put on an output at 3.99999999999999, where t > 4 is
+// false, fired there, and fired again at 4 after an output in between had
+// read the side back (y doubled twice). The time of such a root is exact:
+// reported where its g is still on the side the runner holds, it has not
+// crossed (g = 0 at 4 has: the output there is the value after it).
+const int* EventedSolution::crossings_at(const int* found, double tau) {
+  const auto& roots = events_.roots_of_system();
+  const auto& sides = events_.sides();
+  events_.root_values(tau, inner_.x(), g_new_.data());  // roots of t alone read no x
+  bool any = false;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    const bool short_of_it =
+        !roots[i].reads_state && sides[i] != 0 && EventSystem::side_of(g_new_[i]) == sides[i];
+    found_[i] = short_of_it ? 0 : found[i];
+    any = any || found_[i] != 0;
+  }
+  return any ? found_.data() : nullptr;
 }
 
 void EventedSolution::find_time_switches(double t0, double t_limit) {

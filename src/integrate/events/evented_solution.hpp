@@ -82,6 +82,8 @@ class EventedSolution final : public SteppedSolution {
   // there. True when an instant at one of them restarts the solver.
   bool outputs_in_step(double t0, double tau, bool with_tau);
   bool at_output_time(double t) const;
+  // The located roots (found) that crossed at tau: found_, or null for none.
+  const int* crossings_at(const int* found, double tau);
   // The output time within `tolerance` before t (after t_from), else t.
   double output_time_near(double t_from, double t, double tolerance) const;
 
