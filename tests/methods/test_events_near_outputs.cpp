@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <iomanip>
 #include <string>
 #include <vector>
 
@@ -118,6 +119,69 @@ TEST(EventsNearOutputs, AnOutputOnAStrictSwitchOfTIsTheValueAfterItInEveryMethod
             << method << ", T = " << T << ", t = " << t;
       }
       EXPECT_NEAR(r.s.back(), T < 10 ? 10 - T : 0.0, 1e-6) << method << ", T = " << T;
+    }
+  }
+}
+
+// Outputs a few ulps before a switch of t, within CVODES' root tolerance of
+// it: `t > T` is false there, so they are values before the instant, and
+// the event fires once. cvodes_fsa, pbsr and exp put the instant on the
+// first of them (3 ulps before 4) and, after the next output read the side
+// back, fired again at 4: y(9) = 4 e^{-0.9 k} for 2 e^{-0.9 k}, silently.
+// With T a parameter, dy/dT = 0 (the jump y -> 2 y carries S: 2 f- - f+).
+TEST(EventsNearOutputs, OutputsJustBeforeASwitchOfTAreValuesBeforeIt) {
+  const double k = 0.1, T = 4.0;
+  const std::vector<double> times{0.0, ulp_before(ulp_before(ulp_before(T))),
+                                  ulp_before(ulp_before(T)), ulp_before(T), 9.0};
+  for (const char* extra : {"", "4.0"}) {
+    std::vector<double> at = times;
+    if (*extra) at.insert(at.end() - 1, T);
+    Problem problem = near_output_problem(
+        "param k = 0.1\nparam T = 4\nstate y = 1\ndy/dt = -k*y\n"
+        "event e when t > T: y = 2*y\n",
+        at);
+    problem.rtol = 1e-8;
+    problem.atol = {1e-10};
+    for (const char* method : kPointMethods) {
+      SCOPED_TRACE(std::string(method) + (*extra ? ", an output on T" : ""));
+      const Result r = solve(problem, method);
+      const std::size_t last = r.times.size() - 1;
+      for (std::size_t i = 1; i < last; ++i) {
+        const double y = std::exp(-k * r.times[i]) * (r.times[i] < T ? 1.0 : 2.0);
+        EXPECT_NEAR(r.x[i], y, 1e-7) << "t = " << r.times[i];
+      }
+      EXPECT_NEAR(r.x[last], 2 * std::exp(-0.9), 1e-7);
+      EXPECT_NEAR(r.s[r.s.size() - 2], -9 * 2 * std::exp(-0.9), 1e-5);  // dy(9)/dk
+      EXPECT_NEAR(r.s.back(), 0.0, 1e-6);                                // dy(9)/dT
+    }
+  }
+}
+
+// The gradient of G = y(t_1) + y(5) with t_1 on, or a few ulps before, the
+// instant of `t >= T` (y += 1 at T = 4): before it y(t_1) = e^{-k t_1}
+// moves with k alone; on it y(t_1) = e^{-4k} + 1 and dy/dT = k (the jump
+// of S, f- - f+). erk_adjoint's backward pass took the output's term after
+// the instant's jump where no step lay between them: dG/dT 0.131, not 0.251.
+TEST(EventsNearOutputs, AnObjectiveJustBeforeAnInstantIsNotCarriedAcrossIt) {
+  const double k = 0.3, T = 4.0;
+  for (const double t1 : {ulp_before(ulp_before(T)), T - 1e-14, T}) {
+    Problem problem = near_output_problem(
+        "param k = 0.3\nparam T = 4\nstate y = 1\ndy/dt = -k*y\n"
+        "event e when t >= T: y = y + 1\n",
+        {0.0, t1, 5.0});
+    problem.rtol = 1e-8;
+    problem.atol = {1e-10};
+    problem.adjoint_weights = {0.0, 1.0, 1.0};
+    const bool after = t1 >= T;
+    const double dk_at_t1 = after ? -T * std::exp(-k * T) : -t1 * std::exp(-k * t1);
+    const double dk = dk_at_t1 - 5 * std::exp(-5 * k) - (5 - T) * std::exp(-k * (5 - T));
+    const double dT = (after ? k : 0.0) + k * std::exp(-k * (5 - T));
+    for (const char* method : kPointMethods) {
+      SCOPED_TRACE(::testing::Message() << method << ", t_1 = " << std::setprecision(17) << t1);
+      const Result r = solve(problem, method);
+      ASSERT_EQ(r.gradient.size(), 2u);
+      EXPECT_NEAR(r.gradient[0], dk, 1e-5);
+      EXPECT_NEAR(r.gradient[1], dT, 1e-5);
     }
   }
 }

@@ -52,16 +52,25 @@ class Schedule {
         next_output_(trajectory.steps_before.size()),
         next_instant_(trajectory.instants.size()) {}
 
-  // Jumps of the outputs whose state is x_n, then back across the instants
-  // just before x_n (latest first).
+  // The jumps of the outputs whose state is x_n and back across the
+  // instants just before x_n, latest first. An output on an instant comes
+  // after it; one a few ulps before an instant (no step between them)
+  // before it: its jump taken after the instant's put dJ/dx(t_k) through
+  // the instant's jump of S (dG/dT off by its term).
   void jumps_at(std::size_t n) {
-    while (next_output_ > 0 && tr_.steps_before[next_output_ - 1] == n) {
-      --next_output_;
-      jump_(next_output_, lambda_);
-    }
-    while (next_instant_ > 0 && tr_.instants[next_instant_ - 1].steps_before == n) {
-      --next_instant_;
-      instant_jump_(tr_.instants[next_instant_], lambda_, mu_);
+    for (;;) {
+      const bool output = next_output_ > 0 && tr_.steps_before[next_output_ - 1] == n;
+      const bool instant =
+          next_instant_ > 0 && tr_.instants[next_instant_ - 1].steps_before == n;
+      if (output && (!instant || next_instant_ - 1 < tr_.instants_before[next_output_ - 1])) {
+        --next_output_;
+        jump_(next_output_, lambda_);
+      } else if (instant) {
+        --next_instant_;
+        instant_jump_(tr_.instants[next_instant_], lambda_, mu_);
+      } else {
+        return;
+      }
     }
   }
 

@@ -167,6 +167,7 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
       if (engine.t() < times[k]) engine.begin_step_budget();  // max_steps per output interval
       while (engine.t() < times[k]) engine.step(times[k]);
       out.steps_before.push_back(out.steps());
+      out.instants_before.push_back(0);
       std::copy(engine.x(), engine.x() + nx, x_out + k * nx);
     }
     out.stats = engine.stats();
@@ -182,6 +183,8 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
       if (solution.t() < times[k]) solution.begin_output_interval();
       while (solution.t() < times[k]) solution.step(times[k]);
       out.steps_before.push_back(out.steps());
+      // An instant at t_k whose restart is pending is recorded at the restart.
+      out.instants_before.push_back(out.instants.size() + (solution.restart_pending() ? 1 : 0));
       std::copy(solution.x(), solution.x() + nx, x_out + k * nx);
     }
     // An instant at the last output changed the state there: it is part of

@@ -41,6 +41,10 @@ struct ForwardTrajectory {
   // Accepted steps before output time k: x(t_k) is x_n with n = steps_before[k]
   // (x_N, the final state, when n = N).
   std::vector<std::size_t> steps_before;
+  // Instants that took place before output time k, in the forward order: an
+  // output a few ulps before an instant shares its steps_before (no step
+  // between them) and comes before it, one on the instant after it.
+  std::vector<std::size_t> instants_before;
   std::vector<RecordedInstant> instants;  // in forward order
   integrate::erk::ErkStats stats;
 
