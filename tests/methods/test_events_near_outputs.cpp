@@ -186,6 +186,72 @@ TEST(EventsNearOutputs, AnObjectiveJustBeforeAnInstantIsNotCarriedAcrossIt) {
   }
 }
 
+// Outputs one ulp, and 1e-11, after a switch of f whose time is a
+// parameter (`t < T`), in the middle and last. dopri8s and grk4as restart
+// after it with their perturbed trajectories on both sides of the switch
+// and drift past it (bundle_solution.hpp): the drift passed the output
+// ("interpolate: t lies outside the last step", "t_limit must lie ahead");
+// erk_adjoint, dopri8s and grk4as failed where that output was the last.
+// y = 1 + k t, then (1 + k T) e^{-k (t - T)}.
+TEST(EventsNearOutputs, OutputsJustAfterASwitchWhoseTimeIsAParameterAreReached) {
+  const double k = 0.3, T = 4.0;
+  for (const double t1 : {ulp_after(T), T + 1e-11}) {
+    for (const bool last : {false, true}) {
+      std::vector<double> times{0.0, t1};
+      if (!last) times.push_back(5.0);
+      Problem problem = near_output_problem(
+          "param k = 0.3\nparam T = 4\nstate y = 1\ndy/dt = piecewise(k, t < T, -k*y)\n",
+          times);
+      problem.rtol = 1e-8;
+      problem.atol = {1e-10};
+      for (const char* method : kPointMethods) {
+        SCOPED_TRACE(::testing::Message() << method << ", t_1 = " << std::setprecision(17) << t1
+                                          << (last ? ", last" : ""));
+        const Result r = solve(problem, method);
+        const double t = times.back(), decay = std::exp(-k * (t - T));
+        EXPECT_NEAR(r.x.back(), (1 + k * T) * decay, 1e-7);
+        EXPECT_NEAR(r.s[r.s.size() - 2], (T - (1 + k * T) * (t - T)) * decay, 1e-5);  // dy/dk
+        EXPECT_NEAR(r.s.back(), k * (2 + k * T) * decay, 1e-5);                     // dy/dT
+      }
+    }
+  }
+}
+
+// Instants within rounding after t0, or a few ulps after another instant,
+// are taken without a step; outputs between the solver and such an instant
+// are the state where the solver stands, and an output on T for `t > T`
+// the value after it. `t > 1e-15` from t0 = 0 with outputs at 1e-16 and
+// 1e-15: dopri8s failed ("interpolate needs an accepted step"). An
+// execution at 0.29999999999999993 before `t > 0.3`: the output on 0.3 was
+// the value before the second event in cvodes_fsa, pbsr, exp and dopri8s,
+// after it in the others.
+TEST(EventsNearOutputs, OutputsAroundInstantsTakenWithoutAStepAgreeInEveryMethod) {
+  Problem tiny = near_output_problem(
+      "param k = 1\nstate y = 1\ndy/dt = k\nevent e when t > 1e-15: y = 2*y\n",
+      {0.0, 1e-16, 1e-15, 2e-15, 1.0});
+  Problem late = near_output_problem(
+      "param k = 1\nstate y = 1\ndy/dt = k\n"
+      "event a when t > 0.1 after 0.19999999999999993: y = y + 1\n"
+      "event b when t > 0.3: y = 2*y\n",
+      {0.0, ulp_before(0.3), 0.3, 1.0});
+  for (Problem* problem : {&tiny, &late}) {
+    problem->rtol = 1e-8;
+    problem->atol = {1e-10};
+  }
+  for (const char* method : kPointMethods) {
+    SCOPED_TRACE(method);
+    const Result a = solve(tiny, method);
+    const std::vector<double> tiny_x{1.0, 1.0, 2.0, 2.0, 3.0};
+    for (std::size_t i = 0; i < tiny_x.size(); ++i) EXPECT_NEAR(a.x[i], tiny_x[i], 1e-9);
+    EXPECT_NEAR(a.s.back(), 1.0, 1e-6);
+    if (std::string(method) == "cvodes_asa") continue;  // its output on 0.3: see docs/events.md
+    const Result b = solve(late, method);
+    const std::vector<double> late_x{1.0, 2.1, 4.2, 4.9};
+    for (std::size_t i = 0; i < late_x.size(); ++i) EXPECT_NEAR(b.x[i], late_x[i], 1e-9);
+    EXPECT_NEAR(b.s.back(), 0.9, 1e-6);
+  }
+}
+
 // Outputs on a switch, or a few ulps after it. `t <= 0.3` turns one ulp
 // after 0.3, at 0.30000000000000004, an output time: odesd stepped one ulp
 // from 0.3 to reach it. `t <= 0.3 - 1e-15` turns 17 ulps before the output

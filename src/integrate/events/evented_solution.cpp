@@ -34,7 +34,7 @@ const double* EventedSolution::x() const {
 }
 
 void EventedSolution::interpolate(double t, double* out) {
-  if (restart_pending_ && t == t_) {
+  if (restart_pending_ && t >= after_from_ && t <= t_) {
     std::copy(y_after_.begin(), y_after_.end(), out);
     return;
   }
@@ -49,6 +49,7 @@ void EventedSolution::instant(double t, double* y, const int* found) {
   const auto outcome = events_.at(t, y, ns_ > 0 ? y + nx_ : nullptr, found);
   if (found) located_at_ = t;
   t_ = t;
+  after_from_ = t;
   if (outcome.restart()) {
     std::copy(y, y + inner_.size(), y_after_.begin());
     restart_pending_ = true;
@@ -116,7 +117,7 @@ void EventedSolution::step_located(double t_limit) {
   // past t = 96.99999999999999").
   const double t_switch = time_switches_.next_after(std::max(t0, fired_switch_));
   const double before_switch = std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
-  const bool to_switch = t_switch <= std::min(t_limit, next);
+  const bool to_switch = before_switch <= std::min(t_limit, next);
   if (to_switch && (!(before_switch > t0) || switch_within_rounding(t0, t_switch))) {
     fire_time_switch(t_switch);
     return;
@@ -126,6 +127,7 @@ void EventedSolution::step_located(double t_limit) {
   // ("tout too close to t0"), and the state here stands for the state there.
   if (next <= t_limit && next < t_switch && too_close_to_step(t0, next)) {
     std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
+    hold_state_until(next);
     instant(std::max(t0, next), y_scratch_.data(), nullptr);
     return;
   }
@@ -445,6 +447,33 @@ bool EventedSolution::keep_settled_state_roots(double t_switch) {
   return any;
 }
 
+// An instant within rounding ahead of the solver, taken without a step
+// (`t > 1e-15` from t0 = 0): an output in between is the state where the
+// solver stands, as the instant's own state is (dopri8s, with no step
+// since its start, failed to interpolate at 1e-15).
+void EventedSolution::hold_state_until(double t_instant) {
+  if (!(t_instant > inner_.t())) return;
+  skipped_from_ = inner_.t();
+  skipped_to_ = t_instant;
+  y_skipped_.assign(inner_.x(), inner_.x() + inner_.size());
+}
+
+// A comparison that turns just after T (`t > T`) has its switch at the
+// ulp after T, and g = 0 at T counts as its crossing there
+// (docs/events.md): an output on T is the value after the instant. Where
+// a step ended on T the roots were usually located there; fired from
+// the solver at t_solver, on T or a few ulps before it, the instant's value
+// is given from T on.
+void EventedSolution::take_zeros_as_crossed(double t_solver, double t_switch) {
+  const double at_zero = std::nextafter(t_switch, -std::numeric_limits<double>::infinity());
+  if (!restart_pending_ || !(at_zero >= t_solver)) return;
+  events_.root_values(at_zero, y_after_.data(), g_new_.data());  // roots of t alone
+  const auto& roots = events_.roots_of_system();
+  for (std::size_t i = 0; i < roots.size(); ++i)
+    if (found_[i] != 0 && (roots[i].reads_state || g_new_[i] != 0.0)) return;
+  after_from_ = at_zero;
+}
+
 void EventedSolution::fire_time_switch(double t_switch) {
   const double t_read = time_switches_.last_within_rounding(t_switch);
   fired_switch_ = t_read;
@@ -455,7 +484,10 @@ void EventedSolution::fire_time_switch(double t_switch) {
                               g_after_switch_);
   if (switch_crossings(events_.roots_of_system(), side_, g_new_.data(), found_.data()) &&
       keep_settled_state_roots(t_switch)) {
+    const double t_solver = inner_.t();
+    hold_state_until(t_switch);
     instant(t_switch, y_scratch_.data(), found_.data());
+    take_zeros_as_crossed(t_solver, t_switch);
     return;
   }
   // No side changed here. For a switch at t0 itself (`t <= t_end` with

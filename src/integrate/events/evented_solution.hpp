@@ -111,7 +111,8 @@ class EventedSolution final : public SteppedSolution {
   std::vector<int> found_;
   std::vector<double> root_instants_;  // by root: its instant in the step (NaN: none)
   // [from, to]: ulps a restart after an instant stepped over (to the switch
-  // just after it), and the state there.
+  // just after it), or from the solver to an instant taken within rounding
+  // ahead of it, and the state there.
   double skipped_from_ = std::numeric_limits<double>::quiet_NaN();
   double skipped_to_ = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> y_skipped_;
@@ -122,6 +123,10 @@ class EventedSolution final : public SteppedSolution {
   // The time of the last instant with located roots.
   double located_at_ = -std::numeric_limits<double>::infinity();
   void fire_time_switch(double t_switch);
+  void hold_state_until(double t_instant);
+  void take_zeros_as_crossed(double t_solver, double t_switch);
+  // An instant pending at t_ whose state after it outputs in [after_from_, t_] take.
+  double after_from_ = -std::numeric_limits<double>::infinity();
   // Drops from found_ the crossings of roots of the states settled at an
   // instant within rounding before t_switch; whether any crossing is left.
   bool keep_settled_state_roots(double t_switch);

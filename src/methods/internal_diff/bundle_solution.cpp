@@ -35,6 +35,8 @@ void BundleSolution::step(double t_limit) {
     std::copy(bundle_.x(), bundle_.x() + X_step_start_.size(), X_step_start_.begin());
     std::copy(bundle_.x_low(), bundle_.x_low() + X_step_start_.size(), X_low_step_start_.begin());
   }
+  drift_to_ = -std::numeric_limits<double>::infinity();  // the last step was the drift
+  if (drift_pending_ && drift(t_limit)) return;
   bundle_.step(t_limit);
 }
 
@@ -64,6 +66,12 @@ const double* BundleSolution::x() const {
 }
 
 void BundleSolution::interpolate(double t, double* out) {
+  if (t >= drift_from_ && t <= drift_to_) {  // on the drift's Euler line
+    const double w = drift_to_ > drift_from_ ? (t - drift_from_) / (drift_to_ - drift_from_) : 1.0;
+    for (std::size_t i = 0; i < y_.size(); ++i)
+      out[i] = y_drift_from_[i] + w * (y_drift_to_[i] - y_drift_from_[i]);
+    return;
+  }
   bundle_.interpolate(t, X_.data());
   to_solution(X_.data(), nullptr, out);
 }
@@ -86,48 +94,78 @@ void BundleSolution::restart(double t, const double* y) {
     if (rescale_) perturbations_->rescale(y, false);
   }
   seed(y);
-  double t_start = t;
-  if (perturbations_ && switches_.any() && !switches_.agree(t, X_.data()))
-    t_start = past_lane_switches(t, y);
+  drift_pending_ = perturbations_ && switches_.any() && !switches_.agree(t, X_.data());
+  drift_origin_ = t;
   // max_steps bounds the steps between output times, events' restarts
   // included (an event every 0.1 ran on without end).
   const long used = bundle_.budget_used();
-  bundle_.start(t_start, X_.data(), X_low_.data(), t_end_);
+  bundle_.start(t, X_.data(), X_low_.data(), t_end_);
   bundle_.carry_step_budget(used);
 }
 
-double BundleSolution::past_lane_switches(double t, const double* y) {
+// The drift as the step to t_limit (an output time, a switch or an
+// execution of the caller's: no step passes one): it ends where the
+// trajectories agree, or at t_limit, from where the next step drifts on;
+// false where none agree within 1e-5 |t| of the restart (warned), and the
+// bundle steps on from where it stands.
+bool BundleSolution::drift(double t_limit) {
+  const double t = bundle_.t();
+  drift_from_ = t;
+  y_drift_from_.assign(x(), x() + y_.size());
+  const Drift outcome = past_lane_switches(t, y_drift_from_.data(), t_limit);
+  drift_pending_ = outcome == Drift::to_limit;
+  if (outcome == Drift::none) return false;
+  y_drift_to_ = y_;
+  drift_to_ = drift_at_;
+  const long used = bundle_.budget_used();
+  // A drift to the solve's end: the bundle stands there (a start needs a
+  // direction, which only gives no step past the end).
+  const double toward = drift_at_ != t_end_ ? t_end_ : t_end_ + (t_end_ - drift_origin_);
+  bundle_.start(drift_at_, X_.data(), X_low_.data(), toward);
+  bundle_.carry_step_budget(used);
+  return true;
+}
+
+BundleSolution::Drift BundleSolution::past_lane_switches(double t, const double* y,
+                                                         double t_limit) {
   const std::size_t L = 1 + ns_;
   const double direction = t_end_ > t ? 1.0 : -1.0;
-  const double scale = std::max(std::fabs(t), 1.0);
+  const double scale = std::max(std::fabs(drift_origin_), 1.0);
   // The nominal's rate on its side: every trajectory drifts along it.
+  seed(y);
   rhs_.evaluate(t, X_.data(), F_.data());
   for (double delta = 1e-12 * scale; delta <= 1e-5 * scale; delta *= 4.0) {
-    const double t_moved = t + direction * delta;
-    if (direction * (t_end_ - t_moved) <= 0.0) break;
+    double t_moved = drift_origin_ + direction * delta;
+    if (direction * (t_moved - t) <= 0.0) continue;  // passed before t_limit stopped it
+    const bool to_limit = direction * (t_moved - t_limit) >= 0.0;
+    if (to_limit) t_moved = t_limit;
+    if (direction * (t_end_ - t_moved) < 0.0) break;
+    const double dt = t_moved - t;
     std::vector<double>& moved = y_moved_;  // the drifted bundle, then y there
     for (std::size_t i = 0; i < nx_; ++i)
-      for (std::size_t l = 0; l < L; ++l)
-        moved[i * L + l] = X_[i * L + l] + direction * delta * F_[i * L];
-    if (!switches_.agree(t_moved, moved.data())) continue;
-    // One Euler step with the rates of every trajectory on the new side.
+      for (std::size_t l = 0; l < L; ++l) moved[i * L + l] = X_[i * L + l] + dt * F_[i * L];
+    const bool agree = switches_.agree(t_moved, moved.data());
+    if (!agree && !to_limit) continue;
+    // One Euler step with the rates of every trajectory on the new side
+    // (at t_limit, where they do not agree yet, with each one's own).
     rhs_.evaluate(t_moved, moved.data(), F_.data());
-    for (std::size_t i = 0; i < nx_; ++i) moved[i] = y[i] + direction * delta * F_[i * L];
+    for (std::size_t i = 0; i < nx_; ++i) moved[i] = y[i] + dt * F_[i * L];
     for (std::size_t j = 0; j < ns_; ++j) {
-      const double h = direction * delta / perturbations_->epsilon()[j];
+      const double h = dt / perturbations_->epsilon()[j];
       for (std::size_t i = 0; i < nx_; ++i)
-        moved[nx_ + j * nx_ + i] =
-            y[nx_ + j * nx_ + i] + h * (F_[i * L + j + 1] - F_[i * L]);
+        moved[nx_ + j * nx_ + i] = y[nx_ + j * nx_ + i] + h * (F_[i * L + j + 1] - F_[i * L]);
     }
     std::copy(moved.begin(), moved.end(), y_.begin());
     seed(y_.data());
-    return t_moved;
+    drift_at_ = t_moved;
+    return agree ? Drift::agreed : Drift::to_limit;
   }
   if (warnings_.empty())  // the first such instant stands for all
-    warnings_.push_back("after the instant at t = " + number_text(t) +
+    warnings_.push_back("after the instant at t = " + number_text(drift_origin_) +
                         " the perturbed trajectories stay on different sides of a switch of f: "
                         "the sensitivities after it may be inaccurate");
-  return t;
+  seed(y);
+  return Drift::none;
 }
 
 }  // namespace odesens::internal_diff

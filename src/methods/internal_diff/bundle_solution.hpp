@@ -7,13 +7,15 @@
 // the trajectories around the new state, η̂_j = x + ε_j σ_j, with ε_j
 // renewed by (12)–(13). Where a switch of f sits at the restart, the
 // perturbed trajectories may be on its other side (lane_switches.hpp): the
-// bundle then starts at the first t + δ (δ from 1e-12 |t|, growing) where
-// they all agree, reached by one Euler step whose differences are taken on
-// the new side, x(t+δ) = x + δ f_0, σ_j(t+δ) = σ_j + δ (f_j − f_0)/ε_j,
-// an error O(δ²).
+// next step is then a drift to the first t + δ (δ from 1e-12 |t|, growing)
+// where they all agree, one Euler step whose differences are taken on the
+// new side, x(t+δ) = x + δ f_0, σ_j(t+δ) = σ_j + δ (f_j − f_0)/ε_j, an
+// error O(δ²); a drift that would pass the step's t_limit (an output time)
+// ends there, and the next step drifts on.
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -57,9 +59,14 @@ class BundleSolution final : public integrate::RestartableSolution {
   void to_solution(const double* X, const double* X_low, double* y) const;
   // The bundle at t from y into X_, X_low_.
   void seed(const double* y);
-  // Where the bundle seeded from y at t starts so that its trajectories
-  // agree on every switch of f; X_, X_low_ re-seeded there.
-  double past_lane_switches(double t, const double* y);
+  // After a restart whose trajectories disagree on a switch of f: the drift
+  // as the step to t_limit; false where none was found.
+  bool drift(double t_limit);
+  enum class Drift { agreed, to_limit, none };
+  // Where the bundle seeded from y at t drifts so that its trajectories
+  // agree on every switch of f (δ from the restart), or t_limit where that
+  // comes first: drift_at_, y_ and X_, X_low_ seeded there.
+  Drift past_lane_switches(double t, const double* y, double t_limit);
 
   BundleIntegrator& bundle_;
   BundleRhs& rhs_;
@@ -73,6 +80,14 @@ class BundleSolution final : public integrate::RestartableSolution {
   double t_step_start_ = 0.0;  // the last step's start and the bundle there
   std::vector<double> X_step_start_, X_low_step_start_;
   std::vector<std::string> warnings_;
+  // The drift after a restart: pending (to be the next step), from the
+  // restart's time; the last one's span and y at its ends (its outputs and
+  // roots lie on that line).
+  bool drift_pending_ = false;
+  double drift_origin_ = 0.0, drift_at_ = 0.0;
+  double drift_from_ = std::numeric_limits<double>::infinity();
+  double drift_to_ = -std::numeric_limits<double>::infinity();
+  std::vector<double> y_drift_from_, y_drift_to_;
 };
 
 }  // namespace odesens::internal_diff
