@@ -314,6 +314,29 @@ TEST(EventsNearOutputs, AnExecutionDueAsASwitchOfFIsCrossedIsWarned) {
   }
 }
 
+// A delay of 0 that is a parameter (a fitted delay at its lower bound):
+// the execution is at the trigger's time, dy/dD there is 0, and for any D
+// above 0 it is -1 (y' = k, doubled at 1 + D). Every method says so; with D
+// above 0 none does.
+TEST(EventsNearOutputs, AZeroDelayThatMovesWithPIsWarned) {
+  for (const double D : {0.0, 0.5}) {
+    Problem problem = near_output_problem(
+        "param k = 1\nparam D = " + std::to_string(D) +
+            "\nstate y = 1\ndy/dt = k\nevent e when t >= 1 after D: y = 2*y\n",
+        linspace(0, 10, 11));
+    for (const char* method : kPointMethods) {
+      SCOPED_TRACE(::testing::Message() << method << ", D = " << D);
+      const Result r = solve(problem, method);
+      EXPECT_NEAR(r.x.back(), 13.0 - D, 1e-6);
+      EXPECT_NEAR(r.s.back(), D > 0 ? -1.0 : 0.0, 1e-5);
+      bool warned = false;
+      for (const auto& w : r.warnings)
+        warned = warned || w.find("with a delay of 0 that moves with p") != std::string::npos;
+      EXPECT_EQ(warned, D == 0.0);
+    }
+  }
+}
+
 // An event that executes one ulp after an output: the output is the value
 // before it. `t >= 0.1 after 0.2` executes at 0.1 + 0.2 =
 // 0.30000000000000004, after the output 0.3; cvodes_asa took it onto the

@@ -190,10 +190,26 @@ void EventRunner::part_after(double t, const double* x) {
 
 void EventRunner::evaluate_triggers(double t, const double* x) {
   schedule_.evaluate_triggers(t, x, roots_.sides(), jump_, record_);
+  warn_if_zero_delay_moves();
 }
 
 bool EventRunner::execute_due(double t, double* x) {
-  return schedule_.execute_due(t, x, roots_, jump_, record_, warnings_);
+  const bool changed = schedule_.execute_due(t, x, roots_, jump_, record_, warnings_);
+  warn_if_zero_delay_moves();
+  return changed;
+}
+
+// A delay that is 0 where it fires and moves with p: the delay cannot go
+// below 0, and above it the execution moves with it (dy/dD = -1 at D =
+// 1e-9 for y' = 1 and a dose, 0 at D = 0): the result takes the one-sided
+// derivative of an execution held at the trigger's time.
+void EventRunner::warn_if_zero_delay_moves() {
+  const std::size_t k = schedule_.take_zero_delay_that_moves();
+  if (k >= ctx_.system->events().size()) return;
+  warnings_.warn("event '" + ctx_.system->events()[k].id +
+                 "' fired with a delay of 0 that moves with p: the sensitivities hold its execution "
+                 "at the trigger's time, and are not those of a delay above 0, with which the "
+                 "execution moves (the solution is not differentiable in the delay at 0)");
 }
 
 bool EventRunner::settle_and_execute(double t, double* x) {

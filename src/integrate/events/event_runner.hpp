@@ -142,6 +142,8 @@ class EventRunner {
   // The schedule's steps on the current sides, jump and record.
   void evaluate_triggers(double t, const double* x);
   bool execute_due(double t, double* x);
+  // Said once an event (each firing would be the same words).
+  void warn_if_zero_delay_moves();
   // Evaluates the triggers and executes what is due until no zero side
   // settles any more; true when an assignment changed the state.
   bool settle_and_execute(double t, double* x);

@@ -94,6 +94,12 @@ void EventSchedule::fire(std::size_t k, double t, const double* x, ForwardJump& 
   if (e.time > t) scheduled_ = true;
   record.fire(k, e.order, e.time > t, x, e.point);
   if (ctx_.ns > 0) jump.execution_time_derivative(k, event.has_delay, t, x, e.dtime);
+  // A delay of exactly 0 that moves with p (a fitted delay at its lower
+  // bound): the execution is at the trigger's time, and the solution is
+  // not differentiable in the delay there (zero_delay_that_moves()).
+  if (event.has_delay && d == 0.0 && ctx_.np > 0 && (ctx_.ns > 0 || record.on()) &&
+      delay_reads_p_or_x(k, t, x))
+    zero_delay_ = k;
   e.may_move = ctx_.ns > 0 ? std::any_of(e.dtime.begin(), e.dtime.end(),
                                          [](double v) { return v != 0.0; })
                            : instant_moves_ || (event.has_delay && delay_reads_p_or_x(k, t, x));

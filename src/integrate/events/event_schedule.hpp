@@ -55,6 +55,13 @@ class EventSchedule {
   // root caused; null when none is due.
   const Pending* first_due(double t) const;
   std::size_t executed() const { return executed_; }
+  // The event that last fired with a delay of exactly 0 that reads p or x,
+  // with S or a record (its number of events: none); cleared.
+  std::size_t take_zero_delay_that_moves() {
+    const std::size_t k = zero_delay_;
+    zero_delay_ = ctx_.system->events().size();
+    return k;
+  }
   // Whether the instant now under way moves with p (for may_move).
   void set_instant_moves(bool moves) { instant_moves_ = moves; }
 
@@ -97,6 +104,7 @@ class EventSchedule {
   std::size_t fired_ = 0, executed_ = 0;
   bool scheduled_ = false;  // fire() scheduled an execution after now
   bool instant_moves_ = false;
+  std::size_t zero_delay_ = static_cast<std::size_t>(-1);
   std::vector<double> delay_gx_, delay_gp_;  // a delay's gradient (fire, without S)
 };
 
