@@ -207,9 +207,10 @@ void EventRunner::warn_if_zero_delay_moves() {
   const std::size_t k = schedule_.take_zero_delay_that_moves();
   if (k >= ctx_.system->events().size()) return;
   warnings_.warn("event '" + ctx_.system->events()[k].id +
-                 "' fired with a delay of 0 that moves with p: the sensitivities hold its execution "
-                 "at the trigger's time, and are not those of a delay above 0, with which the "
-                 "execution moves (the solution is not differentiable in the delay at 0)");
+                 "' fired with a delay of 0 that moves with p: the sensitivities hold its "
+                 "execution at the trigger's time, and are not those of a delay above 0, with "
+                 "which the execution moves (the solution is not differentiable in the delay "
+                 "at 0)");
 }
 
 bool EventRunner::settle_and_execute(double t, double* x) {
