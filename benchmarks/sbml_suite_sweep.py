@@ -37,8 +37,10 @@ def names(text):
 
 
 def model_file(folder, case):
-    for version in ('l3v2', 'l3v1', 'l2v5', 'l2v4'):
-        path = os.path.join(folder, f'{case}-sbml-{version}.xml')
+    # A full checkout names each level's file; ../shared/sbml-test-suite one.
+    for name in [f'{case}-sbml-{v}.xml' for v in ('l3v2', 'l3v1', 'l2v5', 'l2v4')] + [
+            f'{case}-sbml.xml']:
+        path = os.path.join(folder, name)
         if os.path.exists(path):
             return path
     return None

@@ -270,7 +270,7 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     }
     const double next = events_.active() ? events_.next_execution()
                                          : std::numeric_limits<double>::infinity();
-    if (output_without_step(t_now, t_out, std::min(t_switch, next), y)) continue;
+    if (output_without_step(t_now, t_out, t_switch, next, y, fired)) continue;
     const bool due_now = next <= t_now || integrate::too_close_to_step(t_now, next);
     if (next <= t_out && next < t_switch && due_now) {
       execute_without_step(t_now, next, y);
@@ -289,7 +289,7 @@ void AdjointDriver::forward(const std::vector<double>& times, double* x_out) {
     }
     if (flag != CV_ROOT_RETURN && t == t_out && t == before_switch &&
         switch_turns_after(t, t_switch, y)) {
-      switch_on_output(t, t_switch, y, fired);
+      switch_on_output(t, t, t_switch, y, fired);
       continue;
     }
     after_forward_step(flag, t, y, fired);
@@ -374,13 +374,23 @@ bool AdjointDriver::only_fired_time_roots(double t, double fired) const {
 // stepped in yet (an instant at 4 and an output at 4 + 1 ulp), with no
 // instant before it: CVODES does not step that little ("tout too close to t0"), and
 // the state at the start stands for the state there.
-bool AdjointDriver::output_without_step(double t_now, double t_out, double t_instant,
-                                        const double* y) {
+bool AdjointDriver::output_without_step(double t_now, double t_out, double t_switch,
+                                        double next, double* y, double& fired) {
   const Segment& seg = segments_.back();
-  if (seg.t_end != seg.t_begin || !(t_out >= t_now) || !(t_instant > t_out) ||
+  if (seg.t_end != seg.t_begin || !(t_out >= t_now) || !(std::min(t_switch, next) > t_out) ||
       !integrate::too_close_to_step(t_now, t_out))
     return false;
-  write_outputs_at(t_out, y);
+  // `t > T` with T = t_out: its g = 0 there counts as the crossing, as where
+  // a step ends on T (an execution at 0.29999999999999993, then `t > 0.3`
+  // with an output on 0.3: the value after it, as in every other method).
+  const bool on_switch =
+      t_switch < next &&
+      t_out == std::nextafter(t_switch, -std::numeric_limits<double>::infinity()) &&
+      switch_turns_after(t_out, t_switch, y);
+  if (on_switch)
+    switch_on_output(t_now, t_out, t_switch, y, fired);
+  else
+    write_outputs_at(t_out, y);
   return true;
 }
 
@@ -415,7 +425,8 @@ bool AdjointDriver::switch_turns_after(double t, double t_switch, const double* 
 // at T, the output the value after it, and the solution restarts on the
 // switch (TimeSwitches::restart_time): an event `t > 4 && t < 6 after 1`
 // fires at 4 and executes at 5, as in every other method.
-void AdjointDriver::switch_on_output(double t, double t_switch, double* y, double& fired) {
+void AdjointDriver::switch_on_output(double t_now, double t, double t_switch, double* y,
+                                     double& fired) {
   fired = t_switch;
   events_.root_values(t_switch, y, g_switch_.data());
   const bool crossed = integrate::switch_crossings(events_.roots_of_system(), events_.sides(),
@@ -423,7 +434,7 @@ void AdjointDriver::switch_on_output(double t, double t_switch, double* y, doubl
   if (crossed && events_.at(t, y, nullptr, found_.data()).restart()) {
     const double t_restart =
         t < times_.back() ? time_switches_.restart_time(events_, t, y, g_switch_) : t;
-    restart_after_instant(t, t_restart, y);
+    restart_after_instant(t_now, t_restart, y);
     write_outputs_at(t, y);
     if (t_restart > t) write_outputs_at(t_restart, y);
     return;

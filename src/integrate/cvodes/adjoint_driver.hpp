@@ -153,15 +153,19 @@ class AdjointDriver {
   // it standing for the state there; true when it restarted the solution.
   bool fire_time_switch(double t_switch, double* y);
   // Writes the output at t_out (true) where it lies a few ulps after the
-  // start t_now of a segment not stepped in yet, before t_instant.
-  bool output_without_step(double t_now, double t_out, double t_instant, const double* y);
+  // start t_now of a segment not stepped in yet, before the next switch of
+  // t alone and the next execution (the value after a switch that turns
+  // just after t_out: switch_on_output).
+  bool output_without_step(double t_now, double t_out, double t_switch, double next, double* y,
+                           double& fired);
   // The executions due at t_due, where the solution stands (t_now) or a
   // few ulps ahead of it, without a step; then the outputs at t_due.
   void execute_without_step(double t_now, double t_due, double* y);
   // A comparison of t alone at g = 0 at t that turns at t_switch, one ulp
-  // after t; and the instant of that switch on the output time t.
+  // after t; and the instant of that switch on the output time t, the
+  // segment ending at t_now (t, or a few ulps before it without a step).
   bool switch_turns_after(double t, double t_switch, const double* y);
-  void switch_on_output(double t, double t_switch, double* y, double& fired);
+  void switch_on_output(double t_now, double t, double t_switch, double* y, double& fired);
   // Whether CVODES' roots found at t (found_) are all of t alone, with a
   // switch fired at `fired` within rounding after t.
   bool only_fired_time_roots(double t, double fired) const;
