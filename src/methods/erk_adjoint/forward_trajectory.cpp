@@ -116,7 +116,9 @@ class RecordedSolution final : public integrate::RestartableSolution {
     // an event every 0.1 over 1e6 time units recorded instants until
     // memory ran out.
     const long used = engine_.budget_used();
-    engine_.reset(t, y, t_end_);
+    // On the end itself (a restart on the switch one ulp after an instant
+    // at the last output time) no step follows: any direction will do.
+    engine_.reset(t, y, t != t_end_ ? t_end_ : t_end_ + std::max(std::fabs(t_end_), 1.0));
     engine_.carry_step_budget(used);
   }
   // The instant the runner carried out last, after the steps so far.
