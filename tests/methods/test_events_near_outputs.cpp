@@ -258,6 +258,35 @@ TEST(EventsNearOutputs, OutputsAroundInstantsTakenWithoutAStepAgreeInEveryMethod
   }
 }
 
+// Two switches of t two ulps apart are one instant, read at the later
+// (docs/events.md); its events, with values from the trigger time, leave
+// y = 2 e^{-4k} (the later assignment stands, warned). An output between
+// them read the later switch on its old side again, and its event doubled y
+// a second time: y(6) = 4 e^{-6k} for 2 e^{-6k}, in six of the methods.
+// An output on T for `t > T` with T = 1e-15 the last: the value after it
+// (cvodes_fsa, pbsr and exp kept CVODES' root past the last output).
+TEST(EventsNearOutputs, OutputsBetweenSwitchesReadAsOneInstantLeaveItOne) {
+  const double k = 0.3;
+  Problem pair = near_output_problem(
+      "param k = 0.3\nstate y = 1\ndy/dt = -k*y\nevent a when t >= 4: y = y + 1\n"
+      "event b when t >= 4.000000000000002: y = 2*y\n",
+      {0.0, 4.0, ulp_after(4.0), ulp_after(ulp_after(4.0)), 6.0});
+  Problem start = near_output_problem(
+      "param k = 1\nparam T = 1e-15\nstate y = 1\ndy/dt = k\nevent e when t > T: y = 2*y\n",
+      {0.0, 1e-15});
+  for (Problem* problem : {&pair, &start}) {
+    problem->rtol = 1e-8;
+    problem->atol = {1e-10};
+  }
+  for (const char* method : kPointMethods) {
+    SCOPED_TRACE(method);
+    const Result r = solve(pair, method);
+    for (std::size_t i = 1; i < 4; ++i) EXPECT_NEAR(r.x[i], 2 * std::exp(-4 * k), 1e-7);
+    EXPECT_NEAR(r.x.back(), 2 * std::exp(-6 * k), 1e-7);
+    EXPECT_NEAR(solve(start, method).x.back(), 2.0, 1e-12);
+  }
+}
+
 // Outputs on a switch, or a few ulps after it. `t <= 0.3` turns one ulp
 // after 0.3, at 0.30000000000000004, an output time: odesd stepped one ulp
 // from 0.3 to reach it. `t <= 0.3 - 1e-15` turns 17 ulps before the output

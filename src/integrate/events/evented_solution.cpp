@@ -100,6 +100,11 @@ bool EventedSolution::outputs_in_step(double t0, double tau, bool with_tau) {
   const double* end = output_times_ + output_count_;
   for (const double* at = std::upper_bound(output_times_, end, t0);
        at != end && (*at < tau || (with_tau && *at == tau)); ++at) {
+    // Before a switch already fired with others a few ulps before it (read
+    // there as one instant): its root read at the output went back to its
+    // old side, and its event fired again (`t >= 4` and `t >= 4 + 2 ulps`
+    // with an output between them: y doubled twice).
+    if (*at <= fired_switch_) continue;
     inner_.interpolate(*at, y_scratch_.data());
     instant(*at, y_scratch_.data(), nullptr);
     if (restart_pending_) return true;
@@ -191,9 +196,12 @@ const int* EventedSolution::crossings_at(const int* found, double tau) {
 
 void EventedSolution::find_time_switches(double t0, double t_limit) {
   if (time_switches_.found()) return;
-  const double t_end =
+  const double t_last =
       output_count_ > 0 ? std::max(t_limit, output_times_[output_count_ - 1]) : t_limit;
-  time_switches_.find(events_, t0, t_end, inner_.x());
+  // A little past the last output: `t > T` with T on it switches one ulp
+  // after it, and g = 0 at T counts as its crossing (the output the value
+  // after it; with T = 1e-15 CVODES kept the root past its last output).
+  time_switches_.find(events_, t0, t_last + time_rounding(t_last), inner_.x());
 }
 
 void EventedSolution::step(double t_limit) {
@@ -229,6 +237,9 @@ double EventedSolution::instant_of_root(std::size_t i, double t_from, double t1)
   // next step settles. Never a g that was 0 already: a state resting on
   // its threshold would cross it at every step.
   if (ordered && still_arriving(i, g_end_[i])) return std::numeric_limits<double>::quiet_NaN();
+  // A root of t alone read already, with the switches a few ulps before it,
+  // at fired_switch_ (as outputs_in_step says): not crossed back before it.
+  if (!root.reads_state && t1 <= fired_switch_) return std::numeric_limits<double>::quiet_NaN();
   const bool zero_at_end = (!root.reads_state || at_output_time(t1)) && g_end_[i] == 0.0 &&
                            g_start_[i] != 0.0 && ordered;
   // At an output time, a g of the states left by rounding a few ulps
