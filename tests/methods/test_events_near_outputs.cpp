@@ -265,7 +265,7 @@ TEST(EventsNearOutputs, OutputsAroundInstantsTakenWithoutAStepAgreeInEveryMethod
 // a second time: y(6) = 4 e^{-6k} for 2 e^{-6k}, in six of the methods.
 // An output on T for `t > T` with T = 1e-15 the last: the value after it
 // (cvodes_fsa, pbsr and exp kept CVODES' root past the last output).
-TEST(EventsNearOutputs, OutputsBetweenSwitchesReadAsOneInstantLeaveItOne) {
+TEST(EventsNearOutputs, SwitchesOfTAFewUlpsApartFireOnce) {
   const double k = 0.3;
   Problem pair = near_output_problem(
       "param k = 0.3\nstate y = 1\ndy/dt = -k*y\nevent a when t >= 4: y = y + 1\n"
@@ -274,16 +274,25 @@ TEST(EventsNearOutputs, OutputsBetweenSwitchesReadAsOneInstantLeaveItOne) {
   Problem start = near_output_problem(
       "param k = 1\nparam T = 1e-15\nstate y = 1\ndy/dt = k\nevent e when t > T: y = 2*y\n",
       {0.0, 1e-15});
-  for (Problem* problem : {&pair, &start}) {
+  // `t/3 > 4/3` has g = 0 at 4 - 1 ulp and at 4: one crossing, at the first
+  // (odesd, grk4as and erk_adjoint dosed again after 4).
+  Problem plateau = near_output_problem(
+      "param k = 0.3\nstate y = 1\ndy/dt = -k*y\nevent e when t/3 > 4/3: y = y + 1\n",
+      {0.0, ulp_before(4.0), 4.0, 6.0});
+  for (Problem* problem : {&pair, &start, &plateau}) {
     problem->rtol = 1e-8;
     problem->atol = {1e-10};
   }
+  const double dosed = std::exp(-4 * k) + 1;
   for (const char* method : kPointMethods) {
     SCOPED_TRACE(method);
     const Result r = solve(pair, method);
     for (std::size_t i = 1; i < 4; ++i) EXPECT_NEAR(r.x[i], 2 * std::exp(-4 * k), 1e-7);
     EXPECT_NEAR(r.x.back(), 2 * std::exp(-6 * k), 1e-7);
     EXPECT_NEAR(solve(start, method).x.back(), 2.0, 1e-12);
+    const Result q = solve(plateau, method);  // at 4 - 1 ulp: before or after (one time)
+    EXPECT_NEAR(q.x[2], dosed, 1e-7);
+    EXPECT_NEAR(q.x.back(), dosed * std::exp(-2 * k), 1e-7);
   }
 }
 

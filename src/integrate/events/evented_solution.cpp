@@ -240,6 +240,11 @@ double EventedSolution::instant_of_root(std::size_t i, double t_from, double t1)
   // A root of t alone read already, with the switches a few ulps before it,
   // at fired_switch_ (as outputs_in_step says): not crossed back before it.
   if (!root.reads_state && t1 <= fired_switch_) return std::numeric_limits<double>::quiet_NaN();
+  // A root of t alone exactly 0 over the whole step: ulps where rounding
+  // keeps g at 0 (`t/3 > 4/3` at 4 - 1 ulp and at 4), whose first counted
+  // as the crossing; read back as one, its event fired again after 4.
+  if (!root.reads_state && g_start_[i] == 0.0 && g_end_[i] == 0.0)
+    return std::numeric_limits<double>::quiet_NaN();
   const bool zero_at_end = (!root.reads_state || at_output_time(t1)) && g_end_[i] == 0.0 &&
                            g_start_[i] != 0.0 && ordered;
   // At an output time, a g of the states left by rounding a few ulps
