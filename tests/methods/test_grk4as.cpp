@@ -332,5 +332,21 @@ TEST(Grk4as, DirectionsBelowTheRoundingFloorAreWarned) {
   }
 }
 
+// A parameter so small (5e-324) that r_p / p overflows: its perturbation
+// was 0 and dopri8s and grk4as failed ("x0 has NaN or Inf values"). As one
+// at 0, it is perturbed by the internal delta: y' = k, doubled as t passes
+// T, dy(1)/dT = 2 k - k = 1 (dy/dk = 2 T + 1 - T).
+TEST(Grk4as, ASubnormalParameterIsPerturbedAsZero) {
+  const Problem p = testing::ode_text_problem(
+      "param k = 1\nparam T = 5e-324\nstate y = 1\ndy/dt = k\nevent e when t > T: y = 2*y\n",
+      {0.0, 1.0}, 1e-10, 1e-12);
+  for (const char* method : {"grk4as", "dopri8s"}) {
+    const Result r = solve(p, method);
+    ASSERT_EQ(r.s.size(), 4u) << method;
+    EXPECT_NEAR(r.s[2], 1.0, 1e-6) << method << ": dy/dk";
+    EXPECT_NEAR(r.s[3], 1.0, 1e-6) << method << ": dy/dT";
+  }
+}
+
 }  // namespace
 }  // namespace odesens

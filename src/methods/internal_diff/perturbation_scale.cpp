@@ -21,7 +21,10 @@ double parameter_scale(std::size_t np, const double* r_p, const double* p,
   double v = 0.0;
   for (std::size_t k = 0; k < np; ++k) {
     if (!read_by_f[k]) continue;
-    const double vk = p[k] != 0.0 ? std::fabs(r_p[k] / p[k]) : std::fabs(r_p[k]);
+    // A p so small that r_p / p overflows (5e-324) counts as 0: an infinite
+    // v made the perturbation 0, and every difference 0 / 0.
+    const double ratio = p[k] != 0.0 ? std::fabs(r_p[k] / p[k]) : INFINITY;
+    const double vk = std::isfinite(ratio) ? ratio : std::fabs(r_p[k]);
     if (!(vk <= v)) v = vk;  // NaN wins
   }
   return v;
