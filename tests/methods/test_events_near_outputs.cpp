@@ -271,6 +271,12 @@ TEST(EventsNearOutputs, SwitchesOfTAFewUlpsApartFireOnce) {
       "param k = 0.3\nstate y = 1\ndy/dt = -k*y\nevent a when t >= 4: y = y + 1\n"
       "event b when t >= 4.000000000000002: y = 2*y\n",
       {0.0, 4.0, ulp_after(4.0), ulp_after(ulp_after(4.0)), 6.0});
+  // 40 ulps apart (4.0000000000000355), an output 20 ulps after 4: cvodes_asa
+  // read the later switch back at the output and doubled y again.
+  Problem wider = near_output_problem(
+      "param k = 0.3\nstate y = 1\ndy/dt = -k*y\nevent a when t >= 4: y = y + 1\n"
+      "event b when t >= 4.0000000000000355: y = 2*y\n",
+      {0.0, 4.0, 4.000000000000018, 4.0000000000000355, 6.0});
   Problem start = near_output_problem(
       "param k = 1\nparam T = 1e-15\nstate y = 1\ndy/dt = k\nevent e when t > T: y = 2*y\n",
       {0.0, 1e-15});
@@ -279,16 +285,18 @@ TEST(EventsNearOutputs, SwitchesOfTAFewUlpsApartFireOnce) {
   Problem plateau = near_output_problem(
       "param k = 0.3\nstate y = 1\ndy/dt = -k*y\nevent e when t/3 > 4/3: y = y + 1\n",
       {0.0, ulp_before(4.0), 4.0, 6.0});
-  for (Problem* problem : {&pair, &start, &plateau}) {
+  for (Problem* problem : {&pair, &wider, &start, &plateau}) {
     problem->rtol = 1e-8;
     problem->atol = {1e-10};
   }
   const double dosed = std::exp(-4 * k) + 1;
   for (const char* method : kPointMethods) {
     SCOPED_TRACE(method);
-    const Result r = solve(pair, method);
-    for (std::size_t i = 1; i < 4; ++i) EXPECT_NEAR(r.x[i], 2 * std::exp(-4 * k), 1e-7);
-    EXPECT_NEAR(r.x.back(), 2 * std::exp(-6 * k), 1e-7);
+    for (const Problem* problem : {&pair, &wider}) {
+      const Result r = solve(*problem, method);
+      for (std::size_t i = 1; i < 4; ++i) EXPECT_NEAR(r.x[i], 2 * std::exp(-4 * k), 1e-7);
+      EXPECT_NEAR(r.x.back(), 2 * std::exp(-6 * k), 1e-7);
+    }
     EXPECT_NEAR(solve(start, method).x.back(), 2.0, 1e-12);
     const Result q = solve(plateau, method);  // at 4 - 1 ulp: before or after (one time)
     EXPECT_NEAR(q.x[2], dosed, 1e-7);
