@@ -285,7 +285,14 @@ TEST(EventsNearOutputs, SwitchesOfTAFewUlpsApartFireOnce) {
   Problem plateau = near_output_problem(
       "param k = 0.3\nstate y = 1\ndy/dt = -k*y\nevent e when t/3 > 4/3: y = y + 1\n",
       {0.0, ulp_before(4.0), 4.0, 6.0});
-  for (Problem* problem : {&pair, &wider, &start, &plateau}) {
+  // A delayed execution between switches read as one instant (4 + 11
+  // ulps): it read the later switch back, whose event fired again (z = 2).
+  Problem between = near_output_problem(
+      "param k = 0.3\nstate y = 1\nstate z = 0\ndy/dt = -k*y\ndz/dt = 0\n"
+      "event a when t >= 4: y = y + 1\nevent b when t >= 4.0000000000000355: z = z + 1\n"
+      "event c when t >= 3 after 1.00000000000001: y = y + 10\n",
+      {0.0, 6.0});
+  for (Problem* problem : {&pair, &wider, &start, &plateau, &between}) {
     problem->rtol = 1e-8;
     problem->atol = {1e-10};
   }
@@ -301,6 +308,7 @@ TEST(EventsNearOutputs, SwitchesOfTAFewUlpsApartFireOnce) {
     const Result q = solve(plateau, method);  // at 4 - 1 ulp: before or after (one time)
     EXPECT_NEAR(q.x[2], dosed, 1e-7);
     EXPECT_NEAR(q.x.back(), dosed * std::exp(-2 * k), 1e-7);
+    EXPECT_EQ(solve(between, method).x.back(), 1.0);  // z(6): b once
   }
 }
 

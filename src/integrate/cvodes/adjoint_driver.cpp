@@ -469,6 +469,7 @@ void AdjointDriver::switch_on_output(double t_now, double t, double t_switch, do
 bool AdjointDriver::fire_time_switch(double t_switch, double* y) {
   const double t_end = segments_.back().t_end;  // one ulp before t_switch
   const double t_read = time_switches_.last_within_rounding(t_switch);
+  events_.read_time_roots_until(t_read);
   events_.root_values(t_read, y, g_switch_.data());
   integrate::take_cell_ends_as_crossings(events_, t_read, y, events_.sides(), g_switch_.data(),
                                          g_after_switch_);

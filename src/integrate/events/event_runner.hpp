@@ -98,6 +98,8 @@ class EventRunner {
   using Instant = integrate::Instant;
   using DelayedAdjoint = integrate::DelayedAdjoint;
   void record_instants(bool on) { record_.set_on(on); }
+  // RootSides::read_time_roots_until: switches of t read at t_read.
+  void read_time_roots_until(double t_read) { roots_.read_time_roots_until(t_read); }
   const Instant& last_instant() const { return record_.last(); }
   // The adjoint of the instant's map S- -> S+ (the chain of
   // forward_jump.hpp): lambda_minus (nx) from lambda_plus (nx), gradient

@@ -493,6 +493,7 @@ void EventedSolution::take_zeros_as_crossed(double t_solver, double t_switch) {
 void EventedSolution::fire_time_switch(double t_switch) {
   const double t_read = time_switches_.last_within_rounding(t_switch);
   fired_switch_ = t_read;
+  events_.read_time_roots_until(t_read);
   std::copy(inner_.x(), inner_.x() + inner_.size(), y_scratch_.begin());
   events_.root_values(t_read, y_scratch_.data(), g_new_.data());
   side_ = events_.sides();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core/number_text.hpp"
@@ -66,6 +67,7 @@ double RootSides::next_cell(double u, double k) {
 }
 
 void RootSides::start(double t0, const double* x) {
+  time_roots_read_until_ = -std::numeric_limits<double>::infinity();
   place_cells(t0, x);
   root_values(t0, x, g_.data());
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) sides_[i] = sign_of(g_[i]);
@@ -123,6 +125,9 @@ void RootSides::update_sides(double t, const double* x, const int* found) {
   const auto& roots = ctx_.system->roots();
   bool have_rate = false;
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
+    // Read already at a later switch of the same instant (read_time_roots_until).
+    if (!roots[i].reads_state && t < time_roots_read_until_ && !(found && found[i] != 0))
+      continue;
     // A floor or ceil root reported while u is still inside its cell (a
     // root located a little early on a dense output, with the step taken
     // again to end there) has not switched yet: f and the jump of S wait

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ class RootSides {
   // root crossed upward / downward, 0 else; or null).
   void remember_sides() { sides_before_ = sides_; }
   void update_sides(double t, const double* x, const int* found);
+  // Switches of t alone a few ulps apart are one instant, their roots read
+  // at the last of them, t_read: until then an instant (a delayed execution
+  // between them, an output) does not read them again, where the later
+  // ones are still on their old side and would cross a second time.
+  void read_time_roots_until(double t_read) { time_roots_read_until_ = t_read; }
   // An == or != root was found: such a comparison changes just after its
   // crossing too.
   bool equality_located(const int* found) const;
@@ -94,6 +100,7 @@ class RootSides {
   EventContext ctx_;
   std::vector<double> g_, g_before_;
   std::vector<int> sides_, sides_before_;
+  double time_roots_read_until_ = -std::numeric_limits<double>::infinity();
   std::vector<std::size_t> stepped_;  // the floor and ceil roots
   // By root: the lower integer k of a floor or ceil root's cell [k, k + 1],
   // and u (scratch).
