@@ -10,11 +10,20 @@
 // demanding trajectory decides a shared step).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <vector>
 
 namespace odesens::integrate {
+
+// Where an engine reset at t heads (reset needs t0 != t_end): t_end, or
+// past it for a start on t_end itself (a restart on the switch one ulp
+// after an instant on the last output time), which takes no step.
+inline double heading_from(double t, double t_end) {
+  return t != t_end ? t_end : t_end + std::max(std::fabs(t_end), 1.0);
+}
 
 // rtol and atol as in CVODES: a component is accurate enough when its error
 // is below atol_i + rtol*|x_i|.

@@ -336,14 +336,16 @@ void AdjointDriver::after_forward_step(int flag, double t, double* y, double& fi
   if (flag == CV_ROOT_RETURN) {
     session_.check(CVodeGetRootInfo(mem, found_.data()), "CVodeGetRootInfo");
     if (only_fired_time_roots(t, fired)) return;  // the instant took place at `fired`
-    if (!time_roots_crossed(t, y)) return;
+    // `t >= 4` and `t >= 4 + 40 ulps` read as one instant, the second
+    // reported again after the restart: y doubled twice.
+    events_.root_values(t, y, g_switch_.data());
+    if (!integrate::drop_time_roots_short_of_crossing(events_.roots_of_system(),
+                                                      events_.sides(), g_switch_.data(),
+                                                      found_.data()))
+      return;
     roots = found_.data();
   }
-  // Before a switch read already with one a few ulps before it, the roots
-  // are not read again: the later one went back to its old side, and its
-  // event fired a second time (as EventedSolution::outputs_in_step).
-  const bool read_already = !roots && t <= fired && events_.next_execution() > t;
-  if (events_.active() && !read_already && events_.at(t, y, nullptr, roots).restart()) {
+  if (events_.active() && events_.at(t, y, nullptr, roots).restart()) {
     // On the switch just after t where the instant took its crossing
     // (TimeSwitches::restart_time): f there is on its new branch. Not
     // after the last output, where the backward problems start.
@@ -373,25 +375,6 @@ bool AdjointDriver::only_fired_time_roots(double t, double fired) const {
   for (std::size_t i = 0; i < roots.size(); ++i)
     if (found_[i] != 0 && roots[i].reads_state) return false;
   return true;
-}
-
-// A root of t alone that CVODES reports where its g is on the side the
-// runner holds has not crossed (EventedSolution::crossings_at): a switch
-// read with one a few ulps before it, reported again after the restart
-// (`t >= 4` and `t >= 4 + 40 ulps` with an output between them: y doubled
-// twice). Drops those from found_; whether any root is left.
-bool AdjointDriver::time_roots_crossed(double t, const double* y) {
-  const auto& roots = events_.roots_of_system();
-  const std::vector<int>& sides = events_.sides();
-  events_.root_values(t, y, g_switch_.data());
-  bool any = false;
-  for (std::size_t i = 0; i < roots.size(); ++i) {
-    if (found_[i] != 0 && !roots[i].reads_state && sides[i] != 0 &&
-        EventSystem::side_of(g_switch_[i]) == sides[i])
-      found_[i] = 0;
-    any = any || found_[i] != 0;
-  }
-  return any;
 }
 
 // An output on, or a few ulps after, the start of a segment CVODES has not

@@ -169,7 +169,6 @@ class AdjointDriver {
   // Whether CVODES' roots found at t (found_) are all of t alone, with a
   // switch fired at `fired` within rounding after t.
   bool only_fired_time_roots(double t, double fired) const;
-  bool time_roots_crossed(double t, const double* y);
   void create_problems(std::size_t count, std::size_t np);
   // The adjoint memory anew with every segment's steps in one interval.
   void hold_whole_segments(const ReplayOverflow& overflow, std::size_t problems);

@@ -100,11 +100,6 @@ bool EventedSolution::outputs_in_step(double t0, double tau, bool with_tau) {
   const double* end = output_times_ + output_count_;
   for (const double* at = std::upper_bound(output_times_, end, t0);
        at != end && (*at < tau || (with_tau && *at == tau)); ++at) {
-    // Before a switch already fired with others a few ulps before it (read
-    // there as one instant): its root read at the output went back to its
-    // old side, and its event fired again (`t >= 4` and `t >= 4 + 2 ulps`
-    // with an output between them: y doubled twice).
-    if (*at <= fired_switch_) continue;
     inner_.interpolate(*at, y_scratch_.data());
     instant(*at, y_scratch_.data(), nullptr);
     if (restart_pending_) return true;
@@ -173,25 +168,18 @@ void EventedSolution::step_located(double t_limit) {
   if (to_switch && t1 == before_switch) fire_time_switch(t_switch);
 }
 
-// CVODES reports a root of t alone within its root tolerance (about 100
-// ulps of t) of the crossing, and again after a restart short of it: an
-// instant of `t > 4` put on an output at 3.99999999999999, where t > 4 is
-// false, fired there, and fired again at 4 after an output in between had
-// read the side back (y doubled twice). The time of such a root is exact:
-// reported where its g is still on the side the runner holds, it has not
-// crossed (g = 0 at 4 has: the output there is the value after it).
+// The located roots that crossed at tau (drop_time_roots_short_of_crossing):
+// an instant of `t > 4` put on an output at 3.99999999999999, where t > 4 is
+// false, fired there, and again at 4 after an output in between had read
+// the side back (y doubled twice). g = 0 at 4 has crossed: the output there
+// is the value after it.
 const int* EventedSolution::crossings_at(const int* found, double tau) {
-  const auto& roots = events_.roots_of_system();
-  const auto& sides = events_.sides();
+  std::copy(found, found + events_.n_roots(), found_.begin());
   events_.root_values(tau, inner_.x(), g_new_.data());  // roots of t alone read no x
-  bool any = false;
-  for (std::size_t i = 0; i < roots.size(); ++i) {
-    const bool short_of_it =
-        !roots[i].reads_state && sides[i] != 0 && EventSystem::side_of(g_new_[i]) == sides[i];
-    found_[i] = short_of_it ? 0 : found[i];
-    any = any || found_[i] != 0;
-  }
-  return any ? found_.data() : nullptr;
+  return drop_time_roots_short_of_crossing(events_.roots_of_system(), events_.sides(),
+                                           g_new_.data(), found_.data())
+             ? found_.data()
+             : nullptr;
 }
 
 void EventedSolution::find_time_switches(double t0, double t_limit) {
@@ -238,7 +226,8 @@ double EventedSolution::instant_of_root(std::size_t i, double t_from, double t1)
   // its threshold would cross it at every step.
   if (ordered && still_arriving(i, g_end_[i])) return std::numeric_limits<double>::quiet_NaN();
   // A root of t alone read already, with the switches a few ulps before it,
-  // at fired_switch_ (as outputs_in_step says): not crossed back before it.
+  // at fired_switch_ (RootSides::read_time_roots_until): a step ending
+  // before it finds it on its old side, which is no crossing back.
   if (!root.reads_state && t1 <= fired_switch_) return std::numeric_limits<double>::quiet_NaN();
   // A root of t alone exactly 0 over the whole step: ulps where rounding
   // keeps g at 0 (`t/3 > 4/3` at 4 - 1 ulp and at 4), whose first counted

@@ -32,6 +32,19 @@ bool switch_crossings(const std::vector<EventSystem::Root>& roots, const std::ve
   return any;
 }
 
+bool drop_time_roots_short_of_crossing(const std::vector<EventSystem::Root>& roots,
+                                       const std::vector<int>& sides, const double* g,
+                                       int* found) {
+  bool any = false;
+  for (std::size_t i = 0; i < roots.size(); ++i) {
+    if (found[i] != 0 && !roots[i].reads_state && sides[i] != 0 &&
+        EventSystem::side_of(g[i]) == sides[i])
+      found[i] = 0;
+    any = any || found[i] != 0;
+  }
+  return any;
+}
+
 void take_cell_ends_as_crossings(EventRunner& events, double t_switch, const double* x,
                                  const std::vector<int>& sides, double* g,
                                  std::vector<double>& scratch) {

@@ -36,6 +36,14 @@ bool comparison_changed(const EventSystem::Root& root, int before, double g_afte
 bool switch_crossings(const std::vector<EventSystem::Root>& roots, const std::vector<int>& sides,
                       const double* g, int* found);
 
+// A root of t alone has an exact time: one an integrator located (found,
+// its flags) where g is still on the side held (sides) has not crossed
+// (CVODES reports roots within its root tolerance, about 100 ulps of t,
+// and again after a restart short of them). Clears those flags; whether
+// any root is left.
+bool drop_time_roots_short_of_crossing(const std::vector<EventSystem::Root>& roots,
+                                       const std::vector<int>& sides, const double* g,
+                                       int* found);
 // At a switch of t alone at t_switch: floor(u) and ceil(u) of t take their
 // new value where u lands on an integer exactly (floor rising, ceil
 // falling), while g, u's distance into its cell, is 0 there and turns

@@ -6,6 +6,7 @@
 
 #include "integrate/erk/erk_workspace.hpp"
 #include "integrate/events/evented_solution.hpp"
+#include "integrate/step_control.hpp"
 #include "odesens/status.hpp"
 
 namespace odesens::erk_adjoint {
@@ -116,9 +117,7 @@ class RecordedSolution final : public integrate::RestartableSolution {
     // an event every 0.1 over 1e6 time units recorded instants until
     // memory ran out.
     const long used = engine_.budget_used();
-    // On the end itself (a restart on the switch one ulp after an instant
-    // at the last output time) no step follows: any direction will do.
-    engine_.reset(t, y, t != t_end_ ? t_end_ : t_end_ + std::max(std::fabs(t_end_), 1.0));
+    engine_.reset(t, y, integrate::heading_from(t, t_end_));
     engine_.carry_step_budget(used);
   }
   // The instant the runner carried out last, after the steps so far.

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/number_text.hpp"
+#include "integrate/step_control.hpp"
 
 namespace odesens::internal_diff {
 
@@ -99,15 +100,8 @@ void BundleSolution::restart(double t, const double* y) {
   // max_steps bounds the steps between output times, events' restarts
   // included (an event every 0.1 ran on without end).
   const long used = bundle_.budget_used();
-  bundle_.start(t, X_.data(), X_low_.data(), toward(t));
+  bundle_.start(t, X_.data(), X_low_.data(), integrate::heading_from(t, t_end_));
   bundle_.carry_step_budget(used);
-}
-
-// Where a bundle started at t heads: the end of the solve, or past it for a
-// start on the end itself (a restart on the switch one ulp after an
-// instant, on the last output time), which takes no step.
-double BundleSolution::toward(double t) const {
-  return t != t_end_ ? t_end_ : t_end_ + std::max(std::fabs(t_end_), 1.0);
 }
 
 // The drift as the step to t_limit (an output time, a switch or an
@@ -125,7 +119,7 @@ bool BundleSolution::drift(double t_limit) {
   y_drift_to_ = y_;
   drift_to_ = drift_at_;
   const long used = bundle_.budget_used();
-  bundle_.start(drift_at_, X_.data(), X_low_.data(), toward(drift_at_));
+  bundle_.start(drift_at_, X_.data(), X_low_.data(), integrate::heading_from(drift_at_, t_end_));
   bundle_.carry_step_budget(used);
   return true;
 }

@@ -55,7 +55,6 @@ class BundleSolution final : public integrate::RestartableSolution {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
-  double toward(double t) const;
   // y from the bundle X (+ X_low, or null).
   void to_solution(const double* X, const double* X_low, double* y) const;
   // The bundle at t from y into X_, X_low_.
