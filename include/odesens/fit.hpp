@@ -85,8 +85,10 @@ const std::vector<std::string>& optimizer_ids();
 std::string optimizer_id_list();
 
 // Error(unsupported) when `optimizer` needs the least-squares form
-// (ceres_lm, ceres_lm_lbfgs) and the problem lacks it (Laplace noise).
-void require_optimizer_suits(const PetabProblem& problem, const std::string& optimizer);
+// (ceres_lm, ceres_lm_lbfgs) and the problem lacks it (Laplace noise);
+// the message begins with `command` ("fit", "profile").
+void require_optimizer_suits(const PetabProblem& problem, const std::string& optimizer,
+                             const char* command = "fit");
 
 // One local optimization. Points are on the parameters' scales, in
 // PetabProblem::parameter_ids() order.

@@ -73,7 +73,7 @@ std::string_view model_text_as_utf8(const std::string& text, const std::string& 
   const std::size_t nul = view.find('\0');
   if (nul != std::string_view::npos)
     throw Error(Status::parse_error, name + ":" + line_and_column(view, nul) +
-                                         ": a NUL byte: this is not model text (binary data?)");
+                                         ": a NUL byte: this is not text (binary data?)");
   return view;
 }
 

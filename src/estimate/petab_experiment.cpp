@@ -518,6 +518,20 @@ std::vector<double> model_params(const std::vector<Setting>& settings,
   return p;
 }
 
+namespace {
+
+// A model parameter by what it is to the user: the condition table's
+// initial values are parameters ID@initial of the imported model.
+std::string model_parameter_text(const std::string& name) {
+  const std::string suffix = "@initial";
+  if (name.size() > suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return "the initial value of '" + name.substr(0, name.size() - suffix.size()) + "'";
+  return "model parameter '" + name + "'";
+}
+
+}  // namespace
+
 // A parameter table's nominalValue or a condition table's cell of inf
 // reaches the model as a parameter: named here, with where it came from.
 void check_finite_params(const Definition& def, const std::vector<Setting>& settings,
@@ -529,7 +543,7 @@ void check_finite_params(const Definition& def, const std::vector<Setting>& sett
         theta >= 0 ? "parameter table row '" +
                          def.tables.parameters[static_cast<std::size_t>(theta)].id + "'"
                    : "the condition table or the model";
-    throw Error(Status::not_finite, "model parameter '" + def.model->param_names()[j] + "' is " +
+    throw Error(Status::not_finite, model_parameter_text(def.model->param_names()[j]) + " is " +
                                         io::format_double(p[j]) + " (from " + from + ")");
   }
 }

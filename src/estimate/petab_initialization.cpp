@@ -73,13 +73,42 @@ double quantile(const Prior& prior, double q) {
   return boost::math::quantile(boost::math::laplace(prior.a, prior.b), q);
 }
 
+// A parameter without an initialization prior draws from its box, the
+// specification's default (parameterScaleUniform over the bounds), but
+// where its objective prior is uniform, from the part of the box within
+// that prior's support: a start outside it has nlpost = inf, and no
+// optimizer moves from there.
+double within_objective_support(const petab::ParameterRow& row, double scaled, double lo,
+                                double hi) {
+  const Prior& prior = row.prior;
+  if (!uniform(prior.type)) return scaled;
+  const bool on_scale = prior.type == PriorType::parameter_scale_uniform;
+  // A linear value at or below 0 lies below every value of a log scale.
+  const auto scaled_bound = [&](double v) {
+    if (on_scale) return v;
+    return row.scale != Scale::lin && !(v > 0.0) ? -kInf : petab::scale_value(v, row.scale);
+  };
+  const double s_lo = std::max(lo, scaled_bound(prior.a));
+  const double s_hi = std::min(hi, scaled_bound(prior.b));
+  if (!(s_lo <= s_hi))
+    throw Error(Status::invalid_argument,
+                row.place.text() + ": the objective prior of '" + row.id + "' (uniform on [" +
+                    io::format_double(prior.a) + ", " + io::format_double(prior.b) +
+                    "]) lies outside its bounds [" + io::format_double(row.lower) + ", " +
+                    io::format_double(row.upper) + "]: nlpost is infinite at every start");
+  if (s_lo == lo && s_hi == hi) return scaled;
+  const double fraction = std::clamp((scaled - lo) / (hi - lo), 0.0, 1.0);
+  return std::clamp(s_lo + fraction * (s_hi - s_lo), s_lo, s_hi);
+}
+
 }  // namespace
 
 double PetabProblem::start_value(std::size_t i, double scaled) const {
   const petab::ParameterRow& row = def_->tables.parameters[def_->estimated.at(i)];
   const Prior& prior = row.initialization;
   const double lo = lower_.at(i), hi = upper_.at(i);
-  if (prior.type == PriorType::none || !(lo < hi)) return scaled;
+  if (!(lo < hi)) return scaled;
+  if (prior.type == PriorType::none) return within_objective_support(row, scaled, lo, hi);
   // Uniform on the scale over the box or more: the box's own draw.
   if (prior.type == PriorType::parameter_scale_uniform && prior.a <= lo && prior.b >= hi)
     return scaled;

@@ -38,7 +38,8 @@ double transform_derivative(double v, Transformation t) {
 double jacobian_term(double y, Transformation t) {
   switch (t) {
     case Transformation::log: return std::log(y);
-    case Transformation::log10: return std::log(y * kLn10);
+    // log(y ln 10) as a sum: the product overflows for y above about 7.8e307.
+    case Transformation::log10: return std::log(y) + std::log(kLn10);
     case Transformation::lin: break;
   }
   return 0.0;

@@ -4,6 +4,8 @@
 // estimated parameters x on their scales.
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
@@ -96,11 +98,24 @@ PriorTerm prior_term(const Prior& prior, const Variable& u) {
   return t;
 }
 
+// Why a prior's -log p is not finite at u: outside a bounded support, or
+// a density too small for a double (a normal prior's z^2 overflowing).
+std::string why_not_finite(const Prior& prior, const Variable& u) {
+  const bool bounded = prior.type == PriorType::uniform ||
+                       prior.type == PriorType::parameter_scale_uniform;
+  const bool log_density =
+      prior.type == PriorType::log_normal || prior.type == PriorType::log_laplace;
+  if (bounded || (log_density && !(u.v > -std::numeric_limits<double>::infinity())))
+    return "outside the prior's support";
+  return "a density below the smallest double: its mean " + io::format_double(prior.a) +
+         " and scale " + io::format_double(prior.b) + " are far apart in the scale's units";
+}
+
 // The prior's residual of the least-squares form and its derivative in x:
 // (u - a)/b for the normal priors of u itself (their -log p is half its
 // square plus a constant), else sqrt(2 (-log p + C)).
-void prior_residual(const ParameterRow& row, const Variable& u, const PriorTerm& t, std::size_t i,
-                    std::size_t k, PetabResult& r) {
+void prior_residual(const ParameterRow& row, double value_at, const Variable& u, const PriorTerm& t,
+                    std::size_t i, std::size_t k, PetabResult& r) {
   const std::size_t n = r.parameter_ids.size();
   const bool jacobian = !r.residual_jacobian.empty();
   const PriorType type = row.prior.type;
@@ -112,14 +127,34 @@ void prior_residual(const ParameterRow& row, const Variable& u, const PriorTerm&
     const double argument = 2.0 * (t.value + kPetabResidualOffset);
     if (!(argument > 0.0) || !std::isfinite(argument))
       throw Error(Status::not_finite,
-                  row.place.text() + ": the prior's -log p = " + io::format_double(t.value) +
-                      " has no residual in the least-squares form (2 (-log p + " +
+                  row.place.text() + ": the objective prior of '" + row.id + "' has -log p = " +
+                      io::format_double(t.value) + " at its value " + io::format_double(value_at) +
+                      (std::isfinite(t.value) ? "" : " (" + why_not_finite(row.prior, u) + ")") +
+                      ": no residual of the least-squares form (2 (-log p + " +
                       io::format_double(kPetabResidualOffset) + ") must be positive and finite)");
     value = std::sqrt(argument);
     d1 = t.d1 / value;
   }
   r.least_squares_residuals[k] = value;
   if (jacobian) r.residual_jacobian[k * n + i] = d1;
+}
+
+// A finite -log p whose derivatives overflow (a scale b so small that 1/b
+// or 1/b^2 is inf) leaves the gradient or the FIM not finite: said.
+void warn_derivatives(const ParameterRow& row, double value_at, const PriorTerm& t,
+                      const PetabResult& r, std::vector<std::string>& warnings) {
+  if (!std::isfinite(t.value)) return;
+  const bool gradient = !r.gradient.empty() && !std::isfinite(t.d1);
+  const bool fim = !r.fim.empty() && !std::isfinite(t.d2);
+  if (!gradient && !fim) return;
+  warnings.push_back("parameter '" + row.id + "': the derivatives of its objective prior's " +
+                     "-log p overflow at its value " + io::format_double(value_at) +
+                     " (1/b or 1/b^2 of its scale b = " + io::format_double(row.prior.b) +
+                     " are beyond a double): " +
+                     (gradient && fim ? "the gradient and the FIM are"
+                      : gradient      ? "the gradient is"
+                                      : "the FIM's diagonal entry is") +
+                     " not finite");
 }
 
 }  // namespace
@@ -134,13 +169,15 @@ void add_priors(const Definition& def, const std::vector<double>& x,
     const Variable u = prior_variable(x[i], row.scale, row.prior.type);
     const PriorTerm t = prior_term(row.prior, u);
     if (layout)
-      prior_residual(row, u, t, i, static_cast<std::size_t>(layout->prior_row[i]), r);
+      prior_residual(row, unscale(x[i], row.scale), u, t, i,
+                     static_cast<std::size_t>(layout->prior_row[i]), r);
     r.log_prior -= t.value;
     if (!std::isfinite(t.value))
       r.warnings.push_back("parameter '" + row.id + "': the log-density of its objective prior is " +
                            io::format_double(-t.value) + " at its value " +
-                           io::format_double(unscale(x[i], row.scale)) +
-                           " (outside the prior's support): nlpost is not finite");
+                           io::format_double(unscale(x[i], row.scale)) + " (" +
+                           why_not_finite(row.prior, u) + "): nlpost is not finite");
+    warn_derivatives(row, unscale(x[i], row.scale), t, r, r.warnings);
     if (!r.gradient.empty()) r.gradient[i] += t.d1;
     if (!r.fim.empty()) r.fim[i * n + i] += t.d2;
   }

@@ -126,12 +126,14 @@ void check_optimizer_options(const OptimizerOptions& o) {
   check_petab_tolerances(o.evaluation);
 }
 
-void require_optimizer_suits(const PetabProblem& problem, const std::string& optimizer) {
+void require_optimizer_suits(const PetabProblem& problem, const std::string& optimizer,
+                             const char* command) {
   if ((optimizer == "ceres_lm" || optimizer == "ceres_lm_lbfgs") &&
       !problem.has_least_squares_form())
     throw Error(Status::unsupported,
-                "fit: " + optimizer + " needs the least-squares form, which this problem lacks "
-                "(Laplace noise); nlopt_lbfgs, lbfgsb or auto takes it");
+                std::string(command) + ": " + optimizer +
+                    " needs the least-squares form, which this problem lacks (Laplace noise); "
+                    "nlopt_lbfgs, lbfgsb or auto takes it");
 }
 
 // L-BFGS alone where the least-squares form is missing, or where the
@@ -153,7 +155,7 @@ StartResult optimize(const PetabProblem& problem, const std::vector<double>& x0,
   check_optimizer_options(options);
   fitting::check_start(problem, x0, fixed);
   const std::string optimizer = resolve_optimizer(problem, options);
-  require_optimizer_suits(problem, optimizer);
+  require_optimizer_suits(problem, optimizer, "fit");
   fitting::StartObjective objective(problem, x0, fixed, options, stop);
   StartResult s;
   s.start = x0;

@@ -87,7 +87,7 @@ void draw_from_initialization_priors(const PetabProblem& problem, std::vector<do
 std::vector<std::vector<double>> planned_starts(const PetabProblem& problem,
                                                 const FitOptions& options) {
   check_optimizer_options(options.optimizer);
-  require_optimizer_suits(problem, options.optimizer.optimizer);
+  require_optimizer_suits(problem, options.optimizer.optimizer, "fit");
   if (problem.parameter_ids().empty())
     throw Error(Status::invalid_argument,
                 "fit: the problem estimates no parameter (no row of its parameter table has "

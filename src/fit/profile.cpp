@@ -42,7 +42,8 @@ void check_best(const PetabProblem& problem, const std::vector<double>& best) {
     const std::string& id = problem.parameter_ids()[i];
     if (!std::isfinite(best[i]))
       refuse_profile("the value of '" + id + "' is " + io::format_double(best[i]) +
-                     ", not a finite number (a nominalValue missing from the parameter table?)");
+                     " on its scale, not a finite number (a nominalValue missing from the "
+                     "parameter table, or 0 on a log scale?)");
     if (!(best[i] >= problem.lower_scaled()[i] && best[i] <= problem.upper_scaled()[i]))
       refuse_profile("the value of '" + id + "', " + io::format_double(best[i]) +
                      ", lies outside its bounds [" + io::format_double(problem.lower_scaled()[i]) +
@@ -129,7 +130,7 @@ double profile_threshold(double confidence) {
 
 void check_profile_options(const ProfileOptions& o, const PetabProblem& problem) {
   check_optimizer_options(o.optimizer);
-  require_optimizer_suits(problem, o.optimizer.optimizer);
+  require_optimizer_suits(problem, o.optimizer.optimizer, "profile");
   if (!(o.confidence > 0.0 && o.confidence < 1.0))
     refuse_profile("confidence must lie strictly between 0 and 1");
   // A threshold that rounds to 0 (confidence 1e-320) or beyond the doubles

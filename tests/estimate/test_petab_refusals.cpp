@@ -817,3 +817,94 @@ TEST(PetabRefusals, AnInfiniteObservableOrNoiseParameter) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// The log10 transformation's term log(y ln 10) of a measurement above
+// about 7.8e307: the product overflowed, and nllh was -inf with a warning
+// blaming the term. Summed, it is the finite hand-computed value.
+TEST(PetabEvaluation, ALog10MeasurementNearTheLargestDoubleHasAFiniteTerm) {
+  auto files = base_files();
+  files["observables.tsv"] = kObservableHeader + "obs_a\tA\t0.1\tlog10\tnormal\n";
+  files["measurements.tsv"] = kMeasurementHeader + "obs_a\tc0\t1\t8e307\t\t\n";
+  files["parameters.tsv"] = kParameterHeader + "kc\tlog10\t1e-3\t1e3\t0.7\t1\n";
+  const ProblemFolder problem(files);
+  auto p = problem.load();
+  const PetabResult r = p->evaluate(p->nominal_scaled(), tight());
+  const double h = std::exp(-0.3), y = 8e307;
+  const double z = (std::log10(y) - std::log10(h)) / 0.1;
+  const double nllh =
+      0.5 * std::log(2.0 * M_PI * 0.01) + 0.5 * z * z + std::log(y) + std::log(std::log(10.0));
+  ASSERT_TRUE(std::isfinite(r.nllh));
+  EXPECT_NEAR(r.nllh, nllh, 1e-8 * std::abs(nllh));
+  EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+}
+
+// A normal prior of scale 1e-200 at its mean: -log p is finite, but its
+// curvature 1/b^2 is not a double, and the FIM's entry was inf without a
+// word.
+TEST(PetabEvaluation, APriorWhoseCurvatureOverflowsIsNamed) {
+  auto files = base_files();
+  files["parameters.tsv"] =
+      "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
+      "objectivePriorType\tobjectivePriorParameters\n"
+      "kc\tlog10\t1e-3\t1e3\t0.7\t1\t\t\n"
+      "sd\tlin\t0.01\t10\t0.2\t1\tnormal\t0.2;1e-200\n"
+      "k2\tlin\t0\t10\t0.1\t0\t\t\n";
+  const ProblemFolder problem(files);
+  auto p = problem.load();
+  PetabOptions options = tight();
+  options.fim = true;
+  const PetabResult r = p->evaluate(p->nominal_scaled(), options);
+  ASSERT_TRUE(std::isfinite(r.nlpost));
+  ASSERT_EQ(r.fim.size(), 4u);
+  EXPECT_FALSE(std::isfinite(r.fim[3]));
+  bool named = false;
+  for (const std::string& w : r.warnings)
+    named = named || (w.find("'sd': the derivatives of its objective prior's -log p overflow") !=
+                          std::string::npos &&
+                      w.find("the FIM's diagonal entry is not finite") != std::string::npos);
+  EXPECT_TRUE(named) << (r.warnings.empty() ? "no warning" : r.warnings[0]);
+}
+
+// A parameter without an initialization prior whose objective prior is
+// uniform on part of its box: its starts lie in that part (drawn from the
+// whole box, most had nlpost = inf and failed), spread over it on the
+// parameter's scale; a uniform prior outside the box is refused.
+TEST(PetabEvaluation, StartsLieWithinAUniformObjectivePriorsSupport) {
+  auto files = base_files();
+  files["parameters.tsv"] =
+      "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
+      "objectivePriorType\tobjectivePriorParameters\n"
+      "kc\tlog10\t1e-3\t1e3\t0.7\t1\tuniform\t0.5;2\n"
+      "sd\tlin\t0.01\t10\t0.2\t1\tparameterScaleUniform\t-5;1\n"
+      "k2\tlin\t0\t10\t0.1\t0\t\t\n";
+  const ProblemFolder problem(files);
+  auto p = problem.load();
+  const std::vector<double> lo = p->lower_scaled(), hi = p->upper_scaled();
+  EXPECT_DOUBLE_EQ(p->start_value(0, lo[0]), std::log10(0.5));
+  EXPECT_DOUBLE_EQ(p->start_value(0, hi[0]), std::log10(2.0));
+  EXPECT_DOUBLE_EQ(p->start_value(0, 0.5 * (lo[0] + hi[0])),
+                   0.5 * (std::log10(0.5) + std::log10(2.0)));
+  EXPECT_DOUBLE_EQ(p->start_value(1, lo[1]), 0.01);  // the box's bound: within -5
+  EXPECT_DOUBLE_EQ(p->start_value(1, hi[1]), 1.0);
+  files["parameters.tsv"] =
+      "parameterId\tparameterScale\tlowerBound\tupperBound\tnominalValue\testimate\t"
+      "objectivePriorType\tobjectivePriorParameters\n"
+      "kc\tlog10\t1e-3\t1e3\t0.7\t1\tuniform\t2000;3000\n"
+      "sd\tlin\t0.01\t10\t0.2\t1\t\t\n"
+      "k2\tlin\t0\t10\t0.1\t0\t\t\n";
+  const ProblemFolder outside(files);
+  auto q = outside.load();
+  try {
+    q->start_value(0, q->lower_scaled()[0]);
+    ADD_FAILURE() << "a uniform prior outside the box was taken";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("lies outside its bounds"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace odesens

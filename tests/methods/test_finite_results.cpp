@@ -314,3 +314,29 @@ TEST(FiniteResults, BoundsOfAPowerOverExponentsThroughOneEncloseThePoints) {
 
 }  // namespace
 }  // namespace odesens
+
+namespace odesens {
+namespace {
+
+// A rate that is NaN from the first call (a constant of the model at NaN,
+// as an SBML parameter of value "NaN"): CVODES says only that its first
+// call failed; the message names the state whose rate it was, and when.
+TEST(FiniteResults, CvodesNamesTheStateWhoseRateIsNotFiniteAtTheStart) {
+  Problem problem;
+  problem.model = load_ode_text(
+      "param k = 1\nstate x = 1\nstate y = 1\ndx/dt = -k*x\ndy/dt = log(-k)*y\ntime t_end = 1\n",
+      "nan_rate");
+  problem.output_times = {0.0, 1.0};
+  try {
+    solve(problem, "cvodes_fsa");
+    ADD_FAILURE() << "a NaN rate was integrated";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), Status::not_finite) << e.what();
+    EXPECT_NE(std::string(e.what()).find("first d'y'/dt = NaN at t = 0 (at the start"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace odesens

@@ -132,3 +132,15 @@ def test_help_shows_the_docstrings():
     for thing in (odesens, odesens.solve, odesens.Model, odesens.Solver, odesens.Result,
                   odesens.petab.Problem, odesens.Error, odesens.solve_ensemble):
         assert thing.__doc__ and len(thing.__doc__) > 80, thing
+
+
+def test_an_empty_p_or_x0_is_a_wrong_size_not_the_nominal_values(lv):
+    # The extension reads an empty vector as "not given"; from Python, []
+    # is a caller's mistake like any other wrong size.
+    for kwargs in ({"p": []}, {"x0": []}, {"p": numpy.empty(0)}):
+        with pytest.raises(odesens.Error, match="0 entries, expected"):
+            odesens.solve(lv, "cvodes_fsa", t=[0, 1], **kwargs)
+        with pytest.raises(odesens.Error, match="0 entries, expected"):
+            odesens.Solver(lv, "cvodes_fsa", t=[0, 1]).solve(**kwargs)
+    r = odesens.solve(lv, "cvodes_fsa", t=[0, 1], p=None)
+    assert list(r.p) == list(lv.nominal)

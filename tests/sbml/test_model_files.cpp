@@ -224,7 +224,7 @@ TEST_F(ModelFiles, SbmlThatIsNotUtf8IsRefusedWhereTheBadByteIs) {
 
 TEST_F(ModelFiles, NulBytesAreNotModelText) {
   const std::string p = write("nul.ode", kOde + std::string("x\0y", 3));
-  expect_refused(p, Status::parse_error, p + ":5:2: ", "a NUL byte: this is not model text");
+  expect_refused(p, Status::parse_error, p + ":5:2: ", "a NUL byte: this is not text");
 }
 
 // ---- .ode nesting ----

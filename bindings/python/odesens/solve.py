@@ -228,8 +228,8 @@ def settings(model, method, t=None, p=None, x0=None, rtol=None, atol=None, t0=No
     return {
         "t": _real_times(t),
         "t0": t0,
-        "p": None if p is None else _real_array(p, "p"),
-        "x0": None if x0 is None else _real_array(x0, "x0"),
+        "p": None if p is None else _given_array(p, "p", model.np),
+        "x0": None if x0 is None else _given_array(x0, "x0", model.nx),
         "rtol": None if rtol is None else _number(rtol, "rtol"),
         "atol": _atol(atol),
         "max_steps": None if max_steps is None else _count(max_steps, "max_steps", 1),
@@ -242,6 +242,17 @@ def _result(data, model, p, stacklevel=3):
     for w in data["warnings"]:
         warnings.warn(f"{data['method']}: {w}", OdesensWarning, stacklevel=stacklevel)
     return Result(data, model, p)
+
+
+def _given_array(value, what, size):
+    """value as _real_array; an empty one is refused where the model has
+    entries to give: the extension reads it as "not given" (the model's
+    own values), which a caller passing [] did not ask for."""
+    a = _real_array(value, what)
+    if a.size == 0 and size > 0:
+        raise invalid_argument(f"{what} has 0 entries, expected {size} (leave it out, "
+                               "or pass None, for the model's own values)")
+    return a
 
 
 def _params(model, p):
@@ -330,6 +341,8 @@ class Solver:
         """Solves with parameters p (default: those the solver was made
         with), initial state x0 and output times t (default: as prepared).
         Returns a :class:`Result`."""
+        p = None if p is None else _given_array(p, "p", self.model.np)
+        x0 = None if x0 is None else _given_array(x0, "x0", self.model.nx)
         data = self._session.run(p, x0, t)
         return _result(data, self.model, self._p if p is None else _params(self.model, p))
 

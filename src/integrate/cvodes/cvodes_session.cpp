@@ -130,6 +130,7 @@ void Session::begin_solve(const std::vector<double>& params,
   last_message_.clear();
   guard_.reset();
   nonfinite_sensitivity_ = {};
+  nonfinite_rate_ = {};
   if (!mem_) return;
   if (solver_kind_ == LinearSolverKind::klu) forget_klu_factorization();
   check(CVodeReInit(mem(), t0_, state()), "CVodeReInit");
@@ -396,6 +397,15 @@ void Session::fail_blaming_nonfinite(const std::string& message) const {
                        "root or power below 1 of a state at 0, or a power that overflows?)"
                      : ": a derivative of f in that parameter that is not finite there (a power "
                        "or logarithm of a value at or below 0, or a power that overflows?)");
+  } else if (nonfinite_rate_.seen) {
+    const NonfiniteRate& n = nonfinite_rate_;
+    // NaN by name: its sign bit ("-nan") means nothing.
+    where = "; first d'" + model_.state_names()[n.state] +
+            "'/dt = " + (std::isnan(n.value) ? std::string("NaN") : number_text(n.value)) +
+            " at t = " + number_text(n.t) +
+            (n.t == t0_ ? " (at the start: a model constant or parameter that is NaN or Inf, a "
+                          "division by 0, or a root or logarithm of a negative value?)"
+                        : "");
   }
   throw Error(Status::not_finite,
               message + " (the right-hand side or a Jacobian produced NaN or Inf during the "
@@ -414,8 +424,17 @@ int Session::rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* user_data) {
     if (s->replay_guard_) s->replay_guard_->check(s->mem());
     double* out = N_VGetArrayPointer(ydot);
     s->model_.rhs(t, N_VGetArrayPointer(y), s->params_.data(), out, s->workspace());
-    return all_finite(out, s->nx_);
+    if (all_finite(out, s->nx_)) return true;
+    s->note_nonfinite_rate(t, out);
+    return false;
   });
+}
+
+void Session::note_nonfinite_rate(double t, const double* f) {
+  if (nonfinite_rate_.seen) return;
+  std::size_t i = 0;
+  while (i + 1 < nx_ && std::isfinite(f[i])) ++i;
+  nonfinite_rate_ = {true, t, f[i], i};
 }
 
 namespace {

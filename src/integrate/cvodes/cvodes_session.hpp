@@ -233,6 +233,14 @@ class Session {
     std::size_t state = 0, param = 0;
     bool in_jx = false;
   } nonfinite_sensitivity_;
+  // The first rate dx_i/dt the right-hand side gave as NaN or Inf in this
+  // solve, named by fail_blaming_nonfinite.
+  struct NonfiniteRate {
+    bool seen = false;
+    double t = 0.0, value = 0.0;
+    std::size_t state = 0;
+  } nonfinite_rate_;
+  void note_nonfinite_rate(double t, const double* f);
   [[noreturn]] static void throw_interrupted(double t);
   std::string last_message_;
   RestartCounters restarts_;

@@ -68,6 +68,18 @@ std::optional<double> number_of(const std::string& text) {
   return negative ? -value : value;
 }
 
+std::string not_a_number_reason(const std::string& text) {
+  const std::size_t start = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+  const std::string rest = lower_ascii(text.substr(start));
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  const bool digits_only =
+      !rest.empty() && rest.find_first_not_of("0123456789.e+-") == std::string::npos;
+  if (digits_only && error == std::errc::result_out_of_range && end == rest.data() + rest.size())
+    return "is beyond the range of a double (magnitudes from about 4.9e-324 to 1.8e308, or 0)";
+  return "is not a number";
+}
+
 std::string read_id(const std::string& cell, const Place& place, const std::string& column) {
   if (cell.empty()) fail(place, column + " is empty");
   if (!is_id(cell))

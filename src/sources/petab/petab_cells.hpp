@@ -27,6 +27,9 @@ bool is_id(const std::string& text);
 // The number `text` is, NaN and infinities included; nullopt when it is
 // not one.
 std::optional<double> number_of(const std::string& text);
+// Why number_of(text) gave nothing: "is not a number", or that it lies
+// beyond a double's range (1e999, 1e-400).
+std::string not_a_number_reason(const std::string& text);
 
 // Error(parse_error, "<place>: <column> ...") when `cell` is not an id.
 std::string read_id(const std::string& cell, const Place& place, const std::string& column);

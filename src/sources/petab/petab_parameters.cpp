@@ -48,7 +48,7 @@ double optional_number(const Tsv& t, std::size_t r, std::size_t c) {
   const std::string& s = t.cell(r, c);
   if (s.empty()) return kNaN;
   if (const auto v = number_of(s)) return *v;
-  fail(t.place(r, c), t.header()[c] + " " + shown(s) + " is not a number");
+  fail(t.place(r, c), t.header()[c] + " " + shown(s) + " " + not_a_number_reason(s));
 }
 
 // Estimated parameters need bounds an optimizer can start from; on a log

@@ -26,7 +26,7 @@ double required_number(const Tsv& t, std::size_t r, std::size_t c) {
   const std::string& column = t.header()[c];
   if (s.empty()) fail(t.place(r, c), column + " is empty");
   const auto v = number_of(s);
-  if (!v) fail(t.place(r, c), column + " " + shown(s) + " is not a number");
+  if (!v) fail(t.place(r, c), column + " " + shown(s) + " " + not_a_number_reason(s));
   if (std::isnan(*v)) fail(t.place(r, c), column + " may not be NaN");
   return *v;
 }
