@@ -75,8 +75,11 @@ void print_automatic_choices(const std::shared_ptr<Model>& model) {
     problem.model = model;
     problem.t0 = model->default_t0();
     const double t_end = model->default_t_end();
+    // Weighted, not t0 + (t_end - t0) k / 100: a span beyond the largest
+    // double (t0 = -1e308, t_end = 1e308) gave NaN times, and the message
+    // blamed them instead of the span.
     for (int k = 0; k <= 100; ++k)
-      problem.output_times.push_back(problem.t0 + (t_end - problem.t0) * k / 100.0);
+      problem.output_times.push_back(problem.t0 * ((100 - k) / 100.0) + t_end * (k / 100.0));
     problem.options.set("goal", goal);
     std::cout << "auto, " << (goal[0] == 's' ? "S at every output" : "a gradient") << ": ";
     try {
@@ -227,20 +230,26 @@ int run(const RunArguments& a) {
   return 0;
 }
 
-// Largest |S_a - S_b| over the times both give S, relative to max |S_b|.
-double relative_s_difference(const Result& a, const Result& b) {
+// Largest |S_a - S_b| over the times both give S, relative to max |S_b|;
+// none where no time has S from both (a method that gave S·R, or its
+// states alone): 0 there would read as agreement.
+std::optional<double> relative_s_difference(const Result& a, const Result& b) {
   double diff = 0.0, scale = 0.0;
+  bool compared = false;
   // Both increasing: one pass pairs them (a search per time was quadratic).
   std::size_t kb = 0;
   for (std::size_t ka = 0; ka < a.s_times.size(); ++ka) {
     while (kb < b.s_times.size() && b.s_times[kb] < a.s_times[ka]) ++kb;
     if (kb == b.s_times.size() || b.s_times[kb] != a.s_times[ka]) continue;
+    if (a.s.empty() || b.s.empty() || a.nx != b.nx || a.np != b.np) continue;
+    compared = compared || (a.nx > 0 && a.np > 0);
     for (std::size_t i = 0; i < a.nx; ++i)
       for (std::size_t j = 0; j < a.np; ++j) {
         diff = std::max(diff, std::fabs(a.s_at(ka, i, j) - b.s_at(kb, i, j)));
         scale = std::max(scale, std::fabs(b.s_at(kb, i, j)));
       }
   }
+  if (!compared) return std::nullopt;
   return scale > 0.0 ? diff / scale : diff;
 }
 
@@ -256,12 +265,17 @@ int compare(const RunArguments& a) {
   std::printf("%-14s %12s %8s %10s %10s %22s\n", "method", "wall [s]", "steps", "rhs evals",
               "jac evals", ("max|dS| vs " + a.methods[0]).c_str());
   for (const auto& r : results) {
-    std::printf("%-14s %12.6f %8lld %10lld %10lld %22.3e\n", r.method.c_str(),
+    const std::optional<double> ds = relative_s_difference(r, results[0]);
+    char column[32];
+    if (ds) std::snprintf(column, sizeof column, "%.3e", *ds);
+    else std::snprintf(column, sizeof column, "no S to compare");
+    std::printf("%-14s %12.6f %8lld %10lld %10lld %22s\n", r.method.c_str(),
                 r.stats.wall_seconds, static_cast<long long>(r.stats.steps),
                 static_cast<long long>(r.stats.rhs_evals), static_cast<long long>(r.stats.jac_evals),
-                relative_s_difference(r, results[0]));
+                column);
   }
-  std::printf("(max|dS|: largest difference of S at the common S times, relative to max|S|)\n");
+  std::printf("(max|dS|: largest difference of S at the common S times, relative to max|S|; "
+              "\"no S to compare\" where one of the two gave no S)\n");
   for (const auto& r : results)
     for (const auto& w : r.warnings) std::cerr << "odesens: warning: " << r.method << ": " << w << '\n';
   return 0;

@@ -69,6 +69,13 @@ void validate_solver_settings(const std::optional<double>& rtol, const std::vect
     if (atol[i] < 0.0)
       throw Error(Status::invalid_argument,
                   name + " must not be negative, got " + number_text(atol[i]));
+    // Its inverse, the error weight of a state at 0, overflows: the first
+    // step then fails with a message about the step size.
+    if (atol[i] > 0.0 && atol[i] < std::numeric_limits<double>::min())
+      throw Error(Status::invalid_argument,
+                  name + " = " + number_text(atol[i]) +
+                      " is below the smallest normal double (2.2e-308), where 1/atol "
+                      "overflows: give 0 or at least 1e-300");
   }
   if (max_steps <= 0)
     throw Error(Status::invalid_argument,

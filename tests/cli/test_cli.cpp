@@ -573,6 +573,20 @@ TEST(Cli, CompareRunsBothMethodsOnOneProblem) {
   EXPECT_NE(r.out.find("cvodes_asa"), std::string::npos);
 }
 
+// A method that gives no S (dopri8s with directions=states gives S R) has
+// nothing to compare: its column says so (it read 0.000e+00, agreement).
+TEST(Cli, CompareSaysWhenAMethodGaveNoS) {
+  const ToolRun r = run_tool(
+      "compare builtin:chua --tout 0,0.5,1 --methods cvodes_fsa,dopri8s "
+      "--option directions=states");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::size_t row = r.out.find("\ndopri8s");
+  ASSERT_NE(row, std::string::npos) << r.out;
+  const std::string line = r.out.substr(row + 1, r.out.find('\n', row + 1) - row - 1);
+  EXPECT_NE(line.find("no S to compare"), std::string::npos) << line;
+  EXPECT_EQ(line.find("0.000e+00"), std::string::npos) << line;
+}
+
 // Every error: non-zero exit and exactly one line on standard error.
 TEST(Cli, ErrorsExitNonZeroWithOneLineOnStderr) {
   const char* bad[] = {
@@ -837,6 +851,7 @@ TEST(Cli, ExitStatusTellsUsageErrorsFromFailures) {
       {chua + "--rtol 0x1p-20", 2, "--rtol: '0x1p-20' is not a finite number"},
       {chua + "--rtol 1e-400", 2, "--rtol: '1e-400' is below the smallest double"},
       {chua + "--atol -1", 2, "atol must not be negative, got -1"},
+      {chua + "--atol 1e-320", 2, "atol = 1e-320 is below the smallest normal double"},
       {chua + "--atol inf", 2, "--atol: 'inf' is not a finite number"},
       {chua + "--param p1=-inf", 2, "--param p1: '-inf' is not a finite number"},
       {chua + "--option nosuch=1", 2, "method 'cvodes_fsa' has no option 'nosuch'"},

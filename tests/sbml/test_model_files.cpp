@@ -220,6 +220,12 @@ TEST_F(ModelFiles, SbmlThatIsNotUtf8IsRefusedWhereTheBadByteIs) {
   utf8.replace(utf8.find("<model id=\"decay\">"), 18,
                "<model id=\"decay\" name=\"caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\xA7\xAA\">");
   EXPECT_EQ(load_sbml_text(utf8, "utf8.xml")->nx(), 1u);
+  // A declaration without its optional encoding is UTF-8, as XML reads it
+  // (libsbml's "Missing encoding attribute" refused it, at the last line).
+  std::string bare = kDecay;
+  bare.replace(0, bare.find("?>") + 2, "<?xml version=\"1.0\"?>");
+  ASSERT_EQ(bare.rfind("<?xml version=\"1.0\"?>\n", 0), 0u) << bare.substr(0, 60);
+  EXPECT_EQ(load_sbml_text(bare, "bare.xml")->nx(), 1u);
 }
 
 TEST_F(ModelFiles, NulBytesAreNotModelText) {

@@ -408,6 +408,8 @@ bool at_rest(const Problem& p) {
     // 1e-15, Isensee_JCB2018).
     const double span = p.output_times.back() - p.t0;
     for (std::size_t i = 0; i < f.size(); ++i) {
+      // x0 or f at inf is no rest (inf <= inf held): the method says what fails.
+      if (!std::isfinite(x0[i]) || !std::isfinite(f[i])) return false;
       const double atol = p.atol.size() == 1 ? p.atol[0] : p.atol[i];
       if (!(std::fabs(f[i]) * span <= kRestDrift * (*p.rtol * std::fabs(x0[i]) + atol)))
         return false;
