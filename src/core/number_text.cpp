@@ -8,6 +8,8 @@
 namespace odesens {
 
 std::string number_text(double v) {
+  // "nan" whatever its sign bit: printf writes "-nan", which means nothing.
+  if (std::isnan(v)) return "nan";
   char buffer[32];
   // 17 significant digits always round-trip; fewer are tried first so that
   // the text is as short as it can be.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cmath>
 #include <limits>
 
 #include "core/number_text.hpp"
@@ -22,6 +23,14 @@ TEST(NumberText, IsShortAndReadsBackAsTheSameDouble) {
                          std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
                          999.9999999999999, 1e14 + 1.0})
     EXPECT_EQ(std::strtod(number_text(v).c_str(), nullptr), v) << number_text(v);
+}
+
+// NaN is "nan" whatever its sign bit (printf wrote "-nan" for a NaN an
+// event assignment computed as 0/0).
+TEST(NumberText, NanIsNanWhateverItsSign) {
+  EXPECT_EQ(number_text(std::numeric_limits<double>::quiet_NaN()), "nan");
+  EXPECT_EQ(number_text(-std::numeric_limits<double>::quiet_NaN()), "nan");
+  EXPECT_EQ(number_text(std::copysign(std::numeric_limits<double>::quiet_NaN(), -1.0)), "nan");
 }
 
 TEST(NumberText, WholeNumbersHaveNoExponent) {

@@ -112,6 +112,20 @@ TEST(OdeParser, NamesMayBeUsedBeforeTheirDeclarationExceptConstsInConsts) {
   EXPECT_EQ(rhs_at(*m, 0.0, {1.0})[0], 2 * (-1.5 + 1.0));
 }
 
+// Lines may also end in a lone \r (old Mac files): the whole file was one
+// line ("found 'state' after the number"); line numbers count them.
+TEST(OdeParser, LinesMayEndInALoneCarriageReturn) {
+  auto m = text("param k = 2\rstate x = 1\rdx/dt = -k*x\r\rtime t_end = 3\r");
+  ASSERT_EQ(m->nx(), 1u);
+  EXPECT_EQ(rhs_at(*m, 0.0, {1.0})[0], -2.0);
+  try {
+    text("param k = 2\rstate x = 1\rdx/dt = -k*y\r");
+    ADD_FAILURE() << "an unknown name was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(":3:"), std::string::npos) << e.what();
+  }
+}
+
 TEST(OdeParser, DerivativeStatementMayAppearBeforeStateOnlyAfterDeclaration) {
   EXPECT_NO_THROW(text("state x = 1\nd x / dt = -x\n"));
 }
@@ -251,6 +265,8 @@ const std::vector<Malformed>& malformed_cases() {
        "bad.ode:2:28: '<' compares a condition (chained comparisons are not allowed; use &&)"},
       {"single ampersand", "state x = 0\ndx/dt = piecewise(1, x > 0 & x < 1, 0)\n",
        "bad.ode:2:28: unexpected character '&' (did you mean '&&'?)"},
+      {"a name of a non-ASCII letter", "param \xCF\x80 = 1\n",
+       "bad.ode:1:7: unexpected character '\xCF\x80' (names are ASCII letters, digits and '_')"},
       {"unknown function", "state x = 0\ndx/dt = foo(x)\n", "bad.ode:2:9: unknown function 'foo'"},
       {"state called as a function", "state x = 0\ndx/dt = x(1)\n",
        "bad.ode:2:9: unknown function 'x'"},
@@ -284,8 +300,8 @@ const std::vector<Malformed>& malformed_cases() {
        "bad.ode:1:1: expected a statement, found '1'"},
       {"unexpected character", "state x = 0\ndx/dt = x @ 1\n",
        "bad.ode:2:11: unexpected character '@'"},
-      {"non-ASCII byte", "state x = 0\ndx/dt = x\xc3\xa9\n",
-       "bad.ode:2:10: unexpected character '\\xC3'"},
+      {"non-ASCII character", "state x = 0\ndx/dt = x\xc3\xa9\n",
+       "bad.ode:2:10: unexpected character '\xc3\xa9' (names are ASCII letters, digits and '_')"},
       {"missing operand", "state x = 0\ndx/dt = x + * 2\n",
        "bad.ode:2:13: expected an expression, found '*'"},
       {"empty right-hand side", "state x = 0\ndx/dt =\n",

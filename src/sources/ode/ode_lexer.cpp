@@ -76,6 +76,15 @@ class LineLexer {
         throw_parse_error(file_, here(start), "unexpected character '|' (did you mean '||'?)");
       default: break;
     }
+    if (static_cast<unsigned char>(c) >= 0xC0) {
+      // A UTF-8 character (the text is valid UTF-8 here): shown whole, not
+      // as its first byte.
+      const unsigned lead = static_cast<unsigned char>(c);
+      const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+      throw_parse_error(file_, here(start),
+                        "unexpected character '" + s_.substr(start, length) +
+                            "' (names are ASCII letters, digits and '_')");
+    }
     throw_parse_error(file_, here(start), "unexpected character " + quoted(std::string(1, c)));
   }
 

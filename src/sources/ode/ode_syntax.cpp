@@ -490,11 +490,12 @@ OdeSyntax parse_ode_syntax(const std::string& text, const std::string& file) {
   std::size_t start = 0;
   int line_number = 0;
   while (start <= text.size()) {
-    std::size_t end = text.find('\n', start);
+    // Lines end in \n, \r\n or a lone \r (old Mac files were one line).
+    std::size_t end = text.find_first_of("\r\n", start);
     if (end == std::string::npos) end = text.size();
     ++line_number;
     const std::string line = text.substr(start, end - start);
-    start = end + 1;
+    start = end + (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n' ? 2 : 1);
     std::vector<Token> tokens = tokenize_line(file, line_number, line);
     if (tokens.size() == 1) continue;  // blank or comment
     Statement s = LineParser(file, std::move(tokens), out.nodes).statement();
