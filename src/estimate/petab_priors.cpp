@@ -5,7 +5,6 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <vector>
 
 #include "estimate/petab_least_squares.hpp"
 #include "estimate/petab_likelihood.hpp"
@@ -15,6 +14,12 @@
 
 namespace odesens::petab {
 namespace {
+
+// Densities of log p (0 at p <= 0), and those with a bounded support.
+bool of_log(PriorType t) { return t == PriorType::log_normal || t == PriorType::log_laplace; }
+bool bounded(PriorType t) {
+  return t == PriorType::uniform || t == PriorType::parameter_scale_uniform;
+}
 
 // v, dv/dx and d2v/dx2 of the variable the prior's density is over.
 struct Variable {
@@ -56,8 +61,7 @@ PriorTerm prior_term(const Prior& prior, const Variable& u) {
   const double a = prior.a, b = prior.b;
   // The log-distributions' density is 0 at p <= 0 (log p is -inf or NaN
   // there): outside the support, as a uniform prior outside its interval.
-  const bool log_density =
-      prior.type == PriorType::log_normal || prior.type == PriorType::log_laplace;
+  const bool log_density = of_log(prior.type);
   if (log_density && !(u.v > -std::numeric_limits<double>::infinity())) {
     t.value = std::numeric_limits<double>::infinity();
     return t;
@@ -101,11 +105,8 @@ PriorTerm prior_term(const Prior& prior, const Variable& u) {
 // Why a prior's -log p is not finite at u: outside a bounded support, or
 // a density too small for a double (a normal prior's z^2 overflowing).
 std::string why_not_finite(const Prior& prior, const Variable& u) {
-  const bool bounded = prior.type == PriorType::uniform ||
-                       prior.type == PriorType::parameter_scale_uniform;
-  const bool log_density =
-      prior.type == PriorType::log_normal || prior.type == PriorType::log_laplace;
-  if (bounded || (log_density && !(u.v > -std::numeric_limits<double>::infinity())))
+  if (bounded(prior.type) ||
+      (of_log(prior.type) && !(u.v > -std::numeric_limits<double>::infinity())))
     return "outside the prior's support";
   return "a density below the smallest double: its mean " + io::format_double(prior.a) +
          " and scale " + io::format_double(prior.b) + " are far apart in the scale's units";
@@ -142,19 +143,18 @@ void prior_residual(const ParameterRow& row, double value_at, const Variable& u,
 // A finite -log p whose derivatives overflow (a scale b so small that 1/b
 // or 1/b^2 is inf) leaves the gradient or the FIM not finite: said.
 void warn_derivatives(const ParameterRow& row, double value_at, const PriorTerm& t,
-                      const PetabResult& r, std::vector<std::string>& warnings) {
+                      PetabResult& r) {
   if (!std::isfinite(t.value)) return;
   const bool gradient = !r.gradient.empty() && !std::isfinite(t.d1);
   const bool fim = !r.fim.empty() && !std::isfinite(t.d2);
   if (!gradient && !fim) return;
-  warnings.push_back("parameter '" + row.id + "': the derivatives of its objective prior's " +
-                     "-log p overflow at its value " + io::format_double(value_at) +
-                     " (1/b or 1/b^2 of its scale b = " + io::format_double(row.prior.b) +
-                     " are beyond a double): " +
-                     (gradient && fim ? "the gradient and the FIM are"
+  const char* which = gradient && fim ? "the gradient and the FIM are"
                       : gradient      ? "the gradient is"
-                                      : "the FIM's diagonal entry is") +
-                     " not finite");
+                                      : "the FIM's diagonal entry is";
+  r.warnings.push_back("parameter '" + row.id + "': the derivatives of its objective prior's " +
+                       "-log p overflow at its value " + io::format_double(value_at) +
+                       " (1/b or 1/b^2 of its scale b = " + io::format_double(row.prior.b) +
+                       " are beyond a double): " + which + " not finite");
 }
 
 }  // namespace
@@ -168,16 +168,16 @@ void add_priors(const Definition& def, const std::vector<double>& x,
     r.has_priors = true;
     const Variable u = prior_variable(x[i], row.scale, row.prior.type);
     const PriorTerm t = prior_term(row.prior, u);
+    const double value = unscale(x[i], row.scale);
     if (layout)
-      prior_residual(row, unscale(x[i], row.scale), u, t, i,
-                     static_cast<std::size_t>(layout->prior_row[i]), r);
+      prior_residual(row, value, u, t, i, static_cast<std::size_t>(layout->prior_row[i]), r);
     r.log_prior -= t.value;
     if (!std::isfinite(t.value))
       r.warnings.push_back("parameter '" + row.id + "': the log-density of its objective prior is " +
                            io::format_double(-t.value) + " at its value " +
-                           io::format_double(unscale(x[i], row.scale)) + " (" +
-                           why_not_finite(row.prior, u) + "): nlpost is not finite");
-    warn_derivatives(row, unscale(x[i], row.scale), t, r, r.warnings);
+                           io::format_double(value) + " (" + why_not_finite(row.prior, u) +
+                           "): nlpost is not finite");
+    warn_derivatives(row, value, t, r);
     if (!r.gradient.empty()) r.gradient[i] += t.d1;
     if (!r.fim.empty()) r.fim[i * n + i] += t.d2;
   }

@@ -42,40 +42,45 @@ std::string lower_ascii(const std::string& text) {
   return s;
 }
 
+// A table's number: its sign, and the rest in lower case; `value` and
+// `error` are from_chars' where the rest is digits, '.', an exponent and
+// its sign (from_chars would also take "nan(...)" and such).
+struct NumberText {
+  bool negative = false, digits = false;
+  std::string rest;
+  double value = 0.0;
+  std::errc error = std::errc::invalid_argument;
+};
+
+NumberText read_number_text(const std::string& text) {
+  NumberText n;
+  const bool sign = !text.empty() && (text[0] == '+' || text[0] == '-');
+  n.negative = sign && text[0] == '-';
+  n.rest = lower_ascii(text.substr(sign ? 1 : 0));
+  const std::string& r = n.rest;
+  n.digits = !r.empty() && r.find_first_not_of("0123456789.e+-") == std::string::npos &&
+             ((r[0] >= '0' && r[0] <= '9') || r[0] == '.');
+  if (!n.digits) return n;
+  const auto [end, error] = std::from_chars(r.data(), r.data() + r.size(), n.value);
+  n.error = end == r.data() + r.size() ? error : std::errc::invalid_argument;
+  return n;
+}
+
 }  // namespace
 
 std::optional<double> number_of(const std::string& text) {
-  std::size_t start = 0;
-  bool negative = false;
-  if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
-    negative = text[0] == '-';
-    start = 1;
-  }
-  const std::string rest = lower_ascii(text.substr(start));
-  if (rest == "inf" || rest == "infinity")
-    return negative ? -std::numeric_limits<double>::infinity()
-                    : std::numeric_limits<double>::infinity();
-  if (rest == "nan") return std::numeric_limits<double>::quiet_NaN();
-  // from_chars would also take "nan(...)" and such; only digits, '.', an
-  // exponent and its sign reach it here.
-  if (rest.empty() || rest.find_first_not_of("0123456789.e+-") != std::string::npos)
-    return std::nullopt;
-  if (!(rest[0] >= '0' && rest[0] <= '9') && rest[0] != '.') return std::nullopt;
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  const NumberText n = read_number_text(text);
+  if (n.rest == "inf" || n.rest == "infinity")
+    return n.negative ? -std::numeric_limits<double>::infinity()
+                      : std::numeric_limits<double>::infinity();
+  if (n.rest == "nan") return std::numeric_limits<double>::quiet_NaN();
   // Out of range (1e999) is refused rather than rounded to inf or 0.
-  if (error != std::errc() || end != rest.data() + rest.size()) return std::nullopt;
-  return negative ? -value : value;
+  if (n.error != std::errc()) return std::nullopt;
+  return n.negative ? -n.value : n.value;
 }
 
 std::string not_a_number_reason(const std::string& text) {
-  const std::size_t start = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
-  const std::string rest = lower_ascii(text.substr(start));
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
-  const bool digits_only =
-      !rest.empty() && rest.find_first_not_of("0123456789.e+-") == std::string::npos;
-  if (digits_only && error == std::errc::result_out_of_range && end == rest.data() + rest.size())
+  if (read_number_text(text).error == std::errc::result_out_of_range)
     return "is beyond the range of a double (magnitudes from about 4.9e-324 to 1.8e308, or 0)";
   return "is not a number";
 }
