@@ -105,6 +105,9 @@ class ExprModel final : public Model,
   void rhs_points_on_branches(std::size_t n, const double* t, const double* X, const double* P,
                               const double* truth, double* F,
                               Workspace* ws = nullptr) const override;
+  void vjp_on_branches(double t, const double* x, const double* p, const double* truth,
+                       std::size_t nw, const double* W, double* out_x, double* out_p,
+                       Workspace* ws = nullptr) const override;
 
   void initial_state(const double* p, double* x0, Workspace* ws = nullptr) const override;
   void initial_sensitivity(const double* p, double* dx0_dp,
@@ -118,6 +121,7 @@ class ExprModel final : public Model,
   // Decided symbolically: no entry of J_x or J_p depends on t or x.
   bool has_constant_jacobians() const override;
   bool rhs_depends_on_time() const override;
+  std::string rhs_kink() const override;
   // Decided from the expressions of f, J_x and J_p with p's values in.
   TimeReading time_reading_at(const double* p,
                               const std::vector<std::size_t>* columns) const override;

@@ -81,6 +81,13 @@ class Model {
   // that know (ExprModel) override it.
   virtual bool rhs_depends_on_time() const { return true; }
 
+  // A kink of f that moves with t or x (min, max or abs of them: f is
+  // continuous there, J_x or J_p jumps) as text for messages ("'min' kink
+  // `min(x, a)`"); empty where f has none or the model does not tell (the
+  // default). Integrators do not locate kinks; a discrete adjoint that
+  // steps across one is off (erk_adjoint warns).
+  virtual std::string rhs_kink() const { return {}; }
+
   // Which of f and J_x, and of the columns `columns` of J_p (all np where
   // null), may change with t at parameters p. f may read t only through
   // terms that vanish there (an input times a dose that is 0): f is then

@@ -213,6 +213,14 @@ class EventSystem {
   virtual void rhs_points_on_branches(std::size_t n, const double* t, const double* X,
                                       const double* P, const double* truth, double* F,
                                       Workspace* ws = nullptr) const = 0;
+  // The products of f on the branches `truth` gives (as
+  // rhs_points_on_branches takes them, at one point): out_x (nx x nw) =
+  // J_x^T W stored, out_p (np x nw) += J_p^T W (either may be null). For
+  // a discrete adjoint whose steps were taken on held branches.
+  // Default: Error(unsupported).
+  virtual void vjp_on_branches(double t, const double* x, const double* p, const double* truth,
+                               std::size_t nw, const double* W, double* out_x, double* out_p,
+                               Workspace* ws = nullptr) const;
 };
 
 // Named values of a model beyond its states (.ode lets and outputs, SBML

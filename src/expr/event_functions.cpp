@@ -212,8 +212,10 @@ void EventFunctions::collect_switches(const SymbolicModel& model) {
     rhs_on_parameter_branches_ = compile_tape(g, substitute(g, model.rhs, parameter_branches), nx,
                                               np + on_parameters.size(), TapeKind::adjoint);
   }
-  rhs_on_branches_ = compile_tape(g, substitute(g, model.rhs, branches), nx,
-                                  np + branches.size(), TapeKind::values);
+  const std::vector<NodeId> on_branches = substitute(g, model.rhs, branches);
+  rhs_on_branches_ = compile_tape(g, on_branches, nx, np + branches.size(), TapeKind::values);
+  rhs_on_branches_adjoint_ =
+      compile_tape(g, on_branches, nx, np + branches.size(), TapeKind::adjoint);
 }
 
 void EventFunctions::parameter_branch_values(Registers& regs, double t, const double* x,

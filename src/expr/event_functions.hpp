@@ -86,6 +86,9 @@ class EventFunctions {
   void parameter_branch_values(Registers& regs, double t, const double* x, const double* p,
                                double* out) const;
   const Tape& rhs_on_branches() const { return rhs_on_branches_; }
+  // The same as an adjoint tape (its adjoints are the products of f on
+  // given branches; the branches' own adjoints are not read).
+  const Tape& rhs_on_branches_adjoint() const { return rhs_on_branches_adjoint_; }
   // f with only the comparisons of parameters alone as parameters np + k
   // (an adjoint tape: its tangents are J_x products on those branches).
   const Tape& rhs_on_parameter_branches() const { return rhs_on_parameter_branches_; }
@@ -124,7 +127,7 @@ class EventFunctions {
   const std::vector<std::string>* param_names_ = nullptr;
   std::vector<std::size_t> branch_roots_;
   FunctionRows parameter_branches_;
-  Tape rhs_on_branches_, rhs_on_parameter_branches_;
+  Tape rhs_on_branches_, rhs_on_branches_adjoint_, rhs_on_parameter_branches_;
 };
 
 }  // namespace odesens::expr

@@ -223,6 +223,11 @@ ExprModel::~ExprModel() = default;
 bool ExprModel::has_constant_jacobians() const { return impl_->constant_jacobians; }
 bool ExprModel::rhs_depends_on_time() const { return impl_->rhs_reads_time; }
 
+std::string ExprModel::rhs_kink() const {
+  return expr::moving_kink_text(impl_->sym.graph, impl_->sym.rhs, impl_->sym.state_names,
+                                impl_->sym.param_names);
+}
+
 Model::TimeReading ExprModel::time_reading_at(const double* p,
                                               const std::vector<std::size_t>* columns) const {
   return impl_->time_reading_at(p, columns);
@@ -500,9 +505,12 @@ const expr::EventFunctions& event_functions(const ExprModel::Impl& impl) {
 // f on branches: the switches of t and x as `truth` gives them (none when
 // the model has no events), the comparisons of parameters alone as point 0
 // evaluates them, which are parameters np.. of the tape of f on branches.
-void evaluate_on_branches(const ExprModel::Impl& impl, ExprWorkspace& w, std::size_t n,
-                          const double* t, const double* X, const double* P, const double* truth,
-                          double* F) {
+// The parameters of the tapes of f on branches for n points: p, the
+// switches as `truth` gives them, the comparisons of parameters alone as
+// point 0 evaluates them (P: np x n; the result width x n).
+const double* parameters_on_branches(const ExprModel::Impl& impl, ExprWorkspace& w,
+                                     std::size_t n, const double* t, const double* X,
+                                     const double* P, const double* truth) {
   const expr::EventFunctions& events = event_functions(impl);
   const std::size_t np = impl.sym.param_names.size(), nb = events.branch_roots().size();
   const std::size_t nq = events.parameter_branch_count(), width = np + nb + nq;
@@ -514,8 +522,15 @@ void evaluate_on_branches(const ExprModel::Impl& impl, ExprWorkspace& w, std::si
     if (nb > 0) std::copy(truth, truth + nb, column + np);
     if (l > 0 && nq > 0) std::copy(P_branches + np + nb, P_branches + width, column + np + nb);
   }
-  expr::evaluate_points(events.rhs_on_branches(), kernels(w.lane_width()), w.registers, n, t, X,
-                        P_branches, F);
+  return P_branches;
+}
+
+void evaluate_on_branches(const ExprModel::Impl& impl, ExprWorkspace& w, std::size_t n,
+                          const double* t, const double* X, const double* P, const double* truth,
+                          double* F) {
+  const double* P_branches = parameters_on_branches(impl, w, n, t, X, P, truth);
+  expr::evaluate_points(event_functions(impl).rhs_on_branches(), kernels(w.lane_width()),
+                        w.registers, n, t, X, P_branches, F);
 }
 
 }  // namespace
@@ -594,6 +609,24 @@ void ExprModel::rhs_points_on_branches(std::size_t n, const double* t, const dou
                                        Workspace* ws) const {
   ODESENS_REGISTERS(rhs_points_on_branches(n, t, X, P, truth, F, ws_given));
   evaluate_on_branches(*impl_, w, n, t, X, P, truth, F);
+}
+
+void ExprModel::vjp_on_branches(double t, const double* x, const double* p, const double* truth,
+                                std::size_t nw, const double* W, double* out_x, double* out_p,
+                                Workspace* ws) const {
+  ODESENS_REGISTERS(vjp_on_branches(t, x, p, truth, nw, W, out_x, out_p, ws_given));
+  const expr::EventFunctions& events = event_functions(*impl_);
+  const std::size_t np = impl_->sym.param_names.size();
+  const std::size_t width = np + events.branch_roots().size() + events.parameter_branch_count();
+  const double* P_branches = parameters_on_branches(*impl_, w, 1, &t, x, p, truth);
+  // The adjoints of the branches' parameters come out too: kept apart and
+  // dropped, p's added to out_p.
+  double* all_p = out_p ? w.registers.buffer(Slot::branch_adjoints).ensure(width * nw) : nullptr;
+  expr::evaluate_adjoints(events.rhs_on_branches_adjoint(), kernels(w.lane_width()), w.registers,
+                          t, x, P_branches, nw, W, out_x, all_p);
+  if (!out_p) return;
+  for (std::size_t c = 0; c < nw; ++c)
+    for (std::size_t j = 0; j < np; ++j) out_p[j + c * np] += all_p[j + c * width];
 }
 
 void ExprModel::jvp_on_first_parameters(double t, const double* x, const double* p,

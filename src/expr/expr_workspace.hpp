@@ -42,6 +42,7 @@ class AlignedBuffer {
 enum class Slot {
   rhs, jac_x, jac_p, x0, dx0_dp, dfdt, outputs, observables, xddot, xddot_jac_x, xddot_jac_p,
   xddot_dt, events, event_partials, event_scratch, branch_params,
+  branch_adjoints,
   dense_values, lanes_values, lanes_tangents, lanes_io, lanes_outputs, observable_seeds, count
 };
 

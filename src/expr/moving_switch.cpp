@@ -26,4 +26,24 @@ std::string moving_switch_text(const Graph& graph, NodeId root,
   return {};
 }
 
+std::string moving_kink_text(const Graph& graph, const std::vector<NodeId>& roots,
+                             const std::vector<std::string>& state_names,
+                             const std::vector<std::string>& param_names) {
+  std::vector<char> seen(graph.size(), 0);
+  std::vector<NodeId> stack(roots.begin(), roots.end());
+  while (!stack.empty()) {
+    const NodeId id = stack.back();
+    stack.pop_back();
+    if (id == kNoNode || seen[id]) continue;
+    seen[id] = 1;
+    const Node& n = graph.node(id);
+    if (!(n.depends & (kOnTime | kOnState))) continue;  // constant along a solution
+    if (n.op == Op::min || n.op == Op::max || n.op == Op::abs)
+      return std::string("'") + op_name(n.op) + "' kink `" +
+             expression_text(graph, id, state_names, param_names) + "`";
+    for (NodeId operand : {n.a, n.b, n.c}) stack.push_back(operand);
+  }
+  return {};
+}
+
 }  // namespace odesens::expr

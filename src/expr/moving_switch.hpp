@@ -17,4 +17,10 @@ std::string moving_switch_text(const Graph& graph, NodeId root,
                                const std::vector<std::string>& state_names,
                                const std::vector<std::string>& param_names);
 
+// The first min, max or abs that reads t or a state among the expressions
+// at `roots` ("'min' kink `min(x, a)`"), or empty.
+std::string moving_kink_text(const Graph& graph, const std::vector<NodeId>& roots,
+                             const std::vector<std::string>& state_names,
+                             const std::vector<std::string>& param_names);
+
 }  // namespace odesens::expr

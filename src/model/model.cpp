@@ -29,6 +29,12 @@ const std::vector<std::pair<std::string, std::string>>& Model::source_details() 
 
 std::string ObservableSet::observable_switch(std::size_t) const { return {}; }
 
+void EventSystem::vjp_on_branches(double, const double*, const double*, const double*,
+                                  std::size_t, const double*, double*, double*,
+                                  Workspace*) const {
+  throw Error(Status::unsupported, "this model cannot differentiate f on given branches");
+}
+
 void ObservableSet::observable_gradients(double, const double*, const double*, std::size_t,
                                          const std::size_t*, double*, double*,
                                          Workspace*) const {

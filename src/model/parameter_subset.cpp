@@ -115,6 +115,7 @@ class SubsetModel final : public Model,
   bool has_analytic_jacobians() const override { return full_->has_analytic_jacobians(); }
   bool has_constant_jacobians() const override { return full_->has_constant_jacobians(); }
   bool rhs_depends_on_time() const override { return full_->rhs_depends_on_time(); }
+  std::string rhs_kink() const override { return full_->rhs_kink(); }
   // The full model's answer at the full parameters, for the free columns
   // that `columns` selects.
   TimeReading time_reading_at(const double* p,
@@ -300,6 +301,15 @@ class SubsetModel final : public Model,
     std::unique_ptr<Workspace> local;
     SubsetWorkspace& w = own(ws, local);
     events_of().rhs_points_on_branches(n, t, X, full_points(w, n, P), truth, F, w.inner.get());
+  }
+  void vjp_on_branches(double t, const double* x, const double* p, const double* truth,
+                       std::size_t nw, const double* W, double* out_x, double* out_p,
+                       Workspace* ws) const override {
+    Full f = full(p, ws);
+    if (!out_p) return events_of().vjp_on_branches(t, x, f.p, truth, nw, W, out_x, nullptr, f.ws);
+    double* all = zeroed(f.sub, full_->np() * nw);
+    events_of().vjp_on_branches(t, x, f.p, truth, nw, W, out_x, all, f.ws);
+    gather_rows(all, nw, out_p, true);
   }
 
   // BatchedRhs, only where the full model has comparisons of parameters

@@ -164,6 +164,14 @@ TEST(ParameterSubset, StateServicesAndProductsOverPoints) {
   full_events->rhs_points_on_branches(2, ts, X, P_full.data(), truth.data(), Fa.data());
   events->rhs_points_on_branches(2, ts, X, P_sub.data(), truth.data(), Fb.data(), ws.get());
   EXPECT_EQ(Fa, Fb);
+  // The products on the same branches: J_x^T W stored, J_p^T W added.
+  std::vector<double> vx_a(nx * 2), vx_b(nx * 2), vp_a(npf * 2, 0.0), vp_b(nps * 2, 0.25);
+  full_events->vjp_on_branches(t, x, p.data(), truth.data(), 2, V, vx_a.data(), vp_a.data());
+  events->vjp_on_branches(t, x, q.data(), truth.data(), 2, V, vx_b.data(), vp_b.data(), ws.get());
+  EXPECT_EQ(vx_a, vx_b);
+  for (std::size_t c = 0; c < 2; ++c)
+    for (std::size_t k = 0; k < nps; ++k)
+      EXPECT_DOUBLE_EQ(vp_b[k + c * nps], 0.25 + vp_a[f.free[k] + c * npf]);
   // The delayed event: its delay 0.5 c and d(delay)/dp (c is held: zero).
   double dt_a, dt_b, dx_a[2], dx_b[2];
   std::vector<double> dp_a(npf), dp_b(nps, 7.0);

@@ -49,6 +49,14 @@ class EventRunner {
   // The side of every root function as of the last instant (or t0).
   const std::vector<int>& sides() const { return roots_.sides(); }
   std::size_t n_roots() const { return ctx_.n_roots; }
+  // The switches of f (EventSystem::branch_roots; 0 without events) and
+  // their truth on the sides as of the last instant at (t, x): the
+  // branches f holds until the next instant.
+  std::size_t n_branches() const { return active() ? ctx_.system->branch_roots().size() : 0; }
+  void branch_truth(double t, const double* x, double* out) {
+    roots_.branch_truth(t, x, roots_.sides(), out);
+  }
+  const EventSystem* system() const { return ctx_.system; }
   // g at (t, x): what integrators locate the roots of (a floor or ceil
   // root: the distance of u into its current cell).
   void root_values(double t, const double* x, double* g) { roots_.root_values(t, x, g); }

@@ -318,6 +318,17 @@ bool RootSides::leaves_its_cell(std::size_t i, double t, const double* x, bool& 
   return true;
 }
 
+void RootSides::branch_truth(double t, const double* x, const std::vector<int>& sides,
+                             double* out) {
+  const auto& branches = ctx_.system->branch_roots();
+  for (std::size_t i = 0; i < branches.size(); ++i) {
+    const std::size_t r = branches[i];
+    out[i] = ctx_.system->roots()[r].kind != EventSystem::Root::Kind::comparison
+                 ? stepped_value(r, t, x, sides)
+                 : holds(ctx_.system->roots()[r].comparison, sides[r]) ? 1.0 : 0.0;
+  }
+}
+
 void RootSides::rhs_on_sides(double t, const double* x, const std::vector<int>& sides,
                              double* out) {
   const auto& branches = ctx_.system->branch_roots();
@@ -326,12 +337,7 @@ void RootSides::rhs_on_sides(double t, const double* x, const std::vector<int>& 
     return;
   }
   branch_truth_.resize(branches.size());
-  for (std::size_t i = 0; i < branches.size(); ++i) {
-    const std::size_t r = branches[i];
-    branch_truth_[i] = ctx_.system->roots()[r].kind != EventSystem::Root::Kind::comparison
-                           ? stepped_value(r, t, x, sides)
-                           : holds(ctx_.system->roots()[r].comparison, sides[r]) ? 1.0 : 0.0;
-  }
+  branch_truth(t, x, sides, branch_truth_.data());
   ctx_.system->rhs_points_on_branches(1, &t, x, ctx_.p, branch_truth_.data(), out, ctx_.ws);
 }
 

@@ -78,6 +78,9 @@ class RootSides {
   // says u left the cell (f itself where the model has no switches or
   // cannot evaluate f on given branches).
   void rhs_on_sides(double t, const double* x, const std::vector<int>& sides, double* out);
+  // The truth of every switch of f (EventSystem::branch_roots, as
+  // rhs_points_on_branches reads it) for `sides`, as rhs_on_sides takes it.
+  void branch_truth(double t, const double* x, const std::vector<int>& sides, double* out);
 
   // EventRunner::sliding_switch.
   std::string sliding_switch(double t, const double* x);

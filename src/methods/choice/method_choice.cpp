@@ -336,7 +336,7 @@ MethodChoice choose_for_gradient(const Problem& p, ChoiceProbe& probe) {
                          rounded_number_text(kInterpolatedGradientWork) +
                          "): odesd's forward S so costs less than erk_adjoint, which ends a "
                          "step on every output time"));
-  if (probe.explicit_suits())
+  if (probe.explicit_suits() && p.model->rhs_kink().empty())
     return choice_of("erk_adjoint", "gradient",
                      "a gradient is asked for and " + probe.said() +
                          ": the discrete adjoint of dopri5 costs one backward sweep of explicit "

@@ -238,6 +238,20 @@ void add_warnings(const integrate::EventRunner& events, const ReverseCounts& tot
       out.warn(w);
 }
 
+// A kink of f (min, max, abs of t or x) is not located: the step that
+// crosses it has stages on both branches, and the discrete adjoint, exact
+// for that step, is not the ODE's sensitivity there (0.4 % off at the
+// default tolerances on x' = -k min(x, a), 14 % with an output on the kink).
+// The switches of comparisons and floors are located and held.
+void warn_of_kink(const Model& model, methods::ResultBuilder& out) {
+  const std::string kink = model.rhs_kink();
+  if (kink.empty()) return;
+  out.warn("f has a " + kink + ", which no step is made to end on: where the solution crosses "
+           "it, erk_adjoint's gradient and S(T) can be off far beyond the tolerances. Write "
+           "it as a piecewise (min(a, b) as piecewise(a, a <= b, b)), whose switch is "
+           "located, or use cvodes_asa or a forward method");
+}
+
 // Counters and memory. Revolve's checkpoints and work states (per thread)
 // come on top of the step sequence. Workspace: lambda and mu; per stage nu
 // (and theta when the model batches its parameter products, with its
@@ -340,6 +354,7 @@ Result solve(const Problem& problem, const MethodOptions& options) {
   if (options.get_int("state_check") != 0 && !settings.h_fixed) check_states(s, x0, out);
   assemble(problem, nx, np, m, dx0_dp, lambda, mu, terms, q, rows, out);
   add_warnings(events, total, out);
+  if (reverse) warn_of_kink(model, out);
   fill_stats(s, trajectory, total, events, m, lanes, blocks.size(), mode, checkpoints,
              dx0_dp.size(), out.stats());
   return out.take();

@@ -83,10 +83,10 @@ class StepRecorder final : public integrate::erk::ErkObserver {
 // has just carried out (the only reason for a restart).
 class RecordedSolution final : public integrate::RestartableSolution {
  public:
-  RecordedSolution(integrate::erk::ErkEngine& engine, StepRecorder& recorder,
+  RecordedSolution(integrate::erk::ErkEngine& engine, ModelRhs& system, StepRecorder& recorder,
                    ForwardTrajectory& out, integrate::EventRunner& events, double t_end)
-      : engine_(engine), recorder_(recorder), out_(out), events_(events), t_end_(t_end),
-        x_start_(out.nx) {}
+      : engine_(engine), system_(system), recorder_(recorder), out_(out), events_(events),
+        t_end_(t_end), x_start_(out.nx), held_(out.n_branches) {}
 
   std::size_t size() const override { return out_.nx; }
   double t() const override { return engine_.t(); }
@@ -113,6 +113,7 @@ class RecordedSolution final : public integrate::RestartableSolution {
   void restart(double t, const double* y) override {
     record_instant();
     add_stats();
+    hold_branches(t, y);
     // max_steps bounds the steps between output times, restarts included:
     // an event every 0.1 over 1e6 time units recorded instants until
     // memory ran out.
@@ -122,6 +123,16 @@ class RecordedSolution final : public integrate::RestartableSolution {
   }
   // The instant the runner carried out last, after the steps so far.
   void record_instant() { out_.instants.push_back({out_.steps(), events_.last_instant()}); }
+  // f on the branches of the sides as of the last instant at (t, x), from
+  // here to the next (ModelRhs): the truth of each stretch so far recorded
+  // (one before the first instant too, where the start restarted).
+  void hold_branches(double t, const double* x) {
+    if (held_.empty()) return;
+    events_.branch_truth(t, x, held_.data());
+    while (out_.branch_truth.size() < (out_.instants.size() + 1) * held_.size())
+      out_.branch_truth.insert(out_.branch_truth.end(), held_.begin(), held_.end());
+    system_.hold_branches(events_.system(), held_.data());
+  }
   // The engine's counts since its last reset, added to the trajectory's.
   void add_stats() {
     const auto& s = engine_.stats();
@@ -134,12 +145,14 @@ class RecordedSolution final : public integrate::RestartableSolution {
 
  private:
   integrate::erk::ErkEngine& engine_;
+  ModelRhs& system_;
   StepRecorder& recorder_;
   ForwardTrajectory& out_;
   integrate::EventRunner& events_;
   double t_end_;
   double t_start_ = 0.0;
   std::vector<double> x_start_;
+  std::vector<double> held_;  // the truth ModelRhs holds now
 };
 
 }  // namespace
@@ -177,8 +190,14 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
       throw Error(Status::unsupported,
                   "checkpointing=revolve does not run events or switches of f (the model has "
                   "them); use checkpointing=states or stages");
-    RecordedSolution recorded(engine, recorder, out, *events, t_toward);
+    out.n_branches = events->n_branches();
+    RecordedSolution recorded(engine, system, recorder, out, *events, t_toward);
     integrate::EventedSolution solution(recorded, *events, nx, 0);
+    if (out.n_branches > 0 && out.branch_truth.empty()) {
+      // The start did not restart: the first stage was f as it is.
+      recorded.hold_branches(t0, x0);
+      engine.reset(t0, x0, t_toward);
+    }
     solution.set_output_times(times.data(), times.size());
     for (std::size_t k = 0; k < times.size(); ++k) {
       if (solution.t() < times[k]) solution.begin_output_interval();
@@ -190,12 +209,16 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
     }
     // An instant at the last output changed the state there: it is part of
     // the solution the objectives read.
-    if (solution.restart_pending()) recorded.record_instant();
+    if (solution.restart_pending()) {
+      recorded.record_instant();
+      recorded.hold_branches(solution.t(), solution.x());
+    }
     recorded.add_stats();
   }
   // The trajectory is held through the reverse sweep: give back the
   // growth reserve (one copy) so that it holds exactly what it stores.
-  for (std::vector<double>* v : {&out.t, &out.h, &out.x, &out.y}) v->shrink_to_fit();
+  for (std::vector<double>* v : {&out.t, &out.h, &out.x, &out.y, &out.branch_truth})
+    v->shrink_to_fit();
   return out;
 }
 

@@ -46,6 +46,14 @@ struct ForwardTrajectory {
   // between them) and comes before it, one on the instant after it.
   std::vector<std::size_t> instants_before;
   std::vector<RecordedInstant> instants;  // in forward order
+  // The switches of f held through each step (ModelRhs::hold_branches):
+  // n_branches truth values per stretch between instants, stretch k after
+  // the first k recorded instants (0 values: f is taken as it is).
+  std::size_t n_branches = 0;
+  std::vector<double> branch_truth;
+  const double* truth_after(std::size_t instants_done) const {
+    return n_branches ? branch_truth.data() + instants_done * n_branches : nullptr;
+  }
   integrate::erk::ErkStats stats;
 
   std::size_t steps() const { return t.size(); }
@@ -53,6 +61,7 @@ struct ForwardTrajectory {
   // as their first x_n or Y_0 anyway).
   double bytes() const {
     return 8.0 * static_cast<double>(t.capacity() + h.capacity() + x.capacity() + y.capacity() +
+                                     branch_truth.capacity() +
                                      (mode == Checkpointing::revolve ? x0.capacity() : 0));
   }
 };
@@ -63,12 +72,32 @@ struct ForwardTrajectory {
 // numbered slots (the replay of a step) evaluation k since restart_slots()
 // keeps its values in slot k, which the engine's stage order makes slot i
 // for stage i.
+//
+// A model whose f switches with t or x (EventSystem::branch_roots) is
+// evaluated on held branches instead: every stage of a step on the
+// branches the solution holds between the located switches, whatever side
+// of a switch a stage falls on. A stage next to a switch lies within
+// rounding of it, on either side; evaluated as it is, it would carry the
+// other branch's f and J with its weight b_i h, and the discrete adjoint,
+// which differentiates each stage, would be off far beyond the tolerances
+// where f has a kink. The step that ends on a switch is the one before it.
 class ModelRhs final : public integrate::erk::ErkSystem {
  public:
   ModelRhs(const Model& model, const double* p, Workspace* ws, bool numbered_slots = false)
       : model_(model), retained_(model.retained_values()), p_(p), ws_(ws),
         numbered_slots_(numbered_slots) {}
+  // f on the branches `truth` gives (n_branches values, kept by the
+  // caller; null: f as it is), with the model's retained values set aside.
+  void hold_branches(const EventSystem* system, const double* truth) {
+    system_ = truth ? system : nullptr;
+    truth_ = truth;
+  }
+  bool holds_branches() const { return system_ != nullptr; }
   void rhs(double t, const double* X, double* F) override {
+    if (system_) {
+      system_->rhs_points_on_branches(1, &t, X, p_, truth_, F, ws_);
+      return;
+    }
     if (!retained_) {
       model_.rhs(t, X, p_, F, ws_);
       return;
@@ -78,7 +107,7 @@ class ModelRhs final : public integrate::erk::ErkSystem {
   }
   void restart_slots() { next_slot_ = 0; }
   std::size_t last_slot() const { return last_slot_; }
-  bool retains() const { return retained_ != nullptr; }
+  bool retains() const { return retained_ != nullptr && !system_; }
   const RetainedValues* retained() const { return retained_; }
 
  private:
@@ -88,6 +117,8 @@ class ModelRhs final : public integrate::erk::ErkSystem {
   Workspace* ws_;
   bool numbered_slots_;
   std::size_t next_slot_ = 0, last_slot_ = 0;
+  const EventSystem* system_ = nullptr;
+  const double* truth_ = nullptr;
 };
 
 // Running costs integrated along the forward pass (Eq. 41-42): q (M) +=

@@ -107,7 +107,7 @@ void StepAdjoint::step_back(double t, double h, const double* y_stages, double* 
   // Stages backward (Algorithm 1). theta_i is kept per stage when the
   // model takes the parameter parts of the whole step at once.
   const std::size_t block = nx_ * m_;
-  const bool batched = batched_ && np_ > 0;
+  const bool batched = batched_ && np_ > 0 && !truth_;
   // Stage values of this object's own replay have their values retained.
   const bool replayed = rhs_.retains() && y_stages == y_.data();
   for (int i = last_live; i >= 0; --i) {
@@ -127,7 +127,9 @@ void StepAdjoint::step_back(double t, double h, const double* y_stages, double* 
     // nu_i = J_x^T theta_i and mu += J_p^T theta_i (Eqs. 47-48), the
     // parameter part here or for the whole step below.
     double* mu_here = batched || np_ == 0 ? nullptr : mu;
-    if (replayed)  // from the values the replay kept (RetainedValues)
+    if (truth_)
+      model_.event_system()->vjp_on_branches(t_i, y, p_, truth_, m_, theta, nu_i, mu_here, ws_);
+    else if (replayed)  // from the values the replay kept (RetainedValues)
       rhs_.retained()->vjp_accumulate_retained(static_cast<std::size_t>(i), m_, theta, nu_i,
                                                mu_here, ws_);
     else

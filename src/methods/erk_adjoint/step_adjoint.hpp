@@ -18,7 +18,8 @@
 // (dopri5's stage 1, cash_karp's 1 and 4, dop853's 1-4 feed later stages).
 // The stage values are recomputed by replaying the step on the shared
 // engine, so they equal the forward pass's to the bit; the same replay
-// advances a state for the revolve schedule.
+// advances a state for the revolve schedule. Where the forward pass held
+// the branches of f (ModelRhs), the replay and the products hold them too.
 #pragma once
 
 #include <algorithm>
@@ -58,6 +59,14 @@ class StepAdjoint {
   };
   StepAdjoint(const Model& model, const double* p, Workspace* ws,
               const integrate::erk::Tableau& tableau, Block block);
+
+  // The branches of f the forward pass held through the steps to come
+  // (ForwardTrajectory::truth_after; null: f as it is): the replays and the
+  // products are taken on them.
+  void hold_branches(const double* truth) {
+    truth_ = truth;
+    rhs_.hold_branches(model_.event_system(), truth);
+  }
 
   // Stages whose values the adjoint reads (the trailing dead ones dropped).
   int live_stages() const { return live_stages_; }
@@ -107,6 +116,7 @@ class StepAdjoint {
   std::vector<double> theta_, nu_;
   std::vector<double> stage_times_;
   ModelRhs rhs_;
+  const double* truth_ = nullptr;  // hold_branches
   StageCapture capture_;
   integrate::erk::ErkWorkspace replay_workspace_;
   integrate::erk::ErkEngine replay_;
