@@ -1,5 +1,6 @@
 #include "expr/moving_switch.hpp"
 
+#include "expr/expr_node.hpp"
 #include "expr/expression_text.hpp"
 #include "expr/switch_ops.hpp"
 
@@ -41,6 +42,14 @@ std::string moving_kink_text(const Graph& graph, const std::vector<NodeId>& root
     if (n.op == Op::min || n.op == Op::max || n.op == Op::abs)
       return std::string("'") + op_name(n.op) + "' kink `" +
              expression_text(graph, id, state_names, param_names) + "`";
+    // A condition's, floor's or ceil's value is piecewise constant, with
+    // switches of its own: a kink inside it is no kink of f.
+    if (is_condition(n.op) || is_switch(n.op)) continue;
+    if (n.op == Op::select) {
+      stack.push_back(n.b);
+      stack.push_back(n.c);
+      continue;
+    }
     for (NodeId operand : {n.a, n.b, n.c}) stack.push_back(operand);
   }
   return {};

@@ -18,7 +18,8 @@ std::string moving_switch_text(const Graph& graph, NodeId root,
                                const std::vector<std::string>& param_names);
 
 // The first min, max or abs that reads t or a state among the expressions
-// at `roots` ("'min' kink `min(x, a)`"), or empty.
+// at `roots` ("'min' kink `min(x, a)`"), or empty; not one inside a
+// condition, floor or ceil (f steps there, at switches of their own).
 std::string moving_kink_text(const Graph& graph, const std::vector<NodeId>& roots,
                              const std::vector<std::string>& state_names,
                              const std::vector<std::string>& param_names);
