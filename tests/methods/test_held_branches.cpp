@@ -96,6 +96,20 @@ dx/dt = -k*min(x, a)
   expect_gradient(problem, kink_at(2), "piecewise");
 }
 
+// pbsr and exp follow CVODES' steps, which cross a switch before it is
+// located: S inside such a step and at the crossing comes from partial
+// updates with J on the branch held before it (0.3 % off before).
+TEST(HeldBranches, PbsrAndExpAreRightAcrossAKink) {
+  for (const char* method : {"pbsr", "exp"}) {
+    Problem problem = testing::ode_text_problem(kKink, {0, 0.999, 1.001, 2}, 1e-5, 1e-8);
+    const Result r = solve(problem, method);
+    const Expected e = kink_at(2);
+    EXPECT_NEAR(r.s_at(1, 0, 0), -0.999 * 0.5, 1e-5) << method;  // S_k = -a t before t* = 1
+    EXPECT_NEAR(r.s_at(3, 0, 0), e.dk, 2e-4 * std::fabs(e.dk)) << method;
+    EXPECT_NEAR(r.s_at(3, 0, 1), e.da, 3e-4 * std::fabs(e.da)) << method;
+  }
+}
+
 // The products on given branches are those of f on them, also at a point
 // on the other side of the switch (x = 0.4 < a with the branch of x > a).
 TEST(HeldBranches, ProductsOnGivenBranchesAreThoseOfThatBranch) {

@@ -57,6 +57,11 @@ class EventRunner {
     roots_.branch_truth(t, x, roots_.sides(), out);
   }
   const EventSystem* system() const { return ctx_.system; }
+  // RootSides::onto_sides: x within rounding onto the sides as of the last
+  // instant (before the one being located, until EventRunner::at).
+  bool onto_sides(double t, const double* x, double* out) { return roots_.onto_sides(t, x, out); }
+  // RootSides::off_sides.
+  bool off_sides(double t, const double* x) { return roots_.off_sides(t, x); }
   // g at (t, x): what integrators locate the roots of (a floor or ceil
   // root: the distance of u into its current cell).
   void root_values(double t, const double* x, double* g) { roots_.root_values(t, x, g); }

@@ -329,6 +329,75 @@ void RootSides::branch_truth(double t, const double* x, const std::vector<int>& 
   }
 }
 
+// A state found on the other side of a switch of f than the one the
+// solution holds lies within rounding of it (a located crossing, read at
+// the bracket's new end): moved along g_x until g is on the held side, by
+// steps that double from |g|, and kept only where the move stays within
+// rounding of x.
+bool RootSides::onto_sides(double t, const double* x, double* out) {
+  const std::size_t nx = ctx_.model.nx();
+  std::copy(x, x + nx, out);
+  if (!ctx_.system) return false;
+  bool moved = false;
+  nudge_g_.resize(ctx_.n_roots);
+  gx_.resize(nx);
+  gp_.resize(ctx_.model.np());
+  for (const std::size_t r : ctx_.system->branch_roots()) {
+    if (!compares_states_on_a_side(r)) continue;
+    const EventSystem::Root& root = ctx_.system->roots()[r];
+    ctx_.system->root_values(t, out, ctx_.p, nudge_g_.data(), ctx_.ws);
+    const bool held = holds(root.comparison, sides_[r]);
+    double g = nudge_g_[r];
+    if (!std::isfinite(g) || holds(root.comparison, sign_of(g)) == held) continue;
+    double g_t = 0.0;
+    ctx_.system->root_gradient(r, t, out, ctx_.p, &g_t, gx_.data(), gp_.data(), ctx_.ws);
+    double norm2 = 0.0;
+    for (double v : gx_) norm2 += v * v;
+    if (!(norm2 > 0.0) || !std::isfinite(norm2)) continue;
+    double scale = std::numeric_limits<double>::min();
+    for (std::size_t i = 0; i < nx; ++i) scale = std::max(scale, std::fabs(out[i]));
+    nudge_x_.assign(out, out + nx);
+    // From |g| or the change of g that one ulp of x makes, whichever is more.
+    double eta = std::max(std::fabs(g),
+                          std::numeric_limits<double>::epsilon() * scale * std::sqrt(norm2));
+    for (int k = 0; k < 8 && holds(root.comparison, sign_of(g)) != held; ++k, eta *= 2.0) {
+      const double shift = (static_cast<double>(sides_[r]) * eta - nudge_g_[r]) / norm2;
+      for (std::size_t i = 0; i < nx; ++i) nudge_x_[i] = out[i] + shift * gx_[i];
+      ctx_.system->root_values(t, nudge_x_.data(), ctx_.p, nudge_g_.data(), ctx_.ws);
+      g = nudge_g_[r];
+    }
+    bool within_rounding = holds(root.comparison, sign_of(g)) == held;
+    for (std::size_t i = 0; within_rounding && i < nx; ++i)
+      within_rounding = std::fabs(nudge_x_[i] - out[i]) <=
+                        64.0 * std::numeric_limits<double>::epsilon() * scale;
+    if (!within_rounding) continue;
+    std::copy(nudge_x_.begin(), nudge_x_.end(), out);
+    moved = true;
+  }
+  return moved;
+}
+
+bool RootSides::compares_states_on_a_side(std::size_t r) const {
+  const EventSystem::Root& root = ctx_.system->roots()[r];
+  return root.kind == EventSystem::Root::Kind::comparison && root.reads_state &&
+         !is_equality(root.comparison) && sides_[r] != 0;
+}
+
+bool RootSides::off_sides(double t, const double* x) {
+  if (!ctx_.system) return false;
+  bool evaluated = false;
+  for (const std::size_t r : ctx_.system->branch_roots()) {
+    if (!compares_states_on_a_side(r)) continue;
+    nudge_g_.resize(ctx_.n_roots);
+    if (!evaluated) ctx_.system->root_values(t, x, ctx_.p, nudge_g_.data(), ctx_.ws);
+    evaluated = true;
+    const Comparison c = ctx_.system->roots()[r].comparison;
+    if (std::isfinite(nudge_g_[r]) && holds(c, sign_of(nudge_g_[r])) != holds(c, sides_[r]))
+      return true;
+  }
+  return false;
+}
+
 void RootSides::rhs_on_sides(double t, const double* x, const std::vector<int>& sides,
                              double* out) {
   const auto& branches = ctx_.system->branch_roots();

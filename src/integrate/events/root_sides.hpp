@@ -82,6 +82,14 @@ class RootSides {
   // rhs_points_on_branches reads it) for `sides`, as rhs_on_sides takes it.
   void branch_truth(double t, const double* x, const std::vector<int>& sides, double* out);
 
+  // out (nx) = x, moved within rounding onto the current sides of the
+  // switches of f that compare states (< <= > >=) where x is on the other:
+  // a state at a located crossing, for the Jacobians of the step that
+  // ends there, which hold the branches before it. True when moved.
+  bool onto_sides(double t, const double* x, double* out);
+  // Whether x is on another side than the current one of such a switch.
+  bool off_sides(double t, const double* x);
+
   // EventRunner::sliding_switch.
   std::string sliding_switch(double t, const double* x);
 
@@ -99,6 +107,9 @@ class RootSides {
   int motion_side(std::size_t i, double t, const double* x, bool& have_rate);
   // g_t + g_x f of root i at (t, x), f on the current sides (NaN stays NaN).
   double motion_rate(std::size_t i, double t, const double* x, bool& have_rate);
+  // The switches of f that onto_sides and off_sides read: comparisons
+  // (< <= > >=) of states, with a side.
+  bool compares_states_on_a_side(std::size_t r) const;
 
   EventContext ctx_;
   std::vector<double> g_, g_before_;
@@ -110,7 +121,7 @@ class RootSides {
   std::vector<double> cell_, u_;
   // Scratch: f where a root's motion along it is taken, a root's gradient,
   // the branches of f.
-  std::vector<double> f_, gx_, gp_, branch_truth_;
+  std::vector<double> f_, gx_, gp_, branch_truth_, nudge_g_, nudge_x_;
 };
 
 }  // namespace odesens::integrate

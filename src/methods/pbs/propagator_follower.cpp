@@ -82,6 +82,15 @@ const double* PropagatorFollower::sensitivity_ahead(double t, const double* x) {
   return s_out_.data();
 }
 
+const double* PropagatorFollower::sensitivity_by_update(double t, const double* x) {
+  if (knots_ > 0 && t >= knot_[0].t0 && t < propagator_.t()) return sensitivity_from_knots(t);
+  if (!pending_ || t == propagator_.t()) return propagator_.s();
+  if (pieces_ > 1) return sensitivity_in_pieces(t, x);
+  const bool mid = midpoint_state(t, output_mid_.data());
+  propagator_.sensitivity_at(t, x, mid ? output_mid_.data() : nullptr, s_out_.data());
+  return s_out_.data();
+}
+
 const double* PropagatorFollower::sensitivity_in_pieces(double t, const double* x) {
   const std::size_t nx = pending_x_.size();
   std::size_t before = 0;  // pieces that end before t

@@ -44,6 +44,15 @@ class PropagatorFollower final : public integrate::StepListener {
   // can still be read afterwards (an instant located at the step's end is
   // handled before them).
   const double* sensitivity_ahead(double t, const double* x);
+  // The same by partial updates from the step's start alone (no
+  // interpolant, no spectral outputs, which read J at the step's end): for
+  // a step that crosses a switch of f, whose end is on another branch.
+  const double* sensitivity_by_update(double t, const double* x);
+  // The end of the step taken and not yet caught up (null: none).
+  const double* pending_end(double* t) const {
+    *t = pending_t_;
+    return pending_ ? pending_x_.data() : nullptr;
+  }
   std::int64_t grid_points = 1;
 
  private:
