@@ -60,6 +60,8 @@ class EventRunner {
   // RootSides::onto_sides: x within rounding onto the sides as of the last
   // instant (before the one being located, until EventRunner::at).
   bool onto_sides(double t, const double* x, double* out) { return roots_.onto_sides(t, x, out); }
+  // RootSides::time_onto_sides.
+  double time_onto_sides(double t, const double* x) { return roots_.time_onto_sides(t, x); }
   // RootSides::off_sides.
   bool off_sides(double t, const double* x) { return roots_.off_sides(t, x); }
   // g at (t, x): what integrators locate the roots of (a floor or ceil

@@ -288,8 +288,30 @@ void EventedSolution::restart_after_instant() {
       fired_switch_ = t_restart;
     }
   }
+  enter_sides();
   inner_.restart(t_, y_after_.data());
   restart_pending_ = false;
+}
+
+// An instant leaves t and the state within rounding of the switches it
+// crossed, where f evaluated as it is may still take the old branch (`c >
+// 10` and `t > 10` at c = t = 10; an instant put on an output time, with
+// the state a few ulps short of the switch): the solver would start with
+// f and J of the old branches. t moves on the few ulps to where the
+// switches of t alone hold their new sides, the state within rounding onto
+// the new sides of those of the states (RootSides::onto_sides).
+void EventedSolution::enter_sides() {
+  const double t_on = events_.time_onto_sides(t_, y_after_.data());
+  if (t_on > t_) {
+    skipped_from_ = t_;
+    skipped_to_ = t_on;
+    y_skipped_ = y_after_;
+    t_ = t_on;
+    fired_switch_ = std::max(fired_switch_, t_on);
+  }
+  if (events_.onto_sides(t_, y_after_.data(), y_scratch_.data()))
+    std::copy(y_scratch_.begin(), y_scratch_.begin() + static_cast<std::ptrdiff_t>(nx_),
+              y_after_.begin());
 }
 
 std::size_t EventedSolution::earliest_root(double t_from, double t1, double& tau) {

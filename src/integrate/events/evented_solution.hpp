@@ -69,6 +69,7 @@ class EventedSolution final : public SteppedSolution {
   void step_located(double t_limit);
   // The parts of step_events (evented_solution.cpp says what each does).
   void restart_after_instant();
+  void enter_sides();
   bool instants_in_step(double t0, double t1);
   // The root with the earliest instant in (t_from, t1], and that instant in
   // tau; the number of roots for none.

@@ -343,7 +343,7 @@ bool RootSides::onto_sides(double t, const double* x, double* out) {
   gx_.resize(nx);
   gp_.resize(ctx_.model.np());
   for (const std::size_t r : ctx_.system->branch_roots()) {
-    if (!compares_states_on_a_side(r)) continue;
+    if (!compares_on_a_side(r, true)) continue;
     const EventSystem::Root& root = ctx_.system->roots()[r];
     ctx_.system->root_values(t, out, ctx_.p, nudge_g_.data(), ctx_.ws);
     const bool held = holds(root.comparison, sides_[r]);
@@ -377,17 +377,35 @@ bool RootSides::onto_sides(double t, const double* x, double* out) {
   return moved;
 }
 
-bool RootSides::compares_states_on_a_side(std::size_t r) const {
+bool RootSides::compares_on_a_side(std::size_t r, bool of_states) const {
   const EventSystem::Root& root = ctx_.system->roots()[r];
-  return root.kind == EventSystem::Root::Kind::comparison && root.reads_state &&
+  return root.kind == EventSystem::Root::Kind::comparison && root.reads_state == of_states &&
          !is_equality(root.comparison) && sides_[r] != 0;
+}
+
+double RootSides::time_onto_sides(double t, const double* x) {
+  if (!ctx_.system) return t;
+  nudge_g_.resize(ctx_.n_roots);
+  double t_on = t;
+  for (int k = 0; k <= 64; ++k, t_on = std::nextafter(t_on, HUGE_VAL)) {
+    bool all_hold = true;
+    ctx_.system->root_values(t_on, x, ctx_.p, nudge_g_.data(), ctx_.ws);
+    for (const std::size_t r : ctx_.system->branch_roots()) {
+      if (!compares_on_a_side(r, false)) continue;
+      const Comparison c = ctx_.system->roots()[r].comparison;
+      all_hold = all_hold && (!std::isfinite(nudge_g_[r]) ||
+                              holds(c, sign_of(nudge_g_[r])) == holds(c, sides_[r]));
+    }
+    if (all_hold) return t_on;
+  }
+  return t;
 }
 
 bool RootSides::off_sides(double t, const double* x) {
   if (!ctx_.system) return false;
   bool evaluated = false;
   for (const std::size_t r : ctx_.system->branch_roots()) {
-    if (!compares_states_on_a_side(r)) continue;
+    if (!compares_on_a_side(r, true)) continue;
     nudge_g_.resize(ctx_.n_roots);
     if (!evaluated) ctx_.system->root_values(t, x, ctx_.p, nudge_g_.data(), ctx_.ws);
     evaluated = true;

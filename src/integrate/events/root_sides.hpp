@@ -87,6 +87,9 @@ class RootSides {
   // a state at a located crossing, for the Jacobians of the step that
   // ends there, which hold the branches before it. True when moved.
   bool onto_sides(double t, const double* x, double* out);
+  // The first t' >= t, within 64 ulps, at which every switch of f of t
+  // alone (< <= > >=) holds its current side; t where there is none.
+  double time_onto_sides(double t, const double* x);
   // Whether x is on another side than the current one of such a switch.
   bool off_sides(double t, const double* x);
 
@@ -108,8 +111,8 @@ class RootSides {
   // g_t + g_x f of root i at (t, x), f on the current sides (NaN stays NaN).
   double motion_rate(std::size_t i, double t, const double* x, bool& have_rate);
   // The switches of f that onto_sides and off_sides read: comparisons
-  // (< <= > >=) of states, with a side.
-  bool compares_states_on_a_side(std::size_t r) const;
+  // (< <= > >=) of states (time_onto_sides: of t alone), with a side.
+  bool compares_on_a_side(std::size_t r, bool of_states) const;
 
   EventContext ctx_;
   std::vector<double> g_, g_before_;
