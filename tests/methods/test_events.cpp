@@ -840,6 +840,32 @@ dy/dt = piecewise(c, x > 0, -c)
   }
 }
 
+// Sliding where the switch lies within the solver's tolerance of the
+// state: pbsr (rtol 1e-5) and cvodes_fsa at rtol 1e-5 stepped along it
+// without an instant, 3 million steps under the limit of each of the 50
+// output intervals, and returned S(T) = -2 and -0.5 where it is 0 (x
+// reaches a at t = 0.5 and stays), without a word.
+TEST(Events, SlidingWithinTheToleranceIsNamedToo) {
+  const char* text = R"(
+param k = 1
+param a = 0.5
+state x = 1
+dx/dt = piecewise(-k, x > a, k)
+)";
+  for (const char* method : {"cvodes_fsa", "pbsr", "exp", "odesd", "erk_adjoint"}) {
+    auto problem = event_ode_problem(text, linspace(0, 2, 101));
+    problem.rtol = 1e-5;
+    problem.atol = {1e-8};
+    try {
+      solve(problem, method);
+      ADD_FAILURE() << method << " returned a result without an error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("slides along"), std::string::npos)
+          << method << ": " << e.what();
+    }
+  }
+}
+
 TEST(Events, ErkAdjointRefusesRevolve) {
   auto revolve = event_ode_problem(kTimedDose, {0, 4});
   revolve.options.set("checkpointing", "revolve");

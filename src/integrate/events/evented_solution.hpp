@@ -70,6 +70,10 @@ class EventedSolution final : public SteppedSolution {
   // The parts of step_events (evented_solution.cpp says what each does).
   void restart_after_instant();
   void enter_sides();
+  // Every so many steps: an error where the solution slides along a
+  // switch of f (RootSides::sliding_switch).
+  void watch_for_sliding();
+  int steps_since_sliding_check_ = 0;
   bool instants_in_step(double t0, double t1);
   // The root with the earliest instant in (t_from, t1], and that instant in
   // tau; the number of roots for none.
