@@ -149,9 +149,9 @@ class RecordedSolution final : public integrate::RestartableSolution {
   // stages can lie within rounding of a switch, on its other side. The
   // others take f as it is, on the model's faster paths (retained values,
   // products of the parameters batched over a step), which the held
-  // branches do not have: holding every step cost erk_adjoint 1.5 to 1.7
-  // times the time on models with switches. Recorded per step for the
-  // reverse sweep.
+  // branches do not have: holding every step cost erk_adjoint 1.3 to 2.2
+  // times the time on models with switches (benchmarks/RESULTS.md).
+  // Recorded per step for the reverse sweep.
   void hold(bool on) {
     if (held_.empty()) return;
     system_.hold_branches(on ? events_.system() : nullptr, on ? held_.data() : nullptr);
