@@ -44,10 +44,6 @@ class RestartableSolution : public SteppedSolution {
   // when the solver can (else false). The dense output of a step across a
   // switch of f is not to be trusted near the switch.
   virtual bool retake(double /*t*/) { return false; }
-  // Whether an instant at the end of the last step is to be retaken too
-  // (retake(t) with t its end): a solver whose steps next to an instant
-  // differ from the others (erk_adjoint's held branches).
-  virtual bool retakes_at_step_end() const { return false; }
 
   // Solvers that locate the roots of the model's root functions themselves
   // (CVODES): a step ends on the roots found, and located_roots() gives

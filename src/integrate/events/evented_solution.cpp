@@ -455,12 +455,7 @@ bool EventedSolution::instants_in_step(double t0, double t1) {
     // A solver that can take the step again to end on the instant gives
     // the state there from a step (its dense output may be less accurate,
     // across a switch of f much less; an adjoint needs the step).
-    // An instant of a state's switch at the step's end: its state lies
-    // within rounding of the switch, on either side (switches of t end
-    // the steps on their old side).
-    const bool at_end_too =
-        inner_.retakes_at_step_end() && events_.roots_of_system()[first].reads_state;
-    const bool retaken = (tau < t1 || at_end_too) && inner_.retake(tau);
+    const bool retaken = tau < t1 && inner_.retake(tau);
     mark_crossed(first, tau);
     if (retaken && relocate_after_retake(first, tau)) {
       t_ = tau;

@@ -75,7 +75,7 @@ class Schedule {
   }
 
   void back_from_state(std::size_t n, const double* x_n) {
-    adjoint_.hold_branches(tr_.truth_of_step(n, next_instant_));
+    adjoint_.hold_branches(tr_.truth_after(next_instant_));
     adjoint_.recompute_stages(tr_.t[n], tr_.h[n], x_n);
     adjoint_.step_back(tr_.t[n], tr_.h[n], adjoint_.stages(), lambda_, mu_);
     jumps_at(n);
@@ -88,7 +88,7 @@ class Schedule {
   void stages() {
     const std::size_t block = static_cast<std::size_t>(tr_.live_stages) * tr_.nx;
     for (std::size_t n = tr_.steps(); n-- > 0;) {
-      adjoint_.hold_branches(tr_.truth_of_step(n, next_instant_));
+      adjoint_.hold_branches(tr_.truth_after(next_instant_));
       adjoint_.step_back(tr_.t[n], tr_.h[n], tr_.y.data() + n * block, lambda_, mu_);
       jumps_at(n);
     }

@@ -36,7 +36,6 @@ class StepRecorder final : public integrate::erk::ErkObserver {
                         const double* const*) override {
     out_.t.push_back(t_n);
     out_.h.push_back(h);
-    if (out_.n_branches > 0) out_.held.push_back(holding_ ? 1 : 0);
     if (out_.mode == Checkpointing::states) out_.x.insert(out_.x.end(), x_n, x_n + out_.nx);
     if (out_.mode == Checkpointing::stages) out_.y.insert(out_.y.end(), attempt_.begin(), attempt_.end());
     if (quadrature_.integrand) integrate(t_n, h);
@@ -45,13 +44,11 @@ class StepRecorder final : public integrate::erk::ErkObserver {
   void drop_last_step() {
     out_.t.pop_back();
     out_.h.pop_back();
-    if (out_.n_branches > 0) out_.held.pop_back();
     if (out_.mode == Checkpointing::states) out_.x.resize(out_.x.size() - out_.nx);
     if (out_.mode == Checkpointing::stages) out_.y.resize(out_.y.size() - attempt_.size());
     for (std::size_t m = 0; m < last_q_.size(); ++m) quadrature_.q[m] -= last_q_[m];
     std::fill(last_q_.begin(), last_q_.end(), 0.0);
   }
-  void set_holding(bool on) { holding_ = on; }
 
  private:
   // q += h sum_i b_i R(t_n + c_i h, Y_i) (every stage with b_i != 0 is live).
@@ -78,7 +75,6 @@ class StepRecorder final : public integrate::erk::ErkObserver {
   std::vector<double> attempt_;
   std::vector<double> r_;
   std::vector<double> last_q_;  // the last step's part of q
-  bool holding_ = false;        // steps accepted now are held (RecordedSolution::hold)
 };
 
 // The engine as a restartable solution for EventedSolution: steps are
@@ -98,14 +94,10 @@ class RecordedSolution final : public integrate::RestartableSolution {
   void step(double t_limit) override {
     t_start_ = engine_.t();
     std::copy(engine_.x(), engine_.x() + out_.nx, x_start_.begin());
-    hold(hold_next_);
-    hold_next_ = false;
     engine_.step(t_limit);
   }
   void interpolate(double t, double* out) override { engine_.interpolate(t, out); }
   void begin_output_interval() override { engine_.begin_step_budget(); }
-  // An instant at a step's end: that step is taken again, held.
-  bool retakes_at_step_end() const override { return !held_.empty(); }
   bool retake(double t) override {
     recorder_.drop_last_step();
     add_stats();
@@ -113,8 +105,6 @@ class RecordedSolution final : public integrate::RestartableSolution {
     const bool at_start = t - t_start_ <= 64.0 * std::numeric_limits<double>::epsilon() *
                                               std::max(std::fabs(t), 1.0);
     const long used = engine_.budget_used();
-    hold(true);  // steps that end on the instant, and the next (a relocation)
-    hold_next_ = true;
     engine_.reset(t_start_, x_start_.data(), t_end_, at_start ? 0.0 : t - t_start_);
     engine_.carry_step_budget(used);
     while (!at_start && engine_.t() < t) engine_.step(t);
@@ -123,9 +113,7 @@ class RecordedSolution final : public integrate::RestartableSolution {
   void restart(double t, const double* y) override {
     record_instant();
     add_stats();
-    take_branches(t, y);
-    hold(true);  // the first step, from the instant
-    hold_next_ = true;
+    hold_branches(t, y);
     // max_steps bounds the steps between output times, restarts included:
     // an event every 0.1 over 1e6 time units recorded instants until
     // memory ran out.
@@ -135,31 +123,15 @@ class RecordedSolution final : public integrate::RestartableSolution {
   }
   // The instant the runner carried out last, after the steps so far.
   void record_instant() { out_.instants.push_back({out_.steps(), events_.last_instant()}); }
-  // The branches of the sides as of the last instant at (t, x), held from
-  // here to the next: the truth of each stretch so far recorded (one
-  // before the first instant too, where the start restarted).
-  void take_branches(double t, const double* x) {
+  // f on the branches of the sides as of the last instant at (t, x), from
+  // here to the next (ModelRhs): the truth of each stretch so far recorded
+  // (one before the first instant too, where the start restarted).
+  void hold_branches(double t, const double* x) {
     if (held_.empty()) return;
     events_.branch_truth(t, x, held_.data());
     while (out_.branch_truth.size() < (out_.instants.size() + 1) * held_.size())
       out_.branch_truth.insert(out_.branch_truth.end(), held_.begin(), held_.end());
-  }
-  // The steps next to an instant (the first from it, those retaken to end
-  // on it) take f on those branches (ModelRhs::hold_branches): only their
-  // stages can lie within rounding of a switch, on its other side. The
-  // others take f as it is, on the model's faster paths (retained values,
-  // products of the parameters batched over a step), which the held
-  // branches do not have: holding every step cost erk_adjoint 1.3 to 2.2
-  // times the time on models with switches (benchmarks/RESULTS.md).
-  // Recorded per step for the reverse sweep.
-  void hold(bool on) {
-    if (held_.empty()) return;
-    system_.hold_branches(on ? events_.system() : nullptr, on ? held_.data() : nullptr);
-    recorder_.set_holding(on);
-  }
-  void hold_first_step() {
-    hold(true);
-    hold_next_ = true;
+    system_.hold_branches(events_.system(), held_.data());
   }
   // The engine's counts since its last reset, added to the trajectory's.
   void add_stats() {
@@ -180,8 +152,7 @@ class RecordedSolution final : public integrate::RestartableSolution {
   double t_end_;
   double t_start_ = 0.0;
   std::vector<double> x_start_;
-  std::vector<double> held_;  // the truth of the stretch, for ModelRhs
-  bool hold_next_ = false;    // the next step is held (it starts at an instant)
+  std::vector<double> held_;  // the truth ModelRhs holds now
 };
 
 }  // namespace
@@ -224,8 +195,7 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
     integrate::EventedSolution solution(recorded, *events, nx, 0);
     if (out.n_branches > 0 && out.branch_truth.empty()) {
       // The start did not restart: the first stage was f as it is.
-      recorded.take_branches(t0, x0);
-      recorded.hold_first_step();
+      recorded.hold_branches(t0, x0);
       engine.reset(t0, x0, t_toward);
     }
     solution.set_output_times(times.data(), times.size());
@@ -241,7 +211,7 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
     // the solution the objectives read.
     if (solution.restart_pending()) {
       recorded.record_instant();
-      recorded.take_branches(solution.t(), solution.x());
+      recorded.hold_branches(solution.t(), solution.x());
     }
     recorded.add_stats();
   }
@@ -249,7 +219,6 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
   // growth reserve (one copy) so that it holds exactly what it stores.
   for (std::vector<double>* v : {&out.t, &out.h, &out.x, &out.y, &out.branch_truth})
     v->shrink_to_fit();
-  out.held.shrink_to_fit();
   return out;
 }
 

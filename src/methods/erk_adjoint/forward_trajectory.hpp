@@ -46,17 +46,13 @@ struct ForwardTrajectory {
   // between them) and comes before it, one on the instant after it.
   std::vector<std::size_t> instants_before;
   std::vector<RecordedInstant> instants;  // in forward order
-  // The switches of f held through the steps next to an instant
-  // (ModelRhs::hold_branches): n_branches truth values per stretch between
-  // instants, stretch k after the first k recorded instants (0 values: f
-  // is taken as it is), and per step whether it held them.
+  // The switches of f held through each step (ModelRhs::hold_branches):
+  // n_branches truth values per stretch between instants, stretch k after
+  // the first k recorded instants (0 values: f is taken as it is).
   std::size_t n_branches = 0;
   std::vector<double> branch_truth;
-  std::vector<char> held;
-  // The truth step n held, after instants_done instants; null: f as it is.
-  const double* truth_of_step(std::size_t n, std::size_t instants_done) const {
-    return n < held.size() && held[n] ? branch_truth.data() + instants_done * n_branches
-                                      : nullptr;
+  const double* truth_after(std::size_t instants_done) const {
+    return n_branches ? branch_truth.data() + instants_done * n_branches : nullptr;
   }
   integrate::erk::ErkStats stats;
 
@@ -65,7 +61,7 @@ struct ForwardTrajectory {
   // as their first x_n or Y_0 anyway).
   double bytes() const {
     return 8.0 * static_cast<double>(t.capacity() + h.capacity() + x.capacity() + y.capacity() +
-                                     branch_truth.capacity() + held.capacity() / 8.0 +
+                                     branch_truth.capacity() +
                                      (mode == Checkpointing::revolve ? x0.capacity() : 0));
   }
 };
@@ -78,10 +74,9 @@ struct ForwardTrajectory {
 // for stage i.
 //
 // A model whose f switches with t or x (EventSystem::branch_roots) is
-// evaluated on held branches in the steps next to an instant
-// (forward_trajectory.cpp): every stage of such a step on the branches the
-// solution holds between the located switches, whatever side of a switch
-// a stage falls on. A stage next to a switch lies within
+// evaluated on held branches instead: every stage of a step on the
+// branches the solution holds between the located switches, whatever side
+// of a switch a stage falls on. A stage next to a switch lies within
 // rounding of it, on either side; evaluated as it is, it would carry the
 // other branch's f and J with its weight b_i h, and the discrete adjoint,
 // which differentiates each stage, would be off far beyond the tolerances

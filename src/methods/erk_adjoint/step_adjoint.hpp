@@ -61,7 +61,7 @@ class StepAdjoint {
               const integrate::erk::Tableau& tableau, Block block);
 
   // The branches of f the forward pass held through the steps to come
-  // (ForwardTrajectory::truth_of_step; null: f as it is): the replays and the
+  // (ForwardTrajectory::truth_after; null: f as it is): the replays and the
   // products are taken on them.
   void hold_branches(const double* truth) {
     truth_ = truth;
