@@ -78,6 +78,33 @@ TEST(HeldBranches, ErkAdjointIsRightAcrossAKinkAndAJump) {
   }
 }
 
+// A stage may cross a switch the solution only grazes, in a step with no
+// instant: every step holds the branches. x = 0.01 + s^2 (1 + 0.05 s), s =
+// t - 2, stays above 0, so y(4) = 4 k1, dy/dk1 = 4, dy/dk2 = 0; with f taken
+// as it is in such steps erk_adjoint gave 4.138, 2.619 and 1.381.
+TEST(HeldBranches, ErkAdjointIsRightWhereAStageCrossesASwitchTheSolutionGrazes) {
+  const char* text = R"(
+param k1 = 1
+param k2 = 1.1
+param e = 0.01
+state x = e + 2^2 - 0.05*2^3
+state v = -2*2 + 3*0.05*2^2
+state y = 0
+dx/dt = v
+dv/dt = 2 + 6*0.05*(t - 2)
+dy/dt = piecewise(k1, x > 0, k2)
+)";
+  Problem problem = testing::ode_text_problem(text, {0, 4}, 1e-3, 1e-3);
+  problem.adjoint_weights.assign(3 * 2, 0.0);
+  problem.adjoint_weights[2 + 3 * 1] = 1.0;  // G = y(4)
+  problem.options.set("final_sensitivity", false);
+  const Result r = solve(problem, "erk_adjoint");
+  EXPECT_NEAR(r.x_at(1, 2), 4.0, 1e-6);
+  ASSERT_EQ(r.gradient.size(), 3u);
+  EXPECT_NEAR(r.gradient[0], 4.0, 1e-6);
+  EXPECT_NEAR(r.gradient[1], 0.0, 1e-6);
+}
+
 // min, max and abs are not located: erk_adjoint says so, and is right on
 // the same kink written as a piecewise.
 TEST(HeldBranches, ErkAdjointWarnsOfAKinkItDoesNotLocate) {

@@ -151,8 +151,8 @@ void EventRunner::watch_sliding(double t, std::size_t cause, const Outcome& outc
     warnings_.warn(sliding_.message());
 }
 
-std::string EventRunner::sliding_switch(double t, const double* x) {
-  return active() ? roots_.sliding_switch(t, x) : std::string();
+std::string EventRunner::sliding_switch(double t, const double* x, double reach_within) {
+  return active() ? roots_.sliding_switch(t, x, reach_within) : std::string();
 }
 
 void EventRunner::enter_instant(double t, const double* x, const double* S, std::size_t cause) {

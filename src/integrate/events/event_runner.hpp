@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -134,8 +135,10 @@ class EventRunner {
   // slides along a switch of f (sliding_watch.hpp): what was found, or null.
   // At a failure at (t, x): the switch of f the state sits on with f
   // pointing into it from both sides (the solution slides along it), as
-  // text; "" where there is none (root_sides.hpp).
-  std::string sliding_switch(double t, const double* x);
+  // text; "" where there is none (root_sides.hpp). reach_within: the
+  // most time g may take to reach 0 along f on its side.
+  std::string sliding_switch(double t, const double* x,
+                             double reach_within = std::numeric_limits<double>::infinity());
   const std::string* accumulation() const {
     if (zeno_.detected()) return &zeno_.message();
     return sliding_.detected() ? &sliding_.message() : nullptr;

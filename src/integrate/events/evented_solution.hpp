@@ -74,6 +74,8 @@ class EventedSolution final : public SteppedSolution {
   // switch of f (RootSides::sliding_switch).
   void watch_for_sliding();
   int steps_since_sliding_check_ = 0;
+  double t_sliding_check_ = 0.0;  // t at the last check (at the start: t0)
+  bool warned_off_sides_ = false;  // enter_sides warned once
   bool instants_in_step(double t0, double t1);
   // The root with the earliest instant in (t_from, t1], and that instant in
   // tau; the number of roots for none.

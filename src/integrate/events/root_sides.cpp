@@ -217,7 +217,7 @@ void RootSides::take_moved_sides(double t, const double* x) {
 // rate g_t + g_x f points back to 0 on both of its sides: f drives the state
 // into the switch from either side, and the solution can only slide along
 // it (where a solver's steps then shrink until its step limit).
-std::string RootSides::sliding_switch(double t, const double* x) {
+std::string RootSides::sliding_switch(double t, const double* x, double reach_within) {
   const auto& roots = ctx_.system->roots();
   ctx_.system->root_values(t, x, ctx_.p, u_.data(), ctx_.ws);
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
@@ -234,7 +234,12 @@ std::string RootSides::sliding_switch(double t, const double* x) {
       rate[k] = g_t;
       for (std::size_t j = 0; j < ctx_.nx; ++j) rate[k] += gx_[j] * f_[j];
     }
-    if (rate[0] < 0.0 && rate[1] > 0.0)
+    // The time g takes to reach 0 along f on its side: a state that comes
+    // to the switch only asymptotically (x' = -k (x - a) above it) is no
+    // slide, however close it is.
+    const double rate_here = u_[i] > 0.0 ? rate[0] : rate[1];
+    const bool reaches = !(std::fabs(u_[i]) > reach_within * std::fabs(rate_here));
+    if (rate[0] < 0.0 && rate[1] > 0.0 && reaches)
       return "the state is on the " + roots[i].text +
              ", and f points into it from both sides (g' = " + number_text(rate[1]) +
              " below it, " + number_text(rate[0]) +

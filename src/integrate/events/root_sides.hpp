@@ -94,7 +94,8 @@ class RootSides {
   bool off_sides(double t, const double* x);
 
   // EventRunner::sliding_switch.
-  std::string sliding_switch(double t, const double* x);
+  std::string sliding_switch(double t, const double* x,
+                             double reach_within = std::numeric_limits<double>::infinity());
 
  private:
   void set_cell(std::size_t i, double k);  // and g_[i] from u_[i]
