@@ -56,6 +56,13 @@ class RestartableSolution : public SteppedSolution {
   // A time the next steps must end on (a pending execution; +inf: none),
   // for solvers that step past the t_limit of step() (they never clip).
   virtual void set_stop_time(double /*t*/) {}
+
+  // What tells a crossing the solver located from one that lies within its
+  // error (EventedSolution): the tolerance it holds each state to near x,
+  // rtol |x_i| + atol_i, into tol (the states' count; false where it has
+  // none), and the length of its last step (0: unknown).
+  virtual bool state_tolerances(const double* /*x*/, double* /*tol*/) const { return false; }
+  virtual double last_step() const { return 0.0; }
 };
 
 // Told of every accepted step of a SteppedSolution (t and the state at the

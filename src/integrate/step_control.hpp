@@ -38,6 +38,8 @@ struct Tolerances {
   double atol_of(std::size_t i) const {
     return atol_per_state.empty() ? atol : atol_per_state[i];
   }
+  // What x_i = xi is held to: rtol |xi| + atol_i.
+  double of(std::size_t i, double xi) const { return rtol * std::fabs(xi) + atol_of(i); }
 };
 
 // w_i = 1 / (atol_i + rtol * max(|x_old_i|, |x_new_i|)) (CVODES' ewt with the

@@ -328,6 +328,14 @@ void AdjointDriver::start_forward(double t0, double* y) {
   }
 }
 
+void AdjointDriver::check_crossing_resolved(double t, const double* y, const int* found) {
+  state_tolerance_.resize(session_.nx());
+  session_.state_tolerances(y, state_tolerance_.data());
+  double h = 0.0;
+  session_.check(CVodeGetLastStep(session_.mem(), &h), "CVodeGetLastStep");
+  events_.check_crossing_resolved(t, y, found, std::fabs(h), state_tolerance_.data());
+}
+
 // What a step that ended at t (CVODES' flag) leaves: an instant (a root, an
 // execution due) and the outputs there, or the output the step reached.
 void AdjointDriver::after_forward_step(int flag, double t, double* y, double& fired) {
@@ -344,6 +352,7 @@ void AdjointDriver::after_forward_step(int flag, double t, double* y, double& fi
                                                       found_.data()))
       return;
     roots = found_.data();
+    check_crossing_resolved(t, y, roots);
   }
   if (events_.active() && events_.at(t, y, nullptr, roots).restart()) {
     // On the switch just after t where the instant took its crossing

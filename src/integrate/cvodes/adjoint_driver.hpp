@@ -107,6 +107,10 @@ class AdjointDriver {
   // The last stop time given to CVODES in the forward pass (+inf: none).
   double stop_set_ = std::numeric_limits<double>::infinity();
   std::vector<double> g_switch_, g_after_switch_;
+  std::vector<double> state_tolerance_;  // rtol |x_i| + atol_i at a located crossing
+  // Before the instant of the roots CVODES found at (t, y):
+  // EventRunner::check_crossing_resolved with CVODES' last step.
+  void check_crossing_resolved(double t, const double* y, const int* found);
   struct Segment {
     double t_begin = 0.0, t_end = 0.0;
     std::vector<double> x_begin;

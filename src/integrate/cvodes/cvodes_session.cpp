@@ -540,4 +540,9 @@ void scatter_columns(const double* in, std::size_t m, std::size_t n, N_Vector* v
   for (std::size_t j = 0; j < m; ++j) std::copy(in + j * n, in + (j + 1) * n, N_VGetArrayPointer(vs[j]));
 }
 
+void Session::state_tolerances(const double* x, double* tol) const {
+  for (std::size_t i = 0; i < nx_; ++i)
+    tol[i] = ivp_.rtol * std::fabs(x[i]) + ivp_.atol[ivp_.atol.size() == 1 ? 0 : i];
+}
+
 }  // namespace odesens::cvodes

@@ -69,6 +69,8 @@ class Session {
   std::vector<double>& params() { return params_; }
   const std::vector<double>& initial_sensitivity() const { return s0_; }
   const std::vector<double>& atol() const { return ivp_.atol; }  // 1 or nx
+  // What the forward problem holds x to: rtol |x_i| + atol_i into tol (nx).
+  void state_tolerances(const double* x, double* tol) const;
   const std::vector<double>& initial_state() const { return x0_; }
   LinearSolverKind linear_solver_kind() const { return solver_kind_; }
   // The forward problem's Newton matrix and linear solver (after

@@ -60,6 +60,17 @@ double RestartableCvodes::root_tolerance() const {
   return 100.0 * std::numeric_limits<double>::epsilon() * (std::fabs(t()) + std::fabs(h));
 }
 
+bool RestartableCvodes::state_tolerances(const double* x, double* tol) const {
+  session_.state_tolerances(x, tol);
+  return true;
+}
+
+double RestartableCvodes::last_step() const {
+  double h = 0.0;
+  CVodeGetLastStep(session_.mem(), &h);
+  return std::fabs(h);
+}
+
 void RestartableCvodes::apply_stop_time() {
   double stop = std::min(next_stop_, final_stop_);
   // No stop ahead: one no step can reach, since CVODES keeps the last one

@@ -49,6 +49,8 @@ class RestartableCvodes final : public integrate::RestartableSolution {
   const int* located_roots() const override { return roots_found_ ? found_.data() : nullptr; }
   void set_stop_time(double t) override { next_stop_ = t; }
   double root_tolerance() const override;
+  bool state_tolerances(const double* x, double* tol) const override;
+  double last_step() const override;
 
  private:
   // The roots and stop times CVODES reports end the step (CvodesStepper's handler).

@@ -1,6 +1,7 @@
 #include "integrate/events/event_runner.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/number_text.hpp"
 
@@ -24,6 +25,7 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   Outcome outcome;
   if (!active()) return outcome;
   roots_.start(t0, x);
+  last_instant_t_ = t0;
   schedule_.start();
   schedule_.set_instant_moves(false);  // t0 does not move
   jump_.start(S);
@@ -51,6 +53,7 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   std::size_t cause = roots_.cause_root(found);
   if (!due && !roots_.equality_located(found) && cause == ctx_.n_roots)
     return outcome;  // no comparison changed
+  last_instant_t_ = t;
   // Which switch moves first with p matters only where something moves
   // with p (S carried, or an adjoint's record) and there is a p.
   if (ctx_.np > 0 && (ctx_.ns > 0 || record_.on()))
@@ -153,6 +156,28 @@ void EventRunner::watch_sliding(double t, std::size_t cause, const Outcome& outc
 
 std::string EventRunner::sliding_switch(double t, const double* x, double reach_within) {
   return active() ? roots_.sliding_switch(t, x, reach_within) : std::string();
+}
+
+void EventRunner::check_crossing_resolved(double t, const double* x, const int* found, double h,
+                                          const double* tol) {
+  if (warned_unresolved_ || !active() || !found) return;
+  // The time g had to move: the step, or all the time since the last
+  // instant (a step cut short by an output or a restart says little).
+  const double span = std::max(h, std::fabs(t - last_instant_t_));
+  for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
+    double rate = 0.0, g_tolerance = 0.0;
+    if (found[i] == 0 || !roots_.crossing_motion(i, t, x, tol, rate, g_tolerance)) continue;
+    if (!(std::fabs(rate) * span < g_tolerance)) continue;
+    warned_unresolved_ = true;
+    warn("at t = " + number_text(t) + " the solution crossed the " + roots_of_system()[i].text +
+           " where its g moves by less since the last instant (|g'| = " + number_text(rate) +
+           " over " + number_text(span) + ") than the solver's tolerance of g (" +
+           number_text(g_tolerance) +
+           "): where it crosses, and whether it crosses at all, lies within the solver's error "
+           "(a solution that comes to the switch only asymptotically?), and so do S and "
+           "gradients after it; tighter tolerances resolve a crossing that is there");
+    return;
+  }
 }
 
 void EventRunner::enter_instant(double t, const double* x, const double* S, std::size_t cause) {

@@ -139,6 +139,15 @@ class EventRunner {
   // most time g may take to reach 0 along f on its side.
   std::string sliding_switch(double t, const double* x,
                              double reach_within = std::numeric_limits<double>::infinity());
+  // Before at(): warns (once a solve) of a located crossing (found) of a
+  // comparison of the states at (t, x) whose g moves along f by less over
+  // the solver's step h, and over the time since the last instant, than
+  // the solver's error of g (tol: the states' tolerances). Where it
+  // crosses, and whether it crosses at all, then lies within the solver's
+  // error, and so do the jumps of S there, through dtau/dp = -(g_x S +
+  // g_p) / g'.
+  void check_crossing_resolved(double t, const double* x, const int* found, double h,
+                               const double* tol);
   const std::string* accumulation() const {
     if (zeno_.detected()) return &zeno_.message();
     return sliding_.detected() ? &sliding_.message() : nullptr;
@@ -148,6 +157,8 @@ class EventRunner {
   // The instant's record, f just before it, dtau/dp and T = S- + f- dtau.
   void enter_instant(double t, const double* x, const double* S, std::size_t cause);
   void watch_sliding(double t, std::size_t cause, const Outcome& outcome);
+  bool warned_unresolved_ = false;  // check_crossing_resolved warned
+  double last_instant_t_ = 0.0;     // t0, or the last instant's time
   // The cause to take where an execution falls due at a crossing located
   // as `cause` (below n_roots): n_roots, the due execution timing the
   // instant, where no root crossed here switches f and no trigger turns

@@ -23,6 +23,7 @@ EventedSolution::EventedSolution(RestartableSolution& inner, EventRunner& events
       g_new_(events.n_roots()),
       g_start_(events.n_roots()),
       found_(std::max<std::size_t>(events.n_roots(), 1), 0) {
+  tolerance_.resize(nx);
   t_sliding_check_ = t_;
   // What happens at t0 (initial values of triggers, events due at t0).
   std::copy(inner.x(), inner.x() + inner.size(), y_after_.begin());
@@ -47,6 +48,7 @@ void EventedSolution::interpolate(double t, double* out) {
 }
 
 void EventedSolution::instant(double t, double* y, const int* found) {
+  if (found) check_crossing_resolved(t, y, found);
   const auto outcome = events_.at(t, y, ns_ > 0 ? y + nx_ : nullptr, found);
   if (found) located_at_ = t;
   t_ = t;
@@ -55,6 +57,19 @@ void EventedSolution::instant(double t, double* y, const int* found) {
     std::copy(y, y + inner_.size(), y_after_.begin());
     restart_pending_ = true;
   }
+}
+
+// A solution that comes to a switch of the states only asymptotically
+// (x' = -k (x - a) above `x > a`) crosses it in the solver's steps once
+// it lies within their error of it, at a g' near 0: dtau/dp = -(g_x S +
+// g_p) / g' then takes any size, and so did S and gradients after it
+// (cvodes_asa's gradient 302 where it is 0), where the solution may not
+// cross at all. Such a crossing is one where g moves by less over the
+// step than the solver's tolerance of g.
+void EventedSolution::check_crossing_resolved(double t, const double* y, const int* found) {
+  const double h = inner_.locates_roots() ? inner_.last_step() : step_length_;
+  if (inner_.state_tolerances(y, tolerance_.data()))
+    events_.check_crossing_resolved(t, y, found, h, tolerance_.data());
 }
 
 // Bisection on the inner solver's dense output: the earliest time in
@@ -438,6 +453,9 @@ void EventedSolution::step_events(double t_limit) {
   if (to_switch) target = before_switch;
   inner_.step(target);
   const double t1 = inner_.t();
+  // A step that relocates a crossing starts right before it: the step
+  // that found it tells how far g moves in a step.
+  if (relocations_ == 0) step_length_ = std::fabs(t1 - t0);
   events_.root_values(t1, inner_.x(), g_new_.data());
   g_end_ = g_new_;  // locate() overwrites g_new_
   if (instants_in_step(t0, t1)) return;

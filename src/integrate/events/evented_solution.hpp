@@ -76,6 +76,10 @@ class EventedSolution final : public SteppedSolution {
   int steps_since_sliding_check_ = 0;
   double t_sliding_check_ = 0.0;  // t at the last check (at the start: t0)
   bool warned_off_sides_ = false;  // enter_sides warned once
+  // Before an instant of located roots: EventRunner::check_crossing_resolved.
+  void check_crossing_resolved(double t, const double* y, const int* found);
+  double step_length_ = 0.0;        // of the last step, for a solver that does not locate roots
+  std::vector<double> tolerance_;  // the states' tolerances (scratch)
   bool instants_in_step(double t0, double t1);
   // The root with the earliest instant in (t_from, t1], and that instant in
   // tau; the number of roots for none.

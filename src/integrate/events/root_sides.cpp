@@ -270,6 +270,17 @@ double RootSides::motion_rate(std::size_t i, double t, const double* x, bool& ha
   return rate;
 }
 
+bool RootSides::crossing_motion(std::size_t i, double t, const double* x, const double* tol,
+                                double& rate, double& g_tolerance) {
+  const auto& root = ctx_.system->roots()[i];
+  if (!root.reads_state || root.kind != EventSystem::Root::Kind::comparison) return false;
+  bool have_rate = false;
+  rate = motion_rate(i, t, x, have_rate);  // leaves g_x in gx_
+  g_tolerance = 0.0;
+  for (std::size_t j = 0; j < ctx_.nx; ++j) g_tolerance += std::fabs(gx_[j]) * tol[j];
+  return true;
+}
+
 bool RootSides::arriving_within_rounding(std::size_t i, double t, const double* x,
                                          bool& have_rate) {
   const auto& root = ctx_.system->roots()[i];

@@ -93,6 +93,14 @@ class RootSides {
   // Whether x is on another side than the current one of such a switch.
   bool off_sides(double t, const double* x);
 
+  // How a located crossing of root i (a comparison of the states) at
+  // (t, x) moves: its rate g_t + g_x f with f on the current sides (the
+  // ones before the instant), and the tolerance of g, sum_j |g_x_j| tol_j
+  // for the states' tolerances tol (nx). False where root i is no such
+  // comparison.
+  bool crossing_motion(std::size_t i, double t, const double* x, const double* tol, double& rate,
+                       double& g_tolerance);
+
   // EventRunner::sliding_switch.
   std::string sliding_switch(double t, const double* x,
                              double reach_within = std::numeric_limits<double>::infinity());

@@ -84,9 +84,10 @@ class StepRecorder final : public integrate::erk::ErkObserver {
 class RecordedSolution final : public integrate::RestartableSolution {
  public:
   RecordedSolution(integrate::erk::ErkEngine& engine, ModelRhs& system, StepRecorder& recorder,
-                   ForwardTrajectory& out, integrate::EventRunner& events, double t_end)
+                   ForwardTrajectory& out, integrate::EventRunner& events, double t_end,
+                   const integrate::Tolerances& tolerances)
       : engine_(engine), system_(system), recorder_(recorder), out_(out), events_(events),
-        t_end_(t_end), x_start_(out.nx), held_(out.n_branches) {}
+        t_end_(t_end), tolerances_(tolerances), x_start_(out.nx), held_(out.n_branches) {}
 
   std::size_t size() const override { return out_.nx; }
   double t() const override { return engine_.t(); }
@@ -98,6 +99,10 @@ class RecordedSolution final : public integrate::RestartableSolution {
   }
   void interpolate(double t, double* out) override { engine_.interpolate(t, out); }
   void begin_output_interval() override { engine_.begin_step_budget(); }
+  bool state_tolerances(const double* x, double* tol) const override {
+    for (std::size_t i = 0; i < out_.nx; ++i) tol[i] = tolerances_.of(i, x[i]);
+    return true;
+  }
   bool retake(double t) override {
     recorder_.drop_last_step();
     add_stats();
@@ -150,6 +155,7 @@ class RecordedSolution final : public integrate::RestartableSolution {
   ForwardTrajectory& out_;
   integrate::EventRunner& events_;
   double t_end_;
+  const integrate::Tolerances& tolerances_;
   double t_start_ = 0.0;
   std::vector<double> x_start_;
   std::vector<double> held_;  // the truth ModelRhs holds now
@@ -191,7 +197,8 @@ ForwardTrajectory run_forward(const Model& model, const double* p, Workspace* ws
                   "checkpointing=revolve does not run events or switches of f (the model has "
                   "them); use checkpointing=states or stages");
     out.n_branches = events->n_branches();
-    RecordedSolution recorded(engine, system, recorder, out, *events, t_toward);
+    RecordedSolution recorded(engine, system, recorder, out, *events, t_toward,
+                              settings.tolerances);
     integrate::EventedSolution solution(recorded, *events, nx, 0);
     if (out.n_branches > 0 && out.branch_truth.empty()) {
       // The start did not restart: the first stage was f as it is.

@@ -41,6 +41,12 @@ void BundleSolution::step(double t_limit) {
   bundle_.step(t_limit);
 }
 
+bool BundleSolution::state_tolerances(const double* x, double* tol) const {
+  if (!has_tolerances_) return false;
+  for (std::size_t i = 0; i < nx_; ++i) tol[i] = tolerances_.of(i, x[i]);
+  return true;
+}
+
 bool BundleSolution::retake(double t) {
   if (X_step_start_.empty() || !(t > t_step_start_) || !(t < bundle_.t())) return false;
   const long used = bundle_.budget_used();  // as in restart()

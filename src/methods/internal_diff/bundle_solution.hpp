@@ -47,6 +47,13 @@ class BundleSolution final : public integrate::RestartableSolution {
   // switch of f inside the step. With dense output (dopri8s): false,
   // outputs inside the step still read it.
   bool retake(double t) override;
+  // The states' tolerances (RestartableSolution::state_tolerances), for
+  // the nominal trajectory.
+  void set_state_tolerances(const integrate::Tolerances& tolerances) {
+    tolerances_ = tolerances;
+    has_tolerances_ = true;
+  }
+  bool state_tolerances(const double* x, double* tol) const override;
 
   BundleIntegrator& bundle() { return bundle_; }
   // Dense output fit for output times (else steps land on them).
@@ -80,6 +87,8 @@ class BundleSolution final : public integrate::RestartableSolution {
   double t_step_start_ = 0.0;  // the last step's start and the bundle there
   std::vector<double> X_step_start_, X_low_step_start_;
   std::vector<std::string> warnings_;
+  integrate::Tolerances tolerances_;
+  bool has_tolerances_ = false;
   // The drift after a restart: pending (to be the next step), from the
   // restart's time; the last one's span and y at its ends (its outputs and
   // roots lie on that line).

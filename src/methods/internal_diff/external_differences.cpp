@@ -28,7 +28,7 @@ void run_alone(const SolveSetup& s, const double* x0, const double* p, Visit&& v
   integrator->start(s.t0(), x0, nullptr, s.t_end());
   // Each run meets the model's events at its own instants: the differences
   // of the runs carry the jumps of S themselves.
-  RunSolution run(*integrator, rhs, nullptr, false, times, p, {});
+  RunSolution run(*integrator, rhs, nullptr, false, times, p, {}, s.settings.tolerances);
   integrate::SteppedSolution& solution = run.solution();
   OutputCursor at(times, s.t0(), run.dense());
   for (std::size_t k = 0; k < at.first_after_start(); ++k) visit(k, solution.x());

@@ -148,7 +148,7 @@ RunTally run_internal_differences(const SolveSetup& s, SensitivityOutput& out) {
   };
   evaluating_f([&] { bundle->start(s.t0(), X.data(), X_low.data(), t_end); });
   RunSolution run(*bundle, rhs, &perturbations, s.settings.rescale, times, s.p.data(),
-                  d.param_parts());
+                  d.param_parts(), s.settings.tolerances);
   integrate::SteppedSolution& solution = run.solution();
   std::unique_ptr<AccurateNominal> nominal;
   if (accurate) nominal = std::make_unique<AccurateNominal>(s);

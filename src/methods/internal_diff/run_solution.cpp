@@ -4,9 +4,11 @@ namespace odesens::internal_diff {
 
 RunSolution::RunSolution(BundleIntegrator& bundle, BundleRhs& rhs, Perturbations* perturbations,
                          bool rescale, const std::vector<double>& output_times,
-                         const double* p, const std::vector<double>& param_directions)
+                         const double* p, const std::vector<double>& param_directions,
+                         const integrate::Tolerances& state_tolerances)
     : bundle_solution_(bundle, rhs, perturbations, rescale, output_times.back()),
       param_directions_(param_directions) {
+  bundle_solution_.set_state_tolerances(state_tolerances);
   const std::size_t ns = rhs.shape().ns;
   runner_ = std::make_unique<integrate::EventRunner>(
       rhs.model(), p, ns, &rhs.workspace(), ns > 0 ? param_directions_.data() : nullptr);

@@ -20,9 +20,11 @@ class RunSolution {
   // by the caller) end at t_end. p: the parameters of the nominal;
   // param_directions: np x ns, the parameter parts of the directions
   // (empty without perturbations; kept). p outlives the run.
+  // state_tolerances: the nominal's, which its crossings are judged by.
   RunSolution(BundleIntegrator& bundle, BundleRhs& rhs, Perturbations* perturbations,
               bool rescale, const std::vector<double>& output_times, const double* p,
-              const std::vector<double>& param_directions);
+              const std::vector<double>& param_directions,
+              const integrate::Tolerances& state_tolerances);
 
   integrate::SteppedSolution& solution() {
     return evented_ ? static_cast<integrate::SteppedSolution&>(*evented_) : bundle_solution_;

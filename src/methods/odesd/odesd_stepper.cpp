@@ -58,6 +58,11 @@ OdesdStepper::OdesdStepper(const Model& model, const double* p, Workspace* ws,
   begin(t_end);
 }
 
+bool OdesdStepper::state_tolerances(const double* x, double* tol) const {
+  for (std::size_t i = 0; i < n_; ++i) tol[i] = settings_.tolerances.of(i, x[i]);
+  return true;
+}
+
 void OdesdStepper::restart(double t, const double* y) {
   t_ = t;
   std::copy(y, y + len_, y0_.begin());

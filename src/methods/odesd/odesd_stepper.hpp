@@ -52,6 +52,7 @@ class OdesdStepper final : public integrate::RestartableSolution {
   // Starts again at t from y (x, then S) after an event or a switch: the
   // first-step predictor and estimate, a fresh step size.
   void restart(double t, const double* y) override;
+  bool state_tolerances(const double* x, double* tol) const override;
 
   const StepperStats& stats() const { return stats_; }
   const EvaluationCounts& evaluations() const { return d_.counts(); }
