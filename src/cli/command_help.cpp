@@ -299,6 +299,8 @@ const std::pair<const char*, const char*> kFitFlags[] = {
     {"--atol A", "absolute tolerance (default 1e-12)"},
     {"--max-steps N", "the most solver steps of one simulation between two output times "
                       "(default 100000)"},
+    {"--option KEY=VALUE", "a method option, as for odesens petab (repeatable; with --method "
+                           "auto, cvodes_fsa's)"},
     {"--hierarchical",
      "optimize the outer parameters only: each evaluation sets the inner ones (scalings, "
      "offsets, noise parameters: docs/petab.md) to their optimum"},
@@ -327,6 +329,8 @@ const std::pair<const char*, const char*> kProfileFlags[] = {
     {"--atol A", "absolute tolerance (default 1e-12)"},
     {"--max-steps N", "the most solver steps of one simulation between two output times "
                       "(default 100000)"},
+    {"--option KEY=VALUE", "a method option, as for odesens petab (repeatable; with --method "
+                           "auto, cvodes_fsa's)"},
     {"--hierarchical", "re-optimize as odesens fit --hierarchical does"},
     {"--out FILE.json", "every profile's points and interval (docs/fit.md)"},
     {"--plot DIR", "the profiles as PNG pictures in DIR (gnuplot)"},

@@ -99,6 +99,11 @@ void add_simulation_flags(CLI::App& command, SimulationArguments& a) {
       "--atol", [&a](const std::string& v) { a.atol = parse_number(v, "--atol"); });
   command.add_option_function<std::string>(
       "--max-steps", [&a](const std::string& v) { a.max_steps = parse_max_steps(v); });
+  // Each --option as it is parsed: let_repeated_flags_override keeps only
+  // the last value of an option with a policy (a second --option used to
+  // replace the first without a word).
+  add_flag(command, "--option",
+           [&a](const std::string& v) { a.options.push_back(split_assignment(v, "--option")); });
 }
 
 void set_simulation_options(const SimulationArguments& a, PetabOptions& options) {
@@ -106,6 +111,12 @@ void set_simulation_options(const SimulationArguments& a, PetabOptions& options)
   options.rtol = a.rtol;
   if (a.atol) options.atol = {*a.atol};
   if (a.max_steps) options.max_steps = *a.max_steps;
+  // Options given with "auto" are cvodes_fsa's, and keep it (docs/petab.md).
+  const MethodInfo& info = method_info(a.method == "auto" ? "cvodes_fsa" : a.method);
+  for (const auto& [key, value] : a.options) set_option(options.options, info, key, value);
+  // Checked before the problem is read, and named as the command line's
+  // (each experiment's solve would name its condition).
+  static_cast<void>(MethodOptions(info.id, info.options, options.options));
 }
 
 void add_petab_flags(CLI::App& command, PetabArguments& a) {
@@ -113,11 +124,6 @@ void add_petab_flags(CLI::App& command, PetabArguments& a) {
   command.add_flag("-h,--help", a.help);
   add_value_flag(command, "--at", a.at);
   add_simulation_flags(command, a.simulation);
-  // Each --option as it is parsed: let_repeated_flags_override below keeps
-  // only the last value of an option with a policy (a second --option used
-  // to replace the first without a word).
-  add_flag(command, "--option",
-           [&a](const std::string& v) { a.options.push_back(split_assignment(v, "--option")); });
   command.add_flag("--gradient", a.gradient);
   command.add_flag("--fim", a.fim);
   command.add_flag("--hierarchical", a.hierarchical);
@@ -158,9 +164,8 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
   if (a.format == "h5" && a.out.empty())
     throw UsageError{"petab: --format h5 needs --out FILE.h5 (HDF5 is not written to standard "
                      "output)"};
-  // Options given with "auto" are cvodes_fsa's, and keep it (docs/petab.md).
-  const std::string& method = a.simulation.method;
-  const MethodInfo& info = method_info(method == "auto" ? "cvodes_fsa" : method);
+  PetabOptions options;
+  set_simulation_options(a.simulation, options);
   auto problem = PetabProblem::load(a.problem);
   if (runner.writes_output()) {
     const OutputFlag out{"--out", a.out};
@@ -168,12 +173,6 @@ int run_petab(const PetabArguments& a, PetabRunner& runner) {
     (a.format == "h5" ? outputs.hdf5 : outputs.files).push_back(out);
     check_petab_outputs(*problem, outputs);
   }
-  PetabOptions options;
-  set_simulation_options(a.simulation, options);
-  for (const auto& [key, value] : a.options) set_option(options.options, info, key, value);
-  // Checked before the problem is read, and named as the command line's
-  // (each experiment's solve would name its condition).
-  static_cast<void>(MethodOptions(info.id, info.options, options.options));
   options.gradient = a.gradient;
   options.fim = a.fim;
   options.hierarchical = a.hierarchical;

@@ -17,18 +17,19 @@
 
 namespace odesens::cli {
 
-// --method ID, --rtol R, --atol A, --max-steps N: the simulations' method,
-// tolerances and step limit, flags of petab, fit and profile alike.
+// --method ID, --rtol R, --atol A, --max-steps N, --option KEY=VALUE: the
+// simulations' method, tolerances, step limit and method options, flags of
+// petab, fit and profile alike.
 struct SimulationArguments {
   std::string method = "auto";
   std::optional<double> rtol, atol;
   std::optional<long long> max_steps;
+  std::vector<std::pair<std::string, std::string>> options;
 };
 struct PetabArguments {
   std::string problem;
   std::string at;
   SimulationArguments simulation;
-  std::vector<std::pair<std::string, std::string>> options;
   bool gradient = false, fim = false;
   bool hierarchical = false;
   bool no_state_check = false;  // --no-state-check
@@ -42,6 +43,8 @@ struct PetabArguments {
 // The flags of SimulationArguments.
 void add_simulation_flags(CLI::App& command, SimulationArguments& a);
 // The flags' settings into `options` (those not given keep its values).
+// The method options are checked here, against cvodes_fsa's with "auto"
+// (docs/petab.md), and named as the command line's.
 void set_simulation_options(const SimulationArguments& a, PetabOptions& options);
 
 // Who solves the experiments: the threads of this process, or the ranks of

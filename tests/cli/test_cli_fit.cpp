@@ -510,6 +510,33 @@ TEST(CliFit, MaxStepsLimitsTheSimulations) {
   EXPECT_EQ(enough.status, 0) << enough.err;
 }
 
+// --option reaches every simulation of the starts, as with odesens petab
+// (the fit had no such flag: the adjoint's backward tolerances, which set
+// most of a gradient's cost on Lang_PLOSComputBiol2024, could not be given).
+TEST(CliFit, MethodOptionsReachTheSimulations) {
+  odesens::test::SyntheticProblem p;
+  const std::string fit = "fit " + p.yaml() + " --starts 1 --seed 3 --method cvodes_fsa";
+  const ToolRun bdf = run_tool(fit + " --format json");
+  const ToolRun adams = run_tool(fit + " --option lmm=adams --format json");
+  ASSERT_EQ(bdf.status, 0) << bdf.err;
+  ASSERT_EQ(adams.status, 0) << adams.err;
+  // The same optimum, where another integrator's error moves the end point.
+  const std::vector<double> a = nlohmann::json::parse(bdf.out)["starts"][0]["end"];
+  const std::vector<double> b = nlohmann::json::parse(adams.out)["starts"][0]["end"];
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_NE(a, b);
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(a[i], b[i], 1e-5) << i;
+  for (const std::string& wrong : {fit + " --option nonsense=1", fit + " --option lmm=euler",
+                                   "fit " + p.yaml() + " --starts 1 --option rtol_adjoint=1e-4",
+                                   "profile " + p.yaml() + " --option lmm=euler"}) {
+    SCOPED_TRACE(wrong);
+    const ToolRun r = run_tool(wrong);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("option"), std::string::npos) << r.err;
+  }
+}
+
 // No start ended with a finite objective: said on standard error, status 1,
 // and --best left as it was.
 TEST(CliFit, NoStartThatSucceededIsAnErrorOnStandardError) {
