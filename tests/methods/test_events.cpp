@@ -887,7 +887,7 @@ TEST(Events, AnAsymptoticApproachToASwitchIsNoSlide) {
   problem.atol.clear();
   for (const char* method : {"cvodes_fsa", "odesd", "pbsr"}) {
     const Result r = solve(problem, method);
-    EXPECT_NEAR(r.s_at(2000, 0, 1), 1.0, 1e-6) << method;  // dx/da
+    EXPECT_NEAR(r.gradient.at(1), 1.0, 1e-6) << method;  // dx/da (y does not move)
   }
   const Result r = solve(problem, "erk_adjoint");
   const bool right = std::fabs(r.gradient.at(1) - 1.0) < 1e-6;
@@ -928,24 +928,92 @@ TEST(Events, ACrossingWithinTheSolversErrorIsNamed) {
 }
 
 // A crossing whose g moves slowly, but by more than its tolerance since the
-// last instant, is resolved: no such warning (a ramp of 1e-9 per unit time
-// through a threshold of 5e-7 at t = 500, outputs every unit, atol 1e-7).
+// root last crossed (or t0), is resolved: no such warning (a ramp of 1e-9
+// per unit time through a threshold of 5e-7 at t = 500, outputs every unit,
+// atol 1e-7). Nor where another instant (a dose of z, a switch of t) came
+// shortly before: timed from the last instant of any root, every method
+// warned here.
 TEST(Events, ASlowCrossingBeyondTheTolerancesIsNoWarning) {
-  const char* text = R"(
+  const std::string ramp = R"(
 param c = 1e-9
 param a = 5e-7
 state x = 0
 state y = 0
+state z = 0
 dx/dt = c
 dy/dt = piecewise(1, x > a, 0)
 )";
-  auto problem = event_ode_problem(text, linspace(0, 1000, 1001));
-  problem.atol = {1e-7};
-  for (const char* method : {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "erk_adjoint"}) {
+  for (const std::string& other :
+       {std::string("dz/dt = -z\n"),
+        std::string("dz/dt = -z\nevent dose when t >= 450: z = z + 1\n"),
+        std::string("dz/dt = piecewise(1, t > 450, 0)\n")}) {
+    auto problem = event_ode_problem(ramp + other, linspace(0, 1000, 1001));
+    problem.atol = {1e-7};
+    for (const char* method : {"cvodes_fsa", "cvodes_asa", "odesd", "pbsr", "erk_adjoint"}) {
+      const Result r = solve(problem, method);
+      EXPECT_FALSE(testing::warns(r, "within the solver's error")) << method << " " << other;
+      // y(T) = T - a / c: dy/da = -1 / c.
+      EXPECT_NEAR(r.gradient.at(1), -1e9, 1e-3 * 1e9) << method << " " << other;
+    }
+  }
+}
+
+// u = A cos t grazes u < -A - d (d = 1e-9) without crossing it: y = 0 and
+// S_y = 0. At rtol 1e-4 the solvers' u dips past the switch (1.7e-3, ten
+// times their tolerance of g there) and cross it at a g' of 0.06:
+// cvodes_fsa's dy/dd read -71.9 and cvodes_asa's -34.3, without a word.
+// Every method is right or says the solution crossed only just.
+TEST(Events, AGrazeWithinTheSolversErrorIsNamed) {
+  const char* text = R"(
+param A = 1
+param d = 1e-9
+state u = A
+state v = 0
+state y = 0
+du/dt = v
+dv/dt = -u
+dy/dt = piecewise(1, u < -A - d, 0)
+)";
+  auto problem = event_ode_problem(text, linspace(0, 10, 11));
+  problem.rtol = 1e-4;
+  problem.atol = {1e-6};
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "pbsr", "odesd", "erk_adjoint"}) {
+    const Result r = solve(problem, method);
+    const bool right = std::fabs(r.gradient.at(1)) < 1e-6;  // dy/dd: S of u and v in d are 0
+    EXPECT_TRUE(right || testing::warns(r, "crossed the '<' comparison `u < ((-A) - d)` only just"))
+        << method << ": dy/dd " << r.gradient.at(1);
+  }
+  // A crossing well past the switch (u < -A/2) is no graze.
+  auto deep = event_ode_problem(
+      "param A = 1\nstate u = A\nstate v = 0\nstate y = 0\ndu/dt = v\ndv/dt = -u\n"
+      "dy/dt = piecewise(1, u < -A/2, 0)\n",
+      linspace(0, 10, 11));
+  deep.rtol = 1e-4;
+  deep.atol = {1e-6};
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "pbsr", "odesd", "erk_adjoint"})
+    EXPECT_FALSE(testing::warns(solve(deep, method), "only just")) << method;
+}
+
+// x = a + 0.5 e^-t comes to `x < a` only asymptotically, inside a trigger
+// that stays false: its crossings change nothing, and are no warning.
+// cvodes_asa failed there ("an input was refused", exit status 2): CVODES
+// refused its next call once x sat within rounding of a (the root function
+// zero at and just after its last root).
+TEST(Events, ACrossingThatChangesNothingIsNoWarning) {
+  const char* text = R"(
+param k = 1
+param a = 0.5
+state x = 1
+state y = 0
+dx/dt = -k*(x - a)
+dy/dt = 0
+event e when x < a && t > 1000: y = 1
+)";
+  const auto problem = event_ode_problem(text, linspace(0, 100, 2001));
+  for (const char* method : {"cvodes_fsa", "cvodes_asa", "pbsr", "odesd", "erk_adjoint"}) {
     const Result r = solve(problem, method);
     EXPECT_FALSE(testing::warns(r, "within the solver's error")) << method;
-    // y(T) = T - a / c: dy/da = -1 / c.
-    EXPECT_NEAR(r.gradient.at(1), -1e9, 1e-3 * 1e9) << method;
+    EXPECT_NEAR(r.gradient.at(1), 1.0, 1e-6) << method;  // dx/da (y does not move)
   }
 }
 

@@ -151,22 +151,39 @@ int AdjointDriver::forward_step(double t_out, double stop) {
   int flag = 0;
   session_.require_first_step_memory();
   try {
-    flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
-    if (flag == CV_ILL_INPUT && after_root_) {
-      // A root function zero at the last root and just after it (a trigger
-      // at the value the solution settles to), which CVODES refuses: a
-      // restart there sets it aside until it leaves zero (CvodesStepper).
+    const auto advance = [&] {
+      return CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
+    };
+    // CVodeF keeps a root it found at or after tout to report at its next
+    // call, and neither CVodeReInit nor CVodeAdjReInit forgets it (SUNDIALS
+    // 6.4 to 7.5): after a restart, such a report is of the solution before
+    // it, at a time before the segment (`t > 4 && t < 6` with an output on
+    // 4: the solve went back to 4 and fired the event twice).
+    const auto stale_root = [&](int f) {
+      return f == CV_ROOT_RETURN && t_ret <= segments_.back().t_begin && segments_.size() > 1;
+    };
+    flag = advance();
+    bool after_root = after_root_;
+    if (stale_root(flag)) {
+      flag = advance();
+      after_root = true;
+    }
+    // Where the model has roots, CVODES refuses inputs at a root function
+    // zero at the last root and just after it (a trigger at the value the
+    // solution settles to), also calls after that root (x' = -k (x - a) and
+    // `x < a`: x within rounding of a from t = 30.9 on, the root located at
+    // 28.49): a restart sets it aside until it leaves zero (CvodesStepper).
+    if (flag == CV_ILL_INPUT && (after_root || events_.n_roots() > 0)) {
       restart_without_instant(segments_.back().t_end, N_VGetArrayPointer(session_.state()));
       steps_before = 0;
-      flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
-    }
-    if (flag == CV_ROOT_RETURN && t_ret <= segments_.back().t_begin && segments_.size() > 1) {
-      // CVodeF keeps a root it found at or after tout to report at its next
-      // call, and neither CVodeReInit nor CVodeAdjReInit forgets it (SUNDIALS
-      // 6.4 to 7.5): after a restart, such a report is of the solution
-      // before it, at a time before the segment (`t > 4 && t < 6` with an
-      // output on 4: the solve went back to 4 and fired the event twice).
-      flag = CVodeF(mem, t_out, session_.state(), &t_ret, CV_NORMAL, &ncheck);
+      flag = advance();
+      if (stale_root(flag)) flag = advance();
+      // Refused again: valid input the solver cannot go on with, as in
+      // RestartableCvodes (it was "an input was refused", exit status 2).
+      if (flag == CV_ILL_INPUT)
+        throw Error(Status::solver_failed,
+                    "CVodeF found a root function zero at and just after t = " +
+                        number_text(segments_.back().t_end) + ", again after a restart there");
     }
     after_root_ = flag == CV_ROOT_RETURN;
     session_.check(flag, "CVodeF");

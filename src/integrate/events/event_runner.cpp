@@ -25,7 +25,8 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
   Outcome outcome;
   if (!active()) return outcome;
   roots_.start(t0, x);
-  last_instant_t_ = t0;
+  root_crossed_at_.assign(ctx_.n_roots, t0);
+  unresolved_pending_.clear();
   schedule_.start();
   schedule_.set_instant_moves(false);  // t0 does not move
   jump_.start(S);
@@ -47,13 +48,16 @@ EventRunner::Outcome EventRunner::start(double t0, double* x, double* S) {
 EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* found) {
   Outcome outcome;
   if (!active()) return outcome;
+  const std::string unresolved = std::move(unresolved_pending_);
+  unresolved_pending_.clear();
   roots_.remember_sides();
   roots_.update_sides(t, x, found);
+  for (std::size_t i = 0; found && i < ctx_.n_roots; ++i)
+    if (found[i] != 0) root_crossed_at_[i] = t;
   const bool due = schedule_.next_execution() <= t;
   std::size_t cause = roots_.cause_root(found);
   if (!due && !roots_.equality_located(found) && cause == ctx_.n_roots)
     return outcome;  // no comparison changed
-  last_instant_t_ = t;
   // Which switch moves first with p matters only where something moves
   // with p (S carried, or an adjoint's record) and there is a p.
   if (ctx_.np > 0 && (ctx_.ns > 0 || record_.on()))
@@ -93,6 +97,12 @@ EventRunner::Outcome EventRunner::at(double t, double* x, double* S, const int* 
   if (record_.on()) {
     roots_.rhs_on_sides(t, x, roots_.sides(), record_.f_plus());
     record_.end(x);
+  }
+  // Only where the crossing changed something (f, the state, a schedule):
+  // a crossing inside a trigger that stays false moves nothing.
+  if (!unresolved.empty() && outcome.restart() && !warned_unresolved_) {
+    warned_unresolved_ = true;
+    warnings_.warn(unresolved);
   }
   return outcome;
 }
@@ -161,22 +171,42 @@ std::string EventRunner::sliding_switch(double t, const double* x, double reach_
 void EventRunner::check_crossing_resolved(double t, const double* x, const int* found, double h,
                                           const double* tol) {
   if (warned_unresolved_ || !active() || !found) return;
-  // The time g had to move: the step, or all the time since the last
-  // instant (a step cut short by an output or a restart says little).
-  const double span = std::max(h, std::fabs(t - last_instant_t_));
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
-    double rate = 0.0, g_tolerance = 0.0;
-    if (found[i] == 0 || !roots_.crossing_motion(i, t, x, tol, rate, g_tolerance)) continue;
-    if (!(std::fabs(rate) * span < g_tolerance)) continue;
-    warned_unresolved_ = true;
-    warn("at t = " + number_text(t) + " the solution crossed the " + roots_of_system()[i].text +
-           " where its g moves by less since the last instant (|g'| = " + number_text(rate) +
-           " over " + number_text(span) + ") than the solver's tolerance of g (" +
-           number_text(g_tolerance) +
-           "): where it crosses, and whether it crosses at all, lies within the solver's error "
-           "(a solution that comes to the switch only asymptotically?), and so do S and "
-           "gradients after it; tighter tolerances resolve a crossing that is there");
-    return;
+    // The time g had to move: the step, or all the time since this root
+    // last crossed (or t0): a step cut short by an output or a restart
+    // says little, nor does an instant of another root (a dose).
+    const double span = std::max(h, std::fabs(t - root_crossed_at_[i]));
+    RootSides::CrossingMotion m;
+    if (found[i] == 0 || !roots_.crossing_motion(i, t, x, tol, kCurvatureStep * span, m))
+      continue;
+    // Built only to warn: no allocation at a crossing (test_erk_allocations).
+    const auto crossed = [&] {
+      return "at t = " + number_text(t) + " the solution crossed the " + roots_of_system()[i].text;
+    };
+    if (std::fabs(m.rate) * span < m.g_tolerance) {
+      unresolved_pending_ =
+          crossed() + " where its g moves by less since it last crossed (|g'| = " +
+          number_text(m.rate) + " over " + number_text(span) +
+          ") than the solver's tolerance of g (" + number_text(m.g_tolerance) +
+          "): where it crosses, and whether it crosses at all, lies within the solver's error "
+          "(a solution that comes to the switch only asymptotically?), and so do S and "
+          "gradients after it; tighter tolerances resolve a crossing that is there";
+      return;
+    }
+    // A graze: g' turns back, and the excursion past the switch,
+    // g'^2 / (2 |g''|), lies within kGrazeDepth tolerances of g.
+    const double depth = m.rate * m.rate / (2.0 * std::fabs(m.curvature));
+    if (m.rate * m.curvature < 0.0 && depth < kGrazeDepth * m.g_tolerance) {
+      unresolved_pending_ =
+          crossed() + " only just: g turns back (g' = " + number_text(m.rate) + ", g'' = " +
+          number_text(m.curvature) + ") after an excursion of about " + number_text(depth) +
+          " past it, within " + number_text(kGrazeDepth) +
+          " times the solver's tolerance of g (" + number_text(m.g_tolerance) +
+          "): whether it crosses lies within the solver's error, and S and gradients after it, "
+          "which grow like 1 / sqrt(excursion) near such a graze, are not to be trusted; "
+          "tighter tolerances resolve it";
+      return;
+    }
   }
 }
 

@@ -139,13 +139,15 @@ class EventRunner {
   // most time g may take to reach 0 along f on its side.
   std::string sliding_switch(double t, const double* x,
                              double reach_within = std::numeric_limits<double>::infinity());
-  // Before at(): warns (once a solve) of a located crossing (found) of a
-  // comparison of the states at (t, x) whose g moves along f by less over
-  // the solver's step h, and over the time since the last instant, than
-  // the solver's error of g (tol: the states' tolerances). Where it
-  // crosses, and whether it crosses at all, then lies within the solver's
-  // error, and so do the jumps of S there, through dtau/dp = -(g_x S +
-  // g_p) / g'.
+  // Before at(): a located crossing (found) of a comparison of the states
+  // at (t, x) whose g moves along f by less over the solver's step h, and
+  // over the time since that root last crossed (or t0), than the solver's
+  // error of g (tol: the states' tolerances). Where it crosses, and
+  // whether it crosses at all, then lies within the solver's error, and so
+  // do the jumps of S there, through dtau/dp = -(g_x S + g_p) / g'. at()
+  // warns of it (once a solve) where the instant changes f, the state or
+  // a schedule. So is a graze: a crossing that turns back after an
+  // excursion past the switch within kGrazeDepth tolerances of g.
   void check_crossing_resolved(double t, const double* x, const int* found, double h,
                                const double* tol);
   const std::string* accumulation() const {
@@ -157,8 +159,12 @@ class EventRunner {
   // The instant's record, f just before it, dtau/dp and T = S- + f- dtau.
   void enter_instant(double t, const double* x, const double* S, std::size_t cause);
   void watch_sliding(double t, std::size_t cause, const Outcome& outcome);
-  bool warned_unresolved_ = false;  // check_crossing_resolved warned
-  double last_instant_t_ = 0.0;     // t0, or the last instant's time
+  static constexpr double kGrazeDepth = 100.0;
+  // g'' at a crossing: a difference of g' over this fraction of the span.
+  static constexpr double kCurvatureStep = 1e-4;
+  bool warned_unresolved_ = false;  // check_crossing_resolved's warning was given
+  std::string unresolved_pending_;  // its warning, for the next at()
+  std::vector<double> root_crossed_at_;  // by root: when it last crossed (t0: never)
   // The cause to take where an execution falls due at a crossing located
   // as `cause` (below n_roots): n_roots, the due execution timing the
   // instant, where no root crossed here switches f and no trigger turns
