@@ -172,41 +172,23 @@ void EventRunner::check_crossing_resolved(double t, const double* x, const int* 
                                           const double* tol) {
   if (warned_unresolved_ || !active() || !found) return;
   for (std::size_t i = 0; i < ctx_.n_roots; ++i) {
+    double rate = 0.0, g_tolerance = 0.0;
+    if (found[i] == 0 || !roots_.crossing_motion(i, t, x, tol, rate, g_tolerance)) continue;
     // The time g had to move: the step, or all the time since this root
     // last crossed (or t0): a step cut short by an output or a restart
     // says little, nor does an instant of another root (a dose).
     const double span = std::max(h, std::fabs(t - root_crossed_at_[i]));
-    RootSides::CrossingMotion m;
-    if (found[i] == 0 || !roots_.crossing_motion(i, t, x, tol, kCurvatureStep * span, m))
-      continue;
+    if (!(std::fabs(rate) * span < g_tolerance)) continue;
     // Built only to warn: no allocation at a crossing (test_erk_allocations).
-    const auto crossed = [&] {
-      return "at t = " + number_text(t) + " the solution crossed the " + roots_of_system()[i].text;
-    };
-    if (std::fabs(m.rate) * span < m.g_tolerance) {
-      unresolved_pending_ =
-          crossed() + " where its g moves by less since it last crossed (|g'| = " +
-          number_text(m.rate) + " over " + number_text(span) +
-          ") than the solver's tolerance of g (" + number_text(m.g_tolerance) +
-          "): where it crosses, and whether it crosses at all, lies within the solver's error "
-          "(a solution that comes to the switch only asymptotically?), and so do S and "
-          "gradients after it; tighter tolerances resolve a crossing that is there";
-      return;
-    }
-    // A graze: g' turns back, and the excursion past the switch,
-    // g'^2 / (2 |g''|), lies within kGrazeDepth tolerances of g.
-    const double depth = m.rate * m.rate / (2.0 * std::fabs(m.curvature));
-    if (m.rate * m.curvature < 0.0 && depth < kGrazeDepth * m.g_tolerance) {
-      unresolved_pending_ =
-          crossed() + " only just: g turns back (g' = " + number_text(m.rate) + ", g'' = " +
-          number_text(m.curvature) + ") after an excursion of about " + number_text(depth) +
-          " past it, within " + number_text(kGrazeDepth) +
-          " times the solver's tolerance of g (" + number_text(m.g_tolerance) +
-          "): whether it crosses lies within the solver's error, and S and gradients after it, "
-          "which grow like 1 / sqrt(excursion) near such a graze, are not to be trusted; "
-          "tighter tolerances resolve it";
-      return;
-    }
+    unresolved_pending_ =
+        "at t = " + number_text(t) + " the solution crossed the " + roots_of_system()[i].text +
+        " where its g moves by less since it last crossed (|g'| = " + number_text(rate) +
+        " over " + number_text(span) + ") than the solver's tolerance of g (" +
+        number_text(g_tolerance) +
+        "): where it crosses, and whether it crosses at all, lies within the solver's error "
+        "(a solution that comes to the switch only asymptotically?), and so do S and "
+        "gradients after it; tighter tolerances resolve a crossing that is there";
+    return;
   }
 }
 

@@ -146,8 +146,7 @@ class EventRunner {
   // whether it crosses at all, then lies within the solver's error, and so
   // do the jumps of S there, through dtau/dp = -(g_x S + g_p) / g'. at()
   // warns of it (once a solve) where the instant changes f, the state or
-  // a schedule. So is a graze: a crossing that turns back after an
-  // excursion past the switch within kGrazeDepth tolerances of g.
+  // a schedule.
   void check_crossing_resolved(double t, const double* x, const int* found, double h,
                                const double* tol);
   const std::string* accumulation() const {
@@ -159,9 +158,6 @@ class EventRunner {
   // The instant's record, f just before it, dtau/dp and T = S- + f- dtau.
   void enter_instant(double t, const double* x, const double* S, std::size_t cause);
   void watch_sliding(double t, std::size_t cause, const Outcome& outcome);
-  static constexpr double kGrazeDepth = 100.0;
-  // g'' at a crossing: a difference of g' over this fraction of the span.
-  static constexpr double kCurvatureStep = 1e-4;
   bool warned_unresolved_ = false;  // check_crossing_resolved's warning was given
   std::string unresolved_pending_;  // its warning, for the next at()
   std::vector<double> root_crossed_at_;  // by root: when it last crossed (t0: never)

@@ -40,7 +40,6 @@ RootSides::RootSides(const EventContext& context) : ctx_(context) {
   f_.assign(ctx_.nx, 0.0);
   gx_.assign(ctx_.nx, 0.0);
   gp_.assign(ctx_.np, 0.0);
-  shifted_x_.assign(ctx_.nx, 0.0);
 }
 
 void RootSides::root_values(double t, const double* x, double* g) {
@@ -272,18 +271,13 @@ double RootSides::motion_rate(std::size_t i, double t, const double* x, bool& ha
 }
 
 bool RootSides::crossing_motion(std::size_t i, double t, const double* x, const double* tol,
-                                double delta, CrossingMotion& out) {
+                                double& rate, double& g_tolerance) {
   const auto& root = ctx_.system->roots()[i];
   if (!root.reads_state || root.kind != EventSystem::Root::Kind::comparison) return false;
   bool have_rate = false;
-  out.rate = motion_rate(i, t, x, have_rate);  // leaves f in f_, g_x in gx_
-  out.g_tolerance = 0.0;
-  for (std::size_t j = 0; j < ctx_.nx; ++j) out.g_tolerance += std::fabs(gx_[j]) * tol[j];
-  // g'' from g' a little further along f, on the same branches.
-  shifted_x_.resize(ctx_.nx);
-  for (std::size_t j = 0; j < ctx_.nx; ++j) shifted_x_[j] = x[j] + delta * f_[j];
-  have_rate = false;
-  out.curvature = (motion_rate(i, t + delta, shifted_x_.data(), have_rate) - out.rate) / delta;
+  rate = motion_rate(i, t, x, have_rate);  // leaves g_x in gx_
+  g_tolerance = 0.0;
+  for (std::size_t j = 0; j < ctx_.nx; ++j) g_tolerance += std::fabs(gx_[j]) * tol[j];
   return true;
 }
 

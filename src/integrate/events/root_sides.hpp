@@ -94,15 +94,12 @@ class RootSides {
   bool off_sides(double t, const double* x);
 
   // How a located crossing of root i (a comparison of the states) at
-  // (t, x) moves: its rate g' = g_t + g_x f with f on the current sides (the
-  // ones before the instant), g'' (a difference of g' over delta along f),
-  // and the tolerance of g, sum_j |g_x_j| tol_j for the states' tolerances
-  // tol (nx). False where root i is no such comparison.
-  struct CrossingMotion {
-    double rate = 0.0, curvature = 0.0, g_tolerance = 0.0;
-  };
-  bool crossing_motion(std::size_t i, double t, const double* x, const double* tol, double delta,
-                       CrossingMotion& out);
+  // (t, x) moves: its rate g_t + g_x f with f on the current sides (the
+  // ones before the instant), and the tolerance of g, sum_j |g_x_j| tol_j
+  // for the states' tolerances tol (nx). False where root i is no such
+  // comparison.
+  bool crossing_motion(std::size_t i, double t, const double* x, const double* tol, double& rate,
+                       double& g_tolerance);
 
   // EventRunner::sliding_switch.
   std::string sliding_switch(double t, const double* x,
@@ -136,7 +133,7 @@ class RootSides {
   std::vector<double> cell_, u_;
   // Scratch: f where a root's motion along it is taken, a root's gradient,
   // the branches of f.
-  std::vector<double> f_, gx_, gp_, branch_truth_, nudge_g_, nudge_x_, shifted_x_;
+  std::vector<double> f_, gx_, gp_, branch_truth_, nudge_g_, nudge_x_;
 };
 
 }  // namespace odesens::integrate
