@@ -158,7 +158,8 @@ bool SensitivityPropagator::use_exponential(double dt, std::int64_t& n_int) cons
 void SensitivityPropagator::advance(double t1, const double* x1, const double* x_mid) {
   const double dt = t1 - t_;
   if (!(dt > 0.0))
-    throw Error(Status::invalid_argument, "trajectory times must be strictly increasing");
+    throw Error(Status::internal_error, "trajectory times must be strictly increasing (" +
+                                            number_text(t_) + " to " + number_text(t1) + ")");
   const bool midpoint =
       x_mid && settings_.exp_jacobian == ExpJacobian::midpoint && !constant_jacobians_;
   // exp with midpoint Jacobians never reads those of the ends: evaluate
