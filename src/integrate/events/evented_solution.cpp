@@ -65,7 +65,8 @@ void EventedSolution::instant(double t, double* y, const int* found) {
 // g_p) / g' then takes any size, and so did S and gradients after it
 // (cvodes_asa's gradient 302 where it is 0), where the solution may not
 // cross at all. Such a crossing is one where g moves by less over the
-// step, and since the last instant, than the solver's tolerance of g.
+// step, and since that root last crossed, than the solver's tolerance of
+// g (EventRunner::check_crossing_resolved).
 void EventedSolution::check_crossing_resolved(double t, const double* y, const int* found) {
   const double h = inner_.locates_roots() ? inner_.last_step() : step_length_;
   if (inner_.state_tolerances(y, tolerance_.data()))
