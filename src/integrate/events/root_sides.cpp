@@ -37,6 +37,7 @@ RootSides::RootSides(const EventContext& context) : ctx_(context) {
   g_before_.assign(n, 0.0);
   sides_.assign(n, 0);
   sides_before_.assign(n, 0);
+  sides_scratch_.assign(n, 0);
   f_.assign(ctx_.nx, 0.0);
   gx_.assign(ctx_.nx, 0.0);
   gp_.assign(ctx_.np, 0.0);
@@ -226,11 +227,13 @@ std::string RootSides::sliding_switch(double t, const double* x, double reach_wi
     ctx_.system->root_gradient(i, t, x, ctx_.p, &g_t, gx_.data(), gp_.data(), ctx_.ws);
     for (std::size_t j = 0; j < ctx_.nx; ++j) scale += std::fabs(gx_[j] * x[j]);
     if (!(std::fabs(u_[i]) <= 1e-6 * scale)) continue;
-    std::vector<int> sides = sides_;
+    // Called every 1000 steps (EventedSolution::watch_for_sliding): the
+    // sides in a kept buffer, not a new vector.
+    sides_scratch_ = sides_;
     double rate[2] = {0.0, 0.0};
     for (int k = 0; k < 2; ++k) {
-      sides[i] = k == 0 ? 1 : -1;
-      rhs_on_sides(t, x, sides, f_.data());
+      sides_scratch_[i] = k == 0 ? 1 : -1;
+      rhs_on_sides(t, x, sides_scratch_, f_.data());
       rate[k] = g_t;
       for (std::size_t j = 0; j < ctx_.nx; ++j) rate[k] += gx_[j] * f_[j];
     }

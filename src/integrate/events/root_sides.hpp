@@ -126,6 +126,7 @@ class RootSides {
   EventContext ctx_;
   std::vector<double> g_, g_before_;
   std::vector<int> sides_, sides_before_;
+  std::vector<int> sides_scratch_;  // sliding_switch's sides of one root flipped
   double time_roots_read_until_ = -std::numeric_limits<double>::infinity();
   std::vector<std::size_t> stepped_;  // the floor and ceil roots
   // By root: the lower integer k of a floor or ceil root's cell [k, k + 1],
